@@ -1,0 +1,84 @@
+// Service configuration, parsed once from the environment (DESIGN.md's run contract); everything else receives it.
+import { z } from 'zod';
+
+const optionalString = z.string().trim().min(1).optional().catch(undefined);
+
+const EnvSchema = z.object({
+  PALKIT_DATA: z.string().default('./.palkit/data'),
+  DATABASE_URL: optionalString,
+  PALKIT_API_KEYS: optionalString,
+  PALKIT_PUBLIC_URL: optionalString,
+  PALKIT_OUTBOUND_ALLOW: optionalString,
+  PALKIT_TURNSTILE_SITE_KEY: optionalString,
+  PALKIT_TURNSTILE_SECRET: optionalString,
+  PALKIT_TURNSTILE_VERIFY_URL: z.string().url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  PALKIT_DAILY_API_KEY: optionalString,
+  PALKIT_DAILY_API_URL: z.string().url().default('https://api.daily.co/v1'),
+  PALKIT_SECRET: optionalString,
+  PALKIT_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  PALKIT_LLM_BASE_URL: optionalString,
+  PALKIT_LLM_API_KEY: optionalString,
+  PALKIT_LLM_MODEL: optionalString,
+  PALKIT_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  /** Embedded database directory, or 'memory'. Ignored when databaseUrl is set. */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Seed API keys: key → owner id. */
+  seedKeys: Map<string, number>;
+  publicUrl: string;
+  /** CIDRs that the guarded fetch may reach although private. */
+  outboundAllow: string[];
+  turnstile: { siteKey: string | undefined; secret: string | undefined; verifyUrl: string };
+  daily: { apiKey: string | undefined; apiUrl: string };
+  /** Server secret for signing meeting tokens and encrypting stored secrets. */
+  secret: string | undefined;
+  jobLeaseSeconds: number;
+  llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
+  log: 'silent' | 'error' | 'info' | 'debug';
+}
+
+export class ConfigError extends Error {}
+
+export function parseSeedKeys(value: string | undefined): Map<string, number> {
+  const keys = new Map<string, number>();
+  if (!value) return keys;
+  for (const pair of value.split(',')) {
+    const trimmed = pair.trim();
+    if (!trimmed) continue;
+    const at = trimmed.lastIndexOf(':');
+    const key = trimmed.slice(0, at);
+    const owner = Number(trimmed.slice(at + 1));
+    if (at <= 0 || !Number.isSafeInteger(owner) || owner <= 0) {
+      throw new ConfigError('PALKIT_API_KEYS must look like key:owner_id,key2:owner_id2 (owner ids are positive integers)');
+    }
+    keys.set(key, owner);
+  }
+  return keys;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, port = 8787): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`invalid configuration: ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  const e = parsed.data;
+  return {
+    port,
+    dataDir: e.PALKIT_DATA,
+    databaseUrl: e.DATABASE_URL,
+    seedKeys: parseSeedKeys(e.PALKIT_API_KEYS),
+    publicUrl: (e.PALKIT_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    outboundAllow: (e.PALKIT_OUTBOUND_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    turnstile: { siteKey: e.PALKIT_TURNSTILE_SITE_KEY, secret: e.PALKIT_TURNSTILE_SECRET, verifyUrl: e.PALKIT_TURNSTILE_VERIFY_URL },
+    daily: { apiKey: e.PALKIT_DAILY_API_KEY, apiUrl: e.PALKIT_DAILY_API_URL.replace(/\/+$/, '') },
+    secret: e.PALKIT_SECRET,
+    jobLeaseSeconds: e.PALKIT_JOB_LEASE_SECONDS,
+    llm: { baseUrl: e.PALKIT_LLM_BASE_URL, apiKey: e.PALKIT_LLM_API_KEY, model: e.PALKIT_LLM_MODEL },
+    log: e.PALKIT_LOG,
+  };
+}

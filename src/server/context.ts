@@ -1,0 +1,24 @@
+// What every part of the service is handed: no module-level singletons.
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import type { Clock } from './time.js';
+import type { Logger } from './log.js';
+import type { GuardedFetch } from './net/guarded-fetch.js';
+import type { JobQueue } from './jobs/queue.js';
+import type { Webhooks } from './webhooks/webhooks.js';
+import type { Secrets } from './secrets.js';
+
+export interface ServiceDeps {
+  config: Config;
+  db: Db;
+  /** 'pglite' or 'postgres'; `hasVector` tells whether pgvector is installed. */
+  dbKind: 'pglite' | 'postgres';
+  hasVector: boolean;
+  clock: Clock;
+  log: Logger;
+  /** The only way the service reaches other hosts (SSRF guard, size and time caps). */
+  fetch: GuardedFetch;
+  jobs: JobQueue;
+  webhooks: Webhooks;
+  secrets: Secrets;
+}

@@ -1,0 +1,72 @@
+// Opens the service's database: PGlite (embedded, files under PALKIT_DATA or in memory) by default,
+// a real PostgreSQL when DATABASE_URL is set. Same Kysely dialect family, same migrations, same queries.
+import { mkdirSync } from 'node:fs';
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import type { Database } from './schema.js';
+import { migrateToLatest } from './migrate.js';
+
+export type Db = Kysely<Database>;
+
+export interface OpenedDatabase {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Whether the pgvector extension is available (always on PGlite; only if installed on PostgreSQL). */
+  hasVector: boolean;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  dataDir?: string;
+  /** PostgreSQL only: create and use this schema (test isolation). */
+  schema?: string;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
+  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, options.schema) : await openPglite(options.dataDir ?? 'memory');
+  await migrateToLatest(opened.db, { hasVector: opened.hasVector });
+  return opened;
+}
+
+async function openPglite(dataDir: string): Promise<OpenedDatabase> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { vector } = await import('@electric-sql/pglite-pgvector');
+  if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { vector } });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  await sql`create extension if not exists vector`.execute(db);
+  return {
+    db,
+    kind: 'pglite',
+    hasVector: true,
+    close: async () => {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(url: string, schema: string | undefined): Promise<OpenedDatabase> {
+  const pg = await import('pg');
+  const Pool = pg.default.Pool;
+  // Timestamps come back as Date objects from both drivers; bigint counts as numbers.
+  pg.default.types.setTypeParser(20, (v: string) => Number(v));
+  const pool = new Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema},public` } : {}),
+  });
+  if (schema) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
+    await pool.query(`create schema if not exists ${schema}`);
+  }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let hasVector = false;
+  try {
+    await sql`create extension if not exists vector`.execute(db);
+    hasVector = true;
+  } catch {
+    hasVector = false; // Debian's PostgreSQL has no pgvector package: the portable fallback is used.
+  }
+  return { db, kind: 'postgres', hasVector, close: () => db.destroy() };
+}

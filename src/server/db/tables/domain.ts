@@ -1,0 +1,86 @@
+// Row types of the core domain tables (migration 0002). Areas that need more columns or tables add a
+// migration of their own and a table file beside this one.
+import type { ColumnType, Generated } from 'kysely';
+import type { CreatedAt, Json, NullableTimestamp } from './core.js';
+
+export interface DomainTables {
+  faces: {
+    face_id: string;
+    owner_id: number;
+    face_name: string;
+    train_video_url: string | null;
+    callback_url: string | null;
+    /** `training`, `completed` or `error` (the spec's `started` is shown for a queued training). */
+    status: string;
+    training_progress: Generated<string>;
+    error_message: string | null;
+    thumbnail_video_url: string | null;
+    thumbnail_image_url: string | null;
+    model_name: string | null;
+    face_type: Generated<'user' | 'system'>;
+    created_at: CreatedAt;
+    updated_at: CreatedAt;
+  };
+  pals: {
+    pal_id: string;
+    owner_id: number;
+    pal_name: string;
+    pipeline_mode: Generated<'full' | 'echo'>;
+    default_face_id: string | null;
+    /** `pals` or `personas`: the path it was created through (drives which id names are shown). */
+    created_via: Generated<'pals' | 'personas'>;
+    /** The whole PAL document as stored (system_prompt, languages, disclosure, guardrails, layers …). */
+    definition: Json<Record<string, unknown>>;
+    created_at: CreatedAt;
+    updated_at: CreatedAt;
+  };
+  pal_skills: {
+    pal_id: string;
+    skill_id: string;
+    config: Json<Record<string, unknown>>;
+    attached_at: CreatedAt;
+    updated_at: CreatedAt;
+  };
+  deployments: {
+    deployment_id: string;
+    owner_id: number;
+    pal_id: string;
+    channel: 'widget' | 'embed' | 'landing-page';
+    status: Generated<'draft' | 'active' | 'inactive'>;
+    name: Generated<string>;
+    password_hash: string | null;
+    customization: Json<Record<string, unknown>>;
+    limits: Json<Record<string, unknown>>;
+    allowed_origins: Json<string[]>;
+    usage_total: Generated<number>;
+    /** Bumped on every change; the ETag is derived from it. */
+    version: Generated<number>;
+    created_at: CreatedAt;
+    updated_at: CreatedAt;
+  };
+  conversations: {
+    conversation_id: string;
+    owner_id: number;
+    pal_id: string;
+    face_id: string | null;
+    deployment_id: string | null;
+    conversation_name: string;
+    status: ColumnType<'active' | 'ended', 'active' | undefined, 'active' | 'ended'>;
+    provider: 'local' | 'daily';
+    conversation_url: string;
+    callback_url: string | null;
+    conversational_context: string | null;
+    custom_greeting: string | null;
+    memory_stores: Json<string[]>;
+    /** The conversation's `properties` as given (max_call_duration, timeouts, languages, policy …). */
+    properties: Json<Record<string, unknown>>;
+    /** Hash of the visitor's address for per-visitor daily limits (deployment starts only). */
+    visitor_key: string | null;
+    shutdown_reason: string | null;
+    created_at: CreatedAt;
+    updated_at: CreatedAt;
+    ended_at: NullableTimestamp;
+  };
+  memory_stores: { memory_store_id: string; owner_id: number; name: string | null; created_at: CreatedAt; updated_at: CreatedAt };
+  pinned_memories: { memory_id: string; memory_store_id: string; memory: string; created_at: CreatedAt; updated_at: CreatedAt };
+}

@@ -1,0 +1,188 @@
+// Background work from the jobs table: claimed with FOR UPDATE SKIP LOCKED under a lease that a
+// running handler keeps extending, so a killed process's jobs are picked up again after restart and
+// several instances can share one PostgreSQL.
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { Logger } from '../log.js';
+
+export interface JobContext<P = unknown> {
+  jobId: number;
+  payload: P;
+  /** 1 on the first run; higher when a previous run failed or was interrupted. */
+  attempt: number;
+  maxAttempts: number;
+  /** Aborted when the queue stops (shutdown); handlers should stop early. */
+  signal: AbortSignal;
+}
+
+export type JobHandler<P = any> = (ctx: JobContext<P>) => Promise<void>;
+
+/** Throw this from a handler to retry later without counting it as a crash. */
+export class RetryLater extends Error {
+  constructor(readonly delayMs: number, message = 'retry later') {
+    super(message);
+  }
+}
+
+export interface EnqueueOptions {
+  runAt?: Date;
+  maxAttempts?: number;
+  /** Run inside this transaction (the job exists only if it commits). */
+  db?: Db;
+}
+
+export interface JobQueue {
+  enqueue(kind: string, payload: unknown, options?: EnqueueOptions): Promise<number>;
+  register(kind: string, handler: JobHandler): void;
+  start(): void;
+  stop(): Promise<void>;
+  /** Resolves when no job is due (tests and benchmarks). */
+  drain(timeoutMs?: number): Promise<void>;
+}
+
+export interface QueueOptions {
+  db: Db;
+  log: Logger;
+  leaseSeconds: number;
+  /** How many jobs run at once in this process. */
+  concurrency?: number;
+  pollMs?: number;
+}
+
+export function backoffMs(attempt: number): number {
+  return Math.min(60_000, 500 * 2 ** (attempt - 1));
+}
+
+export function createJobQueue(options: QueueOptions): JobQueue {
+  const { db, log, leaseSeconds } = options;
+  const concurrency = options.concurrency ?? 4;
+  const pollMs = options.pollMs ?? 250;
+  const handlers = new Map<string, JobHandler>();
+  const abort = new AbortController();
+  const running = new Set<Promise<void>>();
+  let timer: NodeJS.Timeout | undefined;
+  let started = false;
+
+  async function claim(): Promise<{ job_id: number; kind: string; payload: unknown; attempts: number; max_attempts: number } | undefined> {
+    const kinds = [...handlers.keys()];
+    if (kinds.length === 0) return undefined;
+    const result = await sql<{ job_id: number; kind: string; payload: unknown; attempts: number; max_attempts: number }>`
+      update jobs set status = 'running', attempts = attempts + 1,
+        locked_until = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
+      where job_id = (
+        select job_id from jobs
+        where kind in (${sql.join(kinds)})
+          and ((status = 'queued' and run_at <= now()) or (status = 'running' and locked_until < now()))
+        order by run_at, job_id
+        for update skip locked
+        limit 1)
+      returning job_id, kind, payload, attempts, max_attempts`.execute(db);
+    const row = result.rows[0];
+    return row ? { ...row, job_id: Number(row.job_id) } : undefined;
+  }
+
+  async function runOne(job: NonNullable<Awaited<ReturnType<typeof claim>>>): Promise<void> {
+    const handler = handlers.get(job.kind)!;
+    const heartbeat = setInterval(() => {
+      void db
+        .updateTable('jobs')
+        .set({ locked_until: sql`now() + make_interval(secs => ${leaseSeconds})` as never })
+        .where('job_id', '=', job.job_id)
+        .where('status', '=', 'running')
+        .execute()
+        .catch(() => undefined);
+    }, Math.max(200, (leaseSeconds * 1000) / 3));
+    try {
+      await handler({ jobId: job.job_id, payload: job.payload, attempt: job.attempts, maxAttempts: job.max_attempts, signal: abort.signal });
+      await db.updateTable('jobs').set({ status: 'done', locked_until: null, updated_at: new Date() }).where('job_id', '=', job.job_id).execute();
+    } catch (error) {
+      if (abort.signal.aborted) return; // shutting down: the lease expires and another run picks it up
+      const message = error instanceof Error ? error.message : String(error);
+      const retry = error instanceof RetryLater;
+      const exhausted = !retry && job.attempts >= job.max_attempts;
+      log.info('job failed', { job_id: job.job_id, kind: job.kind, attempt: job.attempts, final: exhausted, error: message.slice(0, 200) });
+      await db
+        .updateTable('jobs')
+        .set({
+          status: exhausted ? 'failed' : 'queued',
+          locked_until: null,
+          last_error: message.slice(0, 1000),
+          run_at: new Date(Date.now() + (retry ? (error as RetryLater).delayMs : backoffMs(job.attempts))),
+          // A deliberate retry does not use up an attempt.
+          ...(retry ? { attempts: sql`attempts - 1` as never } : {}),
+          updated_at: new Date(),
+        })
+        .where('job_id', '=', job.job_id)
+        .execute()
+        .catch(() => undefined);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  async function tick(): Promise<void> {
+    timer = undefined;
+    if (abort.signal.aborted) return;
+    try {
+      while (running.size < concurrency && !abort.signal.aborted) {
+        const job = await claim();
+        if (!job) break;
+        const p = runOne(job).finally(() => {
+          running.delete(p);
+          schedule(0);
+        });
+        running.add(p);
+      }
+    } catch (error) {
+      if (!abort.signal.aborted) log.error('job poll failed', { error: error instanceof Error ? error.message : String(error) });
+    }
+    schedule(pollMs);
+  }
+
+  function schedule(ms: number): void {
+    if (!started || abort.signal.aborted) return;
+    if (timer) {
+      if (ms > 0) return;
+      clearTimeout(timer);
+    }
+    timer = setTimeout(() => void tick(), ms);
+  }
+
+  return {
+    async enqueue(kind, payload, opts = {}) {
+      const row = await (opts.db ?? db)
+        .insertInto('jobs')
+        .values({ kind, payload: JSON.stringify(payload), run_at: opts.runAt ?? new Date(), ...(opts.maxAttempts ? { max_attempts: opts.maxAttempts } : {}) } as never)
+        .returning('job_id')
+        .executeTakeFirstOrThrow();
+      if (!opts.db) schedule(0);
+      else setTimeout(() => schedule(0), 10);
+      return Number(row.job_id);
+    },
+    register(kind, handler) {
+      handlers.set(kind, handler);
+    },
+    start() {
+      started = true;
+      schedule(0);
+    },
+    async stop() {
+      abort.abort();
+      if (timer) clearTimeout(timer);
+      await Promise.allSettled([...running]);
+    },
+    async drain(timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const due = await db
+          .selectFrom('jobs')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where((eb) => eb.or([eb('status', '=', 'running'), eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', new Date())])]))
+          .executeTakeFirstOrThrow();
+        if (Number(due.n) === 0 && running.size === 0) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error('jobs did not drain in time');
+    },
+  };
+}

@@ -1,0 +1,31 @@
+// Every area of the service, registered in this order.
+import type { ResourceModule } from './module.js';
+import { connectorsModule } from './connectors/index.js';
+import { conversationsModule } from './conversations/index.js';
+import { deploymentsModule } from './deployments/index.js';
+import { documentsModule } from './documents/index.js';
+import { facesModule } from './faces/index.js';
+import { guardrailsModule } from './guardrails/index.js';
+import { mediaModule } from './media/index.js';
+import { memoryStoresModule } from './memory-stores/index.js';
+import { palsModule } from './pals/index.js';
+import { siteModule } from './site/index.js';
+import { speechModule } from './speech/index.js';
+import { videosModule } from './videos/index.js';
+import { webhooksModule } from './webhooks/index.js';
+
+export const resourceModules: ResourceModule[] = [
+  webhooksModule,
+  mediaModule,
+  facesModule,
+  palsModule,
+  deploymentsModule,
+  conversationsModule,
+  documentsModule,
+  memoryStoresModule,
+  guardrailsModule,
+  connectorsModule,
+  videosModule,
+  speechModule,
+  siteModule,
+];

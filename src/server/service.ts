@@ -1,0 +1,78 @@
+// Assembles the service: database, secrets, jobs, webhooks, the app; `listen` adds the Node HTTP server.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { Config } from './config.js';
+import type { ServiceDeps } from './context.js';
+import { openDatabase } from './db/database.js';
+import { createApp } from './http/app.js';
+import type { ApiApp } from './http/app-env.js';
+import { addApiKey } from './http/auth.js';
+import { createJobQueue } from './jobs/queue.js';
+import { createLogger } from './log.js';
+import { createGuardedFetch } from './net/guarded-fetch.js';
+import { resourceModules } from './resources/index.js';
+import type { ResourceModule } from './resources/module.js';
+import { loadSecrets } from './secrets.js';
+import { systemClock, type Clock } from './time.js';
+import { createWebhooks } from './webhooks/webhooks.js';
+
+export interface Service {
+  app: ApiApp;
+  deps: ServiceDeps;
+  /** Starts the HTTP server (port 0 picks a free one) and the job workers. */
+  listen(port?: number, host?: string): Promise<{ server: Server; port: number; url: string }>;
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  clock?: Clock;
+  modules?: ResourceModule[];
+  /** PostgreSQL schema to use (test isolation). */
+  schema?: string;
+  /** Start job workers (default true). */
+  runJobs?: boolean;
+}
+
+export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  const log = createLogger(config.log);
+  const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(options.schema ? { schema: options.schema } : {}) });
+  const { db } = opened;
+  for (const [key, owner] of config.seedKeys) await addApiKey(db, key, owner, 'seed');
+  const fetch = createGuardedFetch(config.outboundAllow);
+  const jobs = createJobQueue({ db, log, leaseSeconds: config.jobLeaseSeconds });
+  const webhooks = createWebhooks({ db, jobs, fetch, log });
+  const secrets = await loadSecrets(db, config.secret);
+  const deps: ServiceDeps = { config, db, dbKind: opened.kind, hasVector: opened.hasVector, clock: options.clock ?? systemClock, log, fetch, jobs, webhooks, secrets };
+  const modules = options.modules ?? resourceModules;
+  for (const module of modules) for (const [kind, handler] of Object.entries(module.jobs?.(deps) ?? {})) jobs.register(kind, handler);
+  const app = createApp(deps, modules);
+  const stops: Array<() => Promise<void>> = [];
+  let server: Server | undefined;
+  if (options.runJobs !== false) jobs.start();
+
+  return {
+    app,
+    deps,
+    async listen(port = config.port, host = '0.0.0.0') {
+      server = await new Promise<Server>((resolve) => {
+        const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
+      });
+      for (const module of modules) {
+        const stop = module.attach?.(server, deps);
+        if (stop) stops.push(stop);
+      }
+      const actual = (server.address() as AddressInfo).port;
+      return { server, port: actual, url: `http://localhost:${actual}` };
+    },
+    async close() {
+      for (const stop of stops) await stop().catch(() => undefined);
+      await jobs.stop();
+      if (server) {
+        server.closeAllConnections?.();
+        await new Promise<void>((resolve) => server!.close(() => resolve()));
+      }
+      await opened.close();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// Test harness: a real service on an ephemeral port, on a fresh in-memory PGlite, or on PostgreSQL in
+// a schema of its own when PALKIT_TEST_DATABASE_URL is set (CI runs the suite both ways).
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from '../../src/server/config.js';
+import { createService, type Service, type ServiceOptions } from '../../src/server/service.js';
+
+export const KEY = 'test-key-owner-1';
+export const OTHER_KEY = 'test-key-owner-2';
+
+export interface TestService {
+  service: Service;
+  url: string;
+  /** Calls the API with the first owner's key unless `key` says otherwise (null sends none). */
+  api(method: string, path: string, body?: unknown, options?: { key?: string | null; headers?: Record<string, string> }): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export const onPostgres = Boolean(process.env.PALKIT_TEST_DATABASE_URL);
+
+export async function startTestService(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestService> {
+  const config = loadConfig(
+    {
+      PALKIT_DATA: 'memory',
+      PALKIT_API_KEYS: `${KEY}:1,${OTHER_KEY}:2`,
+      PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128',
+      PALKIT_LOG: 'error',
+      PALKIT_JOB_LEASE_SECONDS: '3',
+      ...(onPostgres ? { DATABASE_URL: process.env.PALKIT_TEST_DATABASE_URL! } : {}),
+      ...env,
+    },
+    0,
+  );
+  const schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const service = await createService(config, { ...options, ...(schema ? { schema } : {}) });
+  const { url } = await service.listen(0, '127.0.0.1');
+  // conversation_url and media URLs must point at this instance.
+  if (!env.PALKIT_PUBLIC_URL) (config as { publicUrl: string }).publicUrl = url;
+  return {
+    service,
+    url,
+    async api(method, path, body, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      const key = opts.key === undefined ? KEY : opts.key;
+      if (key !== null) headers['x-api-key'] = key;
+      let payload: string | undefined;
+      if (body !== undefined) {
+        payload = typeof body === 'string' ? body : JSON.stringify(body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(url + path, { method, headers, body: payload });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        /* not JSON */
+      }
+      return { status: response.status, headers: response.headers, body: parsed };
+    },
+    async close() {
+      await service.close();
+    },
+  };
+}
