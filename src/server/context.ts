@@ -7,6 +7,7 @@ import type { GuardedFetch } from './net/guarded-fetch.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Webhooks } from './webhooks/webhooks.js';
 import type { Secrets } from './secrets.js';
+import type { Bus } from './bus.js';
 
 export interface ServiceDeps {
   config: Config;
@@ -21,4 +22,5 @@ export interface ServiceDeps {
   jobs: JobQueue;
   webhooks: Webhooks;
   secrets: Secrets;
+  bus: Bus;
 }

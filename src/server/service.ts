@@ -14,6 +14,7 @@ import { createGuardedFetch } from './net/guarded-fetch.js';
 import { resourceModules } from './resources/index.js';
 import type { ResourceModule } from './resources/module.js';
 import { loadSecrets } from './secrets.js';
+import { Bus } from './bus.js';
 import { systemClock, type Clock } from './time.js';
 import { createWebhooks } from './webhooks/webhooks.js';
 
@@ -43,7 +44,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const jobs = createJobQueue({ db, log, leaseSeconds: config.jobLeaseSeconds });
   const webhooks = createWebhooks({ db, jobs, fetch, log });
   const secrets = await loadSecrets(db, config.secret);
-  const deps: ServiceDeps = { config, db, dbKind: opened.kind, hasVector: opened.hasVector, clock: options.clock ?? systemClock, log, fetch, jobs, webhooks, secrets };
+  const deps: ServiceDeps = { config, db, dbKind: opened.kind, hasVector: opened.hasVector, clock: options.clock ?? systemClock, log, fetch, jobs, webhooks, secrets, bus: new Bus() };
   const modules = options.modules ?? resourceModules;
   for (const module of modules) for (const [kind, handler] of Object.entries(module.jobs?.(deps) ?? {})) jobs.register(kind, handler);
   const app = createApp(deps, modules);

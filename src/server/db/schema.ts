@@ -1,5 +1,5 @@
 // The database as Kysely sees it: one interface per area, merged. An area adds its table file here.
 import type { CoreTables } from './tables/core.js';
-import type { DomainTables } from './tables/domain.js';
+import type { ConversationEventTables, DomainTables } from './tables/domain.js';
 
-export interface Database extends CoreTables, DomainTables {}
+export interface Database extends CoreTables, DomainTables, ConversationEventTables {}

@@ -84,3 +84,14 @@ export interface DomainTables {
   memory_stores: { memory_store_id: string; owner_id: number; name: string | null; created_at: CreatedAt; updated_at: CreatedAt };
   pinned_memories: { memory_id: string; memory_store_id: string; memory: string; created_at: CreatedAt; updated_at: CreatedAt };
 }
+
+export interface ConversationEventTables {
+  conversation_events: {
+    event_id: Generated<number>;
+    conversation_id: string;
+    event_type: string;
+    /** The callback body exactly as sent (conversation_id, event_type, message_type, timestamp, properties …). */
+    payload: Json<Record<string, unknown>>;
+    created_at: CreatedAt;
+  };
+}
