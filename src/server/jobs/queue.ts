@@ -36,7 +36,7 @@ export interface JobQueue {
   register(kind: string, handler: JobHandler): void;
   start(): void;
   stop(): Promise<void>;
-  /** Resolves when no job is due (tests and benchmarks). */
+  /** Resolves when no job is running or due before the timeout ends (tests and benchmarks). */
   drain(timeoutMs?: number): Promise<void>;
 }
 
@@ -177,7 +177,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
         const due = await db
           .selectFrom('jobs')
           .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where((eb) => eb.or([eb('status', '=', 'running'), eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', new Date())])]))
+          .where((eb) => eb.or([eb('status', '=', 'running'), eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', new Date(deadline))])]))
           .executeTakeFirstOrThrow();
         if (Number(due.n) === 0 && running.size === 0) return;
         await new Promise((r) => setTimeout(r, 50));
