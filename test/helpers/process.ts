@@ -1,0 +1,71 @@
+// Starts the real service as a child process (`src/server/cli.ts serve`) on a free port and waits for /healthz.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServiceProcess {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  output(): string;
+  /** SIGKILL: no shutdown code runs (as in a crash). */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startServiceProcess(env: Record<string, string>, options: { port?: number; command?: 'serve' | 'start' } = {}): Promise<ServiceProcess> {
+  const port = options.port ?? (await freePort());
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', options.command ?? 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+    cwd: root,
+    env: { ...process.env, PALKIT_LOG: 'error', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await fetch(url + '/healthz')).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`service did not become healthy:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const exited = () => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  return {
+    url,
+    port,
+    child,
+    output: () => output,
+    async kill() {
+      child.kill('SIGKILL');
+      await exited();
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited();
+      clearTimeout(timer);
+    },
+  };
+}
