@@ -1,4 +1,4 @@
-// palkit command line: `serve` (the service), `start` (service + seeded demo), `keys create --owner N`.
+// palkit command line: `serve` (the service) and `keys create --owner N`. The demo (`npm start`) is demo/start.ts.
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from './config.js';
 import { createService } from './service.js';
@@ -8,18 +8,13 @@ import { createApiKey } from './http/auth.js';
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
-    case 'serve':
-    case 'start': {
+    case 'serve': {
       const { values } = parseArgs({ args: rest, options: { port: { type: 'string', default: process.env.PORT ?? '8787' }, host: { type: 'string', default: '0.0.0.0' } } });
       const port = Number(values.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port must be a port number');
       const config = loadConfig(process.env, port);
       const service = await createService(config);
       const { url } = await service.listen(port, values.host);
-      if (command === 'start') {
-        const { seedDemo } = await import('./demo-seed.js');
-        await seedDemo(service, url);
-      }
       console.log(`palkit service listening on ${url} (public URL ${config.publicUrl}; database: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir === 'memory' ? 'in memory' : config.dataDir})`);
       const stop = async () => {
         await service.close();
@@ -45,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      console.error('usage: palkit <serve [--port N] | start [--port N] | keys create --owner N>');
+      console.error('usage: palkit <serve [--port N] [--host H] | keys create --owner N>');
       return 2;
   }
 }

@@ -1,0 +1,150 @@
+// Seeds the demo through the public API, as a customer would: one owner and key, a face trained from a
+// real video, an echo PAL and a full PAL with a knowledge document and the magic_canvas skill, and four
+// deployments. Idempotent: what was seeded is remembered in the database and reused on the next start.
+import type { Service } from '../src/server/service.js';
+
+export interface DemoState {
+  faceId: string;
+  echoPalId: string;
+  fullPalId: string;
+  documentId: string;
+  deployments: { widget: string; embed: string; landing: string; captcha: string };
+}
+
+export const DEMO_OWNER = 1;
+export const LANDING_PASSWORD = 'palkit';
+
+type Api = (method: string, path: string, body?: unknown) => Promise<any>;
+
+function apiClient(url: string, key: string): Api {
+  return async (method, path, body) => {
+    const response = await fetch(url + path, {
+      method,
+      headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  };
+}
+
+/** The demo key is derived from the service secret, so every start prints the same one; only its hash is stored. */
+export function demoKey(service: Service): string {
+  return 'pk_demo_' + service.deps.secrets.sign('demo-key', `owner-${DEMO_OWNER}`).slice(0, 32);
+}
+
+async function exists(api: Api, path: string): Promise<boolean> {
+  try {
+    await api('GET', path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`demo seed: ${what} did not finish in time`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export async function seedDemo(service: Service, url: string, key: string): Promise<DemoState> {
+  const { db } = service.deps;
+  const api = apiClient(url, key);
+  const saved = await db.selectFrom('service_settings').select('value').where('name', '=', 'demo_state').executeTakeFirst();
+  if (saved) {
+    const state = JSON.parse(saved.value) as DemoState;
+    const alive = await Promise.all([
+      exists(api, `/v2/pals/${state.fullPalId}`),
+      exists(api, `/v2/pals/${state.echoPalId}`),
+      ...Object.values(state.deployments).map((id) => exists(api, `/v2/deployments/${id}`)),
+    ]);
+    if (alive.every(Boolean)) return state;
+  }
+
+  const face = await api('POST', '/v2/replicas', { replica_name: 'Ada', train_video_url: `${url}/demo/media/sample-face.mp4` });
+  const faceId: string = face.replica_id;
+  const document = await api('POST', '/v2/documents', {
+    document_url: `${url}/demo/site/knowledge.html`,
+    document_name: 'Northwind Bikes FAQ',
+    tags: ['demo'],
+  });
+  await waitFor(async () => (await api('GET', `/v2/replicas/${faceId}`)).status === 'completed', 'face training');
+
+  const echo = await api('POST', '/v2/pals', {
+    pal_name: 'Echo',
+    pipeline_mode: 'echo',
+    default_face_id: faceId,
+    disclosure_type: 'always',
+    custom_greeting: 'Hi! I repeat whatever you say or type.',
+  });
+  const full = await api('POST', '/v2/pals', {
+    pal_name: 'Nova',
+    system_prompt: 'You are Nova, the friendly product guide of Northwind Bikes. Answer from the knowledge base and keep answers short.',
+    default_face_id: faceId,
+    document_ids: [document.document_id],
+    disclosure_type: 'always',
+    custom_greeting: 'Hello, I am Nova from Northwind Bikes. Ask me anything about our bikes, or say "help me choose".',
+  });
+  const echoPalId: string = echo.pal_id;
+  const fullPalId: string = full.pal_id;
+  await api('PUT', `/v2/pals/${fullPalId}/skills/magic_canvas`, { config: {} });
+
+  const create = async (body: Record<string, unknown>) => {
+    const d = await api('POST', '/v2/deployments', body);
+    await api('PATCH', `/v2/deployments/${d.deployment_id}`, [{ op: 'replace', path: '/status', value: 'active' }]);
+    return d.deployment_id as string;
+  };
+  const deployments = {
+    widget: await create({
+      pal_id: fullPalId,
+      channel: 'widget',
+      name: 'Demo widget',
+      customization: {
+        widget: { variant: 'full', corner: 'bottom-right', text: 'Talk to Nova' },
+        preview: { title: 'Talk to Nova', description: 'Our product guide answers on video, right here.', btn_title: 'Start the call' },
+      },
+      limits: { max_call_duration: 600 },
+    }),
+    embed: await create({
+      pal_id: fullPalId,
+      channel: 'embed',
+      name: 'Demo embed',
+      customization: { preview: { title: 'Meet Nova', description: 'Ask about sizes, delivery and test rides.', btn_title: 'Start' } },
+      limits: { max_call_duration: 600 },
+    }),
+    landing: await create({
+      pal_id: echoPalId,
+      channel: 'landing-page',
+      name: 'Demo landing page',
+      password: LANDING_PASSWORD,
+      customization: {
+        landing_page: {
+          template: 'split',
+          title: 'Echo, the demo PAL',
+          description: 'A password-protected landing page. The password is "palkit".',
+          cta_links: [{ label: 'palkit on npm', url: 'https://www.npmjs.com/package/palkit' }],
+        },
+      },
+      limits: { max_call_duration: 300 },
+    }),
+    captcha: await create({
+      pal_id: echoPalId,
+      channel: 'embed',
+      name: 'Demo with captcha',
+      customization: { preview: { title: 'Protected by a captcha', description: 'Cloudflare Turnstile guards this start button.' } },
+      limits: { max_call_duration: 300, captcha_enabled: true },
+    }),
+  };
+
+  const state: DemoState = { faceId, echoPalId, fullPalId, documentId: document.document_id, deployments };
+  await db
+    .insertInto('service_settings')
+    .values({ name: 'demo_state', value: JSON.stringify(state) })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ value: JSON.stringify(state) }))
+    .execute();
+  return state;
+}
