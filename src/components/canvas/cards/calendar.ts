@@ -115,6 +115,7 @@ function renderSlots(ctx: Ctx, slots: readonly CalendarSlot[], withDate: boolean
   const multi = Boolean(args.multi_select);
   if (!slots.length) return html`<p class="hint">${ctx.t('canvas.noSlots')}</p>`;
   const toggle = (start: string, on: boolean) => {
+    const picked = Array.isArray(draft.slots) ? (draft.slots as string[]) : [];
     draft.slots = multi ? [...picked.filter((s) => s !== start), ...(on ? [start] : [])] : on ? [start] : [];
     draft.error = '';
     ctx.changed();

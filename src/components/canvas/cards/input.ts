@@ -27,6 +27,7 @@ export function renderInput(ctx: CardContext<InputArgs>) {
   const value = String(draft.value ?? '');
   const onSubmit = (e: Event) => {
     e.preventDefault();
+    const value = String(draft.value ?? '');
     const problem = inputProblem(args, value);
     draft.error = problem ? ctx.t(problem) : '';
     ctx.changed();

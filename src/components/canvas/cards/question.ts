@@ -21,8 +21,9 @@ export function renderQuestion(ctx: CardContext<QuestionArgs>) {
   const multi = Boolean(args.multi_select);
   const selected = selection(ctx);
   const errorId = `${ctx.idPrefix}-error`;
+  // Handlers read the draft when they run: several changes can happen between two renders.
   const toggle = (id: string, on: boolean) => {
-    const next = multi ? selected.filter((s) => s !== id) : [];
+    const next = multi ? selection(ctx).filter((s) => s !== id) : [];
     if (on) next.push(id);
     draft.selected = next;
     draft.error = '';
@@ -30,6 +31,7 @@ export function renderQuestion(ctx: CardContext<QuestionArgs>) {
   };
   const onSubmit = (e: Event) => {
     e.preventDefault();
+    const selected = selection(ctx);
     const other = selected.includes(otherId) ? String(draft.otherText ?? '').trim() : '';
     if (selected.length === 0) draft.error = ctx.t('canvas.chooseOption');
     else if (selected.includes(otherId) && !other) draft.error = ctx.t('canvas.required');
