@@ -260,7 +260,7 @@ export const canvasStyles = [
       border-radius: var(--pal-radius-small);
       background: var(--pal-color-surface-raised);
     }
-    .scheduling_embed {
+    .card-scheduling_embed {
       --pal-canvas-card-width: 420px;
     }
     .plain {

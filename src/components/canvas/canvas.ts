@@ -144,7 +144,11 @@ export class PalCanvas extends LitElement {
     this.current = card;
     const slot = card.spec.args.layout?.preferred_slot;
     this.cardSide = slot === 'safe-area-left' ? 'left' : 'right';
-    if (isNew) this.announcement = `${this.t('canvas.shown')} ${this.cardLabel(card)}`;
+    if (isNew) {
+      // An alert's text is the point of it; other cards are announced by their title or prompt.
+      const alertBody = card.spec.component === 'alert' ? ` ${card.spec.args.body}` : '';
+      this.announcement = `${this.t('canvas.shown')} ${this.cardLabel(card)}.${alertBody}`;
+    }
     this.armAlertTimer();
     this.requestUpdate();
   }
@@ -279,7 +283,7 @@ export class PalCanvas extends LitElement {
     const pauseAlert = () => clearTimeout(this.alertTimer);
     return html`<section
       part="card"
-      class="card ${spec.component} ${spec.component === 'alert' ? `severity-${spec.args.severity ?? 'info'}` : ''}"
+      class="card card-${spec.component} ${spec.component === 'alert' ? `severity-${spec.args.severity ?? 'info'}` : ''}"
       data-component=${spec.component}
       aria-labelledby=${title ? headingId : nothing}
       aria-label=${title ? nothing : this.cardLabel(card)}
