@@ -1,0 +1,393 @@
+import { css } from 'lit';
+import { tokens } from '../styles/tokens.js';
+
+export const canvasStyles = [
+  tokens,
+  css`
+    :host {
+      --pal-canvas-accent: var(--pal-color-accent);
+      --pal-canvas-card-width: 340px;
+      --pal-canvas-inset: 16px;
+      --pal-canvas-inset-bottom: 88px;
+      position: absolute;
+      inset: 0;
+      pointer-events: none;
+      container-type: size;
+      z-index: 2;
+    }
+    [part='card'] {
+      position: absolute;
+      top: var(--pal-canvas-inset);
+      right: var(--pal-canvas-inset);
+      width: min(var(--pal-canvas-card-width), calc(100% - 2 * var(--pal-canvas-inset)));
+      max-height: calc(100% - var(--pal-canvas-inset) - var(--pal-canvas-inset-bottom));
+      box-sizing: border-box;
+      display: flex;
+      flex-direction: column;
+      overflow: auto;
+      pointer-events: auto;
+      background: var(--pal-color-surface);
+      color: var(--pal-color-text);
+      border-radius: var(--pal-radius);
+      box-shadow: var(--pal-shadow);
+      border-top: 4px solid var(--pal-canvas-accent);
+      padding: calc(var(--pal-space) * 1.5);
+    }
+    :host([card-side='left']) [part='card'] {
+      right: auto;
+      left: var(--pal-canvas-inset);
+    }
+    /* Narrow stages: the card spans the width above the controls, whichever side was asked for. */
+    @container (max-width: 520px) {
+      [part='card'],
+      :host([card-side='left']) [part='card'] {
+        left: var(--pal-space);
+        right: var(--pal-space);
+        top: auto;
+        bottom: var(--pal-canvas-inset-bottom);
+        width: auto;
+        max-height: calc(100% - var(--pal-canvas-inset-bottom) - var(--pal-space));
+      }
+    }
+    @media (prefers-reduced-motion: no-preference) {
+      [part='card'] {
+        animation: card-in 180ms ease-out;
+      }
+      @keyframes card-in {
+        from {
+          opacity: 0;
+          transform: translateY(8px);
+        }
+      }
+    }
+    header {
+      display: flex;
+      align-items: flex-start;
+      justify-content: space-between;
+      gap: var(--pal-space);
+    }
+    h2 {
+      font-size: 1.05em;
+      margin: 0 0 var(--pal-space);
+    }
+    .close,
+    .icon {
+      border: 0;
+      background: transparent;
+      color: var(--pal-color-text-muted);
+      font: inherit;
+      font-size: 20px;
+      line-height: 1;
+      width: 30px;
+      height: 30px;
+      border-radius: 50%;
+      cursor: pointer;
+      flex: none;
+    }
+    .close:hover,
+    .icon:hover {
+      background: var(--pal-color-surface-raised);
+    }
+    button:focus-visible,
+    input:focus-visible,
+    iframe:focus-visible {
+      outline: none;
+      box-shadow: 0 0 0 3px color-mix(in srgb, var(--pal-canvas-accent) 45%, transparent);
+    }
+    form {
+      display: flex;
+      flex-direction: column;
+      gap: var(--pal-space);
+    }
+    fieldset {
+      border: 0;
+      margin: 0;
+      padding: 0;
+      display: flex;
+      flex-direction: column;
+      gap: calc(var(--pal-space) / 2);
+    }
+    legend,
+    .prompt {
+      font-weight: 600;
+      padding: 0;
+      margin-bottom: calc(var(--pal-space) / 2);
+    }
+    .choice {
+      display: flex;
+      align-items: center;
+      gap: var(--pal-space);
+      padding: 8px 10px;
+      border: 1px solid var(--pal-color-border);
+      border-radius: var(--pal-radius-small);
+      cursor: pointer;
+    }
+    .choice:has(input:checked) {
+      border-color: var(--pal-canvas-accent);
+      background: color-mix(in srgb, var(--pal-canvas-accent) 8%, var(--pal-color-surface));
+    }
+    .choice input {
+      accent-color: var(--pal-canvas-accent);
+      margin: 0;
+    }
+    input.text {
+      font: inherit;
+      padding: 8px 10px;
+      border: 1px solid var(--pal-color-border);
+      border-radius: var(--pal-radius-small);
+      background: var(--pal-color-surface);
+      color: var(--pal-color-text);
+    }
+    input.text[aria-invalid='true'] {
+      border-color: var(--pal-color-danger);
+    }
+    .actions {
+      display: flex;
+      justify-content: flex-end;
+      gap: var(--pal-space);
+    }
+    .primary,
+    .secondary {
+      font: inherit;
+      border-radius: var(--pal-radius-small);
+      padding: 8px 14px;
+      cursor: pointer;
+    }
+    .primary {
+      border: 0;
+      background: var(--pal-canvas-accent);
+      color: var(--pal-color-accent-contrast);
+    }
+    .secondary {
+      border: 1px solid var(--pal-color-border);
+      background: var(--pal-color-surface);
+      color: var(--pal-color-text);
+    }
+    .secondary[aria-pressed='true'] {
+      border-color: var(--pal-canvas-accent);
+    }
+    button:disabled {
+      opacity: 0.5;
+      cursor: default;
+    }
+    .error {
+      color: var(--pal-color-danger);
+      margin: 0;
+      font-size: 0.9em;
+    }
+    .hint,
+    .description,
+    .status {
+      color: var(--pal-color-text-muted);
+      margin: 0;
+      font-size: 0.9em;
+    }
+    .status {
+      margin-top: var(--pal-space);
+    }
+    .failed {
+      margin-top: var(--pal-space);
+      padding: var(--pal-space);
+      border-radius: var(--pal-radius-small);
+      background: color-mix(in srgb, var(--pal-color-danger) 10%, var(--pal-color-surface));
+      display: flex;
+      align-items: center;
+      gap: var(--pal-space);
+    }
+    .failed p {
+      margin: 0;
+      flex: 1;
+      font-size: 0.9em;
+    }
+    .presets {
+      display: flex;
+      flex-wrap: wrap;
+      gap: calc(var(--pal-space) / 2);
+    }
+    .month-nav {
+      display: flex;
+      align-items: center;
+      justify-content: space-between;
+    }
+    .month-title {
+      font-weight: 600;
+    }
+    table.grid {
+      border-collapse: collapse;
+      width: 100%;
+      table-layout: fixed;
+    }
+    table.grid th {
+      font-size: 0.75em;
+      font-weight: 500;
+      color: var(--pal-color-text-muted);
+      padding: 2px 0;
+    }
+    table.grid td {
+      padding: 1px;
+      text-align: center;
+    }
+    table.grid button {
+      width: 100%;
+      aspect-ratio: 1;
+      max-height: 38px;
+      border: 0;
+      border-radius: var(--pal-radius-small);
+      background: transparent;
+      color: var(--pal-color-text);
+      font: inherit;
+      cursor: pointer;
+    }
+    table.grid button:hover:not(:disabled) {
+      background: var(--pal-color-surface-raised);
+    }
+    table.grid button.in-range {
+      background: color-mix(in srgb, var(--pal-canvas-accent) 15%, var(--pal-color-surface));
+    }
+    table.grid button[aria-pressed='true'] {
+      background: var(--pal-canvas-accent);
+      color: var(--pal-color-accent-contrast);
+    }
+    table.grid button:disabled {
+      color: var(--pal-color-text-muted);
+      opacity: 0.45;
+    }
+    iframe.scheduling {
+      width: 100%;
+      height: min(560px, 60cqh);
+      min-height: 320px;
+      border: 0;
+      border-radius: var(--pal-radius-small);
+      background: var(--pal-color-surface-raised);
+    }
+    .card-scheduling_embed {
+      --pal-canvas-card-width: 420px;
+    }
+    .plain {
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+      margin: 0;
+      line-height: 1.5;
+    }
+    .prose {
+      line-height: 1.5;
+      overflow-wrap: anywhere;
+    }
+    .prose > :first-child {
+      margin-top: 0;
+    }
+    .prose > :last-child {
+      margin-bottom: 0;
+    }
+    .prose h3,
+    .prose h4 {
+      font-size: 1em;
+      margin: 0.8em 0 0.3em;
+    }
+    .prose pre {
+      background: var(--pal-color-surface-raised);
+      padding: var(--pal-space);
+      border-radius: var(--pal-radius-small);
+      overflow: auto;
+    }
+    .prose code {
+      font-family: ui-monospace, SFMono-Regular, Menlo, monospace;
+      font-size: 0.9em;
+    }
+    .prose a {
+      color: var(--pal-canvas-accent);
+    }
+    .prose blockquote {
+      margin: 0.5em 0;
+      padding-left: var(--pal-space);
+      border-left: 3px solid var(--pal-color-border);
+      color: var(--pal-color-text-muted);
+    }
+    .chart svg {
+      width: 100%;
+      height: auto;
+      display: block;
+    }
+    .chart.pie {
+      display: flex;
+      gap: var(--pal-space);
+      align-items: center;
+    }
+    .chart.pie svg {
+      width: 45%;
+      flex: none;
+    }
+    .legend {
+      list-style: none;
+      margin: 0;
+      padding: 0;
+      font-size: 0.85em;
+      display: flex;
+      flex-direction: column;
+      gap: 4px;
+    }
+    .swatch {
+      display: inline-block;
+      width: 10px;
+      height: 10px;
+      border-radius: 2px;
+      margin-inline-end: 6px;
+    }
+    .muted {
+      color: var(--pal-color-text-muted);
+    }
+    .gridline {
+      stroke: var(--pal-color-border);
+    }
+    .tick,
+    .axis-label {
+      fill: var(--pal-color-text-muted);
+      font-size: 10px;
+    }
+    .alert {
+      display: flex;
+      gap: var(--pal-space);
+      align-items: flex-start;
+    }
+    .alert p {
+      margin: 0;
+      white-space: pre-wrap;
+      overflow-wrap: anywhere;
+    }
+    .severity-icon {
+      flex: none;
+      width: 22px;
+      height: 22px;
+      border-radius: 50%;
+      display: grid;
+      place-items: center;
+      font-weight: 700;
+      font-size: 13px;
+      color: #fff;
+      background: var(--pal-severity);
+    }
+    .card.severity-info {
+      --pal-severity: var(--pal-canvas-accent);
+    }
+    .card.severity-success {
+      --pal-severity: var(--pal-color-success);
+      border-top-color: var(--pal-color-success);
+    }
+    .card.severity-warning {
+      --pal-severity: var(--pal-color-warning);
+      border-top-color: var(--pal-color-warning);
+    }
+    .card.severity-error {
+      --pal-severity: var(--pal-color-danger);
+      border-top-color: var(--pal-color-danger);
+    }
+    .sr-only {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      overflow: hidden;
+      clip-path: inset(50%);
+      white-space: nowrap;
+    }
+  `,
+];

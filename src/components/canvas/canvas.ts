@@ -1,0 +1,324 @@
+import { html, LitElement, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from '../../client/link.js';
+import {
+  canvasComponentId, canvasComponentVersion, isCanvasComponent, newInteractionId, parseCanvasAction, validateCanvasArgs,
+  type CanvasCardSpec, type CanvasInteractionType,
+} from '../../protocol/canvas.js';
+import { parsePalMessage } from '../../protocol/interactions.js';
+import { PalCanvasInteractionEvent } from '../events/canvas-interaction.js';
+import { incallString, type IncallStringKey, type IncallStrings } from '../i18n/strings-incall.js';
+import { canvasStyles } from './canvas.styles.js';
+import { renderAlert } from './cards/alert.js';
+import { renderCalendar } from './cards/calendar.js';
+import type { CardContext, Draft } from './cards/card-context.js';
+import { renderChart } from './cards/chart.js';
+import { renderInput } from './cards/input.js';
+import { reconcileQuestionDraft, renderQuestion } from './cards/question.js';
+import { bookingFrom, calendlyOrigin, renderScheduling } from './cards/scheduling.js';
+import { renderText } from './cards/text.js';
+
+interface CardState {
+  readonly key: number;
+  readonly toolCallId: string;
+  spec: CanvasCardSpec;
+  readonly draft: Draft;
+  /** `failed` keeps the card and the user's value on screen with a retry. */
+  status: 'idle' | 'sending' | 'failed' | 'done';
+  /** The interaction being recorded; a retry posts the very same body (same interaction_id). */
+  pending?: CanvasInteractionBody;
+}
+
+const backgroundAttempts = 3;
+
+/**
+ * @summary Magic Canvas: shows the PAL's cards (question, input, calendar, scheduling_embed, text,
+ * chart, alert), one at a time in the left or right safe area of the stage. `update_component` patches
+ * the visible card, `canvas_clear` removes it. Every interaction is recorded with the interactions
+ * endpoint through `link.postCanvasInteraction()`; a failed post keeps the card and the value with a
+ * retry. Cards whose arguments break the limits do not render and record an `error` interaction.
+ * No text from the PAL or the page is ever rendered as HTML.
+ *
+ * Position it over the stage (it fills its positioned container and only the card takes pointer input).
+ *
+ * @csspart card - The visible card.
+ * @cssproperty [--pal-canvas-accent=var(--pal-color-accent)] - Accent of the cards (deployment `magic_canvas.accent_color`).
+ * @cssproperty [--pal-canvas-card-width=340px] - Width of a card in a side safe area.
+ * @cssproperty [--pal-canvas-inset=16px] - Distance of the card from the stage edges.
+ * @cssproperty [--pal-canvas-inset-bottom=88px] - Room kept free at the bottom for the call controls.
+ * @event pal-canvas-interaction - A card interaction was recorded; `detail` is the body (PalCanvasInteractionEvent).
+ */
+@customElement('pal-canvas')
+export class PalCanvas extends LitElement {
+  static override styles = canvasStyles;
+
+  @property({ attribute: false }) strings: IncallStrings | null = null;
+  /** Side of the visible card (`left` or `right`), reflected for the surrounding layout; empty when none. */
+  @property({ reflect: true, attribute: 'card-side' }) cardSide = '';
+
+  @state() private current: CardState | null = null;
+  @state() private announcement = '';
+  private cardCount = 0;
+  private alertTimer: ReturnType<typeof setTimeout> | undefined;
+  private currentLink: ConversationLink | null = null;
+  private subscribed: ConversationLink | null = null;
+
+  @property({ attribute: false })
+  get link(): ConversationLink | null {
+    return this.currentLink;
+  }
+  set link(link: ConversationLink | null) {
+    this.currentLink = link;
+    this.subscribe();
+  }
+
+  /** The card on screen, if any. */
+  get card(): ({ toolCallId: string; status: CardState['status'] } & CanvasCardSpec) | null {
+    const c = this.current;
+    return c ? ({ toolCallId: c.toolCallId, status: c.status, ...c.spec } as { toolCallId: string; status: CardState['status'] } & CanvasCardSpec) : null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.subscribe();
+    window.addEventListener('message', this.onWindowMessage);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.subscribe();
+    window.removeEventListener('message', this.onWindowMessage);
+    clearTimeout(this.alertTimer);
+  }
+
+  private subscribe(): void {
+    const wanted = this.isConnected ? this.currentLink : null;
+    if (wanted === this.subscribed) return;
+    this.subscribed?.removeEventListener(LinkMessageEvent.type, this.onLinkMessage);
+    wanted?.addEventListener(LinkMessageEvent.type, this.onLinkMessage);
+    this.subscribed = wanted;
+  }
+
+  private t(key: IncallStringKey): string {
+    return incallString(key, this.strings);
+  }
+
+  private readonly onLinkMessage = (event: Event): void => {
+    const message = parsePalMessage((event as LinkMessageEvent).message);
+    if (message?.event_type !== 'conversation.tool_call') return;
+    const action = parseCanvasAction(message.properties);
+    if (!action) return;
+    const card = this.current;
+    switch (action.kind) {
+      case 'show':
+        this.show({ key: ++this.cardCount, toolCallId: action.toolCallId, spec: { component: action.component, args: action.args } as CanvasCardSpec, draft: {}, status: 'idle' });
+        return;
+      case 'update': {
+        if (!card || (action.targetToolCallId && action.targetToolCallId !== card.toolCallId)) return;
+        const args = { ...card.spec.args, ...action.patch } as Record<string, unknown>;
+        const checked = validateCanvasArgs(card.spec.component, args);
+        if (!checked.ok) {
+          this.background(this.body(action.toolCallId, card.spec.component, 'error', { code: 'invalid_arguments', message: checked.message }));
+          return;
+        }
+        card.spec = checked.spec;
+        if (card.spec.component === 'question') reconcileQuestionDraft({ args: card.spec.args, draft: card.draft });
+        this.show(card);
+        return;
+      }
+      case 'clear':
+        if (card) {
+          if (card.status !== 'done') this.background(this.body(card.toolCallId, card.spec.component, 'clear', {}));
+          this.removeCard();
+        }
+        return;
+      case 'invalid': {
+        const component = isCanvasComponent(action.component) ? action.component : (card?.spec.component ?? action.component);
+        this.background(this.body(action.toolCallId, component, 'error', { code: action.code, message: action.message }));
+      }
+    }
+  };
+
+  private show(card: CardState): void {
+    const isNew = this.current !== card;
+    this.current = card;
+    const slot = card.spec.args.layout?.preferred_slot;
+    this.cardSide = slot === 'safe-area-left' ? 'left' : 'right';
+    if (isNew) {
+      // An alert's text is the point of it; other cards are announced by their title or prompt.
+      const alertBody = card.spec.component === 'alert' ? ` ${card.spec.args.body}` : '';
+      this.announcement = `${this.t('canvas.shown')} ${this.cardLabel(card)}.${alertBody}`;
+    }
+    this.armAlertTimer();
+    this.requestUpdate();
+  }
+
+  private removeCard(): void {
+    this.current = null;
+    this.cardSide = '';
+    clearTimeout(this.alertTimer);
+  }
+
+  private armAlertTimer(): void {
+    clearTimeout(this.alertTimer);
+    const card = this.current;
+    if (card?.spec.component !== 'alert' || !card.spec.args.auto_dismiss_seconds) return;
+    this.alertTimer = setTimeout(() => this.dismiss(card, 'auto_dismiss'), card.spec.args.auto_dismiss_seconds * 1000);
+  }
+
+  private body(toolCallId: string, component: string, type: CanvasInteractionType, value: Record<string, unknown>, metadata?: Record<string, unknown>): CanvasInteractionBody {
+    const body: CanvasInteractionBody = {
+      interaction_id: newInteractionId(toolCallId, type), tool_call_id: toolCallId, component: canvasComponentId(component),
+      component_version: canvasComponentVersion, type, value, metadata: { client: 'palkit', ...metadata },
+    };
+    this.dispatchEvent(new PalCanvasInteractionEvent(body));
+    return body;
+  }
+
+  private async post(body: CanvasInteractionBody): Promise<boolean> {
+    const link = this.currentLink;
+    if (!link) return false;
+    try {
+      await link.postCanvasInteraction(body);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Record an interaction nobody waits on (clear, error, dismiss), retrying a few times. */
+  private async background(body: CanvasInteractionBody): Promise<void> {
+    for (let attempt = 0; attempt < backgroundAttempts; attempt++) {
+      if (await this.post(body)) return;
+      await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+    }
+  }
+
+  private submit(card: CardState, type: 'submit' | 'skip', value: Record<string, unknown>): void {
+    if (card.status === 'sending' || card.status === 'done') return;
+    card.pending = this.body(card.toolCallId, card.spec.component, type, value);
+    void this.deliver(card);
+  }
+
+  private async deliver(card: CardState): Promise<void> {
+    if (!card.pending) return;
+    card.status = 'sending';
+    this.requestUpdate();
+    const ok = await this.post(card.pending);
+    if (this.current !== card) return;
+    if (!ok) {
+      card.status = 'failed';
+    } else {
+      card.pending = undefined;
+      card.status = 'done';
+      this.announcement = this.t('canvas.sent');
+      // The booking confirmation inside the scheduling page stays until the user or the PAL closes it.
+      if (card.spec.component !== 'scheduling_embed') this.removeCard();
+    }
+    this.requestUpdate();
+  }
+
+  private dismiss(card: CardState, reason?: string): void {
+    if (this.current !== card) return;
+    if (card.status !== 'done') this.background(this.body(card.toolCallId, card.spec.component, 'dismiss', {}, reason ? { reason } : undefined));
+    this.removeCard();
+  }
+
+  private readonly onWindowMessage = (event: MessageEvent): void => {
+    const card = this.current;
+    if (card?.spec.component !== 'scheduling_embed' || event.origin !== calendlyOrigin) return;
+    const frame = this.renderRoot.querySelector('iframe');
+    if (!frame || event.source !== frame.contentWindow) return;
+    const booking = bookingFrom(event.data);
+    if (booking) this.submit(card, 'submit', booking);
+  };
+
+  private cardLabel(card: CardState): string {
+    const spec = card.spec;
+    switch (spec.component) {
+      case 'question':
+        return spec.args.question;
+      case 'input':
+        return spec.args.prompt;
+      case 'scheduling_embed':
+        return spec.args.title ?? this.t('canvas.schedulingTitle');
+      case 'alert':
+        return spec.args.title ?? this.t(`canvas.severity.${spec.args.severity ?? 'info'}`);
+      default:
+        return spec.args.title ?? this.t('canvas.label');
+    }
+  }
+
+  private renderBody(card: CardState) {
+    const base = {
+      toolCallId: card.toolCallId, draft: card.draft, busy: card.status === 'sending', idPrefix: `card${card.key}`,
+      t: (key: IncallStringKey) => this.t(key),
+      changed: () => this.requestUpdate(),
+      submit: (value: Record<string, unknown>) => this.submit(card, 'submit', value),
+      skip: (value?: Record<string, unknown>) => this.submit(card, 'skip', value ?? {}),
+      focus: (selector: string) => void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[part="card"] ${selector}`)?.focus()),
+    } satisfies Omit<CardContext<unknown>, 'args'>;
+    const spec = card.spec;
+    switch (spec.component) {
+      case 'question': return renderQuestion({ ...base, args: spec.args });
+      case 'input': return renderInput({ ...base, args: spec.args });
+      case 'calendar': return renderCalendar({ ...base, args: spec.args });
+      case 'scheduling_embed': return renderScheduling({ ...base, args: spec.args });
+      case 'text': return renderText({ ...base, args: spec.args });
+      case 'chart': return renderChart({ ...base, args: spec.args });
+      case 'alert': return renderAlert({ ...base, args: spec.args });
+    }
+  }
+
+  private renderCard(card: CardState) {
+    const spec = card.spec;
+    const headingId = `card${card.key}-title`;
+    const title = 'title' in spec.args && spec.args.title ? spec.args.title : spec.component === 'scheduling_embed' ? this.t('canvas.schedulingTitle') : '';
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        this.dismiss(card);
+      }
+    };
+    const pauseAlert = () => clearTimeout(this.alertTimer);
+    return html`<section
+      part="card"
+      class="card card-${spec.component} ${spec.component === 'alert' ? `severity-${spec.args.severity ?? 'info'}` : ''}"
+      data-component=${spec.component}
+      aria-labelledby=${title ? headingId : nothing}
+      aria-label=${title ? nothing : this.cardLabel(card)}
+      @keydown=${onKey}
+      @pointerenter=${pauseAlert}
+      @focusin=${pauseAlert}
+      @pointerleave=${() => this.armAlertTimer()}
+      @focusout=${() => this.armAlertTimer()}
+    >
+      <header>
+        ${title ? html`<h2 id=${headingId}>${title}</h2>` : html`<span></span>`}
+        <button type="button" class="close" aria-label=${this.t('canvas.dismiss')} @click=${() => this.dismiss(card)}><span aria-hidden="true">×</span></button>
+      </header>
+      <div class="body">${this.renderBody(card)}</div>
+      ${card.status === 'sending' ? html`<p class="status">${this.t('canvas.sending')}</p>` : nothing}
+      ${card.status === 'done' ? html`<p class="status">${this.t('canvas.sent')}</p>` : nothing}
+      ${card.status === 'failed'
+        ? html`<div class="failed" role="alert">
+            <p>${this.t('canvas.sendFailed')}</p>
+            <button type="button" class="primary" @click=${() => void this.deliver(card)}>${this.t('canvas.retry')}</button>
+          </div>`
+        : nothing}
+    </section>`;
+  }
+
+  protected override render() {
+    return html`
+      ${this.current ? this.renderCard(this.current) : nothing}
+      <div class="sr-only" role="status">${this.announcement}</div>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pal-canvas': PalCanvas;
+  }
+}

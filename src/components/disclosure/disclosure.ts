@@ -1,0 +1,120 @@
+import { html, LitElement } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import { LinkMessageEvent, type ConversationLink } from '../../client/link.js';
+import { parsePalMessage } from '../../protocol/interactions.js';
+import { incallString, type IncallStringKey, type IncallStrings } from '../i18n/strings-incall.js';
+import { disclosureStyles } from './disclosure.styles.js';
+
+export type DisclosureState = 'hidden' | 'delivering' | 'delivered' | 'dismissed';
+
+/**
+ * @summary The AI disclosure banner: shown while the PAL delivers its verbal disclosure, announced to
+ * screen readers, and dismissible only once the disclosure has been delivered. Place it at the top of
+ * the stage so it never covers the call controls; a long text scrolls inside the banner.
+ *
+ * Driven by `conversation.disclosure` messages on `link`, or by setting `text` and `state` directly.
+ *
+ * @csspart banner - The visible banner.
+ * @csspart text - The disclosure text.
+ * @csspart dismiss - The dismiss button (present once delivered).
+ * @cssproperty [--pal-disclosure-background=stage colour at 82%] - Banner background.
+ * @cssproperty [--pal-disclosure-color=#ffffff] - Banner text colour.
+ * @cssproperty [--pal-disclosure-max-height=8.5em] - Height past which the text scrolls.
+ */
+@customElement('pal-disclosure')
+export class PalDisclosure extends LitElement {
+  static override styles = disclosureStyles;
+
+  /** `hidden` before any disclosure, `delivering` while spoken, `delivered` (dismissible), `dismissed`. */
+  @property({ reflect: true }) state: DisclosureState = 'hidden';
+
+  /** The visual disclosure; empty uses the built-in sentence. */
+  @property() text = '';
+
+  /** Overrides of the UI strings (keys of `incallStrings`). */
+  @property({ attribute: false }) strings: IncallStrings | null = null;
+
+  private currentLink: ConversationLink | null = null;
+  private subscribed: ConversationLink | null = null;
+
+  /** The live conversation whose `conversation.disclosure` messages drive the banner. */
+  @property({ attribute: false })
+  get link(): ConversationLink | null {
+    return this.currentLink;
+  }
+  set link(link: ConversationLink | null) {
+    this.currentLink = link;
+    this.subscribe();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.subscribe();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.subscribe();
+  }
+
+  /** Hide the banner; refused (false) until the disclosure has been delivered. */
+  dismiss(): boolean {
+    if (this.state !== 'delivered') return false;
+    this.state = 'dismissed';
+    return true;
+  }
+
+  // Subscribe synchronously so no message sent right after the link is set is missed.
+  private subscribe(): void {
+    const wanted = this.isConnected ? this.currentLink : null;
+    if (wanted === this.subscribed) return;
+    this.subscribed?.removeEventListener(LinkMessageEvent.type, this.onLinkMessage);
+    wanted?.addEventListener(LinkMessageEvent.type, this.onLinkMessage);
+    this.subscribed = wanted;
+  }
+
+  private readonly onLinkMessage = (event: Event): void => {
+    const message = parsePalMessage((event as LinkMessageEvent).message);
+    if (message?.event_type !== 'conversation.disclosure') return;
+    const { visual_disclosure, state } = message.properties;
+    if (state === 'delivering') {
+      this.text = visual_disclosure;
+      this.state = 'delivering';
+    } else if (this.state !== 'dismissed') {
+      // `delivered` after a dismissal of the same disclosure must not bring it back.
+      if (visual_disclosure) this.text = visual_disclosure;
+      this.state = 'delivered';
+    }
+  };
+
+  private t(key: IncallStringKey): string {
+    return incallString(key, this.strings);
+  }
+
+  private onKeydown(event: KeyboardEvent): void {
+    if (event.key === 'Escape' && this.dismiss()) event.stopPropagation();
+  }
+
+  protected override render() {
+    const visible = this.state === 'delivering' || this.state === 'delivered';
+    const text = this.text.trim() || this.t('disclosure.default');
+    return html`
+      <div class="sr-only" role="status">${visible ? text : ''}</div>
+      <section part="banner" aria-label=${this.t('disclosure.label')} ?hidden=${!visible} @keydown=${this.onKeydown}>
+        <span class="icon" aria-hidden="true">AI</span>
+        <p part="text" aria-hidden="true">${text}</p>
+        ${this.state === 'delivered'
+          ? html`<button part="dismiss" type="button" aria-label=${this.t('disclosure.dismiss')} @click=${() => this.dismiss()}>
+              <span aria-hidden="true">×</span>
+            </button>`
+          : null}
+      </section>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pal-disclosure': PalDisclosure;
+  }
+}
