@@ -19,6 +19,8 @@ const EnvSchema = z.object({
   PALKIT_LLM_BASE_URL: optionalString,
   PALKIT_LLM_API_KEY: optionalString,
   PALKIT_LLM_MODEL: optionalString,
+  PALKIT_INVITE_DOMAIN: z.string().trim().regex(/^[a-z0-9.-]+$/i, 'must be a domain name').default('invite.palkit.local'),
+  PALKIT_FACE_TRAINING_STEP_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   PALKIT_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
 
@@ -39,6 +41,10 @@ export interface Config {
   jobLeaseSeconds: number;
   llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   log: 'silent' | 'error' | 'info' | 'debug';
+  /** Domain of PAL conferencing addresses: `{layers.conferencing.username}@{inviteDomain}`. */
+  inviteDomain: string;
+  /** Pause between face training steps (tests slow training down to interrupt it; 0 in production). */
+  faceTrainingStepMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -80,5 +86,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobLeaseSeconds: e.PALKIT_JOB_LEASE_SECONDS,
     llm: { baseUrl: e.PALKIT_LLM_BASE_URL, apiKey: e.PALKIT_LLM_API_KEY, model: e.PALKIT_LLM_MODEL },
     log: e.PALKIT_LOG,
+    inviteDomain: e.PALKIT_INVITE_DOMAIN.toLowerCase(),
+    faceTrainingStepMs: e.PALKIT_FACE_TRAINING_STEP_MS,
   };
 }

@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 
 export interface MigrationContext {
@@ -34,14 +34,12 @@ class FolderProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<any>, ctx: MigrationContext, schema?: string): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: new FolderProvider(ctx),
-    allowUnorderedMigrations: true,
-    // With a search_path schema, Kysely must look for its own tables there too.
-    ...(schema ? { migrationTableSchema: schema } : {}),
-  });
+export async function migrateToLatest(db: Kysely<any>, ctx: MigrationContext): Promise<void> {
+  // Kysely looks for its migration tables in every schema unless told which one: name the current one,
+  // or a leftover test schema holding them makes a fresh schema skip creating its own.
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const migrationTableSchema = rows[0]?.schema ?? 'public';
+  const migrator = new Migrator({ db, provider: new FolderProvider(ctx), allowUnorderedMigrations: true, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

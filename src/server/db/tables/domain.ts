@@ -10,7 +10,7 @@ export interface DomainTables {
     face_name: string;
     train_video_url: string | null;
     callback_url: string | null;
-    /** `training`, `completed` or `error` (the spec's `started` is shown for a queued training). */
+    /** `training` (from creation until the job ends), then `completed` or `error`. */
     status: string;
     training_progress: Generated<string>;
     error_message: string | null;
@@ -18,6 +18,10 @@ export interface DomainTables {
     thumbnail_image_url: string | null;
     model_name: string | null;
     face_type: Generated<'user' | 'system'>;
+    /** What training learnt about the video (container, bytes, duration, size); migration 0100. */
+    training_details: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+    /** When the training callbacks were queued (with the final status, in one transaction); migration 0100. */
+    callback_sent_at: NullableTimestamp;
     created_at: CreatedAt;
     updated_at: CreatedAt;
   };

@@ -1,0 +1,40 @@
+// Faces in SQL and their wire views. A face of another owner is treated as unknown (404).
+import type { Db } from '../../db/database.js';
+import { notFound } from '../../http/errors.js';
+import { isoMillis } from '../../time.js';
+
+export type Naming = 'replica' | 'face';
+
+export async function ownedFace(db: Db, ownerId: number, faceId: string, lock?: 'update' | 'share') {
+  let q = db.selectFrom('faces').selectAll().where('face_id', '=', faceId).where('owner_id', '=', ownerId);
+  if (lock === 'update') q = q.forUpdate();
+  if (lock === 'share') q = q.forShare();
+  const row = await q.executeTakeFirst();
+  if (!row) throw notFound(`face ${faceId} not found`);
+  return row;
+}
+
+type Row = Awaited<ReturnType<typeof ownedFace>>;
+
+export function faceView(row: Row, naming: Naming, verbose: boolean) {
+  const rest = {
+    thumbnail_video_url: row.thumbnail_video_url,
+    thumbnail_image_url: row.thumbnail_image_url,
+    training_progress: row.training_progress,
+    status: row.status as 'training' | 'completed' | 'error',
+    error_message: row.error_message,
+    model_name: row.model_name,
+    created_at: isoMillis(row.created_at),
+    updated_at: isoMillis(row.updated_at),
+    ...(verbose ? { replica_type: row.face_type } : {}),
+  };
+  return naming === 'replica'
+    ? { replica_id: row.face_id, replica_name: row.face_name, ...rest }
+    : { face_id: row.face_id, face_name: row.face_name, ...rest };
+}
+
+/** PALs (of the same owner) whose default face is this one: a face in use cannot be deleted. */
+export async function palsUsingFace(db: Db, ownerId: number, faceId: string): Promise<string[]> {
+  const rows = await db.selectFrom('pals').select('pal_id').where('owner_id', '=', ownerId).where('default_face_id', '=', faceId).orderBy('pal_id').execute();
+  return rows.map((r) => r.pal_id);
+}

@@ -1,0 +1,67 @@
+// Wire shapes of faces (the older name is replica): one object, shown under either naming.
+import { z } from '@hono/zod-openapi';
+
+export const HttpUrl = z
+  .string()
+  .max(2048)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an http or https URL');
+
+const Name = z.string().trim().min(1, 'must not be empty').max(200);
+
+const common = {
+  thumbnail_video_url: z.string().nullable().openapi({ description: 'The training video as uploaded, served by the service' }),
+  thumbnail_image_url: z.string().nullable().openapi({ description: 'One frame of the training video (JPEG); null until extracted' }),
+  training_progress: z.string().openapi({ example: '2/4', description: '<done>/<total> training steps' }),
+  status: z.enum(['training', 'completed', 'error']),
+  error_message: z.string().nullable(),
+  model_name: z.string().nullable(),
+  created_at: z.string().openapi({ example: '2026-11-21T05:30:00.123Z' }),
+  updated_at: z.string().openapi({ example: '2026-11-21T05:30:00.123Z' }),
+  replica_type: z.enum(['user', 'system']).optional().openapi({ description: 'Only with verbose=true' }),
+};
+
+export const Replica = z.object({ replica_id: z.string(), replica_name: z.string(), ...common }).openapi('Replica');
+export const Face = z.object({ face_id: z.string(), face_name: z.string(), ...common }).openapi('Face');
+
+export const CreateReplica = z
+  .object({
+    replica_name: Name.optional().openapi({ description: 'Defaults to "Untitled face"' }),
+    train_video_url: HttpUrl.openapi({ description: 'MP4, MOV, WebM or Matroska video, at most 100 MB' }),
+    callback_url: HttpUrl.optional().openapi({ description: 'Receives the training callbacks (ready, error)' }),
+  })
+  .strict()
+  .openapi('CreateReplica');
+
+export const CreateFace = z
+  .object({
+    face_name: Name.optional(),
+    replica_name: Name.optional().openapi({ description: 'Alias of face_name' }),
+    train_video_url: HttpUrl,
+    callback_url: HttpUrl.optional(),
+  })
+  .strict()
+  .openapi('CreateFace');
+
+export const RenameReplica = z.object({ replica_name: Name }).strict().openapi('RenameReplica');
+export const RenameFace = z
+  .object({ face_name: Name.optional(), replica_name: Name.optional().openapi({ description: 'Alias of face_name' }) })
+  .strict()
+  .refine((b) => b.face_name !== undefined || b.replica_name !== undefined, { message: 'face_name is required', path: ['face_name'] })
+  .openapi('RenameFace');
+
+export const Verbose = z.enum(['true', 'false']).optional().openapi({ description: 'true adds replica_type' });
+
+export const ListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  page: z.coerce.number().int().min(1).default(1),
+  verbose: Verbose,
+});
+
+export const Deleted = z.object({ deleted: z.literal(true) }).openapi('Deleted');

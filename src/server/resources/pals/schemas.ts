@@ -1,0 +1,90 @@
+// Wire shapes of PALs (the older name is persona). One input schema serves create, the legacy path and
+// the result of a JSON Patch; the rules across fields live in document.ts.
+import { z } from '@hono/zod-openapi';
+
+const opt = <T extends z.ZodType>(s: T) => s.nullable().optional();
+const Id = z.string().min(1).max(64);
+const Tag = z.string().trim().min(1).max(100);
+const Loose = z.record(z.string(), z.unknown());
+
+export const ConferencingLayer = z.looseObject({
+  username: z
+    .string()
+    .regex(/^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/, 'must be 1 to 64 lowercase letters, digits, dots, dashes or underscores')
+    .openapi({ description: 'Local part of the PAL\'s conferencing address (conferencing_email)' }),
+});
+
+export const McpLayer = z.looseObject({
+  connectors: z.array(Id).max(50).optional().openapi({ description: 'connector_ids the PAL may use' }),
+  connector_tools: z.record(z.string(), z.array(z.string())).optional().openapi({ description: 'Per connector, the tool names the PAL may call' }),
+});
+
+export const Layers = z
+  .object({
+    perception: Loose.optional(),
+    stt: Loose.optional(),
+    conversational_flow: Loose.optional(),
+    llm: Loose.optional().openapi({ description: 'An api_key here is stored encrypted and shown masked' }),
+    tts: Loose.optional(),
+    conferencing: ConferencingLayer.optional(),
+    mcp: McpLayer.optional(),
+  })
+  .strict()
+  .openapi('PalLayers');
+
+export const PalInput = z
+  .object({
+    pal_name: opt(z.string().trim().min(1).max(200)),
+    persona_name: opt(z.string().trim().min(1).max(200)).openapi({ description: 'Alias of pal_name' }),
+    system_prompt: opt(z.string().max(100_000)).openapi({ description: 'Required unless pipeline_mode is echo' }),
+    pipeline_mode: opt(z.enum(['full', 'echo'])).openapi({ description: 'Default full' }),
+    default_face_id: opt(Id).openapi({ description: 'Required on /v2/pals and when layers.conferencing is set' }),
+    default_replica_id: opt(Id).openapi({ description: 'Alias of default_face_id' }),
+    custom_greeting: opt(z.string().max(2000)),
+    context: opt(z.string().max(100_000)),
+    languages: opt(z.array(z.string().min(2).max(16)).max(20)),
+    document_ids: opt(z.array(Id).max(100)),
+    document_tags: opt(z.array(Tag).max(50)),
+    objectives_id: opt(Id),
+    guardrail_ids: opt(z.array(Id).max(50, 'at most 50 guardrail_ids')),
+    guardrail_tags: opt(z.array(Tag).max(50, 'at most 50 guardrail_tags')),
+    guardrails_id: opt(Id).openapi({ description: 'Deprecated guardrail set' }),
+    disclosure_type: opt(z.enum(['always', 'auto', 'off'])).openapi({ description: 'Default auto (disclose when the conversation policy is eu)' }),
+    verbal_disclosure: opt(z.string().max(1000)),
+    visual_disclosure: opt(z.string().max(1000)),
+    layers: opt(Layers),
+  })
+  .strict()
+  .openapi('PalInput');
+export type PalInput = z.infer<typeof PalInput>;
+
+const documentFields = {
+  system_prompt: z.string().nullable(),
+  pipeline_mode: z.enum(['full', 'echo']),
+  custom_greeting: z.string().nullable(),
+  context: z.string().nullable(),
+  languages: z.array(z.string()),
+  document_ids: z.array(z.string()),
+  document_tags: z.array(z.string()),
+  objectives_id: z.string().nullable(),
+  guardrail_ids: z.array(z.string()),
+  guardrail_tags: z.array(z.string()),
+  guardrails_id: z.string().nullable(),
+  disclosure_type: z.enum(['always', 'auto', 'off']),
+  verbal_disclosure: z.string().nullable(),
+  visual_disclosure: z.string().nullable(),
+  layers: z.record(z.string(), z.unknown()),
+  conferencing_email: z.string().optional().openapi({ description: 'Present when layers.conferencing is set' }),
+  created_at: z.string(),
+  updated_at: z.string(),
+};
+
+export const Pal = z.object({ pal_id: z.string(), pal_name: z.string(), default_face_id: z.string().nullable(), ...documentFields }).openapi('Pal');
+export const Persona = z
+  .object({ persona_id: z.string(), persona_name: z.string(), default_replica_id: z.string().nullable(), ...documentFields })
+  .openapi('Persona');
+
+export const PageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  page: z.coerce.number().int().min(1).default(1),
+});
