@@ -34,8 +34,14 @@ class FolderProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<any>, ctx: MigrationContext): Promise<void> {
-  const migrator = new Migrator({ db, provider: new FolderProvider(ctx), allowUnorderedMigrations: true });
+export async function migrateToLatest(db: Kysely<any>, ctx: MigrationContext, schema?: string): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: new FolderProvider(ctx),
+    allowUnorderedMigrations: true,
+    // With a search_path schema, Kysely must look for its own tables there too.
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
