@@ -37,6 +37,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('code_verifier_enc', 'text', (c) => c.notNull())
     .addColumn('redirect_uri', 'text', (c) => c.notNull())
     .addColumn('return_url', 'text')
+    .addColumn('prior_status', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .execute();

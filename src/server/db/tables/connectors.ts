@@ -38,7 +38,7 @@ export interface ConnectorTables {
     access_token_expires_at: NullableTimestamp;
     oauth_status: OAuthStatus;
     oauth_scopes: Json<string[]>;
-    oauth_metadata: Json<OAuthServerMetadata | null>;
+    oauth_metadata: ColumnType<OAuthServerMetadata | null, string | null | undefined, string | null>;
     last_indexed_at: NullableTimestamp;
     last_index_error: string | null;
     created_at: CreatedAt;
@@ -53,6 +53,8 @@ export interface ConnectorTables {
     code_verifier_enc: string;
     redirect_uri: string;
     return_url: string | null;
+    /** oauth_status when the flow began: restored (or turned into needs_reauth) if the flow fails. */
+    prior_status: OAuthStatus;
     expires_at: Timestamp;
     created_at: CreatedAt;
   };
