@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { ServiceDeps } from '../../context.js';
 import type { GuardedFetchOptions } from '../../net/guarded-fetch.js';
 import { connectorAuthorization } from './access.js';
-import type { ConnectorRow } from './repository.js';
+import { ownedConnector, type ConnectorRow } from './repository.js';
 
 type Deps = Pick<ServiceDeps, 'db' | 'fetch' | 'config' | 'secrets' | 'clock'>;
 
@@ -49,6 +49,11 @@ export async function withConnectorClient<T>(deps: Deps, row: ConnectorRow, fn: 
       await client?.close().catch(() => undefined);
     }
   }
+}
+
+/** The same for a connector named by id (403/404 ApiErrors as for the API), e.g. from a conversation. */
+export async function withOwnedConnectorClient<T>(deps: Deps, ownerId: number, connectorId: string, fn: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  return withConnectorClient(deps, await ownedConnector(deps.db, ownerId, connectorId), fn, signal);
 }
 
 export interface ImportedTool {

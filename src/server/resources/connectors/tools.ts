@@ -24,9 +24,9 @@ function redact(deps: Deps, row: ConnectorRow, text: string): string {
   return out.replace(/Bearer\s+[^\s"',;]+/gi, 'Bearer [redacted]').slice(0, 500);
 }
 
-/** Whether import can be attempted now (it needs credentials for bearer/OAuth connectors). */
-export function canImport(row: Pick<ConnectorRow, 'auth_type' | 'oauth_status'>): boolean {
-  return row.auth_type !== 'oauth2' || row.oauth_status === 'linked';
+/** Whether import can be attempted now: an OAuth connector needs a token (a re-authorization may be pending). */
+export function canImport(row: Pick<ConnectorRow, 'auth_type' | 'oauth_status' | 'access_token_enc'>): boolean {
+  return row.auth_type !== 'oauth2' || (row.oauth_status !== 'needs_reauth' && row.access_token_enc !== null);
 }
 
 export async function importTools(deps: Deps, row: ConnectorRow, signal?: AbortSignal): Promise<ImportOutcome> {
