@@ -43,6 +43,11 @@ describe('PALs and personas', () => {
   });
 
   it('stores the full normalised document, with conferencing_email and canonical languages', async () => {
+    const set = await t.api('POST', '/v2/guardrails', { name: 'house rules', data: [{ guardrail_name: 'polite', guardrail_prompt: 'Stay polite', modality: 'verbal' }] });
+    const g1 = await t.api('POST', '/v2/guardrails', { guardrail_name: 'no prices', guardrail_prompt: 'Never quote prices', modality: 'verbal' });
+    const g2 = await t.api('POST', '/v2/guardrails', { guardrail_name: 'no medical', guardrail_prompt: 'No medical advice', modality: 'verbal' });
+    const connector = await t.api('POST', '/v2/connectors', { name: 'CRM', server_url: 'https://mcp.example.com/mcp', auth_config: { type: 'bearer', token: 'tok' } });
+    assert.equal(connector.status, 200, JSON.stringify(connector.body));
     const body = {
       ...minimal(),
       pal_name: 'Full',
@@ -52,13 +57,13 @@ describe('PALs and personas', () => {
       document_ids: ['d1', 'd2'],
       document_tags: ['faq'],
       objectives_id: 'o123',
-      guardrail_ids: ['g1', 'g2'],
+      guardrail_ids: [g1.body.uuid, g2.body.uuid],
       guardrail_tags: ['safety'],
-      guardrails_id: 'gs1',
+      guardrails_id: set.body.guardrails_id,
       disclosure_type: 'always',
       verbal_disclosure: 'I am an AI.',
       visual_disclosure: 'You are talking to an AI.',
-      layers: { conferencing: { username: 'full.guide' }, llm: { model: 'local' }, tts: { voice: 'en-us' }, mcp: { connectors: ['c1'] }, perception: {}, stt: {}, conversational_flow: { turn_taking_patience: 'high' } },
+      layers: { conferencing: { username: 'full.guide' }, llm: { model: 'local' }, tts: { voice: 'en-us' }, mcp: { connectors: [connector.body.connector_id] }, perception: {}, stt: {}, conversational_flow: { turn_taking_patience: 'high' } },
     };
     const r = await t.api('POST', '/v2/pals', body);
     assert.equal(r.status, 200, JSON.stringify(r.body));
@@ -151,10 +156,18 @@ describe('PALs and personas', () => {
     assert.equal((await t.api('POST', '/v2/pals', minimal(), { key: null })).status, 401);
   });
 
-  it('accepts exactly 50 guardrail ids and tags', async () => {
-    const r = await t.api('POST', '/v2/pals', { ...minimal(), guardrail_ids: Array.from({ length: 50 }, (_, i) => `g${i}`), guardrail_tags: Array.from({ length: 50 }, (_, i) => `t${i}`) });
-    assert.equal(r.status, 200);
+  it('accepts exactly 50 guardrail ids and tags, and refuses unknown ids and a 51st guardrail in total', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 50; i++) ids.push((await t.api('POST', '/v2/guardrails', { guardrail_name: `rule ${i}`, guardrail_prompt: `Rule ${i}`, modality: 'verbal' })).body.uuid);
+    const r = await t.api('POST', '/v2/pals', { ...minimal(), guardrail_ids: ids, guardrail_tags: Array.from({ length: 50 }, (_, i) => `t${i}`) });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.guardrail_ids.length, 50);
+    const unknown = await t.api('POST', '/v2/pals', { ...minimal(), guardrail_ids: ['grnothere'] });
+    assert.equal(unknown.status, 400);
+    await t.api('POST', '/v2/guardrails', { guardrail_name: 'tagged', guardrail_prompt: 'Tagged rule', modality: 'verbal', tags: ['extra'] });
+    const tooMany = await t.api('POST', '/v2/pals', { ...minimal(), guardrail_ids: ids, guardrail_tags: ['extra'] });
+    assert.equal(tooMany.status, 400);
+    assert.match(tooMany.body.error, /50/);
   });
 
   it('gives each conferencing username to one PAL (409)', async () => {

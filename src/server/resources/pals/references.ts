@@ -1,10 +1,10 @@
-// References from a PAL to other areas' resources (guardrails, connectors, documents). Those areas are
-// built separately: these functions are the one place where they get wired in. Until then they check
-// what can be checked here (shape and counts) and accept the ids as given.
+// References from a PAL to other areas' resources (guardrails, connectors, documents): the one place
+// where PAL validation reaches into those areas.
 import type { Db } from '../../db/database.js';
 import { badRequest } from '../../http/errors.js';
+import { assertConnectorsExist } from '../connectors/validate.js';
+import { resolveGuardrails } from '../guardrails/resolve.js';
 
-export const GUARDRAILS_PER_PAL = 50;
 
 export interface GuardrailReferences {
   guardrail_ids: string[];
@@ -16,26 +16,24 @@ export interface GuardrailReferences {
  * Resolves a PAL's guardrail references to the individual guardrails it gets: the listed ids, every
  * guardrail of the owner carrying one of the tags, and the items of the deprecated set. Throws 400 for
  * unknown ids or sets and when the total passes 50.
- * WIRE (lead): with the guardrails area merged, look up `guardrail_ids` and `guardrails_id` among the
- * owner's guardrails (unknown → badRequest) and add the owner's guardrails matching `guardrail_tags`
- * and the set's items; the count check below then covers all three.
  */
-export async function resolveGuardrailReferences(_db: Db, _ownerId: number, refs: GuardrailReferences): Promise<string[]> {
-  const resolved = new Set(refs.guardrail_ids);
-  if (resolved.size > GUARDRAILS_PER_PAL) throw badRequest(`a PAL may have at most ${GUARDRAILS_PER_PAL} guardrails in total (got ${resolved.size})`);
-  return [...resolved];
+export async function resolveGuardrailReferences(db: Db, ownerId: number, refs: GuardrailReferences): Promise<string[]> {
+  const resolved = await resolveGuardrails(db, ownerId, {
+    guardrail_ids: refs.guardrail_ids,
+    guardrail_tags: refs.guardrail_tags,
+    ...(refs.guardrails_id ? { guardrails_id: refs.guardrails_id } : {}),
+  });
+  return resolved.map((g) => g.uuid);
 }
 
-/**
- * Checks the connectors named in `layers.mcp.connectors` (and the keys of `layers.mcp.connector_tools`).
- * WIRE (lead): with the connectors area merged, every id must be a connector of the owner (else badRequest).
- */
-export async function validateConnectorReferences(_db: Db, _ownerId: number, connectorIds: string[]): Promise<void> {
+/** Checks the connectors named in `layers.mcp.connectors`: each must be one of the owner's. */
+export async function validateConnectorReferences(db: Db, ownerId: number, connectorIds: string[]): Promise<void> {
   const seen = new Set<string>();
   for (const id of connectorIds) {
     if (seen.has(id)) throw badRequest(`layers.mcp.connectors: connector '${id}' is listed twice`);
     seen.add(id);
   }
+  await assertConnectorsExist(db, ownerId, connectorIds);
 }
 
 /**
