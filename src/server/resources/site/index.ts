@@ -1,4 +1,47 @@
+// What browsers load from the service itself: the script-tag bundle and the hosted landing pages.
 import type { ResourceModule } from '../module.js';
+import { readAsset } from './assets.js';
+import { landingPageHtml, notFoundPageHtml } from './landing-page.js';
 
-/** Not built yet. */
-export const siteModule: ResourceModule = { name: 'site' };
+const assetHeaders = (type: string, immutable: boolean) => ({
+  'content-type': type,
+  // Chunks are imported with import() from customer origins: that needs CORS.
+  'access-control-allow-origin': '*',
+  'cross-origin-resource-policy': 'cross-origin',
+  'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+});
+
+export const siteModule: ResourceModule = {
+  name: 'site',
+  routes(app, deps) {
+    const serve = (path: string, immutable: boolean) => async (c: { body: (b: Uint8Array<ArrayBuffer> | string, s: 200 | 503, h: Record<string, string>) => Response }) => {
+      const asset = await readAsset(path);
+      if (!asset) return c.body('palkit: the browser bundle is not built yet; run `npm run build`.', 503, { 'content-type': 'text/plain; charset=utf-8' });
+      return c.body(asset.bytes, 200, assetHeaders(asset.type, immutable));
+    };
+    app.get('/palkit.js', (c) => serve('palkit.js', false)(c));
+    app.get('/palkit-full.js', (c) => serve('palkit-full.js', false)(c));
+    app.get('/chunks/:file', (c) => serve(`chunks/${c.req.param('file')}`, true)(c));
+
+    app.get('/d/:deploymentId', async (c) => {
+      const id = c.req.param('deploymentId');
+      const deployment = await deps.db
+        .selectFrom('deployments')
+        .select(['deployment_id', 'name', 'customization', 'channel'])
+        .where('deployment_id', '=', id)
+        .executeTakeFirst();
+      if (!deployment || deployment.channel !== 'landing-page') return c.html(notFoundPageHtml(), 404);
+      const landing = (deployment.customization.landing_page ?? {}) as { title?: unknown; description?: unknown };
+      const lang = typeof deployment.customization.lang === 'string' ? deployment.customization.lang : 'en';
+      return c.html(
+        landingPageHtml({
+          deploymentId: deployment.deployment_id,
+          apiBase: deps.config.publicUrl,
+          title: typeof landing.title === 'string' && landing.title ? landing.title : deployment.name || 'Conversation',
+          description: typeof landing.description === 'string' ? landing.description : '',
+          lang,
+        }),
+      );
+    });
+  },
+};
