@@ -19,6 +19,7 @@ const EnvSchema = z.object({
   PALKIT_LLM_BASE_URL: optionalString,
   PALKIT_LLM_API_KEY: optionalString,
   PALKIT_LLM_MODEL: optionalString,
+  PALKIT_RENDER_PATH: optionalString,
   PALKIT_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
 
@@ -39,6 +40,8 @@ export interface Config {
   jobLeaseSeconds: number;
   llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   log: 'silent' | 'error' | 'info' | 'debug';
+  /** Directories (PATH syntax) where the local renderer looks for espeak-ng and ffmpeg; defaults to PATH. */
+  renderPath: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -80,5 +83,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobLeaseSeconds: e.PALKIT_JOB_LEASE_SECONDS,
     llm: { baseUrl: e.PALKIT_LLM_BASE_URL, apiKey: e.PALKIT_LLM_API_KEY, model: e.PALKIT_LLM_MODEL },
     log: e.PALKIT_LOG,
+    renderPath: e.PALKIT_RENDER_PATH,
   };
 }

@@ -1,5 +1,7 @@
 // The database as Kysely sees it: one interface per area, merged. An area adds its table file here.
 import type { CoreTables } from './tables/core.js';
 import type { ConversationEventTables, DomainTables } from './tables/domain.js';
+import type { SpeechTables } from './tables/speech.js';
+import type { VideoTables } from './tables/videos.js';
 
-export interface Database extends CoreTables, DomainTables, ConversationEventTables {}
+export interface Database extends CoreTables, DomainTables, ConversationEventTables, VideoTables, SpeechTables {}
