@@ -238,6 +238,27 @@ describe('video generation resumes and is idempotent', () => {
       await receiver.close();
     }
   });
+  it('a video deleted before its job runs is skipped: no files, no callback', async () => {
+    const t = await startTestService({}, { runJobs: false });
+    const receiver = await startReceiver();
+    try {
+      const face = await insertFace(t, 1, { video: false });
+      const created = await t.api('POST', '/v2/videos', { face_id: face, script: 'Gone.', callback_url: `${receiver.url}/gone` });
+      const { db } = t.service.deps;
+      const mediaBefore = await db.selectFrom('media').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      assert.equal((await t.api('DELETE', `/v2/videos/${created.body.video_id}`)).status, 200);
+      t.service.deps.jobs.start();
+      await t.service.deps.jobs.drain();
+      const mediaAfter = await db.selectFrom('media').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      assert.equal(Number(mediaAfter.n), Number(mediaBefore.n));
+      assert.equal((await db.selectFrom('webhook_deliveries').selectAll().execute()).length, 0);
+      const job = await db.selectFrom('jobs').select('status').where('kind', '=', 'video.generate').executeTakeFirstOrThrow();
+      assert.equal(job.status, 'done');
+    } finally {
+      await t.close();
+      await receiver.close();
+    }
+  });
 });
 
 describe('videos without the rendering tools', () => {

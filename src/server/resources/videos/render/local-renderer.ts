@@ -11,7 +11,8 @@ import { findTool, runTool, ToolFailedError } from './subprocess.js';
 import { wavDurationSeconds } from './wav.js';
 
 const SPEECH_TIMEOUT_MS = 60_000;
-const VIDEO_TIMEOUT_MS = 180_000;
+/** Encoding time grows with the length of the speech; a 5000-character script speaks for minutes. */
+const videoTimeoutMs = (seconds: number) => 120_000 + seconds * 3_000;
 const FRAME_RATE = 25;
 /** Output width cap: small files, quick encodes. */
 const MAX_WIDTH = 640;
@@ -83,6 +84,7 @@ export function createLocalRenderer(options: LocalRendererOptions): Renderer {
     async renderVideo(input, opts: RenderOptions = {}) {
       const ffmpeg = tool('ffmpeg');
       const duration = Math.max(0.2, input.speech.durationSeconds);
+      const timeoutMs = videoTimeoutMs(duration);
       return inTempDir(async (dir) => {
         const speechFile = `speech.${input.speech.extension}`;
         await writeFile(join(dir, speechFile), input.speech.bytes);
@@ -98,16 +100,16 @@ export function createLocalRenderer(options: LocalRendererOptions): Renderer {
           [
             ...ffmpegArgs, ...faceArgs, '-i', speechFile, ...backgroundArgs,
             '-filter_complex', graph, '-map', '[v]', '-map', '1:a:0', '-t', duration.toFixed(3),
-            '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '28', '-pix_fmt', 'yuv420p',
+            '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '28', '-pix_fmt', 'yuv420p', '-threads', '2',
             '-c:a', 'aac', '-b:a', '96k', '-movflags', '+faststart', 'video.mp4',
           ],
-          dir, VIDEO_TIMEOUT_MS, opts.signal,
+          dir, timeoutMs, opts.signal,
         );
-        await run(ffmpeg, [...ffmpegArgs, '-ss', Math.min(0.5, duration / 2).toFixed(3), '-i', 'video.mp4', '-frames:v', '1', '-q:v', '4', 'still.jpg'], dir, VIDEO_TIMEOUT_MS, opts.signal);
+        await run(ffmpeg, [...ffmpegArgs, '-ss', Math.min(0.5, duration / 2).toFixed(3), '-i', 'video.mp4', '-frames:v', '1', '-q:v', '4', 'still.jpg'], dir, timeoutMs, opts.signal);
         await run(
           ffmpeg,
           [...ffmpegArgs, '-t', Math.min(2, duration).toFixed(3), '-i', 'video.mp4', '-filter_complex', 'fps=8,scale=160:-2:flags=lanczos,split[a][b];[a]palettegen=max_colors=64[p];[b][p]paletteuse', '-loop', '0', 'preview.gif'],
-          dir, VIDEO_TIMEOUT_MS, opts.signal,
+          dir, timeoutMs, opts.signal,
         );
         const read = async (name: string) => new Uint8Array(await readFile(join(dir, name)));
         return { mp4: await read('video.mp4'), still: await read('still.jpg'), gif: await read('preview.gif'), durationSeconds: duration };
