@@ -21,6 +21,7 @@ const EnvSchema = z.object({
   PALKIT_LLM_MODEL: optionalString,
   PALKIT_INVITE_DOMAIN: z.string().trim().regex(/^[a-z0-9.-]+$/i, 'must be a domain name').default('invite.palkit.local'),
   PALKIT_FACE_TRAINING_STEP_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  PALKIT_RENDER_PATH: optionalString,
   PALKIT_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
 
@@ -45,6 +46,8 @@ export interface Config {
   inviteDomain: string;
   /** Pause between face training steps (tests slow training down to interrupt it; 0 in production). */
   faceTrainingStepMs: number;
+  /** Directories (PATH syntax) where the local renderer looks for espeak-ng and ffmpeg; defaults to PATH. */
+  renderPath: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -88,5 +91,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     log: e.PALKIT_LOG,
     inviteDomain: e.PALKIT_INVITE_DOMAIN.toLowerCase(),
     faceTrainingStepMs: e.PALKIT_FACE_TRAINING_STEP_MS,
+    renderPath: e.PALKIT_RENDER_PATH,
   };
 }

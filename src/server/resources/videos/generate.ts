@@ -1,0 +1,124 @@
+// The background job that turns a video row into files: speech → background → render → publish.
+// Each finished step is committed with its artifact (stored media) and the new generation_progress,
+// so a rerun after a crash or an expired lease skips what is done; the final transition happens once
+// (guarded by status = 'generating') together with its callback, so a rerun never sends a second one.
+import type { ServiceDeps } from '../../context.js';
+import type { Db } from '../../db/database.js';
+import type { JobHandler } from '../../jobs/queue.js';
+import { storeMedia } from '../media/store.js';
+import { loadMedia, visualKind } from './media-source.js';
+import { RenderError, rendererFor, type MediaInput, type RenderedSpeech } from './render/renderer.js';
+import { wavDurationSeconds } from './render/wav.js';
+import { progress, videoCallbackBody, VIDEO_STEPS, type VideoRow } from './repository.js';
+
+export const VIDEO_JOB = 'video.generate';
+/** Voice of generated videos (faces carry no voice of their own yet). */
+const VIDEO_VOICE = 'en-us';
+
+/** The row was deleted (or already finished) while a step ran: stop quietly, roll the step back. */
+class VideoGone extends Error {}
+
+type Changes = Partial<Pick<VideoRow, 'speech_media_url' | 'background_media_url' | 'background_kind' | 'video_media_url' | 'still_media_url' | 'gif_media_url'>>;
+
+export function videoGenerationJob(deps: ServiceDeps): JobHandler<{ video_id: string }> {
+  const { db, config, clock } = deps;
+
+  async function load(videoId: string) {
+    return db.selectFrom('videos').selectAll().where('video_id', '=', videoId).executeTakeFirst();
+  }
+
+  /** Commits one step: its media, the row changes and the progress, only while still generating. */
+  async function commitStep(row: VideoRow, done: number, details: string, work: (trx: Db) => Promise<Changes>): Promise<VideoRow> {
+    return db.transaction().execute(async (trx) => {
+      const changes = await work(trx);
+      const updated = await trx
+        .updateTable('videos')
+        .set({ ...changes, generation_progress: progress(done), status_details: details, updated_at: clock.now() })
+        .where('video_id', '=', row.video_id)
+        .where('status', '=', 'generating')
+        .returningAll()
+        .executeTakeFirst();
+      if (!updated) throw new VideoGone();
+      return updated;
+    });
+  }
+
+  async function finish(row: VideoRow, outcome: { status: 'ready' } | { status: 'error'; error: string }): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('videos')
+        .set(
+          outcome.status === 'ready'
+            ? { status: 'ready', generation_progress: progress(VIDEO_STEPS), status_details: 'Video is ready', updated_at: clock.now() }
+            : { status: 'error', error_details: outcome.error.slice(0, 1000), status_details: 'Video generation failed', updated_at: clock.now() },
+        )
+        .where('video_id', '=', row.video_id)
+        .where('status', '=', 'generating')
+        .returningAll()
+        .executeTakeFirst();
+      if (updated?.callback_url) {
+        await deps.webhooks.send({ ownerId: updated.owner_id, url: updated.callback_url, bodies: [videoCallbackBody(updated, config.publicUrl)], eventType: `video.${updated.status}`, db: trx });
+      }
+    });
+  }
+
+  const store = (trx: Db, row: VideoRow, contentType: string, extension: string, bytes: Uint8Array) =>
+    storeMedia(trx, config.publicUrl, { ownerId: row.owner_id, contentType, extension, bytes }).then((m) => m.url);
+
+  async function faceMedia(row: VideoRow): Promise<MediaInput> {
+    const face = await db.selectFrom('faces').select(['thumbnail_image_url', 'thumbnail_video_url', 'train_video_url']).where('face_id', '=', row.face_id).executeTakeFirst();
+    if (!face) throw new RenderError(`face ${row.face_id} no longer exists`);
+    const source = face.thumbnail_image_url ?? face.thumbnail_video_url ?? face.train_video_url;
+    if (!source) throw new RenderError(`face ${row.face_id} has no image or video to render`);
+    const loaded = await loadMedia(deps, source, 'face media');
+    const kind = visualKind(loaded);
+    if (!kind) throw new RenderError(`face media of ${row.face_id} is neither an image nor a video`);
+    return { bytes: loaded.bytes, kind };
+  }
+
+  return async ({ payload, attempt, maxAttempts, signal }) => {
+    let row = await load(payload.video_id);
+    if (!row || row.status !== 'generating') return;
+    const renderer = rendererFor(config);
+    try {
+      if (!row.speech_media_url) {
+        const speech = await renderer.renderSpeech(row.script, VIDEO_VOICE, 'wav', { signal });
+        row = await commitStep(row, 1, 'Preparing the background', async (trx) => ({ speech_media_url: await store(trx, row!, speech.contentType, 'wav', speech.bytes) }));
+      }
+      const backgroundSource = row.background_url ?? row.background_source_url;
+      if (backgroundSource && !row.background_media_url) {
+        const loaded = await loadMedia(deps, backgroundSource, 'background');
+        const kind = visualKind(loaded);
+        if (!kind) throw new RenderError(`background ${backgroundSource} is not an image or a video (content type ${loaded.contentType || 'unknown'}); web pages are not rendered`);
+        row = await commitStep(row, 2, 'Rendering the video', async (trx) => ({
+          background_media_url: await store(trx, row!, loaded.contentType || (kind === 'image' ? 'image/jpeg' : 'video/mp4'), kind === 'image' ? 'img' : 'video', loaded.bytes),
+          background_kind: kind,
+        }));
+      } else if (row.generation_progress === progress(1)) {
+        row = await commitStep(row, 2, 'Rendering the video', async () => ({}));
+      }
+      if (!row.video_media_url) {
+        const wav = (await loadMedia(deps, row.speech_media_url!, 'speech')).bytes;
+        const speech: RenderedSpeech = { bytes: wav, contentType: 'audio/wav', extension: 'wav', durationSeconds: wavDurationSeconds(wav) ?? 0 };
+        const background: MediaInput | undefined = row.background_media_url
+          ? { bytes: (await loadMedia(deps, row.background_media_url, 'background')).bytes, kind: row.background_kind ?? 'image' }
+          : undefined;
+        const video = await renderer.renderVideo({ face: await faceMedia(row), speech, ...(background ? { background } : {}) }, { signal });
+        row = await commitStep(row, 3, 'Publishing the video', async (trx) => ({
+          video_media_url: await store(trx, row!, 'video/mp4', 'mp4', video.mp4),
+          still_media_url: await store(trx, row!, 'image/jpeg', 'jpg', video.still),
+          gif_media_url: await store(trx, row!, 'image/gif', 'gif', video.gif),
+        }));
+      }
+      await finish(row, { status: 'ready' });
+    } catch (error) {
+      if (error instanceof VideoGone) return;
+      if (signal.aborted) throw error; // shutting down: the lease expires and a later run resumes
+      const message = error instanceof Error ? error.message : String(error);
+      // Permanent failures end now; passing trouble gets the queue's retries, and the last one ends it.
+      if (!(error instanceof RenderError) && attempt < maxAttempts) throw error;
+      deps.log.info('video generation failed', { video_id: row.video_id, error: message.slice(0, 200) });
+      await finish(row, { status: 'error', error: message });
+    }
+  };
+}

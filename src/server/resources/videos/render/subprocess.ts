@@ -1,0 +1,64 @@
+// Runs a tool binary without a shell (arguments are never parsed by one, so user text cannot become a
+// command), with a time limit and an abort signal, keeping only the tail of stderr for error messages.
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+export interface RunOptions {
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export class ToolFailedError extends Error {}
+
+/** Full path of `name` in the first directory of `searchPath` that has it executable, or undefined. */
+export function findTool(name: string, searchPath: string): string | undefined {
+  for (const dir of searchPath.split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
+}
+
+export function runTool(file: string, args: string[], options: RunOptions): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', HOME: options.cwd, LANG: 'C.UTF-8' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-2000);
+    });
+    let reason: string | undefined;
+    const kill = (why: string) => {
+      reason ??= why;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => kill(`timed out after ${Math.round(options.timeoutMs / 1000)} s`), options.timeoutMs);
+    const onAbort = () => kill('aborted');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    };
+    child.on('error', (error) => {
+      done();
+      reject(new ToolFailedError(`${file} could not start: ${error.message}`));
+    });
+    child.on('close', (code, signal) => {
+      done();
+      if (code === 0 && !reason) return resolve();
+      const tail = stderr.trim().split('\n').slice(-3).join(' | ');
+      reject(new ToolFailedError(`${file.split('/').pop()} ${reason ?? `exited with ${code ?? signal}`}${tail ? `: ${tail}` : ''}`));
+    });
+  });
+}
