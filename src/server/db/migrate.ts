@@ -34,8 +34,10 @@ class FolderProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<any>, ctx: MigrationContext): Promise<void> {
-  const migrator = new Migrator({ db, provider: new FolderProvider(ctx), allowUnorderedMigrations: true });
+export async function migrateToLatest(db: Kysely<any>, ctx: MigrationContext, schema?: string): Promise<void> {
+  // Kysely looks for its own tables in every schema unless told which one: with other schemas in the
+  // same database (tests, other services) it would find theirs and never create ours.
+  const migrator = new Migrator({ db, provider: new FolderProvider(ctx), allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
