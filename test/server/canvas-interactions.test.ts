@@ -139,5 +139,6 @@ describe('canvas interactions', () => {
     assert.ok(item.post && item.get);
     assert.deepEqual(item.post.security, []);
     assert.ok(doc.body.paths['/v2/conversations/{conversation_id}/events'].post);
+    assert.ok(doc.body.paths['/rooms/{conversation_id}'].get.responses['200'].content['text/html']);
   });
 });

@@ -39,6 +39,12 @@ export async function finalizeConversation(deps: ServiceDeps, conversationId: st
   const faceId = row.face_id ?? (await deps.db.selectFrom('pals').select('default_face_id').where('pal_id', '=', row.pal_id).executeTakeFirst())?.default_face_id ?? null;
   const reason = row.shutdown_reason ?? fallbackReason;
   const transcript = await loadTranscript(deps.db, conversationId);
-  await emitConversationCallbacks(deps, { conversation_id: conversationId, owner_id: row.owner_id, callback_url: row.callback_url }, shutdownCallbacks(conversationId, faceId, reason, transcript, deps.clock.now()));
+  try {
+    await emitConversationCallbacks(deps, { conversation_id: conversationId, owner_id: row.owner_id, callback_url: row.callback_url }, shutdownCallbacks(conversationId, faceId, reason, transcript, deps.clock.now()));
+  } catch (error) {
+    // Give the claim back so that the next sweep (here or on another instance) sends them.
+    await deps.db.updateTable('conversations').set({ live_finalized_at: null }).where('conversation_id', '=', conversationId).execute().catch(() => undefined);
+    throw error;
+  }
   return reason;
 }

@@ -73,7 +73,11 @@ export class RoomHub {
     }
     let query = db.selectFrom('conversations').select('conversation_id').where('provider', '=', 'local').where('live_finalized_at', 'is', null);
     if (held.length) query = query.where('conversation_id', 'not in', held);
-    for (const { conversation_id } of await query.execute()) await this.settle(conversation_id);
+    for (const { conversation_id } of await query.execute()) {
+      await this.settle(conversation_id).catch((error: unknown) =>
+        this.deps.log.error('settling a conversation failed', { conversation_id, error: error instanceof Error ? error.message : String(error) }),
+      );
+    }
     await db.deleteFrom('canvas_interaction_rate').where('window_start', '<', new Date(now.getTime() - 5 * 60_000)).execute();
   }
 

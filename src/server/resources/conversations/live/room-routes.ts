@@ -3,11 +3,11 @@
 import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../../http/app-env.js';
 import { ApiError, conflict, notFound } from '../../../http/errors.js';
-import { errors, json, jsonBody, keyedRoute } from '../../../http/openapi.js';
+import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../../http/openapi.js';
 import type { ServiceDeps } from '../../../context.js';
 import { hubFor } from './room-hub.js';
 import { roomPage } from './room-page.js';
-import { ROOM_PATH } from './room-server.js';
+import { ROOM_ID } from './room-server.js';
 
 const Params = z.object({ conversation_id: z.string().min(1).max(64).openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }) });
 
@@ -35,6 +35,16 @@ export const pushEvent = keyedRoute({
   },
 });
 
+const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+
+export const roomPageRoute = publicRoute({
+  method: 'get', path: '/rooms/{conversation_id}', tags: ['Conversations'],
+  summary: 'The local room: a full-page conversation in a browser, a WebSocket (same URL, ws/wss) for the elements',
+  description: 'The meeting token is read from the URL fragment (`#t=…`) or typed in; it is never sent in a query string. WebSocket frames: see src/protocol/room.ts.',
+  request: { params: Params },
+  responses: { 200: html('The conversation page'), 404: html('No local room with this id') },
+});
+
 export function registerRoomRoutes(app: ApiApp, deps: ServiceDeps): void {
   const { db } = deps;
 
@@ -50,10 +60,11 @@ export function registerRoomRoutes(app: ApiApp, deps: ServiceDeps): void {
     return c.json({ delivered: true as const, participants: room.participantCount }, 200);
   });
 
-  app.get('/rooms/:conversation_id', async (c) => {
-    const path = new URL(c.req.url).pathname;
-    const id = ROOM_PATH.exec(path)?.[1];
-    const row = id ? await db.selectFrom('conversations').select(['conversation_url', 'provider']).where('conversation_id', '=', id).executeTakeFirst() : undefined;
+  app.openapi(roomPageRoute, async (c) => {
+    const { conversation_id } = c.req.valid('param');
+    const row = ROOM_ID.test(conversation_id)
+      ? await db.selectFrom('conversations').select(['conversation_url', 'provider']).where('conversation_id', '=', conversation_id).executeTakeFirst()
+      : undefined;
     if (!row || row.provider !== 'local') return c.html('<!doctype html><title>Not found</title><p>No such conversation.</p>', 404);
     return c.html(roomPage(row.conversation_url), 200, { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
   });

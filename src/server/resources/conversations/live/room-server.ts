@@ -10,7 +10,8 @@ import { loadLiveConversation } from './live-conversation.js';
 import type { RoomHub } from './room-hub.js';
 import type { Backlog } from './room.js';
 
-export const ROOM_PATH = /^\/rooms\/([A-Za-z0-9_-]{1,64})\/?$/;
+export const ROOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const ROOM_PATH = /^\/rooms\/([A-Za-z0-9_-]{1,64})\/?$/;
 const JOIN_TIMEOUT_MS = 10_000;
 const MAX_FRAME_BYTES = 64 * 1024;
 

@@ -126,7 +126,11 @@ export class Room {
     }
     this.members.clear();
     this.onClosed(this);
-    if (end) await finalizeConversation(this.deps, this.conversationId, inEffect);
+    if (!end) return;
+    // A failure here is retried by the hub's sweep (the claim is given back), so it is only logged.
+    await finalizeConversation(this.deps, this.conversationId, inEffect).catch((error: unknown) =>
+      this.deps.log.error('sending end callbacks failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }),
+    );
   }
 
   private leave(participantId: string): void {
