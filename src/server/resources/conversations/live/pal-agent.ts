@@ -152,7 +152,8 @@ export class PalAgent {
     this.say(source, inferenceId);
   }
 
-  private canvasInteraction(p: Record<string, unknown>): void {
+  /** A recorded canvas interaction (relayed by the canvas endpoint, not parsed as a client message). */
+  canvasInteraction(p: Record<string, unknown>): void {
     const id = typeof p.interaction_id === 'string' ? p.interaction_id : null;
     if (!id || this.seenInteractions.has(id) || typeof p.type !== 'string') return;
     this.seenInteractions.add(id);

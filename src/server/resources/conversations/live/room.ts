@@ -101,7 +101,7 @@ export class Room {
   canvasInteraction(properties: Record<string, unknown>): void {
     const message = { message_type: 'canvas', event_type: 'canvas.interaction', conversation_id: this.conversationId, properties };
     this.broadcast({ type: 'app-message', from: 'service', data: message });
-    this.pal?.handle(message, { participantId: 'service', userName: 'Canvas' });
+    this.pal?.canvasInteraction(properties);
   }
 
   /** Ends the conversation (idempotent): marks it ended, tells everyone why, closes, sends the end callbacks. */
