@@ -22,6 +22,8 @@ const EnvSchema = z.object({
   PALKIT_INVITE_DOMAIN: z.string().trim().regex(/^[a-z0-9.-]+$/i, 'must be a domain name').default('invite.palkit.local'),
   PALKIT_FACE_TRAINING_STEP_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   PALKIT_RENDER_PATH: optionalString,
+  PALKIT_ROOM_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
+  PALKIT_PAL_WORDS_PER_MINUTE: z.coerce.number().min(10).max(60_000).default(160),
   PALKIT_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
 
@@ -41,6 +43,8 @@ export interface Config {
   secret: string | undefined;
   jobLeaseSeconds: number;
   llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
+  /** Local rooms: how often rooms look at the database (ends requested elsewhere, deadlines), and the local PAL's speaking rate. */
+  room: { pollMs: number; wordsPerMinute: number };
   log: 'silent' | 'error' | 'info' | 'debug';
   /** Domain of PAL conferencing addresses: `{layers.conferencing.username}@{inviteDomain}`. */
   inviteDomain: string;
@@ -88,6 +92,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secret: e.PALKIT_SECRET,
     jobLeaseSeconds: e.PALKIT_JOB_LEASE_SECONDS,
     llm: { baseUrl: e.PALKIT_LLM_BASE_URL, apiKey: e.PALKIT_LLM_API_KEY, model: e.PALKIT_LLM_MODEL },
+    room: { pollMs: e.PALKIT_ROOM_POLL_MS, wordsPerMinute: e.PALKIT_PAL_WORDS_PER_MINUTE },
     log: e.PALKIT_LOG,
     inviteDomain: e.PALKIT_INVITE_DOMAIN.toLowerCase(),
     faceTrainingStepMs: e.PALKIT_FACE_TRAINING_STEP_MS,

@@ -3,7 +3,9 @@ import type { CoreTables } from './tables/core.js';
 import type { ConversationEventTables, DomainTables } from './tables/domain.js';
 import type { GuardrailTables } from './tables/guardrails.js';
 import type { ConnectorTables } from './tables/connectors.js';
+import type { LiveTables } from './tables/live.js';
 import type { SpeechTables } from './tables/speech.js';
 import type { VideoTables } from './tables/videos.js';
 
-export interface Database extends CoreTables, DomainTables, ConversationEventTables, GuardrailTables, ConnectorTables, VideoTables, SpeechTables {}
+export interface Database
+  extends CoreTables, DomainTables, ConversationEventTables, GuardrailTables, ConnectorTables, LiveTables, VideoTables, SpeechTables {}

@@ -2,6 +2,7 @@
 import type { ResourceModule } from './module.js';
 import { connectorsModule } from './connectors/index.js';
 import { conversationsModule } from './conversations/index.js';
+import { liveConversationModule } from './conversations/live/index.js';
 import { deploymentsModule } from './deployments/index.js';
 import { documentsModule } from './documents/index.js';
 import { facesModule } from './faces/index.js';
@@ -21,6 +22,7 @@ export const resourceModules: ResourceModule[] = [
   palsModule,
   deploymentsModule,
   conversationsModule,
+  liveConversationModule,
   documentsModule,
   memoryStoresModule,
   guardrailsModule,

@@ -84,6 +84,11 @@ export interface DomainTables {
     created_at: CreatedAt;
     updated_at: CreatedAt;
     ended_at: NullableTimestamp;
+    /** The local room's life marks (migration 0500, see tables/live.ts). */
+    live_started_at: NullableTimestamp;
+    live_empty_since: NullableTimestamp;
+    live_heartbeat_at: NullableTimestamp;
+    live_finalized_at: NullableTimestamp;
   };
   memory_stores: { memory_store_id: string; owner_id: number; name: string | null; created_at: CreatedAt; updated_at: CreatedAt };
   pinned_memories: { memory_id: string; memory_store_id: string; memory: string; created_at: CreatedAt; updated_at: CreatedAt };

@@ -1,0 +1,33 @@
+// Row types of the local conversation room (migration 0500): transcript entries, canvas interactions,
+// and the rate windows of the public canvas endpoint. The room's columns on `conversations` sit in domain.ts.
+import type { Generated } from 'kysely';
+import type { CreatedAt, Json } from './core.js';
+
+export interface LiveTables {
+  conversation_transcript_entries: {
+    entry_id: Generated<number>;
+    conversation_id: string;
+    role: 'user' | 'assistant';
+    content: string;
+    /** Unix epoch seconds when the turn began. */
+    started_at: number;
+    seconds_from_start: number;
+    duration: number;
+    inference_id: string | null;
+    participant_name: string | null;
+    created_at: CreatedAt;
+  };
+  canvas_interactions: {
+    seq: Generated<number>;
+    conversation_id: string;
+    interaction_id: string;
+    tool_call_id: string;
+    component: string;
+    component_version: string;
+    type: string;
+    value: Json<Record<string, unknown>>;
+    metadata: Json<Record<string, unknown>>;
+    created_at: CreatedAt;
+  };
+  canvas_interaction_rate: { bucket: string; window_start: Date | string; hits: number };
+}

@@ -1,0 +1,24 @@
+// The live conversation on the server: local rooms over WebSocket with the local PAL, their timeouts
+// and end callbacks, the room page, the operator events endpoint and Magic Canvas interactions.
+import type { ResourceModule } from '../../module.js';
+import { registerCanvasRoutes } from './canvas-routes.js';
+import { hubFor } from './room-hub.js';
+import { registerRoomRoutes } from './room-routes.js';
+import { attachRoomServer } from './room-server.js';
+
+export const liveConversationModule: ResourceModule = {
+  name: 'live-conversations',
+  routes(app, deps) {
+    registerCanvasRoutes(app, deps);
+    registerRoomRoutes(app, deps);
+  },
+  attach(server, deps) {
+    const hub = hubFor(deps);
+    const stopSockets = attachRoomServer(server, deps, hub);
+    hub.start();
+    return async () => {
+      await hub.stop();
+      await stopSockets();
+    };
+  },
+};

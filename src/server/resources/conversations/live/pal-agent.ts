@@ -1,0 +1,213 @@
+// The local PAL in a room: joins when the visitor does, delivers the disclosure, greets, answers what
+// participants say or send, shows Magic Canvas cards, and records every turn of the transcript.
+import { randomUUID } from 'node:crypto';
+import type { Participant } from '../../../../protocol/room.js';
+import type { TranscriptEntry } from '../../../../protocol/callbacks.js';
+import { parseInteraction, type InteractionMessage } from '../../../../protocol/interactions.js';
+import type { ServiceDeps } from '../../../context.js';
+import { emitConversationCallbacks } from '../events-store.js';
+import { palJoinedCallbacks } from './callbacks.js';
+import { isRecord, type LiveConversation } from './live-conversation.js';
+import { answerSource, once, type AnswerContext } from './pal-answer.js';
+import { acknowledgement, cardFor } from './pal-canvas.js';
+import { disclosureFor, greetingFor } from './pal-disclosure.js';
+import type { ChatMessage } from './pal-llm.js';
+import { msPerWord, Speaker, type SpeechSource } from './pal-speech.js';
+import { appendTranscriptEntry, roundSeconds } from './transcript-store.js';
+
+/** What the PAL needs from its room. */
+export interface PalRoomPort {
+  /** Broadcasts a message from the PAL to every participant. */
+  send(message: InteractionMessage): void;
+  /** When the call started (transcript `seconds_from_start`). */
+  readonly startedAt: Date;
+}
+
+export interface Sender {
+  participantId: string;
+  userName: string;
+}
+
+const MAX_TEXT = 4000;
+
+export class PalAgent {
+  readonly participant: Participant;
+  private readonly speaker: Speaker;
+  private readonly answers: AnswerContext;
+  private readonly shownCards = new Map<string, Record<string, unknown>>();
+  private readonly seenInteractions = new Set<string>();
+  private readonly writes = new Set<Promise<void>>();
+  private seq = 0;
+  private turnIdx = 0;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly conv: LiveConversation,
+    private readonly room: PalRoomPort,
+  ) {
+    this.participant = {
+      participant_id: `pal_${conv.pal.palId}`,
+      user_name: conv.pal.name,
+      role: 'pal',
+      video_url: conv.face.videoUrl,
+      image_url: conv.face.imageUrl,
+    };
+    this.answers = { deps, conv, context: conv.conversationalContext, history: [] };
+    this.speaker = new Speaker(
+      { emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx) },
+      msPerWord(deps.config.room.wordsPerMinute),
+      () => deps.clock.now(),
+      async (_utterance, result) => {
+        if (!result.text) return;
+        this.answers.history.push({ role: 'assistant', content: result.text });
+        this.record({ role: 'assistant', content: result.text, ...this.timing(result.startedAt, result.duration), inference_id: _utterance.inferenceId });
+      },
+    );
+  }
+
+  /**
+   * The PAL is ready: the join callbacks, then (without waiting) disclosure and greeting. When the room
+   * is reopened (the instance that held it stopped), the PAL comes back quietly.
+   */
+  async join(firstTime: boolean): Promise<void> {
+    const { conv } = this;
+    if (!firstTime) return;
+    // Speech is queued first so that nothing said to the PAL can be answered before the disclosure.
+    const disclosure = disclosureFor(conv);
+    if (disclosure) {
+      const properties = { visual_disclosure: disclosure.visual, verbal_disclosure: disclosure.verbal };
+      this.emit('conversation.disclosure', { ...properties, state: 'delivering' });
+      void this.speaker.say(once(disclosure.verbal), {
+        inferenceId: randomUUID(),
+        turnIdx: this.turnIdx,
+        interruptible: false,
+        after: () => this.emit('conversation.disclosure', { ...properties, state: 'delivered' }),
+      });
+    }
+    void this.speaker.say(once(greetingFor(conv)), { inferenceId: randomUUID(), turnIdx: this.turnIdx, interruptible: true });
+    await emitConversationCallbacks(this.deps, { conversation_id: conv.conversationId, owner_id: conv.ownerId, callback_url: conv.callbackUrl }, palJoinedCallbacks(conv.conversationId, conv.faceId, this.deps.clock.now()));
+  }
+
+  /** An app-message from a participant (or the canvas endpoint) addressed to the room or the PAL. */
+  handle(raw: unknown, from: Sender): void {
+    const message = parseInteraction(raw);
+    if (!message) return;
+    const p = message.properties;
+    switch (message.event_type) {
+      case 'conversation.respond':
+        if (typeof p.text === 'string' && p.text.trim()) this.userTurn(p.text.trim().slice(0, MAX_TEXT), from, true);
+        return;
+      case 'conversation.utterance':
+        // Speech recognised on the visitor's side: already relayed to the others, so only answered here.
+        if (p.role === 'user' && typeof p.speech === 'string' && p.speech.trim()) this.userTurn(p.speech.trim().slice(0, MAX_TEXT), from, false);
+        return;
+      case 'conversation.echo':
+        if (typeof p.text === 'string' && p.text.trim()) this.say(once(p.text.trim().slice(0, MAX_TEXT)), randomUUID());
+        return;
+      case 'conversation.interrupt':
+        this.speaker.interrupt();
+        return;
+      case 'conversation.overwrite_llm_context':
+        if (typeof p.context === 'string') this.answers.context = p.context;
+        return;
+      case 'conversation.append_llm_context':
+        if (typeof p.context === 'string') this.answers.context = this.answers.context ? `${this.answers.context}\n${p.context}` : p.context;
+        return;
+      case 'conversation.tool_result':
+        if (typeof p.tool_call_id === 'string') {
+          const output = typeof p.output === 'string' ? p.output : JSON.stringify(p.output ?? null);
+          this.answers.history.push({ role: 'system', content: `Result of tool call ${p.tool_call_id} (${p.status === 'error' ? 'error' : 'success'}): ${output.slice(0, MAX_TEXT)}` });
+        }
+        return;
+      case 'canvas.interaction':
+        this.canvasInteraction(p);
+        return;
+      default:
+        return; // sensitivity and everything else the local PAL has no use for
+    }
+  }
+
+  /** Operators (the keyed events endpoint) push PAL-side messages as if the PAL sent them. */
+  push(message: InteractionMessage): void {
+    this.room.send({ ...message, conversation_id: this.conv.conversationId, seq: ++this.seq });
+  }
+
+  /** Stops talking and waits until every turn is recorded. */
+  async stop(): Promise<void> {
+    await this.speaker.close();
+    while (this.writes.size) await Promise.all([...this.writes]);
+  }
+
+  private userTurn(text: string, from: Sender, announce: boolean): void {
+    const inferenceId = randomUUID();
+    this.turnIdx++;
+    // The visitor spoke over the PAL: it stops, as a person would.
+    this.speaker.interrupt();
+    if (announce) this.emit('conversation.utterance', { role: 'user', speech: text }, inferenceId);
+    this.record({ role: 'user', content: text, ...this.timing(this.deps.clock.now(), 0), participant_name: from.userName });
+    const card = this.conv.canvas ? cardFor(text, this.conv.canvas, this.deps.clock.now()) : null;
+    const source = card ? once(card.line) : answerSource(this.answers, text);
+    this.answers.history.push({ role: 'user', content: text } satisfies ChatMessage);
+    if (card) this.toolCall(card.name, card.args, inferenceId);
+    this.say(source, inferenceId);
+  }
+
+  /** A recorded canvas interaction (relayed by the canvas endpoint, not parsed as a client message). */
+  canvasInteraction(p: Record<string, unknown>): void {
+    const id = typeof p.interaction_id === 'string' ? p.interaction_id : null;
+    if (!id || this.seenInteractions.has(id) || typeof p.type !== 'string') return;
+    this.seenInteractions.add(id);
+    const value = isRecord(p.value) ? p.value : {};
+    const toolCallId = typeof p.tool_call_id === 'string' ? p.tool_call_id : '';
+    const line = acknowledgement({ type: p.type, value }, this.shownCards.get(toolCallId));
+    if (!line) return;
+    const inferenceId = randomUUID();
+    this.turnIdx++;
+    this.answers.history.push({ role: 'user', content: `[canvas ${String(p.component)} ${p.type}] ${JSON.stringify(value)}` });
+    if (p.type === 'submit' || p.type === 'skip') {
+      this.shownCards.delete(toolCallId);
+      this.toolCall('canvas_clear', {}, inferenceId);
+    }
+    this.say(once(line), inferenceId);
+  }
+
+  private toolCall(name: string, args: Record<string, unknown>, inferenceId: string): void {
+    const toolCallId = `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+    if (name.startsWith('canvas_show_')) {
+      this.shownCards.clear(); // one card at a time: a new one replaces the visible one
+      this.shownCards.set(toolCallId, args);
+    }
+    this.emit('conversation.tool_call', { name, arguments: JSON.stringify(args), tool_call_id: toolCallId }, inferenceId);
+  }
+
+  private say(source: SpeechSource, inferenceId: string): void {
+    void this.speaker.say(source, { inferenceId, turnIdx: this.turnIdx, interruptible: true });
+  }
+
+  private emit(eventType: string, properties: Record<string, unknown>, inferenceId?: string, turnIdx = this.turnIdx): void {
+    this.room.send({
+      message_type: 'conversation',
+      event_type: eventType,
+      conversation_id: this.conv.conversationId,
+      ...(inferenceId ? { inference_id: inferenceId } : {}),
+      seq: ++this.seq,
+      turn_idx: turnIdx,
+      properties,
+    });
+  }
+
+  private timing(began: Date, duration: number): Pick<TranscriptEntry, 'timestamp' | 'seconds_from_start' | 'duration'> {
+    return {
+      timestamp: began.getTime() / 1000,
+      seconds_from_start: roundSeconds(Math.max(0, began.getTime() - this.room.startedAt.getTime()) / 1000),
+      duration,
+    };
+  }
+
+  private record(entry: TranscriptEntry): void {
+    const write = appendTranscriptEntry(this.deps.db, this.conv.conversationId, entry)
+      .catch((error: unknown) => this.deps.log.error('transcript write failed', { conversation_id: this.conv.conversationId, error: error instanceof Error ? error.message : String(error) }))
+      .finally(() => this.writes.delete(write));
+    this.writes.add(write);
+  }
+}

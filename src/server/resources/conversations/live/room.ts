@@ -1,0 +1,218 @@
+// One live local room on this instance: its participants (presence), the app-message relay, the local
+// PAL, its own timeouts, and the shutdown (mark ended, `ended` frame, close, end callbacks).
+import { randomUUID } from 'node:crypto';
+import type { WebSocket } from 'ws';
+import type { InteractionMessage } from '../../../../protocol/interactions.js';
+import { ClientFrame, RoomCloseCode, type Participant, type ServerFrame } from '../../../../protocol/room.js';
+import type { ServiceDeps } from '../../../context.js';
+import type { LiveConversation } from './live-conversation.js';
+import { PalAgent } from './pal-agent.js';
+import { finalizeConversation, markConversationEnded } from './room-end.js';
+import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from './room-limits.js';
+
+/** Frames a participant sent while its join was being checked (text, or null for binary). */
+export interface Backlog {
+  frames: Array<string | null>;
+  handedOff: boolean;
+}
+
+interface Member {
+  participant: Participant;
+  socket: WebSocket;
+}
+
+/** setTimeout cannot wait longer than this; a later deadline is re-armed when it is reached. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export class Room {
+  readonly conversationId: string;
+  private readonly members = new Map<string, Member>();
+  private readonly limits: RoomLimits;
+  private readonly marks: RoomMarks;
+  private pal: PalAgent | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly conv: LiveConversation,
+    private readonly onClosed: (room: Room) => void,
+  ) {
+    this.conversationId = conv.conversationId;
+    this.limits = roomLimits(conv.properties);
+    this.marks = { createdAt: conv.createdAt, startedAt: conv.startedAt, emptySince: null };
+  }
+
+  get isClosing(): boolean {
+    return this.closing !== null;
+  }
+
+  get participantCount(): number {
+    return this.members.size;
+  }
+
+  /** Admits a participant whose token was checked; the PAL joins with the first one. */
+  async admit(socket: WebSocket, role: 'visitor' | 'operator', userName: string | undefined, backlog: Backlog = { frames: [], handedOff: false }): Promise<void> {
+    if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
+    const participant: Participant = { participant_id: `p_${randomUUID()}`, user_name: userName?.trim().slice(0, 80) || (role === 'operator' ? 'Operator' : 'Guest'), role };
+    const member: Member = { participant, socket };
+    const now = this.deps.clock.now();
+    this.marks.startedAt ??= now;
+    this.marks.emptySince = null;
+    await this.deps.db
+      .updateTable('conversations')
+      .set((eb) => ({ live_started_at: eb.fn.coalesce('live_started_at', eb.val(now)), live_empty_since: null, live_heartbeat_at: now }))
+      .where('conversation_id', '=', this.conversationId)
+      .execute();
+    if (socket.readyState !== socket.OPEN) return;
+    if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
+    this.members.set(participant.participant_id, member);
+    socket.on('close', () => this.leave(participant.participant_id));
+    this.sendTo(member, { type: 'joined', participant_id: participant.participant_id, conversation_id: this.conversationId, participants: this.participants() });
+    this.broadcast({ type: 'participant-joined', participant }, participant.participant_id);
+    this.arm();
+    let palJoined: Promise<void> | undefined;
+    if (!this.pal) {
+      this.pal = new PalAgent(this.deps, this.conv, { send: (m) => this.fromPal(m), startedAt: this.marks.startedAt });
+      this.broadcast({ type: 'participant-joined', participant: this.pal.participant });
+      // Only a conversation that had never started gets the join callbacks, disclosure and greeting.
+      palJoined = this.pal.join(!this.conv.startedAt);
+    }
+    // From here on the room reads this participant's frames, starting with those sent while it joined.
+    socket.on('message', (data, isBinary) => this.onFrame(member, isBinary ? null : data.toString()));
+    backlog.handedOff = true;
+    for (const text of backlog.frames.splice(0)) this.onFrame(member, text);
+    await palJoined;
+  }
+
+  /** A PAL-side message pushed by an operator, or a client→PAL message to act on. */
+  push(message: InteractionMessage): boolean {
+    if (!this.pal || this.closing) return false;
+    if (CLIENT_TO_PAL.has(message.event_type)) {
+      this.broadcast({ type: 'app-message', from: 'operator', data: message });
+      this.pal.handle(message, { participantId: 'operator', userName: 'Operator' });
+    } else {
+      this.pal.push(message);
+    }
+    return true;
+  }
+
+  /** A recorded canvas interaction: every participant sees it and the PAL reacts. */
+  canvasInteraction(properties: Record<string, unknown>): void {
+    const message = { message_type: 'canvas', event_type: 'canvas.interaction', conversation_id: this.conversationId, properties };
+    this.broadcast({ type: 'app-message', from: 'service', data: message });
+    this.pal?.canvasInteraction(properties);
+  }
+
+  /** Ends the conversation (idempotent): marks it ended, tells everyone why, closes, sends the end callbacks. */
+  shutdown(reason: string): Promise<void> {
+    this.closing ??= this.close(reason, true);
+    return this.closing;
+  }
+
+  /** This process is stopping: close the sockets but leave the conversation to the database and other instances. */
+  suspend(): Promise<void> {
+    this.closing ??= this.close('service restarting', false);
+    return this.closing;
+  }
+
+  private async close(reason: string, end: boolean): Promise<void> {
+    clearTimeout(this.timer);
+    const inEffect = end ? await markConversationEnded(this.deps, this.conversationId, reason).catch(() => reason) : reason;
+    await this.pal?.stop();
+    for (const member of this.members.values()) {
+      if (end) this.sendTo(member, { type: 'ended', reason: inEffect });
+      member.socket.close(end ? RoomCloseCode.ended : 1012, end ? 'conversation ended' : 'service restarting');
+    }
+    this.members.clear();
+    this.onClosed(this);
+    if (!end) return;
+    // A failure here is retried by the hub's sweep (the claim is given back), so it is only logged.
+    await finalizeConversation(this.deps, this.conversationId, inEffect).catch((error: unknown) =>
+      this.deps.log.error('sending end callbacks failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+
+  private leave(participantId: string): void {
+    if (!this.members.delete(participantId) || this.closing) return;
+    this.broadcast({ type: 'participant-left', participant_id: participantId });
+    if (this.members.size > 0) return;
+    const now = this.deps.clock.now();
+    this.marks.emptySince = now;
+    this.deps.db.updateTable('conversations').set({ live_empty_since: now }).where('conversation_id', '=', this.conversationId).execute()
+      .catch((error: unknown) => this.deps.log.error('room state write failed', { conversation_id: this.conversationId, error: String(error) }));
+    this.arm();
+  }
+
+  private onFrame(member: Member, text: string | null): void {
+    let frame: ClientFrame | undefined;
+    try {
+      const parsed = ClientFrame.safeParse(text === null ? null : JSON.parse(text));
+      if (parsed.success) frame = parsed.data;
+    } catch {
+      /* not JSON */
+    }
+    if (!frame) return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'frames are JSON objects of the room protocol' });
+    if (frame.type === 'join') return this.sendTo(member, { type: 'error', code: 'already_joined', message: 'this connection already joined the room' });
+    if (frame.type === 'leave') {
+      this.leave(member.participant.participant_id);
+      member.socket.close(1000, 'left');
+      return;
+    }
+    this.relay(member, frame.data, frame.to);
+  }
+
+  /** Daily semantics: to everyone but the sender, or to one participant; the PAL hears what is meant for it. */
+  private relay(member: Member, data: unknown, to: string | undefined): void {
+    const palId = this.pal?.participant.participant_id;
+    const frame: ServerFrame = { type: 'app-message', from: member.participant.participant_id, data };
+    const sender = { participantId: member.participant.participant_id, userName: member.participant.user_name };
+    if (to === undefined || to === '*') {
+      this.broadcast(frame, member.participant.participant_id);
+      this.pal?.handle(data, sender);
+    } else if (to === palId) {
+      this.pal?.handle(data, sender);
+    } else {
+      const target = this.members.get(to);
+      if (target) this.sendTo(target, frame);
+    }
+  }
+
+  private fromPal(message: InteractionMessage): void {
+    this.broadcast({ type: 'app-message', from: this.pal?.participant.participant_id ?? 'pal', data: message });
+  }
+
+  private participants(): Participant[] {
+    return [...this.members.values()].map((m) => m.participant).concat(this.pal ? [this.pal.participant] : []);
+  }
+
+  private broadcast(frame: ServerFrame, exceptId?: string): void {
+    const text = JSON.stringify(frame);
+    for (const [id, member] of this.members) if (id !== exceptId && member.socket.readyState === member.socket.OPEN) member.socket.send(text);
+  }
+
+  private sendTo(member: Member, frame: ServerFrame): void {
+    if (member.socket.readyState === member.socket.OPEN) member.socket.send(JSON.stringify(frame));
+  }
+
+  /** (Re)arms the timer for the earliest deadline; the database holds the same marks for other instances. */
+  private arm(): void {
+    clearTimeout(this.timer);
+    if (this.closing) return;
+    const deadline = nextDeadline(this.marks, this.limits);
+    const wait = deadline.at.getTime() - this.deps.clock.now().getTime();
+    this.timer = setTimeout(() => (wait > MAX_TIMER_MS ? this.arm() : void this.shutdown(deadline.reason)), Math.min(Math.max(0, wait), MAX_TIMER_MS));
+    this.timer.unref();
+  }
+}
+
+/** Messages a client sends to the PAL (the operator endpoint acts on them rather than relaying them as the PAL's). */
+export const CLIENT_TO_PAL = new Set([
+  'conversation.respond',
+  'conversation.echo',
+  'conversation.interrupt',
+  'conversation.overwrite_llm_context',
+  'conversation.append_llm_context',
+  'conversation.sensitivity',
+  'conversation.tool_result',
+]);
