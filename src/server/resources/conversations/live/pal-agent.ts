@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Participant } from '../../../../protocol/room.js';
 import type { TranscriptEntry } from '../../../../protocol/callbacks.js';
-import { parseInteraction, type InteractionMessage } from '../../../../protocol/interactions.js';
+import { parseInteraction } from '../../../../protocol/interactions.js';
+import { canvasInteractionProperties, type RoomMessage } from './room-message.js';
 import type { ServiceDeps } from '../../../context.js';
 import { emitConversationCallbacks } from '../events-store.js';
 import { palJoinedCallbacks } from './callbacks.js';
@@ -18,7 +19,7 @@ import { appendTranscriptEntry, roundSeconds } from './transcript-store.js';
 /** What the PAL needs from its room. */
 export interface PalRoomPort {
   /** Broadcasts a message from the PAL to every participant. */
-  send(message: InteractionMessage): void;
+  send(message: RoomMessage): void;
   /** When the call started (transcript `seconds_from_start`). */
   readonly startedAt: Date;
 }
@@ -90,6 +91,8 @@ export class PalAgent {
 
   /** An app-message from a participant (or the canvas endpoint) addressed to the room or the PAL. */
   handle(raw: unknown, from: Sender): void {
+    const interaction = canvasInteractionProperties(raw);
+    if (interaction) return this.canvasInteraction(interaction);
     const message = parseInteraction(raw);
     if (!message) return;
     const p = message.properties;
@@ -119,16 +122,13 @@ export class PalAgent {
           this.answers.history.push({ role: 'system', content: `Result of tool call ${p.tool_call_id} (${p.status === 'error' ? 'error' : 'success'}): ${output.slice(0, MAX_TEXT)}` });
         }
         return;
-      case 'canvas.interaction':
-        this.canvasInteraction(p);
-        return;
       default:
         return; // sensitivity and everything else the local PAL has no use for
     }
   }
 
   /** Operators (the keyed events endpoint) push PAL-side messages as if the PAL sent them. */
-  push(message: InteractionMessage): void {
+  push(message: RoomMessage): void {
     this.room.send({ ...message, conversation_id: this.conv.conversationId, seq: ++this.seq });
   }
 

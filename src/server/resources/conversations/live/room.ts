@@ -2,7 +2,7 @@
 // PAL, its own timeouts, and the shutdown (mark ended, `ended` frame, close, end callbacks).
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
-import type { InteractionMessage } from '../../../../protocol/interactions.js';
+import type { RoomMessage } from './room-message.js';
 import { ClientFrame, RoomCloseCode, type Participant, type ServerFrame } from '../../../../protocol/room.js';
 import type { ServiceDeps } from '../../../context.js';
 import type { LiveConversation } from './live-conversation.js';
@@ -86,7 +86,7 @@ export class Room {
   }
 
   /** A PAL-side message pushed by an operator, or a client→PAL message to act on. */
-  push(message: InteractionMessage): boolean {
+  push(message: RoomMessage): boolean {
     if (!this.pal || this.closing) return false;
     if (CLIENT_TO_PAL.has(message.event_type)) {
       this.broadcast({ type: 'app-message', from: 'operator', data: message });
@@ -178,7 +178,7 @@ export class Room {
     }
   }
 
-  private fromPal(message: InteractionMessage): void {
+  private fromPal(message: RoomMessage): void {
     this.broadcast({ type: 'app-message', from: this.pal?.participant.participant_id ?? 'pal', data: message });
   }
 
