@@ -41,3 +41,11 @@ export class SessionErrorEvent extends Event {
     super(SessionErrorEvent.type);
   }
 }
+
+/** A Magic Canvas interaction was recorded with the service. */
+export class SessionCanvasEvent extends Event {
+  static readonly type = 'session-canvas';
+  constructor(readonly body: import('./link.js').CanvasInteractionBody) {
+    super(SessionCanvasEvent.type);
+  }
+}

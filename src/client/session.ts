@@ -7,7 +7,7 @@ import { PalClientError, isAbort, toClientError } from './errors.js';
 import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from './link.js';
 import { unlockAudio } from './media.js';
 import {
-  SessionChangeEvent, SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
+  SessionCanvasEvent, SessionChangeEvent, SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
   type SessionMode, type SessionState,
 } from './session-events.js';
 import { createTransportFactory, type TransportFactory } from './transport/select.js';
@@ -52,6 +52,8 @@ export class ConversationSession extends EventTarget implements ConversationLink
   cameraOn = true;
   audioDeviceId: string | undefined;
   videoDeviceId: string | undefined;
+  /** Set by dispose(); a disposed session is not reused. */
+  disposed = false;
 
   readonly #options: SessionOptions;
   readonly #transportFactory: TransportFactory;
@@ -202,6 +204,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
 
   /** Element removed or page hidden: drop everything without an ended event. */
   dispose(): void {
+    this.disposed = true;
     this.#cancelPending();
     void this.#transport?.leave().catch(() => undefined);
     this.#transport = null;
@@ -218,6 +221,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
   async postCanvasInteraction(body: CanvasInteractionBody): Promise<void> {
     if (!this.#options.api) throw new PalClientError('no_deployment', 'No service address to record the interaction with.');
     await this.#options.api.postCanvasInteraction(this.conversationId, body);
+    this.dispatchEvent(new SessionCanvasEvent(body));
   }
 
   setMicrophone(on: boolean): void {
