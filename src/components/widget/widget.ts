@@ -1,5 +1,6 @@
 import { html, nothing, svg, unsafeCSS } from 'lit';
 import { property, query } from 'lit/decorators.js';
+import { FocusTrapController } from '../controllers/focus-trap.js';
 import { customizationCss } from '../shared/config.js';
 import { PalDeploymentElement } from '../shared/deployment-element.js';
 import { renderFlow } from '../shared/flow-view.js';
@@ -42,6 +43,8 @@ export class PalWidget extends PalDeploymentElement {
   @property({ reflect: true }) corner: string | null = null;
   @query('dialog') private dialog!: HTMLDialogElement | null;
   @query('.launcher') private launcher!: HTMLButtonElement | null;
+  /** The popup is modal: Tab cycles inside it, including into nested parts. */
+  protected readonly focusTrap = new FocusTrapController(this, () => (this.opened ? this.dialog : null));
   /** The flow is rendered from the first open on, so a call survives closing the popup. */
   #opened = false;
 

@@ -46,8 +46,8 @@ describe('pal-widget', () => {
     for (let i = 0; i < 6; i++) {
       await sendKeys({ press: 'Tab' });
       // Focus never leaves the popup: the active element chain passes through the dialog.
-      expect(document.activeElement).to.equal(el);
-      expect(dialog.contains(el.shadowRoot!.activeElement)).to.equal(true);
+      const inside = document.activeElement === el && dialog.contains(el.shadowRoot!.activeElement);
+      expect(inside, `focus after ${i + 1} Tabs: ${document.activeElement?.tagName} / ${el.shadowRoot!.activeElement?.tagName}`).to.equal(true);
     }
     await sendKeys({ press: 'Escape' });
     await until(() => !dialog.open, 'dialog closed');

@@ -58,7 +58,7 @@ export class FakeTransport extends EventTarget implements Transport {
   get participants(): TransportParticipant[] {
     return [
       { id: 'me', name: 'You', role: 'visitor', local: true, videoTrack: null, audioTrack: null },
-      { id: 'pal', name: 'PAL', role: 'pal', local: false, videoTrack: null, audioTrack: null, imageUrl: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=' },
+      { id: 'pal', name: 'PAL', role: 'pal', local: false, videoTrack: null, audioTrack: null, imageUrl: null },
     ];
   }
 
