@@ -1,5 +1,5 @@
 import { LitElement, css, html } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
+import { property, query } from 'lit/decorators.js';
 import { defaultTranslate, type StringKey, type Translate } from '../i18n/strings.js';
 import { buttonStyles, fieldStyles, screenStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
@@ -29,7 +29,7 @@ export class PalGate extends LitElement {
   @property({ attribute: 'error-code' }) errorCode = '';
   @property({ attribute: 'site-key' }) siteKey = '';
   @property() theme: 'light' | 'dark' | 'auto' = 'auto';
-  @state() private busy = false;
+  #busy = false;
   @query('.captcha') private captchaBox!: HTMLElement | null;
   #widgetId: string | null = null;
 
@@ -79,8 +79,8 @@ export class PalGate extends LitElement {
   }
 
   async #renderCaptcha(): Promise<void> {
-    if (this.busy || !this.siteKey) return;
-    this.busy = true;
+    if (this.#busy || !this.siteKey) return;
+    this.#busy = true;
     try {
       const turnstile = await loadTurnstile();
       await this.updateComplete;
@@ -96,7 +96,7 @@ export class PalGate extends LitElement {
     } catch {
       this.dispatchEvent(new Event('captcha-unavailable'));
     } finally {
-      this.busy = false;
+      this.#busy = false;
     }
   }
 
