@@ -24,7 +24,7 @@ function staticClosure(entry: string, seen = new Set<string>()): Set<string> {
 function dynamicTargets(files: Iterable<string>): Set<string> {
   const out = new Set<string>();
   for (const file of files)
-    for (const match of readFileSync(file, 'utf8').matchAll(/import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g)) out.add(resolve(dirname(file), match[1]!));
+    for (const match of readFileSync(file, 'utf8').matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+)["'`]\s*\)/g)) out.add(resolve(dirname(file), match[1]!));
   return out;
 }
 

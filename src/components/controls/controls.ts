@@ -26,6 +26,7 @@ const ICONS = {
 };
 
 /**
+ * @tagname pal-controls
  * @summary Call controls: microphone, camera, devices, captions, chat, end.
  * @csspart controls - The toolbar.
  * @csspart end - The end button.

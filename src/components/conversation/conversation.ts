@@ -16,6 +16,7 @@ import { tokens } from '../styles/tokens.js';
 import { conversationStyles } from './conversation.styles.js';
 
 /**
+ * @tagname pal-conversation
  * @summary A live conversation: the PAL's video, self view, disclosure banner, captions and chat, Magic
  * Canvas cards and the call controls. Joins `conversation-url` with `meeting-token` on its own, or shows
  * the session a widget/embed/landing page gives it.

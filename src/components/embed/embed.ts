@@ -9,6 +9,7 @@ import { embedStyles } from './embed.styles.js';
 import { expandStyle, parseExpandOptions } from './expand-options.js';
 
 /**
+ * @tagname pal-embed
  * @summary The conversation inline in the page. Fills its parent: 16:9 in containers at least 900px
  * wide, 9:16 portrait below (container query); with `expand-options` it expands into a modal for the call.
  * @csspart base - The card.

@@ -9,6 +9,7 @@ import { loadTurnstile } from './turnstile.js';
 const GATE_ERRORS = new Set(['invalid_password', 'password_required', 'too_many_attempts', 'captcha_failed', 'captcha_required']);
 
 /**
+ * @tagname pal-gate
  * @summary The steps before a conversation: the deployment password, then the bot check (Cloudflare
  * Turnstile, loaded only when the deployment asks for it).
  * @csspart form - The password form.

@@ -13,6 +13,7 @@ export interface HaircheckChoice {
 }
 
 /**
+ * @tagname pal-haircheck
  * @summary The device check before joining: camera preview, live microphone level, device pickers.
  * @csspart preview - The camera preview.
  * @csspart level - The microphone level bar.

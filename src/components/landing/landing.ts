@@ -10,6 +10,7 @@ const TEMPLATES = new Set(['split', 'stacked', 'centered', 'spotlight', 'minimal
 const safeUrl = (url: string | undefined): string | undefined => (url && /^https?:\/\//i.test(url) ? url : undefined);
 
 /**
+ * @tagname pal-landing
  * @summary A full conversation page: hero (template, logo, title, description, call-to-action links from
  * `customization.landing_page`) beside or above the conversation. The service serves it at `/d/{deployment_id}`.
  * @csspart hero - The hero block.

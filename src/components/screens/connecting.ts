@@ -5,6 +5,7 @@ import { screenStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
 
 /**
+ * @tagname pal-connecting
  * @summary Shown while the deployment loads or the conversation is being set up.
  * @csspart spinner - The progress indicator.
  */

@@ -5,6 +5,7 @@ import { buttonStyles, screenStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
 
 /**
+ * @tagname pal-ended
  * @summary After the call: the deployment's `after_call` copy and a button that starts over or follows `redirect_url`.
  * @csspart action - The button (or link, with a redirect URL).
  * @event restart - (internal) the visitor wants a new conversation.

@@ -9,6 +9,7 @@ const DESCRIBED = new Set(['network_error', 'deployment_not_found', 'origin_not_
 const FINAL = new Set(['deployment_not_found', 'origin_not_allowed', 'no_deployment']);
 
 /**
+ * @tagname pal-error-screen
  * @summary A failure explained in words, with "Try again" when a retry can help.
  * @csspart retry - The try-again button.
  * @event retry - (internal) the visitor asked to try again.

@@ -6,6 +6,7 @@ import { tokens } from '../styles/tokens.js';
 import { css } from 'lit';
 
 /**
+ * @tagname pal-preview
  * @summary The first screen: the PAL's face, the deployment's title and description, and the start button.
  * @csspart base - The screen.
  * @csspart thumbnail - The face preview (video or image).

@@ -9,6 +9,7 @@ import { tokens } from '../styles/tokens.js';
 const RETRYABLE = new Set(['busy', 'captcha']);
 
 /**
+ * @tagname pal-unavailable
  * @summary Why a conversation cannot start right now, in words, with "Try again" where it can help.
  * @csspart retry - The try-again button.
  * @event retry - (internal) the visitor asked to try again.

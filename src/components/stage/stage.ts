@@ -7,6 +7,7 @@ import { buttonStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
 
 /**
+ * @tagname pal-stage
  * @summary The call's video: the PAL large, the visitor's self view small, remote audio played.
  * @csspart stage - The stage box.
  * @csspart pal - The PAL's tile (video, or the face thumbnail in the local room).

@@ -11,6 +11,7 @@ import { widgetStyles } from './widget.styles.js';
 const bubble = svg`<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true" fill="currentColor"><path d="M4 4h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2zm4 6.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3zm4 0a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3zm4 0a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3z"/></svg>`;
 
 /**
+ * @tagname pal-widget
  * @summary A floating launcher that opens the conversation in a popup (a full-screen sheet on phones).
  * Variant (tiny/compact/full), corner and launcher text come from `customization.widget`.
  * @csspart launcher - The launcher button.
