@@ -1,5 +1,5 @@
 import { html, LitElement, nothing } from 'lit';
-import { customElement, property, state } from 'lit/decorators.js';
+import { property, state } from 'lit/decorators.js';
 import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from '../../client/link.js';
 import {
   canvasComponentId, canvasComponentVersion, isCanvasComponent, newInteractionId, parseCanvasAction, validateCanvasArgs,
@@ -48,7 +48,6 @@ const backgroundAttempts = 3;
  * @cssproperty [--pal-canvas-inset-bottom=88px] - Room kept free at the bottom for the call controls.
  * @event pal-canvas-interaction - A card interaction was recorded; `detail` is the body (PalCanvasInteractionEvent).
  */
-@customElement('pal-canvas')
 export class PalCanvas extends LitElement {
   static override styles = canvasStyles;
 

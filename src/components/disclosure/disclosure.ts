@@ -1,5 +1,5 @@
 import { html, LitElement } from 'lit';
-import { customElement, property } from 'lit/decorators.js';
+import { property } from 'lit/decorators.js';
 import { LinkMessageEvent, type ConversationLink } from '../../client/link.js';
 import { parsePalMessage } from '../../protocol/interactions.js';
 import { incallString, type IncallStringKey, type IncallStrings } from '../i18n/strings-incall.js';
@@ -21,7 +21,6 @@ export type DisclosureState = 'hidden' | 'delivering' | 'delivered' | 'dismissed
  * @cssproperty [--pal-disclosure-color=#ffffff] - Banner text colour.
  * @cssproperty [--pal-disclosure-max-height=8.5em] - Height past which the text scrolls.
  */
-@customElement('pal-disclosure')
 export class PalDisclosure extends LitElement {
   static override styles = disclosureStyles;
 

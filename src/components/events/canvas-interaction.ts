@@ -1,16 +1,16 @@
+// `pal-canvas-interaction`: Fired after a Magic Canvas interaction was recorded with the service; `detail` is what was recorded.
 import type { CanvasInteractionBody } from '../../client/link.js';
 
-/**
- * Fired by `pal-canvas` once for every Magic Canvas interaction (submit, skip, dismiss, clear, error)
- * as it is recorded with the interactions endpoint; `detail` is the recorded body. Retries after a
- * failed post do not fire it again.
- */
+export type PalCanvasInteractionDetail = CanvasInteractionBody;
+
+/** Fired after a Magic Canvas interaction was recorded with the service; `detail` is what was recorded. */
 export class PalCanvasInteractionEvent extends Event {
   static readonly type = 'pal-canvas-interaction';
-  readonly detail: Readonly<CanvasInteractionBody>;
-  constructor(body: CanvasInteractionBody) {
+  readonly detail: PalCanvasInteractionDetail;
+
+  constructor(detail: PalCanvasInteractionDetail) {
     super(PalCanvasInteractionEvent.type, { bubbles: true, composed: true });
-    this.detail = body;
+    this.detail = detail;
   }
 }
 

@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { customElement, property, query, state } from 'lit/decorators.js';
+import { property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { LinkMessageEvent, type ConversationLink } from '../../client/link.js';
 import { clientMessage, parsePalMessage } from '../../protocol/interactions.js';
@@ -38,7 +38,6 @@ const bottomTolerance = 24;
  * @cssproperty [--pal-captions-font-size=1.05em] - Caption text size.
  * @cssproperty [--pal-captions-lines=3] - Lines of caption kept on screen.
  */
-@customElement('pal-transcript')
 export class PalTranscript extends LitElement {
   static override styles = transcriptStyles;
 

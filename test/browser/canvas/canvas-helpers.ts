@@ -1,5 +1,6 @@
 import { fixture, html } from '@open-wc/testing';
-import '../../../src/components/canvas/canvas.js';
+import { defineParts } from '../../../src/components/define-parts.js';
+defineParts();
 import type { PalCanvas } from '../../../src/components/canvas/canvas.js';
 import type { PalCanvasInteractionEvent } from '../../../src/components/events/canvas-interaction.js';
 import { FakeLink } from '../protocol/fake-link.js';

@@ -1,5 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import '../../../src/components/disclosure/disclosure.js';
+import { defineParts } from '../../../src/components/define-parts.js';
+defineParts();
 import type { PalDisclosure } from '../../../src/components/disclosure/disclosure.js';
 import { FakeLink } from '../protocol/fake-link.js';
 

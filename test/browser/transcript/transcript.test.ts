@@ -1,5 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import '../../../src/components/transcript/transcript.js';
+import { defineParts } from '../../../src/components/define-parts.js';
+defineParts();
 import type { PalTranscript } from '../../../src/components/transcript/transcript.js';
 import { protocolStats } from '../../../src/protocol/interactions.js';
 import { FakeLink, nextFrame } from '../protocol/fake-link.js';

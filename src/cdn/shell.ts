@@ -1,0 +1,170 @@
+// Light shells for the script tag: they define pal-widget, pal-embed and pal-landing at once, paint the
+// launcher or preview from the deployment's init (no framework, no validation), and host the full
+// implementation once it has been fetched. Attributes, methods and events pass through unchanged.
+
+export interface FullModule {
+  define(apiBase: string): void;
+  implementations: Record<'pal-widget' | 'pal-embed' | 'pal-landing', string>;
+}
+
+type Tag = keyof FullModule['implementations'];
+type Impl = HTMLElement & Record<string, unknown>;
+
+const ATTRIBUTES = [
+  'deployment-id', 'api-base', 'conversational-context', 'custom-greeting', 'memory-stores', 'override-config', 'lang',
+  'user-name', 'layout', 'expand-options', 'open',
+];
+const PARTS = 'launcher, panel, header, screen, conversation, stage, controls, base, hero, logo, cta';
+const METHODS = ['startConversation', 'createConversation', 'endConversation', 'sendMessage', 'sendChat', 'updateConfig', 'open', 'close'] as const;
+
+interface InitLike {
+  customization?: {
+    accent_color?: string;
+    widget?: { variant?: string; corner?: string; text?: string };
+    preview?: { title?: string; description?: string; btn_title?: string };
+  };
+}
+
+const CSS = `
+:host{display:block;font-family:system-ui,sans-serif}
+:host([data-tag=pal-widget]){display:contents}
+:host([data-tag=pal-embed]){width:100%;height:100%}
+.l{position:fixed;z-index:2147483000;bottom:20px;right:20px;height:56px;min-width:56px;padding:0 16px;border:0;border-radius:999px;
+background:var(--pal-accent,#5b5bf0);color:#fff;font:600 15px system-ui,sans-serif;box-shadow:0 8px 32px rgb(0 0 0/.18);cursor:pointer}
+.l.tiny{padding:0}.l.bottom-left{right:auto;left:20px}.l.top-right{bottom:auto;top:20px}.l.top-left{bottom:auto;top:20px;right:auto;left:20px}
+.p{display:grid;place-content:center;gap:12px;text-align:center;height:100%;min-height:240px;padding:24px;box-sizing:border-box}
+.p h2{margin:0}.p button{justify-self:center;min-height:44px;padding:0 20px;border:0;border-radius:8px;background:var(--pal-accent,#5b5bf0);color:#fff;font:600 15px system-ui;cursor:pointer}
+`;
+
+const safeColor = (value: string | undefined): string => (value && /^[#\w(),.%\s-]+$/.test(value) ? value : '');
+
+export function defineShells(load: () => Promise<FullModule>, apiBase: string): void {
+  let loading: Promise<FullModule> | null = null;
+  const loadOnce = (): Promise<FullModule> => (loading ??= load().then((full) => (full.define(apiBase), full)));
+
+  for (const tag of ['pal-widget', 'pal-embed', 'pal-landing'] as const) {
+    if (customElements.get(tag)) continue;
+    customElements.define(tag, class extends PalShell {
+      static override tag: Tag = tag;
+      static override load = loadOnce;
+      static override apiBase = apiBase;
+    });
+  }
+}
+
+abstract class PalShell extends HTMLElement {
+  static tag: Tag;
+  static load: () => Promise<FullModule>;
+  static apiBase: string;
+  static get observedAttributes(): string[] {
+    return ATTRIBUTES;
+  }
+
+  #impl: Impl | null = null;
+  #ready: Promise<Impl> | null = null;
+
+  get #ctor(): typeof PalShell {
+    return this.constructor as typeof PalShell;
+  }
+
+  connectedCallback(): void {
+    if (this.shadowRoot) return;
+    const root = this.attachShadow({ mode: 'open' });
+    this.dataset.tag = this.#ctor.tag;
+    root.innerHTML = `<style>${CSS}</style>`;
+    void this.#paint(root);
+    // The widget waits for a quiet moment; embed and landing page show the conversation surface at once.
+    if (this.#ctor.tag === 'pal-widget') (window.requestIdleCallback ?? setTimeout)(() => void this.#upgrade());
+    else void this.#upgrade();
+  }
+
+  attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
+    if (!this.#impl) return;
+    if (value === null) this.#impl.removeAttribute(name);
+    else this.#impl.setAttribute(name, value);
+  }
+
+  get state(): string {
+    return (this.#impl?.state as string | undefined) ?? 'idle';
+  }
+
+  get mode(): string {
+    return (this.#impl?.mode as string | undefined) ?? 'idle';
+  }
+
+  /** Resolves with the full element once it has been fetched and rendered. */
+  whenUpgraded(): Promise<Impl> {
+    return this.#upgrade();
+  }
+
+  async #paint(root: ShadowRoot): Promise<void> {
+    const id = this.getAttribute('deployment-id');
+    let init: InitLike = {};
+    try {
+      const base = this.getAttribute('api-base') || this.#ctor.apiBase || location.origin;
+      if (id) init = (await (await fetch(`${base}/v2/deployments/${encodeURIComponent(id)}/init`)).json()) as InitLike;
+    } catch {
+      // The full element reports failures; the placeholder stays plain.
+    }
+    if (this.#impl) return;
+    const c = init.customization ?? {};
+    const accent = safeColor(c.accent_color);
+    if (accent) this.style.setProperty('--pal-accent', accent);
+    const placeholder = document.createElement(this.#ctor.tag === 'pal-widget' ? 'button' : 'div');
+    if (this.#ctor.tag === 'pal-widget') {
+      const variant = c.widget?.variant ?? 'compact';
+      placeholder.className = `l ${variant} ${c.widget?.corner ?? 'bottom-right'}`;
+      placeholder.textContent = variant === 'tiny' ? '💬' : c.widget?.text || 'Talk to us';
+      placeholder.setAttribute('aria-label', c.widget?.text || 'Talk to us');
+      placeholder.addEventListener('click', () => this.#call('open', []));
+    } else {
+      placeholder.className = 'p';
+      const h = placeholder.appendChild(document.createElement('h2'));
+      h.textContent = c.preview?.title || 'Talk with us face to face';
+      const button = placeholder.appendChild(document.createElement('button'));
+      button.textContent = c.preview?.btn_title || 'Start conversation';
+      button.addEventListener('click', () => this.#call('startConversation', []));
+    }
+    root.append(placeholder);
+  }
+
+  #upgrade(): Promise<Impl> {
+    this.#ready ??= this.#ctor.load().then(async (full) => {
+      const impl = document.createElement(full.implementations[this.#ctor.tag]) as Impl;
+      for (const name of ATTRIBUTES) {
+        const value = this.getAttribute(name);
+        if (value !== null) impl.setAttribute(name, value);
+      }
+      impl.setAttribute('exportparts', PARTS);
+      this.#impl = impl;
+      this.shadowRoot!.replaceChildren(impl);
+      await (impl as unknown as { updateComplete?: Promise<unknown> }).updateComplete;
+      return impl;
+    });
+    return this.#ready;
+  }
+
+  async #call(method: (typeof METHODS)[number], args: unknown[]): Promise<unknown> {
+    if (method === 'startConversation' || method === 'open') unlockAudioNow();
+    const impl = await this.#upgrade();
+    return (impl[method] as (...a: unknown[]) => unknown).apply(impl, args);
+  }
+
+  startConversation(): Promise<unknown> { return this.#call('startConversation', []); }
+  createConversation(): Promise<unknown> { return this.#call('createConversation', []); }
+  endConversation(): Promise<unknown> { return this.#call('endConversation', []); }
+  sendMessage(event: unknown): Promise<unknown> { return this.#call('sendMessage', [event]); }
+  sendChat(text: string): Promise<unknown> { return this.#call('sendChat', [text]); }
+  updateConfig(patch: unknown): Promise<unknown> { return this.#call('updateConfig', [patch]); }
+  open(): Promise<unknown> { return this.#call('open', []); }
+  close(): Promise<unknown> { return this.#call('close', []); }
+}
+
+/** Inside the click that arrives before the full code: resume audio now, as Safari/iOS require. */
+function unlockAudioNow(): void {
+  try {
+    void new AudioContext().resume();
+  } catch {
+    // No Web Audio.
+  }
+}

@@ -1,0 +1,452 @@
+// The conversation session: one state machine from deployment init to the end of a call. It owns the API
+// calls, the gate (password, captcha), the device check, the transport, and implements ConversationLink
+// for the in-call parts. States and modes are the host-page contract's.
+import type { InitResponse, StartBody, StartResponse, UnavailableReason } from '../protocol/public.js';
+import type { ApiClient } from './api.js';
+import { PalClientError, isAbort, toClientError } from './errors.js';
+import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from './link.js';
+import { unlockAudio } from './media.js';
+import {
+  SessionCanvasEvent, SessionChangeEvent, SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
+  type SessionMode, type SessionState,
+} from './session-events.js';
+import { createTransportFactory, type TransportFactory } from './transport/select.js';
+import { TransportEndedEvent, TransportMessageEvent, TransportParticipantsEvent, type Transport, type TransportParticipant } from './transport/transport.js';
+
+export type GateStep = 'password' | 'captcha';
+type Waiting = 'password' | 'captcha' | 'haircheck';
+
+/** Read by the session when it needs them, so attribute changes before a call are honoured. */
+export interface SessionSettings {
+  showHaircheck: boolean;
+  cameraOn: boolean;
+  /** Body fields read at creation: context, greeting, memory stores. */
+  startBody(): Omit<StartBody, 'password' | 'captcha_token'>;
+  userName?: string;
+}
+
+export interface SessionOptions {
+  api?: ApiClient;
+  deploymentId?: string;
+  transportFactory?: TransportFactory;
+  settings?: () => SessionSettings;
+}
+
+const UNAVAILABLE: Partial<Record<string, UnavailableReason>> = {
+  deployment_inactive: 'inactive', daily_limit: 'daily_limit', total_limit: 'total_limit', busy: 'busy',
+};
+
+const defaultSettings = (): SessionSettings => ({ showHaircheck: false, cameraOn: true, startBody: () => ({}) });
+
+export class ConversationSession extends EventTarget implements ConversationLink {
+  state: SessionState = 'idle';
+  mode: SessionMode = 'idle';
+  deployment: InitResponse | null = null;
+  conversation: Pick<StartResponse, 'conversation_id' | 'conversation_url' | 'meeting_token'> | null = null;
+  gate: GateStep | null = null;
+  /** Why the last gate attempt failed (code of the start endpoint), shown on the gate. */
+  gateError: PalClientError | null = null;
+  error: PalClientError | null = null;
+  unavailableReason: UnavailableReason | 'captcha' | null = null;
+  microphoneOn = true;
+  cameraOn = true;
+  audioDeviceId: string | undefined;
+  videoDeviceId: string | undefined;
+  /** Set by dispose(); a disposed session is not reused. */
+  disposed = false;
+
+  readonly #options: SessionOptions;
+  readonly #transportFactory: TransportFactory;
+  #transport: Transport | null = null;
+  #password: string | undefined;
+  #captchaToken: string | undefined;
+  #waiting: { step: Waiting; resolve: () => void; reject: (error: unknown) => void } | null = null;
+  #starting: Promise<void> | null = null;
+  #creating: Promise<StartResponse> | null = null;
+  #abort = new AbortController();
+  #prepared = false;
+  readonly #onPageHide = (): void => this.dispose();
+
+  constructor(options: SessionOptions = {}) {
+    super();
+    this.#options = options;
+    this.#transportFactory = options.transportFactory ?? createTransportFactory();
+  }
+
+  get conversationId(): string {
+    return this.conversation?.conversation_id ?? '';
+  }
+
+  get participants(): readonly TransportParticipant[] {
+    return this.#transport?.participants ?? [];
+  }
+
+  get transportKind(): Transport['kind'] | null {
+    return this.#transport?.kind ?? null;
+  }
+
+  get #settings(): SessionSettings {
+    return (this.#options.settings ?? defaultSettings)();
+  }
+
+  /** Loads the deployment (GET init). Resolves in mode `idle` (preview) or `unavailable`; never rejects. */
+  async initialize(): Promise<void> {
+    const { api, deploymentId } = this.#options;
+    if (!api || !deploymentId) return this.#fail(new PalClientError('no_deployment', 'No deployment id was given.'));
+    this.error = null;
+    this.unavailableReason = null;
+    this.#setState('initializing');
+    try {
+      this.deployment = await api.init(deploymentId, this.#abort.signal);
+    } catch (error) {
+      if (!isAbort(error)) this.#fail(toClientError(error, 'network_error'));
+      return;
+    }
+    this.#setState('idle');
+    if (this.deployment.is_available) this.#setMode('idle');
+    else this.#unavailable(this.deployment.unavailable_reason ?? 'inactive');
+    this.dispatchEvent(new SessionLifecycleEvent('ready', ''));
+  }
+
+  /** The Start button: gate → device check → create → join. Idempotent; never rejects (errors are events). */
+  startConversation(): Promise<void> {
+    unlockAudio();
+    if (this.state === 'connected' || this.state === 'disconnecting') return Promise.resolve();
+    this.#starting ??= this.#start().finally(() => (this.#starting = null));
+    return this.#starting;
+  }
+
+  /** Creates the conversation without joining it; a later startConversation() joins it. */
+  async createConversation(): Promise<{ conversationId: string }> {
+    this.#listenForPageHide();
+    try {
+      await this.#passGate();
+      const created = await this.#create();
+      this.dispatchEvent(new SessionLifecycleEvent('created', created.conversation_id));
+      return { conversationId: created.conversation_id };
+    } catch (error) {
+      const failure = toClientError(error, 'http_error');
+      if (!isAbort(failure)) this.#report(failure);
+      throw failure;
+    }
+  }
+
+  /** Joins a known room directly (pal-conversation without a deployment). Never rejects. */
+  join(conversationUrl: string, meetingToken: string, conversationId = conversationIdFromUrl(conversationUrl)): Promise<void> {
+    unlockAudio();
+    if (this.state === 'connected' || this.state === 'disconnecting') return Promise.resolve();
+    this.conversation = { conversation_id: conversationId, conversation_url: conversationUrl, meeting_token: meetingToken };
+    this.#prepared = true;
+    const signal = this.#abort.signal;
+    this.#listenForPageHide();
+    this.#starting ??= this.#connect()
+      .catch((error) => void (signal.aborted || this.#handleStartError(error)))
+      .finally(() => (this.#starting = null));
+    return this.#starting;
+  }
+
+  submitPassword(password: string): void {
+    this.#password = password;
+    this.#resume('password');
+  }
+
+  submitCaptcha(token: string): void {
+    this.#captchaToken = token;
+    this.#resume('captcha');
+  }
+
+  /** The bot check could not run (script blocked, widget error): nothing a visitor can do here. */
+  captchaUnavailable(): void {
+    this.#waiting?.reject(new PalClientError('captcha_unavailable', 'The bot check could not run.'));
+  }
+
+  confirmHaircheck(devices: { audioDeviceId?: string; videoDeviceId?: string; cameraOn?: boolean; microphoneOn?: boolean } = {}): void {
+    unlockAudio();
+    this.audioDeviceId = devices.audioDeviceId ?? this.audioDeviceId;
+    this.videoDeviceId = devices.videoDeviceId ?? this.videoDeviceId;
+    if (devices.cameraOn !== undefined) this.cameraOn = devices.cameraOn;
+    if (devices.microphoneOn !== undefined) this.microphoneOn = devices.microphoneOn;
+    this.#resume('haircheck');
+  }
+
+  /** Leaves a live call, or cancels a pending start / device check / prepared room. */
+  async endConversation(): Promise<void> {
+    const wasLive = this.state === 'connected';
+    const transport = this.#transport;
+    this.#cancelPending();
+    if (wasLive && transport) {
+      this.#setState('disconnecting');
+      await transport.leave().catch(() => undefined);
+      this.#endCall();
+      return;
+    }
+    await transport?.leave().catch(() => undefined);
+    this.#transport = null;
+    this.conversation = null;
+    this.#prepared = false;
+    this.gate = null;
+    if (this.state !== 'error' && this.state !== 'ended') this.#setState('idle');
+    if (this.mode === 'haircheck' || this.mode === 'call') this.#setMode('idle');
+    this.#changed();
+  }
+
+  /** "Try again" / "Start over": back to the preview (re-reading the deployment when there is one). */
+  async retry(): Promise<void> {
+    this.error = null;
+    this.gateError = null;
+    this.conversation = null;
+    this.#prepared = false;
+    this.deployment = null;
+    if (this.#options.deploymentId) return this.initialize();
+    this.#setState('idle');
+    this.#setMode('idle');
+  }
+
+  /** Element removed or page hidden: drop everything without an ended event. */
+  dispose(): void {
+    this.disposed = true;
+    this.#cancelPending();
+    void this.#transport?.leave().catch(() => undefined);
+    this.#transport = null;
+    this.#abort.abort();
+    this.#abort = new AbortController();
+    globalThis.removeEventListener?.('pagehide', this.#onPageHide);
+  }
+
+  send(message: { message_type?: string; event_type: string; conversation_id?: string; properties?: unknown }): void {
+    if (this.state !== 'connected' || !this.#transport) throw new PalClientError('not_connected', 'There is no live conversation.');
+    this.#transport.sendAppMessage({ message_type: 'conversation', conversation_id: this.conversationId, properties: {}, ...message });
+  }
+
+  async postCanvasInteraction(body: CanvasInteractionBody): Promise<void> {
+    if (!this.#options.api) throw new PalClientError('no_deployment', 'No service address to record the interaction with.');
+    await this.#options.api.postCanvasInteraction(this.conversationId, body);
+    this.dispatchEvent(new SessionCanvasEvent(body));
+  }
+
+  setMicrophone(on: boolean): void {
+    this.microphoneOn = on;
+    this.#transport?.setMicrophoneEnabled(on);
+    this.#changed();
+  }
+
+  setCamera(on: boolean): void {
+    this.cameraOn = on;
+    this.#transport?.setCameraEnabled(on);
+    this.#changed();
+  }
+
+  async setDevices(devices: { audioDeviceId?: string; videoDeviceId?: string }): Promise<void> {
+    this.audioDeviceId = devices.audioDeviceId ?? this.audioDeviceId;
+    this.videoDeviceId = devices.videoDeviceId ?? this.videoDeviceId;
+    await this.#transport?.setInputDevices(devices);
+    this.#changed();
+  }
+
+  /** The local room's synthesized voice follows the speaker mute. */
+  setVoiceMuted(muted: boolean): void {
+    const transport = this.#transport as (Transport & { setVoiceMuted?: (m: boolean) => void }) | null;
+    transport?.setVoiceMuted?.(muted);
+  }
+
+  async #start(): Promise<void> {
+    this.#listenForPageHide();
+    const signal = this.#abort.signal;
+    // Each pass runs the flow once; a wrong password or failed captcha sends the visitor back to the gate.
+    for (;;) {
+      try {
+        if (!this.deployment && this.#options.deploymentId) await this.initialize();
+        if (this.mode === 'unavailable' || !this.deployment) return;
+        if (this.mode === 'ended') this.#setMode('idle');
+        if (!this.#prepared) await this.#passGate();
+        if (this.#settings.showHaircheck && !this.#prepared) {
+          this.#setMode('haircheck');
+          await this.#waitFor('haircheck');
+        }
+        if (!this.#prepared) {
+          this.#setState('connecting');
+          await (this.#creating ?? this.#create());
+        }
+        await this.#connect();
+        return;
+      } catch (error) {
+        if (signal.aborted || this.#handleStartError(error) === 'stop') return;
+      }
+    }
+  }
+
+  async #passGate(): Promise<void> {
+    const deployment = this.deployment;
+    while (deployment?.has_password && this.#password === undefined) await this.#askGate('password');
+    while (deployment?.captcha && this.#captchaToken === undefined) await this.#askGate('captcha');
+    this.gate = null;
+  }
+
+  async #askGate(step: GateStep): Promise<void> {
+    this.gate = step;
+    this.#changed();
+    await this.#waitFor(step);
+  }
+
+  #create(): Promise<StartResponse> {
+    const { api, deploymentId } = this.#options;
+    if (!api || !deploymentId) return Promise.reject(new PalClientError('no_deployment', 'No deployment id was given.'));
+    const body: StartBody = {
+      ...this.#settings.startBody(),
+      ...(this.#password !== undefined ? { password: this.#password } : {}),
+      ...(this.#captchaToken !== undefined ? { captcha_token: this.#captchaToken } : {}),
+    };
+    // A captcha token is single-use: the next attempt needs a fresh one.
+    this.#captchaToken = undefined;
+    this.#creating = api.start(deploymentId, body, this.#abort.signal).then((created) => {
+      this.conversation = created;
+      this.#prepared = true;
+      return created;
+    }).finally(() => (this.#creating = null));
+    return this.#creating;
+  }
+
+  async #connect(): Promise<void> {
+    const conversation = this.conversation;
+    if (!conversation) throw new PalClientError('join_failed', 'No conversation to join.');
+    this.#setState('connecting');
+    const transport = this.#transportFactory(conversation.conversation_url);
+    this.#transport = transport;
+    transport.addEventListener(TransportMessageEvent.type, (e) => this.dispatchEvent(new LinkMessageEvent((e as TransportMessageEvent).data)));
+    transport.addEventListener(TransportParticipantsEvent.type, () => this.#changed());
+    transport.addEventListener(TransportEndedEvent.type, (e) => this.#remoteEnded(e as TransportEndedEvent));
+    const signal = this.#abort.signal;
+    await transport.join({
+      url: conversation.conversation_url,
+      token: conversation.meeting_token ?? '',
+      startVideo: this.cameraOn && this.#settings.cameraOn,
+      startAudio: this.microphoneOn,
+      ...(this.#settings.userName ? { userName: this.#settings.userName } : {}),
+      ...(this.audioDeviceId ? { audioDeviceId: this.audioDeviceId } : {}),
+      ...(this.videoDeviceId ? { videoDeviceId: this.videoDeviceId } : {}),
+    });
+    if (signal.aborted || this.#transport !== transport) {
+      await transport.leave();
+      throw new PalClientError('aborted', 'Cancelled.');
+    }
+    this.cameraOn = this.cameraOn && this.#settings.cameraOn;
+    this.#prepared = false;
+    this.#setState('connected');
+    this.#setMode('call');
+    this.dispatchEvent(new SessionLifecycleEvent('started', conversation.conversation_id));
+  }
+
+  /** Shows what went wrong; 'retry' when the visitor is back at the gate and the flow continues. */
+  #handleStartError(raw: unknown): 'retry' | 'stop' {
+    const error = toClientError(raw);
+    if (isAbort(error)) return 'stop';
+    void this.#transport?.leave().catch(() => undefined);
+    this.#transport = null;
+    const gate: GateStep | null =
+      ['invalid_password', 'password_required', 'too_many_attempts'].includes(error.code) ? 'password'
+        : ['captcha_failed', 'captcha_required'].includes(error.code) ? 'captcha' : null;
+    this.#report(error);
+    if (gate && this.deployment) {
+      if (gate === 'password') this.#password = undefined;
+      this.gateError = error;
+      this.#setState('idle');
+      this.#setMode('idle');
+      return 'retry';
+    }
+    this.#prepared = false;
+    const reason = UNAVAILABLE[error.code] ?? (error.code === 'captcha_unavailable' ? 'captcha' : undefined);
+    if (reason) {
+      this.#setState('error');
+      this.#unavailable(reason);
+    } else {
+      this.#fail(error, false);
+    }
+    return 'stop';
+  }
+
+  #remoteEnded(event: TransportEndedEvent): void {
+    if (this.state !== 'connected') return;
+    this.#transport = null;
+    if (event.failed) {
+      const error = new PalClientError('connection_lost', 'The connection to the conversation was lost.');
+      this.#report(error);
+    }
+    this.#endCall();
+  }
+
+  #endCall(): void {
+    const id = this.conversationId;
+    this.#transport = null;
+    this.#setState('ended');
+    this.#setMode('ended');
+    this.dispatchEvent(new SessionLifecycleEvent('ended', id));
+  }
+
+  #waitFor(step: Waiting): Promise<void> {
+    this.#waiting?.reject(new PalClientError('aborted', 'Cancelled.'));
+    return new Promise((resolve, reject) => (this.#waiting = { step, resolve, reject }));
+  }
+
+  #resume(step: Waiting): void {
+    if (this.#waiting?.step !== step) return;
+    const { resolve } = this.#waiting;
+    this.#waiting = null;
+    if (step !== 'haircheck') this.gateError = null;
+    resolve();
+  }
+
+  #cancelPending(): void {
+    this.#waiting?.reject(new PalClientError('aborted', 'Cancelled.'));
+    this.#waiting = null;
+    if (this.#creating || this.state === 'connecting') {
+      this.#abort.abort();
+      this.#abort = new AbortController();
+    }
+  }
+
+  #listenForPageHide(): void {
+    globalThis.addEventListener?.('pagehide', this.#onPageHide);
+  }
+
+  #unavailable(reason: UnavailableReason | 'captcha'): void {
+    this.unavailableReason = reason;
+    this.#setMode('unavailable');
+  }
+
+  #fail(error: PalClientError, report = true): void {
+    this.error = error;
+    if (report) this.#report(error);
+    this.#setState('error');
+    if (this.mode !== 'idle') this.#setMode('idle');
+    this.#changed();
+  }
+
+  #report(error: PalClientError): void {
+    this.dispatchEvent(new SessionErrorEvent(error));
+  }
+
+  #setState(state: SessionState): void {
+    if (state === this.state) return;
+    const previous = this.state;
+    this.state = state;
+    this.dispatchEvent(new SessionStateEvent(state, previous));
+    this.#changed();
+  }
+
+  #setMode(mode: SessionMode): void {
+    if (mode === this.mode) return;
+    const previous = this.mode;
+    this.mode = mode;
+    this.dispatchEvent(new SessionModeEvent(mode, previous));
+    this.#changed();
+  }
+
+  #changed(): void {
+    this.dispatchEvent(new SessionChangeEvent());
+  }
+}
+
+/** `…/rooms/{id}` → id; Daily room names otherwise. */
+function conversationIdFromUrl(url: string): string {
+  return new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
+}

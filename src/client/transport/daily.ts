@@ -1,0 +1,133 @@
+// Transport for Daily rooms. daily-js is loaded with import() only when a Daily room is joined, runs in
+// call-object mode (we draw the UI), and uses `avoidEval` so pages with a strict CSP work.
+import type {
+  DailyCall, DailyEventObjectAppMessage, DailyEventObjectFatalError, DailyFactoryOptions, DailyParticipant,
+} from '@daily-co/daily-js';
+import { PalClientError } from '../errors.js';
+import {
+  TransportEndedEvent, TransportMessageEvent, TransportParticipantsEvent,
+  type JoinOptions, type Transport, type TransportParticipant,
+} from './transport.js';
+
+/** The part of daily-js's call object this transport uses (tests implement exactly this). */
+export type DailyCallObject = Pick<
+  DailyCall,
+  'join' | 'leave' | 'destroy' | 'on' | 'off' | 'participants' | 'sendAppMessage' | 'setLocalAudio' | 'setLocalVideo' | 'setInputDevicesAsync'
+>;
+
+export type CreateCallObject = (options: DailyFactoryOptions) => DailyCallObject;
+
+async function loadDaily(): Promise<CreateCallObject> {
+  const { default: Daily } = await import('@daily-co/daily-js');
+  return (options) => Daily.createCallObject(options);
+}
+
+export class DailyTransport extends EventTarget implements Transport {
+  readonly kind = 'daily';
+  #call: DailyCallObject | null = null;
+  #left = false;
+  readonly #load: () => Promise<CreateCallObject>;
+
+  constructor(options: { createCallObject?: CreateCallObject } = {}) {
+    super();
+    const create = options.createCallObject;
+    this.#load = create ? async () => create : loadDaily;
+  }
+
+  get participants(): TransportParticipant[] {
+    if (!this.#call) return [];
+    return Object.values(this.#call.participants()).map(toParticipant);
+  }
+
+  async join(options: JoinOptions): Promise<void> {
+    let create: CreateCallObject;
+    try {
+      create = await this.#load();
+    } catch {
+      throw new PalClientError('join_failed', 'Could not load the video call library.');
+    }
+    if (this.#left) throw new PalClientError('aborted', 'Cancelled.');
+    const call = create({
+      dailyConfig: { avoidEval: true },
+      subscribeToTracksAutomatically: true,
+      startVideoOff: !options.startVideo,
+      startAudioOff: !options.startAudio,
+      ...(options.audioDeviceId ? { audioSource: options.audioDeviceId } : {}),
+      ...(options.videoDeviceId ? { videoSource: options.videoDeviceId } : {}),
+    });
+    this.#call = call;
+    const changed = (): void => void this.dispatchEvent(new TransportParticipantsEvent());
+    for (const name of ['participant-joined', 'participant-updated', 'participant-left', 'track-started', 'track-stopped'] as const)
+      call.on(name, changed);
+    call.on('app-message', (event: DailyEventObjectAppMessage) => {
+      this.dispatchEvent(new TransportMessageEvent(event.data, event.fromId));
+    });
+    call.on('left-meeting', () => {
+      if (!this.#left) this.#finish('left', false);
+    });
+    call.on('error', (event: DailyEventObjectFatalError) => {
+      if (!this.#left) this.#finish(event.errorMsg, true);
+    });
+    try {
+      await call.join({ url: options.url, token: options.token, ...(options.userName ? { userName: options.userName } : {}) });
+    } catch (error) {
+      await this.#destroy();
+      throw new PalClientError('join_failed', error instanceof Error ? error.message : 'Could not join the Daily room.');
+    }
+    changed();
+  }
+
+  async leave(): Promise<void> {
+    if (this.#left) return;
+    this.#left = true;
+    try {
+      await this.#call?.leave();
+    } finally {
+      await this.#destroy();
+    }
+  }
+
+  sendAppMessage(data: unknown): void {
+    this.#call?.sendAppMessage(data, '*');
+  }
+
+  setMicrophoneEnabled(enabled: boolean): void {
+    this.#call?.setLocalAudio(enabled);
+  }
+
+  setCameraEnabled(enabled: boolean): void {
+    this.#call?.setLocalVideo(enabled);
+  }
+
+  async setInputDevices(devices: { audioDeviceId?: string; videoDeviceId?: string }): Promise<void> {
+    await this.#call?.setInputDevicesAsync({
+      ...(devices.audioDeviceId ? { audioDeviceId: devices.audioDeviceId } : {}),
+      ...(devices.videoDeviceId ? { videoDeviceId: devices.videoDeviceId } : {}),
+    });
+  }
+
+  #finish(reason: string, failed: boolean): void {
+    this.#left = true;
+    void this.#destroy();
+    this.dispatchEvent(new TransportEndedEvent(reason, failed));
+  }
+
+  async #destroy(): Promise<void> {
+    const call = this.#call;
+    this.#call = null;
+    await call?.destroy();
+  }
+}
+
+function toParticipant(p: DailyParticipant): TransportParticipant {
+  const playable = (state: { state: string; persistentTrack?: MediaStreamTrack } | undefined): MediaStreamTrack | null =>
+    state && state.state === 'playable' ? (state.persistentTrack ?? null) : null;
+  return {
+    id: p.session_id,
+    name: p.user_name,
+    role: p.local ? 'visitor' : 'pal',
+    local: p.local,
+    videoTrack: playable(p.tracks.video),
+    audioTrack: p.local ? null : playable(p.tracks.audio),
+  };
+}

@@ -1,0 +1,69 @@
+// One interface over the two ways to be in a conversation room: Daily (daily-js) and palkit's local
+// room (WebSocket). The session drives a transport; components never touch one directly.
+
+export type TransportKind = 'daily' | 'local';
+
+/** What the stage needs to show one participant. */
+export interface TransportParticipant {
+  id: string;
+  name: string;
+  role: 'pal' | 'visitor' | 'operator' | 'unknown';
+  local: boolean;
+  videoTrack: MediaStreamTrack | null;
+  audioTrack: MediaStreamTrack | null;
+  /** Local room: the PAL's face thumbnail video or image, shown as its tile. */
+  videoUrl?: string | null;
+  imageUrl?: string | null;
+}
+
+export interface JoinOptions {
+  url: string;
+  token: string;
+  userName?: string;
+  startVideo: boolean;
+  startAudio: boolean;
+  audioDeviceId?: string;
+  videoDeviceId?: string;
+}
+
+export interface Transport extends EventTarget {
+  readonly kind: TransportKind;
+  readonly participants: readonly TransportParticipant[];
+  /** Rejects with a PalClientError when the room refuses or cannot be reached. */
+  join(options: JoinOptions): Promise<void>;
+  leave(): Promise<void>;
+  sendAppMessage(data: unknown): void;
+  setMicrophoneEnabled(enabled: boolean): void;
+  setCameraEnabled(enabled: boolean): void;
+  setInputDevices(devices: { audioDeviceId?: string; videoDeviceId?: string }): Promise<void>;
+}
+
+/** An app-message arrived from the room. */
+export class TransportMessageEvent extends Event {
+  static readonly type = 'transport-message';
+  constructor(readonly data: unknown, readonly from: string) {
+    super(TransportMessageEvent.type);
+  }
+}
+
+/** The participant list or one of its tracks changed. */
+export class TransportParticipantsEvent extends Event {
+  static readonly type = 'transport-participants';
+  constructor() {
+    super(TransportParticipantsEvent.type);
+  }
+}
+
+/** The room ended the call (or the connection dropped) without us asking. */
+export class TransportEndedEvent extends Event {
+  static readonly type = 'transport-ended';
+  constructor(readonly reason: string, readonly failed: boolean) {
+    super(TransportEndedEvent.type);
+  }
+}
+
+/** Transport chosen by the conversation URL: hosts under daily.co are Daily rooms, the rest local rooms. */
+export function transportKindFor(conversationUrl: string): TransportKind {
+  const host = new URL(conversationUrl).hostname;
+  return host === 'daily.co' || host.endsWith('.daily.co') ? 'daily' : 'local';
+}

@@ -1,0 +1,32 @@
+import { css } from 'lit';
+
+export const conversationStyles = css`
+  :host {
+    display: block;
+    position: relative;
+    height: 100%;
+    min-height: 0;
+    container-type: inline-size;
+    background: var(--pal-color-stage);
+    color: var(--pal-color-text);
+  }
+  .layout { display: grid; grid-template-rows: minmax(0, 1fr) auto; height: 100%; }
+  .main { position: relative; display: grid; grid-template-columns: minmax(0, 1fr); min-height: 0; }
+  pal-stage { position: absolute; inset: 0; }
+  pal-disclosure { position: absolute; top: 0; left: 0; right: 0; z-index: 3; }
+  pal-canvas { position: absolute; inset: 0; z-index: 2; pointer-events: none; }
+  pal-transcript[hidden] { display: none; }
+  pal-transcript.captions { position: absolute; left: 0; right: 0; bottom: 0; max-height: 40%; z-index: 1; pointer-events: none; }
+  pal-transcript.panel { position: absolute; left: 0; right: 0; bottom: 0; height: 60%; z-index: 3; background: var(--pal-color-surface); }
+  pal-controls { background: var(--pal-color-surface); border-top: 1px solid var(--pal-color-border); }
+  .overlay {
+    position: absolute; inset: 0; z-index: 4; display: grid; place-items: center;
+    background: color-mix(in srgb, var(--pal-color-stage) 70%, transparent); color: #fff;
+  }
+  /* Wide: the chat panel sits beside the stage instead of over it. */
+  @container (min-width: 900px) {
+    .main.chat { grid-template-columns: minmax(0, 1fr) 340px; }
+    .main.chat pal-stage, .main.chat pal-canvas, .main.chat pal-disclosure { right: 340px; }
+    .main.chat pal-transcript.panel { top: 0; bottom: 0; left: auto; width: 340px; height: auto; }
+  }
+`;

@@ -1,0 +1,152 @@
+// The in-call surface, usable alone (conversation-url + meeting-token, no deployment) or inside the
+// widget, embed and landing page (which pass their session).
+import { LitElement, html, nothing } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { ApiClient } from '../../client/api.js';
+import { PalClientError } from '../../client/errors.js';
+import { ConversationSession } from '../../client/session.js';
+import type { SessionMode, SessionState } from '../../client/session-events.js';
+import { ControlEvent } from '../controls/controls.js';
+import { SessionController } from '../controllers/session-controller.js';
+import { PalErrorEvent } from '../events/error.js';
+import { translator, type Translate } from '../i18n/strings.js';
+import { toOutgoing, type OutgoingMessage } from '../shared/messages.js';
+import { tokens } from '../styles/tokens.js';
+import { conversationStyles } from './conversation.styles.js';
+
+/**
+ * @tagname pal-conversation
+ * @summary A live conversation: the PAL's video, self view, disclosure banner, captions and chat, Magic
+ * Canvas cards and the call controls. Joins `conversation-url` with `meeting-token` on its own, or shows
+ * the session a widget/embed/landing page gives it.
+ * @csspart stage - The video stage (forwarded from pal-stage).
+ * @csspart controls - The control bar.
+ * @event pal-conversation-started - (standalone) joined.
+ * @event pal-conversation-ended - (standalone) the call ended.
+ * @event pal-state-change - (standalone) state changed.
+ * @event pal-mode-change - (standalone) mode changed.
+ * @event pal-error - (standalone) something failed.
+ * @event pal-tool-call - (standalone) the PAL called a tool.
+ * @event pal-protocol-message - (standalone) an interactions-protocol message arrived.
+ * @event pal-canvas-interaction - (standalone) a canvas interaction was recorded.
+ */
+export class PalConversation extends LitElement {
+  static override styles = [tokens, conversationStyles];
+
+  /** Room to join (local room or Daily). */
+  @property({ attribute: 'conversation-url' }) conversationUrl = '';
+  @property({ attribute: 'meeting-token' }) meetingToken = '';
+  /** Service for canvas interactions; defaults to the conversation URL's origin. */
+  @property({ attribute: 'api-base' }) apiBase = '';
+  @property() override lang = '';
+  /** Set by a shell; when set, this element only renders it (the shell fires the page events). */
+  @property({ attribute: false }) session: ConversationSession | null = null;
+  @property({ attribute: false }) t: Translate | null = null;
+  @property({ attribute: false }) fallbackVideoUrl: string | null = null;
+  @property({ attribute: false }) fallbackImageUrl: string | null = null;
+  @state() private captionsOn = true;
+  @state() private chatOn = false;
+
+  readonly #given = new SessionController(this, { emit: false });
+  readonly #own = new SessionController(this, { emit: true });
+
+  get state(): SessionState {
+    return this.#active?.state ?? 'idle';
+  }
+
+  get mode(): SessionMode {
+    return this.#active?.mode ?? 'idle';
+  }
+
+  get #active(): ConversationSession | null {
+    return this.session ?? this.#own.session;
+  }
+
+  override willUpdate(changed: Map<string, unknown>): void {
+    if (changed.has('session')) this.#given.attach(this.session);
+  }
+
+  override updated(changed: Map<string, unknown>): void {
+    if (!this.session && (changed.has('conversationUrl') || changed.has('meetingToken')) && this.conversationUrl && this.meetingToken)
+      void this.startConversation();
+  }
+
+  /** Joins `conversation-url` (standalone use). Never rejects; failures are `pal-error`. */
+  startConversation(): Promise<void> {
+    if (this.session) return this.session.startConversation();
+    const url = this.conversationUrl;
+    if (!url || !this.meetingToken) {
+      this.dispatchEvent(new PalErrorEvent({ code: 'join_failed', message: 'conversation-url and meeting-token are required.' }));
+      return Promise.resolve();
+    }
+    let own = this.#own.session;
+    if (!own || own.conversation?.conversation_url !== url || own.mode === 'ended') {
+      own = new ConversationSession({ api: new ApiClient({ apiBase: this.apiBase || new URL(url).origin }) });
+      this.#own.attach(own, true);
+    }
+    return own.join(url, this.meetingToken);
+  }
+
+  async endConversation(): Promise<void> {
+    await this.#active?.endConversation();
+  }
+
+  /** Sends an interactions-protocol event; a string is sent as `conversation.respond`. */
+  sendMessage(event: string | OutgoingMessage): void {
+    try {
+      if (!this.#active) throw new PalClientError('not_connected', 'There is no live conversation.');
+      this.#active.send(toOutgoing(event));
+    } catch (error) {
+      const e = error instanceof PalClientError ? error : new PalClientError('not_connected', String(error));
+      this.dispatchEvent(new PalErrorEvent({ code: e.code, message: e.message }));
+    }
+  }
+
+  /** Sends text as the visitor. */
+  sendChat(text: string): void {
+    this.sendMessage(text);
+  }
+
+  override render() {
+    const session = this.#active;
+    const t = this.t ?? translator(this.lang || undefined);
+    if (!session) return nothing;
+    const connecting = session.state === 'connecting';
+    return html`
+      <div class="layout">
+        <div class="main ${this.chatOn ? 'chat' : ''}">
+          <pal-stage exportparts="stage" .t=${t} .participants=${session.participants}
+            .fallbackVideoUrl=${this.fallbackVideoUrl} .fallbackImageUrl=${this.fallbackImageUrl}></pal-stage>
+          <pal-canvas .link=${session}></pal-canvas>
+          <pal-disclosure .link=${session}></pal-disclosure>
+          <pal-transcript class="captions" mode="captions" exportparts="captions" .link=${session} ?hidden=${!this.captionsOn || this.chatOn}></pal-transcript>
+          <pal-transcript class="panel" mode="panel" exportparts="transcript" .link=${session} ?hidden=${!this.chatOn}></pal-transcript>
+          ${connecting ? html`<div class="overlay" role="status">${t('connecting.title')}</div>` : nothing}
+        </div>
+        <pal-controls exportparts="controls" .t=${t} ?microphone-on=${session.microphoneOn} ?camera-on=${session.cameraOn}
+          ?captions-on=${this.captionsOn} ?chat-on=${this.chatOn}
+          .audioDeviceId=${session.audioDeviceId ?? ''} .videoDeviceId=${session.videoDeviceId ?? ''}
+          @control=${this.#onControl}></pal-controls>
+      </div>
+    `;
+  }
+
+  #onControl(event: ControlEvent): void {
+    const session = this.#active;
+    if (!session) return;
+    switch (event.action) {
+      case 'microphone': return session.setMicrophone(!session.microphoneOn);
+      case 'camera': return session.setCamera(!session.cameraOn);
+      case 'device': return void session.setDevices(event.device ?? {});
+      case 'end': return void session.endConversation();
+      case 'captions': this.captionsOn = !this.captionsOn; return;
+      case 'chat': this.chatOn = !this.chatOn; return;
+    }
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pal-conversation': PalConversation;
+  }
+}

@@ -1,0 +1,85 @@
+import { html, unsafeCSS } from 'lit';
+import { property, query } from 'lit/decorators.js';
+import { styleMap } from 'lit/directives/style-map.js';
+import { customizationCss } from '../shared/config.js';
+import { PalDeploymentElement } from '../shared/deployment-element.js';
+import { renderFlow } from '../shared/flow-view.js';
+import { tokens } from '../styles/tokens.js';
+import { embedStyles } from './embed.styles.js';
+import { expandStyle, parseExpandOptions } from './expand-options.js';
+
+/**
+ * @tagname pal-embed
+ * @summary The conversation inline in the page. Fills its parent: 16:9 in containers at least 900px
+ * wide, 9:16 portrait below (container query); with `expand-options` it expands into a modal for the call.
+ * @csspart base - The card.
+ * @csspart screen - The current screen.
+ * @csspart conversation - The live conversation.
+ * @csspart stage - The video stage.
+ * @csspart controls - The call controls.
+ * @cssproperty [--pal-radius=12px] - Corner radius of the card.
+ * @event pal-ready - The deployment configuration has loaded.
+ * @event pal-conversation-created - `createConversation()` created a conversation.
+ * @event pal-conversation-started - The visitor joined.
+ * @event pal-conversation-ended - A live conversation ended.
+ * @event pal-state-change - `state` changed.
+ * @event pal-mode-change - `mode` changed.
+ * @event pal-error - Something failed (`{code, message}`).
+ * @event pal-tool-call - The PAL called a tool.
+ * @event pal-protocol-message - An interactions-protocol message arrived.
+ * @event pal-canvas-interaction - A Magic Canvas interaction was recorded.
+ */
+export class PalEmbed extends PalDeploymentElement {
+  static override styles = [tokens, embedStyles];
+
+  /** Preview layout: `full-screen` puts the greeting top-left and the start button centred near the bottom. */
+  @property({ reflect: true }) layout: string | null = null;
+  /** JSON `{enabled, aspect, custom_aspect, fullscreen, max_width, max_height}`: expand into a modal for the call. */
+  @property({ attribute: 'expand-options' }) expandOptions = '';
+  @query('dialog') private card!: HTMLDialogElement | null;
+
+  /** Whether the card is expanded into the modal right now. */
+  get expanded(): boolean {
+    return this.card?.matches(':modal') ?? false;
+  }
+
+  override render() {
+    const expand = parseExpandOptions(this.expandOptions);
+    const classes = `card ${expand.fullscreen ? 'fullscreen' : ''} ${!expand.customAspect && expand.aspect === 'vertical' ? 'vertical' : ''}`;
+    return html`
+      <style>${unsafeCSS(customizationCss(this.config))}</style>
+      <dialog class=${classes} part="base" aria-label=${this.config.preview?.title || this.t('popup.label')}
+        style=${styleMap(expandStyle(expand))} open @cancel=${this.#onCancel}>
+        ${renderFlow(this, { layout: this.layout })}
+      </dialog>
+    `;
+  }
+
+  override updated(): void {
+    const card = this.card;
+    if (!card) return;
+    const expand = parseExpandOptions(this.expandOptions);
+    const wantModal = expand.enabled && (this.mode === 'haircheck' || this.mode === 'call');
+    // The same dialog is shown inline (open attribute, no focus move) or on the top layer, so the call's
+    // DOM never moves and its media keep playing.
+    if (wantModal && !card.matches(':modal')) {
+      if (card.open) card.close();
+      card.showModal();
+    } else if (!wantModal && card.matches(':modal')) {
+      card.close();
+      card.setAttribute('open', '');
+    }
+  }
+
+  /** Escape on the expanded card ends the call and collapses it. */
+  #onCancel(event: Event): void {
+    event.preventDefault();
+    if (this.expanded) void this.endConversation();
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pal-embed': PalEmbed;
+  }
+}

@@ -1,0 +1,159 @@
+import { LitElement, css, html } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { MicLevelMeter, listDevices, type DeviceLists } from '../../client/media.js';
+import { defaultTranslate, type Translate } from '../i18n/strings.js';
+import { buttonStyles, fieldStyles, screenStyles } from '../styles/shared.js';
+import { tokens } from '../styles/tokens.js';
+
+export interface HaircheckChoice {
+  audioDeviceId?: string;
+  videoDeviceId?: string;
+  cameraOn: boolean;
+  microphoneOn: boolean;
+}
+
+/**
+ * @tagname pal-haircheck
+ * @summary The device check before joining: camera preview, live microphone level, device pickers.
+ * @csspart preview - The camera preview.
+ * @csspart level - The microphone level bar.
+ * @csspart join - The join button.
+ * @cssproperty [--pal-haircheck-preview-width=min(100%, 420px)] - Width of the camera preview.
+ * @event confirm - (internal) `detail` is the HaircheckChoice.
+ */
+export class PalHaircheck extends LitElement {
+  static override styles = [tokens, screenStyles, buttonStyles, fieldStyles, css`
+    .preview {
+      width: var(--pal-haircheck-preview-width, min(100%, 420px)); aspect-ratio: 4 / 3; object-fit: cover;
+      border-radius: var(--pal-radius); background: var(--pal-color-stage); transform: scaleX(-1);
+    }
+    .off { display: grid; place-items: center; color: #fff; transform: none; }
+    .level { width: min(100%, 420px); height: 8px; border-radius: 4px; background: var(--pal-color-border); overflow: hidden; }
+    .level > div { height: 100%; width: calc(var(--level, 0) * 100%); background: var(--pal-color-success); transition: width 80ms linear; }
+    .pickers { display: grid; gap: var(--pal-space); grid-template-columns: repeat(auto-fit, minmax(160px, 1fr)); width: min(100%, 420px); }
+  `];
+
+  @property({ attribute: false }) t: Translate = defaultTranslate;
+  @property() heading = '';
+  @property() description = '';
+  @property({ attribute: 'button-label' }) buttonLabel = '';
+  @property({ type: Boolean, attribute: 'camera-on' }) cameraOn = true;
+  @state() private devices: DeviceLists = { microphones: [], cameras: [] };
+  @state() private audioDeviceId = '';
+  @state() private videoDeviceId = '';
+  @state() private failed = false;
+  #stream: MediaStream | null = null;
+  #meter: MicLevelMeter | null = null;
+  #frame = 0;
+
+  /** The stream under test (exposed for tests and for apps that build their own check). */
+  get stream(): MediaStream | null {
+    return this.#stream;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.#open();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#close();
+  }
+
+  override render() {
+    const t = this.t;
+    return html`
+      <h2>${this.heading || t('haircheck.title')}</h2>
+      <p>${this.failed ? t('haircheck.no_access') : this.description || t('haircheck.description')}</p>
+      ${this.cameraOn
+        ? html`<video class="preview" part="preview" autoplay muted playsinline aria-label=${t('stage.self')}></video>`
+        : html`<div class="preview off" part="preview">${t('haircheck.camera_off')}</div>`}
+      <div class="level" part="level" role="meter" aria-label=${t('haircheck.level')} aria-valuemin="0" aria-valuemax="100" aria-valuenow="0"><div></div></div>
+      <div class="pickers">
+        ${this.#picker(t('haircheck.camera'), this.devices.cameras, this.videoDeviceId, (id) => (this.videoDeviceId = id))}
+        ${this.#picker(t('haircheck.microphone'), this.devices.microphones, this.audioDeviceId, (id) => (this.audioDeviceId = id))}
+      </div>
+      <div class="actions">
+        <button @click=${this.#toggleCamera} aria-pressed=${this.cameraOn ? 'true' : 'false'}>
+          ${this.cameraOn ? t('controls.camera_off') : t('controls.camera_on')}
+        </button>
+        <button class="primary" part="join" @click=${this.#confirm}>${this.buttonLabel || t('haircheck.join')}</button>
+      </div>
+    `;
+  }
+
+  override updated(): void {
+    const video = this.renderRoot.querySelector('video');
+    if (video && video.srcObject !== this.#stream) video.srcObject = this.#stream;
+  }
+
+  #picker(label: string, devices: MediaDeviceInfo[], selected: string, choose: (id: string) => void) {
+    if (devices.length === 0) return null;
+    return html`<label>${label}
+      <select @change=${(e: Event) => { choose((e.target as HTMLSelectElement).value); void this.#open(); }}>
+        ${devices.map((d, i) => html`<option value=${d.deviceId} ?selected=${d.deviceId === selected}>${d.label || `${label} ${i + 1}`}</option>`)}
+      </select>
+    </label>`;
+  }
+
+  async #open(): Promise<void> {
+    this.#close();
+    try {
+      const stream = await navigator.mediaDevices.getUserMedia({
+        audio: this.audioDeviceId ? { deviceId: { exact: this.audioDeviceId } } : true,
+        video: this.cameraOn ? (this.videoDeviceId ? { deviceId: { exact: this.videoDeviceId } } : true) : false,
+      });
+      if (!this.isConnected) return void stream.getTracks().forEach((track) => track.stop());
+      this.#stream = stream;
+      this.failed = false;
+      this.audioDeviceId ||= stream.getAudioTracks()[0]?.getSettings().deviceId ?? '';
+      this.videoDeviceId ||= stream.getVideoTracks()[0]?.getSettings().deviceId ?? '';
+      this.devices = await listDevices();
+      this.#meter = new MicLevelMeter(stream);
+      this.#tick();
+      this.requestUpdate();
+    } catch {
+      this.failed = true;
+    }
+  }
+
+  #tick = (): void => {
+    const level = this.#meter?.level() ?? 0;
+    const bar = this.renderRoot.querySelector<HTMLElement>('.level');
+    bar?.style.setProperty('--level', level.toFixed(3));
+    bar?.setAttribute('aria-valuenow', String(Math.round(level * 100)));
+    this.#frame = requestAnimationFrame(this.#tick);
+  };
+
+  #close(): void {
+    cancelAnimationFrame(this.#frame);
+    this.#meter?.dispose();
+    this.#meter = null;
+    for (const track of this.#stream?.getTracks() ?? []) track.stop();
+    this.#stream = null;
+  }
+
+  #toggleCamera(): void {
+    this.cameraOn = !this.cameraOn;
+    void this.#open();
+  }
+
+  #confirm(): void {
+    // The call acquires its own tracks; release ours first so the camera is free.
+    this.#close();
+    const detail: HaircheckChoice = {
+      cameraOn: this.cameraOn,
+      microphoneOn: true,
+      ...(this.audioDeviceId ? { audioDeviceId: this.audioDeviceId } : {}),
+      ...(this.videoDeviceId ? { videoDeviceId: this.videoDeviceId } : {}),
+    };
+    this.dispatchEvent(new CustomEvent<HaircheckChoice>('confirm', { detail }));
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pal-haircheck': PalHaircheck;
+  }
+}

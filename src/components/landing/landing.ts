@@ -1,0 +1,71 @@
+import { html, nothing, unsafeCSS } from 'lit';
+import { customizationCss } from '../shared/config.js';
+import { PalDeploymentElement } from '../shared/deployment-element.js';
+import { renderFlow } from '../shared/flow-view.js';
+import { buttonStyles } from '../styles/shared.js';
+import { tokens } from '../styles/tokens.js';
+import { landingStyles } from './landing.styles.js';
+
+const TEMPLATES = new Set(['split', 'stacked', 'centered', 'spotlight', 'minimal']);
+const safeUrl = (url: string | undefined): string | undefined => (url && /^https?:\/\//i.test(url) ? url : undefined);
+
+/**
+ * @tagname pal-landing
+ * @summary A full conversation page: hero (template, logo, title, description, call-to-action links from
+ * `customization.landing_page`) beside or above the conversation. The service serves it at `/d/{deployment_id}`.
+ * @csspart hero - The hero block.
+ * @csspart logo - The logo.
+ * @csspart cta - A call-to-action link.
+ * @csspart base - The conversation area.
+ * @csspart screen - The current screen.
+ * @csspart conversation - The live conversation.
+ * @event pal-ready - The deployment configuration has loaded.
+ * @event pal-conversation-created - `createConversation()` created a conversation.
+ * @event pal-conversation-started - The visitor joined.
+ * @event pal-conversation-ended - A live conversation ended.
+ * @event pal-state-change - `state` changed.
+ * @event pal-mode-change - `mode` changed.
+ * @event pal-error - Something failed (`{code, message}`).
+ * @event pal-tool-call - The PAL called a tool.
+ * @event pal-protocol-message - An interactions-protocol message arrived.
+ * @event pal-canvas-interaction - A Magic Canvas interaction was recorded.
+ */
+export class PalLanding extends PalDeploymentElement {
+  static override styles = [tokens, buttonStyles, landingStyles];
+
+  /** Which of the five hero layouts is used (from `customization.landing_page.template`). */
+  get template(): string {
+    const template = this.config.landing_page?.template ?? 'split';
+    return TEMPLATES.has(template) ? template : 'split';
+  }
+
+  override render() {
+    const page = this.config.landing_page ?? {};
+    const logo = safeUrl(page.logo_url);
+    return html`
+      <style>${unsafeCSS(customizationCss(this.config))}</style>
+      <div class=${this.template}>
+        <main class="page">
+          <header class="hero" part="hero">
+            ${logo ? html`<img class="logo" part="logo" src=${logo} alt="" />` : nothing}
+            <h1>${page.title || this.config.preview?.title || this.t('preview.title')}</h1>
+            ${page.description ? html`<p>${page.description}</p>` : nothing}
+            ${page.cta_links?.length
+              ? html`<nav class="cta" aria-label="Links">${page.cta_links.map((link, i) => {
+                  const href = safeUrl(link.url);
+                  return href ? html`<a class="button ${i === 0 ? 'primary' : ''}" part="cta" href=${href} target="_blank" rel="noopener">${link.label}</a>` : nothing;
+                })}</nav>`
+              : nothing}
+          </header>
+          <section class="stage" part="base" aria-label=${this.t('popup.label')}>${renderFlow(this)}</section>
+        </main>
+      </div>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pal-landing': PalLanding;
+  }
+}

@@ -1,0 +1,40 @@
+import { LitElement, html } from 'lit';
+import { property } from 'lit/decorators.js';
+import { defaultTranslate, type StringKey, type Translate } from '../i18n/strings.js';
+import { buttonStyles, screenStyles } from '../styles/shared.js';
+import { tokens } from '../styles/tokens.js';
+
+const DESCRIBED = new Set(['network_error', 'deployment_not_found', 'origin_not_allowed', 'join_failed', 'media_denied']);
+/** Failures a retry cannot fix. */
+const FINAL = new Set(['deployment_not_found', 'origin_not_allowed', 'no_deployment']);
+
+/**
+ * @tagname pal-error-screen
+ * @summary A failure explained in words, with "Try again" when a retry can help.
+ * @csspart retry - The try-again button.
+ * @event retry - (internal) the visitor asked to try again.
+ */
+export class PalErrorScreen extends LitElement {
+  static override styles = [tokens, screenStyles, buttonStyles];
+
+  @property({ attribute: false }) t: Translate = defaultTranslate;
+  @property() code = '';
+
+  override render() {
+    const t = this.t;
+    const key = (DESCRIBED.has(this.code) ? `error.${this.code}` : 'error.generic') as StringKey;
+    return html`
+      <h2>${t('error.title')}</h2>
+      <p role="alert">${t(key)}</p>
+      ${FINAL.has(this.code)
+        ? null
+        : html`<div class="actions"><button class="primary" part="retry" @click=${() => this.dispatchEvent(new Event('retry'))}>${t('retry')}</button></div>`}
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pal-error-screen': PalErrorScreen;
+  }
+}

@@ -1,0 +1,156 @@
+// What the widget, embed and landing page share: the deployment attributes, the session that runs the
+// flow, the host-page methods, and the merged configuration. Each shell only adds its own surface.
+import { LitElement } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { ApiClient } from '../../client/api.js';
+import { PalClientError } from '../../client/errors.js';
+import { ConversationSession, type SessionSettings } from '../../client/session.js';
+import type { SessionMode, SessionState } from '../../client/session-events.js';
+import type { TransportFactory } from '../../client/transport/select.js';
+import type { Customization } from '../../protocol/public.js';
+import { SessionController } from '../controllers/session-controller.js';
+import { PalErrorEvent } from '../events/error.js';
+import { translator, type Translate } from '../i18n/strings.js';
+import { deepMerge, parseOverrideConfig } from './config.js';
+import { toOutgoing, type OutgoingMessage } from './messages.js';
+
+/** Where the service is when `api-base` is not given: the origin this code was loaded from. */
+export const defaultApiBase = { value: typeof location === 'undefined' ? '' : new URL(import.meta.url, location.href).origin };
+
+export abstract class PalDeploymentElement extends LitElement {
+  /** Deployment whose configuration is loaded from `/v2/deployments/{id}/init`. */
+  @property({ attribute: 'deployment-id', reflect: true }) deploymentId = '';
+  /** Service address; defaults to the origin the script came from. */
+  @property({ attribute: 'api-base' }) apiBase = '';
+  /** Extra context for the PAL, read when the conversation is created. */
+  @property({ attribute: 'conversational-context' }) conversationalContext = '';
+  /** Opening line for this conversation, read when the conversation is created. */
+  @property({ attribute: 'custom-greeting' }) customGreeting = '';
+  /** Comma-separated memory store ids (a stable per-visitor id gives the PAL memory across visits). */
+  @property({ attribute: 'memory-stores' }) memoryStores = '';
+  /** JSON deep-merged over the deployment's `customization`. */
+  @property({ attribute: 'override-config' }) overrideConfig = '';
+  /** UI language (`en`; further tables can be added). */
+  @property({ reflect: true }) override lang = '';
+  /** Visitor's display name in the room. */
+  @property({ attribute: 'user-name' }) userName = '';
+  /** Reflects the customization theme so the dark tokens apply. */
+  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' | null = null;
+  @state() private patches: Partial<Customization> = {};
+
+  /** Tests and custom hosts may swap the network boundary. */
+  static fetchImpl: typeof fetch | undefined;
+  static transportFactory: TransportFactory | undefined;
+
+  protected readonly sessionController = new SessionController(this, { emit: true, deploymentId: () => this.deploymentId });
+
+  get session(): ConversationSession | null {
+    return this.sessionController.session;
+  }
+
+  /** One of `idle, initializing, connecting, connected, disconnecting, ended, error`. */
+  get state(): SessionState {
+    return this.session?.state ?? 'idle';
+  }
+
+  /** One of `idle, haircheck, call, ended, unavailable`. */
+  get mode(): SessionMode {
+    return this.session?.mode ?? 'idle';
+  }
+
+  /** The deployment's customization with `override-config` and `updateConfig()` patches merged over it. */
+  get config(): Customization {
+    const base = (this.session?.deployment?.customization ?? {}) as Customization;
+    return deepMerge(deepMerge(base, parseOverrideConfig(this.overrideConfig)), this.patches);
+  }
+
+  get t(): Translate {
+    return translator(this.lang || document.documentElement.lang || undefined, this.config.strings);
+  }
+
+  override willUpdate(changed: Map<string, unknown>): void {
+    if (changed.has('deploymentId') || changed.has('apiBase')) this.#ensureSession();
+    this.theme = this.config.theme ?? this.theme;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#ensureSession();
+  }
+
+  /** Same path as the Start button. Idempotent; never rejects (failures are `pal-error`). */
+  startConversation(): Promise<void> {
+    const session = this.#require();
+    return session ? session.startConversation() : Promise.resolve();
+  }
+
+  /** Creates the conversation without joining it; resolves `{conversationId}`, rejects on failure. */
+  createConversation(): Promise<{ conversationId: string }> {
+    const session = this.#require();
+    return session ? session.createConversation() : Promise.reject(new PalClientError('no_deployment', 'No deployment-id.'));
+  }
+
+  /** Leaves a live call, or cancels a pending start or device check. */
+  async endConversation(): Promise<void> {
+    await this.session?.endConversation();
+  }
+
+  /** Sends an interactions-protocol event; a string is sent as `conversation.respond`. Only during a call. */
+  sendMessage(event: string | OutgoingMessage): void {
+    try {
+      if (!this.session) throw new PalClientError('not_connected', 'There is no live conversation.');
+      this.session.send(toOutgoing(event));
+    } catch (error) {
+      const e = error instanceof PalClientError ? error : new PalClientError('not_connected', String(error));
+      this.dispatchEvent(new PalErrorEvent({ code: e.code, message: e.message }));
+    }
+  }
+
+  /** Sends text as the visitor. */
+  sendChat(text: string): void {
+    this.sendMessage(text);
+  }
+
+  /** Same shape as `override-config`; deep-merged over the current configuration. */
+  updateConfig(patch: Partial<Customization>): void {
+    this.patches = deepMerge(this.patches as Record<string, unknown>, patch as Record<string, unknown>);
+  }
+
+  protected settings(): SessionSettings {
+    const config = this.config;
+    const stores = this.memoryStores.split(',').map((s) => s.trim()).filter(Boolean);
+    return {
+      showHaircheck: config.show_haircheck ?? true,
+      cameraOn: config.camera_on ?? true,
+      ...(this.userName ? { userName: this.userName } : {}),
+      startBody: () => ({
+        ...(this.conversationalContext ? { conversational_context: this.conversationalContext } : {}),
+        ...(this.customGreeting ? { custom_greeting: this.customGreeting } : {}),
+        ...(stores.length ? { memory_stores: stores } : {}),
+      }),
+    };
+  }
+
+  #sessionKey = '';
+
+  /** One session per deployment and service; a new one after the element was removed and re-added. */
+  #ensureSession(): void {
+    const key = `${this.deploymentId}|${this.apiBase}`;
+    if (!this.deploymentId || (key === this.#sessionKey && this.session && !this.session.disposed)) return;
+    this.#sessionKey = key;
+    const ctor = this.constructor as typeof PalDeploymentElement;
+    const api = new ApiClient({ apiBase: this.apiBase || defaultApiBase.value, ...(ctor.fetchImpl ? { fetch: ctor.fetchImpl } : {}) });
+    const session = new ConversationSession({
+      api, deploymentId: this.deploymentId, settings: () => this.settings(),
+      ...(ctor.transportFactory ? { transportFactory: ctor.transportFactory } : {}),
+    });
+    this.sessionController.attach(session, true);
+    void session.initialize();
+  }
+
+  #require(): ConversationSession | null {
+    if (this.session) return this.session;
+    this.dispatchEvent(new PalErrorEvent({ code: 'no_deployment', message: 'Set deployment-id first.' }));
+    return null;
+  }
+}

@@ -1,0 +1,50 @@
+// The screen a deployment element shows for its session's state and mode, shared by widget, embed and
+// landing page: loading → preview → gate → device check → connecting → call → after-call, plus the
+// unavailable and error screens.
+import { html, type TemplateResult } from 'lit';
+import type { HaircheckChoice } from '../haircheck/haircheck.js';
+import type { PalDeploymentElement } from './deployment-element.js';
+
+export interface FlowViewOptions {
+  /** Embed `layout` attribute, passed to the preview. */
+  layout?: string | null;
+}
+
+export function renderFlow(host: PalDeploymentElement, options: FlowViewOptions = {}): TemplateResult {
+  const session = host.session;
+  const t = host.t;
+  const config = host.config;
+  const deployment = session?.deployment ?? null;
+  if (!session || session.state === 'initializing' || (!deployment && session.state !== 'error'))
+    return html`<pal-connecting part="screen" .t=${t} phase="loading"></pal-connecting>`;
+  const retry = (): void => void session.retry();
+  switch (session.mode) {
+    case 'unavailable':
+      return html`<pal-unavailable part="screen" .t=${t} reason=${session.unavailableReason ?? 'inactive'} @retry=${retry}></pal-unavailable>`;
+    case 'ended':
+      return html`<pal-ended part="screen" .t=${t} heading=${config.after_call?.title ?? ''} description=${config.after_call?.description ?? ''}
+        button-label=${config.after_call?.btn_title ?? ''} redirect-url=${config.after_call?.redirect_url ?? ''} @restart=${retry}></pal-ended>`;
+    case 'haircheck':
+      return html`<pal-haircheck part="screen" .t=${t} heading=${config.haircheck?.title ?? ''} description=${config.haircheck?.description ?? ''}
+        button-label=${config.haircheck?.btn_title ?? ''} ?camera-on=${config.camera_on ?? true}
+        @confirm=${(e: CustomEvent<HaircheckChoice>) => session.confirmHaircheck(e.detail)}></pal-haircheck>`;
+    case 'call':
+      return html`<pal-conversation part="conversation" exportparts="stage, controls" .t=${t} .session=${session}
+        .fallbackVideoUrl=${deployment?.thumbnail_video_url ?? null} .fallbackImageUrl=${deployment?.thumbnail_image_url ?? null}></pal-conversation>`;
+    default:
+      break;
+  }
+  if (session.state === 'error' && session.error)
+    return html`<pal-error-screen part="screen" .t=${t} code=${session.error.code} @retry=${retry}></pal-error-screen>`;
+  if (session.state === 'connecting') return html`<pal-connecting part="screen" .t=${t}></pal-connecting>`;
+  if (session.gate)
+    return html`<pal-gate part="screen" .t=${t} step=${session.gate} error-code=${session.gateError?.code ?? ''}
+      site-key=${deployment?.captcha?.site_key ?? ''} theme=${config.theme ?? 'auto'}
+      @password=${(e: CustomEvent<string>) => session.submitPassword(e.detail)}
+      @captcha=${(e: CustomEvent<string>) => session.submitCaptcha(e.detail)}
+      @captcha-unavailable=${() => session.captchaUnavailable()}></pal-gate>`;
+  return html`<pal-preview part="screen" .t=${t} heading=${config.preview?.title ?? ''} description=${config.preview?.description ?? ''}
+    button-label=${config.preview?.btn_title ?? ''} video-url=${deployment?.thumbnail_video_url ?? ''}
+    image-url=${deployment?.thumbnail_image_url ?? ''} layout=${options.layout ?? ''}
+    @start=${() => void host.startConversation()}></pal-preview>`;
+}

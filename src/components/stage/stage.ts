@@ -1,0 +1,90 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import type { TransportParticipant } from '../../client/transport/transport.js';
+import { defaultTranslate, type Translate } from '../i18n/strings.js';
+import { buttonStyles } from '../styles/shared.js';
+import { tokens } from '../styles/tokens.js';
+
+/**
+ * @tagname pal-stage
+ * @summary The call's video: the PAL large, the visitor's self view small, remote audio played.
+ * @csspart stage - The stage box.
+ * @csspart pal - The PAL's tile (video, or the face thumbnail in the local room).
+ * @csspart self - The self view.
+ * @cssproperty [--pal-self-view-width=28%] - Width of the self view.
+ */
+export class PalStage extends LitElement {
+  static override styles = [tokens, buttonStyles, css`
+    :host { display: block; position: relative; background: var(--pal-color-stage); overflow: hidden; min-height: 0; }
+    .pal { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; }
+    .self {
+      position: absolute; right: var(--pal-space); top: var(--pal-space); width: var(--pal-self-view-width, 28%);
+      max-width: 200px; aspect-ratio: 4 / 3; object-fit: cover; border-radius: var(--pal-radius-small);
+      transform: scaleX(-1); box-shadow: var(--pal-shadow); background: #000;
+    }
+    .sound { position: absolute; left: 50%; top: 50%; transform: translate(-50%, -50%); }
+    audio { display: none; }
+  `];
+
+  @property({ attribute: false }) t: Translate = defaultTranslate;
+  @property({ attribute: false }) participants: readonly TransportParticipant[] = [];
+  /** Shown for the PAL until its participant has video (the deployment's thumbnail). */
+  @property({ attribute: 'fallback-video-url' }) fallbackVideoUrl: string | null = null;
+  @property({ attribute: 'fallback-image-url' }) fallbackImageUrl: string | null = null;
+  @state() private blocked = false;
+
+  override render() {
+    const pal = this.participants.find((p) => !p.local && p.role === 'pal') ?? this.participants.find((p) => !p.local);
+    const self = this.participants.find((p) => p.local);
+    const remoteAudio = this.participants.filter((p) => !p.local && p.audioTrack);
+    return html`
+      <div part="stage" role="group" aria-label=${this.t('stage.pal')}>
+        ${this.#palTile(pal)}
+        ${self?.videoTrack ? html`<video class="self" part="self" data-track=${self.videoTrack.id} autoplay muted playsinline aria-label=${this.t('stage.self')}></video>` : nothing}
+        ${repeat(remoteAudio, (p) => p.id, (p) => html`<audio data-track=${p.audioTrack!.id} autoplay></audio>`)}
+        ${this.blocked ? html`<button class="primary sound" @click=${this.#unblock}>${this.t('stage.sound')}</button>` : nothing}
+      </div>
+    `;
+  }
+
+  override updated(): void {
+    // MediaStreams cannot be bound declaratively; attach each element's track after render.
+    const tracks = new Map<string, MediaStreamTrack>();
+    for (const p of this.participants) {
+      if (p.videoTrack) tracks.set(p.videoTrack.id, p.videoTrack);
+      if (p.audioTrack) tracks.set(p.audioTrack.id, p.audioTrack);
+    }
+    for (const media of this.renderRoot.querySelectorAll<HTMLMediaElement>('[data-track]')) {
+      const track = tracks.get(media.dataset.track ?? '');
+      const current = media.srcObject instanceof MediaStream ? media.srcObject.getTracks()[0] : undefined;
+      if (!track || current === track) continue;
+      media.srcObject = new MediaStream([track]);
+      media.play().catch((error: unknown) => {
+        if (error instanceof DOMException && error.name === 'NotAllowedError') this.blocked = true;
+      });
+    }
+  }
+
+  #palTile(pal: TransportParticipant | undefined) {
+    const label = pal?.name || this.t('stage.pal');
+    if (pal?.videoTrack)
+      return html`<video class="pal" part="pal" data-track=${pal.videoTrack.id} autoplay playsinline muted aria-label=${label}></video>`;
+    const videoUrl = pal?.videoUrl ?? (pal?.imageUrl ? null : this.fallbackVideoUrl);
+    const imageUrl = pal?.imageUrl ?? this.fallbackImageUrl;
+    if (videoUrl) return html`<video class="pal" part="pal" src=${videoUrl} autoplay muted loop playsinline aria-label=${label}></video>`;
+    if (imageUrl) return html`<img class="pal" part="pal" src=${imageUrl} alt=${label} />`;
+    return nothing;
+  }
+
+  #unblock(): void {
+    this.blocked = false;
+    for (const media of this.renderRoot.querySelectorAll<HTMLMediaElement>('audio, video')) void media.play().catch(() => undefined);
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pal-stage': PalStage;
+  }
+}

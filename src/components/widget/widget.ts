@@ -1,0 +1,129 @@
+import { html, nothing, svg, unsafeCSS } from 'lit';
+import { property, query } from 'lit/decorators.js';
+import { FocusTrapController } from '../controllers/focus-trap.js';
+import { customizationCss } from '../shared/config.js';
+import { PalDeploymentElement } from '../shared/deployment-element.js';
+import { renderFlow } from '../shared/flow-view.js';
+import { buttonStyles } from '../styles/shared.js';
+import { tokens } from '../styles/tokens.js';
+import { widgetStyles } from './widget.styles.js';
+
+const bubble = svg`<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true" fill="currentColor"><path d="M4 4h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2zm4 6.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3zm4 0a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3zm4 0a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3z"/></svg>`;
+
+/**
+ * @tagname pal-widget
+ * @summary A floating launcher that opens the conversation in a popup (a full-screen sheet on phones).
+ * Variant (tiny/compact/full), corner and launcher text come from `customization.widget`.
+ * @csspart launcher - The launcher button.
+ * @csspart panel - The popup (a modal dialog: focus stays inside, Escape closes).
+ * @csspart header - The popup's title bar.
+ * @csspart screen - The current screen (preview, gate, device check, …).
+ * @csspart conversation - The live conversation.
+ * @csspart stage - The video stage.
+ * @csspart controls - The call controls.
+ * @cssproperty [--pal-launcher-size=56px] - Height of the launcher.
+ * @cssproperty [--pal-widget-width=400px] - Width of the popup on wide screens.
+ * @cssproperty [--pal-widget-height=640px] - Height of the popup on wide screens.
+ * @cssproperty [--pal-accent] - Accent colour (launcher, buttons).
+ * @event pal-ready - The deployment configuration has loaded.
+ * @event pal-conversation-created - `createConversation()` created a conversation.
+ * @event pal-conversation-started - The visitor joined.
+ * @event pal-conversation-ended - A live conversation ended.
+ * @event pal-state-change - `state` changed.
+ * @event pal-mode-change - `mode` changed.
+ * @event pal-error - Something failed (`{code, message}`).
+ * @event pal-tool-call - The PAL called a tool.
+ * @event pal-protocol-message - An interactions-protocol message arrived.
+ * @event pal-canvas-interaction - A Magic Canvas interaction was recorded.
+ */
+export class PalWidget extends PalDeploymentElement {
+  static override styles = [tokens, buttonStyles, widgetStyles];
+
+  /** Whether the popup is open (reflected as the `open` attribute; set it to open at load). */
+  @property({ type: Boolean, reflect: true, attribute: 'open' }) opened = false;
+  @property({ reflect: true }) corner: string | null = null;
+  @query('dialog') private dialog!: HTMLDialogElement | null;
+  @query('.launcher') private launcher!: HTMLButtonElement | null;
+  /** The popup is modal: Tab cycles inside it, including into nested parts. */
+  protected readonly focusTrap = new FocusTrapController(this, () => (this.opened ? this.dialog : null));
+  /** The flow is rendered from the first open on, so a call survives closing the popup. */
+  #opened = false;
+
+  /** Shows the popup (the preview, or the running call). */
+  async open(): Promise<void> {
+    this.#opened = true;
+    this.opened = true;
+    await this.updateComplete;
+    if (this.dialog && !this.dialog.open) this.dialog.showModal();
+  }
+
+  /** Hides the popup. A live call keeps running behind the launcher; call endConversation() to end it. */
+  async close(): Promise<void> {
+    this.opened = false;
+    await this.updateComplete;
+    this.dialog?.close();
+    this.launcher?.focus();
+  }
+
+  /** Opens the popup and starts (same path as the Start button). */
+  override startConversation(): Promise<void> {
+    void this.open();
+    return super.startConversation();
+  }
+
+  override firstUpdated(): void {
+    if (this.opened) void this.open();
+  }
+
+  override willUpdate(changed: Map<string, unknown>): void {
+    super.willUpdate(changed);
+    this.corner = this.config.widget?.corner ?? 'bottom-right';
+  }
+
+  override render() {
+    const config = this.config;
+    const t = this.t;
+    const variant = config.widget?.variant ?? 'compact';
+    const text = config.widget?.text || t('launcher.label');
+    const live = this.state === 'connected';
+    const image = this.session?.deployment?.thumbnail_image_url;
+    return html`
+      <style>${unsafeCSS(customizationCss(config))}</style>
+      <button class="launcher ${variant}" part="launcher" aria-haspopup="dialog" aria-expanded=${String(this.opened)}
+        aria-label=${variant === 'tiny' ? text : nothing} @click=${() => void this.open()}>
+        ${variant === 'full' && image ? html`<img class="face" src=${image} alt="" />` : bubble}
+        ${variant === 'tiny' ? nothing : html`<span>${text}</span>`}
+        ${live ? html`<span class="live" aria-hidden="true"></span>` : nothing}
+      </button>
+      <dialog part="panel" aria-label=${config.preview?.title || t('popup.label')} @cancel=${this.#onCancel} @close=${this.#onDialogClose}>
+        <header part="header">
+          <span>${config.preview?.title || t('popup.label')}</span>
+          <button class="close" aria-label=${t('popup.close')} @click=${this.#closeFromPopup}>×</button>
+        </header>
+        <div class="body">${this.#opened ? renderFlow(this) : nothing}</div>
+      </dialog>
+    `;
+  }
+
+  /** Escape is the popup's own close. */
+  #onCancel(event: Event): void {
+    event.preventDefault();
+    void this.#closeFromPopup();
+  }
+
+  #onDialogClose(): void {
+    if (this.opened) this.opened = false;
+  }
+
+  /** The popup's own close ends a live call (or a pending start) before closing. */
+  async #closeFromPopup(): Promise<void> {
+    if (this.state === 'connected' || this.state === 'connecting' || this.mode === 'haircheck') await this.endConversation();
+    await this.close();
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pal-widget': PalWidget;
+  }
+}

@@ -1,0 +1,217 @@
+import { expect } from '@open-wc/testing';
+import { ApiClient } from '../../../src/client/api.js';
+import { LinkMessageEvent } from '../../../src/client/link.js';
+import { ConversationSession, type SessionSettings } from '../../../src/client/session.js';
+import {
+  SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
+} from '../../../src/client/session-events.js';
+import { FakeTransport, initBody, scriptedFetch, startBody, tick, until } from '../helpers/fakes.js';
+
+function setup(routes: Parameters<typeof scriptedFetch>[0], settings: Partial<SessionSettings> = {}, prepare: (t: FakeTransport) => void = () => {}) {
+  const { fetch, calls } = scriptedFetch(routes);
+  const transports: FakeTransport[] = [];
+  const session = new ConversationSession({
+    api: new ApiClient({ apiBase: 'http://pal.test', fetch }),
+    deploymentId: 'd123',
+    transportFactory: () => {
+      const t = new FakeTransport();
+      prepare(t);
+      transports.push(t);
+      return t;
+    },
+    settings: () => ({ showHaircheck: false, cameraOn: true, startBody: () => ({ custom_greeting: 'Hi' }), ...settings }),
+  });
+  const states: string[] = [];
+  const modes: string[] = [];
+  const lifecycle: string[] = [];
+  const errors: string[] = [];
+  session.addEventListener(SessionStateEvent.type, (e) => states.push((e as SessionStateEvent).state));
+  session.addEventListener(SessionModeEvent.type, (e) => modes.push((e as SessionModeEvent).mode));
+  session.addEventListener(SessionLifecycleEvent.type, (e) => lifecycle.push(`${(e as SessionLifecycleEvent).phase}:${(e as SessionLifecycleEvent).conversationId}`));
+  session.addEventListener(SessionErrorEvent.type, (e) => errors.push((e as SessionErrorEvent).error.code));
+  return { session, calls, transports, states, modes, lifecycle, errors };
+}
+
+const ok = { '/init': { status: 200, body: initBody() }, '/start': { status: 200, body: startBody() } };
+
+describe('ConversationSession', () => {
+  it('walks idle → initializing → idle → connecting → connected → disconnecting → ended with modes idle → call → ended', async () => {
+    const t = setup(ok);
+    await t.session.initialize();
+    expect(t.session.state).to.equal('idle');
+    await t.session.startConversation();
+    expect(t.session.state).to.equal('connected');
+    expect(t.session.mode).to.equal('call');
+    expect(t.transports[0]!.joined).to.include({ url: 'http://pal.test/rooms/c42', token: 'tok' });
+    expect(t.calls[1]!.body).to.deep.equal({ custom_greeting: 'Hi' });
+    await t.session.endConversation();
+    expect(t.states).to.deep.equal(['initializing', 'idle', 'connecting', 'connected', 'disconnecting', 'ended']);
+    expect(t.modes).to.deep.equal(['call', 'ended']);
+    expect(t.lifecycle).to.deep.equal(['ready:', 'started:c42', 'ended:c42']);
+    expect(t.transports[0]!.left).to.equal(true);
+  });
+
+  it('starts one conversation when started twice', async () => {
+    const t = setup(ok);
+    await t.session.initialize();
+    await Promise.all([t.session.startConversation(), t.session.startConversation()]);
+    await t.session.startConversation(); // during a live call: nothing
+    expect(t.calls.filter((c) => c.url.endsWith('/start'))).to.have.length(1);
+    expect(t.transports).to.have.length(1);
+  });
+
+  it('goes to unavailable with the reason from init', async () => {
+    const t = setup({ '/init': { status: 200, body: initBody({ is_available: false, unavailable_reason: 'daily_limit' }) } });
+    await t.session.initialize();
+    expect(t.session.mode).to.equal('unavailable');
+    expect(t.session.unavailableReason).to.equal('daily_limit');
+  });
+
+  it('turns a busy start into error + unavailable', async () => {
+    const t = setup({ ...ok, '/start': { status: 429, body: { error: 'busy' }, headers: { 'retry-after': '30' } } });
+    await t.session.initialize();
+    await t.session.startConversation();
+    expect(t.errors).to.deep.equal(['busy']);
+    expect(t.session.state).to.equal('error');
+    expect(t.session.mode).to.equal('unavailable');
+    expect(t.session.unavailableReason).to.equal('busy');
+  });
+
+  it('asks for the password, returns to the gate when it is wrong, and sends it on start', async () => {
+    let attempts = 0;
+    const t = setup({
+      '/init': { status: 200, body: initBody({ has_password: true }) },
+      '/start': () => (++attempts === 1 ? { status: 403, body: { error: 'invalid_password' } } : { status: 200, body: startBody() }),
+    });
+    await t.session.initialize();
+    const started = t.session.startConversation();
+    await until(() => t.session.gate === 'password', 'password gate');
+    t.session.submitPassword('wrong');
+    await until(() => t.session.gateError?.code === 'invalid_password', 'gate error');
+    expect(t.session.gate).to.equal('password');
+    t.session.submitPassword('secret');
+    await started;
+    expect(t.session.state).to.equal('connected');
+    expect(t.calls.filter((c) => c.url.endsWith('/start')).map((c) => (c.body as { password: string }).password)).to.deep.equal(['wrong', 'secret']);
+  });
+
+  it('waits in the captcha step and sends the token', async () => {
+    const t = setup({ '/init': { status: 200, body: initBody({ captcha: { provider: 'turnstile', site_key: 'k' } }) }, '/start': ok['/start'] });
+    await t.session.initialize();
+    const started = t.session.startConversation();
+    await until(() => t.session.gate === 'captcha');
+    t.session.submitCaptcha('tt');
+    await started;
+    expect((t.calls[1]!.body as { captcha_token: string }).captcha_token).to.equal('tt');
+  });
+
+  it('goes unavailable when the bot check cannot run', async () => {
+    const t = setup({ '/init': { status: 200, body: initBody({ captcha: { provider: 'turnstile', site_key: 'k' } }) } });
+    await t.session.initialize();
+    const started = t.session.startConversation();
+    await until(() => t.session.gate === 'captcha');
+    t.session.captchaUnavailable();
+    await started;
+    expect(t.session.mode).to.equal('unavailable');
+    expect(t.errors).to.deep.equal(['captcha_unavailable']);
+  });
+
+  it('stops in haircheck mode until confirmed, and end cancels it without a conversation', async () => {
+    const t = setup(ok, { showHaircheck: true });
+    await t.session.initialize();
+    const started = t.session.startConversation();
+    await until(() => t.session.mode === 'haircheck');
+    await t.session.endConversation();
+    await started;
+    expect(t.session.mode).to.equal('idle');
+    expect(t.session.state).to.equal('idle');
+    expect(t.calls.filter((c) => c.url.endsWith('/start'))).to.have.length(0);
+    expect(t.lifecycle).to.deep.equal(['ready:']);
+    const again = t.session.startConversation();
+    await until(() => t.session.mode === 'haircheck');
+    t.session.confirmHaircheck({ cameraOn: false, audioDeviceId: 'mic-2' });
+    await again;
+    expect(t.transports[0]!.joined).to.include({ startVideo: false, audioDeviceId: 'mic-2' });
+  });
+
+  it('end cancels a pending start while connecting, without errors or an ended event', async () => {
+    const t = setup(ok, {}, (f) => (f.holdJoin = true));
+    await t.session.initialize();
+    const started = t.session.startConversation();
+    await until(() => t.transports[0]?.joined !== null && t.transports.length === 1);
+    expect(t.session.state).to.equal('connecting');
+    await t.session.endConversation();
+    t.transports[0]!.releaseJoin();
+    await started;
+    expect(t.session.state).to.equal('idle');
+    expect(t.errors).to.deep.equal([]);
+    expect(t.lifecycle).to.deep.equal(['ready:']);
+  });
+
+  it('createConversation creates without joining; start then joins that conversation', async () => {
+    const t = setup(ok);
+    await t.session.initialize();
+    const created = await t.session.createConversation();
+    expect(created).to.deep.equal({ conversationId: 'c42' });
+    expect(t.transports).to.have.length(0);
+    await t.session.startConversation();
+    expect(t.calls.filter((c) => c.url.endsWith('/start'))).to.have.length(1);
+    expect(t.lifecycle).to.deep.equal(['ready:', 'created:c42', 'started:c42']);
+  });
+
+  it('reports network and join failures as error state with codes', async () => {
+    const t = setup({ '/init': new TypeError('Failed to fetch') });
+    await t.session.initialize();
+    expect(t.session.state).to.equal('error');
+    expect(t.errors).to.deep.equal(['network_error']);
+    const j = setup(ok, {}, (f) => (f.failJoin = new Error('nope')));
+    await j.session.initialize();
+    await j.session.startConversation();
+    expect(j.errors).to.deep.equal(['join_failed']);
+    expect(j.session.state).to.equal('error');
+    expect(j.transports[0]!.left).to.equal(true);
+  });
+
+  it('relays room app-messages as LinkMessageEvent and sends through the transport', async () => {
+    const t = setup(ok);
+    await t.session.initialize();
+    await t.session.startConversation();
+    const seen: unknown[] = [];
+    t.session.addEventListener(LinkMessageEvent.type, (e) => seen.push((e as LinkMessageEvent).message));
+    t.transports[0]!.receive({ event_type: 'conversation.utterance', properties: { role: 'replica', speech: 'Hello' } });
+    expect(seen).to.have.length(1);
+    t.session.send({ event_type: 'conversation.respond', properties: { text: 'hi' } });
+    expect(t.transports[0]!.sent[0]).to.deep.include({ message_type: 'conversation', conversation_id: 'c42', event_type: 'conversation.respond' });
+    t.session.setMicrophone(false);
+    t.session.setCamera(false);
+    await t.session.setDevices({ videoDeviceId: 'cam-2' });
+    expect(t.transports[0]).to.include({ mic: false, camera: false });
+    expect(t.transports[0]!.devices).to.deep.equal({ videoDeviceId: 'cam-2' });
+  });
+
+  it('ends when the room ends the call, and reports a lost connection', async () => {
+    const t = setup(ok);
+    await t.session.initialize();
+    await t.session.startConversation();
+    t.transports[0]!.endFromRoom(true);
+    expect(t.session.mode).to.equal('ended');
+    expect(t.errors).to.deep.equal(['connection_lost']);
+    expect(t.lifecycle.at(-1)).to.equal('ended:c42');
+  });
+
+  it('joins a given room without a deployment', async () => {
+    const transports: FakeTransport[] = [];
+    const session = new ConversationSession({ transportFactory: () => { const f = new FakeTransport(); transports.push(f); return f; } });
+    await session.join('http://pal.test/rooms/c9', 'tok9');
+    expect(session.conversationId).to.equal('c9');
+    expect(session.mode).to.equal('call');
+    session.dispose();
+    await tick();
+    expect(transports[0]!.left).to.equal(true);
+  });
+
+  it('sending outside a call throws not_connected', () => {
+    const t = setup(ok);
+    expect(() => t.session.send({ event_type: 'conversation.respond' })).to.throw().with.property('code', 'not_connected');
+  });
+});

@@ -1,0 +1,198 @@
+import { expect } from '@open-wc/testing';
+import type { DailyEventObject, DailyFactoryOptions, DailyParticipant, DailyParticipantsObject, DailyCallOptions, DailyEvent } from '@daily-co/daily-js';
+import { DailyTransport, type DailyCallObject } from '../../../src/client/transport/daily.js';
+import { LocalTransport } from '../../../src/client/transport/local.js';
+import { TransportEndedEvent, TransportMessageEvent, transportKindFor } from '../../../src/client/transport/transport.js';
+import { until } from '../helpers/fakes.js';
+
+/** WebSocket stand-in driven by the test (the room side). */
+class FakeSocket extends EventTarget {
+  readyState: number = WebSocket.CONNECTING;
+  sent: unknown[] = [];
+  constructor(readonly url: string) {
+    super();
+    setTimeout(() => {
+      this.readyState = WebSocket.OPEN;
+      this.dispatchEvent(new Event('open'));
+    });
+  }
+  send(data: string): void {
+    this.sent.push(JSON.parse(data));
+  }
+  close(code = 1000): void {
+    if (this.readyState === WebSocket.CLOSED) return;
+    this.readyState = WebSocket.CLOSED;
+    this.dispatchEvent(new CloseEvent('close', { code }));
+  }
+  frame(data: unknown): void {
+    this.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(data) }));
+  }
+}
+
+describe('transport choice', () => {
+  it('uses daily for daily.co hosts and the local room otherwise', () => {
+    expect(transportKindFor('https://acme.daily.co/room')).to.equal('daily');
+    expect(transportKindFor('http://localhost:8787/rooms/c1')).to.equal('local');
+    expect(transportKindFor('https://notdaily.co.evil.com/x')).to.equal('local');
+  });
+});
+
+describe('LocalTransport', () => {
+  function open() {
+    let socket!: FakeSocket;
+    const transport = new LocalTransport({ voice: false, createSocket: (url) => (socket = new FakeSocket(url)) as unknown as WebSocket, getUserMedia: () => navigator.mediaDevices.getUserMedia({ video: true }) });
+    const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 'secret', startVideo: true, startAudio: true });
+    return { transport, joined, socket: () => socket };
+  }
+
+  it('joins with the token in the first frame, lists the PAL with its thumbnail, relays app-messages', async () => {
+    const { transport, joined, socket } = open();
+    await until(() => socket()?.sent.length === 1, 'join frame');
+    expect(socket().url).to.equal('wss://pal.test/rooms/c1');
+    expect(socket().sent[0]).to.deep.equal({ type: 'join', meeting_token: 'secret' });
+    socket().frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [
+      { participant_id: 'p1', user_name: 'Ada', role: 'pal', video_url: '/face.mp4', image_url: '/face.jpg' },
+      { participant_id: 'v1', user_name: 'Visitor', role: 'visitor' },
+    ] });
+    await joined;
+    const pal = transport.participants.find((p) => p.role === 'pal')!;
+    expect(pal).to.include({ id: 'p1', videoUrl: '/face.mp4', imageUrl: '/face.jpg' });
+    await until(() => transport.participants[0]!.videoTrack !== null, 'self view');
+    const messages: unknown[] = [];
+    transport.addEventListener(TransportMessageEvent.type, (e) => messages.push((e as TransportMessageEvent).data));
+    socket().frame({ type: 'app-message', from: 'p1', data: { event_type: 'conversation.utterance' } });
+    expect(messages).to.deep.equal([{ event_type: 'conversation.utterance' }]);
+    transport.sendAppMessage({ event_type: 'conversation.respond', properties: { text: 'hi' } });
+    expect(socket().sent[1]).to.deep.equal({ type: 'app-message', data: { event_type: 'conversation.respond', properties: { text: 'hi' } } });
+    await transport.leave();
+    expect(socket().sent[2]).to.deep.equal({ type: 'leave' });
+  });
+
+  it('rejects the join when the room refuses the token', async () => {
+    const { joined, socket } = open();
+    await until(() => socket()?.sent.length === 1);
+    socket().close(4401);
+    try {
+      await joined;
+      throw new Error('joined');
+    } catch (error) {
+      expect((error as { code: string }).code).to.equal('join_failed');
+      expect((error as Error).message).to.contain('token');
+    }
+  });
+
+  it('reports the room ending the call', async () => {
+    const { transport, joined, socket } = open();
+    await until(() => socket()?.sent.length === 1);
+    socket().frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [] });
+    await joined;
+    const ended: TransportEndedEvent[] = [];
+    transport.addEventListener(TransportEndedEvent.type, (e) => ended.push(e as TransportEndedEvent));
+    socket().frame({ type: 'ended', reason: 'max_call_duration reached' });
+    expect(ended.map((e) => [e.reason, e.failed])).to.deep.equal([['max_call_duration reached', false]]);
+  });
+});
+
+/** A call object implementing the part of daily-js's own DailyCall type the transport uses. */
+class FakeDailyCall implements DailyCallObject {
+  handlers = new Map<string, ((event: never) => void)[]>();
+  joinedWith: DailyCallOptions | undefined;
+  sent: [unknown, unknown][] = [];
+  audio = true;
+  video = true;
+  devices: unknown;
+  destroyed = false;
+  remote: DailyParticipant | null = null;
+  constructor(readonly options: DailyFactoryOptions) {}
+  on<T extends DailyEvent>(event: T, handler: (event: DailyEventObject<T>) => void): never {
+    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler as (event: never) => void]);
+    return this as never;
+  }
+  off<T extends DailyEvent>(event: T, handler: (event: DailyEventObject<T>) => void): never {
+    this.handlers.set(event, (this.handlers.get(event) ?? []).filter((h) => h !== (handler as unknown)));
+    return this as never;
+  }
+  emit(event: DailyEvent, payload: object): void {
+    for (const handler of this.handlers.get(event) ?? []) (handler as (e: object) => void)({ action: event, ...payload });
+  }
+  async join(options?: DailyCallOptions): Promise<DailyParticipantsObject> {
+    this.joinedWith = options;
+    return this.participants();
+  }
+  async leave(): Promise<void> {}
+  async destroy(): Promise<void> {
+    this.destroyed = true;
+  }
+  participants(): DailyParticipantsObject {
+    const local = participant('me', true);
+    return this.remote ? { local, [this.remote.session_id]: this.remote } : { local };
+  }
+  sendAppMessage(data: unknown, to?: string | string[]): never {
+    this.sent.push([data, to]);
+    return this as never;
+  }
+  setLocalAudio(enabled: boolean): never {
+    this.audio = enabled;
+    return this as never;
+  }
+  setLocalVideo(enabled: boolean): never {
+    this.video = enabled;
+    return this as never;
+  }
+  async setInputDevicesAsync(devices: object): Promise<never> {
+    this.devices = devices;
+    return {} as never;
+  }
+}
+
+function participant(id: string, local: boolean, track?: MediaStreamTrack): DailyParticipant {
+  const state = (t?: MediaStreamTrack) => ({ state: t ? 'playable' : 'off', subscribed: true, persistentTrack: t }) as never;
+  return { session_id: id, user_name: local ? 'You' : 'PAL', local, tracks: { audio: state(), video: state(track), screenAudio: state(), screenVideo: state() } } as unknown as DailyParticipant;
+}
+
+describe('DailyTransport', () => {
+  it('joins in call-object mode with avoidEval, relays app-messages both ways, switches devices, exposes remote tracks', async () => {
+    let call!: FakeDailyCall;
+    const transport = new DailyTransport({ createCallObject: (options) => (call = new FakeDailyCall(options)) });
+    await transport.join({ url: 'https://acme.daily.co/r', token: 't', startVideo: false, startAudio: true, audioDeviceId: 'mic-2' });
+    expect(call.options.dailyConfig?.avoidEval).to.equal(true);
+    expect(call.options).to.include({ startVideoOff: true, startAudioOff: false, audioSource: 'mic-2' });
+    expect(call.joinedWith).to.deep.equal({ url: 'https://acme.daily.co/r', token: 't' });
+    const messages: unknown[] = [];
+    transport.addEventListener(TransportMessageEvent.type, (e) => messages.push((e as TransportMessageEvent).data));
+    call.emit('app-message', { data: { event_type: 'conversation.tool_call' }, fromId: 'pal' });
+    expect(messages).to.deep.equal([{ event_type: 'conversation.tool_call' }]);
+    transport.sendAppMessage({ event_type: 'conversation.echo' });
+    expect(call.sent).to.deep.equal([[{ event_type: 'conversation.echo' }, '*']]);
+    transport.setMicrophoneEnabled(false);
+    transport.setCameraEnabled(true);
+    await transport.setInputDevices({ videoDeviceId: 'cam-3' });
+    expect([call.audio, call.video, call.devices]).to.deep.equal([false, true, { videoDeviceId: 'cam-3' }]);
+    const stream = await navigator.mediaDevices.getUserMedia({ video: true });
+    call.remote = participant('pal-1', false, stream.getVideoTracks()[0]);
+    call.emit('track-started', {});
+    expect(transport.participants.find((p) => !p.local)!.videoTrack).to.equal(stream.getVideoTracks()[0]);
+    const ended: TransportEndedEvent[] = [];
+    transport.addEventListener(TransportEndedEvent.type, (e) => ended.push(e as TransportEndedEvent));
+    call.emit('left-meeting', {});
+    expect(ended).to.have.length(1);
+    expect(call.destroyed).to.equal(true);
+    stream.getTracks().forEach((t) => t.stop());
+  });
+
+  it('destroys the call object and rejects when joining fails', async () => {
+    let call!: FakeDailyCall;
+    const transport = new DailyTransport({ createCallObject: (options) => {
+      call = new FakeDailyCall(options);
+      call.join = async () => { throw new Error('room expired'); };
+      return call;
+    } });
+    try {
+      await transport.join({ url: 'https://acme.daily.co/r', token: 't', startVideo: true, startAudio: true });
+      throw new Error('joined');
+    } catch (error) {
+      expect((error as { code: string }).code).to.equal('join_failed');
+    }
+    expect(call.destroyed).to.equal(true);
+  });
+});

@@ -1,0 +1,49 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { defineShells, type FullModule } from '../../../src/cdn/shell.js';
+import { PalDeploymentElement } from '../../../src/components/shared/deployment-element.js';
+import { FakeTransport, initBody, until } from '../helpers/fakes.js';
+
+// The script-tag shells are defined under pal-* names in a page without the npm registration, so this
+// file registers them under the real names before anything else does.
+let loads = 0;
+const realFetch = window.fetch.bind(window);
+describe('script-tag shells', () => {
+  before(() => {
+    window.fetch = async (input, init) => String(input).endsWith('/init')
+      ? new Response(JSON.stringify(initBody({ customization: { widget: { text: 'Ask Ada', corner: 'top-left' }, preview: { title: 'Hi there' }, show_haircheck: false } })))
+      : String(input).endsWith('/start')
+        ? new Response(JSON.stringify({ conversation_id: 'c1', conversation_name: 'n', conversation_url: 'http://pal.test/rooms/c1', status: 'active', callback_url: null, created_at: 'now', meeting_token: 't' }))
+        : realFetch(input, init);
+    PalDeploymentElement.transportFactory = () => new FakeTransport();
+    defineShells(async () => {
+      loads++;
+      return (await import('../../../src/cdn-full.js')) as FullModule;
+    }, 'http://cdn.test');
+  });
+  after(() => {
+    window.fetch = realFetch;
+  });
+
+  it('defines the elements at once and paints the launcher before the full code arrives', async () => {
+    expect(customElements.get('pal-widget')).to.not.equal(undefined);
+    const el = await fixture<HTMLElement>(html`<pal-widget deployment-id="d1" api-base="http://pal.test"></pal-widget>`);
+    await until(() => el.shadowRoot!.querySelector('.l, pal-widget-impl') !== null, 'launcher painted');
+    const upgraded = await (el as unknown as { whenUpgraded(): Promise<HTMLElement> }).whenUpgraded();
+    expect(upgraded.tagName).to.equal('PAL-WIDGET-IMPL');
+    expect(upgraded.getAttribute('api-base')).to.equal('http://pal.test');
+    expect(upgraded.getAttribute('exportparts')).to.contain('launcher');
+    await until(() => upgraded.shadowRoot?.querySelector('.launcher')?.textContent?.includes('Ask Ada') === true, 'full launcher');
+    await expect(el).to.be.accessible();
+  });
+
+  it('forwards methods, attributes and events; loads the full code once', async () => {
+    const el = await fixture<HTMLElement & { startConversation(): Promise<void>; state: string }>(html`<pal-embed deployment-id="d1" api-base="http://pal.test"></pal-embed>`);
+    const started = new Promise((resolve) => el.addEventListener('pal-conversation-started', resolve));
+    await el.startConversation();
+    await started;
+    expect(el.state).to.equal('connected');
+    el.setAttribute('custom-greeting', 'Hello');
+    expect(el.shadowRoot!.querySelector('pal-embed-impl')!.getAttribute('custom-greeting')).to.equal('Hello');
+    expect(loads).to.equal(1);
+  });
+});

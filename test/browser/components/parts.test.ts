@@ -1,0 +1,163 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../../../src/components/define.js';
+import type { PalConversation } from '../../../src/components/conversation/conversation.js';
+import { ControlEvent, type PalControls } from '../../../src/components/controls/controls.js';
+import type { HaircheckChoice, PalHaircheck } from '../../../src/components/haircheck/haircheck.js';
+import type { PalStage } from '../../../src/components/stage/stage.js';
+import type { PalConnecting } from '../../../src/components/screens/connecting.js';
+import type { PalEmbed } from '../../../src/components/embed/embed.js';
+import { FakeTransport, until } from '../helpers/fakes.js';
+import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
+
+describe('pal-haircheck', () => {
+  it('previews the camera, shows a live mic level, lists devices, and confirms the choice', async () => {
+    const el = await fixture<PalHaircheck>(html`<pal-haircheck heading="Ready?"></pal-haircheck>`);
+    await until(() => el.stream !== null, 'camera stream');
+    await el.updateComplete;
+    expect(deep<HTMLVideoElement>(el, 'video')!.srcObject).to.equal(el.stream);
+    await until(() => Number(deep(el, '[role=meter]')!.getAttribute('aria-valuenow')) > 0, 'mic level above zero');
+    expect(el.shadowRoot!.querySelectorAll('select').length).to.equal(2);
+    expect(el.shadowRoot!.textContent).to.contain('Ready?');
+    await expect(el).to.be.accessible();
+    setTimeout(() => deep(el, '[part=join]')!.click());
+    const choice = ((await oneEvent(el, 'confirm')) as CustomEvent<HaircheckChoice>).detail;
+    expect(choice.cameraOn).to.equal(true);
+    expect(choice.videoDeviceId).to.be.a('string');
+    expect(el.stream).to.equal(null);
+  });
+
+  it('is shown in haircheck mode and skipped when customization.show_haircheck is false', async () => {
+    useFakeService({ customization: { show_haircheck: true } });
+    const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
+    const el = wrapper.querySelector('pal-embed') as PalEmbed;
+    await until(() => el.session?.state === 'idle');
+    void el.startConversation();
+    await until(() => el.mode === 'haircheck');
+    await el.updateComplete;
+    const check = deep(el, 'pal-haircheck') as PalHaircheck;
+    await until(() => check.stream !== null);
+    deep(check, '[part=join]')!.click();
+    await until(() => el.state === 'connected');
+    useFakeService({ customization: { show_haircheck: false } });
+    const w2 = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
+    const skipped = w2.querySelector('pal-embed') as PalEmbed;
+    const modes = recordEvents(['pal-mode-change']);
+    await until(() => skipped.session?.state === 'idle');
+    await skipped.startConversation();
+    modes.stop();
+    expect(modes.seen.map((e) => (e.detail as { mode: string }).mode)).to.deep.equal(['call']);
+  });
+});
+
+describe('pal-stage', () => {
+  it('shows the PAL thumbnail video (local room), the self view from the camera, and plays remote audio', async () => {
+    const stream = await navigator.mediaDevices.getUserMedia({ video: true, audio: true });
+    const el = await fixture<PalStage>(html`<pal-stage style="width:640px;height:360px"></pal-stage>`);
+    el.participants = [
+      { id: 'me', name: 'You', role: 'visitor', local: true, videoTrack: stream.getVideoTracks()[0]!, audioTrack: null },
+      { id: 'pal', name: 'Ada', role: 'pal', local: false, videoTrack: null, audioTrack: stream.getAudioTracks()[0]!, videoUrl: '/face.webm', imageUrl: '/face.jpg' },
+    ];
+    await el.updateComplete;
+    const pal = deep<HTMLVideoElement>(el, '[part=pal]')!;
+    expect(pal.tagName).to.equal('VIDEO');
+    expect([pal.loop, pal.muted]).to.deep.equal([true, true]);
+    expect(pal.getAttribute('src')).to.equal('/face.webm');
+    expect((deep<HTMLVideoElement>(el, '[part=self]')!.srcObject as MediaStream).getVideoTracks()[0]).to.equal(stream.getVideoTracks()[0]);
+    expect((deep<HTMLAudioElement>(el, 'audio')!.srcObject as MediaStream).getAudioTracks()[0]).to.equal(stream.getAudioTracks()[0]);
+    el.participants = [{ id: 'pal', name: 'Ada', role: 'pal', local: false, videoTrack: null, audioTrack: null, imageUrl: 'data:image/png;base64,iVBORw0KGgo=' }];
+    await el.updateComplete;
+    expect(deep(el, '[part=pal]')!.tagName).to.equal('IMG');
+    await expect(el).to.be.accessible();
+    stream.getTracks().forEach((t) => t.stop());
+  });
+});
+
+describe('pal-controls', () => {
+  it('emits each control and reflects pressed states', async () => {
+    const el = await fixture<PalControls>(html`<pal-controls microphone-on camera-on></pal-controls>`);
+    await expect(el).to.be.accessible();
+    const actions: string[] = [];
+    el.addEventListener(ControlEvent.type, (e) => actions.push((e as ControlEvent).action));
+    for (const button of el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')) button.click();
+    expect(actions).to.deep.equal(['microphone', 'camera', 'captions', 'chat', 'end']);
+    el.microphoneOn = false;
+    await el.updateComplete;
+    expect(deep(el, 'button')!.getAttribute('aria-label')).to.equal('Turn microphone on');
+  });
+});
+
+describe('pal-conversation', () => {
+  it('joins conversation-url + meeting-token alone, renders the in-call parts with the link, and ends', async () => {
+    const { PalConversation } = await import('../../../src/components/conversation/conversation.js');
+    const { ConversationSession } = await import('../../../src/client/session.js');
+    const events = recordEvents(['pal-conversation-started', 'pal-conversation-ended', 'pal-state-change', 'pal-mode-change']);
+    const el = document.createElement('pal-conversation') as PalConversation;
+    expect(el).to.be.instanceOf(PalConversation);
+    // The standalone element builds its own session; route its transport to the fake room.
+    const session = new ConversationSession({ transportFactory: () => new FakeTransport() });
+    el.session = session;
+    await fixture(html`<div style="width:800px;height:500px"></div>`).then((d) => d.append(el));
+    await session.join('http://pal.test/rooms/c7', 'tok');
+    await el.updateComplete;
+    for (const tag of ['pal-stage', 'pal-controls', 'pal-disclosure', 'pal-transcript', 'pal-canvas'])
+      expect(deep(el, tag), tag).to.not.equal(null);
+    expect((deep(el, 'pal-transcript') as unknown as { link: unknown }).link).to.equal(session);
+    await expect(el).to.be.accessible();
+    deep(deep(el, 'pal-controls')!, '.end')!.click();
+    await until(() => session.mode === 'ended');
+    events.stop();
+    // A given session's events belong to the element that gave it: none fire from here.
+    expect(events.seen).to.deep.equal([]);
+  });
+
+  it('standalone: conversation-url and meeting-token join on their own and fire page events', async () => {
+    const sockets: WebSocket[] = [];
+    const Original = window.WebSocket;
+    // The local room is stubbed at the WebSocket boundary.
+    window.WebSocket = class extends EventTarget {
+      static readonly OPEN = 1;
+      readyState = 0;
+      constructor(readonly url: string) {
+        super();
+        sockets.push(this as unknown as WebSocket);
+        setTimeout(() => { this.readyState = 1; this.dispatchEvent(new Event('open')); });
+      }
+      send(data: string) {
+        const frame = JSON.parse(data) as { type: string };
+        if (frame.type === 'join') setTimeout(() => this.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ type: 'joined', participant_id: 'v', conversation_id: 'c8', participants: [] }) })));
+      }
+      close() { this.readyState = 3; }
+    } as unknown as typeof WebSocket;
+    try {
+      const events = recordEvents(['pal-conversation-started', 'pal-state-change']);
+      const el = await fixture<PalConversation>(html`<pal-conversation conversation-url="http://pal.test/rooms/c8" meeting-token="tok8"></pal-conversation>`);
+      await until(() => el.state === 'connected', 'connected');
+      events.stop();
+      expect(sockets[0]!.url).to.equal('ws://pal.test/rooms/c8');
+      expect(events.seen.find((e) => e.type === 'pal-conversation-started')!.detail).to.deep.equal({ conversationId: 'c8' });
+      el.remove();
+    } finally {
+      window.WebSocket = Original;
+    }
+  });
+});
+
+describe('screens', () => {
+  it('connecting, unavailable (each reason in words), ended and error screens are accessible', async () => {
+    const connecting = await fixture<PalConnecting>(html`<pal-connecting></pal-connecting>`);
+    await expect(connecting).to.be.accessible();
+    for (const reason of ['inactive', 'daily_limit', 'total_limit', 'busy', 'captcha']) {
+      const el = await fixture(html`<pal-unavailable reason=${reason}></pal-unavailable>`);
+      expect(el.shadowRoot!.querySelector('p')!.textContent!.length).to.be.greaterThan(20);
+      expect(el.shadowRoot!.querySelector('button') !== null).to.equal(reason === 'busy' || reason === 'captcha');
+      await expect(el).to.be.accessible();
+    }
+    const ended = await fixture(html`<pal-ended redirect-url="https://example.com/thanks" button-label="Go on"></pal-ended>`);
+    expect(ended.shadowRoot!.querySelector('a')!.getAttribute('href')).to.equal('https://example.com/thanks');
+    await expect(ended).to.be.accessible();
+    const error = await fixture(html`<pal-error-screen code="network_error"></pal-error-screen>`);
+    expect(error.shadowRoot!.textContent).to.contain('connection');
+    await expect(error).to.be.accessible();
+  });
+});
+

@@ -1,0 +1,96 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import type { PalWidget } from '../../../src/components/widget/widget.js';
+import { until } from '../helpers/fakes.js';
+import { ALL_EVENTS, deep, recordEvents, useFakeService } from '../helpers/deployment.js';
+
+async function ready(el: PalWidget) {
+  await until(() => el.session?.deployment !== null && el.session?.state === 'idle', 'init');
+  await el.updateComplete;
+}
+
+describe('pal-widget', () => {
+  it('paints the launcher from customization.widget and is accessible', async () => {
+    useFakeService({ customization: { widget: { variant: 'compact', corner: 'bottom-left', text: 'Ask Ada' } } });
+    const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);
+    await ready(el);
+    const launcher = deep(el, '.launcher')!;
+    expect(launcher.textContent).to.contain('Ask Ada');
+    expect(el.getAttribute('corner')).to.equal('bottom-left');
+    expect(getComputedStyle(el).left).to.not.equal('auto');
+    await expect(el).to.be.accessible();
+  });
+
+  it('tiny variant has an icon-only launcher with an accessible name', async () => {
+    useFakeService({ customization: { widget: { variant: 'tiny' } } });
+    const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);
+    await ready(el);
+    const launcher = deep(el, '.launcher')!;
+    expect(launcher.getAttribute('aria-label')).to.equal('Talk to us');
+    expect(launcher.querySelector('span')).to.equal(null);
+  });
+
+  it('opens a modal popup with the preview copy, traps focus, and Escape closes', async () => {
+    useFakeService({ customization: { preview: { title: 'Meet Ada', description: 'Our guide', btn_title: 'Talk now' } } });
+    const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);
+    await ready(el);
+    deep(el, '.launcher')!.click();
+    await el.updateComplete;
+    const dialog = deep<HTMLDialogElement>(el, 'dialog')!;
+    expect(dialog.matches(':modal')).to.equal(true);
+    expect(el.hasAttribute('open')).to.equal(true);
+    const preview = deep(el, 'pal-preview')!;
+    await (preview as unknown as { updateComplete: Promise<void> }).updateComplete;
+    expect(preview.shadowRoot!.textContent).to.contain('Meet Ada').and.contain('Our guide').and.contain('Talk now');
+    await expect(el).to.be.accessible();
+    for (let i = 0; i < 6; i++) {
+      await sendKeys({ press: 'Tab' });
+      // Focus never leaves the popup: the active element chain passes through the dialog.
+      const inside = document.activeElement === el && dialog.contains(el.shadowRoot!.activeElement);
+      expect(inside, `focus after ${i + 1} Tabs: ${document.activeElement?.tagName} / ${el.shadowRoot!.activeElement?.tagName}`).to.equal(true);
+    }
+    await sendKeys({ press: 'Escape' });
+    await until(() => !dialog.open, 'dialog closed');
+    expect(el.hasAttribute('open')).to.equal(false);
+  });
+
+  it('close() from the page keeps a live call; the popup close ends it', async () => {
+    const service = useFakeService({ customization: { show_haircheck: false } });
+    const events = recordEvents(ALL_EVENTS);
+    const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);
+    await ready(el);
+    await el.startConversation();
+    expect(deep<HTMLDialogElement>(el, 'dialog')!.open).to.equal(true);
+    expect(el.state).to.equal('connected');
+    await el.updateComplete;
+    expect(deep(el, 'pal-conversation')).to.not.equal(null);
+    await el.close();
+    expect(el.state).to.equal('connected');
+    expect(deep(el, '.live')).to.not.equal(null);
+    await el.open();
+    deep(el, '.close')!.click();
+    await until(() => el.state === 'ended', 'ended');
+    expect(service.transports[0]!.left).to.equal(true);
+    await until(() => !deep<HTMLDialogElement>(el, 'dialog')!.open, 'closed');
+    events.stop();
+    const types = events.seen.map((e) => e.type);
+    expect(types).to.include.members(['pal-ready', 'pal-conversation-started', 'pal-conversation-ended', 'pal-state-change', 'pal-mode-change']);
+    expect(events.seen.find((e) => e.type === 'pal-conversation-started')!.detail).to.deep.equal({ conversationId: 'c42' });
+  });
+
+  it('shows the full-screen sheet on narrow viewports', async () => {
+    useFakeService();
+    const { setViewport } = await import('@web/test-runner-commands');
+    await setViewport({ width: 375, height: 700 });
+    try {
+      const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);
+      await ready(el);
+      await el.open();
+      const rect = deep(el, 'dialog')!.getBoundingClientRect();
+      expect(rect.width).to.equal(375);
+      expect(rect.height).to.equal(700);
+    } finally {
+      await setViewport({ width: 1280, height: 800 });
+    }
+  });
+});

@@ -1,0 +1,44 @@
+// Points the deployment elements at a scripted service and an in-memory room.
+import '../../../src/components/define.js';
+import { PalDeploymentElement } from '../../../src/components/shared/deployment-element.js';
+import type { InitResponse } from '../../../src/protocol/public.js';
+import { FakeTransport, initBody, scriptedFetch, startBody } from './fakes.js';
+
+export function useFakeService(init: Partial<InitResponse> = {}, routes: Parameters<typeof scriptedFetch>[0] = {}) {
+  const service = scriptedFetch({
+    '/init': { status: 200, body: initBody(init) },
+    '/start': { status: 200, body: startBody() },
+    '/canvas/interactions': { status: 200, body: { success: true } },
+    ...routes,
+  });
+  const transports: FakeTransport[] = [];
+  PalDeploymentElement.fetchImpl = service.fetch;
+  PalDeploymentElement.transportFactory = () => {
+    const transport = new FakeTransport();
+    transports.push(transport);
+    return transport;
+  };
+  return { ...service, transports };
+}
+
+/** Collects every pal-* event that reaches the document. */
+export function recordEvents(types: string[]) {
+  const seen: { type: string; detail: unknown }[] = [];
+  const listener = (e: Event) => seen.push({ type: e.type, detail: (e as Event & { detail: unknown }).detail });
+  for (const type of types) document.addEventListener(type, listener);
+  return { seen, stop: () => types.forEach((type) => document.removeEventListener(type, listener)) };
+}
+
+export const ALL_EVENTS = [
+  'pal-ready', 'pal-conversation-created', 'pal-conversation-started', 'pal-conversation-ended', 'pal-state-change',
+  'pal-mode-change', 'pal-error', 'pal-tool-call', 'pal-protocol-message', 'pal-canvas-interaction',
+];
+
+/** Element inside nested shadow roots, by a chain of selectors. */
+export function deep<T extends Element = HTMLElement>(root: Element, ...selectors: string[]): T | null {
+  let node: Element | null = root;
+  for (const selector of selectors) {
+    node = (node?.shadowRoot ?? node)?.querySelector(selector) ?? null;
+  }
+  return node as T | null;
+}

@@ -1,0 +1,46 @@
+// Three builds from one config, picked by --mode:
+//   (default) npm  — ES modules per source file under dist/, dependencies external, types by tsc.
+//   cdn-full       — dist/cdn/palkit-full.js + chunks: everything bundled, daily-js in its own chunk.
+//   cdn            — dist/cdn/palkit.js: the classic script with the light shells (IIFE, tiny).
+import { defineConfig } from 'vite';
+
+export default defineConfig(({ mode }) => {
+  if (mode === 'cdn') {
+    return {
+      build: {
+        outDir: 'dist/cdn',
+        emptyOutDir: false,
+        target: 'es2022',
+        minify: true,
+        lib: { entry: 'src/cdn.ts', formats: ['iife'], name: 'palkit', fileName: () => 'palkit.js' },
+        rolldownOptions: { output: { minify: true } },
+      },
+    };
+  }
+  if (mode === 'cdn-full') {
+    return {
+      define: { 'process.env.NODE_ENV': '"production"' },
+      build: {
+        outDir: 'dist/cdn',
+        emptyOutDir: false,
+        target: 'es2022',
+        minify: true,
+        lib: { entry: 'src/cdn-full.ts', formats: ['es'], fileName: () => 'palkit-full.js' },
+        rolldownOptions: { output: { chunkFileNames: 'chunks/[name]-[hash].js', minify: true } },
+      },
+    };
+  }
+  return {
+    build: {
+      outDir: 'dist',
+      emptyOutDir: true,
+      target: 'es2022',
+      minify: false,
+      lib: { entry: { index: 'src/index.ts', 'components/define': 'src/components/define.ts' }, formats: ['es'] },
+      rolldownOptions: {
+        external: (id: string) => /^(lit|@lit\/|zod|@daily-co\/)/.test(id),
+        output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
+      },
+    },
+  };
+});
