@@ -111,16 +111,21 @@ describe('pal-embed', () => {
   });
 
   it('createConversation fires pal-conversation-created; canvas interactions fire pal-canvas-interaction', async () => {
-    useFakeService({ customization: { show_haircheck: false } });
+    const service = useFakeService({ customization: { show_haircheck: false } });
     const events = recordEvents(ALL_EVENTS);
     const el = await mount(1000);
     expect(await el.createConversation()).to.deep.equal({ conversationId: 'c42' });
     await el.startConversation();
-    const body = { interaction_id: 'ci_tc1_submit_x', tool_call_id: 'tc1', component: 'canvas.input', component_version: 'v1', type: 'submit' as const, value: { value: 'x' } };
-    await el.session!.postCanvasInteraction(body);
+    // The PAL shows an alert card; dismissing it is recorded and reaches the page as pal-canvas-interaction.
+    service.transports[0]!.receive({ message_type: 'conversation', event_type: 'conversation.tool_call', properties: { name: 'canvas_show_alert', arguments: JSON.stringify({ body: 'Saved' }), tool_call_id: 'tc1' } });
+    const canvas = await waitUntilFound(() => deep(el, 'pal-conversation', 'pal-canvas'));
+    const dismiss = await waitUntilFound(() => [...canvas.shadowRoot!.querySelectorAll('button')].find((b) => /dismiss|close/i.test(b.getAttribute('aria-label') ?? b.textContent ?? '')));
+    dismiss.click();
+    await waitUntilFound(() => events.seen.find((e) => e.type === 'pal-canvas-interaction'));
     events.stop();
     expect(events.seen.find((e) => e.type === 'pal-conversation-created')!.detail).to.deep.equal({ conversationId: 'c42' });
-    expect(events.seen.find((e) => e.type === 'pal-canvas-interaction')!.detail).to.deep.equal(body);
+    expect(events.seen.filter((e) => e.type === 'pal-canvas-interaction')).to.have.length(1);
+    expect(events.seen.find((e) => e.type === 'pal-canvas-interaction')!.detail).to.include({ tool_call_id: 'tc1', component: 'canvas.alert', type: 'dismiss' });
   });
 
   it('shows the unavailable screen in words with Try again where it helps, and the error screen', async () => {
@@ -140,3 +145,13 @@ describe('pal-embed', () => {
     await expect(missing).to.be.accessible();
   });
 });
+
+async function waitUntilFound<T>(find: () => T | undefined | null, timeoutMs = 3000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error('not found in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
