@@ -19,6 +19,10 @@ const EnvSchema = z.object({
   PALKIT_LLM_BASE_URL: optionalString,
   PALKIT_LLM_API_KEY: optionalString,
   PALKIT_LLM_MODEL: optionalString,
+  PALKIT_EMBEDDINGS_BASE_URL: optionalString,
+  PALKIT_EMBEDDINGS_API_KEY: optionalString,
+  PALKIT_EMBEDDINGS_MODEL: optionalString,
+  PALKIT_CRAWL_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   PALKIT_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
 
@@ -38,6 +42,10 @@ export interface Config {
   secret: string | undefined;
   jobLeaseSeconds: number;
   llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
+  /** OpenAI-compatible `/v1/embeddings` for documents; the built-in local embedder when baseUrl is unset. */
+  embeddings: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
+  /** Politeness delay between two requests of a crawl to the same host. */
+  crawlDelayMs: number;
   log: 'silent' | 'error' | 'info' | 'debug';
 }
 
@@ -79,6 +87,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secret: e.PALKIT_SECRET,
     jobLeaseSeconds: e.PALKIT_JOB_LEASE_SECONDS,
     llm: { baseUrl: e.PALKIT_LLM_BASE_URL, apiKey: e.PALKIT_LLM_API_KEY, model: e.PALKIT_LLM_MODEL },
+    embeddings: { baseUrl: e.PALKIT_EMBEDDINGS_BASE_URL?.replace(/\/+$/, ''), apiKey: e.PALKIT_EMBEDDINGS_API_KEY, model: e.PALKIT_EMBEDDINGS_MODEL },
+    crawlDelayMs: e.PALKIT_CRAWL_DELAY_MS,
     log: e.PALKIT_LOG,
   };
 }
