@@ -18,15 +18,31 @@ export interface TestSite {
   routes: Map<string, SiteRoute>;
   /** Paths (with query) in request order. */
   requests: string[];
+  /** When each request arrived (ms), parallel to `requests`. */
+  times: number[];
+  /** JSON bodies of POST requests (callbacks), with their path. */
+  posts: Array<{ path: string; body: any }>;
   close(): Promise<void>;
 }
 
 export async function startSite(routes: Record<string, SiteRoute> = {}, fallback?: (path: string) => SiteRoute | undefined): Promise<TestSite> {
   const table = new Map(Object.entries(routes));
   const requests: string[] = [];
-  const server = http.createServer((req, res) => {
+  const times: number[] = [];
+  const posts: Array<{ path: string; body: any }> = [];
+  const server = http.createServer(async (req, res) => {
     const path = req.url ?? '/';
     requests.push(path);
+    times.push(Date.now());
+    if (req.method === 'POST') {
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      try {
+        posts.push({ path, body: JSON.parse(text) });
+      } catch {
+        posts.push({ path, body: text });
+      }
+    }
     const route = table.get(path) ?? fallback?.(path);
     const answer = () => {
       if (!route) {
@@ -46,6 +62,8 @@ export async function startSite(routes: Record<string, SiteRoute> = {}, fallback
     origin,
     routes: table,
     requests,
+    times,
+    posts,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -34,8 +34,9 @@ class FolderProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<any>, ctx: MigrationContext): Promise<void> {
-  const migrator = new Migrator({ db, provider: new FolderProvider(ctx), allowUnorderedMigrations: true });
+/** `schema`: the PostgreSQL schema in use (Kysely would otherwise find another schema's migration tables). */
+export async function migrateToLatest(db: Kysely<any>, ctx: MigrationContext, schema?: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: new FolderProvider(ctx), allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

@@ -43,6 +43,8 @@ export async function up(db: Kysely<any>, ctx: MigrationContext): Promise<void> 
     .addColumn('source_url', 'text')
     .addColumn('embedder', 'text', (c) => c.notNull())
     .addColumn('embedding', ctx.hasVector ? sql`vector(256)` : sql`real[]`, (c) => c.notNull())
+    // Lexical side of hybrid search (the local embedder knows words, not their rarity).
+    .addColumn('content_tsv', sql`tsvector`, (c) => c.generatedAlwaysAs(sql`to_tsvector('english', content)`).stored())
     .execute();
   // Search filters by document first and ranks that owner's chunks exactly (no approximate index, so a
   // filtered query never loses results to an ANN cut-off).

@@ -48,5 +48,6 @@ export interface DocumentTables {
     /** Which embedder produced the vector; search compares only vectors of the active embedder. */
     embedder: string;
     embedding: ColumnType<unknown, string, string>;
+    content_tsv: ColumnType<unknown, never, never>;
   };
 }

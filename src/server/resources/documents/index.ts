@@ -42,7 +42,7 @@ export const documentsModule: ResourceModule = {
         if (error instanceof DocumentError) return c.json({ error: error.message }, 502);
         throw error;
       }
-      const data = await searchChunks(db, deps.hasVector, { ownerId: c.get('ownerId'), documentIds: body.document_ids, tags: body.tags, embedder: embedder.id, limit: body.limit }, vector);
+      const data = await searchChunks(db, deps.hasVector, { ownerId: c.get('ownerId'), documentIds: body.document_ids, tags: body.tags, embedder: embedder.id, limit: body.limit }, vector, body.query);
       return c.json({ data }, 200);
     });
 

@@ -30,5 +30,6 @@ export async function searchKnowledge(
     deps.hasVector,
     { ownerId: input.ownerId, documentIds: input.documentIds, tags: input.documentTags, embedder: embedder.id, limit: Math.max(1, Math.min(50, input.limit ?? 5)) },
     vector!,
+    query,
   );
 }

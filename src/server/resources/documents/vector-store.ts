@@ -1,5 +1,7 @@
 // Chunks and their embeddings in SQL. With pgvector: a `vector(256)` column ranked by cosine distance
 // (`<=>`); without it: a `real[]` column ranked by the dot product of unit vectors computed in SQL.
+// Ranking is hybrid: cosine similarity plus a lexical bonus from PostgreSQL full-text search (rare
+// query words matter more), so a chunk naming the asked-for thing wins over one that merely resembles it.
 // Chunks are written under a generation number; a document shows only its active generation.
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
@@ -58,14 +60,25 @@ export interface ChunkHit {
 }
 
 /** Best chunks of searchable documents (ready, or recrawling with the previous crawl's chunks in use). */
-export async function searchChunks(db: Db, hasVector: boolean, filter: SearchFilter, query: number[]): Promise<ChunkHit[]> {
+/** An OR query of the words of the text (letters and digits only, so it is always valid tsquery syntax). */
+export function lexicalQuery(text: string): string {
+  const words = [...new Set(text.toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? [])].slice(0, 32);
+  return words.join(' | ');
+}
+
+/** Weight of the lexical bonus (ts_rank normalised to 0–1) against cosine similarity. */
+const LEXICAL_WEIGHT = 0.5;
+
+export async function searchChunks(db: Db, hasVector: boolean, filter: SearchFilter, query: number[], queryText: string): Promise<ChunkHit[]> {
   const scoped = filter.documentIds !== undefined || filter.tags !== undefined;
   const ids = filter.documentIds ?? [];
   const tags = filter.tags ?? [];
   if (scoped && ids.length === 0 && tags.length === 0) return [];
-  const score = hasVector
+  const cosine = hasVector
     ? sql<number>`1 - (c.embedding <=> ${vectorValue(true, query)})`
     : sql<number>`(select coalesce(sum(a * b), 0) from unnest(c.embedding, ${vectorValue(false, query)}) as t(a, b))`;
+  const words = lexicalQuery(queryText);
+  const score = words ? sql<number>`${cosine} + ${LEXICAL_WEIGHT} * ts_rank(c.content_tsv, to_tsquery('english', ${words}), 32)` : cosine;
   const rows = await db
     .selectFrom('document_chunks as c')
     .innerJoin('documents as d', (j) => j.onRef('d.document_id', '=', 'c.document_id').onRef('d.generation', '=', 'c.generation'))

@@ -12,10 +12,9 @@ export function normaliseUrl(input: string | URL, base?: string | URL): string |
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
   if (url.username || url.password) return undefined;
   url.hash = '';
-  if (url.search) {
-    url.searchParams.sort();
-    if (url.search === '?') url.search = '';
-  }
+  url.searchParams.sort();
+  const query = url.searchParams.toString();
+  url.search = query ? `?${query}` : '';
   return url.toString();
 }
 
