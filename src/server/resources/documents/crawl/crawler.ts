@@ -68,7 +68,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
       return rules;
     } catch (error) {
       if (signal?.aborted) throw error;
-      return disallowAll;
+      // The host cannot be reached at all (refused address, DNS, connection): say so, not "robots".
+      return { ...disallowAll, unreachable: error instanceof Error ? error.message : String(error) };
     }
   }
 
@@ -78,7 +79,9 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   async function fetchPage(url: string): Promise<Fetched> {
     let current = url;
     for (let hop = 0; hop <= 5; hop++) {
-      if (!(await robotsFor(current)).isAllowed(current)) return { ok: false, kind: 'robots', detail: `robots.txt disallows ${current}` };
+      const robots = await robotsFor(current);
+      if (robots.unreachable) return { ok: false, kind: 'download', detail: `${current}: ${robots.unreachable}` };
+      if (!robots.isAllowed(current)) return { ok: false, kind: 'robots', detail: `robots.txt disallows ${current}` };
       await politeness.wait(new URL(current).host, signal);
       let response: Response;
       try {

@@ -13,6 +13,8 @@ export interface RobotsRules {
   isAllowed(url: string): boolean;
   /** Crawl-delay of the chosen group, in seconds. */
   crawlDelay: number | undefined;
+  /** Set when robots.txt could not be fetched because the host is unreachable (nothing is allowed). */
+  unreachable?: string;
 }
 
 export const allowAll: RobotsRules = { isAllowed: () => true, crawlDelay: undefined };
