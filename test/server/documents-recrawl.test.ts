@@ -162,6 +162,7 @@ describe('recrawl', () => {
     const { n } = await db.selectFrom('documents').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', 2).where('crawl_config', 'is not', null).executeTakeFirstOrThrow();
     const rows = Array.from({ length: 100 - Number(n) }, (_, i) => ({
       document_id: `dfill${i}`, owner_id: 2, document_name: 'filler', document_url: 'http://x.test/', status: 'ready' as const, crawl_config: JSON.stringify({ depth: 1, max_pages: 1 }),
+      tags: '[]', callback_url: null, progress: null, error_message: null, source_kind: null, run_crawl_config: null, run_id: null, crawled_urls: null,
     }));
     await db.insertInto('documents').values(rows).execute();
     const over = await t.api('POST', '/v2/documents', { document_url: site.url, crawl: { depth: 0, max_pages: 1 } }, { key: OTHER_KEY });
