@@ -24,6 +24,10 @@ const EnvSchema = z.object({
   PALKIT_RENDER_PATH: optionalString,
   PALKIT_ROOM_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
   PALKIT_PAL_WORDS_PER_MINUTE: z.coerce.number().min(10).max(60_000).default(160),
+  PALKIT_EMBEDDINGS_BASE_URL: optionalString,
+  PALKIT_EMBEDDINGS_API_KEY: optionalString,
+  PALKIT_EMBEDDINGS_MODEL: optionalString,
+  PALKIT_CRAWL_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   PALKIT_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
 
@@ -45,6 +49,10 @@ export interface Config {
   llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   /** Local rooms: how often rooms look at the database (ends requested elsewhere, deadlines), and the local PAL's speaking rate. */
   room: { pollMs: number; wordsPerMinute: number };
+  /** OpenAI-compatible `/v1/embeddings` for documents; the built-in local embedder when baseUrl is unset. */
+  embeddings: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
+  /** Politeness delay between two requests of a crawl to the same host. */
+  crawlDelayMs: number;
   log: 'silent' | 'error' | 'info' | 'debug';
   /** Domain of PAL conferencing addresses: `{layers.conferencing.username}@{inviteDomain}`. */
   inviteDomain: string;
@@ -93,6 +101,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobLeaseSeconds: e.PALKIT_JOB_LEASE_SECONDS,
     llm: { baseUrl: e.PALKIT_LLM_BASE_URL, apiKey: e.PALKIT_LLM_API_KEY, model: e.PALKIT_LLM_MODEL },
     room: { pollMs: e.PALKIT_ROOM_POLL_MS, wordsPerMinute: e.PALKIT_PAL_WORDS_PER_MINUTE },
+    embeddings: { baseUrl: e.PALKIT_EMBEDDINGS_BASE_URL?.replace(/\/+$/, ''), apiKey: e.PALKIT_EMBEDDINGS_API_KEY, model: e.PALKIT_EMBEDDINGS_MODEL },
+    crawlDelayMs: e.PALKIT_CRAWL_DELAY_MS,
     log: e.PALKIT_LOG,
     inviteDomain: e.PALKIT_INVITE_DOMAIN.toLowerCase(),
     faceTrainingStepMs: e.PALKIT_FACE_TRAINING_STEP_MS,

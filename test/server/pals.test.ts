@@ -48,13 +48,15 @@ describe('PALs and personas', () => {
     const g2 = await t.api('POST', '/v2/guardrails', { guardrail_name: 'no medical', guardrail_prompt: 'No medical advice', modality: 'verbal' });
     const connector = await t.api('POST', '/v2/connectors', { name: 'CRM', server_url: 'https://mcp.example.com/mcp', auth_config: { type: 'bearer', token: 'tok' } });
     assert.equal(connector.status, 200, JSON.stringify(connector.body));
+    const d1 = (await t.api('POST', '/v2/documents', { document_url: 'https://docs.example.com/a.pdf', document_name: 'A' })).body.document_id;
+    const d2 = (await t.api('POST', '/v2/documents', { document_url: 'https://docs.example.com/b.pdf', document_name: 'B' })).body.document_id;
     const body = {
       ...minimal(),
       pal_name: 'Full',
       custom_greeting: 'Hello there!',
       context: 'Opening hours are 9 to 5.',
       languages: ['EN-us', 'fr', 'pt_br', 'fr'],
-      document_ids: ['d1', 'd2'],
+      document_ids: [d1, d2],
       document_tags: ['faq'],
       objectives_id: 'o123',
       guardrail_ids: [g1.body.uuid, g2.body.uuid],
@@ -75,7 +77,7 @@ describe('PALs and personas', () => {
     assert.equal(def.system_prompt, 'You are a helpful guide.');
     assert.equal(def.custom_greeting, 'Hello there!');
     assert.equal(def.verbal_disclosure, 'I am an AI.');
-    assert.deepEqual(def.document_ids, ['d1', 'd2']);
+    assert.deepEqual(def.document_ids, [d1, d2]);
     assert.deepEqual(def.document_tags, ['faq']);
     assert.deepEqual(def.guardrail_tags, ['safety']);
     assert.equal(def.layers.conversational_flow.turn_taking_patience, 'high');

@@ -9,6 +9,7 @@ const isoMicros = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 describe('PAL skills', () => {
   let t: TestService;
   let pal: string;
+  let doc: string;
 
   async function newPal(key?: string) {
     const db = t.service.deps.db;
@@ -23,6 +24,7 @@ describe('PAL skills', () => {
   before(async () => {
     t = await startTestService();
     pal = await newPal();
+    doc = (await t.api('POST', '/v2/documents', { document_url: 'https://docs.example.com/deck.pdf', document_name: 'Deck' })).body.document_id;
   });
   after(() => t.close());
 
@@ -101,7 +103,10 @@ describe('PAL skills', () => {
       assert.equal(r.status, 400, JSON.stringify(config));
       assert.match(r.body.error, pattern);
     }
-    const r = await t.api('PUT', `/v2/pals/${pal}/skills/presentation`, { config: { document_ids: ['d1'], slides_trigger: 'walk_the_deck', prompt: 'Walk through the deck.' } });
+    const unknown = await t.api('PUT', `/v2/pals/${pal}/skills/presentation`, { config: { document_ids: ['dnothere'] } });
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.body.error, /dnothere/);
+    const r = await t.api('PUT', `/v2/pals/${pal}/skills/presentation`, { config: { document_ids: [doc], slides_trigger: 'walk_the_deck', prompt: 'Walk through the deck.' } });
     assert.equal(r.status, 200);
     assert.equal(r.body.config.slides_trigger, 'walk_the_deck');
   });
@@ -187,7 +192,7 @@ describe('PAL skills', () => {
   it('replaces the whole set atomically', async () => {
     const p = await newPal();
     await t.api('PUT', `/v2/pals/${p}/skills/magic_canvas`, { config: {} });
-    const set = await t.api('PUT', `/v2/pals/${p}/skills`, { skills: { internet_search: {}, presentation: { config: { document_ids: ['d9'] } } } });
+    const set = await t.api('PUT', `/v2/pals/${p}/skills`, { skills: { internet_search: {}, presentation: { config: { document_ids: [doc] } } } });
     assert.equal(set.status, 200, JSON.stringify(set.body));
     assert.deepEqual(Object.keys(set.body.data).sort(), ['internet_search', 'presentation']);
     assert.match(set.body.data.presentation.attached_at, isoMicros);
@@ -196,7 +201,7 @@ describe('PAL skills', () => {
     const unknown = await t.api('PUT', `/v2/pals/${p}/skills`, { skills: { teleport: {} } });
     assert.deepEqual(unknown.body, { error: "Unknown skill 'teleport'" });
     assert.deepEqual(Object.keys((await t.api('GET', `/v2/pals/${p}/skills`)).body.data).sort(), ['internet_search', 'presentation']);
-    assert.deepEqual(await palSkills(t.service.deps.db, p), { internet_search: {}, presentation: { document_ids: ['d9'] } });
+    assert.deepEqual(await palSkills(t.service.deps.db, p), { internet_search: {}, presentation: { document_ids: [doc] } });
     assert.equal((await t.api('PUT', `/v2/pals/${p}/skills`, { nope: {} })).status, 400);
     const none = await t.api('PUT', `/v2/pals/${p}/skills`, { skills: {} });
     assert.deepEqual(none.body, { data: {} });

@@ -1,11 +1,20 @@
 // The database as Kysely sees it: one interface per area, merged. An area adds its table file here.
 import type { CoreTables } from './tables/core.js';
+import type { ConnectorTables } from './tables/connectors.js';
+import type { DocumentTables } from './tables/documents.js';
 import type { ConversationEventTables, DomainTables } from './tables/domain.js';
 import type { GuardrailTables } from './tables/guardrails.js';
-import type { ConnectorTables } from './tables/connectors.js';
 import type { LiveTables } from './tables/live.js';
 import type { SpeechTables } from './tables/speech.js';
 import type { VideoTables } from './tables/videos.js';
 
 export interface Database
-  extends CoreTables, DomainTables, ConversationEventTables, GuardrailTables, ConnectorTables, LiveTables, VideoTables, SpeechTables {}
+  extends CoreTables,
+    DomainTables,
+    ConversationEventTables,
+    DocumentTables,
+    GuardrailTables,
+    ConnectorTables,
+    LiveTables,
+    VideoTables,
+    SpeechTables {}

@@ -36,8 +36,12 @@ export async function validateConnectorReferences(db: Db, ownerId: number, conne
   await assertConnectorsExist(db, ownerId, connectorIds);
 }
 
-/**
- * Checks document ids given to a PAL (`document_ids`) or to the presentation skill.
- * WIRE (lead): with the documents area merged, every id must be a document of the owner (else badRequest).
- */
-export async function validateDocumentReferences(_db: Db, _ownerId: number, _documentIds: string[], _field: string): Promise<void> {}
+/** Checks document ids given to a PAL (`document_ids`) or to the presentation skill: each must be one of the owner's. */
+export async function validateDocumentReferences(db: Db, ownerId: number, documentIds: string[], field: string): Promise<void> {
+  const wanted = [...new Set(documentIds)];
+  if (wanted.length === 0) return;
+  const rows = await db.selectFrom('documents').select('document_id').where('owner_id', '=', ownerId).where('document_id', 'in', wanted).execute();
+  const found = new Set(rows.map((r) => r.document_id));
+  const missing = wanted.filter((id) => !found.has(id));
+  if (missing.length) throw badRequest(`invalid_request: ${field}: unknown document ${missing.join(', ')}`);
+}
