@@ -52,7 +52,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   };
 
   async function loadRobots(origin: string): Promise<RobotsRules> {
-    await politeness.wait(new URL(origin).host, signal);
+    const release = await politeness.acquire(new URL(origin).host, signal);
     try {
       const response = await fetch(`${origin}/robots.txt`, { headers: { 'user-agent': CRAWLER_USER_AGENT }, maxBytes: 512 * 1024, timeoutMs: 10_000, ...(signal ? { signal } : {}) });
       if (response.status >= 400 && response.status < 500) {
@@ -70,6 +70,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
       if (signal?.aborted) throw error;
       // The host cannot be reached at all (refused address, DNS, connection): say so, not "robots".
       return { ...disallowAll, unreachable: error instanceof Error ? error.message : String(error) };
+    } finally {
+      release();
     }
   }
 
@@ -82,49 +84,53 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
       const robots = await robotsFor(current);
       if (robots.unreachable) return { ok: false, kind: 'download', detail: `${current}: ${robots.unreachable}` };
       if (!robots.isAllowed(current)) return { ok: false, kind: 'robots', detail: `robots.txt disallows ${current}` };
-      await politeness.wait(new URL(current).host, signal);
-      let response: Response;
+      const release = await politeness.acquire(new URL(current).host, signal);
       try {
-        response = await fetch(current, {
-          redirect: 'manual',
-          headers: { 'user-agent': CRAWLER_USER_AGENT, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' },
-          maxBytes: options.maxPageBytes ?? 5 * 1024 * 1024,
-          timeoutMs: 15_000,
-          ...(signal ? { signal } : {}),
-        });
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        return { ok: false, kind: 'download', detail: `${current}: ${error instanceof Error ? error.message : String(error)}` };
+        let response: Response;
+        try {
+          response = await fetch(current, {
+            redirect: 'manual',
+            headers: { 'user-agent': CRAWLER_USER_AGENT, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1' },
+            maxBytes: options.maxPageBytes ?? 5 * 1024 * 1024,
+            timeoutMs: 15_000,
+            ...(signal ? { signal } : {}),
+          });
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          return { ok: false, kind: 'download', detail: `${current}: ${error instanceof Error ? error.message : String(error)}` };
+        }
+        const location = response.headers.get('location');
+        if (response.status >= 300 && response.status < 400 && location) {
+          await response.body?.cancel();
+          const next = normaliseUrl(location, current);
+          if (!next || !sameSite(next, start!)) return { ok: false, kind: 'offsite', detail: `${current} redirects off the site` };
+          if (next !== url && seen.has(next)) return { ok: false, kind: 'duplicate', detail: `${current} redirects to ${next}, already crawled` };
+          seen.add(next);
+          current = next;
+          continue;
+        }
+        if (!response.ok) {
+          await response.body?.cancel();
+          return { ok: false, kind: 'download', detail: `${current} answered ${response.status}` };
+        }
+        const type = (response.headers.get('content-type') ?? '').toLowerCase();
+        if (type && !/text\/html|application\/xhtml\+xml/.test(type)) {
+          await response.body?.cancel();
+          return { ok: false, kind: 'not_html', detail: `${current} is ${type.split(';')[0]}` };
+        }
+        let bytes: Uint8Array;
+        try {
+          bytes = new Uint8Array(await response.arrayBuffer());
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          return { ok: false, kind: 'download', detail: `${current}: ${error instanceof Error ? error.message : String(error)}` };
+        }
+        const html = decodeText(bytes);
+        if (html === undefined) return { ok: false, kind: 'not_html', detail: `${current} is not text` };
+        return { ok: true, url: current, html };
+      } finally {
+        release();
       }
-      const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location) {
-        await response.body?.cancel();
-        const next = normaliseUrl(location, current);
-        if (!next || !sameSite(next, start!)) return { ok: false, kind: 'offsite', detail: `${current} redirects off the site` };
-        if (next !== url && seen.has(next)) return { ok: false, kind: 'duplicate', detail: `${current} redirects to ${next}, already crawled` };
-        seen.add(next);
-        current = next;
-        continue;
-      }
-      if (!response.ok) {
-        await response.body?.cancel();
-        return { ok: false, kind: 'download', detail: `${current} answered ${response.status}` };
-      }
-      const type = (response.headers.get('content-type') ?? '').toLowerCase();
-      if (type && !/text\/html|application\/xhtml\+xml/.test(type)) {
-        await response.body?.cancel();
-        return { ok: false, kind: 'not_html', detail: `${current} is ${type.split(';')[0]}` };
-      }
-      let bytes: Uint8Array;
-      try {
-        bytes = new Uint8Array(await response.arrayBuffer());
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        return { ok: false, kind: 'download', detail: `${current}: ${error instanceof Error ? error.message : String(error)}` };
-      }
-      const html = decodeText(bytes);
-      if (html === undefined) return { ok: false, kind: 'not_html', detail: `${current} is not text` };
-      return { ok: true, url: current, html };
     }
     return { ok: false, kind: 'download', detail: `${url}: too many redirects` };
   }

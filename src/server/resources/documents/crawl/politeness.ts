@@ -1,15 +1,27 @@
-// Spaces out requests to one host: each request takes the next free slot `delayMs` after the last.
+// Spaces out requests to one host: one request at a time, and the next starts `delayMs` after the
+// previous one finished (so a slow server is never hit harder, whatever the crawl's concurrency).
 export class Politeness {
-  private readonly nextSlot = new Map<string, number>();
+  private readonly tails = new Map<string, Promise<void>>();
 
   constructor(private readonly delayMs: (host: string) => number) {}
 
-  async wait(host: string, signal?: AbortSignal): Promise<void> {
-    const now = Date.now();
-    const at = Math.max(now, this.nextSlot.get(host) ?? 0);
-    this.nextSlot.set(host, at + this.delayMs(host));
-    if (at > now) await sleep(at - now, signal);
+  /** Waits for the host's turn; call the returned release once the response has been read. */
+  async acquire(host: string, signal?: AbortSignal): Promise<() => void> {
+    if (this.delayMs(host) <= 0) return () => undefined; // no delay asked: the crawl's own concurrency applies
+    const previous = this.tails.get(host) ?? Promise.resolve();
+    let release!: () => void;
+    const finished = new Promise<void>((resolve) => (release = resolve));
+    this.tails.set(host, finished.then(() => sleep(this.delayMs(host))));
+    await (signal ? Promise.race([previous, aborted(signal)]) : previous);
+    return release;
   }
+}
+
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
