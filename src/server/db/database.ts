@@ -24,7 +24,7 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
   const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, options.schema) : await openPglite(options.dataDir ?? 'memory');
-  await migrateToLatest(opened.db, { hasVector: opened.hasVector });
+  await migrateToLatest(opened.db, { hasVector: opened.hasVector }, options.databaseUrl ? options.schema : undefined);
   return opened;
 }
 

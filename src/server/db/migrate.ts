@@ -34,8 +34,10 @@ class FolderProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<any>, ctx: MigrationContext): Promise<void> {
-  const migrator = new Migrator({ db, provider: new FolderProvider(ctx), allowUnorderedMigrations: true });
+/** `schema`: keep Kysely's bookkeeping tables there. Without it, Kysely finds them in any schema of the
+ * database (e.g. another test run's) and skips creating them in the one in use. */
+export async function migrateToLatest(db: Kysely<any>, ctx: MigrationContext, schema?: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: new FolderProvider(ctx), allowUnorderedMigrations: true, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

@@ -1,5 +1,6 @@
 // Deployments: keyed management (create, list, get with ETag, JSON Patch with If-Match, delete) and
 // the public init/start endpoints the widget, embed and landing page call.
+import type { Db } from '../../db/database.js';
 import type { ResourceModule } from '../module.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { newId } from '../../ids.js';
@@ -22,14 +23,14 @@ export const deploymentsModule: ResourceModule = {
   name: 'deployments',
   routes(app, deps) {
     const { db, clock } = deps;
-    const requirePal = async (ownerId: number, palId: string) => {
-      if (!(await findOwnedPal(db, ownerId, palId))) throw badRequest(`invalid_request: pal_id: PAL ${palId} not found`);
+    const requirePal = async (conn: Db, ownerId: number, palId: string) => {
+      if (!(await findOwnedPal(conn, ownerId, palId))) throw badRequest(`invalid_request: pal_id: PAL ${palId} not found`);
     };
 
     app.openapi(routes.create, async (c) => {
       const body = c.req.valid('json');
       const ownerId = c.get('ownerId');
-      await requirePal(ownerId, body.pal_id);
+      await requirePal(db, ownerId, body.pal_id);
       const now = clock.now();
       const row = await db
         .insertInto('deployments')
@@ -80,7 +81,7 @@ export const deploymentsModule: ResourceModule = {
         if (!ifMatchHolds(ifMatch, etagOf(current))) throw new ApiError(412, 'precondition_failed: the deployment changed since this ETag was read');
         const [view] = await viewsOf(trx, [current], clock.now());
         const plan = planPatch(view!, operations);
-        if (plan.fields.pal_id !== current.pal_id) await requirePal(ownerId, plan.fields.pal_id);
+        if (plan.fields.pal_id !== current.pal_id) await requirePal(trx, ownerId, plan.fields.pal_id);
         const password = plan.password === undefined ? {} : { password_hash: plan.password === null ? null : await hashPassword(plan.password) };
         return trx
           .updateTable('deployments')
