@@ -7,7 +7,7 @@ import { badRequest } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { isoMillis } from '../../time.js';
 import { conferencingProvider, ProviderError } from './providers/index.js';
-import { findOwnedPal, usableFace } from './repository.js';
+import { checkFace, resolvePalAndFace } from './repository.js';
 import type { ConversationProperties } from './schemas.js';
 
 export const DEFAULT_MAX_CALL_DURATION = 3600;
@@ -46,31 +46,31 @@ export interface CreatedConversation {
 
 export async function createConversation(deps: ServiceDeps, input: CreateConversationInput): Promise<CreatedConversation> {
   const { db, clock } = deps;
-  const pal = await findOwnedPal(db, input.ownerId, input.palId);
-  if (!pal) throw badRequest(`invalid_request: ${input.palField ?? 'pal_id'}: PAL ${input.palId} not found`);
-  const faceId = input.faceId ?? pal.default_face_id;
-  if (!faceId) throw badRequest(`invalid_request: ${input.faceField ?? 'face_id'}: PAL ${pal.pal_id} has no default face; give a face_id`);
-  await usableFace(db, input.ownerId, faceId, input.faceId ? (input.faceField ?? 'face_id') : 'default_face_id');
-
   const provider = conferencingProvider(deps);
   const conversationId = newId('c');
   const now = clock.now();
   const properties = { ...input.properties, max_call_duration: input.properties?.max_call_duration ?? DEFAULT_MAX_CALL_DURATION };
   const expiresAt = new Date(now.getTime() + (properties.max_call_duration + ROOM_MARGIN_SECONDS) * 1000);
-  const conversationName = input.conversationName ?? `Conversation with ${pal.pal_name}`;
   const planned = provider.plannedUrl(conversationId);
 
-  await db.transaction().execute(async (trx) => {
+  // One transaction (one turn on PGlite's single connection): the guard, the PAL and face, the row.
+  const conversationName = await db.transaction().execute(async (trx) => {
     await input.guard?.(trx);
+    const resolved = await resolvePalAndFace(trx, input.ownerId, input.palId, input.faceId);
+    if (!resolved) throw badRequest(`invalid_request: ${input.palField ?? 'pal_id'}: PAL ${input.palId} not found`);
+    const { pal, face } = resolved;
+    if (!face) throw badRequest(`invalid_request: ${input.faceField ?? 'face_id'}: PAL ${pal.pal_id} has no default face; give a face_id`);
+    checkFace(face, face.wanted, input.ownerId, input.faceId ? (input.faceField ?? 'face_id') : 'default_face_id');
+    const name = input.conversationName ?? `Conversation with ${pal.pal_name}`;
     await trx
       .insertInto('conversations')
       .values({
         conversation_id: conversationId,
         owner_id: input.ownerId,
         pal_id: pal.pal_id,
-        face_id: faceId,
+        face_id: face.wanted,
         deployment_id: input.deploymentId ?? null,
-        conversation_name: conversationName,
+        conversation_name: name,
         provider: provider.name,
         conversation_url: planned ?? '',
         callback_url: input.callbackUrl ?? null,
@@ -84,6 +84,7 @@ export async function createConversation(deps: ServiceDeps, input: CreateConvers
         updated_at: now,
       })
       .execute();
+    return name;
   });
 
   let room;

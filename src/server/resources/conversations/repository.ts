@@ -1,6 +1,6 @@
 // Conversations in SQL, and the PAL/face lookups a conversation needs (those tables belong to the
 // PAL and face areas; only the columns every PAL and face has are read here).
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
@@ -24,11 +24,32 @@ export async function findOwnedPal(db: Db, ownerId: number, palId: string): Prom
 }
 
 /** A face the owner may use in a call: their own or a system face, trained. 400 otherwise. */
-export async function usableFace(db: Db, ownerId: number, faceId: string, field = 'face_id') {
-  const face = await db.selectFrom('faces').select(['face_id', 'owner_id', 'face_type', 'status', 'thumbnail_video_url', 'thumbnail_image_url']).where('face_id', '=', faceId).executeTakeFirst();
-  if (!face || (face.owner_id !== ownerId && face.face_type !== 'system')) throw badRequest(`invalid_request: ${field}: face ${faceId} not found`);
+export function checkFace(face: { face_id: string | null; owner_id: number | null; face_type: string | null; status: string | null }, faceId: string, ownerId: number, field: string): void {
+  if (face.face_id === null || (face.owner_id !== ownerId && face.face_type !== 'system')) throw badRequest(`invalid_request: ${field}: face ${faceId} not found`);
   if (face.status !== 'completed' && face.status !== 'ready') throw badRequest(`invalid_request: ${field}: face ${faceId} is not ready (status ${face.status})`);
-  return face;
+}
+
+export interface PalAndFace {
+  pal: PalSummary;
+  /** The face to use (given, else the PAL's default) with what is needed to check it; null when there is none. */
+  face: { face_id: string | null; owner_id: number | null; face_type: string | null; status: string | null; wanted: string } | null;
+}
+
+/** The caller's PAL and the face a conversation would use, in one query (null when the PAL is not theirs). */
+export async function resolvePalAndFace(db: Db, ownerId: number, palId: string, faceId: string | undefined): Promise<PalAndFace | null> {
+  const wanted = sql<string | null>`coalesce(${faceId ?? null}::text, pals.default_face_id, pals.definition->>'default_face_id', pals.definition->>'default_replica_id')`;
+  const row = await db
+    .selectFrom('pals')
+    .leftJoin('faces', (j) => j.on('faces.face_id', '=', wanted))
+    .select(['pals.pal_id', 'pals.pal_name', wanted.as('wanted'), 'faces.face_id', 'faces.owner_id', 'faces.face_type', 'faces.status'])
+    .where('pals.pal_id', '=', palId)
+    .where('pals.owner_id', '=', ownerId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    pal: { pal_id: row.pal_id, pal_name: row.pal_name, default_face_id: null },
+    face: row.wanted === null ? null : { face_id: row.face_id, owner_id: row.owner_id, face_type: row.face_type, status: row.status, wanted: row.wanted },
+  };
 }
 
 export async function ownedConversation(db: Db, ownerId: number, conversationId: string): Promise<ConversationRow> {

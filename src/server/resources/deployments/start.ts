@@ -65,14 +65,14 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
     properties: limits.max_call_duration != null ? { max_call_duration: limits.max_call_duration } : undefined,
     visitorKey: visitor,
     guard: async (trx) => {
-      // The lock makes concurrent starts of this deployment take turns: the last slot goes to one of them.
-      const locked = await findDeployment(trx, row.deployment_id, true);
-      if (!locked) throw notFound('deployment_not_found');
-      const reason = await unavailableReason(trx, locked, clock.now(), visitor);
+      // Counting this call first takes the row lock: concurrent starts of this deployment take turns,
+      // so the last slot goes to exactly one of them (a refusal below rolls the count back).
+      const counted = await trx.updateTable('deployments').set((eb) => ({ usage_total: eb('usage_total', '+', 1) })).where('deployment_id', '=', row.deployment_id).returningAll().executeTakeFirst();
+      if (!counted) throw notFound('deployment_not_found');
+      const reason = await unavailableReason(trx, { ...counted, usage_total: counted.usage_total - 1 }, clock.now(), visitor);
       if (reason === 'inactive') throw forbidden('deployment_inactive');
       if (reason) throw tooManyRequests(reason, reason === 'busy' ? 30 : secondsToUtcMidnight(clock.now(), reason));
       if (namesStore) throw badRequest('invalid_request: memory_stores: give stable visitor identifiers; a memory_store_id is not accepted here');
-      await trx.updateTable('deployments').set((eb) => ({ usage_total: eb('usage_total', '+', 1) })).where('deployment_id', '=', row.deployment_id).execute();
     },
   });
 }
