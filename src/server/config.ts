@@ -15,6 +15,7 @@ const EnvSchema = z.object({
   PALKIT_DAILY_API_KEY: optionalString,
   PALKIT_DAILY_API_URL: z.string().url().default('https://api.daily.co/v1'),
   PALKIT_SECRET: optionalString,
+  PALKIT_TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).optional().catch(undefined),
   PALKIT_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   PALKIT_LLM_BASE_URL: optionalString,
   PALKIT_LLM_API_KEY: optionalString,
@@ -43,6 +44,8 @@ export interface Config {
   outboundAllow: string[];
   turnstile: { siteKey: string | undefined; secret: string | undefined; verifyUrl: string };
   daily: { apiKey: string | undefined; apiUrl: string };
+  /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
+  trustProxy: boolean;
   /** Server secret for signing meeting tokens and encrypting stored secrets. */
   secret: string | undefined;
   jobLeaseSeconds: number;
@@ -98,6 +101,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     turnstile: { siteKey: e.PALKIT_TURNSTILE_SITE_KEY, secret: e.PALKIT_TURNSTILE_SECRET, verifyUrl: e.PALKIT_TURNSTILE_VERIFY_URL },
     daily: { apiKey: e.PALKIT_DAILY_API_KEY, apiUrl: e.PALKIT_DAILY_API_URL.replace(/\/+$/, '') },
     secret: e.PALKIT_SECRET,
+    trustProxy: e.PALKIT_TRUST_PROXY === '1' || e.PALKIT_TRUST_PROXY === 'true',
     jobLeaseSeconds: e.PALKIT_JOB_LEASE_SECONDS,
     llm: { baseUrl: e.PALKIT_LLM_BASE_URL, apiKey: e.PALKIT_LLM_API_KEY, model: e.PALKIT_LLM_MODEL },
     room: { pollMs: e.PALKIT_ROOM_POLL_MS, wordsPerMinute: e.PALKIT_PAL_WORDS_PER_MINUTE },

@@ -2,7 +2,7 @@
 import type { CoreTables } from './tables/core.js';
 import type { ConnectorTables } from './tables/connectors.js';
 import type { DocumentTables } from './tables/documents.js';
-import type { ConversationEventTables, DomainTables } from './tables/domain.js';
+import type { ConversationEventTables, DeploymentAttemptTables, DomainTables } from './tables/domain.js';
 import type { GuardrailTables } from './tables/guardrails.js';
 import type { LiveTables } from './tables/live.js';
 import type { SpeechTables } from './tables/speech.js';
@@ -12,6 +12,7 @@ export interface Database
   extends CoreTables,
     DomainTables,
     ConversationEventTables,
+    DeploymentAttemptTables,
     DocumentTables,
     GuardrailTables,
     ConnectorTables,

@@ -89,9 +89,24 @@ export interface DomainTables {
     live_empty_since: NullableTimestamp;
     live_heartbeat_at: NullableTimestamp;
     live_finalized_at: NullableTimestamp;
+    /** When the room closes (created_at + max_call_duration); an active row past it no longer counts as a live call. */
+    expires_at: NullableTimestamp;
+    /** The conferencing provider's room name (Daily), used to delete the room at the end. */
+    provider_room: string | null;
   };
   memory_stores: { memory_store_id: string; owner_id: number; name: string | null; created_at: CreatedAt; updated_at: CreatedAt };
   pinned_memories: { memory_id: string; memory_store_id: string; memory: string; created_at: CreatedAt; updated_at: CreatedAt };
+}
+
+export interface DeploymentAttemptTables {
+  /** Failed password attempts per deployment and hashed client address (migration 0200). */
+  deployment_password_attempts: {
+    deployment_id: string;
+    client_key: string;
+    failures: Generated<number>;
+    window_started_at: CreatedAt;
+    blocked_until: NullableTimestamp;
+  };
 }
 
 export interface ConversationEventTables {

@@ -1,4 +1,78 @@
+// Conversations: keyed create/list/get/end, and the job closing a provider's room after the end.
+// (The live room, the local PAL, canvas interactions and callbacks live beside this in their own files.)
 import type { ResourceModule } from '../module.js';
+import { ApiError } from '../../http/errors.js';
+import { createConversation } from './create.js';
+import { CLOSE_ROOM_JOB, endConversation } from './end.js';
+import { listConversationEvents } from './events-store.js';
+import { conferencingProvider, ProviderError } from './providers/index.js';
+import { conversationView, ownedConversation } from './repository.js';
+import * as routes from './routes.js';
 
-/** Not built yet. */
-export const conversationsModule: ResourceModule = { name: 'conversations' };
+export const conversationsModule: ResourceModule = {
+  name: 'conversations',
+  routes(app, deps) {
+    const { db } = deps;
+
+    app.openapi(routes.create, async (c) => {
+      const body = c.req.valid('json');
+      const palId = body.pal_id ?? body.persona_id;
+      if (!palId) throw new ApiError(400, 'invalid_request: pal_id: Required (or persona_id)');
+      const faceId = body.face_id ?? body.replica_id;
+      try {
+        const created = await createConversation(deps, {
+          ownerId: c.get('ownerId'),
+          palId,
+          palField: body.pal_id ? 'pal_id' : 'persona_id',
+          faceId,
+          faceField: body.face_id ? 'face_id' : 'replica_id',
+          conversationName: body.conversation_name,
+          callbackUrl: body.callback_url,
+          conversationalContext: body.conversational_context,
+          customGreeting: body.custom_greeting,
+          memoryStores: body.memory_stores,
+          properties: body.properties,
+        });
+        return c.json(created, 200);
+      } catch (error) {
+        if (error instanceof ProviderError) return c.json({ error: 'conferencing_unavailable: the video room could not be created' }, 502);
+        throw error;
+      }
+    });
+
+    app.openapi(routes.list, async (c) => {
+      const { status, page, limit } = c.req.valid('query');
+      let q = db.selectFrom('conversations').where('owner_id', '=', c.get('ownerId'));
+      if (status) q = q.where('status', '=', status);
+      const [rows, count] = await Promise.all([
+        q.selectAll().orderBy('created_at', 'desc').orderBy('conversation_id').limit(limit).offset((page - 1) * limit).execute(),
+        q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return c.json({ data: rows.map(conversationView), total_count: Number(count.n) }, 200);
+    });
+
+    app.openapi(routes.get, async (c) => {
+      const { conversation_id } = c.req.valid('param');
+      const row = await ownedConversation(db, c.get('ownerId'), conversation_id);
+      const view = conversationView(row);
+      if (c.req.valid('query').verbose === 'true') return c.json({ ...view, events: await listConversationEvents(db, conversation_id) }, 200);
+      return c.json(view, 200);
+    });
+
+    app.openapi(routes.end, async (c) => {
+      const { conversation_id } = c.req.valid('param');
+      await ownedConversation(db, c.get('ownerId'), conversation_id);
+      await endConversation(deps, conversation_id, 'end_conversation_endpoint_hit');
+      return c.json(conversationView(await ownedConversation(db, c.get('ownerId'), conversation_id)), 200);
+    });
+  },
+
+  jobs(deps) {
+    return {
+      [CLOSE_ROOM_JOB]: async ({ payload }: { payload: { conversation_id: string; provider: 'local' | 'daily'; room: string } }) => {
+        if (payload.provider === 'daily' && !deps.config.daily.apiKey) return; // the key was removed: the room expires by itself
+        await conferencingProvider(deps, payload.provider).close({ conversationId: payload.conversation_id, room: payload.room });
+      },
+    };
+  },
+};

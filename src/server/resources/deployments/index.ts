@@ -1,4 +1,151 @@
+// Deployments: keyed management (create, list, get with ETag, JSON Patch with If-Match, delete) and
+// the public init/start endpoints the widget, embed and landing page call.
+import type { Db } from '../../db/database.js';
 import type { ResourceModule } from '../module.js';
+import { ApiError, badRequest } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import { findOwnedPal } from '../conversations/repository.js';
+import { ProviderError } from '../conversations/providers/index.js';
+import { unavailableReason } from './availability.js';
+import { captchaFor } from './captcha.js';
+import { clientAddress, clientKey } from './client-address.js';
+import { publicCors, rememberDeployment } from './cors.js';
+import { hashPassword } from './password.js';
+import { ifMatchHolds, planPatch } from './patch.js';
+import { etagOf, findDeployment, ownedDeployment, thumbnailsFor, viewsOf } from './repository.js';
+import * as routes from './routes.js';
+import { normaliseOrigin, type Limits } from './schemas.js';
+import { startDeployment } from './start.js';
 
-/** Not built yet. */
-export const deploymentsModule: ResourceModule = { name: 'deployments' };
+const origins = (list: string[] | undefined) => [...new Set((list ?? []).map((o) => normaliseOrigin(o)!))];
+
+export const deploymentsModule: ResourceModule = {
+  name: 'deployments',
+  routes(app, deps) {
+    const { db, clock } = deps;
+    const requirePal = async (conn: Db, ownerId: number, palId: string) => {
+      if (!(await findOwnedPal(conn, ownerId, palId))) throw badRequest(`invalid_request: pal_id: PAL ${palId} not found`);
+    };
+
+    app.openapi(routes.create, async (c) => {
+      const body = c.req.valid('json');
+      const ownerId = c.get('ownerId');
+      await requirePal(db, ownerId, body.pal_id);
+      const now = clock.now();
+      const row = await db
+        .insertInto('deployments')
+        .values({
+          deployment_id: newId('d'),
+          owner_id: ownerId,
+          pal_id: body.pal_id,
+          channel: body.channel,
+          status: 'draft',
+          name: body.name ?? '',
+          password_hash: body.password ? await hashPassword(body.password) : null,
+          customization: JSON.stringify(body.customization ?? {}),
+          limits: JSON.stringify(body.limits ?? {}),
+          allowed_origins: JSON.stringify(origins(body.allowed_origins)),
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const [view] = await viewsOf(db, [row], now);
+      return c.json(view!, 200, { ETag: etagOf(row) });
+    });
+
+    app.openapi(routes.list, async (c) => {
+      const { page, limit } = c.req.valid('query');
+      const ownerId = c.get('ownerId');
+      const [rows, count] = await Promise.all([
+        db.selectFrom('deployments').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('deployment_id').limit(limit).offset((page - 1) * limit).execute(),
+        db.selectFrom('deployments').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow(),
+      ]);
+      return c.json({ data: await viewsOf(db, rows, clock.now()), total_count: Number(count.n) }, 200);
+    });
+
+    app.openapi(routes.get, async (c) => {
+      const row = await ownedDeployment(db, c.get('ownerId'), c.req.valid('param').deployment_id);
+      const [view] = await viewsOf(db, [row], clock.now());
+      return c.json(view!, 200, { ETag: etagOf(row) });
+    });
+
+    app.openapi(routes.patch, async (c) => {
+      const { deployment_id } = c.req.valid('param');
+      const ownerId = c.get('ownerId');
+      const ifMatch = c.req.valid('header')['if-match'];
+      const operations = c.req.valid('json');
+      const row = await db.transaction().execute(async (trx) => {
+        // Locked: a concurrent patch waits, then sees the new version (and a stale If-Match fails).
+        const current = await ownedDeployment(trx, ownerId, deployment_id, true);
+        if (!ifMatchHolds(ifMatch, etagOf(current))) throw new ApiError(412, 'precondition_failed: the deployment changed since this ETag was read');
+        const [view] = await viewsOf(trx, [current], clock.now());
+        const plan = planPatch(view!, operations);
+        if (plan.fields.pal_id !== current.pal_id) await requirePal(trx, ownerId, plan.fields.pal_id);
+        const password = plan.password === undefined ? {} : { password_hash: plan.password === null ? null : await hashPassword(plan.password) };
+        return trx
+          .updateTable('deployments')
+          .set((eb) => ({
+            pal_id: plan.fields.pal_id,
+            channel: plan.fields.channel,
+            status: plan.fields.status,
+            name: plan.fields.name,
+            customization: JSON.stringify(plan.fields.customization),
+            limits: JSON.stringify(plan.fields.limits),
+            allowed_origins: JSON.stringify(origins(plan.fields.allowed_origins)),
+            ...password,
+            version: eb('version', '+', 1),
+            updated_at: clock.now(),
+          }))
+          .where('deployment_id', '=', deployment_id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      });
+      const [view] = await viewsOf(db, [row], clock.now());
+      return c.json(view!, 200, { ETag: etagOf(row) });
+    });
+
+    app.openapi(routes.remove, async (c) => {
+      const { deployment_id } = c.req.valid('param');
+      await ownedDeployment(db, c.get('ownerId'), deployment_id);
+      await db.deleteFrom('deployments').where('deployment_id', '=', deployment_id).execute();
+      return c.json({ deleted: true as const }, 200);
+    });
+
+    app.use('/v2/deployments/:deployment_id/init', publicCors);
+    app.use('/v2/deployments/:deployment_id/start', publicCors);
+
+    app.openapi(routes.init, async (c) => {
+      const row = await findDeployment(db, c.req.valid('param').deployment_id);
+      rememberDeployment(c, row);
+      if (!row) throw new ApiError(404, 'deployment_not_found');
+      const limits = row.limits as Limits;
+      const reason = await unavailableReason(db, row, clock.now(), clientKey(c, clientAddress(c)));
+      const thumbs = (await thumbnailsFor(db, [row.pal_id])).get(row.pal_id);
+      return c.json(
+        {
+          deployment_id: row.deployment_id,
+          channel: row.channel,
+          customization: row.customization,
+          has_password: row.password_hash !== null,
+          thumbnail_video_url: thumbs?.thumbnail_video_url ?? null,
+          thumbnail_image_url: thumbs?.thumbnail_image_url ?? null,
+          limits: { max_call_duration: limits.max_call_duration ?? null, daily_call_limit_per_user: limits.daily_call_limit_per_user ?? null },
+          captcha: captchaFor(deps.config, limits),
+          is_available: reason === null,
+          unavailable_reason: reason,
+        },
+        200,
+      );
+    });
+
+    app.openapi(routes.start, async (c) => {
+      try {
+        return c.json(await startDeployment(c, c.req.valid('param').deployment_id, c.req.valid('json')), 200);
+      } catch (error) {
+        if (error instanceof ProviderError) return c.json({ error: 'conferencing_unavailable: the video room could not be created' }, 502);
+        throw error;
+      }
+    });
+  },
+};

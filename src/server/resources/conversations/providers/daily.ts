@@ -1,0 +1,71 @@
+// Daily (daily.co) rooms through its REST API: a private room that expires with the call, and a
+// non-owner meeting token for the visitor. Used when PALKIT_DAILY_API_KEY is set.
+import type { GuardedFetch } from '../../../net/guarded-fetch.js';
+import { ProviderError, type ConferencingProvider } from './provider.js';
+
+export interface DailyOptions {
+  apiKey: string;
+  apiUrl: string;
+  fetch: GuardedFetch;
+}
+
+export function dailyProvider({ apiKey, apiUrl, fetch }: DailyOptions): ConferencingProvider {
+  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+    let response: Response;
+    try {
+      response = await fetch(`${apiUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        timeoutMs: 10_000,
+        maxBytes: 1024 * 1024,
+      });
+    } catch (error) {
+      throw new ProviderError(`daily ${method} ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const text = await response.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON: reported by the caller through the status */
+    }
+    return { status: response.status, json };
+  }
+
+  return {
+    name: 'daily',
+    plannedUrl: () => null,
+    async open({ conversationId, expiresAt }) {
+      const exp = Math.floor(expiresAt.getTime() / 1000);
+      const room = await call('POST', '/rooms', {
+        name: conversationId,
+        privacy: 'private',
+        properties: {
+          exp,
+          eject_at_room_exp: true,
+          enable_chat: true,
+          enable_prejoin_ui: false,
+          enable_knocking: false,
+          start_video_off: false,
+        },
+      });
+      if (room.status !== 200 || typeof room.json?.url !== 'string' || typeof room.json?.name !== 'string') {
+        throw new ProviderError(`daily room creation failed (HTTP ${room.status}${room.json?.info ? `: ${room.json.info}` : ''})`);
+      }
+      const name: string = room.json.name;
+      const token = await call('POST', '/meeting-tokens', { properties: { room_name: name, exp, is_owner: false } });
+      if (token.status !== 200 || typeof token.json?.token !== 'string') {
+        await call('DELETE', `/rooms/${encodeURIComponent(name)}`).catch(() => undefined);
+        throw new ProviderError(`daily meeting token creation failed (HTTP ${token.status})`);
+      }
+      return { conversationUrl: room.json.url, meetingToken: token.json.token, room: name };
+    },
+    async close({ room }) {
+      if (!room) return;
+      const result = await call('DELETE', `/rooms/${encodeURIComponent(room)}`);
+      // 404: already deleted or expired, which is the state we want.
+      if (result.status !== 200 && result.status !== 404) throw new ProviderError(`daily room deletion failed (HTTP ${result.status})`);
+    },
+  };
+}

@@ -1,0 +1,91 @@
+// Wire shapes of conversations (keyed create/read/list/end) shared with the deployment start response.
+import { z } from '@hono/zod-openapi';
+
+export const ConversationId = z
+  .string()
+  .min(2)
+  .max(64)
+  .regex(/^c[a-z0-9]+$/, 'must look like a conversation id (c…)')
+  .openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c8x2k4m9q7w3e5' });
+
+const HttpUrl = z
+  .string()
+  .max(2048)
+  .url()
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http or https URL');
+
+export const ConversationProperties = z
+  .object({
+    max_call_duration: z.number().int().min(10).max(86_400).optional().openapi({ description: 'Seconds before the call is ended (default 3600)' }),
+    participant_left_timeout: z.number().int().min(0).max(86_400).optional().openapi({ description: 'Seconds the PAL waits after the visitor left before ending' }),
+    participant_absent_timeout: z.number().int().min(0).max(86_400).optional().openapi({ description: 'Seconds the PAL waits for a visitor who never joins' }),
+    languages: z.array(z.string().min(2).max(35).regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag')).max(20).optional()
+      .openapi({ description: 'Languages of this conversation; replaces (is not merged with) the PAL\'s languages' }),
+    policy: z.literal('eu').optional().openapi({ description: '`eu` for European participants (delivers disclosures when the PAL\'s disclosure is `auto`)' }),
+    enable_closed_captions: z.boolean().optional(),
+  })
+  .openapi('ConversationProperties');
+export type ConversationProperties = z.infer<typeof ConversationProperties>;
+
+/** Stable visitor identifiers (participant tags) for memory. */
+export const MemoryStoreTags = z.array(z.string().min(1).max(128)).max(20);
+
+export const CreateConversation = z
+  .object({
+    pal_id: z.string().min(1).max(64).optional().openapi({ description: 'The PAL to talk to (or `persona_id`)' }),
+    persona_id: z.string().min(1).max(64).optional().openapi({ description: 'Legacy name of pal_id' }),
+    face_id: z.string().min(1).max(64).optional().openapi({ description: 'The face; defaults to the PAL\'s default face' }),
+    replica_id: z.string().min(1).max(64).optional().openapi({ description: 'Legacy name of face_id' }),
+    callback_url: HttpUrl.optional().openapi({ description: 'Receives the conversation callbacks' }),
+    conversation_name: z.string().trim().min(1).max(200).optional(),
+    conversational_context: z.string().max(20_000).optional(),
+    custom_greeting: z.string().max(2_000).optional(),
+    memory_stores: MemoryStoreTags.optional(),
+    properties: ConversationProperties.optional(),
+  })
+  .openapi('CreateConversation');
+export type CreateConversation = z.infer<typeof CreateConversation>;
+
+export const ConversationCreated = z
+  .object({
+    conversation_id: z.string(),
+    conversation_name: z.string(),
+    conversation_url: z.string().openapi({ description: '`{public_url}/rooms/{id}` for a local room, or a Daily room URL' }),
+    status: z.enum(['active', 'ended']),
+    callback_url: z.string().nullable(),
+    created_at: z.string(),
+    meeting_token: z.string().openapi({ description: 'Admits one visitor to this room until the call\'s maximum duration (plus a margin)' }),
+  })
+  .openapi('ConversationCreated');
+
+export const Conversation = z
+  .object({
+    conversation_id: z.string(),
+    conversation_name: z.string(),
+    conversation_url: z.string(),
+    status: z.enum(['active', 'ended']),
+    callback_url: z.string().nullable(),
+    pal_id: z.string(),
+    persona_id: z.string(),
+    face_id: z.string().nullable(),
+    replica_id: z.string().nullable(),
+    deployment_id: z.string().nullable(),
+    conversational_context: z.string().nullable(),
+    custom_greeting: z.string().nullable(),
+    memory_stores: z.array(z.string()),
+    properties: z.record(z.string(), z.unknown()),
+    shutdown_reason: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    ended_at: z.string().nullable(),
+    events: z.array(z.record(z.string(), z.unknown())).optional().openapi({ description: 'Callback payloads, oldest first (verbose=true only)' }),
+  })
+  .openapi('Conversation');
+
+export const ConversationList = z.object({ data: z.array(Conversation), total_count: z.number().int() }).openapi('ConversationList');
+
+export const ListConversationsQuery = z.object({
+  status: z.enum(['active', 'ended']).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});

@@ -1,0 +1,108 @@
+// Deployments in SQL: ownership, the public view (usage counts, the PAL's face thumbnails) and the
+// counts the call limits compare against.
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
+import { notFound } from '../../http/errors.js';
+import { isoMillis } from '../../time.js';
+import type { Limits } from './schemas.js';
+
+export type DeploymentRow = Selectable<Database['deployments']>;
+
+export function startOfUtcDay(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+export async function findDeployment(db: Db, deploymentId: string, forUpdate = false): Promise<DeploymentRow | undefined> {
+  let q = db.selectFrom('deployments').selectAll().where('deployment_id', '=', deploymentId);
+  if (forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+/** The caller's deployment; another owner's is reported as missing. */
+export async function ownedDeployment(db: Db, ownerId: number, deploymentId: string, forUpdate = false): Promise<DeploymentRow> {
+  const row = await findDeployment(db, deploymentId, forUpdate);
+  if (!row || row.owner_id !== ownerId) throw notFound('deployment_not_found');
+  return row;
+}
+
+/** Conversations the deployment started since the start of today (UTC), optionally for one visitor. */
+export async function countToday(db: Db, deploymentId: string, now: Date, visitorKey?: string): Promise<number> {
+  let q = db.selectFrom('conversations').select((eb) => eb.fn.countAll<number>().as('n')).where('deployment_id', '=', deploymentId).where('created_at', '>=', startOfUtcDay(now));
+  if (visitorKey !== undefined) q = q.where('visitor_key', '=', visitorKey);
+  return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+/** Calls of the deployment running now (active and their room not yet expired). */
+export async function countLive(db: Db, deploymentId: string, now: Date): Promise<number> {
+  const row = await db
+    .selectFrom('conversations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('deployment_id', '=', deploymentId)
+    .where('status', '=', 'active')
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface Thumbnails {
+  thumbnail_video_url: string | null;
+  thumbnail_image_url: string | null;
+}
+
+/** The preview media of the PAL's default face (null when the PAL or face is gone). */
+export async function thumbnailsFor(db: Db, palIds: string[]): Promise<Map<string, Thumbnails>> {
+  const result = new Map<string, Thumbnails>();
+  if (palIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('pals')
+    .leftJoin('faces', (j) => j.on('faces.face_id', '=', sql<string>`coalesce(pals.default_face_id, pals.definition->>'default_face_id', pals.definition->>'default_replica_id')`))
+    .select(['pals.pal_id', 'faces.thumbnail_video_url', 'faces.thumbnail_image_url'])
+    .where('pals.pal_id', 'in', palIds)
+    .execute();
+  for (const r of rows) result.set(r.pal_id, { thumbnail_video_url: r.thumbnail_video_url ?? null, thumbnail_image_url: r.thumbnail_image_url ?? null });
+  return result;
+}
+
+/** usage_today of several deployments in one query. */
+export async function usageToday(db: Db, deploymentIds: string[], now: Date): Promise<Map<string, number>> {
+  const result = new Map<string, number>();
+  if (deploymentIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('conversations')
+    .select(['deployment_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('deployment_id', 'in', deploymentIds)
+    .where('created_at', '>=', startOfUtcDay(now))
+    .groupBy('deployment_id')
+    .execute();
+  for (const r of rows) if (r.deployment_id) result.set(r.deployment_id, Number(r.n));
+  return result;
+}
+
+export function deploymentView(row: DeploymentRow, thumbnails: Thumbnails | undefined, today: number) {
+  return {
+    deployment_id: row.deployment_id,
+    pal_id: row.pal_id,
+    channel: row.channel,
+    status: row.status,
+    name: row.name,
+    has_password: row.password_hash !== null,
+    customization: row.customization,
+    limits: row.limits as Limits,
+    allowed_origins: row.allowed_origins,
+    thumbnail_video_url: thumbnails?.thumbnail_video_url ?? null,
+    thumbnail_image_url: thumbnails?.thumbnail_image_url ?? null,
+    usage_total: row.usage_total,
+    usage_today: today,
+    created_at: isoMillis(row.created_at),
+    updated_at: isoMillis(row.updated_at),
+  };
+}
+export type DeploymentView = ReturnType<typeof deploymentView>;
+
+export async function viewsOf(db: Db, rows: DeploymentRow[], now: Date): Promise<DeploymentView[]> {
+  const [thumbs, today] = await Promise.all([thumbnailsFor(db, [...new Set(rows.map((r) => r.pal_id))]), usageToday(db, rows.map((r) => r.deployment_id), now)]);
+  return rows.map((r) => deploymentView(r, thumbs.get(r.pal_id), today.get(r.deployment_id) ?? 0));
+}
+
+export const etagOf = (row: Pick<DeploymentRow, 'deployment_id' | 'version'>) => `"${row.deployment_id}-v${row.version}"`;

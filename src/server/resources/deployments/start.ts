@@ -1,0 +1,84 @@
+// POST /v2/deployments/{id}/start: the public path from a visitor's browser to a conversation. Each
+// check has its own stable error string and they run in a fixed order; the limits are counted under
+// the deployment's row lock, in the same transaction that writes the conversation.
+import type { Context } from 'hono';
+import type { z } from '@hono/zod-openapi';
+import type { AppEnv } from '../../http/app-env.js';
+import { ownerForKey } from '../../http/auth.js';
+import { badRequest, forbidden, notFound, tooManyRequests } from '../../http/errors.js';
+import { createConversation, type CreatedConversation } from '../conversations/create.js';
+import { unavailableReason } from './availability.js';
+import { verifyCaptcha, captchaFor } from './captcha.js';
+import { clientAddress, clientKey } from './client-address.js';
+import { originMayStart, rememberDeployment } from './cors.js';
+import { beforePasswordAttempt, clearPasswordFailures, recordPasswordFailure } from './password-guard.js';
+import { verifyPassword } from './password.js';
+import { findDeployment } from './repository.js';
+import type { Limits, StartDeployment } from './schemas.js';
+
+const MEMORY_STORE_ID = /^m[a-z0-9]{1,63}$/;
+
+export async function startDeployment(c: Context<AppEnv>, deploymentId: string, body: z.infer<typeof StartDeployment>): Promise<CreatedConversation> {
+  const deps = c.get('deps');
+  const { db, clock, config } = deps;
+
+  const row = await findDeployment(db, deploymentId);
+  rememberDeployment(c, row);
+  if (!row) throw notFound('deployment_not_found');
+  if (row.status !== 'active') throw forbidden('deployment_inactive');
+  if ((row.channel === 'widget' || row.channel === 'embed') && !originMayStart(row, c.req.header('origin'), config.publicUrl)) throw forbidden('origin_not_allowed');
+
+  const address = clientAddress(c);
+  const visitor = clientKey(c, address);
+  if (row.password_hash) {
+    if (!body.password) throw forbidden('password_required');
+    await beforePasswordAttempt(db, row.deployment_id, visitor, clock.now());
+    if (!(await verifyPassword(body.password, row.password_hash))) {
+      await recordPasswordFailure(db, row.deployment_id, visitor, clock.now());
+      throw forbidden('invalid_password');
+    }
+    await clearPasswordFailures(db, row.deployment_id, visitor);
+  }
+
+  const limits = row.limits as Limits;
+  if (captchaFor(config, limits)) await verifyCaptcha(deps, body.captcha_token, address);
+
+  // Read before the locked section; refused only once the limits have passed (the documented order).
+  const storeLike = (body.memory_stores ?? []).filter((v) => MEMORY_STORE_ID.test(v));
+  const namesStore = storeLike.length > 0 && (await db.selectFrom('memory_stores').select('memory_store_id').where('memory_store_id', 'in', storeLike).executeTakeFirst()) !== undefined;
+
+  let palId = row.pal_id;
+  if (body.pal_id !== undefined) {
+    const key = c.req.header('x-api-key');
+    const owner = key ? await ownerForKey(db, key) : undefined;
+    if (owner !== row.owner_id) throw forbidden('preview_requires_owner_key');
+    palId = body.pal_id;
+  }
+
+  return createConversation(deps, {
+    ownerId: row.owner_id,
+    palId,
+    deploymentId: row.deployment_id,
+    conversationalContext: body.conversational_context,
+    customGreeting: body.custom_greeting,
+    memoryStores: body.memory_stores,
+    properties: limits.max_call_duration != null ? { max_call_duration: limits.max_call_duration } : undefined,
+    visitorKey: visitor,
+    guard: async (trx) => {
+      // Counting this call first takes the row lock: concurrent starts of this deployment take turns,
+      // so the last slot goes to exactly one of them (a refusal below rolls the count back).
+      const counted = await trx.updateTable('deployments').set((eb) => ({ usage_total: eb('usage_total', '+', 1) })).where('deployment_id', '=', row.deployment_id).returningAll().executeTakeFirst();
+      if (!counted) throw notFound('deployment_not_found');
+      const reason = await unavailableReason(trx, { ...counted, usage_total: counted.usage_total - 1 }, clock.now(), visitor);
+      if (reason === 'inactive') throw forbidden('deployment_inactive');
+      if (reason) throw tooManyRequests(reason, reason === 'busy' ? 30 : secondsToUtcMidnight(clock.now(), reason));
+      if (namesStore) throw badRequest('invalid_request: memory_stores: give stable visitor identifiers; a memory_store_id is not accepted here');
+    },
+  });
+}
+
+function secondsToUtcMidnight(now: Date, reason: string): number | undefined {
+  if (reason !== 'daily_limit') return undefined;
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return (midnight - now.getTime()) / 1000;
+}
