@@ -287,7 +287,7 @@ describe('public deployment endpoints', () => {
   });
 
   describe('CORS', () => {
-    it('answers preflights and reflects allowed origins, with Vary: Origin', async () => {
+    it('answers preflights and lets every page read the answers, refusing starts from other origins', async () => {
       const id = await deployment({ allowed_origins: ['https://shop.example'] });
       const pre = await fetch(`${t.url}/v2/deployments/${id}/start`, { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
       assert.equal(pre.status, 204);
@@ -295,17 +295,20 @@ describe('public deployment endpoints', () => {
       assert.match(pre.headers.get('access-control-allow-methods')!, /POST/);
       assert.match(pre.headers.get('access-control-allow-headers')!, /content-type/);
       assert.match(pre.headers.get('vary')!, /Origin/);
-      const denied = await fetch(`${t.url}/v2/deployments/${id}/init`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
-      assert.equal(denied.headers.get('access-control-allow-origin'), null);
+      const other = await fetch(`${t.url}/v2/deployments/${id}/start`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+      assert.equal(other.headers.get('access-control-allow-origin'), 'https://evil.example');
 
       const ok = await init(id, { origin: 'https://shop.example' });
       assert.equal(ok.headers.get('access-control-allow-origin'), 'https://shop.example');
       assert.match(ok.headers.get('vary')!, /Origin/);
-      assert.equal((await init(id, { origin: 'https://evil.example' })).headers.get('access-control-allow-origin'), null);
+      assert.equal((await init(id, { origin: 'https://evil.example' })).headers.get('access-control-allow-origin'), 'https://evil.example');
       const started = await start(id, {}, { origin: 'https://shop.example' });
       assert.equal(started.headers.get('access-control-allow-origin'), 'https://shop.example');
       const refused = await start(id, {}, { origin: 'https://evil.example' });
-      assert.equal(refused.headers.get('access-control-allow-origin'), null);
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body.error, 'origin_not_allowed');
+      // Readable by the page, so the element can show why.
+      assert.equal(refused.headers.get('access-control-allow-origin'), 'https://evil.example');
       assert.match(refused.headers.get('vary')!, /Origin/);
     });
 

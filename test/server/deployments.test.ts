@@ -41,6 +41,23 @@ describe('deployments (keyed)', () => {
     assert.match(stored.password_hash!, /^scrypt\$/);
   });
 
+  it('keeps a callback_url for the conversations its visitors start (palkit extension)', async () => {
+    const r = await create({ callback_url: 'https://hooks.example.com/palkit' });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.callback_url, 'https://hooks.example.com/palkit');
+    assert.equal((await create({})).body.callback_url, null);
+    assert.equal((await create({ callback_url: 'ftp://hooks.example.com' })).status, 400);
+    const id = r.body.deployment_id;
+    const patched = await t.api('PATCH', `/v2/deployments/${id}`, [{ op: 'replace', path: '/callback_url', value: 'https://hooks.example.com/v2' }, { op: 'replace', path: '/status', value: 'active' }]);
+    assert.equal(patched.status, 200);
+    assert.equal(patched.body.callback_url, 'https://hooks.example.com/v2');
+    const started = await t.api('POST', `/v2/deployments/${id}/start`, {}, { key: null });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    assert.equal(started.body.callback_url, 'https://hooks.example.com/v2');
+    const conversation = await t.api('GET', `/v2/conversations/${started.body.conversation_id}`);
+    assert.equal(conversation.body.callback_url, 'https://hooks.example.com/v2');
+  });
+
   it('refuses bad bodies with 400 naming the field (never 500)', async () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ pal_id: undefined }, /pal_id/],

@@ -56,6 +56,8 @@ export interface DomainTables {
     customization: Json<Record<string, unknown>>;
     limits: Json<Record<string, unknown>>;
     allowed_origins: Json<string[]>;
+    /** Callback address for the conversations this deployment starts (palkit extension). */
+    callback_url: string | null;
     usage_total: Generated<number>;
     /** Bumped on every change; the ETag is derived from it. */
     version: Generated<number>;

@@ -1,9 +1,11 @@
 // CORS and origin rules of the public init/start endpoints. Widget and embed deployments may list
 // allowed origins (empty: any); the service's own origin (landing pages at {public_url}/d/{id}, the
-// portal preview) is always allowed. Responses vary by Origin.
+// portal preview) is always allowed. The origin rule is enforced by the start handler; CORS lets every
+// page read the answers (init is public data, and a refused start must be readable as
+// `origin_not_allowed` so the element can say why). Responses vary by Origin.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../http/app-env.js';
-import { findDeployment, type DeploymentRow } from './repository.js';
+import type { DeploymentRow } from './repository.js';
 
 export function ownOrigin(publicUrl: string): string {
   return new URL(publicUrl).origin;
@@ -16,17 +18,10 @@ export function originMayStart(row: Pick<DeploymentRow, 'channel' | 'allowed_ori
   return origin === ownOrigin(publicUrl) || row.allowed_origins.includes(origin);
 }
 
-// The row a handler already loaded, so the CORS step after it needs no second query.
-const loaded = new WeakMap<Request, Pick<DeploymentRow, 'channel' | 'allowed_origins'> | null>();
-export function rememberDeployment(c: Context<AppEnv>, row: DeploymentRow | undefined): void {
-  loaded.set(c.req.raw, row ?? null);
-}
-
-function corsHeaders(c: Context<AppEnv>, row: Pick<DeploymentRow, 'channel' | 'allowed_origins'> | null | undefined): Record<string, string> {
+function corsHeaders(c: Context<AppEnv>): Record<string, string> {
   const origin = c.req.header('origin');
   const headers: Record<string, string> = { Vary: 'Origin' };
-  // Unknown deployment: let the page read the 404 so the element can say so.
-  if (origin && (!row || originMayStart(row, origin, c.get('deps').config.publicUrl))) {
+  if (origin) {
     headers['Access-Control-Allow-Origin'] = origin;
     headers['Access-Control-Expose-Headers'] = 'Retry-After';
   }
@@ -35,10 +30,8 @@ function corsHeaders(c: Context<AppEnv>, row: Pick<DeploymentRow, 'channel' | 'a
 
 /** Answers preflights and adds the CORS headers to init/start responses (errors included). */
 export const publicCors: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const id = c.req.param('deployment_id') ?? '';
   if (c.req.method === 'OPTIONS') {
-    const row = /^d[a-z0-9]{1,63}$/.test(id) ? await findDeployment(c.get('deps').db, id) : undefined;
-    const headers = corsHeaders(c, row);
+    const headers = corsHeaders(c);
     if (headers['Access-Control-Allow-Origin']) {
       headers['Access-Control-Allow-Methods'] = 'GET, POST, OPTIONS';
       headers['Access-Control-Allow-Headers'] = c.req.header('access-control-request-headers') ?? 'content-type';
@@ -51,6 +44,5 @@ export const publicCors: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.header('Vary', 'Origin');
     return;
   }
-  const row = loaded.has(c.req.raw) ? loaded.get(c.req.raw) : undefined;
-  for (const [name, value] of Object.entries(corsHeaders(c, row))) c.header(name, value);
+  for (const [name, value] of Object.entries(corsHeaders(c))) c.header(name, value);
 };

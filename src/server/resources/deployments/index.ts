@@ -9,7 +9,7 @@ import { ProviderError } from '../conversations/providers/index.js';
 import { unavailableReason } from './availability.js';
 import { captchaFor } from './captcha.js';
 import { clientAddress, clientKey } from './client-address.js';
-import { publicCors, rememberDeployment } from './cors.js';
+import { publicCors } from './cors.js';
 import { hashPassword } from './password.js';
 import { ifMatchHolds, planPatch } from './patch.js';
 import { etagOf, findDeployment, ownedDeployment, thumbnailsFor, viewsOf } from './repository.js';
@@ -45,6 +45,7 @@ export const deploymentsModule: ResourceModule = {
           customization: JSON.stringify(body.customization ?? {}),
           limits: JSON.stringify(body.limits ?? {}),
           allowed_origins: JSON.stringify(origins(body.allowed_origins)),
+          callback_url: body.callback_url ?? null,
           created_at: now,
           updated_at: now,
         })
@@ -93,6 +94,7 @@ export const deploymentsModule: ResourceModule = {
             customization: JSON.stringify(plan.fields.customization),
             limits: JSON.stringify(plan.fields.limits),
             allowed_origins: JSON.stringify(origins(plan.fields.allowed_origins)),
+            callback_url: plan.fields.callback_url,
             ...password,
             version: eb('version', '+', 1),
             updated_at: clock.now(),
@@ -117,7 +119,6 @@ export const deploymentsModule: ResourceModule = {
 
     app.openapi(routes.init, async (c) => {
       const row = await findDeployment(db, c.req.valid('param').deployment_id);
-      rememberDeployment(c, row);
       if (!row) throw new ApiError(404, 'deployment_not_found');
       const limits = row.limits as Limits;
       const reason = await unavailableReason(db, row, clock.now(), clientKey(c, clientAddress(c)));

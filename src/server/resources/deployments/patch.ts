@@ -7,7 +7,7 @@ import { describeZodError } from '../../http/app.js';
 import { badRequest } from '../../http/errors.js';
 import { applyJsonPatch, JsonPatchError, parsePointer, type JsonPatchOperation } from '../../http/json-patch.js';
 import type { DeploymentView } from './repository.js';
-import { AllowedOrigins, Channel, Customization, DeploymentStatus, Limits, Password } from './schemas.js';
+import { AllowedOrigins, CallbackUrl, Channel, Customization, DeploymentStatus, Limits, Password } from './schemas.js';
 
 const READ_ONLY = ['deployment_id', 'has_password', 'thumbnail_video_url', 'thumbnail_image_url', 'usage_total', 'usage_today', 'created_at', 'updated_at'] as const;
 
@@ -20,6 +20,7 @@ const Writable = z
     customization: Customization,
     limits: Limits,
     allowed_origins: AllowedOrigins,
+    callback_url: CallbackUrl.nullable(),
   })
   .strict();
 export type WritableDeployment = z.infer<typeof Writable>;

@@ -90,6 +90,7 @@ export function deploymentView(row: DeploymentRow, thumbnails: Thumbnails | unde
     customization: row.customization,
     limits: row.limits as Limits,
     allowed_origins: row.allowed_origins,
+    callback_url: row.callback_url,
     thumbnail_video_url: thumbnails?.thumbnail_video_url ?? null,
     thumbnail_image_url: thumbnails?.thumbnail_image_url ?? null,
     usage_total: row.usage_total,

@@ -80,6 +80,12 @@ export function normaliseOrigin(value: string): string | null {
 
 export const AllowedOrigins = z.array(Origin).max(100).openapi({ description: 'Origins that may start widget or embed calls; empty allows any' });
 export const Password = z.string().min(1).max(256);
+export const CallbackUrl = z
+  .string()
+  .url()
+  .max(2048)
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http or https URL')
+  .openapi({ description: 'palkit extension: conversations started from this deployment send their callbacks here' });
 
 export const CreateDeployment = z
   .object({
@@ -90,6 +96,7 @@ export const CreateDeployment = z
     customization: Customization.optional(),
     limits: Limits.optional(),
     allowed_origins: AllowedOrigins.optional(),
+    callback_url: CallbackUrl.nullable().optional(),
   })
   .strict()
   .openapi('CreateDeployment');
@@ -105,6 +112,7 @@ export const Deployment = z
     customization: z.record(z.string(), z.unknown()),
     limits: Limits,
     allowed_origins: z.array(z.string()),
+    callback_url: z.string().nullable(),
     thumbnail_video_url: z.string().nullable(),
     thumbnail_image_url: z.string().nullable(),
     usage_total: z.number().int(),

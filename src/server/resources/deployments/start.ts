@@ -10,7 +10,7 @@ import { createConversation, type CreatedConversation } from '../conversations/c
 import { unavailableReason } from './availability.js';
 import { verifyCaptcha, captchaFor } from './captcha.js';
 import { clientAddress, clientKey } from './client-address.js';
-import { originMayStart, rememberDeployment } from './cors.js';
+import { originMayStart } from './cors.js';
 import { beforePasswordAttempt, clearPasswordFailures, recordPasswordFailure } from './password-guard.js';
 import { verifyPassword } from './password.js';
 import { findDeployment } from './repository.js';
@@ -23,7 +23,6 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
   const { db, clock, config } = deps;
 
   const row = await findDeployment(db, deploymentId);
-  rememberDeployment(c, row);
   if (!row) throw notFound('deployment_not_found');
   if (row.status !== 'active') throw forbidden('deployment_inactive');
   if ((row.channel === 'widget' || row.channel === 'embed') && !originMayStart(row, c.req.header('origin'), config.publicUrl)) throw forbidden('origin_not_allowed');
@@ -59,6 +58,7 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
     ownerId: row.owner_id,
     palId,
     deploymentId: row.deployment_id,
+    callbackUrl: row.callback_url ?? undefined,
     conversationalContext: body.conversational_context,
     customGreeting: body.custom_greeting,
     memoryStores: body.memory_stores,
