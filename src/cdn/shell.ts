@@ -38,9 +38,14 @@ background:var(--pal-accent,#5b5bf0);color:#fff;font:600 15px system-ui,sans-ser
 
 const safeColor = (value: string | undefined): string => (value && /^[#\w(),.%\s-]+$/.test(value) ? value : '');
 
+// Parts a page may use on their own (e.g. <pal-conversation> joined to a server-created conversation):
+// they are defined by the full bundle, fetched as soon as one appears in the page.
+const STANDALONE_PARTS = ['pal-conversation', 'pal-stage', 'pal-controls', 'pal-haircheck', 'pal-gate', 'pal-disclosure', 'pal-transcript', 'pal-canvas'];
+
 export function defineShells(load: () => Promise<FullModule>, apiBase: string): void {
   let loading: Promise<FullModule> | null = null;
   const loadOnce = (): Promise<FullModule> => (loading ??= load().then((full) => (full.define(apiBase), full)));
+  loadWhenPartsAppear(loadOnce);
 
   for (const tag of ['pal-widget', 'pal-embed', 'pal-landing'] as const) {
     if (customElements.get(tag)) continue;
@@ -50,6 +55,21 @@ export function defineShells(load: () => Promise<FullModule>, apiBase: string): 
       static override apiBase = apiBase;
     });
   }
+}
+
+function loadWhenPartsAppear(loadOnce: () => Promise<FullModule>): void {
+  const selector = STANDALONE_PARTS.join(',');
+  const found = (node: Node): boolean => node instanceof Element && (node.matches(selector) || node.querySelector(selector) !== null);
+  const load = () => {
+    observer.disconnect();
+    void loadOnce();
+  };
+  // Only the added nodes are looked at, so a busy page pays little until a part shows up.
+  const observer = new MutationObserver((records) => {
+    if (records.some((r) => [...r.addedNodes].some(found))) load();
+  });
+  if (document.querySelector(selector)) return load();
+  observer.observe(document, { childList: true, subtree: true });
 }
 
 abstract class PalShell extends HTMLElement {

@@ -1,0 +1,151 @@
+// `npm start`'s demo, as a newcomer sees it: the demo process (demo/start.ts) on a fresh data directory
+// seeds through the API, serves every demo page, and a second start keeps the first one's data.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
+import { freePort } from '../helpers/process.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Demo {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+async function startDemo(dataDir: string, port: number): Promise<Demo> {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'demo/start.ts', '--port', String(port)], {
+    cwd: root,
+    env: { ...process.env, PALKIT_DATA: dataDir, PALKIT_LOG: 'error', PALKIT_PAL_WORDS_PER_MINUTE: '1200' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const deadline = Date.now() + 120_000;
+  while (!output.includes('Demo API key')) {
+    if (child.exitCode !== null) throw new Error(`demo exited:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`demo did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url: `http://localhost:${port}`,
+    child,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function deploymentsOf(demo: Demo): Promise<Record<string, string>> {
+  const text = await (await fetch(`${demo.url}/demo/config.js`)).text();
+  return JSON.parse(text.replace(/^window\.PALKIT_DEMO = /, '').replace(/;\s*$/, '')).deployments;
+}
+
+/** Waits until the PAL's tile is in the call (the local room said the PAL joined). */
+async function expectJoined(page: Page): Promise<void> {
+  await page.locator('pal-conversation pal-stage [part="pal"]').first().waitFor({ state: 'attached', timeout: 30_000 });
+}
+
+describe('npm start demo', () => {
+  let dataDir: string;
+  let port: number;
+  let demo: Demo;
+  let browser: Browser;
+  let deployments: Record<string, string>;
+  const errors: string[] = [];
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'palkit-demo-'));
+    port = await freePort();
+    demo = await startDemo(dataDir, port);
+    deployments = await deploymentsOf(demo);
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await demo?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function open(path: string): Promise<Page> {
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => errors.push(`${path}: ${e.message}`));
+    await page.goto(demo.url + path);
+    return page;
+  }
+
+  it('prints the demo key and seeds four deployments through the API', async () => {
+    assert.match(demo.output(), /Demo API key\s+pk_demo_/);
+    assert.deepEqual(Object.keys(deployments).sort(), ['captcha', 'embed', 'landing', 'widget']);
+    const key = /Demo API key\s+(\S+)/.exec(demo.output())![1]!;
+    const list = await (await fetch(`${demo.url}/v2/deployments`, { headers: { 'x-api-key': key } })).json();
+    assert.equal(list.data.filter((d: { status: string }) => d.status === 'active').length, 4);
+    const faces = await (await fetch(`${demo.url}/v2/replicas`, { headers: { 'x-api-key': key } })).json();
+    assert.equal(faces.data[0].status, 'completed');
+    assert.match(faces.data[0].thumbnail_video_url, /\/media\//);
+  });
+
+  it('serves the index and the operator console', async () => {
+    const page = await open('/demo/');
+    assert.match(await page.title(), /palkit demo/);
+    assert.match(await page.getAttribute('#landing-link', 'href') ?? '', new RegExp(`/d/${deployments.landing}$`));
+    const operator = await open('/demo/operator.html');
+    await operator.locator('#cards button').first().waitFor();
+    assert.ok((await operator.locator('#cards button').count()) >= 8);
+  });
+
+  it('the widget page (script tag only) opens the preview and joins a call', async () => {
+    const page = await open('/demo/widget.html');
+    await page.locator('pal-widget [part="launcher"]').click();
+    const start = page.locator('pal-widget pal-preview [part="start"]');
+    await start.waitFor();
+    await start.click();
+    const join = page.locator('pal-widget pal-haircheck [part="join"]');
+    await join.click({ timeout: 15_000 });
+    await expectJoined(page);
+  });
+
+  it('the product page and the captcha page reach the embed preview', async () => {
+    for (const path of ['/demo/product.html', '/demo/captcha.html']) {
+      const page = await open(path);
+      await page.locator('pal-embed pal-preview [part="start"]').waitFor({ timeout: 15_000 });
+    }
+  });
+
+  it('the landing page asks for the password and joins a call', async () => {
+    const page = await open(`/d/${deployments.landing}`);
+    await page.locator('pal-landing pal-preview [part="start"]').click({ timeout: 15_000 });
+    await page.locator('pal-landing pal-gate input[name="password"]').fill('palkit');
+    await page.locator('pal-landing pal-gate button[type="submit"]').click();
+    await page.locator('pal-landing pal-haircheck [part="join"]').click({ timeout: 15_000 });
+    await expectJoined(page);
+  });
+
+  it('the own-surface page joins a conversation created by its backend', async () => {
+    const page = await open('/demo/custom.html');
+    await page.locator('#start').click();
+    await expectJoined(page);
+  });
+
+  it('raised no page errors', () => {
+    assert.deepEqual(errors, []);
+  });
+
+  it('keeps the seeded data on a second start', async () => {
+    await demo.stop();
+    demo = await startDemo(dataDir, port);
+    assert.deepEqual(await deploymentsOf(demo), deployments);
+  });
+});
