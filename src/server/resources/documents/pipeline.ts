@@ -116,6 +116,10 @@ async function crawlSite(deps: ServiceDeps, url: string, run: Run, progress: Pro
 }
 
 function chunkSections(sections: Section[]): Array<{ text: string; sourceUrl: string | null }> {
+  // A chunk holds at most 800 characters, so a longer text surely makes too many: refuse it before
+  // spending seconds of the event loop on chunking it.
+  const characters = sections.reduce((n, s) => n + s.text.length, 0);
+  if (characters > MAX_CHUNKS * 800) throw new DocumentError('chunking_failed', `${characters} characters make more than ${MAX_CHUNKS} chunks`);
   const out: Array<{ text: string; sourceUrl: string | null }> = [];
   try {
     for (const section of sections) {
