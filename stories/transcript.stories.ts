@@ -1,7 +1,6 @@
 // pal-transcript: the panel (chat, downloads, windowed long transcripts) and live captions, with
 // interrupted turns, right-to-left text and other languages.
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
-import type { PalTranscript } from '../src/components/transcript/transcript.js';
 import { mountPart, type PartOptions } from './support/part.js';
 import { say, type ScriptStep } from './support/stand-in.js';
 
@@ -55,6 +54,3 @@ export const Japanese = story([
   say('こんにちは！ノヴァです。今日はどのようなご用件ですか？', 'replica', 0),
   say('娘のためにマウンテンバイクを探しています。', 'user', 10),
 ], {}, { lang: 'ja' });
-
-/** Exported for tests and docs: the element type the stories mount. */
-export type { PalTranscript };
