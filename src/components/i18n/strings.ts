@@ -107,6 +107,8 @@ export function translator(lang: string | undefined, overrides: Record<string, R
 
 /** The language an element speaks: its own `lang`, else the nearest ancestor's (across shadow roots), else the page's. */
 export function languageOf(element: Element): string {
+  // The element's own `lang` property first: Lit renders before it reflects a new value to the attribute.
+  if (element instanceof HTMLElement && element.lang) return element.lang;
   let node: Node | null = element;
   while (node) {
     if (node instanceof Element) {

@@ -73,6 +73,19 @@ describe('localised UI strings', () => {
     expect(deep(preview, 'button')!.textContent!.trim()).to.equal(de['preview.start']);
   });
 
+  it('changing lang re-renders the current screen in the new language', async () => {
+    useFakeService();
+    const { el, preview } = await mountEmbed('lang="en"');
+    el.setAttribute('lang', 'ja');
+    await el.updateComplete;
+    await preview.updateComplete;
+    expect(deep(preview, 'button')!.textContent!.trim()).to.equal(ja['preview.start']);
+    el.lang = 'de';
+    await el.updateComplete;
+    await preview.updateComplete;
+    expect(deep(preview, 'button')!.textContent!.trim()).to.equal(de['preview.start']);
+  });
+
   it('without lang, the page language (or an ancestor lang) is used', async () => {
     useFakeService();
     document.documentElement.setAttribute('lang', 'es');
