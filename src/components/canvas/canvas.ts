@@ -8,7 +8,7 @@ import {
 import { parsePalMessage } from '../../protocol/interactions.js';
 import { PalCanvasInteractionEvent } from '../events/canvas-interaction.js';
 import type { IncallStringKey, IncallStrings } from '../i18n/strings-incall.js';
-import { languageOf, translator, withStrings, type Translate } from '../i18n/strings.js';
+import { languageOf, translatorFor, withStrings, type Translate } from '../i18n/strings.js';
 import { canvasStyles } from './canvas.styles.js';
 import { renderAlert } from './cards/alert.js';
 import { renderCalendar } from './cards/calendar.js';
@@ -102,7 +102,7 @@ export class PalCanvas extends LitElement {
   }
 
   private msg(key: IncallStringKey): string {
-    return withStrings(this.t ?? translator(languageOf(this)), this.strings)(key);
+    return withStrings(this.t ?? translatorFor(this, languageOf(this)), this.strings)(key);
   }
 
   private readonly onLinkMessage = (event: Event): void => {

@@ -9,7 +9,7 @@ import type { SessionMode, SessionState } from '../../client/session-events.js';
 import { ControlEvent } from '../controls/controls.js';
 import { SessionController } from '../controllers/session-controller.js';
 import { PalErrorEvent } from '../events/error.js';
-import { languageOf, translator, type Translate } from '../i18n/strings.js';
+import { languageOf, translatorFor, type Translate } from '../i18n/strings.js';
 import { toOutgoing, type OutgoingMessage } from '../shared/messages.js';
 import { tokens } from '../styles/tokens.js';
 import { conversationStyles } from './conversation.styles.js';
@@ -111,7 +111,7 @@ export class PalConversation extends LitElement {
 
   override render() {
     const session = this.#active;
-    const t = this.t ?? translator(languageOf(this));
+    const t = this.t ?? translatorFor(this, languageOf(this));
     if (!session) return nothing;
     const connecting = session.state === 'connecting';
     return html`

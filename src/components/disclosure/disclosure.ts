@@ -3,7 +3,7 @@ import { property } from 'lit/decorators.js';
 import { LinkMessageEvent, type ConversationLink } from '../../client/link.js';
 import { parsePalMessage } from '../../protocol/interactions.js';
 import type { IncallStringKey, IncallStrings } from '../i18n/strings-incall.js';
-import { languageOf, translator, withStrings, type Translate } from '../i18n/strings.js';
+import { languageOf, translatorFor, withStrings, type Translate } from '../i18n/strings.js';
 import { disclosureStyles } from './disclosure.styles.js';
 
 export type DisclosureState = 'hidden' | 'delivering' | 'delivered' | 'dismissed';
@@ -90,7 +90,7 @@ export class PalDisclosure extends LitElement {
   };
 
   private msg(key: IncallStringKey): string {
-    return withStrings(this.t ?? translator(languageOf(this)), this.strings)(key);
+    return withStrings(this.t ?? translatorFor(this, languageOf(this)), this.strings)(key);
   }
 
   private onKeydown(event: KeyboardEvent): void {

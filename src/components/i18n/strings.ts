@@ -2,11 +2,8 @@
 // in-call parts' strings (strings-incall.ts) form one table, so every element looks strings up the same
 // way. A language is chosen by the element's `lang` attribute, else the nearest ancestor's (across shadow
 // roots), else the page's; `customization.strings[lang]` overrides single keys, and English fills gaps.
+// Translations load on demand (one small chunk per language), so pages in English download none of them.
 import { incallStrings } from './strings-incall.js';
-import { de } from './locales/de.js';
-import { es } from './locales/es.js';
-import { fr } from './locales/fr.js';
-import { ja } from './locales/ja.js';
 
 const channelStrings = {
   'launcher.label': 'Talk to us',
@@ -78,10 +75,44 @@ export type StringTable = Partial<Record<StringKey, string>>;
 /** A translation with every key (the locale files use it so a new English key cannot be forgotten). */
 export type CompleteTable = Record<StringKey, string>;
 
-const tables: Record<string, StringTable> = { en, de, es, fr, ja };
+const tables: Record<string, StringTable> = { en };
+const loaders: Record<string, () => Promise<StringTable>> = {
+  de: () => import('./locales/de.js').then((m) => m.de),
+  es: () => import('./locales/es.js').then((m) => m.es),
+  fr: () => import('./locales/fr.js').then((m) => m.fr),
+  ja: () => import('./locales/ja.js').then((m) => m.ja),
+};
+const loading = new Map<string, Promise<void>>();
 
 /** Languages with a built-in table. */
-export const languages = Object.keys(tables);
+export const languages = ['en', ...Object.keys(loaders)];
+
+const shortOf = (lang: string): string => lang.toLowerCase().split('-')[0] ?? 'en';
+
+/** Whether `lang` (or its base language) is ready to use, or has no built-in table (English is used). */
+export function languageReady(lang: string): boolean {
+  const short = shortOf(lang);
+  return short in tables || !(short in loaders);
+}
+
+/** Loads the built-in table of `lang` (its base language: `de-AT` loads `de`). */
+export function loadLanguage(lang: string): Promise<void> {
+  const short = shortOf(lang);
+  const load = loaders[short];
+  if (short in tables || !load) return Promise.resolve();
+  let pending = loading.get(short);
+  if (!pending) {
+    pending = load().then((table) => void (tables[short] = table)).finally(() => loading.delete(short));
+    loading.set(short, pending);
+  }
+  return pending;
+}
+
+/** Translator for an element: when its language is still loading, it re-renders once the table is there. */
+export function translatorFor(host: { requestUpdate(): void }, lang: string, overrides?: Record<string, Record<string, string>>): Translate {
+  if (!languageReady(lang)) void loadLanguage(lang).then(() => host.requestUpdate(), () => undefined);
+  return translator(lang, overrides);
+}
 
 export type Translate = (key: StringKey) => string;
 

@@ -10,7 +10,7 @@ import type { TransportFactory } from '../../client/transport/select.js';
 import type { Customization } from '../../protocol/public.js';
 import { SessionController } from '../controllers/session-controller.js';
 import { PalErrorEvent } from '../events/error.js';
-import { languageOf, translator, type Translate } from '../i18n/strings.js';
+import { languageOf, translatorFor, type Translate } from '../i18n/strings.js';
 import { deepMerge, parseOverrideConfig } from './config.js';
 import { toOutgoing, type OutgoingMessage } from './messages.js';
 
@@ -65,7 +65,7 @@ export abstract class PalDeploymentElement extends LitElement {
   }
 
   get t(): Translate {
-    return translator(languageOf(this), this.config.strings);
+    return translatorFor(this, languageOf(this), this.config.strings);
   }
 
   override willUpdate(changed: Map<string, unknown>): void {

@@ -4,7 +4,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { LinkMessageEvent, type ConversationLink } from '../../client/link.js';
 import { clientMessage, parsePalMessage } from '../../protocol/interactions.js';
 import type { IncallStringKey, IncallStrings } from '../i18n/strings-incall.js';
-import { languageOf, translator, withStrings, type Translate } from '../i18n/strings.js';
+import { languageOf, translatorFor, withStrings, type Translate } from '../i18n/strings.js';
 import { RowWindow } from './row-window.js';
 import { saveBlob, transcriptJson, transcriptText, type TranscriptFormat } from './transcript-export.js';
 import { TranscriptModel, type TranscriptEntry } from './transcript-model.js';
@@ -140,7 +140,7 @@ export class PalTranscript extends LitElement {
   }
 
   private msg(key: IncallStringKey): string {
-    return withStrings(this.t ?? translator(languageOf(this)), this.strings)(key);
+    return withStrings(this.t ?? translatorFor(this, languageOf(this)), this.strings)(key);
   }
 
   private get announces(): boolean {

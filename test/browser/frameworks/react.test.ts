@@ -93,6 +93,6 @@ describe('palkit/react', () => {
     await el.updateComplete;
     const preview = deep(el, 'pal-preview') as HTMLElement & { updateComplete: Promise<void> };
     await preview.updateComplete;
-    expect(deep(preview, 'button')!.textContent!.trim()).to.equal('Gespräch starten');
+    await until(() => deep(preview, 'button')!.textContent!.trim() === 'Gespräch starten', 'German start button');
   });
 });

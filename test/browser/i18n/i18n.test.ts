@@ -5,7 +5,7 @@ import '../../../src/components/define.js';
 import type { PalEmbed } from '../../../src/components/embed/embed.js';
 import type { PalDisclosure } from '../../../src/components/disclosure/disclosure.js';
 import type { PalTranscript } from '../../../src/components/transcript/transcript.js';
-import { en, languageOf, languages, translator } from '../../../src/components/i18n/strings.js';
+import { en, languageOf, languageReady, languages, loadLanguage, translator } from '../../../src/components/i18n/strings.js';
 import { de } from '../../../src/components/i18n/locales/de.js';
 import { es } from '../../../src/components/i18n/locales/es.js';
 import { fr } from '../../../src/components/i18n/locales/fr.js';
@@ -26,7 +26,20 @@ async function mountEmbed(attrs: string, wrapperLang = '') {
   return { el, preview };
 }
 
+describe('translations load on demand', () => {
+  it('an English page loads no table; a German element loads German and re-renders', async () => {
+    expect(languageReady('en')).to.equal(true);
+    expect(languageReady('xx')).to.equal(true);
+    expect(languageReady('de-CH')).to.equal(false);
+    useFakeService();
+    const { preview } = await mountEmbed('lang="de-CH"');
+    await until(() => deep(preview, 'button')!.textContent!.trim() === de['preview.start'], 'German start button');
+    expect(languageReady('de')).to.equal(true);
+  });
+});
+
 describe('localised UI strings', () => {
+  before(() => Promise.all(languages.map(loadLanguage)));
   afterEach(() => document.documentElement.setAttribute('lang', 'en'));
 
   it('has complete, non-empty tables for de, es, fr and ja covering channel and in-call keys', () => {
