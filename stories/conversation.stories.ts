@@ -8,15 +8,16 @@ import { disclose, say, showCard, standInDeployment, standInFetch, StandInRoom, 
 
 type Args = { lang: string };
 
-function story(id: string, scenario: Scenario, frameCss = '', frameAttrs: Record<string, string> = {}): StoryObj<Args> {
+function story(id: string, scenario: Scenario, elementAttrs: Record<string, string> = {}, frameAttrs: Record<string, string> = {}): StoryObj<Args> {
   standInDeployment(id, scenario);
   return {
     render: (args) => {
       const frame = document.createElement('div');
-      frame.style.cssText = `width: min(100%, 960px); aspect-ratio: 16 / 9; ${frameCss}`;
+      frame.style.cssText = 'width: min(100%, 960px); aspect-ratio: 16 / 9;';
       for (const [k, v] of Object.entries(frameAttrs)) frame.setAttribute(k, v);
       const el = document.createElement('pal-conversation') as PalConversation;
       if (args.lang) el.lang = args.lang;
+      for (const [k, v] of Object.entries(elementAttrs)) el.setAttribute(k, v);
       el.style.cssText = 'display: block; height: 100%;';
       const session = new ConversationSession({ api: new ApiClient({ apiBase: location.origin, fetch: standInFetch }), transportFactory: (url) => new StandInRoom(url) });
       el.session = session;
@@ -47,5 +48,5 @@ export const Call = story('conversation-call', { script: talk });
 export const WithCanvasCard = story('conversation-canvas', {
   script: [...talk, showCard('calendar', { title: 'Pick a test-ride day', mode: 'date_picker' }, 'tc_day', 200)],
 });
-export const DarkTheme = story('conversation-dark', { script: talk }, '--pal-color-surface: #15171c; --pal-color-text: #f1f1f4; color-scheme: dark;');
-export const Japanese = story('conversation-ja', { script: [disclose('delivered', 'あなたはAIアシスタントのノヴァと話しています。'), say('こんにちは！自転車について何でも聞いてください。', 'replica', 500)] }, '', { lang: 'ja' });
+export const DarkTheme = story('conversation-dark', { script: talk }, { theme: 'dark' });
+export const Japanese = story('conversation-ja', { script: [disclose('delivered', 'あなたはAIアシスタントのノヴァと話しています。'), say('こんにちは！自転車について何でも聞いてください。', 'replica', 500)] }, {}, { lang: 'ja' });

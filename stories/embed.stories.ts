@@ -75,3 +75,22 @@ export const RightToLeft: StoryObj<Args> = {
     return mount('pal-embed', { attributes: { 'deployment-id': 'embed-rtl' }, frameAttributes: { dir: 'rtl', lang: 'ar' } });
   },
 };
+
+/** Tokens and parts from the page's own CSS (the picture in docs/theming.png). */
+export const ThemedWithTokensAndParts: StoryObj<Args> = {
+  render: () => {
+    standInDeployment('embed-themed', { init: { customization: { show_haircheck: false } }, script: callScript });
+    const frame = mount('pal-embed', { attributes: { 'deployment-id': 'embed-themed', id: 'themed' }, steps: ['start', 'connected'] });
+    const style = document.createElement('style');
+    style.textContent = `
+      #themed {
+        --pal-accent: #c2410c; --pal-color-surface: #fff7ed; --pal-color-surface-raised: #ffedd5; --pal-color-text: #431407;
+        --pal-color-border: #fdba74; --pal-radius: 22px; --pal-font: Georgia, 'Times New Roman', serif;
+        --pal-captions-background: rgb(67 20 7 / 0.82); --pal-canvas-card-width: 300px;
+      }
+      #themed::part(base) { box-shadow: 0 0 0 4px #fdba74, 0 18px 40px rgb(67 20 7 / 0.25); }
+      #themed::part(controls) { background: #ffedd5; }`;
+    frame.prepend(style);
+    return frame;
+  },
+};
