@@ -36,9 +36,12 @@ export default defineConfig(({ mode }) => {
       emptyOutDir: true,
       target: 'es2022',
       minify: false,
-      lib: { entry: { index: 'src/index.ts', 'components/define': 'src/components/define.ts' }, formats: ['es'] },
+      lib: {
+        entry: { index: 'src/index.ts', 'components/define': 'src/components/define.ts', 'react/index': 'src/react/index.ts', 'vue/index': 'src/vue/index.ts' },
+        formats: ['es'],
+      },
       rolldownOptions: {
-        external: (id: string) => /^(lit|@lit\/|zod|@daily-co\/)/.test(id),
+        external: (id: string) => /^(lit|@lit\/|zod|@daily-co\/)/.test(id) || /^(react|react-dom|vue)(\/|$)/.test(id),
         output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
       },
     },

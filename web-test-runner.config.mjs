@@ -2,6 +2,7 @@
 // (decorators as in tsconfig), so tests import src/ directly, never dist/.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { bundledDeps } from './test/browser/helpers/bundled-deps.mjs';
 
 const chromiumArgs = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
@@ -12,7 +13,7 @@ const chromiumArgs = [
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: { exportConditions: ['browser', 'development'] },
-  plugins: [esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
+  plugins: [bundledDeps(), esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
   browsers: [
     playwrightLauncher({
       product: 'chromium',

@@ -48,7 +48,7 @@ for (const [name, size] of rows) console.log(`  ${name.padEnd(48)} ${kb(size).pa
 
 const firstSize = gz(first);
 const beforeCallSize = [...beforeCall].reduce((sum, file) => sum + gz(file), 0);
-const npmSize = allJs(resolve('dist')).filter((f) => !f.startsWith(cdn)).reduce((sum, file) => sum + gz(file), 0);
+const npmSize = allJs(resolve('dist')).filter((f) => !f.startsWith(cdn) && !f.startsWith(resolve('dist/demo'))).reduce((sum, file) => sum + gz(file), 0);
 console.log(`\n  npm entry, all modules (lit, zod, daily-js external)   ${kb(npmSize)}`);
 
 const checks: [string, boolean, string][] = [

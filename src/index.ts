@@ -16,7 +16,7 @@ export { PalEnded } from './components/screens/ended.js';
 export { PalErrorScreen } from './components/screens/error-screen.js';
 export { PalDeploymentElement } from './components/shared/deployment-element.js';
 export * from './components/events/index.js';
-export { translator, en as englishStrings, type StringKey, type Translate } from './components/i18n/strings.js';
+export { translator, loadLanguage, languages, en as englishStrings, type StringKey, type Translate } from './components/i18n/strings.js';
 
 export { ApiClient } from './client/api.js';
 export { PalClientError, type PalErrorCode } from './client/errors.js';

@@ -7,7 +7,8 @@ import {
 } from '../../protocol/canvas.js';
 import { parsePalMessage } from '../../protocol/interactions.js';
 import { PalCanvasInteractionEvent } from '../events/canvas-interaction.js';
-import { incallString, type IncallStringKey, type IncallStrings } from '../i18n/strings-incall.js';
+import type { IncallStringKey, IncallStrings } from '../i18n/strings-incall.js';
+import { languageOf, translatorFor, withStrings, type Translate } from '../i18n/strings.js';
 import { canvasStyles } from './canvas.styles.js';
 import { renderAlert } from './cards/alert.js';
 import { renderCalendar } from './cards/calendar.js';
@@ -52,6 +53,8 @@ export class PalCanvas extends LitElement {
   static override styles = canvasStyles;
 
   @property({ attribute: false }) strings: IncallStrings | null = null;
+  /** Translator of the surrounding conversation (its language and deployment overrides); else this element's `lang`. */
+  @property({ attribute: false }) t: Translate | null = null;
   /** Side of the visible card (`left` or `right`), reflected for the surrounding layout; empty when none. */
   @property({ reflect: true, attribute: 'card-side' }) cardSide = '';
 
@@ -98,8 +101,8 @@ export class PalCanvas extends LitElement {
     this.subscribed = wanted;
   }
 
-  private t(key: IncallStringKey): string {
-    return incallString(key, this.strings);
+  private msg(key: IncallStringKey): string {
+    return withStrings(this.t ?? translatorFor(this, languageOf(this)), this.strings)(key);
   }
 
   private readonly onLinkMessage = (event: Event): void => {
@@ -146,7 +149,7 @@ export class PalCanvas extends LitElement {
     if (isNew) {
       // An alert's text is the point of it; other cards are announced by their title or prompt.
       const alertBody = card.spec.component === 'alert' ? ` ${card.spec.args.body}` : '';
-      this.announcement = `${this.t('canvas.shown')} ${this.cardLabel(card)}.${alertBody}`;
+      this.announcement = `${this.msg('canvas.shown')} ${this.cardLabel(card)}.${alertBody}`;
     }
     this.armAlertTimer();
     this.requestUpdate();
@@ -210,7 +213,7 @@ export class PalCanvas extends LitElement {
     } else {
       card.pending = undefined;
       card.status = 'done';
-      this.announcement = this.t('canvas.sent');
+      this.announcement = this.msg('canvas.sent');
       // The booking confirmation inside the scheduling page stays until the user or the PAL closes it.
       if (card.spec.component !== 'scheduling_embed') this.removeCard();
     }
@@ -240,18 +243,18 @@ export class PalCanvas extends LitElement {
       case 'input':
         return spec.args.prompt;
       case 'scheduling_embed':
-        return spec.args.title ?? this.t('canvas.schedulingTitle');
+        return spec.args.title ?? this.msg('canvas.schedulingTitle');
       case 'alert':
-        return spec.args.title ?? this.t(`canvas.severity.${spec.args.severity ?? 'info'}`);
+        return spec.args.title ?? this.msg(`canvas.severity.${spec.args.severity ?? 'info'}`);
       default:
-        return spec.args.title ?? this.t('canvas.label');
+        return spec.args.title ?? this.msg('canvas.label');
     }
   }
 
   private renderBody(card: CardState) {
     const base = {
       toolCallId: card.toolCallId, draft: card.draft, busy: card.status === 'sending', idPrefix: `card${card.key}`,
-      t: (key: IncallStringKey) => this.t(key),
+      t: (key: IncallStringKey) => this.msg(key),
       changed: () => this.requestUpdate(),
       submit: (value: Record<string, unknown>) => this.submit(card, 'submit', value),
       skip: (value?: Record<string, unknown>) => this.submit(card, 'skip', value ?? {}),
@@ -272,7 +275,7 @@ export class PalCanvas extends LitElement {
   private renderCard(card: CardState) {
     const spec = card.spec;
     const headingId = `card${card.key}-title`;
-    const title = 'title' in spec.args && spec.args.title ? spec.args.title : spec.component === 'scheduling_embed' ? this.t('canvas.schedulingTitle') : '';
+    const title = 'title' in spec.args && spec.args.title ? spec.args.title : spec.component === 'scheduling_embed' ? this.msg('canvas.schedulingTitle') : '';
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
         e.stopPropagation();
@@ -294,15 +297,15 @@ export class PalCanvas extends LitElement {
     >
       <header>
         ${title ? html`<h2 id=${headingId}>${title}</h2>` : html`<span></span>`}
-        <button type="button" class="close" aria-label=${this.t('canvas.dismiss')} @click=${() => this.dismiss(card)}><span aria-hidden="true">×</span></button>
+        <button type="button" class="close" aria-label=${this.msg('canvas.dismiss')} @click=${() => this.dismiss(card)}><span aria-hidden="true">×</span></button>
       </header>
       <div class="body">${this.renderBody(card)}</div>
-      ${card.status === 'sending' ? html`<p class="status">${this.t('canvas.sending')}</p>` : nothing}
-      ${card.status === 'done' ? html`<p class="status">${this.t('canvas.sent')}</p>` : nothing}
+      ${card.status === 'sending' ? html`<p class="status">${this.msg('canvas.sending')}</p>` : nothing}
+      ${card.status === 'done' ? html`<p class="status">${this.msg('canvas.sent')}</p>` : nothing}
       ${card.status === 'failed'
         ? html`<div class="failed" role="alert">
-            <p>${this.t('canvas.sendFailed')}</p>
-            <button type="button" class="primary" @click=${() => void this.deliver(card)}>${this.t('canvas.retry')}</button>
+            <p>${this.msg('canvas.sendFailed')}</p>
+            <button type="button" class="primary" @click=${() => void this.deliver(card)}>${this.msg('canvas.retry')}</button>
           </div>`
         : nothing}
     </section>`;

@@ -9,7 +9,7 @@ import type { SessionMode, SessionState } from '../../client/session-events.js';
 import { ControlEvent } from '../controls/controls.js';
 import { SessionController } from '../controllers/session-controller.js';
 import { PalErrorEvent } from '../events/error.js';
-import { translator, type Translate } from '../i18n/strings.js';
+import { languageOf, translatorFor, type Translate } from '../i18n/strings.js';
 import { toOutgoing, type OutgoingMessage } from '../shared/messages.js';
 import { tokens } from '../styles/tokens.js';
 import { conversationStyles } from './conversation.styles.js';
@@ -38,9 +38,11 @@ export class PalConversation extends LitElement {
   @property({ attribute: 'meeting-token' }) meetingToken = '';
   /** Service for canvas interactions; defaults to the conversation URL's origin. */
   @property({ attribute: 'api-base' }) apiBase = '';
+  /** UI language; empty uses the nearest `lang` around the element, else the page's. */
   @property() override lang = '';
   /** Set by a shell; when set, this element only renders it (the shell fires the page events). */
   @property({ attribute: false }) session: ConversationSession | null = null;
+  /** Translator given by a shell (its language and deployment `customization.strings`). */
   @property({ attribute: false }) t: Translate | null = null;
   @property({ attribute: false }) fallbackVideoUrl: string | null = null;
   @property({ attribute: false }) fallbackImageUrl: string | null = null;
@@ -109,7 +111,7 @@ export class PalConversation extends LitElement {
 
   override render() {
     const session = this.#active;
-    const t = this.t ?? translator(this.lang || undefined);
+    const t = this.t ?? translatorFor(this, languageOf(this));
     if (!session) return nothing;
     const connecting = session.state === 'connecting';
     return html`
@@ -117,10 +119,10 @@ export class PalConversation extends LitElement {
         <div class="main ${this.chatOn ? 'chat' : ''}">
           <pal-stage exportparts="stage" .t=${t} .participants=${session.participants}
             .fallbackVideoUrl=${this.fallbackVideoUrl} .fallbackImageUrl=${this.fallbackImageUrl}></pal-stage>
-          <pal-canvas .link=${session}></pal-canvas>
-          <pal-disclosure .link=${session}></pal-disclosure>
-          <pal-transcript class="captions" mode="captions" exportparts="captions" .link=${session} ?hidden=${!this.captionsOn || this.chatOn}></pal-transcript>
-          <pal-transcript class="panel" mode="panel" exportparts="transcript" .link=${session} ?hidden=${!this.chatOn}></pal-transcript>
+          <pal-canvas .t=${t} .link=${session}></pal-canvas>
+          <pal-disclosure .t=${t} .link=${session}></pal-disclosure>
+          <pal-transcript class="captions" mode="captions" exportparts="captions" .t=${t} .link=${session} ?hidden=${!this.captionsOn || this.chatOn}></pal-transcript>
+          <pal-transcript class="panel" mode="panel" exportparts="transcript" .t=${t} .link=${session} ?hidden=${!this.chatOn}></pal-transcript>
           ${connecting ? html`<div class="overlay" role="status">${t('connecting.title')}</div>` : nothing}
         </div>
         <pal-controls exportparts="controls" .t=${t} ?microphone-on=${session.microphoneOn} ?camera-on=${session.cameraOn}

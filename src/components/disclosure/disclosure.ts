@@ -2,7 +2,8 @@ import { html, LitElement } from 'lit';
 import { property } from 'lit/decorators.js';
 import { LinkMessageEvent, type ConversationLink } from '../../client/link.js';
 import { parsePalMessage } from '../../protocol/interactions.js';
-import { incallString, type IncallStringKey, type IncallStrings } from '../i18n/strings-incall.js';
+import type { IncallStringKey, IncallStrings } from '../i18n/strings-incall.js';
+import { languageOf, translatorFor, withStrings, type Translate } from '../i18n/strings.js';
 import { disclosureStyles } from './disclosure.styles.js';
 
 export type DisclosureState = 'hidden' | 'delivering' | 'delivered' | 'dismissed';
@@ -32,6 +33,8 @@ export class PalDisclosure extends LitElement {
 
   /** Overrides of the UI strings (keys of `incallStrings`). */
   @property({ attribute: false }) strings: IncallStrings | null = null;
+  /** Translator of the surrounding conversation (its language and deployment overrides); else this element's `lang`. */
+  @property({ attribute: false }) t: Translate | null = null;
 
   private currentLink: ConversationLink | null = null;
   private subscribed: ConversationLink | null = null;
@@ -86,8 +89,8 @@ export class PalDisclosure extends LitElement {
     }
   };
 
-  private t(key: IncallStringKey): string {
-    return incallString(key, this.strings);
+  private msg(key: IncallStringKey): string {
+    return withStrings(this.t ?? translatorFor(this, languageOf(this)), this.strings)(key);
   }
 
   private onKeydown(event: KeyboardEvent): void {
@@ -96,14 +99,14 @@ export class PalDisclosure extends LitElement {
 
   protected override render() {
     const visible = this.state === 'delivering' || this.state === 'delivered';
-    const text = this.text.trim() || this.t('disclosure.default');
+    const text = this.text.trim() || this.msg('disclosure.default');
     return html`
       <div class="sr-only" role="status">${visible ? text : ''}</div>
-      <section part="banner" aria-label=${this.t('disclosure.label')} ?hidden=${!visible} @keydown=${this.onKeydown}>
+      <section part="banner" aria-label=${this.msg('disclosure.label')} ?hidden=${!visible} @keydown=${this.onKeydown}>
         <span class="icon" aria-hidden="true">AI</span>
         <p part="text" aria-hidden="true">${text}</p>
         ${this.state === 'delivered'
-          ? html`<button part="dismiss" type="button" aria-label=${this.t('disclosure.dismiss')} @click=${() => this.dismiss()}>
+          ? html`<button part="dismiss" type="button" aria-label=${this.msg('disclosure.dismiss')} @click=${() => this.dismiss()}>
               <span aria-hidden="true">×</span>
             </button>`
           : null}

@@ -1,6 +1,5 @@
-// UI strings of the in-call parts (disclosure, transcript, canvas), English. Keys are the
-// `<ui-string-key>`s of a deployment's `customization.strings['<lang>']`, so translations and
-// per-deployment wording override them one key at a time through each element's `strings` property.
+// UI strings of the in-call parts (disclosure, transcript, canvas), English. They are part of the one
+// string table in strings.ts (translations, `customization.strings` overrides and lookup live there).
 
 export const incallStrings = {
   'disclosure.label': 'AI disclosure',
@@ -57,8 +56,3 @@ export const incallStrings = {
 
 export type IncallStringKey = keyof typeof incallStrings;
 export type IncallStrings = Partial<Record<IncallStringKey, string>>;
-
-/** The string for `key`, from the overrides when they have it. */
-export function incallString(key: IncallStringKey, overrides?: IncallStrings | null): string {
-  return overrides?.[key] ?? incallStrings[key];
-}

@@ -1,7 +1,11 @@
-// Every UI string of the elements, keyed, English first. Add a language by adding a table; the `lang`
-// attribute picks it (falling back to English per key), and `customization.strings[lang]` overrides keys.
+// Every UI string of the elements, keyed, English first: the channel screens' strings below and the
+// in-call parts' strings (strings-incall.ts) form one table, so every element looks strings up the same
+// way. A language is chosen by the element's `lang` attribute, else the nearest ancestor's (across shadow
+// roots), else the page's; `customization.strings[lang]` overrides single keys, and English fills gaps.
+// Translations load on demand (one small chunk per language), so pages in English download none of them.
+import { incallStrings } from './strings-incall.js';
 
-export const en = {
+const channelStrings = {
   'launcher.label': 'Talk to us',
   'launcher.open': 'Open conversation',
   'popup.label': 'Conversation',
@@ -64,28 +68,92 @@ export const en = {
   'landing.powered': 'Conversation',
 } as const;
 
+export const en = { ...channelStrings, ...incallStrings } as const;
+
 export type StringKey = keyof typeof en;
 export type StringTable = Partial<Record<StringKey, string>>;
+/** A translation with every key (the locale files use it so a new English key cannot be forgotten). */
+export type CompleteTable = Record<StringKey, string>;
 
-/** Further languages are added here (e.g. `de`, `es`, `fr`, `ja`). */
 const tables: Record<string, StringTable> = { en };
+const loaders: Record<string, () => Promise<StringTable>> = {
+  de: () => import('./locales/de.js').then((m) => m.de),
+  es: () => import('./locales/es.js').then((m) => m.es),
+  fr: () => import('./locales/fr.js').then((m) => m.fr),
+  ja: () => import('./locales/ja.js').then((m) => m.ja),
+};
+const loading = new Map<string, Promise<void>>();
+
+/** Languages with a built-in table. */
+export const languages = ['en', ...Object.keys(loaders)];
+
+const shortOf = (lang: string): string => lang.toLowerCase().split('-')[0] ?? 'en';
+
+/** Whether `lang` (or its base language) is ready to use, or has no built-in table (English is used). */
+export function languageReady(lang: string): boolean {
+  const short = shortOf(lang);
+  return short in tables || !(short in loaders);
+}
+
+/** Loads the built-in table of `lang` (its base language: `de-AT` loads `de`). */
+export function loadLanguage(lang: string): Promise<void> {
+  const short = shortOf(lang);
+  const load = loaders[short];
+  if (short in tables || !load) return Promise.resolve();
+  let pending = loading.get(short);
+  if (!pending) {
+    pending = load().then((table) => void (tables[short] = table)).finally(() => loading.delete(short));
+    loading.set(short, pending);
+  }
+  return pending;
+}
+
+/** Translator for an element: when its language is still loading, it re-renders once the table is there. */
+export function translatorFor(host: { requestUpdate(): void }, lang: string, overrides?: Record<string, Record<string, string>>): Translate {
+  if (!languageReady(lang)) void loadLanguage(lang).then(() => host.requestUpdate(), () => undefined);
+  return translator(lang, overrides);
+}
 
 export type Translate = (key: StringKey) => string;
 
-/** Translator for a language, with deployment overrides (`customization.strings`) taking precedence. */
+/**
+ * Translator for a language. Precedence per key: `overrides[lang-REGION]`, `overrides[lang]`, the built-in
+ * table for `lang-REGION`, then `lang`, then English. `overrides` is `customization.strings`.
+ */
 export function translator(lang: string | undefined, overrides: Record<string, Record<string, string>> = {}): Translate {
-  const base = (lang ?? 'en').toLowerCase();
+  const base = (lang || 'en').toLowerCase();
   const short = base.split('-')[0] ?? 'en';
-  const layers: Record<string, string | undefined>[] = [
-    overrides[base] ?? {}, overrides[short] ?? {}, tables[base] ?? {}, tables[short] ?? {},
-  ];
+  const pick = (source: Record<string, Record<string, string> | StringTable>, key: string) =>
+    Object.entries(source).find(([name]) => name.toLowerCase() === key)?.[1] as Record<string, string | undefined> | undefined;
+  const layers = [pick(overrides, base), pick(overrides, short), pick(tables, base), pick(tables, short)]
+    .filter((layer): layer is Record<string, string | undefined> => !!layer);
   return (key) => {
     for (const layer of layers) {
       const value = layer[key];
-      if (value) return value;
+      if (typeof value === 'string' && value) return value;
     }
     return en[key];
   };
+}
+
+/** The language an element speaks: its own `lang`, else the nearest ancestor's (across shadow roots), else the page's. */
+export function languageOf(element: Element): string {
+  // The element's own `lang` property first: Lit renders before it reflects a new value to the attribute.
+  if (element instanceof HTMLElement && element.lang) return element.lang;
+  let node: Node | null = element;
+  while (node) {
+    if (node instanceof Element) {
+      const lang = node.getAttribute('lang');
+      if (lang) return lang;
+    }
+    node = node.parentNode ?? (node instanceof ShadowRoot ? node.host : null);
+  }
+  return (typeof document !== 'undefined' && document.documentElement.lang) || 'en';
+}
+
+/** `customization.strings`-style overrides with a single language-free table (a part's `strings` property). */
+export function withStrings(t: Translate, strings: StringTable | null | undefined): Translate {
+  return strings ? (key) => strings[key] || t(key) : t;
 }
 
 export const defaultTranslate: Translate = translator('en');

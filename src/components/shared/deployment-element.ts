@@ -10,7 +10,7 @@ import type { TransportFactory } from '../../client/transport/select.js';
 import type { Customization } from '../../protocol/public.js';
 import { SessionController } from '../controllers/session-controller.js';
 import { PalErrorEvent } from '../events/error.js';
-import { translator, type Translate } from '../i18n/strings.js';
+import { languageOf, translatorFor, type Translate } from '../i18n/strings.js';
 import { deepMerge, parseOverrideConfig } from './config.js';
 import { toOutgoing, type OutgoingMessage } from './messages.js';
 
@@ -30,7 +30,7 @@ export abstract class PalDeploymentElement extends LitElement {
   @property({ attribute: 'memory-stores' }) memoryStores = '';
   /** JSON deep-merged over the deployment's `customization`. */
   @property({ attribute: 'override-config' }) overrideConfig = '';
-  /** UI language (`en`; further tables can be added). */
+  /** UI language (`en`, `de`, `es`, `fr`, `ja`; others fall back to English). Empty: the nearest `lang` around the element, else the page's. */
   @property({ reflect: true }) override lang = '';
   /** Visitor's display name in the room. */
   @property({ attribute: 'user-name' }) userName = '';
@@ -65,7 +65,7 @@ export abstract class PalDeploymentElement extends LitElement {
   }
 
   get t(): Translate {
-    return translator(this.lang || document.documentElement.lang || undefined, this.config.strings);
+    return translatorFor(this, languageOf(this), this.config.strings);
   }
 
   override willUpdate(changed: Map<string, unknown>): void {

@@ -3,7 +3,8 @@ import { property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { LinkMessageEvent, type ConversationLink } from '../../client/link.js';
 import { clientMessage, parsePalMessage } from '../../protocol/interactions.js';
-import { incallString, type IncallStringKey, type IncallStrings } from '../i18n/strings-incall.js';
+import type { IncallStringKey, IncallStrings } from '../i18n/strings-incall.js';
+import { languageOf, translatorFor, withStrings, type Translate } from '../i18n/strings.js';
 import { RowWindow } from './row-window.js';
 import { saveBlob, transcriptJson, transcriptText, type TranscriptFormat } from './transcript-export.js';
 import { TranscriptModel, type TranscriptEntry } from './transcript-model.js';
@@ -50,6 +51,8 @@ export class PalTranscript extends LitElement {
   /** Milliseconds a finished caption stays on screen. */
   @property({ type: Number, attribute: 'caption-hold' }) captionHold = 4000;
   @property({ attribute: false }) strings: IncallStrings | null = null;
+  /** Translator of the surrounding conversation (its language and deployment overrides); else this element's `lang`. */
+  @property({ attribute: false }) t: Translate | null = null;
 
   /** The conversation data (complete utterances and the current caption). */
   readonly model = new TranscriptModel();
@@ -122,22 +125,22 @@ export class PalTranscript extends LitElement {
   /** The whole transcript as a file body. */
   exportTranscript(format: TranscriptFormat = 'txt'): Blob {
     if (format === 'json') return new Blob([transcriptJson(this.entries, this.currentLink?.conversationId)], { type: 'application/json' });
-    const labels = { user: this.t('transcript.you'), replica: this.palLabel, interrupted: this.t('transcript.interrupted') };
+    const labels = { user: this.msg('transcript.you'), replica: this.palLabel, interrupted: this.msg('transcript.interrupted') };
     return new Blob([transcriptText(this.entries, labels)], { type: 'text/plain;charset=utf-8' });
   }
 
   /** Save the whole transcript (.txt or .json) through a Blob URL. */
   download(format: TranscriptFormat = 'txt'): void {
     const id = this.currentLink?.conversationId;
-    saveBlob(this.exportTranscript(format), `${this.t('transcript.fileName')}${id ? `-${id}` : ''}.${format}`);
+    saveBlob(this.exportTranscript(format), `${this.msg('transcript.fileName')}${id ? `-${id}` : ''}.${format}`);
   }
 
   private get palLabel(): string {
-    return this.palName || this.t('transcript.pal');
+    return this.palName || this.msg('transcript.pal');
   }
 
-  private t(key: IncallStringKey): string {
-    return incallString(key, this.strings);
+  private msg(key: IncallStringKey): string {
+    return withStrings(this.t ?? translatorFor(this, languageOf(this)), this.strings)(key);
   }
 
   private get announces(): boolean {
@@ -225,9 +228,9 @@ export class PalTranscript extends LitElement {
     const caption = this.model.caption;
     const show = this.captionVisible && caption !== null && caption.text !== '';
     return html`
-      <div part="captions" ?hidden=${!show} aria-label=${this.t('transcript.captionsLabel')} role="group">
+      <div part="captions" ?hidden=${!show} aria-label=${this.msg('transcript.captionsLabel')} role="group">
         <p class="caption-text">
-          <span>${caption?.text}${caption?.interrupted ? html` <span class="interrupted">— ${this.t('transcript.interrupted')}</span>` : nothing}</span>
+          <span>${caption?.text}${caption?.interrupted ? html` <span class="interrupted">— ${this.msg('transcript.interrupted')}</span>` : nothing}</span>
         </p>
       </div>
       ${this.renderAnnouncer()}
@@ -242,17 +245,17 @@ export class PalTranscript extends LitElement {
     const bottom = this.rows.total - this.rows.offset(end);
     return html`
       <div class="toolbar">
-        <button type="button" @click=${() => this.download('txt')}>${this.t('transcript.downloadTxt')}</button>
-        <button type="button" @click=${() => this.download('json')}>${this.t('transcript.downloadJson')}</button>
+        <button type="button" @click=${() => this.download('txt')}>${this.msg('transcript.downloadTxt')}</button>
+        <button type="button" @click=${() => this.download('json')}>${this.msg('transcript.downloadJson')}</button>
       </div>
-      <div class="scroller" part="transcript" role="log" aria-live="off" aria-label=${this.t('transcript.label')} tabindex="0" @scroll=${this.onScroll}>
-        ${entries.length === 0 ? html`<p class="empty">${this.t('transcript.empty')}</p>` : nothing}
+      <div class="scroller" part="transcript" role="log" aria-live="off" aria-label=${this.msg('transcript.label')} tabindex="0" @scroll=${this.onScroll}>
+        ${entries.length === 0 ? html`<p class="empty">${this.msg('transcript.empty')}</p>` : nothing}
         <ol style="padding-block: ${top}px ${bottom}px">
           ${repeat(entries.slice(start, end), (e) => e.id, (e, i) => this.renderRow(e, start + i, entries.length))}
         </ol>
       </div>
       ${!this.following && this.unseen > 0
-        ? html`<button class="jump" type="button" @click=${() => this.scrollToLatest()}>${this.t('transcript.jumpToLatest')} (${this.unseen})</button>`
+        ? html`<button class="jump" type="button" @click=${() => this.scrollToLatest()}>${this.msg('transcript.jumpToLatest')} (${this.unseen})</button>`
         : nothing}
       ${this.hideChat
         ? nothing
@@ -262,11 +265,11 @@ export class PalTranscript extends LitElement {
               name="chat"
               autocomplete="off"
               maxlength="2000"
-              aria-label=${this.t('transcript.chatLabel')}
-              placeholder=${this.t('transcript.chatPlaceholder')}
+              aria-label=${this.msg('transcript.chatLabel')}
+              placeholder=${this.msg('transcript.chatPlaceholder')}
               ?disabled=${!this.currentLink}
             />
-            <button type="submit" ?disabled=${!this.currentLink}>${this.t('transcript.send')}</button>
+            <button type="submit" ?disabled=${!this.currentLink}>${this.msg('transcript.send')}</button>
           </form>`}
       ${this.renderAnnouncer()}
     `;
@@ -281,11 +284,11 @@ export class PalTranscript extends LitElement {
       aria-setsize=${count}
     >
       <span class="meta"
-        ><span class="speaker">${entry.role === 'replica' ? this.palLabel : this.t('transcript.you')}</span
+        ><span class="speaker">${entry.role === 'replica' ? this.palLabel : this.msg('transcript.you')}</span
         ><time datetime=${when.toISOString()}>${timeFormat.format(when)}</time></span
       >
       <span class="bubble"
-        >${entry.speech}${entry.interrupted ? html` <span class="interrupted">— ${this.t('transcript.interrupted')}</span>` : nothing}</span
+        >${entry.speech}${entry.interrupted ? html` <span class="interrupted">— ${this.msg('transcript.interrupted')}</span>` : nothing}</span
       >
     </li>`;
   }
