@@ -124,6 +124,14 @@ describe('npm start demo', () => {
     }
   });
 
+  it('the React and Vue pages (npm package) reach the embed preview and log pal-ready', async () => {
+    for (const path of ['/demo/react/', '/demo/vue/']) {
+      const page = await open(path);
+      await page.locator('pal-embed pal-preview [part="start"]').waitFor({ timeout: 15_000 });
+      await page.locator('#events', { hasText: 'pal-ready' }).waitFor({ timeout: 15_000 });
+    }
+  });
+
   it('the landing page asks for the password and joins a call', async () => {
     const page = await open(`/d/${deployments.landing}`);
     await page.locator('pal-landing pal-preview [part="start"]').click({ timeout: 15_000 });
