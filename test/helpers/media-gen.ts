@@ -7,10 +7,10 @@ import { newId } from '../../src/server/ids.js';
 import { storeMedia } from '../../src/server/resources/media/store.js';
 import { verifyWebhook } from '../../src/server/webhooks/signing.js';
 import type { TestService } from './service.js';
+import { mediaFixture } from './media-fixtures.js';
 
-const fixtures = '/work/shared/fixtures';
-export const sampleFaceJpg = () => readFileSync(`${fixtures}/sample-face.jpg`);
-export const sampleFaceMp4 = () => readFileSync(`${fixtures}/sample-face.mp4`);
+export const sampleFaceJpg = () => readFileSync(mediaFixture('sample-face.jpg'));
+export const sampleFaceMp4 = () => readFileSync(mediaFixture('sample-face.mp4'));
 
 export async function insertFace(t: TestService, ownerId: number, options: { image?: boolean; video?: boolean; status?: string } = {}): Promise<string> {
   const { db, config } = t.service.deps;

@@ -4,9 +4,10 @@ import { after, before, describe, it } from 'node:test';
 import { verifyWebhook } from '../../src/server/webhooks/signing.js';
 import { startCallbackReceiver, startFileServer, waitUntil } from '../helpers/loopback.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
+import { mediaFixture } from '../helpers/media-fixtures.js';
 
-const mp4 = readFileSync('/work/shared/fixtures/sample-face.mp4');
-const webm = readFileSync('/work/shared/fixtures/sample-face.webm');
+const mp4 = readFileSync(mediaFixture('sample-face.mp4'));
+const webm = readFileSync(mediaFixture('sample-face.webm'));
 const isoMillis = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('faces and replicas', () => {

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { layerSecret } from '../../src/server/resources/pals/index.js';
 import { startFileServer } from '../helpers/loopback.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
+import { mediaFixture } from '../helpers/media-fixtures.js';
 
 const isoMillis = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -15,7 +16,7 @@ describe('PALs and personas', () => {
 
   before(async () => {
     t = await startTestService();
-    files = await startFileServer({ '/face.mp4': { body: readFileSync('/work/shared/fixtures/sample-face.mp4'), contentType: 'video/mp4' } });
+    files = await startFileServer({ '/face.mp4': { body: readFileSync(mediaFixture('sample-face.mp4')), contentType: 'video/mp4' } });
     face = (await t.api('POST', '/v2/faces', { face_name: 'Mine', train_video_url: `${files.url}/face.mp4` })).body.face_id;
     otherFace = (await t.api('POST', '/v2/faces', { face_name: 'Theirs', train_video_url: `${files.url}/face.mp4` }, { key: OTHER_KEY })).body.face_id;
   });
