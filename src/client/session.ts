@@ -10,33 +10,14 @@ import {
   SessionCanvasEvent, SessionChangeEvent, SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
   type SessionMode, type SessionState,
 } from './session-events.js';
+import { startOutcome, type GateStep } from './start-errors.js';
+import { VisitorStep, type VisitorStepName } from './visitor-step.js';
+import { conversationIdFromUrl, defaultSettings, type SessionOptions, type SessionSettings } from './session-options.js';
 import { createTransportFactory, type TransportFactory } from './transport/select.js';
 import { TransportEndedEvent, TransportMessageEvent, TransportParticipantsEvent, type Transport, type TransportParticipant } from './transport/transport.js';
 
-export type GateStep = 'password' | 'captcha';
-type Waiting = 'password' | 'captcha' | 'haircheck';
-
-/** Read by the session when it needs them, so attribute changes before a call are honoured. */
-export interface SessionSettings {
-  showHaircheck: boolean;
-  cameraOn: boolean;
-  /** Body fields read at creation: context, greeting, memory stores. */
-  startBody(): Omit<StartBody, 'password' | 'captcha_token'>;
-  userName?: string;
-}
-
-export interface SessionOptions {
-  api?: ApiClient;
-  deploymentId?: string;
-  transportFactory?: TransportFactory;
-  settings?: () => SessionSettings;
-}
-
-const UNAVAILABLE: Partial<Record<string, UnavailableReason>> = {
-  deployment_inactive: 'inactive', daily_limit: 'daily_limit', total_limit: 'total_limit', busy: 'busy',
-};
-
-const defaultSettings = (): SessionSettings => ({ showHaircheck: false, cameraOn: true, startBody: () => ({}) });
+export type { GateStep } from './start-errors.js';
+export type { SessionOptions, SessionSettings } from './session-options.js';
 
 export class ConversationSession extends EventTarget implements ConversationLink {
   state: SessionState = 'idle';
@@ -60,7 +41,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
   #transport: Transport | null = null;
   #password: string | undefined;
   #captchaToken: string | undefined;
-  #waiting: { step: Waiting; resolve: () => void; reject: (error: unknown) => void } | null = null;
+  readonly #visitor = new VisitorStep();
   #starting: Promise<void> | null = null;
   #creating: Promise<StartResponse> | null = null;
   #abort = new AbortController();
@@ -157,7 +138,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
 
   /** The bot check could not run (script blocked, widget error): nothing a visitor can do here. */
   captchaUnavailable(): void {
-    this.#waiting?.reject(new PalClientError('captcha_unavailable', 'The bot check could not run.'));
+    this.#visitor.fail(new PalClientError('captcha_unavailable', 'The bot check could not run.'));
   }
 
   confirmHaircheck(devices: { audioDeviceId?: string; videoDeviceId?: string; cameraOn?: boolean; microphoneOn?: boolean } = {}): void {
@@ -261,7 +242,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
         if (!this.#prepared) await this.#passGate();
         if (this.#settings.showHaircheck && !this.#prepared) {
           this.#setMode('haircheck');
-          await this.#waitFor('haircheck');
+          await this.#visitor.waitFor('haircheck');
         }
         if (!this.#prepared) {
           this.#setState('connecting');
@@ -285,7 +266,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
   async #askGate(step: GateStep): Promise<void> {
     this.gate = step;
     this.#changed();
-    await this.#waitFor(step);
+    await this.#visitor.waitFor(step);
   }
 
   #create(): Promise<StartResponse> {
@@ -342,22 +323,19 @@ export class ConversationSession extends EventTarget implements ConversationLink
     if (isAbort(error)) return 'stop';
     void this.#transport?.leave().catch(() => undefined);
     this.#transport = null;
-    const gate: GateStep | null =
-      ['invalid_password', 'password_required', 'too_many_attempts'].includes(error.code) ? 'password'
-        : ['captcha_failed', 'captcha_required'].includes(error.code) ? 'captcha' : null;
+    const outcome = startOutcome(error.code);
     this.#report(error);
-    if (gate && this.deployment) {
-      if (gate === 'password') this.#password = undefined;
+    if (outcome.kind === 'gate' && this.deployment) {
+      if (outcome.step === 'password') this.#password = undefined;
       this.gateError = error;
       this.#setState('idle');
       this.#setMode('idle');
       return 'retry';
     }
     this.#prepared = false;
-    const reason = UNAVAILABLE[error.code] ?? (error.code === 'captcha_unavailable' ? 'captcha' : undefined);
-    if (reason) {
+    if (outcome.kind === 'unavailable') {
       this.#setState('error');
-      this.#unavailable(reason);
+      this.#unavailable(outcome.reason);
     } else {
       this.#fail(error, false);
     }
@@ -382,22 +360,12 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.dispatchEvent(new SessionLifecycleEvent('ended', id));
   }
 
-  #waitFor(step: Waiting): Promise<void> {
-    this.#waiting?.reject(new PalClientError('aborted', 'Cancelled.'));
-    return new Promise((resolve, reject) => (this.#waiting = { step, resolve, reject }));
-  }
-
-  #resume(step: Waiting): void {
-    if (this.#waiting?.step !== step) return;
-    const { resolve } = this.#waiting;
-    this.#waiting = null;
-    if (step !== 'haircheck') this.gateError = null;
-    resolve();
+  #resume(step: VisitorStepName): void {
+    if (this.#visitor.resume(step) && step !== 'haircheck') this.gateError = null;
   }
 
   #cancelPending(): void {
-    this.#waiting?.reject(new PalClientError('aborted', 'Cancelled.'));
-    this.#waiting = null;
+    this.#visitor.cancel();
     if (this.#creating || this.state === 'connecting') {
       this.#abort.abort();
       this.#abort = new AbortController();
@@ -444,9 +412,4 @@ export class ConversationSession extends EventTarget implements ConversationLink
   #changed(): void {
     this.dispatchEvent(new SessionChangeEvent());
   }
-}
-
-/** `…/rooms/{id}` → id; Daily room names otherwise. */
-function conversationIdFromUrl(url: string): string {
-  return new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
 }
