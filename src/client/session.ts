@@ -36,6 +36,10 @@ const UNAVAILABLE: Partial<Record<string, UnavailableReason>> = {
   deployment_inactive: 'inactive', daily_limit: 'daily_limit', total_limit: 'total_limit', busy: 'busy',
 };
 
+const UNAVAILABLE_CODE: Record<UnavailableReason, PalClientError['code']> = {
+  inactive: 'deployment_inactive', daily_limit: 'daily_limit', total_limit: 'total_limit', busy: 'busy',
+};
+
 const defaultSettings = (): SessionSettings => ({ showHaircheck: false, cameraOn: true, startBody: () => ({}) });
 
 export class ConversationSession extends EventTarget implements ConversationLink {
@@ -104,7 +108,12 @@ export class ConversationSession extends EventTarget implements ConversationLink
     }
     this.#setState('idle');
     if (this.deployment.is_available) this.#setMode('idle');
-    else this.#unavailable(this.deployment.unavailable_reason ?? 'inactive');
+    else {
+      // The page hears why, with the code a refused start would have carried, before the mode changes.
+      const reason = this.deployment.unavailable_reason ?? 'inactive';
+      this.#report(new PalClientError(UNAVAILABLE_CODE[reason], `The deployment is not available (${reason}).`));
+      this.#unavailable(reason);
+    }
     this.dispatchEvent(new SessionLifecycleEvent('ready', ''));
   }
 
