@@ -10,7 +10,7 @@ import {
   SessionCanvasEvent, SessionChangeEvent, SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
   type SessionMode, type SessionState,
 } from './session-events.js';
-import { startOutcome, type GateStep } from './start-errors.js';
+import { startOutcome, unavailableCode, type GateStep } from './start-errors.js';
 import { VisitorStep, type VisitorStepName } from './visitor-step.js';
 import { conversationIdFromUrl, defaultSettings, type SessionOptions, type SessionSettings } from './session-options.js';
 import { createTransportFactory, type TransportFactory } from './transport/select.js';
@@ -85,7 +85,12 @@ export class ConversationSession extends EventTarget implements ConversationLink
     }
     this.#setState('idle');
     if (this.deployment.is_available) this.#setMode('idle');
-    else this.#unavailable(this.deployment.unavailable_reason ?? 'inactive');
+    else {
+      // The page hears why, with the code a refused start would have carried, before the mode changes.
+      const reason = this.deployment.unavailable_reason ?? 'inactive';
+      this.#report(new PalClientError(unavailableCode(reason), `The deployment is not available (${reason}).`));
+      this.#unavailable(reason);
+    }
     this.dispatchEvent(new SessionLifecycleEvent('ready', ''));
   }
 

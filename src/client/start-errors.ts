@@ -1,6 +1,7 @@
 // What a failed start means for the visitor: back to the gate (wrong password, failed captcha), the
 // unavailable screen (inactive deployment, limits, a bot check that cannot run), or the error screen.
 import type { UnavailableReason } from '../protocol/public.js';
+import type { PalErrorCode } from './errors.js';
 
 export type GateStep = 'password' | 'captcha';
 
@@ -20,4 +21,10 @@ export function startOutcome(code: string): StartOutcome {
   if (step) return { kind: 'gate', step };
   const reason = UNAVAILABLE[code];
   return reason ? { kind: 'unavailable', reason } : { kind: 'error' };
+}
+
+/** The error code a refused start carries for each reason init gives (so a page hears the same code either way). */
+export function unavailableCode(reason: UnavailableReason): PalErrorCode {
+  const codes: Record<UnavailableReason, PalErrorCode> = { inactive: 'deployment_inactive', daily_limit: 'daily_limit', total_limit: 'total_limit', busy: 'busy' };
+  return codes[reason];
 }

@@ -124,6 +124,20 @@ describe('public deployment endpoints', () => {
       assert.equal(d.body.usage_today, 1);
     });
 
+    it('passes participant_left_timeout from the limits to the conversation, and refuses bad values', async () => {
+      const id = await deployment({ limits: { participant_left_timeout: 0 } });
+      const r = await start(id);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      const conv = await t.api('GET', `/v2/conversations/${r.body.conversation_id}`);
+      assert.equal(conv.body.properties.participant_left_timeout, 0);
+      const plain = await start(await deployment({}));
+      assert.equal((await t.api('GET', `/v2/conversations/${plain.body.conversation_id}`)).body.properties.participant_left_timeout, undefined, 'the room default applies');
+      for (const bad of [-1, 1.5, 4000, '10']) {
+        const refused = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'widget', limits: { participant_left_timeout: bad } });
+        assert.equal(refused.status, 400, `participant_left_timeout ${JSON.stringify(bad)}`);
+      }
+    });
+
     it('refuses a missing deployment (404) and an inactive one (403) before anything else', async () => {
       const missing = await start('dnothere', { password: 'x' });
       assert.equal(missing.status, 404);

@@ -244,4 +244,19 @@ describe('the local PAL', () => {
     assert.equal((await t.api('POST', path, { event_type: 'x' }, { key: null })).status, 401);
     client.close();
   });
+
+  it('answers a card pushed in its name like one it showed itself (by the option label)', async () => {
+    const room = await insertConversation(t, { palId: echoPal, customGreeting: 'Hi.' });
+    const client = await RoomClient.join(room.conversationUrl, room.token);
+    await client.waitForEvent('conversation.utterance', replica('Hi.'));
+    const args = { question: 'Which plan?', options: [{ id: 'starter', label: 'Starter' }, { id: 'team', label: 'Team' }] };
+    const pushed = await t.api('POST', `/v2/conversations/${room.conversationId}/events`, { event_type: 'conversation.tool_call', properties: { name: 'canvas_show_question', arguments: JSON.stringify(args), tool_call_id: 'call_q1' } });
+    assert.equal(pushed.status, 200);
+    const recorded = await t.api('POST', `/v2/conversations/${room.conversationId}/canvas/interactions`, {
+      interaction_id: 'ci_call_q1_submit_1', tool_call_id: 'call_q1', component: 'canvas.question', component_version: 'v1', type: 'submit', value: { selected_option_ids: ['team'], skipped: false },
+    }, { key: null });
+    assert.equal(recorded.status, 200);
+    await client.waitForEvent('conversation.utterance', replica('Thanks, you chose Team.'));
+    client.close();
+  });
 });

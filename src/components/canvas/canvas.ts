@@ -130,7 +130,9 @@ export class PalCanvas extends LitElement {
       }
       case 'clear':
         if (card) {
-          if (card.status !== 'done') this.background(this.body(card.toolCallId, card.spec.component, 'clear', {}));
+          // A card whose answer is being recorded was answered: the PAL's clear is its reaction (it may
+          // arrive before the endpoint's reply), not a card taken away unanswered.
+          if (card.status !== 'done' && card.status !== 'sending') this.background(this.body(card.toolCallId, card.spec.component, 'clear', {}));
           this.removeCard();
         }
         return;

@@ -18,6 +18,8 @@ export const conversationStyles = css`
   pal-transcript[hidden] { display: none; }
   pal-transcript.captions { position: absolute; left: 0; right: 0; bottom: 0; max-height: 40%; z-index: 1; pointer-events: none; }
   pal-transcript.panel { position: absolute; left: 0; right: 0; bottom: 0; height: 60%; z-index: 3; background: var(--pal-color-surface); }
+  /* Narrow: the chat panel covers the lower stage, where a canvas card sits; the card the PAL asks about stays on top. */
+  .main.chat pal-canvas { z-index: 4; }
   pal-controls { background: var(--pal-color-surface); border-top: 1px solid var(--pal-color-border); }
   .overlay {
     position: absolute; inset: 0; z-index: 4; display: grid; place-items: center;
@@ -27,6 +29,7 @@ export const conversationStyles = css`
   @container (min-width: 900px) {
     .main.chat { grid-template-columns: minmax(0, 1fr) 340px; }
     .main.chat pal-stage, .main.chat pal-canvas, .main.chat pal-disclosure { right: 340px; }
+    .main.chat pal-canvas { z-index: 2; }
     .main.chat pal-transcript.panel { top: 0; bottom: 0; left: auto; width: 340px; height: auto; }
   }
 `;

@@ -115,6 +115,19 @@ describe('pal-canvas lifecycle', () => {
     expect(r.link.posted.at(-1)).to.deep.include({ tool_call_id: 'tc1', component: 'canvas.text', type: 'clear', value: {} });
   });
 
+  it('records no clear when the PAL clears a card whose answer is still being recorded', async () => {
+    await r.show('canvas_show_input', { prompt: 'Email?' });
+    const input = r.$<HTMLInputElement>('input');
+    input.value = 'a@b.example';
+    input.dispatchEvent(new Event('input'));
+    r.$<HTMLButtonElement>('button[type="submit"]').click();
+    // The PAL reacts to the recorded answer before the endpoint's reply reaches the page.
+    r.link.toolCall('canvas_clear', {}, 'c1');
+    await r.settle();
+    expect(r.card()).to.be.null;
+    expect(r.link.posted.map((p) => p.type)).to.deep.equal(['submit']);
+  });
+
   it('keeps the user’s choices when an update changes a question', async () => {
     await r.show('canvas_show_question', { question: 'Pick', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] });
     r.$$<HTMLInputElement>('input[type="radio"]')[0]!.click();

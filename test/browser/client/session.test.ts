@@ -65,6 +65,14 @@ describe('ConversationSession', () => {
     await t.session.initialize();
     expect(t.session.mode).to.equal('unavailable');
     expect(t.session.unavailableReason).to.equal('daily_limit');
+    expect(t.errors).to.deep.equal(['daily_limit'], 'the page hears why');
+  });
+
+  it('reports an inactive deployment from init as deployment_inactive', async () => {
+    const t = setup({ '/init': { status: 200, body: initBody({ is_available: false, unavailable_reason: 'inactive' }) } });
+    await t.session.initialize();
+    expect(t.session.mode).to.equal('unavailable');
+    expect(t.errors).to.deep.equal(['deployment_inactive']);
   });
 
   it('turns a busy start into error + unavailable', async () => {

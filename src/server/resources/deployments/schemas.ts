@@ -24,6 +24,9 @@ export const Limits = z
     daily_call_limit: count('Calls the deployment may start per UTC day, all visitors together'),
     total_call_limit: count('Calls the deployment may ever start (compared with usage_total)'),
     max_concurrent_calls: count('Calls that may run at the same time; further starts answer 429 busy'),
+    participant_left_timeout: z.number().int().min(0).max(3600).nullable().optional().openapi({
+      description: 'Seconds a conversation stays open after the visitor left (the End button, a closed tab) before it ends and sends its end callbacks; default 60',
+    }),
     captcha_enabled: z.boolean().optional().openapi({ description: 'Visitors must pass a Cloudflare Turnstile check before starting (needs PALKIT_TURNSTILE_SITE_KEY/SECRET)' }),
   })
   .strict()

@@ -62,7 +62,7 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
     conversationalContext: body.conversational_context,
     customGreeting: body.custom_greeting,
     memoryStores: body.memory_stores,
-    properties: limits.max_call_duration != null ? { max_call_duration: limits.max_call_duration } : undefined,
+    properties: callProperties(limits),
     visitorKey: visitor,
     guard: async (trx) => {
       // Counting this call first takes the row lock: concurrent starts of this deployment take turns,
@@ -75,6 +75,15 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
       if (namesStore) throw badRequest('invalid_request: memory_stores: give stable visitor identifiers; a memory_store_id is not accepted here');
     },
   });
+}
+
+/** The conversation properties a deployment's limits set (the room applies its defaults to the rest). */
+function callProperties(limits: Limits): { max_call_duration?: number; participant_left_timeout?: number } | undefined {
+  const properties = {
+    ...(limits.max_call_duration != null ? { max_call_duration: limits.max_call_duration } : {}),
+    ...(limits.participant_left_timeout != null ? { participant_left_timeout: limits.participant_left_timeout } : {}),
+  };
+  return Object.keys(properties).length ? properties : undefined;
 }
 
 function secondsToUtcMidnight(now: Date, reason: string): number | undefined {

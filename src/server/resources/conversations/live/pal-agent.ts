@@ -130,6 +130,19 @@ export class PalAgent {
   /** Operators (the keyed events endpoint) push PAL-side messages as if the PAL sent them. */
   push(message: RoomMessage): void {
     this.room.send({ ...message, conversation_id: this.conv.conversationId, seq: ++this.seq });
+    // A card pushed in the PAL's name is the PAL's card: its answer is acknowledged like one it showed itself.
+    const p = message.properties;
+    if (message.event_type !== 'conversation.tool_call' || !isRecord(p) || typeof p.name !== 'string') return;
+    if (p.name === 'canvas_clear') this.shownCards.clear();
+    if (!p.name.startsWith('canvas_show_') || typeof p.tool_call_id !== 'string') return;
+    let args: unknown;
+    try {
+      args = typeof p.arguments === 'string' ? JSON.parse(p.arguments) : p.arguments;
+    } catch {
+      return;
+    }
+    this.shownCards.clear();
+    if (isRecord(args)) this.shownCards.set(p.tool_call_id, args);
   }
 
   /** Stops talking and waits until every turn is recorded. */

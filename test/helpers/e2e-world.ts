@@ -1,0 +1,233 @@
+// The world of an end-to-end test: the real service as a child process on http://localhost:<port>, the
+// loopback stand-ins it talks to (Cloudflare's siteverify, a face-video host, a callback receiver), a
+// customer site on another origin (http://127.0.0.1:<port2>) that holds nothing but the script tag and
+// an element, and Chromium with stand-ins for the third-party scripts a browser would fetch (Turnstile).
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from './browser.js';
+import { startFileServer, waitUntil } from './loopback.js';
+import { freePort, startServiceProcess, type ServiceProcess } from './process.js';
+import { startReceiver, type Receiver } from './receiver.js';
+
+export const KEY = 'e2e-key-owner-1';
+export const SITE_KEY = '0x4AAAAe2e-site';
+export const GOOD_TOKEN = 'turnstile-pass-token';
+const SECRET = 'e2e-turnstile-secret';
+const faceVideo = readFileSync(fileURLToPath(new URL('../../demo/media/sample-face.mp4', import.meta.url)));
+
+export interface ApiAnswer {
+  status: number;
+  body: any;
+}
+
+export interface World {
+  service: ServiceProcess;
+  /** The service's public address, http://localhost:<port> (the origin palkit.js is served from). */
+  serviceUrl: string;
+  /** The customer site, http://127.0.0.1:<port2>: another origin than the service. */
+  siteOrigin: string;
+  receiver: Receiver;
+  siteverify: { forms: URLSearchParams[] };
+  browser: Browser;
+  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer>;
+  /** Serves `html` on the customer site at `path`. */
+  sitePage(path: string, html: string): string;
+  close(): Promise<void>;
+}
+
+function listen(server: Server): Promise<string> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+}
+
+/** Cloudflare's siteverify, as the service calls it: a form post answered with `{success, error-codes}`. */
+async function startSiteverify(): Promise<{ url: string; forms: URLSearchParams[]; server: Server }> {
+  const forms: URLSearchParams[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const form = new URLSearchParams(body);
+      forms.push(form);
+      const success = form.get('secret') === SECRET && form.get('response') === GOOD_TOKEN;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(success ? { success: true, 'error-codes': [], challenge_ts: new Date().toISOString(), hostname: '127.0.0.1' } : { success: false, 'error-codes': ['invalid-input-response'] }));
+    });
+  });
+  return { url: `${await listen(server)}/turnstile/v0/siteverify`, forms, server };
+}
+
+export async function startWorld(env: Record<string, string> = {}): Promise<World> {
+  const siteverify = await startSiteverify();
+  const receiver = await startReceiver();
+  const port = await freePort();
+  const serviceUrl = `http://localhost:${port}`;
+  const service = await startServiceProcess({
+    PALKIT_DATA: 'memory',
+    PALKIT_API_KEYS: `${KEY}:1`,
+    PALKIT_PUBLIC_URL: serviceUrl,
+    PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128',
+    PALKIT_TURNSTILE_SITE_KEY: SITE_KEY,
+    PALKIT_TURNSTILE_SECRET: SECRET,
+    PALKIT_TURNSTILE_VERIFY_URL: siteverify.url,
+    PALKIT_PAL_WORDS_PER_MINUTE: '2000',
+    PALKIT_ROOM_POLL_MS: '200',
+    ...env,
+  }, { port });
+
+  const pages = new Map<string, string>();
+  const site = createServer((req, res) => {
+    const html = pages.get(req.url ?? '/');
+    if (!html) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
+  });
+  const siteOrigin = await listen(site);
+  const browser = await launchChromium();
+
+  const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer> => {
+    const response = await fetch(service.url + path, {
+      method,
+      // An empty header value drops the header (a public call sends no key).
+      headers: Object.fromEntries(Object.entries({ 'x-api-key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }).filter(([, v]) => v !== '')),
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
+    return { status: response.status, body: parsed };
+  };
+
+  return {
+    service, serviceUrl, siteOrigin, receiver, siteverify, browser, api,
+    sitePage(path, html) {
+      pages.set(path, html);
+      return siteOrigin + path;
+    },
+    async close() {
+      await browser.close().catch(() => undefined);
+      await service.stop();
+      await Promise.all([closeServer(site), closeServer(siteverify.server), receiver.close()]);
+    },
+  };
+}
+
+/** A customer page: nothing but the script tag and one element. */
+export function customerPage(serviceUrl: string, element: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Customer site</title></head>
+<body><script src="${serviceUrl}/palkit.js"></script>
+${element}
+</body></html>`;
+}
+
+/** A trained face created through the API from the sample video on a loopback host. */
+export async function trainFace(world: World, name = 'E2E face'): Promise<string> {
+  const files = await startFileServer({ '/face.mp4': { body: faceVideo, contentType: 'video/mp4' } });
+  try {
+    const created = await world.api('POST', '/v2/faces', { face_name: name, train_video_url: `${files.url}/face.mp4` });
+    if (created.status !== 200) throw new Error(`face: ${created.status} ${JSON.stringify(created.body)}`);
+    const id = created.body.face_id as string;
+    let face: any;
+    await waitUntil(async () => {
+      face = (await world.api('GET', `/v2/faces/${id}`)).body;
+      return face.status !== 'training';
+    }, 60_000, `training of face ${id}`);
+    if (face.status !== 'completed') throw new Error(`face ${id} ended ${face.status}: ${face.error_message}`);
+    return id;
+  } finally {
+    await files.close();
+  }
+}
+
+export async function createPal(world: World, body: Record<string, unknown>): Promise<string> {
+  const r = await world.api('POST', '/v2/pals', { pipeline_mode: 'echo', ...body });
+  if (r.status !== 200) throw new Error(`pal: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.pal_id as string;
+}
+
+/** A deployment in `status` (default active). */
+export async function createDeployment(world: World, body: Record<string, unknown>, status: 'active' | 'inactive' | 'draft' = 'active'): Promise<string> {
+  const r = await world.api('POST', '/v2/deployments', body);
+  if (r.status !== 200) throw new Error(`deployment: ${r.status} ${JSON.stringify(r.body)}`);
+  const id = r.body.deployment_id as string;
+  if (status !== 'draft') {
+    const patched = await world.api('PATCH', `/v2/deployments/${id}`, [{ op: 'replace', path: '/status', value: status }]);
+    if (patched.status !== 200) throw new Error(`deployment status: ${patched.status} ${JSON.stringify(patched.body)}`);
+  }
+  return id;
+}
+
+// Turnstile in the page: the element loads Cloudflare's api.js; this stand-in renders a check box that,
+// when ticked, hands the widget's callback a token (the real one does the same after its challenge).
+const turnstileStandIn = `
+window.turnstile = {
+  render(container, options) {
+    const box = document.createElement('label');
+    box.className = 'turnstile-standin';
+    const check = document.createElement('input');
+    check.type = 'checkbox';
+    check.addEventListener('change', () => options.callback(${JSON.stringify(GOOD_TOKEN)}));
+    box.append(check, document.createTextNode(' Verify you are human (' + options.sitekey + ')'));
+    container.append(box);
+    return 'standin-1';
+  },
+  remove() {},
+  reset() {},
+};`;
+
+/** Records what the element tells the page (`pal-*` events) in `window.__pal`, before any page script runs. */
+const recorder = `
+window.__pal = { errors: [], events: [], messages: [], interactions: [] };
+for (const type of ['pal-ready', 'pal-conversation-started', 'pal-conversation-ended', 'pal-mode-change', 'pal-state-change', 'pal-error', 'pal-protocol-message', 'pal-canvas-interaction']) {
+  window.addEventListener(type, (event) => {
+    const detail = event.detail ?? {};
+    if (type === 'pal-error') window.__pal.errors.push(detail.code);
+    else if (type === 'pal-protocol-message') window.__pal.messages.push(JSON.parse(JSON.stringify(detail)));
+    else if (type === 'pal-canvas-interaction') window.__pal.interactions.push(JSON.parse(JSON.stringify(detail)));
+    else window.__pal.events.push({ type, detail: JSON.parse(JSON.stringify(detail)) });
+  });
+}`;
+
+/** A page with the Turnstile stand-in routed in place of Cloudflare's script and the event recorder. */
+export async function openPage(world: World): Promise<Page> {
+  const context = await world.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.route('https://challenges.cloudflare.com/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/javascript', body: turnstileStandIn }));
+  await context.addInitScript(recorder);
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+  return page;
+}
+
+export async function palErrors(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __pal: { errors: string[] } }).__pal.errors);
+}
+
+export async function palEvents(page: Page): Promise<Array<{ type: string; detail: any }>> {
+  return page.evaluate(() => (window as unknown as { __pal: { events: Array<{ type: string; detail: any }> } }).__pal.events);
+}
+
+/** Polls `read` in node until `check` accepts its value. */
+export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!check(value)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+    value = await read();
+  }
+  return value;
+}
