@@ -1,11 +1,12 @@
 import { html, LitElement, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from '../../client/link.js';
+import type { CanvasInteractionBody, ConversationLink } from '../../client/link.js';
+import { LinkSubscription } from '../controllers/link-subscription.js';
 import {
   canvasComponentId, canvasComponentVersion, isCanvasComponent, newInteractionId, parseCanvasAction, validateCanvasArgs,
   type CanvasCardSpec, type CanvasInteractionType,
 } from '../../protocol/canvas.js';
-import { parsePalMessage } from '../../protocol/interactions.js';
+import type { PalMessage } from '../../protocol/interactions.js';
 import { PalCanvasInteractionEvent } from '../events/canvas-interaction.js';
 import type { IncallStringKey, IncallStrings } from '../i18n/strings-incall.js';
 import { languageOf, translatorFor, withStrings, type Translate } from '../i18n/strings.js';
@@ -62,16 +63,14 @@ export class PalCanvas extends LitElement {
   @state() private announcement = '';
   private cardCount = 0;
   private alertTimer: ReturnType<typeof setTimeout> | undefined;
-  private currentLink: ConversationLink | null = null;
-  private subscribed: ConversationLink | null = null;
+  private readonly subscription = new LinkSubscription(this, { onMessage: (m) => this.onPalMessage(m) });
 
   @property({ attribute: false })
   get link(): ConversationLink | null {
-    return this.currentLink;
+    return this.subscription.link;
   }
   set link(link: ConversationLink | null) {
-    this.currentLink = link;
-    this.subscribe();
+    this.subscription.link = link;
   }
 
   /** The card on screen, if any. */
@@ -82,32 +81,21 @@ export class PalCanvas extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.subscribe();
     window.addEventListener('message', this.onWindowMessage);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.subscribe();
     window.removeEventListener('message', this.onWindowMessage);
     clearTimeout(this.alertTimer);
-  }
-
-  private subscribe(): void {
-    const wanted = this.isConnected ? this.currentLink : null;
-    if (wanted === this.subscribed) return;
-    this.subscribed?.removeEventListener(LinkMessageEvent.type, this.onLinkMessage);
-    wanted?.addEventListener(LinkMessageEvent.type, this.onLinkMessage);
-    this.subscribed = wanted;
   }
 
   private msg(key: IncallStringKey): string {
     return withStrings(this.t ?? translatorFor(this, languageOf(this)), this.strings)(key);
   }
 
-  private readonly onLinkMessage = (event: Event): void => {
-    const message = parsePalMessage((event as LinkMessageEvent).message);
-    if (message?.event_type !== 'conversation.tool_call') return;
+  private onPalMessage(message: PalMessage): void {
+    if (message.event_type !== 'conversation.tool_call') return;
     const action = parseCanvasAction(message.properties);
     if (!action) return;
     const card = this.current;
@@ -141,7 +129,7 @@ export class PalCanvas extends LitElement {
         this.background(this.body(action.toolCallId, component, 'error', { code: action.code, message: action.message }));
       }
     }
-  };
+  }
 
   private show(card: CardState): void {
     const isNew = this.current !== card;
@@ -180,7 +168,7 @@ export class PalCanvas extends LitElement {
   }
 
   private async post(body: CanvasInteractionBody): Promise<boolean> {
-    const link = this.currentLink;
+    const link = this.link;
     if (!link) return false;
     try {
       await link.postCanvasInteraction(body);

@@ -1,7 +1,8 @@
 import { html, LitElement } from 'lit';
 import { property } from 'lit/decorators.js';
-import { LinkMessageEvent, type ConversationLink } from '../../client/link.js';
-import { parsePalMessage } from '../../protocol/interactions.js';
+import type { ConversationLink } from '../../client/link.js';
+import { LinkSubscription } from '../controllers/link-subscription.js';
+import type { PalMessage } from '../../protocol/interactions.js';
 import type { IncallStringKey, IncallStrings } from '../i18n/strings-incall.js';
 import { languageOf, translatorFor, withStrings, type Translate } from '../i18n/strings.js';
 import { disclosureStyles } from './disclosure.styles.js';
@@ -36,27 +37,15 @@ export class PalDisclosure extends LitElement {
   /** Translator of the surrounding conversation (its language and deployment overrides); else this element's `lang`. */
   @property({ attribute: false }) t: Translate | null = null;
 
-  private currentLink: ConversationLink | null = null;
-  private subscribed: ConversationLink | null = null;
+  private readonly subscription = new LinkSubscription(this, { onMessage: (m) => this.onPalMessage(m) });
 
   /** The live conversation whose `conversation.disclosure` messages drive the banner. */
   @property({ attribute: false })
   get link(): ConversationLink | null {
-    return this.currentLink;
+    return this.subscription.link;
   }
   set link(link: ConversationLink | null) {
-    this.currentLink = link;
-    this.subscribe();
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.subscribe();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.subscribe();
+    this.subscription.link = link;
   }
 
   /** Hide the banner; refused (false) until the disclosure has been delivered. */
@@ -66,18 +55,8 @@ export class PalDisclosure extends LitElement {
     return true;
   }
 
-  // Subscribe synchronously so no message sent right after the link is set is missed.
-  private subscribe(): void {
-    const wanted = this.isConnected ? this.currentLink : null;
-    if (wanted === this.subscribed) return;
-    this.subscribed?.removeEventListener(LinkMessageEvent.type, this.onLinkMessage);
-    wanted?.addEventListener(LinkMessageEvent.type, this.onLinkMessage);
-    this.subscribed = wanted;
-  }
-
-  private readonly onLinkMessage = (event: Event): void => {
-    const message = parsePalMessage((event as LinkMessageEvent).message);
-    if (message?.event_type !== 'conversation.disclosure') return;
+  private onPalMessage(message: PalMessage): void {
+    if (message.event_type !== 'conversation.disclosure') return;
     const { visual_disclosure, state } = message.properties;
     if (state === 'delivering') {
       this.text = visual_disclosure;
@@ -87,7 +66,7 @@ export class PalDisclosure extends LitElement {
       if (visual_disclosure) this.text = visual_disclosure;
       this.state = 'delivered';
     }
-  };
+  }
 
   private msg(key: IncallStringKey): string {
     return withStrings(this.t ?? translatorFor(this, languageOf(this)), this.strings)(key);

@@ -1,8 +1,9 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { LinkMessageEvent, type ConversationLink } from '../../client/link.js';
-import { clientMessage, parsePalMessage } from '../../protocol/interactions.js';
+import type { ConversationLink } from '../../client/link.js';
+import { LinkSubscription } from '../controllers/link-subscription.js';
+import { clientMessage, type PalMessage } from '../../protocol/interactions.js';
 import type { IncallStringKey, IncallStrings } from '../i18n/strings-incall.js';
 import { languageOf, translatorFor, withStrings, type Translate } from '../i18n/strings.js';
 import { RowWindow } from './row-window.js';
@@ -69,16 +70,24 @@ export class PalTranscript extends LitElement {
   private captionTimer: ReturnType<typeof setTimeout> | undefined;
   private resizeObserver?: ResizeObserver;
   private listWidth = 0;
-  private currentLink: ConversationLink | null = null;
-  private subscribed: ConversationLink | null = null;
+  private readonly subscription = new LinkSubscription(this, {
+    onMessage: (m) => this.onPalMessage(m),
+    // One transcript per conversation speaks to screen readers: the first one that listens.
+    attached: (link) => {
+      const current = announcers.get(link);
+      if (!current?.isConnected || current.live === 'off') announcers.set(link, this);
+    },
+    detached: (link) => {
+      if (announcers.get(link) === this) announcers.delete(link);
+    },
+  });
 
   @property({ attribute: false })
   get link(): ConversationLink | null {
-    return this.currentLink;
+    return this.subscription.link;
   }
   set link(link: ConversationLink | null) {
-    this.currentLink = link;
-    this.subscribe();
+    this.subscription.link = link;
   }
 
   /** Complete utterances and chat lines, oldest first. */
@@ -91,14 +100,8 @@ export class PalTranscript extends LitElement {
     return this.following;
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.subscribe();
-  }
-
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.subscribe();
     clearTimeout(this.captionTimer);
     this.resizeObserver?.disconnect();
     this.resizeObserver = undefined;
@@ -107,7 +110,7 @@ export class PalTranscript extends LitElement {
   /** Send a chat line as the visitor (`conversation.respond`); false when empty or not in a call. */
   sendChat(text: string): boolean {
     const line = text.trim();
-    const link = this.currentLink;
+    const link = this.link;
     if (!line || !link) return false;
     link.send(clientMessage('conversation.respond', { text: line }, link.conversationId));
     this.model.addChat(line);
@@ -124,14 +127,14 @@ export class PalTranscript extends LitElement {
 
   /** The whole transcript as a file body. */
   exportTranscript(format: TranscriptFormat = 'txt'): Blob {
-    if (format === 'json') return new Blob([transcriptJson(this.entries, this.currentLink?.conversationId)], { type: 'application/json' });
+    if (format === 'json') return new Blob([transcriptJson(this.entries, this.link?.conversationId)], { type: 'application/json' });
     const labels = { user: this.msg('transcript.you'), replica: this.palLabel, interrupted: this.msg('transcript.interrupted') };
     return new Blob([transcriptText(this.entries, labels)], { type: 'text/plain;charset=utf-8' });
   }
 
   /** Save the whole transcript (.txt or .json) through a Blob URL. */
   download(format: TranscriptFormat = 'txt'): void {
-    const id = this.currentLink?.conversationId;
+    const id = this.link?.conversationId;
     saveBlob(this.exportTranscript(format), `${this.msg('transcript.fileName')}${id ? `-${id}` : ''}.${format}`);
   }
 
@@ -144,27 +147,11 @@ export class PalTranscript extends LitElement {
   }
 
   private get announces(): boolean {
-    return this.live !== 'off' && this.subscribed !== null && announcers.get(this.subscribed) === this;
+    const link = this.subscription.subscribed;
+    return this.live !== 'off' && link !== null && announcers.get(link) === this;
   }
 
-  private subscribe(): void {
-    const wanted = this.isConnected ? this.currentLink : null;
-    if (wanted === this.subscribed) return;
-    if (this.subscribed) {
-      this.subscribed.removeEventListener(LinkMessageEvent.type, this.onLinkMessage);
-      if (announcers.get(this.subscribed) === this) announcers.delete(this.subscribed);
-    }
-    if (wanted) {
-      wanted.addEventListener(LinkMessageEvent.type, this.onLinkMessage);
-      const current = announcers.get(wanted);
-      if (!current?.isConnected || current.live === 'off') announcers.set(wanted, this);
-    }
-    this.subscribed = wanted;
-  }
-
-  private readonly onLinkMessage = (event: Event): void => {
-    const message = parsePalMessage((event as LinkMessageEvent).message);
-    if (!message) return;
+  private onPalMessage(message: PalMessage): void {
     const result = this.model.apply(message);
     if (result.entries && this.mode === 'panel') {
       if (!this.following && message.event_type === 'conversation.utterance') this.unseen++;
@@ -175,7 +162,7 @@ export class PalTranscript extends LitElement {
       if (message.event_type === 'conversation.replica.stopped_speaking') this.holdCaption();
     }
     if (result.announce && this.announces) this.announcement = result.announce;
-  };
+  }
 
   private showCaption(): void {
     this.captionVisible = true;
@@ -267,9 +254,9 @@ export class PalTranscript extends LitElement {
               maxlength="2000"
               aria-label=${this.msg('transcript.chatLabel')}
               placeholder=${this.msg('transcript.chatPlaceholder')}
-              ?disabled=${!this.currentLink}
+              ?disabled=${!this.link}
             />
-            <button type="submit" ?disabled=${!this.currentLink}>${this.msg('transcript.send')}</button>
+            <button type="submit" ?disabled=${!this.link}>${this.msg('transcript.send')}</button>
           </form>`}
       ${this.renderAnnouncer()}
     `;
