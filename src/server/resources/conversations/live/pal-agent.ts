@@ -9,6 +9,7 @@ import type { ServiceDeps } from '../../../context.js';
 import { emitConversationCallbacks } from '../events-store.js';
 import { palJoinedCallbacks } from './callbacks.js';
 import { isRecord, type LiveConversation } from './live-conversation.js';
+import { GuardrailCheck } from './pal-guardrails.js';
 import { answerSource, once, type AnswerContext } from './pal-answer.js';
 import { acknowledgement, cardFor } from './pal-canvas.js';
 import { disclosureFor, greetingFor } from './pal-disclosure.js';
@@ -40,6 +41,8 @@ export class PalAgent {
   private readonly writes = new Set<Promise<void>>();
   private seq = 0;
   private turnIdx = 0;
+  /** Resolved once per conversation; echo PALs run no guardrails (their pipeline has no model). */
+  private readonly guardrails: Promise<GuardrailCheck | null>;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -54,6 +57,7 @@ export class PalAgent {
       image_url: conv.face.imageUrl,
     };
     this.answers = { deps, conv, context: conv.conversationalContext, history: [] };
+    this.guardrails = conv.pal.pipelineMode === 'echo' ? Promise.resolve(null) : GuardrailCheck.load(deps, conv).catch(() => null);
     this.speaker = new Speaker(
       { emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx) },
       msPerWord(deps.config.room.wordsPerMinute),
@@ -151,6 +155,18 @@ export class PalAgent {
     while (this.writes.size) await Promise.all([...this.writes]);
   }
 
+  /** The answer, unless the turn touches one of the PAL's guardrails: then a refusal (and its callback). */
+  private guarded(text: string, answer: SpeechSource): SpeechSource {
+    const triggered = this.guardrails.then((g) => g?.check(text) ?? null).catch(() => null);
+    return async function* (signal) {
+      if (await triggered) {
+        yield "I'm sorry, that is something I can't help with here.";
+        return;
+      }
+      yield* answer(signal);
+    };
+  }
+
   private userTurn(text: string, from: Sender, announce: boolean): void {
     const inferenceId = randomUUID();
     this.turnIdx++;
@@ -159,7 +175,7 @@ export class PalAgent {
     if (announce) this.emit('conversation.utterance', { role: 'user', speech: text }, inferenceId);
     this.record({ role: 'user', content: text, ...this.timing(this.deps.clock.now(), 0), participant_name: from.userName });
     const card = this.conv.canvas ? cardFor(text, this.conv.canvas, this.deps.clock.now()) : null;
-    const source = card ? once(card.line) : answerSource(this.answers, text);
+    const source = card ? once(card.line) : this.guarded(text, answerSource(this.answers, text));
     this.answers.history.push({ role: 'user', content: text } satisfies ChatMessage);
     if (card) this.toolCall(card.name, card.args, inferenceId);
     this.say(source, inferenceId);
