@@ -1,8 +1,10 @@
 import { css } from 'lit';
+import { srOnlyStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
 
 export const canvasStyles = [
   tokens,
+  srOnlyStyles,
   css`
     :host {
       --pal-canvas-accent: var(--pal-color-accent);
@@ -380,14 +382,6 @@ export const canvasStyles = [
     .card.severity-error {
       --pal-severity: var(--pal-color-danger);
       border-top-color: var(--pal-color-danger);
-    }
-    .sr-only {
-      position: absolute;
-      width: 1px;
-      height: 1px;
-      overflow: hidden;
-      clip-path: inset(50%);
-      white-space: nowrap;
     }
   `,
 ];

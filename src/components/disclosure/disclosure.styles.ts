@@ -68,14 +68,6 @@ export const disclosureStyles = [
       outline: none;
       box-shadow: var(--pal-focus-ring);
     }
-    .sr-only {
-      position: absolute;
-      width: 1px;
-      height: 1px;
-      overflow: hidden;
-      clip-path: inset(50%);
-      white-space: nowrap;
-    }
     @media (prefers-reduced-motion: no-preference) {
       [part='banner'] {
         animation: enter 200ms ease-out;

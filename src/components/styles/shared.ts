@@ -70,3 +70,15 @@ export const screenStyles = css`
   .actions { display: flex; gap: var(--pal-space); flex-wrap: wrap; justify-content: center; }
   [role='alert'] { color: var(--pal-color-danger); }
 `;
+
+/** Text for screen readers only (live announcements, chart data tables). */
+export const srOnlyStyles = css`
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+`;

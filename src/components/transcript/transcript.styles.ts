@@ -1,8 +1,10 @@
 import { css } from 'lit';
+import { srOnlyStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
 
 export const transcriptStyles = [
   tokens,
+  srOnlyStyles,
   css`
     :host {
       display: block;
@@ -179,14 +181,6 @@ export const transcriptStyles = [
     [part='captions'] .interrupted {
       color: inherit;
       opacity: 0.8;
-    }
-    .sr-only {
-      position: absolute;
-      width: 1px;
-      height: 1px;
-      overflow: hidden;
-      clip-path: inset(50%);
-      white-space: nowrap;
     }
   `,
 ];
