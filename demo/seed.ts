@@ -68,7 +68,7 @@ export async function seedDemo(service: Service, url: string, key: string): Prom
   const face = await api('POST', '/v2/replicas', { replica_name: 'Ada', train_video_url: `${url}/demo/media/sample-face.mp4` });
   const faceId: string = face.replica_id;
   const document = await api('POST', '/v2/documents', {
-    document_url: `${url}/demo/site/knowledge.html`,
+    document_url: `${url}/demo/knowledge.html`,
     document_name: 'Northwind Bikes FAQ',
     tags: ['demo'],
   });

@@ -92,6 +92,15 @@ describe('npm start demo', () => {
     const key = /Demo API key\s+(\S+)/.exec(demo.output())![1]!;
     const list = await (await fetch(`${demo.url}/v2/deployments`, { headers: { 'x-api-key': key } })).json();
     assert.equal(list.data.filter((d: { status: string }) => d.status === 'active').length, 4);
+    // The full PAL's knowledge document (served by the demo site) is ingested.
+    const deadline = Date.now() + 30_000;
+    let documents: { data: Array<{ status: string; document_name: string }> };
+    do {
+      documents = await (await fetch(`${demo.url}/v2/documents`, { headers: { 'x-api-key': key } })).json();
+      if (documents.data[0]?.status === 'ready' || documents.data[0]?.status === 'error') break;
+      await new Promise((r) => setTimeout(r, 250));
+    } while (Date.now() < deadline);
+    assert.equal(documents.data[0]?.status, 'ready', JSON.stringify(documents.data[0]));
     const faces = await (await fetch(`${demo.url}/v2/replicas`, { headers: { 'x-api-key': key } })).json();
     assert.equal(faces.data[0].status, 'completed');
     assert.match(faces.data[0].thumbnail_video_url, /\/media\//);
