@@ -93,8 +93,9 @@ export async function seedDemo(service: Service, url: string, key: string): Prom
   const fullPalId: string = full.pal_id;
   await api('PUT', `/v2/pals/${fullPalId}/skills/magic_canvas`, { config: {} });
 
+  // Every demo conversation reports to the demo site's callback receiver (shown in the operator console).
   const create = async (body: Record<string, unknown>) => {
-    const d = await api('POST', '/v2/deployments', body);
+    const d = await api('POST', '/v2/deployments', { callback_url: `${url}/demo/api/callbacks`, ...body });
     await api('PATCH', `/v2/deployments/${d.deployment_id}`, [{ op: 'replace', path: '/status', value: 'active' }]);
     return d.deployment_id as string;
   };

@@ -156,6 +156,13 @@ describe('npm start demo', () => {
     await expectJoined(page);
   });
 
+  it('the operator console\'s receiver got signed callbacks from the demo calls', async () => {
+    const { data } = await (await fetch(`${demo.url}/demo/api/callbacks`)).json();
+    const joined = data.filter((c: { body: { event_type?: string } }) => c.body.event_type === 'system.pal_joined');
+    assert.ok(joined.length >= 2, `pal_joined callbacks: ${joined.length}`);
+    assert.ok(data.every((c: { verified: boolean }) => c.verified));
+  });
+
   it('raised no page errors', () => {
     assert.deepEqual(errors, []);
   });
