@@ -14,6 +14,9 @@ export { PalConnecting } from './components/screens/connecting.js';
 export { PalUnavailable } from './components/screens/unavailable.js';
 export { PalEnded } from './components/screens/ended.js';
 export { PalErrorScreen } from './components/screens/error-screen.js';
+export { PalDisclosure } from './components/disclosure/disclosure.js';
+export { PalTranscript } from './components/transcript/transcript.js';
+export { PalCanvas } from './components/canvas/canvas.js';
 export { PalDeploymentElement } from './components/shared/deployment-element.js';
 export * from './components/events/index.js';
 export { translator, loadLanguage, languages, en as englishStrings, type StringKey, type Translate } from './components/i18n/strings.js';
@@ -26,3 +29,4 @@ export { LinkMessageEvent, type ConversationLink, type CanvasInteractionBody } f
 export { createTransportFactory } from './client/transport/select.js';
 export type { Transport, TransportParticipant, TransportKind } from './client/transport/transport.js';
 export type { Customization, InitResponse, StartBody, StartResponse, UnavailableReason } from './protocol/public.js';
+export { parseInteraction, parsePalMessage, protocolStats, type InteractionMessage, type PalMessage, type ClientMessage } from './protocol/interactions.js';
