@@ -40,9 +40,5 @@ export const publicCors: MiddlewareHandler<AppEnv> = async (c, next) => {
     return c.body(null, 204, headers);
   }
   await next();
-  if (!c.req.header('origin')) {
-    c.header('Vary', 'Origin');
-    return;
-  }
   for (const [name, value] of Object.entries(corsHeaders(c))) c.header(name, value);
 };

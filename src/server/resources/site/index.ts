@@ -14,14 +14,14 @@ const assetHeaders = (type: string, immutable: boolean) => ({
 export const siteModule: ResourceModule = {
   name: 'site',
   routes(app, deps) {
-    const serve = (path: string, immutable: boolean) => async (c: { body: (b: Uint8Array<ArrayBuffer> | string, s: 200 | 503, h: Record<string, string>) => Response }) => {
+    const serve = async (path: string, immutable: boolean): Promise<Response> => {
       const asset = await readAsset(path);
-      if (!asset) return c.body('palkit: the browser bundle is not built yet; run `npm run build`.', 503, { 'content-type': 'text/plain; charset=utf-8' });
-      return c.body(asset.bytes, 200, assetHeaders(asset.type, immutable));
+      if (!asset) return new Response('palkit: the browser bundle is not built yet; run `npm run build`.', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      return new Response(asset.bytes, { status: 200, headers: assetHeaders(asset.type, immutable) });
     };
-    app.get('/palkit.js', (c) => serve('palkit.js', false)(c));
-    app.get('/palkit-full.js', (c) => serve('palkit-full.js', false)(c));
-    app.get('/chunks/:file', (c) => serve(`chunks/${c.req.param('file')}`, true)(c));
+    app.get('/palkit.js', () => serve('palkit.js', false));
+    app.get('/palkit-full.js', () => serve('palkit-full.js', false));
+    app.get('/chunks/:file', (c) => serve(`chunks/${c.req.param('file')}`, true));
 
     app.get('/d/:deploymentId', async (c) => {
       const id = c.req.param('deploymentId');
