@@ -44,7 +44,58 @@ describe('jobs table', () => {
     await jobs.drain(10_000);
     assert.equal(runs, 1);
   });
+
+  it('never runs a job twice in one process when its lease lapses before the heartbeat', async () => {
+    const { jobs, db } = t.service.deps;
+    let runs = 0;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    jobs.register('test.slow', async () => {
+      runs++;
+      await released;
+    });
+    const id = await jobs.enqueue('test.slow', {});
+    await waitFor(async () => runs === 1);
+    // What a heartbeat stuck behind a long transaction leaves: the lease of a running job in the past.
+    await sql`update jobs set locked_until = now() - interval '1 second' where job_id = ${id}`.execute(db);
+    await new Promise((r) => setTimeout(r, 600)); // several polls
+    assert.equal(runs, 1, 'the lapsed job was not claimed again by the process running it');
+    release();
+    await jobs.drain(10_000);
+    assert.equal(runs, 1);
+    const row = await db.selectFrom('jobs').select(['status', 'attempts']).where('job_id', '=', id).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { status: 'done', attempts: 1 });
+  });
+
+  it('aborts a run whose job another worker took over, and lets only the new claim finish it', async () => {
+    const { jobs, db } = t.service.deps;
+    let aborted = false;
+    let started = false;
+    jobs.register('test.taken', async ({ signal }) => {
+      started = true;
+      await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      aborted = true;
+      throw signal.reason;
+    });
+    const id = await jobs.enqueue('test.taken', {});
+    await waitFor(async () => started);
+    // Another process claimed it after the lease lapsed: a higher attempt, its own lease.
+    await sql`update jobs set attempts = attempts + 1, locked_until = now() + interval '30 seconds' where job_id = ${id}`.execute(db);
+    await waitFor(async () => aborted); // the next heartbeat notices
+    await new Promise((r) => setTimeout(r, 100));
+    const row = await db.selectFrom('jobs').select(['status', 'attempts']).where('job_id', '=', id).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { status: 'running', attempts: 2 }, 'the superseded run left the row to its new owner');
+    await sql`update jobs set status = 'done' where job_id = ${id}`.execute(db);
+  });
 });
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 describe('webhook delivery', () => {
   let t: TestService;

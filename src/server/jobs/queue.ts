@@ -1,6 +1,8 @@
 // Background work from the jobs table: claimed with FOR UPDATE SKIP LOCKED under a lease that a
 // running handler keeps extending, so a killed process's jobs are picked up again after restart and
-// several instances can share one PostgreSQL.
+// several instances can share one PostgreSQL. A claim is fenced by its attempt number: a run whose
+// lease was taken over (its heartbeat came too late) is aborted and cannot mark the job done, and a
+// process never claims a job it is itself still running, however late its heartbeat is.
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Logger } from '../log.js';
@@ -59,13 +61,17 @@ export function createJobQueue(options: QueueOptions): JobQueue {
   const pollMs = options.pollMs ?? 250;
   const handlers = new Map<string, JobHandler>();
   const abort = new AbortController();
-  const running = new Set<Promise<void>>();
+  /** The jobs this process is running, by job id. */
+  const running = new Map<number, Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
   let started = false;
 
   async function claim(): Promise<{ job_id: number; kind: string; payload: unknown; attempts: number; max_attempts: number } | undefined> {
     const kinds = [...handlers.keys()];
     if (kinds.length === 0) return undefined;
+    // A claim can wait behind a long transaction (PGlite has one connection) and run after the lease
+    // of a job this process is running lapsed, before that job's heartbeat got its turn.
+    const mine = running.size > 0 ? sql`and job_id not in (${sql.join([...running.keys()])})` : sql``;
     const result = await sql<{ job_id: number; kind: string; payload: unknown; attempts: number; max_attempts: number }>`
       update jobs set status = 'running', attempts = attempts + 1,
         locked_until = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
@@ -73,6 +79,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
         select job_id from jobs
         where kind in (${sql.join(kinds)})
           and ((status = 'queued' and run_at <= now()) or (status = 'running' and locked_until < now()))
+          ${mine}
         order by run_at, job_id
         for update skip locked
         limit 1)
@@ -83,26 +90,31 @@ export function createJobQueue(options: QueueOptions): JobQueue {
 
   async function runOne(job: NonNullable<Awaited<ReturnType<typeof claim>>>): Promise<void> {
     const handler = handlers.get(job.kind)!;
+    // This run's claim: another claim of the job (after a lapsed lease) has a higher attempt number.
+    const ours = () => db.updateTable('jobs').where('job_id', '=', job.job_id).where('status', '=', 'running').where('attempts', '=', job.attempts);
+    const lost = new AbortController();
+    const signal = AbortSignal.any([abort.signal, lost.signal]);
     const heartbeat = setInterval(() => {
-      void db
-        .updateTable('jobs')
+      void ours()
         .set({ locked_until: sql`now() + make_interval(secs => ${leaseSeconds})` as never })
-        .where('job_id', '=', job.job_id)
-        .where('status', '=', 'running')
-        .execute()
+        .executeTakeFirst()
+        .then((result) => {
+          if (result.numUpdatedRows > 0n || lost.signal.aborted) return;
+          log.info('job lease lost', { job_id: job.job_id, kind: job.kind, attempt: job.attempts });
+          lost.abort();
+        })
         .catch(() => undefined);
     }, Math.max(200, (leaseSeconds * 1000) / 3));
     try {
-      await handler({ jobId: job.job_id, payload: job.payload, attempt: job.attempts, maxAttempts: job.max_attempts, signal: abort.signal });
-      await db.updateTable('jobs').set({ status: 'done', locked_until: null, updated_at: new Date() }).where('job_id', '=', job.job_id).execute();
+      await handler({ jobId: job.job_id, payload: job.payload, attempt: job.attempts, maxAttempts: job.max_attempts, signal });
+      await ours().set({ status: 'done', locked_until: null, updated_at: new Date() }).execute();
     } catch (error) {
-      if (abort.signal.aborted) return; // shutting down: the lease expires and another run picks it up
+      if (signal.aborted) return; // shutting down or taken over: the lease expires and another run picks it up
       const message = error instanceof Error ? error.message : String(error);
       const retry = error instanceof RetryLater;
       const exhausted = !retry && job.attempts >= job.max_attempts;
       log.info('job failed', { job_id: job.job_id, kind: job.kind, attempt: job.attempts, final: exhausted, error: message.slice(0, 200) });
-      await db
-        .updateTable('jobs')
+      await ours()
         .set({
           status: exhausted ? 'failed' : 'queued',
           locked_until: null,
@@ -112,7 +124,6 @@ export function createJobQueue(options: QueueOptions): JobQueue {
           ...(retry ? { attempts: sql`attempts - 1` as never } : {}),
           updated_at: new Date(),
         })
-        .where('job_id', '=', job.job_id)
         .execute()
         .catch(() => undefined);
     } finally {
@@ -127,11 +138,11 @@ export function createJobQueue(options: QueueOptions): JobQueue {
       while (running.size < concurrency && !abort.signal.aborted) {
         const job = await claim();
         if (!job) break;
-        const p = runOne(job).finally(() => {
-          running.delete(p);
+        const run = runOne(job).finally(() => {
+          running.delete(job.job_id);
           schedule(0);
         });
-        running.add(p);
+        running.set(job.job_id, run);
       }
     } catch (error) {
       if (!abort.signal.aborted) log.error('job poll failed', { error: error instanceof Error ? error.message : String(error) });
@@ -169,7 +180,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     async stop() {
       abort.abort();
       if (timer) clearTimeout(timer);
-      await Promise.allSettled([...running]);
+      await Promise.allSettled([...running.values()]);
     },
     async drain(timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
