@@ -109,7 +109,7 @@ describe('Daily conferencing provider', () => {
     assert.equal(daily.rooms.has(id), false, 'room deleted');
     assert.equal(daily.calls.filter((c) => c.method === 'DELETE' && c.path === `/v1/rooms/${id}`).length, 2, 'failed once, then deleted');
     await t.api('POST', `/v2/conversations/${id}/end`);
-    await t.service.deps.jobs.drain(5000);
+    await t.service.deps.jobs.drain();
     assert.equal(daily.calls.filter((c) => c.method === 'DELETE').length, 2, 'ending again deletes nothing more');
   });
 

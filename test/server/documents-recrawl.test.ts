@@ -63,7 +63,7 @@ describe('recrawl', () => {
     assert.match(hits[0]!.content, /cherry tart/);
     assert.ok(hits.every((h) => !/apple pie/.test(h.content)), 'old vectors survived the successful recrawl');
 
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     const statuses = () => site.posts.filter((p) => p.body?.document_id === id).map((p) => p.body.status);
     while (statuses().filter((s) => s === 'ready').length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.deepEqual([...statuses()].sort(), ['processing', 'ready', 'ready', 'recrawling', 'started']);

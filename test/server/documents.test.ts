@@ -109,7 +109,7 @@ describe('documents from files', () => {
   });
 
   it('sends status callbacks started → processing → ready with the document object', async () => {
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     const mine = () => site.posts.filter((p) => p.body?.document_id === ids.docx);
     while (mine().length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const bodies = mine().map((p) => p.body);

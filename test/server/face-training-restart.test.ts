@@ -100,7 +100,8 @@ describe('face training across a crash', () => {
     let midway: any;
     await waitUntil(async () => {
       midway = (await api('GET', `/v2/replicas/${id}`)).body;
-      return midway.status === 'training' && ['1/4', '2/4', '3/4'].includes(midway.training_progress);
+      // Not 3/4: the kill must land at least a whole step before training could finish.
+      return midway.status === 'training' && ['1/4', '2/4'].includes(midway.training_progress);
     }, 30_000, 'training to be part-way');
     await kill();
     assert.equal(receiver.received.length, 0, 'no callback before training finished');
@@ -108,7 +109,10 @@ describe('face training across a crash', () => {
     await startService();
     const afterRestart = (await api('GET', `/v2/replicas/${id}`)).body;
     assert.equal(afterRestart.status, 'training');
-    assert.equal(afterRestart.training_progress, midway.training_progress, 'committed progress survived the crash');
+    // A step may have committed between the read and the kill; none was lost.
+    const stepsDone = (progress: string) => Number(progress.split('/')[0]);
+    assert.ok(stepsDone(afterRestart.training_progress) >= stepsDone(midway.training_progress), `committed progress survived the crash: ${midway.training_progress} → ${afterRestart.training_progress}`);
+    assert.ok(stepsDone(afterRestart.training_progress) < 4);
 
     let done: any;
     await waitUntil(async () => {

@@ -353,7 +353,7 @@ describe('guardrails', () => {
       const g = (await t.api('POST', '/v2/guardrails', { ...item(90), callback_url: receiverUrl })).body;
       const group = await notifyGuardrailTriggered(t.service.deps, 1, 'cconv123', g);
       assert.ok(group);
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + 30_000;
       while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       assert.equal(received.length, 1);
       assert.deepEqual(received[0]!.body, { conversation_id: 'cconv123', properties: { guardrail: 'rule 90', guardrail_uuid: g.uuid } });
