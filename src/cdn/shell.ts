@@ -82,6 +82,8 @@ abstract class PalShell extends HTMLElement {
 
   #impl: Impl | null = null;
   #ready: Promise<Impl> | null = null;
+  /** The init fetched for the placeholder, handed to the full element so it does not fetch it again. */
+  #init: { url: string; response: Promise<Response> } | null = null;
 
   get #ctor(): typeof PalShell {
     return this.constructor as typeof PalShell;
@@ -121,8 +123,12 @@ abstract class PalShell extends HTMLElement {
     const id = this.getAttribute('deployment-id');
     let init: InitLike = {};
     try {
-      const base = this.getAttribute('api-base') || this.#ctor.apiBase || location.origin;
-      if (id) init = (await (await fetch(`${base}/v2/deployments/${encodeURIComponent(id)}/init`)).json()) as InitLike;
+      const base = (this.getAttribute('api-base') || this.#ctor.apiBase || location.origin).replace(/\/+$/, '');
+      if (id) {
+        const url = `${base}/v2/deployments/${encodeURIComponent(id)}/init`;
+        this.#init = { url, response: fetch(url, { credentials: 'omit' }) };
+        init = (await (await this.#init.response).clone().json()) as InitLike;
+      }
     } catch {
       // The full element reports failures; the placeholder stays plain.
     }
@@ -156,6 +162,7 @@ abstract class PalShell extends HTMLElement {
         if (value !== null) impl.setAttribute(name, value);
       }
       impl.setAttribute('exportparts', PARTS);
+      impl.prefetchedInit = this.#init;
       this.#impl = impl;
       this.shadowRoot!.replaceChildren(impl);
       await (impl as unknown as { updateComplete?: Promise<unknown> }).updateComplete;

@@ -4,6 +4,7 @@ import { LitElement } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiClient } from '../../client/api.js';
 import { PalClientError } from '../../client/errors.js';
+import { withPrefetched, type Prefetched } from '../../client/prefetched.js';
 import { ConversationSession, type SessionSettings } from '../../client/session.js';
 import type { SessionMode, SessionState } from '../../client/session-events.js';
 import type { TransportFactory } from '../../client/transport/select.js';
@@ -41,6 +42,9 @@ export abstract class PalDeploymentElement extends LitElement {
   /** Tests and custom hosts may swap the network boundary. */
   static fetchImpl: typeof fetch | undefined;
   static transportFactory: TransportFactory | undefined;
+
+  /** The init the script tag's shell already fetched for this element; used instead of a second request. */
+  prefetchedInit: Prefetched | null = null;
 
   protected readonly sessionController = new SessionController(this, { emit: true, deploymentId: () => this.deploymentId });
 
@@ -139,7 +143,9 @@ export abstract class PalDeploymentElement extends LitElement {
     if (!this.deploymentId || (key === this.#sessionKey && this.session && !this.session.disposed)) return;
     this.#sessionKey = key;
     const ctor = this.constructor as typeof PalDeploymentElement;
-    const api = new ApiClient({ apiBase: this.apiBase || defaultApiBase.value, ...(ctor.fetchImpl ? { fetch: ctor.fetchImpl } : {}) });
+    const fetchImpl = ctor.fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
+    const api = new ApiClient({ apiBase: this.apiBase || defaultApiBase.value, fetch: withPrefetched(fetchImpl, this.prefetchedInit) });
+    this.prefetchedInit = null;
     const session = new ConversationSession({
       api, deploymentId: this.deploymentId, settings: () => this.settings(),
       ...(ctor.transportFactory ? { transportFactory: ctor.transportFactory } : {}),

@@ -6,10 +6,11 @@ import { FakeTransport, initBody, until } from '../helpers/fakes.js';
 // The script-tag shells are defined under pal-* names in a page without the npm registration, so this
 // file registers them under the real names before anything else does.
 let loads = 0;
+let initFetches = 0;
 const realFetch = window.fetch.bind(window);
 describe('script-tag shells', () => {
   before(() => {
-    window.fetch = async (input, init) => String(input).endsWith('/init')
+    window.fetch = async (input, init) => String(input).endsWith('/init') && ++initFetches
       ? new Response(JSON.stringify(initBody({ customization: { widget: { text: 'Ask Ada', corner: 'top-left' }, preview: { title: 'Hi there' }, show_haircheck: false } })))
       : String(input).endsWith('/start')
         ? new Response(JSON.stringify({ conversation_id: 'c1', conversation_name: 'n', conversation_url: 'http://pal.test/rooms/c1', status: 'active', callback_url: null, created_at: 'now', meeting_token: 't' }))
@@ -25,6 +26,7 @@ describe('script-tag shells', () => {
   });
 
   it('defines the elements at once and paints the launcher before the full code arrives', async () => {
+    initFetches = 0;
     expect(customElements.get('pal-widget')).to.not.equal(undefined);
     const el = await fixture<HTMLElement>(html`<pal-widget deployment-id="d1" api-base="http://pal.test"></pal-widget>`);
     await until(() => el.shadowRoot!.querySelector('.l, pal-widget-impl') !== null, 'launcher painted');
@@ -33,6 +35,7 @@ describe('script-tag shells', () => {
     expect(upgraded.getAttribute('api-base')).to.equal('http://pal.test');
     expect(upgraded.getAttribute('exportparts')).to.contain('launcher');
     await until(() => upgraded.shadowRoot?.querySelector('.launcher')?.textContent?.includes('Ask Ada') === true, 'full launcher');
+    expect(initFetches, 'the full element reuses the init the shell fetched').to.equal(1);
     await expect(el).to.be.accessible();
   });
 
