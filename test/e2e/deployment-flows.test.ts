@@ -138,6 +138,46 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
     await p.locator('pal-ended').waitFor();
   });
 
+  it('a locked-out address sees the lockout message on the gate and pal-error too_many_attempts', async () => {
+    const id = await deployment('widget', { password: PASSWORD, customization: { show_haircheck: false } });
+    // Somebody at this address (loopback, like the browser) guessed until the service locked it out.
+    let last = 0;
+    for (let i = 0; i < 8; i++) last = (await world.api('POST', `/v2/deployments/${id}/start`, { password: `guess ${i}` }, { 'x-api-key': '', origin: world.siteOrigin })).status;
+    assert.equal(last, 403, 'the guess that locks is still answered invalid_password');
+    const p = await page();
+    await p.goto(world.sitePage(`/locked-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}" open></pal-widget>`)));
+    await p.locator('pal-preview [part="start"]').click();
+    // Even the right password is refused now, with a message that says to wait rather than retype.
+    await p.locator('pal-gate input[name="password"]').fill(PASSWORD);
+    await p.locator('pal-gate button[type="submit"]').click();
+    await p.locator('pal-gate #gate-error').filter({ hasText: 'Too many attempts' }).waitFor();
+    assert.deepEqual(await palErrors(p), ['too_many_attempts']);
+    assert.equal(await p.locator('pal-conversation').count(), 0);
+  });
+
+  it('a failed captcha stays on the gate with its message and pal-error captcha_failed; a good token goes on', async () => {
+    const id = await deployment('embed', { limits: { captcha_enabled: true }, customization: { show_haircheck: false } });
+    const p = await page();
+    await p.goto(world.sitePage(`/captcha-${id}`, customerPage(world.serviceUrl, `<pal-embed deployment-id="${id}"></pal-embed>`)));
+    await p.evaluate(() => ((window as any).__turnstileToken = 'forged-token'));
+    await p.locator('pal-preview [part="start"]').click();
+    const verifiedBefore = world.siteverify.forms.length;
+    await p.locator('pal-gate .turnstile-standin input').click();
+    await p.locator('pal-gate [role="alert"]').filter({ hasText: 'The check did not pass' }).waitFor();
+    assert.equal(world.siteverify.forms.at(-1)!.get('response'), 'forged-token', 'the service asked Cloudflare about the forged token');
+    assert.equal(world.siteverify.forms.length, verifiedBefore + 1);
+    assert.deepEqual(await palErrors(p), ['captcha_failed']);
+    assert.equal(await p.locator('pal-conversation').count(), 0);
+
+    // The widget is rendered afresh for a new token; a real one gets the visitor in.
+    await p.evaluate(() => delete (window as any).__turnstileToken);
+    await p.locator('pal-gate .turnstile-standin input').click();
+    await p.locator('pal-controls [part="end"]').waitFor();
+    assert.equal(world.siteverify.forms.at(-1)!.get('response'), GOOD_TOKEN);
+    await p.locator('pal-controls [part="end"]').click();
+    await p.locator('pal-ended').waitFor();
+  });
+
   it('a refused origin shows the error screen without a retry and pal-error origin_not_allowed', async () => {
     const id = await deployment('embed', { allowed_origins: ['https://shop.example'] });
     const p = await page();

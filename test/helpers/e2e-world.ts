@@ -170,7 +170,8 @@ export async function createDeployment(world: World, body: Record<string, unknow
 }
 
 // Turnstile in the page: the element loads Cloudflare's api.js; this stand-in renders a check box that,
-// when ticked, hands the widget's callback a token (the real one does the same after its challenge).
+// when ticked, hands the widget's callback a token (the real one does the same after its challenge). A
+// test can make it hand over a forged token with `window.__turnstileToken`.
 const turnstileStandIn = `
 window.turnstile = {
   render(container, options) {
@@ -178,7 +179,7 @@ window.turnstile = {
     box.className = 'turnstile-standin';
     const check = document.createElement('input');
     check.type = 'checkbox';
-    check.addEventListener('change', () => options.callback(${JSON.stringify(GOOD_TOKEN)}));
+    check.addEventListener('change', () => options.callback(window.__turnstileToken ?? ${JSON.stringify(GOOD_TOKEN)}));
     box.append(check, document.createTextNode(' Verify you are human (' + options.sitekey + ')'));
     container.append(box);
     return 'standin-1';
