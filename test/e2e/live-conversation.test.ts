@@ -3,7 +3,8 @@
 // greeting streams into the captions and the transcript; a typed message gets the echo PAL's reply; the
 // seven Magic Canvas cards pushed into the room render, and each interaction reaches the interactions
 // endpoint and the deployment's callback receiver; ending the call delivers system.shutdown and
-// application.transcription_ready with the turns in order.
+// application.transcription_ready with the turns in order. A spoken question (the browser's speech
+// recognition; a stand-in, as Chromium's needs Google's service) gets the PAL's answer.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -37,7 +38,7 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
   });
 
   /** Joins a widget deployment of a new PAL with `disclosure_type`; returns the page and conversation id. */
-  async function join(disclosure: 'always' | 'off'): Promise<{ page: Page; conversationId: string }> {
+  async function join(disclosure: 'always' | 'off', prepare?: (page: Page) => Promise<void>): Promise<{ page: Page; conversationId: string }> {
     const palId = await createPal(world, {
       pal_name: `Canvas PAL (${disclosure})`, default_face_id: faceId, custom_greeting: GREETING,
       disclosure_type: disclosure, visual_disclosure: VISUAL, verbal_disclosure: VERBAL,
@@ -49,6 +50,7 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
     const page = await openPage(world);
     pages.push(page);
     await page.context().route('https://calendly.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: calendlyStandIn }));
+    await prepare?.(page);
     await page.goto(world.sitePage(`/live-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}" user-name="Dana"></pal-widget>`)));
     await page.locator('pal-widget [part="launcher"]').click();
     await page.locator('pal-preview [part="start"]').click();
@@ -206,4 +208,38 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
     const transcript = ending.find((b) => b.event_type === 'application.transcription_ready').properties.transcript as Array<{ role: string; content: string }>;
     assert.deepEqual(transcript.map((e) => [e.role, e.content]), [['assistant', GREETING]]);
   });
+
+  it('a spoken question, heard by the browser\'s speech recognition, gets the echo PAL\'s answer in the transcript', async () => {
+    const SPOKEN = 'Do you have this in blue?';
+    const { page, conversationId } = await join('off', async (p) => void (await p.addInitScript(recognitionStandIn)));
+    await page.locator('pal-transcript[mode="captions"] [part="captions"] .caption-text').filter({ hasText: GREETING }).waitFor();
+    // Recognition listens once the PAL's spoken greeting is over (it must not hear the PAL).
+    await eventually(() => page.evaluate(() => (window as any).__recognition?.running === true), (running) => running, 'listening after the greeting', 30_000);
+    await page.evaluate((text) => (window as any).__recognition.say(text), SPOKEN);
+    await page.locator('pal-transcript[mode="captions"] [part="captions"] .caption-text').filter({ hasText: SPOKEN }).waitFor();
+    const all = await messages(page);
+    const utterances = all.filter((m) => m.event_type === 'conversation.utterance').map((m) => [m.properties.role, m.properties.speech]);
+    assert.deepEqual(utterances, [['replica', GREETING], ['user', SPOKEN], ['replica', SPOKEN]]);
+    assert.equal(all.find((m) => m.event_type === 'conversation.utterance' && m.properties.role === 'user').conversation_id, conversationId);
+    await page.locator('pal-controls [part="end"]').click();
+    await page.locator('pal-ended').waitFor();
+    const ending = await eventually(async () => callbacksOf(conversationId), (list) => list.some((b) => b.event_type === 'application.transcription_ready'), 'the end callbacks', 15_000);
+    const transcript = ending.find((b) => b.event_type === 'application.transcription_ready').properties.transcript as Array<{ role: string; content: string }>;
+    assert.deepEqual(transcript.map((e) => [e.role, e.content]), [['assistant', GREETING], ['user', SPOKEN], ['assistant', SPOKEN]]);
+    assert.deepEqual(await palErrors(page), []);
+  });
 });
+
+// The Web Speech API's SpeechRecognition as a page sees it, driven by the test through window.__recognition.
+const recognitionStandIn = `
+window.SpeechRecognition = window.webkitSpeechRecognition = class extends EventTarget {
+  constructor() { super(); this.running = false; window.__recognition = this; }
+  start() { if (this.running) throw new DOMException('already started', 'InvalidStateError'); this.running = true; }
+  stop() { this.#end(); }
+  abort() { this.#end(); }
+  say(text) {
+    const result = Object.assign([{ transcript: text, confidence: 0.92 }], { isFinal: true });
+    this.dispatchEvent(Object.assign(new Event('result'), { resultIndex: 0, results: [result] }));
+  }
+  #end() { if (this.running) { this.running = false; this.dispatchEvent(new Event('end')); } }
+};`;

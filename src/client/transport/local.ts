@@ -1,8 +1,11 @@
 // Transport for palkit's own conversation room: a WebSocket at the conversation URL speaking the frames
 // of protocol/room.ts. The PAL's tile is its face thumbnail; the visitor's camera is a local self view.
+// The room carries no audio: the PAL speaks through speech synthesis (LocalVoice) and the visitor is
+// heard through the browser's speech recognition where there is one (LocalListener).
 import * as z from 'zod/mini';
 import { RoomCloseCode, ServerFrame, roomSocketUrl, type ClientFrame, type Participant } from '../../protocol/room.js';
 import { PalClientError } from '../errors.js';
+import { LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
 import { LocalVoice } from './local-voice.js';
 import {
   TransportEndedEvent, TransportMessageEvent, TransportParticipantsEvent,
@@ -14,6 +17,10 @@ export interface LocalTransportOptions {
   getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
   /** Read replica utterances aloud (default true). */
   voice?: boolean;
+  /** Turn the visitor's speech into utterances where the browser can (default true). */
+  listen?: boolean;
+  /** The speech recognition to use (default: the browser's). */
+  createRecognition?: RecognitionFactory;
 }
 
 export class LocalTransport extends EventTarget implements Transport {
@@ -25,13 +32,20 @@ export class LocalTransport extends EventTarget implements Transport {
   #cameraOn = false;
   #micOn = false;
   #left = false;
+  #conversationId = '';
   readonly #voice: LocalVoice | null;
+  readonly #listener: LocalListener | null;
   readonly #options: LocalTransportOptions;
 
   constructor(options: LocalTransportOptions = {}) {
     super();
     this.#options = options;
     this.#voice = options.voice === false ? null : new LocalVoice();
+    this.#listener = options.listen === false ? null : new LocalListener((message) => this.#heard(message), options.createRecognition ? { create: options.createRecognition } : {});
+    if (this.#voice && this.#listener) {
+      const listener = this.#listener;
+      this.#voice.onSpeaking = (speaking) => listener.setPalSpeaking(speaking);
+    }
   }
 
   get participants(): TransportParticipant[] {
@@ -49,6 +63,7 @@ export class LocalTransport extends EventTarget implements Transport {
   join(options: JoinOptions): Promise<void> {
     this.#cameraOn = options.startVideo;
     this.#micOn = options.startAudio;
+    this.#conversationId = new URL(options.url).pathname.split('/').filter(Boolean).pop() ?? '';
     if (options.startVideo) void this.#openCamera(options.videoDeviceId);
     const socket = (this.#options.createSocket ?? ((url) => new WebSocket(url)))(roomSocketUrl(options.url));
     this.#socket = socket;
@@ -65,6 +80,7 @@ export class LocalTransport extends EventTarget implements Transport {
           this.#selfId = frame.participant_id;
           for (const p of frame.participants) if (p.participant_id !== frame.participant_id) this.#remote.set(p.participant_id, p);
           this.dispatchEvent(new TransportParticipantsEvent());
+          this.#listener?.setMicrophone(this.#micOn);
           resolve();
         } else if (frame.type === 'error' && !joined) {
           reject(new PalClientError('join_failed', frame.message));
@@ -99,6 +115,7 @@ export class LocalTransport extends EventTarget implements Transport {
 
   setMicrophoneEnabled(enabled: boolean): void {
     this.#micOn = enabled;
+    if (this.#selfId) this.#listener?.setMicrophone(enabled);
   }
 
   setCameraEnabled(enabled: boolean): void {
@@ -179,7 +196,16 @@ export class LocalTransport extends EventTarget implements Transport {
 
   #release(): void {
     this.#stopTracks();
+    this.#listener?.close();
     this.#voice?.stop();
+  }
+
+  /** What the visitor said goes to the room, and into this page's own transcript (the room relays to the others only). */
+  #heard(message: HeardMessage): void {
+    if (this.#left) return;
+    const data = { ...message, conversation_id: this.#conversationId };
+    this.sendAppMessage(data);
+    this.dispatchEvent(new TransportMessageEvent(data, this.#selfId));
   }
 
   #sendFrame(frame: ClientFrame): void {

@@ -40,7 +40,7 @@ describe('transport choice', () => {
 describe('LocalTransport', () => {
   function open() {
     let socket!: FakeSocket;
-    const transport = new LocalTransport({ voice: false, createSocket: (url) => (socket = new FakeSocket(url)) as unknown as WebSocket, getUserMedia: () => navigator.mediaDevices.getUserMedia({ video: true }) });
+    const transport = new LocalTransport({ voice: false, listen: false, createSocket: (url) => (socket = new FakeSocket(url)) as unknown as WebSocket, getUserMedia: () => navigator.mediaDevices.getUserMedia({ video: true }) });
     const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 'secret', startVideo: true, startAudio: true });
     return { transport, joined, socket: () => socket };
   }

@@ -1,0 +1,169 @@
+import { expect } from '@open-wc/testing';
+import { LocalListener, type HeardMessage, type Recognition } from '../../../src/client/transport/local-listener.js';
+import { LocalTransport } from '../../../src/client/transport/local.js';
+import { TransportMessageEvent } from '../../../src/client/transport/transport.js';
+import { until } from '../helpers/fakes.js';
+
+/**
+ * The browser's SpeechRecognition as the Web Speech API defines it (start/stop/abort; result, error and
+ * end events), driven by the test: Chromium's own needs Google's recognition service, unreachable here.
+ */
+class FakeRecognition extends EventTarget implements Recognition {
+  continuous = false;
+  interimResults = false;
+  lang = '';
+  running = false;
+  calls: string[] = [];
+  start(): void {
+    if (this.running) throw new DOMException('recognition has already started', 'InvalidStateError');
+    this.running = true;
+    this.calls.push('start');
+  }
+  stop(): void {
+    this.calls.push('stop');
+    this.end();
+  }
+  abort(): void {
+    this.calls.push('abort');
+    this.end();
+  }
+  end(): void {
+    if (!this.running) return;
+    this.running = false;
+    this.dispatchEvent(new Event('end'));
+  }
+  /** One result list as Chrome delivers it: earlier results stay in the list, resultIndex marks the new one. */
+  hear(results: Array<[string, boolean]>, resultIndex = results.length - 1): void {
+    const list = results.map(([transcript, isFinal]) => Object.assign([{ transcript, confidence: 0.9 }], { isFinal }));
+    this.dispatchEvent(Object.assign(new Event('result'), { resultIndex, results: list }));
+  }
+  fail(error: string): void {
+    this.dispatchEvent(Object.assign(new Event('error'), { error }));
+    this.end();
+  }
+}
+
+describe('LocalListener (the visitor heard through speech recognition)', () => {
+  function listener() {
+    const recognition = new FakeRecognition();
+    const heard: HeardMessage[] = [];
+    const l = new LocalListener((m) => heard.push(m), { create: () => recognition, lang: 'de-DE' });
+    return { recognition, heard, l, events: () => heard.map((m) => m.event_type) };
+  }
+
+  it('listens continuously, in the given language, only while the microphone is on', () => {
+    const { recognition, l } = listener();
+    expect(recognition).to.include({ continuous: true, interimResults: true, lang: 'de-DE' });
+    expect(recognition.running).to.equal(false);
+    l.setMicrophone(true);
+    expect(recognition.running).to.equal(true);
+    l.setMicrophone(false);
+    expect(recognition.calls).to.deep.equal(['start', 'stop']);
+    expect(recognition.running).to.equal(false);
+  });
+
+  it('turns interim and final results into started_speaking, stopped_speaking and the user utterance', () => {
+    const { recognition, l, heard, events } = listener();
+    l.setMicrophone(true);
+    recognition.hear([['what are', false]]);
+    recognition.hear([['what are your opening', false]]);
+    expect(events()).to.deep.equal(['conversation.user.started_speaking']);
+    recognition.hear([[' what are your opening hours ', true]]);
+    expect(events()).to.deep.equal(['conversation.user.started_speaking', 'conversation.user.stopped_speaking', 'conversation.utterance']);
+    expect(heard[2]).to.deep.equal({ message_type: 'conversation', event_type: 'conversation.utterance', properties: { role: 'user', speech: 'what are your opening hours' } });
+    // The next turn: only the new result (resultIndex 1) counts; silence produces nothing.
+    recognition.hear([['what are your opening hours', true], ['  ', false]], 1);
+    recognition.hear([['what are your opening hours', true], ['thanks', true]], 1);
+    expect(events().slice(3)).to.deep.equal(['conversation.user.started_speaking', 'conversation.user.stopped_speaking', 'conversation.utterance']);
+    expect(heard.at(-1)!.properties).to.deep.equal({ role: 'user', speech: 'thanks' });
+  });
+
+  it('pauses while the PAL is audible and listens again when it falls silent', () => {
+    const { recognition, l } = listener();
+    l.setMicrophone(true);
+    l.setPalSpeaking(true);
+    expect(recognition.running).to.equal(false);
+    l.setPalSpeaking(false);
+    expect(recognition.running).to.equal(true);
+    expect(recognition.calls).to.deep.equal(['start', 'stop', 'start']);
+  });
+
+  it('starts again after recognition ends by itself, but not after a fatal error', async () => {
+    const { recognition, l } = listener();
+    l.setMicrophone(true);
+    recognition.end(); // Chrome ends a session after a silence
+    await until(() => recognition.running, 'restarted');
+    expect(l.available).to.equal(true);
+    recognition.fail('not-allowed'); // the visitor refused the microphone to recognition
+    await new Promise((r) => setTimeout(r, 500));
+    expect(recognition.running).to.equal(false);
+    expect(l.available).to.equal(false);
+    l.setMicrophone(false);
+    l.setMicrophone(true);
+    expect(recognition.running).to.equal(false);
+  });
+
+  it('does nothing where the browser has no recognition', () => {
+    const heard: HeardMessage[] = [];
+    const l = new LocalListener((m) => heard.push(m), { create: () => null });
+    l.setMicrophone(true);
+    expect(l.available).to.equal(false);
+    expect(heard).to.deep.equal([]);
+  });
+});
+
+describe('LocalTransport with speech recognition', () => {
+  it('sends what the visitor said to the room with the conversation id and shows it in this page too', async () => {
+    const recognition = new FakeRecognition();
+    let socket!: EventTarget & { readyState: number; sent: unknown[]; url: string };
+    const transport = new LocalTransport({
+      voice: false,
+      createRecognition: () => recognition,
+      createSocket: (url) => {
+        const s = Object.assign(new EventTarget(), { readyState: WebSocket.CONNECTING as number, sent: [] as unknown[], url, send(data: string) { s.sent.push(JSON.parse(data)); }, close() {} });
+        setTimeout(() => { s.readyState = WebSocket.OPEN; s.dispatchEvent(new Event('open')); });
+        return (socket = s) as unknown as WebSocket;
+      },
+    });
+    const joined = transport.join({ url: 'https://pal.test/rooms/c42', token: 't', startVideo: false, startAudio: true });
+    await until(() => socket?.sent.length === 1, 'join frame');
+    expect(recognition.running, 'not before the room admitted the visitor').to.equal(false);
+    socket.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ type: 'joined', participant_id: 'v1', conversation_id: 'c42', participants: [] }) }));
+    await joined;
+    expect(recognition.running).to.equal(true);
+
+    const local: unknown[] = [];
+    transport.addEventListener(TransportMessageEvent.type, (e) => local.push((e as TransportMessageEvent).data));
+    recognition.hear([['hello there', true]]);
+    const utterance = { message_type: 'conversation', event_type: 'conversation.utterance', properties: { role: 'user', speech: 'hello there' }, conversation_id: 'c42' };
+    expect(socket.sent.at(-1)).to.deep.equal({ type: 'app-message', data: utterance });
+    expect(local.at(-1)).to.deep.equal(utterance);
+
+    transport.setMicrophoneEnabled(false);
+    expect(recognition.running).to.equal(false);
+    transport.setMicrophoneEnabled(true);
+    expect(recognition.running).to.equal(true);
+    await transport.leave();
+    expect(recognition.running).to.equal(false);
+  });
+});
+
+describe('LocalVoice tells when the PAL is audible', () => {
+  it('reports speaking from a replica utterance until it is interrupted; muted, it stays silent', async () => {
+    const { LocalVoice } = await import('../../../src/client/transport/local-voice.js');
+    const voice = new LocalVoice();
+    const changes: boolean[] = [];
+    voice.onSpeaking = (speaking) => changes.push(speaking);
+    const utterance = (speech: string, role = 'replica') => ({ message_type: 'conversation', event_type: 'conversation.utterance', conversation_id: 'c1', properties: { role, speech } });
+    voice.handle(utterance('hello', 'user'));
+    expect(changes).to.deep.equal([]);
+    voice.handle(utterance('Welcome to the shop.'));
+    voice.handle(utterance('How can I help?'));
+    expect(changes).to.deep.equal([true]);
+    voice.handle({ message_type: 'conversation', event_type: 'conversation.replica_interrupted', conversation_id: 'c1', properties: {} });
+    expect(changes).to.deep.equal([true, false]);
+    voice.muted = true;
+    voice.handle(utterance('Anything else?'));
+    expect(changes).to.deep.equal([true, false]);
+  });
+});
