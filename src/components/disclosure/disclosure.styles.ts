@@ -1,8 +1,10 @@
 import { css } from 'lit';
+import { srOnlyStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
 
 export const disclosureStyles = [
   tokens,
+  srOnlyStyles,
   css`
     :host {
       display: block;

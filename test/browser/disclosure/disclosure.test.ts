@@ -29,6 +29,8 @@ describe('pal-disclosure', () => {
     expect(banner().hidden).to.be.false;
     expect(banner().textContent).to.contain('You are talking to an AI.');
     expect(status().textContent!.trim()).to.equal('You are talking to an AI.');
+    const spoken = status().getBoundingClientRect();
+    expect(spoken.width <= 1 && spoken.height <= 1, 'the announcement is for screen readers only, not shown twice').to.be.true;
     expect(dismissButton()).to.be.null;
     expect(el.dismiss()).to.be.false;
     await expect(el).to.be.accessible();
