@@ -82,6 +82,8 @@ describe('npm start demo', () => {
   async function open(path: string): Promise<Page> {
     const page = await browser.newPage();
     page.on('pageerror', (e) => errors.push(`${path}: ${e.message}`));
+    // A failed load (a missing script, style, icon or media file) shows as a console error.
+    page.on('console', (m) => void (m.type() === 'error' && errors.push(`${path}: ${m.text()} ${m.location().url}`)));
     await page.goto(demo.url + path);
     return page;
   }
@@ -163,7 +165,7 @@ describe('npm start demo', () => {
     assert.ok(data.every((c: { verified: boolean }) => c.verified));
   });
 
-  it('raised no page errors', () => {
+  it('raised no page errors and loaded every resource', () => {
     assert.deepEqual(errors, []);
   });
 

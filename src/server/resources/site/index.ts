@@ -11,6 +11,9 @@ const assetHeaders = (type: string, immutable: boolean) => ({
   'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
 });
 
+/** The icon of every page the service serves (landing pages, rooms, the demo), so browsers do not ask in vain. */
+const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="16" fill="#5b5bf0"/><circle cx="32" cy="27" r="12" fill="#fff"/><path d="M14 54c3-10 10-15 18-15s15 5 18 15" fill="#fff"/></svg>`;
+
 export const siteModule: ResourceModule = {
   name: 'site',
   routes(app, deps) {
@@ -22,6 +25,7 @@ export const siteModule: ResourceModule = {
     app.get('/palkit.js', () => serve('palkit.js', false));
     app.get('/palkit-full.js', () => serve('palkit-full.js', false));
     app.get('/chunks/:file', (c) => serve(`chunks/${c.req.param('file')}`, true));
+    app.get('/favicon.ico', () => new Response(ICON, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' } }));
 
     app.get('/d/:deploymentId', async (c) => {
       const id = c.req.param('deploymentId');
