@@ -13,13 +13,15 @@ export const conversationStyles = css`
   .layout { display: grid; grid-template-rows: minmax(0, 1fr) auto; height: 100%; }
   .main { position: relative; display: grid; grid-template-columns: minmax(0, 1fr); min-height: 0; }
   pal-stage { position: absolute; inset: 0; }
-  pal-disclosure { position: absolute; top: 0; left: 0; right: 0; z-index: 3; }
-  pal-canvas { position: absolute; inset: 0; z-index: 2; pointer-events: none; }
+  /* The banner sits at the top; canvas cards use the stage below it, so neither hides the other. */
+  .overlays { position: absolute; inset: 0; z-index: 2; display: flex; flex-direction: column; pointer-events: none; }
+  pal-disclosure { flex: none; }
+  pal-canvas { position: relative; inset: auto; flex: 1; min-height: 0; }
   pal-transcript[hidden] { display: none; }
   pal-transcript.captions { position: absolute; left: 0; right: 0; bottom: 0; max-height: 40%; z-index: 1; pointer-events: none; }
   pal-transcript.panel { position: absolute; left: 0; right: 0; bottom: 0; height: 60%; z-index: 3; background: var(--pal-color-surface); }
   /* Narrow: the chat panel covers the lower stage, where a canvas card sits; the card the PAL asks about stays on top. */
-  .main.chat pal-canvas { z-index: 4; }
+  .main.chat .overlays { z-index: 4; }
   pal-controls { background: var(--pal-color-surface); border-top: 1px solid var(--pal-color-border); }
   .overlay {
     position: absolute; inset: 0; z-index: 4; display: grid; place-items: center;
@@ -28,8 +30,8 @@ export const conversationStyles = css`
   /* Wide: the chat panel sits beside the stage instead of over it. */
   @container (min-width: 900px) {
     .main.chat { grid-template-columns: minmax(0, 1fr) 340px; }
-    .main.chat pal-stage, .main.chat pal-canvas, .main.chat pal-disclosure { right: 340px; }
-    .main.chat pal-canvas { z-index: 2; }
+    .main.chat pal-stage, .main.chat .overlays { right: 340px; }
+    .main.chat .overlays { z-index: 2; }
     .main.chat pal-transcript.panel { top: 0; bottom: 0; left: auto; width: 340px; height: auto; }
   }
 `;

@@ -119,8 +119,10 @@ export class PalConversation extends LitElement {
         <div class="main ${this.chatOn ? 'chat' : ''}">
           <pal-stage exportparts="stage" .t=${t} .participants=${session.participants}
             .fallbackVideoUrl=${this.fallbackVideoUrl} .fallbackImageUrl=${this.fallbackImageUrl}></pal-stage>
-          <pal-canvas .t=${t} .link=${session}></pal-canvas>
-          <pal-disclosure .t=${t} .link=${session}></pal-disclosure>
+          <div class="overlays">
+            <pal-disclosure .t=${t} .link=${session}></pal-disclosure>
+            <pal-canvas .t=${t} .link=${session}></pal-canvas>
+          </div>
           <pal-transcript class="captions" mode="captions" exportparts="captions" .t=${t} .link=${session} ?hidden=${!this.captionsOn || this.chatOn}></pal-transcript>
           <pal-transcript class="panel" mode="panel" exportparts="transcript" .t=${t} .link=${session} ?hidden=${!this.chatOn}></pal-transcript>
           ${connecting ? html`<div class="overlay" role="status">${t('connecting.title')}</div>` : nothing}

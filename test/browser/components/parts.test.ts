@@ -110,6 +110,34 @@ describe('pal-conversation', () => {
     expect(events.seen).to.deep.equal([]);
   });
 
+  it('places a canvas card below the disclosure banner and above the controls', async () => {
+    const { ConversationSession } = await import('../../../src/client/session.js');
+    const { TransportMessageEvent } = await import('../../../src/client/transport/transport.js');
+    const transport = new FakeTransport();
+    const session = new ConversationSession({ transportFactory: () => transport });
+    const el = document.createElement('pal-conversation') as PalConversation;
+    el.session = session;
+    await fixture(html`<div style="width:800px;height:520px"></div>`).then((d) => d.append(el));
+    await session.join('http://pal.test/rooms/c9', 'tok');
+    const say = (event_type: string, properties: Record<string, unknown>) =>
+      transport.dispatchEvent(new TransportMessageEvent({ message_type: 'conversation', event_type, conversation_id: 'c9', properties }, 'pal'));
+    say('conversation.disclosure', { visual_disclosure: 'You are talking to an AI. It can make mistakes, so check what matters.', verbal_disclosure: 'I am an AI.', state: 'delivered' });
+    say('conversation.tool_call', { name: 'canvas_show_chart', tool_call_id: 't1', arguments: JSON.stringify({ title: 'Weight by size', chart_type: 'bar', data: [{ label: 'S', value: 12 }, { label: 'M', value: 13 }] }) });
+    const banner = () => deep(deep(el, 'pal-disclosure')!, '[part="banner"]');
+    const card = () => deep(deep(el, 'pal-canvas')!, '[part="card"]');
+    await until(() => banner()?.hidden === false && card() !== null, 'banner and card');
+    const b = banner()!.getBoundingClientRect();
+    const c = card()!.getBoundingClientRect();
+    const controls = deep(el, 'pal-controls')!.getBoundingClientRect();
+    expect(c.height, 'the card is shown').to.be.greaterThan(40);
+    expect(c.top, 'the card starts below the banner').to.be.at.least(b.bottom);
+    expect(c.bottom, 'the card ends above the controls').to.be.at.most(controls.top);
+    // Once the banner is dismissed the card may use the top of the stage again.
+    (deep(el, 'pal-disclosure') as unknown as { dismiss(): boolean }).dismiss();
+    await until(() => card()!.getBoundingClientRect().top < b.bottom, 'the card moves up');
+    await session.endConversation();
+  });
+
   it('standalone: conversation-url and meeting-token join on their own and fire page events', async () => {
     const sockets: WebSocket[] = [];
     const Original = window.WebSocket;
