@@ -94,12 +94,13 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     const ours = () => db.updateTable('jobs').where('job_id', '=', job.job_id).where('status', '=', 'running').where('attempts', '=', job.attempts);
     const lost = new AbortController();
     const signal = AbortSignal.any([abort.signal, lost.signal]);
+    let settled = false; // the handler returned or threw: a late heartbeat finding no row means nothing
     const heartbeat = setInterval(() => {
       void ours()
         .set({ locked_until: sql`now() + make_interval(secs => ${leaseSeconds})` as never })
         .executeTakeFirst()
         .then((result) => {
-          if (result.numUpdatedRows > 0n || lost.signal.aborted) return;
+          if (result.numUpdatedRows > 0n || lost.signal.aborted || settled) return;
           log.info('job lease lost', { job_id: job.job_id, kind: job.kind, attempt: job.attempts });
           lost.abort();
         })
@@ -107,8 +108,10 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     }, Math.max(200, (leaseSeconds * 1000) / 3));
     try {
       await handler({ jobId: job.job_id, payload: job.payload, attempt: job.attempts, maxAttempts: job.max_attempts, signal });
+      settled = true;
       await ours().set({ status: 'done', locked_until: null, updated_at: new Date() }).execute();
     } catch (error) {
+      settled = true;
       if (signal.aborted) return; // shutting down or taken over: the lease expires and another run picks it up
       const message = error instanceof Error ? error.message : String(error);
       const retry = error instanceof RetryLater;
