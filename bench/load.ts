@@ -1,6 +1,9 @@
-// A closed-loop HTTP load generator: `concurrency` callers each send the next request as soon as the
-// previous one answered, for `seconds` after a warm-up. Reports throughput and latency percentiles.
-// BENCH_TRACE=1 prints every request slower than 1 s with when it was sent.
+// A closed-loop HTTP load generator: `concurrency` callers each POST the next request as soon as the
+// previous one answered, for `seconds` after a warm-up. It runs in a process of its own (like wrk),
+// so the service under test does not share its event loop with the callers. Reports throughput and
+// latency percentiles. BENCH_TRACE=1 prints every request slower than 1 s with when it was sent.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 export interface LoadResult {
   requests: number;
@@ -10,33 +13,27 @@ export interface LoadResult {
   statuses: Record<number, number>;
 }
 
-export async function runLoad(send: () => Promise<Response>, { concurrency, seconds, warmupSeconds = 1 }: { concurrency: number; seconds: number; warmupSeconds?: number }): Promise<LoadResult> {
-  const latencies: number[] = [];
-  const t0 = performance.now();
-  const statuses: Record<number, number> = {};
-  let measuring = false;
-  let stopAt = Date.now() + warmupSeconds * 1000;
-  const worker = async () => {
-    while (Date.now() < stopAt) {
-      const began = performance.now();
-      const response = await send();
-      await response.arrayBuffer();
-      if (measuring) {
-        if (process.env.BENCH_TRACE && performance.now() - began > 1000) console.log('slow', Math.round(began - t0), 'ms into the run took', Math.round(performance.now() - began), 'ms');
-        latencies.push(performance.now() - began);
-        statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker)); // warm-up
-  measuring = true;
-  const began = performance.now();
-  stopAt = Date.now() + seconds * 1000;
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const elapsed = (performance.now() - began) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { requests: latencies.length, perSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), statuses };
+export interface LoadOptions {
+  concurrency: number;
+  seconds: number;
+  warmupSeconds?: number;
+}
+
+/** POSTs `body` (JSON) to `url` from a separate process and resolves with what it measured. */
+export function runLoad(url: string, body: string, options: LoadOptions): Promise<LoadResult> {
+  const client = fileURLToPath(new URL('./load-client.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', client, JSON.stringify({ url, body, ...options })], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const lines = output.trim().split('\n');
+      if (code !== 0) return reject(new Error(`load client exited ${code}: ${output}`));
+      for (const line of lines.slice(0, -1)) console.log(line); // traces
+      resolve(JSON.parse(lines.at(-1)!) as LoadResult);
+    });
+  });
 }
 
 export function formatLoad(label: string, r: LoadResult): string {

@@ -1,6 +1,7 @@
 // The public deployment start (POST /v2/deployments/{id}/start) under 50 concurrent callers on PGlite,
 // beside a bare Hono handler doing one insert into a PGlite table: what the start's checks, limit
-// transaction and room token cost over the floor of "HTTP + one write".
+// transaction and room token cost over the floor of "HTTP + one write". With PALKIT_BENCH_DATABASE_URL
+// set, the start is measured on that PostgreSQL as well (in a schema of its own, dropped afterwards).
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
@@ -8,16 +9,18 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { loadConfig } from '../src/server/config.js';
 import { createService } from '../src/server/service.js';
-import { formatLoad, runLoad } from './load.js';
+import { sql } from 'kysely';
+import { formatLoad, runLoad, type LoadResult } from './load.js';
 
 const CONCURRENCY = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 
-async function startService() {
+async function startService(databaseUrl?: string) {
   const key = 'bench-key';
-  const config = loadConfig({ PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${key}:1`, PALKIT_LOG: 'error' }, 0);
-  const service = await createService(config, { runJobs: false });
+  const config = loadConfig({ PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${key}:1`, PALKIT_LOG: 'error', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, 0);
+  const schema = databaseUrl ? `bench_${process.pid}` : undefined;
+  const service = await createService(config, { runJobs: false, ...(schema ? { schema } : {}) });
   const { url } = await service.listen(0, '127.0.0.1');
   (config as { publicUrl: string }).publicUrl = url;
   const { db } = service.deps;
@@ -28,7 +31,11 @@ async function startService() {
   const created = (await (await fetch(`${url}/v2/deployments`, { method: 'POST', headers, body: JSON.stringify({ pal_id: 'pbenchpal', channel: 'widget' }) })).json()) as { deployment_id: string };
   const patched = await fetch(`${url}/v2/deployments/${created.deployment_id}`, { method: 'PATCH', headers, body: JSON.stringify([{ op: 'replace', path: '/status', value: 'active' }]) });
   if (patched.status !== 200) throw new Error(`could not activate the deployment: ${patched.status}`);
-  return { service, startUrl: `${url}/v2/deployments/${created.deployment_id}/start` };
+  const close = async () => {
+    if (schema) await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
+    await service.close();
+  };
+  return { close, startUrl: `${url}/v2/deployments/${created.deployment_id}/start` };
 }
 
 async function startBare() {
@@ -58,19 +65,30 @@ async function startBare() {
 
 export default async function startBench(): Promise<void> {
   const body = JSON.stringify({ conversational_context: 'bench visitor' });
-  const post = (url: string) => () => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const load = { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS };
 
   const bare = await startBare();
-  const bareResult = await runLoad(post(bare.url), { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS });
+  const bareResult = await runLoad(bare.url, body, load);
   await bare.close();
 
-  const { service, startUrl } = await startService();
-  const startResult = await runLoad(post(startUrl), { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS });
-  await service.close();
+  const onPglite = await startService();
+  const startResult = await runLoad(onPglite.startUrl, body, load);
+  await onPglite.close();
 
-  console.log(`${CONCURRENCY} concurrent callers, ${SECONDS} s each after ${WARMUP_SECONDS} s warm-up, PGlite in memory, Node ${process.version}`);
+  const pgUrl = process.env.PALKIT_BENCH_DATABASE_URL;
+  let pgResult: LoadResult | undefined;
+  if (pgUrl) {
+    const onPostgres = await startService(pgUrl);
+    pgResult = await runLoad(onPostgres.startUrl, body, load);
+    await onPostgres.close();
+  }
+
+  console.log(`${CONCURRENCY} concurrent callers in a separate process, ${SECONDS} s each after ${WARMUP_SECONDS} s warm-up, PGlite in memory, Node ${process.version}`);
   console.log(formatLoad('bare Hono + one PGlite insert', bareResult));
   console.log(formatLoad('POST /v2/deployments/{id}/start', startResult));
+  if (pgResult) console.log(formatLoad('the same start on PostgreSQL', pgResult));
   console.log(`ratio (start / bare): throughput ${(startResult.perSecond / bareResult.perSecond).toFixed(2)}x, p50 ${(startResult.p50 / bareResult.p50).toFixed(2)}x, p99 ${(startResult.p99 / bareResult.p99).toFixed(2)}x`);
-  if ((startResult.statuses[200] ?? 0) !== startResult.requests) throw new Error(`some starts failed: ${JSON.stringify(startResult.statuses)}`);
+  for (const r of [startResult, pgResult ?? startResult]) {
+    if ((r.statuses[200] ?? 0) !== r.requests) throw new Error(`some starts failed: ${JSON.stringify(r.statuses)}`);
+  }
 }
