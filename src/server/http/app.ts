@@ -3,6 +3,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { bodyLimit } from 'hono/body-limit';
+import type { MiddlewareHandler } from 'hono';
 import type { ZodError } from 'zod';
 import type { ServiceDeps } from '../context.js';
 import type { ResourceModule } from '../resources/module.js';
@@ -17,6 +18,24 @@ export function describeZodError(error: ZodError): string {
   const parts = error.issues.slice(0, 5).map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message));
   return `invalid_request: ${parts.join('; ')}`;
 }
+
+const NUL_REFUSED = 'invalid_request: text may not contain NUL characters';
+/** A JSON `\u0000` escape that is not itself an escaped backslash followed by "u0000". */
+const ESCAPED_NUL = /(?:^|[^\\])(?:\\\\)*\\u0000/;
+
+/** PostgreSQL text cannot hold NUL: refused in the path, the query and JSON bodies before anything reads them. */
+const refuseNulCharacters: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const url = new URL(c.req.url);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(url.pathname + url.search);
+  } catch {
+    return c.json({ error: 'invalid_request: the address is not valid percent-encoding' }, 400);
+  }
+  if (decoded.includes('\0')) return c.json({ error: NUL_REFUSED }, 400);
+  if (/json/i.test(c.req.header('content-type') ?? '') && ESCAPED_NUL.test(await c.req.text())) return c.json({ error: NUL_REFUSED }, 400);
+  await next();
+};
 
 export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp {
   const app: ApiApp = new OpenAPIHono<AppEnv>({
@@ -34,6 +53,7 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
     '/v2/*',
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `payload_too_large: bodies are limited to ${MAX_BODY_BYTES} bytes` }, 413, { connection: "close" }) }),
   );
+  app.use('*', refuseNulCharacters);
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'x-api-key' });
 
   app.get('/healthz', (c) => c.json({ ok: true }));
