@@ -9,10 +9,17 @@ import { startTestService, type TestService } from '../helpers/service.js';
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; $ref?: string };
 type Operation = { requestBody?: { content?: Record<string, { schema?: Schema }> }; parameters?: Array<{ in: string; name: string }>; security?: unknown[] };
 
+/** The schema's type, looking through nullable unions (`["integer", "null"]`, `anyOf`). */
+function typeOf(schema: Schema | undefined): string | undefined {
+  if (!schema) return undefined;
+  if (Array.isArray(schema.type)) return schema.type.find((t) => t !== 'null');
+  if (schema.type) return schema.type;
+  return (schema.anyOf ?? schema.oneOf ?? []).map(typeOf).find((t) => t && t !== 'null');
+}
+
 /** A value no schema of this type accepts. */
 function wrongFor(schema: Schema | undefined): unknown {
-  const type = Array.isArray(schema?.type) ? schema!.type[0] : schema?.type;
-  switch (type) {
+  switch (typeOf(schema)) {
     case 'string': return 12345;
     case 'integer':
     case 'number': return 'not a number';
@@ -23,19 +30,37 @@ function wrongFor(schema: Schema | undefined): unknown {
   }
 }
 
-function resolve(doc: { components?: { schemas?: Record<string, Schema> } }, schema: Schema | undefined): Schema | undefined {
+type OpenApiDoc = { components?: { schemas?: Record<string, Schema> } };
+
+function resolve(doc: OpenApiDoc, schema: Schema | undefined): Schema | undefined {
   const ref = schema?.$ref?.replace('#/components/schemas/', '');
   return ref ? doc.components?.schemas?.[ref] : schema;
 }
 
-/** Bodies of the wrong shape, then the declared fields one at a time with a wrong value. */
-function badBodies(schema: Schema | undefined): unknown[] {
+/** Values a field of this schema must refuse: the wrong type, null, and numbers or text past any column. */
+function badValues(field: Schema): unknown[] {
+  const values: unknown[] = [wrongFor(field), null];
+  const type = typeOf(field);
+  if (type === 'integer' || type === 'number') values.push(1e20, -2147483649, 0.5);
+  if (type === 'string') values.push('x'.repeat(100_000));
+  return values;
+}
+
+/**
+ * Bodies of the wrong shape, then each declared field (and each field of a nested object, such as a
+ * deployment's `limits`) with each bad value, and every field wrong at once.
+ */
+function badBodies(doc: OpenApiDoc, schema: Schema | undefined): unknown[] {
   const bodies: unknown[] = ['{"unclosed": ', '[]', 'null', '"text"', '42', { ['a'.repeat(200)]: 'x'.repeat(10_000) }];
-  for (const [name, field] of Object.entries(schema?.properties ?? {})) {
-    bodies.push({ [name]: wrongFor(field) });
-    bodies.push({ [name]: null });
+  for (const [name, raw] of Object.entries(schema?.properties ?? {})) {
+    const field = resolve(doc, raw) ?? {};
+    for (const value of badValues(field)) bodies.push({ [name]: value });
+    const nested = field.properties ?? (field.anyOf ?? field.oneOf ?? []).map((m) => resolve(doc, m)).find((m) => m?.properties)?.properties ?? {};
+    for (const [inner, innerRaw] of Object.entries(nested)) {
+      for (const value of badValues(resolve(doc, innerRaw) ?? {})) bodies.push({ [name]: { [inner]: value } });
+    }
   }
-  bodies.push(Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([name, field]) => [name, wrongFor(field)])));
+  bodies.push(Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([name, field]) => [name, wrongFor(resolve(doc, field))])));
   // Text PostgreSQL cannot store, in every field at once.
   bodies.push(Object.fromEntries(Object.keys(schema?.properties ?? {}).map((name) => [name, 'nul\u0000inside'])));
   return bodies;
@@ -70,7 +95,7 @@ describe('bad input never gets a 500', () => {
             continue;
           }
           // Bodies are varied on one id only; the other ids check the path.
-          for (const body of id === 'zzz' ? badBodies(schema) : [{}]) await check(method, concrete, body);
+          for (const body of id === 'zzz' ? badBodies(doc, schema) : [{}]) await check(method, concrete, body);
         }
       }
     }
