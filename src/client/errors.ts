@@ -15,7 +15,8 @@ export type PalErrorCode =
   | 'media_denied'         // camera/microphone permission refused
   | 'captcha_unavailable'  // the bot check could not run
   | 'not_connected'        // a call-only method used outside a call
-  | 'no_deployment';       // a deployment method used without deployment-id
+  | 'no_deployment'        // a deployment element without deployment-id, or a method used without one
+  | 'invalid_attribute';   // an attribute the element cannot use (malformed JSON, not an address)
 
 export class PalClientError extends Error {
   override readonly name = 'PalClientError';

@@ -53,6 +53,7 @@ const channelStrings = {
   'error.join_failed': 'We could not connect you to the conversation.',
   'error.media_denied': 'Camera or microphone access was refused.',
   'error.generic': 'Please try again in a moment.',
+  'error.misconfigured': 'This conversation is not set up correctly on this page.',
   'controls.label': 'Call controls',
   'controls.mic_off': 'Turn microphone off',
   'controls.mic_on': 'Turn microphone on',

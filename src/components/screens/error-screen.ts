@@ -5,8 +5,10 @@ import { buttonStyles, screenStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
 
 const DESCRIBED = new Set(['network_error', 'deployment_not_found', 'origin_not_allowed', 'join_failed', 'media_denied']);
+/** The page's own markup is wrong: the visitor is told so plainly, the page's developer by pal-error. */
+const MISCONFIGURED = new Set(['no_deployment', 'invalid_attribute']);
 /** Failures a retry cannot fix. */
-const FINAL = new Set(['deployment_not_found', 'origin_not_allowed', 'no_deployment']);
+const FINAL = new Set(['deployment_not_found', 'origin_not_allowed', ...MISCONFIGURED]);
 
 /**
  * @tagname pal-error-screen
@@ -22,7 +24,7 @@ export class PalErrorScreen extends LitElement {
 
   override render() {
     const t = this.t;
-    const key = (DESCRIBED.has(this.code) ? `error.${this.code}` : 'error.generic') as StringKey;
+    const key = (MISCONFIGURED.has(this.code) ? 'error.misconfigured' : DESCRIBED.has(this.code) ? `error.${this.code}` : 'error.generic') as StringKey;
     return html`
       <h2>${t('error.title')}</h2>
       <p role="alert">${t(key)}</p>

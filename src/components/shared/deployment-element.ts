@@ -38,6 +38,8 @@ export abstract class PalDeploymentElement extends LitElement {
   /** Reflects the customization theme so the dark tokens apply. */
   @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' | null = null;
   @state() private patches: Partial<Customization> = {};
+  /** The element's own attributes cannot work (no deployment-id, an api-base that is no address). */
+  @state() private misconfiguration: PalClientError | null = null;
 
   /** Tests and custom hosts may swap the network boundary. */
   static fetchImpl: typeof fetch | undefined;
@@ -72,14 +74,28 @@ export abstract class PalDeploymentElement extends LitElement {
     return translatorFor(this, languageOf(this), this.config.strings);
   }
 
+  /** Why the element cannot run with its attributes, or null. Shown as the error screen. */
+  get attributeProblem(): PalClientError | null {
+    return this.misconfiguration;
+  }
+
   override willUpdate(changed: Map<string, unknown>): void {
     if (changed.has('deploymentId') || changed.has('apiBase')) this.#ensureSession();
+    if (changed.has('overrideConfig') && this.overrideConfig.trim() && !parseOverrideConfig(this.overrideConfig)) {
+      this.#reportAttribute(new PalClientError('invalid_attribute', 'override-config is not a JSON object; the deployment\'s own configuration is used.'));
+    }
     this.theme = this.config.theme ?? this.theme;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     this.#ensureSession();
+    // Frameworks may set deployment-id just after connecting: judge its absence once they have had their turn.
+    setTimeout(() => {
+      if (this.isConnected && !this.deploymentId && !this.session && !this.misconfiguration) {
+        this.#misconfigured(new PalClientError('no_deployment', 'The element has no deployment-id attribute.'));
+      }
+    });
   }
 
   /** Same path as the Start button. Idempotent; never rejects (failures are `pal-error`). */
@@ -141,6 +157,13 @@ export abstract class PalDeploymentElement extends LitElement {
   #ensureSession(): void {
     const key = `${this.deploymentId}|${this.apiBase}`;
     if (!this.deploymentId || (key === this.#sessionKey && this.session && !this.session.disposed)) return;
+    if (this.apiBase && !isServiceAddress(this.apiBase)) {
+      this.#sessionKey = '';
+      this.sessionController.attach(null, true);
+      this.#misconfigured(new PalClientError('invalid_attribute', `api-base must be an absolute http(s) address, not "${this.apiBase.slice(0, 80)}".`));
+      return;
+    }
+    this.misconfiguration = null;
     this.#sessionKey = key;
     const ctor = this.constructor as typeof PalDeploymentElement;
     const fetchImpl = ctor.fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
@@ -154,9 +177,26 @@ export abstract class PalDeploymentElement extends LitElement {
     void session.initialize();
   }
 
+  #misconfigured(problem: PalClientError): void {
+    this.misconfiguration = problem;
+    this.#reportAttribute(problem);
+  }
+
+  #reportAttribute(problem: PalClientError): void {
+    this.dispatchEvent(new PalErrorEvent({ code: problem.code, message: problem.message }));
+  }
+
   #require(): ConversationSession | null {
     if (this.session) return this.session;
     this.dispatchEvent(new PalErrorEvent({ code: 'no_deployment', message: 'Set deployment-id first.' }));
     return null;
+  }
+}
+
+function isServiceAddress(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
   }
 }

@@ -15,6 +15,8 @@ export function renderFlow(host: PalDeploymentElement, options: FlowViewOptions 
   const t = host.t;
   const config = host.config;
   const deployment = session?.deployment ?? null;
+  const problem = host.attributeProblem;
+  if (!session && problem) return html`<pal-error-screen part="screen" .t=${t} code=${problem.code}></pal-error-screen>`;
   if (!session || session.state === 'initializing' || (!deployment && session.state !== 'error'))
     return html`<pal-connecting part="screen" .t=${t} phase="loading"></pal-connecting>`;
   const retry = (): void => void session.retry();

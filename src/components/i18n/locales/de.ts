@@ -49,6 +49,7 @@ export const de: CompleteTable = {
   'error.join_failed': 'Wir konnten Sie nicht mit dem Gespräch verbinden.',
   'error.media_denied': 'Der Zugriff auf Kamera oder Mikrofon wurde verweigert.',
   'error.generic': 'Bitte versuchen Sie es gleich noch einmal.',
+  'error.misconfigured': 'Dieses Gespräch ist auf dieser Seite nicht richtig eingerichtet.',
   'controls.label': 'Anrufsteuerung',
   'controls.mic_off': 'Mikrofon ausschalten',
   'controls.mic_on': 'Mikrofon einschalten',

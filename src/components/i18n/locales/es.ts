@@ -49,6 +49,7 @@ export const es: CompleteTable = {
   'error.join_failed': 'No pudimos conectarle a la conversación.',
   'error.media_denied': 'Se denegó el acceso a la cámara o al micrófono.',
   'error.generic': 'Inténtelo de nuevo en un momento.',
+  'error.misconfigured': 'Esta conversación no está bien configurada en esta página.',
   'controls.label': 'Controles de la llamada',
   'controls.mic_off': 'Apagar el micrófono',
   'controls.mic_on': 'Encender el micrófono',

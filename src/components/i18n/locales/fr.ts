@@ -49,6 +49,7 @@ export const fr: CompleteTable = {
   'error.join_failed': 'Impossible de vous connecter à la conversation.',
   'error.media_denied': 'L’accès à la caméra ou au micro a été refusé.',
   'error.generic': 'Veuillez réessayer dans un instant.',
+  'error.misconfigured': 'Cette conversation n’est pas correctement configurée sur cette page.',
   'controls.label': 'Commandes de l’appel',
   'controls.mic_off': 'Couper le micro',
   'controls.mic_on': 'Activer le micro',

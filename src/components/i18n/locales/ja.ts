@@ -49,6 +49,7 @@ export const ja: CompleteTable = {
   'error.join_failed': '会話に接続できませんでした。',
   'error.media_denied': 'カメラまたはマイクへのアクセスが拒否されました。',
   'error.generic': 'しばらくしてからもう一度お試しください。',
+  'error.misconfigured': 'このページでは会話が正しく設定されていません。',
   'controls.label': '通話の操作',
   'controls.mic_off': 'マイクをオフにする',
   'controls.mic_on': 'マイクをオンにする',
