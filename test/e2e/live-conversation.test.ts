@@ -85,7 +85,9 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
     // The greeting streams: growing partials, then the final one, into the captions.
     const captions = page.locator('pal-transcript[mode="captions"] [part="captions"] .caption-text');
     await captions.filter({ hasText: GREETING }).waitFor();
-    const partials = (await messages(page)).filter((m) => m.event_type === 'conversation.utterance.streaming' && GREETING.startsWith(m.properties.speech));
+    // The caption can be whole before the partial marked final has arrived.
+    const greetingParts = (all: any[]) => all.filter((m) => m.event_type === 'conversation.utterance.streaming' && GREETING.startsWith(m.properties.speech));
+    const partials = greetingParts(await eventually(() => messages(page), (all) => greetingParts(all).some((m) => m.properties.final === true), 'the final partial of the greeting'));
     assert.ok(partials.length >= 3, `streamed in parts (${partials.length})`);
     assert.ok(partials.slice(1).every((m, i) => m.properties.speech.length >= partials[i].properties.speech.length), 'each partial grows');
     assert.deepEqual(partials.map((m) => m.properties.final), [...Array(partials.length - 1).fill(false), true]);
@@ -171,7 +173,8 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
     assert.deepEqual(canvasCallbacks.map((b) => [b.message_type, b.properties.tool_call_id, b.properties.component, b.properties.type, b.properties.value]),
       expected.map((e) => ['canvas', e.tool, e.component, e.type, e.value]));
     // The page heard each one as pal-canvas-interaction too.
-    const pageInteractions = await page.evaluate(() => (window as any).__pal.interactions.map((i: any) => i.interaction_id));
+    const pageInteractions = await eventually(() => page.evaluate(() => (window as any).__pal.interactions.map((i: any) => i.interaction_id) as string[]),
+      (ids) => ids.length >= listed.length, 'pal-canvas-interaction for each');
     assert.deepEqual(pageInteractions, listed.map((i) => i.interaction_id));
 
     // End: the after-call screen, then the room's end callbacks with the whole conversation in order.
@@ -198,9 +201,10 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
     await page.locator('pal-transcript[mode="captions"] [part="captions"] .caption-text').filter({ hasText: GREETING }).waitFor();
     assert.equal(await page.locator('pal-disclosure').getAttribute('state'), 'hidden');
     assert.equal(await page.locator('pal-disclosure [part="banner"]').isVisible(), false);
-    const all = await messages(page);
+    const isReplicaUtterance = (m: any) => m.event_type === 'conversation.utterance' && m.properties.role === 'replica';
+    const all = await eventually(() => messages(page), (list) => list.some(isReplicaUtterance), 'the complete greeting');
     assert.equal(all.filter((m) => m.event_type === 'conversation.disclosure').length, 0);
-    const replicaUtterances = all.filter((m) => m.event_type === 'conversation.utterance' && m.properties.role === 'replica').map((m) => m.properties.speech);
+    const replicaUtterances = all.filter(isReplicaUtterance).map((m) => m.properties.speech);
     assert.deepEqual(replicaUtterances, [GREETING]);
     await page.locator('pal-controls [part="end"]').click();
     await page.locator('pal-ended').waitFor();
@@ -217,8 +221,9 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
     await eventually(() => page.evaluate(() => (window as any).__recognition?.running === true), (running) => running, 'listening after the greeting', 30_000);
     await page.evaluate((text) => (window as any).__recognition.say(text), SPOKEN);
     await page.locator('pal-transcript[mode="captions"] [part="captions"] .caption-text').filter({ hasText: SPOKEN }).waitFor();
-    const all = await messages(page);
-    const utterances = all.filter((m) => m.event_type === 'conversation.utterance').map((m) => [m.properties.role, m.properties.speech]);
+    const complete = (list: any[]) => list.filter((m) => m.event_type === 'conversation.utterance');
+    const all = await eventually(() => messages(page), (list) => complete(list).length >= 3, 'the echo of what was said');
+    const utterances = complete(all).map((m) => [m.properties.role, m.properties.speech]);
     assert.deepEqual(utterances, [['replica', GREETING], ['user', SPOKEN], ['replica', SPOKEN]]);
     assert.equal(all.find((m) => m.event_type === 'conversation.utterance' && m.properties.role === 'user').conversation_id, conversationId);
     await page.locator('pal-controls [part="end"]').click();
