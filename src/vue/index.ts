@@ -43,17 +43,21 @@ type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head
 /** `@pal-ready` in a template is the `onPalReady` prop. */
 type EventProps<E extends EventMap> = { [K in keyof E & string as `on${Capitalize<Camel<K>>}`]?: (event: E[K]) => void };
 
-/** A custom element as Vue sees it in templates: its properties, the HTML attributes, and its events. */
-export type DefineCustomElement<Element extends HTMLElement, Events extends EventMap = {}> = new () => Element & {
+/**
+ * A custom element as Vue sees it in templates: its properties, the HTML attributes, and its events.
+ * `Props` replaces the type of properties that templates set differently (the widget's `open`).
+ */
+export type DefineCustomElement<Element extends HTMLElement, Events extends EventMap = {}, Props extends object = {}> = new () => Element & {
   /** Template prop types only; not a real property of the element. */
-  $props: HTMLAttributes & Partial<Omit<Element, keyof HTMLElement>> & EventProps<Events> & Record<`${string}-${string}`, unknown>;
+  $props: HTMLAttributes & Partial<Omit<Element, keyof HTMLElement | keyof Props>> & Props & EventProps<Events> & Record<`${string}-${string}`, unknown>;
   /** Template event types only; not a real property of the element. */
   $emit: EmitFn<{ [K in keyof Events]: (event: Events[K]) => void }>;
 };
 
 declare module 'vue' {
   interface GlobalComponents {
-    'pal-widget': DefineCustomElement<PalWidget, PalDeploymentEvents>;
+    /** `<pal-widget open>` opens the popup at load; `el.open()` stays a method. */
+    'pal-widget': DefineCustomElement<PalWidget, PalDeploymentEvents, { open?: boolean | '' }>;
     'pal-embed': DefineCustomElement<PalEmbed, PalDeploymentEvents>;
     'pal-landing': DefineCustomElement<PalLanding, PalDeploymentEvents>;
     'pal-conversation': DefineCustomElement<PalConversation, PalConversationEvents>;

@@ -49,19 +49,27 @@ export class PalWidget extends PalDeploymentElement {
   /** The flow is rendered from the first open on, so a call survives closing the popup. */
   #opened = false;
 
-  /** Shows the popup (the preview, or the running call). */
-  async open(): Promise<void> {
-    this.#opened = true;
+  /**
+   * `open()` shows the popup (the preview, or the running call). Frameworks that hand the `open`
+   * attribute over as a property (Vue does for `<pal-widget open>`) set whether the popup is open
+   * instead of replacing the method.
+   */
+  get open(): () => Promise<void> {
+    return this.#show;
+  }
+  set open(value: unknown) {
+    this.opened = value !== false && value !== null && value !== undefined && value !== 'false';
+  }
+
+  readonly #show = async (): Promise<void> => {
     this.opened = true;
     await this.updateComplete;
-    if (this.dialog && !this.dialog.open) this.dialog.showModal();
-  }
+  };
 
   /** Hides the popup. A live call keeps running behind the launcher; call endConversation() to end it. */
   async close(): Promise<void> {
     this.opened = false;
     await this.updateComplete;
-    this.dialog?.close();
     this.launcher?.focus();
   }
 
@@ -71,12 +79,9 @@ export class PalWidget extends PalDeploymentElement {
     return super.startConversation();
   }
 
-  override firstUpdated(): void {
-    if (this.opened) void this.open();
-  }
-
   override willUpdate(changed: Map<string, unknown>): void {
     super.willUpdate(changed);
+    if (this.opened) this.#opened = true;
     this.corner = this.config.widget?.corner ?? 'bottom-right';
   }
 
@@ -103,6 +108,14 @@ export class PalWidget extends PalDeploymentElement {
         <div class="body">${this.#opened ? renderFlow(this) : nothing}</div>
       </dialog>
     `;
+  }
+
+  /** The dialog follows `opened`, however it was set: open(), close(), the attribute or the property. */
+  override updated(changed: Map<string, unknown>): void {
+    super.updated(changed);
+    if (!changed.has('opened') || !this.dialog) return;
+    if (this.opened && !this.dialog.open) this.dialog.showModal();
+    if (!this.opened && this.dialog.open) this.dialog.close();
   }
 
   /** Escape is the popup's own close. */

@@ -4,6 +4,7 @@ import { expect } from '@open-wc/testing';
 import { createApp, h, nextTick, ref } from 'vue';
 import { isPalElement } from '../../../src/vue/index.js';
 import type { PalEmbed } from '../../../src/components/embed/embed.js';
+import type { PalWidget } from '../../../src/components/widget/widget.js';
 import type { PalReadyEvent } from '../../../src/components/events/index.js';
 import { until } from '../helpers/fakes.js';
 import { useFakeService } from '../helpers/deployment.js';
@@ -30,6 +31,24 @@ describe('palkit in Vue', () => {
     lang.value = 'ja';
     await nextTick();
     expect(el.lang).to.equal('ja');
+    app.unmount();
+    container.remove();
+  });
+
+  it('<pal-widget open> opens the popup at load, and open() still works (Vue assigns the attribute as a property)', async () => {
+    useFakeService();
+    const container = document.body.appendChild(document.createElement('div'));
+    const open = ref<string | boolean>('');
+    const app = createApp({ render: () => h('pal-widget', { 'deployment-id': 'd123', open: open.value }) });
+    app.mount(container);
+    const el = container.querySelector('pal-widget') as PalWidget;
+    expect(typeof el.open, 'the method survives').to.equal('function');
+    await until(() => el.opened, 'opened from the attribute');
+    open.value = false;
+    await nextTick();
+    await until(() => !el.opened, 'closed when the binding turns false');
+    await el.open();
+    expect(el.opened).to.equal(true);
     app.unmount();
     container.remove();
   });
