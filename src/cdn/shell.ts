@@ -183,7 +183,10 @@ abstract class PalShell extends HTMLElement {
   sendMessage(event: unknown): Promise<unknown> { return this.#call('sendMessage', [event]); }
   sendChat(text: string): Promise<unknown> { return this.#call('sendChat', [text]); }
   updateConfig(patch: unknown): Promise<unknown> { return this.#call('updateConfig', [patch]); }
-  open(): Promise<unknown> { return this.#call('open', []); }
+  /** A method to call, like the full widget's; assigning it (Vue does for `<pal-widget open>`) sets the `open` attribute. */
+  get open(): () => Promise<unknown> { return this.#open; }
+  set open(value: unknown) { this.toggleAttribute('open', value !== false && value !== null && value !== undefined && value !== 'false'); }
+  readonly #open = (): Promise<unknown> => this.#call('open', []);
   close(): Promise<unknown> { return this.#call('close', []); }
 }
 

@@ -49,4 +49,15 @@ describe('script-tag shells', () => {
     expect(el.shadowRoot!.querySelector('pal-embed-impl')!.getAttribute('custom-greeting')).to.equal('Hello');
     expect(loads).to.equal(1);
   });
+
+  it('keeps open() a method when a framework assigns the open attribute as a property', async () => {
+    const el = await fixture<HTMLElement & { open: unknown; whenUpgraded(): Promise<HTMLElement & { opened: boolean }> }>(html`<pal-widget deployment-id="d1" api-base="http://pal.test"></pal-widget>`);
+    el.open = ''; // what Vue does for <pal-widget open>
+    expect(typeof el.open).to.equal('function');
+    expect(el.hasAttribute('open')).to.equal(true);
+    const upgraded = await el.whenUpgraded();
+    await until(() => upgraded.opened, 'the popup opens');
+    el.open = false;
+    await until(() => !upgraded.opened, 'and closes');
+  });
 });
