@@ -241,6 +241,15 @@ describe('the local PAL', () => {
     await client.waitForEvent('conversation.utterance', replica('pushed words'));
     assert.equal((await t.api('POST', path, { event_type: 'conversation.echo' }, { key: 'test-key-owner-2' })).status, 404);
     assert.equal((await t.api('POST', path, { properties: {} })).status, 400);
+    // A canvas card the elements could not show is refused here, naming the field, instead of vanishing.
+    const badCard = await t.api('POST', path, { event_type: 'conversation.tool_call', properties: { name: 'canvas_show_question', arguments: JSON.stringify({ question: 'Size?', options: ['S', 'M'] }), tool_call_id: 'call_bad' } });
+    assert.equal(badCard.status, 400);
+    assert.match(badCard.body.error, /^invalid_request: properties\.arguments: options\.0/);
+    const objectArgs = await t.api('POST', path, { event_type: 'conversation.tool_call', properties: { name: 'canvas_show_alert', arguments: { body: 'x' }, tool_call_id: 'call_obj' } });
+    assert.equal(objectArgs.status, 400);
+    assert.equal(client.events('conversation.tool_call').length, 1, 'neither reached the room');
+    const ownTool = await t.api('POST', path, { event_type: 'conversation.tool_call', properties: { name: 'lookup_order', arguments: { anything: true }, tool_call_id: 'call_own' } });
+    assert.equal(ownTool.status, 200, 'the page\'s own tools are not canvas actions');
     assert.equal((await t.api('POST', path, { event_type: 'x' }, { key: null })).status, 401);
     client.close();
   });

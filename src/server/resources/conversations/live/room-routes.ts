@@ -2,9 +2,10 @@
 // that lets an operator (or a test) push interactions-protocol messages into a live local room.
 import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../../http/app-env.js';
-import { ApiError, conflict, notFound } from '../../../http/errors.js';
+import { ApiError, badRequest, conflict, notFound } from '../../../http/errors.js';
 import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../../http/openapi.js';
 import type { ServiceDeps } from '../../../context.js';
+import { parseCanvasAction } from '../../../../protocol/canvas.js';
 import { hubFor } from './room-hub.js';
 import { roomPage } from './room-page.js';
 import { ROOM_ID } from './room-server.js';
@@ -22,7 +23,8 @@ export const RoomEvent = z
   .openapi('RoomEvent', {
     description:
       'An interactions-protocol message. PAL-side messages (utterances, tool calls, canvas actions …) are sent to every participant as the PAL\'s; ' +
-      'client→PAL messages (conversation.respond, echo, interrupt, overwrite/append_llm_context, sensitivity, tool_result) are acted on by the PAL.',
+      'client→PAL messages (conversation.respond, echo, interrupt, overwrite/append_llm_context, sensitivity, tool_result) are acted on by the PAL. ' +
+      'Magic Canvas actions (a conversation.tool_call named canvas_show_<component>, update_component or canvas_clear) must carry `arguments` as a JSON string the component accepts; otherwise 400 names the field.',
   });
 
 export const pushEvent = keyedRoute({
@@ -54,8 +56,10 @@ export function registerRoomRoutes(app: ApiApp, deps: ServiceDeps): void {
       .where('conversation_id', '=', conversation_id).where('owner_id', '=', c.get('ownerId')).executeTakeFirst();
     if (!conversation) throw notFound('conversation_not_found');
     if (conversation.status !== 'active') throw new ApiError(410, 'conversation_ended');
-    const room = hubFor(deps).get(conversation_id);
     const body = c.req.valid('json');
+    const refused = canvasProblem(body);
+    if (refused) throw badRequest(`invalid_request: properties.arguments: ${refused}`);
+    const room = hubFor(deps).get(conversation_id);
     if (!room || !room.push({ ...body, conversation_id })) throw conflict('room_not_live: nobody has joined this local room on this instance yet');
     return c.json({ delivered: true as const, participants: room.participantCount }, 200);
   });
@@ -68,4 +72,14 @@ export function registerRoomRoutes(app: ApiApp, deps: ServiceDeps): void {
     if (!row || row.provider !== 'local') return c.html('<!doctype html><title>Not found</title><p>No such conversation.</p>', 404);
     return c.html(roomPage(row.conversation_url), 200, { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
   });
+}
+
+/** A Magic Canvas action the elements would refuse to show, in words; null for anything else. */
+function canvasProblem(body: z.infer<typeof RoomEvent>): string | null {
+  const { name, arguments: args, tool_call_id } = body.properties;
+  if (body.event_type !== 'conversation.tool_call' || typeof name !== 'string') return null;
+  if (!/^canvas_show_|^update_component$|^canvas_clear$/.test(name)) return null;
+  if (typeof args !== 'string') return 'a canvas action\'s arguments are a JSON string';
+  const action = parseCanvasAction({ name, arguments: args, tool_call_id: typeof tool_call_id === 'string' ? tool_call_id : '' });
+  return action?.kind === 'invalid' ? action.message : null;
 }
