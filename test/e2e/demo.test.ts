@@ -128,6 +128,23 @@ describe('npm start demo', () => {
     await expectJoined(page);
   });
 
+  it('on a phone the widget page fits the screen and its launcher opens the full-screen sheet', async () => {
+    const page = await open('/demo/widget.html');
+    await page.setViewportSize({ width: 390, height: 844 });
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, 'nothing overflows sideways');
+    const launcher = page.locator('pal-widget [part="launcher"]');
+    const box = (await launcher.boundingBox())!;
+    assert.ok(box.x >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844, `launcher on screen: ${JSON.stringify(box)}`);
+    await launcher.click();
+    // The sheet slides in; measure it once it has settled.
+    let panel = { x: -1, y: -1, width: 0, height: 0 };
+    for (let i = 0; i < 40 && panel.y !== 0; i++) {
+      await page.waitForTimeout(50);
+      panel = (await page.locator('pal-widget dialog[part="panel"]').boundingBox()) ?? panel;
+    }
+    assert.deepEqual([panel.x, panel.y, panel.width, panel.height].map(Math.round), [0, 0, 390, 844]);
+  });
+
   it('the product page and the captcha page reach the embed preview', async () => {
     for (const path of ['/demo/product.html', '/demo/captcha.html']) {
       const page = await open(path);
