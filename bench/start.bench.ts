@@ -9,7 +9,6 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { loadConfig } from '../src/server/config.js';
 import { createService } from '../src/server/service.js';
-import { sql } from 'kysely';
 import { formatLoad, runLoad, type LoadResult } from './load.js';
 
 const CONCURRENCY = 50;
@@ -32,8 +31,13 @@ async function startService(databaseUrl?: string) {
   const patched = await fetch(`${url}/v2/deployments/${created.deployment_id}`, { method: 'PATCH', headers, body: JSON.stringify([{ op: 'replace', path: '/status', value: 'active' }]) });
   if (patched.status !== 200) throw new Error(`could not activate the deployment: ${patched.status}`);
   const close = async () => {
-    if (schema) await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
     await service.close();
+    if (!schema || !databaseUrl) return;
+    const pg = await import('pg');
+    const client = new pg.default.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`drop schema ${schema} cascade`);
+    await client.end();
   };
   return { close, startUrl: `${url}/v2/deployments/${created.deployment_id}/start` };
 }
