@@ -107,8 +107,11 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
   it('pal-embed: preview → password → captcha → device check → call → end → after-call screen', async () => {
     const id = await guarded('embed');
     const p = await page();
+    const inits: string[] = [];
+    p.on('request', (r) => void (r.url().endsWith(`/v2/deployments/${id}/init`) && inits.push(r.url())));
     await p.goto(world.sitePage(`/embed-${id}`, customerPage(world.serviceUrl, `<div style="width:960px;height:600px"><pal-embed deployment-id="${id}"></pal-embed></div>`)));
     await walkFromPreview(p, 'pal-embed', 'Talk to the embed');
+    assert.equal(inits.length, 1, 'the full element reused the init the script tag\'s shell fetched');
   });
 
   it('landing page at /d/{id}: preview → password → captcha → device check → call → end → after-call screen', async () => {
