@@ -3,9 +3,9 @@
 // It tells when it is audible, so the visitor's speech recognition can pause rather than hear the PAL.
 import { parseInteraction } from '../../protocol/interactions.js';
 
-/** A voice that never reports its end (no voices installed) is taken as done after about this per word. */
-const MS_PER_WORD = 600;
-const MIN_MS = 3000;
+/** A voice that never reports its end (no voices installed) is taken as done after this much per word (speech takes about 400 ms). */
+const FALLBACK_MS_PER_WORD = 1000;
+const FALLBACK_MIN_MS = 3000;
 
 export class LocalVoice {
   muted = false;
@@ -32,7 +32,7 @@ export class LocalVoice {
   #speak(text: string): void {
     const utterance = new SpeechSynthesisUtterance(text);
     const words = text.split(/\s+/).length;
-    this.#playing.set(utterance, setTimeout(() => this.#done(utterance), Math.max(MIN_MS, words * MS_PER_WORD * 2)));
+    this.#playing.set(utterance, setTimeout(() => this.#done(utterance), Math.max(FALLBACK_MIN_MS, words * FALLBACK_MS_PER_WORD)));
     utterance.addEventListener('end', () => this.#done(utterance));
     utterance.addEventListener('error', () => this.#done(utterance));
     if (this.#playing.size === 1) this.onSpeaking(true);
