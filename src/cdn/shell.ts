@@ -1,6 +1,7 @@
 // Light shells for the script tag: they define pal-widget, pal-embed and pal-landing at once, paint the
 // launcher or preview from the deployment's init (no framework, no validation), and host the full
 // implementation once it has been fetched. Attributes, methods and events pass through unchanged.
+import type { Prefetched } from '../client/prefetched.js';
 
 export interface FullModule {
   define(apiBase: string): void;
@@ -83,7 +84,7 @@ abstract class PalShell extends HTMLElement {
   #impl: Impl | null = null;
   #ready: Promise<Impl> | null = null;
   /** The init fetched for the placeholder, handed to the full element so it does not fetch it again. */
-  #init: { url: string; response: Promise<Response> } | null = null;
+  #init: Prefetched | null = null;
 
   get #ctor(): typeof PalShell {
     return this.constructor as typeof PalShell;

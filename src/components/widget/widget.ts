@@ -47,7 +47,7 @@ export class PalWidget extends PalDeploymentElement {
   /** The popup is modal: Tab cycles inside it, including into nested parts. */
   protected readonly focusTrap = new FocusTrapController(this, () => (this.opened ? this.dialog : null));
   /** The flow is rendered from the first open on, so a call survives closing the popup. */
-  #opened = false;
+  #everOpened = false;
 
   /**
    * `open()` shows the popup (the preview, or the running call). Frameworks that hand the `open`
@@ -81,7 +81,7 @@ export class PalWidget extends PalDeploymentElement {
 
   override willUpdate(changed: Map<string, unknown>): void {
     super.willUpdate(changed);
-    if (this.opened) this.#opened = true;
+    if (this.opened) this.#everOpened = true;
     this.corner = this.config.widget?.corner ?? 'bottom-right';
   }
 
@@ -105,7 +105,7 @@ export class PalWidget extends PalDeploymentElement {
           <span>${config.preview?.title || t('popup.label')}</span>
           <button class="close" aria-label=${t('popup.close')} @click=${this.#closeFromPopup}>×</button>
         </header>
-        <div class="body">${this.#opened ? renderFlow(this) : nothing}</div>
+        <div class="body">${this.#everOpened ? renderFlow(this) : nothing}</div>
       </dialog>
     `;
   }
