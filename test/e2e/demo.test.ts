@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.js';
+import { eventually } from '../helpers/e2e-world.js';
 import { freePort } from '../helpers/process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -137,11 +138,7 @@ describe('npm start demo', () => {
     assert.ok(box.x >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844, `launcher on screen: ${JSON.stringify(box)}`);
     await launcher.click();
     // The sheet slides in; measure it once it has settled.
-    let panel = { x: -1, y: -1, width: 0, height: 0 };
-    for (let i = 0; i < 40 && panel.y !== 0; i++) {
-      await page.waitForTimeout(50);
-      panel = (await page.locator('pal-widget dialog[part="panel"]').boundingBox()) ?? panel;
-    }
+    const panel = (await eventually(() => page.locator('pal-widget dialog[part="panel"]').boundingBox(), (box) => box?.y === 0, 'the sheet to settle', 2000))!;
     assert.deepEqual([panel.x, panel.y, panel.width, panel.height].map(Math.round), [0, 0, 390, 844]);
   });
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { verifyWebhook } from '../../src/server/webhooks/signing.js';
+import { waitUntil } from '../helpers/loopback.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -55,7 +56,7 @@ describe('jobs table', () => {
       await released;
     });
     const id = await jobs.enqueue('test.slow', {});
-    await waitFor(async () => runs === 1);
+    await waitUntil(() => runs === 1, 10_000, 'the job to start');
     // What a heartbeat stuck behind a long transaction leaves: the lease of a running job in the past.
     await sql`update jobs set locked_until = now() - interval '1 second' where job_id = ${id}`.execute(db);
     await new Promise((r) => setTimeout(r, 600)); // several polls
@@ -78,24 +79,16 @@ describe('jobs table', () => {
       throw signal.reason;
     });
     const id = await jobs.enqueue('test.taken', {});
-    await waitFor(async () => started);
+    await waitUntil(() => started, 10_000, 'the job to start');
     // Another process claimed it after the lease lapsed: a higher attempt, its own lease.
     await sql`update jobs set attempts = attempts + 1, locked_until = now() + interval '30 seconds' where job_id = ${id}`.execute(db);
-    await waitFor(async () => aborted); // the next heartbeat notices
+    await waitUntil(() => aborted, 10_000, 'the abort'); // the next heartbeat notices
     await new Promise((r) => setTimeout(r, 100));
     const row = await db.selectFrom('jobs').select(['status', 'attempts']).where('job_id', '=', id).executeTakeFirstOrThrow();
     assert.deepEqual(row, { status: 'running', attempts: 2 }, 'the superseded run left the row to its new owner');
     await sql`update jobs set status = 'done' where job_id = ${id}`.execute(db);
   });
 });
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('webhook delivery', () => {
   let t: TestService;
