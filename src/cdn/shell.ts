@@ -2,6 +2,7 @@
 // launcher or preview from the deployment's init (no framework, no validation), and host the full
 // implementation once it has been fetched. Attributes, methods and events pass through unchanged.
 import type { Prefetched } from '../client/prefetched.js';
+import { isOpenFlag } from '../components/shared/open-flag.js';
 
 export interface FullModule {
   define(apiBase: string): void;
@@ -186,7 +187,7 @@ abstract class PalShell extends HTMLElement {
   updateConfig(patch: unknown): Promise<unknown> { return this.#call('updateConfig', [patch]); }
   /** A method to call, like the full widget's; assigning it (Vue does for `<pal-widget open>`) sets the `open` attribute. */
   get open(): () => Promise<unknown> { return this.#open; }
-  set open(value: unknown) { this.toggleAttribute('open', value !== false && value !== null && value !== undefined && value !== 'false'); }
+  set open(value: unknown) { this.toggleAttribute('open', isOpenFlag(value)); }
   readonly #open = (): Promise<unknown> => this.#call('open', []);
   close(): Promise<unknown> { return this.#call('close', []); }
 }

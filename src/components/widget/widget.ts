@@ -4,6 +4,7 @@ import { FocusTrapController } from '../controllers/focus-trap.js';
 import { customizationCss } from '../shared/config.js';
 import { PalDeploymentElement } from '../shared/deployment-element.js';
 import { renderFlow } from '../shared/flow-view.js';
+import { isOpenFlag } from '../shared/open-flag.js';
 import { buttonStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
 import { widgetStyles } from './widget.styles.js';
@@ -58,7 +59,7 @@ export class PalWidget extends PalDeploymentElement {
     return this.#show;
   }
   set open(value: unknown) {
-    this.opened = value !== false && value !== null && value !== undefined && value !== 'false';
+    this.opened = isOpenFlag(value);
   }
 
   readonly #show = async (): Promise<void> => {
