@@ -82,7 +82,7 @@ export abstract class PalDeploymentElement extends LitElement {
   override willUpdate(changed: Map<string, unknown>): void {
     if (changed.has('deploymentId') || changed.has('apiBase')) this.#ensureSession();
     if (changed.has('overrideConfig') && this.overrideConfig.trim() && !parseOverrideConfig(this.overrideConfig)) {
-      this.#reportAttribute(new PalClientError('invalid_attribute', 'override-config is not a JSON object; the deployment\'s own configuration is used.'));
+      this.#report(new PalClientError('invalid_attribute', 'override-config is not a JSON object; the deployment\'s own configuration is used.'));
     }
     this.theme = this.config.theme ?? this.theme;
   }
@@ -122,7 +122,7 @@ export abstract class PalDeploymentElement extends LitElement {
       this.session.send(toOutgoing(event));
     } catch (error) {
       const e = error instanceof PalClientError ? error : new PalClientError('not_connected', String(error));
-      this.dispatchEvent(new PalErrorEvent({ code: e.code, message: e.message }));
+      this.#report(e);
     }
   }
 
@@ -179,16 +179,16 @@ export abstract class PalDeploymentElement extends LitElement {
 
   #misconfigured(problem: PalClientError): void {
     this.misconfiguration = problem;
-    this.#reportAttribute(problem);
+    this.#report(problem);
   }
 
-  #reportAttribute(problem: PalClientError): void {
+  #report(problem: PalClientError): void {
     this.dispatchEvent(new PalErrorEvent({ code: problem.code, message: problem.message }));
   }
 
   #require(): ConversationSession | null {
     if (this.session) return this.session;
-    this.dispatchEvent(new PalErrorEvent({ code: 'no_deployment', message: 'Set deployment-id first.' }));
+    this.#report(new PalClientError('no_deployment', 'Set deployment-id first.'));
     return null;
   }
 }
