@@ -12,6 +12,8 @@ export const Participant = z.object({
   /** For the PAL: what to show as its video tile (the face's thumbnail video or image). */
   video_url: z.optional(z.nullable(z.string())),
   image_url: z.optional(z.nullable(z.string())),
+  /** For the PAL: a face the elements draw themselves (e.g. `palkit:ada`, see faces/), lips following the visemes. */
+  face_model: z.optional(z.nullable(z.string())),
 });
 export type Participant = z.infer<typeof Participant>;
 
@@ -25,15 +27,62 @@ export type ClientFrame = z.infer<typeof ClientFrame>;
 
 /** Frames the room sends. */
 export const ServerFrame = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('joined'), participant_id: z.string(), conversation_id: z.string(), participants: z.array(Participant) }),
+  z.object({
+    type: z.literal('joined'), participant_id: z.string(), conversation_id: z.string(), participants: z.array(Participant),
+    /** Whether the service transcribes the microphone audio it receives (else the client recognises speech itself, where it can). */
+    transcribes: z.optional(z.boolean()),
+  }),
   z.object({ type: z.literal('participant-joined'), participant: Participant }),
   z.object({ type: z.literal('participant-left'), participant_id: z.string() }),
   z.object({ type: z.literal('app-message'), from: z.string(), data: z.unknown() }),
   /** The room shut down; `reason` is one of the spec's shutdown reasons. */
   z.object({ type: z.literal('ended'), reason: z.string() }),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
+  /** Drop PAL audio that was sent but has not played yet (the PAL was interrupted). */
+  z.object({ type: z.literal('audio-flush') }),
+  /** Something the visitor should know about the call (e.g. `voice_unavailable`, `hearing_unavailable`); the call goes on. */
+  z.object({ type: z.literal('notice'), code: z.string(), message: z.string() }),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrame>;
+
+/**
+ * Binary frames carry audio, PCM 16-bit little-endian mono, behind an 8-byte header:
+ *   byte 0: kind (AudioFrameKind); byte 1: viseme index (PAL audio: the mouth shape for this slice, see
+ *   visemes.ts; 0 otherwise); bytes 2–3: 0; bytes 4–7: sample rate in Hz (uint32 LE); bytes 8…: samples.
+ * The room sends the PAL's voice in real time (slices of about 40 ms, a little ahead of playback); a
+ * client sends its microphone the same way. `audio-flush` tells clients to drop PAL audio not yet played.
+ */
+export const AudioFrameKind = { palVoice: 1, microphone: 2 } as const;
+export const AUDIO_HEADER_BYTES = 8;
+
+export interface AudioFrame {
+  kind: number;
+  viseme: number;
+  sampleRate: number;
+  samples: Int16Array;
+}
+
+export function encodeAudioFrame(frame: AudioFrame): Uint8Array {
+  const bytes = new Uint8Array(AUDIO_HEADER_BYTES + frame.samples.length * 2);
+  const view = new DataView(bytes.buffer);
+  view.setUint8(0, frame.kind);
+  view.setUint8(1, frame.viseme);
+  view.setUint32(4, frame.sampleRate, true);
+  for (let i = 0; i < frame.samples.length; i++) view.setInt16(AUDIO_HEADER_BYTES + i * 2, frame.samples[i]!, true);
+  return bytes;
+}
+
+/** The audio frame in these bytes, or null when they are not one (too short, odd length, no rate). */
+export function decodeAudioFrame(data: ArrayBuffer | ArrayBufferView): AudioFrame | null {
+  const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (bytes.byteLength < AUDIO_HEADER_BYTES || (bytes.byteLength - AUDIO_HEADER_BYTES) % 2 !== 0) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const sampleRate = view.getUint32(4, true);
+  if (sampleRate < 8000 || sampleRate > 96000) return null;
+  const samples = new Int16Array((bytes.byteLength - AUDIO_HEADER_BYTES) / 2);
+  for (let i = 0; i < samples.length; i++) samples[i] = view.getInt16(AUDIO_HEADER_BYTES + i * 2, true);
+  return { kind: view.getUint8(0), viseme: view.getUint8(1), sampleRate, samples };
+}
 
 /** Close codes the room uses (4000–4999 are application codes). */
 export const RoomCloseCode = { invalidToken: 4401, notFound: 4404, ended: 4410, badFrame: 4400 } as const;
