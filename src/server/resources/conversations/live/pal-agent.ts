@@ -15,12 +15,18 @@ import { acknowledgement, cardFor } from './pal-canvas.js';
 import { disclosureFor, greetingFor } from './pal-disclosure.js';
 import type { ChatMessage } from './pal-llm.js';
 import { msPerWord, Speaker, type SpeechSource } from './pal-speech.js';
+import { PalVoice, type AudioOut } from './pal-voice.js';
+import { synthesizerFor } from './voice-engine.js';
 import { appendTranscriptEntry, roundSeconds } from './transcript-store.js';
 
 /** What the PAL needs from its room. */
 export interface PalRoomPort {
   /** Broadcasts a message from the PAL to every participant. */
   send(message: RoomMessage): void;
+  /** The PAL's voice, to every participant. */
+  readonly audio: AudioOut;
+  /** Tells every participant something about the call (e.g. that the PAL has no voice). */
+  notice(code: string, message: string): void;
   /** When the call started (transcript `seconds_from_start`). */
   readonly startedAt: Date;
 }
@@ -41,6 +47,7 @@ export class PalAgent {
   private readonly writes = new Set<Promise<void>>();
   private seq = 0;
   private turnIdx = 0;
+  private voiceLost = false;
   /** Resolved once per conversation; echo PALs run no guardrails (their pipeline has no model). */
   private readonly guardrails: Promise<GuardrailCheck | null>;
 
@@ -60,13 +67,15 @@ export class PalAgent {
     this.guardrails = conv.pal.pipelineMode === 'echo' ? Promise.resolve(null) : GuardrailCheck.load(deps, conv).catch(() => null);
     this.speaker = new Speaker(
       { emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx) },
-      msPerWord(deps.config.room.wordsPerMinute),
+      new PalVoice(synthesizerFor(deps), room.audio, msPerWord(deps.config.room.wordsPerMinute)),
+      () => ({ language: this.language }),
       () => deps.clock.now(),
       async (_utterance, result) => {
         if (!result.text) return;
         this.answers.history.push({ role: 'assistant', content: result.text });
         this.record({ role: 'assistant', content: result.text, ...this.timing(result.startedAt, result.duration), inference_id: _utterance.inferenceId });
       },
+      (error) => this.voiceFailed(error),
     );
   }
 
@@ -129,6 +138,16 @@ export class PalAgent {
       default:
         return; // sensitivity and everything else the local PAL has no use for
     }
+  }
+
+  /** Whether PALs of this service turn the visitor's microphone audio into text themselves. */
+  static transcribes(_deps: ServiceDeps): boolean {
+    return false;
+  }
+
+  /** Microphone audio from a visitor. */
+  hear(_from: Participant, _samples: Int16Array, _sampleRate: number): void {
+    // Voice activity and transcription arrive with the hearing engine.
   }
 
   /** Operators (the keyed events endpoint) push PAL-side messages as if the PAL sent them. */
@@ -211,6 +230,21 @@ export class PalAgent {
 
   private say(source: SpeechSource, inferenceId: string): void {
     void this.speaker.say(source, { inferenceId, turnIdx: this.turnIdx, interruptible: true });
+  }
+
+  /** The language the PAL speaks in this conversation. */
+  private get language(): string {
+    const languages = this.conv.properties.languages ?? this.conv.pal.definition.languages;
+    const first = Array.isArray(languages) && typeof languages[0] === 'string' ? languages[0] : 'en';
+    return first.toLowerCase().split(/[-_]/)[0] || 'en';
+  }
+
+  /** The voice failed: the visitor is told once, and the PAL goes on in captions. */
+  private voiceFailed(error: unknown): void {
+    this.deps.log.error('speech synthesis failed', { conversation_id: this.conv.conversationId, error: error instanceof Error ? error.message : String(error) });
+    if (this.voiceLost) return;
+    this.voiceLost = true;
+    this.room.notice('voice_unavailable', 'The PAL\'s voice is not available right now; its replies appear as captions.');
   }
 
   private emit(eventType: string, properties: Record<string, unknown>, inferenceId?: string, turnIdx = this.turnIdx): void {

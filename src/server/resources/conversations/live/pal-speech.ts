@@ -1,7 +1,10 @@
-// The local PAL's voice: one utterance at a time, words paced at a speaking rate so that a reply takes
-// as long as it would to say (and an interrupt can cut it), streamed as the interactions protocol does:
+// What the local PAL says: one utterance at a time, cut into sentences and voiced (PalVoice), with its
+// captions following the audio word by word, streamed as the interactions protocol does:
 // started_speaking, utterance.streaming…(final), utterance, stopped_speaking; or, when cut,
 // a final streaming event with is_interrupted, replica_interrupted and stopped_speaking{interrupted}.
+import type { VoiceChoice } from '../../../voice/synthesis.js';
+import type { PalVoice } from './pal-voice.js';
+import { sentencesOf } from './sentences.js';
 import { roundSeconds } from './transcript-store.js';
 
 /** Text as it becomes available (a language model's stream, or a whole sentence at once). */
@@ -41,9 +44,11 @@ export class Speaker {
 
   constructor(
     private readonly emitter: SpeechEmitter,
-    private readonly msPerWord: number,
+    private readonly voice: PalVoice,
+    private readonly voiceChoice: () => VoiceChoice,
     private readonly now: () => Date,
     private readonly onSpoken: (utterance: Utterance, result: SpokenResult) => Promise<void>,
+    private readonly onVoiceFailed: (error: unknown) => void,
   ) {}
 
   get speaking(): boolean {
@@ -87,36 +92,38 @@ export class Speaker {
 
   private async speak(source: SpeechSource, utterance: Utterance, signal: AbortSignal): Promise<SpokenResult | null> {
     const ids = { inferenceId: utterance.inferenceId, turnIdx: utterance.turnIdx };
-    let spoken = '';
+    /** The sentences as far as they have been heard: whole ones, then the one being said. */
+    const heard: string[] = [];
+    const played: string[] = [];
     let contentIndex = 0;
     let startedAt: Date | null = null;
     let interrupted = false;
-    const start = () => {
-      startedAt = this.now();
-      this.emitter.emit('conversation.replica.started_speaking', {}, ids);
+    const record = async function* (sentences: AsyncIterable<string>) {
+      for await (const sentence of sentences) {
+        played.push(sentence);
+        yield sentence;
+      }
     };
     try {
-      for await (const chunk of source(signal)) {
-        for (const word of chunk.split(/(?<=\s)/)) {
-          if (signal.aborted) throw signal.reason;
-          if (!word) continue;
-          if (!startedAt) {
-            if (!word.trim()) continue;
-            start();
-          }
-          spoken += word;
-          if (!word.trim()) continue;
-          this.emitter.emit('conversation.utterance.streaming', { role: 'replica', speech: spoken.trim(), final: false, content_index: contentIndex++ }, ids);
-          await sleep(this.msPerWord, signal);
-        }
-      }
+      await this.voice.speak(record(sentencesOf(source(signal))), this.voiceChoice(), {
+        onStart: () => {
+          startedAt = this.now();
+          this.emitter.emit('conversation.replica.started_speaking', {}, ids);
+        },
+        onWord: (index, sentence, end) => {
+          for (let i = heard.length; i < index; i++) heard[i] = played[i] ?? '';
+          heard[index] = sentence.slice(0, end);
+          this.emitter.emit('conversation.utterance.streaming', { role: 'replica', speech: joined(heard), final: false, content_index: contentIndex++ }, ids);
+        },
+        onVoiceFailed: (error) => this.onVoiceFailed(error),
+      }, signal);
     } catch {
-      // Cut by an interrupt, or the text source failed (it reports its own errors): what was said stands.
+      // Cut by an interrupt, or the text source failed (it reports its own errors): what was heard stands.
       interrupted = signal.aborted;
     }
     if (!startedAt) return null;
     const began: Date = startedAt;
-    const text = spoken.trim();
+    const text = interrupted ? joined(heard) : joined(played);
     const duration = roundSeconds((this.now().getTime() - began.getTime()) / 1000);
     if (interrupted) {
       this.emitter.emit('conversation.utterance.streaming', { role: 'replica', speech: text, final: true, is_interrupted: true, content_index: contentIndex }, ids);
@@ -134,22 +141,11 @@ export class Speaker {
   }
 }
 
+function joined(sentences: string[]): string {
+  return sentences.map((s) => s.trim()).filter(Boolean).join(' ');
+}
+
 /** Milliseconds per word at a rate in words per minute. */
 export function msPerWord(wordsPerMinute: number): number {
   return 60_000 / wordsPerMinute;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

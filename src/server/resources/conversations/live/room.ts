@@ -1,9 +1,12 @@
 // One live local room on this instance: its participants (presence), the app-message relay, the local
 // PAL, its own timeouts, and the shutdown (mark ended, `ended` frame, close, end callbacks).
 import { randomUUID } from 'node:crypto';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import type { RoomMessage } from './room-message.js';
-import { ClientFrame, RoomCloseCode, type Participant, type ServerFrame } from '../../../../protocol/room.js';
+import {
+  AudioFrameKind, ClientFrame, RoomCloseCode, decodeAudioFrame, encodeAudioFrame, type Participant, type ServerFrame,
+} from '../../../../protocol/room.js';
+import { visemeIndex } from '../../../../protocol/visemes.js';
 import type { ServiceDeps } from '../../../context.js';
 import type { LiveConversation } from './live-conversation.js';
 import { PalAgent } from './pal-agent.js';
@@ -68,18 +71,30 @@ export class Room {
     if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
     this.members.set(participant.participant_id, member);
     socket.on('close', () => this.leave(participant.participant_id));
-    this.sendTo(member, { type: 'joined', participant_id: participant.participant_id, conversation_id: this.conversationId, participants: this.participants() });
+    this.sendTo(member, {
+      type: 'joined', participant_id: participant.participant_id, conversation_id: this.conversationId, participants: this.participants(),
+      transcribes: PalAgent.transcribes(this.deps),
+    });
     this.broadcast({ type: 'participant-joined', participant }, participant.participant_id);
     this.arm();
     let palJoined: Promise<void> | undefined;
     if (!this.pal) {
-      this.pal = new PalAgent(this.deps, this.conv, { send: (m) => this.fromPal(m), startedAt: this.marks.startedAt });
+      this.pal = new PalAgent(this.deps, this.conv, {
+        send: (m) => this.fromPal(m),
+        startedAt: this.marks.startedAt,
+        audio: {
+          sendAudio: (samples, sampleRate, viseme) =>
+            this.broadcastBinary(encodeAudioFrame({ kind: AudioFrameKind.palVoice, viseme: visemeIndex(viseme), sampleRate, samples })),
+          flushAudio: () => this.broadcast({ type: 'audio-flush' }),
+        },
+        notice: (code, message) => this.broadcast({ type: 'notice', code, message }),
+      });
       this.broadcast({ type: 'participant-joined', participant: this.pal.participant });
       // Only a conversation that had never started gets the join callbacks, disclosure and greeting.
       palJoined = this.pal.join(!this.conv.startedAt);
     }
     // From here on the room reads this participant's frames, starting with those sent while it joined.
-    socket.on('message', (data, isBinary) => this.onFrame(member, isBinary ? null : data.toString()));
+    socket.on('message', (data, isBinary) => (isBinary ? this.onAudio(member, data) : this.onFrame(member, data.toString())));
     backlog.handedOff = true;
     for (const text of backlog.frames.splice(0)) this.onFrame(member, text);
     await palJoined;
@@ -144,6 +159,13 @@ export class Room {
     this.arm();
   }
 
+  /** Microphone audio from a participant: the PAL listens to visitors (operators only watch). */
+  private onAudio(member: Member, data: RawData): void {
+    const frame = decodeAudioFrame(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
+    if (!frame || frame.kind !== AudioFrameKind.microphone) return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'binary frames are microphone audio frames' });
+    if (member.participant.role === 'visitor') this.pal?.hear(member.participant, frame.samples, frame.sampleRate);
+  }
+
   private onFrame(member: Member, text: string | null): void {
     let frame: ClientFrame | undefined;
     try {
@@ -184,6 +206,10 @@ export class Room {
 
   private participants(): Participant[] {
     return [...this.members.values()].map((m) => m.participant).concat(this.pal ? [this.pal.participant] : []);
+  }
+
+  private broadcastBinary(bytes: Uint8Array): void {
+    for (const member of this.members.values()) if (member.socket.readyState === member.socket.OPEN) member.socket.send(bytes);
   }
 
   private broadcast(frame: ServerFrame, exceptId?: string): void {

@@ -1,0 +1,247 @@
+// The PAL's voice in a local room: synthesises what it says sentence by sentence (the next sentence while
+// the current one plays), streams the audio to the room in real time in 40 ms slices, each tagged with the
+// mouth shape of its middle, and reports each word when it is heard, so captions follow the voice.
+import type { Viseme } from '../../../../protocol/visemes.js';
+import type { SynthesisStream, Synthesizer, VoiceChoice } from '../../../voice/synthesis.js';
+
+/** Where the voice goes: the room's participants. */
+export interface AudioOut {
+  sendAudio(samples: Int16Array, sampleRate: number, viseme: Viseme): void;
+  /** Participants drop what they were sent but have not played (the PAL was cut off). */
+  flushAudio(): void;
+}
+
+export interface VoiceHooks {
+  /** The first sample (or, without a voice, the first word) is on its way. */
+  onStart(): void;
+  /** A word of the `index`th sentence is being heard; `end` is where the word ends in the sentence's text. */
+  onWord(index: number, sentence: string, end: number): void;
+  /** Synthesis failed: this sentence and the rest of the utterance go on as captions alone. */
+  onVoiceFailed(error: unknown): void;
+}
+
+const SLICE_MS = 40;
+/** How far ahead of playback audio is sent: enough to ride out a busy event loop, short enough to cut at once. */
+const LEAD_MS = 200;
+/** Clients start playing a little after the first slice arrives (their jitter buffer); captions wait as much. */
+const CAPTION_DELAY_MS = 60;
+/** Sentences synthesised ahead of the one playing. */
+const LOOKAHEAD = 2;
+
+interface Mark<T> {
+  atMs: number;
+  value: T;
+}
+
+export class PalVoice {
+  constructor(
+    private readonly synthesizer: Synthesizer,
+    private readonly out: AudioOut,
+    /** Pace of captions when a sentence cannot be voiced. */
+    private readonly msPerWord: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /**
+   * Speaks the sentences as they arrive and resolves once the last sample has been heard. When `signal`
+   * aborts it flushes what the room still had queued and rejects with the signal's reason.
+   */
+  async speak(sentences: AsyncIterable<string>, voice: VoiceChoice, hooks: VoiceHooks, signal: AbortSignal): Promise<void> {
+    const timeline = new Timeline(this.now, hooks, signal);
+    let voiced = true;
+    const queue: Array<{ text: string; stream: Promise<SynthesisStream> }> = [];
+    const iterator = sentences[Symbol.asyncIterator]();
+    let exhausted = false;
+    const fill = async () => {
+      while (!exhausted && queue.length < LOOKAHEAD) {
+        const next = await iterator.next();
+        if (next.done) exhausted = true;
+        else if (next.value.trim()) {
+          const stream = this.synthesizer.synthesize(next.value, voice, signal);
+          stream.catch(() => undefined); // awaited in order below; an early failure must not go unhandled
+          queue.push({ text: next.value, stream });
+        }
+      }
+    };
+    try {
+      await fill();
+      while (queue.length) {
+        const { text, stream } = queue[0]!;
+        try {
+          // Once the voice failed, the rest of the utterance stays in captions rather than coming and going.
+          if (!voiced) await this.caption(text, timeline);
+          else await this.play(text, await stream, timeline, fill);
+        } catch (error) {
+          if (signal.aborted) throw error;
+          if (!voiced) throw error;
+          voiced = false;
+          hooks.onVoiceFailed(error);
+          await this.caption(text, timeline);
+        }
+        queue.shift();
+        await fill();
+      }
+      await timeline.finish();
+    } catch (error) {
+      if (timeline.started) this.out.flushAudio();
+      throw signal.aborted ? signal.reason : error;
+    } finally {
+      void iterator.return?.();
+    }
+  }
+
+  private async play(text: string, stream: SynthesisStream, timeline: Timeline, fill: () => Promise<void>): Promise<void> {
+    const sliceSamples = Math.round((stream.sampleRate * SLICE_MS) / 1000);
+    const visemes: Array<Mark<Viseme>> = [];
+    const base = timeline.beginSentence(text);
+    let pending: Int16Array = new Int16Array(0);
+    let offsetMs = 0;
+    const send = async (slice: Int16Array) => {
+      const durationMs = (slice.length / stream.sampleRate) * 1000;
+      await timeline.sendAt(base + offsetMs);
+      this.out.sendAudio(slice, stream.sampleRate, visemeAt(visemes, offsetMs + durationMs / 2));
+      offsetMs += durationMs;
+      timeline.sent(base + offsetMs);
+    };
+    let prefetched = false;
+    for await (const event of stream.events) {
+      if (event.type === 'word') timeline.word(base + event.atMs, event.text);
+      else if (event.type === 'viseme') visemes.push({ atMs: event.atMs, value: event.viseme });
+      else {
+        pending = concat(pending, event.samples);
+        let at = 0;
+        while (pending.length - at >= sliceSamples) {
+          await send(pending.subarray(at, at + sliceSamples));
+          at += sliceSamples;
+        }
+        pending = pending.slice(at);
+      }
+      // Once this sentence is playing, ask for the next one so that it is ready in time.
+      if (!prefetched && timeline.started) {
+        prefetched = true;
+        void fill();
+      }
+    }
+    if (pending.length) await send(pending);
+  }
+
+  /** A sentence without a voice: its words are captioned at a speaking pace, and take as long as saying them. */
+  private async caption(text: string, timeline: Timeline): Promise<void> {
+    const base = timeline.beginSentence(text);
+    const words = text.split(/\s+/).filter(Boolean);
+    for (const [i, word] of words.entries()) {
+      timeline.word(base + i * this.msPerWord, word);
+      await timeline.sendAt(base + i * this.msPerWord);
+      timeline.sent(base + (i + 1) * this.msPerWord);
+    }
+  }
+}
+
+/** The room's view of time for one utterance: when audio was sent, when each word is heard. */
+class Timeline {
+  /** Wall time (ms) at which audio position 0 plays, or null before the first slice. */
+  private zero: number | null = null;
+  /** Audio position (ms) up to which slices were sent. */
+  private sentMs = 0;
+  private readonly words: Array<Mark<{ index: number; sentence: string; end: number }>> = [];
+  private sentence = '';
+  private index = -1;
+  private cursor = 0;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly hooks: VoiceHooks,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  get started(): boolean {
+    return this.zero !== null;
+  }
+
+  /** A new sentence starts where the audio sent so far ends, or now if playback ran dry waiting for it. */
+  beginSentence(text: string): number {
+    this.sentence = text;
+    this.index++;
+    this.cursor = 0;
+    if (this.zero !== null) this.sentMs = Math.max(this.sentMs, this.now() - this.zero);
+    return this.sentMs;
+  }
+
+  word(atMs: number, text: string): void {
+    // Words are found in the sentence in order, so that captions keep its punctuation and spelling.
+    const found = this.sentence.indexOf(text, this.cursor);
+    const end = found >= 0 ? found + text.length : Math.min(this.sentence.length, this.cursor + text.length + 1);
+    this.cursor = end;
+    this.words.push({ atMs, value: { index: this.index, sentence: this.sentence, end } });
+  }
+
+  /** Waits until a slice starting at `positionMs` may be sent (LEAD_MS ahead of playback). */
+  async sendAt(positionMs: number): Promise<void> {
+    if (this.zero === null) {
+      this.zero = this.now();
+      this.hooks.onStart();
+    }
+    await this.waitUntil(this.zero + positionMs - LEAD_MS);
+  }
+
+  sent(positionMs: number): void {
+    this.sentMs = Math.max(this.sentMs, positionMs);
+    this.emitDue();
+  }
+
+  /** Waits until everything sent has been heard, captioning the last words on time. */
+  async finish(): Promise<void> {
+    if (this.zero === null) return;
+    await this.waitUntil(this.zero + this.sentMs + CAPTION_DELAY_MS);
+    this.emitDue(Infinity);
+  }
+
+  private async waitUntil(wallMs: number): Promise<void> {
+    for (;;) {
+      this.emitDue();
+      if (this.signal.aborted) throw this.signal.reason;
+      const nextWord = this.words.length && this.zero !== null ? this.zero + this.words[0]!.atMs + CAPTION_DELAY_MS : Infinity;
+      const wait = Math.min(wallMs, nextWord) - this.now();
+      if (wallMs - this.now() <= 0) return;
+      await sleep(Math.max(1, wait), this.signal);
+    }
+  }
+
+  private emitDue(until = this.zero === null ? -Infinity : this.now() - this.zero - CAPTION_DELAY_MS): void {
+    while (this.words.length && this.words[0]!.atMs <= until) {
+      const { index, sentence, end } = this.words.shift()!.value;
+      this.hooks.onWord(index, sentence, end);
+    }
+  }
+}
+
+function visemeAt(marks: Array<Mark<Viseme>>, atMs: number): Viseme {
+  let current: Viseme = 'rest';
+  for (const mark of marks) {
+    if (mark.atMs > atMs) break;
+    current = mark.value;
+  }
+  return current;
+}
+
+function concat(a: Int16Array, b: Int16Array): Int16Array {
+  if (!a.length) return b;
+  const joined = new Int16Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
