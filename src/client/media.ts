@@ -14,8 +14,6 @@ export function unlockAudio(): void {
     source.buffer = buffer;
     source.connect(audioContext.destination);
     source.start(0);
-    // Speech synthesis (the local room's voice) needs its own first call inside a gesture on iOS.
-    if (typeof speechSynthesis !== 'undefined' && !speechSynthesis.speaking) speechSynthesis.speak(new SpeechSynthesisUtterance(''));
   } catch {
     // No Web Audio (very old browsers): media elements will still try to play.
   }

@@ -14,7 +14,9 @@ import { startOutcome, unavailableCode, type GateStep } from './start-errors.js'
 import { VisitorStep, type VisitorStepName } from './visitor-step.js';
 import { conversationIdFromUrl, defaultSettings, type SessionOptions, type SessionSettings } from './session-options.js';
 import { createTransportFactory, type TransportFactory } from './transport/select.js';
-import { TransportEndedEvent, TransportMessageEvent, TransportParticipantsEvent, type Transport, type TransportParticipant } from './transport/transport.js';
+import {
+  TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent, type Transport, type TransportParticipant,
+} from './transport/transport.js';
 
 export type { GateStep } from './start-errors.js';
 export type { SessionOptions, SessionSettings } from './session-options.js';
@@ -31,6 +33,8 @@ export class ConversationSession extends EventTarget implements ConversationLink
   unavailableReason: UnavailableReason | 'captcha' | null = null;
   microphoneOn = true;
   cameraOn = true;
+  /** What the visitor should know about the call now (`hearing_unavailable`, `microphone_unavailable`, `voice_unavailable`), or null. */
+  notice: string | null = null;
   audioDeviceId: string | undefined;
   videoDeviceId: string | undefined;
   /** Set by dispose(); a disposed session is not reused. */
@@ -222,17 +226,16 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.#changed();
   }
 
+  dismissNotice(): void {
+    this.notice = null;
+    this.#changed();
+  }
+
   async setDevices(devices: { audioDeviceId?: string; videoDeviceId?: string }): Promise<void> {
     this.audioDeviceId = devices.audioDeviceId ?? this.audioDeviceId;
     this.videoDeviceId = devices.videoDeviceId ?? this.videoDeviceId;
     await this.#transport?.setInputDevices(devices);
     this.#changed();
-  }
-
-  /** The local room's synthesized voice follows the speaker mute. */
-  setVoiceMuted(muted: boolean): void {
-    const transport = this.#transport as (Transport & { setVoiceMuted?: (m: boolean) => void }) | null;
-    transport?.setVoiceMuted?.(muted);
   }
 
   async #start(): Promise<void> {
@@ -301,6 +304,10 @@ export class ConversationSession extends EventTarget implements ConversationLink
     transport.addEventListener(TransportMessageEvent.type, (e) => this.dispatchEvent(new LinkMessageEvent((e as TransportMessageEvent).data)));
     transport.addEventListener(TransportParticipantsEvent.type, () => this.#changed());
     transport.addEventListener(TransportEndedEvent.type, (e) => this.#remoteEnded(e as TransportEndedEvent));
+    transport.addEventListener(TransportNoticeEvent.type, (e) => {
+      this.notice = (e as TransportNoticeEvent).code;
+      this.#changed();
+    });
     const signal = this.#abort.signal;
     await transport.join({
       url: conversation.conversation_url,

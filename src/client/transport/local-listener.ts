@@ -2,7 +2,7 @@
 // speech recognition (Chrome, Edge, Safari), what the microphone hears becomes the visitor's utterance
 // (`conversation.utterance`, role `user`) between `conversation.user.started_speaking` and
 // `…stopped_speaking`, as a Daily room's transcription delivers it. It listens only while the
-// microphone is on, and pauses while the PAL's synthesized voice plays so the PAL does not answer itself.
+// microphone is on, and pauses while the PAL speaks so the PAL does not answer itself.
 
 /** The part of the Web Speech API's SpeechRecognition used here. */
 export interface Recognition extends EventTarget {
@@ -74,6 +74,13 @@ export class LocalListener {
   setMicrophone(on: boolean): void {
     this.#micOn = on;
     this.#sync();
+  }
+
+  /** Follows the PAL's speaking events from the room: recognition pauses while the PAL talks, so it never hears itself. */
+  observe(raw: unknown): void {
+    const eventType = typeof raw === 'object' && raw !== null ? (raw as { event_type?: unknown }).event_type : undefined;
+    if (eventType === 'conversation.replica.started_speaking') this.setPalSpeaking(true);
+    else if (eventType === 'conversation.replica.stopped_speaking') this.setPalSpeaking(false);
   }
 
   setPalSpeaking(speaking: boolean): void {

@@ -1,23 +1,26 @@
 // Transport for palkit's own conversation room: a WebSocket at the conversation URL speaking the frames
-// of protocol/room.ts. The PAL's tile is its face thumbnail; the visitor's camera is a local self view.
-// The room carries no audio: the PAL speaks through speech synthesis (LocalVoice) and the visitor is
-// heard through the browser's speech recognition where there is one (LocalListener).
+// of protocol/room.ts. The PAL's voice arrives as audio frames and is played as a MediaStream track
+// (PalAudioPlayer), as a Daily room gives one; the visitor's microphone goes to the room the same way
+// (MicrophoneSender). Where the service does not transcribe, the browser's speech recognition turns the
+// visitor's words into utterances (LocalListener); where neither can, the visitor is told to type.
 import * as z from 'zod/mini';
-import { RoomCloseCode, ServerFrame, roomSocketUrl, type ClientFrame, type Participant } from '../../protocol/room.js';
+import { RoomCloseCode, ServerFrame, decodeAudioFrame, roomSocketUrl, type ClientFrame, type Participant } from '../../protocol/room.js';
 import { PalClientError } from '../errors.js';
+import { sharedAudioContext } from '../media.js';
 import { LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
-import { LocalVoice } from './local-voice.js';
+import { MicrophoneSender } from './microphone.js';
+import { PalAudioPlayer } from './pal-audio.js';
 import {
-  TransportEndedEvent, TransportMessageEvent, TransportParticipantsEvent,
+  TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent,
   type JoinOptions, type Transport, type TransportParticipant,
 } from './transport.js';
 
 export interface LocalTransportOptions {
   createSocket?: (url: string) => WebSocket;
   getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
-  /** Read replica utterances aloud (default true). */
+  /** Play the PAL's voice (default true). */
   voice?: boolean;
-  /** Turn the visitor's speech into utterances where the browser can (default true). */
+  /** Let the PAL hear the visitor: microphone audio to the room, and the browser's recognition where the service has none (default true). */
   listen?: boolean;
   /** The speech recognition to use (default: the browser's). */
   createRecognition?: RecognitionFactory;
@@ -33,19 +36,15 @@ export class LocalTransport extends EventTarget implements Transport {
   #micOn = false;
   #left = false;
   #conversationId = '';
-  readonly #voice: LocalVoice | null;
-  readonly #listener: LocalListener | null;
+  #audioDeviceId: string | undefined;
+  #player: PalAudioPlayer | null = null;
+  #microphone: MicrophoneSender | null = null;
+  #listener: LocalListener | null = null;
   readonly #options: LocalTransportOptions;
 
   constructor(options: LocalTransportOptions = {}) {
     super();
     this.#options = options;
-    this.#voice = options.voice === false ? null : new LocalVoice();
-    this.#listener = options.listen === false ? null : new LocalListener((message) => this.#heard(message), options.createRecognition ? { create: options.createRecognition } : {});
-    if (this.#voice && this.#listener) {
-      const listener = this.#listener;
-      this.#voice.onSpeaking = (speaking) => listener.setPalSpeaking(speaking);
-    }
   }
 
   get participants(): TransportParticipant[] {
@@ -54,7 +53,8 @@ export class LocalTransport extends EventTarget implements Transport {
       videoTrack: this.#cameraOn ? (this.#stream?.getVideoTracks()[0] ?? null) : null,
     };
     const remote = [...this.#remote.values()].map((p): TransportParticipant => ({
-      id: p.participant_id, name: p.user_name, role: p.role, local: false, videoTrack: null, audioTrack: null,
+      id: p.participant_id, name: p.user_name, role: p.role, local: false, videoTrack: null,
+      audioTrack: p.role === 'pal' ? (this.#player?.track ?? null) : null,
       videoUrl: p.video_url ?? null, imageUrl: p.image_url ?? null,
     }));
     return [self, ...remote];
@@ -64,8 +64,11 @@ export class LocalTransport extends EventTarget implements Transport {
     this.#cameraOn = options.startVideo;
     this.#micOn = options.startAudio;
     this.#conversationId = new URL(options.url).pathname.split('/').filter(Boolean).pop() ?? '';
+    this.#audioDeviceId = options.audioDeviceId;
     if (options.startVideo) void this.#openCamera(options.videoDeviceId);
+    if (this.#options.voice !== false) this.#player = new PalAudioPlayer(sharedAudioContext());
     const socket = (this.#options.createSocket ?? ((url) => new WebSocket(url)))(roomSocketUrl(options.url));
+    socket.binaryType = 'arraybuffer';
     this.#socket = socket;
     return new Promise<void>((resolve, reject) => {
       let joined = false;
@@ -73,6 +76,7 @@ export class LocalTransport extends EventTarget implements Transport {
         this.#sendFrame({ type: 'join', meeting_token: options.token, ...(options.userName ? { user_name: options.userName } : {}) });
       });
       socket.addEventListener('message', (event) => {
+        if (event.data instanceof ArrayBuffer) return this.#onAudio(event.data);
         const frame = parseFrame(event.data);
         if (!frame) return;
         if (frame.type === 'joined') {
@@ -80,7 +84,7 @@ export class LocalTransport extends EventTarget implements Transport {
           this.#selfId = frame.participant_id;
           for (const p of frame.participants) if (p.participant_id !== frame.participant_id) this.#remote.set(p.participant_id, p);
           this.dispatchEvent(new TransportParticipantsEvent());
-          this.#listener?.setMicrophone(this.#micOn);
+          this.#startHearing(frame.transcribes === true);
           resolve();
         } else if (frame.type === 'error' && !joined) {
           reject(new PalClientError('join_failed', frame.message));
@@ -115,7 +119,10 @@ export class LocalTransport extends EventTarget implements Transport {
 
   setMicrophoneEnabled(enabled: boolean): void {
     this.#micOn = enabled;
-    if (this.#selfId) this.#listener?.setMicrophone(enabled);
+    if (!this.#selfId) return;
+    this.#listener?.setMicrophone(enabled);
+    this.#microphone?.setEnabled(enabled);
+    if (enabled && this.#microphone && !this.#microphone.track) void this.#openMicrophone();
   }
 
   setCameraEnabled(enabled: boolean): void {
@@ -125,13 +132,11 @@ export class LocalTransport extends EventTarget implements Transport {
     this.dispatchEvent(new TransportParticipantsEvent());
   }
 
-  /** Speaker mute also silences the synthesized voice. */
-  setVoiceMuted(muted: boolean): void {
-    if (this.#voice) this.#voice.muted = muted;
-    if (muted) this.#voice?.stop();
-  }
-
   async setInputDevices(devices: { audioDeviceId?: string; videoDeviceId?: string }): Promise<void> {
+    if (devices.audioDeviceId && devices.audioDeviceId !== this.#audioDeviceId) {
+      this.#audioDeviceId = devices.audioDeviceId;
+      if (this.#microphone?.track) await this.#openMicrophone();
+    }
     if (devices.videoDeviceId) {
       this.#stopTracks();
       await this.#openCamera(devices.videoDeviceId);
@@ -153,8 +158,14 @@ export class LocalTransport extends EventTarget implements Transport {
         this.dispatchEvent(new TransportParticipantsEvent());
         break;
       case 'app-message':
-        this.#voice?.handle(frame.data);
+        this.#listener?.observe(frame.data);
         this.dispatchEvent(new TransportMessageEvent(frame.data, frame.from));
+        break;
+      case 'audio-flush':
+        this.#player?.flush();
+        break;
+      case 'notice':
+        this.dispatchEvent(new TransportNoticeEvent(frame.code, frame.message));
         break;
       case 'ended':
         this.#left = true;
@@ -197,7 +208,46 @@ export class LocalTransport extends EventTarget implements Transport {
   #release(): void {
     this.#stopTracks();
     this.#listener?.close();
-    this.#voice?.stop();
+    this.#microphone?.close();
+    this.#player?.close();
+  }
+
+  #onAudio(data: ArrayBuffer): void {
+    const frame = decodeAudioFrame(data);
+    if (frame && !this.#left) this.#player?.play(frame);
+  }
+
+  /**
+   * The PAL hears the visitor through the room (the service detects speech, and transcribes it when it
+   * can) and, where it does not transcribe, through the browser's recognition; with neither, the
+   * visitor is told to type.
+   */
+  #startHearing(serviceTranscribes: boolean): void {
+    if (this.#options.listen === false) return;
+    this.#microphone = new MicrophoneSender(sharedAudioContext(), (bytes) => this.#sendBinary(bytes));
+    if (this.#micOn) void this.#openMicrophone();
+    if (serviceTranscribes) return;
+    this.#listener = new LocalListener((message) => this.#heard(message), this.#options.createRecognition ? { create: this.#options.createRecognition } : {});
+    if (this.#listener.available) this.#listener.setMicrophone(this.#micOn);
+    else this.#notice('hearing_unavailable');
+  }
+
+  async #openMicrophone(): Promise<void> {
+    const getUserMedia = this.#options.getUserMedia ?? ((c) => navigator.mediaDevices.getUserMedia(c));
+    try {
+      await this.#microphone?.open(getUserMedia, this.#audioDeviceId);
+      this.#microphone?.setEnabled(this.#micOn);
+    } catch {
+      this.#notice('microphone_unavailable');
+    }
+  }
+
+  #notice(code: string): void {
+    this.dispatchEvent(new TransportNoticeEvent(code, ''));
+  }
+
+  #sendBinary(bytes: Uint8Array): void {
+    if (this.#socket?.readyState === WebSocket.OPEN) this.#socket.send(bytes);
   }
 
   /** What the visitor said goes to the room, and into this page's own transcript (the room relays to the others only). */

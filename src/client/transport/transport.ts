@@ -54,6 +54,14 @@ export class TransportParticipantsEvent extends Event {
   }
 }
 
+/** Something the visitor should know about the call, which goes on (e.g. `hearing_unavailable`). */
+export class TransportNoticeEvent extends Event {
+  static readonly type = 'transport-notice';
+  constructor(readonly code: string, readonly message: string) {
+    super(TransportNoticeEvent.type);
+  }
+}
+
 /** The room ended the call (or the connection dropped) without us asking. */
 export class TransportEndedEvent extends Event {
   static readonly type = 'transport-ended';

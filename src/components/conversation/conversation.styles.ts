@@ -10,7 +10,7 @@ export const conversationStyles = css`
     background: var(--pal-color-stage);
     color: var(--pal-color-text);
   }
-  .layout { display: grid; grid-template-rows: minmax(0, 1fr) auto; height: 100%; }
+  .layout { display: grid; grid-template-rows: minmax(0, 1fr) auto auto; height: 100%; }
   .main { position: relative; display: grid; grid-template-columns: minmax(0, 1fr); min-height: 0; }
   pal-stage { position: absolute; inset: 0; }
   /* The banner sits at the top; canvas cards use the stage below it, so neither hides the other. */
@@ -22,6 +22,13 @@ export const conversationStyles = css`
   pal-transcript.panel { position: absolute; left: 0; right: 0; bottom: 0; height: 60%; z-index: 3; background: var(--pal-color-surface); }
   /* Narrow: the chat panel covers the lower stage, where a canvas card sits; the card the PAL asks about stays on top. */
   .main.chat .overlays { z-index: 4; }
+  .notice {
+    display: flex; align-items: center; gap: var(--pal-space-small, 8px); padding: 8px var(--pal-space, 12px);
+    background: var(--pal-color-surface-raised); color: var(--pal-color-text); border-top: 1px solid var(--pal-color-border);
+    font: 0.875rem/1.35 var(--pal-font);
+  }
+  .notice span { flex: 1; }
+  .notice button { flex: none; }
   pal-controls { background: var(--pal-color-surface); border-top: 1px solid var(--pal-color-border); }
   .overlay {
     position: absolute; inset: 0; z-index: 4; display: grid; place-items: center;

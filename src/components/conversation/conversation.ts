@@ -9,8 +9,9 @@ import type { SessionMode, SessionState } from '../../client/session-events.js';
 import { ControlEvent } from '../controls/controls.js';
 import { SessionController } from '../controllers/session-controller.js';
 import { PalErrorEvent } from '../events/error.js';
-import { languageOf, translatorFor, type Translate } from '../i18n/strings.js';
+import { languageOf, translatorFor, type StringKey, type Translate } from '../i18n/strings.js';
 import { toOutgoing, type OutgoingMessage } from '../shared/messages.js';
+import { buttonStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
 import { conversationStyles } from './conversation.styles.js';
 
@@ -31,7 +32,7 @@ import { conversationStyles } from './conversation.styles.js';
  * @event pal-canvas-interaction - (standalone) a canvas interaction was recorded.
  */
 export class PalConversation extends LitElement {
-  static override styles = [tokens, conversationStyles];
+  static override styles = [tokens, buttonStyles, conversationStyles];
 
   /** Room to join (local room or Daily). */
   @property({ attribute: 'conversation-url' }) conversationUrl = '';
@@ -127,10 +128,25 @@ export class PalConversation extends LitElement {
           <pal-transcript class="panel" mode="panel" exportparts="transcript" .t=${t} .link=${session} ?hidden=${!this.chatOn}></pal-transcript>
           ${connecting ? html`<div class="overlay" role="status">${t('connecting.title')}</div>` : nothing}
         </div>
+        ${this.#notice(session, t)}
         <pal-controls exportparts="controls" .t=${t} ?microphone-on=${session.microphoneOn} ?camera-on=${session.cameraOn}
           ?captions-on=${this.captionsOn} ?chat-on=${this.chatOn}
           .audioDeviceId=${session.audioDeviceId ?? ''} .videoDeviceId=${session.videoDeviceId ?? ''}
           @control=${this.#onControl}></pal-controls>
+      </div>
+    `;
+  }
+
+  /** Tells the visitor plainly when the PAL cannot hear them (and offers typing) or has no voice. */
+  #notice(session: ConversationSession, t: Translate) {
+    const code = session.notice;
+    if (!code || !NOTICES.has(code)) return nothing;
+    const canType = code !== 'voice_unavailable' && !this.chatOn;
+    return html`
+      <div class="notice" part="notice" role="status">
+        <span>${t(`notice.${code}` as StringKey)}</span>
+        ${canType ? html`<button class="primary" @click=${() => (this.chatOn = true)}>${t('notice.type')}</button>` : nothing}
+        <button aria-label=${t('notice.dismiss')} @click=${() => session.dismissNotice()}>×</button>
       </div>
     `;
   }
@@ -148,6 +164,8 @@ export class PalConversation extends LitElement {
     }
   }
 }
+
+const NOTICES = new Set(['hearing_unavailable', 'microphone_unavailable', 'voice_unavailable']);
 
 declare global {
   interface HTMLElementTagNameMap {

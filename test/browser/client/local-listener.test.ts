@@ -119,6 +119,7 @@ describe('LocalTransport with speech recognition', () => {
     const transport = new LocalTransport({
       voice: false,
       createRecognition: () => recognition,
+      getUserMedia: () => Promise.reject(new DOMException('no microphone here', 'NotFoundError')),
       createSocket: (url) => {
         const s = Object.assign(new EventTarget(), { readyState: WebSocket.CONNECTING as number, sent: [] as unknown[], url, send(data: string) { s.sent.push(JSON.parse(data)); }, close() {} });
         setTimeout(() => { s.readyState = WebSocket.OPEN; s.dispatchEvent(new Event('open')); });
@@ -148,22 +149,18 @@ describe('LocalTransport with speech recognition', () => {
   });
 });
 
-describe('LocalVoice tells when the PAL is audible', () => {
-  it('reports speaking from a replica utterance until it is interrupted; muted, it stays silent', async () => {
-    const { LocalVoice } = await import('../../../src/client/transport/local-voice.js');
-    const voice = new LocalVoice();
-    const changes: boolean[] = [];
-    voice.onSpeaking = (speaking) => changes.push(speaking);
-    const utterance = (speech: string, role = 'replica') => ({ message_type: 'conversation', event_type: 'conversation.utterance', conversation_id: 'c1', properties: { role, speech } });
-    voice.handle(utterance('hello', 'user'));
-    expect(changes).to.deep.equal([]);
-    voice.handle(utterance('Welcome to the shop.'));
-    voice.handle(utterance('How can I help?'));
-    expect(changes).to.deep.equal([true]);
-    voice.handle({ message_type: 'conversation', event_type: 'conversation.replica_interrupted', conversation_id: 'c1', properties: {} });
-    expect(changes).to.deep.equal([true, false]);
-    voice.muted = true;
-    voice.handle(utterance('Anything else?'));
-    expect(changes).to.deep.equal([true, false]);
+describe('LocalListener pauses while the PAL speaks', () => {
+  it('stops recognising on the PAL\'s started_speaking and listens again after its stopped_speaking', () => {
+    const recognition = new FakeRecognition();
+    const l = new LocalListener(() => undefined, { create: () => recognition });
+    l.setMicrophone(true);
+    expect(recognition.running).to.equal(true);
+    const event = (event_type: string) => ({ message_type: 'conversation', event_type, conversation_id: 'c1', properties: {} });
+    l.observe(event('conversation.replica.started_speaking'));
+    expect(recognition.running).to.equal(false);
+    l.observe(event('conversation.utterance'));
+    expect(recognition.running).to.equal(false);
+    l.observe(event('conversation.replica.stopped_speaking'));
+    expect(recognition.running).to.equal(true);
   });
 });
