@@ -15,8 +15,9 @@ import { acknowledgement, cardFor } from './pal-canvas.js';
 import { disclosureFor, greetingFor } from './pal-disclosure.js';
 import type { ChatMessage } from './pal-llm.js';
 import { msPerWord, Speaker, type SpeechSource } from './pal-speech.js';
+import { PalHearing, type HearingPort } from './pal-hearing.js';
 import { PalVoice, type AudioOut } from './pal-voice.js';
-import { synthesizerFor } from './voice-engine.js';
+import { earsFor, synthesizerFor } from './voice-engine.js';
 import { appendTranscriptEntry, roundSeconds } from './transcript-store.js';
 
 /** What the PAL needs from its room. */
@@ -48,6 +49,8 @@ export class PalAgent {
   private seq = 0;
   private turnIdx = 0;
   private voiceLost = false;
+  private readonly hearing: PalHearing;
+  private hearingLost = false;
   /** Resolved once per conversation; echo PALs run no guardrails (their pipeline has no model). */
   private readonly guardrails: Promise<GuardrailCheck | null>;
 
@@ -77,6 +80,7 @@ export class PalAgent {
       },
       (error) => this.voiceFailed(error),
     );
+    this.hearing = new PalHearing(deps, earsFor(deps), this.hearingPort(), () => this.language);
   }
 
   /**
@@ -141,13 +145,18 @@ export class PalAgent {
   }
 
   /** Whether PALs of this service turn the visitor's microphone audio into text themselves. */
-  static transcribes(_deps: ServiceDeps): boolean {
-    return false;
+  static transcribes(deps: ServiceDeps): boolean {
+    return earsFor(deps).transcribe !== undefined;
   }
 
   /** Microphone audio from a visitor. */
-  hear(_from: Participant, _samples: Int16Array, _sampleRate: number): void {
-    // Voice activity and transcription arrive with the hearing engine.
+  hear(from: Participant, samples: Int16Array, sampleRate: number): void {
+    this.hearing.hear(from, samples, sampleRate);
+  }
+
+  /** A participant left the room. */
+  left(participantId: string): void {
+    this.hearing.forget(participantId);
   }
 
   /** Operators (the keyed events endpoint) push PAL-side messages as if the PAL sent them. */
@@ -170,6 +179,7 @@ export class PalAgent {
 
   /** Stops talking and waits until every turn is recorded. */
   async stop(): Promise<void> {
+    this.hearing.close();
     await this.speaker.close();
     while (this.writes.size) await Promise.all([...this.writes]);
   }
@@ -237,6 +247,30 @@ export class PalAgent {
     const languages = this.conv.properties.languages ?? this.conv.pal.definition.languages;
     const first = Array.isArray(languages) && typeof languages[0] === 'string' ? languages[0] : 'en';
     return first.toLowerCase().split(/[-_]/)[0] || 'en';
+  }
+
+  private hearingPort(): HearingPort {
+    const sender = (p: Participant): Sender => ({ participantId: p.participant_id, userName: p.user_name });
+    const speaker = this.speaker;
+    return {
+      get palSpeaking() {
+        return speaker.speaking;
+      },
+      started: () => {
+        // Speaking over the PAL cuts it off at once, as a person would stop.
+        this.speaker.interrupt();
+        if (this.hearing.transcribes) this.emit('conversation.user.started_speaking', {});
+      },
+      stopped: () => {
+        if (this.hearing.transcribes) this.emit('conversation.user.stopped_speaking', {});
+      },
+      heard: (from, text) => this.userTurn(text.slice(0, MAX_TEXT), sender(from), true),
+      failed: () => {
+        if (this.hearingLost) return;
+        this.hearingLost = true;
+        this.room.notice('hearing_unavailable', 'The PAL could not understand the audio; type your message instead.');
+      },
+    };
   }
 
   /** The voice failed: the visitor is told once, and the PAL goes on in captions. */

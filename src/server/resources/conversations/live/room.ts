@@ -150,6 +150,7 @@ export class Room {
 
   private leave(participantId: string): void {
     if (!this.members.delete(participantId) || this.closing) return;
+    this.pal?.left(participantId);
     this.broadcast({ type: 'participant-left', participant_id: participantId });
     if (this.members.size > 0) return;
     const now = this.deps.clock.now();
