@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import { roomSocketUrl, type ServerFrame } from '../../src/protocol/room.js';
+import { decodeAudioFrame, roomSocketUrl, type AudioFrame, type ServerFrame } from '../../src/protocol/room.js';
 import { signMeetingToken, type TokenRole } from '../../src/server/resources/conversations/meeting-token.js';
 import { newId } from '../../src/server/ids.js';
 import type { TestService } from './service.js';
@@ -76,12 +76,20 @@ type AppMessage = { message_type?: string; event_type: string; properties: Recor
 /** A participant: connects, records frames, waits for what a test expects. */
 export class RoomClient {
   readonly frames: ServerFrame[] = [];
+  /** The PAL's voice as received: audio frames, with when each arrived. */
+  readonly audio: Array<AudioFrame & { receivedAt: number }> = [];
   readonly closed: Promise<{ code: number; reason: string }>;
   private waiters: Array<() => void> = [];
 
   private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => {
-      this.frames.push(JSON.parse(data.toString()) as ServerFrame);
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) {
+        const frame = decodeAudioFrame(data as Buffer);
+        if (!frame) throw new Error('the room sent a binary frame that is not an audio frame');
+        this.audio.push({ ...frame, receivedAt: performance.now() });
+      } else {
+        this.frames.push(JSON.parse(data.toString()) as ServerFrame);
+      }
       for (const w of this.waiters.splice(0)) w();
     });
     this.closed = new Promise((resolve) => socket.on('close', (code, reason) => {

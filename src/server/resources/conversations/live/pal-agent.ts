@@ -71,7 +71,7 @@ export class PalAgent {
     this.speaker = new Speaker(
       { emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx) },
       new PalVoice(synthesizerFor(deps), room.audio, msPerWord(deps.config.room.wordsPerMinute)),
-      () => ({ language: this.language }),
+      () => ({ language: this.language, rate: deps.config.room.wordsPerMinute }),
       () => deps.clock.now(),
       async (_utterance, result) => {
         if (!result.text) return;
