@@ -1,0 +1,147 @@
+// End to end, in Chromium against the service process, as a visitor hears it: the PAL's voice is a live
+// MediaStream audio track played inside the element, measured with a Web Audio analyser (not assumed);
+// captions show the greeting word by word before the whole utterance has arrived; a typed question's
+// first spoken words arrive within a second; and speaking over the PAL (real speech played into the page's
+// microphone) stops its audio at once.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
+import { createDeployment, createPal, customerPage, eventually, openPage, palEvents, startWorld, trainFace, type World } from '../helpers/e2e-world.js';
+
+const GREETING = 'Hello, I am the voice test PAL, and you can hear every word of this greeting while the captions follow along.';
+const QUESTION = 'Please repeat this long sentence back to me slowly, word by word, so that there is plenty of time to talk over you.';
+const HEARD = 'Sorry to interrupt you.';
+
+// In the page before anything else: a microphone the test speaks into, the PAL's voice measured from the
+// element's own media element, and every protocol message with the time it arrived.
+const pageInstruments = `
+window.__voice = { messages: [], captions: [] };
+window.addEventListener('pal-protocol-message', (e) => window.__voice.messages.push({ at: performance.now(), m: JSON.parse(JSON.stringify(e.detail)) }));
+const micContext = new AudioContext();
+const micOut = micContext.createMediaStreamDestination();
+window.__speak = async (base64) => {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const buffer = await micContext.decodeAudioData(bytes.buffer);
+  const source = micContext.createBufferSource();
+  source.buffer = buffer;
+  source.connect(micOut);
+  source.start();
+  return performance.now();
+};
+const realGetUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+navigator.mediaDevices.getUserMedia = async (constraints) => {
+  const stream = constraints.video ? await realGetUserMedia({ video: constraints.video }) : new MediaStream();
+  if (constraints.audio) stream.addTrack(micOut.stream.getAudioTracks()[0].clone());
+  return stream;
+};
+function deep(root, selector) {
+  const found = root.querySelector(selector);
+  if (found) return found;
+  for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const inner = deep(el.shadowRoot, selector); if (inner) return inner; }
+  return null;
+}
+/** An element inside the shadow root of the first \`host\` found anywhere in the page. */
+window.__inside = (host, selector) => deep(document, host)?.shadowRoot?.querySelector(selector) ?? null;
+// The PAL's voice as the visitor hears it: an analyser on the stage's audio element's stream.
+window.__level = { samples: [] };
+window.__listen = () => {
+  const audio = window.__inside('pal-stage', 'audio');
+  if (!audio || !(audio.srcObject instanceof MediaStream)) return false;
+  const context = new AudioContext();
+  const analyser = context.createAnalyser();
+  analyser.fftSize = 1024;
+  context.createMediaStreamSource(audio.srcObject).connect(analyser);
+  const data = new Float32Array(analyser.fftSize);
+  setInterval(() => {
+    analyser.getFloatTimeDomainData(data);
+    let sum = 0;
+    for (const v of data) sum += v * v;
+    window.__level.samples.push({ at: performance.now(), rms: Math.sqrt(sum / data.length) });
+    const caption = window.__inside('pal-transcript[mode="captions"]', '.caption-text');
+    window.__voice.captions.push({ at: performance.now(), text: caption ? caption.textContent.trim() : '' });
+  }, 20);
+  return true;
+};
+`;
+
+const LOUD = 0.01;
+
+describe('the PAL is heard, and hears', { timeout: 120_000 }, () => {
+  let world: World;
+  let speech: FakeSpeechServices;
+  let page: Page;
+
+  before(async () => {
+    speech = await startFakeSpeechServices({ transcript: HEARD });
+    world = await startWorld({ PALKIT_PAL_WORDS_PER_MINUTE: '175', PALKIT_STT_BASE_URL: `${speech.url}/v1`, PALKIT_STT_API_KEY: 'sk-test' });
+    const palId = await createPal(world, { pal_name: 'Voice PAL', custom_greeting: GREETING, default_face_id: await trainFace(world) });
+    const id = await createDeployment(world, { pal_id: palId, channel: 'widget', allowed_origins: [world.siteOrigin], customization: { show_haircheck: false } });
+    page = await openPage(world);
+    await page.context().addInitScript(pageInstruments);
+    await page.goto(world.sitePage(`/voice-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)));
+    await page.locator('pal-widget [part="launcher"]').click();
+    await page.locator('pal-preview [part="start"]').click();
+    await page.locator('pal-controls [part="end"]').waitFor();
+    assert.ok((await palEvents(page)).some((e) => e.type === 'pal-conversation-started'));
+    await eventually(() => page.evaluate(() => (window as any).__listen()), (ok) => ok === true, 'the PAL\'s audio element with a MediaStream');
+  });
+  after(async () => {
+    await page?.context().close().catch(() => undefined);
+    await world?.close();
+    await speech?.close();
+  });
+
+  const messages = (): Promise<Array<{ at: number; m: any }>> => page.evaluate(() => (window as any).__voice.messages);
+  const levels = (): Promise<Array<{ at: number; rms: number }>> => page.evaluate(() => (window as any).__level.samples);
+  const utteranceAt = async (speech: string) =>
+    (await eventually(messages, (all) => all.some((x) => x.m.event_type === 'conversation.utterance' && x.m.properties.role === 'replica' && x.m.properties.speech === speech), `the utterance "${speech}"`, 30_000))
+      .find((x) => x.m.event_type === 'conversation.utterance' && x.m.properties.role === 'replica' && x.m.properties.speech === speech)!.at;
+
+  it('plays the greeting as a live MediaStream audio track that an analyser hears, with captions ahead of the whole utterance', async () => {
+    const track = await page.evaluate(() => {
+      const audio = (window as any).__inside('pal-stage', 'audio') as HTMLAudioElement;
+      const t = (audio.srcObject as MediaStream).getAudioTracks()[0];
+      return t && { kind: t.kind, readyState: t.readyState, paused: audio.paused };
+    });
+    assert.deepEqual(track, { kind: 'audio', readyState: 'live', paused: false });
+    const complete = await utteranceAt(GREETING);
+    const loud = (await levels()).filter((s) => s.at < complete && s.rms > LOUD);
+    assert.ok(loud.length >= 25, `the greeting is audible for at least half a second before it completes (${loud.length} loud samples of 20 ms)`);
+    const captions: Array<{ at: number; text: string }> = await page.evaluate(() => (window as any).__voice.captions);
+    const partial = captions.find((c) => c.at < complete && c.text.length > 0 && c.text.length < GREETING.length && GREETING.startsWith(c.text));
+    assert.ok(partial, 'a part of the greeting was captioned before the complete utterance arrived');
+    assert.ok(complete - partial.at > 1000, `captions led the complete utterance by ${Math.round(complete - partial.at)} ms`);
+  });
+
+  it('speaks the first words of an answer to a typed question within a second', async () => {
+    await eventually(messages, (all) => all.some((x) => x.m.event_type === 'conversation.replica.stopped_speaking'), 'the end of the greeting', 30_000);
+    await eventually(levels, (all) => all.slice(-10).every((s) => s.rms < LOUD / 2), 'silence after the greeting');
+    const sentAt: number = await page.evaluate((text) => {
+      (document.querySelector('pal-widget') as any).sendChat(text);
+      return performance.now();
+    }, QUESTION);
+    const first = await eventually(levels, (all) => all.some((s) => s.at > sentAt && s.rms > LOUD), 'the answer\'s first audio');
+    const latency = first.find((s) => s.at > sentAt && s.rms > LOUD)!.at - sentAt;
+    assert.ok(latency < 1000, `first spoken words after ${Math.round(latency)} ms`);
+  });
+
+  it('stops talking at once when the visitor speaks over it, and answers what it heard', async () => {
+    // The PAL is answering the long question; the visitor says something.
+    const spoken = execFileSync('espeak-ng', ['--stdout', '-s', '170', HEARD]).toString('base64');
+    await new Promise((r) => setTimeout(r, 1200));
+    assert.ok((await levels()).slice(-5).some((s) => s.rms > LOUD), 'the PAL is speaking when the visitor starts');
+    await page.evaluate((b64) => (window as any).__speak(b64), spoken);
+    const all = await eventually(messages, (list) => list.some((x) => x.m.event_type === 'conversation.user.started_speaking'), 'the service hearing the visitor', 10_000);
+    const heardAt = all.find((x) => x.m.event_type === 'conversation.user.started_speaking')!.at;
+    await eventually(messages, (list) => list.some((x) => x.m.event_type === 'conversation.replica_interrupted'), 'the PAL interrupted');
+    await new Promise((r) => setTimeout(r, 400));
+    const after = (await levels()).filter((s) => s.at > heardAt + 300 && s.at < heardAt + 400);
+    // The visitor's own voice is not in the PAL's track: silence means the PAL stopped.
+    assert.ok(after.length > 0 && after.every((s) => s.rms < LOUD / 2), `the PAL's audio stopped within 300 ms (${JSON.stringify(after.map((s) => s.rms.toFixed(4)))})`);
+    // What the visitor said was transcribed (by the fake recogniser) and answered (the echo PAL repeats it).
+    await utteranceAt(HEARD);
+    assert.ok(speech.transcriptions.length >= 1 && speech.transcriptions[0]!.audioBytes > 16000, 'the turn\'s audio reached the recogniser as a WAV file');
+  });
+});
