@@ -166,7 +166,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.#cancelPending();
     if (wasLive && transport) {
       this.#setState('disconnecting');
-      await transport.leave().catch(() => undefined);
+      await transport.leave({ end: true }).catch(() => undefined);
       this.#endCall();
       return;
     }

@@ -7,7 +7,7 @@ import { RoomCloseCode } from '../../src/protocol/room.js';
 import { parseConversationCallback, ShutdownReasons } from '../../src/protocol/callbacks.js';
 import { listConversationEvents } from '../../src/server/resources/conversations/events-store.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { insertConversation, insertFace, insertPal, RoomClient, sleep, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
+import { insertConversation, insertFace, insertPal, RoomClient, sleep, startCallbackReceiver, token, type CallbackReceiver } from '../helpers/live-fixtures.js';
 
 describe('conversation end', () => {
   let t: TestService;
@@ -83,6 +83,31 @@ describe('conversation end', () => {
     const shutdown = callbacksOf(room.conversationId).find((b) => b.event_type === 'system.shutdown')!;
     assert.equal(shutdown.properties.shutdown_reason, 'participant_left_timeout reached');
     assert.equal((await row(room.conversationId)).shutdown_reason, 'participant_left_timeout reached');
+  });
+
+  it('ends at once when the only visitor leaves with End, with every turn in the transcript within 5 s', async () => {
+    const room = await insertConversation(t, { palId, callbackUrl: receiver.url, customGreeting: 'Hi.' });
+    const operator = await RoomClient.join(room.conversationUrl, token(t, room.conversationId, { role: 'operator' }));
+    const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
+    await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === 'Hi.');
+    client.say('conversation.respond', { text: 'Thanks, bye.' });
+    await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'Thanks, bye.');
+    const leftAt = Date.now();
+    client.send({ type: 'leave', end: true });
+    await operator.waitFor((f) => f.type === 'ended', 5000);
+    await waitForShutdown(room.conversationId);
+    assert.ok(Date.now() - leftAt < 5000, `ended after ${Date.now() - leftAt} ms`);
+    const bodies = callbacksOf(room.conversationId);
+    assert.equal(bodies.find((b) => b.event_type === 'system.shutdown')!.properties.shutdown_reason, ShutdownReasons.participantLeftTimeout);
+    const transcript = bodies.find((b) => b.event_type === 'application.transcription_ready')!.properties.transcript as Array<Record<string, unknown>>;
+    assert.deepEqual(transcript.map((e) => e.content), ['Hi.', 'Thanks, bye.', 'Thanks, bye.']);
+
+    // A plain leave (a closed tab) still waits for participant_left_timeout.
+    const other = await insertConversation(t, { palId, callbackUrl: receiver.url });
+    const visitor = await RoomClient.join(other.conversationUrl, other.token);
+    visitor.send({ type: 'leave' });
+    await sleep(500);
+    assert.equal((await row(other.conversationId)).status, 'active');
   });
 
   it('ends participant_absent_timeout when nobody joins', async () => {

@@ -104,10 +104,10 @@ export class LocalTransport extends EventTarget implements Transport {
     });
   }
 
-  async leave(): Promise<void> {
+  async leave(options: { end?: boolean } = {}): Promise<void> {
     if (this.#left) return;
     this.#left = true;
-    if (this.#socket?.readyState === WebSocket.OPEN) this.#sendFrame({ type: 'leave' });
+    if (this.#socket?.readyState === WebSocket.OPEN) this.#sendFrame({ type: 'leave', ...(options.end ? { end: true } : {}) });
     this.#socket?.close(1000);
     this.#socket = null;
     this.#release();

@@ -31,7 +31,8 @@ export interface Transport extends EventTarget {
   readonly participants: readonly TransportParticipant[];
   /** Rejects with a PalClientError when the room refuses or cannot be reached. */
   join(options: JoinOptions): Promise<void>;
-  leave(): Promise<void>;
+  /** Leaves the room; `end` when the visitor ended the call (the conversation ends at once where the room can tell). */
+  leave(options?: { end?: boolean }): Promise<void>;
   sendAppMessage(data: unknown): void;
   setMicrophoneEnabled(enabled: boolean): void;
   setCameraEnabled(enabled: boolean): void;

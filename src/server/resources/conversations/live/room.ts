@@ -6,6 +6,7 @@ import type { RoomMessage } from './room-message.js';
 import {
   AudioFrameKind, ClientFrame, RoomCloseCode, decodeAudioFrame, encodeAudioFrame, type Participant, type ServerFrame,
 } from '../../../../protocol/room.js';
+import { ShutdownReasons } from '../../../../protocol/callbacks.js';
 import { visemeIndex } from '../../../../protocol/visemes.js';
 import type { ServiceDeps } from '../../../context.js';
 import type { LiveConversation } from './live-conversation.js';
@@ -180,6 +181,9 @@ export class Room {
     if (frame.type === 'leave') {
       this.leave(member.participant.participant_id);
       member.socket.close(1000, 'left');
+      // The visitor pressed End: with no other visitor in the room, the conversation ends now.
+      const visitorsLeft = [...this.members.values()].some((m) => m.participant.role === 'visitor');
+      if (frame.end && member.participant.role === 'visitor' && !visitorsLeft) void this.shutdown(ShutdownReasons.participantLeftTimeout);
       return;
     }
     this.relay(member, frame.data, frame.to);
