@@ -15,6 +15,7 @@ import { acknowledgement, cardFor } from './pal-canvas.js';
 import { disclosureFor, greetingFor } from './pal-disclosure.js';
 import type { ChatMessage } from './pal-llm.js';
 import { msPerWord, Speaker, type SpeechSource } from './pal-speech.js';
+import { EchoAudioStream } from './echo-audio.js';
 import { PalHearing, type HearingPort } from './pal-hearing.js';
 import { PalVoice, type AudioOut } from './pal-voice.js';
 import { earsFor, synthesizerFor } from './voice-engine.js';
@@ -49,6 +50,7 @@ export class PalAgent {
   private seq = 0;
   private turnIdx = 0;
   private voiceLost = false;
+  private readonly echoStreams = new Map<string, EchoAudioStream>();
   private readonly hearing: PalHearing;
   private hearingLost = false;
   /** Resolved once per conversation; echo PALs run no guardrails (their pipeline has no model). */
@@ -122,6 +124,7 @@ export class PalAgent {
         if (p.role === 'user' && typeof p.speech === 'string' && p.speech.trim()) this.userTurn(p.speech.trim().slice(0, MAX_TEXT), from, false);
         return;
       case 'conversation.echo':
+        if (p.modality === 'audio' || typeof p.audio === 'string') return this.echoAudio(p);
         if (typeof p.text === 'string' && p.text.trim()) this.say(once(p.text.trim().slice(0, MAX_TEXT)), randomUUID());
         return;
       case 'conversation.interrupt':
@@ -227,6 +230,20 @@ export class PalAgent {
       this.toolCall('canvas_clear', {}, inferenceId);
     }
     this.say(once(line), inferenceId);
+  }
+
+  /** Echo audio: base64 16-bit PCM chunks of one utterance (same inference_id), said as they arrive, until `done`. */
+  private echoAudio(p: Record<string, unknown>): void {
+    const inferenceId = typeof p.inference_id === 'string' && p.inference_id ? p.inference_id.slice(0, 128) : randomUUID();
+    const sampleRate = typeof p.sample_rate === 'number' && p.sample_rate >= 8000 && p.sample_rate <= 48000 ? Math.round(p.sample_rate) : 24000;
+    let stream = this.echoStreams.get(inferenceId);
+    if (!stream) {
+      stream = new EchoAudioStream(sampleRate, () => this.echoStreams.delete(inferenceId));
+      this.echoStreams.set(inferenceId, stream);
+      this.say(stream.source, inferenceId);
+    }
+    if (typeof p.audio === 'string' && p.audio) stream.push(Buffer.from(p.audio, 'base64'));
+    if (p.done === true) stream.end();
   }
 
   private toolCall(name: string, args: Record<string, unknown>, inferenceId: string): void {

@@ -4,11 +4,11 @@
 // a final streaming event with is_interrupted, replica_interrupted and stopped_speaking{interrupted}.
 import type { VoiceChoice } from '../../../voice/synthesis.js';
 import type { PalVoice } from './pal-voice.js';
-import { sentencesOf } from './sentences.js';
+import { piecesOf, type AudioPiece } from './sentences.js';
 import { roundSeconds } from './transcript-store.js';
 
-/** Text as it becomes available (a language model's stream, or a whole sentence at once). */
-export type SpeechSource = (signal: AbortSignal) => AsyncIterable<string>;
+/** Text as it becomes available (a language model's stream, or a whole sentence at once), or audio to say as it is. */
+export type SpeechSource = (signal: AbortSignal) => AsyncIterable<string | AudioPiece>;
 
 export interface SpeechEmitter {
   /** Sends one PAL message to the room (the envelope is added by the caller). */
@@ -98,14 +98,15 @@ export class Speaker {
     let contentIndex = 0;
     let startedAt: Date | null = null;
     let interrupted = false;
-    const record = async function* (sentences: AsyncIterable<string>) {
-      for await (const sentence of sentences) {
-        played.push(sentence);
-        yield sentence;
+    const record = async function* (pieces: AsyncIterable<string | AudioPiece>) {
+      for await (const piece of pieces) {
+        // Audio pieces hold their place (without words), so that heard[] and played[] line up.
+        played.push(typeof piece === 'string' ? piece : '');
+        yield piece;
       }
     };
     try {
-      await this.voice.speak(record(sentencesOf(source(signal))), this.voiceChoice(), {
+      await this.voice.speak(record(piecesOf(source(signal))), this.voiceChoice(), {
         onStart: () => {
           startedAt = this.now();
           this.emitter.emit('conversation.replica.started_speaking', {}, ids);
@@ -125,7 +126,11 @@ export class Speaker {
     const began: Date = startedAt;
     const text = interrupted ? joined(heard) : joined(played);
     const duration = roundSeconds((this.now().getTime() - began.getTime()) / 1000);
-    if (interrupted) {
+    if (!text) {
+      // Audio given as it is (echo): there are no words to caption.
+      if (interrupted) this.emitter.emit('conversation.replica_interrupted', {}, ids);
+      this.emitter.emit('conversation.replica.stopped_speaking', { duration, interrupted }, ids);
+    } else if (interrupted) {
       this.emitter.emit('conversation.utterance.streaming', { role: 'replica', speech: text, final: true, is_interrupted: true, content_index: contentIndex }, ids);
       this.emitter.emit('conversation.replica_interrupted', {}, ids);
       this.emitter.emit('conversation.replica.stopped_speaking', { duration, interrupted: true }, ids);

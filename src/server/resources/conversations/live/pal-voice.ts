@@ -2,7 +2,8 @@
 // the current one plays), streams the audio to the room in real time in 40 ms slices, each tagged with the
 // mouth shape of its middle, and reports each word when it is heard, so captions follow the voice.
 import type { Viseme } from '../../../../protocol/visemes.js';
-import type { SynthesisStream, Synthesizer, VoiceChoice } from '../../../voice/synthesis.js';
+import type { SynthesisEvent, SynthesisStream, Synthesizer, VoiceChoice } from '../../../voice/synthesis.js';
+import type { AudioPiece } from './sentences.js';
 
 /** Where the voice goes: the room's participants. */
 export interface AudioOut {
@@ -46,16 +47,17 @@ export class PalVoice {
    * Speaks the sentences as they arrive and resolves once the last sample has been heard. When `signal`
    * aborts it flushes what the room still had queued and rejects with the signal's reason.
    */
-  async speak(sentences: AsyncIterable<string>, voice: VoiceChoice, hooks: VoiceHooks, signal: AbortSignal): Promise<void> {
+  async speak(pieces: AsyncIterable<string | AudioPiece>, voice: VoiceChoice, hooks: VoiceHooks, signal: AbortSignal): Promise<void> {
     const timeline = new Timeline(this.now, hooks, signal);
     let voiced = true;
     const queue: Array<{ text: string; stream: Promise<SynthesisStream> }> = [];
-    const iterator = sentences[Symbol.asyncIterator]();
+    const iterator = pieces[Symbol.asyncIterator]();
     let exhausted = false;
     const fill = async () => {
       while (!exhausted && queue.length < LOOKAHEAD) {
         const next = await iterator.next();
         if (next.done) exhausted = true;
+        else if (typeof next.value !== 'string') queue.push({ text: '', stream: Promise.resolve(audioStream(next.value)) });
         else if (next.value.trim()) {
           const stream = this.synthesizer.synthesize(next.value, voice, signal);
           stream.catch(() => undefined); // awaited in order below; an early failure must not go unhandled
@@ -213,6 +215,20 @@ class Timeline {
       this.hooks.onWord(index, sentence, end);
     }
   }
+}
+
+/** Audio given as it is: the mouth opens with its loudness, slice by slice. */
+function audioStream(piece: AudioPiece): SynthesisStream {
+  const window = Math.round((piece.sampleRate * SLICE_MS) / 1000);
+  async function* events(): AsyncGenerator<SynthesisEvent> {
+    for (let at = 0; at < piece.samples.length; at += window) {
+      const slice = piece.samples.subarray(at, at + window);
+      const rms = Math.sqrt(slice.reduce((sum, s) => sum + s * s, 0) / Math.max(1, slice.length)) / 32768;
+      yield { type: 'viseme', atMs: (at / piece.sampleRate) * 1000, viseme: rms > 0.12 ? 'A' : rms > 0.05 ? 'E' : rms > 0.015 ? 'L' : 'rest' };
+    }
+    yield { type: 'audio', samples: piece.samples };
+  }
+  return { sampleRate: piece.sampleRate, events: events() };
 }
 
 function visemeAt(marks: Array<Mark<Viseme>>, atMs: number): Viseme {

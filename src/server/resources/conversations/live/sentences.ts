@@ -1,50 +1,86 @@
 // Cuts a stream of text (a language model's tokens, or a whole answer) into pieces worth synthesising:
-// sentences, so that speech starts on the first one while the model is still writing the rest.
+// sentences, so that speech starts on the first one while the model is still writing the rest. Audio
+// handed to the PAL as it is (the echo pipeline's audio mode) passes through in its place.
+
+/** Audio the PAL says as it is. */
+export interface AudioPiece {
+  samples: Int16Array;
+  sampleRate: number;
+}
 
 /** A sentence ends at . ! ? … (or their CJK forms), closing quotes or brackets, then a space or the end. */
 const SENTENCE_END = /[.!?…。！？]+["'”’)\]]*(?=\s|$)|\n+/g;
+const CLAUSE_END = /[,;:—–]\s/g;
 /** The first piece may end at a clause boundary this far in, so the first words come sooner. */
 const FIRST_CLAUSE_MIN = 24;
 /** A sentence running on this long is cut at its last clause boundary (or space). */
 const MAX_PIECE = 220;
 
-export async function* sentencesOf(chunks: AsyncIterable<string>): AsyncGenerator<string> {
-  let buffer = '';
-  let first = true;
+/** Text pieces in sentences; audio pieces after the text that came before them. */
+export async function* piecesOf(chunks: AsyncIterable<string | AudioPiece>): AsyncGenerator<string | AudioPiece> {
+  const cutter = new SentenceCutter();
   for await (const chunk of chunks) {
-    buffer += chunk;
-    for (;;) {
-      const cut = cutAt(buffer, first, false);
-      if (cut <= 0) break;
-      const piece = buffer.slice(0, cut).trim();
-      buffer = buffer.slice(cut);
-      if (piece) {
-        first = false;
-        yield piece;
-      }
+    if (typeof chunk === 'string') yield* cutter.push(chunk);
+    else {
+      yield* cutter.end();
+      yield chunk;
     }
   }
-  const rest = buffer.trim();
-  if (rest) yield rest;
+  yield* cutter.end();
 }
 
-/** Where the first piece of `text` ends, or 0 while it may still grow. */
-function cutAt(text: string, first: boolean, final: boolean): number {
-  SENTENCE_END.lastIndex = 0;
-  for (let match = SENTENCE_END.exec(text); match; match = SENTENCE_END.exec(text)) {
-    const end = match.index + match[0].length;
-    // "3.5" or "e.g." mid-stream: only a boundary once something follows it.
-    if (end < text.length || final) return end;
+export async function* sentencesOf(chunks: AsyncIterable<string>): AsyncGenerator<string> {
+  const cutter = new SentenceCutter();
+  for await (const chunk of chunks) yield* cutter.push(chunk);
+  yield* cutter.end();
+}
+
+class SentenceCutter {
+  private buffer = '';
+  private first = true;
+
+  /** The sentences completed by this chunk. */
+  push(chunk: string): string[] {
+    this.buffer += chunk;
+    const pieces: string[] = [];
+    for (let cut = this.cutAt(); cut > 0; cut = this.cutAt()) {
+      const piece = this.buffer.slice(0, cut).trim();
+      this.buffer = this.buffer.slice(cut);
+      if (!piece) continue;
+      this.first = false;
+      pieces.push(piece);
+    }
+    return pieces;
   }
-  if (first) {
-    const clause = lastBoundary(text, /[,;:—–]\s/g);
-    if (clause >= FIRST_CLAUSE_MIN) return clause;
+
+  /** What is left, as the last piece. */
+  end(): string[] {
+    const rest = this.buffer.trim();
+    this.buffer = '';
+    if (rest) this.first = false;
+    return rest ? [rest] : [];
   }
-  if (text.length >= MAX_PIECE) return lastBoundary(text, /[,;:—–]\s/g) || lastBoundary(text, /\s/g) || text.length;
-  return 0;
+
+  /** Where the first piece of the buffer ends, or 0 while it may still grow. */
+  private cutAt(): number {
+    const text = this.buffer;
+    SENTENCE_END.lastIndex = 0;
+    for (let match = SENTENCE_END.exec(text); match; match = SENTENCE_END.exec(text)) {
+      const end = match.index + match[0].length;
+      // "3.5" or "e.g." mid-stream: only a boundary once something follows it.
+      if (end < text.length) return end;
+    }
+    if (this.first) {
+      const clause = lastBoundary(text, CLAUSE_END);
+      if (clause >= FIRST_CLAUSE_MIN) return clause;
+    }
+    if (text.length >= MAX_PIECE) return lastBoundary(text, CLAUSE_END) || lastBoundary(text, /\s/g) || text.length;
+    return 0;
+  }
 }
 
 function lastBoundary(text: string, pattern: RegExp): number {
+  pattern.lastIndex = 0;
   let at = 0;
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) at = match.index + 1;
   return at;
