@@ -32,6 +32,8 @@ export const ServerFrame = z.discriminatedUnion('type', [
     type: z.literal('joined'), participant_id: z.string(), conversation_id: z.string(), participants: z.array(Participant),
     /** Whether the service transcribes the microphone audio it receives (else the client recognises speech itself, where it can). */
     transcribes: z.optional(z.boolean()),
+    /** The language the PAL speaks and listens in (BCP-47), for recognition on the visitor's side. */
+    language: z.optional(z.string()),
   }),
   z.object({ type: z.literal('participant-joined'), participant: Participant }),
   z.object({ type: z.literal('participant-left'), participant_id: z.string() }),

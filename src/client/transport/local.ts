@@ -84,7 +84,7 @@ export class LocalTransport extends EventTarget implements Transport {
           this.#selfId = frame.participant_id;
           for (const p of frame.participants) if (p.participant_id !== frame.participant_id) this.#remote.set(p.participant_id, p);
           this.dispatchEvent(new TransportParticipantsEvent());
-          this.#startHearing(frame.transcribes === true);
+          this.#startHearing(frame.transcribes === true, frame.language);
           resolve();
         } else if (frame.type === 'error' && !joined) {
           reject(new PalClientError('join_failed', frame.message));
@@ -222,12 +222,15 @@ export class LocalTransport extends EventTarget implements Transport {
    * can) and, where it does not transcribe, through the browser's recognition; with neither, the
    * visitor is told to type.
    */
-  #startHearing(serviceTranscribes: boolean): void {
+  #startHearing(serviceTranscribes: boolean, language: string | undefined): void {
     if (this.#options.listen === false) return;
     this.#microphone = new MicrophoneSender(sharedAudioContext(), (bytes) => this.#sendBinary(bytes));
     if (this.#micOn) void this.#openMicrophone();
     if (serviceTranscribes) return;
-    this.#listener = new LocalListener((message) => this.#heard(message), this.#options.createRecognition ? { create: this.#options.createRecognition } : {});
+    this.#listener = new LocalListener((message) => this.#heard(message), {
+      ...(this.#options.createRecognition ? { create: this.#options.createRecognition } : {}),
+      ...(language ? { lang: language } : {}),
+    });
     if (this.#listener.available) this.#listener.setMicrophone(this.#micOn);
     else this.#notice('hearing_unavailable');
   }

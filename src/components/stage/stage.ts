@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
+import { unlockAudio } from '../../client/media.js';
 import type { TransportParticipant } from '../../client/transport/transport.js';
 import { defaultTranslate, type Translate } from '../i18n/strings.js';
 import { buttonStyles } from '../styles/shared.js';
@@ -79,6 +80,8 @@ export class PalStage extends LitElement {
 
   #unblock(): void {
     this.blocked = false;
+    // The local room's voice comes through Web Audio, which the same gesture must resume.
+    unlockAudio();
     for (const media of this.renderRoot.querySelectorAll<HTMLMediaElement>('audio, video')) void media.play().catch(() => undefined);
   }
 }

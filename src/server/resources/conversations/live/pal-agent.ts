@@ -8,7 +8,7 @@ import { canvasInteractionProperties, type RoomMessage } from './room-message.js
 import type { ServiceDeps } from '../../../context.js';
 import { emitConversationCallbacks } from '../events-store.js';
 import { palJoinedCallbacks } from './callbacks.js';
-import { isRecord, type LiveConversation } from './live-conversation.js';
+import { conversationLanguage, isRecord, type LiveConversation } from './live-conversation.js';
 import { GuardrailCheck } from './pal-guardrails.js';
 import { answerSource, once, type AnswerContext } from './pal-answer.js';
 import { acknowledgement, cardFor } from './pal-canvas.js';
@@ -261,9 +261,7 @@ export class PalAgent {
 
   /** The language the PAL speaks in this conversation. */
   private get language(): string {
-    const languages = this.conv.properties.languages ?? this.conv.pal.definition.languages;
-    const first = Array.isArray(languages) && typeof languages[0] === 'string' ? languages[0] : 'en';
-    return first.toLowerCase().split(/[-_]/)[0] || 'en';
+    return conversationLanguage(this.conv);
   }
 
   private hearingPort(): HearingPort {

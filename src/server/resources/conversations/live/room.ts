@@ -9,7 +9,7 @@ import {
 import { ShutdownReasons } from '../../../../protocol/callbacks.js';
 import { visemeIndex } from '../../../../protocol/visemes.js';
 import type { ServiceDeps } from '../../../context.js';
-import type { LiveConversation } from './live-conversation.js';
+import { conversationLanguage, type LiveConversation } from './live-conversation.js';
 import { PalAgent } from './pal-agent.js';
 import { finalizeConversation, markConversationEnded } from './room-end.js';
 import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from './room-limits.js';
@@ -75,6 +75,7 @@ export class Room {
     this.sendTo(member, {
       type: 'joined', participant_id: participant.participant_id, conversation_id: this.conversationId, participants: this.participants(),
       transcribes: PalAgent.transcribes(this.deps),
+      language: conversationLanguage(this.conv),
     });
     this.broadcast({ type: 'participant-joined', participant }, participant.participant_id);
     this.arm();
