@@ -13,7 +13,7 @@ import {
 import { startOutcome, unavailableCode, type GateStep } from './start-errors.js';
 import { VisitorStep, type VisitorStepName } from './visitor-step.js';
 import { conversationIdFromUrl, defaultSettings, type SessionOptions, type SessionSettings } from './session-options.js';
-import { createTransportFactory, type TransportFactory } from './transport/select.js';
+import type { TransportFactory } from './transport/select.js';
 import {
   TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent, type Transport, type TransportParticipant,
 } from './transport/transport.js';
@@ -41,7 +41,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
   disposed = false;
 
   readonly #options: SessionOptions;
-  readonly #transportFactory: TransportFactory;
+  readonly #transportFactory: TransportFactory | null;
   #transport: Transport | null = null;
   #password: string | undefined;
   #captchaToken: string | undefined;
@@ -55,7 +55,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
   constructor(options: SessionOptions = {}) {
     super();
     this.#options = options;
-    this.#transportFactory = options.transportFactory ?? createTransportFactory();
+    this.#transportFactory = options.transportFactory ?? null;
   }
 
   get conversationId(): string {
@@ -88,7 +88,11 @@ export class ConversationSession extends EventTarget implements ConversationLink
       return;
     }
     this.#setState('idle');
-    if (this.deployment.is_available) this.#setMode('idle');
+    if (this.deployment.is_available) {
+      this.#setMode('idle');
+      // The call's code arrives while the visitor looks at the preview, so joining never waits for it.
+      if (!this.#transportFactory) void loadTransports().catch(() => undefined);
+    }
     else {
       // The page hears why, with the code a refused start would have carried, before the mode changes.
       const reason = this.deployment.unavailable_reason ?? 'inactive';
@@ -299,7 +303,12 @@ export class ConversationSession extends EventTarget implements ConversationLink
     const conversation = this.conversation;
     if (!conversation) throw new PalClientError('join_failed', 'No conversation to join.');
     this.#setState('connecting');
-    const transport = this.#transportFactory(conversation.conversation_url);
+    const signal = this.#abort.signal;
+    const factory = this.#transportFactory ?? (await loadTransports().catch(() => {
+      throw new PalClientError('join_failed', 'Could not load the call.');
+    }));
+    if (signal.aborted) throw new PalClientError('aborted', 'Cancelled.');
+    const transport = factory(conversation.conversation_url);
     this.#transport = transport;
     transport.addEventListener(TransportMessageEvent.type, (e) => this.dispatchEvent(new LinkMessageEvent((e as TransportMessageEvent).data)));
     transport.addEventListener(TransportParticipantsEvent.type, () => this.#changed());
@@ -308,7 +317,6 @@ export class ConversationSession extends EventTarget implements ConversationLink
       this.notice = (e as TransportNoticeEvent).code;
       this.#changed();
     });
-    const signal = this.#abort.signal;
     await transport.join({
       url: conversation.conversation_url,
       token: conversation.meeting_token ?? '',
@@ -424,4 +432,18 @@ export class ConversationSession extends EventTarget implements ConversationLink
   #changed(): void {
     this.dispatchEvent(new SessionChangeEvent());
   }
+}
+
+let transports: Promise<TransportFactory> | null = null;
+
+/** The default transports (local room, Daily), loaded once on first need; a failed load is tried again next time. */
+function loadTransports(): Promise<TransportFactory> {
+  transports ??= import('./transport/select.js').then(
+    (m) => m.createTransportFactory(),
+    (error: unknown) => {
+      transports = null;
+      throw error;
+    },
+  );
+  return transports;
 }
