@@ -20,6 +20,12 @@ const EnvSchema = z.object({
   PALKIT_LLM_BASE_URL: optionalString,
   PALKIT_LLM_API_KEY: optionalString,
   PALKIT_LLM_MODEL: optionalString,
+  PALKIT_TTS_BASE_URL: optionalString,
+  PALKIT_TTS_API_KEY: optionalString,
+  PALKIT_TTS_MODEL: optionalString,
+  PALKIT_STT_BASE_URL: optionalString,
+  PALKIT_STT_API_KEY: optionalString,
+  PALKIT_STT_MODEL: optionalString,
   PALKIT_INVITE_DOMAIN: z.string().trim().regex(/^[a-z0-9.-]+$/i, 'must be a domain name').default('invite.palkit.local'),
   PALKIT_FACE_TRAINING_STEP_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   PALKIT_RENDER_PATH: optionalString,
@@ -50,6 +56,10 @@ export interface Config {
   secret: string | undefined;
   jobLeaseSeconds: number;
   llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
+  /** OpenAI-compatible `/v1/audio/speech` for the PAL's voice; espeak-ng on this machine when baseUrl is unset. */
+  tts: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
+  /** OpenAI-compatible `/v1/audio/transcriptions` for the visitor's speech; the browser's recognition when baseUrl is unset. */
+  stt: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   /** Local rooms: how often rooms look at the database (ends requested elsewhere, deadlines), and the local PAL's speaking rate. */
   room: { pollMs: number; wordsPerMinute: number };
   /** OpenAI-compatible `/v1/embeddings` for documents; the built-in local embedder when baseUrl is unset. */
@@ -104,6 +114,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.PALKIT_TRUST_PROXY === '1' || e.PALKIT_TRUST_PROXY === 'true',
     jobLeaseSeconds: e.PALKIT_JOB_LEASE_SECONDS,
     llm: { baseUrl: e.PALKIT_LLM_BASE_URL, apiKey: e.PALKIT_LLM_API_KEY, model: e.PALKIT_LLM_MODEL },
+    tts: { baseUrl: e.PALKIT_TTS_BASE_URL?.replace(/\/+$/, ''), apiKey: e.PALKIT_TTS_API_KEY, model: e.PALKIT_TTS_MODEL },
+    stt: { baseUrl: e.PALKIT_STT_BASE_URL?.replace(/\/+$/, ''), apiKey: e.PALKIT_STT_API_KEY, model: e.PALKIT_STT_MODEL },
     room: { pollMs: e.PALKIT_ROOM_POLL_MS, wordsPerMinute: e.PALKIT_PAL_WORDS_PER_MINUTE },
     embeddings: { baseUrl: e.PALKIT_EMBEDDINGS_BASE_URL?.replace(/\/+$/, ''), apiKey: e.PALKIT_EMBEDDINGS_API_KEY, model: e.PALKIT_EMBEDDINGS_MODEL },
     crawlDelayMs: e.PALKIT_CRAWL_DELAY_MS,

@@ -48,7 +48,11 @@ export function createGuardedFetch(allowCidrs: string[]): GuardedFetch {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) && !policy.permits(host)) throw new OutboundBlockedError(`address ${host} is not allowed`);
     const headers = new Headers(init.headers);
-    const body = init.body == null ? undefined : Buffer.from(await new Response(init.body as BodyInit).arrayBuffer());
+    // A body is read whole here; a FormData (or URLSearchParams…) body brings its own content type and boundary.
+    const encoded = init.body == null ? undefined : new Response(init.body as BodyInit);
+    const body = encoded ? Buffer.from(await encoded.arrayBuffer()) : undefined;
+    const bodyType = encoded?.headers.get('content-type');
+    if (bodyType && !headers.has('content-type')) headers.set('content-type', bodyType);
     if (body) headers.set('content-length', String(body.length));
     const agentModule = url.protocol === 'https:' ? https : http;
     return await new Promise<Response>((resolve, reject) => {

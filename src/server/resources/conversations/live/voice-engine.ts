@@ -1,17 +1,30 @@
-// One speech synthesiser per service, shared by its rooms (the local engine keeps a helper process).
+// The service's voice and ears, shared by its rooms: one speech synthesiser (the local engine keeps a
+// helper process), and voice activity detection plus the configured transcriber for hearing.
 import type { ServiceDeps } from '../../../context.js';
 import { createSynthesizer, type Synthesizer } from '../../../voice/synthesis.js';
+import { transcriber } from '../../../voice/transcription.js';
+import { VoiceActivityDetector } from '../../../voice/vad.js';
 import type { Ears } from './pal-hearing.js';
 
-const engines = new WeakMap<ServiceDeps, Synthesizer>();
+const engines = new WeakMap<ServiceDeps, { synthesizer: Synthesizer; ears: Ears }>();
 
-export function synthesizerFor(deps: ServiceDeps): Synthesizer {
-  let engine = engines.get(deps);
-  if (!engine) engines.set(deps, (engine = createSynthesizer(deps)));
-  return engine;
+function enginesFor(deps: ServiceDeps): { synthesizer: Synthesizer; ears: Ears } {
+  let found = engines.get(deps);
+  if (!found) {
+    const transcribe = transcriber(deps);
+    found = {
+      synthesizer: createSynthesizer(deps),
+      ears: { detector: (sampleRate) => new VoiceActivityDetector(sampleRate), ...(transcribe ? { transcribe } : {}) },
+    };
+    engines.set(deps, found);
+  }
+  return found;
 }
 
-/** PLACEHOLDER until the voice branch lands. */
-export function earsFor(_deps: ServiceDeps): Ears {
-  return { detector: () => ({ bargeIn: false, push: () => [] }) };
+export function synthesizerFor(deps: ServiceDeps): Synthesizer {
+  return enginesFor(deps).synthesizer;
+}
+
+export function earsFor(deps: ServiceDeps): Ears {
+  return enginesFor(deps).ears;
 }

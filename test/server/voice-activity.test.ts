@@ -1,0 +1,74 @@
+// Voice activity of a visitor's microphone, on real speech (espeak-ng, resampled to 16 kHz by ffmpeg):
+// one turn with its start and end on time, nothing on silence or noise, and a stricter rule while the
+// PAL talks.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { before, describe, it } from 'node:test';
+import { vadReady, VoiceActivityDetector, type VoiceChange } from '../../src/server/voice/vad.js';
+
+const RATE = 16000;
+
+function speech(text: string): Int16Array {
+  const wav = execFileSync('espeak-ng', ['--stdout', '-s', '160', text]);
+  const raw = execFileSync('ffmpeg', ['-loglevel', 'error', '-i', 'pipe:0', '-ar', String(RATE), '-ac', '1', '-f', 's16le', 'pipe:1'], { input: wav });
+  return new Int16Array(raw.buffer, raw.byteOffset, raw.length / 2);
+}
+
+const silence = (ms: number) => new Int16Array((RATE * ms) / 1000);
+function noise(ms: number, level: number): Int16Array {
+  const out = silence(ms);
+  for (let i = 0; i < out.length; i++) out[i] = Math.round((Math.random() * 2 - 1) * level * 32767);
+  return out;
+}
+const scaled = (samples: Int16Array, gain: number) => samples.map((s) => Math.round(s * gain));
+
+/** Feeds the audio in 20 ms slices, as the room receives it; returns each change with the time (ms) it came. */
+function feed(detector: VoiceActivityDetector, ...parts: Int16Array[]): Array<VoiceChange & { atMs: number }> {
+  const audio = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) (audio.set(part, at), (at += part.length));
+  const changes: Array<VoiceChange & { atMs: number }> = [];
+  for (let i = 0; i < audio.length; i += 320) for (const change of detector.push(audio.subarray(i, i + 320))) changes.push({ ...change, atMs: ((i + 320) / RATE) * 1000 });
+  return changes;
+}
+
+describe('voice activity detection (WebRTC VAD)', () => {
+  let words: Int16Array;
+  before(async () => {
+    await vadReady();
+    words = speech('Hello there, could you tell me when the shop opens tomorrow?');
+  });
+
+  it('finds one turn in speech between silences: starts within 300 ms, ends about 600 ms after the last word', () => {
+    const spokenMs = (words.length / RATE) * 1000;
+    const changes = feed(new VoiceActivityDetector(RATE), silence(1000), words, silence(1500));
+    assert.deepEqual(changes.map((c) => c.type), ['speech-start', 'speech-end']);
+    assert.ok(changes[0]!.atMs > 1000 && changes[0]!.atMs < 1300, `started at ${changes[0]!.atMs} ms`);
+    const endedAfterWords = changes[1]!.atMs - (1000 + spokenMs);
+    assert.ok(endedAfterWords > 300 && endedAfterWords < 900, `ended ${endedAfterWords} ms after the words`);
+    const end = changes[1]!;
+    assert.ok(end.type === 'speech-end');
+    const turnMs = (end.samples.length / RATE) * 1000;
+    assert.ok(turnMs > spokenMs * 0.8 && turnMs < spokenMs + 600, `the turn holds ${turnMs} ms of ${spokenMs} ms spoken`);
+  });
+
+  it('ignores silence, low noise and a short click', () => {
+    const click = silence(40).map((_, i) => (i < 200 ? 20000 : 0));
+    assert.deepEqual(feed(new VoiceActivityDetector(RATE), silence(1000), noise(2000, 0.003), click, silence(1000)), []);
+  });
+
+  it('while the PAL talks, needs louder, longer speech to count', () => {
+    const quiet = new VoiceActivityDetector(RATE);
+    quiet.bargeIn = true;
+    assert.deepEqual(feed(quiet, silence(500), scaled(words, 0.05), silence(1000)), [], 'a faint echo of speech does not barge in');
+    const loud = new VoiceActivityDetector(RATE);
+    loud.bargeIn = true;
+    const changes = feed(loud, silence(500), words, silence(1000));
+    assert.equal(changes[0]?.type, 'speech-start');
+    assert.ok(changes[0]!.atMs < 500 + 500, `barged in at ${changes[0]!.atMs} ms`);
+  });
+
+  it('refuses sample rates the detector cannot take', () => {
+    assert.throws(() => new VoiceActivityDetector(22050), /8, 16, 32 or 48 kHz/);
+  });
+});
