@@ -1,13 +1,17 @@
-// Installs the system programs the test suites use when they are missing: Debian's Chromium (browser and
-// end-to-end tests), ffmpeg and espeak-ng (face thumbnails, video and speech rendering). As root with
-// apt-get it installs them; otherwise it says what to install and the suites that need them will fail.
+// Installs the system programs palkit uses when they are missing: ffmpeg and espeak-ng (the PAL's voice,
+// face thumbnails, video and speech rendering) and libespeak-ng's headers (the voice's word timing) for
+// `npm start`; Debian's Chromium too for the tests (`npm test`). As root with apt-get it installs them;
+// otherwise it says what to install and what needs them will fail or fall back.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
+const forStart = process.argv[2] === 'start';
 const needed = [
-  ['chromium', '/usr/bin/chromium'],
+  ...(forStart ? [] : [['chromium', '/usr/bin/chromium']]),
   ['ffmpeg', '/usr/bin/ffmpeg'],
   ['espeak-ng', '/usr/bin/espeak-ng'],
+  // The local voice's bridge to libespeak-ng (exact word and phoneme timing) is compiled against it.
+  ['libespeak-ng-dev', '/usr/include/espeak-ng/speak_lib.h'],
 ].filter(([, path]) => !existsSync(path)).map(([pkg]) => pkg);
 
 if (needed.length > 0 && !process.env.PALKIT_CHROMIUM) {

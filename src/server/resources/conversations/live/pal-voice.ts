@@ -172,7 +172,9 @@ class Timeline {
   word(atMs: number, text: string): void {
     // Words are found in the sentence in order, so that captions keep its punctuation and spelling.
     const found = this.sentence.indexOf(text, this.cursor);
-    const end = found >= 0 ? found + text.length : Math.min(this.sentence.length, this.cursor + text.length + 1);
+    let end = found >= 0 ? found + text.length : Math.min(this.sentence.length, this.cursor + text.length + 1);
+    // Punctuation stuck to the word ("today.", "Hello,") is shown with it.
+    while (end < this.sentence.length && !/\s/.test(this.sentence[end]!)) end++;
     this.cursor = end;
     this.words.push({ atMs, value: { index: this.index, sentence: this.sentence, end } });
   }
