@@ -138,6 +138,31 @@ describe('pal-conversation', () => {
     await session.endConversation();
   });
 
+  it('tells the visitor plainly when the PAL cannot hear them, and offers typing', async () => {
+    const { ConversationSession } = await import('../../../src/client/session.js');
+    const { TransportNoticeEvent } = await import('../../../src/client/transport/transport.js');
+    const transport = new FakeTransport();
+    const session = new ConversationSession({ transportFactory: () => transport });
+    const el = document.createElement('pal-conversation') as PalConversation;
+    el.session = session;
+    await fixture(html`<div style="width:800px;height:520px"></div>`).then((d) => d.append(el));
+    await session.join('http://pal.test/rooms/c10', 'tok');
+    expect(deep(el, '[part="notice"]')).to.equal(null);
+    transport.dispatchEvent(new TransportNoticeEvent('hearing_unavailable', ''));
+    await until(() => deep(el, '[part="notice"]') !== null, 'the notice');
+    const notice = deep(el, '[part="notice"]')!;
+    expect(notice.getAttribute('role')).to.equal('status');
+    expect(notice.textContent).to.contain("The PAL can't hear you in this browser. Type your message instead.");
+    await expect(el).to.be.accessible();
+    const [type] = [...notice.querySelectorAll('button')].filter((b) => b.textContent?.includes('Type a message'));
+    type!.click();
+    await until(() => deep(el, 'pal-transcript[mode="panel"]')?.hasAttribute('hidden') === false, 'the chat panel open');
+    expect(deep(el, '[part="notice"] button.primary'), 'typing is offered only while the chat is closed').to.equal(null);
+    (deep(el, '[part="notice"] button[aria-label="Dismiss"]') as HTMLButtonElement).click();
+    await until(() => deep(el, '[part="notice"]') === null, 'the notice dismissed');
+    await session.endConversation();
+  });
+
   it('standalone: conversation-url and meeting-token join on their own and fire page events', async () => {
     const sockets: WebSocket[] = [];
     const Original = window.WebSocket;
