@@ -13,6 +13,7 @@ import {
 import { startOutcome, unavailableCode, type GateStep } from './start-errors.js';
 import { VisitorStep, type VisitorStepName } from './visitor-step.js';
 import { conversationIdFromUrl, defaultSettings, type SessionOptions, type SessionSettings } from './session-options.js';
+import { loadTransports } from './transport/load.js';
 import type { TransportFactory } from './transport/select.js';
 import {
   TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent, type Transport, type TransportParticipant,
@@ -432,18 +433,4 @@ export class ConversationSession extends EventTarget implements ConversationLink
   #changed(): void {
     this.dispatchEvent(new SessionChangeEvent());
   }
-}
-
-let transports: Promise<TransportFactory> | null = null;
-
-/** The default transports (local room, Daily), loaded once on first need; a failed load is tried again next time. */
-function loadTransports(): Promise<TransportFactory> {
-  transports ??= import('./transport/select.js').then(
-    (m) => m.createTransportFactory(),
-    (error: unknown) => {
-      transports = null;
-      throw error;
-    },
-  );
-  return transports;
 }
