@@ -8,11 +8,13 @@ export interface FakeLlm {
   requests: Array<{ path: string; authorization: string | undefined; body: any }>;
   /** What the next replies say, split into the chunks they are streamed in. */
   reply: string[];
+  /** Pause between two chunks (a model writing slowly). */
+  chunkDelayMs: number;
   close(): Promise<void>;
 }
 
 export async function startFakeLlm(): Promise<FakeLlm> {
-  const fake: Omit<FakeLlm, 'baseUrl' | 'close'> = { requests: [], reply: ['Hello', ' from', ' the', ' model.'] };
+  const fake: Omit<FakeLlm, 'baseUrl' | 'close'> = { requests: [], reply: ['Hello', ' from', ' the', ' model.'], chunkDelayMs: 5 };
   const server = createServer((req, res) => {
     let text = '';
     req.on('data', (c: Buffer) => (text += c.toString()));
@@ -26,7 +28,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       res.write(chunk({ role: 'assistant', content: '' }, null));
       for (const part of fake.reply) {
         res.write(chunk({ content: part }, null));
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, fake.chunkDelayMs));
       }
       res.write(chunk({}, 'stop'));
       res.end('data: [DONE]\n\n');

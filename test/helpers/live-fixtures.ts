@@ -148,7 +148,7 @@ export class RoomClient {
     return this.until(() => this.events(eventType).filter(predicate)[nth - 1], timeoutMs, eventType);
   }
 
-  private async until<T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
+  async until<T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = probe();

@@ -49,50 +49,36 @@ export class PalVoice {
    */
   async speak(pieces: AsyncIterable<string | AudioPiece>, voice: VoiceChoice, hooks: VoiceHooks, signal: AbortSignal): Promise<void> {
     const timeline = new Timeline(this.now, hooks, signal);
+    // Sentences are synthesised up to LOOKAHEAD ahead while earlier ones play; a slow text source (a model
+    // still writing) never holds up what is ready.
+    const ahead = new Lookahead(pieces, (piece) =>
+      typeof piece === 'string'
+        ? { text: piece, stream: this.synthesizer.synthesize(piece, voice, signal) }
+        : { text: '', stream: Promise.resolve(audioStream(piece)) }, signal);
     let voiced = true;
-    const queue: Array<{ text: string; stream: Promise<SynthesisStream> }> = [];
-    const iterator = pieces[Symbol.asyncIterator]();
-    let exhausted = false;
-    const fill = async () => {
-      while (!exhausted && queue.length < LOOKAHEAD) {
-        const next = await iterator.next();
-        if (next.done) exhausted = true;
-        else if (typeof next.value !== 'string') queue.push({ text: '', stream: Promise.resolve(audioStream(next.value)) });
-        else if (next.value.trim()) {
-          const stream = this.synthesizer.synthesize(next.value, voice, signal);
-          stream.catch(() => undefined); // awaited in order below; an early failure must not go unhandled
-          queue.push({ text: next.value, stream });
-        }
-      }
-    };
     try {
-      await fill();
-      while (queue.length) {
-        const { text, stream } = queue[0]!;
+      for (let next = await ahead.next(); next; next = await ahead.next()) {
         try {
           // Once the voice failed, the rest of the utterance stays in captions rather than coming and going.
-          if (!voiced) await this.caption(text, timeline);
-          else await this.play(text, await stream, timeline, fill);
+          if (!voiced) await this.caption(next.text, timeline);
+          else await this.play(next.text, await next.stream, timeline);
         } catch (error) {
-          if (signal.aborted) throw error;
-          if (!voiced) throw error;
+          if (signal.aborted || !voiced) throw error;
           voiced = false;
           hooks.onVoiceFailed(error);
-          await this.caption(text, timeline);
+          await this.caption(next.text, timeline);
         }
-        queue.shift();
-        await fill();
       }
       await timeline.finish();
     } catch (error) {
       if (timeline.started) this.out.flushAudio();
       throw signal.aborted ? signal.reason : error;
     } finally {
-      void iterator.return?.();
+      ahead.close();
     }
   }
 
-  private async play(text: string, stream: SynthesisStream, timeline: Timeline, fill: () => Promise<void>): Promise<void> {
+  private async play(text: string, stream: SynthesisStream, timeline: Timeline): Promise<void> {
     const sliceSamples = Math.round((stream.sampleRate * SLICE_MS) / 1000);
     const visemes: Array<Mark<Viseme>> = [];
     const base = timeline.beginSentence(text);
@@ -105,7 +91,6 @@ export class PalVoice {
       offsetMs += durationMs;
       timeline.sent(base + offsetMs);
     };
-    let prefetched = false;
     for await (const event of stream.events) {
       if (event.type === 'word') timeline.word(base + event.atMs, event.text);
       else if (event.type === 'viseme') visemes.push({ atMs: event.atMs, value: event.viseme });
@@ -117,11 +102,6 @@ export class PalVoice {
           at += sliceSamples;
         }
         pending = pending.slice(at);
-      }
-      // Once this sentence is playing, ask for the next one so that it is ready in time.
-      if (!prefetched && timeline.started) {
-        prefetched = true;
-        void fill();
       }
     }
     if (pending.length) await send(pending);
@@ -136,6 +116,69 @@ export class PalVoice {
       await timeline.sendAt(base + i * this.msPerWord);
       timeline.sent(base + (i + 1) * this.msPerWord);
     }
+  }
+}
+
+interface Upcoming {
+  text: string;
+  stream: Promise<SynthesisStream>;
+}
+
+/** Pulls pieces from the text source in the background and starts their synthesis, at most LOOKAHEAD ahead. */
+class Lookahead {
+  private readonly ready: Upcoming[] = [];
+  private done = false;
+  private failure: unknown = null;
+  private wakeReader: (() => void) | null = null;
+  private wakePump: (() => void) | null = null;
+  private readonly iterator: AsyncIterator<string | AudioPiece>;
+
+  constructor(source: AsyncIterable<string | AudioPiece>, private readonly start: (piece: string | AudioPiece) => Upcoming, private readonly signal: AbortSignal) {
+    this.iterator = source[Symbol.asyncIterator]();
+    signal.addEventListener('abort', () => this.wake(), { once: true });
+    void this.pump();
+  }
+
+  /** The next piece with its synthesis under way, or null when the source is exhausted. */
+  async next(): Promise<Upcoming | null> {
+    while (!this.ready.length && !this.done && !this.signal.aborted) await new Promise<void>((resolve) => (this.wakeReader = resolve));
+    if (this.signal.aborted) throw this.signal.reason;
+    const upcoming = this.ready.shift();
+    this.wakePump?.();
+    if (upcoming) return upcoming;
+    if (this.failure) throw this.failure;
+    return null;
+  }
+
+  close(): void {
+    this.done = true;
+    this.wake();
+    void this.iterator.return?.();
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      while (!this.done) {
+        while (this.ready.length >= LOOKAHEAD && !this.done) await new Promise<void>((resolve) => (this.wakePump = resolve));
+        const next = await this.iterator.next();
+        if (next.done || this.done) break;
+        if (typeof next.value === 'string' && !next.value.trim()) continue;
+        const upcoming = this.start(next.value);
+        upcoming.stream.catch(() => undefined); // awaited in order by the reader; an early failure must not go unhandled
+        this.ready.push(upcoming);
+        this.wakeReader?.();
+      }
+    } catch (error) {
+      this.failure = error;
+    } finally {
+      this.done = true;
+      this.wakeReader?.();
+    }
+  }
+
+  private wake(): void {
+    this.wakeReader?.();
+    this.wakePump?.();
   }
 }
 
