@@ -1,7 +1,10 @@
-// Seeds the demo through the public API, as a customer would: one owner and key, a face trained from a
-// real video, an echo PAL and a full PAL with a knowledge document and the magic_canvas skill, and four
-// deployments. Idempotent: what was seeded is remembered in the database and reused on the next start.
+// Seeds the demo through the public API, as a customer would: one owner and key, an echo PAL and a full
+// PAL with the built-in face Ada, a knowledge document and the magic_canvas skill, and four deployments.
+// Idempotent: what was seeded is remembered in the database and reused on the next start.
 import type { Service } from '../src/server/service.js';
+
+/** The built-in face every owner can use (migration 0700). */
+export const BUILT_IN_FACE_ID = 'rpalkitada';
 
 export interface DemoState {
   faceId: string;
@@ -43,14 +46,6 @@ async function exists(api: Api, path: string): Promise<boolean> {
   }
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`demo seed: ${what} did not finish in time`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 export async function seedDemo(service: Service, url: string, key: string): Promise<DemoState> {
   const { db } = service.deps;
   const api = apiClient(url, key);
@@ -65,14 +60,13 @@ export async function seedDemo(service: Service, url: string, key: string): Prom
     if (alive.every(Boolean)) return state;
   }
 
-  const face = await api('POST', '/v2/replicas', { replica_name: 'Ada', train_video_url: `${url}/demo/media/sample-face.mp4` });
-  const faceId: string = face.replica_id;
+  // Ada, the built-in face: drawn by the elements, lips following the voice (a system face every owner has).
+  const faceId = BUILT_IN_FACE_ID;
   const document = await api('POST', '/v2/documents', {
     document_url: `${url}/demo/knowledge.html`,
     document_name: 'Northwind Bikes FAQ',
     tags: ['demo'],
   });
-  await waitFor(async () => (await api('GET', `/v2/replicas/${faceId}`)).status === 'completed', 'face training');
 
   const echo = await api('POST', '/v2/pals', {
     pal_name: 'Echo',

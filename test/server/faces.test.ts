@@ -172,7 +172,7 @@ describe('faces and replicas', () => {
     assert.equal(typeof noKey.body.message, 'string');
   });
 
-  it('lists faces page by page with total_count, only the caller’s', async () => {
+  it('lists faces page by page with total_count: the caller’s and the built-in ones', async () => {
     const all = await t.api('GET', '/v2/replicas?limit=100');
     assert.equal(all.status, 200);
     const total = all.body.total_count;
@@ -189,11 +189,29 @@ describe('faces and replicas', () => {
     assert.ok(faces.body.data[0].face_id);
     const defaults = await t.api('GET', '/v2/faces');
     assert.equal(defaults.body.data.length, Math.min(10, total));
-    const other = await t.api('GET', '/v2/replicas', undefined, { key: OTHER_KEY });
-    assert.deepEqual(other.body, { data: [], total_count: 0 });
+    const other = await t.api('GET', '/v2/replicas?verbose=true', undefined, { key: OTHER_KEY });
+    assert.deepEqual(other.body.data.map((f: any) => [f.replica_id, f.replica_name, f.replica_type, f.status]), [['rpalkitada', 'Ada', 'system', 'completed']], 'another owner sees none of these, only the built-in face');
+    assert.equal(other.body.total_count, 1);
     for (const q of ['limit=0', 'limit=101', 'page=0', 'limit=abc', 'verbose=maybe']) {
       assert.equal((await t.api('GET', `/v2/replicas?${q}`)).status, 400, q);
     }
+  });
+
+  it('offers the built-in face Ada to every owner: readable, usable as a PAL\'s face, its still image served, never deletable', async () => {
+    const ada = await t.api('GET', '/v2/faces/rpalkitada?verbose=true', undefined, { key: OTHER_KEY });
+    assert.equal(ada.status, 200);
+    assert.equal(ada.body.replica_type, 'system');
+    assert.equal(ada.body.thumbnail_image_url, `${t.url}/faces/palkit-ada.svg`, 'an absolute address on this service');
+    const image = await fetch(ada.body.thumbnail_image_url);
+    assert.equal(image.status, 200);
+    assert.equal(image.headers.get('content-type'), 'image/svg+xml');
+    assert.equal(image.headers.get('x-content-type-options'), 'nosniff');
+    assert.match(await image.text(), /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 960 540"/);
+    assert.equal((await fetch(`${t.url}/faces/nobody.svg`)).status, 404);
+    const pal = await t.api('POST', '/v2/pals', { pal_name: 'With Ada', system_prompt: 'Hi', default_face_id: 'rpalkitada' }, { key: OTHER_KEY });
+    assert.equal(pal.status, 200, JSON.stringify(pal.body));
+    assert.equal((await t.api('DELETE', '/v2/faces/rpalkitada', undefined, { key: OTHER_KEY })).status, 404);
+    assert.equal((await t.api('GET', '/v2/faces/rpalkitada')).status, 200, 'still there');
   });
 
   it('renames under both names and hides other owners’ faces (404)', async () => {

@@ -76,13 +76,6 @@ export class LocalListener {
     this.#sync();
   }
 
-  /** Follows the PAL's speaking events from the room: recognition pauses while the PAL talks, so it never hears itself. */
-  observe(raw: unknown): void {
-    const eventType = typeof raw === 'object' && raw !== null ? (raw as { event_type?: unknown }).event_type : undefined;
-    if (eventType === 'conversation.replica.started_speaking') this.setPalSpeaking(true);
-    else if (eventType === 'conversation.replica.stopped_speaking') this.setPalSpeaking(false);
-  }
-
   setPalSpeaking(speaking: boolean): void {
     this.#palSpeaking = speaking;
     this.#sync();

@@ -8,6 +8,8 @@ import { RoomCloseCode, ServerFrame, decodeAudioFrame, roomSocketUrl, type Clien
 import { PalClientError } from '../errors.js';
 import { sharedAudioContext } from '../media.js';
 import { LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
+import { createDrawnFaceTrack, isDrawnFace } from '../media/face/drawn-face.js';
+import type { FaceTrack } from '../media/face/face-track.js';
 import { MicrophoneSender } from './microphone.js';
 import { PalAudioPlayer } from './pal-audio.js';
 import {
@@ -40,6 +42,8 @@ export class LocalTransport extends EventTarget implements Transport {
   #player: PalAudioPlayer | null = null;
   #microphone: MicrophoneSender | null = null;
   #listener: LocalListener | null = null;
+  #face: FaceTrack | null = null;
+  #palSpeaking = false;
   readonly #options: LocalTransportOptions;
 
   constructor(options: LocalTransportOptions = {}) {
@@ -52,11 +56,16 @@ export class LocalTransport extends EventTarget implements Transport {
       id: this.#selfId || 'local', name: 'You', role: 'visitor', local: true, audioTrack: null,
       videoTrack: this.#cameraOn ? (this.#stream?.getVideoTracks()[0] ?? null) : null,
     };
-    const remote = [...this.#remote.values()].map((p): TransportParticipant => ({
-      id: p.participant_id, name: p.user_name, role: p.role, local: false, videoTrack: null,
-      audioTrack: p.role === 'pal' ? (this.#player?.track ?? null) : null,
-      videoUrl: p.video_url ?? null, imageUrl: p.image_url ?? null,
-    }));
+    const remote = [...this.#remote.values()].map((p): TransportParticipant => {
+      const pal = p.role === 'pal';
+      return {
+        id: p.participant_id, name: p.user_name, role: p.role, local: false,
+        videoTrack: pal ? (this.#face?.track ?? null) : null,
+        audioTrack: pal ? (this.#player?.track ?? null) : null,
+        videoUrl: p.video_url ?? null, imageUrl: p.image_url ?? null,
+        ...(pal ? { speaking: this.#palSpeaking } : {}),
+      };
+    });
     return [self, ...remote];
   }
 
@@ -83,6 +92,7 @@ export class LocalTransport extends EventTarget implements Transport {
           joined = true;
           this.#selfId = frame.participant_id;
           for (const p of frame.participants) if (p.participant_id !== frame.participant_id) this.#remote.set(p.participant_id, p);
+          this.#showFace();
           this.dispatchEvent(new TransportParticipantsEvent());
           this.#startHearing(frame.transcribes === true, frame.language);
           resolve();
@@ -151,6 +161,7 @@ export class LocalTransport extends EventTarget implements Transport {
     switch (frame.type) {
       case 'participant-joined':
         this.#remote.set(frame.participant.participant_id, frame.participant);
+        this.#showFace();
         this.dispatchEvent(new TransportParticipantsEvent());
         break;
       case 'participant-left':
@@ -158,7 +169,7 @@ export class LocalTransport extends EventTarget implements Transport {
         this.dispatchEvent(new TransportParticipantsEvent());
         break;
       case 'app-message':
-        this.#listener?.observe(frame.data);
+        this.#followSpeaking(frame.data);
         this.dispatchEvent(new TransportMessageEvent(frame.data, frame.from));
         break;
       case 'audio-flush':
@@ -210,6 +221,27 @@ export class LocalTransport extends EventTarget implements Transport {
     this.#listener?.close();
     this.#microphone?.close();
     this.#player?.close();
+    this.#face?.stop();
+  }
+
+  /** A PAL with a built-in face gets it drawn here, moving with the voice being heard. */
+  #showFace(): void {
+    const pal = [...this.#remote.values()].find((p) => p.role === 'pal');
+    if (this.#face || !this.#player || !isDrawnFace(pal?.face_model)) return;
+    this.#face = createDrawnFaceTrack(this.#player);
+  }
+
+  /**
+   * The PAL's speaking events: a trained face's footage moves only while the PAL talks, and the browser's
+   * recognition pauses meanwhile, so the PAL never hears itself.
+   */
+  #followSpeaking(raw: unknown): void {
+    const eventType = typeof raw === 'object' && raw !== null ? (raw as { event_type?: unknown }).event_type : undefined;
+    const speaking = eventType === 'conversation.replica.started_speaking' ? true : eventType === 'conversation.replica.stopped_speaking' ? false : this.#palSpeaking;
+    if (speaking === this.#palSpeaking) return;
+    this.#palSpeaking = speaking;
+    this.#listener?.setPalSpeaking(speaking);
+    this.dispatchEvent(new TransportParticipantsEvent());
   }
 
   #onAudio(data: ArrayBuffer): void {

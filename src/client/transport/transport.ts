@@ -11,9 +11,11 @@ export interface TransportParticipant {
   local: boolean;
   videoTrack: MediaStreamTrack | null;
   audioTrack: MediaStreamTrack | null;
-  /** Local room: the PAL's face thumbnail video or image, shown as its tile. */
+  /** Local room: the PAL's face thumbnail video or image, shown as its tile (when it has no video track). */
   videoUrl?: string | null;
   imageUrl?: string | null;
+  /** Local room: the PAL is talking now (a face's footage moves only then). */
+  speaking?: boolean;
 }
 
 export interface JoinOptions {

@@ -50,6 +50,12 @@ export class PalStage extends LitElement {
   }
 
   override updated(): void {
+    const footage = this.renderRoot.querySelector<HTMLVideoElement>('video.pal[src]');
+    const pal = this.participants.find((p) => !p.local && p.role === 'pal');
+    if (footage && pal?.speaking !== undefined) {
+      if (pal.speaking) void footage.play().catch(() => undefined);
+      else footage.pause();
+    }
     // MediaStreams cannot be bound declaratively; attach each element's track after render.
     const tracks = new Map<string, MediaStreamTrack>();
     for (const p of this.participants) {
@@ -73,7 +79,9 @@ export class PalStage extends LitElement {
       return html`<video class="pal" part="pal" data-track=${pal.videoTrack.id} autoplay playsinline muted aria-label=${label}></video>`;
     const videoUrl = pal?.videoUrl ?? (pal?.imageUrl ? null : this.fallbackVideoUrl);
     const imageUrl = pal?.imageUrl ?? this.fallbackImageUrl;
-    if (videoUrl) return html`<video class="pal" part="pal" src=${videoUrl} autoplay muted loop playsinline aria-label=${label}></video>`;
+    // A trained face's footage moves while the PAL speaks and holds still while it listens.
+    const still = pal?.speaking === false;
+    if (videoUrl) return html`<video class="pal" part="pal" src=${videoUrl} ?autoplay=${!still} muted loop playsinline aria-label=${label}></video>`;
     if (imageUrl) return html`<img class="pal" part="pal" src=${imageUrl} alt=${label} />`;
     return nothing;
   }

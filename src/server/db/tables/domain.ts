@@ -18,6 +18,8 @@ export interface DomainTables {
     thumbnail_image_url: string | null;
     model_name: string | null;
     face_type: Generated<'user' | 'system'>;
+    /** A face the elements draw themselves (e.g. `palkit:ada`); null for trained faces. Migration 0700. */
+    face_model: ColumnType<string | null, string | null | undefined, string | null>;
     /** What training learnt about the video (container, bytes, duration, size); migration 0100. */
     training_details: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
     /** When the training callbacks were queued (with the final status, in one transaction); migration 0100. */

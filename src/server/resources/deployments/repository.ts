@@ -1,5 +1,6 @@
 // Deployments in SQL: ownership, the public view (usage counts, the PAL's face thumbnails) and the
 // counts the call limits compare against.
+import { faceMediaUrl } from '../faces/media-url.js';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
@@ -51,7 +52,7 @@ export interface Thumbnails {
 }
 
 /** The preview media of the PAL's default face (null when the PAL or face is gone). */
-export async function thumbnailsFor(db: Db, palIds: string[]): Promise<Map<string, Thumbnails>> {
+export async function thumbnailsFor(db: Db, palIds: string[], publicUrl: string): Promise<Map<string, Thumbnails>> {
   const result = new Map<string, Thumbnails>();
   if (palIds.length === 0) return result;
   const rows = await db
@@ -60,7 +61,7 @@ export async function thumbnailsFor(db: Db, palIds: string[]): Promise<Map<strin
     .select(['pals.pal_id', 'faces.thumbnail_video_url', 'faces.thumbnail_image_url'])
     .where('pals.pal_id', 'in', palIds)
     .execute();
-  for (const r of rows) result.set(r.pal_id, { thumbnail_video_url: r.thumbnail_video_url ?? null, thumbnail_image_url: r.thumbnail_image_url ?? null });
+  for (const r of rows) result.set(r.pal_id, { thumbnail_video_url: faceMediaUrl(publicUrl, r.thumbnail_video_url ?? null), thumbnail_image_url: faceMediaUrl(publicUrl, r.thumbnail_image_url ?? null) });
   return result;
 }
 
@@ -101,8 +102,8 @@ export function deploymentView(row: DeploymentRow, thumbnails: Thumbnails | unde
 }
 export type DeploymentView = ReturnType<typeof deploymentView>;
 
-export async function viewsOf(db: Db, rows: DeploymentRow[], now: Date): Promise<DeploymentView[]> {
-  const [thumbs, today] = await Promise.all([thumbnailsFor(db, [...new Set(rows.map((r) => r.pal_id))]), usageToday(db, rows.map((r) => r.deployment_id), now)]);
+export async function viewsOf(db: Db, rows: DeploymentRow[], now: Date, publicUrl: string): Promise<DeploymentView[]> {
+  const [thumbs, today] = await Promise.all([thumbnailsFor(db, [...new Set(rows.map((r) => r.pal_id))], publicUrl), usageToday(db, rows.map((r) => r.deployment_id), now)]);
   return rows.map((r) => deploymentView(r, thumbs.get(r.pal_id), today.get(r.deployment_id) ?? 0));
 }
 

@@ -5,7 +5,10 @@ import type { ServiceDeps } from '../../context.js';
 import type { ApiApp } from '../../http/app-env.js';
 import { conflict } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import { faceView, ownedFace, palsUsingFace, type Naming } from './repository.js';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { faceView, ownedFace, palsUsingFace, readableFace, type Naming } from './repository.js';
+import { registerBuiltInFaceImages } from './built-in.js';
 import { faceAliasRoutes, replicaRoutes } from './routes.js';
 import { FACE_TRAINING_ATTEMPTS, FACE_TRAINING_JOB, faceTrainingJob, TRAINING_STEPS } from './training.js';
 
@@ -42,22 +45,24 @@ function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming
       await deps.jobs.enqueue(FACE_TRAINING_JOB, { face_id: faceId }, { db: trx, maxAttempts: FACE_TRAINING_ATTEMPTS });
       return inserted;
     });
-    return c.json(faceView(row, naming, false), 200);
+    return c.json(faceView(row, naming, false, deps.config.publicUrl), 200);
   });
 
   a.openapi(routes.list, async (c) => {
     const { limit, page, verbose } = c.req.valid('query') as { limit: number; page: number; verbose?: string };
     const ownerId = c.get('ownerId') as number;
+    // The caller's faces and the built-in (system) ones every owner can use.
+    const mine = (eb: ExpressionBuilder<Database, 'faces'>) => eb.or([eb('owner_id', '=', ownerId), eb('face_type', '=', 'system')]);
     const [rows, count] = await Promise.all([
-      db.selectFrom('faces').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('face_id').limit(limit).offset((page - 1) * limit).execute(),
-      db.selectFrom('faces').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow(),
+      db.selectFrom('faces').selectAll().where(mine).orderBy('created_at', 'desc').orderBy('face_id').limit(limit).offset((page - 1) * limit).execute(),
+      db.selectFrom('faces').select((eb) => eb.fn.countAll<number>().as('n')).where(mine).executeTakeFirstOrThrow(),
     ]);
-    return c.json({ data: rows.map((r) => faceView(r, naming, verbose === 'true')), total_count: Number(count.n) }, 200);
+    return c.json({ data: rows.map((r) => faceView(r, naming, verbose === 'true', deps.config.publicUrl)), total_count: Number(count.n) }, 200);
   });
 
   a.openapi(routes.get, async (c) => {
-    const face = await ownedFace(db, c.get('ownerId'), idOf(c.req.valid('param')));
-    return c.json(faceView(face, naming, c.req.valid('query').verbose === 'true'), 200);
+    const face = await readableFace(db, c.get('ownerId'), idOf(c.req.valid('param')));
+    return c.json(faceView(face, naming, c.req.valid('query').verbose === 'true', deps.config.publicUrl), 200);
   });
 
   a.openapi(routes.rename, async (c) => {
@@ -66,7 +71,7 @@ function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming
     await ownedFace(db, c.get('ownerId'), faceId);
     const row = await db.updateTable('faces').set({ face_name: (body.face_name ?? body.replica_name)!, updated_at: clock.now() })
       .where('face_id', '=', faceId).returningAll().executeTakeFirstOrThrow();
-    return c.json(faceView(row, naming, false), 200);
+    return c.json(faceView(row, naming, false, deps.config.publicUrl), 200);
   });
 
   a.openapi(routes.delete, async (c) => {
@@ -93,5 +98,6 @@ export const facesModule: ResourceModule = {
   routes(app, deps) {
     register(app, deps, replicaRoutes, 'replica');
     register(app, deps, faceAliasRoutes as unknown as Routes, 'face');
+    registerBuiltInFaceImages(app);
   },
 };

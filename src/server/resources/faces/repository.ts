@@ -2,8 +2,17 @@
 import type { Db } from '../../db/database.js';
 import { notFound } from '../../http/errors.js';
 import { isoMillis } from '../../time.js';
+import { faceMediaUrl } from './media-url.js';
 
 export type Naming = 'replica' | 'face';
+
+/** A face the caller may read: its own, or a built-in (system) face. */
+export async function readableFace(db: Db, ownerId: number, faceId: string) {
+  const row = await db.selectFrom('faces').selectAll().where('face_id', '=', faceId)
+    .where((eb) => eb.or([eb('owner_id', '=', ownerId), eb('face_type', '=', 'system')])).executeTakeFirst();
+  if (!row) throw notFound(`face ${faceId} not found`);
+  return row;
+}
 
 export async function ownedFace(db: Db, ownerId: number, faceId: string, lock?: 'update' | 'share') {
   let q = db.selectFrom('faces').selectAll().where('face_id', '=', faceId).where('owner_id', '=', ownerId);
@@ -16,10 +25,10 @@ export async function ownedFace(db: Db, ownerId: number, faceId: string, lock?: 
 
 type Row = Awaited<ReturnType<typeof ownedFace>>;
 
-export function faceView(row: Row, naming: Naming, verbose: boolean) {
+export function faceView(row: Row, naming: Naming, verbose: boolean, publicUrl: string) {
   const rest = {
-    thumbnail_video_url: row.thumbnail_video_url,
-    thumbnail_image_url: row.thumbnail_image_url,
+    thumbnail_video_url: faceMediaUrl(publicUrl, row.thumbnail_video_url),
+    thumbnail_image_url: faceMediaUrl(publicUrl, row.thumbnail_image_url),
     training_progress: row.training_progress,
     status: row.status as 'training' | 'completed' | 'error',
     error_message: row.error_message,

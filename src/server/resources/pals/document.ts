@@ -64,7 +64,9 @@ export async function normalisePal(input: PalInput, ctx: NormaliseContext): Prom
   if (layers.conferencing && !faceId) throw badRequest(`invalid_request: layers.conferencing needs a face: set ${facesName}`);
 
   if (faceId) {
-    const face = await ctx.db.selectFrom('faces').select('face_id').where('face_id', '=', faceId).where('owner_id', '=', ctx.ownerId).forShare().executeTakeFirst();
+    // The caller's own faces, and the built-in (system) faces every owner may use.
+    const face = await ctx.db.selectFrom('faces').select('face_id').where('face_id', '=', faceId)
+      .where((eb) => eb.or([eb('owner_id', '=', ctx.ownerId), eb('face_type', '=', 'system')])).forShare().executeTakeFirst();
     if (!face) throw badRequest(`Unknown face '${faceId}'`);
   }
 

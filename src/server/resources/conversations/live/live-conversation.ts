@@ -26,7 +26,8 @@ export interface LiveConversation {
     pipelineMode: 'full' | 'echo';
     definition: Record<string, unknown>;
   };
-  face: { videoUrl: string | null; imageUrl: string | null };
+  /** The face's media (paths on this service for built-in faces) and, for a drawn face, its model. */
+  face: { videoUrl: string | null; imageUrl: string | null; model: string | null };
   /** Present when the PAL has the magic_canvas skill and its pipeline can use it (not echo). */
   canvas: CanvasSkill | null;
 }
@@ -46,7 +47,7 @@ export async function loadLiveConversation(db: Db, conversationId: string): Prom
   if (!row) return undefined;
   const faceId = row.face_id ?? row.default_face_id ?? null;
   const face = faceId
-    ? await db.selectFrom('faces').select(['thumbnail_video_url', 'thumbnail_image_url']).where('face_id', '=', faceId).executeTakeFirst()
+    ? await db.selectFrom('faces').select(['thumbnail_video_url', 'thumbnail_image_url', 'face_model']).where('face_id', '=', faceId).executeTakeFirst()
     : undefined;
   const pipelineMode = row.pipeline_mode === 'echo' ? 'echo' : 'full';
   const skill = row.pal_id
@@ -67,7 +68,7 @@ export async function loadLiveConversation(db: Db, conversationId: string): Prom
     startedAt: row.live_started_at,
     faceId,
     pal: { palId: row.pal_id, name: row.pal_name ?? 'PAL', pipelineMode, definition: isRecord(row.definition) ? row.definition : {} },
-    face: { videoUrl: face?.thumbnail_video_url ?? null, imageUrl: face?.thumbnail_image_url ?? null },
+    face: { videoUrl: face?.thumbnail_video_url ?? null, imageUrl: face?.thumbnail_image_url ?? null, model: face?.face_model ?? null },
     // The skill has no effect on echo PALs.
     canvas: skill && pipelineMode !== 'echo' ? { components } : null,
   };

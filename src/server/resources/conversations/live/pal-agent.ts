@@ -15,6 +15,7 @@ import { acknowledgement, cardFor } from './pal-canvas.js';
 import { disclosureFor, greetingFor } from './pal-disclosure.js';
 import type { ChatMessage } from './pal-llm.js';
 import { msPerWord, Speaker, type SpeechSource } from './pal-speech.js';
+import { faceMediaUrl } from '../../faces/media-url.js';
 import { EchoAudioStream } from './echo-audio.js';
 import { PalHearing, type HearingPort } from './pal-hearing.js';
 import { PalVoice, type AudioOut } from './pal-voice.js';
@@ -65,8 +66,9 @@ export class PalAgent {
       participant_id: `pal_${conv.pal.palId}`,
       user_name: conv.pal.name,
       role: 'pal',
-      video_url: conv.face.videoUrl,
-      image_url: conv.face.imageUrl,
+      video_url: faceMediaUrl(deps.config.publicUrl, conv.face.videoUrl),
+      image_url: faceMediaUrl(deps.config.publicUrl, conv.face.imageUrl),
+      ...(conv.face.model ? { face_model: conv.face.model } : {}),
     };
     this.answers = { deps, conv, context: conv.conversationalContext, history: [] };
     this.guardrails = conv.pal.pipelineMode === 'echo' ? Promise.resolve(null) : GuardrailCheck.load(deps, conv).catch(() => null);
