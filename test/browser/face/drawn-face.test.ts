@@ -1,0 +1,106 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { createDrawnFaceTrack, isDrawnFace } from '../../../src/client/media/face/drawn-face.js';
+import type { FaceTimeline } from '../../../src/client/media/face/face-track.js';
+import type { Viseme } from '../../../src/protocol/visemes.js';
+import '../../../src/components/define.js';
+import type { PalStage } from '../../../src/components/stage/stage.js';
+import { until } from '../helpers/fakes.js';
+
+/** Grabs the current frame of a video track as RGBA pixels of a region (in the face's 960×540 coordinates). */
+async function region(track: MediaStreamTrack, x: number, y: number, w: number, h: number): Promise<Uint8ClampedArray> {
+  const video = document.createElement('video');
+  video.muted = true;
+  video.srcObject = new MediaStream([track]);
+  await video.play();
+  await until(() => video.videoWidth > 0, 'a frame');
+  const canvas = document.createElement('canvas');
+  canvas.width = 960;
+  canvas.height = 540;
+  const context = canvas.getContext('2d')!;
+  context.drawImage(video, 0, 0, 960, 540);
+  video.pause();
+  return context.getImageData(x, y, w, h).data;
+}
+
+const dark = (pixels: Uint8ClampedArray) => {
+  let n = 0;
+  for (let i = 0; i < pixels.length; i += 4) if (pixels[i]! + pixels[i + 1]! + pixels[i + 2]! < 240) n++;
+  return n;
+};
+
+describe('the drawn face (Ada)', () => {
+  it('is a live video track whose mouth opens for A and closes for M', async () => {
+    let viseme: Viseme = 'A';
+    const timeline: FaceTimeline = { visemeNow: () => viseme, speaking: () => true };
+    const face = createDrawnFaceTrack(timeline, { reducedMotion: true, random: () => 0.99 });
+    expect(face.track.kind).to.equal('video');
+    expect(face.track.readyState).to.equal('live');
+    await new Promise((r) => setTimeout(r, 300)); // the mouth eases into shape
+    const open = dark(await region(face.track, 440, 300, 80, 50));
+    viseme = 'M';
+    await new Promise((r) => setTimeout(r, 300));
+    const closed = dark(await region(face.track, 440, 300, 80, 50));
+    expect(open, 'the open mouth shows its dark inside').to.be.greaterThan(closed + 150);
+    face.stop();
+    expect(face.track.readyState).to.equal('ended');
+  });
+
+  it('blinks while idle', async () => {
+    const timeline: FaceTimeline = { visemeNow: () => 'rest', speaking: () => false };
+    const face = createDrawnFaceTrack(timeline, { reducedMotion: true, random: () => 0 }); // first blink 1.5 s in
+    const eye = () => region(face.track, 416, 232, 48, 24);
+    const whiteOf = (pixels: Uint8ClampedArray) => {
+      let n = 0;
+      for (let i = 0; i < pixels.length; i += 4) if (pixels[i]! > 240 && pixels[i + 1]! > 240 && pixels[i + 2]! > 240) n++;
+      return n;
+    };
+    const openWhite = whiteOf(await eye());
+    expect(openWhite, 'open eyes show their whites').to.be.greaterThan(100);
+    let closedWhite = openWhite;
+    const deadline = performance.now() + 3000;
+    while (performance.now() < deadline && closedWhite > 10) {
+      closedWhite = whiteOf(await eye());
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(closedWhite, 'the eyelid covers the eye during a blink').to.be.lessThan(10);
+    face.stop();
+  });
+
+  it('is the face the elements draw for palkit:ada, and no other', () => {
+    expect(isDrawnFace('palkit:ada')).to.equal(true);
+    expect(isDrawnFace('palkit:nobody')).to.equal(false);
+    expect(isDrawnFace(null)).to.equal(false);
+  });
+});
+
+describe('a trained face\'s footage on the stage', () => {
+  it('plays while the PAL speaks and holds still while it listens', async () => {
+    const canvas = document.createElement('canvas');
+    canvas.getContext('2d')!.fillRect(0, 0, 10, 10);
+    const clip = await new Promise<string>((resolve) => {
+      // A two-second clip recorded from a canvas stream, as a trained face's footage stands in.
+      const stream = canvas.captureStream(25);
+      const recorder = new MediaRecorder(stream, { mimeType: 'video/webm' });
+      const parts: Blob[] = [];
+      recorder.ondataavailable = (e) => parts.push(e.data);
+      recorder.onstop = () => resolve(URL.createObjectURL(new Blob(parts, { type: 'video/webm' })));
+      const timer = setInterval(() => canvas.getContext('2d')!.fillRect(Math.random() * 10, 0, 1, 1), 40);
+      recorder.start();
+      setTimeout(() => (clearInterval(timer), recorder.stop()), 2000);
+    });
+    const pal = (speaking: boolean) => ({ id: 'pal', name: 'PAL', role: 'pal' as const, local: false, videoTrack: null, audioTrack: null, videoUrl: clip, speaking });
+    const el = await fixture<PalStage>(html`<pal-stage .participants=${[pal(false)]}></pal-stage>`);
+    const video = () => el.shadowRoot!.querySelector<HTMLVideoElement>('video.pal')!;
+    await el.updateComplete;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(video().paused, 'still while listening').to.equal(true);
+    el.participants = [pal(true)];
+    await until(() => !video().paused && video().currentTime > 0.1, 'the footage playing');
+    el.participants = [pal(false)];
+    await el.updateComplete;
+    const held = video().currentTime;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(video().paused).to.equal(true);
+    expect(video().currentTime).to.equal(held);
+  });
+});
