@@ -18,6 +18,7 @@ import { msPerWord, Speaker, type SpeechSource } from './pal-speech.js';
 import { faceMediaUrl } from '../../faces/media-url.js';
 import { EchoAudioStream } from './echo-audio.js';
 import { PalHearing, type HearingPort } from './pal-hearing.js';
+import { phrasesFor } from './pal-phrases.js';
 import { PalVoice, type AudioOut } from './pal-voice.js';
 import { earsFor, synthesizerFor } from './voice-engine.js';
 import { appendTranscriptEntry, roundSeconds } from './transcript-store.js';
@@ -192,9 +193,10 @@ export class PalAgent {
   /** The answer, unless the turn touches one of the PAL's guardrails: then a refusal (and its callback). */
   private guarded(text: string, answer: SpeechSource): SpeechSource {
     const triggered = this.guardrails.then((g) => g?.check(text) ?? null).catch(() => null);
+    const refusal = phrasesFor(this.language).refusal;
     return async function* (signal) {
       if (await triggered) {
-        yield "I'm sorry, that is something I can't help with here.";
+        yield refusal;
         return;
       }
       yield* answer(signal);

@@ -2,7 +2,8 @@
 // when one is configured (with knowledge, memories and context in the prompt), otherwise they answer
 // from their knowledge documents, pinned memories and context alone.
 import type { ServiceDeps } from '../../../context.js';
-import type { LiveConversation } from './live-conversation.js';
+import { conversationLanguage, type LiveConversation } from './live-conversation.js';
+import { phrasesFor } from './pal-phrases.js';
 import { answerFromKnowledge, recall, systemPrompt } from './pal-knowledge.js';
 import { streamChat, type ChatMessage } from './pal-llm.js';
 import type { SpeechSource } from './pal-speech.js';
@@ -25,12 +26,13 @@ export function answerSource(ctx: AnswerContext, text: string): SpeechSource {
   const earlier = ctx.history.slice(-HISTORY_TURNS);
   return async function* (signal) {
     const known = await recall(deps, conv, text);
+    const language = conversationLanguage(conv);
     if (!deps.config.llm.baseUrl) {
-      yield answerFromKnowledge(text, known, ctx.context);
+      yield answerFromKnowledge(text, known, ctx.context, phrasesFor(language));
       return;
     }
     const messages: ChatMessage[] = [
-      { role: 'system', content: systemPrompt(conv, ctx.context, known) },
+      { role: 'system', content: systemPrompt(conv, ctx.context, known, language) },
       ...earlier,
       { role: 'user', content: text },
     ];
@@ -43,7 +45,7 @@ export function answerSource(ctx: AnswerContext, text: string): SpeechSource {
     } catch (error) {
       if (signal.aborted) throw error;
       deps.log.error('language model failed', { conversation_id: conv.conversationId, error: error instanceof Error ? error.message : String(error) });
-      if (!said) yield "Sorry, I lost my train of thought. Could you say that again?";
+      if (!said) yield phrasesFor(conversationLanguage(conv)).lostThread;
     }
   };
 }
