@@ -76,7 +76,7 @@ export class PalAgent {
     this.speaker = new Speaker(
       { emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx) },
       new PalVoice(synthesizerFor(deps), room.audio, msPerWord(deps.config.room.wordsPerMinute)),
-      () => ({ language: this.language, rate: deps.config.room.wordsPerMinute }),
+      () => ({ language: this.language, rate: deps.config.room.wordsPerMinute, ...providerVoice(conv) }),
       () => deps.clock.now(),
       async (_utterance, result) => {
         if (!result.text) return;
@@ -326,4 +326,12 @@ export class PalAgent {
       .finally(() => this.writes.delete(write));
     this.writes.add(write);
   }
+}
+
+/** The speech provider's voice the PAL asks for in `layers.tts` (`voice`, or the hosted product's `external_voice_id`). */
+function providerVoice(conv: LiveConversation): { voice?: string } {
+  const layers = conv.pal.definition.layers;
+  const tts = isRecord(layers) && isRecord(layers.tts) ? layers.tts : {};
+  const voice = typeof tts.voice === 'string' ? tts.voice : typeof tts.external_voice_id === 'string' ? tts.external_voice_id : undefined;
+  return voice?.trim() ? { voice: voice.trim().slice(0, 64) } : {};
 }
