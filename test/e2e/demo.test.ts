@@ -104,9 +104,13 @@ describe('npm start demo', () => {
       await new Promise((r) => setTimeout(r, 250));
     } while (Date.now() < deadline);
     assert.equal(documents.data[0]?.status, 'ready', JSON.stringify(documents.data[0]));
-    const faces = await (await fetch(`${demo.url}/v2/replicas`, { headers: { 'x-api-key': key } })).json();
-    assert.equal(faces.data[0].status, 'completed');
-    assert.match(faces.data[0].thumbnail_video_url, /\/media\//);
+    // The demo PALs use the built-in drawn face Ada, not a test card: its still image is served by the demo.
+    const face = await (await fetch(`${demo.url}/v2/replicas/rpalkitada?verbose=true`, { headers: { 'x-api-key': key } })).json();
+    assert.deepEqual([face.status, face.replica_type], ['completed', 'system']);
+    assert.equal(face.thumbnail_image_url, `${demo.url}/faces/palkit-ada.svg`);
+    const pal = await (await fetch(`${demo.url}/v2/pals/${(list.data as Array<{ pal_id: string }>)[0]!.pal_id}`, { headers: { 'x-api-key': key } })).json();
+    assert.equal(pal.default_face_id, 'rpalkitada');
+    assert.equal((await fetch(face.thumbnail_image_url)).headers.get('content-type'), 'image/svg+xml');
   });
 
   it('serves the index and the operator console', async () => {
