@@ -1,0 +1,13 @@
+// PALs in Daily rooms: the runner API (the handoff itself runs in createConversation).
+import type { ResourceModule } from '../../module.js';
+import { registerRunnerRoutes } from './routes.js';
+
+export const palRunnerModule: ResourceModule = {
+  name: 'pal-runner',
+  routes(app, deps) {
+    if (deps.config.daily.apiKey && !deps.config.palRunner) {
+      deps.log.info('Daily rooms without a PAL: PALKIT_PAL_RUNNER_URL is unset, so no PAL joins Daily rooms');
+    }
+    registerRunnerRoutes(app, deps);
+  },
+};
