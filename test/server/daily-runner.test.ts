@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/server/config.js';
+import { RunnerHandoff } from '../../src/server/resources/conversations/runner/routes.js';
 import { DAILY_KEY, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../helpers/fake-daily.js';
 import { createPal } from '../helpers/fixtures.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
@@ -90,6 +91,17 @@ describe('PAL runner handoff', () => {
     assert.equal(body.api.transcript_url, `${t.url}/v2/conversations/${id}/runner/transcript`);
     assert.match(body.api.conversation_token, /^rt\./);
     assert.equal((await t.api('GET', `/v2/conversations/${id}`)).body.status, 'active');
+    assert.ok(RunnerHandoff.strict().safeParse(body).success, 'the body is what the OpenAPI document says');
+  });
+
+  it('documents the handoff as an OpenAPI webhook and the runner API as paths', async () => {
+    const doc = (await t.api('GET', '/openapi.json', undefined, { key: null })).body;
+    assert.ok(doc.webhooks?.palRunnerHandoff?.post, 'webhook palRunnerHandoff');
+    assert.ok(doc.paths['/v2/conversations/{conversation_id}/runner/knowledge']?.get);
+    assert.ok(doc.paths['/v2/conversations/{conversation_id}/runner/transcript']?.post);
+    assert.ok(doc.paths['/v2/daily/webhooks']?.post);
+    assert.deepEqual(doc.paths['/v2/conversations/{conversation_id}/runner/knowledge'].get.security, [{ RunnerToken: [] }]);
+    assert.ok(doc.paths['/v2/deployments/{deployment_id}/start'].post.responses['503']);
   });
 
   it('gives the runner the PAL knowledge and takes its transcript with the conversation token only', async () => {

@@ -12,6 +12,7 @@ import { isRecord, loadLiveConversation, type LiveConversation } from '../live/l
 import { finalizeConversation } from '../live/room-end.js';
 import { createBotToken } from '../providers/daily.js';
 import { signRunnerToken } from './conversation-token.js';
+import type { RunnerHandoff } from './routes.js';
 
 export const RUNNER_TIMEOUT_MS = 6_000;
 /** Why a refused handoff ends the conversation: the room is fine, starting the PAL failed. */
@@ -36,7 +37,7 @@ export function publicLayers(layers: unknown): Record<string, unknown> {
   return isRecord(layers) ? (strip(layers) as Record<string, unknown>) : {};
 }
 
-export function runnerBody(deps: ServiceDeps, conv: LiveConversation, room: { url: string; botToken: string }, expiresAt: Date) {
+export function runnerBody(deps: ServiceDeps, conv: LiveConversation, room: { url: string; botToken: string }, expiresAt: Date): RunnerHandoff {
   const d = conv.pal.definition;
   const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
   const languages = Array.isArray(d.languages) ? d.languages.filter((l): l is string => typeof l === 'string') : typeof conv.properties.language === 'string' ? [conv.properties.language] : [];

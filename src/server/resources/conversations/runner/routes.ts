@@ -37,6 +37,39 @@ const TranscriptEntry = z
   .openapi('RunnerTranscriptEntry');
 const TranscriptReport = z.object({ entries: z.array(TranscriptEntry).min(1).max(200) }).openapi('RunnerTranscriptReport');
 
+/** The body of the handoff POST to PALKIT_PAL_RUNNER_URL (documented as the OpenAPI webhook `palRunnerHandoff`). */
+export const RunnerHandoff = z
+  .object({
+    conversation_id: z.string(),
+    room_url: z.string().openapi({ example: 'https://your-domain.daily.co/c1a2b3c4d5e6f7' }),
+    bot_token: z.string().openapi({ description: 'Daily meeting token for the bot: owner, `user_name` = PAL name, `user_id` = `bot_user_id`, expires with the room' }),
+    bot_user_id: z.string().openapi({ example: 'pal_p1a2b3c4', description: 'The bot must join with this id (the token sets it); its `participant.joined` sends `system.pal_joined`' }),
+    expires_at: z.string().openapi({ description: 'When the room and both tokens expire (ISO 8601)' }),
+    pal: z.object({
+      pal_id: z.string(),
+      name: z.string(),
+      pipeline_mode: z.enum(['full', 'echo']),
+      system_prompt: z.string().nullable(),
+      greeting: z.string().openapi({ description: 'What to say first: the conversation\'s custom_greeting, else the PAL\'s, else a built-in one' }),
+      disclosure: z.object({ required: z.boolean().openapi({ description: 'Say `verbal` before the greeting and show `visual`' }), verbal: z.string(), visual: z.string() }),
+      languages: z.array(z.string()),
+      layers: z.record(z.string(), z.unknown()).openapi({ description: "The PAL's layers with every secret field (api_key, tokens, passwords) removed" }),
+      face_id: z.string().nullable(),
+    }),
+    conversational_context: z.string().nullable(),
+    custom_greeting: z.string().nullable(),
+    memory_stores: z.array(z.string()),
+    properties: z.record(z.string(), z.unknown()),
+    api: z.object({
+      base_url: z.string(),
+      conversation_token: z.string().openapi({ description: '`Authorization: Bearer` credential for the runner API of this conversation only' }),
+      knowledge_url: z.string(),
+      transcript_url: z.string(),
+    }),
+  })
+  .openapi('RunnerHandoff');
+export type RunnerHandoff = z.infer<typeof RunnerHandoff>;
+
 export const knowledgeRoute = publicRoute({
   method: 'get',
   path: '/v2/conversations/{conversation_id}/runner/knowledge',
@@ -71,6 +104,20 @@ export function registerRunnerRoutes(app: ApiApp, deps: ServiceDeps): void {
     type: 'http',
     scheme: 'bearer',
     description: 'The `api.conversation_token` a PAL runner receives in the handoff; valid for that conversation until its room expires.',
+  });
+
+  app.openAPIRegistry.registerWebhook({
+    method: 'post',
+    path: 'palRunnerHandoff',
+    tags,
+    summary: 'A Daily room handed to the PAL runner (POST to PALKIT_PAL_RUNNER_URL)',
+    description:
+      'Sent while the conversation is being created, when Daily rooms are used and PALKIT_PAL_RUNNER_URL is set. Signed per Standard Webhooks with PALKIT_PAL_RUNNER_SECRET ' +
+      '(`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>`). Answer 2xx within 6 s once a bot is on its way; ' +
+      'the bot joins `room_url` with `bot_token` and speaks the interactions protocol as Daily app-messages. Any other answer, a timeout or a network error ends the conversation ' +
+      '(`exception_encountered_during_conversation_startup`), deletes the room, and the start answers 503 `pal_unavailable`. Not retried: the visitor is waiting.',
+    request: { body: { required: true, content: { 'application/json': { schema: RunnerHandoff } } } },
+    responses: { 200: { description: 'Accepted: a bot will join the room' }, 500: { description: 'Refused (any non-2xx): the conversation ends' } },
   });
 
   app.openapi(knowledgeRoute, async (c) => {
