@@ -2,6 +2,9 @@
 // loopback fakes of Daily's REST API and of a runner that verifies signatures with `standardwebhooks`.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { ApiClient } from '../../src/client/api.js';
+import { PalClientError } from '../../src/client/errors.js';
+import { startOutcome } from '../../src/client/start-errors.js';
 import { ConfigError, loadConfig } from '../../src/server/config.js';
 import { RunnerHandoff } from '../../src/server/resources/conversations/runner/routes.js';
 import { DAILY_KEY, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../helpers/fake-daily.js';
@@ -147,6 +150,14 @@ describe('PAL runner handoff', () => {
     const failed = await t.api('POST', `/v2/deployments/${d.body.deployment_id}/start`, {}, { key: null });
     assert.equal(failed.status, 503, JSON.stringify(failed.body));
     assert.match(failed.body.error, /^pal_unavailable: /);
+    // What the elements make of it: the browser API client's error code and the error screen.
+    const client = new ApiClient({ apiBase: t.url });
+    const error = await client.start(d.body.deployment_id, {}).then(() => null, (e: unknown) => e);
+    assert.ok(error instanceof PalClientError);
+    assert.equal(error.code, 'pal_unavailable');
+    assert.equal(error.status, 503);
+    assert.match(error.message, /PAL could not join/);
+    assert.deepEqual(startOutcome(error.code), { kind: 'error' });
     runner.state.mode = 'accept';
     const ok = await t.api('POST', `/v2/deployments/${d.body.deployment_id}/start`, {}, { key: null });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
