@@ -86,6 +86,8 @@ export type StartResponse = z.infer<typeof StartResponse>;
 export const StartErrorCode = z.enum([
   'deployment_not_found', 'deployment_inactive', 'origin_not_allowed', 'password_required', 'invalid_password',
   'captcha_required', 'captcha_failed', 'daily_limit', 'total_limit', 'busy', 'too_many_attempts', 'invalid_request',
+  // 503: the PAL of a Daily room could not be started (its runner refused); shown on the error screen.
+  'pal_unavailable',
 ]);
 export type StartErrorCode = z.infer<typeof StartErrorCode>;
 

@@ -14,6 +14,9 @@ const EnvSchema = z.object({
   PALKIT_TURNSTILE_VERIFY_URL: z.string().url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
   PALKIT_DAILY_API_KEY: optionalString,
   PALKIT_DAILY_API_URL: z.string().url().default('https://api.daily.co/v1'),
+  PALKIT_DAILY_WEBHOOK_SECRET: optionalString,
+  PALKIT_PAL_RUNNER_URL: z.string().trim().url().optional().or(z.literal('').transform(() => undefined)),
+  PALKIT_PAL_RUNNER_SECRET: z.string().trim().regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be a Standard Webhooks secret (whsec_ followed by base64)').optional().or(z.literal('').transform(() => undefined)),
   PALKIT_SECRET: optionalString,
   PALKIT_TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).optional().catch(undefined),
   PALKIT_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
@@ -49,7 +52,9 @@ export interface Config {
   /** CIDRs that the guarded fetch may reach although private. */
   outboundAllow: string[];
   turnstile: { siteKey: string | undefined; secret: string | undefined; verifyUrl: string };
-  daily: { apiKey: string | undefined; apiUrl: string };
+  daily: { apiKey: string | undefined; apiUrl: string; webhookSecret: string | undefined };
+  /** Where Daily rooms are handed to a PAL bot (signed with the whsec_ secret); unset: no PAL joins Daily rooms. */
+  palRunner: { url: string; secret: string } | undefined;
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
   trustProxy: boolean;
   /** Server secret for signing meeting tokens and encrypting stored secrets. */
@@ -101,6 +106,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration: ${issue?.path.join('.')}: ${issue?.message}`);
   }
   const e = parsed.data;
+  if (e.PALKIT_PAL_RUNNER_URL && !e.PALKIT_PAL_RUNNER_SECRET) {
+    throw new ConfigError('invalid configuration: PALKIT_PAL_RUNNER_URL is set but PALKIT_PAL_RUNNER_SECRET is not: the runner must be able to verify the handoff (a whsec_… secret)');
+  }
   return {
     port,
     dataDir: e.PALKIT_DATA,
@@ -109,7 +117,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: (e.PALKIT_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     outboundAllow: (e.PALKIT_OUTBOUND_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     turnstile: { siteKey: e.PALKIT_TURNSTILE_SITE_KEY, secret: e.PALKIT_TURNSTILE_SECRET, verifyUrl: e.PALKIT_TURNSTILE_VERIFY_URL },
-    daily: { apiKey: e.PALKIT_DAILY_API_KEY, apiUrl: e.PALKIT_DAILY_API_URL.replace(/\/+$/, '') },
+    daily: { apiKey: e.PALKIT_DAILY_API_KEY, apiUrl: e.PALKIT_DAILY_API_URL.replace(/\/+$/, ''), webhookSecret: e.PALKIT_DAILY_WEBHOOK_SECRET },
+    palRunner: e.PALKIT_PAL_RUNNER_URL && e.PALKIT_PAL_RUNNER_SECRET ? { url: e.PALKIT_PAL_RUNNER_URL, secret: e.PALKIT_PAL_RUNNER_SECRET } : undefined,
     secret: e.PALKIT_SECRET,
     trustProxy: e.PALKIT_TRUST_PROXY === '1' || e.PALKIT_TRUST_PROXY === 'true',
     jobLeaseSeconds: e.PALKIT_JOB_LEASE_SECONDS,

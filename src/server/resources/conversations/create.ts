@@ -8,6 +8,7 @@ import { newId } from '../../ids.js';
 import { isoMillis } from '../../time.js';
 import { conferencingProvider, ProviderError } from './providers/index.js';
 import { checkFace, resolvePalAndFace } from './repository.js';
+import { handOffToRunner } from './runner/handoff.js';
 import type { ConversationProperties } from './schemas.js';
 
 export const DEFAULT_MAX_CALL_DURATION = 3600;
@@ -98,6 +99,8 @@ export async function createConversation(deps: ServiceDeps, input: CreateConvers
   if (room.conversationUrl !== planned || room.room) {
     await db.updateTable('conversations').set({ conversation_url: room.conversationUrl, provider_room: room.room }).where('conversation_id', '=', conversationId).execute();
   }
+  // A Daily room gets its PAL from the runner; a refusal ends the conversation and throws PalUnavailableError.
+  if (provider.name === 'daily' && room.room) await handOffToRunner(deps, conversationId, { url: room.conversationUrl, name: room.room }, expiresAt);
   return {
     conversation_id: conversationId,
     conversation_name: conversationName,

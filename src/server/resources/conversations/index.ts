@@ -6,6 +6,7 @@ import { createConversation } from './create.js';
 import { CLOSE_ROOM_JOB, endConversation } from './end.js';
 import { listConversationEvents } from './events-store.js';
 import { conferencingProvider, ProviderError } from './providers/index.js';
+import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from './runner/handoff.js';
 import { conversationView, ownedConversation } from './repository.js';
 import * as routes from './routes.js';
 
@@ -36,6 +37,7 @@ export const conversationsModule: ResourceModule = {
         return c.json(created, 200);
       } catch (error) {
         if (error instanceof ProviderError) return c.json({ error: 'conferencing_unavailable: the video room could not be created' }, 502);
+        if (error instanceof PalUnavailableError) return c.json({ error: PAL_UNAVAILABLE_ERROR }, 503);
         throw error;
       }
     });

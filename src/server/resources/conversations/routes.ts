@@ -6,12 +6,13 @@ import { Conversation, ConversationCreated, ConversationId, ConversationList, Cr
 const tags = ['Conversations'];
 const params = z.object({ conversation_id: ConversationId });
 const providerDown = { description: 'The conferencing provider could not open a room', content: { 'application/json': { schema: ErrorBody } } };
+const palDown = { description: '`pal_unavailable`: the PAL runner refused a Daily room or did not answer in time; the conversation was ended (`exception_encountered_during_conversation_startup`)', content: { 'application/json': { schema: ErrorBody } } };
 
 export const create = keyedRoute({
   method: 'post', path: '/v2/conversations', tags, summary: 'Start a conversation with a PAL',
   description: 'Opens a room (the service\'s own, or a Daily room when a Daily key is configured) and returns its URL and a meeting token for one visitor.',
   request: jsonBody(CreateConversation),
-  responses: { 200: json(ConversationCreated, 'Conversation created'), ...errors(400), 502: providerDown },
+  responses: { 200: json(ConversationCreated, 'Conversation created'), ...errors(400), 502: providerDown, 503: palDown },
 });
 export const list = keyedRoute({
   method: 'get', path: '/v2/conversations', tags, summary: 'List your conversations (newest first)',

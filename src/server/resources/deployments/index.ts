@@ -6,6 +6,7 @@ import { ApiError, badRequest } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { findOwnedPal } from '../conversations/repository.js';
 import { ProviderError } from '../conversations/providers/index.js';
+import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from '../conversations/runner/handoff.js';
 import { unavailableReason } from './availability.js';
 import { captchaFor } from './captcha.js';
 import { clientAddress, clientKey } from './client-address.js';
@@ -145,6 +146,7 @@ export const deploymentsModule: ResourceModule = {
         return c.json(await startDeployment(c, c.req.valid('param').deployment_id, c.req.valid('json')), 200);
       } catch (error) {
         if (error instanceof ProviderError) return c.json({ error: 'conferencing_unavailable: the video room could not be created' }, 502);
+        if (error instanceof PalUnavailableError) return c.json({ error: PAL_UNAVAILABLE_ERROR }, 503);
         throw error;
       }
     });

@@ -51,10 +51,11 @@ export const init = publicRoute({
 });
 
 const providerDown = { description: 'The conferencing provider could not open a room', content: { 'application/json': { schema: ErrorBody } } };
+const palDown = { description: '`pal_unavailable`: the PAL runner refused a Daily room or did not answer in time; the conversation was ended (`exception_encountered_during_conversation_startup`)', content: { 'application/json': { schema: ErrorBody } } };
 export const start = publicRoute({
   method: 'post', path: '/v2/deployments/{deployment_id}/start', tags: publicTags, summary: 'Start a conversation from a deployment (no API key)',
   description:
     'Checks, in order: the deployment exists (404 deployment_not_found); it is active (403 deployment_inactive); the Origin is allowed for widget and embed (403 origin_not_allowed); the password (403 password_required / invalid_password; repeated failures from one address are slowed, then 429 too_many_attempts with Retry-After); the captcha when enabled (403 captcha_required / captcha_failed); the limits (429 daily_limit / total_limit / busy); memory_stores must not name a memory store (400). `pal_id` is a preview override that needs the owner\'s x-api-key (403 otherwise).',
   request: { params, ...jsonBody(StartDeployment) },
-  responses: { 200: json(ConversationCreated, 'Conversation created'), ...errors(400, 403, 404, 429), 502: providerDown },
+  responses: { 200: json(ConversationCreated, 'Conversation created'), ...errors(400, 403, 404, 429), 502: providerDown, 503: palDown },
 });

@@ -9,8 +9,9 @@ export interface DailyOptions {
   fetch: GuardedFetch;
 }
 
-export function dailyProvider({ apiKey, apiUrl, fetch }: DailyOptions): ConferencingProvider {
-  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+/** One call to Daily's REST API: the status and the parsed JSON (null when the body is not JSON). */
+export function dailyApi({ apiKey, apiUrl, fetch }: DailyOptions) {
+  return async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
     let response: Response;
     try {
       response = await fetch(`${apiUrl}${path}`, {
@@ -31,8 +32,20 @@ export function dailyProvider({ apiKey, apiUrl, fetch }: DailyOptions): Conferen
       /* not JSON: reported by the caller through the status */
     }
     return { status: response.status, json };
-  }
+  };
+}
 
+/** An owner meeting token for the PAL's bot (owners are never knocked and may eject the room's participants). */
+export async function createBotToken(options: DailyOptions, input: { room: string; exp: number; userName: string; userId: string }): Promise<string> {
+  const token = await dailyApi(options)('POST', '/meeting-tokens', {
+    properties: { room_name: input.room, exp: input.exp, is_owner: true, user_name: input.userName, user_id: input.userId },
+  });
+  if (token.status !== 200 || typeof token.json?.token !== 'string') throw new ProviderError(`daily bot token creation failed (HTTP ${token.status})`);
+  return token.json.token;
+}
+
+export function dailyProvider(options: DailyOptions): ConferencingProvider {
+  const call = dailyApi(options);
   return {
     name: 'daily',
     plannedUrl: () => null,

@@ -1,0 +1,132 @@
+// Daily's webhooks turned into conversation callbacks: signature checks, the bot's join, the meeting's
+// end with the transcript the runner reported, and redeliveries that change nothing.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { DAILY_KEY, DAILY_WEBHOOK_SECRET, dailyEvent, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../helpers/fake-daily.js';
+import { createPal } from '../helpers/fixtures.js';
+import { sleep, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+describe('Daily webhooks', () => {
+  let daily: Awaited<ReturnType<typeof startFakeDaily>>;
+  let runner: Awaited<ReturnType<typeof startFakeRunner>>;
+  let receiver: CallbackReceiver;
+  let t: TestService;
+  let palId: string;
+  let faceId: string | null;
+
+  before(async () => {
+    daily = await startFakeDaily();
+    runner = await startFakeRunner();
+    receiver = await startCallbackReceiver();
+    t = await startTestService({
+      PALKIT_DAILY_API_KEY: DAILY_KEY,
+      PALKIT_DAILY_API_URL: daily.url,
+      PALKIT_DAILY_WEBHOOK_SECRET: DAILY_WEBHOOK_SECRET,
+      PALKIT_PAL_RUNNER_URL: runner.url,
+      PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET,
+    });
+    ({ palId, faceId } = await createPal(t, { pal_name: 'Ada' }));
+  });
+  after(async () => {
+    await t.close();
+    await Promise.all([daily.close(), runner.close(), receiver.close()]);
+  });
+
+  /** A started conversation with its runner handoff. */
+  async function start() {
+    const r = await t.api('POST', '/v2/conversations', { pal_id: palId, callback_url: receiver.url });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const handoff = runner.requests.find((q) => q.body.conversation_id === r.body.conversation_id)!.body;
+    return { id: r.body.conversation_id as string, handoff };
+  }
+  const post = async (event: { body: string; headers: Record<string, string> }) => {
+    const response = await fetch(`${t.url}/v2/daily/webhooks`, { method: 'POST', headers: event.headers, body: event.body });
+    return { status: response.status, body: await response.json() };
+  };
+  const eventsOf = (id: string) => receiver.bodies.filter((b) => b.conversation_id === id).map((b) => b.event_type);
+  const botJoined = (room: string, extra: Record<string, unknown> = {}) =>
+    dailyEvent('participant.joined', { room, user_id: `pal_${palId}`, user_name: 'Ada', session_id: 'sess-bot', joined_at: Date.now() / 1000, owner: true, will_eject_at: 0, permissions: { hasPresence: true }, ...extra });
+
+  it("answers Daily's verification ping with 200", async () => {
+    const r = await fetch(`${t.url}/v2/daily/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"test":"test"}' });
+    assert.equal(r.status, 200);
+  });
+
+  it('refuses wrong, missing and stale signatures with 401, and changes nothing', async () => {
+    const { id } = await start();
+    const forged = botJoined(id, {});
+    const wrongSecret = dailyEvent('participant.joined', { room: id, user_id: `pal_${palId}` }, { secret: Buffer.from('not-the-secret').toString('base64') });
+    const tampered = { ...forged, body: forged.body.replace('sess-bot', 'sess-evil') };
+    const unsigned = { body: forged.body, headers: { 'content-type': 'application/json' } };
+    const stale = dailyEvent('meeting.ended', { room: id, start_ts: 1, end_ts: 2, meeting_id: 'm1' }, { timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    for (const event of [wrongSecret, tampered, unsigned, stale]) {
+      const r = await post(event);
+      assert.equal(r.status, 401, JSON.stringify(r.body));
+      assert.ok(typeof r.body.message === 'string');
+    }
+    const garbage = await fetch(`${t.url}/v2/daily/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-timestamp': 'abc', 'x-webhook-signature': '!!' }, body: 'not json' });
+    assert.equal(garbage.status, 401, 'never a 500');
+    await sleep(300);
+    assert.deepEqual(eventsOf(id), []);
+    assert.equal((await t.api('GET', `/v2/conversations/${id}`)).body.status, 'active');
+  });
+
+  it("sends system.pal_joined and system.replica_joined once when the runner's bot joins, and nothing for the visitor", async () => {
+    const { id } = await start();
+    assert.equal((await post(dailyEvent('participant.joined', { room: id, user_id: 'visitor-uuid', user_name: 'Guest', session_id: 'sess-v', owner: false }))).status, 200);
+    const event = botJoined(id);
+    assert.deepEqual(await post(event), { status: 200, body: { received: true } });
+    await receiver.waitFor((b) => b.filter((x) => x.conversation_id === id).length >= 2);
+    assert.equal((await post(event)).status, 200, 'a redelivery is acknowledged');
+    assert.equal((await post(botJoined(id, { session_id: 'sess-bot-2' }))).status, 200, 'a rejoin is acknowledged');
+    await sleep(400);
+    assert.deepEqual(eventsOf(id), ['system.pal_joined', 'system.replica_joined']);
+    const [joined, legacy] = receiver.bodies.filter((b) => b.conversation_id === id);
+    assert.deepEqual(joined!.properties, { face_id: faceId });
+    assert.deepEqual(legacy!.properties, joined!.properties);
+    assert.equal(joined!.message_type, 'system');
+  });
+
+  it('meeting.ended ends the conversation and sends the shutdown and the transcript the runner reported, once', async () => {
+    const { id, handoff } = await start();
+    await post(botJoined(id));
+    // Two separate sends are two delivery groups; in a real call the join is long delivered before the end.
+    await receiver.waitFor((b) => b.filter((x) => x.conversation_id === id).length >= 2);
+    const t0 = Date.now() / 1000;
+    const entries = [
+      { role: 'assistant', content: 'Hi, I am Ada.', timestamp: t0, seconds_from_start: 0.2, duration: 1.1, inference_id: 'inf_1' },
+      { role: 'user', content: 'What are your opening hours?', timestamp: t0 + 2, seconds_from_start: 2.2, duration: 1.8, participant_name: 'Guest' },
+    ];
+    const auth = { key: null, headers: { authorization: `Bearer ${handoff.api.conversation_token}` } };
+    assert.equal((await t.api('POST', `/v2/conversations/${id}/runner/transcript`, { entries }, auth)).status, 200);
+
+    const ended = dailyEvent('meeting.ended', { room: id, start_ts: Math.floor(t0), end_ts: Math.floor(t0) + 5, meeting_id: 'meeting-1' });
+    assert.equal((await post(ended)).status, 200);
+    await receiver.waitFor((b) => b.some((x) => x.conversation_id === id && x.event_type === 'application.transcription_ready'));
+    assert.equal((await post(ended)).status, 200, 'a redelivery is acknowledged');
+    await sleep(400);
+    assert.deepEqual(eventsOf(id), ['system.pal_joined', 'system.replica_joined', 'system.shutdown', 'application.transcription_ready']);
+    const shutdown = receiver.bodies.find((b) => b.conversation_id === id && b.event_type === 'system.shutdown')!;
+    assert.deepEqual(shutdown.properties, { face_id: faceId, shutdown_reason: 'participant_left_timeout reached' });
+    const ready = receiver.bodies.find((b) => b.conversation_id === id && b.event_type === 'application.transcription_ready')!;
+    assert.deepEqual(ready.properties.transcript, entries);
+    const view = (await t.api('GET', `/v2/conversations/${id}?verbose=true`)).body;
+    assert.equal(view.status, 'ended');
+    assert.deepEqual(view.events.map((e: { event_type: string }) => e.event_type), eventsOf(id), 'the verbose read records them in the same order');
+    assert.equal((await t.api('POST', `/v2/conversations/${id}/runner/transcript`, { entries }, auth)).status, 409, 'the transcript was sent');
+  });
+
+  it('an ended conversation keeps its reason when the meeting then ends', async () => {
+    const { id } = await start();
+    assert.equal((await t.api('POST', `/v2/conversations/${id}/end`)).status, 200);
+    assert.equal((await post(dailyEvent('meeting.ended', { room: id, start_ts: 1, end_ts: 2, meeting_id: 'm2' }))).status, 200);
+    await receiver.waitFor((b) => b.some((x) => x.conversation_id === id && x.event_type === 'application.transcription_ready'));
+    const shutdown = receiver.bodies.find((b) => b.conversation_id === id && b.event_type === 'system.shutdown')!;
+    assert.equal(shutdown.properties.shutdown_reason, 'end_conversation_endpoint_hit');
+  });
+
+  it('acknowledges events about rooms it does not know', async () => {
+    assert.deepEqual(await post(dailyEvent('participant.left', { room: 'someone-elses-room', user_id: 'x', duration: 12 })), { status: 200, body: { received: true } });
+  });
+});
