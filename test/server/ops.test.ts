@@ -1,6 +1,10 @@
 // Operating the service: /readyz, /metrics (prom-client), request ids, JSON log lines, the drain.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { unlistedMigrations } from '../../src/server/db/migrate.js';
 import { formatLine } from '../../src/server/log.js';
 import { createPal } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -152,5 +156,12 @@ describe('operations', () => {
     } finally {
       await draining.close();
     }
+  });
+
+  it('lists every migration file for the compiled service, and names one that is not listed', () => {
+    assert.deepEqual(unlistedMigrations(), []);
+    const folder = mkdtempSync(join(tmpdir(), 'palkit-migrations-'));
+    for (const f of ['0001_core.ts', '0999_new_table.ts', 'index.ts', '0002_domain.d.ts']) writeFileSync(join(folder, f), '');
+    assert.deepEqual(unlistedMigrations(folder), ['0999_new_table']);
   });
 });
