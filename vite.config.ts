@@ -2,6 +2,9 @@
 //   (default) npm  — ES modules per source file under dist/, dependencies external, types by tsc.
 //   cdn-full       — dist/cdn/palkit-full.js + chunks: everything bundled, daily-js in its own chunk.
 //   cdn            — dist/cdn/palkit.js: the classic script with the light shells (IIFE, tiny).
+//   server         — dist/server/cli.js: the companion service for plain `node` (the `palkit` command);
+//                    src/server and src/protocol bundled, every package left to `dependencies`.
+import { isAbsolute } from 'node:path';
 import { defineConfig } from 'vite';
 
 export default defineConfig(({ mode }) => {
@@ -14,6 +17,23 @@ export default defineConfig(({ mode }) => {
         minify: true,
         lib: { entry: 'src/cdn.ts', formats: ['iife'], name: 'palkit', fileName: () => 'palkit.js' },
         rolldownOptions: { output: { minify: true } },
+      },
+    };
+  }
+  if (mode === 'server') {
+    return {
+      build: {
+        ssr: true,
+        outDir: 'dist/server',
+        emptyOutDir: true,
+        target: 'node20',
+        minify: false,
+        rolldownOptions: {
+          input: { cli: 'src/server/cli.ts' },
+          // Bare specifiers (packages, node: builtins) load from node_modules at run time.
+          external: (id: string) => !id.startsWith('.') && !isAbsolute(id) && !id.startsWith('\0'),
+          output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', banner: '#!/usr/bin/env node' },
+        },
       },
     };
   }

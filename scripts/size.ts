@@ -48,8 +48,9 @@ for (const [name, size] of rows) console.log(`  ${name.padEnd(48)} ${kb(size).pa
 
 const firstSize = gz(first);
 const beforeCallSize = [...beforeCall].reduce((sum, file) => sum + gz(file), 0);
-const npmSize = allJs(resolve('dist')).filter((f) => !f.startsWith(cdn) && !f.startsWith(resolve('dist/demo'))).reduce((sum, file) => sum + gz(file), 0);
+const npmSize = allJs(resolve('dist')).filter((f) => !f.startsWith(cdn) && !f.startsWith(resolve('dist/demo')) && !f.startsWith(resolve('dist/server'))).reduce((sum, file) => sum + gz(file), 0);
 console.log(`\n  npm entry, all modules (lit, zod, daily-js external)   ${kb(npmSize)}`);
+console.log(`  companion service (dist/server, node only)            ${kb(allJs(resolve('dist/server')).reduce((sum, file) => sum + gz(file), 0))}`);
 
 const checks: [string, boolean, string][] = [
   ['script-tag first file ≤ 12 KB', firstSize <= 12 * KB, kb(firstSize)],

@@ -1,9 +1,23 @@
-// palkit command line: `serve` (the service) and `keys create --owner N`. The demo (`npm start`) is demo/start.ts.
+// palkit command line: `serve` (the service), `migrate` and `keys create --owner N`. Runs from the source
+// under tsx (`npm run serve`) and compiled as dist/server/cli.js (the installed `palkit` command).
+// The demo (`npm start`) is demo/start.ts.
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from './config.js';
 import { createService } from './service.js';
 import { openDatabase } from './db/database.js';
 import { createApiKey } from './http/auth.js';
+import { createLogger, scrubText } from './log.js';
+
+const USAGE = `usage: palkit <command>
+  serve [--port N] [--host H]   run the service (port 8787 unless PORT or --port says otherwise)
+  migrate                       bring the database up to date and exit
+  keys create --owner N         print a new API key for owner N (a positive integer)
+configuration comes from the environment: PALKIT_DATA, DATABASE_URL, PALKIT_API_KEYS, PALKIT_PUBLIC_URL, ... (see the README)`;
+
+/** How long a drain may take before the process gives up and exits anyway (orchestrators wait ~10 s). */
+const DRAIN_DEADLINE_MS = 9_000;
+
+const describeDatabase = (config: ReturnType<typeof loadConfig>) => (config.databaseUrl ? 'postgresql' : config.dataDir === 'memory' ? 'memory' : config.dataDir);
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -13,16 +27,53 @@ async function main(argv: string[]): Promise<number> {
       const port = Number(values.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port must be a port number');
       const config = loadConfig(process.env, port);
-      const service = await createService(config);
-      const { url } = await service.listen(port, values.host);
-      console.log(`palkit service listening on ${url} (public URL ${config.publicUrl}; database: ${config.databaseUrl ? 'PostgreSQL' : config.dataDir === 'memory' ? 'in memory' : config.dataDir})`);
-      const stop = async () => {
-        await service.close();
-        process.exit(0);
+      const log = createLogger(config.log);
+      const service = await createService(config, { processMetrics: true });
+      const { url, port: actual } = await service.listen(port, values.host);
+      // With --port 0 the advertised URL follows the port actually taken.
+      if (port === 0 && !process.env.PALKIT_PUBLIC_URL) (config as { publicUrl: string }).publicUrl = url;
+      log.info('palkit service listening', { url, port: actual, pid: process.pid, public_url: config.publicUrl, database: describeDatabase(config) });
+      let stopping = false;
+      const stop = (signal: NodeJS.Signals) => {
+        if (stopping) {
+          log.error('second signal: exiting at once', { signal });
+          process.exit(1);
+        }
+        stopping = true;
+        log.info('draining', { signal });
+        const started = Date.now();
+        const deadline = setTimeout(() => {
+          log.error('drain did not finish in time: exiting', { deadline_ms: DRAIN_DEADLINE_MS });
+          process.exit(1);
+        }, DRAIN_DEADLINE_MS);
+        deadline.unref();
+        service.close({ graceMs: 3_000 }).then(
+          () => {
+            log.info('stopped', { duration_ms: Date.now() - started });
+            process.exit(0);
+          },
+          (error: unknown) => {
+            log.error('drain failed', { error: error instanceof Error ? error.message : String(error) });
+            process.exit(1);
+          },
+        );
       };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
       return -1;
+    }
+    case 'migrate': {
+      if (rest.length) {
+        console.error(USAGE);
+        return 2;
+      }
+      const config = loadConfig();
+      const log = createLogger(config.log);
+      // Opening the database runs every pending migration.
+      const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      await opened.close();
+      log.info('database is up to date', { database: describeDatabase(config) });
+      return 0;
     }
     case 'keys': {
       const { positionals, values } = parseArgs({ args: rest, allowPositionals: true, options: { owner: { type: 'string' }, label: { type: 'string' } } });
@@ -39,8 +90,13 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case '--help':
+    case '-h':
+    case 'help':
+      console.log(USAGE);
+      return 0;
     default:
-      console.error('usage: palkit <serve [--port N] [--host H] | keys create --owner N>');
+      console.error(USAGE);
       return 2;
   }
 }
@@ -50,7 +106,7 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error) => {
-    console.error(error instanceof ConfigError ? error.message : error instanceof Error ? error.message : String(error));
+    console.error(`palkit: ${scrubText(error instanceof Error ? error.message : String(error))}`);
     process.exit(1);
   },
 );

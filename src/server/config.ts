@@ -38,6 +38,7 @@ const EnvSchema = z.object({
   PALKIT_EMBEDDINGS_API_KEY: optionalString,
   PALKIT_EMBEDDINGS_MODEL: optionalString,
   PALKIT_CRAWL_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+  PALKIT_METRICS_TOKEN: optionalString,
   PALKIT_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
 
@@ -72,6 +73,8 @@ export interface Config {
   /** Politeness delay between two requests of a crawl to the same host. */
   crawlDelayMs: number;
   log: 'silent' | 'error' | 'info' | 'debug';
+  /** When set, `/metrics` answers only with `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   /** Domain of PAL conferencing addresses: `{layers.conferencing.username}@{inviteDomain}`. */
   inviteDomain: string;
   /** Pause between face training steps (tests slow training down to interrupt it; 0 in production). */
@@ -129,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embeddings: { baseUrl: e.PALKIT_EMBEDDINGS_BASE_URL?.replace(/\/+$/, ''), apiKey: e.PALKIT_EMBEDDINGS_API_KEY, model: e.PALKIT_EMBEDDINGS_MODEL },
     crawlDelayMs: e.PALKIT_CRAWL_DELAY_MS,
     log: e.PALKIT_LOG,
+    metricsToken: e.PALKIT_METRICS_TOKEN,
     inviteDomain: e.PALKIT_INVITE_DOMAIN.toLowerCase(),
     faceTrainingStepMs: e.PALKIT_FACE_TRAINING_STEP_MS,
     renderPath: e.PALKIT_RENDER_PATH,

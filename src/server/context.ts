@@ -8,6 +8,12 @@ import type { JobQueue } from './jobs/queue.js';
 import type { Webhooks } from './webhooks/webhooks.js';
 import type { Secrets } from './secrets.js';
 import type { Bus } from './bus.js';
+import type { ServiceMetrics } from './ops/metrics.js';
+
+/** Where the service is in its life: set `draining` once shutdown begins (starts refused, /readyz 503). */
+export interface Lifecycle {
+  draining: boolean;
+}
 
 export interface ServiceDeps {
   config: Config;
@@ -23,4 +29,6 @@ export interface ServiceDeps {
   webhooks: Webhooks;
   secrets: Secrets;
   bus: Bus;
+  metrics: ServiceMetrics;
+  lifecycle: Lifecycle;
 }

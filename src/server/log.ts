@@ -1,4 +1,6 @@
-// A tiny structured logger. Never pass secrets to it: callers log ids and codes, not bodies.
+// The service's structured logger: one JSON object per line on stderr, `{"time","level","msg",...fields}`.
+// Callers log ids and codes, not bodies; as a second line of defence, fields named like secrets are
+// redacted and credentials inside URLs (`user:pass@`) or bearer values are masked in every string.
 export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -7,13 +9,41 @@ export interface Logger {
 
 const levels = { silent: 0, error: 1, info: 2, debug: 3 } as const;
 
-export function createLogger(level: keyof typeof levels): Logger {
+const SECRET_FIELD = /pass(word|wd)?|secret|token|api[-_]?key|^key$|[-_]key$|authori[sz]ation|cookie|credential|signature/i;
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;
+const BEARER = /\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+/gi;
+
+/** Masks credentials inside a free-form string (error messages can quote a connection URL). */
+export function scrubText(text: string): string {
+  return text.replace(URL_CREDENTIALS, '$1[redacted]@').replace(BEARER, '$1 [redacted]');
+}
+
+function scrub(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrubText(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Error) return scrubText(value.message);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 4) return '[nested]';
+  if (Array.isArray(value)) return value.map((v) => scrub(v, depth + 1));
+  if (value instanceof Date) return value.toISOString();
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_FIELD.test(k) ? '[redacted]' : scrub(v, depth + 1);
+  return out;
+}
+
+/** One log line (without the newline): base keys first, fields after; fields cannot replace base keys. */
+export function formatLine(level: string, msg: string, fields?: Record<string, unknown>, now = new Date()): string {
+  const entry: Record<string, unknown> = { time: now.toISOString(), level, msg: scrubText(msg) };
+  if (fields) for (const [k, v] of Object.entries(scrub(fields) as Record<string, unknown>)) if (!(k in entry)) entry[k] = v;
+  return JSON.stringify(entry);
+}
+
+export function createLogger(level: keyof typeof levels, write: (line: string) => void = (line) => process.stderr.write(line)): Logger {
   const at = levels[level];
-  const write = (lvl: string, msg: string, fields?: Record<string, unknown>) =>
-    process.stderr.write(`${new Date().toISOString()} ${lvl} ${msg}${fields ? ' ' + JSON.stringify(fields) : ''}\n`);
+  const emit = (lvl: string, msg: string, fields?: Record<string, unknown>) => write(formatLine(lvl, msg, fields) + '\n');
   return {
-    error: (m, f) => at >= 1 && write('error', m, f),
-    info: (m, f) => at >= 2 && write('info', m, f),
-    debug: (m, f) => at >= 3 && write('debug', m, f),
+    error: (m, f) => at >= 1 && emit('error', m, f),
+    info: (m, f) => at >= 2 && emit('info', m, f),
+    debug: (m, f) => at >= 3 && emit('debug', m, f),
   };
 }

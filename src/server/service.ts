@@ -17,13 +17,19 @@ import { loadSecrets } from './secrets.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './time.js';
 import { createWebhooks } from './webhooks/webhooks.js';
+import { createMetrics } from './ops/metrics.js';
 
 export interface Service {
   app: ApiApp;
   deps: ServiceDeps;
   /** Starts the HTTP server (port 0 picks a free one) and the job workers. */
   listen(port?: number, host?: string): Promise<{ server: Server; port: number; url: string }>;
-  close(): Promise<void>;
+  /**
+   * Drains and stops: new conversation starts are refused and /readyz answers 503, live rooms are told
+   * (closed with 1012, "service restarting"), running jobs are given back, the HTTP server stops (in-flight
+   * requests get `graceMs` to finish, default 0), then the database closes.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -33,6 +39,8 @@ export interface ServiceOptions {
   schema?: string;
   /** Start job workers (default true). */
   runJobs?: boolean;
+  /** Also export process metrics (CPU, memory, event loop) on /metrics: once per process (the command line). */
+  processMetrics?: boolean;
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
@@ -42,9 +50,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
   for (const [key, owner] of config.seedKeys) await addApiKey(db, key, owner, 'seed');
   const fetch = createGuardedFetch(config.outboundAllow);
   const jobs = createJobQueue({ db, log, leaseSeconds: config.jobLeaseSeconds });
-  const webhooks = createWebhooks({ db, jobs, fetch, log });
+  const metrics = createMetrics({ db, processMetrics: options.processMetrics ?? false });
+  const lifecycle = { draining: false };
+  const webhooks = createWebhooks({ db, jobs, fetch, log, metrics });
   const secrets = await loadSecrets(db, config.secret);
-  const deps: ServiceDeps = { config, db, dbKind: opened.kind, hasVector: opened.hasVector, clock: options.clock ?? systemClock, log, fetch, jobs, webhooks, secrets, bus: new Bus() };
+  const deps: ServiceDeps = { config, db, dbKind: opened.kind, hasVector: opened.hasVector, clock: options.clock ?? systemClock, log, fetch, jobs, webhooks, secrets, bus: new Bus(), metrics, lifecycle };
   const modules = options.modules ?? resourceModules;
   for (const module of modules) for (const [kind, handler] of Object.entries(module.jobs?.(deps) ?? {})) jobs.register(kind, handler);
   const app = createApp(deps, modules);
@@ -66,12 +76,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
       const actual = (server.address() as AddressInfo).port;
       return { server, port: actual, url: `http://localhost:${actual}` };
     },
-    async close() {
-      for (const stop of stops) await stop().catch(() => undefined);
+    async close({ graceMs = 0 } = {}) {
+      lifecycle.draining = true;
+      for (const stop of stops) await stop().catch((error: unknown) => log.error('stopping failed', { error: error instanceof Error ? error.message : String(error) }));
       await jobs.stop();
       if (server) {
-        server.closeAllConnections?.();
-        await new Promise<void>((resolve) => server!.close(() => resolve()));
+        const s = server;
+        const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+        s.closeIdleConnections();
+        if (graceMs > 0) await Promise.race([closed, new Promise((r) => setTimeout(r, graceMs).unref())]);
+        s.closeAllConnections();
+        await closed;
       }
       await opened.close();
     },

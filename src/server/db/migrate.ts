@@ -1,9 +1,9 @@
-// Versioned migrations: every file in ./migrations (NNNN_name.ts) runs once, in name order.
-import { readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// Versioned migrations: every entry of ./migrations/index.ts (files NNNN_name.ts) runs once, in name order.
+import { existsSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { migrations as listed } from './migrations/index.js';
 
 export interface MigrationContext {
   hasVector: boolean;
@@ -15,16 +15,24 @@ export interface PalkitMigration {
   down?(db: Kysely<any>): Promise<void>;
 }
 
-const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+/**
+ * In a source checkout the folder sits beside this file: a migration added there but not listed would
+ * run under tsx tests yet be missing from the compiled service, so it is refused here. The compiled
+ * bundle has no such folder beside it and skips the check.
+ */
+export function unlistedMigrations(folder = fileURLToPath(new URL('./migrations/', import.meta.url))): string[] {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((f) => /^\d{4}_.+\.(ts|js)$/.test(f) && !f.endsWith('.d.ts'))
+    .map((f) => f.replace(/\.(ts|js)$/, ''))
+    .filter((name) => !(name in listed));
+}
 
-class FolderProvider implements MigrationProvider {
+class ListedProvider implements MigrationProvider {
   constructor(private readonly ctx: MigrationContext) {}
   async getMigrations(): Promise<Record<string, Migration>> {
     const migrations: Record<string, Migration> = {};
-    const files = readdirSync(migrationsDir).filter((f) => /^\d{4}_.+\.(ts|js)$/.test(f) && !f.endsWith('.d.ts')).sort();
-    for (const file of files) {
-      const mod = (await import(pathToFileURL(join(migrationsDir, file)).href)) as PalkitMigration;
-      const name = file.replace(/\.(ts|js)$/, '');
+    for (const [name, mod] of Object.entries(listed)) {
       migrations[name] = {
         up: (db) => mod.up(db, this.ctx),
         ...(mod.down ? { down: (db: Kysely<any>) => mod.down!(db) } : {}),
@@ -35,11 +43,13 @@ class FolderProvider implements MigrationProvider {
 }
 
 export async function migrateToLatest(db: Kysely<any>, ctx: MigrationContext): Promise<void> {
+  const unlisted = unlistedMigrations();
+  if (unlisted.length) throw new Error(`migrations ${unlisted.join(', ')} are not listed in src/server/db/migrations/index.ts`);
   // Kysely looks for its migration tables in every schema unless told which one: name the current one,
   // or a leftover test schema holding them makes a fresh schema skip creating its own.
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const migrationTableSchema = rows[0]?.schema ?? 'public';
-  const migrator = new Migrator({ db, provider: new FolderProvider(ctx), allowUnorderedMigrations: true, migrationTableSchema });
+  const migrator = new Migrator({ db, provider: new ListedProvider(ctx), allowUnorderedMigrations: true, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');

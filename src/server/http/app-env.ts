@@ -6,6 +6,8 @@ export interface AppEnv {
     deps: ServiceDeps;
     /** Set by requireOwner on keyed routes. */
     ownerId: number;
+    /** Set by the request-id middleware (ops/http.ts) on every request. */
+    requestId: string;
   };
 }
 

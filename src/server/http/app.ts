@@ -10,6 +10,7 @@ import type { ResourceModule } from '../resources/module.js';
 import type { ApiApp, AppEnv } from './app-env.js';
 import { ApiError } from './errors.js';
 import { apiReferencePage } from './docs-page.js';
+import { installOps } from '../ops/http.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -45,6 +46,7 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
     },
   });
 
+  installOps(app, deps); // request ids, request logs and metrics wrap everything below; /readyz, /metrics
   app.use('*', async (c, next) => {
     c.set('deps', deps);
     await next();
@@ -79,7 +81,7 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
       if (status === 401) return c.json({ message }, 401);
       return c.json({ error: message }, status);
     }
-    deps.log.error('unhandled error', { method: c.req.method, path: new URL(c.req.url).pathname, error: error instanceof Error ? error.message : String(error) });
+    deps.log.error('unhandled error', { request_id: c.get('requestId'), method: c.req.method, path: new URL(c.req.url).pathname, error: error instanceof Error ? error.message : String(error) });
     return c.json({ error: 'internal_error' }, 500);
   });
   return app;

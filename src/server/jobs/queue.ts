@@ -37,6 +37,9 @@ export interface JobQueue {
   enqueue(kind: string, payload: unknown, options?: EnqueueOptions): Promise<number>;
   register(kind: string, handler: JobHandler): void;
   start(): void;
+  /** Started and not stopped (readiness). */
+  isRunning(): boolean;
+  /** Stops claiming, aborts running handlers and gives their claims back (queued again at once). */
   stop(): Promise<void>;
   /** Resolves when no job is running or due before the timeout ends (tests and benchmarks). */
   drain(timeoutMs?: number): Promise<void>;
@@ -112,7 +115,12 @@ export function createJobQueue(options: QueueOptions): JobQueue {
       await ours().set({ status: 'done', locked_until: null, updated_at: new Date() }).execute();
     } catch (error) {
       settled = true;
-      if (signal.aborted) return; // shutting down or taken over: the lease expires and another run picks it up
+      if (lost.signal.aborted) return; // taken over: the other run owns the job now
+      if (abort.signal.aborted) {
+        // Shutting down: give the claim back so another instance (or the next start) runs it at once.
+        await ours().set({ status: 'queued', locked_until: null, run_at: new Date(), updated_at: new Date() }).execute().catch(() => undefined);
+        return;
+      }
       const message = error instanceof Error ? error.message : String(error);
       const retry = error instanceof RetryLater;
       const exhausted = !retry && job.attempts >= job.max_attempts;
@@ -179,6 +187,9 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     start() {
       started = true;
       schedule(0);
+    },
+    isRunning() {
+      return started && !abort.signal.aborted;
     },
     async stop() {
       abort.abort();

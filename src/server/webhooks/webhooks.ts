@@ -7,6 +7,7 @@ import { newId } from '../ids.js';
 import type { JobHandler, JobQueue } from '../jobs/queue.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
 import type { Logger } from '../log.js';
+import type { ServiceMetrics } from '../ops/metrics.js';
 import { signWebhook } from './signing.js';
 
 export const WEBHOOK_JOB = 'webhook.deliver';
@@ -29,8 +30,8 @@ export interface Webhooks {
   deliverJob: JobHandler<{ group_id: string }>;
 }
 
-export function createWebhooks(deps: { db: Db; jobs: JobQueue; fetch: GuardedFetch; log: Logger; timeoutMs?: number }): Webhooks {
-  const { db, jobs, fetch, log } = deps;
+export function createWebhooks(deps: { db: Db; jobs: JobQueue; fetch: GuardedFetch; log: Logger; metrics?: Pick<ServiceMetrics, 'webhookDeliveryFailures'>; timeoutMs?: number }): Webhooks {
+  const { db, jobs, fetch, log, metrics } = deps;
 
   async function secretFor(ownerId: number): Promise<string> {
     const row = await db.selectFrom('owners').select('webhook_secret').where('owner_id', '=', ownerId).executeTakeFirst();
@@ -107,6 +108,7 @@ export function createWebhooks(deps: { db: Db; jobs: JobQueue; fetch: GuardedFet
           .where('delivery_id', '=', delivery.delivery_id)
           .execute();
         if (failure !== null) {
+          metrics?.webhookDeliveryFailures.inc({ final: String(final) });
           if (final) {
             // The group gives up together: later bodies must not arrive without the earlier one.
             await db.updateTable('webhook_deliveries').set({ status: 'failed', last_error: 'an earlier delivery of this event failed' })

@@ -1,10 +1,11 @@
 // The built script-tag bundle (dist/cdn: palkit.js, palkit-full.js, chunks/), served from the service's
 // origin so a customer page needs only `<script src="{PALKIT_PUBLIC_URL}/palkit.js">`.
 import { readFile } from 'node:fs/promises';
-import { join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, normalize, sep } from 'node:path';
+import { packageRoot } from '../../package-root.js';
 
-export const cdnDir = fileURLToPath(new URL('../../../../dist/cdn/', import.meta.url));
+/** dist/cdn of the package itself (a checkout or the installed package), whatever the cwd. */
+export const cdnDir = join(packageRoot, 'dist', 'cdn') + sep;
 
 const types: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.map': 'application/json', '.css': 'text/css; charset=utf-8' };
 

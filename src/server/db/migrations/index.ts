@@ -1,0 +1,31 @@
+// Every migration, by name, in the order it runs. Listed rather than read from the folder so that the
+// compiled service (one bundle under dist/server) carries them; db/migrate.ts refuses to start from a
+// source checkout where a file in this folder is missing from the list.
+import type { PalkitMigration } from '../migrate.js';
+import * as core from './0001_core.js';
+import * as domain from './0002_domain.js';
+import * as conversationEvents from './0003_conversation_events.js';
+import * as facesPals from './0100_faces_pals.js';
+import * as deploymentsConversations from './0200_deployments_conversations.js';
+import * as deploymentCallbacks from './0210_deployment_callbacks.js';
+import * as documents from './0300_documents.js';
+import * as guardrails from './0400_guardrails.js';
+import * as connectors from './0401_connectors.js';
+import * as liveRooms from './0500_live_rooms.js';
+import * as videosSpeech from './0600_videos_speech.js';
+import * as builtInFaces from './0700_built_in_faces.js';
+
+export const migrations: Record<string, PalkitMigration> = {
+  '0001_core': core,
+  '0002_domain': domain,
+  '0003_conversation_events': conversationEvents,
+  '0100_faces_pals': facesPals,
+  '0200_deployments_conversations': deploymentsConversations,
+  '0210_deployment_callbacks': deploymentCallbacks,
+  '0300_documents': documents,
+  '0400_guardrails': guardrails,
+  '0401_connectors': connectors,
+  '0500_live_rooms': liveRooms,
+  '0600_videos_speech': videosSpeech,
+  '0700_built_in_faces': builtInFaces,
+};

@@ -1,0 +1,74 @@
+// Prometheus metrics of one service instance (prom-client), on a registry of its own so that several
+// services in one process (tests) never share counters. Gauges about the database are read at scrape time.
+import { sql } from 'kysely';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Db } from '../db/database.js';
+
+export interface ServiceMetrics {
+  registry: Registry;
+  conversationStarts: Counter<'via'>;
+  startRefusals: Counter<'via' | 'reason'>;
+  webhookDeliveryFailures: Counter<'final'>;
+  httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
+}
+
+export interface MetricsOptions {
+  db: Db;
+  /** Process metrics (CPU, memory, event loop, GC): once per process, so only the command line asks. */
+  processMetrics?: boolean;
+}
+
+export function createMetrics({ db, processMetrics = false }: MetricsOptions): ServiceMetrics {
+  const registry = new Registry();
+  if (processMetrics) collectDefaultMetrics({ register: registry, prefix: 'palkit_' });
+
+  new Gauge({
+    name: 'palkit_live_conversations',
+    help: 'Conversations with status active (in the whole database).',
+    registers: [registry],
+    async collect() {
+      const row = await db.selectFrom('conversations').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'active').executeTakeFirst();
+      this.set(Number(row?.n ?? 0));
+    },
+  });
+
+  // Depth and lag come from one query; whichever gauge is collected first refreshes both.
+  let queue: Promise<{ depth: number; lag: number }> | undefined;
+  const readQueue = () =>
+    (queue ??= sql<{ depth: number | string; lag: number | string | null }>`
+      select count(*) as depth, extract(epoch from now() - min(run_at)) as lag
+      from jobs where status = 'queued' and run_at <= now()`
+      .execute(db)
+      .then(({ rows }) => ({ depth: Number(rows[0]?.depth ?? 0), lag: Math.max(0, Number(rows[0]?.lag ?? 0)) }))
+      .finally(() => setTimeout(() => (queue = undefined), 0)));
+  new Gauge({
+    name: 'palkit_job_queue_depth',
+    help: 'Background jobs due and waiting for a worker.',
+    registers: [registry],
+    async collect() {
+      this.set((await readQueue()).depth);
+    },
+  });
+  new Gauge({
+    name: 'palkit_job_lag_seconds',
+    help: 'How long the oldest due job has been waiting (0 when none waits).',
+    registers: [registry],
+    async collect() {
+      this.set((await readQueue()).lag);
+    },
+  });
+
+  return {
+    registry,
+    conversationStarts: new Counter({ name: 'palkit_conversation_starts_total', help: 'Conversations started (via: deployment start or keyed API create).', labelNames: ['via'], registers: [registry] }),
+    startRefusals: new Counter({ name: 'palkit_start_refusals_total', help: 'Conversation starts refused, by reason (the error code of the answer).', labelNames: ['via', 'reason'], registers: [registry] }),
+    webhookDeliveryFailures: new Counter({ name: 'palkit_webhook_delivery_failures_total', help: 'Failed webhook delivery attempts (final: no retry follows).', labelNames: ['final'], registers: [registry] }),
+    httpRequestDuration: new Histogram({
+      name: 'palkit_http_request_duration_seconds',
+      help: 'HTTP request latency by method, route pattern and status.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+  };
+}
