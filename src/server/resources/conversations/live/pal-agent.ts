@@ -9,7 +9,7 @@ import type { ServiceDeps } from '../../../context.js';
 import { emitConversationCallbacks } from '../events-store.js';
 import { palJoinedCallbacks } from './callbacks.js';
 import { isRecord, type LiveConversation } from './live-conversation.js';
-import { GuardrailCheck } from './pal-guardrails.js';
+import { GuardrailCheck, refusalLine } from './pal-guardrails.js';
 import { answerSource, once, type AnswerContext } from './pal-answer.js';
 import { acknowledgement, cardFor } from './pal-canvas.js';
 import { disclosureFor, greetingFor } from './pal-disclosure.js';
@@ -158,9 +158,10 @@ export class PalAgent {
   /** The answer, unless the turn touches one of the PAL's guardrails: then a refusal (and its callback). */
   private guarded(text: string, answer: SpeechSource): SpeechSource {
     const triggered = this.guardrails.then((g) => g?.check(text) ?? null).catch(() => null);
+    const refusal = refusalLine(this.conv, text);
     return async function* (signal) {
       if (await triggered) {
-        yield "I'm sorry, that is something I can't help with here.";
+        yield refusal;
         return;
       }
       yield* answer(signal);

@@ -4,6 +4,8 @@
 import type { ServiceDeps } from '../../../context.js';
 import { searchKnowledge } from '../../documents/knowledge.js';
 import type { LiveConversation } from './live-conversation.js';
+import { conversationLanguages, joinList, languageName, palLine, palLines, replyLanguage, smallTalk } from './pal-language.js';
+import { bestAnswer, type Source } from './pal-sentences.js';
 
 export interface Recall {
   passages: Array<{ document_name: string; content: string; score: number }>;
@@ -17,7 +19,7 @@ export async function recall(deps: ServiceDeps, conv: LiveConversation, query: s
   const documentTags = strings(conv.pal.definition.document_tags);
   const passages =
     documentIds.length || documentTags.length
-      ? await searchKnowledge(deps, { ownerId: conv.ownerId, documentIds, documentTags, query, limit: 3 }).catch((error: unknown) => {
+      ? await searchKnowledge(deps, { ownerId: conv.ownerId, documentIds, documentTags, query, limit: 4 }).catch((error: unknown) => {
           deps.log.error('knowledge search failed', { conversation_id: conv.conversationId, error: error instanceof Error ? error.message : String(error) });
           return [];
         })
@@ -37,55 +39,64 @@ export async function recall(deps: ServiceDeps, conv: LiveConversation, query: s
   return { passages, memories };
 }
 
-const STOP = new Set('the and for you are was what who how why when where can could would should have has had does did this that with from your about tell know please there their them they then than our out any all but not yes just like want into more some'.split(' '));
-
-function keywords(text: string): Set<string> {
-  return new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3 && !STOP.has(w)));
+/** A reply built only from what the PAL knows (no language model), in `lang`: the sentence or two that answer. */
+export function answerFromKnowledge(query: string, known: Recall, context: string | null, lang = 'en'): string {
+  const talk = smallTalk(query);
+  if (talk) return palLine(lang, talk);
+  const sources: Source[] = [
+    // Retrieval's order counts a little: the best passage wins a tie.
+    ...known.passages.map((p, i) => ({ text: p.content, boost: i === 0 ? 0.15 : 0, kind: 'passage' as const })),
+    ...known.memories.map((m) => ({ text: m, boost: 0.3, kind: 'memory' as const })),
+    ...(context ? [{ text: context, kind: 'context' as const }] : []),
+  ];
+  const picked = bestAnswer(query, sources);
+  if (!picked) return unsure(known, lang);
+  if (picked.kind === 'memory') return palLines(lang).remember + lowerFirst(picked.text);
+  const leadIns = palLines(lang).leadIns;
+  return leadIns[hash(query) % leadIns.length] + picked.text;
 }
 
-function overlaps(text: string, words: Set<string>): number {
-  let n = 0;
-  for (const w of keywords(text)) if (words.has(w)) n++;
-  return n;
+/** The honest "I don't know", naming what the PAL can help with. */
+function unsure(known: Recall, lang: string): string {
+  const topics = [...new Set(known.passages.map((p) => topicName(p.document_name)).filter(Boolean))].slice(0, 3);
+  return topics.length ? palLine(lang, 'unsureWithTopics', { topics: joinList(topics, lang) }) : palLine(lang, 'unsure');
 }
 
-function firstSentences(text: string, max = 320): string {
-  const clean = text.replace(/\s+/g, ' ').trim();
-  const sentences = clean.match(/[^.!?]+[.!?]+/g) ?? [clean];
-  let out = '';
-  for (const s of sentences) {
-    if ((out + s).length > max && out) break;
-    out += s;
-  }
-  return (out || clean.slice(0, max)).trim();
+/** A document name as said aloud: no file extension, no separators. */
+function topicName(name: string): string {
+  return name.replace(/\.(?:md|markdown|txt|pdf|docx?|html?)$/i, '').replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
-/** A reply built only from what the PAL knows (no language model). */
-export function answerFromKnowledge(query: string, known: Recall, context: string | null): string {
-  const words = keywords(query);
-  const parts: string[] = [];
-  const passage = known.passages.find((p) => p.content.trim());
-  if (passage) parts.push(`From ${passage.document_name}: ${firstSentences(passage.content)}`);
-  const memories = known.memories.filter((m) => overlaps(m, words) > 0).slice(0, 2);
-  for (const m of memories) parts.push(`I remember that ${m.replace(/[.!?\s]+$/, '')}.`);
-  if (!parts.length && context) {
-    const sentence = (context.match(/[^.!?]+[.!?]*/g) ?? []).map((s) => s.trim()).filter(Boolean)
-      .map((s) => ({ s, n: overlaps(s, words) })).sort((a, b) => b.n - a.n)[0];
-    if (sentence && sentence.n > 0) parts.push(sentence.s);
-  }
-  if (parts.length) return parts.join(' ');
-  if (/^\s*(hi|hello|hey|good (morning|afternoon|evening))\b/i.test(query)) return 'Hello! What can I do for you?';
-  return "I don't have anything about that in what I know yet. Could you tell me a bit more?";
+function lowerFirst(text: string): string {
+  // Keep names and "I" capitalised: only lower a common first word.
+  return /^(?:The|A|An|My|Your|Der|Die|Das|Ein|Eine|Le|La|Les|El|Il|O|De|Het)\b/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
 }
 
-/** The system prompt for a language model: the PAL's prompt, the context, memories and passages. */
-export function systemPrompt(conv: LiveConversation, context: string | null, known: Recall): string {
+function hash(text: string): number {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) >>> 0;
+  return h;
+}
+
+/** The system prompt for a language model: the PAL's prompt, how to speak, the context, memories and passages. */
+export function systemPrompt(conv: LiveConversation, context: string | null, known: Recall, lang = replyLanguage(conv)): string {
   const sections: string[] = [];
   const prompt = conv.pal.definition.system_prompt;
   sections.push(typeof prompt === 'string' && prompt.trim() ? prompt.trim() : `You are ${conv.pal.name}, a helpful assistant in a live video conversation.`);
-  sections.push('You are speaking aloud: answer in a few short sentences, without markdown.');
+  const name = languageName(lang);
+  const others = conversationLanguages(conv).filter((l) => l !== lang).map(languageName);
+  sections.push(
+    `Reply in ${name} (${lang})${others.length ? `; if the visitor switches to ${others.join(' or ')}, reply in that language` : ''}. ` +
+      'Your words are spoken aloud in a live call: answer briefly and conversationally, in one to three short sentences unless asked for more. ' +
+      'Plain sentences only: no markdown, no lists, no headings, no links or URLs, no emoji.',
+  );
   if (context) sections.push(`Conversation context:\n${context}`);
   if (known.memories.length) sections.push(`Things you remember about this person:\n${known.memories.map((m) => `- ${m}`).join('\n')}`);
-  if (known.passages.length) sections.push(`Relevant knowledge:\n${known.passages.map((p) => `[${p.document_name}] ${p.content}`).join('\n\n')}`);
+  if (known.passages.length) {
+    sections.push(
+      'Background knowledge (use it to answer in your own words; do not read it out or name where it came from; if it does not cover the question, say you are not sure):\n' +
+        known.passages.map((p) => `[${p.document_name}] ${p.content}`).join('\n\n'),
+    );
+  }
   return sections.join('\n\n');
 }
