@@ -74,13 +74,6 @@ export async function loadLiveConversation(db: Db, conversationId: string): Prom
   };
 }
 
-/** The language the PAL speaks and listens in: the first of the conversation's `languages`, else the PAL's (the two are not merged). */
-export function conversationLanguage(conv: Pick<LiveConversation, 'properties' | 'pal'>): string {
-  const languages = conv.properties.languages ?? conv.pal.definition.languages;
-  const first = Array.isArray(languages) && typeof languages[0] === 'string' ? languages[0] : 'en';
-  return first.toLowerCase().split(/[-_]/)[0] || 'en';
-}
-
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -8,8 +8,8 @@ import { canvasInteractionProperties, type RoomMessage } from './room-message.js
 import type { ServiceDeps } from '../../../context.js';
 import { emitConversationCallbacks } from '../events-store.js';
 import { palJoinedCallbacks } from './callbacks.js';
-import { conversationLanguage, isRecord, type LiveConversation } from './live-conversation.js';
-import { GuardrailCheck } from './pal-guardrails.js';
+import { isRecord, type LiveConversation } from './live-conversation.js';
+import { GuardrailCheck, refusalLine } from './pal-guardrails.js';
 import { answerSource, once, type AnswerContext } from './pal-answer.js';
 import { acknowledgement, cardFor } from './pal-canvas.js';
 import { disclosureFor, greetingFor } from './pal-disclosure.js';
@@ -18,7 +18,7 @@ import { msPerWord, Speaker, type SpeechSource } from './pal-speech.js';
 import { faceMediaUrl } from '../../faces/media-url.js';
 import { EchoAudioStream } from './echo-audio.js';
 import { PalHearing, type HearingPort } from './pal-hearing.js';
-import { phrasesFor } from './pal-phrases.js';
+import { conversationLanguages } from './pal-language.js';
 import { PalVoice, type AudioOut } from './pal-voice.js';
 import { earsFor, synthesizerFor } from './voice-engine.js';
 import { appendTranscriptEntry, roundSeconds } from './transcript-store.js';
@@ -193,7 +193,7 @@ export class PalAgent {
   /** The answer, unless the turn touches one of the PAL's guardrails: then a refusal (and its callback). */
   private guarded(text: string, answer: SpeechSource): SpeechSource {
     const triggered = this.guardrails.then((g) => g?.check(text) ?? null).catch(() => null);
-    const refusal = phrasesFor(this.language).refusal;
+    const refusal = refusalLine(this.conv, text);
     return async function* (signal) {
       if (await triggered) {
         yield refusal;
@@ -265,7 +265,7 @@ export class PalAgent {
 
   /** The language the PAL speaks in this conversation. */
   private get language(): string {
-    return conversationLanguage(this.conv);
+    return conversationLanguages(this.conv)[0] ?? 'en';
   }
 
   private hearingPort(): HearingPort {

@@ -7,6 +7,12 @@ import type { ServiceDeps } from '../../../context.js';
 import { resolveGuardrails, type ResolvedGuardrail } from '../../guardrails/resolve.js';
 import { notifyGuardrailTriggered } from '../../guardrails/trigger.js';
 import type { LiveConversation } from './live-conversation.js';
+import { palLine, replyLanguage } from './pal-language.js';
+
+/** What the PAL says when a turn touches a guardrail, in the language the visitor used (of the conversation's). */
+export function refusalLine(conv: LiveConversation, userText: string): string {
+  return palLine(replyLanguage(conv, userText), 'refusal');
+}
 
 const TOPIC = /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|avoid|refuse to|no)\b\s+(?:ever\s+)?(?:discuss(?:ing)?|talk(?:ing)? about|mention(?:ing)?|give|giving|provide|providing|share|sharing|quote|quoting|offer|offering|answer questions about|comment on)?\s*(.+)/i;
 const FILLER = new Set(['a', 'an', 'the', 'any', 'about', 'of', 'or', 'and', 'to', 'with', 'for', 'in', 'on', 'our', 'your', 'their', 'its', 'other', 'questions', 'advice', 'information', 'details']);

@@ -9,7 +9,8 @@ import {
 import { ShutdownReasons } from '../../../../protocol/callbacks.js';
 import { visemeIndex } from '../../../../protocol/visemes.js';
 import type { ServiceDeps } from '../../../context.js';
-import { conversationLanguage, type LiveConversation } from './live-conversation.js';
+import type { LiveConversation } from './live-conversation.js';
+import { conversationLanguages } from './pal-language.js';
 import { PalAgent } from './pal-agent.js';
 import { finalizeConversation, markConversationEnded } from './room-end.js';
 import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from './room-limits.js';
@@ -75,7 +76,7 @@ export class Room {
     this.sendTo(member, {
       type: 'joined', participant_id: participant.participant_id, conversation_id: this.conversationId, participants: this.participants(),
       transcribes: PalAgent.transcribes(this.deps),
-      language: conversationLanguage(this.conv),
+      language: conversationLanguages(this.conv)[0] ?? 'en',
     });
     this.broadcast({ type: 'participant-joined', participant }, participant.participant_id);
     this.arm();
