@@ -116,4 +116,58 @@ describe('hardening (issue 11)', () => {
       for (const r of results.filter((x) => x.status === 429)) assert.deepEqual(r.body, { error: 'too_many_attempts' });
     });
   });
+
+  describe('3-5. bodies: lone surrogates, deep JSON, size', () => {
+    let palId: string;
+    let deploymentId: string;
+    let canvasPalId: string;
+    before(async () => {
+      ({ palId } = (await createPal(t)) as { palId: string });
+      const created = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'landing-page' });
+      deploymentId = created.body.deployment_id;
+      await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/status', value: 'active' }]);
+      canvasPalId = await insertPal(t, { canvas: {} });
+    });
+    const nested = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+    const interaction = (metadata: string) =>
+      `{"interaction_id":"ci_1","tool_call_id":"call_abc","component":"canvas.question","component_version":"v1","type":"submit","value":{"selected_option_ids":["opt_2"],"skipped":false},"metadata":${metadata}}`;
+
+    it('3. refuses lone surrogates with 400, on public endpoints too', async () => {
+      const start = await t.api('POST', `/v2/deployments/${deploymentId}/start`, '{"memory_stores":["visitor\\ud800"]}', { key: null });
+      assert.equal(start.status, 400, JSON.stringify(start.body));
+      assert.match(start.body.error, /surrogate/);
+      const room = await insertConversation(t, { palId: canvasPalId });
+      const canvas = await t.api('POST', `/v2/conversations/${room.conversationId}/canvas/interactions`, interaction('{"note":"x\\ud800"}'), { key: null });
+      assert.equal(canvas.status, 400, JSON.stringify(canvas.body));
+      for (const body of ['{"customization":{"k":"\\udc00"}}', '{"tags":["a\\ud800b"]}', '{"customization":{"\\ud800":1}}']) {
+        const r = await t.api('POST', '/v2/deployments', `{"pal_id":"${palId}","channel":"widget",${body.slice(1)}`);
+        assert.equal(r.status, 400, body + JSON.stringify(r.body));
+      }
+      // A proper pair is fine.
+      const ok = await t.api('POST', '/v2/deployments', `{"pal_id":"${palId}","channel":"widget","customization":{"k":"\\ud83d\\ude00"}}`);
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      await alive();
+    });
+
+    it('4. refuses JSON nested beyond 64 levels with 400', async () => {
+      const deep = await t.api('POST', '/v2/deployments', `{"pal_id":"${palId}","channel":"widget","customization":${nested(4500)}}`);
+      assert.equal(deep.status, 400, JSON.stringify(deep.body));
+      assert.match(deep.body.error, /nest/);
+      const patch = await t.api('PATCH', `/v2/deployments/${deploymentId}`, `[{"op":"replace","path":"/customization","value":${nested(3000)}}]`);
+      assert.equal(patch.status, 400);
+      const room = await insertConversation(t, { palId: canvasPalId });
+      const canvas = await t.api('POST', `/v2/conversations/${room.conversationId}/canvas/interactions`, interaction(nested(6000)), { key: null });
+      assert.equal(canvas.status, 400);
+      const fine = await t.api('POST', '/v2/deployments', `{"pal_id":"${palId}","channel":"widget","customization":${nested(20)}}`);
+      assert.equal(fine.status, 200, JSON.stringify(fine.body));
+      await alive();
+    });
+
+    it('5. caps bodies outside /v2 too (413)', async () => {
+      const big = '{"a":"' + 'x'.repeat(2 * 1024 * 1024) + '"}';
+      const r = await fetch(`${t.url}/nope`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+      assert.equal(r.status, 413);
+      await alive();
+    });
+  });
 });
