@@ -62,7 +62,7 @@ describe('hardening (issue 11)', () => {
   process.on('uncaughtException', record);
   after(() => process.off('uncaughtException', record));
   before(async () => {
-    t = await startTestService({ PALKIT_TRUST_PROXY: '1' });
+    t = await startTestService({ PALKIT_TRUST_PROXY: '1', PALKIT_LOG: process.env.DEBUG_LOG ? 'error' : 'silent' });
   });
   after(() => t.close());
 
@@ -168,6 +168,25 @@ describe('hardening (issue 11)', () => {
       const r = await fetch(`${t.url}/nope`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
       assert.equal(r.status, 413);
       await alive();
+    });
+  });
+
+  describe('9. secrets', () => {
+    it('keeps layers.*.token, secret, password and headers.authorization write-only, like api_key', async () => {
+      const { palId } = await createPal(t);
+      const layers = { tts: { token: 'tok-plain-1', headers: { authorization: 'Bearer plain-2', accept: 'audio/mpeg' } }, llm: { model: 'm', secret: 'plain-3', password: 'plain-4' } };
+      const patched = await t.api('PATCH', `/v2/pals/${palId}`, [{ op: 'add', path: '/layers', value: layers }]);
+      assert.equal(patched.status, 200, JSON.stringify(patched.body));
+      const shown = (await t.api('GET', `/v2/pals/${palId}`)).body;
+      assert.doesNotMatch(JSON.stringify(shown), /plain-/);
+      assert.deepEqual(shown.layers.tts, { token: '********', headers: { authorization: '********', accept: 'audio/mpeg' } });
+      assert.equal(shown.layers.llm.password, '********');
+      const row = await t.service.deps.db.selectFrom('pals').selectAll().where('pal_id', '=', palId).executeTakeFirstOrThrow();
+      assert.doesNotMatch(JSON.stringify(row), /plain-/, 'stored encrypted');
+      // Sending the shown document back keeps the stored secrets.
+      const again = await t.api('PATCH', `/v2/pals/${palId}`, [{ op: 'replace', path: '/layers/llm/model', value: 'm2' }]);
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+      assert.equal(again.body.layers.tts.headers.authorization, '********');
     });
   });
 });
