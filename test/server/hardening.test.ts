@@ -189,4 +189,29 @@ describe('hardening (issue 11)', () => {
       assert.equal(again.body.layers.tts.headers.authorization, '********');
     });
   });
+
+  describe('8. page headers', () => {
+    it('sends a CSP, nosniff and a framing policy on /docs, room and landing pages', async () => {
+      const { palId } = (await createPal(t)) as { palId: string };
+      const created = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'landing-page' });
+      await t.api('PATCH', `/v2/deployments/${created.body.deployment_id}`, [{ op: 'replace', path: '/status', value: 'active' }]);
+      const faceId = await insertFace(t, { videoUrl: 'https://cdn.example/face.mp4' });
+      const room = await insertConversation(t, { palId: await insertPal(t, { pipelineMode: 'echo', faceId }) });
+      for (const url of [`${t.url}/docs`, room.conversationUrl, `${t.url}/d/${created.body.deployment_id}`]) {
+        const r = await fetch(url);
+        assert.equal(r.status, 200, url);
+        const html = await r.text();
+        const csp = r.headers.get('content-security-policy') ?? '';
+        assert.match(csp, /frame-ancestors 'none'/, url);
+        assert.match(csp, /script-src 'self' blob:/, url);
+        assert.match(csp, /worker-src 'self' blob:/, url);
+        assert.match(csp, /media-src [^;]*blob: mediastream:/, url);
+        assert.match(csp, new RegExp(`connect-src 'self' ws://${new URL(t.url).host}`), url);
+        assert.doesNotMatch(csp, /unsafe-inline'[^;]*;?\s*$|script-src[^;]*unsafe-inline/, url);
+        assert.equal(r.headers.get('x-content-type-options'), 'nosniff', url);
+        assert.equal(r.headers.get('x-frame-options'), 'DENY', url);
+        if (/<script>/.test(html)) assert.match(csp, /'sha256-/, url);
+      }
+    });
+  });
 });

@@ -10,6 +10,7 @@ import type { ResourceModule } from '../resources/module.js';
 import type { ApiApp, AppEnv } from './app-env.js';
 import { ApiError } from './errors.js';
 import { apiReferencePage } from './docs-page.js';
+import { securityHeaders } from './page-headers.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -105,6 +106,7 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
     '*',
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `payload_too_large: bodies are limited to ${MAX_BODY_BYTES} bytes` }, 413, { connection: "close" }) }),
   );
+  app.use('*', securityHeaders);
   app.use('*', refuseUnsafeText);
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'x-api-key' });
 
