@@ -214,4 +214,15 @@ describe('hardening (issue 11)', () => {
       }
     });
   });
+
+  describe('10. smaller', () => {
+    it('caps a public canvas interaction at 16 KiB (413)', async () => {
+      const room = await insertConversation(t, { palId: await insertPal(t, { canvas: {} }) });
+      const body = { interaction_id: 'ci_big', tool_call_id: 'call_abc', component: 'canvas.question', component_version: 'v1', type: 'submit', value: { selected_option_ids: ['opt_2'], skipped: false }, metadata: { note: 'x'.repeat(20 * 1024) } };
+      const r = await t.api('POST', `/v2/conversations/${room.conversationId}/canvas/interactions`, body, { key: null });
+      assert.equal(r.status, 413, JSON.stringify(r.body));
+      const rows = await t.service.deps.db.selectFrom('canvas_interactions').selectAll().where('conversation_id', '=', room.conversationId).execute();
+      assert.equal(rows.length, 0);
+    });
+  });
 });
