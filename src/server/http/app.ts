@@ -11,6 +11,7 @@ import type { ApiApp, AppEnv } from './app-env.js';
 import { ApiError } from './errors.js';
 import { apiReferencePage } from './docs-page.js';
 import { installOps } from '../ops/http.js';
+import { securityHeaders } from './page-headers.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -21,11 +22,58 @@ export function describeZodError(error: ZodError): string {
 }
 
 const NUL_REFUSED = 'invalid_request: text may not contain NUL characters';
-/** A JSON `\u0000` escape that is not itself an escaped backslash followed by "u0000". */
-const ESCAPED_NUL = /(?:^|[^\\])(?:\\\\)*\\u0000/;
+const SURROGATE_REFUSED = 'invalid_request: text may not contain lone UTF-16 surrogates';
+/** Deeper JSON than any resource needs; recursive validators and jsonb would overflow long before real data gets here. */
+/** With the u flag, a surrogate matches only when it is not half of a pair. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+export const MAX_JSON_DEPTH = 64;
+const DEPTH_REFUSED = `invalid_request: JSON may nest at most ${MAX_JSON_DEPTH} levels`;
 
-/** PostgreSQL text cannot hold NUL: refused in the path, the query and JSON bodies before anything reads them. */
-const refuseNulCharacters: MiddlewareHandler<AppEnv> = async (c, next) => {
+/**
+ * One linear pass over a JSON text, before anything parses it: refuses the `\u0000` escape and lone
+ * surrogate escapes (PostgreSQL text and jsonb hold neither) and nesting deeper than MAX_JSON_DEPTH.
+ * Malformed JSON is left for the parser to report.
+ */
+export function jsonTextProblem(text: string): string | undefined {
+  let depth = 0;
+  let inString = false;
+  let pendingHigh = false; // the previous string unit was a high-surrogate escape
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (!inString) {
+      if (ch === 0x22) inString = true;
+      else if (ch === 0x5b || ch === 0x7b) {
+        if (++depth > MAX_JSON_DEPTH) return DEPTH_REFUSED;
+      } else if (ch === 0x5d || ch === 0x7d) depth--;
+      continue;
+    }
+    let unit = -1; // a UTF-16 unit this step contributes to the string, -1 for none
+    if (ch === 0x22) {
+      if (pendingHigh) return SURROGATE_REFUSED;
+      inString = false;
+      continue;
+    }
+    if (ch === 0x5c) {
+      const next = text.charCodeAt(++i);
+      if (next === 0x75) {
+        const hex = text.slice(i + 1, i + 5);
+        i += 4;
+        unit = /^[0-9a-fA-F]{4}$/.test(hex) ? parseInt(hex, 16) : 0x41;
+        if (unit === 0) return NUL_REFUSED;
+      } else unit = 0x41;
+    } else unit = ch;
+    if (unit === 0) return NUL_REFUSED;
+    const isHigh = unit >= 0xd800 && unit <= 0xdbff;
+    const isLow = unit >= 0xdc00 && unit <= 0xdfff;
+    if (isLow && !pendingHigh) return SURROGATE_REFUSED;
+    if (pendingHigh && !isLow) return SURROGATE_REFUSED;
+    pendingHigh = isHigh;
+  }
+  return undefined;
+}
+
+/** Refused in the path, the query and JSON bodies before anything reads them. */
+const refuseUnsafeText: MiddlewareHandler<AppEnv> = async (c, next) => {
   const url = new URL(c.req.url);
   let decoded: string;
   try {
@@ -34,7 +82,11 @@ const refuseNulCharacters: MiddlewareHandler<AppEnv> = async (c, next) => {
     return c.json({ error: 'invalid_request: the address is not valid percent-encoding' }, 400);
   }
   if (decoded.includes('\0')) return c.json({ error: NUL_REFUSED }, 400);
-  if (/json/i.test(c.req.header('content-type') ?? '') && ESCAPED_NUL.test(await c.req.text())) return c.json({ error: NUL_REFUSED }, 400);
+  if (LONE_SURROGATE.test(decoded)) return c.json({ error: SURROGATE_REFUSED }, 400);
+  if (/json/i.test(c.req.header('content-type') ?? '')) {
+    const problem = jsonTextProblem(await c.req.text());
+    if (problem) return c.json({ error: problem }, 400);
+  }
   await next();
 };
 
@@ -51,11 +103,13 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
     c.set('deps', deps);
     await next();
   });
+  // Every body, not only the API's: an unknown path must not read 400 MiB before its 404.
   app.use(
-    '/v2/*',
+    '*',
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `payload_too_large: bodies are limited to ${MAX_BODY_BYTES} bytes` }, 413, { connection: "close" }) }),
   );
-  app.use('*', refuseNulCharacters);
+  app.use('*', securityHeaders);
+  app.use('*', refuseUnsafeText);
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'x-api-key' });
 
   app.get('/healthz', (c) => c.json({ ok: true }));

@@ -25,10 +25,15 @@ type Json = unknown;
 export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) throw new JsonPatchError(`invalid JSON pointer "${pointer}"`);
-  return pointer
+  const tokens = pointer
     .slice(1)
     .split('/')
     .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  // Writing `__proto__` (or `constructor/prototype`) would reach Object.prototype, not the document.
+  tokens.forEach((t, i) => {
+    if (t === '__proto__' || (t === 'prototype' && tokens[i - 1] === 'constructor')) throw new JsonPatchError(`path "${pointer}" is not allowed`);
+  });
+  return tokens;
 }
 
 function isContainer(v: Json): v is Record<string, Json> | Json[] {

@@ -11,7 +11,7 @@ import { unavailableReason } from './availability.js';
 import { verifyCaptcha, captchaFor } from './captcha.js';
 import { clientAddress, clientKey } from './client-address.js';
 import { originMayStart } from './cors.js';
-import { beforePasswordAttempt, clearPasswordFailures, recordPasswordFailure } from './password-guard.js';
+import { clearPasswordFailures, reservePasswordAttempt } from './password-guard.js';
 import { verifyPassword } from './password.js';
 import { findDeployment } from './repository.js';
 import type { Limits, StartDeployment } from './schemas.js';
@@ -31,11 +31,9 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
   const visitor = clientKey(c, address);
   if (row.password_hash) {
     if (!body.password) throw forbidden('password_required');
-    await beforePasswordAttempt(db, row.deployment_id, visitor, clock.now());
-    if (!(await verifyPassword(body.password, row.password_hash))) {
-      await recordPasswordFailure(db, row.deployment_id, visitor, clock.now());
-      throw forbidden('invalid_password');
-    }
+    // Counted before the check, so parallel guesses cannot outrun the limit.
+    await reservePasswordAttempt(db, row.deployment_id, visitor, clock.now());
+    if (!(await verifyPassword(body.password, row.password_hash))) throw forbidden('invalid_password');
     await clearPasswordFailures(db, row.deployment_id, visitor);
   }
 

@@ -4,6 +4,7 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { AppEnv, ApiApp } from '../../../http/app-env.js';
 import { badRequest, conflict, notFound, tooManyRequests, ApiError } from '../../../http/errors.js';
@@ -16,6 +17,8 @@ import { countCanvasRequest, listCanvasInteractions, recordCanvasInteraction } f
 import { hubFor } from './room-hub.js';
 
 const tags = ['Magic Canvas'];
+/** A visitor's interaction is a few answers: anything larger is not one, and would be stored per request. */
+export const MAX_CANVAS_BODY_BYTES = 16 * 1024;
 const Id128 = z.string().min(1).max(128);
 const Params = z.object({ conversation_id: z.string().min(1).max(64).openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }) });
 const InteractionType = z.enum(['submit', 'skip', 'dismiss', 'clear', 'error', 'heartbeat']);
@@ -75,6 +78,10 @@ function clientAddress(c: Context<AppEnv>): string {
 export function registerCanvasRoutes(app: ApiApp, deps: ServiceDeps): void {
   const { db, clock } = deps;
   app.use('/v2/conversations/:conversation_id/canvas/interactions', cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: ['Retry-After'], maxAge: 600 }));
+  app.use(
+    '/v2/conversations/:conversation_id/canvas/interactions',
+    bodyLimit({ maxSize: MAX_CANVAS_BODY_BYTES, onError: (c) => c.json({ error: `payload_too_large: canvas interactions are limited to ${MAX_CANVAS_BODY_BYTES} bytes` }, 413, { connection: 'close' }) }),
+  );
 
   app.openapi(recordInteraction, async (c) => {
     const { conversation_id } = c.req.valid('param');

@@ -20,7 +20,12 @@ export function attachRoomServer(server: Server, deps: ServiceDeps, hub: RoomHub
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const match = ROOM_PATH.exec(new URL(request.url ?? '/', 'http://room').pathname);
     if (!match) return; // another area's upgrade
-    wss.handleUpgrade(request, socket, head, (ws) => awaitJoin(ws, match[1]!, deps, hub));
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      // ws reports protocol violations (oversize, invalid UTF-8, unmasked frames, unknown opcodes) as
+      // 'error' and closes with the matching code (1009, 1007, 1002); without a listener it would throw.
+      ws.on('error', (error) => deps.log.info('room socket refused a frame', { conversation_id: match[1]!, error: error.message }));
+      awaitJoin(ws, match[1]!, deps, hub);
+    });
   };
   server.on('upgrade', onUpgrade);
   return async () => {
