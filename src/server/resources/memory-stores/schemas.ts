@@ -19,7 +19,13 @@ export const CreateMemoryStore = z
   .strict()
   .openapi('CreateMemoryStore');
 
-export const MemoryText = z.string().trim().min(1, 'memory must not be empty').max(500, 'memory is limited to 500 characters');
+// Length is checked on the text as sent and the text is stored as sent: trimming first let 501 characters
+// ending in a space through as 500. A memory of only spaces is still refused as empty.
+export const MemoryText = z
+  .string()
+  .min(1, 'memory must not be empty')
+  .max(500, 'memory is limited to 500 characters')
+  .refine((m) => m.trim().length > 0, 'memory must not be empty');
 
 export const PinnedMemory = z
   .object({
