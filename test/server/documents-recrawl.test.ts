@@ -159,6 +159,9 @@ describe('recrawl', () => {
 
   it('holds at most 100 crawl-backed documents per owner', async () => {
     const db = t.service.deps.db;
+    const otherApi = (m: string, p: string) => t.api(m, p, undefined, { key: OTHER_KEY });
+    // A file of this owner, ready before the limit is reached.
+    const file = await waitForDocument(otherApi, (await t.api('POST', '/v2/documents', { document_url: `${site.origin}/one` }, { key: OTHER_KEY })).body.document_id);
     const { n } = await db.selectFrom('documents').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', 2).where('crawl_config', 'is not', null).executeTakeFirstOrThrow();
     const rows = Array.from({ length: 100 - Number(n) }, (_, i) => ({
       document_id: `dfill${i}`, owner_id: 2, document_name: 'filler', document_url: 'http://x.test/', status: 'ready' as const, crawl_config: JSON.stringify({ depth: 1, max_pages: 1 }),
@@ -169,5 +172,16 @@ describe('recrawl', () => {
     assert.equal(over.status, 400);
     assert.match(over.body.error, /100/);
     assert.equal((await t.api('POST', '/v2/documents', { document_url: `${site.origin}/file.txt` }, { key: OTHER_KEY })).status, 200);
+    // Recrawling a file with a crawl body would make a 101st crawl-backed document.
+    const recrawl = await t.api('POST', `/v2/documents/${file.document_id}/recrawl`, { crawl: { depth: 0, max_pages: 1 } }, { key: OTHER_KEY });
+    assert.equal(recrawl.status, 400);
+    assert.match(recrawl.body.error, /crawl_document_limit.*100/);
+    // With room made, the recrawled file takes the freed place and keeps it after its crawl.
+    await db.deleteFrom('documents').where('document_id', '=', 'dfill0').execute();
+    assert.equal((await t.api('POST', `/v2/documents/${file.document_id}/recrawl`, { crawl: { depth: 0, max_pages: 1 } }, { key: OTHER_KEY })).status, 202);
+    await waitForDocument(otherApi, file.document_id);
+    const full = await t.api('POST', '/v2/documents', { document_url: site.url, crawl: { depth: 0, max_pages: 1 } }, { key: OTHER_KEY });
+    assert.equal(full.status, 400);
+    assert.match(full.body.error, /100/);
   });
 });

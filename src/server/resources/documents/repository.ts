@@ -76,7 +76,15 @@ export async function crawlDocuments(db: Db, ownerId: number): Promise<number> {
     .selectFrom('documents')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('owner_id', '=', ownerId)
-    .where('crawl_config', 'is not', null)
+    .where((eb) => eb.or([eb('crawl_config', 'is not', null), eb('run_crawl_config', 'is not', null), eb('crawled_urls', 'is not', null)]))
     .executeTakeFirstOrThrow();
   return Number(n);
+}
+
+/**
+ * Whether a document counts toward the 100 crawl-backed documents: created as a website, being crawled
+ * now, or holding a finished crawl (a file recrawled with a `crawl` body becomes crawl-backed).
+ */
+export function isCrawlBacked(row: Pick<DocumentRow, 'crawl_config' | 'run_crawl_config' | 'crawled_urls'>): boolean {
+  return row.crawl_config !== null || row.run_crawl_config !== null || row.crawled_urls !== null;
 }
