@@ -71,6 +71,16 @@ describe('public deployment endpoints', () => {
       assert.ok(!text.includes(palId) && !text.includes('pw-secret') && !text.includes('scrypt'));
     });
 
+    it('omits the thumbnails (never null) when the PAL has no face, in init and in the deployment read', async () => {
+      const faceless = await createPal(t, { default_face_id: null });
+      const d = await t.api('POST', '/v2/deployments', { pal_id: faceless.palId, channel: 'widget' });
+      assert.equal(d.status, 200, JSON.stringify(d.body));
+      for (const body of [d.body, (await t.api('GET', `/v2/deployments/${d.body.deployment_id}`)).body, (await init(d.body.deployment_id)).body]) {
+        assert.ok(!('thumbnail_video_url' in body), JSON.stringify(body));
+        assert.ok(!('thumbnail_image_url' in body), JSON.stringify(body));
+      }
+    });
+
     it('shows the captcha when enabled and a site key is configured', async () => {
       const r = await init(await deployment({ limits: { captcha_enabled: true } }));
       assert.deepEqual(r.body.captcha, { provider: 'turnstile', site_key: '0x4AAAAsite' });
@@ -104,7 +114,8 @@ describe('public deployment endpoints', () => {
       const id = await deployment({ limits: { max_call_duration: 90 } });
       const r = await start(id, { conversational_context: 'Visitor is on the pricing page', custom_greeting: 'Hello there!', memory_stores: ['visitor-42'] });
       assert.equal(r.status, 200, JSON.stringify(r.body));
-      assert.deepEqual(Object.keys(r.body).sort(), ['callback_url', 'conversation_id', 'conversation_name', 'conversation_url', 'created_at', 'meeting_token', 'status']);
+      // No callback address on the deployment: callback_url is omitted, not null.
+      assert.deepEqual(Object.keys(r.body).sort(), ['conversation_id', 'conversation_name', 'conversation_url', 'created_at', 'meeting_token', 'status']);
       assert.match(r.body.conversation_id, /^c[a-z0-9]+$/);
       assert.equal(r.body.conversation_url, `${t.url}/rooms/${r.body.conversation_id}`);
       assert.equal(r.body.status, 'active');
