@@ -284,7 +284,7 @@ describe('guardrails', () => {
       assert.equal((await t.api('GET', `/v2/guardrails/${standalone}`)).status, 200);
 
       const defs = Object.fromEntries((await db.selectFrom('pals').select(['pal_id', 'definition']).execute()).map((p) => [p.pal_id, p.definition]));
-      assert.deepEqual(defs.pcleanme, { system_prompt: 'hi', guardrail_ids: [standalone], guardrail_tags: ['x'] });
+      assert.deepEqual(defs.pcleanme, { system_prompt: 'hi', guardrails_id: null, guardrail_ids: [standalone], guardrail_tags: ['x'] });
       assert.deepEqual(defs.ponlyitem, { system_prompt: 'hi', guardrail_ids: [] });
       assert.deepEqual(defs.puntouched, { system_prompt: 'hi', guardrail_ids: [standalone] });
       assert.deepEqual(defs.pforeign, { system_prompt: 'hi', guardrails_id: id }, 'another account is never touched');

@@ -6,7 +6,7 @@ import type { ServiceDeps } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { badRequest, conflict } from '../../http/errors.js';
 import { canonicalLanguage } from './languages.js';
-import { resolveGuardrailReferences, validateConnectorReferences, validateDocumentReferences } from './references.js';
+import { resolveGuardrailReferences, validateConnectorReferences, validateConnectorTools, validateDocumentReferences } from './references.js';
 import { sealLayerSecrets } from './layer-secrets.js';
 import type { PalInput } from './schemas.js';
 
@@ -80,6 +80,7 @@ export async function normalisePal(input: PalInput, ctx: NormaliseContext): Prom
   const documentIds = unique(input.document_ids ?? []);
   await validateDocumentReferences(ctx.db, ctx.ownerId, documentIds, 'document_ids');
   await validateConnectorReferences(ctx.db, ctx.ownerId, layers.mcp?.connectors ?? []);
+  await validateConnectorTools(ctx.db, ctx.ownerId, layers.mcp?.connectors ?? [], layers.mcp?.connector_tools);
 
   const username = layers.conferencing?.username;
   if (username) {
