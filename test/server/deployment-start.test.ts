@@ -1,4 +1,6 @@
 // Public deployment endpoints: init, start (every check in its order, limits under concurrency), CORS.
+import { recall } from '../../src/server/resources/conversations/live/pal-knowledge.js';
+import type { LiveConversation } from '../../src/server/resources/conversations/live/live-conversation.js';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -268,6 +270,40 @@ describe('public deployment endpoints', () => {
         assert.ok(results.every((r) => r.status === 200 || r.status === 429));
         assert.equal((await t.api('GET', `/v2/deployments/${id}`)).body.usage_total, expected);
       }
+    });
+
+    it('memory_stores are visitor identifiers: a returning visitor\'s pinned memories reach the PAL', async () => {
+      const other = await createPal(t);
+      const mem = async (body: Record<string, unknown>, memory: string) => {
+        const s = await t.api('POST', '/v2/memory-stores', body);
+        assert.equal(s.status, 200, JSON.stringify(s.body));
+        assert.equal((await t.api('POST', `/v2/memory-stores/${s.body.memory_store_id}/pinned`, { memory })).status, 200);
+        return s.body;
+      };
+      // A PAL-specific store for visitor "mara" (an identifier that also looks like a store id).
+      const palStore = await mem({ participant_tag: 'mara', pal_id: palId }, 'Mara prefers tea');
+      assert.equal(palStore.participant_tag, 'mara');
+      assert.equal(palStore.pal_id, palId);
+      await mem({ participant_tag: 'mara', pal_id: other.palId }, 'Mara told the other PAL a secret');
+      // Tag-based (legacy) memories of two visitors.
+      await mem({ participant_tag: 'visitor-legacy' }, 'Legacy visitor likes jazz');
+      await mem({ participant_tag: 'household-9' }, 'Household 9 has a dog');
+      assert.equal((await t.api('POST', '/v2/memory-stores', { participant_tag: 'mara', pal_id: palId })).status, 409);
+      assert.equal((await t.api('POST', '/v2/memory-stores', { participant_tag: 'x', pal_id: 'pnothere' })).status, 400);
+
+      const id = await deployment({});
+      const recalled = async (values: string[]) => {
+        const r = await start(id, { memory_stores: values });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        const stored = await t.api('GET', `/v2/conversations/${r.body.conversation_id}`);
+        assert.deepEqual(stored.body.memory_stores, values);
+        const conv = { ownerId: 1, conversationId: r.body.conversation_id, pal: { palId, definition: {} }, memoryStores: values } as unknown as LiveConversation;
+        return (await recall(t.service.deps, conv, 'what do you remember')).memories.sort();
+      };
+      assert.deepEqual(await recalled(['mara']), ['Mara prefers tea'], 'single value: the PAL-specific store of that participant');
+      assert.deepEqual(await recalled(['visitor-legacy']), ['Legacy visitor likes jazz'], 'a visitor with legacy memory: tag-based');
+      assert.deepEqual(await recalled(['visitor-legacy', 'household-9', 'mara']), ['Household 9 has a dog', 'Legacy visitor likes jazz'], 'several values: tag-based memories');
+      assert.deepEqual(await recalled(['newcomer']), []);
     });
 
     it('refuses a memory_store_id in memory_stores (after the limits) and accepts visitor tags', async () => {
