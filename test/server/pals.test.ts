@@ -47,6 +47,7 @@ describe('PALs and personas', () => {
     const set = await t.api('POST', '/v2/guardrails', { name: 'house rules', data: [{ guardrail_name: 'polite', guardrail_prompt: 'Stay polite', modality: 'verbal' }] });
     const g1 = await t.api('POST', '/v2/guardrails', { guardrail_name: 'no prices', guardrail_prompt: 'Never quote prices', modality: 'verbal' });
     const g2 = await t.api('POST', '/v2/guardrails', { guardrail_name: 'no medical', guardrail_prompt: 'No medical advice', modality: 'verbal' });
+    const objectives = (await t.api('POST', '/v2/objectives', { data: [{ objective_name: 'lead', output_variables: ['email'] }] })).body.objectives_id;
     const connector = await t.api('POST', '/v2/connectors', { name: 'CRM', server_url: 'https://mcp.example.com/mcp', auth_config: { type: 'bearer', token: 'tok' } });
     assert.equal(connector.status, 200, JSON.stringify(connector.body));
     const d1 = (await t.api('POST', '/v2/documents', { document_url: 'https://docs.example.com/a.pdf', document_name: 'A' })).body.document_id;
@@ -59,7 +60,7 @@ describe('PALs and personas', () => {
       languages: ['EN-us', 'fr', 'pt_br', 'fr'],
       document_ids: [d1, d2],
       document_tags: ['faq'],
-      objectives_id: 'o123',
+      objectives_id: objectives,
       guardrail_ids: [g1.body.uuid, g2.body.uuid],
       guardrail_tags: ['safety'],
       guardrails_id: set.body.guardrails_id,

@@ -9,6 +9,7 @@ import { facesModule } from './faces/index.js';
 import { guardrailsModule } from './guardrails/index.js';
 import { mediaModule } from './media/index.js';
 import { memoryStoresModule } from './memory-stores/index.js';
+import { objectivesModule } from './objectives/index.js';
 import { palsModule } from './pals/index.js';
 import { siteModule } from './site/index.js';
 import { speechModule } from './speech/index.js';
@@ -25,6 +26,7 @@ export const resourceModules: ResourceModule[] = [
   liveConversationModule,
   documentsModule,
   memoryStoresModule,
+  objectivesModule,
   guardrailsModule,
   connectorsModule,
   videosModule,

@@ -80,6 +80,10 @@ export async function normalisePal(input: PalInput, ctx: NormaliseContext): Prom
   const documentIds = unique(input.document_ids ?? []);
   await validateDocumentReferences(ctx.db, ctx.ownerId, documentIds, 'document_ids');
   await validateConnectorReferences(ctx.db, ctx.ownerId, layers.mcp?.connectors ?? []);
+  if (input.objectives_id != null) {
+    const objectives = await ctx.db.selectFrom('objectives').select('objectives_id').where('objectives_id', '=', input.objectives_id).where('owner_id', '=', ctx.ownerId).executeTakeFirst();
+    if (!objectives) throw badRequest(`invalid_request: objectives_id: objectives ${input.objectives_id} not found`);
+  }
   await validateConnectorTools(ctx.db, ctx.ownerId, layers.mcp?.connectors ?? [], layers.mcp?.connector_tools);
 
   const username = layers.conferencing?.username;
