@@ -49,8 +49,9 @@ export const InitResponse = z.object({
   channel: Channel,
   customization: Customization,
   has_password: z.boolean(),
-  thumbnail_video_url: z.nullable(z.string()),
-  thumbnail_image_url: z.nullable(z.string()),
+  // Omitted by the service when the PAL has no face; an absent field means the same as null.
+  thumbnail_video_url: z.optional(z.nullable(z.string())),
+  thumbnail_image_url: z.optional(z.nullable(z.string())),
   limits: z.object({
     max_call_duration: z.nullable(z.number()),
     daily_call_limit_per_user: z.nullable(z.number()),

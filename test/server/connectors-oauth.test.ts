@@ -66,7 +66,7 @@ describe('connectors: OAuth 2.0', () => {
 
   it('authorize issues a PKCE S256 address found by discovery, and the connector becomes pending', async () => {
     connectorId = await createOAuth();
-    assert.equal((await connector()).oauth_status, 'none');
+    assert.equal((await connector()).oauth_status, 'pending', 'an OAuth connector awaiting its first authorization is not none');
     const url = await authorizeUrl(connectorId);
     assert.equal(url.origin + url.pathname, `${as.origin}/authorize`);
     const q = url.searchParams;
@@ -177,7 +177,7 @@ describe('connectors: OAuth 2.0', () => {
 
     const fresh = await createOAuth();
     await completeInBrowser(await authorizeUrl(fresh));
-    assert.equal((await connector(fresh)).oauth_status, 'none', 'never linked: back to none');
+    assert.equal((await connector(fresh)).oauth_status, 'pending', 'never linked: still awaiting a first authorization, not none');
 
     const gone = await completeInBrowser(await authorizeUrl(connectorId, 'reconnect'));
     assert.equal(gone.status, 400);
@@ -199,7 +199,7 @@ describe('connectors: OAuth 2.0', () => {
     const done = await completeInBrowser(await authorizeUrl(id));
     assert.equal(done.status, 400);
     assert.match(JSON.parse(done.text).error, /token_exchange_failed: invalid_client/);
-    assert.equal((await connector(id)).oauth_status, 'none');
+    assert.equal((await connector(id)).oauth_status, 'pending');
   });
 
   it('answers callback and authorize errors', async () => {
@@ -236,7 +236,7 @@ describe('connectors: OAuth 2.0', () => {
       const failed = await call('POST', `/v2/connectors/${c}/authorize`);
       assert.equal(failed.status, 400);
       assert.match(failed.body.error, /oauth_discovery_failed/);
-      assert.equal((await connector(c)).oauth_status, 'none');
+      assert.equal((await connector(c)).oauth_status, 'pending');
     } finally {
       await viaResource.close();
       await bare.close();
@@ -247,7 +247,7 @@ describe('connectors: OAuth 2.0', () => {
     const same = await call('PATCH', `/v2/connectors/${connectorId}`, { auth_config: { type: 'oauth2', client_id: as.clientId, scopes: ['tools:read'] } });
     assert.equal(same.body.oauth_status, 'linked');
     const other = await call('PATCH', `/v2/connectors/${connectorId}`, { auth_config: { type: 'oauth2', client_id: 'another-client' } });
-    assert.equal(other.body.oauth_status, 'none');
+    assert.equal(other.body.oauth_status, 'needs_reauth', 'the old grant is gone: Reconnect OAuth');
     assert.equal(other.body.access_token_expires_at, null);
     assert.deepEqual(other.body.oauth_scopes, []);
   });

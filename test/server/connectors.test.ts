@@ -131,7 +131,12 @@ describe('connectors', () => {
     });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.auth_config, { type: 'oauth2', client_id: 'cid', authorization_url: 'https://auth.example.com/authorize', token_url: 'https://auth.example.com/token', scopes: ['a', 'b'] });
-    assert.equal(r.body.oauth_status, 'none');
+    assert.equal(r.body.oauth_status, 'pending', 'OAuth connector before its first authorization');
+    const bearer = await call('PATCH', `/v2/connectors/${r.body.connector_id}`, { auth_config: { type: 'bearer', token: 'tok-abcdef' } });
+    assert.equal(bearer.body.oauth_status, 'none');
+    const back = await call('PATCH', `/v2/connectors/${r.body.connector_id}`, { auth_config: { type: 'oauth2', client_id: 'cid2' } });
+    assert.equal(back.body.oauth_status, 'pending', 'never linked: pending, not needs_reauth');
+    await call('PATCH', `/v2/connectors/${r.body.connector_id}`, { auth_config: { type: 'oauth2', client_id: 'cid', client_secret: `secret-${TOKEN}`, authorization_url: 'https://auth.example.com/authorize', token_url: 'https://auth.example.com/token', scopes: ['a', 'b'] } });
     const imp = await call('POST', `/v2/connectors/${r.body.connector_id}/tools/import`);
     assert.equal(imp.status, 409, 'an unlinked OAuth connector cannot import');
   });

@@ -30,6 +30,9 @@ describe('conversations (keyed)', () => {
     assert.deepEqual(Object.keys(r.body).sort(), ['callback_url', 'conversation_id', 'conversation_name', 'conversation_url', 'created_at', 'meeting_token', 'status']);
     assert.match(r.body.conversation_id, /^c[a-z0-9]+$/);
     assert.equal(r.body.conversation_name, 'Support call');
+    const bare = await t.api('POST', '/v2/conversations', { pal_id: palId });
+    assert.equal(bare.status, 200, JSON.stringify(bare.body));
+    assert.ok(!('callback_url' in bare.body), 'callback_url is omitted when unset, never null');
     assert.equal(r.body.conversation_url, `${t.url}/rooms/${r.body.conversation_id}`);
     assert.equal(r.body.status, 'active');
     assert.equal(r.body.callback_url, 'https://hooks.example.com/palkit');

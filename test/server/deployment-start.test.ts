@@ -1,4 +1,6 @@
 // Public deployment endpoints: init, start (every check in its order, limits under concurrency), CORS.
+import { recall } from '../../src/server/resources/conversations/live/pal-knowledge.js';
+import type { LiveConversation } from '../../src/server/resources/conversations/live/live-conversation.js';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -71,6 +73,16 @@ describe('public deployment endpoints', () => {
       assert.ok(!text.includes(palId) && !text.includes('pw-secret') && !text.includes('scrypt'));
     });
 
+    it('omits the thumbnails (never null) when the PAL has no face, in init and in the deployment read', async () => {
+      const faceless = await createPal(t, { default_face_id: null });
+      const d = await t.api('POST', '/v2/deployments', { pal_id: faceless.palId, channel: 'widget' });
+      assert.equal(d.status, 200, JSON.stringify(d.body));
+      for (const body of [d.body, (await t.api('GET', `/v2/deployments/${d.body.deployment_id}`)).body, (await init(d.body.deployment_id)).body]) {
+        assert.ok(!('thumbnail_video_url' in body), JSON.stringify(body));
+        assert.ok(!('thumbnail_image_url' in body), JSON.stringify(body));
+      }
+    });
+
     it('shows the captcha when enabled and a site key is configured', async () => {
       const r = await init(await deployment({ limits: { captcha_enabled: true } }));
       assert.deepEqual(r.body.captcha, { provider: 'turnstile', site_key: '0x4AAAAsite' });
@@ -104,7 +116,8 @@ describe('public deployment endpoints', () => {
       const id = await deployment({ limits: { max_call_duration: 90 } });
       const r = await start(id, { conversational_context: 'Visitor is on the pricing page', custom_greeting: 'Hello there!', memory_stores: ['visitor-42'] });
       assert.equal(r.status, 200, JSON.stringify(r.body));
-      assert.deepEqual(Object.keys(r.body).sort(), ['callback_url', 'conversation_id', 'conversation_name', 'conversation_url', 'created_at', 'meeting_token', 'status']);
+      // No callback address on the deployment: callback_url is omitted, not null.
+      assert.deepEqual(Object.keys(r.body).sort(), ['conversation_id', 'conversation_name', 'conversation_url', 'created_at', 'meeting_token', 'status']);
       assert.match(r.body.conversation_id, /^c[a-z0-9]+$/);
       assert.equal(r.body.conversation_url, `${t.url}/rooms/${r.body.conversation_id}`);
       assert.equal(r.body.status, 'active');
@@ -257,6 +270,40 @@ describe('public deployment endpoints', () => {
         assert.ok(results.every((r) => r.status === 200 || r.status === 429));
         assert.equal((await t.api('GET', `/v2/deployments/${id}`)).body.usage_total, expected);
       }
+    });
+
+    it('memory_stores are visitor identifiers: a returning visitor\'s pinned memories reach the PAL', async () => {
+      const other = await createPal(t);
+      const mem = async (body: Record<string, unknown>, memory: string) => {
+        const s = await t.api('POST', '/v2/memory-stores', body);
+        assert.equal(s.status, 200, JSON.stringify(s.body));
+        assert.equal((await t.api('POST', `/v2/memory-stores/${s.body.memory_store_id}/pinned`, { memory })).status, 200);
+        return s.body;
+      };
+      // A PAL-specific store for visitor "mara" (an identifier that also looks like a store id).
+      const palStore = await mem({ participant_tag: 'mara', pal_id: palId }, 'Mara prefers tea');
+      assert.equal(palStore.participant_tag, 'mara');
+      assert.equal(palStore.pal_id, palId);
+      await mem({ participant_tag: 'mara', pal_id: other.palId }, 'Mara told the other PAL a secret');
+      // Tag-based (legacy) memories of two visitors.
+      await mem({ participant_tag: 'visitor-legacy' }, 'Legacy visitor likes jazz');
+      await mem({ participant_tag: 'household-9' }, 'Household 9 has a dog');
+      assert.equal((await t.api('POST', '/v2/memory-stores', { participant_tag: 'mara', pal_id: palId })).status, 409);
+      assert.equal((await t.api('POST', '/v2/memory-stores', { participant_tag: 'x', pal_id: 'pnothere' })).status, 400);
+
+      const id = await deployment({});
+      const recalled = async (values: string[]) => {
+        const r = await start(id, { memory_stores: values });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        const stored = await t.api('GET', `/v2/conversations/${r.body.conversation_id}`);
+        assert.deepEqual(stored.body.memory_stores, values);
+        const conv = { ownerId: 1, conversationId: r.body.conversation_id, pal: { palId, definition: {} }, memoryStores: values } as unknown as LiveConversation;
+        return (await recall(t.service.deps, conv, 'what do you remember')).memories.sort();
+      };
+      assert.deepEqual(await recalled(['mara']), ['Mara prefers tea'], 'single value: the PAL-specific store of that participant');
+      assert.deepEqual(await recalled(['visitor-legacy']), ['Legacy visitor likes jazz'], 'a visitor with legacy memory: tag-based');
+      assert.deepEqual(await recalled(['visitor-legacy', 'household-9', 'mara']), ['Household 9 has a dog', 'Legacy visitor likes jazz'], 'several values: tag-based memories');
+      assert.deepEqual(await recalled(['newcomer']), []);
     });
 
     it('refuses a memory_store_id in memory_stores (after the limits) and accepts visitor tags', async () => {

@@ -118,7 +118,7 @@ describe('recrawl', () => {
     assert.equal(missing.body.error, undefined);
 
     const file = await waitForDocument(t.api, (await t.api('POST', '/v2/documents', { document_url: `${site.origin}/one` })).body.document_id);
-    assert.equal(file.crawl_config, null);
+    for (const field of ['crawl_config', 'crawled_urls', 'last_crawled_at', 'callback_url']) assert.ok(!(field in file), `${field} is omitted on a file document`);
     assert.equal((await t.api('POST', `/v2/documents/${file.document_id}/recrawl`, undefined, { key: OTHER_KEY })).status, 404);
     const noConfig = await t.api('POST', `/v2/documents/${file.document_id}/recrawl`);
     assert.equal(noConfig.status, 400);
@@ -132,7 +132,7 @@ describe('recrawl', () => {
     assert.equal(done.status, 'ready');
     assert.deepEqual(done.crawled_urls, [`${site.origin}/one`]);
     assert.equal(done.crawl_count, 1);
-    assert.equal(done.crawl_config, null); // the body's settings were for that run only
+    assert.ok(!('crawl_config' in done)); // the body's settings were for that run only
   });
 
   it('allows 5 crawls at once per owner, race-free, for creates and recrawls alike', async () => {
@@ -159,6 +159,9 @@ describe('recrawl', () => {
 
   it('holds at most 100 crawl-backed documents per owner', async () => {
     const db = t.service.deps.db;
+    const otherApi = (m: string, p: string) => t.api(m, p, undefined, { key: OTHER_KEY });
+    // A file of this owner, ready before the limit is reached.
+    const file = await waitForDocument(otherApi, (await t.api('POST', '/v2/documents', { document_url: `${site.origin}/one` }, { key: OTHER_KEY })).body.document_id);
     const { n } = await db.selectFrom('documents').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', 2).where('crawl_config', 'is not', null).executeTakeFirstOrThrow();
     const rows = Array.from({ length: 100 - Number(n) }, (_, i) => ({
       document_id: `dfill${i}`, owner_id: 2, document_name: 'filler', document_url: 'http://x.test/', status: 'ready' as const, crawl_config: JSON.stringify({ depth: 1, max_pages: 1 }),
@@ -169,5 +172,16 @@ describe('recrawl', () => {
     assert.equal(over.status, 400);
     assert.match(over.body.error, /100/);
     assert.equal((await t.api('POST', '/v2/documents', { document_url: `${site.origin}/file.txt` }, { key: OTHER_KEY })).status, 200);
+    // Recrawling a file with a crawl body would make a 101st crawl-backed document.
+    const recrawl = await t.api('POST', `/v2/documents/${file.document_id}/recrawl`, { crawl: { depth: 0, max_pages: 1 } }, { key: OTHER_KEY });
+    assert.equal(recrawl.status, 400);
+    assert.match(recrawl.body.error, /crawl_document_limit.*100/);
+    // With room made, the recrawled file takes the freed place and keeps it after its crawl.
+    await db.deleteFrom('documents').where('document_id', '=', 'dfill0').execute();
+    assert.equal((await t.api('POST', `/v2/documents/${file.document_id}/recrawl`, { crawl: { depth: 0, max_pages: 1 } }, { key: OTHER_KEY })).status, 202);
+    await waitForDocument(otherApi, file.document_id);
+    const full = await t.api('POST', '/v2/documents', { document_url: site.url, crawl: { depth: 0, max_pages: 1 } }, { key: OTHER_KEY });
+    assert.equal(full.status, 400);
+    assert.match(full.body.error, /100/);
   });
 });

@@ -3,6 +3,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ApiError } from '../../src/server/http/errors.js';
+import { GuardrailCheck } from '../../src/server/resources/conversations/live/pal-guardrails.js';
+import type { LiveConversation } from '../../src/server/resources/conversations/live/live-conversation.js';
 import { resolveGuardrails } from '../../src/server/resources/guardrails/resolve.js';
 import { notifyGuardrailTriggered } from '../../src/server/resources/guardrails/trigger.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
@@ -282,7 +284,7 @@ describe('guardrails', () => {
       assert.equal((await t.api('GET', `/v2/guardrails/${standalone}`)).status, 200);
 
       const defs = Object.fromEntries((await db.selectFrom('pals').select(['pal_id', 'definition']).execute()).map((p) => [p.pal_id, p.definition]));
-      assert.deepEqual(defs.pcleanme, { system_prompt: 'hi', guardrail_ids: [standalone], guardrail_tags: ['x'] });
+      assert.deepEqual(defs.pcleanme, { system_prompt: 'hi', guardrails_id: null, guardrail_ids: [standalone], guardrail_tags: ['x'] });
       assert.deepEqual(defs.ponlyitem, { system_prompt: 'hi', guardrail_ids: [] });
       assert.deepEqual(defs.puntouched, { system_prompt: 'hi', guardrail_ids: [standalone] });
       assert.deepEqual(defs.pforeign, { system_prompt: 'hi', guardrails_id: id }, 'another account is never touched');
@@ -296,6 +298,29 @@ describe('guardrails', () => {
       await t.api('DELETE', `/v2/guardrails/${g}`);
       const row = await db.selectFrom('pals').select('definition').where('pal_id', '=', 'pindividual').executeTakeFirstOrThrow();
       assert.deepEqual(row.definition, { guardrail_ids: ['grother'] });
+    });
+  });
+
+  describe('guardrails a conversation runs with', () => {
+    it('keeps 50 (the listed ones, then the newest tag matches) when tags match more than 50, and skips deleted references', async () => {
+      const db = t.service.deps.db;
+      const make = async (prompt: string) =>
+        (await t.api('POST', '/v2/guardrails', { guardrail_name: prompt, guardrail_prompt: prompt, modality: 'verbal', tags: ['crowd'] })).body.uuid as string;
+      const oldest = await make('Never discuss aardvarks');
+      const listed = (await t.api('POST', '/v2/guardrails', { guardrail_name: 'listed', guardrail_prompt: 'Never discuss lemurs', modality: 'verbal' })).body.uuid as string;
+      const gone = (await t.api('POST', '/v2/guardrails', { guardrail_name: 'gone', guardrail_prompt: 'Never discuss ferrets', modality: 'verbal' })).body.uuid as string;
+      await db.updateTable('guardrails').set({ created_at: new Date(Date.now() - 86_400_000) }).where('uuid', '=', oldest).execute();
+      for (let i = 0; i < 48; i++) await make(`Never discuss filler${i}`);
+      const newest = await make('Never discuss zebras');
+      await db.updateTable('guardrails').set({ created_at: new Date(Date.now() + 60_000) }).where('uuid', '=', newest).execute();
+      await t.api('DELETE', `/v2/guardrails/${gone}`);
+      // 50 tag matches plus one listed id: 51, one over the limit (creation would refuse it).
+      const conv = { ownerId: 1, conversationId: 'cguardrailcap', pal: { definition: { guardrail_ids: [listed, gone], guardrail_tags: ['crowd'] } } } as unknown as LiveConversation;
+      const check = await GuardrailCheck.load(t.service.deps, conv);
+      assert.equal((await check.check('what about zebras?'))?.uuid, newest, 'the newest tag match is kept');
+      assert.equal((await check.check('and lemurs?'))?.uuid, listed, 'a listed guardrail always is');
+      assert.equal(await check.check('and aardvarks?'), null, 'the oldest tag match is the one left out');
+      assert.equal(await check.check('ferrets?'), null);
     });
   });
 

@@ -63,6 +63,19 @@ describe('memory stores and pinned memories', () => {
     assert.equal((await t.api('POST', '/v2/memory-stores/mlimits/pinned', { memory: 'x'.repeat(500) })).status, 200);
   });
 
+  it('checks the length as sent and stores what was sent, spaces included', async () => {
+    await t.api('POST', '/v2/memory-stores', { memory_store_id: 'mspaces' });
+    const over = await t.api('POST', '/v2/memory-stores/mspaces/pinned', { memory: 'x'.repeat(500) + ' ' });
+    assert.equal(over.status, 400);
+    assert.match(over.body.error, /500/);
+    const padded = ' ' + 'y'.repeat(498) + ' ';
+    const kept = await t.api('POST', '/v2/memory-stores/mspaces/pinned', { memory: padded });
+    assert.equal(kept.status, 200);
+    assert.equal(kept.body.memory, padded);
+    const edited = await t.api('PATCH', `/v2/memory-stores/mspaces/pinned/${kept.body.memory_id}`, { memory: 'z'.repeat(500) + ' ' });
+    assert.equal(edited.status, 400);
+  });
+
   it('holds at most 30 pinned memories, even under concurrent creates', async () => {
     await t.api('POST', '/v2/memory-stores', { memory_store_id: 'mfull' });
     const results = await Promise.all(Array.from({ length: 34 }, (_, i) => t.api('POST', '/v2/memory-stores/mfull/pinned', { memory: `fact ${i}` })));

@@ -47,6 +47,7 @@ describe('PALs and personas', () => {
     const set = await t.api('POST', '/v2/guardrails', { name: 'house rules', data: [{ guardrail_name: 'polite', guardrail_prompt: 'Stay polite', modality: 'verbal' }] });
     const g1 = await t.api('POST', '/v2/guardrails', { guardrail_name: 'no prices', guardrail_prompt: 'Never quote prices', modality: 'verbal' });
     const g2 = await t.api('POST', '/v2/guardrails', { guardrail_name: 'no medical', guardrail_prompt: 'No medical advice', modality: 'verbal' });
+    const objectives = (await t.api('POST', '/v2/objectives', { data: [{ objective_name: 'lead', output_variables: ['email'] }] })).body.objectives_id;
     const connector = await t.api('POST', '/v2/connectors', { name: 'CRM', server_url: 'https://mcp.example.com/mcp', auth_config: { type: 'bearer', token: 'tok' } });
     assert.equal(connector.status, 200, JSON.stringify(connector.body));
     const d1 = (await t.api('POST', '/v2/documents', { document_url: 'https://docs.example.com/a.pdf', document_name: 'A' })).body.document_id;
@@ -59,7 +60,7 @@ describe('PALs and personas', () => {
       languages: ['EN-us', 'fr', 'pt_br', 'fr'],
       document_ids: [d1, d2],
       document_tags: ['faq'],
-      objectives_id: 'o123',
+      objectives_id: objectives,
       guardrail_ids: [g1.body.uuid, g2.body.uuid],
       guardrail_tags: ['safety'],
       guardrails_id: set.body.guardrails_id,
@@ -287,6 +288,67 @@ describe('PALs and personas', () => {
     assert.deepEqual(del.body, { deleted: true });
     assert.equal((await t.api('GET', `/v2/pals/${id}`)).status, 404);
     assert.equal((await t.api('DELETE', `/v2/pals/${id}`)).status, 404);
+  });
+
+  it('refuses to delete a PAL that powers deployments (409 naming them); deletes once they are gone', async () => {
+    const id = (await t.api('POST', '/v2/pals', minimal())).body.pal_id;
+    const d1 = (await t.api('POST', '/v2/deployments', { pal_id: id, channel: 'widget' })).body.deployment_id;
+    const d2 = (await t.api('POST', '/v2/deployments', { pal_id: id, channel: 'embed' })).body.deployment_id;
+    for (const path of [`/v2/pals/${id}`, `/v2/personas/${id}`]) {
+      const refused = await t.api('DELETE', path);
+      assert.equal(refused.status, 409);
+      assert.match(refused.body.error, new RegExp(`${d1}.*${d2}|${d2}.*${d1}`));
+    }
+    assert.equal((await t.api('GET', `/v2/pals/${id}`)).status, 200);
+    await t.api('DELETE', `/v2/deployments/${d1}`);
+    await t.api('DELETE', `/v2/deployments/${d2}`);
+    assert.equal((await t.api('DELETE', `/v2/pals/${id}`)).status, 200);
+  });
+
+  it('validates layers.mcp.connector_tools against the listed connectors and their imported tools (400 naming the field)', async () => {
+    const db = t.service.deps.db;
+    const connector = (connector_id: string, owner_id: number, indexed: boolean) => db.insertInto('connectors').values({
+      connector_id, owner_id, team_id: null, name: connector_id, source: 'mcp', server_url: 'https://tools.example.com/mcp', auth_type: 'none', auth_settings: '{}',
+      bearer_token_enc: null, client_secret_enc: null, access_token_enc: null, refresh_token_enc: null, access_token_expires_at: null, oauth_status: 'none',
+      oauth_scopes: '[]', oauth_metadata: null, last_indexed_at: indexed ? new Date() : null, last_index_error: null, created_at: new Date(), updated_at: new Date(),
+    } as never).execute();
+    await connector('cpaltools', 1, true);
+    await connector('cpalnotyet', 1, false);
+    await connector('cpalforeign', 2, true);
+    await db.insertInto('connector_tools').values([
+      { connector_id: 'cpaltools', name: 'search', description: null, input_schema: '{}', position: 0 },
+      { connector_id: 'cpaltools', name: 'book', description: null, input_schema: '{}', position: 1 },
+    ] as never).execute();
+    const withMcp = (mcp: unknown) => t.api('POST', '/v2/pals', { ...minimal(), layers: { mcp } });
+    const ok = await withMcp({ connectors: ['cpaltools', 'cpalnotyet'], connector_tools: { cpaltools: ['search'], cpalnotyet: ['anything'] } });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    for (const [mcp, pattern] of [
+      [{ connectors: ['cpaltools'], connector_tools: { cpaltools: ['delete_everything'] } }, /layers\.mcp\.connector_tools.*delete_everything/],
+      [{ connectors: ['cpaltools'], connector_tools: { cpalnotyet: ['search'] } }, /layers\.mcp\.connector_tools.*cpalnotyet.*not listed/],
+      [{ connectors: ['cpaltools', 'cpalforeign'], connector_tools: { cpalforeign: ['x'] } }, /cpalforeign/],
+      [{ connectors: ['cpaltools'], connector_tools: { cpaltools: ['search', 'search'] } }, /layers\.mcp\.connector_tools.*twice/],
+      [{ connectors: ['cpaltools'], connector_tools: { cpaltools: 'search' } }, /connector_tools/],
+      [{ connectors: ['cpaltools'], connector_tools: ['search'] }, /connector_tools/],
+    ] as const) {
+      const r = await withMcp(mcp);
+      assert.equal(r.status, 400, JSON.stringify(mcp));
+      assert.match(r.body.error, pattern);
+    }
+    // A patch is validated too.
+    const patched = await t.api('PATCH', `/v2/pals/${ok.body.pal_id}`, [{ op: 'replace', path: '/layers/mcp/connector_tools/cpaltools', value: ['nope'] }]);
+    assert.equal(patched.status, 400);
+    assert.match(patched.body.error, /layers\.mcp\.connector_tools.*nope/);
+  });
+
+  it('shows guardrails_id cleaned (null) after its guardrail set is deleted', async () => {
+    const set = (await t.api('POST', '/v2/guardrails', { name: 'gone soon', data: [{ guardrail_name: 'r', guardrail_prompt: 'Never discuss x', modality: 'verbal' }] })).body.guardrails_id;
+    const id = (await t.api('POST', '/v2/pals', { ...minimal(), guardrails_id: set })).body.pal_id;
+    assert.equal((await t.api('GET', `/v2/pals/${id}`)).body.guardrails_id, set);
+    assert.equal((await t.api('DELETE', `/v2/guardrails/${set}`)).status, 200);
+    const read = await t.api('GET', `/v2/pals/${id}`);
+    assert.ok('guardrails_id' in read.body, 'the field is shown, cleaned');
+    assert.equal(read.body.guardrails_id, null);
+    assert.equal((await t.api('GET', `/v2/personas/${id}`)).body.guardrails_id, null);
   });
 
   it('refuses to delete a face that is a PAL’s default face, naming the PAL (409)', async () => {

@@ -5,6 +5,7 @@ import type { DocumentTables } from './tables/documents.js';
 import type { ConversationEventTables, DeploymentAttemptTables, DomainTables } from './tables/domain.js';
 import type { GuardrailTables } from './tables/guardrails.js';
 import type { LiveTables } from './tables/live.js';
+import type { ObjectiveTables } from './tables/objectives.js';
 import type { SpeechTables } from './tables/speech.js';
 import type { VideoTables } from './tables/videos.js';
 
@@ -18,4 +19,5 @@ export interface Database
     ConnectorTables,
     LiveTables,
     VideoTables,
-    SpeechTables {}
+    SpeechTables,
+    ObjectiveTables {}

@@ -10,6 +10,7 @@ import { facesModule } from './faces/index.js';
 import { guardrailsModule } from './guardrails/index.js';
 import { mediaModule } from './media/index.js';
 import { memoryStoresModule } from './memory-stores/index.js';
+import { objectivesModule } from './objectives/index.js';
 import { palsModule } from './pals/index.js';
 import { siteModule } from './site/index.js';
 import { speechModule } from './speech/index.js';
@@ -27,6 +28,7 @@ export const resourceModules: ResourceModule[] = [
   palRunnerModule,
   documentsModule,
   memoryStoresModule,
+  objectivesModule,
   guardrailsModule,
   connectorsModule,
   videosModule,

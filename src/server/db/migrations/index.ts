@@ -14,6 +14,9 @@ import * as connectors from './0401_connectors.js';
 import * as liveRooms from './0500_live_rooms.js';
 import * as videosSpeech from './0600_videos_speech.js';
 import * as builtInFaces from './0700_built_in_faces.js';
+import * as connectorOauthPending from './0801_connector_oauth_pending.js';
+import * as memoryStoreParticipants from './0802_memory_store_participants.js';
+import * as objectives from './0803_objectives.js';
 
 export const migrations: Record<string, PalkitMigration> = {
   '0001_core': core,
@@ -28,4 +31,7 @@ export const migrations: Record<string, PalkitMigration> = {
   '0500_live_rooms': liveRooms,
   '0600_videos_speech': videosSpeech,
   '0700_built_in_faces': builtInFaces,
+  '0801_connector_oauth_pending': connectorOauthPending,
+  '0802_memory_store_participants': memoryStoreParticipants,
+  '0803_objectives': objectives,
 };

@@ -98,7 +98,8 @@ export interface DomainTables {
     /** The conferencing provider's room name (Daily), used to delete the room at the end. */
     provider_room: string | null;
   };
-  memory_stores: { memory_store_id: string; owner_id: number; name: string | null; created_at: CreatedAt; updated_at: CreatedAt };
+  /** participant_tag and pal_id: migration 0802 (a visitor's store, PAL-specific when pal_id is set). */
+  memory_stores: { memory_store_id: string; owner_id: number; name: string | null; pal_id: string | null; participant_tag: string | null; created_at: CreatedAt; updated_at: CreatedAt };
   pinned_memories: { memory_id: string; memory_store_id: string; memory: string; created_at: CreatedAt; updated_at: CreatedAt };
 }
 

@@ -45,9 +45,12 @@ export function authColumns(input: AuthConfigInput, current: ConnectorRow | unde
       const sameClient =
         wasOAuth && JSON.stringify(normalise(current.auth_settings)) === JSON.stringify(normalise(settings)) && (input.client_secret === undefined || sameSecret(current.client_secret_enc, input.client_secret, secrets));
       if (sameClient) return { columns: { auth_settings: JSON.stringify(settings), client_secret_enc: secretEnc }, changedOAuth: false };
-      // A different client or authorization server: the old link cannot be used any more.
+      // A different client or authorization server: the old link cannot be used any more. An OAuth
+      // connector is never `none` (that is for connectors without OAuth): one that had been linked needs
+      // Reconnect OAuth (`needs_reauth`), one that never was waits for its first authorization (`pending`).
+      const hadGrant = wasOAuth && (current.access_token_enc !== null || current.oauth_status === 'linked' || current.oauth_status === 'needs_reauth');
       return {
-        columns: { auth_type: 'oauth2', auth_settings: JSON.stringify(settings), bearer_token_enc: null, client_secret_enc: secretEnc, oauth_status: 'none', ...noOAuthState },
+        columns: { auth_type: 'oauth2', auth_settings: JSON.stringify(settings), bearer_token_enc: null, client_secret_enc: secretEnc, oauth_status: hadGrant ? 'needs_reauth' : 'pending', ...noOAuthState },
         changedOAuth: true,
       };
     }

@@ -42,7 +42,7 @@ export async function startAuthorization(deps: ServiceDeps, ownerId: number, con
     const locked = await ownedConnector(trx, ownerId, connectorId, true);
     const earlier = await trx.deleteFrom('connector_oauth_flows').where('connector_id', '=', connectorId).returning('prior_status').executeTakeFirst();
     // A re-issued address remembers the status from before the first unfinished one.
-    const prior = locked.oauth_status === 'pending' ? (earlier?.prior_status ?? 'none') : locked.oauth_status;
+    const prior = locked.oauth_status === 'pending' ? (earlier?.prior_status ?? 'pending') : locked.oauth_status;
     await trx
       .insertInto('connector_oauth_flows')
       .values({ state_hash: sha256(state), connector_id: connectorId, owner_id: ownerId, code_verifier_enc: deps.secrets.encrypt(verifier), redirect_uri: redirect, return_url: returnUrl, prior_status: prior, expires_at: new Date(now.getTime() + FLOW_TTL_MS), created_at: now })
@@ -117,15 +117,17 @@ export async function completeAuthorization(deps: ServiceDeps, query: { code?: s
 }
 
 /**
- * A flow that ended without new tokens: `linked` if a token is still held, `needs_reauth` if the
- * connector had been linked before (its grant is gone), else back to `none`.
+ * A flow that ended without new tokens (denied, expired, refused exchange): `linked` if a token is still
+ * held, `needs_reauth` if the connector had been linked before (its grant is gone), else `pending`: an
+ * OAuth connector that was never linked still awaits its first authorization (`none` is only for
+ * connectors that do not use OAuth).
  */
 async function settleUnfinished(deps: ServiceDeps, row: ConnectorRow, prior: OAuthStatus, now: Date): Promise<void> {
   const still = await deps.db.selectFrom('connector_oauth_flows').select('state_hash').where('connector_id', '=', row.connector_id).executeTakeFirst();
   if (still) return; // a newer authorization is under way
   await deps.db
     .updateTable('connectors')
-    .set({ oauth_status: row.access_token_enc ? 'linked' : prior === 'linked' || prior === 'needs_reauth' ? 'needs_reauth' : 'none', updated_at: now })
+    .set({ oauth_status: row.access_token_enc ? 'linked' : prior === 'linked' || prior === 'needs_reauth' ? 'needs_reauth' : 'pending', updated_at: now })
     .where('connector_id', '=', row.connector_id)
     .where('oauth_status', '=', 'pending')
     .execute();

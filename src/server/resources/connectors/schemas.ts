@@ -51,7 +51,14 @@ export const Connector = z
       .object({ type: z.enum(['none', 'bearer', 'oauth2']), client_id: z.string().optional(), authorization_url: z.string().optional(), token_url: z.string().optional(), scopes: z.array(z.string()).optional() })
       .openapi({ description: 'type and non-secret fields only' }),
     selected_tool_names: z.null(),
-    oauth_status: z.enum(['none', 'pending', 'linked', 'needs_reauth']),
+    oauth_status: z.enum(['none', 'pending', 'linked', 'needs_reauth']).openapi({
+      description:
+        '`none`: the connector does not use OAuth (auth_config.type `none` or `bearer`). ' +
+        '`pending`: an OAuth connector that holds no grant yet: created and not yet authorized, an authorization address issued and unfinished, ' +
+        'or a first authorization that was denied, expired or refused (authorize again). ' +
+        '`linked`: a working token is held. ' +
+        '`needs_reauth`: an OAuth connector that had been linked lost its grant (refresh refused, reconnect started and not finished, or its OAuth client changed); the remedy is Reconnect OAuth.',
+    }),
     oauth_scopes: z.array(z.string()),
     access_token_expires_at: z.string().nullable(),
     last_indexed_at: z.string().nullable(),

@@ -3,14 +3,14 @@
 import type { Db } from '../../db/database.js';
 import { badRequest } from '../../http/errors.js';
 
-/** 400 when any id is not one of the owner's connectors. */
-export async function assertConnectorsExist(db: Db, ownerId: number, ids: readonly string[]): Promise<void> {
+/** 400 when any id is not one of the owner's connectors; `field` names the PAL field in the error. */
+export async function assertConnectorsExist(db: Db, ownerId: number, ids: readonly string[], field = 'layers.mcp.connectors'): Promise<void> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return;
   const rows = await db.selectFrom('connectors').select('connector_id').where('owner_id', '=', ownerId).where('connector_id', 'in', wanted).execute();
   const found = new Set(rows.map((r) => r.connector_id));
   const missing = wanted.filter((id) => !found.has(id));
-  if (missing.length) throw badRequest(`invalid_request: layers.mcp.connectors: unknown connector ${missing.join(', ')}`);
+  if (missing.length) throw badRequest(`invalid_request: ${field}: unknown connector ${missing.join(', ')}`);
 }
 
 /**
@@ -19,7 +19,7 @@ export async function assertConnectorsExist(db: Db, ownerId: number, ids: readon
  */
 export async function assertConnectorToolsExist(db: Db, ownerId: number, connectorTools: Readonly<Record<string, readonly string[]>>): Promise<void> {
   const ids = Object.keys(connectorTools);
-  await assertConnectorsExist(db, ownerId, ids);
+  await assertConnectorsExist(db, ownerId, ids, 'layers.mcp.connector_tools');
   if (ids.length === 0) return;
   const indexed = await db.selectFrom('connectors').select('connector_id').where('connector_id', 'in', ids).where('last_indexed_at', 'is not', null).execute();
   if (indexed.length === 0) return;

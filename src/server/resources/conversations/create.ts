@@ -40,7 +40,7 @@ export interface CreatedConversation {
   conversation_name: string;
   conversation_url: string;
   status: 'active';
-  callback_url: string | null;
+  callback_url?: string;
   created_at: string;
   meeting_token: string;
 }
@@ -106,7 +106,8 @@ export async function createConversation(deps: ServiceDeps, input: CreateConvers
     conversation_name: conversationName,
     conversation_url: room.conversationUrl,
     status: 'active',
-    callback_url: input.callbackUrl ?? null,
+    // A string field of the spec's shape: omitted when no callback address was given, never null.
+    ...(input.callbackUrl ? { callback_url: input.callbackUrl } : {}),
     created_at: isoMillis(now),
     meeting_token: room.meetingToken,
   };

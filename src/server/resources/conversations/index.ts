@@ -1,5 +1,6 @@
 // Conversations: keyed create/list/get/end, and the job closing a provider's room after the end.
 // (The live room, the local PAL, canvas interactions and callbacks live beside this in their own files.)
+import { postCallJobs } from './post-call.js';
 import type { ResourceModule } from '../module.js';
 import { ApiError } from '../../http/errors.js';
 import { createConversation } from './create.js';
@@ -71,6 +72,7 @@ export const conversationsModule: ResourceModule = {
 
   jobs(deps) {
     return {
+      ...postCallJobs(deps),
       [CLOSE_ROOM_JOB]: async ({ payload }: { payload: { conversation_id: string; provider: 'local' | 'daily'; room: string } }) => {
         if (payload.provider === 'daily' && !deps.config.daily.apiKey) return; // the key was removed: the room expires by itself
         await conferencingProvider(deps, payload.provider).close({ conversationId: payload.conversation_id, room: payload.room });

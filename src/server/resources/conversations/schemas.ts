@@ -52,7 +52,7 @@ export const ConversationCreated = z
     conversation_name: z.string(),
     conversation_url: z.string().openapi({ description: '`{public_url}/rooms/{id}` for a local room, or a Daily room URL' }),
     status: z.enum(['active', 'ended']),
-    callback_url: z.string().nullable(),
+    callback_url: z.string().optional().openapi({ description: 'Omitted when no callback address was given' }),
     created_at: z.string(),
     meeting_token: z.string().openapi({ description: 'Admits one visitor to this room until the call\'s maximum duration (plus a margin)' }),
   })

@@ -13,7 +13,7 @@ import { clientAddress, clientKey } from './client-address.js';
 import { publicCors } from './cors.js';
 import { hashPassword } from './password.js';
 import { ifMatchHolds, planPatch } from './patch.js';
-import { etagOf, findDeployment, ownedDeployment, thumbnailsFor, viewsOf } from './repository.js';
+import { etagOf, findDeployment, ownedDeployment, thumbnailFields, thumbnailsFor, viewsOf } from './repository.js';
 import * as routes from './routes.js';
 import { normaliseOrigin, type Limits } from './schemas.js';
 import { startDeployment } from './start.js';
@@ -130,8 +130,7 @@ export const deploymentsModule: ResourceModule = {
           channel: row.channel,
           customization: row.customization,
           has_password: row.password_hash !== null,
-          thumbnail_video_url: thumbs?.thumbnail_video_url ?? null,
-          thumbnail_image_url: thumbs?.thumbnail_image_url ?? null,
+          ...thumbnailFields(thumbs),
           limits: { max_call_duration: limits.max_call_duration ?? null, daily_call_limit_per_user: limits.daily_call_limit_per_user ?? null },
           captcha: captchaFor(deps.config, limits),
           is_available: reason === null,

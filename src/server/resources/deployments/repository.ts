@@ -65,6 +65,14 @@ export async function thumbnailsFor(db: Db, palIds: string[], publicUrl: string)
   return result;
 }
 
+/** The preview fields as the spec's shapes have them: strings, omitted when the PAL has no face (never null). */
+export function thumbnailFields(thumbnails: Thumbnails | undefined): { thumbnail_video_url?: string; thumbnail_image_url?: string } {
+  return {
+    ...(thumbnails?.thumbnail_video_url ? { thumbnail_video_url: thumbnails.thumbnail_video_url } : {}),
+    ...(thumbnails?.thumbnail_image_url ? { thumbnail_image_url: thumbnails.thumbnail_image_url } : {}),
+  };
+}
+
 /** usage_today of several deployments in one query. */
 export async function usageToday(db: Db, deploymentIds: string[], now: Date): Promise<Map<string, number>> {
   const result = new Map<string, number>();
@@ -92,8 +100,7 @@ export function deploymentView(row: DeploymentRow, thumbnails: Thumbnails | unde
     limits: row.limits as Limits,
     allowed_origins: row.allowed_origins,
     callback_url: row.callback_url,
-    thumbnail_video_url: thumbnails?.thumbnail_video_url ?? null,
-    thumbnail_image_url: thumbnails?.thumbnail_image_url ?? null,
+    ...thumbnailFields(thumbnails),
     usage_total: row.usage_total,
     usage_today: today,
     created_at: isoMillis(row.created_at),

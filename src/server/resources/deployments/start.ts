@@ -7,6 +7,7 @@ import type { AppEnv } from '../../http/app-env.js';
 import { ownerForKey } from '../../http/auth.js';
 import { badRequest, forbidden, notFound, tooManyRequests } from '../../http/errors.js';
 import { createConversation, type CreatedConversation } from '../conversations/create.js';
+import { namesOwnStoreId } from '../memory-stores/repository.js';
 import { unavailableReason } from './availability.js';
 import { verifyCaptcha, captchaFor } from './captcha.js';
 import { clientAddress, clientKey } from './client-address.js';
@@ -41,8 +42,10 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
   if (captchaFor(config, limits)) await verifyCaptcha(deps, body.captcha_token, address);
 
   // Read before the locked section; refused only once the limits have passed (the documented order).
+  // memory_stores are visitor identifiers; only one naming this owner's store by id (and no visitor's
+  // participant tag) is refused, so other accounts' store ids are neither revealed nor in the way.
   const storeLike = (body.memory_stores ?? []).filter((v) => MEMORY_STORE_ID.test(v));
-  const namesStore = storeLike.length > 0 && (await db.selectFrom('memory_stores').select('memory_store_id').where('memory_store_id', 'in', storeLike).executeTakeFirst()) !== undefined;
+  const namesStore = await namesOwnStoreId(db, row.owner_id, storeLike);
 
   let palId = row.pal_id;
   if (body.pal_id !== undefined) {

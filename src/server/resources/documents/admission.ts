@@ -7,7 +7,7 @@ import { newId } from '../../ids.js';
 import { notifyStatus } from './lifecycle.js';
 import { INGEST_ATTEMPTS, INGEST_JOB, type IngestPayload } from './pipeline.js';
 import {
-  ACTIVE_CRAWLS_PER_OWNER, activeCrawls, CRAWL_DOCUMENTS_PER_OWNER, crawlDocuments, lockOwnerCrawls, ownedDocument, type DocumentRow,
+  ACTIVE_CRAWLS_PER_OWNER, activeCrawls, CRAWL_DOCUMENTS_PER_OWNER, crawlDocuments, isCrawlBacked, lockOwnerCrawls, ownedDocument, type DocumentRow,
 } from './repository.js';
 import { CRAWL_LIMITS } from './schemas.js';
 
@@ -44,8 +44,7 @@ export async function createDocument(deps: ServiceDeps, ownerId: number, input: 
   return deps.db.transaction().execute(async (trx) => {
     if (crawl) {
       await lockOwnerCrawls(trx, ownerId);
-      const held = await crawlDocuments(trx, ownerId);
-      if (held >= CRAWL_DOCUMENTS_PER_OWNER) throw badRequest(`crawl_document_limit: an account holds at most ${CRAWL_DOCUMENTS_PER_OWNER} crawled websites (you have ${held}); delete one first`);
+      await ensureCrawlDocumentRoom(trx, ownerId);
       await ensureCrawlSlot(trx, ownerId);
     }
     const now = deps.clock.now();
@@ -94,6 +93,8 @@ export async function startRecrawl(deps: ServiceDeps, ownerId: number, documentI
         throw tooManyRequests(`recrawl_cooldown: document ${documentId} was recrawled within the last hour; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, waitMs / 1000);
       }
     }
+    // A file recrawled with a `crawl` body becomes a crawl-backed document: it needs room under the limit.
+    if (!isCrawlBacked(doc)) await ensureCrawlDocumentRoom(trx, ownerId);
     await ensureCrawlSlot(trx, ownerId);
     const runId = newId('run_', 12);
     const row = await trx
@@ -115,6 +116,11 @@ export async function startRecrawl(deps: ServiceDeps, ownerId: number, documentI
     await notifyStatus(deps, trx, row);
     return row;
   });
+}
+
+async function ensureCrawlDocumentRoom(trx: ServiceDeps['db'], ownerId: number): Promise<void> {
+  const held = await crawlDocuments(trx, ownerId);
+  if (held >= CRAWL_DOCUMENTS_PER_OWNER) throw badRequest(`crawl_document_limit: an account holds at most ${CRAWL_DOCUMENTS_PER_OWNER} crawled websites (you have ${held}); delete one first`);
 }
 
 async function ensureCrawlSlot(trx: ServiceDeps['db'], ownerId: number): Promise<void> {

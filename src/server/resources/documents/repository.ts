@@ -15,6 +15,7 @@ export const RUNNING_STATUSES = ['started', 'processing', 'recrawling'] as const
 
 export function documentView(row: DocumentRow) {
   const running = (RUNNING_STATUSES as readonly string[]).includes(row.status);
+  const crawlConfig = (running ? row.run_crawl_config : null) ?? row.crawl_config;
   return {
     document_id: row.document_id,
     document_name: row.document_name,
@@ -24,12 +25,14 @@ export function documentView(row: DocumentRow) {
     ...(row.status === 'error' ? { error_message: row.error_message ?? 'contact_support' } : {}),
     created_at: isoMillis(row.created_at),
     updated_at: isoMillis(row.updated_at),
-    callback_url: row.callback_url,
+    // String fields of the spec's shape are omitted when absent, never null; the crawl fields appear
+    // only for crawled websites (crawled_urls and last_crawled_at once a crawl completed).
+    ...(row.callback_url ? { callback_url: row.callback_url } : {}),
     tags: row.tags,
     // While a run is under way, the settings in use for it (a recrawl may override them for that run).
-    crawl_config: (running ? row.run_crawl_config : null) ?? row.crawl_config,
-    crawled_urls: row.crawled_urls,
-    last_crawled_at: row.last_crawled_at ? isoMillis(row.last_crawled_at) : null,
+    ...(crawlConfig ? { crawl_config: crawlConfig } : {}),
+    ...(row.crawled_urls ? { crawled_urls: row.crawled_urls } : {}),
+    ...(row.last_crawled_at ? { last_crawled_at: isoMillis(row.last_crawled_at) } : {}),
     crawl_count: row.crawl_count,
   };
 }
@@ -76,7 +79,15 @@ export async function crawlDocuments(db: Db, ownerId: number): Promise<number> {
     .selectFrom('documents')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('owner_id', '=', ownerId)
-    .where('crawl_config', 'is not', null)
+    .where((eb) => eb.or([eb('crawl_config', 'is not', null), eb('run_crawl_config', 'is not', null), eb('crawled_urls', 'is not', null)]))
     .executeTakeFirstOrThrow();
   return Number(n);
+}
+
+/**
+ * Whether a document counts toward the 100 crawl-backed documents: created as a website, being crawled
+ * now, or holding a finished crawl (a file recrawled with a `crawl` body becomes crawl-backed).
+ */
+export function isCrawlBacked(row: Pick<DocumentRow, 'crawl_config' | 'run_crawl_config' | 'crawled_urls'>): boolean {
+  return row.crawl_config !== null || row.run_crawl_config !== null || row.crawled_urls !== null;
 }

@@ -31,11 +31,11 @@ export const Document = z
     error_message: z.string().optional().openapi({ description: 'Only when status is `error`: file_download_failed, file_format_unsupported, file_size_too_large, file_empty, invalid_file_url, document_processing_failed, website_processing_failed, chunking_failed, embedding_failed, vector_store_failed, contact_support' }),
     created_at: z.string(),
     updated_at: z.string(),
-    callback_url: z.string().nullable(),
+    callback_url: z.string().optional().openapi({ description: 'Omitted when none was given at creation' }),
     tags: z.array(z.string()),
-    crawl_config: CrawlConfig.nullable().openapi({ description: 'Crawl settings (websites only); while a recrawl runs, the settings in use for it' }),
-    crawled_urls: z.array(z.string()).nullable().openapi({ description: 'Pages of the last completed crawl (websites only)' }),
-    last_crawled_at: z.string().nullable(),
+    crawl_config: CrawlConfig.optional().openapi({ description: 'Crawl settings, only for crawled websites (omitted for files); while a recrawl runs, the settings in use for it' }),
+    crawled_urls: z.array(z.string()).optional().openapi({ description: 'Pages of the last completed crawl; only for crawled websites, after a crawl completes' }),
+    last_crawled_at: z.string().optional().openapi({ description: 'When the last crawl completed; omitted until then' }),
     crawl_count: z.number().int(),
   })
   .openapi('Document');

@@ -27,12 +27,13 @@ type Row = Awaited<ReturnType<typeof ownedFace>>;
 
 export function faceView(row: Row, naming: Naming, verbose: boolean, publicUrl: string) {
   const rest = {
-    thumbnail_video_url: faceMediaUrl(publicUrl, row.thumbnail_video_url),
-    thumbnail_image_url: faceMediaUrl(publicUrl, row.thumbnail_image_url),
+    // String fields of the spec's shape are omitted until they exist (never null).
+    ...(row.thumbnail_video_url ? { thumbnail_video_url: faceMediaUrl(publicUrl, row.thumbnail_video_url) } : {}),
+    ...(row.thumbnail_image_url ? { thumbnail_image_url: faceMediaUrl(publicUrl, row.thumbnail_image_url) } : {}),
     training_progress: row.training_progress,
     status: row.status as 'training' | 'completed' | 'error',
     error_message: row.error_message,
-    model_name: row.model_name,
+    ...(row.model_name ? { model_name: row.model_name } : {}),
     created_at: isoMillis(row.created_at),
     updated_at: isoMillis(row.updated_at),
     ...(verbose ? { replica_type: row.face_type } : {}),

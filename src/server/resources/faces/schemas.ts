@@ -16,12 +16,12 @@ export const HttpUrl = z
 const Name = z.string().trim().min(1, 'must not be empty').max(200);
 
 const common = {
-  thumbnail_video_url: z.string().nullable().openapi({ description: 'The training video as uploaded, served by the service' }),
-  thumbnail_image_url: z.string().nullable().openapi({ description: 'One frame of the training video (JPEG); null until extracted' }),
+  thumbnail_video_url: z.string().optional().openapi({ description: 'The training video as uploaded, served by the service; omitted until it is stored' }),
+  thumbnail_image_url: z.string().optional().openapi({ description: 'One frame of the training video (JPEG); omitted until extracted' }),
   training_progress: z.string().openapi({ example: '2/4', description: '<done>/<total> training steps' }),
   status: z.enum(['training', 'completed', 'error']),
   error_message: z.string().nullable(),
-  model_name: z.string().nullable(),
+  model_name: z.string().optional().openapi({ description: 'Model the face was trained on; omitted until training completes' }),
   created_at: z.string().openapi({ example: '2026-11-21T05:30:00.123Z' }),
   updated_at: z.string().openapi({ example: '2026-11-21T05:30:00.123Z' }),
   replica_type: z.enum(['user', 'system']).optional().openapi({ description: 'Only with verbose=true' }),

@@ -1,4 +1,4 @@
-// Keeps PALs consistent when guardrails disappear: a deleted set is removed from `guardrails_id`, deleted
+// Keeps PALs consistent when guardrails disappear: a deleted set leaves `guardrails_id` null, deleted
 // individual guardrails from `guardrail_ids` (both live in pals.definition).
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
@@ -20,7 +20,8 @@ export async function detachGuardrailsFromPals(db: Db, ownerId: number, gone: { 
   const goneIds = new Set(uuids);
   for (const pal of pals) {
     const definition = { ...pal.definition };
-    if (setId && definition.guardrails_id === setId) delete definition.guardrails_id;
+    // Cleaned, not dropped: the PAL read shows `guardrails_id: null`, as for a PAL that never had a set.
+    if (setId && definition.guardrails_id === setId) definition.guardrails_id = null;
     if (Array.isArray(definition.guardrail_ids)) definition.guardrail_ids = definition.guardrail_ids.filter((id) => !goneIds.has(String(id)));
     await db.updateTable('pals').set({ definition: JSON.stringify(definition), updated_at: now }).where('pal_id', '=', pal.pal_id).execute();
   }

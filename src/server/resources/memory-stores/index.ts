@@ -6,10 +6,10 @@ import { dateSpaceTime } from '../../time.js';
 import { ownedStore, pinnedMemory, PINNED_PER_STORE } from './repository.js';
 import * as routes from './routes.js';
 
-type StoreRow = { memory_store_id: string; name: string | null; created_at: Date; updated_at: Date };
+type StoreRow = { memory_store_id: string; name: string | null; participant_tag: string | null; pal_id: string | null; created_at: Date; updated_at: Date };
 type MemoryRow = { memory_id: string; memory: string; created_at: Date; updated_at: Date };
 
-const storeView = (s: StoreRow) => ({ memory_store_id: s.memory_store_id, name: s.name, created_at: dateSpaceTime(s.created_at), updated_at: dateSpaceTime(s.updated_at) });
+const storeView = (s: StoreRow) => ({ memory_store_id: s.memory_store_id, name: s.name, participant_tag: s.participant_tag, pal_id: s.pal_id, created_at: dateSpaceTime(s.created_at), updated_at: dateSpaceTime(s.updated_at) });
 const memoryView = (m: MemoryRow) => ({ memory_id: m.memory_id, memory: m.memory, created_at: dateSpaceTime(m.created_at), updated_at: dateSpaceTime(m.updated_at) });
 
 export const memoryStoresModule: ResourceModule = {
@@ -19,10 +19,21 @@ export const memoryStoresModule: ResourceModule = {
       const body = c.req.valid('json');
       const id = body.memory_store_id ?? newId('m', 16);
       const now = clock.now();
+      const ownerId = c.get('ownerId');
+      if (body.pal_id !== undefined) {
+        const pal = await db.selectFrom('pals').select('pal_id').where('pal_id', '=', body.pal_id).where('owner_id', '=', ownerId).executeTakeFirst();
+        if (!pal) throw badRequest(`invalid_request: pal_id: PAL ${body.pal_id} not found`);
+      }
+      if (body.participant_tag !== undefined) {
+        let q = db.selectFrom('memory_stores').select('memory_store_id').where('owner_id', '=', ownerId).where('participant_tag', '=', body.participant_tag);
+        q = body.pal_id === undefined ? q.where('pal_id', 'is', null) : q.where('pal_id', '=', body.pal_id);
+        const taken = await q.executeTakeFirst();
+        if (taken) throw conflict(`participant_tag ${body.participant_tag} already has ${body.pal_id ? `a store for PAL ${body.pal_id}` : 'a tag-based store'}: ${taken.memory_store_id}`);
+      }
       const row = await db
         .insertInto('memory_stores')
-        .values({ memory_store_id: id, owner_id: c.get('ownerId'), name: body.name ?? null, created_at: now, updated_at: now })
-        .onConflict((oc) => oc.column('memory_store_id').doNothing())
+        .values({ memory_store_id: id, owner_id: ownerId, name: body.name ?? null, participant_tag: body.participant_tag ?? null, pal_id: body.pal_id ?? null, created_at: now, updated_at: now })
+        .onConflict((oc) => oc.doNothing())
         .returningAll()
         .executeTakeFirst();
       if (!row) throw conflict(`memory store ${id} already exists`);

@@ -6,7 +6,7 @@ import type { ServiceDeps } from '../../context.js';
 import type { Db } from '../../db/database.js';
 import { badRequest, conflict } from '../../http/errors.js';
 import { canonicalLanguage } from './languages.js';
-import { resolveGuardrailReferences, validateConnectorReferences, validateDocumentReferences } from './references.js';
+import { resolveGuardrailReferences, validateConnectorReferences, validateConnectorTools, validateDocumentReferences } from './references.js';
 import { sealLayerSecrets } from './layer-secrets.js';
 import type { PalInput } from './schemas.js';
 
@@ -82,6 +82,11 @@ export async function normalisePal(input: PalInput, ctx: NormaliseContext): Prom
   const documentIds = unique(input.document_ids ?? []);
   await validateDocumentReferences(ctx.db, ctx.ownerId, documentIds, 'document_ids');
   await validateConnectorReferences(ctx.db, ctx.ownerId, layers.mcp?.connectors ?? []);
+  if (input.objectives_id != null) {
+    const objectives = await ctx.db.selectFrom('objectives').select('objectives_id').where('objectives_id', '=', input.objectives_id).where('owner_id', '=', ctx.ownerId).executeTakeFirst();
+    if (!objectives) throw badRequest(`invalid_request: objectives_id: objectives ${input.objectives_id} not found`);
+  }
+  await validateConnectorTools(ctx.db, ctx.ownerId, layers.mcp?.connectors ?? [], layers.mcp?.connector_tools);
 
   const username = layers.conferencing?.username;
   if (username) {

@@ -86,8 +86,17 @@ export function registerPalRoutes(app: ApiApp, deps: ServiceDeps, path: PalPath)
 
   a.openapi(routes.delete, async (c) => {
     const palId = idOf(c.req.valid('param'));
-    await ownedPal(db, c.get('ownerId'), palId);
-    await db.deleteFrom('pals').where('pal_id', '=', palId).execute();
+    await db.transaction().execute(async (trx) => {
+      await ownedPal(trx, c.get('ownerId'), palId, true);
+      // As a face in use by a PAL cannot be deleted, a PAL that powers deployments cannot either: deleting
+      // it would leave public entry points that can only fail. The caller deletes them or points them at
+      // another PAL first.
+      const using = await trx.selectFrom('deployments').select('deployment_id').where('pal_id', '=', palId).orderBy('deployment_id').execute();
+      if (using.length) {
+        throw conflict(`PAL ${palId} powers deployment${using.length === 1 ? '' : 's'} ${using.map((d) => d.deployment_id).join(', ')}; delete them or point them at another PAL first`);
+      }
+      await trx.deleteFrom('pals').where('pal_id', '=', palId).execute();
+    });
     return c.json({ deleted: true as const }, 200);
   });
 }

@@ -2,7 +2,7 @@
 // where PAL validation reaches into those areas.
 import type { Db } from '../../db/database.js';
 import { badRequest } from '../../http/errors.js';
-import { assertConnectorsExist } from '../connectors/validate.js';
+import { assertConnectorsExist, assertConnectorToolsExist } from '../connectors/validate.js';
 import { resolveGuardrails } from '../guardrails/resolve.js';
 
 
@@ -34,6 +34,24 @@ export async function validateConnectorReferences(db: Db, ownerId: number, conne
     seen.add(id);
   }
   await assertConnectorsExist(db, ownerId, connectorIds);
+}
+
+/**
+ * Checks `layers.mcp.connector_tools` ({connector_id: [tool names]}): each key must be a connector the
+ * PAL lists in `layers.mcp.connectors` (scoping a connector the PAL does not use means nothing), no
+ * name twice, and each name a tool of the connector's last import (a connector never imported is not
+ * checked for tools: its tools are not known yet).
+ */
+export async function validateConnectorTools(db: Db, ownerId: number, connectorIds: string[], connectorTools: Record<string, string[]> | undefined): Promise<void> {
+  if (!connectorTools) return;
+  const listed = new Set(connectorIds);
+  for (const [id, names] of Object.entries(connectorTools)) {
+    if (!listed.has(id)) throw badRequest(`invalid_request: layers.mcp.connector_tools: connector '${id}' is not listed in layers.mcp.connectors`);
+    const dup = names.find((n, i) => names.indexOf(n) !== i);
+    if (dup !== undefined) throw badRequest(`invalid_request: layers.mcp.connector_tools: tool '${dup}' of connector '${id}' is listed twice`);
+    if (names.some((n) => !n.trim())) throw badRequest(`invalid_request: layers.mcp.connector_tools: connector '${id}' has an empty tool name`);
+  }
+  await assertConnectorToolsExist(db, ownerId, connectorTools);
 }
 
 /** Checks document ids given to a PAL (`document_ids`) or to the presentation skill: each must be one of the owner's. */

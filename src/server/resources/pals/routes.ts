@@ -38,8 +38,9 @@ function palRoutes(path: 'pals' | 'personas') {
     }),
     delete: keyedRoute({
       method: 'delete', path: one, tags, summary: 'Delete (its skill attachments go with it)',
+      description: 'Refused with 409, naming them, while deployments use the PAL: delete them or point them at another PAL first.',
       request: { params },
-      responses: { 200: json(Deleted, 'Deleted'), ...errors(400, 404) },
+      responses: { 200: json(Deleted, 'Deleted'), ...errors(400, 404, 409) },
     }),
   };
 }

@@ -1,6 +1,7 @@
 // Wire shapes of PALs (the older name is persona). One input schema serves create, the legacy path and
 // the result of a JSON Patch; the rules across fields live in document.ts.
 import { z } from '@hono/zod-openapi';
+import { PostCallAction } from '../conversations/post-call.js';
 
 const opt = <T extends z.ZodType>(s: T) => s.nullable().optional();
 const Id = z.string().min(1).max(64);
@@ -28,6 +29,9 @@ export const Layers = z
     tts: Loose.optional(),
     conferencing: ConferencingLayer.optional(),
     mcp: McpLayer.optional(),
+    post_call_actions: z.array(PostCallAction).max(10).optional().openapi({
+      description: 'HTTP requests made once after each conversation; each reports application.post_call_action_executed to the conversation callback_url',
+    }),
   })
   .strict()
   .openapi('PalLayers');

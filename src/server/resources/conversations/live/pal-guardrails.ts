@@ -4,7 +4,7 @@
 // and triggers when the turn mentions it; a triggered rule is answered with a refusal and its
 // callback_url is called with the spec's body.
 import type { ServiceDeps } from '../../../context.js';
-import { resolveGuardrails, type ResolvedGuardrail } from '../../guardrails/resolve.js';
+import { guardrailsForConversation, type ResolvedGuardrail } from '../../guardrails/resolve.js';
 import { notifyGuardrailTriggered } from '../../guardrails/trigger.js';
 import type { LiveConversation } from './live-conversation.js';
 import { palLine, replyLanguage } from './pal-language.js';
@@ -41,17 +41,14 @@ export class GuardrailCheck {
   static async load(deps: ServiceDeps, conv: LiveConversation): Promise<GuardrailCheck> {
     const d = conv.pal.definition;
     const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-    let resolved: ResolvedGuardrail[] = [];
-    try {
-      resolved = await resolveGuardrails(deps.db, conv.ownerId, {
-        guardrail_ids: list(d.guardrail_ids),
-        guardrail_tags: list(d.guardrail_tags),
-        ...(typeof d.guardrails_id === 'string' ? { guardrails_id: d.guardrails_id } : {}),
-      });
-    } catch (error) {
-      // A guardrail deleted since the PAL was saved: run with the ones that still resolve.
-      deps.log.info('guardrails not resolved', { conversation_id: conv.conversationId, error: error instanceof Error ? error.message : String(error) });
-    }
+    // Never refuses: tags matching more than 50 keep the 50 chosen by guardrailsForConversation, and
+    // references deleted since the PAL was saved are skipped (a refusal here meant no guardrails at all).
+    const { guardrails: resolved, dropped } = await guardrailsForConversation(deps.db, conv.ownerId, {
+      guardrail_ids: list(d.guardrail_ids),
+      guardrail_tags: list(d.guardrail_tags),
+      ...(typeof d.guardrails_id === 'string' ? { guardrails_id: d.guardrails_id } : {}),
+    });
+    if (dropped > 0) deps.log.info('guardrails over the limit of 50 left out', { conversation_id: conv.conversationId, dropped });
     const rules = resolved.filter((g) => g.modality === 'verbal').map((g) => ({ ...g, topics: ruleTopics(g.guardrail_prompt) })).filter((g) => g.topics.length > 0);
     return new GuardrailCheck(deps, conv, rules);
   }

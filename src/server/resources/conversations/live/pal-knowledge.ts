@@ -3,6 +3,7 @@
 // answers from these alone.
 import type { ServiceDeps } from '../../../context.js';
 import { searchKnowledge } from '../../documents/knowledge.js';
+import { visitorMemoryStoreIds } from '../../memory-stores/repository.js';
 import type { LiveConversation } from './live-conversation.js';
 import { conversationLanguages, joinList, languageName, palLine, palLines, replyLanguage, smallTalk } from './pal-language.js';
 import { bestAnswer, type Source } from './pal-sentences.js';
@@ -24,14 +25,16 @@ export async function recall(deps: ServiceDeps, conv: LiveConversation, query: s
           return [];
         })
       : [];
-  const memories = conv.memoryStores.length
+  // memory_stores are visitor identifiers: the stores they stand for are chosen by the memory-stores rule.
+  const storeIds = await visitorMemoryStoreIds(deps.db, conv.ownerId, conv.pal.palId, conv.memoryStores);
+  const memories = storeIds.length
     ? (
         await deps.db
           .selectFrom('pinned_memories as m')
           .innerJoin('memory_stores as s', 's.memory_store_id', 'm.memory_store_id')
           .select('m.memory')
           .where('s.owner_id', '=', conv.ownerId)
-          .where('s.memory_store_id', 'in', conv.memoryStores)
+          .where('s.memory_store_id', 'in', storeIds)
           .orderBy('m.created_at')
           .execute()
       ).map((r) => r.memory)

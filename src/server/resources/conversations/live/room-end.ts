@@ -4,6 +4,7 @@
 import { ShutdownReasons } from '../../../../protocol/callbacks.js';
 import type { ServiceDeps } from '../../../context.js';
 import { emitConversationCallbacks } from '../events-store.js';
+import { enqueuePostCallActions } from '../post-call.js';
 import { shutdownCallbacks } from './callbacks.js';
 import { loadTranscript } from './transcript-store.js';
 
@@ -46,5 +47,6 @@ export async function finalizeConversation(deps: ServiceDeps, conversationId: st
     await deps.db.updateTable('conversations').set({ live_finalized_at: null }).where('conversation_id', '=', conversationId).execute().catch(() => undefined);
     throw error;
   }
+  await enqueuePostCallActions(deps, conversationId, row.pal_id);
   return reason;
 }
