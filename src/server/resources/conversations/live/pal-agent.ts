@@ -18,7 +18,7 @@ import { msPerWord, Speaker, type SpeechSource } from './pal-speech.js';
 import { faceMediaUrl } from '../../faces/media-url.js';
 import { EchoAudioStream } from './echo-audio.js';
 import { PalHearing, type HearingPort } from './pal-hearing.js';
-import { conversationLanguages } from './pal-language.js';
+import { conversationLanguages, replyLanguage } from './pal-language.js';
 import { PalVoice, type AudioOut } from './pal-voice.js';
 import { earsFor, synthesizerFor } from './voice-engine.js';
 import { appendTranscriptEntry, roundSeconds } from './transcript-store.js';
@@ -76,7 +76,7 @@ export class PalAgent {
     this.speaker = new Speaker(
       { emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx) },
       new PalVoice(synthesizerFor(deps), room.audio, msPerWord(deps.config.room.wordsPerMinute)),
-      () => ({ language: this.language, rate: deps.config.room.wordsPerMinute, ...providerVoice(conv) }),
+      (language) => ({ language: language ?? this.language, rate: deps.config.room.wordsPerMinute, ...providerVoice(conv) }),
       () => deps.clock.now(),
       async (_utterance, result) => {
         if (!result.text) return;
@@ -214,7 +214,8 @@ export class PalAgent {
     const source = card ? once(card.line) : this.guarded(text, answerSource(this.answers, text));
     this.answers.history.push({ role: 'user', content: text } satisfies ChatMessage);
     if (card) this.toolCall(card.name, card.args, inferenceId);
-    this.say(source, inferenceId);
+    // The reply is in the visitor's language when it is one of the conversation's, and so is the voice.
+    this.say(source, inferenceId, replyLanguage(this.conv, text));
   }
 
   /** A recorded canvas interaction (relayed by the canvas endpoint, not parsed as a client message). */
@@ -259,8 +260,8 @@ export class PalAgent {
     this.emit('conversation.tool_call', { name, arguments: JSON.stringify(args), tool_call_id: toolCallId }, inferenceId);
   }
 
-  private say(source: SpeechSource, inferenceId: string): void {
-    void this.speaker.say(source, { inferenceId, turnIdx: this.turnIdx, interruptible: true });
+  private say(source: SpeechSource, inferenceId: string, language?: string): void {
+    void this.speaker.say(source, { inferenceId, turnIdx: this.turnIdx, interruptible: true, ...(language ? { language } : {}) });
   }
 
   /** The language the PAL speaks in this conversation. */

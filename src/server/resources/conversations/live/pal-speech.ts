@@ -20,6 +20,8 @@ export interface Utterance {
   turnIdx: number;
   /** The disclosure must be delivered whole: interrupts do not cut it. */
   interruptible: boolean;
+  /** The language of this reply, when it is not the conversation's first (the visitor spoke another of its languages). */
+  language?: string;
   /** Runs right after the utterance's last event (before the next queued one starts). */
   after?: (result: SpokenResult) => void;
 }
@@ -45,7 +47,7 @@ export class Speaker {
   constructor(
     private readonly emitter: SpeechEmitter,
     private readonly voice: PalVoice,
-    private readonly voiceChoice: () => VoiceChoice,
+    private readonly voiceChoice: (language: string | undefined) => VoiceChoice,
     private readonly now: () => Date,
     private readonly onSpoken: (utterance: Utterance, result: SpokenResult) => Promise<void>,
     private readonly onVoiceFailed: (error: unknown) => void,
@@ -106,7 +108,7 @@ export class Speaker {
       }
     };
     try {
-      await this.voice.speak(record(piecesOf(source(signal))), this.voiceChoice(), {
+      await this.voice.speak(record(piecesOf(source(signal))), this.voiceChoice(utterance.language), {
         onStart: () => {
           startedAt = this.now();
           this.emitter.emit('conversation.replica.started_speaking', {}, ids);
