@@ -3,6 +3,7 @@
 // frames in a short window and ends after a pause. While the PAL talks (barge-in), speech must be longer
 // and louder to count, so that the PAL's own voice leaking into the microphone does not cut it off.
 import fvad from '@echogarden/fvad-wasm';
+import { joinSamples } from './pcm.js';
 
 /** What changed after some samples: speech began, or a turn ended with its audio (pre-roll included). */
 export type VoiceChange = { type: 'speech-start' } | { type: 'speech-end'; samples: Int16Array };
@@ -62,7 +63,7 @@ export class VoiceActivityDetector {
   /** Feeds samples; returns what changed. Before the detector has loaded, audio waits (up to a second). */
   push(samples: Int16Array): VoiceChange[] {
     if (this.closed) return [];
-    this.pending = concat(this.pending, samples);
+    this.pending = joinSamples(this.pending, samples);
     const fvad = this.ready();
     if (!fvad) {
       if (this.pending.length > this.sampleRate) this.pending = this.pending.slice(-this.sampleRate);
@@ -131,24 +132,6 @@ export class VoiceActivityDetector {
     this.recent.length = 0;
     // The trailing pause is not part of what was said.
     const keep = Math.max(1, frames.length - Math.floor(this.silentMs / FRAME_MS) + 3);
-    return { type: 'speech-end', samples: concatAll(frames.slice(0, keep)) };
+    return { type: 'speech-end', samples: joinSamples(...frames.slice(0, keep)) };
   }
-}
-
-function concat(a: Int16Array, b: Int16Array): Int16Array {
-  if (!a.length) return b;
-  const joined = new Int16Array(a.length + b.length);
-  joined.set(a);
-  joined.set(b, a.length);
-  return joined;
-}
-
-function concatAll(parts: Int16Array[]): Int16Array {
-  const joined = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    joined.set(part, at);
-    at += part.length;
-  }
-  return joined;
 }

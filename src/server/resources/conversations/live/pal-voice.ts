@@ -3,6 +3,7 @@
 // mouth shape of its middle, and reports each word when it is heard, so captions follow the voice.
 import type { Viseme } from '../../../../protocol/visemes.js';
 import type { SynthesisEvent, SynthesisStream, Synthesizer, VoiceChoice } from '../../../voice/synthesis.js';
+import { joinSamples } from '../../../voice/pcm.js';
 import type { AudioPiece } from './sentences.js';
 
 /** Where the voice goes: the room's participants. */
@@ -95,7 +96,7 @@ export class PalVoice {
       if (event.type === 'word') timeline.word(base + event.atMs, event.text);
       else if (event.type === 'viseme') visemes.push({ atMs: event.atMs, value: event.viseme });
       else {
-        pending = concat(pending, event.samples);
+        pending = joinSamples(pending, event.samples);
         let at = 0;
         while (pending.length - at >= sliceSamples) {
           await send(pending.subarray(at, at + sliceSamples));
@@ -283,14 +284,6 @@ function visemeAt(marks: Array<Mark<Viseme>>, atMs: number): Viseme {
     current = mark.value;
   }
   return current;
-}
-
-function concat(a: Int16Array, b: Int16Array): Int16Array {
-  if (!a.length) return b;
-  const joined = new Int16Array(a.length + b.length);
-  joined.set(a);
-  joined.set(b, a.length);
-  return joined;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
