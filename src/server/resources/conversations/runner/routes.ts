@@ -120,9 +120,14 @@ export function registerRunnerRoutes(app: ApiApp, deps: ServiceDeps): void {
     responses: { 200: { description: 'Accepted: a bot will join the room' }, 500: { description: 'Refused (any non-2xx): the conversation ends' } },
   });
 
+  // The runner's token is checked before anything else reads the request, as a key is for keyed routes.
+  app.use('/v2/conversations/:conversation_id/runner/*', async (c, next) => {
+    requireRunner(c, deps, c.req.param('conversation_id') ?? '');
+    await next();
+  });
+
   app.openapi(knowledgeRoute, async (c) => {
     const { conversation_id } = c.req.valid('param');
-    requireRunner(c, deps, conversation_id);
     const conv = await loadLiveConversation(deps.db, conversation_id);
     if (!conv) throw new ApiError(404, 'conversation_not_found');
     return c.json(await recall(deps, conv, c.req.valid('query').query), 200);
@@ -130,7 +135,6 @@ export function registerRunnerRoutes(app: ApiApp, deps: ServiceDeps): void {
 
   app.openapi(transcriptRoute, async (c) => {
     const { conversation_id } = c.req.valid('param');
-    requireRunner(c, deps, conversation_id);
     const row = await deps.db.selectFrom('conversations').select(['live_finalized_at']).where('conversation_id', '=', conversation_id).executeTakeFirst();
     if (!row) throw new ApiError(404, 'conversation_not_found');
     if (row.live_finalized_at) throw new ApiError(409, 'conversation_finalized: the transcript was already sent');
