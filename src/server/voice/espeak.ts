@@ -7,17 +7,22 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Logger } from '../log.js';
+import { packageRoot } from '../package-root.js';
 import { estimatedVisemes, estimatedWords, visemeOfPhoneme } from './visemes-of.js';
 import { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesis.js';
 
-const SOURCE = fileURLToPath(new URL('./espeak/palkit-espeak.c', import.meta.url));
+// Found from the package root, so that the compiled service (one bundle under dist/server) finds it too.
+const SOURCE = join(packageRoot, 'src/server/voice/espeak/palkit-espeak.c');
 const FRAME = { audio: 1, word: 2, phoneme: 3, end: 4, error: 5, ready: 6 } as const;
 const DEFAULT_RATE = 175;
 
 /** Builds the bridge once per source version; null when this machine cannot. */
 function bridgeBinary(log: Logger): string | null {
+  if (!existsSync(SOURCE)) {
+    log.info('the local voice uses the espeak-ng command line (the bridge source is not installed)', { source: SOURCE });
+    return null;
+  }
   const source = readFileSync(SOURCE);
   const binary = join(tmpdir(), `palkit-espeak-${createHash('sha256').update(source).digest('hex').slice(0, 12)}`);
   if (existsSync(binary)) return binary;
