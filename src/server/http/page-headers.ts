@@ -4,12 +4,14 @@
 // nonce plumbing and nothing else inline can run. blob: is allowed for scripts and workers (the
 // AudioWorklet is loaded from a blob: URL) and media (blob:, mediastream:); connect-src admits the
 // room's WebSocket on the same origin; *.daily.co is admitted for the daily transport's call bundle and
-// its signalling.
+// its signalling, Cloudflare's Turnstile for the captcha step, and https frames for the scheduling card
+// (a booking page at a public https address the PAL names).
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.js';
 
 const DAILY = 'https://*.daily.co';
+const TURNSTILE = 'https://challenges.cloudflare.com';
 const INLINE_SCRIPT = /<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi;
 
 export function pagePolicy(html: string, requestUrl: string): string {
@@ -18,14 +20,14 @@ export function pagePolicy(html: string, requestUrl: string): string {
   const hashes = [...html.matchAll(INLINE_SCRIPT)].map((m) => `'sha256-${createHash('sha256').update(m[1] ?? '').digest('base64')}'`);
   return [
     "default-src 'self'",
-    `script-src 'self' blob: ${DAILY} ${hashes.join(' ')}`.trim(),
+    `script-src 'self' blob: ${DAILY} ${TURNSTILE} ${hashes.join(' ')}`.trim(),
     "worker-src 'self' blob:",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https:",
     "media-src 'self' blob: mediastream: https:",
     "font-src 'self' data:",
     `connect-src 'self' ${ws} ${DAILY} wss://*.daily.co`,
-    `frame-src ${DAILY}`,
+    `frame-src ${DAILY} ${TURNSTILE} https:`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
