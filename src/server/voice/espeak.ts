@@ -12,23 +12,24 @@ import { packageRoot } from '../package-root.js';
 import { estimatedVisemes, estimatedWords, visemeOfPhoneme } from './visemes-of.js';
 import { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesis.js';
 
-// Found from the package root, so that the compiled service (one bundle under dist/server) finds it too.
-const SOURCE = join(packageRoot, 'src/server/voice/espeak/palkit-espeak.c');
+// In a checkout it sits beside this file; the build copies it next to the compiled service (dist/server).
+const SOURCES = ['src/server/voice/espeak/palkit-espeak.c', 'dist/server/palkit-espeak.c'].map((p) => join(packageRoot, p));
 const FRAME = { audio: 1, word: 2, phoneme: 3, end: 4, error: 5, ready: 6 } as const;
 const DEFAULT_RATE = 175;
 
 /** Builds the bridge once per source version; null when this machine cannot. */
 function bridgeBinary(log: Logger): string | null {
-  if (!existsSync(SOURCE)) {
-    log.info('the local voice uses the espeak-ng command line (the bridge source is not installed)', { source: SOURCE });
+  const file = SOURCES.find((p) => existsSync(p));
+  if (!file) {
+    log.info('the local voice uses the espeak-ng command line (the bridge source is not installed)');
     return null;
   }
-  const source = readFileSync(SOURCE);
+  const source = readFileSync(file);
   const binary = join(tmpdir(), `palkit-espeak-${createHash('sha256').update(source).digest('hex').slice(0, 12)}`);
   if (existsSync(binary)) return binary;
   mkdirSync(tmpdir(), { recursive: true });
   const partial = `${binary}.${process.pid}`;
-  const built = spawnSync('cc', ['-O2', '-o', partial, SOURCE, '-lespeak-ng'], { encoding: 'utf8' });
+  const built = spawnSync('cc', ['-O2', '-o', partial, file, '-lespeak-ng'], { encoding: 'utf8' });
   if (built.status !== 0) {
     log.info('the local voice uses the espeak-ng command line (its bridge could not be built: install a C compiler and libespeak-ng-dev for exact word timing)', {
       error: (built.stderr || built.error?.message || '').trim().split('\n')[0],

@@ -1,0 +1,5 @@
+// The compiled service compiles the local voice's bridge on first use: its C source ships beside it.
+import { copyFileSync, mkdirSync } from 'node:fs';
+
+mkdirSync('dist/server', { recursive: true });
+copyFileSync('src/server/voice/espeak/palkit-espeak.c', 'dist/server/palkit-espeak.c');
