@@ -18,9 +18,11 @@ export interface DailyCall {
   body: any;
 }
 
-export async function startFakeDaily() {
+/** Daily's REST API on loopback; `fail.rooms/tokens/deletes` make that many next calls of the kind answer an error. */
+export async function startFakeDaily(apiKey = DAILY_KEY) {
   const calls: DailyCall[] = [];
   const rooms = new Map<string, Record<string, unknown>>();
+  const fail = { rooms: 0, tokens: 0, deletes: 0 };
   const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
@@ -32,8 +34,9 @@ export async function startFakeDaily() {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(json));
       };
-      if (req.headers.authorization !== `Bearer ${DAILY_KEY}`) return send(401, { error: 'authentication-error', info: 'Invalid or missing API key' });
+      if (req.headers.authorization !== `Bearer ${apiKey}`) return send(401, { error: 'authentication-error', info: 'Invalid or missing API key' });
       if (req.method === 'POST' && path === '/v1/rooms') {
+        if (fail.rooms > 0 && fail.rooms--) return send(500, { error: 'server-error', info: 'try again' });
         const name = body?.name ?? randomUUID().slice(0, 20);
         if (rooms.has(name)) return send(400, { error: 'invalid-request-error', info: `a room named ${name} already exists` });
         const room = { id: randomUUID(), name, api_created: true, privacy: body?.privacy ?? 'public', url: `https://palkit-test.daily.co/${name}`, created_at: new Date().toISOString(), config: { ...body?.properties } };
@@ -41,11 +44,13 @@ export async function startFakeDaily() {
         return send(200, room);
       }
       if (req.method === 'POST' && path === '/v1/meeting-tokens') {
+        if (fail.tokens > 0 && fail.tokens--) return send(400, { error: 'invalid-request-error', info: 'bad token properties' });
         if (!body?.properties?.room_name) return send(400, { error: 'invalid-request-error', info: 'room_name is required' });
         return send(200, { token: `eyJ.${Buffer.from(JSON.stringify(body.properties)).toString('base64url')}.sig` });
       }
       const match = /^\/v1\/rooms\/([^/]+)$/.exec(path);
       if (req.method === 'DELETE' && match) {
+        if (fail.deletes > 0 && fail.deletes--) return send(500, { error: 'server-error', info: 'try again' });
         const name = decodeURIComponent(match[1]!);
         if (!rooms.delete(name)) return send(404, { error: 'not-found', info: `room ${name} was not found` });
         return send(200, { deleted: true, name });
@@ -58,6 +63,7 @@ export async function startFakeDaily() {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     calls,
     rooms,
+    fail,
     /** The properties a fake token was made with. */
     tokenProperties: (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()),
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),

@@ -1,61 +1,9 @@
 // The Daily conferencing provider against a local fake of Daily's REST API (same JSON as api.daily.co).
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { DAILY_KEY, startFakeDaily } from '../helpers/fake-daily.js';
 import { createPal } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-
-interface Call {
-  method: string;
-  path: string;
-  authorization: string | undefined;
-  body: any;
-}
-
-/** Rooms and tokens as Daily answers them; `fail` makes the next matching call answer an error. */
-async function startFakeDaily() {
-  const calls: Call[] = [];
-  const rooms = new Map<string, Record<string, unknown>>();
-  const fail = { rooms: 0, tokens: 0, deletes: 0 };
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      const path = new URL(req.url!, 'http://x').pathname;
-      const body = raw ? JSON.parse(raw) : null;
-      calls.push({ method: req.method!, path, authorization: req.headers.authorization, body });
-      const send = (status: number, json: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(json));
-      };
-      if (req.headers.authorization !== 'Bearer daily-test-key') return send(401, { error: 'authentication-error', info: 'Invalid or missing API key' });
-      if (req.method === 'POST' && path === '/v1/rooms') {
-        if (fail.rooms > 0 && fail.rooms--) return send(500, { error: 'server-error', info: 'try again' });
-        const name = body?.name ?? randomUUID().slice(0, 20);
-        if (rooms.has(name)) return send(400, { error: 'invalid-request-error', info: `a room named ${name} already exists` });
-        const room = { id: randomUUID(), name, api_created: true, privacy: body?.privacy ?? 'public', url: `https://palkit-test.daily.co/${name}`, created_at: new Date().toISOString(), config: { ...body?.properties } };
-        rooms.set(name, room);
-        return send(200, room);
-      }
-      if (req.method === 'POST' && path === '/v1/meeting-tokens') {
-        if (fail.tokens > 0 && fail.tokens--) return send(400, { error: 'invalid-request-error', info: 'bad token properties' });
-        return send(200, { token: `eyJ.${Buffer.from(JSON.stringify(body.properties)).toString('base64url')}.sig` });
-      }
-      const match = /^\/v1\/rooms\/([^/]+)$/.exec(path);
-      if (req.method === 'DELETE' && match) {
-        if (fail.deletes > 0 && fail.deletes--) return send(500, { error: 'server-error', info: 'try again' });
-        const name = decodeURIComponent(match[1]!);
-        if (!rooms.delete(name)) return send(404, { error: 'not-found', info: `room ${name} was not found` });
-        return send(200, { deleted: true, name });
-      }
-      send(404, { error: 'not-found', info: 'unknown endpoint' });
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, calls, rooms, fail, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 describe('Daily conferencing provider', () => {
   let daily: Awaited<ReturnType<typeof startFakeDaily>>;
@@ -63,7 +11,7 @@ describe('Daily conferencing provider', () => {
   let palId: string;
   before(async () => {
     daily = await startFakeDaily();
-    t = await startTestService({ PALKIT_DAILY_API_KEY: 'daily-test-key', PALKIT_DAILY_API_URL: daily.url });
+    t = await startTestService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url });
     ({ palId } = await createPal(t));
   });
   after(async () => {
@@ -83,7 +31,7 @@ describe('Daily conferencing provider', () => {
     const [room, token] = daily.calls;
     assert.equal(room!.method, 'POST');
     assert.equal(room!.path, '/v1/rooms');
-    assert.equal(room!.authorization, 'Bearer daily-test-key');
+    assert.equal(room!.authorization, `Bearer ${DAILY_KEY}`);
     assert.equal(room!.body.name, id);
     assert.equal(room!.body.privacy, 'private');
     const created = Date.parse(r.body.created_at) / 1000;
