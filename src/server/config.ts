@@ -19,6 +19,7 @@ const EnvSchema = z.object({
   PALKIT_PAL_RUNNER_SECRET: z.string().trim().regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be a Standard Webhooks secret (whsec_ followed by base64)').optional().or(z.literal('').transform(() => undefined)),
   PALKIT_SECRET: optionalString,
   PALKIT_TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).optional().catch(undefined),
+  PALKIT_PAL_RUNNER_JOIN_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   PALKIT_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   PALKIT_LLM_BASE_URL: optionalString,
   PALKIT_LLM_API_KEY: optionalString,
@@ -56,6 +57,8 @@ export interface Config {
   daily: { apiKey: string | undefined; apiUrl: string; webhookSecret: string | undefined };
   /** Where Daily rooms are handed to a PAL bot (signed with the whsec_ secret); unset: no PAL joins Daily rooms. */
   palRunner: { url: string; secret: string } | undefined;
+  /** How long a PAL bot that accepted the handoff has to join its Daily room. */
+  palRunnerJoinSeconds: number;
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
   trustProxy: boolean;
   /** Server secret for signing meeting tokens and encrypting stored secrets. */
@@ -122,6 +125,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     turnstile: { siteKey: e.PALKIT_TURNSTILE_SITE_KEY, secret: e.PALKIT_TURNSTILE_SECRET, verifyUrl: e.PALKIT_TURNSTILE_VERIFY_URL },
     daily: { apiKey: e.PALKIT_DAILY_API_KEY, apiUrl: e.PALKIT_DAILY_API_URL.replace(/\/+$/, ''), webhookSecret: e.PALKIT_DAILY_WEBHOOK_SECRET },
     palRunner: e.PALKIT_PAL_RUNNER_URL && e.PALKIT_PAL_RUNNER_SECRET ? { url: e.PALKIT_PAL_RUNNER_URL, secret: e.PALKIT_PAL_RUNNER_SECRET } : undefined,
+    palRunnerJoinSeconds: e.PALKIT_PAL_RUNNER_JOIN_SECONDS,
     secret: e.PALKIT_SECRET,
     trustProxy: e.PALKIT_TRUST_PROXY === '1' || e.PALKIT_TRUST_PROXY === 'true',
     jobLeaseSeconds: e.PALKIT_JOB_LEASE_SECONDS,

@@ -130,3 +130,80 @@ describe('Daily webhooks', () => {
     assert.deepEqual(await post(dailyEvent('participant.left', { room: 'someone-elses-room', user_id: 'x', duration: 12 })), { status: 200, body: { received: true } });
   });
 });
+
+describe('Daily conversations that end by waiting', () => {
+  let daily: Awaited<ReturnType<typeof startFakeDaily>>;
+  let runner: Awaited<ReturnType<typeof startFakeRunner>>;
+  let receiver: CallbackReceiver;
+  let t: TestService;
+  let palId: string;
+
+  before(async () => {
+    daily = await startFakeDaily();
+    runner = await startFakeRunner();
+    receiver = await startCallbackReceiver();
+    t = await startTestService({
+      PALKIT_DAILY_API_KEY: DAILY_KEY,
+      PALKIT_DAILY_API_URL: daily.url,
+      PALKIT_DAILY_WEBHOOK_SECRET: DAILY_WEBHOOK_SECRET,
+      PALKIT_PAL_RUNNER_URL: runner.url,
+      PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET,
+      PALKIT_PAL_RUNNER_JOIN_SECONDS: '2',
+    });
+    ({ palId } = await createPal(t, { pal_name: 'Ada' }));
+  });
+  after(async () => {
+    await t.close();
+    await Promise.all([daily.close(), runner.close(), receiver.close()]);
+  });
+
+  const post = (event: { body: string; headers: Record<string, string> }) => fetch(`${t.url}/v2/daily/webhooks`, { method: 'POST', headers: event.headers, body: event.body }).then((r) => r.status);
+  const statusOf = async (id: string) => (await t.api('GET', `/v2/conversations/${id}`)).body;
+  const start = async (properties: Record<string, unknown> = {}) => {
+    const r = await t.api('POST', '/v2/conversations', { pal_id: palId, callback_url: receiver.url, properties });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.conversation_id as string;
+  };
+  const bot = (room: string) => dailyEvent('participant.joined', { room, user_id: `pal_${palId}`, user_name: 'Ada', session_id: `bot-${room}`, owner: true });
+  const visitor = (type: 'participant.joined' | 'participant.left', room: string, session: string) =>
+    dailyEvent(type, { room, user_id: `visitor-${session}`, user_name: 'Guest', session_id: session, owner: false, ...(type === 'participant.left' ? { duration: 3 } : {}) });
+
+  it('a bot that accepted the handoff but never joins ends the conversation (bot_could_not_join…) and deletes the room', async () => {
+    const id = await start();
+    const joined = await start();
+    assert.equal(await post(bot(joined)), 200);
+    await receiver.waitFor((b) => b.some((x) => x.conversation_id === id && x.event_type === 'system.shutdown'), 10_000);
+    const shutdown = receiver.bodies.find((b) => b.conversation_id === id && b.event_type === 'system.shutdown')!;
+    assert.equal(shutdown.properties.shutdown_reason, 'bot_could_not_join_meeting_it_was_probably_ended');
+    assert.equal((await statusOf(id)).status, 'ended');
+    await t.service.deps.jobs.drain();
+    assert.equal(daily.rooms.has(id), false, 'the room is deleted');
+    assert.equal((await statusOf(joined)).status, 'active', 'a conversation whose bot joined goes on');
+  });
+
+  it('the last visitor leaving ends the conversation after participant_left_timeout; a rejoin in time keeps it', async () => {
+    const id = await start({ participant_left_timeout: 1 });
+    const back = await start({ participant_left_timeout: 1 });
+    for (const room of [id, back]) {
+      assert.equal(await post(bot(room)), 200);
+      assert.equal(await post(visitor('participant.joined', room, `a-${room}`)), 200);
+      assert.equal(await post(visitor('participant.joined', room, `b-${room}`)), 200);
+    }
+    // One of two visitors leaving ends nothing.
+    assert.equal(await post(visitor('participant.left', id, `a-${id}`)), 200);
+    await sleep(1_600);
+    assert.equal((await statusOf(id)).status, 'active', 'a visitor is still in the room');
+    // The last one leaves: the conversation ends a second later.
+    assert.equal(await post(visitor('participant.left', id, `b-${id}`)), 200);
+    // In the other room both leave, and one comes back (a new session) before the timeout.
+    assert.equal(await post(visitor('participant.left', back, `a-${back}`)), 200);
+    assert.equal(await post(visitor('participant.left', back, `b-${back}`)), 200);
+    assert.equal(await post(visitor('participant.joined', back, `c-${back}`)), 200);
+    await receiver.waitFor((b) => b.some((x) => x.conversation_id === id && x.event_type === 'application.transcription_ready'), 10_000);
+    const shutdown = receiver.bodies.find((b) => b.conversation_id === id && b.event_type === 'system.shutdown')!;
+    assert.equal(shutdown.properties.shutdown_reason, 'participant_left_timeout reached');
+    await sleep(1_500);
+    assert.equal((await statusOf(back)).status, 'active', 'the visitor came back in time');
+    assert.equal(receiver.bodies.filter((b) => b.conversation_id === id && b.event_type === 'system.shutdown').length, 1, 'one shutdown');
+  });
+});

@@ -17,6 +17,7 @@ import * as builtInFaces from './0700_built_in_faces.js';
 import * as connectorOauthPending from './0801_connector_oauth_pending.js';
 import * as memoryStoreParticipants from './0802_memory_store_participants.js';
 import * as objectives from './0803_objectives.js';
+import * as dailyParticipants from './0990_daily_participants.js';
 
 export const migrations: Record<string, PalkitMigration> = {
   '0001_core': core,
@@ -34,4 +35,5 @@ export const migrations: Record<string, PalkitMigration> = {
   '0801_connector_oauth_pending': connectorOauthPending,
   '0802_memory_store_participants': memoryStoreParticipants,
   '0803_objectives': objectives,
+  '0990_daily_participants': dailyParticipants,
 };

@@ -30,4 +30,6 @@ export interface LiveTables {
     created_at: CreatedAt;
   };
   canvas_interaction_rate: { bucket: string; window_start: Date | string; hits: number };
+  /** Visitor sessions of a Daily room (migration 0990); `left_at` null while the session is in the room. */
+  daily_participants: { conversation_id: string; session_id: string; joined_at: Generated<Date>; left_at: Date | null };
 }

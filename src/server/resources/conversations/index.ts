@@ -1,6 +1,7 @@
 // Conversations: keyed create/list/get/end, and the job closing a provider's room after the end.
 // (The live room, the local PAL, canvas interactions and callbacks live beside this in their own files.)
 import { postCallJobs } from './post-call.js';
+import { dailyDeadlineJobs } from './providers/daily-deadlines.js';
 import type { ResourceModule } from '../module.js';
 import { ApiError } from '../../http/errors.js';
 import { createConversation } from './create.js';
@@ -73,6 +74,7 @@ export const conversationsModule: ResourceModule = {
   jobs(deps) {
     return {
       ...postCallJobs(deps),
+      ...dailyDeadlineJobs(deps),
       [CLOSE_ROOM_JOB]: async ({ payload }: { payload: { conversation_id: string; provider: 'local' | 'daily'; room: string } }) => {
         if (payload.provider === 'daily' && !deps.config.daily.apiKey) return; // the key was removed: the room expires by itself
         await conferencingProvider(deps, payload.provider).close({ conversationId: payload.conversation_id, room: payload.room });

@@ -13,6 +13,7 @@ import { emitConversationCallbacks } from '../events-store.js';
 import { palJoinedCallbacks } from '../live/callbacks.js';
 import { finalizeConversation } from '../live/room-end.js';
 import { botUserId } from '../runner/handoff.js';
+import { visitorJoined, visitorLeft } from './daily-deadlines.js';
 
 /** Events older or newer than this are refused (replays). */
 const TOLERANCE_SECONDS = 5 * 60;
@@ -54,7 +55,9 @@ export const dailyWebhookRoute = publicRoute({
     'Requests must carry `X-Webhook-Timestamp` and `X-Webhook-Signature` (base64 HMAC-SHA256 of `{timestamp}.{raw body}` under the base64-decoded secret); others get 401. ' +
     "Daily's verification ping on webhook creation is answered 200. `participant.joined` of the PAL's bot (`user_id` = `pal_{pal_id}`) sends `system.pal_joined` and `system.replica_joined`; " +
     '`meeting.ended` ends the conversation (`max_call_duration reached` when the call ran its full length, `participant_left_timeout reached` otherwise, or the reason it was already ended with) ' +
-    "and sends `system.shutdown` and `application.transcription_ready` with the transcript the runner reported. Body: Daily's event `{version, type, id, payload, event_ts}` (read raw for the signature).",
+    "and sends `system.shutdown` and `application.transcription_ready` with the transcript the runner reported. " +
+    "When the last visitor's `participant.left` is not followed by a join within `participant_left_timeout`, the conversation ends with `participant_left_timeout reached`; " +
+    "a bot that accepted the handoff but has not joined within `PALKIT_PAL_RUNNER_JOIN_SECONDS` (30) ends it with `bot_could_not_join_meeting_it_was_probably_ended`. Body: Daily's event `{version, type, id, payload, event_ts}` (read raw for the signature).",
   responses: {
     200: json(z.object({ received: z.boolean() }).openapi('DailyWebhookAnswer'), 'Processed (or ignored: an event about no conversation of this service)'),
     401: json(UnauthorizedBody, 'Missing or wrong signature, stale timestamp, or no PALKIT_DAILY_WEBHOOK_SECRET configured'),
@@ -113,6 +116,13 @@ async function handleDailyEvent(deps: ServiceDeps, event: DailyEvent): Promise<v
       .executeTakeFirst();
     if (claimed) await emitConversationCallbacks(deps, conv, palJoinedCallbacks(conv.conversation_id, faceId, now));
     return;
+  }
+
+  const visitorSession = event.payload.session_id ?? event.payload.user_id;
+  const isBot = event.payload.user_id === botUserId(conv.pal_id);
+  if (!isBot && visitorSession && conv.status === 'active') {
+    if (event.type === 'participant.joined') return visitorJoined(deps, conv.conversation_id, visitorSession);
+    if (event.type === 'participant.left') return visitorLeft(deps, conv.conversation_id, visitorSession, conv.properties as Record<string, unknown>);
   }
 
   if (event.type === 'meeting.ended') {

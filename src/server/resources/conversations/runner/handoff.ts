@@ -11,6 +11,7 @@ import { disclosureFor, greetingFor, BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL
 import { isRecord, loadLiveConversation, type LiveConversation } from '../live/live-conversation.js';
 import { finalizeConversation } from '../live/room-end.js';
 import { createBotToken } from '../providers/daily.js';
+import { scheduleRunnerJoinDeadline } from '../providers/daily-deadlines.js';
 import { signRunnerToken } from './conversation-token.js';
 import type { RunnerHandoff } from './routes.js';
 
@@ -112,7 +113,7 @@ export async function handOffToRunner(deps: ServiceDeps, conversationId: string,
     const timedOut = error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
     failure = timedOut ? `the PAL runner did not answer within ${RUNNER_TIMEOUT_MS / 1000} s` : `the PAL runner could not be reached: ${error instanceof Error ? error.message : String(error)}`;
   }
-  if (failure === null) return;
+  if (failure === null) return scheduleRunnerJoinDeadline(deps, conversationId);
   deps.log.error('PAL runner handoff failed', { conversation_id: conversationId, error: failure });
   // Ends once (closing the room through the durable job), then the shutdown and empty transcript callbacks.
   await endConversation(deps, conversationId, RUNNER_REFUSED_REASON);
