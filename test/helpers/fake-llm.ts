@@ -10,11 +10,13 @@ export interface FakeLlm {
   reply: string[];
   /** Pause between two chunks (a model writing slowly). */
   chunkDelayMs: number;
+  /** Replies for the next requests, in order, before `reply` is used again: text chunks, or function calls. */
+  script: Array<string[] | { toolCalls: Array<{ id: string; name: string; arguments: string }> }>;
   close(): Promise<void>;
 }
 
 export async function startFakeLlm(): Promise<FakeLlm> {
-  const fake: Omit<FakeLlm, 'baseUrl' | 'close'> = { requests: [], reply: ['Hello', ' from', ' the', ' model.'], chunkDelayMs: 5 };
+  const fake: Omit<FakeLlm, 'baseUrl' | 'close'> = { requests: [], reply: ['Hello', ' from', ' the', ' model.'], chunkDelayMs: 5, script: [] };
   const server = createServer((req, res) => {
     let text = '';
     req.on('data', (c: Buffer) => (text += c.toString()));
@@ -26,7 +28,17 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       res.write(': keep-alive\n\n');
       res.write(chunk({ role: 'assistant', content: '' }, null));
-      for (const part of fake.reply) {
+      const next = fake.script.shift() ?? fake.reply;
+      if (!Array.isArray(next)) {
+        // Function calls as OpenAI streams them: the id and name first, the arguments in pieces.
+        for (const [index, call] of next.toolCalls.entries()) {
+          res.write(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null));
+          for (let at = 0; at < call.arguments.length; at += 7) res.write(chunk({ tool_calls: [{ index, function: { arguments: call.arguments.slice(at, at + 7) } }] }, null));
+        }
+        res.write(chunk({}, 'tool_calls'));
+        return void res.end('data: [DONE]\n\n');
+      }
+      for (const part of next) {
         res.write(chunk({ content: part }, null));
         await new Promise((r) => setTimeout(r, fake.chunkDelayMs));
       }

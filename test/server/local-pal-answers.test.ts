@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ServiceDeps } from '../../src/server/context.js';
 import type { LiveConversation } from '../../src/server/resources/conversations/live/live-conversation.js';
 import { answerSource } from '../../src/server/resources/conversations/live/pal-answer.js';
+import { PalTools } from '../../src/server/resources/conversations/live/pal-tools.js';
 import { palLine } from '../../src/server/resources/conversations/live/pal-language.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { insertConversation, insertPal, RoomClient } from '../helpers/live-fixtures.js';
@@ -181,7 +182,7 @@ describe('a language model’s reply', () => {
       log: { error() {}, info() {}, warn() {} },
     } as unknown as ServiceDeps;
     const conv = { conversationId: 'c1', ownerId: 1, memoryStores: [], properties: { languages: ['es'] }, pal: { palId: 'p', name: 'Ava', pipelineMode: 'full', definition: { languages: ['de'] } } } as unknown as LiveConversation;
-    const source = answerSource({ deps, conv, context: null, history: [] }, '¿Cuánto tarda la entrega?');
+    const source = answerSource({ deps, conv, context: null, history: [], tools: Promise.resolve(PalTools.none(deps, 'c1')), onToolCall() {} }, '¿Cuánto tarda la entrega?');
     const it = source(new AbortController().signal)[Symbol.asyncIterator]();
     const first = await it.next();
     assert.equal(first.value, 'Delivery ', 'said while the model is still writing');

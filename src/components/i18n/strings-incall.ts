@@ -19,6 +19,7 @@ export const incallStrings = {
   'transcript.downloadJson': 'Download .json',
   'transcript.jumpToLatest': 'Jump to latest',
   'transcript.fileName': 'transcript',
+  'transcript.usedTool': 'Used a tool:',
 
   'canvas.label': 'Canvas card',
   'canvas.submit': 'Submit',

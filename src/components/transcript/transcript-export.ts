@@ -1,5 +1,6 @@
 // The transcript as a file: plain text for people, JSON in the service's transcript-entry shape
-// (role user|assistant, content, timestamp in epoch seconds, seconds_from_start) for programs.
+// (role user|assistant, content, timestamp in epoch seconds, seconds_from_start) for programs. Both hold
+// what was said; the tools the PAL used are shown in the panel only.
 import type { TranscriptEntry } from './transcript-model.js';
 
 export type TranscriptFormat = 'txt' | 'json';
@@ -10,7 +11,10 @@ export interface TranscriptLabels {
   interrupted: string;
 }
 
-export function transcriptJson(entries: readonly TranscriptEntry[], conversationId?: string): string {
+const spoken = (entries: readonly TranscriptEntry[]) => entries.filter((e) => e.role !== 'tool');
+
+export function transcriptJson(all: readonly TranscriptEntry[], conversationId?: string): string {
+  const entries = spoken(all);
   const start = entries[0]?.timestamp ?? 0;
   return JSON.stringify(
     {
@@ -30,7 +34,8 @@ export function transcriptJson(entries: readonly TranscriptEntry[], conversation
   );
 }
 
-export function transcriptText(entries: readonly TranscriptEntry[], labels: TranscriptLabels): string {
+export function transcriptText(all: readonly TranscriptEntry[], labels: TranscriptLabels): string {
+  const entries = spoken(all);
   return entries
     .map((e) => {
       const time = new Date(e.timestamp).toISOString().slice(11, 19);

@@ -1,9 +1,10 @@
 // The transcript as data: complete utterances (the transcript proper), the chat lines the visitor sent,
-// and the caption currently on screen (driven by streaming partials). No DOM, so it stays cheap with
+// the tools the PAL used, and the caption currently on screen (driven by streaming partials). No DOM, so it stays cheap with
 // thousands of entries and is easy to test.
 import type { PalMessage } from '../../protocol/interactions.js';
 
-export type TranscriptRole = 'replica' | 'user';
+/** `tool`: the PAL called a tool (its name is the entry's `speech`); canvas cards are not listed. */
+export type TranscriptRole = 'replica' | 'user' | 'tool';
 
 export interface TranscriptEntry {
   /** Local, increasing id (stable key for rendering). */
@@ -78,6 +79,15 @@ export class TranscriptModel {
         }
         this.caption = { key, text: speech, final: false, interrupted: Boolean(is_interrupted) };
         return { entries, caption: true };
+      }
+      case 'conversation.tool_call': {
+        const { name } = message.properties;
+        if (name.startsWith('canvas_')) return nothing;
+        this.entries.push({
+          id: this.nextId++, role: 'tool', speech: name, timestamp: now, inferenceId: message.inference_id, turnIdx: message.turn_idx,
+          interrupted: false, source: 'voice', pending: false,
+        });
+        return { entries: true, caption: false };
       }
       case 'conversation.replica_interrupted':
         return this.interrupt(message.inference_id);

@@ -74,6 +74,12 @@ export const transcriptStyles = [
     li.user {
       align-items: flex-end;
     }
+    li.tool {
+      align-items: center;
+    }
+    li.tool code {
+      font-size: 1.1em;
+    }
     .meta {
       font-size: 0.75em;
       color: var(--pal-color-text-muted);

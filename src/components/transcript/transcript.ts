@@ -264,6 +264,11 @@ export class PalTranscript extends LitElement {
 
   private renderRow(entry: TranscriptEntry, index: number, count: number) {
     const when = new Date(entry.timestamp);
+    if (entry.role === 'tool') {
+      return html`<li class="tool" data-index=${index} aria-posinset=${index + 1} aria-setsize=${count}>
+        <span class="meta">${this.msg('transcript.usedTool')} <code>${entry.speech}</code></span>
+      </li>`;
+    }
     return html`<li
       class="${entry.role}${entry.pending ? ' pending' : ''}"
       data-index=${index}

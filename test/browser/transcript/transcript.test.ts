@@ -92,6 +92,22 @@ describe('pal-transcript panel', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('lists the tools the PAL used (not canvas cards), between the turns, and keeps them out of the exports', async () => {
+    link.event('conversation.utterance', { role: 'user', speech: 'Weather in Lisbon?' }, { inference_id: 't1' });
+    link.event('conversation.tool_call', { name: 'get_weather', arguments: '{"city":"Lisbon"}', tool_call_id: 'call_1' }, { inference_id: 't1' });
+    link.event('conversation.tool_call', { name: 'canvas_show_question', arguments: '{}', tool_call_id: 'call_2' }, { inference_id: 't1' });
+    link.event('conversation.utterance', { role: 'replica', speech: 'Sunny in Lisbon.' }, { inference_id: 't2' });
+    await settle(el);
+    expect(rows()).to.have.length(3);
+    expect(rows()[1]!.className).to.equal('tool');
+    expect(rows()[1]!.textContent).to.contain('Used a tool:').and.contain('get_weather');
+    expect(rows()[1]!.textContent).not.to.contain('Lisbon"');
+    expect(el.exportTranscript('txt').size).to.be.greaterThan(0);
+    const json = JSON.parse(await el.exportTranscript('json').text());
+    expect(json.transcript.map((e: { content: string }) => e.content)).to.deep.equal(['Weather in Lisbon?', 'Sunny in Lisbon.']);
+    await expect(el).to.be.accessible();
+  });
+
   it('marks the interrupted turn in the panel', async () => {
     link.event('conversation.utterance', { role: 'replica', speech: 'A long answer that goes on' }, { inference_id: 'i9' });
     link.event('conversation.replica_interrupted', {}, { inference_id: 'i9' });

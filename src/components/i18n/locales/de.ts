@@ -80,6 +80,7 @@ export const de: CompleteTable = {
   'transcript.downloadJson': '.json herunterladen',
   'transcript.jumpToLatest': 'Zur neuesten Nachricht',
   'transcript.fileName': 'gespraech',
+  'transcript.usedTool': 'Hat ein Werkzeug verwendet:',
   'canvas.label': 'Canvas-Karte',
   'canvas.submit': 'Absenden',
   'canvas.skip': 'Überspringen',

@@ -80,6 +80,7 @@ export const es: CompleteTable = {
   'transcript.downloadJson': 'Descargar .json',
   'transcript.jumpToLatest': 'Ir al más reciente',
   'transcript.fileName': 'transcripcion',
+  'transcript.usedTool': 'Usó una herramienta:',
   'canvas.label': 'Tarjeta de canvas',
   'canvas.submit': 'Enviar',
   'canvas.skip': 'Omitir',

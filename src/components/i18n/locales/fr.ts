@@ -80,6 +80,7 @@ export const fr: CompleteTable = {
   'transcript.downloadJson': 'Télécharger .json',
   'transcript.jumpToLatest': 'Aller au plus récent',
   'transcript.fileName': 'transcription',
+  'transcript.usedTool': 'A utilisé un outil :',
   'canvas.label': 'Carte canvas',
   'canvas.submit': 'Envoyer',
   'canvas.skip': 'Passer',

@@ -80,6 +80,7 @@ export const ja: CompleteTable = {
   'transcript.downloadJson': '.json をダウンロード',
   'transcript.jumpToLatest': '最新へ移動',
   'transcript.fileName': 'transcript',
+  'transcript.usedTool': 'ツールを使用しました:',
   'canvas.label': 'キャンバスカード',
   'canvas.submit': '送信',
   'canvas.skip': 'スキップ',

@@ -22,6 +22,7 @@ import { conversationLanguages, replyLanguage } from './pal-language.js';
 import { PalVoice, type AudioOut } from './pal-voice.js';
 import { earsFor, synthesizerFor } from './voice-engine.js';
 import { appendTranscriptEntry, roundSeconds } from './transcript-store.js';
+import { PalTools } from './pal-tools.js';
 
 /** What the PAL needs from its room. */
 export interface PalRoomPort {
@@ -71,7 +72,16 @@ export class PalAgent {
       image_url: faceMediaUrl(deps.config.publicUrl, conv.face.imageUrl),
       ...(conv.face.model ? { face_model: conv.face.model } : {}),
     };
-    this.answers = { deps, conv, context: conv.conversationalContext, history: [] };
+    // Listed once, as the conversation starts; only a PAL that asks a model can use them.
+    const tools = conv.pal.pipelineMode === 'full' && deps.config.llm.baseUrl ? PalTools.load(deps, conv).catch(() => PalTools.none(deps, conv.conversationId)) : Promise.resolve(PalTools.none(deps, conv.conversationId));
+    this.answers = {
+      deps,
+      conv,
+      context: conv.conversationalContext,
+      history: [],
+      tools,
+      onToolCall: (call, inferenceId) => this.emit('conversation.tool_call', { name: call.name, arguments: call.arguments, tool_call_id: call.id }, inferenceId),
+    };
     this.guardrails = conv.pal.pipelineMode === 'echo' ? Promise.resolve(null) : GuardrailCheck.load(deps, conv).catch(() => null);
     this.speaker = new Speaker(
       { emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx) },
@@ -211,7 +221,7 @@ export class PalAgent {
     if (announce) this.emit('conversation.utterance', { role: 'user', speech: text }, inferenceId);
     this.record({ role: 'user', content: text, ...this.timing(this.deps.clock.now(), 0), participant_name: from.userName });
     const card = this.conv.canvas ? cardFor(text, this.conv.canvas, this.deps.clock.now()) : null;
-    const source = card ? once(card.line) : this.guarded(text, answerSource(this.answers, text));
+    const source = card ? once(card.line) : this.guarded(text, answerSource(this.answers, text, inferenceId));
     this.answers.history.push({ role: 'user', content: text } satisfies ChatMessage);
     if (card) this.toolCall(card.name, card.args, inferenceId);
     // The reply is in the visitor's language when it is one of the conversation's, and so is the voice.

@@ -5,7 +5,8 @@ import type { ServiceDeps } from '../../../context.js';
 import type { LiveConversation } from './live-conversation.js';
 import { answerFromKnowledge, recall, systemPrompt } from './pal-knowledge.js';
 import { palLine, replyLanguage } from './pal-language.js';
-import { streamChat, type ChatMessage } from './pal-llm.js';
+import { streamChat, type ChatMessage, type LlmToolCall } from './pal-llm.js';
+import type { PalTools } from './pal-tools.js';
 import { SpeakableStream } from './pal-speakable.js';
 import type { SpeechSource } from './pal-speech.js';
 
@@ -16,11 +17,17 @@ export interface AnswerContext {
   context: string | null;
   /** Earlier turns, oldest first. */
   history: ChatMessage[];
+  /** The MCP tools of the PAL's connectors, listed when the conversation started. */
+  tools: Promise<PalTools>;
+  /** The PAL is calling a tool while answering the turn `inferenceId` (shown in the room as `conversation.tool_call`). */
+  onToolCall(call: LlmToolCall, inferenceId: string | undefined): void;
 }
 
 const HISTORY_TURNS = 20;
+/** How many rounds of tool calls one reply may take before the model must answer in words. */
+const MAX_TOOL_ROUNDS = 4;
 
-export function answerSource(ctx: AnswerContext, text: string): SpeechSource {
+export function answerSource(ctx: AnswerContext, text: string, inferenceId?: string): SpeechSource {
   const { deps, conv } = ctx;
   if (conv.pal.pipelineMode === 'echo') return once(text);
   // The turns before this one, as they are now (the source runs later, when the PAL gets to speak).
@@ -37,15 +44,34 @@ export function answerSource(ctx: AnswerContext, text: string): SpeechSource {
       ...earlier,
       { role: 'user', content: text },
     ];
+    const tools = await ctx.tools;
     // Deltas pass on as they come (only the word being written waits), cleaned of markdown and URLs.
     const speech = new SpeakableStream();
     let said = false;
     try {
-      for await (const delta of streamChat(deps, messages, signal)) {
-        const ready = speech.push(delta);
-        if (!ready) continue;
-        said = true;
-        yield ready;
+      for (let round = 0; ; round++) {
+        const offered = round < MAX_TOOL_ROUNDS ? tools.definitions : [];
+        let calls: LlmToolCall[] = [];
+        let written = '';
+        for await (const delta of streamChat(deps, messages, signal, offered)) {
+          if (typeof delta !== 'string') {
+            calls = delta.toolCalls;
+            continue;
+          }
+          written += delta;
+          const ready = speech.push(delta);
+          if (!ready) continue;
+          said = true;
+          yield ready;
+        }
+        if (!calls.length) break;
+        // The model asked for tools: show each call, run them, and let the model go on with their results.
+        messages.push({ role: 'assistant', content: written || null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) });
+        for (const call of calls) {
+          ctx.onToolCall(call, inferenceId);
+          const outcome = await tools.call(call.name, call.arguments, signal);
+          messages.push({ role: 'tool', tool_call_id: call.id, content: outcome.ok ? outcome.output : `Error: ${outcome.output}` });
+        }
       }
       const rest = speech.end();
       if (rest) yield rest;
