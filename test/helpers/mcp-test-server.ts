@@ -15,18 +15,29 @@ export interface McpTestServer {
   close(): Promise<void>;
 }
 
-function buildServer(): McpServer {
+/** `booking`: also `book_table`, whose result is structured content (`{booking_id}`), as a booking API's would be. */
+function buildServer(booking = false): McpServer {
   const server = new McpServer({ name: 'palkit-test-tools', version: '1.0.0' });
   server.registerTool('get_weather', { description: 'Current weather for a city', inputSchema: { city: z.string().describe('City name') } }, async ({ city }) => ({
     content: [{ type: 'text', text: `Sunny in ${city}` }],
   }));
   server.registerTool('add', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
   server.registerTool('ping', { description: 'Answers pong' }, async () => ({ content: [{ type: 'text', text: 'pong' }] }));
+  if (booking) {
+    server.registerTool(
+      'book_table',
+      { description: 'Books a table', inputSchema: { name: z.string() }, outputSchema: { booking_id: z.string() } },
+      async ({ name }) => {
+        const result = { booking_id: `bk-${name.toLowerCase()}` };
+        return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+      },
+    );
+  }
   return server;
 }
 
 /** `wellKnown` serves JSON documents without authentication (e.g. OAuth discovery metadata). */
-export async function startMcpTestServer(accept: (token: string) => boolean, wellKnown: Record<string, unknown> = {}): Promise<McpTestServer> {
+export async function startMcpTestServer(accept: (token: string) => boolean, wellKnown: Record<string, unknown> = {}, options: { booking?: boolean } = {}): Promise<McpTestServer> {
   const state: McpTestServer = { url: '', seenTokens: [], accept, close: async () => undefined };
   const http: Server = createServer(async (req, res) => {
     const doc = wellKnown[new URL(req.url ?? '/', 'http://x').pathname];
@@ -45,7 +56,7 @@ export async function startMcpTestServer(accept: (token: string) => boolean, wel
       res.writeHead(405, { allow: 'POST' }).end();
       return;
     }
-    const server = buildServer();
+    const server = buildServer(options.booking);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

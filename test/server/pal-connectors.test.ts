@@ -1,10 +1,11 @@
 // Connectors in live conversations: the PAL offers the model the MCP tools of its connectors (scoped by
 // layers.mcp.connector_tools), calls the ones the model asks for through the MCP SDK with the
-// connector's credentials, shows each call as conversation.tool_call, and answers with the result.
+// connector's credentials, shows each call as conversation.tool_call, and answers with the result; and
+// objective values recorded by the model from what the visitor said and from tool results.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
-import { insertConversation, insertPal, RoomClient } from '../helpers/live-fixtures.js';
+import { insertConversation, insertPal, RoomClient, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
 import { startMcpTestServer, type McpTestServer } from '../helpers/mcp-test-server.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -98,5 +99,57 @@ describe('connectors in conversations', () => {
     await other.client.waitForEvent('conversation.utterance', replica('Hello there.'));
     assert.equal(other.requests()[0]!.body.tools, undefined);
     other.client.close();
+  });
+});
+
+describe('objectives in conversations', () => {
+  let t: TestService;
+  let llm: FakeLlm;
+  let mcp: McpTestServer;
+  let receiver: CallbackReceiver;
+
+  before(async () => {
+    llm = await startFakeLlm();
+    mcp = await startMcpTestServer((token) => token === 'tok-book', {}, { booking: true });
+    receiver = await startCallbackReceiver();
+    t = await startTestService({ PALKIT_LLM_BASE_URL: llm.baseUrl, PALKIT_PAL_WORDS_PER_MINUTE: '1200' });
+  });
+  after(async () => {
+    await t.close();
+    await Promise.all([llm.close(), mcp.close(), receiver.close()]);
+  });
+
+  it('the model records objective values from what the visitor said and from a tool result; the objective completes once', async () => {
+    const connector = (await t.api('POST', '/v2/connectors', { name: 'Tables', server_url: mcp.url, auth_config: { type: 'bearer', token: 'tok-book' } })).body.connector_id;
+    const objectives = await t.api('POST', '/v2/objectives', {
+      data: [{ objective_name: 'reservation', objective_prompt: 'Book a table for the visitor', output_variables: ['guest_email', 'booking_id'], callback_url: receiver.url }],
+    });
+    assert.equal(objectives.status, 200, JSON.stringify(objectives.body));
+    const palId = await insertPal(t, { definition: { objectives_id: objectives.body.objectives_id, layers: { mcp: { connectors: [connector], connector_tools: { [connector]: ['book_table'] } } } } });
+    const room = await insertConversation(t, { palId, customGreeting: 'Hi.' });
+    const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
+    await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'Hi.');
+
+    llm.script.push({ toolCalls: [{ id: 'call_o1', name: 'record_objective_values', arguments: '{"guest_email":"dana@example.com","shoe_size":44}' }] }, ['Thanks, noted.']);
+    const before = llm.requests.length;
+    client.say('conversation.respond', { text: 'My email is dana@example.com.' });
+    await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === 'Thanks, noted.');
+    const offered = llm.requests[before]!.body.tools.map((x: { function: { name: string } }) => x.function.name).sort();
+    assert.deepEqual(offered, ['book_table', 'record_objective_values']);
+    const recordTool = llm.requests[before]!.body.tools.find((x: { function: { name: string } }) => x.function.name === 'record_objective_values');
+    assert.match(recordTool.function.description, /reservation: Book a table for the visitor \(captures guest_email, booking_id\)/);
+    assert.match(llm.requests[before + 1]!.body.messages.at(-1).content, /Still open: reservation \(missing booking_id\)/);
+    let progress = (await t.api('GET', `/v2/conversations/${room.conversationId}/objectives`)).body.data;
+    assert.deepEqual(progress, [{ objective_name: 'reservation', output_variables: { guest_email: 'dana@example.com' }, completed: false }]);
+
+    llm.script.push({ toolCalls: [{ id: 'call_b1', name: 'book_table', arguments: '{"name":"Dana"}' }] }, ['Your table is booked.']);
+    client.say('conversation.respond', { text: 'Book me a table, please.' });
+    await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === 'Your table is booked.');
+    progress = (await t.api('GET', `/v2/conversations/${room.conversationId}/objectives`)).body.data;
+    assert.deepEqual(progress, [{ objective_name: 'reservation', output_variables: { guest_email: 'dana@example.com', booking_id: 'bk-dana' }, completed: true }]);
+    await receiver.waitFor((b) => b.some((x) => x.objective_name === 'reservation'));
+    const callback = receiver.bodies.filter((x) => x.objective_name === 'reservation');
+    assert.deepEqual(callback, [{ conversation_id: room.conversationId, objective_name: 'reservation', output_variables: { guest_email: 'dana@example.com', booking_id: 'bk-dana' } }]);
+    client.close();
   });
 });

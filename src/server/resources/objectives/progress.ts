@@ -1,6 +1,7 @@
-// What a conversation's objectives have captured. Without a language model to judge completion, the rule
-// is mechanical: an objective completes when every one of its output variables has a value, and values
-// arrive through the keyed capture endpoint (the caller's tool or backend reports them). On completion
+// What a conversation's objectives have captured. An objective completes when every one of its output
+// variables has a value. Values arrive through the keyed capture endpoint (the caller's backend reports
+// them) and, in a live conversation with a model, from the model's record_objective_values function and
+// from tool results that carry a variable by name (live/pal-objectives.ts). On completion
 // the objective's callback_url receives {conversation_id, objective_name, output_variables}, once.
 import type { ServiceDeps } from '../../context.js';
 import type { Db } from '../../db/database.js';
@@ -13,7 +14,7 @@ export interface Progress {
 }
 
 /** The objectives attached to the conversation's PAL (through objectives_id), or [] when none. */
-async function attached(db: Db, conversationId: string): Promise<{ ownerId: number; items: ObjectiveItem[] } | null> {
+export async function attached(db: Db, conversationId: string): Promise<{ ownerId: number; items: ObjectiveItem[] } | null> {
   const row = await db
     .selectFrom('conversations as c')
     .leftJoin('pals as p', 'p.pal_id', 'c.pal_id')

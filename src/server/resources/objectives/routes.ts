@@ -36,7 +36,9 @@ export const capture = keyedRoute({
   summary: 'Report captured output variables',
   description:
     'Values for output variables of the objectives attached to the conversation\'s PAL (names no objective declares are ignored). ' +
-    'An objective completes when all its output variables are captured; its callback_url then receives {conversation_id, objective_name, output_variables}, once.',
+    'An objective completes when all its output variables are captured; its callback_url then receives {conversation_id, objective_name, output_variables}, once. ' +
+    'In a live conversation whose PAL asks a language model, the model also records values itself (the function record_objective_values, offered with the objectives\' prompts), ' +
+    'and a connector tool\'s result whose fields are named like output variables captures them.',
   request: { params: convParams, ...jsonBody(CaptureVariables) },
   responses: { 200: json(Progress, 'Progress after the capture'), ...errors(400, 404, 410) },
 });

@@ -1,25 +1,29 @@
 // The MCP tools a PAL may call in a conversation: the tools of each connector in `layers.mcp.connectors`
 // (only the names in `layers.mcp.connector_tools[connector_id]` when that is given), listed from the
 // connector's server when the conversation starts — so a changed `server_url` or tool set takes effect on
-// the next conversation — and called through the MCP SDK with the connector's credentials.
+// the next conversation — and called through the MCP SDK with the connector's credentials; plus the
+// service's own function for the PAL's objectives (pal-objectives.ts).
 import type { ServiceDeps } from '../../../context.js';
 import { listServerTools, withConnectorClient } from '../../connectors/mcp-client.js';
 import type { ConnectorRow } from '../../connectors/repository.js';
 import { isRecord, type LiveConversation } from './live-conversation.js';
 import type { LlmTool } from './pal-llm.js';
+import { captureFromToolResult, objectivesTool, type LocalTool } from './pal-objectives.js';
 
 /** Most tools offered to the model in one conversation, and most text of one result passed back to it. */
 const MAX_TOOLS = 64;
 const MAX_RESULT_CHARS = 8_000;
 const CALL_TIMEOUT_MS = 20_000;
 
-interface PalTool {
+interface McpTool {
   /** The function name the model sees (the MCP name, made unique across connectors). */
   name: string;
   mcpName: string;
   connector: ConnectorRow;
   definition: LlmTool;
 }
+
+type PalTool = McpTool | (LocalTool & { local: true });
 
 export interface ToolOutcome {
   ok: boolean;
@@ -60,8 +64,15 @@ export class PalTools {
    * server cannot be reached is left out (and logged): the PAL goes on without it.
    */
   static async load(deps: ServiceDeps, conv: LiveConversation): Promise<PalTools> {
+    const tools = new Map<string, PalTool>();
+    const taken = new Set<string>();
+    const objectives = await objectivesTool(deps, conv.conversationId);
+    if (objectives) {
+      tools.set(objectives.definition.function.name, { ...objectives, local: true });
+      taken.add(objectives.definition.function.name);
+    }
     const { connectors, scope } = mcpLayer(conv);
-    if (!connectors.length) return PalTools.none(deps, conv.conversationId);
+    if (!connectors.length) return new PalTools(deps, conv.conversationId, tools);
     const rows = await deps.db.selectFrom('connectors').selectAll().where('connector_id', 'in', connectors).where('owner_id', '=', conv.ownerId).execute();
     const listed = await Promise.all(
       rows.map(async (row) => {
@@ -73,8 +84,6 @@ export class PalTools {
         }
       }),
     );
-    const tools = new Map<string, PalTool>();
-    const taken = new Set<string>();
     // In the PAL's order of connectors, so names are made unique the same way every time.
     for (const id of connectors) {
       const entry = listed.find((l) => l.row.connector_id === id);
@@ -116,6 +125,7 @@ export class PalTools {
       return { ok: false, output: 'The arguments were not valid JSON.' };
     }
     if (!isRecord(args)) return { ok: false, output: 'The arguments must be a JSON object.' };
+    if ('local' in tool) return tool.run(args);
     try {
       const result = await withConnectorClient(
         this.deps,
@@ -128,11 +138,20 @@ export class PalTools {
         .map((part) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : JSON.stringify(part)))
         .join('\n');
       const output = (text || (result.structuredContent ? JSON.stringify(result.structuredContent) : '')).slice(0, MAX_RESULT_CHARS);
+      if (result.isError !== true) await captureFromToolResult(this.deps, this.conversationId, result.structuredContent ?? parsedObject(text));
       return { ok: result.isError !== true, output };
     } catch (error) {
       if (signal.aborted) throw error;
       this.deps.log.error('connector tool call failed', { conversation_id: this.conversationId, connector_id: tool.connector.connector_id, tool: tool.mcpName, error: error instanceof Error ? error.message : String(error) });
       return { ok: false, output: `The tool ${name} could not be reached.` };
     }
+  }
+}
+
+function parsedObject(text: string): unknown {
+  try {
+    return text.trim().startsWith('{') ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
   }
 }
