@@ -34,6 +34,8 @@ export const ServerFrame = z.discriminatedUnion('type', [
     transcribes: z.optional(z.boolean()),
     /** The language the PAL speaks and listens in (BCP-47), for recognition on the visitor's side. */
     language: z.optional(z.string()),
+    /** The PAL perceives: post a JPEG of the camera to `frames_url` (Bearer meeting token) every `interval_ms`. */
+    perception: z.optional(z.object({ frames_url: z.string(), interval_ms: z.number() })),
   }),
   z.object({ type: z.literal('participant-joined'), participant: Participant }),
   z.object({ type: z.literal('participant-left'), participant_id: z.string() }),

@@ -24,6 +24,9 @@ const EnvSchema = z.object({
   PALKIT_LLM_BASE_URL: optionalString,
   PALKIT_LLM_API_KEY: optionalString,
   PALKIT_LLM_MODEL: optionalString,
+  PALKIT_VISION_BASE_URL: optionalString,
+  PALKIT_VISION_API_KEY: optionalString,
+  PALKIT_VISION_MODEL: optionalString,
   PALKIT_TTS_BASE_URL: optionalString,
   PALKIT_TTS_API_KEY: optionalString,
   PALKIT_TTS_MODEL: optionalString,
@@ -65,6 +68,7 @@ export interface Config {
   secret: string | undefined;
   jobLeaseSeconds: number;
   llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
+  vision: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   /** OpenAI-compatible `/v1/audio/speech` for the PAL's voice; espeak-ng on this machine when baseUrl is unset. */
   tts: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   /** OpenAI-compatible `/v1/audio/transcriptions` for the visitor's speech; the browser's recognition when baseUrl is unset. */
@@ -130,6 +134,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.PALKIT_TRUST_PROXY === '1' || e.PALKIT_TRUST_PROXY === 'true',
     jobLeaseSeconds: e.PALKIT_JOB_LEASE_SECONDS,
     llm: { baseUrl: e.PALKIT_LLM_BASE_URL, apiKey: e.PALKIT_LLM_API_KEY, model: e.PALKIT_LLM_MODEL },
+    // The vision model for perception: its own endpoint, or the language model's when only the model is named.
+    vision: {
+      baseUrl: (e.PALKIT_VISION_BASE_URL ?? e.PALKIT_LLM_BASE_URL)?.replace(/\/+$/, ''),
+      apiKey: e.PALKIT_VISION_BASE_URL ? e.PALKIT_VISION_API_KEY : (e.PALKIT_VISION_API_KEY ?? e.PALKIT_LLM_API_KEY),
+      model: e.PALKIT_VISION_MODEL,
+    },
     tts: { baseUrl: e.PALKIT_TTS_BASE_URL?.replace(/\/+$/, ''), apiKey: e.PALKIT_TTS_API_KEY, model: e.PALKIT_TTS_MODEL },
     stt: { baseUrl: e.PALKIT_STT_BASE_URL?.replace(/\/+$/, ''), apiKey: e.PALKIT_STT_API_KEY, model: e.PALKIT_STT_MODEL },
     room: { pollMs: e.PALKIT_ROOM_POLL_MS, wordsPerMinute: e.PALKIT_PAL_WORDS_PER_MINUTE },

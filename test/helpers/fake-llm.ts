@@ -12,17 +12,24 @@ export interface FakeLlm {
   chunkDelayMs: number;
   /** Replies for the next requests, in order, before `reply` is used again: text chunks, or function calls. */
   script: Array<string[] | { toolCalls: Array<{ id: string; name: string; arguments: string }> }>;
+  /** A request without `stream: true` (e.g. a vision request) is answered whole: this text, or this HTTP status. */
+  completion: string | number;
   close(): Promise<void>;
 }
 
 export async function startFakeLlm(): Promise<FakeLlm> {
-  const fake: Omit<FakeLlm, 'baseUrl' | 'close'> = { requests: [], reply: ['Hello', ' from', ' the', ' model.'], chunkDelayMs: 5, script: [] };
+  const fake: Omit<FakeLlm, 'baseUrl' | 'close'> = { requests: [], reply: ['Hello', ' from', ' the', ' model.'], chunkDelayMs: 5, script: [], completion: 'A completion.' };
   const server = createServer((req, res) => {
     let text = '';
     req.on('data', (c: Buffer) => (text += c.toString()));
     req.on('end', async () => {
       fake.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body: JSON.parse(text) });
       if (req.url !== '/v1/chat/completions') return void res.writeHead(404).end();
+      if (fake.requests.at(-1)!.body.stream !== true) {
+        if (typeof fake.completion === 'number') return void res.writeHead(fake.completion, { 'content-type': 'application/json' }).end('{"error":{"message":"unavailable"}}');
+        const body = { id: 'chatcmpl-2', object: 'chat.completion', created: 1, model: 'fake', choices: [{ index: 0, message: { role: 'assistant', content: fake.completion }, finish_reason: 'stop' }] };
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const chunk = (delta: Record<string, unknown>, finish: string | null) =>
         `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'fake', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;

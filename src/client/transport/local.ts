@@ -10,6 +10,7 @@ import { sharedAudioContext } from '../media.js';
 import { LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
 import { createDrawnFaceTrack, isDrawnFace } from '../media/face/drawn-face.js';
 import type { FaceTrack } from '../media/face/face-track.js';
+import { CameraFrameSender } from './camera-frames.js';
 import { MicrophoneSender } from './microphone.js';
 import { PalAudioPlayer } from './pal-audio.js';
 import {
@@ -26,6 +27,8 @@ export interface LocalTransportOptions {
   listen?: boolean;
   /** The speech recognition to use (default: the browser's). */
   createRecognition?: RecognitionFactory;
+  /** How camera frames for a perceiving PAL are posted (default: the page's fetch). */
+  fetch?: typeof fetch;
 }
 
 export class LocalTransport extends EventTarget implements Transport {
@@ -43,6 +46,7 @@ export class LocalTransport extends EventTarget implements Transport {
   #microphone: MicrophoneSender | null = null;
   #listener: LocalListener | null = null;
   #face: FaceTrack | null = null;
+  #frames: CameraFrameSender | null = null;
   #palSpeaking = false;
   readonly #options: LocalTransportOptions;
 
@@ -95,6 +99,7 @@ export class LocalTransport extends EventTarget implements Transport {
           this.#showFace();
           this.dispatchEvent(new TransportParticipantsEvent());
           this.#startHearing(frame.transcribes === true, frame.language);
+          if (frame.perception) this.#startFrames(frame.perception, options.token);
           resolve();
         } else if (frame.type === 'error' && !joined) {
           reject(new PalClientError('join_failed', frame.message));
@@ -217,6 +222,7 @@ export class LocalTransport extends EventTarget implements Transport {
   }
 
   #release(): void {
+    this.#frames?.stop();
     this.#stopTracks();
     this.#listener?.close();
     this.#microphone?.close();
@@ -265,6 +271,17 @@ export class LocalTransport extends EventTarget implements Transport {
     });
     if (this.#listener.available) this.#listener.setMicrophone(this.#micOn);
     else this.#notice('hearing_unavailable');
+  }
+
+  /** The PAL perceives: it sees what the visitor's camera shows, a frame every few seconds, while the camera is on. */
+  #startFrames(perception: { frames_url: string; interval_ms: number }, token: string): void {
+    this.#frames = new CameraFrameSender({
+      url: perception.frames_url,
+      token,
+      intervalMs: perception.interval_ms,
+      track: () => (this.#cameraOn ? (this.#stream?.getVideoTracks()[0] ?? null) : null),
+      ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
+    });
   }
 
   async #openMicrophone(): Promise<void> {

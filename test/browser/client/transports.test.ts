@@ -91,6 +91,45 @@ describe('LocalTransport', () => {
     socket().frame({ type: 'ended', reason: 'max_call_duration reached' });
     expect(ended.map((e) => [e.reason, e.failed])).to.deep.equal([['max_call_duration reached', false]]);
   });
+
+  const waitFor = async (predicate: () => boolean) => {
+    for (const started = Date.now(); !predicate(); await new Promise((r) => setTimeout(r, 50))) if (Date.now() - started > 5000) throw new Error('timed out');
+  };
+
+  it('posts a JPEG of the camera with the meeting token while a perceiving PAL asks, only while the camera is on, and stops when refused', async () => {
+    const posts: Array<{ url: string; headers: Record<string, string>; body: Blob }> = [];
+    let status = 200;
+    const fetchFrame = (async (url: string, init: RequestInit) => {
+      posts.push({ url, headers: init.headers as Record<string, string>, body: init.body as Blob });
+      return new Response('{}', { status });
+    }) as unknown as typeof fetch;
+    let socket!: FakeSocket;
+    const transport = new LocalTransport({ voice: false, listen: false, fetch: fetchFrame, createSocket: (url) => (socket = new FakeSocket(url)) as unknown as WebSocket, getUserMedia: () => navigator.mediaDevices.getUserMedia({ video: true }) });
+    const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 'tok-1', startVideo: true, startAudio: false });
+    await until(() => socket?.sent.length === 1);
+    socket.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [], perception: { frames_url: 'https://pal.test/v2/conversations/c1/frames', interval_ms: 1000 } });
+    await joined;
+    await waitFor(() => posts.length >= 1);
+    const [first] = posts;
+    expect(first!.url).to.equal('https://pal.test/v2/conversations/c1/frames');
+    expect(first!.headers).to.deep.equal({ 'content-type': 'image/jpeg', authorization: 'Bearer tok-1' });
+    const bytes = new Uint8Array(await first!.body.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).to.deep.equal([0xff, 0xd8, 0xff]);
+    const image = await createImageBitmap(first!.body);
+    expect(image.width).to.be.at.most(512).and.greaterThan(0);
+
+    transport.setCameraEnabled(false);
+    const whileOff = posts.length;
+    await new Promise((r) => setTimeout(r, 2300));
+    expect(posts.length).to.equal(whileOff, 'no frames while the camera is off');
+    transport.setCameraEnabled(true);
+    status = 410;
+    await waitFor(() => posts.length > whileOff);
+    const refusedAt = posts.length;
+    await new Promise((r) => setTimeout(r, 2300));
+    expect(posts.length).to.equal(refusedAt, 'the conversation ended: no more frames');
+    await transport.leave();
+  });
 });
 
 /** A call object implementing the part of daily-js's own DailyCall type the transport uses. */

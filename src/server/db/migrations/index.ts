@@ -18,6 +18,7 @@ import * as connectorOauthPending from './0801_connector_oauth_pending.js';
 import * as memoryStoreParticipants from './0802_memory_store_participants.js';
 import * as objectives from './0803_objectives.js';
 import * as dailyParticipants from './0990_daily_participants.js';
+import * as conversationFrames from './0991_conversation_frames.js';
 
 export const migrations: Record<string, PalkitMigration> = {
   '0001_core': core,
@@ -36,4 +37,5 @@ export const migrations: Record<string, PalkitMigration> = {
   '0802_memory_store_participants': memoryStoreParticipants,
   '0803_objectives': objectives,
   '0990_daily_participants': dailyParticipants,
+  '0991_conversation_frames': conversationFrames,
 };

@@ -30,6 +30,8 @@ export interface LiveTables {
     created_at: CreatedAt;
   };
   canvas_interaction_rate: { bucket: string; window_start: Date | string; hits: number };
+  /** Camera frames sampled for perception (migration 0991). */
+  conversation_frames: { frame_id: Generated<number>; conversation_id: string; captured_at: Date; image: Uint8Array };
   /** Visitor sessions of a Daily room (migration 0990); `left_at` null while the session is in the room. */
   daily_participants: { conversation_id: string; session_id: string; joined_at: Generated<Date>; left_at: Date | null };
 }

@@ -31,3 +31,7 @@ export function shutdownCallbacks(conversationId: string, faceId: string | null,
 export function canvasInteractionCallback(record: CanvasInteractionRecord, at: Date): Built {
   return { conversation_id: record.conversation_id, event_type: 'canvas.interaction', message_type: 'canvas', timestamp: isoMillis(at), properties: record };
 }
+
+export function perceptionAnalysisCallback(conversationId: string, analysis: string, at: Date): Built {
+  return { conversation_id: conversationId, event_type: 'application.perception_analysis', message_type: 'application', timestamp: isoMillis(at), properties: { analysis } };
+}

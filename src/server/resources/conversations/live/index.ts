@@ -1,6 +1,9 @@
 // The live conversation on the server: local rooms over WebSocket with the local PAL, their timeouts
-// and end callbacks, the room page, the operator events endpoint and Magic Canvas interactions.
+// and end callbacks, the room page, the operator events endpoint, Magic Canvas interactions and the
+// camera frames sampled for perception.
 import type { ResourceModule } from '../../module.js';
+import { perceptionJobs } from '../perception/perception.js';
+import { registerFrameRoutes } from '../perception/frame-routes.js';
 import { registerCanvasRoutes } from './canvas-routes.js';
 import { hubFor } from './room-hub.js';
 import { registerRoomRoutes } from './room-routes.js';
@@ -11,7 +14,9 @@ export const liveConversationModule: ResourceModule = {
   routes(app, deps) {
     registerCanvasRoutes(app, deps);
     registerRoomRoutes(app, deps);
+    registerFrameRoutes(app, deps);
   },
+  jobs: perceptionJobs,
   attach(server, deps) {
     const hub = hubFor(deps);
     const stopSockets = attachRoomServer(server, deps, hub);

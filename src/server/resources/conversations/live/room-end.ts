@@ -4,6 +4,7 @@
 import { ShutdownReasons } from '../../../../protocol/callbacks.js';
 import type { ServiceDeps } from '../../../context.js';
 import { emitConversationCallbacks } from '../events-store.js';
+import { enqueuePerception } from '../perception/perception.js';
 import { enqueuePostCallActions } from '../post-call.js';
 import { shutdownCallbacks } from './callbacks.js';
 import { loadTranscript } from './transcript-store.js';
@@ -34,7 +35,7 @@ export async function finalizeConversation(deps: ServiceDeps, conversationId: st
     .where('conversation_id', '=', conversationId)
     .where('status', '=', 'ended')
     .where('live_finalized_at', 'is', null)
-    .returning(['owner_id', 'callback_url', 'face_id', 'pal_id', 'shutdown_reason'])
+    .returning(['owner_id', 'callback_url', 'face_id', 'pal_id', 'shutdown_reason', 'provider'])
     .executeTakeFirst();
   if (!row) return null;
   const faceId = row.face_id ?? (await deps.db.selectFrom('pals').select('default_face_id').where('pal_id', '=', row.pal_id).executeTakeFirst())?.default_face_id ?? null;
@@ -48,5 +49,7 @@ export async function finalizeConversation(deps: ServiceDeps, conversationId: st
     throw error;
   }
   await enqueuePostCallActions(deps, conversationId, row.pal_id);
+  // Only local rooms sample the camera (a PAL runner in a Daily room perceives on its own).
+  if (row.provider === 'local') await enqueuePerception(deps, conversationId, row.pal_id);
   return reason;
 }

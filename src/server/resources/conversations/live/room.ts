@@ -11,6 +11,7 @@ import { visemeIndex } from '../../../../protocol/visemes.js';
 import type { ServiceDeps } from '../../../context.js';
 import type { LiveConversation } from './live-conversation.js';
 import { conversationLanguages } from './pal-language.js';
+import { FRAME_INTERVAL_MS, perceives } from '../perception/perception.js';
 import { PalAgent } from './pal-agent.js';
 import { finalizeConversation, markConversationEnded } from './room-end.js';
 import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from './room-limits.js';
@@ -77,6 +78,9 @@ export class Room {
       type: 'joined', participant_id: participant.participant_id, conversation_id: this.conversationId, participants: this.participants(),
       transcribes: PalAgent.transcribes(this.deps),
       language: conversationLanguages(this.conv)[0] ?? 'en',
+      ...(role === 'visitor' && perceives(this.deps, this.conv.pal.definition, this.conv.pal.pipelineMode)
+        ? { perception: { frames_url: `${this.deps.config.publicUrl}/v2/conversations/${this.conversationId}/frames`, interval_ms: FRAME_INTERVAL_MS } }
+        : {}),
     });
     this.broadcast({ type: 'participant-joined', participant }, participant.participant_id);
     this.arm();
