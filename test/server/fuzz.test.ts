@@ -18,7 +18,7 @@ const RUNS = Number(process.env.PALKIT_FUZZ_RUNS ?? 1);
 
 type Schema = {
   $ref?: string; type?: string | string[]; enum?: unknown[]; const?: unknown; format?: string; minLength?: number; maxLength?: number;
-  minimum?: number; maximum?: number; minItems?: number; maxItems?: number; items?: Schema; properties?: Record<string, Schema>;
+  pattern?: string; minimum?: number; maximum?: number; minItems?: number; maxItems?: number; items?: Schema; properties?: Record<string, Schema>;
   required?: string[]; additionalProperties?: boolean | Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[];
 };
 type Operation = { requestBody?: { content?: Record<string, { schema?: Schema }> }; parameters?: Array<{ in: string; name: string }> };
@@ -97,15 +97,20 @@ class BodyArbitraries {
   private string(s: Schema, field: string): fc.Arbitrary<string> {
     const min = s.minLength ?? 0;
     const max = s.maxLength ?? 64;
-    const plain = fc.string({ minLength: min, maxLength: Math.min(max, 64) });
-    const valid: fc.Arbitrary<string>[] = [plain];
+    const special: fc.Arbitrary<string>[] = [];
     // URLs point at a closed loopback port so nothing leaves the machine and fetches fail fast.
-    if (s.format === 'uri' || /url/.test(field)) valid.push(fc.webPath().map((p) => `http://127.0.0.1:1${p.startsWith('/') ? p : `/${p}`}`));
-    if (field === 'path' || field === 'from') valid.push(fc.constantFrom(...this.names).map((n) => `/${n}`), fc.constantFrom('/', '/-', '/data/0', '/layers/llm/model', '/__proto__/x'));
-    if (/_id$/.test(field)) valid.push(fc.constantFrom(...this.ids));
-    if (this.clean) return fc.oneof(...valid).filter((v) => v.length >= min && v.length <= max);
+    if (s.format === 'uri' || /url/.test(field)) special.push(fc.webPath().map((p) => `http://127.0.0.1:1${p.startsWith('/') ? p : `/${p}`}`));
+    if (/origin/.test(field)) special.push(fc.constantFrom('http://127.0.0.1:1', 'https://example.com', 'https://shop.example:8443'));
+    if (field === 'path' || field === 'from') special.push(fc.constantFrom(...this.names).map((n) => `/${n}`), fc.constantFrom('/', '/-', '/data/0', '/layers/llm/model', '/__proto__/x'));
+    if (/_ids?$/.test(field)) special.push(fc.constantFrom(...(this.ids[field.replace(/s$/, '')] ?? Object.values(this.ids).flat())));
+    if (field === 'component') special.push(fc.constantFrom('question', 'input', 'calendar', 'scheduling_embed', 'text', 'chart', 'alert'));
+    if (s.pattern) special.push(fc.stringMatching(new RegExp(s.pattern), { maxLength: max }));
+    // Clean text is never empty: many fields refuse blank text although their schema does not say so.
+    const plain = fc.string({ minLength: this.clean ? Math.max(min, 1) : min, maxLength: Math.min(max, 64) });
+    const valid = special.length ? fc.oneof(...special) : plain;
+    if (this.clean) return valid.filter((v) => v.length >= min && v.length <= max);
     return fc.oneof(
-      { arbitrary: fc.oneof(...valid), weight: 6 },
+      { arbitrary: fc.oneof(valid, plain), weight: 6 },
       { arbitrary: nastyString, weight: 2 },
       { arbitrary: fc.constantFrom('x'.repeat(Math.max(0, min - 1)), 'x'.repeat(max), 'x'.repeat(max + 1), '🙂'.repeat(Math.ceil((max + 1) / 2))), weight: 1 },
     );
@@ -117,7 +122,13 @@ class BodyArbitraries {
     for (const [name, prop] of Object.entries(props)) model[name] = this.value(prop, depth + 1, name);
     const required = new Set(s.required ?? []);
     const body = fc.record(model, { requiredKeys: Object.keys(props).filter((n) => required.has(n)) });
-    if (this.clean) return body;
+    // Clean bodies: the required fields and at most two optional ones, so that one bad pick rarely spoils them.
+    if (this.clean) {
+      // Names and scripts are wanted in practice even where the schema lets them be null.
+      for (const n of Object.keys(props)) if (/(^|_)name$|^script$|^system_prompt$/.test(n) && !/^persona_name$/.test(n)) required.add(n);
+      const optional = Object.keys(props).filter((n) => !required.has(n));
+      return fc.subarray(optional, { maxLength: Math.min(2, optional.length) }).chain((picked) => fc.record(Object.fromEntries(Object.entries(model).filter(([n]) => required.has(n) || picked.includes(n)))));
+    }
     const extra = fc.dictionary(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'id', 'owner_id', ...this.names), nastyString), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 });
     return fc.oneof(
       { arbitrary: body, weight: 6 },
@@ -126,8 +137,8 @@ class BodyArbitraries {
     );
   }
 
-  /** Real ids of the fixtures, so that bodies referring to them get past the lookups. */
-  ids: string[] = ['zzz'];
+  /** Real ids of the fixtures by field name, so that bodies referring to them get past the lookups. */
+  ids: Record<string, string[]> = {};
 }
 
 /** A path segment for any text: percent-encoded UTF-8 bytes (a lone surrogate becomes U+FFFD). */
@@ -176,10 +187,10 @@ describe('fuzzing the API and the room', () => {
     // Real ids for path parameters and *_id fields, made through the API where it can.
     const ids: Record<string, string[]> = {};
     const keep = (names: string[], id: unknown) => { if (typeof id === 'string') for (const n of names) (ids[n] ??= []).push(id); };
-    const faceId = await insertFace(t);
+    const faceId = await insertFace(t, { imageUrl: 'http://127.0.0.1:1/face.jpg' });
     const pal = await insertPal(t, { faceId, canvas: {} });
     const conversation = await insertConversation(t, { palId: pal });
-    keep(['face_id', 'replica_id', 'default_face_id'], faceId);
+    keep(['face_id', 'replica_id', 'default_face_id', 'default_replica_id'], faceId);
     keep(['pal_id', 'persona_id'], pal);
     keep(['conversation_id'], conversation.conversationId);
     keep(['deployment_id'], (await t.api('POST', '/v2/deployments', { pal_id: pal, channel: 'widget' })).body?.deployment_id);
@@ -198,7 +209,7 @@ describe('fuzzing the API and the room', () => {
     const names = [...new Set(Object.values(doc.components.schemas).flatMap((s) => Object.keys(s.properties ?? {})))];
     const arbitraries = new BodyArbitraries(doc, names);
     const clean = new BodyArbitraries(doc, names, true);
-    arbitraries.ids = clean.ids = [...new Set(Object.values(ids).flat()), 'zzz', 'p0000000000'];
+    arbitraries.ids = clean.ids = ids;
     const pathValue = (param: string) => fc.oneof({ arbitrary: fc.constantFrom(...(ids[param] ?? ['zzz'])), weight: 4 }, { arbitrary: nastyString.map(percentEncoded), weight: 1 }, { arbitrary: fc.constantFrom('%ED%A0%80', '%E0%A4%A', '%FF', '%2e%2e', 'x'.repeat(300)), weight: 1 });
 
     /** What a refused write must leave untouched: the collection's size and the item it names, as read back. */
@@ -222,6 +233,7 @@ describe('fuzzing the API and the room', () => {
 
     const failures: string[] = [];
     const statuses: Record<number, number> = {};
+    const perOp: Record<string, Record<number, number>> = {};
     let operation = 0;
     for (const [template, ops] of Object.entries(doc.paths)) {
       for (const [lower, op] of Object.entries(ops)) {
@@ -245,6 +257,8 @@ describe('fuzzing the API and the room', () => {
           const r = await t.api(method, concrete, payload, { key: keyed || !template.startsWith('/v2/') ? undefined : null, headers: { 'content-type': jsonSchema ? 'application/json' : Object.keys(content)[0]! } });
           requests++;
           statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+          if (process.env.PALKIT_FUZZ_VERBOSE === '2' && r.status === 400 && /^\{"[a-z]/.test(payload)) console.log(`# 400 ${method} ${template} ${payload.slice(0, 200)} → ${JSON.stringify(r.body).slice(0, 200)}`);
+          if (process.env.PALKIT_FUZZ_VERBOSE) ((perOp[`${method} ${template}`] ??= {})[r.status] = (perOp[`${method} ${template}`]?.[r.status] ?? 0) + 1);
           if (r.status >= 500) return fail(`${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
           if (r.status >= 400 && r.status !== 429) {
             const afterSnapshot = await snapshot(template, concrete);
@@ -263,6 +277,7 @@ describe('fuzzing the API and the room', () => {
         await alive(`${method} ${template}`);
       }
     }
+    if (process.env.PALKIT_FUZZ_VERBOSE) for (const [name, counts] of Object.entries(perOp)) console.log(`# ${name} ${JSON.stringify(counts)}`);
     assert.deepEqual(failures, []);
     assert.ok(operation >= 35, `fuzzed ${operation} operations`);
     console.log(`# fuzzed ${operation} operations with ${requests} requests, by status: ${JSON.stringify(statuses)}`);
