@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import WebSocket from 'ws';
 import { roomSocketUrl } from '../../src/protocol/room.js';
 import { insertConversation, insertFace, insertPal, RoomClient } from '../helpers/live-fixtures.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { KEY, startTestService, type TestService } from '../helpers/service.js';
 
 const SEED = Number(process.env.PALKIT_FUZZ_SEED ?? 20261122);
 const RUNS = Number(process.env.PALKIT_FUZZ_RUNS ?? 1);
@@ -141,6 +141,10 @@ class BodyArbitraries {
   ids: Record<string, string[]> = {};
 }
 
+/** Content types a client may claim for any body, some of them lies. */
+const CONTENT_TYPES = ['application/json; charset=utf-16', 'APPLICATION/JSON', 'application/json;;', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x',
+  'multipart/form-data', 'application/merge-patch+json', 'application/json-patch+json', 'image/jpeg', 'application/octet-stream', '*/*', ''];
+
 /** A path segment for any text: percent-encoded UTF-8 bytes (a lone surrogate becomes U+FFFD). */
 function percentEncoded(text: string): string {
   return [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
@@ -149,8 +153,10 @@ function percentEncoded(text: string): string {
 /** Bodies that are not JSON at all, or JSON no parser should have to walk. */
 const rawBodies = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 200 }),
-  fc.constantFrom('{"unclosed": ', '{"a":1}{"b":2}', '\uFEFF{}', '{"a": NaN}', '{"a": 1e999999}', '[' .repeat(10_000) + ']'.repeat(10_000), `{"a":${'{"a":'.repeat(5000)}1${'}'.repeat(5001)}`, '{"\\ud800": "\\udfff"}', '{"a":"\\u0000"}'),
-  fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b).toString('latin1')),
+  fc.constantFrom('{"unclosed": ', '{"a":1}{"b":2}', '\uFEFF{}', '{"a": NaN}', '{"a": 1e999999}', '[' .repeat(10_000) + ']'.repeat(10_000), `{"a":${'{"a":'.repeat(5000)}1${'}'.repeat(5001)}`, '{"\\ud800": "\\udfff"}', '{"a":"\\u0000"}', '{"__proto__": {"admin": true}}', '{"a":1,"a":2}', 'a=1&b=2', '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n', 'x'.repeat(3_000_000)),
+  fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
+  // JPEG-shaped: the start-of-image marker, then anything.
+  fc.uint8Array({ maxLength: 2000 }).map((b) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), b])),
 );
 
 describe('fuzzing the API and the room', () => {
@@ -188,7 +194,7 @@ describe('fuzzing the API and the room', () => {
     const ids: Record<string, string[]> = {};
     const keep = (names: string[], id: unknown) => { if (typeof id === 'string') for (const n of names) (ids[n] ??= []).push(id); };
     const faceId = await insertFace(t, { imageUrl: 'http://127.0.0.1:1/face.jpg' });
-    const pal = await insertPal(t, { faceId, canvas: {} });
+    const pal = await insertPal(t, { faceId, canvas: {}, definition: { layers: { perception: { perception_model: 'raven-0' } } } });
     const conversation = await insertConversation(t, { palId: pal });
     keep(['face_id', 'replica_id', 'default_face_id', 'default_replica_id'], faceId);
     keep(['pal_id', 'persona_id'], pal);
@@ -251,13 +257,19 @@ describe('fuzzing the API and the room', () => {
           )
           : rawBodies;
         const seed = SEED + operation++;
-        const property = fc.asyncProperty(fc.tuple(...params.map(pathValue)), body, fc.nat(9).map((n) => n > 0), async (values, payload, keyed) => {
+        const declared = jsonSchema ? 'application/json' : Object.keys(content)[0]!;
+        const contentType = fc.oneof({ arbitrary: fc.constant(declared), weight: 8 }, { arbitrary: fc.constantFrom(...CONTENT_TYPES), weight: 2 });
+        const property = fc.asyncProperty(fc.tuple(...params.map(pathValue)), body, fc.nat(9).map((n) => n > 0), contentType, async (values, payload, keyed, type) => {
           const concrete = params.reduce((p, name, i) => p.replace(`{${name}}`, values[i]!), template);
           const before = method === 'GET' ? [] : await snapshot(template, concrete);
-          const r = await t.api(method, concrete, payload, { key: keyed || !template.startsWith('/v2/') ? undefined : null, headers: { 'content-type': jsonSchema ? 'application/json' : Object.keys(content)[0]! } });
+          // Conversation routes that take the meeting token (camera frames) get the fixture's.
+          const headers: Record<string, string> = { 'content-type': type, ...(keyed ? { 'x-api-key': KEY, authorization: `Bearer ${conversation.token}` } : {}) };
+          const response = await fetch(t.url + concrete, { method, headers, body: payload });
+          const text = await response.text();
+          const r = { status: response.status, body: ((): unknown => { try { return JSON.parse(text); } catch { return text; } })() };
           requests++;
           statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-          if (process.env.PALKIT_FUZZ_VERBOSE === '2' && r.status === 400 && /^\{"[a-z]/.test(payload)) console.log(`# 400 ${method} ${template} ${payload.slice(0, 200)} → ${JSON.stringify(r.body).slice(0, 200)}`);
+          if (process.env.PALKIT_FUZZ_VERBOSE === '2' && r.status === 400 && /^\{"[a-z]/.test(payload.toString())) console.log(`# 400 ${method} ${template} ${payload.slice(0, 200)} → ${JSON.stringify(r.body).slice(0, 200)}`);
           if (process.env.PALKIT_FUZZ_VERBOSE) ((perOp[`${method} ${template}`] ??= {})[r.status] = (perOp[`${method} ${template}`]?.[r.status] ?? 0) + 1);
           if (r.status >= 500) return fail(`${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
           if (r.status >= 400 && r.status !== 429) {
@@ -266,7 +278,7 @@ describe('fuzzing the API and the room', () => {
           }
           return true;
           function fail(why: string): boolean {
-            failures.push(`${method} ${concrete} ${payload.slice(0, 160)} → ${why} (seed ${seed}, PALKIT_FUZZ_SEED=${SEED})`);
+            failures.push(`${method} ${concrete} ${payload.toString().slice(0, 160)} → ${why} (seed ${seed}, PALKIT_FUZZ_SEED=${SEED})`);
             return false;
           }
         });
@@ -286,6 +298,7 @@ describe('fuzzing the API and the room', () => {
   describe('room WebSocket', () => {
     const INTERACTIONS = ['conversation.respond', 'conversation.echo', 'conversation.interrupt', 'conversation.overwrite_llm_context', 'conversation.append_llm_context',
       'conversation.sensitivity', 'conversation.tool_result', 'conversation.utterance', 'conversation.tool_call', 'conversation.canvas_interaction', 'conversation.end'];
+    const TOKEN = '<the meeting token>';
     const protocolMessage = fc.record({
       message_type: fc.oneof(fc.constant('conversation'), nastyString),
       event_type: fc.oneof(fc.constantFrom(...INTERACTIONS), nastyString),
@@ -297,6 +310,8 @@ describe('fuzzing the API and the room', () => {
       fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
       fc.record({ type: fc.oneof(fc.constantFrom('join', 'app-message', 'leave', 'JOIN', ''), nastyString), data: fc.oneof(protocolMessage, fc.jsonValue()), to: fc.oneof(nastyString, fc.jsonValue()), meeting_token: fc.oneof(nastyString, fc.jsonValue()), end: fc.jsonValue() }, { requiredKeys: ['type'] }).map((v) => JSON.stringify(v)),
       fc.record({ type: fc.constant('app-message'), data: protocolMessage }).map((v) => JSON.stringify(v)),
+      // A real join (the token is filled in when sent) with a name no one should choose.
+      fc.record({ type: fc.constant('join'), meeting_token: fc.constant(TOKEN), user_name: fc.oneof(nastyString, fc.constant('x'.repeat(60_000)), fc.jsonValue()) }, { requiredKeys: ['type', 'meeting_token'] }).map((v) => JSON.stringify(v)),
       fc.uint8Array({ maxLength: 200 }).map((b) => Buffer.from(b)),
       // Audio-shaped: an 8-byte header (kind, viseme, rate) and samples, with lies in each.
       fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.constantFrom(0, 7999, 16000, 48000, 96001, 2 ** 32 - 1), fc.uint8Array({ maxLength: 400 })).map(([kind, viseme, rate, samples]) => {
@@ -328,7 +343,7 @@ describe('fuzzing the API and the room', () => {
         const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
         await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
         if (joinFirst) socket.send(JSON.stringify({ type: 'join', meeting_token: room.token }));
-        for (const f of batch) if (socket.readyState === WebSocket.OPEN) { socket.send(f); frames++; }
+        for (const f of batch) if (socket.readyState === WebSocket.OPEN) { socket.send(typeof f === 'string' ? f.replace(TOKEN, room.token) : f); frames++; }
         await new Promise((resolve) => setTimeout(resolve, 30));
         socket.close();
         await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000))]);
