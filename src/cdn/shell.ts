@@ -17,7 +17,7 @@ const ATTRIBUTES = [
   'user-name', 'layout', 'expand-options', 'open',
 ];
 const PARTS = 'launcher, panel, header, screen, conversation, stage, controls, base, hero, logo, cta';
-const METHODS = ['startConversation', 'createConversation', 'endConversation', 'sendMessage', 'sendChat', 'updateConfig', 'open', 'close'] as const;
+type ShellMethod = 'startConversation' | 'createConversation' | 'endConversation' | 'sendMessage' | 'sendChat' | 'updateConfig' | 'open' | 'close';
 
 interface InitLike {
   customization?: {
@@ -173,7 +173,7 @@ abstract class PalShell extends HTMLElement {
     return this.#ready;
   }
 
-  async #call(method: (typeof METHODS)[number], args: unknown[]): Promise<unknown> {
+  async #call(method: ShellMethod, args: unknown[]): Promise<unknown> {
     if (method === 'startConversation' || method === 'open') unlockAudioNow();
     const impl = await this.#upgrade();
     return (impl[method] as (...a: unknown[]) => unknown).apply(impl, args);

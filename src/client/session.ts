@@ -2,7 +2,6 @@
 // calls, the gate (password, captcha), the device check, the transport, and implements ConversationLink
 // for the in-call parts. States and modes are the host-page contract's.
 import type { InitResponse, StartBody, StartResponse, UnavailableReason } from '../protocol/public.js';
-import type { ApiClient } from './api.js';
 import { PalClientError, isAbort, toClientError } from './errors.js';
 import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from './link.js';
 import { unlockAudio } from './media.js';

@@ -44,7 +44,7 @@ describe('perception', () => {
 
     vision.completion = 'The visitor holds up a red bicycle helmet in a bright room.';
     client.send({ type: 'leave', end: true });
-    await receiver.waitFor((b) => analysisOf(room.conversationId).length > 0, 15_000);
+    await receiver.waitFor(() => analysisOf(room.conversationId).length > 0, 15_000);
     const analysis = analysisOf(room.conversationId)[0]!;
     assert.equal(analysis.message_type, 'application');
     assert.deepEqual(analysis.properties, { analysis: 'The visitor holds up a red bicycle helmet in a bright room.' });

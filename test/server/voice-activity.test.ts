@@ -26,7 +26,10 @@ const scaled = (samples: Int16Array, gain: number) => samples.map((s) => Math.ro
 function feed(detector: VoiceActivityDetector, ...parts: Int16Array[]): Array<VoiceChange & { atMs: number }> {
   const audio = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const part of parts) (audio.set(part, at), (at += part.length));
+  for (const part of parts) {
+    audio.set(part, at);
+    at += part.length;
+  }
   const changes: Array<VoiceChange & { atMs: number }> = [];
   for (let i = 0; i < audio.length; i += 320) for (const change of detector.push(audio.subarray(i, i + 320))) changes.push({ ...change, atMs: ((i + 320) / RATE) * 1000 });
   return changes;

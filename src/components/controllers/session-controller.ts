@@ -8,7 +8,7 @@ import {
 } from '../../client/session-events.js';
 import { parseInteraction } from '../../protocol/interactions.js';
 import {
-  PalCanvasInteractionEvent, PalConversationCreatedEvent, PalConversationEndedEvent, PalConversationStartedEvent,
+  PalConversationCreatedEvent, PalConversationEndedEvent, PalConversationStartedEvent,
   PalErrorEvent, PalModeChangeEvent, PalProtocolMessageEvent, PalReadyEvent, PalStateChangeEvent, PalToolCallEvent,
 } from '../events/index.js';
 

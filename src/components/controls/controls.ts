@@ -67,8 +67,8 @@ export class PalControls extends LitElement {
     const fire = (action: ControlAction) => () => this.dispatchEvent(new ControlEvent(action));
     return html`
       <div role="toolbar" part="controls" aria-label=${t('controls.label')}>
-        <button class="toggle-media" aria-pressed=${String(this.microphoneOn)} aria-label=${this.microphoneOn ? t('controls.mic_off') : t('controls.mic_on')} @click=${fire('microphone')}>${icon(ICONS.mic)}</button>
-        <button class="toggle-media" aria-pressed=${String(this.cameraOn)} aria-label=${this.cameraOn ? t('controls.camera_off') : t('controls.camera_on')} @click=${fire('camera')}>${icon(ICONS.camera)}</button>
+        <button class="toggle-media" aria-pressed=${this.microphoneOn ? 'true' : 'false'} aria-label=${this.microphoneOn ? t('controls.mic_off') : t('controls.mic_on')} @click=${fire('microphone')}>${icon(ICONS.mic)}</button>
+        <button class="toggle-media" aria-pressed=${this.cameraOn ? 'true' : 'false'} aria-label=${this.cameraOn ? t('controls.camera_off') : t('controls.camera_on')} @click=${fire('camera')}>${icon(ICONS.camera)}</button>
         <details @toggle=${this.#loadDevices}>
           <summary class="button" role="button" aria-label=${t('controls.devices')}>${icon(ICONS.devices)}</summary>
           <div class="menu">
@@ -76,8 +76,8 @@ export class PalControls extends LitElement {
             ${this.#picker(t('haircheck.microphone'), this.devices.microphones, this.audioDeviceId, 'audioDeviceId')}
           </div>
         </details>
-        <button class="toggle-view" aria-pressed=${String(this.captionsOn)} aria-label=${t('controls.captions')} @click=${fire('captions')}>${icon(ICONS.captions)}</button>
-        <button class="toggle-view" aria-pressed=${String(this.chatOn)} aria-label=${t('controls.chat')} @click=${fire('chat')}>${icon(ICONS.chat)}</button>
+        <button class="toggle-view" aria-pressed=${this.captionsOn ? 'true' : 'false'} aria-label=${t('controls.captions')} @click=${fire('captions')}>${icon(ICONS.captions)}</button>
+        <button class="toggle-view" aria-pressed=${this.chatOn ? 'true' : 'false'} aria-label=${t('controls.chat')} @click=${fire('chat')}>${icon(ICONS.chat)}</button>
         <button class="end" part="end" aria-label=${t('controls.end')} @click=${fire('end')}>${icon(ICONS.end)}</button>
       </div>
     `;

@@ -95,7 +95,7 @@ export class PalWidget extends PalDeploymentElement {
     const image = this.session?.deployment?.thumbnail_image_url;
     return html`
       <style>${unsafeCSS(customizationCss(config))}</style>
-      <button class="launcher ${variant}" part="launcher" aria-haspopup="dialog" aria-expanded=${String(this.opened)}
+      <button class="launcher ${variant}" part="launcher" aria-haspopup="dialog" aria-expanded=${this.opened ? 'true' : 'false'}
         aria-label=${variant === 'tiny' ? text : nothing} @click=${() => void this.open()}>
         ${variant === 'full' && image ? html`<img class="face" src=${image} alt="" />` : bubble}
         ${variant === 'tiny' ? nothing : html`<span>${text}</span>`}

@@ -17,6 +17,7 @@ export interface JobContext<P = unknown> {
   signal: AbortSignal;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one registry holds handlers of every payload type
 export type JobHandler<P = any> = (ctx: JobContext<P>) => Promise<void>;
 
 /** Throw this from a handler to retry later without counting it as a crash. */

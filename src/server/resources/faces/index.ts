@@ -20,6 +20,7 @@ function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming
   const idOf = (params: unknown) => (params as Record<string, string>)[naming === 'replica' ? 'replica_id' : 'face_id']!;
   // One handler set serves both namings; the route objects differ only in names, so the typed context
   // is read through these small casts.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
   const a = app as unknown as { openapi(route: unknown, handler: (c: any) => Promise<Response>): void };
 
   a.openapi(routes.create, async (c) => {

@@ -22,6 +22,7 @@ export function registerPalRoutes(app: ApiApp, deps: ServiceDeps, path: PalPath)
   const idOf = (params: unknown) => (params as Record<string, string>)[path === 'pals' ? 'pal_id' : 'persona_id']!;
   const view = (row: Parameters<typeof palView>[0]) => palView(row, path, deps.config.inviteDomain);
   // Both namings share these handlers; the typed context is read through small casts.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
   const a = app as unknown as { openapi(route: unknown, handler: (c: any) => Promise<Response>): void };
 
   a.openapi(routes.create, async (c) => {
