@@ -14,6 +14,7 @@ import { RoomClient } from '../helpers/live-fixtures.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { AZURITE_ACCOUNT, AZURITE_KEY, S3_CREDENTIALS, startAzurite, startFakeGcs, startS3rver, type FakeGcs, type Peer } from '../helpers/storage-peers.js';
 import { loudness, speakTone } from '../helpers/recorded-call.js';
+import { startServiceProcess } from '../helpers/process.js';
 
 const SECONDS = 3;
 
@@ -71,9 +72,13 @@ describe('recordings', () => {
     return { conversationId: created.body.conversation_id, callSeconds: (row.ended_at!.getTime() - row.live_started_at!.getTime()) / 1000 };
   }
 
+  const received = (conversationId: string, eventType: string): any[] =>
+    receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === eventType);
+
+  /** Waits for the first callback of this type, then `settleMs` more (to see any duplicate). */
   async function callbacks(conversationId: string, eventType: string, settleMs = 0): Promise<any[]> {
     const deadline = Date.now() + 20_000;
-    const matching = () => receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === eventType);
+    const matching = () => received(conversationId, eventType);
     while (matching().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     if (settleMs) await new Promise((r) => setTimeout(r, settleMs));
     return matching();
@@ -149,7 +154,7 @@ describe('recordings', () => {
     const { conversationId } = await recordedCall(id);
     const failed = await callbacks(conversationId, 'application.recording_copy_failed', 1000);
     assert.equal(failed.length, 1, 'recording_copy_failed is sent exactly once');
-    assert.equal((await callbacks(conversationId, 'application.recording_ready')).length, 0);
+    assert.equal(received(conversationId, 'application.recording_ready').length, 0);
     const recording = await recordingOf(conversationId);
     assert.deepEqual(failed[0].properties, {
       recording_id: recording.recording_id, s3_key: `${conversationId}/${recording.recording_id}.wav`, duration: recording.duration,
@@ -206,5 +211,60 @@ describe('recordings', () => {
     const mine = await t.api('POST', '/v2/conversations', { pal_id: palId, properties: { enable_recording: true, recording_destination_id: theirs.body.destination_id } });
     assert.equal(mine.status, 400);
     assert.equal((await t.api('GET', `/v2/recording-destinations/${theirs.body.destination_id}`)).status, 403);
+  });
+});
+
+describe('recordings: a crash mid-copy', () => {
+  it('delivers once after kill -9 while the upload is in flight', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'palkit-recordings-crash-'));
+    const gcs = await startFakeGcs();
+    const receiver = await startReceiver();
+    const env = {
+      PALKIT_DATA: data, PALKIT_API_KEYS: 'crash-key:1', PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128', PALKIT_JOB_LEASE_SECONDS: '2',
+      PALKIT_RECORDING_RETRY_MS: '100', PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200',
+    };
+    let service = await startServiceProcess(env);
+    try {
+      const api = async (method: string, path: string, body?: unknown) => {
+        const r = await fetch(service.url + path, { method, headers: { 'x-api-key': 'crash-key', ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+        return { status: r.status, body: (await r.json()) as any };
+      };
+      const pal = await api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
+      const dest = await api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: 'crash', endpoint: gcs.endpoint, credentials: {} });
+      const conv = await api('POST', '/v2/conversations', {
+        pal_id: pal.body.pal_id, callback_url: `${receiver.url}/calls`, properties: { enable_recording: true, recording_destination_id: dest.body.destination_id },
+      });
+      assert.equal(conv.status, 200, JSON.stringify(conv.body));
+      const conversationId: string = conv.body.conversation_id;
+      gcs.mode = 'hold'; // the first upload never gets an answer
+      const client = await RoomClient.join(conv.body.conversation_url, conv.body.meeting_token, 'Visitor');
+      await speakTone(client, 2);
+      assert.equal((await api('POST', `/v2/conversations/${conversationId}/end`)).status, 200);
+      await client.closed;
+      const deadline = Date.now() + 20_000;
+      while (gcs.uploads === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(gcs.uploads, 1, 'the copy started');
+      await service.kill();
+
+      service = await startServiceProcess(env);
+      const ready = async () => receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === 'application.recording_ready');
+      const until = Date.now() + 30_000;
+      while ((await ready()).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 2500)); // longer than a lease: any second run would have sent by now
+      const sent = await ready();
+      assert.equal(sent.length, 1, 'recording_ready is sent exactly once');
+      assert.equal(gcs.uploads, 2, 'the interrupted upload was made again, once');
+      const list = await api('GET', `/v2/conversations/${conversationId}/recordings`);
+      assert.equal(list.body.data[0].status, 'delivered');
+      const key = `${conversationId}/${list.body.data[0].recording_id}.wav`;
+      assert.equal(sent[0].properties.s3_key, key);
+      assert.ok(gcs.objects.has(`crash/${key}`));
+      assert.ok(Math.abs(sent[0].properties.duration - 2) < 1, `duration ${sent[0].properties.duration}`);
+    } finally {
+      await service.kill();
+      await receiver.close();
+      await gcs.close();
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 });
