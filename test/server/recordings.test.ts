@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { sql } from 'kysely';
 import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-blob';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
 import { RoomClient } from '../helpers/live-fixtures.js';
@@ -200,6 +201,50 @@ describe('recordings', () => {
     assert.doesNotMatch(stored.credentials, /very-secret-value/, 'stored encrypted');
   });
 
+  it('records the conversations of a deployment whose customization asks for it', async () => {
+    const id = await destination({ provider: 'gcs', bucket_name: 'gcs-calls', endpoint: gcs.endpoint, credentials: {} });
+    const created = await t.api('POST', '/v2/deployments', {
+      pal_id: palId, channel: 'embed', callback_url: `${receiver.url}/deployment`, customization: { recording: { enabled: true, destination_id: id } },
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const deploymentId = created.body.deployment_id;
+    assert.equal((await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/status', value: 'active' }])).status, 200);
+    const started = await t.api('POST', `/v2/deployments/${deploymentId}/start`, {}, { key: null });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    const client = await RoomClient.join(started.body.conversation_url, started.body.meeting_token);
+    const joined = client.frames.find((f) => f.type === 'joined');
+    assert.ok(joined?.type === 'joined' && joined.recording === true);
+    await speakTone(client, 1);
+    await t.api('POST', `/v2/conversations/${started.body.conversation_id}/end`);
+    const [ready] = await callbacks(started.body.conversation_id, 'application.recording_ready');
+    assert.equal(ready.properties.storage_uri, `gs://gcs-calls/${ready.properties.s3_key}`);
+  });
+
+  it('prunes the default copy after the retention window: the link then answers 410', async () => {
+    const id = await destination({ provider: 'gcs', bucket_name: 'gcs-calls', endpoint: gcs.endpoint, credentials: {} });
+    const { conversationId } = await recordedCall(id);
+    await callbacks(conversationId, 'application.recording_ready');
+    const recording = await recordingOf(conversationId);
+    const { db } = t.service.deps;
+    const prune = await db.selectFrom('jobs').select(['job_id', 'run_at']).where('kind', '=', 'recordings.prune').where(sql`payload->>'recording_id'`, '=', recording.recording_id).executeTakeFirstOrThrow();
+    assert.ok(Math.abs(new Date(prune.run_at).getTime() - Date.parse(recording.expires_at)) < 1000, 'the prune job runs when the recording expires');
+    const link = await t.api('GET', `/v2/conversations/${conversationId}/recordings/${recording.recording_id}/link`);
+    // Thirty days later (the job made due now).
+    await db.updateTable('jobs').set({ run_at: new Date() }).where('job_id', '=', prune.job_id).execute();
+    await t.service.deps.jobs.drain();
+    assert.equal((await recordingOf(conversationId)).default_copy_available, false);
+    assert.equal((await fetch(link.body.url)).status, 410);
+    assert.equal((await t.api('GET', `/v2/conversations/${conversationId}/recordings/${recording.recording_id}/link`)).status, 410);
+    assert.ok(gcs.objects.has(`gcs-calls/${conversationId}/${recording.recording_id}.wav`), 'the delivered copy is the customer\'s to keep');
+  });
+
+  it('documents destinations, recordings and download links in the OpenAPI document', async () => {
+    const doc = (await t.api('GET', '/openapi.json', undefined, { key: null })).body;
+    for (const path of ['/v2/recording-destinations', '/v2/recording-destinations/{destination_id}', '/v2/conversations/{conversation_id}/recordings',
+      '/v2/conversations/{conversation_id}/recordings/{recording_id}/link', '/v2/recordings/{recording_id}/download']) assert.ok(doc.paths[path], path);
+    assert.ok(doc.components.schemas.ConversationProperties.properties.enable_recording);
+  });
+
   it('refuses an unknown destination, incomplete credentials and a destination of another account', async () => {
     const unknown = await t.api('POST', '/v2/conversations', { pal_id: palId, properties: { enable_recording: true, recording_destination_id: 'rd_nothere' } });
     assert.equal(unknown.status, 400);
@@ -211,6 +256,40 @@ describe('recordings', () => {
     const mine = await t.api('POST', '/v2/conversations', { pal_id: palId, properties: { enable_recording: true, recording_destination_id: theirs.body.destination_id } });
     assert.equal(mine.status, 400);
     assert.equal((await t.api('GET', `/v2/recording-destinations/${theirs.body.destination_id}`)).status, 403);
+  });
+});
+
+describe('recordings: the operator\'s S3-compatible default storage', () => {
+  it('keeps a recording without a destination in the operator\'s bucket and serves it through the link', async () => {
+    const s3 = await startS3rver(['palkit-default']);
+    const t = await startTestService({
+      PALKIT_RECORDING_S3_BUCKET: 'palkit-default', PALKIT_RECORDING_S3_ENDPOINT: s3.endpoint,
+      PALKIT_RECORDING_S3_ACCESS_KEY_ID: 'S3RVER', PALKIT_RECORDING_S3_SECRET_ACCESS_KEY: 'S3RVER', PALKIT_PAL_WORDS_PER_MINUTE: '6000',
+    });
+    try {
+      const pal = await t.api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
+      const conv = await t.api('POST', '/v2/conversations', { pal_id: pal.body.pal_id, properties: { enable_recording: true } });
+      const client = await RoomClient.join(conv.body.conversation_url, conv.body.meeting_token);
+      await speakTone(client, 2);
+      await t.api('POST', `/v2/conversations/${conv.body.conversation_id}/end`);
+      await client.closed;
+      let recording: any;
+      for (let i = 0; i < 100 && recording?.status !== 'stored'; i++) {
+        recording = (await t.api('GET', `/v2/conversations/${conv.body.conversation_id}/recordings`)).body.data[0];
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.equal(recording.status, 'stored', 'no destination: kept in the default storage only');
+      assert.ok(Math.abs(recording.duration - 2) < 1);
+      const client3 = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+      const object = await client3.send(new GetObjectCommand({ Bucket: 'palkit-default', Key: `1/${conv.body.conversation_id}/${recording.recording_id}.wav` }));
+      const stored = Buffer.from(await object.Body!.transformToByteArray());
+      client3.destroy();
+      const link = await t.api('GET', `/v2/conversations/${conv.body.conversation_id}/recordings/${recording.recording_id}/link`);
+      assert.deepEqual(Buffer.from(await (await fetch(link.body.url)).arrayBuffer()), stored);
+    } finally {
+      await t.close();
+      await s3.close();
+    }
   });
 });
 
