@@ -209,6 +209,13 @@ describe('recordings', () => {
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const deploymentId = created.body.deployment_id;
     assert.equal((await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/status', value: 'active' }])).status, 200);
+    // Browsers learn that calls are recorded, not where they go.
+    assert.deepEqual((await t.api('GET', `/v2/deployments/${deploymentId}/init`, undefined, { key: null })).body.customization.recording, { enabled: true });
+    const foreign = await t.api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: 'b', endpoint: gcs.endpoint, credentials: {} }, { key: OTHER_KEY });
+    const refused = await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/customization/recording/destination_id', value: foreign.body.destination_id }]);
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.error, /customization\.recording\.destination_id/);
+    assert.equal((await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'embed', customization: { recording: { enabled: true, destination_id: 'rd_nothere' } } })).status, 400);
     const started = await t.api('POST', `/v2/deployments/${deploymentId}/start`, {}, { key: null });
     assert.equal(started.status, 200, JSON.stringify(started.body));
     const client = await RoomClient.join(started.body.conversation_url, started.body.meeting_token);
