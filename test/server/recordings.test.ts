@@ -353,4 +353,47 @@ describe('recordings: a crash mid-copy', () => {
       rmSync(data, { recursive: true, force: true });
     }
   });
+
+  it('keeps what was recorded when the service dies mid-call, once the conversation ends', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'palkit-recordings-midcall-'));
+    const gcs = await startFakeGcs();
+    const receiver = await startReceiver();
+    const env = {
+      PALKIT_DATA: data, PALKIT_API_KEYS: 'crash-key:1', PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128', PALKIT_JOB_LEASE_SECONDS: '2',
+      PALKIT_RECORDING_RETRY_MS: '100', PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200',
+    };
+    let service = await startServiceProcess(env);
+    try {
+      const api = async (method: string, path: string, body?: unknown) => {
+        const r = await fetch(service.url + path, { method, headers: { 'x-api-key': 'crash-key', ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+        return { status: r.status, body: (await r.json()) as any };
+      };
+      const pal = await api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
+      const dest = await api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: 'midcall', endpoint: gcs.endpoint, credentials: {} });
+      const conv = await api('POST', '/v2/conversations', {
+        pal_id: pal.body.pal_id, callback_url: `${receiver.url}/calls`,
+        properties: { enable_recording: true, recording_destination_id: dest.body.destination_id, participant_left_timeout: 0 },
+      });
+      const conversationId: string = conv.body.conversation_id;
+      const client = await RoomClient.join(conv.body.conversation_url, conv.body.meeting_token, 'Visitor');
+      await speakTone(client, 2);
+      await new Promise((r) => setTimeout(r, 1200)); // the recorder writes to disk every second
+      await service.kill();
+      client.socket.terminate();
+
+      service = await startServiceProcess(env); // its sweep ends the orphaned conversation (the visitor left)
+      const until = Date.now() + 30_000;
+      const ready = () => receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === 'application.recording_ready');
+      while (ready().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(ready().length, 1, 'the recording made before the crash is delivered');
+      const duration = ready()[0].properties.duration;
+      assert.ok(duration >= 2 && duration <= 4, `kept ${duration} s of a call that ran about 3 s before the crash`);
+      assert.ok(gcs.objects.has(`midcall/${ready()[0].properties.s3_key}`));
+    } finally {
+      await service.kill();
+      await receiver.close();
+      await gcs.close();
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,7 +1,7 @@
 // A room's recording from start to the default storage: the row, the live PCM file, and on close the
 // WAV kept in the default storage for RETENTION_DAYS, with the copy and prune jobs enqueued in the same
 // transaction that marks it stored.
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServiceDeps } from '../../context.js';
 import { newId } from '../../ids.js';
@@ -42,12 +42,27 @@ export async function startRecording(deps: ServiceDeps, conv: { conversationId: 
 
 /** The room closes for good: the WAV goes to the default storage and the delivery starts. */
 export async function keepRecording(deps: ServiceDeps, live: LiveRecording): Promise<void> {
-  const samples = await live.recorder.stop();
-  const path = livePath(deps, live.recordingId);
-  const row = await deps.db.selectFrom('recordings').selectAll().where('recording_id', '=', live.recordingId).executeTakeFirst();
+  await live.recorder.stop();
+  await storeRecording(deps, live.recordingId);
+}
+
+/**
+ * The conversation ended without its room closing it (the process recording it died): what was written
+ * before the crash is kept like any recording. A no-op when the room kept it, or the file is elsewhere.
+ */
+export async function keepLeftRecordings(deps: ServiceDeps, conversationId: string): Promise<void> {
+  const open = await deps.db.selectFrom('recordings').select('recording_id').where('conversation_id', '=', conversationId).where('status', '=', 'recording').execute();
+  for (const { recording_id } of open) {
+    if (await stat(livePath(deps, recording_id)).catch(() => null)) await storeRecording(deps, recording_id);
+  }
+}
+
+async function storeRecording(deps: ServiceDeps, recordingId: string): Promise<void> {
+  const path = livePath(deps, recordingId);
+  const row = await deps.db.selectFrom('recordings').selectAll().where('recording_id', '=', recordingId).executeTakeFirst();
   if (!row || row.status !== 'recording') return;
   const pcm = await readFile(path);
-  const total = Math.max(samples, pcm.length / 2);
+  const total = pcm.length / 2;
   const body = Buffer.concat([wavHeader(pcm.length / 2), pcm]);
   await defaultStorage(deps.config.recording).put(row.default_key, body, CONTENT_TYPE);
   const now = deps.clock.now();
