@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { sql } from 'kysely';
+import { RecordingCopyFailedCallback, RecordingReadyCallback } from '../../src/protocol/callbacks.js';
 import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-blob';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
 import { RoomClient } from '../helpers/live-fixtures.js';
@@ -92,7 +93,7 @@ describe('recordings', () => {
     return list.body.data[0];
   }
 
-  it('delivers a recorded call to S3 (s3rver) with exact recording_ready fields', async () => {
+  it('delivers a recorded call to S3 (s3rver) with exact recording_ready fields', async (ctx) => {
     const id = await destination({ provider: 's3', bucket_name: 'recordings', endpoint: s3.endpoint, prefix: 'palkit/', credentials: S3_CREDENTIALS });
     const { conversationId, callSeconds } = await recordedCall(id);
     const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', 500);
@@ -101,11 +102,13 @@ describe('recordings', () => {
     const key = `palkit/${conversationId}/${recording.recording_id}.wav`;
     assert.deepEqual(Object.keys(ready.properties).sort(), ['bucket_name', 'duration', 's3_key', 'storage_provider', 'storage_uri']);
     assert.equal(ready.message_type, 'application');
+    RecordingReadyCallback.parse(ready); // the interface's schema
     assert.equal(ready.properties.bucket_name, 'recordings');
     assert.equal(ready.properties.s3_key, key);
     assert.equal(ready.properties.storage_provider, 's3');
     assert.equal(ready.properties.storage_uri, `s3://recordings/${key}`);
     assert.ok(Math.abs(ready.properties.duration - callSeconds) <= 1, `recording ${ready.properties.duration} s vs call ${callSeconds} s`);
+    ctx.diagnostic(`recording ${ready.properties.duration} s, call ${callSeconds} s`);
     assert.ok(ready.properties.duration >= SECONDS - 0.2);
     assert.equal(recording.status, 'delivered');
 
@@ -162,6 +165,7 @@ describe('recordings', () => {
       storage_provider: 's3', error_code: 'NoSuchBucket', error_message: failed[0].properties.error_message,
     });
     assert.match(failed[0].properties.error_message, /bucket/i);
+    RecordingCopyFailedCallback.parse(failed[0]);
     assert.equal(recording.status, 'copy_failed');
     assert.equal(recording.copy_attempts, 3, 'three attempts (PALKIT_RECORDING_MAX_ATTEMPTS)');
     // The default copy stays downloadable for the recovery window.

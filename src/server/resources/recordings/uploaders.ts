@@ -84,6 +84,7 @@ function asDeliveryError(error: unknown): DeliveryError {
   if (error instanceof DeliveryError) return error;
   const e = error as { name?: string; code?: string | number; Code?: string; message?: string; statusCode?: number; $metadata?: { httpStatusCode?: number } };
   const code = String(e.Code ?? (typeof e.code === 'string' && e.code ? e.code : undefined) ?? (e.name && e.name !== 'Error' ? e.name : undefined) ?? (e.code ? `http_${e.code}` : 'delivery_failed'));
-  const message = (e.message ?? String(error)).replace(/\s+/g, ' ').slice(0, 500);
+  // Never echo a SAS signature or key that a client library put in its message.
+  const message = (e.message ?? String(error)).replace(/(sig|signature|X-Amz-Signature|AccountKey)=[^&\s;]+/gi, '$1=…').replace(/\s+/g, ' ').slice(0, 500);
   return new DeliveryError(code, message);
 }
