@@ -66,6 +66,11 @@ export class ConversationSession extends EventTarget implements ConversationLink
     return this.#transport?.participants ?? [];
   }
 
+  /** The call is recorded (the room said so when it admitted the visitor). */
+  get recording(): boolean {
+    return this.#transport?.recording ?? false;
+  }
+
   get transportKind(): Transport['kind'] | null {
     return this.#transport?.kind ?? null;
   }

@@ -36,6 +36,8 @@ export const ServerFrame = z.discriminatedUnion('type', [
     language: z.optional(z.string()),
     /** The PAL perceives: post a JPEG of the camera to `frames_url` (Bearer meeting token) every `interval_ms`. */
     perception: z.optional(z.object({ frames_url: z.string(), interval_ms: z.number() })),
+    /** The call is recorded (the elements show an indicator). */
+    recording: z.optional(z.boolean()),
   }),
   z.object({ type: z.literal('participant-joined'), participant: Participant }),
   z.object({ type: z.literal('participant-left'), participant_id: z.string() }),

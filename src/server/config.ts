@@ -1,4 +1,6 @@
 // Service configuration, parsed once from the environment (DESIGN.md's run contract); everything else receives it.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 
 const optionalString = z.string().trim().min(1).optional().catch(undefined);
@@ -43,6 +45,15 @@ const EnvSchema = z.object({
   PALKIT_EMBEDDINGS_MODEL: optionalString,
   PALKIT_CRAWL_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   PALKIT_METRICS_TOKEN: optionalString,
+  PALKIT_RECORDING_DIR: optionalString,
+  PALKIT_RECORDING_S3_BUCKET: optionalString,
+  PALKIT_RECORDING_S3_ENDPOINT: optionalString,
+  PALKIT_RECORDING_S3_REGION: optionalString,
+  PALKIT_RECORDING_S3_ACCESS_KEY_ID: optionalString,
+  PALKIT_RECORDING_S3_SECRET_ACCESS_KEY: optionalString,
+  PALKIT_RECORDING_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  PALKIT_RECORDING_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
+  PALKIT_RECORDING_LINK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   PALKIT_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
 
@@ -80,6 +91,14 @@ export interface Config {
   /** Politeness delay between two requests of a crawl to the same host. */
   crawlDelayMs: number;
   log: 'silent' | 'error' | 'info' | 'debug';
+  /** Recordings: the default storage (a folder, or the operator's S3-compatible bucket), the copy retries, download links. */
+  recording: {
+    dir: string;
+    s3: { bucket: string; endpoint: string | undefined; region: string; accessKeyId: string | undefined; secretAccessKey: string | undefined } | undefined;
+    retryMs: number;
+    maxAttempts: number;
+    linkSeconds: number;
+  };
   /** When set, `/metrics` answers only with `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
   /** Domain of PAL conferencing addresses: `{layers.conferencing.username}@{inviteDomain}`. */
@@ -146,6 +165,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embeddings: { baseUrl: e.PALKIT_EMBEDDINGS_BASE_URL?.replace(/\/+$/, ''), apiKey: e.PALKIT_EMBEDDINGS_API_KEY, model: e.PALKIT_EMBEDDINGS_MODEL },
     crawlDelayMs: e.PALKIT_CRAWL_DELAY_MS,
     log: e.PALKIT_LOG,
+    recording: {
+      dir: e.PALKIT_RECORDING_DIR ?? (e.PALKIT_DATA === 'memory' ? join(tmpdir(), 'palkit-recordings') : join(e.PALKIT_DATA, 'recordings')),
+      s3: e.PALKIT_RECORDING_S3_BUCKET
+        ? {
+            bucket: e.PALKIT_RECORDING_S3_BUCKET,
+            endpoint: e.PALKIT_RECORDING_S3_ENDPOINT,
+            region: e.PALKIT_RECORDING_S3_REGION ?? 'us-east-1',
+            accessKeyId: e.PALKIT_RECORDING_S3_ACCESS_KEY_ID,
+            secretAccessKey: e.PALKIT_RECORDING_S3_SECRET_ACCESS_KEY,
+          }
+        : undefined,
+      retryMs: e.PALKIT_RECORDING_RETRY_MS,
+      maxAttempts: e.PALKIT_RECORDING_MAX_ATTEMPTS,
+      linkSeconds: e.PALKIT_RECORDING_LINK_SECONDS,
+    },
     metricsToken: e.PALKIT_METRICS_TOKEN,
     inviteDomain: e.PALKIT_INVITE_DOMAIN.toLowerCase(),
     faceTrainingStepMs: e.PALKIT_FACE_TRAINING_STEP_MS,

@@ -125,6 +125,24 @@ describe('the local PAL', () => {
     }
   });
 
+  it('tells the visitor a recorded call is recorded, in the conversation\'s language', async () => {
+    const off = await insertPal(t, { pipelineMode: 'echo', definition: { disclosure_type: 'off' } });
+    const auto = await insertPal(t, { pipelineMode: 'echo' });
+    const quiet = await insertConversation(t, { palId: off, customGreeting: 'Hi.', properties: { enable_recording: true } });
+    const client = await RoomClient.join(quiet.conversationUrl, quiet.token);
+    await client.waitForEvent('conversation.utterance', replica('Hi.'));
+    assert.deepEqual(client.events('conversation.disclosure')[0]!.properties, { visual_disclosure: 'This call is recorded.', verbal_disclosure: 'This call is recorded.', state: 'delivering' });
+    client.close();
+
+    const de = await insertConversation(t, { palId: auto, customGreeting: 'Hallo.', properties: { enable_recording: true, policy: 'eu', languages: ['de'] } });
+    const deClient = await RoomClient.join(de.conversationUrl, de.token);
+    await deClient.waitForEvent('conversation.utterance', replica('Hallo.'));
+    const banner = deClient.events('conversation.disclosure')[0]!.properties;
+    assert.equal(banner.visual_disclosure, 'Sie sprechen mit einem KI-System. Dieses Gespräch wird aufgezeichnet.');
+    assert.equal(banner.verbal_disclosure, 'Bevor wir anfangen: Ich bin ein KI-System, kein Mensch. Dieses Gespräch wird aufgezeichnet.');
+    deClient.close();
+  });
+
   it('an interrupt cuts a reply mid-sentence', async () => {
     const room = await insertConversation(t, { palId: echoPal, customGreeting: 'Hi.' });
     const client = await RoomClient.join(room.conversationUrl, room.token);

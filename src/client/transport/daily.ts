@@ -24,6 +24,8 @@ async function loadDaily(): Promise<CreateCallObject> {
 
 export class DailyTransport extends EventTarget implements Transport {
   readonly kind = 'daily';
+  /** Daily rooms' own recording is not reported to the elements. */
+  readonly recording = false;
   #call: DailyCallObject | null = null;
   #left = false;
   readonly #load: () => Promise<CreateCallObject>;

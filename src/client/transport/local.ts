@@ -33,6 +33,7 @@ export interface LocalTransportOptions {
 
 export class LocalTransport extends EventTarget implements Transport {
   readonly kind = 'local';
+  #recording = false;
   #socket: WebSocket | null = null;
   #selfId = '';
   #remote = new Map<string, Participant>();
@@ -53,6 +54,10 @@ export class LocalTransport extends EventTarget implements Transport {
   constructor(options: LocalTransportOptions = {}) {
     super();
     this.#options = options;
+  }
+
+  get recording(): boolean {
+    return this.#recording;
   }
 
   get participants(): TransportParticipant[] {
@@ -95,6 +100,7 @@ export class LocalTransport extends EventTarget implements Transport {
         if (frame.type === 'joined') {
           joined = true;
           this.#selfId = frame.participant_id;
+          this.#recording = frame.recording === true;
           for (const p of frame.participants) if (p.participant_id !== frame.participant_id) this.#remote.set(p.participant_id, p);
           this.#showFace();
           this.dispatchEvent(new TransportParticipantsEvent());

@@ -31,6 +31,8 @@ export interface JoinOptions {
 export interface Transport extends EventTarget {
   readonly kind: TransportKind;
   readonly participants: readonly TransportParticipant[];
+  /** The room records the call (the stage shows an indicator). */
+  readonly recording?: boolean;
   /** Rejects with a PalClientError when the room refuses or cannot be reached. */
   join(options: JoinOptions): Promise<void>;
   /** Leaves the room; `end` when the visitor ended the call (the conversation ends at once where the room can tell). */

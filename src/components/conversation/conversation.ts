@@ -118,7 +118,7 @@ export class PalConversation extends LitElement {
     return html`
       <div class="layout">
         <div class="main ${this.chatOn ? 'chat' : ''}">
-          <pal-stage exportparts="stage" .t=${t} .participants=${session.participants}
+          <pal-stage exportparts="stage,recording" .t=${t} .participants=${session.participants} ?recording=${session.recording}
             .fallbackVideoUrl=${this.fallbackVideoUrl} .fallbackImageUrl=${this.fallbackImageUrl}></pal-stage>
           <div class="overlays">
             <pal-disclosure .t=${t} .link=${session}></pal-disclosure>

@@ -66,6 +66,7 @@ const channelStrings = {
   'stage.pal': 'Conversation partner',
   'stage.self': 'Your camera',
   'stage.sound': 'Tap to turn on sound',
+  'stage.recording': 'Recorded',
   'landing.powered': 'Conversation',
 } as const;
 

@@ -13,19 +13,31 @@ import { tokens } from '../styles/tokens.js';
  * @csspart stage - The stage box.
  * @csspart pal - The PAL's tile (video, or the face thumbnail in the local room).
  * @csspart self - The self view.
+ * @csspart recording - The "recorded" badge shown while the call is recorded.
  * @cssproperty [--pal-self-view-width=28%] - Width of the self view.
  */
 export class PalStage extends LitElement {
   static override styles = [tokens, buttonStyles, css`
     :host { display: block; position: relative; background: var(--pal-color-stage); overflow: hidden; min-height: 0; }
     .pal { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; }
+    /* Top right: the self view and, under it, the recording badge (clear of the disclosure banner). */
+    .corner {
+      position: absolute; right: var(--pal-space); top: var(--pal-space); width: var(--pal-self-view-width, 28%); max-width: 200px;
+      display: flex; flex-direction: column; align-items: flex-end; gap: calc(var(--pal-space) / 2); pointer-events: none;
+    }
     .self {
-      position: absolute; right: var(--pal-space); top: var(--pal-space); width: var(--pal-self-view-width, 28%);
-      max-width: 200px; aspect-ratio: 4 / 3; object-fit: cover; border-radius: var(--pal-radius-small);
+      width: 100%; aspect-ratio: 4 / 3; object-fit: cover; border-radius: var(--pal-radius-small);
       transform: scaleX(-1); box-shadow: var(--pal-shadow); background: #000;
     }
+    .rec.alone { margin-top: 4.5rem; }
     .sound { position: absolute; left: 50%; top: 50%; transform: translate(-50%, -50%); }
     audio { display: none; }
+    .rec {
+      display: inline-flex; white-space: nowrap; align-items: center; gap: 0.35em;
+      padding: 0.2em 0.6em; border-radius: 999px; background: rgb(0 0 0 / 0.6); color: #fff;
+      font: 600 0.75rem/1.4 var(--pal-font); letter-spacing: 0.02em;
+    }
+    .rec::before { content: ''; width: 0.6em; height: 0.6em; border-radius: 50%; background: #e5484d; }
   `];
 
   @property({ attribute: false }) t: Translate = defaultTranslate;
@@ -33,6 +45,8 @@ export class PalStage extends LitElement {
   /** Shown for the PAL until its participant has video (the deployment's thumbnail). */
   @property({ attribute: 'fallback-video-url' }) fallbackVideoUrl: string | null = null;
   @property({ attribute: 'fallback-image-url' }) fallbackImageUrl: string | null = null;
+  /** The call is recorded: a visible badge says so. */
+  @property({ type: Boolean }) recording = false;
   @state() private blocked = false;
 
   override render() {
@@ -42,7 +56,12 @@ export class PalStage extends LitElement {
     return html`
       <div part="stage" role="group" aria-label=${this.t('stage.pal')}>
         ${this.#palTile(pal)}
-        ${self?.videoTrack ? html`<video class="self" part="self" data-track=${self.videoTrack.id} autoplay muted playsinline aria-label=${this.t('stage.self')}></video>` : nothing}
+        ${self?.videoTrack || this.recording
+          ? html`<div class="corner">
+              ${self?.videoTrack ? html`<video class="self" part="self" data-track=${self.videoTrack.id} autoplay muted playsinline aria-label=${this.t('stage.self')}></video>` : nothing}
+              ${this.recording ? html`<span class="rec ${self?.videoTrack ? '' : 'alone'}" part="recording" role="status">${this.t('stage.recording')}</span>` : nothing}
+            </div>`
+          : nothing}
         ${repeat(remoteAudio, (p) => p.id, (p) => html`<audio data-track=${p.audioTrack!.id} autoplay></audio>`)}
         ${this.blocked ? html`<button class="primary sound" @click=${this.#unblock}>${this.t('stage.sound')}</button>` : nothing}
       </div>

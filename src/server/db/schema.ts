@@ -6,6 +6,7 @@ import type { ConversationEventTables, DeploymentAttemptTables, DomainTables } f
 import type { GuardrailTables } from './tables/guardrails.js';
 import type { LiveTables } from './tables/live.js';
 import type { ObjectiveTables } from './tables/objectives.js';
+import type { RecordingTables } from './tables/recordings.js';
 import type { SpeechTables } from './tables/speech.js';
 import type { VideoTables } from './tables/videos.js';
 
@@ -20,4 +21,5 @@ export interface Database
     LiveTables,
     VideoTables,
     SpeechTables,
-    ObjectiveTables {}
+    ObjectiveTables,
+    RecordingTables {}

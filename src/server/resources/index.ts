@@ -12,6 +12,7 @@ import { mediaModule } from './media/index.js';
 import { memoryStoresModule } from './memory-stores/index.js';
 import { objectivesModule } from './objectives/index.js';
 import { palsModule } from './pals/index.js';
+import { recordingsModule } from './recordings/index.js';
 import { siteModule } from './site/index.js';
 import { speechModule } from './speech/index.js';
 import { videosModule } from './videos/index.js';
@@ -29,6 +30,7 @@ export const resourceModules: ResourceModule[] = [
   documentsModule,
   memoryStoresModule,
   objectivesModule,
+  recordingsModule,
   guardrailsModule,
   connectorsModule,
   videosModule,

@@ -62,6 +62,7 @@ export const de: CompleteTable = {
   'stage.pal': 'Gesprächspartner',
   'stage.self': 'Ihre Kamera',
   'stage.sound': 'Tippen, um den Ton einzuschalten',
+  'stage.recording': 'Aufzeichnung',
   'landing.powered': 'Gespräch',
 
   'disclosure.label': 'KI-Hinweis',

@@ -62,6 +62,7 @@ export const es: CompleteTable = {
   'stage.pal': 'Interlocutor',
   'stage.self': 'Su cámara',
   'stage.sound': 'Toque para activar el sonido',
+  'stage.recording': 'Grabando',
   'landing.powered': 'Conversación',
 
   'disclosure.label': 'Aviso de IA',

@@ -62,6 +62,7 @@ export const fr: CompleteTable = {
   'stage.pal': 'Interlocuteur',
   'stage.self': 'Votre caméra',
   'stage.sound': 'Touchez pour activer le son',
+  'stage.recording': 'Enregistré',
   'landing.powered': 'Conversation',
 
   'disclosure.label': 'Mention IA',

@@ -62,6 +62,7 @@ export const ja: CompleteTable = {
   'stage.pal': '会話相手',
   'stage.self': 'あなたのカメラ',
   'stage.sound': 'タップして音声をオンにする',
+  'stage.recording': '録画中',
   'landing.powered': '会話',
 
   'disclosure.label': 'AIに関するお知らせ',

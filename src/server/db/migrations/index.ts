@@ -19,6 +19,7 @@ import * as memoryStoreParticipants from './0802_memory_store_participants.js';
 import * as objectives from './0803_objectives.js';
 import * as dailyParticipants from './0990_daily_participants.js';
 import * as conversationFrames from './0991_conversation_frames.js';
+import * as recordings from './0992_recordings.js';
 
 export const migrations: Record<string, PalkitMigration> = {
   '0001_core': core,
@@ -38,4 +39,5 @@ export const migrations: Record<string, PalkitMigration> = {
   '0803_objectives': objectives,
   '0990_daily_participants': dailyParticipants,
   '0991_conversation_frames': conversationFrames,
+  '0992_recordings': recordings,
 };

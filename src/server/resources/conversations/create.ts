@@ -62,6 +62,12 @@ export async function createConversation(deps: ServiceDeps, input: CreateConvers
     const { pal, face } = resolved;
     if (!face) throw badRequest(`invalid_request: ${input.faceField ?? 'face_id'}: PAL ${pal.pal_id} has no default face; give a face_id`);
     checkFace(face, face.wanted, input.ownerId, input.faceId ? (input.faceField ?? 'face_id') : 'default_face_id');
+    const destinationId = properties.recording_destination_id;
+    if (destinationId !== undefined) {
+      const destination = await trx.selectFrom('recording_destinations').select('owner_id').where('destination_id', '=', destinationId).executeTakeFirst();
+      if (!destination || destination.owner_id !== input.ownerId) throw badRequest(`invalid_request: properties.recording_destination_id: recording destination ${destinationId} not found`);
+      if (properties.enable_recording !== true) throw badRequest('invalid_request: properties.recording_destination_id: set enable_recording to true to record the call');
+    }
     const name = input.conversationName ?? `Conversation with ${pal.pal_name}`;
     await trx
       .insertInto('conversations')

@@ -19,14 +19,23 @@ export async function emitConversationCallbacks(
   payloads: ConversationCallback[],
 ): Promise<void> {
   if (payloads.length === 0) return;
+  await deps.db.transaction().execute((trx) => recordConversationCallbacks(deps, trx, conversation, payloads));
+}
+
+/** The same inside the caller's transaction (a state change and its callback commit together, or neither). */
+export async function recordConversationCallbacks(
+  deps: Pick<ServiceDeps, 'webhooks'>,
+  trx: Db,
+  conversation: { conversation_id: string; owner_id: number; callback_url: string | null },
+  payloads: ConversationCallback[],
+): Promise<void> {
+  if (payloads.length === 0) return;
   const bodies = payloads.map((p) => ({ ...p, ...(conversation.callback_url ? { webhook_url: conversation.callback_url } : {}) }));
-  await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('conversation_events')
-      .values(bodies.map((b) => ({ conversation_id: conversation.conversation_id, event_type: b.event_type, payload: JSON.stringify(b) })))
-      .execute();
-    if (conversation.callback_url) await deps.webhooks.send({ ownerId: conversation.owner_id, url: conversation.callback_url, bodies, db: trx });
-  });
+  await trx
+    .insertInto('conversation_events')
+    .values(bodies.map((b) => ({ conversation_id: conversation.conversation_id, event_type: b.event_type, payload: JSON.stringify(b) })))
+    .execute();
+  if (conversation.callback_url) await deps.webhooks.send({ ownerId: conversation.owner_id, url: conversation.callback_url, bodies, db: trx });
 }
 
 /** The recorded payloads, oldest first (the `events` of GET /v2/conversations/{id}?verbose=true). */

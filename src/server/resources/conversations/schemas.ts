@@ -23,6 +23,9 @@ export const ConversationProperties = z
       .openapi({ description: 'Languages of this conversation; replaces (is not merged with) the PAL\'s languages' }),
     policy: z.literal('eu').optional().openapi({ description: '`eu` for European participants (delivers disclosures when the PAL\'s disclosure is `auto`)' }),
     enable_closed_captions: z.boolean().optional(),
+    enable_recording: z.boolean().optional().openapi({ description: 'Record the call (both voices mixed); the visitor is told. Kept 30 days in the default storage' }),
+    recording_destination_id: z.string().min(2).max(64).regex(/^rd_[A-Za-z0-9]+$/, 'must look like a recording destination id (rd_…)').optional()
+      .openapi({ description: 'One of your recording destinations: the recording is copied there and `application.recording_ready` (or `recording_copy_failed`) is sent' }),
   })
   .openapi('ConversationProperties');
 export type ConversationProperties = z.infer<typeof ConversationProperties>;

@@ -17,6 +17,7 @@ import { etagOf, findDeployment, ownedDeployment, thumbnailFields, thumbnailsFor
 import * as routes from './routes.js';
 import { normaliseOrigin, type Limits } from './schemas.js';
 import { startDeployment } from './start.js';
+import { checkRecordingCustomization, publicCustomization } from './recording.js';
 
 const origins = (list: string[] | undefined) => [...new Set((list ?? []).map((o) => normaliseOrigin(o)!))];
 
@@ -32,6 +33,7 @@ export const deploymentsModule: ResourceModule = {
       const body = c.req.valid('json');
       const ownerId = c.get('ownerId');
       await requirePal(db, ownerId, body.pal_id);
+      await checkRecordingCustomization(db, ownerId, body.customization);
       const now = clock.now();
       const row = await db
         .insertInto('deployments')
@@ -84,6 +86,7 @@ export const deploymentsModule: ResourceModule = {
         const [view] = await viewsOf(trx, [current], clock.now(), deps.config.publicUrl);
         const plan = planPatch(view!, operations);
         if (plan.fields.pal_id !== current.pal_id) await requirePal(trx, ownerId, plan.fields.pal_id);
+        await checkRecordingCustomization(trx, ownerId, plan.fields.customization);
         const password = plan.password === undefined ? {} : { password_hash: plan.password === null ? null : await hashPassword(plan.password) };
         return trx
           .updateTable('deployments')
@@ -128,7 +131,7 @@ export const deploymentsModule: ResourceModule = {
         {
           deployment_id: row.deployment_id,
           channel: row.channel,
-          customization: row.customization,
+          customization: publicCustomization(row.customization),
           has_password: row.password_hash !== null,
           ...thumbnailFields(thumbs),
           limits: { max_call_duration: limits.max_call_duration ?? null, daily_call_limit_per_user: limits.daily_call_limit_per_user ?? null },

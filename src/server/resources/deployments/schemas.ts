@@ -62,6 +62,12 @@ export const Customization = z
       .optional(),
     magic_canvas: z.looseObject({ accent_color: text.optional() }).optional(),
     strings: z.record(z.string(), z.record(z.string(), z.string())).optional(),
+    recording: z
+      .looseObject({
+        enabled: z.boolean().optional().openapi({ description: 'Every conversation of this deployment is recorded (the visitor is told)' }),
+        destination_id: z.string().min(2).max(64).regex(/^rd_[A-Za-z0-9]+$/, 'must look like a recording destination id (rd_…)').optional(),
+      })
+      .optional(),
   })
   .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= MAX_CUSTOMIZATION_BYTES, `must be at most ${MAX_CUSTOMIZATION_BYTES} bytes as JSON`)
   .openapi('DeploymentCustomization', { description: 'Visual and conversation settings read by the elements (CONTRACTS.md); stored as given' });

@@ -15,7 +15,8 @@ import { originMayStart } from './cors.js';
 import { clearPasswordFailures, reservePasswordAttempt } from './password-guard.js';
 import { verifyPassword } from './password.js';
 import { findDeployment } from './repository.js';
-import type { Limits, StartDeployment } from './schemas.js';
+import type { Customization, Limits, StartDeployment } from './schemas.js';
+import type { ConversationProperties } from '../conversations/schemas.js';
 
 const MEMORY_STORE_ID = /^m[a-z0-9]{1,63}$/;
 
@@ -63,7 +64,7 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
     conversationalContext: body.conversational_context,
     customGreeting: body.custom_greeting,
     memoryStores: body.memory_stores,
-    properties: callProperties(limits),
+    properties: callProperties(limits, row.customization as z.infer<typeof Customization>),
     visitorKey: visitor,
     guard: async (trx) => {
       // Counting this call first takes the row lock: concurrent starts of this deployment take turns,
@@ -79,8 +80,10 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
 }
 
 /** The conversation properties a deployment's limits set (the room applies its defaults to the rest). */
-function callProperties(limits: Limits): { max_call_duration?: number; participant_left_timeout?: number } | undefined {
+function callProperties(limits: Limits, customization: z.infer<typeof Customization> | null | undefined): ConversationProperties | undefined {
+  const recording = customization?.recording;
   const properties = {
+    ...(recording?.enabled === true ? { enable_recording: true, ...(recording.destination_id ? { recording_destination_id: recording.destination_id } : {}) } : {}),
     ...(limits.max_call_duration != null ? { max_call_duration: limits.max_call_duration } : {}),
     ...(limits.participant_left_timeout != null ? { participant_left_timeout: limits.participant_left_timeout } : {}),
   };

@@ -93,6 +93,8 @@ export interface PalLines {
   llmFailure: string;
   verbalDisclosure: string;
   visualDisclosure: string;
+  /** Added to the disclosure when the call is recorded. */
+  recordingNotice: string;
   hello: string;
   thanks: string;
   bye: string;
@@ -113,6 +115,7 @@ const LINES: Record<string, PalLines> = {
     llmFailure: 'Sorry, I lost my train of thought. Could you say that again?',
     verbalDisclosure: "Before we start: I'm an AI system, not a human.",
     visualDisclosure: 'You are interacting with an AI system.',
+    recordingNotice: 'This call is recorded.',
     hello: 'Hello! What can I do for you?',
     thanks: "You're welcome! Is there anything else I can help with?",
     bye: 'Goodbye, and thanks for stopping by!',
@@ -129,6 +132,7 @@ const LINES: Record<string, PalLines> = {
     llmFailure: 'Entschuldigung, da habe ich den Faden verloren. Können Sie das noch einmal sagen?',
     verbalDisclosure: 'Bevor wir anfangen: Ich bin ein KI-System, kein Mensch.',
     visualDisclosure: 'Sie sprechen mit einem KI-System.',
+    recordingNotice: 'Dieses Gespräch wird aufgezeichnet.',
     hello: 'Hallo! Was kann ich für Sie tun?',
     thanks: 'Gern geschehen! Kann ich sonst noch etwas für Sie tun?',
     bye: 'Auf Wiedersehen, und danke für Ihren Besuch!',
@@ -145,6 +149,7 @@ const LINES: Record<string, PalLines> = {
     llmFailure: 'Pardon, j’ai perdu le fil. Pouvez-vous répéter ?',
     verbalDisclosure: 'Avant de commencer : je suis un système d’IA, pas un humain.',
     visualDisclosure: 'Vous interagissez avec un système d’IA.',
+    recordingNotice: 'Cet appel est enregistré.',
     hello: 'Bonjour ! Que puis-je faire pour vous ?',
     thanks: 'Avec plaisir ! Puis-je vous aider pour autre chose ?',
     bye: 'Au revoir, et merci de votre visite !',
@@ -161,6 +166,7 @@ const LINES: Record<string, PalLines> = {
     llmFailure: 'Perdón, he perdido el hilo. ¿Puede repetirlo?',
     verbalDisclosure: 'Antes de empezar: soy un sistema de IA, no una persona.',
     visualDisclosure: 'Está interactuando con un sistema de IA.',
+    recordingNotice: 'Esta llamada se graba.',
     hello: '¡Hola! ¿En qué puedo ayudarle?',
     thanks: '¡De nada! ¿Puedo ayudarle con algo más?',
     bye: '¡Adiós, y gracias por su visita!',
@@ -177,6 +183,7 @@ const LINES: Record<string, PalLines> = {
     llmFailure: 'Scusi, ho perso il filo. Può ripetere?',
     verbalDisclosure: 'Prima di iniziare: sono un sistema di intelligenza artificiale, non una persona.',
     visualDisclosure: 'Sta interagendo con un sistema di intelligenza artificiale.',
+    recordingNotice: 'Questa chiamata viene registrata.',
     hello: 'Salve! Cosa posso fare per lei?',
     thanks: 'Prego! Posso aiutarla con qualcos’altro?',
     bye: 'Arrivederci, e grazie della visita!',
@@ -193,6 +200,7 @@ const LINES: Record<string, PalLines> = {
     llmFailure: 'Desculpe, perdi o fio da meada. Pode repetir?',
     verbalDisclosure: 'Antes de começarmos: sou um sistema de IA, não um ser humano.',
     visualDisclosure: 'Está a interagir com um sistema de IA.',
+    recordingNotice: 'Esta chamada é gravada.',
     hello: 'Olá! Em que posso ajudar?',
     thanks: 'De nada! Posso ajudar com mais alguma coisa?',
     bye: 'Adeus, e obrigado pela visita!',
@@ -209,6 +217,7 @@ const LINES: Record<string, PalLines> = {
     llmFailure: 'Sorry, ik ben de draad even kwijt. Kunt u dat herhalen?',
     verbalDisclosure: 'Voordat we beginnen: ik ben een AI-systeem, geen mens.',
     visualDisclosure: 'U communiceert met een AI-systeem.',
+    recordingNotice: 'Dit gesprek wordt opgenomen.',
     hello: 'Hallo! Wat kan ik voor u doen?',
     thanks: 'Graag gedaan! Kan ik u nog ergens anders mee helpen?',
     bye: 'Tot ziens, en bedankt voor uw bezoek!',
@@ -225,6 +234,7 @@ const LINES: Record<string, PalLines> = {
     llmFailure: 'すみません、話の流れを見失ってしまいました。もう一度おっしゃっていただけますか？',
     verbalDisclosure: '始める前に：私は人間ではなく、AIシステムです。',
     visualDisclosure: 'AIシステムと対話しています。',
+    recordingNotice: 'この通話は録音されています。',
     hello: 'こんにちは！どのようなご用件でしょうか？',
     thanks: 'どういたしまして！ほかに何かお手伝いできることはありますか？',
     bye: 'ご来訪ありがとうございました。さようなら！',

@@ -6,6 +6,7 @@ import type { ServiceDeps } from '../../../context.js';
 import { emitConversationCallbacks } from '../events-store.js';
 import { enqueuePerception } from '../perception/perception.js';
 import { enqueuePostCallActions } from '../post-call.js';
+import { keepLeftRecordings } from '../../recordings/store.js';
 import { shutdownCallbacks } from './callbacks.js';
 import { loadTranscript } from './transcript-store.js';
 
@@ -49,6 +50,12 @@ export async function finalizeConversation(deps: ServiceDeps, conversationId: st
     throw error;
   }
   await enqueuePostCallActions(deps, conversationId, row.pal_id);
+  // A room that died mid-call left its recording open: keep what it wrote.
+  if (row.provider === 'local') {
+    await keepLeftRecordings(deps, conversationId).catch((error: unknown) =>
+      deps.log.error('keeping a left recording failed', { conversation_id: conversationId, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
   // Only local rooms sample the camera (a PAL runner in a Daily room perceives on its own).
   if (row.provider === 'local') await enqueuePerception(deps, conversationId, row.pal_id);
   return reason;

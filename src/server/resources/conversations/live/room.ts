@@ -15,6 +15,7 @@ import { FRAME_INTERVAL_MS, perceives } from '../perception/perception.js';
 import { PalAgent } from './pal-agent.js';
 import { finalizeConversation, markConversationEnded } from './room-end.js';
 import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from './room-limits.js';
+import { keepRecording, pauseRecording, recordingRequested, startRecording, type LiveRecording } from '../../recordings/store.js';
 
 /** Frames a participant sent while its join was being checked (text, or null for binary). */
 export interface Backlog {
@@ -38,6 +39,9 @@ export class Room {
   private pal: PalAgent | null = null;
   private timer: NodeJS.Timeout | undefined;
   private closing: Promise<void> | null = null;
+  /** The call's recording, when the conversation asked for one (started with the PAL). */
+  private recording: Promise<LiveRecording | null> | null = null;
+  private recorder: LiveRecording | null = null;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -81,17 +85,21 @@ export class Room {
       ...(role === 'visitor' && perceives(this.deps, this.conv.pal.definition, this.conv.pal.pipelineMode)
         ? { perception: { frames_url: `${this.deps.config.publicUrl}/v2/conversations/${this.conversationId}/frames`, interval_ms: FRAME_INTERVAL_MS } }
         : {}),
+      ...(recordingRequested(this.conv.properties) ? { recording: true } : {}),
     });
     this.broadcast({ type: 'participant-joined', participant }, participant.participant_id);
     this.arm();
     let palJoined: Promise<void> | undefined;
     if (!this.pal) {
+      if (recordingRequested(this.conv.properties)) this.recording = this.startRecording();
       this.pal = new PalAgent(this.deps, this.conv, {
         send: (m) => this.fromPal(m),
         startedAt: this.marks.startedAt,
         audio: {
-          sendAudio: (samples, sampleRate, viseme) =>
-            this.broadcastBinary(encodeAudioFrame({ kind: AudioFrameKind.palVoice, viseme: visemeIndex(viseme), sampleRate, samples })),
+          sendAudio: (samples, sampleRate, viseme) => {
+            this.recorder?.recorder.add('pal', samples, sampleRate);
+            this.broadcastBinary(encodeAudioFrame({ kind: AudioFrameKind.palVoice, viseme: visemeIndex(viseme), sampleRate, samples }));
+          },
           flushAudio: () => this.broadcast({ type: 'audio-flush' }),
         },
         notice: (code, message) => this.broadcast({ type: 'notice', code, message }),
@@ -142,17 +150,31 @@ export class Room {
     clearTimeout(this.timer);
     const inEffect = end ? await markConversationEnded(this.deps, this.conversationId, reason).catch(() => reason) : reason;
     await this.pal?.stop();
+    const recording = await this.recording;
     for (const member of this.members.values()) {
       if (end) this.sendTo(member, { type: 'ended', reason: inEffect });
       member.socket.close(end ? RoomCloseCode.ended : 1012, end ? 'conversation ended' : 'service restarting');
     }
     this.members.clear();
     this.onClosed(this);
+    if (recording) await (end ? keepRecording(this.deps, recording) : pauseRecording(recording)).catch((error: unknown) =>
+      this.deps.log.error('keeping the recording failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }),
+    );
     if (!end) return;
     // A failure here is retried by the hub's sweep (the claim is given back), so it is only logged.
     await finalizeConversation(this.deps, this.conversationId, inEffect).catch((error: unknown) =>
       this.deps.log.error('sending end callbacks failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }),
     );
+  }
+
+  private async startRecording(): Promise<LiveRecording | null> {
+    try {
+      this.recorder = await startRecording(this.deps, this.conv);
+      return this.recorder;
+    } catch (error) {
+      this.deps.log.error('starting the recording failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) });
+      return null;
+    }
   }
 
   private leave(participantId: string): void {
@@ -171,7 +193,9 @@ export class Room {
   private onAudio(member: Member, data: RawData): void {
     const frame = decodeAudioFrame(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
     if (!frame || frame.kind !== AudioFrameKind.microphone) return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'binary frames are microphone audio frames' });
-    if (member.participant.role === 'visitor') this.pal?.hear(member.participant, frame.samples, frame.sampleRate);
+    if (member.participant.role !== 'visitor') return;
+    this.recorder?.recorder.add(member.participant.participant_id, frame.samples, frame.sampleRate);
+    this.pal?.hear(member.participant, frame.samples, frame.sampleRate);
   }
 
   private onFrame(member: Member, text: string | null): void {

@@ -1,0 +1,25 @@
+// A deployment that records its conversations (`customization.recording`): the destination must be one
+// of the owner's, and its id stays out of the public init response.
+import type { Db } from '../../db/database.js';
+import { badRequest } from '../../http/errors.js';
+
+export async function checkRecordingCustomization(db: Db, ownerId: number, customization: unknown): Promise<void> {
+  const destinationId = recordingOf(customization)?.destination_id;
+  if (typeof destinationId !== 'string') return;
+  const row = await db.selectFrom('recording_destinations').select('owner_id').where('destination_id', '=', destinationId).executeTakeFirst();
+  if (!row || row.owner_id !== ownerId) throw badRequest(`invalid_request: customization.recording.destination_id: recording destination ${destinationId} not found`);
+}
+
+/** The customization as browsers see it: whether calls are recorded, not where they go. */
+export function publicCustomization<T extends object>(customization: T): T {
+  const recording = recordingOf(customization);
+  if (!recording || !('destination_id' in recording)) return customization;
+  const { destination_id: _hidden, ...rest } = recording;
+  return { ...customization, recording: rest };
+}
+
+function recordingOf(customization: unknown): Record<string, unknown> | undefined {
+  if (typeof customization !== 'object' || customization === null) return undefined;
+  const recording = (customization as Record<string, unknown>).recording;
+  return typeof recording === 'object' && recording !== null && !Array.isArray(recording) ? (recording as Record<string, unknown>) : undefined;
+}
