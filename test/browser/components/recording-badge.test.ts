@@ -6,7 +6,7 @@ import type { PalConversation } from '../../../src/components/conversation/conve
 import type { PalStage } from '../../../src/components/stage/stage.js';
 import { loadLanguage, translator } from '../../../src/components/i18n/strings.js';
 import { LocalTransport } from '../../../src/client/transport/local.js';
-import { FakeTransport, until } from '../helpers/fakes.js';
+import { FakeTransport } from '../helpers/fakes.js';
 import { deep } from '../helpers/deployment.js';
 
 class RecordedTransport extends FakeTransport {
