@@ -4,7 +4,7 @@ import { styleMap } from 'lit/directives/style-map.js';
 import { customizationCss } from '../shared/config.js';
 import { PalDeploymentElement } from '../shared/deployment-element.js';
 import { renderFlow } from '../shared/flow-view.js';
-import { tokens } from '../styles/tokens.js';
+import { outerTokens, tokens } from '../styles/tokens.js';
 import { embedStyles } from './embed.styles.js';
 import { expandStyle, parseExpandOptions } from './expand-options.js';
 
@@ -30,7 +30,7 @@ import { expandStyle, parseExpandOptions } from './expand-options.js';
  * @event pal-canvas-interaction - A Magic Canvas interaction was recorded.
  */
 export class PalEmbed extends PalDeploymentElement {
-  static override styles = [tokens, embedStyles];
+  static override styles = [tokens, outerTokens, embedStyles];
 
   /** Preview layout: `full-screen` puts the greeting top-left and the start button centred near the bottom. */
   @property({ reflect: true }) layout: string | null = null;

@@ -6,7 +6,7 @@ import { PalDeploymentElement } from '../shared/deployment-element.js';
 import { renderFlow } from '../shared/flow-view.js';
 import { isOpenFlag } from '../shared/open-flag.js';
 import { buttonStyles } from '../styles/shared.js';
-import { tokens } from '../styles/tokens.js';
+import { outerTokens, tokens } from '../styles/tokens.js';
 import { widgetStyles } from './widget.styles.js';
 
 const bubble = svg`<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true" fill="currentColor"><path d="M4 4h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2zm4 6.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3zm4 0a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3zm4 0a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3z"/></svg>`;
@@ -38,7 +38,7 @@ const bubble = svg`<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="
  * @event pal-canvas-interaction - A Magic Canvas interaction was recorded.
  */
 export class PalWidget extends PalDeploymentElement {
-  static override styles = [tokens, buttonStyles, widgetStyles];
+  static override styles = [tokens, outerTokens, buttonStyles, widgetStyles];
 
   /** Whether the popup is open (reflected as the `open` attribute; set it to open at load). */
   @property({ type: Boolean, reflect: true, attribute: 'open' }) opened = false;
