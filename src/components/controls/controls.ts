@@ -69,7 +69,7 @@ export class PalControls extends LitElement {
       <div role="toolbar" part="controls" aria-label=${t('controls.label')}>
         <button class="toggle-media" aria-pressed=${String(this.microphoneOn)} aria-label=${this.microphoneOn ? t('controls.mic_off') : t('controls.mic_on')} @click=${fire('microphone')}>${icon(ICONS.mic)}</button>
         <button class="toggle-media" aria-pressed=${String(this.cameraOn)} aria-label=${this.cameraOn ? t('controls.camera_off') : t('controls.camera_on')} @click=${fire('camera')}>${icon(ICONS.camera)}</button>
-        <details @toggle=${this.#loadDevices}>
+        <details @toggle=${this.#loadDevices} @keydown=${this.#closeMenuOnEscape}>
           <summary class="button" role="button" aria-label=${t('controls.devices')}>${icon(ICONS.devices)}</summary>
           <div class="menu">
             ${this.#picker(t('haircheck.camera'), this.devices.cameras, this.videoDeviceId, 'videoDeviceId')}
@@ -81,6 +81,21 @@ export class PalControls extends LitElement {
         <button class="end" part="end" aria-label=${t('controls.end')} @click=${fire('end')}>${icon(ICONS.end)}</button>
       </div>
     `;
+  }
+
+  /** Escape closes the open devices menu (only it) and returns focus to its button. */
+  #closeMenuOnEscape(event: KeyboardEvent): void {
+    const details = event.currentTarget as HTMLDetailsElement;
+    if (event.key !== 'Escape' || !details.open) return;
+    event.preventDefault();
+    event.stopPropagation();
+    details.open = false;
+    details.querySelector('summary')?.focus();
+  }
+
+  /** Moves focus to a control (after a panel it opened closes). */
+  focusControl(action: 'chat' | 'captions'): void {
+    this.renderRoot.querySelectorAll<HTMLButtonElement>('button.toggle-view')[action === 'captions' ? 0 : 1]?.focus();
   }
 
   async #loadDevices(event: Event): Promise<void> {

@@ -1,7 +1,8 @@
-import { html, unsafeCSS } from 'lit';
-import { property, query } from 'lit/decorators.js';
+import { html, nothing, unsafeCSS } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
 import { styleMap } from 'lit/directives/style-map.js';
 import { customizationCss } from '../shared/config.js';
+import { endConfirmStyles, focusKeep, renderEndConfirm } from '../shared/end-confirm.js';
 import { PalDeploymentElement } from '../shared/deployment-element.js';
 import { renderFlow } from '../shared/flow-view.js';
 import { outerTokens, tokens } from '../styles/tokens.js';
@@ -30,13 +31,15 @@ import { expandStyle, parseExpandOptions } from './expand-options.js';
  * @event pal-canvas-interaction - A Magic Canvas interaction was recorded.
  */
 export class PalEmbed extends PalDeploymentElement {
-  static override styles = [tokens, outerTokens, embedStyles];
+  static override styles = [tokens, outerTokens, embedStyles, endConfirmStyles];
 
   /** Preview layout: `full-screen` puts the greeting top-left and the start button centred near the bottom. */
   @property({ reflect: true }) layout: string | null = null;
   /** JSON `{enabled, aspect, custom_aspect, fullscreen, max_width, max_height}`: expand into a modal for the call. */
   @property({ attribute: 'expand-options' }) expandOptions = '';
   @query('dialog') private card!: HTMLDialogElement | null;
+  /** "End the call?" is on screen (Escape on the expanded card). */
+  @state() private confirmingEnd = false;
 
   /** Whether the card is expanded into the modal right now. */
   get expanded(): boolean {
@@ -51,6 +54,7 @@ export class PalEmbed extends PalDeploymentElement {
       <dialog class=${classes} part="base" aria-label=${this.config.preview?.title || this.t('popup.label')}
         style=${styleMap(expandStyle(expand))} open @cancel=${this.#onCancel}>
         ${renderFlow(this, { layout: this.layout })}
+        ${this.confirmingEnd && this.state === 'connected' ? renderEndConfirm(this.t, { end: () => void this.#endFromConfirm(), keep: () => (this.confirmingEnd = false) }) : nothing}
       </dialog>
     `;
   }
@@ -71,10 +75,21 @@ export class PalEmbed extends PalDeploymentElement {
     }
   }
 
-  /** Escape on the expanded card ends the call and collapses it. */
+  /** Escape on the expanded card (nothing inside it open) asks before ending the call. */
   #onCancel(event: Event): void {
     event.preventDefault();
-    if (this.expanded) void this.endConversation();
+    if (!this.expanded) return;
+    if (this.state !== 'connected') {
+      void this.endConversation();
+      return;
+    }
+    this.confirmingEnd = true;
+    void this.updateComplete.then(() => focusKeep(this.shadowRoot));
+  }
+
+  async #endFromConfirm(): Promise<void> {
+    this.confirmingEnd = false;
+    await this.endConversation();
   }
 }
 

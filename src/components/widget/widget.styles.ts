@@ -38,7 +38,8 @@ export const widgetStyles = css`
     padding: var(--pal-space) var(--pal-space) var(--pal-space) calc(var(--pal-space) * 2);
     border-bottom: 1px solid var(--pal-color-border); font-weight: 600;
   }
-  .close { min-height: 44px; min-width: 44px; padding: 0; border-radius: 50%; border: none; background: transparent; font-size: 24px; line-height: 1; }
+  .actions { display: flex; gap: 4px; }
+  .close, .minimise { min-height: 44px; min-width: 44px; padding: 0; border-radius: 50%; border: none; background: transparent; font-size: 24px; line-height: 1; }
   .body { min-height: 0; }
   .body > * { height: 100%; }
 
