@@ -67,8 +67,8 @@ export class PalControls extends LitElement {
     const fire = (action: ControlAction) => () => this.dispatchEvent(new ControlEvent(action));
     return html`
       <div role="toolbar" part="controls" aria-label=${t('controls.label')}>
-        <button class="toggle-media" aria-pressed=${String(this.microphoneOn)} aria-label=${this.microphoneOn ? t('controls.mic_off') : t('controls.mic_on')} @click=${fire('microphone')}>${icon(ICONS.mic)}</button>
-        <button class="toggle-media" aria-pressed=${String(this.cameraOn)} aria-label=${this.cameraOn ? t('controls.camera_off') : t('controls.camera_on')} @click=${fire('camera')}>${icon(ICONS.camera)}</button>
+        <button class="toggle-media" aria-pressed=${String(this.microphoneOn)} aria-label=${t('haircheck.microphone')} @click=${fire('microphone')}>${icon(ICONS.mic)}</button>
+        <button class="toggle-media" aria-pressed=${String(this.cameraOn)} aria-label=${t('haircheck.camera')} @click=${fire('camera')}>${icon(ICONS.camera)}</button>
         <details @toggle=${this.#loadDevices} @keydown=${this.#closeMenuOnEscape}>
           <summary class="button" role="button" aria-label=${t('controls.devices')}>${icon(ICONS.devices)}</summary>
           <div class="menu">
@@ -91,6 +91,11 @@ export class PalControls extends LitElement {
     event.stopPropagation();
     details.open = false;
     details.querySelector('summary')?.focus();
+  }
+
+  /** Focuses the first control (the microphone), as the call screen's main control. */
+  focusFirst(): void {
+    this.renderRoot.querySelector<HTMLButtonElement>('button')?.focus();
   }
 
   /** Moves focus to a control (after a panel it opened closes). */

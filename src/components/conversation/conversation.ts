@@ -94,6 +94,14 @@ export class PalConversation extends LitElement {
     await this.#active?.endConversation();
   }
 
+  /** Focuses the call's main control (the microphone). */
+  async focusFirst(): Promise<void> {
+    await this.updateComplete;
+    const controls = this.renderRoot.querySelector<PalControls>('pal-controls');
+    await controls?.updateComplete;
+    controls?.focusFirst();
+  }
+
   /** Sends an interactions-protocol event; a string is sent as `conversation.respond`. */
   sendMessage(event: string | OutgoingMessage): void {
     try {

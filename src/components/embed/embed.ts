@@ -49,17 +49,21 @@ export class PalEmbed extends PalDeploymentElement {
   override render() {
     const expand = parseExpandOptions(this.expandOptions);
     const classes = `card ${expand.fullscreen ? 'fullscreen' : ''} ${!expand.customAspect && expand.aspect === 'vertical' ? 'vertical' : ''}`;
+    const label = this.config.preview?.title || this.t('popup.label');
+    const content = html`
+      ${renderFlow(this, { layout: this.layout })}
+      ${this.confirmingEnd && this.state === 'connected' ? renderEndConfirm(this.t, { end: () => void this.#endFromConfirm(), keep: () => (this.confirmingEnd = false) }) : nothing}`;
+    // Inline, the card is a labelled region; only a card that can expand is a dialog (shown inline, then modal).
     return html`
       <style>${unsafeCSS(customizationCss(this.config))}</style>
-      <dialog class=${classes} part="base" aria-label=${this.config.preview?.title || this.t('popup.label')}
-        style=${styleMap(expandStyle(expand))} open @cancel=${this.#onCancel}>
-        ${renderFlow(this, { layout: this.layout })}
-        ${this.confirmingEnd && this.state === 'connected' ? renderEndConfirm(this.t, { end: () => void this.#endFromConfirm(), keep: () => (this.confirmingEnd = false) }) : nothing}
-      </dialog>
+      ${expand.enabled
+        ? html`<dialog class=${classes} part="base" aria-label=${label} style=${styleMap(expandStyle(expand))} open @cancel=${this.#onCancel}>${content}</dialog>`
+        : html`<div class=${classes} part="base" role="region" aria-label=${label} style=${styleMap(expandStyle(expand))}>${content}</div>`}
     `;
   }
 
-  override updated(): void {
+  override updated(changed: Map<string, unknown>): void {
+    super.updated(changed);
     const card = this.card;
     if (!card) return;
     const expand = parseExpandOptions(this.expandOptions);

@@ -61,8 +61,6 @@ const channelStrings = {
   'error.generic': 'Please try again in a moment.',
   'error.misconfigured': 'This conversation is not set up correctly on this page.',
   'controls.label': 'Call controls',
-  'controls.mic_off': 'Turn microphone off',
-  'controls.mic_on': 'Turn microphone on',
   'controls.camera_off': 'Turn camera off',
   'controls.camera_on': 'Turn camera on',
   'controls.devices': 'Devices',

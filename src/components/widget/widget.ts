@@ -108,13 +108,13 @@ export class PalWidget extends PalDeploymentElement {
         ${live ? html`<span class="live" aria-hidden="true"></span>` : nothing}
       </button>
       <dialog part="panel" aria-label=${config.preview?.title || t('popup.label')} @cancel=${this.#onCancel} @close=${this.#onDialogClose}>
-        <header part="header">
+        <div class="header" part="header">
           <span>${config.preview?.title || t('popup.label')}</span>
           <span class="actions">
             ${inCall ? html`<button class="minimise" aria-label=${t('popup.minimise')} @click=${() => void this.close()}><span aria-hidden="true">–</span></button>` : nothing}
             <button class="close" aria-label=${t('popup.close')} @click=${this.#closeFromPopup}><span aria-hidden="true">×</span></button>
           </span>
-        </header>
+        </div>
         <div class="body">${this.#everOpened ? renderFlow(this) : nothing}</div>
         ${this.confirmingEnd && inCall ? renderEndConfirm(t, { end: () => void this.#endFromConfirm(), keep: () => this.#keepTalking() }) : nothing}
       </dialog>

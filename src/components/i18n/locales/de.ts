@@ -57,8 +57,6 @@ export const de: CompleteTable = {
   'error.generic': 'Bitte versuchen Sie es gleich noch einmal.',
   'error.misconfigured': 'Dieses Gespräch ist auf dieser Seite nicht richtig eingerichtet.',
   'controls.label': 'Anrufsteuerung',
-  'controls.mic_off': 'Mikrofon ausschalten',
-  'controls.mic_on': 'Mikrofon einschalten',
   'controls.camera_off': 'Kamera ausschalten',
   'controls.camera_on': 'Kamera einschalten',
   'controls.devices': 'Geräte',

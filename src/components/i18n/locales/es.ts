@@ -57,8 +57,6 @@ export const es: CompleteTable = {
   'error.generic': 'Inténtelo de nuevo en un momento.',
   'error.misconfigured': 'Esta conversación no está bien configurada en esta página.',
   'controls.label': 'Controles de la llamada',
-  'controls.mic_off': 'Apagar el micrófono',
-  'controls.mic_on': 'Encender el micrófono',
   'controls.camera_off': 'Apagar la cámara',
   'controls.camera_on': 'Encender la cámara',
   'controls.devices': 'Dispositivos',

@@ -57,8 +57,6 @@ export const fr: CompleteTable = {
   'error.generic': 'Veuillez réessayer dans un instant.',
   'error.misconfigured': 'Cette conversation n’est pas correctement configurée sur cette page.',
   'controls.label': 'Commandes de l’appel',
-  'controls.mic_off': 'Couper le micro',
-  'controls.mic_on': 'Activer le micro',
   'controls.camera_off': 'Couper la caméra',
   'controls.camera_on': 'Activer la caméra',
   'controls.devices': 'Appareils',

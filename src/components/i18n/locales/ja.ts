@@ -57,8 +57,6 @@ export const ja: CompleteTable = {
   'error.generic': 'しばらくしてからもう一度お試しください。',
   'error.misconfigured': 'このページでは会話が正しく設定されていません。',
   'controls.label': '通話の操作',
-  'controls.mic_off': 'マイクをオフにする',
-  'controls.mic_on': 'マイクをオンにする',
   'controls.camera_off': 'カメラをオフにする',
   'controls.camera_on': 'カメラをオンにする',
   'controls.devices': 'デバイス',
