@@ -268,6 +268,7 @@ export class PalCanvas extends LitElement {
     const title = 'title' in spec.args && spec.args.title ? spec.args.title : spec.component === 'scheduling_embed' ? this.msg('canvas.schedulingTitle') : '';
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
+        e.preventDefault();
         e.stopPropagation();
         this.dismiss(card);
       }

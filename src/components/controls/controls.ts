@@ -67,9 +67,9 @@ export class PalControls extends LitElement {
     const fire = (action: ControlAction) => () => this.dispatchEvent(new ControlEvent(action));
     return html`
       <div role="toolbar" part="controls" aria-label=${t('controls.label')}>
-        <button class="toggle-media" aria-pressed=${this.microphoneOn ? 'true' : 'false'} aria-label=${this.microphoneOn ? t('controls.mic_off') : t('controls.mic_on')} @click=${fire('microphone')}>${icon(ICONS.mic)}</button>
-        <button class="toggle-media" aria-pressed=${this.cameraOn ? 'true' : 'false'} aria-label=${this.cameraOn ? t('controls.camera_off') : t('controls.camera_on')} @click=${fire('camera')}>${icon(ICONS.camera)}</button>
-        <details @toggle=${this.#loadDevices}>
+        <button class="toggle-media" aria-pressed=${this.microphoneOn ? 'true' : 'false'} aria-label=${t('haircheck.microphone')} @click=${fire('microphone')}>${icon(ICONS.mic)}</button>
+        <button class="toggle-media" aria-pressed=${this.cameraOn ? 'true' : 'false'} aria-label=${t('haircheck.camera')} @click=${fire('camera')}>${icon(ICONS.camera)}</button>
+        <details @toggle=${this.#loadDevices} @keydown=${this.#closeMenuOnEscape}>
           <summary class="button" role="button" aria-label=${t('controls.devices')}>${icon(ICONS.devices)}</summary>
           <div class="menu">
             ${this.#picker(t('haircheck.camera'), this.devices.cameras, this.videoDeviceId, 'videoDeviceId')}
@@ -81,6 +81,26 @@ export class PalControls extends LitElement {
         <button class="end" part="end" aria-label=${t('controls.end')} @click=${fire('end')}>${icon(ICONS.end)}</button>
       </div>
     `;
+  }
+
+  /** Escape closes the open devices menu (only it) and returns focus to its button. */
+  #closeMenuOnEscape(event: KeyboardEvent): void {
+    const details = event.currentTarget as HTMLDetailsElement;
+    if (event.key !== 'Escape' || !details.open) return;
+    event.preventDefault();
+    event.stopPropagation();
+    details.open = false;
+    details.querySelector('summary')?.focus();
+  }
+
+  /** Focuses the first control (the microphone), as the call screen's main control. */
+  focusFirst(): void {
+    this.renderRoot.querySelector<HTMLButtonElement>('button')?.focus();
+  }
+
+  /** Moves focus to a control (after a panel it opened closes). */
+  focusControl(action: 'chat' | 'captions'): void {
+    this.renderRoot.querySelectorAll<HTMLButtonElement>('button.toggle-view')[action === 'captions' ? 0 : 1]?.focus();
   }
 
   async #loadDevices(event: Event): Promise<void> {

@@ -6,7 +6,7 @@ import { ApiClient } from '../../client/api.js';
 import { PalClientError } from '../../client/errors.js';
 import { ConversationSession } from '../../client/session.js';
 import type { SessionMode, SessionState } from '../../client/session-events.js';
-import { ControlEvent } from '../controls/controls.js';
+import { ControlEvent, type PalControls } from '../controls/controls.js';
 import { SessionController } from '../controllers/session-controller.js';
 import { PalErrorEvent } from '../events/error.js';
 import { languageOf, translatorFor, type StringKey, type Translate } from '../i18n/strings.js';
@@ -94,6 +94,14 @@ export class PalConversation extends LitElement {
     await this.#active?.endConversation();
   }
 
+  /** Focuses the call's main control (the microphone). */
+  async focusFirst(): Promise<void> {
+    await this.updateComplete;
+    const controls = this.renderRoot.querySelector<PalControls>('pal-controls');
+    await controls?.updateComplete;
+    controls?.focusFirst();
+  }
+
   /** Sends an interactions-protocol event; a string is sent as `conversation.respond`. */
   sendMessage(event: string | OutgoingMessage): void {
     try {
@@ -125,7 +133,8 @@ export class PalConversation extends LitElement {
             <pal-canvas .t=${t} .link=${session}></pal-canvas>
           </div>
           <pal-transcript class="captions" mode="captions" exportparts="captions" .t=${t} .link=${session} ?hidden=${!this.captionsOn || this.chatOn}></pal-transcript>
-          <pal-transcript class="panel" mode="panel" exportparts="transcript" .t=${t} .link=${session} ?hidden=${!this.chatOn}></pal-transcript>
+          <pal-transcript class="panel" mode="panel" exportparts="transcript" .t=${t} .link=${session} ?hidden=${!this.chatOn}
+            @keydown=${this.#closeChatOnEscape}></pal-transcript>
           ${connecting ? html`<div class="overlay" role="status">${t('connecting.title')}</div>` : nothing}
         </div>
         ${this.#notice(session, t)}
@@ -149,6 +158,15 @@ export class PalConversation extends LitElement {
         <button aria-label=${t('notice.dismiss')} @click=${() => session.dismissNotice()}>×</button>
       </div>
     `;
+  }
+
+  /** Escape in the chat panel closes the panel (only it); focus returns to the chat button. */
+  #closeChatOnEscape(event: KeyboardEvent): void {
+    if (event.key !== 'Escape' || !this.chatOn) return;
+    event.preventDefault();
+    event.stopPropagation();
+    this.chatOn = false;
+    void this.updateComplete.then(() => this.renderRoot.querySelector<PalControls>('pal-controls')?.focusControl('chat'));
   }
 
   #onControl(event: ControlEvent): void {

@@ -73,7 +73,10 @@ export class PalDisclosure extends LitElement {
   }
 
   private onKeydown(event: KeyboardEvent): void {
-    if (event.key === 'Escape' && this.dismiss()) event.stopPropagation();
+    if (event.key === 'Escape' && this.dismiss()) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
   }
 
   protected override render() {

@@ -1,10 +1,11 @@
-import { html, unsafeCSS } from 'lit';
-import { property, query } from 'lit/decorators.js';
+import { html, nothing, unsafeCSS } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
 import { styleMap } from 'lit/directives/style-map.js';
 import { customizationCss } from '../shared/config.js';
+import { endConfirmStyles, focusKeep, renderEndConfirm } from '../shared/end-confirm.js';
 import { PalDeploymentElement } from '../shared/deployment-element.js';
 import { renderFlow } from '../shared/flow-view.js';
-import { tokens } from '../styles/tokens.js';
+import { outerTokens, tokens } from '../styles/tokens.js';
 import { embedStyles } from './embed.styles.js';
 import { expandStyle, parseExpandOptions } from './expand-options.js';
 
@@ -30,13 +31,15 @@ import { expandStyle, parseExpandOptions } from './expand-options.js';
  * @event pal-canvas-interaction - A Magic Canvas interaction was recorded.
  */
 export class PalEmbed extends PalDeploymentElement {
-  static override styles = [tokens, embedStyles];
+  static override styles = [tokens, outerTokens, embedStyles, endConfirmStyles];
 
   /** Preview layout: `full-screen` puts the greeting top-left and the start button centred near the bottom. */
   @property({ reflect: true }) layout: string | null = null;
   /** JSON `{enabled, aspect, custom_aspect, fullscreen, max_width, max_height}`: expand into a modal for the call. */
   @property({ attribute: 'expand-options' }) expandOptions = '';
   @query('dialog') private card!: HTMLDialogElement | null;
+  /** "End the call?" is on screen (Escape on the expanded card). */
+  @state() private confirmingEnd = false;
 
   /** Whether the card is expanded into the modal right now. */
   get expanded(): boolean {
@@ -46,16 +49,21 @@ export class PalEmbed extends PalDeploymentElement {
   override render() {
     const expand = parseExpandOptions(this.expandOptions);
     const classes = `card ${expand.fullscreen ? 'fullscreen' : ''} ${!expand.customAspect && expand.aspect === 'vertical' ? 'vertical' : ''}`;
+    const label = this.config.preview?.title || this.t('popup.label');
+    const content = html`
+      ${renderFlow(this, { layout: this.layout })}
+      ${this.confirmingEnd && this.state === 'connected' ? renderEndConfirm(this.t, { end: () => void this.#endFromConfirm(), keep: () => (this.confirmingEnd = false) }) : nothing}`;
+    // Inline, the card is a labelled region; only a card that can expand is a dialog (shown inline, then modal).
     return html`
       <style>${unsafeCSS(customizationCss(this.config))}</style>
-      <dialog class=${classes} part="base" aria-label=${this.config.preview?.title || this.t('popup.label')}
-        style=${styleMap(expandStyle(expand))} open @cancel=${this.#onCancel}>
-        ${renderFlow(this, { layout: this.layout })}
-      </dialog>
+      ${expand.enabled
+        ? html`<dialog class=${classes} part="base" aria-label=${label} style=${styleMap(expandStyle(expand))} open @cancel=${this.#onCancel}>${content}</dialog>`
+        : html`<div class=${classes} part="base" role="region" aria-label=${label} style=${styleMap(expandStyle(expand))}>${content}</div>`}
     `;
   }
 
-  override updated(): void {
+  override updated(changed: Map<string, unknown>): void {
+    super.updated(changed);
     const card = this.card;
     if (!card) return;
     const expand = parseExpandOptions(this.expandOptions);
@@ -71,10 +79,21 @@ export class PalEmbed extends PalDeploymentElement {
     }
   }
 
-  /** Escape on the expanded card ends the call and collapses it. */
+  /** Escape on the expanded card (nothing inside it open) asks before ending the call. */
   #onCancel(event: Event): void {
     event.preventDefault();
-    if (this.expanded) void this.endConversation();
+    if (!this.expanded) return;
+    if (this.state !== 'connected') {
+      void this.endConversation();
+      return;
+    }
+    this.confirmingEnd = true;
+    void this.updateComplete.then(() => focusKeep(this.shadowRoot));
+  }
+
+  async #endFromConfirm(): Promise<void> {
+    this.confirmingEnd = false;
+    await this.endConversation();
   }
 }
 

@@ -3,7 +3,7 @@ import { customizationCss } from '../shared/config.js';
 import { PalDeploymentElement } from '../shared/deployment-element.js';
 import { renderFlow } from '../shared/flow-view.js';
 import { buttonStyles } from '../styles/shared.js';
-import { tokens } from '../styles/tokens.js';
+import { outerTokens, tokens } from '../styles/tokens.js';
 import { landingStyles } from './landing.styles.js';
 
 const TEMPLATES = new Set(['split', 'stacked', 'centered', 'spotlight', 'minimal']);
@@ -31,7 +31,7 @@ const safeUrl = (url: string | undefined): string | undefined => (url && /^https
  * @event pal-canvas-interaction - A Magic Canvas interaction was recorded.
  */
 export class PalLanding extends PalDeploymentElement {
-  static override styles = [tokens, buttonStyles, landingStyles];
+  static override styles = [tokens, outerTokens, buttonStyles, landingStyles];
 
   /** Which of the five hero layouts is used (from `customization.landing_page.template`). */
   get template(): string {

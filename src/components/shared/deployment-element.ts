@@ -14,6 +14,7 @@ import { PalErrorEvent } from '../events/error.js';
 import { languageOf, translatorFor, type Translate } from '../i18n/strings.js';
 import { deepMerge, parseOverrideConfig } from './config.js';
 import { toOutgoing, type OutgoingMessage } from './messages.js';
+import { ScreenFocusController } from './screen-focus.js';
 
 /** Where the service is when `api-base` is not given: the origin this code was loaded from. */
 export const defaultApiBase = { value: typeof location === 'undefined' ? '' : new URL(import.meta.url, location.href).origin };
@@ -49,6 +50,7 @@ export abstract class PalDeploymentElement extends LitElement {
   prefetchedInit: Prefetched | null = null;
 
   protected readonly sessionController = new SessionController(this, { emit: true, deploymentId: () => this.deploymentId });
+  protected readonly screenFocus = new ScreenFocusController(this);
 
   get session(): ConversationSession | null {
     return this.sessionController.session;

@@ -33,12 +33,13 @@ export const widgetStyles = css`
   :host([corner='top-left']) dialog { inset: 20px auto auto 20px; }
   dialog::backdrop { background: rgb(0 0 0 / 0.15); }
   dialog[open] { display: grid; grid-template-rows: auto minmax(0, 1fr); }
-  header {
+  .header {
     display: flex; align-items: center; justify-content: space-between; gap: var(--pal-space);
     padding: var(--pal-space) var(--pal-space) var(--pal-space) calc(var(--pal-space) * 2);
     border-bottom: 1px solid var(--pal-color-border); font-weight: 600;
   }
-  .close { min-height: 44px; min-width: 44px; padding: 0; border-radius: 50%; border: none; background: transparent; font-size: 24px; line-height: 1; }
+  .actions { display: flex; gap: 4px; }
+  .close, .minimise { min-height: 44px; min-width: 44px; padding: 0; border-radius: 50%; border: none; background: transparent; font-size: 24px; line-height: 1; }
   .body { min-height: 0; }
   .body > * { height: 100%; }
 

@@ -1,12 +1,13 @@
 import { html, nothing, svg, unsafeCSS } from 'lit';
-import { property, query } from 'lit/decorators.js';
+import { property, query, state } from 'lit/decorators.js';
 import { FocusTrapController } from '../controllers/focus-trap.js';
 import { customizationCss } from '../shared/config.js';
+import { endConfirmStyles, focusKeep, renderEndConfirm } from '../shared/end-confirm.js';
 import { PalDeploymentElement } from '../shared/deployment-element.js';
 import { renderFlow } from '../shared/flow-view.js';
 import { isOpenFlag } from '../shared/open-flag.js';
 import { buttonStyles } from '../styles/shared.js';
-import { tokens } from '../styles/tokens.js';
+import { outerTokens, tokens } from '../styles/tokens.js';
 import { widgetStyles } from './widget.styles.js';
 
 const bubble = svg`<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true" fill="currentColor"><path d="M4 4h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2zm4 6.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3zm4 0a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3zm4 0a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3z"/></svg>`;
@@ -16,7 +17,8 @@ const bubble = svg`<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="
  * @summary A floating launcher that opens the conversation in a popup (a full-screen sheet on phones).
  * Variant (tiny/compact/full), corner and launcher text come from `customization.widget`.
  * @csspart launcher - The launcher button.
- * @csspart panel - The popup (a modal dialog: focus stays inside, Escape closes).
+ * @csspart panel - The popup (a modal dialog: focus stays inside; Escape closes the innermost menu or panel,
+ * then the popup, which during a call only minimises it; × during a call asks before ending).
  * @csspart header - The popup's title bar.
  * @csspart screen - The current screen (preview, gate, device check, …).
  * @csspart conversation - The live conversation.
@@ -38,13 +40,16 @@ const bubble = svg`<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="
  * @event pal-canvas-interaction - A Magic Canvas interaction was recorded.
  */
 export class PalWidget extends PalDeploymentElement {
-  static override styles = [tokens, buttonStyles, widgetStyles];
+  static override styles = [tokens, outerTokens, buttonStyles, widgetStyles, endConfirmStyles];
 
   /** Whether the popup is open (reflected as the `open` attribute; set it to open at load). */
   @property({ type: Boolean, reflect: true, attribute: 'open' }) opened = false;
   @property({ reflect: true }) corner: string | null = null;
   @query('dialog') private dialog!: HTMLDialogElement | null;
   @query('.launcher') private launcher!: HTMLButtonElement | null;
+  @query('.close') private closeButton!: HTMLButtonElement | null;
+  /** "End the call?" is on screen. */
+  @state() private confirmingEnd = false;
   /** The popup is modal: Tab cycles inside it, including into nested parts. */
   protected readonly focusTrap = new FocusTrapController(this, () => (this.opened ? this.dialog : null));
   /** The flow is rendered from the first open on, so a call survives closing the popup. */
@@ -92,21 +97,26 @@ export class PalWidget extends PalDeploymentElement {
     const variant = config.widget?.variant ?? 'compact';
     const text = config.widget?.text || t('launcher.label');
     const live = this.state === 'connected';
+    const inCall = this.#inCall;
     const image = this.session?.deployment?.thumbnail_image_url;
     return html`
       <style>${unsafeCSS(customizationCss(config))}</style>
       <button class="launcher ${variant}" part="launcher" aria-haspopup="dialog" aria-expanded=${this.opened ? 'true' : 'false'}
-        aria-label=${variant === 'tiny' ? text : nothing} @click=${() => void this.open()}>
+        aria-label=${variant === 'tiny' || live ? (live ? `${text} (${t('popup.live')})` : text) : nothing} @click=${() => void this.open()}>
         ${variant === 'full' && image ? html`<img class="face" src=${image} alt="" />` : bubble}
         ${variant === 'tiny' ? nothing : html`<span>${text}</span>`}
         ${live ? html`<span class="live" aria-hidden="true"></span>` : nothing}
       </button>
       <dialog part="panel" aria-label=${config.preview?.title || t('popup.label')} @cancel=${this.#onCancel} @close=${this.#onDialogClose}>
-        <header part="header">
+        <div class="header" part="header">
           <span>${config.preview?.title || t('popup.label')}</span>
-          <button class="close" aria-label=${t('popup.close')} @click=${this.#closeFromPopup}>×</button>
-        </header>
+          <span class="actions">
+            ${inCall ? html`<button class="minimise" aria-label=${t('popup.minimise')} @click=${() => void this.close()}><span aria-hidden="true">–</span></button>` : nothing}
+            <button class="close" aria-label=${t('popup.close')} @click=${this.#closeFromPopup}><span aria-hidden="true">×</span></button>
+          </span>
+        </div>
         <div class="body">${this.#everOpened ? renderFlow(this) : nothing}</div>
+        ${this.confirmingEnd && inCall ? renderEndConfirm(t, { end: () => void this.#endFromConfirm(), keep: () => this.#keepTalking() }) : nothing}
       </dialog>
     `;
   }
@@ -119,19 +129,41 @@ export class PalWidget extends PalDeploymentElement {
     if (!this.opened && this.dialog.open) this.dialog.close();
   }
 
-  /** Escape is the popup's own close. */
+  get #inCall(): boolean {
+    return this.state === 'connected' || this.state === 'connecting';
+  }
+
+  /** Escape reaches the popup only when nothing inside it was open: during a call it minimises. */
   #onCancel(event: Event): void {
     event.preventDefault();
-    void this.#closeFromPopup();
+    if (this.#inCall) void this.close();
+    else void this.#closeFromPopup();
   }
 
   #onDialogClose(): void {
     if (this.opened) this.opened = false;
   }
 
-  /** The popup's own close ends a live call (or a pending start) before closing. */
+  /** × asks before ending a live call; before the call it ends a pending device check and closes. */
   async #closeFromPopup(): Promise<void> {
-    if (this.state === 'connected' || this.state === 'connecting' || this.mode === 'haircheck') await this.endConversation();
+    if (this.#inCall) {
+      this.confirmingEnd = true;
+      await this.updateComplete;
+      focusKeep(this.shadowRoot);
+      return;
+    }
+    if (this.mode === 'haircheck') await this.endConversation();
+    await this.close();
+  }
+
+  #keepTalking(): void {
+    this.confirmingEnd = false;
+    void this.updateComplete.then(() => this.closeButton?.focus());
+  }
+
+  async #endFromConfirm(): Promise<void> {
+    this.confirmingEnd = false;
+    await this.endConversation();
     await this.close();
   }
 }

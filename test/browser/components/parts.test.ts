@@ -82,7 +82,8 @@ describe('pal-controls', () => {
     expect(actions).to.deep.equal(['microphone', 'camera', 'captions', 'chat', 'end']);
     el.microphoneOn = false;
     await el.updateComplete;
-    expect(deep(el, 'button')!.getAttribute('aria-label')).to.equal('Turn microphone on');
+    expect(deep(el, 'button')!.getAttribute('aria-label')).to.equal('Microphone');
+    expect(deep(el, 'button')!.getAttribute('aria-pressed')).to.equal('false');
   });
 });
 

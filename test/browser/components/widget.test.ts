@@ -54,7 +54,7 @@ describe('pal-widget', () => {
     expect(el.hasAttribute('open')).to.equal(false);
   });
 
-  it('close() from the page keeps a live call; the popup close ends it', async () => {
+  it('close() from the page keeps a live call; the popup close ends it once confirmed', async () => {
     const service = useFakeService({ customization: { show_haircheck: false } });
     const events = recordEvents(ALL_EVENTS);
     const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);
@@ -69,6 +69,8 @@ describe('pal-widget', () => {
     expect(deep(el, '.live')).to.not.equal(null);
     await el.open();
     deep(el, '.close')!.click();
+    await el.updateComplete;
+    deep(el, '[role=alertdialog] .end-call')!.click();
     await until(() => el.state === 'ended', 'ended');
     expect(service.transports[0]!.left).to.equal(true);
     await until(() => !deep<HTMLDialogElement>(el, 'dialog')!.open, 'closed');
