@@ -11,7 +11,7 @@ export function roomPage(conversationUrl: string, scriptUrl = '/palkit.js'): str
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>Conversation</title>
-<script type="module" src="${escapeHtml(scriptUrl)}"></script>
+<script src="${escapeHtml(scriptUrl)}" defer></script>
 <style>
   html, body { margin: 0; height: 100%; font-family: system-ui, sans-serif; background: #0b0d12; color: #f4f5f7; }
   pal-conversation { display: block; width: 100vw; height: 100vh; }
