@@ -36,10 +36,13 @@ export class PalControls extends LitElement {
   static override styles = [tokens, buttonStyles, fieldStyles, css`
     :host { display: block; }
     [role='toolbar'] {
-      display: flex; gap: var(--pal-space); justify-content: center; flex-wrap: wrap; padding: var(--pal-space);
+      display: flex; align-items: center; gap: var(--pal-space); justify-content: center; flex-wrap: nowrap; padding: var(--pal-space);
       padding-bottom: max(var(--pal-space), env(safe-area-inset-bottom));
     }
-    button { min-width: 44px; padding: var(--pal-space); border-radius: 999px; }
+    /* Every control, the devices menu's summary included, is the same 44 px circle. */
+    button, summary.button { box-sizing: border-box; flex: none; width: 44px; height: 44px; min-height: 44px; padding: 0; border-radius: 50%; }
+    /* Six controls fit a 320 px phone: 6 × 44 px and five narrower gaps. */
+    @media (max-width: 359px) { [role='toolbar'] { gap: 6px; padding-inline: 4px; } }
     button[aria-pressed='false'].toggle-media { background: var(--pal-color-danger); color: #fff; border-color: transparent; }
     button[aria-pressed='true'].toggle-view { background: var(--pal-color-accent); color: var(--pal-color-accent-contrast); }
     .end { background: var(--pal-color-danger); color: #fff; border-color: transparent; }

@@ -15,7 +15,8 @@ export const conversationStyles = css`
   pal-stage { position: absolute; inset: 0; }
   /* The banner sits at the top; canvas cards use the stage below it, so neither hides the other. */
   .overlays { position: absolute; inset: 0; z-index: 2; display: flex; flex-direction: column; pointer-events: none; }
-  pal-disclosure { flex: none; }
+  /* The banner leaves the top-right column to the self view (same width as pal-stage's). */
+  pal-disclosure { flex: none; margin-right: calc(min(var(--pal-self-view-width, 28%), 200px) + var(--pal-space)); }
   pal-canvas { position: relative; inset: auto; flex: 1; min-height: 0; }
   pal-transcript[hidden] { display: none; }
   pal-transcript.captions { position: absolute; left: 0; right: 0; bottom: 0; max-height: 40%; z-index: 1; pointer-events: none; }

@@ -1,4 +1,4 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, css, html, nothing, svg } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { unlockAudio } from '../../client/media.js';
@@ -6,6 +6,8 @@ import type { TransportParticipant } from '../../client/transport/transport.js';
 import { defaultTranslate, type Translate } from '../i18n/strings.js';
 import { buttonStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
+
+const cameraOff = svg`<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"><path d="M15 10.5l5-3v9l-5-3M4 7h9a2 2 0 0 1 2 2v6a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V9a2 2 0 0 1 2-2zM3 3l18 18"/></svg>`;
 
 /**
  * @tagname pal-stage
@@ -29,6 +31,9 @@ export class PalStage extends LitElement {
       width: 100%; aspect-ratio: 4 / 3; object-fit: cover; border-radius: var(--pal-radius-small);
       transform: scaleX(-1); box-shadow: var(--pal-shadow); background: #000;
     }
+    /* Camera off: the tile stays, dark, with a crossed-out camera, so the visitor sees why. */
+    .self.off { display: grid; place-items: center; transform: none; background: #2a2a33; color: #c9c9d4; }
+    .self.off svg { width: 28%; height: auto; }
     .rec.alone { margin-top: 4.5rem; }
     .sound { position: absolute; left: 50%; top: 50%; transform: translate(-50%, -50%); }
     audio { display: none; }
@@ -56,10 +61,12 @@ export class PalStage extends LitElement {
     return html`
       <div part="stage" role="group" aria-label=${this.t('stage.pal')}>
         ${this.#palTile(pal)}
-        ${self?.videoTrack || this.recording
+        ${self || this.recording
           ? html`<div class="corner">
-              ${self?.videoTrack ? html`<video class="self" part="self" data-track=${self.videoTrack.id} autoplay muted playsinline aria-label=${this.t('stage.self')}></video>` : nothing}
-              ${this.recording ? html`<span class="rec ${self?.videoTrack ? '' : 'alone'}" part="recording" role="status">${this.t('stage.recording')}</span>` : nothing}
+              ${self?.videoTrack
+                ? html`<video class="self" part="self" data-track=${self.videoTrack.id} autoplay muted playsinline aria-label=${this.t('stage.self')}></video>`
+                : self ? html`<div class="self off" part="self" role="img" aria-label=${this.t('haircheck.camera_off')}>${cameraOff}</div>` : nothing}
+              ${this.recording ? html`<span class="rec ${self ? '' : 'alone'}" part="recording" role="status">${this.t('stage.recording')}</span>` : nothing}
             </div>`
           : nothing}
         ${repeat(remoteAudio, (p) => p.id, (p) => html`<audio data-track=${p.audioTrack!.id} autoplay></audio>`)}
