@@ -11,6 +11,8 @@ export const canvasStyles = [
       --pal-canvas-card-width: 340px;
       --pal-canvas-inset: 16px;
       --pal-canvas-inset-bottom: 88px;
+      /* The self view's corner (pal-stage: 28% of the stage's width, at most 200 px, 4:3) and a gap. */
+      --pal-canvas-self-clearance: calc(var(--pal-space) * 2 + 0.75 * min(28cqw, 200px));
       position: absolute;
       inset: 0;
       pointer-events: none;
@@ -19,10 +21,10 @@ export const canvasStyles = [
     }
     [part='card'] {
       position: absolute;
-      top: var(--pal-canvas-inset);
+      top: var(--pal-canvas-self-clearance);
       right: var(--pal-canvas-inset);
       width: min(var(--pal-canvas-card-width), calc(100% - 2 * var(--pal-canvas-inset)));
-      max-height: calc(100% - var(--pal-canvas-inset) - var(--pal-canvas-inset-bottom));
+      max-height: calc(100% - var(--pal-canvas-self-clearance) - var(--pal-canvas-inset-bottom));
       box-sizing: border-box;
       display: flex;
       flex-direction: column;
@@ -36,8 +38,10 @@ export const canvasStyles = [
       padding: calc(var(--pal-space) * 1.5);
     }
     :host([card-side='left']) [part='card'] {
+      top: var(--pal-canvas-inset);
       right: auto;
       left: var(--pal-canvas-inset);
+      max-height: calc(100% - var(--pal-canvas-inset) - var(--pal-canvas-inset-bottom));
     }
     /* Narrow stages: the card spans the width above the controls, whichever side was asked for. */
     @container (max-width: 520px) {
@@ -48,7 +52,7 @@ export const canvasStyles = [
         top: auto;
         bottom: var(--pal-canvas-inset-bottom);
         width: auto;
-        max-height: calc(100% - var(--pal-canvas-inset-bottom) - var(--pal-space));
+        max-height: calc(100% - var(--pal-canvas-inset-bottom) - var(--pal-canvas-self-clearance));
       }
     }
     @media (prefers-reduced-motion: no-preference) {
@@ -143,10 +147,16 @@ export const canvasStyles = [
     input.text[aria-invalid='true'] {
       border-color: var(--pal-color-danger);
     }
+    /* A long card scrolls its body; the actions stay pinned to its bottom edge, never cut off. */
     .actions {
       display: flex;
       justify-content: flex-end;
       gap: var(--pal-space);
+      position: sticky;
+      bottom: calc(var(--pal-space) * -1.5);
+      margin-bottom: calc(var(--pal-space) * -1.5);
+      padding-block: var(--pal-space) calc(var(--pal-space) * 1.5);
+      background: var(--pal-color-surface);
     }
     .primary,
     .secondary {
