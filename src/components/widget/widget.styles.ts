@@ -2,10 +2,12 @@ import { css } from 'lit';
 
 export const widgetStyles = css`
   :host { position: fixed; z-index: 2147483000; --pal-launcher-size: 56px; --pal-widget-width: 400px; --pal-widget-height: 640px; }
-  :host([corner='bottom-right']), :host(:not([corner])) { right: max(20px, env(safe-area-inset-right)); bottom: max(20px, env(safe-area-inset-bottom)); }
-  :host([corner='bottom-left']) { left: max(20px, env(safe-area-inset-left)); bottom: max(20px, env(safe-area-inset-bottom)); }
-  :host([corner='top-right']) { right: max(20px, env(safe-area-inset-right)); top: max(20px, env(safe-area-inset-top)); }
-  :host([corner='top-left']) { left: max(20px, env(safe-area-inset-left)); top: max(20px, env(safe-area-inset-top)); }
+  /* Widgets sharing a corner stack away from its edge (corner-stack.ts sets the offset). */
+  :host { --pal-widget-stack: var(--pal-widget-stack-offset, 0px); }
+  :host([corner='bottom-right']), :host(:not([corner])) { right: max(20px, env(safe-area-inset-right)); bottom: calc(max(20px, env(safe-area-inset-bottom)) + var(--pal-widget-stack)); }
+  :host([corner='bottom-left']) { left: max(20px, env(safe-area-inset-left)); bottom: calc(max(20px, env(safe-area-inset-bottom)) + var(--pal-widget-stack)); }
+  :host([corner='top-right']) { right: max(20px, env(safe-area-inset-right)); top: calc(max(20px, env(safe-area-inset-top)) + var(--pal-widget-stack)); }
+  :host([corner='top-left']) { left: max(20px, env(safe-area-inset-left)); top: calc(max(20px, env(safe-area-inset-top)) + var(--pal-widget-stack)); }
 
   .launcher {
     display: inline-flex; align-items: center; gap: var(--pal-space); font: inherit; font-weight: 600; cursor: pointer;

@@ -8,6 +8,7 @@ import { renderFlow } from '../shared/flow-view.js';
 import { isOpenFlag } from '../shared/open-flag.js';
 import { buttonStyles } from '../styles/shared.js';
 import { outerTokens, tokens } from '../styles/tokens.js';
+import { cornerStack } from './corner-stack.js';
 import { widgetStyles } from './widget.styles.js';
 
 const bubble = svg`<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="true" fill="currentColor"><path d="M4 4h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2zm4 6.5a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3zm4 0a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3zm4 0a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3z"/></svg>`;
@@ -85,6 +86,16 @@ export class PalWidget extends PalDeploymentElement {
     return super.startConversation();
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    cornerStack.join(this);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    cornerStack.leave(this);
+  }
+
   override willUpdate(changed: Map<string, unknown>): void {
     super.willUpdate(changed);
     if (this.opened) this.#everOpened = true;
@@ -124,6 +135,7 @@ export class PalWidget extends PalDeploymentElement {
   /** The dialog follows `opened`, however it was set: open(), close(), the attribute or the property. */
   override updated(changed: Map<string, unknown>): void {
     super.updated(changed);
+    cornerStack.redrawn();
     if (!changed.has('opened') || !this.dialog) return;
     if (this.opened && !this.dialog.open) this.dialog.showModal();
     if (!this.opened && this.dialog.open) this.dialog.close();
