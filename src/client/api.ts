@@ -5,6 +5,7 @@ import {
   CanvasInteractionResponse, ErrorBody, InitResponse, StartErrorCode, StartResponse,
   type StartBody,
 } from '../protocol/public.js';
+import { RatingResponse, type RatingBody } from '../protocol/rating.js';
 import type { CanvasInteractionBody } from './link.js';
 import { PalClientError, type PalErrorCode } from './errors.js';
 
@@ -36,6 +37,13 @@ export class ApiClient {
   async postCanvasInteraction(conversationId: string, body: CanvasInteractionBody, signal?: AbortSignal): Promise<void> {
     await this.#request(`/v2/conversations/${encodeURIComponent(conversationId)}/canvas/interactions`, CanvasInteractionResponse, {
       method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, signal,
+    });
+  }
+
+  /** The visitor's rating after the call, authorised by their meeting token. */
+  rate(conversationId: string, meetingToken: string, body: RatingBody, signal?: AbortSignal): Promise<RatingResponse> {
+    return this.#request(`/v2/conversations/${encodeURIComponent(conversationId)}/rating`, RatingResponse, {
+      method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', authorization: `Bearer ${meetingToken}` }, signal,
     });
   }
 

@@ -2,6 +2,7 @@
 // calls, the gate (password, captcha), the device check, the transport, and implements ConversationLink
 // for the in-call parts. States and modes are the host-page contract's.
 import type { InitResponse, StartBody, StartResponse, UnavailableReason } from '../protocol/public.js';
+import type { RatingBody } from '../protocol/rating.js';
 import { PalClientError, isAbort, toClientError } from './errors.js';
 import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from './link.js';
 import { unlockAudio } from './media.js';
@@ -222,6 +223,14 @@ export class ConversationSession extends EventTarget implements ConversationLink
     await this.#options.api.postCanvasInteraction(this.conversationId, body);
     this.dispatchEvent(new SessionCanvasEvent(body));
   }
+
+  /** Sends the visitor's rating of the conversation that just ended (once; the service answers 409 after). */
+  async rate(rating: RatingBody): Promise<void> {
+    const conversation = this.conversation;
+    if (!this.#options.api || !conversation?.meeting_token) throw new PalClientError('not_connected', 'There is no conversation to rate.');
+    await this.#options.api.rate(conversation.conversation_id, conversation.meeting_token, rating);
+  }
+
 
   setMicrophone(on: boolean): void {
     this.microphoneOn = on;

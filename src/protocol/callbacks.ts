@@ -96,6 +96,12 @@ export const PostCallActionExecutedCallback = callback(
   }),
 );
 export const CanvasInteractionCallback = callback('canvas', 'canvas.interaction', CanvasInteractionRecord);
+/** The visitor rated the conversation on the after-call screen (palkit's own callback, sent once). */
+export const ConversationRatedCallback = callback(
+  'application',
+  'application.conversation_rated',
+  z.object({ stars: z.number(), comment: z.nullable(z.string()), rated_at: z.string() }),
+);
 
 export const ConversationCallback = z.discriminatedUnion('event_type', [
   PalJoinedCallback,
@@ -107,6 +113,7 @@ export const ConversationCallback = z.discriminatedUnion('event_type', [
   PerceptionAnalysisCallback,
   PostCallActionExecutedCallback,
   CanvasInteractionCallback,
+  ConversationRatedCallback,
 ]);
 export type ConversationCallback = z.infer<typeof ConversationCallback>;
 export type ConversationCallbackType = ConversationCallback['event_type'];

@@ -2,6 +2,7 @@
 // landing page: loading → preview → gate → device check → connecting → call → after-call, plus the
 // unavailable and error screens.
 import { html, type TemplateResult } from 'lit';
+import type { RatingBody } from '../../protocol/rating.js';
 import type { HaircheckChoice } from '../haircheck/haircheck.js';
 import type { PalDeploymentElement } from './deployment-element.js';
 
@@ -25,7 +26,8 @@ export function renderFlow(host: PalDeploymentElement, options: FlowViewOptions 
       return html`<pal-unavailable part="screen" .t=${t} reason=${session.unavailableReason ?? 'inactive'} @retry=${retry}></pal-unavailable>`;
     case 'ended':
       return html`<pal-ended part="screen" .t=${t} heading=${config.after_call?.title ?? ''} description=${config.after_call?.description ?? ''}
-        button-label=${config.after_call?.btn_title ?? ''} redirect-url=${config.after_call?.redirect_url ?? ''} @restart=${retry}></pal-ended>`;
+        button-label=${config.after_call?.btn_title ?? ''} redirect-url=${config.after_call?.redirect_url ?? ''} @restart=${retry}
+        .rate=${session.conversation?.meeting_token ? (rating: RatingBody) => session.rate(rating) : null}></pal-ended>`;
     case 'haircheck':
       return html`<pal-haircheck part="screen" .t=${t} heading=${config.haircheck?.title ?? ''} description=${config.haircheck?.description ?? ''}
         button-label=${config.haircheck?.btn_title ?? ''} ?camera-on=${config.camera_on ?? true}

@@ -21,7 +21,7 @@ export function startBody(overrides: Partial<StartResponse> = {}): StartResponse
   };
 }
 
-export interface Call { url: string; method: string; body: unknown }
+export interface Call { url: string; method: string; body: unknown; authorization: string | null }
 type Reply = { status: number; body: unknown; headers?: Record<string, string> } | Error;
 
 /** fetch stand-in: routes by path suffix; records calls. A reply function may delay to test races. */
@@ -29,7 +29,7 @@ export function scriptedFetch(routes: Record<string, Reply | (() => Reply | Prom
   const calls: Call[] = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = String(input);
-    calls.push({ url, method: init?.method ?? 'GET', body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    calls.push({ url, method: init?.method ?? 'GET', body: init?.body ? JSON.parse(String(init.body)) : undefined, authorization: new Headers(init?.headers).get('authorization') });
     const key = Object.keys(routes).find((suffix) => url.endsWith(suffix));
     if (!key) return new Response(JSON.stringify({ error: 'not_found' }), { status: 404 });
     const route = routes[key]!;

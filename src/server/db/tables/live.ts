@@ -30,6 +30,8 @@ export interface LiveTables {
     created_at: CreatedAt;
   };
   canvas_interaction_rate: { bucket: string; window_start: Date | string; hits: number };
+  /** The visitor's rating of a conversation, given once (migration 0940). */
+  conversation_ratings: { conversation_id: string; stars: number; comment: string | null; rated_at: Generated<Date> };
   /** Camera frames sampled for perception (migration 0991). */
   conversation_frames: { frame_id: Generated<number>; conversation_id: string; captured_at: Date; image: Uint8Array };
   /** Visitor sessions of a Daily room (migration 0990); `left_at` null while the session is in the room. */

@@ -7,6 +7,7 @@ import { ApiError } from '../../http/errors.js';
 import { createConversation } from './create.js';
 import { CLOSE_ROOM_JOB, endConversation } from './end.js';
 import { listConversationEvents } from './events-store.js';
+import { ratingOf } from './rating-routes.js';
 import { conferencingProvider, ProviderError } from './providers/index.js';
 import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from './runner/handoff.js';
 import { conversationView, ownedConversation } from './repository.js';
@@ -59,7 +60,9 @@ export const conversationsModule: ResourceModule = {
       const { conversation_id } = c.req.valid('param');
       const row = await ownedConversation(db, c.get('ownerId'), conversation_id);
       const view = conversationView(row);
-      if (c.req.valid('query').verbose === 'true') return c.json({ ...view, events: await listConversationEvents(db, conversation_id) }, 200);
+      if (c.req.valid('query').verbose === 'true') {
+        return c.json({ ...view, rating: await ratingOf(deps, conversation_id), events: await listConversationEvents(db, conversation_id) }, 200);
+      }
       return c.json(view, 200);
     });
 

@@ -61,6 +61,20 @@ export const ConversationCreated = z
   })
   .openapi('ConversationCreated');
 
+export const MAX_RATING_COMMENT = 1000;
+
+export const RatingBody = z
+  .object({
+    stars: z.number().int().min(1).max(5).openapi({ description: '1 (poor) to 5 (excellent)' }),
+    comment: z.string().max(MAX_RATING_COMMENT).optional().openapi({ description: `What the visitor wants to add (at most ${MAX_RATING_COMMENT} characters)` }),
+  })
+  .strict()
+  .openapi('RatingBody');
+
+export const ConversationRating = z
+  .object({ stars: z.number().int(), comment: z.string().nullable(), rated_at: z.string() })
+  .openapi('ConversationRating');
+
 export const Conversation = z
   .object({
     conversation_id: z.string(),
@@ -81,6 +95,7 @@ export const Conversation = z
     created_at: z.string(),
     updated_at: z.string(),
     ended_at: z.string().nullable(),
+    rating: ConversationRating.nullable().optional().openapi({ description: "The visitor's rating from the after-call screen, null before one (verbose=true only)" }),
     events: z.array(z.record(z.string(), z.unknown())).optional().openapi({ description: 'Callback payloads, oldest first (verbose=true only)' }),
   })
   .openapi('Conversation');

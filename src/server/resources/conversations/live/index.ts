@@ -1,9 +1,10 @@
 // The live conversation on the server: local rooms over WebSocket with the local PAL, their timeouts
 // and end callbacks, the room page, the operator events endpoint, Magic Canvas interactions and the
-// camera frames sampled for perception.
+// camera frames sampled for perception, and the visitor's rating after the call.
 import type { ResourceModule } from '../../module.js';
 import { perceptionJobs } from '../perception/perception.js';
 import { registerFrameRoutes } from '../perception/frame-routes.js';
+import { registerRatingRoutes } from '../rating-routes.js';
 import { registerCanvasRoutes } from './canvas-routes.js';
 import { hubFor } from './room-hub.js';
 import { registerRoomRoutes } from './room-routes.js';
@@ -15,6 +16,7 @@ export const liveConversationModule: ResourceModule = {
     registerCanvasRoutes(app, deps);
     registerRoomRoutes(app, deps);
     registerFrameRoutes(app, deps);
+    registerRatingRoutes(app, deps);
   },
   jobs: perceptionJobs,
   attach(server, deps) {
