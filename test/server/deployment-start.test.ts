@@ -163,6 +163,20 @@ describe('public deployment endpoints', () => {
       }
     });
 
+    it('lets only the allowed origins (and the service\'s own) load a widget or embed: init from elsewhere is 403 origin_not_allowed', async () => {
+      for (const channel of ['widget', 'embed']) {
+        const id = await deployment({ channel, allowed_origins: ['https://shop.example'] });
+        const evil = await init(id, { origin: 'https://evil.example' });
+        assert.equal(evil.status, 403);
+        assert.deepEqual(evil.body, { error: 'origin_not_allowed' });
+        assert.equal((await init(id, { origin: 'https://shop.example' })).status, 200);
+        assert.equal((await init(id, { origin: new URL(t.url).origin })).status, 200);
+        assert.equal((await init(id)).status, 200, 'no Origin header: not a page on another site');
+      }
+      const landing = await deployment({ channel: 'landing-page', allowed_origins: ['https://shop.example'] });
+      assert.equal((await init(landing, { origin: 'https://elsewhere.example' })).status, 200, 'landing pages are not origin-checked');
+    });
+
     it('checks the Origin for widget and embed, always allowing the service\'s own origin', async () => {
       for (const channel of ['widget', 'embed']) {
         const id = await deployment({ channel, password: 'pw', allowed_origins: ['https://shop.example', 'http://localhost:5173'] });

@@ -22,6 +22,11 @@ export const widgetStyles = css`
     border-radius: var(--pal-radius); background: var(--pal-color-surface); color: var(--pal-color-text);
   }
   .launcher .face { width: 64px; height: 64px; border-radius: var(--pal-radius-small); object-fit: cover; background: var(--pal-color-surface-raised); }
+  .launcher.down { background: var(--pal-color-surface-raised); color: var(--pal-color-text-muted); }
+  .launcher .down-badge {
+    position: absolute; top: -2px; right: -2px; display: grid; place-items: center; width: 18px; height: 18px; border-radius: 50%;
+    background: var(--pal-color-danger); color: #fff; font: 700 12px/1 var(--pal-font); border: 2px solid var(--pal-color-surface);
+  }
   .launcher .live { position: absolute; top: 2px; right: 2px; width: 12px; height: 12px; border-radius: 50%; background: var(--pal-color-success); border: 2px solid #fff; }
 
   dialog {

@@ -109,14 +109,18 @@ export class PalWidget extends PalDeploymentElement {
     const text = config.widget?.text || t('launcher.label');
     const live = this.state === 'connected';
     const inCall = this.#inCall;
+    // A deployment that cannot be talked to (unknown id, refused origin, inactive) says so on the launcher at load.
+    const down = this.attributeProblem !== null || this.state === 'error' || this.mode === 'unavailable';
+    const label = live ? `${text} (${t('popup.live')})` : down ? `${text} (${t('unavailable.title')})` : variant === 'tiny' ? text : null;
     const image = this.session?.deployment?.thumbnail_image_url;
     return html`
       <style>${unsafeCSS(customizationCss(config))}</style>
-      <button class="launcher ${variant}" part="launcher" aria-haspopup="dialog" aria-expanded=${this.opened ? 'true' : 'false'}
-        aria-label=${variant === 'tiny' || live ? (live ? `${text} (${t('popup.live')})` : text) : nothing} @click=${() => void this.open()}>
+      <button class="launcher ${variant} ${down ? 'down' : ''}" part="launcher" aria-haspopup="dialog" aria-expanded=${this.opened ? 'true' : 'false'}
+        aria-label=${label ?? nothing} @click=${() => void this.open()}>
         ${variant === 'full' && image ? html`<img class="face" src=${image} alt="" />` : bubble}
         ${variant === 'tiny' ? nothing : html`<span>${text}</span>`}
         ${live ? html`<span class="live" aria-hidden="true"></span>` : nothing}
+        ${down ? html`<span class="down-badge" aria-hidden="true">!</span>` : nothing}
       </button>
       <dialog part="panel" aria-label=${config.preview?.title || t('popup.label')} @cancel=${this.#onCancel} @close=${this.#onDialogClose}>
         <div class="header" part="header">

@@ -1,7 +1,7 @@
 // CORS and origin rules of the public init/start endpoints. Widget and embed deployments may list
 // allowed origins (empty: any); the service's own origin (landing pages at {public_url}/d/{id}, the
-// portal preview) is always allowed. The origin rule is enforced by the start handler; CORS lets every
-// page read the answers (init is public data, and a refused start must be readable as
+// portal preview) is always allowed. The origin rule is enforced by init (a page elsewhere cannot load
+// the element) and start; CORS lets every page read the answers (a refusal must be readable as
 // `origin_not_allowed` so the element can say why). Responses vary by Origin.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../http/app-env.js';
@@ -16,6 +16,14 @@ export function originMayStart(row: Pick<DeploymentRow, 'channel' | 'allowed_ori
   if (row.channel === 'landing-page' || row.allowed_origins.length === 0) return true;
   if (!origin) return false;
   return origin === ownOrigin(publicUrl) || row.allowed_origins.includes(origin);
+}
+
+/**
+ * May a page on `origin` load the element (init)? As for a start, except that a request without an Origin
+ * header is let through: browsers send one on every cross-origin request, so it is no page on another site.
+ */
+export function originMayLoad(row: Pick<DeploymentRow, 'channel' | 'allowed_origins'>, origin: string | undefined, publicUrl: string): boolean {
+  return origin === undefined || originMayStart(row, origin, publicUrl);
 }
 
 function corsHeaders(c: Context<AppEnv>): Record<string, string> {

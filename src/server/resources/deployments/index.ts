@@ -2,7 +2,7 @@
 // the public init/start endpoints the widget, embed and landing page call.
 import type { Db } from '../../db/database.js';
 import type { ResourceModule } from '../module.js';
-import { ApiError, badRequest } from '../../http/errors.js';
+import { ApiError, badRequest, forbidden } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { findOwnedPal } from '../conversations/repository.js';
 import { ProviderError } from '../conversations/providers/index.js';
@@ -10,7 +10,7 @@ import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from '../conversations/run
 import { unavailableReason } from './availability.js';
 import { captchaFor } from './captcha.js';
 import { clientAddress, clientKey } from './client-address.js';
-import { publicCors } from './cors.js';
+import { originMayLoad, publicCors } from './cors.js';
 import { hashPassword } from './password.js';
 import { ifMatchHolds, planPatch } from './patch.js';
 import { etagOf, findDeployment, ownedDeployment, thumbnailFields, thumbnailsFor, viewsOf } from './repository.js';
@@ -124,6 +124,7 @@ export const deploymentsModule: ResourceModule = {
     app.openapi(routes.init, async (c) => {
       const row = await findDeployment(db, c.req.valid('param').deployment_id);
       if (!row) throw new ApiError(404, 'deployment_not_found');
+      if (!originMayLoad(row, c.req.header('origin'), deps.config.publicUrl)) throw forbidden('origin_not_allowed');
       const limits = row.limits as Limits;
       const reason = await unavailableReason(db, row, clock.now(), clientKey(c, clientAddress(c)));
       const thumbs = (await thumbnailsFor(db, [row.pal_id], deps.config.publicUrl)).get(row.pal_id);

@@ -45,9 +45,9 @@ export const remove = keyedRoute({
 const publicTags = ['Deployments (public)'];
 export const init = publicRoute({
   method: 'get', path: '/v2/deployments/{deployment_id}/init', tags: publicTags, summary: 'Configuration an element loads on mount (no API key)',
-  description: 'Never contains the PAL id or any secret. CORS: the Origin is reflected when allowed.',
+  description: 'Never contains the PAL id or any secret. A widget or embed with `allowed_origins` loads only on those origins (and the service\'s own): a page elsewhere gets 403 `origin_not_allowed`. CORS: the Origin is reflected so the refusal is readable.',
   request: { params },
-  responses: { 200: json(DeploymentInit, 'Init configuration'), ...errors(400, 404) },
+  responses: { 200: json(DeploymentInit, 'Init configuration'), ...errors(400, 403, 404) },
 });
 
 const providerDown = { description: 'The conferencing provider could not open a room', content: { 'application/json': { schema: ErrorBody } } };

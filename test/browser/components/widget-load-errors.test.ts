@@ -1,0 +1,54 @@
+// A widget whose deployment cannot be talked to says so at load, on its launcher, and fires pal-error then,
+// not only after a click.
+import { expect, fixture, html } from '@open-wc/testing';
+import type { PalWidget } from '../../../src/components/widget/widget.js';
+import { until } from '../helpers/fakes.js';
+import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
+
+async function widgetWith(init: { status: number; body: unknown } | null, attrs = 'deployment-id="dnothere"') {
+  if (init) useFakeService({}, { '/init': init });
+  else useFakeService();
+  const events = recordEvents(['pal-error']);
+  const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
+  wrapper.innerHTML = `<pal-widget ${attrs}></pal-widget>`;
+  return { el: wrapper.querySelector('pal-widget') as PalWidget, events };
+}
+
+describe('pal-widget load errors', () => {
+  for (const [what, reply, code] of [
+    ['an unknown deployment-id', { status: 404, body: { error: 'deployment_not_found' } }, 'deployment_not_found'],
+    ['a refused origin', { status: 403, body: { error: 'origin_not_allowed' } }, 'origin_not_allowed'],
+  ] as const) {
+    it(`${what}: pal-error ${code} at load and a launcher marked unavailable`, async () => {
+      const { el, events } = await widgetWith(reply);
+      await until(() => events.seen.length > 0, 'pal-error at load');
+      events.stop();
+      expect((events.seen[0]!.detail as { code: string }).code).to.equal(code);
+      await el.updateComplete;
+      const launcher = deep(el, '.launcher')!;
+      expect(launcher.classList.contains('down')).to.equal(true);
+      expect(launcher.getAttribute('aria-label')).to.equal('Talk to us (Not available right now)');
+      await expect(el).to.be.accessible();
+      launcher.click();
+      await until(() => deep(el, 'pal-error-screen') !== null, 'the popup explains');
+    });
+  }
+
+  it('a missing deployment-id: pal-error no_deployment at load and the launcher marked unavailable', async () => {
+    const { el, events } = await widgetWith(null, '');
+    await until(() => events.seen.length > 0, 'pal-error at load');
+    events.stop();
+    expect((events.seen[0]!.detail as { code: string }).code).to.equal('no_deployment');
+    await el.updateComplete;
+    expect(deep(el, '.launcher')!.classList.contains('down')).to.equal(true);
+  });
+
+  it('a working deployment keeps a plain launcher', async () => {
+    const { el, events } = await widgetWith(null, 'deployment-id="d123"');
+    await until(() => el.session?.deployment != null, 'init');
+    await el.updateComplete;
+    events.stop();
+    expect(events.seen).to.deep.equal([]);
+    expect(deep(el, '.launcher')!.classList.contains('down')).to.equal(false);
+  });
+});
