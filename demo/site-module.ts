@@ -50,6 +50,7 @@ export function demoSiteModule(site: DemoSiteState): ResourceModule {
   return {
     name: 'demo-site',
     routes(app, deps) {
+      app.get('/', (c) => c.redirect('/demo/'));
       app.get('/demo', (c) => c.redirect('/demo/'));
       app.get('/demo/config.js', (c) =>
         c.body(`window.PALKIT_DEMO = ${JSON.stringify({ deployments: site.state?.deployments ?? null })};\n`, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }),

@@ -113,7 +113,9 @@ describe('npm start demo', () => {
     assert.equal((await fetch(face.thumbnail_image_url)).headers.get('content-type'), 'image/svg+xml');
   });
 
-  it('serves the index and the operator console', async () => {
+  it('serves the index (the root URL opens it) and the operator console', async () => {
+    const root = await open('/');
+    assert.equal(new URL(root.url()).pathname, '/demo/');
     const page = await open('/demo/');
     assert.match(await page.title(), /palkit demo/);
     assert.match(await page.getAttribute('#landing-link', 'href') ?? '', new RegExp(`/d/${deployments.landing}$`));

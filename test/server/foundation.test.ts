@@ -9,6 +9,18 @@ describe('service foundation', () => {
   });
   after(() => t.close());
 
+  it('answers its root URL with a page naming the service and linking the reference, with the page headers', async () => {
+    const r = await fetch(`${t.url}/`);
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type') ?? '', /text\/html/);
+    const html = await r.text();
+    assert.match(html, /<h1>palkit service<\/h1>/);
+    assert.match(html, /href="\/docs"/);
+    assert.match(html, /href="\/openapi.json"/);
+    assert.match(r.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+    assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+  });
+
   it('answers /healthz', async () => {
     const r = await t.api('GET', '/healthz', undefined, { key: null });
     assert.equal(r.status, 200);

@@ -10,6 +10,7 @@ import type { ResourceModule } from '../resources/module.js';
 import type { ApiApp, AppEnv } from './app-env.js';
 import { ApiError } from './errors.js';
 import { apiReferencePage } from './docs-page.js';
+import { servicePage } from './root-page.js';
 import { installOps } from '../ops/http.js';
 import { securityHeaders } from './page-headers.js';
 
@@ -125,6 +126,7 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
     servers: [{ url: deps.config.publicUrl }],
   });
   app.get('/docs', (c) => c.html(apiReferencePage()));
+  app.get('/', (c) => c.html(servicePage(deps.config.publicUrl)));
 
   app.notFound((c) => c.json({ error: `not_found: no route for ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((error, c) => {
