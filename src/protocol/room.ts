@@ -92,7 +92,7 @@ export function decodeAudioFrame(data: ArrayBuffer | ArrayBufferView): AudioFram
 }
 
 /** Close codes the room uses (4000–4999 are application codes). */
-export const RoomCloseCode = { invalidToken: 4401, notFound: 4404, ended: 4410, badFrame: 4400 } as const;
+export const RoomCloseCode = { invalidToken: 4401, notFound: 4404, replaced: 4409, ended: 4410, badFrame: 4400 } as const;
 
 /** ws(s) address of the room behind an http(s) conversation_url. */
 export function roomSocketUrl(conversationUrl: string): string {

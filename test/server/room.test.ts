@@ -53,7 +53,8 @@ describe('local rooms', () => {
     assert.equal(palJoined.participant.image_url, 'https://cdn.example/face.jpg');
     assert.equal(palJoined.participant.user_name, 'Echo');
 
-    const bob = await RoomClient.join(room.conversationUrl, room.token, 'Bob');
+    // Bob is another visitor: his own token (one token admits one live connection).
+    const bob = await RoomClient.join(room.conversationUrl, token(t, room.conversationId, { expiresAt: new Date(Date.now() + 7_200_000) }), 'Bob');
     const bobJoined = bob.frames.find((f) => f.type === 'joined');
     assert.ok(bobJoined?.type === 'joined');
     assert.deepEqual(bobJoined.participants.map((p) => p.role).sort(), ['pal', 'visitor', 'visitor']);
@@ -77,6 +78,20 @@ describe('local rooms', () => {
     alice.send('{not json');
     await alice.waitFor((f) => f.type === 'error' && f.code === 'bad_frame');
     alice.close();
+  });
+
+  it('admits one live connection per meeting token: a second join with it replaces the first', async () => {
+    const room = await insertConversation(t, { palId });
+    const first = await RoomClient.join(room.conversationUrl, room.token, 'Tab one');
+    const firstId = first.frames.find((f) => f.type === 'joined')!;
+    const second = await RoomClient.join(room.conversationUrl, room.token, 'Tab two');
+    const { code } = await first.closed;
+    assert.equal(code, RoomCloseCode.replaced);
+    const joined = second.frames.find((f) => f.type === 'joined');
+    assert.ok(joined?.type === 'joined' && firstId.type === 'joined');
+    assert.equal(joined.participants.filter((p) => p.role === 'visitor').length, 1, 'only the newest connection is in the room');
+    assert.ok(!joined.participants.some((p) => p.participant_id === firstId.participant_id));
+    second.close();
   });
 
   it('keeps frames sent right behind the join', async () => {

@@ -335,5 +335,6 @@ function closeMessage(code: number): string {
   if (code === RoomCloseCode.invalidToken) return 'The meeting token was not accepted.';
   if (code === RoomCloseCode.notFound) return 'The conversation room does not exist.';
   if (code === RoomCloseCode.ended) return 'The conversation has already ended.';
+  if (code === RoomCloseCode.replaced) return 'The conversation continues in another window.';
   return 'Could not connect to the conversation room.';
 }

@@ -26,6 +26,8 @@ export interface Backlog {
 interface Member {
   participant: Participant;
   socket: WebSocket;
+  /** The meeting token it joined with: one live connection per token (a newer one replaces it). */
+  token: string;
 }
 
 /** setTimeout cannot wait longer than this; a later deadline is re-armed when it is reached. */
@@ -62,10 +64,10 @@ export class Room {
   }
 
   /** Admits a participant whose token was checked; the PAL joins with the first one. */
-  async admit(socket: WebSocket, role: 'visitor' | 'operator', userName: string | undefined, backlog: Backlog = { frames: [], handedOff: false }): Promise<void> {
+  async admit(socket: WebSocket, role: 'visitor' | 'operator', userName: string | undefined, backlog: Backlog = { frames: [], handedOff: false }, token = ''): Promise<void> {
     if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
     const participant: Participant = { participant_id: `p_${randomUUID()}`, user_name: userName?.trim().slice(0, 80) || (role === 'operator' ? 'Operator' : 'Guest'), role };
-    const member: Member = { participant, socket };
+    const member: Member = { participant, socket, token };
     const now = this.deps.clock.now();
     this.marks.startedAt ??= now;
     this.marks.emptySince = null;
@@ -76,6 +78,15 @@ export class Room {
       .execute();
     if (socket.readyState !== socket.OPEN) return;
     if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
+    // A token admits one live connection: the newest (a reload, a second tab) replaces the older one.
+    for (const [id, other] of this.members) {
+      if (token && other.token === token) {
+        this.members.delete(id);
+        this.pal?.left(id);
+        this.broadcast({ type: 'participant-left', participant_id: id });
+        other.socket.close(RoomCloseCode.replaced, 'joined again with the same meeting token');
+      }
+    }
     this.members.set(participant.participant_id, member);
     socket.on('close', () => this.leave(participant.participant_id));
     this.sendTo(member, {
