@@ -5,7 +5,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { newId } from '../../src/server/ids.js';
 import { storeMedia } from '../../src/server/resources/media/store.js';
-import { verifyWebhook } from '../../src/server/webhooks/signing.js';
+import { verifiedWebhook } from './webhook-verify.js';
 import type { TestService } from './service.js';
 import { mediaFixture } from './media-fixtures.js';
 
@@ -82,11 +82,7 @@ export async function waitForFinished(t: TestService, path: string, key?: string
 
 export async function signatureIsValid(t: TestService, callback: Received, key?: string): Promise<boolean> {
   const { secret } = (await t.api('GET', '/v2/webhooks/secret', undefined, key ? { key } : {})).body;
-  return verifyWebhook(secret, {
-    id: String(callback.headers['webhook-id']),
-    timestamp: String(callback.headers['webhook-timestamp']),
-    signature: String(callback.headers['webhook-signature']),
-  }, callback.raw);
+  return verifiedWebhook(secret, callback.headers, callback.raw);
 }
 
 export async function fetchBytes(url: string): Promise<{ status: number; contentType: string | null; bytes: Buffer }> {
