@@ -112,6 +112,18 @@ describe('public deployment endpoints', () => {
   });
 
   describe('POST start', () => {
+    it('gives its conversations the deployment\'s disclosure policy (customization.policy), and refuses other values', async () => {
+      const eu = await deployment({ customization: { policy: 'eu' } });
+      const r = await start(eu, {});
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      const read = await t.api('GET', `/v2/conversations/${r.body.conversation_id}`);
+      assert.equal(read.body.properties.policy, 'eu');
+      const plain = await start(await deployment({}), {});
+      assert.equal((await t.api('GET', `/v2/conversations/${plain.body.conversation_id}`)).body.properties.policy, undefined);
+      const bad = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'widget', customization: { policy: 'us' } });
+      assert.equal(bad.status, 400, JSON.stringify(bad.body));
+    });
+
     it('creates a conversation with a meeting token and counts it in usage', async () => {
       const id = await deployment({ limits: { max_call_duration: 90 } });
       const r = await start(id, { conversational_context: 'Visitor is on the pricing page', custom_greeting: 'Hello there!', memory_stores: ['visitor-42'] });

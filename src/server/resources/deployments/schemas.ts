@@ -62,6 +62,7 @@ export const Customization = z
       .optional(),
     magic_canvas: z.looseObject({ accent_color: text.optional() }).optional(),
     strings: z.record(z.string(), z.record(z.string(), z.string())).optional(),
+    policy: z.literal('eu').optional().openapi({ description: "The conversations' `policy`: `eu` delivers the PAL's disclosures when its disclosure is `auto`" }),
     recording: z
       .looseObject({
         enabled: z.boolean().optional().openapi({ description: 'Every conversation of this deployment is recorded (the visitor is told)' }),

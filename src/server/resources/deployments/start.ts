@@ -79,10 +79,11 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
   });
 }
 
-/** The conversation properties a deployment's limits set (the room applies its defaults to the rest). */
+/** The conversation properties a deployment sets: its disclosure policy, recording and limits (the room applies its defaults to the rest). */
 function callProperties(limits: Limits, customization: z.infer<typeof Customization> | null | undefined): ConversationProperties | undefined {
   const recording = customization?.recording;
   const properties = {
+    ...(customization?.policy === 'eu' ? { policy: 'eu' as const } : {}),
     ...(recording?.enabled === true ? { enable_recording: true, ...(recording.destination_id ? { recording_destination_id: recording.destination_id } : {}) } : {}),
     ...(limits.max_call_duration != null ? { max_call_duration: limits.max_call_duration } : {}),
     ...(limits.participant_left_timeout != null ? { participant_left_timeout: limits.participant_left_timeout } : {}),
