@@ -107,11 +107,13 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
     const expected: Array<{ tool: string; component: string; type: string; value: Record<string, unknown>; ack: string }> = [];
     const interactions = async () => (await world.api('GET', `/v2/conversations/${conversationId}/canvas/interactions`)).body.data as any[];
     /** Waits until the interaction is listed and the PAL has answered it, so its canvas_clear cannot hit the next card. */
+    const count = (list: unknown[], item: string) => list.filter((x) => x === item).length;
     const recorded = async (entry: (typeof expected)[number]) => {
       expected.push(entry);
       await eventually(interactions, (list) => list.length === expected.length, `${entry.component} ${entry.type} recorded`);
       await eventually(async () => (await messages(page)).filter((m) => m.event_type === 'conversation.utterance' || m.event_type === 'conversation.tool_call').map((m) => m.properties.speech ?? m.properties.name),
-        (list) => list.includes(entry.ack), `the PAL's answer to ${entry.component}`);
+        // The same answer can come more than once ("Okay."): wait until this one has been said too.
+        (list) => count(list, entry.ack) >= count(expected.map((e) => e.ack), entry.ack), `the PAL's answer to ${entry.component}`);
     };
 
     await push(conversationId, 'canvas_show_question', {
