@@ -1,12 +1,9 @@
 // Client for the public endpoints the elements call (no API key): deployment init and start, and
 // Magic Canvas interactions. Responses are validated; every failure becomes a PalClientError.
 import * as z from 'zod/mini';
-import {
-  CanvasInteractionResponse, ErrorBody, InitResponse, StartErrorCode, StartResponse,
-  type StartBody,
-} from '../protocol/public.js';
+import { CanvasInteractionRecorded, type CanvasInteractionBody } from '../protocol/canvas-interaction.js';
+import { ErrorBody, InitResponse, StartErrorCode, StartResponse, type StartBody } from '../protocol/public.js';
 import { RatingResponse, type RatingBody } from '../protocol/rating.js';
-import type { CanvasInteractionBody } from './link.js';
 import { PalClientError, type PalErrorCode } from './errors.js';
 
 export interface ApiClientOptions {
@@ -35,7 +32,7 @@ export class ApiClient {
   }
 
   async postCanvasInteraction(conversationId: string, body: CanvasInteractionBody, signal?: AbortSignal): Promise<void> {
-    await this.#request(`/v2/conversations/${encodeURIComponent(conversationId)}/canvas/interactions`, CanvasInteractionResponse, {
+    await this.#request(`/v2/conversations/${encodeURIComponent(conversationId)}/canvas/interactions`, CanvasInteractionRecorded, {
       method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, signal,
     });
   }

@@ -1,6 +1,9 @@
 // The narrow view of a live conversation that in-call parts (transcript, canvas, disclosure, stage)
 // are given: what arrives from the room, how to send into it, and how to record canvas interactions.
 // The session implements it; tests and stories implement it with a stand-in.
+import type { CanvasInteractionBody } from '../protocol/canvas-interaction.js';
+
+export type { CanvasInteractionBody };
 
 /** Fired on a ConversationLink for every app-message that arrives from the room (raw, unvalidated). */
 export class LinkMessageEvent extends Event {
@@ -8,16 +11,6 @@ export class LinkMessageEvent extends Event {
   constructor(readonly message: unknown) {
     super(LinkMessageEvent.type);
   }
-}
-
-export interface CanvasInteractionBody {
-  interaction_id: string;
-  tool_call_id: string;
-  component: string;
-  component_version: string;
-  type: 'submit' | 'skip' | 'dismiss' | 'clear' | 'error' | 'heartbeat';
-  value: Record<string, unknown>;
-  metadata?: Record<string, unknown>;
 }
 
 export interface ConversationLink extends EventTarget {

@@ -1,5 +1,7 @@
-// Public deployment endpoints (no API key): init, start and their error bodies, plus the deployment
-// `customization` tree that the elements interpret. Browser-safe: zod/mini only.
+// Public deployment endpoints (no API key): init, start and their error codes, plus the deployment
+// `customization` tree that the elements interpret. One schema per wire shape: the elements parse with
+// these and the service validates and documents its routes with the same ones
+// (src/server/http/protocol-schema.ts). Browser-safe: zod/mini only.
 import * as z from 'zod/mini';
 
 export const Channel = z.enum(['widget', 'embed', 'landing-page']);
@@ -8,40 +10,45 @@ export type Channel = z.infer<typeof Channel>;
 export const UnavailableReason = z.enum(['inactive', 'daily_limit', 'total_limit', 'busy']);
 export type UnavailableReason = z.infer<typeof UnavailableReason>;
 
-const Copy = z.object({
-  title: z.optional(z.string()),
-  description: z.optional(z.string()),
-  btn_title: z.optional(z.string()),
-});
+export const MAX_CUSTOMIZATION_BYTES = 64 * 1024;
 
-/** Deployment customization: every key optional; unknown keys kept so newer services stay readable. */
+const text = z.string().check(z.maxLength(4000));
+const optionalText = z.optional(text);
+const Copy = z.looseObject({ title: optionalText, description: optionalText, btn_title: optionalText });
+
+/** Deployment customization: every key optional; unknown keys are kept (stored as given). */
 export const Customization = z.looseObject({
   theme: z.optional(z.enum(['light', 'dark', 'auto'])),
-  accent_color: z.optional(z.string()),
-  background_color: z.optional(z.string()),
-  text_color: z.optional(z.string()),
-  radius: z.optional(z.number()),
-  font_family: z.optional(z.string()),
+  accent_color: optionalText,
+  background_color: optionalText,
+  text_color: optionalText,
+  radius: z.optional(z.number().check(z.minimum(0), z.maximum(1000))),
+  font_family: optionalText,
   show_haircheck: z.optional(z.boolean()),
   camera_on: z.optional(z.boolean()),
   preview: z.optional(Copy),
   haircheck: z.optional(Copy),
-  after_call: z.optional(z.object({ ...Copy.shape, redirect_url: z.optional(z.string()) })),
-  widget: z.optional(z.object({
+  after_call: z.optional(z.looseObject({ ...Copy.shape, redirect_url: optionalText })),
+  widget: z.optional(z.looseObject({
     variant: z.optional(z.enum(['tiny', 'compact', 'full'])),
     corner: z.optional(z.enum(['bottom-right', 'bottom-left', 'top-right', 'top-left'])),
-    text: z.optional(z.string()),
+    text: optionalText,
   })),
-  landing_page: z.optional(z.object({
+  landing_page: z.optional(z.looseObject({
     template: z.optional(z.enum(['split', 'stacked', 'centered', 'spotlight', 'minimal'])),
-    logo_url: z.optional(z.string()),
-    title: z.optional(z.string()),
-    description: z.optional(z.string()),
-    cta_links: z.optional(z.array(z.object({ label: z.string(), url: z.string() }))),
+    logo_url: optionalText,
+    title: optionalText,
+    description: optionalText,
+    cta_links: z.optional(z.array(z.looseObject({ label: text, url: text })).check(z.maxLength(20))),
   })),
-  magic_canvas: z.optional(z.object({ accent_color: z.optional(z.string()) })),
+  magic_canvas: z.optional(z.looseObject({ accent_color: optionalText })),
   strings: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
-});
+  policy: z.optional(z.literal('eu')),
+  recording: z.optional(z.looseObject({
+    enabled: z.optional(z.boolean()),
+    destination_id: z.optional(z.string().check(z.regex(/^rd_[A-Za-z0-9]{1,61}$/, 'must look like a recording destination id (rd_…)'))),
+  })),
+}).check(z.refine((v) => new TextEncoder().encode(JSON.stringify(v)).length <= MAX_CUSTOMIZATION_BYTES, `must be at most ${MAX_CUSTOMIZATION_BYTES} bytes as JSON`));
 export type Customization = z.infer<typeof Customization>;
 
 export const InitResponse = z.object({
@@ -49,9 +56,9 @@ export const InitResponse = z.object({
   channel: Channel,
   customization: Customization,
   has_password: z.boolean(),
-  // Omitted by the service when the PAL has no face; an absent field means the same as null.
-  thumbnail_video_url: z.optional(z.nullable(z.string())),
-  thumbnail_image_url: z.optional(z.nullable(z.string())),
+  // Omitted when the PAL has no face (or no frame was extracted).
+  thumbnail_video_url: z.optional(z.string()),
+  thumbnail_image_url: z.optional(z.string()),
   limits: z.object({
     max_call_duration: z.nullable(z.number()),
     daily_call_limit_per_user: z.nullable(z.number()),
@@ -62,37 +69,45 @@ export const InitResponse = z.object({
 });
 export type InitResponse = z.infer<typeof InitResponse>;
 
-export const StartBody = z.object({
-  password: z.optional(z.string()),
-  conversational_context: z.optional(z.string()),
-  custom_greeting: z.optional(z.string()),
-  pal_id: z.optional(z.string()),
-  memory_stores: z.optional(z.array(z.string())),
-  captcha_token: z.optional(z.string()),
-});
-export type StartBody = z.infer<typeof StartBody>;
+const bounded = (max: number) => z.string().check(z.maxLength(max));
 
+/** Stable visitor identifiers (participant tags) for memory. */
+export const MemoryStoreTags = z.array(z.string().check(z.minLength(1), z.maxLength(128))).check(z.maxLength(20));
+
+export const StartBody = z.object({
+  // null is read as absent (a form that clears the field).
+  password: z.optional(z.nullable(bounded(256))),
+  conversational_context: z.optional(bounded(20_000)),
+  custom_greeting: z.optional(bounded(2_000)),
+  pal_id: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+  memory_stores: z.optional(MemoryStoreTags),
+  captcha_token: z.optional(bounded(4096)),
+});
+export type StartBody = z.input<typeof StartBody>;
+
+/** The start response, the same as creating a conversation with the API. */
 export const StartResponse = z.object({
   conversation_id: z.string(),
   conversation_name: z.string(),
   conversation_url: z.string(),
-  status: z.string(),
-  callback_url: z.nullable(z.optional(z.string())),
+  status: z.enum(['active', 'ended']),
+  // Omitted when no callback address was given.
+  callback_url: z.optional(z.string()),
   created_at: z.string(),
-  meeting_token: z.nullable(z.optional(z.string())),
+  meeting_token: z.string(),
 });
 export type StartResponse = z.infer<typeof StartResponse>;
 
-/** Stable codes of the start endpoint's errors (body `{error: code}`; 400 is `invalid_request: …`). */
+/** Stable codes of the start endpoint's errors (body `{error: code}` or `{error: "code: detail"}`). */
 export const StartErrorCode = z.enum([
   'deployment_not_found', 'deployment_inactive', 'origin_not_allowed', 'password_required', 'invalid_password',
   'captcha_required', 'captcha_failed', 'daily_limit', 'total_limit', 'busy', 'too_many_attempts', 'invalid_request',
-  // 503: the PAL of a Daily room could not be started (its runner refused); shown on the error screen.
-  'pal_unavailable',
+  // A `pal_id` preview without the owner's x-api-key.
+  'preview_requires_owner_key',
+  // 502: the video room could not be created; 503: the PAL of a Daily room could not be started.
+  'conferencing_unavailable', 'pal_unavailable',
 ]);
 export type StartErrorCode = z.infer<typeof StartErrorCode>;
 
 export const ErrorBody = z.union([z.object({ error: z.string() }), z.object({ message: z.string() })]);
 export type ErrorBody = z.infer<typeof ErrorBody>;
-
-export const CanvasInteractionResponse = z.object({ success: z.boolean() });

@@ -45,7 +45,7 @@ export const faceImage = `data:image/svg+xml,${encodeURIComponent(
 function initBody(id: string, scenario: Scenario): InitResponse {
   return {
     deployment_id: id, channel: 'embed', customization: {}, has_password: false,
-    thumbnail_video_url: null, thumbnail_image_url: faceImage,
+    thumbnail_image_url: faceImage,
     limits: { max_call_duration: null, daily_call_limit_per_user: null },
     captcha: null, is_available: true, unavailable_reason: null, ...scenario.init,
   };
@@ -54,7 +54,7 @@ function initBody(id: string, scenario: Scenario): InitResponse {
 function startBody(id: string): StartResponse {
   return {
     conversation_id: `c_${id}`, conversation_name: 'Story visitor', conversation_url: `${roomHost}/rooms/${encodeURIComponent(id)}`,
-    status: 'active', callback_url: null, created_at: new Date().toISOString(), meeting_token: 'stand-in',
+    status: 'active', created_at: new Date().toISOString(), meeting_token: 'stand-in',
   };
 }
 

@@ -13,7 +13,7 @@ describe('script-tag shells', () => {
     window.fetch = async (input, init) => String(input).endsWith('/init') && ++initFetches
       ? new Response(JSON.stringify(initBody({ customization: { widget: { text: 'Ask Ada', corner: 'top-left' }, preview: { title: 'Hi there' }, show_haircheck: false } })))
       : String(input).endsWith('/start')
-        ? new Response(JSON.stringify({ conversation_id: 'c1', conversation_name: 'n', conversation_url: 'http://pal.test/rooms/c1', status: 'active', callback_url: null, created_at: 'now', meeting_token: 't' }))
+        ? new Response(JSON.stringify({ conversation_id: 'c1', conversation_name: 'n', conversation_url: 'http://pal.test/rooms/c1', status: 'active', created_at: 'now', meeting_token: 't' }))
         : realFetch(input, init);
     PalDeploymentElement.transportFactory = () => new FakeTransport();
     defineShells(async () => {

@@ -64,7 +64,7 @@ describe('pal-gate', () => {
   it('in a deployment: wrong password returns to the gate with a pal-error, then the captcha, then the call', async () => {
     let attempts = 0;
     const service = useFakeService({ has_password: true, captcha: { provider: 'turnstile', site_key: 'site' }, customization: { show_haircheck: false } }, {
-      '/start': () => (++attempts === 1 ? { status: 403, body: { error: 'invalid_password' } } : { status: 200, body: { conversation_id: 'c42', conversation_name: 'n', conversation_url: 'http://pal.test/rooms/c42', status: 'active', callback_url: null, created_at: 'now', meeting_token: 't' } }),
+      '/start': () => (++attempts === 1 ? { status: 403, body: { error: 'invalid_password' } } : { status: 200, body: { conversation_id: 'c42', conversation_name: 'n', conversation_url: 'http://pal.test/rooms/c42', status: 'active', created_at: 'now', meeting_token: 't' } }),
     });
     const tokens: ((t: string) => void)[] = [];
     window.turnstile = { render: (_b, o) => (tokens.push(o.callback), `w${tokens.length}`), remove: () => undefined };

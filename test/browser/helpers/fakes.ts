@@ -8,7 +8,6 @@ import {
 export function initBody(overrides: Partial<InitResponse> = {}): InitResponse {
   return {
     deployment_id: 'd123', channel: 'widget', customization: {}, has_password: false,
-    thumbnail_video_url: null, thumbnail_image_url: null,
     limits: { max_call_duration: null, daily_call_limit_per_user: null },
     captcha: null, is_available: true, unavailable_reason: null, ...overrides,
   };
@@ -17,7 +16,7 @@ export function initBody(overrides: Partial<InitResponse> = {}): InitResponse {
 export function startBody(overrides: Partial<StartResponse> = {}): StartResponse {
   return {
     conversation_id: 'c42', conversation_name: 'Visitor', conversation_url: 'http://pal.test/rooms/c42',
-    status: 'active', callback_url: null, created_at: '2025-01-01T00:00:00Z', meeting_token: 'tok', ...overrides,
+    status: 'active', created_at: '2025-01-01T00:00:00Z', meeting_token: 'tok', ...overrides,
   };
 }
 

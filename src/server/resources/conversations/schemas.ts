@@ -1,5 +1,8 @@
 // Wire shapes of conversations (keyed create/read/list/end) shared with the deployment start response.
 import { z } from '@hono/zod-openapi';
+import { MemoryStoreTags as ProtocolMemoryStoreTags, StartResponse } from '../../../protocol/public.js';
+import { MAX_RATING_COMMENT, RatingBody as ProtocolRatingBody } from '../../../protocol/rating.js';
+import { protocolSchema } from '../../http/protocol-schema.js';
 
 export const ConversationId = z
   .string()
@@ -31,7 +34,7 @@ export const ConversationProperties = z
 export type ConversationProperties = z.infer<typeof ConversationProperties>;
 
 /** Stable visitor identifiers (participant tags) for memory. */
-export const MemoryStoreTags = z.array(z.string().min(1).max(128)).max(20);
+export const MemoryStoreTags = protocolSchema(ProtocolMemoryStoreTags, 'MemoryStoreTags');
 
 export const CreateConversation = z
   .object({
@@ -49,27 +52,17 @@ export const CreateConversation = z
   .openapi('CreateConversation');
 export type CreateConversation = z.infer<typeof CreateConversation>;
 
-export const ConversationCreated = z
-  .object({
-    conversation_id: z.string(),
-    conversation_name: z.string(),
-    conversation_url: z.string().openapi({ description: '`{public_url}/rooms/{id}` for a local room, or a Daily room URL' }),
-    status: z.enum(['active', 'ended']),
-    callback_url: z.string().optional().openapi({ description: 'Omitted when no callback address was given' }),
-    created_at: z.string(),
-    meeting_token: z.string().openapi({ description: 'Admits one visitor to this room until the call\'s maximum duration (plus a margin)' }),
-  })
-  .openapi('ConversationCreated');
+export const ConversationCreated = protocolSchema(StartResponse, 'ConversationCreated', {
+  properties: {
+    conversation_url: '`{public_url}/rooms/{id}` for a local room, or a Daily room URL',
+    callback_url: 'Omitted when no callback address was given',
+    meeting_token: "Admits one visitor to this room until the call's maximum duration (plus a margin)",
+  },
+});
 
-export const MAX_RATING_COMMENT = 1000;
-
-export const RatingBody = z
-  .object({
-    stars: z.number().int().min(1).max(5).openapi({ description: '1 (poor) to 5 (excellent)' }),
-    comment: z.string().max(MAX_RATING_COMMENT).optional().openapi({ description: `What the visitor wants to add (at most ${MAX_RATING_COMMENT} characters)` }),
-  })
-  .strict()
-  .openapi('RatingBody');
+export const RatingBody = protocolSchema(ProtocolRatingBody, 'RatingBody', {
+  properties: { stars: '1 (poor) to 5 (excellent)', comment: `What the visitor wants to add (at most ${MAX_RATING_COMMENT} characters)` },
+});
 
 export const ConversationRating = z
   .object({ stars: z.number().int(), comment: z.string().nullable(), rated_at: z.string() })

@@ -1,7 +1,7 @@
 // Cloudflare Turnstile: active when the deployment enables it and the service has a site key; tokens
 // are checked server-side at the siteverify endpoint (form fields secret, response, remoteip).
 import type { ServiceDeps } from '../../context.js';
-import { forbidden } from '../../http/errors.js';
+import { refuse } from './refusals.js';
 import type { Limits } from './schemas.js';
 
 export function captchaFor(config: ServiceDeps['config'], limits: Limits): { provider: 'turnstile'; site_key: string } | null {
@@ -10,11 +10,11 @@ export function captchaFor(config: ServiceDeps['config'], limits: Limits): { pro
 
 /** 403 captcha_required without a token, 403 captcha_failed when Cloudflare (or the network) says no. */
 export async function verifyCaptcha(deps: Pick<ServiceDeps, 'config' | 'fetch' | 'log'>, token: string | undefined, remoteIp: string | null): Promise<void> {
-  if (!token) throw forbidden('captcha_required');
+  if (!token) throw refuse('captcha_required');
   const { secret, verifyUrl } = deps.config.turnstile;
   if (!secret) {
     deps.log.error('captcha is enabled but PALKIT_TURNSTILE_SECRET is not set; refusing starts');
-    throw forbidden('captcha_failed');
+    throw refuse('captcha_failed');
   }
   const form = new URLSearchParams({ secret, response: token });
   if (remoteIp) form.set('remoteip', remoteIp);
@@ -26,5 +26,5 @@ export async function verifyCaptcha(deps: Pick<ServiceDeps, 'config' | 'fetch' |
   } catch (error) {
     deps.log.error('captcha verification unreachable', { error: error instanceof Error ? error.message : String(error) });
   }
-  if (outcome?.success !== true) throw forbidden('captcha_failed');
+  if (outcome?.success !== true) throw refuse('captcha_failed');
 }

@@ -5,7 +5,7 @@
 // per window, on PGlite and PostgreSQL alike and across instances.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { tooManyRequests } from '../../http/errors.js';
+import { refuse } from './refusals.js';
 
 export const ATTEMPT_WINDOW_MS = 15 * 60_000;
 /** Attempts answered at once; later ones wait a growing delay first. */
@@ -39,7 +39,7 @@ export async function reservePasswordAttempt(db: Db, deploymentId: string, clien
     .returning(['failures', 'blocked_until'])
     .executeTakeFirstOrThrow();
   if (row.blocked_until && row.blocked_until.getTime() > now.getTime()) {
-    throw tooManyRequests('too_many_attempts', (row.blocked_until.getTime() - now.getTime()) / 1000);
+    throw refuse('too_many_attempts', undefined, (row.blocked_until.getTime() - now.getTime()) / 1000);
   }
   const earlier = row.failures - 1;
   if (earlier >= FREE_FAILURES) await sleep(Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** (earlier - FREE_FAILURES)));

@@ -3,6 +3,7 @@ import { z } from '@hono/zod-openapi';
 import { JsonPatch } from '../../http/json-patch.js';
 import { ErrorBody, errors, json, jsonBody, keyedRoute, publicRoute } from '../../http/openapi.js';
 import { ConversationCreated } from '../conversations/schemas.js';
+import { codesWithStatus } from './refusals.js';
 import { CreateDeployment, Deployment, DeploymentId, DeploymentInit, DeploymentList, ListQuery, StartDeployment } from './schemas.js';
 
 const tags = ['Deployments'];
@@ -55,7 +56,9 @@ const palDown = { description: '`pal_unavailable`: the PAL runner refused a Dail
 export const start = publicRoute({
   method: 'post', path: '/v2/deployments/{deployment_id}/start', tags: publicTags, summary: 'Start a conversation from a deployment (no API key)',
   description:
-    'Checks, in order: the deployment exists (404 deployment_not_found); it is active (403 deployment_inactive); the Origin is allowed for widget and embed (403 origin_not_allowed); the password (403 password_required / invalid_password; repeated failures from one address are slowed, then 429 too_many_attempts with Retry-After); the captcha when enabled (403 captcha_required / captcha_failed); the limits (429 daily_limit / total_limit / busy); memory_stores must not name a memory store (400). `pal_id` is a preview override that needs the owner\'s x-api-key (403 otherwise).',
+    'Checks, in order: the deployment exists (404 deployment_not_found); it is active (403 deployment_inactive); the Origin is allowed for widget and embed (403 origin_not_allowed); the password (403 password_required / invalid_password; repeated failures from one address are slowed, then 429 too_many_attempts with Retry-After); the captcha when enabled (403 captcha_required / captcha_failed); the limits (429 daily_limit / total_limit / busy); memory_stores must not name a memory store (400). `pal_id` is a preview override that needs the owner\'s x-api-key (403 preview_requires_owner_key otherwise). ' +
+    'The `error` of a refusal is one of these codes, or `code: detail`: ' +
+    [400, 403, 404, 429, 502, 503].map((status) => `${status} ${codesWithStatus(status)}`).join('; ') + '.',
   request: { params, ...jsonBody(StartDeployment) },
   responses: { 200: json(ConversationCreated, 'Conversation created'), ...errors(400, 403, 404, 429), 502: providerDown, 503: palDown },
 });

@@ -1,9 +1,8 @@
 // Wire shapes of deployments: the keyed resource, its `limits` and `customization`, and the public
-// init/start bodies (CONTRACTS.md).
+// init/start bodies, which are the protocol's (src/protocol/public.ts).
 import { z } from '@hono/zod-openapi';
-import { MemoryStoreTags } from '../conversations/schemas.js';
-
-export const MAX_CUSTOMIZATION_BYTES = 64 * 1024;
+import { Channel as ProtocolChannel, Customization as ProtocolCustomization, InitResponse, StartBody } from '../../../protocol/public.js';
+import { protocolSchema } from '../../http/protocol-schema.js';
 
 export const DeploymentId = z
   .string()
@@ -12,7 +11,7 @@ export const DeploymentId = z
   .regex(/^d[a-z0-9]+$/, 'must look like a deployment id (d…)')
   .openapi({ param: { name: 'deployment_id', in: 'path' }, example: 'd4k9x2m7q1w8e3' });
 
-export const Channel = z.enum(['widget', 'embed', 'landing-page']).openapi({ description: 'Where the deployment is shown' });
+export const Channel = z.enum(ProtocolChannel.options).openapi({ description: 'Where the deployment is shown' });
 export const DeploymentStatus = z.enum(['draft', 'active', 'inactive']);
 
 const count = (description: string) => z.number().int().min(0).max(1_000_000_000).nullable().optional().openapi({ description });
@@ -33,47 +32,16 @@ export const Limits = z
   .openapi('DeploymentLimits', { description: 'Call limits of a deployment; absent or null means unlimited' });
 export type Limits = z.infer<typeof Limits>;
 
-const text = z.string().max(4000);
-const copy = z.looseObject({ title: text.optional(), description: text.optional(), btn_title: text.optional() });
+/** Known keys are typed (so the elements can rely on them); anything else is stored as given. */
+export const Customization = protocolSchema(ProtocolCustomization, 'DeploymentCustomization', {
+  description: 'Visual and conversation settings read by the elements; stored as given (at most 64 KB as JSON)',
+  properties: {
+    policy: "The conversations' `policy`: `eu` delivers the PAL's disclosures when its disclosure is `auto`",
+    recording: 'Every conversation of this deployment is recorded when `enabled` (the visitor is told); `destination_id` is one of your recording destinations and is not shown to visitors',
+    strings: 'Per-language overrides of the elements\' texts: `{ "de": { "join": "Beitreten" } }`',
+  },
+});
 
-/** Known keys are typed loosely (so the elements can rely on them); anything else is stored as given. */
-export const Customization = z
-  .looseObject({
-    theme: z.enum(['light', 'dark', 'auto']).optional(),
-    accent_color: text.optional(),
-    background_color: text.optional(),
-    text_color: text.optional(),
-    radius: z.number().min(0).max(1000).optional(),
-    font_family: text.optional(),
-    show_haircheck: z.boolean().optional(),
-    camera_on: z.boolean().optional(),
-    preview: copy.optional(),
-    haircheck: copy.optional(),
-    after_call: copy.extend({ redirect_url: text.optional() }).optional(),
-    widget: z.looseObject({ variant: z.enum(['tiny', 'compact', 'full']).optional(), corner: z.enum(['bottom-right', 'bottom-left', 'top-right', 'top-left']).optional(), text: text.optional() }).optional(),
-    landing_page: z
-      .looseObject({
-        template: z.enum(['split', 'stacked', 'centered', 'spotlight', 'minimal']).optional(),
-        logo_url: text.optional(),
-        title: text.optional(),
-        description: text.optional(),
-        cta_links: z.array(z.looseObject({ label: text, url: text })).max(20).optional(),
-      })
-      .optional(),
-    magic_canvas: z.looseObject({ accent_color: text.optional() }).optional(),
-    strings: z.record(z.string(), z.record(z.string(), z.string())).optional(),
-    policy: z.literal('eu').optional().openapi({ description: "The conversations' `policy`: `eu` delivers the PAL's disclosures when its disclosure is `auto`" }),
-    recording: z
-      .looseObject({
-        enabled: z.boolean().optional().openapi({ description: 'Every conversation of this deployment is recorded (the visitor is told)' }),
-        destination_id: z.string().min(2).max(64).regex(/^rd_[A-Za-z0-9]+$/, 'must look like a recording destination id (rd_…)').optional(),
-      })
-      .optional(),
-  })
-  .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= MAX_CUSTOMIZATION_BYTES, `must be at most ${MAX_CUSTOMIZATION_BYTES} bytes as JSON`)
-  .openapi('DeploymentCustomization', { description: 'Visual and conversation settings read by the elements (CONTRACTS.md); stored as given' });
-
-/** `scheme://host[:port]`, nothing else; stored in the browser's serialisation (lower-case host, no default port). */
 export const Origin = z.string().max(300).refine((value) => normaliseOrigin(value) !== null, 'must be an origin (scheme://host[:port])');
 
 export function normaliseOrigin(value: string): string | null {
@@ -138,30 +106,21 @@ export const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(10),
 });
 
-export const UnavailableReason = z.enum(['inactive', 'daily_limit', 'total_limit', 'busy']);
+export const DeploymentInit = protocolSchema(InitResponse, 'DeploymentInit', {
+  description: 'What an element needs before a call; answered only to pages on allowed_origins (403 origin_not_allowed)',
+  properties: {
+    thumbnail_video_url: "Preview video of the PAL's face; omitted when the PAL has no face",
+    thumbnail_image_url: "Preview image of the PAL's face; omitted when the PAL has no face or no frame was extracted",
+    unavailable_reason: 'Why a call cannot start now (is_available false)',
+  },
+});
 
-export const DeploymentInit = z
-  .object({
-    deployment_id: z.string(),
-    channel: Channel,
-    customization: z.record(z.string(), z.unknown()),
-    has_password: z.boolean(),
-    thumbnail_video_url: z.string().optional().openapi({ description: "Preview video of the PAL's face; omitted when the PAL has no face" }),
-    thumbnail_image_url: z.string().optional().openapi({ description: "Preview image of the PAL's face; omitted when the PAL has no face or no frame was extracted" }),
-    limits: z.object({ max_call_duration: z.number().nullable(), daily_call_limit_per_user: z.number().nullable() }),
-    captcha: z.object({ provider: z.literal('turnstile'), site_key: z.string() }).nullable(),
-    is_available: z.boolean(),
-    unavailable_reason: UnavailableReason.nullable(),
-  })
-  .openapi('DeploymentInit');
-
-export const StartDeployment = z
-  .object({
-    password: z.string().max(256).nullable().optional(),
-    conversational_context: z.string().max(20_000).optional(),
-    custom_greeting: z.string().max(2_000).optional(),
-    pal_id: z.string().min(1).max(64).optional().openapi({ description: 'Preview only: another of the owner\'s PALs; needs the owner\'s x-api-key' }),
-    memory_stores: MemoryStoreTags.optional().openapi({ description: 'Stable visitor identifiers; a memory_store_id is refused' }),
-    captcha_token: z.string().max(4096).optional(),
-  })
-  .openapi('StartDeployment');
+export const StartDeployment = protocolSchema(StartBody, 'StartDeployment', {
+  properties: {
+    password: 'Required when the deployment has a password',
+    conversational_context: 'Per-call context forwarded to the PAL',
+    pal_id: "Preview only: another of the owner's PALs; needs the owner's x-api-key",
+    memory_stores: 'Stable visitor identifiers; a memory_store_id is refused',
+    captcha_token: 'The Turnstile token, required when the deployment has a captcha',
+  },
+});

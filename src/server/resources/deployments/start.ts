@@ -5,7 +5,6 @@ import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../http/app-env.js';
 import { ownerForKey } from '../../http/auth.js';
-import { badRequest, forbidden, notFound, tooManyRequests } from '../../http/errors.js';
 import { createConversation, type CreatedConversation } from '../conversations/create.js';
 import { namesOwnStoreId } from '../memory-stores/repository.js';
 import { unavailableReason } from './availability.js';
@@ -14,6 +13,7 @@ import { clientAddress, clientKey } from './client-address.js';
 import { originMayStart } from './cors.js';
 import { clearPasswordFailures, reservePasswordAttempt } from './password-guard.js';
 import { verifyPassword } from './password.js';
+import { refuse } from './refusals.js';
 import { findDeployment } from './repository.js';
 import type { Customization, Limits, StartDeployment } from './schemas.js';
 import type { ConversationProperties } from '../conversations/schemas.js';
@@ -25,17 +25,17 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
   const { db, clock, config } = deps;
 
   const row = await findDeployment(db, deploymentId);
-  if (!row) throw notFound('deployment_not_found');
-  if (row.status !== 'active') throw forbidden('deployment_inactive');
-  if ((row.channel === 'widget' || row.channel === 'embed') && !originMayStart(row, c.req.header('origin'), config.publicUrl)) throw forbidden('origin_not_allowed');
+  if (!row) throw refuse('deployment_not_found');
+  if (row.status !== 'active') throw refuse('deployment_inactive');
+  if ((row.channel === 'widget' || row.channel === 'embed') && !originMayStart(row, c.req.header('origin'), config.publicUrl)) throw refuse('origin_not_allowed');
 
   const address = clientAddress(c);
   const visitor = clientKey(c, address);
   if (row.password_hash) {
-    if (!body.password) throw forbidden('password_required');
+    if (!body.password) throw refuse('password_required');
     // Counted before the check, so parallel guesses cannot outrun the limit.
     await reservePasswordAttempt(db, row.deployment_id, visitor, clock.now());
-    if (!(await verifyPassword(body.password, row.password_hash))) throw forbidden('invalid_password');
+    if (!(await verifyPassword(body.password, row.password_hash))) throw refuse('invalid_password');
     await clearPasswordFailures(db, row.deployment_id, visitor);
   }
 
@@ -52,7 +52,7 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
   if (body.pal_id !== undefined) {
     const key = c.req.header('x-api-key');
     const owner = key ? await ownerForKey(db, key) : undefined;
-    if (owner !== row.owner_id) throw forbidden('preview_requires_owner_key');
+    if (owner !== row.owner_id) throw refuse('preview_requires_owner_key');
     palId = body.pal_id;
   }
 
@@ -70,11 +70,11 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
       // Counting this call first takes the row lock: concurrent starts of this deployment take turns,
       // so the last slot goes to exactly one of them (a refusal below rolls the count back).
       const counted = await trx.updateTable('deployments').set((eb) => ({ usage_total: eb('usage_total', '+', 1) })).where('deployment_id', '=', row.deployment_id).returningAll().executeTakeFirst();
-      if (!counted) throw notFound('deployment_not_found');
+      if (!counted) throw refuse('deployment_not_found');
       const reason = await unavailableReason(trx, { ...counted, usage_total: counted.usage_total - 1 }, clock.now(), visitor);
-      if (reason === 'inactive') throw forbidden('deployment_inactive');
-      if (reason) throw tooManyRequests(reason, reason === 'busy' ? 30 : secondsToUtcMidnight(clock.now(), reason));
-      if (namesStore) throw badRequest('invalid_request: memory_stores: give stable visitor identifiers; a memory_store_id is not accepted here');
+      if (reason === 'inactive') throw refuse('deployment_inactive');
+      if (reason) throw refuse(reason, undefined, reason === 'busy' ? 30 : secondsToUtcMidnight(clock.now(), reason));
+      if (namesStore) throw refuse('invalid_request', 'memory_stores: give stable visitor identifiers; a memory_store_id is not accepted here');
     },
   });
 }

@@ -15,25 +15,23 @@ import { canvasInteractionCallback } from './callbacks.js';
 import { canvasValueProblem } from './canvas-values.js';
 import { countCanvasRequest, listCanvasInteractions, recordCanvasInteraction } from './canvas-store.js';
 import { hubFor } from './room-hub.js';
+import { CanvasInteractionBody as ProtocolCanvasInteractionBody, CanvasInteractionRecorded, CanvasInteractionType } from '../../../../protocol/canvas-interaction.js';
+import { protocolSchema } from '../../../http/protocol-schema.js';
 
 const tags = ['Magic Canvas'];
 /** A visitor's interaction is a few answers: anything larger is not one, and would be stored per request. */
 export const MAX_CANVAS_BODY_BYTES = 16 * 1024;
-const Id128 = z.string().min(1).max(128);
 const Params = z.object({ conversation_id: z.string().min(1).max(64).openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }) });
-const InteractionType = z.enum(['submit', 'skip', 'dismiss', 'clear', 'error', 'heartbeat']);
+const InteractionType = z.enum(CanvasInteractionType.options);
 
-export const CanvasInteractionBody = z
-  .object({
-    interaction_id: Id128.openapi({ description: 'Idempotency key; clients use ci_{tool_call_id}_{type}_{uuid}' }),
-    tool_call_id: Id128.openapi({ description: 'The canvas action call that showed the card' }),
-    component: Id128.openapi({ example: 'canvas.question' }),
-    component_version: Id128.openapi({ example: 'v1' }),
-    type: InteractionType,
-    value: z.record(z.string(), z.unknown()).default({}).openapi({ description: 'Validated per component and type', example: { selected_option_ids: ['opt_2'], skipped: false } }),
-    metadata: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Free-form; not part of the idempotency match', example: { client: 'kiosk-web' } }),
-  })
-  .openapi('CanvasInteractionBody');
+export const CanvasInteractionBody = protocolSchema(ProtocolCanvasInteractionBody, 'CanvasInteractionBody', {
+  properties: {
+    interaction_id: 'Idempotency key; clients use ci_{tool_call_id}_{type}_{uuid}',
+    tool_call_id: 'The canvas action call that showed the card',
+    value: 'Validated per component and type',
+    metadata: 'Free-form; not part of the idempotency match',
+  },
+});
 
 export const CanvasInteraction = z
   .object({
@@ -54,7 +52,7 @@ export const recordInteraction = publicRoute({
   summary: 'Record a Magic Canvas interaction (no key while the conversation is active; 120 per minute per address)',
   request: { params: Params, ...jsonBody(CanvasInteractionBody) },
   responses: {
-    200: json(z.object({ success: z.literal(true) }).openapi('CanvasInteractionRecorded'), 'Recorded (or an identical retry)'),
+    200: json(protocolSchema(CanvasInteractionRecorded, 'CanvasInteractionRecorded'), 'Recorded (or an identical retry)'),
     ...errors(400, 404, 409, 410, 429),
   },
 });

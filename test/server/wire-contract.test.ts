@@ -1,0 +1,139 @@
+// One wire contract: the public shapes the elements and the service exchange (customization, the init
+// response, the start body and response, start error codes, the canvas-interaction body, the rating
+// body) are each one schema in src/protocol. This fails when the service's routes stop using them:
+// the published OpenAPI components must be the protocol schemas' JSON Schemas, the routes' parsed
+// types must be the protocol's types (checked by the compiler), and the browser's own ApiClient must
+// read the real service's answers and refusals.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { z } from '@hono/zod-openapi';
+import * as zm from 'zod/mini';
+import { ApiClient } from '../../src/client/api.js';
+import { PalClientError } from '../../src/client/errors.js';
+import { CanvasInteractionBody, CanvasInteractionRecorded } from '../../src/protocol/canvas-interaction.js';
+import { Customization, InitResponse, StartBody, StartErrorCode, StartResponse } from '../../src/protocol/public.js';
+import { RatingBody } from '../../src/protocol/rating.js';
+import { recordInteraction } from '../../src/server/resources/conversations/live/canvas-routes.js';
+import { postRating } from '../../src/server/resources/conversations/rating-routes.js';
+import { init as initRoute, start as startRoute } from '../../src/server/resources/deployments/routes.js';
+import { START_REFUSAL_STATUS } from '../../src/server/resources/deployments/refusals.js';
+import { createPal } from '../helpers/fixtures.js';
+import { startTestService, type TestService } from '../helpers/service.js';
+
+// ---- compile time: each route parses into (and answers with) the protocol's own type ----------------
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type BodyOf<R> = R extends { request: { body: { content: { 'application/json': { schema: infer S } } } } } ? S : never;
+type OkOf<R> = R extends { responses: { 200: { content: { 'application/json': { schema: infer S } } } } } ? S : never;
+const sameType = <A, B>(proof: Equal<A, B>) => proof;
+sameType<z.output<BodyOf<typeof startRoute>>, zm.output<typeof StartBody>>(true);
+sameType<z.output<OkOf<typeof startRoute>>, zm.output<typeof StartResponse>>(true);
+sameType<z.output<OkOf<typeof initRoute>>, zm.output<typeof InitResponse>>(true);
+sameType<z.output<BodyOf<typeof recordInteraction>>, zm.output<typeof CanvasInteractionBody>>(true);
+sameType<z.output<OkOf<typeof recordInteraction>>, zm.output<typeof CanvasInteractionRecorded>>(true);
+sameType<z.output<BodyOf<typeof postRating>>, zm.output<typeof RatingBody>>(true);
+// Every start error code the elements know has a status on the service, and no other code exists there.
+sameType<keyof typeof START_REFUSAL_STATUS, StartErrorCode>(true);
+
+/** A JSON Schema without documentation (descriptions are added for the document only). */
+function shapeOf(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(shapeOf);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  return Object.fromEntries(Object.entries(schema).filter(([k]) => k !== 'description' && k !== '$schema').map(([k, v]) => [k, shapeOf(v)]));
+}
+const jsonSchemaOf = (schema: zm.ZodMiniType) => shapeOf(zm.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
+
+describe('one wire contract for the elements and the service', () => {
+  let t: TestService;
+  let doc: { components: { schemas: Record<string, unknown> }; paths: Record<string, Record<string, any>> };
+  let palId: string;
+  before(async () => {
+    t = await startTestService();
+    ({ palId } = (await createPal(t)) as { palId: string });
+    doc = (await t.api('GET', '/openapi.json', undefined, { key: null })).body;
+  });
+  after(() => t.close());
+
+  it('publishes each protocol schema as the OpenAPI component the routes use', () => {
+    const components: Array<[string, zm.ZodMiniType]> = [
+      ['DeploymentCustomization', Customization],
+      ['DeploymentInit', InitResponse],
+      ['StartDeployment', StartBody],
+      ['ConversationCreated', StartResponse],
+      ['CanvasInteractionBody', CanvasInteractionBody],
+      ['CanvasInteractionRecorded', CanvasInteractionRecorded],
+      ['RatingBody', RatingBody],
+    ];
+    for (const [name, schema] of components) assert.deepEqual(shapeOf(doc.components.schemas[name]), jsonSchemaOf(schema), name);
+
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const json = (entry: any) => entry.content['application/json'].schema;
+    const startOp = doc.paths['/v2/deployments/{deployment_id}/start']!.post;
+    assert.deepEqual(json(startOp.requestBody), ref('StartDeployment'));
+    assert.deepEqual(json(startOp.responses['200']), ref('ConversationCreated'));
+    assert.deepEqual(json(doc.paths['/v2/deployments/{deployment_id}/init']!.get.responses['200']), ref('DeploymentInit'));
+    const canvasOp = doc.paths['/v2/conversations/{conversation_id}/canvas/interactions']!.post;
+    assert.deepEqual(json(canvasOp.requestBody), ref('CanvasInteractionBody'));
+    assert.deepEqual(json(doc.paths['/v2/conversations/{conversation_id}/rating']!.post.requestBody), ref('RatingBody'));
+    // The deployment resource's customization is the same component.
+    assert.deepEqual(doc.paths['/v2/deployments']!.post.requestBody.content['application/json'].schema, ref('CreateDeployment'));
+    assert.deepEqual((doc.components.schemas.CreateDeployment as any).properties.customization, ref('DeploymentCustomization'));
+  });
+
+  it('documents every start error code with its status', () => {
+    const description = doc.paths['/v2/deployments/{deployment_id}/start']!.post.description as string;
+    for (const code of StartErrorCode.options) {
+      assert.match(description, new RegExp(`${START_REFUSAL_STATUS[code]} [^;]*\`${code}\``), code);
+      const status = String(START_REFUSAL_STATUS[code]);
+      assert.ok(doc.paths['/v2/deployments/{deployment_id}/start']!.post.responses[status], `${code}: ${status} is a documented response`);
+    }
+  });
+
+  it("the browser's ApiClient reads the real service's init, start and refusals", async () => {
+    const created = await t.api('POST', '/v2/deployments', {
+      pal_id: palId, channel: 'embed', password: 'open-sesame',
+      customization: { theme: 'dark', radius: 12, widget: { corner: 'top-left' }, recording: { enabled: false }, future_key: { kept: true } },
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const id = created.body.deployment_id as string;
+    assert.equal((await t.api('PATCH', `/v2/deployments/${id}`, [{ op: 'replace', path: '/status', value: 'active' }])).status, 200);
+
+    const client = new ApiClient({ apiBase: t.url });
+    const init = await client.init(id);
+    assert.equal(init.has_password, true);
+    assert.equal(init.customization.theme, 'dark');
+    assert.deepEqual(init.customization.future_key, { kept: true }, 'unknown customization keys reach the elements');
+
+    const refusal = async (deploymentId: string, body: zm.input<typeof StartBody>) => {
+      const error = await client.start(deploymentId, body).then(() => null, (e: unknown) => e);
+      assert.ok(error instanceof PalClientError, String(error));
+      return error.code;
+    };
+    assert.equal(await refusal(id, {}), 'password_required');
+    assert.equal(await refusal(id, { password: 'wrong' }), 'invalid_password');
+    assert.equal(await refusal('dnotthere1', {}), 'deployment_not_found');
+    assert.equal(await refusal(id, { password: 'open-sesame', memory_stores: ['x'.repeat(129)] }), 'invalid_request');
+    assert.equal(await refusal(id, { password: 'open-sesame', pal_id: palId }), 'preview_requires_owner_key');
+
+    const started = await client.start(id, { password: 'open-sesame', conversational_context: 'wire contract' });
+    assert.match(started.conversation_id, /^c[a-z0-9]+$/);
+    assert.equal(started.status, 'active');
+    assert.ok(started.meeting_token.length > 20, 'the visitor gets a meeting token');
+    assert.equal('callback_url' in started, false, 'an absent callback address is omitted, not null');
+
+    // The canvas card's body, as the elements build it, is recorded by the service.
+    await client.postCanvasInteraction(started.conversation_id, {
+      interaction_id: 'ci_call_w1_dismiss_00000000-0000-4000-8000-000000000000', tool_call_id: 'call_w1',
+      component: 'canvas.text', component_version: 'v1', type: 'dismiss', value: {},
+    });
+    await t.api('POST', `/v2/conversations/${started.conversation_id}/end`);
+  });
+
+  it('refuses what the protocol refuses, with its message and path', async () => {
+    const r = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'widget', customization: { recording: { destination_id: 'nope' } } });
+    assert.equal(r.status, 400);
+    assert.match(r.body.error, /^invalid_request: customization\.recording\.destination_id: must look like a recording destination id/);
+    const big = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'widget', customization: { strings: { en: { a: 'x'.repeat(70_000) } } } });
+    assert.equal(big.status, 400);
+    assert.match(big.body.error, /customization.*at most 65536 bytes/);
+  });
+});
