@@ -2,7 +2,7 @@
 // Magic Canvas interactions. Responses are validated; every failure becomes a PalClientError.
 import * as z from 'zod/mini';
 import { CanvasInteractionRecorded, type CanvasInteractionBody } from '../protocol/canvas-interaction.js';
-import { ErrorBody, InitResponse, StartErrorCode, StartResponse, type StartBody } from '../protocol/public.js';
+import { ErrorBody, GatePass, InitResponse, StartErrorCode, StartResponse, type GateBody, type StartBody } from '../protocol/public.js';
 import { RatingResponse, type RatingBody } from '../protocol/rating.js';
 import { PalClientError, type PalErrorCode } from './errors.js';
 
@@ -27,6 +27,13 @@ export class ApiClient {
 
   start(deploymentId: string, body: StartBody, signal?: AbortSignal): Promise<StartResponse> {
     return this.#request(`/v2/deployments/${encodeURIComponent(deploymentId)}/start`, StartResponse, {
+      method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, signal,
+    });
+  }
+
+  /** The password step: checks the password (and captcha token) and answers a pass for start. */
+  passGate(deploymentId: string, body: GateBody, signal?: AbortSignal): Promise<GatePass> {
+    return this.#request(`/v2/deployments/${encodeURIComponent(deploymentId)}/gate`, GatePass, {
       method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, signal,
     });
   }

@@ -9,7 +9,7 @@ export interface SessionSettings {
   showHaircheck: boolean;
   cameraOn: boolean;
   /** Body fields read at creation: context, greeting, memory stores. */
-  startBody(): Omit<StartBody, 'password' | 'captcha_token'>;
+  startBody(): Omit<StartBody, 'password' | 'captcha_token' | 'gate_pass'>;
   userName?: string;
 }
 

@@ -1,7 +1,7 @@
 // The conversation session: one state machine from deployment init to the end of a call. It owns the API
 // calls, the gate (password, captcha), the device check, the transport, and implements ConversationLink
 // for the in-call parts. States and modes are the host-page contract's.
-import type { InitResponse, StartBody, StartResponse, UnavailableReason } from '../protocol/public.js';
+import type { GateBody, InitResponse, StartBody, StartResponse, UnavailableReason } from '../protocol/public.js';
 import type { RatingBody } from '../protocol/rating.js';
 import { PalClientError, isAbort, toClientError } from './errors.js';
 import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from './link.js';
@@ -30,6 +30,8 @@ export class ConversationSession extends EventTarget implements ConversationLink
   gate: GateStep | null = null;
   /** Why the last gate attempt failed (code of the start endpoint), shown on the gate. */
   gateError: PalClientError | null = null;
+  /** The password step's answer is being checked with the service. */
+  gateChecking = false;
   error: PalClientError | null = null;
   unavailableReason: UnavailableReason | 'captcha' | null = null;
   microphoneOn = true;
@@ -46,6 +48,8 @@ export class ConversationSession extends EventTarget implements ConversationLink
   #transport: Transport | null = null;
   #password: string | undefined;
   #captchaToken: string | undefined;
+  /** From the service once the password passed; stands in for it (and the captcha) at start. */
+  #gatePass: string | undefined;
   readonly #visitor = new VisitorStep();
   #starting: Promise<void> | null = null;
   #creating: Promise<StartResponse> | null = null;
@@ -145,8 +149,10 @@ export class ConversationSession extends EventTarget implements ConversationLink
     return this.#starting;
   }
 
-  submitPassword(password: string): void {
+  /** The password step's answer, with the captcha token when the deployment has a captcha. */
+  submitPassword(password: string, captchaToken?: string): void {
     this.#password = password;
+    if (captchaToken !== undefined) this.#captchaToken = captchaToken;
     this.#resume('password');
   }
 
@@ -284,9 +290,39 @@ export class ConversationSession extends EventTarget implements ConversationLink
 
   async #passGate(): Promise<void> {
     const deployment = this.deployment;
-    while (deployment?.has_password && this.#password === undefined) await this.#askGate('password');
-    while (deployment?.captcha && this.#captchaToken === undefined) await this.#askGate('captcha');
+    if (deployment?.has_password) {
+      while (this.#gatePass === undefined) {
+        await this.#askGate('password');
+        await this.#checkGate();
+      }
+    } else {
+      while (deployment?.captcha && this.#captchaToken === undefined) await this.#askGate('captcha');
+    }
     this.gate = null;
+  }
+
+  /** Checks the password (after the captcha) at once, so a wrong one is said on the password step. */
+  async #checkGate(): Promise<void> {
+    const { api, deploymentId } = this.#options;
+    if (!api || !deploymentId) throw new PalClientError('no_deployment', 'No deployment id was given.');
+    const body: GateBody = { password: this.#password, ...(this.#captchaToken !== undefined ? { captcha_token: this.#captchaToken } : {}) };
+    // Each answer is used once: a wrong password needs another, and a captcha token is single-use.
+    this.#password = undefined;
+    this.#captchaToken = undefined;
+    this.gateChecking = true;
+    this.#changed();
+    try {
+      this.#gatePass = (await api.passGate(deploymentId, body, this.#abort.signal)).gate_pass;
+      this.gateError = null;
+    } catch (raw) {
+      const error = toClientError(raw);
+      if (startOutcome(error.code).kind !== 'gate') throw error;
+      this.gateError = error;
+      this.#report(error);
+    } finally {
+      this.gateChecking = false;
+      this.#changed();
+    }
   }
 
   async #askGate(step: GateStep): Promise<void> {
@@ -300,7 +336,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
     if (!api || !deploymentId) return Promise.reject(new PalClientError('no_deployment', 'No deployment id was given.'));
     const body: StartBody = {
       ...this.#settings.startBody(),
-      ...(this.#password !== undefined ? { password: this.#password } : {}),
+      ...(this.#gatePass !== undefined ? { gate_pass: this.#gatePass } : {}),
       ...(this.#captchaToken !== undefined ? { captcha_token: this.#captchaToken } : {}),
     };
     // A captcha token is single-use: the next attempt needs a fresh one.
@@ -360,7 +396,8 @@ export class ConversationSession extends EventTarget implements ConversationLink
     const outcome = startOutcome(error.code);
     this.#report(error);
     if (outcome.kind === 'gate' && this.deployment) {
-      if (outcome.step === 'password') this.#password = undefined;
+      // The pass ran out (or the password changed): the visitor enters it again.
+      if (outcome.step === 'password') this.#gatePass = undefined;
       this.gateError = error;
       this.#setState('idle');
       this.#setMode('idle');

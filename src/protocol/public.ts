@@ -82,8 +82,20 @@ export const StartBody = z.object({
   pal_id: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
   memory_stores: z.optional(MemoryStoreTags),
   captcha_token: z.optional(bounded(4096)),
+  /** From the gate check: stands in for the password and captcha while it is valid. */
+  gate_pass: z.optional(bounded(512)),
 });
 export type StartBody = z.input<typeof StartBody>;
+
+/** POST …/gate: the visitor's answers at the password step (the captcha token too, where there is one). */
+export const GateBody = z.object({
+  password: z.optional(z.nullable(bounded(256))),
+  captcha_token: z.optional(bounded(4096)),
+});
+export type GateBody = z.input<typeof GateBody>;
+
+export const GatePass = z.object({ gate_pass: z.string(), expires_at: z.string() });
+export type GatePass = z.infer<typeof GatePass>;
 
 /** The start response, the same as creating a conversation with the API. */
 export const StartResponse = z.object({

@@ -64,7 +64,7 @@ const json = (status: number, body: unknown): Response =>
 /** The public deployment endpoints, answered from the registered scenarios. */
 export const standInFetch: typeof fetch = async (input, init) => {
   const url = new URL(String(input instanceof Request ? input.url : input), location.href);
-  const deployment = url.pathname.match(/\/v2\/deployments\/([^/]+)\/(init|start)$/);
+  const deployment = url.pathname.match(/\/v2\/deployments\/([^/]+)\/(init|gate|start)$/);
   if (deployment) {
     const id = decodeURIComponent(deployment[1]!);
     const scenario = scenarios.get(id);
@@ -74,8 +74,10 @@ export const standInFetch: typeof fetch = async (input, init) => {
       if (scenario.initError) return json(scenario.initError.status, { error: scenario.initError.error });
       return json(200, initBody(id, scenario));
     }
-    const body = JSON.parse(String(init?.body ?? '{}')) as { password?: string };
-    if (scenario.init?.has_password && body.password !== 'palkit') return json(403, { error: 'invalid_password' });
+    const body = JSON.parse(String(init?.body ?? '{}')) as { password?: string; gate_pass?: string };
+    // The password ("palkit") is checked at the gate; its pass starts the call.
+    if (deployment[2] === 'gate') return body.password === 'palkit' ? json(200, { gate_pass: 'stand-in-pass', expires_at: new Date(Date.now() + 900_000).toISOString() }) : json(403, { error: 'invalid_password' });
+    if (scenario.init?.has_password && body.gate_pass !== 'stand-in-pass') return json(403, { error: 'password_required' });
     if (scenario.startError) return json(scenario.startError.status, { error: scenario.startError.error });
     return json(200, startBody(id));
   }

@@ -1,5 +1,5 @@
 // End to end, in Chromium against the service process: a customer page on another origin with only the
-// script tag and an element walks launcher → preview → password → captcha → device check → joined local
+// script tag and an element walks launcher → preview → captcha and password → device check → joined local
 // room → end → after-call screen (widget, embed, and the hosted landing page); a wrong password, a refused
 // origin, an inactive deployment and an exhausted limit each show their own screen and `pal-error` code.
 import assert from 'node:assert/strict';
@@ -51,18 +51,16 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
     await p.locator('pal-preview h2').filter({ hasText: previewTitle }).waitFor();
     await p.locator('pal-preview [part="start"]').click();
 
-    // Password: the gate, then a wrong password is answered on the gate itself.
-    const password = p.locator('pal-gate input[name="password"]');
-    await password.waitFor();
-    await password.fill(PASSWORD);
-    await p.locator('pal-gate button[type="submit"]').click();
-
-    // Captcha: Cloudflare's script (the stand-in) renders into the gate; ticking it hands over the token.
+    // The password step: Cloudflare's challenge (the stand-in) renders above the field; the password and
+    // the challenge's token are checked together at once, the captcha first.
     const check = p.locator('pal-gate .turnstile-standin input');
     await check.waitFor();
     assert.match(await p.locator('pal-gate .turnstile-standin').innerText(), new RegExp(SITE_KEY));
     const verifiedBefore = world.siteverify.forms.length;
     await check.click();
+    const password = p.locator('pal-gate input[name="password"]');
+    await password.fill(PASSWORD);
+    await p.locator('pal-gate button[type="submit"]').click();
 
     // Device check, then the call.
     await p.locator('pal-haircheck [part="join"]').click();
@@ -93,7 +91,7 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
     return conversationId;
   }
 
-  it('pal-widget: launcher → preview → password → captcha → device check → call → end → after-call screen', async () => {
+  it('pal-widget: launcher → preview → captcha and password → device check → call → end → after-call screen', async () => {
     const id = await guarded('widget');
     const p = await page();
     await p.goto(world.sitePage(`/widget-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)));
@@ -104,7 +102,7 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
     await walkFromPreview(p, 'pal-widget', 'Talk to the widget');
   });
 
-  it('pal-embed: preview → password → captcha → device check → call → end → after-call screen', async () => {
+  it('pal-embed: preview → captcha and password → device check → call → end → after-call screen', async () => {
     const id = await guarded('embed');
     const p = await page();
     const inits: string[] = [];
@@ -114,7 +112,7 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
     assert.equal(inits.length, 1, 'the full element reused the init the script tag\'s shell fetched');
   });
 
-  it('landing page at /d/{id}: preview → password → captcha → device check → call → end → after-call screen', async () => {
+  it('landing page at /d/{id}: preview → captcha and password → device check → call → end → after-call screen', async () => {
     const id = await guarded('landing-page');
     const p = await page();
     await p.goto(`${world.serviceUrl}/d/${id}`);

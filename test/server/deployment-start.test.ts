@@ -242,19 +242,77 @@ describe('public deployment endpoints', () => {
       assert.ok(rows[0]!.blocked_until && rows[0]!.blocked_until.getTime() > Date.now());
     });
 
-    it('verifies the captcha server-side after the password', async () => {
+    it('verifies the captcha server-side before the password, so every guess needs a solved challenge', async () => {
       const id = await deployment({ password: 'pw', limits: { captcha_enabled: true } });
+      assert.deepEqual((await start(id, { password: 'wrong' })).body, { error: 'captcha_required' });
       assert.deepEqual((await start(id, { captcha_token: 'good-token' })).body, { error: 'password_required' });
-      assert.deepEqual((await start(id, { password: 'pw' })).body, { error: 'captcha_required' });
+      const guesser = { 'x-forwarded-for': '198.51.100.78' };
       const before = siteverify.forms.length;
-      const failed = await start(id, { password: 'pw', captcha_token: 'bad-token' }, { 'x-forwarded-for': '198.51.100.77' });
+      const failed = await start(id, { password: 'wrong', captcha_token: 'bad-token' }, { 'x-forwarded-for': '198.51.100.77' });
       assert.equal(failed.status, 403);
       assert.deepEqual(failed.body, { error: 'captcha_failed' });
       const form = siteverify.forms[before]!;
       assert.equal(form.get('secret'), 'turnstile-secret');
       assert.equal(form.get('response'), 'bad-token');
       assert.equal(form.get('remoteip'), '198.51.100.77');
-      assert.equal((await start(id, { password: 'pw', captcha_token: 'good-token' })).status, 200);
+      // Guesses without a solved challenge are not checked, so they cost no attempt either.
+      for (let i = 0; i < 10; i++) assert.deepEqual((await start(id, { password: `guess-${i}`, captcha_token: 'bad-token' }, guesser)).body, { error: 'captcha_failed' });
+      const attempts = await t.service.deps.db.selectFrom('deployment_password_attempts').selectAll().where('deployment_id', '=', id).execute();
+      assert.deepEqual(attempts, [], 'no password was checked');
+      assert.deepEqual((await start(id, { password: 'wrong', captcha_token: 'good-token' }, guesser)).body, { error: 'invalid_password' });
+      assert.equal((await start(id, { password: 'pw', captcha_token: 'good-token' }, guesser)).status, 200);
+    });
+
+    describe('the password step (POST gate)', () => {
+      const gate = (id: string, body: unknown, headers: Record<string, string> = {}) =>
+        t.api('POST', `/v2/deployments/${id}/gate`, body, { key: null, headers: { 'x-forwarded-for': '203.0.113.200', ...headers } });
+
+      it('says at once whether the password is right, and its pass starts the call without the password', async () => {
+        const id = await deployment({ password: 'open sesame' });
+        assert.deepEqual((await gate(id, {})).body, { error: 'password_required' });
+        assert.deepEqual((await gate(id, { password: '' })).body, { error: 'password_required' });
+        const wrong = await gate(id, { password: 'open barley' });
+        assert.equal(wrong.status, 403);
+        assert.deepEqual(wrong.body, { error: 'invalid_password' });
+        const passed = await gate(id, { password: 'open sesame' });
+        assert.equal(passed.status, 200, JSON.stringify(passed.body));
+        assert.deepEqual(Object.keys(passed.body).sort(), ['expires_at', 'gate_pass']);
+        const minutes = (Date.parse(passed.body.expires_at) - Date.now()) / 60_000;
+        assert.ok(minutes > 14 && minutes <= 15, `valid for 15 minutes, got ${minutes}`);
+        assert.ok(!JSON.stringify(passed.body).includes('open sesame'));
+        assert.equal((await start(id, { gate_pass: passed.body.gate_pass })).status, 200);
+        // A pass is for its deployment only, cannot be forged, and ends when the password changes.
+        const other = await deployment({ password: 'open sesame' });
+        assert.deepEqual((await start(other, { gate_pass: passed.body.gate_pass })).body, { error: 'password_required' });
+        const [expiry] = passed.body.gate_pass.split('.');
+        assert.deepEqual((await start(id, { gate_pass: `${Number(expiry) + 3600}.${passed.body.gate_pass.split('.')[1]}` })).body, { error: 'password_required' });
+        assert.deepEqual((await start(id, { gate_pass: 'not-a-pass' })).body, { error: 'password_required' });
+        assert.equal((await t.api('PATCH', `/v2/deployments/${id}`, [{ op: 'replace', path: '/password', value: 'new words' }])).status, 200);
+        assert.deepEqual((await start(id, { gate_pass: passed.body.gate_pass })).body, { error: 'password_required' });
+      });
+
+      it('counts its guesses in the same lockout as start', async () => {
+        const id = await deployment({ password: 'right' });
+        const attacker = { 'x-forwarded-for': '192.0.2.90' };
+        let status = 0;
+        for (let i = 0; i < 12 && status !== 429; i++) status = (await gate(id, { password: `guess-${i}` }, attacker)).status;
+        assert.equal(status, 429, 'locked out at the gate');
+        assert.deepEqual((await start(id, { password: 'right' }, attacker)).body, { error: 'too_many_attempts' });
+      });
+
+      it('checks the captcha first, and refuses what start refuses', async () => {
+        const id = await deployment({ password: 'pw', limits: { captcha_enabled: true }, allowed_origins: ['https://ok.example'] });
+        const page = { origin: 'https://ok.example' };
+        assert.deepEqual((await gate(id, { password: 'pw' }, page)).body, { error: 'captcha_required' });
+        assert.deepEqual((await gate(id, { password: 'pw', captcha_token: 'bad-token' }, page)).body, { error: 'captcha_failed' });
+        assert.deepEqual((await gate(id, { password: 'pw', captcha_token: 'good-token' }, { origin: 'https://evil.example' })).body, { error: 'origin_not_allowed' });
+        const passed = await gate(id, { password: 'pw', captcha_token: 'good-token' }, page);
+        assert.equal(passed.status, 200);
+        // The pass stands in for the single-use captcha token too.
+        assert.equal((await start(id, { gate_pass: passed.body.gate_pass }, page)).status, 200);
+        assert.deepEqual((await gate('dnothere', { password: 'pw' })).body, { error: 'deployment_not_found' });
+        for (const body of ['{"password":', [], { password: 5 }, { captcha_token: 'x'.repeat(5000) }]) assert.equal((await gate(id, body, page)).status, 400);
+      });
     });
 
     it('enforces total, daily, per-visitor and concurrency limits with their own codes', async () => {

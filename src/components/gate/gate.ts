@@ -1,5 +1,5 @@
 import { LitElement, css, html } from 'lit';
-import { property, query } from 'lit/decorators.js';
+import { property, query, state } from 'lit/decorators.js';
 import { defaultTranslate, type StringKey, type Translate } from '../i18n/strings.js';
 import { buttonStyles, fieldStyles, screenStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
@@ -8,14 +8,20 @@ import { loadTurnstile } from './turnstile.js';
 /** Start-endpoint codes the gate explains next to the field. */
 const GATE_ERRORS = new Set(['invalid_password', 'password_required', 'too_many_attempts', 'captcha_failed', 'captcha_required']);
 
+/** What the password step hands on: the password, and the challenge's token where there is one. */
+export interface GateAnswer {
+  password: string;
+  captchaToken?: string;
+}
+
 /**
  * @tagname pal-gate
- * @summary The steps before a conversation: the deployment password, then the bot check (Cloudflare
- * Turnstile, loaded only when the deployment asks for it).
+ * @summary The step before a conversation: the deployment password (checked at once) with the bot check
+ * (Cloudflare Turnstile, loaded only when the deployment asks for it) above it, or the bot check alone.
  * @csspart form - The password form.
  * @csspart captcha - The box the challenge renders in.
- * @event password - (internal) `detail` is the entered password.
- * @event captcha - (internal) `detail` is the Turnstile token.
+ * @event password - (internal) `detail` is the GateAnswer.
+ * @event captcha - (internal) `detail` is the Turnstile token (the captcha-only step).
  * @event captcha-unavailable - (internal) the challenge could not load.
  */
 export class PalGate extends LitElement {
@@ -30,37 +36,51 @@ export class PalGate extends LitElement {
   @property({ attribute: 'error-code' }) errorCode = '';
   @property({ attribute: 'site-key' }) siteKey = '';
   @property() theme: 'light' | 'dark' | 'auto' = 'auto';
+  /** The answer is being checked: the button waits. */
+  @property({ type: Boolean }) checking = false;
+  /** Shown before anything is sent (an empty password). */
+  @state() private localError = '';
   #busy = false;
+  #captchaToken: string | undefined;
   @query('.captcha') private captchaBox!: HTMLElement | null;
   #widgetId: string | null = null;
 
   override render() {
     const t = this.t;
-    const error = GATE_ERRORS.has(this.errorCode) ? t(`gate.error.${this.errorCode}` as StringKey) : '';
+    const code = this.localError || this.errorCode;
+    const error = GATE_ERRORS.has(code) ? t(`gate.error.${code}` as StringKey) : '';
+    const captcha = html`<div class="captcha" part="captcha"></div>`;
     if (this.step === 'captcha')
       return html`
         <h2>${t('gate.captcha.title')}</h2>
         <p>${t('gate.captcha.description')}</p>
         ${error ? html`<p role="alert">${error}</p>` : null}
-        <div class="captcha" part="captcha"></div>
+        ${captcha}
       `;
     return html`
       <h2>${t('gate.password.title')}</h2>
       <p>${t('gate.password.description')}</p>
       <form part="form" @submit=${this.#submit} novalidate>
+        ${this.siteKey ? captcha : null}
         <label>${t('gate.password.label')}
-          <input name="password" type="password" autocomplete="current-password" required
+          <input name="password" type="password" autocomplete="current-password" required @input=${() => (this.localError = '')}
             aria-invalid=${error ? 'true' : 'false'} aria-describedby="gate-error" />
         </label>
         <p id="gate-error" role="alert">${error}</p>
-        <button class="primary" type="submit">${t('gate.password.submit')}</button>
+        <button class="primary" type="submit" ?disabled=${this.checking} aria-busy=${this.checking ? 'true' : 'false'}>
+          ${this.checking ? t('gate.password.checking') : t('gate.password.submit')}</button>
       </form>
     `;
   }
 
   override updated(changed: Map<string, unknown>): void {
-    if (this.step === 'captcha' && (changed.has('step') || changed.has('errorCode') || changed.has('siteKey'))) void this.#renderCaptcha();
-    if (this.step === 'password' && changed.has('step')) this.renderRoot.querySelector('input')?.focus();
+    // A new challenge for each attempt: a token is used once, whatever the answer was.
+    const attemptEnded = changed.has('checking') && !this.checking && changed.get('checking') === true;
+    if (this.siteKey && (changed.has('step') || changed.has('siteKey') || attemptEnded || (this.step === 'captcha' && changed.has('errorCode')))) void this.#renderCaptcha();
+    if (this.step !== 'password') return;
+    const input = this.renderRoot.querySelector<HTMLInputElement>('input[name=password]');
+    if (changed.has('step')) input?.focus();
+    if (attemptEnded && this.errorCode) input?.select();
   }
 
   override disconnectedCallback(): void {
@@ -70,13 +90,17 @@ export class PalGate extends LitElement {
 
   #submit(event: SubmitEvent): void {
     event.preventDefault();
-    const input = this.renderRoot.querySelector('input');
-    const value = input?.value ?? '';
-    if (!value) {
+    if (this.checking) return;
+    const input = this.renderRoot.querySelector<HTMLInputElement>('input[name=password]');
+    const password = input?.value ?? '';
+    this.localError = !password ? 'password_required' : this.siteKey && !this.#captchaToken ? 'captcha_required' : '';
+    if (this.localError) {
       input?.focus();
       return;
     }
-    this.dispatchEvent(new CustomEvent('password', { detail: value }));
+    const detail: GateAnswer = { password, ...(this.#captchaToken ? { captchaToken: this.#captchaToken } : {}) };
+    this.#captchaToken = undefined;
+    this.dispatchEvent(new CustomEvent('password', { detail }));
   }
 
   async #renderCaptcha(): Promise<void> {
@@ -86,12 +110,13 @@ export class PalGate extends LitElement {
       const turnstile = await loadTurnstile();
       await this.updateComplete;
       const box = this.captchaBox;
-      if (!box || this.step !== 'captcha') return;
+      if (!box) return;
       this.#removeCaptcha();
       this.#widgetId = turnstile.render(box, {
         sitekey: this.siteKey,
         theme: this.theme,
-        callback: (token) => this.dispatchEvent(new CustomEvent('captcha', { detail: token })),
+        callback: (token) => this.#solved(token),
+        'expired-callback': () => (this.#captchaToken = undefined),
         'error-callback': () => this.dispatchEvent(new Event('captcha-unavailable')),
       });
     } catch {
@@ -101,9 +126,18 @@ export class PalGate extends LitElement {
     }
   }
 
+  #solved(token: string): void {
+    if (this.step === 'captcha') this.dispatchEvent(new CustomEvent('captcha', { detail: token }));
+    else {
+      this.#captchaToken = token;
+      if (this.localError === 'captcha_required') this.localError = '';
+    }
+  }
+
   #removeCaptcha(): void {
     if (this.#widgetId && window.turnstile) window.turnstile.remove(this.#widgetId);
     this.#widgetId = null;
+    this.#captchaToken = undefined;
   }
 }
 

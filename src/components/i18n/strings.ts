@@ -35,6 +35,7 @@ const channelStrings = {
   'gate.password.description': 'Enter the password you were given.',
   'gate.password.label': 'Password',
   'gate.password.submit': 'Continue',
+  'gate.password.checking': 'Checking…',
   'gate.captcha.title': 'One quick check',
   'gate.captcha.description': 'Confirm you are a person to continue.',
   'gate.error.invalid_password': 'That password is not right. Please try again.',

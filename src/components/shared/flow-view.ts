@@ -3,6 +3,7 @@
 // unavailable and error screens.
 import { html, type TemplateResult } from 'lit';
 import type { RatingBody } from '../../protocol/rating.js';
+import type { GateAnswer } from '../gate/gate.js';
 import type { HaircheckChoice } from '../haircheck/haircheck.js';
 import type { PalDeploymentElement } from './deployment-element.js';
 
@@ -43,8 +44,8 @@ export function renderFlow(host: PalDeploymentElement, options: FlowViewOptions 
   if (session.state === 'connecting') return html`<pal-connecting part="screen" .t=${t}></pal-connecting>`;
   if (session.gate)
     return html`<pal-gate part="screen" .t=${t} step=${session.gate} error-code=${session.gateError?.code ?? ''}
-      site-key=${deployment?.captcha?.site_key ?? ''} theme=${config.theme ?? 'auto'}
-      @password=${(e: CustomEvent<string>) => session.submitPassword(e.detail)}
+      site-key=${deployment?.captcha?.site_key ?? ''} theme=${config.theme ?? 'auto'} ?checking=${session.gateChecking}
+      @password=${(e: CustomEvent<GateAnswer>) => session.submitPassword(e.detail.password, e.detail.captchaToken)}
       @captcha=${(e: CustomEvent<string>) => session.submitCaptcha(e.detail)}
       @captcha-unavailable=${() => session.captchaUnavailable()}></pal-gate>`;
   return html`<pal-preview part="screen" .t=${t} heading=${config.preview?.title ?? ''} description=${config.preview?.description ?? ''}

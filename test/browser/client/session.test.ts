@@ -85,11 +85,14 @@ describe('ConversationSession', () => {
     expect(t.session.unavailableReason).to.equal('busy');
   });
 
-  it('asks for the password, returns to the gate when it is wrong, and sends it on start', async () => {
-    let attempts = 0;
+  it('checks the password at the gate, stays there when it is wrong, starts with the pass, and asks again when the pass runs out', async () => {
+    let checks = 0;
+    let starts = 0;
     const t = setup({
       '/init': { status: 200, body: initBody({ has_password: true }) },
-      '/start': () => (++attempts === 1 ? { status: 403, body: { error: 'invalid_password' } } : { status: 200, body: startBody() }),
+      '/gate': () => (++checks === 1 ? { status: 403, body: { error: 'invalid_password' } } : { status: 200, body: { gate_pass: `pass-${checks}`, expires_at: '2030-01-01T00:00:00Z' } }),
+      // The first pass is refused at start (it ran out meanwhile): back to the password step.
+      '/start': () => (++starts === 1 ? { status: 403, body: { error: 'password_required' } } : { status: 200, body: startBody() }),
     });
     await t.session.initialize();
     const started = t.session.startConversation();
@@ -97,10 +100,16 @@ describe('ConversationSession', () => {
     t.session.submitPassword('wrong');
     await until(() => t.session.gateError?.code === 'invalid_password', 'gate error');
     expect(t.session.gate).to.equal('password');
+    expect(t.session.gateChecking).to.equal(false);
+    expect(t.calls.filter((c) => c.url.endsWith('/start'))).to.have.length(0);
+    t.session.submitPassword('secret');
+    await until(() => t.session.gateError?.code === 'password_required', 'the pass was refused');
+    await until(() => t.session.gate === 'password', 'asked again');
     t.session.submitPassword('secret');
     await started;
     expect(t.session.state).to.equal('connected');
-    expect(t.calls.filter((c) => c.url.endsWith('/start')).map((c) => (c.body as { password: string }).password)).to.deep.equal(['wrong', 'secret']);
+    expect(t.calls.filter((c) => c.url.endsWith('/gate')).map((c) => c.body)).to.deep.equal([{ password: 'wrong' }, { password: 'secret' }, { password: 'secret' }]);
+    expect(t.calls.filter((c) => c.url.endsWith('/start')).map((c) => (c.body as { gate_pass?: string }).gate_pass)).to.deep.equal(['pass-2', 'pass-3']);
   });
 
   it('waits in the captcha step and sends the token', async () => {

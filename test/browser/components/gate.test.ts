@@ -10,20 +10,56 @@ describe('pal-gate', () => {
     delete window.turnstile;
   });
 
-  it('password step: submits the password, shows the error in words, is accessible', async () => {
+  it('password step: says an empty password in words, submits the password, waits while it is checked, shows the error', async () => {
     const el = await fixture<PalGate>(html`<pal-gate step="password"></pal-gate>`);
     await expect(el).to.be.accessible();
     const input = deep<HTMLInputElement>(el, 'input')!;
     expect(getComputedStyle(input).fontSize).to.not.equal('');
+    let sent = 0;
+    el.addEventListener('password', () => sent++);
+    deep(el, 'button')!.click();
+    await el.updateComplete;
+    expect(deep(el, '[role=alert]')!.textContent).to.contain('Please enter the password');
+    expect(input.getAttribute('aria-invalid')).to.equal('true');
+    expect(sent).to.equal(0);
     input.value = 'secret';
+    input.dispatchEvent(new Event('input'));
     setTimeout(() => deep(el, 'button')!.click());
-    const event = (await oneEvent(el, 'password')) as CustomEvent<string>;
-    expect(event.detail).to.equal('secret');
+    const event = (await oneEvent(el, 'password')) as CustomEvent<{ password: string }>;
+    expect(event.detail).to.deep.equal({ password: 'secret' });
+    el.checking = true;
+    await el.updateComplete;
+    const button = deep<HTMLButtonElement>(el, 'button')!;
+    expect(button.disabled).to.equal(true);
+    expect(button.textContent!.trim()).to.equal('Checking…');
     el.errorCode = 'invalid_password';
+    el.checking = false;
     await el.updateComplete;
     expect(deep(el, '[role=alert]')!.textContent).to.contain('not right');
     expect(input.getAttribute('aria-invalid')).to.equal('true');
+    expect(input.selectionEnd! - input.selectionStart!).to.equal('secret'.length, 'the wrong password is selected to type over');
     await expect(el).to.be.accessible();
+  });
+
+  it('password step with a captcha: the challenge sits above the field and its token goes with the password, a new one per attempt', async () => {
+    const renders: ((token: string) => void)[] = [];
+    window.turnstile = { render: (_box, options) => (renders.push(options.callback), `w${renders.length}`), remove: () => undefined };
+    const el = await fixture<PalGate>(html`<pal-gate step="password" site-key="0x4AAA"></pal-gate>`);
+    await until(() => renders.length === 1, 'turnstile render');
+    expect(deep(el, 'form [part=captcha]')).to.not.equal(null);
+    const input = deep<HTMLInputElement>(el, 'input')!;
+    input.value = 'secret';
+    deep(el, 'button')!.click();
+    await el.updateComplete;
+    expect(deep(el, '[role=alert]')!.textContent).to.contain('complete the check');
+    renders[0]!('tok-1');
+    setTimeout(() => deep(el, 'button')!.click());
+    expect(((await oneEvent(el, 'password')) as CustomEvent).detail).to.deep.equal({ password: 'secret', captchaToken: 'tok-1' });
+    el.checking = true;
+    await el.updateComplete;
+    el.errorCode = 'invalid_password';
+    el.checking = false;
+    await until(() => renders.length === 2, 'a fresh challenge after the attempt');
   });
 
   it('captcha step loads Turnstile only then, renders with the site key and passes the token', async () => {
@@ -61,10 +97,10 @@ describe('pal-gate', () => {
     expect(document.querySelector('script[src*="challenges.cloudflare.com"]')).to.equal(null);
   });
 
-  it('in a deployment: wrong password returns to the gate with a pal-error, then the captcha, then the call', async () => {
+  it('in a deployment: the password is checked at its step (with the captcha token), a wrong one stays there with a pal-error, the pass starts the call', async () => {
     let attempts = 0;
     const service = useFakeService({ has_password: true, captcha: { provider: 'turnstile', site_key: 'site' }, customization: { show_haircheck: false } }, {
-      '/start': () => (++attempts === 1 ? { status: 403, body: { error: 'invalid_password' } } : { status: 200, body: { conversation_id: 'c42', conversation_name: 'n', conversation_url: 'http://pal.test/rooms/c42', status: 'active', created_at: 'now', meeting_token: 't' } }),
+      '/gate': () => (++attempts === 1 ? { status: 403, body: { error: 'invalid_password' } } : { status: 200, body: { gate_pass: 'pass-1', expires_at: '2030-01-01T00:00:00Z' } }),
     });
     const tokens: ((t: string) => void)[] = [];
     window.turnstile = { render: (_b, o) => (tokens.push(o.callback), `w${tokens.length}`), remove: () => undefined };
@@ -80,20 +116,26 @@ describe('pal-gate', () => {
       return g;
     };
     await until(() => el.session?.gate === 'password');
-    (await gate()).dispatchEvent(new CustomEvent('password', { detail: 'wrong' }));
-    await until(() => el.session?.gate === 'captcha');
     await until(() => tokens.length === 1);
     tokens[0]!('tok-1');
+    deep<HTMLInputElement>(await gate(), 'input')!.value = 'wrong';
+    deep(await gate(), 'button')!.click();
     await until(() => el.session?.gateError?.code === 'invalid_password');
-    await until(() => el.session?.gate === 'password');
-    expect(deep((await gate()), '[role=alert]')!.textContent).to.contain('not right');
-    (await gate()).dispatchEvent(new CustomEvent('password', { detail: 'right' }));
-    await until(() => tokens.length === 2);
+    expect(el.session!.gate).to.equal('password');
+    expect(service.calls.some((c) => c.url.endsWith('/start'))).to.equal(false, 'no start before the password passed');
+    const shown = await gate();
+    await until(() => deep(shown, '[role=alert]')?.textContent?.includes('not right') === true, 'the error in words');
+    await until(() => tokens.length === 2, 'a fresh challenge');
     tokens[1]!('tok-2');
+    deep<HTMLInputElement>(await gate(), 'input')!.value = 'right';
+    deep(await gate(), 'button')!.click();
     await until(() => el.state === 'connected');
     events.stop();
     expect(events.seen.map((e) => (e.detail as { code: string }).code)).to.deep.equal(['invalid_password']);
+    expect(service.calls.filter((c) => c.url.endsWith('/gate')).map((c) => c.body)).to.deep.equal([
+      { password: 'wrong', captcha_token: 'tok-1' }, { password: 'right', captcha_token: 'tok-2' },
+    ]);
     const bodies = service.calls.filter((c) => c.url.endsWith('/start')).map((c) => c.body);
-    expect(bodies).to.deep.equal([{ password: 'wrong', captcha_token: 'tok-1' }, { password: 'right', captcha_token: 'tok-2' }]);
+    expect(bodies).to.deep.equal([{ gate_pass: 'pass-1' }]);
   });
 });

@@ -8,6 +8,7 @@ export function useFakeService(init: Partial<InitResponse> = {}, routes: Paramet
   const service = scriptedFetch({
     '/init': { status: 200, body: initBody(init) },
     '/start': { status: 200, body: startBody() },
+    '/gate': { status: 200, body: { gate_pass: 'pass', expires_at: '2030-01-01T00:00:00Z' } },
     '/canvas/interactions': { status: 200, body: { success: true } },
     ...routes,
   });

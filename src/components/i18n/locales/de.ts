@@ -31,6 +31,7 @@ export const de: CompleteTable = {
   'gate.password.description': 'Geben Sie das Passwort ein, das Sie erhalten haben.',
   'gate.password.label': 'Passwort',
   'gate.password.submit': 'Weiter',
+  'gate.password.checking': 'Wird geprüft…',
   'gate.captcha.title': 'Eine kurze Prüfung',
   'gate.captcha.description': 'Bestätigen Sie, dass Sie ein Mensch sind, um fortzufahren.',
   'gate.error.invalid_password': 'Das Passwort ist nicht richtig. Bitte versuchen Sie es erneut.',

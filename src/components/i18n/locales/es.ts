@@ -31,6 +31,7 @@ export const es: CompleteTable = {
   'gate.password.description': 'Introduzca la contraseña que recibió.',
   'gate.password.label': 'Contraseña',
   'gate.password.submit': 'Continuar',
+  'gate.password.checking': 'Comprobando…',
   'gate.captcha.title': 'Una comprobación rápida',
   'gate.captcha.description': 'Confirme que es una persona para continuar.',
   'gate.error.invalid_password': 'La contraseña no es correcta. Inténtelo de nuevo.',

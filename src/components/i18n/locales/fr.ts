@@ -31,6 +31,7 @@ export const fr: CompleteTable = {
   'gate.password.description': 'Saisissez le mot de passe qui vous a été communiqué.',
   'gate.password.label': 'Mot de passe',
   'gate.password.submit': 'Continuer',
+  'gate.password.checking': 'Vérification…',
   'gate.captcha.title': 'Une petite vérification',
   'gate.captcha.description': 'Confirmez que vous êtes une personne pour continuer.',
   'gate.error.invalid_password': 'Ce mot de passe est incorrect. Veuillez réessayer.',

@@ -31,6 +31,7 @@ export const ja: CompleteTable = {
   'gate.password.description': '受け取ったパスワードを入力してください。',
   'gate.password.label': 'パスワード',
   'gate.password.submit': '続ける',
+  'gate.password.checking': '確認しています…',
   'gate.captcha.title': '簡単な確認',
   'gate.captcha.description': '続けるには、人間であることを確認してください。',
   'gate.error.invalid_password': 'パスワードが正しくありません。もう一度お試しください。',

@@ -16,7 +16,8 @@ import { ifMatchHolds, planPatch } from './patch.js';
 import { etagOf, findDeployment, ownedDeployment, thumbnailFields, thumbnailsFor, viewsOf } from './repository.js';
 import * as routes from './routes.js';
 import { normaliseOrigin, type Limits } from './schemas.js';
-import { startDeployment } from './start.js';
+import { passGate, signGatePass } from './gate.js';
+import { startableDeployment, startDeployment } from './start.js';
 import { checkRecordingCustomization, publicCustomization } from './recording.js';
 
 const origins = (list: string[] | undefined) => [...new Set((list ?? []).map((o) => normaliseOrigin(o)!))];
@@ -120,6 +121,13 @@ export const deploymentsModule: ResourceModule = {
 
     app.use('/v2/deployments/:deployment_id/init', publicCors);
     app.use('/v2/deployments/:deployment_id/start', publicCors);
+    app.use('/v2/deployments/:deployment_id/gate', publicCors);
+
+    app.openapi(routes.gate, async (c) => {
+      const row = await startableDeployment(c, c.req.valid('param').deployment_id);
+      await passGate(c, row, c.req.valid('json'));
+      return c.json(signGatePass(deps.secrets, row, clock.now()), 200);
+    });
 
     app.openapi(routes.init, async (c) => {
       const row = await findDeployment(db, c.req.valid('param').deployment_id);

@@ -4,7 +4,7 @@ import { JsonPatch } from '../../http/json-patch.js';
 import { ErrorBody, errors, json, jsonBody, keyedRoute, publicRoute } from '../../http/openapi.js';
 import { ConversationCreated } from '../conversations/schemas.js';
 import { codesWithStatus } from './refusals.js';
-import { CreateDeployment, Deployment, DeploymentId, DeploymentInit, DeploymentList, ListQuery, StartDeployment } from './schemas.js';
+import { CreateDeployment, Deployment, DeploymentId, DeploymentInit, DeploymentList, GateCheck, GatePassed, ListQuery, StartDeployment } from './schemas.js';
 
 const tags = ['Deployments'];
 const params = z.object({ deployment_id: DeploymentId });
@@ -51,12 +51,21 @@ export const init = publicRoute({
   responses: { 200: json(DeploymentInit, 'Init configuration'), ...errors(400, 403, 404) },
 });
 
+export const gate = publicRoute({
+  method: 'post', path: '/v2/deployments/{deployment_id}/gate', tags: publicTags, summary: "Check a visitor's password (and captcha) at the password step (no API key)",
+  description:
+    'What the elements call when the visitor submits the password, so a wrong one is said at once. Checks, in order: the deployment exists (404 deployment_not_found), is active (403 deployment_inactive), the Origin (403 origin_not_allowed); the captcha when enabled (403 captcha_required / captcha_failed); the password when set (403 password_required / invalid_password), under the same per-address lockout as start (429 too_many_attempts with Retry-After). ' +
+    'Answers a gate pass for start, valid 15 minutes and ended by a password change.',
+  request: { params, ...jsonBody(GateCheck) },
+  responses: { 200: json(GatePassed, 'Passed'), ...errors(400, 403, 404, 429) },
+});
+
 const providerDown = { description: 'The conferencing provider could not open a room', content: { 'application/json': { schema: ErrorBody } } };
 const palDown = { description: '`pal_unavailable`: the PAL runner refused a Daily room or did not answer in time; the conversation was ended (`exception_encountered_during_conversation_startup`)', content: { 'application/json': { schema: ErrorBody } } };
 export const start = publicRoute({
   method: 'post', path: '/v2/deployments/{deployment_id}/start', tags: publicTags, summary: 'Start a conversation from a deployment (no API key)',
   description:
-    'Checks, in order: the deployment exists (404 deployment_not_found); it is active (403 deployment_inactive); the Origin is allowed for widget and embed (403 origin_not_allowed); the password (403 password_required / invalid_password; repeated failures from one address are slowed, then 429 too_many_attempts with Retry-After); the captcha when enabled (403 captcha_required / captcha_failed); the limits (429 daily_limit / total_limit / busy); memory_stores must not name a memory store (400). `pal_id` is a preview override that needs the owner\'s x-api-key (403 preview_requires_owner_key otherwise). ' +
+    'Checks, in order: the deployment exists (404 deployment_not_found); it is active (403 deployment_inactive); the Origin is allowed for widget and embed (403 origin_not_allowed); unless a valid `gate_pass` is given, the captcha when enabled (403 captcha_required / captcha_failed) and then the password (403 password_required / invalid_password; repeated failures from one address are slowed, then 429 too_many_attempts with Retry-After); the limits (429 daily_limit / total_limit / busy); memory_stores must not name a memory store (400). `pal_id` is a preview override that needs the owner\'s x-api-key (403 preview_requires_owner_key otherwise). ' +
     'The `error` of a refusal is one of these codes, or `code: detail`: ' +
     [400, 403, 404, 429, 502, 503].map((status) => `${status} ${codesWithStatus(status)}`).join('; ') + '.',
   request: { params, ...jsonBody(StartDeployment) },

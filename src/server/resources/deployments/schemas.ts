@@ -1,7 +1,7 @@
 // Wire shapes of deployments: the keyed resource, its `limits` and `customization`, and the public
 // init/start bodies, which are the protocol's (src/protocol/public.ts).
 import { z } from '@hono/zod-openapi';
-import { Channel as ProtocolChannel, Customization as ProtocolCustomization, InitResponse, StartBody } from '../../../protocol/public.js';
+import { Channel as ProtocolChannel, Customization as ProtocolCustomization, GateBody, GatePass, InitResponse, StartBody } from '../../../protocol/public.js';
 import { protocolSchema } from '../../http/protocol-schema.js';
 
 export const DeploymentId = z
@@ -122,5 +122,13 @@ export const StartDeployment = protocolSchema(StartBody, 'StartDeployment', {
     pal_id: "Preview only: another of the owner's PALs; needs the owner's x-api-key",
     memory_stores: 'Stable visitor identifiers; a memory_store_id is refused',
     captcha_token: 'The Turnstile token, required when the deployment has a captcha',
+    gate_pass: 'From POST …/gate: stands in for the password and the captcha token until it expires',
   },
+});
+
+export const GateCheck = protocolSchema(GateBody, 'DeploymentGateBody', {
+  properties: { password: 'The password the visitor entered', captcha_token: 'The Turnstile token, required when the deployment has a captcha' },
+});
+export const GatePassed = protocolSchema(GatePass, 'DeploymentGatePass', {
+  properties: { gate_pass: 'Send it as `gate_pass` to start instead of the password and captcha token', expires_at: 'When the pass stops being accepted (15 minutes)' },
 });

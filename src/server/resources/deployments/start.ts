@@ -1,5 +1,5 @@
 // POST /v2/deployments/{id}/start: the public path from a visitor's browser to a conversation. Each
-// check has its own stable error string and they run in a fixed order; the limits are counted under
+// check has its own stable error string and they run in a fixed order (the gate: captcha, then password); the limits are counted under
 // the deployment's row lock, in the same transaction that writes the conversation.
 import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
@@ -8,39 +8,35 @@ import { ownerForKey } from '../../http/auth.js';
 import { createConversation, type CreatedConversation } from '../conversations/create.js';
 import { namesOwnStoreId } from '../memory-stores/repository.js';
 import { unavailableReason } from './availability.js';
-import { verifyCaptcha, captchaFor } from './captcha.js';
 import { clientAddress, clientKey } from './client-address.js';
 import { originMayStart } from './cors.js';
-import { clearPasswordFailures, reservePasswordAttempt } from './password-guard.js';
-import { verifyPassword } from './password.js';
+import { gatePassValid, passGate } from './gate.js';
 import { refuse } from './refusals.js';
-import { findDeployment } from './repository.js';
+import { findDeployment, type DeploymentRow } from './repository.js';
 import type { Customization, Limits, StartDeployment } from './schemas.js';
 import type { ConversationProperties } from '../conversations/schemas.js';
 
 const MEMORY_STORE_ID = /^m[a-z0-9]{1,63}$/;
 
-export async function startDeployment(c: Context<AppEnv>, deploymentId: string, body: z.infer<typeof StartDeployment>): Promise<CreatedConversation> {
-  const deps = c.get('deps');
-  const { db, clock, config } = deps;
-
+/** The deployment a visitor may start (or pass the gate of) from this page, or its refusal. */
+export async function startableDeployment(c: Context<AppEnv>, deploymentId: string): Promise<DeploymentRow> {
+  const { db, config } = c.get('deps');
   const row = await findDeployment(db, deploymentId);
   if (!row) throw refuse('deployment_not_found');
   if (row.status !== 'active') throw refuse('deployment_inactive');
   if ((row.channel === 'widget' || row.channel === 'embed') && !originMayStart(row, c.req.header('origin'), config.publicUrl)) throw refuse('origin_not_allowed');
+  return row;
+}
 
-  const address = clientAddress(c);
-  const visitor = clientKey(c, address);
-  if (row.password_hash) {
-    if (!body.password) throw refuse('password_required');
-    // Counted before the check, so parallel guesses cannot outrun the limit.
-    await reservePasswordAttempt(db, row.deployment_id, visitor, clock.now());
-    if (!(await verifyPassword(body.password, row.password_hash))) throw refuse('invalid_password');
-    await clearPasswordFailures(db, row.deployment_id, visitor);
-  }
+export async function startDeployment(c: Context<AppEnv>, deploymentId: string, body: z.infer<typeof StartDeployment>): Promise<CreatedConversation> {
+  const deps = c.get('deps');
+  const { db, clock } = deps;
 
+  const row = await startableDeployment(c, deploymentId);
+  // The captcha, then the password, unless the visitor already passed them at the gate.
+  if (!(body.gate_pass && gatePassValid(deps.secrets, row, body.gate_pass, clock.now()))) await passGate(c, row, body);
   const limits = row.limits as Limits;
-  if (captchaFor(config, limits)) await verifyCaptcha(deps, body.captcha_token, address);
+  const visitor = clientKey(c, clientAddress(c));
 
   // Read before the locked section; refused only once the limits have passed (the documented order).
   // memory_stores are visitor identifiers; only one naming this owner's store by id (and no visitor's
