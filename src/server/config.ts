@@ -1,6 +1,6 @@
 // Service configuration, parsed once from the environment (DESIGN.md's run contract); everything else receives it.
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 
 const optionalString = z.string().trim().min(1).optional().catch(undefined);
@@ -20,6 +20,7 @@ const EnvSchema = z.object({
   PALKIT_PAL_RUNNER_URL: z.string().trim().url().optional().or(z.literal('').transform(() => undefined)),
   PALKIT_PAL_RUNNER_SECRET: z.string().trim().regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be a Standard Webhooks secret (whsec_ followed by base64)').optional().or(z.literal('').transform(() => undefined)),
   PALKIT_SECRET: optionalString,
+  PALKIT_SECRET_FILE: optionalString,
   PALKIT_TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).optional().catch(undefined),
   PALKIT_PAL_RUNNER_JOIN_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   PALKIT_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
@@ -77,6 +78,8 @@ export interface Config {
   trustProxy: boolean;
   /** Server secret for signing meeting tokens and encrypting stored secrets. */
   secret: string | undefined;
+  /** Without `secret`: the 0600 file the generated one is kept in, apart from the database; null for an in-memory database. */
+  secretFile: string | null;
   jobLeaseSeconds: number;
   llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   vision: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
@@ -150,6 +153,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     palRunner: e.PALKIT_PAL_RUNNER_URL && e.PALKIT_PAL_RUNNER_SECRET ? { url: e.PALKIT_PAL_RUNNER_URL, secret: e.PALKIT_PAL_RUNNER_SECRET } : undefined,
     palRunnerJoinSeconds: e.PALKIT_PAL_RUNNER_JOIN_SECONDS,
     secret: e.PALKIT_SECRET,
+    secretFile: e.PALKIT_SECRET_FILE ?? defaultSecretFile(e.PALKIT_DATA, e.DATABASE_URL),
     trustProxy: e.PALKIT_TRUST_PROXY === '1' || e.PALKIT_TRUST_PROXY === 'true',
     jobLeaseSeconds: e.PALKIT_JOB_LEASE_SECONDS,
     llm: { baseUrl: e.PALKIT_LLM_BASE_URL, apiKey: e.PALKIT_LLM_API_KEY, model: e.PALKIT_LLM_MODEL },
@@ -185,4 +189,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     faceTrainingStepMs: e.PALKIT_FACE_TRAINING_STEP_MS,
     renderPath: e.PALKIT_RENDER_PATH,
   };
+}
+
+/** Beside the embedded database's directory (./.palkit/service.key by default); for PostgreSQL, in ./.palkit. */
+function defaultSecretFile(dataDir: string, databaseUrl: string | undefined): string | null {
+  if (databaseUrl) return join('.palkit', 'service.key');
+  return dataDir === 'memory' ? null : join(dirname(dataDir), 'service.key');
 }

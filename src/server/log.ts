@@ -12,10 +12,15 @@ const levels = { silent: 0, error: 1, info: 2, debug: 3 } as const;
 const SECRET_FIELD = /pass(word|wd)?|secret|token|api[-_]?key|^key$|[-_]key$|authori[sz]ation|cookie|credential|signature/i;
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;
 const BEARER = /\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+/gi;
+/** Query parameters that carry credentials (signed links, API keys in URLs). */
+const SECRET_QUERY = /([?&](?:[a-z0-9_.-]*(?:token|secret|password|passwd|signature|credential)[a-z0-9_.-]*|api[-_]?key|apikey|key|sig|auth|code|x-amz-security-token)=)[^&#\s"'<>]+/gi;
 
-/** Masks credentials inside a free-form string (error messages can quote a connection URL). */
+/**
+ * Masks credentials inside a free-form string: error messages quote URLs (`user:pass@`, `?token=`) and
+ * headers. Used for log lines and for every error text the API returns (error_details, last_error…).
+ */
 export function scrubText(text: string): string {
-  return text.replace(URL_CREDENTIALS, '$1[redacted]@').replace(BEARER, '$1 [redacted]');
+  return text.replace(URL_CREDENTIALS, '$1[redacted]@').replace(BEARER, '$1 [redacted]').replace(SECRET_QUERY, '$1[redacted]');
 }
 
 function scrub(value: unknown, depth = 0): unknown {

@@ -1,7 +1,6 @@
-// Server-side secrets: the service key (from PALKIT_SECRET, or generated once and kept in the database
-// so every instance shares it), HMAC signing and AES-256-GCM encryption of secrets stored at rest.
+// Server-side secrets under the master key (master-key.ts): HMAC signing and AES-256-GCM encryption of
+// secrets stored at rest.
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Db } from './db/database.js';
 
 export interface Secrets {
   /** HMAC-SHA256 of `data` under a key derived for `purpose`, base64url. */
@@ -10,20 +9,6 @@ export interface Secrets {
   /** Encrypts a secret for storage (e.g. connector tokens); the output is opaque text. */
   encrypt(plaintext: string): string;
   decrypt(ciphertext: string): string;
-}
-
-export async function loadSecrets(db: Db, configured: string | undefined): Promise<Secrets> {
-  let master = configured;
-  if (!master) {
-    await db
-      .insertInto('service_settings')
-      .values({ name: 'service_secret', value: randomBytes(32).toString('base64url') })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
-    const row = await db.selectFrom('service_settings').select('value').where('name', '=', 'service_secret').executeTakeFirstOrThrow();
-    master = row.value;
-  }
-  return createSecrets(master);
 }
 
 export function createSecrets(master: string): Secrets {

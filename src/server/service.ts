@@ -13,7 +13,8 @@ import { createLogger } from './log.js';
 import { createGuardedFetch } from './net/guarded-fetch.js';
 import { resourceModules } from './resources/index.js';
 import type { ResourceModule } from './resources/module.js';
-import { loadSecrets } from './secrets.js';
+import { loadMasterKey } from './master-key.js';
+import { createSecrets } from './secrets.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './time.js';
 import { createWebhooks } from './webhooks/webhooks.js';
@@ -53,7 +54,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const metrics = createMetrics({ db, processMetrics: options.processMetrics ?? false });
   const lifecycle = { draining: false };
   const webhooks = createWebhooks({ db, jobs, fetch, log, metrics });
-  const secrets = await loadSecrets(db, config.secret);
+  const secrets = createSecrets(await loadMasterKey(db, config, log));
   const deps: ServiceDeps = { config, db, dbKind: opened.kind, hasVector: opened.hasVector, clock: options.clock ?? systemClock, log, fetch, jobs, webhooks, secrets, bus: new Bus(), metrics, lifecycle };
   const modules = options.modules ?? resourceModules;
   for (const module of modules) for (const [kind, handler] of Object.entries(module.jobs?.(deps) ?? {})) jobs.register(kind, handler);

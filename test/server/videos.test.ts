@@ -118,6 +118,15 @@ describe('videos', () => {
     assert.equal(callback.body.stream_url, null);
     assert.equal(callback.body.error_details, video.error_details);
 
+    // Credentials in the address (userinfo, a signed link's token) are not repeated in error_details.
+    const withCredentials = receiver.url.replace('http://', 'http://agent:hunter2@') + '/nope.jpg?X-Amz-Signature=s1gn3d&token=t0ps3cret&size=2';
+    const secretive = await t.api('POST', '/v2/videos', { face_id: face, script: 'Hi.', background_url: withCredentials });
+    assert.equal(secretive.status, 200, JSON.stringify(secretive.body));
+    const scrubbed = await waitForFinished(t, `/v2/videos/${secretive.body.video_id}`);
+    assert.equal(scrubbed.status, 'error');
+    assert.match(scrubbed.error_details, /\[redacted\]/);
+    assert.doesNotMatch(scrubbed.error_details, /hunter2|s1gn3d|t0ps3cret/);
+
     const page = await t.api('POST', '/v2/videos', { face_id: face, script: 'Hi.', background_source_url: `${receiver.url}/page.html` });
     const failed = await waitForFinished(t, `/v2/videos/${page.body.video_id}`);
     assert.equal(failed.status, 'error');

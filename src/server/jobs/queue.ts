@@ -5,7 +5,7 @@
 // process never claims a job it is itself still running, however late its heartbeat is.
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { Logger } from '../log.js';
+import { scrubText, type Logger } from '../log.js';
 
 export interface JobContext<P = unknown> {
   jobId: number;
@@ -130,7 +130,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
         .set({
           status: exhausted ? 'failed' : 'queued',
           locked_until: null,
-          last_error: message.slice(0, 1000),
+          last_error: scrubText(message).slice(0, 1000),
           run_at: new Date(Date.now() + (retry ? (error as RetryLater).delayMs : backoffMs(job.attempts))),
           // A deliberate retry does not use up an attempt.
           ...(retry ? { attempts: sql`attempts - 1` as never } : {}),

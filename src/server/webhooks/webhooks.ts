@@ -6,9 +6,9 @@ import type { Db } from '../db/database.js';
 import { newId } from '../ids.js';
 import type { JobHandler, JobQueue } from '../jobs/queue.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
-import type { Logger } from '../log.js';
 import type { ServiceMetrics } from '../ops/metrics.js';
 import { signWebhook } from './signing.js';
+import { scrubText, type Logger } from '../log.js';
 
 export const WEBHOOK_JOB = 'webhook.deliver';
 const MAX_ATTEMPTS = 6;
@@ -94,7 +94,7 @@ export function createWebhooks(deps: { db: Db; jobs: JobQueue; fetch: GuardedFet
           await response.body?.cancel();
           if (status < 200 || status > 299) failure = `receiver answered ${status}`;
         } catch (error) {
-          failure = error instanceof Error ? error.message : String(error);
+          failure = scrubText(error instanceof Error ? error.message : String(error));
         }
         const final = failure !== null && attempt >= maxAttempts;
         await db

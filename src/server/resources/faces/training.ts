@@ -11,6 +11,7 @@ import { OutboundBlockedError, OutboundTooLargeError } from '../../net/guarded-f
 import { storeMedia } from '../media/store.js';
 import { extractFrame, probeVideo, ToolMissing, VideoUnreadable, withVideoFile } from './media-tools.js';
 import { sniffVideoContainer, type VideoContainer } from './video-check.js';
+import { scrubText } from '../../log.js';
 
 export const FACE_TRAINING_JOB = 'face.train';
 export const TRAINING_STEPS = 4;
@@ -90,7 +91,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
       const face = await trx.selectFrom('faces').selectAll().where('face_id', '=', faceId).forUpdate().executeTakeFirst();
       if (!face || face.status !== 'training') return;
       const now = new Date();
-      const errorMessage = outcome.status === 'error' ? outcome.message : null;
+      const errorMessage = outcome.status === 'error' ? scrubText(outcome.message) : null;
       if (face.callback_url) {
         const status = outcome.status === 'completed' ? 'ready' : 'error';
         const extra = errorMessage === null ? {} : { error_message: errorMessage };

@@ -12,6 +12,7 @@ import { defaultStorage } from './default-storage.js';
 import { readDestination } from './destinations.js';
 import { RECORDING_COPY_JOB, RECORDING_PRUNE_JOB } from './store.js';
 import { DeliveryError, deliver } from './uploaders.js';
+import { scrubText } from '../../log.js';
 
 type Payload = { recording_id: string };
 
@@ -53,7 +54,9 @@ async function copy(deps: ServiceDeps, recordingId: string, signal: AbortSignal)
     return;
   } catch (error) {
     if (signal.aborted) throw error;
-    failure = error instanceof DeliveryError ? error : new DeliveryError('delivery_failed', error instanceof Error ? error.message : String(error));
+    const raw = error instanceof DeliveryError ? error : new DeliveryError('delivery_failed', error instanceof Error ? error.message : String(error));
+    // Storage errors can quote signed URLs or endpoints with credentials; the message is returned and sent.
+    failure = new DeliveryError(raw.code, scrubText(raw.message));
   }
   const final = row.copy_attempts >= maxAttempts || failure.code === 'destination_not_found' || failure.code === 'recording_missing';
   deps.log.info('recording copy failed', { recording_id: recordingId, attempt: row.copy_attempts, final, error_code: failure.code });

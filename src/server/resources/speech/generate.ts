@@ -5,6 +5,7 @@ import type { JobHandler } from '../../jobs/queue.js';
 import { storeMedia } from '../media/store.js';
 import { RenderError, rendererFor } from '../videos/render/renderer.js';
 import { speechProgress, speechView, SPEECH_STEPS, type SpeechRow } from './repository.js';
+import { scrubText } from '../../log.js';
 
 export const SPEECH_JOB = 'speech.generate';
 
@@ -19,7 +20,7 @@ export function speechGenerationJob(deps: ServiceDeps): JobHandler<{ speech_id: 
         .updateTable('speech')
         .set(outcome.status === 'ready'
           ? { status: 'ready', generation_progress: speechProgress(SPEECH_STEPS), updated_at: clock.now() }
-          : { status: 'error', error_details: outcome.error.slice(0, 1000), updated_at: clock.now() })
+          : { status: 'error', error_details: scrubText(outcome.error).slice(0, 1000), updated_at: clock.now() })
         .where('speech_id', '=', row.speech_id)
         .where('status', '=', 'generating')
         .returningAll()

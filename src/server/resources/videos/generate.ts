@@ -10,6 +10,7 @@ import { loadMedia, visualKind } from './media-source.js';
 import { RenderError, rendererFor, type MediaInput, type RenderedSpeech } from './render/renderer.js';
 import { wavDurationSeconds } from './render/wav.js';
 import { progress, videoCallbackBody, VIDEO_STEPS, type VideoRow } from './repository.js';
+import { scrubText } from '../../log.js';
 
 export const VIDEO_JOB = 'video.generate';
 /** Voice of generated videos (faces carry no voice of their own yet). */
@@ -50,7 +51,7 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<{ video_id: st
         .set(
           outcome.status === 'ready'
             ? { status: 'ready', generation_progress: progress(VIDEO_STEPS), status_details: 'Video is ready', updated_at: clock.now() }
-            : { status: 'error', error_details: outcome.error.slice(0, 1000), status_details: 'Video generation failed', updated_at: clock.now() },
+            : { status: 'error', error_details: scrubText(outcome.error).slice(0, 1000), status_details: 'Video generation failed', updated_at: clock.now() },
         )
         .where('video_id', '=', row.video_id)
         .where('status', '=', 'generating')

@@ -1,0 +1,54 @@
+// The service's master key (signing meeting tokens and gate passes, encrypting stored secrets). It comes
+// from PALKIT_SECRET, or is generated once and kept in a 0600 file apart from the database, so a copy of
+// the database alone does not open the secrets in it. A key that older versions kept in the database
+// is moved into the file.
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import type { Logger } from './log.js';
+
+const LEGACY_SETTING = 'service_secret';
+
+export async function loadMasterKey(db: Db, config: Pick<Config, 'secret' | 'secretFile'>, log: Logger): Promise<string> {
+  if (config.secret) {
+    log.info('service secret: from PALKIT_SECRET');
+    return config.secret;
+  }
+  const legacy = (await db.selectFrom('service_settings').select('value').where('name', '=', LEGACY_SETTING).executeTakeFirst())?.value;
+  if (!config.secretFile) {
+    log.info('service secret: generated for this in-memory database; set PALKIT_SECRET to keep meeting tokens valid across restarts');
+    return legacy ?? randomBytes(32).toString('base64url');
+  }
+  const file = resolve(config.secretFile);
+  const key = await readOrCreate(file, legacy ?? randomBytes(32).toString('base64url'));
+  if (legacy !== undefined) {
+    if (legacy !== key) throw new Error(`the service secret in ${file} differs from the one in the database; remove one of them (the database's encrypted secrets need the database's)`);
+    await db.deleteFrom('service_settings').where('name', '=', LEGACY_SETTING).execute();
+    log.info('service secret: moved out of the database', { file });
+  }
+  log.info('service secret: kept in a file readable only by this user, apart from the database; instances on other hosts need the same file or PALKIT_SECRET', { file });
+  return key;
+}
+
+/** The key in `file`, creating it with `fresh` (mode 0600) when it does not exist yet; concurrent starts agree on one. */
+async function readOrCreate(file: string, fresh: string): Promise<string> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    await writeFile(file, `${fresh}\n`, { flag: 'wx', mode: 0o600 });
+    return fresh;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  // Another start may have created it a moment ago: wait for its content.
+  for (let attempt = 0; ; attempt++) {
+    const key = (await readFile(file, 'utf8')).trim();
+    if (key) {
+      await chmod(file, 0o600);
+      return key;
+    }
+    if (attempt >= 50) throw new Error(`the service secret file ${file} is empty`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
