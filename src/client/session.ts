@@ -5,6 +5,7 @@ import type { GateBody, InitResponse, StartBody, StartResponse, UnavailableReaso
 import type { RatingBody } from '../protocol/rating.js';
 import { PalClientError, isAbort, toClientError } from './errors.js';
 import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from './link.js';
+import { forgetLiveCall, recallLiveCall, rememberLiveCall, type LiveCall } from './live-call.js';
 import { unlockAudio } from './media.js';
 import {
   SessionCanvasEvent, SessionChangeEvent, SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
@@ -102,6 +103,8 @@ export class ConversationSession extends EventTarget implements ConversationLink
       this.#setMode('idle');
       // The call's code arrives while the visitor looks at the preview, so joining never waits for it.
       if (!this.#transportFactory) void loadTransports().catch(() => undefined);
+      const live = recallLiveCall(deploymentId);
+      if (live) this.#rejoin(live);
     }
     else {
       // The page hears why, with the code a refused start would have carried, before the mode changes.
@@ -133,6 +136,27 @@ export class ConversationSession extends EventTarget implements ConversationLink
       if (!isAbort(failure)) this.#report(failure);
       throw failure;
     }
+  }
+
+  /** After a reload: back into the call this tab was in, without the preview, gate or device check. */
+  #rejoin(live: LiveCall): void {
+    const deploymentId = this.#options.deploymentId!;
+    this.conversation = live;
+    this.#prepared = true;
+    this.#listenForPageHide();
+    this.#starting = this.#connect()
+      .catch((error) => {
+        if (this.#abort.signal.aborted || isAbort(toClientError(error))) return;
+        // The call ended meanwhile (or the room is gone): the visitor simply starts again.
+        forgetLiveCall(deploymentId);
+        void this.#transport?.leave().catch(() => undefined);
+        this.#transport = null;
+        this.conversation = null;
+        this.#prepared = false;
+        this.#setState('idle');
+        this.#setMode('idle');
+      })
+      .finally(() => (this.#starting = null));
   }
 
   /** Joins a known room directly (pal-conversation without a deployment). Never rejects. */
@@ -384,6 +408,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.#prepared = false;
     this.#setState('connected');
     this.#setMode('call');
+    if (this.#options.deploymentId) rememberLiveCall(this.#options.deploymentId, conversation);
     this.dispatchEvent(new SessionLifecycleEvent('started', conversation.conversation_id));
   }
 
@@ -425,6 +450,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
 
   #endCall(): void {
     const id = this.conversationId;
+    if (this.#options.deploymentId) forgetLiveCall(this.#options.deploymentId);
     this.#transport = null;
     this.#setState('ended');
     this.#setMode('ended');

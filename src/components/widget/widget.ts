@@ -98,6 +98,8 @@ export class PalWidget extends PalDeploymentElement {
 
   override willUpdate(changed: Map<string, unknown>): void {
     super.willUpdate(changed);
+    // A call that began without the popup (rejoined after a reload) is shown: its sound and face are in it.
+    if (!this.#everOpened && this.session?.mode === 'call') this.opened = true;
     if (this.opened) this.#everOpened = true;
     this.corner = this.config.widget?.corner ?? 'bottom-right';
   }

@@ -1,14 +1,17 @@
 import { expect } from '@open-wc/testing';
 import { ApiClient } from '../../../src/client/api.js';
 import { LinkMessageEvent } from '../../../src/client/link.js';
+import { thisPageLoad } from '../../../src/client/live-call.js';
 import { ConversationSession, type SessionSettings } from '../../../src/client/session.js';
 import {
   SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
 } from '../../../src/client/session-events.js';
 import { FakeTransport, initBody, scriptedFetch, startBody, tick, until } from '../helpers/fakes.js';
 
-function setup(routes: Parameters<typeof scriptedFetch>[0], settings: Partial<SessionSettings> = {}, prepare: (t: FakeTransport) => void = () => {}) {
+function setup(routes: Parameters<typeof scriptedFetch>[0], settings: Partial<SessionSettings> = {}, prepare: (t: FakeTransport) => void = () => {}, tab = { keepStorage: false }) {
   const { fetch, calls } = scriptedFetch(routes);
+  // Each test is a fresh tab (no live call left to rejoin), unless it stands for a reload of the same tab.
+  if (!tab.keepStorage) sessionStorage.clear();
   const transports: FakeTransport[] = [];
   const session = new ConversationSession({
     api: new ApiClient({ apiBase: 'http://pal.test', fetch }),
@@ -49,6 +52,45 @@ describe('ConversationSession', () => {
     expect(t.modes).to.deep.equal(['call', 'ended']);
     expect(t.lifecycle).to.deep.equal(['ready:', 'started:c42', 'ended:c42']);
     expect(t.transports[0]!.left).to.equal(true);
+  });
+
+  it('rejoins the live call after a reload of the tab (a new session), and not once it was ended or the room is gone', async () => {
+    const first = setup(ok);
+    await first.session.initialize();
+    await first.session.startConversation();
+    first.session.dispose(); // the page goes away (reload): the call is left, not ended
+    // While the page is the same one, another session of this deployment does not take the call over.
+    const sibling = setup(ok, {}, () => {}, { keepStorage: true });
+    await sibling.session.initialize();
+    await tick(50);
+    expect(sibling.transports).to.have.length(0);
+    thisPageLoad.id = `reload-${Math.random()}`;
+
+    const reloaded = setup(ok, {}, () => {}, { keepStorage: true });
+    await reloaded.session.initialize();
+    await until(() => reloaded.session.state === 'connected', 'rejoined');
+    expect(reloaded.session.mode).to.equal('call');
+    expect(reloaded.transports[0]!.joined).to.include({ url: 'http://pal.test/rooms/c42', token: 'tok' });
+    expect(reloaded.calls.filter((c) => c.url.endsWith('/start'))).to.have.length(0, 'no new conversation');
+    await reloaded.session.endConversation();
+
+    const afterEnd = setup(ok, {}, () => {}, { keepStorage: true });
+    await afterEnd.session.initialize();
+    await tick(50);
+    expect(afterEnd.session.state).to.equal('idle');
+    expect(afterEnd.transports).to.have.length(0);
+
+    // A call whose room is gone by the time of the reload: back to the preview, quietly.
+    const live = setup(ok);
+    await live.session.initialize();
+    await live.session.startConversation();
+    live.session.dispose();
+    thisPageLoad.id = `reload-${Math.random()}`;
+    const gone = setup(ok, {}, (t) => (t.failJoin = new Error('room closed')), { keepStorage: true });
+    await gone.session.initialize();
+    await until(() => gone.transports.length === 1 && gone.session.state === 'idle' && gone.session.mode === 'idle', 'back to the preview');
+    expect(gone.errors).to.deep.equal([]);
+    expect(sessionStorage.length).to.equal(0, 'forgotten');
   });
 
   it('starts one conversation when started twice', async () => {

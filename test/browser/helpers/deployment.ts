@@ -5,6 +5,8 @@ import type { InitResponse } from '../../../src/protocol/public.js';
 import { FakeTransport, initBody, scriptedFetch, startBody } from './fakes.js';
 
 export function useFakeService(init: Partial<InitResponse> = {}, routes: Parameters<typeof scriptedFetch>[0] = {}) {
+  // Each test is a fresh tab: no live call left to rejoin from the one before.
+  sessionStorage.clear();
   const service = scriptedFetch({
     '/init': { status: 200, body: initBody(init) },
     '/start': { status: 200, body: startBody() },
