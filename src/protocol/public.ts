@@ -44,6 +44,8 @@ export const Customization = z.looseObject({
   magic_canvas: z.optional(z.looseObject({ accent_color: optionalText })),
   strings: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
   policy: z.optional(z.literal('eu')),
+  /** Terms the visitor accepts before the call; the conversation keeps a receipt of them. */
+  consent: z.optional(z.looseObject({ required: z.optional(z.boolean()), text: optionalText, terms_url: optionalText })),
   recording: z.optional(z.looseObject({
     enabled: z.optional(z.boolean()),
     destination_id: z.optional(z.string().check(z.regex(/^rd_[A-Za-z0-9]{1,61}$/, 'must look like a recording destination id (rd_…)'))),
@@ -82,6 +84,8 @@ export const StartBody = z.object({
   pal_id: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
   memory_stores: z.optional(MemoryStoreTags),
   captcha_token: z.optional(bounded(4096)),
+  /** The deployment's consent text as the visitor saw and accepted it (where consent is required). */
+  accepted_terms: z.optional(bounded(4000)),
   /** From the gate check: stands in for the password and captcha while it is valid. */
   gate_pass: z.optional(bounded(512)),
 });
@@ -116,6 +120,8 @@ export const StartErrorCode = z.enum([
   'captcha_required', 'captcha_failed', 'daily_limit', 'total_limit', 'busy', 'too_many_attempts', 'invalid_request',
   // A `pal_id` preview without the owner's x-api-key.
   'preview_requires_owner_key',
+  // The deployment requires consent and the visitor did not accept its current terms.
+  'consent_required',
   // 502: the video room could not be created; 503: the PAL of a Daily room could not be started.
   'conferencing_unavailable', 'pal_unavailable',
 ]);

@@ -263,6 +263,27 @@ describe('public deployment endpoints', () => {
       assert.equal((await start(id, { password: 'pw', captcha_token: 'good-token' }, guesser)).status, 200);
     });
 
+    it('requires consent where the deployment asks for it and keeps a receipt of the accepted terms', async () => {
+      const terms = 'I agree that this call is with an AI and may be reviewed for quality.';
+      const id = await deployment({ customization: { consent: { required: true, text: terms, terms_url: 'https://example.com/terms' } } });
+      assert.deepEqual((await start(id, {})).body, { error: 'consent_required' });
+      const stale = await start(id, { accepted_terms: 'I agree to the old terms.' });
+      assert.equal(stale.status, 403);
+      assert.deepEqual(stale.body, { error: 'consent_required: the terms changed; show them again' });
+      const before = Date.now();
+      const ok = await start(id, { accepted_terms: terms });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      const read = await t.api('GET', `/v2/conversations/${ok.body.conversation_id}?verbose=true`);
+      assert.deepEqual({ ...read.body.receipt.consent, accepted_at: undefined }, { text: terms, terms_url: 'https://example.com/terms', accepted_at: undefined });
+      assert.ok(Date.parse(read.body.receipt.consent.accepted_at) >= before - 1000);
+      // Without required consent nothing is asked and nothing is kept.
+      const plain = await start(await deployment({ customization: { consent: { required: false, text: terms } } }), {});
+      assert.equal(plain.status, 200);
+      assert.equal((await t.api('GET', `/v2/conversations/${plain.body.conversation_id}?verbose=true`)).body.receipt, null);
+      // The non-verbose read does not carry it.
+      assert.equal('receipt' in (await t.api('GET', `/v2/conversations/${ok.body.conversation_id}`)).body, false);
+    });
+
     describe('the password step (POST gate)', () => {
       const gate = (id: string, body: unknown, headers: Record<string, string> = {}) =>
         t.api('POST', `/v2/deployments/${id}/gate`, body, { key: null, headers: { 'x-forwarded-for': '203.0.113.200', ...headers } });

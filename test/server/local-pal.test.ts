@@ -104,6 +104,12 @@ describe('the local PAL', () => {
     const banner = client.events('conversation.disclosure')[0]!;
     assert.deepEqual(banner.properties, { visual_disclosure: 'AI on screen', verbal_disclosure: 'I am an AI.', state: 'delivering' });
     client.close();
+    // The conversation keeps a receipt of the disclosure it delivered, with the time.
+    let receipt: any = null;
+    for (let i = 0; i < 50 && !receipt?.disclosure; i++, await new Promise((r) => setTimeout(r, 20))) receipt = (await t.api('GET', `/v2/conversations/${a.conversationId}?verbose=true`)).body.receipt;
+    assert.deepEqual({ ...receipt.disclosure, delivered_at: typeof receipt.disclosure.delivered_at }, { visual: 'AI on screen', verbal: 'I am an AI.', delivered_at: 'string' });
+    assert.ok(Math.abs(Date.parse(receipt.disclosure.delivered_at) - Date.now()) < 30_000);
+    assert.equal(receipt.consent, null);
 
     const eu = await insertConversation(t, { palId: auto, customGreeting: 'Hi.', properties: { policy: 'eu' } });
     const euClient = await RoomClient.join(eu.conversationUrl, eu.token);
@@ -122,6 +128,7 @@ describe('the local PAL', () => {
       assert.equal(quiet.events('conversation.disclosure').length, 0);
       assert.equal(quiet.events('conversation.utterance').length, 1);
       quiet.close();
+      assert.equal((await t.api('GET', `/v2/conversations/${c.conversationId}?verbose=true`)).body.receipt, null, 'nothing disclosed, no receipt');
     }
   });
 

@@ -1,5 +1,5 @@
 import { LitElement, html, nothing } from 'lit';
-import { property } from 'lit/decorators.js';
+import { property, state } from 'lit/decorators.js';
 import { defaultTranslate, type Translate } from '../i18n/strings.js';
 import { buttonStyles, screenStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
@@ -11,7 +11,9 @@ import { css } from 'lit';
  * @csspart base - The screen.
  * @csspart thumbnail - The face preview (video or image).
  * @csspart start - The start button.
- * @event start - (internal, does not leave the shadow root) the visitor pressed start.
+ * @csspart consent - The terms the visitor accepts before starting (where the deployment requires consent).
+ * @event start - (internal, does not leave the shadow root) the visitor pressed start; `detail.acceptedTerms`
+ * is the consent text they accepted, when consent is asked.
  */
 export class PalPreview extends LitElement {
   static override styles = [tokens, screenStyles, buttonStyles, css`
@@ -19,6 +21,11 @@ export class PalPreview extends LitElement {
     :host([layout='full-screen']) { justify-content: space-between; align-items: stretch; text-align: start; }
     :host([layout='full-screen']) .actions { justify-content: center; margin-bottom: calc(var(--pal-space) * 2); }
     :host([layout='full-screen']) .thumbnail { display: none; }
+    .consent { display: grid; gap: calc(var(--pal-space) * 0.5); max-width: 40ch; text-align: start; font-size: 0.9em; }
+    .consent label { display: flex; gap: var(--pal-space); align-items: flex-start; }
+    .consent input { margin-top: 0.2em; width: 1.1em; height: 1.1em; accent-color: var(--pal-color-accent); }
+    .consent a { color: inherit; }
+    .consent [role=alert]:empty { display: none; }
   `];
 
   @property({ attribute: false }) t: Translate = defaultTranslate;
@@ -28,6 +35,11 @@ export class PalPreview extends LitElement {
   @property({ attribute: 'video-url' }) videoUrl: string | null = null;
   @property({ attribute: 'image-url' }) imageUrl: string | null = null;
   @property({ reflect: true }) layout: string | null = null;
+  /** Set (possibly empty) when the deployment requires consent: the terms shown beside the checkbox. */
+  @property({ attribute: false }) consentText: string | null = null;
+  @property({ attribute: false }) termsUrl: string | null = null;
+  @state() private agreed = false;
+  @state() private consentMissing = false;
 
   override render() {
     const t = this.t;
@@ -37,12 +49,35 @@ export class PalPreview extends LitElement {
         <h2>${this.heading || t('preview.title')}</h2>
         <p>${this.description || t('preview.description')}</p>
       </div>
+      ${this.#consent()}
       <div class="actions">
-        <button class="primary" part="start" @click=${() => this.dispatchEvent(new Event('start'))}>
+        <button class="primary" part="start" @click=${this.#start}>
           ${this.buttonLabel || t('preview.start')}
         </button>
       </div>
     `;
+  }
+
+  #consent() {
+    if (this.consentText === null) return nothing;
+    const t = this.t;
+    return html`<div class="consent" part="consent">
+      <label><input type="checkbox" .checked=${this.agreed} aria-invalid=${this.consentMissing ? 'true' : 'false'} aria-describedby="consent-error"
+        @change=${(e: Event) => ((this.agreed = (e.target as HTMLInputElement).checked), (this.consentMissing = false))} />
+        <span>${this.consentText || t('preview.consent.accept')}</span></label>
+      ${this.termsUrl ? html`<a href=${this.termsUrl} target="_blank" rel="noopener noreferrer">${t('preview.consent.terms')}</a>` : nothing}
+      <p id="consent-error" role="alert">${this.consentMissing ? t('preview.consent.required') : ''}</p>
+    </div>`;
+  }
+
+  #start(): void {
+    if (this.consentText !== null && !this.agreed) {
+      this.consentMissing = true;
+      this.renderRoot.querySelector<HTMLInputElement>('.consent input')?.focus();
+      return;
+    }
+    const detail = this.consentText === null ? {} : { acceptedTerms: this.consentText };
+    this.dispatchEvent(new CustomEvent('start', { detail }));
   }
 
   #thumbnail() {

@@ -138,6 +138,9 @@ export abstract class PalDeploymentElement extends LitElement {
     this.patches = deepMerge(this.patches as Record<string, unknown>, patch as Record<string, unknown>);
   }
 
+  /** The consent text the visitor accepted on the preview (internal; sent with the start). */
+  acceptedTerms: string | undefined;
+
   protected settings(): SessionSettings {
     const config = this.config;
     const stores = this.memoryStores.split(',').map((s) => s.trim()).filter(Boolean);
@@ -149,6 +152,7 @@ export abstract class PalDeploymentElement extends LitElement {
         ...(this.conversationalContext ? { conversational_context: this.conversationalContext } : {}),
         ...(this.customGreeting ? { custom_greeting: this.customGreeting } : {}),
         ...(stores.length ? { memory_stores: stores } : {}),
+        ...(this.acceptedTerms !== undefined ? { accepted_terms: this.acceptedTerms } : {}),
       }),
     };
   }

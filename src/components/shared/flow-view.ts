@@ -22,6 +22,8 @@ export function renderFlow(host: PalDeploymentElement, options: FlowViewOptions 
   if (!session || session.state === 'initializing' || (!deployment && session.state !== 'error'))
     return html`<pal-connecting part="screen" .t=${t} phase="loading"></pal-connecting>`;
   const retry = (): void => void session.retry();
+  // The deployment's own terms (not a page override): the service checks the visitor accepted exactly these.
+  const consent = deployment?.customization.consent;
   switch (session.mode) {
     case 'unavailable':
       return html`<pal-unavailable part="screen" .t=${t} reason=${session.unavailableReason ?? 'inactive'} @retry=${retry}></pal-unavailable>`;
@@ -51,5 +53,9 @@ export function renderFlow(host: PalDeploymentElement, options: FlowViewOptions 
   return html`<pal-preview part="screen" .t=${t} heading=${config.preview?.title ?? ''} description=${config.preview?.description ?? ''}
     button-label=${config.preview?.btn_title ?? ''} video-url=${deployment?.thumbnail_video_url ?? ''}
     image-url=${deployment?.thumbnail_image_url ?? ''} layout=${options.layout ?? ''}
-    @start=${() => void host.startConversation()}></pal-preview>`;
+    .consentText=${consent?.required ? (consent.text ?? '') : null} .termsUrl=${consent?.required ? (consent.terms_url ?? null) : null}
+    @start=${(e: CustomEvent<{ acceptedTerms?: string }>) => {
+      host.acceptedTerms = e.detail?.acceptedTerms;
+      void host.startConversation();
+    }}></pal-preview>`;
 }

@@ -18,6 +18,7 @@ import * as connectorOauthPending from './0801_connector_oauth_pending.js';
 import * as memoryStoreParticipants from './0802_memory_store_participants.js';
 import * as objectives from './0803_objectives.js';
 import * as conversationRatings from './0940_conversation_ratings.js';
+import * as conversationReceipts from './0941_conversation_receipts.js';
 import * as dailyParticipants from './0990_daily_participants.js';
 import * as conversationFrames from './0991_conversation_frames.js';
 import * as recordings from './0992_recordings.js';
@@ -39,6 +40,7 @@ export const migrations: Record<string, PalkitMigration> = {
   '0802_memory_store_participants': memoryStoreParticipants,
   '0803_objectives': objectives,
   '0940_conversation_ratings': conversationRatings,
+  '0941_conversation_receipts': conversationReceipts,
   '0990_daily_participants': dailyParticipants,
   '0991_conversation_frames': conversationFrames,
   '0992_recordings': recordings,

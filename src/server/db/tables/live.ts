@@ -32,6 +32,16 @@ export interface LiveTables {
   canvas_interaction_rate: { bucket: string; window_start: Date | string; hits: number };
   /** The visitor's rating of a conversation, given once (migration 0940). */
   conversation_ratings: { conversation_id: string; stars: number; comment: string | null; rated_at: Generated<Date> };
+  /** What the visitor accepted (the deployment's terms) and was told (the AI disclosure), and when (migration 0941). */
+  conversation_receipts: {
+    conversation_id: string;
+    consent_text: string | null;
+    consent_terms_url: string | null;
+    consent_accepted_at: Date | null;
+    disclosure_visual: string | null;
+    disclosure_verbal: string | null;
+    disclosure_delivered_at: Date | null;
+  };
   /** Camera frames sampled for perception (migration 0991). */
   conversation_frames: { frame_id: Generated<number>; conversation_id: string; captured_at: Date; image: Uint8Array };
   /** Visitor sessions of a Daily room (migration 0990); `left_at` null while the session is in the room. */

@@ -33,6 +33,8 @@ export interface CreateConversationInput {
   visitorKey?: string | null;
   /** Runs in the insert transaction first; throw to refuse (deployment limits under a row lock). */
   guard?: (trx: Db) => Promise<void>;
+  /** Runs in the insert transaction after the row is written (the visitor's consent receipt). */
+  afterInsert?: (trx: Db, conversationId: string, now: Date) => Promise<void>;
 }
 
 export interface CreatedConversation {
@@ -91,6 +93,7 @@ export async function createConversation(deps: ServiceDeps, input: CreateConvers
         updated_at: now,
       })
       .execute();
+    await input.afterInsert?.(trx, conversationId, now);
     return name;
   });
 

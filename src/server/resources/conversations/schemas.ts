@@ -89,6 +89,16 @@ export const Conversation = z
     updated_at: z.string(),
     ended_at: z.string().nullable(),
     rating: ConversationRating.nullable().optional().openapi({ description: "The visitor's rating from the after-call screen, null before one (verbose=true only)" }),
+    receipt: z
+      .object({
+        consent: z.object({ text: z.string(), terms_url: z.string().nullable(), accepted_at: z.string() }).nullable()
+          .openapi({ description: "The deployment's terms the visitor accepted before the call (customization.consent), and when" }),
+        disclosure: z.object({ visual: z.string().nullable(), verbal: z.string().nullable(), delivered_at: z.string() }).nullable()
+          .openapi({ description: "The PAL's AI disclosure as it was delivered in the call, and when" }),
+      })
+      .nullable()
+      .optional()
+      .openapi({ description: 'What the visitor accepted and was told (verbose=true only); null when neither happened' }),
     events: z.array(z.record(z.string(), z.unknown())).optional().openapi({ description: 'Callback payloads, oldest first (verbose=true only)' }),
   })
   .openapi('Conversation');

@@ -18,6 +18,7 @@ export const START_REFUSAL_STATUS = {
   total_limit: 429,
   busy: 429,
   preview_requires_owner_key: 403,
+  consent_required: 403,
   conferencing_unavailable: 502,
   pal_unavailable: 503,
 } as const satisfies Record<StartErrorCode, number>;

@@ -10,6 +10,7 @@ import { namesOwnStoreId } from '../memory-stores/repository.js';
 import { unavailableReason } from './availability.js';
 import { clientAddress, clientKey } from './client-address.js';
 import { originMayStart } from './cors.js';
+import { recordConsent } from '../conversations/receipts.js';
 import { gatePassValid, passGate } from './gate.js';
 import { refuse } from './refusals.js';
 import { findDeployment, type DeploymentRow } from './repository.js';
@@ -37,6 +38,7 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
   if (!(body.gate_pass && gatePassValid(deps.secrets, row, body.gate_pass, clock.now()))) await passGate(c, row, body);
   const limits = row.limits as Limits;
   const visitor = clientKey(c, clientAddress(c));
+  const consent = consentFor(row.customization as z.infer<typeof Customization> | null, body.accepted_terms);
 
   // Read before the locked section; refused only once the limits have passed (the documented order).
   // memory_stores are visitor identifiers; only one naming this owner's store by id (and no visitor's
@@ -62,6 +64,7 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
     memoryStores: body.memory_stores,
     properties: callProperties(limits, row.customization as z.infer<typeof Customization>),
     visitorKey: visitor,
+    ...(consent ? { afterInsert: (trx, conversationId, now) => recordConsent(trx, conversationId, consent, now) } : {}),
     guard: async (trx) => {
       // Counting this call first takes the row lock: concurrent starts of this deployment take turns,
       // so the last slot goes to exactly one of them (a refusal below rolls the count back).
@@ -73,6 +76,19 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
       if (namesStore) throw refuse('invalid_request', 'memory_stores: give stable visitor identifiers; a memory_store_id is not accepted here');
     },
   });
+}
+
+/**
+ * The terms a deployment requires the visitor to accept, refused unless the visitor accepted exactly
+ * these (terms changed since the page loaded them are shown again); null when none are required.
+ */
+function consentFor(customization: z.infer<typeof Customization> | null, accepted: string | undefined): { text: string; termsUrl: string | null } | null {
+  const consent = customization?.consent;
+  if (consent?.required !== true) return null;
+  const text = consent.text ?? '';
+  if (accepted === undefined) throw refuse('consent_required');
+  if (accepted !== text) throw refuse('consent_required', 'the terms changed; show them again');
+  return { text, termsUrl: consent.terms_url ?? null };
 }
 
 /** The conversation properties a deployment sets: its disclosure policy, recording and limits (the room applies its defaults to the rest). */

@@ -23,6 +23,7 @@ import { PalVoice, type AudioOut } from './pal-voice.js';
 import { earsFor, synthesizerFor } from './voice-engine.js';
 import { appendTranscriptEntry, roundSeconds } from './transcript-store.js';
 import { PalTools } from './pal-tools.js';
+import { recordDisclosure } from '../receipts.js';
 
 /** What the PAL needs from its room. */
 export interface PalRoomPort {
@@ -114,7 +115,11 @@ export class PalAgent {
         inferenceId: randomUUID(),
         turnIdx: this.turnIdx,
         interruptible: false,
-        after: () => this.emit('conversation.disclosure', { ...properties, state: 'delivered' }),
+        after: () => {
+          this.emit('conversation.disclosure', { ...properties, state: 'delivered' });
+          void recordDisclosure(this.deps.db, conv.conversationId, { visual: disclosure.visual ?? null, verbal: disclosure.verbal ?? null }, this.deps.clock.now())
+            .catch((error) => this.deps.log.error('disclosure receipt not stored', { conversation_id: conv.conversationId, error }));
+        },
       });
     }
     void this.speaker.say(once(greetingFor(conv)), { inferenceId: randomUUID(), turnIdx: this.turnIdx, interruptible: true });
