@@ -179,7 +179,7 @@ abstract class PalShell extends HTMLElement {
     return (impl[method] as (...a: unknown[]) => unknown).apply(impl, args);
   }
 
-  startConversation(): Promise<unknown> { return this.#call('startConversation', []); }
+  startConversation(options?: { text?: boolean }): Promise<unknown> { return this.#call('startConversation', options ? [options] : []); }
   createConversation(): Promise<unknown> { return this.#call('createConversation', []); }
   endConversation(): Promise<unknown> { return this.#call('endConversation', []); }
   sendMessage(event: unknown): Promise<unknown> { return this.#call('sendMessage', [event]); }

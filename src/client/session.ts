@@ -37,6 +37,12 @@ export class ConversationSession extends EventTarget implements ConversationLink
   unavailableReason: UnavailableReason | 'captcha' | null = null;
   microphoneOn = true;
   cameraOn = true;
+  /**
+   * Text mode: the visitor reads and types; the microphone is off and the PAL's voice is not played (a local
+   * room has the PAL write its replies at once). Chosen on the preview, switched during the call, and
+   * entered by itself when the microphone is refused or missing.
+   */
+  textMode = false;
   /** What the visitor should know about the call now (`hearing_unavailable`, `microphone_unavailable`, `voice_unavailable`), or null. */
   notice: string | null = null;
   audioDeviceId: string | undefined;
@@ -115,10 +121,24 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.dispatchEvent(new SessionLifecycleEvent('ready', ''));
   }
 
-  /** The Start button: gate → device check → create → join. Idempotent; never rejects (errors are events). */
-  startConversation(): Promise<void> {
+  /**
+   * The Start button: gate → device check → create → join; with `{ text: true }` in text mode, without the
+   * device check. Idempotent; never rejects (errors are events).
+   */
+  startConversation(options: { text?: boolean } = {}): Promise<void> {
     unlockAudio();
     if (this.state === 'connected' || this.state === 'disconnecting') return Promise.resolve();
+    if (!this.#starting && !this.#prepared) {
+      // Each start chooses afresh: text (no camera either, so no device prompt at all) or voice.
+      if (options.text) {
+        this.#enterTextMode();
+        this.cameraOn = false;
+      } else if (this.textMode) {
+        this.textMode = false;
+        this.microphoneOn = true;
+        this.cameraOn = true;
+      }
+    }
     this.#starting ??= this.#start().finally(() => (this.#starting = null));
     return this.#starting;
   }
@@ -190,8 +210,10 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.#visitor.fail(new PalClientError('captcha_unavailable', 'The bot check could not run.'));
   }
 
-  confirmHaircheck(devices: { audioDeviceId?: string; videoDeviceId?: string; cameraOn?: boolean; microphoneOn?: boolean } = {}): void {
+  /** The device check's choice; `textMode` when the visitor goes on by text (no microphone). */
+  confirmHaircheck(devices: { audioDeviceId?: string; videoDeviceId?: string; cameraOn?: boolean; microphoneOn?: boolean; textMode?: boolean } = {}): void {
     unlockAudio();
+    if (devices.textMode) this.#enterTextMode();
     this.audioDeviceId = devices.audioDeviceId ?? this.audioDeviceId;
     this.videoDeviceId = devices.videoDeviceId ?? this.videoDeviceId;
     if (devices.cameraOn !== undefined) this.cameraOn = devices.cameraOn;
@@ -262,9 +284,28 @@ export class ConversationSession extends EventTarget implements ConversationLink
   }
 
 
+  /** Turning the microphone on in text mode is going back to voice. */
   setMicrophone(on: boolean): void {
+    if (on && this.textMode) return this.setTextMode(false);
     this.microphoneOn = on;
     this.#transport?.setMicrophoneEnabled(on);
+    this.#changed();
+  }
+
+  /** Switches between voice and text during the call (or before it). */
+  setTextMode(on: boolean): void {
+    if (on === this.textMode) return;
+    if (on) {
+      this.#enterTextMode();
+      this.#transport?.setMicrophoneEnabled(false);
+      this.#transport?.setTextMode(true);
+    } else {
+      this.textMode = false;
+      this.#transport?.setTextMode(false);
+      // Back to voice: the microphone opens again (a failure to open it brings text mode back, see the notice).
+      if (this.notice === 'microphone_unavailable') this.notice = null;
+      this.setMicrophone(true);
+    }
     this.#changed();
   }
 
@@ -296,7 +337,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
         if (this.mode === 'unavailable' || !this.deployment) return;
         if (this.mode === 'ended') this.#setMode('idle');
         if (!this.#prepared) await this.#passGate();
-        if (this.#settings.showHaircheck && !this.#prepared) {
+        if (this.#settings.showHaircheck && !this.#prepared && !this.textMode) {
           this.#setMode('haircheck');
           await this.#visitor.waitFor('haircheck');
         }
@@ -389,13 +430,16 @@ export class ConversationSession extends EventTarget implements ConversationLink
     transport.addEventListener(TransportEndedEvent.type, (e) => this.#remoteEnded(e as TransportEndedEvent));
     transport.addEventListener(TransportNoticeEvent.type, (e) => {
       this.notice = (e as TransportNoticeEvent).code;
+      // No microphone (refused, missing, taken): the visitor goes on by text rather than talking to no one.
+      if (this.notice === 'microphone_unavailable') this.setTextMode(true);
       this.#changed();
     });
     await transport.join({
       url: conversation.conversation_url,
       token: conversation.meeting_token ?? '',
       startVideo: this.cameraOn && this.#settings.cameraOn,
-      startAudio: this.microphoneOn,
+      startAudio: this.microphoneOn && !this.textMode,
+      textMode: this.textMode,
       ...(this.#settings.userName ? { userName: this.#settings.userName } : {}),
       ...(this.audioDeviceId ? { audioDeviceId: this.audioDeviceId } : {}),
       ...(this.videoDeviceId ? { videoDeviceId: this.videoDeviceId } : {}),
@@ -455,6 +499,11 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.#setState('ended');
     this.#setMode('ended');
     this.dispatchEvent(new SessionLifecycleEvent('ended', id));
+  }
+
+  #enterTextMode(): void {
+    this.textMode = true;
+    this.microphoneOn = false;
   }
 
   #resume(step: VisitorStepName): void {

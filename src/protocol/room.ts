@@ -21,6 +21,8 @@ export type Participant = z.infer<typeof Participant>;
 export const ClientFrame = z.discriminatedUnion('type', [
   z.object({ type: z.literal('join'), meeting_token: z.string(), user_name: z.optional(z.string()) }),
   z.object({ type: z.literal('app-message'), data: z.unknown(), to: z.optional(z.string()) }),
+  /** Text mode on or off: the visitor reads and types, so the PAL writes its replies at once instead of speaking them. */
+  z.object({ type: z.literal('text-mode'), on: z.boolean() }),
   /** `end`: the visitor ended the call (End), so the conversation ends now rather than after participant_left_timeout. */
   z.object({ type: z.literal('leave'), end: z.optional(z.boolean()) }),
 ]);

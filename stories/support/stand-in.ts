@@ -137,6 +137,7 @@ export class StandInRoom extends EventTarget implements Transport {
   sendAppMessage(): void {}
   setMicrophoneEnabled(): void {}
   setCameraEnabled(): void {}
+  setTextMode(): void {}
   async setInputDevices(): Promise<void> {}
 
   /** The room closes from the PAL's side. */

@@ -90,6 +90,34 @@ describe('the local PAL', () => {
     client.close();
   });
 
+  it('in text mode writes each reply at once, sentence by sentence, with no audio; back in voice mode it speaks again', async () => {
+    const room = await insertConversation(t, { palId: echoPal, customGreeting: 'Hi.' });
+    const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
+    await client.waitForEvent('conversation.utterance', replica('Hi.'));
+    client.send({ type: 'text-mode', on: true });
+    const sentAt = performance.now();
+    const reply = 'This is a longer reply of two sentences. It would take seconds to say at six hundred words a minute.';
+    client.say('conversation.respond', { text: reply });
+    const answer = await client.waitForEvent('conversation.utterance', replica(reply));
+    const written = performance.now() - sentAt;
+    const streamed = client.events('conversation.utterance.streaming').filter((m) => m.inference_id === answer.inference_id);
+    // Whole sentences, not word by word as the voice would caption them.
+    assert.deepEqual(streamed.map((m) => m.properties.speech), [
+      'This is a longer reply of two sentences.', reply, reply,
+    ]);
+    assert.ok(written < 19 * 100, `written in ${Math.round(written)} ms, faster than the 19 words would be spoken`);
+    assert.equal(client.audio.filter((f) => f.receivedAt > sentAt).length, 0, 'no audio in text mode');
+
+    client.send({ type: 'text-mode', on: false });
+    const spokenAt = performance.now();
+    client.say('conversation.respond', { text: 'Now I speak.' });
+    const spoken = await client.waitForEvent('conversation.utterance', replica('Now I speak.'));
+    const words = client.events('conversation.utterance.streaming').filter((m) => m.inference_id === spoken.inference_id);
+    assert.deepEqual(words.map((m) => m.properties.speech), ['Now', 'Now I', 'Now I speak.', 'Now I speak.']);
+    assert.ok(client.audio.some((f) => f.receivedAt > spokenAt), 'the voice is back');
+    client.close();
+  });
+
   it('delivers the disclosure before the greeting when the rules say so', async () => {
     const always = await insertPal(t, { pipelineMode: 'echo', definition: { disclosure_type: 'always', verbal_disclosure: 'I am an AI.', visual_disclosure: 'AI on screen' } });
     const auto = await insertPal(t, { pipelineMode: 'echo' });

@@ -28,6 +28,7 @@ export class DailyTransport extends EventTarget implements Transport {
   readonly recording = false;
   #call: DailyCallObject | null = null;
   #left = false;
+  #textMode = false;
   readonly #load: () => Promise<CreateCallObject>;
 
   constructor(options: { createCallObject?: CreateCallObject } = {}) {
@@ -38,7 +39,8 @@ export class DailyTransport extends EventTarget implements Transport {
 
   get participants(): TransportParticipant[] {
     if (!this.#call) return [];
-    return Object.values(this.#call.participants()).map(toParticipant);
+    // In text mode the PAL's voice is not played (its words still arrive as captions).
+    return Object.values(this.#call.participants()).map(toParticipant).map((p) => (this.#textMode ? { ...p, audioTrack: null } : p));
   }
 
   async join(options: JoinOptions): Promise<void> {
@@ -49,6 +51,7 @@ export class DailyTransport extends EventTarget implements Transport {
       throw new PalClientError('join_failed', 'Could not load the video call library.');
     }
     if (this.#left) throw new PalClientError('aborted', 'Cancelled.');
+    this.#textMode = options.textMode === true;
     const call = create({
       dailyConfig: { avoidEval: true },
       subscribeToTracksAutomatically: true,
@@ -95,6 +98,11 @@ export class DailyTransport extends EventTarget implements Transport {
 
   setMicrophoneEnabled(enabled: boolean): void {
     this.#call?.setLocalAudio(enabled);
+  }
+
+  setTextMode(on: boolean): void {
+    this.#textMode = on;
+    this.dispatchEvent(new TransportParticipantsEvent());
   }
 
   setCameraEnabled(enabled: boolean): void {

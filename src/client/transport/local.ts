@@ -49,6 +49,7 @@ export class LocalTransport extends EventTarget implements Transport {
   #face: FaceTrack | null = null;
   #frames: CameraFrameSender | null = null;
   #palSpeaking = false;
+  #textMode = false;
   readonly #options: LocalTransportOptions;
 
   constructor(options: LocalTransportOptions = {}) {
@@ -83,6 +84,7 @@ export class LocalTransport extends EventTarget implements Transport {
     this.#micOn = options.startAudio;
     this.#conversationId = new URL(options.url).pathname.split('/').filter(Boolean).pop() ?? '';
     this.#audioDeviceId = options.audioDeviceId;
+    this.#textMode = options.textMode === true;
     if (options.startVideo) void this.#openCamera(options.videoDeviceId);
     if (this.#options.voice !== false) this.#player = new PalAudioPlayer(sharedAudioContext());
     const socket = (this.#options.createSocket ?? ((url) => new WebSocket(url)))(roomSocketUrl(options.url));
@@ -100,6 +102,7 @@ export class LocalTransport extends EventTarget implements Transport {
         if (frame.type === 'joined') {
           joined = true;
           this.#selfId = frame.participant_id;
+          if (this.#textMode) this.#sendFrame({ type: 'text-mode', on: true });
           this.#recording = frame.recording === true;
           for (const p of frame.participants) if (p.participant_id !== frame.participant_id) this.#remote.set(p.participant_id, p);
           this.#showFace();
@@ -144,6 +147,13 @@ export class LocalTransport extends EventTarget implements Transport {
     this.#listener?.setMicrophone(enabled);
     this.#microphone?.setEnabled(enabled);
     if (enabled && this.#microphone && !this.#microphone.track) void this.#openMicrophone();
+  }
+
+  setTextMode(on: boolean): void {
+    if (on === this.#textMode) return;
+    this.#textMode = on;
+    if (on) this.#player?.flush();
+    if (this.#selfId) this.#sendFrame({ type: 'text-mode', on });
   }
 
   setCameraEnabled(enabled: boolean): void {
@@ -258,7 +268,7 @@ export class LocalTransport extends EventTarget implements Transport {
 
   #onAudio(data: ArrayBuffer): void {
     const frame = decodeAudioFrame(data);
-    if (frame && !this.#left) this.#player?.play(frame);
+    if (frame && !this.#left && !this.#textMode) this.#player?.play(frame);
   }
 
   /**

@@ -26,6 +26,8 @@ export interface JoinOptions {
   startAudio: boolean;
   audioDeviceId?: string;
   videoDeviceId?: string;
+  /** Join in text mode (see Transport.setTextMode). */
+  textMode?: boolean;
 }
 
 export interface Transport extends EventTarget {
@@ -41,6 +43,8 @@ export interface Transport extends EventTarget {
   setMicrophoneEnabled(enabled: boolean): void;
   setCameraEnabled(enabled: boolean): void;
   setInputDevices(devices: { audioDeviceId?: string; videoDeviceId?: string }): Promise<void>;
+  /** Text mode: the PAL's voice is not played, and the room (where it can) has the PAL write its replies instead. */
+  setTextMode(on: boolean): void;
 }
 
 /** An app-message arrived from the room. */

@@ -7,6 +7,7 @@ import { PalClientError } from '../../client/errors.js';
 import { ConversationSession } from '../../client/session.js';
 import type { SessionMode, SessionState } from '../../client/session-events.js';
 import { ControlEvent, type PalControls } from '../controls/controls.js';
+import type { PalTranscript } from '../transcript/transcript.js';
 import { SessionController } from '../controllers/session-controller.js';
 import { PalErrorEvent } from '../events/error.js';
 import { languageOf, translatorFor, type StringKey, type Translate } from '../i18n/strings.js';
@@ -22,6 +23,7 @@ import { conversationStyles } from './conversation.styles.js';
  * the session a widget/embed/landing page gives it.
  * @csspart stage - The video stage (forwarded from pal-stage).
  * @csspart controls - The control bar.
+ * @csspart mode-switch - The chat's "Switch to text" / "Switch to voice" button.
  * @event pal-conversation-started - (standalone) joined.
  * @event pal-conversation-ended - (standalone) the call ended.
  * @event pal-state-change - (standalone) state changed.
@@ -49,6 +51,8 @@ export class PalConversation extends LitElement {
   @property({ attribute: false }) fallbackImageUrl: string | null = null;
   @state() private captionsOn = true;
   @state() private chatOn = false;
+  /** The session's text mode when last rendered: entering it opens the chat, leaving it closes the chat. */
+  #textMode = false;
 
   readonly #given = new SessionController(this, { emit: false });
   readonly #own = new SessionController(this, { emit: true });
@@ -67,6 +71,11 @@ export class PalConversation extends LitElement {
 
   override willUpdate(changed: Map<string, unknown>): void {
     if (changed.has('session')) this.#given.attach(this.session);
+    const textMode = this.#active?.textMode ?? false;
+    if (textMode !== this.#textMode) {
+      this.#textMode = textMode;
+      this.chatOn = textMode;
+    }
   }
 
   override updated(changed: Map<string, unknown>): void {
@@ -134,12 +143,16 @@ export class PalConversation extends LitElement {
           </div>
           <pal-transcript class="captions" mode="captions" exportparts="captions" .t=${t} .link=${session} ?hidden=${!this.captionsOn || this.chatOn}></pal-transcript>
           <pal-transcript class="panel" mode="panel" exportparts="transcript" .t=${t} .link=${session} ?hidden=${!this.chatOn}
-            @keydown=${this.#closeChatOnEscape}></pal-transcript>
+            @keydown=${this.#closeChatOnEscape}>
+            <button slot="toolbar" class="mode" part="mode-switch" @click=${this.#switchMode}>
+              ${session.textMode ? t('controls.voice_mode') : t('controls.text_mode')}
+            </button>
+          </pal-transcript>
           ${connecting ? html`<div class="overlay" role="status">${t('connecting.title')}</div>` : nothing}
         </div>
         ${this.#notice(session, t)}
-        <pal-controls exportparts="controls" .t=${t} ?microphone-on=${session.microphoneOn} ?camera-on=${session.cameraOn}
-          ?captions-on=${this.captionsOn} ?chat-on=${this.chatOn}
+        <pal-controls exportparts="controls" .t=${t} .microphoneOn=${session.microphoneOn} .cameraOn=${session.cameraOn}
+          .captionsOn=${this.captionsOn} .chatOn=${this.chatOn}
           .audioDeviceId=${session.audioDeviceId ?? ''} .videoDeviceId=${session.videoDeviceId ?? ''}
           @control=${this.#onControl}></pal-controls>
       </div>
@@ -158,6 +171,16 @@ export class PalConversation extends LitElement {
         <button aria-label=${t('notice.dismiss')} @click=${() => session.dismissNotice()}>×</button>
       </div>
     `;
+  }
+
+  /** The chat's voice/text switch: text puts the cursor in the chat box; voice closes the chat and focuses the microphone. */
+  async #switchMode(): Promise<void> {
+    const session = this.#active;
+    if (!session) return;
+    session.setTextMode(!session.textMode);
+    await this.updateComplete;
+    if (session.textMode) await this.renderRoot.querySelector<PalTranscript>('pal-transcript.panel')?.focusChat();
+    else await this.focusFirst();
   }
 
   /** Escape in the chat panel closes the panel (only it); focus returns to the chat button. */

@@ -1,4 +1,4 @@
-import { LitElement, css, html } from 'lit';
+import { LitElement, css, html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { MicLevelMeter, listDevices, type DeviceLists } from '../../client/media.js';
 import { defaultTranslate, type Translate } from '../i18n/strings.js';
@@ -10,11 +10,14 @@ export interface HaircheckChoice {
   videoDeviceId?: string;
   cameraOn: boolean;
   microphoneOn: boolean;
+  /** No microphone (refused or missing): the visitor goes on by text. */
+  textMode?: boolean;
 }
 
 /**
  * @tagname pal-haircheck
- * @summary The device check before joining: camera preview, live microphone level, device pickers.
+ * @summary The device check before joining: camera preview, live microphone level, device pickers. Without
+ * a microphone (refused or missing) it offers to go on by text.
  * @csspart preview - The camera preview.
  * @csspart level - The microphone level bar.
  * @csspart join - The join button.
@@ -42,6 +45,8 @@ export class PalHaircheck extends LitElement {
   @state() private audioDeviceId = '';
   @state() private videoDeviceId = '';
   @state() private failed = false;
+  /** The microphone was refused or is missing (the camera may still work). */
+  @state() private microphoneMissing = false;
   #stream: MediaStream | null = null;
   #meter: MicLevelMeter | null = null;
   #frame = 0;
@@ -65,11 +70,11 @@ export class PalHaircheck extends LitElement {
     const t = this.t;
     return html`
       <h2>${this.heading || t('haircheck.title')}</h2>
-      <p>${this.failed ? t('haircheck.no_access') : this.description || t('haircheck.description')}</p>
+      <p role=${this.microphoneMissing ? 'alert' : nothing}>${this.microphoneMissing ? t('haircheck.no_microphone') : this.failed ? t('haircheck.no_access') : this.description || t('haircheck.description')}</p>
       ${this.cameraOn
         ? html`<video class="preview" part="preview" autoplay muted playsinline aria-label=${t('stage.self')}></video>`
         : html`<div class="preview off" part="preview">${t('haircheck.camera_off')}</div>`}
-      <div class="level" part="level" role="meter" aria-label=${t('haircheck.level')} aria-valuemin="0" aria-valuemax="100" aria-valuenow="0"><div></div></div>
+      ${this.microphoneMissing ? nothing : html`<div class="level" part="level" role="meter" aria-label=${t('haircheck.level')} aria-valuemin="0" aria-valuemax="100" aria-valuenow="0"><div></div></div>`}
       <div class="pickers">
         ${this.#picker(t('haircheck.camera'), this.devices.cameras, this.videoDeviceId, (id) => (this.videoDeviceId = id))}
         ${this.#picker(t('haircheck.microphone'), this.devices.microphones, this.audioDeviceId, (id) => (this.audioDeviceId = id))}
@@ -78,7 +83,9 @@ export class PalHaircheck extends LitElement {
         <button @click=${this.#toggleCamera} aria-pressed=${this.cameraOn ? 'true' : 'false'}>
           ${this.cameraOn ? t('controls.camera_off') : t('controls.camera_on')}
         </button>
-        <button class="primary" part="join" @click=${this.#confirm}>${this.buttonLabel || t('haircheck.join')}</button>
+        <button class="primary" part="join" @click=${this.#confirm}>
+          ${this.microphoneMissing ? t('haircheck.join_text') : this.buttonLabel || t('haircheck.join')}
+        </button>
       </div>
     `;
   }
@@ -99,22 +106,30 @@ export class PalHaircheck extends LitElement {
 
   async #open(): Promise<void> {
     this.#close();
+    const audio: MediaTrackConstraints | boolean = this.audioDeviceId ? { deviceId: { exact: this.audioDeviceId } } : true;
+    const video: MediaTrackConstraints | boolean = this.cameraOn ? (this.videoDeviceId ? { deviceId: { exact: this.videoDeviceId } } : true) : false;
     try {
-      const stream = await navigator.mediaDevices.getUserMedia({
-        audio: this.audioDeviceId ? { deviceId: { exact: this.audioDeviceId } } : true,
-        video: this.cameraOn ? (this.videoDeviceId ? { deviceId: { exact: this.videoDeviceId } } : true) : false,
-      });
+      // Both at once (one permission prompt); when that fails, each alone tells which one is missing.
+      const stream = await getUserMedia({ audio, video })
+        ?? (video ? await getUserMedia({ audio }) ?? await getUserMedia({ video }) : null);
+      if (!stream) throw new Error('no devices');
       if (!this.isConnected) return void stream.getTracks().forEach((track) => track.stop());
       this.#stream = stream;
       this.failed = false;
+      this.microphoneMissing = stream.getAudioTracks().length === 0;
+      if (this.cameraOn && stream.getVideoTracks().length === 0) this.cameraOn = false;
       this.audioDeviceId ||= stream.getAudioTracks()[0]?.getSettings().deviceId ?? '';
       this.videoDeviceId ||= stream.getVideoTracks()[0]?.getSettings().deviceId ?? '';
       this.devices = await listDevices();
-      this.#meter = new MicLevelMeter(stream);
-      this.#tick();
+      if (!this.microphoneMissing) {
+        this.#meter = new MicLevelMeter(stream);
+        this.#tick();
+      }
       this.requestUpdate();
     } catch {
       this.failed = true;
+      this.microphoneMissing = true;
+      this.cameraOn = false;
     }
   }
 
@@ -144,11 +159,21 @@ export class PalHaircheck extends LitElement {
     this.#close();
     const detail: HaircheckChoice = {
       cameraOn: this.cameraOn,
-      microphoneOn: true,
+      microphoneOn: !this.microphoneMissing,
+      ...(this.microphoneMissing ? { textMode: true } : {}),
       ...(this.audioDeviceId ? { audioDeviceId: this.audioDeviceId } : {}),
       ...(this.videoDeviceId ? { videoDeviceId: this.videoDeviceId } : {}),
     };
     this.dispatchEvent(new CustomEvent<HaircheckChoice>('confirm', { detail }));
+  }
+}
+
+/** A stream, or null when the browser refuses (no such device, permission denied). */
+async function getUserMedia(constraints: MediaStreamConstraints): Promise<MediaStream | null> {
+  try {
+    return await navigator.mediaDevices.getUserMedia(constraints);
+  } catch {
+    return null;
   }
 }
 

@@ -30,7 +30,7 @@ export const incallStrings = {
   'canvas.sending': 'Sending…',
   'canvas.sent': 'Response sent.',
   'notice.hearing_unavailable': 'The PAL can\'t hear you in this browser. Type your message instead.',
-  'notice.microphone_unavailable': 'Your microphone isn\'t available, so the PAL can\'t hear you. Type your message instead.',
+  'notice.microphone_unavailable': 'Your microphone isn\'t available, so you\'re chatting by text. The PAL answers in writing.',
   'notice.voice_unavailable': 'The PAL\'s voice isn\'t available right now; its replies appear as captions.',
   'notice.type': 'Type a message',
   'notice.dismiss': 'Dismiss',

@@ -11,9 +11,10 @@ import { css } from 'lit';
  * @csspart base - The screen.
  * @csspart thumbnail - The face preview (video or image).
  * @csspart start - The start button.
+ * @csspart start-text - The "Chat by text" button (starts in text mode, without camera or microphone).
  * @csspart consent - The terms the visitor accepts before starting (where the deployment requires consent).
  * @event start - (internal, does not leave the shadow root) the visitor pressed start; `detail.acceptedTerms`
- * is the consent text they accepted, when consent is asked.
+ * is the consent text they accepted, when consent is asked, and `detail.text` is true for "Chat by text".
  */
 export class PalPreview extends LitElement {
   static override styles = [tokens, screenStyles, buttonStyles, css`
@@ -51,9 +52,10 @@ export class PalPreview extends LitElement {
       </div>
       ${this.#consent()}
       <div class="actions">
-        <button class="primary" part="start" @click=${this.#start}>
+        <button class="primary" part="start" @click=${() => this.#start(false)}>
           ${this.buttonLabel || t('preview.start')}
         </button>
+        <button part="start-text" @click=${() => this.#start(true)}>${t('preview.start_text')}</button>
       </div>
     `;
   }
@@ -70,13 +72,13 @@ export class PalPreview extends LitElement {
     </div>`;
   }
 
-  #start(): void {
+  #start(text: boolean): void {
     if (this.consentText !== null && !this.agreed) {
       this.consentMissing = true;
       this.renderRoot.querySelector<HTMLInputElement>('.consent input')?.focus();
       return;
     }
-    const detail = this.consentText === null ? {} : { acceptedTerms: this.consentText };
+    const detail = { ...(this.consentText === null ? {} : { acceptedTerms: this.consentText }), ...(text ? { text } : {}) };
     this.dispatchEvent(new CustomEvent('start', { detail }));
   }
 

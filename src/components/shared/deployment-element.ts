@@ -100,10 +100,10 @@ export abstract class PalDeploymentElement extends LitElement {
     });
   }
 
-  /** Same path as the Start button. Idempotent; never rejects (failures are `pal-error`). */
-  startConversation(): Promise<void> {
+  /** Same path as the Start button (`{ text: true }`: the "Chat by text" button). Idempotent; never rejects (failures are `pal-error`). */
+  startConversation(options: { text?: boolean } = {}): Promise<void> {
     const session = this.#require();
-    return session ? session.startConversation() : Promise.resolve();
+    return session ? session.startConversation(options) : Promise.resolve();
   }
 
   /** Creates the conversation without joining it; resolves `{conversationId}`, rejects on failure. */

@@ -54,8 +54,8 @@ export function renderFlow(host: PalDeploymentElement, options: FlowViewOptions 
     button-label=${config.preview?.btn_title ?? ''} video-url=${deployment?.thumbnail_video_url ?? ''}
     image-url=${deployment?.thumbnail_image_url ?? ''} layout=${options.layout ?? ''}
     .consentText=${consent?.required ? (consent.text ?? '') : null} .termsUrl=${consent?.required ? (consent.terms_url ?? null) : null}
-    @start=${(e: CustomEvent<{ acceptedTerms?: string }>) => {
+    @start=${(e: CustomEvent<{ acceptedTerms?: string; text?: boolean }>) => {
       host.acceptedTerms = e.detail?.acceptedTerms;
-      void host.startConversation();
+      void host.startConversation(e.detail?.text ? { text: true } : {});
     }}></pal-preview>`;
 }

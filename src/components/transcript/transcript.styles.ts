@@ -43,6 +43,10 @@ export const transcriptStyles = [
       outline: none;
       box-shadow: var(--pal-focus-ring);
     }
+    /* What the host puts in the toolbar (the voice/text switch) sits at its start. */
+    ::slotted(*) {
+      margin-inline-end: auto;
+    }
     .toolbar button {
       border: 1px solid var(--pal-color-border);
       border-radius: var(--pal-radius-small);

@@ -118,6 +118,12 @@ export class PalTranscript extends LitElement {
     return true;
   }
 
+  /** Puts the cursor in the chat box (panel). */
+  async focusChat(): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>('input[name=chat]')?.focus();
+  }
+
   /** Return to the newest entry and resume auto-scroll. */
   scrollToLatest(): void {
     this.following = true;
@@ -232,6 +238,7 @@ export class PalTranscript extends LitElement {
     const bottom = this.rows.total - this.rows.offset(end);
     return html`
       <div class="toolbar">
+        <slot name="toolbar"></slot>
         <button type="button" @click=${() => this.download('txt')}>${this.msg('transcript.downloadTxt')}</button>
         <button type="button" @click=${() => this.download('json')}>${this.msg('transcript.downloadJson')}</button>
       </div>

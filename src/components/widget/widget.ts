@@ -81,9 +81,9 @@ export class PalWidget extends PalDeploymentElement {
   }
 
   /** Opens the popup and starts (same path as the Start button). */
-  override startConversation(): Promise<void> {
+  override startConversation(options: { text?: boolean } = {}): Promise<void> {
     void this.open();
-    return super.startConversation();
+    return super.startConversation(options);
   }
 
   override connectedCallback(): void {

@@ -92,6 +92,25 @@ describe('LocalTransport', () => {
     expect(ended.map((e) => [e.reason, e.failed])).to.deep.equal([['max_call_duration reached', false]]);
   });
 
+  it('tells the room when the visitor switches to text and back, and asks for text mode right after joining in it', async () => {
+    const { transport, joined, socket } = open();
+    await until(() => socket()?.sent.length === 1);
+    socket().frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [] });
+    await joined;
+    transport.setTextMode(true);
+    transport.setTextMode(true);
+    transport.setTextMode(false);
+    expect(socket().sent.slice(1)).to.deep.equal([{ type: 'text-mode', on: true }, { type: 'text-mode', on: false }]);
+
+    let second!: FakeSocket;
+    const texting = new LocalTransport({ voice: false, listen: false, createSocket: (url) => (second = new FakeSocket(url)) as unknown as WebSocket });
+    const joining = texting.join({ url: 'https://pal.test/rooms/c1', token: 'secret', startVideo: false, startAudio: false, textMode: true });
+    await until(() => second?.sent.length === 1);
+    second.frame({ type: 'joined', participant_id: 'v2', conversation_id: 'c1', participants: [] });
+    await joining;
+    expect(second.sent).to.deep.equal([{ type: 'join', meeting_token: 'secret' }, { type: 'text-mode', on: true }]);
+  });
+
   const waitFor = async (predicate: () => boolean) => {
     for (const started = Date.now(); !predicate(); await new Promise((r) => setTimeout(r, 50))) if (Date.now() - started > 5000) throw new Error('timed out');
   };

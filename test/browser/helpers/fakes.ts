@@ -1,7 +1,7 @@
 // Test stand-ins at the boundaries: a scripted fetch for the public endpoints and an in-memory transport.
 import type { InitResponse, StartResponse } from '../../../src/protocol/public.js';
 import {
-  TransportEndedEvent, TransportMessageEvent, TransportParticipantsEvent,
+  TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent,
   type JoinOptions, type Transport, type TransportParticipant,
 } from '../../../src/client/transport/transport.js';
 
@@ -48,6 +48,7 @@ export class FakeTransport extends EventTarget implements Transport {
   sent: unknown[] = [];
   mic = true;
   camera = true;
+  textMode = false;
   devices: { audioDeviceId?: string; videoDeviceId?: string } = {};
   failJoin: Error | null = null;
   /** Resolve join later (to test cancel during connecting). */
@@ -63,6 +64,7 @@ export class FakeTransport extends EventTarget implements Transport {
 
   async join(options: JoinOptions): Promise<void> {
     this.joined = options;
+    this.textMode = options.textMode === true;
     if (this.failJoin) throw this.failJoin;
     if (this.holdJoin) await new Promise<void>((resolve) => (this.#release = resolve));
     this.dispatchEvent(new TransportParticipantsEvent());
@@ -87,6 +89,15 @@ export class FakeTransport extends EventTarget implements Transport {
 
   setCameraEnabled(enabled: boolean): void {
     this.camera = enabled;
+  }
+
+  setTextMode(on: boolean): void {
+    this.textMode = on;
+  }
+
+  /** The room says something the visitor should know (e.g. the microphone could not be opened). */
+  notice(code: string): void {
+    this.dispatchEvent(new TransportNoticeEvent(code, ''));
   }
 
   async setInputDevices(devices: { audioDeviceId?: string; videoDeviceId?: string }): Promise<void> {

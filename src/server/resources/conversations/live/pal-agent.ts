@@ -47,6 +47,7 @@ const MAX_TEXT = 4000;
 export class PalAgent {
   readonly participant: Participant;
   private readonly speaker: Speaker;
+  private readonly voice: PalVoice;
   private readonly answers: AnswerContext;
   private readonly shownCards = new Map<string, Record<string, unknown>>();
   private readonly seenInteractions = new Set<string>();
@@ -84,9 +85,10 @@ export class PalAgent {
       onToolCall: (call, inferenceId) => this.emit('conversation.tool_call', { name: call.name, arguments: call.arguments, tool_call_id: call.id }, inferenceId),
     };
     this.guardrails = conv.pal.pipelineMode === 'echo' ? Promise.resolve(null) : GuardrailCheck.load(deps, conv).catch(() => null);
+    this.voice = new PalVoice(synthesizerFor(deps), room.audio, msPerWord(deps.config.room.wordsPerMinute));
     this.speaker = new Speaker(
       { emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx) },
-      new PalVoice(synthesizerFor(deps), room.audio, msPerWord(deps.config.room.wordsPerMinute)),
+      this.voice,
       (language) => ({ language: language ?? this.language, rate: deps.config.room.wordsPerMinute, ...providerVoice(conv) }),
       () => deps.clock.now(),
       async (_utterance, result) => {
@@ -124,6 +126,11 @@ export class PalAgent {
     }
     void this.speaker.say(once(greetingFor(conv)), { inferenceId: randomUUID(), turnIdx: this.turnIdx, interruptible: true });
     await emitConversationCallbacks(this.deps, { conversation_id: conv.conversationId, owner_id: conv.ownerId, callback_url: conv.callbackUrl }, palJoinedCallbacks(conv.conversationId, conv.faceId, this.deps.clock.now()));
+  }
+
+  /** The visitor switched between voice and text: in text mode the PAL writes its replies instead of speaking them. */
+  setTextMode(on: boolean): void {
+    this.voice.textOnly = on;
   }
 
   /** An app-message from a participant (or the canvas endpoint) addressed to the room or the PAL. */

@@ -36,6 +36,9 @@ interface Mark<T> {
 }
 
 export class PalVoice {
+  /** Text mode: the visitor reads the replies, so nothing is synthesised and each sentence shows whole as soon as it is written. */
+  textOnly = false;
+
   constructor(
     private readonly synthesizer: Synthesizer,
     private readonly out: AudioOut,
@@ -53,15 +56,18 @@ export class PalVoice {
     // Sentences are synthesised up to LOOKAHEAD ahead while earlier ones play; a slow text source (a model
     // still writing) never holds up what is ready.
     const ahead = new Lookahead(pieces, (piece) =>
-      typeof piece === 'string'
-        ? { text: piece, stream: this.synthesizer.synthesize(piece, voice, signal) }
-        : { text: '', stream: Promise.resolve(audioStream(piece)) }, signal);
+      this.textOnly
+        ? { text: typeof piece === 'string' ? piece : '', stream: null }
+        : typeof piece === 'string'
+          ? { text: piece, stream: this.synthesizer.synthesize(piece, voice, signal) }
+          : { text: '', stream: Promise.resolve(audioStream(piece)) }, signal);
     let voiced = true;
     try {
       for (let next = await ahead.next(); next; next = await ahead.next()) {
         try {
+          if (this.textOnly || !next.stream) await this.write(next.text, timeline);
           // Once the voice failed, the rest of the utterance stays in captions rather than coming and going.
-          if (!voiced) await this.caption(next.text, timeline);
+          else if (!voiced) await this.caption(next.text, timeline);
           else await this.play(next.text, await next.stream, timeline);
         } catch (error) {
           if (signal.aborted || !voiced) throw error;
@@ -108,6 +114,15 @@ export class PalVoice {
     if (pending.length) await send(pending);
   }
 
+  /** Text mode: the sentence is shown at once (an audio piece, having no words, is left out). */
+  private async write(text: string, timeline: Timeline): Promise<void> {
+    if (!text.trim()) return;
+    const base = timeline.beginSentence(text);
+    timeline.word(base, text.trim());
+    await timeline.sendAt(base);
+    timeline.showWritten();
+  }
+
   /** A sentence without a voice: its words are captioned at a speaking pace, and take as long as saying them. */
   private async caption(text: string, timeline: Timeline): Promise<void> {
     const base = timeline.beginSentence(text);
@@ -122,7 +137,8 @@ export class PalVoice {
 
 interface Upcoming {
   text: string;
-  stream: Promise<SynthesisStream>;
+  /** null in text mode: the sentence is written, not voiced. */
+  stream: Promise<SynthesisStream> | null;
 }
 
 /** Pulls pieces from the text source in the background and starts their synthesis, at most LOOKAHEAD ahead. */
@@ -165,7 +181,7 @@ class Lookahead {
         if (next.done || this.done) break;
         if (typeof next.value === 'string' && !next.value.trim()) continue;
         const upcoming = this.start(next.value);
-        upcoming.stream.catch(() => undefined); // awaited in order by the reader; an early failure must not go unhandled
+        upcoming.stream?.catch(() => undefined); // awaited in order by the reader; an early failure must not go unhandled
         this.ready.push(upcoming);
         this.wakeReader?.();
       }
@@ -235,6 +251,11 @@ class Timeline {
   sent(positionMs: number): void {
     this.sentMs = Math.max(this.sentMs, positionMs);
     this.emitDue();
+  }
+
+  /** Text mode: every word noted so far is shown now. */
+  showWritten(): void {
+    this.emitDue(Infinity);
   }
 
   /** Waits until everything sent has been heard, captioning the last words on time. */

@@ -219,6 +219,7 @@ export class Room {
     }
     if (!frame) return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'frames are JSON objects of the room protocol' });
     if (frame.type === 'join') return this.sendTo(member, { type: 'error', code: 'already_joined', message: 'this connection already joined the room' });
+    if (frame.type === 'text-mode') return this.pal?.setTextMode(frame.on);
     if (frame.type === 'leave') {
       this.leave(member.participant.participant_id);
       member.socket.close(1000, 'left');
