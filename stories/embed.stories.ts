@@ -76,7 +76,7 @@ export const RightToLeft: StoryObj<Args> = {
   },
 };
 
-/** Tokens and parts from the page's own CSS (the picture in docs/theming.png). */
+/** Tokens and parts from the page's own CSS (the pictures in docs/theming-light.png and docs/theming-dark.png). */
 export const ThemedWithTokensAndParts: StoryObj<Args> = {
   render: () => {
     standInDeployment('embed-themed', { init: { customization: { show_haircheck: false } }, script: callScript });

@@ -31,7 +31,7 @@ export const conversationStyles = css`
   .notice span { flex: 1; }
   .notice button { flex: none; }
   /* The voice/text switch in the chat's toolbar: smaller than a call control, still a comfortable target. */
-  .mode { min-height: 32px; padding: 4px 12px; font-size: 0.85em; }
+  .mode { min-height: 32px; padding: 4px 12px; font-size: 0.85em; white-space: nowrap; }
   pal-controls { background: var(--pal-color-surface); border-top: 1px solid var(--pal-color-border); }
   .overlay {
     position: absolute; inset: 0; z-index: 4; display: grid; place-items: center;

@@ -54,6 +54,7 @@ export const transcriptStyles = [
       color: var(--pal-color-text);
       font-size: 0.8em;
       padding: 3px 8px;
+      white-space: nowrap;
     }
     .scroller {
       flex: 1;
