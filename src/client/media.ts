@@ -19,6 +19,17 @@ export function unlockAudio(): void {
   }
 }
 
+/**
+ * Whether the page's Web Audio is held suspended by the browser's autoplay policy (no gesture since this
+ * page loaded, e.g. after a reload rejoined a call): waits a moment for a resume already asked for.
+ */
+export async function audioHeld(waitMs = 300): Promise<boolean> {
+  const context = audioContext;
+  if (!context || context.state !== 'suspended') return false;
+  await new Promise((resolve) => setTimeout(resolve, waitMs));
+  return context.state === 'suspended';
+}
+
 export function sharedAudioContext(): AudioContext {
   audioContext ??= new AudioContext();
   return audioContext;

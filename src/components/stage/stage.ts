@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing, svg } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { unlockAudio } from '../../client/media.js';
+import { audioHeld, unlockAudio } from '../../client/media.js';
 import type { TransportParticipant } from '../../client/transport/transport.js';
 import { defaultTranslate, type Translate } from '../i18n/strings.js';
 import { buttonStyles } from '../styles/shared.js';
@@ -93,7 +93,10 @@ export class PalStage extends LitElement {
       const current = media.srcObject instanceof MediaStream ? media.srcObject.getTracks()[0] : undefined;
       if (!track || current === track) continue;
       media.srcObject = new MediaStream([track]);
-      media.play().catch((error: unknown) => {
+      media.play().then(async () => {
+        // The local room's voice comes through Web Audio, which a reload leaves suspended until a gesture.
+        if (media instanceof HTMLAudioElement && (await audioHeld())) this.blocked = true;
+      }, (error: unknown) => {
         if (error instanceof DOMException && error.name === 'NotAllowedError') this.blocked = true;
       });
     }
