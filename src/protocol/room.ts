@@ -19,7 +19,8 @@ export type Participant = z.infer<typeof Participant>;
 
 /** Frames a client sends. The first frame must be `join`; the meeting token never appears in a URL. */
 export const ClientFrame = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('join'), meeting_token: z.string(), user_name: z.optional(z.string()) }),
+  /** `text_mode`: the visitor joins in text mode (see `text-mode`), so the PAL writes even its greeting. */
+  z.object({ type: z.literal('join'), meeting_token: z.string(), user_name: z.optional(z.string()), text_mode: z.optional(z.boolean()) }),
   z.object({ type: z.literal('app-message'), data: z.unknown(), to: z.optional(z.string()) }),
   /** Text mode on or off: the visitor reads and types, so the PAL writes its replies at once instead of speaking them. */
   z.object({ type: z.literal('text-mode'), on: z.boolean() }),

@@ -116,6 +116,15 @@ describe('the local PAL', () => {
     assert.deepEqual(words.map((m) => m.properties.speech), ['Now', 'Now I', 'Now I speak.', 'Now I speak.']);
     assert.ok(client.audio.some((f) => f.receivedAt > spokenAt), 'the voice is back');
     client.close();
+
+    // Joined in text mode, the visitor gets even the greeting in writing.
+    const texting = await insertConversation(t, { palId: echoPal, customGreeting: 'Welcome, reader.' });
+    const reader = await RoomClient.open(texting.conversationUrl);
+    reader.send({ type: 'join', meeting_token: texting.token, text_mode: true });
+    await reader.waitForEvent('conversation.utterance', replica('Welcome, reader.'));
+    assert.deepEqual(reader.events('conversation.utterance.streaming').map((m) => m.properties.speech), ['Welcome, reader.', 'Welcome, reader.']);
+    assert.equal(reader.audio.length, 0, 'no audio for a visitor who joined in text mode');
+    reader.close();
   });
 
   it('delivers the disclosure before the greeting when the rules say so', async () => {

@@ -93,7 +93,11 @@ export class LocalTransport extends EventTarget implements Transport {
     return new Promise<void>((resolve, reject) => {
       let joined = false;
       socket.addEventListener('open', () => {
-        this.#sendFrame({ type: 'join', meeting_token: options.token, ...(options.userName ? { user_name: options.userName } : {}) });
+        this.#sendFrame({
+          type: 'join', meeting_token: options.token,
+          ...(options.userName ? { user_name: options.userName } : {}),
+          ...(this.#textMode ? { text_mode: true } : {}),
+        });
       });
       socket.addEventListener('message', (event) => {
         if (event.data instanceof ArrayBuffer) return this.#onAudio(event.data);
@@ -102,7 +106,6 @@ export class LocalTransport extends EventTarget implements Transport {
         if (frame.type === 'joined') {
           joined = true;
           this.#selfId = frame.participant_id;
-          if (this.#textMode) this.#sendFrame({ type: 'text-mode', on: true });
           this.#recording = frame.recording === true;
           for (const p of frame.participants) if (p.participant_id !== frame.participant_id) this.#remote.set(p.participant_id, p);
           this.#showFace();

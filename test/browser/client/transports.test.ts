@@ -92,7 +92,7 @@ describe('LocalTransport', () => {
     expect(ended.map((e) => [e.reason, e.failed])).to.deep.equal([['max_call_duration reached', false]]);
   });
 
-  it('tells the room when the visitor switches to text and back, and asks for text mode right after joining in it', async () => {
+  it('tells the room when the visitor switches to text and back, and joins in text mode when asked', async () => {
     const { transport, joined, socket } = open();
     await until(() => socket()?.sent.length === 1);
     socket().frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [] });
@@ -108,7 +108,7 @@ describe('LocalTransport', () => {
     await until(() => second?.sent.length === 1);
     second.frame({ type: 'joined', participant_id: 'v2', conversation_id: 'c1', participants: [] });
     await joining;
-    expect(second.sent).to.deep.equal([{ type: 'join', meeting_token: 'secret' }, { type: 'text-mode', on: true }]);
+    expect(second.sent).to.deep.equal([{ type: 'join', meeting_token: 'secret', text_mode: true }]);
   });
 
   const waitFor = async (predicate: () => boolean) => {

@@ -80,5 +80,5 @@ async function join(ws: WebSocket, conversationId: string, text: string | null, 
   if (!conv || conv.provider !== 'local') return refuse(ws, RoomCloseCode.notFound, 'not_found', 'no local room for this conversation');
   if (conv.status !== 'active') return refuse(ws, RoomCloseCode.ended, 'conversation_ended', 'the conversation has ended');
   // Another instance may have opened the room first; our own copy stays in step through the database.
-  await hub.open(conv).admit(ws, role, frame.user_name, backlog, frame.meeting_token);
+  await hub.open(conv).admit(ws, role, { userName: frame.user_name, token: frame.meeting_token, textMode: frame.text_mode === true }, backlog);
 }

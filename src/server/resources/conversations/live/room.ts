@@ -64,7 +64,8 @@ export class Room {
   }
 
   /** Admits a participant whose token was checked; the PAL joins with the first one. */
-  async admit(socket: WebSocket, role: 'visitor' | 'operator', userName: string | undefined, backlog: Backlog = { frames: [], handedOff: false }, token = ''): Promise<void> {
+  async admit(socket: WebSocket, role: 'visitor' | 'operator', joining: { userName?: string | undefined; token?: string; textMode?: boolean }, backlog: Backlog = { frames: [], handedOff: false }): Promise<void> {
+    const { userName, token = '' } = joining;
     if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
     const participant: Participant = { participant_id: `p_${randomUUID()}`, user_name: userName?.trim().slice(0, 80) || (role === 'operator' ? 'Operator' : 'Guest'), role };
     const member: Member = { participant, socket, token };
@@ -101,6 +102,7 @@ export class Room {
     this.broadcast({ type: 'participant-joined', participant }, participant.participant_id);
     this.arm();
     let palJoined: Promise<void> | undefined;
+    const palIsNew = !this.pal;
     if (!this.pal) {
       if (recordingRequested(this.conv.properties)) this.recording = this.startRecording();
       this.pal = new PalAgent(this.deps, this.conv, {
@@ -116,9 +118,11 @@ export class Room {
         notice: (code, message) => this.broadcast({ type: 'notice', code, message }),
       });
       this.broadcast({ type: 'participant-joined', participant: this.pal.participant });
-      // Only a conversation that had never started gets the join callbacks, disclosure and greeting.
-      palJoined = this.pal.join(!this.conv.startedAt);
     }
+    // The visitor's choice of voice or text holds from its first word (a greeting too) until switched.
+    if (role === 'visitor') this.pal.setTextMode(joining.textMode === true);
+    // Only a conversation that had never started gets the join callbacks, disclosure and greeting.
+    if (palIsNew) palJoined = this.pal.join(!this.conv.startedAt);
     // From here on the room reads this participant's frames, starting with those sent while it joined.
     socket.on('message', (data, isBinary) => (isBinary ? this.onAudio(member, data) : this.onFrame(member, data.toString())));
     backlog.handedOff = true;
