@@ -1,6 +1,6 @@
 // Main-content text of an HTML page (menus, headers, footers, sidebars and scripts left out) and the
 // links a crawl follows (taken from the whole page, menus included).
-import { decodeEntities, findAll, parseHtml, type HtmlElement, type HtmlNode } from './html-tree.js';
+import { findAll, findOutermost, parseHtml, type HtmlElement, type HtmlNode } from './html-tree.js';
 
 const DROP = new Set(['script', 'style', 'noscript', 'template', 'nav', 'aside', 'form', 'svg', 'iframe', 'button', 'select', 'dialog', 'menu', 'canvas', 'object', 'head', 'title']);
 /** Page chrome: dropped at page level, kept inside the chosen main/article (an article's own header holds its title). */
@@ -18,26 +18,25 @@ export interface HtmlPage {
 export function extractHtml(html: string, pageUrl?: string): HtmlPage {
   const root = parseHtml(html);
   const titleEl = findAll(root, (e) => e.tag === 'title')[0];
-  const title = titleEl ? collapse(decodeEntities(rawText(titleEl))) : '';
+  const title = titleEl ? collapse(rawText(titleEl)) : '';
   const content = mainContent(root);
   const blocks: string[] = [];
-  render(content.nodes, content.insideMain, blocks, { line: '' });
+  const state = { line: '' };
+  render(content.nodes, content.insideMain, blocks, state);
+  // Inline content after the last block (text straight in the body) is a block of its own.
+  if (state.line.trim()) blocks.push(collapse(state.line));
   const text = blocks.map((b) => b.trim()).filter(Boolean).join('\n\n');
   return { title, text, links: pageUrl ? links(root, pageUrl) : [] };
 }
 
 /** `<main>` (or role=main), else the articles, else the body. */
 function mainContent(root: HtmlElement): { nodes: HtmlNode[]; insideMain: boolean } {
-  const mains = findAll(root, (e) => e.tag === 'main' || e.attrs.role === 'main');
-  if (mains.length) return { nodes: [outermost(mains)[0]!], insideMain: true };
-  const articles = outermost(findAll(root, (e) => e.tag === 'article'));
+  const mains = findOutermost(root, (e) => e.tag === 'main' || e.attrs.role === 'main');
+  if (mains.length) return { nodes: [mains[0]!], insideMain: true };
+  const articles = findOutermost(root, (e) => e.tag === 'article');
   if (articles.length) return { nodes: articles, insideMain: true };
   const body = findAll(root, (e) => e.tag === 'body')[0];
   return { nodes: body ? body.children : root.children, insideMain: false };
-}
-
-function outermost(list: HtmlElement[]): HtmlElement[] {
-  return list.filter((e) => !list.some((other) => other !== e && findAll(other, (x) => x === e).length > 0));
 }
 
 function isDropped(e: HtmlElement, insideMain: boolean): boolean {
@@ -54,7 +53,7 @@ function render(nodes: HtmlNode[], insideMain: boolean, blocks: string[], state:
   };
   for (const node of nodes) {
     if (typeof node === 'string') {
-      state.line += decodeEntities(node);
+      state.line += node;
       continue;
     }
     if (isDropped(node, insideMain)) continue;
@@ -64,7 +63,7 @@ function render(nodes: HtmlNode[], insideMain: boolean, blocks: string[], state:
     }
     if (node.tag === 'pre') {
       flush();
-      blocks.push(decodeEntities(rawText(node)).replace(/\s+$/, ''));
+      blocks.push(rawText(node).replace(/\s+$/, ''));
       continue;
     }
     if (node.tag === 'td' || node.tag === 'th') {
