@@ -29,7 +29,8 @@ export default defineConfig(({ mode }) => {
         target: 'node20',
         minify: false,
         rolldownOptions: {
-          input: { cli: 'src/server/cli.ts' },
+          // The extraction worker is an entry of its own: it runs on a thread apart (see documents/extract/off-thread.ts).
+          input: { cli: 'src/server/cli.ts', 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts' },
           // Bare specifiers (packages, node: builtins) load from node_modules at run time.
           external: (id: string) => !id.startsWith('.') && !isAbsolute(id) && !id.startsWith('\0'),
           output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', banner: '#!/usr/bin/env node' },

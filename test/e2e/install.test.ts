@@ -1,6 +1,6 @@
 // The installable service: `npm pack`, `npm install <tarball>` into an empty folder, then the `palkit`
 // command from there (compiled, plain node, no TypeScript tooling): serve answers /healthz, /readyz,
-// /palkit.js and /openapi.json; SIGTERM with a live room closes the room socket with 1012 (service
+// /palkit.js and /openapi.json, reads a document on its extraction worker; SIGTERM with a live room closes the room socket with 1012 (service
 // restarting) and exits 0 within 10 s; `keys create` and `migrate` work. Needs `npm run build` first.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -89,7 +89,10 @@ describe('installed package (npm pack → npm install → npx palkit)', { timeou
     child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const files = await startFileServer({ '/face.mp4': { body: readFileSync(join(root, 'demo/media/sample-face.mp4')), contentType: 'video/mp4' } });
+    const files = await startFileServer({
+      '/face.mp4': { body: readFileSync(join(root, 'demo/media/sample-face.mp4')), contentType: 'video/mp4' },
+      '/page.html': { body: Buffer.from('<html><body><nav>menu</nav><main><h1>Opening hours</h1><p>We open at nine.</p></main></body></html>'), contentType: 'text/html' },
+    });
     let room: RoomClient | undefined;
     try {
       await waitUntil(async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true, 60_000, `the service to answer:\n${output}`);
@@ -108,6 +111,13 @@ describe('installed package (npm pack → npm install → npx palkit)', { timeou
         const r = await fetch(url + path, { method, headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
         return { status: r.status, body: (await r.json()) as any };
       };
+      // A document is read on the compiled extraction worker (dist/server/extract-worker.js).
+      const document = await api('POST', '/v2/documents', { document_url: `${files.url}/page.html` });
+      assert.equal(document.status, 200, JSON.stringify(document.body));
+      let read: any;
+      await waitUntil(async () => ['ready', 'error'].includes((read = (await api('GET', `/v2/documents/${document.body.document_id}`)).body).status), 60_000, 'the document to be read');
+      assert.equal(read.status, 'ready', `${read.error_message}\n${output}`);
+
       const face = await api('POST', '/v2/faces', { face_name: 'Install face', train_video_url: `${files.url}/face.mp4` });
       assert.equal(face.status, 200, JSON.stringify(face.body));
       let faceStatus = 'training';

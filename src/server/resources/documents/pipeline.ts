@@ -9,7 +9,7 @@ import { crawl } from './crawl/crawler.js';
 import { download, parseDocumentUrl } from './download.js';
 import { createEmbedder, type Embedder } from './embed/embedder.js';
 import { DocumentError, type DocumentErrorCode } from './errors.js';
-import { extract } from './extract/index.js';
+import { extractOffThread } from './extract/off-thread.js';
 import { beginRun, completeRun, failRun, reportProgress, Superseded, type Run } from './lifecycle.js';
 import { RUNNING_STATUSES } from './repository.js';
 import { deleteGeneration, insertChunks, type ChunkRow } from './vector-store.js';
@@ -89,7 +89,7 @@ type Read = { sections: Section[]; sourceKind: string; crawledUrls: string[] | n
 async function readFile(deps: ServiceDeps, url: string, progress: Progress, signal: AbortSignal): Promise<Read> {
   const file = await download(deps.fetch, url, signal);
   await progress(20);
-  const { kind, text } = await extract(file.bytes, file.contentType, file.url);
+  const { kind, text } = await extractOffThread(file.bytes, file.contentType, file.url);
   await progress(40);
   return { sections: [{ text, sourceUrl: url }], sourceKind: kind, crawledUrls: null };
 }
