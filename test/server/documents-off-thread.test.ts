@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DocumentError } from '../../src/server/resources/documents/errors.js';
 import { extract } from '../../src/server/resources/documents/extract/index.js';
-import { extractOffThread } from '../../src/server/resources/documents/extract/off-thread.js';
+import { extractHtml } from '../../src/server/resources/documents/extract/html.js';
+import { extractOffThread, extractPage } from '../../src/server/resources/documents/extract/off-thread.js';
 import { craftedHtml } from '../helpers/crafted-html.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -23,6 +24,16 @@ describe('extraction off the event loop', () => {
     }
     // On the main thread no timer could fire until the extraction returned.
     assert.ok(ticks >= 5, `${ticks} timer ticks while the page was read`);
+  });
+
+  it('reads a large crawled page on a worker too, with the same text and links', async () => {
+    const html = craftedHtml('nested-unclosed', 2 * 1024 * 1024);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const page = await extractPage(html, 'https://site.example/').finally(() => clearInterval(timer));
+    assert.ok(ticks >= 5, `${ticks} timer ticks while the page was read`);
+    assert.deepEqual(page, extractHtml(html, 'https://site.example/'));
+    assert.equal(page.links[0], 'https://site.example/x');
   });
 
   it('answers as extract() does, errors included', async () => {

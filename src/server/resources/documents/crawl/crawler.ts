@@ -3,7 +3,7 @@
 // robots.txt obeyed, URLs normalised and de-duplicated (redirect targets included), a politeness
 // delay per host, redirects followed by hand so every hop is checked (same site, robots, seen).
 import type { GuardedFetch } from '../../../net/guarded-fetch.js';
-import { extractHtml } from '../extract/html.js';
+import { extractPage } from '../extract/off-thread.js';
 import { decodeText } from '../extract/index.js';
 import { Politeness } from './politeness.js';
 import { allowAll, CRAWLER_USER_AGENT, disallowAll, parseRobots, type RobotsRules } from './robots.js';
@@ -149,7 +149,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
           continue;
         }
         if (pages.length >= maxPages) break;
-        const page = extractHtml(result.html, result.url);
+        const page = await extractPage(result.html, result.url);
         pages.push({ url: result.url, title: page.title, text: page.text });
         await options.onPage?.(pages.length);
         if (d === depth) continue;

@@ -1,6 +1,6 @@
 // Extraction on a worker thread: PDF, DOCX and HTML of many megabytes take seconds of CPU, which on the
-// service's own thread would stall every request and call meanwhile. One short-lived worker per file,
-// given its own copy of the bytes. From the source checkout the worker runs the TypeScript entry with
+// service's own thread would stall every request and call meanwhile. One short-lived worker per file
+// (given its own copy of the bytes) and per large crawled page. From the source checkout the worker runs the TypeScript entry with
 // tsx; in the built package it is dist/server/extract-worker.js.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,26 +8,40 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { packageRoot } from '../../../package-root.js';
 import { DocumentError, type DocumentErrorCode } from '../errors.js';
+import { extractHtml, type HtmlPage } from './html.js';
 import type { Extracted } from './index.js';
 
-export interface ExtractRequest {
-  bytes: Uint8Array;
-  contentType: string;
-  url: string;
-}
+export type ExtractRequest = { bytes: Uint8Array; contentType: string; url: string } | { page: string; url: string };
 
-export type ExtractReply = { ok: Extracted } | { error: { code: DocumentErrorCode; message: string } };
+export type ExtractReply = { ok: Extracted } | { page: HtmlPage } | { error: { code: DocumentErrorCode; message: string } };
+
+/** Crawled pages this large are read on a worker; smaller ones (nearly all) take milliseconds here. */
+const PAGE_OFF_THREAD_CHARS = 256 * 1024;
 
 const running = import.meta.url.endsWith('.ts');
 const workerUrl = pathToFileURL(running
   ? join(packageRoot, 'src/server/resources/documents/extract/worker-entry.ts')
   : join(packageRoot, 'dist/server/extract-worker.js'));
 
-export function extractOffThread(bytes: Uint8Array, contentType: string, url: string): Promise<Extracted> {
-  if (!running && !existsSync(workerUrl)) throw new DocumentError('document_processing_failed', 'the extraction worker is missing from this build');
+export async function extractOffThread(bytes: Uint8Array, contentType: string, url: string): Promise<Extracted> {
   const copy = new Uint8Array(bytes);
-  return new Promise<Extracted>((resolve, reject) => {
-    const options = { workerData: { bytes: copy, contentType, url } satisfies ExtractRequest, transferList: [copy.buffer] };
+  const reply = await runWorker({ bytes: copy, contentType, url }, [copy.buffer]);
+  if (!('ok' in reply)) throw new DocumentError('document_processing_failed', 'the extraction worker gave no text');
+  return reply.ok;
+}
+
+/** A crawled page's text and links: large pages on a worker, the rest here. */
+export async function extractPage(html: string, url: string): Promise<HtmlPage> {
+  if (html.length < PAGE_OFF_THREAD_CHARS) return extractHtml(html, url);
+  const reply = await runWorker({ page: html, url }, []);
+  if (!('page' in reply)) throw new DocumentError('website_processing_failed', 'the extraction worker gave no page');
+  return reply.page;
+}
+
+function runWorker(request: ExtractRequest, transferList: ArrayBuffer[]): Promise<Exclude<ExtractReply, { error: unknown }>> {
+  if (!running && !existsSync(workerUrl)) throw new DocumentError('document_processing_failed', 'the extraction worker is missing from this build');
+  return new Promise((resolve, reject) => {
+    const options = { workerData: request, transferList };
     // A worker does not inherit the main thread's module hooks: from the source it registers tsx itself.
     const worker = running
       ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerUrl.href)}); });`, { ...options, eval: true })
@@ -35,8 +49,8 @@ export function extractOffThread(bytes: Uint8Array, contentType: string, url: st
     let settled = false;
     worker.once('message', (reply: ExtractReply) => {
       settled = true;
-      if ('ok' in reply) resolve(reply.ok);
-      else reject(Object.assign(new DocumentError(reply.error.code, ''), { message: reply.error.message }));
+      if ('error' in reply) reject(Object.assign(new DocumentError(reply.error.code, ''), { message: reply.error.message }));
+      else resolve(reply);
       void worker.terminate();
     });
     worker.once('error', (error) => {
