@@ -1,8 +1,8 @@
 // An MCP client session with a connector's server (Streamable HTTP), authenticated with the connector's
 // credentials and reaching the network only through the guarded fetch. Conversations use
-// `withConnectorClient` to call tools; tool import uses it to list them.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+// `withConnectorClient` to call tools; tool import uses it to list them. The SDK is loaded with the first
+// session (it adds a quarter second to the service's start).
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ServiceDeps } from '../../context.js';
 import type { GuardedFetchOptions } from '../../net/guarded-fetch.js';
 import { connectorAuthorization } from './access.js';
@@ -17,6 +17,10 @@ function isUnauthorized(error: unknown): boolean {
 }
 
 async function open(deps: Deps, row: ConnectorRow, signal: AbortSignal | undefined, forceRefresh: boolean): Promise<Client> {
+  const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+  ]);
   const authorization = await connectorAuthorization(deps, row, forceRefresh);
   const fetchThroughGuard = (url: string | URL, init?: RequestInit) => {
     const signals = [init?.signal, signal].filter((s): s is AbortSignal => Boolean(s));

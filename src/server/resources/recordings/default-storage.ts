@@ -3,7 +3,6 @@
 // (PALKIT_RECORDING_S3_*).
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../../config.js';
 
 export interface DefaultStorage {
@@ -42,17 +41,24 @@ function folderStorage(root: string): DefaultStorage {
   };
 }
 
+/** The bucket, through the AWS SDK loaded with the first recording stored (it adds a quarter second to a start). */
 function bucketStorage(s3: NonNullable<Config['recording']['s3']>): DefaultStorage {
-  const client = new S3Client({
-    region: s3.region,
-    ...(s3.endpoint ? { endpoint: s3.endpoint, forcePathStyle: true } : {}),
-    ...(s3.accessKeyId && s3.secretAccessKey ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } } : {}),
+  const sdk = once(async () => {
+    const { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
+    const client = new S3Client({
+      region: s3.region,
+      ...(s3.endpoint ? { endpoint: s3.endpoint, forcePathStyle: true } : {}),
+      ...(s3.accessKeyId && s3.secretAccessKey ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } } : {}),
+    });
+    return { client, DeleteObjectCommand, GetObjectCommand, PutObjectCommand };
   });
   return {
     async put(key, body, contentType) {
+      const { client, PutObjectCommand } = await sdk();
       await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body, ContentType: contentType }));
     },
     async get(key) {
+      const { client, GetObjectCommand } = await sdk();
       try {
         const out = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key }));
         return out.Body ? Buffer.from(await out.Body.transformToByteArray()) : null;
@@ -62,7 +68,13 @@ function bucketStorage(s3: NonNullable<Config['recording']['s3']>): DefaultStora
       }
     },
     async delete(key) {
+      const { client, DeleteObjectCommand } = await sdk();
       await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
     },
   };
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
 }

@@ -1,8 +1,8 @@
 // Delivery into the customer's bucket through each provider's official client: S3 and S3-compatible
 // endpoints (AWS SDK), Google Cloud Storage (@google-cloud/storage), Azure Blob (@azure/storage-blob).
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { StorageSharedKeyCredential, BlobServiceClient } from '@azure/storage-blob';
-import { Storage } from '@google-cloud/storage';
+// Each client is loaded when a recording is first delivered with it (together they add about a second
+// to the service's start).
+import type { BlobServiceClient } from '@azure/storage-blob';
 import type { StorageProviderName } from '../../db/tables/recordings.js';
 
 export interface Destination {
@@ -37,6 +37,7 @@ export async function deliver(destination: Destination, key: string, body: Buffe
 }
 
 async function toS3(d: Destination, key: string, body: Buffer, contentType: string, signal: AbortSignal): Promise<Delivered> {
+  const { PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
   const client = new S3Client({
     region: d.region ?? 'us-east-1',
     ...(d.endpoint ? { endpoint: d.endpoint, forcePathStyle: true } : {}),
@@ -53,6 +54,7 @@ async function toS3(d: Destination, key: string, body: Buffer, contentType: stri
 
 async function toGcs(d: Destination, key: string, body: Buffer, contentType: string): Promise<Delivered> {
   const credentials = d.credentials.service_account_json ? (JSON.parse(d.credentials.service_account_json) as { client_email?: string; private_key?: string; project_id?: string }) : undefined;
+  const { Storage } = await import('@google-cloud/storage');
   const storage = new Storage({
     ...(d.endpoint ? { apiEndpoint: d.endpoint } : {}),
     ...(credentials ? { credentials: { client_email: credentials.client_email, private_key: credentials.private_key }, projectId: credentials.project_id } : {}),
@@ -63,6 +65,7 @@ async function toGcs(d: Destination, key: string, body: Buffer, contentType: str
 }
 
 async function toAzure(d: Destination, key: string, body: Buffer, contentType: string, signal: AbortSignal): Promise<Delivered> {
+  const { BlobServiceClient, StorageSharedKeyCredential } = await import('@azure/storage-blob');
   const c = d.credentials;
   let service: BlobServiceClient;
   if (c.connection_string) {
