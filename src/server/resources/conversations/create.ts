@@ -31,7 +31,11 @@ export interface CreateConversationInput {
   properties?: ConversationProperties | undefined;
   /** Hash of the visitor's address (deployment starts). */
   visitorKey?: string | null;
-  /** Runs in the insert transaction first; throw to refuse (deployment limits under a row lock). */
+  /**
+   * Runs in the insert transaction last, after the row is written, so that a row lock it takes is held
+   * only until the commit right after it; throw to refuse (the row is rolled back). Counts it makes
+   * include the new conversation.
+   */
   guard?: (trx: Db) => Promise<void>;
   /** Runs in the insert transaction after the row is written (the visitor's consent receipt). */
   afterInsert?: (trx: Db, conversationId: string, now: Date) => Promise<void>;
@@ -56,9 +60,8 @@ export async function createConversation(deps: ServiceDeps, input: CreateConvers
   const expiresAt = new Date(now.getTime() + (properties.max_call_duration + ROOM_MARGIN_SECONDS) * 1000);
   const planned = provider.plannedUrl(conversationId);
 
-  // One transaction (one turn on PGlite's single connection): the guard, the PAL and face, the row.
+  // One transaction (one turn on PGlite's single connection): the PAL and face, the row, the guard.
   const conversationName = await db.transaction().execute(async (trx) => {
-    await input.guard?.(trx);
     const resolved = await resolvePalAndFace(trx, input.ownerId, input.palId, input.faceId);
     if (!resolved) throw badRequest(`invalid_request: ${input.palField ?? 'pal_id'}: PAL ${input.palId} not found`);
     const { pal, face } = resolved;
@@ -94,6 +97,7 @@ export async function createConversation(deps: ServiceDeps, input: CreateConvers
       })
       .execute();
     await input.afterInsert?.(trx, conversationId, now);
+    await input.guard?.(trx);
     return name;
   });
 

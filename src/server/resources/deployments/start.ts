@@ -66,11 +66,12 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
     visitorKey: visitor,
     ...(consent ? { afterInsert: (trx, conversationId, now) => recordConsent(trx, conversationId, consent, now) } : {}),
     guard: async (trx) => {
-      // Counting this call first takes the row lock: concurrent starts of this deployment take turns,
-      // so the last slot goes to exactly one of them (a refusal below rolls the count back).
+      // Counting this call takes the row lock, last in the transaction so that it is held only until the
+      // commit: concurrent starts of this deployment take turns there, so the last slot goes to exactly one
+      // of them (a refusal below rolls the count and the conversation back). The counts include this call.
       const counted = await trx.updateTable('deployments').set((eb) => ({ usage_total: eb('usage_total', '+', 1) })).where('deployment_id', '=', row.deployment_id).returningAll().executeTakeFirst();
       if (!counted) throw refuse('deployment_not_found');
-      const reason = await unavailableReason(trx, { ...counted, usage_total: counted.usage_total - 1 }, clock.now(), visitor);
+      const reason = await unavailableReason(trx, { ...counted, usage_total: counted.usage_total - 1 }, clock.now(), visitor, 1);
       if (reason === 'inactive') throw refuse('deployment_inactive');
       if (reason) throw refuse(reason, undefined, reason === 'busy' ? 30 : secondsToUtcMidnight(clock.now(), reason));
       if (namesStore) throw refuse('invalid_request', 'memory_stores: give stable visitor identifiers; a memory_store_id is not accepted here');
