@@ -59,7 +59,7 @@ const page = (tag: Channel) =>
 interface Visit {
   /** Scripts fetched by the time the device check shows (with everything held back still held). */
   beforeCall: string[];
-  /** Held-back scripts asked for before join (the prefetched call UI). */
+  /** Held-back scripts asked for before join and what they import (the prefetched call UI). */
   prefetched: string[];
 }
 
@@ -68,6 +68,7 @@ async function visit(browser: Browser, tag: Channel, held: Set<string>): Promise
   const context = await browser.newContext();
   const tab = await context.newPage();
   const fetched: string[] = [];
+  const released: string[] = [];
   const waiting: { file: string; release: () => void }[] = [];
   let holding = true;
   const errors: string[] = [];
@@ -80,7 +81,7 @@ async function visit(browser: Browser, tag: Channel, held: Set<string>): Promise
     const file = join(cdn, url.pathname);
     if (!url.pathname.endsWith('.js') || !existsSync(file)) return route.fulfill({ status: 404, body: '' });
     if (held.has(file) && holding) await new Promise<void>((release) => waiting.push({ file, release }));
-    else fetched.push(file);
+    else (holding ? fetched : released).push(file);
     return route.fulfill({ contentType: 'text/javascript', body: readFileSync(file, 'utf8') });
   });
   const screen = async (what: string, selector: string) => {
@@ -102,15 +103,20 @@ async function visit(browser: Browser, tag: Channel, held: Set<string>): Promise
   await tab.locator('pal-gate >> input[name=password]').fill('size');
   await tab.locator('pal-gate >> button[type=submit]').click();
   await screen('device check', 'pal-haircheck >> [part=join]');
-  const visited: Visit = { beforeCall: [...new Set(fetched)], prefetched: [...new Set(waiting.map((w) => w.file))] };
+  const asked = waiting.map((w) => w.file);
   // Let the call UI through: joining must not wait for it, so it is ready before join is clicked.
   holding = false;
   for (const w of waiting) w.release();
   await tab.waitForFunction(() => ['pal-conversation', 'pal-canvas', 'pal-transcript'].every((n) => customElements.get(n)), null, { timeout: 15_000 })
-    .catch(() => { throw new Error(`${tag}: the call UI was not defined before join (prefetched: ${visited.prefetched.map(name).join(', ') || 'nothing'})`); });
+    .catch(() => { throw new Error(`${tag}: the call UI was not defined before join (asked for: ${asked.map(name).join(', ') || 'nothing'})`); });
+  // What the released chunks import arrives next; wait until nothing more is asked for.
+  for (let quiet = 0, count = -1; quiet < 3; count = released.length) {
+    await tab.waitForTimeout(200);
+    quiet = released.length === count ? quiet + 1 : 0;
+  }
   if (errors.length) throw new Error(`${tag}: page errors: ${errors.join(' | ')}`);
   await context.close();
-  return visited;
+  return { beforeCall: [...new Set(fetched)], prefetched: [...new Set([...asked, ...released])] };
 }
 
 /** `lit` with one element, built with the script-tag bundle's vite settings. */
