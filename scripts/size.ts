@@ -61,6 +61,8 @@ interface Visit {
   beforeCall: string[];
   /** Held-back scripts asked for before join and what they import (the prefetched call UI). */
   prefetched: string[];
+  /** The widget: held-back scripts asked for while only its launcher was on view. */
+  beforeOpen: string[];
 }
 
 /** One visitor: the page, the launcher (widget), the preview, the gate, the device check. */
@@ -93,9 +95,13 @@ async function visit(browser: Browser, tag: Channel, held: Set<string>): Promise
     }
   };
   await tab.goto(`${origin}/`);
+  let beforeOpen: string[] = [];
   if (tag === 'pal-widget') {
-    await screen('launcher', 'pal-widget >> button');
-    await tab.locator('pal-widget >> button').first().click();
+    // The full launcher, its deployment loaded: a visitor who never opens it must not pay for the call.
+    await screen('launcher', 'pal-widget >> pal-widget-impl >> [part=launcher] span');
+    await tab.waitForTimeout(500);
+    beforeOpen = waiting.map((w) => w.file);
+    await tab.locator('pal-widget >> [part=launcher]').click();
   }
   await screen('preview', 'pal-preview >> [part=start]');
   await tab.locator('pal-preview >> [part=start]').click();
@@ -116,7 +122,7 @@ async function visit(browser: Browser, tag: Channel, held: Set<string>): Promise
   }
   if (errors.length) throw new Error(`${tag}: page errors: ${errors.join(' | ')}`);
   await context.close();
-  return { beforeCall: [...new Set(fetched)], prefetched: [...new Set([...asked, ...released])] };
+  return { beforeCall: [...new Set(fetched)], prefetched: [...new Set([...asked, ...released])], beforeOpen };
 }
 
 /** `lit` with one element, built with the script-tag bundle's vite settings. */
@@ -193,6 +199,7 @@ const checks: [string, boolean, string][] = [
   [`script-tag first file ≤ ${BUDGET.first / KB} KB`, gz(first) <= BUDGET.first, kb(gz(first))],
   [`before a call, every channel element ≤ ${BUDGET.beforeCall / KB} KB`, worst <= BUDGET.beforeCall, [...visits].map(([tag, v]) => `${tag.slice(4)} ${kb(sum(v.beforeCall))}`).join(', ')],
   ['call UI prefetched before join', prefetched.size > 0, kb(sum(prefetched))],
+  ['widget: no call UI before its popup opens', visits.get('pal-widget')!.beforeOpen.length === 0, visits.get('pal-widget')!.beforeOpen.map(name).join(', ') || 'none'],
   ['daily-js not fetched before a call', daily.length > 0 && daily.every((file) => !fetchedBeforeCall.has(file)), daily.map((f) => `${name(f)} ${kb(gz(f))}`).join(', ') || 'missing'],
   ['canvas cards not fetched before a call', cards.every((file) => !fetchedBeforeCall.has(file)), `${cards.length} card chunks`],
 ];

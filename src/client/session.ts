@@ -107,8 +107,6 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.#setState('idle');
     if (this.deployment.is_available) {
       this.#setMode('idle');
-      // The call's code arrives while the visitor looks at the preview, so joining never waits for it.
-      this.prefetchCall();
       const live = recallLiveCall(deploymentId);
       if (live) this.#rejoin(live);
     }
@@ -143,7 +141,10 @@ export class ConversationSession extends EventTarget implements ConversationLink
     return this.#starting;
   }
 
-  /** Fetches the code a call needs (transports, the protocol's parser) ahead of join; joining fetches it otherwise. */
+  /**
+   * Fetches the code a call needs (transports, the protocol's parser) ahead of join, which fetches it
+   * otherwise. The elements call it once the preview is on view; idempotent.
+   */
   prefetchCall(): void {
     if (!this.#transportFactory) void loadTransports().catch(() => undefined);
     void loadInteractionParser().catch(() => undefined);
