@@ -16,7 +16,7 @@ import { deepMerge, parseOverrideConfig } from './config.js';
 import { toOutgoing, type OutgoingMessage } from './messages.js';
 import { ScreenFocusController } from './screen-focus.js';
 
-/** The in-call parts (conversation, stage, controls, transcript, canvas), fetched once, again after a failure. */
+/** The call's parts (conversation, stage, controls, transcript, canvas, the after-call screen), fetched once, again after a failure. */
 let callParts: Promise<void> | null = null;
 const loadCallParts = (): Promise<void> =>
   (callParts ??= import('../define-call.js').then((m) => m.defineCallParts(), (error: unknown) => {
