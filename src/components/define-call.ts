@@ -4,6 +4,8 @@ import { PalCanvas } from './canvas/canvas.js';
 import { PalControls } from './controls/controls.js';
 import { PalConversation } from './conversation/conversation.js';
 import { PalDisclosure } from './disclosure/disclosure.js';
+import { addEnglish } from './i18n/strings.js';
+import { incallStrings } from './i18n/strings-incall.js';
 import { PalEnded } from './screens/ended.js';
 import { PalStage } from './stage/stage.js';
 import { PalTranscript } from './transcript/transcript.js';
@@ -19,5 +21,6 @@ export const callParts = {
 } as const;
 
 export function defineCallParts(): void {
+  addEnglish(incallStrings);
   for (const [name, ctor] of Object.entries(callParts)) if (!customElements.get(name)) customElements.define(name, ctor);
 }
