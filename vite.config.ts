@@ -7,6 +7,7 @@
 //                    src/server and src/protocol bundled, every package left to `dependencies`.
 import { isAbsolute } from 'node:path';
 import { defineConfig } from 'vite';
+import { minifyCssLiterals } from './scripts/minify-css-literals.js';
 
 /** Chunks of the script-tag bundle; a canvas card kind's is `card-<kind>`, a language's `lang-<code>`. */
 function chunkName(chunk: { facadeModuleId: string | null }): string {
@@ -48,6 +49,7 @@ export default defineConfig(({ mode }) => {
   }
   if (mode === 'cdn-full') {
     return {
+      plugins: [minifyCssLiterals()],
       define: { 'process.env.NODE_ENV': '"production"' },
       build: {
         outDir: 'dist/cdn',

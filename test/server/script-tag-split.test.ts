@@ -1,11 +1,13 @@
 // The script tag's split: palkit-full.js (src/cdn-full.ts and what it imports statically) runs the screens
 // before a call; the call's parts come later in chunks of their own. Their English strings come with them
 // (strings-incall.ts, added when the call's parts are defined), so no module before a call may render one.
+// The bundle's css`` templates are minified (scripts/minify-css-literals.ts).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { minifyCss } from '../../scripts/minify-css-literals.js';
 import { incallStrings } from '../../src/components/i18n/strings-incall.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -32,5 +34,14 @@ describe('script-tag split', () => {
       const used = keys.filter((key) => code.includes(`'${key}'`) || code.includes(`\`${key}\``));
       assert.deepEqual(used, [], `${relative(root, file)} renders strings that arrive with the call's parts`);
     }
+  });
+
+  it('minifies the css`` templates without changing what they mean', () => {
+    assert.equal(minifyCss(`
+      /* the launcher */
+      :host { display: block; }
+      a :hover , b > c{ color : red ; margin: calc(1px + 2px) }
+      .x::after { content: "  a ; /* b */ " ; font: 12px/1 'A  B', serif; }
+    `), `:host{display: block}a :hover,b > c{color : red;margin: calc(1px + 2px)}.x::after{content: "  a ; /* b */ ";font: 12px/1 'A  B',serif}`);
   });
 });
