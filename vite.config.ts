@@ -9,9 +9,14 @@ import { isAbsolute } from 'node:path';
 import { defineConfig } from 'vite';
 import { minifyCssLiterals } from './scripts/minify-css-literals.js';
 
-/** Chunks of the script-tag bundle; a canvas card kind's is `card-<kind>`, a language's `lang-<code>`. */
+/**
+ * Chunks of the script-tag bundle: `call` (the call's parts), `transports`, a canvas card kind's
+ * `card-<kind>`, a language's `lang-<code>`.
+ */
 function chunkName(chunk: { facadeModuleId: string | null }): string {
   const id = chunk.facadeModuleId ?? '';
+  if (id.endsWith('/components/define-call.ts')) return 'chunks/call-[hash].js';
+  if (id.endsWith('/client/transport/select.ts')) return 'chunks/transports-[hash].js';
   if (/\/components\/canvas\/cards\/[\w-]+\.ts$/.test(id)) return 'chunks/card-[name]-[hash].js';
   if (/\/components\/i18n\/locales\/[\w-]+\.ts$/.test(id)) return 'chunks/lang-[name]-[hash].js';
   return 'chunks/[name]-[hash].js';
