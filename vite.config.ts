@@ -1,11 +1,26 @@
 // Three builds from one config, picked by --mode:
 //   (default) npm  — ES modules per source file under dist/, dependencies external, types by tsc.
-//   cdn-full       — dist/cdn/palkit-full.js + chunks: everything bundled, daily-js in its own chunk.
+//   cdn-full       — dist/cdn/palkit-full.js + chunks: everything bundled; the call's parts, each canvas card
+//                    kind, each language and daily-js in chunks of their own, fetched when needed.
 //   cdn            — dist/cdn/palkit.js: the classic script with the light shells (IIFE, tiny).
 //   server         — dist/server/cli.js: the companion service for plain `node` (the `palkit` command);
 //                    src/server and src/protocol bundled, every package left to `dependencies`.
 import { isAbsolute } from 'node:path';
 import { defineConfig } from 'vite';
+import { minifyCssLiterals } from './scripts/minify-css-literals.js';
+
+/**
+ * Chunks of the script-tag bundle: `call` (the call's parts), `transports`, a canvas card kind's
+ * `card-<kind>`, a language's `lang-<code>`.
+ */
+function chunkName(chunk: { facadeModuleId: string | null }): string {
+  const id = chunk.facadeModuleId ?? '';
+  if (id.endsWith('/components/define-call.ts')) return 'chunks/call-[hash].js';
+  if (id.endsWith('/client/transport/select.ts')) return 'chunks/transports-[hash].js';
+  if (/\/components\/canvas\/cards\/[\w-]+\.ts$/.test(id)) return 'chunks/card-[name]-[hash].js';
+  if (/\/components\/i18n\/locales\/[\w-]+\.ts$/.test(id)) return 'chunks/lang-[name]-[hash].js';
+  return 'chunks/[name]-[hash].js';
+}
 
 export default defineConfig(({ mode }) => {
   if (mode === 'cdn') {
@@ -40,6 +55,7 @@ export default defineConfig(({ mode }) => {
   }
   if (mode === 'cdn-full') {
     return {
+      plugins: [minifyCssLiterals()],
       define: { 'process.env.NODE_ENV': '"production"' },
       build: {
         outDir: 'dist/cdn',
@@ -47,7 +63,7 @@ export default defineConfig(({ mode }) => {
         target: 'es2022',
         minify: true,
         lib: { entry: 'src/cdn-full.ts', formats: ['es'], fileName: () => 'palkit-full.js' },
-        rolldownOptions: { output: { chunkFileNames: 'chunks/[name]-[hash].js', minify: true } },
+        rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { chunkFileNames: chunkName, minify: true } },
       },
     };
   }

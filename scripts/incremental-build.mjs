@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const CONFIG = ['vite.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const CONFIG = ['vite.config.ts', 'scripts/minify-css-literals.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
 const DEMO = ['demo/vite.demo.config.ts', 'demo/react', 'demo/vue'];
 
 /** The steps `npm start` needs, in order (the package build empties dist/, so it comes first). */

@@ -1,5 +1,7 @@
 // npm entry: registers the palkit elements and exports their classes, events, the runtime and types.
 import './components/define.js';
+import { en, type StringKey } from './components/i18n/strings.js';
+import { incallStrings } from './components/i18n/strings-incall.js';
 
 export { PalWidget } from './components/widget/widget.js';
 export { PalEmbed } from './components/embed/embed.js';
@@ -19,7 +21,9 @@ export { PalTranscript } from './components/transcript/transcript.js';
 export { PalCanvas } from './components/canvas/canvas.js';
 export { PalDeploymentElement } from './components/shared/deployment-element.js';
 export * from './components/events/index.js';
-export { translator, loadLanguage, languages, en as englishStrings, type StringKey, type Translate } from './components/i18n/strings.js';
+export { translator, loadLanguage, languages, type StringKey, type Translate } from './components/i18n/strings.js';
+/** Every English UI string, the call's included. */
+export const englishStrings: Readonly<Record<StringKey, string>> = { ...en, ...incallStrings };
 
 export { ApiClient } from './client/api.js';
 export { PalClientError, type PalErrorCode } from './client/errors.js';

@@ -6,6 +6,8 @@ import { isOpenFlag } from '../components/shared/open-flag.js';
 
 export interface FullModule {
   define(apiBase: string): void;
+  /** Registers the in-call parts too (absent from a palkit-full.js older than this file). */
+  defineParts?(): Promise<void>;
   implementations: Record<'pal-widget' | 'pal-embed' | 'pal-landing', string>;
 }
 
@@ -47,7 +49,7 @@ const STANDALONE_PARTS = ['pal-conversation', 'pal-stage', 'pal-controls', 'pal-
 export function defineShells(load: () => Promise<FullModule>, apiBase: string): void {
   let loading: Promise<FullModule> | null = null;
   const loadOnce = (): Promise<FullModule> => (loading ??= load().then((full) => (full.define(apiBase), full)));
-  loadWhenPartsAppear(loadOnce);
+  loadWhenPartsAppear(() => void loadOnce().then((full) => full.defineParts?.()));
 
   for (const tag of ['pal-widget', 'pal-embed', 'pal-landing'] as const) {
     if (customElements.get(tag)) continue;
@@ -59,12 +61,12 @@ export function defineShells(load: () => Promise<FullModule>, apiBase: string): 
   }
 }
 
-function loadWhenPartsAppear(loadOnce: () => Promise<FullModule>): void {
+function loadWhenPartsAppear(loadParts: () => void): void {
   const selector = STANDALONE_PARTS.join(',');
   const found = (node: Node): boolean => node instanceof Element && (node.matches(selector) || node.querySelector(selector) !== null);
   const load = () => {
     observer.disconnect();
-    void loadOnce();
+    loadParts();
   };
   // Only the added nodes are looked at, so a busy page pays little until a part shows up.
   const observer = new MutationObserver((records) => {

@@ -1,5 +1,6 @@
 // Events a ConversationSession dispatches on itself. The components turn them into the page-facing
 // `pal-*` events; keeping them here keeps the runtime free of UI.
+import type { InteractionMessage } from '../protocol/interactions.js';
 import type { PalClientError } from './errors.js';
 
 export type SessionState = 'idle' | 'initializing' | 'connecting' | 'connected' | 'disconnecting' | 'ended' | 'error';
@@ -47,5 +48,13 @@ export class SessionCanvasEvent extends Event {
   static readonly type = 'session-canvas';
   constructor(readonly body: import('./link.js').CanvasInteractionBody) {
     super(SessionCanvasEvent.type);
+  }
+}
+
+/** A well-formed interactions-protocol message arrived from the room (just before its LinkMessageEvent). */
+export class SessionInteractionEvent extends Event {
+  static readonly type = 'session-interaction';
+  constructor(readonly message: InteractionMessage) {
+    super(SessionInteractionEvent.type);
   }
 }

@@ -8,13 +8,13 @@ import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } f
 import { forgetLiveCall, recallLiveCall, rememberLiveCall, type LiveCall } from './live-call.js';
 import { unlockAudio } from './media.js';
 import {
-  SessionCanvasEvent, SessionChangeEvent, SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
+  SessionCanvasEvent, SessionChangeEvent, SessionErrorEvent, SessionInteractionEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
   type SessionMode, type SessionState,
 } from './session-events.js';
 import { startOutcome, unavailableCode, type GateStep } from './start-errors.js';
 import { VisitorStep, type VisitorStepName } from './visitor-step.js';
 import { conversationIdFromUrl, defaultSettings, type SessionOptions, type SessionSettings } from './session-options.js';
-import { loadTransports } from './transport/load.js';
+import { loadInteractionParser, loadTransports } from './transport/load.js';
 import type { TransportFactory } from './transport/select.js';
 import {
   TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent, type Transport, type TransportParticipant,
@@ -107,8 +107,6 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.#setState('idle');
     if (this.deployment.is_available) {
       this.#setMode('idle');
-      // The call's code arrives while the visitor looks at the preview, so joining never waits for it.
-      if (!this.#transportFactory) void loadTransports().catch(() => undefined);
       const live = recallLiveCall(deploymentId);
       if (live) this.#rejoin(live);
     }
@@ -141,6 +139,15 @@ export class ConversationSession extends EventTarget implements ConversationLink
     }
     this.#starting ??= this.#start().finally(() => (this.#starting = null));
     return this.#starting;
+  }
+
+  /**
+   * Fetches the code a call needs (transports, the protocol's parser) ahead of join, which fetches it
+   * otherwise. The elements call it once the preview is on view; idempotent.
+   */
+  prefetchCall(): void {
+    if (!this.#transportFactory) void loadTransports().catch(() => undefined);
+    void loadInteractionParser().catch(() => undefined);
   }
 
   /** Creates the conversation without joining it; a later startConversation() joins it. */
@@ -419,13 +426,18 @@ export class ConversationSession extends EventTarget implements ConversationLink
     if (!conversation) throw new PalClientError('join_failed', 'No conversation to join.');
     this.#setState('connecting');
     const signal = this.#abort.signal;
-    const factory = this.#transportFactory ?? (await loadTransports().catch(() => {
+    const [factory, parse] = await Promise.all([this.#transportFactory ?? loadTransports(), loadInteractionParser()]).catch(() => {
       throw new PalClientError('join_failed', 'Could not load the call.');
-    }));
+    });
     if (signal.aborted) throw new PalClientError('aborted', 'Cancelled.');
     const transport = factory(conversation.conversation_url);
     this.#transport = transport;
-    transport.addEventListener(TransportMessageEvent.type, (e) => this.dispatchEvent(new LinkMessageEvent((e as TransportMessageEvent).data)));
+    transport.addEventListener(TransportMessageEvent.type, (e) => {
+      const raw = (e as TransportMessageEvent).data;
+      const message = parse(raw);
+      if (message) this.dispatchEvent(new SessionInteractionEvent(message));
+      this.dispatchEvent(new LinkMessageEvent(raw));
+    });
     transport.addEventListener(TransportParticipantsEvent.type, () => this.#changed());
     transport.addEventListener(TransportEndedEvent.type, (e) => this.#remoteEnded(e as TransportEndedEvent));
     transport.addEventListener(TransportNoticeEvent.type, (e) => {

@@ -1,8 +1,8 @@
-// Registers the parts shown before a call (idempotent): preview, gate, device check and the status screens.
+// Registers the parts shown before a call (idempotent): preview, gate, device check and the status screens
+// (the after-call screen comes with the call's parts, define-call.ts).
 import { PalGate } from './gate/gate.js';
 import { PalHaircheck } from './haircheck/haircheck.js';
 import { PalConnecting } from './screens/connecting.js';
-import { PalEnded } from './screens/ended.js';
 import { PalErrorScreen } from './screens/error-screen.js';
 import { PalPreview } from './screens/preview.js';
 import { PalUnavailable } from './screens/unavailable.js';
@@ -13,7 +13,6 @@ export const screenParts = {
   'pal-preview': PalPreview,
   'pal-connecting': PalConnecting,
   'pal-unavailable': PalUnavailable,
-  'pal-ended': PalEnded,
   'pal-error-screen': PalErrorScreen,
 } as const;
 

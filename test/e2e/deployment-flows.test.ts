@@ -62,7 +62,11 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
     await password.fill(PASSWORD);
     await p.locator('pal-gate button[type="submit"]').click();
 
-    // Device check, then the call.
+    // Device check, then the call, whose code arrived while the visitor was on the preview, gate and device check.
+    await p.locator('pal-haircheck [part="join"]').waitFor();
+    await eventually(() => p.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name)),
+      (urls: string[]) => ['call', 'transports'].every((chunk) => urls.some((u) => new RegExp(`/chunks/${chunk}-[\\w-]+\\.js$`).test(u))), 'the call\'s chunks before join');
+    assert.ok(!(await p.evaluate(() => performance.getEntriesByType('resource').some((e) => /daily-esm/.test(e.name)))), 'daily-js is not fetched for a local room');
     await p.locator('pal-haircheck [part="join"]').click();
     await p.locator('pal-conversation pal-controls [part="end"]').waitFor();
     assert.equal(await elementState(p, tag), 'connected');

@@ -7,10 +7,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { z } from '@hono/zod-openapi';
+import fc from 'fast-check';
 import * as zm from 'zod/mini';
 import { ApiClient } from '../../src/client/api.js';
 import { PalClientError } from '../../src/client/errors.js';
 import { CanvasInteractionBody, CanvasInteractionRecorded } from '../../src/protocol/canvas-interaction.js';
+import { checkShape, shapeKeywords, type JsonShape } from '../../src/protocol/check-shape.js';
+import { responseShapes as committedShapes } from '../../src/protocol/response-shapes.js';
+import { responseShapes, responses, type ResponseName } from '../../src/protocol/responses.js';
 import { Customization, InitResponse, StartBody, StartErrorCode, StartResponse } from '../../src/protocol/public.js';
 import { RatingBody } from '../../src/protocol/rating.js';
 import { recordInteraction } from '../../src/server/resources/conversations/live/canvas-routes.js';
@@ -41,6 +45,76 @@ function shapeOf(schema: unknown): unknown {
   return Object.fromEntries(Object.entries(schema).filter(([k]) => k !== 'description' && k !== '$schema').map(([k, v]) => [k, shapeOf(v)]));
 }
 const jsonSchemaOf = (schema: zm.ZodMiniType) => shapeOf(zm.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
+
+describe("the browser's checks of the service's answers", () => {
+  it('are the protocol schemas\' current JSON Schemas (src/protocol/response-shapes.ts; `npm run protocol:shapes` rewrites it)', () => {
+    assert.deepEqual(committedShapes, responseShapes());
+    const keywords = new Set<string>(shapeKeywords);
+    const walk = (shape: unknown, path: string): void => {
+      if (typeof shape !== 'object' || shape === null) return;
+      for (const [key, value] of Object.entries(shape)) {
+        assert.ok(keywords.has(key), `${path}: checkShape does not know the keyword ${key}`);
+        if (key === 'properties') for (const [name, inner] of Object.entries(value as object)) walk(inner, `${path}.${name}`);
+        else if (key === 'anyOf') (value as unknown[]).forEach((inner, i) => walk(inner, `${path}|${i}`));
+        else if (['items', 'additionalProperties', 'propertyNames'].includes(key)) walk(value, `${path}.${key}`);
+      }
+    };
+    for (const [name, shape] of Object.entries(committedShapes)) walk(shape, name);
+  });
+
+  it('accept, refuse and strip what zod does', () => {
+    const init = {
+      deployment_id: 'd1', channel: 'widget', has_password: false, is_available: true, unavailable_reason: null, captcha: null,
+      limits: { max_call_duration: 600, daily_call_limit_per_user: null }, extra: 1,
+      customization: { theme: 'dark', radius: 8, strings: { de: { 'preview.start': 'Los' } }, widget: { corner: 'top-left', future: true }, future_key: { kept: true },
+        landing_page: { cta_links: [{ label: 'a', url: 'b', x: 1 }] }, recording: { destination_id: 'rd_abc' } },
+    };
+    const samples: Record<ResponseName, unknown[]> = {
+      InitResponse: [
+        init, { ...init, channel: 'phone' }, { ...init, limits: {} }, { ...init, captcha: { provider: 'turnstile', site_key: 'k' } },
+        { ...init, captcha: { provider: 'other', site_key: 'k' } }, { ...init, customization: { radius: -1 } },
+        { ...init, customization: { recording: { destination_id: 'nope' } } }, { ...init, customization: { strings: { de: { a: 1 } } } },
+        { ...init, customization: { preview: { title: 'x'.repeat(4001) } } }, { ...init, thumbnail_image_url: null }, { ...init, is_available: 'yes' },
+        { ...init, unavailable_reason: 'busy' }, { ...init, unavailable_reason: 'gone' }, { ...init, customization: [] }, null, [], 'init',
+      ],
+      GatePass: [{ gate_pass: 'g', expires_at: 't' }, { gate_pass: 'g' }, { gate_pass: 1, expires_at: 't', more: true }],
+      StartResponse: [
+        { conversation_id: 'c', conversation_name: 'n', conversation_url: 'u', status: 'active', created_at: 't', meeting_token: 'm', extra: 1 },
+        { conversation_id: 'c', conversation_name: 'n', conversation_url: 'u', status: 'live', created_at: 't', meeting_token: 'm' },
+        { conversation_id: 'c', conversation_name: 'n', conversation_url: 'u', status: 'ended', created_at: 't', meeting_token: 'm', callback_url: 'x' },
+      ],
+      ErrorBody: [{ error: 'busy' }, { message: 'm' }, { error: 'e', message: 'm' }, { error: 1, message: 'm' }, {}, 'busy'],
+      StartErrorCode: ['busy', 'consent_required', 'nope', 1],
+      CanvasInteractionRecorded: [{ success: true }, { success: false }, {}],
+      RatingResponse: [{ stars: 4, comment: null, rated_at: 't' }, { stars: 4, comment: 'ok', rated_at: 't' }, { stars: '4', comment: null, rated_at: 't' }],
+    };
+    const agree = (name: ResponseName, value: unknown): void => {
+      const zod = zm.safeParse(responses[name] as zm.ZodMiniType, value);
+      const checked = checkShape(committedShapes[name] as JsonShape, value);
+      const label = `${name} ${JSON.stringify(value)?.slice(0, 160)}`;
+      assert.equal(checked.ok, zod.success, label);
+      if (checked.ok && zod.success) assert.deepEqual(checked.value, zod.data, label);
+    };
+    for (const [name, values] of Object.entries(samples) as [ResponseName, unknown[]][]) for (const value of values) agree(name, value);
+
+    // Then answers that differ from a valid one anywhere: a key dropped, or any JSON put in its place.
+    const mutated = (value: unknown): fc.Arbitrary<unknown> => {
+      const other = fc.jsonValue({ maxDepth: 2 });
+      if (typeof value !== 'object' || value === null) return fc.oneof(fc.constant(value), other);
+      const keys = Object.keys(value);
+      if (!keys.length) return fc.oneof(fc.constant(value), other);
+      return fc.oneof(fc.constant(value), other, fc.constantFrom(...keys).chain((key) =>
+        fc.option(mutated((value as Record<string, unknown>)[key]), { nil: undefined }).map((inner) => {
+          const copy = (Array.isArray(value) ? [...value] : { ...value }) as Record<string, unknown>;
+          if (inner === undefined && !Array.isArray(value)) delete copy[key];
+          else copy[key] = inner ?? null;
+          return copy;
+        })));
+    };
+    for (const [name, values] of Object.entries(samples) as [ResponseName, unknown[]][])
+      fc.assert(fc.property(fc.constantFrom(...values).chain(mutated), (value) => agree(name, value)), { numRuns: 300 });
+  });
+});
 
 describe('one wire contract for the elements and the service', () => {
   let t: TestService;

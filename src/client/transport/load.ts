@@ -1,16 +1,19 @@
-// The default transports (local room, Daily) are code the launcher does not need: they are loaded once,
-// on first need (the session asks as soon as the preview shows); a failed load is tried again next time.
-import type { TransportFactory } from './select.js';
+// Code only a call needs, which the launcher and the preview do without: the default transports (local
+// room, Daily) and the interactions protocol's parser (with its zod schemas). Each is loaded once, on
+// first need (the elements ask while the visitor is on the preview); a failed load is tried again next time.
+import type { InteractionMessage } from '../../protocol/interactions.js';
 
-let transports: Promise<TransportFactory> | null = null;
+export type InteractionParser = (raw: unknown) => InteractionMessage | null;
 
-export function loadTransports(): Promise<TransportFactory> {
-  transports ??= import('./select.js').then(
-    (m) => m.createTransportFactory(),
-    (error: unknown) => {
-      transports = null;
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | null = null;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = null;
       throw error;
-    },
-  );
-  return transports;
+    }));
 }
+
+export const loadTransports = once(() => import('./select.js').then((m) => m.createTransportFactory()));
+
+export const loadInteractionParser = once((): Promise<InteractionParser> => import('../../protocol/interactions.js').then((m) => m.parseInteraction));

@@ -4,21 +4,39 @@ import type { CanvasInteractionBody, ConversationLink } from '../../client/link.
 import { LinkSubscription } from '../controllers/link-subscription.js';
 import {
   canvasComponentId, canvasComponentVersion, isCanvasComponent, newInteractionId, parseCanvasAction, validateCanvasArgs,
-  type CanvasCardSpec, type CanvasInteractionType,
+  type CanvasCardSpec, type CanvasComponentName, type CanvasInteractionType,
 } from '../../protocol/canvas.js';
 import type { PalMessage } from '../../protocol/interactions.js';
 import { PalCanvasInteractionEvent } from '../events/canvas-interaction.js';
 import type { IncallStringKey, IncallStrings } from '../i18n/strings-incall.js';
 import { languageOf, translatorFor, withStrings, type Translate } from '../i18n/strings.js';
 import { canvasStyles } from './canvas.styles.js';
-import { renderAlert } from './cards/alert.js';
-import { renderCalendar } from './cards/calendar.js';
 import type { CardContext, Draft } from './cards/card-context.js';
-import { renderChart } from './cards/chart.js';
-import { renderInput } from './cards/input.js';
-import { reconcileQuestionDraft, renderQuestion } from './cards/question.js';
-import { bookingFrom, calendlyOrigin, renderScheduling } from './cards/scheduling.js';
-import { renderText } from './cards/text.js';
+
+/** Each kind of card renders from a chunk of its own, fetched the first time a card of that kind shows. */
+const cardModules = {
+  question: () => import('./cards/question.js'),
+  input: () => import('./cards/input.js'),
+  calendar: () => import('./cards/calendar.js'),
+  scheduling_embed: () => import('./cards/scheduling.js'),
+  text: () => import('./cards/text.js'),
+  chart: () => import('./cards/chart.js'),
+  alert: () => import('./cards/alert.js'),
+} satisfies Record<CanvasComponentName, () => Promise<unknown>>;
+type CardModules = { [C in CanvasComponentName]: Awaited<ReturnType<(typeof cardModules)[C]>> };
+const cards: Partial<CardModules> = {};
+const cardsLoading = new Map<CanvasComponentName, Promise<void>>();
+
+/** Loads a kind's renderer once (again after a failure). */
+function loadCard(kind: CanvasComponentName): Promise<void> {
+  if (cards[kind]) return Promise.resolve();
+  let loading = cardsLoading.get(kind);
+  if (!loading) {
+    loading = cardModules[kind]().then((module) => void ((cards as Record<string, unknown>)[kind] = module)).finally(() => cardsLoading.delete(kind));
+    cardsLoading.set(kind, loading);
+  }
+  return loading;
+}
 
 interface CardState {
   readonly key: number;
@@ -112,7 +130,8 @@ export class PalCanvas extends LitElement {
           return;
         }
         card.spec = checked.spec;
-        if (card.spec.component === 'question') reconcileQuestionDraft({ args: card.spec.args, draft: card.draft });
+        // A draft exists once the card has rendered, so its kind's code is there.
+        if (card.spec.component === 'question') cards.question?.reconcileQuestionDraft({ args: card.spec.args, draft: card.draft });
         this.show(card);
         return;
       }
@@ -131,9 +150,13 @@ export class PalCanvas extends LitElement {
     }
   }
 
+  /** A card whose kind's code is still on its way; updateComplete waits for it. */
+  private loadingCard: Promise<void> | null = null;
+
   private show(card: CardState): void {
     const isNew = this.current !== card;
     this.current = card;
+    this.loadKind(card);
     const slot = card.spec.args.layout?.preferred_slot;
     this.cardSide = slot === 'safe-area-left' ? 'left' : 'right';
     if (isNew) {
@@ -143,6 +166,33 @@ export class PalCanvas extends LitElement {
     }
     this.armAlertTimer();
     this.requestUpdate();
+  }
+
+  /** Renders the card once its kind's code is there; a card whose code cannot be fetched goes away as an error. */
+  private loadKind(card: CardState): void {
+    const kind = card.spec.component;
+    if (cards[kind]) return;
+    const loading: Promise<void> = loadCard(kind).then(
+      () => this.requestUpdate(),
+      () => {
+        if (this.current !== card) return;
+        this.background(this.body(card.toolCallId, kind, 'error', { code: 'card_unavailable', message: `The ${kind} card could not be loaded.` }));
+        this.removeCard();
+      },
+    ).finally(() => {
+      if (this.loadingCard === loading) this.loadingCard = null;
+    });
+    this.loadingCard = loading;
+  }
+
+  /** Resolves once the card on screen has rendered, its kind's code included. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    let done = await super.getUpdateComplete();
+    while (this.loadingCard) {
+      await this.loadingCard;
+      done = await super.getUpdateComplete();
+    }
+    return done;
   }
 
   private removeCard(): void {
@@ -218,10 +268,11 @@ export class PalCanvas extends LitElement {
 
   private readonly onWindowMessage = (event: MessageEvent): void => {
     const card = this.current;
-    if (card?.spec.component !== 'scheduling_embed' || event.origin !== calendlyOrigin) return;
+    const scheduling = cards.scheduling_embed;
+    if (card?.spec.component !== 'scheduling_embed' || !scheduling || event.origin !== scheduling.calendlyOrigin) return;
     const frame = this.renderRoot.querySelector('iframe');
     if (!frame || event.source !== frame.contentWindow) return;
-    const booking = bookingFrom(event.data);
+    const booking = scheduling.bookingFrom(event.data);
     if (booking) this.submit(card, 'submit', booking);
   };
 
@@ -252,13 +303,13 @@ export class PalCanvas extends LitElement {
     } satisfies Omit<CardContext<unknown>, 'args'>;
     const spec = card.spec;
     switch (spec.component) {
-      case 'question': return renderQuestion({ ...base, args: spec.args });
-      case 'input': return renderInput({ ...base, args: spec.args });
-      case 'calendar': return renderCalendar({ ...base, args: spec.args });
-      case 'scheduling_embed': return renderScheduling({ ...base, args: spec.args });
-      case 'text': return renderText({ ...base, args: spec.args });
-      case 'chart': return renderChart({ ...base, args: spec.args });
-      case 'alert': return renderAlert({ ...base, args: spec.args });
+      case 'question': return cards.question?.renderQuestion({ ...base, args: spec.args });
+      case 'input': return cards.input?.renderInput({ ...base, args: spec.args });
+      case 'calendar': return cards.calendar?.renderCalendar({ ...base, args: spec.args });
+      case 'scheduling_embed': return cards.scheduling_embed?.renderScheduling({ ...base, args: spec.args });
+      case 'text': return cards.text?.renderText({ ...base, args: spec.args });
+      case 'chart': return cards.chart?.renderChart({ ...base, args: spec.args });
+      case 'alert': return cards.alert?.renderAlert({ ...base, args: spec.args });
     }
   }
 
@@ -304,7 +355,7 @@ export class PalCanvas extends LitElement {
 
   protected override render() {
     return html`
-      ${this.current ? this.renderCard(this.current) : nothing}
+      ${this.current && cards[this.current.spec.component] ? this.renderCard(this.current) : nothing}
       <div class="sr-only" role="status">${this.announcement}</div>
     `;
   }

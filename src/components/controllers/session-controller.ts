@@ -1,12 +1,11 @@
 // Binds a ConversationSession to an element: re-renders on every change and, when the element speaks for
 // the session (the element the page placed), turns session events into the page-facing `pal-*` events.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { LinkMessageEvent } from '../../client/link.js';
 import type { ConversationSession } from '../../client/session.js';
 import {
-  SessionChangeEvent, SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
+  SessionChangeEvent, SessionErrorEvent, SessionInteractionEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
 } from '../../client/session-events.js';
-import { parseInteraction } from '../../protocol/interactions.js';
+import type { InteractionMessage } from '../../protocol/interactions.js';
 import {
   PalConversationCreatedEvent, PalConversationEndedEvent, PalConversationStartedEvent,
   PalErrorEvent, PalModeChangeEvent, PalProtocolMessageEvent, PalReadyEvent, PalStateChangeEvent, PalToolCallEvent,
@@ -71,7 +70,7 @@ export class SessionController implements ReactiveController {
         if (phase === 'started') emit(new PalConversationStartedEvent({ conversationId }));
         if (phase === 'ended') emit(new PalConversationEndedEvent({ conversationId }));
       }],
-      [LinkMessageEvent.type, (e) => this.#relay((e as LinkMessageEvent).message, emit)],
+      [SessionInteractionEvent.type, (e) => this.#relay((e as SessionInteractionEvent).message, emit)],
     ];
     for (const [type, listener] of listeners) session.addEventListener(type, listener);
     this.#unbind = () => {
@@ -79,9 +78,7 @@ export class SessionController implements ReactiveController {
     };
   }
 
-  #relay(raw: unknown, emit: (event: Event) => void): void {
-    const message = parseInteraction(raw);
-    if (!message) return;
+  #relay(message: InteractionMessage, emit: (event: Event) => void): void {
     emit(new PalProtocolMessageEvent(message));
     if (message.event_type !== 'conversation.tool_call') return;
     const { name, arguments: args, tool_call_id } = message.properties;

@@ -1,7 +1,28 @@
-// UI strings of the in-call parts (disclosure, transcript, canvas), English. They are part of the one
-// string table in strings.ts (translations, `customization.strings` overrides and lookup live there).
+// UI strings of the call's parts (conversation, stage, controls, disclosure, transcript, canvas, the
+// after-call screen), English. They join the one string table in strings.ts when the call's parts are
+// defined (translations, `customization.strings` overrides and lookup live there).
 
 export const incallStrings = {
+  'ended.title': 'Thank you for the conversation',
+  'ended.description': 'The conversation has ended.',
+  'ended.button': 'Start a new conversation',
+  'ended.rating.question': 'How was the conversation?',
+  'ended.rating.stars': '{n} of 5 stars',
+  'ended.rating.comment': 'Anything to add? (optional)',
+  'ended.rating.submit': 'Send rating',
+  'ended.rating.thanks': 'Thank you for your feedback.',
+  'ended.rating.failed': 'Your rating could not be sent. Please try again.',
+  'controls.label': 'Call controls',
+  'controls.devices': 'Devices',
+  'controls.end': 'End conversation',
+  'controls.captions': 'Captions',
+  'controls.chat': 'Chat',
+  'controls.voice_mode': 'Switch to voice',
+  'controls.text_mode': 'Switch to text',
+  'stage.pal': 'Conversation partner',
+  'stage.sound': 'Tap to turn on sound',
+  'stage.recording': 'Recorded',
+
   'disclosure.label': 'AI disclosure',
   'disclosure.default': 'You are interacting with an AI system.',
   'disclosure.dismiss': 'Dismiss disclosure',

@@ -1,11 +1,12 @@
-// Every UI string of the elements, keyed, English first: the channel screens' strings below and the
-// in-call parts' strings (strings-incall.ts) form one table, so every element looks strings up the same
-// way. A language is chosen by the element's `lang` attribute, else the nearest ancestor's (across shadow
-// roots), else the page's; `customization.strings[lang]` overrides single keys, and English fills gaps.
+// Every UI string of the elements, keyed, English first: the strings of the screens before a call below,
+// the call's (strings-incall.ts) in a table of their own that joins this one when the call's parts are
+// defined, so the script tag loads them with the call UI; every element looks strings up the same way. A
+// language is chosen by the element's `lang` attribute, else the nearest ancestor's (across shadow roots),
+// else the page's; `customization.strings[lang]` overrides single keys, and English fills gaps.
 // Translations load on demand (one small chunk per language), so pages in English download none of them.
-import { incallStrings } from './strings-incall.js';
+import type { IncallStringKey } from './strings-incall.js';
 
-const channelStrings = {
+const screenStrings = {
   'launcher.label': 'Talk to us',
   'launcher.open': 'Open conversation',
   'popup.label': 'Conversation',
@@ -56,15 +57,6 @@ const channelStrings = {
   'unavailable.busy': 'All conversations are busy right now. Please try again in a few minutes.',
   'unavailable.captcha': 'The security check could not load. Check your connection or browser extensions and try again.',
   'retry': 'Try again',
-  'ended.title': 'Thank you for the conversation',
-  'ended.description': 'The conversation has ended.',
-  'ended.button': 'Start a new conversation',
-  'ended.rating.question': 'How was the conversation?',
-  'ended.rating.stars': '{n} of 5 stars',
-  'ended.rating.comment': 'Anything to add? (optional)',
-  'ended.rating.submit': 'Send rating',
-  'ended.rating.thanks': 'Thank you for your feedback.',
-  'ended.rating.failed': 'Your rating could not be sent. Please try again.',
   'error.title': 'Something went wrong',
   'error.network_error': 'We could not reach the service. Check your connection and try again.',
   'error.deployment_not_found': 'This conversation does not exist.',
@@ -73,25 +65,22 @@ const channelStrings = {
   'error.media_denied': 'Camera or microphone access was refused.',
   'error.generic': 'Please try again in a moment.',
   'error.misconfigured': 'This conversation is not set up correctly on this page.',
-  'controls.label': 'Call controls',
   'controls.camera_off': 'Turn camera off',
   'controls.camera_on': 'Turn camera on',
-  'controls.devices': 'Devices',
-  'controls.end': 'End conversation',
-  'controls.captions': 'Captions',
-  'controls.chat': 'Chat',
-  'controls.voice_mode': 'Switch to voice',
-  'controls.text_mode': 'Switch to text',
-  'stage.pal': 'Conversation partner',
   'stage.self': 'Your camera',
-  'stage.sound': 'Tap to turn on sound',
-  'stage.recording': 'Recorded',
   'landing.powered': 'Conversation',
 } as const;
 
-export const en = { ...channelStrings, ...incallStrings } as const;
+export type StringKey = keyof typeof screenStrings | IncallStringKey;
 
-export type StringKey = keyof typeof en;
+/** English. The call's strings are here once the call's parts are defined (addEnglish, from define-call.ts). */
+export const en: typeof screenStrings & Partial<Record<StringKey, string>> = { ...screenStrings };
+
+/** Adds English strings that arrive with code loaded later (the call's parts). */
+export function addEnglish(table: Partial<Record<StringKey, string>>): void {
+  Object.assign(en, table);
+}
+
 export type StringTable = Partial<Record<StringKey, string>>;
 /** A translation with every key (the locale files use it so a new English key cannot be forgotten). */
 export type CompleteTable = Record<StringKey, string>;
@@ -153,7 +142,7 @@ export function translator(lang: string | undefined, overrides: Record<string, R
       const value = layer[key];
       if (typeof value === 'string' && value) return value;
     }
-    return en[key];
+    return en[key] ?? '';
   };
 }
 

@@ -16,6 +16,14 @@ import { deepMerge, parseOverrideConfig } from './config.js';
 import { toOutgoing, type OutgoingMessage } from './messages.js';
 import { ScreenFocusController } from './screen-focus.js';
 
+/** The call's parts (conversation, stage, controls, transcript, canvas, the after-call screen), fetched once, again after a failure. */
+let callParts: Promise<void> | null = null;
+const loadCallParts = (): Promise<void> =>
+  (callParts ??= import('../define-call.js').then((m) => m.defineCallParts(), (error: unknown) => {
+    callParts = null;
+    throw error;
+  }));
+
 /** Where the service is when `api-base` is not given: the origin this code was loaded from. */
 export const defaultApiBase = { value: typeof location === 'undefined' ? '' : new URL(import.meta.url, location.href).origin };
 
@@ -87,6 +95,21 @@ export abstract class PalDeploymentElement extends LitElement {
       this.#report(new PalClientError('invalid_attribute', 'override-config is not a JSON object; the deployment\'s own configuration is used.'));
     }
     this.theme = this.config.theme ?? this.theme;
+  }
+
+  /** The deployment's screens are on view (the widget: its popup is open). */
+  protected get flowShown(): boolean {
+    return true;
+  }
+
+  override updated(changed: Map<string, unknown>): void {
+    super.updated(changed);
+    // While the visitor is on the preview, gate or device check, the call's code arrives: joining never
+    // waits for it, and a page whose widget is never opened never fetches it.
+    if (this.flowShown && this.session?.deployment?.is_available) {
+      this.session.prefetchCall();
+      void loadCallParts().catch(() => undefined);
+    }
   }
 
   override connectedCallback(): void {

@@ -147,6 +147,10 @@ export class PalWidget extends PalDeploymentElement {
     if (!this.opened && this.dialog.open) this.dialog.close();
   }
 
+  protected override get flowShown(): boolean {
+    return this.opened;
+  }
+
   get #inCall(): boolean {
     return this.state === 'connected' || this.state === 'connecting';
   }
