@@ -16,6 +16,7 @@ const CARDS: Array<[string, Record<string, unknown>]> = [
   ['canvas_show_chart', { chart_type: 'bar', title: 'Revenue', x_label: 'Quarter', y_label: 'k$', data: [{ label: 'Q1', value: 10 }, { label: 'Q2', value: 14 }] }],
   ['canvas_show_text', { title: 'Summary', body: 'You chose **Pro**:\n\n- 5 seats\n- support', format: 'markdown' }],
   ['canvas_show_alert', { severity: 'warning', title: 'Heads up', body: 'The office closes early today.' }],
+  ['canvas_show_scheduling_embed', { title: 'Book a call', scheduling_url: 'https://calendly.com/acme/intro' }],
 ];
 
 async function mount(kind: Kind): Promise<PalDeploymentElement> {
