@@ -24,19 +24,20 @@ export function isDrawnFace(model: string | null | undefined): boolean {
   return model === ADA;
 }
 
-export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedMotion?: boolean; random?: () => number } = {}): FaceTrack {
+export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedMotion?: boolean; random?: () => number; clock?: () => number } = {}): FaceTrack {
   const canvas = document.createElement('canvas');
   canvas.width = FACE_WIDTH;
   canvas.height = FACE_HEIGHT;
   const context = canvas.getContext('2d')!;
   const random = options.random ?? Math.random;
+  const clock = options.clock ?? (() => performance.now());
   const reducedMotion = options.reducedMotion ?? globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
   const background = context.createRadialGradient(FACE_WIDTH / 2, FACE_HEIGHT * 0.35, 0, FACE_WIDTH / 2, FACE_HEIGHT * 0.35, FACE_WIDTH * 0.75);
   background.addColorStop(0, BACKGROUND[0]);
   background.addColorStop(1, BACKGROUND[1]);
   let mouth: MouthShape = MOUTHS.rest;
-  let nextBlink = performance.now() + 1500 + random() * 2500;
-  const started = performance.now();
+  let nextBlink = clock() + 1500 + random() * 2500;
+  const started = clock();
 
   const paint = (layers: readonly FaceLayer[]) => {
     for (const layer of layers) {
@@ -48,7 +49,7 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedM
   };
 
   const draw = () => {
-    const now = performance.now();
+    const now = clock();
     mouth = mixMouths(mouth, MOUTHS[timeline.visemeNow()], EASE);
     if (now > nextBlink + BLINK_MS) nextBlink = now + 2000 + random() * 4000;
     const blinking = now >= nextBlink;
