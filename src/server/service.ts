@@ -71,7 +71,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
       });
       for (const module of modules) {
-        const stop = module.attach?.(server, deps);
+        const stop = await module.attach?.(server, deps);
         if (stop) stops.push(stop);
       }
       const actual = (server.address() as AddressInfo).port;

@@ -36,7 +36,8 @@ export async function startTestService(env: Record<string, string> = {}, options
     },
     0,
   );
-  const schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  // Instances of one test may share a schema (options.schema), as instances share a database.
+  const schema = onPostgres ? (options.schema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
   const service = await createService(config, { ...options, ...(schema ? { schema } : {}) });
   const { url } = await service.listen(0, '127.0.0.1');
   // conversation_url and media URLs must point at this instance.

@@ -2,31 +2,16 @@
 // to an OpenAI-compatible transcription endpoint (a fake speaking its multipart/JSON wire format), and
 // the words answered; a failing recogniser ends in a clear notice, never a silent call.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { AudioFrameKind, encodeAudioFrame } from '../../src/protocol/room.js';
 import { loadConfig } from '../../src/server/config.js';
 import { transcriber, TranscriptionError } from '../../src/server/voice/transcription.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
 import { insertConversation, insertPal, RoomClient } from '../helpers/live-fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { MICROPHONE_RATE, speech, talk } from '../helpers/voice.js';
 import { createGuardedFetch } from '../../src/server/net/guarded-fetch.js';
 
-const RATE = 16000;
-
-function speech(text: string): Int16Array {
-  const wav = execFileSync('espeak-ng', ['--stdout', '-s', '170', text]);
-  const raw = execFileSync('ffmpeg', ['-loglevel', 'error', '-i', 'pipe:0', '-ar', String(RATE), '-ac', '1', '-f', 's16le', 'pipe:1'], { input: wav });
-  return new Int16Array(raw.buffer, raw.byteOffset, raw.length / 2);
-}
-
-/** Sends audio as a browser would: 20 ms microphone frames in real time (sped up 4×). */
-async function talk(client: RoomClient, samples: Int16Array): Promise<void> {
-  for (let i = 0; i < samples.length; i += 320) {
-    client.socket.send(encodeAudioFrame({ kind: AudioFrameKind.microphone, viseme: 0, sampleRate: RATE, samples: samples.subarray(i, i + 320) }));
-    if ((i / 320) % 4 === 3) await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const RATE = MICROPHONE_RATE;
 
 describe('the PAL hears the visitor', () => {
   let fake: FakeSpeechServices;

@@ -10,5 +10,5 @@ export interface ResourceModule {
   routes?(app: ApiApp, deps: ServiceDeps): void;
   jobs?(deps: ServiceDeps): Record<string, JobHandler>;
   /** Once the HTTP server exists (WebSocket upgrades, timers); may return a stop function. */
-  attach?(server: Server, deps: ServiceDeps): void | (() => Promise<void>);
+  attach?(server: Server, deps: ServiceDeps): void | (() => Promise<void>) | Promise<() => Promise<void>>;
 }

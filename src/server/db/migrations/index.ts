@@ -22,6 +22,7 @@ import * as conversationReceipts from './0941_conversation_receipts.js';
 import * as dailyParticipants from './0990_daily_participants.js';
 import * as conversationFrames from './0991_conversation_frames.js';
 import * as recordings from './0992_recordings.js';
+import * as roomHolders from './0993_room_holders.js';
 
 export const migrations: Record<string, PalkitMigration> = {
   '0001_core': core,
@@ -44,4 +45,5 @@ export const migrations: Record<string, PalkitMigration> = {
   '0990_daily_participants': dailyParticipants,
   '0991_conversation_frames': conversationFrames,
   '0992_recordings': recordings,
+  '0993_room_holders': roomHolders,
 };

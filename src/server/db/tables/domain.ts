@@ -93,6 +93,8 @@ export interface DomainTables {
     live_empty_since: NullableTimestamp;
     live_heartbeat_at: NullableTimestamp;
     live_finalized_at: NullableTimestamp;
+    /** The instance whose process runs the room (migration 0993); the others relay to it. */
+    live_holder: string | null;
     /** When the room closes (created_at + max_call_duration); an active row past it no longer counts as a live call. */
     expires_at: NullableTimestamp;
     /** The conferencing provider's room name (Daily), used to delete the room at the end. */

@@ -97,7 +97,7 @@ export function registerCanvasRoutes(app: ApiApp, deps: ServiceDeps): void {
     if (outcome.kind === 'conflict') throw conflict(`interaction_id ${body.interaction_id} was already recorded with different content`);
     if (outcome.kind === 'recorded') {
       await emitConversationCallbacks(deps, { conversation_id, owner_id: conversation.owner_id, callback_url: conversation.callback_url }, [canvasInteractionCallback(outcome.record, now)]);
-      hubFor(deps).get(conversation_id)?.canvasInteraction(outcome.record);
+      await hubFor(deps).canvasInteraction(conversation_id, outcome.record);
     }
     return c.json({ success: true as const }, 200);
   });

@@ -19,10 +19,10 @@ export const liveConversationModule: ResourceModule = {
     registerRatingRoutes(app, deps);
   },
   jobs: perceptionJobs,
-  attach(server, deps) {
+  async attach(server, deps) {
     const hub = hubFor(deps);
     const stopSockets = attachRoomServer(server, deps, hub);
-    hub.start();
+    await hub.start();
     return async () => {
       await hub.stop();
       await stopSockets();

@@ -59,9 +59,9 @@ export function registerRoomRoutes(app: ApiApp, deps: ServiceDeps): void {
     const body = c.req.valid('json');
     const refused = canvasProblem(body);
     if (refused) throw badRequest(`invalid_request: properties.arguments: ${refused}`);
-    const room = hubFor(deps).get(conversation_id);
-    if (!room || !room.push({ ...body, conversation_id })) throw conflict('room_not_live: nobody has joined this local room on this instance yet');
-    return c.json({ delivered: true as const, participants: room.participantCount }, 200);
+    const participants = await hubFor(deps).push(conversation_id, { ...body, conversation_id });
+    if (participants === null) throw conflict('room_not_live: nobody has joined this local room yet');
+    return c.json({ delivered: true as const, participants }, 200);
   });
 
   app.openapi(roomPageRoute, async (c) => {

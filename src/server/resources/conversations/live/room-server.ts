@@ -79,6 +79,6 @@ async function join(ws: WebSocket, conversationId: string, text: string | null, 
   const conv = await loadLiveConversation(deps.db, conversationId);
   if (!conv || conv.provider !== 'local') return refuse(ws, RoomCloseCode.notFound, 'not_found', 'no local room for this conversation');
   if (conv.status !== 'active') return refuse(ws, RoomCloseCode.ended, 'conversation_ended', 'the conversation has ended');
-  // Another instance may have opened the room first; our own copy stays in step through the database.
-  await hub.open(conv).admit(ws, role, { userName: frame.user_name, token: frame.meeting_token, textMode: frame.text_mode === true }, backlog);
+  // Here, or relayed to the instance holding the room.
+  await hub.join(ws, conv, { role, userName: frame.user_name, token: frame.meeting_token, textMode: frame.text_mode === true }, backlog);
 }

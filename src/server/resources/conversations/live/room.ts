@@ -1,7 +1,7 @@
 // One live local room on this instance: its participants (presence), the app-message relay, the local
 // PAL, its own timeouts, and the shutdown (mark ended, `ended` frame, close, end callbacks).
 import { randomUUID } from 'node:crypto';
-import type { RawData, WebSocket } from 'ws';
+import type { RawData } from 'ws';
 import type { RoomMessage } from './room-message.js';
 import {
   AudioFrameKind, ClientFrame, RoomCloseCode, decodeAudioFrame, encodeAudioFrame, type Participant, type ServerFrame,
@@ -23,9 +23,22 @@ export interface Backlog {
   handedOff: boolean;
 }
 
+/**
+ * What the room needs of a participant's connection: a WebSocket here, or a RelayedSocket standing for
+ * one connected to another instance.
+ */
+export interface RoomSocket {
+  readonly readyState: number;
+  readonly OPEN: number;
+  send(data: string | Uint8Array): void;
+  close(code?: number, reason?: string): void;
+  on(event: 'close', listener: () => void): unknown;
+  on(event: 'message', listener: (data: RawData | string, isBinary: boolean) => void): unknown;
+}
+
 interface Member {
   participant: Participant;
-  socket: WebSocket;
+  socket: RoomSocket;
   /** The meeting token it joined with: one live connection per token (a newer one replaces it). */
   token: string;
 }
@@ -64,7 +77,7 @@ export class Room {
   }
 
   /** Admits a participant whose token was checked; the PAL joins with the first one. */
-  async admit(socket: WebSocket, role: 'visitor' | 'operator', joining: { userName?: string | undefined; token?: string; textMode?: boolean }, backlog: Backlog = { frames: [], handedOff: false }): Promise<void> {
+  async admit(socket: RoomSocket, role: 'visitor' | 'operator', joining: { userName?: string | undefined; token?: string; textMode?: boolean }, backlog: Backlog = { frames: [], handedOff: false }): Promise<void> {
     const { userName, token = '' } = joining;
     if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
     const participant: Participant = { participant_id: `p_${randomUUID()}`, user_name: userName?.trim().slice(0, 80) || (role === 'operator' ? 'Operator' : 'Guest'), role };
@@ -205,8 +218,8 @@ export class Room {
   }
 
   /** Microphone audio from a participant: the PAL listens to visitors (operators only watch). */
-  private onAudio(member: Member, data: RawData): void {
-    const frame = decodeAudioFrame(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
+  private onAudio(member: Member, data: RawData | string): void {
+    const frame = decodeAudioFrame(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : typeof data === 'string' ? Buffer.from(data) : Buffer.from(data));
     if (!frame || frame.kind !== AudioFrameKind.microphone) return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'binary frames are microphone audio frames' });
     if (member.participant.role !== 'visitor') return;
     this.recorder?.recorder.add(member.participant.participant_id, frame.samples, frame.sampleRate);

@@ -1,0 +1,20 @@
+// A visitor's voice for room tests: words spoken by espeak-ng at 16 kHz, sent as a browser sends its
+// microphone (20 ms audio frames, in real time sped up 4×).
+import { execFileSync } from 'node:child_process';
+import { AudioFrameKind, encodeAudioFrame } from '../../src/protocol/room.js';
+import type { RoomClient } from './live-fixtures.js';
+
+export const MICROPHONE_RATE = 16000;
+
+export function speech(text: string): Int16Array {
+  const wav = execFileSync('espeak-ng', ['--stdout', '-s', '170', text]);
+  const raw = execFileSync('ffmpeg', ['-loglevel', 'error', '-i', 'pipe:0', '-ar', String(MICROPHONE_RATE), '-ac', '1', '-f', 's16le', 'pipe:1'], { input: wav });
+  return new Int16Array(raw.buffer, raw.byteOffset, raw.length / 2);
+}
+
+export async function talk(client: RoomClient, samples: Int16Array): Promise<void> {
+  for (let i = 0; i < samples.length; i += 320) {
+    client.socket.send(encodeAudioFrame({ kind: AudioFrameKind.microphone, viseme: 0, sampleRate: MICROPHONE_RATE, samples: samples.subarray(i, i + 320) }));
+    if ((i / 320) % 4 === 3) await new Promise((r) => setTimeout(r, 20));
+  }
+}
