@@ -1,18 +1,21 @@
 // The callers of bench/load.ts, in their own process: argv[2] is `{url, body, concurrency, seconds,
-// warmupSeconds}`; the last line printed is the LoadResult as JSON.
+// warmupSeconds}`; the last line printed is the LoadResult as JSON. Given several URLs (instances of one
+// service), the callers are spread over them evenly, as a load balancer would.
 import type { LoadResult } from './load.js';
 
-const { url, body, concurrency, seconds, warmupSeconds = 1 } = JSON.parse(process.argv[2]!) as { url: string; body: string; concurrency: number; seconds: number; warmupSeconds?: number };
+const { url, body, concurrency, seconds, warmupSeconds = 1 } = JSON.parse(process.argv[2]!) as { url: string | string[]; body: string; concurrency: number; seconds: number; warmupSeconds?: number };
+const urls = typeof url === 'string' ? [url] : url;
 const latencies: number[] = [];
 const statuses: Record<number, number> = {};
 const t0 = performance.now();
 let measuring = false;
 let stopAt = Date.now() + warmupSeconds * 1000;
 
-async function caller(): Promise<void> {
+async function caller(_: unknown, index: number): Promise<void> {
+  const target = urls[index % urls.length]!;
   while (Date.now() < stopAt) {
     const began = performance.now();
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const response = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     await response.arrayBuffer();
     const took = performance.now() - began;
     if (!measuring) continue;

@@ -19,8 +19,8 @@ export interface LoadOptions {
   warmupSeconds?: number;
 }
 
-/** POSTs `body` (JSON) to `url` from a separate process and resolves with what it measured. */
-export function runLoad(url: string, body: string, options: LoadOptions): Promise<LoadResult> {
+/** POSTs `body` (JSON) to `url` (or spread over several) from a separate process and resolves with what it measured. */
+export function runLoad(url: string | string[], body: string, options: LoadOptions): Promise<LoadResult> {
   const client = fileURLToPath(new URL('./load-client.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', client, JSON.stringify({ url, body, ...options })], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';

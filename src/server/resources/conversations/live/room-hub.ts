@@ -3,9 +3,11 @@
 // conversations whose room is held by no live instance (never joined, or its process died). On
 // PostgreSQL several instances may serve one room: the first to be joined holds it (live_holder) and
 // the others relay their participants to it (room-relay.ts); a holder that goes quiet is taken over.
+import type { Selectable } from 'kysely';
 import type { WebSocket } from 'ws';
 import { ShutdownReasons } from '../../../../protocol/callbacks.js';
 import type { ServiceDeps } from '../../../context.js';
+import type { Database } from '../../../db/schema.js';
 import { newId } from '../../../ids.js';
 import { openPostgresChannel, type InstanceChannel } from './instance-channel.js';
 import { loadLiveConversation, type LiveConversation } from './live-conversation.js';
@@ -14,6 +16,13 @@ import type { RoomMessage } from './room-message.js';
 import { RoomRelay, type RelayedJoin } from './room-relay.js';
 import { finalizeConversation, markConversationEnded } from './room-end.js';
 import { nextDeadline, roomLimits } from './room-limits.js';
+
+/** What deciding a conversation's end takes (see settleRow). */
+type ConversationRow = Selectable<Database['conversations']>;
+
+const SETTLE_COLUMNS = [
+  'status', 'provider', 'created_at', 'properties', 'live_started_at', 'live_empty_since', 'live_heartbeat_at', 'live_finalized_at', 'live_holder', 'shutdown_reason',
+] as const;
 
 export class RoomHub {
   /** This process among the instances sharing the database (a new one each start). */
@@ -166,11 +175,12 @@ export class RoomHub {
       for (const id of held) if (!kept.has(id)) void this.rooms.get(id)?.suspend();
     }
     if (this.relay) await this.checkRelayedRooms();
-    let query = db.selectFrom('conversations').select('conversation_id').where('provider', '=', 'local').where('live_finalized_at', 'is', null);
+    // One read for every conversation no room here holds; only those whose deadline passed cost more.
+    let query = db.selectFrom('conversations').select(['conversation_id', ...SETTLE_COLUMNS]).where('provider', '=', 'local').where('live_finalized_at', 'is', null);
     if (held.length) query = query.where('conversation_id', 'not in', held);
-    for (const { conversation_id } of await query.execute()) {
-      await this.settle(conversation_id).catch((error: unknown) =>
-        this.deps.log.error('settling a conversation failed', { conversation_id, error: error instanceof Error ? error.message : String(error) }),
+    for (const row of await query.execute()) {
+      await this.settleRow(row.conversation_id, row).catch((error: unknown) =>
+        this.deps.log.error('settling a conversation failed', { conversation_id: row.conversation_id, error: error instanceof Error ? error.message : String(error) }),
       );
     }
     await db.deleteFrom('canvas_interaction_rate').where('window_start', '<', new Date(now.getTime() - 5 * 60_000)).execute();
@@ -192,11 +202,12 @@ export class RoomHub {
 
   /** For a conversation no room here holds: end it when a deadline passed, send its end callbacks once ended. */
   private async settle(conversationId: string, endRequested = false): Promise<void> {
-    if (this.rooms.has(conversationId)) return;
-    const row = await this.deps.db.selectFrom('conversations')
-      .select(['status', 'provider', 'created_at', 'properties', 'live_started_at', 'live_empty_since', 'live_heartbeat_at', 'live_finalized_at', 'live_holder', 'shutdown_reason'])
-      .where('conversation_id', '=', conversationId).executeTakeFirst();
-    if (!row || row.provider !== 'local' || row.live_finalized_at) return;
+    const row = await this.deps.db.selectFrom('conversations').select(SETTLE_COLUMNS).where('conversation_id', '=', conversationId).executeTakeFirst();
+    if (row) await this.settleRow(conversationId, row, endRequested);
+  }
+
+  private async settleRow(conversationId: string, row: Pick<ConversationRow, (typeof SETTLE_COLUMNS)[number]>, endRequested = false): Promise<void> {
+    if (this.rooms.has(conversationId) || row.provider !== 'local' || row.live_finalized_at) return;
     const now = this.deps.clock.now();
     if (this.fresh(row.live_heartbeat_at)) {
       // Another instance holds it: an end asked for here reaches it at once (its heartbeat would see it too).
