@@ -87,8 +87,9 @@ describe('conversation end', () => {
 
   it('ends at once when the only visitor leaves with End, with every turn in the transcript within 5 s', async () => {
     const room = await insertConversation(t, { palId, callbackUrl: receiver.url, customGreeting: 'Hi.' });
-    const operator = await RoomClient.join(room.conversationUrl, token(t, room.conversationId, { role: 'operator' }));
+    // The visitor first: the PAL greets as soon as the room opens, and she is to hear it.
     const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
+    const operator = await RoomClient.join(room.conversationUrl, token(t, room.conversationId, { role: 'operator' }));
     await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === 'Hi.');
     client.say('conversation.respond', { text: 'Thanks, bye.' });
     await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'Thanks, bye.');

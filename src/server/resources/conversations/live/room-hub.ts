@@ -90,6 +90,7 @@ export class RoomHub {
 
   /** The room held here for a relayed join, opened if this instance may hold it; null when another does. */
   private async holdRoom(conversationId: string): Promise<Room | null> {
+    if (!this.stopBus) return null; // stopping: rooms here are being let go, not opened
     const here = this.rooms.get(conversationId);
     if (here && !here.isClosing) return here;
     if ((await this.claim(conversationId)) !== this.instanceId) return null;
