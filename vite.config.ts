@@ -1,10 +1,12 @@
-// Three builds from one config, picked by --mode:
+// The builds from one config, picked by --mode:
 //   (default) npm  — ES modules per source file under dist/, dependencies external, types by tsc.
 //   cdn-full       — dist/cdn/palkit-full.js + chunks: everything bundled; the call's parts, each canvas card
 //                    kind, each language and daily-js in chunks of their own, fetched when needed.
 //   cdn            — dist/cdn/palkit.js: the classic script with the light shells (IIFE, tiny).
 //   server         — dist/server/cli.js: the companion service for plain `node` (the `palkit` command);
 //                    src/server and src/protocol bundled, every package left to `dependencies`.
+//   demo-service   — dist/demo-service/start.js: `npm start`'s process (demo/start.ts), bundled the same
+//                    way, so a restart loads one file instead of compiling hundreds through tsx.
 import { isAbsolute } from 'node:path';
 import { defineConfig } from 'vite';
 import { minifyCssLiterals } from './scripts/minify-css-literals.js';
@@ -35,20 +37,21 @@ export default defineConfig(({ mode }) => {
       },
     };
   }
-  if (mode === 'server') {
+  if (mode === 'server' || mode === 'demo-service') {
+    const server = mode === 'server';
     return {
       build: {
         ssr: true,
-        outDir: 'dist/server',
+        outDir: server ? 'dist/server' : 'dist/demo-service',
         emptyOutDir: true,
         target: 'node20',
         minify: false,
         rolldownOptions: {
           // The extraction worker is an entry of its own: it runs on a thread apart (see documents/extract/off-thread.ts).
-          input: { cli: 'src/server/cli.ts', 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts' },
+          input: (server ? { cli: 'src/server/cli.ts', 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts' } : { start: 'demo/start.ts' }) as Record<string, string>,
           // Bare specifiers (packages, node: builtins) load from node_modules at run time.
           external: (id: string) => !id.startsWith('.') && !isAbsolute(id) && !id.startsWith('\0'),
-          output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', banner: '#!/usr/bin/env node' },
+          output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', ...(server ? { banner: '#!/usr/bin/env node' } : {}) },
         },
       },
     };

@@ -3,7 +3,7 @@
 // conversation for the own-surface page, receive and verify signed callbacks, and push canvas cards.
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../src/server/package-root.js';
 import type { ResourceModule } from '../src/server/resources/module.js';
 import { verifyWebhook } from '../src/server/webhooks/signing.js';
 import { DEMO_OWNER, type DemoState } from './seed.js';
@@ -13,8 +13,8 @@ export interface DemoSiteState {
   state: DemoState | undefined;
 }
 
-const here = fileURLToPath(new URL('.', import.meta.url));
-const roots = { site: join(here, 'site'), media: join(here, 'media'), built: join(here, '..', 'dist', 'demo') };
+// From the package root, so that the bundled demo service (dist/demo-service) finds them too.
+const roots = { site: join(packageRoot, 'demo', 'site'), media: join(packageRoot, 'demo', 'media'), built: join(packageRoot, 'dist', 'demo') };
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
   '.mp4': 'video/mp4', '.webm': 'video/webm', '.jpg': 'image/jpeg', '.svg': 'image/svg+xml', '.json': 'application/json',

@@ -18,6 +18,10 @@ export const START_STEPS = [
   { name: 'script tag', command: ['vite', 'build', '--mode', 'cdn'], inputs: ['src', ...CONFIG], outputs: ['dist/cdn/palkit.js'] },
   { name: 'demo, React', command: ['vite', 'build', '--config', 'demo/vite.demo.config.ts', '--mode', 'react'], inputs: ['src', ...CONFIG, ...DEMO], outputs: ['dist/demo/react/index.html'] },
   { name: 'demo, Vue', command: ['vite', 'build', '--config', 'demo/vite.demo.config.ts', '--mode', 'vue'], inputs: ['src', ...CONFIG, ...DEMO], outputs: ['dist/demo/vue/index.html'] },
+  // The service's extraction worker (the bundled demo service starts it from dist/server), then the demo
+  // service itself: node loads one bundle at each start instead of tsx compiling every source file.
+  { name: 'service', command: ['vite', 'build', '--mode', 'server'], inputs: ['src', ...CONFIG], outputs: ['dist/server/cli.js', 'dist/server/extract-worker.js'] },
+  { name: 'demo service', command: ['vite', 'build', '--mode', 'demo-service'], inputs: ['src', 'demo/start.ts', 'demo/seed.ts', 'demo/site-module.ts', ...CONFIG], outputs: ['dist/demo-service/start.js'] },
 ];
 
 /** A digest of the step's command and of every file under its inputs (path, size, mtime). */

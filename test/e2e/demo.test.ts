@@ -1,4 +1,4 @@
-// `npm start`'s demo, as a newcomer sees it: the demo process (demo/start.ts) on a fresh data directory
+// `npm start`'s demo, as a newcomer sees it: the demo process (demo/start.ts, bundled as npm start runs it) on a fresh data directory
 // seeds through the API, serves every demo page, and a second start keeps the first one's data.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,7 +23,7 @@ interface Demo {
 
 async function startDemo(dataDir: string, port: number): Promise<Demo> {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'demo/start.ts', '--port', String(port)], {
+  const child = spawn(process.execPath, ['dist/demo-service/start.js', '--port', String(port)], {
     cwd: root,
     env: { ...process.env, PALKIT_DATA: dataDir, PALKIT_LOG: 'error', PALKIT_PAL_WORDS_PER_MINUTE: '1200' },
     stdio: ['ignore', 'pipe', 'pipe'],
