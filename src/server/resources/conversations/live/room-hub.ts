@@ -7,6 +7,10 @@ import type { LiveConversation } from './live-conversation.js';
 import { Room } from './room.js';
 import { finalizeConversation, markConversationEnded } from './room-end.js';
 import { nextDeadline, roomLimits } from './room-limits.js';
+import type { ConversationRow } from '../repository.js';
+
+/** What deciding whether to settle a conversation reads. */
+const SETTLE_COLUMNS = ['status', 'provider', 'created_at', 'properties', 'live_started_at', 'live_empty_since', 'live_heartbeat_at', 'live_finalized_at'] as const;
 
 export class RoomHub {
   private readonly rooms = new Map<string, Room>();
@@ -71,9 +75,12 @@ export class RoomHub {
         .returning(['conversation_id', 'status', 'shutdown_reason']).execute();
       for (const row of rows) if (row.status === 'ended') void this.rooms.get(row.conversation_id)?.shutdown(row.shutdown_reason ?? ShutdownReasons.endEndpointHit);
     }
-    let query = db.selectFrom('conversations').select('conversation_id').where('provider', '=', 'local').where('live_finalized_at', 'is', null);
+    let query = db.selectFrom('conversations').select(['conversation_id', ...SETTLE_COLUMNS]).where('provider', '=', 'local').where('live_finalized_at', 'is', null);
     if (held.length) query = query.where('conversation_id', 'not in', held);
-    for (const { conversation_id } of await query.execute()) {
+    for (const row of await query.execute()) {
+      // Most are calls waiting for their visitor: read once here, not again one by one on every poll.
+      if (!this.settleStep(row, now)) continue;
+      const conversation_id = row.conversation_id;
       await this.settle(conversation_id).catch((error: unknown) =>
         this.deps.log.error('settling a conversation failed', { conversation_id, error: error instanceof Error ? error.message : String(error) }),
       );
@@ -84,20 +91,22 @@ export class RoomHub {
   /** For a conversation no room here holds: end it when a deadline passed, send its end callbacks once ended. */
   private async settle(conversationId: string): Promise<void> {
     if (this.rooms.has(conversationId)) return;
-    const row = await this.deps.db.selectFrom('conversations')
-      .select(['status', 'provider', 'created_at', 'properties', 'live_started_at', 'live_empty_since', 'live_heartbeat_at', 'live_finalized_at'])
-      .where('conversation_id', '=', conversationId).executeTakeFirst();
-    if (!row || row.provider !== 'local' || row.live_finalized_at) return;
-    const now = this.deps.clock.now();
-    if (row.live_heartbeat_at && now.getTime() - row.live_heartbeat_at.getTime() < this.staleAfterMs) return; // another instance holds it
-    if (row.status === 'active') {
-      // A room that died with its process counts as left when its last heartbeat was.
-      const emptySince = row.live_empty_since ?? (row.live_started_at ? row.live_heartbeat_at ?? row.live_started_at : null);
-      const deadline = nextDeadline({ createdAt: row.created_at, startedAt: row.live_started_at, emptySince }, roomLimits(row.properties ?? {}));
-      if (deadline.at > now) return;
-      await markConversationEnded(this.deps, conversationId, deadline.reason);
-    }
+    const row = await this.deps.db.selectFrom('conversations').select(SETTLE_COLUMNS).where('conversation_id', '=', conversationId).executeTakeFirst();
+    const step = row ? this.settleStep(row, this.deps.clock.now()) : null;
+    if (!step) return;
+    if (step !== 'finalize') await markConversationEnded(this.deps, conversationId, step.end);
     await finalizeConversation(this.deps, conversationId);
+  }
+
+  /** What settling the conversation does now: nothing, end it (a deadline passed) and send its end callbacks, or only send them (it ended). */
+  private settleStep(row: Pick<ConversationRow, (typeof SETTLE_COLUMNS)[number]>, now: Date): { end: string } | 'finalize' | null {
+    if (row.provider !== 'local' || row.live_finalized_at) return null;
+    if (row.live_heartbeat_at && now.getTime() - row.live_heartbeat_at.getTime() < this.staleAfterMs) return null; // another instance holds it
+    if (row.status !== 'active') return 'finalize';
+    // A room that died with its process counts as left when its last heartbeat was.
+    const emptySince = row.live_empty_since ?? (row.live_started_at ? row.live_heartbeat_at ?? row.live_started_at : null);
+    const deadline = nextDeadline({ createdAt: row.created_at, startedAt: row.live_started_at, emptySince }, roomLimits(row.properties ?? {}));
+    return deadline.at > now ? null : { end: deadline.reason };
   }
 }
 
