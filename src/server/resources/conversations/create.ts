@@ -56,7 +56,11 @@ export interface PlannedConversation {
   provider: ConferencingProvider;
   /** The conversation_url written with the row (the provider's final one for local rooms). */
   plannedUrl: string | null;
+  /** The PAL and face it was planned with. */
+  palAndFace: UsablePalAndFace;
 }
+
+export type UsablePalAndFace = PalAndFace & { face: NonNullable<PalAndFace['face']> };
 
 /** POST /v2/conversations: the caller's PAL and face, the row, the room. */
 export async function createConversation(deps: ServiceDeps, input: CreateConversationInput): Promise<CreatedConversation> {
@@ -98,7 +102,7 @@ export function planConversation(deps: ServiceDeps, input: CreateConversationInp
     created_at: now,
     updated_at: now,
   };
-  return { row, properties, expiresAt, provider, plannedUrl };
+  return { row, properties, expiresAt, provider, plannedUrl, palAndFace: { pal, face } };
 }
 
 /** A recording destination named in the properties must be the owner's, with recording on (400 otherwise). */

@@ -64,6 +64,25 @@ export function palAndFaceOf(row: PalAndFaceColumns): PalAndFace | null {
   };
 }
 
+/**
+ * A query with one row while the PAL and the face it uses are as `read` found them (name, face id, the
+ * face's owner, type and status): for a write that relies on that read without repeating it.
+ */
+export function palAndFaceAsRead(db: Db, ownerId: number, read: PalAndFace & { face: NonNullable<PalAndFace['face']> }) {
+  const wanted = wantedFaceId();
+  return db
+    .selectFrom('pals')
+    .innerJoin('faces', (j) => j.on('faces.face_id', '=', wanted))
+    .select('pals.pal_id')
+    .where('pals.pal_id', '=', read.pal.pal_id)
+    .where('pals.owner_id', '=', ownerId)
+    .where('pals.pal_name', '=', read.pal.pal_name)
+    .where('faces.face_id', '=', read.face.wanted)
+    .where('faces.owner_id', 'is not distinct from', read.face.owner_id)
+    .where('faces.face_type', 'is not distinct from', read.face.face_type as 'user' | 'system' | null)
+    .where('faces.status', 'is not distinct from', read.face.status);
+}
+
 /** The caller's PAL and the face a conversation would use, in one query (null when the PAL is not theirs). */
 export async function resolvePalAndFace(db: Db, ownerId: number, palId: string, faceId: string | undefined): Promise<PalAndFace | null> {
   const wanted = wantedFaceId(faceId);

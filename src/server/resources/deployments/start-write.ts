@@ -8,19 +8,26 @@
 //   gives the last slot to exactly one start;
 // - a transaction otherwise: the conversation (and the consent receipt) first, the row lock last,
 //   and then the counts, which, as a statement after the lock, see every call committed before it.
+// The one statement also re-checks that the deployment (by its version), the PAL and the face are as
+// the start read them, so that a start may rely on a deployment kept from an earlier one (start-cache.ts).
 import type { Clock } from '../../time.js';
 import type { Db } from '../../db/database.js';
 import type { ApiError } from '../../http/errors.js';
-import type { ConversationInsert } from '../conversations/create.js';
+import type { ConversationInsert, UsablePalAndFace } from '../conversations/create.js';
 import { recordConsent } from '../conversations/receipts.js';
+import { palAndFaceAsRead } from '../conversations/repository.js';
 import { limitsCountCalls, unavailableReason } from './availability.js';
 import { refuse } from './refusals.js';
 import type { StartableDeployment } from './repository.js';
 import type { Limits } from './schemas.js';
 
 export interface StartWrite {
-  deployment: Pick<StartableDeployment, 'deployment_id' | 'version' | 'limits'>;
+  deployment: Pick<StartableDeployment, 'deployment_id' | 'owner_id' | 'version' | 'limits'>;
+  /** The deployment was kept from an earlier start: only the one statement may write it (it re-checks it). */
+  kept: boolean;
   conversation: ConversationInsert;
+  /** The PAL and face the conversation was planned with. */
+  palAndFace: UsablePalAndFace;
   visitorKey: string;
   /** The terms the visitor accepted, kept as the conversation's receipt. */
   consent: { text: string; termsUrl: string | null } | null;
@@ -28,15 +35,21 @@ export interface StartWrite {
   refusalAfterLimits: ApiError | null;
 }
 
-/** Writes the conversation and counts it, or throws the refusal of the limits (nothing is written then). */
-export async function writeStart(db: Db, clock: Clock, start: StartWrite): Promise<void> {
+/**
+ * Writes the conversation and counts it, or throws the refusal of the limits (nothing is written then).
+ * False, with nothing written, when a kept deployment cannot be relied on: start again from a fresh read.
+ */
+export async function writeStart(db: Db, clock: Clock, start: StartWrite): Promise<boolean> {
   const limits = start.deployment.limits as Limits;
   if (!limitsCountCalls(limits) && !start.consent && !start.refusalAfterLimits) {
-    if (await writeInOneStatement(db, start, limits)) return;
-    // Nothing was written: the deployment changed since it was read, or its total limit is reached.
-    // The transaction reads it as it is now and refuses with the right code, or writes the call.
+    if (await writeInOneStatement(db, start, limits)) return true;
+    // Nothing was written: the deployment, its PAL or face changed since they were read, or its total
+    // limit is reached. The transaction reads the deployment as it is now and refuses with the right
+    // code, or writes the call.
   }
+  if (start.kept) return false;
   await writeUnderLock(db, clock, start);
+  return true;
 }
 
 async function writeInOneStatement(db: Db, start: StartWrite, limits: Limits): Promise<boolean> {
@@ -51,6 +64,7 @@ async function writeInOneStatement(db: Db, start: StartWrite, limits: Limits): P
         // The deployment as it was read and checked: every change of its settings bumps the version.
         .where('version', '=', deployment.version)
         .$if(limits.total_call_limit != null, (q) => q.where('usage_total', '<', limits.total_call_limit!))
+        .where((eb) => eb.exists(palAndFaceAsRead(db, deployment.owner_id, start.palAndFace)))
         .returning('deployment_id'),
     )
     .insertInto('conversations')

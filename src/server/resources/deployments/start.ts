@@ -5,14 +5,16 @@ import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../http/app-env.js';
 import { ownerForKey } from '../../http/auth.js';
-import { checkRecordingDestination, openConversationRoom, planConversation, type CreatedConversation } from '../conversations/create.js';
+import { ApiError } from '../../http/errors.js';
+import { checkRecordingDestination, openConversationRoom, planConversation, type CreatedConversation, type PlannedConversation } from '../conversations/create.js';
 import { resolvePalAndFace } from '../conversations/repository.js';
 import { namesOwnStoreId } from '../memory-stores/repository.js';
 import { clientAddress, clientKey } from './client-address.js';
 import { originMayStart } from './cors.js';
 import { gatePassValid, passGate } from './gate.js';
 import { refuse } from './refusals.js';
-import { findDeployment, findStartableDeployment, type DeploymentRow } from './repository.js';
+import { findDeployment, findStartableDeployment, type DeploymentRow, type StartableDeployment } from './repository.js';
+import { startCacheFor } from './start-cache.js';
 import type { Customization, Limits, StartDeployment } from './schemas.js';
 import type { ConversationProperties } from '../conversations/schemas.js';
 import { writeStart } from './start-write.js';
@@ -33,10 +35,32 @@ function checkStartable<Row extends Pick<DeploymentRow, 'status' | 'channel' | '
 
 export async function startDeployment(c: Context<AppEnv>, deploymentId: string, body: z.infer<typeof StartDeployment>): Promise<CreatedConversation> {
   const deps = c.get('deps');
-  const { db, clock } = deps;
+  const cache = startCacheFor(deps);
+  // A deployment kept from an earlier start saves this one the read; a preview names another PAL.
+  const kept = body.pal_id === undefined ? cache.get(deploymentId) : undefined;
+  if (kept) {
+    // A refusal made on the kept copy, or a change since it was kept, is decided again on a fresh read;
+    // nothing was written then. (Other errors, from the database, are not retried.)
+    const written = await writeConversation(c, kept, body, true).catch((error: unknown) => {
+      if (error instanceof ApiError) return null;
+      throw error;
+    });
+    if (written) return openConversationRoom(deps, written);
+  }
+  // The deployment with its PAL and face, in one read; the write re-checks what it relies on.
+  const row = await findStartableDeployment(deps.db, deploymentId);
+  cache.offer(deploymentId, row);
+  return openConversationRoom(deps, (await writeConversation(c, row, body, false))!);
+}
 
-  // The deployment with its PAL and face, in one read; the write re-checks that it is still as read.
-  const row = checkStartable(c, await findStartableDeployment(db, deploymentId));
+/**
+ * The checks in their order and the conversation's write. Null, with nothing written, when a kept
+ * deployment cannot be relied on.
+ */
+async function writeConversation(c: Context<AppEnv>, found: StartableDeployment | undefined, body: z.infer<typeof StartDeployment>, kept: boolean): Promise<PlannedConversation | null> {
+  const deps = c.get('deps');
+  const { db, clock } = deps;
+  const row = checkStartable(c, found);
   // The captcha, then the password, unless the visitor already passed them at the gate.
   if (!(body.gate_pass && gatePassValid(deps.secrets, row, body.gate_pass, clock.now()))) await passGate(c, row, body);
   const limits = row.limits as Limits;
@@ -76,14 +100,16 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
     palAndFace,
   );
   await checkRecordingDestination(db, row.owner_id, planned.properties);
-  await writeStart(db, clock, {
+  const written = await writeStart(db, clock, {
     deployment: row,
+    kept,
     conversation: planned.row,
+    palAndFace: planned.palAndFace,
     visitorKey: visitor,
     consent,
     refusalAfterLimits: namesStore ? refuse('invalid_request', 'memory_stores: give stable visitor identifiers; a memory_store_id is not accepted here') : null,
   });
-  return openConversationRoom(deps, planned);
+  return written ? planned : null;
 }
 
 /**
