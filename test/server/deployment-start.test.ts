@@ -377,6 +377,58 @@ describe('public deployment endpoints', () => {
       }
     });
 
+    it('starts from the deployment as it is now, never from a copy kept on this instance', async () => {
+      // Another instance's change reaches this one only through the database: a PATCH here does the same
+      // (it does not tell the copy a start keeps), so each change below is made while a copy is kept.
+      const pal = (await createPal(t, { pal_name: 'Before' })) as { palId: string; faceId: string };
+      const r0 = await t.api('POST', '/v2/deployments', { pal_id: pal.palId, channel: 'widget', allowed_origins: ['https://shop.example'] });
+      const id = r0.body.deployment_id as string;
+      const patch = async (ops: unknown[]) => assert.equal((await t.api('PATCH', `/v2/deployments/${id}`, ops)).status, 200);
+      await patch([{ op: 'replace', path: '/status', value: 'active' }]);
+      const shop = { origin: 'https://shop.example' };
+      const other = { origin: 'https://other.example' };
+      const started = async (headers: Record<string, string>) => {
+        const r = await start(id, {}, headers);
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        return r.body;
+      };
+      await started(shop);
+      assert.equal((await started(shop)).conversation_name, 'Conversation with Before');
+
+      await patch([{ op: 'replace', path: '/allowed_origins', value: ['https://other.example'] }]);
+      assert.deepEqual((await start(id, {}, shop)).body, { error: 'origin_not_allowed' });
+      await started(other); // allowed at once, although the copy refused it
+      await started(other);
+
+      await patch([{ op: 'add', path: '/password', value: 'pw' }]);
+      assert.deepEqual((await start(id, {}, other)).body, { error: 'password_required' });
+      await patch([{ op: 'remove', path: '/password' }]);
+      await started(other);
+
+      await patch([{ op: 'replace', path: '/status', value: 'inactive' }]);
+      assert.deepEqual((await start(id, {}, other)).body, { error: 'deployment_inactive' });
+      await patch([{ op: 'replace', path: '/status', value: 'active' }]);
+      await started(other);
+
+      const used = (await t.api('GET', `/v2/deployments/${id}`)).body.usage_total as number;
+      await patch([{ op: 'replace', path: '/limits', value: { total_call_limit: used } }]);
+      assert.deepEqual((await start(id, {}, other)).body, { error: 'total_limit' });
+      await patch([{ op: 'replace', path: '/limits', value: {} }]);
+      await started(other);
+
+      // The PAL and its face, which the deployment's version does not follow.
+      const { db } = t.service.deps;
+      await db.updateTable('pals').set({ pal_name: 'After' }).where('pal_id', '=', pal.palId).execute();
+      assert.equal((await started(other)).conversation_name, 'Conversation with After');
+      await db.updateTable('faces').set({ status: 'training' }).where('face_id', '=', pal.faceId).execute();
+      const notReady = await start(id, {}, other);
+      assert.equal(notReady.status, 400);
+      assert.match(notReady.body.error, /is not ready/);
+      await db.updateTable('faces').set({ status: 'completed' }).where('face_id', '=', pal.faceId).execute();
+      await started(other);
+      assert.equal((await t.api('GET', `/v2/deployments/${id}`)).body.usage_total, used + 3);
+    });
+
     it('memory_stores are visitor identifiers: a returning visitor\'s pinned memories reach the PAL', async () => {
       const other = await createPal(t);
       const mem = async (body: Record<string, unknown>, memory: string) => {

@@ -2,7 +2,6 @@
 // reference page, and every resource module's routes.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
-import { bodyLimit } from 'hono/body-limit';
 import type { MiddlewareHandler } from 'hono';
 import type { ZodError } from 'zod';
 import type { ServiceDeps } from '../context.js';
@@ -13,6 +12,7 @@ import { apiReferencePage } from './docs-page.js';
 import { servicePage } from './root-page.js';
 import { installOps } from '../ops/http.js';
 import { securityHeaders } from './page-headers.js';
+import { limitBodySize } from './body-limit.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -107,7 +107,7 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
   // Every body, not only the API's: an unknown path must not read 400 MiB before its 404.
   app.use(
     '*',
-    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `payload_too_large: bodies are limited to ${MAX_BODY_BYTES} bytes` }, 413, { connection: "close" }) }),
+    limitBodySize(MAX_BODY_BYTES, (c) => c.json({ error: `payload_too_large: bodies are limited to ${MAX_BODY_BYTES} bytes` }, 413, { connection: "close" })),
   );
   app.use('*', securityHeaders);
   app.use('*', refuseUnsafeText);

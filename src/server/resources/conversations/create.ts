@@ -1,13 +1,16 @@
 // The one way a conversation comes to exist, used by POST /v2/conversations and by the public
-// deployment start: resolve PAL and face, write the row (inside the caller's guard transaction, so
-// deployment limits and the insert are atomic), then open the room with the conferencing provider.
+// deployment start, in three steps: plan the row from the PAL and face (each problem a 400), write it
+// (the caller's way: the deployment start writes it together with the deployment's usage count), then
+// open the room with the conferencing provider.
+import type { Insertable } from 'kysely';
 import type { ServiceDeps } from '../../context.js';
 import type { Db } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { isoMillis } from '../../time.js';
-import { conferencingProvider, ProviderError } from './providers/index.js';
-import { checkFace, resolvePalAndFace } from './repository.js';
+import { conferencingProvider, ProviderError, type ConferencingProvider } from './providers/index.js';
+import { checkFace, resolvePalAndFace, type PalAndFace } from './repository.js';
 import { handOffToRunner } from './runner/handoff.js';
 import type { ConversationProperties } from './schemas.js';
 
@@ -31,14 +34,6 @@ export interface CreateConversationInput {
   properties?: ConversationProperties | undefined;
   /** Hash of the visitor's address (deployment starts). */
   visitorKey?: string | null;
-  /**
-   * Runs in the insert transaction last, after the row is written, so that a row lock it takes is held
-   * only until the commit right after it; throw to refuse (the row is rolled back). Counts it makes
-   * include the new conversation.
-   */
-  guard?: (trx: Db) => Promise<void>;
-  /** Runs in the insert transaction after the row is written (the visitor's consent receipt). */
-  afterInsert?: (trx: Db, conversationId: string, now: Date) => Promise<void>;
 }
 
 export interface CreatedConversation {
@@ -51,77 +46,101 @@ export interface CreatedConversation {
   meeting_token: string;
 }
 
+export type ConversationInsert = Insertable<Database['conversations']> & { conversation_id: string; conversation_name: string; created_at: Date };
+
+/** A conversation ready to be written: its row, and what opening its room needs. */
+export interface PlannedConversation {
+  row: ConversationInsert;
+  properties: ConversationProperties & { max_call_duration: number };
+  expiresAt: Date;
+  provider: ConferencingProvider;
+  /** The conversation_url written with the row (the provider's final one for local rooms). */
+  plannedUrl: string | null;
+  /** The PAL and face it was planned with. */
+  palAndFace: UsablePalAndFace;
+}
+
+export type UsablePalAndFace = PalAndFace & { face: NonNullable<PalAndFace['face']> };
+
+/** POST /v2/conversations: the caller's PAL and face, the row, the room. */
 export async function createConversation(deps: ServiceDeps, input: CreateConversationInput): Promise<CreatedConversation> {
-  const { db, clock } = deps;
+  const planned = planConversation(deps, input, await resolvePalAndFace(deps.db, input.ownerId, input.palId, input.faceId));
+  await checkRecordingDestination(deps.db, input.ownerId, planned.properties);
+  await deps.db.insertInto('conversations').values(planned.row).execute();
+  return openConversationRoom(deps, planned);
+}
+
+/** Checks the PAL and face it would use (400 for each problem) and lays out the conversation's row. */
+export function planConversation(deps: ServiceDeps, input: CreateConversationInput, resolved: PalAndFace | null): PlannedConversation {
+  if (!resolved) throw badRequest(`invalid_request: ${input.palField ?? 'pal_id'}: PAL ${input.palId} not found`);
+  const { pal, face } = resolved;
+  if (!face) throw badRequest(`invalid_request: ${input.faceField ?? 'face_id'}: PAL ${pal.pal_id} has no default face; give a face_id`);
+  checkFace(face, face.wanted, input.ownerId, input.faceId ? (input.faceField ?? 'face_id') : 'default_face_id');
+
   const provider = conferencingProvider(deps);
   const conversationId = newId('c');
-  const now = clock.now();
+  const now = deps.clock.now();
   const properties = { ...input.properties, max_call_duration: input.properties?.max_call_duration ?? DEFAULT_MAX_CALL_DURATION };
   const expiresAt = new Date(now.getTime() + (properties.max_call_duration + ROOM_MARGIN_SECONDS) * 1000);
-  const planned = provider.plannedUrl(conversationId);
+  const plannedUrl = provider.plannedUrl(conversationId);
+  const row: ConversationInsert = {
+    conversation_id: conversationId,
+    owner_id: input.ownerId,
+    pal_id: pal.pal_id,
+    face_id: face.wanted,
+    deployment_id: input.deploymentId ?? null,
+    conversation_name: input.conversationName ?? `Conversation with ${pal.pal_name}`,
+    provider: provider.name,
+    conversation_url: plannedUrl ?? '',
+    callback_url: input.callbackUrl ?? null,
+    conversational_context: input.conversationalContext ?? null,
+    custom_greeting: input.customGreeting ?? null,
+    memory_stores: JSON.stringify(input.memoryStores ?? []),
+    properties: JSON.stringify(properties),
+    visitor_key: input.visitorKey ?? null,
+    expires_at: expiresAt,
+    created_at: now,
+    updated_at: now,
+  };
+  return { row, properties, expiresAt, provider, plannedUrl, palAndFace: { pal, face } };
+}
 
-  // One transaction (one turn on PGlite's single connection): the PAL and face, the row, the guard.
-  const conversationName = await db.transaction().execute(async (trx) => {
-    const resolved = await resolvePalAndFace(trx, input.ownerId, input.palId, input.faceId);
-    if (!resolved) throw badRequest(`invalid_request: ${input.palField ?? 'pal_id'}: PAL ${input.palId} not found`);
-    const { pal, face } = resolved;
-    if (!face) throw badRequest(`invalid_request: ${input.faceField ?? 'face_id'}: PAL ${pal.pal_id} has no default face; give a face_id`);
-    checkFace(face, face.wanted, input.ownerId, input.faceId ? (input.faceField ?? 'face_id') : 'default_face_id');
-    const destinationId = properties.recording_destination_id;
-    if (destinationId !== undefined) {
-      const destination = await trx.selectFrom('recording_destinations').select('owner_id').where('destination_id', '=', destinationId).executeTakeFirst();
-      if (!destination || destination.owner_id !== input.ownerId) throw badRequest(`invalid_request: properties.recording_destination_id: recording destination ${destinationId} not found`);
-      if (properties.enable_recording !== true) throw badRequest('invalid_request: properties.recording_destination_id: set enable_recording to true to record the call');
-    }
-    const name = input.conversationName ?? `Conversation with ${pal.pal_name}`;
-    await trx
-      .insertInto('conversations')
-      .values({
-        conversation_id: conversationId,
-        owner_id: input.ownerId,
-        pal_id: pal.pal_id,
-        face_id: face.wanted,
-        deployment_id: input.deploymentId ?? null,
-        conversation_name: name,
-        provider: provider.name,
-        conversation_url: planned ?? '',
-        callback_url: input.callbackUrl ?? null,
-        conversational_context: input.conversationalContext ?? null,
-        custom_greeting: input.customGreeting ?? null,
-        memory_stores: JSON.stringify(input.memoryStores ?? []),
-        properties: JSON.stringify(properties),
-        visitor_key: input.visitorKey ?? null,
-        expires_at: expiresAt,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await input.afterInsert?.(trx, conversationId, now);
-    await input.guard?.(trx);
-    return name;
-  });
+/** A recording destination named in the properties must be the owner's, with recording on (400 otherwise). */
+export async function checkRecordingDestination(db: Db, ownerId: number, properties: ConversationProperties): Promise<void> {
+  const destinationId = properties.recording_destination_id;
+  if (destinationId === undefined) return;
+  const destination = await db.selectFrom('recording_destinations').select('owner_id').where('destination_id', '=', destinationId).executeTakeFirst();
+  if (!destination || destination.owner_id !== ownerId) throw badRequest(`invalid_request: properties.recording_destination_id: recording destination ${destinationId} not found`);
+  if (properties.enable_recording !== true) throw badRequest('invalid_request: properties.recording_destination_id: set enable_recording to true to record the call');
+}
 
+/** Opens the room of a written conversation; when that fails the conversation is withdrawn. */
+export async function openConversationRoom(deps: ServiceDeps, planned: PlannedConversation): Promise<CreatedConversation> {
+  const { db } = deps;
+  const { row, provider, expiresAt, properties } = planned;
+  const conversationId = row.conversation_id;
   let room;
   try {
     room = await provider.open({ conversationId, expiresAt, properties });
   } catch (error) {
-    await withdraw(db, conversationId, input.deploymentId ?? null);
+    await withdraw(db, conversationId, row.deployment_id ?? null);
     if (error instanceof ProviderError) deps.log.error('conferencing provider failed', { provider: provider.name, error: error.message });
     throw error;
   }
-  if (room.conversationUrl !== planned || room.room) {
+  // Local rooms are where they were planned: the row already has the final address.
+  if (room.conversationUrl !== planned.plannedUrl || room.room) {
     await db.updateTable('conversations').set({ conversation_url: room.conversationUrl, provider_room: room.room }).where('conversation_id', '=', conversationId).execute();
   }
   // A Daily room gets its PAL from the runner; a refusal ends the conversation and throws PalUnavailableError.
   if (provider.name === 'daily' && room.room) await handOffToRunner(deps, conversationId, { url: room.conversationUrl, name: room.room }, expiresAt);
   return {
     conversation_id: conversationId,
-    conversation_name: conversationName,
+    conversation_name: row.conversation_name,
     conversation_url: room.conversationUrl,
     status: 'active',
     // A string field of the spec's shape: omitted when no callback address was given, never null.
-    ...(input.callbackUrl ? { callback_url: input.callbackUrl } : {}),
-    created_at: isoMillis(now),
+    ...(row.callback_url ? { callback_url: row.callback_url } : {}),
+    created_at: isoMillis(row.created_at),
     meeting_token: room.meetingToken,
   };
 }

@@ -35,21 +35,65 @@ export interface PalAndFace {
   face: { face_id: string | null; owner_id: number | null; face_type: string | null; status: string | null; wanted: string } | null;
 }
 
+/**
+ * The id of the face a conversation uses: the one given, else the PAL's default (its column, or for
+ * older PALs its definition). An expression over `pals`, for queries that join the PAL.
+ */
+export function wantedFaceId(faceId?: string) {
+  const defaults = sql<string | null>`pals.default_face_id, pals.definition->>'default_face_id', pals.definition->>'default_replica_id'`;
+  return faceId === undefined ? sql<string | null>`coalesce(${defaults})` : sql<string | null>`coalesce(${faceId}::text, ${defaults})`;
+}
+
+/** The PAL and face columns a query joining `pals` and `faces` (on wantedFaceId) selects, null where nothing joined. */
+export interface PalAndFaceColumns {
+  pal_id: string | null;
+  pal_name: string | null;
+  wanted_face_id: string | null;
+  face_id: string | null;
+  face_owner_id: number | null;
+  face_type: string | null;
+  face_status: string | null;
+}
+
+/** A PAL and face read by such a join (null when no PAL joined). */
+export function palAndFaceOf(row: PalAndFaceColumns): PalAndFace | null {
+  if (row.pal_id === null || row.pal_name === null) return null;
+  return {
+    pal: { pal_id: row.pal_id, pal_name: row.pal_name, default_face_id: null },
+    face: row.wanted_face_id === null ? null : { face_id: row.face_id, owner_id: row.face_owner_id, face_type: row.face_type, status: row.face_status, wanted: row.wanted_face_id },
+  };
+}
+
+/**
+ * A query with one row while the PAL and the face it uses are as `read` found them (name, face id, the
+ * face's owner, type and status): for a write that relies on that read without repeating it.
+ */
+export function palAndFaceAsRead(db: Db, ownerId: number, read: PalAndFace & { face: NonNullable<PalAndFace['face']> }) {
+  const wanted = wantedFaceId();
+  return db
+    .selectFrom('pals')
+    .innerJoin('faces', (j) => j.on('faces.face_id', '=', wanted))
+    .select('pals.pal_id')
+    .where('pals.pal_id', '=', read.pal.pal_id)
+    .where('pals.owner_id', '=', ownerId)
+    .where('pals.pal_name', '=', read.pal.pal_name)
+    .where('faces.face_id', '=', read.face.wanted)
+    .where('faces.owner_id', 'is not distinct from', read.face.owner_id)
+    .where('faces.face_type', 'is not distinct from', read.face.face_type as 'user' | 'system' | null)
+    .where('faces.status', 'is not distinct from', read.face.status);
+}
+
 /** The caller's PAL and the face a conversation would use, in one query (null when the PAL is not theirs). */
 export async function resolvePalAndFace(db: Db, ownerId: number, palId: string, faceId: string | undefined): Promise<PalAndFace | null> {
-  const wanted = sql<string | null>`coalesce(${faceId ?? null}::text, pals.default_face_id, pals.definition->>'default_face_id', pals.definition->>'default_replica_id')`;
+  const wanted = wantedFaceId(faceId);
   const row = await db
     .selectFrom('pals')
     .leftJoin('faces', (j) => j.on('faces.face_id', '=', wanted))
-    .select(['pals.pal_id', 'pals.pal_name', wanted.as('wanted'), 'faces.face_id', 'faces.owner_id', 'faces.face_type', 'faces.status'])
+    .select(['pals.pal_id', 'pals.pal_name', wanted.as('wanted_face_id'), 'faces.face_id', 'faces.owner_id as face_owner_id', 'faces.face_type', 'faces.status as face_status'])
     .where('pals.pal_id', '=', palId)
     .where('pals.owner_id', '=', ownerId)
     .executeTakeFirst();
-  if (!row) return null;
-  return {
-    pal: { pal_id: row.pal_id, pal_name: row.pal_name, default_face_id: null },
-    face: row.wanted === null ? null : { face_id: row.face_id, owner_id: row.owner_id, face_type: row.face_type, status: row.status, wanted: row.wanted },
-  };
+  return row ? palAndFaceOf(row) : null;
 }
 
 export async function ownedConversation(db: Db, ownerId: number, conversationId: string): Promise<ConversationRow> {

@@ -47,6 +47,8 @@ export const publicCors: MiddlewareHandler<AppEnv> = async (c, next) => {
     }
     return c.body(null, 204, headers);
   }
-  await next();
+  // Set before the handler runs, so its answer (or the error handler's) is made with them: setting a
+  // header on a finished answer makes Hono copy it into a new one, streamed instead of sent at once.
   for (const [name, value] of Object.entries(corsHeaders(c))) c.header(name, value);
+  await next();
 };

@@ -5,6 +5,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { notFound } from '../../http/errors.js';
+import { palAndFaceOf, wantedFaceId, type PalAndFace } from '../conversations/repository.js';
 import { isoMillis } from '../../time.js';
 import type { Limits } from './schemas.js';
 
@@ -27,23 +28,68 @@ export async function ownedDeployment(db: Db, ownerId: number, deploymentId: str
   return row;
 }
 
-/** Conversations the deployment started since the start of today (UTC), optionally for one visitor. */
-export async function countToday(db: Db, deploymentId: string, now: Date, visitorKey?: string): Promise<number> {
-  let q = db.selectFrom('conversations').select((eb) => eb.fn.countAll<number>().as('n')).where('deployment_id', '=', deploymentId).where('created_at', '>=', startOfUtcDay(now));
-  if (visitorKey !== undefined) q = q.where('visitor_key', '=', visitorKey);
-  return Number((await q.executeTakeFirstOrThrow()).n);
+/** What a start decides on: the deployment's settings and version, and its PAL with the face a call would use. */
+export type StartableDeployment = Pick<
+  DeploymentRow,
+  'deployment_id' | 'owner_id' | 'pal_id' | 'channel' | 'status' | 'password_hash' | 'customization' | 'limits' | 'allowed_origins' | 'callback_url' | 'version'
+> & { palAndFace: PalAndFace | null };
+
+/** The deployment a start reads, with its PAL and face, in one query. */
+export async function findStartableDeployment(db: Db, deploymentId: string): Promise<StartableDeployment | undefined> {
+  const wanted = wantedFaceId();
+  const row = await db
+    .selectFrom('deployments')
+    .leftJoin('pals', (j) => j.onRef('pals.pal_id', '=', 'deployments.pal_id').onRef('pals.owner_id', '=', 'deployments.owner_id'))
+    .leftJoin('faces', (j) => j.on('faces.face_id', '=', wanted))
+    .select([
+      'deployments.deployment_id',
+      'deployments.owner_id',
+      'deployments.pal_id',
+      'deployments.channel',
+      'deployments.status',
+      'deployments.password_hash',
+      'deployments.customization',
+      'deployments.limits',
+      'deployments.allowed_origins',
+      'deployments.callback_url',
+      'deployments.version',
+      'pals.pal_name',
+      wanted.as('wanted_face_id'),
+      'faces.face_id',
+      'faces.owner_id as face_owner_id',
+      'faces.face_type',
+      'faces.status as face_status',
+    ])
+    .where('deployments.deployment_id', '=', deploymentId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { pal_name, wanted_face_id, face_id, face_owner_id, face_type, face_status, ...deployment } = row;
+  const palAndFace = palAndFaceOf({ pal_id: pal_name === null ? null : deployment.pal_id, pal_name, wanted_face_id, face_id, face_owner_id, face_type, face_status });
+  return { ...deployment, palAndFace };
 }
 
-/** Calls of the deployment running now (active and their room not yet expired). */
-export async function countLive(db: Db, deploymentId: string, now: Date): Promise<number> {
+export interface CallCounts {
+  /** Calls started since the start of today (UTC). */
+  today: number;
+  /** Of those, the visitor's. */
+  visitorToday: number;
+  /** Calls running now (active and their room not yet expired). */
+  live: number;
+}
+
+/** The counts the call limits compare against, in one query; only those asked for are counted (the others are 0). */
+export async function countCalls(db: Db, deploymentId: string, now: Date, wanted: { today?: boolean; visitorKey?: string | null; live?: boolean }): Promise<CallCounts> {
+  const calls = () => db.selectFrom('conversations').select((eb) => eb.fn.countAll<number>().as('n')).where('deployment_id', '=', deploymentId);
+  const today = () => calls().where('created_at', '>=', startOfUtcDay(now));
+  const visitorKey = wanted.visitorKey;
   const row = await db
-    .selectFrom('conversations')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('deployment_id', '=', deploymentId)
-    .where('status', '=', 'active')
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .selectNoFrom((eb) => [
+      (wanted.today ? today() : eb.lit(0)).as('today'),
+      (visitorKey != null ? today().where('visitor_key', '=', visitorKey) : eb.lit(0)).as('visitor_today'),
+      (wanted.live ? calls().where('status', '=', 'active').where((w) => w.or([w('expires_at', 'is', null), w('expires_at', '>', now)])) : eb.lit(0)).as('live'),
+    ])
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return { today: Number(row.today), visitorToday: Number(row.visitor_today), live: Number(row.live) };
 }
 
 export interface Thumbnails {

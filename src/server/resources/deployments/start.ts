@@ -1,82 +1,115 @@
 // POST /v2/deployments/{id}/start: the public path from a visitor's browser to a conversation. Each
-// check has its own stable error string and they run in a fixed order (the gate: captcha, then password); the limits are counted under
-// the deployment's row lock, in the same transaction that writes the conversation.
+// check has its own stable error string and they run in a fixed order (the gate: captcha, then password); the limits are checked
+// under the deployment's row lock, in the same write as the conversation (start-write.ts).
 import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../http/app-env.js';
 import { ownerForKey } from '../../http/auth.js';
-import { createConversation, type CreatedConversation } from '../conversations/create.js';
+import { ApiError } from '../../http/errors.js';
+import { checkRecordingDestination, openConversationRoom, planConversation, type CreatedConversation, type PlannedConversation } from '../conversations/create.js';
+import { resolvePalAndFace } from '../conversations/repository.js';
 import { namesOwnStoreId } from '../memory-stores/repository.js';
-import { unavailableReason } from './availability.js';
 import { clientAddress, clientKey } from './client-address.js';
 import { originMayStart } from './cors.js';
-import { recordConsent } from '../conversations/receipts.js';
 import { gatePassValid, passGate } from './gate.js';
 import { refuse } from './refusals.js';
-import { findDeployment, type DeploymentRow } from './repository.js';
+import { findDeployment, findStartableDeployment, type DeploymentRow, type StartableDeployment } from './repository.js';
+import { startCacheFor } from './start-cache.js';
 import type { Customization, Limits, StartDeployment } from './schemas.js';
 import type { ConversationProperties } from '../conversations/schemas.js';
+import { writeStart } from './start-write.js';
 
 const MEMORY_STORE_ID = /^m[a-z0-9]{1,63}$/;
 
 /** The deployment a visitor may start (or pass the gate of) from this page, or its refusal. */
 export async function startableDeployment(c: Context<AppEnv>, deploymentId: string): Promise<DeploymentRow> {
-  const { db, config } = c.get('deps');
-  const row = await findDeployment(db, deploymentId);
+  return checkStartable(c, await findDeployment(c.get('deps').db, deploymentId));
+}
+
+function checkStartable<Row extends Pick<DeploymentRow, 'status' | 'channel' | 'allowed_origins'>>(c: Context<AppEnv>, row: Row | undefined): Row {
   if (!row) throw refuse('deployment_not_found');
   if (row.status !== 'active') throw refuse('deployment_inactive');
-  if ((row.channel === 'widget' || row.channel === 'embed') && !originMayStart(row, c.req.header('origin'), config.publicUrl)) throw refuse('origin_not_allowed');
+  if ((row.channel === 'widget' || row.channel === 'embed') && !originMayStart(row, c.req.header('origin'), c.get('deps').config.publicUrl)) throw refuse('origin_not_allowed');
   return row;
 }
 
 export async function startDeployment(c: Context<AppEnv>, deploymentId: string, body: z.infer<typeof StartDeployment>): Promise<CreatedConversation> {
   const deps = c.get('deps');
-  const { db, clock } = deps;
+  const cache = startCacheFor(deps);
+  // A deployment kept from an earlier start saves this one the read; a preview names another PAL.
+  const kept = body.pal_id === undefined ? cache.get(deploymentId) : undefined;
+  if (kept) {
+    // A refusal made on the kept copy, or a change since it was kept, is decided again on a fresh read;
+    // nothing was written then. (Other errors, from the database, are not retried.)
+    const written = await writeConversation(c, kept, body, true).catch((error: unknown) => {
+      if (error instanceof ApiError) return null;
+      throw error;
+    });
+    if (written) return openConversationRoom(deps, written);
+  }
+  // The deployment with its PAL and face, in one read; the write re-checks what it relies on.
+  const row = await findStartableDeployment(deps.db, deploymentId);
+  cache.offer(deploymentId, row);
+  return openConversationRoom(deps, (await writeConversation(c, row, body, false))!);
+}
 
-  const row = await startableDeployment(c, deploymentId);
+/**
+ * The checks in their order and the conversation's write. Null, with nothing written, when a kept
+ * deployment cannot be relied on.
+ */
+async function writeConversation(c: Context<AppEnv>, found: StartableDeployment | undefined, body: z.infer<typeof StartDeployment>, kept: boolean): Promise<PlannedConversation | null> {
+  const deps = c.get('deps');
+  const { db, clock } = deps;
+  const row = checkStartable(c, found);
   // The captcha, then the password, unless the visitor already passed them at the gate.
   if (!(body.gate_pass && gatePassValid(deps.secrets, row, body.gate_pass, clock.now()))) await passGate(c, row, body);
   const limits = row.limits as Limits;
+  const customization = row.customization as z.infer<typeof Customization> | null;
   const visitor = clientKey(c, clientAddress(c));
-  const consent = consentFor(row.customization as z.infer<typeof Customization> | null, body.accepted_terms);
+  const consent = consentFor(customization, body.accepted_terms);
 
-  // Read before the locked section; refused only once the limits have passed (the documented order).
+  // Read before the write; refused only once the limits have passed (the documented order).
   // memory_stores are visitor identifiers; only one naming this owner's store by id (and no visitor's
   // participant tag) is refused, so other accounts' store ids are neither revealed nor in the way.
   const storeLike = (body.memory_stores ?? []).filter((v) => MEMORY_STORE_ID.test(v));
   const namesStore = await namesOwnStoreId(db, row.owner_id, storeLike);
 
   let palId = row.pal_id;
+  let palAndFace = row.palAndFace;
   if (body.pal_id !== undefined) {
     const key = c.req.header('x-api-key');
     const owner = key ? await ownerForKey(db, key) : undefined;
     if (owner !== row.owner_id) throw refuse('preview_requires_owner_key');
     palId = body.pal_id;
+    palAndFace = await resolvePalAndFace(db, row.owner_id, palId, undefined);
   }
 
-  return createConversation(deps, {
-    ownerId: row.owner_id,
-    palId,
-    deploymentId: row.deployment_id,
-    callbackUrl: row.callback_url ?? undefined,
-    conversationalContext: body.conversational_context,
-    customGreeting: body.custom_greeting,
-    memoryStores: body.memory_stores,
-    properties: callProperties(limits, row.customization as z.infer<typeof Customization>),
-    visitorKey: visitor,
-    ...(consent ? { afterInsert: (trx, conversationId, now) => recordConsent(trx, conversationId, consent, now) } : {}),
-    guard: async (trx) => {
-      // Counting this call takes the row lock, last in the transaction so that it is held only until the
-      // commit: concurrent starts of this deployment take turns there, so the last slot goes to exactly one
-      // of them (a refusal below rolls the count and the conversation back). The counts include this call.
-      const counted = await trx.updateTable('deployments').set((eb) => ({ usage_total: eb('usage_total', '+', 1) })).where('deployment_id', '=', row.deployment_id).returningAll().executeTakeFirst();
-      if (!counted) throw refuse('deployment_not_found');
-      const reason = await unavailableReason(trx, { ...counted, usage_total: counted.usage_total - 1 }, clock.now(), visitor, 1);
-      if (reason === 'inactive') throw refuse('deployment_inactive');
-      if (reason) throw refuse(reason, undefined, reason === 'busy' ? 30 : secondsToUtcMidnight(clock.now(), reason));
-      if (namesStore) throw refuse('invalid_request', 'memory_stores: give stable visitor identifiers; a memory_store_id is not accepted here');
+  const planned = planConversation(
+    deps,
+    {
+      ownerId: row.owner_id,
+      palId,
+      deploymentId: row.deployment_id,
+      callbackUrl: row.callback_url ?? undefined,
+      conversationalContext: body.conversational_context,
+      customGreeting: body.custom_greeting,
+      memoryStores: body.memory_stores,
+      properties: callProperties(limits, customization),
+      visitorKey: visitor,
     },
+    palAndFace,
+  );
+  await checkRecordingDestination(db, row.owner_id, planned.properties);
+  const written = await writeStart(db, clock, {
+    deployment: row,
+    kept,
+    conversation: planned.row,
+    palAndFace: planned.palAndFace,
+    visitorKey: visitor,
+    consent,
+    refusalAfterLimits: namesStore ? refuse('invalid_request', 'memory_stores: give stable visitor identifiers; a memory_store_id is not accepted here') : null,
   });
+  return written ? planned : null;
 }
 
 /**
@@ -102,10 +135,4 @@ function callProperties(limits: Limits, customization: z.infer<typeof Customizat
     ...(limits.participant_left_timeout != null ? { participant_left_timeout: limits.participant_left_timeout } : {}),
   };
   return Object.keys(properties).length ? properties : undefined;
-}
-
-function secondsToUtcMidnight(now: Date, reason: string): number | undefined {
-  if (reason !== 'daily_limit') return undefined;
-  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  return (midnight - now.getTime()) / 1000;
 }
