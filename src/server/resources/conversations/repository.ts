@@ -65,22 +65,14 @@ export function palAndFaceOf(row: PalAndFaceColumns): PalAndFace | null {
 }
 
 /**
- * A query with one row while the PAL and the face it uses are as `read` found them (name, face id, the
- * face's owner, type and status): for a write that relies on that read without repeating it.
+ * A condition that holds while the PAL and the face it uses are as `read` found them (the PAL's name and
+ * face id, the face's owner, type and status): for a write that relies on that read without repeating
+ * it. Two single-table lookups: cheaper to plan than the join that read them.
  */
-export function palAndFaceAsRead(db: Db, ownerId: number, read: PalAndFace & { face: NonNullable<PalAndFace['face']> }) {
-  const wanted = wantedFaceId();
-  return db
-    .selectFrom('pals')
-    .innerJoin('faces', (j) => j.on('faces.face_id', '=', wanted))
-    .select('pals.pal_id')
-    .where('pals.pal_id', '=', read.pal.pal_id)
-    .where('pals.owner_id', '=', ownerId)
-    .where('pals.pal_name', '=', read.pal.pal_name)
-    .where('faces.face_id', '=', read.face.wanted)
-    .where('faces.owner_id', 'is not distinct from', read.face.owner_id)
-    .where('faces.face_type', 'is not distinct from', read.face.face_type as 'user' | 'system' | null)
-    .where('faces.status', 'is not distinct from', read.face.status);
+export function palAndFaceAsRead(ownerId: number, read: PalAndFace & { face: NonNullable<PalAndFace['face']> }) {
+  const { pal, face } = read;
+  return sql`exists (select 1 from pals where pal_id = ${pal.pal_id} and owner_id = ${ownerId} and pal_name = ${pal.pal_name} and ${wantedFaceId()} = ${face.wanted})
+    and exists (select 1 from faces where face_id = ${face.wanted} and owner_id = ${face.owner_id} and face_type = ${face.face_type} and status = ${face.status})`;
 }
 
 /** The caller's PAL and the face a conversation would use, in one query (null when the PAL is not theirs). */

@@ -10,6 +10,7 @@
 //   and then the counts, which, as a statement after the lock, see every call committed before it.
 // The one statement also re-checks that the deployment (by its version), the PAL and the face are as
 // the start read them, so that a start may rely on a deployment kept from an earlier one (start-cache.ts).
+import { sql } from 'kysely';
 import type { Clock } from '../../time.js';
 import type { Db } from '../../db/database.js';
 import type { ApiError } from '../../http/errors.js';
@@ -55,25 +56,21 @@ export async function writeStart(db: Db, clock: Clock, start: StartWrite): Promi
 async function writeInOneStatement(db: Db, start: StartWrite, limits: Limits): Promise<boolean> {
   const { deployment, conversation } = start;
   const columns = Object.keys(conversation) as (keyof ConversationInsert & string)[];
-  const written = await db
-    .with('counted', (w) =>
-      w
-        .updateTable('deployments')
-        .set((eb) => ({ usage_total: eb('usage_total', '+', 1) }))
-        .where('deployment_id', '=', deployment.deployment_id)
-        // The deployment as it was read and checked: every change of its settings bumps the version.
-        .where('version', '=', deployment.version)
-        .$if(limits.total_call_limit != null, (q) => q.where('usage_total', '<', limits.total_call_limit!))
-        .where((eb) => eb.exists(palAndFaceAsRead(db, deployment.owner_id, start.palAndFace)))
-        .returning('deployment_id'),
+  const total = limits.total_call_limit;
+  // Written in SQL rather than with the query builder: this is the start's one statement, and building
+  // it cost as much as a good part of running it. The version is the deployment's as it was read and
+  // checked (every change of its settings bumps it); the insert writes a row only when the update did.
+  const { numAffectedRows } = await sql`
+    with counted as (
+      update deployments set usage_total = usage_total + 1
+      where deployment_id = ${deployment.deployment_id} and version = ${deployment.version}
+        ${total != null ? sql`and usage_total < ${total}` : sql``}
+        and ${palAndFaceAsRead(deployment.owner_id, start.palAndFace)}
+      returning deployment_id
     )
-    .insertInto('conversations')
-    .columns(columns)
-    // One row when the deployment was counted, none otherwise.
-    .expression((eb) => eb.selectFrom('counted').select(columns.map((column) => eb.val(conversation[column]).as(column))))
-    .returning('conversation_id')
-    .executeTakeFirst();
-  return written !== undefined;
+    insert into conversations (${sql.join(columns.map((column) => sql.ref(column)))})
+    select ${sql.join(columns.map((column) => conversation[column]))} from counted`.execute(db);
+  return numAffectedRows === 1n;
 }
 
 async function writeUnderLock(db: Db, clock: Clock, start: StartWrite): Promise<void> {
