@@ -1,6 +1,8 @@
 // Start throughput with one and with two service instances on one PostgreSQL: each instance is its own
 // `palkit serve` process (as an operator runs them), and 50 callers POST the public start, spread over
-// the instances as a load balancer would. Needs PALKIT_BENCH_DATABASE_URL (a throwaway database is
+// the instances as a load balancer would. Twice: all callers starting one deployment (every start
+// counts on that deployment's row, so the row lock and the commit bound it), and spread over ten
+// deployments, as many customers' pages are. Needs PALKIT_BENCH_DATABASE_URL (a throwaway database is
 // created beside the one it names, and dropped afterwards).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -11,6 +13,7 @@ const CONCURRENCY = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const KEY = 'bench-key';
+const DEPLOYMENTS = 10;
 const cli = fileURLToPath(new URL('../src/server/cli.ts', import.meta.url));
 
 async function freePort(): Promise<number> {
@@ -70,22 +73,31 @@ export default async function instancesBench(): Promise<void> {
     ]);
     await seed.end();
     const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
-    const created = (await (await fetch(`${first!.url}/v2/deployments`, { method: 'POST', headers, body: JSON.stringify({ pal_id: 'pbenchpal', channel: 'widget' }) })).json()) as { deployment_id: string };
-    const activated = await fetch(`${first!.url}/v2/deployments/${created.deployment_id}`, { method: 'PATCH', headers, body: JSON.stringify([{ op: 'replace', path: '/status', value: 'active' }]) });
-    if (activated.status !== 200) throw new Error(`could not activate the deployment: ${activated.status}`);
-    const startPath = `/v2/deployments/${created.deployment_id}/start`;
+    const startPaths: string[] = [];
+    for (let i = 0; i < DEPLOYMENTS; i++) {
+      const created = (await (await fetch(`${first!.url}/v2/deployments`, { method: 'POST', headers, body: JSON.stringify({ pal_id: 'pbenchpal', channel: 'widget' }) })).json()) as { deployment_id: string };
+      const activated = await fetch(`${first!.url}/v2/deployments/${created.deployment_id}`, { method: 'PATCH', headers, body: JSON.stringify([{ op: 'replace', path: '/status', value: 'active' }]) });
+      if (activated.status !== 200) throw new Error(`could not activate the deployment: ${activated.status}`);
+      startPaths.push(`/v2/deployments/${created.deployment_id}/start`);
+    }
     const body = JSON.stringify({ conversational_context: 'bench visitor' });
     const load = { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS };
+    // Caller i takes URL i mod n: alternating instances, and (spread) the deployments in turn.
+    const urls = (paths: string[]) => paths.flatMap((path) => instances.map((instance) => `${instance.url}${path}`));
 
-    const one = await runLoad(`${first!.url}${startPath}`, body, load);
+    const oneSingle = await runLoad(urls(startPaths.slice(0, 1)), body, load);
+    const oneSpread = await runLoad(urls(startPaths), body, load);
     instances.push(await startInstance(databaseUrl));
-    const two = await runLoad(instances.map((i) => `${i.url}${startPath}`), body, load);
+    const twoSingle = await runLoad(urls(startPaths.slice(0, 1)), body, load);
+    const twoSpread = await runLoad(urls(startPaths), body, load);
 
     console.log(`${CONCURRENCY} concurrent callers in a separate process, ${SECONDS} s each after ${WARMUP_SECONDS} s warm-up; each instance a palkit serve process on PostgreSQL; Node ${process.version}`);
-    console.log(formatLoad('start, one instance', one));
-    console.log(formatLoad('start, two instances', two));
-    console.log(`ratio (two / one): throughput ${(two.perSecond / one.perSecond).toFixed(2)}x, p99 ${(two.p99 / one.p99).toFixed(2)}x`);
-    for (const r of [one, two]) if ((r.statuses[200] ?? 0) !== r.requests) throw new Error(`some starts failed: ${JSON.stringify(r.statuses)}`);
+    console.log(formatLoad('one deployment, one instance', oneSingle));
+    console.log(formatLoad('one deployment, two instances', twoSingle));
+    console.log(formatLoad(`${DEPLOYMENTS} deployments, one instance`, oneSpread));
+    console.log(formatLoad(`${DEPLOYMENTS} deployments, two instances`, twoSpread));
+    console.log(`ratio (two / one): one deployment ${(twoSingle.perSecond / oneSingle.perSecond).toFixed(2)}x, ${DEPLOYMENTS} deployments ${(twoSpread.perSecond / oneSpread.perSecond).toFixed(2)}x`);
+    for (const r of [oneSingle, twoSingle, oneSpread, twoSpread]) if ((r.statuses[200] ?? 0) !== r.requests) throw new Error(`some starts failed: ${JSON.stringify(r.statuses)}`);
   } finally {
     await Promise.all(instances.map(stopInstance));
     await admin.query(`drop database if exists ${database}`);
