@@ -3,11 +3,9 @@
 // conversations whose room is held by no live instance (never joined, or its process died). On
 // PostgreSQL several instances may serve one room: the first to be joined holds it (live_holder) and
 // the others relay their participants to it (room-relay.ts); a holder that goes quiet is taken over.
-import type { Selectable } from 'kysely';
 import type { WebSocket } from 'ws';
 import { ShutdownReasons } from '../../../../protocol/callbacks.js';
 import type { ServiceDeps } from '../../../context.js';
-import type { Database } from '../../../db/schema.js';
 import { newId } from '../../../ids.js';
 import { openPostgresChannel, type InstanceChannel } from './instance-channel.js';
 import { loadLiveConversation, type LiveConversation } from './live-conversation.js';
@@ -16,10 +14,9 @@ import type { RoomMessage } from './room-message.js';
 import { RoomRelay, type RelayedJoin } from './room-relay.js';
 import { finalizeConversation, markConversationEnded } from './room-end.js';
 import { nextDeadline, roomLimits } from './room-limits.js';
+import type { ConversationRow } from '../repository.js';
 
 /** What deciding a conversation's end takes (see settleRow). */
-type ConversationRow = Selectable<Database['conversations']>;
-
 const SETTLE_COLUMNS = [
   'status', 'provider', 'created_at', 'properties', 'live_started_at', 'live_empty_since', 'live_heartbeat_at', 'live_finalized_at', 'live_holder', 'shutdown_reason',
 ] as const;
@@ -37,10 +34,6 @@ export class RoomHub {
 
   constructor(private readonly deps: ServiceDeps) {}
 
-  get(conversationId: string): Room | undefined {
-    return this.rooms.get(conversationId);
-  }
-
   /**
    * A participant whose token was checked joins: in the room here when this instance holds it (taking
    * it when nobody live does), otherwise through the relay to the instance that does.
@@ -56,7 +49,7 @@ export class RoomHub {
   /** An operator's event for the room wherever it is held: the participants it reached, or null when the room is not live. */
   async push(conversationId: string, message: RoomMessage): Promise<number | null> {
     const here = this.rooms.get(conversationId);
-    if (here) return here.push(message) ? here.participantCount : null;
+    if (here) return here.push(message);
     const holder = await this.liveHolderElsewhere(conversationId);
     return holder ? this.relay!.push(holder, conversationId, message) : null;
   }
@@ -130,7 +123,7 @@ export class RoomHub {
     }
     this.stopBus = this.deps.bus.on('conversation.ended', ({ conversationId, reason }) => {
       const room = this.rooms.get(conversationId);
-      const done = room ? room.shutdown(reason) : this.settle(conversationId, true);
+      const done = room ? room.shutdown(reason) : this.settleEnded(conversationId);
       done.catch((error: unknown) => this.deps.log.error('ending a room failed', { conversation_id: conversationId, error: String(error) }));
     });
     const tick = () => {
@@ -201,12 +194,13 @@ export class RoomHub {
     }
   }
 
-  /** For a conversation no room here holds: end it when a deadline passed, send its end callbacks once ended. */
-  private async settle(conversationId: string, endRequested = false): Promise<void> {
+  /** An end asked for on this instance, of a conversation no room here holds. */
+  private async settleEnded(conversationId: string): Promise<void> {
     const row = await this.deps.db.selectFrom('conversations').select(SETTLE_COLUMNS).where('conversation_id', '=', conversationId).executeTakeFirst();
-    if (row) await this.settleRow(conversationId, row, endRequested);
+    if (row) await this.settleRow(conversationId, row, true);
   }
 
+  /** For a conversation no room here holds: end it when a deadline passed, send its end callbacks once ended. */
   private async settleRow(conversationId: string, row: Pick<ConversationRow, (typeof SETTLE_COLUMNS)[number]>, endRequested = false): Promise<void> {
     if (this.rooms.has(conversationId) || row.provider !== 'local' || row.live_finalized_at) return;
     const now = this.deps.clock.now();

@@ -166,9 +166,8 @@ export class RoomRelay {
         return entry?.socket.close(Number(message.code) || ROOM_MOVED, String(message.reason ?? ''));
       }
       case 'push': {
-        const room = this.host.room(String(message.c));
-        const delivered = room?.push(message.message as RoomMessage) ?? false;
-        return this.channel.send(String(message.from), { k: 'pushed', r: message.r, participants: delivered ? room!.participantCount : null });
+        const participants = this.host.room(String(message.c))?.push(message.message as RoomMessage) ?? null;
+        return this.channel.send(String(message.from), { k: 'pushed', r: message.r, participants });
       }
       case 'pushed':
         return this.pushes.get(String(message.r))?.(typeof message.participants === 'number' ? message.participants : null);

@@ -143,16 +143,16 @@ export class Room {
     await palJoined;
   }
 
-  /** A PAL-side message pushed by an operator, or a client→PAL message to act on. */
-  push(message: RoomMessage): boolean {
-    if (!this.pal || this.closing) return false;
+  /** A PAL-side message pushed by an operator, or a client→PAL message to act on: the participants it reached, or null when the room is not live. */
+  push(message: RoomMessage): number | null {
+    if (!this.pal || this.closing) return null;
     if (CLIENT_TO_PAL.has(message.event_type)) {
       this.broadcast({ type: 'app-message', from: 'operator', data: message });
       this.pal.handle(message, { participantId: 'operator', userName: 'Operator' });
     } else {
       this.pal.push(message);
     }
-    return true;
+    return this.participantCount;
   }
 
   /** A recorded canvas interaction: every participant sees it and the PAL reacts. */
