@@ -2,23 +2,22 @@
 // against the deployment as it is at that moment (the visitor's page may be old, and other service
 // instances may be starting calls of the same deployment on the same database). Two ways:
 // - one statement, when the limits need no counts of calls (none, or only total_call_limit) and
-//   nothing else is written with the conversation: its update holds the deployment's row lock only
-//   for itself and its commit (no round trip to the service in between), and PostgreSQL re-reads a
-//   row it waited for before applying the statement's conditions, so `usage_total < total_call_limit`
-//   gives the last slot to exactly one start;
+//   nothing else is written with the conversation: it takes the deployment's row lock only for itself
+//   and its commit (no round trip to the service in between), and PostgreSQL re-reads a row it waited
+//   for before applying the statement's conditions, so `usage_total < total_call_limit` gives the last
+//   slot to exactly one start. Starts of a busy deployment share that statement (start-batch.ts);
 // - a transaction otherwise: the conversation (and the consent receipt) first, the row lock last,
 //   and then the counts, which, as a statement after the lock, see every call committed before it.
 // The one statement also re-checks that the deployment (by its version), the PAL and the face are as
 // the start read them, so that a start may rely on a deployment kept from an earlier one (start-cache.ts).
-import { sql } from 'kysely';
 import type { Clock } from '../../time.js';
 import type { Db } from '../../db/database.js';
 import type { ApiError } from '../../http/errors.js';
 import type { ConversationInsert, UsablePalAndFace } from '../conversations/create.js';
 import { recordConsent } from '../conversations/receipts.js';
-import { palAndFaceAsRead } from '../conversations/repository.js';
 import { limitsCountCalls, unavailableReason } from './availability.js';
 import { refuse } from './refusals.js';
+import { StartBatcher } from './start-batch.js';
 import type { StartableDeployment } from './repository.js';
 import type { Limits } from './schemas.js';
 
@@ -41,9 +40,8 @@ export interface StartWrite {
  * False, with nothing written, when a kept deployment cannot be relied on: start again from a fresh read.
  */
 export async function writeStart(db: Db, clock: Clock, start: StartWrite): Promise<boolean> {
-  const limits = start.deployment.limits as Limits;
-  if (!limitsCountCalls(limits) && !start.consent && !start.refusalAfterLimits) {
-    if (await writeInOneStatement(db, start, limits)) return true;
+  if (!limitsCountCalls(start.deployment.limits as Limits) && !start.consent && !start.refusalAfterLimits) {
+    if (await startBatcherFor(db).write(start)) return true;
     // Nothing was written: the deployment, its PAL or face changed since they were read, or its total
     // limit is reached. The transaction reads the deployment as it is now and refuses with the right
     // code, or writes the call.
@@ -51,26 +49,6 @@ export async function writeStart(db: Db, clock: Clock, start: StartWrite): Promi
   if (start.kept) return false;
   await writeUnderLock(db, clock, start);
   return true;
-}
-
-async function writeInOneStatement(db: Db, start: StartWrite, limits: Limits): Promise<boolean> {
-  const { deployment, conversation } = start;
-  const columns = Object.keys(conversation) as (keyof ConversationInsert & string)[];
-  const total = limits.total_call_limit;
-  // Written in SQL rather than with the query builder: this is the start's one statement, and building
-  // it cost as much as a good part of running it. The version is the deployment's as it was read and
-  // checked (every change of its settings bumps it); the insert writes a row only when the update did.
-  const { numAffectedRows } = await sql`
-    with counted as (
-      update deployments set usage_total = usage_total + 1
-      where deployment_id = ${deployment.deployment_id} and version = ${deployment.version}
-        ${total != null ? sql`and usage_total < ${total}` : sql``}
-        and ${palAndFaceAsRead(deployment.owner_id, start.palAndFace)}
-      returning deployment_id
-    )
-    insert into conversations (${sql.join(columns.map((column) => sql.ref(column)))})
-    select ${sql.join(columns.map((column) => conversation[column]))} from counted`.execute(db);
-  return numAffectedRows === 1n;
 }
 
 async function writeUnderLock(db: Db, clock: Clock, start: StartWrite): Promise<void> {
@@ -94,6 +72,15 @@ async function writeUnderLock(db: Db, clock: Clock, start: StartWrite): Promise<
     if (reason) throw refuse(reason, undefined, reason === 'busy' ? 30 : secondsToUtcMidnight(now, reason));
     if (start.refusalAfterLimits) throw start.refusalAfterLimits;
   });
+}
+
+const batchers = new WeakMap<Db, StartBatcher>();
+
+/** The database's batcher (every start of the instance shares it). */
+function startBatcherFor(db: Db): StartBatcher {
+  let batcher = batchers.get(db);
+  if (!batcher) batchers.set(db, (batcher = new StartBatcher(db)));
+  return batcher;
 }
 
 function secondsToUtcMidnight(now: Date, reason: string): number | undefined {
