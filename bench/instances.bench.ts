@@ -7,7 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { formatLoad, runLoad } from './load.js';
+import { cpuSnapshot, cpuUse, type CpuUse } from './cpu.js';
+import { formatLoad, runLoad, type LoadResult } from './load.js';
 
 const CONCURRENCY = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -40,6 +41,18 @@ async function startInstance(databaseUrl: string): Promise<{ url: string; proces
     if (Date.now() > deadline) throw new Error('the instance did not become ready within 60 s');
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** CPU seconds the run used per start answered, over the whole machine (warm-up starts included). */
+function cpuSecondsPerStart(r: LoadResult & { cpu: CpuUse }): number {
+  const started = r.requests * ((SECONDS + WARMUP_SECONDS) / SECONDS);
+  return (r.cpu.processSeconds + r.cpu.postgresSeconds + r.cpu.otherSeconds) / started;
+}
+
+function cpuLine(r: LoadResult & { cpu: CpuUse }): string {
+  const started = r.requests * ((SECONDS + WARMUP_SECONDS) / SECONDS);
+  const ms = (seconds: number) => ((seconds / started) * 1000).toFixed(2);
+  return `machine ${(r.cpu.machineBusy * 100).toFixed(0)}% busy (${r.cpu.cores} cores); CPU per start: instances ${ms(r.cpu.processSeconds)} ms, PostgreSQL ${ms(r.cpu.postgresSeconds)} ms, callers and the rest ${ms(r.cpu.otherSeconds)} ms`;
 }
 
 async function stopInstance(instance: { process: ChildProcess }): Promise<void> {
@@ -85,18 +98,33 @@ export default async function instancesBench(): Promise<void> {
     // Caller i takes URL i mod n: alternating instances, and (spread) the deployments in turn.
     const urls = (paths: string[]) => paths.flatMap((path) => instances.map((instance) => `${instance.url}${path}`));
 
-    const oneSingle = await runLoad(urls(startPaths.slice(0, 1)), body, load);
-    const oneSpread = await runLoad(urls(startPaths), body, load);
+    // The CPU the run used (warm-up included, as the callers' process runs it too), to tell whether the
+    // machine's cores or the service bound it.
+    const measured = async (paths: string[]): Promise<LoadResult & { cpu: CpuUse }> => {
+      const before = cpuSnapshot(instances.map((i) => i.process.pid!));
+      const result = await runLoad(urls(paths), body, load);
+      return { ...result, cpu: cpuUse(before, cpuSnapshot(instances.map((i) => i.process.pid!))) };
+    };
+    const oneSingle = await measured(startPaths.slice(0, 1));
+    const oneSpread = await measured(startPaths);
     instances.push(await startInstance(databaseUrl));
-    const twoSingle = await runLoad(urls(startPaths.slice(0, 1)), body, load);
-    const twoSpread = await runLoad(urls(startPaths), body, load);
+    const twoSingle = await measured(startPaths.slice(0, 1));
+    const twoSpread = await measured(startPaths);
 
     console.log(`${CONCURRENCY} concurrent callers in a separate process, ${SECONDS} s each after ${WARMUP_SECONDS} s warm-up; each instance a palkit serve process on PostgreSQL; Node ${process.version}`);
-    console.log(formatLoad('one deployment, one instance', oneSingle));
-    console.log(formatLoad('one deployment, two instances', twoSingle));
-    console.log(formatLoad(`${DEPLOYMENTS} deployments, one instance`, oneSpread));
-    console.log(formatLoad(`${DEPLOYMENTS} deployments, two instances`, twoSpread));
+    const report = (label: string, r: LoadResult & { cpu: CpuUse }) => {
+      console.log(formatLoad(label, r));
+      console.log(`${''.padEnd(34)} ${cpuLine(r)}`);
+    };
+    report('one deployment, one instance', oneSingle);
+    report('one deployment, two instances', twoSingle);
+    report(`${DEPLOYMENTS} deployments, one instance`, oneSpread);
+    report(`${DEPLOYMENTS} deployments, two instances`, twoSpread);
     console.log(`ratio (two / one): one deployment ${(twoSingle.perSecond / oneSingle.perSecond).toFixed(2)}x, ${DEPLOYMENTS} deployments ${(twoSpread.perSecond / oneSpread.perSecond).toFixed(2)}x`);
+    for (const [label, one] of [['one deployment', oneSingle], [`${DEPLOYMENTS} deployments`, oneSpread]] as const) {
+      const coresFor = (rate: number) => rate * cpuSecondsPerStart(one);
+      console.log(`${label}: at one instance's CPU per start, 1.6x its rate (${(1.6 * one.perSecond).toFixed(0)} starts/s) takes ${coresFor(1.6 * one.perSecond).toFixed(1)} cores busy (callers included); this machine has ${one.cpu.cores}`);
+    }
     for (const r of [oneSingle, twoSingle, oneSpread, twoSpread]) if ((r.statuses[200] ?? 0) !== r.requests) throw new Error(`some starts failed: ${JSON.stringify(r.statuses)}`);
   } finally {
     await Promise.all(instances.map(stopInstance));
