@@ -13,7 +13,7 @@ import { Room, type Backlog } from './room.js';
 import type { RoomMessage } from './room-message.js';
 import { RoomRelay, type RelayedJoin } from './room-relay.js';
 import { finalizeConversation, markConversationEnded } from './room-end.js';
-import { nextDeadline, roomLimits } from './room-limits.js';
+import { deadlinePassedSql, nextDeadline, roomLimits } from './room-limits.js';
 import type { ConversationRow } from '../repository.js';
 
 /** What deciding a conversation's end takes (see settleRow). */
@@ -169,8 +169,14 @@ export class RoomHub {
       for (const id of held) if (!kept.has(id)) void this.rooms.get(id)?.suspend();
     }
     if (this.relay) await this.checkRelayedRooms();
-    // One read for every conversation no room here holds; only those whose deadline passed cost more.
-    let query = db.selectFrom('conversations').select(['conversation_id', ...SETTLE_COLUMNS]).where('provider', '=', 'local').where('live_finalized_at', 'is', null);
+    // One read of the conversations no room here holds that have something to do: ended but not yet
+    // finalized, or past a deadline, and held by no instance alive (settleRow decides each again).
+    const staleBefore = new Date(now.getTime() - this.staleAfterMs);
+    let query = db.selectFrom('conversations').select(['conversation_id', ...SETTLE_COLUMNS]).where('provider', '=', 'local').where('live_finalized_at', 'is', null)
+      .where((eb) => eb.and([
+        eb.or([eb('live_heartbeat_at', 'is', null), eb('live_heartbeat_at', '<=', staleBefore)]),
+        eb.or([eb('status', '=', 'ended'), deadlinePassedSql(now)]),
+      ]));
     if (held.length) query = query.where('conversation_id', 'not in', held);
     for (const row of await query.execute()) {
       await this.settleRow(row.conversation_id, row).catch((error: unknown) =>
