@@ -6,7 +6,9 @@
 // created beside the one it names, and dropped afterwards).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { capFor } from './cpu-cap.js';
 import { cpuSnapshot, cpuUse, type CpuUse } from './cpu.js';
 import { formatLoad, runLoad, type LoadResult } from './load.js';
 
@@ -15,6 +17,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const KEY = 'bench-key';
 const DEPLOYMENTS = 10;
+/**
+ * Each instance's CPU budget in the second round (0: no second round). By default a fifth of the
+ * machine's cores (at most one), so that two instances, PostgreSQL and the callers all fit on it.
+ */
+const INSTANCE_CPUS = Number(process.env.BENCH_INSTANCE_CPUS ?? Math.min(1, availableParallelism() / 5));
 const cli = fileURLToPath(new URL('../src/server/cli.ts', import.meta.url));
 
 async function freePort(): Promise<number> {
@@ -42,6 +49,8 @@ async function startInstance(databaseUrl: string): Promise<{ url: string; proces
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+type Measured = LoadResult & { cpu: CpuUse };
 
 /** CPU seconds the run used per start answered, over the whole machine (warm-up starts included). */
 function cpuSecondsPerStart(r: LoadResult & { cpu: CpuUse }): number {
@@ -75,7 +84,7 @@ export default async function instancesBench(): Promise<void> {
   const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${database}` }).toString();
   const instances: Array<Awaited<ReturnType<typeof startInstance>>> = [];
   try {
-    instances.push(await startInstance(databaseUrl));
+    instances.push(await startInstance(databaseUrl), await startInstance(databaseUrl));
     const [first] = instances;
     // A PAL with a trained face, written as the PAL and face areas write them; a deployment through the API.
     const seed = new pg.Client({ connectionString: databaseUrl });
@@ -95,39 +104,59 @@ export default async function instancesBench(): Promise<void> {
     }
     const body = JSON.stringify({ conversational_context: 'bench visitor' });
     const load = { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS };
-    // Caller i takes URL i mod n: alternating instances, and (spread) the deployments in turn.
-    const urls = (paths: string[]) => paths.flatMap((path) => instances.map((instance) => `${instance.url}${path}`));
-
+    // Both instances run throughout; a one-instance run sends every caller to the first. Caller i takes
+    // URL i mod n: alternating instances, and (ten deployments) the deployments in turn.
+    const urls = (paths: string[], serving: number) => paths.flatMap((path) => instances.slice(0, serving).map((instance) => `${instance.url}${path}`));
     // The CPU the run used (warm-up included, as the callers' process runs it too), to tell whether the
     // machine's cores or the service bound it.
-    const measured = async (paths: string[]): Promise<LoadResult & { cpu: CpuUse }> => {
-      const before = cpuSnapshot(instances.map((i) => i.process.pid!));
-      const result = await runLoad(urls(paths), body, load);
-      return { ...result, cpu: cpuUse(before, cpuSnapshot(instances.map((i) => i.process.pid!))) };
+    const measured = async (paths: string[], serving: number): Promise<Measured> => {
+      const pids = instances.slice(0, serving).map((i) => i.process.pid!);
+      const before = cpuSnapshot(pids);
+      const result = await runLoad(urls(paths, serving), body, load);
+      return { ...result, cpu: cpuUse(before, cpuSnapshot(pids)) };
     };
-    const oneSingle = await measured(startPaths.slice(0, 1));
-    const oneSpread = await measured(startPaths);
-    instances.push(await startInstance(databaseUrl));
-    const twoSingle = await measured(startPaths.slice(0, 1));
-    const twoSpread = await measured(startPaths);
+    const runs = async () => {
+      const results: Array<{ label: string; one: Measured; two: Measured }> = [];
+      for (const [label, paths] of [['one deployment', startPaths.slice(0, 1)], [`${DEPLOYMENTS} deployments`, startPaths]] as const) {
+        results.push({ label, one: await measured(paths, 1), two: await measured(paths, 2) });
+      }
+      return results;
+    };
 
     console.log(`${CONCURRENCY} concurrent callers in a separate process, ${SECONDS} s each after ${WARMUP_SECONDS} s warm-up; each instance a palkit serve process on PostgreSQL; Node ${process.version}`);
-    const report = (label: string, r: LoadResult & { cpu: CpuUse }) => {
-      console.log(formatLoad(label, r));
-      console.log(`${''.padEnd(34)} ${cpuLine(r)}`);
+    const report = (heading: string, results: Awaited<ReturnType<typeof runs>>) => {
+      console.log(heading);
+      for (const { label, one, two } of results) {
+        for (const [count, r] of [['one instance', one], ['two instances', two]] as const) {
+          console.log(formatLoad(`${label}, ${count}`, r));
+          console.log(`${''.padEnd(34)} ${cpuLine(r)}`);
+        }
+      }
+      console.log(`ratio (two / one): ${results.map(({ label, one, two }) => `${label} ${(two.perSecond / one.perSecond).toFixed(2)}x`).join(', ')}`);
     };
-    report('one deployment, one instance', oneSingle);
-    report('one deployment, two instances', twoSingle);
-    report(`${DEPLOYMENTS} deployments, one instance`, oneSpread);
-    report(`${DEPLOYMENTS} deployments, two instances`, twoSpread);
-    console.log(`ratio (two / one): one deployment ${(twoSingle.perSecond / oneSingle.perSecond).toFixed(2)}x, ${DEPLOYMENTS} deployments ${(twoSpread.perSecond / oneSpread.perSecond).toFixed(2)}x`);
-    for (const [label, one] of [['one deployment', oneSingle], [`${DEPLOYMENTS} deployments`, oneSpread]] as const) {
-      const coresFor = (rate: number) => rate * cpuSecondsPerStart(one);
-      console.log(`${label}: at one instance's CPU per start, 1.6x its rate (${(1.6 * one.perSecond).toFixed(0)} starts/s) takes ${coresFor(1.6 * one.perSecond).toFixed(1)} cores busy (callers included); this machine has ${one.cpu.cores}`);
+    const uncapped = await runs();
+    report('Each instance with the whole machine:', uncapped);
+    for (const { label, one } of uncapped) {
+      const cores = 1.6 * one.perSecond * cpuSecondsPerStart(one);
+      console.log(`${label}: at one instance's CPU per start, 1.6x its rate (${(1.6 * one.perSecond).toFixed(0)} starts/s) keeps ${cores.toFixed(1)} cores busy (callers included); this machine has ${one.cpu.cores}`);
     }
-    for (const r of [oneSingle, twoSingle, oneSpread, twoSpread]) if ((r.statuses[200] ?? 0) !== r.requests) throw new Error(`some starts failed: ${JSON.stringify(r.statuses)}`);
+    // As containers run them: each instance with a CPU budget of its own, so that a second instance
+    // brings its own CPU, as a second machine or pod would (PostgreSQL and the callers stay uncapped).
+    let capped: Awaited<ReturnType<typeof runs>> = [];
+    const caps = INSTANCE_CPUS > 0 ? instances.map((instance, i) => capFor(`palkit_bench_${process.pid}_${i}`, INSTANCE_CPUS)) : [];
+    try {
+      if (caps.length && caps.every(Boolean)) {
+        instances.forEach((instance, i) => caps[i]!.add(instance.process.pid!));
+        capped = await runs();
+        report(`Each instance limited to ${INSTANCE_CPUS} CPU (a cgroup's CFS quota, as a container's CPU limit):`, capped);
+      } else if (INSTANCE_CPUS > 0) console.log('(no writable cgroup here: the instances were not also measured with a CPU limit each)');
+    } finally {
+      await Promise.all(instances.map(stopInstance));
+      for (const cap of caps) cap?.remove();
+    }
+    for (const { one, two } of [...uncapped, ...capped]) for (const r of [one, two]) if ((r.statuses[200] ?? 0) !== r.requests) throw new Error(`some starts failed: ${JSON.stringify(r.statuses)}`);
   } finally {
-    await Promise.all(instances.map(stopInstance));
+    await Promise.all(instances.filter((i) => i.process.exitCode === null).map(stopInstance));
     await admin.query(`drop database if exists ${database}`);
     await admin.end();
   }
