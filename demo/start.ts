@@ -27,16 +27,28 @@ const service = await createService(config, { modules: [...resourceModules, demo
 const { url } = await service.listen(port);
 const base = config.publicUrl;
 
+// Ctrl-C closes the service gracefully at any point, also while the demo is being seeded.
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await service.close();
+  process.exit(0);
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
+
 site.key = demoKey(service);
-await addApiKey(service.deps.db, site.key, DEMO_OWNER, 'demo');
 try {
+  await addApiKey(service.deps.db, site.key, DEMO_OWNER, 'demo');
   site.state = await seedDemo(service, url, site.key);
 } catch (error) {
-  console.error(`palkit demo: seeding failed: ${error instanceof Error ? error.message : String(error)}`);
+  // A seeding cut short by Ctrl-C is not a failure: stop() is closing the service and exits.
+  if (!stopping) console.error(`palkit demo: seeding failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 const d = site.state?.deployments;
-console.log(`
+if (!stopping) console.log(`
 palkit is running at ${base}
 
   Demo site          ${base}/demo/
@@ -53,10 +65,3 @@ palkit is running at ${base}
   Demo API key       ${site.key}   (owner ${DEMO_OWNER})
   Database           ${config.databaseUrl ? 'PostgreSQL' : config.dataDir}
 `);
-
-const stop = async () => {
-  await service.close();
-  process.exit(0);
-};
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
