@@ -19,6 +19,9 @@ import { css } from 'lit';
 export class PalPreview extends LitElement {
   static override styles = [tokens, screenStyles, buttonStyles, css`
     .thumbnail { width: min(160px, 40%); aspect-ratio: 1; border-radius: 50%; object-fit: cover; background: var(--pal-color-surface-raised); }
+    /* The description's box is narrower than a wide screen: centred under the title, as its text is. */
+    .copy p { margin-inline: auto; }
+    :host([layout='full-screen']) .copy p { margin-inline: 0; }
     :host([layout='full-screen']) { justify-content: space-between; align-items: stretch; text-align: start; }
     :host([layout='full-screen']) .actions { justify-content: center; margin-bottom: calc(var(--pal-space) * 2); }
     :host([layout='full-screen']) .thumbnail { display: none; }
