@@ -1,9 +1,11 @@
 // Start throughput with one and with two service instances on one PostgreSQL: each instance is its own
 // `palkit serve` process (as an operator runs them), and 50 callers POST the public start, spread over
-// the instances as a load balancer would. Twice: all callers starting one deployment (every start
-// counts on that deployment's row, so the row lock and the commit bound it), and spread over ten
-// deployments, as many customers' pages are. Needs PALKIT_BENCH_DATABASE_URL (a throwaway database is
-// created beside the one it names, and dropped afterwards).
+// the instances as a load balancer would. All callers starting one deployment (its starts share the
+// deployment's row, so they are written in batches under its lock), and spread over ten deployments, as
+// many customers' pages are. Each in two rounds: every instance with the whole machine, then every
+// instance held to a CPU budget of its own (a cgroup), as containers run them, so that a second instance
+// brings CPU of its own. Needs PALKIT_BENCH_DATABASE_URL (a throwaway database is created beside the one
+// it names, and dropped afterwards).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
@@ -53,12 +55,12 @@ async function startInstance(databaseUrl: string): Promise<{ url: string; proces
 type Measured = LoadResult & { cpu: CpuUse };
 
 /** CPU seconds the run used per start answered, over the whole machine (warm-up starts included). */
-function cpuSecondsPerStart(r: LoadResult & { cpu: CpuUse }): number {
+function cpuSecondsPerStart(r: Measured): number {
   const started = r.requests * ((SECONDS + WARMUP_SECONDS) / SECONDS);
   return (r.cpu.processSeconds + r.cpu.postgresSeconds + r.cpu.otherSeconds) / started;
 }
 
-function cpuLine(r: LoadResult & { cpu: CpuUse }): string {
+function cpuLine(r: Measured): string {
   const started = r.requests * ((SECONDS + WARMUP_SECONDS) / SECONDS);
   const ms = (seconds: number) => ((seconds / started) * 1000).toFixed(2);
   return `machine ${(r.cpu.machineBusy * 100).toFixed(0)}% busy (${r.cpu.cores} cores); CPU per start: instances ${ms(r.cpu.processSeconds)} ms, PostgreSQL ${ms(r.cpu.postgresSeconds)} ms, callers and the rest ${ms(r.cpu.otherSeconds)} ms`;
