@@ -1,8 +1,11 @@
 // Crawl throughput (pages per second over a 500-page loopback site, politeness delay 0) and ingestion
-// time per MB (generated HTML and plain text), on the embedded database with the local embedder.
+// time per MB (generated HTML and plain text), on the embedded database with the local embedder, each
+// with the longest stall of the service's event loop meanwhile (what a live room on the instance would
+// feel: its audio is sent every 20 ms).
 // Runs under bench/run.ts (`npm run bench`) or alone: `tsx bench/crawl.bench.ts`.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/server/config.js';
 import { createService, type Service } from '../src/server/service.js';
@@ -60,24 +63,34 @@ export default async function run(): Promise<void> {
   const config = loadConfig({ PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1`, PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8', PALKIT_LOG: 'error', PALKIT_CRAWL_DELAY_MS: '0' }, 0);
   const service = await createService(config);
   const { url: base } = await service.listen(0, '127.0.0.1');
+  const stalls = monitorEventLoopDelay({ resolution: 10 });
+  const longestStall = () => {
+    const ms = stalls.max / 1e6;
+    stalls.reset();
+    return `longest event-loop stall ${ms.toFixed(0)} ms`;
+  };
+  stalls.enable();
   try {
+    stalls.reset();
     let started = Date.now();
     const crawlId = await create(base, { document_url: `${origin.url}/`, crawl: { depth: 3, max_pages: PAGES } });
     const crawled = await waitReady(service, base, crawlId);
     const crawlSeconds = (Date.now() - started) / 1000;
     if (crawled.status !== 'ready') throw new Error(`crawl failed: ${crawled.error_message}`);
     const pages = crawled.crawled_urls.length as number;
-    console.log(`crawl: ${pages} pages in ${crawlSeconds.toFixed(2)} s → ${(pages / crawlSeconds).toFixed(1)} pages/s (fetch, extract, chunk, embed, store; delay 0)`);
+    console.log(`crawl: ${pages} pages in ${crawlSeconds.toFixed(2)} s → ${(pages / crawlSeconds).toFixed(1)} pages/s (fetch, extract, chunk, embed, store; delay 0); ${longestStall()}`);
 
     for (const [label, path, bytes] of [['text', '/big.txt', Buffer.byteLength(text)], ['html', '/big.html', Buffer.byteLength(html)]] as const) {
+      stalls.reset();
       started = Date.now();
       const doc = await waitReady(service, base, await create(base, { document_url: `${origin.url}${path}` }));
       const seconds = (Date.now() - started) / 1000;
       if (doc.status !== 'ready') throw new Error(`${label} ingestion failed: ${doc.error_message}`);
       const mb = bytes / (1024 * 1024);
-      console.log(`ingest ${label}: ${mb.toFixed(2)} MB in ${seconds.toFixed(2)} s → ${(seconds / mb).toFixed(2)} s/MB`);
+      console.log(`ingest ${label}: ${mb.toFixed(2)} MB in ${seconds.toFixed(2)} s → ${(seconds / mb).toFixed(2)} s/MB; ${longestStall()}`);
     }
   } finally {
+    stalls.disable();
     await service.close();
     await origin.close();
   }

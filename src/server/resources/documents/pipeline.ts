@@ -2,6 +2,7 @@
 // generation → switch to it. Re-runs (after a crash, or a lease that expired because the process was
 // killed) start the run again from scratch after dropping what the earlier attempt wrote; once the
 // attempts are used up the document settles in `error` instead of staying in `processing`.
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ServiceDeps } from '../../context.js';
 import type { JobHandler } from '../../jobs/queue.js';
 import { chunkText } from './chunk.js';
@@ -60,6 +61,7 @@ export function ingestJob(deps: ServiceDeps, embedder: Embedder = createEmbedder
       const rows: ChunkRow[] = [];
       for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
         const batch = chunks.slice(i, i + EMBED_BATCH);
+        await yieldToEventLoop(); // a local embedder computes in this thread: let requests in between batches
         const vectors = await embedBatch(embedder, batch.map((c) => c.text), signal);
         batch.forEach((c, k) => rows.push({ seq: i + k, content: c.text, source_url: c.sourceUrl, embedding: vectors[k]! }));
         await progress(60 + (30 * Math.min(chunks.length, i + EMBED_BATCH)) / chunks.length);

@@ -3,6 +3,7 @@
 // Ranking is hybrid: cosine similarity plus a lexical bonus from PostgreSQL full-text search (rare
 // query words matter more), so a chunk naming the asked-for thing wins over one that merely resembles it.
 // Chunks are written under a generation number; a document shows only its active generation.
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 
@@ -19,12 +20,16 @@ function vectorValue(hasVector: boolean, vector: number[]): RawBuilder<string> {
   return hasVector ? sql<string>`${`[${vector.map(fmt).join(',')}]`}::vector` : sql<string>`${`{${vector.map(fmt).join(',')}}`}::real[]`;
 }
 
+/** Rows per insert: small enough that one (about 1 ms a row on PGlite, which runs in this thread) keeps a live room's audio flowing. */
+const INSERT_BATCH = 25;
+
 export async function insertChunks(db: Db, hasVector: boolean, target: { documentId: string; generation: number; embedder: string }, rows: ChunkRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) {
+  for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+    await yieldToEventLoop(); // PGlite writes in this thread: let requests in between the inserts
     await db
       .insertInto('document_chunks')
       .values(
-        rows.slice(i, i + 200).map((r) => ({
+        rows.slice(i, i + INSERT_BATCH).map((r) => ({
           document_id: target.documentId,
           generation: target.generation,
           seq: r.seq,
