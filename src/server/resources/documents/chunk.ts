@@ -13,37 +13,42 @@ interface Unit {
 }
 
 export function chunkText(text: string, options: ChunkOptions = {}): string[] {
+  return [...chunksOf(text, options)];
+}
+
+/** The chunks one by one, as they are cut: a caller can give the event loop a turn between them. */
+export function* chunksOf(text: string, options: ChunkOptions = {}): Generator<string> {
   const size = options.size ?? 800;
   const overlap = Math.min(options.overlap ?? 120, Math.floor(size / 3));
-  const units: Unit[] = [];
-  for (const raw of text.split(/\n\s*\n/)) {
-    const paragraph = raw.replace(/[ \t]+/g, ' ').trim();
-    if (!paragraph) continue;
-    if (paragraph.length <= size) {
-      units.push({ text: paragraph, paragraph: true });
-      continue;
-    }
-    let first = true;
-    for (const piece of splitLong(paragraph, size)) {
-      units.push({ text: piece, paragraph: first });
-      first = false;
-    }
-  }
-
-  const chunks: string[] = [];
   let current = '';
-  for (const unit of units) {
+  for (const unit of units(text, size)) {
     const joiner = current ? (unit.paragraph ? '\n\n' : ' ') : '';
     if (current && current.length + joiner.length + unit.text.length > size) {
-      chunks.push(current);
+      yield current;
       const tail = overlapTail(current, overlap);
       current = tail && tail.length + 1 + unit.text.length <= size ? tail + (unit.paragraph ? '\n\n' : ' ') + unit.text : unit.text;
       continue;
     }
     current += joiner + unit.text;
   }
-  if (current) chunks.push(current);
-  return chunks;
+  if (current) yield current;
+}
+
+/** Paragraphs, or the sentences of a paragraph longer than `size`, in order. */
+function* units(text: string, size: number): Generator<Unit> {
+  for (const raw of text.split(/\n\s*\n/)) {
+    const paragraph = raw.replace(/[ \t]+/g, ' ').trim();
+    if (!paragraph) continue;
+    if (paragraph.length <= size) {
+      yield { text: paragraph, paragraph: true };
+      continue;
+    }
+    let first = true;
+    for (const piece of splitLong(paragraph, size)) {
+      yield { text: piece, paragraph: first };
+      first = false;
+    }
+  }
 }
 
 /** Sentences (or word runs, for a sentence longer than `size`) of at most `size` characters. */

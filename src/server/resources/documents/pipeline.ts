@@ -5,7 +5,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ServiceDeps } from '../../context.js';
 import type { JobHandler } from '../../jobs/queue.js';
-import { chunkText } from './chunk.js';
+import { chunksOf } from './chunk.js';
 import { crawl } from './crawl/crawler.js';
 import { download, parseDocumentUrl } from './download.js';
 import { createEmbedder, type Embedder } from './embed/embedder.js';
@@ -56,7 +56,7 @@ export function ingestJob(deps: ServiceDeps, embedder: Embedder = createEmbedder
         await reportProgress(deps, run, percent);
       };
       const { sections, sourceKind, crawledUrls } = run.crawl ? await crawlSite(deps, doc.document_url, run, progress, signal) : await readFile(deps, doc.document_url, progress, signal);
-      const chunks = chunkSections(sections);
+      const chunks = await chunkSections(sections);
       await progress(60);
       const rows: ChunkRow[] = [];
       for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
@@ -117,7 +117,10 @@ async function crawlSite(deps: ServiceDeps, url: string, run: Run, progress: Pro
   return { sections, sourceKind: 'website', crawledUrls: result.pages.map((p) => p.url) };
 }
 
-function chunkSections(sections: Section[]): Array<{ text: string; sourceUrl: string | null }> {
+/** Chunks cut between two turns of the event loop given to requests (a few ms of work). */
+const CHUNKS_PER_TURN = 100;
+
+async function chunkSections(sections: Section[]): Promise<Array<{ text: string; sourceUrl: string | null }>> {
   // A chunk holds at most 800 characters, so a longer text surely makes too many: refuse it before
   // spending seconds of the event loop on chunking it.
   const characters = sections.reduce((n, s) => n + s.text.length, 0);
@@ -125,8 +128,9 @@ function chunkSections(sections: Section[]): Array<{ text: string; sourceUrl: st
   const out: Array<{ text: string; sourceUrl: string | null }> = [];
   try {
     for (const section of sections) {
-      for (const text of chunkText(section.text)) {
+      for (const text of chunksOf(section.text)) {
         out.push({ text, sourceUrl: section.sourceUrl });
+        if (out.length % CHUNKS_PER_TURN === 0) await yieldToEventLoop();
         if (out.length > MAX_CHUNKS) throw new DocumentError('chunking_failed', `more than ${MAX_CHUNKS} chunks`);
       }
     }
