@@ -30,7 +30,7 @@ export function cpuSnapshot(pids: number[]): CpuSnapshot {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
   const idle = fields[3]! + fields[4]!; // idle + iowait
   const totalTicks = fields.reduce((a, b) => a + b, 0);
-  const processes = new Map(pids.map((pid) => [pid, processTicks(pid) ?? 0]));
+  const processes = new Map(pids.map((pid) => [pid, readStat(pid)?.ticks ?? 0]));
   const postgres = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -57,10 +57,6 @@ export function cpuUse(before: CpuSnapshot, after: CpuSnapshot): CpuUse {
     postgresSeconds,
     otherSeconds: Math.max(0, busySeconds - processSeconds - postgresSeconds),
   };
-}
-
-function processTicks(pid: number): number | undefined {
-  return readStat(pid)?.ticks;
 }
 
 /** utime + stime of a process, with its command name; undefined once it is gone. */

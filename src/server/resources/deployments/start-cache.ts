@@ -8,6 +8,7 @@
 // effects: the attempt is counted, a captcha token is single-use), no consent to record, no limit that
 // counts calls.
 import type { ServiceDeps } from '../../context.js';
+import { onePer } from '../../one-per.js';
 import { limitsCountCalls } from './availability.js';
 import { captchaFor } from './captcha.js';
 import type { StartableDeployment } from './repository.js';
@@ -50,11 +51,5 @@ export class StartCache {
   }
 }
 
-const caches = new WeakMap<Pick<ServiceDeps, 'config' | 'clock'>, StartCache>();
-
 /** This service's cache (every start of the instance shares it). */
-export function startCacheFor(deps: Pick<ServiceDeps, 'config' | 'clock'>): StartCache {
-  let cache = caches.get(deps);
-  if (!cache) caches.set(deps, (cache = new StartCache(deps)));
-  return cache;
-}
+export const startCacheFor = onePer((deps: Pick<ServiceDeps, 'config' | 'clock'>) => new StartCache(deps));

@@ -12,6 +12,7 @@
 // the start read them, so that a start may rely on a deployment kept from an earlier one (start-cache.ts).
 import type { Clock } from '../../time.js';
 import type { Db } from '../../db/database.js';
+import { onePer } from '../../one-per.js';
 import type { ApiError } from '../../http/errors.js';
 import type { ConversationInsert, UsablePalAndFace } from '../conversations/create.js';
 import { recordConsent } from '../conversations/receipts.js';
@@ -74,14 +75,8 @@ async function writeUnderLock(db: Db, clock: Clock, start: StartWrite): Promise<
   });
 }
 
-const batchers = new WeakMap<Db, StartBatcher>();
-
 /** The database's batcher (every start of the instance shares it). */
-function startBatcherFor(db: Db): StartBatcher {
-  let batcher = batchers.get(db);
-  if (!batcher) batchers.set(db, (batcher = new StartBatcher(db)));
-  return batcher;
-}
+const startBatcherFor = onePer((db: Db) => new StartBatcher(db));
 
 function secondsToUtcMidnight(now: Date, reason: string): number | undefined {
   if (reason !== 'daily_limit') return undefined;

@@ -6,6 +6,7 @@
 import type { WebSocket } from 'ws';
 import { ShutdownReasons } from '../../../../protocol/callbacks.js';
 import type { ServiceDeps } from '../../../context.js';
+import { onePer } from '../../../one-per.js';
 import { newId } from '../../../ids.js';
 import { openPostgresChannel, type InstanceChannel } from './instance-channel.js';
 import { loadLiveConversation, type LiveConversation } from './live-conversation.js';
@@ -226,11 +227,5 @@ export class RoomHub {
   }
 }
 
-const hubs = new WeakMap<ServiceDeps, RoomHub>();
-
 /** The hub of this service (routes and the WebSocket server share it). */
-export function hubFor(deps: ServiceDeps): RoomHub {
-  let hub = hubs.get(deps);
-  if (!hub) hubs.set(deps, (hub = new RoomHub(deps)));
-  return hub;
-}
+export const hubFor = onePer((deps: ServiceDeps) => new RoomHub(deps));

@@ -1,25 +1,19 @@
 // The service's voice and ears, shared by its rooms: one speech synthesiser (the local engine keeps a
 // helper process), and voice activity detection plus the configured transcriber for hearing.
 import type { ServiceDeps } from '../../../context.js';
+import { onePer } from '../../../one-per.js';
 import { createSynthesizer, type Synthesizer } from '../../../voice/synthesis.js';
 import { transcriber } from '../../../voice/transcription.js';
 import { VoiceActivityDetector } from '../../../voice/vad.js';
 import type { Ears } from './pal-hearing.js';
 
-const engines = new WeakMap<ServiceDeps, { synthesizer: Synthesizer; ears: Ears }>();
-
-function enginesFor(deps: ServiceDeps): { synthesizer: Synthesizer; ears: Ears } {
-  let found = engines.get(deps);
-  if (!found) {
-    const transcribe = transcriber(deps);
-    found = {
-      synthesizer: createSynthesizer(deps),
-      ears: { detector: (sampleRate) => new VoiceActivityDetector(sampleRate), ...(transcribe ? { transcribe } : {}) },
-    };
-    engines.set(deps, found);
-  }
-  return found;
-}
+const enginesFor = onePer((deps: ServiceDeps): { synthesizer: Synthesizer; ears: Ears } => {
+  const transcribe = transcriber(deps);
+  return {
+    synthesizer: createSynthesizer(deps),
+    ears: { detector: (sampleRate) => new VoiceActivityDetector(sampleRate), ...(transcribe ? { transcribe } : {}) },
+  };
+});
 
 export function synthesizerFor(deps: ServiceDeps): Synthesizer {
   return enginesFor(deps).synthesizer;

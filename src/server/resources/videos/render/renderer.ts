@@ -2,6 +2,7 @@
 // image or video plus that speech. The local renderer (espeak-ng + ffmpeg) implements it; a hosted
 // rendering provider could too.
 import type { Config } from '../../../config.js';
+import { onePer } from '../../../one-per.js';
 import { createLocalRenderer } from './local-renderer.js';
 
 export type AudioFormat = 'mp3' | 'ogg' | 'wav';
@@ -53,14 +54,5 @@ export interface Renderer {
  */
 export class RenderError extends Error {}
 
-const renderers = new WeakMap<Config, Renderer>();
-
 /** The renderer for this service instance (the local one, looking for its tools on PALKIT_RENDER_PATH or PATH). */
-export function rendererFor(config: Config): Renderer {
-  let renderer = renderers.get(config);
-  if (!renderer) {
-    renderer = createLocalRenderer({ searchPath: config.renderPath ?? process.env.PATH ?? '' });
-    renderers.set(config, renderer);
-  }
-  return renderer;
-}
+export const rendererFor = onePer((config: Config): Renderer => createLocalRenderer({ searchPath: config.renderPath ?? process.env.PATH ?? '' }));
