@@ -1,6 +1,7 @@
 // Wire frames of palkit's local conversation room (WebSocket at the conversation_url, ws/wss scheme).
 // The interactions protocol travels inside `app-message` frames exactly as it would over Daily.
 import * as z from 'zod/mini';
+import { VISEMES } from './visemes.js';
 
 export const ParticipantRole = z.enum(['pal', 'visitor', 'operator']);
 export type ParticipantRole = z.infer<typeof ParticipantRole>;
@@ -64,6 +65,8 @@ export type ServerFrame = z.infer<typeof ServerFrame>;
  */
 export const AudioFrameKind = { palVoice: 1, microphone: 2 } as const;
 export const AUDIO_HEADER_BYTES = 8;
+/** Sample rates an audio frame may carry, in Hz. */
+export const AUDIO_RATE_RANGE = { min: 8000, max: 96000 } as const;
 
 export interface AudioFrame {
   kind: number;
@@ -82,20 +85,28 @@ export function encodeAudioFrame(frame: AudioFrame): Uint8Array {
   return bytes;
 }
 
-/** The audio frame in these bytes, or null when they are not one (too short, odd length, no rate). */
+/**
+ * The audio frame in these bytes, or null when they are not one: too short, odd length, an unknown kind,
+ * a viseme index past the table (or any on microphone audio), reserved bytes set, or a rate out of range.
+ */
 export function decodeAudioFrame(data: ArrayBuffer | ArrayBufferView): AudioFrame | null {
   const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   if (bytes.byteLength < AUDIO_HEADER_BYTES || (bytes.byteLength - AUDIO_HEADER_BYTES) % 2 !== 0) return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const kind = view.getUint8(0);
+  const viseme = view.getUint8(1);
+  if (kind !== AudioFrameKind.palVoice && kind !== AudioFrameKind.microphone) return null;
+  if (kind === AudioFrameKind.palVoice ? viseme >= VISEMES.length : viseme !== 0) return null;
+  if (view.getUint16(2, true) !== 0) return null;
   const sampleRate = view.getUint32(4, true);
-  if (sampleRate < 8000 || sampleRate > 96000) return null;
+  if (sampleRate < AUDIO_RATE_RANGE.min || sampleRate > AUDIO_RATE_RANGE.max) return null;
   const samples = new Int16Array((bytes.byteLength - AUDIO_HEADER_BYTES) / 2);
   for (let i = 0; i < samples.length; i++) samples[i] = view.getInt16(AUDIO_HEADER_BYTES + i * 2, true);
-  return { kind: view.getUint8(0), viseme: view.getUint8(1), sampleRate, samples };
+  return { kind, viseme, sampleRate, samples };
 }
 
 /** Close codes the room uses (4000–4999 are application codes). */
-export const RoomCloseCode = { invalidToken: 4401, notFound: 4404, replaced: 4409, ended: 4410, badFrame: 4400 } as const;
+export const RoomCloseCode = { invalidToken: 4401, notFound: 4404, replaced: 4409, ended: 4410, badFrame: 4400, flooding: 4429 } as const;
 
 /** ws(s) address of the room behind an http(s) conversation_url. */
 export function roomSocketUrl(conversationUrl: string): string {

@@ -1,10 +1,11 @@
 // A visitor's voice for room tests: words spoken by espeak-ng at 16 kHz, sent as a browser sends its
-// microphone (20 ms audio frames, in real time sped up 4×).
+// microphone (20 ms audio frames, in real time).
 import { execFileSync } from 'node:child_process';
 import { AudioFrameKind, encodeAudioFrame } from '../../src/protocol/room.js';
 import type { RoomClient } from './live-fixtures.js';
 
 export const MICROPHONE_RATE = 16000;
+const FRAME = MICROPHONE_RATE / 50;
 
 export function speech(text: string): Int16Array {
   const wav = execFileSync('espeak-ng', ['--stdout', '-s', '170', text]);
@@ -12,9 +13,12 @@ export function speech(text: string): Int16Array {
   return new Int16Array(raw.buffer, raw.byteOffset, raw.length / 2);
 }
 
+/** Sends the samples as a browser sends its microphone: 20 ms frames, in real time (the room drops audio sent faster). */
 export async function talk(client: RoomClient, samples: Int16Array): Promise<void> {
-  for (let i = 0; i < samples.length; i += 320) {
-    client.socket.send(encodeAudioFrame({ kind: AudioFrameKind.microphone, viseme: 0, sampleRate: MICROPHONE_RATE, samples: samples.subarray(i, i + 320) }));
-    if ((i / 320) % 4 === 3) await new Promise((r) => setTimeout(r, 20));
+  const start = performance.now();
+  for (let i = 0; i < samples.length; i += FRAME) {
+    client.socket.send(encodeAudioFrame({ kind: AudioFrameKind.microphone, viseme: 0, sampleRate: MICROPHONE_RATE, samples: samples.subarray(i, i + FRAME) }));
+    const wait = start + ((i + FRAME) * 1000) / MICROPHONE_RATE - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   }
 }

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { before, describe, it } from 'node:test';
+import { joinSamples, resample } from '../../src/server/voice/pcm.js';
 import { vadReady, VoiceActivityDetector, type VoiceChange } from '../../src/server/voice/vad.js';
 
 const RATE = 16000;
@@ -71,7 +72,24 @@ describe('voice activity detection (WebRTC VAD)', () => {
     assert.ok(changes[0]!.atMs < 500 + 500, `barged in at ${changes[0]!.atMs} ms`);
   });
 
-  it('refuses sample rates the detector cannot take', () => {
-    assert.throws(() => new VoiceActivityDetector(22050), /8, 16, 32 or 48 kHz/);
+  it('hears speech at rates libfvad cannot take (22.05, 24, 44.1, 96 kHz) by resampling it, and hands the turn on at 16 kHz', () => {
+    for (const rate of [22050, 24000, 44100, 96000]) {
+      const resampled = Int16Array.from(resample(joinSamples(silence(1000), words, silence(1500)), RATE, rate));
+      const detector = new VoiceActivityDetector(rate);
+      const changes: VoiceChange[] = [];
+      const slice = rate / 50;
+      for (let i = 0; i < resampled.length; i += slice) changes.push(...detector.push(resampled.subarray(i, i + slice)));
+      detector.close();
+      assert.deepEqual(changes.map((c) => c.type), ['speech-start', 'speech-end'], `at ${rate} Hz`);
+      const end = changes[1]!;
+      assert.ok(end.type === 'speech-end' && end.sampleRate === 16000, `the turn at ${rate} Hz is handed on at 16 kHz`);
+      const turnMs = (end.samples.length / end.sampleRate) * 1000;
+      const spokenMs = (words.length / RATE) * 1000;
+      assert.ok(turnMs > spokenMs * 0.8 && turnMs < spokenMs + 600, `at ${rate} Hz the turn holds ${turnMs} ms of ${spokenMs} ms spoken`);
+    }
+  });
+
+  it('refuses rates no audio frame may carry', () => {
+    for (const rate of [0, 7999, 96001, 22050.5]) assert.throws(() => new VoiceActivityDetector(rate), /between 8 and 96 kHz/);
   });
 });

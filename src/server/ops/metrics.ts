@@ -10,6 +10,8 @@ export interface ServiceMetrics {
   startRefusals: Counter<'via' | 'reason'>;
   webhookDeliveryFailures: Counter<'final'>;
   httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
+  roomInputDropped: Counter<'kind'>;
+  roomSocketsClosedForFlooding: Counter;
 }
 
 export interface MetricsOptions {
@@ -63,6 +65,13 @@ export function createMetrics({ db, processMetrics = false }: MetricsOptions): S
     conversationStarts: new Counter({ name: 'palkit_conversation_starts_total', help: 'Conversations started (via: deployment start or keyed API create).', labelNames: ['via'], registers: [registry] }),
     startRefusals: new Counter({ name: 'palkit_start_refusals_total', help: 'Conversation starts refused, by reason (the error code of the answer).', labelNames: ['via', 'reason'], registers: [registry] }),
     webhookDeliveryFailures: new Counter({ name: 'palkit_webhook_delivery_failures_total', help: 'Failed webhook delivery attempts (final: no retry follows).', labelNames: ['final'], registers: [registry] }),
+    roomInputDropped: new Counter({
+      name: 'palkit_room_input_dropped_total',
+      help: 'What participants sent into local rooms past their budget and was dropped (kind: audio, frame, text).',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+    roomSocketsClosedForFlooding: new Counter({ name: 'palkit_room_sockets_closed_flooding_total', help: 'Room connections closed because they kept sending past their budget.', registers: [registry] }),
     httpRequestDuration: new Histogram({
       name: 'palkit_http_request_duration_seconds',
       help: 'HTTP request latency by method, route pattern and status.',

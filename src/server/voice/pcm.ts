@@ -12,3 +12,19 @@ export function joinSamples(...runs: Int16Array[]): Int16Array {
   }
   return joined;
 }
+
+/** Linear resampling of 16-bit PCM from `fromRate` to `toRate`, as floats (the same run when the rates match). */
+export function resample(samples: Int16Array, fromRate: number, toRate: number): Float32Array {
+  if (fromRate === toRate) return Float32Array.from(samples);
+  const length = Math.round((samples.length * toRate) / fromRate);
+  const out = new Float32Array(length);
+  const step = fromRate / toRate;
+  for (let i = 0; i < length; i++) {
+    const x = i * step;
+    const j = Math.floor(x);
+    const a = samples[j] ?? 0;
+    const b = samples[j + 1] ?? a;
+    out[i] = a + (b - a) * (x - j);
+  }
+  return out;
+}

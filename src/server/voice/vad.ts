@@ -2,11 +2,13 @@
 // WebAssembly by @echogarden/fvad-wasm) classifies 20 ms frames; a turn starts after enough voiced
 // frames in a short window and ends after a pause. While the PAL talks (barge-in), speech must be longer
 // and louder to count, so that the PAL's own voice leaking into the microphone does not cut it off.
+// libfvad takes 8, 16, 32 or 48 kHz; audio at any other rate is resampled to 16 kHz first.
 import fvad from '@echogarden/fvad-wasm';
-import { joinSamples } from './pcm.js';
+import { AUDIO_RATE_RANGE } from '../../protocol/room.js';
+import { joinSamples, resample } from './pcm.js';
 
-/** What changed after some samples: speech began, or a turn ended with its audio (pre-roll included). */
-export type VoiceChange = { type: 'speech-start' } | { type: 'speech-end'; samples: Int16Array };
+/** What changed after some samples: speech began, or a turn ended with its audio (pre-roll included) at the rate it was heard. */
+export type VoiceChange = { type: 'speech-start' } | { type: 'speech-end'; samples: Int16Array; sampleRate: number };
 
 interface Fvad {
   _fvad_new(): number;
@@ -32,6 +34,8 @@ const PRE_ROLL_MS = 300;
 /** A turn longer than this is cut and handed on. */
 const MAX_TURN_MS = 30_000;
 const RATES = new Set([8000, 16000, 32000, 48000]);
+/** Where audio at another rate is taken to. */
+const FALLBACK_RATE = 16000;
 
 let engine: Fvad | null = null;
 const loading: Promise<Fvad> = (fvad as unknown as () => Promise<Fvad>)().then((m) => (engine = m));
@@ -45,6 +49,8 @@ export function vadReady(): Promise<void> {
 export class VoiceActivityDetector {
   bargeIn = false;
   private readonly frameSize: number;
+  /** The rate libfvad sees: the input's, or FALLBACK_RATE when libfvad cannot take the input's. */
+  private readonly rate: number;
   private inst = 0;
   private buffer = 0;
   private pending: Int16Array = new Int16Array(0);
@@ -56,17 +62,20 @@ export class VoiceActivityDetector {
   private closed = false;
 
   constructor(private readonly sampleRate: number) {
-    if (!RATES.has(sampleRate)) throw new RangeError(`voice activity detection needs 8, 16, 32 or 48 kHz audio, not ${sampleRate} Hz`);
-    this.frameSize = (sampleRate * FRAME_MS) / 1000;
+    if (!Number.isInteger(sampleRate) || sampleRate < AUDIO_RATE_RANGE.min || sampleRate > AUDIO_RATE_RANGE.max) {
+      throw new RangeError(`voice activity detection needs audio between 8 and 96 kHz, not ${sampleRate} Hz`);
+    }
+    this.rate = RATES.has(sampleRate) ? sampleRate : FALLBACK_RATE;
+    this.frameSize = (this.rate * FRAME_MS) / 1000;
   }
 
   /** Feeds samples; returns what changed. Before the detector has loaded, audio waits (up to a second). */
   push(samples: Int16Array): VoiceChange[] {
     if (this.closed) return [];
-    this.pending = joinSamples(this.pending, samples);
+    this.pending = joinSamples(this.pending, this.rate === this.sampleRate ? samples : Int16Array.from(resample(samples, this.sampleRate, this.rate)));
     const fvad = this.ready();
     if (!fvad) {
-      if (this.pending.length > this.sampleRate) this.pending = this.pending.slice(-this.sampleRate);
+      if (this.pending.length > this.rate) this.pending = this.pending.slice(-this.rate);
       return [];
     }
     const changes: VoiceChange[] = [];
@@ -93,7 +102,7 @@ export class VoiceActivityDetector {
     if (!this.inst) {
       this.inst = engine._fvad_new();
       engine._fvad_set_mode(this.inst, 3); // the most aggressive: least likely to call noise speech
-      engine._fvad_set_sample_rate(this.inst, this.sampleRate);
+      engine._fvad_set_sample_rate(this.inst, this.rate);
       this.buffer = engine._malloc(this.frameSize * 2);
     }
     return engine;
@@ -132,6 +141,6 @@ export class VoiceActivityDetector {
     this.recent.length = 0;
     // The trailing pause is not part of what was said.
     const keep = Math.max(1, frames.length - Math.floor(this.silentMs / FRAME_MS) + 3);
-    return { type: 'speech-end', samples: joinSamples(...frames.slice(0, keep)) };
+    return { type: 'speech-end', samples: joinSamples(...frames.slice(0, keep)), sampleRate: this.rate };
   }
 }

@@ -7,8 +7,10 @@ import type { ServiceDeps } from '../../../context.js';
 
 /** Voice activity of one stream of 16-bit mono samples. */
 export interface VoiceActivity {
-  /** Feeds samples; returns what changed: speech began, or a turn ended with its audio. */
-  push(samples: Int16Array): Array<{ type: 'speech-start' } | { type: 'speech-end'; samples: Int16Array }>;
+  /** Feeds samples; returns what changed: speech began, or a turn ended with its audio (at the rate it carries). */
+  push(samples: Int16Array): Array<{ type: 'speech-start' } | { type: 'speech-end'; samples: Int16Array; sampleRate: number }>;
+  /** Frees what the detector holds (its WebAssembly instance); it hears nothing after. */
+  close(): void;
   /** While the PAL talks, a louder, longer voice is needed to count as speech (its own echo must not). */
   bargeIn: boolean;
 }
@@ -55,6 +57,8 @@ export class PalHearing {
   hear(from: Participant, samples: Int16Array, sampleRate: number): void {
     let listener = this.listeners.get(from.participant_id);
     if (!listener || listener.sampleRate !== sampleRate) {
+      // A new rate needs a new detector; the old one is freed, or each switch would leak one.
+      listener?.activity.close();
       listener = { activity: this.ears.detector(sampleRate), sampleRate, speaking: false };
       this.listeners.set(from.participant_id, listener);
     }
@@ -66,18 +70,20 @@ export class PalHearing {
       } else {
         listener.speaking = false;
         this.port.stopped(from);
-        void this.transcribe(from, change.samples, sampleRate);
+        void this.transcribe(from, change.samples, change.sampleRate);
       }
     }
   }
 
   /** A participant left: what it was saying is dropped. */
   forget(participantId: string): void {
+    this.listeners.get(participantId)?.activity.close();
     this.listeners.delete(participantId);
   }
 
   close(): void {
     this.abort.abort();
+    for (const listener of this.listeners.values()) listener.activity.close();
     this.listeners.clear();
   }
 

@@ -120,7 +120,7 @@ export class RoomHub {
     const { config, dbKind, log } = this.deps;
     if (dbKind === 'postgres' && config.databaseUrl) {
       this.channel = await openPostgresChannel(config.databaseUrl, this.instanceId, (message) => this.relay?.receive(message), log);
-      this.relay = new RoomRelay(this.channel, { holdRoom: (id) => this.holdRoom(id), room: (id) => this.rooms.get(id) }, log);
+      this.relay = new RoomRelay(this.channel, { holdRoom: (id) => this.holdRoom(id), room: (id) => this.rooms.get(id) }, log, this.deps.metrics);
     }
     this.stopBus = this.deps.bus.on('conversation.ended', ({ conversationId, reason }) => {
       const room = this.rooms.get(conversationId);

@@ -8,6 +8,9 @@ import type { RawData, WebSocket } from 'ws';
 import type { Logger } from '../../../log.js';
 import type { InstanceChannel } from './instance-channel.js';
 import { RelayedSocket } from './relayed-socket.js';
+import { countRefused, ParticipantBudget } from './participant-budget.js';
+import { RoomCloseCode } from '../../../../protocol/room.js';
+import type { ServiceMetrics } from '../../../ops/metrics.js';
 import type { Backlog, Room } from './room.js';
 import type { RoomMessage } from './room-message.js';
 
@@ -48,6 +51,7 @@ export class RoomRelay {
     private readonly channel: InstanceChannel,
     private readonly host: RelayHost,
     private readonly log: Logger,
+    private readonly metrics: ServiceMetrics,
   ) {}
 
   get instanceId(): string {
@@ -61,8 +65,16 @@ export class RoomRelay {
     const m = `${this.instanceId}.${++this.sequence}`;
     this.outgoing.set(m, { socket, conversationId, holder });
     this.channel.send(holder, { k: 'join', c: conversationId, m, from: this.instanceId, ...joining });
+    // The budget holds here too, so that a flood never reaches the instance channel.
+    const budget = new ParticipantBudget();
     const forward = (data: RawData | string | null, isBinary: boolean) => {
-      if (data === null) return;
+      if (data === null || !this.outgoing.has(m)) return;
+      const verdict = budget.admit(data, isBinary);
+      if (!verdict.ok) {
+        countRefused(this.metrics, verdict);
+        if (verdict.close) socket.close(RoomCloseCode.flooding, 'flooding');
+        return;
+      }
       if (isBinary) this.channel.send(holder, { k: 'audio', m, d: asBuffer(data).toString('base64') });
       else this.channel.send(holder, { k: 'frame', m, d: data.toString() });
     };

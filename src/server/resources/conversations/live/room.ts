@@ -15,6 +15,7 @@ import { FRAME_INTERVAL_MS, perceives } from '../perception/perception.js';
 import { PalAgent } from './pal-agent.js';
 import { finalizeConversation, markConversationEnded } from './room-end.js';
 import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from './room-limits.js';
+import { countRefused, ParticipantBudget, type BudgetVerdict } from './participant-budget.js';
 import { keepRecording, pauseRecording, recordingRequested, startRecording, type LiveRecording } from '../../recordings/store.js';
 
 /** Frames a participant sent while its join was being checked (text, or null for binary). */
@@ -137,9 +138,16 @@ export class Room {
     // Only a conversation that had never started gets the join callbacks, disclosure and greeting.
     if (palIsNew) palJoined = this.pal.join(!this.conv.startedAt);
     // From here on the room reads this participant's frames, starting with those sent while it joined.
-    socket.on('message', (data, isBinary) => (isBinary ? this.onAudio(member, data) : this.onFrame(member, data.toString())));
+    const budget = new ParticipantBudget();
+    socket.on('message', (data, isBinary) => {
+      // A connection closed for flooding may still deliver what it had sent: that costs nothing more.
+      if (!this.members.has(participant.participant_id)) return;
+      const verdict = budget.admit(data, isBinary);
+      if (!verdict.ok) return this.refuse(member, verdict);
+      this.contained(member, () => (isBinary ? this.onAudio(member, data) : this.onFrame(member, data.toString())));
+    });
     backlog.handedOff = true;
-    for (const text of backlog.frames.splice(0)) this.onFrame(member, text);
+    for (const text of backlog.frames.splice(0)) this.contained(member, () => this.onFrame(member, text));
     await palJoined;
   }
 
@@ -215,6 +223,36 @@ export class Room {
     this.deps.db.updateTable('conversations').set({ live_empty_since: now }).where('conversation_id', '=', this.conversationId).execute()
       .catch((error: unknown) => this.deps.log.error('room state write failed', { conversation_id: this.conversationId, error: String(error) }));
     this.arm();
+  }
+
+  /**
+   * The fault boundary of a participant's frames: whatever handling one throws ends that participant's
+   * connection with an error frame and a logged reason, never the process or anyone else's call.
+   */
+  private contained(member: Member, handle: () => void): void {
+    try {
+      handle();
+    } catch (error) {
+      const participantId = member.participant.participant_id;
+      this.deps.log.error('a participant frame failed; its connection is closed', {
+        conversation_id: this.conversationId, participant_id: participantId, error: error instanceof Error ? error.message : String(error),
+      });
+      this.sendTo(member, { type: 'error', code: 'internal_error', message: 'this frame could not be handled; the connection is closed' });
+      member.socket.close(1011, 'internal_error');
+      this.leave(participantId);
+    }
+  }
+
+  /** A frame past the participant's budget is dropped (said once a while); a connection that keeps flooding is closed. */
+  private refuse(member: Member, verdict: Exclude<BudgetVerdict, { ok: true }>): void {
+    countRefused(this.deps.metrics, verdict);
+    if (verdict.close) {
+      this.deps.log.info('a participant kept sending past its budget; its connection is closed', { conversation_id: this.conversationId, participant_id: member.participant.participant_id, kind: verdict.kind });
+      this.sendTo(member, { type: 'error', code: 'flooding', message: 'too much was sent too fast; the connection is closed' });
+      member.socket.close(RoomCloseCode.flooding, 'flooding');
+      return this.leave(member.participant.participant_id);
+    }
+    if (verdict.first) this.sendTo(member, { type: 'error', code: 'rate_limited', message: `${verdict.kind} sent faster than the room takes it is dropped` });
   }
 
   /** Microphone audio from a participant: the PAL listens to visitors (operators only watch). */

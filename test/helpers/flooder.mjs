@@ -1,0 +1,51 @@
+// A hostile visitor in a process of its own (so the test's own event loop measures the victims, not the
+// flood): joins a room with its meeting token and sends frames as fast as the socket takes them.
+// Usage: node flooder.mjs <conversation_url> <meeting_token> <kind: audio|rates|chat|echo> <count>
+// Prints one JSON line when done: { sent, closeCode }.
+import WebSocket from 'ws';
+
+const [url, token, kind, countText] = process.argv.slice(2);
+const count = Number(countText);
+const socketUrl = url.replace(/^http/, 'ws');
+
+function audio(rate) {
+  const samples = rate / 50;
+  const bytes = Buffer.alloc(8 + samples * 2);
+  bytes.writeUInt8(2, 0); // microphone
+  bytes.writeUInt32LE(rate, 4);
+  for (let i = 0; i < samples; i++) bytes.writeInt16LE(Math.round(8000 * Math.sin(i / 3)), 8 + i * 2);
+  return bytes;
+}
+
+function frame(i) {
+  switch (kind) {
+    case 'audio':
+      return audio(16000);
+    case 'rates':
+      return audio(i % 2 ? 16000 : 8000);
+    case 'chat':
+      return JSON.stringify({ type: 'app-message', data: { message_type: 'conversation', event_type: 'conversation.respond', properties: { text: `Flood ${i}` } } });
+    case 'echo':
+      return JSON.stringify({ type: 'app-message', data: { message_type: 'conversation', event_type: 'conversation.echo', properties: { text: 'Echo flood. '.repeat(400) } } });
+    default:
+      throw new Error(`unknown flood kind ${kind}`);
+  }
+}
+
+const socket = new WebSocket(socketUrl);
+let closeCode = null;
+socket.on('close', (code) => (closeCode = code));
+socket.on('error', () => undefined);
+await new Promise((resolve, reject) => {
+  socket.once('open', resolve);
+  socket.once('error', reject);
+});
+socket.send(JSON.stringify({ type: 'join', meeting_token: token, user_name: 'Flooder' }));
+await new Promise((resolve) => socket.on('message', (data, isBinary) => !isBinary && JSON.parse(data.toString()).type === 'joined' && resolve()));
+let sent = 0;
+for (; sent < count && socket.readyState === WebSocket.OPEN; sent++) {
+  await new Promise((resolve) => socket.send(frame(sent), resolve));
+}
+socket.close();
+await new Promise((resolve) => (socket.readyState === WebSocket.CLOSED ? resolve() : socket.once('close', resolve)));
+console.log(JSON.stringify({ sent, closeCode }));
