@@ -1,11 +1,16 @@
 // The call as one 16 kHz mono track: the PAL's voice and the visitors' microphones mixed on the call's
 // clock (each source placed where its audio arrived, or right after its previous chunk when it arrives
-// in a burst), appended to a raw PCM file every second so that a crash keeps what was recorded.
+// in a burst), appended to a raw PCM file every second so that a crash keeps what was recorded. A source
+// never runs more than AHEAD_MS ahead of the call's clock (what is sent faster is dropped), and nothing
+// is kept past the call's maximum duration: the recording is never longer than the call.
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { resample } from '../../voice/pcm.js';
 
 export const RECORDING_RATE = 16_000;
 const FLUSH_MS = 1_000;
+/** How far ahead of the call's clock a source may be placed (the PAL's voice is sent a little ahead of playback). */
+export const AHEAD_MS = 1_000;
 
 export class CallRecorder {
   /** Mixed samples not yet written, starting at sample index `pendingStart`. */
@@ -18,19 +23,25 @@ export class CallRecorder {
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
 
-  private constructor(private readonly file: FileHandle, private readonly startedAt: number, private readonly now: () => number) {
-    this.timer = setInterval(() => this.flushUpTo(this.nowIndex()), FLUSH_MS);
+  private constructor(
+    private readonly file: FileHandle,
+    private readonly startedAt: number,
+    private readonly now: () => number,
+    /** No sample at or past this index is kept. */
+    private readonly limit: number,
+  ) {
+    this.timer = setInterval(() => this.flushUpTo(Math.min(this.nowIndex(), this.limit)), FLUSH_MS);
     this.timer.unref();
   }
 
-  /** Starts (or, after a restart, continues) the PCM file at `path`; `startedAt` is the call's clock origin. */
-  static async start(path: string, now: () => number = Date.now): Promise<CallRecorder> {
+  /** Starts (or, after a restart, continues) the PCM file at `path`, for a call of at most `maxSeconds`. */
+  static async start(path: string, maxSeconds: number, now: () => number = Date.now): Promise<CallRecorder> {
     await mkdir(dirname(path), { recursive: true });
     const file = await open(path, 'a');
     const { size } = await file.stat();
     // Continuing a recording: its samples so far come first.
     const startedAt = now() - (size / 2 / RECORDING_RATE) * 1000;
-    const recorder = new CallRecorder(file, startedAt, now);
+    const recorder = new CallRecorder(file, startedAt, now, Math.floor(maxSeconds * RECORDING_RATE));
     recorder.pendingStart = recorder.end = Math.floor(size / 2);
     return recorder;
   }
@@ -38,8 +49,13 @@ export class CallRecorder {
   /** Adds `samples` (16-bit PCM at `sampleRate`) from one source. */
   add(source: string, samples: Int16Array, sampleRate: number): void {
     if (this.closed || samples.length === 0) return;
-    const resampled = resample(samples, sampleRate);
-    const at = Math.max(this.cursors.get(source) ?? 0, this.nowIndex() - resampled.length, this.pendingStart);
+    let resampled = resample(samples, sampleRate, RECORDING_RATE);
+    const now = this.nowIndex();
+    const at = Math.max(this.cursors.get(source) ?? 0, now - resampled.length, this.pendingStart);
+    // Audio sent faster than the call runs, or past its end, is not kept.
+    const room = Math.min(now + (AHEAD_MS / 1000) * RECORDING_RATE, this.limit) - at;
+    if (room <= 0) return;
+    if (resampled.length > room) resampled = resampled.subarray(0, room);
     this.cursors.set(source, at + resampled.length);
     this.ensure(at + resampled.length);
     const offset = at - this.pendingStart;
@@ -49,7 +65,7 @@ export class CallRecorder {
 
   /** Seconds recorded so far (the call's clock). */
   get seconds(): number {
-    return Math.max(this.end, this.nowIndex()) / RECORDING_RATE;
+    return this.total() / RECORDING_RATE;
   }
 
   /** Writes everything up to now (and any audio queued past it) and closes the file; returns the samples written. */
@@ -57,11 +73,15 @@ export class CallRecorder {
     if (this.closed) return 0;
     this.closed = true;
     clearInterval(this.timer);
-    const total = Math.max(this.end, this.nowIndex());
+    const total = this.total();
     this.flushUpTo(total);
     await this.writing;
     await this.file.close();
     return total;
+  }
+
+  private total(): number {
+    return Math.min(Math.max(this.end, this.nowIndex()), this.limit);
   }
 
   private nowIndex(): number {
@@ -88,22 +108,6 @@ export class CallRecorder {
     const file = this.file;
     this.writing = this.writing.then(() => file.write(bytes).then(() => file.datasync().catch(() => undefined))).catch(() => undefined);
   }
-}
-
-/** Linear resampling to RECORDING_RATE, as floats. */
-function resample(samples: Int16Array, rate: number): Float32Array {
-  if (rate === RECORDING_RATE) return Float32Array.from(samples);
-  const length = Math.round((samples.length * RECORDING_RATE) / rate);
-  const out = new Float32Array(length);
-  const step = rate / RECORDING_RATE;
-  for (let i = 0; i < length; i++) {
-    const x = i * step;
-    const j = Math.floor(x);
-    const a = samples[j] ?? 0;
-    const b = samples[j + 1] ?? a;
-    out[i] = a + (b - a) * (x - j);
-  }
-  return out;
 }
 
 /** A WAV header for `samples` 16-bit mono samples at RECORDING_RATE. */

@@ -7,6 +7,7 @@ import type { ServiceDeps } from '../../context.js';
 import { newId } from '../../ids.js';
 import { CallRecorder, RECORDING_RATE, wavHeader } from './call-recorder.js';
 import { defaultStorage } from './default-storage.js';
+import { roomLimits } from '../conversations/live/room-limits.js';
 
 export const RETENTION_DAYS = 30;
 export const RECORDING_COPY_JOB = 'recordings.copy';
@@ -37,7 +38,7 @@ export async function startRecording(deps: ServiceDeps, conv: { conversationId: 
       default_key: `${conv.ownerId}/${conv.conversationId}/${recordingId}.wav`, destination_id: destination, created_at: deps.clock.now(),
     }).execute();
   }
-  return { recordingId, recorder: await CallRecorder.start(livePath(deps, recordingId)) };
+  return { recordingId, recorder: await CallRecorder.start(livePath(deps, recordingId), roomLimits(conv.properties).maxCallDuration) };
 }
 
 /** The room closes for good: the WAV goes to the default storage and the delivery starts. */
