@@ -84,14 +84,20 @@ export function percentile(values: number[], p: number): number {
 }
 
 export type FloodKind = 'audio' | 'rates' | 'chat' | 'echo';
+/** Frames sent, the close code of the last connection, and how many times the flooder joined. */
+export interface FloodResult {
+  sent: number;
+  closeCode: number | null;
+  sessions: number;
+}
 
-/** A hostile visitor in its own process floods the conversation with `count` frames of this kind. */
-export async function flood(conv: Conversation, kind: FloodKind, count: number): Promise<{ sent: number; closeCode: number | null }> {
+/** A hostile visitor in its own process floods the conversation with `count` frames of this kind, joining again when closed. */
+export async function flood(conv: Conversation, kind: FloodKind, count: number): Promise<FloodResult> {
   const script = fileURLToPath(new URL('./flooder.mjs', import.meta.url));
   return await new Promise((resolve, reject) => {
     execFile(process.execPath, [script, conv.conversationUrl, conv.meetingToken, kind, String(count)], { timeout: 90_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`the flooder failed: ${error.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as { sent: number; closeCode: number | null });
+      else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as FloodResult);
     });
   });
 }

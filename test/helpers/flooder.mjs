@@ -1,7 +1,8 @@
 // A hostile visitor in a process of its own (so the test's own event loop measures the victims, not the
 // flood): joins a room with its meeting token and sends frames as fast as the socket takes them.
 // Usage: node flooder.mjs <conversation_url> <meeting_token> <kind: audio|rates|chat|echo> <count>
-// Prints one JSON line when done: { sent, closeCode }.
+// Closed for flooding, it joins again with the same meeting token until all is sent. Prints one JSON line
+// when done: { sent, closeCode (of the last connection), sessions }.
 import WebSocket from 'ws';
 
 const [url, token, kind, countText] = process.argv.slice(2);
@@ -32,20 +33,35 @@ function frame(i) {
   }
 }
 
-const socket = new WebSocket(socketUrl);
-let closeCode = null;
-socket.on('close', (code) => (closeCode = code));
-socket.on('error', () => undefined);
-await new Promise((resolve, reject) => {
-  socket.once('open', resolve);
-  socket.once('error', reject);
-});
-socket.send(JSON.stringify({ type: 'join', meeting_token: token, user_name: 'Flooder' }));
-await new Promise((resolve) => socket.on('message', (data, isBinary) => !isBinary && JSON.parse(data.toString()).type === 'joined' && resolve()));
-let sent = 0;
-for (; sent < count && socket.readyState === WebSocket.OPEN; sent++) {
-  await new Promise((resolve) => socket.send(frame(sent), resolve));
+/** Joins, then sends until the room closes the connection or `count` frames are out; returns the close code. */
+async function session() {
+  const socket = new WebSocket(socketUrl);
+  const closed = new Promise((resolve) => socket.on('close', (code) => resolve(code)));
+  socket.on('error', () => undefined);
+  const opened = await new Promise((resolve) => {
+    socket.once('open', () => resolve(true));
+    socket.once('close', () => resolve(false));
+  });
+  if (!opened) return { joined: false, closeCode: await closed };
+  socket.send(JSON.stringify({ type: 'join', meeting_token: token, user_name: 'Flooder' }));
+  const joined = await new Promise((resolve) => {
+    socket.on('message', (data, isBinary) => !isBinary && JSON.parse(data.toString()).type === 'joined' && resolve(true));
+    socket.once('close', () => resolve(false));
+  });
+  while (joined && sent < count && socket.readyState === WebSocket.OPEN) {
+    await new Promise((resolve) => socket.send(frame(sent), resolve));
+    sent++;
+  }
+  socket.close();
+  return { joined, closeCode: await closed };
 }
-socket.close();
-await new Promise((resolve) => (socket.readyState === WebSocket.CLOSED ? resolve() : socket.once('close', resolve)));
-console.log(JSON.stringify({ sent, closeCode }));
+
+// A persistent attacker: closed for flooding, it joins again with the same token, until all is sent.
+let sent = 0;
+let last = { joined: true, closeCode: null };
+let sessions = 0;
+while (sent < count && last.joined) {
+  last = await session();
+  sessions++;
+}
+console.log(JSON.stringify({ sent, closeCode: last.closeCode, sessions }));

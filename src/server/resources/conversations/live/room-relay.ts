@@ -72,7 +72,10 @@ export class RoomRelay {
       const verdict = budget.admit(data, isBinary);
       if (!verdict.ok) {
         countRefused(this.metrics, verdict);
-        if (verdict.close) socket.close(RoomCloseCode.flooding, 'flooding');
+        if (verdict.close) {
+          socket.close(RoomCloseCode.flooding, 'flooding');
+          socket.terminate();
+        }
         return;
       }
       if (isBinary) this.channel.send(holder, { k: 'audio', m, d: asBuffer(data).toString('base64') });

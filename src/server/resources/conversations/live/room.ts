@@ -33,6 +33,8 @@ export interface RoomSocket {
   readonly OPEN: number;
   send(data: string | Uint8Array): void;
   close(code?: number, reason?: string): void;
+  /** Drops the connection at once, without the closing handshake (a WebSocket has it; a relayed one closes). */
+  terminate?(): void;
   on(event: 'close', listener: () => void): unknown;
   on(event: 'message', listener: (data: RawData | string, isBinary: boolean) => void): unknown;
 }
@@ -44,12 +46,16 @@ interface Member {
   token: string;
 }
 
+/** How long a connection closed for flooding has to read its close frame before it is dropped. */
+const FLOOD_CLOSE_GRACE_MS = 200;
 /** setTimeout cannot wait longer than this; a later deadline is re-armed when it is reached. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class Room {
   readonly conversationId: string;
   private readonly members = new Map<string, Member>();
+  /** What each meeting token (a participant without one: its id) may still send; one entry per token used here. */
+  private readonly budgets = new Map<string, ParticipantBudget>();
   private readonly limits: RoomLimits;
   private readonly marks: RoomMarks;
   private pal: PalAgent | null = null;
@@ -138,7 +144,10 @@ export class Room {
     // Only a conversation that had never started gets the join callbacks, disclosure and greeting.
     if (palIsNew) palJoined = this.pal.join(!this.conv.startedAt);
     // From here on the room reads this participant's frames, starting with those sent while it joined.
-    const budget = new ParticipantBudget();
+    // One budget per meeting token: joining again does not refill it.
+    const budgetKey = token || participant.participant_id;
+    const budget = this.budgets.get(budgetKey) ?? new ParticipantBudget();
+    this.budgets.set(budgetKey, budget);
     socket.on('message', (data, isBinary) => {
       // A connection closed for flooding may still deliver what it had sent: that costs nothing more.
       if (!this.members.has(participant.participant_id)) return;
@@ -250,6 +259,8 @@ export class Room {
       this.deps.log.info('a participant kept sending past its budget; its connection is closed', { conversation_id: this.conversationId, participant_id: member.participant.participant_id, kind: verdict.kind });
       this.sendTo(member, { type: 'error', code: 'flooding', message: 'too much was sent too fast; the connection is closed' });
       member.socket.close(RoomCloseCode.flooding, 'flooding');
+      // A flooder would go on sending until it reads the close; what it sends meanwhile is not read.
+      setTimeout(() => member.socket.terminate?.(), FLOOD_CLOSE_GRACE_MS).unref();
       return this.leave(member.participant.participant_id);
     }
     if (verdict.first) this.sendTo(member, { type: 'error', code: 'rate_limited', message: `${verdict.kind} sent faster than the room takes it is dropped` });
