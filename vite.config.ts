@@ -32,7 +32,7 @@ export default defineConfig(({ mode }) => {
         emptyOutDir: false,
         target: 'es2022',
         minify: true,
-        lib: { entry: 'src/cdn.ts', formats: ['iife'], name: 'palkit', fileName: () => 'palkit.js' },
+        lib: { entry: 'src/palkit/cdn.ts', formats: ['iife'], name: 'palkit', fileName: () => 'palkit.js' },
         rolldownOptions: { output: { minify: true } },
       },
     };
@@ -65,7 +65,7 @@ export default defineConfig(({ mode }) => {
         emptyOutDir: false,
         target: 'es2022',
         minify: true,
-        lib: { entry: 'src/cdn-full.ts', formats: ['es'], fileName: () => 'palkit-full.js' },
+        lib: { entry: 'src/palkit/cdn-full.ts', formats: ['es'], fileName: () => 'palkit-full.js' },
         rolldownOptions: { preserveEntrySignatures: 'allow-extension', output: { chunkFileNames: chunkName, minify: true } },
       },
     };
@@ -77,7 +77,7 @@ export default defineConfig(({ mode }) => {
       target: 'es2022',
       minify: false,
       lib: {
-        entry: { index: 'src/index.ts', 'components/define': 'src/components/define.ts', 'react/index': 'src/react/index.ts', 'vue/index': 'src/vue/index.ts' },
+        entry: { 'palkit/index': 'src/palkit/index.ts', 'palkit/components/define': 'src/palkit/components/define.ts', 'palkit/react/index': 'src/palkit/react/index.ts', 'palkit/vue/index': 'src/palkit/vue/index.ts' },
         formats: ['es'],
       },
       rolldownOptions: {

@@ -2,7 +2,7 @@
 // room, synthetic camera and microphone, a Turnstile look-alike. Controls and docs come from the
 // custom-elements manifest that `npm run build-storybook` / `npm run storybook` generate first.
 import { setCustomElementsManifest, type Preview } from '@storybook/web-components-vite';
-import '../src/components/define.js';
+import '../src/palkit/components/define.js';
 import manifest from './generated/custom-elements.json';
 import { installStandInMedia } from '../stories/support/media.js';
 import { installStandInSession } from '../stories/support/stand-in.js';

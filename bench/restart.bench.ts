@@ -32,7 +32,7 @@ export default async function restartBench(): Promise<void> {
   const demo = `http://localhost:${PORT}/demo/`;
   const anchor = await secondsUntilAnswer(process.execPath, ['-e', `require('http').createServer((q, s) => s.end('ok')).listen(${PORT})`], `http://localhost:${PORT}/`);
   const now = new Date();
-  utimesSync('src/components/conversation/conversation.ts', now, now);
+  utimesSync('src/palkit/components/conversation/conversation.ts', now, now);
   const changed = await secondsUntilAnswer('npm', ['start'], demo, env);
   const second = await secondsUntilAnswer('npm', ['start'], demo, env);
   const third = await secondsUntilAnswer('npm', ['start'], demo, env);

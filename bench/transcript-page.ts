@@ -1,9 +1,9 @@
 // Browser side of the transcript benchmark: a pal-transcript panel fed by a stand-in link, with hooks
 // the runner drives (fill, append one entry, scroll) and that return timings.
-import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from '../src/client/link.js';
-import { defineParts } from '../src/components/define-parts.js';
+import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from '../src/palkit/client/link.js';
+import { defineParts } from '../src/palkit/components/define-parts.js';
 defineParts();
-import type { PalTranscript } from '../src/components/transcript/transcript.js';
+import type { PalTranscript } from '../src/palkit/components/transcript/transcript.js';
 
 class BenchLink extends EventTarget implements ConversationLink {
   readonly conversationId = 'c_bench';

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const outputs = ['dist/cdn/palkit.js', 'dist/cdn/palkit-full.js'];
-const sources = ['src/cdn.ts', 'src/cdn-full.ts', 'src/cdn', 'src/client', 'src/components', 'src/protocol', 'vite.config.ts'];
+const sources = ['src/palkit/cdn.ts', 'src/palkit/cdn-full.ts', 'src/palkit/cdn', 'src/palkit/client', 'src/palkit/components', 'src/protocol', 'vite.config.ts'];
 
 function newest(path) {
   if (!existsSync(path)) return 0;

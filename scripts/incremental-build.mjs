@@ -13,7 +13,7 @@ const DEMO = ['demo/vite.demo.config.ts', 'demo/react', 'demo/vue'];
 
 /** The steps `npm start` needs, in order (the package build empties dist/, so it comes first). */
 export const START_STEPS = [
-  { name: 'package', command: ['vite', 'build'], inputs: ['src', ...CONFIG], outputs: ['dist/index.js', 'dist/react/index.js', 'dist/vue/index.js'] },
+  { name: 'package', command: ['vite', 'build'], inputs: ['src', ...CONFIG], outputs: ['dist/palkit/index.js', 'dist/palkit/react/index.js', 'dist/palkit/vue/index.js'] },
   { name: 'script tag, full', command: ['vite', 'build', '--mode', 'cdn-full'], inputs: ['src', ...CONFIG], outputs: ['dist/cdn/palkit-full.js'] },
   { name: 'script tag', command: ['vite', 'build', '--mode', 'cdn'], inputs: ['src', ...CONFIG], outputs: ['dist/cdn/palkit.js'] },
   { name: 'demo, React', command: ['vite', 'build', '--config', 'demo/vite.demo.config.ts', '--mode', 'react'], inputs: ['src', ...CONFIG, ...DEMO], outputs: ['dist/demo/react/index.html'] },

@@ -1,9 +1,9 @@
 // pal-conversation on its own surface: a stand-in room joined directly (no deployment), with the
 // disclosure banner, live captions, the chat panel and a canvas card.
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
-import { ApiClient } from '../src/client/api.js';
-import { ConversationSession } from '../src/client/session.js';
-import type { PalConversation } from '../src/components/conversation/conversation.js';
+import { ApiClient } from '../src/palkit/client/api.js';
+import { ConversationSession } from '../src/palkit/client/session.js';
+import type { PalConversation } from '../src/palkit/components/conversation/conversation.js';
 import { disclose, say, showCard, standInDeployment, standInFetch, StandInRoom, type Scenario } from './support/stand-in.js';
 
 type Args = { lang: string };

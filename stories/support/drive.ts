@@ -1,6 +1,6 @@
 // Mounts a deployment element (widget, embed, landing page) on the stand-in session and walks it to the
 // state a story shows, through the element's public methods, as a visitor would.
-import type { PalDeploymentElement } from '../../src/components/shared/deployment-element.js';
+import type { PalDeploymentElement } from '../../src/palkit/components/shared/deployment-element.js';
 
 export type Step = 'open' | 'start' | 'wrong-password' | 'connected' | 'end';
 

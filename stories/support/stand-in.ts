@@ -1,12 +1,12 @@
 // The stand-in session behind every story: deployments answered from memory (no service), a room
 // transport that plays a scripted PAL (no WebRTC, no WebSocket), and a link for the in-call parts.
 // A story registers a scenario under a deployment id and mounts an element with that id.
-import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from '../../src/client/link.js';
+import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from '../../src/palkit/client/link.js';
 import {
   TransportEndedEvent, TransportMessageEvent, TransportParticipantsEvent,
   type JoinOptions, type Transport, type TransportParticipant,
-} from '../../src/client/transport/transport.js';
-import { PalDeploymentElement } from '../../src/components/shared/deployment-element.js';
+} from '../../src/palkit/client/transport/transport.js';
+import { PalDeploymentElement } from '../../src/palkit/components/shared/deployment-element.js';
 import type { Customization, InitResponse, StartResponse } from '../../src/protocol/public.js';
 import { syntheticAudioTrack, syntheticVideoTrack } from './media.js';
 

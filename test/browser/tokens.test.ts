@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
 import { customElement } from 'lit/decorators.js';
-import { tokens } from '../../src/components/styles/tokens.js';
+import { tokens } from '../../src/palkit/components/styles/tokens.js';
 
 @customElement('token-probe')
 class TokenProbe extends LitElement {

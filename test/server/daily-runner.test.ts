@@ -2,9 +2,9 @@
 // loopback fakes of Daily's REST API and of a runner that verifies signatures with `standardwebhooks`.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { ApiClient } from '../../src/client/api.js';
-import { PalClientError } from '../../src/client/errors.js';
-import { startOutcome } from '../../src/client/start-errors.js';
+import { ApiClient } from '../../src/palkit/client/api.js';
+import { PalClientError } from '../../src/palkit/client/errors.js';
+import { startOutcome } from '../../src/palkit/client/start-errors.js';
 import { ConfigError, loadConfig } from '../../src/server/config.js';
 import { RunnerHandoff } from '../../src/server/resources/conversations/runner/routes.js';
 import { DAILY_KEY, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../helpers/fake-daily.js';

@@ -1,4 +1,4 @@
-// The script tag's split: palkit-full.js (src/cdn-full.ts and what it imports statically) runs the screens
+// The script tag's split: palkit-full.js (src/palkit/cdn-full.ts and what it imports statically) runs the screens
 // before a call; the call's parts come later in chunks of their own. Their English strings come with them
 // (strings-incall.ts, added when the call's parts are defined), so no module before a call may render one.
 // The bundle's css`` templates are minified (scripts/minify-css-literals.ts).
@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { minifyCss } from '../../scripts/minify-css-literals.js';
-import { incallStrings } from '../../src/components/i18n/strings-incall.js';
+import { incallStrings } from '../../src/palkit/components/i18n/strings-incall.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -25,7 +25,7 @@ function staticImports(entry: string, seen = new Set<string>()): Set<string> {
 
 describe('script-tag split', () => {
   it('renders none of the call\'s strings before the call\'s parts are loaded', () => {
-    const beforeCall = [...staticImports(join(root, 'src/cdn-full.ts'))];
+    const beforeCall = [...staticImports(join(root, 'src/palkit/cdn-full.ts'))];
     assert.ok(beforeCall.some((f) => f.endsWith('components/screens/preview.ts')), 'the crawl reaches the screens');
     assert.ok(!beforeCall.some((f) => f.endsWith('components/define-call.ts')), 'the call\'s parts are not among them');
     const keys = Object.keys(incallStrings);

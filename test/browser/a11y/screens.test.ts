@@ -2,8 +2,8 @@
 // gate, device check, the call with captions, the transcript, text mode, each canvas card, the rating and the end.
 import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
-import type { PalDeploymentElement } from '../../../src/components/shared/deployment-element.js';
-import type { PalWidget } from '../../../src/components/widget/widget.js';
+import type { PalDeploymentElement } from '../../../src/palkit/components/shared/deployment-element.js';
+import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
 import { tick, until, type FakeTransport } from '../helpers/fakes.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 

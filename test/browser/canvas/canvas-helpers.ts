@@ -1,8 +1,8 @@
 import { fixture, html } from '@open-wc/testing';
-import { defineParts } from '../../../src/components/define-parts.js';
+import { defineParts } from '../../../src/palkit/components/define-parts.js';
 defineParts();
-import type { PalCanvas } from '../../../src/components/canvas/canvas.js';
-import type { PalCanvasInteractionEvent } from '../../../src/components/events/canvas-interaction.js';
+import type { PalCanvas } from '../../../src/palkit/components/canvas/canvas.js';
+import type { PalCanvasInteractionEvent } from '../../../src/palkit/components/events/canvas-interaction.js';
 import { FakeLink } from '../protocol/fake-link.js';
 
 export interface Rig {

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { ApiClient } from '../../../src/client/api.js';
-import { PalClientError } from '../../../src/client/errors.js';
+import { ApiClient } from '../../../src/palkit/client/api.js';
+import { PalClientError } from '../../../src/palkit/client/errors.js';
 import { initBody, scriptedFetch, startBody } from '../helpers/fakes.js';
 
 async function failure(promise: Promise<unknown>): Promise<PalClientError> {

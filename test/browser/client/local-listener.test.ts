@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
-import { LocalListener, type HeardMessage, type Recognition } from '../../../src/client/transport/local-listener.js';
-import { LocalTransport } from '../../../src/client/transport/local.js';
-import { TransportMessageEvent } from '../../../src/client/transport/transport.js';
+import { LocalListener, type HeardMessage, type Recognition } from '../../../src/palkit/client/transport/local-listener.js';
+import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
+import { TransportMessageEvent } from '../../../src/palkit/client/transport/transport.js';
 import { until } from '../helpers/fakes.js';
 
 /**

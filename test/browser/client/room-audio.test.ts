@@ -1,8 +1,8 @@
 import { expect } from '@open-wc/testing';
 import { AudioFrameKind, decodeAudioFrame, encodeAudioFrame, type AudioFrame } from '../../../src/protocol/room.js';
 import { visemeIndex } from '../../../src/protocol/visemes.js';
-import { MICROPHONE_RATE, MicrophoneSender } from '../../../src/client/transport/microphone.js';
-import { PalAudioPlayer } from '../../../src/client/transport/pal-audio.js';
+import { MICROPHONE_RATE, MicrophoneSender } from '../../../src/palkit/client/transport/microphone.js';
+import { PalAudioPlayer } from '../../../src/palkit/client/transport/pal-audio.js';
 import { until } from '../helpers/fakes.js';
 
 const RATE = 22050;

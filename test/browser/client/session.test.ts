@@ -1,11 +1,11 @@
 import { expect } from '@open-wc/testing';
-import { ApiClient } from '../../../src/client/api.js';
-import { LinkMessageEvent } from '../../../src/client/link.js';
-import { thisPageLoad } from '../../../src/client/live-call.js';
-import { ConversationSession, type SessionSettings } from '../../../src/client/session.js';
+import { ApiClient } from '../../../src/palkit/client/api.js';
+import { LinkMessageEvent } from '../../../src/palkit/client/link.js';
+import { thisPageLoad } from '../../../src/palkit/client/live-call.js';
+import { ConversationSession, type SessionSettings } from '../../../src/palkit/client/session.js';
 import {
   SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
-} from '../../../src/client/session-events.js';
+} from '../../../src/palkit/client/session-events.js';
 import { FakeTransport, initBody, scriptedFetch, startBody, tick, until } from '../helpers/fakes.js';
 
 function setup(routes: Parameters<typeof scriptedFetch>[0], settings: Partial<SessionSettings> = {}, prepare: (t: FakeTransport) => void = () => {}, tab = { keepStorage: false }) {

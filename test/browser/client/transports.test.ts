@@ -1,8 +1,8 @@
 import { expect } from '@open-wc/testing';
 import type { DailyEventObject, DailyFactoryOptions, DailyParticipant, DailyParticipantsObject, DailyCallOptions, DailyEvent } from '@daily-co/daily-js';
-import { DailyTransport, type DailyCallObject } from '../../../src/client/transport/daily.js';
-import { LocalTransport } from '../../../src/client/transport/local.js';
-import { TransportEndedEvent, TransportMessageEvent, transportKindFor } from '../../../src/client/transport/transport.js';
+import { DailyTransport, type DailyCallObject } from '../../../src/palkit/client/transport/daily.js';
+import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
+import { TransportEndedEvent, TransportMessageEvent, transportKindFor } from '../../../src/palkit/client/transport/transport.js';
 import { until } from '../helpers/fakes.js';
 
 /** WebSocket stand-in driven by the test (the room side). */

@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { defineShells, type FullModule } from '../../../src/cdn/shell.js';
-import { PalDeploymentElement } from '../../../src/components/shared/deployment-element.js';
+import { defineShells, type FullModule } from '../../../src/palkit/cdn/shell.js';
+import { PalDeploymentElement } from '../../../src/palkit/components/shared/deployment-element.js';
 import { FakeTransport, initBody, until } from '../helpers/fakes.js';
 
 // The script-tag shells are defined under pal-* names in a page without the npm registration, so this
@@ -18,7 +18,7 @@ describe('script-tag shells', () => {
     PalDeploymentElement.transportFactory = () => new FakeTransport();
     defineShells(async () => {
       loads++;
-      return (await import('../../../src/cdn-full.js')) as FullModule;
+      return (await import('../../../src/palkit/cdn-full.js')) as FullModule;
     }, 'http://cdn.test');
   });
   after(() => {

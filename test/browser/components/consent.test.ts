@@ -1,7 +1,7 @@
 // Where a deployment requires consent, the visitor accepts its terms on the preview before the call, and
 // the start carries exactly the text that was shown (the service keeps it as the receipt).
 import { expect, fixture, html } from '@open-wc/testing';
-import type { PalEmbed } from '../../../src/components/embed/embed.js';
+import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { until } from '../helpers/fakes.js';
 import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 

@@ -1,5 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import type { PalEmbed } from '../../../src/components/embed/embed.js';
+import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { until } from '../helpers/fakes.js';
 import { ALL_EVENTS, deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 

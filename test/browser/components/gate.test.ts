@@ -1,7 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { PalGate } from '../../../src/components/gate/gate.js';
-import { turnstileConfig } from '../../../src/components/gate/turnstile.js';
-import type { PalEmbed } from '../../../src/components/embed/embed.js';
+import { PalGate } from '../../../src/palkit/components/gate/gate.js';
+import { turnstileConfig } from '../../../src/palkit/components/gate/turnstile.js';
+import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { until } from '../helpers/fakes.js';
 import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 

@@ -1,5 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import type { PalLanding } from '../../../src/components/landing/landing.js';
+import type { PalLanding } from '../../../src/palkit/components/landing/landing.js';
 import { until } from '../helpers/fakes.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 

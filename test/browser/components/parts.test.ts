@@ -1,11 +1,11 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import '../../../src/components/define.js';
-import type { PalConversation } from '../../../src/components/conversation/conversation.js';
-import { ControlEvent, type PalControls } from '../../../src/components/controls/controls.js';
-import type { HaircheckChoice, PalHaircheck } from '../../../src/components/haircheck/haircheck.js';
-import type { PalStage } from '../../../src/components/stage/stage.js';
-import type { PalConnecting } from '../../../src/components/screens/connecting.js';
-import type { PalEmbed } from '../../../src/components/embed/embed.js';
+import '../../../src/palkit/components/define.js';
+import type { PalConversation } from '../../../src/palkit/components/conversation/conversation.js';
+import { ControlEvent, type PalControls } from '../../../src/palkit/components/controls/controls.js';
+import type { HaircheckChoice, PalHaircheck } from '../../../src/palkit/components/haircheck/haircheck.js';
+import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
+import type { PalConnecting } from '../../../src/palkit/components/screens/connecting.js';
+import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { FakeTransport, until } from '../helpers/fakes.js';
 import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 
@@ -89,8 +89,8 @@ describe('pal-controls', () => {
 
 describe('pal-conversation', () => {
   it('joins conversation-url + meeting-token alone, renders the in-call parts with the link, and ends', async () => {
-    const { PalConversation } = await import('../../../src/components/conversation/conversation.js');
-    const { ConversationSession } = await import('../../../src/client/session.js');
+    const { PalConversation } = await import('../../../src/palkit/components/conversation/conversation.js');
+    const { ConversationSession } = await import('../../../src/palkit/client/session.js');
     const events = recordEvents(['pal-conversation-started', 'pal-conversation-ended', 'pal-state-change', 'pal-mode-change']);
     const el = document.createElement('pal-conversation') as PalConversation;
     expect(el).to.be.instanceOf(PalConversation);
@@ -112,8 +112,8 @@ describe('pal-conversation', () => {
   });
 
   it('places a canvas card below the disclosure banner and above the controls', async () => {
-    const { ConversationSession } = await import('../../../src/client/session.js');
-    const { TransportMessageEvent } = await import('../../../src/client/transport/transport.js');
+    const { ConversationSession } = await import('../../../src/palkit/client/session.js');
+    const { TransportMessageEvent } = await import('../../../src/palkit/client/transport/transport.js');
     const transport = new FakeTransport();
     const session = new ConversationSession({ transportFactory: () => transport });
     const el = document.createElement('pal-conversation') as PalConversation;
@@ -140,8 +140,8 @@ describe('pal-conversation', () => {
   });
 
   it('tells the visitor plainly when the PAL cannot hear them, and offers typing', async () => {
-    const { ConversationSession } = await import('../../../src/client/session.js');
-    const { TransportNoticeEvent } = await import('../../../src/client/transport/transport.js');
+    const { ConversationSession } = await import('../../../src/palkit/client/session.js');
+    const { TransportNoticeEvent } = await import('../../../src/palkit/client/transport/transport.js');
     const transport = new FakeTransport();
     const session = new ConversationSession({ transportFactory: () => transport });
     const el = document.createElement('pal-conversation') as PalConversation;

@@ -1,7 +1,7 @@
 // The after-call rating: stars by keyboard, an optional comment, sent with the visitor's meeting token.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import type { PalEmbed } from '../../../src/components/embed/embed.js';
+import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { until } from '../helpers/fakes.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 

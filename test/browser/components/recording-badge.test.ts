@@ -1,11 +1,11 @@
 // A recorded call is visible in the call: the local room's `joined` frame says so, the session passes it
 // on and the stage shows a localized badge.
 import { expect, fixture, html } from '@open-wc/testing';
-import '../../../src/components/define.js';
-import type { PalConversation } from '../../../src/components/conversation/conversation.js';
-import type { PalStage } from '../../../src/components/stage/stage.js';
-import { loadLanguage, translator } from '../../../src/components/i18n/strings.js';
-import { LocalTransport } from '../../../src/client/transport/local.js';
+import '../../../src/palkit/components/define.js';
+import type { PalConversation } from '../../../src/palkit/components/conversation/conversation.js';
+import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
+import { loadLanguage, translator } from '../../../src/palkit/components/i18n/strings.js';
+import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { FakeTransport } from '../helpers/fakes.js';
 import { deep } from '../helpers/deployment.js';
 
@@ -41,7 +41,7 @@ describe('recording indicator', () => {
   });
 
   it('pal-conversation shows a Recorded badge on the stage only when the call is recorded', async () => {
-    const { ConversationSession } = await import('../../../src/client/session.js');
+    const { ConversationSession } = await import('../../../src/palkit/client/session.js');
     for (const [transport, shown] of [[new RecordedTransport(), true], [new FakeTransport(), false]] as const) {
       const session = new ConversationSession({ transportFactory: () => transport });
       const el = document.createElement('pal-conversation') as PalConversation;

@@ -1,10 +1,10 @@
 // After a reload rejoins a call, the browser holds the page's Web Audio until the visitor's first gesture:
 // the stage offers "Tap to turn on sound", and the tap brings the PAL's voice back.
 import { expect, fixture, html } from '@open-wc/testing';
-import { defineParts } from '../../../src/components/define-parts.js';
-import { sharedAudioContext } from '../../../src/client/media.js';
-import type { PalStage } from '../../../src/components/stage/stage.js';
-import type { TransportParticipant } from '../../../src/client/transport/transport.js';
+import { defineParts } from '../../../src/palkit/components/define-parts.js';
+import { sharedAudioContext } from '../../../src/palkit/client/media.js';
+import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
+import type { TransportParticipant } from '../../../src/palkit/client/transport/transport.js';
 import { until } from '../helpers/fakes.js';
 
 defineParts();

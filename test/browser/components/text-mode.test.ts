@@ -1,7 +1,7 @@
 // Text mode: a visitor can start by text (no device prompt), switch between voice and text during the
 // call, and lands in text mode by themselves when the microphone is refused or missing.
 import { expect, fixture, html } from '@open-wc/testing';
-import type { PalEmbed } from '../../../src/components/embed/embed.js';
+import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { until } from '../helpers/fakes.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 

@@ -1,7 +1,7 @@
 // A widget whose deployment cannot be talked to says so at load, on its launcher, and fires pal-error then,
 // not only after a click.
 import { expect, fixture, html } from '@open-wc/testing';
-import type { PalWidget } from '../../../src/components/widget/widget.js';
+import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
 import { until } from '../helpers/fakes.js';
 import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 

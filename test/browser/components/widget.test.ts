@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import type { PalWidget } from '../../../src/components/widget/widget.js';
+import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
 import { until } from '../helpers/fakes.js';
 import { ALL_EVENTS, deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 

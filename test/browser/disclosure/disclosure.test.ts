@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { defineParts } from '../../../src/components/define-parts.js';
+import { defineParts } from '../../../src/palkit/components/define-parts.js';
 defineParts();
-import type { PalDisclosure } from '../../../src/components/disclosure/disclosure.js';
+import type { PalDisclosure } from '../../../src/palkit/components/disclosure/disclosure.js';
 import { FakeLink } from '../protocol/fake-link.js';
 
 describe('pal-disclosure', () => {

@@ -1,9 +1,9 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { createDrawnFaceTrack, isDrawnFace } from '../../../src/client/media/face/drawn-face.js';
-import type { FaceTimeline } from '../../../src/client/media/face/face-track.js';
+import { createDrawnFaceTrack, isDrawnFace } from '../../../src/palkit/client/media/face/drawn-face.js';
+import type { FaceTimeline } from '../../../src/palkit/client/media/face/face-track.js';
 import type { Viseme } from '../../../src/protocol/visemes.js';
-import '../../../src/components/define.js';
-import type { PalStage } from '../../../src/components/stage/stage.js';
+import '../../../src/palkit/components/define.js';
+import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
 import { until } from '../helpers/fakes.js';
 
 /** Grabs the current frame of a video track as RGBA pixels of a region (in the face's 960×540 coordinates). */

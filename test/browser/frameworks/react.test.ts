@@ -3,11 +3,11 @@
 import { expect } from '@open-wc/testing';
 import { createElement, act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { PalEmbed, PalWidget, PalTranscript } from '../../../src/react/index.js';
-import { PalEmbed as EmbedElement } from '../../../src/components/embed/embed.js';
-import type { PalWidget as WidgetElement } from '../../../src/components/widget/widget.js';
-import type { PalTranscript as TranscriptElement } from '../../../src/components/transcript/transcript.js';
-import type { PalReadyEvent, PalModeChangeEvent, PalStateChangeEvent } from '../../../src/components/events/index.js';
+import { PalEmbed, PalWidget, PalTranscript } from '../../../src/palkit/react/index.js';
+import { PalEmbed as EmbedElement } from '../../../src/palkit/components/embed/embed.js';
+import type { PalWidget as WidgetElement } from '../../../src/palkit/components/widget/widget.js';
+import type { PalTranscript as TranscriptElement } from '../../../src/palkit/components/transcript/transcript.js';
+import type { PalReadyEvent, PalModeChangeEvent, PalStateChangeEvent } from '../../../src/palkit/components/events/index.js';
 import { until } from '../helpers/fakes.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 import { FakeLink } from '../protocol/fake-link.js';
@@ -84,7 +84,7 @@ describe('palkit/react', () => {
     expect(el.entries.map((e) => e.speech)).to.deep.equal(['Hello from Nova']);
   });
 
-  it('raw tags render with kebab-case attributes (JSX typings in src/react/jsx.ts)', async () => {
+  it('raw tags render with kebab-case attributes (JSX typings in src/palkit/react/jsx.ts)', async () => {
     useFakeService();
     await act(async () => root.render(createElement('pal-embed', { 'deployment-id': 'd123', lang: 'de' })));
     const el = container.querySelector('pal-embed') as EmbedElement;

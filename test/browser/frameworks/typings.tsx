@@ -1,8 +1,8 @@
 // Compile-time checks only (tsc over the tree): the React wrappers' props and `onPal…` handlers, the JSX
 // typings of the raw tags, and the Vue GlobalComponents entries. A wrong type here fails `npm run typecheck`.
 import type { GlobalComponents } from 'vue';
-import { PalEmbed, PalWidget } from '../../../src/react/index.js';
-import '../../../src/vue/index.js';
+import { PalEmbed, PalWidget } from '../../../src/palkit/react/index.js';
+import '../../../src/palkit/vue/index.js';
 
 export const wrappers = (
   <>

@@ -2,10 +2,10 @@
 // `@pal-…` listeners (onPal… in render functions) reach them.
 import { expect } from '@open-wc/testing';
 import { createApp, h, nextTick, ref } from 'vue';
-import { isPalElement } from '../../../src/vue/index.js';
-import type { PalEmbed } from '../../../src/components/embed/embed.js';
-import type { PalWidget } from '../../../src/components/widget/widget.js';
-import type { PalReadyEvent } from '../../../src/components/events/index.js';
+import { isPalElement } from '../../../src/palkit/vue/index.js';
+import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
+import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
+import type { PalReadyEvent } from '../../../src/palkit/components/events/index.js';
 import { until } from '../helpers/fakes.js';
 import { useFakeService } from '../helpers/deployment.js';
 

@@ -1,6 +1,6 @@
 // Points the deployment elements at a scripted service and an in-memory room.
-import '../../../src/components/define.js';
-import { PalDeploymentElement } from '../../../src/components/shared/deployment-element.js';
+import '../../../src/palkit/components/define.js';
+import { PalDeploymentElement } from '../../../src/palkit/components/shared/deployment-element.js';
 import type { InitResponse } from '../../../src/protocol/public.js';
 import { FakeTransport, initBody, scriptedFetch, startBody } from './fakes.js';
 

@@ -3,7 +3,7 @@ import type { InitResponse, StartResponse } from '../../../src/protocol/public.j
 import {
   TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent,
   type JoinOptions, type Transport, type TransportParticipant,
-} from '../../../src/client/transport/transport.js';
+} from '../../../src/palkit/client/transport/transport.js';
 
 export function initBody(overrides: Partial<InitResponse> = {}): InitResponse {
   return {

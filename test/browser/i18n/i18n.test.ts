@@ -1,15 +1,15 @@
 // Language choice (lang attribute, ancestors, the page), built-in tables, per-deployment overrides, and
 // the in-call parts going through the same lookup as the channel screens.
 import { expect, fixture, html } from '@open-wc/testing';
-import '../../../src/components/define.js';
-import type { PalEmbed } from '../../../src/components/embed/embed.js';
-import type { PalDisclosure } from '../../../src/components/disclosure/disclosure.js';
-import type { PalTranscript } from '../../../src/components/transcript/transcript.js';
-import { en, languageOf, languageReady, languages, loadLanguage, translator } from '../../../src/components/i18n/strings.js';
-import { de } from '../../../src/components/i18n/locales/de.js';
-import { es } from '../../../src/components/i18n/locales/es.js';
-import { fr } from '../../../src/components/i18n/locales/fr.js';
-import { ja } from '../../../src/components/i18n/locales/ja.js';
+import '../../../src/palkit/components/define.js';
+import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
+import type { PalDisclosure } from '../../../src/palkit/components/disclosure/disclosure.js';
+import type { PalTranscript } from '../../../src/palkit/components/transcript/transcript.js';
+import { en, languageOf, languageReady, languages, loadLanguage, translator } from '../../../src/palkit/components/i18n/strings.js';
+import { de } from '../../../src/palkit/components/i18n/locales/de.js';
+import { es } from '../../../src/palkit/components/i18n/locales/es.js';
+import { fr } from '../../../src/palkit/components/i18n/locales/fr.js';
+import { ja } from '../../../src/palkit/components/i18n/locales/ja.js';
 import { FakeLink } from '../protocol/fake-link.js';
 import { until } from '../helpers/fakes.js';
 import { deep, useFakeService } from '../helpers/deployment.js';

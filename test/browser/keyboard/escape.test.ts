@@ -2,8 +2,8 @@
 // popup during a call; hanging up from the popup asks first.
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
-import type { PalEmbed } from '../../../src/components/embed/embed.js';
-import type { PalWidget } from '../../../src/components/widget/widget.js';
+import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
+import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
 import { until } from '../helpers/fakes.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 

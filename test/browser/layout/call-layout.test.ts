@@ -2,7 +2,7 @@
 // view, a placeholder where a turned-off camera was, and one row of equal round controls down to 320 px.
 import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
-import type { PalWidget } from '../../../src/components/widget/widget.js';
+import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
 import { until } from '../helpers/fakes.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 

@@ -2,7 +2,7 @@
 // always on screen (the card's body scrolls, not its actions).
 import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
-import type { PalWidget } from '../../../src/components/widget/widget.js';
+import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
 import { until } from '../helpers/fakes.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 

@@ -1,8 +1,8 @@
 // The preview on a wide embed: the description sits centred under the title, as the title and buttons do;
 // on the full-screen landing layout all three start at the same edge.
 import { expect, fixture, html } from '@open-wc/testing';
-import { defineScreens } from '../../../src/components/define-screens.js';
-import type { PalPreview } from '../../../src/components/screens/preview.js';
+import { defineScreens } from '../../../src/palkit/components/define-screens.js';
+import type { PalPreview } from '../../../src/palkit/components/screens/preview.js';
 
 defineScreens();
 

@@ -1,6 +1,6 @@
 // Two widgets on one page in the same corner stack instead of covering each other.
 import { expect, fixture, html } from '@open-wc/testing';
-import type { PalWidget } from '../../../src/components/widget/widget.js';
+import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
 import { until } from '../helpers/fakes.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 

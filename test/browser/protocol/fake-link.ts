@@ -1,6 +1,6 @@
 // Stand-in ConversationLink for in-call element tests: records what the element sends and posts, and
 // lets a test deliver room messages or make the next posts fail.
-import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from '../../../src/client/link.js';
+import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from '../../../src/palkit/client/link.js';
 
 export class FakeLink extends EventTarget implements ConversationLink {
   readonly conversationId = 'c_test';

@@ -1,7 +1,7 @@
 // Tokens set on the outer element (by the page or by the deployment's customization) reach every nested
 // part, and theme: 'dark' repaints them.
 import { expect, fixture, html } from '@open-wc/testing';
-import type { PalEmbed } from '../../../src/components/embed/embed.js';
+import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { until } from '../helpers/fakes.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 

@@ -1,7 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { defineParts } from '../../../src/components/define-parts.js';
+import { defineParts } from '../../../src/palkit/components/define-parts.js';
 defineParts();
-import type { PalTranscript } from '../../../src/components/transcript/transcript.js';
+import type { PalTranscript } from '../../../src/palkit/components/transcript/transcript.js';
 import { protocolStats } from '../../../src/protocol/interactions.js';
 import { FakeLink, nextFrame } from '../protocol/fake-link.js';
 

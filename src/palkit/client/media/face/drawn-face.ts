@@ -1,0 +1,85 @@
+// A face the elements draw themselves (the built-in Ada): painted on a canvas about 25 times a second,
+// its mouth easing towards the shape of what is being heard, blinking every few seconds, breathing a
+// little while idle; the canvas's stream is the PAL's video track.
+import { ADA, FACE_HEIGHT, FACE_WIDTH, BACKGROUND, MOUTHS, adaEyelids, adaLashes, adaLayers, mixMouths, mouthLayers, type FaceLayer, type MouthShape } from '../../../../protocol/faces/ada.js';
+import type { FaceTimeline, FaceTrack } from './face-track.js';
+
+const FRAME_MS = 40;
+/** Share of the way to the target mouth covered per frame: about 80 ms to settle. */
+const EASE = 0.55;
+const BLINK_MS = 140;
+
+const pathCache = new Map<string, Path2D>();
+function path2d(d: string): Path2D {
+  let p = pathCache.get(d);
+  if (!p) {
+    // Mouth paths change every frame: only the fixed layers are worth keeping.
+    p = new Path2D(d);
+    if (pathCache.size < 64) pathCache.set(d, p);
+  }
+  return p;
+}
+
+export function isDrawnFace(model: string | null | undefined): boolean {
+  return model === ADA;
+}
+
+export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedMotion?: boolean; random?: () => number; clock?: () => number } = {}): FaceTrack {
+  const canvas = document.createElement('canvas');
+  canvas.width = FACE_WIDTH;
+  canvas.height = FACE_HEIGHT;
+  const context = canvas.getContext('2d')!;
+  const random = options.random ?? Math.random;
+  const clock = options.clock ?? (() => performance.now());
+  const reducedMotion = options.reducedMotion ?? globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  const background = context.createRadialGradient(FACE_WIDTH / 2, FACE_HEIGHT * 0.35, 0, FACE_WIDTH / 2, FACE_HEIGHT * 0.35, FACE_WIDTH * 0.75);
+  background.addColorStop(0, BACKGROUND[0]);
+  background.addColorStop(1, BACKGROUND[1]);
+  let mouth: MouthShape = MOUTHS.rest;
+  let nextBlink = clock() + 1500 + random() * 2500;
+  const started = clock();
+
+  const paint = (layers: readonly FaceLayer[]) => {
+    for (const layer of layers) {
+      context.globalAlpha = layer.opacity ?? 1;
+      context.fillStyle = layer.fill;
+      context.fill(path2d(layer.path));
+    }
+    context.globalAlpha = 1;
+  };
+
+  const draw = () => {
+    const now = clock();
+    mouth = mixMouths(mouth, MOUTHS[timeline.visemeNow()], EASE);
+    if (now > nextBlink + BLINK_MS) nextBlink = now + 2000 + random() * 4000;
+    const blinking = now >= nextBlink;
+    const t = (now - started) / 1000;
+    context.setTransform(1, 0, 0, 1, 0, 0);
+    context.fillStyle = background;
+    context.fillRect(0, 0, FACE_WIDTH, FACE_HEIGHT);
+    if (!reducedMotion) {
+      // Breathing and a slight sway, around the neck.
+      const sway = Math.sin(t * 0.7) * 0.01;
+      context.translate(FACE_WIDTH / 2, 420);
+      context.rotate(sway);
+      context.translate(-FACE_WIDTH / 2, -420 + Math.sin(t * 1.6) * 1.5);
+    }
+    paint(adaLayers.filter((l) => !(l.eyes && blinking)));
+    paint(blinking ? adaEyelids : adaLashes);
+    paint(mouthLayers(mouth));
+  };
+
+  draw();
+  const stream = canvas.captureStream(1000 / FRAME_MS);
+  const track = stream.getVideoTracks()[0]!;
+  // Hidden pages get no animation frames, so a timer paces the drawing (browsers slow it down there).
+  const timer = setInterval(() => {
+    if (track.readyState === 'ended') return stop();
+    draw();
+  }, FRAME_MS);
+  function stop(): void {
+    clearInterval(timer);
+    track.stop();
+  }
+  return { track, stop };
+}

@@ -1,0 +1,353 @@
+// Transport for palkit's own conversation room: a WebSocket at the conversation URL speaking the frames
+// of protocol/room.ts. The PAL's voice arrives as audio frames and is played as a MediaStream track
+// (PalAudioPlayer), as a Daily room gives one; the visitor's microphone goes to the room the same way
+// (MicrophoneSender). Where the service does not transcribe, the browser's speech recognition turns the
+// visitor's words into utterances (LocalListener); where neither can, the visitor is told to type.
+import * as z from 'zod/mini';
+import { RoomCloseCode, ServerFrame, decodeAudioFrame, roomSocketUrl, type ClientFrame, type Participant } from '../../../protocol/room.js';
+import { PalClientError } from '../errors.js';
+import { sharedAudioContext } from '../media.js';
+import { LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
+import { createDrawnFaceTrack, isDrawnFace } from '../media/face/drawn-face.js';
+import type { FaceTrack } from '../media/face/face-track.js';
+import { CameraFrameSender } from './camera-frames.js';
+import { MicrophoneSender } from './microphone.js';
+import { PalAudioPlayer } from './pal-audio.js';
+import {
+  TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent,
+  type JoinOptions, type Transport, type TransportParticipant,
+} from './transport.js';
+
+export interface LocalTransportOptions {
+  createSocket?: (url: string) => WebSocket;
+  getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
+  /** Play the PAL's voice (default true). */
+  voice?: boolean;
+  /** Let the PAL hear the visitor: microphone audio to the room, and the browser's recognition where the service has none (default true). */
+  listen?: boolean;
+  /** The speech recognition to use (default: the browser's). */
+  createRecognition?: RecognitionFactory;
+  /** How camera frames for a perceiving PAL are posted (default: the page's fetch). */
+  fetch?: typeof fetch;
+}
+
+export class LocalTransport extends EventTarget implements Transport {
+  readonly kind = 'local';
+  #recording = false;
+  #socket: WebSocket | null = null;
+  #selfId = '';
+  #remote = new Map<string, Participant>();
+  #stream: MediaStream | null = null;
+  #cameraOn = false;
+  #micOn = false;
+  #left = false;
+  #conversationId = '';
+  #audioDeviceId: string | undefined;
+  #player: PalAudioPlayer | null = null;
+  #microphone: MicrophoneSender | null = null;
+  #listener: LocalListener | null = null;
+  #face: FaceTrack | null = null;
+  #frames: CameraFrameSender | null = null;
+  #palSpeaking = false;
+  #textMode = false;
+  readonly #options: LocalTransportOptions;
+
+  constructor(options: LocalTransportOptions = {}) {
+    super();
+    this.#options = options;
+  }
+
+  get recording(): boolean {
+    return this.#recording;
+  }
+
+  get participants(): TransportParticipant[] {
+    const self: TransportParticipant = {
+      id: this.#selfId || 'local', name: 'You', role: 'visitor', local: true, audioTrack: null,
+      videoTrack: this.#cameraOn ? (this.#stream?.getVideoTracks()[0] ?? null) : null,
+    };
+    const remote = [...this.#remote.values()].map((p): TransportParticipant => {
+      const pal = p.role === 'pal';
+      return {
+        id: p.participant_id, name: p.user_name, role: p.role, local: false,
+        videoTrack: pal ? (this.#face?.track ?? null) : null,
+        audioTrack: pal ? (this.#player?.track ?? null) : null,
+        videoUrl: p.video_url ?? null, imageUrl: p.image_url ?? null,
+        ...(pal ? { speaking: this.#palSpeaking } : {}),
+      };
+    });
+    return [self, ...remote];
+  }
+
+  join(options: JoinOptions): Promise<void> {
+    this.#cameraOn = options.startVideo;
+    this.#micOn = options.startAudio;
+    this.#conversationId = new URL(options.url).pathname.split('/').filter(Boolean).pop() ?? '';
+    this.#audioDeviceId = options.audioDeviceId;
+    this.#textMode = options.textMode === true;
+    if (options.startVideo) void this.#openCamera(options.videoDeviceId);
+    if (this.#options.voice !== false) this.#player = new PalAudioPlayer(sharedAudioContext());
+    const socket = (this.#options.createSocket ?? ((url) => new WebSocket(url)))(roomSocketUrl(options.url));
+    socket.binaryType = 'arraybuffer';
+    this.#socket = socket;
+    return new Promise<void>((resolve, reject) => {
+      let joined = false;
+      socket.addEventListener('open', () => {
+        this.#sendFrame({
+          type: 'join', meeting_token: options.token,
+          ...(options.userName ? { user_name: options.userName } : {}),
+          ...(this.#textMode ? { text_mode: true } : {}),
+        });
+      });
+      socket.addEventListener('message', (event) => {
+        if (event.data instanceof ArrayBuffer) return this.#onAudio(event.data);
+        const frame = parseFrame(event.data);
+        if (!frame) return;
+        if (frame.type === 'joined') {
+          joined = true;
+          this.#selfId = frame.participant_id;
+          this.#recording = frame.recording === true;
+          for (const p of frame.participants) if (p.participant_id !== frame.participant_id) this.#remote.set(p.participant_id, p);
+          this.#showFace();
+          this.dispatchEvent(new TransportParticipantsEvent());
+          this.#startHearing(frame.transcribes === true, frame.language);
+          if (frame.perception) this.#startFrames(frame.perception, options.token);
+          resolve();
+        } else if (frame.type === 'error' && !joined) {
+          reject(new PalClientError('join_failed', frame.message));
+        } else {
+          this.#onFrame(frame);
+        }
+      });
+      socket.addEventListener('close', (event) => {
+        this.#socket = null;
+        if (!joined) {
+          reject(new PalClientError('join_failed', closeMessage(event.code)));
+          return;
+        }
+        if (this.#left) return;
+        this.#finish(event.code === RoomCloseCode.ended ? 'ended' : 'connection lost', event.code !== RoomCloseCode.ended && event.code !== 1000);
+      });
+    });
+  }
+
+  async leave(options: { end?: boolean } = {}): Promise<void> {
+    if (this.#left) return;
+    this.#left = true;
+    if (this.#socket?.readyState === WebSocket.OPEN) this.#sendFrame({ type: 'leave', ...(options.end ? { end: true } : {}) });
+    this.#socket?.close(1000);
+    this.#socket = null;
+    this.#release();
+  }
+
+  sendAppMessage(data: unknown): void {
+    this.#sendFrame({ type: 'app-message', data });
+  }
+
+  setMicrophoneEnabled(enabled: boolean): void {
+    this.#micOn = enabled;
+    if (!this.#selfId) return;
+    this.#listener?.setMicrophone(enabled);
+    this.#microphone?.setEnabled(enabled);
+    if (enabled && this.#microphone && !this.#microphone.track) void this.#openMicrophone();
+  }
+
+  setTextMode(on: boolean): void {
+    if (on === this.#textMode) return;
+    this.#textMode = on;
+    if (on) this.#player?.flush();
+    if (this.#selfId) this.#sendFrame({ type: 'text-mode', on });
+  }
+
+  setCameraEnabled(enabled: boolean): void {
+    this.#cameraOn = enabled;
+    for (const track of this.#stream?.getVideoTracks() ?? []) track.enabled = enabled;
+    if (enabled && !this.#stream) void this.#openCamera();
+    this.dispatchEvent(new TransportParticipantsEvent());
+  }
+
+  async setInputDevices(devices: { audioDeviceId?: string; videoDeviceId?: string }): Promise<void> {
+    if (devices.audioDeviceId && devices.audioDeviceId !== this.#audioDeviceId) {
+      this.#audioDeviceId = devices.audioDeviceId;
+      if (this.#microphone?.track) await this.#openMicrophone();
+    }
+    if (devices.videoDeviceId) {
+      this.#stopTracks();
+      await this.#openCamera(devices.videoDeviceId);
+    }
+  }
+
+  get microphoneEnabled(): boolean {
+    return this.#micOn;
+  }
+
+  #onFrame(frame: ServerFrame): void {
+    switch (frame.type) {
+      case 'participant-joined':
+        this.#remote.set(frame.participant.participant_id, frame.participant);
+        this.#showFace();
+        this.dispatchEvent(new TransportParticipantsEvent());
+        break;
+      case 'participant-left':
+        this.#remote.delete(frame.participant_id);
+        this.dispatchEvent(new TransportParticipantsEvent());
+        break;
+      case 'app-message':
+        this.#followSpeaking(frame.data);
+        this.dispatchEvent(new TransportMessageEvent(frame.data, frame.from));
+        break;
+      case 'audio-flush':
+        this.#player?.flush();
+        break;
+      case 'notice':
+        this.dispatchEvent(new TransportNoticeEvent(frame.code, frame.message));
+        break;
+      case 'ended':
+        this.#left = true;
+        this.#socket?.close(1000);
+        this.#finish(frame.reason, false);
+        break;
+      default:
+        break;
+    }
+  }
+
+  #finish(reason: string, failed: boolean): void {
+    this.#release();
+    this.dispatchEvent(new TransportEndedEvent(reason, failed));
+  }
+
+  async #openCamera(deviceId?: string): Promise<void> {
+    const getUserMedia = this.#options.getUserMedia ?? ((c) => navigator.mediaDevices.getUserMedia(c));
+    try {
+      const stream = await getUserMedia({ video: deviceId ? { deviceId: { exact: deviceId } } : true });
+      if (this.#left) {
+        for (const track of stream.getTracks()) track.stop();
+        return;
+      }
+      this.#stream = stream;
+      for (const track of stream.getVideoTracks()) track.enabled = this.#cameraOn;
+      this.dispatchEvent(new TransportParticipantsEvent());
+    } catch {
+      // No camera or permission refused: the call goes on without a self view.
+      this.#cameraOn = false;
+      this.dispatchEvent(new TransportParticipantsEvent());
+    }
+  }
+
+  #stopTracks(): void {
+    for (const track of this.#stream?.getTracks() ?? []) track.stop();
+    this.#stream = null;
+  }
+
+  #release(): void {
+    this.#frames?.stop();
+    this.#stopTracks();
+    this.#listener?.close();
+    this.#microphone?.close();
+    this.#player?.close();
+    this.#face?.stop();
+  }
+
+  /** A PAL with a built-in face gets it drawn here, moving with the voice being heard. */
+  #showFace(): void {
+    const pal = [...this.#remote.values()].find((p) => p.role === 'pal');
+    if (this.#face || !this.#player || !isDrawnFace(pal?.face_model)) return;
+    this.#face = createDrawnFaceTrack(this.#player);
+  }
+
+  /**
+   * The PAL's speaking events: a trained face's footage moves only while the PAL talks, and the browser's
+   * recognition pauses meanwhile, so the PAL never hears itself.
+   */
+  #followSpeaking(raw: unknown): void {
+    const eventType = typeof raw === 'object' && raw !== null ? (raw as { event_type?: unknown }).event_type : undefined;
+    const speaking = eventType === 'conversation.replica.started_speaking' ? true : eventType === 'conversation.replica.stopped_speaking' ? false : this.#palSpeaking;
+    if (speaking === this.#palSpeaking) return;
+    this.#palSpeaking = speaking;
+    this.#listener?.setPalSpeaking(speaking);
+    this.dispatchEvent(new TransportParticipantsEvent());
+  }
+
+  #onAudio(data: ArrayBuffer): void {
+    const frame = decodeAudioFrame(data);
+    if (frame && !this.#left && !this.#textMode) this.#player?.play(frame);
+  }
+
+  /**
+   * The PAL hears the visitor through the room (the service detects speech, and transcribes it when it
+   * can) and, where it does not transcribe, through the browser's recognition; with neither, the
+   * visitor is told to type.
+   */
+  #startHearing(serviceTranscribes: boolean, language: string | undefined): void {
+    if (this.#options.listen === false) return;
+    this.#microphone = new MicrophoneSender(sharedAudioContext(), (bytes) => this.#sendBinary(bytes));
+    if (this.#micOn) void this.#openMicrophone();
+    if (serviceTranscribes) return;
+    this.#listener = new LocalListener((message) => this.#heard(message), {
+      ...(this.#options.createRecognition ? { create: this.#options.createRecognition } : {}),
+      ...(language ? { lang: language } : {}),
+    });
+    if (this.#listener.available) this.#listener.setMicrophone(this.#micOn);
+    else this.#notice('hearing_unavailable');
+  }
+
+  /** The PAL perceives: it sees what the visitor's camera shows, a frame every few seconds, while the camera is on. */
+  #startFrames(perception: { frames_url: string; interval_ms: number }, token: string): void {
+    this.#frames = new CameraFrameSender({
+      url: perception.frames_url,
+      token,
+      intervalMs: perception.interval_ms,
+      track: () => (this.#cameraOn ? (this.#stream?.getVideoTracks()[0] ?? null) : null),
+      ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
+    });
+  }
+
+  async #openMicrophone(): Promise<void> {
+    const getUserMedia = this.#options.getUserMedia ?? ((c) => navigator.mediaDevices.getUserMedia(c));
+    try {
+      await this.#microphone?.open(getUserMedia, this.#audioDeviceId);
+      this.#microphone?.setEnabled(this.#micOn);
+    } catch {
+      this.#notice('microphone_unavailable');
+    }
+  }
+
+  #notice(code: string): void {
+    this.dispatchEvent(new TransportNoticeEvent(code, ''));
+  }
+
+  #sendBinary(bytes: Uint8Array): void {
+    if (this.#socket?.readyState === WebSocket.OPEN) this.#socket.send(bytes);
+  }
+
+  /** What the visitor said goes to the room, and into this page's own transcript (the room relays to the others only). */
+  #heard(message: HeardMessage): void {
+    if (this.#left) return;
+    const data = { ...message, conversation_id: this.#conversationId };
+    this.sendAppMessage(data);
+    this.dispatchEvent(new TransportMessageEvent(data, this.#selfId));
+  }
+
+  #sendFrame(frame: ClientFrame): void {
+    if (this.#socket?.readyState === WebSocket.OPEN) this.#socket.send(JSON.stringify(frame));
+  }
+}
+
+function parseFrame(data: unknown): ServerFrame | null {
+  if (typeof data !== 'string') return null;
+  try {
+    const parsed = z.safeParse(ServerFrame, JSON.parse(data));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function closeMessage(code: number): string {
+  if (code === RoomCloseCode.invalidToken) return 'The meeting token was not accepted.';
+  if (code === RoomCloseCode.notFound) return 'The conversation room does not exist.';
+  if (code === RoomCloseCode.ended) return 'The conversation has already ended.';
+  if (code === RoomCloseCode.replaced) return 'The conversation continues in another window.';
+  return 'Could not connect to the conversation room.';
+}

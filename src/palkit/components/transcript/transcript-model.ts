@@ -1,0 +1,146 @@
+// The transcript as data: complete utterances (the transcript proper), the chat lines the visitor sent,
+// the tools the PAL used, and the caption currently on screen (driven by streaming partials). No DOM, so it stays cheap with
+// thousands of entries and is easy to test.
+import type { PalMessage } from '../../../protocol/interactions.js';
+
+/** `tool`: the PAL called a tool (its name is the entry's `speech`); canvas cards are not listed. */
+export type TranscriptRole = 'replica' | 'user' | 'tool';
+
+export interface TranscriptEntry {
+  /** Local, increasing id (stable key for rendering). */
+  readonly id: number;
+  readonly role: TranscriptRole;
+  speech: string;
+  /** Epoch milliseconds when the utterance arrived (or the chat line was sent). */
+  readonly timestamp: number;
+  inferenceId?: string;
+  turnIdx?: number;
+  interrupted: boolean;
+  /** `chat` when the visitor typed it; `pending` until the room confirms it as an utterance. */
+  source: 'voice' | 'chat';
+  pending: boolean;
+}
+
+export interface Caption {
+  /** The turn it belongs to (inference id, or a local key). */
+  readonly key: string;
+  text: string;
+  /** True once the complete utterance replaced the streamed text. */
+  final: boolean;
+  interrupted: boolean;
+}
+
+export interface ApplyResult {
+  entries: boolean;
+  caption: boolean;
+  /** A complete replica utterance worth announcing to screen readers. */
+  announce?: string;
+}
+
+const nothing: ApplyResult = { entries: false, caption: false };
+// How far back a confirming utterance may find the chat line it echoes.
+const chatConfirmWindow = 20;
+
+export class TranscriptModel {
+  readonly entries: TranscriptEntry[] = [];
+  caption: Caption | null = null;
+  private nextId = 1;
+  // Interruptions reported before their utterance arrived.
+  private readonly interruptedTurns = new Set<string>();
+
+  get startedAt(): number | null {
+    return this.entries[0]?.timestamp ?? null;
+  }
+
+  apply(message: PalMessage, now = Date.now()): ApplyResult {
+    switch (message.event_type) {
+      case 'conversation.utterance': {
+        const { role, speech } = message.properties;
+        const inferenceId = message.inference_id;
+        const interrupted = inferenceId !== undefined && this.interruptedTurns.has(inferenceId);
+        if (role === 'user' && this.confirmChat(speech, inferenceId)) return { entries: true, caption: false };
+        this.entries.push({
+          id: this.nextId++, role, speech, timestamp: now, inferenceId, turnIdx: message.turn_idx,
+          interrupted, source: 'voice', pending: false,
+        });
+        if (role !== 'replica') return { entries: true, caption: false };
+        this.caption = { key: inferenceId ?? `local-${this.nextId}`, text: speech, final: true, interrupted };
+        return { entries: true, caption: true, announce: speech };
+      }
+      case 'conversation.utterance.streaming': {
+        const { speech, final, is_interrupted } = message.properties;
+        const key = message.inference_id ?? 'streaming';
+        let entries = false;
+        if (final && is_interrupted) entries = this.markInterrupted(message.inference_id);
+        // A partial arriving after the complete utterance of the same turn must not shrink the caption.
+        if (this.caption?.key === key && this.caption.final) {
+          if (is_interrupted) this.caption.interrupted = true;
+          return { entries, caption: Boolean(is_interrupted) };
+        }
+        this.caption = { key, text: speech, final: false, interrupted: Boolean(is_interrupted) };
+        return { entries, caption: true };
+      }
+      case 'conversation.tool_call': {
+        const { name } = message.properties;
+        if (name.startsWith('canvas_')) return nothing;
+        this.entries.push({
+          id: this.nextId++, role: 'tool', speech: name, timestamp: now, inferenceId: message.inference_id, turnIdx: message.turn_idx,
+          interrupted: false, source: 'voice', pending: false,
+        });
+        return { entries: true, caption: false };
+      }
+      case 'conversation.replica_interrupted':
+        return this.interrupt(message.inference_id);
+      case 'conversation.replica.stopped_speaking':
+        return message.properties.interrupted ? this.interrupt(message.inference_id) : nothing;
+      default:
+        return nothing;
+    }
+  }
+
+  /** Record a chat line the visitor sent (shown at once, confirmed when the room echoes it). */
+  addChat(text: string, now = Date.now()): TranscriptEntry {
+    const entry: TranscriptEntry = { id: this.nextId++, role: 'user', speech: text, timestamp: now, interrupted: false, source: 'chat', pending: true };
+    this.entries.push(entry);
+    return entry;
+  }
+
+  private confirmChat(speech: string, inferenceId: string | undefined): boolean {
+    const wanted = speech.trim();
+    for (let i = this.entries.length - 1; i >= Math.max(0, this.entries.length - chatConfirmWindow); i--) {
+      const entry = this.entries[i]!;
+      if (entry.pending && entry.speech.trim() === wanted) {
+        entry.pending = false;
+        entry.inferenceId = inferenceId;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private interrupt(inferenceId: string | undefined): ApplyResult {
+    let entries = this.markInterrupted(inferenceId);
+    // The interrupt may carry the id of the triggering user turn: fall back to the current replica turn.
+    const last = this.entries[this.entries.length - 1];
+    if (!entries && inferenceId !== undefined && last?.role === 'replica' && !last.interrupted) {
+      last.interrupted = true;
+      entries = true;
+    }
+    const caption = this.caption !== null && !this.caption.interrupted;
+    if (this.caption) this.caption.interrupted = true;
+    return { entries, caption };
+  }
+
+  /** Mark the replica turn (by inference id, else the latest replica entry) as interrupted. */
+  private markInterrupted(inferenceId: string | undefined): boolean {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const entry = this.entries[i]!;
+      if (entry.role !== 'replica' || (inferenceId !== undefined && entry.inferenceId !== inferenceId)) continue;
+      if (entry.interrupted) return false;
+      entry.interrupted = true;
+      return true;
+    }
+    if (inferenceId !== undefined) this.interruptedTurns.add(inferenceId);
+    return false;
+  }
+}

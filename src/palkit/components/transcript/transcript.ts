@@ -1,0 +1,330 @@
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import type { ConversationLink } from '../../client/link.js';
+import { LinkSubscription } from '../controllers/link-subscription.js';
+import { clientMessage, type PalMessage } from '../../../protocol/interactions.js';
+import type { IncallStringKey, IncallStrings } from '../i18n/strings-incall.js';
+import { languageOf, translatorFor, withStrings, type Translate } from '../i18n/strings.js';
+import { RowWindow } from './row-window.js';
+import { saveBlob, transcriptJson, transcriptText, type TranscriptFormat } from './transcript-export.js';
+import { TranscriptModel, type TranscriptEntry } from './transcript-model.js';
+import { transcriptStyles } from './transcript.styles.js';
+
+export type TranscriptMode = 'panel' | 'captions';
+
+// One transcript per link speaks to screen readers, so a captions strip and a panel on the same call
+// never announce the same sentence twice.
+const announcers = new WeakMap<ConversationLink, PalTranscript>();
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const rowEstimate = 64;
+const renderOverscan = 600;
+const scrollSlack = 100;
+const bottomTolerance = 24;
+
+/**
+ * @summary Live captions (`mode="captions"`) or the transcript panel (`mode="panel"`, default) of a
+ * conversation: both roles with timestamps, interrupted turns marked, a text chat that sends
+ * `conversation.respond`, auto-scroll that pauses while the reader looks back, and downloads.
+ *
+ * Captions follow `conversation.utterance.streaming` partials and are replaced by the complete
+ * `conversation.utterance`; the panel lists complete utterances only. Rows are windowed, so thousands
+ * of entries stay smooth. Screen readers hear each complete PAL utterance once, politely.
+ *
+ * @csspart transcript - The scrolling list of entries (panel).
+ * @csspart captions - The caption box (captions).
+ * @csspart chat - The chat form (panel).
+ * @cssproperty [--pal-transcript-height=100%] - Height of the panel.
+ * @cssproperty [--pal-captions-background=rgb(0 0 0 / 0.72)] - Caption box background.
+ * @cssproperty [--pal-captions-color=#ffffff] - Caption text colour.
+ * @cssproperty [--pal-captions-font-size=1.05em] - Caption text size.
+ * @cssproperty [--pal-captions-lines=3] - Lines of caption kept on screen.
+ */
+export class PalTranscript extends LitElement {
+  static override styles = transcriptStyles;
+
+  @property({ reflect: true }) mode: TranscriptMode = 'panel';
+  /** Name shown for the PAL's turns. */
+  @property({ attribute: 'pal-name' }) palName = '';
+  @property({ type: Boolean, reflect: true, attribute: 'hide-chat' }) hideChat = false;
+  /** `off` keeps this element from announcing utterances to screen readers. */
+  @property() live: 'polite' | 'off' = 'polite';
+  /** Milliseconds a finished caption stays on screen. */
+  @property({ type: Number, attribute: 'caption-hold' }) captionHold = 4000;
+  @property({ attribute: false }) strings: IncallStrings | null = null;
+  /** Translator of the surrounding conversation (its language and deployment overrides); else this element's `lang`. */
+  @property({ attribute: false }) t: Translate | null = null;
+
+  /** The conversation data (complete utterances and the current caption). */
+  readonly model = new TranscriptModel();
+
+  @state() private following = true;
+  @state() private unseen = 0;
+  @state() private captionVisible = false;
+  @state() private announcement = '';
+  @query('.scroller') private scroller?: HTMLElement;
+  @query('ol') private list?: HTMLOListElement;
+
+  private readonly rows = new RowWindow(rowEstimate);
+  private rendered: [number, number] = [0, 0];
+  private captionTimer: ReturnType<typeof setTimeout> | undefined;
+  private resizeObserver?: ResizeObserver;
+  private listWidth = 0;
+  private readonly subscription = new LinkSubscription(this, {
+    onMessage: (m) => this.onPalMessage(m),
+    // One transcript per conversation speaks to screen readers: the first one that listens.
+    attached: (link) => {
+      const current = announcers.get(link);
+      if (!current?.isConnected || current.live === 'off') announcers.set(link, this);
+    },
+    detached: (link) => {
+      if (announcers.get(link) === this) announcers.delete(link);
+    },
+  });
+
+  @property({ attribute: false })
+  get link(): ConversationLink | null {
+    return this.subscription.link;
+  }
+  set link(link: ConversationLink | null) {
+    this.subscription.link = link;
+  }
+
+  /** Complete utterances and chat lines, oldest first. */
+  get entries(): readonly TranscriptEntry[] {
+    return this.model.entries;
+  }
+
+  /** Whether the panel keeps scrolling to the newest entry (false after the reader scrolled up). */
+  get autoScroll(): boolean {
+    return this.following;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.captionTimer);
+    this.resizeObserver?.disconnect();
+    this.resizeObserver = undefined;
+  }
+
+  /** Send a chat line as the visitor (`conversation.respond`); false when empty or not in a call. */
+  sendChat(text: string): boolean {
+    const line = text.trim();
+    const link = this.link;
+    if (!line || !link) return false;
+    link.send(clientMessage('conversation.respond', { text: line }, link.conversationId));
+    this.model.addChat(line);
+    this.scrollToLatest();
+    return true;
+  }
+
+  /** Puts the cursor in the chat box (panel). */
+  async focusChat(): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>('input[name=chat]')?.focus();
+  }
+
+  /** Return to the newest entry and resume auto-scroll. */
+  scrollToLatest(): void {
+    this.following = true;
+    this.unseen = 0;
+    this.requestUpdate();
+  }
+
+  /** The whole transcript as a file body. */
+  exportTranscript(format: TranscriptFormat = 'txt'): Blob {
+    if (format === 'json') return new Blob([transcriptJson(this.entries, this.link?.conversationId)], { type: 'application/json' });
+    const labels = { user: this.msg('transcript.you'), replica: this.palLabel, interrupted: this.msg('transcript.interrupted') };
+    return new Blob([transcriptText(this.entries, labels)], { type: 'text/plain;charset=utf-8' });
+  }
+
+  /** Save the whole transcript (.txt or .json) through a Blob URL. */
+  download(format: TranscriptFormat = 'txt'): void {
+    const id = this.link?.conversationId;
+    saveBlob(this.exportTranscript(format), `${this.msg('transcript.fileName')}${id ? `-${id}` : ''}.${format}`);
+  }
+
+  private get palLabel(): string {
+    return this.palName || this.msg('transcript.pal');
+  }
+
+  private msg(key: IncallStringKey): string {
+    return withStrings(this.t ?? translatorFor(this, languageOf(this)), this.strings)(key);
+  }
+
+  private get announces(): boolean {
+    const link = this.subscription.subscribed;
+    return this.live !== 'off' && link !== null && announcers.get(link) === this;
+  }
+
+  private onPalMessage(message: PalMessage): void {
+    const result = this.model.apply(message);
+    if (result.entries && this.mode === 'panel') {
+      if (!this.following && message.event_type === 'conversation.utterance') this.unseen++;
+      this.requestUpdate();
+    }
+    if (this.mode === 'captions') {
+      if (result.caption) this.showCaption();
+      if (message.event_type === 'conversation.replica.stopped_speaking') this.holdCaption();
+    }
+    if (result.announce && this.announces) this.announcement = result.announce;
+  }
+
+  private showCaption(): void {
+    this.captionVisible = true;
+    clearTimeout(this.captionTimer);
+    this.captionTimer = undefined;
+    if (this.model.caption?.final || this.model.caption?.interrupted) this.holdCaption();
+    this.requestUpdate();
+  }
+
+  private holdCaption(): void {
+    clearTimeout(this.captionTimer);
+    this.captionTimer = setTimeout(() => (this.captionVisible = false), this.captionHold);
+  }
+
+  private readonly onScroll = (): void => {
+    const s = this.scroller;
+    if (!s) return;
+    const atBottom = s.scrollHeight - s.scrollTop - s.clientHeight <= bottomTolerance;
+    if (atBottom !== this.following) {
+      this.following = atBottom;
+      if (atBottom) this.unseen = 0;
+    }
+    // Re-render only when the rows needed for the viewport are not all in the DOM.
+    const [start, end] = this.rows.range(s.scrollTop - scrollSlack, s.scrollTop + s.clientHeight + scrollSlack);
+    if (start < this.rendered[0] || end > this.rendered[1]) this.requestUpdate();
+  };
+
+  private onChatSubmit(event: SubmitEvent): void {
+    event.preventDefault();
+    const input = (event.currentTarget as HTMLFormElement).querySelector('input')!;
+    if (this.sendChat(input.value)) input.value = '';
+  }
+
+  private visibleRange(): [number, number] {
+    const s = this.scroller;
+    const viewport = s?.clientHeight || 600;
+    if (this.following || !s) return this.rows.tail(viewport + renderOverscan);
+    return this.rows.range(s.scrollTop - renderOverscan, s.scrollTop + viewport + renderOverscan);
+  }
+
+  protected override render() {
+    return this.mode === 'captions' ? this.renderCaptions() : this.renderPanel();
+  }
+
+  private renderAnnouncer() {
+    return html`<div class="sr-only" role="status">${this.announces ? this.announcement : ''}</div>`;
+  }
+
+  private renderCaptions() {
+    const caption = this.model.caption;
+    const show = this.captionVisible && caption !== null && caption.text !== '';
+    return html`
+      <div part="captions" ?hidden=${!show} aria-label=${this.msg('transcript.captionsLabel')} role="group">
+        <p class="caption-text">
+          <span>${caption?.text}${caption?.interrupted ? html` <span class="interrupted">— ${this.msg('transcript.interrupted')}</span>` : nothing}</span>
+        </p>
+      </div>
+      ${this.renderAnnouncer()}
+    `;
+  }
+
+  private renderPanel() {
+    const entries = this.model.entries;
+    this.rows.setCount(entries.length);
+    const [start, end] = (this.rendered = this.visibleRange());
+    const top = this.rows.offset(start);
+    const bottom = this.rows.total - this.rows.offset(end);
+    return html`
+      <div class="toolbar">
+        <slot name="toolbar"></slot>
+        <button type="button" @click=${() => this.download('txt')}>${this.msg('transcript.downloadTxt')}</button>
+        <button type="button" @click=${() => this.download('json')}>${this.msg('transcript.downloadJson')}</button>
+      </div>
+      <div class="scroller" part="transcript" role="log" aria-live="off" aria-label=${this.msg('transcript.label')} tabindex="0" @scroll=${this.onScroll}>
+        ${entries.length === 0 ? html`<p class="empty">${this.msg('transcript.empty')}</p>` : nothing}
+        <ol style="padding-block: ${top}px ${bottom}px">
+          ${repeat(entries.slice(start, end), (e) => e.id, (e, i) => this.renderRow(e, start + i, entries.length))}
+        </ol>
+      </div>
+      ${!this.following && this.unseen > 0
+        ? html`<button class="jump" type="button" @click=${() => this.scrollToLatest()}>${this.msg('transcript.jumpToLatest')} (${this.unseen})</button>`
+        : nothing}
+      ${this.hideChat
+        ? nothing
+        : html`<form part="chat" @submit=${this.onChatSubmit}>
+            <input
+              type="text"
+              name="chat"
+              autocomplete="off"
+              maxlength="2000"
+              aria-label=${this.msg('transcript.chatLabel')}
+              placeholder=${this.msg('transcript.chatPlaceholder')}
+              ?disabled=${!this.link}
+            />
+            <button type="submit" ?disabled=${!this.link}>${this.msg('transcript.send')}</button>
+          </form>`}
+      ${this.renderAnnouncer()}
+    `;
+  }
+
+  private renderRow(entry: TranscriptEntry, index: number, count: number) {
+    const when = new Date(entry.timestamp);
+    if (entry.role === 'tool') {
+      return html`<li class="tool" data-index=${index} aria-posinset=${index + 1} aria-setsize=${count}>
+        <span class="meta">${this.msg('transcript.usedTool')} <code>${entry.speech}</code></span>
+      </li>`;
+    }
+    return html`<li
+      class="${entry.role}${entry.pending ? ' pending' : ''}"
+      data-index=${index}
+      aria-posinset=${index + 1}
+      aria-setsize=${count}
+    >
+      <span class="meta"
+        ><span class="speaker">${entry.role === 'replica' ? this.palLabel : this.msg('transcript.you')}</span
+        ><time datetime=${when.toISOString()}>${timeFormat.format(when)}</time></span
+      >
+      <span class="bubble"
+        >${entry.speech}${entry.interrupted ? html` <span class="interrupted">— ${this.msg('transcript.interrupted')}</span>` : nothing}</span
+      >
+    </li>`;
+  }
+
+  protected override firstUpdated(): void {
+    this.observeWidth();
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    if (changed.has('mode')) this.observeWidth();
+    if (this.mode !== 'panel' || !this.list) return;
+    // Measure the rows now in the DOM; a wrong estimate triggers one more (cheap) pass.
+    let changedHeights = false;
+    for (const row of this.list.children) {
+      const index = Number((row as HTMLElement).dataset.index);
+      changedHeights = this.rows.setHeight(index, (row as HTMLElement).offsetHeight) || changedHeights;
+    }
+    if (changedHeights) this.requestUpdate();
+    if (this.following && this.scroller) this.scroller.scrollTop = this.scroller.scrollHeight;
+  }
+
+  // Text wraps differently at another width, so measured heights are only valid for one width.
+  private observeWidth(): void {
+    if (this.resizeObserver || this.mode !== 'panel' || typeof ResizeObserver === 'undefined') return;
+    this.resizeObserver = new ResizeObserver(([entry]) => {
+      const width = Math.round(entry?.contentRect.width ?? 0);
+      if (width === this.listWidth) return;
+      this.listWidth = width;
+      this.rows.resetHeights();
+      this.requestUpdate();
+    });
+    if (this.scroller) this.resizeObserver.observe(this.scroller);
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pal-transcript': PalTranscript;
+  }
+}
