@@ -2,4 +2,4 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 
 mkdirSync('dist/server', { recursive: true });
-copyFileSync('src/server/voice/espeak/palkit-espeak.c', 'dist/server/palkit-espeak.c');
+copyFileSync('src/server/live/engines/espeak/palkit-espeak.c', 'dist/server/palkit-espeak.c');

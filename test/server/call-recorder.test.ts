@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { AHEAD_MS, CallRecorder, RECORDING_RATE } from '../../src/server/resources/recordings/call-recorder.js';
+import { AHEAD_MS, CallRecorder, RECORDING_RATE } from '../../src/server/live/recording/call-recorder.js';
 
 const tone = (seconds: number, rate = RECORDING_RATE) => Int16Array.from({ length: Math.round(seconds * rate) }, (_, i) => Math.round(8000 * Math.sin(i / 5)));
 

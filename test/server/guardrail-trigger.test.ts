@@ -2,7 +2,7 @@
 // guardrails, refuses what a rule forbids, and calls the rule's callback_url with the spec's body.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ruleTopics } from '../../src/server/resources/conversations/live/pal-guardrails.js';
+import { ruleTopics } from '../../src/server/live/agent/guardrails.js';
 import { insertConversation, insertFace, insertPal, RoomClient, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { PayloadAssembler, toPayloads } from '../../src/server/resources/conversations/live/instance-channel.js';
+import { PayloadAssembler, toPayloads } from '../../src/server/live/cluster/instance-channel.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
 import { createPal } from '../helpers/fixtures.js';
 import { RoomClient, token } from '../helpers/live-fixtures.js';

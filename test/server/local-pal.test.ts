@@ -2,7 +2,7 @@
 // knowledge and memories), streams paced replies that an interrupt can cut, shows canvas cards.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL_DISCLOSURE } from '../../src/server/resources/conversations/live/pal-disclosure.js';
+import { BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL_DISCLOSURE } from '../../src/server/live/agent/disclosure.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { insertConversation, insertFace, insertPal, RoomClient, sleep, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';

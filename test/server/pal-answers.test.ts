@@ -2,10 +2,10 @@
 // languages and its own lines in them, and the cleaning of a model's streamed reply for speech.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { answerFromKnowledge, type Recall } from '../../src/server/resources/conversations/live/pal-knowledge.js';
-import { conversationLanguages, detectLanguage, palLine, replyLanguage, smallTalk } from '../../src/server/resources/conversations/live/pal-language.js';
-import { bestAnswer, splitSentences } from '../../src/server/resources/conversations/live/pal-sentences.js';
-import { SpeakableStream } from '../../src/server/resources/conversations/live/pal-speakable.js';
+import { answerFromKnowledge, type Recall } from '../../src/server/live/agent/knowledge.js';
+import { conversationLanguages, detectLanguage, palLine, replyLanguage, smallTalk } from '../../src/server/live/agent/language.js';
+import { bestAnswer, splitSentences } from '../../src/server/live/agent/best-answer.js';
+import { SpeakableStream } from '../../src/server/live/speech/speakable.js';
 
 const FAQ = `Northwind Bikes FAQ
 

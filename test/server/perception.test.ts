@@ -3,7 +3,7 @@
 // OpenAI chat completions format with image parts) summarises them into application.perception_analysis.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FRAME_INTERVAL_MS, MAX_FRAMES, storeFrame } from '../../src/server/resources/conversations/perception/perception.js';
+import { FRAME_INTERVAL_MS, MAX_FRAMES, storeFrame } from '../../src/server/live/perception/perception.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { insertConversation, insertPal, RoomClient, sleep, startCallbackReceiver, token, type CallbackReceiver } from '../helpers/live-fixtures.js';
 import { sampleFaceJpg } from '../helpers/media-gen.js';

@@ -3,7 +3,7 @@
 // application.post_call_action_executed.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { finalizeConversation } from '../../src/server/resources/conversations/live/room-end.js';
+import { finalizeConversation } from '../../src/server/live/room/end.js';
 import { insertConversation, insertFace, insertPal, sleep, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestService, type TestService } from '../helpers/service.js';

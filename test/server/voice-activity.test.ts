@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { before, describe, it } from 'node:test';
-import { joinSamples, resample } from '../../src/server/voice/pcm.js';
-import { vadReady, VoiceActivityDetector, type VoiceChange } from '../../src/server/voice/vad.js';
+import { joinSamples, resample } from '../../src/server/live/engines/pcm.js';
+import { vadReady, VoiceActivityDetector, type VoiceChange } from '../../src/server/live/engines/vad.js';
 
 const RATE = 16000;
 

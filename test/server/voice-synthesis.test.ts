@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/server/config.js';
 import { createGuardedFetch } from '../../src/server/net/guarded-fetch.js';
-import { EspeakSynthesizer } from '../../src/server/voice/espeak.js';
-import { createSynthesizer, SynthesisError, type SynthesisEvent, type SynthesisStream } from '../../src/server/voice/synthesis.js';
+import { EspeakSynthesizer } from '../../src/server/live/engines/espeak.js';
+import { createSynthesizer, SynthesisError, type SynthesisEvent, type SynthesisStream } from '../../src/server/live/engines/synthesis.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
 
 const log = { info: () => undefined, error: () => undefined, debug: () => undefined } as never;

@@ -17,7 +17,7 @@ import { responseShapes as committedShapes } from '../../src/protocol/response-s
 import { responseShapes, responses, type ResponseName } from '../../src/protocol/responses.js';
 import { Customization, InitResponse, StartBody, StartErrorCode, StartResponse } from '../../src/protocol/public.js';
 import { RatingBody } from '../../src/protocol/rating.js';
-import { recordInteraction } from '../../src/server/resources/conversations/live/canvas-routes.js';
+import { recordInteraction } from '../../src/server/live/canvas/routes.js';
 import { postRating } from '../../src/server/resources/conversations/rating-routes.js';
 import { init as initRoute, start as startRoute } from '../../src/server/resources/deployments/routes.js';
 import { START_REFUSAL_STATUS } from '../../src/server/resources/deployments/refusals.js';

@@ -2,7 +2,7 @@
 import type { ResourceModule } from './module.js';
 import { connectorsModule } from './connectors/index.js';
 import { conversationsModule } from './conversations/index.js';
-import { liveConversationModule } from './conversations/live/index.js';
+import { liveConversationModule } from '../live/index.js';
 import { palRunnerModule } from './conversations/runner/index.js';
 import { deploymentsModule } from './deployments/index.js';
 import { documentsModule } from './documents/index.js';

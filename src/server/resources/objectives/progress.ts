@@ -1,7 +1,7 @@
 // What a conversation's objectives have captured. An objective completes when every one of its output
 // variables has a value. Values arrive through the keyed capture endpoint (the caller's backend reports
 // them) and, in a live conversation with a model, from the model's record_objective_values function and
-// from tool results that carry a variable by name (live/pal-objectives.ts). On completion
+// from tool results that carry a variable by name (live/agent/objectives.ts). On completion
 // the objective's callback_url receives {conversation_id, objective_name, output_variables}, once.
 import type { ServiceDeps } from '../../context.js';
 import type { Db } from '../../db/database.js';

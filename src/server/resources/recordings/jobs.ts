@@ -10,7 +10,7 @@ import { isoMillis } from '../../time.js';
 import { recordConversationCallbacks, type ConversationCallback } from '../conversations/events-store.js';
 import { defaultStorage } from './default-storage.js';
 import { readDestination } from './destinations.js';
-import { RECORDING_COPY_JOB, RECORDING_PRUNE_JOB } from './store.js';
+import { RECORDING_COPY_JOB, RECORDING_PRUNE_JOB } from '../../live/recording/store.js';
 import { DeliveryError, deliver } from './uploaders.js';
 import { scrubText } from '../../log.js';
 

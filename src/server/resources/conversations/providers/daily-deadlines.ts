@@ -6,8 +6,8 @@ import { ShutdownReasons } from '../../../../protocol/callbacks.js';
 import type { ServiceDeps } from '../../../context.js';
 import type { JobHandler } from '../../../jobs/queue.js';
 import { endConversation } from '../end.js';
-import { finalizeConversation } from '../live/room-end.js';
-import { roomLimits } from '../live/room-limits.js';
+import { finalizeConversation } from '../../../live/room/end.js';
+import { roomLimits } from '../../../live/room/limits.js';
 
 export const RUNNER_JOIN_DEADLINE_JOB = 'conversations.runner_join_deadline';
 export const DAILY_LEFT_DEADLINE_JOB = 'conversations.daily_left_deadline';

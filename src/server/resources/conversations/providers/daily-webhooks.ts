@@ -10,8 +10,8 @@ import type { ApiApp } from '../../../http/app-env.js';
 import { json, publicRoute, UnauthorizedBody } from '../../../http/openapi.js';
 import { endConversation } from '../end.js';
 import { emitConversationCallbacks } from '../events-store.js';
-import { palJoinedCallbacks } from '../live/callbacks.js';
-import { finalizeConversation } from '../live/room-end.js';
+import { palJoinedCallbacks } from '../../../live/room/callbacks.js';
+import { finalizeConversation } from '../../../live/room/end.js';
 import { botUserId } from '../runner/handoff.js';
 import { visitorJoined, visitorLeft } from './daily-deadlines.js';
 

@@ -7,9 +7,9 @@ import type { ServiceDeps } from '../../../context.js';
 import type { ApiApp, AppEnv } from '../../../http/app-env.js';
 import { ApiError, unauthorized } from '../../../http/errors.js';
 import { errors, json, jsonBody, publicRoute, UnauthorizedBody } from '../../../http/openapi.js';
-import { loadLiveConversation } from '../live/live-conversation.js';
-import { recall } from '../live/pal-knowledge.js';
-import { appendTranscriptEntry } from '../live/transcript-store.js';
+import { loadLiveConversation } from '../../../live/room/live-conversation.js';
+import { recall } from '../../../live/agent/knowledge.js';
+import { appendTranscriptEntry } from '../../../live/room/transcript-store.js';
 import { verifyRunnerToken } from './conversation-token.js';
 
 const tags = ['PAL runner'];

@@ -1,0 +1,360 @@
+// The local PAL in a room: joins when the visitor does, delivers the disclosure, greets, answers what
+// participants say or send, shows Magic Canvas cards, and records every turn of the transcript.
+import { randomUUID } from 'node:crypto';
+import type { Participant } from '../../../protocol/room.js';
+import type { TranscriptEntry } from '../../../protocol/callbacks.js';
+import { parseInteraction } from '../../../protocol/interactions.js';
+import { canvasInteractionProperties, type RoomMessage } from '../room/message.js';
+import type { ServiceDeps } from '../../context.js';
+import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
+import { palJoinedCallbacks } from '../room/callbacks.js';
+import { isRecord, type LiveConversation } from '../room/live-conversation.js';
+import { GuardrailCheck, refusalLine } from './guardrails.js';
+import { answerSource, once, type AnswerContext } from './answer.js';
+import { acknowledgement, cardFor } from '../canvas/cards.js';
+import { disclosureFor, greetingFor } from './disclosure.js';
+import type { ChatMessage } from './llm.js';
+import { msPerWord, Speaker, type SpeechSource } from '../speech/speaker.js';
+import { faceMediaUrl } from '../../resources/faces/media-url.js';
+import { EchoAudioStream } from '../speech/echo-audio.js';
+import { PalHearing, type HearingPort } from './hearing.js';
+import { conversationLanguages, replyLanguage } from './language.js';
+import { PalVoice, type AudioOut } from '../speech/voice.js';
+import { earsFor, synthesizerFor } from '../engines/voice-engine.js';
+import { appendTranscriptEntry, roundSeconds } from '../room/transcript-store.js';
+import { PalTools } from './tools.js';
+import { recordDisclosure } from '../../resources/conversations/receipts.js';
+
+/** What the PAL needs from its room. */
+export interface PalRoomPort {
+  /** Broadcasts a message from the PAL to every participant. */
+  send(message: RoomMessage): void;
+  /** The PAL's voice, to every participant. */
+  readonly audio: AudioOut;
+  /** Tells every participant something about the call (e.g. that the PAL has no voice). */
+  notice(code: string, message: string): void;
+  /** When the call started (transcript `seconds_from_start`). */
+  readonly startedAt: Date;
+}
+
+export interface Sender {
+  participantId: string;
+  userName: string;
+}
+
+const MAX_TEXT = 4000;
+
+export class PalAgent {
+  readonly participant: Participant;
+  private readonly speaker: Speaker;
+  private readonly voice: PalVoice;
+  private readonly answers: AnswerContext;
+  private readonly shownCards = new Map<string, Record<string, unknown>>();
+  private readonly seenInteractions = new Set<string>();
+  private readonly writes = new Set<Promise<void>>();
+  private seq = 0;
+  private turnIdx = 0;
+  private voiceLost = false;
+  private readonly echoStreams = new Map<string, EchoAudioStream>();
+  private readonly hearing: PalHearing;
+  private hearingLost = false;
+  /** Resolved once per conversation; echo PALs run no guardrails (their pipeline has no model). */
+  private readonly guardrails: Promise<GuardrailCheck | null>;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly conv: LiveConversation,
+    private readonly room: PalRoomPort,
+  ) {
+    this.participant = {
+      participant_id: `pal_${conv.pal.palId}`,
+      user_name: conv.pal.name,
+      role: 'pal',
+      video_url: faceMediaUrl(deps.config.publicUrl, conv.face.videoUrl),
+      image_url: faceMediaUrl(deps.config.publicUrl, conv.face.imageUrl),
+      ...(conv.face.model ? { face_model: conv.face.model } : {}),
+    };
+    // Listed once, as the conversation starts; only a PAL that asks a model can use them.
+    const tools = conv.pal.pipelineMode === 'full' && deps.config.llm.baseUrl ? PalTools.load(deps, conv).catch(() => PalTools.none(deps, conv.conversationId)) : Promise.resolve(PalTools.none(deps, conv.conversationId));
+    this.answers = {
+      deps,
+      conv,
+      context: conv.conversationalContext,
+      history: [],
+      tools,
+      onToolCall: (call, inferenceId) => this.emit('conversation.tool_call', { name: call.name, arguments: call.arguments, tool_call_id: call.id }, inferenceId),
+    };
+    this.guardrails = conv.pal.pipelineMode === 'echo' ? Promise.resolve(null) : GuardrailCheck.load(deps, conv).catch(() => null);
+    this.voice = new PalVoice(synthesizerFor(deps), room.audio, msPerWord(deps.config.room.wordsPerMinute));
+    this.speaker = new Speaker(
+      { emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx) },
+      this.voice,
+      (language) => ({ language: language ?? this.language, rate: deps.config.room.wordsPerMinute, ...providerVoice(conv) }),
+      () => deps.clock.now(),
+      async (_utterance, result) => {
+        if (!result.text) return;
+        this.answers.history.push({ role: 'assistant', content: result.text });
+        this.record({ role: 'assistant', content: result.text, ...this.timing(result.startedAt, result.duration), inference_id: _utterance.inferenceId });
+      },
+      (error) => this.voiceFailed(error),
+    );
+    this.hearing = new PalHearing(deps, earsFor(deps), this.hearingPort(), () => this.language);
+  }
+
+  /**
+   * The PAL is ready: the join callbacks, then (without waiting) disclosure and greeting. When the room
+   * is reopened (the instance that held it stopped), the PAL comes back quietly.
+   */
+  async join(firstTime: boolean): Promise<void> {
+    const { conv } = this;
+    if (!firstTime) return;
+    // Speech is queued first so that nothing said to the PAL can be answered before the disclosure.
+    const disclosure = disclosureFor(conv);
+    if (disclosure) {
+      const properties = { visual_disclosure: disclosure.visual, verbal_disclosure: disclosure.verbal };
+      this.emit('conversation.disclosure', { ...properties, state: 'delivering' });
+      void this.speaker.say(once(disclosure.verbal), {
+        inferenceId: randomUUID(),
+        turnIdx: this.turnIdx,
+        interruptible: false,
+        after: () => {
+          this.emit('conversation.disclosure', { ...properties, state: 'delivered' });
+          void recordDisclosure(this.deps.db, conv.conversationId, { visual: disclosure.visual ?? null, verbal: disclosure.verbal ?? null }, this.deps.clock.now())
+            .catch((error) => this.deps.log.error('disclosure receipt not stored', { conversation_id: conv.conversationId, error }));
+        },
+      });
+    }
+    void this.speaker.say(once(greetingFor(conv)), { inferenceId: randomUUID(), turnIdx: this.turnIdx, interruptible: true });
+    await emitConversationCallbacks(this.deps, { conversation_id: conv.conversationId, owner_id: conv.ownerId, callback_url: conv.callbackUrl }, palJoinedCallbacks(conv.conversationId, conv.faceId, this.deps.clock.now()));
+  }
+
+  /** The visitor switched between voice and text: in text mode the PAL writes its replies instead of speaking them. */
+  setTextMode(on: boolean): void {
+    this.voice.textOnly = on;
+  }
+
+  /** An app-message from a participant (or the canvas endpoint) addressed to the room or the PAL. */
+  handle(raw: unknown, from: Sender): void {
+    const interaction = canvasInteractionProperties(raw);
+    if (interaction) return this.canvasInteraction(interaction);
+    const message = parseInteraction(raw);
+    if (!message) return;
+    const p = message.properties;
+    switch (message.event_type) {
+      case 'conversation.respond':
+        if (typeof p.text === 'string' && p.text.trim()) this.userTurn(p.text.trim().slice(0, MAX_TEXT), from, true);
+        return;
+      case 'conversation.utterance':
+        // Speech recognised on the visitor's side: already relayed to the others, so only answered here.
+        if (p.role === 'user' && typeof p.speech === 'string' && p.speech.trim()) this.userTurn(p.speech.trim().slice(0, MAX_TEXT), from, false);
+        return;
+      case 'conversation.echo':
+        if (p.modality === 'audio' || typeof p.audio === 'string') return this.echoAudio(p);
+        if (typeof p.text === 'string' && p.text.trim()) this.say(once(p.text.trim().slice(0, MAX_TEXT)), randomUUID());
+        return;
+      case 'conversation.interrupt':
+        this.speaker.interrupt();
+        return;
+      case 'conversation.overwrite_llm_context':
+        if (typeof p.context === 'string') this.answers.context = p.context;
+        return;
+      case 'conversation.append_llm_context':
+        if (typeof p.context === 'string') this.answers.context = this.answers.context ? `${this.answers.context}\n${p.context}` : p.context;
+        return;
+      case 'conversation.tool_result':
+        if (typeof p.tool_call_id === 'string') {
+          const output = typeof p.output === 'string' ? p.output : JSON.stringify(p.output ?? null);
+          this.answers.history.push({ role: 'system', content: `Result of tool call ${p.tool_call_id} (${p.status === 'error' ? 'error' : 'success'}): ${output.slice(0, MAX_TEXT)}` });
+        }
+        return;
+      default:
+        return; // sensitivity and everything else the local PAL has no use for
+    }
+  }
+
+  /** Whether PALs of this service turn the visitor's microphone audio into text themselves. */
+  static transcribes(deps: ServiceDeps): boolean {
+    return earsFor(deps).transcribe !== undefined;
+  }
+
+  /** Microphone audio from a visitor. */
+  hear(from: Participant, samples: Int16Array, sampleRate: number): void {
+    this.hearing.hear(from, samples, sampleRate);
+  }
+
+  /** A participant left the room. */
+  left(participantId: string): void {
+    this.hearing.forget(participantId);
+  }
+
+  /** Operators (the keyed events endpoint) push PAL-side messages as if the PAL sent them. */
+  push(message: RoomMessage): void {
+    this.room.send({ ...message, conversation_id: this.conv.conversationId, seq: ++this.seq });
+    // A card pushed in the PAL's name is the PAL's card: its answer is acknowledged like one it showed itself.
+    const p = message.properties;
+    if (message.event_type !== 'conversation.tool_call' || !isRecord(p) || typeof p.name !== 'string') return;
+    if (p.name === 'canvas_clear') this.shownCards.clear();
+    if (!p.name.startsWith('canvas_show_') || typeof p.tool_call_id !== 'string') return;
+    let args: unknown;
+    try {
+      args = typeof p.arguments === 'string' ? JSON.parse(p.arguments) : p.arguments;
+    } catch {
+      return;
+    }
+    this.shownCards.clear();
+    if (isRecord(args)) this.shownCards.set(p.tool_call_id, args);
+  }
+
+  /** Stops talking and waits until every turn is recorded. */
+  async stop(): Promise<void> {
+    this.hearing.close();
+    await this.speaker.close();
+    while (this.writes.size) await Promise.all([...this.writes]);
+  }
+
+  /** The answer, unless the turn touches one of the PAL's guardrails: then a refusal (and its callback). */
+  private guarded(text: string, answer: SpeechSource): SpeechSource {
+    const triggered = this.guardrails.then((g) => g?.check(text) ?? null).catch(() => null);
+    const refusal = refusalLine(this.conv, text);
+    return async function* (signal) {
+      if (await triggered) {
+        yield refusal;
+        return;
+      }
+      yield* answer(signal);
+    };
+  }
+
+  private userTurn(text: string, from: Sender, announce: boolean): void {
+    const inferenceId = randomUUID();
+    this.turnIdx++;
+    // The visitor spoke over the PAL: it stops, as a person would.
+    this.speaker.interrupt();
+    if (announce) this.emit('conversation.utterance', { role: 'user', speech: text }, inferenceId);
+    this.record({ role: 'user', content: text, ...this.timing(this.deps.clock.now(), 0), participant_name: from.userName });
+    const card = this.conv.canvas ? cardFor(text, this.conv.canvas, this.deps.clock.now()) : null;
+    const source = card ? once(card.line) : this.guarded(text, answerSource(this.answers, text, inferenceId));
+    this.answers.history.push({ role: 'user', content: text } satisfies ChatMessage);
+    if (card) this.toolCall(card.name, card.args, inferenceId);
+    // The reply is in the visitor's language when it is one of the conversation's, and so is the voice.
+    this.say(source, inferenceId, replyLanguage(this.conv, text));
+  }
+
+  /** A recorded canvas interaction (relayed by the canvas endpoint, not parsed as a client message). */
+  canvasInteraction(p: Record<string, unknown>): void {
+    const id = typeof p.interaction_id === 'string' ? p.interaction_id : null;
+    if (!id || this.seenInteractions.has(id) || typeof p.type !== 'string') return;
+    this.seenInteractions.add(id);
+    const value = isRecord(p.value) ? p.value : {};
+    const toolCallId = typeof p.tool_call_id === 'string' ? p.tool_call_id : '';
+    const line = acknowledgement({ type: p.type, value }, this.shownCards.get(toolCallId));
+    if (!line) return;
+    const inferenceId = randomUUID();
+    this.turnIdx++;
+    this.answers.history.push({ role: 'user', content: `[canvas ${String(p.component)} ${p.type}] ${JSON.stringify(value)}` });
+    if (p.type === 'submit' || p.type === 'skip') {
+      this.shownCards.delete(toolCallId);
+      this.toolCall('canvas_clear', {}, inferenceId);
+    }
+    this.say(once(line), inferenceId);
+  }
+
+  /** Echo audio: base64 16-bit PCM chunks of one utterance (same inference_id), said as they arrive, until `done`. */
+  private echoAudio(p: Record<string, unknown>): void {
+    const inferenceId = typeof p.inference_id === 'string' && p.inference_id ? p.inference_id.slice(0, 128) : randomUUID();
+    const sampleRate = typeof p.sample_rate === 'number' && p.sample_rate >= 8000 && p.sample_rate <= 48000 ? Math.round(p.sample_rate) : 24000;
+    let stream = this.echoStreams.get(inferenceId);
+    if (!stream) {
+      stream = new EchoAudioStream(sampleRate, () => this.echoStreams.delete(inferenceId));
+      this.echoStreams.set(inferenceId, stream);
+      this.say(stream.source, inferenceId);
+    }
+    if (typeof p.audio === 'string' && p.audio) stream.push(Buffer.from(p.audio, 'base64'));
+    if (p.done === true) stream.end();
+  }
+
+  private toolCall(name: string, args: Record<string, unknown>, inferenceId: string): void {
+    const toolCallId = `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+    if (name.startsWith('canvas_show_')) {
+      this.shownCards.clear(); // one card at a time: a new one replaces the visible one
+      this.shownCards.set(toolCallId, args);
+    }
+    this.emit('conversation.tool_call', { name, arguments: JSON.stringify(args), tool_call_id: toolCallId }, inferenceId);
+  }
+
+  private say(source: SpeechSource, inferenceId: string, language?: string): void {
+    void this.speaker.say(source, { inferenceId, turnIdx: this.turnIdx, interruptible: true, ...(language ? { language } : {}) });
+  }
+
+  /** The language the PAL speaks in this conversation. */
+  private get language(): string {
+    return conversationLanguages(this.conv)[0] ?? 'en';
+  }
+
+  private hearingPort(): HearingPort {
+    const sender = (p: Participant): Sender => ({ participantId: p.participant_id, userName: p.user_name });
+    const speaker = this.speaker;
+    return {
+      get palSpeaking() {
+        return speaker.speaking;
+      },
+      started: () => {
+        // Speaking over the PAL cuts it off at once, as a person would stop.
+        this.speaker.interrupt();
+        if (this.hearing.transcribes) this.emit('conversation.user.started_speaking', {});
+      },
+      stopped: () => {
+        if (this.hearing.transcribes) this.emit('conversation.user.stopped_speaking', {});
+      },
+      heard: (from, text) => this.userTurn(text.slice(0, MAX_TEXT), sender(from), true),
+      failed: () => {
+        if (this.hearingLost) return;
+        this.hearingLost = true;
+        this.room.notice('hearing_unavailable', 'The PAL could not understand the audio; type your message instead.');
+      },
+    };
+  }
+
+  /** The voice failed: the visitor is told once, and the PAL goes on in captions. */
+  private voiceFailed(error: unknown): void {
+    this.deps.log.error('speech synthesis failed', { conversation_id: this.conv.conversationId, error: error instanceof Error ? error.message : String(error) });
+    if (this.voiceLost) return;
+    this.voiceLost = true;
+    this.room.notice('voice_unavailable', 'The PAL\'s voice is not available right now; its replies appear as captions.');
+  }
+
+  private emit(eventType: string, properties: Record<string, unknown>, inferenceId?: string, turnIdx = this.turnIdx): void {
+    this.room.send({
+      message_type: 'conversation',
+      event_type: eventType,
+      conversation_id: this.conv.conversationId,
+      ...(inferenceId ? { inference_id: inferenceId } : {}),
+      seq: ++this.seq,
+      turn_idx: turnIdx,
+      properties,
+    });
+  }
+
+  private timing(began: Date, duration: number): Pick<TranscriptEntry, 'timestamp' | 'seconds_from_start' | 'duration'> {
+    return {
+      timestamp: began.getTime() / 1000,
+      seconds_from_start: roundSeconds(Math.max(0, began.getTime() - this.room.startedAt.getTime()) / 1000),
+      duration,
+    };
+  }
+
+  private record(entry: TranscriptEntry): void {
+    const write = appendTranscriptEntry(this.deps.db, this.conv.conversationId, entry)
+      .catch((error: unknown) => this.deps.log.error('transcript write failed', { conversation_id: this.conv.conversationId, error: error instanceof Error ? error.message : String(error) }))
+      .finally(() => this.writes.delete(write));
+    this.writes.add(write);
+  }
+}
+
+/** The speech provider's voice the PAL asks for in `layers.tts` (`voice`, or the hosted product's `external_voice_id`). */
+function providerVoice(conv: LiveConversation): { voice?: string } {
+  const layers = conv.pal.definition.layers;
+  const tts = isRecord(layers) && isRecord(layers.tts) ? layers.tts : {};
+  const voice = typeof tts.voice === 'string' ? tts.voice : typeof tts.external_voice_id === 'string' ? tts.external_voice_id : undefined;
+  return voice?.trim() ? { voice: voice.trim().slice(0, 64) } : {};
+}

@@ -1,0 +1,63 @@
+// On the instance holding a room: a participant whose WebSocket is connected to another instance. The
+// room treats it as any socket; what the room sends goes back over the instance channel, and what the
+// participant sends arrives from it (queued until the room starts reading, as a real socket's frames
+// wait in the kernel).
+import { EventEmitter } from 'node:events';
+import type { RoomSocket } from '../room/room.js';
+
+const OPEN = 1;
+const CLOSED = 3;
+
+export interface RelayedSocketLink {
+  /** A text frame or binary audio for the participant. */
+  send(data: string | Uint8Array): void;
+  close(code: number, reason: string): void;
+}
+
+export class RelayedSocket extends EventEmitter implements RoomSocket {
+  readonly OPEN = OPEN;
+  readyState = OPEN;
+  /** When the participant's instance last spoke for it (a frame, or its keep-alive). */
+  lastSeen = Date.now();
+  private pending: Array<[Buffer | string, boolean]> | null = [];
+
+  constructor(private readonly link: RelayedSocketLink) {
+    super();
+  }
+
+  override on(event: string | symbol, listener: Parameters<EventEmitter['on']>[1]): this {
+    super.on(event, listener);
+    if (event === 'message' && this.pending) {
+      const queued = this.pending;
+      this.pending = null;
+      for (const [data, isBinary] of queued) this.emit('message', data, isBinary);
+    }
+    return this;
+  }
+
+  send(data: string | Uint8Array): void {
+    if (this.readyState === OPEN) this.link.send(data);
+  }
+
+  close(code = 1000, reason = ''): void {
+    if (this.readyState !== OPEN) return;
+    this.link.close(code, reason);
+    this.closed();
+  }
+
+  /** A frame the participant sent (text, or microphone audio). */
+  received(data: string | Buffer): void {
+    this.lastSeen = Date.now();
+    if (this.readyState !== OPEN) return;
+    const isBinary = typeof data !== 'string';
+    if (this.pending) this.pending.push([data, isBinary]);
+    else this.emit('message', data, isBinary);
+  }
+
+  /** The participant's socket closed on its instance, or that instance went quiet. */
+  closed(): void {
+    if (this.readyState === CLOSED) return;
+    this.readyState = CLOSED;
+    setImmediate(() => this.emit('close'));
+  }
+}

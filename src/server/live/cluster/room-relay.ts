@@ -1,0 +1,226 @@
+// Local rooms across service instances. One instance holds each room (its PAL, recording and timers);
+// a participant whose WebSocket reached another instance stays connected there, and that instance
+// relays its frames to the holder and the holder's frames back, over the instance channel. No sticky
+// sessions: any instance can take any join. Instances also tell each other their participants are
+// still there, so a room notices participants lost with a dead instance.
+import { randomUUID } from 'node:crypto';
+import type { RawData, WebSocket } from 'ws';
+import type { Logger } from '../../log.js';
+import type { InstanceChannel } from './instance-channel.js';
+import { RelayedSocket } from './relayed-socket.js';
+import { countRefused, ParticipantBudget } from '../room/participant-budget.js';
+import { RoomCloseCode } from '../../../protocol/room.js';
+import type { ServiceMetrics } from '../../ops/metrics.js';
+import type { Backlog, Room } from '../room/room.js';
+import type { RoomMessage } from '../room/message.js';
+
+/** What a relayed join carries: who joins, as the room's admit takes it. */
+export interface RelayedJoin {
+  role: 'visitor' | 'operator';
+  userName?: string | undefined;
+  token: string;
+  textMode: boolean;
+}
+
+/** The hub's side of the relay: its rooms on this instance. */
+export interface RelayHost {
+  /** The room this instance holds for the conversation, opened if this instance may hold it; null otherwise. */
+  holdRoom(conversationId: string): Promise<Room | null>;
+  room(conversationId: string): Room | undefined;
+}
+
+/** Close code sent to a participant whose room moved to another instance: join again. */
+export const ROOM_MOVED = 1012;
+const PUSH_TIMEOUT_MS = 3_000;
+
+interface Outgoing {
+  socket: WebSocket;
+  conversationId: string;
+  holder: string;
+}
+
+export class RoomRelay {
+  private sequence = 0;
+  /** Participants connected here whose room another instance holds. */
+  private readonly outgoing = new Map<string, Outgoing>();
+  /** Participants connected to other instances, in rooms held here. */
+  private readonly incoming = new Map<string, { socket: RelayedSocket; from: string }>();
+  private readonly pushes = new Map<string, (participants: number | null) => void>();
+
+  constructor(
+    private readonly channel: InstanceChannel,
+    private readonly host: RelayHost,
+    private readonly log: Logger,
+    private readonly metrics: ServiceMetrics,
+  ) {}
+
+  get instanceId(): string {
+    return this.channel.instanceId;
+  }
+
+  // ——— On the instance a participant connected to ———
+
+  /** Hands a checked join to the room's holder and relays the participant's traffic from now on. */
+  join(holder: string, socket: WebSocket, conversationId: string, joining: RelayedJoin, backlog: Backlog): void {
+    const m = `${this.instanceId}.${++this.sequence}`;
+    this.outgoing.set(m, { socket, conversationId, holder });
+    this.channel.send(holder, { k: 'join', c: conversationId, m, from: this.instanceId, ...joining });
+    // The budget holds here too, so that a flood never reaches the instance channel.
+    const budget = new ParticipantBudget();
+    const forward = (data: RawData | string | null, isBinary: boolean) => {
+      if (data === null || !this.outgoing.has(m)) return;
+      const verdict = budget.admit(data, isBinary);
+      if (!verdict.ok) {
+        countRefused(this.metrics, verdict);
+        if (verdict.close) {
+          socket.close(RoomCloseCode.flooding, 'flooding');
+          socket.terminate();
+        }
+        return;
+      }
+      if (isBinary) this.channel.send(holder, { k: 'audio', m, d: asBuffer(data).toString('base64') });
+      else this.channel.send(holder, { k: 'frame', m, d: data.toString() });
+    };
+    for (const text of backlog.frames.splice(0)) forward(text, false);
+    backlog.handedOff = true;
+    socket.on('message', forward);
+    socket.on('close', () => {
+      if (this.outgoing.delete(m)) this.channel.send(holder, { k: 'gone', m });
+    });
+  }
+
+  /** An operator's event for a room another instance holds: the number of participants it reached, or null. */
+  push(holder: string, conversationId: string, message: RoomMessage): Promise<number | null> {
+    const r = randomUUID();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.pushes.delete(r) && resolve(null), PUSH_TIMEOUT_MS);
+      this.pushes.set(r, (participants) => (clearTimeout(timer), resolve(participants)));
+      this.channel.send(holder, { k: 'push', c: conversationId, r, from: this.instanceId, message });
+    });
+  }
+
+  canvasInteraction(holder: string, conversationId: string, record: Record<string, unknown>): void {
+    this.channel.send(holder, { k: 'canvas', c: conversationId, record });
+  }
+
+  end(holder: string, conversationId: string, reason: string): void {
+    this.channel.send(holder, { k: 'end', c: conversationId, reason });
+  }
+
+  /** Rooms held elsewhere that participants here are in, with their holders. */
+  relayedRooms(): Map<string, string> {
+    return new Map([...this.outgoing.values()].map((o) => [o.conversationId, o.holder]));
+  }
+
+  /** The room's holder is gone or changed: its participants here join again (and the room is taken over). */
+  disconnect(conversationId: string): void {
+    for (const [m, o] of this.outgoing) {
+      if (o.conversationId !== conversationId) continue;
+      this.outgoing.delete(m);
+      this.channel.send(o.holder, { k: 'gone', m });
+      o.socket.close(ROOM_MOVED, 'the room moved; join again');
+    }
+  }
+
+  /** Tells each holder that this instance's participants in its rooms are still connected. */
+  keepAlive(): void {
+    const byHolder = new Map<string, string[]>();
+    for (const [m, o] of this.outgoing) byHolder.set(o.holder, [...(byHolder.get(o.holder) ?? []), m]);
+    for (const [holder, members] of byHolder) this.channel.send(holder, { k: 'alive', members });
+  }
+
+  // ——— On the instance holding the room ———
+
+  /** Participants whose instance has not spoken for them in this long are taken as gone with it. */
+  dropQuiet(staleAfterMs: number, now = Date.now()): void {
+    for (const [m, { socket }] of this.incoming) {
+      if (now - socket.lastSeen <= staleAfterMs) continue;
+      this.incoming.delete(m);
+      socket.closed();
+    }
+  }
+
+  /** This instance is stopping: participants relayed from here leave their rooms elsewhere. */
+  stop(): void {
+    for (const { conversationId } of [...this.outgoing.values()]) this.disconnect(conversationId);
+  }
+
+  /** A message from another instance. */
+  receive(message: Record<string, unknown>): void {
+    const m = typeof message.m === 'string' ? message.m : '';
+    const text = typeof message.d === 'string' ? message.d : '';
+    switch (message.k) {
+      case 'join':
+        return void this.admit(message).catch((error: unknown) =>
+          this.log.error('relayed join failed', { conversation_id: String(message.c), error: error instanceof Error ? error.message : String(error) }),
+        );
+      case 'frame':
+        return this.incoming.get(m)?.socket.received(text);
+      case 'audio':
+        return this.incoming.get(m)?.socket.received(Buffer.from(text, 'base64'));
+      case 'gone': {
+        const entry = this.incoming.get(m);
+        this.incoming.delete(m);
+        return entry?.socket.closed();
+      }
+      case 'alive': {
+        const now = Date.now();
+        for (const member of Array.isArray(message.members) ? message.members : []) {
+          const entry = this.incoming.get(String(member));
+          if (entry) entry.socket.lastSeen = now;
+        }
+        return;
+      }
+      case 'send':
+        return this.toParticipant(m, (socket) => socket.send(text));
+      case 'bin':
+        return this.toParticipant(m, (socket) => socket.send(Buffer.from(text, 'base64')));
+      case 'close': {
+        const entry = this.outgoing.get(m);
+        this.outgoing.delete(m);
+        return entry?.socket.close(Number(message.code) || ROOM_MOVED, String(message.reason ?? ''));
+      }
+      case 'push': {
+        const participants = this.host.room(String(message.c))?.push(message.message as RoomMessage) ?? null;
+        return this.channel.send(String(message.from), { k: 'pushed', r: message.r, participants });
+      }
+      case 'pushed':
+        return this.pushes.get(String(message.r))?.(typeof message.participants === 'number' ? message.participants : null);
+      case 'canvas':
+        return this.host.room(String(message.c))?.canvasInteraction(message.record as Record<string, unknown>);
+      case 'end':
+        return void this.host.room(String(message.c))?.shutdown(String(message.reason));
+    }
+  }
+
+  /** A participant of another instance joins a room here (or is told to join again when it is not held here). */
+  private async admit(message: Record<string, unknown>): Promise<void> {
+    const from = String(message.from);
+    const m = String(message.m);
+    // Registered at once: its frames may arrive while the room is being opened.
+    const socket = new RelayedSocket({
+      send: (data) => this.channel.send(from, typeof data === 'string' ? { k: 'send', m, d: data } : { k: 'bin', m, d: Buffer.from(data).toString('base64') }),
+      close: (code, reason) => {
+        this.incoming.delete(m);
+        this.channel.send(from, { k: 'close', m, code, reason });
+      },
+    });
+    this.incoming.set(m, { socket, from });
+    socket.on('close', () => this.incoming.get(m)?.socket === socket && this.incoming.delete(m));
+    const room = await this.host.holdRoom(String(message.c));
+    if (!room) return socket.close(ROOM_MOVED, 'the room moved; join again');
+    const role = message.role === 'operator' ? 'operator' : 'visitor';
+    await room.admit(socket, role, { userName: typeof message.userName === 'string' ? message.userName : undefined, token: String(message.token ?? ''), textMode: message.textMode === true });
+  }
+
+  private toParticipant(m: string, deliver: (socket: WebSocket) => void): void {
+    const entry = this.outgoing.get(m);
+    if (entry && entry.socket.readyState === entry.socket.OPEN) deliver(entry.socket);
+  }
+}
+
+function asBuffer(data: RawData | string): Buffer {
+  if (typeof data === 'string') return Buffer.from(data);
+  if (Buffer.isBuffer(data)) return data;
+  return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+}

@@ -1,0 +1,31 @@
+// The live conversation on the server: local rooms over WebSocket with the local PAL, their timeouts
+// and end callbacks, the room page, the operator events endpoint, Magic Canvas interactions and the
+// camera frames sampled for perception, and the visitor's rating after the call.
+import type { ResourceModule } from '../resources/module.js';
+import { perceptionJobs } from './perception/perception.js';
+import { registerFrameRoutes } from './perception/frame-routes.js';
+import { registerRatingRoutes } from '../resources/conversations/rating-routes.js';
+import { registerCanvasRoutes } from './canvas/routes.js';
+import { hubFor } from './room/hub.js';
+import { registerRoomRoutes } from './room/routes.js';
+import { attachRoomServer } from './room/socket-server.js';
+
+export const liveConversationModule: ResourceModule = {
+  name: 'live-conversations',
+  routes(app, deps) {
+    registerCanvasRoutes(app, deps);
+    registerRoomRoutes(app, deps);
+    registerFrameRoutes(app, deps);
+    registerRatingRoutes(app, deps);
+  },
+  jobs: perceptionJobs,
+  async attach(server, deps) {
+    const hub = hubFor(deps);
+    const stopSockets = attachRoomServer(server, deps, hub);
+    await hub.start();
+    return async () => {
+      await hub.stop();
+      await stopSockets();
+    };
+  },
+};

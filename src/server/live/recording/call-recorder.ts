@@ -1,0 +1,131 @@
+// The call as one 16 kHz mono track: the PAL's voice and the visitors' microphones mixed on the call's
+// clock (each source placed where its audio arrived, or right after its previous chunk when it arrives
+// in a burst), appended to a raw PCM file every second so that a crash keeps what was recorded. A source
+// never runs more than AHEAD_MS ahead of the call's clock (what is sent faster is dropped), and nothing
+// is kept past the call's maximum duration: the recording is never longer than the call.
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { resample } from '../engines/pcm.js';
+
+export const RECORDING_RATE = 16_000;
+const FLUSH_MS = 1_000;
+/** How far ahead of the call's clock a source may be placed (the PAL's voice is sent a little ahead of playback). */
+export const AHEAD_MS = 1_000;
+
+export class CallRecorder {
+  /** Mixed samples not yet written, starting at sample index `pendingStart`. */
+  private pending = new Float32Array(RECORDING_RATE * 4);
+  private pendingStart = 0;
+  /** One past the last sample any source wrote. */
+  private end = 0;
+  private readonly cursors = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+  private writing: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    private readonly file: FileHandle,
+    private readonly startedAt: number,
+    private readonly now: () => number,
+    /** No sample at or past this index is kept. */
+    private readonly limit: number,
+  ) {
+    this.timer = setInterval(() => this.flushUpTo(Math.min(this.nowIndex(), this.limit)), FLUSH_MS);
+    this.timer.unref();
+  }
+
+  /** Starts (or, after a restart, continues) the PCM file at `path`, for a call of at most `maxSeconds`. */
+  static async start(path: string, maxSeconds: number, now: () => number = Date.now): Promise<CallRecorder> {
+    await mkdir(dirname(path), { recursive: true });
+    const file = await open(path, 'a');
+    const { size } = await file.stat();
+    // Continuing a recording: its samples so far come first.
+    const startedAt = now() - (size / 2 / RECORDING_RATE) * 1000;
+    const recorder = new CallRecorder(file, startedAt, now, Math.floor(maxSeconds * RECORDING_RATE));
+    recorder.pendingStart = recorder.end = Math.floor(size / 2);
+    return recorder;
+  }
+
+  /** Adds `samples` (16-bit PCM at `sampleRate`) from one source. */
+  add(source: string, samples: Int16Array, sampleRate: number): void {
+    if (this.closed || samples.length === 0) return;
+    let resampled = resample(samples, sampleRate, RECORDING_RATE);
+    const now = this.nowIndex();
+    const at = Math.max(this.cursors.get(source) ?? 0, now - resampled.length, this.pendingStart);
+    // Audio sent faster than the call runs, or past its end, is not kept.
+    const room = Math.min(now + (AHEAD_MS / 1000) * RECORDING_RATE, this.limit) - at;
+    if (room <= 0) return;
+    if (resampled.length > room) resampled = resampled.subarray(0, room);
+    this.cursors.set(source, at + resampled.length);
+    this.ensure(at + resampled.length);
+    const offset = at - this.pendingStart;
+    for (let i = 0; i < resampled.length; i++) this.pending[offset + i]! += resampled[i]!;
+    this.end = Math.max(this.end, at + resampled.length);
+  }
+
+  /** Seconds recorded so far (the call's clock). */
+  get seconds(): number {
+    return this.total() / RECORDING_RATE;
+  }
+
+  /** Writes everything up to now (and any audio queued past it) and closes the file; returns the samples written. */
+  async stop(): Promise<number> {
+    if (this.closed) return 0;
+    this.closed = true;
+    clearInterval(this.timer);
+    const total = this.total();
+    this.flushUpTo(total);
+    await this.writing;
+    await this.file.close();
+    return total;
+  }
+
+  private total(): number {
+    return Math.min(Math.max(this.end, this.nowIndex()), this.limit);
+  }
+
+  private nowIndex(): number {
+    return Math.floor(((this.now() - this.startedAt) / 1000) * RECORDING_RATE);
+  }
+
+  private ensure(upTo: number): void {
+    const needed = upTo - this.pendingStart;
+    if (needed <= this.pending.length) return;
+    const grown = new Float32Array(Math.max(needed, this.pending.length * 2));
+    grown.set(this.pending);
+    this.pending = grown;
+  }
+
+  private flushUpTo(index: number): void {
+    const count = index - this.pendingStart;
+    if (count <= 0) return;
+    this.ensure(index);
+    const bytes = Buffer.alloc(count * 2);
+    for (let i = 0; i < count; i++) bytes.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(this.pending[i]!))), i * 2);
+    this.pending.copyWithin(0, count);
+    this.pending.fill(0, this.pending.length - count);
+    this.pendingStart = index;
+    const file = this.file;
+    this.writing = this.writing.then(() => file.write(bytes).then(() => file.datasync().catch(() => undefined))).catch(() => undefined);
+  }
+}
+
+/** A WAV header for `samples` 16-bit mono samples at RECORDING_RATE. */
+export function wavHeader(samples: number): Buffer {
+  const data = samples * 2;
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0);
+  h.writeUInt32LE(36 + data, 4);
+  h.write('WAVE', 8);
+  h.write('fmt ', 12);
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(1, 22);
+  h.writeUInt32LE(RECORDING_RATE, 24);
+  h.writeUInt32LE(RECORDING_RATE * 2, 28);
+  h.writeUInt16LE(2, 32);
+  h.writeUInt16LE(16, 34);
+  h.write('data', 36);
+  h.writeUInt32LE(data, 40);
+  return h;
+}

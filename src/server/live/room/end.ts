@@ -1,0 +1,62 @@
+// Ending a local conversation: mark it ended in the database (exactly once, whoever gets there first),
+// then send `system.shutdown` and `application.transcription_ready` (exactly once, by whichever
+// instance finalizes it).
+import { ShutdownReasons } from '../../../protocol/callbacks.js';
+import type { ServiceDeps } from '../../context.js';
+import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
+import { enqueuePerception } from '../perception/perception.js';
+import { enqueuePostCallActions } from '../../resources/conversations/post-call.js';
+import { keepLeftRecordings } from '../recording/store.js';
+import { shutdownCallbacks } from './callbacks.js';
+import { loadTranscript } from './transcript-store.js';
+
+/** Marks the conversation ended with `reason` unless it already was; returns the reason in effect. */
+export async function markConversationEnded(deps: ServiceDeps, conversationId: string, reason: string): Promise<string> {
+  const now = deps.clock.now();
+  const row = await deps.db
+    .updateTable('conversations')
+    .set({ status: 'ended', shutdown_reason: reason, ended_at: now, updated_at: now })
+    .where('conversation_id', '=', conversationId)
+    .where('status', '=', 'active')
+    .returning('conversation_id')
+    .executeTakeFirst();
+  if (row) {
+    deps.bus.emit('conversation.ended', { conversationId, reason });
+    return reason;
+  }
+  const current = await deps.db.selectFrom('conversations').select('shutdown_reason').where('conversation_id', '=', conversationId).executeTakeFirst();
+  return current?.shutdown_reason ?? reason;
+}
+
+/** Sends the end callbacks of an ended conversation unless some instance already did; returns the reason used. */
+export async function finalizeConversation(deps: ServiceDeps, conversationId: string, fallbackReason: string = ShutdownReasons.endEndpointHit): Promise<string | null> {
+  const row = await deps.db
+    .updateTable('conversations')
+    .set({ live_finalized_at: deps.clock.now() })
+    .where('conversation_id', '=', conversationId)
+    .where('status', '=', 'ended')
+    .where('live_finalized_at', 'is', null)
+    .returning(['owner_id', 'callback_url', 'face_id', 'pal_id', 'shutdown_reason', 'provider'])
+    .executeTakeFirst();
+  if (!row) return null;
+  const faceId = row.face_id ?? (await deps.db.selectFrom('pals').select('default_face_id').where('pal_id', '=', row.pal_id).executeTakeFirst())?.default_face_id ?? null;
+  const reason = row.shutdown_reason ?? fallbackReason;
+  const transcript = await loadTranscript(deps.db, conversationId);
+  try {
+    await emitConversationCallbacks(deps, { conversation_id: conversationId, owner_id: row.owner_id, callback_url: row.callback_url }, shutdownCallbacks(conversationId, faceId, reason, transcript, deps.clock.now()));
+  } catch (error) {
+    // Give the claim back so that the next sweep (here or on another instance) sends them.
+    await deps.db.updateTable('conversations').set({ live_finalized_at: null }).where('conversation_id', '=', conversationId).execute().catch(() => undefined);
+    throw error;
+  }
+  await enqueuePostCallActions(deps, conversationId, row.pal_id);
+  // A room that died mid-call left its recording open: keep what it wrote.
+  if (row.provider === 'local') {
+    await keepLeftRecordings(deps, conversationId).catch((error: unknown) =>
+      deps.log.error('keeping a left recording failed', { conversation_id: conversationId, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+  // Only local rooms sample the camera (a PAL runner in a Daily room perceives on its own).
+  if (row.provider === 'local') await enqueuePerception(deps, conversationId, row.pal_id);
+  return reason;
+}

@@ -1,0 +1,231 @@
+// The local rooms this instance holds, and the loop that keeps them honest with the database: a
+// heartbeat for each room, ends requested on another instance, and deadlines or end callbacks of
+// conversations whose room is held by no live instance (never joined, or its process died). On
+// PostgreSQL several instances may serve one room: the first to be joined holds it (live_holder) and
+// the others relay their participants to it (room-relay.ts); a holder that goes quiet is taken over.
+import type { WebSocket } from 'ws';
+import { ShutdownReasons } from '../../../protocol/callbacks.js';
+import type { ServiceDeps } from '../../context.js';
+import { onePer } from '../../one-per.js';
+import { newId } from '../../ids.js';
+import { openPostgresChannel, type InstanceChannel } from '../cluster/instance-channel.js';
+import { loadLiveConversation, type LiveConversation } from './live-conversation.js';
+import { Room, type Backlog } from './room.js';
+import type { RoomMessage } from './message.js';
+import { RoomRelay, type RelayedJoin } from '../cluster/room-relay.js';
+import { finalizeConversation, markConversationEnded } from './end.js';
+import { deadlinePassedSql, nextDeadline, roomLimits } from './limits.js';
+import type { ConversationRow } from '../../resources/conversations/repository.js';
+
+/** What deciding a conversation's end takes (see settleRow). */
+const SETTLE_COLUMNS = [
+  'status', 'provider', 'created_at', 'properties', 'live_started_at', 'live_empty_since', 'live_heartbeat_at', 'live_finalized_at', 'live_holder', 'shutdown_reason',
+] as const;
+
+export class RoomHub {
+  /** This process among the instances sharing the database (a new one each start). */
+  readonly instanceId = newId('i', 12);
+  private readonly rooms = new Map<string, Room>();
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | null = null;
+  private stopBus: (() => void) | undefined;
+  private channel: InstanceChannel | null = null;
+  /** Present on PostgreSQL, where other instances may share the rooms; PGlite has one instance. */
+  private relay: RoomRelay | null = null;
+
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /**
+   * A participant whose token was checked joins: in the room here when this instance holds it (taking
+   * it when nobody live does), otherwise through the relay to the instance that does.
+   */
+  async join(socket: WebSocket, conv: LiveConversation, joining: RelayedJoin, backlog: Backlog): Promise<void> {
+    const { role, ...admitting } = joining;
+    const here = this.rooms.get(conv.conversationId);
+    const holder = here && !here.isClosing ? this.instanceId : await this.claim(conv.conversationId);
+    if (this.relay && holder && holder !== this.instanceId) return this.relay.join(holder, socket, conv.conversationId, joining, backlog);
+    await this.open(conv).admit(socket, role, admitting, backlog);
+  }
+
+  /** An operator's event for the room wherever it is held: the participants it reached, or null when the room is not live. */
+  async push(conversationId: string, message: RoomMessage): Promise<number | null> {
+    const here = this.rooms.get(conversationId);
+    if (here) return here.push(message);
+    const holder = await this.liveHolderElsewhere(conversationId);
+    return holder ? this.relay!.push(holder, conversationId, message) : null;
+  }
+
+  /** A recorded canvas interaction for the room wherever it is held. */
+  async canvasInteraction(conversationId: string, record: Record<string, unknown>): Promise<void> {
+    const here = this.rooms.get(conversationId);
+    if (here) return here.canvasInteraction(record);
+    const holder = await this.liveHolderElsewhere(conversationId);
+    if (holder) this.relay!.canvasInteraction(holder, conversationId, record);
+  }
+
+  /**
+   * Takes the room for this instance unless another live instance holds it; answers the holder. With
+   * one instance (PGlite) it is always this one, even just after a restart with the old heartbeat fresh.
+   */
+  private async claim(conversationId: string): Promise<string | null> {
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const staleBefore = new Date(now.getTime() - this.staleAfterMs);
+    const claimed = await db.updateTable('conversations').set({ live_holder: this.instanceId, live_heartbeat_at: now })
+      .where('conversation_id', '=', conversationId)
+      .$if(this.relay !== null, (q) => q.where((eb) => eb.or([
+        eb('live_holder', 'is', null), eb('live_holder', '=', this.instanceId), eb('live_heartbeat_at', 'is', null), eb('live_heartbeat_at', '<', staleBefore),
+      ])))
+      .returning('conversation_id').executeTakeFirst();
+    if (claimed) return this.instanceId;
+    const row = await db.selectFrom('conversations').select('live_holder').where('conversation_id', '=', conversationId).executeTakeFirst();
+    return row?.live_holder ?? null;
+  }
+
+  /** The room held here for a relayed join, opened if this instance may hold it; null when another does. */
+  private async holdRoom(conversationId: string): Promise<Room | null> {
+    if (!this.stopBus) return null; // stopping: rooms here are being let go, not opened
+    const here = this.rooms.get(conversationId);
+    if (here && !here.isClosing) return here;
+    if ((await this.claim(conversationId)) !== this.instanceId) return null;
+    const conv = await loadLiveConversation(this.deps.db, conversationId);
+    return conv && conv.provider === 'local' && conv.status === 'active' ? this.open(conv) : null;
+  }
+
+  /** The live instance other than this one that holds the room, if any. */
+  private async liveHolderElsewhere(conversationId: string): Promise<string | null> {
+    if (!this.relay) return null;
+    const row = await this.deps.db.selectFrom('conversations').select(['live_holder', 'live_heartbeat_at']).where('conversation_id', '=', conversationId).executeTakeFirst();
+    if (!row?.live_holder || row.live_holder === this.instanceId || !this.fresh(row.live_heartbeat_at)) return null;
+    return row.live_holder;
+  }
+
+  private fresh(heartbeat: Date | null): boolean {
+    return heartbeat !== null && this.deps.clock.now().getTime() - heartbeat.getTime() < this.staleAfterMs;
+  }
+
+  /** The room of this conversation on this instance, opened if needed. */
+  open(conv: LiveConversation): Room {
+    let room = this.rooms.get(conv.conversationId);
+    if (!room || room.isClosing) {
+      room = new Room(this.deps, conv, (closed) => {
+        if (this.rooms.get(closed.conversationId) === closed) this.rooms.delete(closed.conversationId);
+      });
+      this.rooms.set(conv.conversationId, room);
+    }
+    return room;
+  }
+
+  async start(): Promise<void> {
+    const { config, dbKind, log } = this.deps;
+    if (dbKind === 'postgres' && config.databaseUrl) {
+      this.channel = await openPostgresChannel(config.databaseUrl, this.instanceId, (message) => this.relay?.receive(message), log);
+      this.relay = new RoomRelay(this.channel, { holdRoom: (id) => this.holdRoom(id), room: (id) => this.rooms.get(id) }, log, this.deps.metrics);
+    }
+    this.stopBus = this.deps.bus.on('conversation.ended', ({ conversationId, reason }) => {
+      const room = this.rooms.get(conversationId);
+      const done = room ? room.shutdown(reason) : this.settleEnded(conversationId);
+      done.catch((error: unknown) => this.deps.log.error('ending a room failed', { conversation_id: conversationId, error: String(error) }));
+    });
+    const tick = () => {
+      this.polling = this.poll()
+        .catch((error: unknown) => this.deps.log.error('room poll failed', { error: error instanceof Error ? error.message : String(error) }))
+        .finally(() => {
+          this.polling = null;
+          if (this.stopBus) this.timer = setTimeout(tick, this.deps.config.room.pollMs);
+        });
+    };
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopBus?.();
+    this.stopBus = undefined;
+    clearTimeout(this.timer);
+    await this.polling;
+    this.relay?.stop();
+    const held = [...this.rooms.keys()];
+    await Promise.all([...this.rooms.values()].map((room) => room.suspend()));
+    // Let go of the rooms at once, so that their participants' next join takes them over elsewhere.
+    if (held.length) await this.deps.db.updateTable('conversations').set({ live_holder: null }).where('conversation_id', 'in', held).where('live_holder', '=', this.instanceId).execute();
+    await this.channel?.close();
+  }
+
+  /** A room on another instance is alive while its heartbeat is this fresh. */
+  private get staleAfterMs(): number {
+    return this.deps.config.room.pollMs * 3 + 1000;
+  }
+
+  async poll(): Promise<void> {
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const held = [...this.rooms.keys()];
+    if (held.length) {
+      const rows = await db.updateTable('conversations').set({ live_heartbeat_at: now, live_holder: this.instanceId }).where('conversation_id', 'in', held)
+        .where((eb) => eb.or([eb('live_holder', 'is', null), eb('live_holder', '=', this.instanceId)]))
+        .returning(['conversation_id', 'status', 'shutdown_reason']).execute();
+      for (const row of rows) if (row.status === 'ended') void this.rooms.get(row.conversation_id)?.shutdown(row.shutdown_reason ?? ShutdownReasons.endEndpointHit);
+      // Another instance took over a room this one went quiet on: its participants here join again there.
+      const kept = new Set(rows.map((r) => r.conversation_id));
+      for (const id of held) if (!kept.has(id)) void this.rooms.get(id)?.suspend();
+    }
+    if (this.relay) await this.checkRelayedRooms();
+    // One read of the conversations no room here holds that have something to do: ended but not yet
+    // finalized, or past a deadline, and held by no instance alive (settleRow decides each again).
+    const staleBefore = new Date(now.getTime() - this.staleAfterMs);
+    let query = db.selectFrom('conversations').select(['conversation_id', ...SETTLE_COLUMNS]).where('provider', '=', 'local').where('live_finalized_at', 'is', null)
+      .where((eb) => eb.and([
+        eb.or([eb('live_heartbeat_at', 'is', null), eb('live_heartbeat_at', '<=', staleBefore)]),
+        eb.or([eb('status', '=', 'ended'), deadlinePassedSql(now)]),
+      ]));
+    if (held.length) query = query.where('conversation_id', 'not in', held);
+    for (const row of await query.execute()) {
+      await this.settleRow(row.conversation_id, row).catch((error: unknown) =>
+        this.deps.log.error('settling a conversation failed', { conversation_id: row.conversation_id, error: error instanceof Error ? error.message : String(error) }),
+      );
+    }
+    await db.deleteFrom('canvas_interaction_rate').where('window_start', '<', new Date(now.getTime() - 5 * 60_000)).execute();
+  }
+
+  /** Participants here whose room's holder went quiet or changed join again; holders hear who is still here. */
+  private async checkRelayedRooms(): Promise<void> {
+    const relay = this.relay!;
+    relay.keepAlive();
+    relay.dropQuiet(this.staleAfterMs);
+    const relayed = relay.relayedRooms();
+    if (!relayed.size) return;
+    const rows = await this.deps.db.selectFrom('conversations').select(['conversation_id', 'live_holder', 'live_heartbeat_at'])
+      .where('conversation_id', 'in', [...relayed.keys()]).execute();
+    for (const row of rows) {
+      if (row.live_holder !== relayed.get(row.conversation_id) || !this.fresh(row.live_heartbeat_at)) relay.disconnect(row.conversation_id);
+    }
+  }
+
+  /** An end asked for on this instance, of a conversation no room here holds. */
+  private async settleEnded(conversationId: string): Promise<void> {
+    const row = await this.deps.db.selectFrom('conversations').select(SETTLE_COLUMNS).where('conversation_id', '=', conversationId).executeTakeFirst();
+    if (row) await this.settleRow(conversationId, row, true);
+  }
+
+  /** For a conversation no room here holds: end it when a deadline passed, send its end callbacks once ended. */
+  private async settleRow(conversationId: string, row: Pick<ConversationRow, (typeof SETTLE_COLUMNS)[number]>, endRequested = false): Promise<void> {
+    if (this.rooms.has(conversationId) || row.provider !== 'local' || row.live_finalized_at) return;
+    const now = this.deps.clock.now();
+    if (this.fresh(row.live_heartbeat_at)) {
+      // Another instance holds it: an end asked for here reaches it at once (its heartbeat would see it too).
+      if (endRequested && row.status === 'ended' && row.live_holder && row.live_holder !== this.instanceId) this.relay?.end(row.live_holder, conversationId, row.shutdown_reason ?? ShutdownReasons.endEndpointHit);
+      return;
+    }
+    if (row.status === 'active') {
+      // A room that died with its process counts as left when its last heartbeat was.
+      const emptySince = row.live_empty_since ?? (row.live_started_at ? row.live_heartbeat_at ?? row.live_started_at : null);
+      const deadline = nextDeadline({ createdAt: row.created_at, startedAt: row.live_started_at, emptySince }, roomLimits(row.properties ?? {}));
+      if (deadline.at > now) return;
+      await markConversationEnded(this.deps, conversationId, deadline.reason);
+    }
+    await finalizeConversation(this.deps, conversationId);
+  }
+}
+
+/** The hub of this service (routes and the WebSocket server share it). */
+export const hubFor = onePer((deps: ServiceDeps) => new RoomHub(deps));

@@ -1,0 +1,357 @@
+// One live local room on this instance: its participants (presence), the app-message relay, the local
+// PAL, its own timeouts, and the shutdown (mark ended, `ended` frame, close, end callbacks).
+import { randomUUID } from 'node:crypto';
+import type { RawData } from 'ws';
+import type { RoomMessage } from './message.js';
+import {
+  AudioFrameKind, ClientFrame, RoomCloseCode, decodeAudioFrame, encodeAudioFrame, type Participant, type ServerFrame,
+} from '../../../protocol/room.js';
+import { ShutdownReasons } from '../../../protocol/callbacks.js';
+import { visemeIndex } from '../../../protocol/visemes.js';
+import type { ServiceDeps } from '../../context.js';
+import type { LiveConversation } from './live-conversation.js';
+import { conversationLanguages } from '../agent/language.js';
+import { FRAME_INTERVAL_MS, perceives } from '../perception/perception.js';
+import { PalAgent } from '../agent/pal-agent.js';
+import { finalizeConversation, markConversationEnded } from './end.js';
+import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from './limits.js';
+import { countRefused, ParticipantBudget, type BudgetVerdict } from './participant-budget.js';
+import { keepRecording, pauseRecording, recordingRequested, startRecording, type LiveRecording } from '../recording/store.js';
+
+/** Frames a participant sent while its join was being checked (text, or null for binary). */
+export interface Backlog {
+  frames: Array<string | null>;
+  handedOff: boolean;
+}
+
+/**
+ * What the room needs of a participant's connection: a WebSocket here, or a RelayedSocket standing for
+ * one connected to another instance.
+ */
+export interface RoomSocket {
+  readonly readyState: number;
+  readonly OPEN: number;
+  send(data: string | Uint8Array): void;
+  close(code?: number, reason?: string): void;
+  /** Drops the connection at once, without the closing handshake (a WebSocket has it; a relayed one closes). */
+  terminate?(): void;
+  on(event: 'close', listener: () => void): unknown;
+  on(event: 'message', listener: (data: RawData | string, isBinary: boolean) => void): unknown;
+}
+
+interface Member {
+  participant: Participant;
+  socket: RoomSocket;
+  /** The meeting token it joined with: one live connection per token (a newer one replaces it). */
+  token: string;
+}
+
+/** How long a connection closed for flooding has to read its close frame before it is dropped. */
+const FLOOD_CLOSE_GRACE_MS = 200;
+/** setTimeout cannot wait longer than this; a later deadline is re-armed when it is reached. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export class Room {
+  readonly conversationId: string;
+  private readonly members = new Map<string, Member>();
+  /** What each meeting token (a participant without one: its id) may still send; one entry per token used here. */
+  private readonly budgets = new Map<string, ParticipantBudget>();
+  private readonly limits: RoomLimits;
+  private readonly marks: RoomMarks;
+  private pal: PalAgent | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  private closing: Promise<void> | null = null;
+  /** The call's recording, when the conversation asked for one (started with the PAL). */
+  private recording: Promise<LiveRecording | null> | null = null;
+  private recorder: LiveRecording | null = null;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly conv: LiveConversation,
+    private readonly onClosed: (room: Room) => void,
+  ) {
+    this.conversationId = conv.conversationId;
+    this.limits = roomLimits(conv.properties);
+    this.marks = { createdAt: conv.createdAt, startedAt: conv.startedAt, emptySince: null };
+  }
+
+  get isClosing(): boolean {
+    return this.closing !== null;
+  }
+
+  get participantCount(): number {
+    return this.members.size;
+  }
+
+  /** Admits a participant whose token was checked; the PAL joins with the first one. */
+  async admit(socket: RoomSocket, role: 'visitor' | 'operator', joining: { userName?: string | undefined; token?: string; textMode?: boolean }, backlog: Backlog = { frames: [], handedOff: false }): Promise<void> {
+    const { userName, token = '' } = joining;
+    if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
+    const participant: Participant = { participant_id: `p_${randomUUID()}`, user_name: userName?.trim().slice(0, 80) || (role === 'operator' ? 'Operator' : 'Guest'), role };
+    const member: Member = { participant, socket, token };
+    const now = this.deps.clock.now();
+    this.marks.startedAt ??= now;
+    this.marks.emptySince = null;
+    await this.deps.db
+      .updateTable('conversations')
+      .set((eb) => ({ live_started_at: eb.fn.coalesce('live_started_at', eb.val(now)), live_empty_since: null, live_heartbeat_at: now }))
+      .where('conversation_id', '=', this.conversationId)
+      .execute();
+    if (socket.readyState !== socket.OPEN) return;
+    if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
+    // A token admits one live connection: the newest (a reload, a second tab) replaces the older one.
+    for (const [id, other] of this.members) {
+      if (token && other.token === token) {
+        this.members.delete(id);
+        this.pal?.left(id);
+        this.broadcast({ type: 'participant-left', participant_id: id });
+        other.socket.close(RoomCloseCode.replaced, 'joined again with the same meeting token');
+      }
+    }
+    this.members.set(participant.participant_id, member);
+    socket.on('close', () => this.leave(participant.participant_id));
+    this.sendTo(member, {
+      type: 'joined', participant_id: participant.participant_id, conversation_id: this.conversationId, participants: this.participants(),
+      transcribes: PalAgent.transcribes(this.deps),
+      language: conversationLanguages(this.conv)[0] ?? 'en',
+      ...(role === 'visitor' && perceives(this.deps, this.conv.pal.definition, this.conv.pal.pipelineMode)
+        ? { perception: { frames_url: `${this.deps.config.publicUrl}/v2/conversations/${this.conversationId}/frames`, interval_ms: FRAME_INTERVAL_MS } }
+        : {}),
+      ...(recordingRequested(this.conv.properties) ? { recording: true } : {}),
+    });
+    this.broadcast({ type: 'participant-joined', participant }, participant.participant_id);
+    this.arm();
+    let palJoined: Promise<void> | undefined;
+    const palIsNew = !this.pal;
+    if (!this.pal) {
+      if (recordingRequested(this.conv.properties)) this.recording = this.startRecording();
+      this.pal = new PalAgent(this.deps, this.conv, {
+        send: (m) => this.fromPal(m),
+        startedAt: this.marks.startedAt,
+        audio: {
+          sendAudio: (samples, sampleRate, viseme) => {
+            this.recorder?.recorder.add('pal', samples, sampleRate);
+            this.broadcastBinary(encodeAudioFrame({ kind: AudioFrameKind.palVoice, viseme: visemeIndex(viseme), sampleRate, samples }));
+          },
+          flushAudio: () => this.broadcast({ type: 'audio-flush' }),
+        },
+        notice: (code, message) => this.broadcast({ type: 'notice', code, message }),
+      });
+      this.broadcast({ type: 'participant-joined', participant: this.pal.participant });
+    }
+    // The visitor's choice of voice or text holds from its first word (a greeting too) until switched.
+    if (role === 'visitor') this.pal.setTextMode(joining.textMode === true);
+    // Only a conversation that had never started gets the join callbacks, disclosure and greeting.
+    if (palIsNew) palJoined = this.pal.join(!this.conv.startedAt);
+    // From here on the room reads this participant's frames, starting with those sent while it joined.
+    // One budget per meeting token: joining again does not refill it.
+    const budgetKey = token || participant.participant_id;
+    const budget = this.budgets.get(budgetKey) ?? new ParticipantBudget();
+    this.budgets.set(budgetKey, budget);
+    socket.on('message', (data, isBinary) => {
+      // A connection closed for flooding may still deliver what it had sent: that costs nothing more.
+      if (!this.members.has(participant.participant_id)) return;
+      const verdict = budget.admit(data, isBinary);
+      if (!verdict.ok) return this.refuse(member, verdict);
+      this.contained(member, () => (isBinary ? this.onAudio(member, data) : this.onFrame(member, data.toString())));
+    });
+    backlog.handedOff = true;
+    for (const text of backlog.frames.splice(0)) this.contained(member, () => this.onFrame(member, text));
+    await palJoined;
+  }
+
+  /** A PAL-side message pushed by an operator, or a client→PAL message to act on: the participants it reached, or null when the room is not live. */
+  push(message: RoomMessage): number | null {
+    if (!this.pal || this.closing) return null;
+    if (CLIENT_TO_PAL.has(message.event_type)) {
+      this.broadcast({ type: 'app-message', from: 'operator', data: message });
+      this.pal.handle(message, { participantId: 'operator', userName: 'Operator' });
+    } else {
+      this.pal.push(message);
+    }
+    return this.participantCount;
+  }
+
+  /** A recorded canvas interaction: every participant sees it and the PAL reacts. */
+  canvasInteraction(properties: Record<string, unknown>): void {
+    const message = { message_type: 'canvas', event_type: 'canvas.interaction', conversation_id: this.conversationId, properties };
+    this.broadcast({ type: 'app-message', from: 'service', data: message });
+    this.pal?.canvasInteraction(properties);
+  }
+
+  /** Ends the conversation (idempotent): marks it ended, tells everyone why, closes, sends the end callbacks. */
+  shutdown(reason: string): Promise<void> {
+    this.closing ??= this.close(reason, true);
+    return this.closing;
+  }
+
+  /** This process is stopping: close the sockets but leave the conversation to the database and other instances. */
+  suspend(): Promise<void> {
+    this.closing ??= this.close('service restarting', false);
+    return this.closing;
+  }
+
+  private async close(reason: string, end: boolean): Promise<void> {
+    clearTimeout(this.timer);
+    const inEffect = end ? await markConversationEnded(this.deps, this.conversationId, reason).catch(() => reason) : reason;
+    await this.pal?.stop();
+    const recording = await this.recording;
+    for (const member of this.members.values()) {
+      if (end) this.sendTo(member, { type: 'ended', reason: inEffect });
+      member.socket.close(end ? RoomCloseCode.ended : 1012, end ? 'conversation ended' : 'service restarting');
+    }
+    this.members.clear();
+    this.onClosed(this);
+    if (recording) await (end ? keepRecording(this.deps, recording) : pauseRecording(recording)).catch((error: unknown) =>
+      this.deps.log.error('keeping the recording failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }),
+    );
+    if (!end) return;
+    // A failure here is retried by the hub's sweep (the claim is given back), so it is only logged.
+    await finalizeConversation(this.deps, this.conversationId, inEffect).catch((error: unknown) =>
+      this.deps.log.error('sending end callbacks failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+
+  private async startRecording(): Promise<LiveRecording | null> {
+    try {
+      this.recorder = await startRecording(this.deps, this.conv);
+      return this.recorder;
+    } catch (error) {
+      this.deps.log.error('starting the recording failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) });
+      return null;
+    }
+  }
+
+  private leave(participantId: string): void {
+    if (!this.members.delete(participantId) || this.closing) return;
+    this.pal?.left(participantId);
+    this.broadcast({ type: 'participant-left', participant_id: participantId });
+    if (this.members.size > 0) return;
+    const now = this.deps.clock.now();
+    this.marks.emptySince = now;
+    this.deps.db.updateTable('conversations').set({ live_empty_since: now }).where('conversation_id', '=', this.conversationId).execute()
+      .catch((error: unknown) => this.deps.log.error('room state write failed', { conversation_id: this.conversationId, error: String(error) }));
+    this.arm();
+  }
+
+  /**
+   * The fault boundary of a participant's frames: whatever handling one throws ends that participant's
+   * connection with an error frame and a logged reason, never the process or anyone else's call.
+   */
+  private contained(member: Member, handle: () => void): void {
+    try {
+      handle();
+    } catch (error) {
+      const participantId = member.participant.participant_id;
+      this.deps.log.error('a participant frame failed; its connection is closed', {
+        conversation_id: this.conversationId, participant_id: participantId, error: error instanceof Error ? error.message : String(error),
+      });
+      this.sendTo(member, { type: 'error', code: 'internal_error', message: 'this frame could not be handled; the connection is closed' });
+      member.socket.close(1011, 'internal_error');
+      this.leave(participantId);
+    }
+  }
+
+  /** A frame past the participant's budget is dropped (said once a while); a connection that keeps flooding is closed. */
+  private refuse(member: Member, verdict: Exclude<BudgetVerdict, { ok: true }>): void {
+    countRefused(this.deps.metrics, verdict);
+    if (verdict.close) {
+      this.deps.log.info('a participant kept sending past its budget; its connection is closed', { conversation_id: this.conversationId, participant_id: member.participant.participant_id, kind: verdict.kind });
+      this.sendTo(member, { type: 'error', code: 'flooding', message: 'too much was sent too fast; the connection is closed' });
+      member.socket.close(RoomCloseCode.flooding, 'flooding');
+      // A flooder would go on sending until it reads the close; what it sends meanwhile is not read.
+      setTimeout(() => member.socket.terminate?.(), FLOOD_CLOSE_GRACE_MS).unref();
+      return this.leave(member.participant.participant_id);
+    }
+    if (verdict.first) this.sendTo(member, { type: 'error', code: 'rate_limited', message: `${verdict.kind} sent faster than the room takes it is dropped` });
+  }
+
+  /** Microphone audio from a participant: the PAL listens to visitors (operators only watch). */
+  private onAudio(member: Member, data: RawData | string): void {
+    const frame = decodeAudioFrame(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : typeof data === 'string' ? Buffer.from(data) : Buffer.from(data));
+    if (!frame || frame.kind !== AudioFrameKind.microphone) return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'binary frames are microphone audio frames' });
+    if (member.participant.role !== 'visitor') return;
+    this.recorder?.recorder.add(member.participant.participant_id, frame.samples, frame.sampleRate);
+    this.pal?.hear(member.participant, frame.samples, frame.sampleRate);
+  }
+
+  private onFrame(member: Member, text: string | null): void {
+    let frame: ClientFrame | undefined;
+    try {
+      const parsed = ClientFrame.safeParse(text === null ? null : JSON.parse(text));
+      if (parsed.success) frame = parsed.data;
+    } catch {
+      /* not JSON */
+    }
+    if (!frame) return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'frames are JSON objects of the room protocol' });
+    if (frame.type === 'join') return this.sendTo(member, { type: 'error', code: 'already_joined', message: 'this connection already joined the room' });
+    if (frame.type === 'text-mode') return this.pal?.setTextMode(frame.on);
+    if (frame.type === 'leave') {
+      this.leave(member.participant.participant_id);
+      member.socket.close(1000, 'left');
+      // The visitor pressed End: with no other visitor in the room, the conversation ends now.
+      const visitorsLeft = [...this.members.values()].some((m) => m.participant.role === 'visitor');
+      if (frame.end && member.participant.role === 'visitor' && !visitorsLeft) void this.shutdown(ShutdownReasons.participantLeftTimeout);
+      return;
+    }
+    this.relay(member, frame.data, frame.to);
+  }
+
+  /** Daily semantics: to everyone but the sender, or to one participant; the PAL hears what is meant for it. */
+  private relay(member: Member, data: unknown, to: string | undefined): void {
+    const palId = this.pal?.participant.participant_id;
+    const frame: ServerFrame = { type: 'app-message', from: member.participant.participant_id, data };
+    const sender = { participantId: member.participant.participant_id, userName: member.participant.user_name };
+    if (to === undefined || to === '*') {
+      this.broadcast(frame, member.participant.participant_id);
+      this.pal?.handle(data, sender);
+    } else if (to === palId) {
+      this.pal?.handle(data, sender);
+    } else {
+      const target = this.members.get(to);
+      if (target) this.sendTo(target, frame);
+    }
+  }
+
+  private fromPal(message: RoomMessage): void {
+    this.broadcast({ type: 'app-message', from: this.pal?.participant.participant_id ?? 'pal', data: message });
+  }
+
+  private participants(): Participant[] {
+    return [...this.members.values()].map((m) => m.participant).concat(this.pal ? [this.pal.participant] : []);
+  }
+
+  private broadcastBinary(bytes: Uint8Array): void {
+    for (const member of this.members.values()) if (member.socket.readyState === member.socket.OPEN) member.socket.send(bytes);
+  }
+
+  private broadcast(frame: ServerFrame, exceptId?: string): void {
+    const text = JSON.stringify(frame);
+    for (const [id, member] of this.members) if (id !== exceptId && member.socket.readyState === member.socket.OPEN) member.socket.send(text);
+  }
+
+  private sendTo(member: Member, frame: ServerFrame): void {
+    if (member.socket.readyState === member.socket.OPEN) member.socket.send(JSON.stringify(frame));
+  }
+
+  /** (Re)arms the timer for the earliest deadline; the database holds the same marks for other instances. */
+  private arm(): void {
+    clearTimeout(this.timer);
+    if (this.closing) return;
+    const deadline = nextDeadline(this.marks, this.limits);
+    const wait = deadline.at.getTime() - this.deps.clock.now().getTime();
+    this.timer = setTimeout(() => (wait > MAX_TIMER_MS ? this.arm() : void this.shutdown(deadline.reason)), Math.min(Math.max(0, wait), MAX_TIMER_MS));
+    this.timer.unref();
+  }
+}
+
+/** Messages a client sends to the PAL (the operator endpoint acts on them rather than relaying them as the PAL's). */
+export const CLIENT_TO_PAL = new Set([
+  'conversation.respond',
+  'conversation.echo',
+  'conversation.interrupt',
+  'conversation.overwrite_llm_context',
+  'conversation.append_llm_context',
+  'conversation.sensitivity',
+  'conversation.tool_result',
+]);

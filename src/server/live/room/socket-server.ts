@@ -1,0 +1,84 @@
+// WebSocket upgrades at /rooms/{conversation_id}: the first frame must be `join` with the
+// conversation's meeting_token (never in the URL); anything else is refused with a RoomCloseCode.
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { ClientFrame, RoomCloseCode, type ServerFrame } from '../../../protocol/room.js';
+import type { ServiceDeps } from '../../context.js';
+import { verifyMeetingToken } from '../../resources/conversations/meeting-token.js';
+import { loadLiveConversation } from './live-conversation.js';
+import type { RoomHub } from './hub.js';
+import type { Backlog } from './room.js';
+
+export const ROOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const ROOM_PATH = /^\/rooms\/([A-Za-z0-9_-]{1,64})\/?$/;
+const JOIN_TIMEOUT_MS = 10_000;
+const MAX_FRAME_BYTES = 64 * 1024;
+
+export function attachRoomServer(server: Server, deps: ServiceDeps, hub: RoomHub): () => Promise<void> {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const match = ROOM_PATH.exec(new URL(request.url ?? '/', 'http://room').pathname);
+    if (!match) return; // another area's upgrade
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      // ws reports protocol violations (oversize, invalid UTF-8, unmasked frames, unknown opcodes) as
+      // 'error' and closes with the matching code (1009, 1007, 1002); without a listener it would throw.
+      ws.on('error', (error) => deps.log.info('room socket refused a frame', { conversation_id: match[1]!, error: error.message }));
+      awaitJoin(ws, match[1]!, deps, hub);
+    });
+  };
+  server.on('upgrade', onUpgrade);
+  return async () => {
+    server.off('upgrade', onUpgrade);
+    for (const client of wss.clients) client.terminate();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  };
+}
+
+function refuse(ws: WebSocket, code: number, errorCode: string, message: string): void {
+  const frame: ServerFrame = { type: 'error', code: errorCode, message };
+  ws.send(JSON.stringify(frame));
+  ws.close(code, errorCode);
+}
+
+function awaitJoin(ws: WebSocket, conversationId: string, deps: ServiceDeps, hub: RoomHub): void {
+  const timer = setTimeout(() => refuse(ws, RoomCloseCode.invalidToken, 'join_timeout', 'send a join frame with the meeting token first'), JOIN_TIMEOUT_MS);
+  // Frames that arrive while the join is checked are kept for the room, in order.
+  const backlog: Backlog = { frames: [], handedOff: false };
+  let joining = false;
+  const onMessage = (data: RawData, isBinary: boolean) => {
+    const text = isBinary ? null : data.toString();
+    if (joining) {
+      if (!backlog.handedOff) backlog.frames.push(text);
+      return;
+    }
+    joining = true;
+    clearTimeout(timer);
+    void join(ws, conversationId, text, deps, hub, backlog)
+      .catch((error: unknown) => {
+        deps.log.error('room join failed', { conversation_id: conversationId, error: error instanceof Error ? error.message : String(error) });
+        if (ws.readyState === ws.OPEN) refuse(ws, 1011, 'internal_error', 'the room could not be joined');
+      })
+      .finally(() => ws.off('message', onMessage));
+  };
+  ws.on('message', onMessage);
+  ws.once('close', () => clearTimeout(timer));
+}
+
+async function join(ws: WebSocket, conversationId: string, text: string | null, deps: ServiceDeps, hub: RoomHub, backlog: Backlog): Promise<void> {
+  let frame: ClientFrame | undefined;
+  try {
+    const parsed = ClientFrame.safeParse(text === null ? null : JSON.parse(text));
+    if (parsed.success) frame = parsed.data;
+  } catch {
+    /* not JSON */
+  }
+  if (!frame || frame.type !== 'join') return refuse(ws, RoomCloseCode.badFrame, 'join_required', 'the first frame must be join');
+  const role = verifyMeetingToken(deps.secrets, conversationId, frame.meeting_token, deps.clock.now());
+  if (!role) return refuse(ws, RoomCloseCode.invalidToken, 'invalid_token', 'the meeting token is not valid for this room');
+  const conv = await loadLiveConversation(deps.db, conversationId);
+  if (!conv || conv.provider !== 'local') return refuse(ws, RoomCloseCode.notFound, 'not_found', 'no local room for this conversation');
+  if (conv.status !== 'active') return refuse(ws, RoomCloseCode.ended, 'conversation_ended', 'the conversation has ended');
+  // Here, or relayed to the instance holding the room.
+  await hub.join(ws, conv, { role, userName: frame.user_name, token: frame.meeting_token, textMode: frame.text_mode === true }, backlog);
+}

@@ -1,0 +1,45 @@
+// The conversation's transcript, written turn by turn as it is spoken so that any instance can send
+// `application.transcription_ready` with all of it, even after the room's process died.
+import type { TranscriptEntry } from '../../../protocol/callbacks.js';
+import type { Db } from '../../db/database.js';
+
+export async function appendTranscriptEntry(db: Db, conversationId: string, entry: TranscriptEntry): Promise<void> {
+  await db
+    .insertInto('conversation_transcript_entries')
+    .values({
+      conversation_id: conversationId,
+      role: entry.role,
+      content: entry.content,
+      started_at: entry.timestamp,
+      seconds_from_start: entry.seconds_from_start,
+      duration: entry.duration,
+      inference_id: entry.inference_id ?? null,
+      participant_name: entry.participant_name ?? null,
+    })
+    .execute();
+}
+
+/** In the order the turns began (ties keep the order they were written). */
+export async function loadTranscript(db: Db, conversationId: string): Promise<TranscriptEntry[]> {
+  const rows = await db
+    .selectFrom('conversation_transcript_entries')
+    .selectAll()
+    .where('conversation_id', '=', conversationId)
+    .orderBy('started_at')
+    .orderBy('entry_id')
+    .execute();
+  return rows.map((r) => ({
+    role: r.role,
+    content: r.content,
+    timestamp: r.started_at,
+    seconds_from_start: r.seconds_from_start,
+    duration: r.duration,
+    ...(r.role === 'assistant' && r.inference_id ? { inference_id: r.inference_id } : {}),
+    ...(r.role === 'user' && r.participant_name ? { participant_name: r.participant_name } : {}),
+  }));
+}
+
+/** Seconds rounded to milliseconds (the transcript's floats). */
+export function roundSeconds(s: number): number {
+  return Math.round(s * 1000) / 1000;
+}
