@@ -48,7 +48,7 @@ export default defineConfig(({ mode }) => {
         minify: false,
         rolldownOptions: {
           // The extraction worker is an entry of its own: it runs on a thread apart (see documents/extract/off-thread.ts).
-          input: (server ? { cli: 'src/server/cli.ts', 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts' } : { start: 'demo/start.ts' }) as Record<string, string>,
+          input: (server ? { cli: 'src/server/app/cli.ts', 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts' } : { start: 'demo/start.ts' }) as Record<string, string>,
           // Bare specifiers (packages, node: builtins) load from node_modules at run time.
           external: (id: string) => !id.startsWith('.') && !isAbsolute(id) && !id.startsWith('\0'),
           output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', ...(server ? { banner: '#!/usr/bin/env node' } : {}) },

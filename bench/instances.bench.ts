@@ -24,7 +24,7 @@ const DEPLOYMENTS = 10;
  * machine's cores (at most one), so that two instances, PostgreSQL and the callers all fit on it.
  */
 const INSTANCE_CPUS = Number(process.env.BENCH_INSTANCE_CPUS ?? Math.min(1, availableParallelism() / 5));
-const cli = fileURLToPath(new URL('../src/server/cli.ts', import.meta.url));
+const cli = fileURLToPath(new URL('../src/server/app/cli.ts', import.meta.url));
 
 async function freePort(): Promise<number> {
   const server = createServer();

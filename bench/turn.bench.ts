@@ -3,9 +3,9 @@
 // and for a full PAL answering from its knowledge (no language model). Goal: p50 ≤ 800 ms.
 import WebSocket from 'ws';
 import { AudioFrameKind, decodeAudioFrame, roomSocketUrl } from '../src/protocol/room.js';
-import { loadConfig } from '../src/server/config.js';
+import { loadConfig } from '../src/server/app/config.js';
 import { signMeetingToken } from '../src/server/resources/conversations/meeting-token.js';
-import { createService } from '../src/server/service.js';
+import { createService } from '../src/server/app/service.js';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 20);
 const QUESTIONS = ['How long does delivery take?', 'Can I return a bike?', 'Do you have cargo bikes?', 'What are your opening hours?'];

@@ -1,7 +1,7 @@
 // Seeds the demo through the public API, as a customer would: one owner and key, an echo PAL and a full
 // PAL with the built-in face Ada, a knowledge document and the magic_canvas skill, and four deployments.
 // Idempotent: what was seeded is remembered in the database and reused on the next start.
-import type { Service } from '../src/server/service.js';
+import type { Service } from '../src/server/app/service.js';
 
 /** The built-in face every owner can use (migration 0700). */
 export const BUILT_IN_FACE_ID = 'rpalkitada';

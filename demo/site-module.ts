@@ -3,9 +3,9 @@
 // conversation for the own-surface page, receive and verify signed callbacks, and push canvas cards.
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
-import { packageRoot } from '../src/server/package-root.js';
+import { packageRoot } from '../src/server/app/package-root.js';
 import type { ResourceModule } from '../src/server/resources/module.js';
-import { verifyWebhook } from '../src/server/webhooks/signing.js';
+import { verifyWebhook } from '../src/server/platform/webhooks/signing.js';
 import { DEMO_OWNER, type DemoState } from './seed.js';
 
 export interface DemoSiteState {

@@ -1,10 +1,10 @@
 // `npm start`: the companion service on its embedded database, the seeded demo, the customer demo site
 // and the landing pages, in one process. Prints where everything is.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/server/config.js';
-import { addApiKey } from '../src/server/http/auth.js';
+import { loadConfig } from '../src/server/app/config.js';
+import { addApiKey } from '../src/server/app/http/auth.js';
 import { resourceModules } from '../src/server/resources/index.js';
-import { createService } from '../src/server/service.js';
+import { createService } from '../src/server/app/service.js';
 import { demoSiteModule, type DemoSiteState } from './site-module.js';
 import { DEMO_OWNER, LANDING_PASSWORD, demoKey, seedDemo } from './seed.js';
 

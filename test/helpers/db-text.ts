@@ -1,6 +1,6 @@
 // Every row of every table of the test database as one string: to prove a secret is stored nowhere in clear.
 import { sql } from 'kysely';
-import type { Db } from '../../src/server/db/database.js';
+import type { Db } from '../../src/server/platform/db/database.js';
 
 export async function databaseText(db: Db): Promise<string> {
   const tables = await sql<{ table_name: string }>`

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { decodeAudioFrame, roomSocketUrl, type AudioFrame, type ServerFrame } from '../../src/protocol/room.js';
 import { signMeetingToken, type TokenRole } from '../../src/server/resources/conversations/meeting-token.js';
-import { newId } from '../../src/server/ids.js';
+import { newId } from '../../src/server/app/ids.js';
 import type { TestService } from './service.js';
 
 export async function insertFace(t: TestService, face: { ownerId?: number; videoUrl?: string | null; imageUrl?: string | null } = {}): Promise<string> {

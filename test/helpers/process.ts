@@ -1,4 +1,4 @@
-// Starts the real service as a child process (`src/server/cli.ts serve`) on a free port and waits for /healthz.
+// Starts the real service as a child process (`src/server/app/cli.ts serve`) on a free port and waits for /healthz.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +29,7 @@ export interface ServiceProcess {
 export async function startServiceProcess(env: Record<string, string>, options: { port?: number; command?: 'serve' | 'start' } = {}): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', options.command ?? 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/app/cli.ts', options.command ?? 'serve', '--port', String(port), '--host', '127.0.0.1'], {
     cwd: root,
     env: { ...process.env, PALKIT_LOG: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

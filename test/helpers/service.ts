@@ -1,8 +1,8 @@
 // Test harness: a real service on an ephemeral port, on a fresh in-memory PGlite, or on PostgreSQL in
 // a schema of its own when PALKIT_TEST_DATABASE_URL is set (CI runs the suite both ways).
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../../src/server/config.js';
-import { createService, type Service, type ServiceOptions } from '../../src/server/service.js';
+import { loadConfig } from '../../src/server/app/config.js';
+import { createService, type Service, type ServiceOptions } from '../../src/server/app/service.js';
 
 export const KEY = 'test-key-owner-1';
 export const OTHER_KEY = 'test-key-owner-2';

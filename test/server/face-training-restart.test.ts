@@ -48,7 +48,7 @@ describe('face training across a crash', () => {
   });
 
   async function startService(): Promise<void> {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/server/app/cli.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
     await waitUntil(async () => {

@@ -2,7 +2,7 @@
 // time caps, and the allow-list.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createGuardedFetch, OutboundBlockedError, OutboundTooLargeError } from '../../src/server/net/guarded-fetch.js';
+import { createGuardedFetch, OutboundBlockedError, OutboundTooLargeError } from '../../src/server/platform/net/guarded-fetch.js';
 import { startSite, type TestSite } from '../helpers/site.js';
 
 describe('createGuardedFetch', () => {

@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/server/app/config.js';
 import { signMeetingToken, verifyMeetingToken } from '../../src/server/resources/conversations/meeting-token.js';
-import { createService, type Service } from '../../src/server/service.js';
+import { createService, type Service } from '../../src/server/app/service.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'palkit-key-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { unlistedMigrations } from '../../src/server/db/migrate.js';
-import { formatLine } from '../../src/server/log.js';
+import { unlistedMigrations } from '../../src/server/platform/db/migrate.js';
+import { formatLine } from '../../src/server/app/log.js';
 import { createPal } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 

@@ -3,13 +3,13 @@
 // the words answered; a failing recogniser ends in a clear notice, never a silent call.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/server/app/config.js';
 import { transcriber, TranscriptionError } from '../../src/server/live/engines/transcription.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
 import { insertConversation, insertPal, RoomClient } from '../helpers/live-fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { MICROPHONE_RATE, speech, talk } from '../helpers/voice.js';
-import { createGuardedFetch } from '../../src/server/net/guarded-fetch.js';
+import { createGuardedFetch } from '../../src/server/platform/net/guarded-fetch.js';
 
 const RATE = MICROPHONE_RATE;
 

@@ -3,8 +3,8 @@
 // with the local voice taking over when the provider fails or hangs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../../src/server/config.js';
-import { createGuardedFetch } from '../../src/server/net/guarded-fetch.js';
+import { loadConfig } from '../../src/server/app/config.js';
+import { createGuardedFetch } from '../../src/server/platform/net/guarded-fetch.js';
 import { EspeakSynthesizer } from '../../src/server/live/engines/espeak.js';
 import { createSynthesizer, SynthesisError, type SynthesisEvent, type SynthesisStream } from '../../src/server/live/engines/synthesis.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';

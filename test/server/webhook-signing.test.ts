@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { signWebhook, verifyWebhook, WEBHOOK_TOLERANCE_SECONDS } from '../../src/server/webhooks/signing.js';
+import { signWebhook, verifyWebhook, WEBHOOK_TOLERANCE_SECONDS } from '../../src/server/platform/webhooks/signing.js';
 
 const secret = `whsec_${Buffer.from('a test secret of enough bytes!!').toString('base64')}`;
 const body = JSON.stringify({ event_type: 'system.shutdown', properties: { shutdown_reason: 'end' } });

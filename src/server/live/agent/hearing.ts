@@ -3,7 +3,7 @@
 // has a recogniser, and answered. Without one, the visitor's browser recognises the words and sends them
 // as utterances; the audio here then only lets the visitor interrupt.
 import type { Participant } from '../../../protocol/room.js';
-import type { ServiceDeps } from '../../context.js';
+import type { ServiceDeps } from '../../app/context.js';
 
 /** Voice activity of one stream of 16-bit mono samples. */
 export interface VoiceActivity {

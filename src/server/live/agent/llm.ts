@@ -3,7 +3,7 @@
 // With `tools`, the model may answer with function calls instead of (or after) text: their fragments
 // (`delta.tool_calls[i]` with `id`, `function.name` and pieces of `function.arguments`) are assembled
 // and yielded once, at the end of the stream.
-import type { ServiceDeps } from '../../context.js';
+import type { ServiceDeps } from '../../app/context.js';
 
 export interface LlmToolCall {
   id: string;

@@ -3,7 +3,7 @@
 // one instance sends another arrives in order. NOTIFY payloads stop short of 8,000 bytes; a longer
 // message travels in numbered parts and is put back together on arrival.
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../app/log.js';
 
 export interface InstanceChannel {
   readonly instanceId: string;

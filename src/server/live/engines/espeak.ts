@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Logger } from '../../log.js';
-import { packageRoot } from '../../package-root.js';
+import type { Logger } from '../../app/log.js';
+import { packageRoot } from '../../app/package-root.js';
 import { estimatedVisemes, estimatedWords, visemeOfPhoneme } from './visemes-of.js';
 import { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesis.js';
 

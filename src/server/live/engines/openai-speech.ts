@@ -2,7 +2,7 @@
 // `{ model, input, voice, response_format: "pcm" }`, answered with raw 16-bit mono PCM at 24 kHz, sent in
 // chunks. The provider gives no timing, so words and mouth shapes are spread over the audio by its
 // letters once the sentence has arrived (a sentence arrives much faster than it is spoken).
-import type { ServiceDeps } from '../../context.js';
+import type { ServiceDeps } from '../../app/context.js';
 import { estimatedVisemes, estimatedWords } from './visemes-of.js';
 import { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesis.js';
 

@@ -2,7 +2,7 @@
 // stream of samples with word and mouth-shape timing. eSpeak NG on this machine by default; an
 // OpenAI-compatible speech endpoint when one is configured, falling back to eSpeak when it fails.
 import type { Viseme } from '../../../protocol/visemes.js';
-import type { ServiceDeps } from '../../context.js';
+import type { ServiceDeps } from '../../app/context.js';
 import { EspeakSynthesizer } from './espeak.js';
 import { OpenAiSpeech } from './openai-speech.js';
 

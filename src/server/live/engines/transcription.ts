@@ -1,7 +1,7 @@
 // The visitor's words from a finished turn, through an OpenAI-compatible transcription endpoint:
 // POST {PALKIT_STT_BASE_URL}/audio/transcriptions, multipart/form-data with the turn as a WAV `file`,
 // `model` and `language`; the answer is `{ "text": … }`. Errors carry the provider's status.
-import type { ServiceDeps } from '../../context.js';
+import type { ServiceDeps } from '../../app/context.js';
 
 export class TranscriptionError extends Error {}
 

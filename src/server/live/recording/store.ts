@@ -3,10 +3,10 @@
 // transaction that marks it stored.
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ServiceDeps } from '../../context.js';
-import { newId } from '../../ids.js';
+import type { ServiceDeps } from '../../app/context.js';
+import { newId } from '../../app/ids.js';
 import { CallRecorder, RECORDING_RATE, wavHeader } from './call-recorder.js';
-import { defaultStorage } from '../../resources/recordings/default-storage.js';
+import { defaultStorage } from '../../providers/storage/default-storage.js';
 import { roomLimits } from '../room/limits.js';
 
 export const RETENTION_DAYS = 30;

@@ -1,6 +1,6 @@
 // Everything a local room needs to know about its conversation, its PAL and the PAL's face, read once
 // when the room opens (changes to the PAL apply to its next conversation, as in the hosted product).
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 
 export interface CanvasSkill {
   /** The skill's `config.components` overlay (unlisted components stay on). */

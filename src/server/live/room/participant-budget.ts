@@ -4,7 +4,7 @@
 // dropped before it is decoded; a connection that keeps sending past it is closed.
 import type { RawData } from 'ws';
 import { AUDIO_HEADER_BYTES, AUDIO_RATE_RANGE } from '../../../protocol/room.js';
-import type { ServiceMetrics } from '../../ops/metrics.js';
+import type { ServiceMetrics } from '../../app/ops/metrics.js';
 
 /** A token bucket: `perSecond` refills, up to `burst`. */
 class Bucket {

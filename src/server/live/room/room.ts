@@ -8,7 +8,7 @@ import {
 } from '../../../protocol/room.js';
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import { visemeIndex } from '../../../protocol/visemes.js';
-import type { ServiceDeps } from '../../context.js';
+import type { ServiceDeps } from '../../app/context.js';
 import type { LiveConversation } from './live-conversation.js';
 import { conversationLanguages } from '../agent/language.js';
 import { FRAME_INTERVAL_MS, perceives } from '../perception/perception.js';

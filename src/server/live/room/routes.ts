@@ -1,10 +1,10 @@
 // The room's HTTP side: the page at GET /rooms/{id}, and the keyed POST /v2/conversations/{id}/events
 // that lets an operator (or a test) push interactions-protocol messages into a live local room.
 import { z } from '@hono/zod-openapi';
-import type { ApiApp } from '../../http/app-env.js';
-import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
-import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../http/openapi.js';
-import type { ServiceDeps } from '../../context.js';
+import type { ApiApp } from '../../app/http/app-env.js';
+import { ApiError, badRequest, conflict, notFound } from '../../app/http/errors.js';
+import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../app/http/openapi.js';
+import type { ServiceDeps } from '../../app/context.js';
 import { parseCanvasAction } from '../../../protocol/canvas.js';
 import { hubFor } from './hub.js';
 import { roomPage } from './page.js';

@@ -4,7 +4,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ClientFrame, RoomCloseCode, type ServerFrame } from '../../../protocol/room.js';
-import type { ServiceDeps } from '../../context.js';
+import type { ServiceDeps } from '../../app/context.js';
 import { verifyMeetingToken } from '../../resources/conversations/meeting-token.js';
 import { loadLiveConversation } from './live-conversation.js';
 import type { RoomHub } from './hub.js';

@@ -1,7 +1,7 @@
 // The conversation's transcript, written turn by turn as it is spoken so that any instance can send
 // `application.transcription_ready` with all of it, even after the room's process died.
 import type { TranscriptEntry } from '../../../protocol/callbacks.js';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 
 export async function appendTranscriptEntry(db: Db, conversationId: string, entry: TranscriptEntry): Promise<void> {
   await db

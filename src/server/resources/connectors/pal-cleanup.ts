@@ -1,7 +1,7 @@
 // Keeps PALs consistent when a connector is deleted: its id leaves `layers.mcp.connectors` and its
 // entry leaves `layers.mcp.connector_tools` (keyed by connector id, or a list of {connector_id, …}).
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 
 export async function detachConnectorFromPals(db: Db, ownerId: number, connectorId: string, now: Date): Promise<number> {
   const pals = await db

@@ -1,9 +1,9 @@
 // Connectors in SQL: ownership checks and the wire view (no secret ever leaves through here).
 import type { Selectable } from 'kysely';
-import type { Db } from '../../db/database.js';
-import type { ConnectorTables } from '../../db/tables/connectors.js';
-import { forbidden, notFound } from '../../http/errors.js';
-import { isoNoZone } from '../../time.js';
+import type { Db } from '../../platform/db/database.js';
+import type { ConnectorTables } from '../../platform/db/tables/connectors.js';
+import { forbidden, notFound } from '../../app/http/errors.js';
+import { isoNoZone } from '../../app/time.js';
 
 export type ConnectorRow = Selectable<ConnectorTables['connectors']>;
 

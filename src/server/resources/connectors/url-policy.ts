@@ -1,8 +1,8 @@
 // Which addresses a connector may name: https anywhere, plain http only for loopback hosts that the
 // outbound policy lets the service reach (local development and tests).
 import { isIP } from 'node:net';
-import { AddressPolicy } from '../../net/address-policy.js';
-import { badRequest } from '../../http/errors.js';
+import { AddressPolicy } from '../../platform/net/address-policy.js';
+import { badRequest } from '../../app/http/errors.js';
 
 export function checkConnectorUrl(field: string, value: string, outboundAllow: string[]): string {
   let url: URL;

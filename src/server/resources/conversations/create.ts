@@ -3,13 +3,13 @@
 // (the caller's way: the deployment start writes it together with the deployment's usage count), then
 // open the room with the conferencing provider.
 import type { Insertable } from 'kysely';
-import type { ServiceDeps } from '../../context.js';
-import type { Db } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
-import { badRequest } from '../../http/errors.js';
-import { newId } from '../../ids.js';
-import { isoMillis } from '../../time.js';
-import { conferencingProvider, ProviderError, type ConferencingProvider } from './providers/index.js';
+import type { ServiceDeps } from '../../app/context.js';
+import type { Db } from '../../platform/db/database.js';
+import type { Database } from '../../platform/db/schema.js';
+import { badRequest } from '../../app/http/errors.js';
+import { newId } from '../../app/ids.js';
+import { isoMillis } from '../../app/time.js';
+import { conferencingProvider, ProviderError, type ConferencingProvider } from '../../providers/conferencing/index.js';
 import { checkFace, resolvePalAndFace, type PalAndFace } from './repository.js';
 import { handOffToRunner } from './runner/handoff.js';
 import type { ConversationProperties } from './schemas.js';

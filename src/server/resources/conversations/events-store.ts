@@ -1,7 +1,7 @@
 // Conversation callbacks: every payload is recorded for the verbose read and, when the conversation
 // has a callback_url, delivered through the webhook mechanism.
-import type { ServiceDeps } from '../../context.js';
-import type { Db } from '../../db/database.js';
+import type { ServiceDeps } from '../../app/context.js';
+import type { Db } from '../../platform/db/database.js';
 
 export interface ConversationCallback {
   conversation_id: string;

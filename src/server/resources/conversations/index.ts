@@ -1,14 +1,14 @@
 // Conversations: keyed create/list/get/end, and the job closing a provider's room after the end.
 // (The live room, the local PAL, canvas interactions and callbacks live beside this in their own files.)
 import { postCallJobs } from './post-call.js';
-import { dailyDeadlineJobs } from './providers/daily-deadlines.js';
+import { dailyDeadlineJobs } from '../../providers/conferencing/daily-deadlines.js';
 import type { ResourceModule } from '../module.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../../app/http/errors.js';
 import { createConversation } from './create.js';
 import { CLOSE_ROOM_JOB, endConversation } from './end.js';
 import { listConversationEvents } from './events-store.js';
 import { ratingOf } from './rating-routes.js';
-import { conferencingProvider, ProviderError } from './providers/index.js';
+import { conferencingProvider, ProviderError } from '../../providers/conferencing/index.js';
 import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from './runner/handoff.js';
 import { conversationView, ownedConversation } from './repository.js';
 import * as routes from './routes.js';

@@ -1,7 +1,7 @@
 // The conversation's receipt: which terms the visitor accepted (where the deployment requires consent)
 // and which AI disclosure was delivered, each with its time: proof for the disclosure duty, kept with
 // the conversation and shown in its verbose read.
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 
 export interface ConsentReceipt {
   text: string;

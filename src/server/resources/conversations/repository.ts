@@ -1,10 +1,10 @@
 // Conversations in SQL, and the PAL/face lookups a conversation needs (those tables belong to the
 // PAL and face areas; only the columns every PAL and face has are read here).
 import { sql, type Selectable } from 'kysely';
-import type { Db } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
-import { badRequest, notFound } from '../../http/errors.js';
-import { isoMillis } from '../../time.js';
+import type { Db } from '../../platform/db/database.js';
+import type { Database } from '../../platform/db/schema.js';
+import { badRequest, notFound } from '../../app/http/errors.js';
+import { isoMillis } from '../../app/time.js';
 
 export type ConversationRow = Selectable<Database['conversations']>;
 

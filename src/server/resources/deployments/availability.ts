@@ -1,6 +1,6 @@
 // Whether a deployment can take one more call now, and why not: shared by init (to show it) and
 // start (to enforce it, under the deployment's row lock so the last slot is taken once).
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import { countCalls, type DeploymentRow } from './repository.js';
 import type { Limits } from './schemas.js';
 

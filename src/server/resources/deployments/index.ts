@@ -1,11 +1,11 @@
 // Deployments: keyed management (create, list, get with ETag, JSON Patch with If-Match, delete) and
 // the public init/start endpoints the widget, embed and landing page call.
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import type { ResourceModule } from '../module.js';
-import { ApiError, badRequest, forbidden } from '../../http/errors.js';
-import { newId } from '../../ids.js';
+import { ApiError, badRequest, forbidden } from '../../app/http/errors.js';
+import { newId } from '../../app/ids.js';
 import { findOwnedPal } from '../conversations/repository.js';
-import { ProviderError } from '../conversations/providers/index.js';
+import { ProviderError } from '../../providers/conferencing/index.js';
 import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from '../conversations/runner/handoff.js';
 import { unavailableReason } from './availability.js';
 import { captchaFor } from './captcha.js';

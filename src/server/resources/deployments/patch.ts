@@ -3,9 +3,9 @@
 // remove or null); the result must be a valid deployment.
 import { z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
-import { describeZodError } from '../../http/app.js';
-import { badRequest } from '../../http/errors.js';
-import { applyJsonPatch, JsonPatchError, parsePointer, type JsonPatchOperation } from '../../http/json-patch.js';
+import { describeZodError } from '../../app/http/app.js';
+import { badRequest } from '../../app/http/errors.js';
+import { applyJsonPatch, JsonPatchError, parsePointer, type JsonPatchOperation } from '../../app/http/json-patch.js';
 import type { DeploymentView } from './repository.js';
 import { AllowedOrigins, CallbackUrl, Channel, Customization, DeploymentStatus, Limits, Password } from './schemas.js';
 

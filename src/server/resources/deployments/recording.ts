@@ -1,7 +1,7 @@
 // A deployment that records its conversations (`customization.recording`): the destination must be one
 // of the owner's, and its id stays out of the public init response.
-import type { Db } from '../../db/database.js';
-import { badRequest } from '../../http/errors.js';
+import type { Db } from '../../platform/db/database.js';
+import { badRequest } from '../../app/http/errors.js';
 
 export async function checkRecordingCustomization(db: Db, ownerId: number, customization: unknown): Promise<void> {
   const destinationId = recordingOf(customization)?.destination_id;

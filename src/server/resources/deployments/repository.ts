@@ -2,11 +2,11 @@
 // counts the call limits compare against.
 import { faceMediaUrl } from '../faces/media-url.js';
 import { sql, type Selectable } from 'kysely';
-import type { Db } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
-import { notFound } from '../../http/errors.js';
+import type { Db } from '../../platform/db/database.js';
+import type { Database } from '../../platform/db/schema.js';
+import { notFound } from '../../app/http/errors.js';
 import { palAndFaceOf, wantedFaceId, type PalAndFace } from '../conversations/repository.js';
-import { isoMillis } from '../../time.js';
+import { isoMillis } from '../../app/time.js';
 import type { Limits } from './schemas.js';
 
 export type DeploymentRow = Selectable<Database['deployments']>;

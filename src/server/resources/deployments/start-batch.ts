@@ -8,7 +8,7 @@
 // admitted = least(batch size, total_call_limit − usage_total) on the row as locked, and none when the
 // deployment, its PAL or its face is no longer as read (the conditions of the single start).
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import type { ConversationInsert, UsablePalAndFace } from '../conversations/create.js';
 import { palAndFaceAsRead } from '../conversations/repository.js';
 import type { StartableDeployment } from './repository.js';

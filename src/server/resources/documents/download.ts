@@ -1,5 +1,5 @@
 // Fetches a document's file through the guarded fetch and maps every failure to the spec's codes.
-import { OutboundBlockedError, OutboundTooLargeError, type GuardedFetch } from '../../net/guarded-fetch.js';
+import { OutboundBlockedError, OutboundTooLargeError, type GuardedFetch } from '../../platform/net/guarded-fetch.js';
 import { CRAWLER_USER_AGENT } from './crawl/robots.js';
 import { DocumentError } from './errors.js';
 

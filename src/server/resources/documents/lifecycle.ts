@@ -2,9 +2,9 @@
 // error), each written with its status callback in one transaction. A run is identified by `run_id`:
 // a job whose run is no longer current (document deleted) stops with Superseded.
 import { sql } from 'kysely';
-import type { ServiceDeps } from '../../context.js';
-import type { Db } from '../../db/database.js';
-import type { CrawlConfig } from '../../db/tables/documents.js';
+import type { ServiceDeps } from '../../app/context.js';
+import type { Db } from '../../platform/db/database.js';
+import type { CrawlConfig } from '../../platform/db/tables/documents.js';
 import type { DocumentErrorCode } from './errors.js';
 import { documentView, type DocumentRow } from './repository.js';
 import { deleteGeneration } from './vector-store.js';

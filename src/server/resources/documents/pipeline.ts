@@ -3,8 +3,8 @@
 // killed) start the run again from scratch after dropping what the earlier attempt wrote; once the
 // attempts are used up the document settles in `error` instead of staying in `processing`.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { ServiceDeps } from '../../context.js';
-import type { JobHandler } from '../../jobs/queue.js';
+import type { ServiceDeps } from '../../app/context.js';
+import type { JobHandler } from '../../platform/jobs/queue.js';
 import { chunksOf } from './chunk.js';
 import { crawl } from './crawl/crawler.js';
 import { download, parseDocumentUrl } from './download.js';

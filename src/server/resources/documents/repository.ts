@@ -1,9 +1,9 @@
 // Documents in SQL: the wire view, ownership checks, and the per-owner crawl limits.
 import { sql, type Selectable } from 'kysely';
-import type { Db } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
-import { ApiError, notFound } from '../../http/errors.js';
-import { isoMillis } from '../../time.js';
+import type { Db } from '../../platform/db/database.js';
+import type { Database } from '../../platform/db/schema.js';
+import { ApiError, notFound } from '../../app/http/errors.js';
+import { isoMillis } from '../../app/time.js';
 
 export type DocumentRow = Selectable<Database['documents']>;
 

@@ -5,7 +5,7 @@
 // Chunks are written under a generation number; a document shows only its active generation.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 
 export interface ChunkRow {
   seq: number;

@@ -1,7 +1,7 @@
 // Faces in SQL and their wire views. A face of another owner is treated as unknown (404).
-import type { Db } from '../../db/database.js';
-import { notFound } from '../../http/errors.js';
-import { isoMillis } from '../../time.js';
+import type { Db } from '../../platform/db/database.js';
+import { notFound } from '../../app/http/errors.js';
+import { isoMillis } from '../../app/time.js';
 import { faceMediaUrl } from './media-url.js';
 
 export type Naming = 'replica' | 'face';

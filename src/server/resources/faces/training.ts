@@ -4,14 +4,14 @@
 // and `training_progress` together, so a run interrupted at any point resumes after the last committed
 // step; the final status and the training callbacks are committed in one transaction, so a re-run
 // after a crash never sends them twice.
-import type { ServiceDeps } from '../../context.js';
-import type { Db } from '../../db/database.js';
-import type { JobHandler } from '../../jobs/queue.js';
-import { OutboundBlockedError, OutboundTooLargeError } from '../../net/guarded-fetch.js';
+import type { ServiceDeps } from '../../app/context.js';
+import type { Db } from '../../platform/db/database.js';
+import type { JobHandler } from '../../platform/jobs/queue.js';
+import { OutboundBlockedError, OutboundTooLargeError } from '../../platform/net/guarded-fetch.js';
 import { storeMedia } from '../media/store.js';
 import { extractFrame, probeVideo, ToolMissing, VideoUnreadable, withVideoFile } from './media-tools.js';
 import { sniffVideoContainer, type VideoContainer } from './video-check.js';
-import { scrubText } from '../../log.js';
+import { scrubText } from '../../app/log.js';
 
 export const FACE_TRAINING_JOB = 'face.train';
 export const TRAINING_STEPS = 4;

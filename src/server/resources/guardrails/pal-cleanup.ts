@@ -1,7 +1,7 @@
 // Keeps PALs consistent when guardrails disappear: a deleted set leaves `guardrails_id` null, deleted
 // individual guardrails from `guardrail_ids` (both live in pals.definition).
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../../platform/db/database.js';
 
 export async function detachGuardrailsFromPals(db: Db, ownerId: number, gone: { setId?: string; uuids: string[] }, now: Date): Promise<number> {
   const { setId, uuids } = gone;

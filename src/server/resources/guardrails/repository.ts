@@ -1,10 +1,10 @@
 // Guardrails in SQL: ownership checks, reads shaped for the wire, and writes shared by both forms.
 import type { Selectable } from 'kysely';
-import type { Db } from '../../db/database.js';
-import type { GuardrailTables } from '../../db/tables/guardrails.js';
-import { forbidden, notFound } from '../../http/errors.js';
-import { newId } from '../../ids.js';
-import { isoMillis } from '../../time.js';
+import type { Db } from '../../platform/db/database.js';
+import type { GuardrailTables } from '../../platform/db/tables/guardrails.js';
+import { forbidden, notFound } from '../../app/http/errors.js';
+import { newId } from '../../app/ids.js';
+import { isoMillis } from '../../app/time.js';
 import { ITEM_PREFIX, SET_PREFIX, type GuardrailItemInput } from './schemas.js';
 
 export type GuardrailRow = Selectable<GuardrailTables['guardrails']>;

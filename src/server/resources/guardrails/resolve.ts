@@ -1,8 +1,8 @@
 // Resolves a PAL's guardrail references (individual ids, tags, a deprecated set) into the guardrails it
 // runs with; PAL creation calls this to validate the references.
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.js';
-import { badRequest } from '../../http/errors.js';
+import type { Db } from '../../platform/db/database.js';
+import { badRequest } from '../../app/http/errors.js';
 import type { GuardrailRow } from './repository.js';
 
 export const MAX_GUARDRAILS_PER_PAL = 50;

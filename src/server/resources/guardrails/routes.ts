@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { ZodError, ZodType } from 'zod';
-import { describeZodError } from '../../http/app.js';
-import type { AppEnv } from '../../http/app-env.js';
-import { JsonPatch } from '../../http/json-patch.js';
-import { errors, json, jsonBody, keyedRoute } from '../../http/openapi.js';
+import { describeZodError } from '../../app/http/app.js';
+import type { AppEnv } from '../../app/http/app-env.js';
+import { JsonPatch } from '../../app/http/json-patch.js';
+import { errors, json, jsonBody, keyedRoute } from '../../app/http/openapi.js';
 import {
   CreateGuardrail, CreateGuardrailsBody, CreateGuardrailSet, Guardrail, GuardrailId, GuardrailSet, GuardrailSetCreated,
   ListQuery, PatchGuardrailsBody, UpdateGuardrail,

@@ -1,8 +1,8 @@
 // Memory stores and their pinned memories (short static facts a PAL keeps about one relationship).
 import type { ResourceModule } from '../module.js';
-import { badRequest, conflict } from '../../http/errors.js';
-import { newId } from '../../ids.js';
-import { dateSpaceTime } from '../../time.js';
+import { badRequest, conflict } from '../../app/http/errors.js';
+import { newId } from '../../app/ids.js';
+import { dateSpaceTime } from '../../app/time.js';
 import { ownedStore, pinnedMemory, PINNED_PER_STORE } from './repository.js';
 import * as routes from './routes.js';
 

@@ -3,9 +3,9 @@
 // them) and, in a live conversation with a model, from the model's record_objective_values function and
 // from tool results that carry a variable by name (live/agent/objectives.ts). On completion
 // the objective's callback_url receives {conversation_id, objective_name, output_variables}, once.
-import type { ServiceDeps } from '../../context.js';
-import type { Db } from '../../db/database.js';
-import type { ObjectiveItem } from '../../db/tables/objectives.js';
+import type { ServiceDeps } from '../../app/context.js';
+import type { Db } from '../../platform/db/database.js';
+import type { ObjectiveItem } from '../../platform/db/tables/objectives.js';
 
 export interface Progress {
   objective_name: string;

@@ -1,8 +1,8 @@
 // Secrets inside a PAL's layers (layers.llm.api_key, layers.*.token, secret, password, and
 // headers.authorization at any depth) are write-only: stored encrypted as `<name>_encrypted`, shown as
 // a mask. Sending the mask back (as a JSON Patch over the shown document does) keeps the stored value.
-import type { Secrets } from '../../secrets.js';
-import { badRequest } from '../../http/errors.js';
+import type { Secrets } from '../../app/secrets.js';
+import { badRequest } from '../../app/http/errors.js';
 
 export const SECRET_MASK = '********';
 type Layers = Record<string, unknown>;

@@ -1,12 +1,12 @@
 // Recording destinations in SQL: ownership checks, the wire view (credentials never leave) and the
 // decrypted form the copy job uses, with the endpoint's addresses checked like every outbound fetch.
 import { lookup } from 'node:dns/promises';
-import type { ServiceDeps } from '../../context.js';
-import type { Db } from '../../db/database.js';
-import { forbidden, notFound } from '../../http/errors.js';
-import { AddressPolicy } from '../../net/address-policy.js';
-import { isoMillis } from '../../time.js';
-import { DeliveryError, type Destination } from './uploaders.js';
+import type { ServiceDeps } from '../../app/context.js';
+import type { Db } from '../../platform/db/database.js';
+import { forbidden, notFound } from '../../app/http/errors.js';
+import { AddressPolicy } from '../../platform/net/address-policy.js';
+import { isoMillis } from '../../app/time.js';
+import { DeliveryError, type Destination } from '../../providers/storage/uploaders.js';
 
 type Row = { destination_id: string; name: string | null; provider: Destination['provider']; bucket_name: string; region: string | null; endpoint: string | null; prefix: string; created_at: Date };
 

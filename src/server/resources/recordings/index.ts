@@ -1,11 +1,11 @@
 // Recordings: the customer's storage destinations, a conversation's recordings, and short-lived links
 // to the default copy; the copy and prune jobs (see jobs.ts, store.ts).
 import type { ResourceModule } from '../module.js';
-import { badRequest, conflict, forbidden, notFound, ApiError } from '../../http/errors.js';
-import { newId } from '../../ids.js';
-import { isoMillis } from '../../time.js';
+import { badRequest, conflict, forbidden, notFound, ApiError } from '../../app/http/errors.js';
+import { newId } from '../../app/ids.js';
+import { isoMillis } from '../../app/time.js';
 import { ownedConversation } from '../conversations/repository.js';
-import { defaultStorage } from './default-storage.js';
+import { defaultStorage } from '../../providers/storage/default-storage.js';
 import { destinationView, ownedDestination } from './destinations.js';
 import { recordingJobs } from './jobs.js';
 import * as routes from './routes.js';

@@ -4,15 +4,15 @@
 // commit in one transaction guarded by `settled_at is null`, so a run that delivered but died before
 // settling re-delivers the same object and still sends one callback.
 import { sql } from 'kysely';
-import type { ServiceDeps } from '../../context.js';
-import { RetryLater, type JobHandler } from '../../jobs/queue.js';
-import { isoMillis } from '../../time.js';
+import type { ServiceDeps } from '../../app/context.js';
+import { RetryLater, type JobHandler } from '../../platform/jobs/queue.js';
+import { isoMillis } from '../../app/time.js';
 import { recordConversationCallbacks, type ConversationCallback } from '../conversations/events-store.js';
-import { defaultStorage } from './default-storage.js';
+import { defaultStorage } from '../../providers/storage/default-storage.js';
 import { readDestination } from './destinations.js';
 import { RECORDING_COPY_JOB, RECORDING_PRUNE_JOB } from '../../live/recording/store.js';
-import { DeliveryError, deliver } from './uploaders.js';
-import { scrubText } from '../../log.js';
+import { DeliveryError, deliver } from '../../providers/storage/uploaders.js';
+import { scrubText } from '../../app/log.js';
 
 type Payload = { recording_id: string };
 

@@ -2,7 +2,7 @@
 // origin so a customer page needs only `<script src="{PALKIT_PUBLIC_URL}/palkit.js">`.
 import { readFile } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
-import { packageRoot } from '../../package-root.js';
+import { packageRoot } from '../../app/package-root.js';
 
 /** dist/cdn of the package itself (a checkout or the installed package), whatever the cwd. */
 export const cdnDir = join(packageRoot, 'dist', 'cdn') + sep;

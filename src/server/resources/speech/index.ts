@@ -1,7 +1,7 @@
 // Speech items: a script synthesised into an audio file in the background (generate.ts).
 import type { ResourceModule } from '../module.js';
-import { notFound } from '../../http/errors.js';
-import { newId } from '../../ids.js';
+import { notFound } from '../../app/http/errors.js';
+import { newId } from '../../app/ids.js';
 import { deleteMediaByUrl } from '../media/store.js';
 import { SPEECH_JOB, speechGenerationJob } from './generate.js';
 import { ownedSpeech, speechProgress, speechView } from './repository.js';

@@ -1,9 +1,9 @@
 // Speech items in SQL and their wire form (also the callback body). Another owner's item answers 404.
 import type { Selectable } from 'kysely';
-import type { Db } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
-import { notFound } from '../../http/errors.js';
-import { isoMillis } from '../../time.js';
+import type { Db } from '../../platform/db/database.js';
+import type { Database } from '../../platform/db/schema.js';
+import { notFound } from '../../app/http/errors.js';
+import { isoMillis } from '../../app/time.js';
 
 export type SpeechRow = Selectable<Database['speech']>;
 

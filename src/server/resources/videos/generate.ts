@@ -2,15 +2,15 @@
 // Each finished step is committed with its artifact (stored media) and the new generation_progress,
 // so a rerun after a crash or an expired lease skips what is done; the final transition happens once
 // (guarded by status = 'generating') together with its callback, so a rerun never sends a second one.
-import type { ServiceDeps } from '../../context.js';
-import type { Db } from '../../db/database.js';
-import type { JobHandler } from '../../jobs/queue.js';
+import type { ServiceDeps } from '../../app/context.js';
+import type { Db } from '../../platform/db/database.js';
+import type { JobHandler } from '../../platform/jobs/queue.js';
 import { storeMedia } from '../media/store.js';
 import { loadMedia, visualKind } from './media-source.js';
 import { RenderError, rendererFor, type MediaInput, type RenderedSpeech } from './render/renderer.js';
 import { wavDurationSeconds } from './render/wav.js';
 import { progress, videoCallbackBody, VIDEO_STEPS, type VideoRow } from './repository.js';
-import { scrubText } from '../../log.js';
+import { scrubText } from '../../app/log.js';
 
 export const VIDEO_JOB = 'video.generate';
 /** Voice of generated videos (faces carry no voice of their own yet). */

@@ -2,8 +2,8 @@
 // deleted, and played on a hosted page.
 import type { ResourceModule } from '../module.js';
 import { deleteMediaByUrl } from '../media/store.js';
-import { notFound } from '../../http/errors.js';
-import { newId } from '../../ids.js';
+import { notFound } from '../../app/http/errors.js';
+import { newId } from '../../app/ids.js';
 import { hostedPageHeaders, hostedVideoHtml } from './hosted-page.js';
 import { VIDEO_JOB, videoGenerationJob } from './generate.js';
 import { nameFromScript, ownedVideo, progress, usableFace, videoMediaUrls, videoView } from './repository.js';

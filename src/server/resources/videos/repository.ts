@@ -1,9 +1,9 @@
 // Videos in SQL and their wire form. Another owner's video answers 404 exactly like a missing one.
 import type { Selectable } from 'kysely';
-import type { Db } from '../../db/database.js';
-import type { Database } from '../../db/schema.js';
-import { badRequest, notFound } from '../../http/errors.js';
-import { isoMillis } from '../../time.js';
+import type { Db } from '../../platform/db/database.js';
+import type { Database } from '../../platform/db/schema.js';
+import { badRequest, notFound } from '../../app/http/errors.js';
+import { isoMillis } from '../../app/time.js';
 
 export type VideoRow = Selectable<Database['videos']>;
 

@@ -3,15 +3,15 @@
 // a conversation-scoped token for the runner API). A runner that refuses, fails or is slow ends the
 // conversation at once, so the visitor hears about it in the start answer instead of waiting alone.
 import { ShutdownReasons } from '../../../../protocol/callbacks.js';
-import type { ServiceDeps } from '../../../context.js';
-import { newId } from '../../../ids.js';
-import { signWebhook } from '../../../webhooks/signing.js';
+import type { ServiceDeps } from '../../../app/context.js';
+import { newId } from '../../../app/ids.js';
+import { signWebhook } from '../../../platform/webhooks/signing.js';
 import { endConversation } from '../end.js';
 import { disclosureFor, greetingFor, BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL_DISCLOSURE } from '../../../live/agent/disclosure.js';
 import { isRecord, loadLiveConversation, type LiveConversation } from '../../../live/room/live-conversation.js';
 import { finalizeConversation } from '../../../live/room/end.js';
-import { createBotToken } from '../providers/daily.js';
-import { scheduleRunnerJoinDeadline } from '../providers/daily-deadlines.js';
+import { createBotToken } from '../../../providers/conferencing/daily.js';
+import { scheduleRunnerJoinDeadline } from '../../../providers/conferencing/daily-deadlines.js';
 import { signRunnerToken } from './conversation-token.js';
 import type { RunnerHandoff } from './routes.js';
 

@@ -3,10 +3,10 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { TranscriptEntry as TranscriptEntryMini } from '../../../../protocol/callbacks.js';
-import type { ServiceDeps } from '../../../context.js';
-import type { ApiApp, AppEnv } from '../../../http/app-env.js';
-import { ApiError, unauthorized } from '../../../http/errors.js';
-import { errors, json, jsonBody, publicRoute, UnauthorizedBody } from '../../../http/openapi.js';
+import type { ServiceDeps } from '../../../app/context.js';
+import type { ApiApp, AppEnv } from '../../../app/http/app-env.js';
+import { ApiError, unauthorized } from '../../../app/http/errors.js';
+import { errors, json, jsonBody, publicRoute, UnauthorizedBody } from '../../../app/http/openapi.js';
 import { loadLiveConversation } from '../../../live/room/live-conversation.js';
 import { recall } from '../../../live/agent/knowledge.js';
 import { appendTranscriptEntry } from '../../../live/room/transcript-store.js';

@@ -2,7 +2,7 @@
 // `maxPages` HTML pages (taken in breadth-first order, so the result is the same on every run),
 // robots.txt obeyed, URLs normalised and de-duplicated (redirect targets included), a politeness
 // delay per host, redirects followed by hand so every hop is checked (same site, robots, seen).
-import type { GuardedFetch } from '../../../net/guarded-fetch.js';
+import type { GuardedFetch } from '../../../platform/net/guarded-fetch.js';
 import { extractPage } from '../extract/off-thread.js';
 import { decodeText } from '../extract/index.js';
 import { Politeness } from './politeness.js';

@@ -1,6 +1,6 @@
 // Embeddings from an OpenAI-compatible server (`POST {base}/v1/embeddings`), through the guarded fetch,
 // in batches, asking for EMBEDDING_DIMENSIONS dimensions (servers that ignore it get their vectors fitted).
-import type { GuardedFetch } from '../../../net/guarded-fetch.js';
+import type { GuardedFetch } from '../../../platform/net/guarded-fetch.js';
 import { DocumentError } from '../errors.js';
 import type { Embedder } from './embedder.js';
 import { EMBEDDING_DIMENSIONS, fitDimensions } from './vector.js';

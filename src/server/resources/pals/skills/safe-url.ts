@@ -2,7 +2,7 @@
 // only, and never localhost, cloud metadata hosts or private/loopback/link-local/reserved IP literals.
 // No DNS lookup is done (the browser, not the service, fetches it).
 import { isIP } from 'node:net';
-import { AddressPolicy } from '../../../net/address-policy.js';
+import { AddressPolicy } from '../../../platform/net/address-policy.js';
 
 const publicOnly = new AddressPolicy([]);
 const blockedHosts = new Set(['localhost', 'localhost.localdomain', 'metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', '169.254.169.254', '100.100.100.200', 'fd00:ec2::254']);

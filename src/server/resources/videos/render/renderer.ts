@@ -1,8 +1,8 @@
 // What generation needs from a renderer: speech from text, and a talking-face video from a face's
 // image or video plus that speech. The local renderer (espeak-ng + ffmpeg) implements it; a hosted
 // rendering provider could too.
-import type { Config } from '../../../config.js';
-import { onePer } from '../../../one-per.js';
+import type { Config } from '../../../app/config.js';
+import { onePer } from '../../../app/one-per.js';
 import { createLocalRenderer } from './local-renderer.js';
 
 export type AudioFormat = 'mp3' | 'ogg' | 'wav';

@@ -3,7 +3,7 @@
 // Each client is loaded when a recording is first delivered with it (together they add about a second
 // to the service's start).
 import type { BlobServiceClient } from '@azure/storage-blob';
-import type { StorageProviderName } from '../../db/tables/recordings.js';
+import type { StorageProviderName } from '../../platform/db/tables/recordings.js';
 
 export interface Destination {
   provider: StorageProviderName;

@@ -44,7 +44,7 @@ class ListedProvider implements MigrationProvider {
 
 export async function migrateToLatest(db: Kysely<any>, ctx: MigrationContext): Promise<void> {
   const unlisted = unlistedMigrations();
-  if (unlisted.length) throw new Error(`migrations ${unlisted.join(', ')} are not listed in src/server/db/migrations/index.ts`);
+  if (unlisted.length) throw new Error(`migrations ${unlisted.join(', ')} are not listed in src/server/platform/db/migrations/index.ts`);
   // Kysely looks for its migration tables in every schema unless told which one: name the current one,
   // or a leftover test schema holding them makes a fresh schema skip creating its own.
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);

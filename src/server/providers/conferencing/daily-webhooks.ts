@@ -4,15 +4,15 @@
 // conditional update, so a redelivered event changes nothing.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
-import { ShutdownReasons } from '../../../../protocol/callbacks.js';
-import type { ServiceDeps } from '../../../context.js';
-import type { ApiApp } from '../../../http/app-env.js';
-import { json, publicRoute, UnauthorizedBody } from '../../../http/openapi.js';
-import { endConversation } from '../end.js';
-import { emitConversationCallbacks } from '../events-store.js';
-import { palJoinedCallbacks } from '../../../live/room/callbacks.js';
-import { finalizeConversation } from '../../../live/room/end.js';
-import { botUserId } from '../runner/handoff.js';
+import { ShutdownReasons } from '../../../protocol/callbacks.js';
+import type { ServiceDeps } from '../../app/context.js';
+import type { ApiApp } from '../../app/http/app-env.js';
+import { json, publicRoute, UnauthorizedBody } from '../../app/http/openapi.js';
+import { endConversation } from '../../resources/conversations/end.js';
+import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
+import { palJoinedCallbacks } from '../../live/room/callbacks.js';
+import { finalizeConversation } from '../../live/room/end.js';
+import { botUserId } from '../../resources/conversations/runner/handoff.js';
 import { visitorJoined, visitorLeft } from './daily-deadlines.js';
 
 /** Events older or newer than this are refused (replays). */

@@ -5,7 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { MiddlewareHandler } from 'hono';
 import type { ZodError } from 'zod';
 import type { ServiceDeps } from '../context.js';
-import type { ResourceModule } from '../resources/module.js';
+import type { ResourceModule } from '../../resources/module.js';
 import type { ApiApp, AppEnv } from './app-env.js';
 import { ApiError } from './errors.js';
 import { apiReferencePage } from './docs-page.js';

@@ -5,7 +5,7 @@
 // process never claims a job it is itself still running, however late its heartbeat is.
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { scrubText, type Logger } from '../log.js';
+import { scrubText, type Logger } from '../../app/log.js';
 
 export interface JobContext<P = unknown> {
   jobId: number;

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from './config.js';
 import { createService } from './service.js';
-import { openDatabase } from './db/database.js';
+import { openDatabase } from '../platform/db/database.js';
 import { createApiKey } from './http/auth.js';
 import { createLogger, scrubText } from './log.js';
 

@@ -1,6 +1,6 @@
 // Daily (daily.co) rooms through its REST API: a private room that expires with the call, and a
 // non-owner meeting token for the visitor. Used when PALKIT_DAILY_API_KEY is set.
-import type { GuardedFetch } from '../../../net/guarded-fetch.js';
+import type { GuardedFetch } from '../../platform/net/guarded-fetch.js';
 import { ProviderError, type ConferencingProvider } from './provider.js';
 
 export interface DailyOptions {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Config } from './config.js';
-import type { Db } from './db/database.js';
+import type { Db } from '../platform/db/database.js';
 import type { Logger } from './log.js';
 
 const LEGACY_SETTING = 'service_secret';

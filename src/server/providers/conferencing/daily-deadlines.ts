@@ -2,12 +2,12 @@
 // handoff but never joins, and the last visitor leaving (participant_left_timeout). Each is a durable
 // job due when the wait is over; when it runs it checks the room's state in the database, so a join or
 // a rejoin in the meantime makes it a no-op, and it works on whichever instance claims it.
-import { ShutdownReasons } from '../../../../protocol/callbacks.js';
-import type { ServiceDeps } from '../../../context.js';
-import type { JobHandler } from '../../../jobs/queue.js';
-import { endConversation } from '../end.js';
-import { finalizeConversation } from '../../../live/room/end.js';
-import { roomLimits } from '../../../live/room/limits.js';
+import { ShutdownReasons } from '../../../protocol/callbacks.js';
+import type { ServiceDeps } from '../../app/context.js';
+import type { JobHandler } from '../../platform/jobs/queue.js';
+import { endConversation } from '../../resources/conversations/end.js';
+import { finalizeConversation } from '../../live/room/end.js';
+import { roomLimits } from '../../live/room/limits.js';
 
 export const RUNNER_JOIN_DEADLINE_JOB = 'conversations.runner_join_deadline';
 export const DAILY_LEFT_DEADLINE_JOB = 'conversations.daily_left_deadline';

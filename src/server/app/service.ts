@@ -4,20 +4,20 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Config } from './config.js';
 import type { ServiceDeps } from './context.js';
-import { openDatabase } from './db/database.js';
+import { openDatabase } from '../platform/db/database.js';
 import { createApp } from './http/app.js';
 import type { ApiApp } from './http/app-env.js';
 import { addApiKey } from './http/auth.js';
-import { createJobQueue } from './jobs/queue.js';
+import { createJobQueue } from '../platform/jobs/queue.js';
 import { createLogger } from './log.js';
-import { createGuardedFetch } from './net/guarded-fetch.js';
-import { resourceModules } from './resources/index.js';
-import type { ResourceModule } from './resources/module.js';
+import { createGuardedFetch } from '../platform/net/guarded-fetch.js';
+import { resourceModules } from '../resources/index.js';
+import type { ResourceModule } from '../resources/module.js';
 import { loadMasterKey } from './master-key.js';
 import { createSecrets } from './secrets.js';
 import { Bus } from './bus.js';
 import { systemClock, type Clock } from './time.js';
-import { createWebhooks } from './webhooks/webhooks.js';
+import { createWebhooks } from '../platform/webhooks/webhooks.js';
 import { createMetrics } from './ops/metrics.js';
 
 export interface Service {
