@@ -5,6 +5,7 @@ import { loadConfig } from '../src/server/app/config.js';
 import { addApiKey } from '../src/server/app/http/auth.js';
 import { resourceModules } from '../src/server/resources/index.js';
 import { createService } from '../src/server/app/service.js';
+import { guardRejections } from '../src/server/app/rejection-guard.js';
 import { demoSiteModule, type DemoSiteState } from './site-module.js';
 import { DEMO_OWNER, LANDING_PASSWORD, demoKey, seedDemo } from './seed.js';
 
@@ -24,6 +25,7 @@ const env = {
 const config = loadConfig(env, port);
 const site: DemoSiteState = { key: '', state: undefined };
 const service = await createService(config, { modules: [...resourceModules, demoSiteModule(site)] });
+guardRejections(service.deps.log, service.deps.metrics);
 const { url } = await service.listen(port);
 const base = config.publicUrl;
 

@@ -7,6 +7,7 @@ import { createService } from './service.js';
 import { openDatabase } from '../platform/db/database.js';
 import { createApiKey } from './http/auth.js';
 import { createLogger, scrubText } from './log.js';
+import { guardRejections } from './rejection-guard.js';
 
 const USAGE = `usage: palkit <command>
   serve [--port N] [--host H]   run the service (port 8787 unless PORT or --port says otherwise)
@@ -29,6 +30,7 @@ async function main(argv: string[]): Promise<number> {
       const config = loadConfig(process.env, port);
       const log = createLogger(config.log);
       const service = await createService(config, { processMetrics: true });
+      guardRejections(log, service.deps.metrics);
       const { url, port: actual } = await service.listen(port, values.host);
       // With --port 0 the advertised URL follows the port actually taken.
       if (port === 0 && !process.env.PALKIT_PUBLIC_URL) (config as { publicUrl: string }).publicUrl = url;

@@ -12,6 +12,7 @@ export interface ServiceMetrics {
   httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
   roomInputDropped: Counter<'kind'>;
   roomSocketsClosedForFlooding: Counter;
+  unhandledRejections: Counter;
 }
 
 export interface MetricsOptions {
@@ -72,6 +73,7 @@ export function createMetrics({ db, processMetrics = false }: MetricsOptions): S
       registers: [registry],
     }),
     roomSocketsClosedForFlooding: new Counter({ name: 'palkit_room_sockets_closed_flooding_total', help: 'Room connections closed because they kept sending past their budget.', registers: [registry] }),
+    unhandledRejections: new Counter({ name: 'palkit_unhandled_rejections_total', help: 'Promises rejected with no handler (logged; the process goes on).', registers: [registry] }),
     httpRequestDuration: new Histogram({
       name: 'palkit_http_request_duration_seconds',
       help: 'HTTP request latency by method, route pattern and status.',
