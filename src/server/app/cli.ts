@@ -13,7 +13,7 @@ const USAGE = `usage: palkit <command>
   serve [--port N] [--host H]   run the service (port 8787 unless PORT or --port says otherwise)
   migrate                       bring the database up to date and exit
   keys create --owner N         print a new API key for owner N (a positive integer)
-configuration comes from the environment: PALKIT_DATA, DATABASE_URL, PALKIT_API_KEYS, PALKIT_PUBLIC_URL, ... (see the README)`;
+configuration comes from the environment: PALKIT_DATA, DATABASE_URL, PALKIT_API_KEYS, PALKIT_PUBLIC_URL, ... (see docs/production.md)`;
 
 /** How long a drain may take before the process gives up and exits anyway (orchestrators wait ~10 s). */
 const DRAIN_DEADLINE_MS = 9_000;
