@@ -10,6 +10,7 @@
 import { isAbsolute } from 'node:path';
 import { defineConfig } from 'vite';
 import { minifyCssLiterals } from './scripts/minify-css-literals.js';
+import { MICROPHONE_WORKLET, MICROPHONE_WORKLET_FILE } from './src/palkit/client/transport/microphone-worklet.js';
 
 /**
  * Chunks of the script-tag bundle: `call` (the call's parts), `transports`, a canvas card kind's
@@ -35,6 +36,8 @@ export default defineConfig(({ mode }) => {
         lib: { entry: 'src/palkit/cdn.ts', formats: ['iife'], name: 'palkit', fileName: () => 'palkit.js' },
         rolldownOptions: { output: { minify: true } },
       },
+      // The microphone worklet as a file of its own, served beside palkit.js (strict-CSP pages refuse blob: scripts).
+      plugins: [{ name: 'palkit-microphone-worklet', generateBundle() { this.emitFile({ type: 'asset', fileName: MICROPHONE_WORKLET_FILE, source: MICROPHONE_WORKLET }); } }],
     };
   }
   if (mode === 'server' || mode === 'demo-service') {

@@ -33,8 +33,8 @@ export interface World {
   siteverify: { forms: URLSearchParams[] };
   browser: Browser;
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiAnswer>;
-  /** Serves `html` on the customer site at `path`. */
-  sitePage(path: string, html: string): string;
+  /** Serves `html` on the customer site at `path` (with these response headers, e.g. a Content-Security-Policy). */
+  sitePage(path: string, html: string, headers?: Record<string, string>): string;
   close(): Promise<void>;
 }
 
@@ -84,11 +84,11 @@ export async function startWorld(env: Record<string, string> = {}): Promise<Worl
     ...env,
   }, { port });
 
-  const pages = new Map<string, string>();
+  const pages = new Map<string, { html: string; headers: Record<string, string> }>();
   const site = createServer((req, res) => {
-    const html = pages.get(req.url ?? '/');
-    if (!html) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
+    const page = pages.get(req.url ?? '/');
+    if (!page) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...page.headers }).end(page.html);
   });
   const siteOrigin = await listen(site);
   const browser = await launchChromium();
@@ -112,8 +112,8 @@ export async function startWorld(env: Record<string, string> = {}): Promise<Worl
 
   return {
     service, serviceUrl, siteOrigin, receiver, siteverify, browser, api,
-    sitePage(path, html) {
-      pages.set(path, html);
+    sitePage(path, html, headers = {}) {
+      pages.set(path, { html, headers });
       return siteOrigin + path;
     },
     async close() {

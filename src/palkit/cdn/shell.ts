@@ -40,6 +40,24 @@ background:var(--pal-accent,#5b5bf0);color:#fff;font:600 15px system-ui,sans-ser
 .p h2{margin:0}.p button{justify-self:center;min-height:44px;padding:0 20px;border:0;border-radius:8px;background:var(--pal-accent,#5b5bf0);color:#fff;font:600 15px system-ui;cursor:pointer}
 `;
 
+let shellSheet: CSSStyleSheet | undefined;
+
+/**
+ * The shell's styles as a constructable stylesheet: a page whose Content-Security-Policy has no
+ * 'unsafe-inline' for styles refuses an injected <style>. Browsers without them (Safari < 16.4) get one.
+ */
+function adoptShellStyles(root: ShadowRoot): void {
+  if ('adoptedStyleSheets' in root && 'replaceSync' in CSSStyleSheet.prototype) {
+    shellSheet ??= new CSSStyleSheet();
+    if (!shellSheet.cssRules.length) shellSheet.replaceSync(CSS);
+    root.adoptedStyleSheets = [shellSheet];
+  } else {
+    const style = document.createElement('style');
+    style.textContent = CSS;
+    root.append(style);
+  }
+}
+
 const safeColor = (value: string | undefined): string => (value && /^[#\w(),.%\s-]+$/.test(value) ? value : '');
 
 // Parts a page may use on their own (e.g. <pal-conversation> joined to a server-created conversation):
@@ -97,7 +115,7 @@ abstract class PalShell extends HTMLElement {
     if (this.shadowRoot) return;
     const root = this.attachShadow({ mode: 'open' });
     this.dataset.tag = this.#ctor.tag;
-    root.innerHTML = `<style>${CSS}</style>`;
+    adoptShellStyles(root);
     void this.#paint(root);
     // The widget waits for a quiet moment; embed and landing page show the conversation surface at once.
     if (this.#ctor.tag === 'pal-widget') (window.requestIdleCallback ?? setTimeout)(() => void this.#upgrade());

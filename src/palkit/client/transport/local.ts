@@ -12,6 +12,7 @@ import { createDrawnFaceTrack, isDrawnFace } from '../media/face/drawn-face.js';
 import type { FaceTrack } from '../media/face/face-track.js';
 import { CameraFrameSender } from './camera-frames.js';
 import { MicrophoneSender } from './microphone.js';
+import { MICROPHONE_WORKLET_FILE } from './microphone-worklet.js';
 import { PalAudioPlayer } from './pal-audio.js';
 import {
   TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent,
@@ -45,6 +46,7 @@ export class LocalTransport extends EventTarget implements Transport {
   #audioDeviceId: string | undefined;
   #player: PalAudioPlayer | null = null;
   #microphone: MicrophoneSender | null = null;
+  #roomUrl = '';
   #listener: LocalListener | null = null;
   #face: FaceTrack | null = null;
   #frames: CameraFrameSender | null = null;
@@ -82,6 +84,7 @@ export class LocalTransport extends EventTarget implements Transport {
   join(options: JoinOptions): Promise<void> {
     this.#cameraOn = options.startVideo;
     this.#micOn = options.startAudio;
+    this.#roomUrl = options.url;
     this.#conversationId = new URL(options.url).pathname.split('/').filter(Boolean).pop() ?? '';
     this.#audioDeviceId = options.audioDeviceId;
     this.#textMode = options.textMode === true;
@@ -281,7 +284,9 @@ export class LocalTransport extends EventTarget implements Transport {
    */
   #startHearing(serviceTranscribes: boolean, language: string | undefined): void {
     if (this.#options.listen === false) return;
-    this.#microphone = new MicrophoneSender(sharedAudioContext(), (bytes) => this.#sendBinary(bytes));
+    // The service that hosts the room also serves the worklet (strict-CSP pages refuse a blob: one).
+    const workletUrl = this.#roomUrl ? new URL(`/${MICROPHONE_WORKLET_FILE}`, this.#roomUrl).href : undefined;
+    this.#microphone = new MicrophoneSender(sharedAudioContext(), (bytes) => this.#sendBinary(bytes), workletUrl);
     if (this.#micOn) void this.#openMicrophone();
     if (serviceTranscribes) return;
     this.#listener = new LocalListener((message) => this.#heard(message), {

@@ -2,38 +2,24 @@
 // slices of 20 ms (the room's microphone frames), which the service listens to (voice activity, and
 // transcription where it has a recogniser). The browser's echo cancellation keeps the PAL's voice out.
 import { AudioFrameKind, encodeAudioFrame } from '../../../protocol/room.js';
+import { MICROPHONE_RATE, MICROPHONE_WORKLET } from './microphone-worklet.js';
 
-export const MICROPHONE_RATE = 16000;
-const SLICE = MICROPHONE_RATE / 50;
-
-// Runs on the audio thread; averages the input down to 16 kHz (the context runs at 44.1/48 kHz).
-const WORKLET = `
-registerProcessor('palkit-microphone', class extends AudioWorkletProcessor {
-  constructor() { super(); this.out = new Int16Array(${SLICE}); this.n = 0; this.acc = 0; this.count = 0; this.pos = 0; }
-  process(inputs) {
-    const input = inputs[0] && inputs[0][0];
-    if (!input) return true;
-    const step = sampleRate / ${MICROPHONE_RATE};
-    for (let i = 0; i < input.length; i++) {
-      this.acc += input[i]; this.count++; this.pos++;
-      if (this.pos >= step) {
-        this.pos -= step;
-        const v = Math.max(-1, Math.min(1, this.acc / this.count));
-        this.out[this.n++] = v * 32767; this.acc = 0; this.count = 0;
-        if (this.n === this.out.length) { this.port.postMessage(this.out.slice()); this.n = 0; }
-      }
-    }
-    return true;
-  }
-});`;
+export { MICROPHONE_RATE } from './microphone-worklet.js';
 
 const loaded = new WeakMap<AudioContext, Promise<void>>();
 
-function loadWorklet(context: AudioContext): Promise<void> {
+/**
+ * Loads the worklet into the context: the service's file when its address is known (a page whose
+ * Content-Security-Policy allows only the service's origin refuses `blob:` scripts), else a `blob:` URL.
+ */
+function loadWorklet(context: AudioContext, moduleUrl: string | undefined): Promise<void> {
   let loading = loaded.get(context);
   if (!loading) {
-    const url = URL.createObjectURL(new Blob([WORKLET], { type: 'text/javascript' }));
-    loading = context.audioWorklet.addModule(url).finally(() => URL.revokeObjectURL(url));
+    const fromBlob = () => {
+      const url = URL.createObjectURL(new Blob([MICROPHONE_WORKLET], { type: 'text/javascript' }));
+      return context.audioWorklet.addModule(url).finally(() => URL.revokeObjectURL(url));
+    };
+    loading = moduleUrl ? context.audioWorklet.addModule(moduleUrl).catch(fromBlob) : fromBlob();
     loaded.set(context, loading);
   }
   return loading;
@@ -49,6 +35,8 @@ export class MicrophoneSender {
   constructor(
     private readonly context: AudioContext,
     private readonly send: (bytes: Uint8Array) => void,
+    /** Where the service serves the worklet (MICROPHONE_WORKLET_FILE), when known. */
+    private readonly workletUrl?: string,
   ) {}
 
   /** Opens the microphone and starts sending; rejects when there is none or it was refused. */
@@ -56,7 +44,7 @@ export class MicrophoneSender {
     const audio: MediaTrackConstraints = { echoCancellation: true, noiseSuppression: true, autoGainControl: true, ...(deviceId ? { deviceId: { exact: deviceId } } : {}) };
     const stream = await getUserMedia({ audio });
     if (this.#closed) return void stop(stream);
-    await loadWorklet(this.context);
+    await loadWorklet(this.context, this.workletUrl);
     if (this.#closed) return void stop(stream);
     this.#release();
     this.#stream = stream;

@@ -1,6 +1,5 @@
-import { html, nothing, unsafeCSS } from 'lit';
+import { html, nothing } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { styleMap } from 'lit/directives/style-map.js';
 import { customizationCss } from '../shared/config.js';
 import { endConfirmStyles, focusKeep, renderEndConfirm } from '../shared/end-confirm.js';
 import { PalDeploymentElement } from '../shared/deployment-element.js';
@@ -8,6 +7,7 @@ import { renderFlow } from '../shared/flow-view.js';
 import { outerTokens, tokens } from '../styles/tokens.js';
 import { embedStyles } from './embed.styles.js';
 import { expandStyle, parseExpandOptions } from './expand-options.js';
+import { styleProps } from '../shared/style-props.js';
 
 /**
  * @tagname pal-embed
@@ -55,10 +55,10 @@ export class PalEmbed extends PalDeploymentElement {
       ${this.confirmingEnd && this.state === 'connected' ? renderEndConfirm(this.t, { end: () => void this.#endFromConfirm(), keep: () => (this.confirmingEnd = false) }) : nothing}`;
     // Inline, the card is a labelled region; only a card that can expand is a dialog (shown inline, then modal).
     return html`
-      <style>${unsafeCSS(customizationCss(this.config))}</style>
+      ${this.customizationStyles.render(customizationCss(this.config))}
       ${expand.enabled
-        ? html`<dialog class=${classes} part="base" aria-label=${label} style=${styleMap(expandStyle(expand))} open @cancel=${this.#onCancel}>${content}</dialog>`
-        : html`<div class=${classes} part="base" role="region" aria-label=${label} style=${styleMap(expandStyle(expand))}>${content}</div>`}
+        ? html`<dialog class=${classes} part="base" aria-label=${label} style=${styleProps(expandStyle(expand))} open @cancel=${this.#onCancel}>${content}</dialog>`
+        : html`<div class=${classes} part="base" role="region" aria-label=${label} style=${styleProps(expandStyle(expand))}>${content}</div>`}
     `;
   }
 

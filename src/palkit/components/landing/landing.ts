@@ -1,4 +1,4 @@
-import { html, nothing, unsafeCSS } from 'lit';
+import { html, nothing } from 'lit';
 import { customizationCss } from '../shared/config.js';
 import { PalDeploymentElement } from '../shared/deployment-element.js';
 import { renderFlow } from '../shared/flow-view.js';
@@ -43,7 +43,7 @@ export class PalLanding extends PalDeploymentElement {
     const page = this.config.landing_page ?? {};
     const logo = safeUrl(page.logo_url);
     return html`
-      <style>${unsafeCSS(customizationCss(this.config))}</style>
+      ${this.customizationStyles.render(customizationCss(this.config))}
       <div class=${this.template}>
         <main class="page">
           <header class="hero" part="hero">

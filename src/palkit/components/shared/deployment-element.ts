@@ -1,5 +1,6 @@
 // What the widget, embed and landing page share: the deployment attributes, the session that runs the
 // flow, the host-page methods, and the merged configuration. Each shell only adds its own surface.
+import { CustomizationStyles } from '../controllers/customization-styles.js';
 import { LitElement } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { ApiClient } from '../../client/api.js';
@@ -59,6 +60,8 @@ export abstract class PalDeploymentElement extends LitElement {
 
   protected readonly sessionController = new SessionController(this, { emit: true, deploymentId: () => this.deploymentId });
   protected readonly screenFocus = new ScreenFocusController(this);
+  /** The deployment's customization as an adopted stylesheet (strict-CSP pages refuse a rendered <style>). */
+  protected readonly customizationStyles = new CustomizationStyles(this);
 
   get session(): ConversationSession | null {
     return this.sessionController.session;

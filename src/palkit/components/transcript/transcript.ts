@@ -10,6 +10,7 @@ import { RowWindow } from './row-window.js';
 import { saveBlob, transcriptJson, transcriptText, type TranscriptFormat } from './transcript-export.js';
 import { TranscriptModel, type TranscriptEntry } from './transcript-model.js';
 import { transcriptStyles } from './transcript.styles.js';
+import { styleProps } from '../shared/style-props.js';
 
 export type TranscriptMode = 'panel' | 'captions';
 
@@ -244,7 +245,7 @@ export class PalTranscript extends LitElement {
       </div>
       <div class="scroller" part="transcript" role="log" aria-live="off" aria-label=${this.msg('transcript.label')} tabindex="0" @scroll=${this.onScroll}>
         ${entries.length === 0 ? html`<p class="empty">${this.msg('transcript.empty')}</p>` : nothing}
-        <ol style="padding-block: ${top}px ${bottom}px">
+        <ol style=${styleProps({ paddingBlock: `${top}px ${bottom}px` })}>
           ${repeat(entries.slice(start, end), (e) => e.id, (e, i) => this.renderRow(e, start + i, entries.length))}
         </ol>
       </div>

@@ -1,4 +1,4 @@
-import { html, nothing, svg, unsafeCSS } from 'lit';
+import { html, nothing, svg } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { FocusTrapController } from '../controllers/focus-trap.js';
 import { customizationCss } from '../shared/config.js';
@@ -116,7 +116,7 @@ export class PalWidget extends PalDeploymentElement {
     const label = live ? `${text} (${t('popup.live')})` : down ? `${text} (${t('unavailable.title')})` : variant === 'tiny' ? text : null;
     const image = this.session?.deployment?.thumbnail_image_url;
     return html`
-      <style>${unsafeCSS(customizationCss(config))}</style>
+      ${this.customizationStyles.render(customizationCss(config))}
       <button class="launcher ${variant} ${down ? 'down' : ''}" part="launcher" aria-haspopup="dialog" aria-expanded=${this.opened ? 'true' : 'false'}
         aria-label=${label ?? nothing} @click=${() => void this.open()}>
         ${variant === 'full' && image ? html`<img class="face" src=${image} alt="" />` : bubble}

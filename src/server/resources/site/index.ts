@@ -24,6 +24,8 @@ export const siteModule: ResourceModule = {
     };
     app.get('/palkit.js', () => serve('palkit.js', false));
     app.get('/palkit-full.js', () => serve('palkit-full.js', false));
+    // The local room's microphone worklet, for pages whose policy allows scripts from this origin only.
+    app.get('/palkit-microphone.js', () => serve('palkit-microphone.js', false));
     app.get('/chunks/:file', (c) => serve(`chunks/${c.req.param('file')}`, true));
     app.get('/favicon.ico', () => new Response(ICON, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' } }));
 

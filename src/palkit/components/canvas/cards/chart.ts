@@ -3,6 +3,7 @@
 import { html, svg } from 'lit';
 import type { ChartArgs } from '../../../../protocol/canvas.js';
 import type { CardContext } from './card-context.js';
+import { styleProps } from '../../shared/style-props.js';
 
 const palette = ['#5b5bf0', '#e4572e', '#17a398', '#f3a712', '#8e5ad6', '#2e86de', '#c0392b', '#27ae60', '#d35400', '#7f8c8d', '#e84393', '#16a085'];
 const color = (i: number) => `var(--pal-chart-color-${i + 1}, ${palette[i % palette.length]})`;
@@ -85,7 +86,7 @@ export function renderChart(ctx: CardContext<ChartArgs>) {
     return html`<div class="chart pie">
       <svg viewBox=${`0 0 ${H} ${H}`} role="img" aria-label=${summary}>${slices}</svg>
       <ul class="legend" aria-hidden="true">
-        ${args.data.map((d, i) => html`<li><span class="swatch" style=${`background:${color(i)}`}></span>${d.label}
+        ${args.data.map((d, i) => html`<li><span class="swatch" style=${styleProps({ background: color(i) })}></span>${d.label}
           <span class="muted">${number.format(d.value)} (${Math.round((Math.max(0, d.value) / total) * 100)}%)</span></li>`)}
       </ul>
       ${table}
