@@ -85,7 +85,7 @@ describe('the palkit tarball, installed alone into an empty app', { timeout: 600
     });
 
     it('React: the example type-checks and builds with vite', () => {
-      writeFileSync(join(app, 'support.tsx'), readmeBlock('### React', 'tsx'));
+      writeFileSync(join(app, 'support.tsx'), readmeBlock('**React**', 'tsx'));
       writeFileSync(join(app, 'main.tsx'), "import { createRoot } from 'react-dom/client';\nimport { Support } from './support.js';\ncreateRoot(document.getElementById('root')!).render(<Support />);\n");
       writeFileSync(join(app, 'index.html'), '<!doctype html><html><body><div id="root"></div><script type="module" src="./main.tsx"></script></body></html>');
       const checked = run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], app);
@@ -97,8 +97,8 @@ describe('the palkit tarball, installed alone into an empty app', { timeout: 600
     });
 
     it('Vue: the component and the config snippet type-check with vue-tsc', () => {
-      writeFileSync(join(app, 'Support.vue'), readmeBlock('### Vue', 'vue'));
-      const config = readmeBlock('### Vue', 'ts');
+      writeFileSync(join(app, 'Support.vue'), readmeBlock('**Vue**', 'vue'));
+      const config = readmeBlock('**Vue**', 'ts');
       const imported = /import \{ isPalElement \} from 'palkit\/vue';/.exec(config);
       assert.ok(imported, 'the config snippet imports isPalElement from palkit/vue');
       writeFileSync(join(app, 'compiler-options.ts'), `${imported[0]}\nexport const isCustomElement: (tag: string) => boolean = isPalElement;\nif (!isCustomElement('pal-embed') || isCustomElement('div')) throw new Error('isPalElement');\n`);
