@@ -5,7 +5,7 @@ import { configs as lit } from 'eslint-plugin-lit';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'storybook-static/', '.storybook/generated/', 'node_modules/', '.palkit/', '.shots/', '**/*.tmp.*'] },
+  { ignores: ['dist/', 'src/*/dist/', 'storybook-static/', '.storybook/generated/', 'node_modules/', '.palkit/', '.shots/', '**/*.tmp.*'] },
   ...tseslint.configs.recommended,
   lit['flat/recommended'],
   litA11y.configs.recommended,

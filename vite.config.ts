@@ -1,14 +1,19 @@
-// The builds from one config, picked by --mode:
-//   (default) npm  — ES modules per source file under dist/, dependencies external, types by tsc.
-//   cdn-full       — dist/cdn/palkit-full.js + chunks: everything bundled; the call's parts, each canvas card
-//                    kind, each language and daily-js in chunks of their own, fetched when needed.
-//   cdn            — dist/cdn/palkit.js: the classic script with the light shells (IIFE, tiny).
-//   server         — dist/server/cli.js: the companion service for plain `node` (the `palkit` command);
-//                    src/server and src/protocol bundled, every package left to `dependencies`.
+// The builds from one config, picked by --mode. Each package's outputs go to its own dist/, and no build
+// empties a folder another build writes into (types, custom-elements.json and the script tag share
+// src/palkit/dist with the modules):
+//   (default) npm  — src/palkit/dist/{palkit,protocol}/: ES modules per source file, dependencies external,
+//                    types by tsc (tsconfig.build.json), custom-elements.json by cem.
+//   cdn-full       — src/palkit/dist/cdn/palkit-full.js + chunks: everything bundled; the call's parts, each
+//                    canvas card kind, each language and daily-js in chunks of their own, fetched when needed.
+//   cdn            — src/palkit/dist/cdn/palkit.js: the classic script with the light shells (IIFE, tiny).
+//   server         — src/server/dist/cli.js: the companion service for plain `node` (the `palkit` command of
+//                    @palkit/server); src/server and src/protocol bundled, every package left to its
+//                    `dependencies`. It carries the voice bridge's C source and a copy of the built script tag.
 //   demo-service   — dist/demo-service/start.js: `npm start`'s process (demo/start.ts), bundled the same
 //                    way, so a restart loads one file instead of compiling hundreds through tsx.
-import { isAbsolute } from 'node:path';
-import { defineConfig } from 'vite';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
 import { minifyCssLiterals } from './scripts/minify-css-literals.js';
 import { MICROPHONE_WORKLET, MICROPHONE_WORKLET_FILE } from './src/palkit/client/transport/microphone-worklet.js';
 
@@ -25,11 +30,56 @@ function chunkName(chunk: { facadeModuleId: string | null }): string {
   return 'chunks/[name]-[hash].js';
 }
 
+export const PALKIT_DIST = 'src/palkit/dist';
+export const SERVER_DIST = 'src/server/dist';
+
+/**
+ * Files the compiled service needs beside it, copied after its bundle is written (so emptying its outDir
+ * never loses them): the voice bridge's C source, compiled on first use, and the built script tag it
+ * serves from an installed package (a checkout serves src/palkit/dist/cdn directly).
+ */
+function serverCompanions(): Plugin {
+  return {
+    name: 'palkit-server-companions',
+    apply: 'build',
+    closeBundle() {
+      mkdirSync(SERVER_DIST, { recursive: true });
+      cpSync('src/server/live/engines/espeak/palkit-espeak.c', `${SERVER_DIST}/palkit-espeak.c`);
+      if (existsSync(`${PALKIT_DIST}/cdn/palkit.js`)) cpSync(`${PALKIT_DIST}/cdn`, `${SERVER_DIST}/cdn`, { recursive: true });
+      else this.warn(`${PALKIT_DIST}/cdn is not built: ${SERVER_DIST} carries no script tag (run npm run build:cdn first)`);
+    },
+  };
+}
+
+/** The files under `dir` whose names match `own`, recursively. */
+function filesUnder(dir: string, own: RegExp): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(path, own) : own.test(entry.name) ? [path] : [];
+  });
+}
+
+/**
+ * Removes, before a build writes, only the files that build made last time (matched by name under its
+ * folders), so renamed or re-hashed outputs do not pile up and the other builds' files in the same dist/
+ * (types, custom-elements.json, the other script tag) stay.
+ */
+function cleanOwnOutputs(dirs: string[], own: RegExp): Plugin {
+  return {
+    name: 'palkit-clean-own-outputs',
+    apply: 'build',
+    buildStart() {
+      for (const dir of dirs) for (const file of filesUnder(dir, own)) rmSync(file);
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => {
   if (mode === 'cdn') {
     return {
       build: {
-        outDir: 'dist/cdn',
+        outDir: `${PALKIT_DIST}/cdn`,
         emptyOutDir: false,
         target: 'es2022',
         minify: true,
@@ -43,9 +93,10 @@ export default defineConfig(({ mode }) => {
   if (mode === 'server' || mode === 'demo-service') {
     const server = mode === 'server';
     return {
+      plugins: server ? [serverCompanions()] : [],
       build: {
         ssr: true,
-        outDir: server ? 'dist/server' : 'dist/demo-service',
+        outDir: server ? SERVER_DIST : 'dist/demo-service',
         emptyOutDir: true,
         target: 'node20',
         minify: false,
@@ -61,10 +112,10 @@ export default defineConfig(({ mode }) => {
   }
   if (mode === 'cdn-full') {
     return {
-      plugins: [minifyCssLiterals()],
+      plugins: [minifyCssLiterals(), cleanOwnOutputs([`${PALKIT_DIST}/cdn/chunks`], /\.js$/), cleanOwnOutputs([`${PALKIT_DIST}/cdn`], /^palkit-full\.js$/)],
       define: { 'process.env.NODE_ENV': '"production"' },
       build: {
-        outDir: 'dist/cdn',
+        outDir: `${PALKIT_DIST}/cdn`,
         emptyOutDir: false,
         target: 'es2022',
         minify: true,
@@ -74,9 +125,10 @@ export default defineConfig(({ mode }) => {
     };
   }
   return {
+    plugins: [cleanOwnOutputs([`${PALKIT_DIST}/palkit`, `${PALKIT_DIST}/protocol`], /\.js$/)],
     build: {
-      outDir: 'dist',
-      emptyOutDir: true,
+      outDir: PALKIT_DIST,
+      emptyOutDir: false,
       target: 'es2022',
       minify: false,
       lib: {

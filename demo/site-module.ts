@@ -2,8 +2,9 @@
 // play the customer's own backend: they hold the API key server-side (never in a page), create a
 // conversation for the own-surface page, receive and verify signed callbacks, and push canvas cards.
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
-import { packageRoot } from '../src/server/app/package-root.js';
+import { dirname, extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findPackageRoot } from '../src/server/app/package-root.js';
 import type { ResourceModule } from '../src/server/resources/module.js';
 import { verifyWebhook } from '../src/server/platform/webhooks/signing.js';
 import { DEMO_OWNER, type DemoState } from './seed.js';
@@ -13,8 +14,9 @@ export interface DemoSiteState {
   state: DemoState | undefined;
 }
 
-// From the package root, so that the bundled demo service (dist/demo-service) finds them too.
-const roots = { site: join(packageRoot, 'demo', 'site'), media: join(packageRoot, 'demo', 'media'), built: join(packageRoot, 'dist', 'demo') };
+// From the repository root (this file's, or the bundled demo service's at dist/demo-service), whatever the cwd.
+const repoRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+const roots = { site: join(repoRoot, 'demo', 'site'), media: join(repoRoot, 'demo', 'media'), built: join(repoRoot, 'dist', 'demo') };
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
   '.mp4': 'video/mp4', '.webm': 'video/webm', '.jpg': 'image/jpeg', '.svg': 'image/svg+xml', '.json': 'application/json',

@@ -1,13 +1,13 @@
 // Builds the demo site's framework pages: `--mode react` → dist/demo/react/, `--mode vue` → dist/demo/vue/
 // (served by the demo under /demo/react/ and /demo/vue/). They import palkit like any app would, by
-// package name: the aliases below point each public export of package.json at its built file in dist/,
-// so the pages only reach what `exports` publishes (run after `npm run build`'s library step).
+// package name: the aliases below point each public export of src/palkit/package.json at its built file in
+// src/palkit/dist/, so the pages only reach what `exports` publishes (run after `npm run build:palkit`).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Alias } from 'vite';
 
-const rootDir = fileURLToPath(new URL('..', import.meta.url));
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+const packageDir = fileURLToPath(new URL('../src/palkit/', import.meta.url));
+const pkg = JSON.parse(readFileSync(new URL('../src/palkit/package.json', import.meta.url), 'utf8')) as {
   name: string;
   exports: Record<string, string | { import: string }>;
 };
@@ -16,7 +16,7 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const exportAliases: Alias[] = Object.entries(pkg.exports).map(([subpath, target]) => {
   const specifier = subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
   const file = typeof target === 'string' ? target : target.import;
-  return { find: new RegExp(`^${specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`), replacement: fileURLToPath(new URL(file, `file://${rootDir}`)) };
+  return { find: new RegExp(`^${specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`), replacement: fileURLToPath(new URL(file, `file://${packageDir}`)) };
 });
 
 export default defineConfig(({ mode }) => {

@@ -1,4 +1,4 @@
-// Before `npm run serve` in a checkout: the service serves the script-tag bundle from dist/cdn, so build
+// Before `npm run serve` in a checkout: the service serves the script-tag bundle from src/palkit/dist/cdn, so build
 // it when it is missing or older than the browser sources (only the two cdn builds: seconds, and they
 // leave the rest of dist/ alone). Never starts a service that would answer /palkit.js with 503.
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const outputs = ['dist/cdn/palkit.js', 'dist/cdn/palkit-full.js'];
+const dist = 'src/palkit/dist';
+const outputs = [`${dist}/cdn/palkit.js`, `${dist}/cdn/palkit-full.js`];
 const sources = ['src/palkit/cdn.ts', 'src/palkit/cdn-full.ts', 'src/palkit/cdn', 'src/palkit/client', 'src/palkit/components', 'src/protocol', 'vite.config.ts'];
 
 function newest(path) {
@@ -23,8 +24,8 @@ const stale = () => built() === 0 || built() < Math.max(...sources.map(newest));
 
 if (stale()) {
   // Two `npm run serve` at once build once: the second waits for the first.
-  const lock = 'dist/.cdn-build.lock';
-  mkdirSync('dist', { recursive: true });
+  const lock = `${dist}/.cdn-build.lock`;
+  mkdirSync(dist, { recursive: true });
   let mine = false;
   for (let waited = 0; !mine; waited += 250) {
     try {
@@ -37,7 +38,7 @@ if (stale()) {
   }
   try {
     if (stale()) {
-      console.log(`palkit: ${built() === 0 ? 'dist/cdn is missing' : 'dist/cdn is older than the browser sources'}; building the script-tag bundle (vite build --mode cdn-full && --mode cdn)…`);
+      console.log(`palkit: ${built() === 0 ? `${dist}/cdn is missing` : `${dist}/cdn is older than the browser sources`}; building the script-tag bundle (vite build --mode cdn-full && --mode cdn)…`);
       const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
       for (const mode of ['cdn-full', 'cdn']) {
         const result = spawnSync(npx, ['vite', 'build', '--mode', mode, '--logLevel', 'warn'], { stdio: 'inherit', shell: process.platform === 'win32' });

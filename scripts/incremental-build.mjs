@@ -8,26 +8,29 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const CONFIG = ['vite.config.ts', 'scripts/minify-css-literals.ts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+const CONFIG = ['vite.config.ts', 'scripts/minify-css-literals.ts', 'package.json', 'src/palkit/package.json', 'src/server/package.json', 'package-lock.json', 'tsconfig.json'];
+/** The sources, without the packages' build outputs (each package's dist/), which would make every step look changed. */
+const SRC = ['src/palkit', 'src/protocol', 'src/server'];
 const DEMO = ['demo/vite.demo.config.ts', 'demo/react', 'demo/vue'];
 
-/** The steps `npm start` needs, in order (the package build empties dist/, so it comes first). */
+/** The steps `npm start` needs, in order (no step empties a folder another step writes into). */
 export const START_STEPS = [
-  { name: 'package', command: ['vite', 'build'], inputs: ['src', ...CONFIG], outputs: ['dist/palkit/index.js', 'dist/palkit/react/index.js', 'dist/palkit/vue/index.js'] },
-  { name: 'script tag, full', command: ['vite', 'build', '--mode', 'cdn-full'], inputs: ['src', ...CONFIG], outputs: ['dist/cdn/palkit-full.js'] },
-  { name: 'script tag', command: ['vite', 'build', '--mode', 'cdn'], inputs: ['src', ...CONFIG], outputs: ['dist/cdn/palkit.js'] },
-  { name: 'demo, React', command: ['vite', 'build', '--config', 'demo/vite.demo.config.ts', '--mode', 'react'], inputs: ['src', ...CONFIG, ...DEMO], outputs: ['dist/demo/react/index.html'] },
-  { name: 'demo, Vue', command: ['vite', 'build', '--config', 'demo/vite.demo.config.ts', '--mode', 'vue'], inputs: ['src', ...CONFIG, ...DEMO], outputs: ['dist/demo/vue/index.html'] },
-  // The service's extraction worker (the bundled demo service starts it from dist/server), then the demo
+  { name: 'package', command: ['vite', 'build'], inputs: [...SRC, ...CONFIG], outputs: ['src/palkit/dist/palkit/index.js', 'src/palkit/dist/palkit/react/index.js', 'src/palkit/dist/palkit/vue/index.js'] },
+  { name: 'script tag, full', command: ['vite', 'build', '--mode', 'cdn-full'], inputs: [...SRC, ...CONFIG], outputs: ['src/palkit/dist/cdn/palkit-full.js'] },
+  { name: 'script tag', command: ['vite', 'build', '--mode', 'cdn'], inputs: [...SRC, ...CONFIG], outputs: ['src/palkit/dist/cdn/palkit.js'] },
+  { name: 'demo, React', command: ['vite', 'build', '--config', 'demo/vite.demo.config.ts', '--mode', 'react'], inputs: [...SRC, ...CONFIG, ...DEMO], outputs: ['dist/demo/react/index.html'] },
+  { name: 'demo, Vue', command: ['vite', 'build', '--config', 'demo/vite.demo.config.ts', '--mode', 'vue'], inputs: [...SRC, ...CONFIG, ...DEMO], outputs: ['dist/demo/vue/index.html'] },
+  // The service's extraction worker (the bundled demo service starts it from src/server/dist), then the demo
   // service itself: node loads one bundle at each start instead of tsx compiling every source file.
-  { name: 'service', command: ['vite', 'build', '--mode', 'server'], inputs: ['src', ...CONFIG], outputs: ['dist/server/cli.js', 'dist/server/extract-worker.js'] },
-  { name: 'demo service', command: ['vite', 'build', '--mode', 'demo-service'], inputs: ['src', 'demo/start.ts', 'demo/seed.ts', 'demo/site-module.ts', ...CONFIG], outputs: ['dist/demo-service/start.js'] },
+  { name: 'service', command: ['vite', 'build', '--mode', 'server'], inputs: [...SRC, ...CONFIG], outputs: ['src/server/dist/cli.js', 'src/server/dist/extract-worker.js'] },
+  { name: 'demo service', command: ['vite', 'build', '--mode', 'demo-service'], inputs: [...SRC, 'demo/start.ts', 'demo/seed.ts', 'demo/site-module.ts', ...CONFIG], outputs: ['dist/demo-service/start.js'] },
 ];
 
 /** A digest of the step's command and of every file under its inputs (path, size, mtime). */
 export function fingerprint(step, root) {
   const hash = createHash('sha256').update(JSON.stringify(step.command));
   const visit = (path) => {
+    if (/(^|[\\/])dist$/.test(path)) return;
     const full = join(root, path);
     if (!existsSync(full)) return void hash.update(`${path}:missing\n`);
     const stat = statSync(full);

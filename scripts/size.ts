@@ -8,16 +8,21 @@
 //
 // Budgets (fail above): first file ≤ 8 KB, before a call ≤ 30 KB, daily-js and canvas cards never
 // fetched before a call. For reference, the same vite settings build `lit` with one element: the floor
-// for any Lit launcher.
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+// for any Lit launcher. Beside them, what `npm install palkit` puts on disk: the packed browser package
+// installed alone into an empty app (packages and MB; budget ≤ 30 packages, ≤ 40 MB).
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Route } from 'playwright-core';
 import { build, type Rolldown } from 'vite';
+import { folderBytes, installInto, installedPackages, packWorkspaces } from './packing.js';
 
 const KB = 1024;
-const BUDGET = { first: 8 * KB, beforeCall: 30 * KB };
-const cdn = resolve('dist/cdn');
+const BUDGET = { first: 8 * KB, beforeCall: 30 * KB, installPackages: 30, installBytes: 40 * KB * KB };
+const palkitDist = resolve('src/palkit/dist');
+const serverDist = resolve('src/server/dist');
+const cdn = join(palkitDist, 'cdn');
 const origin = 'http://palkit.test';
 const deploymentId = 'dsize';
 const channels = ['pal-widget', 'pal-embed', 'pal-landing'] as const;
@@ -146,6 +151,19 @@ customElements.define('pal-floor', PalFloor);`;
   return chunks.reduce((total, chunk) => total + gzBytes(chunk.code), 0);
 }
 
+/** The browser package as `npm install palkit` gets it: packed, installed alone into an empty app. */
+function installedBrowserPackage(): { packages: number; bytes: number; tarball: number } {
+  const work = mkdtempSync(join(tmpdir(), 'palkit-size-'));
+  try {
+    const tarball = packWorkspaces(work).get('palkit')!;
+    const app = join(work, 'app');
+    installInto(app, [tarball]);
+    return { packages: installedPackages(app).length, bytes: folderBytes(join(app, 'node_modules')), tarball: statSync(tarball).size };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 // ---- run --------------------------------------------------------------------------------------------
 const first = join(cdn, 'palkit.js');
 const full = join(cdn, 'palkit-full.js');
@@ -164,6 +182,7 @@ try {
   await browser.close();
 }
 const floor = await litFloor();
+const installed = installedBrowserPackage();
 
 const daily = [...held].filter((file) => /daily/.test(name(file)));
 const cards = [...held].filter((file) => /(^|\/)card-/.test(name(file)));
@@ -189,9 +208,15 @@ for (const file of later) row(`${name(file)}`, gz(file), 'on demand');
 
 console.log('\nreference');
 row('lit with one element (the floor for a Lit launcher)', floor);
-const npmSize = allJs(resolve('dist')).filter((f) => !f.startsWith(cdn) && !f.startsWith(resolve('dist/demo')) && !f.startsWith(resolve('dist/server'))).reduce((total, file) => total + gz(file), 0);
+const npmSize = allJs(palkitDist).filter((f) => !f.startsWith(cdn)).reduce((total, file) => total + gz(file), 0);
 row('npm entry, all modules (lit, zod, daily-js external)', npmSize);
-row('companion service (dist/server, node only)', sum(allJs(resolve('dist/server'))));
+row('companion service (@palkit/server dist, node only)', sum(allJs(serverDist).filter((f) => !f.startsWith(join(serverDist, 'cdn')))));
+
+const mb = (bytes: number): string => `${(bytes / KB / KB).toFixed(1)} MB`;
+console.log('\nnpm install palkit (the packed browser package, installed alone into an empty app)');
+console.log(`  ${'tarball'.padEnd(52)} ${kb(installed.tarball).padStart(10)}`);
+console.log(`  ${'installed: packages'.padEnd(52)} ${String(installed.packages).padStart(10)}`);
+console.log(`  ${'installed: on disk (node_modules)'.padEnd(52)} ${mb(installed.bytes).padStart(10)}`);
 
 const worst = Math.max(...[...visits.values()].map((v) => sum(v.beforeCall)));
 const fetchedBeforeCall = new Set([...visits.values()].flatMap((v) => [...v.beforeCall, ...v.prefetched]));
@@ -202,6 +227,7 @@ const checks: [string, boolean, string][] = [
   ['widget: no call UI before its popup opens', visits.get('pal-widget')!.beforeOpen.length === 0, visits.get('pal-widget')!.beforeOpen.map(name).join(', ') || 'none'],
   ['daily-js not fetched before a call', daily.length > 0 && daily.every((file) => !fetchedBeforeCall.has(file)), daily.map((f) => `${name(f)} ${kb(gz(f))}`).join(', ') || 'missing'],
   ['canvas cards not fetched before a call', cards.every((file) => !fetchedBeforeCall.has(file)), `${cards.length} card chunks`],
+  [`npm install palkit ≤ ${BUDGET.installPackages} packages, ≤ ${BUDGET.installBytes / KB / KB} MB`, installed.packages <= BUDGET.installPackages && installed.bytes <= BUDGET.installBytes, `${installed.packages} packages, ${mb(installed.bytes)}`],
 ];
 let failed = false;
 console.log('\nbudgets');

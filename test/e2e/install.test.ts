@@ -1,54 +1,32 @@
-// The installable service: `npm pack`, `npm install <tarball>` into an empty folder, then the `palkit`
-// command from there (compiled, plain node, no TypeScript tooling): serve answers /healthz, /readyz,
+// The installable service: `npm pack --workspaces`, the @palkit/server tarball installed into an empty
+// folder, then the `palkit` command from there (compiled, plain node, no TypeScript tooling): serve answers /healthz, /readyz,
 // /palkit.js and /openapi.json, reads a document on its extraction worker; SIGTERM with a live room closes the room socket with 1012 (service
-// restarting) and exits 0 within 10 s; `keys create` and `migrate` work. Needs `npm run build` first.
+// restarting) and exits 0 within 10 s; `keys create` and `migrate` work. Needs `npm run build` first. The service
+// needs none of its workspace siblings at run time (it bundles the protocol and carries the built script tag).
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { RoomClient } from '../helpers/live-fixtures.js';
 import { startFileServer, waitUntil } from '../helpers/loopback.js';
+import { cleanEnv, installInto, installedPackages, npx, packWorkspaces, repoRoot as root, run } from '../../scripts/packing.js';
 import { freePort } from '../helpers/process.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 const KEY = 'install-key-owner-1';
 
-/** The environment of the installed command: nothing of this checkout's (no tsx loader, no NODE_OPTIONS). */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.NODE_OPTIONS;
-  for (const k of Object.keys(env)) if (k.startsWith('PALKIT_') || k === 'DATABASE_URL' || k === 'PORT') delete env[k];
-  return { ...env, ...extra };
-}
-
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 180_000) {
-  const result = spawnSync(command, args, { cwd, env: cleanEnv(env), encoding: 'utf8', timeout: timeoutMs });
-  return { status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '', error: result.error };
-}
-
-describe('installed package (npm pack → npm install → npx palkit)', { timeout: 240_000 }, () => {
+describe('installed service (npm pack --workspaces → npm install @palkit/server → npx palkit)', { timeout: 420_000 }, () => {
   let work: string;
   let app: string;
 
   before(() => {
-    for (const built of ['dist/server/cli.js', 'dist/cdn/palkit.js']) {
+    for (const built of ['src/server/dist/cli.js', 'src/server/dist/cdn/palkit.js']) {
       assert.ok(existsSync(join(root, built)), `${built} is missing: run \`npm run build\` before the e2e tests`);
     }
     work = mkdtempSync(join(tmpdir(), 'palkit-install-'));
     app = join(work, 'app');
-    const packed = run(npm, ['pack', '--pack-destination', work, '--json'], root);
-    assert.equal(packed.status, 0, packed.stderr);
-    const tarball = join(work, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
-    mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'palkit-install-test', private: true }));
-    // The registry is reachable but slow: take what the local cache holds, ask for the rest.
-    const installed = run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], app);
-    assert.equal(installed.status, 0, `npm install failed:\n${installed.stdout}\n${installed.stderr}`);
+    installInto(app, [packWorkspaces(work).get('@palkit/server')!]);
   });
 
   after(() => {
@@ -56,9 +34,12 @@ describe('installed package (npm pack → npm install → npx palkit)', { timeou
   });
 
   it('ships the compiled service and the command, and no TypeScript tooling is installed', () => {
-    const pkg = join(app, 'node_modules', 'palkit');
-    assert.ok(existsSync(join(pkg, 'dist/server/cli.js')));
-    assert.match(readFileSync(join(pkg, 'dist/server/cli.js'), 'utf8'), /^#!\/usr\/bin\/env node\n/);
+    const pkg = join(app, 'node_modules', '@palkit', 'server');
+    assert.ok(existsSync(join(pkg, 'dist/cli.js')));
+    assert.match(readFileSync(join(pkg, 'dist/cli.js'), 'utf8'), /^#!\/usr\/bin\/env node\n/);
+    for (const file of ['dist/cdn/palkit.js', 'dist/cdn/palkit-full.js', 'dist/palkit-espeak.c', 'dist/extract-worker.js']) assert.ok(existsSync(join(pkg, file)), `${file} ships`);
+    // The browser side stays out of the service's install.
+    for (const name of ['palkit', 'lit', '@lit/react', '@daily-co/daily-js']) assert.ok(!installedPackages(app).includes(name), `${name} is not installed`);
     assert.ok(existsSync(join(app, 'node_modules/.bin/palkit')));
     assert.ok(!existsSync(join(pkg, 'src')), 'no sources in the package');
     for (const tool of ['tsx', 'typescript', 'vite']) assert.ok(!existsSync(join(app, 'node_modules', tool)), `${tool} must not be needed`);
@@ -111,7 +92,7 @@ describe('installed package (npm pack → npm install → npx palkit)', { timeou
         const r = await fetch(url + path, { method, headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
         return { status: r.status, body: (await r.json()) as any };
       };
-      // A document is read on the compiled extraction worker (dist/server/extract-worker.js).
+      // A document is read on the compiled extraction worker (@palkit/server's dist/extract-worker.js).
       const document = await api('POST', '/v2/documents', { document_url: `${files.url}/page.html` });
       assert.equal(document.status, 200, JSON.stringify(document.body));
       let read: any;

@@ -60,4 +60,11 @@ describe('incremental build for npm start', () => {
     assert.deepEqual(build(), ['lib']);
     assert.deepEqual(build(), []);
   });
+
+  it("ignores a package's build output under its sources (src/<package>/dist), so building does not make the next build stale", () => {
+    assert.deepEqual(build(), []);
+    write('src/dist/types.d.ts', 'export {};');
+    write('src/nested/dist/chunk.js', 'x');
+    assert.deepEqual(build(), []);
+  });
 });

@@ -12,8 +12,8 @@ import { packageRoot } from '../../app/package-root.js';
 import { estimatedVisemes, estimatedWords, visemeOfPhoneme } from './visemes-of.js';
 import { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesis.js';
 
-// In a checkout it sits beside this file; the build copies it next to the compiled service (dist/server).
-const SOURCES = ['src/server/live/engines/espeak/palkit-espeak.c', 'dist/server/palkit-espeak.c'].map((p) => join(packageRoot, p));
+// In a checkout it sits beside this file; the build copies it next to the compiled service (@palkit/server's dist/).
+const SOURCES = ['live/engines/espeak/palkit-espeak.c', 'dist/palkit-espeak.c'].map((p) => join(packageRoot, p));
 const FRAME = { audio: 1, word: 2, phoneme: 3, end: 4, error: 5, ready: 6 } as const;
 const DEFAULT_RATE = 175;
 

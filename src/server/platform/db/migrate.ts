@@ -4,16 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { migrations as listed } from './migrations/index.js';
+import type { MigrationContext } from './migrations/types.js';
 
-export interface MigrationContext {
-  hasVector: boolean;
-}
-
-/** A migration file exports `up(db, ctx)` (and optionally `down`). */
-export interface PalkitMigration {
-  up(db: Kysely<any>, ctx: MigrationContext): Promise<void>;
-  down?(db: Kysely<any>): Promise<void>;
-}
+export type { MigrationContext, PalkitMigration } from './migrations/types.js';
 
 /**
  * In a source checkout the folder sits beside this file: a migration added there but not listed would

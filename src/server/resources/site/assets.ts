@@ -1,11 +1,11 @@
-// The built script-tag bundle (dist/cdn: palkit.js, palkit-full.js, chunks/), served from the service's
+// The built script-tag bundle (palkit's dist/cdn: palkit.js, palkit-full.js, chunks/), served from the service's
 // origin so a customer page needs only `<script src="{PALKIT_PUBLIC_URL}/palkit.js">`.
 import { readFile } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
-import { packageRoot } from '../../app/package-root.js';
+import { packageRoot, scriptTagDir } from '../../app/package-root.js';
 
-/** dist/cdn of the package itself (a checkout or the installed package), whatever the cwd. */
-export const cdnDir = join(packageRoot, 'dist', 'cdn') + sep;
+/** The built script tag (src/palkit/dist/cdn in a checkout, the installed package's dist/cdn), whatever the cwd. */
+export const cdnDir = scriptTagDir(packageRoot) + sep;
 
 const types: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.map': 'application/json', '.css': 'text/css; charset=utf-8' };
 

@@ -1,5 +1,5 @@
 // Spanish UI strings. Every key of the English table is present (checked by the type).
-import type { CompleteTable } from '../strings.js';
+import type { CompleteTable } from '../table.js';
 
 export const es: CompleteTable = {
   'launcher.label': 'Hable con nosotros',

@@ -1,5 +1,5 @@
 // Japanese UI strings. Every key of the English table is present (checked by the type).
-import type { CompleteTable } from '../strings.js';
+import type { CompleteTable } from '../table.js';
 
 export const ja: CompleteTable = {
   'launcher.label': 'お問い合わせ',

@@ -2,7 +2,7 @@
 // pgvector `vector(256)` column where the extension exists (PGlite, PostgreSQL with pgvector) and in a
 // portable `real[]` column otherwise; search ranks by cosine similarity either way.
 import { sql, type Kysely } from 'kysely';
-import type { MigrationContext } from '../migrate.js';
+import type { MigrationContext } from './types.js';
 
 const now = sql`now()`;
 

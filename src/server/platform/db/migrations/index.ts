@@ -1,7 +1,7 @@
 // Every migration, by name, in the order it runs. Listed rather than read from the folder so that the
 // compiled service (one bundle under dist/server) carries them; db/migrate.ts refuses to start from a
 // source checkout where a file in this folder is missing from the list.
-import type { PalkitMigration } from '../migrate.js';
+import type { PalkitMigration } from './types.js';
 import * as core from './0001_core.js';
 import * as domain from './0002_domain.js';
 import * as conversationEvents from './0003_conversation_events.js';

@@ -3,15 +3,11 @@
 import type { ServiceDeps } from '../../../app/context.js';
 import { HashedEmbedder } from './hashed.js';
 import { OpenAiEmbedder } from './openai.js';
+import type { Embedder } from './types.js';
 
 export { EMBEDDING_DIMENSIONS } from './vector.js';
 
-export interface Embedder {
-  /** Stored with each chunk; only vectors of the same embedder are compared. */
-  readonly id: string;
-  /** One L2-normalised vector of EMBEDDING_DIMENSIONS per text, in order. */
-  embed(texts: string[], signal?: AbortSignal): Promise<number[][]>;
-}
+export type { Embedder } from './types.js';
 
 export function createEmbedder(deps: Pick<ServiceDeps, 'config' | 'fetch'>): Embedder {
   const { baseUrl, apiKey, model } = deps.config.embeddings;

@@ -1,7 +1,7 @@
 // A deterministic local embedder that needs no model: signed feature hashing of words (with a light
 // stem), word pairs and character trigrams into 256 dimensions, log-scaled counts, L2-normalised.
 // It rewards shared vocabulary (a good lexical retriever), not paraphrase.
-import type { Embedder } from './embedder.js';
+import type { Embedder } from './types.js';
 import { EMBEDDING_DIMENSIONS, normalise } from './vector.js';
 
 const STOPWORDS = new Set(

@@ -2,7 +2,7 @@
 // in batches, asking for EMBEDDING_DIMENSIONS dimensions (servers that ignore it get their vectors fitted).
 import type { GuardedFetch } from '../../../platform/net/guarded-fetch.js';
 import { DocumentError } from '../errors.js';
-import type { Embedder } from './embedder.js';
+import type { Embedder } from './types.js';
 import { EMBEDDING_DIMENSIONS, fitDimensions } from './vector.js';
 
 const BATCH = 64;

@@ -1,7 +1,7 @@
 // Extraction on a worker thread: PDF, DOCX and HTML of many megabytes take seconds of CPU, which on the
 // service's own thread would stall every request and call meanwhile. One short-lived worker per file
 // (given its own copy of the bytes) and per large crawled page. From the source checkout the worker runs the TypeScript entry with
-// tsx; in the built package it is dist/server/extract-worker.js.
+// tsx; in the built package (and the bundled demo service) it is @palkit/server's dist/extract-worker.js.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,8 +20,8 @@ const PAGE_OFF_THREAD_CHARS = 256 * 1024;
 
 const running = import.meta.url.endsWith('.ts');
 const workerUrl = pathToFileURL(running
-  ? join(packageRoot, 'src/server/resources/documents/extract/worker-entry.ts')
-  : join(packageRoot, 'dist/server/extract-worker.js'));
+  ? join(packageRoot, 'resources/documents/extract/worker-entry.ts')
+  : join(packageRoot, 'dist/extract-worker.js'));
 
 export async function extractOffThread(bytes: Uint8Array, contentType: string, url: string): Promise<Extracted> {
   const copy = new Uint8Array(bytes);

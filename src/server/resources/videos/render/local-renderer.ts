@@ -6,7 +6,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RenderError, type AudioFormat, type MediaInput, type RenderOptions, type Renderer } from './renderer.js';
+import { RenderError, type AudioFormat, type MediaInput, type RenderOptions, type Renderer } from './contract.js';
 import { findTool, runTool, ToolFailedError } from './subprocess.js';
 import { wavDurationSeconds } from './wav.js';
 
