@@ -132,6 +132,8 @@ export class PalConversation extends LitElement {
     const t = this.t ?? translatorFor(this, languageOf(this));
     if (!session) return nothing;
     const connecting = session.state === 'connecting';
+    // Transcript rows name the PAL as the room does (its name), not a generic "PAL".
+    const palName = session.participants.find((p) => p.role === 'pal')?.name ?? '';
     return html`
       <div class="layout">
         <div class="main ${this.chatOn ? 'chat' : ''}">
@@ -141,8 +143,8 @@ export class PalConversation extends LitElement {
             <pal-disclosure .t=${t} .link=${session}></pal-disclosure>
             <pal-canvas .t=${t} .link=${session}></pal-canvas>
           </div>
-          <pal-transcript class="captions" mode="captions" exportparts="captions" .t=${t} .link=${session} ?hidden=${!this.captionsOn || this.chatOn}></pal-transcript>
-          <pal-transcript class="panel" mode="panel" exportparts="transcript" .t=${t} .link=${session} ?hidden=${!this.chatOn}
+          <pal-transcript class="captions" mode="captions" exportparts="captions" .t=${t} .link=${session} .palName=${palName} ?hidden=${!this.captionsOn || this.chatOn}></pal-transcript>
+          <pal-transcript class="panel" mode="panel" exportparts="transcript" .t=${t} .link=${session} .palName=${palName} ?hidden=${!this.chatOn}
             @keydown=${this.#closeChatOnEscape}>
             <button slot="toolbar" class="mode" part="mode-switch" @click=${this.#switchMode}>
               ${session.textMode ? t('controls.voice_mode') : t('controls.text_mode')}
@@ -206,7 +208,7 @@ export class PalConversation extends LitElement {
   }
 }
 
-const NOTICES = new Set(['hearing_unavailable', 'microphone_unavailable', 'voice_unavailable']);
+const NOTICES = new Set(['hearing_unavailable', 'microphone_unavailable', 'voice_unavailable', 'not_heard']);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -112,6 +112,7 @@ export const es: CompleteTable = {
   'notice.hearing_unavailable': 'El PAL no puede oírle en este navegador. Escriba su mensaje.',
   'notice.microphone_unavailable': 'Su micrófono no está disponible, así que chatea por texto. El PAL responde por escrito.',
   'notice.voice_unavailable': 'La voz del PAL no está disponible ahora; sus respuestas aparecen como subtítulos.',
+  'notice.not_heard': 'El PAL no le ha entendido. Dígalo de nuevo o escriba su mensaje.',
   'notice.type': 'Escribir un mensaje',
   'notice.dismiss': 'Cerrar',
   'canvas.sendFailed': 'No se pudo enviar su respuesta. Se conserva aquí.',

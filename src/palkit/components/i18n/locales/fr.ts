@@ -112,6 +112,7 @@ export const fr: CompleteTable = {
   'notice.hearing_unavailable': 'Le PAL ne peut pas vous entendre dans ce navigateur. Écrivez plutôt votre message.',
   'notice.microphone_unavailable': 'Votre micro n\'est pas disponible, vous discutez donc par écrit. Le PAL répond par écrit.',
   'notice.voice_unavailable': 'La voix du PAL n\'est pas disponible pour le moment ; ses réponses s\'affichent en sous-titres.',
+  'notice.not_heard': 'Le PAL n\'a pas compris. Répétez, ou écrivez votre message.',
   'notice.type': 'Écrire un message',
   'notice.dismiss': 'Fermer',
   'canvas.sendFailed': 'Votre réponse n’a pas pu être envoyée. Elle est conservée ici.',
