@@ -54,8 +54,9 @@ export class FakeTransport extends EventTarget implements Transport {
   failJoin: Error | null = null;
   /** Resolve join later (to test cancel during connecting). */
   holdJoin = false;
-  /** The PAL's name as the room lists it. */
+  /** The PAL's name as the room lists it, and its face's image. */
   palName = 'PAL';
+  palImageUrl: string | null = null;
   /** The conversation so far, as a room sends it on joining. */
   history: RoomTranscriptEntry[] = [];
   #release: (() => void) | null = null;
@@ -63,7 +64,7 @@ export class FakeTransport extends EventTarget implements Transport {
   get participants(): TransportParticipant[] {
     return [
       { id: 'me', name: 'You', role: 'visitor', local: true, videoTrack: null, audioTrack: null },
-      { id: 'pal', name: this.palName, role: 'pal', local: false, videoTrack: null, audioTrack: null, imageUrl: null },
+      { id: 'pal', name: this.palName, role: 'pal', local: false, videoTrack: null, audioTrack: null, imageUrl: this.palImageUrl },
     ];
   }
 
