@@ -203,7 +203,11 @@ export class PalConversation extends LitElement {
       case 'device': return void session.setDevices(event.device ?? {});
       case 'end': return void session.endConversation();
       case 'captions': this.captionsOn = !this.captionsOn; return;
-      case 'chat': this.chatOn = !this.chatOn; return;
+      case 'chat':
+        this.chatOn = !this.chatOn;
+        // Opening the chat puts the cursor in the message box (it is last in the panel, many Tab stops away).
+        if (this.chatOn) void this.updateComplete.then(() => this.renderRoot.querySelector<PalTranscript>('pal-transcript.panel')?.focusChat());
+        return;
     }
   }
 }

@@ -143,7 +143,11 @@ export class PalWidget extends PalDeploymentElement {
     super.updated(changed);
     cornerStack.redrawn();
     if (!changed.has('opened') || !this.dialog) return;
-    if (this.opened && !this.dialog.open) this.dialog.showModal();
+    if (this.opened && !this.dialog.open) {
+      this.dialog.showModal();
+      // showModal() focuses the first control, the header's ×: the visitor starts on the screen instead.
+      void this.screenFocus.focusCurrent();
+    }
     if (!this.opened && this.dialog.open) this.dialog.close();
   }
 
