@@ -121,9 +121,9 @@ export class FakeTransport extends EventTarget implements Transport {
 
 export const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until the predicate holds (polling), failing after a second. */
-export async function until(predicate: () => boolean, what = 'condition'): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+/** Waits until the predicate holds (polling), failing after a second (or `seconds`). */
+export async function until(predicate: () => boolean, what = 'condition', seconds = 1): Promise<void> {
+  for (let i = 0; i < seconds * 100; i++) {
     if (predicate()) return;
     await tick(10);
   }

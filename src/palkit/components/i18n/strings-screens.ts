@@ -39,6 +39,7 @@ export const screenStrings = {
   'gate.password.checking': 'Checking…',
   'gate.captcha.title': 'One quick check',
   'gate.captcha.description': 'Confirm you are a person to continue.',
+  'gate.captcha.waiting': 'Waiting for the check above to finish; you continue as soon as it does.',
   'gate.error.invalid_password': 'That password is not right. Please try again.',
   'gate.error.password_required': 'Please enter the password.',
   'gate.error.too_many_attempts': 'Too many attempts. Please wait a moment and try again.',

@@ -40,6 +40,7 @@ export const de: CompleteTable = {
   'gate.password.checking': 'Wird geprüft…',
   'gate.captcha.title': 'Eine kurze Prüfung',
   'gate.captcha.description': 'Bestätigen Sie, dass Sie ein Mensch sind, um fortzufahren.',
+  'gate.captcha.waiting': 'Die Prüfung oben läuft noch; es geht weiter, sobald sie fertig ist.',
   'gate.error.invalid_password': 'Das Passwort ist nicht richtig. Bitte versuchen Sie es erneut.',
   'gate.error.password_required': 'Bitte geben Sie das Passwort ein.',
   'gate.error.too_many_attempts': 'Zu viele Versuche. Bitte warten Sie einen Moment und versuchen Sie es erneut.',

@@ -40,6 +40,7 @@ export const es: CompleteTable = {
   'gate.password.checking': 'Comprobando…',
   'gate.captcha.title': 'Una comprobación rápida',
   'gate.captcha.description': 'Confirme que es una persona para continuar.',
+  'gate.captcha.waiting': 'La comprobación de arriba sigue en curso; continuará en cuanto termine.',
   'gate.error.invalid_password': 'La contraseña no es correcta. Inténtelo de nuevo.',
   'gate.error.password_required': 'Introduzca la contraseña.',
   'gate.error.too_many_attempts': 'Demasiados intentos. Espere un momento e inténtelo de nuevo.',

@@ -40,6 +40,7 @@ export const fr: CompleteTable = {
   'gate.password.checking': 'Vérification…',
   'gate.captcha.title': 'Une petite vérification',
   'gate.captcha.description': 'Confirmez que vous êtes une personne pour continuer.',
+  'gate.captcha.waiting': 'La vérification ci-dessus est en cours ; vous continuerez dès qu\'elle sera terminée.',
   'gate.error.invalid_password': 'Ce mot de passe est incorrect. Veuillez réessayer.',
   'gate.error.password_required': 'Veuillez saisir le mot de passe.',
   'gate.error.too_many_attempts': 'Trop de tentatives. Patientez un instant puis réessayez.',

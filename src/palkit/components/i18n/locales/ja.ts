@@ -40,6 +40,7 @@ export const ja: CompleteTable = {
   'gate.password.checking': '確認しています…',
   'gate.captcha.title': '簡単な確認',
   'gate.captcha.description': '続けるには、人間であることを確認してください。',
+  'gate.captcha.waiting': '上の確認が終わるのを待っています。終わりしだい続行します。',
   'gate.error.invalid_password': 'パスワードが正しくありません。もう一度お試しください。',
   'gate.error.password_required': 'パスワードを入力してください。',
   'gate.error.too_many_attempts': '試行回数が多すぎます。しばらく待ってからもう一度お試しください。',
