@@ -106,7 +106,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
     try {
       this.deployment = await api.init(deploymentId, this.#abort.signal);
     } catch (error) {
-      if (!isAbort(error)) this.#fail(toClientError(error, 'network_error'));
+      if (!isAbort(error)) this.#fail(initError(toClientError(error, 'network_error'), deploymentId));
       return;
     }
     this.#setState('idle');
@@ -578,4 +578,10 @@ export class ConversationSession extends EventTarget implements ConversationLink
   #changed(): void {
     this.dispatchEvent(new SessionChangeEvent());
   }
+}
+
+/** A 400 on init is the page's mistake, not the service's: the deployment id is malformed, and a retry cannot help. */
+function initError(error: PalClientError, deploymentId: string): PalClientError {
+  if (error.status !== 400) return error;
+  return new PalClientError('invalid_deployment_id', `deployment-id "${deploymentId.slice(0, 80)}" is malformed (${error.message}).`, 400);
 }

@@ -276,3 +276,22 @@ describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
     await session.endConversation();
   });
 });
+
+describe('pal-conversation after the end (issue 25, item 7)', () => {
+  it('the own-surface call does not freeze after End: stage, captions and controls go and it says the call ended', async () => {
+    const { ConversationSession } = await import('../../../src/palkit/client/session.js');
+    const transport = new FakeTransport();
+    const session = new ConversationSession({ transportFactory: () => transport });
+    const el = document.createElement('pal-conversation') as PalConversation;
+    el.session = session;
+    await fixture(html`<div style="width:800px;height:520px"></div>`).then((d) => d.append(el));
+    await session.join('http://pal.test/rooms/c12', 'tok');
+    await until(() => deep(el, 'pal-controls') !== null, 'controls');
+    (deep(el, 'pal-controls', '.end') as HTMLButtonElement).click();
+    await until(() => session.mode === 'ended', 'ended');
+    await until(() => deep(el, 'pal-controls') === null && deep(el, 'pal-stage') === null && deep(el, 'pal-transcript') === null, 'the call\'s parts gone');
+    expect(deep(el, '[part=ended]')!.getAttribute('role')).to.equal('status');
+    expect(deep(el, '[part=ended]')!.textContent).to.contain('The conversation has ended.');
+    await expect(el).to.be.accessible();
+  });
+});

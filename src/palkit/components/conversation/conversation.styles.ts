@@ -10,6 +10,12 @@ export const conversationStyles = css`
     background: var(--pal-color-stage);
     color: var(--pal-color-text);
   }
+  .ended {
+    display: grid; place-content: center; height: 100%; box-sizing: border-box; padding: var(--pal-space); text-align: center;
+    font-family: var(--pal-font); background: var(--pal-color-surface); color: var(--pal-color-text);
+  }
+  .ended h2 { margin: 0 0 0.4em; font-size: 1.25rem; }
+  .ended p { margin: 0; color: var(--pal-color-text-muted); }
   .layout { display: grid; grid-template-rows: minmax(0, 1fr) auto auto; height: 100%; }
   .main { position: relative; display: grid; grid-template-columns: minmax(0, 1fr); min-height: 0; }
   pal-stage { position: absolute; inset: 0; }

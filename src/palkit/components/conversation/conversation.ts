@@ -24,6 +24,7 @@ import { conversationStyles } from './conversation.styles.js';
  * @csspart stage - The video stage (forwarded from pal-stage).
  * @csspart controls - The control bar.
  * @csspart mode-switch - The chat's "Switch to text" / "Switch to voice" button.
+ * @csspart ended - What is shown once the call has ended (standalone use).
  * @event pal-conversation-started - (standalone) joined.
  * @event pal-conversation-ended - (standalone) the call ended.
  * @event pal-state-change - (standalone) state changed.
@@ -131,6 +132,9 @@ export class PalConversation extends LitElement {
     const session = this.#active;
     const t = this.t ?? translatorFor(this, languageOf(this));
     if (!session) return nothing;
+    // The call is over: its stage, captions and controls go (they would stand frozen), and it says so.
+    if (session.mode === 'ended')
+      return html`<div class="ended" part="ended" role="status"><h2>${t('ended.title')}</h2><p>${t('ended.description')}</p></div>`;
     const connecting = session.state === 'connecting';
     // Transcript rows name the PAL as the room does (its name), not a generic "PAL".
     const palName = session.participants.find((p) => p.role === 'pal')?.name ?? '';

@@ -55,6 +55,7 @@ export const screenStrings = {
   'error.title': 'Something went wrong',
   'error.network_error': 'We could not reach the service. Check your connection and try again.',
   'error.deployment_not_found': 'This conversation does not exist.',
+  'error.invalid_deployment_id': 'This conversation is set up with a malformed deployment id, so it cannot start. The site needs to correct it.',
   'error.origin_not_allowed': 'This conversation cannot be started from this website.',
   'error.join_failed': 'We could not connect you to the conversation.',
   'error.media_denied': 'Camera or microphone access was refused.',

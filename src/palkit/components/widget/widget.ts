@@ -113,7 +113,8 @@ export class PalWidget extends PalDeploymentElement {
     const inCall = this.#inCall;
     // A deployment that cannot be talked to (unknown id, refused origin, inactive) says so on the launcher at load.
     const down = this.attributeProblem !== null || this.state === 'error' || this.mode === 'unavailable';
-    const label = live ? `${text} (${t('popup.live')})` : down ? `${text} (${t('unavailable.title')})` : variant === 'tiny' ? text : null;
+    // A launcher that shows its words is named by them (the unavailable line included); a tiny one by its label.
+    const label = live ? `${text} (${t('popup.live')})` : down && variant === 'tiny' ? `${text} (${t('unavailable.title')})` : variant === 'tiny' ? text : null;
     const image = this.session?.deployment?.thumbnail_image_url;
     return html`
       ${this.customizationStyles.render(customizationCss(config))}
@@ -121,6 +122,7 @@ export class PalWidget extends PalDeploymentElement {
         aria-label=${label ?? nothing} @click=${() => void this.open()}>
         ${variant === 'full' && image ? html`<img class="face" src=${image} alt="" />` : bubble}
         ${variant === 'tiny' ? nothing : html`<span>${text}</span>`}
+        ${down && variant !== 'tiny' ? html`<span class="down-text">${t('unavailable.title')}</span>` : nothing}
         ${live ? html`<span class="live" aria-hidden="true"></span>` : nothing}
         ${down ? html`<span class="down-badge" aria-hidden="true">!</span>` : nothing}
       </button>

@@ -65,6 +65,7 @@ export const de: CompleteTable = {
   'error.title': 'Etwas ist schiefgelaufen',
   'error.network_error': 'Der Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
   'error.deployment_not_found': 'Dieses Gespräch existiert nicht.',
+  'error.invalid_deployment_id': 'Dieses Gespräch ist mit einer fehlerhaften Deployment-ID eingebunden und kann nicht starten. Die Website muss sie korrigieren.',
   'error.origin_not_allowed': 'Dieses Gespräch kann nicht von dieser Website aus gestartet werden.',
   'error.join_failed': 'Wir konnten Sie nicht mit dem Gespräch verbinden.',
   'error.media_denied': 'Der Zugriff auf Kamera oder Mikrofon wurde verweigert.',

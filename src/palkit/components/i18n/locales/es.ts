@@ -65,6 +65,7 @@ export const es: CompleteTable = {
   'error.title': 'Algo salió mal',
   'error.network_error': 'No pudimos conectar con el servicio. Revise su conexión e inténtelo de nuevo.',
   'error.deployment_not_found': 'Esta conversación no existe.',
+  'error.invalid_deployment_id': 'Esta conversación usa un ID de despliegue mal formado y no puede empezar. El sitio debe corregirlo.',
   'error.origin_not_allowed': 'Esta conversación no se puede iniciar desde este sitio web.',
   'error.join_failed': 'No pudimos conectarle a la conversación.',
   'error.media_denied': 'Se denegó el acceso a la cámara o al micrófono.',

@@ -65,6 +65,7 @@ export const fr: CompleteTable = {
   'error.title': 'Un problème est survenu',
   'error.network_error': 'Impossible de joindre le service. Vérifiez votre connexion et réessayez.',
   'error.deployment_not_found': 'Cette conversation n’existe pas.',
+  'error.invalid_deployment_id': 'Cette conversation utilise un identifiant de déploiement mal formé et ne peut pas démarrer. Le site doit le corriger.',
   'error.origin_not_allowed': 'Cette conversation ne peut pas être démarrée depuis ce site.',
   'error.join_failed': 'Impossible de vous connecter à la conversation.',
   'error.media_denied': 'L’accès à la caméra ou au micro a été refusé.',

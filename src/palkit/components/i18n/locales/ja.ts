@@ -65,6 +65,7 @@ export const ja: CompleteTable = {
   'error.title': '問題が発生しました',
   'error.network_error': 'サービスに接続できませんでした。接続を確認して、もう一度お試しください。',
   'error.deployment_not_found': 'この会話は存在しません。',
+  'error.invalid_deployment_id': 'この会話のデプロイメント ID の形式が正しくないため、開始できません。サイト側で修正が必要です。',
   'error.origin_not_allowed': 'このウェブサイトからはこの会話を開始できません。',
   'error.join_failed': '会話に接続できませんでした。',
   'error.media_denied': 'カメラまたはマイクへのアクセスが拒否されました。',
