@@ -108,7 +108,7 @@ describe('pal-gate', () => {
     input.focus();
     await sendKeys({ type: 'open sesame' });
     await sendKeys({ press: 'Enter' });
-    await until(() => deep(el, 'pal-gate', '[role=status]')?.textContent?.includes('Waiting for the check') === true, 'the wait said in words');
+    await until(() => deep(el, 'pal-gate', '[role=status]')?.textContent?.includes('Waiting for the check above') === true, 'the wait said in words');
     expect(deep(el, 'pal-gate', '[role=alert]')!.textContent!.trim()).to.equal('');
     expect(deep(el, 'pal-gate', 'button')!.getAttribute('aria-busy')).to.equal('true');
     // No second press: the password goes once the check is done, and the call starts.

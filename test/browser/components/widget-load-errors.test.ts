@@ -48,7 +48,7 @@ describe('pal-widget load errors', () => {
     deep(el, '.launcher')!.click();
     await until(() => deep(el, 'pal-error-screen') !== null, 'the popup explains');
     await (deep(el, 'pal-error-screen') as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
-    expect(deep(el, 'pal-error-screen', '[role=alert]')!.textContent).to.contain('malformed deployment id');
+    expect(deep(el, 'pal-error-screen', '[role=alert]')!.textContent).to.contain('deployment id is malformed');
     expect(deep(el, 'pal-error-screen', '[part=retry]'), 'a retry cannot fix the page').to.equal(null);
     await expect(el).to.be.accessible();
   });

@@ -121,8 +121,7 @@ export class PalWidget extends PalDeploymentElement {
       <button class="launcher ${variant} ${down ? 'down' : ''}" part="launcher" aria-haspopup="dialog" aria-expanded=${this.opened ? 'true' : 'false'}
         aria-label=${label ?? nothing} @click=${() => void this.open()}>
         ${variant === 'full' && image ? html`<img class="face" src=${image} alt="" />` : bubble}
-        ${variant === 'tiny' ? nothing : html`<span>${text}</span>`}
-        ${down && variant !== 'tiny' ? html`<span class="down-text">${t('unavailable.title')}</span>` : nothing}
+        ${variant === 'tiny' ? nothing : down ? html`<span class="words"><span>${text}</span> <span class="down-text">${t('unavailable.title')}</span></span>` : html`<span>${text}</span>`}
         ${live ? html`<span class="live" aria-hidden="true"></span>` : nothing}
         ${down ? html`<span class="down-badge" aria-hidden="true">!</span>` : nothing}
       </button>
