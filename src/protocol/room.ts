@@ -18,6 +18,23 @@ export const Participant = z.object({
 });
 export type Participant = z.infer<typeof Participant>;
 
+/**
+ * One turn of the conversation so far, as the room kept it: `assistant` turns are the PAL's (what was
+ * heard of them when cut off: `interrupted`), `user` turns the visitors'. `timestamp`: epoch seconds
+ * when the turn began.
+ */
+export const RoomTranscriptEntry = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  timestamp: z.number(),
+  inference_id: z.optional(z.string()),
+  interrupted: z.optional(z.boolean()),
+});
+export type RoomTranscriptEntry = z.infer<typeof RoomTranscriptEntry>;
+
+/** The most turns a `joined` frame carries (the latest ones). */
+export const ROOM_HISTORY_LIMIT = 500;
+
 /** Frames a client sends. The first frame must be `join`; the meeting token never appears in a URL. */
 export const ClientFrame = z.discriminatedUnion('type', [
   /** `text_mode`: the visitor joins in text mode (see `text-mode`), so the PAL writes even its greeting. */
@@ -42,6 +59,11 @@ export const ServerFrame = z.discriminatedUnion('type', [
     perception: z.optional(z.object({ frames_url: z.string(), interval_ms: z.number() })),
     /** The call is recorded (the elements show an indicator). */
     recording: z.optional(z.boolean()),
+    /**
+     * The conversation so far, oldest first (at most ROOM_HISTORY_LIMIT turns, the latest), so that a
+     * visitor who joins again (a reload) sees what was said. A reply being spoken comes as it goes on.
+     */
+    transcript: z.optional(z.array(RoomTranscriptEntry)),
   }),
   z.object({ type: z.literal('participant-joined'), participant: Participant }),
   z.object({ type: z.literal('participant-left'), participant_id: z.string() }),

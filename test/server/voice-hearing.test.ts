@@ -77,4 +77,23 @@ describe('the PAL hears the visitor', () => {
     fake.failWith = null;
     client.close();
   });
+
+  it('a turn the recogniser finds no words in tells the visitor it was missed, never silence', async () => {
+    const words = fake.transcript;
+    fake.transcript = '  ';
+    try {
+      const room = await insertConversation(t, { palId, customGreeting: 'Hallo.' });
+      const client = await RoomClient.join(room.conversationUrl, room.token);
+      await client.waitForEvent('conversation.replica.stopped_speaking', () => true, 5000);
+      await talk(client, silence);
+      await talk(client, speech('mumble'));
+      await talk(client, silence);
+      await client.waitForEvent('conversation.user.stopped_speaking');
+      const notice = await client.waitFor((f) => f.type === 'notice', 5000);
+      assert.equal(notice.type === 'notice' && notice.code, 'not_heard');
+      client.close();
+    } finally {
+      fake.transcript = words;
+    }
+  });
 });

@@ -16,6 +16,7 @@ export type PalErrorCode =
   | 'captcha_unavailable'  // the bot check could not run
   | 'not_connected'        // a call-only method used outside a call
   | 'no_deployment'        // a deployment element without deployment-id, or a method used without one
+  | 'invalid_deployment_id' // the service refused the deployment-id as malformed (400 on init)
   | 'invalid_attribute';   // an attribute the element cannot use (malformed JSON, not an address)
 
 export class PalClientError extends Error {

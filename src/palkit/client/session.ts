@@ -4,7 +4,7 @@
 import type { GateBody, InitResponse, StartBody, StartResponse, UnavailableReason } from '../../protocol/public.js';
 import type { RatingBody } from '../../protocol/rating.js';
 import { PalClientError, isAbort, toClientError } from './errors.js';
-import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from './link.js';
+import { LinkHistoryEvent, LinkMessageEvent, type CanvasInteractionBody, type ConversationLink, type RoomTranscriptEntry } from './link.js';
 import { forgetLiveCall, recallLiveCall, rememberLiveCall, type LiveCall } from './live-call.js';
 import { unlockAudio } from './media.js';
 import {
@@ -43,7 +43,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
    * entered by itself when the microphone is refused or missing.
    */
   textMode = false;
-  /** What the visitor should know about the call now (`hearing_unavailable`, `microphone_unavailable`, `voice_unavailable`), or null. */
+  /** What the visitor should know about the call now (`hearing_unavailable`, `microphone_unavailable`, `voice_unavailable`, `not_heard`), or null. */
   notice: string | null = null;
   audioDeviceId: string | undefined;
   videoDeviceId: string | undefined;
@@ -83,6 +83,11 @@ export class ConversationSession extends EventTarget implements ConversationLink
     return this.#transport?.recording ?? false;
   }
 
+  /** What was said before this page joined (a reload mid-call), as the room keeps it. */
+  get history(): readonly RoomTranscriptEntry[] {
+    return this.#transport?.history ?? [];
+  }
+
   get transportKind(): Transport['kind'] | null {
     return this.#transport?.kind ?? null;
   }
@@ -101,7 +106,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
     try {
       this.deployment = await api.init(deploymentId, this.#abort.signal);
     } catch (error) {
-      if (!isAbort(error)) this.#fail(toClientError(error, 'network_error'));
+      if (!isAbort(error)) this.#fail(initError(toClientError(error, 'network_error'), deploymentId));
       return;
     }
     this.#setState('idle');
@@ -435,6 +440,8 @@ export class ConversationSession extends EventTarget implements ConversationLink
     transport.addEventListener(TransportMessageEvent.type, (e) => {
       const raw = (e as TransportMessageEvent).data;
       const message = parse(raw);
+      // The visitor's words got through after all: "didn't catch that" no longer holds.
+      if (this.notice === 'not_heard' && message?.event_type === 'conversation.utterance' && message.properties.role === 'user') this.dismissNotice();
       if (message) this.dispatchEvent(new SessionInteractionEvent(message));
       this.dispatchEvent(new LinkMessageEvent(raw));
     });
@@ -460,6 +467,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
       await transport.leave();
       throw new PalClientError('aborted', 'Cancelled.');
     }
+    if (transport.history?.length) this.dispatchEvent(new LinkHistoryEvent(transport.history));
     this.cameraOn = this.cameraOn && this.#settings.cameraOn;
     this.#prepared = false;
     this.#setState('connected');
@@ -570,4 +578,10 @@ export class ConversationSession extends EventTarget implements ConversationLink
   #changed(): void {
     this.dispatchEvent(new SessionChangeEvent());
   }
+}
+
+/** A 400 on init is the page's mistake, not the service's: the deployment id is malformed, and a retry cannot help. */
+function initError(error: PalClientError, deploymentId: string): PalClientError {
+  if (error.status !== 400) return error;
+  return new PalClientError('invalid_deployment_id', `deployment-id "${deploymentId.slice(0, 80)}" is malformed (${error.message}).`, 400);
 }

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { LocalListener, type HeardMessage, type Recognition } from '../../../src/palkit/client/transport/local-listener.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
-import { TransportMessageEvent } from '../../../src/palkit/client/transport/transport.js';
+import { TransportMessageEvent, TransportNoticeEvent } from '../../../src/palkit/client/transport/transport.js';
 import { until } from '../helpers/fakes.js';
 
 /**
@@ -159,5 +159,93 @@ describe('LocalListener pauses while the PAL speaks', () => {
     expect(recognition.running).to.equal(false);
     l.setPalSpeaking(false);
     expect(recognition.running).to.equal(true);
+  });
+});
+
+describe('LocalTransport never leaves the visitor in silence after they spoke (issue 25, item 1)', () => {
+  async function joinedTransport(expectWordsMs = 150) {
+    const recognition = new FakeRecognition();
+    let socket!: EventTarget & { readyState: number; sent: unknown[] };
+    const transport = new LocalTransport({
+      voice: false,
+      expectWordsMs,
+      createRecognition: () => recognition,
+      getUserMedia: () => Promise.reject(new DOMException('no microphone here', 'NotFoundError')),
+      createSocket: () => {
+        const s = Object.assign(new EventTarget(), { readyState: WebSocket.CONNECTING as number, sent: [] as unknown[], send(data: string) { s.sent.push(JSON.parse(data)); }, close() {} });
+        setTimeout(() => { s.readyState = WebSocket.OPEN; s.dispatchEvent(new Event('open')); });
+        return (socket = s) as unknown as WebSocket;
+      },
+    });
+    const notices: string[] = [];
+    // The microphone's own notice (no device in this stand-in) is not what these tests are about.
+    transport.addEventListener(TransportNoticeEvent.type, (e) => {
+      const { code } = e as TransportNoticeEvent;
+      if (code !== 'microphone_unavailable') notices.push(code);
+    });
+    const joined = transport.join({ url: 'https://pal.test/rooms/c42', token: 't', startVideo: false, startAudio: true });
+    await until(() => socket?.sent.length === 1, 'join frame');
+    const room = (data: object) => socket.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(data) }));
+    room({ type: 'joined', participant_id: 'v1', conversation_id: 'c42', participants: [] });
+    await joined;
+    const pal = (event_type: string, properties: object = {}) => room({ type: 'app-message', from: 'pal', data: { message_type: 'conversation', event_type, conversation_id: 'c42', properties } });
+    return { recognition, transport, notices, pal };
+  }
+
+  it('says the PAL did not catch it when the visitor cut the PAL off and recognition gives no words', async () => {
+    const { recognition, transport, notices, pal } = await joinedTransport();
+    pal('conversation.replica.started_speaking');
+    expect(recognition.running).to.equal(false);
+    // The room heard the visitor speak over the PAL and cut it off; recognition was paused meanwhile.
+    pal('conversation.replica.stopped_speaking', { interrupted: true, duration: 1 });
+    expect(recognition.running).to.equal(true);
+    recognition.fail('no-speech');
+    await until(() => notices.length > 0, 'a notice');
+    expect(notices).to.deep.equal(['not_heard']);
+    await transport.leave();
+  });
+
+  it('says so when nothing at all comes back from recognition after the cut-off', async () => {
+    const { notices, pal, transport } = await joinedTransport(100);
+    pal('conversation.replica.started_speaking');
+    pal('conversation.replica.stopped_speaking', { interrupted: true, duration: 1 });
+    await until(() => notices.length > 0, 'a notice');
+    expect(notices).to.deep.equal(['not_heard']);
+    await transport.leave();
+  });
+
+  it('says so when a turn began but recognition ended without a final result', async () => {
+    const { recognition, notices, transport } = await joinedTransport();
+    recognition.hear([['what are', false]]);
+    recognition.end();
+    expect(notices).to.deep.equal(['not_heard']);
+    await transport.leave();
+  });
+
+  it('tells the visitor to type when recognition stops working mid-call', async () => {
+    const { recognition, notices, transport } = await joinedTransport();
+    recognition.fail('network');
+    expect(notices).to.deep.equal(['hearing_unavailable']);
+    await transport.leave();
+  });
+
+  it('stays quiet when the words did arrive', async () => {
+    const { recognition, notices, pal, transport } = await joinedTransport(100);
+    pal('conversation.replica.started_speaking');
+    pal('conversation.replica.stopped_speaking', { interrupted: true, duration: 1 });
+    recognition.hear([['opening hours please', true]]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(notices).to.deep.equal([]);
+    await transport.leave();
+  });
+
+  it('stays quiet when a typed line is what cut the PAL off', async () => {
+    const { notices, pal, transport } = await joinedTransport(100);
+    pal('conversation.replica.started_speaking');
+    transport.sendAppMessage({ message_type: 'conversation', event_type: 'conversation.respond', properties: { text: 'hi' } });
+    pal('conversation.replica.stopped_speaking', { interrupted: true, duration: 1 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(notices).to.deep.equal([]);
+    await transport.leave();
   });
 });

@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import { PalGate } from '../../../src/palkit/components/gate/gate.js';
 import { turnstileConfig } from '../../../src/palkit/components/gate/turnstile.js';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
@@ -49,9 +50,6 @@ describe('pal-gate', () => {
     expect(deep(el, 'form [part=captcha]')).to.not.equal(null);
     const input = deep<HTMLInputElement>(el, 'input')!;
     input.value = 'secret';
-    deep(el, 'button')!.click();
-    await el.updateComplete;
-    expect(deep(el, '[role=alert]')!.textContent).to.contain('complete the check');
     renders[0]!('tok-1');
     setTimeout(() => deep(el, 'button')!.click());
     expect(((await oneEvent(el, 'password')) as CustomEvent).detail).to.deep.equal({ password: 'secret', captchaToken: 'tok-1' });
@@ -95,6 +93,27 @@ describe('pal-gate', () => {
     await el.updateComplete;
     expect(deep(el, 'pal-gate')!.getAttribute('step')).to.equal('password');
     expect(document.querySelector('script[src*="challenges.cloudflare.com"]')).to.equal(null);
+  });
+
+  it('a check that takes a moment does not swallow Enter: the submission waits, says so, and goes when the check is done (issue 25, item 6)', async () => {
+    const service = useFakeService({ has_password: true, captcha: { provider: 'turnstile', site_key: 'site' }, customization: { show_haircheck: false } });
+    // The challenge answers by itself, 1.5 s after it was shown (a managed Turnstile that takes a moment).
+    window.turnstile = { render: (_b, o) => (setTimeout(() => o.callback('tok-slow'), 1500), 'w1'), remove: () => undefined };
+    const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
+    const el = wrapper.querySelector('pal-embed') as PalEmbed;
+    await until(() => el.session?.state === 'idle');
+    void el.startConversation();
+    await until(() => el.session?.gate === 'password' && deep(el, 'pal-gate', 'input') !== null, 'password step');
+    const input = deep<HTMLInputElement>(el, 'pal-gate', 'input')!;
+    input.focus();
+    await sendKeys({ type: 'open sesame' });
+    await sendKeys({ press: 'Enter' });
+    await until(() => deep(el, 'pal-gate', '[role=status]')?.textContent?.includes('Waiting for the check above') === true, 'the wait said in words');
+    expect(deep(el, 'pal-gate', '[role=alert]')!.textContent!.trim()).to.equal('');
+    expect(deep(el, 'pal-gate', 'button')!.getAttribute('aria-busy')).to.equal('true');
+    // No second press: the password goes once the check is done, and the call starts.
+    await until(() => el.state === 'connected', 'connected', 5);
+    expect(service.calls.filter((c) => c.url.endsWith('/gate')).map((c) => c.body)).to.deep.equal([{ password: 'open sesame', captcha_token: 'tok-slow' }]);
   });
 
   it('in a deployment: the password is checked at its step (with the captcha token), a wrong one stays there with a pal-error, the pass starts the call', async () => {

@@ -215,3 +215,83 @@ describe('screens', () => {
   });
 });
 
+
+describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
+  async function inCall(setup: (t: FakeTransport) => void = () => undefined) {
+    const { ConversationSession } = await import('../../../src/palkit/client/session.js');
+    const { TransportMessageEvent } = await import('../../../src/palkit/client/transport/transport.js');
+    const transport = new FakeTransport();
+    setup(transport);
+    const session = new ConversationSession({ transportFactory: () => transport });
+    const el = document.createElement('pal-conversation') as PalConversation;
+    el.session = session;
+    await fixture(html`<div style="width:800px;height:520px"></div>`).then((d) => d.append(el));
+    const joined = session.join('http://pal.test/rooms/c11', 'tok');
+    const say = (event_type: string, properties: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      transport.dispatchEvent(new TransportMessageEvent({ message_type: 'conversation', event_type, conversation_id: 'c11', properties, ...extra }, 'pal'));
+    const panel = () => deep(el, 'pal-transcript[mode="panel"]') as unknown as import('../../../src/palkit/components/transcript/transcript.js').PalTranscript;
+    const rows = () => [...panel().shadowRoot!.querySelectorAll('li')];
+    return { session, el, joined, say, panel, rows, transport };
+  }
+
+  it('names the PAL in transcript rows and downloads, as the room lists it', async () => {
+    const { session, joined, say, panel, rows } = await inCall((t) => (t.palName = 'Nova'));
+    await joined;
+    say('conversation.utterance', { role: 'replica', speech: 'Hi, I am Nova.' }, { inference_id: 'g1' });
+    await until(() => rows().length === 1, 'a row');
+    await panel().updateComplete;
+    expect(rows()[0]!.querySelector('.speaker')!.textContent).to.equal('Nova');
+    expect(await panel().exportTranscript('txt').text()).to.match(/\] Nova: Hi, I am Nova\.\n$/);
+    await session.endConversation();
+  });
+
+  it('shows the conversation so far that the room sent on joining (a reload mid-call)', async () => {
+    const { session, joined, say, rows } = await inCall((t) => {
+      t.history = [
+        { role: 'assistant', content: 'Hello, how can I help?', timestamp: 1_700_000_000, inference_id: 'g1' },
+        { role: 'user', content: 'Opening hours?', timestamp: 1_700_000_004 },
+        { role: 'assistant', content: 'We open at', timestamp: 1_700_000_005, interrupted: true },
+      ];
+    });
+    await joined;
+    say('conversation.utterance', { role: 'user', speech: 'Sorry, go on' }, { inference_id: 'u2' });
+    await until(() => rows().length === 4, 'four rows');
+    expect(rows().map((r) => r.querySelector('.bubble')!.textContent!.trim())).to.deep.equal([
+      'Hello, how can I help?', 'Opening hours?', 'We open at — interrupted', 'Sorry, go on',
+    ]);
+    await session.endConversation();
+  });
+
+  it('a notice follows when the PAL did not catch the visitor, and goes once the words arrive', async () => {
+    const { TransportNoticeEvent } = await import('../../../src/palkit/client/transport/transport.js');
+    const { session, el, joined, say, transport } = await inCall();
+    await joined;
+    transport.dispatchEvent(new TransportNoticeEvent('not_heard', ''));
+    await until(() => deep(el, '[part="notice"]') !== null, 'the notice');
+    expect(deep(el, '[part="notice"]')!.textContent).to.contain("The PAL didn't catch that.");
+    expect(deep(el, '[part="notice"] button.primary')!.textContent).to.contain('Type a message');
+    await expect(el).to.be.accessible();
+    say('conversation.utterance', { role: 'user', speech: 'opening hours' }, { inference_id: 'u3' });
+    await until(() => deep(el, '[part="notice"]') === null, 'the notice gone once the PAL heard the words');
+    await session.endConversation();
+  });
+});
+
+describe('pal-conversation after the end (issue 25, item 7)', () => {
+  it('the own-surface call does not freeze after End: stage, captions and controls go and it says the call ended', async () => {
+    const { ConversationSession } = await import('../../../src/palkit/client/session.js');
+    const transport = new FakeTransport();
+    const session = new ConversationSession({ transportFactory: () => transport });
+    const el = document.createElement('pal-conversation') as PalConversation;
+    el.session = session;
+    await fixture(html`<div style="width:800px;height:520px"></div>`).then((d) => d.append(el));
+    await session.join('http://pal.test/rooms/c12', 'tok');
+    await until(() => deep(el, 'pal-controls') !== null, 'controls');
+    (deep(el, 'pal-controls', '.end') as HTMLButtonElement).click();
+    await until(() => session.mode === 'ended', 'ended');
+    await until(() => deep(el, 'pal-controls') === null && deep(el, 'pal-stage') === null && deep(el, 'pal-transcript') === null, 'the call\'s parts gone');
+    expect(deep(el, '[part=ended]')!.getAttribute('role')).to.equal('status');
+    expect(deep(el, '[part=ended]')!.textContent).to.contain('The conversation has ended.');
+    await expect(el).to.be.accessible();
+  });
+});

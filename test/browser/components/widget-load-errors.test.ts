@@ -27,12 +27,31 @@ describe('pal-widget load errors', () => {
       await el.updateComplete;
       const launcher = deep(el, '.launcher')!;
       expect(launcher.classList.contains('down')).to.equal(true);
-      expect(launcher.getAttribute('aria-label')).to.equal('Talk to us (Not available right now)');
+      // Seen before any click, and named by what it shows (issue 25, item 7).
+      expect(launcher.hasAttribute('aria-label')).to.equal(false);
+      expect(launcher.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Talk to us Not available right now !');
       await expect(el).to.be.accessible();
       launcher.click();
       await until(() => deep(el, 'pal-error-screen') !== null, 'the popup explains');
     });
   }
+
+  it('a malformed deployment-id: says it is malformed (no "try again in a moment") and fires pal-error invalid_deployment_id', async () => {
+    const { el, events } = await widgetWith({ status: 400, body: { error: 'invalid_request: deployment_id: must look like a deployment id (d…)' } }, 'deployment-id="not an id"');
+    await until(() => events.seen.length > 0, 'pal-error at load');
+    events.stop();
+    const detail = events.seen[0]!.detail as { code: string; message: string };
+    expect(detail.code).to.equal('invalid_deployment_id');
+    expect(detail.message).to.contain('"not an id" is malformed');
+    await el.updateComplete;
+    expect(deep(el, '.launcher')!.classList.contains('down')).to.equal(true);
+    deep(el, '.launcher')!.click();
+    await until(() => deep(el, 'pal-error-screen') !== null, 'the popup explains');
+    await (deep(el, 'pal-error-screen') as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+    expect(deep(el, 'pal-error-screen', '[role=alert]')!.textContent).to.contain('deployment id is malformed');
+    expect(deep(el, 'pal-error-screen', '[part=retry]'), 'a retry cannot fix the page').to.equal(null);
+    await expect(el).to.be.accessible();
+  });
 
   it('a missing deployment-id: pal-error no_deployment at load and the launcher marked unavailable', async () => {
     const { el, events } = await widgetWith(null, '');

@@ -15,13 +15,15 @@ export function useFakeService(init: Partial<InitResponse> = {}, routes: Paramet
     ...routes,
   });
   const transports: FakeTransport[] = [];
+  const fake = { ...service, transports, transportFactoryHook: (_transport: FakeTransport): void => undefined };
   PalDeploymentElement.fetchImpl = service.fetch;
   PalDeploymentElement.transportFactory = () => {
     const transport = new FakeTransport();
+    fake.transportFactoryHook(transport);
     transports.push(transport);
     return transport;
   };
-  return { ...service, transports };
+  return fake;
 }
 
 /** Collects every pal-* event that reaches the document. */

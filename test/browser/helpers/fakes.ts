@@ -1,5 +1,6 @@
 // Test stand-ins at the boundaries: a scripted fetch for the public endpoints and an in-memory transport.
 import type { InitResponse, StartResponse } from '../../../src/protocol/public.js';
+import type { RoomTranscriptEntry } from '../../../src/protocol/room.js';
 import {
   TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent,
   type JoinOptions, type Transport, type TransportParticipant,
@@ -53,12 +54,17 @@ export class FakeTransport extends EventTarget implements Transport {
   failJoin: Error | null = null;
   /** Resolve join later (to test cancel during connecting). */
   holdJoin = false;
+  /** The PAL's name as the room lists it, and its face's image. */
+  palName = 'PAL';
+  palImageUrl: string | null = null;
+  /** The conversation so far, as a room sends it on joining. */
+  history: RoomTranscriptEntry[] = [];
   #release: (() => void) | null = null;
 
   get participants(): TransportParticipant[] {
     return [
       { id: 'me', name: 'You', role: 'visitor', local: true, videoTrack: null, audioTrack: null },
-      { id: 'pal', name: 'PAL', role: 'pal', local: false, videoTrack: null, audioTrack: null, imageUrl: null },
+      { id: 'pal', name: this.palName, role: 'pal', local: false, videoTrack: null, audioTrack: null, imageUrl: this.palImageUrl },
     ];
   }
 
@@ -115,9 +121,9 @@ export class FakeTransport extends EventTarget implements Transport {
 
 export const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until the predicate holds (polling), failing after a second. */
-export async function until(predicate: () => boolean, what = 'condition'): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+/** Waits until the predicate holds (polling), failing after a second (or `seconds`). */
+export async function until(predicate: () => boolean, what = 'condition', seconds = 1): Promise<void> {
+  for (let i = 0; i < seconds * 100; i++) {
     if (predicate()) return;
     await tick(10);
   }

@@ -79,7 +79,7 @@ describe('pal-transcript panel', () => {
     el = await fixture<PalTranscript>(html`<pal-transcript pal-name="Ava" style="height: 300px; width: 360px" .link=${link}></pal-transcript>`);
   });
 
-  it('lists complete utterances of both roles with timestamps, never partials', async () => {
+  it('lists both roles with timestamps, a streamed reply as one row', async () => {
     link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Hi', final: false });
     link.event('conversation.utterance', { role: 'replica', speech: 'Hi, I am Ava.' });
     link.event('conversation.utterance', { role: 'user', speech: 'Hello Ava' });
@@ -214,6 +214,64 @@ describe('pal-transcript panel', () => {
     expect(created).to.have.length(1);
     expect(created[0]!.type).to.equal('application/json');
     expect(clicks).to.deep.equal(['transcript-c_test.json']);
+  });
+
+  it('shows the reply being spoken as a row from its first words, growing, completed by the utterance', async () => {
+    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Our opening', final: false, content_index: 0 }, { inference_id: 'r1' });
+    await settle(el);
+    expect(rows(), 'a row as the reply starts').to.have.length(1);
+    expect(rows()[0]!.className).to.contain('streaming');
+    expect(rows()[0]!.querySelector('.bubble')!.textContent!.trim()).to.equal('Our opening');
+    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Our opening hours are nine', final: false, content_index: 1 }, { inference_id: 'r1' });
+    await settle(el);
+    expect(rows()[0]!.querySelector('.bubble')!.textContent!.trim()).to.equal('Our opening hours are nine');
+    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Our opening hours are nine to five.', final: true, content_index: 2 }, { inference_id: 'r1' });
+    link.event('conversation.utterance', { role: 'replica', speech: 'Our opening hours are nine to five.' }, { inference_id: 'r1' });
+    await settle(el);
+    expect(rows()).to.have.length(1);
+    expect(rows()[0]!.className).not.to.contain('streaming');
+    expect(rows()[0]!.querySelector('.bubble')!.textContent!.trim()).to.equal('Our opening hours are nine to five.');
+    await expect(el).to.be.accessible();
+  });
+
+  it('keeps an interrupted reply with what was said, marked interrupted (the room sends no utterance for it)', async () => {
+    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Let me explain', final: false }, { inference_id: 'r2' });
+    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Let me explain the', final: true, is_interrupted: true }, { inference_id: 'r2' });
+    link.event('conversation.replica_interrupted', {}, { inference_id: 'r2' });
+    link.event('conversation.replica.stopped_speaking', { interrupted: true, duration: 1 }, { inference_id: 'r2' });
+    link.event('conversation.utterance', { role: 'user', speech: 'Wait' });
+    await settle(el);
+    expect(rows()).to.have.length(2);
+    expect(rows()[0]!.querySelector('.bubble')!.textContent!.trim()).to.equal('Let me explain the — interrupted');
+    expect(await el.exportTranscript('txt').text()).to.match(/Ava: Let me explain the \(interrupted\)\n.*You: Wait\n$/s);
+    // Only the final streaming event of a cut reply arrives (its partials were missed): still kept.
+    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Sure, the', final: true, is_interrupted: true }, { inference_id: 'r3' });
+    await settle(el);
+    expect(el.entries.at(-1)).to.include({ role: 'replica', speech: 'Sure, the', interrupted: true });
+  });
+
+  it('downloads what is on screen even before the first reply is complete; nothing to download while empty', async () => {
+    const buttons = () => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('.toolbar button')];
+    expect(buttons().map((b) => b.disabled)).to.deep.equal([true, true]);
+    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Welcome to', final: false }, { inference_id: 'g1' });
+    await settle(el);
+    expect(buttons().map((b) => b.disabled)).to.deep.equal([false, false]);
+    const text = await el.exportTranscript('txt').text();
+    expect(text).to.match(/^\[\d\d:\d\d:\d\d\] Ava: Welcome to\n$/);
+  });
+
+  it('takes the conversation so far from the link when it has nothing yet', async () => {
+    const { LinkHistoryEvent } = await import('../../../src/palkit/client/link.js');
+    link.dispatchEvent(new LinkHistoryEvent([
+      { role: 'assistant', content: 'Hello!', timestamp: 1_700_000_000, inference_id: 'g1' },
+      { role: 'user', content: 'Hi', timestamp: 1_700_000_002 },
+    ]));
+    await settle(el);
+    expect(el.entries.map((e) => [e.role, e.speech, e.timestamp])).to.deep.equal([['replica', 'Hello!', 1_700_000_000_000], ['user', 'Hi', 1_700_000_002_000]]);
+    // A second delivery (another join) does not duplicate what is shown.
+    link.dispatchEvent(new LinkHistoryEvent([{ role: 'assistant', content: 'Hello!', timestamp: 1_700_000_000 }]));
+    await settle(el);
+    expect(el.entries).to.have.length(2);
   });
 
   it('ignores and counts malformed messages', async () => {

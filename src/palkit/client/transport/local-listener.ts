@@ -2,7 +2,10 @@
 // speech recognition (Chrome, Edge, Safari), what the microphone hears becomes the visitor's utterance
 // (`conversation.utterance`, role `user`) between `conversation.user.started_speaking` and
 // `…stopped_speaking`, as a Daily room's transcription delivers it. It listens only while the
-// microphone is on, and pauses while the PAL speaks so the PAL does not answer itself.
+// microphone is on, and pauses while the PAL speaks so the PAL does not answer itself. When the visitor
+// spoke and nothing came of it (a turn that ended without words, recognition that heard nothing after
+// the visitor cut the PAL off, or recognition that stopped working), it says so, so silence never
+// follows the visitor's words.
 
 /** The part of the Web Speech API's SpeechRecognition used here. */
 export interface Recognition extends EventTarget {
@@ -32,6 +35,22 @@ export function browserRecognition(): Recognition | null {
 const FATAL = new Set(['not-allowed', 'service-not-allowed', 'network', 'audio-capture', 'language-not-supported']);
 /** Recognition ends by itself after a silence; it is started again after this pause. */
 const RESTART_MS = 300;
+/** After the visitor cut the PAL off, words are expected within this long once listening again. */
+const EXPECT_WORDS_MS = 6000;
+/** Words within this long before the PAL stopped are what stopped it. */
+const RECENT_WORDS_MS = 3000;
+
+/** `missed`: the visitor spoke but no words came of it; `lost`: recognition stopped working in this page. */
+export type HearingTrouble = 'missed' | 'lost';
+
+export interface LocalListenerOptions {
+  create?: RecognitionFactory;
+  lang?: string;
+  /** Told when the visitor's speech came to nothing (see HearingTrouble). */
+  trouble?: (kind: HearingTrouble) => void;
+  /** How long to wait for words after the visitor cut the PAL off (default 6 s). */
+  expectWordsMs?: number;
+}
 
 export type HeardMessage = { message_type: 'conversation'; event_type: string; properties: Record<string, unknown> };
 
@@ -45,9 +64,18 @@ export class LocalListener {
   /** Words of the current turn have been heard (started_speaking was sent). */
   #inTurn = false;
   #restart: ReturnType<typeof setTimeout> | undefined;
+  readonly #trouble: (kind: HearingTrouble) => void;
+  readonly #expectWordsMs: number;
+  /** The visitor cut the PAL off: words are on their way (set until they arrive or the wait runs out). */
+  #expecting = false;
+  #expectTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the visitor's words last reached the PAL (epoch ms). */
+  #heardAt = 0;
 
-  constructor(hear: (message: HeardMessage) => void, options: { create?: RecognitionFactory; lang?: string } = {}) {
+  constructor(hear: (message: HeardMessage) => void, options: LocalListenerOptions = {}) {
     this.#hear = hear;
+    this.#trouble = options.trouble ?? (() => undefined);
+    this.#expectWordsMs = options.expectWordsMs ?? EXPECT_WORDS_MS;
     this.#recognition = (options.create ?? browserRecognition)();
     const recognition = this.#recognition;
     if (!recognition) return;
@@ -56,10 +84,20 @@ export class LocalListener {
     recognition.lang = options.lang || (typeof document === 'undefined' ? '' : document.documentElement.lang) || (typeof navigator === 'undefined' ? 'en' : navigator.language);
     recognition.addEventListener('result', (event) => this.#onResult(event as RecognitionResultEvent));
     recognition.addEventListener('error', (event) => {
-      if (FATAL.has((event as Event & { error?: string }).error ?? '')) this.#closed = true;
+      const error = (event as Event & { error?: string }).error ?? '';
+      if (FATAL.has(error) && !this.#closed) {
+        this.#closed = true;
+        this.#stopExpecting();
+        this.#trouble('lost');
+      } else if (error === 'no-speech' && this.#expecting) {
+        // The visitor's words were spoken while recognition was paused for the PAL, or were too quiet.
+        this.#missed();
+      }
     });
     recognition.addEventListener('end', () => {
       this.#running = false;
+      // A turn that began (interim words) but ended without a final result gave the PAL nothing to answer.
+      if (this.#inTurn && this.#micOn) this.#missed();
       this.#endTurn();
       clearTimeout(this.#restart);
       if (this.#wanted()) this.#restart = setTimeout(() => this.#sync(), RESTART_MS);
@@ -79,12 +117,47 @@ export class LocalListener {
   setPalSpeaking(speaking: boolean): void {
     this.#palSpeaking = speaking;
     this.#sync();
+    if (!speaking && this.#expecting) this.#armExpect();
+  }
+
+  /**
+   * The visitor spoke over the PAL and cut it off (the room heard speech): words should follow. If
+   * recognition gives none soon after it listens again, the visitor is told.
+   */
+  expectWords(): void {
+    // A typed line (or words heard just now) is what cut the PAL off: nothing is owed.
+    if (!this.available || !this.#micOn || Date.now() - this.#heardAt < RECENT_WORDS_MS) return;
+    this.#expecting = true;
+    if (!this.#palSpeaking) this.#armExpect();
+  }
+
+  /** The visitor's words reached the PAL another way (typed, or heard by the room): nothing is missing. */
+  heard(): void {
+    this.#heardAt = Date.now();
+    this.#stopExpecting();
   }
 
   close(): void {
     this.#closed = true;
     clearTimeout(this.#restart);
+    this.#stopExpecting();
     this.#sync();
+  }
+
+  #armExpect(): void {
+    clearTimeout(this.#expectTimer);
+    this.#expectTimer = setTimeout(() => this.#missed(), this.#expectWordsMs);
+  }
+
+  #stopExpecting(): void {
+    this.#expecting = false;
+    clearTimeout(this.#expectTimer);
+    this.#expectTimer = undefined;
+  }
+
+  #missed(): void {
+    this.#stopExpecting();
+    if (!this.#closed) this.#trouble('missed');
   }
 
   #wanted(): boolean {
@@ -114,9 +187,11 @@ export class LocalListener {
       if (!text) continue;
       if (!this.#inTurn) {
         this.#inTurn = true;
+        this.#stopExpecting();
         this.#hear(message('conversation.user.started_speaking'));
       }
       if (result.isFinal) {
+        this.heard();
         this.#endTurn();
         this.#hear(message('conversation.utterance', { role: 'user', speech: text }));
       }

@@ -4,7 +4,7 @@
 // (MicrophoneSender). Where the service does not transcribe, the browser's speech recognition turns the
 // visitor's words into utterances (LocalListener); where neither can, the visitor is told to type.
 import * as z from 'zod/mini';
-import { RoomCloseCode, ServerFrame, decodeAudioFrame, roomSocketUrl, type ClientFrame, type Participant } from '../../../protocol/room.js';
+import { RoomCloseCode, ServerFrame, decodeAudioFrame, roomSocketUrl, type ClientFrame, type Participant, type RoomTranscriptEntry } from '../../../protocol/room.js';
 import { PalClientError } from '../errors.js';
 import { sharedAudioContext } from '../media.js';
 import { LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
@@ -28,6 +28,8 @@ export interface LocalTransportOptions {
   listen?: boolean;
   /** The speech recognition to use (default: the browser's). */
   createRecognition?: RecognitionFactory;
+  /** How long recognition may take to give words after the visitor cut the PAL off (default 6 s). */
+  expectWordsMs?: number;
   /** How camera frames for a perceiving PAL are posted (default: the page's fetch). */
   fetch?: typeof fetch;
 }
@@ -35,6 +37,7 @@ export interface LocalTransportOptions {
 export class LocalTransport extends EventTarget implements Transport {
   readonly kind = 'local';
   #recording = false;
+  #history: readonly RoomTranscriptEntry[] = [];
   #socket: WebSocket | null = null;
   #selfId = '';
   #remote = new Map<string, Participant>();
@@ -61,6 +64,10 @@ export class LocalTransport extends EventTarget implements Transport {
 
   get recording(): boolean {
     return this.#recording;
+  }
+
+  get history(): readonly RoomTranscriptEntry[] {
+    return this.#history;
   }
 
   get participants(): TransportParticipant[] {
@@ -110,6 +117,7 @@ export class LocalTransport extends EventTarget implements Transport {
           joined = true;
           this.#selfId = frame.participant_id;
           this.#recording = frame.recording === true;
+          this.#history = frame.transcript ?? [];
           for (const p of frame.participants) if (p.participant_id !== frame.participant_id) this.#remote.set(p.participant_id, p);
           this.#showFace();
           this.dispatchEvent(new TransportParticipantsEvent());
@@ -144,6 +152,8 @@ export class LocalTransport extends EventTarget implements Transport {
   }
 
   sendAppMessage(data: unknown): void {
+    // A typed line is the visitor's words too: nothing is missing any more.
+    if (typeof data === 'object' && data !== null && (data as { event_type?: unknown }).event_type === 'conversation.respond') this.#listener?.heard();
     this.#sendFrame({ type: 'app-message', data });
   }
 
@@ -264,7 +274,11 @@ export class LocalTransport extends EventTarget implements Transport {
    * recognition pauses meanwhile, so the PAL never hears itself.
    */
   #followSpeaking(raw: unknown): void {
-    const eventType = typeof raw === 'object' && raw !== null ? (raw as { event_type?: unknown }).event_type : undefined;
+    const message = typeof raw === 'object' && raw !== null ? (raw as { event_type?: unknown; properties?: { interrupted?: unknown; role?: unknown } }) : {};
+    const eventType = message.event_type;
+    // The visitor cut the PAL off (the room heard speech): recognition owes the PAL those words.
+    if (eventType === 'conversation.replica.stopped_speaking' && message.properties?.interrupted === true) this.#listener?.expectWords();
+    if (eventType === 'conversation.utterance' && message.properties?.role === 'user') this.#listener?.heard();
     const speaking = eventType === 'conversation.replica.started_speaking' ? true : eventType === 'conversation.replica.stopped_speaking' ? false : this.#palSpeaking;
     if (speaking === this.#palSpeaking) return;
     this.#palSpeaking = speaking;
@@ -291,7 +305,10 @@ export class LocalTransport extends EventTarget implements Transport {
     if (serviceTranscribes) return;
     this.#listener = new LocalListener((message) => this.#heard(message), {
       ...(this.#options.createRecognition ? { create: this.#options.createRecognition } : {}),
+      ...(this.#options.expectWordsMs !== undefined ? { expectWordsMs: this.#options.expectWordsMs } : {}),
       ...(language ? { lang: language } : {}),
+      // Never silence after the visitor spoke: they hear the PAL missed it, or that it cannot hear them here.
+      trouble: (kind) => this.#notice(kind === 'missed' ? 'not_heard' : 'hearing_unavailable'),
     });
     if (this.#listener.available) this.#listener.setMicrophone(this.#micOn);
     else this.#notice('hearing_unavailable');

@@ -1,5 +1,6 @@
 // One interface over the two ways to be in a conversation room: Daily (daily-js) and palkit's local
 // room (WebSocket). The session drives a transport; components never touch one directly.
+import type { RoomTranscriptEntry } from '../../../protocol/room.js';
 
 export type TransportKind = 'daily' | 'local';
 
@@ -35,6 +36,8 @@ export interface Transport extends EventTarget {
   readonly participants: readonly TransportParticipant[];
   /** The room records the call (the stage shows an indicator). */
   readonly recording?: boolean;
+  /** The conversation so far, as the room sent it on joining (local rooms). */
+  readonly history?: readonly RoomTranscriptEntry[];
   /** Rejects with a PalClientError when the room refuses or cannot be reached. */
   join(options: JoinOptions): Promise<void>;
   /** Leaves the room; `end` when the visitor ended the call (the conversation ends at once where the room can tell). */

@@ -1,11 +1,13 @@
 // Listens to a ConversationLink for its host while the host is in the document: the in-call parts
 // (disclosure, transcript, canvas) get each well-formed PAL message, and nothing once removed.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { LinkMessageEvent, type ConversationLink } from '../../client/link.js';
+import { LinkHistoryEvent, LinkMessageEvent, type ConversationLink, type RoomTranscriptEntry } from '../../client/link.js';
 import { parsePalMessage, type PalMessage } from '../../../protocol/interactions.js';
 
 export interface LinkSubscriptionHooks {
   onMessage(message: PalMessage): void;
+  /** The conversation so far (when the host listens, and when the room sends it on joining). */
+  onHistory?(history: readonly RoomTranscriptEntry[]): void;
   /** Called when the host starts / stops listening to a link. */
   attached?(link: ConversationLink): void;
   detached?(link: ConversationLink): void;
@@ -50,14 +52,19 @@ export class LinkSubscription implements ReactiveController {
     if (wanted === this.#subscribed) return;
     if (this.#subscribed) {
       this.#subscribed.removeEventListener(LinkMessageEvent.type, this.#onEvent);
+      this.#subscribed.removeEventListener(LinkHistoryEvent.type, this.#onHistory);
       this.hooks.detached?.(this.#subscribed);
     }
     this.#subscribed = wanted;
     if (wanted) {
       wanted.addEventListener(LinkMessageEvent.type, this.#onEvent);
+      wanted.addEventListener(LinkHistoryEvent.type, this.#onHistory);
       this.hooks.attached?.(wanted);
+      if (wanted.history?.length) this.hooks.onHistory?.(wanted.history);
     }
   }
+
+  readonly #onHistory = (event: Event): void => this.hooks.onHistory?.((event as LinkHistoryEvent).history);
 
   readonly #onEvent = (event: Event): void => {
     const message = parsePalMessage((event as LinkMessageEvent).message);

@@ -10,6 +10,12 @@ export const conversationStyles = css`
     background: var(--pal-color-stage);
     color: var(--pal-color-text);
   }
+  .ended {
+    display: grid; place-content: center; height: 100%; box-sizing: border-box; padding: var(--pal-space); text-align: center;
+    font-family: var(--pal-font); background: var(--pal-color-surface); color: var(--pal-color-text);
+  }
+  .ended h2 { margin: 0 0 0.4em; font-size: 1.25rem; }
+  .ended p { margin: 0; color: var(--pal-color-text-muted); }
   .layout { display: grid; grid-template-rows: minmax(0, 1fr) auto auto; height: 100%; }
   .main { position: relative; display: grid; grid-template-columns: minmax(0, 1fr); min-height: 0; }
   pal-stage { position: absolute; inset: 0; }
@@ -23,6 +29,15 @@ export const conversationStyles = css`
   pal-transcript.panel { position: absolute; left: 0; right: 0; bottom: 0; height: 60%; z-index: 3; background: var(--pal-color-surface); }
   /* Narrow: the chat panel covers the lower stage, where a canvas card sits; the card the PAL asks about stays on top. */
   .main.chat .overlays { z-index: 4; }
+  /*
+   * Narrow, chat open: the stage keeps the part above the panel and shows the PAL whole there (never cropped
+   * to her forehead), beside a smaller self view that no longer covers her.
+   */
+  .main.chat pal-stage {
+    bottom: 60%;
+    --pal-stage-fit: contain; --pal-self-view-width: 22%; --pal-self-view-max-width: 96px;
+    --pal-stage-reserve-right: calc(min(22%, 96px) + var(--pal-space) * 2);
+  }
   .notice {
     display: flex; align-items: center; gap: var(--pal-space-small, 8px); padding: 8px var(--pal-space, 12px);
     background: var(--pal-color-surface-raised); color: var(--pal-color-text); border-top: 1px solid var(--pal-color-border);
@@ -41,6 +56,8 @@ export const conversationStyles = css`
   @container (min-width: 900px) {
     .main.chat { grid-template-columns: minmax(0, 1fr) 340px; }
     .main.chat pal-stage, .main.chat .overlays { right: 340px; }
+    /* Beside the panel the stage has its full height again. */
+    .main.chat pal-stage { bottom: 0; --pal-stage-fit: cover; --pal-self-view-width: 28%; --pal-self-view-max-width: 200px; --pal-stage-reserve-right: 0px; }
     .main.chat .overlays { z-index: 2; }
     .main.chat pal-transcript.panel { top: 0; bottom: 0; left: auto; width: 340px; height: auto; }
   }

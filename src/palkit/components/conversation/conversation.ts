@@ -24,6 +24,7 @@ import { conversationStyles } from './conversation.styles.js';
  * @csspart stage - The video stage (forwarded from pal-stage).
  * @csspart controls - The control bar.
  * @csspart mode-switch - The chat's "Switch to text" / "Switch to voice" button.
+ * @csspart ended - What is shown once the call has ended (standalone use).
  * @event pal-conversation-started - (standalone) joined.
  * @event pal-conversation-ended - (standalone) the call ended.
  * @event pal-state-change - (standalone) state changed.
@@ -131,7 +132,12 @@ export class PalConversation extends LitElement {
     const session = this.#active;
     const t = this.t ?? translatorFor(this, languageOf(this));
     if (!session) return nothing;
+    // The call is over: its stage, captions and controls go (they would stand frozen), and it says so.
+    if (session.mode === 'ended')
+      return html`<div class="ended" part="ended" role="status"><h2>${t('ended.title')}</h2><p>${t('ended.description')}</p></div>`;
     const connecting = session.state === 'connecting';
+    // Transcript rows name the PAL as the room does (its name), not a generic "PAL".
+    const palName = session.participants.find((p) => p.role === 'pal')?.name ?? '';
     return html`
       <div class="layout">
         <div class="main ${this.chatOn ? 'chat' : ''}">
@@ -141,8 +147,8 @@ export class PalConversation extends LitElement {
             <pal-disclosure .t=${t} .link=${session}></pal-disclosure>
             <pal-canvas .t=${t} .link=${session}></pal-canvas>
           </div>
-          <pal-transcript class="captions" mode="captions" exportparts="captions" .t=${t} .link=${session} ?hidden=${!this.captionsOn || this.chatOn}></pal-transcript>
-          <pal-transcript class="panel" mode="panel" exportparts="transcript" .t=${t} .link=${session} ?hidden=${!this.chatOn}
+          <pal-transcript class="captions" mode="captions" exportparts="captions" .t=${t} .link=${session} .palName=${palName} ?hidden=${!this.captionsOn || this.chatOn}></pal-transcript>
+          <pal-transcript class="panel" mode="panel" exportparts="transcript" .t=${t} .link=${session} .palName=${palName} ?hidden=${!this.chatOn}
             @keydown=${this.#closeChatOnEscape}>
             <button slot="toolbar" class="mode" part="mode-switch" @click=${this.#switchMode}>
               ${session.textMode ? t('controls.voice_mode') : t('controls.text_mode')}
@@ -201,12 +207,16 @@ export class PalConversation extends LitElement {
       case 'device': return void session.setDevices(event.device ?? {});
       case 'end': return void session.endConversation();
       case 'captions': this.captionsOn = !this.captionsOn; return;
-      case 'chat': this.chatOn = !this.chatOn; return;
+      case 'chat':
+        this.chatOn = !this.chatOn;
+        // Opening the chat puts the cursor in the message box (it is last in the panel, many Tab stops away).
+        if (this.chatOn) void this.updateComplete.then(() => this.renderRoot.querySelector<PalTranscript>('pal-transcript.panel')?.focusChat());
+        return;
     }
   }
 }
 
-const NOTICES = new Set(['hearing_unavailable', 'microphone_unavailable', 'voice_unavailable']);
+const NOTICES = new Set(['hearing_unavailable', 'microphone_unavailable', 'voice_unavailable', 'not_heard']);
 
 declare global {
   interface HTMLElementTagNameMap {

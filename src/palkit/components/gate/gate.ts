@@ -27,6 +27,7 @@ export interface GateAnswer {
 export class PalGate extends LitElement {
   static override styles = [tokens, screenStyles, buttonStyles, fieldStyles, css`
     form { display: grid; gap: calc(var(--pal-space) * 1.5); width: min(100%, 320px); }
+    .waiting:empty { display: none; }
     .captcha { min-height: 65px; display: grid; place-items: center; }
   `];
 
@@ -40,6 +41,8 @@ export class PalGate extends LitElement {
   @property({ type: Boolean }) checking = false;
   /** Shown before anything is sent (an empty password). */
   @state() private localError = '';
+  /** The visitor submitted before the bot check finished: the password goes as soon as it does. */
+  @state() private waitingForCaptcha = false;
   #busy = false;
   #captchaToken: string | undefined;
   @query('.captcha') private captchaBox!: HTMLElement | null;
@@ -67,8 +70,9 @@ export class PalGate extends LitElement {
             aria-invalid=${error ? 'true' : 'false'} aria-describedby="gate-error" />
         </label>
         <p id="gate-error" role="alert">${error}</p>
-        <button class="primary" type="submit" ?disabled=${this.checking} aria-busy=${this.checking ? 'true' : 'false'}>
-          ${this.checking ? t('gate.password.checking') : t('gate.password.submit')}</button>
+        <p class="waiting" role="status">${this.waitingForCaptcha ? t('gate.captcha.waiting') : ''}</p>
+        <button class="primary" type="submit" ?disabled=${this.checking} aria-busy=${this.checking || this.waitingForCaptcha ? 'true' : 'false'}>
+          ${this.checking || this.waitingForCaptcha ? t('gate.password.checking') : t('gate.password.submit')}</button>
       </form>
     `;
   }
@@ -93,11 +97,21 @@ export class PalGate extends LitElement {
     if (this.checking) return;
     const input = this.renderRoot.querySelector<HTMLInputElement>('input[name=password]');
     const password = input?.value ?? '';
-    this.localError = !password ? 'password_required' : this.siteKey && !this.#captchaToken ? 'captcha_required' : '';
+    this.localError = !password ? 'password_required' : '';
     if (this.localError) {
       input?.focus();
       return;
     }
+    // A check that takes a moment (or waits for a click) does not swallow the submission: it is queued.
+    if (this.siteKey && !this.#captchaToken) {
+      this.waitingForCaptcha = true;
+      return;
+    }
+    this.#send(password);
+  }
+
+  #send(password: string): void {
+    this.waitingForCaptcha = false;
     const detail: GateAnswer = { password, ...(this.#captchaToken ? { captchaToken: this.#captchaToken } : {}) };
     this.#captchaToken = undefined;
     this.dispatchEvent(new CustomEvent('password', { detail }));
@@ -117,7 +131,10 @@ export class PalGate extends LitElement {
         theme: this.theme,
         callback: (token) => this.#solved(token),
         'expired-callback': () => (this.#captchaToken = undefined),
-        'error-callback': () => this.dispatchEvent(new Event('captcha-unavailable')),
+        'error-callback': () => {
+          this.waitingForCaptcha = false;
+          this.dispatchEvent(new Event('captcha-unavailable'));
+        },
       });
     } catch {
       this.dispatchEvent(new Event('captcha-unavailable'));
@@ -131,6 +148,8 @@ export class PalGate extends LitElement {
     else {
       this.#captchaToken = token;
       if (this.localError === 'captcha_required') this.localError = '';
+      const password = this.renderRoot.querySelector<HTMLInputElement>('input[name=password]')?.value ?? '';
+      if (this.waitingForCaptcha && password && !this.checking) this.#send(password);
     }
   }
 

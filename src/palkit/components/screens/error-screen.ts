@@ -4,11 +4,11 @@ import { defaultTranslate, type StringKey, type Translate } from '../i18n/string
 import { buttonStyles, screenStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
 
-const DESCRIBED = new Set(['network_error', 'deployment_not_found', 'origin_not_allowed', 'join_failed', 'media_denied']);
+const DESCRIBED = new Set(['network_error', 'deployment_not_found', 'invalid_deployment_id', 'origin_not_allowed', 'join_failed', 'media_denied']);
 /** The page's own markup is wrong: the visitor is told so plainly, the page's developer by pal-error. */
 const MISCONFIGURED = new Set(['no_deployment', 'invalid_attribute']);
 /** Failures a retry cannot fix. */
-const FINAL = new Set(['deployment_not_found', 'origin_not_allowed', ...MISCONFIGURED]);
+const FINAL = new Set(['deployment_not_found', 'invalid_deployment_id', 'origin_not_allowed', ...MISCONFIGURED]);
 
 /**
  * @tagname pal-error-screen

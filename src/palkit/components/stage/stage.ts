@@ -17,14 +17,21 @@ const cameraOff = svg`<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" st
  * @csspart self - The self view.
  * @csspart recording - The "recorded" badge shown while the call is recorded.
  * @cssproperty [--pal-self-view-width=28%] - Width of the self view.
+ * @cssproperty [--pal-self-view-max-width=200px] - Largest width of the self view.
+ * @cssproperty [--pal-stage-fit=cover] - How the PAL fills the stage (`contain` shows her whole).
+ * @cssproperty [--pal-stage-reserve-right=0px] - Room kept free of the PAL at the right (for the self view).
  */
 export class PalStage extends LitElement {
   static override styles = [tokens, buttonStyles, css`
     :host { display: block; position: relative; background: var(--pal-color-stage); overflow: hidden; min-height: 0; }
-    .pal { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; }
+    /* A surface that gives the stage little room (the chat open on a phone) shows the PAL whole, beside the self view. */
+    .pal {
+      position: absolute; inset: 0 var(--pal-stage-reserve-right, 0px) 0 0; width: calc(100% - var(--pal-stage-reserve-right, 0px)); height: 100%;
+      object-fit: var(--pal-stage-fit, cover);
+    }
     /* Top right: the self view and, under it, the recording badge (clear of the disclosure banner). */
     .corner {
-      position: absolute; right: var(--pal-space); top: var(--pal-space); width: var(--pal-self-view-width, 28%); max-width: 200px;
+      position: absolute; right: var(--pal-space); top: var(--pal-space); width: var(--pal-self-view-width, 28%); max-width: var(--pal-self-view-max-width, 200px);
       display: flex; flex-direction: column; align-items: flex-end; gap: calc(var(--pal-space) / 2); pointer-events: none;
     }
     .self {

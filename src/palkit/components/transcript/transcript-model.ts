@@ -1,7 +1,9 @@
-// The transcript as data: complete utterances (the transcript proper), the chat lines the visitor sent,
-// the tools the PAL used, and the caption currently on screen (driven by streaming partials). No DOM, so it stays cheap with
-// thousands of entries and is easy to test.
+// The transcript as data: the PAL's replies (a row from the first streamed words, completed by the
+// utterance; an interrupted reply keeps what was said), the visitor's turns and chat lines, the tools
+// the PAL used, and the caption currently on screen. No DOM, so it stays cheap with thousands of
+// entries and is easy to test.
 import type { PalMessage } from '../../../protocol/interactions.js';
+import type { RoomTranscriptEntry } from '../../../protocol/room.js';
 
 /** `tool`: the PAL called a tool (its name is the entry's `speech`); canvas cards are not listed. */
 export type TranscriptRole = 'replica' | 'user' | 'tool';
@@ -19,6 +21,11 @@ export interface TranscriptEntry {
   /** `chat` when the visitor typed it; `pending` until the room confirms it as an utterance. */
   source: 'voice' | 'chat';
   pending: boolean;
+  /**
+   * A row started by streamed words: true while the reply is spoken, false once its last words came
+   * (or it was cut off); absent on every other row and once the complete utterance replaced it.
+   */
+  streaming?: boolean;
 }
 
 export interface Caption {
@@ -59,7 +66,13 @@ export class TranscriptModel {
         const inferenceId = message.inference_id;
         const interrupted = inferenceId !== undefined && this.interruptedTurns.has(inferenceId);
         if (role === 'user' && this.confirmChat(speech, inferenceId)) return { entries: true, caption: false };
-        this.entries.push({
+        const streamed = role === 'replica' ? this.streamedRow(inferenceId) : undefined;
+        if (streamed) {
+          // The row shown while it was spoken becomes the complete utterance.
+          streamed.speech = speech;
+          delete streamed.streaming;
+          streamed.interrupted ||= interrupted;
+        } else this.entries.push({
           id: this.nextId++, role, speech, timestamp: now, inferenceId, turnIdx: message.turn_idx,
           interrupted, source: 'voice', pending: false,
         });
@@ -70,8 +83,8 @@ export class TranscriptModel {
       case 'conversation.utterance.streaming': {
         const { speech, final, is_interrupted } = message.properties;
         const key = message.inference_id ?? 'streaming';
-        let entries = false;
-        if (final && is_interrupted) entries = this.markInterrupted(message.inference_id);
+        let entries = this.streamRow(message.inference_id, speech, final, Boolean(is_interrupted), now, message.turn_idx);
+        if (final && is_interrupted) entries = this.markInterrupted(message.inference_id) || entries;
         // A partial arriving after the complete utterance of the same turn must not shrink the caption.
         if (this.caption?.key === key && this.caption.final) {
           if (is_interrupted) this.caption.interrupted = true;
@@ -98,11 +111,53 @@ export class TranscriptModel {
     }
   }
 
+  /**
+   * The conversation so far, as the room keeps it (after a reload): it goes before anything already
+   * shown. Only a transcript that has shown nothing yet takes it.
+   */
+  load(history: readonly RoomTranscriptEntry[]): boolean {
+    if (this.entries.length > 0 || history.length === 0) return false;
+    for (const h of history) {
+      this.entries.push({
+        id: this.nextId++, role: h.role === 'assistant' ? 'replica' : 'user', speech: h.content, timestamp: h.timestamp * 1000,
+        ...(h.inference_id ? { inferenceId: h.inference_id } : {}), interrupted: h.interrupted === true, source: 'voice', pending: false,
+      });
+    }
+    return true;
+  }
+
   /** Record a chat line the visitor sent (shown at once, confirmed when the room echoes it). */
   addChat(text: string, now = Date.now()): TranscriptEntry {
     const entry: TranscriptEntry = { id: this.nextId++, role: 'user', speech: text, timestamp: now, interrupted: false, source: 'chat', pending: true };
     this.entries.push(entry);
     return entry;
+  }
+
+  /** The row of the reply being spoken: its streamed words as they come; true when the rows changed. */
+  private streamRow(inferenceId: string | undefined, speech: string, final: boolean, interrupted: boolean, now: number, turnIdx: number | undefined): boolean {
+    const row = this.streamedRow(inferenceId);
+    if (row) {
+      // Words only grow while spoken; a late partial after the complete utterance changes nothing.
+      if (!row.streaming || (row.speech === speech && !final && !interrupted)) return false;
+      if (speech) row.speech = speech;
+      if (final) row.streaming = false;
+      if (interrupted) row.interrupted = true;
+      return true;
+    }
+    if (!speech.trim() || (inferenceId !== undefined && this.entries.some((e) => e.role === 'replica' && e.inferenceId === inferenceId))) return false;
+    this.entries.push({
+      id: this.nextId++, role: 'replica', speech, timestamp: now, inferenceId, turnIdx, interrupted, source: 'voice', pending: false, streaming: !final,
+    });
+    return true;
+  }
+
+  /** The replica row of this turn that streamed words started and no complete utterance replaced yet. */
+  private streamedRow(inferenceId: string | undefined): TranscriptEntry | undefined {
+    for (let i = this.entries.length - 1; i >= Math.max(0, this.entries.length - chatConfirmWindow); i--) {
+      const entry = this.entries[i]!;
+      if (entry.role === 'replica' && entry.streaming !== undefined && (inferenceId === undefined || entry.inferenceId === inferenceId)) return entry;
+    }
+    return undefined;
   }
 
   private confirmChat(speech: string, inferenceId: string | undefined): boolean {

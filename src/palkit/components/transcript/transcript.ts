@@ -29,7 +29,9 @@ const bottomTolerance = 24;
  * `conversation.respond`, auto-scroll that pauses while the reader looks back, and downloads.
  *
  * Captions follow `conversation.utterance.streaming` partials and are replaced by the complete
- * `conversation.utterance`; the panel lists complete utterances only. Rows are windowed, so thousands
+ * `conversation.utterance`; the panel shows a reply's row from its first streamed words (completed by
+ * the utterance; a reply cut off keeps what was said, marked interrupted) and, after a reload, what the
+ * room kept of the conversation. Rows are windowed, so thousands
  * of entries stay smooth. Screen readers hear each complete PAL utterance once, politely.
  *
  * @csspart transcript - The scrolling list of entries (panel).
@@ -73,6 +75,9 @@ export class PalTranscript extends LitElement {
   private listWidth = 0;
   private readonly subscription = new LinkSubscription(this, {
     onMessage: (m) => this.onPalMessage(m),
+    onHistory: (history) => {
+      if (this.model.load(history)) this.requestUpdate();
+    },
     // One transcript per conversation speaks to screen readers: the first one that listens.
     attached: (link) => {
       const current = announcers.get(link);
@@ -240,8 +245,8 @@ export class PalTranscript extends LitElement {
     return html`
       <div class="toolbar">
         <slot name="toolbar"></slot>
-        <button type="button" @click=${() => this.download('txt')}>${this.msg('transcript.downloadTxt')}</button>
-        <button type="button" @click=${() => this.download('json')}>${this.msg('transcript.downloadJson')}</button>
+        <button type="button" ?disabled=${entries.length === 0} @click=${() => this.download('txt')}>${this.msg('transcript.downloadTxt')}</button>
+        <button type="button" ?disabled=${entries.length === 0} @click=${() => this.download('json')}>${this.msg('transcript.downloadJson')}</button>
       </div>
       <div class="scroller" part="transcript" role="log" aria-live="off" aria-label=${this.msg('transcript.label')} tabindex="0" @scroll=${this.onScroll}>
         ${entries.length === 0 ? html`<p class="empty">${this.msg('transcript.empty')}</p>` : nothing}
@@ -278,7 +283,7 @@ export class PalTranscript extends LitElement {
       </li>`;
     }
     return html`<li
-      class="${entry.role}${entry.pending ? ' pending' : ''}"
+      class="${entry.role}${entry.pending ? ' pending' : ''}${entry.streaming ? ' streaming' : ''}"
       data-index=${index}
       aria-posinset=${index + 1}
       aria-setsize=${count}

@@ -22,7 +22,10 @@ export const widgetStyles = css`
     border-radius: var(--pal-radius); background: var(--pal-color-surface); color: var(--pal-color-text);
   }
   .launcher .face { width: 64px; height: 64px; border-radius: var(--pal-radius-small); object-fit: cover; background: var(--pal-color-surface-raised); }
-  .launcher.down { background: var(--pal-color-surface-raised); color: var(--pal-color-text-muted); }
+  /* A deployment that cannot be talked to says so on the launcher itself, before anyone clicks. */
+  .launcher.down { background: var(--pal-color-surface-raised); color: var(--pal-color-text-muted); cursor: default; }
+  .launcher .words { display: grid; text-align: start; line-height: 1.25; }
+  .launcher .down-text { font-size: 0.8em; font-weight: 500; }
   .launcher .down-badge {
     position: absolute; top: -2px; right: -2px; display: grid; place-items: center; width: 18px; height: 18px; border-radius: 50%;
     background: var(--pal-color-danger); color: #fff; font: 700 12px/1 var(--pal-font); border: 2px solid var(--pal-color-surface);

@@ -113,14 +113,15 @@ export class PalWidget extends PalDeploymentElement {
     const inCall = this.#inCall;
     // A deployment that cannot be talked to (unknown id, refused origin, inactive) says so on the launcher at load.
     const down = this.attributeProblem !== null || this.state === 'error' || this.mode === 'unavailable';
-    const label = live ? `${text} (${t('popup.live')})` : down ? `${text} (${t('unavailable.title')})` : variant === 'tiny' ? text : null;
+    // A launcher that shows its words is named by them (the unavailable line included); a tiny one by its label.
+    const label = live ? `${text} (${t('popup.live')})` : down && variant === 'tiny' ? `${text} (${t('unavailable.title')})` : variant === 'tiny' ? text : null;
     const image = this.session?.deployment?.thumbnail_image_url;
     return html`
       ${this.customizationStyles.render(customizationCss(config))}
       <button class="launcher ${variant} ${down ? 'down' : ''}" part="launcher" aria-haspopup="dialog" aria-expanded=${this.opened ? 'true' : 'false'}
         aria-label=${label ?? nothing} @click=${() => void this.open()}>
         ${variant === 'full' && image ? html`<img class="face" src=${image} alt="" />` : bubble}
-        ${variant === 'tiny' ? nothing : html`<span>${text}</span>`}
+        ${variant === 'tiny' ? nothing : down ? html`<span class="words"><span>${text}</span> <span class="down-text">${t('unavailable.title')}</span></span>` : html`<span>${text}</span>`}
         ${live ? html`<span class="live" aria-hidden="true"></span>` : nothing}
         ${down ? html`<span class="down-badge" aria-hidden="true">!</span>` : nothing}
       </button>
@@ -143,7 +144,11 @@ export class PalWidget extends PalDeploymentElement {
     super.updated(changed);
     cornerStack.redrawn();
     if (!changed.has('opened') || !this.dialog) return;
-    if (this.opened && !this.dialog.open) this.dialog.showModal();
+    if (this.opened && !this.dialog.open) {
+      this.dialog.showModal();
+      // showModal() focuses the first control, the header's ×: the visitor starts on the screen instead.
+      void this.screenFocus.focusCurrent();
+    }
     if (!this.opened && this.dialog.open) this.dialog.close();
   }
 

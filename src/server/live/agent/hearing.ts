@@ -24,6 +24,8 @@ export interface HearingPort {
   heard(from: Participant, text: string): void;
   /** Transcription failed: the visitor is told to type. */
   failed(error: unknown): void;
+  /** A finished turn held no words the recogniser could make out: the visitor is told it was missed. */
+  missed(from: Participant): void;
 }
 
 export interface Ears {
@@ -92,7 +94,9 @@ export class PalHearing {
     if (!transcribe) return;
     try {
       const text = (await transcribe(samples, sampleRate, this.language(), this.abort.signal)).trim();
-      if (text && !this.abort.signal.aborted) this.port.heard(from, text);
+      if (this.abort.signal.aborted) return;
+      if (text) this.port.heard(from, text);
+      else this.port.missed(from);
     } catch (error) {
       if (this.abort.signal.aborted) return;
       this.deps.log.error('transcription failed', { error: error instanceof Error ? error.message : String(error) });

@@ -94,7 +94,10 @@ export class PalAgent {
       async (_utterance, result) => {
         if (!result.text) return;
         this.answers.history.push({ role: 'assistant', content: result.text });
-        this.record({ role: 'assistant', content: result.text, ...this.timing(result.startedAt, result.duration), inference_id: _utterance.inferenceId });
+        this.record({
+          role: 'assistant', content: result.text, ...this.timing(result.startedAt, result.duration), inference_id: _utterance.inferenceId,
+          ...(result.interrupted ? { interrupted: true } : {}),
+        });
       },
       (error) => this.voiceFailed(error),
     );
@@ -312,6 +315,8 @@ export class PalAgent {
         this.hearingLost = true;
         this.room.notice('hearing_unavailable', 'The PAL could not understand the audio; type your message instead.');
       },
+      // Speech with no words in it (it stopped the PAL all the same): never leave the visitor in silence.
+      missed: () => this.room.notice('not_heard', 'The PAL didn\'t catch that; say it again or type your message.'),
     };
   }
 
@@ -343,7 +348,12 @@ export class PalAgent {
     };
   }
 
-  private record(entry: TranscriptEntry): void {
+  /** Resolves once the transcript turns written so far are in the database. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.writes]);
+  }
+
+  private record(entry: TranscriptEntry & { interrupted?: boolean }): void {
     const write = appendTranscriptEntry(this.deps.db, this.conv.conversationId, entry)
       .catch((error: unknown) => this.deps.log.error('transcript write failed', { conversation_id: this.conv.conversationId, error: error instanceof Error ? error.message : String(error) }))
       .finally(() => this.writes.delete(write));

@@ -3,8 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import type { RawData } from 'ws';
 import type { RoomMessage } from './message.js';
+import { loadRoomHistory } from './transcript-store.js';
 import {
-  AudioFrameKind, ClientFrame, RoomCloseCode, decodeAudioFrame, encodeAudioFrame, type Participant, type ServerFrame,
+  AudioFrameKind, ClientFrame, ROOM_HISTORY_LIMIT, RoomCloseCode, decodeAudioFrame, encodeAudioFrame, type Participant, type ServerFrame,
 } from '../../../protocol/room.js';
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import { visemeIndex } from '../../../protocol/visemes.js';
@@ -92,11 +93,15 @@ export class Room {
     const now = this.deps.clock.now();
     this.marks.startedAt ??= now;
     this.marks.emptySince = null;
-    await this.deps.db
-      .updateTable('conversations')
-      .set((eb) => ({ live_started_at: eb.fn.coalesce('live_started_at', eb.val(now)), live_empty_since: null, live_heartbeat_at: now }))
-      .where('conversation_id', '=', this.conversationId)
-      .execute();
+    // What was said so far goes with the welcome, so that a visitor joining again (a reload) keeps it.
+    const [, transcript] = await Promise.all([
+      this.deps.db
+        .updateTable('conversations')
+        .set((eb) => ({ live_started_at: eb.fn.coalesce('live_started_at', eb.val(now)), live_empty_since: null, live_heartbeat_at: now }))
+        .where('conversation_id', '=', this.conversationId)
+        .execute(),
+      (this.pal?.settled() ?? Promise.resolve()).then(() => loadRoomHistory(this.deps.db, this.conversationId, ROOM_HISTORY_LIMIT)),
+    ]);
     if (socket.readyState !== socket.OPEN) return;
     if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
     // A token admits one live connection: the newest (a reload, a second tab) replaces the older one.
@@ -118,6 +123,7 @@ export class Room {
         ? { perception: { frames_url: `${this.deps.config.publicUrl}/v2/conversations/${this.conversationId}/frames`, interval_ms: FRAME_INTERVAL_MS } }
         : {}),
       ...(recordingRequested(this.conv.properties) ? { recording: true } : {}),
+      ...(transcript.length ? { transcript } : {}),
     });
     this.broadcast({ type: 'participant-joined', participant }, participant.participant_id);
     this.arm();

@@ -1,9 +1,11 @@
 // The conversation's transcript, written turn by turn as it is spoken so that any instance can send
 // `application.transcription_ready` with all of it, even after the room's process died.
 import type { TranscriptEntry } from '../../../protocol/callbacks.js';
+import type { RoomTranscriptEntry } from '../../../protocol/room.js';
 import type { Db } from '../../platform/db/database.js';
 
-export async function appendTranscriptEntry(db: Db, conversationId: string, entry: TranscriptEntry): Promise<void> {
+/** `interrupted`: the PAL was cut off and `content` is what was heard (kept for the room's history, not the callback). */
+export async function appendTranscriptEntry(db: Db, conversationId: string, entry: TranscriptEntry & { interrupted?: boolean }): Promise<void> {
   await db
     .insertInto('conversation_transcript_entries')
     .values({
@@ -15,8 +17,28 @@ export async function appendTranscriptEntry(db: Db, conversationId: string, entr
       duration: entry.duration,
       inference_id: entry.inference_id ?? null,
       participant_name: entry.participant_name ?? null,
+      interrupted: entry.interrupted === true,
     })
     .execute();
+}
+
+/** The latest `limit` turns, oldest first, as the room sends them to a participant who joins. */
+export async function loadRoomHistory(db: Db, conversationId: string, limit: number): Promise<RoomTranscriptEntry[]> {
+  const rows = await db
+    .selectFrom('conversation_transcript_entries')
+    .select(['role', 'content', 'started_at', 'inference_id', 'interrupted'])
+    .where('conversation_id', '=', conversationId)
+    .orderBy('started_at', 'desc')
+    .orderBy('entry_id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.reverse().map((r) => ({
+    role: r.role,
+    content: r.content,
+    timestamp: r.started_at,
+    ...(r.role === 'assistant' && r.inference_id ? { inference_id: r.inference_id } : {}),
+    ...(r.interrupted ? { interrupted: true } : {}),
+  }));
 }
 
 /** In the order the turns began (ties keep the order they were written). */

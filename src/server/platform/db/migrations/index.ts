@@ -23,6 +23,7 @@ import * as dailyParticipants from './0990_daily_participants.js';
 import * as conversationFrames from './0991_conversation_frames.js';
 import * as recordings from './0992_recordings.js';
 import * as roomHolders from './0993_room_holders.js';
+import * as transcriptInterrupted from './0994_transcript_interrupted.js';
 
 export const migrations: Record<string, PalkitMigration> = {
   '0001_core': core,
@@ -46,4 +47,5 @@ export const migrations: Record<string, PalkitMigration> = {
   '0991_conversation_frames': conversationFrames,
   '0992_recordings': recordings,
   '0993_room_holders': roomHolders,
+  '0994_transcript_interrupted': transcriptInterrupted,
 };

@@ -15,6 +15,8 @@ export interface LiveTables {
     duration: number;
     inference_id: string | null;
     participant_name: string | null;
+    /** The PAL was cut off; `content` is what was heard (migration 0994). */
+    interrupted: Generated<boolean>;
     created_at: CreatedAt;
   };
   canvas_interactions: {

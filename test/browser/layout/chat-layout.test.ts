@@ -1,0 +1,73 @@
+// Issue 25, item 3: with the chat open in the widget the PAL stays in view — whole, above the chat panel,
+// clear of the self view — on a laptop (the 400 × 640 popup) and on a phone (the full-screen sheet); and
+// the reply being spoken has its transcript row from its first words.
+import { expect, fixture, html } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
+import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
+import type { PalTranscript } from '../../../src/palkit/components/transcript/transcript.js';
+import { until } from '../helpers/fakes.js';
+import { deep, useFakeService } from '../helpers/deployment.js';
+
+// A portrait face, as trained faces' thumbnails are: her eyes sit in the upper third.
+const FACE = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="480" height="640"><rect width="480" height="640" fill="#345"/><circle cx="240" cy="260" r="150" fill="#e0b49a"/></svg>')}`;
+
+async function widgetWithChatOpen(): Promise<PalWidget> {
+  const service = useFakeService({ customization: { show_haircheck: false } });
+  const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);
+  await until(() => el.session?.deployment != null && el.session.state === 'idle', 'init');
+  service.transportFactoryHook = (t) => (t.palImageUrl = FACE);
+  await el.startConversation();
+  await until(() => el.state === 'connected', 'connected');
+  await until(() => deep(el, 'pal-conversation', 'pal-stage', 'img.pal') !== null && deep(el, 'pal-conversation', 'pal-stage', '[part=self]') !== null, 'face and self view');
+  const controls = deep(el, 'pal-conversation', 'pal-controls')!.shadowRoot!;
+  [...controls.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.getAttribute('aria-label') === 'Chat' || b.textContent?.includes('Chat'))!.click();
+  await until(() => deep(el, 'pal-conversation', 'pal-transcript.panel:not([hidden])') !== null, 'chat open');
+  return el;
+}
+
+/** The part of an <img> that object-fit leaves showing the picture. */
+function picture(img: HTMLImageElement): DOMRect {
+  const box = img.getBoundingClientRect();
+  const fit = getComputedStyle(img).objectFit;
+  const scale = (fit === 'contain' ? Math.min : Math.max)(box.width / img.naturalWidth, box.height / img.naturalHeight);
+  const w = img.naturalWidth * scale;
+  const h = img.naturalHeight * scale;
+  return new DOMRect(box.left + (box.width - w) / 2, box.top + (box.height - h) / 2, w, h);
+}
+
+const overlap = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+for (const [width, height] of [[1366, 800], [390, 844]] as const) {
+  describe(`widget with the chat open at ${width} px`, () => {
+    before(() => setViewport({ width, height }));
+    after(() => setViewport({ width: 800, height: 600 }));
+
+    it('keeps the PAL whole, above the chat panel and clear of the self view', async () => {
+      const el = await widgetWithChatOpen();
+      const img = deep<HTMLImageElement>(el, 'pal-conversation', 'pal-stage', 'img.pal')!;
+      await until(() => img.complete && img.naturalWidth > 0, 'face loaded');
+      const face = picture(img);
+      const shown = img.getBoundingClientRect();
+      const panel = deep(el, 'pal-conversation', 'pal-transcript.panel')!.getBoundingClientRect();
+      const self = deep(el, 'pal-conversation', 'pal-stage', '[part=self]')!.getBoundingClientRect();
+      const rect = (r: DOMRect) => JSON.stringify({ l: Math.round(r.left), t: Math.round(r.top), r: Math.round(r.right), b: Math.round(r.bottom) });
+      // The whole picture is on screen (not cropped by the tile) and nothing covers it.
+      expect(face.top, `face ${rect(face)} within its tile ${rect(shown)}`).to.be.at.least(shown.top - 1);
+      expect(face.bottom).to.be.at.most(shown.bottom + 1);
+      expect(face.bottom, `face ${rect(face)} above the panel ${rect(panel)}`).to.be.at.most(panel.top + 1);
+      expect(overlap(face, self), `face ${rect(face)} vs self view ${rect(self)}`).to.equal(false);
+      expect(face.height, 'big enough to see her').to.be.at.least(150);
+    });
+
+    it('shows the reply being spoken in the chat from its first words', async () => {
+      const el = await widgetWithChatOpen();
+      el.session!.dispatchEvent(new (await import('../../../src/palkit/client/link.js')).LinkMessageEvent({
+        message_type: 'conversation', event_type: 'conversation.utterance.streaming', conversation_id: 'c42', inference_id: 'r1',
+        properties: { role: 'replica', speech: 'We open at nine', final: false },
+      }));
+      const panel = deep(el, 'pal-conversation', 'pal-transcript.panel') as unknown as PalTranscript;
+      await until(() => panel.shadowRoot!.querySelectorAll('li').length === 1, 'a row for the reply being spoken');
+      expect(panel.shadowRoot!.querySelector('li .bubble')!.textContent!.trim()).to.equal('We open at nine');
+    });
+  });
+}
