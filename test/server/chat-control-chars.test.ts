@@ -40,7 +40,6 @@ describe('control characters in chat turns', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (raw) => {
         const text = turnText(raw, 4000);
-        // eslint-disable-next-line no-control-regex -- what must not remain
         assert.doesNotMatch(text, /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/);
         assert.equal(text, text.trim());
         assert.ok(Buffer.from(text, 'utf8').toString('utf8') === text, 'encodes as UTF-8 unchanged');
