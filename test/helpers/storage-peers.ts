@@ -37,11 +37,11 @@ export async function startS3rver(buckets: string[]): Promise<Peer> {
   };
 }
 
-/** Azurite's blob service on a free port; `endpoint` is the account's blob service URL. */
-export async function startAzurite(): Promise<Peer> {
+/** Azurite's blob service on a free port of `host`; `endpoint` is the account's blob service URL. */
+export async function startAzurite(host = '127.0.0.1'): Promise<Peer> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(root, 'node_modules/azurite/dist/src/blob/main.js'), '--blobHost', '127.0.0.1', '--blobPort', '0', '--inMemoryPersistence', '--skipApiVersionCheck', '--disableTelemetry', '--loose'],
+    [join(root, 'node_modules/azurite/dist/src/blob/main.js'), '--blobHost', host, '--blobPort', '0', '--inMemoryPersistence', '--skipApiVersionCheck', '--disableTelemetry', '--loose'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -49,7 +49,7 @@ export async function startAzurite(): Promise<Peer> {
     const timer = setTimeout(() => reject(new Error(`Azurite did not start:\n${output}`)), 30_000);
     const read = (d: Buffer) => {
       output += d.toString();
-      const m = /listens on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      const m = /listens on http:\/\/[\d.]+:(\d+)/.exec(output);
       if (m) {
         clearTimeout(timer);
         resolve(Number(m[1]));
@@ -60,7 +60,7 @@ export async function startAzurite(): Promise<Peer> {
     child.once('exit', (code) => reject(new Error(`Azurite exited with ${code}:\n${output}`)));
   });
   return {
-    endpoint: `http://127.0.0.1:${port}/${AZURITE_ACCOUNT}`,
+    endpoint: `http://${host}:${port}/${AZURITE_ACCOUNT}`,
     async close() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -55,6 +55,8 @@ const EnvSchema = z.object({
   PALKIT_RECORDING_RETRY_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   PALKIT_RECORDING_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(6),
   PALKIT_RECORDING_LINK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  PALKIT_RECORDING_COPY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  PALKIT_RECORDING_IDLE_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
   PALKIT_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
 });
 
@@ -101,6 +103,9 @@ export interface Config {
     retryMs: number;
     maxAttempts: number;
     linkSeconds: number;
+    /** One delivery's whole time, and how long its connection may stay silent. */
+    copyTimeoutMs: number;
+    idleMs: number;
   };
   /** When set, `/metrics` answers only with `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
@@ -183,6 +188,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retryMs: e.PALKIT_RECORDING_RETRY_MS,
       maxAttempts: e.PALKIT_RECORDING_MAX_ATTEMPTS,
       linkSeconds: e.PALKIT_RECORDING_LINK_SECONDS,
+      copyTimeoutMs: e.PALKIT_RECORDING_COPY_TIMEOUT_MS,
+      idleMs: e.PALKIT_RECORDING_IDLE_MS,
     },
     metricsToken: e.PALKIT_METRICS_TOKEN,
     inviteDomain: e.PALKIT_INVITE_DOMAIN.toLowerCase(),

@@ -23,6 +23,7 @@ import { PalVoice, type AudioOut } from '../speech/voice.js';
 import { earsFor, synthesizerFor } from '../engines/voice-engine.js';
 import { appendTranscriptEntry, roundSeconds } from '../room/transcript-store.js';
 import { PalTools } from './tools.js';
+import { turnText } from './turn-text.js';
 import { recordDisclosure } from '../../resources/conversations/receipts.js';
 
 /** What the PAL needs from its room. */
@@ -145,11 +146,11 @@ export class PalAgent {
     const p = message.properties;
     switch (message.event_type) {
       case 'conversation.respond':
-        if (typeof p.text === 'string' && p.text.trim()) this.userTurn(p.text.trim().slice(0, MAX_TEXT), from, true);
+        if (typeof p.text === 'string') this.userTurn(turnText(p.text, MAX_TEXT), from, true);
         return;
       case 'conversation.utterance':
         // Speech recognised on the visitor's side: already relayed to the others, so only answered here.
-        if (p.role === 'user' && typeof p.speech === 'string' && p.speech.trim()) this.userTurn(p.speech.trim().slice(0, MAX_TEXT), from, false);
+        if (p.role === 'user' && typeof p.speech === 'string') this.userTurn(turnText(p.speech, MAX_TEXT), from, false);
         return;
       case 'conversation.echo':
         if (p.modality === 'audio' || typeof p.audio === 'string') return this.echoAudio(p);
@@ -229,6 +230,7 @@ export class PalAgent {
   }
 
   private userTurn(text: string, from: Sender, announce: boolean): void {
+    if (!text) return; // nothing left once cleaned
     const inferenceId = randomUUID();
     this.turnIdx++;
     // The visitor spoke over the PAL: it stops, as a person would.
@@ -309,7 +311,7 @@ export class PalAgent {
       stopped: () => {
         if (this.hearing.transcribes) this.emit('conversation.user.stopped_speaking', {});
       },
-      heard: (from, text) => this.userTurn(text.slice(0, MAX_TEXT), sender(from), true),
+      heard: (from, text) => this.userTurn(turnText(text, MAX_TEXT), sender(from), true),
       failed: () => {
         if (this.hearingLost) return;
         this.hearingLost = true;

@@ -78,7 +78,7 @@ async function storeRecording(deps: ServiceDeps, recordingId: string): Promise<v
       .returning('recording_id')
       .executeTakeFirst();
     if (!stored) return;
-    if (row.destination_id) await deps.jobs.enqueue(RECORDING_COPY_JOB, { recording_id: row.recording_id }, { db: trx, maxAttempts: 50 });
+    if (row.destination_id) await deps.jobs.enqueue(RECORDING_COPY_JOB, { recording_id: row.recording_id, owner_id: row.owner_id }, { db: trx, maxAttempts: 50 });
     await deps.jobs.enqueue(RECORDING_PRUNE_JOB, { recording_id: row.recording_id }, { db: trx, runAt: expiresAt, maxAttempts: 10 });
   });
   await rm(path, { force: true });

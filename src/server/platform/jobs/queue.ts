@@ -3,6 +3,10 @@
 // several instances can share one PostgreSQL. A claim is fenced by its attempt number: a run whose
 // lease was taken over (its heartbeat came too late) is aborted and cannot mark the job done, and a
 // process never claims a job it is itself still running, however late its heartbeat is.
+// A kind that talks to slow outside parties can be limited (`withLimits`): at most so many of its jobs run
+// at once in a process (by default one slot fewer than the queue has, so other kinds always get one), and
+// at most so many per lane (the owner named in the payload), so one owner's stalled destination cannot
+// hold the slots another owner's callbacks need.
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { scrubText, type Logger } from '../../app/log.js';
@@ -18,7 +22,21 @@ export interface JobContext<P = unknown> {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one registry holds handlers of every payload type
-export type JobHandler<P = any> = (ctx: JobContext<P>) => Promise<void>;
+export type JobHandler<P = any> = ((ctx: JobContext<P>) => Promise<void>) & { limits?: JobLimits };
+
+export interface JobLimits {
+  /** At most this many jobs of the kind run at once in this process (default: the queue's concurrency - 1). */
+  maxRunning?: number;
+  /** The payload field naming a job's lane (an owner id); jobs without it share one lane. */
+  laneField?: string;
+  /** At most this many jobs of one lane run at once in this process (default 1). */
+  perLane?: number;
+}
+
+/** The handler, run under these limits. */
+export function withLimits<P>(handler: (ctx: JobContext<P>) => Promise<void>, limits: JobLimits): JobHandler<P> {
+  return Object.assign(handler, { limits });
+}
 
 /** Throw this from a handler to retry later without counting it as a crash. */
 export class RetryLater extends Error {
@@ -66,7 +84,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
   const handlers = new Map<string, JobHandler>();
   const abort = new AbortController();
   /** The jobs this process is running, by job id. */
-  const running = new Map<number, Promise<void>>();
+  const running = new Map<number, { kind: string; lane: string; run: Promise<void> }>();
   let timer: NodeJS.Timeout | undefined;
   let started = false;
 
@@ -76,6 +94,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     // A claim can wait behind a long transaction (PGlite has one connection) and run after the lease
     // of a job this process is running lapsed, before that job's heartbeat got its turn.
     const mine = running.size > 0 ? sql`and job_id not in (${sql.join([...running.keys()])})` : sql``;
+    const limited = limitedKinds();
     const result = await sql<{ job_id: number; kind: string; payload: unknown; attempts: number; max_attempts: number }>`
       update jobs set status = 'running', attempts = attempts + 1,
         locked_until = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
@@ -84,12 +103,41 @@ export function createJobQueue(options: QueueOptions): JobQueue {
         where kind in (${sql.join(kinds)})
           and ((status = 'queued' and run_at <= now()) or (status = 'running' and locked_until < now()))
           ${mine}
+          ${limited}
         order by run_at, job_id
         for update skip locked
         limit 1)
       returning job_id, kind, payload, attempts, max_attempts`.execute(db);
     const row = result.rows[0];
     return row ? { ...row, job_id: Number(row.job_id) } : undefined;
+  }
+
+  /** Exclusions for the kinds (and lanes) that have used up their slots in this process. */
+  function limitedKinds() {
+    const parts = [];
+    for (const [kind, handler] of handlers) {
+      const limits = handler.limits;
+      if (!limits) continue;
+      const mineOfKind = [...running.values()].filter((r) => r.kind === kind);
+      const maxRunning = limits.maxRunning ?? Math.max(1, concurrency - 1);
+      if (mineOfKind.length >= maxRunning) {
+        parts.push(sql`and kind <> ${kind}`);
+        continue;
+      }
+      if (!limits.laneField) continue;
+      const perLane = limits.perLane ?? 1;
+      const counts = new Map<string, number>();
+      for (const r of mineOfKind) counts.set(r.lane, (counts.get(r.lane) ?? 0) + 1);
+      const full = [...counts].filter(([, n]) => n >= perLane).map(([lane]) => lane);
+      if (full.length) parts.push(sql`and not (kind = ${kind} and coalesce(payload ->> ${limits.laneField}, '') in (${sql.join(full)}))`);
+    }
+    return parts.length ? sql.join(parts, sql` `) : sql``;
+  }
+
+  function laneOf(kind: string, payload: unknown): string {
+    const field = handlers.get(kind)?.limits?.laneField;
+    const value = field && typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)[field] : undefined;
+    return value === undefined || value === null ? '' : String(value);
   }
 
   async function runOne(job: NonNullable<Awaited<ReturnType<typeof claim>>>): Promise<void> {
@@ -154,7 +202,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
           running.delete(job.job_id);
           schedule(0);
         });
-        running.set(job.job_id, run);
+        running.set(job.job_id, { kind: job.kind, lane: laneOf(job.kind, job.payload), run });
       }
     } catch (error) {
       if (!abort.signal.aborted) log.error('job poll failed', { error: error instanceof Error ? error.message : String(error) });
@@ -195,7 +243,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     async stop() {
       abort.abort();
       if (timer) clearTimeout(timer);
-      await Promise.allSettled([...running.values()]);
+      await Promise.allSettled([...running.values()].map((r) => r.run));
     },
     async drain(timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;

@@ -1,86 +1,38 @@
-// Delivery into the customer's bucket through each provider's official client: S3 and S3-compatible
-// endpoints (AWS SDK), Google Cloud Storage (@google-cloud/storage), Azure Blob (@azure/storage-blob).
-// Each client is loaded when a recording is first delivered with it (together they add about a second
-// to the service's start).
-import type { BlobServiceClient } from '@azure/storage-blob';
-import type { StorageProviderName } from '../../platform/db/tables/recordings.js';
+// Delivery into the customer's bucket: S3 and S3-compatible endpoints (AWS SDK), Azure Blob
+// (@azure/storage-blob) and Google Cloud Storage (its JSON API's multipart upload through the guarded
+// fetch). Every connection goes through the outbound address policy, endpoints inside connection strings
+// included: the SDKs get checked agents (`platform/net/checked-agent.ts`), so redirects and DNS answers
+// are checked at connect time, answers are capped (an error body is read to a small cap, not buffered
+// whole) and a destination that stops answering is dropped after an idle timeout.
+import { createCheckedAgents } from '../../platform/net/checked-agent.js';
+import { toS3 } from './to-s3.js';
+import { toAzure } from './to-azure.js';
+import { toGcs } from './to-gcs.js';
+import { DeliveryError, MAX_ANSWER_BYTES, type Delivered, type DeliveryLimits, type Destination, type Upload } from './delivery.js';
 
-export interface Destination {
-  provider: StorageProviderName;
-  bucketName: string;
-  region: string | null;
-  endpoint: string | null;
-  credentials: Record<string, string>;
-}
+export { DeliveryError, MAX_ANSWER_BYTES, type Delivered, type DeliveryLimits, type Destination } from './delivery.js';
 
-export interface Delivered {
-  storageUri: string;
-}
-
-/** A refusal from the destination, with the provider's code when it gave one. */
-export class DeliveryError extends Error {
-  constructor(readonly code: string, message: string) {
-    super(message);
-  }
-}
-
-const TIMEOUT_MS = 120_000;
-
-export async function deliver(destination: Destination, key: string, body: Buffer, contentType: string, signal: AbortSignal): Promise<Delivered> {
+export async function deliver(destination: Destination, key: string, body: Buffer, contentType: string, signal: AbortSignal, limits: DeliveryLimits): Promise<Delivered> {
+  const agents = createCheckedAgents(limits.outboundAllow, { idleMs: limits.idleMs, maxResponseBytes: MAX_ANSWER_BYTES });
+  const deadline = AbortSignal.any([signal, AbortSignal.timeout(limits.timeoutMs)]);
+  // An SDK that ignores the signal still loses its connections.
+  const drop = () => agents.destroy();
+  deadline.addEventListener('abort', drop, { once: true });
+  const upload: Upload = { destination, key, body, contentType, signal: deadline, agents, limits };
   try {
-    if (destination.provider === 's3') return await toS3(destination, key, body, contentType, signal);
-    if (destination.provider === 'gcs') return await toGcs(destination, key, body, contentType);
-    return await toAzure(destination, key, body, contentType, signal);
+    if (destination.provider === 's3') return await toS3(upload);
+    if (destination.provider === 'gcs') return await toGcs(upload);
+    return await toAzure(upload);
   } catch (error) {
+    // The policy's own refusal names the cause better than the SDK's wrapping of it.
+    const refusal = agents.refusal();
+    if (refusal) throw new DeliveryError(refusal.code, refusal.message);
+    if (deadline.aborted && !signal.aborted) throw new DeliveryError('outbound_timeout', `the destination did not finish within ${limits.timeoutMs} ms`);
     throw asDeliveryError(error);
-  }
-}
-
-async function toS3(d: Destination, key: string, body: Buffer, contentType: string, signal: AbortSignal): Promise<Delivered> {
-  const { PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
-  const client = new S3Client({
-    region: d.region ?? 'us-east-1',
-    ...(d.endpoint ? { endpoint: d.endpoint, forcePathStyle: true } : {}),
-    credentials: { accessKeyId: d.credentials.access_key_id ?? '', secretAccessKey: d.credentials.secret_access_key ?? '', ...(d.credentials.session_token ? { sessionToken: d.credentials.session_token } : {}) },
-    maxAttempts: 1,
-  });
-  try {
-    await client.send(new PutObjectCommand({ Bucket: d.bucketName, Key: key, Body: body, ContentType: contentType }), { abortSignal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) });
   } finally {
-    client.destroy();
+    deadline.removeEventListener('abort', drop);
+    agents.destroy();
   }
-  return { storageUri: `s3://${d.bucketName}/${key}` };
-}
-
-async function toGcs(d: Destination, key: string, body: Buffer, contentType: string): Promise<Delivered> {
-  const credentials = d.credentials.service_account_json ? (JSON.parse(d.credentials.service_account_json) as { client_email?: string; private_key?: string; project_id?: string }) : undefined;
-  const { Storage } = await import('@google-cloud/storage');
-  const storage = new Storage({
-    ...(d.endpoint ? { apiEndpoint: d.endpoint } : {}),
-    ...(credentials ? { credentials: { client_email: credentials.client_email, private_key: credentials.private_key }, projectId: credentials.project_id } : {}),
-    retryOptions: { autoRetry: false },
-  });
-  await storage.bucket(d.bucketName).file(key).save(body, { resumable: false, contentType, timeout: TIMEOUT_MS });
-  return { storageUri: `gs://${d.bucketName}/${key}` };
-}
-
-async function toAzure(d: Destination, key: string, body: Buffer, contentType: string, signal: AbortSignal): Promise<Delivered> {
-  const { BlobServiceClient, StorageSharedKeyCredential } = await import('@azure/storage-blob');
-  const c = d.credentials;
-  let service: BlobServiceClient;
-  if (c.connection_string) {
-    service = BlobServiceClient.fromConnectionString(c.connection_string);
-  } else {
-    const account = c.account_name ?? '';
-    const url = d.endpoint ?? `https://${account}.blob.core.windows.net`;
-    service = c.sas_token
-      ? new BlobServiceClient(`${url}?${c.sas_token.replace(/^\?/, '')}`)
-      : new BlobServiceClient(url, new StorageSharedKeyCredential(account, c.account_key ?? ''));
-  }
-  const blob = service.getContainerClient(d.bucketName).getBlockBlobClient(key);
-  await blob.uploadData(body, { blobHTTPHeaders: { blobContentType: contentType }, abortSignal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) });
-  // The blob's address without any SAS query.
-  return { storageUri: blob.url.split('?')[0]! };
 }
 
 function asDeliveryError(error: unknown): DeliveryError {

@@ -5,20 +5,24 @@
 // settling re-delivers the same object and still sends one callback.
 import { sql } from 'kysely';
 import type { ServiceDeps } from '../../app/context.js';
-import { RetryLater, type JobHandler } from '../../platform/jobs/queue.js';
+import { RetryLater, withLimits, type JobHandler } from '../../platform/jobs/queue.js';
 import { isoMillis } from '../../app/time.js';
 import { recordConversationCallbacks, type ConversationCallback } from '../conversations/events-store.js';
 import { defaultStorage } from '../../providers/storage/default-storage.js';
 import { readDestination } from './destinations.js';
 import { RECORDING_COPY_JOB, RECORDING_PRUNE_JOB } from '../../live/recording/store.js';
-import { DeliveryError, deliver } from '../../providers/storage/uploaders.js';
+import { DeliveryError, deliver, type Destination } from '../../providers/storage/uploaders.js';
 import { scrubText } from '../../app/log.js';
 
-type Payload = { recording_id: string };
+type Payload = { recording_id: string; owner_id?: number };
+
+/** Failures another attempt cannot mend: the copy settles at once. A refusal by the address policy is one. */
+const FINAL_CODES = new Set(['destination_not_found', 'recording_missing', 'endpoint_blocked', 'outbound_blocked']);
 
 export function recordingJobs(deps: ServiceDeps): Record<string, JobHandler> {
   return {
-    [RECORDING_COPY_JOB]: async ({ payload, signal }: { payload: Payload; signal: AbortSignal }) => copy(deps, payload.recording_id, signal),
+    // One slot per owner (a destination that stalls holds only its owner's), and never every slot.
+    [RECORDING_COPY_JOB]: withLimits(async ({ payload, signal }: { payload: Payload; signal: AbortSignal }) => copy(deps, payload.recording_id, signal), { laneField: 'owner_id', perLane: 1 }),
     [RECORDING_PRUNE_JOB]: async ({ payload }: { payload: Payload }) => {
       const row = await deps.db.selectFrom('recordings').select(['default_key', 'default_deleted_at']).where('recording_id', '=', payload.recording_id).executeTakeFirst();
       if (!row || row.default_deleted_at) return;
@@ -39,14 +43,18 @@ async function copy(deps: ServiceDeps, recordingId: string, signal: AbortSignal)
     .returningAll()
     .executeTakeFirst();
   if (!row || !row.destination_id || !row.object_key) return;
-  const destination = await readDestination(deps, row.destination_id);
-  const provider = destination?.provider ?? 's3';
+  const { copyTimeoutMs, idleMs } = deps.config.recording;
+  let provider: Destination['provider'] = 's3';
   let failure: DeliveryError;
   try {
+    // Inside the try: a destination the address policy refuses fails this attempt (and, being final, the copy).
+    const destination = await readDestination(deps, row.destination_id);
     if (!destination) throw new DeliveryError('destination_not_found', `recording destination ${row.destination_id} no longer exists`);
+    provider = destination.provider;
     const body = await defaultStorage(deps.config.recording).get(row.default_key);
     if (!body) throw new DeliveryError('recording_missing', 'the recording is no longer in the default storage');
-    const { storageUri } = await deliver(destination, row.object_key, body, row.content_type, signal);
+    const limits = { outboundAllow: deps.config.outboundAllow, fetch: deps.fetch, timeoutMs: copyTimeoutMs, idleMs };
+    const { storageUri } = await deliver(destination, row.object_key, body, row.content_type, signal, limits);
     await settle(deps, row, 'delivered', {
       event_type: 'application.recording_ready',
       properties: { bucket_name: destination.bucketName, s3_key: row.object_key, duration: row.duration ?? 0, storage_provider: provider, storage_uri: storageUri },
@@ -58,7 +66,7 @@ async function copy(deps: ServiceDeps, recordingId: string, signal: AbortSignal)
     // Storage errors can quote signed URLs or endpoints with credentials; the message is returned and sent.
     failure = new DeliveryError(raw.code, scrubText(raw.message));
   }
-  const final = row.copy_attempts >= maxAttempts || failure.code === 'destination_not_found' || failure.code === 'recording_missing';
+  const final = row.copy_attempts >= maxAttempts || FINAL_CODES.has(failure.code);
   deps.log.info('recording copy failed', { recording_id: recordingId, attempt: row.copy_attempts, final, error_code: failure.code });
   if (!final) {
     await deps.db.updateTable('recordings').set({ last_error: `${failure.code}: ${failure.message}`.slice(0, 1000), next_attempt_at: new Date(Date.now() + backoff(retryMs, row.copy_attempts)) }).where('recording_id', '=', recordingId).execute();

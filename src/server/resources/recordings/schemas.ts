@@ -16,7 +16,8 @@ export const DestinationCredentials = z
     secret_access_key: secret.optional().openapi({ description: 's3: secret access key' }),
     session_token: secret.optional().openapi({ description: 's3: session token of temporary credentials' }),
     service_account_json: secret.optional().openapi({ description: 'gcs: the service account key file (JSON text)' }),
-    account_name: secret.optional().openapi({ description: 'azure_blob: storage account name' }),
+    // A name only: it becomes the host of the default endpoint, so nothing that could change the URL's host.
+    account_name: z.string().regex(/^[a-z0-9]{3,24}$/, 'must be a storage account name (3 to 24 lowercase letters and digits)').optional().openapi({ description: 'azure_blob: storage account name' }),
     account_key: secret.optional().openapi({ description: 'azure_blob: storage account key' }),
     sas_token: secret.optional().openapi({ description: 'azure_blob: a SAS token allowing writes to the container (instead of the account key)' }),
     connection_string: secret.optional().openapi({ description: 'azure_blob: a connection string (instead of name and key)' }),
