@@ -85,9 +85,12 @@ describe('chaos: a flood relayed through a second instance', { skip: !onPostgres
     void flooding.finally(() => (done = true)).catch(() => undefined);
     const replies: number[] = [];
     let peakQueue = 0;
+    const lag = { a: 0, b: 0 };
     const sampling = (async () => {
       while (!done) {
         peakQueue = Math.max(peakQueue, await metric(b, 'palkit_relay_queue_bytes'));
+        lag.a = Math.max(lag.a, await metric(a, 'palkit_nodejs_eventloop_lag_max_seconds'));
+        lag.b = Math.max(lag.b, await metric(b, 'palkit_nodejs_eventloop_lag_max_seconds'));
         await sleep(100);
       }
     })();
@@ -104,7 +107,8 @@ describe('chaos: a flood relayed through a second instance', { skip: !onPostgres
     console.log(
       `# ${result.sent} frames of 96 kHz over ${result.sessions} connections; bystander quiet p95 ${percentile(quiet, 95).toFixed(0)} ms, ` +
         `during the flood p95 ${percentile(replies, 95).toFixed(0)} ms (max ${Math.max(...replies).toFixed(0)}) over ${replies.length} replies; ` +
-        `B's queue peaked at ${(peakQueue / 1024).toFixed(0)} KiB; ${shed} audio payloads shed; B's memory +${growth.toFixed(0)} MB`,
+        `B's queue peaked at ${(peakQueue / 1024).toFixed(0)} KiB; ${shed} audio payloads shed; B's memory +${growth.toFixed(0)} MB; ` +
+        `longest event-loop stall A ${(lag.a * 1000).toFixed(0)} ms, B ${(lag.b * 1000).toFixed(0)} ms`,
     );
     // Measured against the same bystander's quiet replies of this run (the machine may be busy with more than this test).
     assert.ok(percentile(replies, 95) < percentile(quiet, 95) + 500, `the relayed bystander's replies took ${replies.map((r) => r.toFixed(0)).join(', ')} ms (quiet p95 ${percentile(quiet, 95).toFixed(0)} ms)`);

@@ -13,7 +13,7 @@ export const SEND_QUEUE_LIMITS = {
   /** Nothing is queued past this. */
   maxBytes: 4 * 1024 * 1024,
   /** Audio that waited this long is not sent any more. */
-  audioMaxAgeMs: 200,
+  audioMaxAgeMs: 100,
 } as const;
 const PAYLOAD_OVERHEAD = 128;
 
