@@ -18,8 +18,8 @@ export interface OwnPostgres {
   /** Stops the server (fast shutdown: sessions are ended, as in a restart or a failover). */
   stop(): Promise<void>;
   start(): Promise<void>;
-  /** One statement as the superuser, on a connection of its own. */
-  query<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]>;
+  /** One statement as the superuser, on a connection of its own (to the `postgres` database unless told). */
+  query<R extends pg.QueryResultRow = Record<string, unknown>>(text: string, values?: unknown[], database?: string): Promise<R[]>;
   /** Stops the server and removes its directory. */
   destroy(): Promise<void>;
 }
@@ -65,8 +65,8 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     url,
     start,
     stop: async () => void (await pgCtl('-m', 'fast', 'stop')),
-    async query(text, values) {
-      const client = new pg.Client({ connectionString: url, application_name: 'test' });
+    async query(text, values, database = 'postgres') {
+      const client = new pg.Client({ connectionString: url.replace(/\/postgres$/, `/${database}`), application_name: 'test' });
       await client.connect();
       try {
         return (await client.query(text, values)).rows;

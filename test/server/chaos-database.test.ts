@@ -1,8 +1,8 @@
 // Chaos: the database comes and goes under live rooms. Two service processes share a PostgreSQL of this
 // test's own (restarting the suite's shared cluster would break the files running beside this one); one
 // room is joined directly, one through the other instance (relayed over LISTEN/NOTIFY). Every service
-// connection is terminated with pg_terminate_backend, three times, and then the server is stopped and
-// started again. The processes never exit, /readyz answers 503 while the database is away and 200 once
+// connection is terminated with pg_terminate_backend, three times; the sending connections are
+// terminated while no new connection may be opened; and then the server is stopped and started again. The processes never exit, /readyz answers 503 while the database is away and 200 once
 // it and the channel's connections are back, and both rooms answer again.
 // PostgreSQL leg only (on PGlite the database is in the process and cannot go away).
 import assert from 'node:assert/strict';
@@ -108,6 +108,24 @@ describe('chaos: the database comes and goes under live rooms', { skip: skip ?? 
     await bothRoomsAnswer('after the terminations');
   });
 
+  it('the sending connection lost while no connection can be opened: /readyz answers 503 for the channel until it is back', async () => {
+    // New connections to the service's database are refused; those open stay (the pool still answers).
+    await db.query(`alter database postgres allow_connections false`, [], 'template1');
+    try {
+      const killed = await db.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'palkit/send'`, [], 'template1');
+      assert.equal(killed.length, 2);
+      for (const s of [a, b]) {
+        await until(s, 503, 10_000, 'with the sending connection gone');
+        const body = (await (await fetch(`${s.process.url}/readyz`)).json()) as { error: string };
+        assert.match(body.error, /room channel/, 'the channel is what is not ready');
+      }
+    } finally {
+      await db.query(`alter database postgres allow_connections true`, [], 'template1');
+    }
+    for (const [s, name] of [[a, 'A'], [b, 'B']] as const) await until(s, 200, 15_000, `instance ${name} once connections are allowed again`);
+    await bothRoomsAnswer('after the sending connections came back');
+  });
+
   it('the database restarted: /readyz answers 503 while it is away and 200 when it is back, and both rooms answer again', async () => {
     await db.stop();
     const down = await Promise.all([until(a, 503, 10_000, 'A with the database stopped'), until(b, 503, 10_000, 'B with the database stopped')]);
@@ -123,7 +141,9 @@ describe('chaos: the database comes and goes under live rooms', { skip: skip ?? 
     console.log(`# /readyz 503 after ${Math.max(...down)} ms; 200 again ${Math.max(...up)} ms after the database started`);
     assert.equal(direct.socket.readyState, direct.socket.OPEN, 'the visitor on the holding instance stayed connected');
     await bothRoomsAnswer('after the restart');
-    a.assertAlive();
-    b.assertAlive();
+    for (const s of [a, b]) {
+      s.assertAlive();
+      assert.doesNotMatch(s.process.output(), /unhandled|uncaught/i);
+    }
   });
 });
