@@ -1,6 +1,6 @@
 // Chaos: a visitor connected to instance B floods a room held by instance A, so the flood crosses the
 // instance channel (LISTEN/NOTIFY on the shared PostgreSQL). B reaches the database over a link slowed
-// to 256 KB/s upstream (a proxy), so that what the flooder gets past its budget — a second of 96 kHz
+// to 512 KB/s upstream (a proxy), so that what the flooder gets past its budget — a second of 96 kHz
 // microphone on every join, joining again whenever it is closed — arrives faster than the channel can
 // send. B's send queue stays bounded (audio shed first, counted in /metrics), another visitor relayed
 // through B to A keeps answering in time, and B's memory stays bounded.
@@ -15,7 +15,7 @@ import { onPostgres } from '../helpers/service.js';
 import { startThrottledProxy, type ThrottledProxy } from '../helpers/throttled-proxy.js';
 import { SEND_QUEUE_LIMITS } from '../../src/server/live/cluster/send-queue.js';
 
-const LINK_BYTES_PER_SECOND = 256 * 1024;
+const LINK_BYTES_PER_SECOND = 512 * 1024;
 
 describe('chaos: a flood relayed through a second instance', { skip: !onPostgres && 'the PostgreSQL leg only (PALKIT_TEST_DATABASE_URL)', timeout: 180_000 }, () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -80,7 +80,7 @@ describe('chaos: a flood relayed through a second instance', { skip: !onPostgres
     for (let i = 0; i < 10; i++) quiet.push(await replyMs(bystander));
     const { conv } = await relayedThroughB();
     const rssBefore = b.rssMb();
-    const flooding = flood({ ...conv, conversationUrl: via(b, conv.conversationUrl) }, 'hifi', 40_000);
+    const flooding = flood({ ...conv, conversationUrl: via(b, conv.conversationUrl) }, 'hifi', 20_000);
     let done = false;
     void flooding.finally(() => (done = true)).catch(() => undefined);
     const replies: number[] = [];

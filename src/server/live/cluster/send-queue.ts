@@ -12,8 +12,8 @@ export const SEND_QUEUE_LIMITS = {
   audioBytes: 64 * 1024,
   /** Nothing is queued past this. */
   maxBytes: 4 * 1024 * 1024,
-  /** Audio that waited this long is not sent any more. */
-  audioMaxAgeMs: 100,
+  /** Audio that waited this long is not sent any more (long enough to ride out an event-loop stall of a busy instance). */
+  audioMaxAgeMs: 1_000,
 } as const;
 const PAYLOAD_OVERHEAD = 128;
 

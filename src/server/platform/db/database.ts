@@ -72,9 +72,8 @@ async function openPostgres(url: string, schema: string | undefined, log: Logger
   // pool listens while a client is idle (and removes it), nobody while Kysely holds it: listen on
   // every client for good. The query that meets the loss fails on its own, and the pool opens a new
   // connection for the next one.
-  const lost = (error: Error) => log?.error('a database connection was lost', { error: error.message });
-  pool.on('error', lost);
-  pool.on('connect', (client) => client.on('error', lost));
+  pool.on('connect', (client) => client.on('error', (error) => log?.error('a database connection was lost', { error: error.message })));
+  pool.on('error', () => undefined); // the same loss of an idle client, logged by the listener above
   if (schema) {
     if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
     await pool.query(`create schema if not exists ${schema}`);
