@@ -1,6 +1,6 @@
 // A hostile visitor in a process of its own (so the test's own event loop measures the victims, not the
 // flood): joins a room with its meeting token and sends frames as fast as the socket takes them.
-// Usage: node flooder.mjs <conversation_url> <meeting_token> <kind: audio|rates|chat|echo> <count>
+// Usage: node flooder.mjs <conversation_url> <meeting_token> <kind: audio|hifi|rates|chat|echo> <count>
 // Closed for flooding, it joins again with the same meeting token until all is sent. Prints one JSON line
 // when done: { sent, closeCode (of the last connection), sessions }.
 import WebSocket from 'ws';
@@ -22,6 +22,8 @@ function frame(i) {
   switch (kind) {
     case 'audio':
       return audio(16000);
+    case 'hifi': // the most bytes a second of microphone may take (96 kHz)
+      return audio(96000);
     case 'rates':
       return audio(i % 2 ? 16000 : 8000);
     case 'chat':

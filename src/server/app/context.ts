@@ -13,6 +13,11 @@ import type { ServiceMetrics } from './ops/metrics.js';
 /** Where the service is in its life: set `draining` once shutdown begins (starts refused, /readyz 503). */
 export interface Lifecycle {
   draining: boolean;
+  /**
+   * Parts that can lose their footing while the service runs (the instance channel's connections), asked
+   * by /readyz: each answers why it is not ready, or null.
+   */
+  readonly readiness: Set<() => string | null>;
 }
 
 export interface ServiceDeps {

@@ -46,13 +46,13 @@ export interface ServiceOptions {
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const log = createLogger(config.log);
-  const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(options.schema ? { schema: options.schema } : {}) });
+  const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log, ...(options.schema ? { schema: options.schema } : {}) });
   const { db } = opened;
   for (const [key, owner] of config.seedKeys) await addApiKey(db, key, owner, 'seed');
   const fetch = createGuardedFetch(config.outboundAllow);
   const jobs = createJobQueue({ db, log, leaseSeconds: config.jobLeaseSeconds });
   const metrics = createMetrics({ db, processMetrics: options.processMetrics ?? false });
-  const lifecycle = { draining: false };
+  const lifecycle = { draining: false, readiness: new Set<() => string | null>() };
   const webhooks = createWebhooks({ db, jobs, fetch, log, metrics });
   const secrets = createSecrets(await loadMasterKey(db, config, log));
   const deps: ServiceDeps = { config, db, dbKind: opened.kind, hasVector: opened.hasVector, clock: options.clock ?? systemClock, log, fetch, jobs, webhooks, secrets, bus: new Bus(), metrics, lifecycle };

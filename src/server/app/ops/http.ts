@@ -71,6 +71,10 @@ export function installOps(app: ApiApp, deps: ServiceDeps): void {
     c.header('cache-control', 'no-store');
     if (lifecycle.draining) return c.json({ error: 'shutting_down: this instance is shutting down' }, 503);
     if (!deps.jobs.isRunning()) return c.json({ error: 'not_ready: the job runner is not running' }, 503);
+    for (const check of lifecycle.readiness) {
+      const reason = check();
+      if (reason) return c.json({ error: `not_ready: ${reason}` }, 503);
+    }
     try {
       await Promise.race([sql`select 1`.execute(deps.db), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref())]);
     } catch (error) {

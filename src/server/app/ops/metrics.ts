@@ -13,6 +13,9 @@ export interface ServiceMetrics {
   roomInputDropped: Counter<'kind'>;
   roomSocketsClosedForFlooding: Counter;
   unhandledRejections: Counter;
+  relayShed: Counter<'kind'>;
+  /** What the instance channel has queued, read at scrape time (the room hub sets `bytes` on PostgreSQL). */
+  relayQueue: { bytes: () => number };
 }
 
 export interface MetricsOptions {
@@ -61,8 +64,25 @@ export function createMetrics({ db, processMetrics = false }: MetricsOptions): S
     },
   });
 
+  const relayQueue = { bytes: () => 0 };
+  new Gauge({
+    name: 'palkit_relay_queue_bytes',
+    help: 'Bytes waiting in this instance\'s channel to the other instances (bounded; audio is shed first).',
+    registers: [registry],
+    collect() {
+      this.set(relayQueue.bytes());
+    },
+  });
+
   return {
     registry,
+    relayQueue,
+    relayShed: new Counter({
+      name: 'palkit_relay_shed_total',
+      help: 'NOTIFY payloads the instance channel dropped because its queue was full (kind: audio, shed first; message, only when the queue is full without audio).',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
     conversationStarts: new Counter({ name: 'palkit_conversation_starts_total', help: 'Conversations started (via: deployment start or keyed API create).', labelNames: ['via'], registers: [registry] }),
     startRefusals: new Counter({ name: 'palkit_start_refusals_total', help: 'Conversation starts refused, by reason (the error code of the answer).', labelNames: ['via', 'reason'], registers: [registry] }),
     webhookDeliveryFailures: new Counter({ name: 'palkit_webhook_delivery_failures_total', help: 'Failed webhook delivery attempts (final: no retry follows).', labelNames: ['final'], registers: [registry] }),

@@ -4,11 +4,21 @@
 // message travels in numbered parts and is put back together on arrival.
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../app/log.js';
+import { APPLICATION_NAME } from '../../platform/db/database.js';
+import { keepConnected } from '../../platform/db/kept-connection.js';
+import { SendQueue, type ShedKind } from './send-queue.js';
 
 export interface InstanceChannel {
   readonly instanceId: string;
-  /** Sends to another instance (fire and forget: an instance that is gone simply never reads it). */
-  send(to: string, message: object): void;
+  /** Both connections are open (a lost one is being opened again). */
+  readonly ready: boolean;
+  /** What waits to be sent, in bytes. */
+  readonly queuedBytes: number;
+  /**
+   * Sends to another instance (fire and forget: an instance that is gone simply never reads it). Audio
+   * is shed first when the queue backs up.
+   */
+  send(to: string, message: object, options?: { audio?: boolean }): void;
   close(): Promise<void>;
 }
 
@@ -16,7 +26,6 @@ export interface InstanceChannel {
 const MAX_PAYLOAD = 7_000;
 /** A message whose parts stop arriving is dropped after this long. */
 const PART_TIMEOUT_MS = 10_000;
-const RECONNECT_MS = 1_000;
 
 export const channelName = (instanceId: string) => `palkit_room_${instanceId}`;
 
@@ -68,67 +77,90 @@ function parseObject(text: string): Record<string, unknown> | null {
   }
 }
 
+export interface ChannelOptions {
+  log: Logger;
+  /** Payloads shed by the bounded send queue (see send-queue.ts). */
+  onShed?: (kind: ShedKind, payloads: number) => void;
+}
+
 /**
- * Opens this instance's channel on PostgreSQL: a listening connection (reconnected if it drops) and a
- * sending one. `onMessage` gets every whole message sent to this instance.
+ * Opens this instance's channel on PostgreSQL: a listening connection and a sending one, each opened
+ * again with backoff whenever it is lost (kept-connection.ts). `onMessage` gets every whole message sent
+ * to this instance. What is sent waits in a bounded queue (send-queue.ts) while the sending connection
+ * is busy or away; a payload in flight when the connection drops is lost (at most once, as NOTIFY itself).
  */
 export async function openPostgresChannel(
   databaseUrl: string,
   instanceId: string,
   onMessage: (message: Record<string, unknown>) => void,
-  log: Logger,
+  { log, onShed = () => undefined }: ChannelOptions,
 ): Promise<InstanceChannel> {
-  const pg = (await import('pg')).default;
   const assembler = new PayloadAssembler();
   let closed = false;
-  let listener: InstanceType<typeof pg.Client> | null = null;
-  let reconnect: NodeJS.Timeout | undefined;
+  const queue = new SendQueue(onShed);
+  let draining: Promise<void> | null = null;
 
-  const listen = async (): Promise<void> => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    client.on('notification', (n) => {
-      const message = n.payload === undefined ? null : assembler.accept(n.payload);
-      if (message) onMessage(message);
-    });
-    const lost = (error?: Error) => {
-      if (closed || listener !== client) return;
-      listener = null;
-      log.error('room channel lost its connection; reconnecting', { error: error?.message ?? 'closed' });
-      client.end().catch(() => {});
-      reconnect = setTimeout(() => void listen().catch((e: unknown) => lost(e instanceof Error ? e : undefined)), RECONNECT_MS);
-    };
-    client.on('error', lost);
-    client.on('end', () => lost());
-    listener = client;
-    await client.connect();
-    await client.query(`listen "${channelName(instanceId)}"`);
-  };
-  await listen();
+  const listener = keepConnected({
+    url: databaseUrl,
+    applicationName: `${APPLICATION_NAME}/listen`,
+    log,
+    what: 'room channel (listening)',
+    setUp: async (client) => {
+      client.on('notification', (n) => {
+        const message = n.payload === undefined ? null : assembler.accept(n.payload);
+        if (message) onMessage(message);
+      });
+      await client.query(`listen "${channelName(instanceId)}"`);
+    },
+  });
+  const sender = keepConnected({
+    url: databaseUrl,
+    applicationName: `${APPLICATION_NAME}/send`,
+    log,
+    what: 'room channel (sending)',
+    onOpen: () => void drain(), // never before this function returns: opening awaits first
+  });
 
-  const sender = new pg.Client({ connectionString: databaseUrl });
-  sender.on('error', (error) => log.error('room channel could not send', { error: error.message }));
-  await sender.connect();
-  // One connection sends everything, one statement after another, so messages arrive in the order sent.
-  let sending = Promise.resolve();
+  /** One connection sends everything, one statement after another, so messages arrive in the order sent. */
+  function drain(): Promise<void> {
+    return (draining ??= (async () => {
+      for (;;) {
+        const client = sender.client;
+        if (!client) return; // opened again later: onOpen drains again
+        const next = queue.shift();
+        if (!next) return;
+        try {
+          await client.query('select pg_notify($1, $2)', [channelName(next.to), next.payload]);
+        } catch (error) {
+          if (sender.client === client) log.error('room channel could not send', { to: next.to, error: error instanceof Error ? error.message : String(error) });
+        }
+      }
+    })().finally(() => {
+      draining = null;
+      if (sender.client && queue.length) void drain();
+    }));
+  }
+
+  await Promise.all([listener.opened(), sender.opened()]);
 
   return {
     instanceId,
-    send(to, message) {
+    get ready() {
+      return !closed && listener.client !== null && sender.client !== null;
+    },
+    get queuedBytes() {
+      return queue.bytes;
+    },
+    send(to, message, options = {}) {
       if (closed) return;
-      for (const payload of toPayloads(message)) {
-        sending = sending
-          .then(() => sender.query('select pg_notify($1, $2)', [channelName(to), payload]))
-          .then(
-            () => undefined,
-            (error: unknown) => log.error('room channel could not send', { to, error: error instanceof Error ? error.message : String(error) }),
-          );
-      }
+      if (queue.push(to, toPayloads(message), options.audio === true)) void drain();
     },
     async close() {
       closed = true;
-      clearTimeout(reconnect);
-      await sending; // what was sent before closing still leaves (rooms tell their participants goodbye)
-      await Promise.allSettled([listener?.end(), sender.end()]);
+      // What was sent before closing still leaves (rooms tell their participants goodbye), unless the
+      // connection is away: then it waits no longer than a moment.
+      await Promise.race([drain(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      await Promise.allSettled([listener.close(), sender.close()]);
     },
   };
 }

@@ -78,7 +78,7 @@ export class RoomRelay {
         }
         return;
       }
-      if (isBinary) this.channel.send(holder, { k: 'audio', m, d: asBuffer(data).toString('base64') });
+      if (isBinary) this.channel.send(holder, { k: 'audio', m, d: asBuffer(data).toString('base64') }, { audio: true });
       else this.channel.send(holder, { k: 'frame', m, d: data.toString() });
     };
     for (const text of backlog.frames.splice(0)) forward(text, false);
@@ -133,10 +133,13 @@ export class RoomRelay {
 
   /** Participants whose instance has not spoken for them in this long are taken as gone with it. */
   dropQuiet(staleAfterMs: number, now = Date.now()): void {
-    for (const [m, { socket }] of this.incoming) {
+    for (const [m, { socket, from }] of this.incoming) {
       if (now - socket.lastSeen <= staleAfterMs) continue;
       this.incoming.delete(m);
       socket.closed();
+      // Its instance may only have been out of reach (the database away a while): its participant
+      // joins again, instead of talking on into a room that no longer hears it.
+      this.channel.send(from, { k: 'close', m, code: ROOM_MOVED, reason: 'the room moved; join again' });
     }
   }
 
@@ -199,7 +202,10 @@ export class RoomRelay {
     const m = String(message.m);
     // Registered at once: its frames may arrive while the room is being opened.
     const socket = new RelayedSocket({
-      send: (data) => this.channel.send(from, typeof data === 'string' ? { k: 'send', m, d: data } : { k: 'bin', m, d: Buffer.from(data).toString('base64') }),
+      send: (data) =>
+        typeof data === 'string'
+          ? this.channel.send(from, { k: 'send', m, d: data })
+          : this.channel.send(from, { k: 'bin', m, d: Buffer.from(data).toString('base64') }, { audio: true }),
       close: (code, reason) => {
         this.incoming.delete(m);
         this.channel.send(from, { k: 'close', m, code, reason });

@@ -32,6 +32,8 @@ export class RoomHub {
   private channel: InstanceChannel | null = null;
   /** Present on PostgreSQL, where other instances may share the rooms; PGlite has one instance. */
   private relay: RoomRelay | null = null;
+  /** The channel's readiness check, while it is registered. */
+  private unready: (() => string | null) | undefined;
 
   constructor(private readonly deps: ServiceDeps) {}
 
@@ -119,7 +121,15 @@ export class RoomHub {
   async start(): Promise<void> {
     const { config, dbKind, log } = this.deps;
     if (dbKind === 'postgres' && config.databaseUrl) {
-      this.channel = await openPostgresChannel(config.databaseUrl, this.instanceId, (message) => this.relay?.receive(message), log);
+      const { metrics, lifecycle } = this.deps;
+      const channel = await openPostgresChannel(config.databaseUrl, this.instanceId, (message) => this.relay?.receive(message), {
+        log,
+        onShed: (kind, payloads) => metrics.relayShed.inc({ kind }, payloads),
+      });
+      this.channel = channel;
+      metrics.relayQueue.bytes = () => channel.queuedBytes;
+      this.unready = () => (channel.ready ? null : 'the room channel to the other instances is reconnecting');
+      lifecycle.readiness.add(this.unready);
       this.relay = new RoomRelay(this.channel, { holdRoom: (id) => this.holdRoom(id), room: (id) => this.rooms.get(id) }, log, this.deps.metrics);
     }
     this.stopBus = this.deps.bus.on('conversation.ended', ({ conversationId, reason }) => {
@@ -149,6 +159,7 @@ export class RoomHub {
     // Let go of the rooms at once, so that their participants' next join takes them over elsewhere.
     if (held.length) await this.deps.db.updateTable('conversations').set({ live_holder: null }).where('conversation_id', 'in', held).where('live_holder', '=', this.instanceId).execute();
     await this.channel?.close();
+    if (this.unready) this.deps.lifecycle.readiness.delete(this.unready);
   }
 
   /** A room on another instance is alive while its heartbeat is this fresh. */

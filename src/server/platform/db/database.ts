@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrate.js';
+import type { Logger } from '../../app/log.js';
 
 export type Db = Kysely<Database>;
 
@@ -20,10 +21,19 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** PostgreSQL only: create and use this schema (test isolation). */
   schema?: string;
+  /** Where a lost connection is reported (PostgreSQL); without it the loss is only seen by the query that meets it. */
+  log?: Logger;
 }
 
+/**
+ * The application_name of the service's PostgreSQL connections, so that an operator (or a test) can
+ * find them in pg_stat_activity: the pool's are `palkit`, the instance channel's `palkit/listen` and
+ * `palkit/send`. An application_name in DATABASE_URL wins.
+ */
+export const APPLICATION_NAME = 'palkit';
+
 export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
-  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, options.schema) : await openPglite(options.dataDir ?? 'memory');
+  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, options.schema, options.log) : await openPglite(options.dataDir ?? 'memory');
   await migrateToLatest(opened.db, { hasVector: opened.hasVector });
   return opened;
 }
@@ -46,7 +56,7 @@ async function openPglite(dataDir: string): Promise<OpenedDatabase> {
   };
 }
 
-async function openPostgres(url: string, schema: string | undefined): Promise<OpenedDatabase> {
+async function openPostgres(url: string, schema: string | undefined, log: Logger | undefined): Promise<OpenedDatabase> {
   const pg = await import('pg');
   const Pool = pg.default.Pool;
   // Timestamps come back as Date objects from both drivers; bigint counts as numbers.
@@ -54,8 +64,16 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Op
   const pool = new Pool({
     connectionString: url,
     max: 10,
+    application_name: APPLICATION_NAME,
     ...(schema ? { options: `-c search_path=${schema},public` } : {}),
   });
+  // A connection the server drops (terminated, restarted, failed over, idle_session_timeout) emits
+  // 'error' on its client; with no listener that is an uncaught exception that ends the process. The
+  // pool listens while a client is idle (and removes it), nobody while Kysely holds it: listen on
+  // every client for good. The query that meets the loss fails on its own, and the pool opens a new
+  // connection for the next one.
+  pool.on('connect', (client) => client.on('error', (error) => log?.error('a database connection was lost', { error: error.message })));
+  pool.on('error', () => undefined); // the same loss of an idle client, logged by the listener above
   if (schema) {
     if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
     await pool.query(`create schema if not exists ${schema}`);

@@ -10,6 +10,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { scrubText, type Logger } from '../../app/log.js';
+import { backoffMs } from '../../app/backoff.js';
 
 export interface JobContext<P = unknown> {
   jobId: number;
@@ -73,9 +74,8 @@ export interface QueueOptions {
   pollMs?: number;
 }
 
-export function backoffMs(attempt: number): number {
-  return Math.min(60_000, 500 * 2 ** (attempt - 1));
-}
+/** A failed job's next try: 0.5 s after the first failure, doubling up to a minute. */
+export const JOB_RETRY = { baseMs: 500, maxMs: 60_000 } as const;
 
 export function createJobQueue(options: QueueOptions): JobQueue {
   const { db, log, leaseSeconds } = options;
@@ -179,7 +179,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
           status: exhausted ? 'failed' : 'queued',
           locked_until: null,
           last_error: scrubText(message).slice(0, 1000),
-          run_at: new Date(Date.now() + (retry ? (error as RetryLater).delayMs : backoffMs(job.attempts))),
+          run_at: new Date(Date.now() + (retry ? (error as RetryLater).delayMs : backoffMs(job.attempts, JOB_RETRY))),
           // A deliberate retry does not use up an attempt.
           ...(retry ? { attempts: sql`attempts - 1` as never } : {}),
           updated_at: new Date(),
