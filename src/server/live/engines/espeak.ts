@@ -50,7 +50,10 @@ interface Job {
   rate: number;
   signal: AbortSignal;
   attempts: number;
-  /** What the consumer has been given, and what a retry therefore skips (the synthesiser is deterministic). */
+  /**
+   * What the consumer has been given, and what a retry therefore skips: the synthesiser says a text the
+   * same way again (to within ~0.1% of its samples), so the new bridge goes on where the dead one stopped.
+   */
   delivered: Counts;
   skip: Counts;
   settled: boolean;
@@ -74,6 +77,8 @@ export class EspeakSynthesizer implements Synthesizer {
   private readonly busyLanes = new Set<string>();
   private readonly active = new Set<Job>();
   private crashesInARow = 0;
+  /** Sentences handed to a bridge, and samples bridges returned (heard or not): what the pool really did. */
+  readonly work = { sentences: 0, samples: 0 };
   private fallbackUntil = 0;
   private closed = false;
 
@@ -160,7 +165,10 @@ export class EspeakSynthesizer implements Synthesizer {
       job.attempts++;
       const bridge = Date.now() >= this.fallbackUntil ? this.freeBridge() : null;
       job.bridge = bridge;
-      if (bridge) bridge.run(this.request(job));
+      if (bridge) {
+        this.work.sentences++;
+        bridge.run(this.request(job));
+      }
       else void this.viaCommandLine(job).finally(() => this.finished(job));
     }
   }
@@ -235,6 +243,7 @@ export class EspeakSynthesizer implements Synthesizer {
       job, id: job.id, voice: job.voice, rate: job.rate, text: job.text,
       onFrame: (type, payload) => {
         if (type === FRAME.audio) {
+          this.work.samples += payload.length >> 1;
           deliver('audio', payload.length >> 1, () => ({ type: 'audio', samples: int16(payload) }));
         } else if (type === FRAME.word && payload.length >= 12) {
           const atMs = payload.readUInt32LE(0);

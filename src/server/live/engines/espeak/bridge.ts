@@ -28,6 +28,9 @@ export class Bridge {
   private buffer: Buffer = Buffer.alloc(0);
   private stall: NodeJS.Timeout | null = null;
   private dead = false;
+  /** Whether the request in flight has sent a frame yet, and whether it was cancelled before it had. */
+  private started = false;
+  private cancelWanted = false;
   sampleRate: number | null = null;
 
   constructor(
@@ -65,6 +68,8 @@ export class Bridge {
   run(request: BridgeRequest): void {
     if (this.dead || this.current) throw new Error('the bridge is not free');
     this.current = request;
+    this.started = false;
+    this.cancelWanted = false;
     this.hold(true);
     this.armStall();
     this.child.stdin.write(`${request.id}\t${request.voice}\t${request.rate}\t${request.text}\n`);
@@ -72,8 +77,11 @@ export class Bridge {
 
   /** Stops synthesising this request if it is the one in flight; its end frame follows (palkit-espeak.c). */
   cancel(id: number): void {
-    // Before its ready frame the bridge may not have its SIGUSR1 handler yet, and the signal would kill it.
-    if (!this.dead && this.current?.id === id && this.sampleRate !== null) this.child.kill('SIGUSR1');
+    if (this.dead || this.current?.id !== id) return;
+    // Until its first frame the bridge may not have read the line yet (reading it forgets an earlier
+    // cancel) or even installed its handler (the signal would kill it): the cancel waits for that frame.
+    if (this.started) this.child.kill('SIGUSR1');
+    else this.cancelWanted = true;
   }
 
   /** Ends the child on purpose (service shutdown): no death is reported. */
@@ -129,6 +137,10 @@ export class Bridge {
       if (!request || id !== request.id) continue;
       this.armStall();
       const last = type === FRAME.end || type === FRAME.error;
+      if (!this.started) {
+        this.started = true;
+        if (this.cancelWanted && !last) this.child.kill('SIGUSR1');
+      }
       if (last) {
         this.current = null;
         this.disarmStall();
