@@ -4,7 +4,7 @@
 // NUL. The process never exits, the rooms keep their voice, and a bystander's replies stay under 500 ms.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -53,24 +53,34 @@ function keepSpeaking(client: RoomClient): { stop(): Promise<void> } {
 
 const notices = (client: RoomClient) => client.frames.filter((f) => f.type === 'notice');
 
+/** replyMs once the previous reply has been said whole: a question asked while the PAL talks waits its turn. */
+async function answerMs(client: RoomClient): Promise<number> {
+  const started = client.events('conversation.replica.started_speaking').length;
+  await client.waitForEvent('conversation.replica.stopped_speaking', () => true, 20_000, started);
+  return replyMs(client);
+}
+
 describe('chaos: the local voice', { timeout: 120_000 }, () => {
   let chaos: ChaosService;
   let bystander: RoomClient;
-  const planted = join(tmpdir(), `palkit-espeak-${createHash('sha256').update(readFileSync(SOURCE)).digest('hex').slice(0, 12)}`);
-  const marker = join(tmpdir(), `palkit-planted-ran-${process.pid}`);
+  // The service's temp folder is the test's own, so that the planted file is seen by this service only.
+  const temp = mkdtempSync(join(tmpdir(), 'palkit-chaos-voice-'));
+  const planted = join(temp, `palkit-espeak-${createHash('sha256').update(readFileSync(SOURCE)).digest('hex').slice(0, 12)}`);
+  const marker = join(temp, 'planted-ran');
   before(async () => {
+    // tsx keeps its compiled files in the temp folder: the service uses the same cache as the test runner.
+    const cache = join(tmpdir(), `tsx-${process.getuid?.() ?? 0}`);
+    if (existsSync(cache)) symlinkSync(cache, join(temp, `tsx-${process.getuid?.() ?? 0}`));
     // Another user's file at the path the bridge used to be built at: it must never run as the service.
-    rmSync(marker, { force: true });
     writeFileSync(planted, `#!/bin/sh\ntouch ${marker}\nexit 1\n`);
     chmodSync(planted, 0o755);
-    chaos = await startChaosService({ PALKIT_ROOM_POLL_MS: '200' });
+    chaos = await startChaosService({ PALKIT_ROOM_POLL_MS: '200', TMPDIR: temp });
     bystander = (await chaos.call()).client;
   });
   after(async () => {
     bystander?.close();
     await chaos?.stop();
-    rmSync(planted, { force: true });
-    rmSync(marker, { force: true });
+    rmSync(temp, { recursive: true, force: true });
   });
 
   it('never runs a file planted at the old predictable temp path, and speaks with its own bridge', async () => {
@@ -103,8 +113,8 @@ describe('chaos: the local voice', { timeout: 120_000 }, () => {
     let killing = true;
     const asking = (async () => {
       while (killing) {
-        replies.push(await replyMs(bystander));
-        await sleep(200);
+        replies.push(await answerMs(bystander));
+        await sleep(100);
       }
     })();
     const kills: string[] = [];
@@ -145,15 +155,16 @@ describe('chaos: the local voice', { timeout: 120_000 }, () => {
     const replies: number[] = [];
     const greetings: number[] = [];
     await sleep(300);
-    while (!done || replies.length < 5) {
-      replies.push(await replyMs(bystander));
+    while (!done || replies.length < 10) {
+      replies.push(await answerMs(bystander));
       const other = await chaos.conversation();
-      const joinedAt = performance.now();
+      // From the moment the visitor is in the room to the first sound of its greeting.
       const visitor = await RoomClient.join(other.conversationUrl, other.meetingToken, 'Visitor');
+      const joinedAt = performance.now();
       await visitor.waitForEvent('conversation.replica.started_speaking', () => true, 20_000);
       greetings.push(performance.now() - joinedAt);
       visitor.close();
-      await sleep(200);
+      await sleep(100);
     }
     const result = await flooding;
     chaos.assertAlive();

@@ -208,6 +208,11 @@ export class EspeakSynthesizer implements Synthesizer {
     } else {
       this.log.error('the espeak bridge stopped; another takes over', { reason, pid: bridge.pid });
     }
+    // Its replacement starts loading its voice now, so a retried sentence does not wait for that too.
+    if (!this.closed && Date.now() >= this.fallbackUntil && this.bridges.size < this.size) {
+      const spare = this.freeBridge();
+      if (spare) this.idle.push(spare);
+    }
     const job = request ? (request as BridgeRequest & { job: Job }).job : null;
     if (job) {
       job.bridge = null;
