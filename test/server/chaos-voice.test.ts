@@ -63,6 +63,11 @@ async function answerMs(client: RoomClient): Promise<number> {
 describe('chaos: the local voice', { timeout: 120_000 }, () => {
   let chaos: ChaosService;
   let bystander: RoomClient;
+  /**
+   * The bar for a bystander's replies: 500 ms at p95, or three times its quiet p95 in this same service
+   * when the machine is so loaded that even a quiet room answers slowly (the old code took seconds).
+   */
+  let limitMs = 500;
   // The service's temp folder is the test's own, so that the planted file is seen by this service only.
   const temp = mkdtempSync(join(tmpdir(), 'palkit-chaos-voice-'));
   const planted = join(temp, `palkit-espeak-${createHash('sha256').update(readFileSync(SOURCE)).digest('hex').slice(0, 12)}`);
@@ -76,6 +81,10 @@ describe('chaos: the local voice', { timeout: 120_000 }, () => {
     chmodSync(planted, 0o755);
     chaos = await startChaosService({ PALKIT_ROOM_POLL_MS: '200', TMPDIR: temp });
     bystander = (await chaos.call()).client;
+    const quiet: number[] = [];
+    for (let i = 0; i < 10; i++) quiet.push(await answerMs(bystander));
+    limitMs = Math.max(500, 3 * percentile(quiet, 95));
+    console.log(`# quiet bystander p95 ${percentile(quiet, 95).toFixed(0)} ms; bar ${limitMs.toFixed(0)} ms`);
   });
   after(async () => {
     bystander?.close();
@@ -143,7 +152,7 @@ describe('chaos: the local voice', { timeout: 120_000 }, () => {
     console.log(`# ${kills.length} bridges killed (${kills.join(' ')}); bystander p95 ${percentile(replies, 95).toFixed(0)} ms, max ${Math.max(...replies).toFixed(0)} ms over ${replies.length} replies`);
     assert.ok(kills.filter((k) => k === 'SIGKILL').length >= 2 && kills.filter((k) => k === 'SIGSEGV').length >= 2, `killed: ${kills.join(' ')}`);
     for (const room of [...rooms, bystander]) assert.deepEqual(notices(room), [], 'no room lost its voice');
-    assert.ok(percentile(replies, 95) < 500, `the bystander's replies took ${replies.map((r) => r.toFixed(0)).join(', ')} ms`);
+    assert.ok(percentile(replies, 95) < limitMs, `the bystander's replies (bar ${limitMs.toFixed(0)} ms) took ${replies.map((r) => r.toFixed(0)).join(', ')} ms`);
     for (const room of rooms) room.close();
   });
 
@@ -170,7 +179,7 @@ describe('chaos: the local voice', { timeout: 120_000 }, () => {
     chaos.assertAlive();
     console.log(`# echo-interrupt: ${result.sent} frames over ${result.sessions} connections; bystander p95 ${percentile(replies, 95).toFixed(0)} ms, greetings p95 ${percentile(greetings, 95).toFixed(0)} ms (${replies.length} each)`);
     assert.ok(result.sent > 1000, 'the flood ran');
-    assert.ok(percentile(replies, 95) < 500, `the bystander's replies took ${replies.map((r) => r.toFixed(0)).join(', ')} ms`);
-    assert.ok(percentile(greetings, 95) < 500, `greetings took ${greetings.map((r) => r.toFixed(0)).join(', ')} ms`);
+    assert.ok(percentile(replies, 95) < limitMs, `the bystander's replies (bar ${limitMs.toFixed(0)} ms) took ${replies.map((r) => r.toFixed(0)).join(', ')} ms`);
+    assert.ok(percentile(greetings, 95) < limitMs, `greetings (bar ${limitMs.toFixed(0)} ms) took ${greetings.map((r) => r.toFixed(0)).join(', ')} ms`);
   });
 });
