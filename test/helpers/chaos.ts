@@ -83,7 +83,7 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
-export type FloodKind = 'audio' | 'hifi' | 'rates' | 'chat' | 'echo';
+export type FloodKind = 'audio' | 'hifi' | 'rates' | 'chat' | 'echo' | 'echo-interrupt';
 /** Frames sent, the close code of the last connection, and how many times the flooder joined. */
 export interface FloodResult {
   sent: number;

@@ -1,6 +1,6 @@
 // A hostile visitor in a process of its own (so the test's own event loop measures the victims, not the
 // flood): joins a room with its meeting token and sends frames as fast as the socket takes them.
-// Usage: node flooder.mjs <conversation_url> <meeting_token> <kind: audio|hifi|rates|chat|echo> <count>
+// Usage: node flooder.mjs <conversation_url> <meeting_token> <kind: audio|hifi|rates|chat|echo|echo-interrupt> <count>
 // Closed for flooding, it joins again with the same meeting token until all is sent. Prints one JSON line
 // when done: { sent, closeCode (of the last connection), sessions }.
 import WebSocket from 'ws';
@@ -30,6 +30,11 @@ function frame(i) {
       return JSON.stringify({ type: 'app-message', data: { message_type: 'conversation', event_type: 'conversation.respond', properties: { text: `Flood ${i}` } } });
     case 'echo':
       return JSON.stringify({ type: 'app-message', data: { message_type: 'conversation', event_type: 'conversation.echo', properties: { text: 'Echo flood. '.repeat(400) } } });
+    case 'echo-interrupt':
+      // Say something, cut it at once, say the next: each echo starts synthesis that the interrupt makes useless.
+      return i % 2
+        ? JSON.stringify({ type: 'app-message', data: { message_type: 'conversation', event_type: 'conversation.interrupt', properties: {} } })
+        : JSON.stringify({ type: 'app-message', data: { message_type: 'conversation', event_type: 'conversation.echo', properties: { text: `Echo flood number ${i}, a sentence long enough to take a while. `.repeat(20) } } });
     default:
       throw new Error(`unknown flood kind ${kind}`);
   }

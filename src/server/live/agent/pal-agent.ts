@@ -86,7 +86,9 @@ export class PalAgent {
       onToolCall: (call, inferenceId) => this.emit('conversation.tool_call', { name: call.name, arguments: call.arguments, tool_call_id: call.id }, inferenceId),
     };
     this.guardrails = conv.pal.pipelineMode === 'echo' ? Promise.resolve(null) : GuardrailCheck.load(deps, conv).catch(() => null);
-    this.voice = new PalVoice(synthesizerFor(deps), room.audio, msPerWord(deps.config.room.wordsPerMinute));
+    const synthesizer = synthesizerFor(deps);
+    // The room's own lane: its sentences are served in turn with other rooms', never ahead of them.
+    this.voice = new PalVoice(synthesizer.lane?.(conv.conversationId) ?? synthesizer, room.audio, msPerWord(deps.config.room.wordsPerMinute));
     this.speaker = new Speaker(
       { emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx) },
       this.voice,

@@ -31,6 +31,8 @@ export interface Synthesizer {
   readonly name: string;
   /** Synthesises one short text; the stream ends after its last sample. Rejects (or the stream throws) a SynthesisError. */
   synthesize(text: string, voice: VoiceChoice, signal: AbortSignal): Promise<SynthesisStream>;
+  /** The same voice for one room: its sentences wait in a lane of their own, served in turn with other rooms'. */
+  lane?(key: string): Synthesizer;
   close?(): void;
 }
 
@@ -42,10 +44,10 @@ export class SynthesisError extends Error {
 
 /** The configured voice: the OpenAI-compatible endpoint with the local voice behind it, or the local voice. */
 export function createSynthesizer(deps: Pick<ServiceDeps, 'config' | 'fetch' | 'log'>): Synthesizer {
-  const local = new EspeakSynthesizer(deps.log);
+  const local = new EspeakSynthesizer(deps.log, { dataDir: deps.config.dataDir });
   if (!deps.config.tts.baseUrl) return local;
   const remote = new OpenAiSpeech(deps);
-  return {
+  const withFallback = (fallback: Synthesizer): Synthesizer => ({
     name: `${remote.name}+${local.name}`,
     async synthesize(text, voice, signal) {
       try {
@@ -53,9 +55,9 @@ export function createSynthesizer(deps: Pick<ServiceDeps, 'config' | 'fetch' | '
       } catch (error) {
         if (signal.aborted) throw error;
         deps.log.error('speech provider failed; the local voice speaks instead', { error: error instanceof Error ? error.message : String(error) });
-        return local.synthesize(text, voice, signal);
+        return fallback.synthesize(text, voice, signal);
       }
     },
-    close: () => local.close(),
-  };
+  });
+  return { ...withFallback(local), lane: (key) => withFallback(local.lane(key)), close: () => local.close() };
 }

@@ -10,14 +10,24 @@
  *   4 end      sample rate (u32)
  *   5 error    message (UTF-8)
  *   6 ready    sample rate (u32), once at start with id 0
+ *
+ * SIGUSR1 cancels the text being synthesised (its end frame follows at once); it is installed before
+ * the ready frame, and a cancel that arrives between texts is forgotten when the next line is read.
  */
 #include <espeak-ng/speak_lib.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static uint32_t current_id = 0;
+static volatile sig_atomic_t cancelled = 0;
+
+static void on_cancel(int signal_number) {
+  (void)signal_number;
+  cancelled = 1;
+}
 
 static void frame(uint8_t type, const void *payload, uint32_t length) {
   uint8_t header[9];
@@ -29,6 +39,7 @@ static void frame(uint8_t type, const void *payload, uint32_t length) {
 }
 
 static int on_synth(short *wav, int samples, espeak_EVENT *events) {
+  if (cancelled) return 1; /* stops this text: nobody is listening any more */
   if (wav && samples > 0) frame(1, wav, (uint32_t)samples * 2);
   for (espeak_EVENT *e = events; e && e->type != espeakEVENT_LIST_TERMINATED; e++) {
     if (e->type == espeakEVENT_WORD) {
@@ -51,6 +62,11 @@ static void fail(const char *message) {
 }
 
 int main(void) {
+  struct sigaction cancel;
+  memset(&cancel, 0, sizeof cancel);
+  cancel.sa_handler = on_cancel;
+  cancel.sa_flags = SA_RESTART;
+  sigaction(SIGUSR1, &cancel, NULL);
   int rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 100, NULL, espeakINITIALIZE_PHONEME_EVENTS);
   if (rate <= 0) {
     fprintf(stderr, "palkit-espeak: espeak-ng could not start\n");
@@ -65,9 +81,15 @@ int main(void) {
   char voice[64] = "";
   while (getline(&line, &capacity, stdin) > 0) {
     line[strcspn(line, "\n")] = 0;
+    cancelled = 0;
     char *id = strtok(line, "\t"), *name = strtok(NULL, "\t"), *wpm = strtok(NULL, "\t"), *text = strtok(NULL, "");
-    if (!id || !name || !wpm || !text) continue;
+    if (!id) continue;
     current_id = (uint32_t)strtoul(id, NULL, 10);
+    /* Every request gets an answer, so a malformed one (an empty text) never leaves its caller waiting. */
+    if (!name || !wpm || !text) {
+      fail("malformed request");
+      continue;
+    }
     if (strcmp(voice, name) != 0) {
       if (espeak_SetVoiceByName(name) != EE_OK) {
         fail("unknown voice");
