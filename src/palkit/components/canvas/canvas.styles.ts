@@ -55,6 +55,29 @@ export const canvasStyles = [
         max-height: calc(100% - var(--pal-canvas-inset-bottom) - var(--pal-canvas-self-clearance));
       }
     }
+    /* Docked (pal-conversation): the layout gives the card its own room; the card fills it and scrolls inside. */
+    :host([docked]) {
+      position: relative;
+      inset: auto;
+      z-index: auto;
+      container-type: normal;
+      display: flex;
+      flex-direction: column;
+      min-width: 0;
+      min-height: 0;
+      pointer-events: auto;
+    }
+    :host([docked]) [part='card'],
+    :host([docked][card-side='left']) [part='card'] {
+      position: relative;
+      inset: auto;
+      width: auto;
+      max-height: none;
+      flex: 1 1 auto;
+      min-height: 0;
+      border-radius: 0;
+      box-shadow: none;
+    }
     @media (prefers-reduced-motion: no-preference) {
       [part='card'] {
         animation: card-in 180ms ease-out;

@@ -59,7 +59,9 @@ const backgroundAttempts = 3;
  * retry. Cards whose arguments break the limits do not render and record an `error` interaction.
  * No text from the PAL or the page is ever rendered as HTML.
  *
- * Position it over the stage (it fills its positioned container and only the card takes pointer input).
+ * Standalone, position it over the stage (it fills its positioned container and only the card takes
+ * pointer input). With `docked` (as pal-conversation uses it) the card fills the element instead and the
+ * surrounding layout gives it room beside or under the stage, so that it never covers the PAL.
  *
  * @csspart card - The visible card.
  * @cssproperty [--pal-canvas-accent=var(--pal-color-accent)] - Accent of the cards (deployment `magic_canvas.accent_color`).
@@ -76,6 +78,13 @@ export class PalCanvas extends LitElement {
   @property({ attribute: false }) t: Translate | null = null;
   /** Side of the visible card (`left` or `right`), reflected for the surrounding layout; empty when none. */
   @property({ reflect: true, attribute: 'card-side' }) cardSide = '';
+  /**
+   * The surrounding layout gives the card room of its own (pal-conversation: a side panel or a bottom
+   * sheet): the card fills this element instead of floating over a stage.
+   */
+  @property({ type: Boolean, reflect: true }) docked = false;
+  /** A card is drawn (its kind's code has arrived), reflected so that a docked layout makes room only then. */
+  @property({ type: Boolean, reflect: true, attribute: 'has-card' }) hasCard = false;
 
   @state() private current: CardState | null = null;
   @state() private announcement = '';
@@ -353,9 +362,13 @@ export class PalCanvas extends LitElement {
     </section>`;
   }
 
+  protected override willUpdate(): void {
+    this.hasCard = Boolean(this.current && cards[this.current.spec.component]);
+  }
+
   protected override render() {
     return html`
-      ${this.current && cards[this.current.spec.component] ? this.renderCard(this.current) : nothing}
+      ${this.hasCard && this.current ? this.renderCard(this.current) : nothing}
       <div class="sr-only" role="status">${this.announcement}</div>
     `;
   }
