@@ -113,6 +113,10 @@ export const canvasStyles = [
       cursor: pointer;
       flex: none;
     }
+    .body > .close {
+      float: inline-end;
+      margin: -4px -6px 0 var(--pal-space);
+    }
     .close:hover,
     .icon:hover {
       background: var(--pal-color-surface-raised);
@@ -146,7 +150,8 @@ export const canvasStyles = [
       display: flex;
       align-items: center;
       gap: var(--pal-space);
-      padding: 8px 10px;
+      padding: 6px 10px;
+      min-height: 24px;
       border: 1px solid var(--pal-color-border);
       border-radius: var(--pal-radius-small);
       cursor: pointer;
