@@ -27,8 +27,8 @@ export const conversationStyles = css`
   .overlays { position: absolute; inset: 0; z-index: 2; display: flex; flex-direction: column; pointer-events: none; }
   /* The banner leaves the top-right column to the self view (same width as pal-stage's). */
   pal-disclosure { flex: none; margin-right: calc(min(var(--pal-self-view-width, 28%), 200px) + var(--pal-space)); }
-  /* The sheet: at most 60 % of the surface (its content scrolls inside), the stage keeps the rest. */
-  pal-canvas { z-index: 3; max-height: 60cqh; background: var(--pal-color-surface); }
+  /* The sheet: at most half the surface (its content scrolls inside), the stage keeps the rest. */
+  pal-canvas { z-index: 3; max-height: 50cqh; background: var(--pal-color-surface); }
   pal-canvas[has-card] { box-shadow: 0 -4px 16px rgb(0 0 0 / 0.2); }
   /*
    * Wide and landscape (the 16:9 embed, the landing page, a landscape phone): the card is a side panel
