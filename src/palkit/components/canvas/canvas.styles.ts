@@ -55,6 +55,29 @@ export const canvasStyles = [
         max-height: calc(100% - var(--pal-canvas-inset-bottom) - var(--pal-canvas-self-clearance));
       }
     }
+    /* Docked (pal-conversation): the layout gives the card its own room; the card fills it and scrolls inside. */
+    :host([docked]) {
+      position: relative;
+      inset: auto;
+      z-index: auto;
+      container-type: normal;
+      display: flex;
+      flex-direction: column;
+      min-width: 0;
+      min-height: 0;
+      pointer-events: auto;
+    }
+    :host([docked]) [part='card'],
+    :host([docked][card-side='left']) [part='card'] {
+      position: relative;
+      inset: auto;
+      width: auto;
+      max-height: none;
+      flex: 1 1 auto;
+      min-height: 0;
+      border-radius: 0;
+      box-shadow: none;
+    }
     @media (prefers-reduced-motion: no-preference) {
       [part='card'] {
         animation: card-in 180ms ease-out;
@@ -90,6 +113,10 @@ export const canvasStyles = [
       cursor: pointer;
       flex: none;
     }
+    .body > .close {
+      float: inline-end;
+      margin: -4px -6px 0 var(--pal-space);
+    }
     .close:hover,
     .icon:hover {
       background: var(--pal-color-surface-raised);
@@ -123,7 +150,8 @@ export const canvasStyles = [
       display: flex;
       align-items: center;
       gap: var(--pal-space);
-      padding: 8px 10px;
+      padding: 6px 10px;
+      min-height: 24px;
       border: 1px solid var(--pal-color-border);
       border-radius: var(--pal-radius-small);
       cursor: pointer;

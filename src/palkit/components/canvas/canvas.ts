@@ -59,7 +59,9 @@ const backgroundAttempts = 3;
  * retry. Cards whose arguments break the limits do not render and record an `error` interaction.
  * No text from the PAL or the page is ever rendered as HTML.
  *
- * Position it over the stage (it fills its positioned container and only the card takes pointer input).
+ * Standalone, position it over the stage (it fills its positioned container and only the card takes
+ * pointer input). With `docked` (as pal-conversation uses it) the card fills the element instead and the
+ * surrounding layout gives it room beside or under the stage, so that it never covers the PAL.
  *
  * @csspart card - The visible card.
  * @cssproperty [--pal-canvas-accent=var(--pal-color-accent)] - Accent of the cards (deployment `magic_canvas.accent_color`).
@@ -76,6 +78,13 @@ export class PalCanvas extends LitElement {
   @property({ attribute: false }) t: Translate | null = null;
   /** Side of the visible card (`left` or `right`), reflected for the surrounding layout; empty when none. */
   @property({ reflect: true, attribute: 'card-side' }) cardSide = '';
+  /**
+   * The surrounding layout gives the card room of its own (pal-conversation: a side panel or a bottom
+   * sheet): the card fills this element instead of floating over a stage.
+   */
+  @property({ type: Boolean, reflect: true }) docked = false;
+  /** A card is drawn (its kind's code has arrived), reflected so that a docked layout makes room only then. */
+  @property({ type: Boolean, reflect: true, attribute: 'has-card' }) hasCard = false;
 
   @state() private current: CardState | null = null;
   @state() private announcement = '';
@@ -292,8 +301,26 @@ export class PalCanvas extends LitElement {
     }
   }
 
+  /** The header's text: the title, else the card's own prompt where it has one (never an empty header row). */
+  private heading(card: CardState): { text: string; fromLabel: boolean } {
+    const spec = card.spec;
+    if ('title' in spec.args && spec.args.title) return { text: spec.args.title, fromLabel: false };
+    switch (spec.component) {
+      case 'question': return { text: spec.args.question, fromLabel: true };
+      case 'input': return { text: spec.args.prompt, fromLabel: true };
+      case 'alert': return { text: this.msg(`canvas.severity.${spec.args.severity ?? 'info'}`), fromLabel: true };
+      case 'scheduling_embed': return { text: this.msg('canvas.schedulingTitle'), fromLabel: false };
+      case 'calendar': {
+        const what = this.msg(spec.args.mode === 'slot_picker' || spec.args.mode === 'date_time' ? 'canvas.chooseSlot' : 'canvas.chooseDate');
+        return { text: what.replace(/[.。]$/u, ''), fromLabel: false };
+      }
+      default: return { text: '', fromLabel: false };
+    }
+  }
+
   private renderBody(card: CardState) {
     const base = {
+      labelInHeading: this.heading(card).fromLabel,
       toolCallId: card.toolCallId, draft: card.draft, busy: card.status === 'sending', idPrefix: `card${card.key}`,
       t: (key: IncallStringKey) => this.msg(key),
       changed: () => this.requestUpdate(),
@@ -316,7 +343,7 @@ export class PalCanvas extends LitElement {
   private renderCard(card: CardState) {
     const spec = card.spec;
     const headingId = `card${card.key}-title`;
-    const title = 'title' in spec.args && spec.args.title ? spec.args.title : spec.component === 'scheduling_embed' ? this.msg('canvas.schedulingTitle') : '';
+    const title = this.heading(card).text;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
         e.preventDefault();
@@ -325,6 +352,8 @@ export class PalCanvas extends LitElement {
       }
     };
     const pauseAlert = () => clearTimeout(this.alertTimer);
+    // Without a heading the × floats in the body's first line, so no row stands empty above the content.
+    const close = html`<button type="button" class="close" aria-label=${this.msg('canvas.dismiss')} @click=${() => this.dismiss(card)}><span aria-hidden="true">×</span></button>`;
     return html`<section
       part="card"
       class="card card-${spec.component} ${spec.component === 'alert' ? `severity-${spec.args.severity ?? 'info'}` : ''}"
@@ -337,11 +366,8 @@ export class PalCanvas extends LitElement {
       @pointerleave=${() => this.armAlertTimer()}
       @focusout=${() => this.armAlertTimer()}
     >
-      <header>
-        ${title ? html`<h2 id=${headingId}>${title}</h2>` : html`<span></span>`}
-        <button type="button" class="close" aria-label=${this.msg('canvas.dismiss')} @click=${() => this.dismiss(card)}><span aria-hidden="true">×</span></button>
-      </header>
-      <div class="body">${this.renderBody(card)}</div>
+      ${title ? html`<header><h2 id=${headingId}>${title}</h2>${close}</header>` : nothing}
+      <div class="body">${title ? nothing : close}${this.renderBody(card)}</div>
       ${card.status === 'sending' ? html`<p class="status">${this.msg('canvas.sending')}</p>` : nothing}
       ${card.status === 'done' ? html`<p class="status">${this.msg('canvas.sent')}</p>` : nothing}
       ${card.status === 'failed'
@@ -353,9 +379,13 @@ export class PalCanvas extends LitElement {
     </section>`;
   }
 
+  protected override willUpdate(): void {
+    this.hasCard = Boolean(this.current && cards[this.current.spec.component]);
+  }
+
   protected override render() {
     return html`
-      ${this.current && cards[this.current.spec.component] ? this.renderCard(this.current) : nothing}
+      ${this.hasCard && this.current ? this.renderCard(this.current) : nothing}
       <div class="sr-only" role="status">${this.announcement}</div>
     `;
   }

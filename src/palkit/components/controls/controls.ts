@@ -43,9 +43,13 @@ export class PalControls extends LitElement {
     button, summary.button { box-sizing: border-box; flex: none; width: 44px; height: 44px; min-height: 44px; padding: 0; border-radius: 50%; }
     /* Six controls fit a 320 px phone: 6 × 44 px and five narrower gaps. */
     @media (max-width: 359px) { [role='toolbar'] { gap: 6px; padding-inline: 4px; } }
-    button[aria-pressed='false'].toggle-media { background: var(--pal-color-danger); color: #fff; border-color: transparent; }
+    /*
+     * Danger controls draw their icon in the surface colour: white on the light theme's dark red (5.6:1),
+     * near-black on the dark theme's light red (8:1). A white icon on the dark theme's red was 2:1.
+     */
+    button[aria-pressed='false'].toggle-media { background: var(--pal-color-danger); color: var(--pal-color-surface); border-color: transparent; }
     button[aria-pressed='true'].toggle-view { background: var(--pal-color-accent); color: var(--pal-color-accent-contrast); }
-    .end { background: var(--pal-color-danger); color: #fff; border-color: transparent; }
+    .end { background: var(--pal-color-danger); color: var(--pal-color-surface); border-color: transparent; }
     details { position: relative; }
     summary { list-style: none; }
     summary::-webkit-details-marker { display: none; }

@@ -6,7 +6,8 @@ export const conversationStyles = css`
     position: relative;
     height: 100%;
     min-height: 0;
-    container-type: inline-size;
+    /* A size container: the canvas card's place (beside or under the stage) follows the surface's shape. */
+    container-type: size;
     background: var(--pal-color-stage);
     color: var(--pal-color-text);
   }
@@ -16,19 +17,34 @@ export const conversationStyles = css`
   }
   .ended h2 { margin: 0 0 0.4em; font-size: 1.25rem; }
   .ended p { margin: 0; color: var(--pal-color-text-muted); }
-  .layout { display: grid; grid-template-rows: minmax(0, 1fr) auto auto; height: 100%; }
+  /*
+   * Narrow or portrait: stage, then the canvas card as a sheet the stage makes room for, the notice and the
+   * controls. An empty pal-canvas takes no room (its row is auto), so the stage has it all until a card shows.
+   */
+  .layout { display: grid; grid-template-columns: minmax(0, 1fr); grid-template-rows: minmax(0, 1fr) auto auto auto; height: 100%; }
   .main { position: relative; display: grid; grid-template-columns: minmax(0, 1fr); min-height: 0; }
   pal-stage { position: absolute; inset: 0; }
-  /* The banner sits at the top; canvas cards use the stage below it, so neither hides the other. */
   .overlays { position: absolute; inset: 0; z-index: 2; display: flex; flex-direction: column; pointer-events: none; }
   /* The banner leaves the top-right column to the self view (same width as pal-stage's). */
   pal-disclosure { flex: none; margin-right: calc(min(var(--pal-self-view-width, 28%), 200px) + var(--pal-space)); }
-  pal-canvas { position: relative; inset: auto; flex: 1; min-height: 0; }
+  /* The sheet: at most half the surface (its content scrolls inside), the stage keeps the rest. */
+  pal-canvas { z-index: 3; max-height: 50cqh; background: var(--pal-color-surface); }
+  pal-canvas[has-card] { box-shadow: 0 -4px 16px rgb(0 0 0 / 0.2); }
+  /*
+   * Wide and landscape (the 16:9 embed, the landing page, a landscape phone): the card is a side panel
+   * the whole height of the surface, on the side the PAL asked for; the stage and controls keep the rest.
+   */
+  @container (min-width: 600px) and (orientation: landscape) {
+    .layout { grid-template-columns: auto minmax(0, 1fr) auto; grid-template-rows: minmax(0, 1fr) auto auto; }
+    .layout > * { grid-column: 2; }
+    .layout > pal-canvas { grid-column: 3; grid-row: 1 / -1; max-height: none; }
+    .layout > pal-canvas[card-side='left'] { grid-column: 1; }
+    pal-canvas[has-card] { width: min(var(--pal-canvas-card-width, 340px), 45cqw); box-shadow: none; border-left: 1px solid var(--pal-color-border); }
+    pal-canvas[has-card][card-side='left'] { border-left: 0; border-right: 1px solid var(--pal-color-border); }
+  }
   pal-transcript[hidden] { display: none; }
   pal-transcript.captions { position: absolute; left: 0; right: 0; bottom: 0; max-height: 40%; z-index: 1; pointer-events: none; }
   pal-transcript.panel { position: absolute; left: 0; right: 0; bottom: 0; height: 60%; z-index: 3; background: var(--pal-color-surface); }
-  /* Narrow: the chat panel covers the lower stage, where a canvas card sits; the card the PAL asks about stays on top. */
-  .main.chat .overlays { z-index: 4; }
   /*
    * Narrow, chat open: the stage keeps the part above the panel and shows the PAL whole there (never cropped
    * to her forehead), beside a smaller self view that no longer covers her.

@@ -22,6 +22,12 @@ import { conversationStyles } from './conversation.styles.js';
  * Canvas cards and the call controls. Joins `conversation-url` with `meeting-token` on its own, or shows
  * the session a widget/embed/landing page gives it.
  * @csspart stage - The video stage (forwarded from pal-stage).
+ * @csspart recording - The "recorded" badge (forwarded from pal-stage).
+ * @csspart captions - The live captions (forwarded from pal-transcript).
+ * @csspart transcript - The chat panel (forwarded from pal-transcript).
+ * @csspart banner - The AI disclosure banner (forwarded from pal-disclosure).
+ * @csspart card - The Magic Canvas card: beside the stage on a wide surface, a sheet under it on a narrow
+ * one, never over the PAL (forwarded from pal-canvas).
  * @csspart controls - The control bar.
  * @csspart mode-switch - The chat's "Switch to text" / "Switch to voice" button.
  * @csspart ended - What is shown once the call has ended (standalone use).
@@ -144,8 +150,7 @@ export class PalConversation extends LitElement {
           <pal-stage exportparts="stage,recording" .t=${t} .participants=${session.participants} ?recording=${session.recording}
             .fallbackVideoUrl=${this.fallbackVideoUrl} .fallbackImageUrl=${this.fallbackImageUrl}></pal-stage>
           <div class="overlays">
-            <pal-disclosure .t=${t} .link=${session}></pal-disclosure>
-            <pal-canvas .t=${t} .link=${session}></pal-canvas>
+            <pal-disclosure exportparts="banner" .t=${t} .link=${session}></pal-disclosure>
           </div>
           <pal-transcript class="captions" mode="captions" exportparts="captions" .t=${t} .link=${session} .palName=${palName} ?hidden=${!this.captionsOn || this.chatOn}></pal-transcript>
           <pal-transcript class="panel" mode="panel" exportparts="transcript" .t=${t} .link=${session} .palName=${palName} ?hidden=${!this.chatOn}
@@ -156,6 +161,7 @@ export class PalConversation extends LitElement {
           </pal-transcript>
           ${connecting ? html`<div class="overlay" role="status">${t('connecting.title')}</div>` : nothing}
         </div>
+        <pal-canvas docked exportparts="card" .t=${t} .link=${session}></pal-canvas>
         ${this.#notice(session, t)}
         <pal-controls exportparts="controls" .t=${t} .microphoneOn=${session.microphoneOn} .cameraOn=${session.cameraOn}
           .captionsOn=${this.captionsOn} .chatOn=${this.chatOn}

@@ -18,6 +18,13 @@ import { styleProps } from '../shared/style-props.js';
  * @csspart conversation - The live conversation.
  * @csspart stage - The video stage.
  * @csspart controls - The call controls.
+ * @csspart captions - The live captions.
+ * @csspart transcript - The chat panel.
+ * @csspart banner - The AI disclosure banner.
+ * @csspart card - The Magic Canvas card.
+ * @csspart recording - The "recorded" badge.
+ * @csspart mode-switch - The chat's voice/text switch.
+ * @csspart notice - The "can't hear you" notice.
  * @cssproperty [--pal-radius=12px] - Corner radius of the card.
  * @event pal-ready - The deployment configuration has loaded.
  * @event pal-conversation-created - `createConversation()` created a conversation.

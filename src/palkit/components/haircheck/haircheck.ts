@@ -31,6 +31,8 @@ export class PalHaircheck extends LitElement {
       border-radius: var(--pal-radius); background: var(--pal-color-stage); transform: scaleX(-1);
     }
     .off { display: grid; place-items: center; color: #fff; transform: none; }
+    /* The screen scrolls when the popup is short; its parts keep their size instead of being squeezed (the meter to 0.45 px). */
+    :host > * { flex-shrink: 0; }
     .level { width: min(100%, 420px); height: 8px; border-radius: 4px; background: var(--pal-color-border); overflow: hidden; }
     .level > div { height: 100%; width: calc(var(--level, 0) * 100%); background: var(--pal-color-success); transition: width 80ms linear; }
     .pickers { display: grid; gap: var(--pal-space); grid-template-columns: repeat(auto-fit, minmax(160px, 1fr)); width: min(100%, 420px); }

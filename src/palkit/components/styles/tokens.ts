@@ -24,10 +24,21 @@ const DEFAULTS: Record<string, string> = {
   '--pal-shadow': '0 8px 32px rgb(0 0 0 / 0.18)',
 };
 
+/**
+ * The defaults for a browser with or without `light-dark()`. Safari 16.4–17.4 registers properties but has
+ * no light-dark(): there a pair would be invalid where used and every surface transparent, so it gets the
+ * light colour (no dark theme, but opaque surfaces and readable text).
+ */
+export function tokenDefaults(lightDark: boolean): Record<string, string> {
+  if (lightDark) return DEFAULTS;
+  return Object.fromEntries(Object.entries(DEFAULTS).map(([name, value]) => [name, value.replace(/^light-dark\(\s*([^,]+),[^)]*\)$/, '$1')]));
+}
+
 /** Registers the token defaults; a second copy of palkit on the page finds them registered already. */
 export function registerTokens(): void {
   if (typeof CSS === 'undefined' || !('registerProperty' in CSS)) return;
-  for (const [name, initialValue] of Object.entries(DEFAULTS)) {
+  const defaults = tokenDefaults(CSS.supports('color', 'light-dark(#000, #fff)'));
+  for (const [name, initialValue] of Object.entries(defaults)) {
     try {
       CSS.registerProperty({ name, syntax: '*', inherits: true, initialValue });
     } catch {

@@ -25,6 +25,13 @@ const bubble = svg`<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="
  * @csspart conversation - The live conversation.
  * @csspart stage - The video stage.
  * @csspart controls - The call controls.
+ * @csspart captions - The live captions.
+ * @csspart transcript - The chat panel.
+ * @csspart banner - The AI disclosure banner.
+ * @csspart card - The Magic Canvas card.
+ * @csspart recording - The "recorded" badge.
+ * @csspart mode-switch - The chat's voice/text switch.
+ * @csspart notice - The "can't hear you" notice.
  * @cssproperty [--pal-launcher-size=56px] - Height of the launcher.
  * @cssproperty [--pal-widget-width=400px] - Width of the popup on wide screens.
  * @cssproperty [--pal-widget-height=640px] - Height of the popup on wide screens.

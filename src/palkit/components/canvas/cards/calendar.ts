@@ -120,8 +120,9 @@ function renderSlots(ctx: Ctx, slots: readonly CalendarSlot[], withDate: boolean
     draft.error = '';
     ctx.changed();
   };
+  // Alone on the card (slot_picker) the list is what the card's heading names; under a month grid it needs its own.
   return html`<fieldset class="slots">
-    <legend>${ctx.t('canvas.chooseSlot')}</legend>
+    <legend class=${withDate ? 'sr-only' : 'prompt'}>${ctx.t('canvas.chooseSlot')}</legend>
     ${slots.map((slot) => {
       const start = slotStart(slot);
       return html`<label class="choice"><input type=${multi ? 'checkbox' : 'radio'} name=${`${ctx.idPrefix}-slot`} .value=${start}

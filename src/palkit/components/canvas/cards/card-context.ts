@@ -18,6 +18,11 @@ export interface CardContext<A> {
   skip(value?: Record<string, unknown>): void;
   /** Move focus to an element of the card once it has rendered. */
   focus(selector: string): void;
+  /**
+   * The card's header shows the card's own prompt (a question or input without a title, an alert's
+   * severity): the renderer keeps its label for screen readers only instead of saying it twice.
+   */
+  readonly labelInHeading: boolean;
   /** Unique id prefix for ids inside this card (labels, descriptions). */
   readonly idPrefix: string;
 }

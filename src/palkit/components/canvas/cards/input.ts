@@ -37,7 +37,7 @@ export function renderInput(ctx: CardContext<InputArgs>) {
     ctx.submit({ value: type === 'number' && trimmed !== '' ? Number(trimmed) : trimmed });
   };
   return html`<form @submit=${onSubmit} novalidate>
-    <label class="prompt" for=${inputId}>${args.prompt}</label>
+    <label class=${ctx.labelInHeading ? 'sr-only' : 'prompt'} for=${inputId}>${args.prompt}</label>
     <input
       id=${inputId}
       class="text"

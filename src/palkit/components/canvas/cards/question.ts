@@ -48,7 +48,7 @@ export function renderQuestion(ctx: CardContext<QuestionArgs>) {
   </label>`;
   return html`<form @submit=${onSubmit} novalidate>
     <fieldset aria-describedby=${draft.error ? errorId : nothing}>
-      <legend class="prompt">${args.question}</legend>
+      <legend class=${ctx.labelInHeading ? 'sr-only' : 'prompt'}>${args.question}</legend>
       ${args.options.map((o) => option(o.id, o.label))}
       ${args.allow_other ? option(otherId, args.other_label ?? ctx.t('canvas.other')) : nothing}
       ${args.allow_other && selected.includes(otherId)
