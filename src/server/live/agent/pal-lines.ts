@@ -26,6 +26,10 @@ export interface PalLines {
   and: string;
   /** The visitor only said yes, no or okay: what next. */
   ack: string;
+  /** A time picked on a calendar card; `{time}` is said in the visitor's zone (spoken-time.ts). */
+  timeChosen: string;
+  /** Several times picked; `{times}` is a list of them. */
+  timesNoted: string;
 }
 
 export const LINES: Record<string, PalLines> = {
@@ -46,6 +50,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'From what I remember, ',
     and: 'and',
     ack: 'All right. What else would you like to know?',
+    timeChosen: "Great, {time} it is.",
+    timesNoted: "Great, I've noted {times}.",
   },
   de: {
     greeting: 'Hallo, ich bin {name}. Wie kann ich Ihnen heute helfen?',
@@ -64,6 +70,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Soweit ich weiß: ',
     and: 'und',
     ack: 'Gut. Was möchten Sie sonst noch wissen?',
+    timeChosen: "Gut, dann {time}.",
+    timesNoted: "Gut, ich habe {times} notiert.",
   },
   fr: {
     greeting: 'Bonjour, je suis {name}. Comment puis-je vous aider aujourd’hui ?',
@@ -82,6 +90,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Si je me souviens bien, ',
     and: 'et',
     ack: 'D’accord. Que souhaitez-vous savoir d’autre ?',
+    timeChosen: "Parfait, ce sera {time}.",
+    timesNoted: "Parfait, j’ai noté {times}.",
   },
   es: {
     greeting: 'Hola, soy {name}. ¿En qué puedo ayudarle hoy?',
@@ -100,6 +110,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Por lo que recuerdo, ',
     and: 'y',
     ack: 'De acuerdo. ¿Qué más le gustaría saber?',
+    timeChosen: "Perfecto, entonces {time}.",
+    timesNoted: "Perfecto, he anotado {times}.",
   },
   it: {
     greeting: 'Ciao, sono {name}. Come posso aiutarla oggi?',
@@ -118,6 +130,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Da quello che ricordo, ',
     and: 'e',
     ack: 'Va bene. Cos’altro vorrebbe sapere?',
+    timeChosen: "Perfetto, allora {time}.",
+    timesNoted: "Perfetto, ho annotato {times}.",
   },
   pt: {
     greeting: 'Olá, eu sou {name}. Como posso ajudar hoje?',
@@ -136,6 +150,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Pelo que me lembro, ',
     and: 'e',
     ack: 'Está bem. O que mais gostaria de saber?',
+    timeChosen: "Ótimo, fica {time}.",
+    timesNoted: "Ótimo, anotei {times}.",
   },
   nl: {
     greeting: 'Hallo, ik ben {name}. Waarmee kan ik u vandaag helpen?',
@@ -154,6 +170,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Voor zover ik weet: ',
     and: 'en',
     ack: 'Goed. Wat wilt u verder nog weten?',
+    timeChosen: "Prima, dan wordt het {time}.",
+    timesNoted: "Prima, ik heb {times} genoteerd.",
   },
   ja: {
     greeting: 'こんにちは、{name}です。本日はどのようなご用件でしょうか？',
@@ -172,6 +190,8 @@ export const LINES: Record<string, PalLines> = {
     remember: '私の記憶では、',
     and: 'と',
     ack: 'かしこまりました。ほかに知りたいことはありますか？',
+    timeChosen: "承知しました。{time}ですね。",
+    timesNoted: "{times}を承りました。",
   },
   sv: {
     greeting: 'Hej, jag heter {name}. Hur kan jag hjälpa dig i dag?',
@@ -190,6 +210,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Som jag minns det: ',
     and: 'och',
     ack: 'Okej. Vad mer vill du veta?',
+    timeChosen: "Toppen, då blir det {time}.",
+    timesNoted: "Toppen, jag har noterat {times}.",
   },
   da: {
     greeting: 'Hej, jeg hedder {name}. Hvordan kan jeg hjælpe dig i dag?',
@@ -208,6 +230,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Så vidt jeg husker: ',
     and: 'og',
     ack: 'Okay. Hvad vil du ellers gerne vide?',
+    timeChosen: "Fint, så bliver det {time}.",
+    timesNoted: "Fint, jeg har noteret {times}.",
   },
   nb: {
     greeting: 'Hei, jeg heter {name}. Hvordan kan jeg hjelpe deg i dag?',
@@ -226,6 +250,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Så vidt jeg husker: ',
     and: 'og',
     ack: 'Greit. Hva mer vil du vite?',
+    timeChosen: "Flott, da blir det {time}.",
+    timesNoted: "Flott, jeg har notert {times}.",
   },
   fi: {
     greeting: 'Hei, olen {name}. Miten voin auttaa tänään?',
@@ -244,6 +270,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Muistaakseni ',
     and: 'ja',
     ack: 'Selvä. Mitä muuta haluaisit tietää?',
+    timeChosen: "Hienoa, sovittu aika: {time}.",
+    timesNoted: "Hienoa, merkitsin muistiin: {times}.",
   },
   pl: {
     greeting: 'Dzień dobry, nazywam się {name}. W czym mogę dziś pomóc?',
@@ -262,6 +290,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Z tego, co pamiętam: ',
     and: 'i',
     ack: 'Dobrze. W czym jeszcze mogę pomóc?',
+    timeChosen: "Świetnie, zatem {time}.",
+    timesNoted: "Świetnie, zapisane: {times}.",
   },
   cs: {
     greeting: 'Dobrý den, jsem {name}. Jak vám dnes mohu pomoci?',
@@ -280,6 +310,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Pokud si dobře pamatuji: ',
     and: 'a',
     ack: 'Dobře. Co dalšího byste chtěli vědět?',
+    timeChosen: "Výborně, tedy {time}.",
+    timesNoted: "Výborně, poznamenáno: {times}.",
   },
   ru: {
     greeting: 'Здравствуйте, меня зовут {name}. Чем могу помочь?',
@@ -298,6 +330,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Насколько я помню, ',
     and: 'и',
     ack: 'Хорошо. Что ещё вы хотели бы узнать?',
+    timeChosen: "Отлично, тогда {time}.",
+    timesNoted: "Отлично, записано: {times}.",
   },
   uk: {
     greeting: 'Вітаю, мене звати {name}. Чим можу допомогти?',
@@ -316,6 +350,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Наскільки я пам’ятаю, ',
     and: 'і',
     ack: 'Добре. Що ще ви хотіли б дізнатися?',
+    timeChosen: "Чудово, тоді {time}.",
+    timesNoted: "Чудово, записано: {times}.",
   },
   tr: {
     greeting: 'Merhaba, ben {name}. Bugün size nasıl yardımcı olabilirim?',
@@ -334,6 +370,8 @@ export const LINES: Record<string, PalLines> = {
     remember: 'Hatırladığım kadarıyla, ',
     and: 've',
     ack: 'Tamam. Başka ne öğrenmek istersiniz?',
+    timeChosen: "Harika, {time} olsun.",
+    timesNoted: "Harika, not aldım: {times}.",
   },
   zh: {
     greeting: '您好，我是{name}。今天有什么可以帮您？',
@@ -352,6 +390,8 @@ export const LINES: Record<string, PalLines> = {
     remember: '我记得，',
     and: '和',
     ack: '好的。您还想了解什么？',
+    timeChosen: "好的，那就定在{time}。",
+    timesNoted: "好的，已记下{times}。",
   },
   ko: {
     greeting: '안녕하세요, 저는 {name}입니다. 오늘 무엇을 도와드릴까요?',
@@ -370,5 +410,7 @@ export const LINES: Record<string, PalLines> = {
     remember: '제 기억으로는, ',
     and: '및',
     ack: '알겠습니다. 더 궁금한 점이 있으신가요?',
+    timeChosen: "좋습니다. 시간은 {time}입니다.",
+    timesNoted: "좋습니다. 메모했습니다: {times}.",
   },
 };
