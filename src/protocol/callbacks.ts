@@ -92,6 +92,7 @@ export const PostCallActionExecutedCallback = callback(
     tool_name: z.string(),
     status: z.string(),
     request: z.object({ url: z.string(), method: z.string(), body: z.unknown() }),
+    /** `http_status` 0: the address gave no HTTP answer (unreachable, refused, timed out); `body` says why. */
     response: z.object({ http_status: z.number(), body: z.unknown() }),
   }),
 );

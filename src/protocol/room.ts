@@ -37,8 +37,15 @@ export const ROOM_HISTORY_LIMIT = 500;
 
 /** Frames a client sends. The first frame must be `join`; the meeting token never appears in a URL. */
 export const ClientFrame = z.discriminatedUnion('type', [
-  /** `text_mode`: the visitor joins in text mode (see `text-mode`), so the PAL writes even its greeting. */
-  z.object({ type: z.literal('join'), meeting_token: z.string(), user_name: z.optional(z.string()), text_mode: z.optional(z.boolean()) }),
+  /**
+   * `text_mode`: the visitor joins in text mode (see `text-mode`), so the PAL writes even its greeting.
+   * `time_zone` (the page's IANA zone, from `Intl`) and `locale` (the page's language tag): the PAL says
+   * dates and times as the visitor reads a clock, in the visitor's zone. Unknown values are ignored.
+   */
+  z.object({
+    type: z.literal('join'), meeting_token: z.string(), user_name: z.optional(z.string()), text_mode: z.optional(z.boolean()),
+    time_zone: z.optional(z.string()), locale: z.optional(z.string()),
+  }),
   z.object({ type: z.literal('app-message'), data: z.unknown(), to: z.optional(z.string()) }),
   /** Text mode on or off: the visitor reads and types, so the PAL writes its replies at once instead of speaking them. */
   z.object({ type: z.literal('text-mode'), on: z.boolean() }),

@@ -109,9 +109,9 @@ export class RoomClient {
   }
 
   /** Opens, joins and waits for the `joined` frame. */
-  static async join(conversationUrl: string, meetingToken: string, userName?: string): Promise<RoomClient> {
+  static async join(conversationUrl: string, meetingToken: string, userName?: string, page: { time_zone?: string; locale?: string } = {}): Promise<RoomClient> {
     const client = await RoomClient.open(conversationUrl);
-    client.send({ type: 'join', meeting_token: meetingToken, ...(userName ? { user_name: userName } : {}) });
+    client.send({ type: 'join', meeting_token: meetingToken, ...(userName ? { user_name: userName } : {}), ...page });
     await client.waitFor((f) => f.type === 'joined');
     return client;
   }

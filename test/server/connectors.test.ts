@@ -9,8 +9,9 @@ import { OTHER_KEY, startTestService, type ApiResponse, type TestService } from 
 
 const TOKEN = `mcp-bearer-${randomBytes(12).toString('hex')}`;
 const NO_ZONE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+$/;
+// access_token_expires_at is a string in the spec (E20): present only while an expiring token is held.
 const CONNECTOR_KEYS = [
-  'access_token_expires_at', 'auth_config', 'connector_id', 'created_at', 'last_index_error', 'last_indexed_at', 'name', 'oauth_scopes',
+  'auth_config', 'connector_id', 'created_at', 'last_index_error', 'last_indexed_at', 'name', 'oauth_scopes',
   'oauth_status', 'owner_id', 'selected_tool_names', 'server_url', 'source', 'team_id', 'updated_at',
 ];
 
@@ -51,7 +52,7 @@ describe('connectors', () => {
     assert.equal(c.selected_tool_names, null);
     assert.equal(c.oauth_status, 'none');
     assert.deepEqual(c.oauth_scopes, []);
-    assert.equal(c.access_token_expires_at, null);
+    assert.equal('access_token_expires_at' in c, false, 'no token held: omitted, never null (E20)');
     assert.equal(c.last_indexed_at, null);
     assert.equal(c.last_index_error, null);
     assert.match(c.created_at, NO_ZONE);

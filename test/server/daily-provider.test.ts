@@ -61,6 +61,15 @@ describe('Daily conferencing provider', () => {
     assert.equal(daily.calls.filter((c) => c.method === 'DELETE').length, 2, 'ending again deletes nothing more');
   });
 
+  it('refuses enable_recording with a clear 400 rather than accepting it and recording nothing', async () => {
+    const before = daily.calls.length;
+    const r = await t.api('POST', '/v2/conversations', { pal_id: palId, properties: { enable_recording: true } });
+    assert.equal(r.status, 400, JSON.stringify(r.body));
+    assert.match(r.body.error, /^invalid_request: properties\.enable_recording: Daily conversations cannot be recorded/);
+    assert.equal(daily.calls.length, before, 'no room was opened');
+    assert.equal((await t.api('POST', '/v2/conversations', { pal_id: palId, properties: { enable_recording: false } })).status, 200);
+  });
+
   it('answers 502 when Daily fails, leaving no conversation and no used deployment slot', async () => {
     const before = (await t.api('GET', '/v2/conversations?limit=100')).body.total_count;
     daily.fail.rooms = 1;

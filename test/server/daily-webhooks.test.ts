@@ -126,6 +126,31 @@ describe('Daily webhooks', () => {
     assert.equal(shutdown.properties.shutdown_reason, 'end_conversation_endpoint_hit');
   });
 
+  it('a conversation ended before any meeting took place still sends system.shutdown and transcription_ready, once (G12)', async () => {
+    const { id } = await start();
+    assert.equal((await t.api('POST', `/v2/conversations/${id}/end`)).status, 200);
+    await receiver.waitFor((b) => b.some((x) => x.conversation_id === id && x.event_type === 'application.transcription_ready'));
+    await sleep(400);
+    assert.deepEqual(eventsOf(id), ['system.shutdown', 'application.transcription_ready']);
+    const shutdown = receiver.bodies.find((b) => b.conversation_id === id && b.event_type === 'system.shutdown')!;
+    assert.deepEqual(shutdown.properties, { face_id: faceId, shutdown_reason: 'end_conversation_endpoint_hit' });
+    assert.deepEqual(receiver.bodies.find((b) => b.conversation_id === id && b.event_type === 'application.transcription_ready')!.properties.transcript, []);
+
+    // When the meeting did take place, the end callbacks wait for meeting.ended (and the runner's transcript).
+    const met = await start();
+    await post(botJoined(met.id));
+    await receiver.waitFor((b) => b.filter((x) => x.conversation_id === met.id).length >= 2);
+    assert.equal((await t.api('POST', `/v2/conversations/${met.id}/end`)).status, 200);
+    // The room's close job runs (Daily deletes the room) and must not send the end callbacks itself.
+    const deadline = Date.now() + 15_000;
+    while (daily.rooms.has(met.id) && Date.now() < deadline) await sleep(100);
+    assert.equal(daily.rooms.has(met.id), false, 'room deleted');
+    await sleep(300);
+    assert.deepEqual(eventsOf(met.id), ['system.pal_joined', 'system.replica_joined']);
+    assert.equal((await post(dailyEvent('meeting.ended', { room: met.id, start_ts: 1, end_ts: 2, meeting_id: 'm-g12' }))).status, 200);
+    await receiver.waitFor((b) => b.some((x) => x.conversation_id === met.id && x.event_type === 'application.transcription_ready'));
+  });
+
   it('acknowledges events about rooms it does not know', async () => {
     assert.deepEqual(await post(dailyEvent('participant.left', { room: 'someone-elses-room', user_id: 'x', duration: 12 })), { status: 200, body: { received: true } });
   });

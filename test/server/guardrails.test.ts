@@ -45,7 +45,9 @@ describe('guardrails', () => {
       const r = await t.api('POST', '/v2/guardrails', { guardrail_name: 'x', guardrail_prompt: 'y' });
       assert.equal(r.body.modality, 'verbal');
       assert.deepEqual(r.body.tags, []);
-      assert.equal(r.body.callback_url, null);
+      assert.equal('callback_url' in r.body, false, 'no callback: omitted, never null (E20)');
+      const set = await t.api('POST', '/v2/guardrails', { name: 'plain', data: [{ guardrail_name: 'x', guardrail_prompt: 'y' }] });
+      assert.equal('callback_url' in (await t.api('GET', `/v2/guardrails/${set.body.guardrails_id}`)).body.data[0], false);
     });
 
     it('creates a set: creation response, read shape, and every item individually addressable', async () => {
@@ -235,7 +237,7 @@ describe('guardrails', () => {
       assert.equal(r.body.callback_url, 'https://example.com/x');
       assert.deepEqual(r.body.tags, ['t1']);
       const cleared = await t.api('PATCH', `/v2/guardrails/${uuid}`, { callback_url: null });
-      assert.equal(cleared.body.callback_url, null);
+      assert.equal('callback_url' in cleared.body, false);
       const set = await readSet(id);
       assert.equal(set.data[1]!.uuid, uuid);
       assert.equal(set.data[1]!.guardrail_prompt, 'Changed');

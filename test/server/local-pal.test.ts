@@ -250,7 +250,8 @@ describe('the local PAL', () => {
   it('with magic_canvas, shows a calendar or question card and acknowledges the interaction', async () => {
     const pal = await insertPal(t, { canvas: {} });
     const room = await insertConversation(t, { palId: pal, customGreeting: 'Hi.' });
-    const client = await RoomClient.join(room.conversationUrl, room.token);
+    // The page sends its time zone and language: the chosen slot is said as the visitor's clock reads it.
+    const client = await RoomClient.join(room.conversationUrl, room.token, undefined, { time_zone: 'America/New_York', locale: 'en-US' });
     await client.waitForEvent('conversation.utterance', replica('Hi.'));
     client.say('conversation.respond', { text: 'Can I schedule a meeting with you?' });
     const call = await client.waitForEvent('conversation.tool_call');
@@ -266,7 +267,10 @@ describe('the local PAL', () => {
     }, { key: null });
     assert.equal(posted.status, 200);
     const ack = await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && /it is\.$/.test(m.properties.speech));
-    assert.match(ack.properties.speech, new RegExp(slot.slice(0, 10)));
+    const newYork = new Intl.DateTimeFormat('en-US', { weekday: 'long', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'America/New_York' }).format(new Date(slot));
+    assert.equal(ack.properties.speech, `Great, ${newYork} it is.`);
+    assert.match(ack.properties.speech, /(?:5|9):00\sAM/, 'a 10:00 or 14:00 UTC slot is 5 or 9 AM in New York (November)');
+    assert.doesNotMatch(ack.properties.speech, /UTC|\d{4}-\d\d-\d\d/, 'no machine time');
     const clear = await client.waitForEvent('conversation.tool_call', (m) => m.properties.name === 'canvas_clear');
     assert.equal(clear.properties.arguments, '{}');
     assert.equal(client.events('canvas.interaction').length, 1);

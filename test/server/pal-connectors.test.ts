@@ -52,7 +52,7 @@ describe('connectors in conversations', () => {
     assert.deepEqual(first!.body.tools.map((x: { function: { name: string } }) => x.function.name).sort(), ['get_weather', 'ping'], 'add is not in connector_tools');
     const weather = first!.body.tools.find((x: { function: { name: string } }) => x.function.name === 'get_weather');
     assert.equal(weather.type, 'function');
-    assert.equal(weather.function.description, 'Current weather for a city');
+    assert.equal(weather.function.description, 'Weather: Current weather for a city', 'the connector’s name labels its tools (E21)');
     assert.deepEqual(weather.function.parameters.required, ['city']);
 
     // The second request carries the call and the tool's own answer.

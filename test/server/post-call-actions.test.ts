@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { finalizeConversation } from '../../src/server/live/room/end.js';
+import { ConversationCallback } from '../../src/protocol/callbacks.js';
 import { insertConversation, insertFace, insertPal, sleep, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestService, type TestService } from '../helpers/service.js';
@@ -71,5 +72,23 @@ describe('post-call actions', () => {
     await sleep(500);
     assert.equal(executed().length, 2, 'once per action');
     assert.equal(target.received.filter((r) => r.path === '/crm').length, 1);
+  });
+
+  it('an action whose address cannot be reached is reported with http_status 0, which the callback parser accepts', async () => {
+    const closed = await startReceiver();
+    const deadUrl = `${closed.url}/gone`;
+    await closed.close(); // nothing listens there any more
+    const palId = await insertPal(t, { pipelineMode: 'echo', faceId: await insertFace(t), definition: { layers: { post_call_actions: [{ tool_id: 'dead', tool_name: 'Dead hook', url: deadUrl }] } } });
+    const room = await insertConversation(t, { palId, callbackUrl: callbacks.url });
+    await t.service.deps.db.updateTable('conversations').set({ status: 'ended', shutdown_reason: 'end_conversation_endpoint_hit', ended_at: new Date() }).where('conversation_id', '=', room.conversationId).execute();
+    await finalizeConversation(t.service.deps, room.conversationId);
+    const executed = () => callbacks.bodies.find((b) => b.conversation_id === room.conversationId && b.event_type === 'application.post_call_action_executed');
+    await callbacks.waitFor(() => executed() !== undefined, 15_000);
+    const body = executed()!;
+    assert.equal(body.properties.status, 'error');
+    assert.equal(body.properties.response.http_status, 0);
+    assert.equal(typeof body.properties.response.body, 'string');
+    const parsed = ConversationCallback.safeParse(body);
+    assert.ok(parsed.success, JSON.stringify(parsed.error?.issues));
   });
 });

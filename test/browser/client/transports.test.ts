@@ -49,7 +49,10 @@ describe('LocalTransport', () => {
     const { transport, joined, socket } = open();
     await until(() => socket()?.sent.length === 1, 'join frame');
     expect(socket().url).to.equal('wss://pal.test/rooms/c1');
-    expect(socket().sent[0]).to.deep.equal({ type: 'join', meeting_token: 'secret' });
+    // The page's clock goes with the join, so the PAL says times in the visitor's zone and way.
+    const page = { time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone, locale: document.documentElement.lang || navigator.language };
+    expect(socket().sent[0]).to.deep.equal({ type: 'join', meeting_token: 'secret', ...page });
+    expect(page.time_zone).to.be.a('string').and.not.equal('');
     socket().frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [
       { participant_id: 'p1', user_name: 'Ada', role: 'pal', video_url: '/face.mp4', image_url: '/face.jpg' },
       { participant_id: 'v1', user_name: 'Visitor', role: 'visitor' },
@@ -108,7 +111,7 @@ describe('LocalTransport', () => {
     await until(() => second?.sent.length === 1);
     second.frame({ type: 'joined', participant_id: 'v2', conversation_id: 'c1', participants: [] });
     await joining;
-    expect(second.sent).to.deep.equal([{ type: 'join', meeting_token: 'secret', text_mode: true }]);
+    expect(second.sent).to.deep.equal([{ type: 'join', meeting_token: 'secret', text_mode: true, time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone, locale: document.documentElement.lang || navigator.language }]);
   });
 
   const waitFor = async (predicate: () => boolean) => {

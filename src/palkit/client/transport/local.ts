@@ -107,6 +107,7 @@ export class LocalTransport extends EventTarget implements Transport {
           type: 'join', meeting_token: options.token,
           ...(options.userName ? { user_name: options.userName } : {}),
           ...(this.#textMode ? { text_mode: true } : {}),
+          ...visitorClock(),
         });
       });
       socket.addEventListener('message', (event) => {
@@ -372,4 +373,15 @@ function closeMessage(code: number): string {
   if (code === RoomCloseCode.ended) return 'The conversation has already ended.';
   if (code === RoomCloseCode.replaced) return 'The conversation continues in another window.';
   return 'Could not connect to the conversation room.';
+}
+
+/** The page's time zone and language, so that the PAL says times as the visitor's clock reads them. */
+function visitorClock(): { time_zone?: string; locale?: string } {
+  try {
+    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const locale = (typeof document === 'undefined' ? '' : document.documentElement.lang) || (typeof navigator === 'undefined' ? '' : navigator.language);
+    return { ...(timeZone ? { time_zone: timeZone } : {}), ...(locale ? { locale } : {}) };
+  } catch {
+    return {};
+  }
 }

@@ -3,6 +3,9 @@
 // each scored by the question's terms (lightly stemmed, rarer terms weigh more), by the heading or FAQ
 // question it sits under, and by what the question asks for (a duration, a place, a price).
 
+import { asksPastKnowledge } from './near-miss.js';
+import { rowFor } from './ranges.js';
+
 export interface Source {
   text: string;
   /** Added to every sentence's score (a pinned memory, a better retrieval rank). */
@@ -51,9 +54,45 @@ export function stem(word: string): string {
   return w;
 }
 
+// Words that carry no topic of their own in a question; their absence from the knowledge says nothing.
+const FILLER = new Set<string>(
+  'actually really exactly maybe perhaps still already usually generally normally currently ever again else anything something everything information info details detail method methods option options kind sort type types question questions guys hey okay hello thanks please send back find look looking'.split(' ').map(stem),
+);
+
+// Words a visitor uses for what the knowledge names otherwise: each counts as the first of its group.
+const SYNONYMS: string[][] = [
+  ['delivery', 'deliver', 'delivered', 'shipping', 'ship', 'shipment', 'postage', 'dispatch'],
+  ['cost', 'price', 'fee', 'pricing'],
+  ['store', 'shop', 'showroom'],
+  ['return', 'refund'],
+  ['warranty', 'guarantee'],
+  ['weight', 'heavy', 'weigh'],
+  ['lieferung', 'versand', 'liefer'],
+  ['rad', 'fahrrad', 'räder', 'fahrräder'],
+  ['laden', 'geschäft', 'filiale'],
+].map((group) => group.map(stem));
+const canonical = new Map<string, string>(SYNONYMS.flatMap((group) => group.map((w) => [w, group[0]!] as [string, string])));
+
+/** A word's stem, or the stem of the word its synonym group counts as. */
+function termOfWord(word: string): string {
+  const s = stem(word);
+  return canonical.get(s) ?? s;
+}
+
+/**
+ * The words of a text: letters and digits; a hyphen joins a short prefix to its word (e-bike, x-ray,
+ * e-mail are one thing), other hyphens separate.
+ */
+function wordsOf(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []).flatMap((w) => {
+    const parts = w.split('-');
+    return parts.length > 1 && parts[0]!.length <= 2 && !/\d/.test(w) ? [parts.join('')] : parts;
+  });
+}
+
 /** The topic terms of a text, stemmed. */
 export function terms(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => (w.length >= 3 || /\d/.test(w)) && !STOP.has(w)).map(stem);
+  return wordsOf(text).filter((w) => (w.length >= 3 || /\d/.test(w)) && !STOP.has(w)).map(termOfWord);
 }
 
 /** Two stems match when equal, or one begins the other and is long enough (Liefer- in Lieferzeit). */
@@ -179,12 +218,13 @@ function sentencesOf(text: string, source: number, prose: boolean): Sentence[] {
  * The sentence (and the one after it, when that continues it briefly) of `sources` that best answers
  * `question`, or null when none shares enough with it.
  */
-export function bestAnswer(question: string, sources: Source[], options: { maxChars?: number } = {}): Picked | null {
+export function bestAnswer(question: string, sources: Source[], options: { maxChars?: number; lang?: string } = {}): Picked | null {
   const maxChars = options.maxChars ?? 300;
   const asked = [...new Set(terms(question))];
   const sentences = sources.flatMap((s, i) => sentencesOf(s.text, i, s.kind === 'memory' || s.kind === 'context'));
   if (!sentences.length) return null;
   const wants = ASKS.filter((a) => a.question.test(question));
+  const givesNumber = /\d/.test(question);
   // Rarer terms say more: weigh each question term by how few sentences contain it.
   const df = new Map<string, number>();
   for (const t of asked) df.set(t, sentences.filter((s) => s.terms.some((x) => matches(x, t)) || s.under.some((x) => matches(x, t))).length);
@@ -202,6 +242,8 @@ export function bestAnswer(question: string, sources: Source[], options: { maxCh
     if (relevance <= 0) continue;
     let score = relevance;
     for (const w of wants) if (w.answer.test(s.text)) score += 0.6 * Math.max(1, relevance / 2);
+    // A table of ranges holding the number the question gives is the answer to it ("I'm 165 cm").
+    if (givesNumber && rowFor(question, s.text)) score += 0.6 * Math.max(1, relevance);
     score += sources[s.source]?.boost ?? 0;
     // Long sentences read badly aloud and usually say several things.
     if (s.text.length > maxChars) score *= 0.5;
@@ -212,7 +254,14 @@ export function bestAnswer(question: string, sources: Source[], options: { maxCh
   // Enough of the question is covered: one rare term, or a good share of the terms.
   const total = asked.reduce((n, t) => n + weight(t), 0);
   if (best.own < Math.min(1.2, total * 0.34)) return null;
+  // The question names something the knowledge never does, next to what it knows: not an answer.
+  const missing = new Set(asked.filter((t) => df.get(t) === 0 && !/\d/.test(t) && !FILLER.has(t)));
+  const covered = asked.filter((t) => (df.get(t) ?? 0) > 0);
+  if (asksPastKnowledge({ question, missing, covered, termOf: (w) => terms(w)[0], lang: options.lang })) return null;
 
+  // A table of ranges read for one number: only the row that holds it (185 cm → the L row).
+  const row = rowFor(question, best.s.text);
+  if (row) return { text: row, score: best.score, kind: sources[best.s.source]?.kind ?? 'passage' };
   let text = best.s.text.length > maxChars ? shorten(best.s.text, maxChars) : best.s.text;
   const next = sentences.find((x) => x.source === best.s.source && x.index === best.s.index + 1);
   if (next && next.under === best.s.under && text.length + 1 + next.text.length <= maxChars && continues(next.text, asked)) text = `${text} ${next.text}`;

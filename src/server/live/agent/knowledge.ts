@@ -6,7 +6,7 @@ import { searchKnowledge } from '../../resources/documents/knowledge.js';
 import { visitorMemoryStoreIds } from '../../resources/memory-stores/repository.js';
 import type { LiveConversation } from '../room/live-conversation.js';
 import { conversationLanguages, joinList, languageName, palLine, palLines, replyLanguage, smallTalk } from './language.js';
-import { bestAnswer, type Source } from './best-answer.js';
+import { bestAnswer, splitSentences, type Source } from './best-answer.js';
 
 export interface Recall {
   passages: Array<{ document_name: string; content: string; score: number }>;
@@ -52,9 +52,11 @@ export function answerFromKnowledge(query: string, known: Recall, context: strin
     ...known.memories.map((m) => ({ text: m, boost: 0.3, kind: 'memory' as const })),
     ...(context ? [{ text: context, kind: 'context' as const }] : []),
   ];
-  const picked = bestAnswer(query, sources);
+  const picked = bestAnswer(query, sources, { lang });
   if (!picked) return unsure(known, lang);
   if (picked.kind === 'memory') return palLines(lang).remember + lowerFirst(picked.text);
+  // A lead-in now and then, so replies do not all sound alike — but never a third sentence.
+  if (splitSentences(picked.text).length > 1) return picked.text;
   const leadIns = palLines(lang).leadIns;
   return leadIns[hash(query) % leadIns.length] + picked.text;
 }

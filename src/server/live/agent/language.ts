@@ -3,6 +3,9 @@
 // a visitor writing in another listed language gets replies in that one. Also the PAL's own lines
 // (greeting, fallbacks, refusal, disclosure …) in each language it can speak.
 import type { LiveConversation } from '../room/live-conversation.js';
+import { LINES, type PalLines } from './pal-lines.js';
+
+export type { PalLines } from './pal-lines.js';
 
 /** A primary BCP-47 subtag ('de' for 'de-CH'), lower-cased; '' when the value is not a tag. */
 export function primaryLanguage(tag: string): string {
@@ -83,171 +86,16 @@ export function languageName(lang: string): string {
   return NAMES[primaryLanguage(lang)] ?? lang;
 }
 
-/** The PAL's own lines. `{name}` and `{topics}` are filled in by `palLine`. */
-export interface PalLines {
-  greeting: string;
-  /** Nothing known matches the question; `{topics}` names what the PAL does know about. */
-  unsureWithTopics: string;
-  unsure: string;
-  refusal: string;
-  llmFailure: string;
-  verbalDisclosure: string;
-  visualDisclosure: string;
-  /** Added to the disclosure when the call is recorded. */
-  recordingNotice: string;
-  hello: string;
-  thanks: string;
-  bye: string;
-  howAreYou: string;
-  /** Put before an answer now and then, so replies do not all sound alike. */
-  leadIns: string[];
-  /** Put before something remembered about the visitor. */
-  remember: string;
-  and: string;
-}
+// Norwegian: `no` is the macrolanguage, Bokmål (`nb`) its written standard.
+const SAME_AS: Record<string, string> = { no: 'nb' };
 
-const LINES: Record<string, PalLines> = {
-  en: {
-    greeting: "Hi, I'm {name}. How can I help you today?",
-    unsureWithTopics: "I'm not sure about that one. I can help with questions about {topics}, or connect you with a person.",
-    unsure: "I'm not sure about that one. Could you put it another way, or shall I connect you with a person?",
-    refusal: "I'm sorry, that is something I can't help with here.",
-    llmFailure: 'Sorry, I lost my train of thought. Could you say that again?',
-    verbalDisclosure: "Before we start: I'm an AI system, not a human.",
-    visualDisclosure: 'You are interacting with an AI system.',
-    recordingNotice: 'This call is recorded.',
-    hello: 'Hello! What can I do for you?',
-    thanks: "You're welcome! Is there anything else I can help with?",
-    bye: 'Goodbye, and thanks for stopping by!',
-    howAreYou: "I'm doing well, thanks for asking! What can I do for you?",
-    leadIns: ['', 'Good question. ', '', 'Sure. '],
-    remember: 'From what I remember, ',
-    and: 'and',
-  },
-  de: {
-    greeting: 'Hallo, ich bin {name}. Wie kann ich Ihnen heute helfen?',
-    unsureWithTopics: 'Da bin ich mir leider nicht sicher. Ich kann Ihnen bei Fragen zu {topics} helfen oder Sie mit einer Person verbinden.',
-    unsure: 'Da bin ich mir leider nicht sicher. Können Sie es anders formulieren, oder soll ich Sie mit einer Person verbinden?',
-    refusal: 'Das tut mir leid, dabei kann ich Ihnen hier nicht helfen.',
-    llmFailure: 'Entschuldigung, da habe ich den Faden verloren. Können Sie das noch einmal sagen?',
-    verbalDisclosure: 'Bevor wir anfangen: Ich bin ein KI-System, kein Mensch.',
-    visualDisclosure: 'Sie sprechen mit einem KI-System.',
-    recordingNotice: 'Dieses Gespräch wird aufgezeichnet.',
-    hello: 'Hallo! Was kann ich für Sie tun?',
-    thanks: 'Gern geschehen! Kann ich sonst noch etwas für Sie tun?',
-    bye: 'Auf Wiedersehen, und danke für Ihren Besuch!',
-    howAreYou: 'Danke der Nachfrage, mir geht es gut! Was kann ich für Sie tun?',
-    leadIns: ['', 'Gute Frage. ', '', 'Gern. '],
-    remember: 'Soweit ich weiß: ',
-    and: 'und',
-  },
-  fr: {
-    greeting: 'Bonjour, je suis {name}. Comment puis-je vous aider aujourd’hui ?',
-    unsureWithTopics: 'Je ne suis pas sûr de cela. Je peux vous aider pour des questions sur {topics}, ou vous mettre en relation avec une personne.',
-    unsure: 'Je ne suis pas sûr de cela. Pouvez-vous reformuler, ou voulez-vous parler à une personne ?',
-    refusal: 'Je suis désolé, je ne peux pas vous aider sur ce sujet ici.',
-    llmFailure: 'Pardon, j’ai perdu le fil. Pouvez-vous répéter ?',
-    verbalDisclosure: 'Avant de commencer : je suis un système d’IA, pas un humain.',
-    visualDisclosure: 'Vous interagissez avec un système d’IA.',
-    recordingNotice: 'Cet appel est enregistré.',
-    hello: 'Bonjour ! Que puis-je faire pour vous ?',
-    thanks: 'Avec plaisir ! Puis-je vous aider pour autre chose ?',
-    bye: 'Au revoir, et merci de votre visite !',
-    howAreYou: 'Je vais bien, merci ! Que puis-je faire pour vous ?',
-    leadIns: ['', 'Bonne question. ', '', 'Bien sûr. '],
-    remember: 'Si je me souviens bien, ',
-    and: 'et',
-  },
-  es: {
-    greeting: 'Hola, soy {name}. ¿En qué puedo ayudarle hoy?',
-    unsureWithTopics: 'No estoy seguro de eso. Puedo ayudarle con preguntas sobre {topics}, o ponerle en contacto con una persona.',
-    unsure: 'No estoy seguro de eso. ¿Puede decirlo de otra manera, o prefiere hablar con una persona?',
-    refusal: 'Lo siento, con eso no puedo ayudarle aquí.',
-    llmFailure: 'Perdón, he perdido el hilo. ¿Puede repetirlo?',
-    verbalDisclosure: 'Antes de empezar: soy un sistema de IA, no una persona.',
-    visualDisclosure: 'Está interactuando con un sistema de IA.',
-    recordingNotice: 'Esta llamada se graba.',
-    hello: '¡Hola! ¿En qué puedo ayudarle?',
-    thanks: '¡De nada! ¿Puedo ayudarle con algo más?',
-    bye: '¡Adiós, y gracias por su visita!',
-    howAreYou: '¡Muy bien, gracias! ¿En qué puedo ayudarle?',
-    leadIns: ['', 'Buena pregunta. ', '', 'Claro. '],
-    remember: 'Por lo que recuerdo, ',
-    and: 'y',
-  },
-  it: {
-    greeting: 'Ciao, sono {name}. Come posso aiutarla oggi?',
-    unsureWithTopics: 'Non ne sono sicuro. Posso aiutarla con domande su {topics}, oppure metterla in contatto con una persona.',
-    unsure: 'Non ne sono sicuro. Può dirlo in un altro modo, o preferisce parlare con una persona?',
-    refusal: 'Mi dispiace, su questo non posso aiutarla qui.',
-    llmFailure: 'Scusi, ho perso il filo. Può ripetere?',
-    verbalDisclosure: 'Prima di iniziare: sono un sistema di intelligenza artificiale, non una persona.',
-    visualDisclosure: 'Sta interagendo con un sistema di intelligenza artificiale.',
-    recordingNotice: 'Questa chiamata viene registrata.',
-    hello: 'Salve! Cosa posso fare per lei?',
-    thanks: 'Prego! Posso aiutarla con qualcos’altro?',
-    bye: 'Arrivederci, e grazie della visita!',
-    howAreYou: 'Sto bene, grazie! Cosa posso fare per lei?',
-    leadIns: ['', 'Bella domanda. ', '', 'Certo. '],
-    remember: 'Da quello che ricordo, ',
-    and: 'e',
-  },
-  pt: {
-    greeting: 'Olá, eu sou {name}. Como posso ajudar hoje?',
-    unsureWithTopics: 'Não tenho certeza sobre isso. Posso ajudar com perguntas sobre {topics}, ou colocá-lo em contato com uma pessoa.',
-    unsure: 'Não tenho certeza sobre isso. Pode dizer de outra forma, ou prefere falar com uma pessoa?',
-    refusal: 'Desculpe, com isso não posso ajudar aqui.',
-    llmFailure: 'Desculpe, perdi o fio da meada. Pode repetir?',
-    verbalDisclosure: 'Antes de começarmos: sou um sistema de IA, não um ser humano.',
-    visualDisclosure: 'Está a interagir com um sistema de IA.',
-    recordingNotice: 'Esta chamada é gravada.',
-    hello: 'Olá! Em que posso ajudar?',
-    thanks: 'De nada! Posso ajudar com mais alguma coisa?',
-    bye: 'Adeus, e obrigado pela visita!',
-    howAreYou: 'Estou bem, obrigado! Em que posso ajudar?',
-    leadIns: ['', 'Boa pergunta. ', '', 'Claro. '],
-    remember: 'Pelo que me lembro, ',
-    and: 'e',
-  },
-  nl: {
-    greeting: 'Hallo, ik ben {name}. Waarmee kan ik u vandaag helpen?',
-    unsureWithTopics: 'Dat weet ik niet zeker. Ik kan u helpen met vragen over {topics}, of u doorverbinden met een medewerker.',
-    unsure: 'Dat weet ik niet zeker. Kunt u het anders zeggen, of wilt u met een medewerker spreken?',
-    refusal: 'Het spijt me, daar kan ik u hier niet mee helpen.',
-    llmFailure: 'Sorry, ik ben de draad even kwijt. Kunt u dat herhalen?',
-    verbalDisclosure: 'Voordat we beginnen: ik ben een AI-systeem, geen mens.',
-    visualDisclosure: 'U communiceert met een AI-systeem.',
-    recordingNotice: 'Dit gesprek wordt opgenomen.',
-    hello: 'Hallo! Wat kan ik voor u doen?',
-    thanks: 'Graag gedaan! Kan ik u nog ergens anders mee helpen?',
-    bye: 'Tot ziens, en bedankt voor uw bezoek!',
-    howAreYou: 'Goed, dank u! Wat kan ik voor u doen?',
-    leadIns: ['', 'Goede vraag. ', '', 'Zeker. '],
-    remember: 'Voor zover ik weet: ',
-    and: 'en',
-  },
-  ja: {
-    greeting: 'こんにちは、{name}です。本日はどのようなご用件でしょうか？',
-    unsureWithTopics: 'すみません、それについてはよく分かりません。{topics}についてのご質問でしたらお手伝いできます。担当者におつなぎすることもできます。',
-    unsure: 'すみません、それについてはよく分かりません。言い方を変えていただくか、担当者におつなぎしましょうか？',
-    refusal: '申し訳ありませんが、その件についてはここではお手伝いできません。',
-    llmFailure: 'すみません、話の流れを見失ってしまいました。もう一度おっしゃっていただけますか？',
-    verbalDisclosure: '始める前に：私は人間ではなく、AIシステムです。',
-    visualDisclosure: 'AIシステムと対話しています。',
-    recordingNotice: 'この通話は録音されています。',
-    hello: 'こんにちは！どのようなご用件でしょうか？',
-    thanks: 'どういたしまして！ほかに何かお手伝いできることはありますか？',
-    bye: 'ご来訪ありがとうございました。さようなら！',
-    howAreYou: '元気です、ありがとうございます！どのようなご用件でしょうか？',
-    leadIns: [''],
-    remember: '私の記憶では、',
-    and: 'と',
-  },
-};
+/** The primary languages the PAL has its own lines in (and so can be asked to speak). */
+export const spokenLanguages: readonly string[] = [...Object.keys(LINES), ...Object.keys(SAME_AS)];
 
-/** The PAL's lines in `lang` (English when the PAL has none in that language). */
+/** The PAL's lines in `lang` (English when the PAL has none in that language; the API refuses such languages). */
 export function palLines(lang: string): PalLines {
-  return LINES[primaryLanguage(lang)] ?? LINES.en!;
+  const primary = primaryLanguage(lang);
+  return LINES[SAME_AS[primary] ?? primary] ?? LINES.en!;
 }
 
 /** One of the PAL's lines in `lang`, with `{name}`/`{topics}` filled in. */
@@ -263,6 +111,8 @@ export function joinList(items: string[], lang: string): string {
 
 // Visitor small talk: a greeting, thanks, goodbye or "how are you" on its own (not a question with one).
 const SMALL_TALK: Array<[Exclude<keyof PalLines, 'leadIns'>, RegExp]> = [
+  // Only yes, no or okay (an answer to a question the PAL no longer has open): ask what next, never repeat the last line.
+  ['ack', /^(?:yes|yeah|yep|sure|ok(?:ay)?|no|nope|ja|jo|nein|oui|non|sí|si|no|sì|sim|não|nee|はい|いいえ|tak|nie|nej|kyllä|ei|ano|ne|да|нет|так|ні|evet|hayır|是|好|不|네|아니요)(?:[,\s]+(?:please|thanks|bitte|danke|merci|gracias|grazie|obrigad[oa]|graag))?[\s!.]*$/iu],
   ['howAreYou', /^(?:(?:hi|hello|hey|hallo|bonjour|hola|ciao|olá|ola|hoi)[,!.\s]*)?(?:how are you(?: doing)?|how's it going|wie geht(?:'s| es)(?: (?:ihnen|dir))?|ça va|comment allez-vous|comment ça va|qué tal|cómo estás?|como está|come stai|come sta|tudo bem|hoe gaat het(?: met u)?|お元気ですか)[\s?!.]*$/iu],
   ['thanks', /^(?:(?:ok(?:ay)?|great|super|prima|perfekt|perfect)[,!.\s]+)?(?:thanks?(?: you)?(?: so much| very much| a lot)?|thx|cheers|danke(?: schön| sehr)?|vielen dank|merci(?: beaucoup)?|gracias|muchas gracias|grazie(?: mille)?|obrigad[oa]|bedankt|dank u(?: wel)?|dank je(?: wel)?|ありがとう(?:ございます)?)[\s!.]*$/iu],
   ['bye', /^(?:(?:ok(?:ay)?|thanks?|danke)[,!.\s]+)?(?:bye|goodbye|good bye|see you|tschüss|tschüs|auf wiedersehen|ciao|au revoir|adiós|adios|hasta luego|arrivederci|tchau|adeus|tot ziens|doei|さようなら)[\s!.]*$/iu],
@@ -270,9 +120,9 @@ const SMALL_TALK: Array<[Exclude<keyof PalLines, 'leadIns'>, RegExp]> = [
 ];
 
 /** The kind of small talk `text` is, when it is only that. */
-export function smallTalk(text: string): 'hello' | 'thanks' | 'bye' | 'howAreYou' | null {
+export function smallTalk(text: string): 'hello' | 'thanks' | 'bye' | 'howAreYou' | 'ack' | null {
   const t = text.trim();
   if (t.length > 60) return null;
-  for (const [kind, re] of SMALL_TALK) if (re.test(t)) return kind as 'hello' | 'thanks' | 'bye' | 'howAreYou';
+  for (const [kind, re] of SMALL_TALK) if (re.test(t)) return kind as 'hello' | 'thanks' | 'bye' | 'howAreYou' | 'ack';
   return null;
 }

@@ -12,6 +12,7 @@ import { isRecord, type LiveConversation } from '../room/live-conversation.js';
 import { GuardrailCheck, refusalLine } from './guardrails.js';
 import { answerSource, once, type AnswerContext } from './answer.js';
 import { acknowledgement, cardFor } from '../canvas/cards.js';
+import { visitorClock, type VisitorClock } from './spoken-time.js';
 import { disclosureFor, greetingFor } from './disclosure.js';
 import type { ChatMessage } from './llm.js';
 import { msPerWord, Speaker, type SpeechSource } from '../speech/speaker.js';
@@ -51,6 +52,8 @@ export class PalAgent {
   private readonly voice: PalVoice;
   private readonly answers: AnswerContext;
   private readonly shownCards = new Map<string, Record<string, unknown>>();
+  /** The visitor's time zone and page language (UTC, said as such, until a visitor sends them). */
+  private clock: VisitorClock = {};
   private readonly seenInteractions = new Set<string>();
   private readonly writes = new Set<Promise<void>>();
   private seq = 0;
@@ -132,6 +135,11 @@ export class PalAgent {
     }
     void this.speaker.say(once(greetingFor(conv)), { inferenceId: randomUUID(), turnIdx: this.turnIdx, interruptible: true });
     await emitConversationCallbacks(this.deps, { conversation_id: conv.conversationId, owner_id: conv.ownerId, callback_url: conv.callbackUrl }, palJoinedCallbacks(conv.conversationId, conv.faceId, this.deps.clock.now()));
+  }
+
+  /** The page's time zone and language as the visitor joined: times are said as their clock reads. */
+  setVisitorClock(timeZone: string | undefined, locale: string | undefined): void {
+    this.clock = visitorClock(timeZone, locale);
   }
 
   /** The visitor switched between voice and text: in text mode the PAL writes its replies instead of speaking them. */
@@ -254,7 +262,7 @@ export class PalAgent {
     this.seenInteractions.add(id);
     const value = isRecord(p.value) ? p.value : {};
     const toolCallId = typeof p.tool_call_id === 'string' ? p.tool_call_id : '';
-    const line = acknowledgement({ type: p.type, value }, this.shownCards.get(toolCallId));
+    const line = acknowledgement({ type: p.type, value }, this.shownCards.get(toolCallId), { lang: this.language, clock: this.clock });
     if (!line) return;
     const inferenceId = randomUUID();
     this.turnIdx++;

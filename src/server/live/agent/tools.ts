@@ -40,6 +40,15 @@ function functionName(name: string, taken: Set<string>): string {
   return candidate;
 }
 
+/**
+ * The description the model sees: the connector's name first — the label of the service the tool
+ * belongs to (the spec's connector `name`) — then the tool's own description.
+ */
+function labelled(connectorName: string, description: string | null | undefined): string {
+  const label = connectorName.replace(/\s+/g, ' ').trim().slice(0, 100);
+  return (description?.trim() ? `${label}: ${description.trim()}` : label).slice(0, 1024);
+}
+
 function mcpLayer(conv: LiveConversation): { connectors: string[]; scope: Record<string, string[]> } {
   const layers = conv.pal.definition.layers;
   const mcp = isRecord(layers) && isRecord(layers.mcp) ? layers.mcp : {};
@@ -98,7 +107,7 @@ export class PalTools {
           name,
           mcpName: tool.name,
           connector: entry.row,
-          definition: { type: 'function', function: { name, ...(tool.description ? { description: tool.description.slice(0, 1024) } : {}), parameters } },
+          definition: { type: 'function', function: { name, description: labelled(entry.row.name, tool.description), parameters } },
         });
       }
     }

@@ -2,6 +2,8 @@
 // pick, choose or schedule something) and what it says back when the visitor answers the card.
 import type { CanvasSkill } from '../room/live-conversation.js';
 import { isRecord } from '../room/live-conversation.js';
+import { joinList, palLine } from '../agent/language.js';
+import { spokenTime, type VisitorClock } from '../agent/spoken-time.js';
 
 export interface CanvasCard {
   /** The canvas action, e.g. `canvas_show_question`. */
@@ -65,7 +67,11 @@ function nextSlots(now: Date): string[] {
 }
 
 /** What the PAL says about a recorded interaction on a card it showed (null: nothing to say). */
-export function acknowledgement(interaction: { type: string; value: Record<string, unknown> }, shownArgs: Record<string, unknown> | undefined): string | null {
+export function acknowledgement(
+  interaction: { type: string; value: Record<string, unknown> },
+  shownArgs: Record<string, unknown> | undefined,
+  say: { lang: string; clock: VisitorClock } = { lang: 'en', clock: {} },
+): string | null {
   const { type, value } = interaction;
   if (type === 'skip') return "No problem, let's skip that.";
   if (type === 'dismiss' || type === 'clear') return 'Okay.';
@@ -76,18 +82,14 @@ export function acknowledgement(interaction: { type: string; value: Record<strin
     if (typeof value.other_text === 'string' && value.other_text.trim()) labels.push(value.other_text.trim());
     return labels.length ? `Thanks, you chose ${joinWords(labels)}.` : 'Thanks for your answer.';
   }
-  if (typeof value.selected_slot === 'string') return `Great, ${spokenTime(value.selected_slot)} it is.`;
-  if (Array.isArray(value.selected_slots)) return `Great, I've noted ${joinWords(value.selected_slots.map((s) => spokenTime(String(s))))}.`;
+  const time = (iso: unknown) => spokenTime(String(iso), say.lang, say.clock);
+  if (typeof value.selected_slot === 'string') return palLine(say.lang, 'timeChosen', { time: time(value.selected_slot) });
+  if (Array.isArray(value.selected_slots)) return palLine(say.lang, 'timesNoted', { times: joinList(value.selected_slots.map(time), say.lang) });
   if (typeof value.selected_date === 'string') return `Great, ${value.selected_date} it is.`;
   if (isRecord(value.selected_range)) return `Great, from ${String(value.selected_range.start)} to ${String(value.selected_range.end)}.`;
   if ('value' in value) return `Thanks, I've noted ${String(value.value)}.`;
   if (typeof value.event_uri === 'string') return "Your booking is confirmed. Thanks!";
   return 'Thanks for your answer.';
-}
-
-function spokenTime(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 10)} at ${d.toISOString().slice(11, 16)} UTC`;
 }
 
 function joinWords(items: string[]): string {

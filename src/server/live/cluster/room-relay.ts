@@ -20,6 +20,9 @@ export interface RelayedJoin {
   userName?: string | undefined;
   token: string;
   textMode: boolean;
+  /** The page's IANA time zone and language tag, as the join frame gave them. */
+  timeZone?: string | undefined;
+  locale?: string | undefined;
 }
 
 /** The hub's side of the relay: its rooms on this instance. */
@@ -216,7 +219,7 @@ export class RoomRelay {
     const room = await this.host.holdRoom(String(message.c));
     if (!room) return socket.close(ROOM_MOVED, 'the room moved; join again');
     const role = message.role === 'operator' ? 'operator' : 'visitor';
-    await room.admit(socket, role, { userName: typeof message.userName === 'string' ? message.userName : undefined, token: String(message.token ?? ''), textMode: message.textMode === true });
+    await room.admit(socket, role, { userName: typeof message.userName === 'string' ? message.userName : undefined, token: String(message.token ?? ''), textMode: message.textMode === true, timeZone: typeof message.timeZone === 'string' ? message.timeZone : undefined, locale: typeof message.locale === 'string' ? message.locale : undefined });
   }
 
   private toParticipant(m: string, deliver: (socket: WebSocket) => void): void {

@@ -315,8 +315,12 @@ export function speakableText(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
-/** eSpeak's voice for a language: its names are the language codes (en, de, fr, es, it, pt, nl, ja…). */
+// Where eSpeak's voice name is not the language's primary tag: Norwegian is Bokmål, Chinese is Mandarin.
+const ESPEAK_NAMES: Record<string, string> = { en: 'en-us', no: 'nb', zh: 'cmn' };
+
+/** eSpeak's voice for a language: its names are mostly the language codes (en, de, fr, es, it, pt, nl, ja…). */
 function espeakVoice(voice: VoiceChoice): string {
   const language = voice.language.toLowerCase().split(/[-_]/)[0] ?? 'en';
-  return /^[a-z]{2,3}$/.test(language) ? (language === 'en' ? 'en-us' : language) : 'en-us';
+  if (!/^[a-z]{2,3}$/.test(language)) return 'en-us';
+  return ESPEAK_NAMES[language] ?? language;
 }

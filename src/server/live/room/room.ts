@@ -85,7 +85,7 @@ export class Room {
   }
 
   /** Admits a participant whose token was checked; the PAL joins with the first one. */
-  async admit(socket: RoomSocket, role: 'visitor' | 'operator', joining: { userName?: string | undefined; token?: string; textMode?: boolean }, backlog: Backlog = { frames: [], handedOff: false }): Promise<void> {
+  async admit(socket: RoomSocket, role: 'visitor' | 'operator', joining: { userName?: string | undefined; token?: string; textMode?: boolean; timeZone?: string | undefined; locale?: string | undefined }, backlog: Backlog = { frames: [], handedOff: false }): Promise<void> {
     const { userName, token = '' } = joining;
     if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
     const participant: Participant = { participant_id: `p_${randomUUID()}`, user_name: userName?.trim().slice(0, 80) || (role === 'operator' ? 'Operator' : 'Guest'), role };
@@ -147,6 +147,8 @@ export class Room {
     }
     // The visitor's choice of voice or text holds from its first word (a greeting too) until switched.
     if (role === 'visitor') this.pal.setTextMode(joining.textMode === true);
+    // The visitor's clock: times the PAL says are in the zone and written the way of the page they joined from.
+    if (role === 'visitor') this.pal.setVisitorClock(joining.timeZone, joining.locale);
     // Only a conversation that had never started gets the join callbacks, disclosure and greeting.
     if (palIsNew) palJoined = this.pal.join(!this.conv.startedAt);
     // From here on the room reads this participant's frames, starting with those sent while it joined.

@@ -51,6 +51,20 @@ async function end(deps: ServiceDeps, conversationId: string, reason: string): P
   }
 }
 
+/**
+ * A Daily conversation ended before any meeting took place (neither the PAL's bot nor a visitor ever
+ * joined): Daily sends no meeting.ended for a meeting that never was, so its end callbacks
+ * (system.shutdown, transcription_ready with an empty transcript) are sent here. When a meeting did
+ * take place, meeting.ended sends them once the runner has reported the transcript.
+ */
+export async function finalizeIfNoMeeting(deps: ServiceDeps, conversationId: string): Promise<void> {
+  const conv = await deps.db.selectFrom('conversations').select(['status', 'live_started_at', 'live_finalized_at']).where('conversation_id', '=', conversationId).executeTakeFirst();
+  if (conv?.status !== 'ended' || conv.live_started_at || conv.live_finalized_at) return;
+  const joined = await deps.db.selectFrom('daily_participants').select('session_id').where('conversation_id', '=', conversationId).limit(1).executeTakeFirst();
+  if (joined) return;
+  await finalizeConversation(deps, conversationId);
+}
+
 export function dailyDeadlineJobs(deps: ServiceDeps): Record<string, JobHandler> {
   return {
     [RUNNER_JOIN_DEADLINE_JOB]: async ({ payload }: { payload: Payload }) => {

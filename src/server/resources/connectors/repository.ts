@@ -32,7 +32,8 @@ export function connectorView(row: ConnectorRow) {
     selected_tool_names: null,
     oauth_status: row.oauth_status,
     oauth_scopes: row.oauth_scopes ?? [],
-    access_token_expires_at: stamp(row.access_token_expires_at),
+    // The spec's field is a string: present while an expiring access token is held, omitted otherwise.
+    ...(row.access_token_expires_at ? { access_token_expires_at: isoNoZone(row.access_token_expires_at) } : {}),
     last_indexed_at: stamp(row.last_indexed_at),
     last_index_error: row.last_index_error,
     created_at: isoNoZone(row.created_at),

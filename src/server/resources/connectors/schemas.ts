@@ -60,7 +60,7 @@ export const Connector = z
         '`needs_reauth`: an OAuth connector that had been linked lost its grant (refresh refused, reconnect started and not finished, or its OAuth client changed); the remedy is Reconnect OAuth.',
     }),
     oauth_scopes: z.array(z.string()),
-    access_token_expires_at: z.string().nullable(),
+    access_token_expires_at: z.string().optional().openapi({ description: 'When the held access token expires; omitted while none is held (or it does not expire)' }),
     last_indexed_at: z.string().nullable(),
     last_index_error: z.string().nullable(),
     created_at: z.string().openapi({ example: '2026-11-21T05:30:00.123' }),

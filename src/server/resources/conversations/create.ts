@@ -10,6 +10,7 @@ import { badRequest } from '../../app/http/errors.js';
 import { newId } from '../../app/ids.js';
 import { isoMillis } from '../../app/time.js';
 import { conferencingProvider, ProviderError, type ConferencingProvider } from '../../providers/conferencing/index.js';
+import { canonicalLanguage, unsupportedLanguageMessage } from '../pals/languages.js';
 import { checkFace, resolvePalAndFace, type PalAndFace } from './repository.js';
 import { handOffToRunner } from './runner/handoff.js';
 import type { ConversationProperties } from './schemas.js';
@@ -78,6 +79,12 @@ export function planConversation(deps: ServiceDeps, input: CreateConversationInp
   checkFace(face, face.wanted, input.ownerId, input.faceId ? (input.faceField ?? 'face_id') : 'default_face_id');
 
   const provider = conferencingProvider(deps);
+  checkSpeakable(input.properties);
+  // Daily rooms are not recorded by this service (its recorder listens in local rooms): saying yes and
+  // recording nothing would be a silent lie, so the request is refused.
+  if (provider.name === 'daily' && input.properties?.enable_recording === true) {
+    throw badRequest('invalid_request: properties.enable_recording: Daily conversations cannot be recorded by this service; leave enable_recording off or use local rooms');
+  }
   const conversationId = newId('c');
   const now = deps.clock.now();
   const properties = { ...input.properties, max_call_duration: input.properties?.max_call_duration ?? DEFAULT_MAX_CALL_DURATION };
@@ -103,6 +110,11 @@ export function planConversation(deps: ServiceDeps, input: CreateConversationInp
     updated_at: now,
   };
   return { row, properties, expiresAt, provider, plannedUrl, palAndFace: { pal, face } };
+}
+
+/** The conversation's own languages must be ones the PAL can speak (400 listing those it can). */
+function checkSpeakable(properties: ConversationProperties | undefined): void {
+  for (const tag of properties?.languages ?? []) if (!canonicalLanguage(tag)) throw badRequest(unsupportedLanguageMessage('properties.languages', tag));
 }
 
 /** A recording destination named in the properties must be the owner's, with recording on (400 otherwise). */

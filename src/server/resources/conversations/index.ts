@@ -1,7 +1,7 @@
 // Conversations: keyed create/list/get/end, and the job closing a provider's room after the end.
 // (The live room, the local PAL, canvas interactions and callbacks live beside this in their own files.)
 import { postCallJobs } from './post-call.js';
-import { dailyDeadlineJobs } from '../../providers/conferencing/daily-deadlines.js';
+import { dailyDeadlineJobs, finalizeIfNoMeeting } from '../../providers/conferencing/daily-deadlines.js';
 import type { ResourceModule } from '../module.js';
 import { ApiError } from '../../app/http/errors.js';
 import { createConversation } from './create.js';
@@ -80,6 +80,7 @@ export const conversationsModule: ResourceModule = {
       ...postCallJobs(deps),
       ...dailyDeadlineJobs(deps),
       [CLOSE_ROOM_JOB]: async ({ payload }: { payload: { conversation_id: string; provider: 'local' | 'daily'; room: string } }) => {
+        if (payload.provider === 'daily') await finalizeIfNoMeeting(deps, payload.conversation_id);
         if (payload.provider === 'daily' && !deps.config.daily.apiKey) return; // the key was removed: the room expires by itself
         await conferencingProvider(deps, payload.provider).close({ conversationId: payload.conversation_id, room: payload.room });
       },

@@ -59,7 +59,7 @@ export function postCallJobs(deps: ServiceDeps) {
       const sendsBody = action.method !== 'GET' && action.method !== 'DELETE';
       const body = action.body !== undefined ? action.body : sendsBody ? { conversation_id: payload.conversation_id } : null;
       let status: 'success' | 'failed' | 'error';
-      let response: { http_status: number | null; body: unknown };
+      let response: { http_status: number; body: unknown };
       try {
         const res = await deps.fetch(action.url, {
           method: action.method,
@@ -71,7 +71,9 @@ export function postCallJobs(deps: ServiceDeps) {
         status = res.ok ? 'success' : 'failed';
       } catch (error) {
         status = 'error';
-        response = { http_status: null, body: error instanceof Error ? error.message : String(error) };
+        // No HTTP answer at all (unreachable, refused, timed out): status 0, as fetch reports a network
+        // error, so that the callback keeps the spec's number (null broke receivers that parse it).
+        response = { http_status: 0, body: error instanceof Error ? error.message : String(error) };
       }
       await emitConversationCallbacks(deps, { conversation_id: payload.conversation_id, owner_id: conv.owner_id, callback_url: conv.callback_url }, [{
         conversation_id: payload.conversation_id,

@@ -21,7 +21,7 @@ export function guardrailView(row: GuardrailRow) {
     guardrail_name: row.guardrail_name,
     guardrail_prompt: row.guardrail_prompt,
     modality: row.modality,
-    callback_url: row.callback_url,
+    ...callbackUrl(row),
     tags: row.tags ?? [],
     guardrails_id: row.guardrails_id,
     created_at: isoMillis(row.created_at),
@@ -31,7 +31,12 @@ export function guardrailView(row: GuardrailRow) {
 
 /** A set item as it appears in the set document (`data[i]`). */
 export function setItemView(row: GuardrailRow) {
-  return { uuid: row.uuid, guardrail_name: row.guardrail_name, guardrail_prompt: row.guardrail_prompt, modality: row.modality, callback_url: row.callback_url, tags: row.tags ?? [] };
+  return { uuid: row.uuid, guardrail_name: row.guardrail_name, guardrail_prompt: row.guardrail_prompt, modality: row.modality, ...callbackUrl(row), tags: row.tags ?? [] };
+}
+
+/** The spec's `callback_url` is an optional string: omitted when none is set, never null. */
+function callbackUrl(row: GuardrailRow): { callback_url?: string } {
+  return row.callback_url ? { callback_url: row.callback_url } : {};
 }
 
 export function setView(set: GuardrailSetRow, items: GuardrailRow[]) {

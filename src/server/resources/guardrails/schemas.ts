@@ -62,7 +62,7 @@ export const Guardrail = z
     guardrail_name: z.string(),
     guardrail_prompt: z.string(),
     modality: Modality,
-    callback_url: z.string().nullable(),
+    callback_url: z.string().optional().openapi({ description: 'Omitted when the guardrail has none' }),
     tags: z.array(z.string()),
     guardrails_id: z.string().nullable().openapi({ description: 'The deprecated set this guardrail is an item of, if any' }),
     created_at: z.string(),
@@ -71,7 +71,7 @@ export const Guardrail = z
   .openapi('Guardrail');
 
 export const GuardrailSetItem = z
-  .object({ uuid: z.string(), guardrail_name: z.string(), guardrail_prompt: z.string(), modality: Modality, callback_url: z.string().nullable(), tags: z.array(z.string()) })
+  .object({ uuid: z.string(), guardrail_name: z.string(), guardrail_prompt: z.string(), modality: Modality, callback_url: z.string().optional(), tags: z.array(z.string()) })
   .openapi('GuardrailSetItem');
 
 export const GuardrailSet = z.object({ uuid: z.string(), name: z.string(), data: z.array(GuardrailSetItem) }).openapi('GuardrailSet');

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { ServiceDeps } from '../../app/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { badRequest, conflict } from '../../app/http/errors.js';
-import { canonicalLanguage } from './languages.js';
+import { canonicalLanguage, unsupportedLanguageMessage } from './languages.js';
 import { resolveGuardrailReferences, validateConnectorReferences, validateConnectorTools, validateDocumentReferences } from './references.js';
 import { sealLayerSecrets } from './layer-secrets.js';
 import type { PalInput } from './schemas.js';
@@ -73,7 +73,7 @@ export async function normalisePal(input: PalInput, ctx: NormaliseContext): Prom
   const languages: string[] = [];
   for (const tag of input.languages ?? []) {
     const canonical = canonicalLanguage(tag);
-    if (!canonical) throw badRequest(`invalid_request: languages: '${tag}' is not a supported language`);
+    if (!canonical) throw badRequest(unsupportedLanguageMessage('languages', tag));
     languages.push(canonical);
   }
 
