@@ -8,8 +8,8 @@
 // fixed overhead per payload, so the number of payloads is bounded too.
 
 export const SEND_QUEUE_LIMITS = {
-  /** Audio waits only while less than this is queued (about a second and a half of one microphone). */
-  audioBytes: 64 * 1024,
+  /** Audio waits only while less than this is queued (about half a second of one 16 kHz microphone): each payload costs a round trip, and the room's other messages wait behind it. */
+  audioBytes: 24 * 1024,
   /** Nothing is queued past this. */
   maxBytes: 4 * 1024 * 1024,
   /** Audio that waited this long is not sent any more (long enough to ride out an event-loop stall of a busy instance). */
