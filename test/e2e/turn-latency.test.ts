@@ -88,8 +88,8 @@ describe('heard latency measured in the page', { timeout: 120_000 }, () => {
     assert.ok(Math.abs(report.turnEndedAt - (Date.now() - 60_000)) < 120_000, 'turnEndedAt is epoch ms');
     assert.ok(report.heardMs > 0 && report.heardMs < 1000, `heardMs ${report.heardMs} under 1 s`);
     assert.ok(Math.abs(report.heardMs - analysed) <= 150, `heardMs ${report.heardMs} vs analyser ${Math.round(analysed)} ms`);
-    // The built-in face is drawn: the mouth moves, close to the voice.
-    assert.ok(report.mouthMs > 0 && Math.abs(report.mouthMs - report.heardMs) < 150, `mouthMs ${report.mouthMs} near heardMs ${report.heardMs}`);
+    // The built-in face is drawn: the mouth moves with the voice (the first sound may be a closed-mouth shape).
+    assert.ok(report.mouthMs >= report.heardMs - 40 && report.mouthMs - report.heardMs < 300, `mouthMs ${report.mouthMs} with heardMs ${report.heardMs}`);
     assert.ok(report.lipSyncMs >= 0 && report.lipSyncMs <= 100, `lip sync p95 ${report.lipSyncMs} ms`);
 
     // The same figures reached the service: the verbose read, /metrics, then the transcription callback.
