@@ -64,7 +64,17 @@ export const ShutdownCallback = callback('system', 'system.shutdown', z.object({
 export const TranscriptionReadyCallback = callback(
   'application',
   'application.transcription_ready',
-  z.object({ face_id: z.nullable(z.string()), transcript: z.array(TranscriptEntry) }),
+  z.object({
+    face_id: z.nullable(z.string()),
+    transcript: z.array(TranscriptEntry),
+    /** p50/p95 (ms) of what the visitor heard, measured in their page; only when a page reported any. */
+    turn_latency: z.optional(z.object({
+      turns: z.number(),
+      heard_ms: z.optional(z.object({ count: z.number(), p50: z.number(), p95: z.number() })),
+      mouth_ms: z.optional(z.object({ count: z.number(), p50: z.number(), p95: z.number() })),
+      lip_sync_ms: z.optional(z.object({ count: z.number(), p50: z.number(), p95: z.number() })),
+    })),
+  }),
 );
 export const RecordingReadyCallback = callback(
   'application',

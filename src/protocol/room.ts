@@ -35,6 +35,26 @@ export type RoomTranscriptEntry = z.infer<typeof RoomTranscriptEntry>;
 /** The most turns a `joined` frame carries (the latest ones). */
 export const ROOM_HISTORY_LIMIT = 500;
 
+/** A duration measured in the page, in ms: finite, never negative, at most a minute (a longer wait is no latency). */
+const LatencyMs = z.number().check(z.gte(0), z.lte(60_000));
+
+/**
+ * What the visitor heard of one PAL reply, measured in their page (issue 26): from the end of their turn
+ * (`turn_ended_at`, ms since the Unix epoch on the page's clock) to the first audible PAL sample at the
+ * audio output (`heard_ms`) and the first mouth movement drawn (`mouth_ms`); `lip_sync_ms` is the p95 of
+ * |mouth drawn − its audio at the output| over the reply. A figure the page cannot take is left out, never 0.
+ */
+export const TurnLatencyFrame = z.object({
+  type: z.literal('turn-latency'),
+  inference_id: z.string().check(z.minLength(1), z.maxLength(128)),
+  input: z.enum(['text', 'speech']),
+  turn_ended_at: z.number().check(z.gte(0), z.lte(8.64e15)),
+  heard_ms: z.optional(LatencyMs),
+  mouth_ms: z.optional(LatencyMs),
+  lip_sync_ms: z.optional(z.number().check(z.gte(0), z.lte(10_000))),
+});
+export type TurnLatencyFrame = z.infer<typeof TurnLatencyFrame>;
+
 /** Frames a client sends. The first frame must be `join`; the meeting token never appears in a URL. */
 export const ClientFrame = z.discriminatedUnion('type', [
   /**
@@ -51,6 +71,7 @@ export const ClientFrame = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text-mode'), on: z.boolean() }),
   /** `end`: the visitor ended the call (End), so the conversation ends now rather than after participant_left_timeout. */
   z.object({ type: z.literal('leave'), end: z.optional(z.boolean()) }),
+  TurnLatencyFrame,
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;
 

@@ -191,7 +191,7 @@ window.turnstile = {
 /** Records what the element tells the page (`pal-*` events) in `window.__pal`, before any page script runs. */
 const recorder = `
 window.__pal = { errors: [], events: [], messages: [], interactions: [] };
-for (const type of ['pal-ready', 'pal-conversation-started', 'pal-conversation-ended', 'pal-mode-change', 'pal-state-change', 'pal-error', 'pal-protocol-message', 'pal-canvas-interaction']) {
+for (const type of ['pal-ready', 'pal-conversation-started', 'pal-conversation-ended', 'pal-mode-change', 'pal-state-change', 'pal-error', 'pal-protocol-message', 'pal-canvas-interaction', 'pal-turn-latency']) {
   window.addEventListener(type, (event) => {
     const detail = event.detail ?? {};
     if (type === 'pal-error') window.__pal.errors.push(detail.code);

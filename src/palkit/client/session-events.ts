@@ -58,3 +58,11 @@ export class SessionInteractionEvent extends Event {
     super(SessionInteractionEvent.type);
   }
 }
+
+/** What the visitor heard of one PAL reply, measured in the page. */
+export class SessionTurnLatencyEvent extends Event {
+  static readonly type = 'session-turn-latency';
+  constructor(readonly report: import('./transport/turn-latency.js').TurnLatencyReport) {
+    super(SessionTurnLatencyEvent.type);
+  }
+}

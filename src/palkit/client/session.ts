@@ -8,7 +8,7 @@ import { LinkHistoryEvent, LinkMessageEvent, type CanvasInteractionBody, type Co
 import { forgetLiveCall, recallLiveCall, rememberLiveCall, type LiveCall } from './live-call.js';
 import { unlockAudio } from './media.js';
 import {
-  SessionCanvasEvent, SessionChangeEvent, SessionErrorEvent, SessionInteractionEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
+  SessionCanvasEvent, SessionChangeEvent, SessionErrorEvent, SessionInteractionEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent, SessionTurnLatencyEvent,
   type SessionMode, type SessionState,
 } from './session-events.js';
 import { startOutcome, unavailableCode, type GateStep } from './start-errors.js';
@@ -17,7 +17,7 @@ import { conversationIdFromUrl, defaultSettings, type SessionOptions, type Sessi
 import { loadInteractionParser, loadTransports } from './transport/load.js';
 import type { TransportFactory } from './transport/select.js';
 import {
-  TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent, type Transport, type TransportParticipant,
+  TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent, TransportTurnLatencyEvent, type Transport, type TransportParticipant,
 } from './transport/transport.js';
 
 export type { GateStep } from './start-errors.js';
@@ -446,6 +446,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
       this.dispatchEvent(new LinkMessageEvent(raw));
     });
     transport.addEventListener(TransportParticipantsEvent.type, () => this.#changed());
+    transport.addEventListener(TransportTurnLatencyEvent.type, (e) => this.dispatchEvent(new SessionTurnLatencyEvent((e as TransportTurnLatencyEvent).report)));
     transport.addEventListener(TransportEndedEvent.type, (e) => this.#remoteEnded(e as TransportEndedEvent));
     transport.addEventListener(TransportNoticeEvent.type, (e) => {
       this.notice = (e as TransportNoticeEvent).code;

@@ -10,7 +10,7 @@ import type { PalDisclosure } from '../components/disclosure/disclosure.js';
 import type { PalEmbed } from '../components/embed/embed.js';
 import type {
   PalCanvasInteractionEvent, PalConversationCreatedEvent, PalConversationEndedEvent, PalConversationStartedEvent,
-  PalErrorEvent, PalModeChangeEvent, PalProtocolMessageEvent, PalReadyEvent, PalStateChangeEvent, PalToolCallEvent,
+  PalErrorEvent, PalModeChangeEvent, PalProtocolMessageEvent, PalReadyEvent, PalStateChangeEvent, PalToolCallEvent, PalTurnLatencyEvent,
 } from '../components/events/index.js';
 import type { PalLanding } from '../components/landing/landing.js';
 import type { PalTranscript } from '../components/transcript/transcript.js';
@@ -33,6 +33,7 @@ export type PalDeploymentEvents = {
   'pal-tool-call': PalToolCallEvent;
   'pal-protocol-message': PalProtocolMessageEvent;
   'pal-canvas-interaction': PalCanvasInteractionEvent;
+  'pal-turn-latency': PalTurnLatencyEvent;
 };
 
 export type PalConversationEvents = Omit<PalDeploymentEvents, 'pal-ready' | 'pal-conversation-created'>;

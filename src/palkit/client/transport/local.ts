@@ -14,8 +14,9 @@ import { CameraFrameSender } from './camera-frames.js';
 import { MicrophoneSender } from './microphone.js';
 import { MICROPHONE_WORKLET_FILE } from './microphone-worklet.js';
 import { PalAudioPlayer } from './pal-audio.js';
+import { TurnLatencyMeter, type TurnLatencyReport } from './turn-latency.js';
 import {
-  TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent,
+  TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent, TransportTurnLatencyEvent,
   type JoinOptions, type Transport, type TransportParticipant,
 } from './transport.js';
 
@@ -55,6 +56,7 @@ export class LocalTransport extends EventTarget implements Transport {
   #frames: CameraFrameSender | null = null;
   #palSpeaking = false;
   #textMode = false;
+  readonly #meter = new TurnLatencyMeter((report) => this.#reportLatency(report));
   readonly #options: LocalTransportOptions;
 
   constructor(options: LocalTransportOptions = {}) {
@@ -96,7 +98,10 @@ export class LocalTransport extends EventTarget implements Transport {
     this.#audioDeviceId = options.audioDeviceId;
     this.#textMode = options.textMode === true;
     if (options.startVideo) void this.#openCamera(options.videoDeviceId);
-    if (this.#options.voice !== false) this.#player = new PalAudioPlayer(sharedAudioContext());
+    if (this.#options.voice !== false) {
+      this.#player = new PalAudioPlayer(sharedAudioContext());
+      this.#player.probe = this.#meter;
+    }
     const socket = (this.#options.createSocket ?? ((url) => new WebSocket(url)))(roomSocketUrl(options.url));
     socket.binaryType = 'arraybuffer';
     this.#socket = socket;
@@ -156,6 +161,8 @@ export class LocalTransport extends EventTarget implements Transport {
     // A typed line is the visitor's words too: nothing is missing any more.
     if (typeof data === 'object' && data !== null && (data as { event_type?: unknown }).event_type === 'conversation.respond') this.#listener?.heard();
     this.#sendFrame({ type: 'app-message', data });
+    // A typed turn ends when it is sent: the reply is measured from here.
+    if (eventTypeOf(data) === 'conversation.respond') this.#meter.turnEnded('text');
   }
 
   setMicrophoneEnabled(enabled: boolean): void {
@@ -208,6 +215,7 @@ export class LocalTransport extends EventTarget implements Transport {
         break;
       case 'app-message':
         this.#followSpeaking(frame.data);
+        this.#measureTurn(frame.data);
         this.dispatchEvent(new TransportMessageEvent(frame.data, frame.from));
         break;
       case 'audio-flush':
@@ -255,6 +263,7 @@ export class LocalTransport extends EventTarget implements Transport {
   }
 
   #release(): void {
+    this.#meter.close();
     this.#frames?.stop();
     this.#stopTracks();
     this.#listener?.close();
@@ -285,6 +294,32 @@ export class LocalTransport extends EventTarget implements Transport {
     this.#palSpeaking = speaking;
     this.#listener?.setPalSpeaking(speaking);
     this.dispatchEvent(new TransportParticipantsEvent());
+  }
+
+  /**
+   * The service's end-of-turn mark ends a spoken turn; it is sent the moment the service decides the turn
+   * ended, so its arrival is that moment on this page's clock (late by the one-way socket delay, a few ms).
+   */
+  #measureTurn(raw: unknown): void {
+    const eventType = eventTypeOf(raw);
+    const inferenceId = eventType === undefined ? undefined : (raw as { inference_id?: unknown }).inference_id;
+    if (eventType === 'conversation.user.stopped_speaking') this.#meter.turnEnded('speech');
+    else if (typeof inferenceId !== 'string') return;
+    else if (eventType === 'conversation.replica.started_speaking') this.#meter.replyStarted(inferenceId);
+    else if (eventType === 'conversation.replica.stopped_speaking') this.#meter.replyEnded(inferenceId, this.#player?.remainingMs() ?? 0);
+  }
+
+  /** To the page (`pal-turn-latency`) and to the service, which keeps it with the conversation. */
+  #reportLatency(report: TurnLatencyReport): void {
+    if (this.#left) return;
+    this.#sendFrame({
+      type: 'turn-latency', inference_id: report.inferenceId, input: report.input, turn_ended_at: report.turnEndedAt,
+      // The room takes waits up to a minute (a longer one is no reply to the turn).
+      ...(report.heardMs !== undefined && report.heardMs <= 60_000 ? { heard_ms: report.heardMs } : {}),
+      ...(report.mouthMs !== undefined && report.mouthMs <= 60_000 ? { mouth_ms: report.mouthMs } : {}),
+      ...(report.lipSyncMs !== undefined && report.lipSyncMs <= 10_000 ? { lip_sync_ms: report.lipSyncMs } : {}),
+    });
+    this.dispatchEvent(new TransportTurnLatencyEvent(report));
   }
 
   #onAudio(data: ArrayBuffer): void {
@@ -355,6 +390,10 @@ export class LocalTransport extends EventTarget implements Transport {
   #sendFrame(frame: ClientFrame): void {
     if (this.#socket?.readyState === WebSocket.OPEN) this.#socket.send(JSON.stringify(frame));
   }
+}
+
+function eventTypeOf(data: unknown): unknown {
+  return typeof data === 'object' && data !== null ? (data as { event_type?: unknown }).event_type : undefined;
 }
 
 function parseFrame(data: unknown): ServerFrame | null {

@@ -7,6 +7,21 @@ import { visemeAt, type Viseme } from '../../../protocol/visemes.js';
 
 /** Jitter buffer: playback starts this long after the first slice of a run arrives. */
 const JITTER_S = 0.06;
+/**
+ * The face draws every 40 ms: choosing the shape half a frame ahead of what is at the output puts each
+ * shape within ±20 ms of its sound, rather than 0–40 ms behind it.
+ */
+const MOUTH_LEAD_S = 0.02;
+/** Samples below this (about −60 dBFS) count as silence when finding the first audible one. */
+const AUDIBLE = 33;
+
+/** Where the page measures what the visitor hears (see turn-latency.ts); times on performance.now()'s clock. */
+export interface PalAudioProbe {
+  /** An audible sample reaches the audio output at `at`. */
+  audible(at: number): void;
+  /** A mouth shape was drawn at `at` for audio reaching the output at `heardAt`. */
+  mouth(at: number, heardAt: number): void;
+}
 
 interface Scheduled {
   source: AudioBufferSourceNode;
@@ -20,6 +35,14 @@ export class PalAudioPlayer {
   readonly #output: MediaStreamAudioDestinationNode;
   #queue: Scheduled[] = [];
   #nextStart = 0;
+  /** The slice whose mouth shape the face was last given, and the last one reported as drawn. */
+  #shown: Scheduled | undefined;
+  #drawn: Scheduled | undefined;
+  /** The first audible sample of the current run, until it reaches the output; the run's is reported once. */
+  #audibleAt: number | null = null;
+  #runHeard = false;
+  #poll: ReturnType<typeof setInterval> | undefined;
+  probe: PalAudioProbe | null = null;
 
   constructor(context: AudioContext) {
     this.#context = context;
@@ -41,7 +64,8 @@ export class PalAudioPlayer {
     source.buffer = buffer;
     source.connect(this.#output);
     // Back to back while slices keep coming; after a gap, start again behind a small jitter buffer.
-    const start = Math.max(this.#nextStart, context.currentTime + (this.#nextStart > context.currentTime ? 0 : JITTER_S));
+    const newRun = this.#nextStart <= context.currentTime;
+    const start = Math.max(this.#nextStart, context.currentTime + (newRun ? JITTER_S : 0));
     source.start(start);
     this.#nextStart = start + buffer.duration;
     const scheduled: Scheduled = { source, start, end: this.#nextStart, viseme: visemeAt(frame.viseme) };
@@ -50,6 +74,66 @@ export class PalAudioPlayer {
       if (at >= 0) this.#queue.splice(at, 1);
     });
     this.#queue.push(scheduled);
+    if (newRun) this.#runHeard = false;
+    if (this.probe && !this.#runHeard) {
+      const first = frame.samples.findIndex((v) => v >= AUDIBLE || v <= -AUDIBLE);
+      if (first >= 0) {
+        this.#runHeard = true;
+        this.#awaitOutput(start + first / frame.sampleRate);
+      }
+    }
+  }
+
+  /**
+   * The first audible sample of a run is reported once it has actually reached the output, never from its
+   * schedule: a busy or device-less page renders late, and the visitor hears it late.
+   */
+  #awaitOutput(contextTime: number): void {
+    this.#audibleAt = contextTime;
+    this.#poll ??= setInterval(() => {
+      const clock = this.#outputClock();
+      if (this.#audibleAt === null) return this.#stopPolling();
+      if (clock.position < this.#audibleAt) return;
+      const at = clock.at - (clock.position - this.#audibleAt) * 1000;
+      this.#stopPolling();
+      this.probe?.audible(at);
+    }, 5);
+  }
+
+  #stopPolling(): void {
+    clearInterval(this.#poll);
+    this.#poll = undefined;
+    this.#audibleAt = null;
+  }
+
+  /**
+   * Where on this context's timeline the audio output is (`position`), at page time `at`: the context's
+   * output timestamp where it gives one, else its clock less the output latency.
+   */
+  #outputClock(): { position: number; at: number } {
+    const context = this.#context;
+    const stamp = context.getOutputTimestamp?.();
+    if (stamp?.performanceTime && stamp.contextTime !== undefined) return { position: stamp.contextTime, at: stamp.performanceTime };
+    return { position: context.currentTime - (context.outputLatency || context.baseLatency || 0), at: performance.now() };
+  }
+
+  /** When a moment of this context's timeline is (or was) at the output, on performance.now()'s clock. */
+  #outputTime(contextTime: number): number {
+    const clock = this.#outputClock();
+    return clock.at + (contextTime - clock.position) * 1000;
+  }
+
+  /** How long until what is scheduled has played out, in ms. */
+  remainingMs(): number {
+    return Math.max(0, this.#nextStart - this.#context.currentTime) * 1000;
+  }
+
+  /** The face drew the mouth shape visemeNow() gave it, at `at` (each slice's first drawing is measured). */
+  drawn(at: number): void {
+    const slice = this.#shown;
+    if (!this.probe || !slice || slice === this.#drawn || slice.viseme === 'rest') return;
+    this.#drawn = slice;
+    this.probe.mouth(at, this.#outputTime(slice.start));
   }
 
   /** Drops everything scheduled (the PAL was interrupted): silence within one audio callback. */
@@ -64,6 +148,8 @@ export class PalAudioPlayer {
     }
     this.#queue = [];
     this.#nextStart = 0;
+    this.#runHeard = false;
+    this.#stopPolling();
   }
 
   /** Whether the PAL's voice is being heard now. */
@@ -71,10 +157,12 @@ export class PalAudioPlayer {
     return this.#context.currentTime < this.#nextStart;
   }
 
-  /** The mouth shape of what is being heard now. */
+  /** The mouth shape of what is being heard now: at the audio output, not where rendering is (outputLatency ahead). */
   visemeNow(): Viseme {
-    const now = this.#context.currentTime;
-    return this.#queue.find((s) => s.start <= now && now < s.end)?.viseme ?? 'rest';
+    const clock = this.#outputClock();
+    const now = clock.position + (performance.now() - clock.at) / 1000 + MOUTH_LEAD_S;
+    this.#shown = this.#queue.find((s) => s.start <= now && now < s.end);
+    return this.#shown?.viseme ?? 'rest';
   }
 
   close(): void {

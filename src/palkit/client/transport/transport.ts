@@ -74,6 +74,14 @@ export class TransportNoticeEvent extends Event {
   }
 }
 
+/** What the visitor heard of one PAL reply, measured in the page (local rooms; see turn-latency.ts). */
+export class TransportTurnLatencyEvent extends Event {
+  static readonly type = 'transport-turn-latency';
+  constructor(readonly report: import('./turn-latency.js').TurnLatencyReport) {
+    super(TransportTurnLatencyEvent.type);
+  }
+}
+
 /** The room ended the call (or the connection dropped) without us asking. */
 export class TransportEndedEvent extends Event {
   static readonly type = 'transport-ended';

@@ -3,12 +3,12 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ConversationSession } from '../../client/session.js';
 import {
-  SessionChangeEvent, SessionErrorEvent, SessionInteractionEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
+  SessionChangeEvent, SessionErrorEvent, SessionInteractionEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent, SessionTurnLatencyEvent,
 } from '../../client/session-events.js';
 import type { InteractionMessage } from '../../../protocol/interactions.js';
 import {
   PalConversationCreatedEvent, PalConversationEndedEvent, PalConversationStartedEvent,
-  PalErrorEvent, PalModeChangeEvent, PalProtocolMessageEvent, PalReadyEvent, PalStateChangeEvent, PalToolCallEvent,
+  PalErrorEvent, PalModeChangeEvent, PalProtocolMessageEvent, PalReadyEvent, PalStateChangeEvent, PalToolCallEvent, PalTurnLatencyEvent,
 } from '../events/index.js';
 
 type Host = ReactiveControllerHost & HTMLElement;
@@ -71,6 +71,10 @@ export class SessionController implements ReactiveController {
         if (phase === 'ended') emit(new PalConversationEndedEvent({ conversationId }));
       }],
       [SessionInteractionEvent.type, (e) => this.#relay((e as SessionInteractionEvent).message, emit)],
+      [SessionTurnLatencyEvent.type, (e) => {
+        const { inferenceId, ...figures } = (e as SessionTurnLatencyEvent).report;
+        emit(new PalTurnLatencyEvent({ ...figures, inference_id: inferenceId }));
+      }],
     ];
     for (const [type, listener] of listeners) session.addEventListener(type, listener);
     this.#unbind = () => {

@@ -36,6 +36,7 @@ import { styleProps } from '../shared/style-props.js';
  * @event pal-tool-call - The PAL called a tool.
  * @event pal-protocol-message - An interactions-protocol message arrived.
  * @event pal-canvas-interaction - A Magic Canvas interaction was recorded.
+ * @event pal-turn-latency - What the visitor heard of a PAL reply, measured in the page (`{heardMs?, mouthMs?, lipSyncMs?, turnEndedAt, input, inference_id}`).
  */
 export class PalEmbed extends PalDeploymentElement {
   static override styles = [tokens, outerTokens, embedStyles, endConfirmStyles];

@@ -9,3 +9,4 @@ export * from './error.js';
 export * from './tool-call.js';
 export * from './protocol-message.js';
 export * from './canvas-interaction.js';
+export * from './turn-latency.js';

@@ -46,6 +46,7 @@ const bubble = svg`<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="
  * @event pal-tool-call - The PAL called a tool.
  * @event pal-protocol-message - An interactions-protocol message arrived.
  * @event pal-canvas-interaction - A Magic Canvas interaction was recorded.
+ * @event pal-turn-latency - What the visitor heard of a PAL reply, measured in the page (`{heardMs?, mouthMs?, lipSyncMs?, turnEndedAt, input, inference_id}`).
  */
 export class PalWidget extends PalDeploymentElement {
   static override styles = [tokens, outerTokens, buttonStyles, widgetStyles, endConfirmStyles];

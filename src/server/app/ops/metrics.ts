@@ -16,7 +16,16 @@ export interface ServiceMetrics {
   relayShed: Counter<'kind'>;
   /** What the instance channel has queued, read at scrape time (the room hub sets `bytes` on PostgreSQL). */
   relayQueue: { bytes: () => number };
+  /** Measured in the visitors' pages (issue 26): end of their turn to the first audible PAL sample / mouth movement. */
+  turnHeard: Histogram<'input'>;
+  turnMouth: Histogram<'input'>;
+  lipSync: Histogram;
 }
+
+/** Heard latency lives around a second; the buckets resolve the 0.5–1.5 s where goals are set. */
+const TURN_BUCKETS = [0.1, 0.25, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.2, 1.5, 2, 3, 5, 10];
+/** Lip-sync offsets: noticed beyond ~45 ms. */
+const LIP_SYNC_BUCKETS = [0.01, 0.02, 0.03, 0.04, 0.05, 0.08, 0.12, 0.2, 0.5];
 
 export interface MetricsOptions {
   db: Db;
@@ -94,6 +103,21 @@ export function createMetrics({ db, processMetrics = false }: MetricsOptions): S
     }),
     roomSocketsClosedForFlooding: new Counter({ name: 'palkit_room_sockets_closed_flooding_total', help: 'Room connections closed because they kept sending past their budget.', registers: [registry] }),
     unhandledRejections: new Counter({ name: 'palkit_unhandled_rejections_total', help: 'Promises rejected with no handler (logged; the process goes on).', registers: [registry] }),
+    turnHeard: new Histogram({
+      name: 'palkit_turn_heard_seconds',
+      help: "From the end of the visitor's turn to the PAL's first audible sample at their audio output, as their page measured it (input: text, speech).",
+      labelNames: ['input'], buckets: TURN_BUCKETS, registers: [registry],
+    }),
+    turnMouth: new Histogram({
+      name: 'palkit_turn_mouth_seconds',
+      help: "From the end of the visitor's turn to the PAL's first mouth movement drawn in their page (input: text, speech).",
+      labelNames: ['input'], buckets: TURN_BUCKETS, registers: [registry],
+    }),
+    lipSync: new Histogram({
+      name: 'palkit_lip_sync_offset_seconds',
+      help: "Per PAL reply, the p95 of |mouth shape drawn − its audio at the output| in the visitor's page.",
+      buckets: LIP_SYNC_BUCKETS, registers: [registry],
+    }),
     httpRequestDuration: new Histogram({
       name: 'palkit_http_request_duration_seconds',
       help: 'HTTP request latency by method, route pattern and status.',

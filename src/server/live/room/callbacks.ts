@@ -2,6 +2,7 @@
 import type { CanvasInteractionRecord, ConversationCallback, TranscriptEntry } from '../../../protocol/callbacks.js';
 import type { ConversationCallback as StoredCallback } from '../../resources/conversations/events-store.js';
 import { isoMillis } from '../../app/time.js';
+import type { TurnLatencySummary } from './turn-latency.js';
 
 type Built = ConversationCallback & StoredCallback;
 
@@ -14,7 +15,14 @@ export function palJoinedCallbacks(conversationId: string, faceId: string | null
   ];
 }
 
-export function shutdownCallbacks(conversationId: string, faceId: string | null, reason: string, transcript: TranscriptEntry[], at: Date): Built[] {
+/**
+ * `turn_latency`: p50/p95 of what the visitor heard, measured in their page (issue 26); only when a page
+ * reported any. The spec leaves a callback's properties open ("contents vary per event") and lists the
+ * ones always present, so receivers that read `face_id` and `transcript` are unaffected.
+ */
+export function shutdownCallbacks(
+  conversationId: string, faceId: string | null, reason: string, transcript: TranscriptEntry[], at: Date, turnLatency: TurnLatencySummary | null = null,
+): Built[] {
   const timestamp = isoMillis(at);
   return [
     { conversation_id: conversationId, event_type: 'system.shutdown', message_type: 'system', timestamp, properties: { face_id: faceId, shutdown_reason: reason } },
@@ -23,7 +31,7 @@ export function shutdownCallbacks(conversationId: string, faceId: string | null,
       event_type: 'application.transcription_ready',
       message_type: 'application',
       timestamp,
-      properties: { face_id: faceId, transcript },
+      properties: { face_id: faceId, transcript, ...(turnLatency ? { turn_latency: turnLatency } : {}) },
     },
   ];
 }

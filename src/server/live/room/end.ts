@@ -9,6 +9,7 @@ import { enqueuePostCallActions } from '../../resources/conversations/post-call.
 import { keepLeftRecordings } from '../recording/store.js';
 import { shutdownCallbacks } from './callbacks.js';
 import { loadTranscript } from './transcript-store.js';
+import { loadTurnLatencies, summarizeTurnLatencies } from './turn-latency.js';
 
 /** Marks the conversation ended with `reason` unless it already was; returns the reason in effect. */
 export async function markConversationEnded(deps: ServiceDeps, conversationId: string, reason: string): Promise<string> {
@@ -43,7 +44,7 @@ export async function finalizeConversation(deps: ServiceDeps, conversationId: st
   const reason = row.shutdown_reason ?? fallbackReason;
   const transcript = await loadTranscript(deps.db, conversationId);
   try {
-    await emitConversationCallbacks(deps, { conversation_id: conversationId, owner_id: row.owner_id, callback_url: row.callback_url }, shutdownCallbacks(conversationId, faceId, reason, transcript, deps.clock.now()));
+    await emitConversationCallbacks(deps, { conversation_id: conversationId, owner_id: row.owner_id, callback_url: row.callback_url }, shutdownCallbacks(conversationId, faceId, reason, transcript, deps.clock.now(), summarizeTurnLatencies(await loadTurnLatencies(deps.db, conversationId))));
   } catch (error) {
     // Give the claim back so that the next sweep (here or on another instance) sends them.
     await deps.db.updateTable('conversations').set({ live_finalized_at: null }).where('conversation_id', '=', conversationId).execute().catch(() => undefined);

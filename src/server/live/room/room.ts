@@ -5,7 +5,7 @@ import type { RawData } from 'ws';
 import type { RoomMessage } from './message.js';
 import { loadRoomHistory } from './transcript-store.js';
 import {
-  AudioFrameKind, ClientFrame, ROOM_HISTORY_LIMIT, RoomCloseCode, decodeAudioFrame, encodeAudioFrame, type Participant, type ServerFrame,
+  AudioFrameKind, ClientFrame, ROOM_HISTORY_LIMIT, RoomCloseCode, decodeAudioFrame, encodeAudioFrame, type Participant, type ServerFrame, type TurnLatencyFrame,
 } from '../../../protocol/room.js';
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import { visemeIndex } from '../../../protocol/visemes.js';
@@ -17,6 +17,7 @@ import { PalAgent } from '../agent/pal-agent.js';
 import { finalizeConversation, markConversationEnded } from './end.js';
 import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from './limits.js';
 import { countRefused, ParticipantBudget, type BudgetVerdict } from './participant-budget.js';
+import { MAX_TURN_LATENCIES, observeTurnLatency, storeTurnLatency } from './turn-latency.js';
 import { keepRecording, pauseRecording, recordingRequested, startRecording, type LiveRecording } from '../recording/store.js';
 
 /** Frames a participant sent while its join was being checked (text, or null for binary). */
@@ -57,6 +58,7 @@ export class Room {
   private readonly members = new Map<string, Member>();
   /** What each meeting token (a participant without one: its id) may still send; one entry per token used here. */
   private readonly budgets = new Map<string, ParticipantBudget>();
+  private turnLatencies = 0;
   private readonly limits: RoomLimits;
   private readonly marks: RoomMarks;
   private pal: PalAgent | null = null;
@@ -294,6 +296,7 @@ export class Room {
     if (!frame) return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'frames are JSON objects of the room protocol' });
     if (frame.type === 'join') return this.sendTo(member, { type: 'error', code: 'already_joined', message: 'this connection already joined the room' });
     if (frame.type === 'text-mode') return this.pal?.setTextMode(frame.on);
+    if (frame.type === 'turn-latency') return this.onTurnLatency(member, frame);
     if (frame.type === 'leave') {
       this.leave(member.participant.participant_id);
       member.socket.close(1000, 'left');
@@ -303,6 +306,15 @@ export class Room {
       return;
     }
     this.relay(member, frame.data, frame.to);
+  }
+
+  /** What a visitor's page measured of a PAL reply; bounded per room (one report per reply is all a page has). */
+  private onTurnLatency(member: Member, frame: TurnLatencyFrame): void {
+    if (member.participant.role !== 'visitor' || this.turnLatencies >= MAX_TURN_LATENCIES) return;
+    this.turnLatencies++;
+    observeTurnLatency(this.deps.metrics, frame);
+    storeTurnLatency(this.deps.db, this.conversationId, frame).catch((error: unknown) =>
+      this.deps.log.error('storing a turn latency failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }));
   }
 
   /** Daily semantics: to everyone but the sender, or to one participant; the PAL hears what is meant for it. */

@@ -13,6 +13,7 @@ import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from './runner/handoff.js'
 import { conversationView, ownedConversation } from './repository.js';
 import * as routes from './routes.js';
 import { receiptOf } from './receipts.js';
+import { loadTurnLatencies } from '../../live/room/turn-latency.js';
 
 export const conversationsModule: ResourceModule = {
   name: 'conversations',
@@ -62,7 +63,7 @@ export const conversationsModule: ResourceModule = {
       const row = await ownedConversation(db, c.get('ownerId'), conversation_id);
       const view = conversationView(row);
       if (c.req.valid('query').verbose === 'true') {
-        return c.json({ ...view, rating: await ratingOf(deps, conversation_id), receipt: await receiptOf(db, conversation_id), events: await listConversationEvents(db, conversation_id) }, 200);
+        return c.json({ ...view, rating: await ratingOf(deps, conversation_id), receipt: await receiptOf(db, conversation_id), turn_latencies: await loadTurnLatencies(db, conversation_id), events: await listConversationEvents(db, conversation_id) }, 200);
       }
       return c.json(view, 200);
     });

@@ -99,6 +99,13 @@ export const Conversation = z
       .nullable()
       .optional()
       .openapi({ description: 'What the visitor accepted and was told (verbose=true only); null when neither happened' }),
+    turn_latencies: z
+      .array(z.object({
+        inference_id: z.string(), input: z.enum(['text', 'speech']), turn_ended_at: z.number(),
+        heard_ms: z.number().optional(), mouth_ms: z.number().optional(), lip_sync_ms: z.number().optional(),
+      }))
+      .optional()
+      .openapi({ description: "Per PAL reply, what the visitor heard as their page measured it (ms): to the first audible sample, the first mouth movement, lip-sync p95; a figure the page could not take is absent (verbose=true only)" }),
     events: z.array(z.record(z.string(), z.unknown())).optional().openapi({ description: 'Callback payloads, oldest first (verbose=true only)' }),
   })
   .openapi('Conversation');

@@ -67,6 +67,7 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedM
     paint(adaLayers.filter((l) => !(l.eyes && blinking)));
     paint(blinking ? adaEyelids : adaLashes);
     paint(mouthLayers(mouth));
+    timeline.drawn?.(performance.now());
   };
 
   draw();

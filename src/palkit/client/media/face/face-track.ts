@@ -6,6 +6,8 @@ import type { Viseme } from '../../../../protocol/visemes.js';
 export interface FaceTimeline {
   visemeNow(): Viseme;
   speaking(): boolean;
+  /** The mouth shape last given by visemeNow() was drawn at `at` (performance.now()), for measuring lip sync. */
+  drawn?(at: number): void;
 }
 
 export interface FaceTrack {

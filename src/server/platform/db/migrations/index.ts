@@ -24,6 +24,7 @@ import * as conversationFrames from './0991_conversation_frames.js';
 import * as recordings from './0992_recordings.js';
 import * as roomHolders from './0993_room_holders.js';
 import * as transcriptInterrupted from './0994_transcript_interrupted.js';
+import * as turnLatencies from './0995_turn_latencies.js';
 
 export const migrations: Record<string, PalkitMigration> = {
   '0001_core': core,
@@ -48,4 +49,5 @@ export const migrations: Record<string, PalkitMigration> = {
   '0992_recordings': recordings,
   '0993_room_holders': roomHolders,
   '0994_transcript_interrupted': transcriptInterrupted,
+  '0995_turn_latencies': turnLatencies,
 };

@@ -32,6 +32,18 @@ export interface LiveTables {
     created_at: CreatedAt;
   };
   canvas_interaction_rate: { bucket: string; window_start: Date | string; hits: number };
+  /** Per PAL reply, what the visitor heard as measured in their page (migration 0995); null = not measurable there. */
+  conversation_turn_latencies: {
+    latency_id: Generated<number>;
+    conversation_id: string;
+    inference_id: string;
+    input: string;
+    turn_ended_at: number;
+    heard_ms: number | null;
+    mouth_ms: number | null;
+    lip_sync_ms: number | null;
+    recorded_at: Generated<Date>;
+  };
   /** The visitor's rating of a conversation, given once (migration 0940). */
   conversation_ratings: { conversation_id: string; stars: number; comment: string | null; rated_at: Generated<Date> };
   /** What the visitor accepted (the deployment's terms) and was told (the AI disclosure), and when (migration 0941). */

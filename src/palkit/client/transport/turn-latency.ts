@@ -1,0 +1,99 @@
+// What the visitor hears of each PAL reply, measured in the page (issue 26): from the end of their turn
+// (the message sent, or the service's end-of-turn mark arriving) to the PAL's first audible sample at
+// the audio output and its first mouth movement drawn, plus the lip-sync offset over the reply. Loaded
+// with the call, never with the first paint. A figure that cannot be taken here is left out, never 0.
+
+export interface TurnLatencyReport {
+  /** Ms from the end of the turn to the first audible PAL sample at the output. */
+  heardMs?: number;
+  /** Ms from the end of the turn to the first mouth shape drawn for the reply. */
+  mouthMs?: number;
+  /** p95 over the reply of |mouth shape drawn − its audio at the output|, ms. */
+  lipSyncMs?: number;
+  /** When the visitor's turn ended, ms since the Unix epoch. */
+  turnEndedAt: number;
+  input: 'text' | 'speech';
+  inferenceId: string;
+}
+
+interface Turn {
+  endedAt: number;
+  input: 'text' | 'speech';
+  inferenceId?: string;
+  heardAt?: number;
+  mouthAt?: number;
+  offsets: number[];
+}
+
+/** Offsets kept per reply (a reply of a minute has ~1,500 slices of 40 ms). */
+const MAX_OFFSETS = 4096;
+
+export class TurnLatencyMeter {
+  #turn: Turn | null = null;
+  #finishing: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly report: (report: TurnLatencyReport) => void, private readonly now: () => number = () => performance.now()) {}
+
+  /** The visitor's turn ended now: what the PAL says next is measured from here. */
+  turnEnded(input: 'text' | 'speech'): void {
+    this.#finish();
+    this.#turn = { endedAt: this.now(), input, offsets: [] };
+  }
+
+  /** The PAL began its reply (the first reply after the turn is the one measured). */
+  replyStarted(inferenceId: string): void {
+    if (this.#turn && !this.#turn.inferenceId) this.#turn.inferenceId = inferenceId;
+  }
+
+  /** The reply ended; its last audio is still `remainingMs` from the output. */
+  replyEnded(inferenceId: string, remainingMs: number): void {
+    if (this.#turn?.inferenceId !== inferenceId) return;
+    clearTimeout(this.#finishing);
+    this.#finishing = setTimeout(() => this.#finish(), Math.max(0, remainingMs) + 120);
+  }
+
+  /** An audible PAL sample reaches the output at `at` (page clock). */
+  audible(at: number): void {
+    const turn = this.#turn;
+    if (turn && turn.heardAt === undefined && at >= turn.endedAt) turn.heardAt = at;
+  }
+
+  /** A mouth shape was drawn at `at` for audio reaching the output at `heardAt`. */
+  mouth(at: number, heardAt: number): void {
+    const turn = this.#turn;
+    if (!turn || heardAt < turn.endedAt) return;
+    turn.mouthAt ??= at;
+    if (turn.offsets.length < MAX_OFFSETS) turn.offsets.push(Math.abs(at - heardAt));
+  }
+
+  close(): void {
+    clearTimeout(this.#finishing);
+    this.#turn = null;
+  }
+
+  #finish(): void {
+    clearTimeout(this.#finishing);
+    const turn = this.#turn;
+    this.#turn = null;
+    // No reply, or one nothing of was heard or seen here (text mode, no audio output): nothing to report.
+    if (!turn?.inferenceId || (turn.heardAt === undefined && turn.mouthAt === undefined)) return;
+    const ms = (at: number | undefined) => (at === undefined ? undefined : Math.round(at - turn.endedAt));
+    const heardMs = ms(turn.heardAt);
+    const mouthMs = ms(turn.mouthAt);
+    const lipSyncMs = p95(turn.offsets);
+    this.report({
+      ...(heardMs !== undefined ? { heardMs } : {}),
+      ...(mouthMs !== undefined ? { mouthMs } : {}),
+      ...(lipSyncMs !== undefined ? { lipSyncMs } : {}),
+      turnEndedAt: Math.round(performance.timeOrigin + turn.endedAt),
+      input: turn.input,
+      inferenceId: turn.inferenceId,
+    });
+  }
+}
+
+function p95(values: number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.max(0, Math.ceil(0.95 * sorted.length) - 1)]!);
+}
