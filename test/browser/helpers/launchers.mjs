@@ -1,0 +1,188 @@
+// Web-test-runner launchers for Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK's MiniBrowser
+// (WebKitWebDriver under Xvfb). Each test file gets a fresh browsing context (Firefox: a user context, as
+// Playwright's new context for Chromium; WebKit: a new WebDriver session, so a new MiniBrowser), 800×600
+// as web-test-runner's own launchers. Both answer @web/test-runner-commands' `setViewport` and `sendKeys`
+// through the `getPage()` shape its puppeteer branch uses (`page.setViewport`, `page.keyboard.*`).
+import puppeteer from 'puppeteer-core';
+import {
+  FIREFOX_PATH, WebDriverSession, ensurePulseAudio, firefoxPrefs, startDisplay, startWebKitDriver,
+} from '../../helpers/engines.mjs';
+
+const VIEWPORT = { width: 800, height: 600 };
+
+export class FirefoxLauncher {
+  name = 'Firefox';
+  type = 'puppeteer';
+
+  constructor({ reducedMotion = false, concurrency } = {}) {
+    this.reducedMotion = reducedMotion;
+    if (concurrency) this.concurrency = concurrency;
+    this.pages = new Map();
+    this.browser = undefined;
+  }
+
+  async initialize(config) {
+    this.config = config;
+    ensurePulseAudio();
+  }
+
+  async launch() {
+    this.launching ??= puppeteer.launch({
+      browser: 'firefox',
+      protocol: 'webDriverBiDi',
+      executablePath: FIREFOX_PATH,
+      headless: true,
+      extraPrefsFirefox: firefoxPrefs({ reducedMotion: this.reducedMotion }),
+    });
+    this.browser = await this.launching;
+    return this.browser;
+  }
+
+  async startSession(sessionId, url) {
+    const browser = await this.launch();
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    this.pages.set(sessionId, { context, page });
+    await page.setViewport(VIEWPORT);
+    await page.goto(url);
+  }
+
+  isActive(sessionId) {
+    return this.pages.has(sessionId);
+  }
+
+  getBrowserUrl(sessionId) {
+    return this.getPage(sessionId).url();
+  }
+
+  getPage(sessionId) {
+    const entry = this.pages.get(sessionId);
+    if (!entry) throw new Error(`Could not find a page for session ${sessionId}`);
+    return entry.page;
+  }
+
+  async stopSession(sessionId) {
+    const entry = this.pages.get(sessionId);
+    if (!entry) throw new Error(`No page for session ${sessionId}`);
+    this.pages.delete(sessionId);
+    await entry.context.close().catch(() => undefined);
+    return {};
+  }
+
+  async startDebugSession() {
+    throw new Error('Debugging is not supported for Firefox here: run headed Firefox by hand.');
+  }
+
+  async stop() {
+    await this.browser?.close().catch(() => undefined);
+  }
+}
+
+/** What @web/test-runner-commands calls on a "puppeteer" page, over one WebDriver session. */
+class WebDriverPage {
+  constructor(session) {
+    this.session = session;
+    this.keyboard = {
+      press: (key) => session.press(key),
+      type: (text) => session.type(text),
+      down: (key) => session.keyDown(key),
+      up: (key) => session.keyUp(key),
+    };
+  }
+
+  setViewport({ width, height }) {
+    return this.session.setViewport({ width, height });
+  }
+}
+
+export class WebKitLauncher {
+  name = 'WebKit';
+  type = 'puppeteer';
+
+  /** `gesture`: media needs a user gesture (Safari's rule); unit tests start media without one, as in Chromium. */
+  constructor({ reducedMotion = false, gesture = true, concurrency } = {}) {
+    this.reducedMotion = reducedMotion;
+    this.gesture = gesture;
+    if (concurrency) this.concurrency = concurrency;
+    this.sessions = new Map();
+  }
+
+  async initialize(config) {
+    this.config = config;
+    ensurePulseAudio();
+    this.display = await startDisplay();
+    // WebKitWebDriver holds one session at a time: one driver per test file run at once.
+    const slots = this.concurrency ?? config.concurrency ?? 2;
+    this.drivers = await Promise.all(Array.from({ length: slots }, () => startWebKitDriver({ display: this.display.display, reducedMotion: this.reducedMotion })));
+    this.free = [...this.drivers];
+    this.waiting = [];
+  }
+
+  async acquire() {
+    const driver = this.free.shift();
+    if (driver) return driver;
+    return await new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  release(driver) {
+    const next = this.waiting.shift();
+    if (next) next(driver);
+    else this.free.push(driver);
+  }
+
+  async startSession(sessionId, url) {
+    const driver = await this.acquire();
+    let session;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        session = await WebDriverSession.webkit(driver.url, { gesture: this.gesture });
+        break;
+      } catch (error) {
+        // MiniBrowser sometimes fails to come up under load: two more tries before giving up.
+        if (attempt >= 3) {
+          this.release(driver);
+          throw new Error(`${error.message}\n${driver.output().slice(-2000)}`);
+        }
+      }
+    }
+    const page = new WebDriverPage(session);
+    page.driver = driver;
+    this.sessions.set(sessionId, page);
+    await session.setViewport(VIEWPORT);
+    await session.goto(url);
+  }
+
+  isActive(sessionId) {
+    return this.sessions.has(sessionId);
+  }
+
+  getBrowserUrl(sessionId) {
+    return this.getPage(sessionId).session.url();
+  }
+
+  getPage(sessionId) {
+    const page = this.sessions.get(sessionId);
+    if (!page) throw new Error(`Could not find a page for session ${sessionId}`);
+    return page;
+  }
+
+  async stopSession(sessionId) {
+    const page = this.sessions.get(sessionId);
+    if (!page) throw new Error(`No page for session ${sessionId}`);
+    this.sessions.delete(sessionId);
+    await page.session.close();
+    this.release(page.driver);
+    return {};
+  }
+
+  async startDebugSession() {
+    throw new Error('Debugging is not supported for WebKit here: run MiniBrowser by hand.');
+  }
+
+  async stop() {
+    await Promise.all([...this.sessions.values()].map((p) => p.session.close()));
+    this.sessions.clear();
+    await Promise.all((this.drivers ?? []).map((d) => d.close()));
+    await this.display?.close();
+  }
+}
