@@ -13,6 +13,12 @@ export function freePort(): Promise<number>;
 export function ensurePulseAudio(): void;
 export function startDisplay(): Promise<{ display: string; close(): Promise<void> }>;
 export function startWebKitDriver(options: { display: string; reducedMotion?: boolean }): Promise<{ url: string; output(): string; close(): Promise<void> }>;
+export function startStandInProxy(respond?: (url: URL, req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean): Promise<{
+  url: string;
+  requests: string[];
+  args: string[];
+  close(): Promise<void>;
+}>;
 export type ElementReference = Record<string, string>;
 export class WebDriverError extends Error {
   error: string;
@@ -20,7 +26,7 @@ export class WebDriverError extends Error {
 export function keyActions(combo: string): Array<{ type: string; value: string }>;
 export class WebDriverSession {
   static create(driverUrl: string, capabilities: unknown): Promise<WebDriverSession>;
-  static webkit(driverUrl: string, options?: { gesture?: boolean }): Promise<WebDriverSession>;
+  static webkit(driverUrl: string, options?: { gesture?: boolean; proxyArgs?: string[] }): Promise<WebDriverSession>;
   id: string;
   command(method: string, path: string, body?: unknown): Promise<any>;
   goto(url: string): Promise<void>;

@@ -7,7 +7,9 @@
 //   capture devices and media that needs a user gesture, as in Safari.
 // Used by web-test-runner.config.mjs (the browser suite) and test/helpers/visitor.ts (end-to-end walks).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,7 +69,9 @@ export function miniBrowserPath() {
  * user gesture, as in Safari.
  */
 export function miniBrowserArgs({ gesture = true } = {}) {
-  return ['--automation', '--enable-media-stream=true', '--enable-mock-capture-devices=true', `--media-playback-requires-user-gesture=${gesture}`, ...(gesture ? [] : ['--autoplay-policy=allow'])];
+  // No prompt before the mock devices are handed out: a click that opens one would wait for it.
+  return ['--automation', '--enable-media-stream=true', '--enable-mock-capture-devices=true', '--features=-MockCaptureDevicesPrompt',
+    `--media-playback-requires-user-gesture=${gesture}`, ...(gesture ? [] : ['--autoplay-policy=allow'])];
 }
 
 export async function freePort() {
@@ -150,6 +154,11 @@ export async function startWebKitDriver({ display, reducedMotion = false }) {
   const home = mkdtempSync(join(tmpdir(), 'palkit-webkit-'));
   mkdirSync(join(home, 'gtk-3.0'), { recursive: true });
   writeFileSync(join(home, 'gtk-3.0', 'settings.ini'), `[Settings]\ngtk-enable-animations=${reducedMotion ? 'false' : 'true'}\n`);
+  // MiniBrowser's toolbar would hold its window at least 447 px wide: shrunk to nothing, a window can be a
+  // 320–390 px phone. (Web content is not styled by GTK's CSS.)
+  writeFileSync(join(home, 'gtk-3.0', 'gtk.css'), `window > box > *:not(:last-child), headerbar, toolbar, toolbar *, headerbar *, entry, button {
+  font-size: 1px; min-width: 0; min-height: 0; padding: 0; margin: 0; border-width: 0;
+}\n`);
   let output = '';
   const child = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`], {
     env: { ...process.env, DISPLAY: display, XDG_CONFIG_HOME: home, WEBKIT_DISABLE_COMPOSITING_MODE: '1', GTK_A11Y: 'none', NO_AT_BRIDGE: '1' },
@@ -181,6 +190,50 @@ export async function startWebKitDriver({ display, reducedMotion = false }) {
         await Promise.race([gone, sleep(3000)]);
       }
       rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The internet, as far as MiniBrowser can tell in a test: an HTTP proxy on loopback that answers every
+ * request for another host with a small stand-in (HTTPS too, through a self-signed certificate that
+ * MiniBrowser is told to accept). Without it a third-party iframe (a Calendly card) never fires `load` in
+ * WebKit when the machine has no network, and axe waits a minute on it; Chromium and Firefox show an error
+ * page at once. `respond(url, req, res)` may answer a request itself (and return true).
+ */
+export async function startStandInProxy(respond = () => false) {
+  const dir = mkdtempSync(join(tmpdir(), 'palkit-standin-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=palkit stand-in', '-days', '2',
+    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  const key = readFileSync(join(dir, 'key.pem'));
+  const cert = readFileSync(join(dir, 'cert.pem'));
+  rmSync(dir, { recursive: true, force: true });
+  const requests = [];
+  const answer = (url, req, res) => {
+    requests.push(url.href);
+    if (respond(url, req, res)) return;
+    const script = /\.m?js$/.test(url.pathname);
+    res.writeHead(200, { 'content-type': script ? 'text/javascript' : 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(script ? '/* stand-in: no network in tests */' : `<!doctype html><title>Stand-in</title><p>Stand-in for ${url.host} (no network in tests)</p>`);
+  };
+  const tls = createHttpsServer({ key, cert }, (req, res) => answer(new URL(req.url, `https://${req.headers.host}`), req, res));
+  const proxy = createHttpServer((req, res) => answer(new URL(req.url), req, res));
+  proxy.on('connect', (req, socket, head) => {
+    socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) socket.unshift(head);
+    tls.emit('connection', socket);
+  });
+  await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${proxy.address().port}`;
+  return {
+    url,
+    requests,
+    /** MiniBrowser's arguments: every host but this machine's through the proxy, its certificate accepted. */
+    args: [`--proxy=${url}`, '--ignore-host=127.0.0.1', '--ignore-host=localhost', '--ignore-host=::1', '--ignore-tls-errors'],
+    async close() {
+      proxy.closeAllConnections();
+      tls.closeAllConnections();
+      await Promise.all([new Promise((r) => proxy.close(r)), new Promise((r) => tls.close(r))]);
     },
   };
 }
@@ -219,13 +272,17 @@ export class WebDriverSession {
     return new WebDriverSession(driverUrl, body.value.sessionId);
   }
 
-  /** A MiniBrowser session: mock capture devices, media after a gesture (unless `gesture` is false). */
-  static webkit(driverUrl, { gesture = true } = {}) {
+  /**
+   * A MiniBrowser session: mock capture devices, media after a gesture (unless `gesture` is false), other
+   * hosts through a stand-in proxy's `args` when given.
+   */
+  static webkit(driverUrl, { gesture = true, proxyArgs = [] } = {}) {
     return WebDriverSession.create(driverUrl, {
       alwaysMatch: {
         browserName: 'MiniBrowser',
         pageLoadStrategy: 'normal',
-        'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: miniBrowserArgs({ gesture }) },
+        acceptInsecureCerts: proxyArgs.length > 0,
+        'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: [...miniBrowserArgs({ gesture }), ...proxyArgs] },
       },
     });
   }
@@ -237,12 +294,17 @@ export class WebDriverSession {
   }
 
   async command(method, path, body) {
+    const started = Date.now();
+    if (process.env.PALKIT_WEBDRIVER_DEBUG) console.error(`[webdriver] ${method} ${path} ${JSON.stringify(body ?? '').slice(0, 120)}`);
     const r = await fetch(this.base + path, {
+      // No WebDriver command takes this long unless the browser is stuck: fail the test rather than wait.
+      signal: AbortSignal.timeout(90_000),
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await r.text();
+    if (process.env.PALKIT_WEBDRIVER_DEBUG) console.error(`[webdriver]   ${r.status} in ${Date.now() - started} ms ${text.slice(0, 160)}`);
     const parsed = text ? JSON.parse(text) : {};
     if (!r.ok || parsed.value?.error) throw new WebDriverError(`${method} ${path}`, parsed.value ?? { error: String(r.status), message: text });
     return parsed.value;

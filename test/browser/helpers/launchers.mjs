@@ -5,7 +5,7 @@
 // through the `getPage()` shape its puppeteer branch uses (`page.setViewport`, `page.keyboard.*`).
 import puppeteer from 'puppeteer-core';
 import {
-  FIREFOX_PATH, WebDriverSession, ensurePulseAudio, firefoxPrefs, startDisplay, startWebKitDriver,
+  FIREFOX_PATH, WebDriverSession, ensurePulseAudio, firefoxPrefs, startDisplay, startStandInProxy, startWebKitDriver,
 } from '../../helpers/engines.mjs';
 
 const VIEWPORT = { width: 800, height: 600 };
@@ -40,8 +40,19 @@ export class FirefoxLauncher {
 
   async startSession(sessionId, url) {
     const browser = await this.launch();
-    const context = await browser.createBrowserContext();
-    const page = await context.newPage();
+    let context;
+    let page;
+    for (let attempt = 1; ; attempt++) {
+      context = await browser.createBrowserContext();
+      try {
+        page = await context.newPage();
+        break;
+      } catch (error) {
+        // Firefox's remote agent sometimes reports a tab it has just made as discarded: make another.
+        await context.close().catch(() => undefined);
+        if (attempt >= 3) throw error;
+      }
+    }
     this.pages.set(sessionId, { context, page });
     await page.setViewport(VIEWPORT);
     await page.goto(url);
@@ -111,6 +122,7 @@ export class WebKitLauncher {
     this.config = config;
     ensurePulseAudio();
     this.display = await startDisplay();
+    this.proxy = await startStandInProxy();
     // WebKitWebDriver holds one session at a time: one driver per test file run at once.
     const slots = this.concurrency ?? config.concurrency ?? 2;
     this.drivers = await Promise.all(Array.from({ length: slots }, () => startWebKitDriver({ display: this.display.display, reducedMotion: this.reducedMotion })));
@@ -135,7 +147,7 @@ export class WebKitLauncher {
     let session;
     for (let attempt = 1; ; attempt++) {
       try {
-        session = await WebDriverSession.webkit(driver.url, { gesture: this.gesture });
+        session = await WebDriverSession.webkit(driver.url, { gesture: this.gesture, proxyArgs: this.proxy.args });
         break;
       } catch (error) {
         // MiniBrowser sometimes fails to come up under load: two more tries before giving up.
@@ -147,6 +159,7 @@ export class WebKitLauncher {
     }
     const page = new WebDriverPage(session);
     page.driver = driver;
+    await session.command('POST', '/timeouts', { pageLoad: 60_000 });
     this.sessions.set(sessionId, page);
     await session.setViewport(VIEWPORT);
     await session.goto(url);
@@ -183,6 +196,7 @@ export class WebKitLauncher {
     await Promise.all([...this.sessions.values()].map((p) => p.session.close()));
     this.sessions.clear();
     await Promise.all((this.drivers ?? []).map((d) => d.close()));
+    await this.proxy?.close();
     await this.display?.close();
   }
 }
