@@ -54,13 +54,22 @@ if (!window.__pal) {
 const quietMicrophone = `
 if (!window.__quietMicrophone) {
   window.__quietMicrophone = true;
+  // One running source of silence (started on the visitor's first click, as WebKit and Firefox require).
+  const context = new AudioContext();
+  const silence = context.createMediaStreamDestination();
+  const floor = context.createConstantSource();
+  floor.offset.value = 0;
+  floor.connect(silence);
+  floor.start();
+  const wake = () => context.resume();
+  for (const type of ['pointerdown', 'click', 'touchstart', 'keydown']) window.addEventListener(type, wake, true);
   const realGetUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
   navigator.mediaDevices.getUserMedia = async (constraints) => {
     const stream = await realGetUserMedia(constraints);
     for (const track of stream.getAudioTracks()) {
       stream.removeTrack(track);
       track.stop();
-      stream.addTrack(new AudioContext().createMediaStreamDestination().stream.getAudioTracks()[0]);
+      stream.addTrack(silence.stream.getAudioTracks()[0].clone());
     }
     return stream;
   };

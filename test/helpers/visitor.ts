@@ -8,7 +8,7 @@
 import { chromium, type Browser as PwBrowser, type BrowserContext as PwContext, type Page as PwPage } from 'playwright-core';
 import puppeteer, { type Browser as PpBrowser, type BrowserContext as PpContext, type Page as PpPage } from 'puppeteer-core';
 import {
-  CHROMIUM_PATH, FIREFOX_PATH, WebDriverSession, chromiumArgs, ensurePulseAudio, firefoxPrefs, selectedEngines, startDisplay, startWebKitDriver,
+  CHROMIUM_PATH, FIREFOX_PATH, WebDriverSession, chromiumArgs, ensurePulseAudio, firefoxPrefs, selectedEngines, startDisplay, startStandInProxy, startWebKitDriver,
   type ElementReference, type Engine,
 } from './engines.mjs';
 
@@ -415,14 +415,16 @@ async function openFirefox(): Promise<VisitorBrowser> {
 async function openWebKit(): Promise<VisitorBrowser> {
   ensurePulseAudio();
   const display = await startDisplay();
+  // Other hosts than this machine answer with a stand-in at once (no network here; WebKit would wait).
+  const proxy = await startStandInProxy();
   const open = new Set<VisitorPage>();
   return {
     engine: 'webkit',
     async newPage(size) {
       // WebKitWebDriver holds one session at a time: a driver per page.
       const driver = await startWebKitDriver({ display: display.display });
-      const session = await WebDriverSession.webkit(driver.url);
-      await session.command('POST', '/timeouts', { script: 60_000 });
+      const session = await WebDriverSession.webkit(driver.url, { proxyArgs: proxy.args });
+      await session.command('POST', '/timeouts', { script: 60_000, pageLoad: 30_000 });
       await session.setViewport({ width: size.width, height: size.height });
       const page = new WebKitPage(size, session, async () => {
         open.delete(page);
@@ -433,6 +435,7 @@ async function openWebKit(): Promise<VisitorBrowser> {
     },
     async close() {
       for (const page of [...open]) await page.close();
+      await proxy.close();
       await display.close();
     },
   };
