@@ -78,12 +78,14 @@ describe('a trained face\'s footage on the stage', () => {
     const canvas = document.createElement('canvas');
     canvas.getContext('2d')!.fillRect(0, 0, 10, 10);
     const clip = await new Promise<string>((resolve) => {
-      // A two-second clip recorded from a canvas stream, as a trained face's footage stands in.
+      // A two-second clip recorded from a canvas stream, as a trained face's footage stands in (WebM, or
+      // MP4 where the engine records only that: WebKit).
       const stream = canvas.captureStream(25);
-      const recorder = new MediaRecorder(stream, { mimeType: 'video/webm' });
+      const mimeType = ['video/webm', 'video/mp4'].find((type) => MediaRecorder.isTypeSupported(type)) ?? '';
+      const recorder = new MediaRecorder(stream, mimeType ? { mimeType } : {});
       const parts: Blob[] = [];
       recorder.ondataavailable = (e) => parts.push(e.data);
-      recorder.onstop = () => resolve(URL.createObjectURL(new Blob(parts, { type: 'video/webm' })));
+      recorder.onstop = () => resolve(URL.createObjectURL(new Blob(parts, { type: recorder.mimeType || mimeType })));
       const timer = setInterval(() => canvas.getContext('2d')!.fillRect(Math.random() * 10, 0, 1, 1), 40);
       recorder.start();
       setTimeout(() => (clearInterval(timer), recorder.stop()), 2000);
