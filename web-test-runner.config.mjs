@@ -1,9 +1,10 @@
 // Browser tests in three engines: Debian's Chromium through playwright-core, Firefox ESR through
-// puppeteer-core over WebDriver BiDi, WebKitGTK's MiniBrowser through WebKitWebDriver under Xvfb (media
-// needs a user gesture there, as in Safari). PALKIT_BROWSERS=chromium,firefox,webkit picks some (default:
-// all three). TypeScript source served through esbuild (decorators as in tsconfig), so tests import src/
-// directly, never dist/. Tests a given engine cannot pass yet because of a product defect are listed, with
-// the reason, in test/browser/known-engine-gaps.json (see test/browser/helpers/engine-gaps.mjs).
+// puppeteer-core over WebDriver BiDi, WebKitGTK's MiniBrowser through WebKitWebDriver under Xvfb (see
+// test/helpers/engines.mjs). PALKIT_BROWSERS=chromium,firefox,webkit picks some (default: all three);
+// `npm run test:browser` runs one engine after another. TypeScript source served through esbuild
+// (decorators as in tsconfig), so tests import src/ directly, never dist/. Tests an engine cannot pass yet
+// because of a product defect are listed, with the reason, in test/known-engine-gaps.json and skipped there
+// (test/browser/helpers/engine-gaps.mjs).
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROMIUM_PATH, chromiumArgs, selectedEngines } from './test/helpers/engines.mjs';
