@@ -130,6 +130,7 @@ export async function startDisplay() {
     const child = spawn('Xvfb', [`:${n}`, '-screen', '0', '1920x1080x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
     let exited = false;
     child.on('exit', () => (exited = true));
+    process.once('exit', () => exited || child.kill('SIGTERM'));
     for (let i = 0; i < 50 && !exited && !existsSync(`/tmp/.X11-unix/X${n}`); i++) await sleep(100);
     if (exited) continue;
     return {
@@ -168,6 +169,8 @@ export async function startWebKitDriver({ display, reducedMotion = false }) {
   child.stderr.on('data', (d) => (output = (output + d).slice(-20000)));
   let exited = false;
   child.on('exit', () => (exited = true));
+  // The driver ends its MiniBrowser when it stops; neither outlives the test process.
+  process.once('exit', () => exited || child.kill('SIGTERM'));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (exited) throw new Error(`WebKitWebDriver exited: ${output}`);
