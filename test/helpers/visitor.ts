@@ -47,6 +47,8 @@ export interface VisitorPage {
   count(target: Target): Promise<number>;
   innerText(target: Target): Promise<string>;
   getAttribute(target: Target, name: string): Promise<string | null>;
+  /** A PNG of the viewport. */
+  screenshot(): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -115,6 +117,7 @@ abstract class BasePage implements VisitorPage {
   abstract url(): Promise<string>;
   abstract evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T>;
   abstract close(): Promise<void>;
+  abstract screenshot(): Promise<Buffer>;
   protected abstract act(target: Target, action: 'click' | 'tap' | 'focus'): Promise<void>;
   protected abstract typeInto(target: Target, text: string): Promise<void>;
   protected abstract pressKey(key: string): Promise<void>;
@@ -259,6 +262,10 @@ class ChromiumPage extends HandlePage {
     await this.page.keyboard.press(key);
   }
 
+  screenshot(): Promise<Buffer> {
+    return this.page.screenshot();
+  }
+
   async close(): Promise<void> {
     await this.context.close().catch(() => undefined);
   }
@@ -301,6 +308,10 @@ class FirefoxPage extends HandlePage {
     } else {
       await this.page.keyboard.press(key as never);
     }
+  }
+
+  async screenshot(): Promise<Buffer> {
+    return Buffer.from(await this.page.screenshot());
   }
 
   async close(): Promise<void> {
@@ -353,6 +364,10 @@ class WebKitPage extends BasePage {
 
   protected async pressKey(key: string): Promise<void> {
     await this.session.press(key);
+  }
+
+  async screenshot(): Promise<Buffer> {
+    return Buffer.from(await this.session.command('GET', '/screenshot'), 'base64');
   }
 
   async close(): Promise<void> {

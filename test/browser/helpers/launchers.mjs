@@ -19,6 +19,7 @@ export class FirefoxLauncher {
     if (concurrency) this.concurrency = concurrency;
     this.pages = new Map();
     this.browser = undefined;
+    this.keyLock = Promise.resolve();
   }
 
   async initialize(config) {
@@ -63,13 +64,39 @@ export class FirefoxLauncher {
   }
 
   getBrowserUrl(sessionId) {
-    return this.getPage(sessionId).url();
+    return this.pages.get(sessionId)?.page.url();
   }
 
+  /**
+   * The page as @web/test-runner-commands uses it. Keys go to the focused element of the tab in front:
+   * with two test files at once, each key command first brings its own tab to the front, one at a time.
+   */
   getPage(sessionId) {
     const entry = this.pages.get(sessionId);
     if (!entry) throw new Error(`Could not find a page for session ${sessionId}`);
-    return entry.page;
+    entry.commands ??= this.commandsFor(entry.page);
+    return entry.commands;
+  }
+
+  commandsFor(page) {
+    const inFront = (action) => {
+      const run = this.keyLock.then(async () => {
+        await page.bringToFront();
+        return action();
+      });
+      this.keyLock = run.catch(() => undefined);
+      return run;
+    };
+    return {
+      setViewport: (viewport) => page.setViewport(viewport),
+      url: () => page.url(),
+      keyboard: {
+        press: (key) => inFront(() => page.keyboard.press(key)),
+        type: (text) => inFront(() => page.keyboard.type(text)),
+        down: (key) => inFront(() => page.keyboard.down(key)),
+        up: (key) => inFront(() => page.keyboard.up(key)),
+      },
+    };
   }
 
   async stopSession(sessionId) {
