@@ -1,28 +1,36 @@
-// Browser tests: real Debian Chromium through playwright-core; TypeScript source served through esbuild
-// (decorators as in tsconfig), so tests import src/ directly, never dist/.
+// Browser tests in three engines: Debian's Chromium through playwright-core, Firefox ESR through
+// puppeteer-core over WebDriver BiDi, WebKitGTK's MiniBrowser through WebKitWebDriver under Xvfb (see
+// test/helpers/engines.mjs). PALKIT_BROWSERS=chromium,firefox,webkit picks some (default: all three);
+// `npm run test:browser` runs one engine after another. TypeScript source served through esbuild
+// (decorators as in tsconfig), so tests import src/ directly, never dist/. Tests an engine cannot pass yet
+// because of a product defect are listed, with the reason, in test/known-engine-gaps.json and skipped there
+// (test/browser/helpers/engine-gaps.mjs).
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { CHROMIUM_PATH, chromiumArgs, selectedEngines } from './test/helpers/engines.mjs';
+import { FirefoxLauncher, WebKitLauncher } from './test/browser/helpers/launchers.mjs';
 import { bundledDeps } from './test/browser/helpers/bundled-deps.mjs';
+import { engineGaps } from './test/browser/helpers/engine-gaps.mjs';
 
-const chromiumArgs = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream',
-  '--autoplay-policy=no-user-gesture-required',
-];
+// Media may start without a user gesture in every engine here, as the unit tests start it directly (the
+// end-to-end walks keep each engine's gesture rules and click for real).
+// The elements' entrance animations (banner, card, popup) are off, as for a visitor who asks for reduced
+// motion: accessibility checks then measure the settled colours, never a frame mid-fade.
+const launchers = {
+  chromium: () => playwrightLauncher({
+    product: 'chromium',
+    launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs },
+    createBrowserContext: ({ browser }) => browser.newContext({ reducedMotion: 'reduce' }),
+  }),
+  firefox: () => new FirefoxLauncher({ reducedMotion: true }),
+  webkit: () => new WebKitLauncher({ reducedMotion: true, gesture: false }),
+};
 
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: { exportConditions: ['browser', 'development'] },
-  plugins: [bundledDeps(), esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
-  browsers: [
-    playwrightLauncher({
-      product: 'chromium',
-      launchOptions: { executablePath: process.env.PALKIT_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: chromiumArgs },
-      // The elements' entrance animations (banner, card, popup) are off, as for a visitor who asks for
-      // reduced motion: accessibility checks then measure the settled colours, never a frame mid-fade.
-      createBrowserContext: ({ browser }) => browser.newContext({ reducedMotion: 'reduce' }),
-    }),
-  ],
+  plugins: [engineGaps(), bundledDeps(), esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
+  browsers: selectedEngines().map((engine) => launchers[engine]()),
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },
   testsFinishTimeout: 300000,

@@ -1,13 +1,23 @@
 // Installs the system programs palkit uses when they are missing: ffmpeg and espeak-ng (the PAL's voice,
 // face thumbnails, video and speech rendering) and libespeak-ng's headers (the voice's word timing) for
-// `npm start`; Debian's Chromium too for the tests (`npm test`). As root with apt-get it installs them;
+// `npm start`; for the tests (`npm test`) the three browser engines too: Debian's Chromium, Firefox ESR
+// (with PulseAudio, so that headless Firefox has an audio output), and WebKitGTK's WebKitWebDriver and
+// MiniBrowser (webkit2gtk-driver) with Xvfb to show it, and openssl for its stand-in proxy's certificate. As root with apt-get it installs them;
 // otherwise it says what to install and what needs them will fail or fall back.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const forStart = process.argv[2] === 'start';
 const needed = [
-  ...(forStart ? [] : [['chromium', '/usr/bin/chromium']]),
+  ...(forStart ? [] : [
+    ['chromium', '/usr/bin/chromium'],
+    ['firefox-esr', '/usr/bin/firefox-esr'],
+    ['webkit2gtk-driver', '/usr/bin/WebKitWebDriver'],
+    ['xvfb', '/usr/bin/Xvfb'],
+    ['pulseaudio', '/usr/bin/pulseaudio'],
+    ['pulseaudio-utils', '/usr/bin/pactl'],
+    ['openssl', '/usr/bin/openssl'],
+  ]),
   ['ffmpeg', '/usr/bin/ffmpeg'],
   ['espeak-ng', '/usr/bin/espeak-ng'],
   // The local voice's bridge to libespeak-ng (exact word and phoneme timing) is compiled against it.

@@ -121,11 +121,15 @@ export class FakeTransport extends EventTarget implements Transport {
 
 export const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until the predicate holds (polling), failing after a second (or `seconds`). */
-export async function until(predicate: () => boolean, what = 'condition', seconds = 1): Promise<void> {
-  for (let i = 0; i < seconds * 100; i++) {
+/**
+ * Waits until the predicate holds (polling every 10 ms), failing after `seconds` (three unless told): one
+ * second was enough for one engine alone, not for Firefox or WebKit on a busy two-core machine.
+ */
+export async function until(predicate: () => boolean, what = 'condition', seconds = 3): Promise<void> {
+  const deadline = performance.now() + seconds * 1000;
+  for (;;) {
     if (predicate()) return;
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await tick(10);
   }
-  throw new Error(`timed out waiting for ${what}`);
 }

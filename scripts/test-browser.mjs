@@ -1,0 +1,31 @@
+// `npm run test:browser`: the browser suite (web-test-runner) once per engine, one engine after another
+// (two test files at a time each: the machine has two cores), then a line per engine with its time and
+// counts. PALKIT_BROWSERS=chromium,firefox,webkit picks engines; other arguments go to wtr (e.g. --files).
+import { spawn } from 'node:child_process';
+import { selectedEngines } from '../test/helpers/engines.mjs';
+
+const engines = selectedEngines();
+const results = [];
+for (const engine of engines) {
+  console.log(`\n=== browser suite in ${engine} ===`);
+  const started = Date.now();
+  let output = '';
+  const code = await new Promise((resolve) => {
+    const child = spawn(process.execPath, ['node_modules/@web/test-runner/dist/bin.js', ...process.argv.slice(2)], {
+      env: { ...process.env, PALKIT_BROWSERS: engine },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.stdout.on('data', (d) => {
+      process.stdout.write(d);
+      output = (output + d).replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').slice(-5000);
+    });
+    child.on('exit', (c) => resolve(c ?? 1));
+  });
+  const counts = [...output.matchAll(/(\d+) passed, (\d+) failed(?:, (\d+) skipped)?/g)].at(-1);
+    results.push({ engine, code, seconds: Math.round((Date.now() - started) / 1000), passed: Number(counts?.[1] ?? 0), failed: Number(counts?.[2] ?? 0), skipped: Number(counts?.[3] ?? 0) });
+}
+console.log('\nbrowser suite by engine:');
+for (const r of results) console.log(`  ${r.engine.padEnd(9)} ${String(r.seconds).padStart(4)} s  ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.code === 0 ? '' : ` (exit ${r.code})`}`);
+const total = results.reduce((t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
+console.log(`browser: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(results.every((r) => r.code === 0) ? 0 : 1);

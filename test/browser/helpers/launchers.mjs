@@ -1,0 +1,229 @@
+// Web-test-runner launchers for Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK's MiniBrowser
+// (WebKitWebDriver under Xvfb). Each test file gets a fresh browsing context (Firefox: a user context, as
+// Playwright's new context for Chromium; WebKit: a new WebDriver session, so a new MiniBrowser), 800×600
+// as web-test-runner's own launchers. Both answer @web/test-runner-commands' `setViewport` and `sendKeys`
+// through the `getPage()` shape its puppeteer branch uses (`page.setViewport`, `page.keyboard.*`).
+import puppeteer from 'puppeteer-core';
+import {
+  FIREFOX_PATH, WebDriverSession, ensurePulseAudio, firefoxPrefs, startDisplay, startStandInProxy, startWebKitDriver,
+} from '../../helpers/engines.mjs';
+
+const VIEWPORT = { width: 800, height: 600 };
+
+export class FirefoxLauncher {
+  name = 'Firefox';
+  type = 'puppeteer';
+
+  constructor({ reducedMotion = false, concurrency } = {}) {
+    this.reducedMotion = reducedMotion;
+    if (concurrency) this.concurrency = concurrency;
+    this.pages = new Map();
+    this.browser = undefined;
+    this.keyLock = Promise.resolve();
+  }
+
+  async initialize(config) {
+    this.config = config;
+    ensurePulseAudio();
+  }
+
+  async launch() {
+    this.launching ??= puppeteer.launch({
+      browser: 'firefox',
+      protocol: 'webDriverBiDi',
+      executablePath: FIREFOX_PATH,
+      headless: true,
+      extraPrefsFirefox: firefoxPrefs({ reducedMotion: this.reducedMotion }),
+    });
+    this.browser = await this.launching;
+    return this.browser;
+  }
+
+  async startSession(sessionId, url) {
+    const browser = await this.launch();
+    let context;
+    let page;
+    for (let attempt = 1; ; attempt++) {
+      context = await browser.createBrowserContext();
+      try {
+        page = await context.newPage();
+        break;
+      } catch (error) {
+        // Firefox's remote agent sometimes reports a tab it has just made as discarded: make another.
+        await context.close().catch(() => undefined);
+        if (attempt >= 3) throw error;
+      }
+    }
+    this.pages.set(sessionId, { context, page });
+    await page.setViewport(VIEWPORT);
+    await page.goto(url);
+  }
+
+  isActive(sessionId) {
+    return this.pages.has(sessionId);
+  }
+
+  getBrowserUrl(sessionId) {
+    return this.pages.get(sessionId)?.page.url();
+  }
+
+  /**
+   * The page as @web/test-runner-commands uses it. Keys go to the focused element of the tab in front:
+   * with two test files at once, each key command first brings its own tab to the front, one at a time.
+   */
+  getPage(sessionId) {
+    const entry = this.pages.get(sessionId);
+    if (!entry) throw new Error(`Could not find a page for session ${sessionId}`);
+    entry.commands ??= this.commandsFor(entry.page);
+    return entry.commands;
+  }
+
+  commandsFor(page) {
+    const inFront = (action) => {
+      const run = this.keyLock.then(async () => {
+        await page.bringToFront();
+        return action();
+      });
+      this.keyLock = run.catch(() => undefined);
+      return run;
+    };
+    return {
+      setViewport: (viewport) => page.setViewport(viewport),
+      url: () => page.url(),
+      keyboard: {
+        press: (key) => inFront(() => page.keyboard.press(key)),
+        type: (text) => inFront(() => page.keyboard.type(text)),
+        down: (key) => inFront(() => page.keyboard.down(key)),
+        up: (key) => inFront(() => page.keyboard.up(key)),
+      },
+    };
+  }
+
+  async stopSession(sessionId) {
+    const entry = this.pages.get(sessionId);
+    if (!entry) throw new Error(`No page for session ${sessionId}`);
+    this.pages.delete(sessionId);
+    await entry.context.close().catch(() => undefined);
+    return {};
+  }
+
+  async startDebugSession() {
+    throw new Error('Debugging is not supported for Firefox here: run headed Firefox by hand.');
+  }
+
+  async stop() {
+    await this.browser?.close().catch(() => undefined);
+  }
+}
+
+/** What @web/test-runner-commands calls on a "puppeteer" page, over one WebDriver session. */
+class WebDriverPage {
+  constructor(session) {
+    this.session = session;
+    this.keyboard = {
+      press: (key) => session.press(key),
+      type: (text) => session.type(text),
+      down: (key) => session.keyDown(key),
+      up: (key) => session.keyUp(key),
+    };
+  }
+
+  setViewport({ width, height }) {
+    return this.session.setViewport({ width, height });
+  }
+}
+
+export class WebKitLauncher {
+  name = 'WebKit';
+  type = 'puppeteer';
+
+  /** `gesture`: media needs a user gesture (Safari's rule); unit tests start media without one, as in Chromium. */
+  constructor({ reducedMotion = false, gesture = true, concurrency } = {}) {
+    this.reducedMotion = reducedMotion;
+    this.gesture = gesture;
+    if (concurrency) this.concurrency = concurrency;
+    this.sessions = new Map();
+  }
+
+  async initialize(config) {
+    this.config = config;
+    ensurePulseAudio();
+    this.display = await startDisplay();
+    this.proxy = await startStandInProxy();
+    // WebKitWebDriver holds one session at a time: one driver per test file run at once.
+    const slots = this.concurrency ?? config.concurrency ?? 2;
+    this.drivers = await Promise.all(Array.from({ length: slots }, () => startWebKitDriver({ display: this.display.display, reducedMotion: this.reducedMotion })));
+    this.free = [...this.drivers];
+    this.waiting = [];
+  }
+
+  async acquire() {
+    const driver = this.free.shift();
+    if (driver) return driver;
+    return await new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  release(driver) {
+    const next = this.waiting.shift();
+    if (next) next(driver);
+    else this.free.push(driver);
+  }
+
+  async startSession(sessionId, url) {
+    const driver = await this.acquire();
+    let session;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        session = await WebDriverSession.webkit(driver.url, { gesture: this.gesture, proxyArgs: this.proxy.args });
+        break;
+      } catch (error) {
+        // MiniBrowser sometimes fails to come up under load: two more tries before giving up.
+        if (attempt >= 3) {
+          this.release(driver);
+          throw new Error(`${error.message}\n${driver.output().slice(-2000)}`);
+        }
+      }
+    }
+    const page = new WebDriverPage(session);
+    page.driver = driver;
+    await session.command('POST', '/timeouts', { pageLoad: 60_000 });
+    this.sessions.set(sessionId, page);
+    await session.setViewport(VIEWPORT);
+    await session.goto(url);
+  }
+
+  isActive(sessionId) {
+    return this.sessions.has(sessionId);
+  }
+
+  getBrowserUrl(sessionId) {
+    return this.getPage(sessionId).session.url();
+  }
+
+  getPage(sessionId) {
+    const page = this.sessions.get(sessionId);
+    if (!page) throw new Error(`Could not find a page for session ${sessionId}`);
+    return page;
+  }
+
+  async stopSession(sessionId) {
+    const page = this.sessions.get(sessionId);
+    if (!page) throw new Error(`No page for session ${sessionId}`);
+    this.sessions.delete(sessionId);
+    await page.session.close();
+    this.release(page.driver);
+    return {};
+  }
+
+  async startDebugSession() {
+    throw new Error('Debugging is not supported for WebKit here: run MiniBrowser by hand.');
+  }
+
+  async stop() {
+    await Promise.all([...this.sessions.values()].map((p) => p.session.close()));
+    this.sessions.clear();
+    await Promise.all((this.drivers ?? []).map((d) => d.close()));
+    await this.proxy?.close();
+    await this.display?.close();
+  }
+}

@@ -1,0 +1,361 @@
+// The visitor walks in every engine (Chromium, Firefox ESR, WebKit; PALKIT_BROWSERS picks some), at desktop
+// size and phone size (390 px, taps): a customer page on another origin with the script tag walks widget,
+// embed and the hosted landing page through preview → password → device check → call (greeting, a typed
+// line and its echo) → end → after-call screen; and the PAL's voice is heard through a Web Audio analyser on
+// the element's own audio, answers a typed question at once and stops when the visitor speaks over it.
+// Real input events only, so media rules needing a user gesture (WebKit here, as Safari) apply.
+// Tests listed in test/known-engine-gaps.json for an engine are skipped there, with their reason.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
+import { createDeployment, createPal, customerPage, eventually, startWorld, trainFace, type World } from '../helpers/e2e-world.js';
+import { DESKTOP, PHONE, openBrowser, selectedEngines, type Engine, type Size, type VisitorBrowser, type VisitorPage } from '../helpers/visitor.js';
+
+const PASSWORD = 'open sesame';
+const GREETING = 'Welcome to the walk in every engine.';
+const AFTER_CALL = { title: 'Thanks for stopping by', description: 'We will follow up by email.' };
+const TYPED = 'Can you say this back to me?';
+const VOICE_GREETING = 'Hello, I am the voice test PAL, and you can hear every word of this greeting while the captions follow along.';
+const QUESTION = 'Please repeat this long sentence back to me slowly, word by word, so that there is plenty of time to talk over you.';
+const HEARD = 'Sorry to interrupt you.';
+const LOUD = 0.01;
+
+const gaps: Array<{ suite: string; engine: string; file: string; test: string; reason: string }> =
+  JSON.parse(readFileSync(new URL('../known-engine-gaps.json', import.meta.url), 'utf8')).gaps;
+/** With PALKIT_VISITOR_SHOTS=<folder>, a failing walk leaves a screenshot of its page there. */
+async function shotOnFailure<T>(p: VisitorPage, name: string, walk: () => Promise<T>): Promise<T> {
+  try {
+    return await walk();
+  } catch (error) {
+    const folder = process.env.PALKIT_VISITOR_SHOTS;
+    if (folder) {
+      mkdirSync(folder, { recursive: true });
+      await p.screenshot().then((png) => writeFileSync(`${folder}/${p.engine}-${name.replace(/[^\w]+/g, '-').slice(0, 60)}.png`, png)).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+/** `it`, or a skip with the known gap's reason when this engine has one for this test. */
+function itIn(engine: Engine, name: string, fn: () => Promise<void>): void {
+  const gap = gaps.find((g) => g.suite === 'e2e' && g.engine === engine && g.file === 'test/e2e/visitor-engines.test.ts' && g.test === name);
+  if (gap) return void it(name, { skip: `known ${engine} gap: ${gap.reason}` }, fn);
+  it(name, async () => {
+    try {
+      await fn();
+    } catch (error) {
+      // WebKitWebDriver sometimes never answers a click (about one run in three, on the first walk of a
+      // fresh MiniBrowser; the page itself goes on): the command fails after 90 s and the walk runs again once.
+      if (engine !== 'webkit' || !/aborted due to timeout/.test(String((error as Error).message))) throw error;
+      console.error(`[webkit] ${name}: a WebDriver command never answered; walking again`);
+      await fn();
+    }
+  });
+}
+
+// What the element tells the page, recorded from the start where the engine allows (WebKit: after load).
+const recorder = `
+if (!window.__pal) {
+  window.__pal = { errors: [], events: [], messages: [] };
+  for (const type of ['pal-conversation-started', 'pal-conversation-ended', 'pal-error', 'pal-protocol-message']) {
+    window.addEventListener(type, (event) => {
+      const detail = event.detail ?? {};
+      if (type === 'pal-error') window.__pal.errors.push(detail.code);
+      else if (type === 'pal-protocol-message') window.__pal.messages.push(JSON.parse(JSON.stringify(detail)));
+      else window.__pal.events.push({ type, detail: JSON.parse(JSON.stringify(detail)) });
+    });
+  }
+}`;
+
+// The voice walk's instruments: a microphone the test speaks into, the PAL's voice measured from the
+// stage's own audio element, every protocol message with its arrival time. The instruments' audio contexts
+// start on the visitor's first click (a user gesture), as any page's must in WebKit and Firefox.
+// A quiet microphone in every engine: the engines' fake devices differ (Firefox's plays a constant 1 kHz
+// tone, which the service's voice activity detection takes for a visitor talking over the greeting), so the
+// real (fake) device is opened and its audio track swapped for silence.
+const quietMicrophone = `
+if (!window.__quietMicrophone) {
+  window.__quietMicrophone = true;
+  // One running source of silence (started on the visitor's first click, as WebKit and Firefox require).
+  const context = new AudioContext();
+  const silence = context.createMediaStreamDestination();
+  const floor = context.createConstantSource();
+  floor.offset.value = 0;
+  floor.connect(silence);
+  floor.start();
+  const wake = () => context.resume();
+  for (const type of ['pointerdown', 'click', 'touchstart', 'keydown']) window.addEventListener(type, wake, true);
+  const realGetUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  navigator.mediaDevices.getUserMedia = async (constraints) => {
+    const stream = await realGetUserMedia(constraints);
+    for (const track of stream.getAudioTracks()) {
+      stream.removeTrack(track);
+      track.stop();
+      stream.addTrack(silence.stream.getAudioTracks()[0].clone());
+    }
+    return stream;
+  };
+}`;
+
+// Chromium's speech recognition needs Google's service, which a test machine cannot reach: it fails at once
+// with a network error, and the element then tells the visitor the microphone is unavailable. Where the
+// engine has one, a stand-in recognition that hears nothing (the microphone is quiet) takes its place.
+const silentRecognition = `
+if ((window.SpeechRecognition || window.webkitSpeechRecognition) && !window.__silentRecognition) {
+  window.__silentRecognition = true;
+  class SilentRecognition extends EventTarget {
+    continuous = false; interimResults = false; lang = ''; running = false;
+    start() { if (this.running) throw new DOMException('already started', 'InvalidStateError'); this.running = true; this.dispatchEvent(new Event('start')); }
+    stop() { this.end(); }
+    abort() { this.end(); }
+    end() { if (this.running) { this.running = false; this.dispatchEvent(new Event('end')); } }
+  }
+  window.SpeechRecognition = SilentRecognition;
+  window.webkitSpeechRecognition = SilentRecognition;
+}`;
+
+const voiceInstruments = `
+if (!window.__voice) {
+  window.__voice = { messages: [], captions: [] };
+  window.addEventListener('pal-protocol-message', (e) => window.__voice.messages.push({ at: performance.now(), m: JSON.parse(JSON.stringify(e.detail)) }));
+  const micContext = new AudioContext();
+  const listenContext = new AudioContext();
+  const micOut = micContext.createMediaStreamDestination();
+  // A microphone always delivers samples, silent ones between words: a silent source keeps the track flowing.
+  const floor = micContext.createConstantSource();
+  floor.offset.value = 0;
+  floor.connect(micOut);
+  floor.start();
+  const wake = () => { micContext.resume(); listenContext.resume(); };
+  window.addEventListener('pointerdown', wake, true);
+  window.addEventListener('click', wake, true);
+  window.addEventListener('touchstart', wake, true);
+  window.__contexts = () => [micContext.state, listenContext.state];
+  window.__speak = async (base64) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const buffer = await micContext.decodeAudioData(bytes.buffer);
+    const source = micContext.createBufferSource();
+    source.buffer = buffer;
+    source.connect(micOut);
+    source.start();
+    return performance.now();
+  };
+  const realGetUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  navigator.mediaDevices.getUserMedia = async (constraints) => {
+    const stream = constraints.video ? await realGetUserMedia({ video: constraints.video }) : new MediaStream();
+    if (constraints.audio) stream.addTrack(micOut.stream.getAudioTracks()[0].clone());
+    return stream;
+  };
+  const deep = (root, selector) => {
+    const found = root.querySelector(selector);
+    if (found) return found;
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const inner = deep(el.shadowRoot, selector); if (inner) return inner; }
+    return null;
+  };
+  window.__inside = (host, selector) => deep(document, host)?.shadowRoot?.querySelector(selector) ?? null;
+  window.__level = { samples: [] };
+  window.__listen = () => {
+    const audio = window.__inside('pal-stage', 'audio');
+    if (!audio || !(audio.srcObject instanceof MediaStream)) return false;
+    const analyser = listenContext.createAnalyser();
+    analyser.fftSize = 1024;
+    listenContext.createMediaStreamSource(audio.srcObject).connect(analyser);
+    const data = new Float32Array(analyser.fftSize);
+    setInterval(() => {
+      analyser.getFloatTimeDomainData(data);
+      let sum = 0;
+      for (const v of data) sum += v * v;
+      window.__level.samples.push({ at: performance.now(), rms: Math.sqrt(sum / data.length) });
+      const caption = window.__inside('pal-transcript[mode="captions"]', '.caption-text');
+      window.__voice.captions.push({ at: performance.now(), text: caption ? caption.textContent.trim() : '' });
+    }, 20);
+    return true;
+  };
+}`;
+
+// Chromium's visitor walks are the Chromium end-to-end files (deployment-flows, voice, live-conversation);
+// this file runs it only when PALKIT_BROWSERS names it: there, from the second walk of a browser on, the
+// element says the microphone is unavailable and the chat panel does not open (not understood yet).
+const engines = selectedEngines(process.env.PALKIT_BROWSERS ?? 'firefox,webkit');
+
+describe('visitor walks in every engine', { timeout: 900_000 }, () => {
+  let world: World;
+  let speech: FakeSpeechServices;
+  let faceId: string;
+  let walkPal: string;
+
+  before(async () => {
+    speech = await startFakeSpeechServices({ transcript: HEARD });
+    world = await startWorld({ PALKIT_PAL_WORDS_PER_MINUTE: '175', PALKIT_STT_BASE_URL: `${speech.url}/v1`, PALKIT_STT_API_KEY: 'sk-test' });
+    faceId = await trainFace(world);
+    walkPal = await createPal(world, { pal_name: 'Walk PAL', default_face_id: faceId, custom_greeting: GREETING, disclosure_type: 'off' });
+  });
+  after(async () => {
+    await world?.close();
+    await speech?.close();
+  });
+
+  for (const engine of engines) {
+    describe(engine, () => {
+      let browser: VisitorBrowser;
+      const pages: VisitorPage[] = [];
+
+      before(async () => {
+        browser = await openBrowser(engine);
+      });
+      after(async () => {
+        for (const page of pages) await page.close().catch(() => undefined);
+        await browser?.close();
+      });
+
+      async function page(size: Size): Promise<VisitorPage> {
+        const p = await browser.newPage(size);
+        pages.push(p);
+        await p.addInitScript(recorder);
+        await p.addInitScript(quietMicrophone);
+        await p.addInitScript(silentRecognition);
+        return p;
+      }
+
+      const guarded = (channel: 'widget' | 'embed' | 'landing-page', size: Size) => createDeployment(world, {
+        pal_id: walkPal, channel, name: `${channel} ${engine} ${size.name}`, password: PASSWORD,
+        limits: { participant_left_timeout: 0 }, allowed_origins: [world.siteOrigin],
+        customization: { after_call: AFTER_CALL, preview: { title: `Talk to the ${channel}` } },
+      });
+
+      const elementState = (p: VisitorPage, tag: string) =>
+        p.evaluate((t) => (document.querySelector(t) as unknown as { state: string } | null)?.state ?? null, tag);
+      const palMessages = (p: VisitorPage) => p.evaluate(() => (window as any).__pal.messages as any[]);
+
+      /** From the preview to the after-call screen, as the visitor clicks (or taps) through it. */
+      async function walkFromPreview(p: VisitorPage, tag: string, previewTitle: string): Promise<void> {
+        await shotOnFailure(p, `${p.size.name} ${tag}`, () => walk(p, tag, previewTitle));
+      }
+
+      async function walk(p: VisitorPage, tag: string, previewTitle: string): Promise<void> {
+        await p.waitFor({ css: 'pal-preview h2', hasText: previewTitle });
+        await p.click('pal-preview [part="start"]');
+        await p.fill('pal-gate input[name="password"]', PASSWORD);
+        await p.click('pal-gate button[type="submit"]');
+        // The device check shows the (fake) camera, then the visitor joins.
+        await p.waitFor('pal-haircheck [part="join"]', { timeout: 20_000 });
+        await p.click('pal-haircheck [part="join"]');
+        await p.waitFor('pal-conversation pal-controls [part="end"]', { timeout: 20_000 });
+        assert.equal(await elementState(p, tag), 'connected');
+        await eventually(() => palMessages(p), (all) => all.some((m) => m.properties?.speech === GREETING), 'the greeting', 20_000);
+
+        // A typed line in the chat gets the echo PAL's reply.
+        await p.click('pal-controls button[aria-label="Chat"]');
+        await p.fill('pal-transcript[mode="panel"] form[part="chat"] input', TYPED);
+        await p.press('pal-transcript[mode="panel"] form[part="chat"] input', 'Enter');
+        await p.waitFor({ css: 'pal-transcript[mode="panel"] li.user .bubble', hasText: TYPED });
+        await p.waitFor({ css: 'pal-transcript[mode="panel"] li.replica .bubble', hasText: TYPED }, { timeout: 15_000 });
+
+        const started = (await p.evaluate(() => (window as any).__pal.events as any[])).find((e) => e.type === 'pal-conversation-started');
+        await p.click('pal-controls [part="end"]');
+        await p.waitFor({ css: 'pal-ended h2', hasText: AFTER_CALL.title });
+        assert.equal(await p.innerText('pal-ended p'), AFTER_CALL.description);
+        assert.equal(await elementState(p, tag), 'ended');
+        assert.deepEqual(await p.evaluate(() => (window as any).__pal.errors), []);
+        if (started) {
+          const id = started.detail.conversationId as string;
+          await eventually(() => world.api('GET', `/v2/conversations/${id}`), (r) => r.body.status === 'ended', 'the conversation to end');
+        }
+      }
+
+      for (const size of [DESKTOP, PHONE]) {
+        itIn(engine, `${size.name}: pal-widget: launcher → preview → password → device check → call → chat → end → after-call screen`, async () => {
+          const id = await guarded('widget', size);
+          const p = await page(size);
+          await p.goto(world.sitePage(`/walk-widget-${engine}-${size.width}-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)));
+          await p.click('pal-widget [part="launcher"]');
+          await p.waitFor('pal-widget dialog[part="panel"]');
+          await walkFromPreview(p, 'pal-widget', 'Talk to the widget');
+          await p.close();
+        });
+
+        itIn(engine, `${size.name}: pal-embed: preview → password → device check → call → chat → end → after-call screen`, async () => {
+          const id = await guarded('embed', size);
+          const p = await page(size);
+          const box = size.touch ? 'width:100%;height:640px' : 'width:960px;height:600px';
+          await p.goto(world.sitePage(`/walk-embed-${engine}-${size.width}-${id}`, customerPage(world.serviceUrl, `<div style="${box}"><pal-embed deployment-id="${id}"></pal-embed></div>`)));
+          await walkFromPreview(p, 'pal-embed', 'Talk to the embed');
+          await p.close();
+        });
+
+        itIn(engine, `${size.name}: landing page at /d/{id}: preview → password → device check → call → chat → end → after-call screen`, async () => {
+          const id = await guarded('landing-page', size);
+          const p = await page(size);
+          await p.goto(`${world.serviceUrl}/d/${id}`);
+          await walkFromPreview(p, 'pal-landing', 'Talk to the landing-page');
+          await p.close();
+        });
+      }
+
+      itIn(engine, 'voice: the greeting is heard through an analyser with captions ahead, a typed question is answered aloud within a second, speaking over the PAL stops it', async () => {
+        const palId = await createPal(world, { pal_name: 'Voice PAL', custom_greeting: VOICE_GREETING, default_face_id: faceId, disclosure_type: 'off' });
+        const id = await createDeployment(world, { pal_id: palId, channel: 'widget', allowed_origins: [world.siteOrigin], customization: { show_haircheck: false } });
+        const p = await page(DESKTOP);
+        await p.addInitScript(voiceInstruments);
+        await p.goto(world.sitePage(`/walk-voice-${engine}-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)));
+        await p.click('pal-widget [part="launcher"]');
+        await p.click('pal-preview [part="start"]');
+        await p.waitFor('pal-controls [part="end"]', { timeout: 20_000 });
+        await eventually(() => p.evaluate(() => (window as any).__listen()), (ok) => ok === true, 'the PAL\'s audio element with a MediaStream');
+        await eventually(() => p.evaluate(() => (window as any).__contexts()), (states) => states.every((s: string) => s === 'running'), 'the test\'s own audio contexts to start on the visitor\'s click');
+
+        const messages = (): Promise<Array<{ at: number; m: any }>> => p.evaluate(() => (window as any).__voice.messages);
+        const levels = (): Promise<Array<{ at: number; rms: number }>> => p.evaluate(() => (window as any).__level.samples);
+        const utteranceAt = async (text: string) =>
+          (await eventually(messages, (all) => all.some((x) => x.m.event_type === 'conversation.utterance' && x.m.properties.role === 'replica' && x.m.properties.speech === text), `the utterance "${text}"`, 30_000))
+            .find((x) => x.m.event_type === 'conversation.utterance' && x.m.properties.role === 'replica' && x.m.properties.speech === text)!.at;
+
+        // The greeting: a live track, playing, audible before the utterance completes, captions ahead of it.
+        const track = await p.evaluate(() => {
+          const audio = (window as any).__inside('pal-stage', 'audio') as HTMLAudioElement;
+          const t = (audio.srcObject as MediaStream).getAudioTracks()[0];
+          return t && { kind: t.kind, readyState: t.readyState, paused: audio.paused };
+        });
+        assert.deepEqual(track, { kind: 'audio', readyState: 'live', paused: false });
+        const complete = await utteranceAt(VOICE_GREETING);
+        const loud = (await levels()).filter((s) => s.at < complete && s.rms > LOUD);
+        assert.ok(loud.length >= 25, `the greeting is audible for at least half a second before it completes (${loud.length} loud samples of 20 ms)`);
+        const captions: Array<{ at: number; text: string }> = await p.evaluate(() => (window as any).__voice.captions);
+        const partial = captions.find((c) => c.at < complete && c.text.length > 0 && c.text.length < VOICE_GREETING.length && VOICE_GREETING.startsWith(c.text));
+        assert.ok(partial, 'a part of the greeting was captioned before the complete utterance arrived');
+
+        // A typed question: its answer is heard within a second.
+        await eventually(messages, (all) => all.some((x) => x.m.event_type === 'conversation.replica.stopped_speaking'), 'the end of the greeting', 30_000);
+        await eventually(levels, (all) => all.slice(-10).every((s) => s.rms < LOUD / 2), 'silence after the greeting');
+        const sentAt: number = await p.evaluate((text) => {
+          (document.querySelector('pal-widget') as any).sendChat(text);
+          return performance.now();
+        }, QUESTION);
+        const first = await eventually(levels, (all) => all.some((s) => s.at > sentAt && s.rms > LOUD), 'the answer\'s first audio');
+        const latency = first.find((s) => s.at > sentAt && s.rms > LOUD)!.at - sentAt;
+        assert.ok(latency < 1000, `first spoken words after ${Math.round(latency)} ms`);
+
+        // The visitor speaks over the answer: the PAL's audio stops, and what was heard is answered.
+        const spoken = execFileSync('espeak-ng', ['--stdout', '-s', '170', HEARD]).toString('base64');
+        await new Promise((r) => setTimeout(r, 1200));
+        assert.ok((await levels()).slice(-5).some((s) => s.rms > LOUD), 'the PAL is speaking when the visitor starts');
+        const before = speech.transcriptions.length;
+        await p.evaluate((b64) => (window as any).__speak(b64), spoken);
+        const all = await eventually(messages, (list) => list.some((x) => x.m.event_type === 'conversation.user.started_speaking'), 'the service hearing the visitor', 10_000);
+        const heardAt = all.find((x) => x.m.event_type === 'conversation.user.started_speaking')!.at;
+        await eventually(messages, (list) => list.some((x) => x.m.event_type === 'conversation.replica_interrupted'), 'the PAL interrupted');
+        await new Promise((r) => setTimeout(r, 400));
+        const quiet = (await levels()).filter((s) => s.at > heardAt + 300 && s.at < heardAt + 400);
+        assert.ok(quiet.length > 0 && quiet.every((s) => s.rms < LOUD / 2), `the PAL's audio stopped within 300 ms (${JSON.stringify(quiet.map((s) => s.rms.toFixed(4)))})`);
+        await utteranceAt(HEARD).catch(async (error) => {
+          const seen = (await messages()).map((x) => `${Math.round(x.at)} ${x.m.event_type} ${x.m.properties?.role ?? ''} ${x.m.properties?.speech ?? ''}`.trim()).filter((l) => !l.includes('streaming'));
+          throw new Error(`${(error as Error).message.slice(0, 80)}…; messages: ${seen.join(' | ')}; transcriptions: ${JSON.stringify(speech.transcriptions.slice(before))}`);
+        });
+        assert.ok(speech.transcriptions.length > before && speech.transcriptions.at(-1)!.audioBytes > 16000, 'the turn\'s audio reached the recogniser as a WAV file');
+        await p.close();
+      });
+    });
+  }
+});
