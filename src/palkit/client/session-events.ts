@@ -58,11 +58,3 @@ export class SessionInteractionEvent extends Event {
     super(SessionInteractionEvent.type);
   }
 }
-
-/** What the visitor heard of one PAL reply, measured in the page. */
-export class SessionTurnLatencyEvent extends Event {
-  static readonly type = 'session-turn-latency';
-  constructor(readonly report: import('./transport/turn-latency.js').TurnLatencyReport) {
-    super(SessionTurnLatencyEvent.type);
-  }
-}

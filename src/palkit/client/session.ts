@@ -8,7 +8,7 @@ import { LinkHistoryEvent, LinkMessageEvent, type CanvasInteractionBody, type Co
 import { forgetLiveCall, recallLiveCall, rememberLiveCall, type LiveCall } from './live-call.js';
 import { unlockAudio } from './media.js';
 import {
-  SessionCanvasEvent, SessionChangeEvent, SessionErrorEvent, SessionInteractionEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent, SessionTurnLatencyEvent,
+  SessionCanvasEvent, SessionChangeEvent, SessionErrorEvent, SessionInteractionEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
   type SessionMode, type SessionState,
 } from './session-events.js';
 import { startOutcome, unavailableCode, type GateStep } from './start-errors.js';
@@ -446,7 +446,8 @@ export class ConversationSession extends EventTarget implements ConversationLink
       this.dispatchEvent(new LinkMessageEvent(raw));
     });
     transport.addEventListener(TransportParticipantsEvent.type, () => this.#changed());
-    transport.addEventListener(TransportTurnLatencyEvent.type, (e) => this.dispatchEvent(new SessionTurnLatencyEvent((e as TransportTurnLatencyEvent).report)));
+    // The transport's figures reach the element as they are (a copy: an event is dispatched once).
+    transport.addEventListener(TransportTurnLatencyEvent.type, (e) => this.dispatchEvent(new TransportTurnLatencyEvent((e as TransportTurnLatencyEvent).report)));
     transport.addEventListener(TransportEndedEvent.type, (e) => this.#remoteEnded(e as TransportEndedEvent));
     transport.addEventListener(TransportNoticeEvent.type, (e) => {
       this.notice = (e as TransportNoticeEvent).code;

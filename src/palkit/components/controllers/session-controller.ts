@@ -3,8 +3,9 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ConversationSession } from '../../client/session.js';
 import {
-  SessionChangeEvent, SessionErrorEvent, SessionInteractionEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent, SessionTurnLatencyEvent,
+  SessionChangeEvent, SessionErrorEvent, SessionInteractionEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
 } from '../../client/session-events.js';
+import { TransportTurnLatencyEvent } from '../../client/transport/transport.js';
 import type { InteractionMessage } from '../../../protocol/interactions.js';
 import {
   PalConversationCreatedEvent, PalConversationEndedEvent, PalConversationStartedEvent,
@@ -71,8 +72,8 @@ export class SessionController implements ReactiveController {
         if (phase === 'ended') emit(new PalConversationEndedEvent({ conversationId }));
       }],
       [SessionInteractionEvent.type, (e) => this.#relay((e as SessionInteractionEvent).message, emit)],
-      [SessionTurnLatencyEvent.type, (e) => {
-        const { inferenceId, ...figures } = (e as SessionTurnLatencyEvent).report;
+      [TransportTurnLatencyEvent.type, (e) => {
+        const { inferenceId, ...figures } = (e as TransportTurnLatencyEvent).report;
         emit(new PalTurnLatencyEvent({ ...figures, inference_id: inferenceId }));
       }],
     ];
