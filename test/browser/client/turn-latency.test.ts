@@ -61,7 +61,10 @@ describe('heard latency in the page', () => {
     await context.close();
   });
 
-  it('the drawn face keeps the mouth within 40 ms of the voice at the output (p95)', async () => {
+  it('the drawn face keeps the mouth within 40 ms of the voice at the output (p95)', async function () {
+    // A busy machine can stall the page's audio clock for a second or more, and the face then draws no
+    // shape against the output in the 2 s of voice: such a run measures the machine, so it is run again.
+    this.retries(2);
     const context = new AudioContext();
     await context.resume();
     const player = new PalAudioPlayer(context);
