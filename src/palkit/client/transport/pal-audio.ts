@@ -12,6 +12,10 @@ const JITTER_S = 0.06;
  * shape within ±20 ms of its sound, rather than 0–40 ms behind it.
  */
 const MOUTH_LEAD_S = 0.02;
+/** The most an audio output is taken to lag what the context renders (Bluetooth can reach ~0.3 s). */
+const MAX_OUTPUT_LAG_S = 0.3;
+/** How far an output timestamp may seem ahead of rendering (it is extrapolated between render quanta). */
+const OUTPUT_CLOCK_SLACK_S = 0.05;
 /** Samples below this (about −60 dBFS) count as silence when finding the first audible one. */
 const AUDIBLE = 33;
 
@@ -112,9 +116,14 @@ export class PalAudioPlayer {
    */
   #outputClock(): { position: number; at: number } {
     const context = this.#context;
+    const now = performance.now();
     const stamp = context.getOutputTimestamp?.();
-    if (stamp?.performanceTime && stamp.contextTime !== undefined) return { position: stamp.contextTime, at: stamp.performanceTime };
-    return { position: context.currentTime - (context.outputLatency || context.baseLatency || 0), at: performance.now() };
+    if (stamp?.performanceTime && stamp.contextTime !== undefined) {
+      // An output further behind rendering than any real device is (WebKitGTK reports ~0.4 s) is not believed.
+      const lag = context.currentTime - (stamp.contextTime + (now - stamp.performanceTime) / 1000);
+      if (lag > -OUTPUT_CLOCK_SLACK_S && lag <= MAX_OUTPUT_LAG_S) return { position: stamp.contextTime, at: stamp.performanceTime };
+    }
+    return { position: context.currentTime - Math.min(MAX_OUTPUT_LAG_S, context.outputLatency || context.baseLatency || 0), at: now };
   }
 
   /** When a moment of this context's timeline is (or was) at the output, on performance.now()'s clock. */
