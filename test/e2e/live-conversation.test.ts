@@ -99,7 +99,8 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
     assert.deepEqual(await panelRows(page), [`replica: ${VERBAL}`, `replica: ${GREETING}`]);
     await page.locator('pal-transcript[mode="panel"] form[part="chat"] input').fill(TYPED);
     await page.locator('pal-transcript[mode="panel"] form[part="chat"] input').press('Enter');
-    await eventually(() => panelRows(page), (rows) => rows.length >= 4, 'the echo');
+    // The reply's row appears with its first words and fills as they are heard.
+    await eventually(() => panelRows(page), (rows) => rows.length >= 4 && rows[3] === `replica: ${TYPED}`, 'the whole echo');
     assert.deepEqual((await panelRows(page)).slice(2), [`user: ${TYPED}`, `replica: ${TYPED}`]);
 
     // Magic Canvas: each card is pushed into the room, rendered, used, and its interaction recorded.
