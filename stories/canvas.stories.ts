@@ -43,13 +43,16 @@ export const SendFailedRetry: StoryObj<Args> = {
     script: [showCard('input', { prompt: 'Your phone number?', input_type: 'tel', required: true }, 'tc_phone', 0)],
     setup: (el, link) => {
       link.postCanvasInteraction = async () => { throw new Error('stand-in: network down'); };
-      // Submit once the card is there: the post fails and the card keeps the value with a retry.
-      setTimeout(() => {
-        const root = el.shadowRoot!;
-        const input = root.querySelector('input');
-        if (input) { input.value = '+49 30 1234567'; input.dispatchEvent(new Event('input', { bubbles: true })); }
-        root.querySelector<HTMLElement>('form button[type=submit], button.primary')?.click();
-      }, 200);
+      // Submit once the card is there (the element upgrades and draws it when it can): the post fails and
+      // the card keeps the value with a retry.
+      const submit = (tries: number) => {
+        const input = el.shadowRoot?.querySelector('input');
+        if (!input) return void (tries > 0 && setTimeout(() => submit(tries - 1), 100));
+        input.value = '+49 30 1234567';
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        el.shadowRoot!.querySelector<HTMLElement>('form button[type=submit], button.primary')?.click();
+      };
+      setTimeout(() => submit(50), 200);
     },
   }),
 };
