@@ -127,7 +127,9 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
     assert.equal(await card.count(), 0, 'a submitted card leaves');
 
     await push(conversationId, 'canvas_show_input', { prompt: 'Your work email?', input_type: 'email', required: true, layout: { preferred_slot: 'safe-area-left' } }, 'call_input1');
-    await card.locator('label.prompt').filter({ hasText: 'Your work email?' }).waitFor();
+    // An untitled input card is headed by its prompt (its label stays for screen readers).
+    await card.getByText('Your work email?').first().waitFor();
+    assert.equal(await card.getByRole('textbox', { name: 'Your work email?' }).count(), 1, 'the field is named by its prompt');
     assert.equal(await page.locator('pal-canvas').getAttribute('card-side'), 'left');
     await card.locator('input').fill('dana@example.com');
     await card.locator('input').press('Enter');
