@@ -3,7 +3,7 @@
 // refusing destination yields one `application.recording_copy_failed` after the retries, destinations
 // keep their credentials write-only, and the keyed API lists recordings with short-lived download links.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -381,9 +381,17 @@ describe('recordings: a crash mid-copy', () => {
       const conversationId: string = conv.body.conversation_id;
       const client = await RoomClient.join(conv.body.conversation_url, conv.body.meeting_token, 'Visitor');
       await speakTone(client, 2);
-      await new Promise((r) => setTimeout(r, 1200)); // the recorder writes to disk every second
+      // The recorder appends to disk every second: wait until the tone is on disk, then crash.
+      const onDisk = () => {
+        const live = join(data, 'recordings', 'live');
+        return existsSync(live) ? readdirSync(live).reduce((sum, f) => sum + statSync(join(live, f)).size, 0) / 2 / 16_000 : 0;
+      };
+      const written = Date.now() + 20_000;
+      while (onDisk() < 2 && Date.now() < written) await new Promise((r) => setTimeout(r, 50));
       await service.kill();
       client.socket.terminate();
+      const keptBeforeCrash = onDisk();
+      assert.ok(keptBeforeCrash >= 2, `${keptBeforeCrash} s were on disk before the crash`);
 
       service = await startServiceProcess(env); // its sweep ends the orphaned conversation (the visitor left)
       const until = Date.now() + 30_000;
@@ -391,7 +399,7 @@ describe('recordings: a crash mid-copy', () => {
       while (ready().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
       assert.equal(ready().length, 1, 'the recording made before the crash is delivered');
       const duration = ready()[0].properties.duration;
-      assert.ok(duration >= 2 && duration <= 4, `kept ${duration} s of a call that ran about 3 s before the crash`);
+      assert.ok(duration >= keptBeforeCrash && duration <= keptBeforeCrash + 2, `kept ${duration} s of the ${keptBeforeCrash} s on disk before the crash`);
       assert.ok(gcs.objects.has(`midcall/${ready()[0].properties.s3_key}`));
     } finally {
       await service.kill();
