@@ -1,6 +1,9 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { PalGate } from '../../../src/palkit/components/gate/gate.js';
+import type { PalCaptchaEvent } from '../../../src/palkit/components/events/captcha.js';
+import { PalCaptchaUnavailableEvent } from '../../../src/palkit/components/events/captcha-unavailable.js';
+import { PalPasswordEvent } from '../../../src/palkit/components/events/password.js';
 import { turnstileConfig } from '../../../src/palkit/components/gate/turnstile.js';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { until } from '../helpers/fakes.js';
@@ -17,7 +20,7 @@ describe('pal-gate', () => {
     const input = deep<HTMLInputElement>(el, 'input')!;
     expect(getComputedStyle(input).fontSize).to.not.equal('');
     let sent = 0;
-    el.addEventListener('password', () => sent++);
+    el.addEventListener('pal-password', () => sent++);
     deep(el, 'button')!.click();
     await el.updateComplete;
     expect(deep(el, '[role=alert]')!.textContent).to.contain('Please enter the password');
@@ -26,7 +29,8 @@ describe('pal-gate', () => {
     input.value = 'secret';
     input.dispatchEvent(new Event('input'));
     setTimeout(() => deep(el, 'button')!.click());
-    const event = (await oneEvent(el, 'password')) as CustomEvent<{ password: string }>;
+    const event = (await oneEvent(el, 'pal-password')) as PalPasswordEvent;
+    expect(event).to.be.instanceOf(PalPasswordEvent);
     expect(event.detail).to.deep.equal({ password: 'secret' });
     el.checking = true;
     await el.updateComplete;
@@ -52,7 +56,7 @@ describe('pal-gate', () => {
     input.value = 'secret';
     renders[0]!('tok-1');
     setTimeout(() => deep(el, 'button')!.click());
-    expect(((await oneEvent(el, 'password')) as CustomEvent).detail).to.deep.equal({ password: 'secret', captchaToken: 'tok-1' });
+    expect(((await oneEvent(el, 'pal-password')) as PalPasswordEvent).detail).to.deep.equal({ password: 'secret', captchaToken: 'tok-1' });
     el.checking = true;
     await el.updateComplete;
     el.errorCode = 'invalid_password';
@@ -67,7 +71,7 @@ describe('pal-gate', () => {
     await until(() => rendered !== null, 'turnstile render');
     expect(rendered!.sitekey).to.equal('0x4AAA');
     setTimeout(() => rendered!.callback('token-1'));
-    expect(((await oneEvent(el, 'captcha')) as CustomEvent<string>).detail).to.equal('token-1');
+    expect(((await oneEvent(el, 'pal-captcha')) as PalCaptchaEvent).detail).to.equal('token-1');
     await expect(el).to.be.accessible();
   });
 
@@ -76,7 +80,7 @@ describe('pal-gate', () => {
     turnstileConfig.scriptUrl = '/does-not-exist/turnstile.js';
     try {
       const el = await fixture<PalGate>(html`<pal-gate step="captcha" site-key="k"></pal-gate>`);
-      await oneEvent(el, 'captcha-unavailable');
+      expect(await oneEvent(el, 'pal-captcha-unavailable')).to.be.instanceOf(PalCaptchaUnavailableEvent);
       expect(document.head.querySelector('script[src="/does-not-exist/turnstile.js"]')).to.not.equal(null);
     } finally {
       turnstileConfig.scriptUrl = saved;

@@ -1,8 +1,10 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import '../../../src/palkit/components/define.js';
 import type { PalConversation } from '../../../src/palkit/components/conversation/conversation.js';
-import { ControlEvent, type PalControls } from '../../../src/palkit/components/controls/controls.js';
-import type { HaircheckChoice, PalHaircheck } from '../../../src/palkit/components/haircheck/haircheck.js';
+import type { PalControls } from '../../../src/palkit/components/controls/controls.js';
+import { PalConfirmEvent } from '../../../src/palkit/components/events/confirm.js';
+import { PalControlEvent } from '../../../src/palkit/components/events/control.js';
+import type { PalHaircheck } from '../../../src/palkit/components/haircheck/haircheck.js';
 import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
 import type { PalConnecting } from '../../../src/palkit/components/screens/connecting.js';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
@@ -20,7 +22,9 @@ describe('pal-haircheck', () => {
     expect(el.shadowRoot!.textContent).to.contain('Ready?');
     await expect(el).to.be.accessible();
     setTimeout(() => deep(el, '[part=join]')!.click());
-    const choice = ((await oneEvent(el, 'confirm')) as CustomEvent<HaircheckChoice>).detail;
+    const confirmed = await oneEvent(el, 'pal-confirm');
+    expect(confirmed).to.be.instanceOf(PalConfirmEvent);
+    const choice = (confirmed as PalConfirmEvent).detail;
     expect(choice.cameraOn).to.equal(true);
     expect(choice.videoDeviceId).to.be.a('string');
     expect(el.stream).to.equal(null);
@@ -77,7 +81,8 @@ describe('pal-controls', () => {
     const el = await fixture<PalControls>(html`<pal-controls microphone-on camera-on></pal-controls>`);
     await expect(el).to.be.accessible();
     const actions: string[] = [];
-    el.addEventListener(ControlEvent.type, (e) => actions.push((e as ControlEvent).action));
+    el.addEventListener('pal-control', (e) => actions.push(e.detail.action));
+    expect(PalControlEvent.type).to.equal('pal-control');
     for (const button of el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')) button.click();
     expect(actions).to.deep.equal(['microphone', 'camera', 'captions', 'chat', 'end']);
     el.microphoneOn = false;

@@ -4,16 +4,9 @@ import { listDevices, type DeviceLists } from '../../client/media.js';
 import { defaultTranslate, type Translate } from '../i18n/strings.js';
 import { buttonStyles, fieldStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
+import { PalControlEvent, type ControlAction } from '../events/control.js';
 
-export type ControlAction = 'microphone' | 'camera' | 'end' | 'captions' | 'chat';
-
-/** What a control press asks for; `device` carries the picked input. */
-export class ControlEvent extends Event {
-  static readonly type = 'control';
-  constructor(readonly action: ControlAction | 'device', readonly device?: { audioDeviceId?: string; videoDeviceId?: string }) {
-    super(ControlEvent.type);
-  }
-}
+export type { ControlAction };
 
 const icon = (path: string) => svg`<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="currentColor"><path d=${path}></path></svg>`;
 const ICONS = {
@@ -30,7 +23,7 @@ const ICONS = {
  * @summary Call controls: microphone, camera, devices, captions, chat, end.
  * @csspart controls - The toolbar.
  * @csspart end - The end button.
- * @event control - (internal) a ControlEvent with the action pressed.
+ * @fires {PalControlEvent} pal-control - A control was pressed (`detail.action`), or a device picked (`device`, with `detail.device`).
  */
 export class PalControls extends LitElement {
   static override styles = [tokens, buttonStyles, fieldStyles, css`
@@ -71,7 +64,7 @@ export class PalControls extends LitElement {
 
   override render() {
     const t = this.t;
-    const fire = (action: ControlAction) => () => this.dispatchEvent(new ControlEvent(action));
+    const fire = (action: ControlAction) => () => this.dispatchEvent(new PalControlEvent({ action }));
     return html`
       <div role="toolbar" part="controls" aria-label=${t('controls.label')}>
         <button class="toggle-media" aria-pressed=${this.microphoneOn ? 'true' : 'false'} aria-label=${t('haircheck.microphone')} @click=${fire('microphone')}>${icon(ICONS.mic)}</button>
@@ -116,7 +109,7 @@ export class PalControls extends LitElement {
 
   #picker(label: string, devices: MediaDeviceInfo[], selected: string, key: 'audioDeviceId' | 'videoDeviceId') {
     return html`<label>${label}
-      <select ?disabled=${devices.length === 0} @change=${(e: Event) => this.dispatchEvent(new ControlEvent('device', { [key]: (e.target as HTMLSelectElement).value }))}>
+      <select ?disabled=${devices.length === 0} @change=${(e: Event) => this.dispatchEvent(new PalControlEvent({ action: 'device', device: { [key]: (e.target as HTMLSelectElement).value } }))}>
         ${devices.map((d, i) => html`<option value=${d.deviceId} ?selected=${d.deviceId === selected}>${d.label || `${label} ${i + 1}`}</option>`)}
       </select>
     </label>`;

@@ -6,7 +6,8 @@ import { ApiClient } from '../../client/api.js';
 import { PalClientError } from '../../client/errors.js';
 import { ConversationSession } from '../../client/session.js';
 import type { SessionMode, SessionState } from '../../client/session-events.js';
-import { ControlEvent, type PalControls } from '../controls/controls.js';
+import type { PalControls } from '../controls/controls.js';
+import type { PalControlEvent } from '../events/control.js';
 import type { PalTranscript } from '../transcript/transcript.js';
 import { SessionController } from '../controllers/session-controller.js';
 import { PalErrorEvent } from '../events/error.js';
@@ -30,15 +31,17 @@ import { conversationStyles } from './conversation.styles.js';
  * one, never over the PAL (forwarded from pal-canvas).
  * @csspart controls - The control bar.
  * @csspart mode-switch - The chat's "Switch to text" / "Switch to voice" button.
+ * @csspart notice - The "can't hear you" notice.
  * @csspart ended - What is shown once the call has ended (standalone use).
- * @event pal-conversation-started - (standalone) joined.
- * @event pal-conversation-ended - (standalone) the call ended.
- * @event pal-state-change - (standalone) state changed.
- * @event pal-mode-change - (standalone) mode changed.
- * @event pal-error - (standalone) something failed.
- * @event pal-tool-call - (standalone) the PAL called a tool.
- * @event pal-protocol-message - (standalone) an interactions-protocol message arrived.
- * @event pal-canvas-interaction - (standalone) a canvas interaction was recorded.
+ * @fires {PalConversationStartedEvent} pal-conversation-started - (standalone) joined.
+ * @fires {PalConversationEndedEvent} pal-conversation-ended - (standalone) the call ended.
+ * @fires {PalStateChangeEvent} pal-state-change - (standalone) state changed.
+ * @fires {PalModeChangeEvent} pal-mode-change - (standalone) mode changed.
+ * @fires {PalErrorEvent} pal-error - (standalone) something failed.
+ * @fires {PalToolCallEvent} pal-tool-call - (standalone) the PAL called a tool.
+ * @fires {PalProtocolMessageEvent} pal-protocol-message - (standalone) an interactions-protocol message arrived.
+ * @fires {PalCanvasInteractionEvent} pal-canvas-interaction - (standalone) a canvas interaction was recorded.
+ * @fires {PalTurnLatencyEvent} pal-turn-latency - (standalone) what the visitor heard of a PAL reply, measured in the page.
  */
 export class PalConversation extends LitElement {
   static override styles = [tokens, buttonStyles, conversationStyles];
@@ -166,7 +169,7 @@ export class PalConversation extends LitElement {
         <pal-controls exportparts="controls" .t=${t} .microphoneOn=${session.microphoneOn} .cameraOn=${session.cameraOn}
           .captionsOn=${this.captionsOn} .chatOn=${this.chatOn}
           .audioDeviceId=${session.audioDeviceId ?? ''} .videoDeviceId=${session.videoDeviceId ?? ''}
-          @control=${this.#onControl}></pal-controls>
+          @pal-control=${this.#onControl}></pal-controls>
       </div>
     `;
   }
@@ -204,13 +207,13 @@ export class PalConversation extends LitElement {
     void this.updateComplete.then(() => this.renderRoot.querySelector<PalControls>('pal-controls')?.focusControl('chat'));
   }
 
-  #onControl(event: ControlEvent): void {
+  #onControl(event: PalControlEvent): void {
     const session = this.#active;
     if (!session) return;
-    switch (event.action) {
+    switch (event.detail.action) {
       case 'microphone': return session.setMicrophone(!session.microphoneOn);
       case 'camera': return session.setCamera(!session.cameraOn);
-      case 'device': return void session.setDevices(event.device ?? {});
+      case 'device': return void session.setDevices(event.detail.device ?? {});
       case 'end': return void session.endConversation();
       case 'captions': this.captionsOn = !this.captionsOn; return;
       case 'chat':

@@ -1,16 +1,15 @@
 // `pal-canvas-interaction`: Fired after a Magic Canvas interaction was recorded with the service; `detail` is what was recorded.
+import { PalEvent } from './pal-event.js';
 import type { CanvasInteractionBody } from '../../client/link.js';
 
 export type PalCanvasInteractionDetail = CanvasInteractionBody;
 
 /** Fired after a Magic Canvas interaction was recorded with the service; `detail` is what was recorded. */
-export class PalCanvasInteractionEvent extends Event {
+export class PalCanvasInteractionEvent extends PalEvent<PalCanvasInteractionDetail> {
   static readonly type = 'pal-canvas-interaction';
-  readonly detail: PalCanvasInteractionDetail;
 
   constructor(detail: PalCanvasInteractionDetail) {
-    super(PalCanvasInteractionEvent.type, { bubbles: true, composed: true });
-    this.detail = detail;
+    super(PalCanvasInteractionEvent.type, detail);
   }
 }
 

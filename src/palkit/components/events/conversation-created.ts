@@ -1,14 +1,14 @@
 // `pal-conversation-created`: Fired when `createConversation()` created a conversation (not when a start joins one already being created).
+import { PalEvent } from './pal-event.js';
+
 export type PalConversationCreatedDetail = { readonly conversationId: string };
 
 /** Fired when `createConversation()` created a conversation (not when a start joins one already being created). */
-export class PalConversationCreatedEvent extends Event {
+export class PalConversationCreatedEvent extends PalEvent<PalConversationCreatedDetail> {
   static readonly type = 'pal-conversation-created';
-  readonly detail: PalConversationCreatedDetail;
 
   constructor(detail: PalConversationCreatedDetail) {
-    super(PalConversationCreatedEvent.type, { bubbles: true, composed: true });
-    this.detail = detail;
+    super(PalConversationCreatedEvent.type, detail);
   }
 }
 

@@ -1,14 +1,14 @@
 // `pal-conversation-started`: Fired when the visitor has joined and the conversation is connected.
+import { PalEvent } from './pal-event.js';
+
 export type PalConversationStartedDetail = { readonly conversationId: string };
 
 /** Fired when the visitor has joined and the conversation is connected. */
-export class PalConversationStartedEvent extends Event {
+export class PalConversationStartedEvent extends PalEvent<PalConversationStartedDetail> {
   static readonly type = 'pal-conversation-started';
-  readonly detail: PalConversationStartedDetail;
 
   constructor(detail: PalConversationStartedDetail) {
-    super(PalConversationStartedEvent.type, { bubbles: true, composed: true });
-    this.detail = detail;
+    super(PalConversationStartedEvent.type, detail);
   }
 }
 

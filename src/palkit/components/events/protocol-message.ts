@@ -1,16 +1,15 @@
 // `pal-protocol-message`: Fired for every interactions-protocol message from the room; `detail` is the message itself.
+import { PalEvent } from './pal-event.js';
 import type { InteractionMessage } from '../../../protocol/interactions.js';
 
 export type PalProtocolMessageDetail = InteractionMessage;
 
 /** Fired for every interactions-protocol message from the room; `detail` is the message itself. */
-export class PalProtocolMessageEvent extends Event {
+export class PalProtocolMessageEvent extends PalEvent<PalProtocolMessageDetail> {
   static readonly type = 'pal-protocol-message';
-  readonly detail: PalProtocolMessageDetail;
 
   constructor(detail: PalProtocolMessageDetail) {
-    super(PalProtocolMessageEvent.type, { bubbles: true, composed: true });
-    this.detail = detail;
+    super(PalProtocolMessageEvent.type, detail);
   }
 }
 

@@ -1,14 +1,14 @@
 // `pal-ready`: Fired once per element after the deployment configuration has loaded; methods work from here on.
+import { PalEvent } from './pal-event.js';
+
 export type PalReadyDetail = { readonly deploymentId: string };
 
 /** Fired once per element after the deployment configuration has loaded; methods work from here on. */
-export class PalReadyEvent extends Event {
+export class PalReadyEvent extends PalEvent<PalReadyDetail> {
   static readonly type = 'pal-ready';
-  readonly detail: PalReadyDetail;
 
   constructor(detail: PalReadyDetail) {
-    super(PalReadyEvent.type, { bubbles: true, composed: true });
-    this.detail = detail;
+    super(PalReadyEvent.type, detail);
   }
 }
 

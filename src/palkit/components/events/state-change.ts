@@ -1,16 +1,15 @@
 // `pal-state-change`: Fired on every change of `state`.
+import { PalEvent } from './pal-event.js';
 import type { SessionState } from '../../client/session-events.js';
 
 export type PalStateChangeDetail = { readonly state: SessionState; readonly previous: SessionState };
 
 /** Fired on every change of `state`. */
-export class PalStateChangeEvent extends Event {
+export class PalStateChangeEvent extends PalEvent<PalStateChangeDetail> {
   static readonly type = 'pal-state-change';
-  readonly detail: PalStateChangeDetail;
 
   constructor(detail: PalStateChangeDetail) {
-    super(PalStateChangeEvent.type, { bubbles: true, composed: true });
-    this.detail = detail;
+    super(PalStateChangeEvent.type, detail);
   }
 }
 

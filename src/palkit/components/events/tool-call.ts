@@ -1,14 +1,14 @@
 // `pal-tool-call`: Fired when the PAL calls a tool; `arguments` is a JSON string. Reply with `sendMessage({event_type: 'conversation.tool_result', …})`.
+import { PalEvent } from './pal-event.js';
+
 export type PalToolCallDetail = { readonly name: string; readonly arguments: string; readonly tool_call_id?: string; readonly seq?: number; readonly turn_idx?: number };
 
 /** Fired when the PAL calls a tool; `arguments` is a JSON string. Reply with `sendMessage({event_type: 'conversation.tool_result', …})`. */
-export class PalToolCallEvent extends Event {
+export class PalToolCallEvent extends PalEvent<PalToolCallDetail> {
   static readonly type = 'pal-tool-call';
-  readonly detail: PalToolCallDetail;
 
   constructor(detail: PalToolCallDetail) {
-    super(PalToolCallEvent.type, { bubbles: true, composed: true });
-    this.detail = detail;
+    super(PalToolCallEvent.type, detail);
   }
 }
 

@@ -1,4 +1,6 @@
 // `pal-turn-latency`: what the visitor heard of one PAL reply, measured in the page (local rooms).
+import { PalEvent } from './pal-event.js';
+
 export type PalTurnLatencyDetail = {
   /** Ms from the end of the visitor's turn to the PAL's first audible sample at the audio output; absent where it cannot be measured. */
   readonly heardMs?: number;
@@ -14,13 +16,11 @@ export type PalTurnLatencyDetail = {
 };
 
 /** Fired once per PAL reply after a visitor's turn, when the reply has played out. */
-export class PalTurnLatencyEvent extends Event {
+export class PalTurnLatencyEvent extends PalEvent<PalTurnLatencyDetail> {
   static readonly type = 'pal-turn-latency';
-  readonly detail: PalTurnLatencyDetail;
 
   constructor(detail: PalTurnLatencyDetail) {
-    super(PalTurnLatencyEvent.type, { bubbles: true, composed: true });
-    this.detail = detail;
+    super(PalTurnLatencyEvent.type, detail);
   }
 }
 

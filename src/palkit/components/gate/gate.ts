@@ -4,15 +4,14 @@ import { defaultTranslate, type StringKey, type Translate } from '../i18n/string
 import { buttonStyles, fieldStyles, screenStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
 import { loadTurnstile } from './turnstile.js';
+import { PalCaptchaEvent } from '../events/captcha.js';
+import { PalCaptchaUnavailableEvent } from '../events/captcha-unavailable.js';
+import { PalPasswordEvent, type GateAnswer } from '../events/password.js';
 
 /** Start-endpoint codes the gate explains next to the field. */
 const GATE_ERRORS = new Set(['invalid_password', 'password_required', 'too_many_attempts', 'captcha_failed', 'captcha_required']);
 
-/** What the password step hands on: the password, and the challenge's token where there is one. */
-export interface GateAnswer {
-  password: string;
-  captchaToken?: string;
-}
+export type { GateAnswer };
 
 /**
  * @tagname pal-gate
@@ -20,9 +19,9 @@ export interface GateAnswer {
  * (Cloudflare Turnstile, loaded only when the deployment asks for it) above it, or the bot check alone.
  * @csspart form - The password form.
  * @csspart captcha - The box the challenge renders in.
- * @event password - (internal) `detail` is the GateAnswer.
- * @event captcha - (internal) `detail` is the Turnstile token (the captcha-only step).
- * @event captcha-unavailable - (internal) the challenge could not load.
+ * @fires {PalPasswordEvent} pal-password - The password was submitted; `detail` is the GateAnswer.
+ * @fires {PalCaptchaEvent} pal-captcha - The bot check alone was solved; `detail` is the Turnstile token.
+ * @fires {PalCaptchaUnavailableEvent} pal-captcha-unavailable - The bot check could not load or run.
  */
 export class PalGate extends LitElement {
   static override styles = [tokens, screenStyles, buttonStyles, fieldStyles, css`
@@ -114,7 +113,7 @@ export class PalGate extends LitElement {
     this.waitingForCaptcha = false;
     const detail: GateAnswer = { password, ...(this.#captchaToken ? { captchaToken: this.#captchaToken } : {}) };
     this.#captchaToken = undefined;
-    this.dispatchEvent(new CustomEvent('password', { detail }));
+    this.dispatchEvent(new PalPasswordEvent(detail));
   }
 
   async #renderCaptcha(): Promise<void> {
@@ -133,18 +132,18 @@ export class PalGate extends LitElement {
         'expired-callback': () => (this.#captchaToken = undefined),
         'error-callback': () => {
           this.waitingForCaptcha = false;
-          this.dispatchEvent(new Event('captcha-unavailable'));
+          this.dispatchEvent(new PalCaptchaUnavailableEvent());
         },
       });
     } catch {
-      this.dispatchEvent(new Event('captcha-unavailable'));
+      this.dispatchEvent(new PalCaptchaUnavailableEvent());
     } finally {
       this.#busy = false;
     }
   }
 
   #solved(token: string): void {
-    if (this.step === 'captcha') this.dispatchEvent(new CustomEvent('captcha', { detail: token }));
+    if (this.step === 'captcha') this.dispatchEvent(new PalCaptchaEvent(token));
     else {
       this.#captchaToken = token;
       if (this.localError === 'captcha_required') this.localError = '';

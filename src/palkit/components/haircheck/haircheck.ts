@@ -4,15 +4,9 @@ import { MicLevelMeter, listDevices, type DeviceLists } from '../../client/media
 import { defaultTranslate, type Translate } from '../i18n/strings.js';
 import { buttonStyles, fieldStyles, screenStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
+import { PalConfirmEvent, type HaircheckChoice } from '../events/confirm.js';
 
-export interface HaircheckChoice {
-  audioDeviceId?: string;
-  videoDeviceId?: string;
-  cameraOn: boolean;
-  microphoneOn: boolean;
-  /** No microphone (refused or missing): the visitor goes on by text. */
-  textMode?: boolean;
-}
+export type { HaircheckChoice };
 
 /**
  * @tagname pal-haircheck
@@ -22,7 +16,7 @@ export interface HaircheckChoice {
  * @csspart level - The microphone level bar.
  * @csspart join - The join button.
  * @cssproperty [--pal-haircheck-preview-width=min(100%, 420px)] - Width of the camera preview.
- * @event confirm - (internal) `detail` is the HaircheckChoice.
+ * @fires {PalConfirmEvent} pal-confirm - Join was pressed; `detail` is the HaircheckChoice.
  */
 export class PalHaircheck extends LitElement {
   static override styles = [tokens, screenStyles, buttonStyles, fieldStyles, css`
@@ -166,7 +160,7 @@ export class PalHaircheck extends LitElement {
       ...(this.audioDeviceId ? { audioDeviceId: this.audioDeviceId } : {}),
       ...(this.videoDeviceId ? { videoDeviceId: this.videoDeviceId } : {}),
     };
-    this.dispatchEvent(new CustomEvent<HaircheckChoice>('confirm', { detail }));
+    this.dispatchEvent(new PalConfirmEvent(detail));
   }
 }
 

@@ -5,6 +5,7 @@ import { defaultTranslate, type Translate } from '../i18n/strings.js';
 import { buttonStyles, screenStyles, srOnlyStyles } from '../styles/shared.js';
 import { ratingStyles, renderRatingForm, type RatingState } from './rating-form.js';
 import { tokens } from '../styles/tokens.js';
+import { PalRestartEvent } from '../events/restart.js';
 
 /**
  * @tagname pal-ended
@@ -12,7 +13,7 @@ import { tokens } from '../styles/tokens.js';
  * rated) and a button that starts over or follows `redirect_url`.
  * @csspart action - The button (or link, with a redirect URL).
  * @csspart rating - The rating form.
- * @event restart - (internal) the visitor wants a new conversation.
+ * @fires {PalRestartEvent} pal-restart - The visitor wants a new conversation.
  */
 export class PalEnded extends LitElement {
   static override styles = [tokens, screenStyles, buttonStyles, srOnlyStyles, ratingStyles];
@@ -37,7 +38,7 @@ export class PalEnded extends LitElement {
       <div class="actions">
         ${safeRedirect
           ? html`<a class="button primary" part="action" href=${safeRedirect} target="_top">${label}</a>`
-          : html`<button class="primary" part="action" @click=${() => this.dispatchEvent(new Event('restart'))}>${label}</button>`}
+          : html`<button class="primary" part="action" @click=${() => this.dispatchEvent(new PalRestartEvent())}>${label}</button>`}
       </div>
     `;
   }

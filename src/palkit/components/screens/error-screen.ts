@@ -3,6 +3,7 @@ import { property } from 'lit/decorators.js';
 import { defaultTranslate, type StringKey, type Translate } from '../i18n/strings.js';
 import { buttonStyles, screenStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
+import { PalRetryEvent } from '../events/retry.js';
 
 const DESCRIBED = new Set(['network_error', 'deployment_not_found', 'invalid_deployment_id', 'origin_not_allowed', 'join_failed', 'media_denied']);
 /** The page's own markup is wrong: the visitor is told so plainly, the page's developer by pal-error. */
@@ -14,7 +15,7 @@ const FINAL = new Set(['deployment_not_found', 'invalid_deployment_id', 'origin_
  * @tagname pal-error-screen
  * @summary A failure explained in words, with "Try again" when a retry can help.
  * @csspart retry - The try-again button.
- * @event retry - (internal) the visitor asked to try again.
+ * @fires {PalRetryEvent} pal-retry - The visitor asked to try again.
  */
 export class PalErrorScreen extends LitElement {
   static override styles = [tokens, screenStyles, buttonStyles];
@@ -30,7 +31,7 @@ export class PalErrorScreen extends LitElement {
       <p role="alert">${t(key)}</p>
       ${FINAL.has(this.code)
         ? null
-        : html`<div class="actions"><button class="primary" part="retry" @click=${() => this.dispatchEvent(new Event('retry'))}>${t('retry')}</button></div>`}
+        : html`<div class="actions"><button class="primary" part="retry" @click=${() => this.dispatchEvent(new PalRetryEvent())}>${t('retry')}</button></div>`}
     `;
   }
 }

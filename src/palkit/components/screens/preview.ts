@@ -4,6 +4,7 @@ import { defaultTranslate, type Translate } from '../i18n/strings.js';
 import { buttonStyles, screenStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
 import { css } from 'lit';
+import { PalStartEvent, type PalStartDetail } from '../events/start.js';
 
 /**
  * @tagname pal-preview
@@ -13,8 +14,8 @@ import { css } from 'lit';
  * @csspart start - The start button.
  * @csspart start-text - The "Chat by text" button (starts in text mode, without camera or microphone).
  * @csspart consent - The terms the visitor accepts before starting (where the deployment requires consent).
- * @event start - (internal, does not leave the shadow root) the visitor pressed start; `detail.acceptedTerms`
- * is the consent text they accepted, when consent is asked, and `detail.text` is true for "Chat by text".
+ * @fires {PalStartEvent} pal-start - The visitor pressed start; `detail.acceptedTerms` is the consent text they
+ * accepted, when consent is asked, and `detail.text` is true for "Chat by text".
  */
 export class PalPreview extends LitElement {
   static override styles = [tokens, screenStyles, buttonStyles, css`
@@ -81,8 +82,8 @@ export class PalPreview extends LitElement {
       this.renderRoot.querySelector<HTMLInputElement>('.consent input')?.focus();
       return;
     }
-    const detail = { ...(this.consentText === null ? {} : { acceptedTerms: this.consentText }), ...(text ? { text } : {}) };
-    this.dispatchEvent(new CustomEvent('start', { detail }));
+    const detail: PalStartDetail = { ...(this.consentText === null ? {} : { acceptedTerms: this.consentText }), ...(text ? { text } : {}) };
+    this.dispatchEvent(new PalStartEvent(detail));
   }
 
   #thumbnail() {
