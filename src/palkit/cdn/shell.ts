@@ -1,8 +1,10 @@
 // Light shells for the script tag: they define pal-widget, pal-embed and pal-landing at once, paint the
 // launcher or preview from the deployment's init (no framework, no validation), and host the full
-// implementation once it has been fetched. Attributes, methods and events pass through unchanged.
+// implementation once it has been fetched. Attributes, methods and parts pass through unchanged (their
+// lists, surface.ts, are generated from the elements' manifest); events bubble out of the full element.
 import type { Prefetched } from '../client/prefetched.js';
 import { isOpenFlag } from '../components/shared/open-flag.js';
+import { ATTRIBUTES, METHODS, PARTS, PART_SELECTOR } from './surface.js';
 
 export interface FullModule {
   define(apiBase: string): void;
@@ -14,12 +16,7 @@ export interface FullModule {
 type Tag = keyof FullModule['implementations'];
 type Impl = HTMLElement & Record<string, unknown>;
 
-const ATTRIBUTES = [
-  'deployment-id', 'api-base', 'conversational-context', 'custom-greeting', 'memory-stores', 'override-config', 'lang',
-  'user-name', 'layout', 'expand-options', 'open',
-];
-const PARTS = 'launcher, panel, header, screen, conversation, stage, controls, base, hero, logo, cta';
-type ShellMethod = 'startConversation' | 'createConversation' | 'endConversation' | 'sendMessage' | 'sendChat' | 'updateConfig' | 'open' | 'close';
+type ShellMethod = (typeof METHODS)[number] | 'open';
 
 interface InitLike {
   customization?: {
@@ -60,10 +57,6 @@ function adoptShellStyles(root: ShadowRoot): void {
 
 const safeColor = (value: string | undefined): string => (value && /^[#\w(),.%\s-]+$/.test(value) ? value : '');
 
-// Parts a page may use on their own (e.g. <pal-conversation> joined to a server-created conversation):
-// they are defined by the full bundle, fetched as soon as one appears in the page.
-const STANDALONE_PARTS = ['pal-conversation', 'pal-stage', 'pal-controls', 'pal-haircheck', 'pal-gate', 'pal-disclosure', 'pal-transcript', 'pal-canvas'];
-
 export function defineShells(load: () => Promise<FullModule>, apiBase: string): void {
   let loading: Promise<FullModule> | null = null;
   const loadOnce = (): Promise<FullModule> => (loading ??= load().then((full) => (full.define(apiBase), full)));
@@ -79,8 +72,9 @@ export function defineShells(load: () => Promise<FullModule>, apiBase: string): 
   }
 }
 
+/** Parts a page may use on their own (e.g. <pal-conversation> joined to a server-created conversation) are defined by the full bundle, fetched as soon as one appears. */
 function loadWhenPartsAppear(loadParts: () => void): void {
-  const selector = STANDALONE_PARTS.join(',');
+  const selector = PART_SELECTOR;
   const found = (node: Node): boolean => node instanceof Element && (node.matches(selector) || node.querySelector(selector) !== null);
   const load = () => {
     observer.disconnect();
@@ -199,17 +193,16 @@ abstract class PalShell extends HTMLElement {
     return (impl[method] as (...a: unknown[]) => unknown).apply(impl, args);
   }
 
-  startConversation(options?: { text?: boolean }): Promise<unknown> { return this.#call('startConversation', options ? [options] : []); }
-  createConversation(): Promise<unknown> { return this.#call('createConversation', []); }
-  endConversation(): Promise<unknown> { return this.#call('endConversation', []); }
-  sendMessage(event: unknown): Promise<unknown> { return this.#call('sendMessage', [event]); }
-  sendChat(text: string): Promise<unknown> { return this.#call('sendChat', [text]); }
-  updateConfig(patch: unknown): Promise<unknown> { return this.#call('updateConfig', [patch]); }
+  // The full element's methods (startConversation, sendChat, …), each fetching it first and passing the arguments on.
+  static {
+    for (const method of METHODS)
+      Object.defineProperty(this.prototype, method, { configurable: true, writable: true, value(this: PalShell, ...args: unknown[]) { return this.#call(method, args); } });
+  }
+
   /** A method to call, like the full widget's; assigning it (Vue does for `<pal-widget open>`) sets the `open` attribute. */
   get open(): () => Promise<unknown> { return this.#open; }
   set open(value: unknown) { this.toggleAttribute('open', isOpenFlag(value)); }
   readonly #open = (): Promise<unknown> => this.#call('open', []);
-  close(): Promise<unknown> { return this.#call('close', []); }
 }
 
 /** Inside the click that arrives before the full code: resume audio now, as Safari/iOS require. */

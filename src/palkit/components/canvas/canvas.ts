@@ -52,6 +52,7 @@ interface CardState {
 const backgroundAttempts = 3;
 
 /**
+ * @tagname pal-canvas
  * @summary Magic Canvas: shows the PAL's cards (question, input, calendar, scheduling_embed, text,
  * chart, alert), one at a time in the left or right safe area of the stage. `update_component` patches
  * the visible card, `canvas_clear` removes it. Every interaction is recorded with the interactions
@@ -68,7 +69,7 @@ const backgroundAttempts = 3;
  * @cssproperty [--pal-canvas-card-width=340px] - Width of a card in a side safe area.
  * @cssproperty [--pal-canvas-inset=16px] - Distance of the card from the stage edges.
  * @cssproperty [--pal-canvas-inset-bottom=88px] - Room kept free at the bottom for the call controls.
- * @event pal-canvas-interaction - A card interaction was recorded; `detail` is the body (PalCanvasInteractionEvent).
+ * @fires {PalCanvasInteractionEvent} pal-canvas-interaction - A card interaction was recorded; `detail` is the body (PalCanvasInteractionEvent).
  */
 export class PalCanvas extends LitElement {
   static override styles = canvasStyles;

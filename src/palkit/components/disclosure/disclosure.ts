@@ -10,6 +10,7 @@ import { disclosureStyles } from './disclosure.styles.js';
 export type DisclosureState = 'hidden' | 'delivering' | 'delivered' | 'dismissed';
 
 /**
+ * @tagname pal-disclosure
  * @summary The AI disclosure banner: shown while the PAL delivers its verbal disclosure, announced to
  * screen readers, and dismissible only once the disclosure has been delivered. Place it at the top of
  * the stage so it never covers the call controls; a long text scrolls inside the banner.

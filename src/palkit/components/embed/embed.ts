@@ -26,17 +26,17 @@ import { styleProps } from '../shared/style-props.js';
  * @csspart mode-switch - The chat's voice/text switch.
  * @csspart notice - The "can't hear you" notice.
  * @cssproperty [--pal-radius=12px] - Corner radius of the card.
- * @event pal-ready - The deployment configuration has loaded.
- * @event pal-conversation-created - `createConversation()` created a conversation.
- * @event pal-conversation-started - The visitor joined.
- * @event pal-conversation-ended - A live conversation ended.
- * @event pal-state-change - `state` changed.
- * @event pal-mode-change - `mode` changed.
- * @event pal-error - Something failed (`{code, message}`).
- * @event pal-tool-call - The PAL called a tool.
- * @event pal-protocol-message - An interactions-protocol message arrived.
- * @event pal-canvas-interaction - A Magic Canvas interaction was recorded.
- * @event pal-turn-latency - What the visitor heard of a PAL reply, measured in the page (`{heardMs?, mouthMs?, lipSyncMs?, turnEndedAt, input, inference_id}`).
+ * @fires {PalReadyEvent} pal-ready - The deployment configuration has loaded.
+ * @fires {PalConversationCreatedEvent} pal-conversation-created - `createConversation()` created a conversation.
+ * @fires {PalConversationStartedEvent} pal-conversation-started - The visitor joined.
+ * @fires {PalConversationEndedEvent} pal-conversation-ended - A live conversation ended.
+ * @fires {PalStateChangeEvent} pal-state-change - `state` changed.
+ * @fires {PalModeChangeEvent} pal-mode-change - `mode` changed.
+ * @fires {PalErrorEvent} pal-error - Something failed (`{code, message}`).
+ * @fires {PalToolCallEvent} pal-tool-call - The PAL called a tool.
+ * @fires {PalProtocolMessageEvent} pal-protocol-message - An interactions-protocol message arrived.
+ * @fires {PalCanvasInteractionEvent} pal-canvas-interaction - A Magic Canvas interaction was recorded.
+ * @fires {PalTurnLatencyEvent} pal-turn-latency - What the visitor heard of a PAL reply, measured in the page (`{heardMs?, mouthMs?, lipSyncMs?, turnEndedAt, input, inference_id}`).
  */
 export class PalEmbed extends PalDeploymentElement {
   static override styles = [tokens, outerTokens, embedStyles, endConfirmStyles];

@@ -24,6 +24,7 @@ const scrollSlack = 100;
 const bottomTolerance = 24;
 
 /**
+ * @tagname pal-transcript
  * @summary Live captions (`mode="captions"`) or the transcript panel (`mode="panel"`, default) of a
  * conversation: both roles with timestamps, interrupted turns marked, a text chat that sends
  * `conversation.respond`, auto-scroll that pauses while the reader looks back, and downloads.

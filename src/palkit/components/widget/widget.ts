@@ -36,23 +36,24 @@ const bubble = svg`<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="
  * @cssproperty [--pal-widget-width=400px] - Width of the popup on wide screens.
  * @cssproperty [--pal-widget-height=640px] - Height of the popup on wide screens.
  * @cssproperty [--pal-accent] - Accent colour (launcher, buttons).
- * @event pal-ready - The deployment configuration has loaded.
- * @event pal-conversation-created - `createConversation()` created a conversation.
- * @event pal-conversation-started - The visitor joined.
- * @event pal-conversation-ended - A live conversation ended.
- * @event pal-state-change - `state` changed.
- * @event pal-mode-change - `mode` changed.
- * @event pal-error - Something failed (`{code, message}`).
- * @event pal-tool-call - The PAL called a tool.
- * @event pal-protocol-message - An interactions-protocol message arrived.
- * @event pal-canvas-interaction - A Magic Canvas interaction was recorded.
- * @event pal-turn-latency - What the visitor heard of a PAL reply, measured in the page (`{heardMs?, mouthMs?, lipSyncMs?, turnEndedAt, input, inference_id}`).
+ * @fires {PalReadyEvent} pal-ready - The deployment configuration has loaded.
+ * @fires {PalConversationCreatedEvent} pal-conversation-created - `createConversation()` created a conversation.
+ * @fires {PalConversationStartedEvent} pal-conversation-started - The visitor joined.
+ * @fires {PalConversationEndedEvent} pal-conversation-ended - A live conversation ended.
+ * @fires {PalStateChangeEvent} pal-state-change - `state` changed.
+ * @fires {PalModeChangeEvent} pal-mode-change - `mode` changed.
+ * @fires {PalErrorEvent} pal-error - Something failed (`{code, message}`).
+ * @fires {PalToolCallEvent} pal-tool-call - The PAL called a tool.
+ * @fires {PalProtocolMessageEvent} pal-protocol-message - An interactions-protocol message arrived.
+ * @fires {PalCanvasInteractionEvent} pal-canvas-interaction - A Magic Canvas interaction was recorded.
+ * @fires {PalTurnLatencyEvent} pal-turn-latency - What the visitor heard of a PAL reply, measured in the page (`{heardMs?, mouthMs?, lipSyncMs?, turnEndedAt, input, inference_id}`).
  */
 export class PalWidget extends PalDeploymentElement {
   static override styles = [tokens, outerTokens, buttonStyles, widgetStyles, endConfirmStyles];
 
   /** Whether the popup is open (reflected as the `open` attribute; set it to open at load). */
   @property({ type: Boolean, reflect: true, attribute: 'open' }) opened = false;
+  /** @internal The corner from `customization.widget`, reflected for the styles. */
   @property({ reflect: true }) corner: string | null = null;
   @query('dialog') private dialog!: HTMLDialogElement | null;
   @query('.launcher') private launcher!: HTMLButtonElement | null;
