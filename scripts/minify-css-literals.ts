@@ -1,5 +1,6 @@
 // A vite plugin for the browser bundles: minifies the CSS of Lit's css`` templates (comments out, whitespace
-// collapsed, none around braces and semicolons). Quoted strings are kept as written; a template with
+// collapsed, none around braces, semicolons, commas and child combinators, none after a colon; `+` and `-`
+// keep theirs, which calc() needs). Quoted strings are kept as written; a template with
 // ${} expressions is left alone. Lit ships the template text as it is written, so this is what a
 // visitor would otherwise download.
 import type { Plugin } from 'vite';
@@ -14,7 +15,7 @@ export function minifyCss(text: string): string {
   const uncommented = text.split(STRING_OR_COMMENT).map((part, i) => (i % 2 === 1 && part.startsWith('/*') ? ' ' : part)).join('');
   return uncommented
     .split(STRING)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\s+/g, ' ').replace(/ ?([{};,]) ?/g, '$1').replace(/;}/g, '}')))
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\s+/g, ' ').replace(/ ?([{};,>]) ?/g, '$1').replace(/: /g, ':').replace(/;}/g, '}')))
     .join('')
     .trim();
 }

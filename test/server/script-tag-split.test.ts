@@ -42,6 +42,6 @@ describe('script-tag split', () => {
       :host { display: block; }
       a :hover , b > c{ color : red ; margin: calc(1px + 2px) }
       .x::after { content: "  a ; /* b */ " ; font: 12px/1 'A  B', serif; }
-    `), `:host{display: block}a :hover,b > c{color : red;margin: calc(1px + 2px)}.x::after{content: "  a ; /* b */ ";font: 12px/1 'A  B',serif}`);
+    `), `:host{display:block}a :hover,b>c{color :red;margin:calc(1px + 2px)}.x::after{content:"  a ; /* b */ ";font:12px/1 'A  B',serif}`);
   });
 });
