@@ -28,6 +28,7 @@ describe('script-tag split', () => {
     const beforeCall = [...staticImports(join(root, 'src/palkit/cdn-full.ts'))];
     assert.ok(beforeCall.some((f) => f.endsWith('components/screens/preview.ts')), 'the crawl reaches the screens');
     assert.ok(!beforeCall.some((f) => f.endsWith('components/define-call.ts')), 'the call\'s parts are not among them');
+    assert.ok(!beforeCall.some((f) => /end-confirm/.test(f)), '"End the call?" (shown only during a call) is not among them');
     const keys = Object.keys(incallStrings);
     for (const file of beforeCall) {
       const code = readFileSync(file, 'utf8');

@@ -12,4 +12,4 @@ export const PARTS = 'base, screen, conversation, stage, controls, captions, tra
 export const METHODS = ["startConversation","createConversation","endConversation","sendMessage","sendChat","updateConfig","close"] as const;
 
 /** The other elements: a page may use them on their own, so the full bundle is fetched when one appears. */
-export const PART_SELECTOR = 'pal-canvas,pal-connecting,pal-controls,pal-conversation,pal-disclosure,pal-ended,pal-error-screen,pal-gate,pal-haircheck,pal-preview,pal-stage,pal-transcript,pal-unavailable';
+export const PART_SELECTOR = 'pal-canvas,pal-connecting,pal-controls,pal-conversation,pal-disclosure,pal-end-confirm,pal-ended,pal-error-screen,pal-gate,pal-haircheck,pal-preview,pal-stage,pal-transcript,pal-unavailable';

@@ -4,6 +4,7 @@ import { PalCanvas } from './canvas/canvas.js';
 import { PalControls } from './controls/controls.js';
 import { PalConversation } from './conversation/conversation.js';
 import { PalDisclosure } from './disclosure/disclosure.js';
+import { PalEndConfirm } from './end-confirm/end-confirm.js';
 import { addEnglish } from './i18n/strings.js';
 import { incallStrings } from './i18n/strings-incall.js';
 import { PalEnded } from './screens/ended.js';
@@ -18,6 +19,7 @@ export const callParts = {
   'pal-transcript': PalTranscript,
   'pal-canvas': PalCanvas,
   'pal-ended': PalEnded,
+  'pal-end-confirm': PalEndConfirm,
 } as const;
 
 export function defineCallParts(): void {

@@ -10,6 +10,7 @@ import { PalControls as PalControlsElement } from '../components/controls/contro
 import { PalConversation as PalConversationElement } from '../components/conversation/conversation.js';
 import { PalDisclosure as PalDisclosureElement } from '../components/disclosure/disclosure.js';
 import { PalEmbed as PalEmbedElement } from '../components/embed/embed.js';
+import { PalEndConfirm as PalEndConfirmElement } from '../components/end-confirm/end-confirm.js';
 import { PalEnded as PalEndedElement } from '../components/screens/ended.js';
 import { PalErrorScreen as PalErrorScreenElement } from '../components/screens/error-screen.js';
 import { PalGate as PalGateElement } from '../components/gate/gate.js';
@@ -21,7 +22,7 @@ import { PalTranscript as PalTranscriptElement } from '../components/transcript/
 import { PalUnavailable as PalUnavailableElement } from '../components/screens/unavailable.js';
 import { PalWidget as PalWidgetElement } from '../components/widget/widget.js';
 import type {
-  PalCanvasInteractionEvent, PalCaptchaEvent, PalCaptchaUnavailableEvent, PalConfirmEvent, PalControlEvent, PalConversationCreatedEvent, PalConversationEndedEvent, PalConversationStartedEvent, PalErrorEvent, PalModeChangeEvent, PalPasswordEvent, PalProtocolMessageEvent, PalReadyEvent, PalRestartEvent, PalRetryEvent, PalStartEvent, PalStateChangeEvent, PalToolCallEvent, PalTurnLatencyEvent,
+  PalCanvasInteractionEvent, PalCaptchaEvent, PalCaptchaUnavailableEvent, PalConfirmEvent, PalControlEvent, PalConversationCreatedEvent, PalConversationEndedEvent, PalConversationStartedEvent, PalEndAnswerEvent, PalErrorEvent, PalModeChangeEvent, PalPasswordEvent, PalProtocolMessageEvent, PalReadyEvent, PalRestartEvent, PalRetryEvent, PalStartEvent, PalStateChangeEvent, PalToolCallEvent, PalTurnLatencyEvent,
 } from '../components/events/index.js';
 
 /** The `onPal…` props of `<pal-canvas>`. */
@@ -79,6 +80,13 @@ export const palEmbedEvents = {
 };
 /** `<pal-embed>`: The conversation inline in the page. */
 export const PalEmbed = createComponent({ tagName: 'pal-embed', elementClass: PalEmbedElement, react: React, events: palEmbedEvents, displayName: 'PalEmbed' });
+
+/** The `onPal…` props of `<pal-end-confirm>`. */
+export const palEndConfirmEvents = {
+  onPalEndAnswer: 'pal-end-answer' as EventName<PalEndAnswerEvent>,
+};
+/** `<pal-end-confirm>`: "End the call?", over its positioned container: the safe choice (keep talking) has focus, and Escape keeps the call. */
+export const PalEndConfirm = createComponent({ tagName: 'pal-end-confirm', elementClass: PalEndConfirmElement, react: React, events: palEndConfirmEvents, displayName: 'PalEndConfirm' });
 
 /** The `onPal…` props of `<pal-ended>`. */
 export const palEndedEvents = {

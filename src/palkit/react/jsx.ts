@@ -11,6 +11,7 @@ import type { PalControls } from '../components/controls/controls.js';
 import type { PalConversation } from '../components/conversation/conversation.js';
 import type { PalDisclosure } from '../components/disclosure/disclosure.js';
 import type { PalEmbed } from '../components/embed/embed.js';
+import type { PalEndConfirm } from '../components/end-confirm/end-confirm.js';
 import type { PalEnded } from '../components/screens/ended.js';
 import type { PalErrorScreen } from '../components/screens/error-screen.js';
 import type { PalGate } from '../components/gate/gate.js';
@@ -71,6 +72,10 @@ export interface PalEmbedAttributes {
   lang?: AttributeValue<PalEmbed['lang']>;
   'user-name'?: AttributeValue<PalEmbed['userName']>;
   theme?: AttributeValue<PalEmbed['theme']>;
+}
+
+/** The attributes of `<pal-end-confirm>`. */
+export interface PalEndConfirmAttributes {
 }
 
 /** The attributes of `<pal-ended>`. */
@@ -171,6 +176,7 @@ declare module 'react' {
       'pal-conversation': Base<PalConversation> & PalConversationAttributes;
       'pal-disclosure': Base<PalDisclosure> & PalDisclosureAttributes;
       'pal-embed': Base<PalEmbed> & PalEmbedAttributes;
+      'pal-end-confirm': Base<PalEndConfirm> & PalEndConfirmAttributes;
       'pal-ended': Base<PalEnded> & PalEndedAttributes;
       'pal-error-screen': Base<PalErrorScreen> & PalErrorScreenAttributes;
       'pal-gate': Base<PalGate> & PalGateAttributes;

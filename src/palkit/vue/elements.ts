@@ -9,6 +9,7 @@ import type { PalControls } from '../components/controls/controls.js';
 import type { PalConversation } from '../components/conversation/conversation.js';
 import type { PalDisclosure } from '../components/disclosure/disclosure.js';
 import type { PalEmbed } from '../components/embed/embed.js';
+import type { PalEndConfirm } from '../components/end-confirm/end-confirm.js';
 import type { PalEnded } from '../components/screens/ended.js';
 import type { PalErrorScreen } from '../components/screens/error-screen.js';
 import type { PalGate } from '../components/gate/gate.js';
@@ -20,7 +21,7 @@ import type { PalTranscript } from '../components/transcript/transcript.js';
 import type { PalUnavailable } from '../components/screens/unavailable.js';
 import type { PalWidget } from '../components/widget/widget.js';
 import type {
-  PalCanvasInteractionEvent, PalCaptchaEvent, PalCaptchaUnavailableEvent, PalConfirmEvent, PalControlEvent, PalConversationCreatedEvent, PalConversationEndedEvent, PalConversationStartedEvent, PalErrorEvent, PalModeChangeEvent, PalPasswordEvent, PalProtocolMessageEvent, PalReadyEvent, PalRestartEvent, PalRetryEvent, PalStartEvent, PalStateChangeEvent, PalToolCallEvent, PalTurnLatencyEvent,
+  PalCanvasInteractionEvent, PalCaptchaEvent, PalCaptchaUnavailableEvent, PalConfirmEvent, PalControlEvent, PalConversationCreatedEvent, PalConversationEndedEvent, PalConversationStartedEvent, PalEndAnswerEvent, PalErrorEvent, PalModeChangeEvent, PalPasswordEvent, PalProtocolMessageEvent, PalReadyEvent, PalRestartEvent, PalRetryEvent, PalStartEvent, PalStateChangeEvent, PalToolCallEvent, PalTurnLatencyEvent,
 } from '../components/events/index.js';
 import type { DefineCustomElement } from './define-custom-element.js';
 
@@ -66,6 +67,11 @@ export type PalEmbedEvents = {
   'pal-protocol-message': PalProtocolMessageEvent;
   'pal-canvas-interaction': PalCanvasInteractionEvent;
   'pal-turn-latency': PalTurnLatencyEvent;
+};
+
+/** The events of `<pal-end-confirm>` (`@pal-…` listeners). */
+export type PalEndConfirmEvents = {
+  'pal-end-answer': PalEndAnswerEvent;
 };
 
 /** The events of `<pal-ended>` (`@pal-…` listeners). */
@@ -144,6 +150,7 @@ declare module 'vue' {
     'pal-conversation': DefineCustomElement<PalConversation, PalConversationEvents>;
     'pal-disclosure': DefineCustomElement<PalDisclosure, PalDisclosureEvents>;
     'pal-embed': DefineCustomElement<PalEmbed, PalEmbedEvents>;
+    'pal-end-confirm': DefineCustomElement<PalEndConfirm, PalEndConfirmEvents>;
     'pal-ended': DefineCustomElement<PalEnded, PalEndedEvents>;
     'pal-error-screen': DefineCustomElement<PalErrorScreen, PalErrorScreenEvents>;
     'pal-gate': DefineCustomElement<PalGate, PalGateEvents>;

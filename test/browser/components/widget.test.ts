@@ -69,8 +69,8 @@ describe('pal-widget', () => {
     expect(deep(el, '.live')).to.not.equal(null);
     await el.open();
     deep(el, '.close')!.click();
-    await el.updateComplete;
-    deep(el, '[role=alertdialog] .end-call')!.click();
+    await until(() => deep(el, 'pal-end-confirm', '.end-call') !== null, 'confirm');
+    deep(el, 'pal-end-confirm', '[role=alertdialog] .end-call')!.click();
     await until(() => el.state === 'ended', 'ended');
     expect(service.transports[0]!.left).to.equal(true);
     await until(() => !deep<HTMLDialogElement>(el, 'dialog')!.open, 'closed');

@@ -18,7 +18,7 @@ async function widgetInCall() {
   return { el, service, dialog: deep<HTMLDialogElement>(el, 'dialog')! };
 }
 
-const confirmBox = (el: Element) => deep(el, '[role=alertdialog]');
+const confirmBox = (el: Element) => deep(el, 'pal-end-confirm', '[role=alertdialog]');
 
 describe('Escape and ending', () => {
   it('Escape in the open devices menu closes the menu only', async () => {
@@ -73,25 +73,25 @@ describe('Escape and ending', () => {
   it('× during a call asks first: Keep talking stays, End call ends', async () => {
     const { el, service, dialog } = await widgetInCall();
     deep(el, '.close')!.click();
-    await el.updateComplete;
+    await until(() => confirmBox(el) !== null, 'confirm');
     const box = confirmBox(el)!;
-    expect(box).to.not.equal(null);
     expect(box.textContent).to.contain('End the call?');
-    expect(el.shadowRoot!.activeElement?.textContent?.trim()).to.equal('Keep talking');
+    expect(el.shadowRoot!.activeElement?.localName).to.equal('pal-end-confirm');
+    expect(deep(el, 'pal-end-confirm')!.shadowRoot!.activeElement?.textContent?.trim()).to.equal('Keep talking');
     await expect(el).to.be.accessible();
     await sendKeys({ press: 'Escape' });
     await until(() => confirmBox(el) === null, 'confirm closed by Escape');
     expect(dialog.open).to.equal(true);
     expect(el.state).to.equal('connected');
     deep(el, '.close')!.click();
-    await el.updateComplete;
-    deep<HTMLButtonElement>(el, '[role=alertdialog] .keep')!.click();
+    await until(() => confirmBox(el) !== null, 'confirm');
+    deep<HTMLButtonElement>(el, 'pal-end-confirm', '[role=alertdialog] .keep')!.click();
     await el.updateComplete;
     expect(confirmBox(el)).to.equal(null);
     expect(el.state).to.equal('connected');
     deep(el, '.close')!.click();
-    await el.updateComplete;
-    deep<HTMLButtonElement>(el, '[role=alertdialog] .end-call')!.click();
+    await until(() => confirmBox(el) !== null, 'confirm');
+    deep<HTMLButtonElement>(el, 'pal-end-confirm', '[role=alertdialog] .end-call')!.click();
     await until(() => el.state === 'ended', 'ended');
     expect(service.transports[0]!.left).to.equal(true);
   });
@@ -110,7 +110,7 @@ describe('Escape and ending', () => {
     await sendKeys({ press: 'Escape' });
     await until(() => confirmBox(el) !== null, 'confirm');
     expect(el.state).to.equal('connected');
-    deep<HTMLButtonElement>(el, '[role=alertdialog] .end-call')!.click();
+    deep<HTMLButtonElement>(el, 'pal-end-confirm', '[role=alertdialog] .end-call')!.click();
     await until(() => el.state === 'ended', 'ended');
   });
 });

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { customizationCss } from '../shared/config.js';
-import { endConfirmStyles, focusKeep, renderEndConfirm } from '../shared/end-confirm.js';
+import type { PalEndAnswerEvent } from '../events/end-answer.js';
 import { PalDeploymentElement } from '../shared/deployment-element.js';
 import { renderFlow } from '../shared/flow-view.js';
 import { outerTokens, tokens } from '../styles/tokens.js';
@@ -39,7 +39,7 @@ import { styleProps } from '../shared/style-props.js';
  * @fires {PalTurnLatencyEvent} pal-turn-latency - What the visitor heard of a PAL reply, measured in the page (`{heardMs?, mouthMs?, lipSyncMs?, turnEndedAt, input, inference_id}`).
  */
 export class PalEmbed extends PalDeploymentElement {
-  static override styles = [tokens, outerTokens, embedStyles, endConfirmStyles];
+  static override styles = [tokens, outerTokens, embedStyles];
 
   /** Preview layout: `full-screen` puts the greeting top-left and the start button centred near the bottom. */
   @property({ reflect: true }) layout: string | null = null;
@@ -60,7 +60,7 @@ export class PalEmbed extends PalDeploymentElement {
     const label = this.config.preview?.title || this.t('popup.label');
     const content = html`
       ${renderFlow(this, { layout: this.layout })}
-      ${this.confirmingEnd && this.state === 'connected' ? renderEndConfirm(this.t, { end: () => void this.#endFromConfirm(), keep: () => (this.confirmingEnd = false) }) : nothing}`;
+      ${this.confirmingEnd && this.state === 'connected' ? html`<pal-end-confirm .t=${this.t} @pal-end-answer=${this.#onEndAnswer}></pal-end-confirm>` : nothing}`;
     // Inline, the card is a labelled region; only a card that can expand is a dialog (shown inline, then modal).
     return html`
       ${this.customizationStyles.render(customizationCss(this.config))}
@@ -95,8 +95,13 @@ export class PalEmbed extends PalDeploymentElement {
       void this.endConversation();
       return;
     }
-    this.confirmingEnd = true;
-    void this.updateComplete.then(() => focusKeep(this.shadowRoot));
+    // The question comes with the call's parts, fetched while the visitor was on the preview.
+    void this.callParts().then(() => (this.confirmingEnd = true), () => undefined);
+  }
+
+  #onEndAnswer(event: PalEndAnswerEvent): void {
+    if (event.detail.end) void this.#endFromConfirm();
+    else this.confirmingEnd = false;
   }
 
   async #endFromConfirm(): Promise<void> {

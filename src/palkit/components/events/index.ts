@@ -21,6 +21,7 @@ export * from './confirm.js';
 export * from './retry.js';
 export * from './restart.js';
 export * from './control.js';
+export * from './end-answer.js';
 
 /** Every palkit event by its name, as `addEventListener` types it. */
 export type PalEventMap = { [K in keyof HTMLElementEventMap as K extends `pal-${string}` ? K : never]: HTMLElementEventMap[K] };

@@ -100,6 +100,11 @@ export abstract class PalDeploymentElement extends LitElement {
     this.theme = this.config.theme ?? this.theme;
   }
 
+  /** Resolves once the call's parts (conversation, end-call question, after-call screen) are defined. */
+  protected callParts(): Promise<void> {
+    return loadCallParts();
+  }
+
   /** The deployment's screens are on view (the widget: its popup is open). */
   protected get flowShown(): boolean {
     return true;

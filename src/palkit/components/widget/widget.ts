@@ -2,7 +2,7 @@ import { html, nothing, svg } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { FocusTrapController } from '../controllers/focus-trap.js';
 import { customizationCss } from '../shared/config.js';
-import { endConfirmStyles, focusKeep, renderEndConfirm } from '../shared/end-confirm.js';
+import type { PalEndAnswerEvent } from '../events/end-answer.js';
 import { PalDeploymentElement } from '../shared/deployment-element.js';
 import { renderFlow } from '../shared/flow-view.js';
 import { isOpenFlag } from '../shared/open-flag.js';
@@ -49,7 +49,7 @@ const bubble = svg`<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="
  * @fires {PalTurnLatencyEvent} pal-turn-latency - What the visitor heard of a PAL reply, measured in the page (`{heardMs?, mouthMs?, lipSyncMs?, turnEndedAt, input, inference_id}`).
  */
 export class PalWidget extends PalDeploymentElement {
-  static override styles = [tokens, outerTokens, buttonStyles, widgetStyles, endConfirmStyles];
+  static override styles = [tokens, outerTokens, buttonStyles, widgetStyles];
 
   /** Whether the popup is open (reflected as the `open` attribute; set it to open at load). */
   @property({ type: Boolean, reflect: true, attribute: 'open' }) opened = false;
@@ -143,7 +143,7 @@ export class PalWidget extends PalDeploymentElement {
           </span>
         </div>
         <div class="body">${this.#everOpened ? renderFlow(this) : nothing}</div>
-        ${this.confirmingEnd && inCall ? renderEndConfirm(t, { end: () => void this.#endFromConfirm(), keep: () => this.#keepTalking() }) : nothing}
+        ${this.confirmingEnd && inCall ? html`<pal-end-confirm .t=${t} @pal-end-answer=${this.#onEndAnswer}></pal-end-confirm>` : nothing}
       </dialog>
     `;
   }
@@ -183,13 +183,18 @@ export class PalWidget extends PalDeploymentElement {
   /** × asks before ending a live call; before the call it ends a pending device check and closes. */
   async #closeFromPopup(): Promise<void> {
     if (this.#inCall) {
+      // The question comes with the call's parts, fetched while the visitor was on the preview.
+      await this.callParts().catch(() => undefined);
       this.confirmingEnd = true;
-      await this.updateComplete;
-      focusKeep(this.shadowRoot);
       return;
     }
     if (this.mode === 'haircheck') await this.endConversation();
     await this.close();
+  }
+
+  #onEndAnswer(event: PalEndAnswerEvent): void {
+    if (event.detail.end) void this.#endFromConfirm();
+    else this.#keepTalking();
   }
 
   #keepTalking(): void {
