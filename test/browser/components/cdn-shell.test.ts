@@ -50,6 +50,15 @@ describe('script-tag shells', () => {
     expect(loads).to.equal(1);
   });
 
+  it('exports every part and forwards every attribute the full element declares (its lists come from the manifest)', async () => {
+    const el = await fixture<HTMLElement & { whenUpgraded(): Promise<HTMLElement> }>(html`<pal-embed deployment-id="d1" api-base="http://pal.test" theme="dark"></pal-embed>`);
+    const upgraded = await el.whenUpgraded();
+    expect(upgraded.getAttribute('exportparts')!.split(/,\s*/)).to.include.members(['base', 'screen', 'card', 'notice', 'mode-switch', 'captions', 'banner', 'recording']);
+    expect(upgraded.getAttribute('theme')).to.equal('dark');
+    el.setAttribute('theme', 'light');
+    expect(upgraded.getAttribute('theme')).to.equal('light');
+  });
+
   it('keeps open() a method when a framework assigns the open attribute as a property', async () => {
     const el = await fixture<HTMLElement & { open: unknown; whenUpgraded(): Promise<HTMLElement & { opened: boolean }> }>(html`<pal-widget deployment-id="d1" api-base="http://pal.test"></pal-widget>`);
     el.open = ''; // what Vue does for <pal-widget open>
