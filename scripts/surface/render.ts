@@ -75,7 +75,12 @@ export function renderJsx(elements: ElementSurface[]): string {
     'type Base<E extends HTMLElement> = React.DetailedHTMLProps<React.HTMLAttributes<E>, E> & { class?: string };',
   ];
   for (const e of elements) {
-    lines.push('', `/** The attributes of \`<${e.tag}>\`. */`, `export interface ${e.className}Attributes {`);
+    lines.push('', `/** The attributes of \`<${e.tag}>\`. */`);
+    if (!e.attributes.length) {
+      lines.push(`export type ${e.className}Attributes = Record<never, never>;`);
+      continue;
+    }
+    lines.push(`export interface ${e.className}Attributes {`);
     for (const a of e.attributes) lines.push(`  ${quote(a.name)}?: ${a.field ? `AttributeValue<${e.className}['${a.field}']>` : 'string'};`);
     lines.push('}');
   }

@@ -75,8 +75,7 @@ export interface PalEmbedAttributes {
 }
 
 /** The attributes of `<pal-end-confirm>`. */
-export interface PalEndConfirmAttributes {
-}
+export type PalEndConfirmAttributes = Record<never, never>;
 
 /** The attributes of `<pal-ended>`. */
 export interface PalEndedAttributes {
