@@ -3,6 +3,11 @@
 // defined (translations, `customization.strings` overrides and lookup live there).
 
 export const incallStrings = {
+  // "End the call?" (pal-end-confirm), asked only during a call.
+  'confirm.end.title': 'End the call?',
+  'confirm.end.description': 'The conversation ends for you and the PAL.',
+  'confirm.end.keep': 'Keep talking',
+  'confirm.end.end': 'End call',
   'ended.title': 'Thank you for the conversation',
   'ended.description': 'The conversation has ended.',
   'ended.button': 'Start a new conversation',
