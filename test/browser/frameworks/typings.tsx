@@ -3,6 +3,7 @@
 import type { GlobalComponents } from 'vue';
 import { PalEmbed, PalGate, PalPreview, PalWidget } from '../../../src/palkit/react/index.js';
 import '../../../src/palkit/vue/index.js';
+import type { PalEventMap } from '../../../src/palkit/index.js';
 
 export const wrappers = (
   <>
@@ -43,3 +44,9 @@ export function listens(preview: HTMLElementTagNameMap['pal-preview'], controls:
   // @ts-expect-error a control's action is one of the controls
   controls.addEventListener('pal-control', (e) => e.detail.action === 'dance');
 }
+
+// PalEventMap names every palkit event, the page's and the parts'.
+export const startText = (e: PalEventMap['pal-start']): boolean | undefined => e.detail.text;
+export const readyId = (e: PalEventMap['pal-ready']): string => e.detail.deploymentId;
+// @ts-expect-error not a palkit event
+export type NotOurs = PalEventMap['click'];
