@@ -6,12 +6,10 @@
 // instance held to a CPU budget of its own (a cgroup), as containers run them, so that a second instance
 // brings CPU of its own. Needs PALKIT_BENCH_DATABASE_URL (a throwaway database is created beside the one
 // it names, and dropped afterwards).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { capFor } from './cpu-cap.js';
 import { cpuSnapshot, cpuUse, type CpuUse } from './cpu.js';
+import { startInstance, stopInstance, type InstanceProcess } from './instance-process.js';
 import { formatLoad, runLoad, type LoadResult } from './load.js';
 
 const CONCURRENCY = 50;
@@ -24,32 +22,10 @@ const DEPLOYMENTS = 10;
  * machine's cores (at most one), so that two instances, PostgreSQL and the callers all fit on it.
  */
 const INSTANCE_CPUS = Number(process.env.BENCH_INSTANCE_CPUS ?? Math.min(1, availableParallelism() / 5));
-const cli = fileURLToPath(new URL('../src/server/app/cli.ts', import.meta.url));
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** One `palkit serve` process on the database; resolves once /readyz answers 200. */
-async function startInstance(databaseUrl: string): Promise<{ url: string; process: ChildProcess }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PALKIT_API_KEYS: `${KEY}:1`, PALKIT_SECRET: 'bench-secret-shared-by-the-instances', PALKIT_LOG: 'error', PALKIT_PUBLIC_URL: url },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the instance exited with ${child.exitCode}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-    if (ready) return { url, process: child };
-    if (Date.now() > deadline) throw new Error('the instance did not become ready within 60 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+/** One `palkit serve` process on the database. */
+function startOnDatabase(databaseUrl: string): Promise<InstanceProcess> {
+  return startInstance({ DATABASE_URL: databaseUrl, PALKIT_API_KEYS: `${KEY}:1`, PALKIT_SECRET: 'bench-secret-shared-by-the-instances', PALKIT_LOG: 'error' });
 }
 
 type Measured = LoadResult & { cpu: CpuUse };
@@ -66,12 +42,6 @@ function cpuLine(r: Measured): string {
   return `machine ${(r.cpu.machineBusy * 100).toFixed(0)}% busy (${r.cpu.cores} cores); CPU per start: instances ${ms(r.cpu.processSeconds)} ms, PostgreSQL ${ms(r.cpu.postgresSeconds)} ms, callers and the rest ${ms(r.cpu.otherSeconds)} ms`;
 }
 
-async function stopInstance(instance: { process: ChildProcess }): Promise<void> {
-  const exited = new Promise((resolve) => instance.process.once('exit', resolve));
-  instance.process.kill('SIGTERM');
-  await exited;
-}
-
 export default async function instancesBench(): Promise<void> {
   const adminUrl = process.env.PALKIT_BENCH_DATABASE_URL;
   if (!adminUrl) {
@@ -84,9 +54,9 @@ export default async function instancesBench(): Promise<void> {
   await admin.connect();
   await admin.query(`create database ${database}`);
   const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${database}` }).toString();
-  const instances: Array<Awaited<ReturnType<typeof startInstance>>> = [];
+  const instances: InstanceProcess[] = [];
   try {
-    instances.push(await startInstance(databaseUrl), await startInstance(databaseUrl));
+    instances.push(await startOnDatabase(databaseUrl), await startOnDatabase(databaseUrl));
     const [first] = instances;
     // A PAL with a trained face, written as the PAL and face areas write them; a deployment through the API.
     const seed = new pg.Client({ connectionString: databaseUrl });
@@ -158,7 +128,7 @@ export default async function instancesBench(): Promise<void> {
     }
     for (const { one, two } of [...uncapped, ...capped]) for (const r of [one, two]) if ((r.statuses[200] ?? 0) !== r.requests) throw new Error(`some starts failed: ${JSON.stringify(r.statuses)}`);
   } finally {
-    await Promise.all(instances.filter((i) => i.process.exitCode === null).map(stopInstance));
+    await Promise.all(instances.map(stopInstance));
     await admin.query(`drop database if exists ${database}`);
     await admin.end();
   }

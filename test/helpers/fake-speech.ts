@@ -3,7 +3,8 @@
 // `{ "text" }`, or server-sent `transcript.text.delta`/`transcript.text.done` events when `stream=true`)
 // and POST /v1/audio/speech (JSON `{ model, input, voice, response_format: "pcm" }`; answers 24 kHz
 // 16-bit PCM in chunks that split samples). It records each request; `failWith` makes it answer an error
-// status with OpenAI's error body, `hang` makes it never answer.
+// status with OpenAI's error body, `hang` makes it never answer, `delayMs` makes a transcription take
+// that long (as a provider's inference does).
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -14,11 +15,12 @@ export interface FakeSpeechServices {
   transcriptions: Array<{ authorization: string | undefined; model: string; language: string; audioBytes: number; stream: boolean }>;
   transcript: string;
   failWith: number | null;
+  delayMs: number;
   close(): Promise<void>;
 }
 
-export async function startFakeSpeechServices(options: { transcript: string }): Promise<FakeSpeechServices> {
-  const fake: Omit<FakeSpeechServices, 'url' | 'close'> = { transcriptions: [], speeches: [], transcript: options.transcript, failWith: null, hang: false };
+export async function startFakeSpeechServices(options: { transcript: string; delayMs?: number }): Promise<FakeSpeechServices> {
+  const fake: Omit<FakeSpeechServices, 'url' | 'close'> = { transcriptions: [], speeches: [], transcript: options.transcript, failWith: null, hang: false, delayMs: options.delayMs ?? 0 };
   const server = createServer((req, res) => {
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
@@ -29,6 +31,7 @@ export async function startFakeSpeechServices(options: { transcript: string }): 
       const form = await new Request('http://fake/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: Buffer.concat(parts) }).formData();
       const file = form.get('file');
       const stream = form.get('stream') === 'true';
+      if (fake.delayMs > 0) await new Promise((r) => setTimeout(r, fake.delayMs));
       fake.transcriptions.push({
         authorization: req.headers.authorization, model: String(form.get('model')), language: String(form.get('language') ?? ''),
         audioBytes: file instanceof Blob ? file.size : 0, stream,

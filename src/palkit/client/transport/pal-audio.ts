@@ -6,7 +6,7 @@ import type { AudioFrame } from '../../../protocol/room.js';
 import { visemeAt, type Viseme } from '../../../protocol/visemes.js';
 
 /** Jitter buffer: playback starts this long after the first slice of a run arrives. */
-const JITTER_S = 0.06;
+export const JITTER_S = 0.06;
 /**
  * The face draws every 40 ms: choosing the shape half a frame ahead of what is at the output puts each
  * shape within ±20 ms of its sound, rather than 0–40 ms behind it.
@@ -17,7 +17,7 @@ const MAX_OUTPUT_LAG_S = 0.3;
 /** How far an output timestamp may seem ahead of rendering (it is extrapolated between render quanta). */
 const OUTPUT_CLOCK_SLACK_S = 0.05;
 /** Samples below this (about −60 dBFS) count as silence when finding the first audible one. */
-const AUDIBLE = 33;
+export const AUDIBLE = 33;
 
 /** Where the page measures what the visitor hears (see turn-latency.ts); times on performance.now()'s clock. */
 export interface PalAudioProbe {

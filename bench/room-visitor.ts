@@ -1,0 +1,158 @@
+// One simulated visitor in a local room, over the room protocol on a WebSocket: it joins, keeps its
+// microphone open (silence, as a real one sends), waits for the greeting, then speaks its question a few
+// times, each after the PAL's reply has ended and a pause. It measures what it hears as the page would
+// (see playout.ts): from the end of its speech to the PAL's first audible sample played, and the PAL's
+// slices that came late.
+import WebSocket from 'ws';
+import { decodeAudioFrame, roomSocketUrl, AudioFrameKind } from '../src/protocol/room.js';
+import type { MicClock, Microphone } from './mic-clock.js';
+import { Playout } from './playout.js';
+import { MIC_FRAME_MS, SILENT_MIC_FRAME, type SpokenTurn } from './spoken-turn.js';
+
+export interface VisitorOptions {
+  turns: number;
+  /** Before the first turn: a random wait up to this long, so that visitors do not all speak at once. */
+  staggerMs: number;
+  /** Between the PAL's reply and the next question. */
+  pauseMs: { min: number; max: number };
+  /** A question not answered (no audible reply) within this long counts as unanswered. */
+  replyTimeoutMs: number;
+}
+
+export interface VisitorFigures {
+  /** Per answered turn: end of the visitor's speech → the PAL's first audible sample played. */
+  heardMs: number[];
+  unanswered: number;
+  palSlices: number;
+  lateSlices: number;
+}
+
+type Waiter = { resolve: () => void; timer: NodeJS.Timeout };
+
+export class SimulatedVisitor implements Microphone {
+  readonly figures: VisitorFigures = { heardMs: [], unanswered: 0, palSlices: 0, lateSlices: 0 };
+  private socket: WebSocket | null = null;
+  private readonly playout = new Playout();
+  /** The frame index at which the current question's speech begins, while it is being spoken. */
+  private speakingFrom: number | null = null;
+  /** The next frame the microphone sends begins the question. */
+  private speakNext = false;
+  private spoken: Waiter | null = null;
+  /** The end of the visitor's speech, while the PAL's reply has not been heard yet. */
+  private speechEndedAt: number | null = null;
+  private replied: Waiter | null = null;
+  private heard: Waiter | null = null;
+
+  constructor(private readonly clock: MicClock, private readonly turn: SpokenTurn, private readonly options: VisitorOptions) {}
+
+  async run(conversationUrl: string, meetingToken: string): Promise<VisitorFigures> {
+    const socket = new WebSocket(roomSocketUrl(conversationUrl));
+    this.socket = socket;
+    const joined = new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.on('message', (data, isBinary) => {
+        if (isBinary) return this.onAudio(data as Buffer);
+        const frame = JSON.parse(data.toString()) as { type: string; data?: { event_type?: string } };
+        if (frame.type === 'joined') resolve();
+        else if (frame.type === 'audio-flush') this.playout.flush();
+        else if (frame.type === 'app-message') this.onEvent(frame.data?.event_type);
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    const greeted = this.waitFor('replied', 20_000);
+    greeted.catch(() => undefined); // awaited after the join; a timeout before that is handled there
+    socket.send(JSON.stringify({ type: 'join', meeting_token: meetingToken, user_name: 'Bench visitor' }));
+    await joined;
+    this.clock.open(this);
+    try {
+      await greeted;
+      await sleep(Math.random() * this.options.staggerMs);
+      for (let i = 0; i < this.options.turns; i++) {
+        await this.ask();
+        await sleep(this.options.pauseMs.min + Math.random() * (this.options.pauseMs.max - this.options.pauseMs.min));
+      }
+    } finally {
+      this.clock.close(this);
+      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'leave', end: true }));
+      socket.close();
+    }
+    return this.figures;
+  }
+
+  sendFrame(index: number, now: number): void {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    if (this.speakNext) {
+      this.speakNext = false;
+      this.speakingFrom = index;
+    }
+    const at = this.speakingFrom === null ? -1 : index - this.speakingFrom;
+    const frame = at >= 0 ? this.turn.frames[at] : undefined;
+    socket.send(frame ?? SILENT_MIC_FRAME);
+    if (frame && at === this.turn.frames.length - 1) {
+      // This frame carried the speech's end: it ended that long before the frame's 20 ms were over.
+      this.speechEndedAt = now - (this.turn.frames.length * MIC_FRAME_MS - this.turn.speechEndsMs);
+      this.speakingFrom = null;
+      this.release('spoken');
+    }
+  }
+
+  /** Speaks the question and waits for the PAL's reply to be heard and to end. */
+  private async ask(): Promise<void> {
+    const spoken = this.waitFor('spoken', 60_000);
+    this.speakNext = true;
+    await spoken;
+    // The reply's end is waited for after it has been heard; a reply that never came has no end either.
+    const replied = this.waitFor('replied', this.options.replyTimeoutMs).catch(() => undefined);
+    const heard = await this.waitFor('heard', this.options.replyTimeoutMs).then(() => true, () => false);
+    if (!heard) {
+      this.figures.unanswered++;
+      this.speechEndedAt = null;
+    }
+    await replied;
+  }
+
+  private onEvent(eventType: string | undefined): void {
+    if (eventType === 'conversation.replica.started_speaking') this.playout.utteranceStarted();
+    else if (eventType === 'conversation.replica.stopped_speaking') {
+      this.playout.utteranceEnded();
+      this.release('replied');
+    }
+  }
+
+  private onAudio(data: Buffer): void {
+    const frame = decodeAudioFrame(data);
+    if (!frame || frame.kind !== AudioFrameKind.palVoice) return;
+    const played = this.playout.receive(frame, performance.now());
+    this.figures.palSlices++;
+    if (played.late) this.figures.lateSlices++;
+    if (this.speechEndedAt !== null && played.audibleAt !== null) {
+      this.figures.heardMs.push(played.audibleAt - this.speechEndedAt);
+      this.speechEndedAt = null;
+      this.release('heard');
+    }
+  }
+
+  private waitFor(what: 'spoken' | 'replied' | 'heard', timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this[what] = null;
+        reject(new Error(`no ${what} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this[what] = { resolve, timer };
+    });
+  }
+
+  private release(what: 'spoken' | 'replied' | 'heard'): void {
+    const waiter = this[what];
+    if (!waiter) return;
+    this[what] = null;
+    clearTimeout(waiter.timer);
+    waiter.resolve();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

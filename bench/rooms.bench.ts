@@ -1,0 +1,192 @@
+// Voiced calls one core holds (issue 26, item 4). One `palkit serve` instance held to one core by a
+// cgroup (bench/cpu-cap.ts, as the instances bench caps them), a full PAL answering from the
+// conversation's context (no language model) in its local voice, and N simulated visitors outside the cap
+// (bench/room-visitor.ts): each keeps its microphone open over the room WebSocket in real time, speaks a
+// question of real speech (espeak-ng, rendered once) a few times, and hears the reply as the page would.
+// The service transcribes through a fake OpenAI-compatible server (in this process, outside the cap)
+// answering after 150 ms. N doubles until a round fails — p95 heard latency over 1 s, a PAL voice slice
+// late (the page's player ran dry mid-utterance, see bench/playout.ts), or a question left unanswered —
+// then is bisected. Each round has an instance of its own, so that its memory per call is its own.
+import { readFileSync } from 'node:fs';
+import { startFakeSpeechServices, type FakeSpeechServices } from '../test/helpers/fake-speech.js';
+import { capFor, type CpuCap } from './cpu-cap.js';
+import { cpuSnapshot, cpuUse } from './cpu.js';
+import { startInstance, stopInstance } from './instance-process.js';
+import { MicClock } from './mic-clock.js';
+import { SimulatedVisitor, type VisitorFigures } from './room-visitor.js';
+import { spokenTurn, type SpokenTurn } from './spoken-turn.js';
+
+const QUESTION = 'How long does delivery take?';
+const CONTEXT = 'Northwind Bikes delivers within Germany in 3 to 5 working days. Bikes can be returned within 30 days. The shop opens at 9 am.';
+const STT_DELAY_MS = 150;
+const HEARD_GOAL_MS = 1000;
+const TURNS = Number(process.env.BENCH_ROOMS_TURNS ?? 4);
+const FIRST_N = Number(process.env.BENCH_ROOMS_FROM ?? 8);
+const MAX_N = Number(process.env.BENCH_ROOMS_MAX ?? 256);
+/** Only one N is run (no search) when set. */
+const ONLY_N = process.env.BENCH_ROOMS_N ? Number(process.env.BENCH_ROOMS_N) : null;
+/** cpu.shares of the instance's cgroup: on a machine others share, the one core is one it gets. */
+const SHARES = 8192;
+const KEY = 'bench-key';
+
+interface Round {
+  n: number;
+  heardMs: number[];
+  lateSlices: number;
+  palSlices: number;
+  unanswered: number;
+  failedVisitors: number;
+  /** Instance (and its helper processes) CPU over the round, in cores. */
+  cpuCores: number;
+  throttledShare: number;
+  rssIdleMb: number;
+  rssPeakMb: number;
+  visitorLagP99Ms: number;
+  seconds: number;
+}
+
+export default async function roomsBench(): Promise<void> {
+  const turn = spokenTurn(QUESTION);
+  const stt = await startFakeSpeechServices({ transcript: QUESTION, delayMs: STT_DELAY_MS });
+  const probe = capFor(`palkit_bench_rooms_probe_${process.pid}`, 1);
+  if (!probe) {
+    await stt.close();
+    console.log('skipped: no writable cgroup here to hold the instance to one core (run as root on Linux)');
+    return;
+  }
+  probe.remove();
+  console.log(`one instance held to 1 CPU (cgroup quota, cpu.shares ${SHARES}); visitors and the fake transcription (${STT_DELAY_MS} ms) outside it; ` +
+    `each visitor speaks "${QUESTION}" (${(turn.speechEndsMs / 1000).toFixed(2)} s of espeak-ng speech, 20 ms frames in real time) ${TURNS} times; ` +
+    `heard = end of speech → first audible PAL sample as the page plays it (arrival + its jitter buffer); machine load ${loadAverage()}; Node ${process.version}`);
+  console.log('    N  p50 heard  p95 heard  late/slices   unanswered  instance CPU  throttled  RSS idle→peak   per call  visitor lag p99');
+  const rounds: Round[] = [];
+  try {
+    const pass = (r: Round) => r.failedVisitors === 0 && r.unanswered === 0 && r.lateSlices === 0 && percentile(r.heardMs, 0.95) <= HEARD_GOAL_MS;
+    const run = async (n: number) => {
+      const r = await round(n, turn, stt);
+      rounds.push(r);
+      console.log(formatRound(r, pass(r)));
+      return pass(r);
+    };
+    if (ONLY_N !== null) await run(ONLY_N);
+    else {
+      let good = 0;
+      let bad = 0;
+      for (let n = FIRST_N; n <= MAX_N; n *= 2) {
+        if (await run(n)) good = n;
+        else {
+          bad = n;
+          break;
+        }
+      }
+      // Between the last N that held and the first that did not, to within an eighth.
+      while (bad && good && bad - good > Math.max(2, good / 8)) {
+        const mid = Math.round((good + bad) / 2);
+        if (await run(mid)) good = mid;
+        else bad = mid;
+      }
+    }
+  } finally {
+    await stt.close();
+  }
+  const best = rounds.filter((r) => r.failedVisitors === 0 && r.unanswered === 0 && r.lateSlices === 0 && percentile(r.heardMs, 0.95) <= HEARD_GOAL_MS).sort((a, b) => b.n - a.n)[0];
+  if (!best) {
+    console.log(`rooms: no N held (p95 heard ≤ ${HEARD_GOAL_MS} ms, no late frames); see the rounds above`);
+    return;
+  }
+  console.log(`rooms: ${best.n} voiced calls per core (p95 heard ${percentile(best.heardMs, 0.95).toFixed(0)} ms, late frames ${best.lateSlices})`);
+  console.log(`memory per call: ${((best.rssPeakMb - best.rssIdleMb) / best.n).toFixed(1)} MB (instance RSS ${best.rssIdleMb.toFixed(0)} → ${best.rssPeakMb.toFixed(0)} MB with ${best.n} calls)`);
+}
+
+async function round(n: number, turn: SpokenTurn, stt: FakeSpeechServices): Promise<Round> {
+  const cap = capFor(`palkit_bench_rooms_${process.pid}_${n}`, 1, { shares: SHARES });
+  if (!cap) throw new Error('could not make a cgroup for the instance');
+  const instance = await startInstance({
+    PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1`, PALKIT_LOG: 'error', PALKIT_STT_BASE_URL: `${stt.url}/v1`, PALKIT_STT_API_KEY: 'sk-bench',
+    PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8',
+  }, (pid) => cap.add(pid));
+  const pid = instance.process.pid!;
+  try {
+    const api = async (path: string, body: unknown) => {
+      const response = await fetch(`${instance.url}${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const json = (await response.json()) as Record<string, unknown>;
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const pal = await api('/v2/pals', {
+      pal_name: 'Bench PAL', pipeline_mode: 'full', system_prompt: 'You help visitors of Northwind Bikes.', custom_greeting: 'Hi.',
+      default_face_id: 'rpalkitada', disclosure_type: 'off',
+    });
+    const calls: Array<{ url: string; token: string }> = [];
+    for (let i = 0; i < n; i++) {
+      const c = await api('/v2/conversations', { pal_id: pal.pal_id, conversational_context: CONTEXT, custom_greeting: 'Hi.' });
+      calls.push({ url: String(c.conversation_url), token: String(c.meeting_token) });
+    }
+    await sleep(1000);
+    const rssIdleMb = rssMb(pid);
+    let rssPeakMb = rssIdleMb;
+    const sampler = setInterval(() => (rssPeakMb = Math.max(rssPeakMb, rssMb(pid))), 500);
+    const clock = new MicClock();
+    const cpuBefore = cpuSnapshot(cap.pids());
+    const throttleBefore = cap.throttling();
+    const startedAt = performance.now();
+    // Joins spread over up to 3 s, as visitors arrive; questions spread over one turn's length.
+    const options = { turns: TURNS, staggerMs: 6000, pauseMs: { min: 800, max: 2000 }, replyTimeoutMs: 15_000 };
+    const outcomes = await Promise.allSettled(calls.map(async (call, i) => {
+      await sleep((i / n) * Math.min(3000, n * 50));
+      return new SimulatedVisitor(clock, turn, options).run(call.url, call.token);
+    }));
+    const seconds = (performance.now() - startedAt) / 1000;
+    const cpu = cpuUse(cpuBefore, cpuSnapshot(cap.pids()));
+    const throttleAfter = cap.throttling();
+    clearInterval(sampler);
+    clock.stop();
+    const figures = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+    const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [String(o.reason)] : []));
+    if (failures.length) console.log(`      ${failures.length} visitors failed, e.g. ${failures[0]}`);
+    const sum = (pick: (f: VisitorFigures) => number) => figures.reduce((total, f) => total + pick(f), 0);
+    const periods = throttleAfter.periods - throttleBefore.periods;
+    return {
+      n, heardMs: figures.flatMap((f) => f.heardMs), lateSlices: sum((f) => f.lateSlices), palSlices: sum((f) => f.palSlices), unanswered: sum((f) => f.unanswered),
+      failedVisitors: failures.length, cpuCores: cpu.processSeconds / seconds, throttledShare: periods ? (throttleAfter.throttled - throttleBefore.throttled) / periods : 0,
+      rssIdleMb, rssPeakMb, visitorLagP99Ms: percentile(clock.lagMs, 0.99), seconds,
+    };
+  } finally {
+    await stopInstance(instance);
+    await waitUntilEmpty(cap);
+    cap.remove();
+  }
+}
+
+/** The helper processes (the voice's bridges) exit after the service; the cgroup can go once they have. */
+async function waitUntilEmpty(cap: CpuCap): Promise<void> {
+  for (let i = 0; i < 50 && cap.pids().length; i++) await sleep(100);
+}
+
+function formatRound(r: Round, held: boolean): string {
+  const col = (text: string, width: number) => text.padStart(width);
+  return [
+    col(String(r.n), 5), col(`${percentile(r.heardMs, 0.5).toFixed(0)} ms`, 10), col(`${percentile(r.heardMs, 0.95).toFixed(0)} ms`, 10),
+    col(`${r.lateSlices}/${r.palSlices}`, 12), col(`${r.unanswered}/${r.heardMs.length + r.unanswered}`, 12),
+    col(`${(r.cpuCores * 100).toFixed(0)}%`, 13), col(`${(r.throttledShare * 100).toFixed(0)}%`, 10),
+    col(`${r.rssIdleMb.toFixed(0)}→${r.rssPeakMb.toFixed(0)} MB`, 15), col(`${((r.rssPeakMb - r.rssIdleMb) / r.n).toFixed(1)} MB`, 10),
+    col(`${r.visitorLagP99Ms.toFixed(0)} ms`, 16), held ? '  held' : '  FAILED',
+  ].join(' ');
+}
+
+function percentile(values: number[], q: number): number {
+  if (!values.length) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return line ? Number(line.split(/\s+/)[1]) / 1024 : Number.NaN;
+}
+
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
