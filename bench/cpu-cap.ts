@@ -9,7 +9,9 @@ const PERIOD_US = 10_000;
 export interface CpuCap {
   /** Moves the process (all its threads) into the cgroup. */
   add(pid: number): void;
-  /** Removes the cgroup once its processes have exited. */
+  /** Moves the process back to the root cgroup (a cgroup is removed only once nothing is in it). */
+  release(pid: number): void;
+  /** Removes the cgroup once its processes have exited or been released. */
   remove(): void;
   /** The processes in it now (a service and the helper processes it started). */
   pids(): number[];
@@ -49,6 +51,7 @@ export function capFor(name: string, cpus: number, options: CapOptions = {}): Cp
   }
   return {
     add: (pid) => writeFileSync(join(dir, 'cgroup.procs'), String(pid)),
+    release: (pid) => writeFileSync(join(root.path, 'cgroup.procs'), String(pid)),
     remove: () => rmdirSync(dir),
     pids: () => readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number),
     throttling: () => {

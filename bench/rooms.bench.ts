@@ -48,14 +48,16 @@ interface Round {
 export default async function roomsBench(): Promise<void> {
   const turn = spokenTurn(QUESTION);
   const stt = await startFakeSpeechServices({ transcript: QUESTION, delayMs: STT_DELAY_MS });
-  const probe = capFor(`palkit_bench_rooms_probe_${process.pid}`, 1);
-  if (!probe) {
+  // The visitors and the fake transcription have a core's budget of their own, weighted as the
+  // instance's is: on a machine others share, their clocks must not be what falls behind.
+  const visitorsCap = capFor(`palkit_bench_rooms_visitors_${process.pid}`, 1, { shares: SHARES });
+  if (!visitorsCap) {
     await stt.close();
     console.log('skipped: no writable cgroup here to hold the instance to one core (run as root on Linux)');
     return;
   }
-  probe.remove();
-  console.log(`one instance held to 1 CPU (cgroup quota, cpu.shares ${SHARES}); visitors and the fake transcription (${STT_DELAY_MS} ms) outside it; ` +
+  visitorsCap.add(process.pid);
+  console.log(`one instance held to 1 CPU (cgroup quota, cpu.shares ${SHARES}); visitors and the fake transcription (${STT_DELAY_MS} ms) outside it, in a cgroup of their own (1 CPU, same weight); ` +
     `each visitor speaks "${QUESTION}" (${(turn.speechEndsMs / 1000).toFixed(2)} s of espeak-ng speech, 20 ms frames in real time) ${TURNS} times; ` +
     `heard = end of speech → first audible PAL sample as the page plays it (arrival + its jitter buffer); machine load ${loadAverage()}; Node ${process.version}`);
   console.log('    N  p50 heard  p95 heard  late/slices   unanswered  instance CPU  throttled  RSS idle→peak   per call  visitor lag p99');
@@ -88,6 +90,8 @@ export default async function roomsBench(): Promise<void> {
     }
   } finally {
     await stt.close();
+    visitorsCap.release(process.pid);
+    visitorsCap.remove();
   }
   const best = rounds.filter((r) => r.failedVisitors === 0 && r.unanswered === 0 && r.lateSlices === 0 && percentile(r.heardMs, 0.95) <= HEARD_GOAL_MS).sort((a, b) => b.n - a.n)[0];
   if (!best) {
