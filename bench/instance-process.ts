@@ -22,12 +22,13 @@ export async function freePort(): Promise<number> {
 /**
  * Starts `palkit serve` with `env` over this process's environment (PALKIT_PUBLIC_URL is its own address).
  * `spawned` runs as soon as the process exists, before it has done any work: the place to put it under a
- * CPU budget so that its start and the helper processes it starts later are held to it too.
+ * CPU budget so that its start and the helper processes it starts later are held to it too. `nodeArgs`
+ * go to Node before the rest (e.g. `--cpu-prof`).
  */
-export async function startInstance(env: Record<string, string>, spawned?: (pid: number) => void): Promise<InstanceProcess> {
+export async function startInstance(env: Record<string, string>, spawned?: (pid: number) => void, nodeArgs: string[] = []): Promise<InstanceProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', cli, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
     env: { ...process.env, PALKIT_PUBLIC_URL: url, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -25,6 +25,8 @@ const FIRST_N = Number(process.env.BENCH_ROOMS_FROM ?? 8);
 const MAX_N = Number(process.env.BENCH_ROOMS_MAX ?? 256);
 /** Only one N is run (no search) when set. */
 const ONLY_N = process.env.BENCH_ROOMS_N ? Number(process.env.BENCH_ROOMS_N) : null;
+/** A folder to write the instance's CPU profile to (node --cpu-prof), one per round. */
+const PROFILE_DIR = process.env.BENCH_ROOMS_PROFILE;
 /** cpu.shares of the instance's cgroup: on a machine others share, the one core is one it gets. */
 const SHARES = 8192;
 const KEY = 'bench-key';
@@ -108,7 +110,7 @@ async function round(n: number, turn: SpokenTurn, stt: FakeSpeechServices): Prom
   const instance = await startInstance({
     PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1`, PALKIT_LOG: 'error', PALKIT_STT_BASE_URL: `${stt.url}/v1`, PALKIT_STT_API_KEY: 'sk-bench',
     PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8',
-  }, (pid) => cap.add(pid));
+  }, (pid) => cap.add(pid), PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=rooms-${n}.cpuprofile`] : []);
   const pid = instance.process.pid!;
   try {
     const api = async (path: string, body: unknown) => {
