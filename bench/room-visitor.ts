@@ -19,9 +19,23 @@ export interface VisitorOptions {
   replyTimeoutMs: number;
 }
 
+/** Where a heard latency went, ms from the end of the visitor's speech to each mark's arrival here. */
+export interface TurnStages {
+  /** The service's end-of-turn mark (conversation.user.stopped_speaking): voice activity's pause. */
+  turnEnded: number;
+  /** The transcribed words (conversation.utterance, role user): transcription. */
+  transcribed: number;
+  /** The reply began (conversation.replica.started_speaking): answer and first synthesis. */
+  replyStarted: number;
+  /** The first audible PAL sample played (as heardMs). */
+  heard: number;
+}
+
 export interface VisitorFigures {
   /** Per answered turn: end of the visitor's speech → the PAL's first audible sample played. */
   heardMs: number[];
+  /** The same turns, by stage. */
+  stages: TurnStages[];
   unanswered: number;
   palSlices: number;
   lateSlices: number;
@@ -30,7 +44,9 @@ export interface VisitorFigures {
 type Waiter = { resolve: () => void; timer: NodeJS.Timeout };
 
 export class SimulatedVisitor implements Microphone {
-  readonly figures: VisitorFigures = { heardMs: [], unanswered: 0, palSlices: 0, lateSlices: 0 };
+  readonly figures: VisitorFigures = { heardMs: [], stages: [], unanswered: 0, palSlices: 0, lateSlices: 0 };
+  /** Marks of the turn being answered, ms after the end of the visitor's speech. */
+  private marks: Partial<TurnStages> = {};
   private socket: WebSocket | null = null;
   private readonly playout = new Playout();
   /** The frame index at which the current question's speech begins, while it is being spoken. */
@@ -52,10 +68,10 @@ export class SimulatedVisitor implements Microphone {
       socket.once('error', reject);
       socket.on('message', (data, isBinary) => {
         if (isBinary) return this.onAudio(data as Buffer);
-        const frame = JSON.parse(data.toString()) as { type: string; data?: { event_type?: string } };
+        const frame = JSON.parse(data.toString()) as { type: string; data?: { event_type?: string; properties?: { role?: string } } };
         if (frame.type === 'joined') resolve();
         else if (frame.type === 'audio-flush') this.playout.flush();
-        else if (frame.type === 'app-message') this.onEvent(frame.data?.event_type);
+        else if (frame.type === 'app-message') this.onEvent(frame.data?.event_type, frame.data?.properties?.role);
       });
     });
     await new Promise<void>((resolve, reject) => {
@@ -95,6 +111,7 @@ export class SimulatedVisitor implements Microphone {
     if (frame && at === this.turn.frames.length - 1) {
       // This frame carried the speech's end: it ended that long before the frame's 20 ms were over.
       this.speechEndedAt = now - (this.turn.frames.length * MIC_FRAME_MS - this.turn.speechEndsMs);
+      this.marks = {};
       this.speakingFrom = null;
       this.release('spoken');
     }
@@ -115,7 +132,13 @@ export class SimulatedVisitor implements Microphone {
     await replied;
   }
 
-  private onEvent(eventType: string | undefined): void {
+  private onEvent(eventType: string | undefined, role: string | undefined): void {
+    if (this.speechEndedAt !== null) {
+      const at = performance.now() - this.speechEndedAt;
+      if (eventType === 'conversation.user.stopped_speaking') this.marks.turnEnded ??= at;
+      else if (eventType === 'conversation.utterance' && role === 'user') this.marks.transcribed ??= at;
+      else if (eventType === 'conversation.replica.started_speaking') this.marks.replyStarted ??= at;
+    }
     if (eventType === 'conversation.replica.started_speaking') this.playout.utteranceStarted();
     else if (eventType === 'conversation.replica.stopped_speaking') {
       this.playout.utteranceEnded();
@@ -130,7 +153,10 @@ export class SimulatedVisitor implements Microphone {
     this.figures.palSlices++;
     if (played.late) this.figures.lateSlices++;
     if (this.speechEndedAt !== null && played.audibleAt !== null) {
-      this.figures.heardMs.push(played.audibleAt - this.speechEndedAt);
+      const heard = played.audibleAt - this.speechEndedAt;
+      this.figures.heardMs.push(heard);
+      const { turnEnded = Number.NaN, transcribed = Number.NaN, replyStarted = Number.NaN } = this.marks;
+      this.figures.stages.push({ turnEnded, transcribed, replyStarted, heard });
       this.speechEndedAt = null;
       this.release('heard');
     }

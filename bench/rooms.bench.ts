@@ -13,7 +13,7 @@ import { capFor, type CpuCap } from './cpu-cap.js';
 import { cpuSnapshot, cpuUse } from './cpu.js';
 import { startInstance, stopInstance } from './instance-process.js';
 import { MicClock } from './mic-clock.js';
-import { SimulatedVisitor, type VisitorFigures } from './room-visitor.js';
+import { SimulatedVisitor, type TurnStages, type VisitorFigures } from './room-visitor.js';
 import { spokenTurn, type SpokenTurn } from './spoken-turn.js';
 
 const QUESTION = 'How long does delivery take?';
@@ -25,15 +25,21 @@ const FIRST_N = Number(process.env.BENCH_ROOMS_FROM ?? 8);
 const MAX_N = Number(process.env.BENCH_ROOMS_MAX ?? 256);
 /** Only one N is run (no search) when set. */
 const ONLY_N = process.env.BENCH_ROOMS_N ? Number(process.env.BENCH_ROOMS_N) : null;
-/** A folder to write the instance's CPU profile to (node --cpu-prof), one per round. */
+/** A folder for the instance's CPU profiles (node --cpu-prof): rooms-<N>/, one file per thread (the module loader has its own). */
 const PROFILE_DIR = process.env.BENCH_ROOMS_PROFILE;
-/** cpu.shares of the instance's cgroup: on a machine others share, the one core is one it gets. */
-const SHARES = 8192;
+/**
+ * cpu.shares of the instance's cgroup (and the visitors'): the most cgroup v1 takes. Shares weigh a cgroup
+ * against every other runnable task at its level, each worth 1024: on a machine where twenty other tasks
+ * run, 8192 shares got the instance less than half a core (its event loop stalled up to 277 ms at 41% of
+ * a core used). With the most, the one core is one it gets; the quota still holds it to one.
+ */
+const SHARES = 262_144;
 const KEY = 'bench-key';
 
 interface Round {
   n: number;
   heardMs: number[];
+  stages: TurnStages[];
   lateSlices: number;
   palSlices: number;
   unanswered: number;
@@ -44,6 +50,10 @@ interface Round {
   rssIdleMb: number;
   rssPeakMb: number;
   visitorLagP99Ms: number;
+  /** CPU of the visitors' own process over the round, in cores. */
+  visitorCpuCores: number;
+  /** The instance's event loop delay over the calls (its /metrics, reset when the calls begin): p99 and max, ms. */
+  loopLagMs: { p99: number; max: number } | null;
   seconds: number;
 }
 
@@ -70,6 +80,8 @@ export default async function roomsBench(): Promise<void> {
       const r = await round(n, turn, stt);
       rounds.push(r);
       console.log(formatRound(r, pass(r)));
+      console.log(formatStages(r.stages));
+      console.log(`          instance event loop delay ${r.loopLagMs ? `p99 ${r.loopLagMs.p99.toFixed(0)} ms, max ${r.loopLagMs.max.toFixed(0)} ms` : 'not reported'}; visitors' process CPU ${(r.visitorCpuCores * 100).toFixed(0)}%`);
       return pass(r);
     };
     if (ONLY_N !== null) await run(ONLY_N);
@@ -110,7 +122,7 @@ async function round(n: number, turn: SpokenTurn, stt: FakeSpeechServices): Prom
   const instance = await startInstance({
     PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1`, PALKIT_LOG: 'error', PALKIT_STT_BASE_URL: `${stt.url}/v1`, PALKIT_STT_API_KEY: 'sk-bench',
     PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8',
-  }, (pid) => cap.add(pid), PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=rooms-${n}.cpuprofile`] : []);
+  }, (pid) => cap.add(pid), PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}/rooms-${n}`] : []);
   const pid = instance.process.pid!;
   try {
     const api = async (path: string, body: unknown) => {
@@ -133,7 +145,8 @@ async function round(n: number, turn: SpokenTurn, stt: FakeSpeechServices): Prom
     let rssPeakMb = rssIdleMb;
     const sampler = setInterval(() => (rssPeakMb = Math.max(rssPeakMb, rssMb(pid))), 500);
     const clock = new MicClock();
-    const cpuBefore = cpuSnapshot(cap.pids());
+    await eventLoopLag(instance.url); // prom-client starts its delay histogram afresh after each read
+    const cpuBefore = cpuSnapshot([...cap.pids(), process.pid]);
     const throttleBefore = cap.throttling();
     const startedAt = performance.now();
     // Joins spread over up to 3 s, as visitors arrive; questions spread over one turn's length.
@@ -143,7 +156,11 @@ async function round(n: number, turn: SpokenTurn, stt: FakeSpeechServices): Prom
       return new SimulatedVisitor(clock, turn, options).run(call.url, call.token);
     }));
     const seconds = (performance.now() - startedAt) / 1000;
-    const cpu = cpuUse(cpuBefore, cpuSnapshot(cap.pids()));
+    const loopLagMs = await eventLoopLag(instance.url);
+    const instancePids = cap.pids();
+    const cpuAfter = cpuSnapshot([...instancePids, process.pid]);
+    const cpu = cpuUse(cpuBefore, { ...cpuAfter, processes: new Map([...cpuAfter.processes].filter(([p]) => p !== process.pid)) });
+    const visitorCpuSeconds = ((cpuAfter.processes.get(process.pid) ?? 0) - (cpuBefore.processes.get(process.pid) ?? 0)) / 100;
     const throttleAfter = cap.throttling();
     clearInterval(sampler);
     clock.stop();
@@ -153,15 +170,23 @@ async function round(n: number, turn: SpokenTurn, stt: FakeSpeechServices): Prom
     const sum = (pick: (f: VisitorFigures) => number) => figures.reduce((total, f) => total + pick(f), 0);
     const periods = throttleAfter.periods - throttleBefore.periods;
     return {
-      n, heardMs: figures.flatMap((f) => f.heardMs), lateSlices: sum((f) => f.lateSlices), palSlices: sum((f) => f.palSlices), unanswered: sum((f) => f.unanswered),
+      n, heardMs: figures.flatMap((f) => f.heardMs), stages: figures.flatMap((f) => f.stages), lateSlices: sum((f) => f.lateSlices), palSlices: sum((f) => f.palSlices), unanswered: sum((f) => f.unanswered),
       failedVisitors: failures.length, cpuCores: cpu.processSeconds / seconds, throttledShare: periods ? (throttleAfter.throttled - throttleBefore.throttled) / periods : 0,
-      rssIdleMb, rssPeakMb, visitorLagP99Ms: percentile(clock.lagMs, 0.99), seconds,
+      rssIdleMb, rssPeakMb, visitorLagP99Ms: percentile(clock.lagMs, 0.99), visitorCpuCores: visitorCpuSeconds / seconds, loopLagMs, seconds,
     };
   } finally {
     await stopInstance(instance);
     await waitUntilEmpty(cap);
     cap.remove();
   }
+}
+
+/** The instance's event loop delay since it was last read (prom-client's default metrics), ms; null without them. */
+async function eventLoopLag(url: string): Promise<{ p99: number; max: number } | null> {
+  const text = await fetch(`${url}/metrics`).then((r) => r.text(), () => '');
+  const value = (name: string) => Number(new RegExp(`^palkit_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN) * 1000;
+  const lag = { p99: value('p99'), max: value('max') };
+  return Number.isFinite(lag.p99) && Number.isFinite(lag.max) ? lag : null;
 }
 
 /** The helper processes (the voice's bridges) exit after the service; the cgroup can go once they have. */
@@ -178,6 +203,16 @@ function formatRound(r: Round, held: boolean): string {
     col(`${r.rssIdleMb.toFixed(0)}→${r.rssPeakMb.toFixed(0)} MB`, 15), col(`${((r.rssPeakMb - r.rssIdleMb) / r.n).toFixed(1)} MB`, 10),
     col(`${r.visitorLagP99Ms.toFixed(0)} ms`, 16), held ? '  held' : '  FAILED',
   ].join(' ');
+}
+
+/** Where the time went, p50/p95 of each stage's own share (the marks arrive over the same socket). */
+function formatStages(stages: TurnStages[]): string {
+  const share = (pick: (s: TurnStages) => number) => {
+    const values = stages.map(pick).filter((v) => Number.isFinite(v));
+    return `${percentile(values, 0.5).toFixed(0)}/${percentile(values, 0.95).toFixed(0)}`;
+  };
+  return `          stages p50/p95 ms: end of speech → end-of-turn mark ${share((s) => s.turnEnded)}, → words ${share((s) => s.transcribed - s.turnEnded)}, ` +
+    `→ reply started ${share((s) => s.replyStarted - s.transcribed)}, → first audible played ${share((s) => s.heard - s.replyStarted)}`;
 }
 
 function percentile(values: number[], q: number): number {
