@@ -112,16 +112,17 @@ export class VoiceActivityDetector {
     // HEAP16 is replaced when the module's memory grows: read it each time.
     fvad.HEAP16.set(frame, this.buffer >> 1);
     const voiced = fvad._fvad_process(this.inst, this.buffer, frame.length) === 1;
-    const rms = Math.sqrt(frame.reduce((sum, s) => sum + s * s, 0) / frame.length) / 32768;
-    const copy = frame.slice();
+    let energy = 0;
+    for (let i = 0; i < frame.length; i++) energy += frame[i]! * frame[i]!;
+    const rms = Math.sqrt(energy / frame.length) / 32768;
     if (this.turn) {
-      this.turn.push(copy);
+      this.turn.push(frame); // a view, not a copy: `pending` is made anew on every push and never written after
       this.turnMs += FRAME_MS;
       this.silentMs = voiced ? 0 : this.silentMs + FRAME_MS;
       if (this.silentMs >= HANGOVER_MS || this.turnMs >= MAX_TURN_MS) return this.endTurn();
       return null;
     }
-    this.preRoll.push(copy);
+    this.preRoll.push(frame);
     if (this.preRoll.length > PRE_ROLL_MS / FRAME_MS) this.preRoll.shift();
     const rule = this.bargeIn ? BARGE_IN : START_RULE;
     this.recent.push({ voiced, rms });
