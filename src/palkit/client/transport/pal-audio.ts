@@ -93,7 +93,9 @@ export class PalAudioPlayer {
    * schedule: a busy or device-less page renders late, and the visitor hears it late.
    */
   #awaitOutput(contextTime: number): void {
-    this.#audibleAt = contextTime;
+    // A page too busy to poll may see a new run begin before the last one's first audible sample was
+    // reported: that earlier sample still played (or will), so it is the one waited for, not the new run's.
+    this.#audibleAt = this.#audibleAt === null ? contextTime : Math.min(this.#audibleAt, contextTime);
     this.#poll ??= setInterval(() => {
       const clock = this.#outputClock();
       if (this.#audibleAt === null) return this.#stopPolling();
