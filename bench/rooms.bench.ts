@@ -13,7 +13,8 @@ import { capFor, type CpuCap } from './cpu-cap.js';
 import { cpuSnapshot, cpuUse } from './cpu.js';
 import { startInstance, stopInstance } from './instance-process.js';
 import { MicClock } from './mic-clock.js';
-import { SimulatedVisitor, type TurnStages, type VisitorFigures } from './room-visitor.js';
+import { formatRound, formatStages, held, percentile, type Round } from './rooms-report.js';
+import { SimulatedVisitor, type VisitorFigures } from './room-visitor.js';
 import { spokenTurn, type SpokenTurn } from './spoken-turn.js';
 
 const QUESTION = 'How long does delivery take?';
@@ -36,27 +37,6 @@ const PROFILE_DIR = process.env.BENCH_ROOMS_PROFILE;
 const SHARES = 262_144;
 const KEY = 'bench-key';
 
-interface Round {
-  n: number;
-  heardMs: number[];
-  stages: TurnStages[];
-  lateSlices: number;
-  palSlices: number;
-  unanswered: number;
-  failedVisitors: number;
-  /** Instance (and its helper processes) CPU over the round, in cores. */
-  cpuCores: number;
-  throttledShare: number;
-  rssIdleMb: number;
-  rssPeakMb: number;
-  visitorLagP99Ms: number;
-  /** CPU of the visitors' own process over the round, in cores. */
-  visitorCpuCores: number;
-  /** The instance's event loop delay over the calls (its /metrics, reset when the calls begin): p99 and max, ms. */
-  loopLagMs: { p99: number; max: number } | null;
-  seconds: number;
-}
-
 export default async function roomsBench(): Promise<void> {
   const turn = spokenTurn(QUESTION);
   const stt = await startFakeSpeechServices({ transcript: QUESTION, delayMs: STT_DELAY_MS });
@@ -75,7 +55,7 @@ export default async function roomsBench(): Promise<void> {
   console.log('    N  p50 heard  p95 heard  late/slices   unanswered  instance CPU  throttled  RSS idle→peak   per call  visitor lag p99');
   const rounds: Round[] = [];
   try {
-    const pass = (r: Round) => r.failedVisitors === 0 && r.unanswered === 0 && r.lateSlices === 0 && percentile(r.heardMs, 0.95) <= HEARD_GOAL_MS;
+    const pass = (r: Round) => held(r, HEARD_GOAL_MS);
     const run = async (n: number) => {
       const r = await round(n, turn, stt);
       rounds.push(r);
@@ -107,7 +87,7 @@ export default async function roomsBench(): Promise<void> {
     visitorsCap.release(process.pid);
     visitorsCap.remove();
   }
-  const best = rounds.filter((r) => r.failedVisitors === 0 && r.unanswered === 0 && r.lateSlices === 0 && percentile(r.heardMs, 0.95) <= HEARD_GOAL_MS).sort((a, b) => b.n - a.n)[0];
+  const best = rounds.filter((r) => held(r, HEARD_GOAL_MS)).sort((a, b) => b.n - a.n)[0];
   if (!best) {
     console.log(`rooms: no N held (p95 heard ≤ ${HEARD_GOAL_MS} ms, no late frames); see the rounds above`);
     return;
@@ -192,33 +172,6 @@ async function eventLoopLag(url: string): Promise<{ p99: number; max: number } |
 /** The helper processes (the voice's bridges) exit after the service; the cgroup can go once they have. */
 async function waitUntilEmpty(cap: CpuCap): Promise<void> {
   for (let i = 0; i < 50 && cap.pids().length; i++) await sleep(100);
-}
-
-function formatRound(r: Round, held: boolean): string {
-  const col = (text: string, width: number) => text.padStart(width);
-  return [
-    col(String(r.n), 5), col(`${percentile(r.heardMs, 0.5).toFixed(0)} ms`, 10), col(`${percentile(r.heardMs, 0.95).toFixed(0)} ms`, 10),
-    col(`${r.lateSlices}/${r.palSlices}`, 12), col(`${r.unanswered}/${r.heardMs.length + r.unanswered}`, 12),
-    col(`${(r.cpuCores * 100).toFixed(0)}%`, 13), col(`${(r.throttledShare * 100).toFixed(0)}%`, 10),
-    col(`${r.rssIdleMb.toFixed(0)}→${r.rssPeakMb.toFixed(0)} MB`, 15), col(`${((r.rssPeakMb - r.rssIdleMb) / r.n).toFixed(1)} MB`, 10),
-    col(`${r.visitorLagP99Ms.toFixed(0)} ms`, 16), held ? '  held' : '  FAILED',
-  ].join(' ');
-}
-
-/** Where the time went, p50/p95 of each stage's own share (the marks arrive over the same socket). */
-function formatStages(stages: TurnStages[]): string {
-  const share = (pick: (s: TurnStages) => number) => {
-    const values = stages.map(pick).filter((v) => Number.isFinite(v));
-    return `${percentile(values, 0.5).toFixed(0)}/${percentile(values, 0.95).toFixed(0)}`;
-  };
-  return `          stages p50/p95 ms: end of speech → end-of-turn mark ${share((s) => s.turnEnded)}, → words ${share((s) => s.transcribed - s.turnEnded)}, ` +
-    `→ reply started ${share((s) => s.replyStarted - s.transcribed)}, → first audible played ${share((s) => s.heard - s.replyStarted)}`;
-}
-
-function percentile(values: number[], q: number): number {
-  if (!values.length) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
 function rssMb(pid: number): number {
