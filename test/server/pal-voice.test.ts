@@ -139,5 +139,6 @@ describe('sentences for speech', () => {
   it('lets an English sentence go once a space follows its stop, and keeps "e.g. the" and decimals whole', async () => {
     assert.deepEqual(await timeline('Hello there. ', 'How are', ' you?'), ['in 0', 'Hello there.', 'in 1', 'in 2', 'How are you?']);
     assert.deepEqual(await timeline('It costs 3.', '5 euros. Take e.g. the red one. ', 'Bye'), ['in 0', 'in 1', 'It costs 3.5 euros.', 'Take e.g. the red one.', 'in 2', 'Bye']);
+    assert.deepEqual(await timeline('Ask Dr. ', 'Weber. ', 'He knows.'), ['in 0', 'in 1', 'Ask Dr. Weber.', 'in 2', 'He knows.']);
   });
 });

@@ -1,6 +1,8 @@
 // Cuts a stream of text (a language model's tokens, or a whole answer) into pieces worth synthesising:
 // sentences, so that speech starts on the first one while the model is still writing the rest. Audio
-// handed to the PAL as it is (the echo pipeline's audio mode) passes through in its place.
+// handed to the PAL as it is (the echo pipeline's audio mode) passes through in its place. Boundaries
+// are the service's one rule for sentences (platform/text/sentences.ts).
+import { endsInAbbreviation, sentenceSegmenter } from '../../platform/text/sentences.js';
 
 /** Audio the PAL says as it is. */
 export interface AudioPiece {
@@ -8,12 +10,6 @@ export interface AudioPiece {
   sampleRate: number;
 }
 
-/**
- * Sentence boundaries as Unicode defines them (UAX #29, through ICU): Japanese and Chinese sentences
- * that end in 。！？ without a space, decimals ("3.5") and lower-case continuations ("e.g. the") kept
- * whole. Rules do not depend on the locale, so one segmenter serves every language.
- */
-const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
 /**
  * The segmenter calls the text's last sentence complete even while the model may still be writing it
  * ("3." before ".5"). It is complete as soon as it ends in a full-width stop, or in a stop followed by
@@ -74,8 +70,9 @@ class SentenceCutter {
   /** Where the first piece of the buffer ends, or 0 while it may still grow. */
   private cutAt(): number {
     const text = this.buffer;
-    for (const { segment, index } of sentences.segment(text)) {
+    for (const { segment, index } of sentenceSegmenter.segment(text)) {
       const end = index + segment.length;
+      if (endsInAbbreviation(text.slice(0, end))) continue; // "Dr. " goes on with "Weber"
       // A sentence with another after it is complete; the last one only once it visibly ends.
       if (end < text.length || (segment.trim() && ENDS_COMPLETE.test(segment))) return end;
       break;
