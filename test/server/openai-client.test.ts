@@ -11,7 +11,8 @@ import { streamChat, LlmError } from '../../src/server/live/agent/llm.js';
 import { describeFrames } from '../../src/server/live/perception/vision.js';
 import { createEmbedder } from '../../src/server/resources/documents/embed/embedder.js';
 import { OpenAiSpeech } from '../../src/server/live/engines/openai-speech.js';
-import { SynthesisError } from '../../src/server/live/engines/synthesis.js';
+import { createSynthesizer, SynthesisError } from '../../src/server/live/engines/synthesis.js';
+import { createLogger } from '../../src/server/app/log.js';
 import { transcriber, TranscriptionError } from '../../src/server/live/engines/transcription.js';
 import { createSpeech, OpenAiClient, OpenAiError, openAiEndpoint, streamChat as streamOpenAiChat } from '../../src/server/providers/openai/index.js';
 import { DocumentError } from '../../src/server/resources/documents/errors.js';
@@ -162,6 +163,26 @@ describe('errors, redirects, stalls and the key, in one place', () => {
     assert.ok(failures[2] instanceof DocumentError && failures[2].code === 'embedding_failed');
     assert.ok(failures[3] instanceof SynthesisError && failures[3].code === 'provider_failed');
     assert.ok(failures[0] instanceof LlmError && failures[4] instanceof TranscriptionError);
+  });
+
+  it('the service\'s log line for a failed provider carries its words but not the key', async () => {
+    const provider = await start((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}.`, type: 'invalid_request_error' } }));
+    });
+    const lines: string[] = [];
+    const deps = depsFor({ PALKIT_TTS_BASE_URL: provider.url, PALKIT_TTS_API_KEY: KEY, PALKIT_DATA: 'memory' });
+    const synthesizer = createSynthesizer({ ...deps, log: createLogger('info', (line) => void lines.push(line)) });
+    try {
+      // The provider refuses; the local voice speaks instead, and the refusal is logged.
+      await synthesizer.synthesize('Hello.', { language: 'en' }, never()).catch(() => undefined);
+    } finally {
+      synthesizer.close?.();
+    }
+    const logged = lines.find((l) => l.includes('speech provider failed'));
+    assert.ok(logged, lines.join(''));
+    assert.match(logged, /answered 401: Incorrect API key provided: \[redacted\]/);
+    assert.ok(lines.every((l) => !l.includes('Secret0123')), lines.join(''));
   });
 
   it('keeps the key on the configured host: a redirect is an error, not followed', async () => {
