@@ -4,6 +4,7 @@
 // with `id`, `function.name` and pieces of `function.arguments`) are assembled and yielded once, at the
 // end of the stream.
 import { OpenAiError, type OpenAiClient } from './client.js';
+import { ServerSentEventsError, sseData } from './sse.js';
 
 export interface LlmToolCall {
   id: string;
@@ -47,34 +48,18 @@ export async function* streamChat(client: OpenAiClient, request: ChatRequest, si
     accept: 'text/event-stream',
     signal,
   });
-  const decoder = new TextDecoder();
   const calls: Array<{ id: string; name: string; arguments: string }> = [];
-  let buffer = '';
-  let finished = false;
-  for await (const bytes of client.chunks(response, signal)) {
-    buffer += decoder.decode(bytes, { stream: true });
-    let boundary: number;
-    while ((boundary = buffer.search(/\r?\n\r?\n/)) >= 0) {
-      const event = buffer.slice(0, boundary);
-      buffer = buffer.slice(boundary).replace(/^\r?\n\r?\n/, '');
-      const data = event
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).replace(/^ /, ''))
-        .join('\n');
-      if (!data) continue;
-      if (data === '[DONE]') {
-        finished = true;
-        break;
-      }
+  try {
+    for await (const data of sseData(client.chunks(response, signal))) {
+      if (data === '[DONE]') break; // leaving the loop closes the stream
       const delta = deltaOf(client, data);
       if (!delta) continue;
       for (const fragment of delta.tool_calls ?? []) addFragment(calls, fragment);
       if (typeof delta.content === 'string' && delta.content) yield delta.content;
     }
-    if (finished) break;
+  } catch (error) {
+    throw error instanceof ServerSentEventsError ? new OpenAiError('malformed', `${client.label}: ${error.message}`) : error;
   }
-  if (!finished) await response.body.cancel().catch(() => undefined);
   const made = calls.filter((c) => c.name);
   if (made.length) yield { toolCalls: made.map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.arguments || '{}' })) };
 }
