@@ -174,10 +174,13 @@ function describeIssue(i: Issue): string {
   return i.message;
 }
 
-function describeIssues(error: { issues: ReadonlyArray<Issue> }): string {
+function describeIssues(error: { issues: ReadonlyArray<Issue> }, under: PropertyKey[] = []): string {
   return error.issues
     .slice(0, 5)
-    .map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${describeIssue(i)}` : describeIssue(i)))
+    .map((i) => {
+      const path = [...under, ...i.path];
+      return path.length ? `${path.map(String).join('.')}: ${describeIssue(i)}` : describeIssue(i);
+    })
     .join('; ')
     .slice(0, 500);
 }
@@ -233,19 +236,46 @@ export function parseCanvasAction(call: { name: string; arguments: string; tool_
 
 // ---- interaction values ---------------------------------------------------------------------------
 
-export const QuestionSubmitValue = z.object({
-  selected_option_ids: z.array(text(1, 64)).check(z.maxLength(10)),
-  other_text: z.optional(text(1, 500)),
-  skipped: z.literal(false),
-});
-export const InputSubmitValue = z.object({ value: z.union([z.string().check(z.maxLength(2000)), z.number()]) });
+/**
+ * What a card may record, defined once: the elements' cards render and trim to these, and the service's
+ * interactions endpoint refuses what is past them. The spec names none of them; a chosen option id is
+ * one of the card's own `options[].id` (at most 64 above), and the free texts match the fields the
+ * cards render.
+ */
+export const canvasValueLimits = {
+  /** `selected_option_ids[]`: the ids of the question's options. */
+  optionId: 64,
+  /** `other_text`: the question's free "Other" answer. */
+  otherText: 500,
+  /** `value` of the input card. */
+  inputValue: 2000,
+  /** `event_uri`, `invitee_uri` of a scheduling booking. */
+  schedulingUri: 2048,
+  /** The whole `value`, as JSON. */
+  valueBytes: 16 * 1024,
+} as const;
+
+const isoDateOrTime = z.union([isoDate, isoDateTime]);
+
+export const QuestionSubmitValue = z
+  .object({
+    selected_option_ids: z.array(text(1, canvasValueLimits.optionId)).check(z.maxLength(10)),
+    other_text: z.optional(text(1, canvasValueLimits.otherText)),
+    skipped: z.literal(false),
+  })
+  .check(z.refine((v) => v.selected_option_ids.length > 0 || Boolean(v.other_text?.trim()), 'choose at least one option or give other_text'));
+export const InputSubmitValue = z.object({ value: z.union([z.string().check(z.maxLength(canvasValueLimits.inputValue)), z.number()]) });
 export const CalendarSubmitValue = z.union([
   z.object({ selected_date: isoDate }),
   z.object({ selected_slot: isoDateTime }),
   z.object({ selected_slots: z.array(isoDateTime).check(z.minLength(1), z.maxLength(100)) }),
-  z.object({ selected_range: z.object({ start: isoDate, end: isoDate }) }),
+  z.object({ selected_range: z.object({ start: isoDateOrTime, end: isoDateOrTime }).check(z.refine((r) => r.start <= r.end, 'start must not be after end')) }),
 ]);
-export const SchedulingSubmitValue = z.object({ event_uri: z.optional(z.string()), invitee_uri: z.optional(z.string()) });
+const calendarAnswers = ['selected_date', 'selected_slot', 'selected_slots', 'selected_range'] as const;
+export const SchedulingSubmitValue = z.object({
+  event_uri: z.optional(z.string().check(z.maxLength(canvasValueLimits.schedulingUri))),
+  invitee_uri: z.optional(z.string().check(z.maxLength(canvasValueLimits.schedulingUri))),
+});
 export const EmptyValue = z.object({});
 export const ErrorValue = z.object({ code: z.string(), message: z.string() });
 
@@ -256,15 +286,35 @@ const submitSchemas: Partial<Record<CanvasComponentName, z.ZodMiniType>> = {
   scheduling_embed: SchedulingSubmitValue,
 };
 
+/** Read-only cards record only lifecycle interactions. */
+const lifecycleOnly: ReadonlySet<CanvasComponentName> = new Set(['text', 'chart', 'alert']);
+
+/**
+ * Why an interaction's `value` is wrong for its component, version and type, or null when it is fine.
+ * The service answers 400 with this reason; the elements check what they are about to send with it.
+ */
+export function canvasValueProblem(component: string, version: string, type: string, value: unknown): string | null {
+  const name = component.startsWith('canvas.') ? component.slice(7) : '';
+  if (!isCanvasComponent(name)) return `component: unknown component ${component.slice(0, 64)}`;
+  if (version !== canvasComponentVersion) return `component_version: ${component} has only version ${canvasComponentVersion}`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'value: expected an object';
+  if (JSON.stringify(value).length > canvasValueLimits.valueBytes) return `value: larger than ${canvasValueLimits.valueBytes} bytes`;
+  if (lifecycleOnly.has(name) && (type === 'submit' || type === 'skip')) return `type: ${component} only accepts dismiss, clear, error and heartbeat`;
+  if (type === 'error') {
+    const checked = ErrorValue.safeParse(value);
+    return checked.success ? null : describeIssues(checked.error, ['value']);
+  }
+  if (type !== 'submit') return null;
+  if (name === 'calendar' && calendarAnswers.filter((k) => k in value).length !== 1) return `value: expected exactly one of ${calendarAnswers.join(', ')}`;
+  const schema = submitSchemas[name];
+  if (!schema) return `type: ${component} has nothing to submit`;
+  const checked = schema.safeParse(value);
+  return checked.success ? null : describeIssues(checked.error, ['value']);
+}
+
 /** Whether `value` is a valid value for this component and interaction type (used by both sides). */
 export function isValidInteractionValue(component: string, type: CanvasInteractionType, value: unknown): boolean {
-  const name = component.startsWith('canvas.') ? component.slice(7) : component;
-  if (type === 'error') return ErrorValue.safeParse(value).success;
-  if (type === 'submit') {
-    const schema = isCanvasComponent(name) ? submitSchemas[name] : undefined;
-    return schema ? schema.safeParse(value).success : false;
-  }
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return canvasValueProblem(component.startsWith('canvas.') ? component : canvasComponentId(component), canvasComponentVersion, type, value) === null;
 }
 
 function uuid(): string {

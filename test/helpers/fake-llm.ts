@@ -1,5 +1,6 @@
 // A loopback stand-in for an OpenAI-compatible chat endpoint, speaking its streaming wire format
-// (server-sent `chat.completion.chunk` events ended by `data: [DONE]`), recording every request.
+// (server-sent `chat.completion.chunk` events ended by `data: [DONE]`), and its embeddings endpoint,
+// recording every request.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -24,6 +25,12 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     req.on('data', (c: Buffer) => (text += c.toString()));
     req.on('end', async () => {
       fake.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body: JSON.parse(text) });
+      if (req.url === '/v1/embeddings') {
+        // One vector per input, listed in reverse (the wire carries `index`; a client must order by it).
+        const input: string[] = fake.requests.at(-1)!.body.input;
+        const data = input.map((text, index) => ({ object: 'embedding', index, embedding: [text.length, index + 1, 0.5] })).reverse();
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: 'fake' }));
+      }
       if (req.url !== '/v1/chat/completions') return void res.writeHead(404).end();
       if (fake.requests.at(-1)!.body.stream !== true) {
         if (typeof fake.completion === 'number') return void res.writeHead(fake.completion, { 'content-type': 'application/json' }).end('{"error":{"message":"unavailable"}}');

@@ -2,6 +2,7 @@
 // the database, validated per component, the canvas.interaction callback, refused after the end.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { canvasValueLimits, isValidInteractionValue, type CanvasInteractionType } from '../../src/protocol/canvas.js';
 import { listConversationEvents } from '../../src/server/resources/conversations/events-store.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
 import { insertConversation, insertPal, sleep, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
@@ -101,6 +102,34 @@ describe('canvas interactions', () => {
     ];
     for (const body of good) assert.equal((await post(body)).status, 200, JSON.stringify(body));
     assert.equal((await t.api('POST', path('cnosuch'), submit('x'), { key: null })).status, 404);
+  });
+
+  it('accepts exactly what the protocol (and so the elements\' cards) accepts, at the limits defined once there', async () => {
+    const room = await insertConversation(t, { palId });
+    const L = canvasValueLimits;
+    const cases: Array<[string, string, Record<string, unknown>]> = [
+      ['canvas.question', 'submit', { selected_option_ids: ['o'.repeat(L.optionId)], skipped: false }],
+      ['canvas.question', 'submit', { selected_option_ids: ['o'.repeat(L.optionId + 1)], skipped: false }],
+      ['canvas.question', 'submit', { selected_option_ids: [], other_text: 'x'.repeat(L.otherText), skipped: false }],
+      ['canvas.question', 'submit', { selected_option_ids: [], other_text: 'x'.repeat(L.otherText + 1), skipped: false }],
+      ['canvas.question', 'submit', { selected_option_ids: [], skipped: false }],
+      ['canvas.input', 'submit', { value: 'x'.repeat(L.inputValue) }],
+      ['canvas.input', 'submit', { value: 'x'.repeat(L.inputValue + 1) }],
+      ['canvas.scheduling_embed', 'submit', { event_uri: `https://api.calendly.com/${'e'.repeat(L.schedulingUri - 25)}` }],
+      ['canvas.scheduling_embed', 'submit', { event_uri: `https://api.calendly.com/${'e'.repeat(L.schedulingUri - 24)}` }],
+      ['canvas.calendar', 'submit', { selected_range: { start: '2026-11-21T09:00:00Z', end: '2026-11-21T10:00:00Z' } }],
+      ['canvas.calendar', 'submit', { selected_range: { start: '2026-11-23', end: '2026-11-21' } }],
+      ['canvas.input', 'error', { code: 'render_failed', message: 'prompt too long' }],
+      ['canvas.input', 'error', {}],
+    ];
+    const verdicts = [];
+    for (const [i, [component, type, value]] of cases.entries()) {
+      const r = await t.api('POST', path(room.conversationId), { ...submit(`lim${i}`), component, type, value }, { key: null });
+      assert.ok(r.status === 200 || (r.status === 400 && /^invalid_request: value/.test(r.body.error)), `${r.status} ${JSON.stringify(r.body)}`);
+      verdicts.push({ case: i, server: r.status === 200, protocol: isValidInteractionValue(component, type as CanvasInteractionType, value) });
+    }
+    assert.deepEqual(verdicts.map((v) => v.server), verdicts.map((v) => v.protocol), JSON.stringify(verdicts));
+    assert.deepEqual(verdicts.map((v) => v.server), [true, false, true, false, false, true, false, true, false, true, false, true, false]);
   });
 
   it('allows 120 posts a minute per address and conversation, counted in the database', async () => {

@@ -115,4 +115,30 @@ describe('sentences for speech', () => {
     for await (const p of sentencesOf(chunks('Well, I think the best option for a family of four with two small children, ', 'honestly, is the cargo bike.'))) long.push(p);
     assert.equal(long[0], 'Well, I think the best option for a family of four with two small children,');
   });
+
+  /** When each sentence leaves, relative to the chunks read: `in n` before chunk n is handed over. */
+  async function timeline(...parts: string[]): Promise<string[]> {
+    const log: string[] = [];
+    async function* source(): AsyncGenerator<string> {
+      for (const [i, part] of parts.entries()) {
+        log.push(`in ${i}`);
+        yield part;
+      }
+    }
+    for await (const piece of sentencesOf(source())) log.push(piece);
+    return log;
+  }
+
+  it('cuts Japanese and Chinese sentences, each as soon as its full stop arrives', async () => {
+    assert.deepEqual(await timeline('こんにちは。', 'お元気', 'ですか？', '今日はいい天気ですね。明日', 'も晴れます。'), [
+      'in 0', 'こんにちは。', 'in 1', 'in 2', 'お元気ですか？', 'in 3', '今日はいい天気ですね。', 'in 4', '明日も晴れます。',
+    ]);
+    assert.deepEqual(await timeline('我们明天见。', '谢谢！'), ['in 0', '我们明天见。', 'in 1', '谢谢！']);
+  });
+
+  it('lets an English sentence go once a space follows its stop, and keeps "e.g. the" and decimals whole', async () => {
+    assert.deepEqual(await timeline('Hello there. ', 'How are', ' you?'), ['in 0', 'Hello there.', 'in 1', 'in 2', 'How are you?']);
+    assert.deepEqual(await timeline('It costs 3.', '5 euros. Take e.g. the red one. ', 'Bye'), ['in 0', 'in 1', 'It costs 3.5 euros.', 'Take e.g. the red one.', 'in 2', 'Bye']);
+    assert.deepEqual(await timeline('Ask Dr. ', 'Weber. ', 'He knows.'), ['in 0', 'in 1', 'Ask Dr. Weber.', 'in 2', 'He knows.']);
+  });
 });

@@ -164,14 +164,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     llm: { baseUrl: e.PALKIT_LLM_BASE_URL, apiKey: e.PALKIT_LLM_API_KEY, model: e.PALKIT_LLM_MODEL },
     // The vision model for perception: its own endpoint, or the language model's when only the model is named.
     vision: {
-      baseUrl: (e.PALKIT_VISION_BASE_URL ?? e.PALKIT_LLM_BASE_URL)?.replace(/\/+$/, ''),
+      baseUrl: e.PALKIT_VISION_BASE_URL ?? e.PALKIT_LLM_BASE_URL,
       apiKey: e.PALKIT_VISION_BASE_URL ? e.PALKIT_VISION_API_KEY : (e.PALKIT_VISION_API_KEY ?? e.PALKIT_LLM_API_KEY),
       model: e.PALKIT_VISION_MODEL,
     },
-    tts: { baseUrl: e.PALKIT_TTS_BASE_URL?.replace(/\/+$/, ''), apiKey: e.PALKIT_TTS_API_KEY, model: e.PALKIT_TTS_MODEL },
-    stt: { baseUrl: e.PALKIT_STT_BASE_URL?.replace(/\/+$/, ''), apiKey: e.PALKIT_STT_API_KEY, model: e.PALKIT_STT_MODEL },
+    tts: { baseUrl: e.PALKIT_TTS_BASE_URL, apiKey: e.PALKIT_TTS_API_KEY, model: e.PALKIT_TTS_MODEL },
+    stt: { baseUrl: e.PALKIT_STT_BASE_URL, apiKey: e.PALKIT_STT_API_KEY, model: e.PALKIT_STT_MODEL },
     room: { pollMs: e.PALKIT_ROOM_POLL_MS, wordsPerMinute: e.PALKIT_PAL_WORDS_PER_MINUTE },
-    embeddings: { baseUrl: e.PALKIT_EMBEDDINGS_BASE_URL?.replace(/\/+$/, ''), apiKey: e.PALKIT_EMBEDDINGS_API_KEY, model: e.PALKIT_EMBEDDINGS_MODEL },
+    embeddings: { baseUrl: e.PALKIT_EMBEDDINGS_BASE_URL, apiKey: e.PALKIT_EMBEDDINGS_API_KEY, model: e.PALKIT_EMBEDDINGS_MODEL },
     crawlDelayMs: e.PALKIT_CRAWL_DELAY_MS,
     log: e.PALKIT_LOG,
     recording: {

@@ -3,6 +3,7 @@
 // each scored by the question's terms (lightly stemmed, rarer terms weigh more), by the heading or FAQ
 // question it sits under, and by what the question asks for (a duration, a place, a price).
 
+import { splitSentences } from '../../platform/text/sentences.js';
 import { asksPastKnowledge } from './near-miss.js';
 import { rowFor } from './ranges.js';
 
@@ -148,25 +149,6 @@ export function plain(text: string): string {
     .replace(/[*`]+/g, '')
     .replace(/\s+/g, ' ')
     .trim();
-}
-
-/** Sentences of a line, split after . ! ? (not after abbreviations, initials or inside numbers). */
-export function splitSentences(line: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  const re = /[.!?…。！？]+["'”’)]?(?=\s+|$)/gu;
-  for (let m = re.exec(line); m; m = re.exec(line)) {
-    const end = m.index + m[0].length;
-    const before = line.slice(start, m.index);
-    const lastWord = /(\S+)$/.exec(before)?.[1] ?? '';
-    // e.g. z.B. ca. Nr. Mr. St. approx. — and single initials.
-    if (m[0] === '.' && /^(?:e\.g|i\.e|z\.b|u\.a|d\.h|etc|ca|approx|nr|no|mr|mrs|ms|dr|st|inkl|incl|vs|bzw|evtl|ggf|usw|[a-z])$/i.test(lastWord.replace(/\.$/, ''))) continue;
-    out.push(line.slice(start, end).trim());
-    start = end;
-  }
-  const rest = line.slice(start).trim();
-  if (rest) out.push(rest);
-  return out.filter(Boolean);
 }
 
 function words(text: string): number {

@@ -6,7 +6,8 @@ import { searchKnowledge } from '../../resources/documents/knowledge.js';
 import { visitorMemoryStoreIds } from '../../resources/memory-stores/repository.js';
 import type { LiveConversation } from '../room/live-conversation.js';
 import { conversationLanguages, joinList, languageName, palLine, palLines, replyLanguage, smallTalk } from './language.js';
-import { bestAnswer, splitSentences, type Source } from './best-answer.js';
+import { splitSentences } from '../../platform/text/sentences.js';
+import { bestAnswer, type Source } from './best-answer.js';
 
 export interface Recall {
   passages: Array<{ document_name: string; content: string; score: number }>;

@@ -282,7 +282,9 @@ export class PalAgent {
     if (!stream) {
       stream = new EchoAudioStream(sampleRate, () => this.echoStreams.delete(inferenceId));
       this.echoStreams.set(inferenceId, stream);
-      this.say(stream.source, inferenceId);
+      const opened = stream;
+      // Dropped before its turn (an interrupt, or the speaker's queue is full): stop keeping its audio.
+      void this.speaker.say(opened.source, { inferenceId, turnIdx: this.turnIdx, interruptible: true }).then((said) => said ?? opened.end());
     }
     if (typeof p.audio === 'string' && p.audio) stream.push(Buffer.from(p.audio, 'base64'));
     if (p.done === true) stream.end();

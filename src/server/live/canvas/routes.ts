@@ -12,7 +12,7 @@ import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../app/http/
 import type { ServiceDeps } from '../../app/context.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
 import { canvasInteractionCallback } from '../room/callbacks.js';
-import { canvasValueProblem } from './values.js';
+import { canvasValueProblem } from '../../../protocol/canvas.js';
 import { countCanvasRequest, listCanvasInteractions, recordCanvasInteraction } from './store.js';
 import { hubFor } from '../room/hub.js';
 import { CanvasInteractionBody as ProtocolCanvasInteractionBody, CanvasInteractionRecorded, CanvasInteractionType } from '../../../protocol/canvas-interaction.js';

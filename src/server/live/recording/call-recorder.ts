@@ -109,23 +109,3 @@ export class CallRecorder {
     this.writing = this.writing.then(() => file.write(bytes).then(() => file.datasync().catch(() => undefined))).catch(() => undefined);
   }
 }
-
-/** A WAV header for `samples` 16-bit mono samples at RECORDING_RATE. */
-export function wavHeader(samples: number): Buffer {
-  const data = samples * 2;
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0);
-  h.writeUInt32LE(36 + data, 4);
-  h.write('WAVE', 8);
-  h.write('fmt ', 12);
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(RECORDING_RATE, 24);
-  h.writeUInt32LE(RECORDING_RATE * 2, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36);
-  h.writeUInt32LE(data, 40);
-  return h;
-}

@@ -5,7 +5,8 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServiceDeps } from '../../app/context.js';
 import { newId } from '../../app/ids.js';
-import { CallRecorder, RECORDING_RATE, wavHeader } from './call-recorder.js';
+import { wavHeader } from '../../platform/audio/wav.js';
+import { CallRecorder, RECORDING_RATE } from './call-recorder.js';
 import { defaultStorage } from '../../providers/storage/default-storage.js';
 import { roomLimits } from '../room/limits.js';
 
@@ -64,7 +65,7 @@ async function storeRecording(deps: ServiceDeps, recordingId: string): Promise<v
   if (!row || row.status !== 'recording') return;
   const pcm = await readFile(path);
   const total = pcm.length / 2;
-  const body = Buffer.concat([wavHeader(pcm.length / 2), pcm]);
+  const body = Buffer.concat([wavHeader(pcm.length / 2, RECORDING_RATE), pcm]);
   await defaultStorage(deps.config.recording).put(row.default_key, body, CONTENT_TYPE);
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + RETENTION_DAYS * 86_400_000);

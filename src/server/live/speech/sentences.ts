@@ -1,6 +1,8 @@
 // Cuts a stream of text (a language model's tokens, or a whole answer) into pieces worth synthesising:
 // sentences, so that speech starts on the first one while the model is still writing the rest. Audio
-// handed to the PAL as it is (the echo pipeline's audio mode) passes through in its place.
+// handed to the PAL as it is (the echo pipeline's audio mode) passes through in its place. Boundaries
+// are the service's one rule for sentences (platform/text/sentences.ts).
+import { endsInAbbreviation, sentenceSegmenter } from '../../platform/text/sentences.js';
 
 /** Audio the PAL says as it is. */
 export interface AudioPiece {
@@ -8,9 +10,13 @@ export interface AudioPiece {
   sampleRate: number;
 }
 
-/** A sentence ends at . ! ? … (or their CJK forms), closing quotes or brackets, then a space or the end. */
-const SENTENCE_END = /[.!?…。！？]+["'”’)\]]*(?=\s|$)|\n+/g;
-const CLAUSE_END = /[,;:—–]\s/g;
+/**
+ * The segmenter calls the text's last sentence complete even while the model may still be writing it
+ * ("3." before ".5"). It is complete as soon as it ends in a full-width stop, or in a stop followed by
+ * a space or a line break, so that a sentence is voiced the moment it is written.
+ */
+const ENDS_COMPLETE = /(?:[。！？][」』）”’"')\]]*|[.!?…]["'”’)\]]*\s)\s*$|\n\s*$/u;
+const CLAUSE_END = /[,;:—–]\s|[、，；：]/g;
 /** The first piece may end at a clause boundary this far in, so the first words come sooner. */
 const FIRST_CLAUSE_MIN = 24;
 /** A sentence running on this long is cut at its last clause boundary (or space). */
@@ -64,11 +70,12 @@ class SentenceCutter {
   /** Where the first piece of the buffer ends, or 0 while it may still grow. */
   private cutAt(): number {
     const text = this.buffer;
-    SENTENCE_END.lastIndex = 0;
-    for (let match = SENTENCE_END.exec(text); match; match = SENTENCE_END.exec(text)) {
-      const end = match.index + match[0].length;
-      // "3.5" or "e.g." mid-stream: only a boundary once something follows it.
-      if (end < text.length) return end;
+    for (const { segment, index } of sentenceSegmenter.segment(text)) {
+      const end = index + segment.length;
+      if (endsInAbbreviation(text.slice(0, end))) continue; // "Dr. " goes on with "Weber"
+      // A sentence with another after it is complete; the last one only once it visibly ends.
+      if (end < text.length || (segment.trim() && ENDS_COMPLETE.test(segment))) return end;
+      break;
     }
     if (this.first) {
       const clause = lastBoundary(text, CLAUSE_END);

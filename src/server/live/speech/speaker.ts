@@ -33,6 +33,13 @@ export interface SpokenResult {
   interrupted: boolean;
 }
 
+/**
+ * How many utterances may wait for their turn. Replies, greetings and operator echoes queue
+ * here, and an echo holds its audio until its turn: past this the newest is dropped (resolved null), as
+ * an interrupt drops what waits.
+ */
+export const MAX_QUEUED_UTTERANCES = 8;
+
 interface Current {
   abort: AbortController;
   utterance: Utterance;
@@ -51,14 +58,16 @@ export class Speaker {
     private readonly now: () => Date,
     private readonly onSpoken: (utterance: Utterance, result: SpokenResult) => Promise<void>,
     private readonly onVoiceFailed: (error: unknown) => void,
+    private readonly maxQueued = MAX_QUEUED_UTTERANCES,
   ) {}
 
   get speaking(): boolean {
     return this.current !== null;
   }
 
-  /** Queues an utterance; resolves when it was said (or cut, or dropped: null). */
+  /** Queues an utterance; resolves when it was said (or cut, or dropped: null, also when the queue is full). */
   say(source: SpeechSource, utterance: Utterance): Promise<SpokenResult | null> {
+    if (this.pending.size >= this.maxQueued || this.closed) return Promise.resolve(null);
     const abort = new AbortController();
     this.pending.add(abort);
     const run = this.tail.then(async () => {

@@ -4,6 +4,7 @@
 // guesses sent in parallel cannot slip past the limit: at most LOCK_AFTER_FAILURES are ever checked
 // per window, on PGlite and PostgreSQL alike and across instances.
 import { sql } from 'kysely';
+import { backoffMs } from '../../app/backoff.js';
 import type { Db } from '../../platform/db/database.js';
 import { refuse } from './refusals.js';
 
@@ -42,7 +43,7 @@ export async function reservePasswordAttempt(db: Db, deploymentId: string, clien
     throw refuse('too_many_attempts', undefined, (row.blocked_until.getTime() - now.getTime()) / 1000);
   }
   const earlier = row.failures - 1;
-  if (earlier >= FREE_FAILURES) await sleep(Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** (earlier - FREE_FAILURES)));
+  if (earlier >= FREE_FAILURES) await sleep(backoffMs(earlier - FREE_FAILURES + 1, { baseMs: BASE_DELAY_MS, maxMs: MAX_DELAY_MS }));
 }
 
 /** A right password forgets the address's attempts. */

@@ -1,5 +1,7 @@
 // Splits extracted text into overlapping chunks of about `size` characters, cutting on paragraph
 // boundaries first, then sentences, then words, so a chunk reads as a passage on its own.
+import { splitSentences } from '../../platform/text/sentences.js';
+
 export interface ChunkOptions {
   size?: number;
   /** Characters of the previous chunk's end repeated at the start of the next (started on a sentence or word). */
@@ -54,7 +56,7 @@ function* units(text: string, size: number): Generator<Unit> {
 /** Sentences (or word runs, for a sentence longer than `size`) of at most `size` characters. */
 function splitLong(paragraph: string, size: number): string[] {
   const out: string[] = [];
-  for (const sentence of paragraph.split(/(?<=[.!?…。])\s+(?=\S)/)) {
+  for (const sentence of splitSentences(paragraph)) {
     if (sentence.length <= size) {
       out.push(sentence);
       continue;

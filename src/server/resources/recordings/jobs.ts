@@ -4,6 +4,7 @@
 // commit in one transaction guarded by `settled_at is null`, so a run that delivered but died before
 // settling re-delivers the same object and still sends one callback.
 import { sql } from 'kysely';
+import { backoffMs } from '../../app/backoff.js';
 import type { ServiceDeps } from '../../app/context.js';
 import { RetryLater, withLimits, type JobHandler } from '../../platform/jobs/queue.js';
 import { isoMillis } from '../../app/time.js';
@@ -78,8 +79,9 @@ async function copy(deps: ServiceDeps, recordingId: string, signal: AbortSignal)
   });
 }
 
+/** Doubling from PALKIT_RECORDING_RETRY_MS, at most six hours apart. */
 function backoff(retryMs: number, attempt: number): number {
-  return Math.min(retryMs * 2 ** (attempt - 1), 6 * 3600_000);
+  return backoffMs(attempt, { baseMs: retryMs, maxMs: 6 * 3600_000 });
 }
 
 async function settle(

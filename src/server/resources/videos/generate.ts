@@ -8,7 +8,7 @@ import type { JobHandler } from '../../platform/jobs/queue.js';
 import { storeMedia } from '../media/store.js';
 import { loadMedia, visualKind } from './media-source.js';
 import { RenderError, rendererFor, type MediaInput, type RenderedSpeech } from './render/renderer.js';
-import { wavDurationSeconds } from './render/wav.js';
+import { wavDurationSeconds } from '../../platform/audio/wav.js';
 import { progress, videoCallbackBody, VIDEO_STEPS, type VideoRow } from './repository.js';
 import { scrubText } from '../../app/log.js';
 

@@ -1,7 +1,7 @@
 // canvas.input: one typed value (text, email, number, tel) with client-side validation.
 import { html, nothing } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import type { InputArgs } from '../../../../protocol/canvas.js';
+import { canvasValueLimits, type InputArgs } from '../../../../protocol/canvas.js';
 import type { IncallStringKey } from '../../i18n/strings-incall.js';
 import type { CardContext } from './card-context.js';
 
@@ -44,7 +44,7 @@ export function renderInput(ctx: CardContext<InputArgs>) {
       type=${type === 'number' ? 'text' : type}
       inputmode=${type === 'number' ? 'decimal' : type === 'tel' ? 'tel' : type === 'email' ? 'email' : 'text'}
       autocomplete=${type === 'email' ? 'email' : type === 'tel' ? 'tel' : 'off'}
-      maxlength="2000"
+      maxlength=${canvasValueLimits.inputValue}
       placeholder=${ifDefined(args.placeholder)}
       ?required=${Boolean(args.required)}
       aria-invalid=${draft.error ? 'true' : 'false'}

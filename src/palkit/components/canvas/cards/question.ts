@@ -1,6 +1,6 @@
 // canvas.question: one or several options (native radios / checkboxes), optional free-text "Other".
 import { html, nothing } from 'lit';
-import type { QuestionArgs } from '../../../../protocol/canvas.js';
+import { canvasValueLimits, type QuestionArgs } from '../../../../protocol/canvas.js';
 import type { CardContext } from './card-context.js';
 
 const otherId = '__other__';
@@ -38,7 +38,7 @@ export function renderQuestion(ctx: CardContext<QuestionArgs>) {
     else draft.error = '';
     ctx.changed();
     if (draft.error) return ctx.focus(selected.includes(otherId) ? 'input[type="text"]' : 'input');
-    ctx.submit({ selected_option_ids: selected.filter((id) => id !== otherId), ...(other ? { other_text: other.slice(0, 500) } : {}), skipped: false });
+    ctx.submit({ selected_option_ids: selected.filter((id) => id !== otherId), ...(other ? { other_text: other.slice(0, canvasValueLimits.otherText) } : {}), skipped: false });
   };
   const kind = multi ? 'checkbox' : 'radio';
   const option = (id: string, label: string) => html`<label class="choice">
@@ -52,7 +52,7 @@ export function renderQuestion(ctx: CardContext<QuestionArgs>) {
       ${args.options.map((o) => option(o.id, o.label))}
       ${args.allow_other ? option(otherId, args.other_label ?? ctx.t('canvas.other')) : nothing}
       ${args.allow_other && selected.includes(otherId)
-        ? html`<input class="text other" type="text" maxlength="500" aria-label=${args.other_label ?? ctx.t('canvas.other')}
+        ? html`<input class="text other" type="text" maxlength=${canvasValueLimits.otherText} aria-label=${args.other_label ?? ctx.t('canvas.other')}
             placeholder=${ctx.t('canvas.otherPlaceholder')} .value=${String(draft.otherText ?? '')} ?disabled=${ctx.busy}
             @input=${(e: Event) => (draft.otherText = (e.target as HTMLInputElement).value)} />`
         : nothing}

@@ -1,7 +1,7 @@
 // canvas.scheduling_embed: the PAL's Calendly page in an iframe (https URLs only, checked by the schema).
 // A booking is reported by Calendly with a `calendly.event_scheduled` postMessage from its origin.
 import { html } from 'lit';
-import type { SchedulingEmbedArgs } from '../../../../protocol/canvas.js';
+import { canvasValueLimits, type SchedulingEmbedArgs } from '../../../../protocol/canvas.js';
 import type { CardContext } from './card-context.js';
 
 export const calendlyOrigin = 'https://calendly.com';
@@ -20,8 +20,8 @@ export function bookingFrom(data: unknown): { event_uri?: string; invitee_uri?: 
   const eventUri = payload?.event?.uri;
   const inviteeUri = payload?.invitee?.uri;
   return {
-    ...(typeof eventUri === 'string' ? { event_uri: eventUri.slice(0, 2048) } : {}),
-    ...(typeof inviteeUri === 'string' ? { invitee_uri: inviteeUri.slice(0, 2048) } : {}),
+    ...(typeof eventUri === 'string' ? { event_uri: eventUri.slice(0, canvasValueLimits.schedulingUri) } : {}),
+    ...(typeof inviteeUri === 'string' ? { invitee_uri: inviteeUri.slice(0, canvasValueLimits.schedulingUri) } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
-// Embeddings from an OpenAI-compatible server (`POST {base}/v1/embeddings`), through the guarded fetch,
-// in batches, asking for EMBEDDING_DIMENSIONS dimensions (servers that ignore it get their vectors fitted).
+// Embeddings from an OpenAI-compatible server (PALKIT_EMBEDDINGS_*, providers/openai), in batches,
+// asking for EMBEDDING_DIMENSIONS dimensions (servers that ignore it get their vectors fitted).
 import type { GuardedFetch } from '../../../platform/net/guarded-fetch.js';
+import { createEmbeddings, OpenAiClient, OpenAiError } from '../../../providers/openai/index.js';
 import { DocumentError } from '../errors.js';
 import type { Embedder } from './types.js';
 import { EMBEDDING_DIMENSIONS, fitDimensions } from './vector.js';
@@ -9,12 +10,11 @@ const BATCH = 64;
 
 export class OpenAiEmbedder implements Embedder {
   readonly id: string;
-  private readonly url: string;
+  private readonly client: OpenAiClient;
 
   constructor(private readonly options: { baseUrl: string; apiKey: string | undefined; model: string; fetch: GuardedFetch }) {
     this.id = `openai:${options.model}`;
-    // Accept both "https://host" and "https://host/v1" as the base.
-    this.url = /\/v1$/.test(options.baseUrl) ? `${options.baseUrl}/embeddings` : `${options.baseUrl}/v1/embeddings`;
+    this.client = new OpenAiClient({ baseUrl: options.baseUrl, apiKey: options.apiKey }, options.fetch, 'embeddings endpoint');
   }
 
   async embed(texts: string[], signal?: AbortSignal): Promise<number[][]> {
@@ -24,33 +24,11 @@ export class OpenAiEmbedder implements Embedder {
   }
 
   private async batch(input: string[], signal?: AbortSignal): Promise<number[][]> {
-    let response: Response;
     try {
-      response = await this.options.fetch(this.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}) },
-        body: JSON.stringify({ model: this.options.model, input, dimensions: EMBEDDING_DIMENSIONS, encoding_format: 'float' }),
-        timeoutMs: 60_000,
-        maxBytes: 64 * 1024 * 1024,
-        ...(signal ? { signal } : {}),
-      });
+      const vectors = await createEmbeddings(this.client, { model: this.options.model, input, dimensions: EMBEDDING_DIMENSIONS }, signal);
+      return vectors.map(fitDimensions);
     } catch (error) {
-      if (signal?.aborted) throw error;
-      throw new DocumentError('embedding_failed', `embeddings endpoint unreachable: ${error instanceof Error ? error.message : String(error)}`);
+      throw error instanceof OpenAiError ? new DocumentError('embedding_failed', error.message) : error;
     }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new DocumentError('embedding_failed', `embeddings endpoint answered ${response.status}`);
-    }
-    const body = (await response.json().catch(() => null)) as { data?: Array<{ index?: number; embedding?: unknown }> } | null;
-    const data = body?.data;
-    if (!Array.isArray(data) || data.length !== input.length) throw new DocumentError('embedding_failed', 'embeddings endpoint returned an unexpected body');
-    const ordered = [...data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-    return ordered.map((d) => {
-      if (!Array.isArray(d.embedding) || d.embedding.length === 0 || !d.embedding.every((v) => typeof v === 'number' && Number.isFinite(v))) {
-        throw new DocumentError('embedding_failed', 'embeddings endpoint returned a malformed vector');
-      }
-      return fitDimensions(d.embedding as number[]);
-    });
   }
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RenderError, type AudioFormat, type MediaInput, type RenderOptions, type Renderer } from './contract.js';
 import { findTool, runTool, ToolFailedError } from './subprocess.js';
-import { wavDurationSeconds } from './wav.js';
+import { wavDurationSeconds } from '../../../platform/audio/wav.js';
 
 const SPEECH_TIMEOUT_MS = 60_000;
 /** Encoding time grows with the length of the speech; a 5000-character script speaks for minutes. */
