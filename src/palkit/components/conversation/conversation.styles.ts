@@ -54,12 +54,22 @@ export const conversationStyles = css`
     --pal-stage-fit: contain; --pal-self-view-width: 22%; --pal-self-view-max-width: 96px;
     --pal-stage-reserve-right: calc(min(22%, 96px) + var(--pal-space) * 2);
   }
+  /*
+   * There the disclosure banner would cover her head: it sits between the stage and the chat, which gives up
+   * the room (the stage keeps its 40 %), and takes the whole width. Dismissed, the chat has its 60 % again.
+   */
+  .main.chat { grid-template-rows: 40% auto minmax(0, 1fr); }
+  .main.chat .overlays { position: relative; grid-row: 2; }
+  .main.chat pal-disclosure { margin-right: 0; }
+  .main.chat pal-transcript.panel { position: relative; grid-row: 3; height: auto; }
   .notice {
     display: flex; align-items: center; gap: var(--pal-space-small, 8px); padding: 8px var(--pal-space, 12px);
     background: var(--pal-color-surface-raised); color: var(--pal-color-text); border-top: 1px solid var(--pal-color-border);
     font: 0.875rem/1.35 var(--pal-font);
   }
-  .notice span { flex: 1; }
+  /* In a narrow surface the buttons go under the words instead of squeezing them into a column. */
+  .notice { flex-wrap: wrap; }
+  .notice span { flex: 1 1 12em; }
   .notice button { flex: none; }
   /* The voice/text switch in the chat's toolbar: smaller than a call control, still a comfortable target. */
   .mode { min-height: 32px; padding: 4px 12px; font-size: 0.85em; white-space: nowrap; }
