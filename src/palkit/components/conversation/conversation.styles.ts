@@ -80,7 +80,9 @@ export const conversationStyles = css`
   }
   /* Wide: the chat panel sits beside the stage instead of over it. */
   @container (min-width: 900px) {
-    .main.chat { grid-template-columns: minmax(0, 1fr) 340px; }
+    .main.chat { grid-template-columns: minmax(0, 1fr) 340px; grid-template-rows: none; }
+    .main.chat .overlays, .main.chat pal-transcript.panel { position: absolute; grid-row: auto; }
+    .main.chat pal-disclosure { margin-right: calc(min(var(--pal-self-view-width, 28%), 200px) + var(--pal-space)); }
     .main.chat pal-stage, .main.chat .overlays { right: 340px; }
     /* Beside the panel the stage has its full height again. */
     .main.chat pal-stage { bottom: 0; --pal-stage-fit: cover; --pal-self-view-width: 28%; --pal-self-view-max-width: 200px; --pal-stage-reserve-right: 0px; }
