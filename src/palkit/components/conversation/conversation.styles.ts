@@ -67,10 +67,14 @@ export const conversationStyles = css`
     background: var(--pal-color-surface-raised); color: var(--pal-color-text); border-top: 1px solid var(--pal-color-border);
     font: 0.875rem/1.35 var(--pal-font);
   }
-  /* In a narrow surface the buttons go under the words instead of squeezing them into a column. */
-  .notice { flex-wrap: wrap; }
-  .notice span { flex: 1 1 12em; }
+  .notice span { flex: 1; }
   .notice button { flex: none; }
+  /* Narrow (a phone, a small embed): the words take the whole line and the buttons go under them, together. */
+  @container (max-width: 359px) {
+    .notice { flex-wrap: wrap; }
+    .notice span { flex-basis: 100%; }
+    .notice button:first-of-type { margin-left: auto; }
+  }
   /* The voice/text switch in the chat's toolbar: smaller than a call control, still a comfortable target. */
   .mode { min-height: 32px; padding: 4px 12px; font-size: 0.85em; white-space: nowrap; }
   pal-controls { background: var(--pal-color-surface); border-top: 1px solid var(--pal-color-border); }
