@@ -33,7 +33,7 @@ button{border:0;background:var(--pal-accent,#5b5bf0);color:#fff;font:600 15px sy
 .l.tiny{padding:0}.l.bottom-left{right:auto;left:20px}.l.top-right{bottom:auto;top:20px}.l.top-left{bottom:auto;top:20px;right:auto;left:20px}
 .p{display:grid;place-content:center;gap:12px;text-align:center;height:100%;min-height:240px;padding:24px;box-sizing:border-box}
 .p h2{margin:0}.p button{justify-self:center;min-height:44px;padding:0 20px;border-radius:8px}
-[aria-busy]{cursor:progress;animation:r .6s infinite alternate}@keyframes r{to{opacity:.6}}`;
+[aria-busy]{animation:r .6s infinite alternate}@keyframes r{to{opacity:.6}}`;
 
 let shellSheet: CSSStyleSheet | undefined;
 

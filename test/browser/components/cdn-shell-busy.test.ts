@@ -37,7 +37,6 @@ describe('script-tag shell while the full code loads', () => {
       const style = getComputedStyle(button);
       expect(style.animationName, `${button.textContent}: it pulses`).to.not.equal('none');
       expect(style.animationIterationCount, `${button.textContent}: until the code is here`).to.equal('infinite');
-      expect(style.cursor).to.equal('progress');
     }
     release();
     const upgraded = await widget.whenUpgraded();
