@@ -15,6 +15,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { minifyCssLiterals } from './scripts/minify-css-literals.js';
+import { squeezeIndentation } from './scripts/squeeze-indentation.js';
 import { MICROPHONE_WORKLET, MICROPHONE_WORKLET_FILE } from './src/palkit/client/transport/microphone-worklet.js';
 
 /**
@@ -112,7 +113,7 @@ export default defineConfig(({ mode }) => {
   }
   if (mode === 'cdn-full') {
     return {
-      plugins: [minifyCssLiterals(), cleanOwnOutputs([`${PALKIT_DIST}/cdn/chunks`], /\.js$/), cleanOwnOutputs([`${PALKIT_DIST}/cdn`], /^palkit-full\.js$/)],
+      plugins: [minifyCssLiterals(), squeezeIndentation(), cleanOwnOutputs([`${PALKIT_DIST}/cdn/chunks`], /\.js$/), cleanOwnOutputs([`${PALKIT_DIST}/cdn`], /^palkit-full\.js$/)],
       define: { 'process.env.NODE_ENV': '"production"' },
       build: {
         outDir: `${PALKIT_DIST}/cdn`,

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const CONFIG = ['vite.config.ts', 'scripts/minify-css-literals.ts', 'package.json', 'src/palkit/package.json', 'src/server/package.json', 'package-lock.json', 'tsconfig.json'];
+const CONFIG = ['vite.config.ts', 'scripts/minify-css-literals.ts', 'scripts/squeeze-indentation.ts', 'package.json', 'src/palkit/package.json', 'src/server/package.json', 'package-lock.json', 'tsconfig.json'];
 /** The sources, without the packages' build outputs (each package's dist/), which would make every step look changed. */
 const SRC = ['src/palkit', 'src/protocol', 'src/server'];
 const DEMO = ['demo/vite.demo.config.ts', 'demo/react', 'demo/vue'];

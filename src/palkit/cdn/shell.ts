@@ -26,16 +26,14 @@ interface InitLike {
   };
 }
 
-const CSS = `
-:host{display:block;font-family:system-ui,sans-serif}
-:host([data-tag=pal-widget]){display:contents}
-:host([data-tag=pal-embed]){width:100%;height:100%}
-.l{position:fixed;z-index:2147483000;bottom:20px;right:20px;height:56px;min-width:56px;padding:0 16px;border:0;border-radius:999px;
-background:var(--pal-accent,#5b5bf0);color:#fff;font:600 15px system-ui,sans-serif;box-shadow:0 8px 32px rgb(0 0 0/.18);cursor:pointer}
+// A button clicked before the full code is here (seconds on a slow network) pulses, busy, until it arrives.
+const CSS = `:host{display:block;font-family:system-ui,sans-serif}:host([data-tag=pal-widget]){display:contents}:host([data-tag=pal-embed]){width:100%;height:100%}
+button{border:0;background:var(--pal-accent,#5b5bf0);color:#fff;font:600 15px system-ui,sans-serif;cursor:pointer}
+.l{position:fixed;z-index:2147483000;bottom:20px;right:20px;height:56px;min-width:56px;padding:0 16px;border-radius:999px;box-shadow:0 8px 32px rgb(0 0 0/.18)}
 .l.tiny{padding:0}.l.bottom-left{right:auto;left:20px}.l.top-right{bottom:auto;top:20px}.l.top-left{bottom:auto;top:20px;right:auto;left:20px}
 .p{display:grid;place-content:center;gap:12px;text-align:center;height:100%;min-height:240px;padding:24px;box-sizing:border-box}
-.p h2{margin:0}.p button{justify-self:center;min-height:44px;padding:0 20px;border:0;border-radius:8px;background:var(--pal-accent,#5b5bf0);color:#fff;font:600 15px system-ui;cursor:pointer}
-`;
+.p h2{margin:0}.p button{justify-self:center;min-height:44px;padding:0 20px;border-radius:8px}
+[aria-busy]{animation:r .6s infinite alternate}@keyframes r{to{opacity:.6}}`;
 
 let shellSheet: CSSStyleSheet | undefined;
 
@@ -188,7 +186,11 @@ abstract class PalShell extends HTMLElement {
   }
 
   async #call(method: ShellMethod, args: unknown[]): Promise<unknown> {
-    if (method === 'startConversation' || method === 'open') unlockAudioNow();
+    if (method === 'startConversation' || method === 'open') {
+      unlockAudioNow();
+      // Still the placeholder (the launcher or Start): busy until the full element replaces it.
+      this.shadowRoot?.querySelector('button')?.setAttribute('aria-busy', 'true');
+    }
     const impl = await this.#upgrade();
     return (impl[method] as (...a: unknown[]) => unknown).apply(impl, args);
   }

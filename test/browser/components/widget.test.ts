@@ -30,6 +30,26 @@ describe('pal-widget', () => {
     expect(launcher.querySelector('span')).to.equal(null);
   });
 
+  it('names the popup once: the preview heading is the only visible title before the call, the header shows it during the call', async () => {
+    const service = useFakeService({ customization: { show_haircheck: false, widget: { text: 'Talk to Nova' }, preview: { title: 'Talk to Nova' } } });
+    const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);
+    await ready(el);
+    deep(el, '.launcher')!.click();
+    await el.updateComplete;
+    const preview = deep(el, 'pal-preview')!;
+    await (preview as unknown as { updateComplete: Promise<void> }).updateComplete;
+    const dialog = deep<HTMLDialogElement>(el, 'dialog')!;
+    const visibleTitles = () => [deep(el, '.header')!, preview.shadowRoot!.querySelector('h2')!]
+      .filter((node) => node.getBoundingClientRect().height > 0 && (node as HTMLElement).innerText.includes('Talk to Nova')).length;
+    expect(visibleTitles(), 'visible once, as the preview heading').to.equal(1);
+    expect(preview.shadowRoot!.querySelector('h2')!.textContent).to.equal('Talk to Nova');
+    expect(dialog.getAttribute('aria-label'), 'the popup keeps its name').to.equal('Talk to Nova');
+    await el.startConversation();
+    await until(() => el.state === 'connected' && service.transports.length > 0, 'connected');
+    await el.updateComplete;
+    expect(deep(el, '.header')!.innerText, 'the call has no heading of its own: the header names it').to.contain('Talk to Nova');
+  });
+
   it('opens a modal popup with the preview copy, traps focus, and Escape closes', async () => {
     useFakeService({ customization: { preview: { title: 'Meet Ada', description: 'Our guide', btn_title: 'Talk now' } } });
     const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);

@@ -27,15 +27,17 @@ const ICONS = {
  */
 export class PalControls extends LitElement {
   static override styles = [tokens, buttonStyles, fieldStyles, css`
-    :host { display: block; }
+    /* Sized by the surface it is in (an embed in a 320 px page is narrower than the page), not the viewport. */
+    :host { display: block; container-type: inline-size; }
     [role='toolbar'] {
       display: flex; align-items: center; gap: var(--pal-space); justify-content: center; flex-wrap: nowrap; padding: var(--pal-space);
       padding-bottom: max(var(--pal-space), env(safe-area-inset-bottom));
     }
     /* Every control, the devices menu's summary included, is the same 44 px circle. */
     button, summary.button { box-sizing: border-box; flex: none; width: 44px; height: 44px; min-height: 44px; padding: 0; border-radius: 50%; }
-    /* Six controls fit a 320 px phone: 6 × 44 px and five narrower gaps. */
-    @media (max-width: 359px) { [role='toolbar'] { gap: 6px; padding-inline: 4px; } }
+    /* Six controls fit a 320 px phone: 6 × 44 px and five narrower gaps; narrower still, the circles shrink to fit. */
+    @container (max-width: 359px) { [role='toolbar'] { gap: 6px; padding-inline: 4px; } }
+    @container (max-width: 301px) { button, summary.button { width: calc((100cqi - 38px) / 6); height: auto; min-height: 0; aspect-ratio: 1; } }
     /*
      * Danger controls draw their icon in the surface colour: white on the light theme's dark red (5.6:1),
      * near-black on the dark theme's light red (8:1). A white icon on the dark theme's red was 2:1.

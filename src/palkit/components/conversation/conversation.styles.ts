@@ -54,6 +54,14 @@ export const conversationStyles = css`
     --pal-stage-fit: contain; --pal-self-view-width: 22%; --pal-self-view-max-width: 96px;
     --pal-stage-reserve-right: calc(min(22%, 96px) + var(--pal-space) * 2);
   }
+  /*
+   * There the disclosure banner would cover her head: it sits between the stage and the chat, which gives up
+   * the room (the stage keeps its 40 %), and takes the whole width. Dismissed, the chat has its 60 % again.
+   */
+  .main.chat { grid-template-rows: 40% auto minmax(0, 1fr); }
+  .main.chat .overlays { position: relative; grid-row: 2; }
+  .main.chat pal-disclosure { margin-right: 0; }
+  .main.chat pal-transcript.panel { position: relative; grid-row: 3; height: auto; }
   .notice {
     display: flex; align-items: center; gap: var(--pal-space-small, 8px); padding: 8px var(--pal-space, 12px);
     background: var(--pal-color-surface-raised); color: var(--pal-color-text); border-top: 1px solid var(--pal-color-border);
@@ -61,6 +69,12 @@ export const conversationStyles = css`
   }
   .notice span { flex: 1; }
   .notice button { flex: none; }
+  /* Narrow (a phone, a small embed): the words take the whole line and the buttons go under them, together. */
+  @container (max-width: 359px) {
+    .notice { flex-wrap: wrap; }
+    .notice span { flex-basis: 100%; }
+    .notice button:first-of-type { margin-left: auto; }
+  }
   /* The voice/text switch in the chat's toolbar: smaller than a call control, still a comfortable target. */
   .mode { min-height: 32px; padding: 4px 12px; font-size: 0.85em; white-space: nowrap; }
   pal-controls { background: var(--pal-color-surface); border-top: 1px solid var(--pal-color-border); }
@@ -70,7 +84,9 @@ export const conversationStyles = css`
   }
   /* Wide: the chat panel sits beside the stage instead of over it. */
   @container (min-width: 900px) {
-    .main.chat { grid-template-columns: minmax(0, 1fr) 340px; }
+    .main.chat { grid-template-columns: minmax(0, 1fr) 340px; grid-template-rows: none; }
+    .main.chat .overlays, .main.chat pal-transcript.panel { position: absolute; grid-row: auto; }
+    .main.chat pal-disclosure { margin-right: calc(min(var(--pal-self-view-width, 28%), 200px) + var(--pal-space)); }
     .main.chat pal-stage, .main.chat .overlays { right: 340px; }
     /* Beside the panel the stage has its full height again. */
     .main.chat pal-stage { bottom: 0; --pal-stage-fit: cover; --pal-self-view-width: 28%; --pal-self-view-max-width: 200px; --pal-stage-reserve-right: 0px; }

@@ -100,11 +100,14 @@ export class PalStage extends LitElement {
       const current = media.srcObject instanceof MediaStream ? media.srcObject.getTracks()[0] : undefined;
       if (!track || current === track) continue;
       media.srcObject = new MediaStream([track]);
-      media.play().then(async () => {
-        // The local room's voice comes through Web Audio, which a reload leaves suspended until a gesture.
-        if (media instanceof HTMLAudioElement && (await audioHeld())) this.blocked = true;
-      }, (error: unknown) => {
+      media.play().catch((error: unknown) => {
         if (error instanceof DOMException && error.name === 'NotAllowedError') this.blocked = true;
+      });
+      // The local room's voice comes through Web Audio, which a reload leaves suspended until a gesture. Asked
+      // at once, not after play(): WebKit's play() of such a stream never settles, and the visitor would get
+      // neither sound nor the button.
+      if (media instanceof HTMLAudioElement) void audioHeld().then((held) => {
+        if (held) this.blocked = true;
       });
     }
   }

@@ -28,6 +28,8 @@ export const transcriptStyles = [
     }
     .toolbar {
       display: flex;
+      /* A narrow phone (320 px) or a longer language puts the downloads on a second line, never off the edge. */
+      flex-wrap: wrap;
       justify-content: flex-end;
       gap: calc(var(--pal-space) / 2);
       padding: calc(var(--pal-space) / 2) var(--pal-space);

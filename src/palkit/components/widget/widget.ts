@@ -125,6 +125,8 @@ export class PalWidget extends PalDeploymentElement {
     // A launcher that shows its words is named by them (the unavailable line included); a tiny one by its label.
     const label = live ? `${text} (${t('popup.live')})` : down && variant === 'tiny' ? `${text} (${t('unavailable.title')})` : variant === 'tiny' ? text : null;
     const image = this.session?.deployment?.thumbnail_image_url;
+    // The header names the call, which has no heading of its own; every screen before and after it has one
+    // (the preview's is this same title), so there the header shows only its buttons. The dialog keeps its name.
     return html`
       ${this.customizationStyles.render(customizationCss(config))}
       <button class="launcher ${variant} ${down ? 'down' : ''}" part="launcher" aria-haspopup="dialog" aria-expanded=${this.opened ? 'true' : 'false'}
@@ -136,7 +138,7 @@ export class PalWidget extends PalDeploymentElement {
       </button>
       <dialog part="panel" aria-label=${config.preview?.title || t('popup.label')} @cancel=${this.#onCancel} @close=${this.#onDialogClose}>
         <div class="header" part="header">
-          <span>${config.preview?.title || t('popup.label')}</span>
+          <span>${this.mode === 'call' ? config.preview?.title || t('popup.label') : nothing}</span>
           <span class="actions">
             ${inCall ? html`<button class="minimise" aria-label=${t('popup.minimise')} @click=${() => void this.close()}><span aria-hidden="true">–</span></button>` : nothing}
             <button class="close" aria-label=${t('popup.close')} @click=${this.#closeFromPopup}><span aria-hidden="true">×</span></button>

@@ -1,0 +1,123 @@
+// `npm run screenshots`: retakes the README's pictures of the demo at 1366, 390 and 320 px, in Chromium.
+// It starts the demo (what `npm start` serves, built first; its own port, an in-memory database), then
+//   docs/widget-chat-{1366,390,320}.png  the widget with the chat open while the PAL speaks a reply: her face
+//                                       above the chat, the AI disclosure banner between them;
+//   docs/dark-{1366,390,320}.png         the product page's embed in the dark theme while she speaks, with
+//                                       her caption.
+// The demo pages' Content-Security-Policy is bypassed only so that this script can poll the page.
+// Look at them before committing: a picture taken while the machine was busy may show her between words.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const WIDTHS = [1366, 390, 320] as const;
+const HEIGHT: Record<(typeof WIDTHS)[number], number> = { 1366: 800, 390: 844, 320: 640 };
+const QUESTION = 'Which frame size fits me if I am 180 cm tall?';
+
+const port = await new Promise<number>((resolve) => {
+  const probe = createServer().listen(0, () => {
+    const { port: free } = probe.address() as { port: number };
+    probe.close(() => resolve(free));
+  });
+});
+const demo = spawn(process.execPath, ['dist/demo-service/start.js', '--port', String(port)], {
+  env: { ...process.env, PALKIT_DATA: 'memory' },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+// The service's request log is kept quiet; its last lines are shown if it stops.
+let log = '';
+demo.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
+await new Promise<void>((resolve, reject) => {
+  demo.stdout!.on('data', (d: Buffer) => {
+    log = (log + d.toString()).slice(-4000);
+    if (log.includes('palkit is running at')) resolve();
+  });
+  demo.once('exit', (code) => reject(new Error(`the demo exited (${code}) before it was ready:\n${log}`)));
+});
+const base = `http://localhost:${port}`;
+
+/** The full element behind a script-tag shell, and the PAL's participant: is she speaking? */
+const palSpeaking = (tag: string) => `(() => {
+  const impl = document.querySelector('${tag}')?.shadowRoot?.querySelector('${tag}-impl');
+  return impl?.session?.participants?.some((p) => p.role === 'pal' && p.speaking) === true;
+})()`;
+
+/** Clicks a button by its name inside the element's shadow roots (the Locator API pierces them). */
+const press = (page: Page, name: string | RegExp) => page.getByRole('button', { name }).first().click();
+
+async function intoCall(page: Page, tag: 'pal-widget' | 'pal-embed'): Promise<void> {
+  if (tag === 'pal-widget') await page.locator('pal-widget').getByRole('button').first().click();
+  await page.locator(`${tag} [part=start]`).click();
+  await press(page, /join/i);
+  await page.locator(tag).getByRole('toolbar').waitFor();
+  // Headless Chromium has no speech recognition: the notice saying so is dismissed, as a visitor would.
+  const dismiss = page.getByRole('button', { name: 'Dismiss' });
+  if (await dismiss.count()) await dismiss.first().click().catch(() => undefined);
+}
+
+/** Waits until the PAL has finished her greeting: she spoke, then was quiet for a second and a half. */
+async function greeted(page: Page, tag: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  let spoke = false;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    if (await page.evaluate(palSpeaking(tag))) {
+      spoke = true;
+      quietSince = Date.now();
+    } else if (spoke && Date.now() - quietSince > 1500) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`${tag}: the PAL did not finish her greeting`);
+}
+
+/** Sends a question by chat and waits until the PAL is audibly answering it, a moment into her reply. */
+async function askAndWaitForSpeech(page: Page, tag: string): Promise<void> {
+  await greeted(page, tag);
+  const box = page.getByRole('textbox').first();
+  await box.fill(QUESTION);
+  await box.press('Enter');
+  await page.waitForFunction(palSpeaking(tag), undefined, { timeout: 30_000 });
+  await page.waitForTimeout(700);
+}
+
+async function widgetChat(browser: Browser, width: (typeof WIDTHS)[number]): Promise<void> {
+  const context = await browser.newContext({ viewport: { width, height: HEIGHT[width] }, permissions: ['camera', 'microphone'], deviceScaleFactor: 1, bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(`${base}/demo/widget.html`);
+  await intoCall(page, 'pal-widget');
+  await press(page, 'Chat');
+  await askAndWaitForSpeech(page, 'pal-widget');
+  await page.screenshot({ path: `docs/widget-chat-${width}.png` });
+  await context.close();
+}
+
+async function darkEmbed(browser: Browser, width: (typeof WIDTHS)[number]): Promise<void> {
+  const context = await browser.newContext({ viewport: { width, height: HEIGHT[width] }, permissions: ['camera', 'microphone'], deviceScaleFactor: 1, colorScheme: 'dark', bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(`${base}/demo/product.html`);
+  await page.evaluate(`document.querySelector('pal-embed').setAttribute('override-config', JSON.stringify({ theme: 'dark' }))`);
+  await intoCall(page, 'pal-embed');
+  // The question goes by the element's method: the chat stays closed so that her caption shows.
+  await greeted(page, 'pal-embed');
+  await page.evaluate(`document.querySelector('pal-embed').sendChat(${JSON.stringify(QUESTION)})`);
+  await page.waitForFunction(palSpeaking('pal-embed'), undefined, { timeout: 30_000 });
+  await page.waitForTimeout(1200);
+  await page.locator('pal-embed').screenshot({ path: `docs/dark-${width}.png` });
+  await context.close();
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.PALKIT_CHROMIUM ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
+});
+try {
+  for (const width of WIDTHS) {
+    await widgetChat(browser, width);
+    await darkEmbed(browser, width);
+    console.log(`docs/widget-chat-${width}.png, docs/dark-${width}.png`);
+  }
+} finally {
+  await browser.close();
+  demo.kill('SIGTERM');
+}
