@@ -1,14 +1,24 @@
 // Voice activity of a visitor's microphone: WebRTC's voice activity detector (libfvad, compiled to
 // WebAssembly by @echogarden/fvad-wasm) classifies 20 ms frames; a turn starts after enough voiced
-// frames in a short window and ends after a pause. While the PAL talks (barge-in), speech must be longer
-// and louder to count, so that the PAL's own voice leaking into the microphone does not cut it off.
+// frames in a short window and ends after a pause of `hangoverMs` (the listener may change it while the
+// turn goes on: a sentence that is over needs a shorter pause than one that trails off). A short pause is
+// reported with the audio so far, so the words can be transcribed before the turn is known to be over.
+// While the PAL talks (barge-in), speech must be longer and louder to count, so that the PAL's own voice
+// leaking into the microphone does not cut it off.
 // libfvad takes 8, 16, 32 or 48 kHz; audio at any other rate is resampled to 16 kHz first.
 import fvad from '@echogarden/fvad-wasm';
 import { AUDIO_RATE_RANGE } from '../../../protocol/room.js';
 import { joinSamples, resample } from './pcm.js';
 
-/** What changed after some samples: speech began, or a turn ended with its audio (pre-roll included) at the rate it was heard. */
-export type VoiceChange = { type: 'speech-start' } | { type: 'speech-end'; samples: Int16Array; sampleRate: number };
+/**
+ * What changed after some samples: speech began; it paused (with the audio so far) or went on after a
+ * pause; or a turn ended with its audio (pre-roll included) at the rate it was heard.
+ */
+export type VoiceChange =
+  | { type: 'speech-start' }
+  | { type: 'pause'; samples: Int16Array; sampleRate: number }
+  | { type: 'resume' }
+  | { type: 'speech-end'; samples: Int16Array; sampleRate: number };
 
 interface Fvad {
   _fvad_new(): number;
@@ -27,8 +37,12 @@ const START = { window: 12, voiced: 8 };
 /** While the PAL talks: 200 ms of louder speech in 280 ms. */
 const BARGE_IN = { window: 14, voiced: 10, minRms: 0.02 };
 const START_RULE = { ...START, minRms: 0 };
-/** A pause this long ends a turn. */
-const HANGOVER_MS = 600;
+/** A pause this long ends a turn, unless the listener asks for another length. */
+export const HANGOVER_MS = 600;
+/** A pause this long is reported (with the audio so far): long enough to pass the gaps between words. */
+export const PAUSE_MS = 160;
+/** The listener's hangover is kept within these (a turn never waits forever, nor ends within a word). */
+const HANGOVER_RANGE = { min: PAUSE_MS, max: 3000 };
 /** Audio kept from before the start, so the first syllable is not lost. */
 const PRE_ROLL_MS = 300;
 /** A turn longer than this is cut and handed on. */
@@ -48,6 +62,7 @@ export function vadReady(): Promise<void> {
 
 export class VoiceActivityDetector {
   bargeIn = false;
+  #hangoverMs = HANGOVER_MS;
   private readonly frameSize: number;
   /** The rate libfvad sees: the input's, or FALLBACK_RATE when libfvad cannot take the input's. */
   private readonly rate: number;
@@ -58,6 +73,7 @@ export class VoiceActivityDetector {
   private readonly preRoll: Int16Array[] = [];
   private turn: Int16Array[] | null = null;
   private silentMs = 0;
+  private paused = false;
   private turnMs = 0;
   private closed = false;
 
@@ -86,6 +102,25 @@ export class VoiceActivityDetector {
     }
     this.pending = this.pending.slice(at);
     return changes;
+  }
+
+  /** The pause that ends the current turn (back to HANGOVER_MS when a turn starts). */
+  get hangoverMs(): number {
+    return this.#hangoverMs;
+  }
+
+  set hangoverMs(ms: number) {
+    this.#hangoverMs = Number.isFinite(ms) ? Math.min(HANGOVER_RANGE.max, Math.max(HANGOVER_RANGE.min, ms)) : HANGOVER_MS;
+  }
+
+  /** How long the current turn has been silent (0 outside a turn or while speech goes on). */
+  get silence(): number {
+    return this.turn ? this.silentMs : 0;
+  }
+
+  /** Ends the current turn now if it is in a pause at least `hangoverMs` long (e.g. the hangover was just shortened). */
+  endIfOver(): VoiceChange | null {
+    return this.turn && this.paused && this.silentMs >= this.#hangoverMs ? this.endTurn() : null;
   }
 
   close(): void {
@@ -119,7 +154,15 @@ export class VoiceActivityDetector {
       this.turn.push(frame); // a view, not a copy: `pending` is made anew on every push and never written after
       this.turnMs += FRAME_MS;
       this.silentMs = voiced ? 0 : this.silentMs + FRAME_MS;
-      if (this.silentMs >= HANGOVER_MS || this.turnMs >= MAX_TURN_MS) return this.endTurn();
+      if (this.silentMs >= this.#hangoverMs || this.turnMs >= MAX_TURN_MS) return this.endTurn();
+      if (voiced && this.paused) {
+        this.paused = false;
+        return { type: 'resume' };
+      }
+      if (this.silentMs >= PAUSE_MS && !this.paused) {
+        this.paused = true;
+        return { type: 'pause', samples: this.spoken(this.turn), sampleRate: this.rate };
+      }
       return null;
     }
     this.preRoll.push(frame);
@@ -132,6 +175,8 @@ export class VoiceActivityDetector {
     this.turn = this.preRoll.splice(0);
     this.turnMs = this.turn.length * FRAME_MS;
     this.silentMs = 0;
+    this.paused = false;
+    this.#hangoverMs = HANGOVER_MS;
     this.recent.length = 0;
     return { type: 'speech-start' };
   }
@@ -139,9 +184,14 @@ export class VoiceActivityDetector {
   private endTurn(): VoiceChange {
     const frames = this.turn ?? [];
     this.turn = null;
+    this.paused = false;
     this.recent.length = 0;
-    // The trailing pause is not part of what was said.
+    return { type: 'speech-end', samples: this.spoken(frames), sampleRate: this.rate };
+  }
+
+  /** The turn's audio without its trailing pause (which is not part of what was said), at the same cut for a pause and the end. */
+  private spoken(frames: Int16Array[]): Int16Array {
     const keep = Math.max(1, frames.length - Math.floor(this.silentMs / FRAME_MS) + 3);
-    return { type: 'speech-end', samples: joinSamples(...frames.slice(0, keep)), sampleRate: this.rate };
+    return joinSamples(...frames.slice(0, keep));
   }
 }
