@@ -31,10 +31,17 @@ describe('the PAL hears the visitor', () => {
   it('the transcription client posts the turn as a WAV file with model, language and key, and reads the text', async () => {
     const config = loadConfig({ PALKIT_STT_BASE_URL: `${fake.url}/v1`, PALKIT_STT_API_KEY: 'sk-1', PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8' });
     const transcribe = transcriber({ config, fetch: createGuardedFetch(config.outboundAllow) })!;
-    const text = await transcribe(speech('hello'), RATE, 'en', new AbortController().signal);
+    const soFar: string[] = [];
+    const text = await transcribe(speech('hello'), RATE, 'en', new AbortController().signal, (words) => soFar.push(words));
     assert.equal(text, 'When do you open tomorrow?');
+    // Streamed as OpenAI streams it: each delta adds to the words so far.
+    assert.deepEqual(soFar, ['When ', 'When do ', 'When do you ', 'When do you open ', 'When do you open tomorrow?']);
     const request = fake.transcriptions.at(-1)!;
-    assert.deepEqual({ ...request, audioBytes: request.audioBytes > 44 }, { authorization: 'Bearer sk-1', model: 'whisper-1', language: 'en', audioBytes: true, stream: false });
+    assert.deepEqual({ ...request, audioBytes: request.audioBytes > 44 }, { authorization: 'Bearer sk-1', model: 'whisper-1', language: 'en', audioBytes: true, stream: true });
+    // A recogniser that does not stream (whisper-1 ignores `stream`) answers JSON: the same text.
+    fake.streams = false;
+    assert.equal(await transcribe(speech('hello'), RATE, 'en', new AbortController().signal), 'When do you open tomorrow?');
+    fake.streams = true;
     fake.failWith = 503;
     await assert.rejects(transcribe(speech('hello'), RATE, 'en', new AbortController().signal), (e) => e instanceof TranscriptionError && /503: the fake was told to fail/.test(e.message));
     fake.failWith = null;

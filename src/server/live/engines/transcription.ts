@@ -1,5 +1,6 @@
-// The visitor's words from a finished turn, through the configured OpenAI-compatible transcription
-// endpoint (PALKIT_STT_*, providers/openai): the turn goes as a WAV file with the model and language.
+// The visitor's words from a turn (or the part of it heard so far), through the configured OpenAI-compatible
+// transcription endpoint (PALKIT_STT_*, providers/openai): the audio goes as a WAV file with the model and
+// language, asked to stream, and the words recognised so far are passed on as they come.
 // Errors carry the provider's status.
 import type { ServiceDeps } from '../../app/context.js';
 import { encodeWav } from '../../platform/audio/wav.js';
@@ -7,16 +8,19 @@ import { createTranscription, openAiClient, OpenAiError } from '../../providers/
 
 export class TranscriptionError extends Error {}
 
-export type Transcribe = (samples: Int16Array, sampleRate: number, language: string, signal: AbortSignal) => Promise<string>;
+/** The words recognised so far (all of them, not the latest piece). */
+export type OnWords = (soFar: string) => void;
+
+export type Transcribe = (samples: Int16Array, sampleRate: number, language: string, signal: AbortSignal, onWords?: OnWords) => Promise<string>;
 
 /** A transcriber for the configured endpoint, or undefined when the service has none. */
 export function transcriber(deps: Pick<ServiceDeps, 'config' | 'fetch'>): Transcribe | undefined {
   const client = openAiClient(deps.config.stt, deps.fetch, 'transcription');
   if (!client) return undefined;
   const model = deps.config.stt.model ?? 'whisper-1';
-  return async (samples, sampleRate, language, signal) => {
+  return async (samples, sampleRate, language, signal, onWords) => {
     try {
-      return await createTranscription(client, { model, language, wav: encodeWav(samples, sampleRate) }, signal);
+      return await createTranscription(client, { model, language, wav: encodeWav(samples, sampleRate), ...(onWords ? { onWords } : {}) }, signal);
     } catch (error) {
       throw error instanceof OpenAiError ? new TranscriptionError(error.message) : new TranscriptionError(`transcription failed: ${error instanceof Error ? error.message : String(error)}`);
     }
