@@ -33,7 +33,8 @@ export const Utterance = event('conversation.utterance', {
   speech: z.string(),
 });
 export const UtteranceStreaming = event('conversation.utterance.streaming', {
-  role: z.literal('replica'),
+  /** palkit extension: `user` partials are the visitor's words as the service recognises them (never final). */
+  role: z.enum(['replica', 'user']),
   /** Accumulated text so far. */
   speech: z.string(),
   final: z.boolean(),

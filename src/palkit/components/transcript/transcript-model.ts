@@ -35,7 +35,12 @@ export interface Caption {
   /** True once the complete utterance replaced the streamed text. */
   final: boolean;
   interrupted: boolean;
+  /** Whose words: the PAL's (absent), or the visitor's as the service hears them. */
+  role?: 'user';
 }
+
+/** The key of the visitor's words being heard (one speaker's turn at a time is captioned). */
+const userCaptionKey = 'user-speech';
 
 export interface ApplyResult {
   entries: boolean;
@@ -66,6 +71,9 @@ export class TranscriptModel {
         const inferenceId = message.inference_id;
         const interrupted = inferenceId !== undefined && this.interruptedTurns.has(inferenceId);
         if (role === 'user' && this.confirmChat(speech, inferenceId)) return { entries: true, caption: false };
+        // The visitor's words heard so far were captioned: the complete turn replaces them.
+        const heard = role === 'user' && this.caption?.key === userCaptionKey && !this.caption.final;
+        if (heard) this.caption = { key: userCaptionKey, text: speech, final: true, interrupted: false, role: 'user' };
         const streamed = role === 'replica' ? this.streamedRow(inferenceId) : undefined;
         if (streamed) {
           // The row shown while it was spoken becomes the complete utterance.
@@ -76,12 +84,18 @@ export class TranscriptModel {
           id: this.nextId++, role, speech, timestamp: now, inferenceId, turnIdx: message.turn_idx,
           interrupted, source: 'voice', pending: false,
         });
-        if (role !== 'replica') return { entries: true, caption: false };
+        if (role !== 'replica') return { entries: true, caption: heard };
         this.caption = { key: inferenceId ?? `local-${this.nextId}`, text: speech, final: true, interrupted };
         return { entries: true, caption: true, announce: speech };
       }
       case 'conversation.utterance.streaming': {
-        const { speech, final, is_interrupted } = message.properties;
+        const { speech, final, is_interrupted, role } = message.properties;
+        // The visitor's words as they are heard: a caption only; the transcript takes the complete turn.
+        if (role === 'user') {
+          if (!speech.trim() || (this.caption?.key === userCaptionKey && this.caption.text === speech)) return nothing;
+          this.caption = { key: userCaptionKey, text: speech, final: false, interrupted: false, role: 'user' };
+          return { entries: false, caption: true };
+        }
         const key = message.inference_id ?? 'streaming';
         let entries = this.streamRow(message.inference_id, speech, final, Boolean(is_interrupted), now, message.turn_idx);
         if (final && is_interrupted) entries = this.markInterrupted(message.inference_id) || entries;

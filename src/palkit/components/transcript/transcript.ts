@@ -229,7 +229,7 @@ export class PalTranscript extends LitElement {
     const show = this.captionVisible && caption !== null && caption.text !== '';
     return html`
       <div part="captions" ?hidden=${!show} aria-label=${this.msg('transcript.captionsLabel')} role="group">
-        <p class="caption-text">
+        <p class="caption-text" data-role=${caption?.role ?? 'pal'}>
           <span>${caption?.text}${caption?.interrupted ? html` <span class="interrupted">— ${this.msg('transcript.interrupted')}</span>` : nothing}</span>
         </p>
       </div>

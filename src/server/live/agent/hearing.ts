@@ -1,18 +1,28 @@
 // The local PAL's ears: each visitor's microphone audio goes through voice activity detection. Speech
-// that starts while the PAL talks cuts it off (barge-in); a finished turn is transcribed when the service
-// has a recogniser, and answered. Without one, the visitor's browser recognises the words and sends them
-// as utterances; the audio here then only lets the visitor interrupt.
+// that starts while the PAL talks cuts it off (barge-in). With a recogniser, the turn is transcribed
+// while the visitor still speaks: at each pause the audio so far is sent (its words reach the page as
+// partial captions), and if no more speech follows those words are the turn's — no second request after
+// it ends. The words also decide how long the pause must be: short after a finished sentence, long when
+// they trail off (`end-of-turn.ts`). Without a recogniser, the visitor's browser recognises the words and
+// sends them as utterances; the audio here then only lets the visitor interrupt.
 import type { Participant } from '../../../protocol/room.js';
 import type { ServiceDeps } from '../../app/context.js';
+import type { VoiceChange } from '../engines/vad.js';
+import type { OnWords } from '../engines/transcription.js';
+import { pauseToEndTurn, UNSURE_MS } from './end-of-turn.js';
 
 /** Voice activity of one stream of 16-bit mono samples. */
 export interface VoiceActivity {
-  /** Feeds samples; returns what changed: speech began, or a turn ended with its audio (at the rate it carries). */
-  push(samples: Int16Array): Array<{ type: 'speech-start' } | { type: 'speech-end'; samples: Int16Array; sampleRate: number }>;
+  /** Feeds samples; returns what changed: speech began, paused or went on, or a turn ended with its audio (at the rate it carries). */
+  push(samples: Int16Array): VoiceChange[];
   /** Frees what the detector holds (its WebAssembly instance); it hears nothing after. */
   close(): void;
   /** While the PAL talks, a louder, longer voice is needed to count as speech (its own echo must not). */
   bargeIn: boolean;
+  /** The pause that ends the current turn; the words heard so far change it. */
+  hangoverMs: number;
+  /** Ends the turn now if its pause is already `hangoverMs` long. */
+  endIfOver(): VoiceChange | null;
 }
 
 export interface HearingPort {
@@ -20,6 +30,8 @@ export interface HearingPort {
   /** The visitor began to speak (or, without a recogniser, spoke over the PAL). */
   started(from: Participant): void;
   stopped(from: Participant): void;
+  /** The words of the turn recognised so far, while it goes on (a caption, not yet a turn). */
+  partial(from: Participant, text: string): void;
   /** Transcribed words of a finished turn. */
   heard(from: Participant, text: string): void;
   /** Transcription failed: the visitor is told to type. */
@@ -31,14 +43,27 @@ export interface HearingPort {
 export interface Ears {
   /** Voice activity for one visitor's stream at this sample rate. */
   detector(sampleRate: number): VoiceActivity;
-  /** Turns a finished turn into text; absent when the service has no recogniser. */
-  transcribe?: (samples: Int16Array, sampleRate: number, language: string, signal: AbortSignal) => Promise<string>;
+  /** Turns audio into text (passing the words so far as they come); absent when the service has no recogniser. */
+  transcribe?: (samples: Int16Array, sampleRate: number, language: string, signal: AbortSignal, onWords?: OnWords) => Promise<string>;
+}
+
+/** The transcription of a turn's audio up to its latest pause. */
+interface EarlyWords {
+  readonly abort: AbortController;
+  /** Settles with the words, or null when the request failed (the turn is then transcribed whole). */
+  readonly words: Promise<string | null>;
+  /** The words once they came. */
+  text?: string;
+  /** No speech since the pause: the words are all the turn's so far. */
+  current: boolean;
 }
 
 interface Listener {
   activity: VoiceActivity;
   sampleRate: number;
   speaking: boolean;
+  /** At most one early transcription per visitor: a new pause aborts the one before. */
+  early: EarlyWords | null;
 }
 
 export class PalHearing {
@@ -60,26 +85,18 @@ export class PalHearing {
     let listener = this.listeners.get(from.participant_id);
     if (!listener || listener.sampleRate !== sampleRate) {
       // A new rate needs a new detector; the old one is freed, or each switch would leak one.
-      listener?.activity.close();
-      listener = { activity: this.ears.detector(sampleRate), sampleRate, speaking: false };
+      if (listener) this.drop(listener);
+      listener = { activity: this.ears.detector(sampleRate), sampleRate, speaking: false, early: null };
       this.listeners.set(from.participant_id, listener);
     }
     listener.activity.bargeIn = this.port.palSpeaking;
-    for (const change of listener.activity.push(samples)) {
-      if (change.type === 'speech-start') {
-        listener.speaking = true;
-        this.port.started(from);
-      } else {
-        listener.speaking = false;
-        this.port.stopped(from);
-        void this.transcribe(from, change.samples, change.sampleRate);
-      }
-    }
+    for (const change of listener.activity.push(samples)) this.changed(from, listener, change);
   }
 
   /** A participant left: what it was saying is dropped. */
   forget(participantId: string): void {
-    this.listeners.get(participantId)?.activity.close();
+    const listener = this.listeners.get(participantId);
+    if (listener) this.drop(listener);
     this.listeners.delete(participantId);
   }
 
@@ -89,11 +106,75 @@ export class PalHearing {
     this.listeners.clear();
   }
 
-  private async transcribe(from: Participant, samples: Int16Array, sampleRate: number): Promise<void> {
+  private drop(listener: Listener): void {
+    listener.early?.abort.abort();
+    listener.activity.close();
+  }
+
+  private changed(from: Participant, listener: Listener, change: VoiceChange): void {
+    switch (change.type) {
+      case 'speech-start':
+        listener.early?.abort.abort();
+        listener.early = null;
+        listener.speaking = true;
+        this.port.started(from);
+        return;
+      case 'pause':
+        this.transcribeEarly(from, listener, change.samples, change.sampleRate);
+        return;
+      case 'resume':
+        // More words are coming: the early words are only a caption now, and the pause is back to the usual.
+        if (listener.early) listener.early.current = false;
+        listener.activity.hangoverMs = UNSURE_MS;
+        return;
+      case 'speech-end': {
+        listener.speaking = false;
+        const early = listener.early?.current ? listener.early : null;
+        if (!early) listener.early?.abort.abort();
+        listener.early = null;
+        this.port.stopped(from);
+        void this.finish(from, early, change.samples, change.sampleRate);
+      }
+    }
+  }
+
+  /** Sends the turn so far at a pause; once its words come, they set the pause that ends the turn. */
+  private transcribeEarly(from: Participant, listener: Listener, samples: Int16Array, sampleRate: number): void {
+    const transcribe = this.ears.transcribe;
+    if (!transcribe) return;
+    listener.early?.abort.abort();
+    const abort = new AbortController();
+    const signal = AbortSignal.any([abort.signal, this.abort.signal]);
+    const early: EarlyWords = {
+      abort,
+      current: true,
+      words: transcribe(samples, sampleRate, this.language(), signal, (soFar) => {
+        if (!signal.aborted) this.port.partial(from, soFar);
+      }).then(
+        (text) => text.trim(),
+        (error: unknown) => {
+          if (!signal.aborted) this.deps.log.info('early transcription failed; the turn is transcribed whole', { error: error instanceof Error ? error.message : String(error) });
+          return null;
+        },
+      ),
+    };
+    listener.early = early;
+    void early.words.then((text) => {
+      if (text === null || signal.aborted || listener.early !== early || !early.current) return;
+      early.text = text;
+      listener.activity.hangoverMs = pauseToEndTurn(text);
+      const end = listener.activity.endIfOver();
+      if (end) this.changed(from, listener, end);
+    });
+  }
+
+  /** The turn's words: the early ones when no speech followed them, else (or when they failed) the whole turn's. */
+  private async finish(from: Participant, early: EarlyWords | null, samples: Int16Array, sampleRate: number): Promise<void> {
     const transcribe = this.ears.transcribe;
     if (!transcribe) return;
     try {
-      const text = (await transcribe(samples, sampleRate, this.language(), this.abort.signal)).trim();
+      const known = early ? (early.text ?? (await early.words)) : null;
+      const text = known ?? (await transcribe(samples, sampleRate, this.language(), this.abort.signal, (soFar) => this.port.partial(from, soFar))).trim();
       if (this.abort.signal.aborted) return;
       if (text) this.port.heard(from, text);
       else this.port.missed(from);

@@ -323,6 +323,8 @@ export class PalAgent {
       stopped: () => {
         if (this.hearing.transcribes) this.emit('conversation.user.stopped_speaking', {});
       },
+      // The visitor's words as they are recognised, before the turn is over: a caption that grows.
+      partial: (_from, text) => this.emit('conversation.utterance.streaming', { role: 'user', speech: turnText(text, MAX_TEXT), final: false }),
       heard: (from, text) => this.userTurn(turnText(text, MAX_TEXT), sender(from), true),
       failed: () => {
         if (this.hearingLost) return;
