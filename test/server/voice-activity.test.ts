@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { before, describe, it } from 'node:test';
 import { joinSamples, resample } from '../../src/server/live/engines/pcm.js';
-import { vadReady, VoiceActivityDetector, type VoiceChange } from '../../src/server/live/engines/vad.js';
+import { PAUSE_MS, vadReady, VoiceActivityDetector, type VoiceChange } from '../../src/server/live/engines/vad.js';
 
 const RATE = 16000;
 
@@ -127,11 +127,11 @@ describe('voice activity detection (WebRTC VAD)', () => {
     assert.deepEqual(feed(patient, silence(400)).map((c) => c.type), ['speech-end']);
     const quick = new VoiceActivityDetector(RATE);
     feed(quick, silence(500), words, silence(240));
-    quick.hangoverMs = 160;
+    quick.hangoverMs = PAUSE_MS;
     assert.equal(quick.endIfOver()?.type, 'speech-end', 'a shortened wait that has passed ends the turn now');
     assert.equal(quick.endIfOver(), null, 'once');
     quick.hangoverMs = 10;
-    assert.equal(quick.hangoverMs, 160, 'never shorter than the pause that is reported');
+    assert.equal(quick.hangoverMs, PAUSE_MS, 'never shorter than the pause that is reported');
     quick.hangoverMs = Number.NaN;
     assert.equal(quick.hangoverMs, 600);
   });

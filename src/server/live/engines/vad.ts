@@ -40,7 +40,7 @@ const START_RULE = { ...START, minRms: 0 };
 /** A pause this long ends a turn, unless the listener asks for another length. */
 export const HANGOVER_MS = 600;
 /** A pause this long is reported (with the audio so far): long enough to pass the gaps between words. */
-export const PAUSE_MS = 160;
+export const PAUSE_MS = 120;
 /** The listener's hangover is kept within these (a turn never waits forever, nor ends within a word). */
 const HANGOVER_RANGE = { min: PAUSE_MS, max: 3000 };
 /** Audio kept from before the start, so the first syllable is not lost. */
@@ -189,9 +189,13 @@ export class VoiceActivityDetector {
     return { type: 'speech-end', samples: this.spoken(frames), sampleRate: this.rate };
   }
 
-  /** The turn's audio without its trailing pause (which is not part of what was said), at the same cut for a pause and the end. */
+  /**
+   * The turn's audio up to where the pause was reported, the same for the pause and the end: the rest of
+   * a long pause is not part of what was said, but its first PAUSE_MS are kept, since the detector calls
+   * the quiet end of a word (a final "s") silence.
+   */
   private spoken(frames: Int16Array[]): Int16Array {
-    const keep = Math.max(1, frames.length - Math.floor(this.silentMs / FRAME_MS) + 3);
+    const keep = Math.max(1, frames.length - Math.floor(this.silentMs / FRAME_MS) + PAUSE_MS / FRAME_MS);
     return joinSamples(...frames.slice(0, keep));
   }
 }
