@@ -2,10 +2,13 @@
 // that is over (a full stop, a question mark) needs only the pause that was already heard; words that
 // trail off (a conjunction, an article, a filler such as "um", a comma) get a long wait, so that a
 // visitor who stops to think mid-sentence is not answered half-way; anything else keeps the old 600 ms.
-import { HANGOVER_MS, PAUSE_MS } from '../engines/vad.js';
+import { HANGOVER_MS } from '../engines/vad.js';
 
-/** The words end a sentence: end the turn as soon as they are known. */
-export const SENTENCE_END_MS = PAUSE_MS;
+/**
+ * The words end a sentence: end the turn as soon as they are known, once the pause is this long (a fast
+ * recogniser must not turn the gap before a word into an end: the detector's silence starts ~100 ms late).
+ */
+export const SENTENCE_END_MS = 250;
 /** The words trail off: wait this long for more. */
 export const TRAILING_MS = 1500;
 /** Not sure (no punctuation, or no words yet): the fixed pause turns used to need. */

@@ -9,7 +9,7 @@ import type { Participant } from '../../../protocol/room.js';
 import type { ServiceDeps } from '../../app/context.js';
 import type { VoiceChange } from '../engines/vad.js';
 import type { OnWords } from '../engines/transcription.js';
-import { pauseToEndTurn, UNSURE_MS } from './end-of-turn.js';
+import { pauseToEndTurn, TRAILING_MS, UNSURE_MS } from './end-of-turn.js';
 
 /** Voice activity of one stream of 16-bit mono samples. */
 export interface VoiceActivity {
@@ -159,10 +159,13 @@ export class PalHearing {
       ),
     };
     listener.early = early;
+    // Until the words come the turn cannot be answered anyway, so it does not end on a guess: it waits
+    // for them (as long as for words that trail off); a slow recogniser then never cuts a visitor off.
+    listener.activity.hangoverMs = TRAILING_MS;
     void early.words.then((text) => {
-      if (text === null || signal.aborted || listener.early !== early || !early.current) return;
-      early.text = text;
-      listener.activity.hangoverMs = pauseToEndTurn(text);
+      if (signal.aborted || listener.early !== early || !early.current) return;
+      if (text !== null) early.text = text;
+      listener.activity.hangoverMs = text === null ? UNSURE_MS : pauseToEndTurn(text);
       const end = listener.activity.endIfOver();
       if (end) this.changed(from, listener, end);
     });
