@@ -6,6 +6,7 @@ export const chromiumArgs = [
   '--no-first-run', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required',
 ];
 
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.PALKIT_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: chromiumArgs });
+/** `extraArgs` e.g. `--use-file-for-fake-audio-capture=<wav>`: the fake microphone plays that file. */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.PALKIT_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: [...chromiumArgs, ...extraArgs] });
 }

@@ -66,7 +66,7 @@ async function startSiteverify(): Promise<{ url: string; forms: URLSearchParams[
   return { url: `${await listen(server)}/turnstile/v0/siteverify`, forms, server };
 }
 
-export async function startWorld(env: Record<string, string> = {}): Promise<World> {
+export async function startWorld(env: Record<string, string> = {}, options: { chromiumArgs?: string[] } = {}): Promise<World> {
   const siteverify = await startSiteverify();
   const receiver = await startReceiver();
   const port = await freePort();
@@ -91,7 +91,7 @@ export async function startWorld(env: Record<string, string> = {}): Promise<Worl
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...page.headers }).end(page.html);
   });
   const siteOrigin = await listen(site);
-  const browser = await launchChromium();
+  const browser = await launchChromium(options.chromiumArgs);
 
   const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer> => {
     const response = await fetch(service.url + path, {

@@ -14,7 +14,7 @@ export interface FakeSpeechServices {
   url: string;
   speeches: Array<{ authorization: string | undefined; body: any }>;
   hang: boolean;
-  transcriptions: Array<{ authorization: string | undefined; model: string; language: string; audioBytes: number; stream: boolean }>;
+  transcriptions: Array<{ authorization: string | undefined; model: string; language: string; audioBytes: number; stream: boolean; text?: string }>;
   transcript: string;
   failWith: number | null;
   delayMs: number;
@@ -43,7 +43,7 @@ export async function startFakeSpeechServices(options: { transcript: string; del
       const wait = (share: number) => sleep(Math.max(0, receivedAt + fake.delayMs * share - performance.now()));
       fake.transcriptions.push({
         authorization: req.headers.authorization, model: String(form.get('model')), language: String(form.get('language') ?? ''),
-        audioBytes: file instanceof Blob ? file.size : 0, stream,
+        audioBytes: file instanceof Blob ? file.size : 0, stream, ...(fake.recognise ? { text } : {}),
       });
       if (fake.failWith) return void res.writeHead(fake.failWith, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'the fake was told to fail', type: 'server_error' } }));
       if (!stream || !fake.streams) {

@@ -1,0 +1,145 @@
+// Spoken questions for the voice-to-voice e2e, and a recogniser of them for the fake transcription server.
+// Each question is spoken by espeak-ng in parts; a question in several parts has the visitor stop to think
+// mid-sentence (a pause of `pauseMs` after a word that cannot end it). All of them are laid out in one WAV
+// that Chromium plays as its fake microphone, with room for the PAL's answer after each.
+//
+// The recogniser knows the script and the clock: audio sent at a moment of the file holds what the visitor
+// had said by then — the whole question with its punctuation, or the words so far closed with a full
+// stop, as recognisers close a fragment ("I would like to book a table for."). (Matching the audio itself
+// did not survive the browser's noise suppression and gain control reliably enough to count cut-offs.)
+import { execFileSync } from 'node:child_process';
+
+export interface SpokenQuestion {
+  /** The parts, spoken with `pauseMs` of silence between them. */
+  parts: string[];
+}
+
+export interface QuestionLayout {
+  text: string;
+  paused: boolean;
+  /** Where the question starts and ends in the file (ms). */
+  startMs: number;
+  endMs: number;
+}
+
+export interface SpokenFile {
+  wav: Uint8Array;
+  rate: number;
+  durationMs: number;
+  questions: QuestionLayout[];
+  /** The recogniser: the words said by this point of the file (ms). */
+  wordsBy(fileMs: number): string;
+}
+
+
+/** espeak-ng's speech without the silence it puts before and after. */
+function spoken(text: string): { samples: Int16Array; rate: number } {
+  const wav = execFileSync('espeak-ng', ['--stdout', '-s', '165', text]);
+  const { samples, rate } = readWav(new Uint8Array(wav.buffer, wav.byteOffset, wav.length));
+  let first = 0;
+  let last = samples.length - 1;
+  while (first < last && Math.abs(samples[first]!) < 300) first++;
+  while (last > first && Math.abs(samples[last]!) < 300) last--;
+  return { samples: samples.slice(first, last + 1), rate };
+}
+
+/** The 16-bit mono PCM of a WAV file (the first `data` chunk; espeak-ng's stdout header gives no length). */
+export function readWav(bytes: Uint8Array): { samples: Int16Array; rate: number } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const rate = view.getUint32(24, true);
+  let at = 12;
+  while (at + 8 <= bytes.length) {
+    const id = String.fromCharCode(...bytes.subarray(at, at + 4));
+    const size = view.getUint32(at + 4, true);
+    if (id === 'data') {
+      const end = size === 0 || size === 0xffffffff || at + 8 + size > bytes.length ? bytes.length : at + 8 + size;
+      const copy = bytes.slice(at + 8, end - ((end - at - 8) % 2));
+      return { samples: new Int16Array(copy.buffer), rate };
+    }
+    at += 8 + size + (size % 2);
+  }
+  throw new Error('a WAV file without data');
+}
+
+function wavOf(samples: Int16Array, rate: number): Uint8Array {
+  const bytes = new Uint8Array(44 + samples.length * 2);
+  const view = new DataView(bytes.buffer);
+  const ascii = (at: number, text: string) => [...text].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
+  ascii(0, 'RIFF');
+  view.setUint32(4, 36 + samples.length * 2, true);
+  ascii(8, 'WAVEfmt ');
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true);
+  view.setUint16(22, 1, true);
+  view.setUint32(24, rate, true);
+  view.setUint32(28, rate * 2, true);
+  view.setUint16(32, 2, true);
+  view.setUint16(34, 16, true);
+  ascii(36, 'data');
+  view.setUint32(40, samples.length * 2, true);
+  new Int16Array(bytes.buffer, 44).set(samples);
+  return bytes;
+}
+
+export function spokenFile(questions: SpokenQuestion[], layout: { leadMs: number; pauseMs: number; answerRoomMs: number }): SpokenFile {
+  const parts = questions.map((q) => q.parts.map((text) => ({ text, ...spoken(text) })));
+  const rate = parts[0]![0]!.rate;
+  const ms = (n: number) => Math.round((n * rate) / 1000);
+  const chunks: Int16Array[] = [new Int16Array(ms(layout.leadMs))];
+  let at = ms(layout.leadMs);
+  const laid: QuestionLayout[] = [];
+  // Per question: where each part's words are in it (ms from its start).
+  const models: Array<{ parts: Array<{ words: string[]; fromMs: number; toMs: number }>; text: string }> = [];
+  for (const [qi, q] of parts.entries()) {
+    const start = at;
+    const own: Int16Array[] = [];
+    const spans: Array<{ words: string[]; fromMs: number; toMs: number }> = [];
+    let offset = 0;
+    for (const [pi, part] of q.entries()) {
+      if (pi > 0) {
+        own.push(new Int16Array(ms(layout.pauseMs)));
+        offset += ms(layout.pauseMs);
+      }
+      own.push(part.samples);
+      spans.push({ words: part.text.split(/\s+/), fromMs: (offset / rate) * 1000, toMs: ((offset + part.samples.length) / rate) * 1000 });
+      offset += part.samples.length;
+    }
+    const audio = new Int16Array(offset);
+    let o = 0;
+    for (const c of own) {
+      audio.set(c, o);
+      o += c.length;
+    }
+    chunks.push(audio, new Int16Array(ms(layout.answerRoomMs)));
+    at += audio.length + ms(layout.answerRoomMs);
+    const text = questions[qi]!.parts.join(' ');
+    laid.push({ text, paused: q.length > 1, startMs: (start / rate) * 1000, endMs: ((start + audio.length) / rate) * 1000 });
+    models.push({ parts: spans, text });
+  }
+  const all = new Int16Array(at);
+  let o = 0;
+  for (const c of chunks) {
+    all.set(c, o);
+    o += c.length;
+  }
+
+  function wordsBy(fileMs: number): string {
+    const index = laid.findLastIndex((q) => q.startMs <= fileMs);
+    if (index < 0) return '';
+    const model = models[index]!;
+    const reached = fileMs - laid[index]!.startMs;
+    const words: string[] = [];
+    let whole = true;
+    for (const part of model.parts) {
+      if (part.toMs <= reached) words.push(...part.words);
+      else {
+        whole = false;
+        if (part.fromMs < reached) words.push(...part.words.slice(0, Math.floor((part.words.length * (reached - part.fromMs)) / (part.toMs - part.fromMs))));
+      }
+    }
+    if (whole) return model.text;
+    return words.length ? `${words.join(' ').replace(/[.,?!]+$/, '')}.` : '';
+  }
+
+  return { wav: wavOf(all, rate), rate, durationMs: (all.length / rate) * 1000, questions: laid, wordsBy };
+}
