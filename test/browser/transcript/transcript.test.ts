@@ -41,6 +41,31 @@ describe('pal-transcript captions', () => {
     await expect(el).to.be.accessible();
   });
 
+  it("shows the visitor's words as they are heard, completed by their turn, then the PAL's reply; the panel lists only the complete turn", async () => {
+    const panel = await fixture<PalTranscript>(html`<pal-transcript .link=${link}></pal-transcript>`);
+    const text = () => el.shadowRoot!.querySelector<HTMLElement>('.caption-text')!;
+    link.event('conversation.utterance.streaming', { role: 'user', speech: 'I would like', final: false });
+    await el.updateComplete;
+    expect(captions().hidden).to.be.false;
+    expect(text().textContent!.trim()).to.equal('I would like');
+    expect(text().dataset.role).to.equal('user');
+    link.event('conversation.utterance.streaming', { role: 'user', speech: 'I would like to book a table for', final: false });
+    await el.updateComplete;
+    expect(text().textContent!.trim()).to.equal('I would like to book a table for');
+    link.event('conversation.utterance', { role: 'user', speech: 'I would like to book a table for four.' }, { inference_id: 'u1' });
+    await el.updateComplete;
+    expect(text().textContent!.trim()).to.equal('I would like to book a table for four.');
+    await panel.updateComplete;
+    const rows = () => [...panel.shadowRoot!.querySelectorAll('li')].map((li) => li.textContent!);
+    expect(rows().length).to.equal(1);
+    expect(rows()[0]).to.contain('I would like to book a table for four.');
+    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'A table for four', final: false }, { inference_id: 'r1' });
+    await el.updateComplete;
+    expect(text().textContent!.trim()).to.equal('A table for four');
+    expect(text().dataset.role).to.equal('pal');
+    await expect(el).to.be.accessible();
+  });
+
   it('marks an interrupted turn and hides the caption after the hold time', async () => {
     el.captionHold = 50;
     link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Let me explain', final: false }, { inference_id: 'i2' });
