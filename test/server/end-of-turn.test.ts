@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { pauseToEndTurn, SENTENCE_END_MS, TRAILING_MS, turnEnding, UNSURE_MS } from '../../src/server/live/agent/end-of-turn.js';
-import { sseData } from '../../src/server/live/engines/sse-data.js';
+import { sseData } from '../../src/server/providers/openai/sse.js';
 import { PAUSE_MS } from '../../src/server/live/engines/vad.js';
 
 describe('end of turn from the words so far', () => {
