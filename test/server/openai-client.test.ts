@@ -101,11 +101,11 @@ describe('every capability with or without /v1 in the base URL', () => {
     }
   });
 
-  it('transcription: the visitor\'s turn as a WAV file', async () => {
+  it('transcription: the visitor\'s turn as a WAV file, asked to stream', async () => {
     for (const base of forms(speech.url)) {
       const transcribe = transcriber(depsFor({ PALKIT_STT_BASE_URL: base, PALKIT_STT_API_KEY: KEY }))!;
       assert.equal(await transcribe(new Int16Array(1600), 16_000, 'de', never()), 'When do you open?', base);
-      assert.deepEqual({ ...speech.transcriptions.at(-1)!, audioBytes: speech.transcriptions.at(-1)!.audioBytes }, { authorization: `Bearer ${KEY}`, model: 'whisper-1', language: 'de', audioBytes: 44 + 3200, stream: false });
+      assert.deepEqual({ ...speech.transcriptions.at(-1)!, audioBytes: speech.transcriptions.at(-1)!.audioBytes }, { authorization: `Bearer ${KEY}`, model: 'whisper-1', language: 'de', audioBytes: 44 + 3200, stream: true });
     }
   });
 });
