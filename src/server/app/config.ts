@@ -39,6 +39,7 @@ const EnvSchema = z.object({
   PALKIT_INVITE_DOMAIN: z.string().trim().regex(/^[a-z0-9.-]+$/i, 'must be a domain name').default('invite.palkit.local'),
   PALKIT_FACE_TRAINING_STEP_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   PALKIT_RENDER_PATH: optionalString,
+  PALKIT_FFMPEG: optionalString,
   PALKIT_ROOM_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
   PALKIT_PAL_WORDS_PER_MINUTE: z.coerce.number().min(10).max(60_000).default(160),
   PALKIT_EMBEDDINGS_BASE_URL: optionalString,
@@ -113,8 +114,10 @@ export interface Config {
   inviteDomain: string;
   /** Pause between face training steps (tests slow training down to interrupt it; 0 in production). */
   faceTrainingStepMs: number;
-  /** Directories (PATH syntax) where the local renderer looks for espeak-ng and ffmpeg; defaults to PATH. */
+  /** Directories (PATH syntax) where the local renderer looks for espeak-ng; defaults to PATH. */
   renderPath: string | undefined;
+  /** Another ffmpeg than the bundled one: a path, or a name looked up on PATH (platform/media/ffmpeg.ts). */
+  ffmpeg: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -195,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     inviteDomain: e.PALKIT_INVITE_DOMAIN.toLowerCase(),
     faceTrainingStepMs: e.PALKIT_FACE_TRAINING_STEP_MS,
     renderPath: e.PALKIT_RENDER_PATH,
+    ffmpeg: e.PALKIT_FFMPEG,
   };
 }
 

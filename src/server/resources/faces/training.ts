@@ -9,6 +9,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { JobHandler } from '../../platform/jobs/queue.js';
 import { OutboundBlockedError, OutboundTooLargeError } from '../../platform/net/guarded-fetch.js';
 import { storeMedia } from '../media/store.js';
+import { locateFfmpeg } from '../../platform/media/ffmpeg.js';
 import { extractFrame, probeVideo, ToolMissing, VideoUnreadable, withVideoFile } from './media-tools.js';
 import { sniffVideoContainer, type VideoContainer } from './video-check.js';
 import { scrubText } from '../../app/log.js';
@@ -146,11 +147,11 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
       if (progressDone(face.training_progress) < 2) {
         const bytes = await videoBytes(details);
         try {
-          details = { ...details, probe: await withVideoFile(bytes, details.container?.extension ?? 'mp4', probeVideo) };
+          details = { ...details, probe: await withVideoFile(bytes, details.container?.extension ?? 'mp4', (path) => probeVideo(locateFfmpeg(config.ffmpeg), path)) };
         } catch (error) {
           if (error instanceof VideoUnreadable) throw new TrainingFailure(`the training video is not usable: ${error.message}`);
           if (!(error instanceof ToolMissing)) throw error;
-          details = { ...details, probe_skipped: 'ffprobe is not installed' };
+          details = { ...details, probe_skipped: error.message };
         }
         await commitStep(faceId, 2, async () => ({ training_details: JSON.stringify(details) }));
         await sleep(config.faceTrainingStepMs, signal);
@@ -162,12 +163,12 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
         let frame: Uint8Array | null = null;
         try {
           // A frame a little into the video: the very first one is often black or mid-blink.
-          frame = await withVideoFile(bytes, details.container?.extension ?? 'mp4', (path) => extractFrame(path, Math.min(0.5, duration / 4)));
+          frame = await withVideoFile(bytes, details.container?.extension ?? 'mp4', (path) => extractFrame(locateFfmpeg(config.ffmpeg), path, Math.min(0.5, duration / 4)));
         } catch (error) {
           if (error instanceof VideoUnreadable) throw new TrainingFailure(`the training video is not usable: ${error.message}`);
           if (!(error instanceof ToolMissing)) throw error;
           // Without ffmpeg there is no still image: thumbnail_image_url stays null and players use the video.
-          details = { ...details, thumbnail_skipped: 'ffmpeg is not installed' };
+          details = { ...details, thumbnail_skipped: error.message };
         }
         await commitStep(faceId, 3, async (trx) => {
           if (!frame) return { training_details: JSON.stringify(details) };

@@ -1,4 +1,4 @@
-// The renderer that runs on this machine: espeak-ng synthesises speech into WAV, ffmpeg encodes it to
+// The renderer that runs on this machine: espeak-ng synthesises speech into WAV, ffmpeg (bundled) encodes it to
 // MP3/Ogg and makes the talking-face MP4 (the face image held, or the face video looped, under the
 // speech; a background shown behind it picture-in-picture), a still JPEG and a small GIF preview.
 // Every run gets its own temporary directory, removed afterwards; user text reaches espeak-ng only
@@ -6,6 +6,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { locateFfmpeg, type FfmpegLookup } from '../../../platform/media/ffmpeg.js';
 import { RenderError, type AudioFormat, type MediaInput, type RenderOptions, type Renderer } from './contract.js';
 import { findTool, runTool, ToolFailedError } from './subprocess.js';
 import { wavDurationSeconds } from '../../../platform/audio/wav.js';
@@ -30,12 +31,19 @@ const tools = {
 } as const;
 
 export interface LocalRendererOptions {
-  /** Directories to look for espeak-ng and ffmpeg in, PATH syntax. */
+  /** Directories to look for espeak-ng in, PATH syntax. */
   searchPath: string;
+  /** The ffmpeg to encode with; the bundled build by default. */
+  ffmpeg?: FfmpegLookup;
 }
 
 export function createLocalRenderer(options: LocalRendererOptions): Renderer {
+  const ffmpegLookup = options.ffmpeg ?? locateFfmpeg(undefined);
   function tool(name: keyof typeof tools): string {
+    if (name === 'ffmpeg') {
+      if ('missing' in ffmpegLookup) throw new RenderError(`${tools.ffmpeg} is not installed: ${ffmpegLookup.missing}`);
+      return ffmpegLookup.path;
+    }
     const found = findTool(name, options.searchPath);
     if (!found) throw new RenderError(`${tools[name]} is not installed: ${name} was not found on the renderer's search path (PALKIT_RENDER_PATH or PATH)`);
     return found;
@@ -66,7 +74,7 @@ export function createLocalRenderer(options: LocalRendererOptions): Renderer {
     async renderSpeech(text, voice, format, opts: RenderOptions = {}) {
       if (!VOICE_PATTERN.test(voice)) throw new RenderError(`voice "${voice.slice(0, 40)}" is not a valid voice name`);
       const espeak = tool('espeak-ng');
-      const target: AudioFormat = format ?? (findTool('ffmpeg', options.searchPath) ? 'mp3' : 'wav');
+      const target: AudioFormat = format ?? ('path' in ffmpegLookup ? 'mp3' : 'wav');
       const ffmpeg = target === 'wav' ? undefined : tool('ffmpeg');
       return inTempDir(async (dir) => {
         await writeFile(join(dir, 'script.txt'), text, 'utf8');

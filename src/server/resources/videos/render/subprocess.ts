@@ -1,8 +1,6 @@
 // Runs a tool binary without a shell (arguments are never parsed by one, so user text cannot become a
 // command), with a time limit and an abort signal, keeping only the tail of stderr for error messages.
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 
 export interface RunOptions {
   cwd: string;
@@ -12,20 +10,7 @@ export interface RunOptions {
 
 export class ToolFailedError extends Error {}
 
-/** Full path of `name` in the first directory of `searchPath` that has it executable, or undefined. */
-export function findTool(name: string, searchPath: string): string | undefined {
-  for (const dir of searchPath.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      /* not here */
-    }
-  }
-  return undefined;
-}
+export { findTool } from '../../../platform/media/find-tool.js';
 
 export function runTool(file: string, args: string[], options: RunOptions): Promise<void> {
   return new Promise((resolve, reject) => {
