@@ -1,6 +1,7 @@
 // A visitor's voice for room tests: words spoken by espeak-ng at 16 kHz, sent as a browser sends its
 // microphone (20 ms audio frames, in real time).
 import { execFileSync } from 'node:child_process';
+import { bundledFfmpeg } from './ffmpeg.js';
 import { AudioFrameKind, encodeAudioFrame } from '../../src/protocol/room.js';
 import type { RoomClient } from './live-fixtures.js';
 
@@ -9,7 +10,7 @@ const FRAME = MICROPHONE_RATE / 50;
 
 export function speech(text: string): Int16Array {
   const wav = execFileSync('espeak-ng', ['--stdout', '-s', '170', text]);
-  const raw = execFileSync('ffmpeg', ['-loglevel', 'error', '-i', 'pipe:0', '-ar', String(MICROPHONE_RATE), '-ac', '1', '-f', 's16le', 'pipe:1'], { input: wav });
+  const raw = execFileSync(bundledFfmpeg(), ['-loglevel', 'error', '-i', 'pipe:0', '-ar', String(MICROPHONE_RATE), '-ac', '1', '-f', 's16le', 'pipe:1'], { input: wav });
   return new Int16Array(raw.buffer, raw.byteOffset, raw.length / 2);
 }
 

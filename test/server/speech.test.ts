@@ -149,7 +149,8 @@ describe('speech without the rendering tools', () => {
     const espeakOnly = mkdtempSync(join(tmpdir(), 'palkit-espeak-only-'));
     symlinkSync(execFileSync('which', ['espeak-ng']).toString().trim(), join(espeakOnly, 'espeak-ng'));
     const none = await startTestService({ PALKIT_RENDER_PATH: empty });
-    const noFfmpeg = await startTestService({ PALKIT_RENDER_PATH: espeakOnly });
+    // The service brings its own ffmpeg; PALKIT_FFMPEG pointing at nothing stands for a platform without one.
+    const noFfmpeg = await startTestService({ PALKIT_RENDER_PATH: espeakOnly, PALKIT_FFMPEG: join(espeakOnly, 'ffmpeg') });
     try {
       const a = await none.api('POST', '/v2/speech', { script: 'Hi.' });
       const failed = await waitForFinished(none, `/v2/speech/${a.body.speech_id}`);

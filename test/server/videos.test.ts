@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createLocalRenderer } from '../../src/server/resources/videos/render/local-renderer.js';
+import { locateFfmpeg } from '../../src/server/platform/media/ffmpeg.js';
+import { probeVideo } from '../../src/server/resources/faces/media-tools.js';
 import { storeMedia } from '../../src/server/resources/media/store.js';
 import { videoGenerationJob } from '../../src/server/resources/videos/generate.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
@@ -96,8 +98,8 @@ describe('videos', () => {
     try {
       const file = join(dir, 'v.mp4');
       writeFileSync(file, mp4.bytes);
-      const probe = execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0', file]).toString().trim();
-      assert.equal(probe, '640,360', 'the background frame sets the size');
+      const { width, height } = await probeVideo(locateFfmpeg(undefined), file);
+      assert.deepEqual([width, height], [640, 360], 'the background frame sets the size');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -277,7 +279,8 @@ describe('videos without the rendering tools', () => {
     symlinkSync(execFileSync('which', ['espeak-ng']).toString().trim(), join(espeakOnly, 'espeak-ng'));
     const receiver = await startReceiver();
     const none = await startTestService({ PALKIT_RENDER_PATH: empty });
-    const noFfmpeg = await startTestService({ PALKIT_RENDER_PATH: espeakOnly });
+    // The service brings its own ffmpeg; PALKIT_FFMPEG pointing at nothing stands for a platform without one.
+    const noFfmpeg = await startTestService({ PALKIT_RENDER_PATH: espeakOnly, PALKIT_FFMPEG: join(espeakOnly, 'ffmpeg') });
     try {
       const a = await none.api('POST', '/v2/videos', { face_id: await insertFace(none, 1), script: 'Hi.', callback_url: `${receiver.url}/none` });
       const failed = await waitForFinished(none, `/v2/videos/${a.body.video_id}`);

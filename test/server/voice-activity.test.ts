@@ -1,8 +1,9 @@
-// Voice activity of a visitor's microphone, on real speech (espeak-ng, resampled to 16 kHz by ffmpeg):
+// Voice activity of a visitor's microphone, on real speech (espeak-ng, resampled to 16 kHz by the bundled ffmpeg):
 // one turn with its start and end on time, nothing on silence or noise, and a stricter rule while the
 // PAL talks.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { bundledFfmpeg } from '../helpers/ffmpeg.js';
 import { before, describe, it } from 'node:test';
 import { joinSamples, resample } from '../../src/server/live/engines/pcm.js';
 import { PAUSE_MS, vadReady, VoiceActivityDetector, type VoiceChange } from '../../src/server/live/engines/vad.js';
@@ -11,7 +12,7 @@ const RATE = 16000;
 
 function speech(text: string): Int16Array {
   const wav = execFileSync('espeak-ng', ['--stdout', '-s', '160', text]);
-  const raw = execFileSync('ffmpeg', ['-loglevel', 'error', '-i', 'pipe:0', '-ar', String(RATE), '-ac', '1', '-f', 's16le', 'pipe:1'], { input: wav });
+  const raw = execFileSync(bundledFfmpeg(), ['-loglevel', 'error', '-i', 'pipe:0', '-ar', String(RATE), '-ac', '1', '-f', 's16le', 'pipe:1'], { input: wav });
   return new Int16Array(raw.buffer, raw.byteOffset, raw.length / 2);
 }
 
