@@ -1,9 +1,10 @@
-// Installs the system programs palkit uses when they are missing: ffmpeg and espeak-ng (the PAL's voice,
-// face thumbnails, video and speech rendering) and libespeak-ng's headers (the voice's word timing) for
+// Installs the system programs palkit uses when they are missing: espeak-ng (the PAL's voice, speech
+// rendering) and libespeak-ng's headers (the voice's word timing) for
 // `npm start`; for the tests (`npm test`) the three browser engines too: Debian's Chromium, Firefox ESR
 // (with PulseAudio, so that headless Firefox has an audio output), and WebKitGTK's WebKitWebDriver and
 // MiniBrowser (webkit2gtk-driver) with Xvfb to show it, and openssl for its stand-in proxy's certificate. As root with apt-get it installs them;
-// otherwise it says what to install and what needs them will fail or fall back.
+// otherwise it says what to install and what needs them will fail or fall back. ffmpeg is not among them: the
+// service and the tests run the build @palkit/server installs from npm (@ffmpeg-installer/<os>-<arch>).
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -18,7 +19,6 @@ const needed = [
     ['pulseaudio-utils', '/usr/bin/pactl'],
     ['openssl', '/usr/bin/openssl'],
   ]),
-  ['ffmpeg', '/usr/bin/ffmpeg'],
   ['espeak-ng', '/usr/bin/espeak-ng'],
   // The local voice's bridge to libespeak-ng (exact word and phoneme timing) is compiled against it.
   ['libespeak-ng-dev', '/usr/include/espeak-ng/speak_lib.h'],
