@@ -3,16 +3,21 @@
 // /palkit.js and /openapi.json, reads a document on its extraction worker; SIGTERM with a live room closes the room socket with 1012 (service
 // restarting) and exits 0 within 10 s; `keys create` and `migrate` work. Needs `npm run build` first. The service
 // needs none of its workspace siblings at run time (it bundles the protocol and carries the built script tag).
+// Then the issue-24 bar: run with only `node` on PATH (no cc, espeak-ng or ffmpeg from the system), it serves,
+// renders a speech item with audible audio, trains a face (ffmpeg from npm) and speaks in a local room.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { AudioFrameKind } from '../../src/protocol/room.js';
 import { RoomClient } from '../helpers/live-fixtures.js';
 import { startFileServer, waitUntil } from '../helpers/loopback.js';
-import { cleanEnv, installInto, installedPackages, npx, packWorkspaces, repoRoot as root, run } from '../../scripts/packing.js';
+import { cleanEnv, folderBytes, installInto, installedPackages, npx, packWorkspaces, repoRoot as root, run } from '../../scripts/packing.js';
 import { freePort } from '../helpers/process.js';
+import { rms, wavSamples } from '../helpers/audio-level.js';
+import { mediaFixture } from '../helpers/media-fixtures.js';
 
 const KEY = 'install-key-owner-1';
 
@@ -27,6 +32,10 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
     work = mkdtempSync(join(tmpdir(), 'palkit-install-'));
     app = join(work, 'app');
     installInto(app, [packWorkspaces(work).get('@palkit/server')!]);
+    const modules = join(app, 'node_modules');
+    const ffmpegBytes = existsSync(join(modules, '@ffmpeg-installer')) ? folderBytes(join(modules, '@ffmpeg-installer')) : 0;
+    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+    console.log(`@palkit/server installed: ${installedPackages(app).length} packages, ${mb(folderBytes(modules))} MB (ffmpeg ${mb(ffmpegBytes)} MB)`);
   });
 
   after(() => {
@@ -132,5 +141,125 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
         if (pid) try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ }
       }
     }
+  });
+
+  describe('run with only node on PATH', () => {
+    let url: string;
+    let child: ChildProcess;
+    let output = '';
+    let nodeOnly: string;
+    let files: Awaited<ReturnType<typeof startFileServer>>;
+    const api = async (method: string, path: string, body?: unknown) => {
+      const r = await fetch(url + path, { method, headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      return { status: r.status, body: (await r.json()) as any };
+    };
+    const ffmpegBinary = () => {
+      const dir = join(app, 'node_modules/@ffmpeg-installer', `${process.platform}-${process.arch}`);
+      return join(dir, readdirSync(dir).find((name) => /^ffmpeg(\.exe)?$/.test(name))!);
+    };
+
+    before(async () => {
+      // PATH is one folder holding a link to node: no sh, cc, espeak-ng, ffmpeg or ffprobe.
+      nodeOnly = mkdtempSync(join(tmpdir(), 'palkit-node-only-'));
+      symlinkSync(process.execPath, join(nodeOnly, 'node'));
+      for (const tool of ['cc', 'espeak-ng', 'ffmpeg', 'ffprobe']) assert.equal(run(tool, ['--version'], app, { PATH: nodeOnly }).error?.message.includes('ENOENT'), true, `${tool} is out of reach`);
+      // As if the install had skipped the package's postinstall (`chmod u+x ffmpeg`): the service sets the mode itself.
+      chmodSync(ffmpegBinary(), 0o644);
+      files = await startFileServer({ '/face.mp4': { body: readFileSync(mediaFixture('sample-face.mp4')), contentType: 'video/mp4' } });
+      const port = await freePort();
+      url = `http://127.0.0.1:${port}`;
+      // The command as npm links it (node_modules/.bin/palkit → dist/cli.js), started by node itself: npx needs a shell.
+      child = spawn(process.execPath, [join(app, 'node_modules/@palkit/server/dist/cli.js'), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+        cwd: app,
+        env: cleanEnv({ PATH: nodeOnly, PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1`, PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128', PALKIT_LOG: 'error', PALKIT_ROOM_POLL_MS: '200' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+      await waitUntil(async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true, 60_000, `the service to answer:\n${output}`);
+    });
+
+    after(async () => {
+      child?.kill('SIGKILL');
+      await files?.close();
+      if (nodeOnly) rmSync(nodeOnly, { recursive: true, force: true });
+    });
+
+    it('serves /healthz and /palkit.js', async () => {
+      for (const path of ['/healthz', '/palkit.js']) {
+        const r = await fetch(url + path);
+        assert.equal(r.status, 200, `${path}: ${r.status}`);
+        await r.arrayBuffer();
+      }
+    });
+
+    /** A face trained from the test-pattern video, as the API shows it when training ended. */
+    async function trainFace(): Promise<any> {
+      const face = await api('POST', '/v2/faces', { face_name: 'Node only', train_video_url: `${files.url}/face.mp4` });
+      assert.equal(face.status, 200, JSON.stringify(face.body));
+      let trained: any;
+      await waitUntil(async () => (trained = (await api('GET', `/v2/faces/${face.body.face_id}`)).body).status !== 'training', 60_000, 'face training');
+      return trained;
+    }
+
+    it('trains a face from a test-pattern video with the ffmpeg it installed: probe and JPEG thumbnail', async () => {
+      const trained = await trainFace();
+      assert.equal(trained.status, 'completed', JSON.stringify(trained));
+      assert.ok(trained.thumbnail_image_url, `a thumbnail was extracted (no ffmpeg → none): ${JSON.stringify(trained)}`);
+      const image = await fetch(trained.thumbnail_image_url);
+      assert.equal(image.headers.get('content-type'), 'image/jpeg');
+      const jpeg = Buffer.from(await image.arrayBuffer());
+      assert.deepEqual([...jpeg.subarray(0, 2)], [0xff, 0xd8]);
+      assert.ok(jpeg.length > 1000, `${jpeg.length} bytes`);
+      assert.ok((statSync(ffmpegBinary()).mode & 0o100) !== 0, 'the service made its ffmpeg executable');
+    });
+
+    // The speech parts need the WebAssembly voice (issue 24, the wasmvoice branch): with only node on PATH
+    // the C eSpeak bridge has neither cc nor libespeak-ng to build against.
+    it('renders a speech item with audible audio (WAV, and MP3 by default)', async () => {
+      const wav = await api('POST', '/v2/speech', { script: 'Hello from palkit, running with only node on the path.', audio_format: 'wav' });
+      assert.equal(wav.status, 200, JSON.stringify(wav.body));
+      let item: any;
+      await waitUntil(async () => ['ready', 'error'].includes((item = (await api('GET', `/v2/speech/${wav.body.speech_id}`)).body).status), 60_000, 'speech');
+      assert.equal(item.status, 'ready', `${item.error_details}\n${output}`);
+      const audio = await fetch(item.audio_url);
+      assert.equal(audio.headers.get('content-type'), 'audio/wav');
+      const { sampleRate, samples } = wavSamples(new Uint8Array(await audio.arrayBuffer()));
+      const level = rms(samples);
+      console.log(`speech item: ${(samples.length / sampleRate).toFixed(2)} s, RMS ${level.toFixed(3)} of full scale`);
+      assert.ok(samples.length / sampleRate > 1, `${samples.length / sampleRate} s of audio`);
+      assert.ok(level > 0.01, `audible: RMS ${level} > 0.01 (−40 dBFS)`);
+
+      // Without a format the service encodes MP3 with its ffmpeg; decoded back with the same binary, it is as loud.
+      const mp3 = await api('POST', '/v2/speech', { script: 'And once more as MP3.' });
+      await waitUntil(async () => ['ready', 'error'].includes((item = (await api('GET', `/v2/speech/${mp3.body.speech_id}`)).body).status), 60_000, 'MP3 speech');
+      assert.equal(item.status, 'ready', item.error_details);
+      const encoded = await fetch(item.audio_url);
+      assert.equal(encoded.headers.get('content-type'), 'audio/mpeg');
+      const decoded = spawnSync(ffmpegBinary(), ['-v', 'error', '-i', 'pipe:0', '-f', 'wav', '-acodec', 'pcm_s16le', 'pipe:1'], { input: Buffer.from(await encoded.arrayBuffer()), maxBuffer: 64 << 20 });
+      assert.equal(decoded.status, 0, decoded.stderr?.toString());
+      assert.ok(rms(wavSamples(new Uint8Array(decoded.stdout)).samples) > 0.01, 'the MP3 is audible');
+    });
+
+    it('speaks in a local room: the PAL greets and the visitor hears non-silent PAL audio frames', async () => {
+      const face = await trainFace();
+      const pal = await api('POST', '/v2/pals', { pal_name: 'Node-only PAL', system_prompt: 'Repeat.', pipeline_mode: 'echo', default_face_id: face.face_id });
+      assert.equal(pal.status, 200, JSON.stringify(pal.body));
+      const conversation = await api('POST', '/v2/conversations', { pal_id: pal.body.pal_id, custom_greeting: 'Hello, I am speaking with only node on the path.' });
+      assert.equal(conversation.status, 200, JSON.stringify(conversation.body));
+      const room = await RoomClient.join(conversation.body.conversation_url, conversation.body.meeting_token, 'Visitor');
+      try {
+        await room.waitForEvent('conversation.replica.stopped_speaking', () => true, 60_000);
+        const voice = room.audio.filter((f) => f.kind === AudioFrameKind.palVoice);
+        const samples = new Int16Array(voice.reduce((n, f) => n + f.samples.length, 0));
+        voice.reduce((at, f) => (samples.set(f.samples, at), at + f.samples.length), 0);
+        const level = rms(samples);
+        console.log(`room: ${voice.length} PAL audio frames, ${(samples.length / (voice[0]?.sampleRate ?? 1)).toFixed(2)} s, RMS ${level.toFixed(3)}`);
+        assert.ok(voice.length > 10, `${voice.length} PAL audio frames`);
+        assert.ok(level > 0.01, `audible: RMS ${level} > 0.01`);
+      } finally {
+        room.close();
+      }
+    });
   });
 });
