@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createLocalRenderer } from '../../src/server/resources/videos/render/local-renderer.js';
-import { wav } from '../../src/server/live/engines/transcription.js';
+import { encodeWav as wav } from '../../src/server/platform/audio/wav.js';
 import { startFileServer, waitUntil } from '../helpers/loopback.js';
 import { mediaFixture } from '../helpers/media-fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';

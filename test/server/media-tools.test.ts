@@ -12,7 +12,7 @@ import { parseInputInfo } from '../../src/server/platform/media/input-info.js';
 import { extractFrame, probeVideo, VideoUnreadable } from '../../src/server/resources/faces/media-tools.js';
 import { createLocalRenderer } from '../../src/server/resources/videos/render/local-renderer.js';
 import { RenderError } from '../../src/server/resources/videos/render/contract.js';
-import { wav } from '../../src/server/live/engines/transcription.js';
+import { encodeWav as wav } from '../../src/server/platform/audio/wav.js';
 import { mediaFixture } from '../helpers/media-fixtures.js';
 
 const mp4 = readFileSync(mediaFixture('sample-face.mp4'));
