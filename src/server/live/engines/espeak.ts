@@ -13,7 +13,7 @@ import { Bridge, FRAME, type BridgeRequest } from './espeak/bridge.js';
 import { BridgeBinary } from './espeak/bridge-binary.js';
 import { FairQueue } from './fair-queue.js';
 import { estimatedVisemes, estimatedWords, visemeOfPhoneme } from './visemes-of.js';
-import { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesis.js';
+import { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesizer.js';
 
 const DEFAULT_RATE = 175;
 const DEFAULT_LANE = '';
