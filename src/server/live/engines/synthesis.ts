@@ -1,6 +1,7 @@
 // How the service gives the PAL a voice: a synthesiser turns a short text (a sentence or two) into a
-// stream of samples with word and mouth-shape timing. eSpeak NG on this machine by default; an
-// OpenAI-compatible speech endpoint when one is configured, falling back to eSpeak when it fails.
+// stream of samples with word and mouth-shape timing. eSpeak NG on this machine by default (WebAssembly,
+// or the native bridge with PALKIT_LOCAL_VOICE=native); an OpenAI-compatible speech endpoint when one is
+// configured, falling back to eSpeak when it fails.
 import type { ServiceDeps } from '../../app/context.js';
 import { EspeakSynthesizer } from './espeak.js';
 import { OpenAiSpeech } from './openai-speech.js';
@@ -10,7 +11,7 @@ export { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthes
 
 /** The configured voice: the OpenAI-compatible endpoint with the local voice behind it, or the local voice. */
 export function createSynthesizer(deps: Pick<ServiceDeps, 'config' | 'fetch' | 'log'>): Synthesizer {
-  const local = new EspeakSynthesizer(deps.log, { dataDir: deps.config.dataDir });
+  const local = new EspeakSynthesizer(deps.log, { dataDir: deps.config.dataDir, engine: deps.config.localVoice });
   if (!deps.config.tts.baseUrl) return local;
   const remote = new OpenAiSpeech(deps);
   const withFallback = (fallback: Synthesizer): Synthesizer => ({
