@@ -144,3 +144,22 @@ describe('a voice thread given bad messages', { timeout: 120_000 }, () => {
     }
   });
 });
+
+describe('an idle WebAssembly voice', { timeout: 120_000 }, () => {
+  it('does not keep the process alive: a service that is done may exit without closing it', async () => {
+    const { execFile } = await import('node:child_process');
+    const espeak = new URL('../../src/server/live/engines/espeak.ts', import.meta.url).href;
+    const script = `const { EspeakSynthesizer } = await import(${JSON.stringify(espeak)});
+      const log = { info() {}, error() {}, debug() {} };
+      const s = new EspeakSynthesizer(log, { speakers: 1 });
+      for await (const e of (await s.synthesize('Hi there.', { language: 'en' }, new AbortController().signal)).events) void e;
+      new EspeakSynthesizer(log, { speakers: 1 });
+      console.log('said');`;
+    const started = performance.now();
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 90_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+    });
+    assert.match(out, /said/);
+    console.log(`# exited ${(performance.now() - started).toFixed(0)} ms after start`);
+  });
+});

@@ -27,6 +27,7 @@ declare module '@echogarden/espeak-ng-emscripten' {
   export interface EspeakModule {
     eSpeakNGWorker: new () => EspeakEngine;
   }
-  const load: () => Promise<EspeakModule>;
+  /** Emscripten's module settings: `print` and `printErr` take what the C code writes to stdout and stderr. */
+  const load: (settings?: { print?: (text: string) => void; printErr?: (text: string) => void }) => Promise<EspeakModule>;
   export default load;
 }

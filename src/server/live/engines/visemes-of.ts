@@ -28,9 +28,9 @@ export function visemeOfIpa(ipa: string): Viseme {
 function visemeOfIpaSound(c: string): Viseme {
   if ('aɑɐæʌɶ'.includes(c)) return 'A';
   if ('eɛəɜɝɚœø'.includes(c)) return 'E';
-  if ('iɪjyʏɨ'.includes(c)) return 'I';
+  if ('iɪjyʏɨᵻ'.includes(c)) return 'I';
   if ('oɔɒɵ'.includes(c)) return 'O';
-  if ('uʊwɯʉɥ'.includes(c)) return 'U';
+  if ('uʊwɯʉɥᵿ'.includes(c)) return 'U';
   if ('mbpɱɓ'.includes(c)) return 'M';
   if ('fvʋ'.includes(c)) return 'F';
   if ('tdnlθðɾɫɬɮʈɖɳɭ'.includes(c)) return 'L';

@@ -43,7 +43,7 @@ export class WasmSpeaker implements Speaker {
     this.stallMs = options.stallMs ?? STALL_MS;
     const entry = options.entry ?? WORKER_ENTRY;
     const workerData: WorkerData = { cancel: this.cancelled.buffer as SharedArrayBuffer };
-    const settings = { workerData, resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB }, stdout: true, stderr: true };
+    const settings = { workerData, resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB } };
     // A worker does not inherit the main thread's module hooks: from the source it registers tsx itself.
     this.worker = entry.endsWith('.ts')
       ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(entry).href)}); });`, { ...settings, eval: true })
@@ -52,9 +52,6 @@ export class WasmSpeaker implements Speaker {
     this.worker.on('error', (error) => this.die(`failed: ${error.message}`));
     this.worker.on('messageerror', () => this.die('sent a message that could not be read'));
     this.worker.on('exit', (code) => this.die(`exited with ${code}`));
-    // Its output is eSpeak's own chatter; nothing of it may reach the service's log unasked.
-    this.worker.stdout.resume();
-    this.worker.stderr.resume();
     this.arm(START_MS, 'did not start');
     this.hold(false);
   }

@@ -14,7 +14,9 @@ const { cancel: cancelBuffer } = workerData as WorkerData;
 const cancelled = new Int32Array(cancelBuffer);
 const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
-const engine = new (await loadEspeak()).eSpeakNGWorker();
+// eSpeak's own messages (a missing dictionary, say) are not the service's log: they are dropped here.
+const quiet = () => undefined;
+const engine = new (await loadEspeak({ print: quiet, printErr: quiet })).eSpeakNGWorker();
 let voice = '';
 
 // The first sentences run while the engine's code is still being compiled to its fastest form (a
@@ -49,7 +51,8 @@ function say(request: WorkerRequest): void {
     if (engine.set_voice(request.voice) !== 0) return reply({ type: 'error', id, message: 'unknown voice' });
     voice = request.voice;
   }
-  engine.rate = Math.max(80, Math.min(450, Math.round(request.rate)));
+  // eSpeak keeps the rate within what it can say (this build has no speed-up past ~450 words a minute).
+  engine.rate = Math.max(80, Math.min(1000, Math.round(request.rate)));
   const mapped = espeakText(request.text);
   engine.synthesize(mapped.text, (samples, events) => {
     if (Atomics.load(cancelled, 0) === id) return true;
