@@ -108,12 +108,17 @@ export class EspeakSynthesizer implements Synthesizer {
   }
 
   synthesize(text: string, voice: VoiceChoice, signal: AbortSignal): Promise<SynthesisStream> {
-    return this.enqueue(DEFAULT_LANE, text, voice, signal);
+    return this.enqueue(DEFAULT_LANE, text, espeakVoice(voice), voice.rate, signal);
   }
 
   /** This synthesiser as one room sees it: its sentences queue in their own lane. */
   lane(key: string): Synthesizer {
-    return { name: this.name, synthesize: (text, voice, signal) => this.enqueue(`room:${key}`, text, voice, signal) };
+    return { name: this.name, synthesize: (text, voice, signal) => this.enqueue(`room:${key}`, text, espeakVoice(voice), voice.rate, signal) };
+  }
+
+  /** A text in one of eSpeak's own voice names (`en-us`, `de`, `en+f3`…), in a lane of its own (speech items). */
+  synthesizeAs(lane: string, text: string, espeakVoiceName: string, signal: AbortSignal): Promise<SynthesisStream> {
+    return this.enqueue(`named:${lane}`, text, espeakVoiceName, undefined, signal);
   }
 
   /** The running speakers (for operators and tests). */
@@ -134,13 +139,13 @@ export class EspeakSynthesizer implements Synthesizer {
     for (const job of [...this.queue.drain(), ...this.active]) settle(job, new SynthesisError('unavailable', 'the local voice stopped'));
   }
 
-  private async enqueue(lane: string, text: string, voice: VoiceChoice, signal: AbortSignal): Promise<SynthesisStream> {
+  private async enqueue(lane: string, text: string, voice: string, rate: number | undefined, signal: AbortSignal): Promise<SynthesisStream> {
     const clean = speakableText(text);
     const events: Array<SynthesisEvent | null> = [];
     let failure: Error | null = null;
     let wake: (() => void) | null = null;
     const job: Job = {
-      lane, id: this.nextId++, text: clean, chars: [...clean], voice: espeakVoice(voice), rate: Math.round(voice.rate ?? DEFAULT_RATE), signal,
+      lane, id: this.nextId++, text: clean, chars: [...clean], voice, rate: Math.round(rate ?? DEFAULT_RATE), signal,
       attempts: 0, delivered: { audio: 0, word: 0, phoneme: 0 }, skip: { audio: 0, word: 0, phoneme: 0 }, settled: false, speaker: null,
       push: (event, error) => {
         if (error) failure = error;

@@ -40,7 +40,7 @@ function warmWhileIdle(): void {
 
 function isRequest(value: unknown): value is WorkerRequest {
   const r = value as Partial<WorkerRequest> | null;
-  return !!r && Number.isSafeInteger(r.id) && typeof r.voice === 'string' && /^[\w+-]{1,40}$/.test(r.voice) &&
+  return !!r && Number.isSafeInteger(r.id) && typeof r.voice === 'string' && /^[A-Za-z0-9_][A-Za-z0-9_+\-/]{0,39}$/.test(r.voice) &&
     Number.isFinite(r.rate) && typeof r.text === 'string';
 }
 
