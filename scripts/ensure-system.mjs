@@ -1,6 +1,8 @@
-// Installs the system programs palkit uses when they are missing: ffmpeg and espeak-ng (the PAL's voice,
-// face thumbnails, video and speech rendering) and libespeak-ng's headers (the voice's word timing) for
-// `npm start`; for the tests (`npm test`) the three browser engines too: Debian's Chromium, Firefox ESR
+// Installs the system programs palkit uses when they are missing: ffmpeg (face thumbnails, video and
+// speech encoding) for `npm start` — the PAL's voice is eSpeak NG in WebAssembly from npm and needs
+// nothing here. For the tests (`npm test`): espeak-ng (its command line speaks as a visitor) and
+// libespeak-ng's headers (the opt-in native voice bridge's tests build it with cc), and the three browser
+// engines too: Debian's Chromium, Firefox ESR
 // (with PulseAudio, so that headless Firefox has an audio output), and WebKitGTK's WebKitWebDriver and
 // MiniBrowser (webkit2gtk-driver) with Xvfb to show it, and openssl for its stand-in proxy's certificate. As root with apt-get it installs them;
 // otherwise it says what to install and what needs them will fail or fall back.
@@ -17,11 +19,11 @@ const needed = [
     ['pulseaudio', '/usr/bin/pulseaudio'],
     ['pulseaudio-utils', '/usr/bin/pactl'],
     ['openssl', '/usr/bin/openssl'],
+    ['espeak-ng', '/usr/bin/espeak-ng'],
+    // The opt-in native voice bridge (PALKIT_LOCAL_VOICE=native) is compiled against it in its tests.
+    ['libespeak-ng-dev', '/usr/include/espeak-ng/speak_lib.h'],
   ]),
   ['ffmpeg', '/usr/bin/ffmpeg'],
-  ['espeak-ng', '/usr/bin/espeak-ng'],
-  // The local voice's bridge to libespeak-ng (exact word and phoneme timing) is compiled against it.
-  ['libespeak-ng-dev', '/usr/include/espeak-ng/speak_lib.h'],
 ].filter(([, path]) => !existsSync(path)).map(([pkg]) => pkg);
 
 if (needed.length > 0 && !process.env.PALKIT_CHROMIUM) {
