@@ -20,15 +20,14 @@ const engine = new (await loadEspeak({ print: quiet, printErr: quiet })).eSpeakN
 let voice = '';
 
 // The first sentences run while the engine's code is still being compiled to its fastest form (a
-// sentence takes seconds on a loaded machine, against tens of milliseconds once compiled). One short text
-// is said before `ready`; a few more while the thread is idle, one at a time, so that a request that
-// arrives meanwhile waits for one short text at most.
+// sentence takes a second or more on a loaded machine, against tens of milliseconds once compiled): a
+// few short texts are said while the thread is idle, one at a time, so that a request that arrives
+// meanwhile waits for one short text at most.
 const WARM_UP = 'Hello, this warms the voice up: one, two, three.';
 const WARM_UPS = 8;
 engine.set_voice('en-us');
 voice = 'en-us';
-engine.synthesize(WARM_UP, () => false);
-let warmUps = 1;
+let warmUps = 0;
 let busy = false;
 function warmWhileIdle(): void {
   if (busy || warmUps >= WARM_UPS) return;
