@@ -89,7 +89,7 @@ export interface Config {
   /** OpenAI-compatible `/v1/audio/speech` for the PAL's voice; espeak-ng on this machine when baseUrl is unset. */
   tts: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   /**
-   * The local voice (eSpeak NG): 'wasm', compiled to WebAssembly and run on worker threads (nothing outside
+   * The local voice (eSpeak NG): 'wasm', compiled with Emscripten (the package ships it as wasm2js JavaScript) and run on worker threads (nothing outside
    * npm), or 'native', the C bridge built with `cc` against libespeak-ng-dev (Linux, opt-in).
    */
   localVoice: 'wasm' | 'native';
