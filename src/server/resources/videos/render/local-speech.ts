@@ -6,7 +6,7 @@ import { createLogger } from '../../../app/log.js';
 import { onePer } from '../../../app/one-per.js';
 import { EspeakSynthesizer } from '../../../live/engines/espeak.js';
 import { SynthesisError } from '../../../live/engines/synthesizer.js';
-import { wav } from '../../../live/engines/transcription.js';
+import { encodeWav } from '../../../platform/audio/wav.js';
 import { joinSamples } from '../../../live/engines/pcm.js';
 import { RenderError } from './contract.js';
 
@@ -24,7 +24,7 @@ export async function localSpeechWav(config: Config, text: string, voice: string
     if (signal?.aborted) throw signal.reason;
     const samples = joinSamples(...runs);
     if (!samples.length) throw new RenderError('the local voice produced no audio for this script');
-    return wav(samples, stream.sampleRate);
+    return encodeWav(samples, stream.sampleRate);
   } catch (error) {
     if (error instanceof SynthesisError && error.code === 'unsupported_language') throw new RenderError(`voice "${voice}" is not a voice of the local synthesiser (eSpeak NG)`);
     throw error;
