@@ -132,6 +132,8 @@ describe('a voice thread given bad messages', { timeout: 120_000 }, () => {
     const speaker = new WasmSpeaker({ onDeath: () => assert.fail('the thread died'), onIdle: () => undefined });
     try {
       speaker.thread.on('message', (m: { type: string }) => replies.push(m));
+      // An idle speaker does not hold the event loop; this test waits on it directly.
+      speaker.thread.ref();
       const bad: unknown[] = [null, 1, 'text', [], { id: 'x' }, { id: 1, voice: '../../etc', rate: 175, text: 'Hi' }, { id: 2, voice: 'en-us', rate: 'fast', text: 'Hi' }, { id: 3, voice: 'en-us', rate: 175, text: 42 }];
       await new Promise<void>((resolve) => speaker.thread.once('message', () => resolve()));
       for (const message of bad) speaker.thread.postMessage(message);
