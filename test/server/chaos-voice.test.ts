@@ -126,9 +126,13 @@ describe('chaos: the local voice (WebAssembly, the default)', { timeout: 180_000
         planted.push(fault);
         // A thread in the middle of a sentence takes it.
         await rooms[0]!.until(() => (existsSync(join(faults, fault)) ? undefined : true), 15_000, `the ${fault} fault taken`);
-        // Whatever failed, both rooms' voices keep arriving (a hang is noticed after 5 s without output).
+        // Whatever failed, both rooms' voices keep arriving (a hang is noticed after 5 s without output),
+        // and each room finishes what it was saying before the next fault: a sentence is retried once, so
+        // a second fault planted while its retry is under way would be a second failure of one sentence.
         const heard = rooms.map((r) => r.audio.length);
+        const said = rooms.map((r) => r.events('conversation.replica.stopped_speaking').length);
         for (const [i, room] of rooms.entries()) await room.until(() => (room.audio.length > heard[i]! + 5 ? true : undefined), 12_000, `room ${i}'s audio after ${fault}`);
+        for (const [i, room] of rooms.entries()) await room.waitForEvent('conversation.replica.stopped_speaking', () => true, 25_000, said[i]! + 1);
         chaos.assertAlive();
         await sleep(300);
       }
