@@ -8,7 +8,8 @@
 //   cdn            — src/palkit/dist/cdn/palkit.js: the classic script with the light shells (IIFE, tiny).
 //   server         — src/server/dist/cli.js: the companion service for plain `node` (the `palkit` command of
 //                    @palkit/server); src/server and src/protocol bundled, every package left to its
-//                    `dependencies`. It carries the voice bridge's C source and a copy of the built script tag.
+//                    `dependencies`. It carries the voice's worker (espeak-worker.js), the opt-in native
+//                    voice bridge's C source and a copy of the built script tag.
 //   demo-service   — dist/demo-service/start.js: `npm start`'s process (demo/start.ts), bundled the same
 //                    way, so a restart loads one file instead of compiling hundreds through tsx.
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -36,7 +37,7 @@ export const SERVER_DIST = 'src/server/dist';
 
 /**
  * Files the compiled service needs beside it, copied after its bundle is written (so emptying its outDir
- * never loses them): the voice bridge's C source, compiled on first use, and the built script tag it
+ * never loses them): the native voice bridge's C source, compiled on first use when PALKIT_LOCAL_VOICE=native, and the built script tag it
  * serves from an installed package (a checkout serves src/palkit/dist/cdn directly).
  */
 function serverCompanions(): Plugin {
@@ -102,8 +103,11 @@ export default defineConfig(({ mode }) => {
         target: 'node20',
         minify: false,
         rolldownOptions: {
-          // The extraction worker is an entry of its own: it runs on a thread apart (see documents/extract/off-thread.ts).
-          input: (server ? { cli: 'src/server/app/cli.ts', 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts' } : { start: 'demo/start.ts' }) as Record<string, string>,
+          // The extraction worker and the local voice's worker are entries of their own: each runs on a thread
+          // apart (see documents/extract/off-thread.ts and live/engines/espeak/wasm-speaker.ts).
+          input: (server
+            ? { cli: 'src/server/app/cli.ts', 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts', 'espeak-worker': 'src/server/live/engines/espeak/wasm-worker.ts' }
+            : { start: 'demo/start.ts' }) as Record<string, string>,
           // Bare specifiers (packages, node: builtins) load from node_modules at run time.
           external: (id: string) => !id.startsWith('.') && !isAbsolute(id) && !id.startsWith('\0'),
           output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', ...(server ? { banner: '#!/usr/bin/env node' } : {}) },

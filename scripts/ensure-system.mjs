@@ -1,10 +1,10 @@
-// Installs the system programs palkit uses when they are missing: espeak-ng (the PAL's voice, speech
-// rendering) and libespeak-ng's headers (the voice's word timing) for
-// `npm start`; for the tests (`npm test`) the three browser engines too: Debian's Chromium, Firefox ESR
+// Installs the system programs palkit's tests use when they are missing (`npm start` needs none: the PAL's
+// voice is eSpeak NG from npm and ffmpeg comes with @palkit/server, @ffmpeg-installer/<os>-<arch>):
+// espeak-ng (its command line speaks as a visitor) and libespeak-ng's headers (the native voice bridge's
+// tests build it with cc), and the three browser engines: Debian's Chromium, Firefox ESR
 // (with PulseAudio, so that headless Firefox has an audio output), and WebKitGTK's WebKitWebDriver and
 // MiniBrowser (webkit2gtk-driver) with Xvfb to show it, and openssl for its stand-in proxy's certificate. As root with apt-get it installs them;
-// otherwise it says what to install and what needs them will fail or fall back. ffmpeg is not among them: the
-// service and the tests run the build @palkit/server installs from npm (@ffmpeg-installer/<os>-<arch>).
+// otherwise it says what to install and what needs them will fail or fall back.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -18,10 +18,10 @@ const needed = [
     ['pulseaudio', '/usr/bin/pulseaudio'],
     ['pulseaudio-utils', '/usr/bin/pactl'],
     ['openssl', '/usr/bin/openssl'],
+    ['espeak-ng', '/usr/bin/espeak-ng'],
+    // The opt-in native voice bridge (PALKIT_LOCAL_VOICE=native) is compiled against it in its tests.
+    ['libespeak-ng-dev', '/usr/include/espeak-ng/speak_lib.h'],
   ]),
-  ['espeak-ng', '/usr/bin/espeak-ng'],
-  // The local voice's bridge to libespeak-ng (exact word and phoneme timing) is compiled against it.
-  ['libespeak-ng-dev', '/usr/include/espeak-ng/speak_lib.h'],
 ].filter(([, path]) => !existsSync(path)).map(([pkg]) => pkg);
 
 if (needed.length > 0 && !process.env.PALKIT_CHROMIUM) {

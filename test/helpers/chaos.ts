@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { RoomClient } from './live-fixtures.js';
-import { startServiceProcess, type ServiceProcess } from './process.js';
+import { startServiceProcess, type ServiceProcess, type ServiceProcessOptions } from './process.js';
 
 export interface ChaosService {
   process: ServiceProcess;
@@ -29,10 +29,10 @@ export interface Conversation {
 
 const KEY = 'chaos-key';
 
-export async function startChaosService(env: Record<string, string> = {}): Promise<ChaosService> {
+export async function startChaosService(env: Record<string, string> = {}, options: Pick<ServiceProcessOptions, 'nodeArgs'> = {}): Promise<ChaosService> {
   const process = await startServiceProcess({
     PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1`, PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128', PALKIT_PAL_WORDS_PER_MINUTE: '6000', ...env,
-  });
+  }, options);
   const api = async (method: string, path: string, body?: unknown) => {
     const r = await fetch(process.url + path, { method, headers: { 'x-api-key': KEY, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
     const text = await r.text();

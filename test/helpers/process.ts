@@ -26,10 +26,17 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-export async function startServiceProcess(env: Record<string, string>, options: { port?: number; command?: 'serve' | 'start' } = {}): Promise<ServiceProcess> {
+export interface ServiceProcessOptions {
+  port?: number;
+  command?: 'serve' | 'start';
+  /** More node options before the script (e.g. `--import` a module that plants faults). */
+  nodeArgs?: string[];
+}
+
+export async function startServiceProcess(env: Record<string, string>, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/app/cli.ts', options.command ?? 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(options.nodeArgs ?? []), 'src/server/app/cli.ts', options.command ?? 'serve', '--port', String(port), '--host', '127.0.0.1'], {
     cwd: root,
     env: { ...process.env, PALKIT_LOG: 'error', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -72,7 +71,7 @@ describe('speech', () => {
     assert.equal(created.status, 200);
     const speech = await waitForFinished(t, `/v2/speech/${created.body.speech_id}`);
     assert.equal(speech.status, 'error');
-    assert.match(speech.error_details, /espeak-ng exited with 1.*voice/);
+    assert.match(speech.error_details, /voice "zz-nope" is not a voice of the local synthesiser/);
     assert.equal(speech.audio_url, null);
     const callback = await receiver.next('/error');
     assert.ok(await signatureIsValid(t, callback));
@@ -144,33 +143,35 @@ describe('speech', () => {
 });
 
 describe('speech without the rendering tools', () => {
-  it('names the missing synthesiser or encoder, and falls back to WAV without an encoder', async () => {
+  it('speaks with only node on PATH (the WebAssembly voice), names the missing encoder, and the missing espeak-ng of the native voice', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'palkit-no-tools-'));
-    const espeakOnly = mkdtempSync(join(tmpdir(), 'palkit-espeak-only-'));
-    symlinkSync(execFileSync('which', ['espeak-ng']).toString().trim(), join(espeakOnly, 'espeak-ng'));
-    const none = await startTestService({ PALKIT_RENDER_PATH: empty });
     // The service brings its own ffmpeg; PALKIT_FFMPEG pointing at nothing stands for a platform without one.
-    const noFfmpeg = await startTestService({ PALKIT_RENDER_PATH: espeakOnly, PALKIT_FFMPEG: join(espeakOnly, 'ffmpeg') });
+    const none = await startTestService({ PALKIT_RENDER_PATH: empty, PALKIT_FFMPEG: join(empty, 'ffmpeg') });
+    const native = await startTestService({ PALKIT_RENDER_PATH: empty, PALKIT_LOCAL_VOICE: 'native' });
     try {
-      const a = await none.api('POST', '/v2/speech', { script: 'Hi.' });
-      const failed = await waitForFinished(none, `/v2/speech/${a.body.speech_id}`);
-      assert.equal(failed.status, 'error');
-      assert.match(failed.error_details, /espeak-ng \(the speech synthesiser\) is not installed/);
+      const plain = await none.api('POST', '/v2/speech', { script: 'Hello, nothing but node here.' });
+      const wav = await waitForFinished(none, `/v2/speech/${plain.body.speech_id}`);
+      assert.equal(wav.status, 'ready', wav.error_details);
+      assert.ok(wav.duration > 0.8 && wav.duration < 5, `duration ${wav.duration}`);
+      const file = await fetchBytes(wav.audio_url);
+      assert.equal(file.contentType, 'audio/wav');
+      const samples = new Int16Array(file.bytes.buffer.slice(file.bytes.byteOffset + 44, file.bytes.byteOffset + file.bytes.length - ((file.bytes.length - 44) % 2)));
+      const rms = Math.sqrt(samples.reduce((sum, v) => sum + v * v, 0) / samples.length) / 32768;
+      assert.ok(rms > 0.02, `audible (rms ${rms})`);
 
-      const mp3 = await noFfmpeg.api('POST', '/v2/speech', { script: 'Hi.', audio_format: 'mp3' });
-      const noEncoder = await waitForFinished(noFfmpeg, `/v2/speech/${mp3.body.speech_id}`);
+      const mp3 = await none.api('POST', '/v2/speech', { script: 'Hi.', audio_format: 'mp3' });
+      const noEncoder = await waitForFinished(none, `/v2/speech/${mp3.body.speech_id}`);
       assert.equal(noEncoder.status, 'error');
       assert.match(noEncoder.error_details, /ffmpeg .*not installed/);
 
-      const plain = await noFfmpeg.api('POST', '/v2/speech', { script: 'Hi.' });
-      const wav = await waitForFinished(noFfmpeg, `/v2/speech/${plain.body.speech_id}`);
-      assert.equal(wav.status, 'ready', wav.error_details);
-      assert.equal((await fetchBytes(wav.audio_url)).contentType, 'audio/wav');
+      const a = await native.api('POST', '/v2/speech', { script: 'Hi.' });
+      const failed = await waitForFinished(native, `/v2/speech/${a.body.speech_id}`);
+      assert.equal(failed.status, 'error');
+      assert.match(failed.error_details, /espeak-ng \(the speech synthesiser\) is not installed/);
     } finally {
       await none.close();
-      await noFfmpeg.close();
+      await native.close();
       rmSync(empty, { recursive: true, force: true });
-      rmSync(espeakOnly, { recursive: true, force: true });
     }
   });
 });

@@ -278,8 +278,9 @@ describe('videos without the rendering tools', () => {
     const espeakOnly = mkdtempSync(join(tmpdir(), 'palkit-espeak-only-'));
     symlinkSync(execFileSync('which', ['espeak-ng']).toString().trim(), join(espeakOnly, 'espeak-ng'));
     const receiver = await startReceiver();
-    const none = await startTestService({ PALKIT_RENDER_PATH: empty });
-    // The service brings its own ffmpeg; PALKIT_FFMPEG pointing at nothing stands for a platform without one.
+    // The native voice needs the espeak-ng program; the default voice needs nothing. The service brings its
+    // own ffmpeg; PALKIT_FFMPEG pointing at nothing stands for a platform without one.
+    const none = await startTestService({ PALKIT_RENDER_PATH: empty, PALKIT_LOCAL_VOICE: 'native' });
     const noFfmpeg = await startTestService({ PALKIT_RENDER_PATH: espeakOnly, PALKIT_FFMPEG: join(espeakOnly, 'ffmpeg') });
     try {
       const a = await none.api('POST', '/v2/videos', { face_id: await insertFace(none, 1), script: 'Hi.', callback_url: `${receiver.url}/none` });

@@ -43,7 +43,7 @@ describe('the eSpeak bridge pool', () => {
 
   it('builds its bridge into a private folder under the data, and rebuilds a binary that was swapped, before running it', async () => {
     const marker = join(data, 'swapped-ran');
-    const first = new EspeakSynthesizer(log, { dataDir: data });
+    const first = new EspeakSynthesizer(log, { engine: 'native', dataDir: data });
     assert.ok((await samplesOf(await first.synthesize('Hello.', { language: 'en' }, never()))) > 0);
     first.close();
     const folder = join(data, 'voice');
@@ -54,7 +54,7 @@ describe('the eSpeak bridge pool', () => {
     writeFileSync(join(folder, 'swap'), `#!/bin/sh\ntouch ${marker}\nexit 1\n`, { mode: 0o700 });
     renameSync(join(folder, 'swap'), join(folder, binary));
     chmodSync(folder, 0o777);
-    const second = new EspeakSynthesizer(log, { dataDir: data });
+    const second = new EspeakSynthesizer(log, { engine: 'native', dataDir: data });
     try {
       assert.ok((await samplesOf(await second.synthesize('Hello again.', { language: 'en' }, never()))) > 0, 'it speaks with a rebuilt bridge');
       assert.equal(existsSync(marker), false, 'the swapped binary ran');
@@ -68,7 +68,7 @@ describe('the eSpeak bridge pool', () => {
     const folder = join(data, 'voice');
     const binary = join(folder, readdirSync(folder).find((f) => /^palkit-espeak-[0-9a-f]{12}$/.test(f))!);
     chownSync(binary, 65534, 65534);
-    const synthesizer = new EspeakSynthesizer(log, { dataDir: data });
+    const synthesizer = new EspeakSynthesizer(log, { engine: 'native', dataDir: data });
     try {
       assert.ok((await samplesOf(await synthesizer.synthesize('Hello.', { language: 'en' }, never()))) > 0);
       assert.equal(lstatSync(binary).uid, process.getuid!(), 'the binary was built again by the service');
@@ -78,7 +78,7 @@ describe('the eSpeak bridge pool', () => {
   });
 
   it('a bridge killed in the middle of a sentence: a new one finishes it, without a gap or a repeat', async () => {
-    const synthesizer = new EspeakSynthesizer(log, { dataDir: data, bridges: 1 });
+    const synthesizer = new EspeakSynthesizer(log, { engine: 'native', dataDir: data, speakers: 1 });
     try {
       const text = LONG.repeat(6);
       const whole = await samplesOf(await synthesizer.synthesize(text, { language: 'en' }, never()));
@@ -111,7 +111,7 @@ describe('the eSpeak bridge pool', () => {
   });
 
   it('serves rooms in turn: one room with many sentences waiting does not hold up another', async () => {
-    const synthesizer = new EspeakSynthesizer(log, { dataDir: data, bridges: 1 });
+    const synthesizer = new EspeakSynthesizer(log, { engine: 'native', dataDir: data, speakers: 1 });
     try {
       const order: string[] = [];
       const say = async (room: string, i: number) => {
@@ -129,7 +129,7 @@ describe('the eSpeak bridge pool', () => {
   });
 
   it('a sentence cancelled while waiting never reaches a bridge, and one being said stops there', async () => {
-    const synthesizer = new EspeakSynthesizer(log, { dataDir: data, bridges: 1 });
+    const synthesizer = new EspeakSynthesizer(log, { engine: 'native', dataDir: data, speakers: 1 });
     try {
       const text = LONG.repeat(4);
       const whole = await samplesOf(await synthesizer.synthesize(text, { language: 'en' }, never()));
@@ -148,7 +148,7 @@ describe('the eSpeak bridge pool', () => {
   });
 
   it('speaks a text that starts with NUL or holds other control characters', async () => {
-    const synthesizer = new EspeakSynthesizer(log, { dataDir: data });
+    const synthesizer = new EspeakSynthesizer(log, { engine: 'native', dataDir: data });
     try {
       assert.ok((await samplesOf(await synthesizer.synthesize('\u0000Hello there.', { language: 'en' }, never()))) > 0);
       assert.ok((await samplesOf(await synthesizer.synthesize('Line one\u0000\u0007\u2028line two.', { language: 'en' }, never()))) > 0);

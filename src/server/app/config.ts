@@ -2,6 +2,7 @@
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { chooseLocalVoice, type LocalVoice } from './local-voice.js';
 
 const optionalString = z.string().trim().min(1).optional().catch(undefined);
 
@@ -33,6 +34,7 @@ const EnvSchema = z.object({
   PALKIT_TTS_BASE_URL: optionalString,
   PALKIT_TTS_API_KEY: optionalString,
   PALKIT_TTS_MODEL: optionalString,
+  PALKIT_LOCAL_VOICE: z.enum(['auto', 'wasm', 'native']).default('auto'),
   PALKIT_STT_BASE_URL: optionalString,
   PALKIT_STT_API_KEY: optionalString,
   PALKIT_STT_MODEL: optionalString,
@@ -88,6 +90,11 @@ export interface Config {
   vision: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   /** OpenAI-compatible `/v1/audio/speech` for the PAL's voice; espeak-ng on this machine when baseUrl is unset. */
   tts: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
+  /**
+   * The local voice (eSpeak NG): 'wasm', compiled with Emscripten (the package ships it as wasm2js JavaScript) and run on worker threads (nothing outside
+   * npm), or 'native', the C bridge built with `cc` against libespeak-ng-dev (Linux, opt-in).
+   */
+  localVoice: LocalVoice;
   /** OpenAI-compatible `/v1/audio/transcriptions` for the visitor's speech; the browser's recognition when baseUrl is unset. */
   stt: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   /** Local rooms: how often rooms look at the database (ends requested elsewhere, deadlines), and the local PAL's speaking rate. */
@@ -172,6 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: e.PALKIT_VISION_MODEL,
     },
     tts: { baseUrl: e.PALKIT_TTS_BASE_URL, apiKey: e.PALKIT_TTS_API_KEY, model: e.PALKIT_TTS_MODEL },
+    localVoice: chooseLocalVoice(e.PALKIT_LOCAL_VOICE, env.PATH ?? process.env.PATH ?? '', e.PALKIT_RENDER_PATH ?? env.PATH ?? process.env.PATH ?? ''),
     stt: { baseUrl: e.PALKIT_STT_BASE_URL, apiKey: e.PALKIT_STT_API_KEY, model: e.PALKIT_STT_MODEL },
     room: { pollMs: e.PALKIT_ROOM_POLL_MS, wordsPerMinute: e.PALKIT_PAL_WORDS_PER_MINUTE },
     embeddings: { baseUrl: e.PALKIT_EMBEDDINGS_BASE_URL, apiKey: e.PALKIT_EMBEDDINGS_API_KEY, model: e.PALKIT_EMBEDDINGS_MODEL },

@@ -6,6 +6,7 @@ import { perceptionJobs } from './perception/perception.js';
 import { registerFrameRoutes } from './perception/frame-routes.js';
 import { registerRatingRoutes } from '../resources/conversations/rating-routes.js';
 import { registerCanvasRoutes } from './canvas/routes.js';
+import { synthesizerFor } from './engines/voice-engine.js';
 import { hubFor } from './room/hub.js';
 import { registerRoomRoutes } from './room/routes.js';
 import { attachRoomServer } from './room/socket-server.js';
@@ -23,9 +24,12 @@ export const liveConversationModule: ResourceModule = {
     const hub = hubFor(deps);
     const stopSockets = attachRoomServer(server, deps, hub);
     await hub.start();
+    // The local voice's first thread loads and warms up now (seconds), not when the first visitor is greeted.
+    const voice = synthesizerFor(deps);
     return async () => {
       await hub.stop();
       await stopSockets();
+      voice.close?.();
     };
   },
 };

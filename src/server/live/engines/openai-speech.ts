@@ -5,7 +5,7 @@
 import type { ServiceDeps } from '../../app/context.js';
 import { createSpeech, openAiClient, OpenAiError, OPENAI_SPEECH_RATE } from '../../providers/openai/index.js';
 import { estimatedVisemes, estimatedWords } from './visemes-of.js';
-import { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesis.js';
+import { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesizer.js';
 
 const SAMPLE_RATE = OPENAI_SPEECH_RATE;
 

@@ -1,5 +1,6 @@
-// Mouth shapes for what is said: from eSpeak's phoneme mnemonics (the local voice reports them with their
-// timing), or, where a provider gives no phonemes, from the letters of the text.
+// Mouth shapes for what is said: from eSpeak's phonemes (the local voice reports them with their timing:
+// the native bridge as eSpeak mnemonics, the WebAssembly build as IPA), or, where a provider gives no
+// phonemes, from the letters of the text.
 import type { Viseme } from '../../../protocol/visemes.js';
 
 /** The viseme of an eSpeak phoneme mnemonic (stress marks and length marks ignored). */
@@ -11,6 +12,30 @@ export function visemeOfPhoneme(mnemonic: string): Viseme {
   if (/^aI/.test(p)) return 'A';
   if (/^eI/.test(p)) return 'E';
   return visemeOfSound(p[0]!);
+}
+
+/** The viseme of an IPA phoneme as the WebAssembly eSpeak reports it ("ˈoʊ", "tʃ", "" for a pause). */
+export function visemeOfIpa(ipa: string): Viseme {
+  const p = ipa.normalize('NFC').replace(/[ˈˌːˑ\u0361\u035c\u0303\u0329-]/g, '');
+  if (!p || p.startsWith('_')) return 'rest';
+  if (/^(tʃ|dʒ|ts|dz)/.test(p)) return 'S';
+  if (/^(aʊ|oʊ|əʊ|ɔɪ)/.test(p)) return 'O';
+  if (/^aɪ/.test(p)) return 'A';
+  if (/^eɪ/.test(p)) return 'E';
+  return visemeOfIpaSound([...p][0]!);
+}
+
+function visemeOfIpaSound(c: string): Viseme {
+  if ('aɑɐæʌɶ'.includes(c)) return 'A';
+  if ('eɛəɜɝɚœø'.includes(c)) return 'E';
+  if ('iɪjyʏɨᵻ'.includes(c)) return 'I';
+  if ('oɔɒɵ'.includes(c)) return 'O';
+  if ('uʊwɯʉɥᵿ'.includes(c)) return 'U';
+  if ('mbpɱɓ'.includes(c)) return 'M';
+  if ('fvʋ'.includes(c)) return 'F';
+  if ('tdnlθðɾɫɬɮʈɖɳɭ'.includes(c)) return 'L';
+  if ('szʃʒkgɡŋhrɹxçcqɟʁχɣʀɕʑʂʐɲɦ'.includes(c)) return 'S';
+  return 'rest';
 }
 
 /** A rough mouth shape per letter (ASCII and common Latin letters), for text without phoneme timing. */

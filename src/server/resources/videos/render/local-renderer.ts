@@ -1,4 +1,5 @@
-// The renderer that runs on this machine: espeak-ng synthesises speech into WAV, ffmpeg (bundled) encodes it to
+// The renderer that runs on this machine: the local voice (eSpeak NG from npm, or the espeak-ng program
+// with PALKIT_LOCAL_VOICE=native) synthesises speech into WAV, ffmpeg (bundled) encodes it to
 // MP3/Ogg and makes the talking-face MP4 (the face image held, or the face video looped, under the
 // speech; a background shown behind it picture-in-picture), a still JPEG and a small GIF preview.
 // Every run gets its own temporary directory, removed afterwards; user text reaches espeak-ng only
@@ -35,6 +36,8 @@ export interface LocalRendererOptions {
   searchPath: string;
   /** The ffmpeg to encode with; the bundled build by default. */
   ffmpeg?: FfmpegLookup;
+  /** Speech without the espeak-ng program: the local voice in WebAssembly (the default; PALKIT_LOCAL_VOICE=native uses espeak-ng). */
+  speak?: (text: string, voice: string, signal?: AbortSignal) => Promise<Uint8Array>;
 }
 
 export function createLocalRenderer(options: LocalRendererOptions): Renderer {
@@ -73,12 +76,16 @@ export function createLocalRenderer(options: LocalRendererOptions): Renderer {
   return {
     async renderSpeech(text, voice, format, opts: RenderOptions = {}) {
       if (!VOICE_PATTERN.test(voice)) throw new RenderError(`voice "${voice.slice(0, 40)}" is not a valid voice name`);
-      const espeak = tool('espeak-ng');
+      const espeak = options.speak ? undefined : tool('espeak-ng');
       const target: AudioFormat = format ?? ('path' in ffmpegLookup ? 'mp3' : 'wav');
       const ffmpeg = target === 'wav' ? undefined : tool('ffmpeg');
       return inTempDir(async (dir) => {
-        await writeFile(join(dir, 'script.txt'), text, 'utf8');
-        await run(espeak, ['-v', voice, '-w', 'speech.wav', '-f', 'script.txt'], dir, SPEECH_TIMEOUT_MS, opts.signal);
+        if (options.speak) {
+          await writeFile(join(dir, 'speech.wav'), await options.speak(text, voice, opts.signal));
+        } else {
+          await writeFile(join(dir, 'script.txt'), text, 'utf8');
+          await run(espeak!, ['-v', voice, '-w', 'speech.wav', '-f', 'script.txt'], dir, SPEECH_TIMEOUT_MS, opts.signal);
+        }
         const wav = new Uint8Array(await readFile(join(dir, 'speech.wav')));
         const durationSeconds = wavDurationSeconds(wav);
         if (durationSeconds === undefined) throw new RenderError('espeak-ng produced no readable WAV audio');
