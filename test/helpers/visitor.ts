@@ -132,22 +132,17 @@ abstract class BasePage implements VisitorPage {
     this.initScripts.push(source);
   }
 
-  protected query<T>(target: Target, then: string): Promise<T> {
+  /** `then`, a string expression over `found` (the matching elements, only the visible ones when asked). */
+  protected query<T>(target: Target, then: string, visibleOnly = false): Promise<T> {
     const { css, hasText } = parts(target);
-    // A string expression over `found` (the matching elements).
-    return this.evaluate(new Function('args', `${FIND}\nconst found = __palkitFind(args[0], args[1], args[2]);\nreturn ${then};`) as (a: unknown[]) => T, [css, hasText, false]);
-  }
-
-  protected queryVisible<T>(target: Target, then: string): Promise<T> {
-    const { css, hasText } = parts(target);
-    return this.evaluate(new Function('args', `${FIND}\nconst found = __palkitFind(args[0], args[1], args[2]);\nreturn ${then};`) as (a: unknown[]) => T, [css, hasText, true]);
+    return this.evaluate(new Function('args', `${FIND}\nconst found = __palkitFind(args[0], args[1], args[2]);\nreturn ${then};`) as (a: unknown[]) => T, [css, hasText, visibleOnly]);
   }
 
   async waitFor(target: Target, options: { state?: 'visible' | 'attached' | 'hidden' | 'detached'; timeout?: number } = {}): Promise<void> {
     const state = options.state ?? 'visible';
     const deadline = Date.now() + (options.timeout ?? DEFAULT_TIMEOUT);
     for (;;) {
-      const n = state === 'visible' || state === 'hidden' ? await this.queryVisible<number>(target, 'found.length') : await this.query<number>(target, 'found.length');
+      const n = await this.query<number>(target, 'found.length', state === 'visible' || state === 'hidden');
       if ((state === 'visible' || state === 'attached') === n > 0) return;
       if (Date.now() > deadline) throw new Error(`${this.engine}: timed out after ${options.timeout ?? DEFAULT_TIMEOUT} ms waiting for ${describe(target)} to be ${state}`);
       await sleep(100);
@@ -196,7 +191,17 @@ interface Handle {
 }
 
 abstract class HandlePage extends BasePage {
-  protected abstract handle(target: Target): Promise<Handle>;
+  /** The engine's handle on what a page function returned (an element, or null). */
+  protected abstract evaluateHandle(fn: (args: unknown[]) => Element | null, args: unknown[]): Promise<{ asElement(): unknown }>;
+
+  /** The first visible element a target names. */
+  protected async handle(target: Target): Promise<Handle> {
+    const { css, hasText } = parts(target);
+    const js = await this.evaluateHandle(new Function('args', `${FIND}\nreturn __palkitFind(args[0], args[1], true)[0] ?? null;`) as (a: unknown[]) => Element | null, [css, hasText]);
+    const el = js.asElement();
+    if (!el) throw new Error(`${this.engine}: no visible ${describe(target)}`);
+    return el as Handle;
+  }
 
   protected async act(target: Target, action: 'click' | 'tap' | 'focus'): Promise<void> {
     const handle = await this.handle(target);
@@ -250,12 +255,8 @@ class ChromiumPage extends HandlePage {
     return (this.page as any).evaluate(fn, arg);
   }
 
-  protected async handle(target: Target): Promise<Handle> {
-    const { css, hasText } = parts(target);
-    const js = await this.page.evaluateHandle(new Function('args', `${FIND}\nreturn __palkitFind(args[0], args[1], true)[0];`) as (a: unknown[]) => Element, [css, hasText]);
-    const el = js.asElement();
-    if (!el) throw new Error(`chromium: no visible ${describe(target)}`);
-    return el as unknown as Handle;
+  protected evaluateHandle(fn: (args: unknown[]) => Element | null, args: unknown[]): Promise<{ asElement(): unknown }> {
+    return this.page.evaluateHandle(fn, args);
   }
 
   protected async pressKey(key: string): Promise<void> {
@@ -292,12 +293,8 @@ class FirefoxPage extends HandlePage {
     return (this.page as any).evaluate(fn, arg);
   }
 
-  protected async handle(target: Target): Promise<Handle> {
-    const { css, hasText } = parts(target);
-    const js = await this.page.evaluateHandle(new Function('args', `${FIND}\nreturn __palkitFind(args[0], args[1], true)[0] ?? null;`) as (a: unknown[]) => Element, [css, hasText]);
-    const el = js.asElement();
-    if (!el) throw new Error(`firefox: no visible ${describe(target)}`);
-    return el as unknown as Handle;
+  protected evaluateHandle(fn: (args: unknown[]) => Element | null, args: unknown[]): Promise<{ asElement(): unknown }> {
+    return this.page.evaluateHandle(fn, args);
   }
 
   protected async pressKey(key: string): Promise<void> {
