@@ -10,7 +10,8 @@ export function firefoxPrefs(options?: { reducedMotion?: boolean; autoplay?: boo
 export function miniBrowserPath(): string;
 export function miniBrowserArgs(options?: { gesture?: boolean }): string[];
 export function freePort(): Promise<number>;
-export function ensurePulseAudio(): void;
+/** Starts this process's own PulseAudio daemon (once) and sets PULSE_SERVER for the browsers it starts; its address, or null. */
+export function ensurePulseAudio(): string | null;
 export function startDisplay(): Promise<{ display: string; close(): Promise<void> }>;
 export function startWebKitDriver(options: { display: string; reducedMotion?: boolean }): Promise<{ url: string; output(): string; close(): Promise<void> }>;
 export function startStandInProxy(respond?: (url: URL, req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean): Promise<{

@@ -15,9 +15,11 @@
  * (Chromium gives a Web Audio track an id of its own, "WebAudio-…") made the call's getUserMedia fail with an
  * OverconstrainedError, so the element said the microphone was unavailable.
  *
- * The device's own audio track is disabled, not stopped, and left to the page's end: WebKitGTK's mock devices
- * can freeze the web process for good when a microphone track is stopped before a camera track
- * (test/browser/helpers/engine-gaps.mjs), and the product stops the camera it holds whenever it likes.
+ * No capture source is ever stopped before the page closes: the device's own audio track is kept, disabled,
+ * and the camera track handed out is a clone of one kept live. WebKitGTK 2.50's mock devices freeze the web
+ * process for good now and then when the page stops its capture tracks (seen here: a tap on End, which stops
+ * the call's tracks, never answered, about one walk in fifteen; test/browser/helpers/engine-gaps.mjs saw the
+ * same). The product's own stop() still runs, on tracks whose source lives on.
  *
  * The audio context starts on the visitor's first click or tap, as any page's must in WebKit and Firefox.
  */
@@ -56,6 +58,11 @@ if (navigator.mediaDevices?.getUserMedia && !window.__fakeMicrophone) {
       track.enabled = false;
       held.push(track);
       stream.addTrack(mine);
+    }
+    for (const track of stream.getVideoTracks()) {
+      stream.removeTrack(track);
+      held.push(track);
+      stream.addTrack(track.clone());
     }
     return stream;
   };
