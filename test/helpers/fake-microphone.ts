@@ -15,11 +15,12 @@
  * (Chromium gives a Web Audio track an id of its own, "WebAudio-…") made the call's getUserMedia fail with an
  * OverconstrainedError, so the element said the microphone was unavailable.
  *
- * No capture source is ever stopped before the page closes: the device's own audio track is kept, disabled,
- * and the camera track handed out is a clone of one kept live. WebKitGTK 2.50's mock devices freeze the web
- * process for good now and then when the page stops its capture tracks (seen here: a tap on End, which stops
- * the call's tracks, never answered, about one walk in fifteen; test/browser/helpers/engine-gaps.mjs saw the
- * same). The product's own stop() still runs, on tracks whose source lives on.
+ * No capture source is stopped before the page closes: the device's own audio track is kept, disabled, and
+ * the camera track handed out is a clone of one kept live (the product's stop() still runs, on tracks whose
+ * source lives on). A precaution: WebKitGTK 2.50's mock devices were seen to freeze the web process when
+ * tracks are stopped (test/browser/helpers/engine-gaps.mjs), and a tap on End, which stops the call's
+ * tracks, once never answered here. It did not end WebKitWebDriver's rare unanswered command (seen once more
+ * after it, on a first walk), so the walks keep their one retry in WebKit.
  *
  * The audio context starts on the visitor's first click or tap, as any page's must in WebKit and Firefox.
  */
