@@ -15,13 +15,6 @@
  * (Chromium gives a Web Audio track an id of its own, "WebAudio-…") made the call's getUserMedia fail with an
  * OverconstrainedError, so the element said the microphone was unavailable.
  *
- * No capture source is stopped before the page closes: the device's own audio track is kept, disabled, and
- * the camera track handed out is a clone of one kept live (the product's stop() still runs, on tracks whose
- * source lives on). A precaution: WebKitGTK 2.50's mock devices were seen to freeze the web process when
- * tracks are stopped (test/browser/helpers/engine-gaps.mjs), and a tap on End, which stops the call's
- * tracks, once never answered here. It did not end WebKitWebDriver's rare unanswered command (seen once more
- * after it, on a first walk), so the walks keep their one retry in WebKit.
- *
  * The audio context starts on the visitor's first click or tap, as any page's must in WebKit and Firefox.
  */
 export const fakeMicrophone = `
@@ -44,7 +37,6 @@ if (navigator.mediaDevices?.getUserMedia && !window.__fakeMicrophone) {
     source.start();
     return performance.now();
   };
-  const held = [];
   const real = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
   navigator.mediaDevices.getUserMedia = async (constraints) => {
     const stream = await real(constraints);
@@ -56,14 +48,8 @@ if (navigator.mediaDevices?.getUserMedia && !window.__fakeMicrophone) {
       mine.getSettings = () => ({ ...own(), deviceId: settings.deviceId, groupId: settings.groupId });
       Object.defineProperty(mine, 'label', { get: () => label });
       stream.removeTrack(track);
-      track.enabled = false;
-      held.push(track);
+      track.stop();
       stream.addTrack(mine);
-    }
-    for (const track of stream.getVideoTracks()) {
-      stream.removeTrack(track);
-      held.push(track);
-      stream.addTrack(track.clone());
     }
     return stream;
   };
