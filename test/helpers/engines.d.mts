@@ -26,9 +26,12 @@ export class WebDriverError extends Error {
 }
 export function keyActions(combo: string): Array<{ type: string; value: string }>;
 export class WebDriverSession {
-  static create(driverUrl: string, capabilities: unknown): Promise<WebDriverSession>;
-  static webkit(driverUrl: string, options?: { gesture?: boolean; proxyArgs?: string[] }): Promise<WebDriverSession>;
+  static create(driverUrl: string, capabilities: unknown, options?: { commandTimeoutMs?: number }): Promise<WebDriverSession>;
+  static webkit(driverUrl: string, options?: { gesture?: boolean; proxyArgs?: string[]; commandTimeoutMs?: number }): Promise<WebDriverSession>;
   id: string;
+  /** How long a command may take before the session counts as stuck (default 90 s). */
+  commandTimeoutMs: number;
+  stuck: boolean;
   command(method: string, path: string, body?: unknown): Promise<any>;
   goto(url: string): Promise<void>;
   url(): Promise<string>;

@@ -286,18 +286,20 @@ export function keyActions(combo) {
 
 /** One WebDriver session (one MiniBrowser), through the W3C protocol's HTTP commands. */
 export class WebDriverSession {
-  static async create(driverUrl, capabilities) {
+  static async create(driverUrl, capabilities, { commandTimeoutMs = 90_000 } = {}) {
     const r = await fetch(`${driverUrl}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ capabilities }) });
     const body = await r.json();
     if (!r.ok || body.value?.error) throw new WebDriverError('new session', body.value ?? {});
-    return new WebDriverSession(driverUrl, body.value.sessionId);
+    const session = new WebDriverSession(driverUrl, body.value.sessionId);
+    session.commandTimeoutMs = commandTimeoutMs;
+    return session;
   }
 
   /**
    * A MiniBrowser session: mock capture devices, media after a gesture (unless `gesture` is false), other
    * hosts through a stand-in proxy's `args` when given.
    */
-  static webkit(driverUrl, { gesture = true, proxyArgs = [] } = {}) {
+  static webkit(driverUrl, { gesture = true, proxyArgs = [], commandTimeoutMs } = {}) {
     return WebDriverSession.create(driverUrl, {
       alwaysMatch: {
         browserName: 'MiniBrowser',
@@ -305,13 +307,16 @@ export class WebDriverSession {
         acceptInsecureCerts: proxyArgs.length > 0,
         'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: [...miniBrowserArgs({ gesture }), ...proxyArgs] },
       },
-    });
+    }, commandTimeoutMs ? { commandTimeoutMs } : {});
   }
 
   constructor(driverUrl, id) {
     this.base = `${driverUrl}/session/${id}`;
     this.id = id;
     this.chrome = null;
+    this.commandTimeoutMs = 90_000;
+    /** A command of this session never answered: the browser is stuck, and closing it waits for nothing. */
+    this.stuck = false;
   }
 
   async command(method, path, body) {
@@ -319,10 +324,13 @@ export class WebDriverSession {
     if (process.env.PALKIT_WEBDRIVER_DEBUG) console.error(`[webdriver] ${method} ${path} ${JSON.stringify(body ?? '').slice(0, 120)}`);
     const r = await fetch(this.base + path, {
       // No WebDriver command takes this long unless the browser is stuck: fail the test rather than wait.
-      signal: AbortSignal.timeout(90_000),
+      signal: AbortSignal.timeout(this.commandTimeoutMs),
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+    }).catch((error) => {
+      if (error?.name === 'TimeoutError') this.stuck = true;
+      throw error;
     });
     const text = await r.text();
     if (process.env.PALKIT_WEBDRIVER_DEBUG) console.error(`[webdriver]   ${r.status} in ${Date.now() - started} ms ${text.slice(0, 160)}`);
@@ -415,6 +423,8 @@ export class WebDriverSession {
   }
 
   async close() {
+    // A stuck MiniBrowser never answers DELETE either: its driver is ended instead (by the caller).
+    if (this.stuck) return;
     await this.command('DELETE', '').catch(() => undefined);
   }
 }

@@ -435,8 +435,10 @@ async function openWebKit(): Promise<VisitorBrowser> {
     async newPage(size) {
       // WebKitWebDriver holds one session at a time: a driver per page.
       const driver = await startWebKitDriver({ display: display.display });
-      const session = await WebDriverSession.webkit(driver.url, { proxyArgs: proxy.args });
-      await session.command('POST', '/timeouts', { script: 60_000, pageLoad: 30_000 });
+      // A walk's command answers within a few seconds even on a busy machine (page loads: 30 s at most): one
+      // unanswered for 45 s means MiniBrowser is stuck, and the walk is retried sooner than after 90 s.
+      const session = await WebDriverSession.webkit(driver.url, { proxyArgs: proxy.args, commandTimeoutMs: 45_000 });
+      await session.command('POST', '/timeouts', { script: 30_000, pageLoad: 30_000 });
       await session.setViewport({ width: size.width, height: size.height });
       const page = new WebKitPage(size, session, async () => {
         open.delete(page);
