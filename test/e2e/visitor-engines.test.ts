@@ -40,17 +40,23 @@ async function shotOnFailure<T>(p: VisitorPage, name: string, walk: () => Promis
 }
 
 /** `it`, or a skip with the known gap's reason when this engine has one for this test. */
-function itIn(engine: Engine, name: string, fn: () => Promise<void>): void {
+function itIn(engine: Engine, name: string, fn: () => Promise<void>, browser: () => VisitorBrowser): void {
   const gap = gaps.find((g) => g.suite === 'e2e' && g.engine === engine && g.file === 'test/e2e/visitor-engines.test.ts' && g.test === name);
   if (gap) return void it(name, { skip: `known ${engine} gap: ${gap.reason}` }, fn);
   it(name, async () => {
     try {
       await fn();
     } catch (error) {
-      // WebKitWebDriver sometimes never answers a click (about one run in three, on the first walk of a
-      // fresh MiniBrowser; the page itself goes on): the command fails after 90 s and the walk runs again once.
-      if (engine !== 'webkit' || !/aborted due to timeout/.test(String((error as Error).message))) throw error;
-      console.error(`[webkit] ${name}: a WebDriver command never answered; walking again`);
+      const message = String((error as Error).message);
+      // WebKitWebDriver sometimes never answers a command (a few walks in twenty, often the first of a fresh
+      // MiniBrowser): the command fails after 45 s and the walk runs again once, in a new MiniBrowser.
+      // Firefox's page sometimes stops answering puppeteer (script.callFunction timed out; seen on the first
+      // phone walk of the touch Firefox, which then stayed stuck for every later walk): the walk runs again
+      // once in a freshly started Firefox. Cause not pinned down (not a shared PulseAudio daemon any more).
+      const stuck = engine === 'webkit' ? /aborted due to timeout/.test(message) : engine === 'firefox' && /timed out\. Increase the 'protocolTimeout'/.test(message);
+      if (!stuck) throw error;
+      console.error(`[${engine}] ${name}: the browser stopped answering (${message.slice(0, 80)}); walking again in a fresh one`);
+      await browser().recover();
       await fn();
     }
   });
@@ -178,8 +184,9 @@ describe('visitor walks in every engine', { timeout: 900_000 }, () => {
         }
       }
 
+      const walkIt = (name: string, fn: () => Promise<void>) => itIn(engine, name, fn, () => browser);
       for (const size of [DESKTOP, PHONE]) {
-        itIn(engine, `${size.name}: pal-widget: launcher → preview → password → device check → call → chat → end → after-call screen`, async () => {
+        walkIt(`${size.name}: pal-widget: launcher → preview → password → device check → call → chat → end → after-call screen`, async () => {
           const id = await guarded('widget', size);
           const p = await page(size);
           await p.goto(world.sitePage(`/walk-widget-${engine}-${size.width}-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)));
@@ -189,7 +196,7 @@ describe('visitor walks in every engine', { timeout: 900_000 }, () => {
           await p.close();
         });
 
-        itIn(engine, `${size.name}: pal-embed: preview → password → device check → call → chat → end → after-call screen`, async () => {
+        walkIt(`${size.name}: pal-embed: preview → password → device check → call → chat → end → after-call screen`, async () => {
           const id = await guarded('embed', size);
           const p = await page(size);
           const box = size.touch ? 'width:100%;height:640px' : 'width:960px;height:600px';
@@ -198,7 +205,7 @@ describe('visitor walks in every engine', { timeout: 900_000 }, () => {
           await p.close();
         });
 
-        itIn(engine, `${size.name}: landing page at /d/{id}: preview → password → device check → call → chat → end → after-call screen`, async () => {
+        walkIt(`${size.name}: landing page at /d/{id}: preview → password → device check → call → chat → end → after-call screen`, async () => {
           const id = await guarded('landing-page', size);
           const p = await page(size);
           await p.goto(`${world.serviceUrl}/d/${id}`);
@@ -207,7 +214,7 @@ describe('visitor walks in every engine', { timeout: 900_000 }, () => {
         });
       }
 
-      itIn(engine, 'voice: the greeting is heard through an analyser with captions ahead, a typed question is answered aloud within a second, speaking over the PAL stops it', async () => {
+      walkIt('voice: the greeting is heard through an analyser with captions ahead, a typed question is answered aloud within a second, speaking over the PAL stops it', async () => {
         const palId = await createPal(world, { pal_name: 'Voice PAL', custom_greeting: VOICE_GREETING, default_face_id: faceId, disclosure_type: 'off' });
         const id = await createDeployment(world, { pal_id: palId, channel: 'widget', allowed_origins: [world.siteOrigin], customization: { show_haircheck: false } });
         const p = await page(DESKTOP);

@@ -55,6 +55,8 @@ export interface VisitorPage {
 export interface VisitorBrowser {
   engine: Engine;
   newPage(size: Size): Promise<VisitorPage>;
+  /** After the browser stopped answering: the next page opens in a freshly started one where that matters (Firefox). */
+  recover(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -387,6 +389,7 @@ async function openChromium(): Promise<VisitorBrowser> {
       page.on('pageerror', (error) => console.error(`[chromium page error] ${error.message}`));
       return new ChromiumPage(size, context, page);
     },
+    recover: async () => undefined,
     close: () => browser.close(),
   };
 }
@@ -400,6 +403,8 @@ async function openFirefox(): Promise<VisitorBrowser> {
     if (!b) {
       b = puppeteer.launch({
         browser: 'firefox', protocol: 'webDriverBiDi', executablePath: FIREFOX_PATH, headless: true,
+        // A walk's calls answer within seconds even on a busy machine: a minute without answer is a stuck page.
+        protocolTimeout: 60_000,
         // As a visitor's Firefox: its default autoplay rules (audible media after a gesture).
         extraPrefsFirefox: firefoxPrefs({ autoplay: false, touch }),
       });
@@ -418,6 +423,12 @@ async function openFirefox(): Promise<VisitorBrowser> {
       page.on('pageerror', (error) => console.error(`[firefox page error] ${(error as Error).message}`));
       return new FirefoxPage(size, context, page);
     },
+    async recover() {
+      // A stuck Firefox may not answer close either: its process is ended.
+      const stuck = [...browsers.values()];
+      browsers.clear();
+      for (const b of stuck) (await b.catch(() => null))?.process()?.kill('SIGKILL');
+    },
     async close() {
       for (const b of browsers.values()) await (await b).close().catch(() => undefined);
     },
@@ -432,6 +443,8 @@ async function openWebKit(): Promise<VisitorBrowser> {
   const open = new Set<VisitorPage>();
   return {
     engine: 'webkit',
+    // Every page has a MiniBrowser (and driver) of its own already.
+    recover: async () => undefined,
     async newPage(size) {
       // WebKitWebDriver holds one session at a time: a driver per page.
       const driver = await startWebKitDriver({ display: display.display });
