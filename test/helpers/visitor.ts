@@ -246,7 +246,8 @@ class ChromiumPage extends HandlePage {
   }
 
   async goto(url: string): Promise<void> {
-    await this.page.goto(url);
+    // Not the 10 s of other waits: a page load took longer at load 20 (Navigation timeout of 10000 ms exceeded).
+    await this.page.goto(url, { timeout: 60_000 });
   }
 
   async url(): Promise<string> {
@@ -284,7 +285,8 @@ class FirefoxPage extends HandlePage {
   }
 
   async goto(url: string): Promise<void> {
-    await this.page.goto(url);
+    // Not the 10 s of other waits: a page load took longer at load 20 (Navigation timeout of 10000 ms exceeded).
+    await this.page.goto(url, { timeout: 60_000 });
   }
 
   async url(): Promise<string> {
