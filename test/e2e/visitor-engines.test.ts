@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
 import { createDeployment, createPal, customerPage, eventually, startWorld, trainFace, type World } from '../helpers/e2e-world.js';
+import { fakeMicrophone, voiceListener } from '../helpers/fake-microphone.js';
 import { DESKTOP, PHONE, openBrowser, selectedEngines, type Engine, type Size, type VisitorBrowser, type VisitorPage } from '../helpers/visitor.js';
 
 const PASSWORD = 'open sesame';
@@ -39,17 +40,23 @@ async function shotOnFailure<T>(p: VisitorPage, name: string, walk: () => Promis
 }
 
 /** `it`, or a skip with the known gap's reason when this engine has one for this test. */
-function itIn(engine: Engine, name: string, fn: () => Promise<void>): void {
+function itIn(engine: Engine, name: string, fn: () => Promise<void>, browser: () => VisitorBrowser): void {
   const gap = gaps.find((g) => g.suite === 'e2e' && g.engine === engine && g.file === 'test/e2e/visitor-engines.test.ts' && g.test === name);
   if (gap) return void it(name, { skip: `known ${engine} gap: ${gap.reason}` }, fn);
   it(name, async () => {
     try {
       await fn();
     } catch (error) {
-      // WebKitWebDriver sometimes never answers a click (about one run in three, on the first walk of a
-      // fresh MiniBrowser; the page itself goes on): the command fails after 90 s and the walk runs again once.
-      if (engine !== 'webkit' || !/aborted due to timeout/.test(String((error as Error).message))) throw error;
-      console.error(`[webkit] ${name}: a WebDriver command never answered; walking again`);
+      const message = String((error as Error).message);
+      // WebKitWebDriver sometimes never answers a command (a few walks in twenty, often the first of a fresh
+      // MiniBrowser): the command fails after 45 s and the walk runs again once, in a new MiniBrowser.
+      // Firefox's page sometimes stops answering puppeteer (script.callFunction timed out; seen on the first
+      // phone walk of the touch Firefox, which then stayed stuck for every later walk): the walk runs again
+      // once in a freshly started Firefox. Cause not pinned down (not a shared PulseAudio daemon any more).
+      const stuck = engine === 'webkit' ? /aborted due to timeout/.test(message) : engine === 'firefox' && /timed out\. Increase the 'protocolTimeout'/.test(message);
+      if (!stuck) throw error;
+      console.error(`[${engine}] ${name}: the browser stopped answering (${message.slice(0, 80)}); walking again in a fresh one`);
+      await browser().recover();
       await fn();
     }
   });
@@ -69,36 +76,6 @@ if (!window.__pal) {
   }
 }`;
 
-// The voice walk's instruments: a microphone the test speaks into, the PAL's voice measured from the
-// stage's own audio element, every protocol message with its arrival time. The instruments' audio contexts
-// start on the visitor's first click (a user gesture), as any page's must in WebKit and Firefox.
-// A quiet microphone in every engine: the engines' fake devices differ (Firefox's plays a constant 1 kHz
-// tone, which the service's voice activity detection takes for a visitor talking over the greeting), so the
-// real (fake) device is opened and its audio track swapped for silence.
-const quietMicrophone = `
-if (!window.__quietMicrophone) {
-  window.__quietMicrophone = true;
-  // One running source of silence (started on the visitor's first click, as WebKit and Firefox require).
-  const context = new AudioContext();
-  const silence = context.createMediaStreamDestination();
-  const floor = context.createConstantSource();
-  floor.offset.value = 0;
-  floor.connect(silence);
-  floor.start();
-  const wake = () => context.resume();
-  for (const type of ['pointerdown', 'click', 'touchstart', 'keydown']) window.addEventListener(type, wake, true);
-  const realGetUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-  navigator.mediaDevices.getUserMedia = async (constraints) => {
-    const stream = await realGetUserMedia(constraints);
-    for (const track of stream.getAudioTracks()) {
-      stream.removeTrack(track);
-      track.stop();
-      stream.addTrack(silence.stream.getAudioTracks()[0].clone());
-    }
-    return stream;
-  };
-}`;
-
 // Chromium's speech recognition needs Google's service, which a test machine cannot reach: it fails at once
 // with a network error, and the element then tells the visitor the microphone is unavailable. Where the
 // engine has one, a stand-in recognition that hears nothing (the microphone is quiet) takes its place.
@@ -116,75 +93,12 @@ if ((window.SpeechRecognition || window.webkitSpeechRecognition) && !window.__si
   window.webkitSpeechRecognition = SilentRecognition;
 }`;
 
-const voiceInstruments = `
-if (!window.__voice) {
-  window.__voice = { messages: [], captions: [] };
-  window.addEventListener('pal-protocol-message', (e) => window.__voice.messages.push({ at: performance.now(), m: JSON.parse(JSON.stringify(e.detail)) }));
-  const micContext = new AudioContext();
-  const listenContext = new AudioContext();
-  const micOut = micContext.createMediaStreamDestination();
-  // A microphone always delivers samples, silent ones between words: a silent source keeps the track flowing.
-  const floor = micContext.createConstantSource();
-  floor.offset.value = 0;
-  floor.connect(micOut);
-  floor.start();
-  const wake = () => { micContext.resume(); listenContext.resume(); };
-  window.addEventListener('pointerdown', wake, true);
-  window.addEventListener('click', wake, true);
-  window.addEventListener('touchstart', wake, true);
-  window.__contexts = () => [micContext.state, listenContext.state];
-  window.__speak = async (base64) => {
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    const buffer = await micContext.decodeAudioData(bytes.buffer);
-    const source = micContext.createBufferSource();
-    source.buffer = buffer;
-    source.connect(micOut);
-    source.start();
-    return performance.now();
-  };
-  const realGetUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-  navigator.mediaDevices.getUserMedia = async (constraints) => {
-    const stream = constraints.video ? await realGetUserMedia({ video: constraints.video }) : new MediaStream();
-    if (constraints.audio) stream.addTrack(micOut.stream.getAudioTracks()[0].clone());
-    return stream;
-  };
-  const deep = (root, selector) => {
-    const found = root.querySelector(selector);
-    if (found) return found;
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const inner = deep(el.shadowRoot, selector); if (inner) return inner; }
-    return null;
-  };
-  window.__inside = (host, selector) => deep(document, host)?.shadowRoot?.querySelector(selector) ?? null;
-  window.__level = { samples: [] };
-  window.__listen = () => {
-    const audio = window.__inside('pal-stage', 'audio');
-    if (!audio || !(audio.srcObject instanceof MediaStream)) return false;
-    const analyser = listenContext.createAnalyser();
-    analyser.fftSize = 1024;
-    listenContext.createMediaStreamSource(audio.srcObject).connect(analyser);
-    const data = new Float32Array(analyser.fftSize);
-    setInterval(() => {
-      analyser.getFloatTimeDomainData(data);
-      let sum = 0;
-      for (const v of data) sum += v * v;
-      window.__level.samples.push({ at: performance.now(), rms: Math.sqrt(sum / data.length) });
-      const caption = window.__inside('pal-transcript[mode="captions"]', '.caption-text');
-      window.__voice.captions.push({ at: performance.now(), text: caption ? caption.textContent.trim() : '' });
-    }, 20);
-    return true;
-  };
-}`;
+// Firefox's walks are opt-in (PALKIT_E2E_FIREFOX=1, or PALKIT_BROWSERS naming it): its page or whole browser
+// still stops answering puppeteer now and then on a busy machine (4 of 7 walks in the last run on the rebased
+// head, cause not pinned down), which a retry in a fresh Firefox does not always rescue.
+const engines = selectedEngines(process.env.PALKIT_BROWSERS ?? (process.env.PALKIT_E2E_FIREFOX === '1' ? 'all' : 'chromium,webkit'));
 
-// Chromium's visitor walks are the Chromium end-to-end files (deployment-flows, voice, live-conversation);
-// this file runs it only when PALKIT_BROWSERS names it: there, from the second walk of a browser on, the
-// element says the microphone is unavailable and the chat panel does not open (not understood yet).
-const engines = selectedEngines(process.env.PALKIT_BROWSERS ?? 'firefox,webkit');
-
-// Opt-in for now (PALKIT_E2E_ENGINES=1): on the final merge of this session the Firefox walks hit
-// puppeteer's script.callFunction protocol timeouts in 4 of 6 walks (they passed 14/14 on their branch);
-// until that is understood they do not gate npm test. The browser suite runs in all three engines.
-const optedIn = process.env.PALKIT_E2E_ENGINES === '1';
-describe('visitor walks in every engine', { timeout: 900_000, skip: !optedIn && 'opt-in: PALKIT_E2E_ENGINES=1 (Firefox protocol timeouts under investigation)' }, () => {
+describe('visitor walks in every engine', { timeout: 900_000 }, () => {
   let world: World;
   let speech: FakeSpeechServices;
   let faceId: string;
@@ -218,7 +132,7 @@ describe('visitor walks in every engine', { timeout: 900_000, skip: !optedIn && 
         const p = await browser.newPage(size);
         pages.push(p);
         await p.addInitScript(recorder);
-        await p.addInitScript(quietMicrophone);
+        await p.addInitScript(fakeMicrophone);
         await p.addInitScript(silentRecognition);
         return p;
       }
@@ -231,6 +145,8 @@ describe('visitor walks in every engine', { timeout: 900_000, skip: !optedIn && 
 
       const elementState = (p: VisitorPage, tag: string) =>
         p.evaluate((t) => (document.querySelector(t) as unknown as { state: string } | null)?.state ?? null, tag);
+      const sessionNotice = (p: VisitorPage, tag: string) =>
+        p.evaluate((t) => (document.querySelector(t) as unknown as { session: { notice: string | null } | null } | null)?.session?.notice ?? null, tag);
       const palMessages = (p: VisitorPage) => p.evaluate(() => (window as any).__pal.messages as any[]);
 
       /** From the preview to the after-call screen, as the visitor clicks (or taps) through it. */
@@ -249,6 +165,8 @@ describe('visitor walks in every engine', { timeout: 900_000, skip: !optedIn && 
         await p.waitFor('pal-conversation pal-controls [part="end"]', { timeout: 20_000 });
         assert.equal(await elementState(p, tag), 'connected');
         await eventually(() => palMessages(p), (all) => all.some((m) => m.properties?.speech === GREETING), 'the greeting', 20_000);
+        // The microphone chosen in the device check is the call's (no "microphone isn't available", no text mode).
+        assert.equal(await sessionNotice(p, tag), null);
 
         // A typed line in the chat gets the echo PAL's reply.
         await p.click('pal-controls button[aria-label="Chat"]');
@@ -269,8 +187,9 @@ describe('visitor walks in every engine', { timeout: 900_000, skip: !optedIn && 
         }
       }
 
+      const walkIt = (name: string, fn: () => Promise<void>) => itIn(engine, name, fn, () => browser);
       for (const size of [DESKTOP, PHONE]) {
-        itIn(engine, `${size.name}: pal-widget: launcher → preview → password → device check → call → chat → end → after-call screen`, async () => {
+        walkIt(`${size.name}: pal-widget: launcher → preview → password → device check → call → chat → end → after-call screen`, async () => {
           const id = await guarded('widget', size);
           const p = await page(size);
           await p.goto(world.sitePage(`/walk-widget-${engine}-${size.width}-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)));
@@ -280,7 +199,7 @@ describe('visitor walks in every engine', { timeout: 900_000, skip: !optedIn && 
           await p.close();
         });
 
-        itIn(engine, `${size.name}: pal-embed: preview → password → device check → call → chat → end → after-call screen`, async () => {
+        walkIt(`${size.name}: pal-embed: preview → password → device check → call → chat → end → after-call screen`, async () => {
           const id = await guarded('embed', size);
           const p = await page(size);
           const box = size.touch ? 'width:100%;height:640px' : 'width:960px;height:600px';
@@ -289,7 +208,7 @@ describe('visitor walks in every engine', { timeout: 900_000, skip: !optedIn && 
           await p.close();
         });
 
-        itIn(engine, `${size.name}: landing page at /d/{id}: preview → password → device check → call → chat → end → after-call screen`, async () => {
+        walkIt(`${size.name}: landing page at /d/{id}: preview → password → device check → call → chat → end → after-call screen`, async () => {
           const id = await guarded('landing-page', size);
           const p = await page(size);
           await p.goto(`${world.serviceUrl}/d/${id}`);
@@ -298,11 +217,11 @@ describe('visitor walks in every engine', { timeout: 900_000, skip: !optedIn && 
         });
       }
 
-      itIn(engine, 'voice: the greeting is heard through an analyser with captions ahead, a typed question is answered aloud within a second, speaking over the PAL stops it', async () => {
+      walkIt('voice: the greeting is heard through an analyser with captions ahead, a typed question is answered aloud within a second, speaking over the PAL stops it', async () => {
         const palId = await createPal(world, { pal_name: 'Voice PAL', custom_greeting: VOICE_GREETING, default_face_id: faceId, disclosure_type: 'off' });
         const id = await createDeployment(world, { pal_id: palId, channel: 'widget', allowed_origins: [world.siteOrigin], customization: { show_haircheck: false } });
         const p = await page(DESKTOP);
-        await p.addInitScript(voiceInstruments);
+        await p.addInitScript(voiceListener);
         await p.goto(world.sitePage(`/walk-voice-${engine}-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)));
         await p.click('pal-widget [part="launcher"]');
         await p.click('pal-preview [part="start"]');

@@ -9,62 +9,11 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
 import { createDeployment, createPal, customerPage, eventually, openPage, palEvents, startWorld, trainFace, type World } from '../helpers/e2e-world.js';
+import { fakeMicrophone, voiceListener } from '../helpers/fake-microphone.js';
 
 const GREETING = 'Hello, I am the voice test PAL, and you can hear every word of this greeting while the captions follow along.';
 const QUESTION = 'Please repeat this long sentence back to me slowly, word by word, so that there is plenty of time to talk over you.';
 const HEARD = 'Sorry to interrupt you.';
-
-// In the page before anything else: a microphone the test speaks into, the PAL's voice measured from the
-// element's own media element, and every protocol message with the time it arrived.
-const pageInstruments = `
-window.__voice = { messages: [], captions: [] };
-window.addEventListener('pal-protocol-message', (e) => window.__voice.messages.push({ at: performance.now(), m: JSON.parse(JSON.stringify(e.detail)) }));
-const micContext = new AudioContext();
-const micOut = micContext.createMediaStreamDestination();
-window.__speak = async (base64) => {
-  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  const buffer = await micContext.decodeAudioData(bytes.buffer);
-  const source = micContext.createBufferSource();
-  source.buffer = buffer;
-  source.connect(micOut);
-  source.start();
-  return performance.now();
-};
-const realGetUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-navigator.mediaDevices.getUserMedia = async (constraints) => {
-  const stream = constraints.video ? await realGetUserMedia({ video: constraints.video }) : new MediaStream();
-  if (constraints.audio) stream.addTrack(micOut.stream.getAudioTracks()[0].clone());
-  return stream;
-};
-function deep(root, selector) {
-  const found = root.querySelector(selector);
-  if (found) return found;
-  for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const inner = deep(el.shadowRoot, selector); if (inner) return inner; }
-  return null;
-}
-/** An element inside the shadow root of the first \`host\` found anywhere in the page. */
-window.__inside = (host, selector) => deep(document, host)?.shadowRoot?.querySelector(selector) ?? null;
-// The PAL's voice as the visitor hears it: an analyser on the stage's audio element's stream.
-window.__level = { samples: [] };
-window.__listen = () => {
-  const audio = window.__inside('pal-stage', 'audio');
-  if (!audio || !(audio.srcObject instanceof MediaStream)) return false;
-  const context = new AudioContext();
-  const analyser = context.createAnalyser();
-  analyser.fftSize = 1024;
-  context.createMediaStreamSource(audio.srcObject).connect(analyser);
-  const data = new Float32Array(analyser.fftSize);
-  setInterval(() => {
-    analyser.getFloatTimeDomainData(data);
-    let sum = 0;
-    for (const v of data) sum += v * v;
-    window.__level.samples.push({ at: performance.now(), rms: Math.sqrt(sum / data.length) });
-    const caption = window.__inside('pal-transcript[mode="captions"]', '.caption-text');
-    window.__voice.captions.push({ at: performance.now(), text: caption ? caption.textContent.trim() : '' });
-  }, 20);
-  return true;
-};
-`;
 
 const LOUD = 0.01;
 
@@ -79,7 +28,9 @@ describe('the PAL is heard, and hears', { timeout: 120_000 }, () => {
     const palId = await createPal(world, { pal_name: 'Voice PAL', custom_greeting: GREETING, default_face_id: await trainFace(world) });
     const id = await createDeployment(world, { pal_id: palId, channel: 'widget', allowed_origins: [world.siteOrigin], customization: { show_haircheck: false } });
     page = await openPage(world);
-    await page.context().addInitScript(pageInstruments);
+    // In the page before anything else: a microphone the test speaks into, and an analyser on the PAL's voice.
+    await page.context().addInitScript(fakeMicrophone);
+    await page.context().addInitScript(voiceListener);
     await page.goto(world.sitePage(`/voice-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)));
     await page.locator('pal-widget [part="launcher"]').click();
     await page.locator('pal-preview [part="start"]').click();

@@ -69,6 +69,17 @@ async function startSiteverify(): Promise<{ url: string; forms: URLSearchParams[
 export async function startWorld(env: Record<string, string> = {}, options: { chromiumArgs?: string[] } = {}): Promise<World> {
   const siteverify = await startSiteverify();
   const receiver = await startReceiver();
+  try {
+    return await startWorldOn(siteverify, receiver, env, options);
+  } catch (error) {
+    // Left listening, these servers would keep the test file's process alive for good after a failed start
+    // (seen: a service that did not become healthy on a busy machine hung `npm test`).
+    await Promise.all([closeServer(siteverify.server), receiver.close()]);
+    throw error;
+  }
+}
+
+async function startWorldOn(siteverify: Awaited<ReturnType<typeof startSiteverify>>, receiver: Receiver, env: Record<string, string>, options: { chromiumArgs?: string[] }): Promise<World> {
   const port = await freePort();
   const serviceUrl = `http://localhost:${port}`;
   const service = await startServiceProcess({
@@ -91,7 +102,10 @@ export async function startWorld(env: Record<string, string> = {}, options: { ch
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...page.headers }).end(page.html);
   });
   const siteOrigin = await listen(site);
-  const browser = await launchChromium(options.chromiumArgs);
+  const browser = await launchChromium(options.chromiumArgs).catch(async (error: unknown) => {
+    await Promise.all([service.stop(), closeServer(site)]);
+    throw error;
+  });
 
   const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer> => {
     const response = await fetch(service.url + path, {

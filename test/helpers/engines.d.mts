@@ -10,7 +10,8 @@ export function firefoxPrefs(options?: { reducedMotion?: boolean; autoplay?: boo
 export function miniBrowserPath(): string;
 export function miniBrowserArgs(options?: { gesture?: boolean }): string[];
 export function freePort(): Promise<number>;
-export function ensurePulseAudio(): void;
+/** Starts this process's own PulseAudio daemon (once) and sets PULSE_SERVER for the browsers it starts; its address, or null. */
+export function ensurePulseAudio(): string | null;
 export function startDisplay(): Promise<{ display: string; close(): Promise<void> }>;
 export function startWebKitDriver(options: { display: string; reducedMotion?: boolean }): Promise<{ url: string; output(): string; close(): Promise<void> }>;
 export function startStandInProxy(respond?: (url: URL, req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean): Promise<{
@@ -25,9 +26,12 @@ export class WebDriverError extends Error {
 }
 export function keyActions(combo: string): Array<{ type: string; value: string }>;
 export class WebDriverSession {
-  static create(driverUrl: string, capabilities: unknown): Promise<WebDriverSession>;
-  static webkit(driverUrl: string, options?: { gesture?: boolean; proxyArgs?: string[] }): Promise<WebDriverSession>;
+  static create(driverUrl: string, capabilities: unknown, options?: { commandTimeoutMs?: number }): Promise<WebDriverSession>;
+  static webkit(driverUrl: string, options?: { gesture?: boolean; proxyArgs?: string[]; commandTimeoutMs?: number }): Promise<WebDriverSession>;
   id: string;
+  /** How long a command may take before the session counts as stuck (default 90 s). */
+  commandTimeoutMs: number;
+  stuck: boolean;
   command(method: string, path: string, body?: unknown): Promise<any>;
   goto(url: string): Promise<void>;
   url(): Promise<string>;

@@ -1,8 +1,8 @@
 // The three browser engines the tests run in, and what each needs from the machine:
 // - chromium: Debian's /usr/bin/chromium through playwright-core (fake camera and microphone by flags);
 // - firefox: Debian's firefox-esr through puppeteer-core over WebDriver BiDi (Playwright's Firefox needs a
-//   build of its own); headless Firefox runs an AudioContext only with an audio output, so a PulseAudio
-//   daemon with a null sink is started when none answers;
+//   build of its own); headless Firefox runs an AudioContext only with an audio output, so the test
+//   process starts a PulseAudio daemon of its own with a null sink;
 // - webkit: WebKitGTK's MiniBrowser driven by WebKitWebDriver (webkit2gtk-driver) under Xvfb, with mock
 //   capture devices and media that needs a user gesture, as in Safari.
 // Used by web-test-runner.config.mjs (the browser suite) and test/helpers/visitor.ts (end-to-end walks).
@@ -89,37 +89,55 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * A PulseAudio daemon with a null sink, so that headless Firefox has an audio output and its AudioContext
- * runs. Started (for the user running the tests) only when `pactl info` gets no answer; left running, as a
- * desktop's would be.
+ * runs: this test process's own (its own socket in a folder of its own, ended with the process), handed to
+ * every browser it starts through PULSE_SERVER. Never the user's shared daemon: Firefox's first
+ * `new AudioContext()` in a page waits, on the page's main thread, for the sound server to answer, so a
+ * shared daemon that stops answering (another run's, started by a session that is paused or ending) froze
+ * the page, and every puppeteer call into it failed with "script.callFunction timed out" (reproduced here
+ * with a daemon stopped by SIGSTOP). Once per process.
  */
+let pulseServer = null;
 export function ensurePulseAudio() {
-  const answers = () => {
-    try {
-      execFileSync('pactl', ['info'], { stdio: 'ignore', timeout: 5000 });
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (!existsSync('/usr/bin/pulseaudio') && !existsSync('/usr/bin/pactl')) {
+  if (pulseServer) return pulseServer;
+  if (!existsSync('/usr/bin/pulseaudio') || !existsSync('/usr/bin/pactl')) {
     console.warn('palkit tests: pulseaudio is not installed; Firefox will have no audio output (AudioContext stays suspended)');
-    return;
+    return null;
   }
-  if (!answers()) {
+  const dir = mkdtempSync(join(tmpdir(), 'palkit-pulse-'));
+  const server = `unix:${join(dir, 'native')}`;
+  const child = spawn('pulseaudio', ['-n', '--daemonize=no', '--exit-idle-time=-1', '--use-pid-file=no', '--disallow-exit', '--log-target=stderr',
+    `--load=module-native-protocol-unix socket=${join(dir, 'native')} auth-anonymous=1`, '--load=module-null-sink sink_name=palkit_null'], {
+    env: { ...process.env, XDG_RUNTIME_DIR: dir, PULSE_RUNTIME_PATH: dir, PULSE_STATE_PATH: dir, HOME: dir },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let output = '';
+  child.stderr.on('data', (d) => (output = (output + d).slice(-4000)));
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  process.once('exit', () => {
+    if (!exited) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+  // Synchronous, as the launchers call it: up to 30 s for the daemon to answer on a busy machine.
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let i = 0; ; i++) {
     try {
-      execFileSync('pulseaudio', ['--start', '--exit-idle-time=-1', '--log-target=syslog'], { stdio: 'ignore', timeout: 15000 });
-    } catch (error) {
-      console.warn(`palkit tests: could not start pulseaudio: ${error.message}`);
-      return;
+      execFileSync('pactl', ['-s', server, 'info'], { stdio: 'ignore', timeout: 5000 });
+      break;
+    } catch {
+      if (exited || i >= 300) {
+        console.warn(`palkit tests: could not start a PulseAudio daemon of our own; Firefox will have no audio output\n${output}`);
+        if (!exited) child.kill('SIGKILL');
+        return null;
+      }
+      Atomics.wait(pause, 0, 0, 100);
     }
   }
-  try {
-    const sinks = execFileSync('pactl', ['list', 'short', 'sinks'], { encoding: 'utf8', timeout: 5000 });
-    if (!/palkit_null/.test(sinks)) execFileSync('pactl', ['load-module', 'module-null-sink', 'sink_name=palkit_null'], { stdio: 'ignore', timeout: 5000 });
-    execFileSync('pactl', ['set-default-sink', 'palkit_null'], { stdio: 'ignore', timeout: 5000 });
-  } catch (error) {
-    console.warn(`palkit tests: no PulseAudio null sink: ${error.message}`);
-  }
+  child.unref();
+  child.stderr.unref?.();
+  process.env.PULSE_SERVER = server;
+  pulseServer = server;
+  return server;
 }
 
 /** An X display for MiniBrowser: $DISPLAY when set (and PALKIT_XVFB is not 1), else an Xvfb of our own. */
@@ -268,18 +286,20 @@ export function keyActions(combo) {
 
 /** One WebDriver session (one MiniBrowser), through the W3C protocol's HTTP commands. */
 export class WebDriverSession {
-  static async create(driverUrl, capabilities) {
+  static async create(driverUrl, capabilities, { commandTimeoutMs = 90_000 } = {}) {
     const r = await fetch(`${driverUrl}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ capabilities }) });
     const body = await r.json();
     if (!r.ok || body.value?.error) throw new WebDriverError('new session', body.value ?? {});
-    return new WebDriverSession(driverUrl, body.value.sessionId);
+    const session = new WebDriverSession(driverUrl, body.value.sessionId);
+    session.commandTimeoutMs = commandTimeoutMs;
+    return session;
   }
 
   /**
    * A MiniBrowser session: mock capture devices, media after a gesture (unless `gesture` is false), other
    * hosts through a stand-in proxy's `args` when given.
    */
-  static webkit(driverUrl, { gesture = true, proxyArgs = [] } = {}) {
+  static webkit(driverUrl, { gesture = true, proxyArgs = [], commandTimeoutMs } = {}) {
     return WebDriverSession.create(driverUrl, {
       alwaysMatch: {
         browserName: 'MiniBrowser',
@@ -287,13 +307,16 @@ export class WebDriverSession {
         acceptInsecureCerts: proxyArgs.length > 0,
         'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: [...miniBrowserArgs({ gesture }), ...proxyArgs] },
       },
-    });
+    }, commandTimeoutMs ? { commandTimeoutMs } : {});
   }
 
   constructor(driverUrl, id) {
     this.base = `${driverUrl}/session/${id}`;
     this.id = id;
     this.chrome = null;
+    this.commandTimeoutMs = 90_000;
+    /** A command of this session never answered: the browser is stuck, and closing it waits for nothing. */
+    this.stuck = false;
   }
 
   async command(method, path, body) {
@@ -301,10 +324,13 @@ export class WebDriverSession {
     if (process.env.PALKIT_WEBDRIVER_DEBUG) console.error(`[webdriver] ${method} ${path} ${JSON.stringify(body ?? '').slice(0, 120)}`);
     const r = await fetch(this.base + path, {
       // No WebDriver command takes this long unless the browser is stuck: fail the test rather than wait.
-      signal: AbortSignal.timeout(90_000),
+      signal: AbortSignal.timeout(this.commandTimeoutMs),
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+    }).catch((error) => {
+      if (error?.name === 'TimeoutError') this.stuck = true;
+      throw error;
     });
     const text = await r.text();
     if (process.env.PALKIT_WEBDRIVER_DEBUG) console.error(`[webdriver]   ${r.status} in ${Date.now() - started} ms ${text.slice(0, 160)}`);
@@ -397,6 +423,8 @@ export class WebDriverSession {
   }
 
   async close() {
+    // A stuck MiniBrowser never answers DELETE either: its driver is ended instead (by the caller).
+    if (this.stuck) return;
     await this.command('DELETE', '').catch(() => undefined);
   }
 }

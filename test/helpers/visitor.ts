@@ -55,6 +55,8 @@ export interface VisitorPage {
 export interface VisitorBrowser {
   engine: Engine;
   newPage(size: Size): Promise<VisitorPage>;
+  /** After the browser stopped answering: the next page opens in a freshly started one where that matters (Firefox). */
+  recover(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -132,22 +134,17 @@ abstract class BasePage implements VisitorPage {
     this.initScripts.push(source);
   }
 
-  protected query<T>(target: Target, then: string): Promise<T> {
+  /** `then`, a string expression over `found` (the matching elements, only the visible ones when asked). */
+  protected query<T>(target: Target, then: string, visibleOnly = false): Promise<T> {
     const { css, hasText } = parts(target);
-    // A string expression over `found` (the matching elements).
-    return this.evaluate(new Function('args', `${FIND}\nconst found = __palkitFind(args[0], args[1], args[2]);\nreturn ${then};`) as (a: unknown[]) => T, [css, hasText, false]);
-  }
-
-  protected queryVisible<T>(target: Target, then: string): Promise<T> {
-    const { css, hasText } = parts(target);
-    return this.evaluate(new Function('args', `${FIND}\nconst found = __palkitFind(args[0], args[1], args[2]);\nreturn ${then};`) as (a: unknown[]) => T, [css, hasText, true]);
+    return this.evaluate(new Function('args', `${FIND}\nconst found = __palkitFind(args[0], args[1], args[2]);\nreturn ${then};`) as (a: unknown[]) => T, [css, hasText, visibleOnly]);
   }
 
   async waitFor(target: Target, options: { state?: 'visible' | 'attached' | 'hidden' | 'detached'; timeout?: number } = {}): Promise<void> {
     const state = options.state ?? 'visible';
     const deadline = Date.now() + (options.timeout ?? DEFAULT_TIMEOUT);
     for (;;) {
-      const n = state === 'visible' || state === 'hidden' ? await this.queryVisible<number>(target, 'found.length') : await this.query<number>(target, 'found.length');
+      const n = await this.query<number>(target, 'found.length', state === 'visible' || state === 'hidden');
       if ((state === 'visible' || state === 'attached') === n > 0) return;
       if (Date.now() > deadline) throw new Error(`${this.engine}: timed out after ${options.timeout ?? DEFAULT_TIMEOUT} ms waiting for ${describe(target)} to be ${state}`);
       await sleep(100);
@@ -196,7 +193,17 @@ interface Handle {
 }
 
 abstract class HandlePage extends BasePage {
-  protected abstract handle(target: Target): Promise<Handle>;
+  /** The engine's handle on what a page function returned (an element, or null). */
+  protected abstract evaluateHandle(fn: (args: unknown[]) => Element | null, args: unknown[]): Promise<{ asElement(): unknown }>;
+
+  /** The first visible element a target names. */
+  protected async handle(target: Target): Promise<Handle> {
+    const { css, hasText } = parts(target);
+    const js = await this.evaluateHandle(new Function('args', `${FIND}\nreturn __palkitFind(args[0], args[1], true)[0] ?? null;`) as (a: unknown[]) => Element | null, [css, hasText]);
+    const el = js.asElement();
+    if (!el) throw new Error(`${this.engine}: no visible ${describe(target)}`);
+    return el as Handle;
+  }
 
   protected async act(target: Target, action: 'click' | 'tap' | 'focus'): Promise<void> {
     const handle = await this.handle(target);
@@ -239,7 +246,8 @@ class ChromiumPage extends HandlePage {
   }
 
   async goto(url: string): Promise<void> {
-    await this.page.goto(url);
+    // Not the 10 s of other waits: a page load took longer at load 20 (Navigation timeout of 10000 ms exceeded).
+    await this.page.goto(url, { timeout: 60_000 });
   }
 
   async url(): Promise<string> {
@@ -250,12 +258,8 @@ class ChromiumPage extends HandlePage {
     return (this.page as any).evaluate(fn, arg);
   }
 
-  protected async handle(target: Target): Promise<Handle> {
-    const { css, hasText } = parts(target);
-    const js = await this.page.evaluateHandle(new Function('args', `${FIND}\nreturn __palkitFind(args[0], args[1], true)[0];`) as (a: unknown[]) => Element, [css, hasText]);
-    const el = js.asElement();
-    if (!el) throw new Error(`chromium: no visible ${describe(target)}`);
-    return el as unknown as Handle;
+  protected evaluateHandle(fn: (args: unknown[]) => Element | null, args: unknown[]): Promise<{ asElement(): unknown }> {
+    return this.page.evaluateHandle(fn, args);
   }
 
   protected async pressKey(key: string): Promise<void> {
@@ -281,7 +285,8 @@ class FirefoxPage extends HandlePage {
   }
 
   async goto(url: string): Promise<void> {
-    await this.page.goto(url);
+    // Not the 10 s of other waits: a page load took longer at load 20 (Navigation timeout of 10000 ms exceeded).
+    await this.page.goto(url, { timeout: 60_000 });
   }
 
   async url(): Promise<string> {
@@ -292,12 +297,8 @@ class FirefoxPage extends HandlePage {
     return (this.page as any).evaluate(fn, arg);
   }
 
-  protected async handle(target: Target): Promise<Handle> {
-    const { css, hasText } = parts(target);
-    const js = await this.page.evaluateHandle(new Function('args', `${FIND}\nreturn __palkitFind(args[0], args[1], true)[0] ?? null;`) as (a: unknown[]) => Element, [css, hasText]);
-    const el = js.asElement();
-    if (!el) throw new Error(`firefox: no visible ${describe(target)}`);
-    return el as unknown as Handle;
+  protected evaluateHandle(fn: (args: unknown[]) => Element | null, args: unknown[]): Promise<{ asElement(): unknown }> {
+    return this.page.evaluateHandle(fn, args);
   }
 
   protected async pressKey(key: string): Promise<void> {
@@ -390,6 +391,7 @@ async function openChromium(): Promise<VisitorBrowser> {
       page.on('pageerror', (error) => console.error(`[chromium page error] ${error.message}`));
       return new ChromiumPage(size, context, page);
     },
+    recover: async () => undefined,
     close: () => browser.close(),
   };
 }
@@ -403,6 +405,8 @@ async function openFirefox(): Promise<VisitorBrowser> {
     if (!b) {
       b = puppeteer.launch({
         browser: 'firefox', protocol: 'webDriverBiDi', executablePath: FIREFOX_PATH, headless: true,
+        // A walk's calls answer within seconds even on a busy machine: a minute without answer is a stuck page.
+        protocolTimeout: 60_000,
         // As a visitor's Firefox: its default autoplay rules (audible media after a gesture).
         extraPrefsFirefox: firefoxPrefs({ autoplay: false, touch }),
       });
@@ -421,6 +425,12 @@ async function openFirefox(): Promise<VisitorBrowser> {
       page.on('pageerror', (error) => console.error(`[firefox page error] ${(error as Error).message}`));
       return new FirefoxPage(size, context, page);
     },
+    async recover() {
+      // A stuck Firefox may not answer close either: its process is ended.
+      const stuck = [...browsers.values()];
+      browsers.clear();
+      for (const b of stuck) (await b.catch(() => null))?.process()?.kill('SIGKILL');
+    },
     async close() {
       for (const b of browsers.values()) await (await b).close().catch(() => undefined);
     },
@@ -435,11 +445,15 @@ async function openWebKit(): Promise<VisitorBrowser> {
   const open = new Set<VisitorPage>();
   return {
     engine: 'webkit',
+    // Every page has a MiniBrowser (and driver) of its own already.
+    recover: async () => undefined,
     async newPage(size) {
       // WebKitWebDriver holds one session at a time: a driver per page.
       const driver = await startWebKitDriver({ display: display.display });
-      const session = await WebDriverSession.webkit(driver.url, { proxyArgs: proxy.args });
-      await session.command('POST', '/timeouts', { script: 60_000, pageLoad: 30_000 });
+      // A walk's command answers within a few seconds even on a busy machine (page loads: 30 s at most): one
+      // unanswered for 45 s means MiniBrowser is stuck, and the walk is retried sooner than after 90 s.
+      const session = await WebDriverSession.webkit(driver.url, { proxyArgs: proxy.args, commandTimeoutMs: 45_000 });
+      await session.command('POST', '/timeouts', { script: 30_000, pageLoad: 30_000 });
       await session.setViewport({ width: size.width, height: size.height });
       const page = new WebKitPage(size, session, async () => {
         open.delete(page);

@@ -1,0 +1,99 @@
+// Page scripts (run before the page's own) that give an end-to-end test the visitor's microphone and ears,
+// in any engine: used by the Chromium voice walk (test/e2e/voice.test.ts) and the walks in every engine
+// (test/e2e/visitor-engines.test.ts).
+
+/**
+ * The visitor's microphone is the test's: silent until `window.__speak(base64 audio file)` plays speech into
+ * it. Silent, because the engines' own fake devices are not (Firefox's plays a constant 1 kHz tone, WebKit's
+ * mock one beeps), and the service's voice activity detection takes that for a visitor talking over the
+ * greeting; and always flowing, as a real microphone delivers silent samples between words (Firefox ended no
+ * turn otherwise).
+ *
+ * getUserMedia still asks the engine, so that permission, errors and the device's identity are real; each
+ * audio track it hands back is swapped for the test's, which answers with the device's id, group and label:
+ * the device check hands the call the microphone's `deviceId` as an exact constraint, and a track without it
+ * (Chromium gives a Web Audio track an id of its own, "WebAudio-…") made the call's getUserMedia fail with an
+ * OverconstrainedError, so the element said the microphone was unavailable.
+ *
+ * The audio context starts on the visitor's first click or tap, as any page's must in WebKit and Firefox.
+ */
+export const fakeMicrophone = `
+if (navigator.mediaDevices?.getUserMedia && !window.__fakeMicrophone) {
+  window.__fakeMicrophone = true;
+  const context = new AudioContext();
+  const out = context.createMediaStreamDestination();
+  const floor = context.createConstantSource();
+  floor.offset.value = 0;
+  floor.connect(out);
+  floor.start();
+  const wake = () => context.resume();
+  for (const type of ['pointerdown', 'click', 'touchstart', 'keydown']) window.addEventListener(type, wake, true);
+  window.__micContext = context;
+  window.__speak = async (base64) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const source = context.createBufferSource();
+    source.buffer = await context.decodeAudioData(bytes.buffer);
+    source.connect(out);
+    source.start();
+    return performance.now();
+  };
+  const real = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  navigator.mediaDevices.getUserMedia = async (constraints) => {
+    const stream = await real(constraints);
+    for (const track of stream.getAudioTracks()) {
+      const settings = track.getSettings();
+      const label = track.label;
+      const mine = out.stream.getAudioTracks()[0].clone();
+      const own = mine.getSettings.bind(mine);
+      mine.getSettings = () => ({ ...own(), deviceId: settings.deviceId, groupId: settings.groupId });
+      Object.defineProperty(mine, 'label', { get: () => label });
+      stream.removeTrack(track);
+      track.stop();
+      stream.addTrack(mine);
+    }
+    return stream;
+  };
+}`;
+
+/**
+ * The visitor's ears: `window.__listen()` (once the stage has its audio element) puts a Web Audio analyser
+ * on the PAL's voice as the stage plays it, sampling its level (`window.__level.samples`) and the caption
+ * shown (`window.__voice.captions`) every 20 ms; `window.__voice.messages` has every protocol message with
+ * the page time it arrived. `window.__contexts()` tells whether the test's audio contexts run (they start on
+ * the visitor's first click, with the microphone's).
+ */
+export const voiceListener = `
+if (!window.__voice) {
+  window.__voice = { messages: [], captions: [] };
+  window.addEventListener('pal-protocol-message', (e) => window.__voice.messages.push({ at: performance.now(), m: JSON.parse(JSON.stringify(e.detail)) }));
+  const context = new AudioContext();
+  const wake = () => context.resume();
+  for (const type of ['pointerdown', 'click', 'touchstart', 'keydown']) window.addEventListener(type, wake, true);
+  window.__contexts = () => [context.state, window.__micContext?.state ?? 'none'];
+  const deep = (root, selector) => {
+    const found = root.querySelector(selector);
+    if (found) return found;
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const inner = deep(el.shadowRoot, selector); if (inner) return inner; }
+    return null;
+  };
+  /** An element inside the shadow root of the first \`host\` found anywhere in the page. */
+  window.__inside = (host, selector) => deep(document, host)?.shadowRoot?.querySelector(selector) ?? null;
+  window.__level = { samples: [] };
+  window.__listen = () => {
+    const audio = window.__inside('pal-stage', 'audio');
+    if (!audio || !(audio.srcObject instanceof MediaStream)) return false;
+    const analyser = context.createAnalyser();
+    analyser.fftSize = 1024;
+    context.createMediaStreamSource(audio.srcObject).connect(analyser);
+    const data = new Float32Array(analyser.fftSize);
+    setInterval(() => {
+      analyser.getFloatTimeDomainData(data);
+      let sum = 0;
+      for (const v of data) sum += v * v;
+      window.__level.samples.push({ at: performance.now(), rms: Math.sqrt(sum / data.length) });
+      const caption = window.__inside('pal-transcript[mode="captions"]', '.caption-text');
+      window.__voice.captions.push({ at: performance.now(), text: caption ? caption.textContent.trim() : '' });
+    }, 20);
+    return true;
+  };
+}`;
