@@ -47,7 +47,10 @@ export const ReplicaStoppedSpeaking = bareEvent('conversation.replica.stopped_sp
   interrupted: z.optional(z.boolean()),
 });
 export const UserStartedSpeaking = bareEvent('conversation.user.started_speaking', {});
-export const UserStoppedSpeaking = bareEvent('conversation.user.stopped_speaking', {});
+export const UserStoppedSpeaking = bareEvent('conversation.user.stopped_speaking', {
+  /** palkit extension: how long the visitor had been silent when the service ended the turn. */
+  silence_ms: z.optional(z.number()),
+});
 export const ReplicaInterrupted = bareEvent('conversation.replica_interrupted', {});
 export const ToolCall = event('conversation.tool_call', {
   name: z.string().check(z.minLength(1)),

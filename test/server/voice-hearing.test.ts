@@ -58,7 +58,10 @@ describe('the PAL hears the visitor', () => {
     await talk(client, speech('When do you open tomorrow?'));
     await talk(client, silence);
     await client.waitForEvent('conversation.user.started_speaking');
-    await client.waitForEvent('conversation.user.stopped_speaking');
+    const stopped = await client.waitForEvent('conversation.user.stopped_speaking');
+    // The mark says how long the visitor had been silent: the pause that ended this finished sentence.
+    const pause = stopped.properties.silence_ms as number;
+    assert.ok(pause >= 200 && pause <= 2000, `silence_ms ${pause}`);
     const heard = await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'user', 5000);
     assert.equal(heard.properties.speech, 'When do you open tomorrow?');
     await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'When do you open tomorrow?', 10_000);

@@ -132,8 +132,9 @@ describe('heard latency in the page', () => {
     expect('mouthMs' in reports[0]!, 'no face drawn: no mouthMs').to.equal(false);
     expect('lipSyncMs' in reports[0]!).to.equal(false);
 
+    // A spoken turn: the service's mark came 300 ms after the speech ended; the figures count from the speech.
     now = 5000;
-    meter.turnEnded('speech');
+    meter.turnEnded('speech', 300);
     meter.replyStarted('inf-2');
     meter.mouth(5610, 5600);
     meter.mouth(5650, 5640);
@@ -141,7 +142,7 @@ describe('heard latency in the page', () => {
     await new Promise((r) => setTimeout(r, 150));
     expect(reports.length).to.equal(2);
     expect('heardMs' in reports[1]!, 'no audio output: no heardMs').to.equal(false);
-    expect(reports[1]).to.include({ mouthMs: 610, lipSyncMs: 10, input: 'speech', inferenceId: 'inf-2' });
+    expect(reports[1]).to.include({ mouthMs: 910, lipSyncMs: 10, input: 'speech', inferenceId: 'inf-2' });
 
     // A reply nothing of was heard or seen here (text mode): no report rather than a report of zeros.
     meter.turnEnded('text');

@@ -298,12 +298,13 @@ export class LocalTransport extends EventTarget implements Transport {
 
   /**
    * The service's end-of-turn mark ends a spoken turn; it is sent the moment the service decides the turn
-   * ended, so its arrival is that moment on this page's clock (late by the one-way socket delay, a few ms).
+   * ended, so its arrival is that moment on this page's clock (late by the one-way socket delay, a few ms),
+   * and it says how long the visitor had been silent by then: the speech ended that much earlier.
    */
   #measureTurn(raw: unknown): void {
     const eventType = eventTypeOf(raw);
     const inferenceId = eventType === undefined ? undefined : (raw as { inference_id?: unknown }).inference_id;
-    if (eventType === 'conversation.user.stopped_speaking') this.#meter.turnEnded('speech');
+    if (eventType === 'conversation.user.stopped_speaking') this.#meter.turnEnded('speech', silenceOf(raw));
     else if (typeof inferenceId !== 'string') return;
     else if (eventType === 'conversation.replica.started_speaking') this.#meter.replyStarted(inferenceId);
     else if (eventType === 'conversation.replica.stopped_speaking') this.#meter.replyEnded(inferenceId, this.#player?.remainingMs() ?? 0);
@@ -423,4 +424,10 @@ function visitorClock(): { time_zone?: string; locale?: string } {
   } catch {
     return {};
   }
+}
+
+/** The mark's `silence_ms` when it is a plausible pause (0–10 s), else 0. */
+function silenceOf(raw: unknown): number {
+  const silence = (raw as { properties?: { silence_ms?: unknown } }).properties?.silence_ms;
+  return typeof silence === 'number' && silence >= 0 && silence <= 10_000 ? silence : 0;
 }

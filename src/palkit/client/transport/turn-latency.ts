@@ -34,10 +34,10 @@ export class TurnLatencyMeter {
 
   constructor(private readonly report: (report: TurnLatencyReport) => void, private readonly now: () => number = () => performance.now()) {}
 
-  /** The visitor's turn ended now: what the PAL says next is measured from here. */
-  turnEnded(input: 'text' | 'speech'): void {
+  /** The visitor's turn ended `agoMs` ago (a spoken turn ends before the service's mark): what the PAL says next is measured from there. */
+  turnEnded(input: 'text' | 'speech', agoMs = 0): void {
     this.#finish();
-    this.#turn = { endedAt: this.now(), input, offsets: [] };
+    this.#turn = { endedAt: this.now() - agoMs, input, offsets: [] };
   }
 
   /** The PAL began its reply (the first reply after the turn is the one measured). */

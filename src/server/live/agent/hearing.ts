@@ -29,7 +29,8 @@ export interface HearingPort {
   readonly palSpeaking: boolean;
   /** The visitor began to speak (or, without a recogniser, spoke over the PAL). */
   started(from: Participant): void;
-  stopped(from: Participant): void;
+  /** The visitor's turn ended, `silenceMs` after their speech did (the pause that ended it). */
+  stopped(from: Participant, silenceMs: number): void;
   /** The words of the turn recognised so far, while it goes on (a caption, not yet a turn). */
   partial(from: Participant, text: string): void;
   /** Transcribed words of a finished turn. */
@@ -132,7 +133,7 @@ export class PalHearing {
         const early = listener.early?.current ? listener.early : null;
         if (!early) listener.early?.abort.abort();
         listener.early = null;
-        this.port.stopped(from);
+        this.port.stopped(from, change.silenceMs);
         void this.finish(from, early, change.samples, change.sampleRate);
       }
     }

@@ -320,8 +320,10 @@ export class PalAgent {
         this.speaker.interrupt();
         if (this.hearing.transcribes) this.emit('conversation.user.started_speaking', {});
       },
-      stopped: () => {
-        if (this.hearing.transcribes) this.emit('conversation.user.stopped_speaking', {});
+      // The mark says how long ago the speech ended, so that the page's heard latency counts from the end of
+      // the speech, not from the end of the wait (250 ms to 1.5 s, longer while early words are transcribed).
+      stopped: (_from, silenceMs) => {
+        if (this.hearing.transcribes) this.emit('conversation.user.stopped_speaking', { silence_ms: Math.round(silenceMs) });
       },
       // The visitor's words as they are recognised, before the turn is over: a caption that grows.
       partial: (_from, text) => this.emit('conversation.utterance.streaming', { role: 'user', speech: turnText(text, MAX_TEXT), final: false }),

@@ -18,7 +18,8 @@ export type VoiceChange =
   | { type: 'speech-start' }
   | { type: 'pause'; samples: Int16Array; sampleRate: number }
   | { type: 'resume' }
-  | { type: 'speech-end'; samples: Int16Array; sampleRate: number };
+  /** `silenceMs`: how long the detector had heard silence when it ended the turn (the end-of-turn wait). */
+  | { type: 'speech-end'; samples: Int16Array; sampleRate: number; silenceMs: number };
 
 interface Fvad {
   _fvad_new(): number;
@@ -186,7 +187,7 @@ export class VoiceActivityDetector {
     this.turn = null;
     this.paused = false;
     this.recent.length = 0;
-    return { type: 'speech-end', samples: this.spoken(frames), sampleRate: this.rate };
+    return { type: 'speech-end', samples: this.spoken(frames), sampleRate: this.rate, silenceMs: this.silentMs };
   }
 
   /**
