@@ -71,7 +71,8 @@ describe('speech', () => {
     assert.equal(created.status, 200);
     const speech = await waitForFinished(t, `/v2/speech/${created.body.speech_id}`);
     assert.equal(speech.status, 'error');
-    assert.match(speech.error_details, /voice "zz-nope" is not a voice of the local synthesiser/);
+    // The local voice is the native bridge or the one from npm, whichever this machine runs (auto): each names the voice.
+    assert.match(speech.error_details, /voice "zz-nope" is not a voice of the local synthesiser|espeak-ng exited with 1.*voice/);
     assert.equal(speech.audio_url, null);
     const callback = await receiver.next('/error');
     assert.ok(await signatureIsValid(t, callback));
