@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { protocolStats } from '../../../src/protocol/interactions.js';
 import { canvasRig, idPattern, type Rig } from './canvas-helpers.js';
 
@@ -67,6 +67,8 @@ describe('pal-canvas display cards', () => {
   it('embeds an https scheduling page and records a Calendly booking from its origin only', async () => {
     await r.show('canvas_show_scheduling_embed', { scheduling_url: 'https://calendly.com/acme/intro' });
     const frame = r.$<HTMLIFrameElement>('iframe');
+    // Firefox gives the frame its window a moment after it is attached (the page itself cannot load here).
+    await waitUntil(() => frame.contentWindow !== null, 'the frame has a window');
     const src = new URL(frame.src);
     expect(src.origin + src.pathname).to.equal('https://calendly.com/acme/intro');
     expect(src.searchParams.get('embed_type')).to.equal('Inline');

@@ -38,7 +38,8 @@ export class CameraFrameSender {
     this.#busy = true;
     try {
       const frame = await this.#capture(track);
-      if (!frame || !this.#timer) return;
+      // The visitor turned the camera off while the frame was being encoded: it is not sent.
+      if (!frame || !this.#timer || this.#options.track() !== track || !track.enabled) return;
       const response = await (this.#options.fetch ?? fetch)(this.#options.url, {
         method: 'POST',
         headers: { 'content-type': 'image/jpeg', authorization: `Bearer ${this.#options.token}` },
