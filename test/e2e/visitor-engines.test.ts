@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
 import { createDeployment, createPal, customerPage, eventually, startWorld, trainFace, type World } from '../helpers/e2e-world.js';
 import { fakeMicrophone, voiceListener } from '../helpers/fake-microphone.js';
+import { assertGreetingHeard, voiceReadings, type Evaluate } from '../helpers/voice-readings.js';
 import { DESKTOP, PHONE, openBrowser, selectedEngines, type Engine, type Size, type VisitorBrowser, type VisitorPage } from '../helpers/visitor.js';
 
 const PASSWORD = 'open sesame';
@@ -229,25 +230,12 @@ describe('visitor walks in every engine', { timeout: 900_000 }, () => {
         await eventually(() => p.evaluate(() => (window as any).__listen()), (ok) => ok === true, 'the PAL\'s audio element with a MediaStream');
         await eventually(() => p.evaluate(() => (window as any).__contexts()), (states) => states.every((s: string) => s === 'running'), 'the test\'s own audio contexts to start on the visitor\'s click');
 
-        const messages = (): Promise<Array<{ at: number; m: any }>> => p.evaluate(() => (window as any).__voice.messages);
-        const levels = (): Promise<Array<{ at: number; rms: number }>> => p.evaluate(() => (window as any).__level.samples);
-        const utteranceAt = async (text: string) =>
-          (await eventually(messages, (all) => all.some((x) => x.m.event_type === 'conversation.utterance' && x.m.properties.role === 'replica' && x.m.properties.speech === text), `the utterance "${text}"`, 30_000))
-            .find((x) => x.m.event_type === 'conversation.utterance' && x.m.properties.role === 'replica' && x.m.properties.speech === text)!.at;
+        const evaluate: Evaluate = (fn) => p.evaluate(fn);
+        const readings = voiceReadings(evaluate);
+        const { messages, levels, utteranceAt } = readings;
 
         // The greeting: a live track, playing, audible before the utterance completes, captions ahead of it.
-        const track = await p.evaluate(() => {
-          const audio = (window as any).__inside('pal-stage', 'audio') as HTMLAudioElement;
-          const t = (audio.srcObject as MediaStream).getAudioTracks()[0];
-          return t && { kind: t.kind, readyState: t.readyState, paused: audio.paused };
-        });
-        assert.deepEqual(track, { kind: 'audio', readyState: 'live', paused: false });
-        const complete = await utteranceAt(VOICE_GREETING);
-        const loud = (await levels()).filter((s) => s.at < complete && s.rms > LOUD);
-        assert.ok(loud.length >= 25, `the greeting is audible for at least half a second before it completes (${loud.length} loud samples of 20 ms)`);
-        const captions: Array<{ at: number; text: string }> = await p.evaluate(() => (window as any).__voice.captions);
-        const partial = captions.find((c) => c.at < complete && c.text.length > 0 && c.text.length < VOICE_GREETING.length && VOICE_GREETING.startsWith(c.text));
-        assert.ok(partial, 'a part of the greeting was captioned before the complete utterance arrived');
+        await assertGreetingHeard(evaluate, readings, VOICE_GREETING, LOUD);
 
         // A typed question: its answer is heard within a second.
         await eventually(messages, (all) => all.some((x) => x.m.event_type === 'conversation.replica.stopped_speaking'), 'the end of the greeting', 30_000);

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
 import { createDeployment, createPal, customerPage, eventually, openPage, palEvents, startWorld, trainFace, type World } from '../helpers/e2e-world.js';
 import { fakeMicrophone, voiceListener } from '../helpers/fake-microphone.js';
+import { assertGreetingHeard, voiceReadings, type Evaluate } from '../helpers/voice-readings.js';
 
 const GREETING = 'Hello, I am the voice test PAL, and you can hear every word of this greeting while the captions follow along.';
 const QUESTION = 'Please repeat this long sentence back to me slowly, word by word, so that there is plenty of time to talk over you.';
@@ -44,26 +45,13 @@ describe('the PAL is heard, and hears', { timeout: 120_000 }, () => {
     await speech?.close();
   });
 
-  const messages = (): Promise<Array<{ at: number; m: any }>> => page.evaluate(() => (window as any).__voice.messages);
-  const levels = (): Promise<Array<{ at: number; rms: number }>> => page.evaluate(() => (window as any).__level.samples);
-  const utteranceAt = async (speech: string) =>
-    (await eventually(messages, (all) => all.some((x) => x.m.event_type === 'conversation.utterance' && x.m.properties.role === 'replica' && x.m.properties.speech === speech), `the utterance "${speech}"`, 30_000))
-      .find((x) => x.m.event_type === 'conversation.utterance' && x.m.properties.role === 'replica' && x.m.properties.speech === speech)!.at;
+  const evaluate: Evaluate = (fn) => page.evaluate(fn);
+  const readings = voiceReadings(evaluate);
+  const { messages, levels, utteranceAt } = readings;
 
   it('plays the greeting as a live MediaStream audio track that an analyser hears, with captions ahead of the whole utterance', async () => {
-    const track = await page.evaluate(() => {
-      const audio = (window as any).__inside('pal-stage', 'audio') as HTMLAudioElement;
-      const t = (audio.srcObject as MediaStream).getAudioTracks()[0];
-      return t && { kind: t.kind, readyState: t.readyState, paused: audio.paused };
-    });
-    assert.deepEqual(track, { kind: 'audio', readyState: 'live', paused: false });
-    const complete = await utteranceAt(GREETING);
-    const loud = (await levels()).filter((s) => s.at < complete && s.rms > LOUD);
-    assert.ok(loud.length >= 25, `the greeting is audible for at least half a second before it completes (${loud.length} loud samples of 20 ms)`);
-    const captions: Array<{ at: number; text: string }> = await page.evaluate(() => (window as any).__voice.captions);
-    const partial = captions.find((c) => c.at < complete && c.text.length > 0 && c.text.length < GREETING.length && GREETING.startsWith(c.text));
-    assert.ok(partial, 'a part of the greeting was captioned before the complete utterance arrived');
-    assert.ok(complete - partial.at > 1000, `captions led the complete utterance by ${Math.round(complete - partial.at)} ms`);
+    const { complete, captionedAt } = await assertGreetingHeard(evaluate, readings, GREETING, LOUD);
+    assert.ok(complete - captionedAt > 1000, `captions led the complete utterance by ${Math.round(complete - captionedAt)} ms`);
   });
 
   it('speaks the first words of an answer to a typed question within a second', async () => {
