@@ -14,11 +14,14 @@ const pgUrl = process.env.PALKIT_TEST_DATABASE_URL;
 const legs = [['PGlite', { ...process.env, PALKIT_TEST_DATABASE_URL: '' }]];
 if (pgUrl) legs.push(['PostgreSQL', { ...process.env, PALKIT_TEST_DATABASE_URL: pgUrl }]);
 
+// TAP as it goes, then the failed tests with their errors at the end, where CI's excerpt of the output is.
+const REPORTERS = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/failures-reporter.mjs', '--test-reporter-destination=stdout'];
+
 let failed = false;
 for (const [name, env] of legs) {
   console.log(`\n=== server suite on ${name} (${files.length} files) ===`);
   for (const batch of batches) {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${batch.concurrency}`, ...batch.files], { stdio: 'inherit', env });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${batch.concurrency}`, ...REPORTERS, ...batch.files], { stdio: 'inherit', env });
     if (run.status !== 0) failed = true;
   }
 }

@@ -165,3 +165,31 @@ describe('an idle WebAssembly voice', { timeout: 120_000 }, () => {
     console.log(`# exited ${(performance.now() - started).toFixed(0)} ms after start`);
   });
 });
+
+describe('a pool with a warm thread and a replacement still loading', { timeout: 120_000 }, () => {
+  it('gives the next sentence to the warm thread', async () => {
+    const synthesizer = new EspeakSynthesizer(log, { speakers: 2 });
+    try {
+      // Two rooms at once: two threads.
+      await Promise.all(['a', 'b'].map(async (room) => samplesOf(await synthesizer.lane(room).synthesize('Hello there.', { language: 'en' }, never()))));
+      const [kept, ended] = synthesizer.liveSpeakers as WasmSpeaker[];
+      const deadline = Date.now() + 90_000;
+      while (!(kept!.warm && ended!.warm) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(kept!.warm && ended!.warm, 'both threads said they are warm');
+      void ended!.thread.terminate();
+      while (synthesizer.work.deaths === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const fresh = synthesizer.liveSpeakers.find((s) => s !== kept) as WasmSpeaker;
+      assert.ok(fresh && fresh !== ended && !fresh.warm, 'a replacement is loading');
+      let keptSpoke = false;
+      const listen = (m: { type: string }) => (keptSpoke ||= m.type === 'events');
+      kept!.thread.on('message', listen);
+      const started = performance.now();
+      assert.ok((await samplesOf(await synthesizer.synthesize('Who says this?', { language: 'en' }, never()))) > 5000);
+      kept!.thread.off('message', listen);
+      assert.ok(keptSpoke, 'the warm thread said it');
+      console.log(`# said by the warm thread in ${(performance.now() - started).toFixed(0)} ms while its replacement loads`);
+    } finally {
+      synthesizer.close();
+    }
+  });
+});

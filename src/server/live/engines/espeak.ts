@@ -217,7 +217,13 @@ export class EspeakSynthesizer implements Synthesizer {
     this.dispatch();
   }
 
+  /**
+   * An idle speaker, warm ones first: a replacement thread takes seconds to load and its first sentences
+   * are slow, so it gets a sentence only when no warm speaker is free.
+   */
   private freeSpeaker(): Speaker | null {
+    const warm = this.idle.findIndex((s) => s.warm);
+    if (warm >= 0) return this.idle.splice(warm, 1)[0]!;
     return this.idle.pop() ?? this.newSpeaker();
   }
 

@@ -95,8 +95,11 @@ export class Room {
     const now = this.deps.clock.now();
     this.marks.startedAt ??= now;
     this.marks.emptySince = null;
+    // A recorded call records from the first word: the file is open before anyone is told they joined.
+    if (!this.recording && recordingRequested(this.conv.properties)) this.recording = this.startRecording();
     // What was said so far goes with the welcome, so that a visitor joining again (a reload) keeps it.
-    const [, transcript] = await Promise.all([
+    const [, , transcript] = await Promise.all([
+      this.recording,
       this.deps.db
         .updateTable('conversations')
         .set((eb) => ({ live_started_at: eb.fn.coalesce('live_started_at', eb.val(now)), live_empty_since: null, live_heartbeat_at: now }))
@@ -132,7 +135,6 @@ export class Room {
     let palJoined: Promise<void> | undefined;
     const palIsNew = !this.pal;
     if (!this.pal) {
-      if (recordingRequested(this.conv.properties)) this.recording = this.startRecording();
       this.pal = new PalAgent(this.deps, this.conv, {
         send: (m) => this.fromPal(m),
         startedAt: this.marks.startedAt,

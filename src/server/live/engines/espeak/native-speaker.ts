@@ -27,6 +27,9 @@ export function nativeSpeakers(binary: BridgeBinary, log: Logger): SpeakerFactor
       get sampleRate() {
         return bridge.sampleRate;
       },
+      get warm() {
+        return bridge.sampleRate !== null;
+      },
       run: (request) => bridge.run(nativeRequest(request)),
       cancel: (id) => bridge.cancel(id),
       stop: () => bridge.stop(),

@@ -28,6 +28,8 @@ export interface Speaker {
   readonly id: number | undefined;
   /** The rate of its samples, once it has started. */
   readonly sampleRate: number | null;
+  /** Whether it says a sentence at full speed yet (a WebAssembly thread warms up after it starts). */
+  readonly warm: boolean;
   run(request: SpeakerRequest): void;
   /** Stops the request if it is the one being said; its `end` follows. */
   cancel(id: number): void;

@@ -19,6 +19,8 @@ export type WorkerEvent =
 
 export type WorkerReply =
   | { type: 'ready'; sampleRate: number }
+  /** Its warm-up sentences are said: from now on a sentence takes tens of milliseconds, not seconds. */
+  | { type: 'warm' }
   /** One chunk: its samples, then the words and mouth shapes eSpeak reported with it. */
   | { type: 'events'; id: number; samples: Int16Array; events: WorkerEvent[] }
   | { type: 'end'; id: number }

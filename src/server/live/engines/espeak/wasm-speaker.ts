@@ -38,6 +38,7 @@ export class WasmSpeaker implements Speaker {
   private timer: NodeJS.Timeout | null = null;
   private readonly stallMs: number;
   sampleRate: number | null = null;
+  warm = false;
 
   constructor(private readonly hooks: SpeakerHooks, options: WasmSpeakerOptions = {}) {
     this.stallMs = options.stallMs ?? STALL_MS;
@@ -111,6 +112,10 @@ export class WasmSpeaker implements Speaker {
       this.sampleRate = message.sampleRate;
       this.disarm();
       if (this.current) this.send(this.current);
+      return;
+    }
+    if (message.type === 'warm') {
+      this.warm = true;
       return;
     }
     const request = this.current;

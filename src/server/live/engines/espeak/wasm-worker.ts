@@ -34,7 +34,8 @@ function warmWhileIdle(): void {
   warmUps++;
   if (voice !== 'en-us') engine.set_voice((voice = 'en-us'));
   engine.synthesize(WARM_UP, () => false);
-  setImmediate(warmWhileIdle);
+  if (warmUps === WARM_UPS) reply({ type: 'warm' });
+  else setImmediate(warmWhileIdle);
 }
 
 function isRequest(value: unknown): value is WorkerRequest {

@@ -1,0 +1,14 @@
+// A node:test reporter that prints only the failed tests, each with its error, once the run is over: the
+// TAP stream above it is long, and CI shows the end of the output.
+export default async function* failures(source) {
+  const failed = [];
+  for await (const event of source) {
+    if (event.type !== 'test:fail') continue;
+    const error = event.data.details?.error;
+    if (error?.failureType === 'subtestsFailed') continue; // its failed subtests are listed themselves
+    failed.push({ name: event.data.name, where: `${event.data.file ?? ''}:${event.data.line ?? ''}`, message: String(error?.cause?.message ?? error?.message ?? error) });
+  }
+  if (failed.length === 0) return;
+  yield `\n=== ${failed.length} failed ===\n`;
+  for (const f of failed) yield `✖ ${f.name} (${f.where})\n    ${f.message.split('\n').slice(0, 8).join('\n    ')}\n`;
+}
