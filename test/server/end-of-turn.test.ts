@@ -24,6 +24,30 @@ describe('end of turn from the words so far', () => {
     assert.equal(pauseToEndTurn('I need a table for.'), TRAILING_MS);
   });
 
+  it('trailing words and fillers are the conversation language\'s own', () => {
+    const trailing: Array<[string, string]> = [
+      ['de', 'Ich hätte gern einen Tisch für.'], ['de', 'Können Sie mir sagen, ob und'], ['de', 'Ich suche äh.'],
+      ['fr', 'Je voudrais réserver une table pour.'], ['fr', 'Je cherche l’'], ['fr', 'Et euh.'],
+      ['es', 'Quisiera reservar una mesa para.'], ['es', 'Busco el.'], ['it', 'Vorrei prenotare un tavolo per.'],
+      ['pt-BR', 'Eu gostaria de saber se.'], ['nl', 'Ik wil graag een tafel voor twee en.'], ['en-GB', 'I would like the.'],
+    ];
+    for (const [language, words] of trailing) assert.equal(turnEnding(words, language), 'trailing', `${language}: ${words}`);
+    const over: Array<[string, string]> = [
+      // A German separable prefix or a French pronoun may close a sentence: these are over.
+      ['de', 'Rufen Sie mich bitte morgen an.'], ['de', 'Das habe ich.'], ['fr', 'Merci, chez nous.'], ['nl', 'Ik bel je morgen op.'],
+      // Words that trail off in English may end a sentence elsewhere: "so" and "also" in German.
+      ['de', 'Das ist so.'], ['de', 'Ich komme also.'],
+    ];
+    for (const [language, words] of over) assert.notEqual(turnEnding(words, language), 'trailing', `${language}: ${words}`);
+    assert.equal(turnEnding('Das ist so.', 'de'), 'sentence-end');
+    assert.equal(turnEnding('Das ist so.', 'en'), 'trailing');
+    // A language without lists goes by punctuation alone.
+    assert.equal(turnEnding('Jag vill boka ett bord för.', 'sv'), 'sentence-end');
+    assert.equal(turnEnding('Jag vill boka ett bord,', 'sv'), 'trailing');
+    assert.equal(pauseToEndTurn('Je voudrais une table pour.', 'fr'), TRAILING_MS);
+    assert.equal(pauseToEndTurn('Je voudrais une table pour.', 'en'), SENTENCE_END_MS);
+  });
+
   it('anything else keeps the usual 600 ms', () => {
     for (const words of ['', '   ', 'hello there', 'opening hours', '42']) assert.equal(turnEnding(words), 'unsure', JSON.stringify(words));
     assert.equal(pauseToEndTurn('opening hours'), UNSURE_MS);

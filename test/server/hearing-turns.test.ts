@@ -21,7 +21,7 @@ interface Request {
   signal: AbortSignal;
 }
 
-function world() {
+function world(language = 'en') {
   const requests: Request[] = [];
   const events: string[] = [];
   const port: HearingPort = {
@@ -38,7 +38,7 @@ function world() {
     transcribe: (samples, sampleRate, _language, signal, onWords) => new Promise<string>((resolve, reject) => {
       requests.push({ seconds: samples.length / sampleRate, ...(onWords ? { onWords } : {}), answer: resolve, fail: () => reject(new Error('recogniser down')), signal });
     }),
-  }, port, () => 'en');
+  }, port, () => language);
   /** Feeds audio in 20 ms frames, as the room receives it. */
   const hear = (...parts: Int16Array[]) => {
     for (const part of parts) for (let i = 0; i < part.length; i += RATE / 50) hearing.hear(visitor, part.subarray(i, i + RATE / 50), RATE);
@@ -90,6 +90,17 @@ describe('taking the visitor\'s turn', () => {
     requests[1]!.answer('I would like to book a table for four people tomorrow evening.');
     await settle();
     assert.deepEqual(events, ['started', 'stopped', 'heard:I would like to book a table for four people tomorrow evening.']);
+  });
+
+  it('the conversation\'s language decides which words trail off: a French fragment is waited for, the same words in English are not', async () => {
+    for (const [language, ended] of [['fr', false], ['en', true]] as const) {
+      const { requests, events, hear, settle } = world(language);
+      hear(silence(300), firstHalf, silence(400));
+      requests[0]!.answer('Je voudrais une table pour.');
+      await settle();
+      hear(silence(300));
+      assert.deepEqual(events, ended ? ['started', 'stopped', 'heard:Je voudrais une table pour.'] : ['started'], language);
+    }
   });
 
   it('speech after a pause makes the early words a caption only; the turn is what the latest pause heard', async () => {

@@ -166,7 +166,7 @@ export class PalHearing {
     void early.words.then((text) => {
       if (signal.aborted || listener.early !== early || !early.current) return;
       if (text !== null) early.text = text;
-      listener.activity.hangoverMs = text === null ? UNSURE_MS : pauseToEndTurn(text);
+      listener.activity.hangoverMs = text === null ? UNSURE_MS : pauseToEndTurn(text, this.language());
       const end = listener.activity.endIfOver();
       if (end) this.changed(from, listener, end);
     });
