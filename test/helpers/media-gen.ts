@@ -34,12 +34,15 @@ export interface Received {
 /** A loopback HTTP server: records POSTs, and serves `files` on GET (path → [content type, bytes]). */
 export async function startReceiver(files: Record<string, [string, Uint8Array]> = {}) {
   const received: Received[] = [];
+  /** Every GET's path, served or not. */
+  const fetched: string[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const path = req.url ?? '/';
       if (req.method === 'GET') {
+        fetched.push(path);
         const file = files[path];
         if (!file) return res.writeHead(404).end('missing');
         return res.writeHead(200, { 'content-type': file[0] }).end(Buffer.from(file[1]));
@@ -54,6 +57,7 @@ export async function startReceiver(files: Record<string, [string, Uint8Array]> 
   return {
     url,
     received,
+    fetched,
     /** Resolves with the first callback on `path` (waits for it). */
     async next(path: string, timeoutMs = 20_000): Promise<Received> {
       return waitFor(async () => received.find((r) => r.path === path), timeoutMs, `callback on ${path}`);

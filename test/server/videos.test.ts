@@ -26,7 +26,10 @@ describe('videos', () => {
 
   before(async () => {
     t = await startTestService();
-    receiver = await startReceiver({ '/background.jpg': ['image/jpeg', sampleFaceJpg()], '/page.html': ['text/html', Buffer.from('<p>hi</p>')] });
+    const files: Record<string, [string, Uint8Array]> = { '/background.jpg': ['image/jpeg', sampleFaceJpg()], '/page.html': ['text/html', Buffer.from('<p>hi</p>')] };
+    receiver = await startReceiver(files);
+    // An HLS playlist served as a video: its segments are addresses of the playlist's choosing.
+    files['/playlist.mp4'] = ['video/mp4', Buffer.from(`#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n${receiver.url}/segment0.ts\n#EXT-X-ENDLIST\n`)];
     face = await insertFace(t, 1, { video: false });
     videoOnlyFace = await insertFace(t, 1, { image: false });
     otherFace = await insertFace(t, 2);
@@ -103,6 +106,14 @@ describe('videos', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('a background that is a playlist pointing elsewhere is not followed: ffmpeg opens no address it names', async () => {
+    const created = await t.api('POST', '/v2/videos', { face_id: face, script: 'Hi.', background_url: `${receiver.url}/playlist.mp4` });
+    assert.equal(created.status, 200);
+    const video = await waitForFinished(t, `/v2/videos/${created.body.video_id}`);
+    assert.equal(video.status, 'error', 'a playlist is not a video');
+    assert.deepEqual(receiver.fetched.filter((p) => p.startsWith('/segment')), [], 'no segment was fetched');
   });
 
   it('ends in error with error_details and a signed error callback when the background cannot be used', async () => {

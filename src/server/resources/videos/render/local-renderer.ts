@@ -137,7 +137,9 @@ export function createLocalRenderer(options: LocalRendererOptions): Renderer {
 async function mediaInput(dir: string, name: string, media: MediaInput): Promise<string[]> {
   const file = `${name}.${media.kind === 'image' ? imageExtension(media.bytes) : 'media'}`;
   await writeFile(join(dir, file), media.bytes);
-  return media.kind === 'image' ? ['-loop', '1', '-framerate', String(FRAME_RATE), '-i', file] : ['-stream_loop', '-1', '-i', file];
+  // The caller chose these bytes: ffmpeg reads them as a local file and opens nothing they point to.
+  const local = ['-protocol_whitelist', 'file'];
+  return media.kind === 'image' ? ['-loop', '1', '-framerate', String(FRAME_RATE), ...local, '-i', file] : ['-stream_loop', '-1', ...local, '-i', file];
 }
 
 /** The image demuxer picks its decoder by extension, so name the file after its real format. */
