@@ -50,3 +50,20 @@ describe('call recorder bounds', () => {
     assert.equal(seconds, 5);
   });
 });
+
+describe('call recorder end', () => {
+  it('ends when the call ended, however long the room then takes to close', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'palkit-recorder-')), 'call.pcm');
+    const clock = { ms: 1_000_000 };
+    const recorder = await CallRecorder.start(path, 3600, () => clock.ms);
+    for (let i = 0; i < 100; i++) {
+      clock.ms += 20;
+      recorder.add('visitor', tone(0.02), RECORDING_RATE);
+    }
+    const endedAt = clock.ms;
+    clock.ms += 1500; // the database and the PAL take their time
+    const samples = await recorder.stop(endedAt);
+    assert.equal(samples / RECORDING_RATE, 2, 'the 2 s call, not the 3.5 s until the room closed');
+    assert.equal(readFileSync(path).length, samples * 2);
+  });
+});

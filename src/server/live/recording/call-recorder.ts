@@ -68,12 +68,15 @@ export class CallRecorder {
     return this.total() / RECORDING_RATE;
   }
 
-  /** Writes everything up to now (and any audio queued past it) and closes the file; returns the samples written. */
-  async stop(): Promise<number> {
+  /**
+   * Writes everything up to `at` (when the call ended; by default now), and any audio queued past it, and
+   * closes the file; returns the samples written. A room that takes a moment to close does not lengthen its call.
+   */
+  async stop(at: number = this.now()): Promise<number> {
     if (this.closed) return 0;
     this.closed = true;
     clearInterval(this.timer);
-    const total = this.total();
+    const total = Math.min(Math.max(this.end, this.indexAt(at)), this.limit);
     this.flushUpTo(total);
     await this.writing;
     await this.file.close();
@@ -85,7 +88,11 @@ export class CallRecorder {
   }
 
   private nowIndex(): number {
-    return Math.floor(((this.now() - this.startedAt) / 1000) * RECORDING_RATE);
+    return this.indexAt(this.now());
+  }
+
+  private indexAt(time: number): number {
+    return Math.max(0, Math.floor(((time - this.startedAt) / 1000) * RECORDING_RATE));
   }
 
   private ensure(upTo: number): void {

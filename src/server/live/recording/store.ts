@@ -42,9 +42,9 @@ export async function startRecording(deps: ServiceDeps, conv: { conversationId: 
   return { recordingId, recorder: await CallRecorder.start(livePath(deps, recordingId), roomLimits(conv.properties).maxCallDuration) };
 }
 
-/** The room closes for good: the WAV goes to the default storage and the delivery starts. */
-export async function keepRecording(deps: ServiceDeps, live: LiveRecording): Promise<void> {
-  await live.recorder.stop();
+/** The room closed for good at `endedAt` (epoch ms): the WAV goes to the default storage and the delivery starts. */
+export async function keepRecording(deps: ServiceDeps, live: LiveRecording, endedAt?: number): Promise<void> {
+  await live.recorder.stop(endedAt);
   await storeRecording(deps, live.recordingId);
 }
 
@@ -86,8 +86,8 @@ async function storeRecording(deps: ServiceDeps, recordingId: string): Promise<v
 }
 
 /** The room stops on this process only (restart): what was recorded stays in the PCM file for the next room. */
-export async function pauseRecording(live: LiveRecording): Promise<void> {
-  await live.recorder.stop();
+export async function pauseRecording(live: LiveRecording, stoppedAt?: number): Promise<void> {
+  await live.recorder.stop(stoppedAt);
 }
 
 async function objectKey(deps: ServiceDeps, destinationId: string, conversationId: string, recordingId: string): Promise<string> {

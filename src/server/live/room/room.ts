@@ -205,6 +205,8 @@ export class Room {
 
   private async close(reason: string, end: boolean): Promise<void> {
     clearTimeout(this.timer);
+    // The call is over now: what follows (the database, the PAL stopping) does not lengthen its recording.
+    const closedAt = Date.now();
     const inEffect = end ? await markConversationEnded(this.deps, this.conversationId, reason).catch(() => reason) : reason;
     await this.pal?.stop();
     const recording = await this.recording;
@@ -214,7 +216,7 @@ export class Room {
     }
     this.members.clear();
     this.onClosed(this);
-    if (recording) await (end ? keepRecording(this.deps, recording) : pauseRecording(recording)).catch((error: unknown) =>
+    if (recording) await (end ? keepRecording(this.deps, recording, closedAt) : pauseRecording(recording, closedAt)).catch((error: unknown) =>
       this.deps.log.error('keeping the recording failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }),
     );
     if (!end) return;
