@@ -81,6 +81,33 @@ describe('heard latency in the page', () => {
     await context.close();
   });
 
+  it('asks the context for its output clock at most once a second, and never while it is suspended', async () => {
+    // Firefox answers each of these from the sound server with its audio graph locked, and a read at the
+    // wrong moment froze the page for good; the heard-latency poll (5 ms) and the face (40 ms) read often.
+    const context = new AudioContext();
+    let reads = 0;
+    const stamp = context.getOutputTimestamp.bind(context);
+    const latency = Object.getOwnPropertyDescriptor(AudioContext.prototype, 'outputLatency')?.get;
+    Object.defineProperty(context, 'getOutputTimestamp', { value: () => (reads++, stamp()) });
+    Object.defineProperty(context, 'outputLatency', { get: () => (reads++, latency?.call(context) ?? 0) });
+    await context.suspend();
+    const player = new PalAudioPlayer(context);
+    player.probe = { audible: () => undefined, mouth: () => undefined };
+    for (let i = 0; i < 5; i++) player.visemeNow();
+    expect(reads, 'reads while suspended').to.equal(0);
+
+    await context.resume();
+    for (let i = 0; i < 40; i++) player.play(slice(true)); // 1.6 s
+    const end = performance.now() + 1500;
+    while (performance.now() < end) {
+      player.visemeNow();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(reads, 'reads in 1.5 s of voice').to.be.within(1, 2);
+    player.close();
+    await context.close();
+  });
+
   it('the drawn face keeps the mouth within 40 ms of the voice at the output (p95)', async function () {
     // A busy machine can stall the page's audio clock for a second or more, and the face then draws no
     // shape against the output in the 2 s of voice: such a run measures the machine, so it is run again.
