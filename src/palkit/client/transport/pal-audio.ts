@@ -16,8 +16,15 @@ const MOUTH_LEAD_S = 0.02;
 const MAX_OUTPUT_LAG_S = 0.3;
 /** How far an output timestamp may seem ahead of rendering (it is extrapolated between render quanta). */
 const OUTPUT_CLOCK_SLACK_S = 0.05;
-/** How long a reading of the output clock is extrapolated before the context is asked again. */
-const OUTPUT_CLOCK_REREAD_MS = 1000;
+/**
+ * Whether the context may be asked where its output is (getOutputTimestamp(), outputLatency). Not in Gecko
+ * (Firefox): it answers both by asking the sound server synchronously with its audio graph locked, and a
+ * read that meets the audio callback waiting for that graph freezes the page's main thread for good. Read
+ * every 5 ms (heard-latency poll) and 40 ms (face), it froze 4 of 6 Firefox visitor walks; read once a
+ * second, 1 of 7. The output is then taken to be where rendering is: a few tens of ms early on a real
+ * device. Gecko is told by a property only it has (`mozInnerScreenX`).
+ */
+export const OUTPUT_CLOCK_READABLE = !('mozInnerScreenX' in globalThis);
 /** Samples below this (about −60 dBFS) count as silence when finding the first audible one. */
 export const AUDIBLE = 33;
 
@@ -48,8 +55,6 @@ export class PalAudioPlayer {
   #audibleAt: number | null = null;
   #runHeard = false;
   #poll: ReturnType<typeof setInterval> | undefined;
-  /** The last reading of the output clock: the moment of the context's timeline at the output at page time `at`. */
-  #reading: { position: number; at: number } | null = null;
   probe: PalAudioProbe | null = null;
 
   constructor(context: AudioContext) {
@@ -117,30 +122,14 @@ export class PalAudioPlayer {
   }
 
   /**
-   * Where on this context's timeline the audio output is (`position`), at page time `at`: the last reading
-   * of the output clock, carried forward on the page's clock, never further ahead of rendering than an
-   * output timestamp may seem to be (a stalled context's output stalls too).
-   *
-   * The context is asked only while it runs, and at most once a second: Firefox answers getOutputTimestamp()
-   * and outputLatency by asking the sound server, synchronously, with its audio graph locked, and asks
-   * again on every read until the output stream has reported a latency (while the context starts); a read
-   * that meets the audio callback waiting for that graph freezes the page's main thread for good. Read every
-   * 5 ms by the heard-latency poll and every 40 ms by the face, it froze 4 of 6 Firefox visitor walks
-   * (puppeteer: "script.callFunction timed out"; the page's main thread blocked in the sound server call,
-   * the graph's threads waiting for its lock).
+   * Where on this context's timeline the audio output is (`position`), at page time `at`: the context's
+   * output timestamp where it gives one, else its clock less the output latency (its clock alone where
+   * neither may be asked for).
    */
   #outputClock(): { position: number; at: number } {
     const context = this.#context;
-    const at = performance.now();
-    if (context.state !== 'running') return { position: context.currentTime, at };
-    if (!this.#reading || at - this.#reading.at >= OUTPUT_CLOCK_REREAD_MS) this.#reading = this.#readOutputClock(at);
-    const carried = this.#reading.position + (at - this.#reading.at) / 1000;
-    return { position: Math.min(carried, context.currentTime + OUTPUT_CLOCK_SLACK_S), at };
-  }
-
-  /** The context's output timestamp where it gives one, else its clock less the output latency. */
-  #readOutputClock(now: number): { position: number; at: number } {
-    const context = this.#context;
+    const now = performance.now();
+    if (!OUTPUT_CLOCK_READABLE) return { position: context.currentTime, at: now };
     const stamp = context.getOutputTimestamp?.();
     if (stamp?.performanceTime && stamp.contextTime !== undefined) {
       // An output further behind rendering than any real device is (WebKitGTK reports ~0.4 s) is not believed.
