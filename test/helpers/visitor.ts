@@ -55,8 +55,6 @@ export interface VisitorPage {
 export interface VisitorBrowser {
   engine: Engine;
   newPage(size: Size): Promise<VisitorPage>;
-  /** After the browser stopped answering: the next page opens in a freshly started one where that matters (Firefox). */
-  recover(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -391,7 +389,6 @@ async function openChromium(): Promise<VisitorBrowser> {
       page.on('pageerror', (error) => console.error(`[chromium page error] ${error.message}`));
       return new ChromiumPage(size, context, page);
     },
-    recover: async () => undefined,
     close: () => browser.close(),
   };
 }
@@ -425,12 +422,6 @@ async function openFirefox(): Promise<VisitorBrowser> {
       page.on('pageerror', (error) => console.error(`[firefox page error] ${(error as Error).message}`));
       return new FirefoxPage(size, context, page);
     },
-    async recover() {
-      // A stuck Firefox may not answer close either: its process is ended.
-      const stuck = [...browsers.values()];
-      browsers.clear();
-      for (const b of stuck) (await b.catch(() => null))?.process()?.kill('SIGKILL');
-    },
     async close() {
       for (const b of browsers.values()) await (await b).close().catch(() => undefined);
     },
@@ -445,8 +436,6 @@ async function openWebKit(): Promise<VisitorBrowser> {
   const open = new Set<VisitorPage>();
   return {
     engine: 'webkit',
-    // Every page has a MiniBrowser (and driver) of its own already.
-    recover: async () => undefined,
     async newPage(size) {
       // WebKitWebDriver holds one session at a time: a driver per page.
       const driver = await startWebKitDriver({ display: display.display });
