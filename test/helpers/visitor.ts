@@ -190,6 +190,27 @@ interface Handle {
   dispose(): Promise<unknown>;
 }
 
+/**
+ * In the page: resolves once the element's box has held still for two frames (at most 2 s), as Playwright
+ * waits before it clicks. puppeteer (Firefox) taps the centre it measured; a box still moving then (the
+ * call's controls settling on a loaded machine) is tapped beside, and a Firefox phone walk's Chat tap
+ * opened no chat once at load 22.
+ */
+// (A string: tsx would wrap the named inner function in a __name() call that the page does not have.)
+const HOLDS_STILL = new Function('el', `return new Promise((resolve) => {
+  const end = performance.now() + 2000;
+  let last = '', still = 0;
+  const look = () => {
+    const r = el.getBoundingClientRect();
+    const box = r.x + ' ' + r.y + ' ' + r.width + ' ' + r.height;
+    still = box === last ? still + 1 : 0;
+    last = box;
+    if (still >= 2 || performance.now() > end) resolve();
+    else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+});`) as (el: Element) => Promise<void>;
+
 abstract class HandlePage extends BasePage {
   /** The engine's handle on what a page function returned (an element, or null). */
   protected abstract evaluateHandle(fn: (args: unknown[]) => Element | null, args: unknown[]): Promise<{ asElement(): unknown }>;
@@ -206,6 +227,7 @@ abstract class HandlePage extends BasePage {
   protected async act(target: Target, action: 'click' | 'tap' | 'focus'): Promise<void> {
     const handle = await this.handle(target);
     try {
+      if (action !== 'focus') await handle.evaluate(HOLDS_STILL);
       if (action === 'focus') await handle.focus();
       else if (action === 'tap') await handle.tap();
       else await handle.click();
