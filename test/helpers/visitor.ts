@@ -55,8 +55,6 @@ export interface VisitorPage {
 export interface VisitorBrowser {
   engine: Engine;
   newPage(size: Size): Promise<VisitorPage>;
-  /** After the browser stopped answering: the next page opens in a freshly started one where that matters (Firefox). */
-  recover(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -192,6 +190,27 @@ interface Handle {
   dispose(): Promise<unknown>;
 }
 
+/**
+ * In the page: resolves once the element's box has held still for two frames (at most 2 s), as Playwright
+ * waits before it clicks. puppeteer (Firefox) taps the centre it measured; a box still moving then (the
+ * call's controls settling on a loaded machine) is tapped beside, and a Firefox phone walk's Chat tap
+ * opened no chat once at load 22.
+ */
+// (A string: tsx would wrap the named inner function in a __name() call that the page does not have.)
+const HOLDS_STILL = new Function('el', `return new Promise((resolve) => {
+  const end = performance.now() + 2000;
+  let last = '', still = 0;
+  const look = () => {
+    const r = el.getBoundingClientRect();
+    const box = r.x + ' ' + r.y + ' ' + r.width + ' ' + r.height;
+    still = box === last ? still + 1 : 0;
+    last = box;
+    if (still >= 2 || performance.now() > end) resolve();
+    else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+});`) as (el: Element) => Promise<void>;
+
 abstract class HandlePage extends BasePage {
   /** The engine's handle on what a page function returned (an element, or null). */
   protected abstract evaluateHandle(fn: (args: unknown[]) => Element | null, args: unknown[]): Promise<{ asElement(): unknown }>;
@@ -208,6 +227,7 @@ abstract class HandlePage extends BasePage {
   protected async act(target: Target, action: 'click' | 'tap' | 'focus'): Promise<void> {
     const handle = await this.handle(target);
     try {
+      if (action !== 'focus') await handle.evaluate(HOLDS_STILL);
       if (action === 'focus') await handle.focus();
       else if (action === 'tap') await handle.tap();
       else await handle.click();
@@ -391,7 +411,6 @@ async function openChromium(): Promise<VisitorBrowser> {
       page.on('pageerror', (error) => console.error(`[chromium page error] ${error.message}`));
       return new ChromiumPage(size, context, page);
     },
-    recover: async () => undefined,
     close: () => browser.close(),
   };
 }
@@ -425,12 +444,6 @@ async function openFirefox(): Promise<VisitorBrowser> {
       page.on('pageerror', (error) => console.error(`[firefox page error] ${(error as Error).message}`));
       return new FirefoxPage(size, context, page);
     },
-    async recover() {
-      // A stuck Firefox may not answer close either: its process is ended.
-      const stuck = [...browsers.values()];
-      browsers.clear();
-      for (const b of stuck) (await b.catch(() => null))?.process()?.kill('SIGKILL');
-    },
     async close() {
       for (const b of browsers.values()) await (await b).close().catch(() => undefined);
     },
@@ -445,8 +458,6 @@ async function openWebKit(): Promise<VisitorBrowser> {
   const open = new Set<VisitorPage>();
   return {
     engine: 'webkit',
-    // Every page has a MiniBrowser (and driver) of its own already.
-    recover: async () => undefined,
     async newPage(size) {
       // WebKitWebDriver holds one session at a time: a driver per page.
       const driver = await startWebKitDriver({ display: display.display });

@@ -16,6 +16,15 @@ const MOUTH_LEAD_S = 0.02;
 const MAX_OUTPUT_LAG_S = 0.3;
 /** How far an output timestamp may seem ahead of rendering (it is extrapolated between render quanta). */
 const OUTPUT_CLOCK_SLACK_S = 0.05;
+/**
+ * Whether the context may be asked where its output is (getOutputTimestamp(), outputLatency). Not in Gecko
+ * (Firefox): it answers both by asking the sound server synchronously with its audio graph locked, and a
+ * read that meets the audio callback waiting for that graph freezes the page's main thread for good. Read
+ * every 5 ms (heard-latency poll) and 40 ms (face), it froze 4 of 6 Firefox visitor walks; read once a
+ * second, 1 of 7. The output is then taken to be where rendering is: a few tens of ms early on a real
+ * device. Gecko is told by a property only it has (`mozInnerScreenX`).
+ */
+export const OUTPUT_CLOCK_READABLE = !('mozInnerScreenX' in globalThis);
 /** Samples below this (about −60 dBFS) count as silence when finding the first audible one. */
 export const AUDIBLE = 33;
 
@@ -114,11 +123,13 @@ export class PalAudioPlayer {
 
   /**
    * Where on this context's timeline the audio output is (`position`), at page time `at`: the context's
-   * output timestamp where it gives one, else its clock less the output latency.
+   * output timestamp where it gives one, else its clock less the output latency (its clock alone where
+   * neither may be asked for).
    */
   #outputClock(): { position: number; at: number } {
     const context = this.#context;
     const now = performance.now();
+    if (!OUTPUT_CLOCK_READABLE) return { position: context.currentTime, at: now };
     const stamp = context.getOutputTimestamp?.();
     if (stamp?.performanceTime && stamp.contextTime !== undefined) {
       // An output further behind rendering than any real device is (WebKitGTK reports ~0.4 s) is not believed.
