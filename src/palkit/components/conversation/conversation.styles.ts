@@ -62,6 +62,17 @@ export const conversationStyles = css`
   .main.chat .overlays { position: relative; grid-row: 2; }
   .main.chat pal-disclosure { margin-right: 0; }
   .main.chat pal-transcript.panel { position: relative; grid-row: 3; height: auto; }
+  /*
+   * Narrower than 360 px, chat closed: beside the self view the banner wraps to four lines and covered her
+   * hair down to her brows. It takes its own full-width row above the stage instead (two lines); dismissed,
+   * the row is empty and the stage has the whole height again.
+   */
+  @container (max-width: 359px) {
+    .main:not(.chat) { grid-template-rows: auto minmax(0, 1fr); }
+    .main:not(.chat) .overlays { position: relative; grid-row: 1; }
+    .main:not(.chat) pal-disclosure { margin-right: 0; }
+    .main:not(.chat) pal-stage { position: relative; grid-row: 2; }
+  }
   .notice {
     display: flex; align-items: center; gap: var(--pal-space-small, 8px); padding: 8px var(--pal-space, 12px);
     background: var(--pal-color-surface-raised); color: var(--pal-color-text); border-top: 1px solid var(--pal-color-border);

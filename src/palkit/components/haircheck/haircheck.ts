@@ -141,6 +141,11 @@ export class PalHaircheck extends LitElement {
     cancelAnimationFrame(this.#frame);
     this.#meter?.dispose();
     this.#meter = null;
+    // The preview lets go of the stream before its tracks stop: in WebKitGTK (GNOME Web) stopping a track
+    // that a <video> is still showing can deadlock the page for good (its GStreamer video sink waits on the
+    // main thread, which waits on the sink), as the device check closed on joining a call.
+    const preview = this.renderRoot?.querySelector('video');
+    if (preview) preview.srcObject = null;
     for (const track of this.#stream?.getTracks() ?? []) track.stop();
     this.#stream = null;
   }
