@@ -74,11 +74,26 @@ describe('pal-canvas display cards', () => {
     expect(src.searchParams.get('embed_type')).to.equal('Inline');
     expect(frame.title).to.equal('Schedule a meeting');
     const booking = { event: 'calendly.event_scheduled', payload: { event: { uri: 'https://api.calendly.com/scheduled_events/E1' }, invitee: { uri: 'https://api.calendly.com/invitees/I1' } } };
-    window.dispatchEvent(new MessageEvent('message', { origin: 'https://evil.example', data: booking, source: frame.contentWindow }));
+    // A message as the frame's page would post it. That page cannot load here (no internet), and a Firefox
+    // frame whose cross-origin load failed has a window this page cannot name as a message's source: the
+    // frame is sent to an empty page for the test to post as.
+    const blank = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    frame.src = 'about:blank';
+    await blank;
+    const nameable = () => {
+      try {
+        return new MessageEvent('message', { source: frame.contentWindow }).source !== null;
+      } catch {
+        return false;
+      }
+    };
+    await waitUntil(nameable, 'the frame has a window that can send a message', { timeout: 5000 });
+    const fromFrame = (origin: string) => window.dispatchEvent(new MessageEvent('message', { origin, data: booking, source: frame.contentWindow }));
+    fromFrame('https://evil.example');
     window.dispatchEvent(new MessageEvent('message', { origin: 'https://calendly.com', data: booking, source: window }));
     await r.settle();
     expect(r.link.posted).to.have.length(0);
-    window.dispatchEvent(new MessageEvent('message', { origin: 'https://calendly.com', data: booking, source: frame.contentWindow }));
+    fromFrame('https://calendly.com');
     await r.settle();
     expect(r.link.posted[0]).to.deep.include({ component: 'canvas.scheduling_embed', type: 'submit' });
     expect(r.link.posted[0]!.value).to.deep.equal({ event_uri: 'https://api.calendly.com/scheduled_events/E1', invitee_uri: 'https://api.calendly.com/invitees/I1' });
