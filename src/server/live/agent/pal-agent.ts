@@ -15,7 +15,7 @@ import { acknowledgement, cardFor } from '../canvas/cards.js';
 import { visitorClock, type VisitorClock } from './spoken-time.js';
 import { disclosureFor, greetingFor } from './disclosure.js';
 import type { ChatMessage } from './llm.js';
-import { msPerWord, Speaker, type SpeechSource } from '../speech/speaker.js';
+import { msPerWord, Speaker, type ReplyStage, type SpeechSource } from '../speech/speaker.js';
 import { faceMediaUrl } from '../../resources/faces/media-url.js';
 import { EchoAudioStream } from '../speech/echo-audio.js';
 import { PalHearing, type HearingPort } from './hearing.js';
@@ -93,7 +93,10 @@ export class PalAgent {
     // The room's own lane: its sentences are served in turn with other rooms', never ahead of them.
     this.voice = new PalVoice(synthesizer.lane?.(conv.conversationId) ?? synthesizer, room.audio, msPerWord(deps.config.room.wordsPerMinute));
     this.speaker = new Speaker(
-      { emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx) },
+      {
+        emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx),
+        mark: (stage, ids) => this.mark(stage, ids.inferenceId),
+      },
       this.voice,
       (language) => ({ language: language ?? this.language, rate: deps.config.room.wordsPerMinute, ...providerVoice(conv) }),
       () => deps.clock.now(),
@@ -242,6 +245,7 @@ export class PalAgent {
   private userTurn(text: string, from: Sender, announce: boolean): void {
     if (!text) return; // nothing left once cleaned
     const inferenceId = randomUUID();
+    this.mark('received', inferenceId);
     this.turnIdx++;
     // The visitor spoke over the PAL: it stops, as a person would.
     this.speaker.interrupt();
@@ -356,6 +360,16 @@ export class PalAgent {
       turn_idx: turnIdx,
       properties,
     });
+  }
+
+  /**
+   * Where a reply's latency goes, as debug lines (PALKIT_LOG=debug): the visitor's turn received, then the
+   * stages of the reply's first sound (speaker.ts, voice.ts). `at` is Unix epoch ms to 0.1 ms, the clock a
+   * page reads as performance.timeOrigin + performance.now(), so the page's marks line up with these.
+   */
+  private mark(stage: 'received' | ReplyStage, inferenceId: string): void {
+    const at = Math.round((performance.timeOrigin + performance.now()) * 10) / 10;
+    this.deps.log.debug('turn stage', { conversation_id: this.conv.conversationId, inference_id: inferenceId, stage, at });
   }
 
   private timing(began: Date, duration: number): Pick<TranscriptEntry, 'timestamp' | 'seconds_from_start' | 'duration'> {
