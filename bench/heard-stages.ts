@@ -18,6 +18,9 @@ window.__heardProbe = { frames: [], starts: [] };
   };
   // As the player counts a sample audible (pal-audio.ts AUDIBLE: 33 of 32768).
   const audible = 33 / 32768;
+  // A buffer scheduled again (the player starts a run early) is one slice: its last schedule counts.
+  const ids = new WeakMap();
+  let nextId = 0;
   const start = AudioBufferSourceNode.prototype.start;
   AudioBufferSourceNode.prototype.start = function (when = 0, ...rest) {
     const now = performance.now();
@@ -26,7 +29,9 @@ window.__heardProbe = { frames: [], starts: [] };
     const data = this.buffer ? this.buffer.getChannelData(0) : new Float32Array(0);
     let first = -1;
     for (let i = 0; i < data.length; i++) if (Math.abs(data[i]) >= audible) { first = i; break; }
-    window.__heardProbe.starts.push({ calledAt: now, at, audibleAt: first < 0 ? null : at + (first / this.buffer.sampleRate) * 1000 });
+    if (this.buffer && !ids.has(this.buffer)) ids.set(this.buffer, nextId++);
+    const slice = this.buffer ? ids.get(this.buffer) : -1;
+    window.__heardProbe.starts.push({ slice, calledAt: now, at, audibleAt: first < 0 ? null : at + (first / this.buffer.sampleRate) * 1000 });
     return start.call(this, when, ...rest);
   };
 }
@@ -35,7 +40,7 @@ window.__heardProbe = { frames: [], starts: [] };
 interface PageProbes {
   origin: number;
   frames: number[];
-  starts: Array<{ calledAt: number; at: number; audibleAt: number | null }>;
+  starts: Array<{ slice: number; calledAt: number; at: number; audibleAt: number | null }>;
 }
 
 /** The marks of one turn, epoch ms; a stage that was not seen is absent. */
@@ -75,8 +80,9 @@ export async function pageMarks(page: Page, sentAt: number): Promise<Partial<Tur
   const probes: PageProbes = await page.evaluate(() => ({ origin: performance.timeOrigin, ...(window as any).__heardProbe }));
   const marks: Partial<TurnMarks> = {};
   const frame = probes.frames.find((t) => t > sentAt);
-  const first = probes.starts.find((s) => s.calledAt > sentAt);
-  const audible = probes.starts.find((s) => s.calledAt > sentAt && s.audibleAt !== null);
+  const lastSchedule = (slice: number | undefined) => (slice === undefined ? undefined : probes.starts.findLast((s) => s.slice === slice));
+  const first = lastSchedule(probes.starts.find((s) => s.calledAt > sentAt)?.slice);
+  const audible = lastSchedule(probes.starts.find((s) => s.calledAt > sentAt && s.audibleAt !== null)?.slice);
   if (frame !== undefined) marks.pageReceived = probes.origin + frame;
   if (first) marks.scheduled = probes.origin + first.at;
   if (audible?.audibleAt) marks.audibleScheduled = probes.origin + audible.audibleAt;
