@@ -42,7 +42,7 @@ export default async function heard(): Promise<void> {
         ...serviceMarks(world.service.output(), report.inference_id), ...(await pageMarks(page, sentAt)),
       };
       stages.push(marks);
-      if (process.env.BENCH_HEARD_VERBOSE) console.log(`  turn ${turn + 1}: heard ${report.heardMs} ms; ${formatStages([marks])}`);
+      if (process.env.BENCH_HEARD_VERBOSE) console.log(`  turn ${turn + 1}: heard ${report.heardMs} ms, analyser ${analysedMs?.toFixed(0) ?? '—'} ms; ${formatStages([marks])}`);
     }
     await page.context().close();
     const ms = (values: number[], q: number) => (values.length ? `${percentile(values, q).toFixed(0)} ms` : '—');
