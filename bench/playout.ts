@@ -1,8 +1,6 @@
 // The PAL's voice as the visitor's page would play it, without a page: the same schedule as the element's
 // player (src/palkit/client/transport/pal-audio.ts) — slices back to back while they keep coming, a new run
-// starting JITTER_S after its first slice arrives — applied to when each slice arrived here. It leaves out
-// the player's early start (a run with EARLY_START_S in hand starts at once): its heard figures are the
-// jitter buffer's, up to JITTER_S later than the page's.
+// starting JITTER_S after its first slice arrives — applied to when each slice arrived here.
 //
 // A slice is **late** when it arrives after everything sent before it in the same utterance has played:
 // the page's player has run dry, so the visitor hears a gap in the PAL's voice. This is judged against

@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import { AudioFrameKind, decodeAudioFrame, encodeAudioFrame, type AudioFrame } from '../../../src/protocol/room.js';
 import { visemeIndex } from '../../../src/protocol/visemes.js';
 import { MICROPHONE_RATE, MicrophoneSender } from '../../../src/palkit/client/transport/microphone.js';
-import { EARLY_START_S, JITTER_S, PalAudioPlayer } from '../../../src/palkit/client/transport/pal-audio.js';
+import { PalAudioPlayer } from '../../../src/palkit/client/transport/pal-audio.js';
 import { until } from '../helpers/fakes.js';
 
 const RATE = 22050;
@@ -63,30 +63,6 @@ describe('PalAudioPlayer', () => {
     expect(await loudness(player.track, 300)).to.be.lessThan(0.001);
     player.close();
     expect(player.track.readyState).to.equal('ended');
-    await context.close();
-  });
-
-  it('holds a lone slice behind the jitter buffer, and starts the run as soon as 100 ms of it is in hand', async () => {
-    const context = new AudioContext();
-    await context.resume();
-    const player = new PalAudioPlayer(context);
-    player.play(toneSlice());
-    // 40 ms of audio, to start after the jitter buffer (the context's clock moves in render quanta of ~3 ms).
-    expect(player.remainingMs()).to.be.greaterThan(JITTER_S * 1000 + 40 - 10);
-    player.play(toneSlice());
-    player.play(toneSlice());
-    // 120 ms in hand (≥ EARLY_START_S): the run starts now rather than after the jitter buffer.
-    expect(EARLY_START_S * 1000).to.be.at.most(120);
-    expect(player.remainingMs()).to.be.lessThan(120 + JITTER_S * 1000 - 30);
-    // Its slices moved, not doubled: it plays at the tone's loudness (RMS 0.26; the sources left in place as
-    // well would sound in phase with the moved ones, at twice that), and is over when they are.
-    await until(() => player.visemeNow() === 'A', 'the run playing');
-    const rms = await loudness(player.track, 150);
-    expect(rms).to.be.greaterThan(0.1);
-    expect(rms).to.be.lessThan(0.35);
-    await until(() => !player.speaking(), 'the run over');
-    expect(player.visemeNow()).to.equal('rest');
-    player.close();
     await context.close();
   });
 });

@@ -5,17 +5,8 @@
 import type { AudioFrame } from '../../../protocol/room.js';
 import { visemeAt, type Viseme } from '../../../protocol/visemes.js';
 
-/** Jitter buffer: playback starts this long after the first slice of a run arrives… */
+/** Jitter buffer: playback starts this long after the first slice of a run arrives. */
 export const JITTER_S = 0.06;
-/**
- * …or as soon as the run has this much audio in hand, if that comes first. The service sends a reply's
- * first audio as fast as it is synthesised (up to 200 ms ahead of playback), so the first slice is mostly
- * followed by others within milliseconds: with 100 ms queued the run starts with more cushion than a lone
- * slice had after JITTER_S, and 50 ms sooner (issue 26).
- */
-export const EARLY_START_S = 0.1;
-/** A run started early begins this far ahead of the context's clock (its render thread runs a quantum or two ahead). */
-const START_MARGIN_S = 0.01;
 /**
  * The face draws every 40 ms: choosing the shape half a frame ahead of what is at the output puts each
  * shape within ±20 ms of its sound, rather than 0–40 ms behind it.
@@ -46,19 +37,10 @@ export interface PalAudioProbe {
 }
 
 interface Scheduled {
-  buffer: AudioBuffer;
-  /** Replaced when its run is started early (a source plays once). */
   source: AudioBufferSourceNode;
   start: number;
   end: number;
   viseme: Viseme;
-}
-
-/** A run scheduled behind the jitter buffer that has not begun playing: it may still start early. */
-interface WaitingRun {
-  start: number;
-  slices: Scheduled[];
-  seconds: number;
 }
 
 export class PalAudioPlayer {
@@ -66,7 +48,6 @@ export class PalAudioPlayer {
   readonly #output: MediaStreamAudioDestinationNode;
   #queue: Scheduled[] = [];
   #nextStart = 0;
-  #waiting: WaitingRun | null = null;
   /** The slice whose mouth shape the face was last given, and the last one reported as drawn. */
   #shown: Scheduled | undefined;
   #drawn: Scheduled | undefined;
@@ -92,21 +73,21 @@ export class PalAudioPlayer {
     const buffer = context.createBuffer(1, frame.samples.length, frame.sampleRate);
     const channel = buffer.getChannelData(0);
     for (let i = 0; i < frame.samples.length; i++) channel[i] = frame.samples[i]! / 32768;
+    const source = context.createBufferSource();
+    source.buffer = buffer;
+    source.connect(this.#output);
     // Back to back while slices keep coming; after a gap, start again behind a small jitter buffer.
     const newRun = this.#nextStart <= context.currentTime;
     const start = Math.max(this.#nextStart, context.currentTime + (newRun ? JITTER_S : 0));
+    source.start(start);
     this.#nextStart = start + buffer.duration;
-    const scheduled: Scheduled = { buffer, source: this.#startSource(buffer, start), start, end: this.#nextStart, viseme: visemeAt(frame.viseme) };
-    this.#played(scheduled);
+    const scheduled: Scheduled = { source, start, end: this.#nextStart, viseme: visemeAt(frame.viseme) };
+    source.addEventListener('ended', () => {
+      const at = this.#queue.indexOf(scheduled);
+      if (at >= 0) this.#queue.splice(at, 1);
+    });
     this.#queue.push(scheduled);
-    if (newRun) {
-      this.#runHeard = false;
-      this.#waiting = { start, slices: [], seconds: 0 };
-    }
-    if (this.#waiting) {
-      this.#waiting.slices.push(scheduled);
-      this.#waiting.seconds += buffer.duration;
-    }
+    if (newRun) this.#runHeard = false;
     if (this.probe && !this.#runHeard) {
       const first = frame.samples.findIndex((v) => v >= AUDIBLE || v <= -AUDIBLE);
       if (first >= 0) {
@@ -114,49 +95,6 @@ export class PalAudioPlayer {
         this.#awaitOutput(start + first / frame.sampleRate);
       }
     }
-    this.#startEarly();
-  }
-
-  #startSource(buffer: AudioBuffer, at: number): AudioBufferSourceNode {
-    const source = this.#context.createBufferSource();
-    source.buffer = buffer;
-    source.connect(this.#output);
-    source.start(at);
-    return source;
-  }
-
-  /** A slice leaves the queue once its current source has played (not when one replaced by an early start ends). */
-  #played(scheduled: Scheduled): void {
-    const source = scheduled.source;
-    source.addEventListener('ended', () => {
-      if (scheduled.source !== source) return;
-      const at = this.#queue.indexOf(scheduled);
-      if (at >= 0) this.#queue.splice(at, 1);
-    });
-  }
-
-  /** The waiting run starts now if it has EARLY_START_S in hand: its slices are scheduled again, earlier. */
-  #startEarly(): void {
-    const run = this.#waiting;
-    if (!run) return;
-    const earliest = this.#context.currentTime + START_MARGIN_S;
-    // Playing already (or about to): nothing to pull forward any more.
-    if (run.start <= earliest) return void (this.#waiting = null);
-    if (run.seconds < EARLY_START_S) return;
-    this.#waiting = null;
-    const shift = run.start - earliest;
-    for (const slice of run.slices) {
-      const old = slice.source;
-      slice.start -= shift;
-      slice.end -= shift;
-      slice.source = this.#startSource(slice.buffer, slice.start);
-      this.#played(slice);
-      old.stop();
-      old.disconnect();
-    }
-    this.#nextStart -= shift;
-    // The first audible sample awaited is this run's: it reaches the output that much sooner.
-    if (this.#audibleAt !== null && this.#audibleAt >= run.start) this.#audibleAt -= shift;
   }
 
   /**
@@ -232,7 +170,6 @@ export class PalAudioPlayer {
     }
     this.#queue = [];
     this.#nextStart = 0;
-    this.#waiting = null;
     this.#runHeard = false;
     this.#stopPolling();
   }
