@@ -15,7 +15,7 @@ import { acknowledgement, cardFor } from '../canvas/cards.js';
 import { visitorClock, type VisitorClock } from './spoken-time.js';
 import { disclosureFor, greetingFor } from './disclosure.js';
 import type { ChatMessage } from './llm.js';
-import { msPerWord, Speaker, type SpeechSource } from '../speech/speaker.js';
+import { msPerWord, Speaker, type ReplyStage, type SpeechSource } from '../speech/speaker.js';
 import { faceMediaUrl } from '../../resources/faces/media-url.js';
 import { EchoAudioStream } from '../speech/echo-audio.js';
 import { PalHearing, type HearingPort } from './hearing.js';
@@ -93,7 +93,10 @@ export class PalAgent {
     // The room's own lane: its sentences are served in turn with other rooms', never ahead of them.
     this.voice = new PalVoice(synthesizer.lane?.(conv.conversationId) ?? synthesizer, room.audio, msPerWord(deps.config.room.wordsPerMinute));
     this.speaker = new Speaker(
-      { emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx) },
+      {
+        emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx),
+        mark: (stage, ids) => this.mark(stage, ids.inferenceId),
+      },
       this.voice,
       (language) => ({ language: language ?? this.language, rate: deps.config.room.wordsPerMinute, ...providerVoice(conv) }),
       () => deps.clock.now(),
@@ -242,11 +245,12 @@ export class PalAgent {
   private userTurn(text: string, from: Sender, announce: boolean): void {
     if (!text) return; // nothing left once cleaned
     const inferenceId = randomUUID();
+    this.mark('received', inferenceId);
     this.turnIdx++;
     // The visitor spoke over the PAL: it stops, as a person would.
     this.speaker.interrupt();
     if (announce) this.emit('conversation.utterance', { role: 'user', speech: text }, inferenceId);
-    this.record({ role: 'user', content: text, ...this.timing(this.deps.clock.now(), 0), participant_name: from.userName });
+    this.record({ role: 'user', content: text, ...this.timing(this.deps.clock.now(), 0), participant_name: from.userName }, afterHandOff());
     const card = this.conv.canvas ? cardFor(text, this.conv.canvas, this.deps.clock.now()) : null;
     const source = card ? once(card.line) : this.guarded(text, answerSource(this.answers, text, inferenceId));
     this.answers.history.push({ role: 'user', content: text } satisfies ChatMessage);
@@ -358,6 +362,16 @@ export class PalAgent {
     });
   }
 
+  /**
+   * Where a reply's latency goes, as debug lines (PALKIT_LOG=debug): the visitor's turn received, then the
+   * stages of the reply's first sound (speaker.ts, voice.ts). `at` is Unix epoch ms to 0.1 ms, the clock a
+   * page reads as performance.timeOrigin + performance.now(), so the page's marks line up with these.
+   */
+  private mark(stage: 'received' | ReplyStage, inferenceId: string): void {
+    const at = Math.round((performance.timeOrigin + performance.now()) * 10) / 10;
+    this.deps.log.debug('turn stage', { conversation_id: this.conv.conversationId, inference_id: inferenceId, stage, at });
+  }
+
   private timing(began: Date, duration: number): Pick<TranscriptEntry, 'timestamp' | 'seconds_from_start' | 'duration'> {
     return {
       timestamp: began.getTime() / 1000,
@@ -371,12 +385,24 @@ export class PalAgent {
     await Promise.all([...this.writes]);
   }
 
-  private record(entry: TranscriptEntry & { interrupted?: boolean }): void {
-    const write = appendTranscriptEntry(this.deps.db, this.conv.conversationId, entry)
+  /** Writes a transcript turn, once `ready` resolves (it is counted as a write from now on). */
+  private record(entry: TranscriptEntry & { interrupted?: boolean }, ready: Promise<void> = Promise.resolve()): void {
+    const write = ready.then(() => appendTranscriptEntry(this.deps.db, this.conv.conversationId, entry))
       .catch((error: unknown) => this.deps.log.error('transcript write failed', { conversation_id: this.conv.conversationId, error: error instanceof Error ? error.message : String(error) }))
       .finally(() => this.writes.delete(write));
     this.writes.add(write);
   }
+}
+
+/**
+ * Resolves once the microtasks of this turn have run, which hand an answer that needs no lookup (an echo,
+ * a card's line, a guardrail's refusal) to the voice. The visitor's turn is written to the transcript
+ * after that: the embedded database runs its statements on this thread, and an insert that ran first
+ * held up the reply's synthesis by as long as it took (received → sentence: 8 ms p50 on a quiet machine,
+ * ~60 ms p95 busy).
+ */
+function afterHandOff(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The speech provider's voice the PAL asks for in `layers.tts` (`voice`, or the hosted product's `external_voice_id`). */

@@ -3,16 +3,21 @@
 // started_speaking, utterance.streaming…(final), utterance, stopped_speaking; or, when cut,
 // a final streaming event with is_interrupted, replica_interrupted and stopped_speaking{interrupted}.
 import type { VoiceChoice } from '../engines/synthesis.js';
-import type { PalVoice } from './voice.js';
+import type { PalVoice, VoiceStage } from './voice.js';
 import { piecesOf, type AudioPiece } from './sentences.js';
 import { roundSeconds } from '../room/transcript-store.js';
 
 /** Text as it becomes available (a language model's stream, or a whole sentence at once), or audio to say as it is. */
 export type SpeechSource = (signal: AbortSignal) => AsyncIterable<string | AudioPiece>;
 
+/** How far an utterance's first sound got: its first words written, then PalVoice's stages. */
+export type ReplyStage = 'text' | VoiceStage;
+
 export interface SpeechEmitter {
   /** Sends one PAL message to the room (the envelope is added by the caller). */
   emit(eventType: string, properties: Record<string, unknown>, ids: { inferenceId: string; turnIdx: number }): void;
+  /** The utterance reached `stage` (each once), for the debug marks of where a reply's latency goes. */
+  mark?(stage: ReplyStage, ids: { inferenceId: string; turnIdx: number }): void;
 }
 
 export interface Utterance {
@@ -109,8 +114,10 @@ export class Speaker {
     let contentIndex = 0;
     let startedAt: Date | null = null;
     let interrupted = false;
+    const emitter = this.emitter;
     const record = async function* (pieces: AsyncIterable<string | AudioPiece>) {
       for await (const piece of pieces) {
+        if (!played.length) emitter.mark?.('text', ids);
         // Audio pieces hold their place (without words), so that heard[] and played[] line up.
         played.push(typeof piece === 'string' ? piece : '');
         yield piece;
@@ -128,6 +135,7 @@ export class Speaker {
           this.emitter.emit('conversation.utterance.streaming', { role: 'replica', speech: joined(heard), final: false, content_index: contentIndex++ }, ids);
         },
         onVoiceFailed: (error) => this.onVoiceFailed(error),
+        onStage: (stage) => this.emitter.mark?.(stage, ids),
       }, signal);
     } catch {
       // Cut by an interrupt, or the text source failed (it reports its own errors): what was heard stands.

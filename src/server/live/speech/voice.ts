@@ -13,9 +13,17 @@ export interface AudioOut {
   flushAudio(): void;
 }
 
+/**
+ * Where an utterance's first sound is on its way (for the turn's debug marks, see pal-agent.ts): its first
+ * sentence handed to the synthesiser, the synthesiser's first samples, the first slice sent to the room.
+ */
+export type VoiceStage = 'sentence' | 'samples' | 'sent';
+
 export interface VoiceHooks {
   /** The first sample (or, without a voice, the first word) is on its way. */
   onStart(): void;
+  /** The utterance reached `stage` (each once). */
+  onStage?(stage: VoiceStage): void;
   /** A word of the `index`th sentence is being heard; `end` is where the word ends in the sentence's text. */
   onWord(index: number, sentence: string, end: number): void;
   /** Synthesis failed: this sentence and the rest of the utterance go on as captions alone. */
@@ -55,12 +63,12 @@ export class PalVoice {
     const timeline = new Timeline(this.now, hooks, signal);
     // Sentences are synthesised up to LOOKAHEAD ahead while earlier ones play; a slow text source (a model
     // still writing) never holds up what is ready.
-    const ahead = new Lookahead(pieces, (piece) =>
-      this.textOnly
-        ? { text: typeof piece === 'string' ? piece : '', stream: null }
-        : typeof piece === 'string'
-          ? { text: piece, stream: this.synthesizer.synthesize(piece, voice, signal) }
-          : { text: '', stream: Promise.resolve(audioStream(piece)) }, signal);
+    const ahead = new Lookahead(pieces, (piece) => {
+      if (this.textOnly) return { text: typeof piece === 'string' ? piece : '', stream: null };
+      if (typeof piece !== 'string') return { text: '', stream: Promise.resolve(audioStream(piece)) };
+      timeline.reached('sentence');
+      return { text: piece, stream: this.synthesizer.synthesize(piece, voice, signal) };
+    }, signal);
     let voiced = true;
     try {
       for (let next = await ahead.next(); next; next = await ahead.next()) {
@@ -95,6 +103,7 @@ export class PalVoice {
       const durationMs = (slice.length / stream.sampleRate) * 1000;
       await timeline.sendAt(base + offsetMs);
       this.out.sendAudio(slice, stream.sampleRate, visemeAt(visemes, offsetMs + durationMs / 2));
+      timeline.reached('sent');
       offsetMs += durationMs;
       timeline.sent(base + offsetMs);
     };
@@ -102,6 +111,7 @@ export class PalVoice {
       if (event.type === 'word') timeline.word(base + event.atMs, event.text);
       else if (event.type === 'viseme') visemes.push({ atMs: event.atMs, value: event.viseme });
       else {
+        timeline.reached('samples');
         pending = joinSamples(pending, event.samples);
         let at = 0;
         while (pending.length - at >= sliceSamples) {
@@ -206,6 +216,7 @@ class Timeline {
   /** Audio position (ms) up to which slices were sent. */
   private sentMs = 0;
   private readonly words: Array<Mark<{ index: number; sentence: string; end: number }>> = [];
+  private readonly stages = new Set<VoiceStage>();
   private sentence = '';
   private index = -1;
   private cursor = 0;
@@ -227,6 +238,13 @@ class Timeline {
     this.cursor = 0;
     if (this.zero !== null) this.sentMs = Math.max(this.sentMs, this.now() - this.zero);
     return this.sentMs;
+  }
+
+  /** The utterance reached `stage`: told once, the first time. */
+  reached(stage: VoiceStage): void {
+    if (this.stages.has(stage)) return;
+    this.stages.add(stage);
+    this.hooks.onStage?.(stage);
   }
 
   word(atMs: number, text: string): void {

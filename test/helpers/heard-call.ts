@@ -1,0 +1,108 @@
+// A widget call in Chromium whose typed questions' heard latency is read two ways (issue 26): the
+// element's own `pal-turn-latency`, and an analyser that the caller (not the element) runs on the stage's
+// audio track. Shared by test/e2e/turn-latency.test.ts and `npm run bench -- heard`.
+import type { Page } from 'playwright-core';
+import { createDeployment, createPal, customerPage, eventually, openPage, palEvents, type World } from './e2e-world.js';
+
+// The PAL's voice as the visitor hears it: an analyser on the stage's audio element's stream, polled
+// every 10 ms.
+const analyser = `
+window.__level = { samples: [] };
+function deep(root, selector) {
+  const found = root.querySelector(selector);
+  if (found) return found;
+  for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const inner = deep(el.shadowRoot, selector); if (inner) return inner; }
+  return null;
+}
+window.__listen = () => {
+  const audio = deep(document, 'pal-stage')?.shadowRoot?.querySelector('audio');
+  if (!audio || !(audio.srcObject instanceof MediaStream)) return false;
+  const context = new AudioContext();
+  const node = context.createAnalyser();
+  node.fftSize = 256;
+  context.createMediaStreamSource(audio.srcObject).connect(node);
+  const data = new Float32Array(node.fftSize);
+  setInterval(() => {
+    node.getFloatTimeDomainData(data);
+    let peak = 0;
+    for (const v of data) peak = Math.max(peak, Math.abs(v));
+    window.__level.samples.push({ at: performance.now(), peak });
+  }, 10);
+  return true;
+};
+`;
+
+/** About −50 dBFS: the echo PAL's tone-like voice is far louder, silence far quieter. */
+export const AUDIBLE = 0.003;
+
+/** `pal-turn-latency`'s detail, as the page recorded it. */
+export interface TurnLatency {
+  heardMs?: number;
+  mouthMs?: number;
+  lipSyncMs?: number;
+  turnEndedAt: number;
+  input: 'text' | 'speech';
+  inference_id: string;
+}
+
+export interface HeardCall {
+  page: Page;
+  conversationId: string;
+}
+
+/**
+ * An echo PAL with the built-in drawn face in a widget on the customer site, the call started and the
+ * analyser listening. `init` scripts run in the page before the element (e.g. a bench's own probes).
+ */
+export async function openHeardCall(world: World, options: { callbackUrl?: string; init?: string[] } = {}): Promise<HeardCall> {
+  const palId = await createPal(world, { pal_name: 'Latency PAL', custom_greeting: 'Hi.', default_face_id: 'rpalkitada', disclosure_type: 'off' });
+  const id = await createDeployment(world, {
+    pal_id: palId, channel: 'widget', allowed_origins: [world.siteOrigin], customization: { show_haircheck: false },
+    ...(options.callbackUrl ? { callback_url: options.callbackUrl } : {}),
+  });
+  const page = await openPage(world);
+  for (const script of [analyser, ...(options.init ?? [])]) await page.context().addInitScript(script);
+  await page.goto(world.sitePage(`/latency-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)));
+  await page.locator('pal-widget [part="launcher"]').click();
+  await page.locator('pal-preview [part="start"]').click();
+  await page.locator('pal-controls [part="end"]').waitFor();
+  const conversationId = (await palEvents(page)).find((e) => e.type === 'pal-conversation-started')!.detail.conversationId as string;
+  await eventually(() => page.evaluate(() => (window as any).__listen()), (ok) => ok === true, "the PAL's audio element with a MediaStream");
+  return { page, conversationId };
+}
+
+/** The reports the element fired so far, oldest first. */
+export async function turnLatencies(page: Page): Promise<TurnLatency[]> {
+  return (await palEvents(page)).filter((e) => e.type === 'pal-turn-latency').map((e) => e.detail as TurnLatency);
+}
+
+/** The analyser's readings (page clock, ms) taken after `since`. */
+function levelsSince(page: Page, since: number): Promise<Array<{ at: number; peak: number }>> {
+  return page.evaluate((t) => ((window as any).__level.samples as Array<{ at: number; peak: number }>).filter((s) => s.at > t), since);
+}
+
+/** Waits until the analyser has heard 300 ms of silence (the greeting, or the last answer, is over). */
+export async function untilSilent(page: Page, timeoutMs = 20_000): Promise<void> {
+  const since = await page.evaluate(() => performance.now());
+  await eventually(() => levelsSince(page, since), (all) => all.length > 30 && all.slice(-30).every((s) => s.peak < AUDIBLE), 'silence on the PAL\'s track', timeoutMs);
+}
+
+export interface TypedTurn {
+  /** When the question was sent (page clock, ms). */
+  sentAt: number;
+  report: TurnLatency;
+  /** Ms from sending to the analyser's first audible reading, or undefined when it heard nothing. */
+  analysedMs: number | undefined;
+}
+
+/** Types `text` into the call and waits for the element's report of the answer. */
+export async function askTyped(page: Page, text: string, timeoutMs = 20_000): Promise<TypedTurn> {
+  const before = (await turnLatencies(page)).length;
+  const sentAt: number = await page.evaluate((question) => {
+    (document.querySelector('pal-widget') as any).sendChat(question);
+    return performance.now();
+  }, text);
+  const report = (await eventually(() => turnLatencies(page), (all) => all.length > before, 'pal-turn-latency', timeoutMs))[before]!;
+  const heard = (await levelsSince(page, sentAt)).find((s) => s.peak > AUDIBLE);
+  return { sentAt, report, analysedMs: heard ? heard.at - sentAt : undefined };
+}
