@@ -59,6 +59,8 @@ export class Room {
   /** What each meeting token (a participant without one: its id) may still send; one entry per token used here. */
   private readonly budgets = new Map<string, ParticipantBudget>();
   private turnLatencies = 0;
+  /** The reports' writes, one after another: stored in the order the page sent them (a pool's connections would race). */
+  private turnLatencyWrites: Promise<void> = Promise.resolve();
   private readonly limits: RoomLimits;
   private readonly marks: RoomMarks;
   private pal: PalAgent | null = null;
@@ -317,7 +319,7 @@ export class Room {
     if (member.participant.role !== 'visitor' || this.turnLatencies >= MAX_TURN_LATENCIES) return;
     this.turnLatencies++;
     observeTurnLatency(this.deps.metrics, frame);
-    storeTurnLatency(this.deps.db, this.conversationId, frame).catch((error: unknown) =>
+    this.turnLatencyWrites = this.turnLatencyWrites.then(() => storeTurnLatency(this.deps.db, this.conversationId, frame)).catch((error: unknown) =>
       this.deps.log.error('storing a turn latency failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }));
   }
 

@@ -87,6 +87,12 @@ export function createJobQueue(options: QueueOptions): JobQueue {
   const running = new Map<number, { kind: string; lane: string; run: Promise<void> }>();
   let timer: NodeJS.Timeout | undefined;
   let started = false;
+  /**
+   * One claim loop at a time: the limits are worked out from the jobs this process runs, so a second loop
+   * claiming meanwhile (an enqueue while the first waits for its claim) would take a second job of a full lane.
+   */
+  let ticking = false;
+  let tickAgain = false;
 
   async function claim(): Promise<{ job_id: number; kind: string; payload: unknown; attempts: number; max_attempts: number } | undefined> {
     const kinds = [...handlers.keys()];
@@ -194,6 +200,11 @@ export function createJobQueue(options: QueueOptions): JobQueue {
   async function tick(): Promise<void> {
     timer = undefined;
     if (abort.signal.aborted) return;
+    if (ticking) {
+      tickAgain = true;
+      return;
+    }
+    ticking = true;
     try {
       while (running.size < concurrency && !abort.signal.aborted) {
         const job = await claim();
@@ -206,8 +217,12 @@ export function createJobQueue(options: QueueOptions): JobQueue {
       }
     } catch (error) {
       if (!abort.signal.aborted) log.error('job poll failed', { error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      ticking = false;
     }
-    schedule(pollMs);
+    const again = tickAgain;
+    tickAgain = false;
+    schedule(again ? 0 : pollMs);
   }
 
   function schedule(ms: number): void {
