@@ -34,6 +34,7 @@ export interface RelayHost {
 
 /** Close code sent to a participant whose room moved to another instance: join again. */
 export const ROOM_MOVED = 1012;
+const MOVED_REASON = 'the room moved; join again';
 const PUSH_TIMEOUT_MS = 3_000;
 
 interface Outgoing {
@@ -121,7 +122,7 @@ export class RoomRelay {
       if (o.conversationId !== conversationId) continue;
       this.outgoing.delete(m);
       this.channel.send(o.holder, { k: 'gone', m });
-      o.socket.close(ROOM_MOVED, 'the room moved; join again');
+      o.socket.close(ROOM_MOVED, MOVED_REASON);
     }
   }
 
@@ -129,7 +130,7 @@ export class RoomRelay {
   keepAlive(): void {
     const byHolder = new Map<string, string[]>();
     for (const [m, o] of this.outgoing) byHolder.set(o.holder, [...(byHolder.get(o.holder) ?? []), m]);
-    for (const [holder, members] of byHolder) this.channel.send(holder, { k: 'alive', members });
+    for (const [holder, members] of byHolder) this.channel.send(holder, { k: 'alive', from: this.instanceId, members });
   }
 
   // ——— On the instance holding the room ———
@@ -142,7 +143,7 @@ export class RoomRelay {
       socket.closed();
       // Its instance may only have been out of reach (the database away a while): its participant
       // joins again, instead of talking on into a room that no longer hears it.
-      this.channel.send(from, { k: 'close', m, code: ROOM_MOVED, reason: 'the room moved; join again' });
+      this.joinAgain(from, m);
     }
   }
 
@@ -169,14 +170,8 @@ export class RoomRelay {
         this.incoming.delete(m);
         return entry?.socket.closed();
       }
-      case 'alive': {
-        const now = Date.now();
-        for (const member of Array.isArray(message.members) ? message.members : []) {
-          const entry = this.incoming.get(String(member));
-          if (entry) entry.socket.lastSeen = now;
-        }
-        return;
-      }
+      case 'alive':
+        return this.stillThere(typeof message.from === 'string' ? message.from : '', Array.isArray(message.members) ? message.members.map(String) : []);
       case 'send':
         return this.toParticipant(m, (socket) => socket.send(text));
       case 'bin':
@@ -217,9 +212,28 @@ export class RoomRelay {
     this.incoming.set(m, { socket, from });
     socket.on('close', () => this.incoming.get(m)?.socket === socket && this.incoming.delete(m));
     const room = await this.host.holdRoom(String(message.c));
-    if (!room) return socket.close(ROOM_MOVED, 'the room moved; join again');
+    if (!room) return socket.close(ROOM_MOVED, MOVED_REASON);
     const role = message.role === 'operator' ? 'operator' : 'visitor';
     await room.admit(socket, role, { userName: typeof message.userName === 'string' ? message.userName : undefined, token: String(message.token ?? ''), textMode: message.textMode === true, timeZone: typeof message.timeZone === 'string' ? message.timeZone : undefined, locale: typeof message.locale === 'string' ? message.locale : undefined });
+  }
+
+  /**
+   * Another instance's participants in rooms here are still connected. One this room no longer has (its
+   * join or its close was lost while the channel was away, as when the database restarts) is told to
+   * join again, instead of talking on into a room that does not hear it.
+   */
+  private stillThere(from: string, members: string[]): void {
+    const now = Date.now();
+    for (const m of members) {
+      const entry = this.incoming.get(m);
+      if (entry) entry.socket.lastSeen = now;
+      else if (from) this.joinAgain(from, m);
+    }
+  }
+
+  /** Tells the participant's instance to close its socket with "join again". */
+  private joinAgain(instance: string, m: string): void {
+    this.channel.send(instance, { k: 'close', m, code: ROOM_MOVED, reason: MOVED_REASON });
   }
 
   private toParticipant(m: string, deliver: (socket: WebSocket) => void): void {
