@@ -24,7 +24,10 @@ export interface ApiAnswer {
 }
 
 export interface World {
-  service: ServiceProcess;
+  /** The service process (a new one after restartService). */
+  readonly service: ServiceProcess;
+  /** Stops the service as an operator would (SIGTERM: it drains) and starts it again on the same port and data. */
+  restartService(): Promise<void>;
   /** The service's public address, http://localhost:<port> (the origin palkit.js is served from). */
   serviceUrl: string;
   /** The customer site, http://127.0.0.1:<port2>: another origin than the service. */
@@ -82,7 +85,7 @@ export async function startWorld(env: Record<string, string> = {}, options: { ch
 async function startWorldOn(siteverify: Awaited<ReturnType<typeof startSiteverify>>, receiver: Receiver, env: Record<string, string>, options: { chromiumArgs?: string[] }): Promise<World> {
   const port = await freePort();
   const serviceUrl = `http://localhost:${port}`;
-  const service = await startServiceProcess({
+  const serviceEnv = {
     PALKIT_DATA: 'memory',
     PALKIT_API_KEYS: `${KEY}:1`,
     PALKIT_PUBLIC_URL: serviceUrl,
@@ -93,7 +96,8 @@ async function startWorldOn(siteverify: Awaited<ReturnType<typeof startSiteverif
     PALKIT_PAL_WORDS_PER_MINUTE: '2000',
     PALKIT_ROOM_POLL_MS: '200',
     ...env,
-  }, { port });
+  };
+  let service = await startServiceProcess(serviceEnv, { port });
 
   const pages = new Map<string, { html: string; headers: Record<string, string> }>();
   const site = createServer((req, res) => {
@@ -125,7 +129,14 @@ async function startWorldOn(siteverify: Awaited<ReturnType<typeof startSiteverif
   };
 
   return {
-    service, serviceUrl, siteOrigin, receiver, siteverify, browser, api,
+    get service() {
+      return service;
+    },
+    async restartService() {
+      await service.stop();
+      service = await startServiceProcess(serviceEnv, { port });
+    },
+    serviceUrl, siteOrigin, receiver, siteverify, browser, api,
     sitePage(path, html, headers = {}) {
       pages.set(path, { html, headers });
       return siteOrigin + path;

@@ -43,8 +43,9 @@ export class ConversationSession extends EventTarget implements ConversationLink
    * entered by itself when the microphone is refused or missing.
    */
   textMode = false;
-  /** What the visitor should know about the call now (`hearing_unavailable`, `microphone_unavailable`, `voice_unavailable`, `not_heard`), or null. */
+  /** What the visitor should know about the call now (`hearing_unavailable`, `microphone_unavailable`, `voice_unavailable`, `not_heard`, `reconnecting`), or null. */
   notice: string | null = null;
+  #noticeBeforeReconnecting: string | null = null;
   audioDeviceId: string | undefined;
   videoDeviceId: string | undefined;
   /** Set by dispose(); a disposed session is not reused. */
@@ -450,7 +451,14 @@ export class ConversationSession extends EventTarget implements ConversationLink
     transport.addEventListener(TransportTurnLatencyEvent.type, (e) => this.dispatchEvent(new TransportTurnLatencyEvent((e as TransportTurnLatencyEvent).report)));
     transport.addEventListener(TransportEndedEvent.type, (e) => this.#remoteEnded(e as TransportEndedEvent));
     transport.addEventListener(TransportNoticeEvent.type, (e) => {
-      this.notice = (e as TransportNoticeEvent).code;
+      const { code } = e as TransportNoticeEvent;
+      // Back in the room after it moved: "reconnecting" no longer holds; what the visitor was told before does.
+      if (code === 'reconnected') {
+        if (this.notice === 'reconnecting') this.notice = this.#noticeBeforeReconnecting;
+        return this.#changed();
+      }
+      if (code === 'reconnecting' && this.notice !== code) this.#noticeBeforeReconnecting = this.notice;
+      this.notice = code;
       // No microphone (refused, missing, taken): the visitor goes on by text rather than talking to no one.
       if (this.notice === 'microphone_unavailable') this.setTextMode(true);
       this.#changed();

@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import type { DailyEventObject, DailyFactoryOptions, DailyParticipant, DailyParticipantsObject, DailyCallOptions, DailyEvent } from '@daily-co/daily-js';
 import { DailyTransport, type DailyCallObject } from '../../../src/palkit/client/transport/daily.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
-import { TransportEndedEvent, TransportMessageEvent, transportKindFor } from '../../../src/palkit/client/transport/transport.js';
+import { TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, transportKindFor } from '../../../src/palkit/client/transport/transport.js';
 import { until } from '../helpers/fakes.js';
 
 /** WebSocket stand-in driven by the test (the room side). */
@@ -12,6 +12,7 @@ class FakeSocket extends EventTarget {
   constructor(readonly url: string) {
     super();
     setTimeout(() => {
+      if (this.readyState !== WebSocket.CONNECTING) return;
       this.readyState = WebSocket.OPEN;
       this.dispatchEvent(new Event('open'));
     });
@@ -93,6 +94,79 @@ describe('LocalTransport', () => {
     transport.addEventListener(TransportEndedEvent.type, (e) => ended.push(e as TransportEndedEvent));
     socket().frame({ type: 'ended', reason: 'max_call_duration reached' });
     expect(ended.map((e) => [e.reason, e.failed])).to.deep.equal([['max_call_duration reached', false]]);
+  });
+
+  describe('the room moving (its instance restarting, or another taking it over)', () => {
+    function moving() {
+      const sockets: FakeSocket[] = [];
+      const transport = new LocalTransport({ voice: false, listen: false, createSocket: (url) => (sockets.push(new FakeSocket(url)), sockets.at(-1)! as unknown as WebSocket) });
+      const notices: string[] = [];
+      const ended: Array<[string, boolean]> = [];
+      transport.addEventListener(TransportNoticeEvent.type, (e) => notices.push((e as TransportNoticeEvent).code));
+      transport.addEventListener(TransportEndedEvent.type, (e) => ended.push([(e as TransportEndedEvent).reason, (e as TransportEndedEvent).failed]));
+      const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 'secret', startVideo: false, startAudio: false });
+      /** The nth socket's join frame, answered with `joined` (a PAL of this id in the room). */
+      const admit = async (n: number, pal: string) => {
+        await until(() => sockets[n]?.sent.length === 1, `join frame on socket ${n + 1}`, 10);
+        sockets[n]!.frame({ type: 'joined', participant_id: `v${n}`, conversation_id: 'c1', participants: [{ participant_id: pal, user_name: 'Ada', role: 'pal' }] });
+      };
+      return { transport, sockets, notices, ended, joined, admit };
+    }
+
+    it('joins again with the same token and the call goes on; the visitor is told only while it takes longer than a moment', async () => {
+      const { transport, sockets, notices, ended, joined, admit } = moving();
+      await admit(0, 'p1');
+      await joined;
+      sockets[0]!.close(1012);
+      await admit(1, 'p2');
+      expect(sockets[1]!.sent[0]).to.deep.include({ type: 'join', meeting_token: 'secret' });
+      await until(() => transport.participants.some((p) => p.id === 'p2'), 'the room as joined again');
+      expect(transport.participants.map((p) => p.id)).to.deep.equal(['v1', 'p2']);
+      expect(notices, 'a quick move goes unremarked').to.deep.equal([]);
+      transport.sendAppMessage({ event_type: 'conversation.respond', properties: { text: 'still here?' } });
+      expect(sockets[1]!.sent[1]).to.deep.include({ type: 'app-message' });
+
+      // The connection drops; the first try finds no one, the visitor is told, the next try gets in.
+      sockets[1]!.close(1006);
+      await until(() => sockets.length === 3, 'a first try', 5);
+      sockets[2]!.close(1006);
+      await admit(3, 'p3');
+      await until(() => notices.length === 2, 'the notices', 5);
+      expect(notices).to.deep.equal(['reconnecting', 'reconnected']);
+      expect(ended).to.deep.equal([]);
+      await transport.leave();
+    });
+
+    it('ends the call when the room says it ended meanwhile; ends it as lost when the room refuses', async () => {
+      const first = moving();
+      await first.admit(0, 'p1');
+      await first.joined;
+      first.sockets[0]!.close(1012);
+      await until(() => first.sockets[1]?.sent.length === 1, 'a try');
+      first.sockets[1]!.close(4410);
+      await until(() => first.ended.length === 1, 'the end');
+      expect(first.ended).to.deep.equal([['ended', false]]);
+
+      const second = moving();
+      await second.admit(0, 'p1');
+      await second.joined;
+      second.sockets[0]!.close(1012);
+      await until(() => second.sockets[1]?.sent.length === 1, 'a try');
+      second.sockets[1]!.close(4401);
+      await until(() => second.ended.length === 1, 'the end');
+      expect(second.ended).to.deep.equal([['connection lost', true]]);
+      expect(second.sockets.length, 'no more tries').to.equal(2);
+    });
+
+    it('a socket closed for another reason (replaced by another window) ends the call, without trying again', async () => {
+      const { sockets, ended, joined, admit } = moving();
+      await admit(0, 'p1');
+      await joined;
+      sockets[0]!.close(4409);
+      expect(ended).to.deep.equal([['connection lost', true]]);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(sockets.length).to.equal(1);
+    });
   });
 
   it('tells the room when the visitor switches to text and back, and joins in text mode when asked', async () => {

@@ -167,6 +167,30 @@ describe('pal-conversation', () => {
     await session.endConversation();
   });
 
+  it('while the call joins its room again, says so (no typing offered), then brings back what it said before', async () => {
+    const { ConversationSession } = await import('../../../src/palkit/client/session.js');
+    const transport = new FakeTransport();
+    const session = new ConversationSession({ transportFactory: () => transport });
+    const el = document.createElement('pal-conversation') as PalConversation;
+    el.session = session;
+    await fixture(html`<div style="width:800px;height:520px"></div>`).then((d) => d.append(el));
+    await session.join('http://pal.test/rooms/c11', 'tok');
+    transport.notice('hearing_unavailable');
+    transport.notice('reconnecting');
+    await until(() => deep(el, '[part="notice"]')?.textContent?.includes('Reconnecting') === true, 'the reconnecting notice');
+    expect(deep(el, '[part="notice"] button.primary'), 'typing does not help while away').to.equal(null);
+    await expect(el).to.be.accessible();
+    transport.notice('reconnected');
+    await until(() => deep(el, '[part="notice"]')?.textContent?.includes("can't hear you") === true, 'the notice from before');
+    expect(session.state).to.equal('connected');
+    transport.notice('reconnecting');
+    (deep(el, '[part="notice"] button[aria-label="Dismiss"]') as HTMLButtonElement).click();
+    transport.notice('reconnected');
+    await el.updateComplete;
+    expect(session.notice, 'a dismissed notice stays dismissed').to.equal(null);
+    await session.endConversation();
+  });
+
   it('standalone: conversation-url and meeting-token join on their own and fire page events', async () => {
     const sockets: WebSocket[] = [];
     const Original = window.WebSocket;

@@ -3,9 +3,7 @@
 // (PalAudioPlayer), as a Daily room gives one; the visitor's microphone goes to the room the same way
 // (MicrophoneSender). Where the service does not transcribe, the browser's speech recognition turns the
 // visitor's words into utterances (LocalListener); where neither can, the visitor is told to type.
-import * as z from 'zod/mini';
-import { RoomCloseCode, ServerFrame, decodeAudioFrame, roomSocketUrl, type ClientFrame, type Participant, type RoomTranscriptEntry } from '../../../protocol/room.js';
-import { PalClientError } from '../errors.js';
+import { decodeAudioFrame, type ClientFrame, type Participant, type RoomTranscriptEntry, type ServerFrame } from '../../../protocol/room.js';
 import { sharedAudioContext } from '../media.js';
 import { LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
 import { createDrawnFaceTrack, isDrawnFace } from '../media/face/drawn-face.js';
@@ -14,6 +12,7 @@ import { CameraFrameSender } from './camera-frames.js';
 import { MicrophoneSender } from './microphone.js';
 import { MICROPHONE_WORKLET_FILE } from './microphone-worklet.js';
 import { PalAudioPlayer } from './pal-audio.js';
+import { RoomConnection, type JoinedFrame, type JoinFrame } from './room-connection.js';
 import { TurnLatencyMeter, type TurnLatencyReport } from './turn-latency.js';
 import {
   TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent, TransportTurnLatencyEvent,
@@ -39,7 +38,7 @@ export class LocalTransport extends EventTarget implements Transport {
   readonly kind = 'local';
   #recording = false;
   #history: readonly RoomTranscriptEntry[] = [];
-  #socket: WebSocket | null = null;
+  #room: RoomConnection | null = null;
   #selfId = '';
   #remote = new Map<string, Participant>();
   #stream: MediaStream | null = null;
@@ -102,58 +101,35 @@ export class LocalTransport extends EventTarget implements Transport {
       this.#player = new PalAudioPlayer(sharedAudioContext());
       this.#player.probe = this.#meter;
     }
-    const socket = (this.#options.createSocket ?? ((url) => new WebSocket(url)))(roomSocketUrl(options.url));
-    socket.binaryType = 'arraybuffer';
-    this.#socket = socket;
-    return new Promise<void>((resolve, reject) => {
-      let joined = false;
-      socket.addEventListener('open', () => {
-        this.#sendFrame({
-          type: 'join', meeting_token: options.token,
-          ...(options.userName ? { user_name: options.userName } : {}),
-          ...(this.#textMode ? { text_mode: true } : {}),
-          ...visitorClock(),
-        });
-      });
-      socket.addEventListener('message', (event) => {
-        if (event.data instanceof ArrayBuffer) return this.#onAudio(event.data);
-        const frame = parseFrame(event.data);
-        if (!frame) return;
-        if (frame.type === 'joined') {
-          joined = true;
-          this.#selfId = frame.participant_id;
-          this.#recording = frame.recording === true;
-          this.#history = frame.transcript ?? [];
-          for (const p of frame.participants) if (p.participant_id !== frame.participant_id) this.#remote.set(p.participant_id, p);
-          this.#showFace();
-          this.dispatchEvent(new TransportParticipantsEvent());
-          this.#startHearing(frame.transcribes === true, frame.language);
-          if (frame.perception) this.#startFrames(frame.perception, options.token);
-          resolve();
-        } else if (frame.type === 'error' && !joined) {
-          reject(new PalClientError('join_failed', frame.message));
-        } else {
-          this.#onFrame(frame);
-        }
-      });
-      socket.addEventListener('close', (event) => {
-        this.#socket = null;
-        if (!joined) {
-          reject(new PalClientError('join_failed', closeMessage(event.code)));
-          return;
-        }
-        if (this.#left) return;
-        this.#finish(event.code === RoomCloseCode.ended ? 'ended' : 'connection lost', event.code !== RoomCloseCode.ended && event.code !== 1000);
-      });
-    });
+    const joinFrame: JoinFrame = { type: 'join', meeting_token: options.token, ...(options.userName ? { user_name: options.userName } : {}), ...visitorClock() };
+    this.#room = new RoomConnection(options.url, () => ({ ...joinFrame, ...(this.#textMode ? { text_mode: true } : {}) }), {
+      joined: (frame, again) => this.#joined(frame, again, options.token),
+      frame: (frame) => this.#onFrame(frame),
+      audio: (data) => this.#onAudio(data),
+      lost: (reason, failed) => this.#finish(reason, failed),
+      notice: (code) => this.#notice(code),
+    }, this.#options.createSocket);
+    return this.#room.open();
+  }
+
+  #joined(frame: JoinedFrame, again: boolean, token: string): void {
+    this.#selfId = frame.participant_id;
+    this.#recording = frame.recording === true;
+    this.#remote.clear();
+    for (const p of frame.participants) if (p.participant_id !== frame.participant_id) this.#remote.set(p.participant_id, p);
+    this.#showFace();
+    this.dispatchEvent(new TransportParticipantsEvent());
+    if (again) return; // hearing, camera frames and the history are under way since the first join
+    this.#history = frame.transcript ?? [];
+    this.#startHearing(frame.transcribes === true, frame.language);
+    if (frame.perception) this.#startFrames(frame.perception, token);
   }
 
   async leave(options: { end?: boolean } = {}): Promise<void> {
     if (this.#left) return;
     this.#left = true;
-    if (this.#socket?.readyState === WebSocket.OPEN) this.#sendFrame({ type: 'leave', ...(options.end ? { end: true } : {}) });
-    this.#socket?.close(1000);
-    this.#socket = null;
+    this.#sendFrame({ type: 'leave', ...(options.end ? { end: true } : {}) });
+    this.#room?.close();
     this.#release();
   }
 
@@ -226,7 +202,7 @@ export class LocalTransport extends EventTarget implements Transport {
         break;
       case 'ended':
         this.#left = true;
-        this.#socket?.close(1000);
+        this.#room?.close();
         this.#finish(frame.reason, false);
         break;
       default:
@@ -377,7 +353,7 @@ export class LocalTransport extends EventTarget implements Transport {
   }
 
   #sendBinary(bytes: Uint8Array): void {
-    if (this.#socket?.readyState === WebSocket.OPEN) this.#socket.send(bytes);
+    this.#room?.sendBinary(bytes);
   }
 
   /** What the visitor said goes to the room, and into this page's own transcript (the room relays to the others only). */
@@ -389,30 +365,12 @@ export class LocalTransport extends EventTarget implements Transport {
   }
 
   #sendFrame(frame: ClientFrame): void {
-    if (this.#socket?.readyState === WebSocket.OPEN) this.#socket.send(JSON.stringify(frame));
+    this.#room?.send(frame);
   }
 }
 
 function eventTypeOf(data: unknown): unknown {
   return typeof data === 'object' && data !== null ? (data as { event_type?: unknown }).event_type : undefined;
-}
-
-function parseFrame(data: unknown): ServerFrame | null {
-  if (typeof data !== 'string') return null;
-  try {
-    const parsed = z.safeParse(ServerFrame, JSON.parse(data));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-function closeMessage(code: number): string {
-  if (code === RoomCloseCode.invalidToken) return 'The meeting token was not accepted.';
-  if (code === RoomCloseCode.notFound) return 'The conversation room does not exist.';
-  if (code === RoomCloseCode.ended) return 'The conversation has already ended.';
-  if (code === RoomCloseCode.replaced) return 'The conversation continues in another window.';
-  return 'Could not connect to the conversation room.';
 }
 
 /** The page's time zone and language, so that the PAL says times as the visitor's clock reads them. */

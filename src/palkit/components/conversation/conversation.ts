@@ -31,7 +31,7 @@ import { conversationStyles } from './conversation.styles.js';
  * one, never over the PAL (forwarded from pal-canvas).
  * @csspart controls - The control bar.
  * @csspart mode-switch - The chat's "Switch to text" / "Switch to voice" button.
- * @csspart notice - The "can't hear you" notice.
+ * @csspart notice - What the visitor should know while the call goes on ("can't hear you", "reconnecting").
  * @csspart ended - What is shown once the call has ended (standalone use).
  * @fires {PalConversationStartedEvent} pal-conversation-started - (standalone) joined.
  * @fires {PalConversationEndedEvent} pal-conversation-ended - (standalone) the call ended.
@@ -178,7 +178,7 @@ export class PalConversation extends LitElement {
   #notice(session: ConversationSession, t: Translate) {
     const code = session.notice;
     if (!code || !NOTICES.has(code)) return nothing;
-    const canType = code !== 'voice_unavailable' && !this.chatOn;
+    const canType = code !== 'voice_unavailable' && code !== 'reconnecting' && !this.chatOn;
     return html`
       <div class="notice" part="notice" role="status">
         <span>${t(`notice.${code}` as StringKey)}</span>
@@ -225,7 +225,7 @@ export class PalConversation extends LitElement {
   }
 }
 
-const NOTICES = new Set(['hearing_unavailable', 'microphone_unavailable', 'voice_unavailable', 'not_heard']);
+const NOTICES = new Set(['hearing_unavailable', 'microphone_unavailable', 'voice_unavailable', 'not_heard', 'reconnecting']);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -24,7 +24,7 @@ import { styleProps } from '../shared/style-props.js';
  * @csspart card - The Magic Canvas card.
  * @csspart recording - The "recorded" badge.
  * @csspart mode-switch - The chat's voice/text switch.
- * @csspart notice - The "can't hear you" notice.
+ * @csspart notice - What the visitor should know while the call goes on ("can't hear you", "reconnecting").
  * @cssproperty [--pal-radius=12px] - Corner radius of the card.
  * @fires {PalReadyEvent} pal-ready - The deployment configuration has loaded.
  * @fires {PalConversationCreatedEvent} pal-conversation-created - `createConversation()` created a conversation.

@@ -59,6 +59,7 @@ export const incallStrings = {
   'notice.microphone_unavailable': 'Your microphone isn\'t available, so you\'re chatting by text. The PAL answers in writing.',
   'notice.voice_unavailable': 'The PAL\'s voice isn\'t available right now; its replies appear as captions.',
   'notice.not_heard': 'The PAL didn\'t catch that. Say it again, or type your message.',
+  'notice.reconnecting': 'The connection dropped. Reconnecting to the conversation…',
   'notice.type': 'Type a message',
   'notice.dismiss': 'Dismiss',
   'canvas.sendFailed': 'Your answer could not be sent. It is kept here.',

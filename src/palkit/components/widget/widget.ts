@@ -31,7 +31,7 @@ const bubble = svg`<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="
  * @csspart card - The Magic Canvas card.
  * @csspart recording - The "recorded" badge.
  * @csspart mode-switch - The chat's voice/text switch.
- * @csspart notice - The "can't hear you" notice.
+ * @csspart notice - What the visitor should know while the call goes on ("can't hear you", "reconnecting").
  * @cssproperty [--pal-launcher-size=56px] - Height of the launcher.
  * @cssproperty [--pal-widget-width=400px] - Width of the popup on wide screens.
  * @cssproperty [--pal-widget-height=640px] - Height of the popup on wide screens.

@@ -115,6 +115,7 @@ export const de: CompleteTable = {
   'notice.microphone_unavailable': 'Ihr Mikrofon ist nicht verfügbar, daher chatten Sie per Text. Der PAL antwortet schriftlich.',
   'notice.voice_unavailable': 'Die Stimme des PAL ist gerade nicht verfügbar; seine Antworten erscheinen als Untertitel.',
   'notice.not_heard': 'Das hat der PAL nicht verstanden. Sagen Sie es noch einmal oder schreiben Sie Ihre Nachricht.',
+  'notice.reconnecting': 'Die Verbindung ist abgebrochen. Das Gespräch wird wieder verbunden …',
   'notice.type': 'Nachricht schreiben',
   'notice.dismiss': 'Schließen',
   'canvas.sendFailed': 'Ihre Antwort konnte nicht gesendet werden. Sie bleibt hier erhalten.',

@@ -115,6 +115,7 @@ export const es: CompleteTable = {
   'notice.microphone_unavailable': 'Su micrófono no está disponible, así que chatea por texto. El PAL responde por escrito.',
   'notice.voice_unavailable': 'La voz del PAL no está disponible ahora; sus respuestas aparecen como subtítulos.',
   'notice.not_heard': 'El PAL no le ha entendido. Dígalo de nuevo o escriba su mensaje.',
+  'notice.reconnecting': 'Se ha perdido la conexión. Reconectando con la conversación…',
   'notice.type': 'Escribir un mensaje',
   'notice.dismiss': 'Cerrar',
   'canvas.sendFailed': 'No se pudo enviar su respuesta. Se conserva aquí.',

@@ -115,6 +115,7 @@ export const fr: CompleteTable = {
   'notice.microphone_unavailable': 'Votre micro n\'est pas disponible, vous discutez donc par écrit. Le PAL répond par écrit.',
   'notice.voice_unavailable': 'La voix du PAL n\'est pas disponible pour le moment ; ses réponses s\'affichent en sous-titres.',
   'notice.not_heard': 'Le PAL n\'a pas compris. Répétez, ou écrivez votre message.',
+  'notice.reconnecting': 'La connexion a été perdue. Reconnexion à la conversation…',
   'notice.type': 'Écrire un message',
   'notice.dismiss': 'Fermer',
   'canvas.sendFailed': 'Votre réponse n’a pas pu être envoyée. Elle est conservée ici.',

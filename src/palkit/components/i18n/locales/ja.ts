@@ -115,6 +115,7 @@ export const ja: CompleteTable = {
   'notice.microphone_unavailable': 'マイクを使用できないため、テキストでチャットしています。PAL は文字で答えます。',
   'notice.voice_unavailable': 'PAL の音声は現在利用できません。返答は字幕で表示されます。',
   'notice.not_heard': 'PAL は聞き取れませんでした。もう一度話すか、メッセージを入力してください。',
+  'notice.reconnecting': '接続が切れました。会話に再接続しています…',
   'notice.type': 'メッセージを入力',
   'notice.dismiss': '閉じる',
   'canvas.sendFailed': '回答を送信できませんでした。内容はここに保持されています。',
