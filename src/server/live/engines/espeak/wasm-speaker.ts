@@ -14,6 +14,12 @@ import type { WorkerData, WorkerReply } from './wasm-protocol.js';
 const START_MS = 60_000;
 /** A request that produces nothing for this long is stuck: the thread is ended and the request retried. */
 const STALL_MS = 5_000;
+/**
+ * A thread still warming up says a warm-up text before the request (its first, while V8 has not yet
+ * compiled eSpeak, takes seconds on a loaded machine): its first output may take this long. Once output
+ * flows, STALL_MS holds again.
+ */
+const COLD_FIRST_OUTPUT_MS = 20_000;
 /** Its heap: eSpeak with every voice's data needs ~100 MB; a runaway thread ends there, not the process. */
 const MAX_HEAP_MB = 256;
 
@@ -91,7 +97,7 @@ export class WasmSpeaker implements Speaker {
   }
 
   private send(request: SpeakerRequest): void {
-    this.arm(this.stallMs, 'stalled');
+    this.arm(this.warm ? this.stallMs : Math.max(this.stallMs, COLD_FIRST_OUTPUT_MS), 'stalled');
     this.worker.postMessage({ id: request.id, voice: request.voice, rate: request.rate, text: request.text });
   }
 
