@@ -126,6 +126,27 @@ describe('the WebAssembly voice pool', { timeout: 300_000 }, () => {
   });
 });
 
+describe('a voice thread slow to start', { timeout: 120_000 }, () => {
+  it('is given time for its first output while it warms up: the sentence is said once, by it', async () => {
+    const faults = mkdtempSync(join(tmpdir(), 'palkit-voice-slow-'));
+    process.env.PALKIT_TEST_VOICE_FAULTS = faults;
+    writeFileSync(join(faults, 'slow-start'), '');
+    // 3 s without output would end a warm thread; this cold one works 4.5 s before its first samples.
+    const synthesizer = new EspeakSynthesizer(log, { speakers: 1, wasm: { entry: FAULT_WORKER, stallMs: 3_000 } });
+    try {
+      const n = await samplesOf(await synthesizer.synthesize('A sentence for a thread that starts slowly.', { language: 'en' }, never()));
+      assert.ok(readdirSync(faults).some((f) => f.startsWith('slow-start.taken')), 'the slow start was taken');
+      assert.equal(synthesizer.work.deaths, 0, 'the thread was not ended as stalled');
+      assert.equal(synthesizer.work.sentences, 1);
+      assert.ok(n > 10_000, `${n} samples`);
+    } finally {
+      synthesizer.close();
+      delete process.env.PALKIT_TEST_VOICE_FAULTS;
+      rmSync(faults, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a voice thread given bad messages', { timeout: 120_000 }, () => {
   it('answers each with an error and goes on speaking', async () => {
     const replies: unknown[] = [];
