@@ -32,6 +32,7 @@ export default {
   plugins: [engineGaps(), bundledDeps(), esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
   browsers: selectedEngines().map((engine) => launchers[engine]()),
   concurrency: 2,
-  testFramework: { config: { timeout: 10000 } },
+  // A test waits up to 8 s for each step (helpers/fakes.ts `until`): room for a few slow steps on a busy machine.
+  testFramework: { config: { timeout: 30000 } },
   testsFinishTimeout: 300000,
 };

@@ -107,7 +107,7 @@ describe('LocalTransport', () => {
       const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 'secret', startVideo: false, startAudio: false });
       /** The nth socket's join frame, answered with `joined` (a PAL of this id in the room). */
       const admit = async (n: number, pal: string) => {
-        await until(() => sockets[n]?.sent.length === 1, `join frame on socket ${n + 1}`, 10);
+        await until(() => sockets[n]?.sent.length === 1, `join frame on socket ${n + 1}`);
         sockets[n]!.frame({ type: 'joined', participant_id: `v${n}`, conversation_id: 'c1', participants: [{ participant_id: pal, user_name: 'Ada', role: 'pal' }] });
       };
       return { transport, sockets, notices, ended, joined, admit };
@@ -128,10 +128,10 @@ describe('LocalTransport', () => {
 
       // The connection drops; the first try finds no one, the visitor is told, the next try gets in.
       sockets[1]!.close(1006);
-      await until(() => sockets.length === 3, 'a first try', 5);
+      await until(() => sockets.length === 3, 'a first try');
       sockets[2]!.close(1006);
       await admit(3, 'p3');
-      await until(() => notices.length === 2, 'the notices', 5);
+      await until(() => notices.length === 2, 'the notices');
       expect(notices).to.deep.equal(['reconnecting', 'reconnected']);
       expect(ended).to.deep.equal([]);
       await transport.leave();

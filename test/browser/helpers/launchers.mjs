@@ -81,7 +81,18 @@ export class FirefoxLauncher {
   commandsFor(page) {
     const inFront = (action) => {
       const run = this.keyLock.then(async () => {
+        // The element the test focused, perhaps while another file's tab was in front.
+        const focused = await page.evaluateHandle(deepActiveElement);
         await page.bringToFront();
+        // On a busy machine the tab takes a moment to get its focus back once in front (seen: 2.5 s), and a
+        // key sent before then would go nowhere. Wait for it, then make sure the test's element has focus.
+        await page.waitForFunction(() => document.hasFocus(), { timeout: 5_000, polling: 20 }).catch(() => undefined);
+        await focused.evaluate((element) => {
+          let active = document.activeElement;
+          while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+          if (element instanceof HTMLElement && element.isConnected && active !== element) element.focus();
+        }).catch(() => undefined);
+        await focused.dispose().catch(() => undefined);
         return action();
       });
       this.keyLock = run.catch(() => undefined);
@@ -114,6 +125,13 @@ export class FirefoxLauncher {
   async stop() {
     await this.browser?.close().catch(() => undefined);
   }
+}
+
+/** The focused element, through every shadow root (run in the page). */
+function deepActiveElement() {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
 }
 
 /** What @web/test-runner-commands calls on a "puppeteer" page, over one WebDriver session. */

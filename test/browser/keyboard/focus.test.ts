@@ -30,12 +30,12 @@ describe('focus and announcements', () => {
     deep(el, 'pal-preview', 'button')!.focus();
     await sendKeys({ press: 'Enter' });
     await until(() => el.state !== 'idle', `Enter on Start to start the call (focus on ${deepActive()?.tagName})`);
-    await until(() => el.state === 'connected', 'connected', 10);
+    await until(() => el.state === 'connected', 'connected');
     await until(() => deepActive()?.closest('[role=toolbar]') != null, `focus in the call controls (was ${deepActive()?.tagName})`);
     expect(deepActive()!.getAttribute('aria-label')).to.equal('Microphone');
     deep(el, 'pal-conversation', 'pal-controls', '.end')!.focus();
     await sendKeys({ press: 'Enter' });
-    await until(() => el.mode === 'ended', `Enter on End to end the call (focus on ${deepActive()?.tagName})`, 10);
+    await until(() => el.mode === 'ended', `Enter on End to end the call (focus on ${deepActive()?.tagName})`);
     await until(() => deepActive()?.tagName === 'H2', `focus on the after-call heading (was ${deepActive()?.tagName})`);
     expect(deepActive()!.textContent).to.contain('Thank you for the conversation');
   });
