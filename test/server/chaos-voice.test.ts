@@ -133,6 +133,10 @@ describe('chaos: the local voice from npm (PALKIT_LOCAL_VOICE=wasm, the default 
         const said = rooms.map((r) => r.events('conversation.replica.stopped_speaking').length);
         for (const [i, room] of rooms.entries()) await room.until(() => (room.audio.length > heard[i]! + 5 ? true : undefined), 12_000, `room ${i}'s audio after ${fault}`);
         for (const [i, room] of rooms.entries()) await room.waitForEvent('conversation.replica.stopped_speaking', () => true, 25_000, said[i]! + 1);
+        // So does the bystander, whose reply may be the sentence that failed (seen: a hung reply retried
+        // after the next fault was planted, and failed again by the one after).
+        const begun = bystander.events('conversation.replica.started_speaking').length;
+        await bystander.waitForEvent('conversation.replica.stopped_speaking', () => true, 25_000, begun);
         chaos.assertAlive();
         await sleep(300);
       }
