@@ -11,6 +11,18 @@ import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { FakeTransport, until } from '../helpers/fakes.js';
 import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 
+/** A pal-conversation 800×520 px in a call over a FakeTransport, joined to this room. */
+async function conversationInCall(room: string): Promise<{ transport: FakeTransport; session: import('../../../src/palkit/client/session.js').ConversationSession; el: PalConversation }> {
+  const { ConversationSession } = await import('../../../src/palkit/client/session.js');
+  const transport = new FakeTransport();
+  const session = new ConversationSession({ transportFactory: () => transport });
+  const el = document.createElement('pal-conversation') as PalConversation;
+  el.session = session;
+  await fixture(html`<div style="width:800px;height:520px"></div>`).then((d) => d.append(el));
+  await session.join(`http://pal.test/rooms/${room}`, 'tok');
+  return { transport, session, el };
+}
+
 describe('pal-haircheck', () => {
   it('previews the camera, shows a live mic level, lists devices, and confirms the choice', async () => {
     const el = await fixture<PalHaircheck>(html`<pal-haircheck heading="Ready?"></pal-haircheck>`);
@@ -117,14 +129,8 @@ describe('pal-conversation', () => {
   });
 
   it('places a canvas card clear of the disclosure banner and the controls (beside the stage when wide)', async () => {
-    const { ConversationSession } = await import('../../../src/palkit/client/session.js');
     const { TransportMessageEvent } = await import('../../../src/palkit/client/transport/transport.js');
-    const transport = new FakeTransport();
-    const session = new ConversationSession({ transportFactory: () => transport });
-    const el = document.createElement('pal-conversation') as PalConversation;
-    el.session = session;
-    await fixture(html`<div style="width:800px;height:520px"></div>`).then((d) => d.append(el));
-    await session.join('http://pal.test/rooms/c9', 'tok');
+    const { transport, session, el } = await conversationInCall('c9');
     const say = (event_type: string, properties: Record<string, unknown>) =>
       transport.dispatchEvent(new TransportMessageEvent({ message_type: 'conversation', event_type, conversation_id: 'c9', properties }, 'pal'));
     say('conversation.disclosure', { visual_disclosure: 'You are talking to an AI. It can make mistakes, so check what matters.', verbal_disclosure: 'I am an AI.', state: 'delivered' });
@@ -143,14 +149,8 @@ describe('pal-conversation', () => {
   });
 
   it('tells the visitor plainly when the PAL cannot hear them, and offers typing', async () => {
-    const { ConversationSession } = await import('../../../src/palkit/client/session.js');
     const { TransportNoticeEvent } = await import('../../../src/palkit/client/transport/transport.js');
-    const transport = new FakeTransport();
-    const session = new ConversationSession({ transportFactory: () => transport });
-    const el = document.createElement('pal-conversation') as PalConversation;
-    el.session = session;
-    await fixture(html`<div style="width:800px;height:520px"></div>`).then((d) => d.append(el));
-    await session.join('http://pal.test/rooms/c10', 'tok');
+    const { transport, session, el } = await conversationInCall('c10');
     expect(deep(el, '[part="notice"]')).to.equal(null);
     transport.dispatchEvent(new TransportNoticeEvent('hearing_unavailable', ''));
     await until(() => deep(el, '[part="notice"]') !== null, 'the notice');
@@ -168,13 +168,7 @@ describe('pal-conversation', () => {
   });
 
   it('while the call joins its room again, says so (no typing offered), then brings back what it said before', async () => {
-    const { ConversationSession } = await import('../../../src/palkit/client/session.js');
-    const transport = new FakeTransport();
-    const session = new ConversationSession({ transportFactory: () => transport });
-    const el = document.createElement('pal-conversation') as PalConversation;
-    el.session = session;
-    await fixture(html`<div style="width:800px;height:520px"></div>`).then((d) => d.append(el));
-    await session.join('http://pal.test/rooms/c11', 'tok');
+    const { transport, session, el } = await conversationInCall('c11');
     transport.notice('hearing_unavailable');
     transport.notice('reconnecting');
     await until(() => deep(el, '[part="notice"]')?.textContent?.includes('Reconnecting') === true, 'the reconnecting notice');
@@ -306,13 +300,7 @@ describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
 
 describe('pal-conversation after the end (issue 25, item 7)', () => {
   it('the own-surface call does not freeze after End: stage, captions and controls go and it says the call ended', async () => {
-    const { ConversationSession } = await import('../../../src/palkit/client/session.js');
-    const transport = new FakeTransport();
-    const session = new ConversationSession({ transportFactory: () => transport });
-    const el = document.createElement('pal-conversation') as PalConversation;
-    el.session = session;
-    await fixture(html`<div style="width:800px;height:520px"></div>`).then((d) => d.append(el));
-    await session.join('http://pal.test/rooms/c12', 'tok');
+    const { session, el } = await conversationInCall('c12');
     await until(() => deep(el, 'pal-controls') !== null, 'controls');
     (deep(el, 'pal-controls', '.end') as HTMLButtonElement).click();
     await until(() => session.mode === 'ended', 'ended');
