@@ -138,24 +138,18 @@ describe('LocalTransport', () => {
     });
 
     it('ends the call when the room says it ended meanwhile; ends it as lost when the room refuses', async () => {
-      const first = moving();
-      await first.admit(0, 'p1');
-      await first.joined;
-      first.sockets[0]!.close(1012);
-      await until(() => first.sockets[1]?.sent.length === 1, 'a try');
-      first.sockets[1]!.close(4410);
-      await until(() => first.ended.length === 1, 'the end');
-      expect(first.ended).to.deep.equal([['ended', false]]);
-
-      const second = moving();
-      await second.admit(0, 'p1');
-      await second.joined;
-      second.sockets[0]!.close(1012);
-      await until(() => second.sockets[1]?.sent.length === 1, 'a try');
-      second.sockets[1]!.close(4401);
-      await until(() => second.ended.length === 1, 'the end');
-      expect(second.ended).to.deep.equal([['connection lost', true]]);
-      expect(second.sockets.length, 'no more tries').to.equal(2);
+      for (const [code, end] of [[4410, ['ended', false]], [4401, ['connection lost', true]]] as const) {
+        const { sockets, ended, joined, admit } = moving();
+        await admit(0, 'p1');
+        await joined;
+        sockets[0]!.close(1012);
+        await until(() => sockets[1]?.sent.length === 1, 'a try');
+        sockets[1]!.close(code);
+        await until(() => ended.length === 1, `the end after ${code}`);
+        expect(ended).to.deep.equal([end]);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(sockets.length, 'no more tries').to.equal(2);
+      }
     });
 
     it('a socket closed for another reason (replaced by another window) ends the call, without trying again', async () => {
