@@ -35,4 +35,7 @@ export default {
   // A test waits up to 8 s for each step (helpers/fakes.ts `until`): room for a few slow steps on a busy machine.
   testFramework: { config: { timeout: 30000 } },
   testsFinishTimeout: 300000,
+  // A test page may take several tries to open: WebKit's launcher starts MiniBrowser up to three times when it
+  // fails to come up under load (seen: 30 s, the default, ran out).
+  browserStartTimeout: 120000,
 };
