@@ -1,26 +1,50 @@
 // Runs the server suite on the embedded PGlite, then again on PostgreSQL when PALKIT_TEST_DATABASE_URL
-// is set (CI starts Debian's PostgreSQL and sets it). The chaos tests (test/server/chaos-*.test.ts)
-// measure other rooms' reply times while one is flooded, so they run after the rest, one file at a time.
+// is set (CI starts Debian's PostgreSQL and sets it). The second leg runs only the files that reach the
+// database the variable names (see onDatabase below): the others would run the same code twice. The chaos
+// tests (test/server/chaos-*.test.ts) measure other rooms' reply times while one is flooded, so they run
+// after the rest, one file at a time.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 
 const files = (process.argv.length > 2 ? process.argv.slice(2) : readdirSync('test/server').filter((f) => f.endsWith('.test.ts')).map((f) => `test/server/${f}`)).sort();
 const isChaos = (f) => /(^|\/)chaos-[^/]*\.test\.ts$/.test(f);
-const batches = [
-  { files: files.filter((f) => !isChaos(f)), concurrency: 2 },
-  { files: files.filter(isChaos), concurrency: 1 },
+
+// A test reaches PostgreSQL only through code that reads PALKIT_TEST_DATABASE_URL (test/helpers/service.ts
+// and a few files that start instances of their own): a file is on the database when it, or a test file it
+// imports (relative imports, followed through test/), names the variable or the harness's onPostgres.
+const NAMES_DATABASE = /PALKIT_TEST_DATABASE_URL|\bonPostgres\b/;
+const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*'(\.[^']+)'/g;
+const reaches = new Map();
+function onDatabase(file) {
+  const path = resolve(file);
+  if (reaches.has(path)) return reaches.get(path);
+  reaches.set(path, false); // an import cycle adds nothing
+  const text = readFileSync(path, 'utf8');
+  const found = NAMES_DATABASE.test(text) || [...text.matchAll(RELATIVE_IMPORT)].some(([, specifier]) => {
+    const target = resolve(dirname(path), specifier).replace(/\.js$/, '.ts');
+    return target.includes('/test/') && existsSync(target) && onDatabase(target);
+  });
+  reaches.set(path, found);
+  return found;
+}
+
+const batchesOf = (legFiles) => [
+  { files: legFiles.filter((f) => !isChaos(f)), concurrency: 2 },
+  { files: legFiles.filter(isChaos), concurrency: 1 },
 ].filter((b) => b.files.length > 0);
 const pgUrl = process.env.PALKIT_TEST_DATABASE_URL;
-const legs = [['PGlite', { ...process.env, PALKIT_TEST_DATABASE_URL: '' }]];
-if (pgUrl) legs.push(['PostgreSQL', { ...process.env, PALKIT_TEST_DATABASE_URL: pgUrl }]);
+const legs = [['PGlite', { ...process.env, PALKIT_TEST_DATABASE_URL: '' }, files]];
+if (pgUrl) legs.push(['PostgreSQL', { ...process.env, PALKIT_TEST_DATABASE_URL: pgUrl }, files.filter(onDatabase)]);
 
 // TAP as it goes, then the failed tests with their errors at the end, where CI's excerpt of the output is.
 const REPORTERS = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/failures-reporter.mjs', '--test-reporter-destination=stdout'];
 
 let failed = false;
-for (const [name, env] of legs) {
-  console.log(`\n=== server suite on ${name} (${files.length} files) ===`);
-  for (const batch of batches) {
+for (const [name, env, legFiles] of legs) {
+  const skipped = files.length - legFiles.length;
+  console.log(`\n=== server suite on ${name} (${legFiles.length} files${skipped ? `; ${skipped} that never open a database ran on PGlite only` : ''}) ===`);
+  for (const batch of batchesOf(legFiles)) {
     const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${batch.concurrency}`, ...REPORTERS, ...batch.files], { stdio: 'inherit', env });
     if (run.status !== 0) failed = true;
   }
