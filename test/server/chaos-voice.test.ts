@@ -58,6 +58,47 @@ function keepSpeaking(client: RoomClient): { stop(): Promise<void> } {
 
 const notices = (client: RoomClient) => client.frames.filter((f) => f.type === 'notice');
 
+/**
+ * Two new rooms keep speaking and the bystander keeps asking while `fault` runs once per round (with a
+ * pause after each); then the process must be alive and no room may have been told its voice was lost.
+ * Returns the bystander's reply times during the rounds.
+ */
+async function faultRounds(chaos: ChaosService, bystander: RoomClient, rounds: number, fault: (rooms: RoomClient[], round: number) => Promise<void>): Promise<number[]> {
+  const rooms = [(await chaos.call()).client, (await chaos.call()).client];
+  const speakers = rooms.map(keepSpeaking);
+  const replies: number[] = [];
+  let faulting = true;
+  const asking = (async () => {
+    while (faulting) {
+      replies.push(await answerMs(bystander));
+      await sleep(100);
+    }
+  })();
+  try {
+    await sleep(500);
+    for (let round = 0; round < rounds; round++) {
+      await fault(rooms, round);
+      chaos.assertAlive();
+      await sleep(300);
+    }
+  } finally {
+    faulting = false;
+    await asking;
+    await Promise.all(speakers.map((s) => s.stop()));
+  }
+  chaos.assertAlive();
+  const voiceLog = () => chaos.process.output().split('\n').filter((line) => /voice|speaker|speech/i.test(line)).slice(-20).join('\n');
+  for (const room of [...rooms, bystander]) assert.deepEqual(notices(room), [], `no room lost its voice; the service said:\n${voiceLog()}`);
+  for (const room of rooms) room.close();
+  return replies;
+}
+
+/** Resolves once each room's voice has arrived again: more than 5 frames after the call. */
+async function voicesArrive(rooms: RoomClient[], what: string, timeoutMs: number): Promise<void> {
+  const heard = rooms.map((r) => r.audio.length);
+  for (const [i, room] of rooms.entries()) await room.until(() => (room.audio.length > heard[i]! + 5 ? true : undefined), timeoutMs, `room ${i}'s audio after ${what}`);
+}
+
 /** replyMs once the previous reply has been said whole: a question asked while the PAL talks waits its turn. */
 async function answerMs(client: RoomClient): Promise<number> {
   const started = client.events('conversation.replica.started_speaking').length;
@@ -107,50 +148,27 @@ describe('chaos: the local voice from npm (PALKIT_LOCAL_VOICE=wasm, the default 
   });
 
   it('voice threads that hang, throw and exit while two rooms speak: the process lives, both rooms keep their voice, a bystander answers in time', async () => {
-    const rooms = [(await chaos.call()).client, (await chaos.call()).client];
-    const speakers = rooms.map(keepSpeaking);
-    const replies: number[] = [];
-    let faulting = true;
-    const asking = (async () => {
-      while (faulting) {
-        replies.push(await answerMs(bystander));
-        await sleep(100);
-      }
-    })();
     const planted: string[] = [];
-    try {
-      await sleep(500);
-      for (let round = 0; round < 6; round++) {
-        const fault = (['exit', 'throw', 'hang'] as const)[round % 3]!;
-        writeFileSync(join(faults, fault), '');
-        planted.push(fault);
-        // A thread in the middle of a sentence takes it.
-        await rooms[0]!.until(() => (existsSync(join(faults, fault)) ? undefined : true), 15_000, `the ${fault} fault taken`);
-        // Whatever failed, both rooms' voices keep arriving (a hang is noticed after 5 s without output),
-        // and each room finishes what it was saying before the next fault: a sentence is retried once, so
-        // a second fault planted while its retry is under way would be a second failure of one sentence.
-        const heard = rooms.map((r) => r.audio.length);
-        const said = rooms.map((r) => r.events('conversation.replica.stopped_speaking').length);
-        for (const [i, room] of rooms.entries()) await room.until(() => (room.audio.length > heard[i]! + 5 ? true : undefined), 12_000, `room ${i}'s audio after ${fault}`);
-        for (const [i, room] of rooms.entries()) await room.waitForEvent('conversation.replica.stopped_speaking', () => true, 25_000, said[i]! + 1);
-        // So does the bystander, whose reply may be the sentence that failed (seen: a hung reply retried
-        // after the next fault was planted, and failed again by the one after).
-        const begun = bystander.events('conversation.replica.started_speaking').length;
-        await bystander.waitForEvent('conversation.replica.stopped_speaking', () => true, 25_000, begun);
-        chaos.assertAlive();
-        await sleep(300);
-      }
-    } finally {
-      faulting = false;
-      await asking;
-      await Promise.all(speakers.map((s) => s.stop()));
-    }
-    chaos.assertAlive();
+    const replies = await faultRounds(chaos, bystander, 6, async (rooms, round) => {
+      const fault = (['exit', 'throw', 'hang'] as const)[round % 3]!;
+      writeFileSync(join(faults, fault), '');
+      planted.push(fault);
+      // A thread in the middle of a sentence takes it.
+      await rooms[0]!.until(() => (existsSync(join(faults, fault)) ? undefined : true), 15_000, `the ${fault} fault taken`);
+      // Whatever failed, both rooms' voices keep arriving (a hang is noticed after 5 s without output),
+      // and each room finishes what it was saying before the next fault: a sentence is retried once, so
+      // a second fault planted while its retry is under way would be a second failure of one sentence.
+      const said = rooms.map((r) => r.events('conversation.replica.stopped_speaking').length);
+      await voicesArrive(rooms, fault, 12_000);
+      for (const [i, room] of rooms.entries()) await room.waitForEvent('conversation.replica.stopped_speaking', () => true, 25_000, said[i]! + 1);
+      // So does the bystander, whose reply may be the sentence that failed (seen: a hung reply retried
+      // after the next fault was planted, and failed again by the one after).
+      const begun = bystander.events('conversation.replica.started_speaking').length;
+      await bystander.waitForEvent('conversation.replica.stopped_speaking', () => true, 25_000, begun);
+    });
     const taken = readdirSync(faults).filter((f) => f.includes('.taken-by-'));
     console.log(`# ${taken.length} faults planted in voice threads (${planted.join(' ')}); bystander p95 ${percentile(replies, 95).toFixed(0)} ms, max ${Math.max(...replies).toFixed(0)} ms over ${replies.length} replies`);
     assert.equal(taken.length, 6, taken.join(' '));
-    const voiceLog = () => chaos.process.output().split('\n').filter((line) => /voice|speaker|speech/i.test(line)).slice(-20).join('\n');
-    for (const room of [...rooms, bystander]) assert.deepEqual(notices(room), [], `no room lost its voice; the service said:\n${voiceLog()}`);
     // A replacement thread is slow for its first sentences (the package is wasm2js JavaScript that V8 has to
     // warm up), so during these faults the bystander waits longer than the quiet bar (949 ms against 704 ms
     // seen at load 20): a known gap of this engine (issue 24), reported against the bar; what is asserted is
@@ -158,7 +176,6 @@ describe('chaos: the local voice from npm (PALKIT_LOCAL_VOICE=wasm, the default 
     const p95 = percentile(replies, 95);
     if (p95 >= limitMs) console.log(`# the bystander's p95 ${p95.toFixed(0)} ms is over the quiet bar ${limitMs.toFixed(0)} ms while threads are replaced`);
     assert.ok(p95 < Math.max(limitMs, 3_000), `the bystander's replies took ${replies.map((r) => r.toFixed(0)).join(', ')} ms`);
-    for (const room of rooms) room.close();
   });
 
   it('an echo-and-interrupt flood in one room: other rooms greet and answer within 500 ms (p95)', async () => {
@@ -229,50 +246,21 @@ describe('chaos: the native voice bridge (PALKIT_LOCAL_VOICE=native)', { timeout
   });
 
   it('bridges killed with SIGKILL and SIGSEGV while two rooms speak: the process lives, both rooms keep their voice, a bystander answers in time', async () => {
-    const rooms = [(await chaos.call()).client, (await chaos.call()).client];
-    const speakers = rooms.map(keepSpeaking);
-    const replies: number[] = [];
-    let killing = true;
-    const asking = (async () => {
-      while (killing) {
-        replies.push(await answerMs(bystander));
-        await sleep(100);
-      }
-    })();
     const kills: string[] = [];
-    try {
-      await sleep(500);
-      for (let round = 0; round < 8; round++) {
-        const pids = bridgePids(chaos.process.child.pid!);
-        const signal = round % 2 ? 'SIGSEGV' : 'SIGKILL';
-        const pid = pids[round % Math.max(1, pids.length)];
-        if (pid) {
-          process.kill(pid, signal);
-          kills.push(signal);
-        }
-        // Whatever was killed, both rooms' voices keep arriving.
-        const heard = rooms.map((r) => r.audio.length);
-        for (const [i, room] of rooms.entries()) await room.until(() => (room.audio.length > heard[i]! + 5 ? true : undefined), 5_000, `room ${i}'s audio after ${signal}`);
-        chaos.assertAlive();
-        await sleep(300);
+    const replies = await faultRounds(chaos, bystander, 8, async (rooms, round) => {
+      const pids = bridgePids(chaos.process.child.pid!);
+      const signal = round % 2 ? 'SIGSEGV' : 'SIGKILL';
+      const pid = pids[round % Math.max(1, pids.length)];
+      if (pid) {
+        process.kill(pid, signal);
+        kills.push(signal);
       }
-    } finally {
-      killing = false;
-      await asking;
-      await Promise.all(speakers.map((s) => s.stop()));
-    }
-    chaos.assertAlive();
+      // Whatever was killed, both rooms' voices keep arriving.
+      await voicesArrive(rooms, signal, 5_000);
+    });
     console.log(`# ${kills.length} bridges killed (${kills.join(' ')}); bystander p95 ${percentile(replies, 95).toFixed(0)} ms, max ${Math.max(...replies).toFixed(0)} ms over ${replies.length} replies`);
     assert.ok(kills.filter((k) => k === 'SIGKILL').length >= 2 && kills.filter((k) => k === 'SIGSEGV').length >= 2, `killed: ${kills.join(' ')}`);
-    const voiceLog = () => chaos.process.output().split('\n').filter((line) => /voice|speaker|speech/i.test(line)).slice(-20).join('\n');
-    for (const room of [...rooms, bystander]) assert.deepEqual(notices(room), [], `no room lost its voice; the service said:\n${voiceLog()}`);
-    // A replacement thread is slow for its first sentences (the package is wasm2js JavaScript that V8 has to
-    // warm up), so during these faults the bystander waits longer than the quiet bar (949 ms against 704 ms
-    // seen at load 20): a known gap of this engine (issue 24), reported against the bar; what is asserted is
-    // that nobody is held for seconds.
-    const p95 = percentile(replies, 95);
-    if (p95 >= limitMs) console.log(`# the bystander's p95 ${p95.toFixed(0)} ms is over the quiet bar ${limitMs.toFixed(0)} ms while threads are replaced`);
-    assert.ok(p95 < Math.max(limitMs, 3_000), `the bystander's replies took ${replies.map((r) => r.toFixed(0)).join(', ')} ms`);
-    for (const room of rooms) room.close();
+    // A bridge restarts in milliseconds: the bystander is held to the quiet bar itself.
+    assert.ok(percentile(replies, 95) < limitMs, `the bystander's replies (bar ${limitMs.toFixed(0)} ms) took ${replies.map((r) => r.toFixed(0)).join(', ')} ms`);
   });
 });
