@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
 import { createDeployment, createPal, customerPage, eventually, openPage, startWorld, type World } from '../helpers/e2e-world.js';
+import { pageProbes } from '../helpers/page-probes.js';
 import { spokenFile, type SpokenFile } from '../helpers/spoken-questions.js';
 
 const QUESTIONS = [
@@ -35,51 +36,33 @@ const TRANSCRIPTION_MS = 150;
 
 // In the page before anything else: an analyser on the microphone the element opens, one on the PAL's
 // audio, and the caption on screen, each sampled every 10 ms on the page's clock.
-const instruments = `
+const instruments = `${pageProbes}
 window.__v2v = { mic: [], pal: [], captions: [], events: [], micStartedAt: null, firstLoudEpoch: null };
 window.addEventListener('pal-protocol-message', (e) => window.__v2v.events.push({ at: performance.now(), type: e.detail?.event_type, role: e.detail?.properties?.role, speech: e.detail?.properties?.speech }));
-const peakOf = (node, data) => { node.getFloatTimeDomainData(data); let p = 0; for (const v of data) p = Math.max(p, Math.abs(v)); return p; };
 const realGetUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
 navigator.mediaDevices.getUserMedia = async (constraints) => {
   const stream = await realGetUserMedia(constraints);
   const track = stream.getAudioTracks()[0];
   if (track && window.__v2v.micStartedAt === null) {
     window.__v2v.micStartedAt = performance.now();
-    const context = new AudioContext();
-    const node = context.createAnalyser();
-    node.fftSize = 512;
-    context.createMediaStreamSource(new MediaStream([track.clone()])).connect(node);
-    const data = new Float32Array(node.fftSize);
-    setInterval(() => {
-      const sample = { at: performance.now(), peak: peakOf(node, data) };
-      window.__v2v.mic.push(sample);
+    window.__probes.levels(new AudioContext(), new MediaStream([track.clone()]), { fftSize: 512, everyMs: 10 }, ({ at, peak }) => {
+      window.__v2v.mic.push({ at, peak });
       // The first question's first sound, on the clock the test shares (it places the file in time).
-      if (window.__v2v.firstLoudEpoch === null && sample.peak >= ${0.01}) window.__v2v.firstLoudEpoch = Date.now();
-    }, 10);
+      if (window.__v2v.firstLoudEpoch === null && peak >= ${0.01}) window.__v2v.firstLoudEpoch = Date.now();
+    });
   }
   return stream;
 };
-function deep(root, selector) {
-  const found = root.querySelector(selector);
-  if (found) return found;
-  for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const inner = deep(el.shadowRoot, selector); if (inner) return inner; }
-  return null;
-}
 window.__listen = () => {
-  const audio = deep(document, 'pal-stage')?.shadowRoot?.querySelector('audio');
-  if (!audio || !(audio.srcObject instanceof MediaStream)) return false;
-  const context = new AudioContext();
-  const node = context.createAnalyser();
-  node.fftSize = 256;
-  context.createMediaStreamSource(audio.srcObject).connect(node);
-  const data = new Float32Array(node.fftSize);
-  setInterval(() => {
-    window.__v2v.pal.push({ at: performance.now(), peak: peakOf(node, data) });
-    const caption = deep(document, 'pal-transcript[mode="captions"]')?.shadowRoot?.querySelector('.caption-text');
+  const stream = window.__probes.stageStream();
+  if (!stream) return false;
+  window.__probes.levels(new AudioContext(), stream, { fftSize: 256, everyMs: 10 }, ({ at, peak }) => {
+    window.__v2v.pal.push({ at, peak });
+    const caption = window.__probes.inside('pal-transcript[mode="captions"]', '.caption-text');
     const last = window.__v2v.captions.at(-1);
     const now = caption && !caption.closest('[hidden]') ? { role: caption.dataset.role, text: caption.textContent.trim() } : { role: '', text: '' };
     if (!last || last.text !== now.text || last.role !== now.role) window.__v2v.captions.push({ at: performance.now(), ...now });
-  }, 10);
+  });
   return true;
 };
 `;

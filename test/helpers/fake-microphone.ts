@@ -1,6 +1,7 @@
 // Page scripts (run before the page's own) that give an end-to-end test the visitor's microphone and ears,
 // in any engine: used by the Chromium voice walk (test/e2e/voice.test.ts) and the walks in every engine
 // (test/e2e/visitor-engines.test.ts).
+import { pageProbes } from './page-probes.js';
 
 /**
  * The visitor's microphone is the test's: silent until `window.__speak(base64 audio file)` plays speech into
@@ -62,7 +63,7 @@ if (navigator.mediaDevices?.getUserMedia && !window.__fakeMicrophone) {
  * the page time it arrived. `window.__contexts()` tells whether the test's audio contexts run (they start on
  * the visitor's first click, with the microphone's).
  */
-export const voiceListener = `
+export const voiceListener = `${pageProbes}
 if (!window.__voice) {
   window.__voice = { messages: [], captions: [] };
   window.addEventListener('pal-protocol-message', (e) => window.__voice.messages.push({ at: performance.now(), m: JSON.parse(JSON.stringify(e.detail)) }));
@@ -70,30 +71,16 @@ if (!window.__voice) {
   const wake = () => context.resume();
   for (const type of ['pointerdown', 'click', 'touchstart', 'keydown']) window.addEventListener(type, wake, true);
   window.__contexts = () => [context.state, window.__micContext?.state ?? 'none'];
-  const deep = (root, selector) => {
-    const found = root.querySelector(selector);
-    if (found) return found;
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const inner = deep(el.shadowRoot, selector); if (inner) return inner; }
-    return null;
-  };
-  /** An element inside the shadow root of the first \`host\` found anywhere in the page. */
-  window.__inside = (host, selector) => deep(document, host)?.shadowRoot?.querySelector(selector) ?? null;
+  window.__inside = window.__probes.inside;
   window.__level = { samples: [] };
   window.__listen = () => {
-    const audio = window.__inside('pal-stage', 'audio');
-    if (!audio || !(audio.srcObject instanceof MediaStream)) return false;
-    const analyser = context.createAnalyser();
-    analyser.fftSize = 1024;
-    context.createMediaStreamSource(audio.srcObject).connect(analyser);
-    const data = new Float32Array(analyser.fftSize);
-    setInterval(() => {
-      analyser.getFloatTimeDomainData(data);
-      let sum = 0;
-      for (const v of data) sum += v * v;
-      window.__level.samples.push({ at: performance.now(), rms: Math.sqrt(sum / data.length) });
+    const stream = window.__probes.stageStream();
+    if (!stream) return false;
+    window.__probes.levels(context, stream, { fftSize: 1024, everyMs: 20 }, ({ at, rms }) => {
+      window.__level.samples.push({ at, rms });
       const caption = window.__inside('pal-transcript[mode="captions"]', '.caption-text');
       window.__voice.captions.push({ at: performance.now(), text: caption ? caption.textContent.trim() : '' });
-    }, 20);
+    });
     return true;
   };
 }`;

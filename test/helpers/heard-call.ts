@@ -3,31 +3,16 @@
 // audio track. Shared by test/e2e/turn-latency.test.ts and `npm run bench -- heard`.
 import type { Page } from 'playwright-core';
 import { createDeployment, createPal, customerPage, eventually, openPage, palEvents, type World } from './e2e-world.js';
+import { pageProbes } from './page-probes.js';
 
 // The PAL's voice as the visitor hears it: an analyser on the stage's audio element's stream, polled
 // every 10 ms.
-const analyser = `
+const analyser = `${pageProbes}
 window.__level = { samples: [] };
-function deep(root, selector) {
-  const found = root.querySelector(selector);
-  if (found) return found;
-  for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const inner = deep(el.shadowRoot, selector); if (inner) return inner; }
-  return null;
-}
 window.__listen = () => {
-  const audio = deep(document, 'pal-stage')?.shadowRoot?.querySelector('audio');
-  if (!audio || !(audio.srcObject instanceof MediaStream)) return false;
-  const context = new AudioContext();
-  const node = context.createAnalyser();
-  node.fftSize = 256;
-  context.createMediaStreamSource(audio.srcObject).connect(node);
-  const data = new Float32Array(node.fftSize);
-  setInterval(() => {
-    node.getFloatTimeDomainData(data);
-    let peak = 0;
-    for (const v of data) peak = Math.max(peak, Math.abs(v));
-    window.__level.samples.push({ at: performance.now(), peak });
-  }, 10);
+  const stream = window.__probes.stageStream();
+  if (!stream) return false;
+  window.__probes.levels(new AudioContext(), stream, { fftSize: 256, everyMs: 10 }, ({ at, peak }) => window.__level.samples.push({ at, peak }));
   return true;
 };
 `;
