@@ -1,10 +1,9 @@
 // The conversation session: one state machine from deployment init to the end of a call. It owns the API
 // calls, the gate (password, captcha), the device check, the transport, and implements ConversationLink
 // for the in-call parts. States and modes are the host-page contract's.
-import type { InitResponse, StartBody, StartResponse, UnavailableReason } from '../../protocol/public.js';
+import type { GateBody, InitResponse, StartBody, StartResponse, UnavailableReason } from '../../protocol/public.js';
 import type { RatingBody } from '../../protocol/rating.js';
 import { PalClientError, isAbort, toClientError } from './errors.js';
-import { Gate } from './gate.js';
 import { LinkHistoryEvent, LinkMessageEvent, type CanvasInteractionBody, type ConversationLink, type RoomTranscriptEntry } from './link.js';
 import { forgetLiveCall, recallLiveCall, rememberLiveCall, type LiveCall } from './live-call.js';
 import { unlockAudio } from './media.js';
@@ -29,6 +28,11 @@ export class ConversationSession extends EventTarget implements ConversationLink
   mode: SessionMode = 'idle';
   deployment: InitResponse | null = null;
   conversation: Pick<StartResponse, 'conversation_id' | 'conversation_url' | 'meeting_token'> | null = null;
+  gate: GateStep | null = null;
+  /** Why the last gate attempt failed (code of the start endpoint), shown on the gate. */
+  gateError: PalClientError | null = null;
+  /** The password step's answer is being checked with the service. */
+  gateChecking = false;
   error: PalClientError | null = null;
   unavailableReason: UnavailableReason | 'captcha' | null = null;
   microphoneOn = true;
@@ -50,17 +54,11 @@ export class ConversationSession extends EventTarget implements ConversationLink
   readonly #options: SessionOptions;
   readonly #transportFactory: TransportFactory | null;
   #transport: Transport | null = null;
+  #password: string | undefined;
+  #captchaToken: string | undefined;
+  /** From the service once the password passed; stands in for it (and the captcha) at start. */
+  #gatePass: string | undefined;
   readonly #visitor = new VisitorStep();
-  readonly #gate = new Gate({
-    waitFor: (step) => this.#visitor.waitFor(step),
-    check: async (body) => {
-      const { api, deploymentId } = this.#options;
-      if (!api || !deploymentId) throw new PalClientError('no_deployment', 'No deployment id was given.');
-      return (await api.passGate(deploymentId, body, this.#abort.signal)).gate_pass;
-    },
-    changed: () => this.#changed(),
-    report: (error) => this.#report(error),
-  });
   #starting: Promise<void> | null = null;
   #creating: Promise<StartResponse> | null = null;
   #abort = new AbortController();
@@ -71,21 +69,6 @@ export class ConversationSession extends EventTarget implements ConversationLink
     super();
     this.#options = options;
     this.#transportFactory = options.transportFactory ?? null;
-  }
-
-  /** The gate step on view (password or captcha), or null. */
-  get gate(): GateStep | null {
-    return this.#gate.step;
-  }
-
-  /** Why the last gate attempt failed (code of the start endpoint), shown on the gate. */
-  get gateError(): PalClientError | null {
-    return this.#gate.error;
-  }
-
-  /** The password step's answer is being checked with the service. */
-  get gateChecking(): boolean {
-    return this.#gate.checking;
   }
 
   get conversationId(): string {
@@ -177,7 +160,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
   async createConversation(): Promise<{ conversationId: string }> {
     this.#listenForPageHide();
     try {
-      await this.#gate.pass(this.deployment);
+      await this.#passGate();
       const created = await this.#create();
       this.dispatchEvent(new SessionLifecycleEvent('created', created.conversation_id));
       return { conversationId: created.conversation_id };
@@ -225,12 +208,13 @@ export class ConversationSession extends EventTarget implements ConversationLink
 
   /** The password step's answer, with the captcha token when the deployment has a captcha. */
   submitPassword(password: string, captchaToken?: string): void {
-    this.#gate.answerPassword(password, captchaToken);
+    this.#password = password;
+    if (captchaToken !== undefined) this.#captchaToken = captchaToken;
     this.#resume('password');
   }
 
   submitCaptcha(token: string): void {
-    this.#gate.answerCaptcha(token);
+    this.#captchaToken = token;
     this.#resume('captcha');
   }
 
@@ -265,7 +249,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.#transport = null;
     this.conversation = null;
     this.#prepared = false;
-    this.#gate.step = null;
+    this.gate = null;
     if (this.state !== 'error' && this.state !== 'ended') this.#setState('idle');
     if (this.mode === 'haircheck' || this.mode === 'call') this.#setMode('idle');
     this.#changed();
@@ -274,7 +258,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
   /** "Try again" / "Start over": back to the preview (re-reading the deployment when there is one). */
   async retry(): Promise<void> {
     this.error = null;
-    this.#gate.error = null;
+    this.gateError = null;
     this.conversation = null;
     this.#prepared = false;
     this.deployment = null;
@@ -365,7 +349,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
         if (!this.deployment && this.#options.deploymentId) await this.initialize();
         if (this.mode === 'unavailable' || !this.deployment) return;
         if (this.mode === 'ended') this.#setMode('idle');
-        if (!this.#prepared) await this.#gate.pass(this.deployment);
+        if (!this.#prepared) await this.#passGate();
         if (this.#settings.showHaircheck && !this.#prepared && !this.textMode) {
           this.#setMode('haircheck');
           await this.#visitor.waitFor('haircheck');
@@ -382,10 +366,59 @@ export class ConversationSession extends EventTarget implements ConversationLink
     }
   }
 
+  async #passGate(): Promise<void> {
+    const deployment = this.deployment;
+    if (deployment?.has_password) {
+      while (this.#gatePass === undefined) {
+        await this.#askGate('password');
+        await this.#checkGate();
+      }
+    } else {
+      while (deployment?.captcha && this.#captchaToken === undefined) await this.#askGate('captcha');
+    }
+    this.gate = null;
+  }
+
+  /** Checks the password (after the captcha) at once, so a wrong one is said on the password step. */
+  async #checkGate(): Promise<void> {
+    const { api, deploymentId } = this.#options;
+    if (!api || !deploymentId) throw new PalClientError('no_deployment', 'No deployment id was given.');
+    const body: GateBody = { password: this.#password, ...(this.#captchaToken !== undefined ? { captcha_token: this.#captchaToken } : {}) };
+    // Each answer is used once: a wrong password needs another, and a captcha token is single-use.
+    this.#password = undefined;
+    this.#captchaToken = undefined;
+    this.gateChecking = true;
+    this.#changed();
+    try {
+      this.#gatePass = (await api.passGate(deploymentId, body, this.#abort.signal)).gate_pass;
+      this.gateError = null;
+    } catch (raw) {
+      const error = toClientError(raw);
+      if (startOutcome(error.code).kind !== 'gate') throw error;
+      this.gateError = error;
+      this.#report(error);
+    } finally {
+      this.gateChecking = false;
+      this.#changed();
+    }
+  }
+
+  async #askGate(step: GateStep): Promise<void> {
+    this.gate = step;
+    this.#changed();
+    await this.#visitor.waitFor(step);
+  }
+
   #create(): Promise<StartResponse> {
     const { api, deploymentId } = this.#options;
     if (!api || !deploymentId) return Promise.reject(new PalClientError('no_deployment', 'No deployment id was given.'));
-    const body: StartBody = { ...this.#settings.startBody(), ...this.#gate.takeStartFields() };
+    const body: StartBody = {
+      ...this.#settings.startBody(),
+      ...(this.#gatePass !== undefined ? { gate_pass: this.#gatePass } : {}),
+      ...(this.#captchaToken !== undefined ? { captcha_token: this.#captchaToken } : {}),
+    };
+    // A captcha token is single-use: the next attempt needs a fresh one.
+    this.#captchaToken = undefined;
     this.#creating = api.start(deploymentId, body, this.#abort.signal).then((created) => {
       this.conversation = created;
       this.#prepared = true;
@@ -463,8 +496,8 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.#report(error);
     if (outcome.kind === 'gate' && this.deployment) {
       // The pass ran out (or the password changed): the visitor enters it again.
-      if (outcome.step === 'password') this.#gate.forgetPass();
-      this.#gate.error = error;
+      if (outcome.step === 'password') this.#gatePass = undefined;
+      this.gateError = error;
       this.#setState('idle');
       this.#setMode('idle');
       return 'retry';
@@ -504,7 +537,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
   }
 
   #resume(step: VisitorStepName): void {
-    if (this.#visitor.resume(step) && step !== 'haircheck') this.#gate.error = null;
+    if (this.#visitor.resume(step) && step !== 'haircheck') this.gateError = null;
   }
 
   #cancelPending(): void {
