@@ -1,4 +1,6 @@
-import { expect } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../../src/palkit/components/define.js';
+import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
 import type { DailyEventObject, DailyFactoryOptions, DailyParticipant, DailyParticipantsObject, DailyCallOptions, DailyEvent } from '@daily-co/daily-js';
 import { DailyTransport, type DailyCallObject } from '../../../src/palkit/client/transport/daily.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
@@ -95,6 +97,32 @@ describe('LocalTransport', () => {
     socket().frame({ type: 'ended', reason: 'max_call_duration reached' });
     expect(ended.map((e) => [e.reason, e.failed])).to.deep.equal([['max_call_duration reached', false]]);
   });
+
+  // WebKitGTK froze for good when a track a <video> still showed was stopped (haircheck-release.test.ts);
+  // the call's self view shows the camera until the call ends.
+  for (const ending of ['the room ends the call', 'the visitor leaves'] as const) {
+    it(`lets the stage's self view go before it stops the camera, when ${ending}`, async () => {
+      const { transport, joined, socket } = open();
+      await until(() => socket()?.sent.length === 1, 'join frame');
+      socket().frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [] });
+      await joined;
+      await until(() => transport.participants[0]!.videoTrack !== null, 'the camera');
+      const stage = await fixture<PalStage>(html`<pal-stage .participants=${transport.participants}></pal-stage>`);
+      const selfView = () => stage.shadowRoot!.querySelector<HTMLVideoElement>('video.self');
+      await until(() => selfView()?.srcObject instanceof MediaStream, 'the self view shows the camera');
+      const camera = transport.participants[0]!.videoTrack!;
+      const shownAtStop: boolean[] = [];
+      const stop = camera.stop.bind(camera);
+      camera.stop = () => {
+        shownAtStop.push(selfView()!.srcObject !== null);
+        stop();
+      };
+      if (ending === 'the room ends the call') socket().frame({ type: 'ended', reason: 'ended' });
+      else await transport.leave();
+      expect(shownAtStop).to.deep.equal([false]);
+      expect(camera.readyState).to.equal('ended');
+    });
+  }
 
   describe('the room moving (its instance restarting, or another taking it over)', () => {
     function moving() {

@@ -1,6 +1,8 @@
 // Camera frames for a PAL that perceives: every `intervalMs` while the camera is on, one JPEG of the
 // visitor's camera (at most 512 px wide) is posted to the room's frames URL with the meeting token.
 // A refusal that will not change (the token, the conversation ended, perception off) stops the sampling.
+import { show } from '../media/shown-tracks.js';
+
 const MAX_WIDTH = 512;
 const QUALITY = 0.7;
 
@@ -58,7 +60,7 @@ export class CameraFrameSender {
       this.#video ??= document.createElement('video');
       this.#video.muted = true;
       this.#video.playsInline = true;
-      this.#video.srcObject = new MediaStream([track]);
+      show(this.#video, new MediaStream([track]));
       await this.#video.play();
     }
     const video = this.#video;

@@ -8,6 +8,7 @@ import { sharedAudioContext } from '../media.js';
 import { LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
 import { createDrawnFaceTrack, isDrawnFace } from '../media/face/drawn-face.js';
 import type { FaceTrack } from '../media/face/face-track.js';
+import { stopTrack } from '../media/shown-tracks.js';
 import { CameraFrameSender } from './camera-frames.js';
 import { MicrophoneSender } from './microphone.js';
 import { MICROPHONE_WORKLET_FILE } from './microphone-worklet.js';
@@ -220,7 +221,7 @@ export class LocalTransport extends EventTarget implements Transport {
     try {
       const stream = await getUserMedia({ video: deviceId ? { deviceId: { exact: deviceId } } : true });
       if (this.#left) {
-        for (const track of stream.getTracks()) track.stop();
+        for (const track of stream.getTracks()) stopTrack(track);
         return;
       }
       this.#stream = stream;
@@ -234,7 +235,7 @@ export class LocalTransport extends EventTarget implements Transport {
   }
 
   #stopTracks(): void {
-    for (const track of this.#stream?.getTracks() ?? []) track.stop();
+    for (const track of this.#stream?.getTracks() ?? []) stopTrack(track);
     this.#stream = null;
   }
 

@@ -3,6 +3,7 @@
 // transcription where it has a recogniser). The browser's echo cancellation keeps the PAL's voice out.
 import { AudioFrameKind, encodeAudioFrame } from '../../../protocol/room.js';
 import { MICROPHONE_RATE, MICROPHONE_WORKLET } from './microphone-worklet.js';
+import { stopTrack } from '../media/shown-tracks.js';
 
 export { MICROPHONE_RATE } from './microphone-worklet.js';
 
@@ -84,5 +85,5 @@ export class MicrophoneSender {
 }
 
 function stop(stream: MediaStream): void {
-  for (const track of stream.getTracks()) track.stop();
+  for (const track of stream.getTracks()) stopTrack(track);
 }

@@ -4,6 +4,7 @@
 // being heard now, for the face.
 import type { AudioFrame } from '../../../protocol/room.js';
 import { visemeAt, type Viseme } from '../../../protocol/visemes.js';
+import { stopTrack } from '../media/shown-tracks.js';
 
 /** Jitter buffer: playback starts this long after the first slice of a run arrives. */
 export const JITTER_S = 0.06;
@@ -189,6 +190,6 @@ export class PalAudioPlayer {
 
   close(): void {
     this.flush();
-    this.track.stop();
+    stopTrack(this.track);
   }
 }

@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing, svg } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { audioHeld, unlockAudio } from '../../client/media.js';
+import { show } from '../../client/media/shown-tracks.js';
 import type { TransportParticipant } from '../../client/transport/transport.js';
 import { defaultTranslate, type Translate } from '../i18n/strings.js';
 import { buttonStyles } from '../styles/shared.js';
@@ -99,7 +100,7 @@ export class PalStage extends LitElement {
       const track = tracks.get(media.dataset.track ?? '');
       const current = media.srcObject instanceof MediaStream ? media.srcObject.getTracks()[0] : undefined;
       if (!track || current === track) continue;
-      media.srcObject = new MediaStream([track]);
+      show(media, new MediaStream([track]));
       media.play().catch((error: unknown) => {
         if (error instanceof DOMException && error.name === 'NotAllowedError') this.blocked = true;
       });

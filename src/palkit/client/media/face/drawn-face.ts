@@ -3,6 +3,7 @@
 // little while idle; the canvas's stream is the PAL's video track.
 import { ADA, FACE_HEIGHT, FACE_WIDTH, BACKGROUND, MOUTHS, adaEyelids, adaLashes, adaLayers, mixMouths, mouthLayers, type FaceLayer, type MouthShape } from '../../../../protocol/faces/ada.js';
 import type { FaceTimeline, FaceTrack } from './face-track.js';
+import { stopTrack } from '../shown-tracks.js';
 
 const FRAME_MS = 40;
 /** Share of the way to the target mouth covered per frame: about 80 ms to settle. */
@@ -80,7 +81,7 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedM
   }, FRAME_MS);
   function stop(): void {
     clearInterval(timer);
-    track.stop();
+    stopTrack(track);
   }
   return { track, stop };
 }
