@@ -26,8 +26,8 @@ export class WebDriverError extends Error {
 }
 export function keyActions(combo: string): Array<{ type: string; value: string }>;
 export class WebDriverSession {
-  static create(driverUrl: string, capabilities: unknown, options?: { commandTimeoutMs?: number }): Promise<WebDriverSession>;
-  static webkit(driverUrl: string, options?: { gesture?: boolean; proxyArgs?: string[]; commandTimeoutMs?: number }): Promise<WebDriverSession>;
+  static create(driverUrl: string, capabilities: unknown, options?: { commandTimeoutMs?: number; newSessionTimeoutMs?: number }): Promise<WebDriverSession>;
+  static webkit(driverUrl: string, options?: { gesture?: boolean; proxyArgs?: string[]; commandTimeoutMs?: number; newSessionTimeoutMs?: number }): Promise<WebDriverSession>;
   id: string;
   /** How long a command may take before the session counts as stuck (default 90 s). */
   commandTimeoutMs: number;

@@ -286,8 +286,14 @@ export function keyActions(combo) {
 
 /** One WebDriver session (one MiniBrowser), through the W3C protocol's HTTP commands. */
 export class WebDriverSession {
-  static async create(driverUrl, capabilities, { commandTimeoutMs = 90_000 } = {}) {
-    const r = await fetch(`${driverUrl}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ capabilities }) });
+  /** `newSessionTimeoutMs`: how long the browser may take to come up (default: the command timeout). */
+  static async create(driverUrl, capabilities, { commandTimeoutMs = 90_000, newSessionTimeoutMs = commandTimeoutMs } = {}) {
+    const r = await fetch(`${driverUrl}/session`, {
+      signal: AbortSignal.timeout(newSessionTimeoutMs),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ capabilities }),
+    });
     const body = await r.json();
     if (!r.ok || body.value?.error) throw new WebDriverError('new session', body.value ?? {});
     const session = new WebDriverSession(driverUrl, body.value.sessionId);
@@ -299,7 +305,7 @@ export class WebDriverSession {
    * A MiniBrowser session: mock capture devices, media after a gesture (unless `gesture` is false), other
    * hosts through a stand-in proxy's `args` when given.
    */
-  static webkit(driverUrl, { gesture = true, proxyArgs = [], commandTimeoutMs } = {}) {
+  static webkit(driverUrl, { gesture = true, proxyArgs = [], commandTimeoutMs, newSessionTimeoutMs } = {}) {
     return WebDriverSession.create(driverUrl, {
       alwaysMatch: {
         browserName: 'MiniBrowser',
@@ -307,7 +313,7 @@ export class WebDriverSession {
         acceptInsecureCerts: proxyArgs.length > 0,
         'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: [...miniBrowserArgs({ gesture }), ...proxyArgs] },
       },
-    }, commandTimeoutMs ? { commandTimeoutMs } : {});
+    }, { ...(commandTimeoutMs ? { commandTimeoutMs } : {}), ...(newSessionTimeoutMs ? { newSessionTimeoutMs } : {}) });
   }
 
   constructor(driverUrl, id) {

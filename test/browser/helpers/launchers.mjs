@@ -9,6 +9,10 @@ import {
 } from '../../helpers/engines.mjs';
 
 const VIEWPORT = { width: 800, height: 600 };
+/** How long a MiniBrowser may take to come up, so that three tries fit web-test-runner's 120 s for a page. */
+const NEW_SESSION_MS = 30_000;
+/** How long a MiniBrowser may take to close. */
+const CLOSE_MS = 15_000;
 
 export class FirefoxLauncher {
   name = 'Firefox';
@@ -187,18 +191,31 @@ export class WebKitLauncher {
     else this.free.push(driver);
   }
 
+  /**
+   * A fresh WebKitWebDriver in `driver`'s slot: one whose MiniBrowser failed to come up, or did not close,
+   * may still hold its one session (CI once waited out web-test-runner's 120 s for a page that way).
+   */
+  async replace(driver) {
+    await driver.close();
+    const fresh = await startWebKitDriver({ display: this.display.display, reducedMotion: this.reducedMotion });
+    this.drivers[this.drivers.indexOf(driver)] = fresh;
+    return fresh;
+  }
+
   async startSession(sessionId, url) {
-    const driver = await this.acquire();
+    let driver = await this.acquire();
     let session;
     for (let attempt = 1; ; attempt++) {
       try {
-        session = await WebDriverSession.webkit(driver.url, { gesture: this.gesture, proxyArgs: this.proxy.args });
+        session = await WebDriverSession.webkit(driver.url, { gesture: this.gesture, proxyArgs: this.proxy.args, newSessionTimeoutMs: NEW_SESSION_MS });
         break;
       } catch (error) {
-        // MiniBrowser sometimes fails to come up under load: two more tries before giving up.
+        // MiniBrowser sometimes fails to come up under load: two more tries, each with a fresh driver.
+        const output = driver.output().slice(-2000);
+        driver = await this.replace(driver);
         if (attempt >= 3) {
           this.release(driver);
-          throw new Error(`${error.message}\n${driver.output().slice(-2000)}`);
+          throw new Error(`${error.message}\n${output}`);
         }
       }
     }
@@ -228,8 +245,10 @@ export class WebKitLauncher {
     const page = this.sessions.get(sessionId);
     if (!page) throw new Error(`No page for session ${sessionId}`);
     this.sessions.delete(sessionId);
+    // A browser that does not close within this is stuck, and its driver is replaced for the next file.
+    page.session.commandTimeoutMs = CLOSE_MS;
     await page.session.close();
-    this.release(page.driver);
+    this.release(page.session.stuck ? await this.replace(page.driver) : page.driver);
     return {};
   }
 
