@@ -313,7 +313,7 @@ export class WebDriverSession {
         acceptInsecureCerts: proxyArgs.length > 0,
         'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: [...miniBrowserArgs({ gesture }), ...proxyArgs] },
       },
-    }, { ...(commandTimeoutMs ? { commandTimeoutMs } : {}), ...(newSessionTimeoutMs ? { newSessionTimeoutMs } : {}) });
+    }, { commandTimeoutMs, newSessionTimeoutMs });
   }
 
   constructor(driverUrl, id) {

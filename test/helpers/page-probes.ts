@@ -13,7 +13,6 @@ if (!window.__probes) {
   /** An element inside the shadow root of the first \`host\` found anywhere in the page. */
   const inside = (host, selector) => deep(document, host)?.shadowRoot?.querySelector(selector) ?? null;
   window.__probes = {
-    deep,
     inside,
     /** The stream the PAL's voice plays from (the stage's audio element), or null before there is one. */
     stageStream() {
@@ -26,7 +25,7 @@ if (!window.__probes) {
       node.fftSize = fftSize;
       context.createMediaStreamSource(stream).connect(node);
       const data = new Float32Array(node.fftSize);
-      return setInterval(() => {
+      setInterval(() => {
         node.getFloatTimeDomainData(data);
         let peak = 0;
         let sum = 0;
