@@ -1,6 +1,7 @@
 // `npm run test:browser`: the browser suite (web-test-runner) once per engine, one engine after another
 // (two test files at a time each: the machine has two cores), then a line per engine with its time and
-// counts. PALKIT_BROWSERS=chromium,firefox,webkit picks engines; other arguments go to wtr (e.g. --files).
+// counts, and — since CI keeps only the tail of what is printed — each failed test's report again at the end.
+// PALKIT_BROWSERS=chromium,firefox,webkit picks engines; other arguments go to wtr (e.g. --files).
 import { spawn } from 'node:child_process';
 import { selectedEngines } from '../test/helpers/engines.mjs';
 
@@ -17,15 +18,40 @@ for (const engine of engines) {
     });
     child.stdout.on('data', (d) => {
       process.stdout.write(d);
-      output = (output + d).replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').slice(-5000);
+      output += String(d).replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
     });
     child.on('exit', (c) => resolve(c ?? 1));
   });
-  const counts = [...output.matchAll(/(\d+) passed, (\d+) failed(?:, (\d+) skipped)?/g)].at(-1);
-    results.push({ engine, code, seconds: Math.round((Date.now() - started) / 1000), passed: Number(counts?.[1] ?? 0), failed: Number(counts?.[2] ?? 0), skipped: Number(counts?.[3] ?? 0) });
+  const tail = output.slice(-5000);
+  const counts = [...tail.matchAll(/(\d+) passed, (\d+) failed(?:, (\d+) skipped)?/g)].at(-1);
+  results.push({ engine, code, seconds: Math.round((Date.now() - started) / 1000), passed: Number(counts?.[1] ?? 0), failed: Number(counts?.[2] ?? 0), skipped: Number(counts?.[3] ?? 0), failures: failureReports(output) });
+}
+for (const r of results.filter((r) => r.failures.length > 0)) {
+  console.log(`\nfailed in ${r.engine}:`);
+  for (const report of r.failures) console.log(report);
 }
 console.log('\nbrowser suite by engine:');
 for (const r of results) console.log(`  ${r.engine.padEnd(9)} ${String(r.seconds).padStart(4)} s  ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.code === 0 ? '' : ` (exit ${r.code})`}`);
 const total = results.reduce((t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
 console.log(`browser: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(results.every((r) => r.code === 0) ? 0 : 1);
+
+/** Each "❌" report wtr printed, with the file it belongs to, up to what follows it (at most 40 lines). */
+function failureReports(text) {
+  const lines = text.split('\n');
+  const reports = [];
+  let file = '';
+  for (let i = 0; i < lines.length; i++) {
+    const header = /(\S+\.test\.ts):\s*$/.exec(lines[i]);
+    if (header) file = header[1];
+    if (!lines[i].includes('❌')) continue;
+    const report = [`  ${file}`, lines[i]];
+    for (let j = i + 1; j < lines.length && j <= i + 40 && !endsReport(lines[j]); j++) report.push(lines[j]);
+    reports.push(report.join('\n').trimEnd());
+  }
+  return [...new Set(reports)];
+}
+
+function endsReport(line) {
+  return /\S+\.test\.ts:\s*$/.test(line) || line.includes('❌') || /^\w+: \|/.test(line) || /^(Finished running|Running tests)/.test(line);
+}
