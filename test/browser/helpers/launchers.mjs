@@ -11,6 +11,8 @@ import {
 const VIEWPORT = { width: 800, height: 600 };
 /** How long a MiniBrowser may take to come up, so that three tries fit web-test-runner's 120 s for a page. */
 const NEW_SESSION_MS = 30_000;
+/** How long one Firefox tab task may keep the others from the front (see withFrontTab). */
+const FRONT_TAB_HOLD_MS = 30_000;
 /** How long a MiniBrowser may take to close. */
 const CLOSE_MS = 15_000;
 
@@ -23,7 +25,7 @@ export class FirefoxLauncher {
     if (concurrency) this.concurrency = concurrency;
     this.pages = new Map();
     this.browser = undefined;
-    this.keyLock = Promise.resolve();
+    this.frontTab = Promise.resolve();
   }
 
   async initialize(config) {
@@ -45,22 +47,37 @@ export class FirefoxLauncher {
 
   async startSession(sessionId, url) {
     const browser = await this.launch();
-    let context;
-    let page;
+    const { context, page } = await this.withFrontTab(() => this.openTab(browser));
+    this.pages.set(sessionId, { context, page });
+    await page.setViewport(VIEWPORT);
+    await page.goto(url);
+  }
+
+  /** A new tab (which Firefox puts in front) in a user context of its own. */
+  async openTab(browser) {
     for (let attempt = 1; ; attempt++) {
-      context = await browser.createBrowserContext();
+      const context = await browser.createBrowserContext();
       try {
-        page = await context.newPage();
-        break;
+        return { context, page: await context.newPage() };
       } catch (error) {
         // Firefox's remote agent sometimes reports a tab it has just made as discarded: make another.
         await context.close().catch(() => undefined);
         if (attempt >= 3) throw error;
       }
     }
-    this.pages.set(sessionId, { context, page });
-    await page.setViewport(VIEWPORT);
-    await page.goto(url);
+  }
+
+  /**
+   * Runs `task` once no other task that changes or needs the tab in front is under way: a key command (which
+   * brings its tab to the front), opening a tab (which Firefox puts in front) and closing one (which gives the
+   * front to another). A file starting while another's key command was on its way used to take the focus
+   * from it, and the key went nowhere. A task that hangs holds the others back for 30 s at most.
+   */
+  withFrontTab(task) {
+    const run = this.frontTab.then(task);
+    const heldAtMost = new Promise((resolve) => setTimeout(resolve, FRONT_TAB_HOLD_MS).unref());
+    this.frontTab = Promise.race([run.catch(() => undefined), heldAtMost]);
+    return run;
   }
 
   isActive(sessionId) {
@@ -83,25 +100,21 @@ export class FirefoxLauncher {
   }
 
   commandsFor(page) {
-    const inFront = (action) => {
-      const run = this.keyLock.then(async () => {
-        // The element the test focused, perhaps while another file's tab was in front.
-        const focused = await page.evaluateHandle(deepActiveElement);
-        await page.bringToFront();
-        // On a busy machine the tab takes a moment to get its focus back once in front (seen: 2.5 s), and a
-        // key sent before then would go nowhere. Wait for it, then make sure the test's element has focus.
-        await page.waitForFunction(() => document.hasFocus(), { timeout: 5_000, polling: 20 }).catch(() => undefined);
-        await focused.evaluate((element) => {
-          let active = document.activeElement;
-          while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-          if (element instanceof HTMLElement && element.isConnected && active !== element) element.focus();
-        }).catch(() => undefined);
-        await focused.dispose().catch(() => undefined);
-        return action();
-      });
-      this.keyLock = run.catch(() => undefined);
-      return run;
-    };
+    const inFront = (action) => this.withFrontTab(async () => {
+      // The element the test focused, perhaps while another file's tab was in front.
+      const focused = await page.evaluateHandle(deepActiveElement);
+      await retryWhileSettling(() => page.bringToFront());
+      // On a busy machine the tab takes a moment to get its focus back once in front (seen: 2.5 s), and a
+      // key sent before then would go nowhere. Wait for it, then make sure the test's element has focus.
+      await page.waitForFunction(() => document.hasFocus(), { timeout: 5_000, polling: 20 }).catch(() => undefined);
+      await focused.evaluate((element) => {
+        let active = document.activeElement;
+        while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+        if (element instanceof HTMLElement && element.isConnected && active !== element) element.focus();
+      }).catch(() => undefined);
+      await focused.dispose().catch(() => undefined);
+      return retryWhileSettling(action);
+    });
     return {
       setViewport: (viewport) => page.setViewport(viewport),
       url: () => page.url(),
@@ -118,7 +131,7 @@ export class FirefoxLauncher {
     const entry = this.pages.get(sessionId);
     if (!entry) throw new Error(`No page for session ${sessionId}`);
     this.pages.delete(sessionId);
-    await entry.context.close().catch(() => undefined);
+    await this.withFrontTab(() => entry.context.close().catch(() => undefined));
     return {};
   }
 
@@ -128,6 +141,22 @@ export class FirefoxLauncher {
 
   async stop() {
     await this.browser?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Firefox's remote agent sometimes finds a live tab without a current window for a moment and answers "no such
+ * frame" (DiscardedBrowsingContextError from waitForCurrentWindowGlobal; seen in CI on browsingContext.activate).
+ * Nothing was done then, so the command is tried again, up to five times, 200 ms apart.
+ */
+async function retryWhileSettling(command) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await command();
+    } catch (error) {
+      if (attempt >= 5 || !/no such frame|DiscardedBrowsingContext/.test(String(error?.message ?? error))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 }
 
