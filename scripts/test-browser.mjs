@@ -14,17 +14,19 @@ for (const engine of engines) {
   const code = await new Promise((resolve) => {
     const child = spawn(process.execPath, ['node_modules/@web/test-runner/dist/bin.js', ...process.argv.slice(2)], {
       env: { ...process.env, PALKIT_BROWSERS: engine },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    child.stdout.on('data', (d) => {
-      process.stdout.write(d);
+    const keep = (stream) => (d) => {
+      stream.write(d);
       output += String(d).replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
-    });
+    };
+    child.stdout.on('data', keep(process.stdout));
+    child.stderr.on('data', keep(process.stderr));
     child.on('exit', (c) => resolve(c ?? 1));
   });
   const tail = output.slice(-5000);
   const counts = [...tail.matchAll(/(\d+) passed, (\d+) failed(?:, (\d+) skipped)?/g)].at(-1);
-  results.push({ engine, code, seconds: Math.round((Date.now() - started) / 1000), passed: Number(counts?.[1] ?? 0), failed: Number(counts?.[2] ?? 0), skipped: Number(counts?.[3] ?? 0), failures: failureReports(output) });
+  results.push({ engine, code, seconds: Math.round((Date.now() - started) / 1000), passed: Number(counts?.[1] ?? 0), failed: Number(counts?.[2] ?? 0), skipped: Number(counts?.[3] ?? 0), failures: code === 0 ? [] : failureReports(output) });
 }
 for (const r of results.filter((r) => r.failures.length > 0)) {
   console.log(`\nfailed in ${r.engine}:`);
@@ -36,7 +38,7 @@ const total = results.reduce((t, r) => ({ passed: t.passed + r.passed, failed: t
 console.log(`browser: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(results.every((r) => r.code === 0) ? 0 : 1);
 
-/** Each "❌" report wtr printed, with the file it belongs to, up to what follows it (at most 40 lines). */
+/** Each "❌" report a failed run printed, with the file it belongs to, up to what follows it (at most 40 lines). */
 function failureReports(text) {
   const lines = text.split('\n');
   const reports = [];
@@ -49,7 +51,10 @@ function failureReports(text) {
     for (let j = i + 1; j < lines.length && j <= i + 40 && !endsReport(lines[j]); j++) report.push(lines[j]);
     reports.push(report.join('\n').trimEnd());
   }
-  return [...new Set(reports)];
+  if (reports.length > 0) return [...new Set(reports)];
+  // A failure without a test to blame (a page that never opened, a browser that did not start): the end of
+  // what the engine's run printed, without its progress bars.
+  return [lines.filter((line) => line.trim() !== '' && !endsReport(line)).slice(-30).join('\n')];
 }
 
 function endsReport(line) {

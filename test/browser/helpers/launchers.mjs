@@ -147,7 +147,8 @@ export class FirefoxLauncher {
 /**
  * Firefox's remote agent sometimes finds a live tab without a current window for a moment and answers "no such
  * frame" (DiscardedBrowsingContextError from waitForCurrentWindowGlobal; seen in CI on browsingContext.activate).
- * Nothing was done then, so the command is tried again, up to five times, 200 ms apart.
+ * That answer comes while the agent looks for the tab's window, before it acts, so the command is tried again,
+ * up to five times, 200 ms apart.
  */
 async function retryWhileSettling(command) {
   for (let attempt = 1; ; attempt++) {
