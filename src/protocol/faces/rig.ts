@@ -1,0 +1,63 @@
+// A trained face's rig: what the service learns from a customer's clip or photo, and what the elements
+// (and the service, for generated videos) draw from it. The rig is a few files under one base URL:
+// `rig.json` (this shape) beside the images it names, served with cache headers.
+//
+// Drawing one frame: take idle frame `i` (a cell of the idle sheet), then over it the mouth patch of the
+// current viseme (a cell of the mouth sheet, its alpha feathered at the edges), placed by frame i's
+// `mouth` pose: the patch's centre on (x, y), turned by `angle`, scaled so that its `mouth.width` pixels
+// span the frame's mouth width. Between two visemes the two patches are blended.
+import * as z from 'zod/mini';
+import { VISEMES } from '../visemes.js';
+
+export const RIG_VERSION = 1;
+
+/** Where the mouth sits on one idle frame, in that frame's pixels. */
+export const MouthPose = z.object({
+  /** Centre of the mouth (between the lip corners, midway between the lips). */
+  x: z.number(),
+  y: z.number(),
+  /** Distance between the lip corners. */
+  width: z.number().check(z.positive()),
+  /** The head's roll, radians, clockwise positive (image coordinates). */
+  angle: z.number(),
+});
+export type MouthPose = z.infer<typeof MouthPose>;
+
+/** A sheet of equal cells, left to right, then top to bottom. */
+export const Sheet = z.object({
+  /** Relative to rig.json (JPEG for the idle sheet, PNG or WebP with alpha for the mouths). */
+  url: z.string(),
+  cellWidth: z.int().check(z.positive()),
+  cellHeight: z.int().check(z.positive()),
+  columns: z.int().check(z.positive()),
+  count: z.int().check(z.positive()),
+});
+export type Sheet = z.infer<typeof Sheet>;
+
+export const MouthCell = z.object({
+  /** Index in the mouth sheet. */
+  cell: z.int().check(z.nonnegative()),
+  /** From the clip's own frames, or made by warping the resting mouth (a photo, or a viseme the clip lacks). */
+  source: z.enum(['footage', 'warp']),
+});
+export type MouthCell = z.infer<typeof MouthCell>;
+
+export const FaceRig = z.object({
+  version: z.literal(RIG_VERSION),
+  /** Size of an idle frame as drawn (the track's size). */
+  width: z.int().check(z.positive()),
+  height: z.int().check(z.positive()),
+  /** Frames per second of the idle loop. */
+  fps: z.number().check(z.positive()),
+  /** The idle loop, one cell per frame, played in order and looped without a seam. */
+  idle: Sheet,
+  /** One pose per idle frame (same length as idle.count). */
+  poses: z.array(MouthPose),
+  /** Idle frames whose eyes are closed, if the footage blinks; a rig without any may draw its own blinks. */
+  blinks: z.optional(z.array(z.int().check(z.nonnegative()))),
+  /** The mouth sheet: each cell a mouth patch centred in its cell, `mouthWidth` pixels between the lip corners. */
+  mouths: z.object({ sheet: Sheet, mouthWidth: z.number().check(z.positive()) }),
+  /** A mouth for every viseme. */
+  visemes: z.record(z.enum(VISEMES), MouthCell),
+});
+export type FaceRig = z.infer<typeof FaceRig>;
