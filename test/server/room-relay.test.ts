@@ -10,6 +10,7 @@ import type { Logger } from '../../src/server/app/log.js';
 import type { ServiceMetrics } from '../../src/server/app/ops/metrics.js';
 import type { InstanceChannel } from '../../src/server/live/cluster/instance-channel.js';
 import { ROOM_MOVED, RoomRelay } from '../../src/server/live/cluster/room-relay.js';
+import { JoinBacklog } from '../../src/server/live/room/join-backlog.js';
 import type { Room, RoomSocket } from '../../src/server/live/room/room.js';
 
 /** Instances on one channel; while `away`, whatever is sent is lost. */
@@ -62,7 +63,7 @@ function twoInstances() {
 
 function joinThroughB(other: RoomRelay): VisitorSocket {
   const visitor = new VisitorSocket();
-  other.join('a', visitor as unknown as WebSocket, 'c1', { role: 'visitor', token: 't', textMode: true }, { frames: [], handedOff: false });
+  other.join('a', visitor as unknown as WebSocket, 'c1', { role: 'visitor', token: 't', textMode: true }, new JoinBacklog());
   return visitor;
 }
 

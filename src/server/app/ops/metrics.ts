@@ -12,6 +12,7 @@ export interface ServiceMetrics {
   httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
   roomInputDropped: Counter<'kind'>;
   roomSocketsClosedForFlooding: Counter;
+  roomSocketsDroppedUnread: Counter;
   unhandledRejections: Counter;
   relayShed: Counter<'kind'>;
   /** What the instance channel has queued, read at scrape time (the room hub sets `bytes` on PostgreSQL). */
@@ -97,11 +98,12 @@ export function createMetrics({ db, processMetrics = false }: MetricsOptions): S
     webhookDeliveryFailures: new Counter({ name: 'palkit_webhook_delivery_failures_total', help: 'Failed webhook delivery attempts (final: no retry follows).', labelNames: ['final'], registers: [registry] }),
     roomInputDropped: new Counter({
       name: 'palkit_room_input_dropped_total',
-      help: 'What participants sent into local rooms past their budget and was dropped (kind: audio, frame, text).',
+      help: 'What participants sent into local rooms past their budget and was dropped (kind: audio, frame, text; malformed: binary frames that are not microphone audio; backlog: frames past the bound of what a connection may send while its join is checked).',
       labelNames: ['kind'],
       registers: [registry],
     }),
     roomSocketsClosedForFlooding: new Counter({ name: 'palkit_room_sockets_closed_flooding_total', help: 'Room connections closed because they kept sending past their budget.', registers: [registry] }),
+    roomSocketsDroppedUnread: new Counter({ name: 'palkit_room_sockets_dropped_unread_total', help: 'Room connections terminated because they stopped reading: their unsent output passed its bound (1 MiB).', registers: [registry] }),
     unhandledRejections: new Counter({ name: 'palkit_unhandled_rejections_total', help: 'Promises rejected with no handler (logged; the process goes on).', registers: [registry] }),
     turnHeard: new Histogram({
       name: 'palkit_turn_heard_seconds',
