@@ -10,6 +10,8 @@ import type { Logger } from '../../src/server/app/log.js';
 import type { ServiceMetrics } from '../../src/server/app/ops/metrics.js';
 import type { InstanceChannel } from '../../src/server/live/cluster/instance-channel.js';
 import { ROOM_MOVED, RoomRelay } from '../../src/server/live/cluster/room-relay.js';
+import { RelayedSocket } from '../../src/server/live/cluster/relayed-socket.js';
+import { PARTICIPANT_BUDGET } from '../../src/server/live/room/participant-budget.js';
 import { JoinBacklog } from '../../src/server/live/room/join-backlog.js';
 import type { Room, RoomSocket } from '../../src/server/live/room/room.js';
 
@@ -48,15 +50,21 @@ class VisitorSocket extends EventEmitter {
 }
 
 const log: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => log } as unknown as Logger;
-const metrics = {} as ServiceMetrics;
+/** Drops counted by kind, as /metrics would. */
+const dropped: Record<string, number> = {};
+const metrics = {
+  roomInputDropped: { inc: ({ kind }: { kind: string }) => void (dropped[kind] = (dropped[kind] ?? 0) + 1) },
+  roomSocketsClosedForFlooding: { inc() {} },
+  roomSocketsDroppedUnread: { inc() {} },
+} as unknown as ServiceMetrics;
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-function twoInstances() {
+function twoInstances(now?: () => number) {
   const network = new Network();
   const admitted: RoomSocket[] = [];
   const room = { admit: async (socket: RoomSocket) => void admitted.push(socket) } as unknown as Room;
-  const holder = new RoomRelay(network.channel('a'), { holdRoom: async () => room, room: () => room }, log, metrics);
-  const other = new RoomRelay(network.channel('b'), { holdRoom: async () => null, room: () => undefined }, log, metrics);
+  const holder = new RoomRelay(network.channel('a'), { holdRoom: async () => room, room: () => room }, log, metrics, now);
+  const other = new RoomRelay(network.channel('b'), { holdRoom: async () => null, room: () => undefined }, log, metrics, now);
   network.relays.set('a', holder).set('b', other);
   return { network, admitted, holder, other };
 }
@@ -107,5 +115,35 @@ describe('the room relay', () => {
     holder.dropQuiet(60_000);
     assert.equal(visitor.closedWith, null);
     assert.equal(admitted[0]!.readyState, 1);
+  });
+
+  it('a participant joining again through its instance finds its budget there as it left it (issue 34)', async () => {
+    const clock = { ms: 0 };
+    const { admitted, other } = twoInstances(() => clock.ms);
+    const chat = (i: number) => JSON.stringify({ type: 'app-message', data: { note: i } });
+    const heard = async (visitor: VisitorSocket, frames: number, socket: number) => {
+      for (let i = 0; i < frames; i++) visitor.emit('message', chat(i), false);
+      await settle();
+      const received: unknown[] = [];
+      admitted[socket]!.on('message', (data) => received.push(data));
+      return received.length;
+    };
+    const first = joinThroughB(other);
+    await settle();
+    assert.equal(await heard(first, 40, 0), PARTICIPANT_BUDGET.frames.burst, 'the burst reaches the holder');
+    first.close(1000);
+    const again = joinThroughB(other);
+    await settle();
+    assert.equal(await heard(again, 10, 1), 0, 'joining again refilled nothing');
+  });
+
+  it('what reaches the holder before its room reads is bounded like a join\'s backlog', () => {
+    const before = dropped.backlog ?? 0;
+    const socket = new RelayedSocket({ send() {}, close() {} }, () => metrics.roomInputDropped.inc({ kind: 'backlog' }));
+    for (let i = 0; i < 100; i++) socket.received(`{"type":"app-message","data":${i}}`);
+    const read: unknown[] = [];
+    socket.on('message', (data) => read.push(data));
+    assert.equal(read.length, 64);
+    assert.equal((dropped.backlog ?? 0) - before, 36);
   });
 });

@@ -62,6 +62,8 @@ export class RoomRelay {
     private readonly host: RelayHost,
     private readonly log: Logger,
     private readonly metrics: ServiceMetrics,
+    /** The budgets' clock (milliseconds). */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   get instanceId(): string {
@@ -79,7 +81,7 @@ export class RoomRelay {
     const budget = this.budgetOf(`${conversationId} ${joining.token}`);
     const forward = (data: RawData | string, isBinary: boolean) => {
       if (!this.outgoing.has(m)) return;
-      budget.usedAt = Date.now();
+      budget.usedAt = this.now();
       const verdict = budget.budget.admit(data, isBinary);
       if (!verdict.ok) {
         countRefused(this.metrics, verdict);
@@ -101,7 +103,7 @@ export class RoomRelay {
 
   private budgetOf(key: string): { budget: ParticipantBudget; usedAt: number } {
     let entry = this.budgets.get(key);
-    if (!entry) this.budgets.set(key, (entry = { budget: new ParticipantBudget(), usedAt: Date.now() }));
+    if (!entry) this.budgets.set(key, (entry = { budget: new ParticipantBudget(this.now), usedAt: this.now() }));
     return entry;
   }
 
@@ -140,7 +142,7 @@ export class RoomRelay {
 
   /** Tells each holder that this instance's participants in its rooms are still connected. */
   keepAlive(): void {
-    const idleSince = Date.now() - BUDGET_IDLE_MS;
+    const idleSince = this.now() - BUDGET_IDLE_MS;
     for (const [key, { usedAt }] of this.budgets) if (usedAt < idleSince) this.budgets.delete(key);
     const byHolder = new Map<string, string[]>();
     for (const [m, o] of this.outgoing) byHolder.set(o.holder, [...(byHolder.get(o.holder) ?? []), m]);
