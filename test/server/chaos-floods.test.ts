@@ -1,7 +1,9 @@
 // Chaos: one visitor floods its room from a process of its own — microphone audio far faster than real
 // time into a recorded call, and tens of thousands of chat turns. The service never exits, another
 // visitor's room keeps answering in time (p95 under 500 ms), memory grows by less than 300 MB, what went
-// past the budget is counted in /metrics, and the flooded call's recording is no longer than the call.
+// past the budget is counted in /metrics, and the flooded call's recording is no longer than the call. A
+// visitor closed for flooding (4429) does not come back, and with nobody else in the room its conversation
+// ends: the flooder joining again is refused (4410).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { onPostgres } from '../helpers/service.js';
@@ -49,10 +51,10 @@ describe('chaos: one visitor floods its room', { timeout: 120_000 , skip: onPost
 
   it('microphone audio far faster than real time into a recorded call: dropped past a second ahead, the recording no longer than the call', async () => {
     const startedAt = Date.now();
-    const { conv, sent, closeCode, sessions } = await during('audio', 60_000, { enable_recording: true });
-    assert.ok(sent > 5_000, 'the flood ran');
-    assert.equal(closeCode, 4429, 'a connection that keeps flooding is closed with the flooding code');
-    assert.ok(sessions > 1, 'the flooder had to join again');
+    const { conv, sent, closeCodes } = await during('audio', 60_000, { enable_recording: true });
+    assert.ok(sent > 1_000, 'the flood ran');
+    assert.equal(closeCodes[0], 4429, 'a connection that keeps flooding is closed with the flooding code');
+    assert.equal(closeCodes.at(-1), 4410, 'joining again finds the conversation ended');
     assert.ok((await dropped('audio')) >= 1000, 'the dropped audio is counted');
     assert.equal((await chaos.api('POST', `/v2/conversations/${conv.conversationId}/end`)).status, 200);
     const callSeconds = (Date.now() - startedAt) / 1000;
@@ -70,7 +72,7 @@ describe('chaos: one visitor floods its room', { timeout: 120_000 , skip: onPost
   it('tens of thousands of chat turns: dropped past the budget, never answered all', async () => {
     const before = await dropped('frame');
     const { sent } = await during('chat', 60_000);
-    assert.ok(sent > 5_000, 'the flood ran');
+    assert.ok(sent > 1_000, 'the flood ran');
     assert.ok((await dropped('frame')) - before >= 1000, 'the dropped turns are counted');
   });
 });
