@@ -11,6 +11,7 @@ import { ShutdownReasons } from '../../src/protocol/callbacks.js';
 import { DROP_WINDOW_MS, PARTICIPANT_BUDGET, ParticipantBudget } from '../../src/server/live/room/participant-budget.js';
 import { JOIN_BACKLOG_LIMITS, JoinBacklog } from '../../src/server/live/room/join-backlog.js';
 import { MAX_UNSENT_BYTES } from '../../src/server/live/room/unsent-output.js';
+import { RelayedSocket } from '../../src/server/live/cluster/relayed-socket.js';
 import { hubFor } from '../../src/server/live/room/hub.js';
 import { loadLiveConversation } from '../../src/server/live/room/live-conversation.js';
 import type { Room, RoomSocket } from '../../src/server/live/room/room.js';
@@ -162,6 +163,16 @@ describe('room frames on the service clock', () => {
     await r.shutdown(ShutdownReasons.endEndpointHit); // the end already under way
     assert.deepEqual(await row(conversationId), { status: 'ended', shutdown_reason: ShutdownReasons.participantLeftTimeout });
     assert.deepEqual(await recording(conversationId), { status: 'stored', duration: 0.6 });
+  });
+
+  it('a relayed visitor closed for flooding on its instance, alone: the conversation ends at once', async () => {
+    const { room: r, token, conversationId } = await room();
+    const socket = new RelayedSocket({ send() {}, close() {} });
+    await r.admit(socket, 'visitor', { token, userName: 'Mallory', textMode: true });
+    socket.closed(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    await r.shutdown(ShutdownReasons.endEndpointHit); // the end already under way
+    assert.deepEqual(await row(conversationId), { status: 'ended', shutdown_reason: ShutdownReasons.participantLeftTimeout });
   });
 
   it('a socket that stopped reading is dropped once its unsent output passes 1 MiB, and counted', async () => {

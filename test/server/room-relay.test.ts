@@ -137,6 +137,18 @@ describe('the room relay', () => {
     assert.equal(await heard(again, 10, 1), 0, 'joining again refilled nothing');
   });
 
+  it('a participant its instance closed for flooding is closed for flooding on the holder too (the room ends a call it was alone in)', async () => {
+    const { admitted, other } = twoInstances(() => 0);
+    const visitor = joinThroughB(other);
+    await settle();
+    const nothing = Buffer.from('02000000803E000000', 'hex');
+    for (let i = 0; i < PARTICIPANT_BUDGET.dropsToClose && visitor.closedWith === null; i++) visitor.emit('message', nothing, true);
+    assert.equal(visitor.closedWith, 4429);
+    await settle();
+    assert.equal(admitted[0]!.readyState, 3);
+    assert.equal(admitted[0]!.closedForFlooding, true);
+  });
+
   it('what reaches the holder before its room reads is bounded like a join\'s backlog', () => {
     const before = dropped.backlog ?? 0;
     const socket = new RelayedSocket({ send() {}, close() {} }, () => metrics.roomInputDropped.inc({ kind: 'backlog' }));

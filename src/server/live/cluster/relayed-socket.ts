@@ -20,6 +20,7 @@ export class RelayedSocket extends EventEmitter implements RoomSocket {
   readyState = OPEN;
   /** When the participant's instance last spoke for it (a frame, or its keep-alive). */
   lastSeen = Date.now();
+  closedForFlooding = false;
   private pending: JoinBacklog | null = new JoinBacklog();
 
   constructor(private readonly link: RelayedSocketLink, private readonly onDropped: () => void = () => undefined) {
@@ -55,9 +56,10 @@ export class RelayedSocket extends EventEmitter implements RoomSocket {
     else if (!this.pending.push(data, isBinary)) this.onDropped();
   }
 
-  /** The participant's socket closed on its instance, or that instance went quiet. */
-  closed(): void {
+  /** The participant's socket closed on its instance (`flooding`: closed there for flooding), or that instance went quiet. */
+  closed(flooding = false): void {
     if (this.readyState === CLOSED) return;
+    this.closedForFlooding = flooding;
     this.readyState = CLOSED;
     setImmediate(() => this.emit('close'));
   }

@@ -79,6 +79,7 @@ export class RoomRelay {
     this.channel.send(holder, { k: 'join', c: conversationId, m, from: this.instanceId, ...joining });
     // The budget holds here too, so that a flood never reaches the instance channel.
     const budget = this.budgetOf(`${conversationId} ${joining.token}`);
+    let flooded = false;
     const forward = (data: RawData | string, isBinary: boolean) => {
       if (!this.outgoing.has(m)) return;
       budget.usedAt = this.now();
@@ -86,6 +87,8 @@ export class RoomRelay {
       if (!verdict.ok) {
         countRefused(this.metrics, verdict);
         if (verdict.close) {
+          flooded = true;
+          this.log.info('a relayed participant kept sending past its budget; its connection is closed', { conversation_id: conversationId });
           socket.close(RoomCloseCode.flooding, 'flooding');
           socket.terminate();
         }
@@ -97,7 +100,8 @@ export class RoomRelay {
     for (const [data, isBinary] of backlog.handOff()) forward(data, isBinary);
     socket.on('message', forward);
     socket.on('close', () => {
-      if (this.outgoing.delete(m)) this.channel.send(holder, { k: 'gone', m });
+      // Closed for flooding: the holder's room takes it as the visitor's leave for good (see Room.refuse).
+      if (this.outgoing.delete(m)) this.channel.send(holder, { k: 'gone', m, ...(flooded ? { flooding: true } : {}) });
     });
   }
 
@@ -184,7 +188,7 @@ export class RoomRelay {
       case 'gone': {
         const entry = this.incoming.get(m);
         this.incoming.delete(m);
-        return entry?.socket.closed();
+        return entry?.socket.closed(message.flooding === true);
       }
       case 'alive':
         return this.stillThere(typeof message.from === 'string' ? message.from : '', Array.isArray(message.members) ? message.members.map(String) : []);

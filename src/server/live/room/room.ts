@@ -33,6 +33,8 @@ export interface RoomSocket {
   readonly bufferedAmount?: number;
   send(data: string | Uint8Array): void;
   close(code?: number, reason?: string): void;
+  /** Closed for flooding where it was read (a relayed one, by the instance it reached): the visitor left for good. */
+  readonly closedForFlooding?: boolean;
   /** Drops the connection at once, without the closing handshake (a WebSocket has it; a relayed one closes). */
   terminate?(): void;
   on(event: 'close', listener: () => void): unknown;
@@ -120,7 +122,10 @@ export class Room {
     }
     this.members.set(participant.participant_id, member);
     this.recordWhileVisited();
-    socket.on('close', () => this.leave(participant.participant_id));
+    socket.on('close', () => {
+      this.leave(participant.participant_id);
+      if (socket.closedForFlooding) this.thrownOut(member);
+    });
     this.sendTo(member, {
       type: 'joined', participant_id: participant.participant_id, conversation_id: this.conversationId, participants: this.participants(),
       transcribes: PalAgent.transcribes(this.deps),
@@ -207,7 +212,7 @@ export class Room {
   private async close(reason: string, end: boolean): Promise<void> {
     clearTimeout(this.timer);
     // The call is over now: what follows (the database, the PAL stopping) does not lengthen its recording.
-    const closedAt = Date.now();
+    const closedAt = this.deps.clock.now().getTime();
     const inEffect = end ? await markConversationEnded(this.deps, this.conversationId, reason).catch(() => reason) : reason;
     await this.pal?.stop();
     const recording = await this.recording;
@@ -283,13 +288,17 @@ export class Room {
       // A flooder would go on sending until it reads the close; what it sends meanwhile is not read.
       setTimeout(() => member.socket.terminate?.(), FLOOD_CLOSE_GRACE_MS).unref();
       this.leave(member.participant.participant_id);
-      const visitorsLeft = [...this.members.values()].some((m) => m.participant.role === 'visitor');
-      if (member.participant.role === 'visitor' && !visitorsLeft) void this.shutdown(ShutdownReasons.participantLeftTimeout);
-      return;
+      return this.thrownOut(member);
     }
     if (!verdict.first) return;
     if (verdict.kind === 'malformed') this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'binary frames are microphone audio frames (kind 2, 8 to 96 kHz, samples after the 8-byte header)' });
     else this.sendTo(member, { type: 'error', code: 'rate_limited', message: `${verdict.kind} sent faster than the room takes it is dropped` });
+  }
+
+  /** A visitor closed for flooding does not come back: with no other visitor, the conversation ends now. */
+  private thrownOut(member: Member): void {
+    const visitorsLeft = [...this.members.values()].some((m) => m.participant.role === 'visitor');
+    if (member.participant.role === 'visitor' && !visitorsLeft) void this.shutdown(ShutdownReasons.participantLeftTimeout);
   }
 
   /** The recording covers only time with a visitor in the room: it stands still while nobody is there to hear. */
