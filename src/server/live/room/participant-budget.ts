@@ -1,7 +1,7 @@
 // What one participant may send into a room, checked where its frames are read (on the instance its
 // socket reached, and again on the room's holder): microphone audio at real-time pace with a short burst,
 // and JSON frames (chat, app-messages, echo text) by count and by size. Every frame costs something: a
-// binary frame at least MIN_AUDIO_SECONDS of audio, one that is not microphone audio also a frame, and it
+// binary frame at least `minAudioSeconds` of audio, one that is not microphone audio also a frame, and it
 // is dropped as malformed. What goes past the budget is dropped before it is decoded; a connection that
 // keeps sending past it (malformed frames count) is closed.
 import type { RawData } from 'ws';
@@ -85,7 +85,7 @@ export class ParticipantBudget {
   }
 
   /**
-   * What was over budget (or malformed), or null. Audio costs its length, at least MIN_AUDIO_SECONDS; a
+   * What was over budget (or malformed), or null. Audio costs its length, at least `minAudioSeconds`; a
    * frame that is not microphone audio costs that and a frame, and is always dropped.
    */
   private chargeAudio(bytes: Uint8Array, now: number): BudgetKind | null {
