@@ -147,6 +147,11 @@ export class EspeakSynthesizer implements Synthesizer {
     return this.enqueue(`${BACKGROUND}${lane}`, text, espeakVoiceName, undefined, signal);
   }
 
+  /** Closed: it speaks no more (a new pool is made for whoever needs one). */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   /** The running speakers (for operators and tests). */
   get liveSpeakers(): Speaker[] {
     return [...this.speakers];
