@@ -25,6 +25,7 @@ class Network {
       instanceId,
       ready: true,
       queuedBytes: 0,
+      sheddingParticipants: 0,
       send: (to, message) => {
         if (this.away) return;
         const copy = JSON.parse(JSON.stringify(message)) as Record<string, unknown>;

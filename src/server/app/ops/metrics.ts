@@ -16,7 +16,7 @@ export interface ServiceMetrics {
   unhandledRejections: Counter;
   relayShed: Counter<'kind'>;
   /** What the instance channel has queued, read at scrape time (the room hub sets `bytes` on PostgreSQL). */
-  relayQueue: { bytes: () => number };
+  relayQueue: { bytes: () => number; sheddingParticipants: () => number };
   /** Measured in the visitors' pages (issue 26): end of their turn to the first audible PAL sample / mouth movement. */
   turnHeard: Histogram<'input'>;
   turnMouth: Histogram<'input'>;
@@ -74,13 +74,21 @@ export function createMetrics({ db, processMetrics = false }: MetricsOptions): S
     },
   });
 
-  const relayQueue = { bytes: () => 0 };
+  const relayQueue = { bytes: () => 0, sheddingParticipants: () => 0 };
   new Gauge({
     name: 'palkit_relay_queue_bytes',
     help: 'Bytes waiting in this instance\'s channel to the other instances (bounded; audio is shed first).',
     registers: [registry],
     collect() {
       this.set(relayQueue.bytes());
+    },
+  });
+  new Gauge({
+    name: 'palkit_relay_shedding_participants',
+    help: 'Relayed participants whose audio the instance channel shed in the last 10 s: the channel is past its capacity (also in /readyz).',
+    registers: [registry],
+    collect() {
+      this.set(relayQueue.sheddingParticipants());
     },
   });
 

@@ -76,7 +76,7 @@ export class RoomRelay {
   join(holder: string, socket: WebSocket, conversationId: string, joining: RelayedJoin, backlog: JoinBacklog): void {
     const m = `${this.instanceId}.${++this.sequence}`;
     this.outgoing.set(m, { socket, conversationId, holder });
-    this.channel.send(holder, { k: 'join', c: conversationId, m, from: this.instanceId, ...joining });
+    this.channel.send(holder, { k: 'join', c: conversationId, m, from: this.instanceId, ...joining }, { source: m });
     // The budget holds here too, so that a flood never reaches the instance channel.
     const budget = this.budgetOf(`${conversationId} ${joining.token}`);
     let flooded = false;
@@ -94,8 +94,8 @@ export class RoomRelay {
         }
         return;
       }
-      if (isBinary) this.channel.send(holder, { k: 'audio', m, d: asBuffer(data).toString('base64') }, { audio: true });
-      else this.channel.send(holder, { k: 'frame', m, d: data.toString() });
+      if (isBinary) this.channel.send(holder, { k: 'audio', m, d: asBuffer(data).toString('base64') }, { audio: true, source: m });
+      else this.channel.send(holder, { k: 'frame', m, d: data.toString() }, { source: m });
     };
     for (const [data, isBinary] of backlog.handOff()) forward(data, isBinary);
     socket.on('message', forward);
@@ -222,8 +222,8 @@ export class RoomRelay {
     const socket = new RelayedSocket({
       send: (data) =>
         typeof data === 'string'
-          ? this.channel.send(from, { k: 'send', m, d: data })
-          : this.channel.send(from, { k: 'bin', m, d: Buffer.from(data).toString('base64') }, { audio: true }),
+          ? this.channel.send(from, { k: 'send', m, d: data }, { source: m })
+          : this.channel.send(from, { k: 'bin', m, d: Buffer.from(data).toString('base64') }, { audio: true, source: m }),
       close: (code, reason) => {
         this.incoming.delete(m);
         this.channel.send(from, { k: 'close', m, code, reason });

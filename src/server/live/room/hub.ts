@@ -129,7 +129,12 @@ export class RoomHub {
       });
       this.channel = channel;
       metrics.relayQueue.bytes = () => channel.queuedBytes;
-      this.unready = () => (channel.ready ? null : 'the room channel to the other instances is reconnecting');
+      metrics.relayQueue.sheddingParticipants = () => channel.sheddingParticipants;
+      this.unready = () => {
+        if (!channel.ready) return 'the room channel to the other instances is reconnecting';
+        const shedding = channel.sheddingParticipants;
+        return shedding ? `the room channel is past its capacity: ${shedding} relayed participants lost audio in the last 10 s` : null;
+      };
       lifecycle.readiness.add(this.unready);
       this.relay = new RoomRelay(this.channel, { holdRoom: (id) => this.holdRoom(id), room: (id) => this.rooms.get(id) }, log, this.deps.metrics);
     }
