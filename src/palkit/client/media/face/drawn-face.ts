@@ -2,7 +2,7 @@
 // its mouth easing towards the shape of what is being heard, blinking every few seconds, breathing a
 // little while idle; the canvas's stream is the PAL's video track.
 import { ADA, FACE_HEIGHT, FACE_WIDTH, BACKGROUND, MOUTHS, adaEyelids, adaLashes, adaLayers, mixMouths, mouthLayers, type FaceLayer, type MouthShape } from '../../../../protocol/faces/ada.js';
-import type { FaceTimeline, FaceTrack } from './face-track.js';
+import { PRESENTATION_MS, type FaceTimeline, type FaceTrack } from './face-track.js';
 import { stopTrack } from '../shown-tracks.js';
 
 const FRAME_MS = 40;
@@ -51,7 +51,7 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedM
 
   const draw = () => {
     const now = clock();
-    mouth = mixMouths(mouth, MOUTHS[timeline.visemeNow()], EASE);
+    mouth = mixMouths(mouth, MOUTHS[timeline.visemeNow(PRESENTATION_MS)], EASE);
     if (now > nextBlink + BLINK_MS) nextBlink = now + 2000 + random() * 4000;
     const blinking = now >= nextBlink;
     const t = (now - started) / 1000;
@@ -68,7 +68,7 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedM
     paint(adaLayers.filter((l) => !(l.eyes && blinking)));
     paint(blinking ? adaEyelids : adaLashes);
     paint(mouthLayers(mouth));
-    timeline.drawn?.(performance.now());
+    timeline.drawn?.(performance.now() + PRESENTATION_MS);
   };
 
   draw();
