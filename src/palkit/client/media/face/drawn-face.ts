@@ -9,6 +9,8 @@ const FRAME_MS = 40;
 /** Share of the way to the target mouth covered per frame: about 80 ms to settle. */
 const EASE = 0.55;
 const BLINK_MS = 140;
+/** The eased mouth is halfway to a new shape about a frame after it is asked for: it asks that much earlier. */
+const EASE_LEAD_MS = FRAME_MS;
 
 const pathCache = new Map<string, Path2D>();
 function path2d(d: string): Path2D {
@@ -51,7 +53,7 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedM
 
   const draw = () => {
     const now = clock();
-    mouth = mixMouths(mouth, MOUTHS[timeline.visemeNow(PRESENTATION_MS)], EASE);
+    mouth = mixMouths(mouth, MOUTHS[timeline.visemeNow(PRESENTATION_MS + EASE_LEAD_MS)], EASE);
     if (now > nextBlink + BLINK_MS) nextBlink = now + 2000 + random() * 4000;
     const blinking = now >= nextBlink;
     const t = (now - started) / 1000;
@@ -68,7 +70,7 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedM
     paint(adaLayers.filter((l) => !(l.eyes && blinking)));
     paint(blinking ? adaEyelids : adaLashes);
     paint(mouthLayers(mouth));
-    timeline.drawn?.(performance.now() + PRESENTATION_MS);
+    timeline.drawn?.(performance.now() + PRESENTATION_MS + EASE_LEAD_MS);
   };
 
   draw();

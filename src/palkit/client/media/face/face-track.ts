@@ -7,7 +7,7 @@ import type { Viseme } from '../../../../protocol/visemes.js';
  * delivery and the element's next paint. A face asks for the shape this far ahead, so the visitor sees it
  * when they hear it (measured at the `<video>` by test/e2e/lip-sync.test.ts).
  */
-export const PRESENTATION_MS = 50;
+export const PRESENTATION_MS = 60;
 
 /** What the face follows: the PAL's voice as it is being heard. */
 export interface FaceTimeline {
