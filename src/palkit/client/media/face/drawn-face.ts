@@ -9,8 +9,11 @@ const FRAME_MS = 40;
 /** Share of the way to the target mouth covered per frame: about 80 ms to settle. */
 const EASE = 0.55;
 const BLINK_MS = 140;
-/** The eased mouth is halfway to a new shape about a frame after it is asked for: it asks that much earlier. */
-const EASE_LEAD_MS = FRAME_MS;
+/**
+ * The eased mouth shows a new shape clearly a frame or two after it is asked for, so it asks that much
+ * earlier (measured at the <video> by test/e2e/lip-sync.test.ts: Ada lagged a trained face by ~35 ms with 40).
+ */
+const EASE_LEAD_MS = 70;
 
 const pathCache = new Map<string, Path2D>();
 function path2d(d: string): Path2D {
