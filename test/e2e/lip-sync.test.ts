@@ -1,11 +1,11 @@
 // Lip sync as the visitor sees it (issue 32), in Chromium against the service process: the PAL speaks its
 // greeting and says back a typed question, and the test's own instruments watch the stage — every frame the
-// PAL's <video> presents (its mouth region's change from the resting mouth, at the frame's display time) against an analyser on the
-// PAL's audio track (every 5 ms). For Ada, and for a trained face: a rig painted in the page, served by the
-// test, its URL added to the room's PAL participant on its way to the page. Figures printed; asserted:
-// the mouth moves in ≥ 95 % of the 100 ms windows where the voice is audible and rests in ≥ 90 % of the
-// silent ones, the lag between mouth and voice is within ±40 ms, and the mouth first moves within 50 ms
-// of the first audible sample of each turn.
+// PAL's <video> presents (its mouth region's change from the resting mouth, at the frame's display time)
+// against an analyser on the PAL's audio track (5 ms bins at their output time). For Ada, and for a trained
+// face: a rig painted in the page, served by the test, its URL added to the room's PAL participant on its
+// way to the page. Figures printed; asserted: the mouth moves in ≥ 95 % of the 100 ms windows where the
+// voice is audible and rests in ≥ 90 % of the silent ones, the lag between mouth and voice is within
+// ±40 ms, and the mouth first moves within 50 ms of the first audible sample of each turn.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -39,6 +39,32 @@ window.__lip = { frames: [], levels: [] };
     }
     video.requestVideoFrameCallback(sample);
   };
+  // The audio in 5 ms bins, each stamped with when it reaches the output (the context's output timestamp),
+  // not when a poll happened to read it: a busy page polls late, and a late poll must not move the sound.
+  // The analyser's window (0.68 s) covers what a late poll would otherwise miss.
+  const listen = (stream) => {
+    const audio = new AudioContext();
+    const node = audio.createAnalyser();
+    node.fftSize = 32768;
+    audio.createMediaStreamSource(stream).connect(node);
+    const data = new Float32Array(node.fftSize);
+    const bin = Math.round(audio.sampleRate * 0.005);
+    let done = null; // context time up to which samples were binned
+    setInterval(() => {
+      node.getFloatTimeDomainData(data);
+      const end = audio.currentTime;
+      const stamp = audio.getOutputTimestamp();
+      if (!stamp.performanceTime) return;
+      const outputAt = (t) => stamp.performanceTime + (t - stamp.contextTime) * 1000;
+      const first = Math.max(0, data.length - Math.round(((end - (done ?? end - 0.1)) * audio.sampleRate)));
+      for (let i = first; i + bin <= data.length; i += bin) {
+        let peak = 0;
+        for (let k = i; k < i + bin; k++) peak = Math.max(peak, Math.abs(data[k]));
+        window.__lip.levels.push({ at: outputAt(end - (data.length - i) / audio.sampleRate), peak });
+      }
+      done = end - ((data.length - first) % bin) / audio.sampleRate;
+    }, 10);
+  };
   const find = setInterval(() => {
     const found = window.__probes.inside('pal-stage', 'video.pal');
     if (found && found.srcObject instanceof MediaStream && found !== video) {
@@ -48,7 +74,7 @@ window.__lip = { frames: [], levels: [] };
     const stream = window.__probes.stageStream();
     if (stream && !window.__lip.listening) {
       window.__lip.listening = true;
-      window.__probes.levels(new AudioContext(), stream, { fftSize: 256, everyMs: 5 }, ({ at, peak }) => window.__lip.levels.push({ at, peak }));
+      listen(stream);
     }
   }, 20);
 })();
