@@ -99,9 +99,10 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
     const now = clock();
     const step = Math.max(0, now - last) / BLEND_MS;
     last = now;
-    // Ask for the shape the visitor will hear when this frame reaches the screen, half a blend early so the
-    // cross-fade is half done when its sound starts.
-    const target = timeline.visemeNow(PRESENTATION_MS + BLEND_MS / 2);
+    // Ask for the shape the visitor will hear when this frame reaches the screen, a quarter of a blend early:
+    // the change shows well before the cross-fade is done (asked half a blend early, the mouth led the voice
+    // by 10-30 ms at the <video>, test/e2e/lip-sync.test.ts).
+    const target = timeline.visemeNow(PRESENTATION_MS + BLEND_MS / 4);
     for (const [viseme, weight] of weights) {
       const next = viseme === target ? Math.min(1, weight + step) : Math.max(0, weight - step);
       if (next > 0) weights.set(viseme, next);
