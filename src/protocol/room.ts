@@ -15,6 +15,8 @@ export const Participant = z.object({
   image_url: z.optional(z.nullable(z.string())),
   /** For the PAL: a face the elements draw themselves (e.g. `palkit:ada`, see faces/), lips following the visemes. */
   face_model: z.optional(z.nullable(z.string())),
+  /** For the PAL: a trained face's rig (the URL of its rig.json, see faces/rig.ts), which the elements draw. */
+  face_rig_url: z.optional(z.string()),
 });
 export type Participant = z.infer<typeof Participant>;
 
