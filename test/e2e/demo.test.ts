@@ -1,9 +1,10 @@
 // `npm start`'s demo, as a newcomer sees it: the demo process (demo/start.ts, bundled as npm start runs it) on a fresh data directory
-// seeds through the API, serves every demo page, and a second start keeps the first one's data.
+// seeds through the API, serves every demo page, and a second start keeps the first one's data. It listens on
+// loopback only, and its backend routes answer only with this run's demo key (from the printed links).
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +49,9 @@ async function startDemo(dataDir: string, port: number): Promise<Demo> {
       }),
   };
 }
+
+/** This run's key for the demo site's backend routes, as printed. */
+const demoKeyOf = (demo: Demo) => /Demo site key\s+(\S+)/.exec(demo.output())![1]!;
 
 async function deploymentsOf(demo: Demo): Promise<Record<string, string>> {
   const text = await (await fetch(`${demo.url}/demo/config.js`)).text();
@@ -113,13 +117,20 @@ describe('npm start demo', () => {
     assert.equal((await fetch(face.thumbnail_image_url)).headers.get('content-type'), 'image/svg+xml');
   });
 
+  it('listens on loopback only, and its backend routes need the printed key', async () => {
+    const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);
+    if (outside) await assert.rejects(fetch(`http://${outside.address}:${port}/healthz`), 'not reachable from another address');
+    assert.equal((await fetch(`${demo.url}/demo/api/callbacks`)).status, 403);
+    assert.match(demo.output(), new RegExp(`/demo/operator\\.html\\?demo_key=${demoKeyOf(demo)}`));
+  });
+
   it('serves the index (the root URL opens it) and the operator console', async () => {
     const root = await open('/');
     assert.equal(new URL(root.url()).pathname, '/demo/');
     const page = await open('/demo/');
     assert.match(await page.title(), /palkit demo/);
     assert.match(await page.getAttribute('#landing-link', 'href') ?? '', new RegExp(`/d/${deployments.landing}$`));
-    const operator = await open('/demo/operator.html');
+    const operator = await open(`/demo/operator.html?demo_key=${demoKeyOf(demo)}`);
     await operator.locator('#cards button').first().waitFor();
     assert.ok((await operator.locator('#cards button').count()) >= 8);
   });
@@ -173,13 +184,13 @@ describe('npm start demo', () => {
   });
 
   it('the own-surface page joins a conversation created by its backend', async () => {
-    const page = await open('/demo/custom.html');
+    const page = await open(`/demo/custom.html?demo_key=${demoKeyOf(demo)}`);
     await page.locator('#start').click();
     await expectJoined(page);
   });
 
   it('the operator console\'s receiver got signed callbacks from the demo calls', async () => {
-    const { data } = await (await fetch(`${demo.url}/demo/api/callbacks`)).json();
+    const { data } = await (await fetch(`${demo.url}/demo/api/callbacks`, { headers: { 'x-demo-key': demoKeyOf(demo) } })).json();
     const joined = data.filter((c: { body: { event_type?: string } }) => c.body.event_type === 'system.pal_joined');
     assert.ok(joined.length >= 2, `pal_joined callbacks: ${joined.length}`);
     assert.ok(data.every((c: { verified: boolean }) => c.verified));
