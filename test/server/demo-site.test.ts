@@ -25,7 +25,7 @@ describe('the demo site backend', () => {
   it('refuses every backend route without this run\'s key', async () => {
     for (const [method, path] of [['GET', '/demo/api/callbacks'], ['GET', '/demo/api/conversations'], ['POST', '/demo/api/conversation'], ['POST', '/demo/api/push']] as const) {
       const body = method === 'POST' ? JSON.stringify({ conversation_id: 'c1', message: {} }) : undefined;
-      for (const headers of [{}, { 'x-demo-key': 'wrong' }, { cookie: 'palkit_demo=wrong' }]) {
+      for (const headers of [{}, { 'x-demo-key': 'wrong' }, { cookie: 'palkit_demo=wrong' }] as Array<Record<string, string>>) {
         const r = await request(path, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body ? { body } : {}) });
         assert.equal(r.status, 403, `${method} ${path} ${JSON.stringify(headers)}`);
         assert.match((await r.json()).error, /^demo_key_required/);
