@@ -9,10 +9,11 @@ import type { Db } from '../../platform/db/database.js';
 export const MAX_TURN_LATENCIES = 500;
 /**
  * How much earlier than the room first saw a reply's id the visitor's turn may have ended: the silence
- * before the end of a spoken turn was decided, and the socket's delays. A wait reported longer than the
- * reply has existed plus this never happened.
+ * before the end of a spoken turn was decided, the PAL's thinking before its first words (a reply's id
+ * reaches the room with them), and the socket's delays. A wait reported longer than the reply has existed
+ * plus this never happened.
  */
-export const TURN_END_SLACK_MS = 10_000;
+export const TURN_END_SLACK_MS = 30_000;
 
 /**
  * The replies the PAL made in one room, and which of them a page already reported: a report counts only
