@@ -1,7 +1,9 @@
 // The customer demo site, served by the same process as the service under /demo. Its /demo/api routes
 // play the customer's own backend: they hold the API key server-side (never in a page), create a
 // conversation for the own-surface page, receive and verify signed callbacks, and push canvas cards.
+import { timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { getCookie, setCookie } from 'hono/cookie';
 import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findPackageRoot } from '../src/server/app/package-root.js';
@@ -12,6 +14,17 @@ import { DEMO_OWNER, type DemoState } from './seed.js';
 export interface DemoSiteState {
   key: string;
   state: DemoState | undefined;
+  /** This run's secret for the backend routes: a `demo_key` query on a page sets it as a cookie, or the `x-demo-key` header. */
+  demoKey: string;
+}
+
+const DEMO_COOKIE = 'palkit_demo';
+
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 // From the repository root (this file's, or the bundled demo service's at dist/demo-service), whatever the cwd.
@@ -54,6 +67,20 @@ export function demoSiteModule(site: DemoSiteState): ResourceModule {
     routes(app, deps) {
       app.get('/', (c) => c.redirect('/demo/'));
       app.get('/demo', (c) => c.redirect('/demo/'));
+      // The backend routes give out transcripts and visitor context and push cards: only to pages opened
+      // from the URLs this run printed (their demo_key becomes a cookie of the demo's pages), or with the
+      // x-demo-key header. The callback receiver stays open: the service posts to it, signed.
+      app.use('/demo/*', async (c, next) => {
+        const query = c.req.query('demo_key');
+        const callbackDelivery = c.req.method === 'POST' && c.req.path === '/demo/api/callbacks';
+        if (c.req.path.startsWith('/demo/api/') && !callbackDelivery) {
+          const given = c.req.header('x-demo-key') ?? getCookie(c, DEMO_COOKIE) ?? query;
+          if (!sameSecret(given, site.demoKey)) return c.json({ error: 'demo_key_required: open the demo from the link npm start printed' }, 403);
+        }
+        await next();
+        // Set on the answer as sent (a page's file is a Response of its own).
+        if (sameSecret(query, site.demoKey)) setCookie(c, DEMO_COOKIE, site.demoKey, { path: '/demo', httpOnly: true, sameSite: 'Strict' });
+      });
       app.get('/demo/config.js', (c) =>
         c.body(`window.PALKIT_DEMO = ${JSON.stringify({ deployments: site.state?.deployments ?? null })};\n`, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }),
       );

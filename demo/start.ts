@@ -1,5 +1,6 @@
 // `npm start`: the companion service on its embedded database, the seeded demo, the customer demo site
 // and the landing pages, in one process. Prints where everything is.
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/server/app/config.js';
 import { addApiKey } from '../src/server/app/http/auth.js';
@@ -13,8 +14,12 @@ import { DEMO_OWNER, LANDING_PASSWORD, demoKey, seedDemo } from './seed.js';
 const TURNSTILE_TEST_SITE_KEY = '1x00000000000000000000AA';
 const TURNSTILE_TEST_SECRET = '1x0000000000000000000000000000000AA';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: process.env.PORT ?? '8787' } } });
+// Loopback unless told otherwise: the demo's backend routes hand out transcripts and push cards.
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: process.env.PORT ?? '8787' }, host: { type: 'string', default: process.env.PALKIT_DEMO_HOST ?? '127.0.0.1' } },
+});
 const port = Number(values.port);
+const host = values.host;
 const env = {
   PALKIT_TURNSTILE_SITE_KEY: TURNSTILE_TEST_SITE_KEY,
   PALKIT_TURNSTILE_SECRET: TURNSTILE_TEST_SECRET,
@@ -23,10 +28,11 @@ const env = {
   ...process.env,
 };
 const config = loadConfig(env, port);
-const site: DemoSiteState = { key: '', state: undefined };
+// This run's secret for the demo site's backend routes (/demo/api/*), printed with the URLs below.
+const site: DemoSiteState = { key: '', state: undefined, demoKey: randomBytes(18).toString('base64url') };
 const service = await createService(config, { modules: [...resourceModules, demoSiteModule(site)] });
 guardRejections(service.deps.log, service.deps.metrics);
-const { url } = await service.listen(port);
+const { url } = await service.listen(port, host);
 const base = config.publicUrl;
 
 // Ctrl-C closes the service gracefully at any point, also while the demo is being seeded.
@@ -50,20 +56,23 @@ try {
 }
 
 const d = site.state?.deployments;
+const withKey = `?demo_key=${site.demoKey}`;
+const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
 if (!stopping) console.log(`
-palkit is running at ${base}
+palkit is running at ${base}${loopback ? '' : `   (listening on ${host}: other machines can reach it; run a proxy with TLS in front)`}
 
-  Demo site          ${base}/demo/
+  Demo site          ${base}/demo/${withKey}
   Widget page        ${base}/demo/widget.html
   Product (embed)    ${base}/demo/product.html
   React page         ${base}/demo/react/
   Vue page           ${base}/demo/vue/
-  Own surface        ${base}/demo/custom.html
-  Operator console   ${base}/demo/operator.html
+  Own surface        ${base}/demo/custom.html${withKey}
+  Operator console   ${base}/demo/operator.html${withKey}
   Landing page       ${d ? `${base}/d/${d.landing}   (password: ${LANDING_PASSWORD})` : '(not seeded)'}
   Captcha demo       ${base}/demo/captcha.html
   API reference      ${base}/docs   (OpenAPI: ${base}/openapi.json)
 
   Demo API key       ${site.key}   (owner ${DEMO_OWNER})
+  Demo site key      ${site.demoKey}   (this run's; the links above carry it, /demo/api/* needs it)
   Database           ${config.databaseUrl ? 'PostgreSQL' : config.dataDir}
 `);

@@ -88,6 +88,8 @@ export const StartBody = z.object({
   accepted_terms: z.optional(bounded(4000)),
   /** From the gate check: stands in for the password and captcha while it is valid. */
   gate_pass: z.optional(bounded(512)),
+  /** The embedding site's signed word for who the visitor is: memory_stores count only with it (an HS256 JWT). */
+  visitor_token: z.optional(bounded(4096)),
 });
 export type StartBody = z.input<typeof StartBody>;
 

@@ -1,8 +1,9 @@
 // `npm start`'s demo, as a newcomer sees it: the demo process (demo/start.ts, bundled as npm start runs it) on a fresh data directory
-// seeds through the API, serves every demo page, and a second start keeps the first one's data.
+// seeds through the API, serves every demo page, and a second start keeps the first one's data. It listens on
+// loopback only, and its backend routes answer only with this run's demo key (from the printed links).
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -19,6 +20,22 @@ interface Demo {
   child: ChildProcess;
   output: () => string;
   stop(): Promise<void>;
+}
+
+/** The local addresses with a socket listening on `port` (IPv4 and IPv6), from /proc/net. */
+function listeningAddresses(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const found = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (state !== '0A' || !local?.endsWith(`:${hexPort}`)) continue; // 0A: LISTEN
+      const hex = local.split(':')[0]!;
+      if (hex.length === 8) found.add(hex.match(/../g)!.reverse().map((b) => parseInt(b, 16)).join('.'));
+      else found.add(hex === '0'.repeat(32) ? '::' : hex === '00000000000000000000000001000000' ? '::1' : hex);
+    }
+  }
+  return [...found].sort();
 }
 
 async function startDemo(dataDir: string, port: number): Promise<Demo> {
@@ -48,6 +65,9 @@ async function startDemo(dataDir: string, port: number): Promise<Demo> {
       }),
   };
 }
+
+/** This run's key for the demo site's backend routes, as printed. */
+const demoKeyOf = (demo: Demo) => /Demo site key\s+(\S+)/.exec(demo.output())![1]!;
 
 async function deploymentsOf(demo: Demo): Promise<Record<string, string>> {
   const text = await (await fetch(`${demo.url}/demo/config.js`)).text();
@@ -113,13 +133,20 @@ describe('npm start demo', () => {
     assert.equal((await fetch(face.thumbnail_image_url)).headers.get('content-type'), 'image/svg+xml');
   });
 
+  it('listens on loopback only, and its backend routes need the printed key', async () => {
+    // Read from the kernel's socket table rather than by connecting to another address of the machine.
+    assert.deepEqual(listeningAddresses(port), ['127.0.0.1'], 'listens on loopback only');
+    assert.equal((await fetch(`${demo.url}/demo/api/callbacks`)).status, 403);
+    assert.match(demo.output(), new RegExp(`/demo/operator\\.html\\?demo_key=${demoKeyOf(demo)}`));
+  });
+
   it('serves the index (the root URL opens it) and the operator console', async () => {
     const root = await open('/');
     assert.equal(new URL(root.url()).pathname, '/demo/');
     const page = await open('/demo/');
     assert.match(await page.title(), /palkit demo/);
     assert.match(await page.getAttribute('#landing-link', 'href') ?? '', new RegExp(`/d/${deployments.landing}$`));
-    const operator = await open('/demo/operator.html');
+    const operator = await open(`/demo/operator.html?demo_key=${demoKeyOf(demo)}`);
     await operator.locator('#cards button').first().waitFor();
     assert.ok((await operator.locator('#cards button').count()) >= 8);
   });
@@ -173,13 +200,13 @@ describe('npm start demo', () => {
   });
 
   it('the own-surface page joins a conversation created by its backend', async () => {
-    const page = await open('/demo/custom.html');
+    const page = await open(`/demo/custom.html?demo_key=${demoKeyOf(demo)}`);
     await page.locator('#start').click();
     await expectJoined(page);
   });
 
   it('the operator console\'s receiver got signed callbacks from the demo calls', async () => {
-    const { data } = await (await fetch(`${demo.url}/demo/api/callbacks`)).json();
+    const { data } = await (await fetch(`${demo.url}/demo/api/callbacks`, { headers: { 'x-demo-key': demoKeyOf(demo) } })).json();
     const joined = data.filter((c: { body: { event_type?: string } }) => c.body.event_type === 'system.pal_joined');
     assert.ok(joined.length >= 2, `pal_joined callbacks: ${joined.length}`);
     assert.ok(data.every((c: { verified: boolean }) => c.verified));

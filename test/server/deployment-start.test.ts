@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { SignJWT } from 'jose';
 import { createPal } from '../helpers/fixtures.js';
 import { KEY, OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
 
@@ -40,6 +41,11 @@ describe('public deployment endpoints', () => {
     await t.close();
     await siteverify.close();
   });
+
+  /** The embedding site's secret and its backend's visitor token for these identifiers (docs/embedding.md). */
+  const TOKEN_SECRET = 'site-backend-secret-0123456789abcdef';
+  const visitorToken = (ids: string[]) =>
+    new SignJWT({ memory_stores: ids }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(TOKEN_SECRET));
 
   let visitorSeq = 0;
   /** Each call gets its own client address unless one is given (the service trusts X-Forwarded-For here). */
@@ -125,8 +131,8 @@ describe('public deployment endpoints', () => {
     });
 
     it('creates a conversation with a meeting token and counts it in usage', async () => {
-      const id = await deployment({ limits: { max_call_duration: 90 } });
-      const r = await start(id, { conversational_context: 'Visitor is on the pricing page', custom_greeting: 'Hello there!', memory_stores: ['visitor-42'] });
+      const id = await deployment({ limits: { max_call_duration: 90 }, visitor_token_secret: TOKEN_SECRET });
+      const r = await start(id, { conversational_context: 'Visitor is on the pricing page', custom_greeting: 'Hello there!', memory_stores: ['visitor-42'], visitor_token: await visitorToken(['visitor-42']) });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       // No callback address on the deployment: callback_url is omitted, not null.
       assert.deepEqual(Object.keys(r.body).sort(), ['conversation_id', 'conversation_name', 'conversation_url', 'created_at', 'meeting_token', 'status']);
@@ -448,9 +454,9 @@ describe('public deployment endpoints', () => {
       assert.equal((await t.api('POST', '/v2/memory-stores', { participant_tag: 'mara', pal_id: palId })).status, 409);
       assert.equal((await t.api('POST', '/v2/memory-stores', { participant_tag: 'x', pal_id: 'pnothere' })).status, 400);
 
-      const id = await deployment({});
+      const id = await deployment({ visitor_token_secret: TOKEN_SECRET });
       const recalled = async (values: string[]) => {
-        const r = await start(id, { memory_stores: values });
+        const r = await start(id, { memory_stores: values, visitor_token: await visitorToken(values) });
         assert.equal(r.status, 200, JSON.stringify(r.body));
         const stored = await t.api('GET', `/v2/conversations/${r.body.conversation_id}`);
         assert.deepEqual(stored.body.memory_stores, values);

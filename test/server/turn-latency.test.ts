@@ -1,11 +1,20 @@
 // What visitors heard, reported by their pages over the room socket (issue 26): the `turn-latency` frame is
 // validated (bad figures refused, nothing stored), stored with the conversation (verbose read), counted in
-// /metrics histograms, and summed up as p50/p95 in application.transcription_ready.
+// /metrics histograms, and summed up as p50/p95 in application.transcription_ready. A report counts only
+// for a reply the PAL made in that room, once, with waits it could have had (issue 34, item 11).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseConversationCallback } from '../../src/protocol/callbacks.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { insertConversation, insertFace, insertPal, RoomClient, sleep, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
+
+/** The inference id of a reply the echo PAL makes to `text` in this room. */
+async function replyTo(client: RoomClient, text: string): Promise<string> {
+  client.say('conversation.respond', { text });
+  const started = await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === text, 10_000);
+  assert.equal(typeof started.inference_id, 'string');
+  return started.inference_id as string;
+}
 
 describe('turn latency reports', () => {
   let t: TestService;
@@ -65,9 +74,10 @@ describe('turn latency reports', () => {
       lip: await metric('palkit_lip_sync_offset_seconds_count'),
       under1s: await metric('palkit_turn_heard_seconds_bucket{le="1",input="text"}'),
     };
-    client.send({ ...valid, inference_id: 'a', heard_ms: 400, mouth_ms: 420, lip_sync_ms: 30 });
-    client.send({ ...valid, inference_id: 'b', heard_ms: 900 });
-    client.send({ ...valid, inference_id: 'c', input: 'speech', heard_ms: 1400, mouth_ms: 1410, lip_sync_ms: 20 });
+    const [a, b, c] = [await replyTo(client, 'one'), await replyTo(client, 'two'), await replyTo(client, 'three')];
+    client.send({ ...valid, inference_id: a, heard_ms: 400, mouth_ms: 420, lip_sync_ms: 30 });
+    client.send({ ...valid, inference_id: b, heard_ms: 900 });
+    client.send({ ...valid, inference_id: c, input: 'speech', heard_ms: 1400, mouth_ms: 1410, lip_sync_ms: 20 });
     const deadline = Date.now() + 5000;
     while ((await stored(room.conversationId)).length < 3 && Date.now() < deadline) await sleep(50);
     assert.equal(await metric('palkit_turn_heard_seconds_count{input="text"}'), before.text + 2);
@@ -79,8 +89,8 @@ describe('turn latency reports', () => {
     const verbose = await t.api('GET', `/v2/conversations/${room.conversationId}?verbose=true`);
     assert.equal(verbose.status, 200);
     const turns = verbose.body.turn_latencies as Array<Record<string, unknown>>;
-    assert.deepEqual(turns.map((r) => r.inference_id), ['a', 'b', 'c']);
-    assert.deepEqual(turns[1], { inference_id: 'b', input: 'text', turn_ended_at: valid.turn_ended_at, heard_ms: 900 });
+    assert.deepEqual(turns.map((r) => r.inference_id), [a, b, c]);
+    assert.deepEqual(turns[1], { inference_id: b, input: 'text', turn_ended_at: valid.turn_ended_at, heard_ms: 900 });
 
     client.send({ type: 'leave', end: true });
     await receiver.waitFor(() => receiver.bodies.some((b) => b.conversation_id === room.conversationId && b.event_type === 'application.transcription_ready'), 10_000);
@@ -92,6 +102,33 @@ describe('turn latency reports', () => {
       mouth_ms: { count: 2, p50: 420, p95: 1410 },
       lip_sync_ms: { count: 2, p50: 20, p95: 30 },
     });
+  });
+
+  it('counts a report only for a reply the PAL made in that room, once, with a wait it could have had', async () => {
+    const other = await insertConversation(t, { palId });
+    const elsewhere = await RoomClient.join(other.conversationUrl, other.token, 'Eve');
+    const otherReply = await replyTo(elsewhere, 'elsewhere');
+    const room = await insertConversation(t, { palId });
+    const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
+    const heardBefore = await metric('palkit_turn_heard_seconds_count{input="text"}');
+    const first = await replyTo(client, 'first');
+    // Forged: replies that never happened here (ten: the frame budget allows no flood), another room's reply, a wait longer than the reply has existed.
+    for (let i = 0; i < 10; i++) client.send({ ...valid, inference_id: `forged-${i}`, heard_ms: 59_000 });
+    client.send({ ...valid, inference_id: otherReply, heard_ms: 500 });
+    client.send({ ...valid, inference_id: first, heard_ms: 60_000 });
+    const second = await replyTo(client, 'second');
+    client.send({ ...valid, inference_id: second, heard_ms: 700 });
+    client.send({ ...valid, inference_id: second, heard_ms: 710 }); // a duplicate
+    const third = await replyTo(client, 'third');
+    client.send({ ...valid, inference_id: third, heard_ms: 800 });
+    const deadline = Date.now() + 5000;
+    while ((await stored(room.conversationId)).length < 2 && Date.now() < deadline) await sleep(50);
+    // The frames are handled in order: once the last one is stored, the others were decided.
+    assert.deepEqual((await stored(room.conversationId)).map((r) => [r.inference_id, Number(r.heard_ms)]), [[second, 700], [third, 800]]);
+    assert.equal(await metric('palkit_turn_heard_seconds_count{input="text"}'), heardBefore + 2);
+    assert.deepEqual(await stored(other.conversationId), []);
+    client.close();
+    elsewhere.close();
   });
 
   it('leaves turn_latency out of transcription_ready when no page reported', async () => {

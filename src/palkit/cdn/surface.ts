@@ -3,7 +3,7 @@
 // JSDoc and decorators: do not edit; `npm run surface` writes it again (`npm run build` does too).
 
 /** Attributes of pal-widget, pal-embed and pal-landing: observed by the shell and handed to the full element. */
-export const ATTRIBUTES = ["layout","expand-options","deployment-id","api-base","conversational-context","custom-greeting","memory-stores","override-config","lang","user-name","theme","open"];
+export const ATTRIBUTES = ["layout","expand-options","deployment-id","api-base","conversational-context","custom-greeting","memory-stores","visitor-token","override-config","lang","user-name","theme","open"];
 
 /** Their parts, exported through the shell so that `pal-embed::part(card)` styles the full element. */
 export const PARTS = 'base, screen, conversation, stage, controls, captions, transcript, banner, card, recording, mode-switch, notice, hero, logo, cta, launcher, panel, header';

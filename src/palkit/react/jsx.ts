@@ -68,6 +68,7 @@ export interface PalEmbedAttributes {
   'conversational-context'?: AttributeValue<PalEmbed['conversationalContext']>;
   'custom-greeting'?: AttributeValue<PalEmbed['customGreeting']>;
   'memory-stores'?: AttributeValue<PalEmbed['memoryStores']>;
+  'visitor-token'?: AttributeValue<PalEmbed['visitorToken']>;
   'override-config'?: AttributeValue<PalEmbed['overrideConfig']>;
   lang?: AttributeValue<PalEmbed['lang']>;
   'user-name'?: AttributeValue<PalEmbed['userName']>;
@@ -114,6 +115,7 @@ export interface PalLandingAttributes {
   'conversational-context'?: AttributeValue<PalLanding['conversationalContext']>;
   'custom-greeting'?: AttributeValue<PalLanding['customGreeting']>;
   'memory-stores'?: AttributeValue<PalLanding['memoryStores']>;
+  'visitor-token'?: AttributeValue<PalLanding['visitorToken']>;
   'override-config'?: AttributeValue<PalLanding['overrideConfig']>;
   lang?: AttributeValue<PalLanding['lang']>;
   'user-name'?: AttributeValue<PalLanding['userName']>;
@@ -159,6 +161,7 @@ export interface PalWidgetAttributes {
   'conversational-context'?: AttributeValue<PalWidget['conversationalContext']>;
   'custom-greeting'?: AttributeValue<PalWidget['customGreeting']>;
   'memory-stores'?: AttributeValue<PalWidget['memoryStores']>;
+  'visitor-token'?: AttributeValue<PalWidget['visitorToken']>;
   'override-config'?: AttributeValue<PalWidget['overrideConfig']>;
   lang?: AttributeValue<PalWidget['lang']>;
   'user-name'?: AttributeValue<PalWidget['userName']>;

@@ -109,6 +109,7 @@ export interface Config {
   log: 'silent' | 'error' | 'info' | 'debug';
   /** Recordings: the default storage (a folder, or the operator's S3-compatible bucket), the copy retries, download links. */
   recording: {
+    /** Checked to be private at start (live/recording/folder.ts), and replaced by a fresh private folder when an in-memory service's is not. */
     dir: string;
     s3: { bucket: string; endpoint: string | undefined; region: string; accessKeyId: string | undefined; secretAccessKey: string | undefined } | undefined;
     retryMs: number;
@@ -190,7 +191,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     generatingPerOwner: e.PALKIT_GENERATING_PER_OWNER,
     log: e.PALKIT_LOG,
     recording: {
-      dir: e.PALKIT_RECORDING_DIR ?? (e.PALKIT_DATA === 'memory' ? join(tmpdir(), 'palkit-recordings') : join(e.PALKIT_DATA, 'recordings')),
+      dir: e.PALKIT_RECORDING_DIR ?? (e.PALKIT_DATA === 'memory' ? memoryRecordingDir() : join(e.PALKIT_DATA, 'recordings')),
       s3: e.PALKIT_RECORDING_S3_BUCKET
         ? {
             bucket: e.PALKIT_RECORDING_S3_BUCKET,
@@ -218,4 +219,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 function defaultSecretFile(dataDir: string, databaseUrl: string | undefined): string | null {
   if (databaseUrl) return join('.palkit', 'service.key');
   return dataDir === 'memory' ? null : join(dirname(dataDir), 'service.key');
+}
+
+/** An in-memory service's recordings: in its private folder of the temp folder (checked at start). */
+export function memoryRecordingDir(): string {
+  return join(tmpdir(), `palkit-${typeof process.getuid === 'function' ? process.getuid() : 'user'}`, 'recordings');
 }

@@ -23,6 +23,24 @@ export function scrubText(text: string): string {
   return text.replace(URL_CREDENTIALS, '$1[redacted]@').replace(BEARER, '$1 [redacted]').replace(SECRET_QUERY, '$1[redacted]');
 }
 
+/** A JSON Web Token: three base64url parts, the first two JSON objects (`eyJ…`). */
+const JWT = /\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/;
+/** A connection string's secret part (`;Password=…`, `AccountKey=…`, `SharedAccessSignature=…`). */
+const CONNECTION_SECRET = /(?:^|[;\s])(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature|sig)=[^;\s]+/i;
+
+/** A whole value that is an Authorization header's (free text such as "basic answers" is not). */
+const AUTHORIZATION_VALUE = /^\s*(?:bearer|basic|token)\s+[A-Za-z0-9._~+/=-]{8,}\s*$/i;
+
+/**
+ * Whether a string has a credential's shape (layer values are sealed by it): a URL with `user:pass@` or
+ * a credential in its query (as scrubText masks them), an Authorization value, a JWT, a connection
+ * string's password.
+ */
+export function looksLikeCredential(text: string): boolean {
+  return new RegExp(URL_CREDENTIALS.source, 'i').test(text) || new RegExp(SECRET_QUERY.source, 'i').test(text) ||
+    AUTHORIZATION_VALUE.test(text) || JWT.test(text) || CONNECTION_SECRET.test(text);
+}
+
 function scrub(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrubText(value);
   if (typeof value === 'bigint') return value.toString();

@@ -19,6 +19,7 @@ import { Bus } from './bus.js';
 import { systemClock, type Clock } from './time.js';
 import { createWebhooks } from '../platform/webhooks/webhooks.js';
 import { createMetrics } from './ops/metrics.js';
+import { privateRecordingFolder } from '../live/recording/folder.js';
 
 export interface Service {
   app: ApiApp;
@@ -46,6 +47,7 @@ export interface ServiceOptions {
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const log = createLogger(config.log);
+  config.recording.dir = privateRecordingFolder(config, log);
   const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log, ...(options.schema ? { schema: options.schema } : {}) });
   const { db } = opened;
   for (const [key, owner] of config.seedKeys) await addApiKey(db, key, owner, 'seed');

@@ -73,9 +73,9 @@ describe('pal-embed', () => {
     expect(deep<HTMLDialogElement>(el, '.card')!.open).to.equal(true);
   });
 
-  it('passes conversational-context, custom-greeting and memory-stores to start; override-config and updateConfig reach the screen', async () => {
+  it('passes conversational-context, custom-greeting, memory-stores and visitor-token to start; override-config and updateConfig reach the screen', async () => {
     const service = useFakeService({ customization: { show_haircheck: false, preview: { title: 'From the deployment', description: 'Kept' } } });
-    const el = await mount(1000, `conversational-context="ctx" custom-greeting="Hello!" memory-stores="m1, m2" override-config='{"preview":{"title":"Overridden"},"accent_color":"rgb(1, 2, 3)"}'`);
+    const el = await mount(1000, `conversational-context="ctx" custom-greeting="Hello!" memory-stores="m1, m2" visitor-token="eyJ.signed.token" override-config='{"preview":{"title":"Overridden"},"accent_color":"rgb(1, 2, 3)"}'`);
     const preview = () => deep(el, 'pal-preview')!.shadowRoot!.textContent!;
     expect(preview()).to.contain('Overridden').and.contain('Kept');
     expect(getComputedStyle(el).getPropertyValue('--pal-color-accent').trim()).to.equal('rgb(1, 2, 3)');
@@ -85,7 +85,7 @@ describe('pal-embed', () => {
     expect(preview()).to.contain('Patched').and.contain('Kept');
     await el.startConversation();
     expect(service.calls.find((c) => c.url.endsWith('/start'))!.body).to.deep.equal({
-      conversational_context: 'ctx', custom_greeting: 'Hello!', memory_stores: ['m1', 'm2'],
+      conversational_context: 'ctx', custom_greeting: 'Hello!', memory_stores: ['m1', 'm2'], visitor_token: 'eyJ.signed.token',
     });
   });
 

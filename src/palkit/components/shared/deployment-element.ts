@@ -37,8 +37,10 @@ export abstract class PalDeploymentElement extends LitElement {
   @property({ attribute: 'conversational-context' }) conversationalContext = '';
   /** Opening line for this conversation, read when the conversation is created. */
   @property({ attribute: 'custom-greeting' }) customGreeting = '';
-  /** Comma-separated memory store ids (a stable per-visitor id gives the PAL memory across visits). */
+  /** Comma-separated visitor identifiers (a stable per-visitor id gives the PAL memory across visits); they count only with `visitor-token`. */
   @property({ attribute: 'memory-stores' }) memoryStores = '';
+  /** Your backend's signed word for who the visitor is (an HS256 JWT made with the deployment's visitor_token_secret; docs/embedding.md). */
+  @property({ attribute: 'visitor-token' }) visitorToken = '';
   /** JSON deep-merged over the deployment's `customization`. */
   @property({ attribute: 'override-config' }) overrideConfig = '';
   /** UI language (`en`, `de`, `es`, `fr`, `ja`; others fall back to English). Empty: the nearest `lang` around the element, else the page's. */
@@ -183,6 +185,7 @@ export abstract class PalDeploymentElement extends LitElement {
         ...(this.conversationalContext ? { conversational_context: this.conversationalContext } : {}),
         ...(this.customGreeting ? { custom_greeting: this.customGreeting } : {}),
         ...(stores.length ? { memory_stores: stores } : {}),
+        ...(this.visitorToken ? { visitor_token: this.visitorToken } : {}),
         ...(this.acceptedTerms !== undefined ? { accepted_terms: this.acceptedTerms } : {}),
       }),
     };

@@ -41,8 +41,9 @@ export class CallRecorder {
 
   /** Starts (or, after a restart, continues) the PCM file at `path`, for a call of at most `maxSeconds`. */
   static async start(path: string, maxSeconds: number, now: () => number = Date.now): Promise<CallRecorder> {
-    await mkdir(dirname(path), { recursive: true });
-    const file = await open(path, 'a');
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    // The visitor's voice: readable by the service's user only.
+    const file = await open(path, 'a', 0o600);
     const { size } = await file.stat();
     // Continuing a recording: its samples so far come first.
     const startedAt = now() - (size / 2 / RECORDING_RATE) * 1000;

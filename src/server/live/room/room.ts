@@ -17,7 +17,7 @@ import { PalAgent } from '../agent/pal-agent.js';
 import { finalizeConversation, markConversationEnded } from './end.js';
 import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from './limits.js';
 import { countRefused, ParticipantBudget, type BudgetVerdict } from './participant-budget.js';
-import { MAX_TURN_LATENCIES, observeTurnLatency, storeTurnLatency } from './turn-latency.js';
+import { RoomReplies, observeTurnLatency, storeTurnLatency } from './turn-latency.js';
 import { keepRecording, pauseRecording, recordingRequested, startRecording, type LiveRecording } from '../recording/store.js';
 import { JoinBacklog } from './join-backlog.js';
 import { sendBounded } from './unsent-output.js';
@@ -58,7 +58,8 @@ export class Room {
   private readonly members = new Map<string, Member>();
   /** What each meeting token (a participant without one: its id) may still send; one entry per token used here. */
   private readonly budgets = new Map<string, ParticipantBudget>();
-  private turnLatencies = 0;
+  /** The PAL's replies here, which the visitors' latency reports must name (each once). */
+  private readonly replies = new RoomReplies();
   /** The reports' writes, one after another: stored in the order the page sent them (a pool's connections would race). */
   private turnLatencyWrites: Promise<void> = Promise.resolve();
   private readonly limits: RoomLimits;
@@ -340,10 +341,9 @@ export class Room {
     this.relay(member, frame.data, frame.to);
   }
 
-  /** What a visitor's page measured of a PAL reply; bounded per room (one report per reply is all a page has). */
+  /** What a visitor's page measured of a PAL reply: counted only for a reply made here, once (RoomReplies); others are dropped quietly. */
   private onTurnLatency(member: Member, frame: TurnLatencyFrame): void {
-    if (member.participant.role !== 'visitor' || this.turnLatencies >= MAX_TURN_LATENCIES) return;
-    this.turnLatencies++;
+    if (member.participant.role !== 'visitor' || !this.replies.accept(frame, this.deps.clock.now().getTime())) return;
     observeTurnLatency(this.deps.metrics, frame);
     this.turnLatencyWrites = this.turnLatencyWrites.then(() => storeTurnLatency(this.deps.db, this.conversationId, frame)).catch((error: unknown) =>
       this.deps.log.error('storing a turn latency failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }));
@@ -366,6 +366,7 @@ export class Room {
   }
 
   private fromPal(message: RoomMessage): void {
+    this.replies.noteMessage(message, this.deps.clock.now().getTime());
     this.broadcast({ type: 'app-message', from: this.pal?.participant.participant_id ?? 'pal', data: message });
   }
 

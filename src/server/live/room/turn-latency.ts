@@ -7,6 +7,42 @@ import type { Db } from '../../platform/db/database.js';
 
 /** Reports kept per conversation: one per PAL reply, so a page sending more is not reporting replies. */
 export const MAX_TURN_LATENCIES = 500;
+/**
+ * How much earlier than the room first saw a reply's id the visitor's turn may have ended: the silence
+ * before the end of a spoken turn was decided, the PAL's thinking before its first words (a reply's id
+ * reaches the room with them), and the socket's delays. A wait reported longer than the reply has existed
+ * plus this never happened.
+ */
+export const TURN_END_SLACK_MS = 30_000;
+
+/**
+ * The replies the PAL made in one room, and which of them a page already reported: a report counts only
+ * for one of them, once, with waits no longer than the reply has existed (issue 34: forged reports for
+ * replies that never happened went straight into the service-wide histograms). Bounded like the reports.
+ */
+export class RoomReplies {
+  /** Inference id → when the room first saw it (ms, the service's clock), oldest first. */
+  private readonly seen = new Map<string, number>();
+  private readonly reported = new Set<string>();
+
+  /** A message of the PAL's: its inference id is a reply of this room from now on. */
+  noteMessage(message: { inference_id?: unknown }, now: number): void {
+    const id = message.inference_id;
+    if (typeof id !== 'string' || !id || this.seen.has(id)) return;
+    this.seen.set(id, now);
+    if (this.seen.size > MAX_TURN_LATENCIES) this.seen.delete(this.seen.keys().next().value!);
+  }
+
+  /** Whether the report is about a reply of this room, not reported before, with possible waits; a yes is final. */
+  accept(frame: TurnLatencyFrame, now: number): boolean {
+    const since = this.seen.get(frame.inference_id);
+    if (since === undefined || this.reported.has(frame.inference_id) || this.reported.size >= MAX_TURN_LATENCIES) return false;
+    const longest = now - since + TURN_END_SLACK_MS;
+    if ((frame.heard_ms ?? 0) > longest || (frame.mouth_ms ?? 0) > longest) return false;
+    this.reported.add(frame.inference_id);
+    return true;
+  }
+}
 
 export interface TurnLatency {
   inference_id: string;

@@ -1,7 +1,7 @@
 // Opens the service's database: PGlite (embedded, files under PALKIT_DATA or in memory) by default,
 // a real PostgreSQL when DATABASE_URL is set. Same Kysely dialect family, same migrations, same queries.
-import { mkdirSync } from 'node:fs';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import { fixDataFolderModes, privateDataFolder } from './private-data.js';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrate.js';
 import type { Logger } from '../../app/log.js';
@@ -33,16 +33,18 @@ export interface DatabaseOptions {
 export const APPLICATION_NAME = 'palkit';
 
 export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
-  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, options.schema, options.log) : await openPglite(options.dataDir ?? 'memory');
+  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, options.schema, options.log) : await openPglite(options.dataDir ?? 'memory', options.log);
   await migrateToLatest(opened.db, { hasVector: opened.hasVector });
   return opened;
 }
 
-async function openPglite(dataDir: string): Promise<OpenedDatabase> {
+async function openPglite(dataDir: string, log: Logger | undefined): Promise<OpenedDatabase> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { vector } = await import('@electric-sql/pglite-pgvector');
-  if (dataDir !== 'memory') mkdirSync(dataDir, { recursive: true });
+  if (dataDir !== 'memory') privateDataFolder(dataDir);
   const pglite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { vector } });
+  // Existing files, and those PGlite just made (0666 whatever the umask).
+  if (dataDir !== 'memory') fixDataFolderModes(dataDir, log);
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   await sql`create extension if not exists vector`.execute(db);
   return {

@@ -24,8 +24,9 @@ function folderStorage(root: string): DefaultStorage {
   };
   return {
     async put(key, body) {
-      await mkdir(dirname(path(key)), { recursive: true });
-      await writeFile(path(key), body);
+      await mkdir(dirname(path(key)), { recursive: true, mode: 0o700 });
+      // A stored call is readable by the service's user only (writeFile's mode applies to a new file).
+      await writeFile(path(key), body, { mode: 0o600 });
     },
     async get(key) {
       try {

@@ -46,6 +46,7 @@ export const deploymentsModule: ResourceModule = {
           status: 'draft',
           name: body.name ?? '',
           password_hash: body.password ? await hashPassword(body.password) : null,
+          visitor_token_secret_encrypted: body.visitor_token_secret ? deps.secrets.encrypt(body.visitor_token_secret) : null,
           customization: JSON.stringify(body.customization ?? {}),
           limits: JSON.stringify(body.limits ?? {}),
           allowed_origins: JSON.stringify(origins(body.allowed_origins)),
@@ -89,6 +90,7 @@ export const deploymentsModule: ResourceModule = {
         if (plan.fields.pal_id !== current.pal_id) await requirePal(trx, ownerId, plan.fields.pal_id);
         await checkRecordingCustomization(trx, ownerId, plan.fields.customization);
         const password = plan.password === undefined ? {} : { password_hash: plan.password === null ? null : await hashPassword(plan.password) };
+        const tokenSecret = plan.visitorTokenSecret === undefined ? {} : { visitor_token_secret_encrypted: plan.visitorTokenSecret === null ? null : deps.secrets.encrypt(plan.visitorTokenSecret) };
         return trx
           .updateTable('deployments')
           .set((eb) => ({
@@ -101,6 +103,7 @@ export const deploymentsModule: ResourceModule = {
             allowed_origins: JSON.stringify(origins(plan.fields.allowed_origins)),
             callback_url: plan.fields.callback_url,
             ...password,
+            ...tokenSecret,
             version: eb('version', '+', 1),
             updated_at: clock.now(),
           }))

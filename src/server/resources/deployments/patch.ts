@@ -7,9 +7,9 @@ import { describeZodError } from '../../app/http/app.js';
 import { badRequest } from '../../app/http/errors.js';
 import { applyJsonPatch, JsonPatchError, parsePointer, type JsonPatchOperation } from '../../app/http/json-patch.js';
 import type { DeploymentView } from './repository.js';
-import { AllowedOrigins, CallbackUrl, Channel, Customization, DeploymentStatus, Limits, Password } from './schemas.js';
+import { AllowedOrigins, CallbackUrl, Channel, Customization, DeploymentStatus, Limits, Password, VisitorTokenSecret } from './schemas.js';
 
-const READ_ONLY = ['deployment_id', 'has_password', 'thumbnail_video_url', 'thumbnail_image_url', 'usage_total', 'usage_today', 'created_at', 'updated_at'] as const;
+const READ_ONLY = ['deployment_id', 'has_password', 'has_visitor_token_secret', 'thumbnail_video_url', 'thumbnail_image_url', 'usage_total', 'usage_today', 'created_at', 'updated_at'] as const;
 
 const Writable = z
   .object({
@@ -29,6 +29,18 @@ export interface PatchPlan {
   fields: WritableDeployment;
   /** undefined: unchanged; null: cleared; string: the new password. */
   password: string | null | undefined;
+  /** The same for the visitor tokens' secret. */
+  visitorTokenSecret: string | null | undefined;
+}
+
+/** A write-only field's operation: set (add/replace), cleared (remove or null). */
+function writeOnly(op: JsonPatchOperation, field: string, schema: z.ZodType<string | null>, rule: string): string | null {
+  if (op.path !== `/${field}` || 'from' in op) throw badRequest(`invalid_patch: /${field} can only be set (add/replace) or cleared (remove)`);
+  if (op.op === 'remove') return null;
+  if (op.op !== 'add' && op.op !== 'replace') throw badRequest(`invalid_patch: /${field} is write-only`);
+  const parsed = schema.safeParse(op.value);
+  if (!parsed.success) throw badRequest(`invalid_request: ${field}: ${rule}`);
+  return parsed.data;
 }
 
 function topField(pointer: string): string {
@@ -41,19 +53,18 @@ function topField(pointer: string): string {
 
 export function planPatch(view: DeploymentView, operations: JsonPatchOperation[]): PatchPlan {
   let password: string | null | undefined;
+  let visitorTokenSecret: string | null | undefined;
   const rest: JsonPatchOperation[] = [];
   for (const op of operations) {
     const targets = [op.path, ...('from' in op ? [op.from] : [])];
     if (targets.some((p) => p === '')) throw badRequest('invalid_patch: the whole deployment cannot be replaced; patch its fields');
     const fields = targets.map(topField);
     if (fields.includes('password')) {
-      if (op.path !== '/password' || 'from' in op) throw badRequest('invalid_patch: /password can only be set (add/replace) or cleared (remove)');
-      if (op.op === 'remove') password = null;
-      else if (op.op === 'add' || op.op === 'replace') {
-        const parsed = Password.nullable().safeParse(op.value);
-        if (!parsed.success) throw badRequest('invalid_request: password: must be a string of 1 to 256 characters, or null');
-        password = parsed.data;
-      } else throw badRequest('invalid_patch: /password is write-only');
+      password = writeOnly(op, 'password', Password.nullable(), 'must be a string of 1 to 256 characters, or null');
+      continue;
+    }
+    if (fields.includes('visitor_token_secret')) {
+      visitorTokenSecret = writeOnly(op, 'visitor_token_secret', VisitorTokenSecret.nullable(), 'must be a string of 32 to 512 characters, or null');
       continue;
     }
     const readOnly = op.op === 'test' ? undefined : fields.find((f) => (READ_ONLY as readonly string[]).includes(f));
@@ -74,7 +85,7 @@ export function planPatch(view: DeploymentView, operations: JsonPatchOperation[]
   const writable = Object.fromEntries(Object.entries(doc).filter(([k]) => !(READ_ONLY as readonly string[]).includes(k)));
   const parsed = Writable.safeParse(writable);
   if (!parsed.success) throw badRequest(describeZodError(parsed.error as ZodError));
-  return { fields: parsed.data, password };
+  return { fields: parsed.data, password, visitorTokenSecret };
 }
 
 /** Does `If-Match` (a list of ETags, or *) name the current version? */

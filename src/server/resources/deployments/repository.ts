@@ -31,7 +31,7 @@ export async function ownedDeployment(db: Db, ownerId: number, deploymentId: str
 /** What a start decides on: the deployment's settings and version, and its PAL with the face a call would use. */
 export type StartableDeployment = Pick<
   DeploymentRow,
-  'deployment_id' | 'owner_id' | 'pal_id' | 'channel' | 'status' | 'password_hash' | 'customization' | 'limits' | 'allowed_origins' | 'callback_url' | 'version'
+  'deployment_id' | 'owner_id' | 'pal_id' | 'channel' | 'status' | 'password_hash' | 'visitor_token_secret_encrypted' | 'customization' | 'limits' | 'allowed_origins' | 'callback_url' | 'version'
 > & { palAndFace: PalAndFace | null };
 
 /** The deployment a start reads, with its PAL and face, in one query. */
@@ -48,6 +48,7 @@ export async function findStartableDeployment(db: Db, deploymentId: string): Pro
       'deployments.channel',
       'deployments.status',
       'deployments.password_hash',
+      'deployments.visitor_token_secret_encrypted',
       'deployments.customization',
       'deployments.limits',
       'deployments.allowed_origins',
@@ -142,6 +143,7 @@ export function deploymentView(row: DeploymentRow, thumbnails: Thumbnails | unde
     status: row.status,
     name: row.name,
     has_password: row.password_hash !== null,
+    has_visitor_token_secret: row.visitor_token_secret_encrypted !== null,
     customization: row.customization,
     limits: row.limits as Limits,
     allowed_origins: row.allowed_origins,

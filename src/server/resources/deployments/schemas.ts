@@ -58,6 +58,9 @@ export function normaliseOrigin(value: string): string | null {
 
 export const AllowedOrigins = z.array(Origin).max(100).openapi({ description: 'Origins that may start widget or embed calls; empty allows any' });
 export const Password = z.string().min(1).max(256);
+export const VisitorTokenSecret = z.string().min(32).max(512).openapi({
+  description: "Signs visitor tokens (HS256 JWTs) that the embedding site's backend makes, so a public start's memory_stores count (docs/embedding.md); write-only, at least 32 characters",
+});
 export const CallbackUrl = z
   .string()
   .url()
@@ -71,6 +74,7 @@ export const CreateDeployment = z
     channel: Channel,
     name: z.string().max(200).optional(),
     password: Password.nullable().optional().openapi({ description: 'Visitors must enter it; stored hashed and never returned' }),
+    visitor_token_secret: VisitorTokenSecret.nullable().optional(),
     customization: Customization.optional(),
     limits: Limits.optional(),
     allowed_origins: AllowedOrigins.optional(),
@@ -87,6 +91,7 @@ export const Deployment = z
     status: DeploymentStatus,
     name: z.string(),
     has_password: z.boolean(),
+    has_visitor_token_secret: z.boolean().openapi({ description: 'Whether a visitor_token_secret is set (the secret is never returned)' }),
     customization: z.record(z.string(), z.unknown()),
     limits: Limits,
     allowed_origins: z.array(z.string()),
@@ -120,7 +125,8 @@ export const StartDeployment = protocolSchema(StartBody, 'StartDeployment', {
     password: 'Required when the deployment has a password',
     conversational_context: 'Per-call context forwarded to the PAL',
     pal_id: "Preview only: another of the owner's PALs; needs the owner's x-api-key",
-    memory_stores: 'Stable visitor identifiers; a memory_store_id is refused',
+    memory_stores: "Stable visitor identifiers; a memory_store_id is refused. They count only when `visitor_token` vouches for them (or with the owner's x-api-key); otherwise they are ignored",
+    visitor_token: "An HS256 JWT the embedding site's backend signed with the deployment's visitor_token_secret: `exp` (at most 24 h ahead) and the visitor's identifiers in `memory_stores` (or `sub`)",
     captcha_token: 'The Turnstile token, required when the deployment has a captcha',
     gate_pass: 'From POST …/gate: stands in for the password and the captcha token until it expires',
   },

@@ -18,6 +18,7 @@ import { startCacheFor } from './start-cache.js';
 import type { Customization, Limits, StartDeployment } from './schemas.js';
 import type { ConversationProperties } from '../conversations/schemas.js';
 import { writeStart } from './start-write.js';
+import { visitorMemoryStores } from './visitor-token.js';
 
 const MEMORY_STORE_ID = /^m[a-z0-9]{1,63}$/;
 
@@ -76,10 +77,14 @@ async function writeConversation(c: Context<AppEnv>, found: StartableDeployment 
 
   let palId = row.pal_id;
   let palAndFace = row.palAndFace;
+  const key = c.req.header('x-api-key');
+  const byOwner = key !== undefined && (await ownerForKey(db, key)) === row.owner_id;
+  // Whose memories this start may reach: only identifiers the site vouches for (visitor-token.ts).
+  const memoryStores = await visitorMemoryStores(deps, {
+    deploymentId: row.deployment_id, secretEncrypted: row.visitor_token_secret_encrypted, memoryStores: body.memory_stores, visitorToken: body.visitor_token, byOwner,
+  });
   if (body.pal_id !== undefined) {
-    const key = c.req.header('x-api-key');
-    const owner = key ? await ownerForKey(db, key) : undefined;
-    if (owner !== row.owner_id) throw refuse('preview_requires_owner_key');
+    if (!byOwner) throw refuse('preview_requires_owner_key');
     palId = body.pal_id;
     palAndFace = await resolvePalAndFace(db, row.owner_id, palId, undefined);
   }
@@ -93,7 +98,7 @@ async function writeConversation(c: Context<AppEnv>, found: StartableDeployment 
       callbackUrl: row.callback_url ?? undefined,
       conversationalContext: body.conversational_context,
       customGreeting: body.custom_greeting,
-      memoryStores: body.memory_stores,
+      memoryStores,
       properties: callProperties(limits, customization),
       visitorKey: visitor,
     },

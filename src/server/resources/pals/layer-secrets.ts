@@ -2,9 +2,13 @@
 // (`secret-names.ts`), at any depth, and every string below such a field — are write-only: stored
 // encrypted as `<name>_encrypted` (a string in a secret array as `{ _encrypted }`), shown as a mask.
 // Sending the mask back (as a JSON Patch over the shown document does) keeps the stored value.
+// A `{name, value}` pair's value is judged by the name; in the free-form layers a string is also judged by
+// its shape (a URL with `?key=`, a bearer value, a JWT…). The layers the service itself reads (post-call
+// actions, MCP, conferencing) are judged by name only, so a URL it calls is kept as given.
 import type { Secrets } from '../../app/secrets.js';
 import { badRequest } from '../../app/http/errors.js';
-import { holdsSecret } from './secret-names.js';
+import { looksLikeCredential } from '../../app/log.js';
+import { fieldHoldsSecret } from './secret-names.js';
 
 export const SECRET_MASK = '********';
 type Layers = Record<string, unknown>;
@@ -24,13 +28,20 @@ function sealString(v: string, kept: unknown, secrets: Secrets, at: string): str
   return secrets.encrypt(v);
 }
 
+const NAME_ONLY_LAYERS = new Set(['post_call_actions', 'mcp', 'conferencing']);
+const judgedByShape = (layer: string) => !NAME_ONLY_LAYERS.has(layer);
+
 /** `inSecret`: below a field named like a secret (`credentials: {...}`), where every string is one. */
-function seal(value: unknown, previous: unknown, secrets: Secrets, path: string, inSecret: boolean): unknown {
+function seal(value: unknown, previous: unknown, secrets: Secrets, path: string, inSecret: boolean, byShape: boolean): unknown {
   if (Array.isArray(value)) {
     return value.map((v, i) => {
       const prev = Array.isArray(previous) ? previous[i] : undefined;
-      if (inSecret && typeof v === 'string') return { [ENCRYPTED]: sealString(v, isSealedValue(prev) ? prev[ENCRYPTED] : undefined, secrets, `${path}.${i}`) };
-      return seal(v, prev, secrets, `${path}.${i}`, inSecret);
+      const sealed = isSealedValue(prev) ? prev[ENCRYPTED] : undefined;
+      // The mask sent back for a string sealed by its shape keeps it too.
+      if (typeof v === 'string' && (inSecret || (byShape && looksLikeCredential(v)) || (v === SECRET_MASK && sealed !== undefined))) {
+        return { [ENCRYPTED]: sealString(v, sealed, secrets, `${path}.${i}`) };
+      }
+      return seal(v, prev, secrets, `${path}.${i}`, inSecret, byShape);
     });
   }
   if (!isObject(value)) return value;
@@ -39,9 +50,10 @@ function seal(value: unknown, previous: unknown, secrets: Secrets, path: string,
   for (const [key, v] of Object.entries(value)) {
     const at = `${path}.${key}`;
     if (isSealedField(key)) throw badRequest(`${at} cannot be set${key.length > ENCRYPTED.length ? `; send ${key.slice(0, -ENCRYPTED.length)}` : ''}`);
-    const secret = inSecret || holdsSecret(key, v);
+    const resent = v === SECRET_MASK && typeof prev?.[key + ENCRYPTED] === 'string';
+    const secret = inSecret || resent || fieldHoldsSecret(value, key, byShape);
     if (!secret || typeof v !== 'string') {
-      if (v !== undefined && v !== null) out[key] = seal(v, prev?.[key], secrets, at, secret);
+      if (v !== undefined && v !== null) out[key] = seal(v, prev?.[key], secrets, at, secret, byShape);
       else if (!secret) out[key] = v;
       continue;
     }
@@ -50,16 +62,16 @@ function seal(value: unknown, previous: unknown, secrets: Secrets, path: string,
   return out;
 }
 
-function mask(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(mask);
+function mask(value: unknown, byShape: boolean): unknown {
+  if (Array.isArray(value)) return value.map((v) => (byShape && typeof v === 'string' && looksLikeCredential(v) ? SECRET_MASK : mask(v, byShape)));
   if (isSealedValue(value)) return SECRET_MASK;
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     if (isSealedField(key)) out[key.slice(0, -ENCRYPTED.length)] = SECRET_MASK;
-    // A secret stored before sealing went by pattern: shown masked, never in clear.
-    else if (holdsSecret(key, v)) out[key] = typeof v === 'string' ? SECRET_MASK : redact(v);
-    else out[key] = mask(v);
+    // A secret stored before sealing went by pattern (or by these rules): shown masked, never in clear.
+    else if (fieldHoldsSecret(value, key, byShape)) out[key] = typeof v === 'string' ? SECRET_MASK : redact(v);
+    else out[key] = mask(v, byShape);
   }
   return out;
 }
@@ -75,14 +87,14 @@ function redact(value: unknown): unknown {
 /** Encrypts new secrets, keeps masked ones from `previous` (the stored layers), refuses ciphertext from callers. */
 export function sealLayerSecrets(layers: Layers, previous: Layers | undefined, secrets: Secrets): Layers {
   const out: Layers = {};
-  for (const [name, layer] of Object.entries(layers)) out[name] = seal(layer, previous?.[name], secrets, `layers.${name}`, false);
+  for (const [name, layer] of Object.entries(layers)) out[name] = seal(layer, previous?.[name], secrets, `layers.${name}`, false, judgedByShape(name));
   return out;
 }
 
 /** The layers as shown: stored secrets replaced by the mask. */
 export function maskLayerSecrets(layers: Layers | undefined): Layers {
   const out: Layers = {};
-  for (const [name, layer] of Object.entries(layers ?? {})) out[name] = mask(layer);
+  for (const [name, layer] of Object.entries(layers ?? {})) out[name] = mask(layer, judgedByShape(name));
   return out;
 }
 

@@ -1,11 +1,16 @@
 // Which layer fields hold credentials: by the shape of the name, not a fixed list, so `xi-api-key`,
 // `Ocp-Apim-Subscription-Key`, `private_key`, `clientSecret` or `credentials.*` are caught as well as
 // `api_key`. A name is cut into words (separators and camelCase); it names a secret when one word is
-// a key, token, secret, password or credential word.
+// a key, token, secret, password, credential, connection or signing word. Values are judged too: a
+// `{name, value}` pair (a header list) by its name, and any string by its shape (the log scrubber's `looksLikeCredential`).
+import { looksLikeCredential } from '../../app/log.js';
+
 const SECRET_WORDS = new Set([
   'key', 'keys', 'apikey', 'accesskey', 'privatekey', 'secretkey', 'subscriptionkey', 'accountkey',
-  'token', 'tokens', 'secret', 'secrets', 'password', 'passwords', 'passwd', 'pwd', 'passphrase',
-  'credential', 'credentials', 'authorization', 'cookie', 'signature',
+  'token', 'tokens', 'secret', 'secrets', 'password', 'passwords', 'passwd', 'pwd', 'passphrase', 'pass',
+  'credential', 'credentials', 'authorization', 'auth', 'bearer', 'jwt', 'sas', 'hmac', 'cookie', 'signature',
+  // A connection string or DSN carries its password (`Server=…;Password=…`, `postgres://u:p@h/db`).
+  'connection', 'connectionstring', 'connstr', 'dsn',
 ]);
 
 export function nameWords(name: string): string[] {
@@ -28,4 +33,22 @@ export function isSecretName(name: string): boolean {
  */
 export function holdsSecret(name: string, value: unknown): boolean {
   return isSecretName(name) && (typeof value === 'string' || (typeof value === 'object' && value !== null));
+}
+
+/** The fields of a `{name|key|header, value}` pair hold a secret when the name it gives is one (`{name: "X-Auth", value}`). */
+export function pairNamesSecret(object: Record<string, unknown>): boolean {
+  const named = object.name ?? object.key ?? object.header;
+  return typeof named === 'string' && 'value' in object && isSecretName(named);
+}
+
+/**
+ * Whether the field `key` of `object` holds a credential: by its name, by the name its pair gives, or
+ * (when `byShape`) by the shape of its string (a URL with `user:pass@` or `?key=`, a bearer value, a JWT,
+ * a connection string's `Password=`).
+ */
+export function fieldHoldsSecret(object: Record<string, unknown>, key: string, byShape: boolean): boolean {
+  const value = object[key];
+  if (holdsSecret(key, value)) return true;
+  if (key === 'value' && pairNamesSecret(object) && (typeof value === 'string' || (typeof value === 'object' && value !== null))) return true;
+  return byShape && typeof value === 'string' && looksLikeCredential(value);
 }

@@ -5,43 +5,20 @@
 // this user, writable by no one else, and hash to what the build recorded; otherwise it is built again.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../../app/log.js';
 import { packageRoot } from '../../../app/package-root.js';
+import { servicePrivateFolder } from '../../../platform/files/private-folder.js';
 
 // In a checkout it sits beside this file; the build copies it next to the compiled service (@palkit/server's dist/).
 const SOURCES = ['live/engines/espeak/palkit-espeak.c', 'dist/palkit-espeak.c'].map((p) => join(packageRoot, p));
 
 const uid = (): number | null => (typeof process.getuid === 'function' ? process.getuid() : null);
 
-/** A folder only this user can enter: made with mode 0700, or checked to be one (not a link, ours, no group or other access). */
-export function privateFolder(path: string): boolean {
-  try {
-    mkdirSync(path, { recursive: true, mode: 0o700 });
-    const stat = lstatSync(path);
-    if (!stat.isDirectory() || (uid() !== null && stat.uid !== uid())) return false;
-    if ((stat.mode & 0o077) !== 0) chmodSync(path, 0o700);
-    return (lstatSync(path).mode & 0o077) === 0;
-  } catch {
-    return false;
-  }
-}
-
 /** The bridge's folder: `voice` under PALKIT_DATA, or a private folder in the temp folder for an in-memory service. */
 export function bridgeFolder(dataDir: string, log: Logger): string | null {
-  const shared = dataDir === 'memory' ? join(tmpdir(), `palkit-${uid() ?? 'user'}`) : null;
-  const preferred = join(shared ?? dataDir, 'voice');
-  // In the shared temp folder the parent must be private too, or its owner could swap `voice` for another folder.
-  if ((shared === null || privateFolder(shared)) && privateFolder(preferred)) return preferred;
-  // Someone else owns the expected folder (or it is a link): a fresh one that nobody can have prepared.
-  log.error('the voice bridge folder is not private to this user; a new one is used', { folder: preferred });
-  try {
-    return mkdtempSync(join(tmpdir(), 'palkit-voice-'));
-  } catch {
-    return null;
-  }
+  return servicePrivateFolder(dataDir, 'voice', log);
 }
 
 function sha256(bytes: Buffer): string {

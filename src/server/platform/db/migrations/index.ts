@@ -25,6 +25,7 @@ import * as recordings from './0992_recordings.js';
 import * as roomHolders from './0993_room_holders.js';
 import * as transcriptInterrupted from './0994_transcript_interrupted.js';
 import * as turnLatencies from './0995_turn_latencies.js';
+import * as deploymentVisitorTokens from './0996_deployment_visitor_tokens.js';
 
 export const migrations: Record<string, PalkitMigration> = {
   '0001_core': core,
@@ -50,4 +51,5 @@ export const migrations: Record<string, PalkitMigration> = {
   '0993_room_holders': roomHolders,
   '0994_transcript_interrupted': transcriptInterrupted,
   '0995_turn_latencies': turnLatencies,
+  '0996_deployment_visitor_tokens': deploymentVisitorTokens,
 };

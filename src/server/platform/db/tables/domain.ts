@@ -55,6 +55,8 @@ export interface DomainTables {
     status: Generated<'draft' | 'active' | 'inactive'>;
     name: Generated<string>;
     password_hash: string | null;
+    /** Write-only: signs the visitor tokens of public starts (secrets.encrypt). */
+    visitor_token_secret_encrypted: Generated<string | null>;
     customization: Json<Record<string, unknown>>;
     limits: Json<Record<string, unknown>>;
     allowed_origins: Json<string[]>;

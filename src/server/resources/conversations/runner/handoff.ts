@@ -14,7 +14,8 @@ import { createBotToken } from '../../../providers/conferencing/daily.js';
 import { scheduleRunnerJoinDeadline } from '../../../providers/conferencing/daily-deadlines.js';
 import { signRunnerToken } from './conversation-token.js';
 import type { RunnerHandoff } from './routes.js';
-import { holdsSecret } from '../../pals/secret-names.js';
+import { fieldHoldsSecret } from '../../pals/secret-names.js';
+import { looksLikeCredential } from '../../../app/log.js';
 
 export const RUNNER_TIMEOUT_MS = 6_000;
 /** Why a refused handoff ends the conversation: the room is fine, starting the PAL failed. */
@@ -32,9 +33,9 @@ export const botUserId = (palId: string) => `pal_${palId}`;
 /** Layers without anything secret: no ciphertext (`*_encrypted`) and nothing named like a secret (`secret-names.ts`). */
 export function publicLayers(layers: unknown): Record<string, unknown> {
   const strip = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.filter((x) => !(isRecord(x) && '_encrypted' in x)).map(strip);
+    if (Array.isArray(v)) return v.filter((x) => !(isRecord(x) && '_encrypted' in x) && !(typeof x === 'string' && looksLikeCredential(x))).map(strip);
     if (!isRecord(v)) return v;
-    return Object.fromEntries(Object.entries(v).filter(([k, x]) => !k.endsWith('_encrypted') && !holdsSecret(k, x)).map(([k, x]) => [k, strip(x)]));
+    return Object.fromEntries(Object.entries(v).filter(([k]) => !k.endsWith('_encrypted') && !fieldHoldsSecret(v, k, true)).map(([k, x]) => [k, strip(x)]));
   };
   return isRecord(layers) ? (strip(layers) as Record<string, unknown>) : {};
 }
