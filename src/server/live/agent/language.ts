@@ -26,6 +26,16 @@ export function conversationLanguages(conv: Pick<LiveConversation, 'properties' 
 }
 
 /**
+ * The tag the voice speaks `lang` with: the conversation's own tag for it when that names a region or
+ * script (`pt-BR`, `en-GB`: the engine picks that region's voice where it has one), else `lang` itself.
+ */
+export function voiceTag(conv: Pick<LiveConversation, 'properties' | 'pal'>, lang: string): string {
+  const own = tags(conv.properties.languages);
+  const listed = own.length ? own : tags(conv.pal.definition.languages);
+  return listed.find((tag) => primaryLanguage(tag) === primaryLanguage(lang)) ?? lang;
+}
+
+/**
  * The language to reply in: the listed language the visitor's words are in when they are clearly in
  * one (a stop-word count), otherwise the conversation's default (its first language).
  */

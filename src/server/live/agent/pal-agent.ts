@@ -19,7 +19,7 @@ import { msPerWord, Speaker, type ReplyStage, type SpeechSource } from '../speec
 import { faceMediaUrl } from '../../resources/faces/media-url.js';
 import { EchoAudioStream } from '../speech/echo-audio.js';
 import { PalHearing, type HearingPort } from './hearing.js';
-import { conversationLanguages, replyLanguage } from './language.js';
+import { conversationLanguages, replyLanguage, voiceTag } from './language.js';
 import { PalVoice, type AudioOut } from '../speech/voice.js';
 import { earsFor, synthesizerFor } from '../engines/voice-engine.js';
 import { appendTranscriptEntry, roundSeconds } from '../room/transcript-store.js';
@@ -98,7 +98,7 @@ export class PalAgent {
         mark: (stage, ids) => this.mark(stage, ids.inferenceId),
       },
       this.voice,
-      (language) => ({ language: language ?? this.language, rate: deps.config.room.wordsPerMinute, ...providerVoice(conv) }),
+      (language) => ({ language: voiceTag(conv, language ?? this.language), rate: deps.config.room.wordsPerMinute, ...providerVoice(conv) }),
       () => deps.clock.now(),
       async (_utterance, result) => {
         if (!result.text) return;
