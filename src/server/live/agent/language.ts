@@ -4,8 +4,10 @@
 // (greeting, fallbacks, refusal, disclosure …) in each language it can speak.
 import type { LiveConversation } from '../room/live-conversation.js';
 import { LINES, type PalLines } from './pal-lines.js';
+import { CARD_LINES, type CardLines } from './pal-card-lines.js';
 
 export type { PalLines } from './pal-lines.js';
+export type { CardLines } from './pal-card-lines.js';
 
 /** A primary BCP-47 subtag ('de' for 'de-CH'), lower-cased; '' when the value is not a tag. */
 export function primaryLanguage(tag: string): string {
@@ -120,6 +122,9 @@ const SAME_AS: Record<string, string> = { no: 'nb' };
 /** The primary languages the PAL has its own lines in (and so can be asked to speak). */
 export const spokenLanguages: readonly string[] = [...Object.keys(LINES), ...Object.keys(SAME_AS)];
 
+// A language the PAL speaks has its card lines too (checked once at load, like the tags).
+for (const lang of Object.keys(LINES)) if (!CARD_LINES[lang]) throw new Error(`language ${lang} has no card lines`);
+
 /** The PAL's lines in `lang` (English when the PAL has none in that language; the API refuses such languages). */
 export function palLines(lang: string): PalLines {
   const primary = primaryLanguage(lang);
@@ -129,6 +134,13 @@ export function palLines(lang: string): PalLines {
 /** One of the PAL's lines in `lang`, with `{name}`/`{topics}` filled in. */
 export function palLine(lang: string, key: Exclude<keyof PalLines, 'leadIns'>, vars: Record<string, string> = {}): string {
   return palLines(lang)[key].replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? '');
+}
+
+/** A Magic Canvas card's line or text in `lang`, with its `{…}` filled in (pal-card-lines.ts). */
+export function cardLine(lang: string, key: keyof CardLines, vars: Record<string, string> = {}): string {
+  const primary = primaryLanguage(lang);
+  const lines = CARD_LINES[SAME_AS[primary] ?? primary] ?? CARD_LINES.en!;
+  return lines[key].replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? '');
 }
 
 /** "a, b and c" in `lang`. */
