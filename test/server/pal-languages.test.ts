@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { supportedLanguages } from '../../src/server/resources/pals/languages.js';
 import { palLine, palLines, primaryLanguage } from '../../src/server/live/agent/language.js';
-import { EspeakSynthesizer } from '../../src/server/live/engines/espeak.js';
+import { EspeakSynthesizer, espeakVoice } from '../../src/server/live/engines/espeak.js';
 import { insertConversation, insertFace, insertPal, RoomClient } from '../helpers/live-fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -68,6 +68,48 @@ describe('the languages a PAL speaks', () => {
     const conv = await t.api('POST', '/v2/conversations', { pal_id: pal, properties: { languages: ['fil'] } });
     assert.equal(conv.status, 400, JSON.stringify(conv.body));
     assert.match(conv.body.error, /properties\.languages: 'fil' is not a supported language; supported: /);
+  });
+
+  it('a regional or script tag is accepted when its language is supported, and stored as BCP 47 spells it (issue 35)', async () => {
+    const pal = await t.api('POST', '/v2/pals', { pal_name: 'Nora', system_prompt: 'Hi.', default_face_id: face, languages: ['nb-NO', 'pt_br', 'zh-Hans-CN', 'de-CH-1996'] });
+    assert.equal(pal.status, 200, JSON.stringify(pal.body));
+    assert.deepEqual(pal.body.languages, ['nb-NO', 'pt-BR', 'zh-Hans-CN', 'de-CH-1996']);
+    const conv = await t.api('POST', '/v2/conversations', { pal_id: pal.body.pal_id, properties: { languages: ['it-IT', 'fr-CA'] } });
+    assert.equal(conv.status, 200, JSON.stringify(conv.body));
+    // Traditional Chinese is not what the Chinese lines are written in; Nynorsk and Filipino are not spoken.
+    for (const tag of ['zh-TW', 'zh-Hant', 'nn-NO', 'fil-PH']) {
+      const r = await t.api('POST', '/v2/pals', { pal_name: 'Nora', system_prompt: 'Hi.', default_face_id: face, languages: [tag] });
+      assert.equal(r.status, 400, `${tag}: ${JSON.stringify(r.body)}`);
+      assert.match(r.body.error, new RegExp(`'${tag}' is not a supported language; supported: .*\\bnb\\b.*e\\.g\\. .*fr-CA`));
+    }
+  });
+
+  it("a region's own voice where eSpeak has one (en-GB, pt-BR, es-MX, fr-BE), its language's voice elsewhere", async () => {
+    const expected: Record<string, string> = {
+      'en-GB': 'en', 'en-US': 'en-us', en: 'en-us', 'pt-BR': 'pt-br', pt: 'pt', 'es-MX': 'es-419', 'es-419': 'es-419', es: 'es',
+      'fr-BE': 'fr-be', 'fr-CA': 'fr', 'nb-NO': 'nb', 'zh-Hans-CN': 'cmn', 'de-CH': 'de',
+    };
+    const voice = new EspeakSynthesizer(t.service.deps.log);
+    try {
+      for (const [language, name] of Object.entries(expected)) {
+        assert.equal(espeakVoice({ language }), name, language);
+        const stream = await voice.synthesize('Hola, hello.', { language, rate: 300 }, new AbortController().signal);
+        let samples = 0;
+        for await (const e of stream.events) if (e.type === 'audio') samples += e.samples.length;
+        assert.ok(samples > 1000, `${language}: ${samples} samples`);
+      }
+    } finally {
+      voice.close?.();
+    }
+  });
+
+  it('a PAL set to nb-NO greets in Norwegian in a live room', async () => {
+    const pal = await insertPal(t, { name: 'Nora', definition: { languages: ['nb-NO'] } });
+    const room = await insertConversation(t, { palId: pal, customGreeting: null });
+    const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
+    const greeting = await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica');
+    assert.equal(greeting.properties.speech, 'Hei, jeg heter Nora. Hvordan kan jeg hjelpe deg i dag?');
+    client.close();
   });
 
   it('a Swedish PAL greets in Swedish in a live room', async () => {

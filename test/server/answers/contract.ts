@@ -1,6 +1,8 @@
 // The contract of the PAL's answers without a language model, as a readable list: a small knowledge
 // base (a bike shop's FAQ, as in the demo), and questions of three kinds —
 //   fact:      the knowledge answers it; the reply must contain `says` (and not `notSays`), in ≤ 2 sentences;
+//              every fact is asked in three phrasings: the FAQ's words, and visitors' own (other
+//              inflections, a verb for a noun, "pay extra" for "at no charge", a synonym);
 //   near-miss: close to something known but not covered ("e-bikes" when only bikes are sold);
 //   outside:   nothing in the knowledge is about it.
 // A near-miss or outside question must get the honest "not sure" line, never the nearest fact.
@@ -27,7 +29,10 @@ Test rides are free at our Lisbon and Porto stores, Monday to Saturday from 10:0
 You can return an unridden bike within 30 days for a full refund. Frames carry a lifetime warranty; components carry two years.
 
 ## Financing
-Pay in 3, 6 or 12 monthly instalments with no interest on bikes over 900 euros.`,
+Pay in 3, 6 or 12 monthly instalments with no interest on bikes over 900 euros.
+
+## Lights
+Every bike ships with front and rear lights at no charge.`,
 };
 
 export type Case =
@@ -35,19 +40,31 @@ export type Case =
   | { kind: 'near-miss'; ask: string }
   | { kind: 'outside'; ask: string };
 
+/** A fact of the knowledge and three ways visitors ask for it. */
+export interface Fact {
+  says: RegExp;
+  notSays?: RegExp;
+  asks: [string, string, string];
+}
+
+export const FACTS: Fact[] = [
+  { says: /3 to 5 working days/, asks: ['How long does delivery take?', 'How many days until my bike is delivered?', 'How quickly do you deliver?'] },
+  { says: /29 euros/, asks: ['How much does shipping cost?', 'What is the delivery fee?', 'Do I have to pay extra for delivery?'] },
+  { says: /95% assembled/, asks: ['Do the bikes come assembled?', 'Will I need to assemble the bike myself?', 'Is the bike delivered fully assembled?'] },
+  { says: /S, M, L and XL/, asks: ['Which sizes does the Trail 29 come in?', 'What sizes is the Trail 29 made in?', 'In which size can I get a Trail 29?'] },
+  { says: /\bL\b/, notSays: /160 to 170|\bXL\b|\bM\b/, asks: ["I'm 185 cm tall, which frame size should I get?", 'What frame size for a rider of 185 cm?', 'My height is 185 cm, which size fits?'] },
+  { says: /\bS\b/, notSays: /180 to 190|\bXL\b/, asks: ['I am 165 cm, what size fits me?', 'Which size for someone who is 165 cm tall?', 'What size should a 165 cm rider choose?'] },
+  { says: /Lisbon and Porto/, asks: ['Where can I do a test ride?', 'Where can I try a bike before buying?', 'Which stores offer test rides?'] },
+  { says: /30 days/, asks: ['Can I return my bike?', 'Is it possible to get a refund?', 'What is your returns policy?'] },
+  { says: /lifetime warranty/, asks: ['What warranty do the frames have?', 'Is there a guarantee on the frame?', 'How long is the frame warranty?'] },
+  { says: /instalments/, asks: ['Can I pay in instalments?', 'Do you offer monthly payments?', 'Is financing available?'] },
+  { says: /gravel bikes/, asks: ['Do you sell gravel bikes?', 'Can I buy a gravel bike from you?', 'Are gravel bikes something you sell?'] },
+  { says: /lights at no charge/, asks: ['Do the lights cost extra?', 'Will I be charged for the lights?', 'Are lights included for free?'] },
+];
+
 export const CASES: Case[] = [
   // Facts: asked as the FAQ puts it, and in other words.
-  { kind: 'fact', ask: 'How long does delivery take?', says: /3 to 5 working days/ },
-  { kind: 'fact', ask: 'How much does shipping cost?', says: /29 euros/ },
-  { kind: 'fact', ask: 'Do the bikes come assembled?', says: /95% assembled/ },
-  { kind: 'fact', ask: 'Which sizes does the Trail 29 come in?', says: /S, M, L and XL/ },
-  { kind: 'fact', ask: "I'm 185 cm tall, which frame size should I get?", says: /\bL\b/, notSays: /160 to 170|\bXL\b|\bM\b/ },
-  { kind: 'fact', ask: 'I am 165 cm, what size fits me?', says: /\bS\b/, notSays: /180 to 190|\bXL\b/ },
-  { kind: 'fact', ask: 'Where can I do a test ride?', says: /Lisbon and Porto/ },
-  { kind: 'fact', ask: 'Can I return my bike?', says: /30 days/ },
-  { kind: 'fact', ask: 'What warranty do the frames have?', says: /lifetime warranty/ },
-  { kind: 'fact', ask: 'Can I pay in instalments?', says: /instalments/ },
-  { kind: 'fact', ask: 'Do you sell gravel bikes?', says: /gravel bikes/ },
+  ...FACTS.flatMap((f): Case[] => f.asks.map((ask) => ({ kind: 'fact', ask, says: f.says, ...(f.notSays ? { notSays: f.notSays } : {}) }))),
 
   // Near-misses: the nearest fact would read as a yes.
   { kind: 'near-miss', ask: 'Do you sell e-bikes?' },

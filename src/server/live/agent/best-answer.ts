@@ -1,11 +1,13 @@
 // The sentence or two of what the PAL knows that answer a question, for replies without a language
 // model: passages split into sentences (headings, list markers, titles and navigation crumbs dropped),
-// each scored by the question's terms (lightly stemmed, rarer terms weigh more), by the heading or FAQ
+// each scored by the question's terms (stemmed in the reply language, common phrasings of one meaning
+// counted as one, rarer terms weigh more), by the heading or FAQ
 // question it sits under, and by what the question asks for (a duration, a place, a price).
 
 import { splitSentences } from '../../platform/text/sentences.js';
 import { asksPastKnowledge } from './near-miss.js';
 import { rowFor } from './ranges.js';
+import { paraphrased, stemmerFor, SYNONYM_GROUPS } from './stems.js';
 
 export interface Source {
   text: string;
@@ -56,28 +58,33 @@ export function stem(word: string): string {
 }
 
 // Words that carry no topic of their own in a question; their absence from the knowledge says nothing.
-const FILLER = new Set<string>(
-  'actually really exactly maybe perhaps still already usually generally normally currently ever again else anything something everything information info details detail method methods option options kind sort type types question questions guys hey okay hello thanks please send back find look looking'.split(' ').map(stem),
-);
+const FILLER_WORDS = 'actually really exactly maybe perhaps still already usually generally normally currently ever again else anything something everything information info details detail method methods option options kind sort type types question questions guys hey okay hello thanks please send back find look looking someone somebody anyone anybody person people myself yourself'.split(' ');
 
-// Words a visitor uses for what the knowledge names otherwise: each counts as the first of its group.
-const SYNONYMS: string[][] = [
-  ['delivery', 'deliver', 'delivered', 'shipping', 'ship', 'shipment', 'postage', 'dispatch'],
-  ['cost', 'price', 'fee', 'pricing'],
-  ['store', 'shop', 'showroom'],
-  ['return', 'refund'],
-  ['warranty', 'guarantee'],
-  ['weight', 'heavy', 'weigh'],
-  ['lieferung', 'versand', 'liefer'],
-  ['rad', 'fahrrad', 'räder', 'fahrräder'],
-  ['laden', 'geschäft', 'filiale'],
-].map((group) => group.map(stem));
-const canonical = new Map<string, string>(SYNONYMS.flatMap((group) => group.map((w) => [w, group[0]!] as [string, string])));
+/** How one language's words are compared: its stemmer, its synonym groups and filler words as stems. */
+interface Lexicon {
+  stem(word: string): string;
+  canonical: Map<string, string>;
+  filler: Set<string>;
+}
+const lexicons = new Map<string, Lexicon>();
+
+function lexicon(lang: string): Lexicon {
+  let lex = lexicons.get(lang);
+  if (!lex) {
+    const snow = stemmerFor(lang);
+    // Snowball's stem, then the old suffix cut for what it leaves (a German word in an English text).
+    const stemOf = (word: string) => stem(snow(word.toLowerCase()));
+    const canonical = new Map<string, string>(SYNONYM_GROUPS.flatMap((group) => group.map((w) => [stemOf(w), stemOf(group[0]!)] as [string, string])));
+    lex = { stem: stemOf, canonical, filler: new Set(FILLER_WORDS.map(stemOf)) };
+    lexicons.set(lang, lex);
+  }
+  return lex;
+}
 
 /** A word's stem, or the stem of the word its synonym group counts as. */
-function termOfWord(word: string): string {
-  const s = stem(word);
-  return canonical.get(s) ?? s;
+function termOfWord(word: string, lex: Lexicon): string {
+  const s = lex.stem(word);
+  return lex.canonical.get(s) ?? s;
 }
 
 /**
@@ -91,9 +98,20 @@ function wordsOf(text: string): string[] {
   });
 }
 
-/** The topic terms of a text, stemmed. */
-export function terms(text: string): string[] {
-  return wordsOf(text).filter((w) => (w.length >= 3 || /\d/.test(w)) && !STOP.has(w)).map(termOfWord);
+// The knowledge's sentences are read again for every question: their terms are kept (a bounded cache).
+const TERMS_CACHE_SIZE = 5000;
+const termsCache = new Map<string, string[]>();
+
+/** The topic terms of a text in `lang`, its common phrasings rewritten (stems.ts), stemmed. */
+export function terms(text: string, lang = 'en'): string[] {
+  const key = `${lang}\u0000${text}`;
+  const cached = termsCache.get(key);
+  if (cached) return cached;
+  const lex = lexicon(lang);
+  const found = wordsOf(paraphrased(text)).filter((w) => (w.length >= 3 || /\d/.test(w)) && !STOP.has(w)).map((w) => termOfWord(w, lex));
+  if (termsCache.size >= TERMS_CACHE_SIZE) termsCache.clear();
+  termsCache.set(key, found);
+  return found;
 }
 
 /** Two stems match when equal, or one begins the other and is long enough (Liefer- in Lieferzeit). */
@@ -159,14 +177,14 @@ function words(text: string): number {
  * The sentences of a source with the heading or question each sits under. `prose`: every line is
  * meant as a statement (a memory, the context), none is a title.
  */
-function sentencesOf(text: string, source: number, prose: boolean): Sentence[] {
+function sentencesOf(text: string, source: number, prose: boolean, lang: string): Sentence[] {
   const out: Sentence[] = [];
   let under: string[] = [];
   for (const paragraph of text.split(/\n\s*\n/)) {
     const lines = paragraph.split('\n').map((l) => l.trim()).filter(Boolean);
     for (const raw of lines) {
       if (/^#{1,6}\s/.test(raw)) {
-        under = terms(raw.replace(/^#+\s*/, ''));
+        under = terms(raw.replace(/^#+\s*/, ''), lang);
         continue;
       }
       const isBullet = BULLET.test(raw);
@@ -178,18 +196,18 @@ function sentencesOf(text: string, source: number, prose: boolean): Sentence[] {
       const fact = isBullet && /^[^:]{2,30}:\s*\S/.test(line);
       // A title or heading: short, no sentence end. It says what the sentences below are about.
       if (!prose && !fact && !ENDS_SENTENCE.test(line) && (words(line) < 6 || (!isBullet && words(line) < 9 && /^\p{Lu}/u.test(line) && !/[,;:]/.test(line)))) {
-        under = terms(line);
+        under = terms(line, lang);
         continue;
       }
       for (const s of splitSentences(line)) {
         // An FAQ question is not an answer; it says what the next sentences answer.
         if (/[?？]["'”’)]?$/u.test(s)) {
-          under = terms(s);
+          under = terms(s, lang);
           continue;
         }
         if (words(s) < (fact || prose ? 2 : 3) && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(s)) continue;
         const sentence = ENDS_SENTENCE.test(s) ? s : `${s.replace(/[,;:\s]+$/, '')}.`;
-        out.push({ text: sentence, terms: terms(sentence), under, source, index: out.length });
+        out.push({ text: sentence, terms: terms(sentence, lang), under, source, index: out.length });
       }
     }
   }
@@ -202,8 +220,9 @@ function sentencesOf(text: string, source: number, prose: boolean): Sentence[] {
  */
 export function bestAnswer(question: string, sources: Source[], options: { maxChars?: number; lang?: string } = {}): Picked | null {
   const maxChars = options.maxChars ?? 300;
-  const asked = [...new Set(terms(question))];
-  const sentences = sources.flatMap((s, i) => sentencesOf(s.text, i, s.kind === 'memory' || s.kind === 'context'));
+  const lang = options.lang ?? 'en';
+  const asked = [...new Set(terms(question, lang))];
+  const sentences = sources.flatMap((s, i) => sentencesOf(s.text, i, s.kind === 'memory' || s.kind === 'context', lang));
   if (!sentences.length) return null;
   const wants = ASKS.filter((a) => a.question.test(question));
   const givesNumber = /\d/.test(question);
@@ -237,26 +256,26 @@ export function bestAnswer(question: string, sources: Source[], options: { maxCh
   const total = asked.reduce((n, t) => n + weight(t), 0);
   if (best.own < Math.min(1.2, total * 0.34)) return null;
   // The question names something the knowledge never does, next to what it knows: not an answer.
-  const missing = new Set(asked.filter((t) => df.get(t) === 0 && !/\d/.test(t) && !FILLER.has(t)));
+  const missing = new Set(asked.filter((t) => df.get(t) === 0 && !/\d/.test(t) && !lexicon(lang).filler.has(t)));
   const covered = asked.filter((t) => (df.get(t) ?? 0) > 0);
-  if (asksPastKnowledge({ question, missing, covered, termOf: (w) => terms(w)[0], lang: options.lang })) return null;
+  if (asksPastKnowledge({ question, missing, covered, termOf: (w) => terms(w, lang)[0], lang })) return null;
 
   // A table of ranges read for one number: only the row that holds it (185 cm → the L row).
   const row = rowFor(question, best.s.text);
   if (row) return { text: row, score: best.score, kind: sources[best.s.source]?.kind ?? 'passage' };
   let text = best.s.text.length > maxChars ? shorten(best.s.text, maxChars) : best.s.text;
   const next = sentences.find((x) => x.source === best.s.source && x.index === best.s.index + 1);
-  if (next && next.under === best.s.under && text.length + 1 + next.text.length <= maxChars && continues(next.text, asked)) text = `${text} ${next.text}`;
+  if (next && next.under === best.s.under && text.length + 1 + next.text.length <= maxChars && continues(next.text, asked, lang)) text = `${text} ${next.text}`;
   return { text, score: best.score, kind: sources[best.s.source]?.kind ?? 'passage' };
 }
 
 // A sentence that leans on the one before it.
 const CONTINUES = /^(?:this|that|it|they|these|those|if|however|but|so|also|otherwise|in that case|then|you can|we|dies|das|sie|es|wenn|falls|dann|aber|jedoch|außerdem|auch|ce|cela|si|mais|ensuite|esto|eso|si|pero|también|questo|se|ma|anche|isso|isto|se|mas|também|dit|dat|als|maar|ook)\b/iu;
 
-function continues(text: string, asked: string[]): boolean {
+function continues(text: string, asked: string[], lang: string): boolean {
   if (text.length > 160) return false;
   if (CONTINUES.test(text)) return true;
-  const own = terms(text);
+  const own = terms(text, lang);
   return asked.some((t) => own.some((x) => matches(x, t)));
 }
 

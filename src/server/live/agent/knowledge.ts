@@ -45,7 +45,7 @@ export async function recall(deps: ServiceDeps, conv: LiveConversation, query: s
 
 /** A reply built only from what the PAL knows (no language model), in `lang`: the sentence or two that answer. */
 export function answerFromKnowledge(query: string, known: Recall, context: string | null, lang = 'en'): string {
-  const talk = smallTalk(query);
+  const talk = smallTalk(query, lang);
   if (talk) return palLine(lang, talk);
   const sources: Source[] = [
     // Retrieval's order counts a little: the best passage wins a tie.

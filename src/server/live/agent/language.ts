@@ -4,8 +4,10 @@
 // (greeting, fallbacks, refusal, disclosure …) in each language it can speak.
 import type { LiveConversation } from '../room/live-conversation.js';
 import { LINES, type PalLines } from './pal-lines.js';
+import { CARD_LINES, type CardLines } from './pal-card-lines.js';
 
 export type { PalLines } from './pal-lines.js';
+export type { CardLines } from './pal-card-lines.js';
 
 /** A primary BCP-47 subtag ('de' for 'de-CH'), lower-cased; '' when the value is not a tag. */
 export function primaryLanguage(tag: string): string {
@@ -23,6 +25,16 @@ export function conversationLanguages(conv: Pick<LiveConversation, 'properties' 
   const own = tags(conv.properties.languages).map(primaryLanguage).filter(Boolean);
   const list = own.length ? own : tags(conv.pal.definition.languages).map(primaryLanguage).filter(Boolean);
   return list.length ? [...new Set(list)] : ['en'];
+}
+
+/**
+ * The tag the voice speaks `lang` with: the conversation's own tag for it when that names a region or
+ * script (`pt-BR`, `en-GB`: the engine picks that region's voice where it has one), else `lang` itself.
+ */
+export function voiceTag(conv: Pick<LiveConversation, 'properties' | 'pal'>, lang: string): string {
+  const own = tags(conv.properties.languages);
+  const listed = own.length ? own : tags(conv.pal.definition.languages);
+  return listed.find((tag) => primaryLanguage(tag) === primaryLanguage(lang)) ?? lang;
 }
 
 /**
@@ -46,12 +58,25 @@ const MARKERS: Record<string, string> = {
   pt: 'o a os as um uma é são era como que quando onde por quem qual pode posso você seu eu meu me isto e ou com para tem olá obrigado obrigada sim não quanto quantos do da não',
   nl: 'de het een is zijn was hoe wat wanneer waar waarom wie welke kan kunt kunnen u jij je uw ik mijn mij dit dat en of met voor heeft hallo hoi bedankt dank alstublieft ja nee lang veel niet',
   ja: '',
+  sv: 'och är hur vad när var varför vem vilken kan du ni jag min mig det den en ett att med för har hej tack ja nej inte också finns',
+  da: 'og er hvordan hvad hvornår hvor hvorfor hvem hvilken kan du jeg min mig det den en et at med for har hej tak ja nej ikke også findes',
+  nb: 'og er hvordan hva når hvor hvorfor hvem hvilken kan du dere jeg min meg det den en et å med for har hei takk ja nei ikke også finnes',
+  fi: 'ja on ovat miten mitä milloin missä miksi kuka mikä voi voitteko sinä te minä minun se tämä kanssa hei kiitos kyllä ei myös onko paljonko',
+  pl: 'i jest są jak co kiedy gdzie dlaczego kto który może pan pani ja mój to ten z dla ma cześć dziękuję tak nie też czy ile',
+  cs: 'a je jsou jak co kdy kde proč kdo který může vy já můj to ten s pro má ahoj děkuji ano ne také kolik',
+  ru: 'и это как что когда где почему кто какой может вы я мой мне с для есть привет спасибо да нет тоже сколько ли',
+  uk: 'і це як що коли де чому хто який може ви я мій мені з для є привіт дякую так ні також скільки чи',
+  tr: 've bir bu nasıl ne zaman nerede neden kim hangi mi mı mu mü siz ben benim ile için var merhaba teşekkürler evet hayır da de kaç',
+  zh: '',
+  ko: '',
 };
 const markerSets = new Map(Object.entries(MARKERS).map(([k, v]) => [k, new Set(v.split(' ').filter(Boolean))]));
 
 /** The language of `text` among `candidates`, or null when the words do not say clearly. */
 export function detectLanguage(text: string, candidates: readonly string[]): string | null {
   if (candidates.includes('ja') && /[\u3040-\u30ff]/.test(text)) return 'ja';
+  if (candidates.includes('ko') && /\p{Script=Hangul}/u.test(text)) return 'ko';
+  if (candidates.includes('zh') && /\p{Script=Han}/u.test(text) && !/[\u3040-\u30ff]/.test(text)) return 'zh';
   const words = text.toLowerCase().match(/[\p{L}']+/gu) ?? [];
   if (!words.length) return null;
   let best: string | null = null;
@@ -66,6 +91,11 @@ export function detectLanguage(text: string, candidates: readonly string[]): str
     if (lang === 'de' && /[äöüß]/.test(text)) hits += 2;
     if (lang === 'es' && /[ñ¿¡]/.test(text)) hits += 2;
     if (lang === 'fr' && /[çœ]|[àè]\s/.test(text)) hits += 1;
+    if (lang === 'uk' && /[іїєґ]/iu.test(text)) hits += 2;
+    if (lang === 'ru' && /[ыэъё]/iu.test(text)) hits += 2;
+    if (lang === 'tr' && /[ığş]/iu.test(text)) hits += 2;
+    if (lang === 'pl' && /[ąęłńśźż]/iu.test(text)) hits += 2;
+    if (lang === 'cs' && /[ěřůčš]/iu.test(text)) hits += 2;
     if (hits > bestHits) {
       second = bestHits;
       bestHits = hits;
@@ -92,6 +122,9 @@ const SAME_AS: Record<string, string> = { no: 'nb' };
 /** The primary languages the PAL has its own lines in (and so can be asked to speak). */
 export const spokenLanguages: readonly string[] = [...Object.keys(LINES), ...Object.keys(SAME_AS)];
 
+// A language the PAL speaks has its card lines too (checked once at load, like the tags).
+for (const lang of Object.keys(LINES)) if (!CARD_LINES[lang]) throw new Error(`language ${lang} has no card lines`);
+
 /** The PAL's lines in `lang` (English when the PAL has none in that language; the API refuses such languages). */
 export function palLines(lang: string): PalLines {
   const primary = primaryLanguage(lang);
@@ -103,26 +136,79 @@ export function palLine(lang: string, key: Exclude<keyof PalLines, 'leadIns'>, v
   return palLines(lang)[key].replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? '');
 }
 
+/** A Magic Canvas card's line or text in `lang`, with its `{…}` filled in (pal-card-lines.ts). */
+export function cardLine(lang: string, key: keyof CardLines, vars: Record<string, string> = {}): string {
+  const primary = primaryLanguage(lang);
+  const lines = CARD_LINES[SAME_AS[primary] ?? primary] ?? CARD_LINES.en!;
+  return lines[key].replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? '');
+}
+
 /** "a, b and c" in `lang`. */
 export function joinList(items: string[], lang: string): string {
   if (items.length <= 1) return items[0] ?? '';
   return `${items.slice(0, -1).join(', ')} ${palLines(lang).and} ${items[items.length - 1]}`;
 }
 
-// Visitor small talk: a greeting, thanks, goodbye or "how are you" on its own (not a question with one).
-const SMALL_TALK: Array<[Exclude<keyof PalLines, 'leadIns'>, RegExp]> = [
+// Visitor small talk: a greeting, thanks, goodbye or "how are you" on its own (not a question with one),
+// in every language the PAL speaks. Alternatives are grouped by language (en de fr es it pt nl ja, then
+// sv da nb fi pl cs ru uk tr zh ko) so a missing one is easy to see.
+const END = String.raw`[\s!.?,！。？、~]*$`;
+const GREETINGS = [
+  'hi', 'hello', 'hey', 'good (?:morning|afternoon|evening)',
+  'hallo', 'guten (?:tag|morgen|abend)', 'moin', 'servus', 'grüß gott',
+  'bonjour', 'bonsoir', 'salut', 'hola', 'buenos días', 'buenas tardes', 'buenas', 'ciao', 'salve', 'buongiorno', 'buonasera',
+  'olá', 'ola', 'oi', 'bom dia', 'boa tarde', 'hoi', 'goedendag', 'goedemorgen', 'goedemiddag', 'こんにちは', 'おはようございます', 'こんばんは',
+  'hej', 'hejsan', 'tjena', 'god morgon', 'god dag', 'goddag', 'godmorgen', 'hei', 'heisann', 'god morgen',
+  'moi', 'terve', 'huomenta', 'hyvää päivää', 'päivää', 'cześć', 'dzień dobry', 'witam', 'dobry wieczór',
+  'ahoj', 'dobrý den', 'dobré ráno', 'dobrý večer', 'nazdar', 'привет', 'здравствуйте', 'добрый день', 'доброе утро', 'добрый вечер',
+  'привіт', 'вітаю', 'добрий день', 'доброго дня', 'добрий вечір', 'merhaba', 'selam', 'günaydın', 'iyi günler', 'iyi akşamlar',
+  '你好', '您好', '早上好', '晚上好', '안녕하세요', '안녕',
+].join('|');
+const HOW_ARE_YOU = [
+  "how are you(?: doing)?", "how's it going", "how are things",
+  "wie geht(?:'s| es)(?: (?:ihnen|dir))?", 'ça va', 'comment allez-vous', 'comment ça va', 'qué tal', 'cómo estás?', 'cómo le va',
+  'come stai', 'come sta', 'tudo bem', 'como está', 'como vai', 'hoe gaat het(?: met u| met je)?', 'お元気ですか', '元気',
+  'hur mår du', 'hur är läget', 'hur går det', 'hvordan har du det', 'hvordan går det', 'hvordan står det til',
+  'mitä kuuluu', 'miten menee', 'jak się masz', 'jak się pan(?:i)? ma', 'co słychać', 'jak leci', 'jak se máte', 'jak se máš', 'jak se vede',
+  'как (?:у вас )?дела', 'как вы', 'как поживаете', 'як (?:у вас )?справи', 'як ви', 'як ся маєте', 'nasılsınız', 'nasılsın', 'naber', 'ne haber',
+  '你好吗', '您好吗', '最近怎么样', '你怎么样', '您怎么样', '잘 지내세요', '잘 지냈어요', '어떻게 지내세요', '잘 지내',
+].join('|');
+const THANKS = [
+  'thanks?(?: you)?(?: so much| very much| a lot)?', 'thx', 'cheers',
+  'danke(?: schön| sehr)?', 'vielen dank', 'merci(?: beaucoup)?', '(?:muchas )?gracias', 'grazie(?: mille)?', 'obrigad[oa]', 'bedankt', 'dank (?:u|je)(?: wel)?',
+  'ありがとう(?:ございます)?',
+  'tack(?: så mycket)?', 'tusen tack', 'tak(?: for det)?', 'mange tak', 'tusind tak', 'takk(?: for det)?', 'tusen takk', 'mange takk',
+  'kiitos(?: paljon)?', 'dziękuję(?: bardzo)?', 'dzięki', 'děkuji(?: moc)?', 'díky', 'спасибо(?: большое)?', 'благодарю', 'дякую(?: дуже)?', 'спасибі',
+  'teşekkürler', 'teşekkür ederim', 'sağ ?ol(?:un)?', '谢谢(?:你|您)?', '多谢', '感谢', '감사합니다', '고맙습니다', '고마워요',
+].join('|');
+const BYES = [
+  'bye', 'goodbye', 'good bye', 'see you',
+  'tschüss', 'tschüs', 'auf wiedersehen', 'ciao', 'au revoir', 'adiós', 'adios', 'hasta luego', 'arrivederci', 'tchau', 'adeus', 'tot ziens', 'doei', 'さようなら', 'またね',
+  'hej då', 'hejdå', 'adjö', 'farvel', 'ha det(?: bra| godt)?', 'vi ses', 'näkemiin', 'heippa', 'hei hei', 'moikka',
+  'do widzenia', 'do zobaczenia', 'na razie', 'na shledanou', 'nashle', 'до свидания', 'пока', 'до побачення', 'бувай', 'hoşça ?kal(?:ın)?', 'görüşürüz', 'güle güle',
+  '再见', '拜拜', '안녕히 (?:계세요|가세요)', '잘 있어요',
+].join('|');
+const YES_NO = 'yes|yeah|yep|sure|ok(?:ay)?|no|nope|ja|jo|nein|oui|non|sí|si|sì|sim|não|nee|はい|いいえ|tak|nie|nej|kyllä|joo|ei|ano|ne|да|нет|так|ні|evet|hayır|是|好|不|네|아니요';
+
+const SMALL_TALK: Array<[SmallTalk, RegExp]> = [
   // Only yes, no or okay (an answer to a question the PAL no longer has open): ask what next, never repeat the last line.
-  ['ack', /^(?:yes|yeah|yep|sure|ok(?:ay)?|no|nope|ja|jo|nein|oui|non|sí|si|no|sì|sim|não|nee|はい|いいえ|tak|nie|nej|kyllä|ei|ano|ne|да|нет|так|ні|evet|hayır|是|好|不|네|아니요)(?:[,\s]+(?:please|thanks|bitte|danke|merci|gracias|grazie|obrigad[oa]|graag))?[\s!.]*$/iu],
-  ['howAreYou', /^(?:(?:hi|hello|hey|hallo|bonjour|hola|ciao|olá|ola|hoi)[,!.\s]*)?(?:how are you(?: doing)?|how's it going|wie geht(?:'s| es)(?: (?:ihnen|dir))?|ça va|comment allez-vous|comment ça va|qué tal|cómo estás?|como está|come stai|come sta|tudo bem|hoe gaat het(?: met u)?|お元気ですか)[\s?!.]*$/iu],
-  ['thanks', /^(?:(?:ok(?:ay)?|great|super|prima|perfekt|perfect)[,!.\s]+)?(?:thanks?(?: you)?(?: so much| very much| a lot)?|thx|cheers|danke(?: schön| sehr)?|vielen dank|merci(?: beaucoup)?|gracias|muchas gracias|grazie(?: mille)?|obrigad[oa]|bedankt|dank u(?: wel)?|dank je(?: wel)?|ありがとう(?:ございます)?)[\s!.]*$/iu],
-  ['bye', /^(?:(?:ok(?:ay)?|thanks?|danke)[,!.\s]+)?(?:bye|goodbye|good bye|see you|tschüss|tschüs|auf wiedersehen|ciao|au revoir|adiós|adios|hasta luego|arrivederci|tchau|adeus|tot ziens|doei|さようなら)[\s!.]*$/iu],
-  ['hello', /^(?:hi|hello|hey|hallo|guten (?:tag|morgen|abend)|moin|servus|grüß gott|bonjour|bonsoir|salut|hola|buenos días|buenas tardes|ciao|salve|buongiorno|olá|ola|bom dia|boa tarde|hoi|goedendag|goedemorgen|good (?:morning|afternoon|evening)|こんにちは)(?:\s+(?:there|zusammen|ava|\p{L}+))?[\s!.,]*$/iu],
+  ['ack', new RegExp(`^(?:${YES_NO})(?:[,\\s]+(?:please|thanks|bitte|danke|merci|gracias|grazie|obrigad[oa]|graag|proszę|prosím|пожалуйста|будь ласка))?${END}`, 'iu')],
+  ['howAreYou', new RegExp(`^(?:(?:${GREETINGS})[,!.\\s¡¿、，]*)?(?:${HOW_ARE_YOU})${END}`, 'iu')],
+  ['thanks', new RegExp(`^(?:(?:ok(?:ay)?|great|super|prima|perfekt|perfect|bra|fint|hyvä|dobrze|отлично|хорошо|добре|tamam|好的|좋아요)[,!.\\s]+)?(?:${THANKS})${END}`, 'iu')],
+  ['bye', new RegExp(`^(?:(?:ok(?:ay)?|thanks?|danke|tack|takk|kiitos|dzięki|děkuji|спасибо|дякую|teşekkürler|谢谢)[,!.\\s]+)?(?:${BYES})${END}`, 'iu')],
+  ['hello', new RegExp(`^(?:${GREETINGS})(?:\\s+(?:there|zusammen|ava|\\p{L}+))?${END}`, 'iu')],
 ];
 
-/** The kind of small talk `text` is, when it is only that. */
-export function smallTalk(text: string): 'hello' | 'thanks' | 'bye' | 'howAreYou' | 'ack' | null {
-  const t = text.trim();
+type SmallTalk = 'hello' | 'thanks' | 'bye' | 'howAreYou' | 'ack';
+
+/**
+ * The kind of small talk `text` is, when it is only that. `lang`: the reply language, where one word
+ * means two things (Danish "tak" is thanks, Polish "tak" yes).
+ */
+export function smallTalk(text: string, lang?: string): SmallTalk | null {
+  const t = text.trim().replace(/^[¡¿]+/u, '');
   if (t.length > 60) return null;
-  for (const [kind, re] of SMALL_TALK) if (re.test(t)) return kind as 'hello' | 'thanks' | 'bye' | 'howAreYou' | 'ack';
+  if (primaryLanguage(lang ?? '') === 'da' && /^tak\b/iu.test(t) && SMALL_TALK[2]![1].test(t)) return 'thanks';
+  for (const [kind, re] of SMALL_TALK) if (re.test(t)) return kind;
   return null;
 }

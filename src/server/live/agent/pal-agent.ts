@@ -19,7 +19,7 @@ import { msPerWord, Speaker, type ReplyStage, type SpeechSource } from '../speec
 import { faceMediaUrl } from '../../resources/faces/media-url.js';
 import { EchoAudioStream } from '../speech/echo-audio.js';
 import { PalHearing, type HearingPort } from './hearing.js';
-import { conversationLanguages, replyLanguage } from './language.js';
+import { conversationLanguages, replyLanguage, voiceTag } from './language.js';
 import { PalVoice, type AudioOut } from '../speech/voice.js';
 import { earsFor, synthesizerFor } from '../engines/voice-engine.js';
 import { appendTranscriptEntry, roundSeconds } from '../room/transcript-store.js';
@@ -52,6 +52,8 @@ export class PalAgent {
   private readonly voice: PalVoice;
   private readonly answers: AnswerContext;
   private readonly shownCards = new Map<string, Record<string, unknown>>();
+  /** The language the visible card was shown in: its acknowledgement is said in it too. */
+  private cardLanguage: string | undefined;
   /** The visitor's time zone and page language (UTC, said as such, until a visitor sends them). */
   private clock: VisitorClock = {};
   private readonly seenInteractions = new Set<string>();
@@ -98,7 +100,7 @@ export class PalAgent {
         mark: (stage, ids) => this.mark(stage, ids.inferenceId),
       },
       this.voice,
-      (language) => ({ language: language ?? this.language, rate: deps.config.room.wordsPerMinute, ...providerVoice(conv) }),
+      (language) => ({ language: voiceTag(conv, language ?? this.language), rate: deps.config.room.wordsPerMinute, ...providerVoice(conv) }),
       () => deps.clock.now(),
       async (_utterance, result) => {
         if (!result.text) return;
@@ -251,12 +253,14 @@ export class PalAgent {
     this.speaker.interrupt();
     if (announce) this.emit('conversation.utterance', { role: 'user', speech: text }, inferenceId);
     this.record({ role: 'user', content: text, ...this.timing(this.deps.clock.now(), 0), participant_name: from.userName }, afterHandOff());
-    const card = this.conv.canvas ? cardFor(text, this.conv.canvas, this.deps.clock.now()) : null;
+    const lang = replyLanguage(this.conv, text);
+    const card = this.conv.canvas ? cardFor(text, this.conv.canvas, this.deps.clock.now(), lang) : null;
+    if (card) this.cardLanguage = lang;
     const source = card ? once(card.line) : this.guarded(text, answerSource(this.answers, text, inferenceId));
     this.answers.history.push({ role: 'user', content: text } satisfies ChatMessage);
     if (card) this.toolCall(card.name, card.args, inferenceId);
     // The reply is in the visitor's language when it is one of the conversation's, and so is the voice.
-    this.say(source, inferenceId, replyLanguage(this.conv, text));
+    this.say(source, inferenceId, lang);
   }
 
   /** A recorded canvas interaction (relayed by the canvas endpoint, not parsed as a client message). */
@@ -266,7 +270,7 @@ export class PalAgent {
     this.seenInteractions.add(id);
     const value = isRecord(p.value) ? p.value : {};
     const toolCallId = typeof p.tool_call_id === 'string' ? p.tool_call_id : '';
-    const line = acknowledgement({ type: p.type, value }, this.shownCards.get(toolCallId), { lang: this.language, clock: this.clock });
+    const line = acknowledgement({ type: p.type, value }, this.shownCards.get(toolCallId), { lang: this.cardLanguage ?? this.language, clock: this.clock });
     if (!line) return;
     const inferenceId = randomUUID();
     this.turnIdx++;
@@ -275,7 +279,7 @@ export class PalAgent {
       this.shownCards.delete(toolCallId);
       this.toolCall('canvas_clear', {}, inferenceId);
     }
-    this.say(once(line), inferenceId);
+    this.say(once(line), inferenceId, this.cardLanguage ?? this.language);
   }
 
   /** Echo audio: base64 16-bit PCM chunks of one utterance (same inference_id), said as they arrive, until `done`. */

@@ -44,3 +44,12 @@ export function spokenTime(iso: string, lang: string, clock: VisitorClock = {}):
   });
   return format.format(d);
 }
+
+/** A calendar date (`2026-11-21`) said as a person would in `lang`, e.g. "Saturday, November 21" or "Samstag, 21. November". */
+export function spokenDate(date: string, lang: string, clock: VisitorClock = {}): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return date;
+  const d = new Date(`${date}T12:00:00Z`);
+  if (Number.isNaN(d.getTime())) return date;
+  const locale = clock.locale && primaryLanguage(clock.locale) === primaryLanguage(lang) ? clock.locale : lang;
+  return new Intl.DateTimeFormat(locale, { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(d);
+}

@@ -1,9 +1,10 @@
 // When the local PAL shows a Magic Canvas card (it has the magic_canvas skill and the visitor asks to
-// pick, choose or schedule something) and what it says back when the visitor answers the card.
+// pick, choose or schedule something) and what it says back when the visitor answers the card — all
+// in the reply language, from the PAL's card lines (agent/pal-card-lines.ts).
 import type { CanvasSkill } from '../room/live-conversation.js';
 import { isRecord } from '../room/live-conversation.js';
-import { joinList, palLine } from '../agent/language.js';
-import { spokenTime, type VisitorClock } from '../agent/spoken-time.js';
+import { cardLine, joinList, palLine } from '../agent/language.js';
+import { spokenDate, spokenTime, type VisitorClock } from '../agent/spoken-time.js';
 
 export interface CanvasCard {
   /** The canvas action, e.g. `canvas_show_question`. */
@@ -16,40 +17,70 @@ export interface CanvasCard {
 const enabled = (skill: CanvasSkill, component: string) => skill.components[component]?.enabled !== false;
 const layout = { layout: { preferred_slot: 'safe-area-right' }, display_mode: 'inline' };
 
-const SCHEDULE = /\b(schedul\w*|book(ing)?|appointment|meeting|calendar|reserve|availability|available (times?|slots?)|time ?slot)\b/i;
-const CHOOSE = /\b(pick|choose|choice|select|decide|option|options|which one|prefer)\b/i;
+// Words that ask for a time or a choice, by language (en de fr es it pt nl, sv da nb fi pl cs ru uk tr);
+// `\p{L}*` ends a stem. A whole word: no letter on either side (\b knows only ASCII letters).
+const words = (list: string) => new RegExp(`(?<!\\p{L})(?:${list})(?!\\p{L})`, 'iu');
+const SCHEDULE = words([
+  'schedul\\p{L}*', 'book(?:ing)?', 'appointment', 'meeting', 'calendar', 'reserve', 'availability', 'available (?:times?|slots?)', 'time ?slots?',
+  'termin\\p{L}*', 'buchen', 'buchung\\p{L}*', 'vereinbar\\p{L}*', 'kalender', 'reservier\\p{L}*', 'rendez-vous', 'réserv\\p{L}*', 'calendrier', 'créneaux?',
+  'cita', 'reserv\\p{L}*', 'agendar', 'calendario', 'appuntament\\p{L}*', 'prenot\\p{L}*', 'marcar', 'afspraak', 'boeken', 'agenda',
+  'boka', 'bokning\\p{L}*', 'booke', 'bestille time', 'aftale', 'avtale', 'varat\\p{L}*', 'varau\\p{L}*', 'tapaami\\p{L}*',
+  'umówić', 'rezerw\\p{L}*', 'spotkani\\p{L}*', 'objedn\\p{L}*', 'schůzk\\p{L}*', 'termín\\p{L}*',
+  'записаться', 'запис\\p{L}*', 'заброн\\p{L}*', 'встреч\\p{L}*', 'зустріч\\p{L}*', 'randevu\\p{L}*', 'rezervasyon\\p{L}*',
+].join('|'));
+const CHOOSE = words([
+  'pick', 'choose', 'choice', 'select', 'decide', 'options?', 'which one', 'prefer',
+  'wählen', 'auswählen', 'auswahl', 'entscheid\\p{L}*', 'optionen', 'choisir', 'choix', 'opción', 'opciones', 'elegir', 'escoger',
+  'scegliere', 'scelta', 'opzion\\p{L}*', 'escolher', 'escolha', 'opções', 'opção', 'kiezen', 'keuze', 'opties?',
+  'välja', 'alternativ\\p{L}*', 'vælge', 'valg', 'muligheder', 'velge', 'valita', 'valinta', 'vaihtoeh\\p{L}*',
+  'wybrać', 'wybór', 'opcj\\p{L}*', 'vybrat', 'výběr', 'možnosti', 'выбрать', 'выбор', 'вариант\\p{L}*', 'вибрати', 'обрати', 'вибір', 'варіант\\p{L}*',
+  'seçmek', 'seçim', 'seçene\\p{L}*', 'hangisi',
+].join('|'));
+// Languages written without spaces between words.
+const SCHEDULE_CJK = /予約|予定|预约|预订|安排时间|예약|일정/u;
+const CHOOSE_CJK = /選択|選ぶ|どれ|选择|选项|哪个|선택|옵션|어느 것/u;
 
-/** The card to show for what the visitor said, or null. */
-export function cardFor(text: string, skill: CanvasSkill, now: Date): CanvasCard | null {
-  if (SCHEDULE.test(text) && enabled(skill, 'calendar')) {
+/** The card to show for what the visitor said, or null; its line and texts in `lang`. */
+export function cardFor(text: string, skill: CanvasSkill, now: Date, lang = 'en'): CanvasCard | null {
+  if ((SCHEDULE.test(text) || SCHEDULE_CJK.test(text)) && enabled(skill, 'calendar')) {
     return {
       name: 'canvas_show_calendar',
-      args: { title: 'Pick a time that suits you', mode: 'slot_picker', multi_select: false, slots: nextSlots(now), ...layout },
-      line: "I've put a few times on the screen. Pick the one that suits you.",
+      args: { title: cardLine(lang, 'timesTitle'), mode: 'slot_picker', multi_select: false, slots: nextSlots(now), ...layout },
+      line: cardLine(lang, 'timesLine'),
     };
   }
-  if (CHOOSE.test(text) && enabled(skill, 'question')) {
-    const options = optionsIn(text);
+  if ((CHOOSE.test(text) || CHOOSE_CJK.test(text)) && enabled(skill, 'question')) {
+    const options = optionsIn(text, lang);
     return {
       name: 'canvas_show_question',
       args: {
-        question: options ? 'Which one would you like?' : 'What would you like to do next?',
-        options: (options ?? ['Tell me more', 'Show me an example', 'Something else']).map((label, i) => ({ id: `opt_${i + 1}`, label })),
+        question: cardLine(lang, options ? 'whichOne' : 'whatNext'),
+        options: (options ?? [cardLine(lang, 'tellMore'), cardLine(lang, 'example'), cardLine(lang, 'somethingElse')]).map((label, i) => ({ id: `opt_${i + 1}`, label })),
         allow_other: true,
         ...layout,
       },
-      line: "I've put the options on the screen for you.",
+      line: cardLine(lang, 'optionsLine'),
     };
   }
   return null;
 }
 
+// "between", "or" and "and" by language: "red or blue", "zwischen Tee und Kaffee".
+const BETWEEN = /(?<!\p{L})(?:between|among|from|pick|choose|select|zwischen|entre|tra|fra|tussen|mellan|mellem|między|mezi|между|між|arasında)(?!\p{L})/iu;
+const CONJUNCTIONS: Record<string, string> = {
+  en: 'or|and', de: 'oder|und', fr: 'ou|et', es: 'o|u|y', it: 'o|oppure|e', pt: 'ou|e', nl: 'of|en', sv: 'eller|och', da: 'eller|og', nb: 'eller|og', no: 'eller|og',
+  fi: 'tai|vai|ja', pl: 'czy|albo|lub|i', cs: 'nebo|či|a', ru: 'или|и', uk: 'або|чи|і|й', tr: 'veya|yoksa|ya da|ve',
+};
+const ARTICLE = /^\s*(?:the|a|an|der|die|das|den|le|la|les|l’|el|los|las|il|lo|gli|o|os|as|de|het)\s+/iu;
+
 /** "red or blue", "between tea, coffee and water" → the alternatives (2–10), else null. */
-function optionsIn(text: string): string[] | null {
-  const tail = text.replace(/[?!.]+$/, '').split(/\b(?:between|among|from|pick|choose|select)\b/i).pop() ?? '';
+function optionsIn(text: string, lang: string): string[] | null {
+  const own = CONJUNCTIONS[lang.split('-')[0]!.toLowerCase()];
+  const conjunctions = own && own !== CONJUNCTIONS.en ? `${own}|${CONJUNCTIONS.en}` : CONJUNCTIONS.en!;
+  const tail = text.replace(/[?!.？！。]+$/u, '').split(BETWEEN).pop() ?? '';
   const parts = tail
-    .split(/,|\bor\b|\band\b/i)
-    .map((s) => s.replace(/^\s*(the|a|an)\s+/i, '').trim())
+    .split(new RegExp(`,|\\s(?:${conjunctions})\\s`, 'iu'))
+    .map((s) => s.replace(ARTICLE, '').trim())
     .filter((s) => s && s.length <= 60);
   const unique = [...new Set(parts)];
   return unique.length >= 2 && unique.length <= 10 ? unique : null;
@@ -66,32 +97,30 @@ function nextSlots(now: Date): string[] {
   return slots;
 }
 
-/** What the PAL says about a recorded interaction on a card it showed (null: nothing to say). */
+/** What the PAL says about a recorded interaction on a card it showed (null: nothing to say), in `say.lang`. */
 export function acknowledgement(
   interaction: { type: string; value: Record<string, unknown> },
   shownArgs: Record<string, unknown> | undefined,
   say: { lang: string; clock: VisitorClock } = { lang: 'en', clock: {} },
 ): string | null {
   const { type, value } = interaction;
-  if (type === 'skip') return "No problem, let's skip that.";
-  if (type === 'dismiss' || type === 'clear') return 'Okay.';
+  const { lang } = say;
+  if (type === 'skip') return cardLine(lang, 'skipped');
+  if (type === 'dismiss' || type === 'clear') return cardLine(lang, 'okay');
   if (type !== 'submit') return null;
   if (Array.isArray(value.selected_option_ids)) {
     const options = Array.isArray(shownArgs?.options) ? (shownArgs.options as unknown[]).filter(isRecord) : [];
     const labels = (value.selected_option_ids as unknown[]).map((id) => options.find((o) => o.id === id)?.label ?? id).map(String);
     if (typeof value.other_text === 'string' && value.other_text.trim()) labels.push(value.other_text.trim());
-    return labels.length ? `Thanks, you chose ${joinWords(labels)}.` : 'Thanks for your answer.';
+    return labels.length ? cardLine(lang, 'chose', { choice: joinList(labels, lang) }) : cardLine(lang, 'answered');
   }
-  const time = (iso: unknown) => spokenTime(String(iso), say.lang, say.clock);
-  if (typeof value.selected_slot === 'string') return palLine(say.lang, 'timeChosen', { time: time(value.selected_slot) });
-  if (Array.isArray(value.selected_slots)) return palLine(say.lang, 'timesNoted', { times: joinList(value.selected_slots.map(time), say.lang) });
-  if (typeof value.selected_date === 'string') return `Great, ${value.selected_date} it is.`;
-  if (isRecord(value.selected_range)) return `Great, from ${String(value.selected_range.start)} to ${String(value.selected_range.end)}.`;
-  if ('value' in value) return `Thanks, I've noted ${String(value.value)}.`;
-  if (typeof value.event_uri === 'string') return "Your booking is confirmed. Thanks!";
-  return 'Thanks for your answer.';
-}
-
-function joinWords(items: string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  const time = (iso: unknown) => spokenTime(String(iso), lang, say.clock);
+  const date = (iso: unknown) => spokenDate(String(iso), lang, say.clock);
+  if (typeof value.selected_slot === 'string') return palLine(lang, 'timeChosen', { time: time(value.selected_slot) });
+  if (Array.isArray(value.selected_slots)) return palLine(lang, 'timesNoted', { times: joinList(value.selected_slots.map(time), lang) });
+  if (typeof value.selected_date === 'string') return cardLine(lang, 'dateChosen', { date: date(value.selected_date) });
+  if (isRecord(value.selected_range)) return cardLine(lang, 'rangeChosen', { start: date(value.selected_range.start), end: date(value.selected_range.end) });
+  if ('value' in value) return cardLine(lang, 'noted', { value: String(value.value) });
+  if (typeof value.event_uri === 'string') return cardLine(lang, 'booked');
+  return cardLine(lang, 'answered');
 }

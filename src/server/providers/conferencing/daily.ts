@@ -49,6 +49,7 @@ export function dailyProvider(options: DailyOptions): ConferencingProvider {
   const call = dailyApi(options);
   return {
     name: 'daily',
+    canRecord: false,
     plannedUrl: () => null,
     async open({ conversationId, expiresAt }) {
       const exp = Math.floor(expiresAt.getTime() / 1000);

@@ -5,7 +5,7 @@ import { localProvider } from './local.js';
 import type { ConferencingProvider } from './provider.js';
 
 export type { ConferencingProvider } from './provider.js';
-export { ProviderError } from './provider.js';
+export { ProviderError, recordingRefusal } from './provider.js';
 
 export function conferencingProvider(deps: Pick<ServiceDeps, 'config' | 'secrets' | 'fetch'>, name?: 'local' | 'daily'): ConferencingProvider {
   const { daily } = deps.config;

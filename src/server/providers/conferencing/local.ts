@@ -7,6 +7,7 @@ export function localProvider(publicUrl: string, secrets: Secrets): Conferencing
   const urlFor = (id: string) => `${publicUrl}/rooms/${id}`;
   return {
     name: 'local',
+    canRecord: true,
     plannedUrl: urlFor,
     async open({ conversationId, expiresAt }) {
       return { conversationUrl: urlFor(conversationId), meetingToken: signMeetingToken(secrets, conversationId, expiresAt), room: null };

@@ -17,6 +17,8 @@ export interface OpenedRoom {
 
 export interface ConferencingProvider {
   readonly name: 'local' | 'daily';
+  /** Whether this service can record its calls (its recorder listens in local rooms only). */
+  readonly canRecord: boolean;
   /** The conversation_url known before the room exists (local rooms), or null when the provider assigns it. */
   plannedUrl(conversationId: string): string | null;
   open(input: OpenRoomInput): Promise<OpenedRoom>;
@@ -26,3 +28,12 @@ export interface ConferencingProvider {
 
 /** The provider failed or answered something unusable: the conversation could not start. */
 export class ProviderError extends Error {}
+
+/**
+ * The 400 message for a recording the provider cannot make, said where it is configured (a deployment's
+ * customization, a conversation's properties) rather than to each visitor who starts a call.
+ */
+export function recordingRefusal(provider: ConferencingProvider, field: string): string | null {
+  if (provider.canRecord) return null;
+  return `invalid_request: ${field}: ${provider.name === 'daily' ? 'Daily' : provider.name} conversations cannot be recorded by this service (it records local rooms); turn recording off, or run local rooms (unset PALKIT_DAILY_API_KEY)`;
+}

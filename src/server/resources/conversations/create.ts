@@ -9,10 +9,11 @@ import type { Database } from '../../platform/db/schema.js';
 import { badRequest } from '../../app/http/errors.js';
 import { newId } from '../../app/ids.js';
 import { isoMillis } from '../../app/time.js';
-import { conferencingProvider, ProviderError, type ConferencingProvider } from '../../providers/conferencing/index.js';
+import { conferencingProvider, ProviderError, recordingRefusal, type ConferencingProvider } from '../../providers/conferencing/index.js';
 import { canonicalLanguage, unsupportedLanguageMessage } from '../pals/languages.js';
 import { checkFace, resolvePalAndFace, type PalAndFace } from './repository.js';
 import { handOffToRunner } from './runner/handoff.js';
+import { scheduleDailyDeadlines } from '../../providers/conferencing/daily-deadlines.js';
 import type { ConversationProperties } from './schemas.js';
 
 export const DEFAULT_MAX_CALL_DURATION = 3600;
@@ -82,9 +83,8 @@ export function planConversation(deps: ServiceDeps, input: CreateConversationInp
   checkSpeakable(input.properties);
   // Daily rooms are not recorded by this service (its recorder listens in local rooms): saying yes and
   // recording nothing would be a silent lie, so the request is refused.
-  if (provider.name === 'daily' && input.properties?.enable_recording === true) {
-    throw badRequest('invalid_request: properties.enable_recording: Daily conversations cannot be recorded by this service; leave enable_recording off or use local rooms');
-  }
+  const cannotRecord = input.properties?.enable_recording === true ? recordingRefusal(provider, 'properties.enable_recording') : null;
+  if (cannotRecord) throw badRequest(cannotRecord);
   const conversationId = newId('c');
   const now = deps.clock.now();
   const properties = { ...input.properties, max_call_duration: input.properties?.max_call_duration ?? DEFAULT_MAX_CALL_DURATION };
@@ -143,6 +143,8 @@ export async function openConversationRoom(deps: ServiceDeps, planned: PlannedCo
   if (room.conversationUrl !== planned.plannedUrl || room.room) {
     await db.updateTable('conversations').set({ conversation_url: room.conversationUrl, provider_room: room.room }).where('conversation_id', '=', conversationId).execute();
   }
+  // A Daily room ends at its deadlines whether or not a PAL bot joins (nothing else would end it).
+  if (provider.name === 'daily') await scheduleDailyDeadlines(deps, conversationId, properties, row.created_at as Date);
   // A Daily room gets its PAL from the runner; a refusal ends the conversation and throws PalUnavailableError.
   if (provider.name === 'daily' && room.room) await handOffToRunner(deps, conversationId, { url: room.conversationUrl, name: room.room }, expiresAt);
   return {

@@ -5,7 +5,7 @@ import type { ResourceModule } from '../module.js';
 import { ApiError, badRequest, forbidden } from '../../app/http/errors.js';
 import { newId } from '../../app/ids.js';
 import { findOwnedPal } from '../conversations/repository.js';
-import { ProviderError } from '../../providers/conferencing/index.js';
+import { conferencingProvider, ProviderError } from '../../providers/conferencing/index.js';
 import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from '../conversations/runner/handoff.js';
 import { unavailableReason } from './availability.js';
 import { captchaFor } from './captcha.js';
@@ -34,7 +34,7 @@ export const deploymentsModule: ResourceModule = {
       const body = c.req.valid('json');
       const ownerId = c.get('ownerId');
       await requirePal(db, ownerId, body.pal_id);
-      await checkRecordingCustomization(db, ownerId, body.customization);
+      await checkRecordingCustomization(db, ownerId, body.customization, conferencingProvider(deps));
       const now = clock.now();
       const row = await db
         .insertInto('deployments')
@@ -88,7 +88,7 @@ export const deploymentsModule: ResourceModule = {
         const [view] = await viewsOf(trx, [current], clock.now(), deps.config.publicUrl);
         const plan = planPatch(view!, operations);
         if (plan.fields.pal_id !== current.pal_id) await requirePal(trx, ownerId, plan.fields.pal_id);
-        await checkRecordingCustomization(trx, ownerId, plan.fields.customization);
+        await checkRecordingCustomization(trx, ownerId, plan.fields.customization, conferencingProvider(deps));
         const password = plan.password === undefined ? {} : { password_hash: plan.password === null ? null : await hashPassword(plan.password) };
         const tokenSecret = plan.visitorTokenSecret === undefined ? {} : { visitor_token_secret_encrypted: plan.visitorTokenSecret === null ? null : deps.secrets.encrypt(plan.visitorTokenSecret) };
         return trx

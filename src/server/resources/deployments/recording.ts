@@ -1,9 +1,14 @@
 // A deployment that records its conversations (`customization.recording`): the destination must be one
-// of the owner's, and its id stays out of the public init response.
+// of the owner's, the conferencing provider must be able to record, and the destination's id stays out
+// of the public init response.
 import type { Db } from '../../platform/db/database.js';
 import { badRequest } from '../../app/http/errors.js';
+import { recordingRefusal, type ConferencingProvider } from '../../providers/conferencing/index.js';
 
-export async function checkRecordingCustomization(db: Db, ownerId: number, customization: unknown): Promise<void> {
+export async function checkRecordingCustomization(db: Db, ownerId: number, customization: unknown, provider: ConferencingProvider): Promise<void> {
+  // Refused when it is configured, not later to every visitor whose start would fail.
+  const cannotRecord = recordingOf(customization)?.enabled === true ? recordingRefusal(provider, 'customization.recording.enabled') : null;
+  if (cannotRecord) throw badRequest(cannotRecord);
   const destinationId = recordingOf(customization)?.destination_id;
   if (typeof destinationId !== 'string') return;
   const row = await db.selectFrom('recording_destinations').select('owner_id').where('destination_id', '=', destinationId).executeTakeFirst();
