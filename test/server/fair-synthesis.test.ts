@@ -58,6 +58,15 @@ describe('the fair queue, by cost', () => {
     assert.equal(q.size, 0);
   });
 
+  it('among rooms that stand level, a short sentence goes before long chunks, however many rooms wait with them', () => {
+    const q = new FairQueue<string>(8, { cost: (item) => item.length });
+    const long = 'x'.repeat(200);
+    // Thirty rooms start long echoes at the same moment as a bystander asks a short question.
+    for (let i = 0; i < 30; i++) q.push(`echo${i}`, `${long}${i}`);
+    q.push('bystander', 'Are you there?');
+    assert.equal(q.shift(), 'Are you there?');
+  });
+
   it('two busy rooms share by cost: short sentences are served several times as often as long ones', () => {
     const q = new FairQueue<string>(8, { cost: (item) => item.length });
     for (let i = 0; i < 8; i++) {
@@ -156,6 +165,27 @@ describe('the local voice, by engine time', () => {
     await bystander;
     for (let i = 2; i < 9; i++) finish(`chunk ${i}`);
     await Promise.all(waiting);
+    engine.close();
+  });
+
+  it("later pieces of utterances under way never hold the last free speaker: a room's first words find it", async () => {
+    const clock = { now: 0 };
+    const { factory, started, finish, running } = standIns();
+    const engine = new EspeakSynthesizer(log, { speakerFactory: factory, speakers: 2, now: () => clock.now });
+    const signal = new AbortController().signal;
+    const echoes = engine.lane('echoes');
+    const others = engine.lane('other-echoes');
+    const pieces = [1, 2, 3].flatMap((i) => [
+      echoes.synthesize(`echo ${i} ${'word '.repeat(38)}`, { ...voice, continues: true }, signal),
+      others.synthesize(`other ${i} ${'word '.repeat(38)}`, { ...voice, continues: true }, signal),
+    ]);
+    assert.equal(running.size, 1, 'one speaker is kept for first pieces');
+    const reply = engine.lane('bystander').synthesize('Are you there?', voice, signal);
+    assert.equal(started.at(-1), 'Are you there?', `started: ${started.map((t) => t.slice(0, 8)).join(' | ')}`);
+    finish('Are you');
+    await reply;
+    while (running.size) finish([...running.values()][0]!.text);
+    await Promise.all(pieces);
     engine.close();
   });
 

@@ -1,8 +1,10 @@
 // The local voice: eSpeak NG, in a pool of speakers (espeak/speaker.ts) sized to the cores that serves the
 // rooms by engine time (one lane per room, see fair-queue.ts): the room that has had the least time goes
 // next, so a sentence waits only behind its own room's sentences, and one cancelled before it reaches a
-// speaker costs nothing. Background lanes (speech items, videos) get a speaker only when no room waits,
-// and never all of them. By default a speaker is eSpeak
+// speaker costs nothing. Background lanes (speech items, videos) get a speaker only when no room waits.
+// Work with slack (background pieces, and the later pieces of an utterance already under way, which
+// its playing audio covers) never takes the last free speaker: a room waiting for its first words finds
+// one at once instead of waiting behind another room's piece. By default a speaker is eSpeak
 // compiled to WebAssembly on a worker thread of its own (espeak/wasm-speaker.ts): nothing outside npm,
 // on any platform. On Linux, PALKIT_LOCAL_VOICE=native uses small bridge programs instead
 // (espeak/palkit-espeak.c, compiled once against libespeak-ng, see espeak/bridge-binary.ts). Either way
@@ -69,6 +71,8 @@ interface Job {
   voice: string;
   rate: number;
   signal: AbortSignal;
+  /** Background work, or a later piece of an utterance under way: it may wait while a first piece goes. */
+  slack: boolean;
   attempts: number;
   /**
    * What the consumer has been given, and what a retry therefore skips: the synthesiser says a text the
@@ -94,8 +98,8 @@ export class EspeakSynthesizer implements Synthesizer {
   private readonly now: () => number;
   /** Engine milliseconds per character, as measured (a moving average). */
   private msPerChar = FIRST_MS_PER_CHAR;
-  /** Background sentences being said now. */
-  private backgroundRunning = 0;
+  /** Pieces with slack (see Job.slack) being said now. */
+  private slackRunning = 0;
   private readonly idle: Speaker[] = [];
   private readonly speakers = new Set<Speaker>();
   /** Sentences being said now: by a speaker or by the command line. */
@@ -131,12 +135,12 @@ export class EspeakSynthesizer implements Synthesizer {
   }
 
   synthesize(text: string, voice: VoiceChoice, signal: AbortSignal): Promise<SynthesisStream> {
-    return this.enqueue(DEFAULT_LANE, text, espeakVoice(voice), voice.rate, signal);
+    return this.enqueue(DEFAULT_LANE, text, espeakVoice(voice), voice.rate, signal, voice.continues === true);
   }
 
   /** This synthesiser as one room sees it: its sentences queue in their own lane. */
   lane(key: string): Synthesizer {
-    return { name: this.name, synthesize: (text, voice, signal) => this.enqueue(`room:${key}`, text, espeakVoice(voice), voice.rate, signal) };
+    return { name: this.name, synthesize: (text, voice, signal) => this.enqueue(`room:${key}`, text, espeakVoice(voice), voice.rate, signal, voice.continues === true) };
   }
 
   /**
@@ -144,7 +148,7 @@ export class EspeakSynthesizer implements Synthesizer {
    * (speech items): it yields to the rooms. Give it a chunk at a time (chunksOf in speech/sentences.ts).
    */
   synthesizeAs(lane: string, text: string, espeakVoiceName: string, signal: AbortSignal): Promise<SynthesisStream> {
-    return this.enqueue(`${BACKGROUND}${lane}`, text, espeakVoiceName, undefined, signal);
+    return this.enqueue(`${BACKGROUND}${lane}`, text, espeakVoiceName, undefined, signal, true);
   }
 
   /** Closed: it speaks no more (a new pool is made for whoever needs one). */
@@ -170,13 +174,13 @@ export class EspeakSynthesizer implements Synthesizer {
     for (const job of [...this.queue.drain(), ...this.active]) settle(job, new SynthesisError('unavailable', 'the local voice stopped'));
   }
 
-  private async enqueue(lane: string, text: string, voice: string, rate: number | undefined, signal: AbortSignal): Promise<SynthesisStream> {
+  private async enqueue(lane: string, text: string, voice: string, rate: number | undefined, signal: AbortSignal, slack: boolean): Promise<SynthesisStream> {
     const clean = speakableText(text);
     const events: Array<SynthesisEvent | null> = [];
     let failure: Error | null = null;
     let wake: (() => void) | null = null;
     const job: Job = {
-      lane, id: this.nextId++, text: clean, chars: [...clean], voice, rate: Math.round(rate ?? DEFAULT_RATE), signal,
+      lane, id: this.nextId++, text: clean, chars: [...clean], voice, rate: Math.round(rate ?? DEFAULT_RATE), signal, slack,
       attempts: 0, delivered: { audio: 0, word: 0, phoneme: 0 }, skip: { audio: 0, word: 0, phoneme: 0 }, settled: false, speaker: null, startedAt: 0, estimateMs: 0,
       push: (event, error) => {
         if (error) failure = error;
@@ -215,20 +219,20 @@ export class EspeakSynthesizer implements Synthesizer {
   }
 
   /**
-   * Starts waiting sentences while there is room in the pool, the least served room first. Background
-   * work never takes the last free speaker, so a room's next sentence finds one.
+   * Starts waiting sentences while there is room in the pool, the least served room first. Work with
+   * slack never takes the last free speaker, so a room's first words find one.
    */
   private dispatch(): void {
-    const backgroundShare = Math.max(1, this.size - 1);
+    const slackShare = Math.max(1, this.size - 1);
     while (!this.closed && this.running < this.size) {
-      const job = this.queue.shift((lane) => !this.busyLanes.has(lane) && (!lane.startsWith(BACKGROUND) || this.backgroundRunning < backgroundShare));
+      const job = this.queue.shift((lane, first) => !this.busyLanes.has(lane) && (!first.slack || this.slackRunning < slackShare));
       if (!job) return;
       if (job.settled || job.signal.aborted) {
         this.queue.charge(job.lane, -job.estimateMs); // it never ran
         continue;
       }
       this.running++;
-      if (job.lane.startsWith(BACKGROUND)) this.backgroundRunning++;
+      if (job.slack) this.slackRunning++;
       this.busyLanes.add(job.lane);
       this.active.add(job);
       job.attempts++;
@@ -258,7 +262,7 @@ export class EspeakSynthesizer implements Synthesizer {
   private release(job: Job): void {
     job.speaker = null;
     this.running--;
-    if (job.lane.startsWith(BACKGROUND)) this.backgroundRunning--;
+    if (job.slack) this.slackRunning--;
     this.busyLanes.delete(job.lane);
     this.active.delete(job);
     const tookMs = Math.max(0, this.now() - job.startedAt);

@@ -1,6 +1,8 @@
 // Work waiting for a shared engine, one bounded lane per room, served by cost rather than by count: the
-// lane that has had the least engine time goes next (start-time fair queueing), so a room that says one
-// short sentence is served before another room's long run of chunks, whatever either sent before. A lane
+// lane that will have had the least engine time once its next item is done goes next (what it has had
+// plus that item's expected cost: finish-time fair queueing), so a room that says one short sentence is
+// served before another room's long run of chunks, whatever either sent before, and before rooms that
+// stand level with it but wait with longer pieces (thirty rooms starting long echoes at once). A lane
 // that comes back after a pause starts level with the lanes being served (idle time is not banked as
 // credit); a lane that used more than its share keeps that debt. Background lanes (speech items, videos)
 // are served only when no live lane is ready. A cancelled item is taken out at once and never reaches an
@@ -62,16 +64,18 @@ export class FairQueue<T> {
   }
 
   /**
-   * The first item of the least served lane among those `ready` accepts (live lanes before background
+   * The first item of the least served lane among those `ready` accepts (given the lane and its first item) (live lanes before background
    * ones), charged its expected cost; the lane then goes behind the others with the same standing.
    */
-  shift(ready: (lane: string) => boolean = () => true): T | undefined {
-    let best: { lane: string; items: T[]; served: number; background: boolean } | null = null;
+  shift(ready: (lane: string, first: T) => boolean = () => true): T | undefined {
+    let best: { lane: string; items: T[]; served: number; finish: number; background: boolean } | null = null;
     for (const [lane, items] of this.lanes) {
-      if (!ready(lane)) continue;
+      if (!ready(lane, items[0]!)) continue;
       const background = this.background(lane);
       const served = this.served.get(lane) ?? this.floor;
-      if (!best || (best.background && !background) || (best.background === background && served < best.served)) best = { lane, items, served, background };
+      // Among lanes that stand level, the one whose next item costs least finishes first and goes first.
+      const finish = served + this.cost(items[0]!);
+      if (!best || (best.background && !background) || (best.background === background && finish < best.finish)) best = { lane, items, served, finish, background };
     }
     if (!best) return undefined;
     const item = best.items.shift();

@@ -10,6 +10,11 @@ export interface VoiceChoice {
   voice?: string;
   /** Speaking rate in words per minute (the local voice). */
   rate?: number;
+  /**
+   * A later piece of an utterance whose first piece is already on its way: the audio before it gives it
+   * slack, so the local voice may keep it waiting for a speaker while a room waits for its first words.
+   */
+  continues?: boolean;
 }
 
 export type SynthesisEvent =

@@ -63,11 +63,13 @@ export class PalVoice {
     const timeline = new Timeline(this.now, hooks, signal);
     // Sentences are synthesised up to LOOKAHEAD ahead while earlier ones play; a slow text source (a model
     // still writing) never holds up what is ready.
+    let pieceIndex = 0;
     const ahead = new Lookahead(pieces, (piece) => {
+      const continues = pieceIndex++ > 0;
       if (this.textOnly) return { text: typeof piece === 'string' ? piece : '', stream: null };
       if (typeof piece !== 'string') return { text: '', stream: Promise.resolve(audioStream(piece)) };
       timeline.reached('sentence');
-      return { text: piece, stream: this.synthesizer.synthesize(piece, voice, signal) };
+      return { text: piece, stream: this.synthesizer.synthesize(piece, continues ? { ...voice, continues } : voice, signal) };
     }, signal);
     let voiced = true;
     try {
