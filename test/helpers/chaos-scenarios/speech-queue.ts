@@ -1,0 +1,61 @@
+// One tenant's speech items must not slow every tenant's calls: owner 2 queues 40 speech items of 5,000
+// characters (the per-owner cap raised so that all of them queue) while owner 1's visitor asks its PAL
+// short questions. Figures: owner 1's first audio quiet and while the items are generated.
+import { percentile, replyMs, startChaosService } from '../chaos.js';
+import { sleep, type RoomClient } from '../live-fixtures.js';
+import type { ChaosFigures, ChaosScenario } from './scenario.js';
+
+const ITEMS = 40;
+const OWNER_2 = 'chaos-key-owner-2';
+const SCRIPT = Array.from({ length: 900 }, (_, i) => ['the', 'quarterly', 'report', 'reads', 'aloud', 'slowly'][i % 6]).join(' ').slice(0, 4_990) + '.';
+
+export interface SpeechQueueFigures extends ChaosFigures {
+  /** Status of each queued item when measured. */
+  statuses: string[];
+  quiet: number[];
+  busy: number[];
+}
+
+export function speechQueue(voice: 'native' | 'wasm'): ChaosScenario<SpeechQueueFigures> {
+  return {
+    name: `another owner's speech items (${voice} voice)`,
+    async run() {
+      const chaos = await startChaosService({ PALKIT_API_KEYS: `chaos-key:1,${OWNER_2}:2`, PALKIT_GENERATING_PER_OWNER: '50', PALKIT_LOCAL_VOICE: voice });
+      let visitor: RoomClient | undefined;
+      const speech = async (method: string, path: string, body?: unknown) => {
+        const r = await fetch(chaos.process.url + path, { method, headers: { 'x-api-key': OWNER_2, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+        return { status: r.status, body: (await r.json()) as any };
+      };
+      try {
+        const v = (visitor = (await chaos.call()).client);
+        const quiet: number[] = [];
+        for (let i = 0; i < 12; i++) {
+          quiet.push(await replyMs(v));
+          await sleep(200);
+        }
+        const ids: string[] = [];
+        for (let i = 0; i < ITEMS; i++) {
+          const created = await speech('POST', '/v2/speech', { script: SCRIPT });
+          if (created.status !== 200) throw new Error(`queueing a speech item: ${created.status} ${JSON.stringify(created.body)}`);
+          ids.push(created.body.speech_id);
+        }
+        await sleep(1_000); // generation is under way
+        const busy: number[] = [];
+        for (let i = 0; i < 20; i++) {
+          busy.push(await replyMs(v, 30_000));
+          await sleep(250);
+        }
+        const statuses = await Promise.all(ids.map(async (id) => (await speech('GET', `/v2/speech/${id}`)).body.status as string));
+        chaos.assertAlive();
+        const summary =
+          `${voice}: ${ITEMS} speech items of ${SCRIPT.length} characters queued (${statuses.filter((s) => s === 'ready').length} ready, ${statuses.filter((s) => s === 'generating').length} generating when measured); ` +
+          `owner 1's first audio quiet p50 ${percentile(quiet, 50).toFixed(0)} ms p95 ${percentile(quiet, 95).toFixed(0)} ms, ` +
+          `during p50 ${percentile(busy, 50).toFixed(0)} ms p95 ${percentile(busy, 95).toFixed(0)} ms`;
+        return { summary, statuses, quiet, busy };
+      } finally {
+        visitor?.close();
+        await chaos.stop();
+      }
+    },
+  };
+}
