@@ -48,13 +48,10 @@ describe('faces and replicas', () => {
     await receiver.close();
   });
 
+  /** The face once its training job is done (awaited through the job queue; landmarks take a few seconds). */
   async function trained(path: string, id: string) {
-    let last: any;
-    await waitUntil(async () => {
-      last = (await t.api('GET', `${path}/${id}`)).body;
-      return last.status !== 'training';
-    }, 30_000, `training of ${id}`);
-    return last;
+    await t.service.deps.jobs.drain(180_000);
+    return (await t.api('GET', `${path}/${id}`)).body;
   }
 
   function callbacksFor(id: string) {

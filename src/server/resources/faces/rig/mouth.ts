@@ -53,11 +53,15 @@ export function mouthShape(mesh: Mesh): MouthShape {
   };
 }
 
-/** The resting shape of a face: medians over its frames (most frames of a clip do not speak). */
+/**
+ * The resting shape of a face: medians over its frames, the opening from the quarter least open (a clip
+ * may speak most of the time; FaceMesh's inner lips jitter by a few hundredths from frame to frame).
+ */
 export function restShape(shapes: MouthShape[]): MouthShape {
-  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const at = (values: number[], q: number) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) * q)] ?? 0;
+  const median = (values: number[]) => at(values, 0.5);
   return {
-    open: Math.min(...shapes.map((s) => s.open)) + 0.02,
+    open: at(shapes.map((s) => s.open), 0.25),
     width: median(shapes.map((s) => s.width)),
     lips: median(shapes.map((s) => s.lips)),
     lowerLip: median(shapes.map((s) => s.lowerLip)),
@@ -67,21 +71,22 @@ export function restShape(shapes: MouthShape[]): MouthShape {
 
 /** A shape is at rest when its lips are barely apart and its width is the face's usual one. */
 export function isResting(shape: MouthShape, rest: MouthShape): boolean {
-  return shape.open <= rest.open + 0.03 && Math.abs(shape.width / rest.width - 1) < 0.08;
+  return shape.open <= rest.open + 0.05 && Math.abs(shape.width / rest.width - 1) < 0.08;
 }
 
 /** The viseme a mouth shape shows, measured against the same face at rest. */
 export function classifyViseme(shape: MouthShape, rest: MouthShape): Viseme {
-  const open = shape.open - (rest.open - 0.02);
+  // How far the lips are apart beyond rest (jitter stays under 0.05).
+  const open = shape.open - rest.open;
   const width = shape.width / rest.width;
-  if (open < 0.04) {
+  if (open < 0.06) {
     if (shape.lips < rest.lips * 0.75) return 'M';
     if (shape.lowerLip < rest.lowerLip * 0.7) return 'F';
     if (width > 1.06) return 'S';
     return 'rest';
   }
   if (width < 0.86) return open > 0.14 ? 'O' : 'U';
-  if (open < 0.1) return width > 1.06 ? 'I' : shape.lowerLip < rest.lowerLip * 0.7 ? 'F' : 'L';
+  if (open < 0.12) return width > 1.06 ? 'I' : shape.lowerLip < rest.lowerLip * 0.7 ? 'F' : 'L';
   if (open < 0.2) return width > 1.02 ? 'E' : 'L';
   return 'A';
 }

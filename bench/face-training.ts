@@ -1,0 +1,45 @@
+// Face training's cost: the two learning steps (landmarks on sampled frames, then the rig) over a 20 s
+// clip and a photo made from the shared portrait, as a multiple of the clip's length (goal ≤ 1× on a
+// 2-core machine), with the CPU time they took and the rig's bytes (goal ≤ 6 MB for a 20 s clip, ≤ 2 MB
+// for a photo). The clip is a still face with a slow zoom and pan: every frame has the face to find.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { locateFfmpeg } from '../src/server/platform/media/ffmpeg.js';
+import { analyseFace, makeRig } from '../src/server/resources/faces/rig/train.js';
+import { portraitClip, portraitPhoto } from '../test/helpers/face-clips.js';
+
+async function measure(name: string, bytes: Buffer, extension: string, seconds: number | null): Promise<void> {
+  const ffmpeg = locateFfmpeg(undefined);
+  if ('missing' in ffmpeg) throw new Error(ffmpeg.missing);
+  const dir = mkdtempSync(join(tmpdir(), 'palkit-face-bench-'));
+  try {
+    const path = join(dir, `input.${extension}`);
+    writeFileSync(path, bytes);
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    const analysis = await analyseFace(ffmpeg.path, path, { still: seconds === null });
+    const analysed = performance.now();
+    const files = await makeRig(ffmpeg.path, path, analysis);
+    const wall = (performance.now() - start) / 1000;
+    const used = process.cpuUsage(cpu);
+    const rigBytes = files.idle.length + files.mouths.length + JSON.stringify(files.rig).length;
+    console.log(
+      `${name}: trained in ${wall.toFixed(1)} s (landmarks ${((analysed - start) / 1000).toFixed(1)} s over ${analysis.frames} frames, rig ${(wall - (analysed - start) / 1000).toFixed(1)} s)` +
+        (seconds ? ` = ${(wall / seconds).toFixed(2)}× the clip's ${seconds} s (goal ≤ 1×)` : '') +
+        `; this process's CPU ${((used.user + used.system) / 1e6).toFixed(1)} s (ffmpeg not counted); load ${loadavg()[0]!.toFixed(1)}`,
+    );
+    console.log(`${name}: rig ${(rigBytes / 1e6).toFixed(2)} MB (idle ${files.rig.idle.count} frames ${(files.idle.length / 1e6).toFixed(2)} MB, mouths ${(files.mouths.length / 1e3).toFixed(0)} KB; goal ≤ ${seconds ? 6 : 2} MB); visemes from footage: ${files.footage.join(' ')}; warped: ${files.warped.join(' ')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function benchFaceTraining(): Promise<void> {
+  // The detector's first load (WebAssembly, models) is paid once per process, not per face: measured apart.
+  const start = performance.now();
+  await measure('warm-up (photo, includes loading the detector)', portraitPhoto('jpg'), 'jpg', null);
+  console.log(`  (first face in a process: ${((performance.now() - start) / 1000).toFixed(1)} s)`);
+  await measure('photo 512×512', portraitPhoto('jpg'), 'jpg', null);
+  await measure('clip 20 s 384×384 25 fps', portraitClip(20), 'mp4', 20);
+}
