@@ -10,6 +10,8 @@ import { analyseFace, makeRig } from '../src/server/resources/faces/rig/train.js
 import { portraitClip, portraitPhoto } from '../test/helpers/face-clips.js';
 import { renderRigVideo } from '../src/server/resources/videos/render/rig-video.js';
 import { VISEMES } from '../src/protocol/visemes.js';
+import { startCallbackReceiver, startFileServer } from '../test/helpers/loopback.js';
+import { startTestService } from '../test/helpers/service.js';
 
 async function measure(name: string, bytes: Buffer, extension: string, seconds: number | null): Promise<void> {
   const ffmpeg = locateFfmpeg(undefined);
@@ -51,5 +53,26 @@ export async function benchFaceTraining(): Promise<void> {
   await measure('warm-up (photo, includes loading the detector)', portraitPhoto('jpg'), 'jpg', null);
   console.log(`  (first face in a process: ${((performance.now() - start) / 1000).toFixed(1)} s)`);
   await measure('photo 512×512', portraitPhoto('jpg'), 'jpg', null);
-  await measure('clip 20 s 384×384 25 fps', portraitClip(20), 'mp4', 20);
+  const clip = portraitClip(20);
+  await measure('clip 20 s 384×384 25 fps', clip, 'mp4', 20);
+  await throughService(clip);
+}
+
+/** The whole job through the API, as a customer would: POST /v2/faces, then the ready callback. */
+async function throughService(clip: Buffer): Promise<void> {
+  const t = await startTestService();
+  const files = await startFileServer({ '/clip.mp4': { body: clip, contentType: 'video/mp4' } });
+  const receiver = await startCallbackReceiver();
+  try {
+    const start = performance.now();
+    const created = await t.api('POST', '/v2/faces', { face_name: 'Bench', train_video_url: `${files.url}/clip.mp4`, callback_url: `${receiver.url}/ready` });
+    const [legacy, current] = await receiver.waitFor(2, 600_000);
+    const wall = (performance.now() - start) / 1000;
+    const face = (await t.api('GET', `/v2/faces/${created.body.face_id}?verbose=true`)).body;
+    console.log(`clip 20 s through POST /v2/faces: ${face.status} (${face.training_progress}), callbacks ${legacy?.body.status}/${current?.body.status} after ${wall.toFixed(1)} s = ${(wall / 20).toFixed(2)}×; rig ${(face.face_rig_bytes / 1e6).toFixed(2)} MB; footage ${face.visemes_from_footage?.join(' ')}`);
+  } finally {
+    await t.close();
+    await files.close();
+    await receiver.close();
+  }
 }
