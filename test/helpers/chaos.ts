@@ -83,11 +83,12 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
-export type FloodKind = 'audio' | 'hifi' | 'rates' | 'chat' | 'echo' | 'echo-interrupt';
-/** Frames sent, the close code of the last connection, and how many times the flooder joined. */
+export type FloodKind = 'audio' | 'hifi' | 'rates' | 'chat' | 'echo' | 'echo-interrupt' | 'zero-cost';
+/** Frames sent, the close code of the last connection (and of each), and how many times the flooder joined. */
 export interface FloodResult {
   sent: number;
   closeCode: number | null;
+  closeCodes: Array<number | null>;
   sessions: number;
 }
 

@@ -1,8 +1,10 @@
 // A hostile visitor in a process of its own (so the test's own event loop measures the victims, not the
 // flood): joins a room with its meeting token and sends frames as fast as the socket takes them.
-// Usage: node flooder.mjs <conversation_url> <meeting_token> <kind: audio|hifi|rates|chat|echo|echo-interrupt> <count>
+// Usage: node flooder.mjs <conversation_url> <meeting_token> <kind: audio|hifi|rates|chat|echo|echo-interrupt|zero-cost> <count>
 // Closed for flooding, it joins again with the same meeting token until all is sent. Prints one JSON line
-// when done: { sent, closeCode (of the last connection), sessions }.
+// when done: { sent, closeCode (of the last connection), closeCodes (of each), sessions }.
+// zero-cost: binary frames that carry no audio (a 9-byte kind-2 frame, an 8-byte kind-1 frame, reserved
+// bytes set, no samples), from a visitor that stops reading once joined (what the room answers piles up).
 import WebSocket from 'ws';
 
 const [url, token, kind, countText] = process.argv.slice(2);
@@ -18,8 +20,18 @@ function audio(rate) {
   return bytes;
 }
 
+/** Binary frames with no audio in them (issue 34). */
+const ZERO_COST = [
+  Buffer.from('02000000803E000000', 'hex'),
+  Buffer.from('0100000080BB0000', 'hex'),
+  (() => { const b = audio(16000); b.writeUInt16LE(1, 2); return b; })(),
+  Buffer.from('02000000803E0000', 'hex'),
+];
+
 function frame(i) {
   switch (kind) {
+    case 'zero-cost':
+      return ZERO_COST[i % ZERO_COST.length];
     case 'audio':
       return audio(16000);
     case 'hifi': // the most bytes a second of microphone may take (96 kHz)
@@ -55,8 +67,11 @@ async function session() {
     socket.on('message', (data, isBinary) => !isBinary && JSON.parse(data.toString()).type === 'joined' && resolve(true));
     socket.once('close', () => resolve(false));
   });
+  if (joined && kind === 'zero-cost') socket.pause();
   while (joined && sent < count && socket.readyState === WebSocket.OPEN) {
-    await new Promise((resolve) => socket.send(frame(sent), resolve));
+    // zero-cost frames are tiny: sent without waiting for each write (up to 1 MiB unwritten), as fast as the room reads.
+    if (kind === 'zero-cost' && socket.bufferedAmount < 1 << 20) socket.send(frame(sent));
+    else await new Promise((resolve) => socket.send(frame(sent), resolve));
     sent++;
   }
   socket.close();
@@ -67,8 +82,10 @@ async function session() {
 let sent = 0;
 let last = { joined: true, closeCode: null };
 let sessions = 0;
+const closeCodes = [];
 while (sent < count && last.joined) {
   last = await session();
+  closeCodes.push(last.closeCode);
   sessions++;
 }
-console.log(JSON.stringify({ sent, closeCode: last.closeCode, sessions }));
+console.log(JSON.stringify({ sent, closeCode: last.closeCode, closeCodes, sessions }));

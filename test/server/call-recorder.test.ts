@@ -67,3 +67,35 @@ describe('call recorder end', () => {
     assert.equal(readFileSync(path).length, samples * 2);
   });
 });
+
+describe('call recorder pauses', () => {
+  it('stands still while paused (no visitor in the room): what is added then is not kept, and the call goes on from where it stopped', async () => {
+    const seconds = await record(3600, (recorder, clock) => {
+      for (let i = 0; i < 50; i++) {
+        clock.ms += 20;
+        recorder.add('visitor', tone(0.02), RECORDING_RATE);
+      }
+      recorder.pause();
+      for (let i = 0; i < 3000; i++) {
+        clock.ms += 20; // a minute of empty room; the PAL may still be finishing a sentence
+        recorder.add('pal', tone(0.02), RECORDING_RATE);
+      }
+      recorder.resume();
+      for (let i = 0; i < 25; i++) {
+        clock.ms += 20;
+        recorder.add('visitor', tone(0.02), RECORDING_RATE);
+      }
+    });
+    assert.equal(seconds, 1.5, 'the 1.5 s with a visitor, not the 61.5 s the room was open');
+  });
+
+  it('stopped while paused, ends where the pause began', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'palkit-recorder-')), 'call.pcm');
+    const clock = { ms: 1_000_000 };
+    const recorder = await CallRecorder.start(path, 3600, () => clock.ms);
+    clock.ms += 600;
+    recorder.pause();
+    clock.ms += 60_000;
+    assert.equal((await recorder.stop()) / RECORDING_RATE, 0.6);
+  });
+});

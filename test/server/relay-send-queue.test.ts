@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SendQueue, type ShedKind } from '../../src/server/live/cluster/send-queue.js';
 
-const limits = { audioBytes: 4_000, maxBytes: 20_000, audioMaxAgeMs: 200 };
+const limits = { audioBytesPerSource: 4_000, audioBytes: 4_000, maxBytes: 20_000, audioMaxAgeMs: 200 };
 const payload = (bytes: number, tag = 'x') => tag.padEnd(bytes, '.');
 
 function queue(clock = { now: 0 }) {

@@ -17,7 +17,8 @@ export type PalErrorCode =
   | 'not_connected'        // a call-only method used outside a call
   | 'no_deployment'        // a deployment element without deployment-id, or a method used without one
   | 'invalid_deployment_id' // the service refused the deployment-id as malformed (400 on init)
-  | 'invalid_attribute';   // an attribute the element cannot use (malformed JSON, not an address)
+  | 'invalid_attribute'    // an attribute the element cannot use (malformed JSON, not an address)
+  | 'face_unavailable';    // a trained face's rig did not load: the call goes on with its still image
 
 export class PalClientError extends Error {
   override readonly name = 'PalClientError';

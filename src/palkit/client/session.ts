@@ -451,7 +451,9 @@ export class ConversationSession extends EventTarget implements ConversationLink
     transport.addEventListener(TransportTurnLatencyEvent.type, (e) => this.dispatchEvent(new TransportTurnLatencyEvent((e as TransportTurnLatencyEvent).report)));
     transport.addEventListener(TransportEndedEvent.type, (e) => this.#remoteEnded(e as TransportEndedEvent));
     transport.addEventListener(TransportNoticeEvent.type, (e) => {
-      const { code } = e as TransportNoticeEvent;
+      const { code, message } = e as TransportNoticeEvent;
+      // For the page, not the visitor: the call goes on with the face's still image.
+      if (code === 'face_unavailable') return this.#report(new PalClientError(code, message));
       // Back in the room after it moved: "reconnecting" no longer holds; what the visitor was told before does.
       if (code === 'reconnected') {
         if (this.notice === 'reconnecting') this.notice = this.#noticeBeforeReconnecting;

@@ -48,6 +48,7 @@ const EnvSchema = z.object({
   PALKIT_EMBEDDINGS_API_KEY: optionalString,
   PALKIT_EMBEDDINGS_MODEL: optionalString,
   PALKIT_CRAWL_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+  PALKIT_GENERATING_PER_OWNER: z.coerce.number().int().min(1).max(100_000).default(10),
   PALKIT_METRICS_TOKEN: optionalString,
   PALKIT_RECORDING_DIR: optionalString,
   PALKIT_RECORDING_S3_BUCKET: optionalString,
@@ -103,6 +104,8 @@ export interface Config {
   embeddings: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   /** Politeness delay between two requests of a crawl to the same host. */
   crawlDelayMs: number;
+  /** Speech items, and videos, one owner may have generating at once (each kind); past it a create answers 429. */
+  generatingPerOwner: number;
   log: 'silent' | 'error' | 'info' | 'debug';
   /** Recordings: the default storage (a folder, or the operator's S3-compatible bucket), the copy retries, download links. */
   recording: {
@@ -184,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     room: { pollMs: e.PALKIT_ROOM_POLL_MS, wordsPerMinute: e.PALKIT_PAL_WORDS_PER_MINUTE },
     embeddings: { baseUrl: e.PALKIT_EMBEDDINGS_BASE_URL, apiKey: e.PALKIT_EMBEDDINGS_API_KEY, model: e.PALKIT_EMBEDDINGS_MODEL },
     crawlDelayMs: e.PALKIT_CRAWL_DELAY_MS,
+    generatingPerOwner: e.PALKIT_GENERATING_PER_OWNER,
     log: e.PALKIT_LOG,
     recording: {
       dir: e.PALKIT_RECORDING_DIR ?? (e.PALKIT_DATA === 'memory' ? join(tmpdir(), 'palkit-recordings') : join(e.PALKIT_DATA, 'recordings')),

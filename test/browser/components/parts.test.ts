@@ -167,6 +167,23 @@ describe('pal-conversation', () => {
     await session.endConversation();
   });
 
+  it('tells the page, not the visitor, when a trained face could not be drawn: face_unavailable (pal-error), and the call goes on', async () => {
+    const { TransportNoticeEvent } = await import('../../../src/palkit/client/transport/transport.js');
+    const { SessionErrorEvent } = await import('../../../src/palkit/client/session-events.js');
+    const { transport, session, el } = await conversationInCall('c12');
+    // The session's errors are what the element that owns it fires as pal-error.
+    const errors: Array<{ code: string; message: string }> = [];
+    session.addEventListener(SessionErrorEvent.type, (e) => errors.push({ code: (e as InstanceType<typeof SessionErrorEvent>).error.code, message: (e as InstanceType<typeof SessionErrorEvent>).error.message }));
+    transport.dispatchEvent(new TransportNoticeEvent('face_unavailable', 'The face\'s rig.json is not a rig this page can draw.'));
+    await until(() => errors.length > 0, 'the session\'s error');
+    expect(errors).to.deep.equal([{ code: 'face_unavailable', message: 'The face\'s rig.json is not a rig this page can draw.' }]);
+    await el.updateComplete;
+    expect(session.state).to.equal('connected');
+    expect(session.notice, 'no notice for the visitor').to.equal(null);
+    expect(deep(el, '[part="notice"]')).to.equal(null);
+    await session.endConversation();
+  });
+
   it('while the call joins its room again, says so (no typing offered), then brings back what it said before', async () => {
     const { transport, session, el } = await conversationInCall('c11');
     transport.notice('hearing_unavailable');

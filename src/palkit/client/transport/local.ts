@@ -31,7 +31,7 @@ export interface LocalTransportOptions {
   createRecognition?: RecognitionFactory;
   /** How long recognition may take to give words after the visitor cut the PAL off (default 6 s). */
   expectWordsMs?: number;
-  /** How camera frames for a perceiving PAL are posted (default: the page's fetch). */
+  /** How camera frames for a perceiving PAL are posted and a trained face's rig is fetched (default: the page's fetch). */
   fetch?: typeof fetch;
 }
 
@@ -53,6 +53,9 @@ export class LocalTransport extends EventTarget implements Transport {
   #roomUrl = '';
   #listener: LocalListener | null = null;
   #face: FaceTrack | null = null;
+  /** A trained face's rig is loading, or did not load (the PAL then shows its still image). */
+  #faceLoading = false;
+  #faceUnavailable = false;
   #frames: CameraFrameSender | null = null;
   #palSpeaking = false;
   #textMode = false;
@@ -83,7 +86,7 @@ export class LocalTransport extends EventTarget implements Transport {
         id: p.participant_id, name: p.user_name, role: p.role, local: false,
         videoTrack: pal ? (this.#face?.track ?? null) : null,
         audioTrack: pal ? (this.#player?.track ?? null) : null,
-        videoUrl: p.video_url ?? null, imageUrl: p.image_url ?? null,
+        videoUrl: pal && this.#faceUnavailable ? null : p.video_url ?? null, imageUrl: p.image_url ?? null,
         ...(pal ? { speaking: this.#palSpeaking } : {}),
       };
     });
@@ -249,11 +252,31 @@ export class LocalTransport extends EventTarget implements Transport {
     this.#face?.stop();
   }
 
-  /** A PAL with a built-in face gets it drawn here, moving with the voice being heard. */
+  /** A PAL with a built-in or a trained face gets it drawn here, moving with the voice being heard. */
   #showFace(): void {
     const pal = [...this.#remote.values()].find((p) => p.role === 'pal');
-    if (this.#face || !this.#player || !isDrawnFace(pal?.face_model)) return;
-    this.#face = createDrawnFaceTrack(this.#player);
+    if (this.#face || this.#faceLoading || this.#faceUnavailable || !this.#player || !pal) return;
+    if (pal.face_rig_url) void this.#showRig(pal.face_rig_url, this.#player);
+    else if (isDrawnFace(pal.face_model)) this.#face = createDrawnFaceTrack(this.#player);
+  }
+
+  /** A trained face's renderer and rig arrive only now, when a call with one starts. */
+  async #showRig(url: string, player: PalAudioPlayer): Promise<void> {
+    this.#faceLoading = true;
+    try {
+      const { createRigFace } = await import('../media/face/rig-face.js');
+      const face = await createRigFace(url, player, this.#options.fetch ? { fetch: this.#options.fetch } : {});
+      if (this.#left) return face.stop();
+      this.#face = face;
+    } catch (error) {
+      if (this.#left) return;
+      this.#faceUnavailable = true;
+      const message = error instanceof Error && error.name === 'RigLoadError' ? error.message : 'The face\'s renderer could not be loaded.';
+      this.dispatchEvent(new TransportNoticeEvent('face_unavailable', message));
+    } finally {
+      this.#faceLoading = false;
+    }
+    this.dispatchEvent(new TransportParticipantsEvent());
   }
 
   /**

@@ -44,11 +44,23 @@ interface Scheduled {
   viseme: Viseme;
 }
 
+/** How long a slice stays in the mouth's timeline after the context rendered it: it is heard up to the output's lag later. */
+const HEARD_AFTER_RENDER_S = MAX_OUTPUT_LAG_S + 0.2;
+
 export class PalAudioPlayer {
   readonly #context: AudioContext;
   readonly #output: MediaStreamAudioDestinationNode;
+  /** What is scheduled and not yet rendered (stopped on flush). */
   #queue: Scheduled[] = [];
+  /**
+   * Every slice until it has surely been heard, in order, for the mouth. The queue is not enough: a slice
+   * leaves it when the context has rendered it, and the output plays it up to the output's lag later, so a
+   * face asking the output's position found the slice being heard already gone (with a lag of a slice or
+   * more, Chromium's usual, it found none and kept the mouth closed).
+   */
+  #timeline: Scheduled[] = [];
   #nextStart = 0;
+  readonly #now: () => number;
   /** The slice whose mouth shape the face was last given, and the last one reported as drawn. */
   #shown: Scheduled | undefined;
   #drawn: Scheduled | undefined;
@@ -58,8 +70,10 @@ export class PalAudioPlayer {
   #poll: ReturnType<typeof setInterval> | undefined;
   probe: PalAudioProbe | null = null;
 
-  constructor(context: AudioContext) {
+  /** `now`: the page clock the output's timestamps are on (performance.now()), a test's own clock in tests. */
+  constructor(context: AudioContext, now: () => number = () => performance.now()) {
     this.#context = context;
+    this.#now = now;
     this.#output = context.createMediaStreamDestination();
   }
 
@@ -88,6 +102,8 @@ export class PalAudioPlayer {
       if (at >= 0) this.#queue.splice(at, 1);
     });
     this.#queue.push(scheduled);
+    this.#forgetHeard(context.currentTime - HEARD_AFTER_RENDER_S);
+    this.#timeline.push(scheduled);
     if (newRun) this.#runHeard = false;
     if (this.probe && !this.#runHeard) {
       const first = frame.samples.findIndex((v) => v >= AUDIBLE || v <= -AUDIBLE);
@@ -129,7 +145,7 @@ export class PalAudioPlayer {
    */
   #outputClock(): { position: number; at: number } {
     const context = this.#context;
-    const now = performance.now();
+    const now = this.#now();
     if (!OUTPUT_CLOCK_READABLE) return { position: context.currentTime, at: now };
     const stamp = context.getOutputTimestamp?.();
     if (stamp?.performanceTime && stamp.contextTime !== undefined) {
@@ -151,7 +167,7 @@ export class PalAudioPlayer {
     return Math.max(0, this.#nextStart - this.#context.currentTime) * 1000;
   }
 
-  /** The face drew the mouth shape visemeNow() gave it, at `at` (each slice's first drawing is measured). */
+  /** The mouth shape visemeNow() gave the face reaches the screen at `at` (each slice's first showing is measured). */
   drawn(at: number): void {
     const slice = this.#shown;
     if (!this.probe || !slice || slice === this.#drawn || slice.viseme === 'rest') return;
@@ -170,6 +186,7 @@ export class PalAudioPlayer {
       source.disconnect();
     }
     this.#queue = [];
+    this.#timeline = [];
     this.#nextStart = 0;
     this.#runHeard = false;
     this.#stopPolling();
@@ -180,12 +197,23 @@ export class PalAudioPlayer {
     return this.#context.currentTime < this.#nextStart;
   }
 
-  /** The mouth shape of what is being heard now: at the audio output, not where rendering is (outputLatency ahead). */
-  visemeNow(): Viseme {
+  /**
+   * The mouth shape of what is being heard now (at the audio output, which runs behind rendering by the
+   * output's lag), or `aheadMs` from now: a face whose drawing reaches the screen that much later asks that far
+   * ahead, so the visitor sees the shape when they hear it.
+   */
+  visemeNow(aheadMs = 0): Viseme {
     const clock = this.#outputClock();
-    const now = clock.position + (performance.now() - clock.at) / 1000 + MOUTH_LEAD_S;
-    this.#shown = this.#queue.find((s) => s.start <= now && now < s.end);
+    const now = clock.position + (this.#now() - clock.at + aheadMs) / 1000 + MOUTH_LEAD_S;
+    this.#shown = this.#timeline.find((s) => s.start <= now && now < s.end);
     return this.#shown?.viseme ?? 'rest';
+  }
+
+  /** Drops the slices that ended before `contextTime`: the timeline holds only what is scheduled or still in the output. */
+  #forgetHeard(contextTime: number): void {
+    let heard = 0;
+    while (heard < this.#timeline.length && this.#timeline[heard]!.end < contextTime) heard++;
+    if (heard) this.#timeline.splice(0, heard);
   }
 
   close(): void {

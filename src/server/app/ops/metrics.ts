@@ -12,10 +12,11 @@ export interface ServiceMetrics {
   httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
   roomInputDropped: Counter<'kind'>;
   roomSocketsClosedForFlooding: Counter;
+  roomSocketsDroppedUnread: Counter;
   unhandledRejections: Counter;
   relayShed: Counter<'kind'>;
   /** What the instance channel has queued, read at scrape time (the room hub sets `bytes` on PostgreSQL). */
-  relayQueue: { bytes: () => number };
+  relayQueue: { bytes: () => number; sheddingParticipants: () => number };
   /** Measured in the visitors' pages (issue 26): end of their turn to the first audible PAL sample / mouth movement. */
   turnHeard: Histogram<'input'>;
   turnMouth: Histogram<'input'>;
@@ -73,13 +74,21 @@ export function createMetrics({ db, processMetrics = false }: MetricsOptions): S
     },
   });
 
-  const relayQueue = { bytes: () => 0 };
+  const relayQueue = { bytes: () => 0, sheddingParticipants: () => 0 };
   new Gauge({
     name: 'palkit_relay_queue_bytes',
     help: 'Bytes waiting in this instance\'s channel to the other instances (bounded; audio is shed first).',
     registers: [registry],
     collect() {
       this.set(relayQueue.bytes());
+    },
+  });
+  new Gauge({
+    name: 'palkit_relay_shedding_participants',
+    help: 'Relayed participants whose audio the instance channel shed in the last 10 s: the channel is past its capacity (also in /readyz).',
+    registers: [registry],
+    collect() {
+      this.set(relayQueue.sheddingParticipants());
     },
   });
 
@@ -97,11 +106,12 @@ export function createMetrics({ db, processMetrics = false }: MetricsOptions): S
     webhookDeliveryFailures: new Counter({ name: 'palkit_webhook_delivery_failures_total', help: 'Failed webhook delivery attempts (final: no retry follows).', labelNames: ['final'], registers: [registry] }),
     roomInputDropped: new Counter({
       name: 'palkit_room_input_dropped_total',
-      help: 'What participants sent into local rooms past their budget and was dropped (kind: audio, frame, text).',
+      help: 'What participants sent into local rooms past their budget and was dropped (kind: audio, frame, text; malformed: binary frames that are not microphone audio; backlog: frames past the bound of what a connection may send while its join is checked).',
       labelNames: ['kind'],
       registers: [registry],
     }),
     roomSocketsClosedForFlooding: new Counter({ name: 'palkit_room_sockets_closed_flooding_total', help: 'Room connections closed because they kept sending past their budget.', registers: [registry] }),
+    roomSocketsDroppedUnread: new Counter({ name: 'palkit_room_sockets_dropped_unread_total', help: 'Room connections terminated because they stopped reading: their unsent output passed its bound (1 MiB).', registers: [registry] }),
     unhandledRejections: new Counter({ name: 'palkit_unhandled_rejections_total', help: 'Promises rejected with no handler (logged; the process goes on).', registers: [registry] }),
     turnHeard: new Histogram({
       name: 'palkit_turn_heard_seconds',

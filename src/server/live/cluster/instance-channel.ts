@@ -1,11 +1,13 @@
 // Messages between service instances that share one PostgreSQL, carried by LISTEN/NOTIFY: each instance
 // listens on a channel named after itself and sends with pg_notify on a connection of its own, so what
 // one instance sends another arrives in order. NOTIFY payloads stop short of 8,000 bytes; a longer
-// message travels in numbered parts and is put back together on arrival.
+// message travels in numbered parts and is put back together on arrival. Short messages travel packed
+// together, several notifications a round trip (notify-batch.ts).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../app/log.js';
 import { APPLICATION_NAME } from '../../platform/db/database.js';
 import { keepConnected } from '../../platform/db/kept-connection.js';
+import { MAX_BATCH_BYTES, NotificationPacker, notifyStatement, unpacked } from './notify-batch.js';
 import { SendQueue, type ShedKind } from './send-queue.js';
 
 export interface InstanceChannel {
@@ -14,11 +16,13 @@ export interface InstanceChannel {
   readonly ready: boolean;
   /** What waits to be sent, in bytes. */
   readonly queuedBytes: number;
+  /** Relayed participants whose audio was shed in the last few seconds (the channel is past its capacity). */
+  readonly sheddingParticipants: number;
   /**
    * Sends to another instance (fire and forget: an instance that is gone simply never reads it). Audio
-   * is shed first when the queue backs up.
+   * is shed first when the queue backs up, from the participant (`source`) with the most of it queued.
    */
-  send(to: string, message: object, options?: { audio?: boolean }): void;
+  send(to: string, message: object, options?: { audio?: boolean; source?: string }): void;
   close(): Promise<void>;
 }
 
@@ -52,8 +56,8 @@ export class PayloadAssembler {
   private readonly partial = new Map<string, { parts: string[]; got: number; since: number }>();
 
   /** The message this payload completes, or null (a part of one still arriving, or not a message). */
-  accept(payload: string, now = Date.now()): Record<string, unknown> | null {
-    const value = parseObject(payload);
+  accept(payload: string | unknown, now = Date.now()): Record<string, unknown> | null {
+    const value = typeof payload === 'string' ? parseObject(payload) : isObject(payload) ? payload : null;
     if (!value || value.k !== 'part') return value;
     const { id, i, n, d } = value as unknown as Part;
     if (typeof id !== 'string' || !Number.isInteger(i) || !Number.isInteger(n) || i < 0 || i >= n || typeof d !== 'string') return null;
@@ -71,10 +75,24 @@ export class PayloadAssembler {
 function parseObject(text: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return isObject(value) ? value : null;
   } catch {
     return null;
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The whole messages a notification completes (a packed one carries several). */
+export function messagesOf(assembler: PayloadAssembler, payload: string): Array<Record<string, unknown>> {
+  const value = parseObject(payload);
+  if (!value) return [];
+  return unpacked(value).flatMap((p) => {
+    const message = assembler.accept(p);
+    return message ? [message] : [];
+  });
 }
 
 export interface ChannelOptions {
@@ -98,6 +116,7 @@ export async function openPostgresChannel(
   const assembler = new PayloadAssembler();
   let closed = false;
   const queue = new SendQueue(onShed);
+  const packer = new NotificationPacker();
   let draining: Promise<void> | null = null;
 
   const listener = keepConnected({
@@ -107,8 +126,7 @@ export async function openPostgresChannel(
     what: 'room channel (listening)',
     setUp: async (client) => {
       client.on('notification', (n) => {
-        const message = n.payload === undefined ? null : assembler.accept(n.payload);
-        if (message) onMessage(message);
+        if (n.payload !== undefined) for (const message of messagesOf(assembler, n.payload)) onMessage(message);
       });
       await client.query(`listen "${channelName(instanceId)}"`);
     },
@@ -121,18 +139,22 @@ export async function openPostgresChannel(
     onOpen: () => void drain(), // never before this function returns: opening awaits first
   });
 
-  /** One connection sends everything, one statement after another, so messages arrive in the order sent. */
+  /**
+   * One connection sends everything, one statement after another, so messages arrive in the order sent;
+   * each statement carries what waited, packed into a few notifications.
+   */
   function drain(): Promise<void> {
     return (draining ??= (async () => {
       for (;;) {
         const client = sender.client;
         if (!client) return; // opened again later: onOpen drains again
-        const next = queue.shift();
-        if (!next) return;
+        const batch = queue.shiftUpTo(MAX_BATCH_BYTES);
+        if (!batch.length) return;
+        const { text, values } = notifyStatement(packer.pack(batch), channelName);
         try {
-          await client.query('select pg_notify($1, $2)', [channelName(next.to), next.payload]);
+          await client.query(text, values);
         } catch (error) {
-          if (sender.client === client) log.error('room channel could not send', { to: next.to, error: error instanceof Error ? error.message : String(error) });
+          if (sender.client === client) log.error('room channel could not send', { to: [...new Set(batch.map((b) => b.to))].join(','), error: error instanceof Error ? error.message : String(error) });
         }
       }
     })().finally(() => {
@@ -151,9 +173,12 @@ export async function openPostgresChannel(
     get queuedBytes() {
       return queue.bytes;
     },
+    get sheddingParticipants() {
+      return queue.sheddingSources;
+    },
     send(to, message, options = {}) {
       if (closed) return;
-      if (queue.push(to, toPayloads(message), options.audio === true)) void drain();
+      if (queue.push(to, toPayloads(message), options.audio === true, options.source ?? '')) void drain();
     },
     async close() {
       closed = true;

@@ -1,9 +1,10 @@
 // On the instance holding a room: a participant whose WebSocket is connected to another instance. The
 // room treats it as any socket; what the room sends goes back over the instance channel, and what the
 // participant sends arrives from it (queued until the room starts reading, as a real socket's frames
-// wait in the kernel).
+// wait in the kernel; as much as a join's backlog may hold, the rest dropped).
 import { EventEmitter } from 'node:events';
 import type { RoomSocket } from '../room/room.js';
+import { JoinBacklog } from '../room/join-backlog.js';
 
 const OPEN = 1;
 const CLOSED = 3;
@@ -19,16 +20,17 @@ export class RelayedSocket extends EventEmitter implements RoomSocket {
   readyState = OPEN;
   /** When the participant's instance last spoke for it (a frame, or its keep-alive). */
   lastSeen = Date.now();
-  private pending: Array<[Buffer | string, boolean]> | null = [];
+  closedForFlooding = false;
+  private pending: JoinBacklog | null = new JoinBacklog();
 
-  constructor(private readonly link: RelayedSocketLink) {
+  constructor(private readonly link: RelayedSocketLink, private readonly onDropped: () => void = () => undefined) {
     super();
   }
 
   override on(event: string | symbol, listener: Parameters<EventEmitter['on']>[1]): this {
     super.on(event, listener);
     if (event === 'message' && this.pending) {
-      const queued = this.pending;
+      const queued = this.pending.handOff();
       this.pending = null;
       for (const [data, isBinary] of queued) this.emit('message', data, isBinary);
     }
@@ -50,13 +52,14 @@ export class RelayedSocket extends EventEmitter implements RoomSocket {
     this.lastSeen = Date.now();
     if (this.readyState !== OPEN) return;
     const isBinary = typeof data !== 'string';
-    if (this.pending) this.pending.push([data, isBinary]);
-    else this.emit('message', data, isBinary);
+    if (!this.pending) this.emit('message', data, isBinary);
+    else if (!this.pending.push(data, isBinary)) this.onDropped();
   }
 
-  /** The participant's socket closed on its instance, or that instance went quiet. */
-  closed(): void {
+  /** The participant's socket closed on its instance (`flooding`: closed there for flooding), or that instance went quiet. */
+  closed(flooding = false): void {
     if (this.readyState === CLOSED) return;
+    this.closedForFlooding = flooding;
     this.readyState = CLOSED;
     setImmediate(() => this.emit('close'));
   }

@@ -11,7 +11,9 @@ import { RelayedSocket } from './relayed-socket.js';
 import { countRefused, ParticipantBudget } from '../room/participant-budget.js';
 import { RoomCloseCode } from '../../../protocol/room.js';
 import type { ServiceMetrics } from '../../app/ops/metrics.js';
-import type { Backlog, Room } from '../room/room.js';
+import { sendBounded } from '../room/unsent-output.js';
+import type { Room } from '../room/room.js';
+import type { JoinBacklog } from '../room/join-backlog.js';
 import type { RoomMessage } from '../room/message.js';
 
 /** What a relayed join carries: who joins, as the room's admit takes it. */
@@ -36,6 +38,8 @@ export interface RelayHost {
 export const ROOM_MOVED = 1012;
 const MOVED_REASON = 'the room moved; join again';
 const PUSH_TIMEOUT_MS = 3_000;
+/** A budget unused this long has refilled whole: forgetting it refills nothing. */
+const BUDGET_IDLE_MS = 60_000;
 
 interface Outgoing {
   socket: WebSocket;
@@ -50,12 +54,16 @@ export class RoomRelay {
   /** Participants connected to other instances, in rooms held here. */
   private readonly incoming = new Map<string, { socket: RelayedSocket; from: string }>();
   private readonly pushes = new Map<string, (participants: number | null) => void>();
+  /** The budgets of participants connected here, per room and meeting token: joining again does not refill one. */
+  private readonly budgets = new Map<string, { budget: ParticipantBudget; usedAt: number }>();
 
   constructor(
     private readonly channel: InstanceChannel,
     private readonly host: RelayHost,
     private readonly log: Logger,
     private readonly metrics: ServiceMetrics,
+    /** The budgets' clock (milliseconds). */
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   get instanceId(): string {
@@ -65,32 +73,42 @@ export class RoomRelay {
   // ——— On the instance a participant connected to ———
 
   /** Hands a checked join to the room's holder and relays the participant's traffic from now on. */
-  join(holder: string, socket: WebSocket, conversationId: string, joining: RelayedJoin, backlog: Backlog): void {
+  join(holder: string, socket: WebSocket, conversationId: string, joining: RelayedJoin, backlog: JoinBacklog): void {
     const m = `${this.instanceId}.${++this.sequence}`;
     this.outgoing.set(m, { socket, conversationId, holder });
-    this.channel.send(holder, { k: 'join', c: conversationId, m, from: this.instanceId, ...joining });
+    this.channel.send(holder, { k: 'join', c: conversationId, m, from: this.instanceId, ...joining }, { source: m });
     // The budget holds here too, so that a flood never reaches the instance channel.
-    const budget = new ParticipantBudget();
-    const forward = (data: RawData | string | null, isBinary: boolean) => {
-      if (data === null || !this.outgoing.has(m)) return;
-      const verdict = budget.admit(data, isBinary);
+    const budget = this.budgetOf(`${conversationId} ${joining.token}`);
+    let flooded = false;
+    const forward = (data: RawData | string, isBinary: boolean) => {
+      if (!this.outgoing.has(m)) return;
+      budget.usedAt = this.now();
+      const verdict = budget.budget.admit(data, isBinary);
       if (!verdict.ok) {
         countRefused(this.metrics, verdict);
         if (verdict.close) {
+          flooded = true;
+          this.log.info('a relayed participant kept sending past its budget; its connection is closed', { conversation_id: conversationId });
           socket.close(RoomCloseCode.flooding, 'flooding');
           socket.terminate();
         }
         return;
       }
-      if (isBinary) this.channel.send(holder, { k: 'audio', m, d: asBuffer(data).toString('base64') }, { audio: true });
-      else this.channel.send(holder, { k: 'frame', m, d: data.toString() });
+      if (isBinary) this.channel.send(holder, { k: 'audio', m, d: asBuffer(data).toString('base64') }, { audio: true, source: m });
+      else this.channel.send(holder, { k: 'frame', m, d: data.toString() }, { source: m });
     };
-    for (const text of backlog.frames.splice(0)) forward(text, false);
-    backlog.handedOff = true;
+    for (const [data, isBinary] of backlog.handOff()) forward(data, isBinary);
     socket.on('message', forward);
     socket.on('close', () => {
-      if (this.outgoing.delete(m)) this.channel.send(holder, { k: 'gone', m });
+      // Closed for flooding: the holder's room takes it as the visitor's leave for good (see Room.refuse).
+      if (this.outgoing.delete(m)) this.channel.send(holder, { k: 'gone', m, ...(flooded ? { flooding: true } : {}) });
     });
+  }
+
+  private budgetOf(key: string): { budget: ParticipantBudget; usedAt: number } {
+    let entry = this.budgets.get(key);
+    if (!entry) this.budgets.set(key, (entry = { budget: new ParticipantBudget(this.now), usedAt: this.now() }));
+    return entry;
   }
 
   /** An operator's event for a room another instance holds: the number of participants it reached, or null. */
@@ -128,6 +146,8 @@ export class RoomRelay {
 
   /** Tells each holder that this instance's participants in its rooms are still connected. */
   keepAlive(): void {
+    const idleSince = this.now() - BUDGET_IDLE_MS;
+    for (const [key, { usedAt }] of this.budgets) if (usedAt < idleSince) this.budgets.delete(key);
     const byHolder = new Map<string, string[]>();
     for (const [m, o] of this.outgoing) byHolder.set(o.holder, [...(byHolder.get(o.holder) ?? []), m]);
     for (const [holder, members] of byHolder) this.channel.send(holder, { k: 'alive', from: this.instanceId, members });
@@ -168,14 +188,14 @@ export class RoomRelay {
       case 'gone': {
         const entry = this.incoming.get(m);
         this.incoming.delete(m);
-        return entry?.socket.closed();
+        return entry?.socket.closed(message.flooding === true);
       }
       case 'alive':
         return this.stillThere(typeof message.from === 'string' ? message.from : '', Array.isArray(message.members) ? message.members.map(String) : []);
       case 'send':
-        return this.toParticipant(m, (socket) => socket.send(text));
+        return this.toParticipant(m, text);
       case 'bin':
-        return this.toParticipant(m, (socket) => socket.send(Buffer.from(text, 'base64')));
+        return this.toParticipant(m, Buffer.from(text, 'base64'));
       case 'close': {
         const entry = this.outgoing.get(m);
         this.outgoing.delete(m);
@@ -202,13 +222,13 @@ export class RoomRelay {
     const socket = new RelayedSocket({
       send: (data) =>
         typeof data === 'string'
-          ? this.channel.send(from, { k: 'send', m, d: data })
-          : this.channel.send(from, { k: 'bin', m, d: Buffer.from(data).toString('base64') }, { audio: true }),
+          ? this.channel.send(from, { k: 'send', m, d: data }, { source: m })
+          : this.channel.send(from, { k: 'bin', m, d: Buffer.from(data).toString('base64') }, { audio: true, source: m }),
       close: (code, reason) => {
         this.incoming.delete(m);
         this.channel.send(from, { k: 'close', m, code, reason });
       },
-    });
+    }, () => this.metrics.roomInputDropped.inc({ kind: 'backlog' }));
     this.incoming.set(m, { socket, from });
     socket.on('close', () => this.incoming.get(m)?.socket === socket && this.incoming.delete(m));
     const room = await this.host.holdRoom(String(message.c));
@@ -236,9 +256,10 @@ export class RoomRelay {
     this.channel.send(instance, { k: 'close', m, code: ROOM_MOVED, reason: MOVED_REASON });
   }
 
-  private toParticipant(m: string, deliver: (socket: WebSocket) => void): void {
+  /** What the room sends a participant connected here; one that stopped reading is dropped (unsent-output.ts). */
+  private toParticipant(m: string, data: string | Uint8Array): void {
     const entry = this.outgoing.get(m);
-    if (entry && entry.socket.readyState === entry.socket.OPEN) deliver(entry.socket);
+    if (entry) sendBounded(entry.socket, data, this.metrics, () => this.log.info('a relayed participant stopped reading; its connection is dropped', { conversation_id: entry.conversationId }));
   }
 }
 

@@ -1,6 +1,8 @@
 // The local voice: eSpeak NG, in a pool of speakers (espeak/speaker.ts) sized to the cores that serves the
-// rooms round-robin (one lane per room, see fair-queue.ts): a sentence waits only behind its own room's
-// sentences, and one cancelled before it reaches a speaker costs nothing. By default a speaker is eSpeak
+// rooms by engine time (one lane per room, see fair-queue.ts): the room that has had the least time goes
+// next, so a sentence waits only behind its own room's sentences, and one cancelled before it reaches a
+// speaker costs nothing. Background lanes (speech items, videos) get a speaker only when no room waits,
+// and never all of them. By default a speaker is eSpeak
 // compiled to WebAssembly on a worker thread of its own (espeak/wasm-speaker.ts): nothing outside npm,
 // on any platform. On Linux, PALKIT_LOCAL_VOICE=native uses small bridge programs instead
 // (espeak/palkit-espeak.c, compiled once against libespeak-ng, see espeak/bridge-binary.ts). Either way
@@ -26,6 +28,10 @@ const DEFAULT_LANE = '';
 const PER_LANE = 8;
 /** Speakers at most, whatever the cores: each is a thread or a process of its own. */
 const MAX_SPEAKERS = 4;
+/** A sentence's engine time is first estimated from its length, then charged as measured: the first estimate per character. */
+const FIRST_MS_PER_CHAR = 0.5;
+/** Lanes of background work (speech items, videos): served only when no room waits. */
+const BACKGROUND = 'background:';
 /** A sentence is tried on at most this many speakers. */
 const ATTEMPTS = 2;
 /**
@@ -46,6 +52,10 @@ export interface EspeakOptions {
   speakers?: number;
   /** The WebAssembly speakers' settings (tests plant faults with them). */
   wasm?: WasmSpeakerOptions;
+  /** Where speakers come from instead of the engine's own (tests). */
+  speakerFactory?: SpeakerFactory;
+  /** The clock that measures engine time (milliseconds; tests control it). */
+  now?: () => number;
 }
 
 type Counts = Record<'audio' | 'word' | 'phoneme', number>;
@@ -69,6 +79,9 @@ interface Job {
   settled: boolean;
   /** The speaker saying it now, so that an interrupt stops it there too. */
   speaker: Speaker | null;
+  /** When it reached a speaker and the engine time its lane was charged for it then. */
+  startedAt: number;
+  estimateMs: number;
   push(event: SynthesisEvent | null, error?: Error): void;
 }
 
@@ -77,7 +90,12 @@ export class EspeakSynthesizer implements Synthesizer {
   readonly engine: LocalVoiceEngine;
   private readonly start: SpeakerFactory;
   private readonly size: number;
-  private readonly queue = new FairQueue<Job>(PER_LANE);
+  private readonly queue: FairQueue<Job>;
+  private readonly now: () => number;
+  /** Engine milliseconds per character, as measured (a moving average). */
+  private msPerChar = FIRST_MS_PER_CHAR;
+  /** Background sentences being said now. */
+  private backgroundRunning = 0;
   private readonly idle: Speaker[] = [];
   private readonly speakers = new Set<Speaker>();
   /** Sentences being said now: by a speaker or by the command line. */
@@ -96,12 +114,17 @@ export class EspeakSynthesizer implements Synthesizer {
   constructor(private readonly log: Logger, options: EspeakOptions = {}) {
     this.engine = options.engine ?? 'wasm';
     const wasm = options.wasm ?? {};
-    this.start = this.engine === 'native'
+    this.now = options.now ?? (() => performance.now());
+    this.queue = new FairQueue<Job>(PER_LANE, {
+      cost: (job) => (job.estimateMs = Math.max(1, job.chars.length * this.msPerChar)),
+      background: (lane) => lane.startsWith(BACKGROUND),
+    });
+    this.start = options.speakerFactory ?? (this.engine === 'native'
       ? nativeSpeakers(new BridgeBinary(options.dataDir ?? 'memory', log), log)
-      : (hooks) => (WasmSpeaker.available() ? new WasmSpeaker(hooks, wasm) : null);
+      : (hooks) => (WasmSpeaker.available() ? new WasmSpeaker(hooks, wasm) : null));
     this.size = Math.max(1, Math.min(MAX_SPEAKERS, options.speakers ?? availableParallelism()));
     // A WebAssembly speaker takes seconds to load and warm up: the first one starts now, not with the first sentence.
-    if (this.engine === 'wasm') {
+    if (this.engine === 'wasm' && !options.speakerFactory) {
       const first = this.newSpeaker();
       if (first) this.idle.push(first);
     }
@@ -116,9 +139,17 @@ export class EspeakSynthesizer implements Synthesizer {
     return { name: this.name, synthesize: (text, voice, signal) => this.enqueue(`room:${key}`, text, espeakVoice(voice), voice.rate, signal) };
   }
 
-  /** A text in one of eSpeak's own voice names (`en-us`, `de`, `en+f3`…), in a lane of its own (speech items). */
+  /**
+   * A text in one of eSpeak's own voice names (`en-us`, `de`, `en+f3`…), in a background lane of its own
+   * (speech items): it yields to the rooms. Give it a chunk at a time (chunksOf in speech/sentences.ts).
+   */
   synthesizeAs(lane: string, text: string, espeakVoiceName: string, signal: AbortSignal): Promise<SynthesisStream> {
-    return this.enqueue(`named:${lane}`, text, espeakVoiceName, undefined, signal);
+    return this.enqueue(`${BACKGROUND}${lane}`, text, espeakVoiceName, undefined, signal);
+  }
+
+  /** Closed: it speaks no more (a new pool is made for whoever needs one). */
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   /** The running speakers (for operators and tests). */
@@ -146,7 +177,7 @@ export class EspeakSynthesizer implements Synthesizer {
     let wake: (() => void) | null = null;
     const job: Job = {
       lane, id: this.nextId++, text: clean, chars: [...clean], voice, rate: Math.round(rate ?? DEFAULT_RATE), signal,
-      attempts: 0, delivered: { audio: 0, word: 0, phoneme: 0 }, skip: { audio: 0, word: 0, phoneme: 0 }, settled: false, speaker: null,
+      attempts: 0, delivered: { audio: 0, word: 0, phoneme: 0 }, skip: { audio: 0, word: 0, phoneme: 0 }, settled: false, speaker: null, startedAt: 0, estimateMs: 0,
       push: (event, error) => {
         if (error) failure = error;
         else events.push(event);
@@ -183,16 +214,25 @@ export class EspeakSynthesizer implements Synthesizer {
     return { sampleRate: this.sampleRate, events: stream() };
   }
 
-  /** Starts waiting sentences while there is room in the pool, taking the rooms in turn. */
+  /**
+   * Starts waiting sentences while there is room in the pool, the least served room first. Background
+   * work never takes the last free speaker, so a room's next sentence finds one.
+   */
   private dispatch(): void {
+    const backgroundShare = Math.max(1, this.size - 1);
     while (!this.closed && this.running < this.size) {
-      const job = this.queue.shift((lane) => !this.busyLanes.has(lane));
+      const job = this.queue.shift((lane) => !this.busyLanes.has(lane) && (!lane.startsWith(BACKGROUND) || this.backgroundRunning < backgroundShare));
       if (!job) return;
-      if (job.settled || job.signal.aborted) continue;
+      if (job.settled || job.signal.aborted) {
+        this.queue.charge(job.lane, -job.estimateMs); // it never ran
+        continue;
+      }
       this.running++;
+      if (job.lane.startsWith(BACKGROUND)) this.backgroundRunning++;
       this.busyLanes.add(job.lane);
       this.active.add(job);
       job.attempts++;
+      job.startedAt = this.now();
       const speaker = Date.now() >= this.fallbackUntil ? this.freeSpeaker() : null;
       job.speaker = speaker;
       if (speaker) {
@@ -210,11 +250,21 @@ export class EspeakSynthesizer implements Synthesizer {
   }
 
   private finished(job: Job): void {
+    this.release(job);
+    this.dispatch();
+  }
+
+  /** The job leaves its speaker: its lane is charged the engine time it really took, instead of the estimate. */
+  private release(job: Job): void {
     job.speaker = null;
     this.running--;
+    if (job.lane.startsWith(BACKGROUND)) this.backgroundRunning--;
     this.busyLanes.delete(job.lane);
     this.active.delete(job);
-    this.dispatch();
+    const tookMs = Math.max(0, this.now() - job.startedAt);
+    this.queue.charge(job.lane, tookMs - job.estimateMs);
+    job.estimateMs = 0;
+    if (job.chars.length >= 20 && job.settled && !job.signal.aborted) this.msPerChar = 0.8 * this.msPerChar + 0.2 * (tookMs / job.chars.length);
   }
 
   /**
@@ -261,10 +311,7 @@ export class EspeakSynthesizer implements Synthesizer {
     }
     const job = request ? (request as SpeakerRequest & { job: Job }).job : null;
     if (job) {
-      job.speaker = null;
-      this.running--;
-      this.busyLanes.delete(job.lane);
-      this.active.delete(job);
+      this.release(job);
       if (job.settled || job.signal.aborted) {
         // Nobody is waiting for it any more.
       } else if (job.attempts < ATTEMPTS && !this.closed) {

@@ -3,7 +3,7 @@
 // or the native bridge with PALKIT_LOCAL_VOICE=native); an OpenAI-compatible speech endpoint when one is
 // configured, falling back to eSpeak when it fails.
 import type { ServiceDeps } from '../../app/context.js';
-import { EspeakSynthesizer } from './espeak.js';
+import { localVoicePool } from './local-voice-pool.js';
 import { OpenAiSpeech } from './openai-speech.js';
 import type { Synthesizer } from './synthesizer.js';
 
@@ -11,7 +11,7 @@ export { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthes
 
 /** The configured voice: the OpenAI-compatible endpoint with the local voice behind it, or the local voice. */
 export function createSynthesizer(deps: Pick<ServiceDeps, 'config' | 'fetch' | 'log'>): Synthesizer {
-  const local = new EspeakSynthesizer(deps.log, { dataDir: deps.config.dataDir, engine: deps.config.localVoice });
+  const local = localVoicePool(deps.config, deps.log);
   if (!deps.config.tts.baseUrl) return local;
   const remote = new OpenAiSpeech(deps);
   const withFallback = (fallback: Synthesizer): Synthesizer => ({

@@ -2,7 +2,8 @@
 // clock (each source placed where its audio arrived, or right after its previous chunk when it arrives
 // in a burst), appended to a raw PCM file every second so that a crash keeps what was recorded. A source
 // never runs more than AHEAD_MS ahead of the call's clock (what is sent faster is dropped), and nothing
-// is kept past the call's maximum duration: the recording is never longer than the call.
+// is kept past the call's maximum duration: the recording is never longer than the call. The call's clock
+// stands still while the recorder is paused (no visitor in the room): an empty room is not recorded.
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { resample } from '../engines/pcm.js';
@@ -22,6 +23,10 @@ export class CallRecorder {
   private readonly timer: NodeJS.Timeout;
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Milliseconds the recorder spent paused, which the call's clock leaves out. */
+  private pausedMs = 0;
+  /** When the current pause began (the recorder's clock), or null while recording. */
+  private pausedAt: number | null = null;
 
   private constructor(
     private readonly file: FileHandle,
@@ -46,9 +51,25 @@ export class CallRecorder {
     return recorder;
   }
 
+  /** Nobody to record (the room has no visitor): the call's clock stops and what is added is not kept. */
+  pause(): void {
+    if (this.pausedAt === null && !this.closed) this.pausedAt = this.now();
+  }
+
+  /** A visitor is back: the call's clock goes on from where it stopped. */
+  resume(): void {
+    if (this.pausedAt === null) return;
+    this.pausedMs += Math.max(0, this.now() - this.pausedAt);
+    this.pausedAt = null;
+  }
+
+  get paused(): boolean {
+    return this.pausedAt !== null;
+  }
+
   /** Adds `samples` (16-bit PCM at `sampleRate`) from one source. */
   add(source: string, samples: Int16Array, sampleRate: number): void {
-    if (this.closed || samples.length === 0) return;
+    if (this.closed || this.pausedAt !== null || samples.length === 0) return;
     let resampled = resample(samples, sampleRate, RECORDING_RATE);
     const now = this.nowIndex();
     const at = Math.max(this.cursors.get(source) ?? 0, now - resampled.length, this.pendingStart);
@@ -91,8 +112,10 @@ export class CallRecorder {
     return this.indexAt(this.now());
   }
 
+  /** The sample index of a time on the recorder's clock: the time since the start, less the pauses. */
   private indexAt(time: number): number {
-    return Math.max(0, Math.floor(((time - this.startedAt) / 1000) * RECORDING_RATE));
+    const callTime = (this.pausedAt === null ? time : Math.min(time, this.pausedAt)) - this.pausedMs;
+    return Math.max(0, Math.floor(((callTime - this.startedAt) / 1000) * RECORDING_RATE));
   }
 
   private ensure(upTo: number): void {

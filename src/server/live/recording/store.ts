@@ -39,7 +39,9 @@ export async function startRecording(deps: ServiceDeps, conv: { conversationId: 
       default_key: `${conv.ownerId}/${conv.conversationId}/${recordingId}.wav`, destination_id: destination, created_at: deps.clock.now(),
     }).execute();
   }
-  return { recordingId, recorder: await CallRecorder.start(livePath(deps, recordingId), roomLimits(conv.properties).maxCallDuration) };
+  // The call's clock is the service's (a test moves it).
+  const now = () => deps.clock.now().getTime();
+  return { recordingId, recorder: await CallRecorder.start(livePath(deps, recordingId), roomLimits(conv.properties).maxCallDuration, now) };
 }
 
 /** The room closed for good at `endedAt` (epoch ms): the WAV goes to the default storage and the delivery starts. */

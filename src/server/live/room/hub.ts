@@ -10,7 +10,8 @@ import { onePer } from '../../app/one-per.js';
 import { newId } from '../../app/ids.js';
 import { openPostgresChannel, type InstanceChannel } from '../cluster/instance-channel.js';
 import { loadLiveConversation, type LiveConversation } from './live-conversation.js';
-import { Room, type Backlog } from './room.js';
+import { Room } from './room.js';
+import type { JoinBacklog } from './join-backlog.js';
 import type { RoomMessage } from './message.js';
 import { RoomRelay, type RelayedJoin } from '../cluster/room-relay.js';
 import { finalizeConversation, markConversationEnded } from './end.js';
@@ -41,7 +42,7 @@ export class RoomHub {
    * A participant whose token was checked joins: in the room here when this instance holds it (taking
    * it when nobody live does), otherwise through the relay to the instance that does.
    */
-  async join(socket: WebSocket, conv: LiveConversation, joining: RelayedJoin, backlog: Backlog): Promise<void> {
+  async join(socket: WebSocket, conv: LiveConversation, joining: RelayedJoin, backlog: JoinBacklog): Promise<void> {
     const { role, ...admitting } = joining;
     const here = this.rooms.get(conv.conversationId);
     const holder = here && !here.isClosing ? this.instanceId : await this.claim(conv.conversationId);
@@ -128,7 +129,12 @@ export class RoomHub {
       });
       this.channel = channel;
       metrics.relayQueue.bytes = () => channel.queuedBytes;
-      this.unready = () => (channel.ready ? null : 'the room channel to the other instances is reconnecting');
+      metrics.relayQueue.sheddingParticipants = () => channel.sheddingParticipants;
+      this.unready = () => {
+        if (!channel.ready) return 'the room channel to the other instances is reconnecting';
+        const shedding = channel.sheddingParticipants;
+        return shedding ? `the room channel is past its capacity: ${shedding} relayed participants lost audio in the last 10 s` : null;
+      };
       lifecycle.readiness.add(this.unready);
       this.relay = new RoomRelay(this.channel, { holdRoom: (id) => this.holdRoom(id), room: (id) => this.rooms.get(id) }, log, this.deps.metrics);
     }

@@ -19,12 +19,8 @@ import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from './lim
 import { countRefused, ParticipantBudget, type BudgetVerdict } from './participant-budget.js';
 import { MAX_TURN_LATENCIES, observeTurnLatency, storeTurnLatency } from './turn-latency.js';
 import { keepRecording, pauseRecording, recordingRequested, startRecording, type LiveRecording } from '../recording/store.js';
-
-/** Frames a participant sent while its join was being checked (text, or null for binary). */
-export interface Backlog {
-  frames: Array<string | null>;
-  handedOff: boolean;
-}
+import { JoinBacklog } from './join-backlog.js';
+import { sendBounded } from './unsent-output.js';
 
 /**
  * What the room needs of a participant's connection: a WebSocket here, or a RelayedSocket standing for
@@ -33,8 +29,12 @@ export interface Backlog {
 export interface RoomSocket {
   readonly readyState: number;
   readonly OPEN: number;
+  /** Unsent output (a WebSocket's): past a bound, a participant that stopped reading is dropped (unsent-output.ts). */
+  readonly bufferedAmount?: number;
   send(data: string | Uint8Array): void;
   close(code?: number, reason?: string): void;
+  /** Closed for flooding where it was read (a relayed one, by the instance it reached): the visitor left for good. */
+  readonly closedForFlooding?: boolean;
   /** Drops the connection at once, without the closing handshake (a WebSocket has it; a relayed one closes). */
   terminate?(): void;
   on(event: 'close', listener: () => void): unknown;
@@ -89,7 +89,7 @@ export class Room {
   }
 
   /** Admits a participant whose token was checked; the PAL joins with the first one. */
-  async admit(socket: RoomSocket, role: 'visitor' | 'operator', joining: { userName?: string | undefined; token?: string; textMode?: boolean; timeZone?: string | undefined; locale?: string | undefined }, backlog: Backlog = { frames: [], handedOff: false }): Promise<void> {
+  async admit(socket: RoomSocket, role: 'visitor' | 'operator', joining: { userName?: string | undefined; token?: string; textMode?: boolean; timeZone?: string | undefined; locale?: string | undefined }, backlog: JoinBacklog = new JoinBacklog()): Promise<void> {
     const { userName, token = '' } = joining;
     if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
     const participant: Participant = { participant_id: `p_${randomUUID()}`, user_name: userName?.trim().slice(0, 80) || (role === 'operator' ? 'Operator' : 'Guest'), role };
@@ -121,7 +121,11 @@ export class Room {
       }
     }
     this.members.set(participant.participant_id, member);
-    socket.on('close', () => this.leave(participant.participant_id));
+    this.recordWhileVisited();
+    socket.on('close', () => {
+      this.leave(participant.participant_id);
+      if (socket.closedForFlooding) this.thrownOut(member);
+    });
     this.sendTo(member, {
       type: 'joined', participant_id: participant.participant_id, conversation_id: this.conversationId, participants: this.participants(),
       transcribes: PalAgent.transcribes(this.deps),
@@ -157,20 +161,20 @@ export class Room {
     if (role === 'visitor') this.pal.setVisitorClock(joining.timeZone, joining.locale);
     // Only a conversation that had never started gets the join callbacks, disclosure and greeting.
     if (palIsNew) palJoined = this.pal.join(!this.conv.startedAt);
-    // From here on the room reads this participant's frames, starting with those sent while it joined.
-    // One budget per meeting token: joining again does not refill it.
+    // From here on the room reads this participant's frames, starting with those sent while it joined,
+    // each charged to the budget. One budget per meeting token: joining again does not refill it.
     const budgetKey = token || participant.participant_id;
-    const budget = this.budgets.get(budgetKey) ?? new ParticipantBudget();
+    const budget = this.budgets.get(budgetKey) ?? new ParticipantBudget(() => this.deps.clock.now().getTime());
     this.budgets.set(budgetKey, budget);
-    socket.on('message', (data, isBinary) => {
+    const read = (data: RawData | string, isBinary: boolean) => {
       // A connection closed for flooding may still deliver what it had sent: that costs nothing more.
       if (!this.members.has(participant.participant_id)) return;
       const verdict = budget.admit(data, isBinary);
       if (!verdict.ok) return this.refuse(member, verdict);
       this.contained(member, () => (isBinary ? this.onAudio(member, data) : this.onFrame(member, data.toString())));
-    });
-    backlog.handedOff = true;
-    for (const text of backlog.frames.splice(0)) this.contained(member, () => this.onFrame(member, text));
+    };
+    socket.on('message', read);
+    for (const [data, isBinary] of backlog.handOff()) read(data, isBinary);
     await palJoined;
   }
 
@@ -208,7 +212,7 @@ export class Room {
   private async close(reason: string, end: boolean): Promise<void> {
     clearTimeout(this.timer);
     // The call is over now: what follows (the database, the PAL stopping) does not lengthen its recording.
-    const closedAt = Date.now();
+    const closedAt = this.deps.clock.now().getTime();
     const inEffect = end ? await markConversationEnded(this.deps, this.conversationId, reason).catch(() => reason) : reason;
     await this.pal?.stop();
     const recording = await this.recording;
@@ -240,6 +244,7 @@ export class Room {
 
   private leave(participantId: string): void {
     if (!this.members.delete(participantId) || this.closing) return;
+    this.recordWhileVisited();
     this.pal?.left(participantId);
     this.broadcast({ type: 'participant-left', participant_id: participantId });
     if (this.members.size > 0) return;
@@ -268,7 +273,12 @@ export class Room {
     }
   }
 
-  /** A frame past the participant's budget is dropped (said once a while); a connection that keeps flooding is closed. */
+  /**
+   * A frame past the participant's budget, or malformed, is dropped (said once a while per kind); a
+   * connection that keeps flooding is closed. Its page does not join again after that close (4429), so a
+   * visitor thrown out is a visitor who left for good: with no other visitor in the room the conversation
+   * ends now, as when a visitor presses End, instead of waiting participant_left_timeout for nobody.
+   */
   private refuse(member: Member, verdict: Exclude<BudgetVerdict, { ok: true }>): void {
     countRefused(this.deps.metrics, verdict);
     if (verdict.close) {
@@ -277,9 +287,25 @@ export class Room {
       member.socket.close(RoomCloseCode.flooding, 'flooding');
       // A flooder would go on sending until it reads the close; what it sends meanwhile is not read.
       setTimeout(() => member.socket.terminate?.(), FLOOD_CLOSE_GRACE_MS).unref();
-      return this.leave(member.participant.participant_id);
+      this.leave(member.participant.participant_id);
+      return this.thrownOut(member);
     }
-    if (verdict.first) this.sendTo(member, { type: 'error', code: 'rate_limited', message: `${verdict.kind} sent faster than the room takes it is dropped` });
+    if (!verdict.first) return;
+    if (verdict.kind === 'malformed') this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'binary frames are microphone audio frames (kind 2, 8 to 96 kHz, samples after the 8-byte header)' });
+    else this.sendTo(member, { type: 'error', code: 'rate_limited', message: `${verdict.kind} sent faster than the room takes it is dropped` });
+  }
+
+  /** A visitor closed for flooding does not come back: with no other visitor, the conversation ends now. */
+  private thrownOut(member: Member): void {
+    const visitorsLeft = [...this.members.values()].some((m) => m.participant.role === 'visitor');
+    if (member.participant.role === 'visitor' && !visitorsLeft) void this.shutdown(ShutdownReasons.participantLeftTimeout);
+  }
+
+  /** The recording covers only time with a visitor in the room: it stands still while nobody is there to hear. */
+  private recordWhileVisited(): void {
+    const visited = [...this.members.values()].some((m) => m.participant.role === 'visitor');
+    if (visited) this.recorder?.recorder.resume();
+    else this.recorder?.recorder.pause();
   }
 
   /** Microphone audio from a participant: the PAL listens to visitors (operators only watch). */
@@ -348,16 +374,22 @@ export class Room {
   }
 
   private broadcastBinary(bytes: Uint8Array): void {
-    for (const member of this.members.values()) if (member.socket.readyState === member.socket.OPEN) member.socket.send(bytes);
+    for (const member of [...this.members.values()]) this.deliver(member, bytes);
   }
 
   private broadcast(frame: ServerFrame, exceptId?: string): void {
     const text = JSON.stringify(frame);
-    for (const [id, member] of this.members) if (id !== exceptId && member.socket.readyState === member.socket.OPEN) member.socket.send(text);
+    for (const [id, member] of [...this.members]) if (id !== exceptId) this.deliver(member, text);
   }
 
   private sendTo(member: Member, frame: ServerFrame): void {
-    if (member.socket.readyState === member.socket.OPEN) member.socket.send(JSON.stringify(frame));
+    this.deliver(member, JSON.stringify(frame));
+  }
+
+  /** Sends to a participant still reading; one that stopped (its unsent output past the bound) is dropped. */
+  private deliver(member: Member, data: string | Uint8Array): void {
+    sendBounded(member.socket, data, this.deps.metrics, () =>
+      this.deps.log.info('a participant stopped reading; its connection is dropped', { conversation_id: this.conversationId, participant_id: member.participant.participant_id }));
   }
 
   /** (Re)arms the timer for the earliest deadline; the database holds the same marks for other instances. */

@@ -8,7 +8,7 @@ import type { ServiceDeps } from '../../app/context.js';
 import { verifyMeetingToken } from '../../resources/conversations/meeting-token.js';
 import { loadLiveConversation } from './live-conversation.js';
 import type { RoomHub } from './hub.js';
-import type { Backlog } from './room.js';
+import { JoinBacklog } from './join-backlog.js';
 
 export const ROOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const ROOM_PATH = /^\/rooms\/([A-Za-z0-9_-]{1,64})\/?$/;
@@ -43,15 +43,16 @@ function refuse(ws: WebSocket, code: number, errorCode: string, message: string)
 
 function awaitJoin(ws: WebSocket, conversationId: string, deps: ServiceDeps, hub: RoomHub): void {
   const timer = setTimeout(() => refuse(ws, RoomCloseCode.invalidToken, 'join_timeout', 'send a join frame with the meeting token first'), JOIN_TIMEOUT_MS);
-  // Frames that arrive while the join is checked are kept for the room, in order.
-  const backlog: Backlog = { frames: [], handedOff: false };
+  // Frames that arrive while the join is checked are kept for the room, in order, up to a bound; the
+  // room charges them to the participant's budget when it reads them.
+  const backlog = new JoinBacklog();
   let joining = false;
   const onMessage = (data: RawData, isBinary: boolean) => {
-    const text = isBinary ? null : data.toString();
     if (joining) {
-      if (!backlog.handedOff) backlog.frames.push(text);
+      if (!backlog.push(data, isBinary)) deps.metrics.roomInputDropped.inc({ kind: 'backlog' });
       return;
     }
+    const text = isBinary ? null : data.toString();
     joining = true;
     clearTimeout(timer);
     void join(ws, conversationId, text, deps, hub, backlog)
@@ -65,7 +66,7 @@ function awaitJoin(ws: WebSocket, conversationId: string, deps: ServiceDeps, hub
   ws.once('close', () => clearTimeout(timer));
 }
 
-async function join(ws: WebSocket, conversationId: string, text: string | null, deps: ServiceDeps, hub: RoomHub, backlog: Backlog): Promise<void> {
+async function join(ws: WebSocket, conversationId: string, text: string | null, deps: ServiceDeps, hub: RoomHub, backlog: JoinBacklog): Promise<void> {
   let frame: ClientFrame | undefined;
   try {
     const parsed = ClientFrame.safeParse(text === null ? null : JSON.parse(text));

@@ -19,8 +19,14 @@ const ENDS_COMPLETE = /(?:[。！？][」』）”’"')\]]*|[.!?…]["'”’)\
 const CLAUSE_END = /[,;:—–]\s|[、，；：]/g;
 /** The first piece may end at a clause boundary this far in, so the first words come sooner. */
 const FIRST_CLAUSE_MIN = 24;
-/** A sentence running on this long is cut at its last clause boundary (or space). */
-const MAX_PIECE = 220;
+/**
+ * No piece is longer: a sentence running on past it (a 4,000-character echo without a full stop) is cut
+ * at its last clause boundary within it, or its last space, or at the bound. The engine serves rooms a
+ * piece at a time, so this bounds how long another room's sentence can wait behind one.
+ */
+export const MAX_PIECE = 200;
+/** A clause boundary this early in a long piece would leave it short: the last space is taken instead. */
+const MIN_CLAUSE_CUT = MAX_PIECE / 3;
 
 /** Text pieces in sentences; audio pieces after the text that came before them. */
 export async function* piecesOf(chunks: AsyncIterable<string | AudioPiece>): AsyncGenerator<string | AudioPiece> {
@@ -33,6 +39,12 @@ export async function* piecesOf(chunks: AsyncIterable<string | AudioPiece>): Asy
     }
   }
   yield* cutter.end();
+}
+
+/** A whole text (a speech item's script) in bounded pieces, for synthesis a piece at a time. */
+export function chunksOf(text: string): string[] {
+  const cutter = new SentenceCutter();
+  return [...cutter.push(text), ...cutter.end()];
 }
 
 export async function* sentencesOf(chunks: AsyncIterable<string>): AsyncGenerator<string> {
@@ -59,12 +71,19 @@ class SentenceCutter {
     return pieces;
   }
 
-  /** What is left, as the last piece. */
+  /** What is left, as the last pieces. */
   end(): string[] {
-    const rest = this.buffer.trim();
+    const pieces: string[] = [];
+    let rest = this.buffer.trim();
     this.buffer = '';
-    if (rest) this.first = false;
-    return rest ? [rest] : [];
+    while (rest.length > MAX_PIECE) {
+      const cut = boundedCut(rest);
+      pieces.push(rest.slice(0, cut).trim());
+      rest = rest.slice(cut).trim();
+    }
+    if (rest) pieces.push(rest);
+    if (pieces.length) this.first = false;
+    return pieces.filter(Boolean);
   }
 
   /** Where the first piece of the buffer ends, or 0 while it may still grow. */
@@ -73,17 +92,29 @@ class SentenceCutter {
     for (const { segment, index } of sentenceSegmenter.segment(text)) {
       const end = index + segment.length;
       if (endsInAbbreviation(text.slice(0, end))) continue; // "Dr. " goes on with "Weber"
+      if (end > MAX_PIECE) break; // too long to wait for its end: cut below
       // A sentence with another after it is complete; the last one only once it visibly ends.
       if (end < text.length || (segment.trim() && ENDS_COMPLETE.test(segment))) return end;
       break;
     }
     if (this.first) {
-      const clause = lastBoundary(text, CLAUSE_END);
+      const clause = lastBoundary(text.slice(0, MAX_PIECE), CLAUSE_END);
       if (clause >= FIRST_CLAUSE_MIN) return clause;
     }
-    if (text.length >= MAX_PIECE) return lastBoundary(text, CLAUSE_END) || lastBoundary(text, /\s/g) || text.length;
+    if (text.length >= MAX_PIECE) return boundedCut(text);
     return 0;
   }
+}
+
+/** Where a text longer than MAX_PIECE is cut: its last clause boundary within the bound, or its last space, or the bound itself (never inside a surrogate pair). */
+function boundedCut(text: string): number {
+  const head = text.slice(0, MAX_PIECE + 1);
+  const clause = lastBoundary(head, CLAUSE_END);
+  if (clause >= MIN_CLAUSE_CUT && clause <= MAX_PIECE) return clause;
+  const space = lastBoundary(head, /\s/g);
+  if (space > 0) return space;
+  const high = text.charCodeAt(MAX_PIECE - 1);
+  return high >= 0xd800 && high <= 0xdbff ? MAX_PIECE - 1 : MAX_PIECE;
 }
 
 function lastBoundary(text: string, pattern: RegExp): number {

@@ -3,6 +3,7 @@ import type { ResourceModule } from '../module.js';
 import { notFound } from '../../app/http/errors.js';
 import { newId } from '../../app/ids.js';
 import { deleteMediaByUrl } from '../media/store.js';
+import { checkGeneratingCap } from '../media/generating-cap.js';
 import { SPEECH_JOB, speechGenerationJob } from './generate.js';
 import { ownedSpeech, speechProgress, speechView } from './repository.js';
 import { nameFromScript } from '../videos/repository.js';
@@ -22,6 +23,7 @@ export const speechModule: ResourceModule = {
       const script = (body.script ?? body.text)!;
       const now = clock.now();
       const row = await db.transaction().execute(async (trx) => {
+        await checkGeneratingCap(trx, 'speech', c.get('ownerId'), deps.config.generatingPerOwner);
         const inserted = await trx
           .insertInto('speech')
           .values({

@@ -9,9 +9,9 @@ const params = z.object({ speech_id: SpeechId });
 export const createSpeech = keyedRoute({
   method: 'post', path: '/v2/speech', tags,
   summary: 'Synthesise speech from a script',
-  description: 'Returns at once with status `generating`; the audio is made in the background (steps: synthesise, publish). The `callback_url` receives the speech object when it is `ready` or in `error`.',
+  description: 'Returns at once with status `generating`; the audio is made in the background (steps: synthesise, publish). The `callback_url` receives the speech object when it is `ready` or in `error`. An owner with too many items still generating (10 by default, `PALKIT_GENERATING_PER_OWNER`) is answered 429 with `Retry-After`.',
   request: jsonBody(CreateSpeech),
-  responses: { 200: json(Speech, 'The speech item, generating'), ...errors(400) },
+  responses: { 200: json(Speech, 'The speech item, generating'), ...errors(400, 429) },
 });
 export const listSpeech = keyedRoute({
   method: 'get', path: '/v2/speech', tags, summary: 'List your speech items, newest first',

@@ -6,6 +6,7 @@ import { notFound } from '../../app/http/errors.js';
 import { newId } from '../../app/ids.js';
 import { hostedPageHeaders, hostedVideoHtml } from './hosted-page.js';
 import { VIDEO_JOB, videoGenerationJob } from './generate.js';
+import { checkGeneratingCap } from '../media/generating-cap.js';
 import { nameFromScript, ownedVideo, progress, usableFace, videoMediaUrls, videoView } from './repository.js';
 import * as routes from './routes.js';
 
@@ -24,6 +25,7 @@ export const videosModule: ResourceModule = {
       await usableFace(db, ownerId, faceId);
       const now = clock.now();
       const row = await db.transaction().execute(async (trx) => {
+        await checkGeneratingCap(trx, 'videos', ownerId, config.generatingPerOwner);
         const inserted = await trx
           .insertInto('videos')
           .values({

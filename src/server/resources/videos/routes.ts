@@ -8,9 +8,9 @@ const params = z.object({ video_id: VideoId });
 export const createVideo = keyedRoute({
   method: 'post', path: '/v2/videos', tags,
   summary: 'Generate a video of a face speaking a script',
-  description: 'Returns at once with status `generating`; the video is rendered in the background. `generation_progress` counts the steps (speech, background, render, publish). The `callback_url` receives one body when the video is `ready` or in `error`.',
+  description: 'Returns at once with status `generating`; the video is rendered in the background. `generation_progress` counts the steps (speech, background, render, publish). The `callback_url` receives one body when the video is `ready` or in `error`. An owner with too many videos still generating (10 by default, `PALKIT_GENERATING_PER_OWNER`) is answered 429 with `Retry-After`.',
   request: jsonBody(CreateVideo),
-  responses: { 200: json(Video, 'The video, generating'), ...errors(400) },
+  responses: { 200: json(Video, 'The video, generating'), ...errors(400, 429) },
 });
 export const listVideos = keyedRoute({
   method: 'get', path: '/v2/videos', tags, summary: 'List your videos, newest first',

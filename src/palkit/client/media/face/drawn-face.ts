@@ -2,13 +2,18 @@
 // its mouth easing towards the shape of what is being heard, blinking every few seconds, breathing a
 // little while idle; the canvas's stream is the PAL's video track.
 import { ADA, FACE_HEIGHT, FACE_WIDTH, BACKGROUND, MOUTHS, adaEyelids, adaLashes, adaLayers, mixMouths, mouthLayers, type FaceLayer, type MouthShape } from '../../../../protocol/faces/ada.js';
-import type { FaceTimeline, FaceTrack } from './face-track.js';
+import { PRESENTATION_MS, type FaceTimeline, type FaceTrack } from './face-track.js';
 import { stopTrack } from '../shown-tracks.js';
 
 const FRAME_MS = 40;
 /** Share of the way to the target mouth covered per frame: about 80 ms to settle. */
 const EASE = 0.55;
 const BLINK_MS = 140;
+/**
+ * The eased mouth shows a new shape clearly a frame or two after it is asked for, so it asks that much
+ * earlier (measured at the <video> by test/e2e/lip-sync.test.ts: Ada lagged a trained face by ~35 ms with 40).
+ */
+const EASE_LEAD_MS = 70;
 
 const pathCache = new Map<string, Path2D>();
 function path2d(d: string): Path2D {
@@ -51,7 +56,7 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedM
 
   const draw = () => {
     const now = clock();
-    mouth = mixMouths(mouth, MOUTHS[timeline.visemeNow()], EASE);
+    mouth = mixMouths(mouth, MOUTHS[timeline.visemeNow(PRESENTATION_MS + EASE_LEAD_MS)], EASE);
     if (now > nextBlink + BLINK_MS) nextBlink = now + 2000 + random() * 4000;
     const blinking = now >= nextBlink;
     const t = (now - started) / 1000;
@@ -68,7 +73,7 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedM
     paint(adaLayers.filter((l) => !(l.eyes && blinking)));
     paint(blinking ? adaEyelids : adaLashes);
     paint(mouthLayers(mouth));
-    timeline.drawn?.(performance.now());
+    timeline.drawn?.(performance.now() + PRESENTATION_MS + EASE_LEAD_MS);
   };
 
   draw();

@@ -1,31 +1,35 @@
 // Speech items' audio from the local voice (eSpeak NG in WebAssembly, live/engines/espeak.ts): the whole
-// script as one WAV file, nothing outside npm. One pool per service configuration, apart from the rooms'
-// (a long script never holds up a call), started when the first item is rendered.
+// script as one WAV file, nothing outside npm. The script is said a bounded chunk at a time in a
+// background lane of the rooms' own pool (live/engines/local-voice-pool.ts): each chunk waits while a
+// room has a sentence waiting and never takes the last free speaker, so a long script never holds up a call.
+import { randomUUID } from 'node:crypto';
 import type { Config } from '../../../app/config.js';
 import { createLogger } from '../../../app/log.js';
-import { onePer } from '../../../app/one-per.js';
-import { EspeakSynthesizer } from '../../../live/engines/espeak.js';
+import { localVoicePool } from '../../../live/engines/local-voice-pool.js';
 import { SynthesisError } from '../../../live/engines/synthesizer.js';
+import { chunksOf } from '../../../live/speech/sentences.js';
 import { encodeWav } from '../../../platform/audio/wav.js';
 import { joinSamples } from '../../../live/engines/pcm.js';
 import { RenderError } from './contract.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 
-/** Speech items are rendered one or two at a time: two threads at most. */
-const SPEAKERS = 2;
-
-const voiceFor = onePer((config: Config) => new EspeakSynthesizer(createLogger(config.log), { engine: 'wasm', speakers: SPEAKERS }));
-
 /** The script in eSpeak's voice `voice` (en-us, de, en+f3…) as 16-bit mono WAV. */
 export async function localSpeechWav(config: Config, text: string, voice: string, signal?: AbortSignal): Promise<Uint8Array> {
   const runs: Int16Array[] = [];
+  const pool = localVoicePool(config, createLogger(config.log));
+  const lane = `speech-${randomUUID()}`;
+  const cancel = signal ?? new AbortController().signal;
+  let sampleRate = 22_050;
   try {
-    const stream = await voiceFor(config).synthesizeAs('speech', text, voice, signal ?? new AbortController().signal);
-    for await (const event of stream.events) if (event.type === 'audio') runs.push(event.samples);
-    if (signal?.aborted) throw signal.reason;
+    for (const chunk of chunksOf(text)) {
+      const stream = await pool.synthesizeAs(lane, chunk, voice, cancel);
+      for await (const event of stream.events) if (event.type === 'audio') runs.push(event.samples);
+      sampleRate = stream.sampleRate;
+      if (signal?.aborted) throw signal.reason;
+    }
     const samples = joinSamples(...runs);
     if (!samples.length) throw new RenderError('the local voice produced no audio for this script');
-    return encodeWav(samples, stream.sampleRate);
+    return encodeWav(samples, sampleRate);
   } catch (error) {
     if (error instanceof SynthesisError && error.code === 'unsupported_language') throw new RenderError(`voice "${voice}" is not a voice of the local synthesiser (eSpeak NG)`);
     throw error;
@@ -38,11 +42,20 @@ export async function localSpeechWav(config: Config, text: string, voice: string
  */
 export async function localSpeechVisemes(config: Config, text: string, voice: string, signal?: AbortSignal): Promise<{ cues: Array<{ atMs: number; viseme: Viseme }>; durationMs: number }> {
   const cues: Array<{ atMs: number; viseme: Viseme }> = [];
-  let samples = 0;
-  const stream = await voiceFor(config).synthesizeAs('speech', text, voice, signal ?? new AbortController().signal);
-  for await (const event of stream.events) {
-    if (event.type === 'audio') samples += event.samples.length;
-    else if (event.type === 'viseme') cues.push({ atMs: event.atMs, viseme: event.viseme });
+  const pool = localVoicePool(config, createLogger(config.log));
+  const lane = `visemes-${randomUUID()}`;
+  const cancel = signal ?? new AbortController().signal;
+  let durationMs = 0;
+  // Said in the same chunks as the audio, so each chunk's cues are offset by the chunks before it.
+  for (const chunk of chunksOf(text)) {
+    const stream = await pool.synthesizeAs(lane, chunk, voice, cancel);
+    let samples = 0;
+    for await (const event of stream.events) {
+      if (event.type === 'audio') samples += event.samples.length;
+      else if (event.type === 'viseme') cues.push({ atMs: durationMs + event.atMs, viseme: event.viseme });
+    }
+    durationMs += (samples / stream.sampleRate) * 1000;
+    if (signal?.aborted) throw signal.reason;
   }
-  return { cues: cues.sort((a, b) => a.atMs - b.atMs), durationMs: (samples / stream.sampleRate) * 1000 };
+  return { cues: cues.sort((a, b) => a.atMs - b.atMs), durationMs };
 }

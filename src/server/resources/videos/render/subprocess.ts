@@ -1,6 +1,9 @@
 // Runs a tool binary without a shell (arguments are never parsed by one, so user text cannot become a
 // command), with a time limit and an abort signal, keeping only the tail of stderr for error messages.
+// Every tool here does background work (speech items, videos), so it runs at the lowest CPU priority:
+// the live rooms' voice and the event loop come first on a busy machine.
 import { spawn } from 'node:child_process';
+import { constants, setPriority } from 'node:os';
 
 export interface RunOptions {
   cwd: string;
@@ -19,6 +22,11 @@ export function runTool(file: string, args: string[], options: RunOptions): Prom
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { PATH: process.env.PATH ?? '', HOME: options.cwd, LANG: 'C.UTF-8' },
     });
+    try {
+      if (child.pid) setPriority(child.pid, constants.priority.PRIORITY_LOW);
+    } catch {
+      // Not permitted here (some containers): it runs at normal priority.
+    }
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-2000);

@@ -1,0 +1,59 @@
+// Render cost of a trained face in real Chromium (issue 32): a 640×640 rig face drawn from its rig while the
+// mouth changes every 80 ms, beside Ada, each for a few seconds; frames per second drawn and shown by the
+// <video>, and main-thread time per frame. Goal: ≥ 25 fps using ≤ 25 % of one core.
+// `npm run bench -- face-render`; alone: `npx tsx bench/face-render.bench.ts`. BENCH_FACE_SECONDS (default 6).
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import type { FaceFigures } from './face-render-page.js';
+
+declare const bench: { prepare(): Promise<void>; rig(seconds: number): Promise<FaceFigures>; ada(seconds: number): Promise<FaceFigures> };
+
+const seconds = Number(process.env.BENCH_FACE_SECONDS ?? 6);
+
+/** `busy`: seconds the page's main thread ran tasks meanwhile (Chromium's TaskDuration), all of them, not only the drawing's. */
+function line(name: string, f: FaceFigures, busy: number): string {
+  const frames = f.drawnFps * f.seconds;
+  return `${name}: drawn ${f.drawnFps.toFixed(1)} fps, shown by the <video> ${f.shownFps.toFixed(1)} fps; drawing per frame median ${f.medianMs.toFixed(2)} ms, p95 ${f.p95Ms.toFixed(2)} ms; main thread busy ${((busy * 1000) / frames).toFixed(2)} ms per frame, ${((busy / f.seconds) * 100).toFixed(1)} % of one core`;
+}
+
+export default async function run(): Promise<void> {
+  const bundle = await build({
+    entryPoints: [fileURLToPath(new URL('./face-render-page.ts', import.meta.url))],
+    bundle: true, format: 'esm', write: false, minify: true, target: 'es2022',
+    tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
+    conditions: ['browser', 'production'],
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env.PALKIT_CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    // No GPU here: the compositing is in software, a visitor's device does better.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 800, height: 800 } });
+    page.on('pageerror', (e) => console.error('page error:', e));
+    await page.setContent('<!doctype html><html><body style="margin:0"></body></html>');
+    await page.addScriptTag({ content: bundle.outputFiles[0]!.text, type: 'module' });
+    await page.waitForFunction(() => 'bench' in window);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const taskSeconds = async () => (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0;
+    const timed = async (run: () => Promise<FaceFigures>) => {
+      const before = await taskSeconds();
+      const figures = await run();
+      return { figures, busy: (await taskSeconds()) - before };
+    };
+    await page.evaluate(() => bench.prepare());
+    const rig = await timed(() => page.evaluate((s) => bench.rig(s), seconds));
+    const ada = await timed(() => page.evaluate((s) => bench.ada(s), seconds));
+    console.log(line('trained face (rig, canvas 2D) 640×640', rig.figures, rig.busy));
+    console.log(line('Ada (drawn, canvas 2D) 960×540', ada.figures, ada.busy));
+    const ok = rig.figures.drawnFps >= 25 * 0.95 && rig.busy / rig.figures.seconds <= 0.25;
+    console.log(`goal ≥ 25 fps using ≤ 25 % of one core: ${ok ? 'met' : 'NOT met'}`);
+  } finally {
+    await browser.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -1,0 +1,167 @@
+// A trained face (protocol/faces/rig.ts) drawn in the visitor's browser: its idle loop plays at the rig's
+// frame rate, the mouth patch of the shape being heard is placed on each frame at that frame's mouth pose and
+// cross-faded into the next one (no popping), and the eyes blink where the footage never does. Loaded with
+// import() only when a call with a trained face starts.
+//
+// Canvas 2D everywhere, not WebGL: a frame is one drawImage of the idle cell and one or two of a mouth patch,
+// which the browser composites on the GPU where it has one (`npm run bench -- face-render`: 640×640 at 25 fps
+// for about 1 ms of main thread a frame in Chromium), so a WebGL path would add code, not speed.
+import { FaceRig, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
+import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
+import { stopTrack } from '../shown-tracks.js';
+import { PRESENTATION_MS, type FaceTimeline, type FaceTrack } from './face-track.js';
+
+/** One mouth shape blends into the next over this long. */
+export const BLEND_MS = 70;
+const BLINK_MS = 150;
+
+/** A rig that cannot be drawn: unreachable, not a rig, or images that do not decode. */
+export class RigLoadError extends Error {
+  override readonly name = 'RigLoadError';
+}
+
+export interface LoadedRig {
+  rig: FaceRig;
+  idle: ImageBitmap;
+  mouths: ImageBitmap;
+}
+
+export interface RigFaceOptions {
+  /** How the rig's files are fetched (default: the page's fetch). */
+  fetch?: typeof fetch;
+  /** The face's clock, ms (default performance.now()); tests drive it. */
+  clock?: () => number;
+  random?: () => number;
+  reducedMotion?: boolean;
+}
+
+/** Loads rig.json and the two sheets it names (relative to it). */
+export async function loadRig(url: string, fetcher: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<LoadedRig> {
+  const get = async (target: string): Promise<Response> => {
+    const response = await fetcher(target).catch(() => null);
+    if (!response?.ok) throw new RigLoadError(`The face's rig could not be loaded (${response ? `HTTP ${response.status}` : 'network error'} for ${target}).`);
+    return response;
+  };
+  const body: unknown = await (await get(url)).json().catch(() => undefined);
+  const parsed = FaceRig.safeParse(body);
+  if (!parsed.success) throw new RigLoadError('The face\'s rig.json is not a rig this page can draw.');
+  const rig = parsed.data;
+  if (rig.poses.length !== rig.idle.count) throw new RigLoadError('The face\'s rig has a mouth pose for some idle frames only.');
+  if (VISEMES.some((v) => rig.visemes[v].cell >= rig.mouths.sheet.count)) throw new RigLoadError('The face\'s rig names a mouth the mouth sheet does not have.');
+  const image = async (sheet: Sheet): Promise<ImageBitmap> => {
+    const blob = await (await get(new URL(sheet.url, new URL(url, location.href)).href)).blob();
+    const bitmap = await createImageBitmap(blob).catch(() => null);
+    if (!bitmap) throw new RigLoadError(`The face's image ${sheet.url} does not decode.`);
+    const rows = Math.ceil(sheet.count / sheet.columns);
+    if (bitmap.width < sheet.columns * sheet.cellWidth || bitmap.height < rows * sheet.cellHeight) throw new RigLoadError(`The face's image ${sheet.url} is smaller than its cells.`);
+    return bitmap;
+  };
+  const [idle, mouths] = await Promise.all([image(rig.idle), image(rig.mouths.sheet)]);
+  return { rig, idle, mouths };
+}
+
+/** Loads the rig at `url` and draws it as a live video track; rejects with a RigLoadError. */
+export async function createRigFace(url: string, timeline: FaceTimeline, options: RigFaceOptions = {}): Promise<FaceTrack> {
+  return createRigFaceTrack(await loadRig(url, options.fetch), timeline, options);
+}
+
+function cell(sheet: Sheet, index: number): [number, number] {
+  return [(index % sheet.columns) * sheet.cellWidth, Math.floor(index / sheet.columns) * sheet.cellHeight];
+}
+
+export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: FaceTimeline, options: RigFaceOptions = {}): FaceTrack {
+  const canvas = document.createElement('canvas');
+  canvas.width = rig.width;
+  canvas.height = rig.height;
+  const context = canvas.getContext('2d')!;
+  const clock = options.clock ?? (() => performance.now());
+  const random = options.random ?? Math.random;
+  const reducedMotion = options.reducedMotion ?? globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  const ownBlinks = !rig.blinks?.length && !reducedMotion;
+  // Drawn at the rig's rate, but at least 25 times a second so the mouth keeps up with the voice.
+  const frameMs = 1000 / Math.min(30, Math.max(25, rig.fps));
+  const started = clock();
+  let last = started;
+  /** How much of each mouth shape shows; the rest is the idle frame's own (resting) mouth. */
+  const weights = new Map<Viseme, number>([['rest', 1]]);
+  let nextBlink = started + 1500 + random() * 2500;
+
+  const drawMouth = (viseme: Viseme, pose: MouthPose, alpha: number) => {
+    const sheet = rig.mouths.sheet;
+    const [sx, sy] = cell(sheet, rig.visemes[viseme].cell);
+    const scale = pose.width / rig.mouths.mouthWidth;
+    context.globalAlpha = alpha;
+    context.setTransform(scale * Math.cos(pose.angle), scale * Math.sin(pose.angle), -scale * Math.sin(pose.angle), scale * Math.cos(pose.angle), pose.x, pose.y);
+    context.drawImage(mouths, sx, sy, sheet.cellWidth, sheet.cellHeight, -sheet.cellWidth / 2, -sheet.cellHeight / 2, sheet.cellWidth, sheet.cellHeight);
+  };
+
+  const draw = () => {
+    const now = clock();
+    const step = Math.max(0, now - last) / BLEND_MS;
+    last = now;
+    // Ask for the shape the visitor will hear when this frame reaches the screen, a quarter of a blend early:
+    // the change shows well before the cross-fade is done (asked half a blend early, the mouth led the voice
+    // by 10-30 ms at the <video>, test/e2e/lip-sync.test.ts).
+    const target = timeline.visemeNow(PRESENTATION_MS + BLEND_MS / 4);
+    for (const [viseme, weight] of weights) {
+      const next = viseme === target ? Math.min(1, weight + step) : Math.max(0, weight - step);
+      if (next > 0) weights.set(viseme, next);
+      else weights.delete(viseme);
+    }
+    if (!weights.has(target)) weights.set(target, Math.min(1, step));
+
+    const frame = Math.floor(((now - started) / 1000) * rig.fps) % rig.idle.count;
+    const pose = rig.poses[frame]!;
+    const [ix, iy] = cell(rig.idle, frame);
+    context.setTransform(1, 0, 0, 1, 0, 0);
+    context.globalAlpha = 1;
+    context.drawImage(idle, ix, iy, rig.idle.cellWidth, rig.idle.cellHeight, 0, 0, rig.width, rig.height);
+    // A weighted mix by drawing in turn: each patch over what is there with its share of the total so far.
+    let total = weights.get('rest') ?? 0;
+    for (const [viseme, weight] of weights) {
+      if (viseme === 'rest' || weight <= 0) continue;
+      total += weight;
+      drawMouth(viseme, pose, weight / total);
+    }
+    if (ownBlinks) {
+      if (now > nextBlink + BLINK_MS) nextBlink = now + 2500 + random() * 4000;
+      if (now >= nextBlink) blink(pose);
+    }
+    context.globalAlpha = 1;
+    timeline.drawn?.(performance.now() + PRESENTATION_MS);
+  };
+
+  /**
+   * Footage that never blinks gets blinks drawn: each eye (placed from the mouth's pose by a face's usual
+   * proportions) is covered by the skin just above it, stretched down like a closing lid.
+   */
+  const blink = (pose: MouthPose) => {
+    const w = pose.width;
+    const [cos, sin] = [Math.cos(pose.angle), Math.sin(pose.angle)];
+    context.setTransform(cos, sin, -sin, cos, pose.x, pose.y);
+    for (const side of [-1, 1]) {
+      // In the face's own axes, from the mouth's centre: an eye about 0.65 mouth widths aside and 1.25 up.
+      const [eyeX, eyeY, eyeW, eyeH] = [side * 0.65 * w, -1.25 * w, 0.75 * w, 0.3 * w];
+      // The skin above the eye, read from the canvas as drawn so far (unrotated: a lid is even enough for that).
+      const skinX = pose.x + cos * eyeX - sin * (eyeY - eyeH);
+      const skinY = pose.y + sin * eyeX + cos * (eyeY - eyeH);
+      context.drawImage(canvas, skinX - eyeW / 2, skinY - eyeH / 3, eyeW, (eyeH * 2) / 3, eyeX - eyeW / 2, eyeY - eyeH * 0.9, eyeW, eyeH * 1.5);
+    }
+  };
+
+  draw();
+  const stream = canvas.captureStream(1000 / frameMs);
+  const track = stream.getVideoTracks()[0]!;
+  // Hidden pages get no animation frames, so a timer paces the drawing (browsers slow it down there).
+  const timer = setInterval(() => {
+    if (track.readyState === 'ended') return stop();
+    draw();
+  }, frameMs);
+  function stop(): void {
+    clearInterval(timer);
+    stopTrack(track);
+    idle.close();
+    mouths.close();
+  }
+  return { track, stop };
+}

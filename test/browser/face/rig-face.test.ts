@@ -1,0 +1,230 @@
+// A trained face drawn from its rig (issue 32): a small rig painted here on canvases — four idle frames, each
+// with a coloured corner mark, a dark resting mouth; a white and a black mouth patch — is served from memory,
+// drawn on the face's own clock, and read back from the captured video track.
+import { expect } from '@open-wc/testing';
+import { BLEND_MS, RigLoadError, createRigFace } from '../../../src/palkit/client/media/face/rig-face.js';
+import type { FaceTimeline } from '../../../src/palkit/client/media/face/face-track.js';
+import type { FaceRig } from '../../../src/protocol/faces/rig.js';
+import { VISEMES, type Viseme } from '../../../src/protocol/visemes.js';
+import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
+import { TransportNoticeEvent } from '../../../src/palkit/client/transport/transport.js';
+import { until } from '../helpers/fakes.js';
+
+const SIZE = 160;
+const MARKS = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0]] as const;
+const MOUTH = { x: 80, y: 120, w: 40 };
+
+function canvasOf(width: number, height: number, paint: (c: CanvasRenderingContext2D) => void): HTMLCanvasElement {
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  paint(canvas.getContext('2d')!);
+  return canvas;
+}
+
+const png = (canvas: HTMLCanvasElement) => new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+
+/** The rig's files, served by a fetch of its own; `json` replaces rig.json. */
+async function syntheticRig(json?: unknown): Promise<typeof fetch> {
+  const idle = canvasOf(SIZE * 2, SIZE * 2, (c) => {
+    MARKS.forEach((mark, i) => {
+      const [x, y] = [(i % 2) * SIZE, Math.floor(i / 2) * SIZE];
+      c.fillStyle = '#808080';
+      c.fillRect(x, y, SIZE, SIZE);
+      c.fillStyle = `rgb(${mark.join(',')})`;
+      c.fillRect(x, y, 20, 20);
+      c.fillStyle = '#202020'; // the resting mouth
+      c.fillRect(x + MOUTH.x - 15, y + MOUTH.y - 2, 30, 4);
+    });
+  });
+  const mouths = canvasOf(128, 32, (c) => {
+    c.fillStyle = '#ffffff';
+    c.beginPath();
+    c.ellipse(32, 16, 20, 12, 0, 0, 2 * Math.PI);
+    c.fill();
+    c.fillStyle = '#000000';
+    c.beginPath();
+    c.ellipse(96, 16, 20, 11, 0, 0, 2 * Math.PI);
+    c.fill();
+  });
+  const rig: FaceRig = {
+    version: 1, width: SIZE, height: SIZE, fps: 10,
+    idle: { url: 'idle.png', cellWidth: SIZE, cellHeight: SIZE, columns: 2, count: 4 },
+    poses: MARKS.map(() => ({ x: MOUTH.x, y: MOUTH.y, width: MOUTH.w, angle: 0 })),
+    blinks: [],
+    mouths: { sheet: { url: 'mouths.png', cellWidth: 64, cellHeight: 32, columns: 2, count: 2 }, mouthWidth: 40 },
+    visemes: Object.fromEntries(VISEMES.map((v) => [v, { cell: v === 'M' || v === 'F' ? 1 : 0, source: 'warp' }])) as FaceRig['visemes'],
+  };
+  const files = new Map<string, Blob | string>([
+    ['/faces/f1/rig.json', JSON.stringify(json ?? rig)],
+    ['/faces/f1/idle.png', await png(idle)],
+    ['/faces/f1/mouths.png', await png(mouths)],
+  ]);
+  return (async (input: RequestInfo | URL) => {
+    const file = files.get(new URL(String(input), location.href).pathname);
+    return file === undefined ? new Response('not found', { status: 404 }) : new Response(file);
+  }) as typeof fetch;
+}
+
+/** The track's current frame, as the visitor's <video> would show it, read back as pixels. */
+async function frameOf(track: MediaStreamTrack): Promise<ImageData> {
+  const video = document.createElement('video');
+  video.muted = true;
+  video.srcObject = new MediaStream([track]);
+  await video.play();
+  await until(() => video.videoWidth > 0, 'a frame');
+  const canvas = canvasOf(SIZE, SIZE, (c) => c.drawImage(video, 0, 0, SIZE, SIZE));
+  video.pause();
+  return canvas.getContext('2d')!.getImageData(0, 0, SIZE, SIZE);
+}
+
+/** Mean brightness (0–255) of the mouth's box. */
+function mouthBrightness(frame: ImageData): number {
+  let sum = 0;
+  let n = 0;
+  for (let y = MOUTH.y - 8; y < MOUTH.y + 8; y++)
+    for (let x = MOUTH.x - 12; x < MOUTH.x + 12; x++, n++) {
+      const i = (y * SIZE + x) * 4;
+      sum += (frame.data[i]! + frame.data[i + 1]! + frame.data[i + 2]!) / 3;
+    }
+  return sum / n;
+}
+
+/** Which idle frame shows: the index of its corner mark. */
+function idleFrame(frame: ImageData): number {
+  const i = (10 * SIZE + 10) * 4;
+  const pixel = [frame.data[i]!, frame.data[i + 1]!, frame.data[i + 2]!];
+  return MARKS.findIndex((mark) => mark.every((v, k) => Math.abs(v - pixel[k]!) < 60));
+}
+
+/** Reads frames until `ok` holds (a new drawing reaches a reading video late on a busy machine); the last figure. */
+async function settled<T>(measure: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
+  const deadline = performance.now() + 8_000;
+  for (;;) {
+    const value = await measure();
+    if (ok(value) || performance.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function controlled() {
+  const state = { now: 0, viseme: 'rest' as Viseme };
+  const timeline: FaceTimeline = { visemeNow: () => state.viseme, speaking: () => state.viseme !== 'rest' };
+  return { state, timeline, options: { clock: () => state.now, random: () => 0.99, reducedMotion: true } };
+}
+
+describe('a trained face drawn from its rig', () => {
+  it('opens its mouth with the viseme timeline and rests in silence', async () => {
+    const { state, timeline, options } = controlled();
+    const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, fetch: await syntheticRig() });
+    expect(face.track.kind).to.equal('video');
+    const mouth = () => frameOf(face.track).then(mouthBrightness);
+    const resting = await settled(mouth, (b) => b < 110);
+    expect(resting, 'the idle frame\'s own dark mouth').to.be.lessThan(110);
+    state.viseme = 'A';
+    state.now += 500;
+    expect(await settled(mouth, (b) => b > 200), 'the white open mouth over it').to.be.greaterThan(200);
+    state.viseme = 'M';
+    state.now += 500;
+    expect(await settled(mouth, (b) => b < 60), 'the black pressed lips').to.be.lessThan(60);
+    state.viseme = 'rest';
+    state.now += 500;
+    expect(await settled(mouth, (b) => Math.abs(b - resting) < 3), 'back to the resting mouth in silence').to.be.closeTo(resting, 3);
+    face.stop();
+    expect(face.track.readyState).to.equal('ended');
+  });
+
+  it('blends one mouth into the next through intermediate frames', async () => {
+    const { state, timeline, options } = controlled();
+    const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, fetch: await syntheticRig() });
+    const mouth = () => frameOf(face.track).then(mouthBrightness);
+    const resting = await settled(mouth, (b) => b < 110);
+    // Half a blend later (the clock then stands still, so every frame drawn shows that moment).
+    state.viseme = 'A';
+    state.now += BLEND_MS / 2;
+    const open = 235;
+    const halfway = await settled(mouth, (b) => b > resting + 20);
+    expect(halfway, 'between the resting and the open mouth').to.be.within(resting + 0.25 * (open - resting), resting + 0.75 * (open - resting));
+    state.now += BLEND_MS;
+    expect(await settled(mouth, (b) => b > 200), 'then fully open').to.be.greaterThan(200);
+    face.stop();
+  });
+
+  it('plays its idle loop at the rig\'s frame rate, round and round', async () => {
+    const { state, timeline, options } = controlled();
+    const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, fetch: await syntheticRig() });
+    const shown = () => frameOf(face.track).then(idleFrame);
+    expect(await settled(shown, (f) => f === 0)).to.equal(0);
+    state.now = 150; // 10 frames a second: the second frame
+    expect(await settled(shown, (f) => f === 1)).to.equal(1);
+    state.now = 350;
+    expect(await settled(shown, (f) => f === 3)).to.equal(3);
+    state.now = 450; // and from the start again
+    expect(await settled(shown, (f) => f === 0)).to.equal(0);
+    face.stop();
+  });
+
+  it('refuses a rig.json that is not a rig, and a rig whose image is missing, with a RigLoadError', async () => {
+    const { timeline } = controlled();
+    const bad = await createRigFace('/faces/f1/rig.json', timeline, { fetch: await syntheticRig({ version: 1, width: 'wide' }) }).catch((e: unknown) => e);
+    expect(bad).to.be.instanceOf(RigLoadError);
+    expect((bad as Error).message).to.contain('not a rig');
+    const missing = await createRigFace('/faces/f2/rig.json', timeline, { fetch: await syntheticRig() }).catch((e: unknown) => e);
+    expect(missing).to.be.instanceOf(RigLoadError);
+    expect((missing as Error).message).to.contain('HTTP 404');
+  });
+});
+
+/** The room's side of the WebSocket, driven by the test. */
+class RoomSocket extends EventTarget {
+  readyState: number = WebSocket.CONNECTING;
+  constructor(readonly url: string) {
+    super();
+    setTimeout(() => ((this.readyState = WebSocket.OPEN), this.dispatchEvent(new Event('open'))));
+  }
+  send(): void {}
+  close(): void {
+    this.readyState = WebSocket.CLOSED;
+  }
+  frame(data: unknown): void {
+    this.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(data) }));
+  }
+}
+
+describe('a call with a trained face', () => {
+  it('shows the face\'s still image and tells the page (face_unavailable) when its rig does not load', async () => {
+    let socket: RoomSocket | undefined;
+    const transport = new LocalTransport({ listen: false, fetch: await syntheticRig('not a rig'), createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket });
+    const notices: TransportNoticeEvent[] = [];
+    transport.addEventListener(TransportNoticeEvent.type, (e) => notices.push(e as TransportNoticeEvent));
+    const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false });
+    await until(() => socket?.readyState === WebSocket.OPEN, 'the socket open');
+    socket!.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [
+      { participant_id: 'v1', user_name: 'You', role: 'visitor' },
+      { participant_id: 'p1', user_name: 'Dana', role: 'pal', video_url: '/faces/f1/footage.mp4', image_url: '/faces/f1/still.jpg', face_rig_url: '/faces/f1/rig.json' },
+    ] });
+    await joined;
+    await until(() => notices.length > 0, 'the notice');
+    expect(notices.map((n) => n.code)).to.deep.equal(['face_unavailable']);
+    expect(notices[0]!.message).to.contain('not a rig');
+    const pal = transport.participants.find((p) => p.role === 'pal')!;
+    expect(pal.videoTrack, 'no drawn face').to.equal(null);
+    expect(pal.videoUrl, 'nor the footage').to.equal(null);
+    expect(pal.imageUrl, 'the still image').to.equal('/faces/f1/still.jpg');
+    await transport.leave();
+  });
+
+  it('draws the trained face as the PAL\'s video track when its rig loads', async () => {
+    let socket: RoomSocket | undefined;
+    const transport = new LocalTransport({ listen: false, fetch: await syntheticRig(), createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket });
+    const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false });
+    await until(() => socket?.readyState === WebSocket.OPEN, 'the socket open');
+    socket!.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [
+      { participant_id: 'p1', user_name: 'Dana', role: 'pal', face_rig_url: '/faces/f1/rig.json' },
+    ] });
+    await joined;
+    await until(() => transport.participants.find((p) => p.role === 'pal')?.videoTrack != null, 'the face\'s track');
+    expect(transport.participants.find((p) => p.role === 'pal')!.videoTrack!.kind).to.equal('video');
+    await transport.leave();
+  });
+});
