@@ -1,9 +1,12 @@
 // An OpenAI-compatible speech endpoint (PALKIT_TTS_*, through providers/openai): POST …/audio/speech with
 // `{ model, input, voice, response_format: "pcm" }`, answered with raw 16-bit mono PCM at 24 kHz, sent in
-// chunks. The provider gives no timing, so words and mouth shapes are spread over the audio by its
-// letters once the sentence has arrived (a sentence arrives much faster than it is spoken).
+// chunks. The provider gives no timing: given a phonemiser (the local voice), its phonemes are fitted onto
+// the provider's audio once the sentence has arrived (speech/align-visemes.ts; a sentence arrives much
+// faster than it is spoken); without one, or when it fails, words and shapes are spread over the letters.
 import type { ServiceDeps } from '../../app/context.js';
 import { createSpeech, openAiClient, OpenAiError, OPENAI_SPEECH_RATE } from '../../providers/openai/index.js';
+import { alignVisemes } from '../speech/align-visemes.js';
+import type { Phonemiser } from '../speech/phoneme-timing.js';
 import { estimatedVisemes, estimatedWords } from './visemes-of.js';
 import { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesizer.js';
 
@@ -12,11 +15,13 @@ const SAMPLE_RATE = OPENAI_SPEECH_RATE;
 export class OpenAiSpeech implements Synthesizer {
   readonly name = 'openai-speech';
 
-  constructor(private readonly deps: Pick<ServiceDeps, 'config' | 'fetch'>) {}
+  constructor(private readonly deps: Pick<ServiceDeps, 'config' | 'fetch'>, private readonly phonemise?: Phonemiser) {}
 
   async synthesize(text: string, voice: VoiceChoice, signal: AbortSignal): Promise<SynthesisStream> {
     const client = openAiClient(this.deps.config.tts, this.deps.fetch, 'speech provider');
     if (!client) throw new SynthesisError('unavailable', 'no speech endpoint is configured');
+    // The local voice says it meanwhile; its timing is used only if it arrives, else the letters decide.
+    const timing = this.phonemise?.(text, voice, signal).catch(() => null) ?? Promise.resolve(null);
     let samples: Int16Array;
     try {
       samples = await createSpeech(client, { model: this.deps.config.tts.model ?? 'tts-1', input: text, voice: voice.voice ?? 'alloy' }, signal);
@@ -24,9 +29,11 @@ export class OpenAiSpeech implements Synthesizer {
       throw error instanceof OpenAiError ? new SynthesisError('provider_failed', error.message) : error;
     }
     const durationMs = (samples.length / SAMPLE_RATE) * 1000;
+    const phonemes = await timing;
+    const aligned = phonemes?.visemes.length ? alignVisemes(samples, SAMPLE_RATE, phonemes) : null;
     async function* events(): AsyncGenerator<SynthesisEvent> {
-      for (const word of estimatedWords(text, durationMs)) yield { type: 'word', ...word };
-      for (const mark of estimatedVisemes(text, durationMs)) yield { type: 'viseme', ...mark };
+      for (const word of aligned?.words ?? estimatedWords(text, durationMs)) yield { type: 'word', ...word };
+      for (const mark of aligned?.visemes ?? estimatedVisemes(text, durationMs)) yield { type: 'viseme', ...mark };
       yield { type: 'audio', samples };
     }
     return { sampleRate: SAMPLE_RATE, events: events() };
