@@ -2,7 +2,8 @@
 // server answers with real speech (eSpeak at a slower pace than the local voice, a leading silence, and
 // 500 ms more silence at the full stop than eSpeak makes), and the visemes the service derives are
 // checked against that audio's own phoneme timing: rest over its silences, a shape over its voiced
-// frames, lips closed within ±60 ms of every closure. The letter-spread shapes (used before, and still
+// frames, lips closed within ±60 ms of every closure (where its audio falls silent for a p or b, which
+// eSpeak reports at the burst after it). The letter-spread shapes (used before, and still
 // when no phonemiser is given) are measured the same way and printed beside them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -21,7 +22,13 @@ const RATE = 24_000;
 const LEAD_MS = 300;
 const EXTRA_PAUSE_MS = 500;
 
-interface Provider { samples: Int16Array; closures: number[] }
+interface Provider {
+  samples: Int16Array;
+  /** Where the lips close, in the provider's audio. */
+  closures: number[];
+  /** Where eSpeak reported those closures' phonemes. */
+  events: number[];
+}
 
 /** Where the provider pauses longer than eSpeak: in eSpeak's pause at the full stop, or between two words where eSpeak makes none. */
 type PauseAt = (marks: VisemeMark[], words: Array<{ atMs: number; text: string }>) => number;
@@ -56,9 +63,21 @@ async function providerAudio(local: EspeakSynthesizer, pause: PauseAt): Promise<
     const j = Math.floor(x);
     samples[i] = Math.round((source[j] ?? 0) * (1 - (x - j)) + (source[j + 1] ?? 0) * (x - j));
   }
-  // A closure is where the lips close: an M after another shape (the b of "Bob" and the m of "may" are one closure).
-  const closures = marks.filter((m, i) => m.viseme === 'M' && marks[i - 1]?.viseme !== 'M').map((m) => shift(m.atMs));
-  return { samples, closures };
+  // A closure is where the lips close: an M after another shape (the b of "Bob" and the m of "may" are one
+  // closure). eSpeak reports a p or b at its burst, after the closure's silence (exact zeros in its audio),
+  // which it counts to the sound before: there the lips closed where the zeros began.
+  const rate = stream.sampleRate;
+  const closureOf = (ms: number) => {
+    let i = Math.round((ms / 1000) * rate);
+    const latest = i;
+    while (i > latest - rate * 0.03 && source[i - 1] !== 0) i--;
+    let zeros = i;
+    while (zeros > 0 && source[zeros - 1] === 0) zeros--;
+    // 10–150 ms of zeros: a closure (a longer silence is a pause, and lips close when speech resumes).
+    return i - zeros >= rate * 0.01 && i - zeros <= rate * 0.15 ? (zeros / rate) * 1000 : ms;
+  };
+  const closures = marks.filter((m, i) => m.viseme === 'M' && marks[i - 1]?.viseme !== 'M').map((m) => shift(closureOf(m.atMs)));
+  return { samples, closures, events: marks.filter((m, i) => m.viseme === 'M' && marks[i - 1]?.viseme !== 'M').map((m) => shift(m.atMs)) };
 }
 
 /** Half the level, over a steady hiss (a fixed pseudo-random sequence) about 50 dB below the speech's peak, as a recorded voice has. */
@@ -82,7 +101,7 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
-interface Figures { restInSilence: number; shapeInVoice: number; closureErrors: number[] }
+interface Figures { restInSilence: number; shapeInVoice: number; closureErrors: number[]; eventErrors: number[] }
 
 /** How marks fit the audio, on 20 ms frames: silent frames are those of quiet stretches of 150 ms or more. */
 function measure(marks: VisemeMark[], provider: Provider): Figures {
@@ -110,12 +129,14 @@ function measure(marks: VisemeMark[], provider: Provider): Figures {
     restInSilence: share(silentFrames, (f) => shapeAt(marks, mid(f)) === 'rest'),
     shapeInVoice: share(voicedFrames, (f) => shapeAt(marks, mid(f)) !== 'rest'),
     closureErrors: provider.closures.map((t) => Math.min(...closed.map((c) => Math.abs(c - t)), Infinity)),
+    eventErrors: provider.events.map((t) => Math.min(...closed.map((c) => Math.abs(c - t)), Infinity)),
   };
 }
 
 function print(label: string, f: Figures): string {
   return `${label}: rest in ${(f.restInSilence * 100).toFixed(0)} % of silent frames, a shape in ${(f.shapeInVoice * 100).toFixed(0)} % of voiced frames, `
-    + `closure error p50 ${percentile(f.closureErrors, 0.5).toFixed(0)} ms p95 ${percentile(f.closureErrors, 0.95).toFixed(0)} ms max ${Math.max(...f.closureErrors).toFixed(0)} ms`;
+    + `closure error p50 ${percentile(f.closureErrors, 0.5).toFixed(0)} ms p95 ${percentile(f.closureErrors, 0.95).toFixed(0)} ms max ${Math.max(...f.closureErrors).toFixed(0)} ms `
+    + `(from eSpeak's phoneme events: p50 ${percentile(f.eventErrors, 0.5).toFixed(0)} ms p95 ${percentile(f.eventErrors, 0.95).toFixed(0)} ms)`;
 }
 
 describe('a provider voice moves the lips with its sound', () => {

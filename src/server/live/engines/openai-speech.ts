@@ -31,8 +31,11 @@ export class OpenAiSpeech implements Synthesizer {
     const durationMs = (samples.length / SAMPLE_RATE) * 1000;
     const phonemes = await timing;
     const aligned = phonemes?.visemes.length ? alignVisemes(samples, SAMPLE_RATE, phonemes) : null;
+    // The words as written (captions keep their punctuation), at the aligned times when eSpeak found as many.
+    const spread = estimatedWords(text, durationMs);
+    const words = aligned?.words.length === spread.length ? spread.map((w, i) => ({ ...w, atMs: aligned.words[i]!.atMs })) : spread;
     async function* events(): AsyncGenerator<SynthesisEvent> {
-      for (const word of aligned?.words ?? estimatedWords(text, durationMs)) yield { type: 'word', ...word };
+      for (const word of words) yield { type: 'word', ...word };
       for (const mark of aligned?.visemes ?? estimatedVisemes(text, durationMs)) yield { type: 'viseme', ...mark };
       yield { type: 'audio', samples };
     }

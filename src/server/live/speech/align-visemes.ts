@@ -67,14 +67,15 @@ export function frameLevels(samples: Int16Array, sampleRate: number): Float64Arr
 }
 
 /**
- * Voiced stretches in ms: frames well above the noise floor and within 40 dB of the loudest, short gaps
+ * Voiced stretches in ms: frames well above the noise floor (or 20 dB under the loudest) and within 40 dB of it, short gaps
  * bridged, short blips dropped.
  */
 function voicedRuns(db: Float64Array): Run[] {
   const sorted = [...db].sort((a, b) => a - b);
   const floor = sorted[Math.floor(sorted.length * 0.1)] ?? -100;
   const peak = sorted[sorted.length - 1] ?? -100;
-  const threshold = Math.max(peak - 40, floor + 10);
+  // Audio without pauses has its floor near its peak: then all of it that is not far below the peak is voiced.
+  const threshold = Math.min(peak - 20, Math.max(peak - 40, floor + 10));
   const runs: Run[] = [];
   for (let f = 0; f < db.length; f++) {
     if (db[f]! <= threshold) continue;
