@@ -20,12 +20,18 @@ export class OpenAiSpeech implements Synthesizer {
   async synthesize(text: string, voice: VoiceChoice, signal: AbortSignal): Promise<SynthesisStream> {
     const client = openAiClient(this.deps.config.tts, this.deps.fetch, 'speech provider');
     if (!client) throw new SynthesisError('unavailable', 'no speech endpoint is configured');
-    // The local voice says it meanwhile; its timing is used only if it arrives, else the letters decide.
-    const timing = this.phonemise?.(text, voice, signal).catch(() => null) ?? Promise.resolve(null);
+    // The local voice says it meanwhile (for its timing; where it fails, the letters decide). It stops when
+    // the provider fails, so the local voice taking over in the same lane does not wait for it.
+    const phonemising = new AbortController();
+    const stop = () => phonemising.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    const timing = (this.phonemise?.(text, voice, phonemising.signal).catch(() => null) ?? Promise.resolve(null))
+      .finally(() => signal.removeEventListener('abort', stop));
     let samples: Int16Array;
     try {
       samples = await createSpeech(client, { model: this.deps.config.tts.model ?? 'tts-1', input: text, voice: voice.voice ?? 'alloy' }, signal);
     } catch (error) {
+      stop();
       throw error instanceof OpenAiError ? new SynthesisError('provider_failed', error.message) : error;
     }
     const durationMs = (samples.length / SAMPLE_RATE) * 1000;
