@@ -11,11 +11,20 @@ import { estimatedVisemes, estimatedWords } from './visemes-of.js';
 import { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesizer.js';
 
 const SAMPLE_RATE = OPENAI_SPEECH_RATE;
+/**
+ * How long the sentence waits for the local voice's timing once the provider's audio is in: a local voice
+ * backed up by other rooms must not hold the provider's sentence (the letters decide instead).
+ */
+export const PHONEME_GRACE_MS = 150;
 
 export class OpenAiSpeech implements Synthesizer {
   readonly name = 'openai-speech';
 
-  constructor(private readonly deps: Pick<ServiceDeps, 'config' | 'fetch'>, private readonly phonemise?: Phonemiser) {}
+  constructor(
+    private readonly deps: Pick<ServiceDeps, 'config' | 'fetch'>,
+    private readonly phonemise?: Phonemiser,
+    private readonly graceMs = PHONEME_GRACE_MS,
+  ) {}
 
   async synthesize(text: string, voice: VoiceChoice, signal: AbortSignal): Promise<SynthesisStream> {
     const client = openAiClient(this.deps.config.tts, this.deps.fetch, 'speech provider');
@@ -35,7 +44,8 @@ export class OpenAiSpeech implements Synthesizer {
       throw error instanceof OpenAiError ? new SynthesisError('provider_failed', error.message) : error;
     }
     const durationMs = (samples.length / SAMPLE_RATE) * 1000;
-    const phonemes = await timing;
+    const phonemes = await withinGrace(timing, this.graceMs);
+    stop(); // late timing is of no use any more
     const aligned = phonemes?.visemes.length ? alignVisemes(samples, SAMPLE_RATE, phonemes) : null;
     // The words as written (captions keep their punctuation), at the aligned times when eSpeak found as many.
     const spread = estimatedWords(text, durationMs);
@@ -46,5 +56,16 @@ export class OpenAiSpeech implements Synthesizer {
       yield { type: 'audio', samples };
     }
     return { sampleRate: SAMPLE_RATE, events: events() };
+  }
+}
+
+/** The timing if it comes within `ms`, else null. */
+async function withinGrace<T>(timing: Promise<T | null>, ms: number): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
+  try {
+    return await Promise.race([timing, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
