@@ -31,6 +31,10 @@ export async function startTestService(env: Record<string, string> = {}, options
       PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128',
       PALKIT_LOG: 'error',
       PALKIT_JOB_LEASE_SECONDS: '3',
+      // Tests start many calls from one address and join few of them; the front door's own tests
+      // (front-door.test.ts) set these back.
+      PALKIT_START_RATE_PER_MINUTE: '0',
+      PALKIT_MAX_UNJOINED_CALLS: '0',
       ...(onPostgres ? { DATABASE_URL: process.env.PALKIT_TEST_DATABASE_URL! } : {}),
       ...env,
     },
