@@ -24,7 +24,7 @@ const SETTLE_COLUMNS = [
 
 /** Conversations settled between two turns of the event loop, and batches per poll (see settleDue). */
 export const SETTLE_BATCH = 25;
-const SETTLE_BATCHES_PER_POLL = 400;
+const SETTLE_BATCHES_PER_POLL = 1000;
 
 export class RoomHub {
   /** This process among the instances sharing the database (a new one each start). */
