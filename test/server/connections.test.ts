@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it, mock } from 'node:test';
-import { defaultMaxConnections, descriptorLimit } from '../../src/server/app/http/connection-guard.js';
+import { ConnectionGuard, defaultMaxConnections, descriptorLimit } from '../../src/server/app/http/connection-guard.js';
 import { JOIN_TIMEOUT_MS } from '../../src/server/live/room/socket-server.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -140,5 +140,23 @@ describe('connections', () => {
       mock.timers.reset();
       c.socket.destroy();
     }
+  });
+
+  it('makes room among all waiting upgrades by closing the oldest, so idle ones from many addresses cannot keep a join out', () => {
+    const guard = new ConnectionGuard({ max: 100, perAddress: 0, pendingUpgradesPerAddress: 2, maxPendingUpgrades: 3 }, true);
+    const evicted: string[] = [];
+    const admit = (name: string, address: string) => guard.admitUpgrade(address, () => evicted.push(name));
+    const a1 = admit('a1', '10.0.0.1');
+    admit('b1', '10.0.0.2');
+    admit('c1', '10.0.0.3');
+    assert.deepEqual(evicted, []);
+    assert.ok(admit('d1', '10.0.0.4'), 'a fourth address gets in');
+    assert.deepEqual(evicted, ['a1'], 'the oldest waiting one made room');
+    a1!.release(); // already gone: nothing changes
+    assert.equal(guard.waitingUpgrades, 3);
+    admit('d2', '10.0.0.4');
+    assert.equal(admit('d3', '10.0.0.4'), null, 'an address past its share is refused');
+    assert.deepEqual(evicted, ['a1', 'b1']);
+    assert.deepEqual(guard.refused, { connections: 0, upgrades: 1, evicted: 2 });
   });
 });

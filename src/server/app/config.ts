@@ -64,7 +64,7 @@ const EnvSchema = z.object({
   PALKIT_START_RATE_PER_MINUTE: z.coerce.number().min(0).max(100_000).default(10),
   PALKIT_START_BURST: z.coerce.number().int().min(1).max(100_000).default(5),
   PALKIT_MAX_UNJOINED_CALLS: z.coerce.number().int().min(0).max(1_000_000).default(20),
-  PALKIT_MAX_CONNECTIONS: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  PALKIT_MAX_CONNECTIONS: z.coerce.number().int().min(16).max(1_000_000).optional(),
   PALKIT_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(256),
   PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(16),
   PALKIT_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
