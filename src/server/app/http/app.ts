@@ -13,6 +13,11 @@ import { servicePage } from './root-page.js';
 import { installOps } from '../ops/http.js';
 import { securityHeaders } from './page-headers.js';
 import { limitBodySize } from './body-limit.js';
+import { databaseUnavailable } from '../../platform/db/unavailable.js';
+
+/** A request that met the database away: the start's refusal code, so the elements know it too. */
+export const DATABASE_UNAVAILABLE = 'service_unavailable: the database does not answer; try again in a moment';
+const DATABASE_RETRY_SECONDS = '5';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -136,6 +141,10 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
       const message = /json/i.test(error.message) ? 'malformed_json: the request body is not valid JSON' : error.message || 'bad_request';
       if (status === 401) return c.json({ message }, 401);
       return c.json({ error: message }, status);
+    }
+    if (databaseUnavailable(error)) {
+      deps.log.error('the database does not answer', { request_id: c.get('requestId'), path: new URL(c.req.url).pathname, error: error instanceof Error ? error.message : String(error) });
+      return c.json({ error: DATABASE_UNAVAILABLE }, 503, { 'retry-after': DATABASE_RETRY_SECONDS });
     }
     deps.log.error('unhandled error', { request_id: c.get('requestId'), method: c.req.method, path: new URL(c.req.url).pathname, error: error instanceof Error ? error.message : String(error) });
     return c.json({ error: 'internal_error' }, 500);
