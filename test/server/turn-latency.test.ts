@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseConversationCallback } from '../../src/protocol/callbacks.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { insertConversation, insertFace, insertPal, RoomClient, sleep, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
+import { insertConversation, insertFace, insertPal, RoomClient, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe('turn latency reports', () => {
   let t: TestService;
@@ -68,8 +69,7 @@ describe('turn latency reports', () => {
     client.send({ ...valid, inference_id: 'a', heard_ms: 400, mouth_ms: 420, lip_sync_ms: 30 });
     client.send({ ...valid, inference_id: 'b', heard_ms: 900 });
     client.send({ ...valid, inference_id: 'c', input: 'speech', heard_ms: 1400, mouth_ms: 1410, lip_sync_ms: 20 });
-    const deadline = Date.now() + 5000;
-    while ((await stored(room.conversationId)).length < 3 && Date.now() < deadline) await sleep(50);
+    await waitFor(async () => (await stored(room.conversationId)).length >= 3, { timeout: 5000, interval: 50 });
     assert.equal(await metric('palkit_turn_heard_seconds_count{input="text"}'), before.text + 2);
     assert.equal(await metric('palkit_turn_heard_seconds_count{input="speech"}'), before.speech + 1);
     assert.equal(await metric('palkit_turn_mouth_seconds_count{input="text"}'), before.mouth + 1, 'a report without mouth_ms is not counted as 0');
