@@ -27,7 +27,6 @@ const STILL_SLEEPING = [
   'test/browser/face/drawn-face.test.ts',
   'test/browser/transcript/transcript.test.ts',
   'test/server/canvas-interactions.test.ts',
-  'test/server/conversation-end.test.ts',
   'test/server/daily-webhooks.test.ts',
   'test/server/face-training-restart.test.ts',
   'test/server/fuzz.test.ts',

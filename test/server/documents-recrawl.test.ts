@@ -6,6 +6,7 @@ import type { Clock } from '../../src/server/app/time.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
 import { page, startSite, waitForDocument, type TestSite } from '../helpers/site.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { shiftedClock } from '../helpers/clock.js';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -13,7 +14,7 @@ describe('recrawl', () => {
   let t: TestService;
   let site: TestSite;
   let offsetMs = 0;
-  const clock: Clock = { now: () => new Date(Date.now() + offsetMs) };
+  const clock: Clock = shiftedClock(() => offsetMs);
 
   before(async () => {
     site = await startSite({
