@@ -124,9 +124,9 @@ export const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeo
 
 /**
  * Waits until the predicate holds (test/browser/helpers/wait-for.ts, probing every 10 ms), failing after
- * `seconds` (four unless told): within the gate's 5 s per test, so that a wait that never ends says what it
- * waited for rather than only that the test ran out of time.
+ * `seconds` (eight unless told): one second was enough for one engine alone; three were not for Firefox on
+ * a busy two-core machine, where switching to a tab to send it a key alone took 2.5 s.
  */
-export async function until(predicate: () => boolean, what = 'condition', seconds = 4): Promise<void> {
+export async function until(predicate: () => boolean, what = 'condition', seconds = 8): Promise<void> {
   await waitFor(predicate, { timeout: seconds * 1000, what });
 }

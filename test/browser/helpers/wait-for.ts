@@ -6,7 +6,7 @@ import { oneEvent, waitUntil } from '@open-wc/testing';
 export { oneEvent };
 
 export interface WaitOptions {
-  /** Milliseconds before giving up (default 3 000, within the gate's 5 s per test). */
+  /** Milliseconds before giving up (default 3 000). */
   timeout?: number;
   /** Milliseconds between two probes (default 10). */
   interval?: number;
