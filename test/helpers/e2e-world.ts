@@ -10,6 +10,7 @@ import { portraitClip } from './face-clips.js';
 import { startFileServer, waitUntil } from './loopback.js';
 import { freePort, startServiceProcess, type ServiceProcess } from './process.js';
 import { startReceiver, type Receiver } from './receiver.js';
+import { waitFor } from './wait-for.js';
 
 export const KEY = 'e2e-key-owner-1';
 export const SITE_KEY = '0x4AAAAe2e-site';
@@ -248,12 +249,7 @@ export async function palEvents(page: Page): Promise<Array<{ type: string; detai
 
 /** Polls `read` in node until `check` accepts its value. */
 export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!check(value)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
+  let value!: T;
+  await waitFor(async () => check((value = await read())), { timeout: timeoutMs, interval: 50, what: () => `${what}; last value: ${JSON.stringify(value)}` });
   return value;
 }

@@ -11,14 +11,9 @@ import { DAILY_KEY, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../he
 import { createPal } from '../helpers/fixtures.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait-for.js';
 
-async function until(predicate: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (predicate: () => boolean, timeoutMs = 15_000) => waitFor(predicate, { timeout: timeoutMs, interval: 50 });
 
 describe('PAL runner handoff', () => {
   let daily: Awaited<ReturnType<typeof startFakeDaily>>;

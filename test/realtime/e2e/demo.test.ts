@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.js';
-import { eventually } from '../helpers/e2e-world.js';
-import { freePort } from '../helpers/process.js';
+import { launchChromium } from '../../helpers/browser.js';
+import { eventually } from '../../helpers/e2e-world.js';
+import { freePort } from '../../helpers/process.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 interface Demo {
   url: string;

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
-import { createDeployment, createPal, customerPage, eventually, openPage, palEvents, startWorld, trainFace, type World } from '../helpers/e2e-world.js';
-import { fakeMicrophone, voiceListener } from '../helpers/fake-microphone.js';
-import { assertGreetingHeard, voiceReadings, type Evaluate } from '../helpers/voice-readings.js';
+import { startFakeSpeechServices, type FakeSpeechServices } from '../../helpers/fake-speech.js';
+import { createDeployment, createPal, customerPage, eventually, openPage, palEvents, startWorld, trainFace, type World } from '../../helpers/e2e-world.js';
+import { fakeMicrophone, voiceListener } from '../../helpers/fake-microphone.js';
+import { assertGreetingHeard, voiceReadings, type Evaluate } from '../../helpers/voice-readings.js';
 
 const GREETING = 'Hello, I am the voice test PAL, and you can hear every word of this greeting while the captions follow along.';
 const QUESTION = 'Please repeat this long sentence back to me slowly, word by word, so that there is plenty of time to talk over you.';

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createDeployment, createPal, customerPage, eventually, openPage, palErrors, palEvents, startWorld, trainFace, type World } from '../helpers/e2e-world.js';
+import { createDeployment, createPal, customerPage, eventually, openPage, palErrors, palEvents, startWorld, trainFace, type World } from '../../helpers/e2e-world.js';
 
 const GREETING = 'Hello, I am the canvas test PAL and this greeting streams word by word into your captions.';
 const VISUAL = 'Heads up: this assistant is an AI, not a person.';

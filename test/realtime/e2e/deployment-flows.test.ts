@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
   GOOD_TOKEN, SITE_KEY, createDeployment, createPal, customerPage, eventually, openPage, palErrors, palEvents, startWorld, trainFace, type World,
-} from '../helpers/e2e-world.js';
+} from '../../helpers/e2e-world.js';
 
 const PASSWORD = 'open sesame';
 const AFTER_CALL = { title: 'Thanks for stopping by', description: 'We will follow up by email.' };

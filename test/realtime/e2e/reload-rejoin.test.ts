@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createDeployment, createPal, customerPage, eventually, openPage, palErrors, palEvents, startWorld, trainFace, type World } from '../helpers/e2e-world.js';
+import { createDeployment, createPal, customerPage, eventually, openPage, palErrors, palEvents, startWorld, trainFace, type World } from '../../helpers/e2e-world.js';
 
 describe('a reload during a call rejoins it', { timeout: 120_000 }, () => {
   let world: World;

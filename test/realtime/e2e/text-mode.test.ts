@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createDeployment, createPal, customerPage, openPage, palErrors, startWorld, type World } from '../helpers/e2e-world.js';
+import { createDeployment, createPal, customerPage, openPage, palErrors, startWorld, type World } from '../../helpers/e2e-world.js';
 
 const QUESTION = 'Please write this answer back to me in the chat.';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createDeployment, createPal, customerPage, eventually, openPage, palErrors, palEvents, startWorld, type World } from '../helpers/e2e-world.js';
+import { createDeployment, createPal, customerPage, eventually, openPage, palErrors, palEvents, startWorld, type World } from '../../helpers/e2e-world.js';
 
 describe('a service restart during a call', { timeout: 180_000 }, () => {
   const data = mkdtempSync(join(tmpdir(), 'palkit-restart-'));

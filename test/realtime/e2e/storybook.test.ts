@@ -8,7 +8,7 @@ import { extname, join, normalize } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium } from '../../helpers/browser.js';
 
 const root = join(process.cwd(), 'storybook-static');
 const types: Record<string, string> = {

@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createDeployment, createPal, customerPage, eventually, openPage, startWorld, type World } from '../helpers/e2e-world.js';
-import { pageProbes } from '../helpers/page-probes.js';
+import { createDeployment, createPal, customerPage, eventually, openPage, startWorld, type World } from '../../helpers/e2e-world.js';
+import { pageProbes } from '../../helpers/page-probes.js';
 
 /** No lips pressed (m, b, p): every voiced stretch opens the mouth. */
 const GREETING = 'Hello there, I read all the notes you sent, and I think it is a good idea to start with the third one. Shall we look at it together?';

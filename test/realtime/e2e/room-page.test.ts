@@ -3,7 +3,7 @@
 // fragment joins the call, and the PAL's greeting reaches the captions.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createPal, eventually, startWorld, trainFace, type World } from '../helpers/e2e-world.js';
+import { createPal, eventually, startWorld, trainFace, type World } from '../../helpers/e2e-world.js';
 
 describe('the hosted conversation page', { timeout: 120_000 }, () => {
   let world: World;

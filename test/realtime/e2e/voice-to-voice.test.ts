@@ -11,10 +11,10 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
-import { createDeployment, createPal, customerPage, eventually, openPage, startWorld, type World } from '../helpers/e2e-world.js';
-import { pageProbes } from '../helpers/page-probes.js';
-import { spokenFile, type SpokenFile } from '../helpers/spoken-questions.js';
+import { startFakeSpeechServices, type FakeSpeechServices } from '../../helpers/fake-speech.js';
+import { createDeployment, createPal, customerPage, eventually, openPage, startWorld, type World } from '../../helpers/e2e-world.js';
+import { pageProbes } from '../../helpers/page-probes.js';
+import { spokenFile, type SpokenFile } from '../../helpers/spoken-questions.js';
 
 const QUESTIONS = [
   { parts: ['What time does the shop open on Sundays?'] },

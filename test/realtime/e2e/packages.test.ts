@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { folderBytes, installInto, installedPackages, npx, packWorkspaces, repoRoot, run } from '../../scripts/packing.js';
+import { folderBytes, installInto, installedPackages, npx, packWorkspaces, repoRoot, run } from '../../../scripts/packing.js';
 
 const MAX_PACKAGES = 30;
 const MAX_BYTES = 40 * 1024 * 1024;

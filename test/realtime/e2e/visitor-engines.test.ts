@@ -9,11 +9,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
-import { createDeployment, createPal, customerPage, eventually, startWorld, trainFace, type World } from '../helpers/e2e-world.js';
-import { fakeMicrophone, voiceListener } from '../helpers/fake-microphone.js';
-import { assertGreetingHeard, voiceReadings, type Evaluate } from '../helpers/voice-readings.js';
-import { DESKTOP, PHONE, openBrowser, selectedEngines, type Engine, type Size, type VisitorBrowser, type VisitorPage } from '../helpers/visitor.js';
+import { startFakeSpeechServices, type FakeSpeechServices } from '../../helpers/fake-speech.js';
+import { createDeployment, createPal, customerPage, eventually, startWorld, trainFace, type World } from '../../helpers/e2e-world.js';
+import { fakeMicrophone, voiceListener } from '../../helpers/fake-microphone.js';
+import { assertGreetingHeard, voiceReadings, type Evaluate } from '../../helpers/voice-readings.js';
+import { DESKTOP, PHONE, openBrowser, selectedEngines, type Engine, type Size, type VisitorBrowser, type VisitorPage } from '../../helpers/visitor.js';
 
 const PASSWORD = 'open sesame';
 const GREETING = 'Welcome to the walk in every engine.';
@@ -25,7 +25,7 @@ const HEARD = 'Sorry to interrupt you.';
 const LOUD = 0.01;
 
 const gaps: Array<{ suite: string; engine: string; file: string; test: string; reason: string }> =
-  JSON.parse(readFileSync(new URL('../known-engine-gaps.json', import.meta.url), 'utf8')).gaps;
+  JSON.parse(readFileSync(new URL('../../known-engine-gaps.json', import.meta.url), 'utf8')).gaps;
 /** With PALKIT_VISITOR_SHOTS=<folder>, a failing walk leaves a screenshot of its page there. */
 async function shotOnFailure<T>(p: VisitorPage, name: string, walk: () => Promise<T>): Promise<T> {
   try {
@@ -42,7 +42,7 @@ async function shotOnFailure<T>(p: VisitorPage, name: string, walk: () => Promis
 
 /** `it`, or a skip with the known gap's reason when this engine has one for this test. */
 function itIn(engine: Engine, name: string, fn: () => Promise<void>): void {
-  const gap = gaps.find((g) => g.suite === 'e2e' && g.engine === engine && g.file === 'test/e2e/visitor-engines.test.ts' && g.test === name);
+  const gap = gaps.find((g) => g.suite === 'e2e' && g.engine === engine && g.file === 'test/realtime/e2e/visitor-engines.test.ts' && g.test === name);
   if (gap) return void it(name, { skip: `known ${engine} gap: ${gap.reason}` }, fn);
   it(name, async () => {
     try {

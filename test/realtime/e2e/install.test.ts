@@ -11,13 +11,13 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { AudioFrameKind } from '../../src/protocol/room.js';
-import { RoomClient } from '../helpers/live-fixtures.js';
-import { startFileServer, waitUntil } from '../helpers/loopback.js';
-import { cleanEnv, folderBytes, installInto, installedPackages, npx, packWorkspaces, repoRoot as root, run } from '../../scripts/packing.js';
-import { freePort } from '../helpers/process.js';
-import { rms, wavSamples } from '../helpers/audio-level.js';
-import { portraitClip } from '../helpers/face-clips.js';
+import { AudioFrameKind } from '../../../src/protocol/room.js';
+import { RoomClient } from '../../helpers/live-fixtures.js';
+import { startFileServer, waitUntil } from '../../helpers/loopback.js';
+import { cleanEnv, folderBytes, installInto, installedPackages, npx, packWorkspaces, repoRoot as root, run } from '../../../scripts/packing.js';
+import { freePort } from '../../helpers/process.js';
+import { rms, wavSamples } from '../../helpers/audio-level.js';
+import { portraitClip } from '../../helpers/face-clips.js';
 
 const KEY = 'install-key-owner-1';
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createDeployment, createPal, customerPage, openPage, palErrors, startWorld, trainFace, type World } from '../helpers/e2e-world.js';
+import { createDeployment, createPal, customerPage, openPage, palErrors, startWorld, trainFace, type World } from '../../helpers/e2e-world.js';
 
 /** The policy the README gives site owners, for a service at `service`. */
 export function strictPolicy(service: string): string {

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { eventually, startWorld, type World } from '../helpers/e2e-world.js';
-import { askTyped, openHeardCall, turnLatencies, untilSilent } from '../helpers/heard-call.js';
+import { eventually, startWorld, type World } from '../../helpers/e2e-world.js';
+import { askTyped, openHeardCall, turnLatencies, untilSilent } from '../../helpers/heard-call.js';
 
 const QUESTION = 'How loud is the first word of this answer?';
 
