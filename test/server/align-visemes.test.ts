@@ -39,7 +39,7 @@ const atFullStop: PauseAt = (marks) => {
 const beforeWord = (word: string): PauseAt => (_, words) => words.find((w) => w.text === word)!.atMs;
 
 /** The provider's audio: eSpeak at 130 words a minute, resampled to 24 kHz, with silence added; and where its lips close. */
-async function providerAudio(local: EspeakSynthesizer, pause: PauseAt): Promise<Provider> {
+async function providerAudio(local: EspeakSynthesizer, pauseOf: PauseAt): Promise<Provider> {
   const stream = await local.synthesize(TEXT, { language: 'en', rate: 130 }, new AbortController().signal);
   const chunks: Int16Array[] = [];
   const marks: VisemeMark[] = [];
@@ -50,7 +50,7 @@ async function providerAudio(local: EspeakSynthesizer, pause: PauseAt): Promise<
     else words.push(e);
   }
   const source = Int16Array.from(chunks.flatMap((c) => [...c]));
-  const pauseAt = pause(marks, words);
+  const pauseAt = pauseOf(marks, words);
   const shift = (ms: number) => LEAD_MS + ms + (ms >= pauseAt ? EXTRA_PAUSE_MS : 0);
   const durationMs = (source.length / stream.sampleRate) * 1000;
   const samples = new Int16Array(Math.round((shift(durationMs) / 1000) * RATE));

@@ -13,6 +13,7 @@ import { databaseUnavailable } from '../../src/server/platform/db/unavailable.js
 import { createPal } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/process.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { systemClock } from '../../src/server/app/time.js';
 
 describe('the public front door', () => {
   let t: TestService;
@@ -25,7 +26,7 @@ describe('the public front door', () => {
     // names the visitor's address, so each test picks its visitors.
     t = await startTestService(
       { PALKIT_TRUST_PROXY: '1', PALKIT_START_RATE_PER_MINUTE: '10', PALKIT_START_BURST: '5', PALKIT_MAX_UNJOINED_CALLS: '20', PALKIT_ROOM_POLL_MS: '60000' },
-      { clock: { now: () => new Date(nowMs) } },
+      { clock: { ...systemClock, now: () => new Date(nowMs) } },
     );
     ({ palId } = (await createPal(t)) as { palId: string });
   });
