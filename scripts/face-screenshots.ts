@@ -1,17 +1,17 @@
 // `npx tsx scripts/face-screenshots.ts [portrait.jpg]`: pictures of a trained face speaking in a call, at 1366
 // and 390 px, in Chromium (docs/face-trained-{1366,390}.png). The face is trained from a photo (default: the
-// shared public-domain portrait) by the service's own trainer (faces/rig/train.ts: FaceMesh landmarks, the
-// generated idle loop, a mesh-warped mouth per viseme), the same steps a face's training job runs. The demo's
-// widget call then gets the rig's URL on its PAL (added to the room's frames on their way to the page; the
-// demo's PAL has Ada, and the demo has no keyed API to train through).
+// shared public-domain portrait) through the demo service's own API, as a customer trains one (POST
+// /v2/faces with the photo on a loopback URL: FaceMesh landmarks, a generated idle loop, a mesh-warped mouth
+// per viseme). The demo's widget call then gets the served rig's URL on its PAL (added to the room's frames
+// on their way to the page: the demo's seeded PAL speaks with Ada).
 // Look at them before committing: a picture taken between words shows a closed mouth.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { chromium } from 'playwright-core';
-import { locateFfmpeg } from '../src/server/platform/media/ffmpeg.js';
-import { analyseFace, makeRig } from '../src/server/resources/faces/rig/train.js';
 
 const portrait = process.argv[2] ?? '../shared/fixtures/portrait-collins.jpg';
 const WIDTHS = [1366, 390] as const;
@@ -24,7 +24,8 @@ const port = await new Promise<number>((resolve) => {
     probe.close(() => resolve(free));
   });
 });
-const demo = spawn(process.execPath, ['dist/demo-service/start.js', '--port', String(port)], { env: { ...process.env, PALKIT_DATA: 'memory' }, stdio: ['ignore', 'pipe', 'pipe'] });
+const KEY = 'face-screenshots-key';
+const demo = spawn(process.execPath, ['dist/demo-service/start.js', '--port', String(port)], { env: { ...process.env, PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1` }, stdio: ['ignore', 'pipe', 'pipe'] });
 let log = '';
 demo.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
 await new Promise<void>((resolve, reject) => {
@@ -36,19 +37,29 @@ await new Promise<void>((resolve, reject) => {
 });
 const base = `http://localhost:${port}`;
 
-/** The rig's files from the service's own trainer (what a face's training job runs on `train_video_url`). */
-async function trainRig(): Promise<Map<string, { body: Buffer; type: string }>> {
-  const ffmpeg = locateFfmpeg(undefined);
-  if ('missing' in ffmpeg) throw new Error(ffmpeg.missing);
-  const started = performance.now();
-  const analysis = await analyseFace(ffmpeg.path, portrait, { still: true });
-  const files = await makeRig(ffmpeg.path, portrait, analysis);
-  console.log(`trained from ${portrait} in ${((performance.now() - started) / 1000).toFixed(1)} s: ${files.rig.idle.count} idle frames; visemes from footage: ${files.footage.join(' ') || 'none'}; warped: ${files.warped.join(' ')}`);
-  return new Map([
-    ['rig.json', { body: Buffer.from(JSON.stringify(files.rig)), type: 'application/json' }],
-    [files.rig.idle.url, { body: Buffer.from(files.idle), type: 'image/jpeg' }],
-    [files.rig.mouths.sheet.url, { body: Buffer.from(files.mouths), type: 'image/webp' }],
-  ]);
+/** Trains the portrait through the service's API, as a customer does (POST /v2/faces): its rig's URL. */
+async function trainFace(): Promise<string> {
+  const photo = readFileSync(portrait);
+  const files = createHttpServer((_, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo));
+  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+  const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
+  try {
+    const started = performance.now();
+    const trainUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}/portrait.jpg`;
+    const created = (await (await fetch(`${base}/v2/faces`, { method: 'POST', headers, body: JSON.stringify({ face_name: 'Portrait', train_video_url: trainUrl }) })).json()) as { face_id?: string };
+    if (!created.face_id) throw new Error(`POST /v2/faces: ${JSON.stringify(created)}`);
+    for (;;) {
+      const face = (await (await fetch(`${base}/v2/faces/${created.face_id}?verbose=true`, { headers })).json()) as Record<string, unknown>;
+      if (face.status === 'completed' && typeof face.face_rig_url === 'string') {
+        console.log(`trained ${created.face_id} from ${portrait} in ${((performance.now() - started) / 1000).toFixed(1)} s; visemes from footage: ${String(face.visemes_from_footage ?? '')}; rig ${face.face_rig_url}`);
+        return face.face_rig_url;
+      }
+      if (face.status === 'error' || performance.now() - started > 180_000) throw new Error(`training: ${JSON.stringify(face)}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } finally {
+    files.close();
+  }
 }
 
 const palSpeaking = `(() => {
@@ -62,19 +73,15 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
 });
 try {
-  const files = await trainRig();
+  const rigUrl = await trainFace();
   for (const width of WIDTHS) {
     const context = await browser.newContext({ viewport: { width, height: HEIGHT[width] }, permissions: ['camera', 'microphone'], deviceScaleFactor: 1, bypassCSP: true });
-    await context.route('**/trained-face/*', (route) => {
-      const file = files.get(new URL(route.request().url()).pathname.split('/').pop()!);
-      return file ? route.fulfill({ status: 200, contentType: file.type, body: file.body, headers: { 'cache-control': 'max-age=3600' } }) : route.fulfill({ status: 404 });
-    });
     await context.routeWebSocket(/\/rooms\//, (ws) => {
       const server = ws.connectToServer();
       server.onMessage((message) => {
         if (typeof message !== 'string') return ws.send(message);
         const frame = JSON.parse(message) as { participants?: Array<Record<string, unknown>>; participant?: Record<string, unknown> };
-        for (const p of [...(frame.participants ?? []), ...(frame.participant ? [frame.participant] : [])]) if (p.role === 'pal') p.face_rig_url = `${base}/trained-face/rig.json`;
+        for (const p of [...(frame.participants ?? []), ...(frame.participant ? [frame.participant] : [])]) if (p.role === 'pal') p.face_rig_url = rigUrl;
         ws.send(JSON.stringify(frame));
       });
     });
