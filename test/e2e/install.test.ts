@@ -17,7 +17,7 @@ import { startFileServer, waitUntil } from '../helpers/loopback.js';
 import { cleanEnv, folderBytes, installInto, installedPackages, npx, packWorkspaces, repoRoot as root, run } from '../../scripts/packing.js';
 import { freePort } from '../helpers/process.js';
 import { rms, wavSamples } from '../helpers/audio-level.js';
-import { mediaFixture } from '../helpers/media-fixtures.js';
+import { portraitClip } from '../helpers/face-clips.js';
 
 const KEY = 'install-key-owner-1';
 
@@ -80,7 +80,7 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
     child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const files = await startFileServer({
-      '/face.mp4': { body: readFileSync(join(root, 'demo/media/sample-face.mp4')), contentType: 'video/mp4' },
+      '/face.mp4': { body: portraitClip(2), contentType: 'video/mp4' },
       '/page.html': { body: Buffer.from('<html><body><nav>menu</nav><main><h1>Opening hours</h1><p>We open at nine.</p></main></body></html>'), contentType: 'text/html' },
     });
     let room: RoomClient | undefined;
@@ -165,7 +165,7 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
       for (const tool of ['cc', 'espeak-ng', 'ffmpeg', 'ffprobe']) assert.equal(run(tool, ['--version'], app, { PATH: nodeOnly }).error?.message.includes('ENOENT'), true, `${tool} is out of reach`);
       // As if the install had skipped the package's postinstall (`chmod u+x ffmpeg`): the service sets the mode itself.
       chmodSync(ffmpegBinary(), 0o644);
-      files = await startFileServer({ '/face.mp4': { body: readFileSync(mediaFixture('sample-face.mp4')), contentType: 'video/mp4' } });
+      files = await startFileServer({ '/face.mp4': { body: portraitClip(2), contentType: 'video/mp4' } });
       const port = await freePort();
       url = `http://127.0.0.1:${port}`;
       // The command as npm links it (node_modules/.bin/palkit → dist/cli.js), started by node itself: npx needs a shell.

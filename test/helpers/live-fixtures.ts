@@ -8,11 +8,13 @@ import { signMeetingToken, type TokenRole } from '../../src/server/resources/con
 import { newId } from '../../src/server/app/ids.js';
 import type { TestService } from './service.js';
 
-export async function insertFace(t: TestService, face: { ownerId?: number; videoUrl?: string | null; imageUrl?: string | null } = {}): Promise<string> {
+export async function insertFace(t: TestService, face: { ownerId?: number; videoUrl?: string | null; imageUrl?: string | null; rigUrl?: string } = {}): Promise<string> {
   const faceId = newId('r');
   await t.service.deps.db.insertInto('faces').values({
     face_id: faceId, owner_id: face.ownerId ?? 1, face_name: 'Test face', train_video_url: null, callback_url: null, status: 'completed',
     error_message: null, thumbnail_video_url: face.videoUrl ?? null, thumbnail_image_url: face.imageUrl ?? null, model_name: null,
+    // Where training leaves a trained face's rig (faces/training.ts).
+    ...(face.rigUrl ? { training_details: JSON.stringify({ rig: { url: face.rigUrl, media_ids: [], bytes: 0, idle_frames: 1, footage: [], warped: [] } }) } : {}),
   }).execute();
   return faceId;
 }
