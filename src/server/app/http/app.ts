@@ -13,6 +13,7 @@ import { servicePage } from './root-page.js';
 import { installOps } from '../ops/http.js';
 import { securityHeaders } from './page-headers.js';
 import { limitBodySize } from './body-limit.js';
+import { isUpload } from '../../resources/uploads/limit.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -105,10 +106,9 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
     await next();
   });
   // Every body, not only the API's: an unknown path must not read 400 MiB before its 404.
-  app.use(
-    '*',
-    limitBodySize(MAX_BODY_BYTES, (c) => c.json({ error: `payload_too_large: bodies are limited to ${MAX_BODY_BYTES} bytes` }, 413, { connection: "close" })),
-  );
+  // POST /v2/uploads has its own, larger bound (resources/uploads/limit.ts), checked after the key.
+  const bodyBound = limitBodySize(MAX_BODY_BYTES, (c) => c.json({ error: `payload_too_large: bodies are limited to ${MAX_BODY_BYTES} bytes` }, 413, { connection: "close" }));
+  app.use('*', (c, next) => (isUpload(c.req.method, c.req.path, c.req.header('content-type')) ? next() : bodyBound(c, next)));
   app.use('*', securityHeaders);
   app.use('*', refuseUnsafeText);
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'x-api-key' });
