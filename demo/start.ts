@@ -59,6 +59,7 @@ palkit is running at ${base}
   React page         ${base}/demo/react/
   Vue page           ${base}/demo/vue/
   Own surface        ${base}/demo/custom.html
+  Your face          ${base}/demo/face.html
   Operator console   ${base}/demo/operator.html
   Landing page       ${d ? `${base}/d/${d.landing}   (password: ${LANDING_PASSWORD})` : '(not seeded)'}
   Captcha demo       ${base}/demo/captcha.html
