@@ -15,11 +15,8 @@ export const Participant = z.object({
   image_url: z.optional(z.nullable(z.string())),
   /** For the PAL: a face the elements draw themselves (e.g. `palkit:ada`, see faces/), lips following the visemes. */
   face_model: z.optional(z.nullable(z.string())),
-  /**
-   * For the PAL with a trained face: its rig (`rig.json`, faces/rig.ts), whose sheets are named relative to
-   * it; all served immutable. The elements draw the face from it, lips following the visemes.
-   */
-  face_rig_url: z.optional(z.nullable(z.string())),
+  /** For the PAL: a trained face's rig (the URL of its rig.json, see faces/rig.ts), which the elements draw. */
+  face_rig_url: z.optional(z.string()),
 });
 export type Participant = z.infer<typeof Participant>;
 

@@ -42,11 +42,20 @@ export async function localSpeechWav(config: Config, text: string, voice: string
  */
 export async function localSpeechVisemes(config: Config, text: string, voice: string, signal?: AbortSignal): Promise<{ cues: Array<{ atMs: number; viseme: Viseme }>; durationMs: number }> {
   const cues: Array<{ atMs: number; viseme: Viseme }> = [];
-  let samples = 0;
-  const stream = await voiceFor(config).synthesizeAs('speech', text, voice, signal ?? new AbortController().signal);
-  for await (const event of stream.events) {
-    if (event.type === 'audio') samples += event.samples.length;
-    else if (event.type === 'viseme') cues.push({ atMs: event.atMs, viseme: event.viseme });
+  const pool = localVoicePool(config, createLogger(config.log));
+  const lane = `visemes-${randomUUID()}`;
+  const cancel = signal ?? new AbortController().signal;
+  let durationMs = 0;
+  // Said in the same chunks as the audio, so each chunk's cues are offset by the chunks before it.
+  for (const chunk of chunksOf(text)) {
+    const stream = await pool.synthesizeAs(lane, chunk, voice, cancel);
+    let samples = 0;
+    for await (const event of stream.events) {
+      if (event.type === 'audio') samples += event.samples.length;
+      else if (event.type === 'viseme') cues.push({ atMs: durationMs + event.atMs, viseme: event.viseme });
+    }
+    durationMs += (samples / stream.sampleRate) * 1000;
+    if (signal?.aborted) throw signal.reason;
   }
-  return { cues: cues.sort((a, b) => a.atMs - b.atMs), durationMs: (samples / stream.sampleRate) * 1000 };
+  return { cues: cues.sort((a, b) => a.atMs - b.atMs), durationMs };
 }
