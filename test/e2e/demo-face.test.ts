@@ -80,6 +80,25 @@ describe('demo: your face', { timeout: 600_000 }, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("a photo with no face in it: the page says the trainer's reason, and no call starts", async () => {
+    const found = locateFfmpeg(undefined);
+    if ('missing' in found) throw new Error(found.missing);
+    const pattern = join(dir, 'pattern.png');
+    execFileSync(found.path, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=640x480:rate=1', '-frames:v', '1', pattern]);
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+    await page.goto(`${demo.url}/demo/face.html`);
+    assert.equal(await page.locator('#photo').isDisabled(), true, 'no upload before consent');
+    await page.locator('#consent').check();
+    await page.locator('#photo').setInputFiles(pattern);
+    const status = page.locator('#status.bad');
+    await status.waitFor({ timeout: 180_000 });
+    const text = await status.textContent();
+    console.log(`# no face: ${text}`);
+    assert.match(text ?? '', /^Training failed: .*face/i);
+    assert.equal(await page.locator('pal-conversation').count(), 0);
+    await page.close();
+  });
+
   for (const width of [1366, 390]) {
     it(`records the visitor with consent, trains the face and calls with it (${width} px)`, async () => {
       const page = await browser.newPage({ viewport: { width, height: width > 500 ? 900 : 844 } });
