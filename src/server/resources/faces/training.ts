@@ -78,7 +78,18 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
     });
   }
 
-  async function download(url: string, signal: AbortSignal): Promise<{ bytes: Uint8Array; container: VideoContainer }> {
+  /** A clip sent to POST /v2/uploads by the face's owner, read from the media store, not over the network. */
+  async function uploaded(url: string, ownerId: number): Promise<Uint8Array | null> {
+    const prefix = `${config.publicUrl}/media/`;
+    if (!url.startsWith(prefix)) return null;
+    const row = await db.selectFrom('media').select('bytes').where('media_id', '=', url.slice(prefix.length)).where('owner_id', '=', ownerId).executeTakeFirst();
+    if (!row) throw new TrainingFailure('train_video_url names an upload of this service that does not exist (or is not yours)');
+    return new Uint8Array(row.bytes);
+  }
+
+  async function download(url: string, ownerId: number, signal: AbortSignal): Promise<{ bytes: Uint8Array; container: VideoContainer }> {
+    const own = await uploaded(url, ownerId);
+    if (own) return checked(own);
     let response: Response;
     try {
       response = await deps.fetch(url, { maxBytes: FACE_VIDEO_MAX_BYTES, timeoutMs: 120_000, signal });
@@ -99,6 +110,10 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
       if (error instanceof OutboundTooLargeError || (error as { cause?: unknown }).cause instanceof OutboundTooLargeError) throw new TrainingFailure('the training video is larger than 100 MB');
       throw error;
     }
+    return checked(bytes);
+  }
+
+  function checked(bytes: Uint8Array): { bytes: Uint8Array; container: VideoContainer } {
     if (bytes.length === 0) throw new TrainingFailure('the training video is empty');
     if (bytes.length < FACE_VIDEO_MIN_BYTES) throw new TrainingFailure(`the training video is too small (${bytes.length} bytes) to be a video`);
     const container = sniffVideoContainer(bytes) ?? sniffImage(bytes);
@@ -158,7 +173,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
     try {
       let details: Details = { ...(face.training_details ?? {}) };
       if (progressDone(face.training_progress) < 1) {
-        const { bytes, container } = await download(face.train_video_url ?? '', signal);
+        const { bytes, container } = await download(face.train_video_url ?? '', face.owner_id, signal);
         await commitStep(faceId, 1, async (trx) => {
           const { mediaId, url } = await storeMedia(trx, config.publicUrl, { ownerId: face!.owner_id, contentType: container.contentType, bytes, extension: container.extension });
           details = { container, bytes: bytes.length, video_media_id: mediaId };
