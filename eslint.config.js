@@ -4,6 +4,42 @@ import litA11y from 'eslint-plugin-lit-a11y';
 import { configs as lit } from 'eslint-plugin-lit';
 import tseslint from 'typescript-eslint';
 
+// What a fixed sleep looks like: a promise that a timer resolves, a timer from node:timers/promises, or a
+// call of a helper named for sleeping with a time (tick() with no time, one turn of the event loop, is fine).
+const FIXED_SLEEPS = [
+  { selector: "NewExpression[callee.name='Promise'] CallExpression[callee.name='setTimeout']", message: 'A fixed sleep: wait for the state with waitFor, for an event with oneEvent, or advance the test clock (docs/contributing.md, "Waiting").' },
+  { selector: "ImportDeclaration[source.value=/timers\\/promises$/]", message: 'A timer from node:timers/promises in the gate is a fixed sleep: wait with waitFor or advance the test clock.' },
+  { selector: "CallExpression[callee.name=/^(sleep|delay|tick|pause)$/][arguments.length>0]:not([arguments.0.value=0])", message: 'A fixed sleep: wait for the state with waitFor, for an event with oneEvent, or advance the test clock.' },
+];
+
+// Gate files that still sleep, each to be rewritten with waitFor or the test clock (issue 33); the list only
+// shrinks — a new file, or a file taken off it, is held to the rule.
+const STILL_SLEEPING = [
+  'test/browser/a11y/screens.test.ts',
+  'test/browser/canvas/canvas-display.test.ts',
+  'test/browser/client/local-listener.test.ts',
+  'test/browser/client/room-audio.test.ts',
+  'test/browser/client/session.test.ts',
+  'test/browser/client/transports.test.ts',
+  'test/browser/components/bad-attributes.test.ts',
+  'test/browser/components/embed.test.ts',
+  'test/browser/components/sound-held.test.ts',
+  'test/browser/face/drawn-face.test.ts',
+  'test/browser/transcript/transcript.test.ts',
+  'test/server/daily-webhooks.test.ts',
+  'test/server/face-training-restart.test.ts',
+  'test/server/fuzz.test.ts',
+  'test/server/hardening.test.ts',
+  'test/server/hearing-turns.test.ts',
+  'test/server/jobs-webhooks.test.ts',
+  'test/server/local-pal.test.ts',
+  'test/server/pal-voice.test.ts',
+  'test/server/perception.test.ts',
+  'test/server/recording-outbound.test.ts',
+  'test/server/recordings.test.ts',
+  'test/server/skills.test.ts',
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'src/*/dist/', 'storybook-static/', '.storybook/generated/', 'node_modules/', '.palkit/', '.shots/', '**/*.tmp.*'] },
   ...tseslint.configs.recommended,
@@ -24,6 +60,15 @@ export default tseslint.config(
     // Tests read the service's JSON answers loosely and assert on them; the wire schemas are checked elsewhere.
     files: ['test/**', 'bench/**', 'demo/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The gate waits for things, never for a time (docs/contributing.md, "Two tiers"): no fixed sleeps in its
+    // test files. Wait for a state with waitFor (test/helpers/wait-for.ts, test/browser/helpers/wait-for.ts)
+    // or an event with oneEvent; make the service's time pass with the test clock's advance
+    // (test/helpers/clock.ts). Files that measure real time belong in test/realtime, where sleeps are allowed.
+    files: ['test/server/**', 'test/browser/**/*.test.ts'],
+    ignores: ['test/server/chaos-*.test.ts', ...STILL_SLEEPING],
+    rules: { 'no-restricted-syntax': ['error', ...FIXED_SLEEPS] },
   },
   {
     // Chai's property assertions (`expect(x).to.be.true`) are expressions by design.

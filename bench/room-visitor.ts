@@ -17,6 +17,16 @@ export interface VisitorOptions {
   pauseMs: { min: number; max: number };
   /** A question not answered (no audible reply) within this long counts as unanswered. */
   replyTimeoutMs: number;
+  /** Fetch the PAL's face rig when it has one (rig.json, its idle loop and mouth sheets), as the elements do. */
+  fetchFace?: boolean;
+}
+
+/** What a visitor fetched of the PAL's trained face: the rig's files as the elements load them. */
+export interface FaceFetch {
+  bytes: number;
+  files: number;
+  /** Each file's Cache-Control, as served. */
+  cacheControl: string[];
 }
 
 /** Where a heard latency went, ms from the end of the visitor's speech to each mark's arrival here. */
@@ -39,6 +49,8 @@ export interface VisitorFigures {
   unanswered: number;
   palSlices: number;
   lateSlices: number;
+  /** The PAL's face rig as this visitor fetched it (null: the PAL had none, or fetchFace was off). */
+  face?: FaceFetch | null;
 }
 
 type Waiter = { resolve: () => void; timer: NodeJS.Timeout };
@@ -58,6 +70,7 @@ export class SimulatedVisitor implements Microphone {
   private speechEndedAt: number | null = null;
   private replied: Waiter | null = null;
   private heard: Waiter | null = null;
+  private faceLoad: Promise<FaceFetch> | null = null;
 
   constructor(private readonly clock: MicClock, private readonly turn: SpokenTurn, private readonly options: VisitorOptions) {}
 
@@ -68,7 +81,15 @@ export class SimulatedVisitor implements Microphone {
       socket.once('error', reject);
       socket.on('message', (data, isBinary) => {
         if (isBinary) return this.onAudio(data as Buffer);
-        const frame = JSON.parse(data.toString()) as { type: string; data?: { event_type?: string; properties?: { role?: string } } };
+        const frame = JSON.parse(data.toString()) as {
+          type: string; data?: { event_type?: string; properties?: { role?: string } };
+          participants?: Array<{ role?: string; face_rig_url?: string }>; participant?: { role?: string; face_rig_url?: string };
+        };
+        const rigUrl = [...(frame.participants ?? []), ...(frame.participant ? [frame.participant] : [])].find((p) => p.role === 'pal')?.face_rig_url;
+        if (rigUrl && this.options.fetchFace && !this.faceLoad) {
+          this.faceLoad = fetchRig(rigUrl);
+          this.faceLoad.catch(() => undefined); // awaited (and so reported) when the visitor is done
+        }
         if (frame.type === 'joined') resolve();
         else if (frame.type === 'audio-flush') this.playout.flush();
         else if (frame.type === 'app-message') this.onEvent(frame.data?.event_type, frame.data?.properties?.role);
@@ -95,6 +116,7 @@ export class SimulatedVisitor implements Microphone {
       if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: 'leave', end: true }));
       socket.close();
     }
+    if (this.faceLoad) this.figures.face = await this.faceLoad;
     return this.figures;
   }
 
@@ -179,6 +201,23 @@ export class SimulatedVisitor implements Microphone {
     clearTimeout(waiter.timer);
     waiter.resolve();
   }
+}
+
+/** rig.json, then its two sheets (their URLs relative to it), as rig-face.ts loads them. */
+async function fetchRig(rigUrl: string): Promise<FaceFetch> {
+  const got: FaceFetch = { bytes: 0, files: 0, cacheControl: [] };
+  const get = async (url: string) => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`face rig file ${url}: ${response.status}`);
+    const body = new Uint8Array(await response.arrayBuffer());
+    got.bytes += body.length;
+    got.files++;
+    got.cacheControl.push(response.headers.get('cache-control') ?? '(none)');
+    return body;
+  };
+  const rig = JSON.parse(new TextDecoder().decode(await get(rigUrl))) as { idle: { url: string }; mouths: { sheet: { url: string } } };
+  await Promise.all([rig.idle.url, rig.mouths.sheet.url].map((u) => get(new URL(u, rigUrl).href)));
+  return got;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -20,6 +20,8 @@ export interface Round {
   /** The instance's event loop delay over the calls (its /metrics, reset when the calls begin): p99 and max, ms. */
   loopLagMs: { p99: number; max: number } | null;
   seconds: number;
+  /** With a trained face: what serving its rig took (see rooms.bench.ts); null with Ada. */
+  face?: string | null;
 }
 
 /** A round holds when every visitor finished, every question was answered, no PAL slice came late and p95 heard is within the goal. */

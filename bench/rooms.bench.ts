@@ -7,7 +7,12 @@
 // answering after 150 ms. N doubles until a round fails — p95 heard latency over 1 s, a PAL voice slice
 // late (the page's player ran dry mid-utterance, see bench/playout.ts), or a question left unanswered —
 // then is bisected. Each round has an instance of its own, so that its memory per call is its own.
+// BENCH_ROOMS_FACE=trained gives the PAL a face the round's instance trains from the shared portrait
+// (POST /v2/faces, before the calls and their measurement) instead of Ada, and every visitor fetches its rig
+// as the elements do: the face is drawn on the visitor's device, the service only serves the rig's files.
 import { readFileSync } from 'node:fs';
+import { portraitPhoto } from '../test/helpers/face-clips.js';
+import { startFileServer } from '../test/helpers/loopback.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../test/helpers/fake-speech.js';
 import { capFor, type CpuCap } from './cpu-cap.js';
 import { cpuSnapshot, cpuUse } from './cpu.js';
@@ -36,6 +41,8 @@ const PROFILE_DIR = process.env.BENCH_ROOMS_PROFILE;
  */
 const SHARES = 262_144;
 const KEY = 'bench-key';
+/** `trained`: the PAL speaks with a face trained from the shared portrait; otherwise Ada (drawn in the page). */
+const FACE = process.env.BENCH_ROOMS_FACE === 'trained' ? 'trained' : 'ada';
 
 export default async function roomsBench(): Promise<void> {
   const turn = spokenTurn(QUESTION);
@@ -51,6 +58,7 @@ export default async function roomsBench(): Promise<void> {
   visitorsCap.add(process.pid);
   console.log(`one instance held to 1 CPU (cgroup quota, cpu.shares ${SHARES}); visitors and the fake transcription (${STT_DELAY_MS} ms) outside it, in a cgroup of their own (1 CPU, same weight); ` +
     `each visitor speaks "${QUESTION}" (${(turn.speechEndsMs / 1000).toFixed(2)} s of espeak-ng speech, 20 ms frames in real time) ${TURNS} times; ` +
+    `face: ${FACE === 'trained' ? 'trained from the shared portrait by each round\'s instance, its rig fetched by every visitor' : 'Ada'}; ` +
     `heard = end of speech → first audible PAL sample as the page plays it (arrival + its jitter buffer); machine load ${loadAverage()}; Node ${process.version}`);
   console.log('    N  p50 heard  p95 heard  late/slices   unanswered  instance CPU  throttled  RSS idle→peak   per call  visitor lag p99');
   const rounds: Round[] = [];
@@ -61,6 +69,7 @@ export default async function roomsBench(): Promise<void> {
       rounds.push(r);
       console.log(formatRound(r, pass(r)));
       console.log(formatStages(r.stages));
+      if (r.face) console.log(`          face: ${r.face}`);
       console.log(`          instance event loop delay ${r.loopLagMs ? `p99 ${r.loopLagMs.p99.toFixed(0)} ms, max ${r.loopLagMs.max.toFixed(0)} ms` : 'not reported'}; visitors' process CPU ${(r.visitorCpuCores * 100).toFixed(0)}%`);
       return pass(r);
     };
@@ -111,9 +120,10 @@ async function round(n: number, turn: SpokenTurn, stt: FakeSpeechServices): Prom
       if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
       return json;
     };
+    const trained = FACE === 'trained' ? await trainFace(instance.url) : null;
     const pal = await api('/v2/pals', {
       pal_name: 'Bench PAL', pipeline_mode: 'full', system_prompt: 'You help visitors of Northwind Bikes.', custom_greeting: 'Hi.',
-      default_face_id: 'rpalkitada', disclosure_type: 'off',
+      default_face_id: trained?.faceId ?? 'rpalkitada', disclosure_type: 'off',
     });
     const calls: Array<{ url: string; token: string }> = [];
     for (let i = 0; i < n; i++) {
@@ -130,7 +140,7 @@ async function round(n: number, turn: SpokenTurn, stt: FakeSpeechServices): Prom
     const throttleBefore = cap.throttling();
     const startedAt = performance.now();
     // Joins spread over up to 3 s, as visitors arrive; questions spread over one turn's length.
-    const options = { turns: TURNS, staggerMs: 6000, pauseMs: { min: 800, max: 2000 }, replyTimeoutMs: 15_000 };
+    const options = { turns: TURNS, staggerMs: 6000, pauseMs: { min: 800, max: 2000 }, replyTimeoutMs: 15_000, fetchFace: FACE === 'trained' };
     const outcomes = await Promise.allSettled(calls.map(async (call, i) => {
       await sleep((i / n) * Math.min(3000, n * 50));
       return new SimulatedVisitor(clock, turn, options).run(call.url, call.token);
@@ -153,12 +163,41 @@ async function round(n: number, turn: SpokenTurn, stt: FakeSpeechServices): Prom
       n, heardMs: figures.flatMap((f) => f.heardMs), stages: figures.flatMap((f) => f.stages), lateSlices: sum((f) => f.lateSlices), palSlices: sum((f) => f.palSlices), unanswered: sum((f) => f.unanswered),
       failedVisitors: failures.length, cpuCores: cpu.processSeconds / seconds, throttledShare: periods ? (throttleAfter.throttled - throttleBefore.throttled) / periods : 0,
       rssIdleMb, rssPeakMb, visitorLagP99Ms: percentile(clock.lagMs, 0.99), visitorCpuCores: visitorCpuSeconds / seconds, loopLagMs, seconds,
+      face: trained ? faceServed(trained.trainSeconds, figures, n) : null,
     };
   } finally {
     await stopInstance(instance);
     await waitUntilEmpty(cap);
     cap.remove();
   }
+}
+
+/** A face trained by the instance from the shared portrait, as a customer trains one (a loopback URL it may fetch). */
+async function trainFace(url: string): Promise<{ faceId: string; trainSeconds: number }> {
+  const files = await startFileServer({ '/portrait.jpg': { body: portraitPhoto('jpg'), contentType: 'image/jpeg' } });
+  const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
+  try {
+    const started = performance.now();
+    const created = (await (await fetch(`${url}/v2/faces`, { method: 'POST', headers, body: JSON.stringify({ face_name: 'Bench face', train_video_url: `${files.url}/portrait.jpg` }) })).json()) as { face_id?: string };
+    if (!created.face_id) throw new Error(`POST /v2/faces: ${JSON.stringify(created)}`);
+    for (;;) {
+      const face = (await (await fetch(`${url}/v2/faces/${created.face_id}`, { headers })).json()) as { status?: string; error_message?: string };
+      if (face.status === 'completed') return { faceId: created.face_id, trainSeconds: (performance.now() - started) / 1000 };
+      if (face.status === 'error' || performance.now() - started > 180_000) throw new Error(`training the bench face: ${face.status} ${face.error_message ?? ''}`);
+      await sleep(250);
+    }
+  } finally {
+    await files.close();
+  }
+}
+
+/** What serving the trained face cost: who fetched its rig, how many bytes, with which caching. */
+function faceServed(trainSeconds: number, figures: VisitorFigures[], n: number): string {
+  const fetched = figures.flatMap((f) => (f.face ? [f.face] : []));
+  const bytes = fetched.reduce((total, f) => total + f.bytes, 0);
+  const caching = [...new Set(fetched.flatMap((f) => f.cacheControl))].join(' | ');
+  return `trained in ${trainSeconds.toFixed(1)} s before the calls; rig fetched by ${fetched.length}/${n} visitors, ` +
+    `${fetched[0]?.files ?? 0} files, ${(bytes / fetched.length / 1e6 || 0).toFixed(2)} MB each (${(bytes / 1e6).toFixed(1)} MB in all), Cache-Control ${caching || '—'}`;
 }
 
 /** The instance's event loop delay since it was last read (prom-client's default metrics), ms; null without them. */

@@ -17,7 +17,7 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 
 async function startService(databaseUrl?: string) {
   const key = 'bench-key';
-  const config = loadConfig({ PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${key}:1`, PALKIT_LOG: 'error', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, 0);
+  const config = loadConfig({ PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${key}:1`, PALKIT_LOG: 'error', PALKIT_START_RATE_PER_MINUTE: '0', PALKIT_MAX_UNJOINED_CALLS: '0', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, 0);
   const schema = databaseUrl ? `bench_${process.pid}` : undefined;
   const service = await createService(config, { runJobs: false, ...(schema ? { schema } : {}) });
   const { url } = await service.listen(0, '127.0.0.1');

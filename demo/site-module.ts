@@ -10,6 +10,7 @@ import { findPackageRoot } from '../src/server/app/package-root.js';
 import type { ResourceModule } from '../src/server/resources/module.js';
 import { verifyWebhook } from '../src/server/platform/webhooks/signing.js';
 import { DEMO_OWNER, type DemoState } from './seed.js';
+import { demoFaceRoutes } from './face-routes.js';
 
 export interface DemoSiteState {
   key: string;
@@ -122,6 +123,8 @@ export function demoSiteModule(site: DemoSiteState): ResourceModule {
         const r = await api(deps, 'POST', `/v2/conversations/${conversation_id}/events`, message);
         return c.json(await r.json().catch(() => ({})), r.status as 200);
       });
+
+      demoFaceRoutes(app, deps, site);
 
       app.get('/demo/media/:file', async (c) => (await serveFile(roots.media, c.req.param('file'))) ?? c.notFound());
       app.get('/demo/*', async (c) => {

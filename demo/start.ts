@@ -67,6 +67,7 @@ palkit is running at ${base}${loopback ? '' : `   (listening on ${host}: other m
   React page         ${base}/demo/react/
   Vue page           ${base}/demo/vue/
   Own surface        ${base}/demo/custom.html${withKey}
+  Your face          ${base}/demo/face.html${withKey}
   Operator console   ${base}/demo/operator.html${withKey}
   Landing page       ${d ? `${base}/d/${d.landing}   (password: ${LANDING_PASSWORD})` : '(not seeded)'}
   Captcha demo       ${base}/demo/captcha.html

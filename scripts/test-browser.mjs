@@ -1,14 +1,27 @@
-// `npm run test:browser`: the browser suite (web-test-runner) once per engine, one engine after another
-// (two test files at a time each: the machine has two cores), then a line per engine with its time and
+// `npm run test:browser`: the browser suite (web-test-runner) once per engine (two test files at a time each;
+// engines side by side when there are two cores per engine), then a line per engine with its time and
 // counts, and — since CI keeps only the tail of what is printed — each failed test's report again at the end.
 // PALKIT_BROWSERS=chromium,firefox,webkit picks engines; other arguments go to wtr (e.g. --files).
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { selectedEngines } from '../test/helpers/engines.mjs';
 
+// Engines side by side where the cores allow: each engine's run keeps two test files going (two cores'
+// worth), so engines run together only with two cores per engine: on a 2-core machine one after another,
+// on 6 cores all three at once. PALKIT_BROWSER_ENGINES_AT_ONCE overrides.
 const engines = selectedEngines();
+const atOnce = Math.max(1, Math.min(engines.length, Number(process.env.PALKIT_BROWSER_ENGINES_AT_ONCE) || Math.floor(availableParallelism() / 2)));
 const results = [];
-for (const engine of engines) {
-  console.log(`\n=== browser suite in ${engine} ===`);
+const queue = [...engines];
+await Promise.all(Array.from({ length: atOnce }, async () => {
+  for (let engine = queue.shift(); engine; engine = queue.shift()) results.push(await runEngine(engine));
+}));
+results.sort((a, b) => engines.indexOf(a.engine) - engines.indexOf(b.engine));
+
+/** One engine's whole run: its output as it goes (held back and printed whole when engines share the screen). */
+async function runEngine(engine) {
+  const heading = `\n=== browser suite in ${engine} ===\n`;
+  if (atOnce === 1) process.stdout.write(heading);
   const started = Date.now();
   let output = '';
   const code = await new Promise((resolve) => {
@@ -17,16 +30,17 @@ for (const engine of engines) {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const keep = (stream) => (d) => {
-      stream.write(d);
+      if (atOnce === 1) stream.write(d);
       output += String(d).replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
     };
     child.stdout.on('data', keep(process.stdout));
     child.stderr.on('data', keep(process.stderr));
     child.on('exit', (c) => resolve(c ?? 1));
   });
+  if (atOnce > 1) process.stdout.write(heading + output);
   const tail = output.slice(-5000);
   const counts = [...tail.matchAll(/(\d+) passed, (\d+) failed(?:, (\d+) skipped)?/g)].at(-1);
-  results.push({ engine, code, seconds: Math.round((Date.now() - started) / 1000), passed: Number(counts?.[1] ?? 0), failed: Number(counts?.[2] ?? 0), skipped: Number(counts?.[3] ?? 0), failures: code === 0 ? [] : failureReports(output) });
+  return { engine, code, seconds: Math.round((Date.now() - started) / 1000), passed: Number(counts?.[1] ?? 0), failed: Number(counts?.[2] ?? 0), skipped: Number(counts?.[3] ?? 0), failures: code === 0 ? [] : failureReports(output) };
 }
 for (const r of results.filter((r) => r.failures.length > 0)) {
   console.log(`\nfailed in ${r.engine}:`);

@@ -126,6 +126,9 @@ export const StartErrorCode = z.enum([
   'consent_required',
   // 502: the video room could not be created; 503: the PAL of a Daily room could not be started.
   'conferencing_unavailable', 'pal_unavailable',
+  // 429: this address started too many calls of the deployment in a short time; too many of the
+  // deployment's calls were started and never joined. 503: the service's database does not answer.
+  'too_many_starts', 'too_many_unjoined', 'service_unavailable',
 ]);
 export type StartErrorCode = z.infer<typeof StartErrorCode>;
 

@@ -418,7 +418,10 @@ export const responseShapes: Record<ResponseName, JsonShape> = {
       "preview_requires_owner_key",
       "consent_required",
       "conferencing_unavailable",
-      "pal_unavailable"
+      "pal_unavailable",
+      "too_many_starts",
+      "too_many_unjoined",
+      "service_unavailable"
     ]
   },
   "CanvasInteractionRecorded": {

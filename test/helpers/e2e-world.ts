@@ -2,21 +2,22 @@
 // loopback stand-ins it talks to (Cloudflare's siteverify, a face-video host, a callback receiver), a
 // customer site on another origin (http://127.0.0.1:<port2>) that holds nothing but the script tag and
 // an element, and Chromium with stand-ins for the third-party scripts a browser would fetch (Turnstile).
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser.js';
+import { portraitClip } from './face-clips.js';
 import { startFileServer, waitUntil } from './loopback.js';
 import { freePort, startServiceProcess, type ServiceProcess } from './process.js';
 import { startReceiver, type Receiver } from './receiver.js';
+import { waitFor } from './wait-for.js';
 
 export const KEY = 'e2e-key-owner-1';
 export const SITE_KEY = '0x4AAAAe2e-site';
 export const GOOD_TOKEN = 'turnstile-pass-token';
 const SECRET = 'e2e-turnstile-secret';
-const faceVideo = readFileSync(fileURLToPath(new URL('../../demo/media/sample-face.mp4', import.meta.url)));
+// A clip with a real face: training learns it (the demo's test pattern has none).
+const faceVideo = portraitClip(2);
 
 export interface ApiAnswer {
   status: number;
@@ -248,12 +249,7 @@ export async function palEvents(page: Page): Promise<Array<{ type: string; detai
 
 /** Polls `read` in node until `check` accepts its value. */
 export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!check(value)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-    value = await read();
-  }
+  let value!: T;
+  await waitFor(async () => check((value = await read())), { timeout: timeoutMs, interval: 50, what: () => `${what}; last value: ${JSON.stringify(value)}` });
   return value;
 }

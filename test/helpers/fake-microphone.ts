@@ -1,6 +1,6 @@
 // Page scripts (run before the page's own) that give an end-to-end test the visitor's microphone and ears,
-// in any engine: used by the Chromium voice walk (test/e2e/voice.test.ts) and the walks in every engine
-// (test/e2e/visitor-engines.test.ts).
+// in any engine: used by the Chromium voice walk (test/realtime/e2e/voice.test.ts) and the walks in every engine
+// (test/realtime/e2e/visitor-engines.test.ts).
 import { pageProbes } from './page-probes.js';
 
 /**

@@ -6,7 +6,8 @@
 // status with OpenAI's error body, `hang` makes it never answer. A transcription is answered `delayMs`
 // after the request (streamed deltas spread over its last third, as a recogniser decodes); `recognise`
 // makes the text depend on the audio sent (the e2e's recogniser of its own spoken questions); `streams`
-// false makes it answer JSON even when asked to stream (as whisper-1 does).
+// false makes it answer JSON even when asked to stream (as whisper-1 does). `voice` makes it speak real
+// audio of the input (24 kHz samples) instead of its tone.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -20,12 +21,13 @@ export interface FakeSpeechServices {
   delayMs: number;
   streams: boolean;
   recognise: ((wav: Uint8Array) => string) | null;
+  voice: ((input: string) => Int16Array) | null;
   close(): Promise<void>;
 }
 
 export async function startFakeSpeechServices(options: { transcript: string; delayMs?: number }): Promise<FakeSpeechServices> {
   const fake: Omit<FakeSpeechServices, 'url' | 'close'> = {
-    transcriptions: [], speeches: [], transcript: options.transcript, failWith: null, hang: false, delayMs: options.delayMs ?? 0, streams: true, recognise: null,
+    transcriptions: [], speeches: [], transcript: options.transcript, failWith: null, hang: false, delayMs: options.delayMs ?? 0, streams: true, recognise: null, voice: null,
   };
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const server = createServer((req, res) => {
@@ -65,9 +67,10 @@ export async function startFakeSpeechServices(options: { transcript: string; del
   async function speak(body: any, authorization: string | undefined, res: import('node:http').ServerResponse): Promise<void> {
     fake.speeches.push({ authorization, body });
     if (fake.failWith) return void res.writeHead(fake.failWith, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'the fake was told to fail', type: 'server_error' } }));
-    const samples = 24000 * 0.12 * String(body.input).split(/\s+/).length;
+    const spoken = fake.voice?.(String(body.input));
+    const samples = spoken?.length ?? 24000 * 0.12 * String(body.input).split(/\s+/).length;
     const pcm = Buffer.alloc(samples * 2);
-    for (let i = 0; i < samples; i++) pcm.writeInt16LE(Math.round(12000 * Math.sin((2 * Math.PI * 200 * i) / 24000)), i * 2);
+    for (let i = 0; i < samples; i++) pcm.writeInt16LE(spoken ? spoken[i]! : Math.round(12000 * Math.sin((2 * Math.PI * 200 * i) / 24000)), i * 2);
     res.writeHead(200, { 'content-type': 'audio/pcm', 'transfer-encoding': 'chunked' });
     for (let at = 0; at < pcm.length; at += 1001) {
       res.write(pcm.subarray(at, at + 1001));

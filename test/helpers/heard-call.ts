@@ -1,6 +1,6 @@
 // A widget call in Chromium whose typed questions' heard latency is read two ways (issue 26): the
 // element's own `pal-turn-latency`, and an analyser that the caller (not the element) runs on the stage's
-// audio track. Shared by test/e2e/turn-latency.test.ts and `npm run bench -- heard`.
+// audio track. Shared by test/realtime/e2e/turn-latency.test.ts and `npm run bench -- heard`.
 import type { Page } from 'playwright-core';
 import { createDeployment, createPal, customerPage, eventually, openPage, palEvents, type World } from './e2e-world.js';
 import { pageProbes } from './page-probes.js';

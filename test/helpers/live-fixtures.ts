@@ -7,12 +7,15 @@ import { decodeAudioFrame, roomSocketUrl, type AudioFrame, type ServerFrame } fr
 import { signMeetingToken, type TokenRole } from '../../src/server/resources/conversations/meeting-token.js';
 import { newId } from '../../src/server/app/ids.js';
 import type { TestService } from './service.js';
+import { waitFor } from './wait-for.js';
 
-export async function insertFace(t: TestService, face: { ownerId?: number; videoUrl?: string | null; imageUrl?: string | null } = {}): Promise<string> {
+export async function insertFace(t: TestService, face: { ownerId?: number; videoUrl?: string | null; imageUrl?: string | null; rigUrl?: string } = {}): Promise<string> {
   const faceId = newId('r');
   await t.service.deps.db.insertInto('faces').values({
     face_id: faceId, owner_id: face.ownerId ?? 1, face_name: 'Test face', train_video_url: null, callback_url: null, status: 'completed',
     error_message: null, thumbnail_video_url: face.videoUrl ?? null, thumbnail_image_url: face.imageUrl ?? null, model_name: null,
+    // Where training leaves a trained face's rig (faces/training.ts).
+    ...(face.rigUrl ? { training_details: JSON.stringify({ rig: { url: face.rigUrl, media_ids: [], bytes: 0, idle_frames: 1, footage: [], warped: [] } }) } : {}),
   }).execute();
   return faceId;
 }
@@ -198,11 +201,7 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
     url: `http://127.0.0.1:${port}/callbacks`,
     bodies,
     async waitFor(predicate, timeoutMs = 8000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!predicate(bodies)) {
-        if (Date.now() > deadline) throw new Error(`callbacks not received; got ${JSON.stringify(bodies.map((b) => b.event_type))}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      await waitFor(() => predicate(bodies), { timeout: timeoutMs, interval: 25, what: () => `callbacks; got ${JSON.stringify(bodies.map((b) => b.event_type))}` });
     },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();

@@ -1,6 +1,7 @@
 // Loopback HTTP helpers for tests: a file server (training videos and bad files) and a callback receiver.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from './wait-for.js';
 
 export interface Loopback {
   url: string;
@@ -80,11 +81,7 @@ export async function startCallbackReceiver(): Promise<Loopback & { received: Re
   };
 }
 
+/** test/helpers/wait-for.ts's waitFor for a yes/no check, in this file's older argument order. */
 export async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  await waitFor(check, { timeout: timeoutMs, interval: 50, what });
 }

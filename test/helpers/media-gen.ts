@@ -8,6 +8,7 @@ import { storeMedia } from '../../src/server/resources/media/store.js';
 import { verifiedWebhook } from './webhook-verify.js';
 import type { TestService } from './service.js';
 import { mediaFixture } from './media-fixtures.js';
+import { waitFor as waitForValue } from './wait-for.js';
 
 export const sampleFaceJpg = () => readFileSync(mediaFixture('sample-face.jpg'));
 export const sampleFaceMp4 = () => readFileSync(mediaFixture('sample-face.mp4'));
@@ -66,14 +67,9 @@ export async function startReceiver(files: Record<string, [string, Uint8Array]> 
   };
 }
 
+/** test/helpers/wait-for.ts's waitFor, in this file's older argument order. */
 export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return (await waitForValue(probe, { timeout: timeoutMs, interval: 100, what })) as T;
 }
 
 /** Polls a GET until the item's status leaves `generating`. */

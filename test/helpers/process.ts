@@ -38,7 +38,9 @@ export async function startServiceProcess(env: Record<string, string>, options: 
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', ...(options.nodeArgs ?? []), 'src/server/app/cli.ts', options.command ?? 'serve', '--port', String(port), '--host', '127.0.0.1'], {
     cwd: root,
-    env: { ...process.env, PALKIT_LOG: 'error', ...env },
+    // Tests start many calls from one address and join few of them: the front door's defaults are off
+    // unless a test sets them.
+    env: { ...process.env, PALKIT_LOG: 'error', PALKIT_START_RATE_PER_MINUTE: '0', PALKIT_MAX_UNJOINED_CALLS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));

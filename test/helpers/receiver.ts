@@ -1,6 +1,7 @@
 // A loopback HTTP server that records what is POSTed to it (callbacks), with a switchable answer.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from './wait-for.js';
 
 export interface Received {
   path: string;
@@ -20,20 +21,12 @@ export interface Receiver {
 
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
-  const waiters: Array<() => void> = [];
   const state: Receiver = {
     url: '',
     received,
     respond: 200,
     async waitFor(count, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} callbacks, got ${received.length}`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 100);
-        });
-      }
+      await waitFor(() => received.length >= count, { timeout: timeoutMs, what: () => `${count} callbacks, got ${received.length}` });
       return received.slice(0, count);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -53,7 +46,6 @@ export async function startReceiver(): Promise<Receiver> {
       const status = typeof state.respond === 'function' ? state.respond(entry, received.length) : state.respond;
       if (status >= 200 && status < 300) received.push(entry);
       res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
-      waiters.splice(0).forEach((w) => w());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

@@ -1,6 +1,7 @@
 // Test harness: a real service on an ephemeral port, on a fresh in-memory PGlite, or on PostgreSQL in
 // a schema of its own when PALKIT_TEST_DATABASE_URL is set (CI runs the suite both ways).
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import { loadConfig } from '../../src/server/app/config.js';
 import { createService, type Service, type ServiceOptions } from '../../src/server/app/service.js';
 
@@ -9,6 +10,8 @@ export const OTHER_KEY = 'test-key-owner-2';
 
 export interface TestService {
   service: Service;
+  /** The Node HTTP server the service listens with. */
+  server: Server;
   url: string;
   /** Calls the API with the first owner's key unless `key` says otherwise (null sends none). */
   api(method: string, path: string, body?: unknown, options?: { key?: string | null; headers?: Record<string, string> }): Promise<ApiResponse>;
@@ -31,6 +34,10 @@ export async function startTestService(env: Record<string, string> = {}, options
       PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128',
       PALKIT_LOG: 'error',
       PALKIT_JOB_LEASE_SECONDS: '3',
+      // Tests start many calls from one address and join few of them; the front door's own tests
+      // (front-door.test.ts) set these back.
+      PALKIT_START_RATE_PER_MINUTE: '0',
+      PALKIT_MAX_UNJOINED_CALLS: '0',
       ...(onPostgres ? { DATABASE_URL: process.env.PALKIT_TEST_DATABASE_URL! } : {}),
       ...env,
     },
@@ -39,11 +46,12 @@ export async function startTestService(env: Record<string, string> = {}, options
   // Instances of one test may share a schema (options.schema), as instances share a database.
   const schema = onPostgres ? (options.schema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
   const service = await createService(config, { ...options, ...(schema ? { schema } : {}) });
-  const { url } = await service.listen(0, '127.0.0.1');
+  const { url, server } = await service.listen(0, '127.0.0.1');
   // conversation_url and media URLs must point at this instance.
   if (!env.PALKIT_PUBLIC_URL) (config as { publicUrl: string }).publicUrl = url;
   return {
     service,
+    server,
     url,
     async api(method, path, body, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };

@@ -2,6 +2,7 @@
 // handler, and a log of every request path so tests can check what was (not) fetched.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from './wait-for.js';
 
 export interface SiteRoute {
   body?: string | Uint8Array;
@@ -82,11 +83,10 @@ export function page(title: string, main: string, links: string[] = [], extras =
 
 /** Polls the API until the document leaves the running states. */
 export async function waitForDocument(api: (m: string, p: string) => Promise<{ body: any }>, id: string, timeoutMs = 20_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  let status: unknown;
+  return waitFor(async () => {
     const { body } = await api('GET', `/v2/documents/${id}`);
-    if (body?.status === 'ready' || body?.status === 'error') return body;
-    if (Date.now() > deadline) throw new Error(`document ${id} still ${body?.status}`);
-    await new Promise((r) => setTimeout(r, 40));
-  }
+    status = body?.status;
+    return body?.status === 'ready' || body?.status === 'error' ? body : undefined;
+  }, { timeout: timeoutMs, interval: 40, what: () => `document ${id} to leave ${String(status)}` });
 }

@@ -5,14 +5,19 @@ import { after, before, describe, it } from 'node:test';
 import { canvasValueLimits, isValidInteractionValue, type CanvasInteractionType } from '../../src/protocol/canvas.js';
 import { listConversationEvents } from '../../src/server/resources/conversations/events-store.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
-import { insertConversation, insertPal, sleep, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
+import { insertConversation, insertPal, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
+import { ManualClock } from '../helpers/clock.js';
 
 describe('canvas interactions', () => {
   let t: TestService;
   let receiver: CallbackReceiver;
   let palId: string;
+  // The service's time stands still unless a test moves it: the rate limit's minute window (whole minutes
+  // of the service's clock) is 5 s old, so a burst is always counted in one window, however slow the machine.
+  const MINUTE = 60_000;
+  const clock = new ManualClock(Math.floor(Date.now() / MINUTE) * MINUTE + 5_000);
   before(async () => {
-    t = await startTestService({ PALKIT_ROOM_POLL_MS: '200' });
+    t = await startTestService({ PALKIT_ROOM_POLL_MS: '200' }, { clock });
     receiver = await startCallbackReceiver();
     palId = await insertPal(t, { canvas: {} });
   });
@@ -39,7 +44,7 @@ describe('canvas interactions', () => {
     assert.equal(typeof clash.body.error, 'string');
 
     await receiver.waitFor((b) => b.some((x) => x.conversation_id === room.conversationId));
-    await sleep(500);
+    await t.service.deps.jobs.drain(); // every callback the posts enqueued is delivered: a retry sent none
     const callbacks = receiver.bodies.filter((x) => x.conversation_id === room.conversationId);
     assert.equal(callbacks.length, 1);
     const [callback] = callbacks;
@@ -136,9 +141,6 @@ describe('canvas interactions', () => {
     const room = await insertConversation(t, { palId });
     const other = await insertConversation(t, { palId });
     const heartbeat = (i: number) => ({ ...submit(`hb_${i}`), type: 'heartbeat', value: {} });
-    // The windows are whole minutes: start the burst early in one so that it cannot straddle two.
-    const second = new Date().getUTCSeconds();
-    if (second >= 45) await sleep((61 - second) * 1000);
     const responses = await Promise.all(Array.from({ length: 120 }, (_, i) => t.api('POST', path(room.conversationId), heartbeat(i), { key: null })));
     assert.ok(responses.every((r) => r.status === 200));
     const over = await t.api('POST', path(room.conversationId), heartbeat(120), { key: null });
@@ -149,6 +151,9 @@ describe('canvas interactions', () => {
     assert.equal((await t.api('POST', path(other.conversationId), heartbeat(0), { key: null })).status, 200, 'another conversation has its own count');
     const { n } = await t.service.deps.db.selectFrom('canvas_interaction_rate').select((eb) => eb.fn.max('hits').as('n')).executeTakeFirstOrThrow();
     assert.equal(Number(n), 121);
+    // The next minute counts afresh.
+    await clock.advance(retryAfter * 1000);
+    assert.equal((await t.api('POST', path(room.conversationId), heartbeat(121), { key: null })).status, 200, 'a new window');
   });
 
   it('refuses interactions once the conversation has ended', async () => {

@@ -7,6 +7,7 @@ import { startTestService, type TestService } from '../helpers/service.js';
 import { insertConversation, insertPal, RoomClient } from '../helpers/live-fixtures.js';
 import { loadTranscript } from '../../src/server/live/room/transcript-store.js';
 import { turnText } from '../../src/server/live/agent/turn-text.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe('control characters in chat turns', () => {
   let t: TestService;
@@ -26,12 +27,11 @@ describe('control characters in chat turns', () => {
     // The room still answers the next turn.
     client.say('conversation.respond', { text: 'Second\u0000 turn' });
     await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'Second turn', 10_000);
-    const deadline = Date.now() + 5000;
     let users: string[] = [];
-    while (users.length < 2 && Date.now() < deadline) {
+    await waitFor(async () => {
       users = (await loadTranscript(t.service.deps.db, room.conversationId)).filter((e) => e.role === 'user').map((e) => e.content);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      return users.length >= 2;
+    }, { timeout: 5000, interval: 100, what: () => `two visitor turns stored (got ${JSON.stringify(users)})` });
     assert.deepEqual(users, ['Hello there\ufffd!', 'Second turn']);
     client.close();
   });

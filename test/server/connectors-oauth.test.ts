@@ -4,6 +4,7 @@ import { databaseText } from '../helpers/db-text.js';
 import { startMcpTestServer, type McpTestServer } from '../helpers/mcp-test-server.js';
 import { startOAuthTestServer, type OAuthTestServer } from '../helpers/oauth-test-server.js';
 import { OTHER_KEY, startTestService, type ApiResponse, type TestService } from '../helpers/service.js';
+import { shiftedClock } from '../helpers/clock.js';
 
 const NO_ZONE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+$/;
 
@@ -12,7 +13,7 @@ describe('connectors: OAuth 2.0', () => {
   let as: OAuthTestServer;
   let mcp: McpTestServer;
   let offsetMs = 0;
-  const clock = { now: () => new Date(Date.now() + offsetMs) };
+  const clock = shiftedClock(() => offsetMs);
   const responses: string[] = [];
   const states: string[] = [];
   let connectorId = '';

@@ -7,7 +7,8 @@ import { RoomCloseCode } from '../../src/protocol/room.js';
 import { parseConversationCallback, ShutdownReasons } from '../../src/protocol/callbacks.js';
 import { listConversationEvents } from '../../src/server/resources/conversations/events-store.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { insertConversation, insertFace, insertPal, RoomClient, sleep, startCallbackReceiver, token, type CallbackReceiver } from '../helpers/live-fixtures.js';
+import { ManualClock } from '../helpers/clock.js';
+import { insertConversation, insertFace, insertPal, RoomClient, startCallbackReceiver, token, type CallbackReceiver } from '../helpers/live-fixtures.js';
 
 describe('conversation end', () => {
   let t: TestService;
@@ -68,23 +69,6 @@ describe('conversation end', () => {
     assert.deepEqual(await listConversationEvents(t.service.deps.db, room.conversationId), bodies);
   });
 
-  it('ends participant_left_timeout after everyone left, unless somebody comes back in time', async () => {
-    const room = await insertConversation(t, { palId, callbackUrl: receiver.url, properties: { participant_left_timeout: 1.5 } });
-    const first = await RoomClient.join(room.conversationUrl, room.token);
-    first.close();
-    await sleep(700);
-    const second = await RoomClient.join(room.conversationUrl, room.token);
-    await sleep(1500);
-    assert.equal((await row(room.conversationId)).status, 'active', 'the rejoin cancelled the timeout');
-    second.close();
-    const started = Date.now();
-    await waitForShutdown(room.conversationId);
-    assert.ok(Date.now() - started >= 1200);
-    const shutdown = callbacksOf(room.conversationId).find((b) => b.event_type === 'system.shutdown')!;
-    assert.equal(shutdown.properties.shutdown_reason, 'participant_left_timeout reached');
-    assert.equal((await row(room.conversationId)).shutdown_reason, 'participant_left_timeout reached');
-  });
-
   it('ends at once when the only visitor leaves with End, with every turn in the transcript within 5 s', async () => {
     const room = await insertConversation(t, { palId, callbackUrl: receiver.url, customGreeting: 'Hi.' });
     // The visitor first: the PAL greets as soon as the room opens, and she is to hear it.
@@ -103,12 +87,6 @@ describe('conversation end', () => {
     const transcript = bodies.find((b) => b.event_type === 'application.transcription_ready')!.properties.transcript as Array<Record<string, unknown>>;
     assert.deepEqual(transcript.map((e) => e.content), ['Hi.', 'Thanks, bye.', 'Thanks, bye.']);
 
-    // A plain leave (a closed tab) still waits for participant_left_timeout.
-    const other = await insertConversation(t, { palId, callbackUrl: receiver.url });
-    const visitor = await RoomClient.join(other.conversationUrl, other.token);
-    visitor.send({ type: 'leave' });
-    await sleep(500);
-    assert.equal((await row(other.conversationId)).status, 'active');
   });
 
   it('ends participant_absent_timeout when nobody joins', async () => {
@@ -171,5 +149,65 @@ describe('conversation end', () => {
     assert.deepEqual(bodies[1]!.properties.transcript, [
       { role: 'user', content: 'Are you still there?', timestamp: lastBeat.getTime() / 1000 - 5, seconds_from_start: 5, duration: 0, participant_name: 'Dana' },
     ]);
+  });
+});
+
+// The participant_left_timeout on a clock the test moves (test/helpers/clock.ts): the room's deadline timer
+// runs on the service's clock, so the test shows "not yet" and "now" at exact times instead of sleeping.
+describe('conversation end, on the test clock', () => {
+  let t: TestService;
+  let receiver: CallbackReceiver;
+  let palId: string;
+  const clock = new ManualClock();
+  before(async () => {
+    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' }, { clock });
+    receiver = await startCallbackReceiver();
+    palId = await insertPal(t, { pipelineMode: 'echo', faceId: await insertFace(t) });
+  });
+  after(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  const callbacksOf = (id: string) => receiver.bodies.filter((b) => b.conversation_id === id);
+  const waitForShutdown = (id: string) => receiver.waitFor(() => callbacksOf(id).some((b) => b.event_type === 'application.transcription_ready'), 10_000);
+  const row = (id: string) => t.service.deps.db.selectFrom('conversations').selectAll().where('conversation_id', '=', id).executeTakeFirstOrThrow();
+  /** The room has taken in what a client sent: its socket is closed on our side and the server's frames are read. */
+  const settled = () => clock.drain(50);
+
+  // A minute, as by default: on real timers the room would not end within waitForShutdown's 10 s.
+  it('ends participant_left_timeout after everyone left, unless somebody comes back in time', async () => {
+    const room = await insertConversation(t, { palId, callbackUrl: receiver.url, properties: { participant_left_timeout: 60 } });
+    const first = await RoomClient.join(room.conversationUrl, room.token);
+    first.close();
+    await first.closed;
+    await settled();
+    await clock.advance(30_000);
+    const second = await RoomClient.join(room.conversationUrl, room.token);
+    await clock.advance(60_000);
+    await settled();
+    assert.equal((await row(room.conversationId)).status, 'active', 'the rejoin cancelled the timeout');
+    second.close();
+    await second.closed;
+    await settled();
+    await clock.advance(59_000);
+    await settled();
+    assert.equal((await row(room.conversationId)).status, 'active', 'not before the timeout');
+    await clock.advance(1_000);
+    await waitForShutdown(room.conversationId);
+    const shutdown = callbacksOf(room.conversationId).find((b) => b.event_type === 'system.shutdown')!;
+    assert.equal(shutdown.properties.shutdown_reason, 'participant_left_timeout reached');
+    assert.equal((await row(room.conversationId)).shutdown_reason, 'participant_left_timeout reached');
+  });
+
+  it('a plain leave (a closed tab) still waits for participant_left_timeout', async () => {
+    const other = await insertConversation(t, { palId, callbackUrl: receiver.url });
+    const visitor = await RoomClient.join(other.conversationUrl, other.token);
+    visitor.send({ type: 'leave' });
+    await settled();
+    await clock.advance(59_000);
+    await settled();
+    assert.equal((await row(other.conversationId)).status, 'active');
+    visitor.close();
   });
 });

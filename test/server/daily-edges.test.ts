@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { DAILY_KEY, DAILY_WEBHOOK_SECRET, dailyEvent, startFakeDaily } from '../helpers/fake-daily.js';
 import { createPal } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { systemClock } from '../../src/server/app/time.js';
 
 describe('Daily edges', () => {
   let daily: Awaited<ReturnType<typeof startFakeDaily>>;
@@ -16,7 +17,7 @@ describe('Daily edges', () => {
   // The service's clock stands still unless the test moves it (a busy machine's seconds count for nothing).
   const base = Date.now();
   let offsetMs = 0;
-  const clock = { now: () => new Date(base + offsetMs) };
+  const clock = { ...systemClock, now: () => new Date(base + offsetMs) };
 
   before(async () => {
     daily = await startFakeDaily();

@@ -4,6 +4,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { DAILY_KEY, startFakeDaily } from '../helpers/fake-daily.js';
 import { createPal } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe('Daily conferencing provider', () => {
   let daily: Awaited<ReturnType<typeof startFakeDaily>>;
@@ -52,8 +53,7 @@ describe('Daily conferencing provider', () => {
     assert.ok(daily.rooms.has(id));
     daily.fail.deletes = 1;
     assert.equal((await t.api('POST', `/v2/conversations/${id}/end`)).status, 200);
-    const deadline = Date.now() + 20_000;
-    while (daily.rooms.has(id) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
+    await waitFor(() => !daily.rooms.has(id), { timeout: 20_000, interval: 100 });
     assert.equal(daily.rooms.has(id), false, 'room deleted');
     assert.equal(daily.calls.filter((c) => c.method === 'DELETE' && c.path === `/v1/rooms/${id}`).length, 2, 'failed once, then deleted');
     await t.api('POST', `/v2/conversations/${id}/end`);

@@ -9,16 +9,11 @@ import { ConfigError, loadConfig } from '../../src/server/app/config.js';
 import { RunnerHandoff } from '../../src/server/resources/conversations/runner/routes.js';
 import { DAILY_KEY, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../helpers/fake-daily.js';
 import { createPal } from '../helpers/fixtures.js';
-import { startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
+import { insertFace, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait-for.js';
 
-async function until(predicate: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (predicate: () => boolean, timeoutMs = 15_000) => waitFor(predicate, { timeout: timeoutMs, interval: 50 });
 
 describe('PAL runner handoff', () => {
   let daily: Awaited<ReturnType<typeof startFakeDaily>>;
@@ -86,6 +81,7 @@ describe('PAL runner handoff', () => {
       languages: ['en', 'de'],
       layers: { llm: { model: 'gpt-x', base_url: 'https://llm.example' }, tts: { voice: 'alto' } },
       face_id: faceId,
+      face_rig_url: null,
     });
     assert.ok(!JSON.stringify(body).includes('sk-live-123') && !JSON.stringify(body).includes('secret-ciphertext'), 'no layer secret leaves');
     assert.equal(body.conversational_context, 'A returning customer.');
@@ -95,6 +91,21 @@ describe('PAL runner handoff', () => {
     assert.match(body.api.conversation_token, /^rt\./);
     assert.equal((await t.api('GET', `/v2/conversations/${id}`)).body.status, 'active');
     assert.ok(RunnerHandoff.strict().safeParse(body).success, 'the body is what the OpenAPI document says');
+  });
+
+  it("carries a trained face's rig as an absolute URL under the public URL, so the bot shows the same face", async () => {
+    // Training stores the rig as a service-relative /media/ path (faces/training.ts).
+    const trained = await insertFace(t, { imageUrl: '/media/mdportrait.jpg', rigUrl: '/media/mdrig.json' });
+    const { palId: rigged } = await createPal(t, { pal_name: 'Collins', default_face_id: trained });
+    const r = await t.api('POST', '/v2/conversations', { pal_id: rigged });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const body = runner.requests[0]!.body;
+    assert.equal(body.pal.face_id, trained);
+    assert.equal(body.pal.face_rig_url, `${t.url}/media/mdrig.json`);
+    assert.ok(RunnerHandoff.strict().safeParse(body).success, 'the body is what the OpenAPI document says');
+    const doc = (await t.api('GET', '/openapi.json', undefined, { key: null })).body;
+    const schema = doc.components.schemas.RunnerHandoff;
+    assert.ok(schema.properties.pal.properties.face_rig_url, 'the webhook schema documents face_rig_url');
   });
 
   it('documents the handoff as an OpenAPI webhook and the runner API as paths', async () => {

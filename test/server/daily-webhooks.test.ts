@@ -6,6 +6,7 @@ import { DAILY_KEY, DAILY_WEBHOOK_SECRET, dailyEvent, RUNNER_SECRET, startFakeDa
 import { createPal } from '../helpers/fixtures.js';
 import { sleep, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe('Daily webhooks', () => {
   let daily: Awaited<ReturnType<typeof startFakeDaily>>;
@@ -142,8 +143,7 @@ describe('Daily webhooks', () => {
     await receiver.waitFor((b) => b.filter((x) => x.conversation_id === met.id).length >= 2);
     assert.equal((await t.api('POST', `/v2/conversations/${met.id}/end`)).status, 200);
     // The room's close job runs (Daily deletes the room) and must not send the end callbacks itself.
-    const deadline = Date.now() + 15_000;
-    while (daily.rooms.has(met.id) && Date.now() < deadline) await sleep(100);
+    await waitFor(() => !daily.rooms.has(met.id), { timeout: 15_000, interval: 100 });
     assert.equal(daily.rooms.has(met.id), false, 'room deleted');
     await sleep(300);
     assert.deepEqual(eventsOf(met.id), ['system.pal_joined', 'system.replica_joined']);

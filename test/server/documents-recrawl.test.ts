@@ -5,6 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Clock } from '../../src/server/app/time.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
 import { page, startSite, waitForDocument, type TestSite } from '../helpers/site.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { shiftedClock } from '../helpers/clock.js';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -12,7 +14,7 @@ describe('recrawl', () => {
   let t: TestService;
   let site: TestSite;
   let offsetMs = 0;
-  const clock: Clock = { now: () => new Date(Date.now() + offsetMs) };
+  const clock: Clock = shiftedClock(() => offsetMs);
 
   before(async () => {
     site = await startSite({
@@ -63,9 +65,8 @@ describe('recrawl', () => {
     assert.match(hits[0]!.content, /cherry tart/);
     assert.ok(hits.every((h) => !/apple pie/.test(h.content)), 'old vectors survived the successful recrawl');
 
-    const deadline = Date.now() + 30_000;
     const statuses = () => site.posts.filter((p) => p.body?.document_id === id).map((p) => p.body.status);
-    while (statuses().filter((s) => s === 'ready').length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => statuses().filter((s) => s === 'ready').length >= 2, { timeout: 30_000, interval: 50 });
     assert.deepEqual([...statuses()].sort(), ['processing', 'ready', 'ready', 'recrawling', 'started']);
     assert.ok(site.posts.every((p) => p.body.event_type === 'document.status_changed'));
 

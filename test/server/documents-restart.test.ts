@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/server/app/config.js';
 import { createService, type Service } from '../../src/server/app/service.js';
 import { KEY, onPostgres } from '../helpers/service.js';
 import { page, startSite, waitForDocument, type TestSite } from '../helpers/site.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /** One storage (a PGlite directory or a PostgreSQL schema) that several service instances open in turn. */
 function storage() {
@@ -58,13 +59,11 @@ describe('documents across a restart', () => {
     const created = await first.api('POST', '/v2/documents', { document_url: site.url, crawl: { depth: 1, max_pages: 10 } });
     assert.equal(created.status, 200);
     const id = created.body.document_id as string;
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const doc = (await first.api('GET', `/v2/documents/${id}`)).body;
-      if (doc.status === 'processing' && doc.progress > 5) break;
-      if (Date.now() > deadline) throw new Error(`crawl never got going: ${JSON.stringify(doc)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    let doc: any;
+    await waitFor(async () => {
+      doc = (await first.api('GET', `/v2/documents/${id}`)).body;
+      return doc.status === 'processing' && doc.progress > 5;
+    }, { timeout: 15_000, interval: 50, what: () => `the crawl to get going: ${JSON.stringify(doc)}` });
     await first.service.close(); // the job stops mid-crawl; its lease is left to expire
     return id;
   }

@@ -6,6 +6,7 @@ import { searchKnowledge } from '../../src/server/resources/documents/knowledge.
 import { makeDocx, makePdf } from '../helpers/files.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
 import { page, startSite, waitForDocument, type TestSite } from '../helpers/site.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const faq = [
   'Shipping. Orders leave our warehouse within two business days and arrive in three to five days by courier.',
@@ -109,9 +110,8 @@ describe('documents from files', () => {
   });
 
   it('sends status callbacks started → processing → ready with the document object', async () => {
-    const deadline = Date.now() + 30_000;
     const mine = () => site.posts.filter((p) => p.body?.document_id === ids.docx);
-    while (mine().length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => mine().length >= 3, { timeout: 30_000, interval: 50 });
     const bodies = mine().map((p) => p.body);
     assert.deepEqual(bodies.map((b) => b.status).sort(), ['processing', 'ready', 'started']);
     for (const b of bodies) {

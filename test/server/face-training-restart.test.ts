@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { verifiedWebhook } from '../helpers/webhook-verify.js';
 import { startCallbackReceiver, startFileServer, waitUntil } from '../helpers/loopback.js';
-import { mediaFixture } from '../helpers/media-fixtures.js';
+import { portraitClip } from '../helpers/face-clips.js';
 
 const KEY = 'restart-test-key';
 const databaseUrl = process.env.PALKIT_TEST_DATABASE_URL;
@@ -78,7 +78,7 @@ describe('face training across a crash', () => {
       await client.query(`create schema ${schema}`);
       await client.end();
     }
-    files = await startFileServer({ '/face.mp4': { body: readFileSync(mediaFixture('sample-face.mp4')), contentType: 'video/mp4' } });
+    files = await startFileServer({ '/face.mp4': { body: portraitClip(3), contentType: 'video/mp4' } });
     receiver = await startCallbackReceiver();
   });
 
@@ -100,8 +100,8 @@ describe('face training across a crash', () => {
     let midway: any;
     await waitUntil(async () => {
       midway = (await api('GET', `/v2/replicas/${id}`)).body;
-      // Not 3/4: the kill must land at least a whole step before training could finish.
-      return midway.status === 'training' && ['1/4', '2/4'].includes(midway.training_progress);
+      // Not 3/6 or later: the kill must land at least a whole step before training could finish.
+      return midway.status === 'training' && ['1/6', '2/6'].includes(midway.training_progress);
     }, 30_000, 'training to be part-way');
     await kill();
     assert.equal(receiver.received.length, 0, 'no callback before training finished');
@@ -112,7 +112,7 @@ describe('face training across a crash', () => {
     // A step may have committed between the read and the kill; none was lost.
     const stepsDone = (progress: string) => Number(progress.split('/')[0]);
     assert.ok(stepsDone(afterRestart.training_progress) >= stepsDone(midway.training_progress), `committed progress survived the crash: ${midway.training_progress} → ${afterRestart.training_progress}`);
-    assert.ok(stepsDone(afterRestart.training_progress) < 4);
+    assert.ok(stepsDone(afterRestart.training_progress) < 6);
 
     let done: any;
     await waitUntil(async () => {
@@ -120,7 +120,7 @@ describe('face training across a crash', () => {
       return done.status !== 'training';
     }, 60_000, 'training to finish after the restart');
     assert.equal(done.status, 'completed', JSON.stringify(done));
-    assert.equal(done.training_progress, '4/4');
+    assert.equal(done.training_progress, '6/6');
     assert.ok(done.thumbnail_video_url && done.thumbnail_image_url);
     assert.equal((await fetch(done.thumbnail_video_url)).status, 200);
     assert.equal(files.hits.get('/face.mp4'), 1, 'the video was downloaded once: training resumed, it did not start over');

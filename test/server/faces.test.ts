@@ -5,9 +5,14 @@ import { verifiedWebhook } from '../helpers/webhook-verify.js';
 import { startCallbackReceiver, startFileServer, waitUntil } from '../helpers/loopback.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
 import { mediaFixture } from '../helpers/media-fixtures.js';
+import { portraitClip, portraitPhoto, tinyFacePhoto, twoFacesClip } from '../helpers/face-clips.js';
+import { FaceRig } from '../../src/protocol/faces/rig.js';
+import { VISEMES } from '../../src/protocol/visemes.js';
 
-const mp4 = readFileSync(mediaFixture('sample-face.mp4'));
-const webm = readFileSync(mediaFixture('sample-face.webm'));
+// A real face: training learns it. The test pattern has none.
+const mp4 = portraitClip(3, 'mp4');
+const webm = portraitClip(2, 'webm');
+const pattern = readFileSync(mediaFixture('sample-face.mp4'));
 const isoMillis = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('faces and replicas', () => {
@@ -21,6 +26,12 @@ describe('faces and replicas', () => {
     files = await startFileServer({
       '/face.mp4': { body: mp4, contentType: 'video/mp4' },
       '/face.webm': { body: webm, contentType: 'video/webm' },
+      '/face.jpg': { body: portraitPhoto('jpg'), contentType: 'image/jpeg' },
+      '/face.png': { body: portraitPhoto('png'), contentType: 'image/png' },
+      '/face.webp': { body: portraitPhoto('webp'), contentType: 'image/webp' },
+      '/pattern.mp4': { body: pattern, contentType: 'video/mp4' },
+      '/two.mp4': { body: twoFacesClip(), contentType: 'video/mp4' },
+      '/tiny.png': { body: tinyFacePhoto(), contentType: 'image/png' },
       '/notes.txt': { body: 'hello, this is not a video\n'.repeat(200), contentType: 'text/plain' },
       '/empty.mp4': { body: '' },
       '/tiny.mp4': { body: mp4.subarray(0, 200) },
@@ -37,13 +48,10 @@ describe('faces and replicas', () => {
     await receiver.close();
   });
 
+  /** The face once its training job is done (awaited through the job queue; landmarks take a few seconds). */
   async function trained(path: string, id: string) {
-    let last: any;
-    await waitUntil(async () => {
-      last = (await t.api('GET', `${path}/${id}`)).body;
-      return last.status !== 'training';
-    }, 30_000, `training of ${id}`);
-    return last;
+    await t.service.deps.jobs.drain(180_000);
+    return (await t.api('GET', `${path}/${id}`)).body;
   }
 
   function callbacksFor(id: string) {
@@ -60,16 +68,16 @@ describe('faces and replicas', () => {
     assert.equal(created.status, 200);
     assert.match(created.body.replica_id, /^r[a-z0-9]+$/);
     assert.equal(created.body.status, 'training');
-    assert.equal(created.body.training_progress, '0/4');
+    assert.equal(created.body.training_progress, '0/6');
     assert.match(created.body.created_at, isoMillis);
     const id = created.body.replica_id;
 
     const face = await trained('/v2/replicas', id);
     assert.equal(face.status, 'completed', JSON.stringify(face));
-    assert.equal(face.training_progress, '4/4');
+    assert.equal(face.training_progress, '6/6');
     assert.equal(face.error_message, null);
     assert.equal(face.replica_name, 'Anna');
-    assert.equal(face.model_name, 'palkit-local-1');
+    assert.equal(face.model_name, 'palkit-rig-1');
     assert.match(face.updated_at, isoMillis);
     assert.equal(face.replica_type, undefined);
 
@@ -93,7 +101,59 @@ describe('faces and replicas', () => {
     assert.notEqual(legacy!.headers['webhook-id'], current!.headers['webhook-id']);
     const verbose = await t.api('GET', `/v2/replicas/${id}?verbose=true`);
     assert.equal(verbose.body.replica_type, 'user');
+    // The clip is a still face zooming slowly: its mouth never moves, so only rest comes from the footage.
+    assert.deepEqual(verbose.body.visemes_from_footage, ['rest']);
+    assert.deepEqual(verbose.body.visemes_warped, VISEMES.filter((v) => v !== 'rest'));
+    const rig = await fetchRig(verbose.body.face_rig_url);
+    assert.ok(rig.idle.count >= 15, `a loop of at least 1.5 s: ${rig.idle.count} frames`);
+    assert.equal(rig.fps, 10);
+    assert.ok(!('face_rig_url' in face), 'the rig is shown in the verbose read only');
   });
+
+  /** Fetches a rig and its sheets: valid, immutable, each sheet the size its cells say; returns the rig. */
+  async function fetchRig(url: string): Promise<FaceRig> {
+    const response = await fetch(url);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('cache-control') ?? '', /immutable/);
+    const rig = FaceRig.parse(await response.json());
+    assert.equal(rig.poses.length, rig.idle.count);
+    assert.deepEqual(Object.keys(rig.visemes).sort(), [...VISEMES].sort());
+    for (const [sheet, type, magic] of [[rig.idle, 'image/jpeg', 'ffd8'], [rig.mouths.sheet, 'image/webp', '52494646']] as const) {
+      const image = await fetch(new URL(sheet.url, url));
+      assert.equal(image.status, 200, sheet.url);
+      assert.equal(image.headers.get('content-type'), type);
+      assert.match(image.headers.get('cache-control') ?? '', /immutable/);
+      assert.equal(Buffer.from(await image.arrayBuffer()).subarray(0, magic.length / 2).toString('hex'), magic);
+    }
+    // Every pose puts the mouth inside the frame, about where a face's mouth is.
+    for (const pose of rig.poses) {
+      assert.ok(pose.x > rig.width * 0.3 && pose.x < rig.width * 0.7 && pose.y > rig.height * 0.3 && pose.y < rig.height * 0.8, JSON.stringify(pose));
+      assert.ok(pose.width > 30 && pose.width < 200, JSON.stringify(pose));
+    }
+    return rig;
+  }
+
+  for (const photo of ['face.jpg', 'face.png', 'face.webp']) {
+    it(`trains a face from one photo (${photo}): a generated idle loop, every mouth but rest made by warping`, async () => {
+      const created = await t.api('POST', '/v2/faces', { face_name: photo, train_video_url: `${files.url}/${photo}`, callback_url: `${receiver.url}/photo` });
+      const face = await trained('/v2/faces', created.body.face_id);
+      assert.equal(face.status, 'completed', JSON.stringify(face));
+      assert.ok(!('thumbnail_video_url' in face), 'a photo has no video');
+      const image = await fetch(face.thumbnail_image_url);
+      assert.equal(image.headers.get('content-type'), photo === 'face.jpg' ? 'image/jpeg' : `image/${photo.split('.')[1]}`);
+      const verbose = (await t.api('GET', `/v2/faces/${created.body.face_id}?verbose=true`)).body;
+      assert.deepEqual(verbose.visemes_from_footage, ['rest']);
+      assert.equal(verbose.visemes_warped.length, VISEMES.length - 1);
+      assert.ok(verbose.face_rig_bytes < 2_000_000, `a photo's rig within 2 MB: ${verbose.face_rig_bytes}`);
+      const rig = await fetchRig(verbose.face_rig_url);
+      assert.equal(rig.idle.count, 40);
+      // The generated idle moves the head a little: the mouth is not at one place in every frame.
+      const xs = rig.poses.map((p) => p.x);
+      assert.ok(Math.max(...xs) - Math.min(...xs) > 1, `the head moves: ${Math.min(...xs)}…${Math.max(...xs)}`);
+      await waitUntil(() => callbacksFor(created.body.face_id).length >= 2, 15_000, 'two callbacks');
+      assert.equal(callbacksFor(created.body.face_id)[1]!.body.status, 'ready');
+    });
+  }
 
   it('trains a face from a WebM through /v2/faces with face_id and face_name', async () => {
     const created = await t.api('POST', '/v2/faces', { face_name: 'Bo', train_video_url: `${files.url}/face.webm`, callback_url: `${receiver.url}/faces` });
@@ -120,7 +180,10 @@ describe('faces and replicas', () => {
   });
 
   for (const [file, pattern] of [
-    ['notes.txt', /not a video/],
+    ['notes.txt', /not a video or a photo/],
+    ['pattern.mp4', /no face was found in the video: record one person facing the camera/],
+    ['two.mp4', /two or more faces are in the video: record a video of one person alone/],
+    ['tiny.png', /the face is too small \(\d+ px across, at least 96 px needed\): use a larger photo/],
     ['empty.mp4', /empty/],
     ['tiny.mp4', /too small/],
     ['fake.mp4', /not usable/],
@@ -246,12 +309,15 @@ describe('faces and replicas', () => {
     const id = (await t.api('POST', '/v2/faces', { train_video_url: `${files.url}/face.mp4` })).body.face_id;
     const face = await trained('/v2/faces', id);
     assert.equal(face.status, 'completed');
+    const rigUrl = (await t.api('GET', `/v2/faces/${id}?verbose=true`)).body.face_rig_url;
+    const rig = await (await fetch(rigUrl)).json();
     const del = await t.api('DELETE', `/v2/faces/${id}`);
     assert.equal(del.status, 200);
     assert.deepEqual(del.body, { deleted: true });
     assert.equal((await t.api('GET', `/v2/faces/${id}`)).status, 404);
     assert.equal((await fetch(face.thumbnail_video_url)).status, 404);
     assert.equal((await fetch(face.thumbnail_image_url)).status, 404);
+    for (const url of [rigUrl, new URL(rig.idle.url, rigUrl), new URL(rig.mouths.sheet.url, rigUrl)]) assert.equal((await fetch(url)).status, 404, String(url));
     assert.equal((await t.api('DELETE', `/v2/replicas/${id}`)).status, 404);
   });
 

@@ -8,6 +8,7 @@ import type { LiveConversation } from '../../src/server/live/room/live-conversat
 import { resolveGuardrails } from '../../src/server/resources/guardrails/resolve.js';
 import { notifyGuardrailTriggered } from '../../src/server/resources/guardrails/trigger.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const item = (n: number, extra: Record<string, unknown> = {}) => ({ guardrail_name: `rule ${n}`, guardrail_prompt: `Never do thing ${n}`, modality: 'verbal', ...extra });
 
@@ -380,8 +381,7 @@ describe('guardrails', () => {
       const g = (await t.api('POST', '/v2/guardrails', { ...item(90), callback_url: receiverUrl })).body;
       const group = await notifyGuardrailTriggered(t.service.deps, 1, 'cconv123', g);
       assert.ok(group);
-      const deadline = Date.now() + 30_000;
-      while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => received.length > 0, { timeout: 30_000, interval: 50 });
       assert.equal(received.length, 1);
       assert.deepEqual(received[0]!.body, { conversation_id: 'cconv123', properties: { guardrail: 'rule 90', guardrail_uuid: g.uuid } });
       assert.match(String(received[0]!.headers['webhook-signature']), /^v1,/);

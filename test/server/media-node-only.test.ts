@@ -11,9 +11,11 @@ import { createLocalRenderer } from '../../src/server/resources/videos/render/lo
 import { encodeWav as wav } from '../../src/server/platform/audio/wav.js';
 import { startFileServer, waitUntil } from '../helpers/loopback.js';
 import { mediaFixture } from '../helpers/media-fixtures.js';
+import { portraitClip } from '../helpers/face-clips.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
-const mp4 = readFileSync(mediaFixture('sample-face.mp4'));
+// A clip with a real face (the test pattern has none: training would end in error).
+const mp4 = portraitClip(2);
 const jpg = readFileSync(mediaFixture('sample-face.jpg'));
 
 /** A 440 Hz tone as 16-bit mono WAV. */

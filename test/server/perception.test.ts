@@ -8,6 +8,7 @@ import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { insertConversation, insertPal, RoomClient, sleep, startCallbackReceiver, token, type CallbackReceiver } from '../helpers/live-fixtures.js';
 import { sampleFaceJpg } from '../helpers/media-gen.js';
 import { startTestService, type TestService } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe('perception', () => {
   let t: TestService;
@@ -112,8 +113,7 @@ describe('perception', () => {
     const before = vision.requests.length;
     client.send({ type: 'leave', end: true });
     await receiver.waitFor((b) => b.some((x) => x.conversation_id === room.conversationId && x.event_type === 'application.transcription_ready'), 15_000);
-    const deadline = Date.now() + 20_000;
-    while (vision.requests.slice(before).filter((q) => q.body.stream !== true).length < 3 && Date.now() < deadline) await sleep(200);
+    await waitFor(() => vision.requests.slice(before).filter((q) => q.body.stream !== true).length >= 3, { timeout: 20_000, interval: 200 });
     await t.service.deps.jobs.drain(10_000);
     assert.equal(vision.requests.slice(before).filter((q) => q.body.stream !== true).length, 3, 'three attempts');
     assert.equal(analysisOf(room.conversationId).length, 0);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { finalizeConversation } from '../../src/server/live/room/end.js';
 import { ConversationCallback } from '../../src/protocol/callbacks.js';
-import { insertConversation, insertFace, insertPal, sleep, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
+import { insertConversation, insertFace, insertPal, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 
@@ -69,7 +69,7 @@ describe('post-call actions', () => {
     const crm = target.received.filter((r) => r.path === '/crm');
     assert.equal(crm.length, 1);
     assert.deepEqual(crm[0]!.body, { lead: 'warm' });
-    await sleep(500);
+    await t.service.deps.jobs.drain(); // every action job has run: none runs twice
     assert.equal(executed().length, 2, 'once per action');
     assert.equal(target.received.filter((r) => r.path === '/crm').length, 1);
   });

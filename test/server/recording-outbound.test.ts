@@ -17,6 +17,7 @@ import { RoomClient } from '../helpers/live-fixtures.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { AZURITE_ACCOUNT, AZURITE_KEY, S3_CREDENTIALS, startAzurite, type Peer } from '../helpers/storage-peers.js';
 import { speakTone } from '../helpers/recorded-call.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const PRIVATE_HOST = '127.0.0.2'; // loopback, but outside PALKIT_OUTBOUND_ALLOW here
 
@@ -130,9 +131,8 @@ describe('recording copies under the outbound policy', () => {
 
   /** The copy's outcome: waits for a settling callback, then a while more to see any second one. */
   async function settled(conversationId: string, timeoutMs = 20_000) {
-    const deadline = Date.now() + timeoutMs;
     const any = () => [...received(conversationId, 'application.recording_copy_failed'), ...received(conversationId, 'application.recording_ready')];
-    while (any().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => any().length > 0, { timeout: timeoutMs, interval: 100 });
     await new Promise((r) => setTimeout(r, 1000));
     const recording = (await t.api('GET', `/v2/conversations/${conversationId}/recordings`)).body.data[0];
     return { failed: received(conversationId, 'application.recording_copy_failed'), ready: received(conversationId, 'application.recording_ready'), recording };
@@ -198,8 +198,7 @@ describe('recording copies under the outbound policy', () => {
       const id = await destination({ provider: 's3', bucket_name: 'recordings', endpoint: silent.url, credentials: S3_CREDENTIALS });
       // More stalled copies than the queue has slots (4).
       const stalled = await Promise.all([1, 2, 3, 4, 5].map(() => recordedCall(id)));
-      const deadline = Date.now() + 10_000;
-      while (silent.connections() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => silent.connections() > 0, { timeout: 10_000, interval: 50 });
       assert.ok(silent.connections() > 0, 'the stalled copies started');
       await new Promise((r) => setTimeout(r, 1000)); // every copy that can be claimed is claimed by now
 
@@ -207,9 +206,8 @@ describe('recording copies under the outbound policy', () => {
       assert.equal(created.status, 200);
       const started = Date.now();
       const client = await RoomClient.join(created.body.conversation_url, created.body.meeting_token, 'Visitor');
-      const until = Date.now() + 15_000;
       const theirs = () => receiver.received.filter((r) => r.path === '/other');
-      while (theirs().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => theirs().length > 0, { timeout: 15_000, interval: 50 });
       const waited = Date.now() - started;
       ctx.diagnostic(`another owner's first callback after ${waited} ms, ${silent.connections()} stalled connection(s) held`);
       assert.ok(theirs().length > 0, 'another owner\'s callback arrives while the stalled copies hold their connections');

@@ -17,6 +17,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { AZURITE_ACCOUNT, AZURITE_KEY, S3_CREDENTIALS, startAzurite, startFakeGcs, startS3rver, type FakeGcs, type Peer } from '../helpers/storage-peers.js';
 import { assertCallLength, loudness, speakTone, stopwatch } from '../helpers/recorded-call.js';
 import { startServiceProcess } from '../helpers/process.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const SECONDS = 3;
 
@@ -79,9 +80,8 @@ describe('recordings', () => {
 
   /** Waits for the first callback of this type, then `settleMs` more (to see any duplicate). */
   async function callbacks(conversationId: string, eventType: string, settleMs = 0): Promise<any[]> {
-    const deadline = Date.now() + 20_000;
     const matching = () => received(conversationId, eventType);
-    while (matching().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => matching().length > 0, { timeout: 20_000, interval: 100 });
     if (settleMs) await new Promise((r) => setTimeout(r, settleMs));
     return matching();
   }
@@ -335,15 +335,13 @@ describe('recordings: a crash mid-copy', () => {
       assert.equal((await api('POST', `/v2/conversations/${conversationId}/end`)).status, 200);
       const callSeconds = call();
       await client.closed;
-      const deadline = Date.now() + 20_000;
-      while (gcs.uploads === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => gcs.uploads > 0, { timeout: 20_000, interval: 50 });
       assert.equal(gcs.uploads, 1, 'the copy started');
       await service.kill();
 
       service = await startServiceProcess(env);
       const ready = async () => receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === 'application.recording_ready');
-      const until = Date.now() + 30_000;
-      while ((await ready()).length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      await waitFor(async () => (await ready()).length > 0, { timeout: 30_000, interval: 100 });
       await new Promise((r) => setTimeout(r, 2500)); // longer than a lease: any second run would have sent by now
       const sent = await ready();
       assert.equal(sent.length, 1, 'recording_ready is sent exactly once');
@@ -390,17 +388,15 @@ describe('recordings: a crash mid-copy', () => {
         const live = join(data, 'recordings', 'live');
         return existsSync(live) ? readdirSync(live).reduce((sum, f) => sum + statSync(join(live, f)).size, 0) / 2 / 16_000 : 0;
       };
-      const written = Date.now() + 20_000;
-      while (onDisk() < 2 && Date.now() < written) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => onDisk() >= 2, { timeout: 20_000, interval: 50 });
       await service.kill();
       client.socket.terminate();
       const keptBeforeCrash = onDisk();
       assert.ok(keptBeforeCrash >= 2, `${keptBeforeCrash} s were on disk before the crash`);
 
       service = await startServiceProcess(env); // its sweep ends the orphaned conversation (the visitor left)
-      const until = Date.now() + 30_000;
       const ready = () => receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === 'application.recording_ready');
-      while (ready().length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      await waitFor(() => ready().length > 0, { timeout: 30_000, interval: 100 });
       assert.equal(ready().length, 1, 'the recording made before the crash is delivered');
       const duration = ready()[0].properties.duration;
       assert.ok(duration >= keptBeforeCrash && duration <= keptBeforeCrash + 2, `kept ${duration} s of the ${keptBeforeCrash} s on disk before the crash`);

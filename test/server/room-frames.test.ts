@@ -17,6 +17,7 @@ import { loadLiveConversation } from '../../src/server/live/room/live-conversati
 import type { Room, RoomSocket } from '../../src/server/live/room/room.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { insertConversation, insertFace, insertPal } from '../helpers/live-fixtures.js';
+import { systemClock } from '../../src/server/app/time.js';
 
 /** A binary frame with these header fields and this many bytes after the header. */
 function binary(f: { kind?: number; reserved?: number; rate?: number; bytes: number }): Buffer {
@@ -121,7 +122,7 @@ describe('room frames on the service clock', () => {
   let palId: string;
   const clock = { ms: Date.now() };
   before(async () => {
-    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' }, { clock: { now: () => new Date(clock.ms) } });
+    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' }, { clock: { ...systemClock, now: () => new Date(clock.ms) } });
     palId = await insertPal(t, { pipelineMode: 'echo', faceId: await insertFace(t) });
   });
   after(() => t.close());

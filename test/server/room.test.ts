@@ -36,6 +36,17 @@ describe('local rooms', () => {
     assert.equal((await refusedWith(room.conversationUrl, 'not json')).code, RoomCloseCode.badFrame);
   });
 
+  it('names a trained face\'s rig on the PAL\'s tile', async () => {
+    const faceId = await insertFace(t, { imageUrl: 'https://cdn.example/face.jpg', rigUrl: `${t.url}/media/mdrig.json` });
+    const pal = await insertPal(t, { pipelineMode: 'echo', faceId, name: 'Rigged' });
+    const room = await insertConversation(t, { palId: pal });
+    const visitor = await RoomClient.join(room.conversationUrl, room.token, 'Alice');
+    const palJoined = await visitor.waitFor((f) => f.type === 'participant-joined' && f.participant.role === 'pal');
+    assert.ok(palJoined.type === 'participant-joined');
+    assert.equal(palJoined.participant.face_rig_url, `${t.url}/media/mdrig.json`);
+    visitor.close();
+  });
+
   it('refuses unknown and ended conversations even with a valid signature', async () => {
     const url = `${t.url}/rooms/cnosuchroom`;
     assert.equal((await refusedWith(url, { type: 'join', meeting_token: token(t, 'cnosuchroom') })).code, RoomCloseCode.notFound);
@@ -52,6 +63,7 @@ describe('local rooms', () => {
     assert.equal(palJoined.participant.video_url, 'https://cdn.example/face.mp4');
     assert.equal(palJoined.participant.image_url, 'https://cdn.example/face.jpg');
     assert.equal(palJoined.participant.user_name, 'Echo');
+    assert.ok(!('face_rig_url' in palJoined.participant), 'a face without a rig has no rig URL');
 
     // Bob is another visitor: his own token (one token admits one live connection).
     const bob = await RoomClient.join(room.conversationUrl, token(t, room.conversationId, { expiresAt: new Date(Date.now() + 7_200_000) }), 'Bob');

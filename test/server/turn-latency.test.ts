@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseConversationCallback } from '../../src/protocol/callbacks.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { insertConversation, insertFace, insertPal, RoomClient, sleep, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
+import { insertConversation, insertFace, insertPal, RoomClient, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /** The inference id of a reply the echo PAL makes to `text` in this room. */
 async function replyTo(client: RoomClient, text: string): Promise<string> {
@@ -78,8 +79,7 @@ describe('turn latency reports', () => {
     client.send({ ...valid, inference_id: a, heard_ms: 400, mouth_ms: 420, lip_sync_ms: 30 });
     client.send({ ...valid, inference_id: b, heard_ms: 900 });
     client.send({ ...valid, inference_id: c, input: 'speech', heard_ms: 1400, mouth_ms: 1410, lip_sync_ms: 20 });
-    const deadline = Date.now() + 5000;
-    while ((await stored(room.conversationId)).length < 3 && Date.now() < deadline) await sleep(50);
+    await waitFor(async () => (await stored(room.conversationId)).length >= 3, { timeout: 5000, interval: 50 });
     assert.equal(await metric('palkit_turn_heard_seconds_count{input="text"}'), before.text + 2);
     assert.equal(await metric('palkit_turn_heard_seconds_count{input="speech"}'), before.speech + 1);
     assert.equal(await metric('palkit_turn_mouth_seconds_count{input="text"}'), before.mouth + 1, 'a report without mouth_ms is not counted as 0');
@@ -121,8 +121,7 @@ describe('turn latency reports', () => {
     client.send({ ...valid, inference_id: second, heard_ms: 710 }); // a duplicate
     const third = await replyTo(client, 'third');
     client.send({ ...valid, inference_id: third, heard_ms: 800 });
-    const deadline = Date.now() + 5000;
-    while ((await stored(room.conversationId)).length < 2 && Date.now() < deadline) await sleep(50);
+    await waitFor(async () => (await stored(room.conversationId)).length >= 2, { timeout: 5000, interval: 50 });
     // The frames are handled in order: once the last one is stored, the others were decided.
     assert.deepEqual((await stored(room.conversationId)).map((r) => [r.inference_id, Number(r.heard_ms)]), [[second, 700], [third, 800]]);
     assert.equal(await metric('palkit_turn_heard_seconds_count{input="text"}'), heardBefore + 2);

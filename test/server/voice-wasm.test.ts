@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { EspeakSynthesizer } from '../../src/server/live/engines/espeak.js';
 import { WasmSpeaker } from '../../src/server/live/engines/espeak/wasm-speaker.js';
 import type { SynthesisStream } from '../../src/server/live/engines/synthesizer.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const log = { info: () => undefined, error: () => undefined, debug: () => undefined } as never;
 const LONG = 'Delivery within Germany usually takes three to five working days, and a parcel to Austria or Switzerland one or two days more, depending on the carrier';
@@ -194,11 +195,10 @@ describe('a pool with a warm thread and a replacement still loading', { timeout:
       // Two rooms at once: two threads.
       await Promise.all(['a', 'b'].map(async (room) => samplesOf(await synthesizer.lane(room).synthesize('Hello there.', { language: 'en' }, never()))));
       const [kept, ended] = synthesizer.liveSpeakers as WasmSpeaker[];
-      const deadline = Date.now() + 90_000;
-      while (!(kept!.warm && ended!.warm) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => kept!.warm && ended!.warm, { timeout: 90_000, interval: 50 });
       assert.ok(kept!.warm && ended!.warm, 'both threads said they are warm');
       void ended!.thread.terminate();
-      while (synthesizer.work.deaths === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await waitFor(() => synthesizer.work.deaths > 0, { timeout: 90_000, interval: 20 });
       const fresh = synthesizer.liveSpeakers.find((s) => s !== kept) as WasmSpeaker;
       assert.ok(fresh && fresh !== ended && !fresh.warm, 'a replacement is loading');
       let keptSpoke = false;

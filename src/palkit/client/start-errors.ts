@@ -12,6 +12,8 @@ const GATE: Partial<Record<string, GateStep>> = {
 
 const UNAVAILABLE: Partial<Record<string, UnavailableReason | 'captcha'>> = {
   deployment_inactive: 'inactive', daily_limit: 'daily_limit', total_limit: 'total_limit', busy: 'busy', captcha_unavailable: 'captcha',
+  // The front door's limits and a database away: nothing the visitor can fix but waiting.
+  too_many_starts: 'busy', too_many_unjoined: 'busy', service_unavailable: 'busy',
 };
 
 export type StartOutcome = { kind: 'gate'; step: GateStep } | { kind: 'unavailable'; reason: UnavailableReason | 'captcha' } | { kind: 'error' };

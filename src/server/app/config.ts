@@ -62,6 +62,13 @@ const EnvSchema = z.object({
   PALKIT_RECORDING_COPY_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   PALKIT_RECORDING_IDLE_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
   PALKIT_LOG: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  PALKIT_START_RATE_PER_MINUTE: z.coerce.number().min(0).max(100_000).default(10),
+  PALKIT_START_BURST: z.coerce.number().int().min(1).max(100_000).default(5),
+  PALKIT_MAX_UNJOINED_CALLS: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  PALKIT_MAX_CONNECTIONS: z.coerce.number().int().min(16).max(1_000_000).optional(),
+  PALKIT_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(256),
+  PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(16),
+  PALKIT_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
 });
 
 export interface Config {
@@ -98,6 +105,18 @@ export interface Config {
   localVoice: LocalVoice;
   /** OpenAI-compatible `/v1/audio/transcriptions` for the visitor's speech; the browser's recognition when baseUrl is unset. */
   stt: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
+  /**
+   * The public front door's defaults (docs/production.md): starts per minute per client address and
+   * per deployment (0: no rate) with its burst, and conversations a deployment may have started but never
+   * joined (0: no cap). A deployment's `limits` override the first and the last.
+   */
+  frontDoor: { startsPerMinute: number; startBurst: number; maxUnjoinedCalls: number };
+  /**
+   * Connections to the HTTP server: a total cap (undefined: derived from the descriptor limit), caps per
+   * client address on open connections and on WebSocket upgrades that have not joined yet (0: none), and
+   * how long a request's headers may take to arrive.
+   */
+  connections: { max: number | undefined; perAddress: number; pendingUpgradesPerAddress: number; headersTimeoutMs: number };
   /** Local rooms: how often rooms look at the database (ends requested elsewhere, deadlines), and the local PAL's speaking rate. */
   room: { pollMs: number; wordsPerMinute: number };
   /** OpenAI-compatible `/v1/embeddings` for documents; the built-in local embedder when baseUrl is unset. */
@@ -185,6 +204,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tts: { baseUrl: e.PALKIT_TTS_BASE_URL, apiKey: e.PALKIT_TTS_API_KEY, model: e.PALKIT_TTS_MODEL },
     localVoice: chooseLocalVoice(e.PALKIT_LOCAL_VOICE, env.PATH ?? process.env.PATH ?? '', e.PALKIT_RENDER_PATH ?? env.PATH ?? process.env.PATH ?? ''),
     stt: { baseUrl: e.PALKIT_STT_BASE_URL, apiKey: e.PALKIT_STT_API_KEY, model: e.PALKIT_STT_MODEL },
+    frontDoor: { startsPerMinute: e.PALKIT_START_RATE_PER_MINUTE, startBurst: e.PALKIT_START_BURST, maxUnjoinedCalls: e.PALKIT_MAX_UNJOINED_CALLS },
+    connections: {
+      max: e.PALKIT_MAX_CONNECTIONS,
+      perAddress: e.PALKIT_MAX_CONNECTIONS_PER_ADDRESS,
+      pendingUpgradesPerAddress: e.PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS,
+      headersTimeoutMs: e.PALKIT_HEADERS_TIMEOUT_MS,
+    },
     room: { pollMs: e.PALKIT_ROOM_POLL_MS, wordsPerMinute: e.PALKIT_PAL_WORDS_PER_MINUTE },
     embeddings: { baseUrl: e.PALKIT_EMBEDDINGS_BASE_URL, apiKey: e.PALKIT_EMBEDDINGS_API_KEY, model: e.PALKIT_EMBEDDINGS_MODEL },
     crawlDelayMs: e.PALKIT_CRAWL_DELAY_MS,

@@ -20,6 +20,10 @@ import { systemClock, type Clock } from './time.js';
 import { createWebhooks } from '../platform/webhooks/webhooks.js';
 import { createMetrics } from './ops/metrics.js';
 import { privateRecordingFolder } from '../live/recording/folder.js';
+import { defaultMaxConnections, guardConnections } from './http/connection-guard.js';
+
+/** A whole request, body included, must arrive within this (bodies are at most 1 MiB). */
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface Service {
   app: ApiApp;
@@ -69,9 +73,25 @@ export async function createService(config: Config, options: ServiceOptions = {}
     app,
     deps,
     async listen(port = config.port, host = '0.0.0.0') {
+      const { connections } = config;
       server = await new Promise<Server>((resolve) => {
-        const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s as Server)) as Server;
+        const serverOptions = {
+          // A request's headers (an upgrade's too) must arrive in time, and its body within the request
+          // timeout; Node checks both every connectionsCheckingInterval (30 s by default: a slow client
+          // kept its connection that much longer).
+          headersTimeout: connections.headersTimeoutMs,
+          requestTimeout: Math.max(connections.headersTimeoutMs, REQUEST_TIMEOUT_MS),
+          connectionsCheckingInterval: Math.min(1000, connections.headersTimeoutMs),
+        };
+        const s = serve({ fetch: app.fetch, port, hostname: host, serverOptions }, () => resolve(s as Server)) as Server;
       });
+      const max = connections.max ?? defaultMaxConnections();
+      guardConnections(server, {
+        max,
+        perAddress: connections.perAddress,
+        pendingUpgradesPerAddress: connections.pendingUpgradesPerAddress,
+        maxPendingUpgrades: Math.max(16, Math.floor(max / 4)),
+      }, { trustProxy: config.trustProxy });
       for (const module of modules) {
         const stop = await module.attach?.(server, deps);
         if (stop) stops.push(stop);

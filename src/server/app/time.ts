@@ -20,8 +20,46 @@ export function isoNoZone(d: Date): string {
   return d.toISOString().replace(/Z$/, '');
 }
 
-export interface Clock {
-  now(): Date;
+/** A timer a Clock started: unref() lets the process exit while it is pending (as Node's own timers). */
+export interface ClockTimer {
+  unref(): unknown;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+/**
+ * The service's time, from its dependencies (ServiceDeps.clock): the wall clock and the timers that wait on
+ * it. The service reads the time and waits only through it, so that tests can run it on a clock they move
+ * themselves (test/helpers/clock.ts, ManualClock.advance) instead of sleeping.
+ */
+export interface Clock {
+  now(): Date;
+  setTimeout(callback: () => void, ms: number): ClockTimer;
+  setInterval(callback: () => void, ms: number): ClockTimer;
+  /** Stops a timer from either setTimeout or setInterval; undefined is ignored. */
+  clearTimeout(timer: ClockTimer | undefined): void;
+  /** Resolves after `ms`; rejects with the signal's reason (an AbortError unless told) when it is aborted first. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => new Date(),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  setInterval: (callback, ms) => setInterval(callback, ms),
+  clearTimeout: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout> | undefined),
+  sleep: (ms, signal) => new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(abortReason(signal));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortReason(signal!));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  }),
+};
+
+/** What a sleep cut short rejects with: the signal's reason, as fetch and node:timers/promises do. */
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}

@@ -16,11 +16,13 @@ import { recordingsModule } from './recordings/index.js';
 import { siteModule } from './site/index.js';
 import { speechModule } from './speech/index.js';
 import { videosModule } from './videos/index.js';
+import { uploadsModule } from './uploads/index.js';
 import { webhooksModule } from './webhooks/index.js';
 
 export const resourceModules: ResourceModule[] = [
   webhooksModule,
   mediaModule,
+  uploadsModule,
   facesModule,
   palsModule,
   deploymentsModule,

@@ -9,6 +9,7 @@ import { VISEMES, type Viseme } from '../../../src/protocol/visemes.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { TransportNoticeEvent } from '../../../src/palkit/client/transport/transport.js';
 import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const SIZE = 160;
 const MARKS = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0]] as const;
@@ -99,12 +100,9 @@ function idleFrame(frame: ImageData): number {
 
 /** Reads frames until `ok` holds (a new drawing reaches a reading video late on a busy machine); the last figure. */
 async function settled<T>(measure: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  const deadline = performance.now() + 8_000;
-  for (;;) {
-    const value = await measure();
-    if (ok(value) || performance.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let last!: T;
+  await waitFor(async () => ok((last = await measure())), { timeout: 8_000, interval: 50 }).catch(() => undefined);
+  return last; // the caller's assertion says what it was when it did not settle
 }
 
 function controlled() {

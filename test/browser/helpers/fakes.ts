@@ -1,6 +1,7 @@
 // Test stand-ins at the boundaries: a scripted fetch for the public endpoints and an in-memory transport.
 import type { InitResponse, StartResponse } from '../../../src/protocol/public.js';
 import type { RoomTranscriptEntry } from '../../../src/protocol/room.js';
+import { waitFor } from './wait-for.js';
 import {
   TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent,
   type JoinOptions, type Transport, type TransportParticipant,
@@ -122,15 +123,10 @@ export class FakeTransport extends EventTarget implements Transport {
 export const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Waits until the predicate holds (polling every 10 ms), failing after `seconds` (eight unless told): one
- * second was enough for one engine alone; three were not for Firefox with three engines' runs on a busy
- * two-core machine, where switching to a tab to send it a key alone took 2.5 s.
+ * Waits until the predicate holds (test/browser/helpers/wait-for.ts, probing every 10 ms), failing after
+ * `seconds` (eight unless told): one second was enough for one engine alone; three were not for Firefox on
+ * a busy two-core machine, where switching to a tab to send it a key alone took 2.5 s.
  */
 export async function until(predicate: () => boolean, what = 'condition', seconds = 8): Promise<void> {
-  const deadline = performance.now() + seconds * 1000;
-  for (;;) {
-    if (predicate()) return;
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await tick(10);
-  }
+  await waitFor(predicate, { timeout: seconds * 1000, what });
 }

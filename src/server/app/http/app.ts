@@ -13,6 +13,12 @@ import { servicePage } from './root-page.js';
 import { installOps } from '../ops/http.js';
 import { securityHeaders } from './page-headers.js';
 import { limitBodySize } from './body-limit.js';
+import { databaseUnavailable } from '../../platform/db/unavailable.js';
+
+/** A request that met the database away: the start's refusal code, so the elements know it too. */
+export const DATABASE_UNAVAILABLE = 'service_unavailable: the database does not answer; try again in a moment';
+const DATABASE_RETRY_SECONDS = '5';
+import { isUpload } from '../../resources/uploads/limit.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -105,10 +111,9 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
     await next();
   });
   // Every body, not only the API's: an unknown path must not read 400 MiB before its 404.
-  app.use(
-    '*',
-    limitBodySize(MAX_BODY_BYTES, (c) => c.json({ error: `payload_too_large: bodies are limited to ${MAX_BODY_BYTES} bytes` }, 413, { connection: "close" })),
-  );
+  // POST /v2/uploads has its own, larger bound (resources/uploads/limit.ts), checked after the key.
+  const bodyBound = limitBodySize(MAX_BODY_BYTES, (c) => c.json({ error: `payload_too_large: bodies are limited to ${MAX_BODY_BYTES} bytes` }, 413, { connection: "close" }));
+  app.use('*', (c, next) => (isUpload(c.req.method, c.req.path, c.req.header('content-type')) ? next() : bodyBound(c, next)));
   app.use('*', securityHeaders);
   app.use('*', refuseUnsafeText);
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'x-api-key' });
@@ -136,6 +141,10 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
       const message = /json/i.test(error.message) ? 'malformed_json: the request body is not valid JSON' : error.message || 'bad_request';
       if (status === 401) return c.json({ message }, 401);
       return c.json({ error: message }, status);
+    }
+    if (databaseUnavailable(error)) {
+      deps.log.error('the database does not answer', { request_id: c.get('requestId'), path: new URL(c.req.url).pathname, error: error instanceof Error ? error.message : String(error) });
+      return c.json({ error: DATABASE_UNAVAILABLE }, 503, { 'retry-after': DATABASE_RETRY_SECONDS });
     }
     deps.log.error('unhandled error', { request_id: c.get('requestId'), method: c.req.method, path: new URL(c.req.url).pathname, error: error instanceof Error ? error.message : String(error) });
     return c.json({ error: 'internal_error' }, 500);

@@ -1,7 +1,7 @@
-// Typed errors mapped to the spec's bodies: `error` for 400/403/404/409/412/413/429, `message` for 401.
+// Typed errors mapped to the spec's bodies: `error` for 400/403/404/409/412/413/429/503, `message` for 401.
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 412 | 413 | 415 | 429,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 412 | 413 | 415 | 429 | 503,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {

@@ -79,6 +79,7 @@ export class PalAgent {
       video_url: faceMediaUrl(deps.config.publicUrl, conv.face.videoUrl),
       image_url: faceMediaUrl(deps.config.publicUrl, conv.face.imageUrl),
       ...(conv.face.model ? { face_model: conv.face.model } : {}),
+      ...(conv.face.rigUrl ? { face_rig_url: faceMediaUrl(deps.config.publicUrl, conv.face.rigUrl) ?? conv.face.rigUrl } : {}),
     };
     // Listed once, as the conversation starts; only a PAL that asks a model can use them.
     const tools = conv.pal.pipelineMode === 'full' && deps.config.llm.baseUrl ? PalTools.load(deps, conv).catch(() => PalTools.none(deps, conv.conversationId)) : Promise.resolve(PalTools.none(deps, conv.conversationId));

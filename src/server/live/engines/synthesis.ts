@@ -3,6 +3,7 @@
 // or the native bridge with PALKIT_LOCAL_VOICE=native); an OpenAI-compatible speech endpoint when one is
 // configured, falling back to eSpeak when it fails.
 import type { ServiceDeps } from '../../app/context.js';
+import { phonemiserOf } from '../speech/phoneme-timing.js';
 import { localVoicePool } from './local-voice-pool.js';
 import { OpenAiSpeech } from './openai-speech.js';
 import type { Synthesizer } from './synthesizer.js';
@@ -13,8 +14,8 @@ export { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthes
 export function createSynthesizer(deps: Pick<ServiceDeps, 'config' | 'fetch' | 'log'>): Synthesizer {
   const local = localVoicePool(deps.config, deps.log);
   if (!deps.config.tts.baseUrl) return local;
-  const remote = new OpenAiSpeech(deps);
-  const withFallback = (fallback: Synthesizer): Synthesizer => ({
+  // The local voice phonemises the provider's sentences too, in the same room's lane, so its mouth follows the provider's audio.
+  const withFallback = (fallback: Synthesizer, remote = new OpenAiSpeech(deps, phonemiserOf(fallback))): Synthesizer => ({
     name: `${remote.name}+${local.name}`,
     async synthesize(text, voice, signal) {
       try {

@@ -27,7 +27,7 @@ export interface LiveConversation {
     definition: Record<string, unknown>;
   };
   /** The face's media (paths on this service for built-in faces) and, for a drawn face, its model. */
-  face: { videoUrl: string | null; imageUrl: string | null; model: string | null };
+  face: { videoUrl: string | null; imageUrl: string | null; model: string | null; /** A trained face's rig.json (faces/rig.ts). */ rigUrl?: string | null };
   /** Present when the PAL has the magic_canvas skill and its pipeline can use it (not echo). */
   canvas: CanvasSkill | null;
 }
@@ -47,7 +47,7 @@ export async function loadLiveConversation(db: Db, conversationId: string): Prom
   if (!row) return undefined;
   const faceId = row.face_id ?? row.default_face_id ?? null;
   const face = faceId
-    ? await db.selectFrom('faces').select(['thumbnail_video_url', 'thumbnail_image_url', 'face_model']).where('face_id', '=', faceId).executeTakeFirst()
+    ? await db.selectFrom('faces').select(['thumbnail_video_url', 'thumbnail_image_url', 'face_model', 'training_details']).where('face_id', '=', faceId).executeTakeFirst()
     : undefined;
   const pipelineMode = row.pipeline_mode === 'echo' ? 'echo' : 'full';
   const skill = row.pal_id
@@ -68,10 +68,16 @@ export async function loadLiveConversation(db: Db, conversationId: string): Prom
     startedAt: row.live_started_at,
     faceId,
     pal: { palId: row.pal_id, name: row.pal_name ?? 'PAL', pipelineMode, definition: isRecord(row.definition) ? row.definition : {} },
-    face: { videoUrl: face?.thumbnail_video_url ?? null, imageUrl: face?.thumbnail_image_url ?? null, model: face?.face_model ?? null },
+    face: { videoUrl: face?.thumbnail_video_url ?? null, imageUrl: face?.thumbnail_image_url ?? null, model: face?.face_model ?? null, rigUrl: rigUrlOf(face?.training_details) },
     // The skill has no effect on echo PALs.
     canvas: skill && pipelineMode !== 'echo' ? { components } : null,
   };
+}
+
+/** The rig a trained face's training left (see faces/training.ts), if any. */
+function rigUrlOf(details: unknown): string | null {
+  const rig = isRecord(details) ? details.rig : undefined;
+  return isRecord(rig) && typeof rig.url === 'string' ? rig.url : null;
 }
 
 export function isRecord(v: unknown): v is Record<string, unknown> {

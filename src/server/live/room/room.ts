@@ -10,6 +10,7 @@ import {
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import { visemeIndex } from '../../../protocol/visemes.js';
 import type { ServiceDeps } from '../../app/context.js';
+import type { ClockTimer } from '../../app/time.js';
 import type { LiveConversation } from './live-conversation.js';
 import { conversationLanguages } from '../agent/language.js';
 import { FRAME_INTERVAL_MS, perceives } from '../perception/perception.js';
@@ -65,7 +66,7 @@ export class Room {
   private readonly limits: RoomLimits;
   private readonly marks: RoomMarks;
   private pal: PalAgent | null = null;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ClockTimer | undefined;
   private closing: Promise<void> | null = null;
   /** The call's recording, when the conversation asked for one (started with the PAL). */
   private recording: Promise<LiveRecording | null> | null = null;
@@ -211,7 +212,7 @@ export class Room {
   }
 
   private async close(reason: string, end: boolean): Promise<void> {
-    clearTimeout(this.timer);
+    this.deps.clock.clearTimeout(this.timer);
     // The call is over now: what follows (the database, the PAL stopping) does not lengthen its recording.
     const closedAt = this.deps.clock.now().getTime();
     const inEffect = end ? await markConversationEnded(this.deps, this.conversationId, reason).catch(() => reason) : reason;
@@ -395,11 +396,11 @@ export class Room {
 
   /** (Re)arms the timer for the earliest deadline; the database holds the same marks for other instances. */
   private arm(): void {
-    clearTimeout(this.timer);
+    this.deps.clock.clearTimeout(this.timer);
     if (this.closing) return;
     const deadline = nextDeadline(this.marks, this.limits);
     const wait = deadline.at.getTime() - this.deps.clock.now().getTime();
-    this.timer = setTimeout(() => (wait > MAX_TIMER_MS ? this.arm() : void this.shutdown(deadline.reason)), Math.min(Math.max(0, wait), MAX_TIMER_MS));
+    this.timer = this.deps.clock.setTimeout(() => (wait > MAX_TIMER_MS ? this.arm() : void this.shutdown(deadline.reason)), Math.min(Math.max(0, wait), MAX_TIMER_MS));
     this.timer.unref();
   }
 }

@@ -1,10 +1,11 @@
 // WebSocket upgrades at /rooms/{conversation_id}: the first frame must be `join` with the
 // conversation's meeting_token (never in the URL); anything else is refused with a RoomCloseCode.
-import type { IncomingMessage, Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ClientFrame, RoomCloseCode, type ServerFrame } from '../../../protocol/room.js';
 import type { ServiceDeps } from '../../app/context.js';
+import { connectionGuardOf } from '../../app/http/connection-guard.js';
 import { verifyMeetingToken } from '../../resources/conversations/meeting-token.js';
 import { loadLiveConversation } from './live-conversation.js';
 import type { RoomHub } from './hub.js';
@@ -12,19 +13,30 @@ import { JoinBacklog } from './join-backlog.js';
 
 export const ROOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const ROOM_PATH = /^\/rooms\/([A-Za-z0-9_-]{1,64})\/?$/;
-const JOIN_TIMEOUT_MS = 10_000;
+export const JOIN_TIMEOUT_MS = 10_000;
 const MAX_FRAME_BYTES = 64 * 1024;
 
 export function attachRoomServer(server: Server, deps: ServiceDeps, hub: RoomHub): () => Promise<void> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  const guard = connectionGuardOf(server);
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const match = ROOM_PATH.exec(new URL(request.url ?? '/', 'http://room').pathname);
-    if (!match) return; // another area's upgrade
-    wss.handleUpgrade(request, socket, head, (ws) => {
+    // Rooms are the only upgrades: any other would be held open by nobody.
+    if (!match) return refuseUpgrade(socket, 404, { error: 'not_found: no WebSocket here' });
+    // An address may keep only so many upgrades waiting for their join; the rest are refused at once.
+    let ws: WebSocket | undefined;
+    const pending = guard?.admitUpgrade(upgradeAddress(request, deps.config.trustProxy), () => (ws ? ws.terminate() : socket.destroy()));
+    if (pending === null) {
+      return refuseUpgrade(socket, 429, { error: 'too_many_upgrades: this address has too many connections waiting to join' }, { 'Retry-After': String(JOIN_TIMEOUT_MS / 1000) });
+    }
+    socket.once('close', () => pending?.release());
+    wss.handleUpgrade(request, socket, head, (opened) => {
+      ws = opened;
       // ws reports protocol violations (oversize, invalid UTF-8, unmasked frames, unknown opcodes) as
       // 'error' and closes with the matching code (1009, 1007, 1002); without a listener it would throw.
-      ws.on('error', (error) => deps.log.info('room socket refused a frame', { conversation_id: match[1]!, error: error.message }));
-      awaitJoin(ws, match[1]!, deps, hub);
+      opened.on('error', (error) => deps.log.info('room socket refused a frame', { conversation_id: match[1]!, error: error.message }));
+      opened.once('message', () => pending?.release());
+      awaitJoin(opened, match[1]!, deps, hub);
     });
   };
   server.on('upgrade', onUpgrade);
@@ -41,8 +53,31 @@ function refuse(ws: WebSocket, code: number, errorCode: string, message: string)
   ws.close(code, errorCode);
 }
 
+/** Answers an upgrade that will not be taken with a plain HTTP response, and closes its connection. */
+function refuseUpgrade(socket: Duplex, status: 404 | 429, body: { error: string }, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, 'Connection: close', 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(text)}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  // Closed once the answer is handed to the system, and a client that does not read it is not waited for.
+  socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`, () => socket.destroy());
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+/** The upgrading client's address, as client-address.ts reads it for requests. */
+function upgradeAddress(request: IncomingMessage, trustProxy: boolean): string {
+  if (trustProxy) {
+    const hops = String(request.headers['x-forwarded-for'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (hops.length > 0) return hops[hops.length - 1]!;
+  }
+  return request.socket.remoteAddress ?? 'unknown';
+}
+
 function awaitJoin(ws: WebSocket, conversationId: string, deps: ServiceDeps, hub: RoomHub): void {
-  const timer = setTimeout(() => refuse(ws, RoomCloseCode.invalidToken, 'join_timeout', 'send a join frame with the meeting token first'), JOIN_TIMEOUT_MS);
+  // A socket that never joined is not waited for through a close handshake (ws waits up to 30 s for
+  // the client's close frame): it is told why, and its connection is ended.
+  const timer = setTimeout(() => {
+    refuse(ws, RoomCloseCode.invalidToken, 'join_timeout', 'send a join frame with the meeting token first');
+    ws.terminate();
+  }, JOIN_TIMEOUT_MS);
   // Frames that arrive while the join is checked are kept for the room, in order, up to a bound; the
   // room charges them to the participant's budget when it reads them.
   const backlog = new JoinBacklog();

@@ -21,6 +21,9 @@ export const START_REFUSAL_STATUS = {
   consent_required: 403,
   conferencing_unavailable: 502,
   pal_unavailable: 503,
+  too_many_starts: 429,
+  too_many_unjoined: 429,
+  service_unavailable: 503,
 } as const satisfies Record<StartErrorCode, number>;
 
 type Refusal = { [C in StartErrorCode]: (typeof START_REFUSAL_STATUS)[C] extends ApiError['status'] ? C : never }[StartErrorCode];

@@ -26,10 +26,16 @@ export const Limits = z
     participant_left_timeout: z.number().int().min(0).max(3600).nullable().optional().openapi({
       description: 'Seconds a conversation stays open after the visitor left (the End button, a closed tab) before it ends and sends its end callbacks; default 60',
     }),
+    start_rate_per_minute: z.number().min(0).max(100_000).nullable().optional().openapi({
+      description: 'Starts one client address may make per minute (with a small burst); absent: the service default (10, PALKIT_START_RATE_PER_MINUTE); null: no rate. Further starts answer 429 too_many_starts with Retry-After',
+    }),
+    max_unjoined_calls: z.number().int().min(0).max(1_000_000).nullable().optional().openapi({
+      description: 'Local conversations that may be started and not joined yet; absent: the service default (20, PALKIT_MAX_UNJOINED_CALLS); null: no cap. Further starts answer 429 too_many_unjoined with Retry-After',
+    }),
     captcha_enabled: z.boolean().optional().openapi({ description: 'Visitors must pass a Cloudflare Turnstile check before starting (needs PALKIT_TURNSTILE_SITE_KEY/SECRET)' }),
   })
   .strict()
-  .openapi('DeploymentLimits', { description: 'Call limits of a deployment; absent or null means unlimited' });
+  .openapi('DeploymentLimits', { description: 'Call limits of a deployment; absent or null means unlimited, except start_rate_per_minute and max_unjoined_calls, which have service defaults when absent' });
 export type Limits = z.infer<typeof Limits>;
 
 /** Known keys are typed (so the elements can rely on them); anything else is stored as given. */

@@ -1,5 +1,6 @@
 // POST /v2/deployments/{id}/start: the public path from a visitor's browser to a conversation. Each
-// check has its own stable error string and they run in a fixed order (the gate: captcha, then password); the limits are checked
+// check has its own stable error string and they run in a fixed order (the address's start rate, the gate:
+// captcha then password, the never-joined cap: front-door.ts); the limits are checked
 // under the deployment's row lock, in the same write as the conversation (start-write.ts).
 import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
@@ -11,6 +12,7 @@ import { resolvePalAndFace } from '../conversations/repository.js';
 import { namesOwnStoreId } from '../memory-stores/repository.js';
 import { clientAddress, clientKey } from './client-address.js';
 import { originMayStart } from './cors.js';
+import { checkStartRate, checkUnjoined, unjoinedCap } from './front-door.js';
 import { gatePassValid, passGate } from './gate.js';
 import { refuse } from './refusals.js';
 import { findDeployment, findStartableDeployment, type DeploymentRow, type StartableDeployment } from './repository.js';
@@ -62,11 +64,14 @@ async function writeConversation(c: Context<AppEnv>, found: StartableDeployment 
   const deps = c.get('deps');
   const { db, clock } = deps;
   const row = checkStartable(c, found);
+  const limits = row.limits as Limits;
+  const visitor = clientKey(c, clientAddress(c));
+  // The front door first, so that a flood of starts costs neither a captcha check nor a database read.
+  checkStartRate(c, row.deployment_id, limits, visitor);
   // The captcha, then the password, unless the visitor already passed them at the gate.
   if (!(body.gate_pass && gatePassValid(deps.secrets, row, body.gate_pass, clock.now()))) await passGate(c, row, body);
-  const limits = row.limits as Limits;
+  await checkUnjoined(db, row.deployment_id, unjoinedCap(limits, deps), clock.now());
   const customization = row.customization as z.infer<typeof Customization> | null;
-  const visitor = clientKey(c, clientAddress(c));
   const consent = consentFor(customization, body.accepted_terms);
 
   // Read before the write; refused only once the limits have passed (the documented order).

@@ -10,7 +10,7 @@ import type { Database } from '../../platform/db/schema.js';
 import { faceView, ownedFace, palsUsingFace, readableFace, type Naming } from './repository.js';
 import { registerBuiltInFaceImages } from './built-in.js';
 import { faceAliasRoutes, replicaRoutes } from './routes.js';
-import { FACE_TRAINING_ATTEMPTS, FACE_TRAINING_JOB, faceTrainingJob, TRAINING_STEPS } from './training.js';
+import { FACE_TRAINING_ATTEMPTS, FACE_TRAINING_JOB, faceMediaIds, faceTrainingJob, TRAINING_STEPS } from './training.js';
 
 type Routes = typeof replicaRoutes;
 type AnyBody = { replica_name?: string; face_name?: string; train_video_url?: string; callback_url?: string };
@@ -83,10 +83,7 @@ function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming
       const face = await ownedFace(trx, ownerId, faceId, 'update');
       const pals = await palsUsingFace(trx, ownerId, faceId);
       if (pals.length > 0) throw conflict(`face ${faceId} is the default face of PAL ${pals.join(', ')}; change or delete ${pals.length > 1 ? 'those PALs' : 'that PAL'} first`);
-      for (const url of [face.thumbnail_video_url, face.thumbnail_image_url]) {
-        const id = url?.match(/\/media\/([A-Za-z0-9.]+)$/)?.[1];
-        if (id) await trx.deleteFrom('media').where('media_id', '=', id).execute();
-      }
+      for (const id of faceMediaIds(face)) await trx.deleteFrom('media').where('media_id', '=', id).execute();
       await trx.deleteFrom('faces').where('face_id', '=', faceId).execute();
     });
     return c.json({ deleted: true as const }, 200);

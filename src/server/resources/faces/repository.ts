@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/database.js';
 import { notFound } from '../../app/http/errors.js';
 import { isoMillis } from '../../app/time.js';
 import { faceMediaUrl } from './media-url.js';
+import type { RigSummary } from './rig/train.js';
 
 export type Naming = 'replica' | 'face';
 
@@ -25,6 +26,18 @@ export async function ownedFace(db: Db, ownerId: number, faceId: string, lock?: 
 
 type Row = Awaited<ReturnType<typeof ownedFace>>;
 
+/** A trained face's rig, as its verbose read shows it: where it is, its size, which mouths are real. */
+function rigView(details: unknown, publicUrl: string) {
+  const rig = (details as { rig?: RigSummary } | null)?.rig;
+  if (!rig) return {};
+  return {
+    face_rig_url: faceMediaUrl(publicUrl, rig.url),
+    face_rig_bytes: rig.bytes,
+    visemes_from_footage: rig.footage,
+    visemes_warped: rig.warped,
+  };
+}
+
 export function faceView(row: Row, naming: Naming, verbose: boolean, publicUrl: string) {
   const rest = {
     // String fields of the spec's shape are omitted until they exist (never null).
@@ -36,7 +49,7 @@ export function faceView(row: Row, naming: Naming, verbose: boolean, publicUrl: 
     ...(row.model_name ? { model_name: row.model_name } : {}),
     created_at: isoMillis(row.created_at),
     updated_at: isoMillis(row.updated_at),
-    ...(verbose ? { replica_type: row.face_type } : {}),
+    ...(verbose ? { replica_type: row.face_type, ...rigView(row.training_details, publicUrl) } : {}),
   };
   return naming === 'replica'
     ? { replica_id: row.face_id, replica_name: row.face_name, ...rest }

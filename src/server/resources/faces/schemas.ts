@@ -18,13 +18,17 @@ const Name = z.string().trim().min(1, 'must not be empty').max(200);
 const common = {
   thumbnail_video_url: z.string().optional().openapi({ description: 'The training video as uploaded, served by the service; omitted until it is stored' }),
   thumbnail_image_url: z.string().optional().openapi({ description: 'One frame of the training video (JPEG); omitted until extracted' }),
-  training_progress: z.string().openapi({ example: '2/4', description: '<done>/<total> training steps' }),
+  training_progress: z.string().openapi({ example: '2/6', description: '<done>/<total> training steps: download, probe, thumbnail, find the face, build the rig, finish' }),
   status: z.enum(['training', 'completed', 'error']),
   error_message: z.string().nullable(),
   model_name: z.string().optional().openapi({ description: 'Model the face was trained on; omitted until training completes' }),
   created_at: z.string().openapi({ example: '2026-11-21T05:30:00.123Z' }),
   updated_at: z.string().openapi({ example: '2026-11-21T05:30:00.123Z' }),
   replica_type: z.enum(['user', 'system']).optional().openapi({ description: 'Only with verbose=true' }),
+  face_rig_url: z.string().optional().openapi({ description: 'Only with verbose=true, once trained: the face\'s rig (rig.json, with its idle-loop and mouth sheets beside it), served immutable. The elements and the video renderer draw the face from it.' }),
+  face_rig_bytes: z.number().int().optional().openapi({ description: 'Only with verbose=true, once trained: the rig\'s size in bytes, all files' }),
+  visemes_from_footage: z.array(z.string()).optional().openapi({ description: 'Only with verbose=true, once trained: visemes whose mouth image was taken from the training clip\'s own frames' }),
+  visemes_warped: z.array(z.string()).optional().openapi({ description: 'Only with verbose=true, once trained: visemes the clip did not show (all but rest, for a photo), made by warping the resting mouth' }),
 };
 
 export const Replica = z.object({ replica_id: z.string(), replica_name: z.string(), ...common }).openapi('Replica');
@@ -33,7 +37,7 @@ export const Face = z.object({ face_id: z.string(), face_name: z.string(), ...co
 export const CreateReplica = z
   .object({
     replica_name: Name.optional().openapi({ description: 'Defaults to "Untitled face"' }),
-    train_video_url: HttpUrl.openapi({ description: 'MP4, MOV, WebM or Matroska video, at most 100 MB' }),
+    train_video_url: HttpUrl.openapi({ description: 'MP4, MOV, WebM or Matroska video (5–20 s of one person facing the camera, a few seconds of it still with the mouth at rest, the rest speaking), or a JPEG, PNG or WebP photo of one face; at most 100 MB. Only the first 30 s are used.' }),
     callback_url: HttpUrl.optional().openapi({ description: 'Receives the training callbacks (ready, error)' }),
   })
   .strict()

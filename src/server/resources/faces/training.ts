@@ -1,6 +1,8 @@
-// The local face trainer, a resumable background job. It prepares what the service needs to show a
-// face (no neural model is trained on this machine): 1 download and check the video and keep it as
-// the thumbnail video, 2 probe it, 3 extract a thumbnail frame, 4 finish. Each step commits its result
+// The local face trainer, a resumable background job. It learns the face from a clip or a photo:
+// 1 download and check it (a video is kept as the thumbnail video, a photo as the thumbnail image),
+// 2 probe it, 3 extract a thumbnail frame, 4 find the face (landmarks on sampled frames; a clip nobody
+// can animate ends here with a message that says what to record instead), 5 build the rig (idle loop,
+// mouth poses, a mouth per viseme: see rig/), 6 finish. Each step commits its result
 // and `training_progress` together, so a run interrupted at any point resumes after the last committed
 // step; the final status and the training callbacks are committed in one transaction, so a re-run
 // after a crash never sends them twice.
@@ -11,15 +13,18 @@ import { OutboundBlockedError, OutboundTooLargeError } from '../../platform/net/
 import { storeMedia } from '../media/store.js';
 import { locateFfmpeg } from '../../platform/media/ffmpeg.js';
 import { extractFrame, probeVideo, ToolMissing, VideoUnreadable, withVideoFile } from './media-tools.js';
-import { sniffVideoContainer, type VideoContainer } from './video-check.js';
+import { isStill, sniffImage, sniffVideoContainer, type VideoContainer } from './video-check.js';
 import { scrubText } from '../../app/log.js';
+import { FaceProblem, type Analysis } from './rig/analysis.js';
+import { DecodeFailed } from './rig/decode.js';
+import { analyseFace, makeRig, type RigSummary } from './rig/train.js';
 
 export const FACE_TRAINING_JOB = 'face.train';
-export const TRAINING_STEPS = 4;
+export const TRAINING_STEPS = 6;
 export const FACE_VIDEO_MAX_BYTES = 100 * 1024 * 1024;
 /** Smaller than any real video: a header alone, an error page or a truncated upload. */
 export const FACE_VIDEO_MIN_BYTES = 1024;
-export const FACE_MODEL_NAME = 'palkit-local-1';
+export const FACE_MODEL_NAME = 'palkit-rig-1';
 export const FACE_TRAINING_ATTEMPTS = 4;
 
 /** A failure that retrying cannot fix: training ends with `error` and this message. */
@@ -27,7 +32,17 @@ class TrainingFailure extends Error {}
 /** The face was deleted or finished meanwhile: stop quietly. */
 class FaceGone extends Error {}
 
-type Details = { container?: VideoContainer; bytes?: number; video_media_id?: string; probe?: unknown; probe_skipped?: string; thumbnail_skipped?: string };
+type Details = {
+  container?: VideoContainer; bytes?: number; video_media_id?: string; probe?: unknown; probe_skipped?: string; thumbnail_skipped?: string;
+  analysis?: Analysis; rig?: RigSummary;
+};
+
+/** Media a face owns: its thumbnails and its rig's files. */
+export function faceMediaIds(face: { thumbnail_video_url: string | null; thumbnail_image_url: string | null; training_details: unknown }): string[] {
+  const ids = [face.thumbnail_video_url, face.thumbnail_image_url].map((url) => url?.match(/\/media\/([A-Za-z0-9.]+)$/)?.[1]);
+  const rig = (face.training_details as Details | null)?.rig;
+  return [...ids.filter((id): id is string => !!id), ...(rig?.media_ids ?? [])];
+}
 
 const progressDone = (progress: string) => Number(progress.split('/')[0]) || 0;
 
@@ -37,6 +52,17 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('stopping'))), { once: true });
   });
+}
+
+/** Runs a learning step; a face that cannot be learned, or a file ffmpeg cannot decode, fails training for good. */
+async function learning<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof FaceProblem) throw new TrainingFailure(error.message);
+    if (error instanceof DecodeFailed) throw new TrainingFailure(`the training video is not usable: ${error.message}`);
+    throw error;
+  }
 }
 
 export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string }> {
@@ -52,7 +78,18 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
     });
   }
 
-  async function download(url: string, signal: AbortSignal): Promise<{ bytes: Uint8Array; container: VideoContainer }> {
+  /** A clip sent to POST /v2/uploads by the face's owner, read from the media store, not over the network. */
+  async function uploaded(url: string, ownerId: number): Promise<Uint8Array | null> {
+    const prefix = `${config.publicUrl}/media/`;
+    if (!url.startsWith(prefix)) return null;
+    const row = await db.selectFrom('media').select('bytes').where('media_id', '=', url.slice(prefix.length)).where('owner_id', '=', ownerId).executeTakeFirst();
+    if (!row) throw new TrainingFailure('train_video_url names an upload of this service that does not exist (or is not yours)');
+    return new Uint8Array(row.bytes);
+  }
+
+  async function download(url: string, ownerId: number, signal: AbortSignal): Promise<{ bytes: Uint8Array; container: VideoContainer }> {
+    const own = await uploaded(url, ownerId);
+    if (own) return checked(own);
     let response: Response;
     try {
       response = await deps.fetch(url, { maxBytes: FACE_VIDEO_MAX_BYTES, timeoutMs: 120_000, signal });
@@ -73,10 +110,14 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
       if (error instanceof OutboundTooLargeError || (error as { cause?: unknown }).cause instanceof OutboundTooLargeError) throw new TrainingFailure('the training video is larger than 100 MB');
       throw error;
     }
+    return checked(bytes);
+  }
+
+  function checked(bytes: Uint8Array): { bytes: Uint8Array; container: VideoContainer } {
     if (bytes.length === 0) throw new TrainingFailure('the training video is empty');
     if (bytes.length < FACE_VIDEO_MIN_BYTES) throw new TrainingFailure(`the training video is too small (${bytes.length} bytes) to be a video`);
-    const container = sniffVideoContainer(bytes);
-    if (!container) throw new TrainingFailure('train_video_url is not a video: expected an MP4, MOV, WebM or Matroska file');
+    const container = sniffVideoContainer(bytes) ?? sniffImage(bytes);
+    if (!container) throw new TrainingFailure('train_video_url is not a video or a photo: expected an MP4, MOV, WebM or Matroska video, or a JPEG, PNG or WebP photo');
     return { bytes, container };
   }
 
@@ -106,10 +147,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
       }
       if (outcome.status === 'error') {
         // A failed face keeps no media: nothing will show it.
-        for (const url of [face.thumbnail_video_url, face.thumbnail_image_url]) {
-          const id = url?.match(/\/media\/([A-Za-z0-9.]+)$/)?.[1];
-          if (id) await trx.deleteFrom('media').where('media_id', '=', id).execute();
-        }
+        for (const id of faceMediaIds(face)) await trx.deleteFrom('media').where('media_id', '=', id).execute();
       }
       await trx
         .updateTable('faces')
@@ -135,11 +173,11 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
     try {
       let details: Details = { ...(face.training_details ?? {}) };
       if (progressDone(face.training_progress) < 1) {
-        const { bytes, container } = await download(face.train_video_url ?? '', signal);
+        const { bytes, container } = await download(face.train_video_url ?? '', face.owner_id, signal);
         await commitStep(faceId, 1, async (trx) => {
           const { mediaId, url } = await storeMedia(trx, config.publicUrl, { ownerId: face!.owner_id, contentType: container.contentType, bytes, extension: container.extension });
           details = { container, bytes: bytes.length, video_media_id: mediaId };
-          return { thumbnail_video_url: url, training_details: JSON.stringify(details) };
+          return { [isStill(container) ? 'thumbnail_image_url' : 'thumbnail_video_url']: url, training_details: JSON.stringify(details) };
         });
         await sleep(config.faceTrainingStepMs, signal);
         face = (await load()) ?? face;
@@ -155,6 +193,11 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
         }
         await commitStep(faceId, 2, async () => ({ training_details: JSON.stringify(details) }));
         await sleep(config.faceTrainingStepMs, signal);
+        face = (await load()) ?? face;
+      }
+      if (progressDone(face.training_progress) < 3 && isStill(details.container)) {
+        // A photo is its own thumbnail.
+        await commitStep(faceId, 3, async () => ({}));
         face = (await load()) ?? face;
       }
       if (progressDone(face.training_progress) < 3) {
@@ -176,6 +219,47 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
           return { thumbnail_image_url: url, training_details: JSON.stringify(details) };
         });
         await sleep(config.faceTrainingStepMs, signal);
+        face = (await load()) ?? face;
+      }
+      const ffmpeg = locateFfmpeg(config.ffmpeg);
+      const extension = details.container?.extension ?? 'mp4';
+      if (progressDone(face.training_progress) < 4) {
+        if ('missing' in ffmpeg) throw new TrainingFailure(`faces cannot be trained on this server: ffmpeg is not installed (${ffmpeg.missing})`);
+        const facts = details.probe as { width?: number; height?: number } | undefined;
+        const sourceSide = Math.max(facts?.width ?? 0, facts?.height ?? 0);
+        const bytes = await videoBytes(details);
+        const analysis = await learning(() => withVideoFile(bytes, extension, (path) => analyseFace(ffmpeg.path, path, { still: isStill(details.container), ...(sourceSide ? { sourceSide } : {}) })));
+        details = { ...details, analysis };
+        await commitStep(faceId, 4, async () => ({ training_details: JSON.stringify(details) }));
+        face = (await load()) ?? face;
+      }
+      if (progressDone(face.training_progress) < 5) {
+        if ('missing' in ffmpeg) throw new TrainingFailure(`faces cannot be trained on this server: ffmpeg is not installed (${ffmpeg.missing})`);
+        const analysis = details.analysis;
+        if (!analysis) throw new TrainingFailure('the face analysis is missing: train the face again');
+        const bytes = await videoBytes(details);
+        const files = await learning(() => withVideoFile(bytes, extension, (path) => makeRig(ffmpeg.path, path, analysis)));
+        await commitStep(faceId, 5, async (trx) => {
+          const store = (contentType: string, bytes: Uint8Array, ext: string) => storeMedia(trx, config.publicUrl, { ownerId: face!.owner_id, contentType, bytes, extension: ext });
+          const idle = await store('image/jpeg', files.idle, 'jpg');
+          const mouths = await store('image/webp', files.mouths, 'webp');
+          // Every file under a fresh unguessable id beside the others in /media/: the rig names its sheets
+          // relative to itself, and all are immutable (a retrained face gets new ids).
+          const rig = { ...files.rig, idle: { ...files.rig.idle, url: idle.mediaId }, mouths: { ...files.rig.mouths, sheet: { ...files.rig.mouths.sheet, url: mouths.mediaId } } };
+          const json = new TextEncoder().encode(JSON.stringify(rig));
+          const stored = await store('application/json', json, 'json');
+          const summary: RigSummary = {
+            url: stored.url,
+            media_ids: [idle.mediaId, mouths.mediaId, stored.mediaId],
+            bytes: files.idle.length + files.mouths.length + json.length,
+            idle_frames: files.rig.idle.count,
+            footage: files.footage,
+            warped: files.warped,
+          };
+          // The per-frame analysis has served its purpose; the rig's summary replaces it.
+          details = { ...details, analysis: undefined, rig: summary };
+          return { training_details: JSON.stringify(details) };
+        });
       }
       await finish(faceId, { status: 'completed' });
     } catch (error) {

@@ -11,6 +11,11 @@ import { RenderError, rendererFor, type MediaInput, type RenderedSpeech } from '
 import { wavDurationSeconds } from '../../platform/audio/wav.js';
 import { progress, videoCallbackBody, VIDEO_STEPS, type VideoRow } from './repository.js';
 import { scrubText } from '../../app/log.js';
+import { locateFfmpeg } from '../../platform/media/ffmpeg.js';
+import { FaceRig } from '../../../protocol/faces/rig.js';
+import type { RigSummary } from '../faces/rig/train.js';
+import { localSpeechVisemes } from './render/local-speech.js';
+import { renderRigVideo } from './render/rig-video.js';
 
 export const VIDEO_JOB = 'video.generate';
 /** Voice of generated videos (faces carry no voice of their own yet). */
@@ -66,9 +71,36 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<{ video_id: st
   const store = (trx: Db, row: VideoRow, contentType: string, extension: string, bytes: Uint8Array) =>
     storeMedia(trx, config.publicUrl, { ownerId: row.owner_id, contentType, extension, bytes }).then((m) => m.url);
 
-  async function faceMedia(row: VideoRow): Promise<MediaInput> {
-    const face = await db.selectFrom('faces').select(['thumbnail_image_url', 'thumbnail_video_url', 'train_video_url']).where('face_id', '=', row.face_id).executeTakeFirst();
+  /** A trained face speaks the script: its rig drawn frame by frame, lips on the voice's visemes. */
+  async function speakingFace(row: VideoRow, rig: RigSummary, speech: RenderedSpeech, signal: AbortSignal): Promise<MediaInput> {
+    const ffmpeg = locateFfmpeg(config.ffmpeg);
+    if ('missing' in ffmpeg) throw new RenderError(`ffmpeg is not installed: ${ffmpeg.missing}`);
+    const files = await db.selectFrom('media').select(['media_id', 'bytes']).where('media_id', 'in', rig.media_ids).execute();
+    const bytesOf = (id: string) => {
+      const file = files.find((f) => f.media_id === id);
+      if (!file) throw new RenderError(`face ${row.face_id}'s rig is missing a file: train the face again`);
+      return new Uint8Array(file.bytes);
+    };
+    const rigId = rig.url.slice(rig.url.lastIndexOf('/') + 1);
+    const parsed = FaceRig.parse(JSON.parse(new TextDecoder().decode(bytesOf(rigId))));
+    // The cues come from the local voice reading the script again; scaled to the speech as stored.
+    const { cues, durationMs } = await localSpeechVisemes(config, row.script, VIDEO_VOICE, signal);
+    const scale = durationMs > 0 && speech.durationSeconds > 0 ? (speech.durationSeconds * 1000) / durationMs : 1;
+    const mp4 = await renderRigVideo(ffmpeg.path, {
+      rig: parsed,
+      idle: bytesOf(parsed.idle.url),
+      mouths: bytesOf(parsed.mouths.sheet.url),
+      cues: cues.map((c) => ({ atMs: c.atMs * scale, viseme: c.viseme })),
+      durationSeconds: Math.max(0.2, speech.durationSeconds),
+    }, signal);
+    return { bytes: mp4, kind: 'video' };
+  }
+
+  async function faceMedia(row: VideoRow, speech: RenderedSpeech, signal: AbortSignal): Promise<MediaInput> {
+    const face = await db.selectFrom('faces').select(['thumbnail_image_url', 'thumbnail_video_url', 'train_video_url', 'training_details']).where('face_id', '=', row.face_id).executeTakeFirst();
     if (!face) throw new RenderError(`face ${row.face_id} no longer exists`);
+    const rig = (face.training_details as { rig?: RigSummary } | null)?.rig;
+    if (rig) return speakingFace(row, rig, speech, signal);
     const source = face.thumbnail_image_url ?? face.thumbnail_video_url ?? face.train_video_url;
     if (!source) throw new RenderError(`face ${row.face_id} has no image or video to render`);
     const loaded = await loadMedia(deps, source, 'face media');
@@ -104,7 +136,7 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<{ video_id: st
         const background: MediaInput | undefined = row.background_media_url
           ? { bytes: (await loadMedia(deps, row.background_media_url, 'background')).bytes, kind: row.background_kind ?? 'image' }
           : undefined;
-        const video = await renderer.renderVideo({ face: await faceMedia(row), speech, ...(background ? { background } : {}) }, { signal });
+        const video = await renderer.renderVideo({ face: await faceMedia(row, speech, signal), speech, ...(background ? { background } : {}) }, { signal });
         row = await commitStep(row, 3, 'Publishing the video', async (trx) => ({
           video_media_url: await store(trx, row!, 'video/mp4', 'mp4', video.mp4),
           still_media_url: await store(trx, row!, 'image/jpeg', 'jpg', video.still),

@@ -43,7 +43,7 @@ export const Video = z
 
 export const CreateVideo = z
   .object({
-    face_id: z.string().min(1).max(64).optional().openapi({ description: 'The face that speaks (required unless replica_id is given)' }),
+    face_id: z.string().min(1).max(64).optional().openapi({ description: 'The face that speaks (required unless replica_id is given). A face trained by the service speaks with its own lips: its rig is drawn frame by frame, the mouth following the voice, with an "AI" mark in the top-right corner; other faces show their image or footage under the speech.' }),
     replica_id: z.string().min(1).max(64).optional().openapi({ description: 'Older name of face_id' }),
     script: Script.openapi({ description: 'What the face says, 1 to 5000 characters' }),
     video_name: z.string().trim().min(1).max(200).optional().openapi({ description: 'Defaults to the start of the script' }),

@@ -16,6 +16,7 @@ import { signRunnerToken } from './conversation-token.js';
 import type { RunnerHandoff } from './routes.js';
 import { fieldHoldsSecret } from '../../pals/secret-names.js';
 import { looksLikeCredential } from '../../../app/log.js';
+import { faceMediaUrl } from '../../faces/media-url.js';
 
 export const RUNNER_TIMEOUT_MS = 6_000;
 /** Why a refused handoff ends the conversation: the room is fine, starting the PAL failed. */
@@ -65,6 +66,8 @@ export function runnerBody(deps: ServiceDeps, conv: LiveConversation, room: { ur
       languages,
       layers: publicLayers(d.layers),
       face_id: conv.faceId,
+      // Absolute, like the room's face_rig_url, since the bot fetches it from elsewhere.
+      face_rig_url: conv.face.rigUrl ? faceMediaUrl(deps.config.publicUrl, conv.face.rigUrl) : null,
     },
     conversational_context: conv.conversationalContext,
     custom_greeting: conv.customGreeting,

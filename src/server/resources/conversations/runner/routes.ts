@@ -55,6 +55,10 @@ export const RunnerHandoff = z
       languages: z.array(z.string()),
       layers: z.record(z.string(), z.unknown()).openapi({ description: "The PAL's layers with every secret field (api_key, tokens, passwords) removed" }),
       face_id: z.string().nullable(),
+      face_rig_url: z.string().nullable().openapi({
+        example: 'https://palkit.example/media/m1a2b3c4.json',
+        description: "A trained face's rig (rig.json, its idle loop and mouth sheets beside it; absolute, under PALKIT_PUBLIC_URL, served immutable) so the bot can show the same face the elements draw; null for the built-in face (Ada) and faces without a rig",
+      }),
     }),
     conversational_context: z.string().nullable(),
     custom_greeting: z.string().nullable(),

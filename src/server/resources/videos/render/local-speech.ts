@@ -11,6 +11,7 @@ import { chunksOf } from '../../../live/speech/sentences.js';
 import { encodeWav } from '../../../platform/audio/wav.js';
 import { joinSamples } from '../../../live/engines/pcm.js';
 import { RenderError } from './contract.js';
+import type { Viseme } from '../../../../protocol/visemes.js';
 
 /** The script in eSpeak's voice `voice` (en-us, de, en+f3…) as 16-bit mono WAV. */
 export async function localSpeechWav(config: Config, text: string, voice: string, signal?: AbortSignal): Promise<Uint8Array> {
@@ -33,4 +34,28 @@ export async function localSpeechWav(config: Config, text: string, voice: string
     if (error instanceof SynthesisError && error.code === 'unsupported_language') throw new RenderError(`voice "${voice}" is not a voice of the local synthesiser (eSpeak NG)`);
     throw error;
   }
+}
+
+/**
+ * When the local voice's mouth shapes fall in the script read aloud (ms from the start), and how long it
+ * speaks: a trained face's lips follow them in a generated video.
+ */
+export async function localSpeechVisemes(config: Config, text: string, voice: string, signal?: AbortSignal): Promise<{ cues: Array<{ atMs: number; viseme: Viseme }>; durationMs: number }> {
+  const cues: Array<{ atMs: number; viseme: Viseme }> = [];
+  const pool = localVoicePool(config, createLogger(config.log));
+  const lane = `visemes-${randomUUID()}`;
+  const cancel = signal ?? new AbortController().signal;
+  let durationMs = 0;
+  // Said in the same chunks as the audio, so each chunk's cues are offset by the chunks before it.
+  for (const chunk of chunksOf(text)) {
+    const stream = await pool.synthesizeAs(lane, chunk, voice, cancel);
+    let samples = 0;
+    for await (const event of stream.events) {
+      if (event.type === 'audio') samples += event.samples.length;
+      else if (event.type === 'viseme') cues.push({ atMs: durationMs + event.atMs, viseme: event.viseme });
+    }
+    durationMs += (samples / stream.sampleRate) * 1000;
+    if (signal?.aborted) throw signal.reason;
+  }
+  return { cues: cues.sort((a, b) => a.atMs - b.atMs), durationMs };
 }

@@ -1,0 +1,45 @@
+// `npm test` (gate, then the real-time tier) and `npm run test:quick` (the gate alone): each step's and each
+// tier's time printed at the end. The gate fails fast: the first red step ends the run, since the real-time
+// tier's answers mean little on a tree whose logic is broken.
+//   gate:      typecheck, lint, the server suite (PGlite, then PostgreSQL when PALKIT_TEST_DATABASE_URL is
+//              set), the browser suite in every engine — logic on a clock the tests control;
+//   real-time: scripts/test-realtime.mjs — one file at a time, one retry, figures printed.
+import { spawnSync } from 'node:child_process';
+
+const which = process.argv[2] ?? 'all';
+const tiers = {
+  gate: [
+    ['typecheck', 'npm', ['run', 'typecheck']],
+    ['lint', 'npm', ['run', 'lint']],
+    ['server suite', process.execPath, ['scripts/test-server.mjs']],
+    ['browser suite', process.execPath, ['scripts/test-browser.mjs']],
+  ],
+  realtime: [['real-time tier', process.execPath, ['scripts/test-realtime.mjs']]],
+};
+const chosen = which === 'all' ? ['gate', 'realtime'] : [which];
+if (!chosen.every((t) => t in tiers)) {
+  console.error(`test-tiers: unknown tier ${which} (gate, realtime or all)`);
+  process.exit(2);
+}
+
+const lines = [];
+let ok = true;
+for (const tier of chosen) {
+  const tierStarted = Date.now();
+  for (const [name, command, args] of tiers[tier]) {
+    const started = Date.now();
+    console.log(`\n##### ${tier}: ${name} #####`);
+    ok = spawnSync(command, args, { stdio: 'inherit' }).status === 0;
+    lines.push(`  ${tier.padEnd(8)} ${name.padEnd(15)} ${minutes(started)}${ok ? '' : '  FAILED'}`);
+    if (!ok) break;
+  }
+  lines.push(`  ${tier.padEnd(8)} ${'(tier)'.padEnd(15)} ${minutes(tierStarted)}${ok ? '' : '  FAILED'}`);
+  if (!ok) break;
+}
+console.log(`\ntest tiers (node ${process.version}):\n${lines.join('\n')}`);
+process.exit(ok ? 0 : 1);
+
+function minutes(from) {
+  const s = Math.round((Date.now() - from) / 1000);
+  return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+}

@@ -1,0 +1,27 @@
+// Route definition of POST /v2/uploads: a clip or photo sent as the raw body, kept as media.
+import { z } from '@hono/zod-openapi';
+import { errors, json, keyedRoute } from '../../app/http/openapi.js';
+import { limitUploadSize, UPLOAD_CONTENT_TYPES } from './limit.js';
+
+export const Upload = z
+  .object({
+    upload_id: z.string().openapi({ example: 'mdq8x0c2kd93jd0sk2aa7p1z3v.webm' }),
+    url: z.string().openapi({ description: 'Pass it as `train_video_url` to POST /v2/faces; the service reads it internally.', example: 'https://pal.example.com/media/mdq8x0c2kd93jd0sk2aa7p1z3v.webm' }),
+    content_type: z.enum(UPLOAD_CONTENT_TYPES),
+    bytes: z.number().int(),
+  })
+  .openapi('Upload');
+
+const binary = z.string().openapi({ type: 'string', format: 'binary' });
+
+export const uploadRoute = keyedRoute({
+  method: 'post',
+  path: '/v2/uploads',
+  tags: ['Uploads'],
+  summary: 'Upload a training clip or photo (the raw body, at most 50 MB) to pass as train_video_url',
+  middleware: [limitUploadSize],
+  request: {
+    body: { required: true, content: Object.fromEntries(UPLOAD_CONTENT_TYPES.map((t) => [t, { schema: binary }])) },
+  },
+  responses: { 200: json(Upload, 'Stored'), ...errors(400, 413) },
+});

@@ -1,0 +1,142 @@
+// A trained face speaking, drawn on the server: each frame is the rig's idle frame (looping) with the
+// mouth of the viseme heard at that moment placed by the frame's pose, blended into the next viseme as it
+// comes, and an "AI" mark in the top-right corner. Frames are drawn with @napi-rs/canvas and piped to
+// ffmpeg as raw RGBA; the result is a silent MP4 exactly as long as the speech, which the renderer then
+// puts the speech under (as it does any face video).
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCanvas, loadImage, type Image, type SKRSContext2D } from '@napi-rs/canvas';
+import type { FaceRig, Sheet } from '../../../../protocol/faces/rig.js';
+import type { Viseme } from '../../../../protocol/visemes.js';
+import { RenderError } from './contract.js';
+
+export const RIG_VIDEO_FPS = 25;
+/** A viseme eases into the next over this long before the next begins (no popping). */
+const BLEND_MS = 60;
+
+export interface VisemeCue { atMs: number; viseme: Viseme }
+
+/** The viseme shown at `ms`, the next one and how far the blend into it has come (0…1). */
+export function mouthAt(cues: VisemeCue[], ms: number): { viseme: Viseme; next: Viseme; blend: number } {
+  let i = -1;
+  while (i + 1 < cues.length && cues[i + 1]!.atMs <= ms) i++;
+  const viseme = i >= 0 ? cues[i]!.viseme : 'rest';
+  const upcoming = cues[i + 1];
+  if (!upcoming || upcoming.atMs - ms > BLEND_MS) return { viseme, next: viseme, blend: 0 };
+  return { viseme, next: upcoming.viseme, blend: 1 - (upcoming.atMs - ms) / BLEND_MS };
+}
+
+function cell(sheet: Sheet, index: number): [number, number] {
+  return [(index % sheet.columns) * sheet.cellWidth, Math.floor(index / sheet.columns) * sheet.cellHeight];
+}
+
+/** The "AI" disclosure, drawn as strokes (no font needed) on a dark rounded badge. */
+function drawAiMark(ctx: SKRSContext2D, width: number): void {
+  const h = Math.round(width * 0.07);
+  const w = Math.round(h * 1.5);
+  const x = width - w - Math.round(h * 0.4);
+  const y = Math.round(h * 0.4);
+  ctx.save();
+  ctx.fillStyle = 'rgba(0, 0, 0, 0.6)';
+  ctx.beginPath();
+  ctx.roundRect(x, y, w, h, h * 0.25);
+  ctx.fill();
+  ctx.strokeStyle = '#fff';
+  ctx.lineWidth = Math.max(2, h * 0.12);
+  ctx.lineCap = 'round';
+  ctx.lineJoin = 'round';
+  const top = y + h * 0.22;
+  const bottom = y + h * 0.78;
+  const ax = x + w * 0.38;
+  ctx.beginPath();
+  ctx.moveTo(ax - h * 0.26, bottom);
+  ctx.lineTo(ax, top);
+  ctx.lineTo(ax + h * 0.26, bottom);
+  ctx.moveTo(ax - h * 0.15, y + h * 0.6);
+  ctx.lineTo(ax + h * 0.15, y + h * 0.6);
+  ctx.moveTo(x + w * 0.72, top);
+  ctx.lineTo(x + w * 0.72, bottom);
+  ctx.stroke();
+  ctx.restore();
+}
+
+export interface RigVideoInput {
+  rig: FaceRig;
+  idle: Uint8Array;
+  mouths: Uint8Array;
+  cues: VisemeCue[];
+  durationSeconds: number;
+}
+
+/** Draws frame `n` of the speaking face onto `ctx`. */
+export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, images: { idle: Image; mouths: Image }, n: number): void {
+  const { rig } = input;
+  const ms = (n * 1000) / RIG_VIDEO_FPS;
+  const i = Math.floor((ms / 1000) * rig.fps) % rig.idle.count;
+  const [ix, iy] = cell(rig.idle, i);
+  ctx.globalAlpha = 1;
+  ctx.drawImage(images.idle, ix, iy, rig.idle.cellWidth, rig.idle.cellHeight, 0, 0, rig.width, rig.height);
+  const pose = rig.poses[i]!;
+  const { viseme, next, blend } = mouthAt(input.cues, ms);
+  const sheet = rig.mouths.sheet;
+  const drawMouth = (v: Viseme, alpha: number) => {
+    // At rest the idle frame's own mouth shows.
+    if (v === 'rest' || alpha <= 0) return;
+    const [mx, my] = cell(sheet, rig.visemes[v].cell);
+    ctx.save();
+    ctx.globalAlpha = alpha;
+    ctx.translate(pose.x, pose.y);
+    ctx.rotate(pose.angle);
+    const k = pose.width / rig.mouths.mouthWidth;
+    ctx.scale(k, k);
+    ctx.drawImage(images.mouths, mx, my, sheet.cellWidth, sheet.cellHeight, -sheet.cellWidth / 2, -sheet.cellHeight / 2, sheet.cellWidth, sheet.cellHeight);
+    ctx.restore();
+  };
+  if (next === viseme) drawMouth(viseme, 1);
+  else if (next === 'rest') drawMouth(viseme, 1 - blend);
+  else if (viseme === 'rest') drawMouth(next, blend);
+  else {
+    drawMouth(viseme, 1);
+    drawMouth(next, blend);
+  }
+  ctx.globalAlpha = 1;
+  drawAiMark(ctx, rig.width);
+}
+
+/** The speaking face as a silent H.264 MP4 (`ffmpeg`: the binary's path). */
+export async function renderRigVideo(ffmpeg: string, input: RigVideoInput, signal?: AbortSignal): Promise<Uint8Array> {
+  const { rig } = input;
+  const images = { idle: await loadImage(Buffer.from(input.idle)), mouths: await loadImage(Buffer.from(input.mouths)) };
+  const canvas = createCanvas(rig.width, rig.height);
+  const ctx = canvas.getContext('2d');
+  const frames = Math.max(1, Math.ceil(input.durationSeconds * RIG_VIDEO_FPS));
+  const dir = await mkdtemp(join(tmpdir(), 'palkit-rig-video-'));
+  try {
+    const out = join(dir, 'face.mp4');
+    const child = spawn(ffmpeg, [
+      '-v', 'error', '-nostdin', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${rig.width}x${rig.height}`, '-r', String(RIG_VIDEO_FPS), '-i', 'pipe:0',
+      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-threads', '2', '-y', out,
+    ], { stdio: ['pipe', 'ignore', 'pipe'], signal });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-1000)));
+    const exited = new Promise<number>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => resolve(code ?? -1));
+    });
+    child.stdin.on('error', () => undefined); // a failed ffmpeg is reported by its exit code
+    for (let n = 0; n < frames; n++) {
+      drawSpeakingFrame(ctx, input, images, n);
+      const rgba = ctx.getImageData(0, 0, rig.width, rig.height).data;
+      if (!child.stdin.write(rgba)) await new Promise<void>((resolve) => child.stdin.once('drain', resolve));
+      if (child.exitCode !== null) break;
+    }
+    child.stdin.end();
+    const code = await exited;
+    if (code !== 0) throw new RenderError(`encoding the face's frames failed: ${stderr.trim().split('\n').pop() ?? `ffmpeg exited ${code}`}`);
+    return new Uint8Array(await readFile(out));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
