@@ -58,7 +58,7 @@ describe('media with only node on PATH', () => {
     assert.ok(jpeg.length > 1000, `${jpeg.length} bytes`);
     const row = await t.service.deps.db.selectFrom('faces').select('training_details').where('face_id', '=', created.body.face_id).executeTakeFirstOrThrow();
     const details = (typeof row.training_details === 'string' ? JSON.parse(row.training_details) : row.training_details) as Record<string, unknown>;
-    assert.deepEqual(details.probe, { duration_seconds: 3, width: 320, height: 240, video_codec: 'h264', has_audio: true });
+    assert.deepEqual(details.probe, { duration_seconds: 2, width: 384, height: 384, video_codec: 'h264', has_audio: false }); // portraitClip(2): silent, 384 px square
     assert.equal(details.probe_skipped, undefined);
     assert.equal(details.thumbnail_skipped, undefined);
   });
