@@ -5,7 +5,7 @@
 // /demo/api/face/:id/conversation starts a call with the demo's PAL wearing that face.
 import type { ApiApp } from '../src/server/app/http/app-env.js';
 import type { ServiceDeps } from '../src/server/app/context.js';
-import type { DemoSiteState } from './site-module.js';
+import type { DemoSiteState } from './site-state.js';
 
 const FACE_ID = /^r[a-z0-9]{1,63}$/;
 

@@ -9,15 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { findPackageRoot } from '../src/server/app/package-root.js';
 import type { ResourceModule } from '../src/server/resources/module.js';
 import { verifyWebhook } from '../src/server/platform/webhooks/signing.js';
-import { DEMO_OWNER, type DemoState } from './seed.js';
+import { DEMO_OWNER } from './seed.js';
 import { demoFaceRoutes } from './face-routes.js';
+import type { DemoSiteState } from './site-state.js';
 
-export interface DemoSiteState {
-  key: string;
-  state: DemoState | undefined;
-  /** This run's secret for the backend routes: a `demo_key` query on a page sets it as a cookie, or the `x-demo-key` header. */
-  demoKey: string;
-}
+export type { DemoSiteState };
+
 
 const DEMO_COOKIE = 'palkit_demo';
 
