@@ -142,7 +142,7 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
     assert.equal(await card.locator('button[data-date="2030-05-13"]').isDisabled(), true, 'only the available dates');
     await card.locator('button[data-date="2030-05-14"]').click();
     await card.locator('button[type="submit"]').click();
-    await recorded({ tool: 'call_calendar1', component: 'canvas.calendar', type: 'submit', value: { selected_date: '2030-05-14' }, ack: 'Great, 2030-05-14 it is.' });
+    await recorded({ tool: 'call_calendar1', component: 'canvas.calendar', type: 'submit', value: { selected_date: '2030-05-14' }, ack: 'Great, Tuesday, May 14 it is.' }); // the date said in words, as the PAL speaks it
 
     await push(conversationId, 'canvas_show_scheduling_embed', { provider: 'calendly', scheduling_url: 'https://calendly.com/palkit-e2e/intro', title: 'Book an intro' }, 'call_schedule1');
     await card.locator('iframe.scheduling').waitFor();
