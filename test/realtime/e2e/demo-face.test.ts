@@ -3,20 +3,19 @@
 // uploads it and trains a face, and the call starts with the PAL wearing it: the room's PAL participant
 // carries the face's rig, and the PAL's <video> shows frames that change over time (a drawn face, not a still).
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../helpers/browser.js';
 import { PORTRAIT } from '../../helpers/face-clips.js';
 import { freePort } from '../../helpers/process.js';
+import { demoKeyOf, startDemo, type Demo } from '../../helpers/demo-process.js';
 import { pageProbes } from '../../helpers/page-probes.js';
 import { locateFfmpeg } from '../../../src/server/platform/media/ffmpeg.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const SHOTS = process.env.PALKIT_DEMO_FACE_SHOTS; // a folder: the page's screenshots are written there
 
 /** The portrait as a camera would see it: 10 s of 480×360 y4m, zooming and panning slowly (Chromium loops it). */
@@ -27,27 +26,6 @@ function cameraClip(dir: string): string {
   const zoom = "zoompan=z='1.4+0.05*sin(on/20)':x='iw/2-(iw/zoom/2)+20*sin(on/13)':y='ih/2-(ih/zoom/2)-100':d=1:s=480x360:fps=10";
   execFileSync(found.path, ['-v', 'error', '-y', '-loop', '1', '-i', PORTRAIT, '-t', '10', '-vf', `scale=1024:1024,${zoom}`, '-pix_fmt', 'yuv420p', out]);
   return out;
-}
-
-/** This run's demo site key, printed with the URLs: the page's backend routes need it. */
-const demoKeyOf = (demo: { output: () => string }) => /Demo site key\s+(\S+)/.exec(demo.output())![1]!;
-
-async function startDemo(dataDir: string, port: number): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  let output = '';
-  const child = spawn(process.execPath, ['dist/demo-service/start.js', '--port', String(port)], {
-    cwd: root,
-    env: { ...process.env, PALKIT_DATA: dataDir, PALKIT_LOG: 'error' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const deadline = Date.now() + 120_000;
-  while (!output.includes('Demo API key')) {
-    if (child.exitCode !== null) throw new Error(`demo exited:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`demo did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { url: `http://localhost:${port}`, child, output: () => output };
 }
 
 /** 32×32 grey levels of the PAL's <video> as presented now, or null before it has a frame. */
@@ -64,7 +42,7 @@ const palFrame = (page: Page) =>
 
 describe('demo: your face', { timeout: 600_000 }, () => {
   let dir: string;
-  let demo: Awaited<ReturnType<typeof startDemo>>;
+  let demo: Demo;
   let browser: Browser;
 
   before(async () => {
@@ -75,11 +53,7 @@ describe('demo: your face', { timeout: 600_000 }, () => {
   });
   after(async () => {
     await browser?.close();
-    if (demo && demo.child.exitCode === null) {
-      const exited = new Promise((r) => demo.child.once('exit', r));
-      demo.child.kill('SIGTERM');
-      await exited;
-    }
+    await demo?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 

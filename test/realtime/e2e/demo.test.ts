@@ -2,25 +2,15 @@
 // seeds through the API, serves every demo page, and a second start keeps the first one's data. It listens on
 // loopback only, and its backend routes answer only with this run's demo key (from the printed links).
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../helpers/browser.js';
 import { eventually } from '../../helpers/e2e-world.js';
 import { freePort } from '../../helpers/process.js';
-
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-
-interface Demo {
-  url: string;
-  child: ChildProcess;
-  output: () => string;
-  stop(): Promise<void>;
-}
+import { demoKeyOf, startDemo, type Demo } from '../../helpers/demo-process.js';
 
 /** The local addresses with a socket listening on `port` (IPv4 and IPv6), from /proc/net. */
 function listeningAddresses(port: number): string[] {
@@ -37,37 +27,6 @@ function listeningAddresses(port: number): string[] {
   }
   return [...found].sort();
 }
-
-async function startDemo(dataDir: string, port: number): Promise<Demo> {
-  let output = '';
-  const child = spawn(process.execPath, ['dist/demo-service/start.js', '--port', String(port)], {
-    cwd: root,
-    env: { ...process.env, PALKIT_DATA: dataDir, PALKIT_LOG: 'error', PALKIT_PAL_WORDS_PER_MINUTE: '1200' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const deadline = Date.now() + 120_000;
-  while (!output.includes('Demo API key')) {
-    if (child.exitCode !== null) throw new Error(`demo exited:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`demo did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    url: `http://localhost:${port}`,
-    child,
-    output: () => output,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-/** This run's key for the demo site's backend routes, as printed. */
-const demoKeyOf = (demo: Demo) => /Demo site key\s+(\S+)/.exec(demo.output())![1]!;
 
 async function deploymentsOf(demo: Demo): Promise<Record<string, string>> {
   const text = await (await fetch(`${demo.url}/demo/config.js`)).text();
@@ -90,7 +49,7 @@ describe('npm start demo', () => {
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'palkit-demo-'));
     port = await freePort();
-    demo = await startDemo(dataDir, port);
+    demo = await startDemo(dataDir, port, { PALKIT_PAL_WORDS_PER_MINUTE: '1200' });
     deployments = await deploymentsOf(demo);
     browser = await launchChromium();
   });
@@ -218,7 +177,7 @@ describe('npm start demo', () => {
 
   it('keeps the seeded data on a second start', async () => {
     await demo.stop();
-    demo = await startDemo(dataDir, port);
+    demo = await startDemo(dataDir, port, { PALKIT_PAL_WORDS_PER_MINUTE: '1200' });
     assert.deepEqual(await deploymentsOf(demo), deployments);
   });
 });
