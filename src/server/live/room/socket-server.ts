@@ -10,6 +10,7 @@ import { verifyMeetingToken } from '../../resources/conversations/meeting-token.
 import { loadLiveConversation } from './live-conversation.js';
 import type { RoomHub } from './hub.js';
 import { JoinBacklog } from './join-backlog.js';
+import { forwardedClient } from '../../platform/net/forwarded-for.js';
 
 export const ROOM_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const ROOM_PATH = /^\/rooms\/([A-Za-z0-9_-]{1,64})\/?$/;
@@ -64,11 +65,7 @@ function refuseUpgrade(socket: Duplex, status: 404 | 429, body: { error: string 
 
 /** The upgrading client's address, as client-address.ts reads it for requests. */
 function upgradeAddress(request: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const hops = String(request.headers['x-forwarded-for'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    if (hops.length > 0) return hops[hops.length - 1]!;
-  }
-  return request.socket.remoteAddress ?? 'unknown';
+  return (trustProxy ? forwardedClient(request.headers['x-forwarded-for']) : null) ?? request.socket.remoteAddress ?? 'unknown';
 }
 
 function awaitJoin(ws: WebSocket, conversationId: string, deps: ServiceDeps, hub: RoomHub): void {

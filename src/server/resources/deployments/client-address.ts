@@ -3,13 +3,11 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../app/http/app-env.js';
+import { forwardedClient } from '../../platform/net/forwarded-for.js';
 
 export function clientAddress(c: Context<AppEnv>): string | null {
-  if (c.get('deps').config.trustProxy) {
-    // The proxy appends the address it saw; entries before it are whatever the client claimed.
-    const hops = (c.req.header('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    if (hops.length > 0) return hops[hops.length - 1]!;
-  }
+  const forwarded = c.get('deps').config.trustProxy ? forwardedClient(c.req.header('x-forwarded-for')) : null;
+  if (forwarded) return forwarded;
   try {
     return getConnInfo(c).remote.address ?? null;
   } catch {
