@@ -61,3 +61,18 @@ export const FaceRig = z.object({
   visemes: z.record(z.enum(VISEMES), MouthCell),
 });
 export type FaceRig = z.infer<typeof FaceRig>;
+
+/** Where cell `index` of a sheet starts, in the sheet's pixels (left to right, then top to bottom). */
+export function cellOrigin(sheet: Pick<Sheet, 'columns' | 'cellWidth' | 'cellHeight'>, index: number): [number, number] {
+  return [(index % sheet.columns) * sheet.cellWidth, Math.floor(index / sheet.columns) * sheet.cellHeight];
+}
+
+/**
+ * The canvas transform (setTransform's a–f) that puts a mouth patch, drawn centred on the origin, at a
+ * frame's pose: turned by its roll and scaled so that the sheet's `mouthWidth` spans the pose's width.
+ */
+export function mouthTransform(pose: MouthPose, mouthWidth: number): [number, number, number, number, number, number] {
+  const scale = pose.width / mouthWidth;
+  const [cos, sin] = [scale * Math.cos(pose.angle), scale * Math.sin(pose.angle)];
+  return [cos, sin, -sin, cos, pose.x, pose.y];
+}

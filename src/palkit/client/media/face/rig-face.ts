@@ -6,7 +6,7 @@
 // Canvas 2D everywhere, not WebGL: a frame is one drawImage of the idle cell and one or two of a mouth patch,
 // which the browser composites on the GPU where it has one (`npm run bench -- face-render`: 640×640 at 25 fps
 // for about 1 ms of main thread a frame in Chromium), so a WebGL path would add code, not speed.
-import { FaceRig, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
+import { FaceRig, cellOrigin, mouthTransform, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
 import { stopTrack } from '../shown-tracks.js';
 import { PRESENTATION_MS, type FaceTimeline, type FaceTrack } from './face-track.js';
@@ -65,9 +65,6 @@ export async function createRigFace(url: string, timeline: FaceTimeline, options
   return createRigFaceTrack(await loadRig(url, options.fetch), timeline, options);
 }
 
-function cell(sheet: Sheet, index: number): [number, number] {
-  return [(index % sheet.columns) * sheet.cellWidth, Math.floor(index / sheet.columns) * sheet.cellHeight];
-}
 
 export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: FaceTimeline, options: RigFaceOptions = {}): FaceTrack {
   const canvas = document.createElement('canvas');
@@ -88,10 +85,9 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
 
   const drawMouth = (viseme: Viseme, pose: MouthPose, alpha: number) => {
     const sheet = rig.mouths.sheet;
-    const [sx, sy] = cell(sheet, rig.visemes[viseme].cell);
-    const scale = pose.width / rig.mouths.mouthWidth;
+    const [sx, sy] = cellOrigin(sheet, rig.visemes[viseme].cell);
     context.globalAlpha = alpha;
-    context.setTransform(scale * Math.cos(pose.angle), scale * Math.sin(pose.angle), -scale * Math.sin(pose.angle), scale * Math.cos(pose.angle), pose.x, pose.y);
+    context.setTransform(...mouthTransform(pose, rig.mouths.mouthWidth));
     context.drawImage(mouths, sx, sy, sheet.cellWidth, sheet.cellHeight, -sheet.cellWidth / 2, -sheet.cellHeight / 2, sheet.cellWidth, sheet.cellHeight);
   };
 
@@ -112,7 +108,7 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
 
     const frame = Math.floor(((now - started) / 1000) * rig.fps) % rig.idle.count;
     const pose = rig.poses[frame]!;
-    const [ix, iy] = cell(rig.idle, frame);
+    const [ix, iy] = cellOrigin(rig.idle, frame);
     context.setTransform(1, 0, 0, 1, 0, 0);
     context.globalAlpha = 1;
     context.drawImage(idle, ix, iy, rig.idle.cellWidth, rig.idle.cellHeight, 0, 0, rig.width, rig.height);

@@ -3,7 +3,7 @@
 // footage has them, warped resting mouths for the rest. Drawn with @napi-rs/canvas (Skia, prebuilt in
 // its npm package: no system libraries, no build step).
 import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
-import { FaceRig, RIG_VERSION, type MouthPose } from '../../../../protocol/faces/rig.js';
+import { FaceRig, RIG_VERSION, cellOrigin, type MouthPose } from '../../../../protocol/faces/rig.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
 import { footageVisemes, idleRun, type Analysis, type Sample } from './analysis.js';
 import type { Frame } from './landmarks.js';
@@ -138,7 +138,7 @@ export function feather(image: ImageData): ImageData {
 function sheetOf(count: number, cellWidth: number, cellHeight: number) {
   const columns = Math.min(SHEET_COLUMNS, count);
   const canvas = createCanvas(columns * cellWidth, Math.ceil(count / columns) * cellHeight);
-  return { canvas, columns, at: (i: number): [number, number] => [(i % columns) * cellWidth, Math.floor(i / columns) * cellHeight] };
+  return { canvas, columns, at: (i: number) => cellOrigin({ columns, cellWidth, cellHeight }, i) };
 }
 
 /** Builds the rig's files; `frames` holds the decoded source frames the plan asked for, by index. */

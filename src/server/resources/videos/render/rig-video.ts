@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas, loadImage, type Image, type SKRSContext2D } from '@napi-rs/canvas';
-import type { FaceRig, Sheet } from '../../../../protocol/faces/rig.js';
+import { cellOrigin, mouthTransform, type FaceRig } from '../../../../protocol/faces/rig.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 import { RenderError } from './contract.js';
 
@@ -28,9 +28,6 @@ export function mouthAt(cues: VisemeCue[], ms: number): { viseme: Viseme; next: 
   return { viseme, next: upcoming.viseme, blend: 1 - (upcoming.atMs - ms) / BLEND_MS };
 }
 
-function cell(sheet: Sheet, index: number): [number, number] {
-  return [(index % sheet.columns) * sheet.cellWidth, Math.floor(index / sheet.columns) * sheet.cellHeight];
-}
 
 /** The "AI" disclosure, drawn as strokes (no font needed) on a dark rounded badge. */
 function drawAiMark(ctx: SKRSContext2D, width: number): void {
@@ -75,7 +72,7 @@ export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, imag
   const { rig } = input;
   const ms = (n * 1000) / RIG_VIDEO_FPS;
   const i = Math.floor((ms / 1000) * rig.fps) % rig.idle.count;
-  const [ix, iy] = cell(rig.idle, i);
+  const [ix, iy] = cellOrigin(rig.idle, i);
   ctx.globalAlpha = 1;
   ctx.drawImage(images.idle, ix, iy, rig.idle.cellWidth, rig.idle.cellHeight, 0, 0, rig.width, rig.height);
   const pose = rig.poses[i]!;
@@ -84,13 +81,10 @@ export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, imag
   const drawMouth = (v: Viseme, alpha: number) => {
     // At rest the idle frame's own mouth shows.
     if (v === 'rest' || alpha <= 0) return;
-    const [mx, my] = cell(sheet, rig.visemes[v].cell);
+    const [mx, my] = cellOrigin(sheet, rig.visemes[v].cell);
     ctx.save();
     ctx.globalAlpha = alpha;
-    ctx.translate(pose.x, pose.y);
-    ctx.rotate(pose.angle);
-    const k = pose.width / rig.mouths.mouthWidth;
-    ctx.scale(k, k);
+    ctx.setTransform(...mouthTransform(pose, rig.mouths.mouthWidth));
     ctx.drawImage(images.mouths, mx, my, sheet.cellWidth, sheet.cellHeight, -sheet.cellWidth / 2, -sheet.cellHeight / 2, sheet.cellWidth, sheet.cellHeight);
     ctx.restore();
   };
