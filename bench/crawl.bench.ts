@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../src/server/app/config.js';
+import { loadConfig } from '../src/server/platform/config.js';
 import { createService, type Service } from '../src/server/app/service.js';
 
 const KEY = 'bench-key';

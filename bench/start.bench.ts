@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { loadConfig } from '../src/server/app/config.js';
+import { loadConfig } from '../src/server/platform/config.js';
 import { createService } from '../src/server/app/service.js';
 import { formatLoad, runLoad, type LoadResult } from './load.js';
 

@@ -3,7 +3,7 @@
 // and for a full PAL answering from its knowledge (no language model). Goal: p50 ≤ 800 ms.
 import WebSocket from 'ws';
 import { AudioFrameKind, decodeAudioFrame, roomSocketUrl } from '../src/protocol/room.js';
-import { loadConfig } from '../src/server/app/config.js';
+import { loadConfig } from '../src/server/platform/config.js';
 import { signMeetingToken } from '../src/server/resources/conversations/meeting-token.js';
 import { createService } from '../src/server/app/service.js';
 

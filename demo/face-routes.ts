@@ -3,8 +3,8 @@
 // under the service-wide 1 MB body bound), uploads it (POST /v2/uploads) and trains a face from the
 // upload's url (POST /v2/faces). GET /demo/api/face/:id reports training; POST
 // /demo/api/face/:id/conversation starts a call with the demo's PAL wearing that face.
-import type { ApiApp } from '../src/server/app/http/app-env.js';
-import type { ServiceDeps } from '../src/server/app/context.js';
+import type { ApiApp } from '../src/server/platform/http/app-env.js';
+import type { ServiceDeps } from '../src/server/platform/context.js';
 import type { DemoSiteState } from './site-state.js';
 
 const FACE_ID = /^r[a-z0-9]{1,63}$/;

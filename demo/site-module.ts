@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { getCookie, setCookie } from 'hono/cookie';
 import { dirname, extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findPackageRoot } from '../src/server/app/package-root.js';
+import { findPackageRoot } from '../src/server/platform/package-root.js';
 import type { ResourceModule } from '../src/server/resources/module.js';
 import { verifyWebhook } from '../src/server/platform/webhooks/signing.js';
 import { DEMO_OWNER } from './seed.js';

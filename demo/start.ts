@@ -2,8 +2,8 @@
 // and the landing pages, in one process. Prints where everything is.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/server/app/config.js';
-import { addApiKey } from '../src/server/app/http/auth.js';
+import { loadConfig } from '../src/server/platform/config.js';
+import { addApiKey } from '../src/server/platform/http/auth.js';
 import { resourceModules } from '../src/server/resources/index.js';
 import { createService } from '../src/server/app/service.js';
 import { guardRejections } from '../src/server/app/rejection-guard.js';

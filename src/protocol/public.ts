@@ -1,7 +1,7 @@
 // Public deployment endpoints (no API key): init, start and their error codes, plus the deployment
 // `customization` tree that the elements interpret. One schema per wire shape: the elements parse with
 // these and the service validates and documents its routes with the same ones
-// (src/server/app/http/protocol-schema.ts). Browser-safe: zod/mini only.
+// (src/server/platform/http/protocol-schema.ts). Browser-safe: zod/mini only.
 import * as z from 'zod/mini';
 
 export const Channel = z.enum(['widget', 'embed', 'landing-page']);

@@ -1,12 +1,12 @@
 // Time under the test's control. A service started with `startTestService(env, { clock })` reads the time
-// and runs its timers on the clock it is given (ServiceDeps.clock, src/server/app/time.ts):
+// and runs its timers on the clock it is given (ServiceDeps.clock, src/server/platform/time.ts):
 //   - ManualClock: nothing happens until the test calls advance(ms), which moves the time forward and runs
 //     every timer due on the way, in order, letting each one's promise work settle before the next; drain()
 //     lets the work a timer started finish without moving time (for "nothing happened" checks);
 //   - shiftedClock(): the real clock and timers, with now() moved by an offset the test sets (the calendar
 //     jumps an hour; the timers keep real time).
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { abortReason, systemClock, type Clock, type ClockTimer } from '../../src/server/app/time.js';
+import { abortReason, systemClock, type Clock, type ClockTimer } from '../../src/server/platform/time.js';
 
 interface Pending extends ClockTimer {
   due: number;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { decodeAudioFrame, roomSocketUrl, type AudioFrame, type ServerFrame } from '../../src/protocol/room.js';
 import { signMeetingToken, type TokenRole } from '../../src/server/resources/conversations/meeting-token.js';
-import { newId } from '../../src/server/app/ids.js';
+import { newId } from '../../src/server/platform/ids.js';
 import type { TestService } from './service.js';
 import { waitFor } from './wait-for.js';
 

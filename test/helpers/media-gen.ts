@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { newId } from '../../src/server/app/ids.js';
+import { newId } from '../../src/server/platform/ids.js';
 import { storeMedia } from '../../src/server/resources/media/store.js';
 import { verifiedWebhook } from './webhook-verify.js';
 import type { TestService } from './service.js';

@@ -2,7 +2,7 @@
 // a schema of its own when PALKIT_TEST_DATABASE_URL is set (CI runs the suite both ways).
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { loadConfig } from '../../src/server/app/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { createService, type Service, type ServiceOptions } from '../../src/server/app/service.js';
 
 export const KEY = 'test-key-owner-1';

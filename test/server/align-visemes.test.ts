@@ -7,8 +7,8 @@
 // when no phonemiser is given) are measured the same way and printed beside them.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../../src/server/app/config.js';
-import { createLogger } from '../../src/server/app/log.js';
+import { loadConfig } from '../../src/server/platform/config.js';
+import { createLogger } from '../../src/server/platform/log.js';
 import { createGuardedFetch } from '../../src/server/platform/net/guarded-fetch.js';
 import { EspeakSynthesizer } from '../../src/server/live/engines/espeak.js';
 import { OpenAiSpeech } from '../../src/server/live/engines/openai-speech.js';

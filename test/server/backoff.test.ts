@@ -1,7 +1,7 @@
 // The one backoff (job retries, database reconnects, recording copies, the password guard's delay).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { backoffMs } from '../../src/server/app/backoff.js';
+import { backoffMs } from '../../src/server/platform/backoff.js';
 
 describe('backoff', () => {
   it('doubles from the base after each failure up to the cap', () => {

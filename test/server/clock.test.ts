@@ -1,9 +1,9 @@
-// The service's clock and the tests' ManualClock (src/server/app/time.ts, test/helpers/clock.ts): timers run
+// The service's clock and the tests' ManualClock (src/server/platform/time.ts, test/helpers/clock.ts): timers run
 // in order of their time as advance() passes it, intervals repeat, cleared timers never run, and a sleep ends
 // early with the abort signal's reason.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { systemClock } from '../../src/server/app/time.js';
+import { systemClock } from '../../src/server/platform/time.js';
 import { ManualClock } from '../helpers/clock.js';
 
 describe('ManualClock', () => {

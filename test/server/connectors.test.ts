@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { ApiError } from '../../src/server/app/http/errors.js';
+import { ApiError } from '../../src/server/platform/http/errors.js';
 import { assertConnectorsExist, assertConnectorToolsExist } from '../../src/server/resources/connectors/validate.js';
 import { databaseText } from '../helpers/db-text.js';
 import { startMcpTestServer, type McpTestServer } from '../helpers/mcp-test-server.js';

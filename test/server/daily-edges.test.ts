@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { DAILY_KEY, DAILY_WEBHOOK_SECRET, dailyEvent, startFakeDaily } from '../helpers/fake-daily.js';
 import { createPal } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { systemClock } from '../../src/server/app/time.js';
+import { systemClock } from '../../src/server/platform/time.js';
 
 describe('Daily edges', () => {
   let daily: Awaited<ReturnType<typeof startFakeDaily>>;

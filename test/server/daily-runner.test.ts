@@ -5,7 +5,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { ApiClient } from '../../src/palkit/client/api.js';
 import { PalClientError } from '../../src/palkit/client/errors.js';
 import { startOutcome } from '../../src/palkit/client/start-errors.js';
-import { ConfigError, loadConfig } from '../../src/server/app/config.js';
+import { ConfigError, loadConfig } from '../../src/server/platform/config.js';
 import { RunnerHandoff } from '../../src/server/resources/conversations/runner/routes.js';
 import { DAILY_KEY, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../helpers/fake-daily.js';
 import { createPal } from '../helpers/fixtures.js';

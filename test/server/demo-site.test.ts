@@ -3,10 +3,10 @@
 // x-demo-key header (issue 34, item 9). The callback receiver stays open to the service's signed posts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../../src/server/app/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { createService, type Service } from '../../src/server/app/service.js';
 import { resourceModules } from '../../src/server/resources/index.js';
-import { addApiKey } from '../../src/server/app/http/auth.js';
+import { addApiKey } from '../../src/server/platform/http/auth.js';
 import { demoSiteModule, type DemoSiteState } from '../../demo/site-module.js';
 import { DEMO_OWNER } from '../../demo/seed.js';
 

@@ -2,7 +2,7 @@
 // callbacks while it runs, and vectors replaced only when the new crawl succeeds.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Clock } from '../../src/server/app/time.js';
+import type { Clock } from '../../src/server/platform/time.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
 import { page, startSite, waitForDocument, type TestSite } from '../helpers/site.js';
 import { waitFor } from '../helpers/wait-for.js';

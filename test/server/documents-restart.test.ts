@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../../src/server/app/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { createService, type Service } from '../../src/server/app/service.js';
 import { KEY, onPostgres } from '../helpers/service.js';
 import { page, startSite, waitForDocument, type TestSite } from '../helpers/site.js';

@@ -7,7 +7,7 @@ import { FairQueue } from '../../src/server/live/engines/fair-queue.js';
 import { EspeakSynthesizer } from '../../src/server/live/engines/espeak.js';
 import type { Speaker, SpeakerHooks, SpeakerRequest } from '../../src/server/live/engines/espeak/speaker.js';
 import { chunksOf, MAX_PIECE, sentencesOf } from '../../src/server/live/speech/sentences.js';
-import { createLogger } from '../../src/server/app/log.js';
+import { createLogger } from '../../src/server/platform/log.js';
 
 async function* once(text: string): AsyncGenerator<string> {
   yield text;

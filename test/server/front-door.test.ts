@@ -7,13 +7,13 @@ import { after, before, describe, it } from 'node:test';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../../src/server/platform/db/schema.js';
-import { newId } from '../../src/server/app/ids.js';
+import { newId } from '../../src/server/platform/ids.js';
 import { hubFor, SETTLE_BATCH } from '../../src/server/live/room/hub.js';
 import { databaseUnavailable } from '../../src/server/platform/db/unavailable.js';
 import { createPal } from '../helpers/fixtures.js';
 import { freePort } from '../helpers/process.js';
 import { startTestService, type TestService } from '../helpers/service.js';
-import { systemClock } from '../../src/server/app/time.js';
+import { systemClock } from '../../src/server/platform/time.js';
 
 describe('the public front door', () => {
   let t: TestService;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { ApiError } from '../../src/server/app/http/errors.js';
+import { ApiError } from '../../src/server/platform/http/errors.js';
 import { GuardrailCheck } from '../../src/server/live/agent/guardrails.js';
 import type { LiveConversation } from '../../src/server/live/room/live-conversation.js';
 import { resolveGuardrails } from '../../src/server/resources/guardrails/resolve.js';

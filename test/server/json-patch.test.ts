@@ -1,7 +1,7 @@
 // RFC 6902 JSON Patch: the RFC's Appendix A examples, the json-patch-tests suite's edge cases, and the prototype guard.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyJsonPatch, JsonPatchError, type JsonPatchOperation } from '../../src/server/app/http/json-patch.js';
+import { applyJsonPatch, JsonPatchError, type JsonPatchOperation } from '../../src/server/platform/http/json-patch.js';
 
 type Case = { name: string; doc: unknown; patch: unknown[]; expected?: unknown; error?: true };
 

@@ -3,7 +3,7 @@
 // told the reply language, streamed word by word and cleaned of markdown.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ServiceDeps } from '../../src/server/app/context.js';
+import type { ServiceDeps } from '../../src/server/platform/context.js';
 import type { LiveConversation } from '../../src/server/live/room/live-conversation.js';
 import { answerSource } from '../../src/server/live/agent/answer.js';
 import { PalTools } from '../../src/server/live/agent/tools.js';

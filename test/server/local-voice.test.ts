@@ -5,8 +5,8 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { chooseLocalVoice } from '../../src/server/app/local-voice.js';
-import { loadConfig } from '../../src/server/app/config.js';
+import { chooseLocalVoice } from '../../src/server/platform/local-voice.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { findTool } from '../../src/server/platform/media/find-tool.js';
 
 describe('the local voice PALKIT_LOCAL_VOICE=auto picks', () => {

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { loadConfig } from '../../src/server/app/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { signMeetingToken, verifyMeetingToken } from '../../src/server/resources/conversations/meeting-token.js';
 import { createService, type Service } from '../../src/server/app/service.js';
 

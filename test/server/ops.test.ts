@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unlistedMigrations } from '../../src/server/platform/db/migrate.js';
-import { formatLine } from '../../src/server/app/log.js';
+import { formatLine } from '../../src/server/platform/log.js';
 import { createPal } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 

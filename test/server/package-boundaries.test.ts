@@ -72,7 +72,7 @@ describe('package boundaries (browser package and protocol never reach the servi
     // A stand-in browser file that breaks every rule once (written apart, so tsc never sees it).
     const dir = mkdtempSync(join(tmpdir(), 'palkit-boundary-'));
     const probe = join(dir, 'probe.ts');
-    const server = relative(dir, join(serverDir, 'app/package-root.js')).split('\\').join('/');
+    const server = relative(dir, join(serverDir, 'platform/package-root.js')).split('\\').join('/');
     writeFileSync(probe, [
       "import type { Kysely } from 'kysely';",
       "import { readFileSync } from 'node:fs';",

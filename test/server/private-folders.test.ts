@@ -6,7 +6,7 @@ import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { loadConfig } from '../../src/server/app/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { createService } from '../../src/server/app/service.js';
 import { CallRecorder } from '../../src/server/live/recording/call-recorder.js';
 import { defaultStorage } from '../../src/server/providers/storage/default-storage.js';

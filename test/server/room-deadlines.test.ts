@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { deadlinePassedSql, nextDeadline, roomLimits } from '../../src/server/live/room/limits.js';
-import { newId } from '../../src/server/app/ids.js';
+import { newId } from '../../src/server/platform/ids.js';
 import { createPal } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 

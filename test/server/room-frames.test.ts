@@ -17,7 +17,7 @@ import { loadLiveConversation } from '../../src/server/live/room/live-conversati
 import type { Room, RoomSocket } from '../../src/server/live/room/room.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { insertConversation, insertFace, insertPal } from '../helpers/live-fixtures.js';
-import { systemClock } from '../../src/server/app/time.js';
+import { systemClock } from '../../src/server/platform/time.js';
 
 /** A binary frame with these header fields and this many bytes after the header. */
 function binary(f: { kind?: number; reserved?: number; rate?: number; bytes: number }): Buffer {

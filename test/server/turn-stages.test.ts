@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PalAgent } from '../../src/server/live/agent/pal-agent.js';
 import { loadLiveConversation } from '../../src/server/live/room/live-conversation.js';
-import type { Logger } from '../../src/server/app/log.js';
+import type { Logger } from '../../src/server/platform/log.js';
 import { eventually } from '../helpers/e2e-world.js';
 import { insertConversation, insertPal } from '../helpers/live-fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';

@@ -3,7 +3,7 @@
 // the words answered; a failing recogniser ends in a clear notice, never a silent call.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../../src/server/app/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { transcriber, TranscriptionError } from '../../src/server/live/engines/transcription.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../helpers/fake-speech.js';
 import { insertConversation, insertPal, RoomClient } from '../helpers/live-fixtures.js';

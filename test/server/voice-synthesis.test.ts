@@ -3,7 +3,7 @@
 // with the local voice taking over when the provider fails or hangs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig } from '../../src/server/app/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { createGuardedFetch } from '../../src/server/platform/net/guarded-fetch.js';
 import { EspeakSynthesizer, type LocalVoiceEngine } from '../../src/server/live/engines/espeak.js';
 import { visemeOfIpa } from '../../src/server/live/engines/visemes-of.js';

@@ -2,11 +2,11 @@
 // under tsx (`npm run serve`) and compiled as dist/server/cli.js (the installed `palkit` command).
 // The demo (`npm start`) is demo/start.ts.
 import { parseArgs } from 'node:util';
-import { loadConfig, ConfigError } from './config.js';
+import { loadConfig, ConfigError } from '../platform/config.js';
 import { createService } from './service.js';
 import { openDatabase } from '../platform/db/database.js';
-import { createApiKey } from './http/auth.js';
-import { createLogger, scrubText } from './log.js';
+import { createApiKey } from '../platform/http/auth.js';
+import { createLogger, scrubText } from '../platform/log.js';
 import { guardRejections } from './rejection-guard.js';
 
 const USAGE = `usage: palkit <command>

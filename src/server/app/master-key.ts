@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Config } from './config.js';
+import type { Config } from '../platform/config.js';
 import type { Db } from '../platform/db/database.js';
-import type { Logger } from './log.js';
+import type { Logger } from '../platform/log.js';
 
 const LEGACY_SETTING = 'service_secret';
 

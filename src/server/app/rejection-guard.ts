@@ -1,8 +1,8 @@
 // The last line of the fault boundary: a promise rejected with nobody to handle it is logged and counted
 // in /metrics instead of ending the process (Node's default), which would end every call it holds.
 // Installed by the processes that run a service (`palkit serve`, the demo), not by the service factory.
-import type { Logger } from './log.js';
-import type { ServiceMetrics } from './ops/metrics.js';
+import type { Logger } from '../platform/log.js';
+import type { ServiceMetrics } from '../platform/metrics.js';
 
 export function guardRejections(log: Logger, metrics: Pick<ServiceMetrics, 'unhandledRejections'>): () => void {
   const onRejection = (reason: unknown) => {

@@ -2,25 +2,25 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { Config } from './config.js';
-import type { ServiceDeps } from './context.js';
+import type { Config } from '../platform/config.js';
+import type { ServiceDeps } from '../platform/context.js';
 import { openDatabase } from '../platform/db/database.js';
 import { createApp } from './http/app.js';
-import type { ApiApp } from './http/app-env.js';
-import { addApiKey } from './http/auth.js';
+import type { ApiApp } from '../platform/http/app-env.js';
+import { addApiKey } from '../platform/http/auth.js';
 import { createJobQueue } from '../platform/jobs/queue.js';
-import { createLogger } from './log.js';
+import { createLogger } from '../platform/log.js';
 import { createGuardedFetch } from '../platform/net/guarded-fetch.js';
 import { resourceModules } from '../resources/index.js';
 import type { ResourceModule } from '../resources/module.js';
 import { loadMasterKey } from './master-key.js';
-import { createSecrets } from './secrets.js';
-import { Bus } from './bus.js';
-import { systemClock, type Clock } from './time.js';
+import { createSecrets } from '../platform/secrets.js';
+import { Bus } from '../platform/bus.js';
+import { systemClock, type Clock } from '../platform/time.js';
 import { createWebhooks } from '../platform/webhooks/webhooks.js';
-import { createMetrics } from './ops/metrics.js';
+import { createMetrics } from '../platform/metrics.js';
 import { privateRecordingFolder } from '../live/recording/folder.js';
-import { defaultMaxConnections, guardConnections } from './http/connection-guard.js';
+import { defaultMaxConnections, guardConnections } from '../platform/http/connection-guard.js';
 
 /** A whole request, body included, must arrive within this (bodies are at most 1 MiB). */
 const REQUEST_TIMEOUT_MS = 30_000;

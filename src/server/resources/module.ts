@@ -1,8 +1,8 @@
 // The shape of one area of the service (one folder under resources/): its routes, its background
 // jobs and, when it needs the raw HTTP server (WebSocket rooms), a hook to attach to it.
 import type { Server } from 'node:http';
-import type { ServiceDeps } from '../app/context.js';
-import type { ApiApp } from '../app/http/app-env.js';
+import type { ServiceDeps } from '../platform/context.js';
+import type { ApiApp } from '../platform/http/app-env.js';
 import type { JobHandler } from '../platform/jobs/queue.js';
 
 export interface ResourceModule {

@@ -4,15 +4,15 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { MiddlewareHandler } from 'hono';
 import type { ZodError } from 'zod';
-import type { ServiceDeps } from '../context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { ResourceModule } from '../../resources/module.js';
-import type { ApiApp, AppEnv } from './app-env.js';
-import { ApiError } from './errors.js';
+import type { ApiApp, AppEnv } from '../../platform/http/app-env.js';
+import { ApiError } from '../../platform/http/errors.js';
 import { apiReferencePage } from './docs-page.js';
 import { servicePage } from './root-page.js';
 import { installOps } from '../ops/http.js';
 import { securityHeaders } from './page-headers.js';
-import { limitBodySize } from './body-limit.js';
+import { limitBodySize } from '../../platform/http/body-limit.js';
 import { databaseUnavailable } from '../../platform/db/unavailable.js';
 
 /** A request that met the database away: the start's refusal code, so the elements know it too. */

@@ -8,7 +8,7 @@
 // (a booking page at a public https address the PAL names).
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv } from './app-env.js';
+import type { AppEnv } from '../../platform/http/app-env.js';
 
 const DAILY = 'https://*.daily.co';
 const TURNSTILE = 'https://challenges.cloudflare.com';

@@ -7,8 +7,8 @@ import { sql } from 'kysely';
 import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import type { Context } from 'hono';
-import type { ServiceDeps } from '../context.js';
-import type { ApiApp, AppEnv } from '../http/app-env.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import type { ApiApp, AppEnv } from '../../platform/http/app-env.js';
 
 /** The two ways a conversation starts: a deployment's public start and the keyed create. */
 function startKind(method: string, path: string): 'deployment' | 'api' | undefined {

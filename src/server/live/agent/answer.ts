@@ -1,7 +1,7 @@
 // How the local PAL finds words for a reply: echo PALs repeat; full PALs ask an OpenAI-compatible model
 // when one is configured (with knowledge, memories and context in the prompt), otherwise they answer
 // from their knowledge documents, pinned memories and context alone; both in the reply language.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { LiveConversation } from '../room/live-conversation.js';
 import { answerFromKnowledge, recall, systemPrompt } from './knowledge.js';
 import { palLine, replyLanguage } from './language.js';

@@ -3,7 +3,7 @@
 // from its wording ("Never discuss pricing", "Do not talk about competitors", "Avoid medical advice")
 // and triggers when the turn mentions it; a triggered rule is answered with a refusal and its
 // callback_url is called with the spec's body.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { guardrailsForConversation, type ResolvedGuardrail } from '../../resources/guardrails/resolve.js';
 import { notifyGuardrailTriggered } from '../../resources/guardrails/trigger.js';
 import type { LiveConversation } from '../room/live-conversation.js';

@@ -6,7 +6,7 @@
 // they trail off (`end-of-turn.ts`). Without a recogniser, the visitor's browser recognises the words and
 // sends them as utterances; the audio here then only lets the visitor interrupt.
 import type { Participant } from '../../../protocol/room.js';
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { VoiceChange } from '../engines/vad.js';
 import type { OnWords } from '../engines/transcription.js';
 import { pauseToEndTurn, TRAILING_MS, UNSURE_MS } from './end-of-turn.js';

@@ -1,7 +1,7 @@
 // What the local PAL knows when answering: passages of its knowledge documents, the pinned memories of
 // the conversation's memory stores, and its conversational context. Without a language model it
 // answers from these alone.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { searchKnowledge } from '../../resources/documents/knowledge.js';
 import { visitorMemoryStoreIds } from '../../resources/memory-stores/repository.js';
 import type { LiveConversation } from '../room/live-conversation.js';

@@ -1,7 +1,7 @@
 // The PAL's language model: the configured OpenAI-compatible chat endpoint (PALKIT_LLM_*), streamed.
 // The wire format lives in providers/openai/chat.ts; this file picks the endpoint and the model, and
 // names the failure as the agent knows it.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { openAiClient, OpenAiError, streamChat as streamOpenAiChat, type ChatDelta, type ChatMessage, type LlmTool } from '../../providers/openai/index.js';
 
 export type { ChatDelta, ChatMessage, LlmTool, LlmToolCall } from '../../providers/openai/index.js';

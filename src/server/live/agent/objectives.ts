@@ -3,7 +3,7 @@
 // description carries each objective's prompt. What the visitor says, types into a canvas card or a tool
 // returns reaches the model, which records the values; an objective completes (and its callback is sent)
 // when all its variables are captured.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { attached, captureObjectiveVariables } from '../../resources/objectives/progress.js';
 import { isRecord } from '../room/live-conversation.js';
 import type { LlmTool } from './llm.js';

@@ -5,7 +5,7 @@ import type { Participant } from '../../../protocol/room.js';
 import type { TranscriptEntry } from '../../../protocol/callbacks.js';
 import { parseInteraction } from '../../../protocol/interactions.js';
 import { canvasInteractionProperties, type RoomMessage } from '../room/message.js';
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
 import { palJoinedCallbacks } from '../room/callbacks.js';
 import { isRecord, type LiveConversation } from '../room/live-conversation.js';

@@ -3,7 +3,7 @@
 // connector's server when the conversation starts — so a changed `server_url` or tool set takes effect on
 // the next conversation — and called through the MCP SDK with the connector's credentials; plus the
 // service's own function for the PAL's objectives (objectives.ts).
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { listServerTools, withConnectorClient } from '../../resources/connectors/mcp-client.js';
 import type { ConnectorRow } from '../../resources/connectors/repository.js';
 import { isRecord, type LiveConversation } from '../room/live-conversation.js';

@@ -6,17 +6,17 @@ import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import type { AppEnv, ApiApp } from '../../app/http/app-env.js';
-import { badRequest, conflict, notFound, tooManyRequests, ApiError } from '../../app/http/errors.js';
-import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../app/http/openapi.js';
-import type { ServiceDeps } from '../../app/context.js';
+import type { AppEnv, ApiApp } from '../../platform/http/app-env.js';
+import { badRequest, conflict, notFound, tooManyRequests, ApiError } from '../../platform/http/errors.js';
+import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../platform/http/openapi.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
 import { canvasInteractionCallback } from '../room/callbacks.js';
 import { canvasValueProblem } from '../../../protocol/canvas.js';
 import { countCanvasRequest, listCanvasInteractions, recordCanvasInteraction } from './store.js';
 import { hubFor } from '../room/hub.js';
 import { CanvasInteractionBody as ProtocolCanvasInteractionBody, CanvasInteractionRecorded, CanvasInteractionType } from '../../../protocol/canvas-interaction.js';
-import { protocolSchema } from '../../app/http/protocol-schema.js';
+import { protocolSchema } from '../../platform/http/protocol-schema.js';
 
 const tags = ['Magic Canvas'];
 /** A visitor's interaction is a few answers: anything larger is not one, and would be stored per request. */

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { CanvasInteractionRecord } from '../../../protocol/callbacks.js';
 import type { Db } from '../../platform/db/database.js';
-import { isoMillis } from '../../app/time.js';
+import { isoMillis } from '../../platform/time.js';
 
 export const CANVAS_RATE_LIMIT = 120;
 export const CANVAS_RATE_WINDOW_MS = 60_000;

@@ -4,7 +4,7 @@
 // message travels in numbered parts and is put back together on arrival. Short messages travel packed
 // together, several notifications a round trip (notify-batch.ts).
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../../app/log.js';
+import type { Logger } from '../../platform/log.js';
 import { APPLICATION_NAME } from '../../platform/db/database.js';
 import { keepConnected } from '../../platform/db/kept-connection.js';
 import { MAX_BATCH_BYTES, NotificationPacker, notifyStatement, unpacked } from './notify-batch.js';

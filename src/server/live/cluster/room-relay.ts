@@ -5,12 +5,12 @@
 // still there, so a room notices participants lost with a dead instance.
 import { randomUUID } from 'node:crypto';
 import type { RawData, WebSocket } from 'ws';
-import type { Logger } from '../../app/log.js';
+import type { Logger } from '../../platform/log.js';
 import type { InstanceChannel } from './instance-channel.js';
 import { RelayedSocket } from './relayed-socket.js';
 import { countRefused, ParticipantBudget } from '../room/participant-budget.js';
 import { RoomCloseCode } from '../../../protocol/room.js';
-import type { ServiceMetrics } from '../../app/ops/metrics.js';
+import type { ServiceMetrics } from '../../platform/metrics.js';
 import { sendBounded } from '../room/unsent-output.js';
 import type { Room } from '../room/room.js';
 import type { JoinBacklog } from '../room/join-backlog.js';

@@ -13,7 +13,7 @@
 // once by the new one, resuming where the dead one stopped. Where no bridge can be built, or bridges keep
 // dying, the native engine uses the espeak-ng command line, with timing estimated from the text.
 import { availableParallelism } from 'node:os';
-import type { Logger } from '../../app/log.js';
+import type { Logger } from '../../platform/log.js';
 import { BridgeBinary } from './espeak/bridge-binary.js';
 import { viaCommandLine } from './espeak/command-line.js';
 import { nativeSpeakers } from './espeak/native-speaker.js';

@@ -1,8 +1,8 @@
 // The local voice's one pool of speakers per service configuration: the rooms' voice (synthesis.ts) and
 // speech items (resources/videos/render/local-speech.ts) share it, so a speech item's chunks wait in
 // background lanes behind the rooms' sentences instead of competing with them for the cores.
-import type { Config } from '../../app/config.js';
-import type { Logger } from '../../app/log.js';
+import type { Config } from '../../platform/config.js';
+import type { Logger } from '../../platform/log.js';
 import { EspeakSynthesizer } from './espeak.js';
 
 const pools = new WeakMap<object, EspeakSynthesizer>();

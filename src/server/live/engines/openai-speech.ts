@@ -3,7 +3,7 @@
 // chunks. The provider gives no timing: given a phonemiser (the local voice), its phonemes are fitted onto
 // the provider's audio once the sentence has arrived (speech/align-visemes.ts; a sentence arrives much
 // faster than it is spoken); without one, or when it fails, words and shapes are spread over the letters.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { createSpeech, openAiClient, OpenAiError, OPENAI_SPEECH_RATE } from '../../providers/openai/index.js';
 import { alignVisemes } from '../speech/align-visemes.js';
 import type { Phonemiser } from '../speech/phoneme-timing.js';

@@ -2,7 +2,7 @@
 // stream of samples with word and mouth-shape timing. eSpeak NG on this machine by default (WebAssembly,
 // or the native bridge with PALKIT_LOCAL_VOICE=native); an OpenAI-compatible speech endpoint when one is
 // configured, falling back to eSpeak when it fails.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { phonemiserOf } from '../speech/phoneme-timing.js';
 import { localVoicePool } from './local-voice-pool.js';
 import { OpenAiSpeech } from './openai-speech.js';

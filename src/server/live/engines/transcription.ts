@@ -2,7 +2,7 @@
 // transcription endpoint (PALKIT_STT_*, providers/openai): the audio goes as a WAV file with the model and
 // language, asked to stream, and the words recognised so far are passed on as they come.
 // Errors carry the provider's status.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { encodeWav } from '../../platform/audio/wav.js';
 import { createTranscription, openAiClient, OpenAiError } from '../../providers/openai/index.js';
 

@@ -1,7 +1,7 @@
 // The service's voice and ears, shared by its rooms: one speech synthesiser (the local engine keeps a
 // helper process), and voice activity detection plus the configured transcriber for hearing.
-import type { ServiceDeps } from '../../app/context.js';
-import { onePer } from '../../app/one-per.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import { onePer } from '../../platform/one-per.js';
 import { createSynthesizer, type Synthesizer } from './synthesis.js';
 import { transcriber } from './transcription.js';
 import { VoiceActivityDetector } from './vad.js';

@@ -4,10 +4,10 @@
 import { z } from '@hono/zod-openapi';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import type { ServiceDeps } from '../../app/context.js';
-import type { ApiApp } from '../../app/http/app-env.js';
-import { ApiError, conflict, notFound, tooManyRequests, unauthorized } from '../../app/http/errors.js';
-import { errors, json, publicRoute, UnauthorizedBody } from '../../app/http/openapi.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import type { ApiApp } from '../../platform/http/app-env.js';
+import { ApiError, conflict, notFound, tooManyRequests, unauthorized } from '../../platform/http/errors.js';
+import { errors, json, publicRoute, UnauthorizedBody } from '../../platform/http/openapi.js';
 import { verifyMeetingToken } from '../../resources/conversations/meeting-token.js';
 import { FRAME_INTERVAL_MS, MAX_FRAMES, perceives, storeFrame } from './perception.js';
 

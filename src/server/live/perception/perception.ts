@@ -3,7 +3,7 @@
 // during the call (the elements post a frame every few seconds; a handful are kept, evenly spread). After
 // the conversation ends a job asks the vision model to summarise what was seen, sends
 // `application.perception_analysis` once, and deletes the frames.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { JobHandler } from '../../platform/jobs/queue.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';

@@ -1,6 +1,6 @@
 // One request to an OpenAI-compatible vision model (chat completions, not streamed): the instructions
 // as text and each frame as an `image_url` part holding a JPEG data URL.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { completeChat, openAiClient, OpenAiError } from '../../providers/openai/index.js';
 
 export class VisionError extends Error {}

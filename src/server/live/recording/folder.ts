@@ -2,8 +2,8 @@
 // WAVs are the visitors' voices. An in-memory service's default folder sits in the shared temp folder,
 // where another user could have planted a link; there the checked-folder logic of the voice bridge picks
 // a fresh folder instead. A folder the operator named is kept, with an error logged when it is not private.
-import { memoryRecordingDir, type Config } from '../../app/config.js';
-import type { Logger } from '../../app/log.js';
+import { memoryRecordingDir, type Config } from '../../platform/config.js';
+import type { Logger } from '../../platform/log.js';
 import { privateFolder, servicePrivateFolder } from '../../platform/files/private-folder.js';
 
 export function privateRecordingFolder(config: Pick<Config, 'dataDir' | 'recording'>, log: Logger): string {

@@ -3,8 +3,8 @@
 // transaction that marks it stored.
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ServiceDeps } from '../../app/context.js';
-import { newId } from '../../app/ids.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import { newId } from '../../platform/ids.js';
 import { wavHeader } from '../../platform/audio/wav.js';
 import { CallRecorder, RECORDING_RATE } from './call-recorder.js';
 import { defaultStorage } from '../../providers/storage/default-storage.js';

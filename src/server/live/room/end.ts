@@ -2,7 +2,7 @@
 // then send `system.shutdown` and `application.transcription_ready` (exactly once, by whichever
 // instance finalizes it).
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
 import { enqueuePerception } from '../perception/perception.js';
 import { enqueuePostCallActions } from '../../resources/conversations/post-call.js';

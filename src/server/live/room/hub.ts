@@ -5,9 +5,9 @@
 // the others relay their participants to it (room-relay.ts); a holder that goes quiet is taken over.
 import type { WebSocket } from 'ws';
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
-import type { ServiceDeps } from '../../app/context.js';
-import { onePer } from '../../app/one-per.js';
-import { newId } from '../../app/ids.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import { onePer } from '../../platform/one-per.js';
+import { newId } from '../../platform/ids.js';
 import { openPostgresChannel, type InstanceChannel } from '../cluster/instance-channel.js';
 import { loadLiveConversation, type LiveConversation } from './live-conversation.js';
 import { Room } from './room.js';

@@ -6,7 +6,7 @@
 // keeps sending past it (malformed frames count) is closed.
 import type { RawData } from 'ws';
 import { AUDIO_HEADER_BYTES, AUDIO_RATE_RANGE, AudioFrameKind } from '../../../protocol/room.js';
-import type { ServiceMetrics } from '../../app/ops/metrics.js';
+import type { ServiceMetrics } from '../../platform/metrics.js';
 
 /** A token bucket: `perSecond` refills, up to `burst`. */
 class Bucket {

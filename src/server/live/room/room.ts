@@ -9,8 +9,8 @@ import {
 } from '../../../protocol/room.js';
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import { visemeIndex } from '../../../protocol/visemes.js';
-import type { ServiceDeps } from '../../app/context.js';
-import type { ClockTimer } from '../../app/time.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import type { ClockTimer } from '../../platform/time.js';
 import type { LiveConversation } from './live-conversation.js';
 import { conversationLanguages } from '../agent/language.js';
 import { FRAME_INTERVAL_MS, perceives } from '../perception/perception.js';

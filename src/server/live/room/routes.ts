@@ -1,10 +1,10 @@
 // The room's HTTP side: the page at GET /rooms/{id}, and the keyed POST /v2/conversations/{id}/events
 // that lets an operator (or a test) push interactions-protocol messages into a live local room.
 import { z } from '@hono/zod-openapi';
-import type { ApiApp } from '../../app/http/app-env.js';
-import { ApiError, badRequest, conflict, notFound } from '../../app/http/errors.js';
-import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../app/http/openapi.js';
-import type { ServiceDeps } from '../../app/context.js';
+import type { ApiApp } from '../../platform/http/app-env.js';
+import { ApiError, badRequest, conflict, notFound } from '../../platform/http/errors.js';
+import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../platform/http/openapi.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { parseCanvasAction } from '../../../protocol/canvas.js';
 import { hubFor } from './hub.js';
 import { roomPage } from './page.js';

@@ -2,7 +2,7 @@
 // conversation (shown in the verbose read), counted in /metrics, and summed up as p50/p95 in
 // `application.transcription_ready`. A figure the page could not take stays absent, never 0.
 import type { TurnLatencyFrame } from '../../../protocol/room.js';
-import type { ServiceMetrics } from '../../app/ops/metrics.js';
+import type { ServiceMetrics } from '../../platform/metrics.js';
 import type { Db } from '../../platform/db/database.js';
 
 /** Reports kept per conversation: one per PAL reply, so a page sending more is not reporting replies. */

@@ -1,7 +1,7 @@
 // A participant that stops reading must not make the service hold what the room sends it: a socket whose
 // unsent output has passed MAX_UNSENT_BYTES is dropped (terminated, no closing handshake it would not
 // read either), instead of queueing replies, voice and error frames for it without end.
-import type { ServiceMetrics } from '../../app/ops/metrics.js';
+import type { ServiceMetrics } from '../../platform/metrics.js';
 
 /** Unsent bytes a room socket may hold: several seconds of the PAL's voice, far above what a reading page leaves. */
 export const MAX_UNSENT_BYTES = 1024 * 1024;

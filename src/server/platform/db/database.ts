@@ -4,7 +4,7 @@ import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import { fixDataFolderModes, privateDataFolder } from './private-data.js';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrate.js';
-import type { Logger } from '../../app/log.js';
+import type { Logger } from '../log.js';
 
 export type Db = Kysely<Database>;
 

@@ -3,8 +3,8 @@
 // is null; it is retried with backoff (0.25 s doubling to 10 s, jittered) until it is back or closed.
 // Nothing here throws out: a lost connection is logged and retried, never an uncaught 'error'.
 import type pg from 'pg';
-import { backoffMs } from '../../app/backoff.js';
-import type { Logger } from '../../app/log.js';
+import { backoffMs } from '../backoff.js';
+import type { Logger } from '../log.js';
 
 export const RECONNECT = { baseMs: 250, maxMs: 10_000, jitter: true } as const;
 

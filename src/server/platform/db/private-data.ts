@@ -5,7 +5,7 @@
 // is said at start.
 import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '../../app/log.js';
+import type { Logger } from '../log.js';
 
 /** Before the database opens: new files and folders of this process without group or other access, and the folder 0700. */
 export function privateDataFolder(dir: string): void {

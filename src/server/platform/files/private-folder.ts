@@ -5,7 +5,7 @@
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Logger } from '../../app/log.js';
+import type { Logger } from '../log.js';
 
 const uid = (): number | null => (typeof process.getuid === 'function' ? process.getuid() : null);
 

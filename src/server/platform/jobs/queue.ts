@@ -9,8 +9,8 @@
 // hold the slots another owner's callbacks need.
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { scrubText, type Logger } from '../../app/log.js';
-import { backoffMs } from '../../app/backoff.js';
+import { scrubText, type Logger } from '../log.js';
+import { backoffMs } from '../backoff.js';
 
 export interface JobContext<P = unknown> {
   jobId: number;

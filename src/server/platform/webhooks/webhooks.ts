@@ -3,12 +3,12 @@
 // an earlier one), signed per Standard Webhooks, through the guarded fetch with no redirects followed,
 // retried with backoff; the outcome of each delivery stays readable through the API.
 import type { Db } from '../db/database.js';
-import { newId } from '../../app/ids.js';
+import { newId } from '../ids.js';
 import type { JobHandler, JobQueue } from '../jobs/queue.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
-import type { ServiceMetrics } from '../../app/ops/metrics.js';
+import type { ServiceMetrics } from '../metrics.js';
 import { signWebhook } from './signing.js';
-import { scrubText, type Logger } from '../../app/log.js';
+import { scrubText, type Logger } from '../log.js';
 
 export const WEBHOOK_JOB = 'webhook.deliver';
 const MAX_ATTEMPTS = 6;

@@ -6,7 +6,7 @@
 // no-op, and it works on whichever instance claims it. Ending marks the conversation ended (it stops
 // counting against its deployment's limits) and closes the room; the end callbacks are sent once.
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { JobHandler } from '../../platform/jobs/queue.js';
 import { endConversation } from '../../resources/conversations/end.js';
 import { finalizeConversation } from '../../live/room/end.js';

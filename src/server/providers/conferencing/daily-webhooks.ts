@@ -5,9 +5,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from '@hono/zod-openapi';
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
-import type { ServiceDeps } from '../../app/context.js';
-import type { ApiApp } from '../../app/http/app-env.js';
-import { json, publicRoute, UnauthorizedBody } from '../../app/http/openapi.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import type { ApiApp } from '../../platform/http/app-env.js';
+import { json, publicRoute, UnauthorizedBody } from '../../platform/http/openapi.js';
 import { endConversation } from '../../resources/conversations/end.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
 import { palJoinedCallbacks } from '../../live/room/callbacks.js';

@@ -1,5 +1,5 @@
 // Picks the conferencing provider from the configuration: Daily when a Daily API key is set, else local rooms.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { dailyProvider } from './daily.js';
 import { localProvider } from './local.js';
 import type { ConferencingProvider } from './provider.js';

@@ -1,5 +1,5 @@
 // The service's own room: `{publicUrl}/rooms/{conversation_id}`, admitted by a signed meeting token.
-import type { Secrets } from '../../app/secrets.js';
+import type { Secrets } from '../../platform/secrets.js';
 import { signMeetingToken } from '../../resources/conversations/meeting-token.js';
 import type { ConferencingProvider } from './provider.js';
 

@@ -2,7 +2,7 @@
 // transcription): the base-URL rule, the key, the time and size limits of each capability, and the
 // provider's error bodies are handled here once. The key goes only to the configured host (redirects
 // are not followed) and never into an error message, which callers log and store.
-import { scrubText } from '../../app/log.js';
+import { scrubText } from '../../platform/log.js';
 import type { GuardedFetch } from '../../platform/net/guarded-fetch.js';
 import { openAiEndpoint } from './base-url.js';
 

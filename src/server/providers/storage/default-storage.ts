@@ -3,7 +3,7 @@
 // (PALKIT_RECORDING_S3_*).
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { Config } from '../../app/config.js';
+import type { Config } from '../../platform/config.js';
 
 export interface DefaultStorage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;

@@ -1,7 +1,7 @@
 // Credentials for calling a connector's server: the bearer token, or an OAuth access token refreshed
 // automatically shortly before it expires (refresh_token grant). When the refresh is refused the
 // connector becomes `needs_reauth` (remedy: Reconnect OAuth).
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { OAuthError, tokenRequest, type TokenResponse } from './oauth-endpoints.js';
 import { lockedConnector, type ConnectorRow } from './repository.js';

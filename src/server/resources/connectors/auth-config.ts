@@ -2,8 +2,8 @@
 // kept as settings. On update, write-only secrets that are omitted are kept when the type stays the same.
 import type { Updateable } from 'kysely';
 import type { ConnectorAuthSettings, ConnectorTables } from '../../platform/db/tables/connectors.js';
-import { badRequest } from '../../app/http/errors.js';
-import type { Secrets } from '../../app/secrets.js';
+import { badRequest } from '../../platform/http/errors.js';
+import type { Secrets } from '../../platform/secrets.js';
 import type { ConnectorRow } from './repository.js';
 import type { AuthConfigInput } from './schemas.js';
 import { checkConnectorUrl } from './url-policy.js';

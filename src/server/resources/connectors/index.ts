@@ -1,10 +1,10 @@
 // Connectors: external MCP tool servers a PAL can use (layers.mcp.connectors), with bearer or OAuth 2.0
 // credentials kept encrypted and write-only, tool import, and the OAuth authorize/callback/reconnect flow.
 import type { ResourceModule } from '../module.js';
-import type { ServiceDeps } from '../../app/context.js';
-import { badRequest, conflict } from '../../app/http/errors.js';
-import { newId } from '../../app/ids.js';
-import { isoNoZone } from '../../app/time.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import { badRequest, conflict } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
+import { isoNoZone } from '../../platform/time.js';
 import { authColumns } from './auth-config.js';
 import { completeAuthorization, startAuthorization } from './oauth-flow.js';
 import { detachConnectorFromPals } from './pal-cleanup.js';

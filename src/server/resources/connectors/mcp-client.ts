@@ -3,7 +3,7 @@
 // `withConnectorClient` to call tools; tool import uses it to list them. The SDK is loaded with the first
 // session (it adds a quarter second to the service's start).
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { GuardedFetchOptions } from '../../platform/net/guarded-fetch.js';
 import { connectorAuthorization } from './access.js';
 import { ownedConnector, type ConnectorRow } from './repository.js';

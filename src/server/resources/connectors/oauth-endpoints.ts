@@ -1,6 +1,6 @@
 // The authorization server a connector talks to: configured endpoints, else discovery (RFC 8414) at the
 // MCP server's origin, else through its protected-resource metadata (RFC 9728). Token requests too.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { OAuthServerMetadata } from '../../platform/db/tables/connectors.js';
 import type { ConnectorRow } from './repository.js';
 import { checkConnectorUrl } from './url-policy.js';

@@ -2,9 +2,9 @@
 // address (state and verifier stored, single use, 10 minutes), then complete it at the public callback
 // by exchanging the code at the token endpoint and storing the tokens encrypted.
 import { createHash, randomBytes } from 'node:crypto';
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { OAuthStatus } from '../../platform/db/tables/connectors.js';
-import { ApiError, badRequest, conflict } from '../../app/http/errors.js';
+import { ApiError, badRequest, conflict } from '../../platform/http/errors.js';
 import { tokenColumns } from './access.js';
 import { OAuthError, oauthEndpoints, tokenRequest } from './oauth-endpoints.js';
 import { ownedConnector, type ConnectorRow } from './repository.js';

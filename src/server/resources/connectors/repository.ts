@@ -2,8 +2,8 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { ConnectorTables } from '../../platform/db/tables/connectors.js';
-import { forbidden, notFound } from '../../app/http/errors.js';
-import { isoNoZone } from '../../app/time.js';
+import { forbidden, notFound } from '../../platform/http/errors.js';
+import { isoNoZone } from '../../platform/time.js';
 
 export type ConnectorRow = Selectable<ConnectorTables['connectors']>;
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../app/http/openapi.js';
+import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../platform/http/openapi.js';
 import { AuthorizationAddress, AuthorizeBody, CallbackQuery, Connector, ConnectorId, ConnectorTools, CreateConnector, ListQuery, UpdateConnector } from './schemas.js';
 
 const tags = ['Connectors'];

@@ -1,7 +1,7 @@
 // Tool import: lists the tools of the connector's server and stores them as the connector's tools,
 // recording when (last_indexed_at) or why not (last_index_error). Runs from the API and as a job after
 // a create, a change of address or credentials, and an OAuth link.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { JobHandler } from '../../platform/jobs/queue.js';
 import { ConnectorAuthError } from './access.js';
 import { listServerTools, withConnectorClient, type ImportedTool } from './mcp-client.js';

@@ -2,7 +2,7 @@
 // outbound policy lets the service reach (local development and tests).
 import { isIP } from 'node:net';
 import { AddressPolicy } from '../../platform/net/address-policy.js';
-import { badRequest } from '../../app/http/errors.js';
+import { badRequest } from '../../platform/http/errors.js';
 
 export function checkConnectorUrl(field: string, value: string, outboundAllow: string[]): string {
   let url: URL;

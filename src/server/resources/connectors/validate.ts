@@ -1,7 +1,7 @@
 // Checks for PAL creation: the connectors a PAL names in layers.mcp.connectors, and the tools it scopes
 // in layers.mcp.connector_tools, must exist for the caller.
 import type { Db } from '../../platform/db/database.js';
-import { badRequest } from '../../app/http/errors.js';
+import { badRequest } from '../../platform/http/errors.js';
 
 /** 400 when any id is not one of the owner's connectors; `field` names the PAL field in the error. */
 export async function assertConnectorsExist(db: Db, ownerId: number, ids: readonly string[], field = 'layers.mcp.connectors'): Promise<void> {

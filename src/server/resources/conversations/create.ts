@@ -3,12 +3,12 @@
 // (the caller's way: the deployment start writes it together with the deployment's usage count), then
 // open the room with the conferencing provider.
 import type { Insertable } from 'kysely';
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/schema.js';
-import { badRequest } from '../../app/http/errors.js';
-import { newId } from '../../app/ids.js';
-import { isoMillis } from '../../app/time.js';
+import { badRequest } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
+import { isoMillis } from '../../platform/time.js';
 import { conferencingProvider, ProviderError, recordingRefusal, type ConferencingProvider } from '../../providers/conferencing/index.js';
 import { canonicalLanguage, unsupportedLanguageMessage } from '../pals/languages.js';
 import { checkFace, resolvePalAndFace, type PalAndFace } from './repository.js';

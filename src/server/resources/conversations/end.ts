@@ -1,6 +1,6 @@
 // Ending a conversation: one conditional UPDATE decides who ends it (so repeated or concurrent calls
 // end it once), the provider's room is closed by a durable job, and the bus tells this instance's room.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { ConversationRow } from './repository.js';
 
 export const CLOSE_ROOM_JOB = 'conversations.close_room';

@@ -1,6 +1,6 @@
 // Conversation callbacks: every payload is recorded for the verbose read and, when the conversation
 // has a callback_url, delivered through the webhook mechanism.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 
 export interface ConversationCallback {

@@ -3,7 +3,7 @@
 import { postCallJobs } from './post-call.js';
 import { dailyDeadlineJobs, finalizeIfNoMeeting } from '../../providers/conferencing/daily-deadlines.js';
 import type { ResourceModule } from '../module.js';
-import { ApiError } from '../../app/http/errors.js';
+import { ApiError } from '../../platform/http/errors.js';
 import { createConversation } from './create.js';
 import { CLOSE_ROOM_JOB, endConversation } from './end.js';
 import { listConversationEvents } from './events-store.js';

@@ -1,6 +1,6 @@
 // meeting_token: admits one participant to one local room. "<conversation_id>.<expiry>.<role>.<signature>",
 // signed with the service secret, so any instance can check it without a lookup.
-import type { Secrets } from '../../app/secrets.js';
+import type { Secrets } from '../../platform/secrets.js';
 
 export type TokenRole = 'visitor' | 'operator';
 

@@ -3,8 +3,8 @@
 // finalized, through the guarded fetch; its outcome is the conversation callback
 // `application.post_call_action_executed` (also listed under the verbose read's events).
 import { z } from '@hono/zod-openapi';
-import type { ServiceDeps } from '../../app/context.js';
-import { isoMillis } from '../../app/time.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import { isoMillis } from '../../platform/time.js';
 import { emitConversationCallbacks } from './events-store.js';
 
 export const POST_CALL_JOB = 'conversation.post_call_action';

@@ -4,10 +4,10 @@
 // application.conversation_rated, in one transaction.
 import { z } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
-import type { ServiceDeps } from '../../app/context.js';
-import type { ApiApp } from '../../app/http/app-env.js';
-import { conflict, notFound, unauthorized } from '../../app/http/errors.js';
-import { errors, json, publicRoute, UnauthorizedBody } from '../../app/http/openapi.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import type { ApiApp } from '../../platform/http/app-env.js';
+import { conflict, notFound, unauthorized } from '../../platform/http/errors.js';
+import { errors, json, publicRoute, UnauthorizedBody } from '../../platform/http/openapi.js';
 import { recordConversationCallbacks } from './events-store.js';
 import { verifyMeetingToken } from './meeting-token.js';
 import { ConversationRating, RatingBody } from './schemas.js';

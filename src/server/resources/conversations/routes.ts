@@ -1,6 +1,6 @@
 // Route definitions of the keyed conversation API.
 import { z } from '@hono/zod-openapi';
-import { ErrorBody, errors, json, jsonBody, keyedRoute } from '../../app/http/openapi.js';
+import { ErrorBody, errors, json, jsonBody, keyedRoute } from '../../platform/http/openapi.js';
 import { Conversation, ConversationCreated, ConversationId, ConversationList, CreateConversation, ListConversationsQuery } from './schemas.js';
 
 const tags = ['Conversations'];

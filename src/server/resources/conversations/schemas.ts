@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { MemoryStoreTags as ProtocolMemoryStoreTags, StartResponse } from '../../../protocol/public.js';
 import { MAX_RATING_COMMENT, RatingBody as ProtocolRatingBody } from '../../../protocol/rating.js';
-import { protocolSchema } from '../../app/http/protocol-schema.js';
+import { protocolSchema } from '../../platform/http/protocol-schema.js';
 
 export const ConversationId = z
   .string()

@@ -1,6 +1,6 @@
 // Cloudflare Turnstile: active when the deployment enables it and the service has a site key; tokens
 // are checked server-side at the siteverify endpoint (form fields secret, response, remoteip).
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { refuse } from './refusals.js';
 import type { Limits } from './schemas.js';
 

@@ -2,7 +2,7 @@
 // service runs behind a trusted proxy (PALKIT_TRUST_PROXY=1). Stored only as a keyed hash.
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
-import type { AppEnv } from '../../app/http/app-env.js';
+import type { AppEnv } from '../../platform/http/app-env.js';
 import { forwardedClient } from '../../platform/net/forwarded-for.js';
 
 export function clientAddress(c: Context<AppEnv>): string | null {

@@ -4,7 +4,7 @@
 // the element) and start; CORS lets every page read the answers (a refusal must be readable as
 // `origin_not_allowed` so the element can say why). Responses vary by Origin.
 import type { Context, MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../../app/http/app-env.js';
+import type { AppEnv } from '../../platform/http/app-env.js';
 import type { DeploymentRow } from './repository.js';
 
 export function ownOrigin(publicUrl: string): string {

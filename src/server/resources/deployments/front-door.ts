@@ -9,9 +9,9 @@
 // it is checked before the write, so starts in flight at the same moment may pass it by as many.
 import { sql } from 'kysely';
 import type { Context } from 'hono';
-import type { AppEnv } from '../../app/http/app-env.js';
-import type { ServiceDeps } from '../../app/context.js';
-import { onePer } from '../../app/one-per.js';
+import type { AppEnv } from '../../platform/http/app-env.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import { onePer } from '../../platform/one-per.js';
 import type { Db } from '../../platform/db/database.js';
 import { refuse } from './refusals.js';
 import type { Limits } from './schemas.js';

@@ -4,8 +4,8 @@
 // (POST …/gate) gets a gate pass, which lets the start skip both checks for a while: the captcha
 // token is single-use, and the visitor should not type the password twice.
 import type { Context } from 'hono';
-import type { AppEnv } from '../../app/http/app-env.js';
-import type { Secrets } from '../../app/secrets.js';
+import type { AppEnv } from '../../platform/http/app-env.js';
+import type { Secrets } from '../../platform/secrets.js';
 import { verifyCaptcha, captchaFor } from './captcha.js';
 import { clientAddress, clientKey } from './client-address.js';
 import { clearPasswordFailures, reservePasswordAttempt } from './password-guard.js';

@@ -2,8 +2,8 @@
 // the public init/start endpoints the widget, embed and landing page call.
 import type { Db } from '../../platform/db/database.js';
 import type { ResourceModule } from '../module.js';
-import { ApiError, badRequest, forbidden } from '../../app/http/errors.js';
-import { newId } from '../../app/ids.js';
+import { ApiError, badRequest, forbidden } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
 import { findOwnedPal } from '../conversations/repository.js';
 import { conferencingProvider, ProviderError } from '../../providers/conferencing/index.js';
 import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from '../conversations/runner/handoff.js';

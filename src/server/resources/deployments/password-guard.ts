@@ -4,7 +4,7 @@
 // guesses sent in parallel cannot slip past the limit: at most LOCK_AFTER_FAILURES are ever checked
 // per window, on PGlite and PostgreSQL alike and across instances.
 import { sql } from 'kysely';
-import { backoffMs } from '../../app/backoff.js';
+import { backoffMs } from '../../platform/backoff.js';
 import type { Db } from '../../platform/db/database.js';
 import { refuse } from './refusals.js';
 

@@ -2,7 +2,7 @@
 // of the owner's, the conferencing provider must be able to record, and the destination's id stays out
 // of the public init response.
 import type { Db } from '../../platform/db/database.js';
-import { badRequest } from '../../app/http/errors.js';
+import { badRequest } from '../../platform/http/errors.js';
 import { recordingRefusal, type ConferencingProvider } from '../../providers/conferencing/index.js';
 
 export async function checkRecordingCustomization(db: Db, ownerId: number, customization: unknown, provider: ConferencingProvider): Promise<void> {

@@ -2,7 +2,7 @@
 // src/protocol/public.ts): the table must name each code once, so a code added on either side
 // without the other fails the type check.
 import type { StartErrorCode } from '../../../protocol/public.js';
-import { ApiError } from '../../app/http/errors.js';
+import { ApiError } from '../../platform/http/errors.js';
 
 export const START_REFUSAL_STATUS = {
   invalid_request: 400,

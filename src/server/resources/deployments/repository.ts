@@ -4,9 +4,9 @@ import { faceMediaUrl } from '../faces/media-url.js';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/schema.js';
-import { notFound } from '../../app/http/errors.js';
+import { notFound } from '../../platform/http/errors.js';
 import { palAndFaceOf, wantedFaceId, type PalAndFace } from '../conversations/repository.js';
-import { isoMillis } from '../../app/time.js';
+import { isoMillis } from '../../platform/time.js';
 import type { Limits } from './schemas.js';
 
 export type DeploymentRow = Selectable<Database['deployments']>;

@@ -1,7 +1,7 @@
 // Route definitions of deployments: the keyed management API and the two public endpoints the elements call.
 import { z } from '@hono/zod-openapi';
-import { JsonPatch } from '../../app/http/json-patch.js';
-import { ErrorBody, errors, json, jsonBody, keyedRoute, publicRoute } from '../../app/http/openapi.js';
+import { JsonPatch } from '../../platform/http/json-patch.js';
+import { ErrorBody, errors, json, jsonBody, keyedRoute, publicRoute } from '../../platform/http/openapi.js';
 import { ConversationCreated } from '../conversations/schemas.js';
 import { codesWithStatus } from './refusals.js';
 import { CreateDeployment, Deployment, DeploymentId, DeploymentInit, DeploymentList, GateCheck, GatePassed, ListQuery, StartDeployment } from './schemas.js';

@@ -2,7 +2,7 @@
 // init/start bodies, which are the protocol's (src/protocol/public.ts).
 import { z } from '@hono/zod-openapi';
 import { Channel as ProtocolChannel, Customization as ProtocolCustomization, GateBody, GatePass, InitResponse, StartBody } from '../../../protocol/public.js';
-import { protocolSchema } from '../../app/http/protocol-schema.js';
+import { protocolSchema } from '../../platform/http/protocol-schema.js';
 
 export const DeploymentId = z
   .string()

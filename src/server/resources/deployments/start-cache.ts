@@ -7,8 +7,8 @@
 // Only deployments whose start needs nothing else are kept: no password or captcha (passing the gate has
 // effects: the attempt is counted, a captcha token is single-use), no consent to record, no limit that
 // counts calls.
-import type { ServiceDeps } from '../../app/context.js';
-import { onePer } from '../../app/one-per.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import { onePer } from '../../platform/one-per.js';
 import { limitsCountCalls } from './availability.js';
 import { captchaFor } from './captcha.js';
 import type { StartableDeployment } from './repository.js';

@@ -10,10 +10,10 @@
 //   and then the counts, which, as a statement after the lock, see every call committed before it.
 // The one statement also re-checks that the deployment (by its version), the PAL and the face are as
 // the start read them, so that a start may rely on a deployment kept from an earlier one (start-cache.ts).
-import type { Clock } from '../../app/time.js';
+import type { Clock } from '../../platform/time.js';
 import type { Db } from '../../platform/db/database.js';
-import { onePer } from '../../app/one-per.js';
-import type { ApiError } from '../../app/http/errors.js';
+import { onePer } from '../../platform/one-per.js';
+import type { ApiError } from '../../platform/http/errors.js';
 import type { ConversationInsert, UsablePalAndFace } from '../conversations/create.js';
 import { recordConsent } from '../conversations/receipts.js';
 import { limitsCountCalls, unavailableReason } from './availability.js';

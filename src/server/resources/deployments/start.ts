@@ -4,9 +4,9 @@
 // under the deployment's row lock, in the same write as the conversation (start-write.ts).
 import type { Context } from 'hono';
 import type { z } from '@hono/zod-openapi';
-import type { AppEnv } from '../../app/http/app-env.js';
-import { ownerForKey } from '../../app/http/auth.js';
-import { ApiError } from '../../app/http/errors.js';
+import type { AppEnv } from '../../platform/http/app-env.js';
+import { ownerForKey } from '../../platform/http/auth.js';
+import { ApiError } from '../../platform/http/errors.js';
 import { checkRecordingDestination, openConversationRoom, planConversation, type CreatedConversation, type PlannedConversation } from '../conversations/create.js';
 import { resolvePalAndFace } from '../conversations/repository.js';
 import { namesOwnStoreId } from '../memory-stores/repository.js';

@@ -5,7 +5,7 @@
 // x-api-key vouches too (a preview). Identifiers nobody vouches for are ignored, with a log line: the
 // visitor gets the call, without anyone's memories.
 import { jwtVerify } from 'jose';
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 
 /** The longest a token may live: a token is made for one visit, when the page is served. */
 export const MAX_TOKEN_SECONDS = 24 * 3600;

@@ -1,9 +1,9 @@
 // Starting a run: creation and recrawl, with the spec's rules checked under a per-owner lock so the
 // limits (5 crawls at once, 100 crawl-backed documents, 1 recrawl per hour) hold under concurrency.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { CrawlConfig } from '../../platform/db/tables/documents.js';
-import { badRequest, conflict, tooManyRequests } from '../../app/http/errors.js';
-import { newId } from '../../app/ids.js';
+import { badRequest, conflict, tooManyRequests } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
 import { notifyStatus } from './lifecycle.js';
 import { INGEST_ATTEMPTS, INGEST_JOB, type IngestPayload } from './pipeline.js';
 import {

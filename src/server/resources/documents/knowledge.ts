@@ -1,5 +1,5 @@
 // What the live PAL asks of the knowledge base: the chunks of an owner's documents closest to a query.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { createEmbedder } from './embed/embedder.js';
 import { searchChunks } from './vector-store.js';
 

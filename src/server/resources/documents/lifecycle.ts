@@ -2,7 +2,7 @@
 // error), each written with its status callback in one transaction. A run is identified by `run_id`:
 // a job whose run is no longer current (document deleted) stops with Superseded.
 import { sql } from 'kysely';
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { CrawlConfig } from '../../platform/db/tables/documents.js';
 import type { DocumentErrorCode } from './errors.js';

@@ -3,7 +3,7 @@
 // killed) start the run again from scratch after dropping what the earlier attempt wrote; once the
 // attempts are used up the document settles in `error` instead of staying in `processing`.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { JobHandler } from '../../platform/jobs/queue.js';
 import { chunksOf } from './chunk.js';
 import { crawl } from './crawl/crawler.js';

@@ -2,8 +2,8 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/schema.js';
-import { ApiError, notFound } from '../../app/http/errors.js';
-import { isoMillis } from '../../app/time.js';
+import { ApiError, notFound } from '../../platform/http/errors.js';
+import { isoMillis } from '../../platform/time.js';
 
 export type DocumentRow = Selectable<Database['documents']>;
 

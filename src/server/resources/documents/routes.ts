@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { errors, json, jsonBody, keyedRoute, UnauthorizedBody } from '../../app/http/openapi.js';
+import { errors, json, jsonBody, keyedRoute, UnauthorizedBody } from '../../platform/http/openapi.js';
 import { CreateDocument, Document, DocumentId, DocumentList, ListQuery, RecrawlDocument, SearchDocuments, SearchResult, UpdateDocument } from './schemas.js';
 
 const tags = ['Documents'];

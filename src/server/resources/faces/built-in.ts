@@ -1,8 +1,8 @@
 // The still images of the built-in faces (launcher avatar, preview, landing page), drawn from the same
 // geometry the elements animate: GET /faces/palkit-ada.svg.
 import { z } from '@hono/zod-openapi';
-import type { ApiApp } from '../../app/http/app-env.js';
-import { publicRoute } from '../../app/http/openapi.js';
+import type { ApiApp } from '../../platform/http/app-env.js';
+import { publicRoute } from '../../platform/http/openapi.js';
 import { adaSvg } from '../../../protocol/faces/ada.js';
 
 const images: Record<string, string> = { 'palkit-ada.svg': adaSvg() };

@@ -1,10 +1,10 @@
 // Faces (the older name is replica): create from a training video, read, list, rename, delete, under
 // /v2/replicas (replica_id, replica_name) and /v2/faces (face_id, face_name). Training runs as a job.
 import type { ResourceModule } from '../module.js';
-import type { ServiceDeps } from '../../app/context.js';
-import type { ApiApp } from '../../app/http/app-env.js';
-import { conflict } from '../../app/http/errors.js';
-import { newId } from '../../app/ids.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import type { ApiApp } from '../../platform/http/app-env.js';
+import { conflict } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
 import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { faceView, ownedFace, palsUsingFace, readableFace, type Naming } from './repository.js';

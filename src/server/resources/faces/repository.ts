@@ -1,7 +1,7 @@
 // Faces in SQL and their wire views. A face of another owner is treated as unknown (404).
 import type { Db } from '../../platform/db/database.js';
-import { notFound } from '../../app/http/errors.js';
-import { isoMillis } from '../../app/time.js';
+import { notFound } from '../../platform/http/errors.js';
+import { isoMillis } from '../../platform/time.js';
 import { faceMediaUrl } from './media-url.js';
 import type { RigSummary } from './rig/train.js';
 

@@ -1,6 +1,6 @@
 // Route definitions of faces, under both names: /v2/replicas (legacy, replica_id) and /v2/faces (face_id).
 import { z } from '@hono/zod-openapi';
-import { errors, json, jsonBody, keyedRoute } from '../../app/http/openapi.js';
+import { errors, json, jsonBody, keyedRoute } from '../../platform/http/openapi.js';
 import { CreateFace, CreateReplica, Deleted, Face, ListQuery, RenameFace, RenameReplica, Replica, Verbose } from './schemas.js';
 
 const idParam = (name: 'replica_id' | 'face_id') =>

@@ -6,7 +6,7 @@
 // and `training_progress` together, so a run interrupted at any point resumes after the last committed
 // step; the final status and the training callbacks are committed in one transaction, so a re-run
 // after a crash never sends them twice.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { JobHandler } from '../../platform/jobs/queue.js';
 import { OutboundBlockedError, OutboundTooLargeError } from '../../platform/net/guarded-fetch.js';
@@ -14,7 +14,7 @@ import { storeMedia } from '../media/store.js';
 import { locateFfmpeg } from '../../platform/media/ffmpeg.js';
 import { extractFrame, probeVideo, ToolMissing, VideoUnreadable, withVideoFile } from './media-tools.js';
 import { isStill, sniffImage, sniffVideoContainer, type VideoContainer } from './video-check.js';
-import { scrubText } from '../../app/log.js';
+import { scrubText } from '../../platform/log.js';
 import { FaceProblem, type Analysis } from './rig/analysis.js';
 import { DecodeFailed } from './rig/decode.js';
 import { analyseFace, makeRig, type RigSummary } from './rig/train.js';

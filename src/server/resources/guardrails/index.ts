@@ -3,8 +3,8 @@
 // DELETE by the identifier's prefix.
 import { sql } from 'kysely';
 import type { ResourceModule } from '../module.js';
-import { badRequest } from '../../app/http/errors.js';
-import { isoMillis } from '../../app/time.js';
+import { badRequest } from '../../platform/http/errors.js';
+import { isoMillis } from '../../platform/time.js';
 import { createGuardrail, deleteGuardrail, readGuardrail, updateGuardrail } from './items.js';
 import { guardrailView, isItemId, isSetId, setView } from './repository.js';
 import * as routes from './routes.js';

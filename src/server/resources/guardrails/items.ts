@@ -1,8 +1,8 @@
 // Individual guardrails: create, partial update (object or JSON Patch), delete. An item of a set is the
 // same row, so changing or deleting it here changes or shrinks its set.
 import type { Db } from '../../platform/db/database.js';
-import { badRequest } from '../../app/http/errors.js';
-import { applyJsonPatch, JsonPatchError, type JsonPatchOperation } from '../../app/http/json-patch.js';
+import { badRequest } from '../../platform/http/errors.js';
+import { applyJsonPatch, JsonPatchError, type JsonPatchOperation } from '../../platform/http/json-patch.js';
 import { detachGuardrailsFromPals } from './pal-cleanup.js';
 import { guardrailView, insertItems, ownedGuardrail, setItemView } from './repository.js';
 import { GuardrailItemInput, type UpdateGuardrail } from './schemas.js';

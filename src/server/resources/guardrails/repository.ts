@@ -2,9 +2,9 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { GuardrailTables } from '../../platform/db/tables/guardrails.js';
-import { forbidden, notFound } from '../../app/http/errors.js';
-import { newId } from '../../app/ids.js';
-import { isoMillis } from '../../app/time.js';
+import { forbidden, notFound } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
+import { isoMillis } from '../../platform/time.js';
 import { ITEM_PREFIX, SET_PREFIX, type GuardrailItemInput } from './schemas.js';
 
 export type GuardrailRow = Selectable<GuardrailTables['guardrails']>;

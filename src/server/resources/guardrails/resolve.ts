@@ -2,7 +2,7 @@
 // runs with; PAL creation calls this to validate the references.
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
-import { badRequest } from '../../app/http/errors.js';
+import { badRequest } from '../../platform/http/errors.js';
 import type { GuardrailRow } from './repository.js';
 
 export const MAX_GUARDRAILS_PER_PAL = 50;

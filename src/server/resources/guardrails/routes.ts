@@ -2,9 +2,9 @@ import { z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { ZodError, ZodType } from 'zod';
 import { describeZodError } from '../../app/http/app.js';
-import type { AppEnv } from '../../app/http/app-env.js';
-import { JsonPatch } from '../../app/http/json-patch.js';
-import { errors, json, jsonBody, keyedRoute } from '../../app/http/openapi.js';
+import type { AppEnv } from '../../platform/http/app-env.js';
+import { JsonPatch } from '../../platform/http/json-patch.js';
+import { errors, json, jsonBody, keyedRoute } from '../../platform/http/openapi.js';
 import {
   CreateGuardrail, CreateGuardrailsBody, CreateGuardrailSet, Guardrail, GuardrailId, GuardrailSet, GuardrailSetCreated,
   ListQuery, PatchGuardrailsBody, UpdateGuardrail,

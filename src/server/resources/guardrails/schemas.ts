@@ -1,6 +1,6 @@
 // Wire shapes of guardrails: the individual guardrail and the deprecated set form.
 import { z } from '@hono/zod-openapi';
-import { JsonPatch } from '../../app/http/json-patch.js';
+import { JsonPatch } from '../../platform/http/json-patch.js';
 
 /** Set ids start with `gs`, individual guardrail uuids with `gr`: the prefix tells the two forms apart. */
 export const SET_PREFIX = 'gs';

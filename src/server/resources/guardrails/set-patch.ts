@@ -2,7 +2,7 @@
 // field edits, moves and removes keep an item's uuid; a value written whole into `/data/<i>` (add,
 // replace, copy) or a rewrite of `/data` or of the document is a new item and gets a new uuid.
 import { z } from '@hono/zod-openapi';
-import { applyJsonPatch, JsonPatchError, parsePointer, type JsonPatchOperation } from '../../app/http/json-patch.js';
+import { applyJsonPatch, JsonPatchError, parsePointer, type JsonPatchOperation } from '../../platform/http/json-patch.js';
 import { GuardrailItemInput, MAX_ITEMS_PER_SET } from './schemas.js';
 
 const PatchedItem = GuardrailItemInput.extend({ uuid: z.string().optional() }).strict();

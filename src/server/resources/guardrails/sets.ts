@@ -1,8 +1,8 @@
 // The deprecated guardrail set form: create, patch (identity-preserving JSON Patch) and delete.
 import type { Db } from '../../platform/db/database.js';
-import { badRequest } from '../../app/http/errors.js';
-import { JsonPatchError, type JsonPatchOperation } from '../../app/http/json-patch.js';
-import { isoMillis } from '../../app/time.js';
+import { badRequest } from '../../platform/http/errors.js';
+import { JsonPatchError, type JsonPatchOperation } from '../../platform/http/json-patch.js';
+import { isoMillis } from '../../platform/time.js';
 import { detachGuardrailsFromPals } from './pal-cleanup.js';
 import { insertItems, newSetId, ownedSet, setItems, setView, type GuardrailRow } from './repository.js';
 import type { GuardrailItemInput } from './schemas.js';

@@ -1,7 +1,7 @@
 // The guardrail callback: when a guardrail with a callback_url triggers in a conversation, its owner's
 // receiver gets {conversation_id, properties: {guardrail, guardrail_uuid}} through the signed, retried
 // webhook delivery.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 
 export interface TriggeredGuardrail {

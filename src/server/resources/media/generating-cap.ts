@@ -3,7 +3,7 @@
 // once; past it a create answers 429 (it may be sent again once one is ready).
 import type { Transaction } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
-import { tooManyRequests } from '../../app/http/errors.js';
+import { tooManyRequests } from '../../platform/http/errors.js';
 
 /** Seconds a refused create is told to wait: about how long an item takes. */
 const RETRY_AFTER_SECONDS = 30;

@@ -1,8 +1,8 @@
 // Memory stores and their pinned memories (short static facts a PAL keeps about one relationship).
 import type { ResourceModule } from '../module.js';
-import { badRequest, conflict } from '../../app/http/errors.js';
-import { newId } from '../../app/ids.js';
-import { dateSpaceTime } from '../../app/time.js';
+import { badRequest, conflict } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
+import { dateSpaceTime } from '../../platform/time.js';
 import { ownedStore, pinnedMemory, PINNED_PER_STORE } from './repository.js';
 import * as routes from './routes.js';
 

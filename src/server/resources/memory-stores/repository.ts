@@ -1,6 +1,6 @@
 // Memory stores and pinned memories in SQL. Ownership is checked here so every route gets 403/404 alike.
 import type { Db } from '../../platform/db/database.js';
-import { forbidden, notFound } from '../../app/http/errors.js';
+import { forbidden, notFound } from '../../platform/http/errors.js';
 
 export const PINNED_PER_STORE = 30;
 

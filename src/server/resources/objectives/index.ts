@@ -2,9 +2,9 @@
 // callback when one completes. The spec refers to them without showing their endpoints; these are the least
 // a caller needs.
 import { sql } from 'kysely';
-import { ApiError, notFound } from '../../app/http/errors.js';
-import { newId } from '../../app/ids.js';
-import { isoMillis } from '../../app/time.js';
+import { ApiError, notFound } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
+import { isoMillis } from '../../platform/time.js';
 import type { ObjectiveItem } from '../../platform/db/tables/objectives.js';
 import type { ResourceModule } from '../module.js';
 import { captureObjectiveVariables, objectiveProgress } from './progress.js';

@@ -3,7 +3,7 @@
 // them) and, in a live conversation with a model, from the model's record_objective_values function and
 // from tool results that carry a variable by name (live/agent/objectives.ts). On completion
 // the objective's callback_url receives {conversation_id, objective_name, output_variables}, once.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { ObjectiveItem } from '../../platform/db/tables/objectives.js';
 

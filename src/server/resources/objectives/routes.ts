@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { errors, json, jsonBody, keyedRoute } from '../../app/http/openapi.js';
+import { errors, json, jsonBody, keyedRoute } from '../../platform/http/openapi.js';
 import { CaptureVariables, CreateObjectives, ObjectiveProgress, Objectives } from './schemas.js';
 
 const tags = ['Objectives'];

@@ -2,9 +2,9 @@
 // checked as a whole and normalised to the one stored form (canonical names, defaults filled, keys
 // sealed). The live PAL reads this stored `definition`.
 import { sql } from 'kysely';
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
-import { badRequest, conflict } from '../../app/http/errors.js';
+import { badRequest, conflict } from '../../platform/http/errors.js';
 import { canonicalLanguage, unsupportedLanguageMessage } from './languages.js';
 import { resolveGuardrailReferences, validateConnectorReferences, validateConnectorTools, validateDocumentReferences } from './references.js';
 import { sealLayerSecrets } from './layer-secrets.js';

@@ -5,9 +5,9 @@
 // A `{name, value}` pair's value is judged by the name; in the free-form layers a string is also judged by
 // its shape (a URL with `?key=`, a bearer value, a JWT…). The layers the service itself reads (post-call
 // actions, MCP, conferencing) are judged by name only, so a URL it calls is kept as given.
-import type { Secrets } from '../../app/secrets.js';
-import { badRequest } from '../../app/http/errors.js';
-import { looksLikeCredential } from '../../app/log.js';
+import type { Secrets } from '../../platform/secrets.js';
+import { badRequest } from '../../platform/http/errors.js';
+import { looksLikeCredential } from '../../platform/log.js';
 import { fieldHoldsSecret } from './secret-names.js';
 
 export const SECRET_MASK = '********';

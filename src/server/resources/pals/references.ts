@@ -1,7 +1,7 @@
 // References from a PAL to other areas' resources (guardrails, connectors, documents): the one place
 // where PAL validation reaches into those areas.
 import type { Db } from '../../platform/db/database.js';
-import { badRequest } from '../../app/http/errors.js';
+import { badRequest } from '../../platform/http/errors.js';
 import { assertConnectorsExist, assertConnectorToolsExist } from '../connectors/validate.js';
 import { resolveGuardrails } from '../guardrails/resolve.js';
 

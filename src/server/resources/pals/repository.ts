@@ -1,7 +1,7 @@
 // PALs in SQL and their wire views under either naming. A PAL of another owner is treated as unknown.
 import type { Db } from '../../platform/db/database.js';
-import { notFound } from '../../app/http/errors.js';
-import { isoMillis } from '../../app/time.js';
+import { notFound } from '../../platform/http/errors.js';
+import { isoMillis } from '../../platform/time.js';
 import { conferencingEmail, type PalDocument, type PalPath } from './document.js';
 import { maskLayerSecrets } from './layer-secrets.js';
 

@@ -1,7 +1,7 @@
 // Route definitions of PALs under /v2/pals (pal_id) and the legacy /v2/personas (persona_id).
 import { z } from '@hono/zod-openapi';
-import { errors, json, jsonBody, keyedRoute } from '../../app/http/openapi.js';
-import { JsonPatch } from '../../app/http/json-patch.js';
+import { errors, json, jsonBody, keyedRoute } from '../../platform/http/openapi.js';
+import { JsonPatch } from '../../platform/http/json-patch.js';
 import { PageQuery, Pal, PalInput, Persona } from './schemas.js';
 
 const Deleted = z.object({ deleted: z.literal(true) });

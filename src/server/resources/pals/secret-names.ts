@@ -3,7 +3,7 @@
 // `api_key`. A name is cut into words (separators and camelCase); it names a secret when one word is
 // a key, token, secret, password, credential, connection or signing word. Values are judged too: a
 // `{name, value}` pair (a header list) by its name, and any string by its shape (the log scrubber's `looksLikeCredential`).
-import { looksLikeCredential } from '../../app/log.js';
+import { looksLikeCredential } from '../../platform/log.js';
 
 const SECRET_WORDS = new Set([
   'key', 'keys', 'apikey', 'accesskey', 'privatekey', 'secretkey', 'subscriptionkey', 'accountkey',

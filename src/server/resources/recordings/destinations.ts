@@ -1,11 +1,11 @@
 // Recording destinations in SQL: ownership checks, the wire view (credentials never leave) and the
 // decrypted form the copy job uses, with the endpoint's addresses checked like every outbound fetch.
 import { lookup } from 'node:dns/promises';
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
-import { forbidden, notFound } from '../../app/http/errors.js';
+import { forbidden, notFound } from '../../platform/http/errors.js';
 import { AddressPolicy } from '../../platform/net/address-policy.js';
-import { isoMillis } from '../../app/time.js';
+import { isoMillis } from '../../platform/time.js';
 import { DeliveryError, type Destination } from '../../providers/storage/uploaders.js';
 
 type Row = { destination_id: string; name: string | null; provider: Destination['provider']; bucket_name: string; region: string | null; endpoint: string | null; prefix: string; created_at: Date };

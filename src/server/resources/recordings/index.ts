@@ -1,9 +1,9 @@
 // Recordings: the customer's storage destinations, a conversation's recordings, and short-lived links
 // to the default copy; the copy and prune jobs (see jobs.ts, store.ts).
 import type { ResourceModule } from '../module.js';
-import { badRequest, conflict, forbidden, notFound, ApiError } from '../../app/http/errors.js';
-import { newId } from '../../app/ids.js';
-import { isoMillis } from '../../app/time.js';
+import { badRequest, conflict, forbidden, notFound, ApiError } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
+import { isoMillis } from '../../platform/time.js';
 import { ownedConversation } from '../conversations/repository.js';
 import { defaultStorage } from '../../providers/storage/default-storage.js';
 import { destinationView, ownedDestination } from './destinations.js';

@@ -4,16 +4,16 @@
 // commit in one transaction guarded by `settled_at is null`, so a run that delivered but died before
 // settling re-delivers the same object and still sends one callback.
 import { sql } from 'kysely';
-import { backoffMs } from '../../app/backoff.js';
-import type { ServiceDeps } from '../../app/context.js';
+import { backoffMs } from '../../platform/backoff.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { RetryLater, withLimits, type JobHandler } from '../../platform/jobs/queue.js';
-import { isoMillis } from '../../app/time.js';
+import { isoMillis } from '../../platform/time.js';
 import { recordConversationCallbacks, type ConversationCallback } from '../conversations/events-store.js';
 import { defaultStorage } from '../../providers/storage/default-storage.js';
 import { readDestination } from './destinations.js';
 import { RECORDING_COPY_JOB, RECORDING_PRUNE_JOB } from '../../live/recording/store.js';
 import { DeliveryError, deliver, type Destination } from '../../providers/storage/uploaders.js';
-import { scrubText } from '../../app/log.js';
+import { scrubText } from '../../platform/log.js';
 
 type Payload = { recording_id: string; owner_id?: number };
 

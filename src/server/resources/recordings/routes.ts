@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../app/http/openapi.js';
+import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../platform/http/openapi.js';
 import { ConversationId } from '../conversations/schemas.js';
 import { CreateRecordingDestination, DestinationId, Recording, RecordingDestination, RecordingId, RecordingLink } from './schemas.js';
 

@@ -2,7 +2,7 @@
 // origin so a customer page needs only `<script src="{PALKIT_PUBLIC_URL}/palkit.js">`.
 import { readFile } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
-import { packageRoot, scriptTagDir } from '../../app/package-root.js';
+import { packageRoot, scriptTagDir } from '../../platform/package-root.js';
 
 /** The built script tag (src/palkit/dist/cdn in a checkout, the installed package's dist/cdn), whatever the cwd. */
 export const cdnDir = scriptTagDir(packageRoot) + sep;

@@ -1,11 +1,11 @@
 // The background job that synthesises a speech item: render and store the audio (step 1, committed
 // with the row so a rerun does not render again), then publish it and send the callback once.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { JobHandler } from '../../platform/jobs/queue.js';
 import { storeMedia } from '../media/store.js';
 import { RenderError, rendererFor } from '../videos/render/renderer.js';
 import { speechProgress, speechView, SPEECH_STEPS, type SpeechRow } from './repository.js';
-import { scrubText } from '../../app/log.js';
+import { scrubText } from '../../platform/log.js';
 
 export const SPEECH_JOB = 'speech.generate';
 

@@ -1,7 +1,7 @@
 // Speech items: a script synthesised into an audio file in the background (generate.ts).
 import type { ResourceModule } from '../module.js';
-import { notFound } from '../../app/http/errors.js';
-import { newId } from '../../app/ids.js';
+import { notFound } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
 import { deleteMediaByUrl } from '../media/store.js';
 import { checkGeneratingCap } from '../media/generating-cap.js';
 import { SPEECH_JOB, speechGenerationJob } from './generate.js';

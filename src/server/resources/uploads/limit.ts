@@ -1,5 +1,5 @@
 // The upload's own body limit: the service-wide 1 MB one skips this path (see app.ts).
-import { limitBodySize } from '../../app/http/body-limit.js';
+import { limitBodySize } from '../../platform/http/body-limit.js';
 
 export const UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
 export const UPLOAD_PATH = '/v2/uploads';

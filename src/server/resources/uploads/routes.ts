@@ -1,6 +1,6 @@
 // Route definition of POST /v2/uploads: a clip or photo sent as the raw body, kept as media.
 import { z } from '@hono/zod-openapi';
-import { errors, json, keyedRoute } from '../../app/http/openapi.js';
+import { errors, json, keyedRoute } from '../../platform/http/openapi.js';
 import { limitUploadSize, UPLOAD_CONTENT_TYPES } from './limit.js';
 
 export const Upload = z

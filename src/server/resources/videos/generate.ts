@@ -2,7 +2,7 @@
 // Each finished step is committed with its artifact (stored media) and the new generation_progress,
 // so a rerun after a crash or an expired lease skips what is done; the final transition happens once
 // (guarded by status = 'generating') together with its callback, so a rerun never sends a second one.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { JobHandler } from '../../platform/jobs/queue.js';
 import { storeMedia } from '../media/store.js';
@@ -10,7 +10,7 @@ import { loadMedia, visualKind } from './media-source.js';
 import { RenderError, rendererFor, type MediaInput, type RenderedSpeech } from './render/renderer.js';
 import { wavDurationSeconds } from '../../platform/audio/wav.js';
 import { progress, videoCallbackBody, VIDEO_STEPS, type VideoRow } from './repository.js';
-import { scrubText } from '../../app/log.js';
+import { scrubText } from '../../platform/log.js';
 import { locateFfmpeg } from '../../platform/media/ffmpeg.js';
 import { FaceRig } from '../../../protocol/faces/rig.js';
 import type { RigSummary } from '../faces/rig/train.js';

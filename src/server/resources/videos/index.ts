@@ -2,8 +2,8 @@
 // deleted, and played on a hosted page.
 import type { ResourceModule } from '../module.js';
 import { deleteMediaByUrl } from '../media/store.js';
-import { notFound } from '../../app/http/errors.js';
-import { newId } from '../../app/ids.js';
+import { notFound } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
 import { hostedPageHeaders, hostedVideoHtml } from './hosted-page.js';
 import { VIDEO_JOB, videoGenerationJob } from './generate.js';
 import { checkGeneratingCap } from '../media/generating-cap.js';

@@ -1,6 +1,6 @@
 // Loads the bytes behind a media URL: files this service stores are read from the database (no
 // request to ourselves), anything else goes through the guarded fetch.
-import type { ServiceDeps } from '../../app/context.js';
+import type { ServiceDeps } from '../../platform/context.js';
 import { RenderError } from './render/renderer.js';
 
 const MAX_SOURCE_BYTES = 50 * 1024 * 1024;

@@ -1,7 +1,7 @@
 // The owner's webhook signing secret and the list of recent callback deliveries with their outcome.
 import { z } from '@hono/zod-openapi';
 import type { ResourceModule } from '../module.js';
-import { errors, json, keyedRoute } from '../../app/http/openapi.js';
+import { errors, json, keyedRoute } from '../../platform/http/openapi.js';
 import { WEBHOOK_JOB } from '../../platform/webhooks/webhooks.js';
 
 const Delivery = z

@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '../../../app/log.js';
-import { packageRoot } from '../../../app/package-root.js';
+import type { Logger } from '../../../platform/log.js';
+import { packageRoot } from '../../../platform/package-root.js';
 import { servicePrivateFolder } from '../../../platform/files/private-folder.js';
 
 // In a checkout it sits beside this file; the build copies it next to the compiled service (@palkit/server's dist/).

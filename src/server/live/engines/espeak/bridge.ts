@@ -4,7 +4,7 @@
 // side, a stall, output that cannot be framed — the bridge reports one death with the request it was
 // serving, and the pool decides what to do; no stream error is ever left unhandled.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import type { Logger } from '../../../app/log.js';
+import type { Logger } from '../../../platform/log.js';
 
 export const FRAME = { audio: 1, word: 2, phoneme: 3, end: 4, error: 5, ready: 6 } as const;
 const HEADER = 9;

@@ -1,6 +1,6 @@
 // The native bridge (bridge.ts, a child process compiled against libespeak-ng) seen as a Speaker: its
 // binary frames read into the events the pool takes. Opt-in on Linux (PALKIT_LOCAL_VOICE=native).
-import type { Logger } from '../../../app/log.js';
+import type { Logger } from '../../../platform/log.js';
 import { visemeOfPhoneme } from '../visemes-of.js';
 import { Bridge, FRAME, type BridgeRequest } from './bridge.js';
 import type { BridgeBinary } from './bridge-binary.js';

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { packageRoot } from '../../../app/package-root.js';
+import { packageRoot } from '../../../platform/package-root.js';
 import type { Speaker, SpeakerHooks, SpeakerRequest } from './speaker.js';
 import type { WorkerData, WorkerReply } from './wasm-protocol.js';
 

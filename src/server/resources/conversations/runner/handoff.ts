@@ -3,8 +3,8 @@
 // a conversation-scoped token for the runner API). A runner that refuses, fails or is slow ends the
 // conversation at once, so the visitor hears about it in the start answer instead of waiting alone.
 import { ShutdownReasons } from '../../../../protocol/callbacks.js';
-import type { ServiceDeps } from '../../../app/context.js';
-import { newId } from '../../../app/ids.js';
+import type { ServiceDeps } from '../../../platform/context.js';
+import { newId } from '../../../platform/ids.js';
 import { signWebhook } from '../../../platform/webhooks/signing.js';
 import { endConversation } from '../end.js';
 import { disclosureFor, greetingFor, BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL_DISCLOSURE } from '../../../live/agent/disclosure.js';
@@ -15,7 +15,7 @@ import { scheduleRunnerJoinDeadline } from '../../../providers/conferencing/dail
 import { signRunnerToken } from './conversation-token.js';
 import type { RunnerHandoff } from './routes.js';
 import { fieldHoldsSecret } from '../../pals/secret-names.js';
-import { looksLikeCredential } from '../../../app/log.js';
+import { looksLikeCredential } from '../../../platform/log.js';
 import { faceMediaUrl } from '../../faces/media-url.js';
 
 export const RUNNER_TIMEOUT_MS = 6_000;

@@ -3,10 +3,10 @@
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { TranscriptEntry as TranscriptEntryMini } from '../../../../protocol/callbacks.js';
-import type { ServiceDeps } from '../../../app/context.js';
-import type { ApiApp, AppEnv } from '../../../app/http/app-env.js';
-import { ApiError, unauthorized } from '../../../app/http/errors.js';
-import { errors, json, jsonBody, publicRoute, UnauthorizedBody } from '../../../app/http/openapi.js';
+import type { ServiceDeps } from '../../../platform/context.js';
+import type { ApiApp, AppEnv } from '../../../platform/http/app-env.js';
+import { ApiError, unauthorized } from '../../../platform/http/errors.js';
+import { errors, json, jsonBody, publicRoute, UnauthorizedBody } from '../../../platform/http/openapi.js';
 import { loadLiveConversation } from '../../../live/room/live-conversation.js';
 import { recall } from '../../../live/agent/knowledge.js';
 import { appendTranscriptEntry } from '../../../live/room/transcript-store.js';

@@ -1,6 +1,6 @@
 // Embeddings behind one interface: the built-in local embedder by default (no download, deterministic),
 // an OpenAI-compatible `/v1/embeddings` endpoint when PALKIT_EMBEDDINGS_BASE_URL is set.
-import type { ServiceDeps } from '../../../app/context.js';
+import type { ServiceDeps } from '../../../platform/context.js';
 import { HashedEmbedder } from './hashed.js';
 import { OpenAiEmbedder } from './openai.js';
 import type { Embedder } from './types.js';

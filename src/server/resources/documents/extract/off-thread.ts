@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { packageRoot } from '../../../app/package-root.js';
+import { packageRoot } from '../../../platform/package-root.js';
 import { DocumentError, type DocumentErrorCode } from '../errors.js';
 import { extractHtml, type HtmlPage } from './html.js';
 import type { Extracted } from './index.js';

@@ -1,10 +1,10 @@
 // Handlers of PAL skills: attach/replace, read, merge, detach, replace the set, and the registry.
 import { z } from '@hono/zod-openapi';
-import type { ServiceDeps } from '../../../app/context.js';
+import type { ServiceDeps } from '../../../platform/context.js';
 import type { Db } from '../../../platform/db/database.js';
-import type { ApiApp } from '../../../app/http/app-env.js';
+import type { ApiApp } from '../../../platform/http/app-env.js';
 import { describeZodError } from '../../../app/http/app.js';
-import { ApiError, badRequest, notFound } from '../../../app/http/errors.js';
+import { ApiError, badRequest, notFound } from '../../../platform/http/errors.js';
 import { ownedPal } from '../repository.js';
 import { validateDocumentReferences } from '../references.js';
 import { findSkill, skillRegistry } from './registry.js';

@@ -1,6 +1,6 @@
 // Skill attachments in SQL, their wire view, and `palSkills` for the other areas (the live PAL).
 import type { Db } from '../../../platform/db/database.js';
-import { isoMicros } from '../../../app/time.js';
+import { isoMicros } from '../../../platform/time.js';
 
 export async function attachedSkills(db: Db, palId: string) {
   return db.selectFrom('pal_skills').selectAll().where('pal_id', '=', palId).orderBy('attached_at').orderBy('skill_id').execute();

@@ -1,6 +1,6 @@
 // Route definitions of PAL skills (/v2/pals/{pal_id}/skills…) and the registry (/v2/skills).
 import { z } from '@hono/zod-openapi';
-import { errors, json, jsonBody, keyedRoute } from '../../../app/http/openapi.js';
+import { errors, json, jsonBody, keyedRoute } from '../../../platform/http/openapi.js';
 
 const tags = ['PAL skills'];
 const Config = z.record(z.string(), z.unknown()).openapi({ description: 'Shape depends on the skill (see GET /v2/skills)' });

@@ -3,8 +3,8 @@
 // background lane of the rooms' own pool (live/engines/local-voice-pool.ts): each chunk waits while a
 // room has a sentence waiting and never takes the last free speaker, so a long script never holds up a call.
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../../app/config.js';
-import { createLogger } from '../../../app/log.js';
+import type { Config } from '../../../platform/config.js';
+import { createLogger } from '../../../platform/log.js';
 import { localVoicePool } from '../../../live/engines/local-voice-pool.js';
 import { SynthesisError } from '../../../live/engines/synthesizer.js';
 import { chunksOf } from '../../../live/speech/sentences.js';

@@ -1,6 +1,6 @@
 // The renderer a service instance uses (the contract it fulfils is in contract.ts, re-exported here).
-import type { Config } from '../../../app/config.js';
-import { onePer } from '../../../app/one-per.js';
+import type { Config } from '../../../platform/config.js';
+import { onePer } from '../../../platform/one-per.js';
 import { locateFfmpeg } from '../../../platform/media/ffmpeg.js';
 import type { Renderer } from './contract.js';
 import { createLocalRenderer } from './local-renderer.js';

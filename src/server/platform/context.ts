@@ -1,14 +1,14 @@
 // What every part of the service is handed: no module-level singletons.
 import type { Config } from './config.js';
-import type { Db } from '../platform/db/database.js';
+import type { Db } from './db/database.js';
 import type { Clock } from './time.js';
 import type { Logger } from './log.js';
-import type { GuardedFetch } from '../platform/net/guarded-fetch.js';
-import type { JobQueue } from '../platform/jobs/queue.js';
-import type { Webhooks } from '../platform/webhooks/webhooks.js';
+import type { GuardedFetch } from './net/guarded-fetch.js';
+import type { JobQueue } from './jobs/queue.js';
+import type { Webhooks } from './webhooks/webhooks.js';
 import type { Secrets } from './secrets.js';
 import type { Bus } from './bus.js';
-import type { ServiceMetrics } from './ops/metrics.js';
+import type { ServiceMetrics } from './metrics.js';
 
 /** Where the service is in its life: set `draining` once shutdown begins (starts refused, /readyz 503). */
 export interface Lifecycle {

@@ -2,7 +2,7 @@
 // services in one process (tests) never share counters. Gauges about the database are read at scrape time.
 import { sql } from 'kysely';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Db } from '../../platform/db/database.js';
+import type { Db } from './db/database.js';
 
 export interface ServiceMetrics {
   registry: Registry;

@@ -4,7 +4,7 @@
 // sentence in ~5 ms. Everywhere else eSpeak NG from npm, which needs nothing outside npm but whose threads
 // take several sentences to reach speed (a new thread is slow at first; see docs/production.md).
 import { existsSync } from 'node:fs';
-import { findTool } from '../platform/media/find-tool.js';
+import { findTool } from './media/find-tool.js';
 
 export type LocalVoice = 'wasm' | 'native';
 

@@ -1,7 +1,7 @@
 // API keys: stored only as SHA-256 hashes; `x-api-key` resolves to an owner id.
 import { createHash, randomBytes } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import type { Db } from '../../platform/db/database.js';
+import type { Db } from '../db/database.js';
 import type { AppEnv } from './app-env.js';
 import { unauthorized } from './errors.js';
 
