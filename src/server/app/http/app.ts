@@ -7,7 +7,7 @@ import type { ZodError } from 'zod';
 import type { ServiceDeps } from '../../platform/context.js';
 import type { ResourceModule } from '../../resources/module.js';
 import type { ApiApp, AppEnv } from '../../platform/http/app-env.js';
-import { ApiError } from '../../platform/http/errors.js';
+import { ApiError, describeZodError } from '../../platform/http/errors.js';
 import { apiReferencePage } from './docs-page.js';
 import { servicePage } from './root-page.js';
 import { installOps } from '../ops/http.js';
@@ -21,12 +21,6 @@ const DATABASE_RETRY_SECONDS = '5';
 import { isUpload } from '../../resources/uploads/limit.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-
-/** "invalid_request: name: Required; limits.max_call_duration: Expected number" */
-export function describeZodError(error: ZodError): string {
-  const parts = error.issues.slice(0, 5).map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message));
-  return `invalid_request: ${parts.join('; ')}`;
-}
 
 const NUL_REFUSED = 'invalid_request: text may not contain NUL characters';
 const SURROGATE_REFUSED = 'invalid_request: text may not contain lone UTF-16 surrogates';

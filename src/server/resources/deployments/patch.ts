@@ -3,8 +3,7 @@
 // remove or null); the result must be a valid deployment.
 import { z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
-import { describeZodError } from '../../app/http/app.js';
-import { badRequest } from '../../platform/http/errors.js';
+import { badRequest, describeZodError } from '../../platform/http/errors.js';
 import { applyJsonPatch, JsonPatchError, parsePointer, type JsonPatchOperation } from '../../platform/http/json-patch.js';
 import type { DeploymentView } from './repository.js';
 import { AllowedOrigins, CallbackUrl, Channel, Customization, DeploymentStatus, Limits, Password, VisitorTokenSecret } from './schemas.js';

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { ZodError, ZodType } from 'zod';
-import { describeZodError } from '../../app/http/app.js';
+import { describeZodError } from '../../platform/http/errors.js';
 import type { AppEnv } from '../../platform/http/app-env.js';
 import { JsonPatch } from '../../platform/http/json-patch.js';
 import { errors, json, jsonBody, keyedRoute } from '../../platform/http/openapi.js';

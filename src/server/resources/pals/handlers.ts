@@ -1,8 +1,7 @@
 // Handlers of /v2/pals and /v2/personas: one set, parameterised by the path's naming.
 import type { ServiceDeps } from '../../platform/context.js';
 import type { ApiApp } from '../../platform/http/app-env.js';
-import { describeZodError } from '../../app/http/app.js';
-import { ApiError, badRequest, conflict } from '../../platform/http/errors.js';
+import { ApiError, badRequest, conflict, describeZodError } from '../../platform/http/errors.js';
 import { applyJsonPatch, JsonPatchError, type JsonPatchOperation } from '../../platform/http/json-patch.js';
 import { newId } from '../../platform/ids.js';
 import { normalisePal, type PalDocument, type PalPath } from './document.js';
