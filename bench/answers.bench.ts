@@ -2,7 +2,7 @@
 // of facts held in each of the three phrasings each is asked in, the near-misses and outside questions
 // answered with a fact instead of honestly, and the time one answer takes.
 import { answerFromKnowledge, type Recall } from '../src/server/live/agent/knowledge.js';
-import { palLine } from '../src/server/live/agent/language.js';
+import { palLine } from '../src/server/resources/pals/lines/language.js';
 import { CASES, FACTS, KNOWLEDGE } from '../test/server/answers/contract.js';
 
 export default async function answersBench(): Promise<void> {

@@ -4,7 +4,7 @@
 import WebSocket from 'ws';
 import { AudioFrameKind, decodeAudioFrame, roomSocketUrl } from '../src/protocol/room.js';
 import { loadConfig } from '../src/server/platform/config.js';
-import { signMeetingToken } from '../src/server/resources/conversations/meeting-token.js';
+import { signMeetingToken } from '../src/server/providers/conferencing/meeting-token.js';
 import { createService } from '../src/server/app/service.js';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 20);

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/server/platform/config.js';
 import { addApiKey } from '../src/server/platform/http/auth.js';
-import { resourceModules } from '../src/server/resources/index.js';
+import { resourceModules } from '../src/server/app/modules.js';
 import { createService } from '../src/server/app/service.js';
 import { guardRejections } from '../src/server/app/rejection-guard.js';
 import { demoSiteModule, type DemoSiteState } from './site-module.js';

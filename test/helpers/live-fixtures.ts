@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { decodeAudioFrame, roomSocketUrl, type AudioFrame, type ServerFrame } from '../../src/protocol/room.js';
-import { signMeetingToken, type TokenRole } from '../../src/server/resources/conversations/meeting-token.js';
+import { signMeetingToken, type TokenRole } from '../../src/server/providers/conferencing/meeting-token.js';
 import { newId } from '../../src/server/platform/ids.js';
 import type { TestService } from './service.js';
 import { waitFor } from './wait-for.js';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { answerFromKnowledge, type Recall } from '../../src/server/live/agent/knowledge.js';
-import { palLine } from '../../src/server/live/agent/language.js';
+import { palLine } from '../../src/server/resources/pals/lines/language.js';
 import { splitSentences } from '../../src/server/platform/text/sentences.js';
 import { CASES, FACTS, KNOWLEDGE } from './answers/contract.js';
 

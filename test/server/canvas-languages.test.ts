@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { acknowledgement, cardFor } from '../../src/server/live/canvas/cards.js';
-import { cardLine, spokenLanguages } from '../../src/server/live/agent/language.js';
-import { CARD_LINES } from '../../src/server/live/agent/pal-card-lines.js';
+import { cardLine, spokenLanguages } from '../../src/server/resources/pals/lines/language.js';
+import { CARD_LINES } from '../../src/server/resources/pals/lines/pal-card-lines.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { insertConversation, insertPal, RoomClient } from '../helpers/live-fixtures.js';
 

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { insertConversation, insertPal, RoomClient } from '../helpers/live-fixtures.js';
-import { loadTranscript } from '../../src/server/live/room/transcript-store.js';
+import { loadTranscript } from '../../src/server/resources/conversations/transcript-store.js';
 import { turnText } from '../../src/server/live/agent/turn-text.js';
 import { waitFor } from '../helpers/wait-for.js';
 

@@ -1,7 +1,7 @@
 // Keyed conversations: create (local rooms), read (verbose events), list, end.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { verifyMeetingToken } from '../../src/server/resources/conversations/meeting-token.js';
+import { verifyMeetingToken } from '../../src/server/providers/conferencing/meeting-token.js';
 import { emitConversationCallbacks } from '../../src/server/resources/conversations/events-store.js';
 import { createFace, createPal } from '../helpers/fixtures.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';

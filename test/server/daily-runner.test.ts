@@ -6,7 +6,7 @@ import { ApiClient } from '../../src/palkit/client/api.js';
 import { PalClientError } from '../../src/palkit/client/errors.js';
 import { startOutcome } from '../../src/palkit/client/start-errors.js';
 import { ConfigError, loadConfig } from '../../src/server/platform/config.js';
-import { RunnerHandoff } from '../../src/server/resources/conversations/runner/routes.js';
+import { RunnerHandoff } from '../../src/server/live/runner/routes.js';
 import { DAILY_KEY, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../helpers/fake-daily.js';
 import { createPal } from '../helpers/fixtures.js';
 import { insertFace, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';

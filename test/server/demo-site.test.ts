@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/server/platform/config.js';
 import { createService, type Service } from '../../src/server/app/service.js';
-import { resourceModules } from '../../src/server/resources/index.js';
+import { resourceModules } from '../../src/server/app/modules.js';
 import { addApiKey } from '../../src/server/platform/http/auth.js';
 import { demoSiteModule, type DemoSiteState } from '../../demo/site-module.js';
 import { DEMO_OWNER } from '../../demo/seed.js';

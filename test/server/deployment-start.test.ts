@@ -1,6 +1,6 @@
 // Public deployment endpoints: init, start (every check in its order, limits under concurrency), CORS.
 import { recall } from '../../src/server/live/agent/knowledge.js';
-import type { LiveConversation } from '../../src/server/live/room/live-conversation.js';
+import type { LiveConversation } from '../../src/server/resources/conversations/live-conversation.js';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

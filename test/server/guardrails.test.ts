@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ApiError } from '../../src/server/platform/http/errors.js';
 import { GuardrailCheck } from '../../src/server/live/agent/guardrails.js';
-import type { LiveConversation } from '../../src/server/live/room/live-conversation.js';
+import type { LiveConversation } from '../../src/server/resources/conversations/live-conversation.js';
 import { resolveGuardrails } from '../../src/server/resources/guardrails/resolve.js';
 import { notifyGuardrailTriggered } from '../../src/server/resources/guardrails/trigger.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';

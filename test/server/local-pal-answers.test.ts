@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ServiceDeps } from '../../src/server/platform/context.js';
-import type { LiveConversation } from '../../src/server/live/room/live-conversation.js';
+import type { LiveConversation } from '../../src/server/resources/conversations/live-conversation.js';
 import { answerSource } from '../../src/server/live/agent/answer.js';
 import { PalTools } from '../../src/server/live/agent/tools.js';
-import { palLine } from '../../src/server/live/agent/language.js';
+import { palLine } from '../../src/server/resources/pals/lines/language.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { insertConversation, insertPal, RoomClient } from '../helpers/live-fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';

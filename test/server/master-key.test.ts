@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../src/server/platform/config.js';
-import { signMeetingToken, verifyMeetingToken } from '../../src/server/resources/conversations/meeting-token.js';
+import { signMeetingToken, verifyMeetingToken } from '../../src/server/providers/conferencing/meeting-token.js';
 import { createService, type Service } from '../../src/server/app/service.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'palkit-key-'));

@@ -2,7 +2,7 @@
 // nextDeadline (the rule a room and the poll apply) finds due, whatever the properties hold.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { deadlinePassedSql, nextDeadline, roomLimits } from '../../src/server/live/room/limits.js';
+import { deadlinePassedSql, nextDeadline, roomLimits } from '../../src/server/resources/conversations/limits.js';
 import { newId } from '../../src/server/platform/ids.js';
 import { createPal } from '../helpers/fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';

@@ -13,7 +13,7 @@ import { JOIN_BACKLOG_LIMITS, JoinBacklog } from '../../src/server/live/room/joi
 import { MAX_UNSENT_BYTES } from '../../src/server/live/room/unsent-output.js';
 import { RelayedSocket } from '../../src/server/live/cluster/relayed-socket.js';
 import { hubFor } from '../../src/server/live/room/hub.js';
-import { loadLiveConversation } from '../../src/server/live/room/live-conversation.js';
+import { loadLiveConversation } from '../../src/server/resources/conversations/live-conversation.js';
 import type { Room, RoomSocket } from '../../src/server/live/room/room.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { insertConversation, insertFace, insertPal } from '../helpers/live-fixtures.js';

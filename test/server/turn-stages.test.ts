@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PalAgent } from '../../src/server/live/agent/pal-agent.js';
-import { loadLiveConversation } from '../../src/server/live/room/live-conversation.js';
+import { loadLiveConversation } from '../../src/server/resources/conversations/live-conversation.js';
 import type { Logger } from '../../src/server/platform/log.js';
 import { eventually } from '../helpers/e2e-world.js';
 import { insertConversation, insertPal } from '../helpers/live-fixtures.js';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
-import type { LiveConversation } from '../../src/server/live/room/live-conversation.js';
+import type { LiveConversation } from '../../src/server/resources/conversations/live-conversation.js';
 import { recall } from '../../src/server/live/agent/knowledge.js';
 import { createPal } from '../helpers/fixtures.js';
 import { KEY, startTestService, type TestService } from '../helpers/service.js';

@@ -11,7 +11,7 @@ import { addApiKey } from '../platform/http/auth.js';
 import { createJobQueue } from '../platform/jobs/queue.js';
 import { createLogger } from '../platform/log.js';
 import { createGuardedFetch } from '../platform/net/guarded-fetch.js';
-import { resourceModules } from '../resources/index.js';
+import { resourceModules } from './modules.js';
 import type { ResourceModule } from '../resources/module.js';
 import { loadMasterKey } from './master-key.js';
 import { createSecrets } from '../platform/secrets.js';

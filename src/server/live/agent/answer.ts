@@ -2,9 +2,9 @@
 // when one is configured (with knowledge, memories and context in the prompt), otherwise they answer
 // from their knowledge documents, pinned memories and context alone; both in the reply language.
 import type { ServiceDeps } from '../../platform/context.js';
-import type { LiveConversation } from '../room/live-conversation.js';
+import type { LiveConversation } from '../../resources/conversations/live-conversation.js';
 import { answerFromKnowledge, recall, systemPrompt } from './knowledge.js';
-import { palLine, replyLanguage } from './language.js';
+import { palLine, replyLanguage } from '../../resources/pals/lines/language.js';
 import { streamChat, type ChatMessage, type LlmToolCall } from './llm.js';
 import type { PalTools } from './tools.js';
 import { SpeakableStream } from '../speech/speakable.js';

@@ -2,8 +2,8 @@
 // policy is `eu`, `off` never. Empty texts fall back to built-in sentences in the conversation's
 // default language (its first), as does the greeting when neither conversation nor PAL sets one. A
 // recorded call adds "this call is recorded" (and announces it even when the AI disclosure is off).
-import type { LiveConversation } from '../room/live-conversation.js';
-import { palLine, replyLanguage } from './language.js';
+import type { LiveConversation } from '../../resources/conversations/live-conversation.js';
+import { palLine, replyLanguage } from '../../resources/pals/lines/language.js';
 import { recordingRequested } from '../recording/store.js';
 
 /** The built-in sentences in English (other languages: `palLine(lang, 'verbalDisclosure')`). */

@@ -6,8 +6,8 @@
 import type { ServiceDeps } from '../../platform/context.js';
 import { guardrailsForConversation, type ResolvedGuardrail } from '../../resources/guardrails/resolve.js';
 import { notifyGuardrailTriggered } from '../../resources/guardrails/trigger.js';
-import type { LiveConversation } from '../room/live-conversation.js';
-import { palLine, replyLanguage } from './language.js';
+import type { LiveConversation } from '../../resources/conversations/live-conversation.js';
+import { palLine, replyLanguage } from '../../resources/pals/lines/language.js';
 
 /** What the PAL says when a turn touches a guardrail, in the language the visitor used (of the conversation's). */
 export function refusalLine(conv: LiveConversation, userText: string): string {

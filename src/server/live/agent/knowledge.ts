@@ -4,8 +4,8 @@
 import type { ServiceDeps } from '../../platform/context.js';
 import { searchKnowledge } from '../../resources/documents/knowledge.js';
 import { visitorMemoryStoreIds } from '../../resources/memory-stores/repository.js';
-import type { LiveConversation } from '../room/live-conversation.js';
-import { conversationLanguages, joinList, languageName, palLine, palLines, replyLanguage, smallTalk } from './language.js';
+import type { LiveConversation } from '../../resources/conversations/live-conversation.js';
+import { conversationLanguages, joinList, languageName, palLine, palLines, replyLanguage, smallTalk } from '../../resources/pals/lines/language.js';
 import { splitSentences } from '../../platform/text/sentences.js';
 import { bestAnswer, type Source } from './best-answer.js';
 

@@ -5,7 +5,7 @@
 // when all its variables are captured.
 import type { ServiceDeps } from '../../platform/context.js';
 import { attached, captureObjectiveVariables } from '../../resources/objectives/progress.js';
-import { isRecord } from '../room/live-conversation.js';
+import { isRecord } from '../../resources/conversations/live-conversation.js';
 import type { LlmTool } from './llm.js';
 
 export const OBJECTIVES_TOOL = 'record_objective_values';

@@ -6,7 +6,7 @@
 import type { ServiceDeps } from '../../platform/context.js';
 import { listServerTools, withConnectorClient } from '../../resources/connectors/mcp-client.js';
 import type { ConnectorRow } from '../../resources/connectors/repository.js';
-import { isRecord, type LiveConversation } from '../room/live-conversation.js';
+import { isRecord, type LiveConversation } from '../../resources/conversations/live-conversation.js';
 import type { LlmTool } from './llm.js';
 import { captureFromToolResult, objectivesTool, type LocalTool } from './objectives.js';
 

@@ -1,9 +1,9 @@
 // When the local PAL shows a Magic Canvas card (it has the magic_canvas skill and the visitor asks to
 // pick, choose or schedule something) and what it says back when the visitor answers the card — all
-// in the reply language, from the PAL's card lines (agent/pal-card-lines.ts).
-import type { CanvasSkill } from '../room/live-conversation.js';
-import { isRecord } from '../room/live-conversation.js';
-import { cardLine, joinList, palLine } from '../agent/language.js';
+// in the reply language, from the PAL's card lines (resources/pals/lines/pal-card-lines.ts).
+import type { CanvasSkill } from '../../resources/conversations/live-conversation.js';
+import { isRecord } from '../../resources/conversations/live-conversation.js';
+import { cardLine, joinList, palLine } from '../../resources/pals/lines/language.js';
 import { spokenDate, spokenTime, type VisitorClock } from '../agent/spoken-time.js';
 
 export interface CanvasCard {

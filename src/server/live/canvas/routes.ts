@@ -11,7 +11,7 @@ import { badRequest, conflict, notFound, tooManyRequests, ApiError } from '../..
 import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../platform/http/openapi.js';
 import type { ServiceDeps } from '../../platform/context.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
-import { canvasInteractionCallback } from '../room/callbacks.js';
+import { canvasInteractionCallback } from '../../resources/conversations/callbacks.js';
 import { canvasValueProblem } from '../../../protocol/canvas.js';
 import { countCanvasRequest, listCanvasInteractions, recordCanvasInteraction } from './store.js';
 import { hubFor } from '../room/hub.js';

@@ -8,7 +8,7 @@ import type { ServiceDeps } from '../../platform/context.js';
 import type { ApiApp } from '../../platform/http/app-env.js';
 import { ApiError, conflict, notFound, tooManyRequests, unauthorized } from '../../platform/http/errors.js';
 import { errors, json, publicRoute, UnauthorizedBody } from '../../platform/http/openapi.js';
-import { verifyMeetingToken } from '../../resources/conversations/meeting-token.js';
+import { verifyMeetingToken } from '../../providers/conferencing/meeting-token.js';
 import { FRAME_INTERVAL_MS, MAX_FRAMES, perceives, storeFrame } from './perception.js';
 
 export const MAX_FRAME_BYTES = 256 * 1024;

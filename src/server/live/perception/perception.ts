@@ -7,8 +7,8 @@ import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { JobHandler } from '../../platform/jobs/queue.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
-import { perceptionAnalysisCallback } from '../room/callbacks.js';
-import { isRecord } from '../room/live-conversation.js';
+import { perceptionAnalysisCallback } from '../../resources/conversations/callbacks.js';
+import { isRecord } from '../../resources/conversations/live-conversation.js';
 import { describeFrames } from './vision.js';
 
 export const PERCEPTION_JOB = 'conversations.perception_analysis';

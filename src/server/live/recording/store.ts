@@ -8,7 +8,7 @@ import { newId } from '../../platform/ids.js';
 import { wavHeader } from '../../platform/audio/wav.js';
 import { CallRecorder, RECORDING_RATE } from './call-recorder.js';
 import { defaultStorage } from '../../providers/storage/default-storage.js';
-import { roomLimits } from '../room/limits.js';
+import { roomLimits } from '../../resources/conversations/limits.js';
 
 export const RETENTION_DAYS = 30;
 export const RECORDING_COPY_JOB = 'recordings.copy';

@@ -7,9 +7,9 @@ import { emitConversationCallbacks } from '../../resources/conversations/events-
 import { enqueuePerception } from '../perception/perception.js';
 import { enqueuePostCallActions } from '../../resources/conversations/post-call.js';
 import { keepLeftRecordings } from '../recording/store.js';
-import { shutdownCallbacks } from './callbacks.js';
-import { loadTranscript } from './transcript-store.js';
-import { loadTurnLatencies, summarizeTurnLatencies } from './turn-latency.js';
+import { shutdownCallbacks } from '../../resources/conversations/callbacks.js';
+import { loadTranscript } from '../../resources/conversations/transcript-store.js';
+import { loadTurnLatencies, summarizeTurnLatencies } from '../../resources/conversations/turn-latency.js';
 
 /** Marks the conversation ended with `reason` unless it already was; returns the reason in effect. */
 export async function markConversationEnded(deps: ServiceDeps, conversationId: string, reason: string): Promise<string> {

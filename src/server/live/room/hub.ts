@@ -9,13 +9,13 @@ import type { ServiceDeps } from '../../platform/context.js';
 import { onePer } from '../../platform/one-per.js';
 import { newId } from '../../platform/ids.js';
 import { openPostgresChannel, type InstanceChannel } from '../cluster/instance-channel.js';
-import { loadLiveConversation, type LiveConversation } from './live-conversation.js';
+import { loadLiveConversation, type LiveConversation } from '../../resources/conversations/live-conversation.js';
 import { Room } from './room.js';
 import type { JoinBacklog } from './join-backlog.js';
 import type { RoomMessage } from './message.js';
 import { RoomRelay, type RelayedJoin } from '../cluster/room-relay.js';
 import { finalizeConversation, markConversationEnded } from './end.js';
-import { deadlinePassedSql, nextDeadline, roomLimits } from './limits.js';
+import { deadlinePassedSql, nextDeadline, roomLimits } from '../../resources/conversations/limits.js';
 import type { ConversationRow } from '../../resources/conversations/repository.js';
 
 /** What deciding a conversation's end takes (see settleRow). */

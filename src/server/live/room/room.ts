@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RawData } from 'ws';
 import type { RoomMessage } from './message.js';
-import { loadRoomHistory } from './transcript-store.js';
+import { loadRoomHistory } from '../../resources/conversations/transcript-store.js';
 import {
   AudioFrameKind, ClientFrame, ROOM_HISTORY_LIMIT, RoomCloseCode, decodeAudioFrame, encodeAudioFrame, type Participant, type ServerFrame, type TurnLatencyFrame,
 } from '../../../protocol/room.js';
@@ -11,14 +11,14 @@ import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import { visemeIndex } from '../../../protocol/visemes.js';
 import type { ServiceDeps } from '../../platform/context.js';
 import type { ClockTimer } from '../../platform/time.js';
-import type { LiveConversation } from './live-conversation.js';
-import { conversationLanguages } from '../agent/language.js';
+import type { LiveConversation } from '../../resources/conversations/live-conversation.js';
+import { conversationLanguages } from '../../resources/pals/lines/language.js';
 import { FRAME_INTERVAL_MS, perceives } from '../perception/perception.js';
 import { PalAgent } from '../agent/pal-agent.js';
 import { finalizeConversation, markConversationEnded } from './end.js';
-import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from './limits.js';
+import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from '../../resources/conversations/limits.js';
 import { countRefused, ParticipantBudget, type BudgetVerdict } from './participant-budget.js';
-import { RoomReplies, observeTurnLatency, storeTurnLatency } from './turn-latency.js';
+import { RoomReplies, observeTurnLatency, storeTurnLatency } from '../../resources/conversations/turn-latency.js';
 import { keepRecording, pauseRecording, recordingRequested, startRecording, type LiveRecording } from '../recording/store.js';
 import { JoinBacklog } from './join-backlog.js';
 import { sendBounded } from './unsent-output.js';

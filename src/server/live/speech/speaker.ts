@@ -5,7 +5,7 @@
 import type { VoiceChoice } from '../engines/synthesis.js';
 import type { PalVoice, VoiceStage } from './voice.js';
 import { piecesOf, type AudioPiece } from './sentences.js';
-import { roundSeconds } from '../room/transcript-store.js';
+import { roundSeconds } from '../../resources/conversations/transcript-store.js';
 
 /** Text as it becomes available (a language model's stream, or a whole sentence at once), or audio to say as it is. */
 export type SpeechSource = (signal: AbortSignal) => AsyncIterable<string | AudioPiece>;

@@ -1,6 +1,6 @@
 // The service's own room: `{publicUrl}/rooms/{conversation_id}`, admitted by a signed meeting token.
 import type { Secrets } from '../../platform/secrets.js';
-import { signMeetingToken } from '../../resources/conversations/meeting-token.js';
+import { signMeetingToken } from './meeting-token.js';
 import type { ConferencingProvider } from './provider.js';
 
 export function localProvider(publicUrl: string, secrets: Secrets): ConferencingProvider {

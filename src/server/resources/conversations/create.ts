@@ -12,8 +12,8 @@ import { isoMillis } from '../../platform/time.js';
 import { conferencingProvider, ProviderError, recordingRefusal, type ConferencingProvider } from '../../providers/conferencing/index.js';
 import { canonicalLanguage, unsupportedLanguageMessage } from '../pals/languages.js';
 import { checkFace, resolvePalAndFace, type PalAndFace } from './repository.js';
-import { handOffToRunner } from './runner/handoff.js';
-import { scheduleDailyDeadlines } from '../../providers/conferencing/daily-deadlines.js';
+import { handOffToRunner } from '../../live/runner/handoff.js';
+import { scheduleDailyDeadlines } from '../../live/conferencing/daily-deadlines.js';
 import type { ConversationProperties } from './schemas.js';
 
 export const DEFAULT_MAX_CALL_DURATION = 3600;

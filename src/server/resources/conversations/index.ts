@@ -1,7 +1,7 @@
 // Conversations: keyed create/list/get/end, and the job closing a provider's room after the end.
 // (The live room, the local PAL, canvas interactions and callbacks live beside this in their own files.)
 import { postCallJobs } from './post-call.js';
-import { dailyDeadlineJobs, finalizeIfNoMeeting } from '../../providers/conferencing/daily-deadlines.js';
+import { dailyDeadlineJobs, finalizeIfNoMeeting } from '../../live/conferencing/daily-deadlines.js';
 import type { ResourceModule } from '../module.js';
 import { ApiError } from '../../platform/http/errors.js';
 import { createConversation } from './create.js';
@@ -9,11 +9,11 @@ import { CLOSE_ROOM_JOB, endConversation } from './end.js';
 import { listConversationEvents } from './events-store.js';
 import { ratingOf } from './rating-routes.js';
 import { conferencingProvider, ProviderError } from '../../providers/conferencing/index.js';
-import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from './runner/handoff.js';
+import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from '../../live/runner/handoff.js';
 import { conversationView, ownedConversation } from './repository.js';
 import * as routes from './routes.js';
 import { receiptOf } from './receipts.js';
-import { loadTurnLatencies } from '../../live/room/turn-latency.js';
+import { loadTurnLatencies } from './turn-latency.js';
 
 export const conversationsModule: ResourceModule = {
   name: 'conversations',

@@ -9,7 +9,7 @@ import type { ApiApp } from '../../platform/http/app-env.js';
 import { conflict, notFound, unauthorized } from '../../platform/http/errors.js';
 import { errors, json, publicRoute, UnauthorizedBody } from '../../platform/http/openapi.js';
 import { recordConversationCallbacks } from './events-store.js';
-import { verifyMeetingToken } from './meeting-token.js';
+import { verifyMeetingToken } from '../../providers/conferencing/meeting-token.js';
 import { ConversationRating, RatingBody } from './schemas.js';
 
 const PATH = '/v2/conversations/:conversation_id/rating';

@@ -1,12 +1,12 @@
 // Languages a PAL may run in: BCP-47 tags whose language the local speech pipeline can voice and the PAL
-// has its own lines in (greeting, disclosures, refusal, "not sure", small talk — live/agent/pal-lines.ts).
+// has its own lines in (greeting, disclosures, refusal, "not sure", small talk — resources/pals/lines/pal-lines.ts).
 // A tag is read as BCP 47 means it (Intl.Locale): `nb-NO`, `fr-CA`, `es-419` or `zh-Hans-CN` are accepted
 // when their language is one of these, and served with that language's lines (and its region's voice
 // where eSpeak has one). A tag whose script is not the one the lines are written in (`zh-TW` is
 // Traditional Chinese; the lines are Simplified) is refused like a language the PAL cannot speak: with a
 // 400 that lists the supported ones, rather than accepted and answered in the wrong words or silence.
 // Matching accepts `_` for `-`; the canonical spelling (`nb-NO`, `zh-Hans`) is stored.
-import { primaryLanguage, spokenLanguages } from '../../live/agent/language.js';
+import { primaryLanguage, spokenLanguages } from './lines/language.js';
 
 // Tags known to work end to end (lines and voice); listed in the 400 and checked by the tests.
 const TAGS = [

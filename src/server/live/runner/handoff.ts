@@ -2,21 +2,21 @@
 // Standard Webhooks–signed POST with everything the bot needs (room, token, the PAL's resolved settings,
 // a conversation-scoped token for the runner API). A runner that refuses, fails or is slow ends the
 // conversation at once, so the visitor hears about it in the start answer instead of waiting alone.
-import { ShutdownReasons } from '../../../../protocol/callbacks.js';
-import type { ServiceDeps } from '../../../platform/context.js';
-import { newId } from '../../../platform/ids.js';
-import { signWebhook } from '../../../platform/webhooks/signing.js';
-import { endConversation } from '../end.js';
-import { disclosureFor, greetingFor, BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL_DISCLOSURE } from '../../../live/agent/disclosure.js';
-import { isRecord, loadLiveConversation, type LiveConversation } from '../../../live/room/live-conversation.js';
-import { finalizeConversation } from '../../../live/room/end.js';
-import { createBotToken } from '../../../providers/conferencing/daily.js';
-import { scheduleRunnerJoinDeadline } from '../../../providers/conferencing/daily-deadlines.js';
+import { ShutdownReasons } from '../../../protocol/callbacks.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import { newId } from '../../platform/ids.js';
+import { signWebhook } from '../../platform/webhooks/signing.js';
+import { endConversation } from '../../resources/conversations/end.js';
+import { disclosureFor, greetingFor, BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL_DISCLOSURE } from '../agent/disclosure.js';
+import { isRecord, loadLiveConversation, type LiveConversation } from '../../resources/conversations/live-conversation.js';
+import { finalizeConversation } from '../room/end.js';
+import { createBotToken } from '../../providers/conferencing/daily.js';
+import { scheduleRunnerJoinDeadline } from '../conferencing/daily-deadlines.js';
 import { signRunnerToken } from './conversation-token.js';
 import type { RunnerHandoff } from './routes.js';
-import { fieldHoldsSecret } from '../../pals/secret-names.js';
-import { looksLikeCredential } from '../../../platform/log.js';
-import { faceMediaUrl } from '../../faces/media-url.js';
+import { fieldHoldsSecret } from '../../resources/pals/secret-names.js';
+import { looksLikeCredential } from '../../platform/log.js';
+import { faceMediaUrl } from '../../resources/faces/media-url.js';
 
 export const RUNNER_TIMEOUT_MS = 6_000;
 /** Why a refused handoff ends the conversation: the room is fine, starting the PAL failed. */

@@ -1,6 +1,6 @@
 // The runner's credential for one conversation: "rt.<conversation_id>.<expiry>.<signature>", signed with
 // the service secret (any instance can check it), valid until the room expires and for that conversation only.
-import type { Secrets } from '../../../platform/secrets.js';
+import type { Secrets } from '../../platform/secrets.js';
 
 const PURPOSE = 'pal-runner-token';
 

@@ -10,9 +10,9 @@ import type { ApiApp } from '../../platform/http/app-env.js';
 import { json, publicRoute, UnauthorizedBody } from '../../platform/http/openapi.js';
 import { endConversation } from '../../resources/conversations/end.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
-import { palJoinedCallbacks } from '../../live/room/callbacks.js';
-import { finalizeConversation } from '../../live/room/end.js';
-import { botUserId } from '../../resources/conversations/runner/handoff.js';
+import { palJoinedCallbacks } from '../../resources/conversations/callbacks.js';
+import { finalizeConversation } from '../room/end.js';
+import { botUserId } from '../runner/handoff.js';
 import { visitorJoined, visitorLeft } from './daily-deadlines.js';
 
 /** Events older or newer than this are refused (replays). */

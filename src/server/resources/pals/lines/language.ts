@@ -2,7 +2,7 @@
 // `properties.languages` (it replaces the PAL's, it is not merged); the first listed is the default, and
 // a visitor writing in another listed language gets replies in that one. Also the PAL's own lines
 // (greeting, fallbacks, refusal, disclosure …) in each language it can speak.
-import type { LiveConversation } from '../room/live-conversation.js';
+import type { LiveConversation } from '../../conversations/live-conversation.js';
 import { LINES, type PalLines } from './pal-lines.js';
 import { CARD_LINES, type CardLines } from './pal-card-lines.js';
 

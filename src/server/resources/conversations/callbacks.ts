@@ -1,6 +1,6 @@
 // The conversation callbacks a local room sends, built against the protocol's schemas.
 import type { CanvasInteractionRecord, ConversationCallback, TranscriptEntry } from '../../../protocol/callbacks.js';
-import type { ConversationCallback as StoredCallback } from '../../resources/conversations/events-store.js';
+import type { ConversationCallback as StoredCallback } from './events-store.js';
 import { isoMillis } from '../../platform/time.js';
 import type { TurnLatencySummary } from './turn-latency.js';
 

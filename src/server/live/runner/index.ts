@@ -1,6 +1,6 @@
 // PALs in Daily rooms: the runner API and Daily's webhooks (the handoff itself runs in createConversation).
-import type { ResourceModule } from '../../module.js';
-import { registerDailyWebhooks } from '../../../providers/conferencing/daily-webhooks.js';
+import type { ResourceModule } from '../../resources/module.js';
+import { registerDailyWebhooks } from '../conferencing/daily-webhooks.js';
 import { registerRunnerRoutes } from './routes.js';
 
 export const palRunnerModule: ResourceModule = {

@@ -2,14 +2,14 @@
 // received in the handoff (`Authorization: Bearer rt.…`): the PAL's knowledge, and the transcript it reports.
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { TranscriptEntry as TranscriptEntryMini } from '../../../../protocol/callbacks.js';
-import type { ServiceDeps } from '../../../platform/context.js';
-import type { ApiApp, AppEnv } from '../../../platform/http/app-env.js';
-import { ApiError, unauthorized } from '../../../platform/http/errors.js';
-import { errors, json, jsonBody, publicRoute, UnauthorizedBody } from '../../../platform/http/openapi.js';
-import { loadLiveConversation } from '../../../live/room/live-conversation.js';
-import { recall } from '../../../live/agent/knowledge.js';
-import { appendTranscriptEntry } from '../../../live/room/transcript-store.js';
+import { TranscriptEntry as TranscriptEntryMini } from '../../../protocol/callbacks.js';
+import type { ServiceDeps } from '../../platform/context.js';
+import type { ApiApp, AppEnv } from '../../platform/http/app-env.js';
+import { ApiError, unauthorized } from '../../platform/http/errors.js';
+import { errors, json, jsonBody, publicRoute, UnauthorizedBody } from '../../platform/http/openapi.js';
+import { loadLiveConversation } from '../../resources/conversations/live-conversation.js';
+import { recall } from '../agent/knowledge.js';
+import { appendTranscriptEntry } from '../../resources/conversations/transcript-store.js';
 import { verifyRunnerToken } from './conversation-token.js';
 
 const tags = ['PAL runner'];
