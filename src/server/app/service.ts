@@ -12,6 +12,8 @@ import { createJobQueue } from '../platform/jobs/queue.js';
 import { createLogger } from '../platform/log.js';
 import { createGuardedFetch } from '../platform/net/guarded-fetch.js';
 import { resourceModules } from './modules.js';
+import { setDailyCallStart } from '../resources/conversations/daily-call.js';
+import { startDailyCall } from '../live/conferencing/daily-call.js';
 import type { ResourceModule } from '../resources/module.js';
 import { loadMasterKey } from './master-key.js';
 import { createSecrets } from '../platform/secrets.js';
@@ -62,6 +64,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const webhooks = createWebhooks({ db, jobs, fetch, log, metrics });
   const secrets = createSecrets(await loadMasterKey(db, config, log));
   const deps: ServiceDeps = { config, db, dbKind: opened.kind, hasVector: opened.hasVector, clock: options.clock ?? systemClock, log, fetch, jobs, webhooks, secrets, bus: new Bus(), metrics, lifecycle };
+  // Daily calls are started by live, from createConversation a layer below: handed down here.
+  setDailyCallStart(deps, startDailyCall);
   const modules = options.modules ?? resourceModules;
   for (const module of modules) for (const [kind, handler] of Object.entries(module.jobs?.(deps) ?? {})) jobs.register(kind, handler);
   const app = createApp(deps, modules);

@@ -8,11 +8,10 @@ import { newId } from '../../platform/ids.js';
 import { wavHeader } from '../../platform/audio/wav.js';
 import { CallRecorder, RECORDING_RATE } from './call-recorder.js';
 import { defaultStorage } from '../../providers/storage/default-storage.js';
+import { RECORDING_COPY_JOB, RECORDING_PRUNE_JOB } from '../../resources/recordings/jobs.js';
 import { roomLimits } from '../../resources/conversations/limits.js';
 
 export const RETENTION_DAYS = 30;
-export const RECORDING_COPY_JOB = 'recordings.copy';
-export const RECORDING_PRUNE_JOB = 'recordings.prune';
 const CONTENT_TYPE = 'audio/wav';
 
 export interface LiveRecording {

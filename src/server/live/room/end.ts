@@ -1,8 +1,9 @@
-// Ending a local conversation: mark it ended in the database (exactly once, whoever gets there first),
-// then send `system.shutdown` and `application.transcription_ready` (exactly once, by whichever
-// instance finalizes it).
+// The end of a conversation, local or Daily: mark it ended in the database (exactly once, whoever gets
+// there first: resources/conversations/end.ts), then send `system.shutdown` and
+// `application.transcription_ready` (exactly once, by whichever instance finalizes it).
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import type { ServiceDeps } from '../../platform/context.js';
+import { endConversation } from '../../resources/conversations/end.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
 import { enqueuePerception } from '../perception/perception.js';
 import { enqueuePostCallActions } from '../../resources/conversations/post-call.js';
@@ -11,20 +12,13 @@ import { shutdownCallbacks } from '../../resources/conversations/callbacks.js';
 import { loadTranscript } from '../../resources/conversations/transcript-store.js';
 import { loadTurnLatencies, summarizeTurnLatencies } from '../../resources/conversations/turn-latency.js';
 
-/** Marks the conversation ended with `reason` unless it already was; returns the reason in effect. */
+/**
+ * Marks the conversation ended with `reason` unless it already was; returns the reason in effect. The
+ * end itself is resources/conversations/end.ts's one conditional UPDATE, the same for every way a
+ * conversation ends (the end endpoint, a room's limits, Daily's deadlines and webhooks, a refused handoff).
+ */
 export async function markConversationEnded(deps: ServiceDeps, conversationId: string, reason: string): Promise<string> {
-  const now = deps.clock.now();
-  const row = await deps.db
-    .updateTable('conversations')
-    .set({ status: 'ended', shutdown_reason: reason, ended_at: now, updated_at: now })
-    .where('conversation_id', '=', conversationId)
-    .where('status', '=', 'active')
-    .returning('conversation_id')
-    .executeTakeFirst();
-  if (row) {
-    deps.bus.emit('conversation.ended', { conversationId, reason });
-    return reason;
-  }
+  if (await endConversation(deps, conversationId, reason)) return reason;
   const current = await deps.db.selectFrom('conversations').select('shutdown_reason').where('conversation_id', '=', conversationId).executeTakeFirst();
   return current?.shutdown_reason ?? reason;
 }

@@ -7,6 +7,7 @@ import type { ServiceDeps } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
 import { signWebhook } from '../../platform/webhooks/signing.js';
 import { endConversation } from '../../resources/conversations/end.js';
+import { PalUnavailableError } from '../../resources/conversations/daily-call.js';
 import { disclosureFor, greetingFor, BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL_DISCLOSURE } from '../agent/disclosure.js';
 import { isRecord, loadLiveConversation, type LiveConversation } from '../../resources/conversations/live-conversation.js';
 import { finalizeConversation } from '../room/end.js';
@@ -21,12 +22,6 @@ import { faceMediaUrl } from '../../resources/faces/media-url.js';
 export const RUNNER_TIMEOUT_MS = 6_000;
 /** Why a refused handoff ends the conversation: the room is fine, starting the PAL failed. */
 export const RUNNER_REFUSED_REASON = ShutdownReasons.startupException;
-
-/** The start's answer (503): the code the elements turn into a visible message and a `pal-error`. */
-export const PAL_UNAVAILABLE_ERROR = 'pal_unavailable: the PAL could not join the call; please try again later';
-
-/** The runner refused or could not be reached: the conversation was ended and the start must fail. */
-export class PalUnavailableError extends Error {}
 
 /** The Daily participant id of a conversation's PAL bot (how Daily's webhooks tell the bot apart). */
 export const botUserId = (palId: string) => `pal_${palId}`;

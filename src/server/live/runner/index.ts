@@ -1,7 +1,10 @@
-// PALs in Daily rooms: the runner API and Daily's webhooks (the handoff itself runs in createConversation).
+// PALs in Daily rooms: the runner API, Daily's webhooks, the calls' deadlines and the job closing a
+// provider's room after the end (the handoff itself runs in createConversation, through daily-call.ts).
 import type { ResourceModule } from '../../resources/module.js';
 import { registerDailyWebhooks } from '../conferencing/daily-webhooks.js';
 import { registerRunnerRoutes } from './routes.js';
+import { dailyDeadlineJobs } from '../conferencing/daily-deadlines.js';
+import { closeRoomJobs } from '../conferencing/close-room.js';
 
 export const palRunnerModule: ResourceModule = {
   name: 'pal-runner',
@@ -12,4 +15,5 @@ export const palRunnerModule: ResourceModule = {
     registerRunnerRoutes(app, deps);
     registerDailyWebhooks(app, deps);
   },
+  jobs: (deps) => ({ ...dailyDeadlineJobs(deps), ...closeRoomJobs(deps) }),
 };

@@ -12,8 +12,7 @@ import { isoMillis } from '../../platform/time.js';
 import { conferencingProvider, ProviderError, recordingRefusal, type ConferencingProvider } from '../../providers/conferencing/index.js';
 import { canonicalLanguage, unsupportedLanguageMessage } from '../pals/languages.js';
 import { checkFace, resolvePalAndFace, type PalAndFace } from './repository.js';
-import { handOffToRunner } from '../../live/runner/handoff.js';
-import { scheduleDailyDeadlines } from '../../live/conferencing/daily-deadlines.js';
+import { dailyCallStart } from './daily-call.js';
 import type { ConversationProperties } from './schemas.js';
 
 export const DEFAULT_MAX_CALL_DURATION = 3600;
@@ -143,10 +142,10 @@ export async function openConversationRoom(deps: ServiceDeps, planned: PlannedCo
   if (room.conversationUrl !== planned.plannedUrl || room.room) {
     await db.updateTable('conversations').set({ conversation_url: room.conversationUrl, provider_room: room.room }).where('conversation_id', '=', conversationId).execute();
   }
-  // A Daily room ends at its deadlines whether or not a PAL bot joins (nothing else would end it).
-  if (provider.name === 'daily') await scheduleDailyDeadlines(deps, conversationId, properties, row.created_at as Date);
-  // A Daily room gets its PAL from the runner; a refusal ends the conversation and throws PalUnavailableError.
-  if (provider.name === 'daily' && room.room) await handOffToRunner(deps, conversationId, { url: room.conversationUrl, name: room.room }, expiresAt);
+  // A Daily room: its deadlines and its PAL (live/conferencing/daily-call.ts); a refusal throws PalUnavailableError.
+  if (provider.name === 'daily') {
+    await dailyCallStart(deps)(deps, { conversationId, room: { url: room.conversationUrl, name: room.room ?? null }, properties, createdAt: row.created_at as Date, expiresAt });
+  }
   return {
     conversation_id: conversationId,
     conversation_name: row.conversation_name,

@@ -1,15 +1,15 @@
-// Conversations: keyed create/list/get/end, and the job closing a provider's room after the end.
+// Conversations: keyed create/list/get/end, and their post-call jobs (the job closing a provider's room
+// after the end is live's: live/conferencing/close-room.ts).
 // (The live room, the local PAL, canvas interactions and callbacks live beside this in their own files.)
 import { postCallJobs } from './post-call.js';
-import { dailyDeadlineJobs, finalizeIfNoMeeting } from '../../live/conferencing/daily-deadlines.js';
 import type { ResourceModule } from '../module.js';
 import { ApiError } from '../../platform/http/errors.js';
 import { createConversation } from './create.js';
-import { CLOSE_ROOM_JOB, endConversation } from './end.js';
+import { endConversation } from './end.js';
 import { listConversationEvents } from './events-store.js';
 import { ratingOf } from './rating-routes.js';
-import { conferencingProvider, ProviderError } from '../../providers/conferencing/index.js';
-import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from '../../live/runner/handoff.js';
+import { ProviderError } from '../../providers/conferencing/index.js';
+import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from './daily-call.js';
 import { conversationView, ownedConversation } from './repository.js';
 import * as routes from './routes.js';
 import { receiptOf } from './receipts.js';
@@ -79,12 +79,6 @@ export const conversationsModule: ResourceModule = {
   jobs(deps) {
     return {
       ...postCallJobs(deps),
-      ...dailyDeadlineJobs(deps),
-      [CLOSE_ROOM_JOB]: async ({ payload }: { payload: { conversation_id: string; provider: 'local' | 'daily'; room: string } }) => {
-        if (payload.provider === 'daily') await finalizeIfNoMeeting(deps, payload.conversation_id);
-        if (payload.provider === 'daily' && !deps.config.daily.apiKey) return; // the key was removed: the room expires by itself
-        await conferencingProvider(deps, payload.provider).close({ conversationId: payload.conversation_id, room: payload.room });
-      },
     };
   },
 };

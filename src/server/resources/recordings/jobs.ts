@@ -11,7 +11,6 @@ import { isoMillis } from '../../platform/time.js';
 import { recordConversationCallbacks, type ConversationCallback } from '../conversations/events-store.js';
 import { defaultStorage } from '../../providers/storage/default-storage.js';
 import { readDestination } from './destinations.js';
-import { RECORDING_COPY_JOB, RECORDING_PRUNE_JOB } from '../../live/recording/store.js';
 import { DeliveryError, deliver, type Destination } from '../../providers/storage/uploaders.js';
 import { scrubText } from '../../platform/log.js';
 
@@ -19,6 +18,10 @@ type Payload = { recording_id: string; owner_id?: number };
 
 /** Failures another attempt cannot mend: the copy settles at once. A refusal by the address policy is one. */
 const FINAL_CODES = new Set(['destination_not_found', 'recording_missing', 'endpoint_blocked', 'outbound_blocked']);
+
+/** Enqueued by the live room's recorder (live/recording/store.ts) when a recording is kept. */
+export const RECORDING_COPY_JOB = 'recordings.copy';
+export const RECORDING_PRUNE_JOB = 'recordings.prune';
 
 export function recordingJobs(deps: ServiceDeps): Record<string, JobHandler> {
   return {

@@ -1,0 +1,35 @@
+// A Daily room, once open, gets its deadlines and its PAL from the runner: live's work
+// (live/conferencing/daily-call.ts), while conversations are created here, a layer below. So the step is
+// handed down: app/service.ts gives each service's deps its start, kept beside those deps (no
+// module-level singleton), and createConversation calls it.
+import type { ServiceDeps } from '../../platform/context.js';
+
+/** The start's answer (503): the code the elements turn into a visible message and a `pal-error`. */
+export const PAL_UNAVAILABLE_ERROR = 'pal_unavailable: the PAL could not join the call; please try again later';
+
+/** The runner refused or could not be reached: the conversation was ended and the start must fail. */
+export class PalUnavailableError extends Error {}
+
+export interface DailyCall {
+  conversationId: string;
+  /** The room's address and Daily's name for it (null when Daily gave none). */
+  room: { url: string; name: string | null };
+  properties: Record<string, unknown>;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** Schedules the call's deadlines and hands it to the PAL runner; throws PalUnavailableError when the runner refuses. */
+export type DailyCallStart = (deps: ServiceDeps, call: DailyCall) => Promise<void>;
+
+const starts = new WeakMap<ServiceDeps, DailyCallStart>();
+
+export function setDailyCallStart(deps: ServiceDeps, start: DailyCallStart): void {
+  starts.set(deps, start);
+}
+
+export function dailyCallStart(deps: ServiceDeps): DailyCallStart {
+  const start = starts.get(deps);
+  if (!start) throw new Error('no Daily call start for these deps: app/service.ts sets one');
+  return start;
+}
