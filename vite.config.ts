@@ -46,7 +46,7 @@ function serverCompanions(): Plugin {
     apply: 'build',
     closeBundle() {
       mkdirSync(SERVER_DIST, { recursive: true });
-      cpSync('src/server/live/engines/espeak/palkit-espeak.c', `${SERVER_DIST}/palkit-espeak.c`);
+      cpSync('src/server/providers/local-voice/espeak/palkit-espeak.c', `${SERVER_DIST}/palkit-espeak.c`);
       if (existsSync(`${PALKIT_DIST}/cdn/palkit.js`)) cpSync(`${PALKIT_DIST}/cdn`, `${SERVER_DIST}/cdn`, { recursive: true });
       else this.warn(`${PALKIT_DIST}/cdn is not built: ${SERVER_DIST} carries no script tag (run npm run build:cdn first)`);
     },
@@ -104,9 +104,9 @@ export default defineConfig(({ mode }) => {
         minify: false,
         rolldownOptions: {
           // The extraction worker and the local voice's worker are entries of their own: each runs on a thread
-          // apart (see documents/extract/off-thread.ts and live/engines/espeak/wasm-speaker.ts).
+          // apart (see documents/extract/off-thread.ts and providers/local-voice/espeak/wasm-speaker.ts).
           input: (server
-            ? { cli: 'src/server/app/cli.ts', 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts', 'espeak-worker': 'src/server/live/engines/espeak/wasm-worker.ts' }
+            ? { cli: 'src/server/app/cli.ts', 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts', 'espeak-worker': 'src/server/providers/local-voice/espeak/wasm-worker.ts' }
             : { start: 'demo/start.ts' }) as Record<string, string>,
           // Bare specifiers (packages, node: builtins) load from node_modules at run time.
           external: (id: string) => !id.startsWith('.') && !isAbsolute(id) && !id.startsWith('\0'),

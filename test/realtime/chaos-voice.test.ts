@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { flood, percentile, replyMs, startChaosService, type ChaosService } from '../helpers/chaos.js';
 import { RoomClient, sleep } from '../helpers/live-fixtures.js';
 
-const SOURCE = fileURLToPath(new URL('../../src/server/live/engines/espeak/palkit-espeak.c', import.meta.url));
+const SOURCE = fileURLToPath(new URL('../../src/server/providers/local-voice/espeak/palkit-espeak.c', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('../helpers/voice-faults-preload.ts', import.meta.url));
 const SPEECH = 'The quick brown fox jumps over the lazy dog. A second sentence follows the first one. And a third one ends it.';
 

@@ -3,10 +3,10 @@
 // Engine time is the test's clock; the speakers are stand-ins that finish when the test says.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FairQueue } from '../../src/server/live/engines/fair-queue.js';
-import { EspeakSynthesizer } from '../../src/server/live/engines/espeak.js';
-import type { Speaker, SpeakerHooks, SpeakerRequest } from '../../src/server/live/engines/espeak/speaker.js';
-import { chunksOf, MAX_PIECE, sentencesOf } from '../../src/server/live/speech/sentences.js';
+import { FairQueue } from '../../src/server/providers/local-voice/fair-queue.js';
+import { EspeakSynthesizer } from '../../src/server/providers/local-voice/espeak.js';
+import type { Speaker, SpeakerHooks, SpeakerRequest } from '../../src/server/providers/local-voice/espeak/speaker.js';
+import { chunksOf, MAX_PIECE, sentencesOf } from '../../src/server/platform/text/speech-pieces.js';
 import { createLogger } from '../../src/server/platform/log.js';
 
 async function* once(text: string): AsyncGenerator<string> {

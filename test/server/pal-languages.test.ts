@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { supportedLanguages } from '../../src/server/resources/pals/languages.js';
 import { palLine, palLines, primaryLanguage } from '../../src/server/resources/pals/lines/language.js';
-import { EspeakSynthesizer, espeakVoice } from '../../src/server/live/engines/espeak.js';
+import { EspeakSynthesizer, espeakVoice } from '../../src/server/providers/local-voice/espeak.js';
 import { insertConversation, insertFace, insertPal, RoomClient } from '../helpers/live-fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Viseme } from '../../src/protocol/visemes.js';
 import { PalVoice, type AudioOut, type VoiceHooks } from '../../src/server/live/speech/voice.js';
-import { sentencesOf } from '../../src/server/live/speech/sentences.js';
+import { sentencesOf } from '../../src/server/platform/text/speech-pieces.js';
 import type { SynthesisEvent, Synthesizer } from '../../src/server/live/engines/synthesis.js';
 
 const RATE = 16000;

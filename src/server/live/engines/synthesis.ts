@@ -4,11 +4,11 @@
 // configured, falling back to eSpeak when it fails.
 import type { ServiceDeps } from '../../platform/context.js';
 import { phonemiserOf } from '../speech/phoneme-timing.js';
-import { localVoicePool } from './local-voice-pool.js';
+import { localVoicePool } from '../../providers/local-voice/local-voice-pool.js';
 import { OpenAiSpeech } from './openai-speech.js';
-import type { Synthesizer } from './synthesizer.js';
+import type { Synthesizer } from '../../providers/local-voice/synthesizer.js';
 
-export { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesizer.js';
+export { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from '../../providers/local-voice/synthesizer.js';
 
 /** The configured voice: the OpenAI-compatible endpoint with the local voice behind it, or the local voice. */
 export function createSynthesizer(deps: Pick<ServiceDeps, 'config' | 'fetch' | 'log'>): Synthesizer {

@@ -8,7 +8,7 @@
 // libfvad takes 8, 16, 32 or 48 kHz; audio at any other rate is resampled to 16 kHz first.
 import fvad from '@echogarden/fvad-wasm';
 import { AUDIO_RATE_RANGE } from '../../../protocol/room.js';
-import { joinSamples, resample } from './pcm.js';
+import { joinSamples, resample } from '../../platform/audio/pcm.js';
 
 /**
  * What changed after some samples: speech began; it paused (with the audio so far) or went on after a

@@ -6,7 +6,7 @@
 // stands still while the recorder is paused (no visitor in the room): an empty room is not recorded.
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { resample } from '../engines/pcm.js';
+import { resample } from '../../platform/audio/pcm.js';
 
 export const RECORDING_RATE = 16_000;
 const FLUSH_MS = 1_000;

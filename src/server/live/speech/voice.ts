@@ -3,8 +3,8 @@
 // mouth shape of its middle, and reports each word when it is heard, so captions follow the voice.
 import type { Viseme } from '../../../protocol/visemes.js';
 import type { SynthesisEvent, SynthesisStream, Synthesizer, VoiceChoice } from '../engines/synthesis.js';
-import { joinSamples } from '../engines/pcm.js';
-import type { AudioPiece } from './sentences.js';
+import { joinSamples } from '../../platform/audio/pcm.js';
+import type { AudioPiece } from '../../platform/text/speech-pieces.js';
 
 /** Where the voice goes: the room's participants. */
 export interface AudioOut {

@@ -1,15 +1,15 @@
-// Speech items' audio from the local voice (eSpeak NG in WebAssembly, live/engines/espeak.ts): the whole
+// Speech items' audio from the local voice (eSpeak NG in WebAssembly, providers/local-voice/espeak.ts): the whole
 // script as one WAV file, nothing outside npm. The script is said a bounded chunk at a time in a
-// background lane of the rooms' own pool (live/engines/local-voice-pool.ts): each chunk waits while a
+// background lane of the rooms' own pool (providers/local-voice/local-voice-pool.ts): each chunk waits while a
 // room has a sentence waiting and never takes the last free speaker, so a long script never holds up a call.
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../../platform/config.js';
 import { createLogger } from '../../../platform/log.js';
-import { localVoicePool } from '../../../live/engines/local-voice-pool.js';
-import { SynthesisError } from '../../../live/engines/synthesizer.js';
-import { chunksOf } from '../../../live/speech/sentences.js';
+import { localVoicePool } from '../../../providers/local-voice/local-voice-pool.js';
+import { SynthesisError } from '../../../providers/local-voice/synthesizer.js';
+import { chunksOf } from '../../../platform/text/speech-pieces.js';
 import { encodeWav } from '../../../platform/audio/wav.js';
-import { joinSamples } from '../../../live/engines/pcm.js';
+import { joinSamples } from '../../../platform/audio/pcm.js';
 import { RenderError } from './contract.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 
