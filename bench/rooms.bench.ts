@@ -111,6 +111,9 @@ async function round(n: number, turn: SpokenTurn, stt: FakeSpeechServices): Prom
   const instance = await startInstance({
     PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1`, PALKIT_LOG: 'error', PALKIT_STT_BASE_URL: `${stt.url}/v1`, PALKIT_STT_API_KEY: 'sk-bench',
     PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8',
+    // Every simulated visitor comes from 127.0.0.1, as from one load generator: the front door's
+    // per-address caps (16 pending upgrades, 256 connections) would refuse them as one flooding visitor.
+    PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS: '0', PALKIT_MAX_CONNECTIONS_PER_ADDRESS: '0',
   }, (pid) => cap.add(pid), PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}/rooms-${n}`] : []);
   const pid = instance.process.pid!;
   try {

@@ -1,10 +1,9 @@
 // Helpers for the video and speech tests: faces inserted straight into the table (with real fixture
-// media stored through storeMedia), a loopback callback receiver, polling, and signature checks.
+// media stored through the service's media store), a loopback callback receiver, polling, and signature checks.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { newId } from '../../src/server/platform/ids.js';
-import { storeMedia } from '../../src/server/resources/media/store.js';
 import { verifiedWebhook } from './webhook-verify.js';
 import type { TestService } from './service.js';
 import { mediaFixture } from './media-fixtures.js';
@@ -14,9 +13,9 @@ export const sampleFaceJpg = () => readFileSync(mediaFixture('sample-face.jpg'))
 export const sampleFaceMp4 = () => readFileSync(mediaFixture('sample-face.mp4'));
 
 export async function insertFace(t: TestService, ownerId: number, options: { image?: boolean; video?: boolean; status?: string } = {}): Promise<string> {
-  const { db, config } = t.service.deps;
-  const image = options.image === false ? null : (await storeMedia(db, config.publicUrl, { ownerId, contentType: 'image/jpeg', extension: 'jpg', bytes: sampleFaceJpg() })).url;
-  const video = options.video === false ? null : (await storeMedia(db, config.publicUrl, { ownerId, contentType: 'video/mp4', extension: 'mp4', bytes: sampleFaceMp4() })).url;
+  const { db, media } = t.service.deps;
+  const image = options.image === false ? null : (await media.store(db, { ownerId, contentType: 'image/jpeg', extension: 'jpg', bytes: sampleFaceJpg() })).url;
+  const video = options.video === false ? null : (await media.store(db, { ownerId, contentType: 'video/mp4', extension: 'mp4', bytes: sampleFaceMp4() })).url;
   const faceId = newId('r', 14);
   await db.insertInto('faces').values({
     face_id: faceId, owner_id: ownerId, face_name: 'Test face', train_video_url: null, callback_url: null,

@@ -7,7 +7,6 @@ import { after, before, describe, it } from 'node:test';
 import { createLocalRenderer } from '../../src/server/resources/videos/render/local-renderer.js';
 import { locateFfmpeg } from '../../src/server/platform/media/ffmpeg.js';
 import { probeVideo } from '../../src/server/resources/faces/media-tools.js';
-import { storeMedia } from '../../src/server/resources/media/store.js';
 import { videoGenerationJob } from '../../src/server/resources/videos/generate.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
 import { fetchBytes, insertFace, sampleFaceJpg, signatureIsValid, startReceiver, waitForFinished } from '../helpers/media-gen.js';
@@ -233,10 +232,10 @@ describe('video generation resumes and is idempotent', () => {
     try {
       const face = await insertFace(t, 1, { video: false });
       const created = await t.api('POST', '/v2/videos', { face_id: face, script: 'Once.', callback_url: `${receiver.url}/cb` });
-      const { db, config } = t.service.deps;
+      const { db, media } = t.service.deps;
       // What a worker that crashed after step 1 leaves behind: the speech stored, progress 1/4, its lease running.
       const speech = await createLocalRenderer({ searchPath: process.env.PATH ?? '' }).renderSpeech('Once.', 'en-us', 'wav');
-      const stored = await storeMedia(db, config.publicUrl, { ownerId: 1, contentType: 'audio/wav', extension: 'wav', bytes: speech.bytes });
+      const stored = await media.store(db, { ownerId: 1, contentType: 'audio/wav', extension: 'wav', bytes: speech.bytes });
       await db.updateTable('videos').set({ speech_media_url: stored.url, generation_progress: '1/4' }).where('video_id', '=', created.body.video_id).execute();
       await db.updateTable('jobs').set({ status: 'running', attempts: 1, locked_until: new Date(Date.now() - 1000) }).where('kind', '=', 'video.generate').execute();
 

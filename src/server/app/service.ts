@@ -23,6 +23,7 @@ import { createWebhooks } from '../platform/webhooks/webhooks.js';
 import { createMetrics } from '../platform/metrics.js';
 import { privateRecordingFolder } from '../live/recording/folder.js';
 import { defaultMaxConnections, guardConnections } from '../platform/http/connection-guard.js';
+import { openMediaStore } from '../resources/media/store.js';
 
 /** A whole request, body included, must arrive within this (bodies are at most 1 MiB). */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -63,7 +64,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const lifecycle = { draining: false, readiness: new Set<() => string | null>() };
   const webhooks = createWebhooks({ db, jobs, fetch, log, metrics });
   const secrets = createSecrets(await loadMasterKey(db, config, log));
-  const deps: ServiceDeps = { config, db, dbKind: opened.kind, hasVector: opened.hasVector, clock: options.clock ?? systemClock, log, fetch, jobs, webhooks, secrets, bus: new Bus(), metrics, lifecycle };
+  const media = await openMediaStore({ db, kind: opened.kind, dataDir: config.dataDir, config, log });
+  const deps: ServiceDeps = { config, db, dbKind: opened.kind, hasVector: opened.hasVector, clock: options.clock ?? systemClock, log, fetch, jobs, webhooks, secrets, bus: new Bus(), metrics, lifecycle, media };
   // Daily calls are started by live, from createConversation a layer below: handed down here.
   setDailyCallStart(deps, startDailyCall);
   const modules = options.modules ?? resourceModules;
@@ -116,6 +118,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         await closed;
       }
       await opened.close();
+      await media.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Webhooks } from './webhooks/webhooks.js';
 import type { Secrets } from './secrets.js';
 import type { Bus } from './bus.js';
 import type { ServiceMetrics } from './metrics.js';
+import type { MediaStore } from './media/media-store.js';
 
 /** Where the service is in its life: set `draining` once shutdown begins (starts refused, /readyz 503). */
 export interface Lifecycle {
@@ -36,4 +37,6 @@ export interface ServiceDeps {
   bus: Bus;
   metrics: ServiceMetrics;
   lifecycle: Lifecycle;
+  /** Stored files (speech, videos, face media, uploads): files on PGlite, bytea on PostgreSQL. */
+  media: MediaStore;
 }

@@ -78,14 +78,16 @@ function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming
   a.openapi(routes.delete, async (c) => {
     const faceId = idOf(c.req.valid('param'));
     const ownerId = c.get('ownerId') as number;
-    await db.transaction().execute(async (trx) => {
+    const files = await db.transaction().execute(async (trx) => {
       // The row lock serialises this with PAL writes that lock the face they reference (FOR SHARE).
       const face = await ownedFace(trx, ownerId, faceId, 'update');
       const pals = await palsUsingFace(trx, ownerId, faceId);
       if (pals.length > 0) throw conflict(`face ${faceId} is the default face of PAL ${pals.join(', ')}; change or delete ${pals.length > 1 ? 'those PALs' : 'that PAL'} first`);
-      for (const id of faceMediaIds(face)) await trx.deleteFrom('media').where('media_id', '=', id).execute();
+      const gone = await deps.media.remove(trx, faceMediaIds(face));
       await trx.deleteFrom('faces').where('face_id', '=', faceId).execute();
+      return gone;
     });
+    await deps.media.discard(files);
     return c.json({ deleted: true as const }, 200);
   });
 }

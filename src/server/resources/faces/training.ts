@@ -10,7 +10,6 @@ import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { JobHandler } from '../../platform/jobs/queue.js';
 import { OutboundBlockedError, OutboundTooLargeError } from '../../platform/net/guarded-fetch.js';
-import { storeMedia } from '../media/store.js';
 import { locateFfmpeg } from '../../platform/media/ffmpeg.js';
 import { extractFrame, probeVideo, ToolMissing, VideoUnreadable, withVideoFile } from './media-tools.js';
 import { isStill, sniffImage, sniffVideoContainer, type VideoContainer } from './video-check.js';
@@ -82,9 +81,9 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
   async function uploaded(url: string, ownerId: number): Promise<Uint8Array | null> {
     const prefix = `${config.publicUrl}/media/`;
     if (!url.startsWith(prefix)) return null;
-    const row = await db.selectFrom('media').select('bytes').where('media_id', '=', url.slice(prefix.length)).where('owner_id', '=', ownerId).executeTakeFirst();
-    if (!row) throw new TrainingFailure('train_video_url names an upload of this service that does not exist (or is not yours)');
-    return new Uint8Array(row.bytes);
+    const media = await deps.media.get(db, url.slice(prefix.length), ownerId);
+    if (!media) throw new TrainingFailure('train_video_url names an upload of this service that does not exist (or is not yours)');
+    return media.bytes();
   }
 
   async function download(url: string, ownerId: number, signal: AbortSignal): Promise<{ bytes: Uint8Array; container: VideoContainer }> {
@@ -122,18 +121,19 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
   }
 
   async function videoBytes(details: Details): Promise<Uint8Array> {
-    const row = await db.selectFrom('media').select('bytes').where('media_id', '=', details.video_media_id ?? '').executeTakeFirst();
-    if (!row) throw new TrainingFailure('the stored training video is missing');
-    return new Uint8Array(row.bytes);
+    const media = await deps.media.get(db, details.video_media_id ?? '');
+    if (!media) throw new TrainingFailure('the stored training video is missing');
+    return media.bytes();
   }
 
   /** Ends training: status, progress, and the two callbacks (legacy replica_id body first), atomically. */
   async function finish(faceId: string, outcome: { status: 'completed' } | { status: 'error'; message: string }): Promise<void> {
-    await db.transaction().execute(async (trx) => {
+    const files = await db.transaction().execute(async (trx) => {
       const face = await trx.selectFrom('faces').selectAll().where('face_id', '=', faceId).forUpdate().executeTakeFirst();
-      if (!face || face.status !== 'training') return;
+      if (!face || face.status !== 'training') return [];
       const now = new Date();
       const errorMessage = outcome.status === 'error' ? scrubText(outcome.message) : null;
+      let gone: string[] = [];
       if (face.callback_url) {
         const status = outcome.status === 'completed' ? 'ready' : 'error';
         const extra = errorMessage === null ? {} : { error_message: errorMessage };
@@ -147,7 +147,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
       }
       if (outcome.status === 'error') {
         // A failed face keeps no media: nothing will show it.
-        for (const id of faceMediaIds(face)) await trx.deleteFrom('media').where('media_id', '=', id).execute();
+        gone = await deps.media.remove(trx, faceMediaIds(face));
       }
       await trx
         .updateTable('faces')
@@ -162,7 +162,9 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
         })
         .where('face_id', '=', faceId)
         .execute();
+      return gone;
     });
+    await deps.media.discard(files);
   }
 
   return async ({ payload, attempt, maxAttempts, signal }) => {
@@ -175,7 +177,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
       if (progressDone(face.training_progress) < 1) {
         const { bytes, container } = await download(face.train_video_url ?? '', face.owner_id, signal);
         await commitStep(faceId, 1, async (trx) => {
-          const { mediaId, url } = await storeMedia(trx, config.publicUrl, { ownerId: face!.owner_id, contentType: container.contentType, bytes, extension: container.extension });
+          const { mediaId, url } = await deps.media.store(trx, { ownerId: face!.owner_id, contentType: container.contentType, bytes, extension: container.extension });
           details = { container, bytes: bytes.length, video_media_id: mediaId };
           return { [isStill(container) ? 'thumbnail_image_url' : 'thumbnail_video_url']: url, training_details: JSON.stringify(details) };
         });
@@ -215,7 +217,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
         }
         await commitStep(faceId, 3, async (trx) => {
           if (!frame) return { training_details: JSON.stringify(details) };
-          const { url } = await storeMedia(trx, config.publicUrl, { ownerId: face!.owner_id, contentType: 'image/jpeg', bytes: frame, extension: 'jpg' });
+          const { url } = await deps.media.store(trx, { ownerId: face!.owner_id, contentType: 'image/jpeg', bytes: frame, extension: 'jpg' });
           return { thumbnail_image_url: url, training_details: JSON.stringify(details) };
         });
         await sleep(config.faceTrainingStepMs, signal);
@@ -240,7 +242,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
         const bytes = await videoBytes(details);
         const files = await learning(() => withVideoFile(bytes, extension, (path) => makeRig(ffmpeg.path, path, analysis)));
         await commitStep(faceId, 5, async (trx) => {
-          const store = (contentType: string, bytes: Uint8Array, ext: string) => storeMedia(trx, config.publicUrl, { ownerId: face!.owner_id, contentType, bytes, extension: ext });
+          const store = (contentType: string, bytes: Uint8Array, ext: string) => deps.media.store(trx, { ownerId: face!.owner_id, contentType, bytes, extension: ext });
           const idle = await store('image/jpeg', files.idle, 'jpg');
           const mouths = await store('image/webp', files.mouths, 'webp');
           // Every file under a fresh unguessable id beside the others in /media/: the rig names its sheets

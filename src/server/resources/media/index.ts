@@ -5,11 +5,11 @@ export const mediaModule: ResourceModule = {
   name: 'media',
   routes(app, deps) {
     app.get('/media/:mediaId', async (c) => {
-      const row = await deps.db.selectFrom('media').select(['content_type', 'bytes']).where('media_id', '=', c.req.param('mediaId')).executeTakeFirst();
-      if (!row) return c.json({ error: 'media_not_found' }, 404);
-      const bytes = new Uint8Array(row.bytes) as Uint8Array<ArrayBuffer>;
+      const media = await deps.media.get(deps.db, c.req.param('mediaId'));
+      if (!media) return c.json({ error: 'media_not_found' }, 404);
+      const size = media.size;
       const headers: Record<string, string> = {
-        'content-type': row.content_type,
+        'content-type': media.contentType,
         'accept-ranges': 'bytes',
         'cache-control': 'public, max-age=31536000, immutable',
         'access-control-allow-origin': '*',
@@ -17,12 +17,13 @@ export const mediaModule: ResourceModule = {
       };
       const range = /^bytes=(\d*)-(\d*)$/.exec(c.req.header('range') ?? '');
       if (range && (range[1] || range[2])) {
-        const start = range[1] ? Number(range[1]) : Math.max(0, bytes.length - Number(range[2]));
-        const end = range[1] && range[2] ? Math.min(Number(range[2]), bytes.length - 1) : bytes.length - 1;
-        if (start >= bytes.length || start > end) return c.body(null, 416, { ...headers, 'content-range': `bytes */${bytes.length}` });
-        return c.body(bytes.slice(start, end + 1), 206, { ...headers, 'content-range': `bytes ${start}-${end}/${bytes.length}` });
+        const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+        const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
+        if (start >= size || start > end) return c.body(null, 416, { ...headers, 'content-range': `bytes */${size}` });
+        return c.body(media.stream(start, end), 206, { ...headers, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': String(end - start + 1) });
       }
-      return c.body(bytes, 200, headers);
+      if (size === 0) return c.body(null, 200, { ...headers, 'content-length': '0' });
+      return c.body(media.stream(0, size - 1), 200, { ...headers, 'content-length': String(size) });
     });
   },
 };

@@ -1,15 +1,137 @@
-// Files the service makes (face thumbnails, rendered videos, speech) live in the database, so every
-// instance can serve them; each is served publicly at /media/{media_id} under an unguessable id.
+// Files the service makes (face thumbnails, rendered videos, speech, uploads), each served publicly at
+// /media/{media_id} under an unguessable id. Where the bytes live depends on the database:
+// - PGlite (embedded): in files under the data folder's `media` folder (0700, files 0600), the row keeping
+//   the content type and the file's name. PGlite runs on the service's only thread, so writing megabytes
+//   into it stalled every live room for hundreds of ms; files are written and read with async fs. A file is
+//   written under a temporary name, synced and renamed before its row is inserted, so a crash never leaves
+//   a row pointing at half a file; a row's deletion removes its file once the transaction is over. An
+//   in-memory service keeps its files in a fresh folder inside the checked private temp folder, removed on
+//   close. Rows from before (bytes in the row) are still read.
+// - PostgreSQL: in the row (bytea). Its driver is asynchronous over the network, so the bytes cost the
+//   event loop nothing, and every instance on the database serves every instance's media.
+import { createReadStream } from 'node:fs';
+import { mkdtemp, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { Db } from '../../platform/db/database.js';
 import { newId } from '../../platform/ids.js';
+import type { Logger } from '../../platform/log.js';
+import { servicePrivateFolder } from '../../platform/files/private-folder.js';
+import type { MediaStore } from '../../platform/media/media-store.js';
 
-export async function storeMedia(db: Db, publicUrl: string, input: { ownerId: number; contentType: string; bytes: Uint8Array; extension: string }): Promise<{ mediaId: string; url: string }> {
-  const mediaId = newId('md', 24) + '.' + input.extension.replace(/[^a-z0-9]/gi, '');
-  await db.insertInto('media').values({ media_id: mediaId, owner_id: input.ownerId, content_type: input.contentType, bytes: input.bytes }).execute();
-  return { mediaId, url: `${publicUrl}/media/${mediaId}` };
+// The store's shape is the kernel's (ServiceDeps.media): platform/media/media-store.ts.
+export type { MediaStore, StoredMedia } from '../../platform/media/media-store.js';
+
+const MEDIA_ID = /^[A-Za-z0-9.]+$/;
+
+/** The media id of one of this service's /media URLs. */
+export function mediaIdOfUrl(url: string | null | undefined): string | undefined {
+  const id = url?.match(/\/media\/([A-Za-z0-9.]+)$/)?.[1];
+  return id && MEDIA_ID.test(id) ? id : undefined;
 }
 
-export async function deleteMediaByUrl(db: Db, url: string | null | undefined): Promise<void> {
-  const id = url?.match(/\/media\/([A-Za-z0-9.]+)$/)?.[1];
-  if (id) await db.deleteFrom('media').where('media_id', '=', id).execute();
+/**
+ * The service's media store. On PGlite the files go to `<dataDir>/media` (a fresh folder in the private temp
+ * folder for an in-memory service); files left by a crash (a temporary file, or one whose row never
+ * committed) are removed at start.
+ */
+export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgres'; dataDir: string; config: { readonly publicUrl: string }; log: Logger }): Promise<MediaStore> {
+  const { config, log } = options;
+  let folder: string | null = null;
+  let temporary = false;
+  if (options.kind === 'pglite') {
+    const base = servicePrivateFolder(options.dataDir, 'media', log);
+    if (base && options.dataDir === 'memory') {
+      folder = await mkdtemp(join(base, 'service-'));
+      temporary = true;
+    } else {
+      folder = base;
+    }
+    if (folder && !temporary) await sweepOrphans(options.db, folder, log);
+  }
+
+  const pathOf = (file: string): string => join(folder!, file);
+
+  async function writeFile(file: string, bytes: Uint8Array): Promise<void> {
+    const partial = pathOf(`${file}.${newId('tmp', 8)}.tmp`);
+    const handle = await open(partial, 'wx', 0o600);
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(partial, pathOf(file));
+  }
+
+  return {
+    folder,
+    async store(db, input) {
+      const mediaId = newId('md', 24) + '.' + input.extension.replace(/[^a-z0-9]/gi, '');
+      if (folder) {
+        await writeFile(mediaId, input.bytes);
+        await db.insertInto('media').values({ media_id: mediaId, owner_id: input.ownerId, content_type: input.contentType, bytes: null, file: mediaId, size: input.bytes.length }).execute();
+      } else {
+        await db.insertInto('media').values({ media_id: mediaId, owner_id: input.ownerId, content_type: input.contentType, bytes: input.bytes, size: input.bytes.length }).execute();
+      }
+      return { mediaId, url: `${config.publicUrl}/media/${mediaId}` };
+    },
+    async get(db, mediaId, ownerId) {
+      if (!MEDIA_ID.test(mediaId)) return undefined;
+      let query = db.selectFrom('media').select(['content_type', 'file', 'bytes']).where('media_id', '=', mediaId);
+      if (ownerId !== undefined) query = query.where('owner_id', '=', ownerId);
+      const row = await query.executeTakeFirst();
+      if (!row) return undefined;
+      if (row.file && folder) {
+        const path = pathOf(row.file);
+        const size = await stat(path).then((s) => s.size, () => null);
+        if (size === null) {
+          log.error('a media file is missing', { media_id: mediaId });
+          return undefined;
+        }
+        return {
+          contentType: row.content_type,
+          size,
+          bytes: async () => new Uint8Array(await readFile(path)),
+          stream: (start, end) => Readable.toWeb(createReadStream(path, { start, end })) as ReadableStream<Uint8Array>,
+        };
+      }
+      // Bytes in the row: PostgreSQL, or a PGlite row from before media files.
+      if (!row.bytes) return undefined;
+      const bytes = new Uint8Array(row.bytes);
+      return {
+        contentType: row.content_type,
+        size: bytes.length,
+        bytes: async () => bytes,
+        stream: (start, end) => new Blob([bytes.slice(start, end + 1)]).stream(),
+      };
+    },
+    async remove(db, mediaIds) {
+      if (mediaIds.length === 0) return [];
+      const rows = await db.deleteFrom('media').where('media_id', 'in', mediaIds).returning('file').execute();
+      return rows.flatMap((r) => (r.file ? [r.file] : []));
+    },
+    async discard(files) {
+      if (!folder) return;
+      for (const file of files) await unlink(pathOf(file)).catch(() => undefined);
+    },
+    async close() {
+      if (folder && temporary) await rm(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Removes what a crash can leave in the folder: temporary files, and files whose row never committed. */
+async function sweepOrphans(db: Db, folder: string, log: Logger): Promise<void> {
+  const names = await readdir(folder);
+  const partial = names.filter((n) => n.endsWith('.tmp'));
+  const complete = names.filter((n) => !n.endsWith('.tmp'));
+  const orphans = [...partial];
+  for (let i = 0; i < complete.length; i += 500) {
+    const batch = complete.slice(i, i + 500);
+    const kept = new Set((await db.selectFrom('media').select('file').where('file', 'in', batch).execute()).map((r) => r.file));
+    orphans.push(...batch.filter((n) => !kept.has(n)));
+  }
+  for (const name of orphans) await unlink(join(folder, name)).catch(() => undefined);
+  if (orphans.length > 0) log.info('media files without a row removed', { count: orphans.length });
 }

@@ -2,7 +2,6 @@
 // with the row so a rerun does not render again), then publish it and send the callback once.
 import type { ServiceDeps } from '../../platform/context.js';
 import type { JobHandler } from '../../platform/jobs/queue.js';
-import { storeMedia } from '../media/store.js';
 import { RenderError, rendererFor } from '../videos/render/renderer.js';
 import { speechProgress, speechView, SPEECH_STEPS, type SpeechRow } from './repository.js';
 import { scrubText } from '../../platform/log.js';
@@ -39,7 +38,7 @@ export function speechGenerationJob(deps: ServiceDeps): JobHandler<{ speech_id: 
         const audio = await rendererFor(config).renderSpeech(row.script, row.voice, row.audio_format ?? undefined, { signal });
         const current = row;
         row = await db.transaction().execute(async (trx) => {
-          const media = await storeMedia(trx, config.publicUrl, { ownerId: current.owner_id, contentType: audio.contentType, extension: audio.extension, bytes: audio.bytes });
+          const media = await deps.media.store(trx, { ownerId: current.owner_id, contentType: audio.contentType, extension: audio.extension, bytes: audio.bytes });
           const updated = await trx
             .updateTable('speech')
             .set({ audio_url: media.url, duration: audio.durationSeconds, generation_progress: speechProgress(1), updated_at: clock.now() })

@@ -2,7 +2,7 @@
 import type { ResourceModule } from '../module.js';
 import { notFound } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
-import { deleteMediaByUrl } from '../media/store.js';
+import { mediaIdOfUrl } from '../media/store.js';
 import { checkGeneratingCap } from '../media/generating-cap.js';
 import { SPEECH_JOB, speechGenerationJob } from './generate.js';
 import { ownedSpeech, speechProgress, speechView } from './repository.js';
@@ -68,13 +68,15 @@ export const speechModule: ResourceModule = {
 
     app.openapi(routes.deleteSpeech, async (c) => {
       const { speech_id } = c.req.valid('param');
-      await db.transaction().execute(async (trx) => {
+      const files = await db.transaction().execute(async (trx) => {
         // The row lock makes a running synthesis wait, then find the row gone and roll its audio back.
         const row = await trx.selectFrom('speech').selectAll().where('speech_id', '=', speech_id).where('owner_id', '=', c.get('ownerId')).forUpdate().executeTakeFirst();
         if (!row) throw notFound(`speech ${speech_id} not found`);
-        await deleteMediaByUrl(trx, row.audio_url);
+        const gone = await deps.media.remove(trx, [mediaIdOfUrl(row.audio_url)].filter((id) => id !== undefined));
         await trx.deleteFrom('speech').where('speech_id', '=', speech_id).execute();
+        return gone;
       });
+      await deps.media.discard(files);
       return c.json({ deleted: true as const }, 200);
     });
   },

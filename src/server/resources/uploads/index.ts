@@ -3,7 +3,6 @@
 // signature, and kept in the media store; its URL, passed as train_video_url, is read by the trainer
 // straight from the store (see faces/training.ts), so no outbound fetch to the service itself happens.
 import type { ResourceModule } from '../module.js';
-import { storeMedia } from '../media/store.js';
 import { sniffImage, sniffVideoContainer } from '../faces/video-check.js';
 import { UPLOAD_CONTENT_TYPES } from './limit.js';
 import { uploadRoute } from './routes.js';
@@ -22,7 +21,7 @@ export const uploadsModule: ResourceModule = {
       // WebM and Matroska share a signature; a browser's MediaRecorder WebM is accepted as video/webm.
       const matches = sniffed && (sniffed.contentType === contentType || (contentType === 'video/webm' && sniffed.container === 'matroska'));
       if (!sniffed || !matches) return c.json({ error: `invalid_request: the body is not ${contentType}` }, 400);
-      const stored = await storeMedia(deps.db, deps.config.publicUrl, { ownerId: c.get('ownerId'), contentType, bytes, extension: sniffed.extension });
+      const stored = await deps.media.store(deps.db, { ownerId: c.get('ownerId'), contentType, bytes, extension: sniffed.extension });
       return c.json({ upload_id: stored.mediaId, url: stored.url, content_type: contentType as (typeof UPLOAD_CONTENT_TYPES)[number], bytes: bytes.length }, 200);
     });
   },

@@ -5,7 +5,6 @@
 import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import type { JobHandler } from '../../platform/jobs/queue.js';
-import { storeMedia } from '../media/store.js';
 import { loadMedia, visualKind } from './media-source.js';
 import { RenderError, rendererFor, type MediaInput, type RenderedSpeech } from './render/renderer.js';
 import { wavDurationSeconds } from '../../platform/audio/wav.js';
@@ -69,17 +68,21 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<{ video_id: st
   }
 
   const store = (trx: Db, row: VideoRow, contentType: string, extension: string, bytes: Uint8Array) =>
-    storeMedia(trx, config.publicUrl, { ownerId: row.owner_id, contentType, extension, bytes }).then((m) => m.url);
+    deps.media.store(trx, { ownerId: row.owner_id, contentType, extension, bytes }).then((m) => m.url);
 
   /** A trained face speaks the script: its rig drawn frame by frame, lips on the voice's visemes. */
   async function speakingFace(row: VideoRow, rig: RigSummary, speech: RenderedSpeech, signal: AbortSignal): Promise<MediaInput> {
     const ffmpeg = locateFfmpeg(config.ffmpeg);
     if ('missing' in ffmpeg) throw new RenderError(`ffmpeg is not installed: ${ffmpeg.missing}`);
-    const files = await db.selectFrom('media').select(['media_id', 'bytes']).where('media_id', 'in', rig.media_ids).execute();
+    const files = new Map<string, Uint8Array>();
+    for (const id of rig.media_ids) {
+      const media = await deps.media.get(db, id);
+      if (media) files.set(id, await media.bytes());
+    }
     const bytesOf = (id: string) => {
-      const file = files.find((f) => f.media_id === id);
+      const file = files.get(id);
       if (!file) throw new RenderError(`face ${row.face_id}'s rig is missing a file: train the face again`);
-      return new Uint8Array(file.bytes);
+      return file;
     };
     const rigId = rig.url.slice(rig.url.lastIndexOf('/') + 1);
     const parsed = FaceRig.parse(JSON.parse(new TextDecoder().decode(bytesOf(rigId))));

@@ -1,7 +1,7 @@
 // Videos: a face speaking a script, rendered in the background (generate.ts), listed, renamed,
 // deleted, and played on a hosted page.
 import type { ResourceModule } from '../module.js';
-import { deleteMediaByUrl } from '../media/store.js';
+import { mediaIdOfUrl } from '../media/store.js';
 import { notFound } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { hostedPageHeaders, hostedVideoHtml } from './hosted-page.js';
@@ -73,13 +73,15 @@ export const videosModule: ResourceModule = {
 
     app.openapi(routes.deleteVideo, async (c) => {
       const { video_id } = c.req.valid('param');
-      await db.transaction().execute(async (trx) => {
+      const files = await db.transaction().execute(async (trx) => {
         // Locking the row makes a running generation step wait, then find the row gone and roll back.
         const row = await trx.selectFrom('videos').selectAll().where('video_id', '=', video_id).where('owner_id', '=', c.get('ownerId')).forUpdate().executeTakeFirst();
         if (!row) throw notFound(`video ${video_id} not found`);
-        for (const url of videoMediaUrls(row)) await deleteMediaByUrl(trx, url);
+        const gone = await deps.media.remove(trx, videoMediaUrls(row).map(mediaIdOfUrl).filter((id) => id !== undefined));
         await trx.deleteFrom('videos').where('video_id', '=', video_id).execute();
+        return gone;
       });
+      await deps.media.discard(files);
       return c.json({ deleted: true as const }, 200);
     });
 

@@ -1,4 +1,4 @@
-// Loads the bytes behind a media URL: files this service stores are read from the database (no
+// Loads the bytes behind a media URL: files this service stores are read from its media store (no
 // request to ourselves), anything else goes through the guarded fetch.
 import type { ServiceDeps } from '../../platform/context.js';
 import { RenderError } from './render/renderer.js';
@@ -10,12 +10,12 @@ export interface LoadedMedia {
   contentType: string;
 }
 
-export async function loadMedia(deps: Pick<ServiceDeps, 'db' | 'config' | 'fetch'>, url: string, what: string): Promise<LoadedMedia> {
+export async function loadMedia(deps: Pick<ServiceDeps, 'db' | 'config' | 'fetch' | 'media'>, url: string, what: string): Promise<LoadedMedia> {
   const local = localMediaId(deps.config.publicUrl, url);
   if (local) {
-    const row = await deps.db.selectFrom('media').select(['content_type', 'bytes']).where('media_id', '=', local).executeTakeFirst();
-    if (!row) throw new RenderError(`${what} ${url} no longer exists`);
-    return { bytes: new Uint8Array(row.bytes), contentType: row.content_type };
+    const media = await deps.media.get(deps.db, local);
+    if (!media) throw new RenderError(`${what} ${url} no longer exists`);
+    return { bytes: await media.bytes(), contentType: media.contentType };
   }
   let response: Response;
   try {

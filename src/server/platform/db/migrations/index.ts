@@ -26,6 +26,7 @@ import * as roomHolders from './0993_room_holders.js';
 import * as transcriptInterrupted from './0994_transcript_interrupted.js';
 import * as turnLatencies from './0995_turn_latencies.js';
 import * as deploymentVisitorTokens from './0996_deployment_visitor_tokens.js';
+import * as mediaFiles from './0997_media_files.js';
 
 export const migrations: Record<string, PalkitMigration> = {
   '0001_core': core,
@@ -52,4 +53,5 @@ export const migrations: Record<string, PalkitMigration> = {
   '0994_transcript_interrupted': transcriptInterrupted,
   '0995_turn_latencies': turnLatencies,
   '0996_deployment_visitor_tokens': deploymentVisitorTokens,
+  '0997_media_files': mediaFiles,
 };

@@ -39,5 +39,6 @@ export interface CoreTables {
     created_at: CreatedAt;
     delivered_at: NullableTimestamp;
   };
-  media: { media_id: string; owner_id: number; content_type: string; bytes: Uint8Array; created_at: CreatedAt };
+  /** `bytes` in the row (PostgreSQL, older PGlite rows), or `file`: its name in the media folder (PGlite). */
+  media: { media_id: string; owner_id: number; content_type: string; bytes: Uint8Array | null; file: string | null; size: number | null; created_at: CreatedAt };
 }

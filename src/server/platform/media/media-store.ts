@@ -1,0 +1,27 @@
+// The shape of the store of files the service makes (ServiceDeps.media), in the kernel so that the
+// deps can name it; resources/media/store.ts implements it (files under PGlite, bytea on PostgreSQL).
+import type { Db } from '../db/database.js';
+
+export interface StoredMedia {
+  contentType: string;
+  size: number;
+  /** The whole file. */
+  bytes(): Promise<Uint8Array>;
+  /** Bytes `start`..`end` (inclusive), streamed. */
+  stream(start: number, end: number): ReadableStream<Uint8Array>;
+}
+
+export interface MediaStore {
+  /** The folder of media files, or null when bytes are kept in the database (PostgreSQL). */
+  readonly folder: string | null;
+  store(db: Db, input: { ownerId: number; contentType: string; bytes: Uint8Array; extension: string }): Promise<{ mediaId: string; url: string }>;
+  /** A stored file, or undefined; `ownerId` restricts it to that owner's. */
+  get(db: Db, mediaId: string, ownerId?: number): Promise<StoredMedia | undefined>;
+  /**
+   * Deletes the rows (inside the caller's transaction) and returns their files: pass them to `discard`
+   * once the transaction has committed (a rolled-back deletion keeps its files).
+   */
+  remove(db: Db, mediaIds: string[]): Promise<string[]>;
+  discard(files: string[]): Promise<void>;
+  close(): Promise<void>;
+}
