@@ -26,7 +26,6 @@ const STILL_SLEEPING = [
   'test/browser/components/sound-held.test.ts',
   'test/browser/face/drawn-face.test.ts',
   'test/browser/transcript/transcript.test.ts',
-  'test/server/daily-webhooks.test.ts',
   'test/server/face-training-restart.test.ts',
   'test/server/fuzz.test.ts',
   'test/server/hardening.test.ts',
