@@ -20,12 +20,7 @@ const STILL_SLEEPING = [
   'test/browser/client/transports.test.ts',
   'test/browser/components/sound-held.test.ts',
   'test/browser/face/drawn-face.test.ts',
-  'test/server/local-pal.test.ts',
   'test/server/pal-voice.test.ts',
-  'test/server/perception.test.ts',
-  'test/server/recording-outbound.test.ts',
-  'test/server/recordings.test.ts',
-  'test/server/skills.test.ts',
 ];
 
 export default tseslint.config(
