@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DAILY_KEY, DAILY_WEBHOOK_SECRET, dailyEvent, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../helpers/fake-daily.js';
 import { createPal } from '../helpers/fixtures.js';
-import { sleep, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
+import { sql } from 'kysely';
+import { DAILY_LEFT_DEADLINE_JOB } from '../../src/server/providers/conferencing/daily-deadlines.js';
+import { startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -45,6 +47,8 @@ describe('Daily webhooks', () => {
     const response = await fetch(`${t.url}/v2/daily/webhooks`, { method: 'POST', headers: event.headers, body: event.body });
     return { status: response.status, body: await response.json() };
   };
+  /** Every job due now (the callbacks' deliveries among them) has run: what was going to be sent has been. */
+  const settled = () => t.service.deps.jobs.drain();
   const eventsOf = (id: string) => receiver.bodies.filter((b) => b.conversation_id === id).map((b) => b.event_type);
   const botJoined = (room: string, extra: Record<string, unknown> = {}) =>
     dailyEvent('participant.joined', { room, user_id: `pal_${palId}`, user_name: 'Ada', session_id: 'sess-bot', joined_at: Date.now() / 1000, owner: true, will_eject_at: 0, permissions: { hasPresence: true }, ...extra });
@@ -68,7 +72,7 @@ describe('Daily webhooks', () => {
     }
     const garbage = await fetch(`${t.url}/v2/daily/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-timestamp': 'abc', 'x-webhook-signature': '!!' }, body: 'not json' });
     assert.equal(garbage.status, 401, 'never a 500');
-    await sleep(300);
+    await settled();
     assert.deepEqual(eventsOf(id), []);
     assert.equal((await t.api('GET', `/v2/conversations/${id}`)).body.status, 'active');
   });
@@ -81,7 +85,7 @@ describe('Daily webhooks', () => {
     await receiver.waitFor((b) => b.filter((x) => x.conversation_id === id).length >= 2);
     assert.equal((await post(event)).status, 200, 'a redelivery is acknowledged');
     assert.equal((await post(botJoined(id, { session_id: 'sess-bot-2' }))).status, 200, 'a rejoin is acknowledged');
-    await sleep(400);
+    await settled();
     assert.deepEqual(eventsOf(id), ['system.pal_joined', 'system.replica_joined']);
     const [joined, legacy] = receiver.bodies.filter((b) => b.conversation_id === id);
     assert.deepEqual(joined!.properties, { face_id: faceId });
@@ -106,7 +110,7 @@ describe('Daily webhooks', () => {
     assert.equal((await post(ended)).status, 200);
     await receiver.waitFor((b) => b.some((x) => x.conversation_id === id && x.event_type === 'application.transcription_ready'));
     assert.equal((await post(ended)).status, 200, 'a redelivery is acknowledged');
-    await sleep(400);
+    await settled();
     assert.deepEqual(eventsOf(id), ['system.pal_joined', 'system.replica_joined', 'system.shutdown', 'application.transcription_ready']);
     const shutdown = receiver.bodies.find((b) => b.conversation_id === id && b.event_type === 'system.shutdown')!;
     assert.deepEqual(shutdown.properties, { face_id: faceId, shutdown_reason: 'participant_left_timeout reached' });
@@ -131,7 +135,7 @@ describe('Daily webhooks', () => {
     const { id } = await start();
     assert.equal((await t.api('POST', `/v2/conversations/${id}/end`)).status, 200);
     await receiver.waitFor((b) => b.some((x) => x.conversation_id === id && x.event_type === 'application.transcription_ready'));
-    await sleep(400);
+    await settled();
     assert.deepEqual(eventsOf(id), ['system.shutdown', 'application.transcription_ready']);
     const shutdown = receiver.bodies.find((b) => b.conversation_id === id && b.event_type === 'system.shutdown')!;
     assert.deepEqual(shutdown.properties, { face_id: faceId, shutdown_reason: 'end_conversation_endpoint_hit' });
@@ -145,7 +149,7 @@ describe('Daily webhooks', () => {
     // The room's close job runs (Daily deletes the room) and must not send the end callbacks itself.
     await waitFor(() => !daily.rooms.has(met.id), { timeout: 15_000, interval: 100 });
     assert.equal(daily.rooms.has(met.id), false, 'room deleted');
-    await sleep(300);
+    await settled();
     assert.deepEqual(eventsOf(met.id), ['system.pal_joined', 'system.replica_joined']);
     assert.equal((await post(dailyEvent('meeting.ended', { room: met.id, start_ts: 1, end_ts: 2, meeting_id: 'm-g12' }))).status, 200);
     await receiver.waitFor((b) => b.some((x) => x.conversation_id === met.id && x.event_type === 'application.transcription_ready'));
@@ -182,6 +186,15 @@ describe('Daily conversations that end by waiting', () => {
     await Promise.all([daily.close(), runner.close(), receiver.close()]);
   });
 
+  /** The statuses of the participant_left_timeout jobs a room's leaves scheduled. */
+  const leftDeadlines = async (id: string) =>
+    (await t.service.deps.db.selectFrom('jobs').select('status').where('kind', '=', DAILY_LEFT_DEADLINE_JOB).where(sql<string>`payload ->> 'conversation_id'`, '=', id).execute()).map((j) => j.status);
+  /** Waits until every participant_left_timeout job the room's leaves scheduled has run (their due time passed). */
+  const deadlinesRan = (id: string, count: number) =>
+    waitFor(async () => {
+      const statuses = await leftDeadlines(id);
+      return statuses.length === count && statuses.every((s) => s === 'done');
+    }, { timeout: 15_000, interval: 100, what: `${count} participant_left_timeout jobs of ${id} done` });
   const post = (event: { body: string; headers: Record<string, string> }) => fetch(`${t.url}/v2/daily/webhooks`, { method: 'POST', headers: event.headers, body: event.body }).then((r) => r.status);
   const statusOf = async (id: string) => (await t.api('GET', `/v2/conversations/${id}`)).body;
   const start = async (properties: Record<string, unknown> = {}) => {
@@ -217,20 +230,19 @@ describe('Daily conversations that end by waiting', () => {
     }
     // One of two visitors leaving ends nothing.
     assert.equal(await post(visitor('participant.left', id, `a-${id}`)), 200);
-    await sleep(1_600);
+    await deadlinesRan(id, 1); // the leave's timeout came and went
     assert.equal((await statusOf(id)).status, 'active', 'a visitor is still in the room');
     // The last one leaves: the conversation ends a second later.
     assert.equal(await post(visitor('participant.left', id, `b-${id}`)), 200);
     // In the other room both leave, and one comes back (a new session) before the timeout.
     assert.equal(await post(visitor('participant.left', back, `a-${back}`)), 200);
     assert.equal(await post(visitor('participant.left', back, `b-${back}`)), 200);
-    const lastLeft = Date.now();
     assert.equal(await post(visitor('participant.joined', back, `c-${back}`)), 200);
-    assert.ok(Date.now() - lastLeft < 3_000, 'the rejoin was posted within the timeout');
+    assert.deepEqual(await leftDeadlines(back), ['queued', 'queued'], 'the rejoin was posted within the timeout (before its deadline ran)');
     await receiver.waitFor((b) => b.some((x) => x.conversation_id === id && x.event_type === 'application.transcription_ready'), 10_000);
     const shutdown = receiver.bodies.find((b) => b.conversation_id === id && b.event_type === 'system.shutdown')!;
     assert.equal(shutdown.properties.shutdown_reason, 'participant_left_timeout reached');
-    await sleep(Math.max(0, lastLeft + 3_500 - Date.now())); // past the timeout the leaving would have started
+    await deadlinesRan(back, 2); // past the timeout the leaving would have started
     assert.equal((await statusOf(back)).status, 'active', 'the visitor came back in time');
     assert.equal(receiver.bodies.filter((b) => b.conversation_id === id && b.event_type === 'system.shutdown').length, 1, 'one shutdown');
   });

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { verifiedWebhook } from '../helpers/webhook-verify.js';
 import { startCallbackReceiver, startFileServer, waitUntil } from '../helpers/loopback.js';
 import { portraitClip } from '../helpers/face-clips.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const KEY = 'restart-test-key';
 const databaseUrl = process.env.PALKIT_TEST_DATABASE_URL;
@@ -126,8 +127,13 @@ describe('face training across a crash', () => {
     assert.equal(files.hits.get('/face.mp4'), 1, 'the video was downloaded once: training resumed, it did not start over');
 
     await receiver.waitFor(2, 30_000);
-    // Give a duplicate every chance to show up (lease 2 s, retries) before counting.
-    await new Promise((r) => setTimeout(r, 5000));
+    // Before counting, wait until every delivery the service recorded for the face has been delivered: a
+    // duplicate (a training finish run twice, a delivery retried) would be a further row, sent before it settles.
+    const facesDeliveries = async () => (await api('GET', '/v2/webhooks/deliveries')).body.data.filter((d: any) => d.payload.replica_id === id || d.payload.face_id === id);
+    await waitFor(async () => {
+      const rows = await facesDeliveries();
+      return rows.length >= 2 && rows.every((d: any) => d.status === 'delivered') && receiver.received.length >= rows.length;
+    }, { timeout: 30_000, interval: 100, what: 'the face callbacks to be delivered' });
     assert.equal(receiver.received.length, 2, JSON.stringify(receiver.received.map((r) => r.body)));
     const [legacy, current] = receiver.received;
     assert.deepEqual(legacy!.body, { replica_id: id, status: 'ready' });
@@ -136,7 +142,7 @@ describe('face training across a crash', () => {
     for (const cb of [legacy!, current!]) {
       assert.ok(verifiedWebhook(secret, cb.headers, cb.raw));
     }
-    const deliveries = (await api('GET', '/v2/webhooks/deliveries')).body.data.filter((d: any) => d.payload.replica_id === id || d.payload.face_id === id);
+    const deliveries = await facesDeliveries();
     assert.equal(deliveries.length, 2);
     assert.ok(deliveries.every((d: any) => d.status === 'delivered'));
   });

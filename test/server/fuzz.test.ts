@@ -12,6 +12,7 @@ import WebSocket from 'ws';
 import { roomSocketUrl } from '../../src/protocol/room.js';
 import { insertConversation, insertFace, insertPal, RoomClient } from '../helpers/live-fixtures.js';
 import { KEY, startTestService, type TestService } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const SEED = Number(process.env.PALKIT_FUZZ_SEED ?? 20261122);
 const RUNS = Number(process.env.PALKIT_FUZZ_RUNS ?? 1);
@@ -376,9 +377,15 @@ describe('fuzzing the API and the room', () => {
         await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
         if (joinFirst) socket.send(JSON.stringify({ type: 'join', meeting_token: room.token }));
         for (const f of batch) if (socket.readyState === WebSocket.OPEN) { socket.send(typeof f === 'string' ? f.replace(TOKEN, room.token) : f); frames++; }
-        await new Promise((resolve) => setTimeout(resolve, 30));
+        // A ping after the frames: its pong says the server has read them all (unless it closed the socket first).
+        if (socket.readyState === WebSocket.OPEN) {
+          const ponged = new Promise<void>((resolve) => socket.once('pong', () => resolve()));
+          socket.ping();
+          await Promise.race([ponged, closed]);
+        }
         socket.close();
-        await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000))]);
+        // The server's half of the closing handshake, if it gives it; the test does not wait for ever.
+        await waitFor(() => socket.readyState === WebSocket.CLOSED, { timeout: 2000, interval: 10, what: 'the close' }).catch(() => undefined);
         socket.terminate();
         await alive('room frames');
         await joinable(room);
@@ -420,7 +427,9 @@ describe('fuzzing the API and the room', () => {
         }
         for (const f of frames) socket.write(f);
         // A frame whose length lies may leave the server waiting for bytes that never come; the client gives up.
-        await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 300))]);
+        let closedByServer = false;
+        void done.then(() => (closedByServer = true));
+        await waitFor(() => closedByServer, { timeout: 300, interval: 10, what: 'the server to close' }).catch(() => undefined);
         socket.destroy();
         await alive('raw frames');
         await joinable(room);

@@ -29,7 +29,8 @@ async function rawFrame(baseUrl: string, path: string, frames: Buffer[]): Promis
     });
     socket.on('error', () => undefined);
     socket.on('close', () => resolve(Buffer.concat(chunks)));
-    setTimeout(() => socket.destroy(), 5000);
+    // A server that neither answers nor closes is given up on after 5 s of silence.
+    socket.setTimeout(5000, () => socket.destroy());
   });
 }
 

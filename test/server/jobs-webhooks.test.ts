@@ -59,7 +59,14 @@ describe('jobs table', () => {
     await waitUntil(() => runs === 1, 10_000, 'the job to start');
     // What a heartbeat stuck behind a long transaction leaves: the lease of a running job in the past.
     await sql`update jobs set locked_until = now() - interval '1 second' where job_id = ${id}`.execute(db);
-    await new Promise((r) => setTimeout(r, 600)); // several polls
+    // Several claim passes (each enqueue starts one): every marker that runs was claimed by a pass that,
+    // ordering by run_at, would have taken the lapsed job first had the process not excluded its own.
+    let markers = 0;
+    jobs.register('test.marker', async () => void markers++);
+    for (let i = 1; i <= 3; i++) {
+      await jobs.enqueue('test.marker', {});
+      await waitUntil(() => markers === i, 10_000, `claim pass ${i}`);
+    }
     assert.equal(runs, 1, 'the lapsed job was not claimed again by the process running it');
     release();
     await jobs.drain(10_000);
@@ -83,7 +90,11 @@ describe('jobs table', () => {
     // Another process claimed it after the lease lapsed: a higher attempt, its own lease.
     await sql`update jobs set attempts = attempts + 1, locked_until = now() + interval '30 seconds' where job_id = ${id}`.execute(db);
     await waitUntil(() => aborted, 10_000, 'the abort'); // the next heartbeat notices
-    await new Promise((r) => setTimeout(r, 100));
+    // The superseded run's ending (its writes, if any) goes before a later job's claim and run on the database.
+    let after = false;
+    jobs.register('test.after-abort', async () => void (after = true));
+    await jobs.enqueue('test.after-abort', {});
+    await waitUntil(() => after, 10_000, 'a later job to run');
     const row = await db.selectFrom('jobs').select(['status', 'attempts']).where('job_id', '=', id).executeTakeFirstOrThrow();
     assert.deepEqual(row, { status: 'running', attempts: 2 }, 'the superseded run left the row to its new owner');
     await sql`update jobs set status = 'done' where job_id = ${id}`.execute(db);

@@ -1,11 +1,12 @@
 // The local PAL: joins with the visitor, discloses by the rules, greets, answers (echo, language model,
 // knowledge and memories), streams paced replies that an interrupt can cut, shows canvas cards.
 import assert from 'node:assert/strict';
+import { waitFor } from '../helpers/wait-for.js';
 import { after, before, describe, it } from 'node:test';
 import { BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL_DISCLOSURE } from '../../src/server/live/agent/disclosure.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
-import { insertConversation, insertFace, insertPal, RoomClient, sleep, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
+import { insertConversation, insertFace, insertPal, RoomClient, startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
 
 describe('the local PAL', () => {
   let t: TestService;
@@ -142,8 +143,10 @@ describe('the local PAL', () => {
     assert.deepEqual(banner.properties, { visual_disclosure: 'AI on screen', verbal_disclosure: 'I am an AI.', state: 'delivering' });
     client.close();
     // The conversation keeps a receipt of the disclosure it delivered, with the time.
-    let receipt: any = null;
-    for (let i = 0; i < 50 && !receipt?.disclosure; i++, await new Promise((r) => setTimeout(r, 20))) receipt = (await t.api('GET', `/v2/conversations/${a.conversationId}?verbose=true`)).body.receipt;
+    const receipt = await waitFor(async () => {
+      const read = (await t.api('GET', `/v2/conversations/${a.conversationId}?verbose=true`)).body.receipt;
+      return read?.disclosure ? read : undefined;
+    }, { what: 'the disclosure receipt' });
     assert.deepEqual({ ...receipt.disclosure, delivered_at: typeof receipt.disclosure.delivered_at }, { visual: 'AI on screen', verbal: 'I am an AI.', delivered_at: 'string' });
     assert.ok(Math.abs(Date.parse(receipt.disclosure.delivered_at) - Date.now()) < 30_000);
     assert.equal(receipt.consent, null);
@@ -201,7 +204,9 @@ describe('the local PAL', () => {
     await client.waitForEvent('conversation.replica_interrupted');
     const stopped = await client.waitForEvent('conversation.replica.stopped_speaking', (m) => m.properties.interrupted === true);
     assert.equal(stopped.inference_id, last.inference_id);
-    await sleep(300);
+    // A barrier instead of a wait: the room speaks in order, so the rest of the cut reply would come before this.
+    client.say('conversation.echo', { text: 'After the cut.' });
+    await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === 'After the cut.');
     assert.equal(client.events('conversation.utterance').filter((m) => m.properties.speech === long).length, 0);
     client.close();
   });

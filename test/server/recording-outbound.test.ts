@@ -129,11 +129,11 @@ describe('recording copies under the outbound policy', () => {
   const received = (conversationId: string, eventType: string): any[] =>
     receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === eventType);
 
-  /** The copy's outcome: waits for a settling callback, then a while more to see any second one. */
+  /** The copy's outcome: waits for a settling callback, then for every job due to have run (to see any second one). */
   async function settled(conversationId: string, timeoutMs = 20_000) {
     const any = () => [...received(conversationId, 'application.recording_copy_failed'), ...received(conversationId, 'application.recording_ready')];
     await waitFor(() => any().length > 0, { timeout: timeoutMs, interval: 100 });
-    await new Promise((r) => setTimeout(r, 1000));
+    await t.service.deps.jobs.drain();
     const recording = (await t.api('GET', `/v2/conversations/${conversationId}/recordings`)).body.data[0];
     return { failed: received(conversationId, 'application.recording_copy_failed'), ready: received(conversationId, 'application.recording_ready'), recording };
   }
@@ -200,18 +200,23 @@ describe('recording copies under the outbound policy', () => {
       const stalled = await Promise.all([1, 2, 3, 4, 5].map(() => recordedCall(id)));
       await waitFor(() => silent.connections() > 0, { timeout: 10_000, interval: 50 });
       assert.ok(silent.connections() > 0, 'the stalled copies started');
-      await new Promise((r) => setTimeout(r, 1000)); // every copy that can be claimed is claimed by now
+      // Every copy that can be claimed is claimed by now: three claim passes (each enqueue starts one) have run
+      // since, and each takes the earliest claimable job first — a queued copy before a marker.
+      let markers = 0;
+      t.service.deps.jobs.register('test.marker', async () => void markers++);
+      for (let i = 1; i <= 3; i++) {
+        await t.service.deps.jobs.enqueue('test.marker', {});
+        await waitFor(() => markers === i, { timeout: 10_000, interval: 20, what: `claim pass ${i}` });
+      }
 
       const created = await t.api('POST', '/v2/conversations', { pal_id: pals.get(OTHER_KEY), callback_url: `${receiver.url}/other` }, { key: OTHER_KEY });
       assert.equal(created.status, 200);
-      const started = Date.now();
       const client = await RoomClient.join(created.body.conversation_url, created.body.meeting_token, 'Visitor');
       const theirs = () => receiver.received.filter((r) => r.path === '/other');
-      await waitFor(() => theirs().length > 0, { timeout: 15_000, interval: 50 });
-      const waited = Date.now() - started;
-      ctx.diagnostic(`another owner's first callback after ${waited} ms, ${silent.connections()} stalled connection(s) held`);
+      // Waits for a state, not a time: without a free slot the callback never comes and the wait fails.
+      await waitFor(() => theirs().length > 0, { timeout: 15_000, interval: 50, what: "another owner's callback while the stalled copies hold their connections" });
+      ctx.diagnostic(`another owner's first callback arrived, ${silent.connections()} stalled connection(s) held`);
       assert.ok(theirs().length > 0, 'another owner\'s callback arrives while the stalled copies hold their connections');
-      assert.ok(waited < 10_000, `waited ${waited} ms`);
       assert.ok(silent.connections() <= 1, `one stalled copy per owner at a time (${silent.connections()} connections)`);
       client.socket.close();
       assert.equal(stalled.length, 5);

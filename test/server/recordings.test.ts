@@ -18,11 +18,14 @@ import { AZURITE_ACCOUNT, AZURITE_KEY, S3_CREDENTIALS, startAzurite, startFakeGc
 import { assertCallLength, loudness, speakTone, stopwatch } from '../helpers/recorded-call.js';
 import { startServiceProcess } from '../helpers/process.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { shiftedClock } from '../helpers/clock.js';
 
 const SECONDS = 3;
 
 describe('recordings', () => {
   let t: TestService;
+  /** How far the service's clock runs ahead of the real one (the link's expiry is checked on it). */
+  let clockAhead = 0;
   let receiver: Receiver;
   let s3: Peer;
   let azure: Peer;
@@ -41,7 +44,7 @@ describe('recordings', () => {
     t = await startTestService({
       PALKIT_RECORDING_DIR: dir, PALKIT_RECORDING_RETRY_MS: '100', PALKIT_RECORDING_MAX_ATTEMPTS: '3', PALKIT_RECORDING_LINK_SECONDS: '2',
       PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200',
-    });
+    }, { clock: shiftedClock(() => clockAhead) });
     const pal = await t.api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
     assert.equal(pal.status, 200, JSON.stringify(pal.body));
     palId = pal.body.pal_id;
@@ -78,11 +81,11 @@ describe('recordings', () => {
   const received = (conversationId: string, eventType: string): any[] =>
     receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === eventType);
 
-  /** Waits for the first callback of this type, then `settleMs` more (to see any duplicate). */
-  async function callbacks(conversationId: string, eventType: string, settleMs = 0): Promise<any[]> {
+  /** Waits for the first callback of this type; with `settle`, then for every job due to have run (to see any duplicate). */
+  async function callbacks(conversationId: string, eventType: string, settle = false): Promise<any[]> {
     const matching = () => received(conversationId, eventType);
     await waitFor(() => matching().length > 0, { timeout: 20_000, interval: 100 });
-    if (settleMs) await new Promise((r) => setTimeout(r, settleMs));
+    if (settle) await t.service.deps.jobs.drain();
     return matching();
   }
 
@@ -96,7 +99,7 @@ describe('recordings', () => {
   it('delivers a recorded call to S3 (s3rver) with exact recording_ready fields', async (ctx) => {
     const id = await destination({ provider: 's3', bucket_name: 'recordings', endpoint: s3.endpoint, prefix: 'palkit/', credentials: S3_CREDENTIALS });
     const { conversationId, callSeconds } = await recordedCall(id);
-    const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', 500);
+    const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', true);
     assert.equal(more.length, 0, 'recording_ready is sent once');
     const recording = await recordingOf(conversationId);
     const key = `palkit/${conversationId}/${recording.recording_id}.wav`;
@@ -126,7 +129,7 @@ describe('recordings', () => {
   it('delivers to Azure Blob (Azurite) with the blob URL as storage_uri', async () => {
     const id = await destination({ provider: 'azure_blob', bucket_name: 'calls', endpoint: azure.endpoint, credentials: { account_name: AZURITE_ACCOUNT, account_key: AZURITE_KEY } });
     const { conversationId, callSeconds } = await recordedCall(id);
-    const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', 500);
+    const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', true);
     assert.equal(more.length, 0);
     const recording = await recordingOf(conversationId);
     const key = `${conversationId}/${recording.recording_id}.wav`;
@@ -141,7 +144,7 @@ describe('recordings', () => {
   it('delivers to Google Cloud Storage (JSON API fake) with a gs:// storage_uri', async () => {
     const id = await destination({ provider: 'gcs', bucket_name: 'gcs-calls', endpoint: gcs.endpoint, credentials: {} });
     const { conversationId, callSeconds } = await recordedCall(id);
-    const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', 500);
+    const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', true);
     assert.equal(more.length, 0);
     const recording = await recordingOf(conversationId);
     const key = `${conversationId}/${recording.recording_id}.wav`;
@@ -156,7 +159,7 @@ describe('recordings', () => {
   it('sends recording_copy_failed once, after the retries, when the destination refuses', async () => {
     const id = await destination({ provider: 's3', bucket_name: 'no-such-bucket', endpoint: s3.endpoint, credentials: S3_CREDENTIALS });
     const { conversationId } = await recordedCall(id);
-    const failed = await callbacks(conversationId, 'application.recording_copy_failed', 1000);
+    const failed = await callbacks(conversationId, 'application.recording_copy_failed', true);
     assert.equal(failed.length, 1, 'recording_copy_failed is sent exactly once');
     assert.equal(received(conversationId, 'application.recording_ready').length, 0);
     const recording = await recordingOf(conversationId);
@@ -192,7 +195,7 @@ describe('recordings', () => {
     const forged = link.body.url.replace(/signature=[^&]+/, 'signature=forged');
     assert.equal((await fetch(forged)).status, 403);
     assert.equal((await t.api('GET', `/v2/conversations/${conversationId}/recordings`, undefined, { key: OTHER_KEY })).status, 404, 'another account cannot see the conversation');
-    await new Promise((r) => setTimeout(r, 2100));
+    clockAhead += 2100; // the service's clock passes the link's two seconds
     assert.equal((await fetch(link.body.url)).status, 410, 'the link expires (PALKIT_RECORDING_LINK_SECONDS)');
 
     const s3Id = await destination({ provider: 's3', bucket_name: 'recordings', endpoint: s3.endpoint, credentials: { access_key_id: 'AKIDSECRET1', secret_access_key: 'very-secret-value' } });
@@ -286,11 +289,10 @@ describe('recordings: the operator\'s S3-compatible default storage', () => {
       await t.api('POST', `/v2/conversations/${conv.body.conversation_id}/end`);
       const callSeconds = call();
       await client.closed;
-      let recording: any;
-      for (let i = 0; i < 100 && recording?.status !== 'stored'; i++) {
-        recording = (await t.api('GET', `/v2/conversations/${conv.body.conversation_id}/recordings`)).body.data[0];
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const recording = await waitFor(async () => {
+        const first = (await t.api('GET', `/v2/conversations/${conv.body.conversation_id}/recordings`)).body.data[0];
+        return first?.status === 'stored' ? first : undefined;
+      }, { timeout: 10_000, interval: 100, what: 'the recording to be stored' });
       assert.equal(recording.status, 'stored', 'no destination: kept in the default storage only');
       assertCallLength(recording.duration, 2, callSeconds);
       const client3 = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
@@ -342,7 +344,13 @@ describe('recordings: a crash mid-copy', () => {
       service = await startServiceProcess(env);
       const ready = async () => receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === 'application.recording_ready');
       await waitFor(async () => (await ready()).length > 0, { timeout: 30_000, interval: 100 });
-      await new Promise((r) => setTimeout(r, 2500)); // longer than a lease: any second run would have sent by now
+      // Every delivery the service recorded for the call delivered and the recording settled: a second run of
+      // the copy would have recorded (and sent) a second recording_ready before this holds.
+      await waitFor(async () => {
+        const deliveries = (await api('GET', '/v2/webhooks/deliveries')).body.data.filter((d: any) => d.payload.conversation_id === conversationId);
+        const settledCopy = (await api('GET', `/v2/conversations/${conversationId}/recordings`)).body.data[0]?.status === 'delivered';
+        return settledCopy && deliveries.length > 0 && deliveries.every((d: any) => d.status === 'delivered') && (await ready()).length >= deliveries.filter((d: any) => d.event_type === 'application.recording_ready').length;
+      }, { timeout: 30_000, interval: 100, what: 'the recording and its callbacks to settle' });
       const sent = await ready();
       assert.equal(sent.length, 1, 'recording_ready is sent exactly once');
       assert.equal(gcs.uploads, 2, 'the interrupted upload was made again, once');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { waitFor } from '../helpers/wait-for.js';
 import { palSkills } from '../../src/server/resources/pals/index.js';
 import { enabledCanvasComponents } from '../../src/server/resources/pals/skills/registry.js';
 import { OTHER_KEY, startTestService, type TestService } from '../helpers/service.js';
@@ -154,7 +155,8 @@ describe('PAL skills', () => {
   it('merges partial configs (null removes a key) and re-validates the result', async () => {
     const p = await newPal();
     const first = await t.api('PUT', `/v2/pals/${p}/skills/magic_canvas`, { config: { components: { question: { enabled: false } } } });
-    await new Promise((r) => setTimeout(r, 5));
+    // The next write must land at a later millisecond than the first: wait for the clock to pass it.
+    await waitFor(() => Date.now() > Date.parse(first.body.updated_at), { interval: 1, what: 'the clock to pass the first write' });
     const merged = await t.api('PATCH', `/v2/pals/${p}/skills/magic_canvas`, { config: { components: { chart: { enabled: false } }, usage_guidance: 'Use charts sparingly' } });
     assert.equal(merged.status, 200, JSON.stringify(merged.body));
     assert.deepEqual(merged.body.config, { components: { question: { enabled: false }, chart: { enabled: false } }, usage_guidance: 'Use charts sparingly' });

@@ -33,11 +33,13 @@ async function mount(kind: Kind): Promise<PalDeploymentElement> {
   return el;
 }
 
-/** Lets every nested element render and entrance animations finish. */
+/** Lets every nested element render and entrance animations finish (the ones that end; spinners go on). */
 async function settle(el: PalDeploymentElement): Promise<void> {
   for (let i = 0; i < 4; i++) {
     await el.updateComplete;
-    await tick(20);
+    await tick();
+    const ending = document.getAnimations().filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime ?? Infinity)));
+    await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
   }
 }
 

@@ -1,4 +1,5 @@
 import { expect, waitUntil } from '@open-wc/testing';
+import { waitFor } from '../helpers/wait-for.js';
 import { protocolStats } from '../../../src/protocol/interactions.js';
 import { canvasRig, idPattern, type Rig } from './canvas-helpers.js';
 
@@ -57,7 +58,8 @@ describe('pal-canvas display cards', () => {
     expect(r.card()!.classList.contains('severity-warning')).to.be.true;
     expect(r.card()!.textContent).to.contain('Warning: The office closes early today.');
     await expect(r.el).to.be.accessible();
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // The alert's own timer (auto_dismiss_seconds: 1) dismisses it: wait for that state, not for a time.
+    await waitFor(() => r.card() === null, { timeout: 3000, what: 'the alert to dismiss itself' });
     await r.settle();
     expect(r.card()).to.be.null;
     expect(r.link.posted[0]).to.deep.include({ component: 'canvas.alert', type: 'dismiss' });

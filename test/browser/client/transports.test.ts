@@ -6,6 +6,7 @@ import { DailyTransport, type DailyCallObject } from '../../../src/palkit/client
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, transportKindFor } from '../../../src/palkit/client/transport/transport.js';
 import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /** WebSocket stand-in driven by the test (the room side). */
 class FakeSocket extends EventTarget {
@@ -210,9 +211,6 @@ describe('LocalTransport', () => {
     expect(second.sent).to.deep.equal([{ type: 'join', meeting_token: 'secret', text_mode: true, time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone, locale: document.documentElement.lang || navigator.language }]);
   });
 
-  const waitFor = async (predicate: () => boolean) => {
-    for (const started = Date.now(); !predicate(); await new Promise((r) => setTimeout(r, 50))) if (Date.now() - started > 5000) throw new Error('timed out');
-  };
 
   it('posts a JPEG of the camera with the meeting token while a perceiving PAL asks, only while the camera is on, and stops when refused', async () => {
     const posts: Array<{ url: string; headers: Record<string, string>; body: Blob }> = [];

@@ -31,7 +31,9 @@ describe('deployment elements with bad attributes', () => {
     (await fixture<HTMLDivElement>(html`<div></div>`)).append(el);
     el.deploymentId = 'd123';
     await until(() => deep(el, 'pal-preview') !== null, 'preview');
-    await new Promise((r) => setTimeout(r, 50));
+    // The preview's own render (where a bad attribute would surface) is over.
+    await el.updateComplete;
+    await (deep(el, 'pal-preview') as unknown as { updateComplete: Promise<unknown> }).updateComplete;
     seen.stop();
     expect(seen.seen).to.deep.equal([]);
   });

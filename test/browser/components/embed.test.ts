@@ -1,4 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
+import { waitFor } from '../helpers/wait-for.js';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { until } from '../helpers/fakes.js';
 import { ALL_EVENTS, deep, recordEvents, useFakeService } from '../helpers/deployment.js';
@@ -146,12 +147,6 @@ describe('pal-embed', () => {
   });
 });
 
-async function waitUntilFound<T>(find: () => T | undefined | null, timeoutMs = 3000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error('not found in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+function waitUntilFound<T>(find: () => T | undefined | null, timeoutMs = 3000): Promise<T> {
+  return waitFor(find, { timeout: timeoutMs, what: 'the element' }) as Promise<T>;
 }

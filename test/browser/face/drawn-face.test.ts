@@ -5,6 +5,7 @@ import type { Viseme } from '../../../src/protocol/visemes.js';
 import '../../../src/palkit/components/define.js';
 import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
 import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /** Grabs the current frame of a video track as RGBA pixels of a region (in the face's 960×540 coordinates). */
 async function region(track: MediaStreamTrack, x: number, y: number, w: number, h: number): Promise<Uint8ClampedArray> {
@@ -24,12 +25,10 @@ async function region(track: MediaStreamTrack, x: number, y: number, w: number, 
 
 /** Measures again every 50 ms until `ok` holds or 8 s pass; the last figure. */
 async function settled(measure: () => Promise<number>, ok: (value: number) => boolean): Promise<number> {
-  const deadline = performance.now() + 8_000;
-  for (;;) {
-    const value = await measure();
-    if (ok(value) || performance.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let value = NaN;
+  // The last figure either way: the caller's expectation says what was wrong with it.
+  await waitFor(async () => ok((value = await measure())), { timeout: 8_000, interval: 50, what: 'the figure' }).catch(() => undefined);
+  return value;
 }
 
 const dark = (pixels: Uint8ClampedArray) => {

@@ -1,4 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
+import { waitFor } from '../helpers/wait-for.js';
 import { defineParts } from '../../../src/palkit/components/define-parts.js';
 defineParts();
 import type { PalTranscript } from '../../../src/palkit/components/transcript/transcript.js';
@@ -73,8 +74,11 @@ describe('pal-transcript captions', () => {
     await el.updateComplete;
     expect(captions().querySelector('.interrupted')).to.exist;
     expect(captions().textContent).to.contain('interrupted');
-    await new Promise((r) => setTimeout(r, 120));
-    await el.updateComplete;
+    // The caption hold (50 ms) passes and the caption hides: wait for that state.
+    await waitFor(async () => {
+      await el.updateComplete;
+      return captions().hidden;
+    }, { what: 'the caption to hide' });
     expect(captions().hidden).to.be.true;
   });
 

@@ -73,7 +73,7 @@ export const recordingsModule: ResourceModule = {
       if (!r) throw notFound(`recording ${recording_id} not found`);
       if (r.status === 'recording') throw conflict(`recording ${recording_id} is still being recorded`);
       if (r.default_deleted_at) throw new ApiError(410, `the default copy of recording ${recording_id} was pruned after the retention window`);
-      const expires = String(Date.now() + config.recording.linkSeconds * 1000);
+      const expires = String(clock.now().getTime() + config.recording.linkSeconds * 1000);
       const signature = secrets.sign(LINK_PURPOSE, `${recording_id}.${expires}`);
       const url = `${config.publicUrl}/v2/recordings/${recording_id}/download?expires=${expires}&signature=${encodeURIComponent(signature)}`;
       return c.json({ url, expires_at: isoMillis(new Date(Number(expires))) }, 200);
@@ -83,7 +83,7 @@ export const recordingsModule: ResourceModule = {
       const { recording_id } = c.req.valid('param');
       const { expires, signature } = c.req.valid('query');
       if (!secrets.verify(LINK_PURPOSE, `${recording_id}.${expires}`, signature)) throw forbidden('invalid download link');
-      if (Number(expires) < Date.now()) throw new ApiError(410, 'this download link has expired');
+      if (Number(expires) < clock.now().getTime()) throw new ApiError(410, 'this download link has expired');
       const r = await db.selectFrom('recordings').select(['default_key', 'content_type', 'default_deleted_at', 'status']).where('recording_id', '=', recording_id).executeTakeFirst();
       if (!r) throw notFound(`recording ${recording_id} not found`);
       if (r.default_deleted_at) throw new ApiError(410, 'the default copy of this recording was pruned');
