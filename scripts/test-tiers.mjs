@@ -32,8 +32,9 @@ for (const tier of chosen) {
   const tierStarted = Date.now();
   for (const step of tiers[tier]) {
     if (Array.isArray(step[0])) {
-      const results = await Promise.all(step.map(([name, command, args]) => runHeldBack(name, command, args)));
-      for (const r of results) lines.push(`  ${tier.padEnd(8)} ${r.name.padEnd(15)} ${minutes(r.started, r.ended)}${r.ok ? '' : '  FAILED'}`);
+      const running = new Set();
+      const results = await Promise.all(step.map(([name, command, args]) => runHeldBack(name, command, args, running)));
+      for (const r of results) lines.push(`  ${tier.padEnd(8)} ${r.name.padEnd(15)} ${minutes(r.started, r.ended)}${r.ok ? '' : r.stopped ? '  stopped' : '  FAILED'}`);
       ok = results.every((r) => r.ok);
     } else {
       const [name, command, args] = step;
@@ -50,17 +51,25 @@ for (const tier of chosen) {
 console.log(`\ntest tiers (node ${process.version}):\n${lines.join('\n')}`);
 process.exit(ok ? 0 : 1);
 
-/** One step run beside others: its output kept and printed under its heading once it ends. */
-function runHeldBack(name, command, args) {
+/** One step run beside others: its output kept and printed under its heading once it ends; a red one stops the others (fail fast). */
+function runHeldBack(name, command, args, running) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('close', (code) => {
+      running.delete(child);
+      if (code !== 0 && !child.stopped) {
+        for (const other of running) {
+          other.stopped = true;
+          process.kill(-other.pid, 'SIGTERM'); // its whole group: npm and what it started
+        }
+      }
       process.stdout.write(`\n##### ${name} #####\n${output}`);
-      resolve({ name, ok: code === 0, started, ended: Date.now() });
+      resolve({ name, ok: code === 0, stopped: Boolean(child.stopped), started, ended: Date.now() });
     });
   });
 }
