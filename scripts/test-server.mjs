@@ -37,8 +37,9 @@ const pgUrl = process.env.PALKIT_TEST_DATABASE_URL;
 const legs = [['PGlite', { ...process.env, PALKIT_TEST_DATABASE_URL: '' }, files]];
 if (pgUrl) legs.push(['PostgreSQL', { ...process.env, PALKIT_TEST_DATABASE_URL: pgUrl }, files.filter(onDatabase)]);
 
-// TAP as it goes, then the failed tests with their errors at the end, where CI's excerpt of the output is.
-const REPORTERS = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/failures-reporter.mjs', '--test-reporter-destination=stdout'];
+// TAP as it goes, then the slowest files (where the gate's minutes go), then the failed tests with their
+// errors at the end, where CI's excerpt of the output is.
+const REPORTERS = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/file-times-reporter.mjs', '--test-reporter-destination=stdout', '--test-reporter=./scripts/failures-reporter.mjs', '--test-reporter-destination=stdout'];
 
 let failed = false;
 for (const [name, env, legFiles] of legs) {

@@ -4,13 +4,17 @@
 //   gate:      typecheck, lint, the server suite (PGlite, then PostgreSQL when PALKIT_TEST_DATABASE_URL is
 //              set), the browser suite in every engine — logic on a clock the tests control;
 //   real-time: scripts/test-realtime.mjs — one file at a time, one retry, figures printed.
-import { spawnSync } from 'node:child_process';
+// Typecheck and lint read the same files and neither needs the other: they run side by side (a step given as
+// a list of steps), each one's output held back and printed whole when it ends, so the two do not interleave.
+import { spawn, spawnSync } from 'node:child_process';
 
 const which = process.argv[2] ?? 'all';
 const tiers = {
   gate: [
-    ['typecheck', 'npm', ['run', 'typecheck']],
-    ['lint', 'npm', ['run', 'lint']],
+    [
+      ['typecheck', 'npm', ['run', 'typecheck']],
+      ['lint', 'npm', ['run', 'lint']],
+    ],
     ['server suite', process.execPath, ['scripts/test-server.mjs']],
     ['browser suite', process.execPath, ['scripts/test-browser.mjs']],
   ],
@@ -26,11 +30,19 @@ const lines = [];
 let ok = true;
 for (const tier of chosen) {
   const tierStarted = Date.now();
-  for (const [name, command, args] of tiers[tier]) {
-    const started = Date.now();
-    console.log(`\n##### ${tier}: ${name} #####`);
-    ok = spawnSync(command, args, { stdio: 'inherit' }).status === 0;
-    lines.push(`  ${tier.padEnd(8)} ${name.padEnd(15)} ${minutes(started)}${ok ? '' : '  FAILED'}`);
+  for (const step of tiers[tier]) {
+    if (Array.isArray(step[0])) {
+      const running = new Set();
+      const results = await Promise.all(step.map(([name, command, args]) => runHeldBack(name, command, args, running)));
+      for (const r of results) lines.push(`  ${tier.padEnd(8)} ${r.name.padEnd(15)} ${minutes(r.started, r.ended)}${r.ok ? '' : r.stopped ? '  stopped' : '  FAILED'}`);
+      ok = results.every((r) => r.ok);
+    } else {
+      const [name, command, args] = step;
+      const started = Date.now();
+      console.log(`\n##### ${tier}: ${name} #####`);
+      ok = spawnSync(command, args, { stdio: 'inherit' }).status === 0;
+      lines.push(`  ${tier.padEnd(8)} ${name.padEnd(15)} ${minutes(started)}${ok ? '' : '  FAILED'}`);
+    }
     if (!ok) break;
   }
   lines.push(`  ${tier.padEnd(8)} ${'(tier)'.padEnd(15)} ${minutes(tierStarted)}${ok ? '' : '  FAILED'}`);
@@ -39,7 +51,30 @@ for (const tier of chosen) {
 console.log(`\ntest tiers (node ${process.version}):\n${lines.join('\n')}`);
 process.exit(ok ? 0 : 1);
 
-function minutes(from) {
-  const s = Math.round((Date.now() - from) / 1000);
+/** One step run beside others: its output kept and printed under its heading once it ends; a red one stops the others (fail fast). */
+function runHeldBack(name, command, args, running) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.add(child);
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('close', (code) => {
+      running.delete(child);
+      if (code !== 0 && !child.stopped) {
+        for (const other of running) {
+          other.stopped = true;
+          process.kill(-other.pid, 'SIGTERM'); // its whole group: npm and what it started
+        }
+      }
+      process.stdout.write(`\n##### ${name} #####\n${output}`);
+      resolve({ name, ok: code === 0, stopped: Boolean(child.stopped), started, ended: Date.now() });
+    });
+  });
+}
+
+function minutes(from, to = Date.now()) {
+  const s = Math.round((to - from) / 1000);
   return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
 }

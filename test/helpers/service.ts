@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { loadConfig } from '../../src/server/platform/config.js';
 import { createService, type Service, type ServiceOptions } from '../../src/server/app/service.js';
+import { migratedPgliteImage } from './pglite-image.js';
 
 export const KEY = 'test-key-owner-1';
 export const OTHER_KEY = 'test-key-owner-2';
@@ -45,7 +46,9 @@ export async function startTestService(env: Record<string, string> = {}, options
   );
   // Instances of one test may share a schema (options.schema), as instances share a database.
   const schema = onPostgres ? (options.schema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
-  const service = await createService(config, { ...options, ...(schema ? { schema } : {}) });
+  // In memory on PGlite, a copy of this process's migrated database (see pglite-image.ts).
+  const image = !config.databaseUrl && config.dataDir === 'memory' && !options.pgliteImage ? await migratedPgliteImage() : undefined;
+  const service = await createService(config, { ...options, ...(schema ? { schema } : {}), ...(image ? { pgliteImage: image } : {}) });
   const { url, server } = await service.listen(0, '127.0.0.1');
   // conversation_url and media URLs must point at this instance.
   if (!env.PALKIT_PUBLIC_URL) (config as { publicUrl: string }).publicUrl = url;

@@ -46,6 +46,8 @@ export interface ServiceOptions {
   modules?: ResourceModule[];
   /** PostgreSQL schema to use (test isolation). */
   schema?: string;
+  /** In-memory PGlite only: the data directory image to start from (see DatabaseOptions.pgliteImage). */
+  pgliteImage?: Blob;
   /** Start job workers (default true). */
   runJobs?: boolean;
   /** Also export process metrics (CPU, memory, event loop) on /metrics: once per process (the command line). */
@@ -55,7 +57,7 @@ export interface ServiceOptions {
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const log = createLogger(config.log);
   config.recording.dir = privateRecordingFolder(config, log);
-  const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log, ...(options.schema ? { schema: options.schema } : {}) });
+  const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log, ...(options.schema ? { schema: options.schema } : {}), ...(options.pgliteImage ? { pgliteImage: options.pgliteImage } : {}) });
   const { db } = opened;
   for (const [key, owner] of config.seedKeys) await addApiKey(db, key, owner, 'seed');
   const fetch = createGuardedFetch(config.outboundAllow);

@@ -23,6 +23,12 @@ export interface DatabaseOptions {
   schema?: string;
   /** Where a lost connection is reported (PostgreSQL); without it the loss is only seen by the query that meets it. */
   log?: Logger;
+  /**
+   * PGlite in memory only: start from this image of a data directory (PGlite's dumpDataDir of a migrated
+   * database) instead of an empty one. initdb and the migrations cost seconds per instance; the tests
+   * start hundreds of instances and give each a copy of one image (test/helpers/pglite-image.ts).
+   */
+  pgliteImage?: Blob;
 }
 
 /**
@@ -33,16 +39,16 @@ export interface DatabaseOptions {
 export const APPLICATION_NAME = 'palkit';
 
 export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
-  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, options.schema, options.log) : await openPglite(options.dataDir ?? 'memory', options.log);
+  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, options.schema, options.log) : await openPglite(options.dataDir ?? 'memory', options.log, options.pgliteImage);
   await migrateToLatest(opened.db, { hasVector: opened.hasVector });
   return opened;
 }
 
-async function openPglite(dataDir: string, log: Logger | undefined): Promise<OpenedDatabase> {
+async function openPglite(dataDir: string, log: Logger | undefined, image: Blob | undefined): Promise<OpenedDatabase> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { vector } = await import('@electric-sql/pglite-pgvector');
   if (dataDir !== 'memory') privateDataFolder(dataDir);
-  const pglite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { vector } });
+  const pglite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { vector }, ...(image && dataDir === 'memory' ? { loadDataDir: image } : {}) });
   // Existing files, and those PGlite just made (0666 whatever the umask).
   if (dataDir !== 'memory') fixDataFolderModes(dataDir, log);
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });

@@ -1,0 +1,23 @@
+// A node:test reporter that prints, once the run is over, the slowest test files by the sum of their top-level
+// tests' durations (files run side by side, so their wall-clock spans overlap and say little). The gate must
+// answer in minutes; this says where the minutes go. PALKIT_SLOWEST_FILES sets how many (0: none).
+const SHOWN = Number(process.env.PALKIT_SLOWEST_FILES ?? 15);
+
+export default async function* fileTimes(source) {
+  const files = new Map();
+  for await (const event of source) {
+    const file = event.data?.file;
+    if (!file) continue;
+    const entry = files.get(file) ?? { tests: 0, count: 0 };
+    if ((event.type === 'test:pass' || event.type === 'test:fail') && event.data.nesting === 0) {
+      entry.tests += event.data.details?.duration_ms ?? 0;
+      entry.count += 1;
+    }
+    files.set(file, entry);
+  }
+  if (SHOWN <= 0 || files.size === 0) return;
+  const rows = [...files].map(([file, e]) => ({ file: file.replace(`${process.cwd()}/`, ''), tests: e.tests, count: e.count }));
+  rows.sort((a, b) => b.tests - a.tests);
+  yield `\n=== slowest ${Math.min(SHOWN, rows.length)} of ${rows.length} files (sum of their top-level tests) ===\n`;
+  for (const r of rows.slice(0, SHOWN)) yield `${(r.tests / 1000).toFixed(1).padStart(7)} s  ${String(r.count).padStart(3)} top-level  ${r.file}\n`;
+}
