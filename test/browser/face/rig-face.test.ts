@@ -162,6 +162,65 @@ describe('a trained face drawn from its rig', () => {
     face.stop();
   });
 
+  it('draws with WebGL where the page can have a WebGL context', async () => {
+    const probe = document.createElement('canvas').getContext('webgl');
+    const { state, timeline, options } = controlled();
+    const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, fetch: await syntheticRig() });
+    expect(face.renderer).to.equal(probe ? 'webgl' : '2d');
+    const mouth = () => frameOf(face.track).then(mouthBrightness);
+    expect(await settled(mouth, (b) => b < 110), `${face.renderer}: the resting mouth`).to.be.lessThan(110);
+    state.viseme = 'A';
+    state.now += 500;
+    expect(await settled(mouth, (b) => b > 200), `${face.renderer}: the open mouth differs from the resting one`).to.be.greaterThan(200);
+    face.stop();
+  });
+
+  it('shows the idle frame as it is outside the mouth, the mouth open or not', async () => {
+    const { state, timeline, options } = controlled();
+    const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, fetch: await syntheticRig() });
+    state.viseme = 'A';
+    state.now = 20; // idle frame 0, its mouth open
+    /** Largest difference from the idle frame as painted (grey, its red corner mark) outside the mouth's patch. */
+    const outside = async () => {
+      const frame = await frameOf(face.track);
+      let worst = 0;
+      for (let y = 0; y < SIZE; y += 2) {
+        for (let x = 0; x < SIZE; x += 2) {
+          if (Math.abs(x - MOUTH.x) < 40 && Math.abs(y - MOUTH.y) < 24) continue;
+          // Away from the mark's edge, where the video's chroma subsampling blurs it.
+          if (x < 26 && y < 26 && (x > 14 || y > 14)) continue;
+          const expected = x < 20 && y < 20 ? [255, 0, 0] : [128, 128, 128];
+          const i = (y * SIZE + x) * 4;
+          for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(frame.data[i + c]! - expected[c]!));
+        }
+      }
+      return worst;
+    };
+    await settled(() => frameOf(face.track).then(mouthBrightness), (b) => b > 200);
+    expect(await settled(outside, (d) => d <= 12), `${face.renderer}: the idle frame's own pixels (video coding aside)`).to.be.at.most(12);
+    face.stop();
+  });
+
+  it('falls back to canvas 2D where WebGL is unavailable, and still moves the mouth', async () => {
+    const getContext = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: any[]) {
+      return kind.includes('webgl') ? null : getContext.call(this, kind as '2d', ...rest);
+    } as typeof getContext;
+    try {
+      const { state, timeline, options } = controlled();
+      const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, fetch: await syntheticRig() });
+      expect(face.renderer).to.equal('2d');
+      const mouth = () => frameOf(face.track).then(mouthBrightness);
+      expect(await settled(mouth, (b) => b < 110)).to.be.lessThan(110);
+      state.viseme = 'A';
+      state.now += 500;
+      expect(await settled(mouth, (b) => b > 200)).to.be.greaterThan(200);
+      face.stop();
+    } finally {
+      HTMLCanvasElement.prototype.getContext = getContext;
+    }
+  });
+
   it('refuses a rig.json that is not a rig, and a rig whose image is missing, with a RigLoadError', async () => {
     const { timeline } = controlled();
     const bad = await createRigFace('/faces/f1/rig.json', timeline, { fetch: await syntheticRig({ version: 1, width: 'wide' }) }).catch((e: unknown) => e);
