@@ -4,6 +4,7 @@
 import { expect } from '@open-wc/testing';
 import { BLEND_MS, RigLoadError, createRigFace } from '../../../src/palkit/client/media/face/rig-face.js';
 import type { FaceTimeline } from '../../../src/palkit/client/media/face/face-track.js';
+import { gpuWebgl } from '../../../src/palkit/client/media/face/rig-gl.js';
 import type { FaceRig } from '../../../src/protocol/faces/rig.js';
 import { VISEMES, type Viseme } from '../../../src/protocol/visemes.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
@@ -162,11 +163,15 @@ describe('a trained face drawn from its rig', () => {
     face.stop();
   });
 
-  it('draws with WebGL where the page can have a WebGL context', async () => {
-    const probe = document.createElement('canvas').getContext('webgl');
+  it('draws with WebGL where the page has it on a GPU, and where it has any when asked to', async () => {
+    const onGpu = gpuWebgl();
+    const auto = await createRigFace('/faces/f1/rig.json', controlled().timeline, { ...controlled().options, fetch: await syntheticRig() });
+    expect(auto.renderer, 'by default').to.equal(onGpu ? 'webgl' : '2d');
+    auto.stop();
+    const any = document.createElement('canvas').getContext('webgl');
     const { state, timeline, options } = controlled();
-    const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, fetch: await syntheticRig() });
-    expect(face.renderer).to.equal(probe ? 'webgl' : '2d');
+    const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, webgl: 'any', fetch: await syntheticRig() });
+    expect(face.renderer).to.equal(any ? 'webgl' : '2d');
     const mouth = () => frameOf(face.track).then(mouthBrightness);
     expect(await settled(mouth, (b) => b < 110), `${face.renderer}: the resting mouth`).to.be.lessThan(110);
     state.viseme = 'A';
@@ -177,7 +182,7 @@ describe('a trained face drawn from its rig', () => {
 
   it('shows the idle frame as it is outside the mouth, the mouth open or not', async () => {
     const { state, timeline, options } = controlled();
-    const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, fetch: await syntheticRig() });
+    const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, webgl: 'any', fetch: await syntheticRig() });
     state.viseme = 'A';
     state.now = 20; // idle frame 0, its mouth open
     /** Largest difference from the idle frame as painted (grey, its red corner mark) outside the mouth's patch. */
@@ -208,7 +213,7 @@ describe('a trained face drawn from its rig', () => {
     } as typeof getContext;
     try {
       const { state, timeline, options } = controlled();
-      const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, fetch: await syntheticRig() });
+      const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, webgl: 'any', fetch: await syntheticRig() });
       expect(face.renderer).to.equal('2d');
       const mouth = () => frameOf(face.track).then(mouthBrightness);
       expect(await settled(mouth, (b) => b < 110)).to.be.lessThan(110);

@@ -3,8 +3,8 @@
 // cross-faded into the next one (no popping), and the eyes blink where the footage never does. Loaded with
 // import() only when a call with a trained face starts.
 //
-// WebGL where the page can have a context (rig-gl.ts: the idle frame a texture, the mouths mixed in one
-// shader pass at the frame's pose), canvas 2D where it cannot (one drawImage of the idle cell and one per
+// WebGL where the device renders it on a GPU (rig-gl.ts: the idle frame a texture, the mouths mixed in one
+// shader pass at the frame's pose), canvas 2D where it has none or only in software (one drawImage of the idle cell and one per
 // mouth shape showing). Both draw the same picture; `renderer` says which one a face got.
 import { FaceRig, cellOrigin, mouthTransform, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
@@ -34,6 +34,12 @@ export interface RigFaceOptions {
   clock?: () => number;
   random?: () => number;
   reducedMotion?: boolean;
+  /**
+   * 'auto' (default): WebGL where the device renders it on a GPU, canvas 2D where WebGL is missing or only in
+   * software (SwiftShader, llvmpipe: slower than the 2D canvas on a CPU, measured 10 against 25 fps here).
+   * 'any': WebGL even in software (tests and the bench); 'never': canvas 2D.
+   */
+  webgl?: 'auto' | 'any' | 'never';
 }
 
 export interface RigFaceTrack extends FaceTrack {
@@ -77,7 +83,8 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
   const canvas = document.createElement('canvas');
   canvas.width = rig.width;
   canvas.height = rig.height;
-  const gl = createGlPainter(canvas, rig, idle, mouths);
+  const webgl = options.webgl ?? 'auto';
+  const gl = webgl === 'never' ? null : createGlPainter(canvas, rig, idle, mouths, webgl === 'any');
   // A canvas that gave a WebGL context cannot give a 2D one: the 2D path draws on a fresh canvas.
   const surface = gl ? canvas : Object.assign(document.createElement('canvas'), { width: rig.width, height: rig.height });
   const context = gl ? null : surface.getContext('2d')!;

@@ -43,16 +43,20 @@ export interface GlPainter {
   release(): void;
 }
 
-/** A WebGL painter on `canvas`, or null when the page gets no WebGL context or the sheets exceed its textures. */
-export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: ImageBitmap, mouths: ImageBitmap): GlPainter | null {
+/**
+ * A WebGL painter on `canvas`, or null when the page gets no WebGL context (unless `software`, none that
+ * is only emulated on the CPU) or the sheets exceed its textures.
+ */
+export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: ImageBitmap, mouths: ImageBitmap, software = false): GlPainter | null {
   let gl: WebGLRenderingContext | null = null;
   try {
     // preserveDrawingBuffer: the captured stream (and a test's read-back) may take the frame after it was drawn.
-    gl = canvas.getContext('webgl', { alpha: false, antialias: false, preserveDrawingBuffer: true, premultipliedAlpha: true });
+    gl = canvas.getContext('webgl', { alpha: false, antialias: false, preserveDrawingBuffer: true, premultipliedAlpha: true, failIfMajorPerformanceCaveat: !software });
+    // A context refused as emulated leaves the canvas for the 2D path (rig-face.ts draws on a fresh one then).
   } catch {
     gl = null;
   }
-  if (!gl) return null;
+  if (!gl || (!software && emulated(gl))) return null;
   const largest = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
   if ([idle, mouths].some((b) => b.width > largest || b.height > largest)) return null;
   const program = link(gl);
@@ -126,6 +130,19 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
       gl.deleteProgram(program);
     },
   };
+}
+
+/** A WebGL emulated on the CPU (Chromium's SwiftShader, Mesa's llvmpipe): slower there than the 2D canvas. */
+function emulated(gl: WebGLRenderingContext): boolean {
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+}
+
+/** Whether a face drawn here by default gets WebGL: a context, and not an emulated one. */
+export function gpuWebgl(): boolean {
+  const gl = document.createElement('canvas').getContext('webgl', { failIfMajorPerformanceCaveat: true });
+  return gl !== null && !emulated(gl);
 }
 
 function texture(gl: WebGLRenderingContext, bitmap: ImageBitmap): WebGLTexture | null {
