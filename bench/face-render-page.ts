@@ -115,8 +115,15 @@ const bench = {
   async prepare(): Promise<void> {
     loaded = await syntheticRig();
   },
-  rig(seconds: number): Promise<FaceFigures> {
-    return measure((timeline) => createRigFaceTrack(loaded!, timeline, { reducedMotion: false }), seconds);
+  /** `webgl` as the face's option ('any': even software WebGL). The figures say which renderer drew. */
+  async rig(seconds: number, webgl: 'auto' | 'any' | 'never' = 'auto'): Promise<FaceFigures & { renderer: string }> {
+    let renderer = '';
+    const figures = await measure((timeline) => {
+      const face = createRigFaceTrack(loaded!, timeline, { reducedMotion: false, webgl });
+      renderer = face.renderer;
+      return face;
+    }, seconds);
+    return { ...figures, renderer };
   },
   ada(seconds: number): Promise<FaceFigures> {
     return measure((timeline) => createDrawnFaceTrack(timeline), seconds);

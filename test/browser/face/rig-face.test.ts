@@ -4,6 +4,7 @@
 import { expect } from '@open-wc/testing';
 import { BLEND_MS, RigLoadError, createRigFace } from '../../../src/palkit/client/media/face/rig-face.js';
 import type { FaceTimeline } from '../../../src/palkit/client/media/face/face-track.js';
+import { gpuWebgl } from '../../../src/palkit/client/media/face/rig-gl.js';
 import type { FaceRig } from '../../../src/protocol/faces/rig.js';
 import { VISEMES, type Viseme } from '../../../src/protocol/visemes.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
@@ -160,6 +161,69 @@ describe('a trained face drawn from its rig', () => {
     state.now = 450; // and from the start again
     expect(await settled(shown, (f) => f === 0)).to.equal(0);
     face.stop();
+  });
+
+  it('draws with WebGL where the page has it on a GPU, and where it has any when asked to', async () => {
+    const onGpu = gpuWebgl();
+    const auto = await createRigFace('/faces/f1/rig.json', controlled().timeline, { ...controlled().options, fetch: await syntheticRig() });
+    expect(auto.renderer, 'by default').to.equal(onGpu ? 'webgl' : '2d');
+    auto.stop();
+    const any = document.createElement('canvas').getContext('webgl');
+    const { state, timeline, options } = controlled();
+    const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, webgl: 'any', fetch: await syntheticRig() });
+    expect(face.renderer).to.equal(any ? 'webgl' : '2d');
+    const mouth = () => frameOf(face.track).then(mouthBrightness);
+    expect(await settled(mouth, (b) => b < 110), `${face.renderer}: the resting mouth`).to.be.lessThan(110);
+    state.viseme = 'A';
+    state.now += 500;
+    expect(await settled(mouth, (b) => b > 200), `${face.renderer}: the open mouth differs from the resting one`).to.be.greaterThan(200);
+    face.stop();
+  });
+
+  it('shows the idle frame as it is outside the mouth, the mouth open or not', async () => {
+    const { state, timeline, options } = controlled();
+    const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, webgl: 'any', fetch: await syntheticRig() });
+    state.viseme = 'A';
+    state.now = 20; // idle frame 0, its mouth open
+    /** Largest difference from the idle frame as painted (grey, its red corner mark) outside the mouth's patch. */
+    const outside = async () => {
+      const frame = await frameOf(face.track);
+      let worst = 0;
+      for (let y = 0; y < SIZE; y += 2) {
+        for (let x = 0; x < SIZE; x += 2) {
+          if (Math.abs(x - MOUTH.x) < 40 && Math.abs(y - MOUTH.y) < 24) continue;
+          // Away from the mark's edge, where the video's chroma subsampling blurs it.
+          if (x < 26 && y < 26 && (x > 14 || y > 14)) continue;
+          const expected = x < 20 && y < 20 ? [255, 0, 0] : [128, 128, 128];
+          const i = (y * SIZE + x) * 4;
+          for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(frame.data[i + c]! - expected[c]!));
+        }
+      }
+      return worst;
+    };
+    await settled(() => frameOf(face.track).then(mouthBrightness), (b) => b > 200);
+    expect(await settled(outside, (d) => d <= 12), `${face.renderer}: the idle frame's own pixels (video coding aside)`).to.be.at.most(12);
+    face.stop();
+  });
+
+  it('falls back to canvas 2D where WebGL is unavailable, and still moves the mouth', async () => {
+    const getContext = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: any[]) {
+      return kind.includes('webgl') ? null : getContext.call(this, kind as '2d', ...rest);
+    } as typeof getContext;
+    try {
+      const { state, timeline, options } = controlled();
+      const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, webgl: 'any', fetch: await syntheticRig() });
+      expect(face.renderer).to.equal('2d');
+      const mouth = () => frameOf(face.track).then(mouthBrightness);
+      expect(await settled(mouth, (b) => b < 110)).to.be.lessThan(110);
+      state.viseme = 'A';
+      state.now += 500;
+      expect(await settled(mouth, (b) => b > 200)).to.be.greaterThan(200);
+      face.stop();
+    } finally {
+      HTMLCanvasElement.prototype.getContext = getContext;
+    }
   });
 
   it('refuses a rig.json that is not a rig, and a rig whose image is missing, with a RigLoadError', async () => {

@@ -3,13 +3,14 @@
 // cross-faded into the next one (no popping), and the eyes blink where the footage never does. Loaded with
 // import() only when a call with a trained face starts.
 //
-// Canvas 2D everywhere, not WebGL: a frame is one drawImage of the idle cell and one or two of a mouth patch,
-// which the browser composites on the GPU where it has one (`npm run bench -- face-render`: 640×640 at 25 fps
-// for about 1 ms of main thread a frame in Chromium), so a WebGL path would add code, not speed.
+// WebGL where the device renders it on a GPU (rig-gl.ts: the idle frame a texture, the mouths mixed in one
+// shader pass at the frame's pose), canvas 2D where it has none or only in software (one drawImage of the idle cell and one per
+// mouth shape showing). Both draw the same picture; `renderer` says which one a face got.
 import { FaceRig, cellOrigin, mouthTransform, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
 import { stopTrack } from '../shown-tracks.js';
 import { PRESENTATION_MS, type FaceTimeline, type FaceTrack } from './face-track.js';
+import { createGlPainter } from './rig-gl.js';
 
 /** One mouth shape blends into the next over this long. */
 export const BLEND_MS = 70;
@@ -33,6 +34,17 @@ export interface RigFaceOptions {
   clock?: () => number;
   random?: () => number;
   reducedMotion?: boolean;
+  /**
+   * 'auto' (default): WebGL where the device renders it on a GPU, canvas 2D where WebGL is missing or only in
+   * software (SwiftShader, llvmpipe: slower than the 2D canvas on a CPU, measured 10 against 25 fps here).
+   * 'any': WebGL even in software (tests and the bench); 'never': canvas 2D.
+   */
+  webgl?: 'auto' | 'any' | 'never';
+}
+
+export interface RigFaceTrack extends FaceTrack {
+  /** How its frames are drawn: WebGL where the page has it, else canvas 2D. */
+  renderer: 'webgl' | '2d';
 }
 
 /** Loads rig.json and the two sheets it names (relative to it). */
@@ -50,7 +62,8 @@ export async function loadRig(url: string, fetcher: typeof fetch = globalThis.fe
   if (VISEMES.some((v) => rig.visemes[v].cell >= rig.mouths.sheet.count)) throw new RigLoadError('The face\'s rig names a mouth the mouth sheet does not have.');
   const image = async (sheet: Sheet): Promise<ImageBitmap> => {
     const blob = await (await get(new URL(sheet.url, new URL(url, location.href)).href)).blob();
-    const bitmap = await createImageBitmap(blob).catch(() => null);
+    // Premultiplied, as WebGL blends it (WebGL ignores its own unpack flags for an ImageBitmap).
+    const bitmap = await createImageBitmap(blob, { premultiplyAlpha: 'premultiply' }).catch(() => null);
     if (!bitmap) throw new RigLoadError(`The face's image ${sheet.url} does not decode.`);
     const rows = Math.ceil(sheet.count / sheet.columns);
     if (bitmap.width < sheet.columns * sheet.cellWidth || bitmap.height < rows * sheet.cellHeight) throw new RigLoadError(`The face's image ${sheet.url} is smaller than its cells.`);
@@ -61,16 +74,20 @@ export async function loadRig(url: string, fetcher: typeof fetch = globalThis.fe
 }
 
 /** Loads the rig at `url` and draws it as a live video track; rejects with a RigLoadError. */
-export async function createRigFace(url: string, timeline: FaceTimeline, options: RigFaceOptions = {}): Promise<FaceTrack> {
+export async function createRigFace(url: string, timeline: FaceTimeline, options: RigFaceOptions = {}): Promise<RigFaceTrack> {
   return createRigFaceTrack(await loadRig(url, options.fetch), timeline, options);
 }
 
 
-export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: FaceTimeline, options: RigFaceOptions = {}): FaceTrack {
+export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: FaceTimeline, options: RigFaceOptions = {}): RigFaceTrack {
   const canvas = document.createElement('canvas');
   canvas.width = rig.width;
   canvas.height = rig.height;
-  const context = canvas.getContext('2d')!;
+  const webgl = options.webgl ?? 'auto';
+  const gl = webgl === 'never' ? null : createGlPainter(canvas, rig, idle, mouths, webgl === 'any');
+  // A canvas that gave a WebGL context cannot give a 2D one: the 2D path draws on a fresh canvas.
+  const surface = gl ? canvas : Object.assign(document.createElement('canvas'), { width: rig.width, height: rig.height });
+  const context = gl ? null : surface.getContext('2d')!;
   const clock = options.clock ?? (() => performance.now());
   const random = options.random ?? Math.random;
   const reducedMotion = options.reducedMotion ?? globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -83,7 +100,7 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
   const weights = new Map<Viseme, number>([['rest', 1]]);
   let nextBlink = started + 1500 + random() * 2500;
 
-  const drawMouth = (viseme: Viseme, pose: MouthPose, alpha: number) => {
+  const drawMouth = (context: CanvasRenderingContext2D, viseme: Viseme, pose: MouthPose, alpha: number) => {
     const sheet = rig.mouths.sheet;
     const [sx, sy] = cellOrigin(sheet, rig.visemes[viseme].cell);
     context.globalAlpha = alpha;
@@ -108,22 +125,25 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
 
     const frame = Math.floor(((now - started) / 1000) * rig.fps) % rig.idle.count;
     const pose = rig.poses[frame]!;
-    const [ix, iy] = cellOrigin(rig.idle, frame);
-    context.setTransform(1, 0, 0, 1, 0, 0);
-    context.globalAlpha = 1;
-    context.drawImage(idle, ix, iy, rig.idle.cellWidth, rig.idle.cellHeight, 0, 0, rig.width, rig.height);
-    // A weighted mix by drawing in turn: each patch over what is there with its share of the total so far.
-    let total = weights.get('rest') ?? 0;
-    for (const [viseme, weight] of weights) {
-      if (viseme === 'rest' || weight <= 0) continue;
-      total += weight;
-      drawMouth(viseme, pose, weight / total);
+    if (gl) gl.draw(frame, weights);
+    else {
+      const [ix, iy] = cellOrigin(rig.idle, frame);
+      context!.setTransform(1, 0, 0, 1, 0, 0);
+      context!.globalAlpha = 1;
+      context!.drawImage(idle, ix, iy, rig.idle.cellWidth, rig.idle.cellHeight, 0, 0, rig.width, rig.height);
+      // A weighted mix by drawing in turn: each patch over what is there with its share of the total so far.
+      let total = weights.get('rest') ?? 0;
+      for (const [viseme, weight] of weights) {
+        if (viseme === 'rest' || weight <= 0) continue;
+        total += weight;
+        drawMouth(context!, viseme, pose, weight / total);
+      }
     }
     if (ownBlinks) {
       if (now > nextBlink + BLINK_MS) nextBlink = now + 2500 + random() * 4000;
-      if (now >= nextBlink) blink(pose);
+      if (now >= nextBlink) blink(frame, pose);
     }
-    context.globalAlpha = 1;
+    if (context) context.globalAlpha = 1;
     timeline.drawn?.(performance.now() + PRESENTATION_MS);
   };
 
@@ -131,22 +151,25 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
    * Footage that never blinks gets blinks drawn: each eye (placed from the mouth's pose by a face's usual
    * proportions) is covered by the skin just above it, stretched down like a closing lid.
    */
-  const blink = (pose: MouthPose) => {
+  const blink = (frame: number, pose: MouthPose) => {
     const w = pose.width;
     const [cos, sin] = [Math.cos(pose.angle), Math.sin(pose.angle)];
-    context.setTransform(cos, sin, -sin, cos, pose.x, pose.y);
+    context?.setTransform(cos, sin, -sin, cos, pose.x, pose.y);
     for (const side of [-1, 1]) {
       // In the face's own axes, from the mouth's centre: an eye about 0.65 mouth widths aside and 1.25 up.
       const [eyeX, eyeY, eyeW, eyeH] = [side * 0.65 * w, -1.25 * w, 0.75 * w, 0.3 * w];
       // The skin above the eye, read from the canvas as drawn so far (unrotated: a lid is even enough for that).
       const skinX = pose.x + cos * eyeX - sin * (eyeY - eyeH);
       const skinY = pose.y + sin * eyeX + cos * (eyeY - eyeH);
-      context.drawImage(canvas, skinX - eyeW / 2, skinY - eyeH / 3, eyeW, (eyeH * 2) / 3, eyeX - eyeW / 2, eyeY - eyeH * 0.9, eyeW, eyeH * 1.5);
+      const source: [number, number, number, number] = [skinX - eyeW / 2, skinY - eyeH / 3, eyeW, (eyeH * 2) / 3];
+      const target: [number, number, number, number] = [eyeX - eyeW / 2, eyeY - eyeH * 0.9, eyeW, eyeH * 1.5];
+      if (gl) gl.lid(frame, source, [cos, sin, -sin, cos, pose.x, pose.y], target);
+      else context!.drawImage(surface, ...source, ...target);
     }
   };
 
   draw();
-  const stream = canvas.captureStream(1000 / frameMs);
+  const stream = surface.captureStream(1000 / frameMs);
   const track = stream.getVideoTracks()[0]!;
   // Hidden pages get no animation frames, so a timer paces the drawing (browsers slow it down there).
   const timer = setInterval(() => {
@@ -156,8 +179,9 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
   function stop(): void {
     clearInterval(timer);
     stopTrack(track);
+    gl?.release();
     idle.close();
     mouths.close();
   }
-  return { track, stop };
+  return { track, stop, renderer: gl ? 'webgl' : '2d' };
 }

@@ -1,7 +1,7 @@
 // Step "find the face": landmarks on sampled frames, the checks that turn a clip nobody can animate into
 // a clear error (no face, several faces, too small, turned away, never still), and the compact per-frame
 // record the rig step builds from (persisted, so a resumed job does not run the detector again).
-import { classifyViseme, isResting, mouthPose, mouthShape, restShape, type MouthShape } from './mouth.js';
+import { classifyViseme, isResting, lipLine, mouthPose, mouthShape, restShape, type LipLine, type MouthShape } from './mouth.js';
 import type { FoundFace, Frame } from './landmarks.js';
 import type { MouthPose } from '../../../../protocol/faces/rig.js';
 
@@ -22,6 +22,8 @@ export interface Sample {
   pose: MouthPose;
   shape: MouthShape;
   yaw: number;
+  /** Where the lips meet (absent in an analysis stored before it was measured). */
+  lips?: LipLine;
 }
 
 export interface Analysis {
@@ -55,12 +57,14 @@ export class FaceAnalysis {
     const round = (v: number) => Math.round(v * 1000) / 1000;
     const pose = mouthPose(main.mesh);
     const shape = mouthShape(main.mesh);
+    const lips = lipLine(main.mesh, pose);
     this.samples.push({
       i: index,
       box: main.box.map(round) as Sample['box'],
       pose: { x: round(pose.x), y: round(pose.y), width: round(pose.width), angle: round(pose.angle) },
       shape: { open: round(shape.open), width: round(shape.width), lips: round(shape.lips), lowerLip: round(shape.lowerLip), eyes: round(shape.eyes) },
       yaw: round(main.yaw),
+      lips: { middle: round(lips.middle), corners: round(lips.corners) },
     });
   }
 

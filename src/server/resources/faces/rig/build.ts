@@ -15,8 +15,10 @@ export const RIG_SIZE = 512;
 /** Longest idle loop, in frames (a sheet of 8 × 6 cells of 512 px stays within every GPU's texture size). */
 export const MAX_IDLE_FRAMES = 48;
 const SHEET_COLUMNS = 8;
-/** Mouth cells: the patch is centred, its lip corners MOUTH_WIDTH apart; room below for a dropped jaw. */
-export const MOUTH_CELL = { width: 192, height: 160 };
+/** Mouth cells: the patch is centred, its lip corners MOUTH_WIDTH apart; room below for the chin a made viseme moves with the jaw. */
+export const MOUTH_CELL = { width: 224, height: 256 };
+/** A footage mouth's feathered ellipse (its own frame's jaw is not placed on another frame's chin). */
+const FOOTAGE_MOUTH = { width: 192, height: 160 };
 export const MOUTH_WIDTH = 84;
 /** A photo's generated idle: this long, at this rate. */
 const PHOTO_IDLE_SECONDS = 4;
@@ -122,12 +124,12 @@ function cutMouth(source: Canvas, pose: MouthPose): ImageData {
   return ctx.getImageData(0, 0, MOUTH_CELL.width, MOUTH_CELL.height);
 }
 
-/** Alpha falls off smoothly towards an ellipse inside the cell, so a patch blends into any frame. */
-export function feather(image: ImageData): ImageData {
+/** Alpha falls off smoothly towards an ellipse (of `size`, centred in the cell), so a patch blends into any frame. */
+export function feather(image: ImageData, size: { width: number; height: number } = image): ImageData {
   const { width, height, data } = image;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const r = Math.hypot((x + 0.5 - width / 2) / (width * 0.46), (y + 0.5 - height / 2) / (height * 0.46));
+      const r = Math.hypot((x + 0.5 - width / 2) / (size.width * 0.46), (y + 0.5 - height / 2) / (size.height * 0.46));
       const a = r <= 0.55 ? 1 : r >= 1 ? 0 : 0.5 + 0.5 * Math.cos((Math.PI * (r - 0.55)) / 0.45);
       data[(y * width + x) * 4 + 3] = Math.round(data[(y * width + x) * 4 + 3]! * a);
     }
@@ -188,9 +190,10 @@ export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<nu
   const warped: Viseme[] = [];
   VISEMES.forEach((viseme, cell) => {
     const sample = plan.footage.get(viseme);
-    const patch = sample ? cutMouth(source(sample.i), sample.pose) : warpMouth(restMouth, viseme, MOUTH_WIDTH);
+    // A made mouth carries its own alpha (opaque over the moved jaw, the warp already still where it fades).
+    const patch = sample ? feather(cutMouth(source(sample.i), sample.pose), FOOTAGE_MOUTH) : warpMouth(restMouth, viseme, MOUTH_WIDTH, restSample.lips);
     const [ox, oy] = mouths.at(cell);
-    mctx.putImageData(feather(patch), ox, oy);
+    mctx.putImageData(patch, ox, oy);
     visemes[viseme] = { cell, source: sample ? 'footage' : 'warp' };
     (sample ? footage : warped).push(viseme);
   });

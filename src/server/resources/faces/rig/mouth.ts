@@ -27,6 +27,18 @@ export function mouthPose(mesh: Mesh): MouthPose {
   };
 }
 
+/**
+ * Where the lips meet, below the pose's centre along the head's vertical, in mouth widths: at the middle
+ * (between the inner lips) and at the corners (higher in a smile). A made viseme parts the lips there.
+ */
+export interface LipLine { middle: number; corners: number }
+
+export function lipLine(mesh: Mesh, pose: MouthPose): LipLine {
+  const down = (p: Point) => (-Math.sin(pose.angle) * (p[0] - pose.x) + Math.cos(pose.angle) * (p[1] - pose.y)) / pose.width;
+  const mid = (a: Point, b: Point): Point => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+  return { middle: down(mid(pt(mesh, 13), pt(mesh, 14))), corners: down(mid(pt(mesh, 61), pt(mesh, 291))) };
+}
+
 /** Shape measures, each relative to the distance between the outer eye corners (scale-free). */
 export interface MouthShape {
   /** Gap between the inner lips. */

@@ -1,0 +1,172 @@
+// A trained face's frame drawn with WebGL (rig-face.ts picks it when the page can have a WebGL context,
+// else it draws with canvas 2D): the idle frame is a texture drawn whole, then one quad at the frame's mouth
+// pose whose fragment shader mixes up to three mouth cells by their weights (the current shape cross-fading
+// into the next: a true weighted mix, the idle frame's own mouth keeping the rest), its edge feathered so
+// that filtering never shows a neighbouring cell. Shaders are compiled from strings by the GPU driver, not
+// evaluated as script: a strict CSP allows them.
+import { cellOrigin, mouthTransform, type FaceRig, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
+import type { Viseme } from '../../../../protocol/visemes.js';
+
+/** At most this many mouth shapes mixed in one frame (a fourth only shows during a very fast run of sounds). */
+const MIXED = 3;
+
+const VERTEX = `
+attribute vec2 corner;
+uniform mat3 place;
+varying vec2 uv;
+void main() {
+  uv = corner;
+  gl_Position = vec4((place * vec3(corner, 1.0)).xy, 0.0, 1.0);
+}`;
+
+const FRAGMENT = `
+precision mediump float;
+uniform sampler2D sheet;
+uniform vec4 cells[${MIXED}];
+uniform float weights[${MIXED}];
+uniform float feather;
+varying vec2 uv;
+void main() {
+  vec4 sum = vec4(0.0);
+  for (int i = 0; i < ${MIXED}; i++) sum += weights[i] * texture2D(sheet, cells[i].xy + uv * cells[i].zw);
+  vec2 edge = min(uv, 1.0 - uv);
+  gl_FragColor = sum * mix(1.0, smoothstep(0.0, feather, min(edge.x, edge.y)), step(0.0001, feather));
+}`;
+
+type Affine = [number, number, number, number, number, number];
+
+export interface GlPainter {
+  /** Draws idle frame `frame` with the mouth mix `weights` (the rest's share drawn by the idle frame itself). */
+  draw(frame: number, weights: ReadonlyMap<Viseme, number>): void;
+  /** Copies a rectangle of the idle frame (unrotated, its pixels) to the rectangle (x, y, w, h) in the turned axes `place`: a closing eyelid. */
+  lid(frame: number, source: [number, number, number, number], place: Affine, target: [number, number, number, number]): void;
+  release(): void;
+}
+
+/**
+ * A WebGL painter on `canvas`, or null when the page gets no WebGL context (unless `software`, none that
+ * is only emulated on the CPU) or the sheets exceed its textures.
+ */
+export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: ImageBitmap, mouths: ImageBitmap, software = false): GlPainter | null {
+  let gl: WebGLRenderingContext | null = null;
+  try {
+    // preserveDrawingBuffer: the captured stream (and a test's read-back) may take the frame after it was drawn.
+    gl = canvas.getContext('webgl', { alpha: false, antialias: false, preserveDrawingBuffer: true, premultipliedAlpha: true, failIfMajorPerformanceCaveat: !software });
+    // A context refused as emulated leaves the canvas for the 2D path (rig-face.ts draws on a fresh one then).
+  } catch {
+    gl = null;
+  }
+  if (!gl || (!software && emulated(gl))) return null;
+  const largest = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
+  if ([idle, mouths].some((b) => b.width > largest || b.height > largest)) return null;
+  const program = link(gl);
+  if (!program) return null;
+
+  const buffer = gl.createBuffer();
+  gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
+  gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([0, 0, 1, 0, 0, 1, 1, 1]), gl.STATIC_DRAW);
+  const corner = gl.getAttribLocation(program, 'corner');
+  gl.enableVertexAttribArray(corner);
+  gl.vertexAttribPointer(corner, 2, gl.FLOAT, false, 0, 0);
+  gl.useProgram(program);
+  const at = (name: string) => gl.getUniformLocation(program, name);
+  const [place, cells, weights, feather] = [at('place'), at('cells'), at('weights'), at('feather')];
+  gl.uniform1i(at('sheet'), 0);
+  gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, true);
+  const idleTexture = texture(gl, idle);
+  const mouthTexture = texture(gl, mouths);
+  gl.viewport(0, 0, canvas.width, canvas.height);
+  gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
+
+  /** The cell's rectangle in the sheet's texture coordinates (x, y, width, height). */
+  const uvOf = (sheet: Sheet, bitmap: ImageBitmap, index: number, inset: [number, number, number, number] = [0, 0, sheet.cellWidth, sheet.cellHeight]): number[] => {
+    const [x, y] = cellOrigin(sheet, index);
+    return [(x + inset[0]) / bitmap.width, (y + inset[1]) / bitmap.height, inset[2] / bitmap.width, inset[3] / bitmap.height];
+  };
+  /** The unit quad sized w × h at (ox, oy), onto canvas pixels by `affine`, then to clip space. */
+  const quad = (affine: Affine, ox: number, oy: number, w: number, h: number) => {
+    const [a, b, c, d, e, f] = affine;
+    // Pixel = affine · (corner · size + offset); clip = (2x / W − 1, 1 − 2y / H).
+    const [sx, sy] = [2 / canvas.width, -2 / canvas.height];
+    const m = [a * w * sx, b * w * sy, 0, c * h * sx, d * h * sy, 0, (a * ox + c * oy + e) * sx - 1, (b * ox + d * oy + f) * sy + 1, 1];
+    gl.uniformMatrix3fv(place, false, m);
+  };
+  const paint = (tex: WebGLTexture | null, rects: number[][], shares: number[], edge: number) => {
+    while (rects.length < MIXED) {
+      rects.push([0, 0, 0, 0]);
+      shares.push(0);
+    }
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.uniform4fv(cells, rects.flat());
+    gl.uniform1fv(weights, shares);
+    gl.uniform1f(feather, edge);
+    gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+  };
+
+  return {
+    draw(frame, mix) {
+      gl.disable(gl.BLEND);
+      quad([1, 0, 0, 1, 0, 0], 0, 0, canvas.width, canvas.height);
+      paint(idleTexture, [uvOf(rig.idle, idle, frame)], [1], 0);
+      // The heaviest shapes other than rest, each with its share of the whole mix (rest's share is the idle frame).
+      const total = [...mix.values()].reduce((s, w) => s + w, 0);
+      const shown = [...mix].filter(([v, w]) => v !== 'rest' && w > 0).sort((x, y) => y[1] - x[1]).slice(0, MIXED);
+      if (!shown.length || total <= 0) return;
+      const pose: MouthPose = rig.poses[frame]!;
+      const sheet = rig.mouths.sheet;
+      gl.enable(gl.BLEND);
+      quad(mouthTransform(pose, rig.mouths.mouthWidth), -sheet.cellWidth / 2, -sheet.cellHeight / 2, sheet.cellWidth, sheet.cellHeight);
+      paint(mouthTexture, shown.map(([v]) => uvOf(sheet, mouths, rig.visemes[v].cell)), shown.map(([, w]) => w / total), 0.03);
+    },
+    lid(frame, source, affine, [x, y, w, h]) {
+      gl.disable(gl.BLEND);
+      quad(affine, x, y, w, h);
+      paint(idleTexture, [uvOf(rig.idle, idle, frame, source)], [1], 0);
+    },
+    release() {
+      gl.deleteTexture(idleTexture);
+      gl.deleteTexture(mouthTexture);
+      gl.deleteBuffer(buffer);
+      gl.deleteProgram(program);
+    },
+  };
+}
+
+/** A WebGL emulated on the CPU (Chromium's SwiftShader, Mesa's llvmpipe): slower there than the 2D canvas. */
+function emulated(gl: WebGLRenderingContext): boolean {
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+}
+
+/** Whether a face drawn here by default gets WebGL: a context, and not an emulated one. */
+export function gpuWebgl(): boolean {
+  const gl = document.createElement('canvas').getContext('webgl', { failIfMajorPerformanceCaveat: true });
+  return gl !== null && !emulated(gl);
+}
+
+function texture(gl: WebGLRenderingContext, bitmap: ImageBitmap): WebGLTexture | null {
+  const t = gl.createTexture();
+  gl.bindTexture(gl.TEXTURE_2D, t);
+  // Sheets are any size (WebGL 1: no mipmaps, clamped edges for sizes other than powers of two).
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, bitmap);
+  return t;
+}
+
+function link(gl: WebGLRenderingContext): WebGLProgram | null {
+  const program = gl.createProgram();
+  for (const [type, source] of [[gl.VERTEX_SHADER, VERTEX], [gl.FRAGMENT_SHADER, FRAGMENT]] as const) {
+    const shader = gl.createShader(type);
+    if (!shader || !program) return null;
+    gl.shaderSource(shader, source);
+    gl.compileShader(shader);
+    gl.attachShader(program, shader);
+  }
+  if (!program) return null;
+  gl.linkProgram(program);
+  return gl.getProgramParameter(program, gl.LINK_STATUS) ? program : null;
+}
