@@ -41,22 +41,42 @@ export function rigMouth(rig: { width: number; height: number; poses: Array<{ x:
  */
 export const lipInstruments = (box: MouthBox): string => `${pageProbes}
 if (!window.__lip) {
-  window.__lip = { frames: [], levels: [], clock: null };
+  window.__lip = { frames: [], levels: [], clock: null, frameClock: null };
   const canvas = document.createElement('canvas');
   canvas.width = 24; canvas.height = 16;
   const context = canvas.getContext('2d', { willReadFrequently: true });
   let video = null;
+  const grab = (at) => {
+    if (!video.videoWidth) return;
+    const sx = ${box.x} * video.videoWidth / ${box.width}, sy = ${box.y} * video.videoHeight / ${box.height};
+    context.drawImage(video, sx, sy, ${box.w} * video.videoWidth / ${box.width}, ${box.h} * video.videoHeight / ${box.height}, 0, 0, 24, 16);
+    const data = context.getImageData(0, 0, 24, 16).data;
+    const grey = [];
+    for (let i = 0; i < data.length; i += 4) grey.push(Math.round((data[i] + data[i + 1] + data[i + 2]) / 3));
+    window.__lip.frames.push({ at, grey });
+  };
+  // Each frame the <video> presents, stamped with when it is (expected to be) on the screen, not when this
+  // callback ran. WebKitGTK has requestVideoFrameCallback but never calls it for a MediaStream: there, the
+  // <video> is read at each animation frame, stamped with that frame's time (a new video frame is on the
+  // screen by the next paint), and a reading is kept when it differs from the last (a frame presented).
   const sample = (now, meta) => {
-    if (video.videoWidth) {
-      const sx = ${box.x} * video.videoWidth / ${box.width}, sy = ${box.y} * video.videoHeight / ${box.height};
-      context.drawImage(video, sx, sy, ${box.w} * video.videoWidth / ${box.width}, ${box.h} * video.videoHeight / ${box.height}, 0, 0, 24, 16);
-      const data = context.getImageData(0, 0, 24, 16).data;
-      const grey = [];
-      for (let i = 0; i < data.length; i += 4) grey.push(Math.round((data[i] + data[i + 1] + data[i + 2]) / 3));
-      // When the frame is (expected to be) on the screen, not when this callback ran.
-      window.__lip.frames.push({ at: meta.expectedDisplayTime || now, grey });
-    }
+    window.__lip.frameClock = 'requestVideoFrameCallback';
+    grab(meta.expectedDisplayTime || now);
     video.requestVideoFrameCallback(sample);
+  };
+  let last = '';
+  const paint = (now) => {
+    if (window.__lip.frameClock !== 'requestVideoFrameCallback') {
+      const before = window.__lip.frames.length;
+      grab(now);
+      if (window.__lip.frames.length > before) {
+        window.__lip.frameClock = 'animation frames';
+        const key = window.__lip.frames.at(-1).grey.join(',');
+        if (key === last) window.__lip.frames.pop();
+        else last = key;
+      }
+      requestAnimationFrame(paint);
+    }
   };
   const audio = new AudioContext();
   for (const type of ['pointerdown', 'click', 'touchstart', 'keydown']) window.addEventListener(type, () => audio.resume(), true);
@@ -101,8 +121,10 @@ if (!window.__lip) {
   setInterval(() => {
     const found = window.__probes.inside('pal-stage', 'video.pal');
     if (found && found.srcObject instanceof MediaStream && found !== video) {
+      const first = !video;
       video = found;
-      video.requestVideoFrameCallback(sample);
+      if (video.requestVideoFrameCallback) video.requestVideoFrameCallback(sample);
+      if (first) setTimeout(() => requestAnimationFrame(paint), 1000);
     }
     const stream = window.__probes.stageStream();
     if (stream && !window.__lip.listening) {
@@ -118,6 +140,8 @@ export interface Recording {
   levels: Array<{ at: number; peak: number }>;
   /** How the audio was stamped: the context's output timestamp, or now plus the output latency. */
   clock?: string | null;
+  /** How the frames were stamped: requestVideoFrameCallback's display time, or the animation frame's. */
+  frameClock?: string | null;
 }
 
 export interface Figures {
