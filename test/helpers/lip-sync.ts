@@ -41,7 +41,7 @@ export function rigMouth(rig: { width: number; height: number; poses: Array<{ x:
  */
 export const lipInstruments = (box: MouthBox): string => `${pageProbes}
 if (!window.__lip) {
-  window.__lip = { frames: [], levels: [], clock: null, frameClock: null };
+  window.__lip = { frames: [], levels: [], clocks: {}, frameClock: null };
   const canvas = document.createElement('canvas');
   canvas.width = 24; canvas.height = 16;
   const context = canvas.getContext('2d', { willReadFrequently: true });
@@ -95,14 +95,24 @@ if (!window.__lip) {
       if (audio.state !== 'running') return;
       node.getFloatTimeDomainData(data);
       const end = audio.currentTime;
-      const stamp = audio.getOutputTimestamp ? audio.getOutputTimestamp() : {};
+      // How fast this context's clock runs against the page's (1 when its output keeps real time).
+      window.__lip.since ??= { context: end, page: performance.now() };
+      window.__lip.audioRate = (end - window.__lip.since.context) * 1000 / Math.max(1, performance.now() - window.__lip.since.page);
+      // Gecko is never asked where its output is: the read can freeze its main thread for good (see
+      // OUTPUT_CLOCK_READABLE in pal-audio.ts); its audio is stamped at render time (a few ms early here).
+      const gecko = 'mozInnerScreenX' in window;
+      const stamp = !gecko && audio.getOutputTimestamp ? audio.getOutputTimestamp() : {};
+      const now = performance.now();
+      // A stamp is believed when it puts the output within 0.3 s behind rendering: WebKitGTK's runs at half
+      // the page's pace (believed, it stretched a 7.5 s greeting over 14 s), and is then left for its clock.
+      const lag = stamp.performanceTime ? end - (stamp.contextTime + (now - stamp.performanceTime) / 1000) : NaN;
       let outputAt;
-      if (stamp.performanceTime) {
-        window.__lip.clock = 'output timestamp';
+      if (lag > -0.05 && lag <= 0.3) {
+        window.__lip.clocks['output timestamp'] = (window.__lip.clocks['output timestamp'] ?? 0) + 1;
         outputAt = (t) => stamp.performanceTime + (t - stamp.contextTime) * 1000;
       } else {
-        window.__lip.clock = 'now + output latency';
-        const at = performance.now() + ((audio.outputLatency || 0) + (audio.baseLatency || 0)) * 1000;
+        window.__lip.clocks['now + output latency'] = (window.__lip.clocks['now + output latency'] ?? 0) + 1;
+        const at = now + (gecko ? 0 : Math.min(0.3, audio.outputLatency || audio.baseLatency || 0) * 1000);
         outputAt = (t) => at + (t - end) * 1000;
       }
       const first = Math.max(0, data.length - Math.round(((end - (done ?? end - 0.1)) * audio.sampleRate)));
@@ -118,10 +128,17 @@ if (!window.__lip) {
     const levels = window.__lip.levels, bins = quietMs / 5;
     return levels.some((l) => l.at > since && l.peak > ${AUDIBLE}) && levels.length > bins && levels.slice(-bins).every((l) => l.peak <= ${AUDIBLE});
   };
+  // The page's main thread: each time it answered this 20 ms timer more than 100 ms late (a stall).
+  window.__lip.stalls = [];
+  let beat = performance.now();
   setInterval(() => {
+    const now = performance.now();
+    if (now - beat > 120) window.__lip.stalls.push({ at: beat, ms: Math.round(now - beat) });
+    beat = now;
     const found = window.__probes.inside('pal-stage', 'video.pal');
     if (found && found.srcObject instanceof MediaStream && found !== video) {
       const first = !video;
+      if (first) window.__lip.videoAt = now;
       video = found;
       if (video.requestVideoFrameCallback) video.requestVideoFrameCallback(sample);
       if (first) setTimeout(() => requestAnimationFrame(paint), 1000);
@@ -129,6 +146,7 @@ if (!window.__lip) {
     const stream = window.__probes.stageStream();
     if (stream && !window.__lip.listening) {
       window.__lip.listening = true;
+      window.__lip.streamAt = now;
       listen(stream);
     }
   }, 20);
@@ -138,10 +156,16 @@ if (!window.__lip) {
 export interface Recording {
   frames: Array<{ at: number; grey: number[] }>;
   levels: Array<{ at: number; peak: number }>;
-  /** How the audio was stamped: the context's output timestamp, or now plus the output latency. */
-  clock?: string | null;
+  /** How the audio was stamped, poll by poll: the context's output timestamp, or now plus the output latency. */
+  clocks?: Record<string, number>;
   /** How the frames were stamped: requestVideoFrameCallback's display time, or the animation frame's. */
   frameClock?: string | null;
+  /** How fast the analyser's audio clock ran against the page's (1: real time). */
+  audioRate?: number;
+  /** When the PAL's <video> and audio stream were found, and the main thread's stalls over 120 ms. */
+  videoAt?: number;
+  streamAt?: number;
+  stalls?: Array<{ at: number; ms: number }>;
 }
 
 export interface Figures {

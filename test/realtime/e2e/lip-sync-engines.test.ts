@@ -75,7 +75,8 @@ describe('lip sync at the <video> in every engine', { timeout: 1_800_000 }, () =
           await eventually(() => spokenSince(asked, 5000), (done) => done, `${engine}: the answer heard to its end`, 90_000);
           return await page.evaluate(() => {
             const lip = (window as any).__lip;
-            return { frames: lip.frames, levels: lip.levels, clock: lip.clock, frameClock: lip.frameClock } as Recording;
+            const { frames, levels, clocks, frameClock, audioRate, videoAt, streamAt, stalls } = lip;
+            return { frames, levels, clocks, frameClock, audioRate, videoAt, streamAt, stalls } as Recording;
           });
         } finally {
           await page.close().catch(() => undefined);
@@ -100,7 +101,7 @@ describe('lip sync at the <video> in every engine', { timeout: 1_800_000 }, () =
               writeFileSync(`${folder}/${name.replace(/[^\w]+/g, '-')}.json`, JSON.stringify(recording));
             }
             const figures: Figures = analyseLipSync(recording);
-            const line = `${describeLipSync(name, figures)} [audio stamped by ${recording.clock}, frames by ${recording.frameClock}]`;
+            const line = `${describeLipSync(name, figures)} [audio stamped by ${JSON.stringify(recording.clocks)}, its clock at ${recording.audioRate?.toFixed(2)}× real time; frames by ${recording.frameClock}; main thread's stalls over 120 ms: ${recording.stalls?.map((s) => s.ms).join(', ') || 'none'}]`;
             table.push(line);
             console.log(`# ${line}`);
             assertLipSync(name, figures);
