@@ -99,7 +99,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         perAddress: connections.perAddress,
         pendingUpgradesPerAddress: connections.pendingUpgradesPerAddress,
         maxPendingUpgrades: Math.max(16, Math.floor(max / 4)),
-      }, { trustProxy: config.trustProxy });
+      }, { trustProxy: config.trustProxy, onRefused: (reason) => metrics.connectionsRefused.inc({ reason }) });
       for (const module of modules) {
         const stop = await module.attach?.(server, deps);
         if (stop) stops.push(stop);

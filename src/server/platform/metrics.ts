@@ -14,6 +14,8 @@ export interface ServiceMetrics {
   roomSocketsClosedForFlooding: Counter;
   roomSocketsDroppedUnread: Counter;
   unhandledRejections: Counter;
+  /** Connections the front door refused or cut, by reason (app/http/connection-guard.ts). */
+  connectionsRefused: Counter<'reason'>;
   relayShed: Counter<'kind'>;
   /** What the instance channel has queued, read at scrape time (the room hub sets `bytes` on PostgreSQL). */
   relayQueue: { bytes: () => number; sheddingParticipants: () => number };
@@ -112,6 +114,12 @@ export function createMetrics({ db, processMetrics = false }: MetricsOptions): S
     }),
     roomSocketsClosedForFlooding: new Counter({ name: 'palkit_room_sockets_closed_flooding_total', help: 'Room connections closed because they kept sending past their budget.', registers: [registry] }),
     roomSocketsDroppedUnread: new Counter({ name: 'palkit_room_sockets_dropped_unread_total', help: 'Room connections terminated because they stopped reading: their unsent output passed its bound (1 MiB).', registers: [registry] }),
+    connectionsRefused: new Counter({
+      name: 'palkit_connections_refused_total',
+      help: "Connections refused or cut by the front door (reason: per_address, an address's connection cap; total, the connection cap; pending_upgrades, an address's cap on room upgrades waiting to join (429); pending_evicted, the oldest waiting upgrade closed to make room; request_timeout, headers or body not in time).",
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
     unhandledRejections: new Counter({ name: 'palkit_unhandled_rejections_total', help: 'Promises rejected with no handler (logged; the process goes on).', registers: [registry] }),
     turnHeard: new Histogram({
       name: 'palkit_turn_heard_seconds',

@@ -8,6 +8,7 @@
 //   429, and a total cap on them (a quarter of all connections) where the oldest waiting one makes room,
 //   so idle upgrades from many addresses cannot keep a visitor's valid join out either.
 // The headers of a request (an upgrade's too) must arrive within headersTimeoutMs (server options).
+// Every refusal is counted by reason (/metrics: palkit_connections_refused_total).
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -21,6 +22,13 @@ export interface ConnectionLimits {
   pendingUpgradesPerAddress: number;
   maxPendingUpgrades: number;
 }
+
+/**
+ * Why a connection was refused or cut: its address's connection cap, the total cap, its address's cap on
+ * upgrades waiting to join, the oldest waiting upgrade closed to make room, or its request (headers within
+ * the header timeout, the whole within the request timeout) not in time.
+ */
+export type RefusalReason = 'per_address' | 'total' | 'pending_upgrades' | 'pending_evicted' | 'request_timeout';
 
 export interface PendingUpgrade {
   /** The socket sent its first frame or closed: it no longer counts as waiting. */
@@ -59,6 +67,7 @@ export class ConnectionGuard {
   constructor(
     readonly limits: ConnectionLimits,
     private readonly countPerAddress: boolean,
+    private readonly onRefused: (reason: RefusalReason) => void = () => undefined,
   ) {}
 
   /** A new connection: false (and closed) when its address's cap is reached (the total is the server's maxConnections). */
@@ -67,6 +76,7 @@ export class ConnectionGuard {
     const mine = this.perAddress.get(address) ?? 0;
     if (this.countPerAddress && this.limits.perAddress > 0 && mine >= this.limits.perAddress) {
       this.refused.connections++;
+      this.onRefused('per_address');
       socket.destroy();
       return false;
     }
@@ -90,12 +100,14 @@ export class ConnectionGuard {
     const mine = this.waitingPerAddress.get(address) ?? 0;
     if (this.limits.pendingUpgradesPerAddress > 0 && mine >= this.limits.pendingUpgradesPerAddress) {
       this.refused.upgrades++;
+      this.onRefused('pending_upgrades');
       return null;
     }
     while (this.waiting.size >= this.limits.maxPendingUpgrades) {
       const [oldest, entry] = this.waiting.entries().next().value!;
       this.forget(oldest);
       this.refused.evicted++;
+      this.onRefused('pending_evicted');
       entry.evict();
     }
     const key = {};
@@ -125,10 +137,24 @@ export class ConnectionGuard {
 const guards = new WeakMap<Server, ConnectionGuard>();
 
 /** Guards the server's connections (service.ts, once it listens). */
-export function guardConnections(server: Server, limits: ConnectionLimits, options: { trustProxy: boolean }): ConnectionGuard {
-  const guard = new ConnectionGuard(limits, !options.trustProxy);
-  // Node closes a connection past this before it is read (net.Server's own check, at accept).
+export function guardConnections(server: Server, limits: ConnectionLimits, options: { trustProxy: boolean; onRefused?: (reason: RefusalReason) => void }): ConnectionGuard {
+  const onRefused = options.onRefused ?? (() => undefined);
+  const guard = new ConnectionGuard(limits, !options.trustProxy, onRefused);
+  // Node closes a connection past this before it is read (net.Server's own check, at accept), and says so.
   server.maxConnections = limits.max;
+  server.on('drop', () => onRefused('total'));
+  // A request not in time (the header timeout, or the whole request's): counted, then answered as Node
+  // does without a listener (408 when nothing was sent yet, 400 for a malformed request, 431 for headers
+  // too large), and the socket destroyed.
+  server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') onRefused('request_timeout');
+    const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (socket.writable && !pending?.headersSent) {
+      const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+      socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+    }
+    socket.destroy(error);
+  });
   // Before any other listener: a connection past the caps is closed before it is read.
   server.prependListener('connection', (socket: Socket) => void guard.admitConnection(socket));
   guards.set(server, guard);
