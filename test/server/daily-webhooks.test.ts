@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { DAILY_KEY, DAILY_WEBHOOK_SECRET, dailyEvent, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../helpers/fake-daily.js';
 import { createPal } from '../helpers/fixtures.js';
 import { sql } from 'kysely';
-import { DAILY_LEFT_DEADLINE_JOB } from '../../src/server/providers/conferencing/daily-deadlines.js';
+import { DAILY_LEFT_DEADLINE_JOB } from '../../src/server/live/conferencing/daily-deadlines.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
 import { startTestService, type TestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait-for.js';
