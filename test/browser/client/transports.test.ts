@@ -212,7 +212,10 @@ describe('LocalTransport', () => {
   });
 
 
-  it('posts a JPEG of the camera with the meeting token while a perceiving PAL asks, only while the camera is on, and stops when refused', async () => {
+  // Over the gate's 5 s budget: it still waits out the camera's real posting interval (a 2.3 s sleep, issue 33's
+  // list in eslint.config.js); the exception goes with the sleep once the camera's timer runs on fake time.
+  it('posts a JPEG of the camera with the meeting token while a perceiving PAL asks, only while the camera is on, and stops when refused', async function () {
+    this.timeout(15_000);
     const posts: Array<{ url: string; headers: Record<string, string>; body: Blob }> = [];
     let status = 200;
     const fetchFrame = (async (url: string, init: RequestInit) => {
