@@ -8,13 +8,10 @@
 // The template is named after the migrations' contents, so it is made once per PostgreSQL server and
 // migrations (the first test process to need it makes it under an advisory lock; the others wait) and a
 // changed migration makes a new one.
-import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '../../src/server/platform/db/database.js';
-
-const MIGRATIONS = fileURLToPath(new URL('../../src/server/platform/db/migrations/', import.meta.url));
+import { migrationsHash } from './migrations-hash.js';
 
 /** The URL of another database on the same server. */
 function urlOf(base: string, database: string): string {
@@ -27,12 +24,6 @@ function baseName(base: string): string {
   const name = decodeURIComponent(new URL(base).pathname.slice(1)) || 'postgres';
   // Leave room for the suffixes in PostgreSQL's 63 characters.
   return name.replace(/[^a-z0-9_]/gi, '_').toLowerCase().slice(0, 30);
-}
-
-function migrationsHash(): string {
-  const hash = createHash('sha256');
-  for (const file of readdirSync(MIGRATIONS).sort()) hash.update(file).update(readFileSync(MIGRATIONS + file));
-  return hash.digest('hex').slice(0, 12);
 }
 
 async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
