@@ -4,7 +4,7 @@
 import type { Server } from 'node:http';
 import { loadConfig } from '../../src/server/platform/config.js';
 import { createService, type Service, type ServiceOptions } from '../../src/server/app/service.js';
-import { migratedPgliteImage } from './pglite-image.js';
+import { migratedPgliteImage, seedDataFolder } from './pglite-image.js';
 import { testDatabase } from './pg-template.js';
 
 export const KEY = 'test-key-owner-1';
@@ -59,6 +59,8 @@ async function startOn(databaseUrl: string | undefined, env: Record<string, stri
   );
   // In memory on PGlite, a copy of this process's migrated database (see pglite-image.ts).
   const image = !config.databaseUrl && config.dataDir === 'memory' && !options.pgliteImage ? await migratedPgliteImage() : undefined;
+  // On a data folder of its own, the same migrated database unpacked there.
+  if (!config.databaseUrl && config.dataDir !== 'memory') await seedDataFolder(config.dataDir);
   const service = await createService(config, { ...serviceOptions, ...(image ? { pgliteImage: image } : {}) });
   const { url, server } = await service.listen(0, '127.0.0.1');
   // conversation_url and media URLs must point at this instance.

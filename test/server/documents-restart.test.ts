@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/server/platform/config.js';
 import { createService, type Service } from '../../src/server/app/service.js';
 import { KEY, onPostgres } from '../helpers/service.js';
 import { testDatabase } from '../helpers/pg-template.js';
+import { seedDataFolder } from '../helpers/pglite-image.js';
 import { page, startSite, waitForDocument, type TestSite } from '../helpers/site.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -27,6 +28,7 @@ function storage() {
         PALKIT_CRAWL_DELAY_MS: '0',
         ...(database ? { DATABASE_URL: await database.url } : {}),
       }, 0);
+      if (dir) await seedDataFolder(dir); // the migrated database unpacked the first time (pglite-image.ts)
       const service = await createService(config);
       const { url } = await service.listen(0, '127.0.0.1');
       const api = async (method: string, path: string, body?: unknown) => {

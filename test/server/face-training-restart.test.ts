@@ -13,6 +13,7 @@ import { verifiedWebhook } from '../helpers/webhook-verify.js';
 import { startCallbackReceiver, startFileServer, waitUntil } from '../helpers/loopback.js';
 import { portraitClip } from '../helpers/face-clips.js';
 import { testDatabase } from '../helpers/pg-template.js';
+import { seedDataFolder } from '../helpers/pglite-image.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const KEY = 'restart-test-key';
@@ -75,6 +76,7 @@ describe('face training across a crash', () => {
   before(async () => {
     port = await freePort();
     if (database) databaseOwn = await database.url;
+    else await seedDataFolder(dataDir); // the migrated database unpacked, as the harness does (pglite-image.ts)
     files = await startFileServer({ '/face.mp4': { body: portraitClip(3), contentType: 'video/mp4' } });
     receiver = await startCallbackReceiver();
   });
