@@ -1,18 +1,61 @@
-// One migrated PGlite per test process, kept as an image of its data directory: every in-memory test
-// service starts from a copy of it (ServiceOptions.pgliteImage) instead of running initdb and the 26
-// migrations again — seconds per service start, hundreds of starts in the suite. The copy is the same
-// database the migrations would have made: the service's own migrator finds them all applied.
+// One migrated PGlite, kept as an image of its data directory: every in-memory test service starts from
+// a copy of it (ServiceOptions.pgliteImage) instead of running initdb and the 26 migrations again —
+// seconds per service start, hundreds of starts in the suite. The copy is the same database the
+// migrations would have made: the service's own migrator finds them all applied.
+//
+// Making the image costs 8-16 s of a loaded 2-core machine, once per test process, and the suite runs a
+// process per file: the image is kept in node_modules/.cache/palkit under the hash of the migrations and
+// PGlite's version, so only the first process after a change makes it (others finding none make their
+// own; each writes a file of its own and renames it into place, so a reader never sees half an image).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { Kysely, PGliteDialect, sql } from 'kysely';
 import { migrateToLatest } from '../../src/server/platform/db/migrate.js';
+import { migrationsHash } from './migrations-hash.js';
 
-let image: Promise<Blob> | undefined;
+const MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
+const CACHE = `${MODULES}.cache/palkit/`;
 
-/** The image of a freshly migrated database, made on first use in this process. */
-export function migratedPgliteImage(): Promise<Blob> {
-  image ??= makeImage();
-  return image;
+let image: Promise<{ blob: Blob; file: string }> | undefined;
+
+/** The image of a freshly migrated database: this process's, the kept one, or made on first use. */
+export async function migratedPgliteImage(): Promise<Blob> {
+  image ??= keptImage();
+  return (await image).blob;
+}
+
+/**
+ * A PGlite data folder (PALKIT_DATA) that does not hold a database yet gets the migrated one, unpacked
+ * from the kept image: a service on a folder of its own then starts in 2-4 s rather than 9-10 (initdb and
+ * the migrations). A folder that holds one already (a restart) is left alone.
+ */
+export async function seedDataFolder(dir: string): Promise<void> {
+  if (existsSync(join(dir, 'PG_VERSION'))) return;
+  image ??= keptImage();
+  const { file } = await image;
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // The image's members are named from its root (/pg_wal, …): tar unpacks them under dir.
+  execFileSync('tar', ['-xf', file, '-C', dir], { stdio: 'ignore' });
+}
+
+async function keptImage(): Promise<{ blob: Blob; file: string }> {
+  // PGlite's and pgvector's versions (their package.json files) and this file's way of making it.
+  const makers = ['@electric-sql/pglite/package.json', '@electric-sql/pglite-pgvector/package.json'].map((p) => readFileSync(MODULES + p, 'utf8'));
+  const file = `${CACHE}pglite-image-${migrationsHash(...makers, readFileSync(fileURLToPath(import.meta.url), 'utf8'))}.tar`;
+  try {
+    return { blob: new Blob([readFileSync(file)]), file };
+  } catch {
+    const made = await makeImage();
+    mkdirSync(CACHE, { recursive: true });
+    const own = `${file}.${process.pid}`;
+    writeFileSync(own, Buffer.from(await made.arrayBuffer()));
+    renameSync(own, file);
+    return { blob: made, file };
+  }
 }
 
 async function makeImage(): Promise<Blob> {

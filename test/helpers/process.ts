@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { seedDataFolder } from './pglite-image.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -35,6 +36,8 @@ export interface ServiceProcessOptions {
 
 export async function startServiceProcess(env: Record<string, string>, options: ServiceProcessOptions = {}): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
+  // A PGlite folder of its own starts from the migrated image (pglite-image.ts), as in-process services do.
+  if (env.PALKIT_DATA && env.PALKIT_DATA !== 'memory' && !env.DATABASE_URL) await seedDataFolder(env.PALKIT_DATA);
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', ...(options.nodeArgs ?? []), 'src/server/app/cli.ts', options.command ?? 'serve', '--port', String(port), '--host', '127.0.0.1'], {
     cwd: root,

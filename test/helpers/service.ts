@@ -1,10 +1,11 @@
 // Test harness: a real service on an ephemeral port, on a fresh in-memory PGlite, or on PostgreSQL in
-// a schema of its own when PALKIT_TEST_DATABASE_URL is set (CI runs the suite both ways).
-import { randomBytes } from 'node:crypto';
+// a database of its own, cloned from a migrated template (pg-template.ts), when PALKIT_TEST_DATABASE_URL
+// is set (CI runs the suite both ways).
 import type { Server } from 'node:http';
 import { loadConfig } from '../../src/server/platform/config.js';
 import { createService, type Service, type ServiceOptions } from '../../src/server/app/service.js';
-import { migratedPgliteImage } from './pglite-image.js';
+import { migratedPgliteImage, seedDataFolder } from './pglite-image.js';
+import { testDatabase } from './pg-template.js';
 
 export const KEY = 'test-key-owner-1';
 export const OTHER_KEY = 'test-key-owner-2';
@@ -28,6 +29,18 @@ export interface ApiResponse {
 export const onPostgres = Boolean(process.env.PALKIT_TEST_DATABASE_URL);
 
 export async function startTestService(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestService> {
+  // Instances of one test may share a database (options.schema names it), as instances share one.
+  const database = onPostgres && !env.DATABASE_URL ? testDatabase(process.env.PALKIT_TEST_DATABASE_URL!, options.schema) : undefined;
+  try {
+    return await startOn(database ? await database.url : undefined, env, options, database?.release);
+  } catch (error) {
+    await database?.release();
+    throw error;
+  }
+}
+
+async function startOn(databaseUrl: string | undefined, env: Record<string, string>, options: ServiceOptions, release: (() => Promise<void>) | undefined): Promise<TestService> {
+  const { schema: _shared, ...serviceOptions } = options;
   const config = loadConfig(
     {
       PALKIT_DATA: 'memory',
@@ -39,16 +52,16 @@ export async function startTestService(env: Record<string, string> = {}, options
       // (front-door.test.ts) set these back.
       PALKIT_START_RATE_PER_MINUTE: '0',
       PALKIT_MAX_UNJOINED_CALLS: '0',
-      ...(onPostgres ? { DATABASE_URL: process.env.PALKIT_TEST_DATABASE_URL! } : {}),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
     },
     0,
   );
-  // Instances of one test may share a schema (options.schema), as instances share a database.
-  const schema = onPostgres ? (options.schema ?? `t_${randomBytes(6).toString('hex')}`) : undefined;
   // In memory on PGlite, a copy of this process's migrated database (see pglite-image.ts).
   const image = !config.databaseUrl && config.dataDir === 'memory' && !options.pgliteImage ? await migratedPgliteImage() : undefined;
-  const service = await createService(config, { ...options, ...(schema ? { schema } : {}), ...(image ? { pgliteImage: image } : {}) });
+  // On a data folder of its own, the same migrated database unpacked there.
+  if (!config.databaseUrl && config.dataDir !== 'memory') await seedDataFolder(config.dataDir);
+  const service = await createService(config, { ...serviceOptions, ...(image ? { pgliteImage: image } : {}) });
   const { url, server } = await service.listen(0, '127.0.0.1');
   // conversation_url and media URLs must point at this instance.
   if (!env.PALKIT_PUBLIC_URL) (config as { publicUrl: string }).publicUrl = url;
@@ -77,6 +90,7 @@ export async function startTestService(env: Record<string, string> = {}, options
     },
     async close() {
       await service.close();
+      await release?.();
     },
   };
 }

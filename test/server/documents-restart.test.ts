@@ -1,7 +1,6 @@
 // A crawl interrupted by a stop of the service (its job lease expires) runs again from scratch on the
 // next instance and completes; one interrupted too often settles in error instead of `processing`.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,13 +8,15 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/server/platform/config.js';
 import { createService, type Service } from '../../src/server/app/service.js';
 import { KEY, onPostgres } from '../helpers/service.js';
+import { testDatabase } from '../helpers/pg-template.js';
+import { seedDataFolder } from '../helpers/pglite-image.js';
 import { page, startSite, waitForDocument, type TestSite } from '../helpers/site.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-/** One storage (a PGlite directory or a PostgreSQL schema) that several service instances open in turn. */
+/** One storage (a PGlite directory or a PostgreSQL database) that several service instances open in turn. */
 function storage() {
   const dir = onPostgres ? undefined : mkdtempSync(join(tmpdir(), 'palkit-docs-'));
-  const schema = onPostgres ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const database = onPostgres ? testDatabase(process.env.PALKIT_TEST_DATABASE_URL!) : undefined;
   return {
     async start(): Promise<{ service: Service; api: (m: string, p: string, b?: unknown) => Promise<{ status: number; body: any }> }> {
       const config = loadConfig({
@@ -25,9 +26,10 @@ function storage() {
         PALKIT_LOG: 'error',
         PALKIT_JOB_LEASE_SECONDS: '2',
         PALKIT_CRAWL_DELAY_MS: '0',
-        ...(onPostgres ? { DATABASE_URL: process.env.PALKIT_TEST_DATABASE_URL! } : {}),
+        ...(database ? { DATABASE_URL: await database.url } : {}),
       }, 0);
-      const service = await createService(config, schema ? { schema } : {});
+      if (dir) await seedDataFolder(dir); // the migrated database unpacked the first time (pglite-image.ts)
+      const service = await createService(config);
       const { url } = await service.listen(0, '127.0.0.1');
       const api = async (method: string, path: string, body?: unknown) => {
         const r = await fetch(url + path, { method, headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
@@ -35,8 +37,9 @@ function storage() {
       };
       return { service, api };
     },
-    cleanup() {
+    async cleanup() {
       if (dir) rmSync(dir, { recursive: true, force: true });
+      await database?.release();
     },
   };
 }
@@ -86,7 +89,7 @@ describe('documents across a restart', () => {
         await second.service.close();
       }
     } finally {
-      store.cleanup();
+      await store.cleanup();
     }
   });
 
@@ -106,7 +109,7 @@ describe('documents across a restart', () => {
         await second.service.close();
       }
     } finally {
-      store.cleanup();
+      await store.cleanup();
     }
   });
 });

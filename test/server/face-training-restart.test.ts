@@ -1,10 +1,9 @@
 // Face training survives a crash: the real service runs as a child process, is SIGKILLed while a face
 // is mid-training, and restarted on the same database. The job's lease expires, training resumes after
 // the last committed step (the video is not downloaded again) and completes, and each of the two
-// callbacks arrives exactly once. Runs on PGlite (files in a temp dir) or on PostgreSQL (own schema).
+// callbacks arrives exactly once. Runs on PGlite (files in a temp dir) or on PostgreSQL (a database of its own).
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,8 @@ import { after, before, describe, it } from 'node:test';
 import { verifiedWebhook } from '../helpers/webhook-verify.js';
 import { startCallbackReceiver, startFileServer, waitUntil } from '../helpers/loopback.js';
 import { portraitClip } from '../helpers/face-clips.js';
+import { testDatabase } from '../helpers/pg-template.js';
+import { seedDataFolder } from '../helpers/pglite-image.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const KEY = 'restart-test-key';
@@ -28,7 +29,9 @@ async function freePort(): Promise<number> {
 
 describe('face training across a crash', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'palkit-restart-'));
-  const schema = `restart_${randomBytes(5).toString('hex')}`;
+  // On PostgreSQL a database of its own, cloned migrated (pg-template.ts); dropped at the end.
+  const database = databaseUrl ? testDatabase(databaseUrl) : undefined;
+  let databaseOwn = '';
   let port: number;
   let child: ChildProcess | undefined;
   let output = '';
@@ -45,7 +48,7 @@ describe('face training across a crash', () => {
     PALKIT_FACE_TRAINING_STEP_MS: '1500',
     PALKIT_LOG: 'error',
     PALKIT_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    ...(databaseUrl ? { DATABASE_URL: `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` } : { DATABASE_URL: '' }),
+    DATABASE_URL: databaseOwn,
   });
 
   async function startService(): Promise<void> {
@@ -72,13 +75,8 @@ describe('face training across a crash', () => {
 
   before(async () => {
     port = await freePort();
-    if (databaseUrl) {
-      const pg = await import('pg');
-      const client = new pg.default.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`create schema ${schema}`);
-      await client.end();
-    }
+    if (database) databaseOwn = await database.url;
+    else await seedDataFolder(dataDir); // the migrated database unpacked, as the harness does (pglite-image.ts)
     files = await startFileServer({ '/face.mp4': { body: portraitClip(3), contentType: 'video/mp4' } });
     receiver = await startCallbackReceiver();
   });
@@ -88,8 +86,7 @@ describe('face training across a crash', () => {
     await files.close();
     await receiver.close();
     rmSync(dataDir, { recursive: true, force: true });
-    // The schema is left behind like every test schema: dropping it while other test files migrate
-    // their own makes their catalogue reads fail. CI starts from a fresh database.
+    await database?.release();
   });
 
   it('resumes after SIGKILL mid-training, completes, and sends each callback exactly once', { timeout: 120_000 }, async () => {

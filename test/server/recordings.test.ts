@@ -62,8 +62,11 @@ describe('recordings', () => {
     return r.body.destination_id;
   }
 
-  /** A call of SECONDS with the visitor speaking; returns the conversation id and the call's length. */
-  async function recordedCall(destinationId: string): Promise<{ conversationId: string; callSeconds: number }> {
+  /**
+   * A call with the visitor speaking (SECONDS of tone, or `seconds` where the test asserts nothing of the
+   * recording's length: the tone is spoken in real time); returns the conversation id and the call's length.
+   */
+  async function recordedCall(destinationId: string, seconds = SECONDS): Promise<{ conversationId: string; callSeconds: number }> {
     const created = await t.api('POST', '/v2/conversations', {
       pal_id: palId, callback_url: `${receiver.url}/calls`, properties: { enable_recording: true, recording_destination_id: destinationId },
     });
@@ -71,7 +74,7 @@ describe('recordings', () => {
     const client = await RoomClient.join(created.body.conversation_url, created.body.meeting_token, 'Visitor');
     const joined = client.frames.find((f) => f.type === 'joined');
     assert.ok(joined?.type === 'joined' && joined.recording === true, 'the joined frame says the call is recorded');
-    await speakTone(client, SECONDS);
+    await speakTone(client, seconds);
     assert.equal((await t.api('POST', `/v2/conversations/${created.body.conversation_id}/end`)).status, 200);
     await client.closed;
     const row = await t.service.deps.db.selectFrom('conversations').select(['live_started_at', 'ended_at']).where('conversation_id', '=', created.body.conversation_id).executeTakeFirstOrThrow();
@@ -158,7 +161,7 @@ describe('recordings', () => {
 
   it('sends recording_copy_failed once, after the retries, when the destination refuses', async () => {
     const id = await destination({ provider: 's3', bucket_name: 'no-such-bucket', endpoint: s3.endpoint, credentials: S3_CREDENTIALS });
-    const { conversationId } = await recordedCall(id);
+    const { conversationId } = await recordedCall(id, 1);
     const failed = await callbacks(conversationId, 'application.recording_copy_failed', true);
     assert.equal(failed.length, 1, 'recording_copy_failed is sent exactly once');
     assert.equal(received(conversationId, 'application.recording_ready').length, 0);
@@ -179,7 +182,7 @@ describe('recordings', () => {
 
   it('lists recordings and gives a short-lived download link; credentials are never returned', async () => {
     const id = await destination({ provider: 'gcs', bucket_name: 'gcs-calls', endpoint: gcs.endpoint, credentials: {} });
-    const { conversationId } = await recordedCall(id);
+    const { conversationId } = await recordedCall(id, 1);
     await callbacks(conversationId, 'application.recording_ready');
     const recording = await recordingOf(conversationId);
     assert.equal(recording.default_copy_available, true);
@@ -236,7 +239,7 @@ describe('recordings', () => {
 
   it('prunes the default copy after the retention window: the link then answers 410', async () => {
     const id = await destination({ provider: 'gcs', bucket_name: 'gcs-calls', endpoint: gcs.endpoint, credentials: {} });
-    const { conversationId } = await recordedCall(id);
+    const { conversationId } = await recordedCall(id, 1);
     await callbacks(conversationId, 'application.recording_ready');
     const recording = await recordingOf(conversationId);
     const { db } = t.service.deps;

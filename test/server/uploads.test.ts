@@ -5,7 +5,7 @@ import { portraitClip, portraitPhoto } from '../helpers/face-clips.js';
 
 // The outbound policy here refuses loopback (PALKIT_OUTBOUND_ALLOW empty), as in production: an
 // upload's URL must still train, read from the media store rather than fetched.
-const webm = portraitClip(2, 'webm');
+const webm = portraitClip(1, 'webm');
 
 describe('POST /v2/uploads', () => {
   let t: TestService;
