@@ -42,4 +42,16 @@ describe('render tools run from the tool launcher', () => {
     abort.abort();
     await assert.rejects(running, /sh aborted/);
   });
+
+  it('starts a new launcher when the old one has died, failing only the tool that was running', async () => {
+    await runTool('/bin/sh', ['-c', 'echo $PPID > parent'], { cwd: dir, timeoutMs: 30_000 });
+    const old = Number((await readFile(join(dir, 'parent'), 'utf8')).trim());
+    const running = runTool('/bin/sh', ['-c', 'exec sleep 60'], { cwd: dir, timeoutMs: 120_000 });
+    process.kill(old, 'SIGKILL');
+    await assert.rejects(running, /tool launcher exited/);
+    await runTool('/bin/sh', ['-c', 'echo $PPID > parent'], { cwd: dir, timeoutMs: 30_000 });
+    const fresh = Number((await readFile(join(dir, 'parent'), 'utf8')).trim());
+    assert.notEqual(fresh, old);
+    assert.notEqual(fresh, process.pid);
+  });
 });
