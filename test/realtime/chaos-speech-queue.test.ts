@@ -3,9 +3,16 @@
 // three of them finish, owner 1's visitor asks its PAL short questions. Background synthesis yields to
 // live rooms (a background lane of the local voice, the render tools at the lowest CPU priority), and a
 // finished item's audio (megabytes) is written to a file with async fs, not into the embedded database on
-// the service's thread (which stalled it 400–780 ms per item), so the visitor's replies start as they did
+// the service's thread (which stalled it 400–780 ms per item). The tools start from a small launcher
+// process, not by forking the ~1 GB service (50–170 ms of its event loop per spawn), and the wasm voice's
+// WAV is one byte copy per run of samples (it was 130–200 ms sample by sample), so the visitor's replies start as they did
 // before the items were queued — median within 3× and p95 within 500 ms of the quiet figures — and the
 // service's longest event-loop stall stays within 250 ms of its quiet one, same run.
+// At load 5–8 on 2 cores the busy stall was 38–78 ms (native) and 75–181 ms (wasm) against quiet 13–31 ms,
+// and main's code before the launcher 78–91 / 169–217 ms: it fails this bar only on a busier machine,
+// where each fork costs more (319 vs 65, 1246 vs 79, 500 vs 35 ms at load 14–20). There, too, the service
+// can wait 0.2–3 s on the run queue with no CPU at all, which no code of ours prevents: the bar can then
+// fail on scheduling alone.
 // The scenario is test/helpers/chaos-scenarios/speech-queue.ts (also run by `npm run bench -- chaos`).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -15,12 +22,7 @@ import { speechQueue } from '../helpers/chaos-scenarios/speech-queue.js';
 
 for (const voice of ['native', 'wasm'] as const) {
   describe(`chaos: another owner's speech items queue while a call goes on (${voice} voice)`, { timeout: 360_000, skip: onPostgres && "the room's chaos runs once, on the PGlite leg" }, () => {
-    // Measured and printed, not yet a bar the run stops on. Media no longer go into the embedded database
-    // (test/server/media-files.test.ts: the row keeps no bytes), yet with three or four items finishing
-    // while measured the service's event loop still stalls 0.6–2.5 s (quiet 0.1–0.15 s) on a shared,
-    // loaded machine, and its cause is not found yet: issue 34, item 10.
-    const todo = 'the event loop still stalls while items finish, though their audio is no longer written into PGlite';
-    it("owner 1's replies start as quickly as before owner 2's items were queued", { todo }, async () => {
+    it("owner 1's replies start as quickly as before owner 2's items were queued", async () => {
       const { summary, finished, quiet, busy, quietStallMs, busyStallMs } = await speechQueue(voice).run();
       console.log(`# ${summary}`);
       assert.ok(finished >= 1, 'items finished (their audio stored) while the replies were measured');

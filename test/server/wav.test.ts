@@ -2,7 +2,7 @@
 // WAV files written by others (extra chunks, odd sizes, streamed headers).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encodeWav, readWav, wavDurationSeconds, wavHeader } from '../../src/server/platform/audio/wav.js';
+import { encodeWav, encodeWavRuns, readWav, wavDurationSeconds, wavHeader } from '../../src/server/platform/audio/wav.js';
 
 describe('WAV files', () => {
   it('writes mono 16-bit PCM that reads back sample for sample', () => {
@@ -14,6 +14,14 @@ describe('WAV files', () => {
     const back = new Int16Array(wav.data.buffer.slice(wav.data.byteOffset, wav.data.byteOffset + wav.data.byteLength));
     assert.deepEqual([...back], [...samples]);
     assert.deepEqual(Buffer.from(bytes.subarray(0, 44)), wavHeader(samples.length, 16_000), 'one header for files written whole or appended to');
+  });
+
+  it('writes runs of samples (a speech item said chunk by chunk) as the one file their joined samples make', () => {
+    // Views into larger buffers at odd offsets, as the local voice hands them over.
+    const backing = new Int16Array([9, 9, 0, 1, -1, 32767, 9, -32768, 1234, 9]);
+    const runs = [backing.subarray(2, 6), new Int16Array(0), backing.subarray(7, 9)];
+    const joined = Int16Array.from([0, 1, -1, 32767, -32768, 1234]);
+    assert.deepEqual(Buffer.from(encodeWavRuns(runs, 22_050)), Buffer.from(encodeWav(joined, 22_050)));
   });
 
   it('reads past other chunks (padded to even sizes) and trusts the bytes present over a streamed header', () => {

@@ -25,11 +25,11 @@ export interface SpeechQueueFigures extends ChaosFigures {
   busyStallMs: number;
 }
 
-export function speechQueue(voice: 'native' | 'wasm'): ChaosScenario<SpeechQueueFigures> {
+export function speechQueue(voice: 'native' | 'wasm', options: { nodeArgs?: string[] } = {}): ChaosScenario<SpeechQueueFigures> {
   return {
     name: `another owner's speech items (${voice} voice)`,
     async run() {
-      const chaos = await startChaosService({ PALKIT_API_KEYS: `chaos-key:1,${OWNER_2}:2`, PALKIT_GENERATING_PER_OWNER: '50', PALKIT_LOCAL_VOICE: voice });
+      const chaos = await startChaosService({ PALKIT_API_KEYS: `chaos-key:1,${OWNER_2}:2`, PALKIT_GENERATING_PER_OWNER: '50', PALKIT_LOCAL_VOICE: voice }, options);
       let visitor: RoomClient | undefined;
       const speech = async (method: string, path: string, body?: unknown) => {
         const r = await fetch(chaos.process.url + path, { method, headers: { 'x-api-key': OWNER_2, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });

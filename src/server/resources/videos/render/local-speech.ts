@@ -8,8 +8,7 @@ import { createLogger } from '../../../platform/log.js';
 import { localVoicePool } from '../../../providers/local-voice/local-voice-pool.js';
 import { SynthesisError } from '../../../providers/local-voice/synthesizer.js';
 import { chunksOf } from '../../../platform/text/speech-pieces.js';
-import { encodeWav } from '../../../platform/audio/wav.js';
-import { joinSamples } from '../../../platform/audio/pcm.js';
+import { encodeWavRuns } from '../../../platform/audio/wav.js';
 import { RenderError } from './contract.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 
@@ -27,9 +26,8 @@ export async function localSpeechWav(config: Config, text: string, voice: string
       sampleRate = stream.sampleRate;
       if (signal?.aborted) throw signal.reason;
     }
-    const samples = joinSamples(...runs);
-    if (!samples.length) throw new RenderError('the local voice produced no audio for this script');
-    return encodeWav(samples, sampleRate);
+    if (!runs.some((run) => run.length)) throw new RenderError('the local voice produced no audio for this script');
+    return encodeWavRuns(runs, sampleRate); // one copy of each run, no joined copy first
   } catch (error) {
     if (error instanceof SynthesisError && error.code === 'unsupported_language') throw new RenderError(`voice "${voice}" is not a voice of the local synthesiser (eSpeak NG)`);
     throw error;

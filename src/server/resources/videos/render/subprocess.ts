@@ -1,9 +1,8 @@
 // Runs a tool binary without a shell (arguments are never parsed by one, so user text cannot become a
 // command), with a time limit and an abort signal, keeping only the tail of stderr for error messages.
 // Every tool here does background work (speech items, videos), so it runs at the lowest CPU priority:
-// the live rooms' voice and the event loop come first on a busy machine.
-import { spawn } from 'node:child_process';
-import { constants, setPriority } from 'node:os';
+// the live rooms' voice and the event loop come first on a busy machine (the launcher sets it).
+import { launchTool } from './tool-launcher.js';
 
 export interface RunOptions {
   cwd: string;
@@ -15,43 +14,31 @@ export class ToolFailedError extends Error {}
 
 export { findTool } from '../../../platform/media/find-tool.js';
 
-export function runTool(file: string, args: string[], options: RunOptions): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      cwd: options.cwd,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { PATH: process.env.PATH ?? '', HOME: options.cwd, LANG: 'C.UTF-8' },
+/** Runs the tool from a small helper process (tool-launcher.ts): forking the service itself stalls its event loop. */
+export async function runTool(file: string, args: string[], options: RunOptions): Promise<void> {
+  let reason: string | undefined;
+  let killTool = () => {};
+  const kill = (why: string) => {
+    reason ??= why;
+    killTool();
+  };
+  const timer = setTimeout(() => kill(`timed out after ${Math.round(options.timeoutMs / 1000)} s`), options.timeoutMs);
+  const onAbort = () => kill('aborted');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const exit = await launchTool({ file, args, cwd: options.cwd, env: { PATH: process.env.PATH ?? '', HOME: options.cwd, LANG: 'C.UTF-8' } }, (killIt) => {
+      killTool = killIt;
+      if (reason) killIt();
     });
-    try {
-      if (child.pid) setPriority(child.pid, constants.priority.PRIORITY_LOW);
-    } catch {
-      // Not permitted here (some containers): it runs at normal priority.
-    }
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-2000);
-    });
-    let reason: string | undefined;
-    const kill = (why: string) => {
-      reason ??= why;
-      child.kill('SIGKILL');
-    };
-    const timer = setTimeout(() => kill(`timed out after ${Math.round(options.timeoutMs / 1000)} s`), options.timeoutMs);
-    const onAbort = () => kill('aborted');
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    const done = () => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-    };
-    child.on('error', (error) => {
-      done();
-      reject(new ToolFailedError(`${file} could not start: ${error.message}`));
-    });
-    child.on('close', (code, signal) => {
-      done();
-      if (code === 0 && !reason) return resolve();
-      const tail = stderr.trim().split('\n').slice(-3).join(' | ');
-      reject(new ToolFailedError(`${file.split('/').pop()} ${reason ?? `exited with ${code ?? signal}`}${tail ? `: ${tail}` : ''}`));
-    });
-  });
+    if (exit.error !== undefined) throw new ToolFailedError(`${file} could not start: ${exit.error}`);
+    if (exit.code === 0 && !reason) return;
+    const tail = exit.stderr.trim().split('\n').slice(-3).join(' | ');
+    throw new ToolFailedError(`${file.split('/').pop()} ${reason ?? `exited with ${exit.code ?? exit.signal}`}${tail ? `: ${tail}` : ''}`);
+  } catch (error) {
+    if (error instanceof ToolFailedError) throw error;
+    throw new ToolFailedError(`${file.split('/').pop()} ${reason ?? (error instanceof Error ? error.message : String(error))}`);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
 }
