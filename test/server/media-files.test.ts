@@ -79,9 +79,31 @@ describe('media on PGlite with a data folder', { skip: onPostgres && 'files are 
       const audio = item.audio_url as string;
       const audioId = audio.slice(audio.lastIndexOf('/') + 1);
       assert.ok(existsSync(join(folder, audioId)));
+      assert.equal((await served(t, audioId)).status, 200, 'served once, its row is remembered');
       assert.equal((await t.api('DELETE', `/v2/speech/${created.body.speech_id}`)).status, 200);
       assert.ok(!existsSync(join(folder, audioId)), 'the audio file went with the item');
       assert.equal((await served(t, audioId)).status, 404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('are looked up in the database once, however many visitors fetch them', async () => {
+    const t = await startTestService({ PALKIT_DATA: data });
+    try {
+      const { upload_id } = await upload(t, jpg);
+      const db = t.service.deps.db;
+      const selectFrom = db.selectFrom.bind(db);
+      let lookups = 0;
+      db.selectFrom = ((from: Parameters<typeof selectFrom>[0]) => {
+        if (from === 'media') lookups++;
+        return selectFrom(from);
+      }) as typeof db.selectFrom;
+      const fetched = await Promise.all(Array.from({ length: 20 }, () => served(t, upload_id)));
+      assert.ok(fetched.every((f) => f.status === 200 && f.bytes.equals(jpg)));
+      const before = lookups;
+      await Promise.all(Array.from({ length: 20 }, () => served(t, upload_id)));
+      assert.equal(lookups, before, 'a file already served is not looked up again');
     } finally {
       await t.close();
     }

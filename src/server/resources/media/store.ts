@@ -35,6 +35,9 @@ export function mediaIdOfUrl(url: string | null | undefined): string | undefined
  * folder for an in-memory service); files left by a crash (a temporary file, or one whose row never
  * committed) are removed at start.
  */
+/** Rows of file-backed media kept in memory (a few hundred bytes each). */
+const FILE_ROWS_KEPT = 512;
+
 export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgres'; dataDir: string; config: { readonly publicUrl: string }; log: Logger }): Promise<MediaStore> {
   const { config, log } = options;
   let folder: string | null = null;
@@ -51,6 +54,17 @@ export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgr
   }
 
   const pathOf = (file: string): string => join(folder!, file);
+
+  // The rows of file-backed media last read, so that a burst of visitors fetching the same files (a
+  // trained face's rig as 200 calls join) costs the embedded database one lookup per file, not one per
+  // request: PGlite runs on the service's thread. A row never changes (ids are not reused) and a removal
+  // forgets it first; bounded, the oldest read forgotten first.
+  const fileRows = new Map<string, { content_type: string; file: string; bytes: null; owner_id: number }>();
+  const rememberFileRow = (mediaId: string, row: { content_type: string; file: string; bytes: null; owner_id: number }) => {
+    fileRows.delete(mediaId);
+    fileRows.set(mediaId, row);
+    if (fileRows.size > FILE_ROWS_KEPT) fileRows.delete(fileRows.keys().next().value!);
+  };
 
   async function writeFile(file: string, bytes: Uint8Array): Promise<void> {
     const partial = pathOf(`${file}.${newId('tmp', 8)}.tmp`);
@@ -78,11 +92,10 @@ export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgr
     },
     async get(db, mediaId, ownerId) {
       if (!MEDIA_ID.test(mediaId)) return undefined;
-      let query = db.selectFrom('media').select(['content_type', 'file', 'bytes']).where('media_id', '=', mediaId);
-      if (ownerId !== undefined) query = query.where('owner_id', '=', ownerId);
-      const row = await query.executeTakeFirst();
-      if (!row) return undefined;
+      const row = fileRows.get(mediaId) ?? await db.selectFrom('media').select(['content_type', 'file', 'bytes', 'owner_id']).where('media_id', '=', mediaId).executeTakeFirst();
+      if (!row || (ownerId !== undefined && row.owner_id !== ownerId)) return undefined;
       if (row.file && folder) {
+        rememberFileRow(mediaId, { content_type: row.content_type, file: row.file, bytes: null, owner_id: row.owner_id });
         const path = pathOf(row.file);
         const size = await stat(path).then((s) => s.size, () => null);
         if (size === null) {
@@ -108,6 +121,7 @@ export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgr
     },
     async remove(db, mediaIds) {
       if (mediaIds.length === 0) return [];
+      for (const id of mediaIds) fileRows.delete(id);
       const rows = await db.deleteFrom('media').where('media_id', 'in', mediaIds).returning('file').execute();
       return rows.flatMap((r) => (r.file ? [r.file] : []));
     },
