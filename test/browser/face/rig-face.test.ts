@@ -149,12 +149,13 @@ describe('a trained face drawn from its rig', () => {
     face.stop();
   });
 
-  it('shows a new mouth at least half way on the frame on the screen when its sound begins, whatever the frame\'s phase', async () => {
+  it('shows a new mouth fully on the frame on the screen when its sound begins, whatever the frame\'s phase', async () => {
     // The sound begins at page time SOUND; a frame drawn at `now` reaches the screen PRESENTATION_MS later, and
     // the timeline gives the shape heard at `now + aheadMs`. The face draws every 40 ms (this rig's 10 fps is
     // drawn at 25); whatever their phase against the sound, the frame on the screen at SOUND shows the open
-    // mouth at least half blended in (asked a quarter blend ahead, a sound beginning just after a frame's
-    // look-ahead showed it only on the next frame, 40 ms late, and then only half way).
+    // mouth fully blended in: a trained face's real mouths differ from its resting one too little to show
+    // half blended (asked a quarter blend ahead, a sound beginning just after a frame's look-ahead showed
+    // only on the next frame, 40 ms late, and then half way).
     const SOUND = 10_000;
     const open = 235;
     for (const phase of [0, 10, 20, 30]) {
@@ -173,8 +174,8 @@ describe('a trained face drawn from its rig', () => {
         state.now = at - PRESENTATION_MS;
         await until(() => state.drawnAt === state.now, 'a frame drawn at that moment');
       }
-      const shown = await settled(mouth, (b) => b > resting + 0.5 * (open - resting));
-      expect(shown, `phase ${phase} ms: the mouth on the screen as the sound begins`).to.be.at.least(resting + 0.5 * (open - resting));
+      const shown = await settled(mouth, (b) => b > resting + 0.9 * (open - resting));
+      expect(shown, `phase ${phase} ms: the mouth on the screen as the sound begins`).to.be.at.least(resting + 0.9 * (open - resting));
       face.stop();
     }
   });

@@ -94,8 +94,8 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
   const ownBlinks = !rig.blinks?.length && !reducedMotion;
   // Drawn at the rig's rate, but at least 25 times a second so the mouth keeps up with the voice.
   const frameMs = 1000 / Math.min(30, Math.max(25, rig.fps));
-  /** How long after a shape is first asked for its frame shows it at least half blended in: whole frames. */
-  const halfBlendMs = Math.ceil(BLEND_MS / 2 / frameMs) * frameMs;
+  /** How long after a shape is first asked for its frame shows it fully blended in: whole frames. */
+  const blendLeadMs = Math.ceil(BLEND_MS / frameMs) * frameMs;
   const started = clock();
   let last = started;
   /** How much of each mouth shape shows; the rest is the idle frame's own (resting) mouth. */
@@ -114,12 +114,13 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
     const now = clock();
     const step = Math.max(0, now - last) / BLEND_MS;
     last = now;
-    // Ask for the shape the visitor will hear when this frame reaches the screen, as many frames early as the
-    // blend takes to show it half way: whatever the frames' phase against the sound, the frame on the screen
-    // as the sound begins shows the new mouth at least half blended in. (Asked a quarter blend early, a sound
-    // beginning just after a frame's look-ahead showed only a frame later, and half way only then: the trained
-    // face trailed the voice by 35 ms at the <video> in Chromium and Firefox, test/realtime/e2e/lip-sync-engines.)
-    const target = timeline.visemeNow(PRESENTATION_MS + halfBlendMs);
+    // Ask for the shape the visitor will hear when this frame reaches the screen, as many whole frames early as
+    // the blend takes: whatever the frames' phase against the sound, the frame on the screen as the sound
+    // begins shows the new mouth fully. A trained face's mouths differ from its resting mouth far less than
+    // Ada's drawn ones, and a half-blended mouth hardly shows: asked a quarter blend early, the trained face
+    // trailed the voice by 35 ms at the <video> in Chromium and Firefox, and asked one frame early (half
+    // blended as the sound began), by 15-75 ms (test/realtime/e2e/lip-sync-engines.test.ts).
+    const target = timeline.visemeNow(PRESENTATION_MS + blendLeadMs);
     for (const [viseme, weight] of weights) {
       const next = viseme === target ? Math.min(1, weight + step) : Math.max(0, weight - step);
       if (next > 0) weights.set(viseme, next);
@@ -148,7 +149,7 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
       if (now >= nextBlink) blink(frame, pose);
     }
     if (context) context.globalAlpha = 1;
-    timeline.drawn?.(performance.now() + PRESENTATION_MS + halfBlendMs);
+    timeline.drawn?.(performance.now() + PRESENTATION_MS + blendLeadMs);
   };
 
   /**
