@@ -8,6 +8,7 @@ import { gpuWebgl } from '../../../src/palkit/client/media/face/rig-gl.js';
 import type { FaceRig } from '../../../src/protocol/faces/rig.js';
 import { VISEMES, type Viseme } from '../../../src/protocol/visemes.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
+import { MOUTH_LEAD_S } from '../../../src/palkit/client/transport/pal-audio.js';
 import { TransportNoticeEvent } from '../../../src/palkit/client/transport/transport.js';
 import { until } from '../helpers/fakes.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -151,7 +152,7 @@ describe('a trained face drawn from its rig', () => {
 
   it('shows a new mouth fully on the frame on the screen when its sound begins, whatever the frame\'s phase', async () => {
     // The sound begins at page time SOUND; a frame drawn at `now` reaches the screen PRESENTATION_MS later, and
-    // the timeline gives the shape heard at `now + aheadMs`. The face draws every 40 ms (this rig's 10 fps is
+    // the timeline gives the shape heard at `now + aheadMs`, plus the player's half frame (MOUTH_LEAD_S). The face draws every 40 ms (this rig's 10 fps is
     // drawn at 25); whatever their phase against the sound, the frame on the screen at SOUND shows the open
     // mouth fully blended in: a trained face's real mouths differ from its resting one too little to show
     // half blended (asked a quarter blend ahead, a sound beginning just after a frame's look-ahead showed
@@ -161,7 +162,7 @@ describe('a trained face drawn from its rig', () => {
     for (const phase of [0, 10, 20, 30]) {
       const state = { now: 0, drawnAt: -1 };
       const timeline: FaceTimeline = {
-        visemeNow: (aheadMs = 0) => ((state.drawnAt = state.now), state.now + aheadMs >= SOUND ? 'A' : 'rest'),
+        visemeNow: (aheadMs = 0) => ((state.drawnAt = state.now), state.now + aheadMs + MOUTH_LEAD_S * 1000 >= SOUND ? 'A' : 'rest'),
         speaking: () => state.now >= SOUND,
       };
       // Frames on the screen at SOUND + phase - 40 k: the last at or before SOUND is the one the visitor sees then.
