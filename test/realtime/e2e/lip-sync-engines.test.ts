@@ -7,8 +7,10 @@
 // as they are about sync, not speed): mouth moving in ≥ 95 % of the voiced 100 ms windows, resting in
 // ≥ 90 % of the silent ones, lag within ±40 ms, first motion per turn within 50 ms of the first audible sample.
 // With PALKIT_LIP_RECORDINGS=<folder>, each call's recording is kept there (JSON) to analyse again.
+// A row listed in test/known-engine-gaps.json for its engine still runs and prints its figures, but is
+// reported skipped with the gap's reason (an entry's test: '<engine>, <face>, quiet|loaded') instead of asserted (and says so when it met the bars anyway).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { createDeployment, createPal, customerPage, eventually, startWorld, trainFace, type World } from '../../helpers/e2e-world.js';
@@ -20,6 +22,9 @@ const GREETING = 'Hello there, I read all the notes you sent, and I think it is 
 const QUESTION = 'Is the third one the idea you said you liked?';
 
 const engines = selectedEngines(process.env.PALKIT_BROWSERS);
+const FILE = 'test/realtime/e2e/lip-sync-engines.test.ts';
+const gaps: Array<{ suite: string; engine: string; file: string; test: string; reason: string }> =
+  JSON.parse(readFileSync(new URL('../../known-engine-gaps.json', import.meta.url), 'utf8')).gaps;
 
 /** Another process keeping every core busy, until stopped. */
 function loadTheCores(): { stop(): void } {
@@ -89,7 +94,10 @@ describe('lip sync at the <video> in every engine', { timeout: 1_800_000 }, () =
       for (const face of ['Ada', 'trained face']) {
         for (const loaded of [false, true]) {
           const name = `${engine}, ${face}, ${loaded ? `loaded (${availableParallelism()} spinning processes)` : 'quiet'}`;
-          it(name, async () => {
+          // Listed by engine, face and load ('webkit, trained face, loaded'), whatever the machine's core count.
+          const row = `${engine}, ${face}, ${loaded ? 'loaded' : 'quiet'}`;
+          const gap = gaps.find((g) => g.suite === 'e2e' && g.engine === engine && g.file === FILE && g.test === row);
+          it(name, async (t) => {
             const { palId, box } = faces.find((f) => f.name === face)!;
             const load = loaded ? loadTheCores() : null;
             let recording: Recording;
@@ -107,7 +115,14 @@ describe('lip sync at the <video> in every engine', { timeout: 1_800_000 }, () =
             const line = `${describeLipSync(name, figures)} [audio stamped by ${JSON.stringify(recording.clocks)}, its clock at ${recording.audioRate?.toFixed(2)}× real time; frames by ${recording.frameClock}; main thread's stalls over 120 ms: ${recording.stalls?.map((s) => s.ms).join(', ') || 'none'}]`;
             table.push(line);
             console.log(`# ${line}`);
-            assertLipSync(name, figures);
+            if (!gap) return assertLipSync(name, figures);
+            let met = true;
+            try {
+              assertLipSync(name, figures);
+            } catch {
+              met = false;
+            }
+            t.skip(`known ${engine} gap${met ? ' (the bars held this run: remove the entry once they hold run after run)' : ''}: ${gap.reason}`);
           });
         }
       }

@@ -12,7 +12,7 @@ export const JITTER_S = 0.06;
  * The face draws every 40 ms: choosing the shape half a frame ahead of what is at the output puts each
  * shape within ±20 ms of its sound, rather than 0–40 ms behind it.
  */
-const MOUTH_LEAD_S = 0.02;
+export const MOUTH_LEAD_S = 0.02;
 /** The most an audio output is taken to lag what the context renders (Bluetooth can reach ~0.3 s). */
 const MAX_OUTPUT_LAG_S = 0.3;
 /** How far an output timestamp may seem ahead of rendering (it is extrapolated between render quanta). */

@@ -94,6 +94,8 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
   const ownBlinks = !rig.blinks?.length && !reducedMotion;
   // Drawn at the rig's rate, but at least 25 times a second so the mouth keeps up with the voice.
   const frameMs = 1000 / Math.min(30, Math.max(25, rig.fps));
+  /** The whole frames a new shape takes to show fully blended in, less the half frame the player leads by. */
+  const blendLeadMs = Math.ceil(BLEND_MS / frameMs) * frameMs - frameMs / 2;
   const started = clock();
   let last = started;
   /** How much of each mouth shape shows; the rest is the idle frame's own (resting) mouth. */
@@ -112,10 +114,13 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
     const now = clock();
     const step = Math.max(0, now - last) / BLEND_MS;
     last = now;
-    // Ask for the shape the visitor will hear when this frame reaches the screen, a quarter of a blend early:
-    // the change shows well before the cross-fade is done (asked half a blend early, the mouth led the voice
-    // by 10-30 ms at the <video>, test/e2e/lip-sync.test.ts).
-    const target = timeline.visemeNow(PRESENTATION_MS + BLEND_MS / 4);
+    // Ask for the shape the visitor will hear when this frame reaches the screen, early by the whole frames
+    // the blend takes less the half frame the player already leads by (MOUTH_LEAD_S, for the frames' phase):
+    // whatever that phase, the frame on the screen as the sound begins shows the new mouth fully. A trained
+    // face's mouths differ from its resting one far less than Ada's drawn ones, and half blended hardly show:
+    // asked a quarter blend early, the trained face trailed the voice by 35 ms at the <video> in Chromium and
+    // Firefox (test/realtime/e2e/lip-sync-engines.test.ts); asked 80 ms early, it led by about 20 in Chromium.
+    const target = timeline.visemeNow(PRESENTATION_MS + blendLeadMs);
     for (const [viseme, weight] of weights) {
       const next = viseme === target ? Math.min(1, weight + step) : Math.max(0, weight - step);
       if (next > 0) weights.set(viseme, next);
@@ -144,7 +149,7 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
       if (now >= nextBlink) blink(frame, pose);
     }
     if (context) context.globalAlpha = 1;
-    timeline.drawn?.(performance.now() + PRESENTATION_MS);
+    timeline.drawn?.(performance.now() + PRESENTATION_MS + blendLeadMs);
   };
 
   /**
