@@ -1,7 +1,7 @@
 // Assembles the service: database, secrets, jobs, webhooks, the app; `listen` adds the Node HTTP server.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
 import type { Config } from '../platform/config.js';
 import type { ServiceDeps } from '../platform/context.js';
 import { openDatabase } from '../platform/db/database.js';
@@ -27,6 +27,8 @@ import { openMediaStore } from '../resources/media/store.js';
 
 /** A whole request, body included, must arrive within this (bodies are at most 1 MiB). */
 const REQUEST_TIMEOUT_MS = 30_000;
+/** Connections the kernel may queue before the service accepts them. */
+const LISTEN_BACKLOG = 4096;
 
 export interface Service {
   app: ApiApp;
@@ -91,7 +93,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
           requestTimeout: Math.max(connections.headersTimeoutMs, REQUEST_TIMEOUT_MS),
           connectionsCheckingInterval: Math.min(1000, connections.headersTimeoutMs),
         };
-        const s = serve({ fetch: app.fetch, port, hostname: host, serverOptions }, () => resolve(s as Server)) as Server;
+        const s = createAdaptorServer({ fetch: app.fetch, hostname: host, serverOptions }) as Server;
+        // Node's default backlog (511) overflowed under a flood of connects (1,000 at once from one address):
+        // the kernel dropped the SYNs past it, health checks among them, which came back after TCP's 1 s
+        // retry. The kernel caps it at net.core.somaxconn.
+        s.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve(s));
       });
       const max = connections.max ?? defaultMaxConnections();
       guardConnections(server, {
