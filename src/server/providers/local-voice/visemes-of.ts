@@ -25,45 +25,54 @@ export function visemeOfIpa(ipa: string): Viseme {
   return visemeOfIpaSound([...p][0]!);
 }
 
+const IPA_SOUNDS: ReadonlyArray<readonly [string, Viseme]> = [
+  ['aɑɐæʌɶ', 'A'],
+  ['eɛəɜɝɚœø', 'E'],
+  ['iɪjyʏɨᵻ', 'I'],
+  ['oɔɒɵ', 'O'],
+  ['uʊwɯʉɥᵿ', 'U'],
+  ['mbpɱɓ', 'M'],
+  ['fvʋ', 'F'],
+  ['tdnlθðɾɫɬɮʈɖɳɭ', 'L'],
+  ['szʃʒkgɡŋhrɹxçcqɟʁχɣʀɕʑʂʐɲɦ', 'S'],
+];
+
 function visemeOfIpaSound(c: string): Viseme {
-  if ('aɑɐæʌɶ'.includes(c)) return 'A';
-  if ('eɛəɜɝɚœø'.includes(c)) return 'E';
-  if ('iɪjyʏɨᵻ'.includes(c)) return 'I';
-  if ('oɔɒɵ'.includes(c)) return 'O';
-  if ('uʊwɯʉɥᵿ'.includes(c)) return 'U';
-  if ('mbpɱɓ'.includes(c)) return 'M';
-  if ('fvʋ'.includes(c)) return 'F';
-  if ('tdnlθðɾɫɬɮʈɖɳɭ'.includes(c)) return 'L';
-  if ('szʃʒkgɡŋhrɹxçcqɟʁχɣʀɕʑʂʐɲɦ'.includes(c)) return 'S';
-  return 'rest';
+  return visemeIn(IPA_SOUNDS, c);
 }
+
+const LETTERS: ReadonlyArray<readonly [string, Viseme]> = [
+  ['aá', 'A'],
+  ['e', 'E'],
+  ['iy', 'I'],
+  ['o', 'O'],
+  ['uw', 'U'],
+  ['mbp', 'M'],
+  ['fv', 'F'],
+  ['ltdnθ', 'L'],
+  ['szcjkgqxhrß', 'S'],
+];
 
 /** A rough mouth shape per letter (ASCII and common Latin letters), for text without phoneme timing. */
 export function visemeOfLetter(letter: string): Viseme {
   const l = letter.toLowerCase().normalize('NFD')[0] ?? '';
-  if ('aá'.includes(l)) return 'A';
-  if ('e'.includes(l)) return 'E';
-  if ('iy'.includes(l)) return 'I';
-  if ('o'.includes(l)) return 'O';
-  if ('uw'.includes(l)) return 'U';
-  if ('mbp'.includes(l)) return 'M';
-  if ('fv'.includes(l)) return 'F';
-  if ('ltdnθ'.includes(l)) return 'L';
-  if ('szcjkgqxhrß'.includes(l)) return 'S';
-  return 'rest';
+  return visemeIn(LETTERS, l);
 }
 
+const ESPEAK_SOUNDS: ReadonlyArray<readonly [string, Viseme]> = [
+  ['aAV&', 'A'],
+  ['eE3@', 'E'],
+  ['iIjy', 'I'],
+  ['oO0Q', 'O'],
+  ['uUwY', 'U'],
+  ['mbp', 'M'],
+  ['fv', 'F'],
+  ['tdnlTDL', 'L'],
+  ['szSZkgNhrRxCcqJ', 'S'],
+];
+
 function visemeOfSound(c: string): Viseme {
-  if ('aAV&'.includes(c)) return 'A';
-  if ('eE3@'.includes(c)) return 'E';
-  if ('iIjy'.includes(c)) return 'I';
-  if ('oO0Q'.includes(c)) return 'O';
-  if ('uUwY'.includes(c)) return 'U';
-  if ('mbp'.includes(c)) return 'M';
-  if ('fv'.includes(c)) return 'F';
-  if ('tdnlTDL'.includes(c)) return 'L';
-  if ('szSZkgNhrRxCcqJ'.includes(c)) return 'S';
-  return 'rest';
+  return visemeIn(ESPEAK_SOUNDS, c);
 }
 
 /** Visemes spread over `durationMs` by letter, with the mouth closing between words. */
@@ -95,4 +104,9 @@ export function estimatedWords(text: string, durationMs: number): Array<{ atMs: 
     at += word.length + 1;
     return mark;
   });
+}
+
+/** The viseme of the first row whose characters hold `c`; 'rest' for none. */
+function visemeIn(table: ReadonlyArray<readonly [string, Viseme]>, c: string): Viseme {
+  return table.find(([chars]) => chars.includes(c))?.[1] ?? 'rest';
 }
