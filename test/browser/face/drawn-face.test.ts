@@ -84,20 +84,9 @@ describe('the drawn face (Ada)', () => {
 
 describe('a trained face\'s footage on the stage', () => {
   it('plays while the PAL speaks and holds still while it listens', async () => {
-    const canvas = document.createElement('canvas');
-    canvas.getContext('2d')!.fillRect(0, 0, 10, 10);
-    // A two-second clip recorded from a canvas stream, as a trained face's footage stands in; an engine that
-    // records no WebM (WebKit: MP4 only, which its own player then refuses) gets the demo's footage file.
-    const clip = !MediaRecorder.isTypeSupported('video/webm') ? '/demo/media/sample-face.webm' : await new Promise<string>((resolve) => {
-      const stream = canvas.captureStream(25);
-      const recorder = new MediaRecorder(stream, { mimeType: 'video/webm' });
-      const parts: Blob[] = [];
-      recorder.ondataavailable = (e) => parts.push(e.data);
-      recorder.onstop = () => resolve(URL.createObjectURL(new Blob(parts, { type: 'video/webm' })));
-      const timer = setInterval(() => canvas.getContext('2d')!.fillRect(Math.random() * 10, 0, 1, 1), 40);
-      recorder.start();
-      setTimeout(() => (clearInterval(timer), recorder.stop()), 2000);
-    });
+    // The demo's footage file stands in for a trained face's footage (every engine plays WebM; recording a clip
+    // from a canvas stream took 2 s of the 5 s budget and ran over it in Firefox under CI load).
+    const clip = '/demo/media/sample-face.webm';
     const pal = (speaking: boolean) => ({ id: 'pal', name: 'PAL', role: 'pal' as const, local: false, videoTrack: null, audioTrack: null, videoUrl: clip, speaking });
     const el = await fixture<PalStage>(html`<pal-stage .participants=${[pal(false)]}></pal-stage>`);
     const video = () => el.shadowRoot!.querySelector<HTMLVideoElement>('video.pal')!;
