@@ -1,7 +1,9 @@
 // Chaos: a hostile visitor's binary frames against the service running as its own process. Every header
 // field of the audio frame (kind, viseme, reserved bytes, sample rate) and its length are fuzzed; rates
 // libfvad cannot take (44.1, 24, 96 kHz) and rates switching on every frame are sent on purpose. The
-// process never exits, its memory stays bounded, and another visitor's room keeps answering in time.
+// process never exits, its memory stays bounded, and another visitor's room keeps answering in time: reply
+// bars are ratios to the bystander's quiet replies measured in the same run (the machine may be busy with more
+// than this test), with a floor.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { onPostgres } from '../helpers/service.js';
@@ -42,9 +44,15 @@ async function send(client: RoomClient, bytes: Buffer): Promise<void> {
 describe('chaos: hostile microphone frames', { timeout: 120_000 , skip: onPostgres && 'the room\'s chaos runs once, on the PGlite leg' }, () => {
   let chaos: ChaosService;
   let bystander: RoomClient;
+  /** The bystander's quiet replies, before any hostile frame: what "in time" is measured against. */
+  const quiet: number[] = [];
+  /** How long a reply may take while the frames arrive: `factor` times the quiet p95, at least `floorMs`. */
+  const bar = (factor: number, floorMs: number) => Math.max(floorMs, factor * percentile(quiet, 95));
   before(async () => {
     chaos = await startChaosService();
     bystander = (await chaos.call()).client;
+    for (let i = 0; i < 5; i++) quiet.push(await replyMs(bystander));
+    console.log(`# bystander quiet ${quiet.map((r) => r.toFixed(0)).join(', ')} ms`);
   });
   after(async () => {
     bystander?.close();
@@ -54,7 +62,8 @@ describe('chaos: hostile microphone frames', { timeout: 120_000 , skip: onPostgr
   it('one microphone frame at 44.1, 24 or 96 kHz is heard as audio, not a crash', async () => {
     const { client } = await chaos.call();
     for (const rate of [44100, 24000, 96000]) await send(client, frame({ kind: AudioFrameKind.microphone, viseme: 0, reserved: 0, rate, bytes: (rate / 50) * 2 }));
-    assert.ok((await replyMs(client)) < 2000, 'the room that sent them still answers');
+    const reply = await replyMs(client);
+    assert.ok(reply < bar(20, 2000), `the room that sent them still answers (${reply.toFixed(0)} ms)`);
     chaos.assertAlive();
     client.close();
   });
@@ -78,8 +87,11 @@ describe('chaos: hostile microphone frames', { timeout: 120_000 , skip: onPostgr
     assert.equal(client.socket.readyState, client.socket.OPEN, 'bad frames are refused one by one, not by closing the call');
     await client.waitFor((f) => f.type === 'error' && f.code === 'bad_frame'); // refused frames are named
     await sleep(3000); // the fuzz spent the visitor's frame budget too: chat waits for it to refill
-    assert.ok((await replyMs(client)) < 2000, 'the fuzzed room still answers');
-    assert.ok((await replyMs(bystander)) < 500, 'the bystander\'s room answers in time');
+    const own = await replyMs(client);
+    const other = await replyMs(bystander);
+    console.log(`# after ${sent} fuzzed frames: the fuzzed room answered in ${own.toFixed(0)} ms, the bystander in ${other.toFixed(0)} ms`);
+    assert.ok(own < bar(20, 2000), `the fuzzed room still answers (${own.toFixed(0)} ms)`);
+    assert.ok(other < bar(10, 500), `the bystander's room answers in time (${other.toFixed(0)} ms)`);
     const growth = chaos.rssMb() - rssBefore;
     assert.ok(growth < 300, `memory grew by ${growth.toFixed(0)} MB over ${sent} fuzzed frames`);
   });
@@ -87,7 +99,6 @@ describe('chaos: hostile microphone frames', { timeout: 120_000 , skip: onPostgr
   it('rates switching on every frame (8 ↔ 16 kHz) leak no detector: memory stays flat while a bystander keeps answering', async () => {
     const conv = await chaos.conversation();
     const rssBefore = chaos.rssMb();
-    const quiet = [await replyMs(bystander), await replyMs(bystander)];
     const replies: number[] = [];
     const flooding = flood(conv, 'rates', 20_000);
     for (let i = 0; i < 5; i++) replies.push(await replyMs(bystander));
@@ -96,6 +107,6 @@ describe('chaos: hostile microphone frames', { timeout: 120_000 , skip: onPostgr
     chaos.assertAlive();
     const growth = chaos.rssMb() - rssBefore;
     assert.ok(growth < 100, `memory grew by ${growth.toFixed(0)} MB over ${sent} frames switching rates`);
-    assert.ok(percentile(replies, 95) < 500, `the bystander's replies took ${replies.map((r) => r.toFixed(0)).join(', ')} ms`);
+    assert.ok(percentile(replies, 95) < bar(10, 500), `the bystander's replies took ${replies.map((r) => r.toFixed(0)).join(', ')} ms`);
   });
 });
