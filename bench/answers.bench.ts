@@ -1,4 +1,4 @@
-// The answer contract's figures (test/server/answers/contract.ts), without a language model: the share
+// The answer contract's figures (test/server/live/agent/answers/contract.ts), without a language model: the share
 // of facts held in each of the three phrasings each is asked in, the near-misses and outside questions
 // answered with a fact instead of honestly, and the time one answer takes.
 import { answerFromKnowledge, type Recall } from '../src/server/live/agent/knowledge.js';

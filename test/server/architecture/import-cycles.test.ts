@@ -23,12 +23,12 @@ describe('import cycles', () => {
 
   it('has no cycle beyond the allow-list', () => {
     const fresh = found.filter((cycle) => !allowed.has(cycle));
-    assert.deepEqual(fresh, [], `new import cycles (break them; see test/server/import-cycles.allowed):\n${fresh.join('\n')}`);
+    assert.deepEqual(fresh, [], `new import cycles (break them; see test/server/architecture/import-cycles.allowed):\n${fresh.join('\n')}`);
   });
 
   it('lists no cycle that is gone', () => {
     const gone = [...allowed].filter((cycle) => !found.includes(cycle));
-    assert.deepEqual(gone, [], `these cycles are gone: strike them from test/server/import-cycles.allowed`);
+    assert.deepEqual(gone, [], `these cycles are gone: strike them from test/server/architecture/import-cycles.allowed`);
   });
 
   it('finds a cycle, each once, however it is entered', () => {

@@ -1,4 +1,4 @@
-// Runs the answer contract (test/server/answers/contract.ts) against the PAL's knowledge answers, without
+// Runs the answer contract (test/server/live/agent/answers/contract.ts) against the PAL's knowledge answers, without
 // a language model: facts in at most two sentences, near-misses and outside questions answered honestly
 // with no fact of the knowledge offered as the answer. Also: a "yes" after "not sure" does not loop.
 // Prints the contract's figures: facts held in each phrasing, near-misses answered with a fact.
