@@ -1,9 +1,9 @@
-// The answer contract's figures (test/server/answers/contract.ts), without a language model: the share
+// The answer contract's figures (test/server/live/agent/answers/contract.ts), without a language model: the share
 // of facts held in each of the three phrasings each is asked in, the near-misses and outside questions
 // answered with a fact instead of honestly, and the time one answer takes.
 import { answerFromKnowledge, type Recall } from '../src/server/live/agent/knowledge.js';
 import { palLine } from '../src/server/resources/pals/lines/language.js';
-import { CASES, FACTS, KNOWLEDGE } from '../test/server/answers/contract.js';
+import { CASES, FACTS, KNOWLEDGE } from '../test/server/live/agent/answers/contract.js';
 
 export default async function answersBench(): Promise<void> {
   const known: Recall = { passages: [{ ...KNOWLEDGE, score: 0.8 }], memories: [] };

@@ -2,7 +2,7 @@
 // ours runs beside it), each failed file tried once more (a pass on the second try is printed as such, so a
 // flaky file stays visible), and each file's time printed. The files assert ratios to a quiet baseline they
 // measure in the same run and print their figures. Arguments: files or folders to run (default: all of
-// test/realtime, plus test/server/chaos-* and test/e2e files not yet moved there). The end-to-end files run
+// test/realtime, plus test/server/**/chaos-* and test/e2e files not yet moved there). The end-to-end files run
 // against the built packages and Storybook, built once first.
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';

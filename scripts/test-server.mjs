@@ -1,17 +1,17 @@
-// The gate's server suite: test/server on the embedded PGlite, then again on PostgreSQL when
+// The gate's server suite: test/server (its folders mirror src/server) on the embedded PGlite, then again on PostgreSQL when
 // PALKIT_TEST_DATABASE_URL is set (CI starts Debian's PostgreSQL and sets it). The second leg runs only the
 // files that reach the database the variable names (see onDatabase below): the others would run the same code
 // twice. Files that measure real time are not the gate's: they live in test/realtime (and a
-// test/server/chaos-*.test.ts still waiting to be moved there counts as real-time too) and
+// test/server/**/chaos-*.test.ts still waiting to be moved there counts as real-time too) and
 // scripts/test-realtime.mjs runs them, one file at a time, through this script with --one-at-a-time.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { isRealtime } from './test-tiers-files.mjs';
+import { isRealtime, walk } from './test-tiers-files.mjs';
 
 const oneAtATime = process.argv.includes('--one-at-a-time');
 const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const files = (named.length > 0 ? named : readdirSync('test/server').filter((f) => f.endsWith('.test.ts')).map((f) => `test/server/${f}`).filter((f) => !isRealtime(f))).sort();
+const files = (named.length > 0 ? named : walk('test/server').filter((f) => f.endsWith('.test.ts') && !isRealtime(f))).sort();
 
 // A test reaches PostgreSQL only through code that reads PALKIT_TEST_DATABASE_URL (test/helpers/service.ts
 // and a few files that start instances of their own): a file is on the database when it, or a test file it

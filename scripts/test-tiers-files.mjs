@@ -4,11 +4,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** A real-time file: anything under test/realtime, and — until they are moved there — test/server/chaos-*
- * files and test/e2e files (branches written before the move still add them). */
+/** A real-time file: anything under test/realtime, and — until they are moved there — chaos-* files
+ * under test/server (at any depth) and test/e2e files (branches written before the move still add them). */
 export function isRealtime(file) {
   const f = file.replace(/^\.\//, '');
-  return f.startsWith('test/realtime/') || /^test\/server\/chaos-[^/]*\.test\.ts$/.test(f) || f.startsWith('test/e2e/');
+  return f.startsWith('test/realtime/') || /^test\/server\/(?:.*\/)?chaos-[^/]*\.test\.ts$/.test(f) || f.startsWith('test/e2e/');
 }
 
 /** How a real-time file runs: 'browser' (web-test-runner, every engine), 'e2e' (node:test against the built
@@ -25,13 +25,14 @@ export function realtimeFiles() {
   const order = { node: 0, browser: 1, e2e: 2 };
   const found = [
     ...walk('test/realtime'),
-    ...(existsSync('test/server') ? readdirSync('test/server').map((f) => `test/server/${f}`) : []),
+    ...walk('test/server'),
     ...walk('test/e2e'),
   ].filter((f) => f.endsWith('.test.ts') && isRealtime(f));
   return found.sort((a, b) => order[kindOf(a)] - order[kindOf(b)] || a.localeCompare(b));
 }
 
-function walk(dir) {
+/** Every file under dir, at any depth, as a path from the repository root (sorted, so runs list the same order). */
+export function walk(dir) {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)])).sort();
 }

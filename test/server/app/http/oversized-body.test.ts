@@ -1,0 +1,44 @@
+// An oversized request body gets a readable 413 with the spec's error body, never a reset: ten
+// concurrent uploads of four times the limit, from a process of their own, all read the answer.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { MAX_BODY_BYTES } from '../../../../src/server/app/http/app.js';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { startTestService, KEY, type TestService } from '../../../helpers/service.js';
+
+const run = promisify(execFile);
+const poster = fileURLToPath(new URL('../../../helpers/oversized-poster.mjs', import.meta.url));
+
+describe('oversized bodies', () => {
+  let t: TestService;
+  before(async () => {
+    t = await startTestService();
+  });
+  after(async () => {
+    await t?.close();
+  });
+
+  it('answers 10 concurrent oversized POSTs with a readable 413 and the error body', async () => {
+    const { stdout } = await run(process.execPath, [poster, `${t.url}/v2/pals`, KEY, String(MAX_BODY_BYTES * 4), '10'], { timeout: 60_000 });
+    const outcomes = JSON.parse(stdout) as Array<{ status: number; body?: string; error?: string }>;
+    assert.deepEqual(outcomes.map((o) => o.status), Array(10).fill(413), JSON.stringify(outcomes.filter((o) => o.status !== 413)));
+    for (const o of outcomes) assert.match(JSON.parse(o.body!).error, /payload_too_large/);
+  });
+
+  it('answers an oversized chunked body with a readable 413', async () => {
+    const chunk = Buffer.alloc(256 * 1024, 'a');
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= MAX_BODY_BYTES * 3) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const r = await fetch(`${t.url}/v2/pals`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    assert.equal(r.status, 413);
+    assert.match(((await r.json()) as { error: string }).error, /payload_too_large/);
+  });
+});

@@ -1,0 +1,144 @@
+// The PAL's voice pacer: audio leaves in real time in 40 ms slices with their mouth shapes, captions
+// follow the words as they are heard, an interrupt flushes at once, a failing engine falls back to captions.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Viseme } from '../../../../src/protocol/visemes.js';
+import { PalVoice, type AudioOut, type VoiceHooks } from '../../../../src/server/live/speech/voice.js';
+import { sentencesOf } from '../../../../src/server/platform/text/speech-pieces.js';
+import type { SynthesisEvent, Synthesizer } from '../../../../src/server/live/engines/synthesis.js';
+
+const RATE = 16000;
+
+/** A synthesiser that says each word as 200 ms of tone, mouth open on the word and closed between words. */
+function toneSynthesizer(options: { failOn?: string } = {}): Synthesizer {
+  return {
+    name: 'tone',
+    async synthesize(text) {
+      if (options.failOn && text.includes(options.failOn)) throw new Error('engine down');
+      const words = text.split(/\s+/).filter(Boolean);
+      async function* events(): AsyncGenerator<SynthesisEvent> {
+        for (const [i, word] of words.entries()) {
+          yield { type: 'word', atMs: i * 200, text: word };
+          yield { type: 'viseme', atMs: i * 200, viseme: 'A' };
+          yield { type: 'viseme', atMs: i * 200 + 150, viseme: 'M' };
+          const samples = new Int16Array(RATE / 5);
+          for (let s = 0; s < samples.length; s++) samples[s] = Math.round(8000 * Math.sin((2 * Math.PI * 220 * s) / RATE));
+          yield { type: 'audio', samples };
+        }
+      }
+      return { sampleRate: RATE, events: events() };
+    },
+  };
+}
+
+function recorder() {
+  const t0 = performance.now();
+  const slices: Array<{ at: number; samples: number; viseme: Viseme }> = [];
+  const words: Array<{ at: number; text: string }> = [];
+  let flushed = 0;
+  let failed = 0;
+  const out: AudioOut = {
+    sendAudio: (samples, _rate, viseme) => slices.push({ at: performance.now() - t0, samples: samples.length, viseme }),
+    flushAudio: () => void flushed++,
+  };
+  const heard: string[] = [];
+  const hooks: VoiceHooks = {
+    onStart: () => undefined,
+    onWord: (index, sentence, end) => {
+      heard[index] = sentence.slice(0, end);
+      words.push({ at: performance.now() - t0, text: heard.join(' ') });
+    },
+    onVoiceFailed: () => void failed++,
+  };
+  return { out, hooks, slices, words, flushed: () => flushed, failed: () => failed };
+}
+
+async function* chunks(...parts: string[]): AsyncGenerator<string> {
+  for (const part of parts) yield part;
+}
+
+describe('the PAL voice pacer', () => {
+  it('sends 40 ms slices in real time, ahead of playback by a bounded lead, with each slice\'s mouth shape', async () => {
+    const r = recorder();
+    const voice = new PalVoice(toneSynthesizer(), r.out, 100);
+    const began = performance.now();
+    await voice.speak(sentencesOf(chunks('One two three. Four five.')), { language: 'en' }, r.hooks, new AbortController().signal);
+    const elapsed = performance.now() - began;
+    // 5 words × 200 ms = 1 s of audio in 25 slices of 640 samples.
+    assert.equal(r.slices.length, 25);
+    assert.ok(r.slices.every((s) => s.samples === 640));
+    assert.ok(elapsed >= 950 && elapsed < 1600, `took ${elapsed} ms for 1 s of audio`);
+    for (const [i, slice] of r.slices.entries()) assert.ok(slice.at >= i * 40 - 200 - 15, `slice ${i} sent at ${slice.at} ms, too early`);
+    // A slice shows the mouth at its middle: 120–160 ms is still open (closing at 150), 160–200 closed.
+    assert.deepEqual(r.slices.slice(0, 6).map((s) => s.viseme), ['A', 'A', 'A', 'A', 'M', 'A']);
+    assert.deepEqual(r.words.map((w) => w.text), ['One', 'One two', 'One two three.', 'One two three. Four', 'One two three. Four five.']);
+    // Each word is captioned when it is heard, not when it was synthesised.
+    for (const [i, word] of r.words.entries()) assert.ok(word.at >= i * 200 && word.at < i * 200 + 250, `word ${i} at ${word.at} ms`);
+  });
+
+  it('an interrupt stops the audio at once and flushes what the room still had queued', async () => {
+    const r = recorder();
+    const voice = new PalVoice(toneSynthesizer(), r.out, 100);
+    const abort = new AbortController();
+    const began = performance.now();
+    let abortedAt = 0;
+    setTimeout(() => {
+      abortedAt = performance.now() - began;
+      abort.abort(new Error('interrupted'));
+    }, 300);
+    await assert.rejects(voice.speak(sentencesOf(chunks('One two three four five six.')), { language: 'en' }, r.hooks, abort.signal), /interrupted/);
+    const sent = r.slices.length;
+    // Bounded by the real time of the interrupt (a loaded machine fires the timer late), not the nominal 300 ms.
+    const most = Math.ceil((abortedAt + 200) / 40) + 1;
+    assert.ok(sent >= 5 && sent <= most, `${sent} slices sent by ${Math.round(abortedAt)} ms (at most 200 ms ahead: ${most})`);
+    assert.equal(r.flushed(), 1);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(r.slices.length, sent, 'nothing is sent after the interrupt');
+  });
+
+  it('a failing engine is reported once and the utterance goes on as paced captions', async () => {
+    const r = recorder();
+    const voice = new PalVoice(toneSynthesizer({ failOn: 'Four' }), r.out, 50);
+    await voice.speak(sentencesOf(chunks('One two. Four five. Six seven.')), { language: 'en' }, r.hooks, new AbortController().signal);
+    assert.equal(r.failed(), 1);
+    assert.equal(r.slices.length, 10, 'only the first sentence was voiced');
+    assert.equal(r.words.at(-1)?.text, 'One two. Four five. Six seven.');
+  });
+});
+
+describe('sentences for speech', () => {
+  it('cuts streamed text at sentence ends, early at a clause for the first one, and keeps decimals whole', async () => {
+    const pieces: string[] = [];
+    for await (const p of sentencesOf(chunks('Sure, delivery within Germany usually takes', ' 3.5 days on average', '. Returns are free! Anything else?'))) pieces.push(p);
+    assert.deepEqual(pieces, ['Sure, delivery within Germany usually takes 3.5 days on average.', 'Returns are free!', 'Anything else?']);
+    const long: string[] = [];
+    for await (const p of sentencesOf(chunks('Well, I think the best option for a family of four with two small children, ', 'honestly, is the cargo bike.'))) long.push(p);
+    assert.equal(long[0], 'Well, I think the best option for a family of four with two small children,');
+  });
+
+  /** When each sentence leaves, relative to the chunks read: `in n` before chunk n is handed over. */
+  async function timeline(...parts: string[]): Promise<string[]> {
+    const log: string[] = [];
+    async function* source(): AsyncGenerator<string> {
+      for (const [i, part] of parts.entries()) {
+        log.push(`in ${i}`);
+        yield part;
+      }
+    }
+    for await (const piece of sentencesOf(source())) log.push(piece);
+    return log;
+  }
+
+  it('cuts Japanese and Chinese sentences, each as soon as its full stop arrives', async () => {
+    assert.deepEqual(await timeline('こんにちは。', 'お元気', 'ですか？', '今日はいい天気ですね。明日', 'も晴れます。'), [
+      'in 0', 'こんにちは。', 'in 1', 'in 2', 'お元気ですか？', 'in 3', '今日はいい天気ですね。', 'in 4', '明日も晴れます。',
+    ]);
+    assert.deepEqual(await timeline('我们明天见。', '谢谢！'), ['in 0', '我们明天见。', 'in 1', '谢谢！']);
+  });
+
+  it('lets an English sentence go once a space follows its stop, and keeps "e.g. the" and decimals whole', async () => {
+    assert.deepEqual(await timeline('Hello there. ', 'How are', ' you?'), ['in 0', 'Hello there.', 'in 1', 'in 2', 'How are you?']);
+    assert.deepEqual(await timeline('It costs 3.', '5 euros. Take e.g. the red one. ', 'Bye'), ['in 0', 'in 1', 'It costs 3.5 euros.', 'Take e.g. the red one.', 'in 2', 'Bye']);
+    assert.deepEqual(await timeline('Ask Dr. ', 'Weber. ', 'He knows.'), ['in 0', 'in 1', 'Ask Dr. Weber.', 'in 2', 'He knows.']);
+  });
+});

@@ -1,0 +1,422 @@
+// Recordings: a recorded local call lands in the customer's S3 (s3rver), Azure Blob (Azurite) and
+// Google Cloud Storage (a fake of its JSON API) with exact `application.recording_ready` fields, a
+// refusing destination yields one `application.recording_copy_failed` after the retries, destinations
+// keep their credentials write-only, and the keyed API lists recordings with short-lived download links.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { sql } from 'kysely';
+import { RecordingCopyFailedCallback, RecordingReadyCallback } from '../../../../src/protocol/callbacks.js';
+import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-blob';
+import { OTHER_KEY, startTestService, type TestService } from '../../../helpers/service.js';
+import { RoomClient } from '../../../helpers/live-fixtures.js';
+import { startReceiver, type Receiver } from '../../../helpers/receiver.js';
+import { AZURITE_ACCOUNT, AZURITE_KEY, S3_CREDENTIALS, startAzurite, startFakeGcs, startS3rver, type FakeGcs, type Peer } from '../../../helpers/storage-peers.js';
+import { assertCallLength, loudness, speakTone, stopwatch } from '../../../helpers/recorded-call.js';
+import { startServiceProcess } from '../../../helpers/process.js';
+import { waitFor } from '../../../helpers/wait-for.js';
+import { shiftedClock } from '../../../helpers/clock.js';
+
+const SECONDS = 3;
+
+describe('recordings', () => {
+  let t: TestService;
+  /** How far the service's clock runs ahead of the real one (the link's expiry is checked on it). */
+  let clockAhead = 0;
+  let receiver: Receiver;
+  let s3: Peer;
+  let azure: Peer;
+  let gcs: FakeGcs;
+  let palId: string;
+  const dir = mkdtempSync(join(tmpdir(), 'palkit-recordings-test-'));
+
+  before(async () => {
+    // Each peer alone, so a failing one names itself.
+    s3 = await startS3rver(['recordings']);
+    azure = await startAzurite();
+    gcs = await startFakeGcs();
+    const container = new BlobServiceClient(azure.endpoint, new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY)).getContainerClient('calls');
+    await container.create();
+    receiver = await startReceiver();
+    t = await startTestService({
+      PALKIT_RECORDING_DIR: dir, PALKIT_RECORDING_RETRY_MS: '100', PALKIT_RECORDING_MAX_ATTEMPTS: '3', PALKIT_RECORDING_LINK_SECONDS: '2',
+      PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200',
+    }, { clock: shiftedClock(() => clockAhead) });
+    const pal = await t.api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
+    assert.equal(pal.status, 200, JSON.stringify(pal.body));
+    palId = pal.body.pal_id;
+  });
+  after(async () => {
+    await t?.close();
+    await receiver?.close();
+    await Promise.all([s3?.close(), azure?.close(), gcs?.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function destination(body: Record<string, unknown>): Promise<string> {
+    const r = await t.api('POST', '/v2/recording-destinations', body);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body.destination_id;
+  }
+
+  /**
+   * A call with the visitor speaking (SECONDS of tone, or `seconds` where the test asserts nothing of the
+   * recording's length: the tone is spoken in real time); returns the conversation id and the call's length.
+   */
+  async function recordedCall(destinationId: string, seconds = SECONDS): Promise<{ conversationId: string; callSeconds: number }> {
+    const created = await t.api('POST', '/v2/conversations', {
+      pal_id: palId, callback_url: `${receiver.url}/calls`, properties: { enable_recording: true, recording_destination_id: destinationId },
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const client = await RoomClient.join(created.body.conversation_url, created.body.meeting_token, 'Visitor');
+    const joined = client.frames.find((f) => f.type === 'joined');
+    assert.ok(joined?.type === 'joined' && joined.recording === true, 'the joined frame says the call is recorded');
+    await speakTone(client, seconds);
+    assert.equal((await t.api('POST', `/v2/conversations/${created.body.conversation_id}/end`)).status, 200);
+    await client.closed;
+    const row = await t.service.deps.db.selectFrom('conversations').select(['live_started_at', 'ended_at']).where('conversation_id', '=', created.body.conversation_id).executeTakeFirstOrThrow();
+    return { conversationId: created.body.conversation_id, callSeconds: (row.ended_at!.getTime() - row.live_started_at!.getTime()) / 1000 };
+  }
+
+  const received = (conversationId: string, eventType: string): any[] =>
+    receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === eventType);
+
+  /** Waits for the first callback of this type; with `settle`, then for every job due to have run (to see any duplicate). */
+  async function callbacks(conversationId: string, eventType: string, settle = false): Promise<any[]> {
+    const matching = () => received(conversationId, eventType);
+    await waitFor(() => matching().length > 0, { timeout: 20_000, interval: 100 });
+    if (settle) await t.service.deps.jobs.drain();
+    return matching();
+  }
+
+  async function recordingOf(conversationId: string) {
+    const list = await t.api('GET', `/v2/conversations/${conversationId}/recordings`);
+    assert.equal(list.status, 200);
+    assert.equal(list.body.data.length, 1);
+    return list.body.data[0];
+  }
+
+  it('delivers a recorded call to S3 (s3rver) with exact recording_ready fields', async (ctx) => {
+    const id = await destination({ provider: 's3', bucket_name: 'recordings', endpoint: s3.endpoint, prefix: 'palkit/', credentials: S3_CREDENTIALS });
+    const { conversationId, callSeconds } = await recordedCall(id);
+    const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', true);
+    assert.equal(more.length, 0, 'recording_ready is sent once');
+    const recording = await recordingOf(conversationId);
+    const key = `palkit/${conversationId}/${recording.recording_id}.wav`;
+    assert.deepEqual(Object.keys(ready.properties).sort(), ['bucket_name', 'duration', 's3_key', 'storage_provider', 'storage_uri']);
+    assert.equal(ready.message_type, 'application');
+    RecordingReadyCallback.parse(ready); // the interface's schema
+    assert.equal(ready.properties.bucket_name, 'recordings');
+    assert.equal(ready.properties.s3_key, key);
+    assert.equal(ready.properties.storage_provider, 's3');
+    assert.equal(ready.properties.storage_uri, `s3://recordings/${key}`);
+    assert.ok(Math.abs(ready.properties.duration - callSeconds) <= 1, `recording ${ready.properties.duration} s vs call ${callSeconds} s`);
+    ctx.diagnostic(`recording ${ready.properties.duration} s, call ${callSeconds} s`);
+    assert.ok(ready.properties.duration >= SECONDS - 0.2);
+    assert.equal(recording.status, 'delivered');
+
+    const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const object = await client.send(new GetObjectCommand({ Bucket: 'recordings', Key: key }));
+    const wav = Buffer.from(await object.Body!.transformToByteArray());
+    client.destroy();
+    assert.equal(wav.subarray(0, 4).toString(), 'RIFF');
+    assert.equal(wav.readUInt32LE(24), 16_000);
+    assert.ok(Math.abs((wav.length - 44) / 2 / 16_000 - ready.properties.duration) < 0.01, 'the object is as long as the callback says');
+    // The visitor's tone is in the mix (amplitude 8000 → mean |x| ≈ 5100) while it was spoken.
+    assert.ok(loudness(wav, 1, 2) > 3000, `the visitor's voice is recorded (${loudness(wav, 1, 2)})`);
+  });
+
+  it('delivers to Azure Blob (Azurite) with the blob URL as storage_uri', async () => {
+    const id = await destination({ provider: 'azure_blob', bucket_name: 'calls', endpoint: azure.endpoint, credentials: { account_name: AZURITE_ACCOUNT, account_key: AZURITE_KEY } });
+    const { conversationId, callSeconds } = await recordedCall(id);
+    const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', true);
+    assert.equal(more.length, 0);
+    const recording = await recordingOf(conversationId);
+    const key = `${conversationId}/${recording.recording_id}.wav`;
+    assert.deepEqual(ready.properties, { bucket_name: 'calls', s3_key: key, duration: ready.properties.duration, storage_provider: 'azure_blob', storage_uri: `${azure.endpoint}/calls/${key}` });
+    assert.ok(Math.abs(ready.properties.duration - callSeconds) <= 1);
+    const blob = new BlobServiceClient(azure.endpoint, new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY)).getContainerClient('calls').getBlobClient(key);
+    const bytes = await blob.downloadToBuffer();
+    assert.equal(bytes.subarray(8, 12).toString(), 'WAVE');
+    assert.equal((await blob.getProperties()).contentType, 'audio/wav');
+  });
+
+  it('delivers to Google Cloud Storage (JSON API fake) with a gs:// storage_uri', async () => {
+    const id = await destination({ provider: 'gcs', bucket_name: 'gcs-calls', endpoint: gcs.endpoint, credentials: {} });
+    const { conversationId, callSeconds } = await recordedCall(id);
+    const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', true);
+    assert.equal(more.length, 0);
+    const recording = await recordingOf(conversationId);
+    const key = `${conversationId}/${recording.recording_id}.wav`;
+    assert.deepEqual(ready.properties, { bucket_name: 'gcs-calls', s3_key: key, duration: ready.properties.duration, storage_provider: 'gcs', storage_uri: `gs://gcs-calls/${key}` });
+    assert.ok(Math.abs(ready.properties.duration - callSeconds) <= 1);
+    const stored = gcs.objects.get(`gcs-calls/${key}`);
+    assert.ok(stored);
+    assert.equal(stored.contentType, 'audio/wav');
+    assert.equal((stored.body.length - 44) / 2 / 16_000, ready.properties.duration);
+  });
+
+  it('sends recording_copy_failed once, after the retries, when the destination refuses', async () => {
+    const id = await destination({ provider: 's3', bucket_name: 'no-such-bucket', endpoint: s3.endpoint, credentials: S3_CREDENTIALS });
+    const { conversationId } = await recordedCall(id, 1);
+    const failed = await callbacks(conversationId, 'application.recording_copy_failed', true);
+    assert.equal(failed.length, 1, 'recording_copy_failed is sent exactly once');
+    assert.equal(received(conversationId, 'application.recording_ready').length, 0);
+    const recording = await recordingOf(conversationId);
+    assert.deepEqual(failed[0].properties, {
+      recording_id: recording.recording_id, s3_key: `${conversationId}/${recording.recording_id}.wav`, duration: recording.duration,
+      storage_provider: 's3', error_code: 'NoSuchBucket', error_message: failed[0].properties.error_message,
+    });
+    assert.match(failed[0].properties.error_message, /bucket/i);
+    RecordingCopyFailedCallback.parse(failed[0]);
+    assert.equal(recording.status, 'copy_failed');
+    assert.equal(recording.copy_attempts, 3, 'three attempts (PALKIT_RECORDING_MAX_ATTEMPTS)');
+    // The default copy stays downloadable for the recovery window.
+    const link = await t.api('GET', `/v2/conversations/${conversationId}/recordings/${recording.recording_id}/link`);
+    assert.equal(link.status, 200);
+    assert.equal((await fetch(link.body.url)).status, 200);
+  });
+
+  it('lists recordings and gives a short-lived download link; credentials are never returned', async () => {
+    const id = await destination({ provider: 'gcs', bucket_name: 'gcs-calls', endpoint: gcs.endpoint, credentials: {} });
+    const { conversationId } = await recordedCall(id, 1);
+    await callbacks(conversationId, 'application.recording_ready');
+    const recording = await recordingOf(conversationId);
+    assert.equal(recording.default_copy_available, true);
+    assert.ok(Date.parse(recording.expires_at) - Date.now() > 29 * 86_400_000, 'kept about 30 days');
+
+    const link = await t.api('GET', `/v2/conversations/${conversationId}/recordings/${recording.recording_id}/link`);
+    assert.equal(link.status, 200);
+    const download = await fetch(link.body.url);
+    assert.equal(download.status, 200);
+    assert.equal(download.headers.get('content-type'), 'audio/wav');
+    const bytes = Buffer.from(await download.arrayBuffer());
+    assert.deepEqual(bytes, gcs.objects.get(`gcs-calls/${conversationId}/${recording.recording_id}.wav`)!.body);
+    const forged = link.body.url.replace(/signature=[^&]+/, 'signature=forged');
+    assert.equal((await fetch(forged)).status, 403);
+    assert.equal((await t.api('GET', `/v2/conversations/${conversationId}/recordings`, undefined, { key: OTHER_KEY })).status, 404, 'another account cannot see the conversation');
+    clockAhead += 2100; // the service's clock passes the link's two seconds
+    assert.equal((await fetch(link.body.url)).status, 410, 'the link expires (PALKIT_RECORDING_LINK_SECONDS)');
+
+    const s3Id = await destination({ provider: 's3', bucket_name: 'recordings', endpoint: s3.endpoint, credentials: { access_key_id: 'AKIDSECRET1', secret_access_key: 'very-secret-value' } });
+    for (const r of [await t.api('GET', `/v2/recording-destinations/${s3Id}`), await t.api('GET', '/v2/recording-destinations')]) {
+      assert.equal(r.status, 200);
+      assert.doesNotMatch(JSON.stringify(r.body), /AKIDSECRET1|very-secret-value/);
+    }
+    assert.equal((await t.api('GET', `/v2/recording-destinations/${s3Id}`)).body.credentials_set, true);
+    const stored = await t.service.deps.db.selectFrom('recording_destinations').select('credentials').where('destination_id', '=', s3Id).executeTakeFirstOrThrow();
+    assert.doesNotMatch(stored.credentials, /very-secret-value/, 'stored encrypted');
+  });
+
+  it('records the conversations of a deployment whose customization asks for it', async () => {
+    const id = await destination({ provider: 'gcs', bucket_name: 'gcs-calls', endpoint: gcs.endpoint, credentials: {} });
+    const created = await t.api('POST', '/v2/deployments', {
+      pal_id: palId, channel: 'embed', callback_url: `${receiver.url}/deployment`, customization: { recording: { enabled: true, destination_id: id } },
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const deploymentId = created.body.deployment_id;
+    assert.equal((await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/status', value: 'active' }])).status, 200);
+    // Browsers learn that calls are recorded, not where they go.
+    assert.deepEqual((await t.api('GET', `/v2/deployments/${deploymentId}/init`, undefined, { key: null })).body.customization.recording, { enabled: true });
+    const foreign = await t.api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: 'b', endpoint: gcs.endpoint, credentials: {} }, { key: OTHER_KEY });
+    const refused = await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/customization/recording/destination_id', value: foreign.body.destination_id }]);
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.error, /customization\.recording\.destination_id/);
+    assert.equal((await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'embed', customization: { recording: { enabled: true, destination_id: 'rd_nothere' } } })).status, 400);
+    const started = await t.api('POST', `/v2/deployments/${deploymentId}/start`, {}, { key: null });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    const client = await RoomClient.join(started.body.conversation_url, started.body.meeting_token);
+    const joined = client.frames.find((f) => f.type === 'joined');
+    assert.ok(joined?.type === 'joined' && joined.recording === true);
+    await speakTone(client, 1);
+    await t.api('POST', `/v2/conversations/${started.body.conversation_id}/end`);
+    const [ready] = await callbacks(started.body.conversation_id, 'application.recording_ready');
+    assert.equal(ready.properties.storage_uri, `gs://gcs-calls/${ready.properties.s3_key}`);
+  });
+
+  it('prunes the default copy after the retention window: the link then answers 410', async () => {
+    const id = await destination({ provider: 'gcs', bucket_name: 'gcs-calls', endpoint: gcs.endpoint, credentials: {} });
+    const { conversationId } = await recordedCall(id, 1);
+    await callbacks(conversationId, 'application.recording_ready');
+    const recording = await recordingOf(conversationId);
+    const { db } = t.service.deps;
+    const prune = await db.selectFrom('jobs').select(['job_id', 'run_at']).where('kind', '=', 'recordings.prune').where(sql`payload->>'recording_id'`, '=', recording.recording_id).executeTakeFirstOrThrow();
+    assert.ok(Math.abs(new Date(prune.run_at).getTime() - Date.parse(recording.expires_at)) < 1000, 'the prune job runs when the recording expires');
+    const link = await t.api('GET', `/v2/conversations/${conversationId}/recordings/${recording.recording_id}/link`);
+    // Thirty days later (the job made due now).
+    await db.updateTable('jobs').set({ run_at: new Date() }).where('job_id', '=', prune.job_id).execute();
+    await t.service.deps.jobs.drain();
+    assert.equal((await recordingOf(conversationId)).default_copy_available, false);
+    assert.equal((await fetch(link.body.url)).status, 410);
+    assert.equal((await t.api('GET', `/v2/conversations/${conversationId}/recordings/${recording.recording_id}/link`)).status, 410);
+    assert.ok(gcs.objects.has(`gcs-calls/${conversationId}/${recording.recording_id}.wav`), 'the delivered copy is the customer\'s to keep');
+  });
+
+  it('documents destinations, recordings and download links in the OpenAPI document', async () => {
+    const doc = (await t.api('GET', '/openapi.json', undefined, { key: null })).body;
+    for (const path of ['/v2/recording-destinations', '/v2/recording-destinations/{destination_id}', '/v2/conversations/{conversation_id}/recordings',
+      '/v2/conversations/{conversation_id}/recordings/{recording_id}/link', '/v2/recordings/{recording_id}/download']) assert.ok(doc.paths[path], path);
+    assert.ok(doc.components.schemas.ConversationProperties.properties.enable_recording);
+  });
+
+  it('refuses an unknown destination, incomplete credentials and a destination of another account', async () => {
+    const unknown = await t.api('POST', '/v2/conversations', { pal_id: palId, properties: { enable_recording: true, recording_destination_id: 'rd_nothere' } });
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.body.error, /recording_destination_id/);
+    const incomplete = await t.api('POST', '/v2/recording-destinations', { provider: 's3', bucket_name: 'b', credentials: { access_key_id: 'x' } });
+    assert.equal(incomplete.status, 400);
+    assert.match(incomplete.body.error, /secret_access_key/);
+    const theirs = await t.api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: 'b', endpoint: gcs.endpoint, credentials: {} }, { key: OTHER_KEY });
+    const mine = await t.api('POST', '/v2/conversations', { pal_id: palId, properties: { enable_recording: true, recording_destination_id: theirs.body.destination_id } });
+    assert.equal(mine.status, 400);
+    assert.equal((await t.api('GET', `/v2/recording-destinations/${theirs.body.destination_id}`)).status, 403);
+  });
+});
+
+describe('recordings: the operator\'s S3-compatible default storage', () => {
+  it('keeps a recording without a destination in the operator\'s bucket and serves it through the link', async () => {
+    const s3 = await startS3rver(['palkit-default']);
+    const t = await startTestService({
+      PALKIT_RECORDING_S3_BUCKET: 'palkit-default', PALKIT_RECORDING_S3_ENDPOINT: s3.endpoint,
+      PALKIT_RECORDING_S3_ACCESS_KEY_ID: 'S3RVER', PALKIT_RECORDING_S3_SECRET_ACCESS_KEY: 'S3RVER', PALKIT_PAL_WORDS_PER_MINUTE: '6000',
+    });
+    try {
+      const pal = await t.api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
+      const conv = await t.api('POST', '/v2/conversations', { pal_id: pal.body.pal_id, properties: { enable_recording: true } });
+      const call = stopwatch();
+      const client = await RoomClient.join(conv.body.conversation_url, conv.body.meeting_token);
+      await speakTone(client, 2);
+      await t.api('POST', `/v2/conversations/${conv.body.conversation_id}/end`);
+      const callSeconds = call();
+      await client.closed;
+      const recording = await waitFor(async () => {
+        const first = (await t.api('GET', `/v2/conversations/${conv.body.conversation_id}/recordings`)).body.data[0];
+        return first?.status === 'stored' ? first : undefined;
+      }, { timeout: 10_000, interval: 100, what: 'the recording to be stored' });
+      assert.equal(recording.status, 'stored', 'no destination: kept in the default storage only');
+      assertCallLength(recording.duration, 2, callSeconds);
+      const client3 = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+      const object = await client3.send(new GetObjectCommand({ Bucket: 'palkit-default', Key: `1/${conv.body.conversation_id}/${recording.recording_id}.wav` }));
+      const stored = Buffer.from(await object.Body!.transformToByteArray());
+      client3.destroy();
+      const link = await t.api('GET', `/v2/conversations/${conv.body.conversation_id}/recordings/${recording.recording_id}/link`);
+      assert.deepEqual(Buffer.from(await (await fetch(link.body.url)).arrayBuffer()), stored);
+    } finally {
+      await t.close();
+      await s3.close();
+    }
+  });
+});
+
+describe('recordings: a crash mid-copy', () => {
+  it('delivers once after kill -9 while the upload is in flight', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'palkit-recordings-crash-'));
+    const gcs = await startFakeGcs();
+    const receiver = await startReceiver();
+    const env = {
+      PALKIT_DATA: data, PALKIT_API_KEYS: 'crash-key:1', PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128', PALKIT_JOB_LEASE_SECONDS: '2',
+      PALKIT_RECORDING_RETRY_MS: '100', PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200',
+    };
+    let service = await startServiceProcess(env);
+    try {
+      const api = async (method: string, path: string, body?: unknown) => {
+        const r = await fetch(service.url + path, { method, headers: { 'x-api-key': 'crash-key', ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+        return { status: r.status, body: (await r.json()) as any };
+      };
+      const pal = await api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
+      const dest = await api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: 'crash', endpoint: gcs.endpoint, credentials: {} });
+      const conv = await api('POST', '/v2/conversations', {
+        pal_id: pal.body.pal_id, callback_url: `${receiver.url}/calls`, properties: { enable_recording: true, recording_destination_id: dest.body.destination_id },
+      });
+      assert.equal(conv.status, 200, JSON.stringify(conv.body));
+      const conversationId: string = conv.body.conversation_id;
+      gcs.mode = 'hold'; // the first upload never gets an answer
+      const call = stopwatch();
+      const client = await RoomClient.join(conv.body.conversation_url, conv.body.meeting_token, 'Visitor');
+      await speakTone(client, 2);
+      assert.equal((await api('POST', `/v2/conversations/${conversationId}/end`)).status, 200);
+      const callSeconds = call();
+      await client.closed;
+      await waitFor(() => gcs.uploads > 0, { timeout: 20_000, interval: 50 });
+      assert.equal(gcs.uploads, 1, 'the copy started');
+      await service.kill();
+
+      service = await startServiceProcess(env);
+      const ready = async () => receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === 'application.recording_ready');
+      await waitFor(async () => (await ready()).length > 0, { timeout: 30_000, interval: 100 });
+      // Every delivery the service recorded for the call delivered and the recording settled: a second run of
+      // the copy would have recorded (and sent) a second recording_ready before this holds.
+      await waitFor(async () => {
+        const deliveries = (await api('GET', '/v2/webhooks/deliveries')).body.data.filter((d: any) => d.payload.conversation_id === conversationId);
+        const settledCopy = (await api('GET', `/v2/conversations/${conversationId}/recordings`)).body.data[0]?.status === 'delivered';
+        return settledCopy && deliveries.length > 0 && deliveries.every((d: any) => d.status === 'delivered') && (await ready()).length >= deliveries.filter((d: any) => d.event_type === 'application.recording_ready').length;
+      }, { timeout: 30_000, interval: 100, what: 'the recording and its callbacks to settle' });
+      const sent = await ready();
+      assert.equal(sent.length, 1, 'recording_ready is sent exactly once');
+      assert.equal(gcs.uploads, 2, 'the interrupted upload was made again, once');
+      const list = await api('GET', `/v2/conversations/${conversationId}/recordings`);
+      assert.equal(list.body.data[0].status, 'delivered');
+      const key = `${conversationId}/${list.body.data[0].recording_id}.wav`;
+      assert.equal(sent[0].properties.s3_key, key);
+      assert.ok(gcs.objects.has(`crash/${key}`));
+      assertCallLength(sent[0].properties.duration, 2, callSeconds);
+    } finally {
+      await service.kill();
+      await receiver.close();
+      await gcs.close();
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps what was recorded when the service dies mid-call, once the conversation ends', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'palkit-recordings-midcall-'));
+    const gcs = await startFakeGcs();
+    const receiver = await startReceiver();
+    const env = {
+      PALKIT_DATA: data, PALKIT_API_KEYS: 'crash-key:1', PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128', PALKIT_JOB_LEASE_SECONDS: '2',
+      PALKIT_RECORDING_RETRY_MS: '100', PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200',
+    };
+    let service = await startServiceProcess(env);
+    try {
+      const api = async (method: string, path: string, body?: unknown) => {
+        const r = await fetch(service.url + path, { method, headers: { 'x-api-key': 'crash-key', ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+        return { status: r.status, body: (await r.json()) as any };
+      };
+      const pal = await api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
+      const dest = await api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: 'midcall', endpoint: gcs.endpoint, credentials: {} });
+      const conv = await api('POST', '/v2/conversations', {
+        pal_id: pal.body.pal_id, callback_url: `${receiver.url}/calls`,
+        properties: { enable_recording: true, recording_destination_id: dest.body.destination_id, participant_left_timeout: 0 },
+      });
+      const conversationId: string = conv.body.conversation_id;
+      const client = await RoomClient.join(conv.body.conversation_url, conv.body.meeting_token, 'Visitor');
+      await speakTone(client, 2);
+      // The recorder appends to disk every second: wait until the tone is on disk, then crash.
+      const onDisk = () => {
+        const live = join(data, 'recordings', 'live');
+        return existsSync(live) ? readdirSync(live).reduce((sum, f) => sum + statSync(join(live, f)).size, 0) / 2 / 16_000 : 0;
+      };
+      await waitFor(() => onDisk() >= 2, { timeout: 20_000, interval: 50 });
+      await service.kill();
+      client.socket.terminate();
+      const keptBeforeCrash = onDisk();
+      assert.ok(keptBeforeCrash >= 2, `${keptBeforeCrash} s were on disk before the crash`);
+
+      service = await startServiceProcess(env); // its sweep ends the orphaned conversation (the visitor left)
+      const ready = () => receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === 'application.recording_ready');
+      await waitFor(() => ready().length > 0, { timeout: 30_000, interval: 100 });
+      assert.equal(ready().length, 1, 'the recording made before the crash is delivered');
+      const duration = ready()[0].properties.duration;
+      assert.ok(duration >= keptBeforeCrash && duration <= keptBeforeCrash + 2, `kept ${duration} s of the ${keptBeforeCrash} s on disk before the crash`);
+      assert.ok(gcs.objects.has(`midcall/${ready()[0].properties.s3_key}`));
+    } finally {
+      await service.kill();
+      await receiver.close();
+      await gcs.close();
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});
