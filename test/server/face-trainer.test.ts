@@ -16,6 +16,7 @@ import { startCallbackReceiver, startFileServer, waitUntil } from '../helpers/lo
 import { startTestService, type TestService } from '../helpers/service.js';
 
 const HANGING = fileURLToPath(new URL('../helpers/face-trainer-hang.ts', import.meta.url));
+const TELLS_ENV = fileURLToPath(new URL('../helpers/face-trainer-env.ts', import.meta.url));
 
 interface Seen { child: ChildProcess; step: string; exited: Promise<void> }
 
@@ -114,6 +115,21 @@ describe('the face trainer\'s bounds', () => {
       assert.equal(trainers.seen[0]!.child.signalCode, 'SIGKILL');
     } finally {
       trainers.stop();
+    }
+  });
+
+  it('hands the trainer none of the service\'s settings or secrets', async () => {
+    process.env.PALKIT_TRAINER_TEST_SECRET = 'not for the trainer';
+    try {
+      const trainer = new Trainer({ clock: new ManualClock(), entry: TELLS_ENV });
+      await assert.rejects(trainer.analyse(request, new AbortController().signal), (e: Error) => {
+        const names = e.message.split(' ');
+        assert.ok(names.includes('PATH'), e.message);
+        assert.deepEqual(names.filter((n) => /PALKIT|DATABASE|KEY|SECRET|TOKEN/.test(n)), []);
+        return true;
+      });
+    } finally {
+      delete process.env.PALKIT_TRAINER_TEST_SECRET;
     }
   });
 

@@ -55,6 +55,9 @@ const BUSY_RETRY_MS = 10_000;
 /** The trainer's JavaScript heap (frames and images are outside it; so is WebAssembly's memory). */
 const MAX_HEAP_MB = 512;
 
+/** The only environment the trainer gets (where to find programs, temporary files, the locale). */
+const TRAINER_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ'];
+
 const fromSource = import.meta.url.endsWith('.ts');
 /** The trainer's entry: the TypeScript source in a checkout, @palkit/server's dist/face-trainer.js when built. */
 export const TRAINER_ENTRY = fromSource ? join(packageRoot, 'resources/faces/rig/trainer-entry.ts') : join(packageRoot, 'dist/face-trainer.js');
@@ -133,6 +136,8 @@ export class Trainer {
       const child: ChildProcess = fork(this.entry, [], {
         execArgv: [...(this.entry.endsWith('.ts') ? ['--import', 'tsx'] : []), `--max-old-space-size=${MAX_HEAP_MB}`],
         serialization: 'advanced',
+        // It reads untrusted media and needs none of the service's settings or secrets.
+        env: Object.fromEntries(TRAINER_ENV.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]]))),
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       });
       let settled = false;
