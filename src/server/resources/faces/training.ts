@@ -47,14 +47,6 @@ export function faceMediaIds(face: { thumbnail_video_url: string | null; thumbna
 
 const progressDone = (progress: string) => Number(progress.split('/')[0]) || 0;
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('stopping'))), { once: true });
-  });
-}
-
 /**
  * Runs a learning step; a face that cannot be learned, a file ffmpeg cannot decode, or a trainer
  * that crashed or hung (a retry would most likely do the same, at the same cost), fails training for good.
@@ -74,6 +66,8 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
   const { db, config } = deps;
   // The learning steps run in a process of their own, one at a time (rig/trainer-process.ts).
   const trainer = new Trainer({ clock: deps.clock });
+  /** The pause between steps (PALKIT_FACE_TRAINING_STEP_MS, 0 unless a test slows training down), on the service's Clock. */
+  const pause = (signal: AbortSignal) => (config.faceTrainingStepMs > 0 ? deps.clock.sleep(config.faceTrainingStepMs, signal) : Promise.resolve());
 
   /** Commits one step: its side effects (via `work`) and the new progress, only while still training. */
   async function commitStep(faceId: string, done: number, work: (trx: Db) => Promise<Record<string, unknown>>): Promise<void> {
@@ -189,7 +183,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
           details = { container, bytes: bytes.length, video_media_id: mediaId };
           return { [isStill(container) ? 'thumbnail_image_url' : 'thumbnail_video_url']: url, training_details: JSON.stringify(details) };
         });
-        await sleep(config.faceTrainingStepMs, signal);
+        await pause(signal);
         face = (await load()) ?? face;
       }
       if (progressDone(face.training_progress) < 2) {
@@ -202,7 +196,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
           details = { ...details, probe_skipped: error.message };
         }
         await commitStep(faceId, 2, async () => ({ training_details: JSON.stringify(details) }));
-        await sleep(config.faceTrainingStepMs, signal);
+        await pause(signal);
         face = (await load()) ?? face;
       }
       if (progressDone(face.training_progress) < 3 && isStill(details.container)) {
@@ -228,7 +222,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
           const { url } = await deps.media.store(trx, { ownerId: face!.owner_id, contentType: 'image/jpeg', bytes: frame, extension: 'jpg' });
           return { thumbnail_image_url: url, training_details: JSON.stringify(details) };
         });
-        await sleep(config.faceTrainingStepMs, signal);
+        await pause(signal);
         face = (await load()) ?? face;
       }
       const ffmpeg = locateFfmpeg(config.ffmpeg);
