@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { RetryLater } from '../../src/server/platform/jobs/queue.js';
@@ -17,6 +18,7 @@ import { startTestService, type TestService } from '../helpers/service.js';
 
 const HANGING = fileURLToPath(new URL('../helpers/face-trainer-hang.ts', import.meta.url));
 const TELLS_ENV = fileURLToPath(new URL('../helpers/face-trainer-env.ts', import.meta.url));
+const CRASHES = fileURLToPath(new URL('../helpers/face-trainer-crash.ts', import.meta.url));
 
 interface Seen { child: ChildProcess; step: string; exited: Promise<void> }
 
@@ -115,6 +117,21 @@ describe('the face trainer\'s bounds', () => {
       assert.equal(trainers.seen[0]!.child.signalCode, 'SIGKILL');
     } finally {
       trainers.stop();
+    }
+  });
+
+  it('fails a step whose trainer crashes with the crash\'s own words, whatever the service\'s working directory', async () => {
+    const cwd = process.cwd();
+    // From the source the trainer runs through tsx: found from the service's files, not from its working directory.
+    process.chdir(tmpdir());
+    try {
+      const trainer = new Trainer({ clock: new ManualClock(), entry: CRASHES });
+      await assert.rejects(
+        trainer.makeRig({ ffmpeg: '/bin/false', path: '/nonexistent.mp4', analysis: { fps: 10, width: 1, height: 1, frames: 0, still: true, samples: [] } }, new AbortController().signal),
+        (e: Error) => e instanceof TrainerFailed && /^the face trainer crashed while building the face \(exit code 1: TypeError: the trainer could not load its model\): train the face again$/.test(e.message),
+      );
+    } finally {
+      process.chdir(cwd);
     }
   });
 

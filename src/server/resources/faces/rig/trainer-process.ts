@@ -134,7 +134,8 @@ export class Trainer {
     return new Promise((resolve, reject) => {
       // From the source the trainer runs the TypeScript entry through tsx, as the service itself does.
       const child: ChildProcess = fork(this.entry, [], {
-        execArgv: [...(this.entry.endsWith('.ts') ? ['--import', 'tsx'] : []), `--max-old-space-size=${MAX_HEAP_MB}`],
+        // tsx as found from here, not from the service's working directory.
+        execArgv: [...(this.entry.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : []), `--max-old-space-size=${MAX_HEAP_MB}`],
         serialization: 'advanced',
         // It reads untrusted media and needs none of the service's settings or secrets.
         env: Object.fromEntries(TRAINER_ENV.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]]))),
@@ -169,7 +170,9 @@ export class Trainer {
       });
       child.on('error', (error) => fail(`the face trainer could not run while ${what} (${error.message}): train the face again`));
       child.on('exit', (code, signalName) => {
-        const last = stderr.trim().split('\n').pop();
+        // Node's report of an uncaught error ends with its version: the error's own line says more.
+        const lines = stderr.trim().split('\n');
+        const last = lines.findLast((line) => /^\w*Error\b/.test(line)) ?? lines.pop();
         fail(`the face trainer crashed while ${what} (${signalName ? `killed by ${signalName}` : `exit code ${code}`}${last ? `: ${last.slice(0, 200)}` : ''}): train the face again`);
       });
       trainerStarted.publish({ child, step: request.step });
