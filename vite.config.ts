@@ -8,8 +8,9 @@
 //   cdn            — src/palkit/dist/cdn/palkit.js: the classic script with the light shells (IIFE, tiny).
 //   server         — src/server/dist/cli.js: the companion service for plain `node` (the `palkit` command of
 //                    @palkit/server); src/server and src/protocol bundled, every package left to its
-//                    `dependencies`. It carries the voice's worker (espeak-worker.js), the opt-in native
-//                    voice bridge's C source and a copy of the built script tag.
+//                    `dependencies`. It carries the voice's worker (espeak-worker.js), the face trainer
+//                    (face-trainer.js), the opt-in native voice bridge's C source and a copy of the built
+//                    script tag.
 //   demo-service   — dist/demo-service/start.js: `npm start`'s process (demo/start.ts), bundled the same
 //                    way, so a restart loads one file instead of compiling hundreds through tsx.
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -103,10 +104,11 @@ export default defineConfig(({ mode }) => {
         target: 'node20',
         minify: false,
         rolldownOptions: {
-          // The extraction worker and the local voice's worker are entries of their own: each runs on a thread
-          // apart (see documents/extract/off-thread.ts and providers/local-voice/espeak/wasm-speaker.ts).
+          // The extraction worker, the local voice's worker and the face trainer are entries of their own: each
+          // runs apart (see documents/extract/off-thread.ts, providers/local-voice/espeak/wasm-speaker.ts
+          // and resources/faces/rig/trainer-process.ts).
           input: (server
-            ? { cli: 'src/server/app/cli.ts', 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts', 'espeak-worker': 'src/server/providers/local-voice/espeak/wasm-worker.ts' }
+            ? { cli: 'src/server/app/cli.ts', 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts', 'espeak-worker': 'src/server/providers/local-voice/espeak/wasm-worker.ts', 'face-trainer': 'src/server/resources/faces/rig/trainer-entry.ts' }
             : { start: 'demo/start.ts' }) as Record<string, string>,
           // Bare specifiers (packages, node: builtins) load from node_modules at run time.
           external: (id: string) => !id.startsWith('.') && !isAbsolute(id) && !id.startsWith('\0'),

@@ -2,13 +2,14 @@
 // 1 download and check it (a video is kept as the thumbnail video, a photo as the thumbnail image),
 // 2 probe it, 3 extract a thumbnail frame, 4 find the face (landmarks on sampled frames; a clip nobody
 // can animate ends here with a message that says what to record instead), 5 build the rig (idle loop,
-// mouth poses, a mouth per viseme: see rig/), 6 finish. Each step commits its result
+// mouth poses, a mouth per viseme: see rig/), 6 finish. Steps 4 and 5 run in a process of their own
+// (rig/trainer-process.ts), so the landmark model never loads in the service. Each step commits its result
 // and `training_progress` together, so a run interrupted at any point resumes after the last committed
 // step; the final status and the training callbacks are committed in one transaction, so a re-run
 // after a crash never sends them twice.
 import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
-import type { JobHandler } from '../../platform/jobs/queue.js';
+import { RetryLater, type JobHandler } from '../../platform/jobs/queue.js';
 import { OutboundBlockedError, OutboundTooLargeError } from '../../platform/net/guarded-fetch.js';
 import { locateFfmpeg } from '../../platform/media/ffmpeg.js';
 import { extractFrame, probeVideo, ToolMissing, VideoUnreadable, withVideoFile } from './media-tools.js';
@@ -16,7 +17,8 @@ import { isStill, sniffImage, sniffVideoContainer, type VideoContainer } from '.
 import { scrubText } from '../../platform/log.js';
 import { FaceProblem, type Analysis } from './rig/analysis.js';
 import { DecodeFailed } from './rig/decode.js';
-import { analyseFace, makeRig, type RigSummary } from './rig/train.js';
+import type { RigSummary } from './rig/train.js';
+import { Trainer, TrainerFailed } from './rig/trainer-process.js';
 
 export const FACE_TRAINING_JOB = 'face.train';
 export const TRAINING_STEPS = 6;
@@ -45,27 +47,27 @@ export function faceMediaIds(face: { thumbnail_video_url: string | null; thumbna
 
 const progressDone = (progress: string) => Number(progress.split('/')[0]) || 0;
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('stopping'))), { once: true });
-  });
-}
-
-/** Runs a learning step; a face that cannot be learned, or a file ffmpeg cannot decode, fails training for good. */
+/**
+ * Runs a learning step; a face that cannot be learned, a file ffmpeg cannot decode, or a trainer
+ * that crashed or hung (a retry would most likely do the same, at the same cost), fails training for good.
+ */
 async function learning<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof FaceProblem) throw new TrainingFailure(error.message);
     if (error instanceof DecodeFailed) throw new TrainingFailure(`the training video is not usable: ${error.message}`);
+    if (error instanceof TrainerFailed) throw new TrainingFailure(error.message);
     throw error;
   }
 }
 
 export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string }> {
   const { db, config } = deps;
+  // The learning steps run in a process of their own, one at a time (rig/trainer-process.ts).
+  const trainer = new Trainer({ clock: deps.clock });
+  /** The pause between steps (PALKIT_FACE_TRAINING_STEP_MS, 0 unless a test slows training down), on the service's Clock. */
+  const pause = (signal: AbortSignal) => (config.faceTrainingStepMs > 0 ? deps.clock.sleep(config.faceTrainingStepMs, signal) : Promise.resolve());
 
   /** Commits one step: its side effects (via `work`) and the new progress, only while still training. */
   async function commitStep(faceId: string, done: number, work: (trx: Db) => Promise<Record<string, unknown>>): Promise<void> {
@@ -181,7 +183,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
           details = { container, bytes: bytes.length, video_media_id: mediaId };
           return { [isStill(container) ? 'thumbnail_image_url' : 'thumbnail_video_url']: url, training_details: JSON.stringify(details) };
         });
-        await sleep(config.faceTrainingStepMs, signal);
+        await pause(signal);
         face = (await load()) ?? face;
       }
       if (progressDone(face.training_progress) < 2) {
@@ -194,7 +196,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
           details = { ...details, probe_skipped: error.message };
         }
         await commitStep(faceId, 2, async () => ({ training_details: JSON.stringify(details) }));
-        await sleep(config.faceTrainingStepMs, signal);
+        await pause(signal);
         face = (await load()) ?? face;
       }
       if (progressDone(face.training_progress) < 3 && isStill(details.container)) {
@@ -220,7 +222,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
           const { url } = await deps.media.store(trx, { ownerId: face!.owner_id, contentType: 'image/jpeg', bytes: frame, extension: 'jpg' });
           return { thumbnail_image_url: url, training_details: JSON.stringify(details) };
         });
-        await sleep(config.faceTrainingStepMs, signal);
+        await pause(signal);
         face = (await load()) ?? face;
       }
       const ffmpeg = locateFfmpeg(config.ffmpeg);
@@ -230,7 +232,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
         const facts = details.probe as { width?: number; height?: number } | undefined;
         const sourceSide = Math.max(facts?.width ?? 0, facts?.height ?? 0);
         const bytes = await videoBytes(details);
-        const analysis = await learning(() => withVideoFile(bytes, extension, (path) => analyseFace(ffmpeg.path, path, { still: isStill(details.container), ...(sourceSide ? { sourceSide } : {}) })));
+        const analysis = await learning(() => withVideoFile(bytes, extension, (path) => trainer.analyse({ ffmpeg: ffmpeg.path, path, still: isStill(details.container), ...(sourceSide ? { sourceSide } : {}) }, signal)));
         details = { ...details, analysis };
         await commitStep(faceId, 4, async () => ({ training_details: JSON.stringify(details) }));
         face = (await load()) ?? face;
@@ -240,7 +242,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
         const analysis = details.analysis;
         if (!analysis) throw new TrainingFailure('the face analysis is missing: train the face again');
         const bytes = await videoBytes(details);
-        const files = await learning(() => withVideoFile(bytes, extension, (path) => makeRig(ffmpeg.path, path, analysis)));
+        const files = await learning(() => withVideoFile(bytes, extension, (path) => trainer.makeRig({ ffmpeg: ffmpeg.path, path, analysis }, signal)));
         await commitStep(faceId, 5, async (trx) => {
           const store = (contentType: string, bytes: Uint8Array, ext: string) => deps.media.store(trx, { ownerId: face!.owner_id, contentType, bytes, extension: ext });
           const idle = await store('image/jpeg', files.idle, 'jpg');
@@ -267,6 +269,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
     } catch (error) {
       if (error instanceof FaceGone) return;
       if (signal.aborted) throw error; // shutting down: the job stays claimed until its lease expires, then resumes
+      if (error instanceof RetryLater) throw error; // the trainer is busy: again later, the attempt not counted
       if (error instanceof TrainingFailure) return finish(faceId, { status: 'error', message: error.message });
       if (attempt >= maxAttempts) return finish(faceId, { status: 'error', message: `training failed: ${error instanceof Error ? error.message : String(error)}` });
       throw error;

@@ -1,7 +1,8 @@
 // Finds faces and their 468-point FaceMesh in RGB frames with @vladmandic/human (BlazeFace + FaceMesh,
 // MIT), on TensorFlow.js's WebAssembly backend: no native binary, no GPU. The model files ship inside
 // the package and are read from disk through a load router of our own (Node's fetch cannot read file:
-// URLs), so nothing is downloaded at run time. One detector per process, loaded on first use.
+// URLs), so nothing is downloaded at run time. One detector per process, loaded on first use: in the
+// service, in the face trainer's process (trainer-process.ts), which ends after its step and takes it along.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

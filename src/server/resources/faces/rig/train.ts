@@ -1,5 +1,6 @@
 // The two learning steps of face training, over a clip or photo on disk: find the face (landmarks on
 // frames sampled at ANALYSIS_FPS, checked), then build the rig from the frames that analysis chose.
+// The service runs them in the face trainer's process (trainer-process.ts); the benchmark calls them directly.
 import type { Viseme } from '../../../../protocol/visemes.js';
 import { FaceAnalysis, type Analysis } from './analysis.js';
 import { buildRig, planRig, type RigFiles } from './build.js';
@@ -13,17 +14,19 @@ export const MAX_CLIP_SECONDS = 30;
 /** Frames are analysed at most this large (a face of 96 px or more in any clip stays well above the detector's limit). */
 const MAX_SIDE = 640;
 
-export async function analyseFace(ffmpeg: string, path: string, options: { still: boolean; sourceSide?: number }): Promise<Analysis> {
+/** `onFrame`: called after each frame is handled (the trainer reports it is alive). */
+export async function analyseFace(ffmpeg: string, path: string, options: { still: boolean; sourceSide?: number; onFrame?: () => void }): Promise<Analysis> {
   const collector = new FaceAnalysis();
   await withFaceFinder((findFaces) =>
     decodeFrames(ffmpeg, path, { fps: ANALYSIS_FPS, maxSide: MAX_SIDE, seconds: MAX_CLIP_SECONDS, still: options.still }, async (frame, index) => {
       collector.add(frame, index, await findFaces(frame));
+      options.onFrame?.();
     }),
   );
   return collector.finish({ fps: ANALYSIS_FPS, still: options.still, ...(options.sourceSide ? { sourceSide: options.sourceSide } : {}) });
 }
 
-export async function makeRig(ffmpeg: string, path: string, analysis: Analysis): Promise<RigFiles> {
+export async function makeRig(ffmpeg: string, path: string, analysis: Analysis, options: { onFrame?: () => void } = {}): Promise<RigFiles> {
   const plan = planRig(analysis);
   const wanted = new Set(plan.frames);
   const last = plan.frames[plan.frames.length - 1] ?? 0;
@@ -31,6 +34,7 @@ export async function makeRig(ffmpeg: string, path: string, analysis: Analysis):
   // The same sampling as the analysis, so frame indexes match; decoding stops after the last one needed.
   await decodeFrames(ffmpeg, path, { fps: analysis.fps, maxSide: MAX_SIDE, still: analysis.still, seconds: Math.min(MAX_CLIP_SECONDS, (last + 1.5) / analysis.fps) }, async (frame, index) => {
     if (wanted.has(index)) frames.set(index, frame);
+    options.onFrame?.();
   });
   return buildRig(analysis, plan, frames);
 }
