@@ -9,16 +9,16 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { RetryLater } from '../../src/server/platform/jobs/queue.js';
-import { Trainer, TrainerFailed } from '../../src/server/resources/faces/rig/trainer-process.js';
-import { ManualClock } from '../helpers/clock.js';
-import { portraitPhoto } from '../helpers/face-clips.js';
-import { startCallbackReceiver, startFileServer, waitUntil } from '../helpers/loopback.js';
-import { startTestService, type TestService } from '../helpers/service.js';
+import { RetryLater } from '../../../../src/server/platform/jobs/queue.js';
+import { Trainer, TrainerFailed } from '../../../../src/server/resources/faces/rig/trainer-process.js';
+import { ManualClock } from '../../../helpers/clock.js';
+import { portraitPhoto } from '../../../helpers/face-clips.js';
+import { startCallbackReceiver, startFileServer, waitUntil } from '../../../helpers/loopback.js';
+import { startTestService, type TestService } from '../../../helpers/service.js';
 
-const HANGING = fileURLToPath(new URL('../helpers/face-trainer-hang.ts', import.meta.url));
-const TELLS_ENV = fileURLToPath(new URL('../helpers/face-trainer-env.ts', import.meta.url));
-const CRASHES = fileURLToPath(new URL('../helpers/face-trainer-crash.ts', import.meta.url));
+const HANGING = fileURLToPath(new URL('../../../helpers/face-trainer-hang.ts', import.meta.url));
+const TELLS_ENV = fileURLToPath(new URL('../../../helpers/face-trainer-env.ts', import.meta.url));
+const CRASHES = fileURLToPath(new URL('../../../helpers/face-trainer-crash.ts', import.meta.url));
 
 interface Seen { child: ChildProcess; step: string; exited: Promise<void> }
 
