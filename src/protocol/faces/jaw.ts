@@ -23,6 +23,11 @@ export function patchAlpha(u: number, v: number): number {
   return 1 - smooth(0, PATCH.fade, Math.hypot(outX, outY));
 }
 
+const slope = (e0: number, e1: number, x: number) => {
+  const t = (x - e0) / (e1 - e0);
+  return t <= 0 || t >= 1 ? 0 : (6 * t * (1 - t)) / (e1 - e0);
+};
+
 /** Below the chin the jaw's move fades out over these heights (half-widths); the made warp is still past them. */
 export const JAW_STILL = { from: 1.7, to: 2.7 };
 
@@ -33,6 +38,33 @@ export const JAW_STILL = { from: 1.7, to: 2.7 };
  */
 export function jawBlendShare(v: number): number {
   return smooth(0, 1, v) * (1 - smooth(JAW_STILL.from, JAW_STILL.to, v));
+}
+
+/** How fast jawBlendShare changes with v (its derivative). */
+function jawBlendSlope(v: number): number {
+  return slope(0, 1, v) * (1 - smooth(JAW_STILL.from, JAW_STILL.to, v)) - smooth(0, 1, v) * slope(JAW_STILL.from, JAW_STILL.to, v);
+}
+
+/**
+ * Where a mouth whose jaw drops by `drop` shows the point that the blended face, its jaw at `jaw`, shows at
+ * height v (`side`: jawSideShare there). A made mouth at drop d shows at height x the resting point
+ * x − d·side·share(x); the blend shows at v the resting point c = v − jaw·side·share(v); so x solves
+ * x − d·side·share(x) = c (Newton's method from the first-order guess: four steps leave under a
+ * thousandth of a half-width, the map's slope staying above 0.1). rig-gl.ts does the same in its shader.
+ */
+export function jawSource(v: number, side: number, drop: number, jaw: number): number {
+  const c = v - jaw * side * jawBlendShare(v);
+  let x = v - (jaw - drop) * side * jawBlendShare(v);
+  for (let i = 0; i < 4; i++) x -= (x - drop * side * jawBlendShare(x) - c) / (1 - drop * side * jawBlendSlope(x));
+  return x;
+}
+
+/** Where the jaw stops sideways (half-widths from the middle): it moves whole within `whole`, not at all past `still`, as the made warp moves it. */
+export const JAW_SIDES = { whole: 1.05, still: 2.1 };
+
+/** How much of a jaw move a point `u` half-widths from the middle takes (the cheeks beside the jaw stay). */
+export function jawSideShare(u: number): number {
+  return 1 - smooth(JAW_SIDES.whole, JAW_SIDES.still, Math.abs(u));
 }
 
 /** The jaw drop of a viseme's mouth in a rig: made mouths by the table, footage mouths none. */
@@ -53,4 +85,13 @@ export function blendedJaw(weights: ReadonlyMap<Viseme, number>, dropOf: (viseme
     if (viseme !== 'rest') sum += weight * dropOf(viseme);
   }
   return total > 0 ? sum / total : 0;
+}
+
+/**
+ * Whether the mix shows jaws at different heights (then they are moved to `jaw` before mixing); a single
+ * shape showing alone, or shapes whose jaws agree, are drawn as they are.
+ */
+export function jawsDiffer(weights: ReadonlyMap<Viseme, number>, jaw: number, dropOf: (viseme: Viseme) => number): boolean {
+  for (const [viseme, weight] of weights) if (weight > 0 && (viseme === 'rest' ? 0 : dropOf(viseme)) !== jaw) return true;
+  return false;
 }

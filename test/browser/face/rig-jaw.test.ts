@@ -117,7 +117,16 @@ const skinAndBackground = (() => {
   return c.getContext('2d')!.getImageData(0, 0, 2, 1);
 })();
 
-/** Darkness of the opening's middle (0 closed, 1 fully open): says how far into the blend the frame shown is. */
+/** Whether the mouth and chin differ from the resting frame's (by more than the video's coding noise). */
+function changed(rest: ImageData, frame: ImageData): boolean {
+  let sum = 0;
+  let n = 0;
+  for (let y = MOUTH.y - HALF; y < MOUTH.y + 3 * HALF; y++)
+    for (let x = MOUTH.x - HALF; x < MOUTH.x + HALF; x++, n++) sum += Math.abs(luma(rest, x, y) - luma(frame, x, y));
+  return sum / n > 2;
+}
+
+/** Darkness of the opening's middle (0 closed, 1 fully open): how far open the mouth shows (printed with the figures). */
 function openness(frame: ImageData): number {
   const y = MOUTH.y + (MADE_JAW_DROP.A * HALF) / 2;
   return Math.max(0, Math.min(1, (luma(frame, MOUTH.x, MOUTH.y - 12) - luma(frame, MOUTH.x, y)) / 150));
@@ -128,14 +137,15 @@ async function frameAtBlend(webgl: 'any' | 'never', blend: number): Promise<{ re
   const timeline: FaceTimeline = { visemeNow: () => state.viseme, speaking: () => state.viseme !== 'rest' };
   const face = await createRigFace('/faces/j/rig.json', timeline, { clock: () => state.now, random: () => 0.99, reducedMotion: true, webgl, fetch: await drawnRig() });
   try {
-    await frameOf(face.track);
+    const rest = await frameOf(face.track);
     if (blend > 0) {
       state.viseme = 'A';
       state.now += BLEND_MS * blend;
     }
-    // The clock stands still from here: every frame drawn shows that moment of the blend, once it reaches the video.
+    // The clock stands still from here: every frame drawn shows that moment of the blend, so the first frame
+    // the video shows that differs from the resting one is that moment's.
     let frame = await frameOf(face.track);
-    await waitFor(async () => Math.abs(openness((frame = await frameOf(face.track))) - blend) < 0.15, { timeout: 8_000, interval: 50 }).catch(() => undefined);
+    if (blend > 0) await waitFor(async () => changed(rest, (frame = await frameOf(face.track))), { timeout: 8_000, interval: 50 }).catch(() => undefined);
     return { renderer: face.renderer, frame };
   } finally {
     face.stop();

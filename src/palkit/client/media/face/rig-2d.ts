@@ -2,14 +2,15 @@
 // WebGL twin and draws the same picture). Mouths whose jaws sit at different heights are not cross-faded as
 // they are, which would show both chins at once: the jaw of each mouth, and the idle frame's own under them,
 // is first moved to the blended jaw (protocol/faces/jaw.ts), then the mouths are mixed. A vertical move that
-// varies with height is drawn as horizontal bands, each one drawImage scaled to its rows, in an unturned
-// cell-sized canvas (whole-pixel band edges: no seams), which is then placed at the frame's pose.
+// varies with height (and fades out beside the jaw) is drawn as bands of rows in columns, each one drawImage
+// scaled to its rows, in an unturned cell-sized canvas (whole-pixel edges: no seams), then placed at the pose.
 import { cellOrigin, mouthTransform, type FaceRig, type MouthPose } from '../../../../protocol/faces/rig.js';
-import { blendedJaw, jawBlendShare, jawDropOf, patchAlpha } from '../../../../protocol/faces/jaw.js';
+import { JAW_SIDES, JAW_STILL, blendedJaw, jawDropOf, jawSideShare, jawSource, jawsDiffer, patchAlpha } from '../../../../protocol/faces/jaw.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 
-/** Rows per band below the lips, where the move varies. */
-const BAND = 6;
+/** Rows per band below the lips, where the move varies with height; columns per strip where it fades sideways. */
+const BAND = 8;
+const STRIP = 8;
 
 type Affine = [number, number, number, number, number, number];
 
@@ -32,18 +33,41 @@ export function createCanvasMouths(rig: FaceRig, idle: ImageBitmap, mouths: Imag
   let scratch: { under: HTMLCanvasElement; moved: HTMLCanvasElement; mask: HTMLCanvasElement } | null = null;
   const canvases = () => (scratch ??= { under: cell(), moved: cell(), mask: maskOf(cw, ch, a) });
 
-  /** `source`'s cell at (sx, sy) onto `target`, its jaw moved down by `move` half-widths (up when negative). */
-  const moveJaw = (target: CanvasRenderingContext2D, source: CanvasImageSource, sx: number, sy: number, move: number) => {
+  // Columns: one where the whole jaw moves, strips of STRIP pixels beside it where the move fades out, and
+  // one each side beyond (nothing moves there), each with its share of the move.
+  const whole = Math.floor(cw / 2 - JAW_SIDES.whole * a);
+  const still = Math.max(0, Math.floor(cw / 2 - JAW_SIDES.still * a));
+  const columns: Array<[number, number, number]> = [];
+  const column = (x0: number, x1: number) => {
+    if (x1 > x0) columns.push([x0, x1 - x0, jawSideShare((x0 + x1) / 2 / a - cw / 2 / a)]);
+  };
+  column(0, still);
+  for (let x = still; x < whole; x += STRIP) column(x, Math.min(whole, x + STRIP));
+  column(whole, cw - whole);
+  for (let x = cw - whole; x < cw - still; x += STRIP) column(x, Math.min(cw - still, x + STRIP));
+  column(cw - still, cw);
+
+  /** `source`'s cell at (sx, sy) onto `target`, its jaw (dropped by `drop` half-widths) moved to `jaw`. */
+  const moveJaw = (target: CanvasRenderingContext2D, source: CanvasImageSource, sx: number, sy: number, drop: number, jaw: number) => {
     target.setTransform(1, 0, 0, 1, 0, 0);
     target.clearRect(0, 0, cw, ch);
-    const from = (y: number) => Math.max(0, Math.min(ch, y - move * a * jawBlendShare((y - ch / 2) / a)));
-    // Above the lips nothing moves: one rectangle; below, bands.
+    // Above the lips nothing moves: one rectangle; below, bands in each column.
     const top = Math.floor(ch / 2);
     target.drawImage(source, sx, sy, cw, top, 0, 0, cw, top);
-    for (let y = top; y < ch; y += BAND) {
-      const y1 = Math.min(ch, y + BAND);
-      const [s0, s1] = [from(y), from(y1)];
-      if (s1 > s0) target.drawImage(source, sx, sy + s0, cw, s1 - s0, 0, y, cw, y1 - y);
+    for (const [x, width, side] of columns) {
+      const from = (y: number) => Math.max(0, Math.min(ch, ch / 2 + a * jawSource((y - ch / 2) / a, side, drop, jaw)));
+      if (side === 0 || drop === jaw) {
+        target.drawImage(source, sx + x, sy + top, width, ch - top, x, top, width, ch - top);
+        continue;
+      }
+      // Past the chin nothing moves either.
+      const bottom = Math.min(ch, Math.ceil(ch / 2 + JAW_STILL.to * a));
+      for (let y = top; y < bottom; y += BAND) {
+        const y1 = Math.min(bottom, y + BAND);
+        const [s0, s1] = [from(y), from(y1)];
+        if (s1 > s0) target.drawImage(source, sx + x, sy + s0, width, s1 - s0, x, y, width, y1 - y);
+      }
+      if (bottom < ch) target.drawImage(source, sx + x, sy + bottom, width, ch - bottom, x, bottom, width, ch - bottom);
     }
   };
 
@@ -53,7 +77,7 @@ export function createCanvasMouths(rig: FaceRig, idle: ImageBitmap, mouths: Imag
       if (!shown.length) return;
       const place = mouthTransform(pose, rig.mouths.mouthWidth);
       const jaw = blendedJaw(weights, dropOf);
-      const moves = jaw !== 0 || shown.some(([v]) => dropOf(v) !== jaw);
+      const moves = jawsDiffer(weights, jaw, dropOf);
       let total = weights.get('rest') ?? 0;
       if (!moves) {
         // Every jaw where the idle frame has it (footage mouths, or lips only): the patches as they are.
@@ -67,8 +91,9 @@ export function createCanvasMouths(rig: FaceRig, idle: ImageBitmap, mouths: Imag
         return;
       }
       const { under, moved, mask } = canvases();
-      const u = under.getContext('2d')!;
-      const m = moved.getContext('2d')!;
+      // Software canvases (willReadFrequently): hundreds of small draws cost less there than as GPU calls.
+      const u = under.getContext('2d', { willReadFrequently: true })!;
+      const m = moved.getContext('2d', { willReadFrequently: true })!;
       // The idle frame's mouth region, unturned into a cell, its jaw moved to the blend's, feathered into the frame.
       u.setTransform(1, 0, 0, 1, 0, 0);
       u.clearRect(0, 0, cw, ch);
@@ -76,7 +101,7 @@ export function createCanvasMouths(rig: FaceRig, idle: ImageBitmap, mouths: Imag
       u.setTransform(ia, ib, ic, id, ie + cw / 2, iff + ch / 2);
       const [ix, iy] = cellOrigin(rig.idle, frame);
       u.drawImage(idle, ix, iy, rig.idle.cellWidth, rig.idle.cellHeight, 0, 0, rig.width, rig.height);
-      moveJaw(m, under, 0, 0, jaw);
+      moveJaw(m, under, 0, 0, 0, jaw);
       m.globalCompositeOperation = 'destination-in';
       m.drawImage(mask, 0, 0);
       m.globalCompositeOperation = 'source-over';
@@ -86,7 +111,7 @@ export function createCanvasMouths(rig: FaceRig, idle: ImageBitmap, mouths: Imag
       // Each mouth, its jaw moved to the blend's, over what is there with its share of the total so far.
       for (const [viseme, weight] of shown) {
         const [sx, sy] = cellOrigin(sheet, rig.visemes[viseme].cell);
-        moveJaw(m, mouths, sx, sy, jaw - dropOf(viseme));
+        moveJaw(m, mouths, sx, sy, dropOf(viseme), jaw);
         total += weight;
         context.globalAlpha = weight / total;
         context.drawImage(moved, -cw / 2, -ch / 2);

@@ -8,7 +8,7 @@
 // fading to nothing before the cell's edge, where the warp is already the identity (no seam, no rectangle).
 // Inverse mapping per pixel, coordinates relative to the mouth's centre in units of half its width.
 import { ImageData } from '@napi-rs/canvas';
-import { MADE_JAW_DROP, patchAlpha } from '../../../../protocol/faces/jaw.js';
+import { JAW_SIDES, JAW_STILL, MADE_JAW_DROP, patchAlpha } from '../../../../protocol/faces/jaw.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 import type { LipLine } from './mouth.js';
 
@@ -40,7 +40,7 @@ const SHAPES: Record<Viseme, Shape> = {
 };
 
 /** Where the jaw moves whole (the chin sits about one mouth width below the mouth) and where it stops. */
-const JAW = { fullTo: 1.7, stillAt: 2.7, halfWidth: 1.05, edge: 2.1 };
+const JAW = { fullTo: JAW_STILL.from, stillAt: JAW_STILL.to, halfWidth: JAW_SIDES.whole, edge: JAW_SIDES.still };
 /** Upper teeth show at most this tall (half-widths). */
 const TEETH_HEIGHT = 0.24;
 /** Soft edge where the opening meets the lips (half-widths). */
