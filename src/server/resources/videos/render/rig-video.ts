@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas, ImageData, loadImage, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
-import { createJawMixer, type JawContext, type JawMixer } from '../../../../protocol/faces/jaw-mix.js';
+import { createJawMixer, type JawMixer } from '../../../../protocol/faces/jaw-mix.js';
 import { cellOrigin, type FaceRig } from '../../../../protocol/faces/rig.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 import { RenderError } from './contract.js';
@@ -84,7 +84,7 @@ function mixerOf(rig: FaceRig, images: RigImages): JawMixer<Image | Canvas> {
   mixer = createJawMixer<Image | Canvas>(rig, images.idle, images.mouths, {
     surface(width, height) {
       const canvas = createCanvas(width, height);
-      return { canvas, context: canvas.getContext('2d') as unknown as JawContext<Image | Canvas> };
+      return { canvas, context: canvas.getContext('2d') };
     },
     image(rgba, width, height) {
       const canvas = createCanvas(width, height);
@@ -110,7 +110,7 @@ export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, imag
   // mix, as the elements draw them (protocol/faces/jaw-mix.ts): one chin, never two.
   const weights = new Map<Viseme, number>(next === viseme ? [[viseme, 1]] : [[viseme, 1 - blend], [next, blend]]);
   ctx.save();
-  mixerOf(rig, images).draw(ctx as unknown as JawContext<Image | Canvas>, i, pose, weights);
+  mixerOf(rig, images).draw(ctx, i, pose, weights);
   ctx.restore();
   ctx.globalAlpha = 1;
   drawAiMark(ctx, rig.width);
