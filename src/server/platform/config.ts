@@ -49,6 +49,7 @@ const EnvSchema = z.object({
   PALKIT_EMBEDDINGS_MODEL: optionalString,
   PALKIT_CRAWL_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   PALKIT_GENERATING_PER_OWNER: z.coerce.number().int().min(1).max(100_000).default(10),
+  PALKIT_UPLOAD_LIFETIME_SECONDS: z.coerce.number().int().min(60).max(30 * 86_400).default(86_400),
   PALKIT_METRICS_TOKEN: optionalString,
   PALKIT_RECORDING_DIR: optionalString,
   PALKIT_RECORDING_S3_BUCKET: optionalString,
@@ -125,6 +126,8 @@ export interface Config {
   crawlDelayMs: number;
   /** Speech items, and videos, one owner may have generating at once (each kind); past it a create answers 429. */
   generatingPerOwner: number;
+  /** Uploads (POST /v2/uploads): how long one is kept before the sweep removes it. */
+  uploads: { lifetimeSeconds: number };
   log: 'silent' | 'error' | 'info' | 'debug';
   /** Recordings: the default storage (a folder, or the operator's S3-compatible bucket), the copy retries, download links. */
   recording: {
@@ -215,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embeddings: { baseUrl: e.PALKIT_EMBEDDINGS_BASE_URL, apiKey: e.PALKIT_EMBEDDINGS_API_KEY, model: e.PALKIT_EMBEDDINGS_MODEL },
     crawlDelayMs: e.PALKIT_CRAWL_DELAY_MS,
     generatingPerOwner: e.PALKIT_GENERATING_PER_OWNER,
+    uploads: { lifetimeSeconds: e.PALKIT_UPLOAD_LIFETIME_SECONDS },
     log: e.PALKIT_LOG,
     recording: {
       dir: e.PALKIT_RECORDING_DIR ?? (e.PALKIT_DATA === 'memory' ? memoryRecordingDir() : join(e.PALKIT_DATA, 'recordings')),

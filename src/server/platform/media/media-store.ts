@@ -14,7 +14,8 @@ export interface StoredMedia {
 export interface MediaStore {
   /** The folder of media files, or null when bytes are kept in the database (PostgreSQL). */
   readonly folder: string | null;
-  store(db: Db, input: { ownerId: number; contentType: string; bytes: Uint8Array; extension: string }): Promise<{ mediaId: string; url: string }>;
+  /** Keeps the bytes; `expiresAt` (uploads) lets the uploads' sweep remove them from then on. */
+  store(db: Db, input: { ownerId: number; contentType: string; bytes: Uint8Array; extension: string; expiresAt?: Date }): Promise<{ mediaId: string; url: string }>;
   /** A stored file, or undefined; `ownerId` restricts it to that owner's. */
   get(db: Db, mediaId: string, ownerId?: number): Promise<StoredMedia | undefined>;
   /**

@@ -84,9 +84,9 @@ export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgr
       const mediaId = newId('md', 24) + '.' + input.extension.replace(/[^a-z0-9]/gi, '');
       if (folder) {
         await writeFile(mediaId, input.bytes);
-        await db.insertInto('media').values({ media_id: mediaId, owner_id: input.ownerId, content_type: input.contentType, bytes: null, file: mediaId, size: input.bytes.length }).execute();
+        await db.insertInto('media').values({ media_id: mediaId, owner_id: input.ownerId, content_type: input.contentType, bytes: null, file: mediaId, size: input.bytes.length, expires_at: input.expiresAt ?? null }).execute();
       } else {
-        await db.insertInto('media').values({ media_id: mediaId, owner_id: input.ownerId, content_type: input.contentType, bytes: input.bytes, size: input.bytes.length }).execute();
+        await db.insertInto('media').values({ media_id: mediaId, owner_id: input.ownerId, content_type: input.contentType, bytes: input.bytes, size: input.bytes.length, expires_at: input.expiresAt ?? null }).execute();
       }
       return { mediaId, url: `${config.publicUrl}/media/${mediaId}` };
     },

@@ -9,6 +9,7 @@ export const Upload = z
     url: z.string().openapi({ description: 'Pass it as `train_video_url` to POST /v2/faces; the service reads it internally.', example: 'https://pal.example.com/media/mdq8x0c2kd93jd0sk2aa7p1z3v.webm' }),
     content_type: z.enum(UPLOAD_CONTENT_TYPES),
     bytes: z.number().int(),
+    expires_at: z.string().openapi({ description: 'When the upload is removed (its lifetime: PALKIT_UPLOAD_LIFETIME_SECONDS, one day by default); a face training from it by then keeps it until its training ends.', example: '2026-11-26T07:30:00.000Z' }),
   })
   .openapi('Upload');
 

@@ -1,15 +1,17 @@
 // A trained face (protocol/faces/rig.ts) drawn in the visitor's browser: its idle loop plays at the rig's
 // frame rate, the mouth patch of the shape being heard is placed on each frame at that frame's mouth pose and
-// cross-faded into the next one (no popping), and the eyes blink where the footage never does. Loaded with
+// blended into the next one (no popping: each mouth's jaw, and the frame's own, moved to the blended jaw before
+// the images are mixed, so one chin shows, never two), and the eyes blink where the footage never does. Loaded with
 // import() only when a call with a trained face starts.
 //
 // WebGL where the device renders it on a GPU (rig-gl.ts: the idle frame a texture, the mouths mixed in one
-// shader pass at the frame's pose), canvas 2D where it has none or only in software (one drawImage of the idle cell and one per
-// mouth shape showing). Both draw the same picture; `renderer` says which one a face got.
-import { FaceRig, cellOrigin, mouthTransform, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
+// shader pass at the frame's pose), canvas 2D where it has none or only in software (rig-2d.ts: one drawImage of the idle cell, then the
+// mouths, in bands where a jaw moves). Both draw the same picture; `renderer` says which one a face got.
+import { FaceRig, cellOrigin, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
 import { stopTrack } from '../shown-tracks.js';
 import { PRESENTATION_MS, type FaceTimeline, type FaceTrack } from './face-track.js';
+import { createCanvasMouths } from './rig-2d.js';
 import { createGlPainter } from './rig-gl.js';
 
 /** One mouth shape blends into the next over this long. */
@@ -88,6 +90,7 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
   // A canvas that gave a WebGL context cannot give a 2D one: the 2D path draws on a fresh canvas.
   const surface = gl ? canvas : Object.assign(document.createElement('canvas'), { width: rig.width, height: rig.height });
   const context = gl ? null : surface.getContext('2d')!;
+  const mouths2d = gl ? null : createCanvasMouths(rig, idle, mouths);
   const clock = options.clock ?? (() => performance.now());
   const random = options.random ?? Math.random;
   const reducedMotion = options.reducedMotion ?? globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -101,14 +104,6 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
   /** How much of each mouth shape shows; the rest is the idle frame's own (resting) mouth. */
   const weights = new Map<Viseme, number>([['rest', 1]]);
   let nextBlink = started + 1500 + random() * 2500;
-
-  const drawMouth = (context: CanvasRenderingContext2D, viseme: Viseme, pose: MouthPose, alpha: number) => {
-    const sheet = rig.mouths.sheet;
-    const [sx, sy] = cellOrigin(sheet, rig.visemes[viseme].cell);
-    context.globalAlpha = alpha;
-    context.setTransform(...mouthTransform(pose, rig.mouths.mouthWidth));
-    context.drawImage(mouths, sx, sy, sheet.cellWidth, sheet.cellHeight, -sheet.cellWidth / 2, -sheet.cellHeight / 2, sheet.cellWidth, sheet.cellHeight);
-  };
 
   const draw = () => {
     const now = clock();
@@ -136,13 +131,8 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
       context!.setTransform(1, 0, 0, 1, 0, 0);
       context!.globalAlpha = 1;
       context!.drawImage(idle, ix, iy, rig.idle.cellWidth, rig.idle.cellHeight, 0, 0, rig.width, rig.height);
-      // A weighted mix by drawing in turn: each patch over what is there with its share of the total so far.
-      let total = weights.get('rest') ?? 0;
-      for (const [viseme, weight] of weights) {
-        if (viseme === 'rest' || weight <= 0) continue;
-        total += weight;
-        drawMouth(context!, viseme, pose, weight / total);
-      }
+      mouths2d!.draw(context!, frame, pose, weights);
+      context!.globalAlpha = 1;
     }
     if (ownBlinks) {
       if (now > nextBlink + BLINK_MS) nextBlink = now + 2500 + random() * 4000;

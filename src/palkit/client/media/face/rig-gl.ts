@@ -5,6 +5,7 @@
 // that filtering never shows a neighbouring cell. Shaders are compiled from strings by the GPU driver, not
 // evaluated as script: a strict CSP allows them.
 import { cellOrigin, mouthTransform, type FaceRig, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
+import { JAW_SIDES, JAW_STILL, PATCH, blendedJaw, jawDropOf, jawsDiffer } from '../../../../protocol/faces/jaw.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 
 /** At most this many mouth shapes mixed in one frame (a fourth only shows during a very fast run of sounds). */
@@ -19,16 +20,47 @@ void main() {
   gl_Position = vec4((place * vec3(corner, 1.0)).xy, 0.0, 1.0);
 }`;
 
+// With jaws moving (protocol/faces/jaw.ts; rig-2d.ts draws the same in bands): every mouth (its own jaw drop
+// 'drops', half-widths) is sampled where it shows what the blend, its jaw at 'jaw', shows here, and under them
+// the idle frame's own mouth region likewise (drop 0), feathered into the frame by the made patch's alpha.
+// A half-width is 'halfWidth' in cell uv.
 const FRAGMENT = `
 precision mediump float;
 uniform sampler2D sheet;
+uniform sampler2D idle;
 uniform vec4 cells[${MIXED}];
 uniform float weights[${MIXED}];
+uniform float drops[${MIXED}];
+uniform float jaw;
+uniform float jaws;
+uniform vec2 halfWidth;
+uniform mat3 toIdle;
 uniform float feather;
 varying vec2 uv;
+float smooth1(float e0, float e1, float x) { return smoothstep(e0, e1, x); }
+float slope1(float e0, float e1, float x) { float t = (x - e0) / (e1 - e0); return t <= 0.0 || t >= 1.0 ? 0.0 : 6.0 * t * (1.0 - t) / (e1 - e0); }
+float share(float v) { return smooth1(0.0, 1.0, v) * (1.0 - smooth1(${JAW_STILL.from.toFixed(2)}, ${JAW_STILL.to.toFixed(2)}, v)); }
+float shareSlope(float v) { return slope1(0.0, 1.0, v) * (1.0 - smooth1(${JAW_STILL.from.toFixed(2)}, ${JAW_STILL.to.toFixed(2)}, v)) - smooth1(0.0, 1.0, v) * slope1(${JAW_STILL.from.toFixed(2)}, ${JAW_STILL.to.toFixed(2)}, v); }
+float side(float u) { return 1.0 - smoothstep(${JAW_SIDES.whole.toFixed(2)}, ${JAW_SIDES.still.toFixed(2)}, abs(u)); }
+// protocol/faces/jaw.ts jawSource: the height at which a mouth with this drop shows what the blend shows at v.
+float source(float v, float k, float drop) {
+  float c = v - jaw * k * share(v);
+  float x = v - (jaw - drop) * k * share(v);
+  for (int i = 0; i < 4; i++) x -= (x - drop * k * share(x) - c) / (1.0 - drop * k * shareSlope(x));
+  return x;
+}
+float patch(vec2 p) {
+  float outX = max(0.0, abs(p.x) - ${PATCH.x.toFixed(2)});
+  float outY = max(0.0, p.y < 0.0 ? -p.y - ${PATCH.top.toFixed(2)} : p.y - ${PATCH.bottom.toFixed(2)});
+  return 1.0 - smoothstep(0.0, ${PATCH.fade.toFixed(2)}, length(vec2(outX, outY)));
+}
+vec2 at(float drop, vec2 p, float k) { return vec2(uv.x, clamp(0.5 + source(p.y, k, drop) * halfWidth.y, 0.0, 1.0)); }
 void main() {
+  vec2 p = (uv - 0.5) / halfWidth;
+  float k = side(p.x);
   vec4 sum = vec4(0.0);
-  for (int i = 0; i < ${MIXED}; i++) sum += weights[i] * texture2D(sheet, cells[i].xy + uv * cells[i].zw);
+  for (int i = 0; i < ${MIXED}; i++) sum += weights[i] * texture2D(sheet, cells[i].xy + (jaws > 0.5 ? at(drops[i], p, k) : uv) * cells[i].zw);
+  if (jaws > 0.5) sum += (1.0 - sum.a) * patch(p) * texture2D(idle, (toIdle * vec3(at(0.0, p, k), 1.0)).xy);
   vec2 edge = min(uv, 1.0 - uv);
   gl_FragColor = sum * mix(1.0, smoothstep(0.0, feather, min(edge.x, edge.y)), step(0.0001, feather));
 }`;
@@ -71,7 +103,12 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
   gl.useProgram(program);
   const at = (name: string) => gl.getUniformLocation(program, name);
   const [place, cells, weights, feather] = [at('place'), at('cells'), at('weights'), at('feather')];
+  const [drops, jawAt, jaws, half, toIdle] = [at('drops'), at('jaw'), at('jaws'), at('halfWidth'), at('toIdle')];
   gl.uniform1i(at('sheet'), 0);
+  gl.uniform1i(at('idle'), 1);
+  const a = rig.mouths.mouthWidth / 2;
+  gl.uniform2f(half, a / rig.mouths.sheet.cellWidth, a / rig.mouths.sheet.cellHeight);
+  const dropOf = (v: Viseme) => jawDropOf(v, rig.visemes[v].source);
   gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, true);
   const idleTexture = texture(gl, idle);
   const mouthTexture = texture(gl, mouths);
@@ -91,11 +128,13 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
     const m = [a * w * sx, b * w * sy, 0, c * h * sx, d * h * sy, 0, (a * ox + c * oy + e) * sx - 1, (b * ox + d * oy + f) * sy + 1, 1];
     gl.uniformMatrix3fv(place, false, m);
   };
-  const paint = (tex: WebGLTexture | null, rects: number[][], shares: number[], edge: number) => {
+  const paint = (tex: WebGLTexture | null, rects: number[][], shares: number[], edge: number, jawDrops: number[] = []) => {
     while (rects.length < MIXED) {
       rects.push([0, 0, 0, 0]);
       shares.push(0);
     }
+    while (jawDrops.length < MIXED) jawDrops.push(0);
+    gl.uniform1fv(drops, jawDrops);
     gl.bindTexture(gl.TEXTURE_2D, tex);
     gl.uniform4fv(cells, rects.flat());
     gl.uniform1fv(weights, shares);
@@ -103,9 +142,24 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
     gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
   };
 
+  /** The matrix from a mouth cell's uv (placed by \`placed\`) to idle frame \`frame\`'s texture coordinates. */
+  const idleUv = ([a0, b0, c0, d0, e0, f0]: Affine, frame: number): number[] => {
+    const [cw, ch] = [rig.mouths.sheet.cellWidth, rig.mouths.sheet.cellHeight];
+    const [ox, oy] = cellOrigin(rig.idle, frame);
+    // Cell uv → cell pixels centred (uv · size − size / 2) → frame pixels (placed) → the idle sheet (scaled cell).
+    const [kx, ky] = [rig.idle.cellWidth / rig.width / idle.width, rig.idle.cellHeight / rig.height / idle.height];
+    const [x0, y0] = [-cw / 2, -ch / 2];
+    return [
+      kx * a0 * cw, ky * b0 * cw, 0,
+      kx * c0 * ch, ky * d0 * ch, 0,
+      kx * (a0 * x0 + c0 * y0 + e0) + ox / idle.width, ky * (b0 * x0 + d0 * y0 + f0) + oy / idle.height, 1,
+    ];
+  };
+
   return {
     draw(frame, mix) {
       gl.disable(gl.BLEND);
+      gl.uniform1f(jaws, 0);
       quad([1, 0, 0, 1, 0, 0], 0, 0, canvas.width, canvas.height);
       paint(idleTexture, [uvOf(rig.idle, idle, frame)], [1], 0);
       // The heaviest shapes other than rest, each with its share of the whole mix (rest's share is the idle frame).
@@ -114,12 +168,24 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
       if (!shown.length || total <= 0) return;
       const pose: MouthPose = rig.poses[frame]!;
       const sheet = rig.mouths.sheet;
+      const jaw = blendedJaw(mix, dropOf);
+      const moving = jawsDiffer(mix, jaw, dropOf);
       gl.enable(gl.BLEND);
-      quad(mouthTransform(pose, rig.mouths.mouthWidth), -sheet.cellWidth / 2, -sheet.cellHeight / 2, sheet.cellWidth, sheet.cellHeight);
-      paint(mouthTexture, shown.map(([v]) => uvOf(sheet, mouths, rig.visemes[v].cell)), shown.map(([, w]) => w / total), 0.03);
+      const placed = mouthTransform(pose, rig.mouths.mouthWidth);
+      quad(placed, -sheet.cellWidth / 2, -sheet.cellHeight / 2, sheet.cellWidth, sheet.cellHeight);
+      gl.uniform1f(jaws, moving ? 1 : 0);
+      if (moving) {
+        gl.uniform1f(jawAt, jaw);
+        gl.uniformMatrix3fv(toIdle, false, idleUv(placed, frame));
+        gl.activeTexture(gl.TEXTURE1);
+        gl.bindTexture(gl.TEXTURE_2D, idleTexture);
+        gl.activeTexture(gl.TEXTURE0);
+      }
+      paint(mouthTexture, shown.map(([v]) => uvOf(sheet, mouths, rig.visemes[v].cell)), shown.map(([, w]) => w / total), 0.03, shown.map(([v]) => dropOf(v)));
     },
     lid(frame, source, affine, [x, y, w, h]) {
       gl.disable(gl.BLEND);
+      gl.uniform1f(jaws, 0);
       quad(affine, x, y, w, h);
       paint(idleTexture, [uvOf(rig.idle, idle, frame, source)], [1], 0);
     },

@@ -27,6 +27,7 @@ import * as transcriptInterrupted from './0994_transcript_interrupted.js';
 import * as turnLatencies from './0995_turn_latencies.js';
 import * as deploymentVisitorTokens from './0996_deployment_visitor_tokens.js';
 import * as mediaFiles from './0997_media_files.js';
+import * as mediaExpiry from './0998_media_expiry.js';
 
 export const migrations: Record<string, PalkitMigration> = {
   '0001_core': core,
@@ -54,4 +55,5 @@ export const migrations: Record<string, PalkitMigration> = {
   '0995_turn_latencies': turnLatencies,
   '0996_deployment_visitor_tokens': deploymentVisitorTokens,
   '0997_media_files': mediaFiles,
+  '0998_media_expiry': mediaExpiry,
 };

@@ -40,5 +40,6 @@ export interface CoreTables {
     delivered_at: NullableTimestamp;
   };
   /** `bytes` in the row (PostgreSQL, older PGlite rows), or `file`: its name in the media folder (PGlite). */
-  media: { media_id: string; owner_id: number; content_type: string; bytes: Uint8Array | null; file: string | null; size: number | null; created_at: CreatedAt };
+  /** `expires_at`: when an upload is swept away (resources/uploads/expiry.ts); null for media kept as long as what uses it. */
+  media: { media_id: string; owner_id: number; content_type: string; bytes: Uint8Array | null; file: string | null; size: number | null; created_at: CreatedAt; expires_at: Generated<Date | null> };
 }

@@ -8,6 +8,7 @@
 // fading to nothing before the cell's edge, where the warp is already the identity (no seam, no rectangle).
 // Inverse mapping per pixel, coordinates relative to the mouth's centre in units of half its width.
 import { ImageData } from '@napi-rs/canvas';
+import { JAW_SIDES, JAW_STILL, MADE_JAW_DROP, patchAlpha } from '../../../../protocol/faces/jaw.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 import type { LipLine } from './mouth.js';
 
@@ -24,24 +25,22 @@ interface Shape {
   press: number;
 }
 
+/** The jaw drops are shared with the renderers, which blend one mouth's jaw into the next (protocol/faces/jaw.ts). */
 const SHAPES: Record<Viseme, Shape> = {
-  rest: { drop: 0, stretch: 1, teeth: 0, tongue: 0, press: 0 },
-  A: { drop: 0.6, stretch: 1, teeth: 0.3, tongue: 0.3, press: 0 },
-  E: { drop: 0.34, stretch: 1.08, teeth: 0.45, tongue: 0.25, press: 0 },
-  I: { drop: 0.2, stretch: 1.12, teeth: 0.6, tongue: 0, press: 0 },
-  O: { drop: 0.5, stretch: 0.8, teeth: 0.12, tongue: 0.2, press: 0 },
-  U: { drop: 0.24, stretch: 0.7, teeth: 0, tongue: 0, press: 0 },
-  M: { drop: 0, stretch: 0.98, teeth: 0, tongue: 0, press: 0.35 },
-  F: { drop: 0.1, stretch: 1.02, teeth: 0.9, tongue: 0, press: 0.15 },
-  L: { drop: 0.24, stretch: 1, teeth: 0.4, tongue: 0.55, press: 0 },
-  S: { drop: 0.08, stretch: 1.06, teeth: 0.85, tongue: 0, press: 0 },
+  rest: { drop: MADE_JAW_DROP.rest, stretch: 1, teeth: 0, tongue: 0, press: 0 },
+  A: { drop: MADE_JAW_DROP.A, stretch: 1, teeth: 0.3, tongue: 0.3, press: 0 },
+  E: { drop: MADE_JAW_DROP.E, stretch: 1.08, teeth: 0.45, tongue: 0.25, press: 0 },
+  I: { drop: MADE_JAW_DROP.I, stretch: 1.12, teeth: 0.6, tongue: 0, press: 0 },
+  O: { drop: MADE_JAW_DROP.O, stretch: 0.8, teeth: 0.12, tongue: 0.2, press: 0 },
+  U: { drop: MADE_JAW_DROP.U, stretch: 0.7, teeth: 0, tongue: 0, press: 0 },
+  M: { drop: MADE_JAW_DROP.M, stretch: 0.98, teeth: 0, tongue: 0, press: 0.35 },
+  F: { drop: MADE_JAW_DROP.F, stretch: 1.02, teeth: 0.9, tongue: 0, press: 0.15 },
+  L: { drop: MADE_JAW_DROP.L, stretch: 1, teeth: 0.4, tongue: 0.55, press: 0 },
+  S: { drop: MADE_JAW_DROP.S, stretch: 1.06, teeth: 0.85, tongue: 0, press: 0 },
 };
 
 /** Where the jaw moves whole (the chin sits about one mouth width below the mouth) and where it stops. */
-const JAW = { fullTo: 1.7, stillAt: 2.7, halfWidth: 1.05, edge: 2.1 };
-/** The opaque region's extent (half-widths): beyond it the alpha fades out over FADE. */
-const OPAQUE = { x: 1.75, top: 1.0, bottom: JAW.stillAt - 0.1 };
-const FADE = 0.35;
+const JAW = { fullTo: JAW_STILL.from, stillAt: JAW_STILL.to, halfWidth: JAW_SIDES.whole, edge: JAW_SIDES.still };
 /** Upper teeth show at most this tall (half-widths). */
 const TEETH_HEIGHT = 0.24;
 /** Soft edge where the opening meets the lips (half-widths). */
@@ -71,12 +70,8 @@ function sample(src: ImageData, x: number, y: number, out: Uint8ClampedArray, o:
   }
 }
 
-/** The patch's alpha at (u, v): 1 over the mouth and jaw, 0 at the cell's edge (smooth in between). */
-export function warpAlpha(u: number, v: number): number {
-  const outX = Math.max(0, Math.abs(u) - OPAQUE.x);
-  const outY = Math.max(0, v < 0 ? -v - OPAQUE.top : v - OPAQUE.bottom);
-  return 1 - smooth(0, FADE, Math.hypot(outX, outY));
-}
+/** The patch's alpha (shared with the renderers, which feather the idle frame's moved jaw by it). */
+export const warpAlpha = patchAlpha;
 
 /** How far the jaw moves a point down, as a share of the drop: a lens between the lips, the whole jaw below. */
 function jawShare(u: number, v: number): number {

@@ -1,14 +1,15 @@
 // A trained face speaking, drawn on the server: each frame is the rig's idle frame (looping) with the
 // mouth of the viseme heard at that moment placed by the frame's pose, blended into the next viseme as it
-// comes, and an "AI" mark in the top-right corner. Frames are drawn with @napi-rs/canvas and piped to
+// comes (jaws moved to the blend's before the mouths mix, as in the browser), and an "AI" mark in the top-right corner. Frames are drawn with @napi-rs/canvas and piped to
 // ffmpeg as raw RGBA; the result is a silent MP4 exactly as long as the speech, which the renderer then
 // puts the speech under (as it does any face video).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCanvas, loadImage, type Image, type SKRSContext2D } from '@napi-rs/canvas';
-import { cellOrigin, mouthTransform, type FaceRig } from '../../../../protocol/faces/rig.js';
+import { createCanvas, ImageData, loadImage, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
+import { createJawMixer, type JawMixer } from '../../../../protocol/faces/jaw-mix.js';
+import { cellOrigin, type FaceRig } from '../../../../protocol/faces/rig.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 import { RenderError } from './contract.js';
 
@@ -67,8 +68,36 @@ export interface RigVideoInput {
   durationSeconds: number;
 }
 
+export interface RigImages { idle: Image; mouths: Image }
+
+/** The rig's two sheets, decoded. */
+async function rigImages(input: Pick<RigVideoInput, 'idle' | 'mouths'>): Promise<RigImages> {
+  return { idle: await loadImage(Buffer.from(input.idle)), mouths: await loadImage(Buffer.from(input.mouths)) };
+}
+
+/** One mixer per pair of decoded sheets (its scratch canvases and mask made once). */
+const mixers = new WeakMap<RigImages, JawMixer<Image | Canvas>>();
+
+function mixerOf(rig: FaceRig, images: RigImages): JawMixer<Image | Canvas> {
+  let mixer = mixers.get(images);
+  if (mixer) return mixer;
+  mixer = createJawMixer<Image | Canvas>(rig, images.idle, images.mouths, {
+    surface(width, height) {
+      const canvas = createCanvas(width, height);
+      return { canvas, context: canvas.getContext('2d') };
+    },
+    image(rgba, width, height) {
+      const canvas = createCanvas(width, height);
+      canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(rgba), width, height), 0, 0);
+      return canvas;
+    },
+  });
+  mixers.set(images, mixer);
+  return mixer;
+}
+
 /** Draws frame `n` of the speaking face onto `ctx`. */
-export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, images: { idle: Image; mouths: Image }, n: number): void {
+export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, images: RigImages, n: number): void {
   const { rig } = input;
   const ms = (n * 1000) / RIG_VIDEO_FPS;
   const i = Math.floor((ms / 1000) * rig.fps) % rig.idle.count;
@@ -77,24 +106,12 @@ export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, imag
   ctx.drawImage(images.idle, ix, iy, rig.idle.cellWidth, rig.idle.cellHeight, 0, 0, rig.width, rig.height);
   const pose = rig.poses[i]!;
   const { viseme, next, blend } = mouthAt(input.cues, ms);
-  const sheet = rig.mouths.sheet;
-  const drawMouth = (v: Viseme, alpha: number) => {
-    // At rest the idle frame's own mouth shows.
-    if (v === 'rest' || alpha <= 0) return;
-    const [mx, my] = cellOrigin(sheet, rig.visemes[v].cell);
-    ctx.save();
-    ctx.globalAlpha = alpha;
-    ctx.setTransform(...mouthTransform(pose, rig.mouths.mouthWidth));
-    ctx.drawImage(images.mouths, mx, my, sheet.cellWidth, sheet.cellHeight, -sheet.cellWidth / 2, -sheet.cellHeight / 2, sheet.cellWidth, sheet.cellHeight);
-    ctx.restore();
-  };
-  if (next === viseme) drawMouth(viseme, 1);
-  else if (next === 'rest') drawMouth(viseme, 1 - blend);
-  else if (viseme === 'rest') drawMouth(next, blend);
-  else {
-    drawMouth(viseme, 1);
-    drawMouth(next, blend);
-  }
+  // The two shapes by weight (rest's the idle frame's own mouth), their jaws moved to the blend's before they
+  // mix, as the elements draw them (protocol/faces/jaw-mix.ts): one chin, never two.
+  const weights = new Map<Viseme, number>(next === viseme ? [[viseme, 1]] : [[viseme, 1 - blend], [next, blend]]);
+  ctx.save();
+  mixerOf(rig, images).draw(ctx, i, pose, weights);
+  ctx.restore();
   ctx.globalAlpha = 1;
   drawAiMark(ctx, rig.width);
 }
@@ -102,7 +119,7 @@ export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, imag
 /** The speaking face as a silent H.264 MP4 (`ffmpeg`: the binary's path). */
 export async function renderRigVideo(ffmpeg: string, input: RigVideoInput, signal?: AbortSignal): Promise<Uint8Array> {
   const { rig } = input;
-  const images = { idle: await loadImage(Buffer.from(input.idle)), mouths: await loadImage(Buffer.from(input.mouths)) };
+  const images = await rigImages(input);
   const canvas = createCanvas(rig.width, rig.height);
   const ctx = canvas.getContext('2d');
   const frames = Math.max(1, Math.ceil(input.durationSeconds * RIG_VIDEO_FPS));

@@ -1,0 +1,148 @@
+// A trained face's mouths drawn on a 2D canvas, in the browser (palkit's rig-2d.ts, where WebGL is missing;
+// rig-gl.ts is the WebGL twin and draws the same picture) and on the server (the generated videos'
+// render/rig-video.ts, @napi-rs/canvas). Mouths whose jaws sit at different heights are not cross-faded as
+// they are, which would show both chins at once: every mouth, and the idle frame's own mouth region under
+// them, is drawn where it shows what the blended face shows (jaw.ts: jawSource), then the mouths are mixed.
+// A vertical move that varies with height (and fades out beside the jaw) is drawn as bands of rows in
+// columns, each one drawImage scaled to its rows, in an unturned cell-sized canvas (whole-pixel edges: no
+// seams), then placed at the pose. The canvases come from the caller (DOM or Node), so this file imports none.
+import { cellOrigin, mouthTransform, type FaceRig, type MouthPose } from './rig.js';
+import { JAW_SIDES, JAW_STILL, blendedJaw, jawDropOf, jawSideShare, jawSource, jawsDiffer, patchAlpha } from './jaw.js';
+import type { Viseme } from '../visemes.js';
+
+/** Rows per band below the lips, where the move varies with height; columns per strip where it fades sideways. */
+const BAND = 8;
+const STRIP = 8;
+
+/** What of a 2D context this draws with (the DOM's and @napi-rs/canvas's both have it). */
+export interface JawContext<S> {
+  globalAlpha: number;
+  globalCompositeOperation: string;
+  setTransform(a: number, b: number, c: number, d: number, e: number, f: number): void;
+  clearRect(x: number, y: number, w: number, h: number): void;
+  drawImage(image: S, sx: number, sy: number, sw: number, sh: number, dx: number, dy: number, dw: number, dh: number): void;
+}
+
+export interface JawSurface<S> {
+  canvas: S;
+  context: JawContext<S>;
+}
+
+/** How the caller makes a scratch canvas, and an image of RGBA pixels. */
+export interface JawSurfaces<S> {
+  surface(width: number, height: number): JawSurface<S>;
+  image(rgba: Uint8ClampedArray, width: number, height: number): S;
+}
+
+export interface JawMixer<S> {
+  /** Draws the mouth mix `weights` over idle frame `frame`, already on `context`, at its pose. */
+  draw(context: JawContext<S>, frame: number, pose: MouthPose, weights: ReadonlyMap<Viseme, number>): void;
+}
+
+type Affine = [number, number, number, number, number, number];
+
+function inverse([a, b, c, d, e, f]: Affine): Affine {
+  const det = a * d - b * c;
+  return [d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det];
+}
+
+export function createJawMixer<S>(rig: FaceRig, idle: S, mouths: S, surfaces: JawSurfaces<S>): JawMixer<S> {
+  const sheet = rig.mouths.sheet;
+  const [cw, ch] = [sheet.cellWidth, sheet.cellHeight];
+  const a = rig.mouths.mouthWidth / 2;
+  const dropOf = (v: Viseme) => jawDropOf(v, rig.visemes[v].source);
+  let scratch: { under: JawSurface<S>; moved: JawSurface<S>; mask: S } | null = null;
+  const canvases = () => (scratch ??= { under: surfaces.surface(cw, ch), moved: surfaces.surface(cw, ch), mask: surfaces.image(maskOf(cw, ch, a), cw, ch) });
+
+  // Columns: one where the whole jaw moves, strips of STRIP pixels beside it where the move fades out, and
+  // one each side beyond (nothing moves there), each with its share of the move.
+  const whole = Math.floor(cw / 2 - JAW_SIDES.whole * a);
+  const still = Math.max(0, Math.floor(cw / 2 - JAW_SIDES.still * a));
+  const columns: Array<[number, number, number]> = [];
+  const column = (x0: number, x1: number) => {
+    if (x1 > x0) columns.push([x0, x1 - x0, jawSideShare((x0 + x1) / 2 / a - cw / 2 / a)]);
+  };
+  column(0, still);
+  for (let x = still; x < whole; x += STRIP) column(x, Math.min(whole, x + STRIP));
+  column(whole, cw - whole);
+  for (let x = cw - whole; x < cw - still; x += STRIP) column(x, Math.min(cw - still, x + STRIP));
+  column(cw - still, cw);
+
+  /** `source`'s cell at (sx, sy) onto `target`, its jaw (dropped by `drop` half-widths) moved to `jaw`. */
+  const moveJaw = (target: JawContext<S>, source: S, sx: number, sy: number, drop: number, jaw: number) => {
+    target.setTransform(1, 0, 0, 1, 0, 0);
+    target.clearRect(0, 0, cw, ch);
+    // Above the lips nothing moves: one rectangle; below, bands in each column.
+    const top = Math.floor(ch / 2);
+    target.drawImage(source, sx, sy, cw, top, 0, 0, cw, top);
+    for (const [x, width, side] of columns) {
+      const from = (y: number) => Math.max(0, Math.min(ch, ch / 2 + a * jawSource((y - ch / 2) / a, side, drop, jaw)));
+      if (side === 0 || drop === jaw) {
+        target.drawImage(source, sx + x, sy + top, width, ch - top, x, top, width, ch - top);
+        continue;
+      }
+      // Past the chin nothing moves either.
+      const bottom = Math.min(ch, Math.ceil(ch / 2 + JAW_STILL.to * a));
+      for (let y = top; y < bottom; y += BAND) {
+        const y1 = Math.min(bottom, y + BAND);
+        const [s0, s1] = [from(y), from(y1)];
+        if (s1 > s0) target.drawImage(source, sx + x, sy + s0, width, s1 - s0, x, y, width, y1 - y);
+      }
+      if (bottom < ch) target.drawImage(source, sx + x, sy + bottom, width, ch - bottom, x, bottom, width, ch - bottom);
+    }
+  };
+
+  return {
+    draw(context, frame, pose, weights) {
+      const shown = [...weights].filter(([v, w]) => v !== 'rest' && w > 0);
+      if (!shown.length) return;
+      const place = mouthTransform(pose, rig.mouths.mouthWidth);
+      const jaw = blendedJaw(weights, dropOf);
+      const moves = jawsDiffer(weights, jaw, dropOf);
+      let total = weights.get('rest') ?? 0;
+      if (!moves) {
+        // Every jaw where the idle frame has it (footage mouths, or lips only): the patches as they are.
+        for (const [viseme, weight] of shown) {
+          const [sx, sy] = cellOrigin(sheet, rig.visemes[viseme].cell);
+          total += weight;
+          context.globalAlpha = weight / total;
+          context.setTransform(...place);
+          context.drawImage(mouths, sx, sy, cw, ch, -cw / 2, -ch / 2, cw, ch);
+        }
+        return;
+      }
+      const { under, moved, mask } = canvases();
+      const [u, m] = [under.context, moved.context];
+      // The idle frame's mouth region, unturned into a cell, its jaw moved to the blend's, feathered into the frame.
+      u.setTransform(1, 0, 0, 1, 0, 0);
+      u.clearRect(0, 0, cw, ch);
+      const [ia, ib, ic, id, ie, iff] = inverse(place);
+      u.setTransform(ia, ib, ic, id, ie + cw / 2, iff + ch / 2);
+      const [ix, iy] = cellOrigin(rig.idle, frame);
+      u.drawImage(idle, ix, iy, rig.idle.cellWidth, rig.idle.cellHeight, 0, 0, rig.width, rig.height);
+      moveJaw(m, under.canvas, 0, 0, 0, jaw);
+      m.globalCompositeOperation = 'destination-in';
+      m.drawImage(mask, 0, 0, cw, ch, 0, 0, cw, ch);
+      m.globalCompositeOperation = 'source-over';
+      context.globalAlpha = 1;
+      context.setTransform(...place);
+      context.drawImage(moved.canvas, 0, 0, cw, ch, -cw / 2, -ch / 2, cw, ch);
+      // Each mouth, its jaw moved to the blend's, over what is there with its share of the total so far.
+      for (const [viseme, weight] of shown) {
+        const [sx, sy] = cellOrigin(sheet, rig.visemes[viseme].cell);
+        moveJaw(m, mouths, sx, sy, dropOf(viseme), jaw);
+        total += weight;
+        context.globalAlpha = weight / total;
+        context.drawImage(moved.canvas, 0, 0, cw, ch, -cw / 2, -ch / 2, cw, ch);
+      }
+    },
+  };
+}
+
+/** The made patch's alpha over a cell (RGBA, white): where the idle frame's moved jaw shows. */
+function maskOf(cw: number, ch: number, a: number): Uint8ClampedArray {
+  const rgba = new Uint8ClampedArray(cw * ch * 4).fill(255);
+  for (let y = 0; y < ch; y++)
+    for (let x = 0; x < cw; x++) rgba[(y * cw + x) * 4 + 3] = Math.round(255 * patchAlpha((x + 0.5 - cw / 2) / a, (y + 0.5 - ch / 2) / a));
+  return rgba;
+}
