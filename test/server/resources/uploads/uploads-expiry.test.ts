@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ManualClock } from '../helpers/clock.js';
-import { portraitPhoto } from '../helpers/face-clips.js';
-import { KEY, onPostgres, startTestService, type TestService } from '../helpers/service.js';
-import { waitFor } from '../helpers/wait-for.js';
-import { UPLOAD_SWEEP, sweepExpiredUploads } from '../../src/server/resources/uploads/expiry.js';
+import { ManualClock } from '../../../helpers/clock.js';
+import { portraitPhoto } from '../../../helpers/face-clips.js';
+import { KEY, onPostgres, startTestService, type TestService } from '../../../helpers/service.js';
+import { waitFor } from '../../../helpers/wait-for.js';
+import { UPLOAD_SWEEP, sweepExpiredUploads } from '../../../../src/server/resources/uploads/expiry.js';
 
 const DAY_MS = 86_400_000;
 const photo = portraitPhoto('png');

@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCanvas, loadImage, type SKRSContext2D } from '@napi-rs/canvas';
-import { MADE_JAW_DROP, patchAlpha } from '../../src/protocol/faces/jaw.js';
-import type { FaceRig } from '../../src/protocol/faces/rig.js';
-import { VISEMES } from '../../src/protocol/visemes.js';
-import { drawSpeakingFrame, mouthAt, RIG_VIDEO_FPS, type RigVideoInput } from '../../src/server/resources/videos/render/rig-video.js';
+import { MADE_JAW_DROP, patchAlpha } from '../../../../src/protocol/faces/jaw.js';
+import type { FaceRig } from '../../../../src/protocol/faces/rig.js';
+import { VISEMES } from '../../../../src/protocol/visemes.js';
+import { drawSpeakingFrame, mouthAt, RIG_VIDEO_FPS, type RigVideoInput } from '../../../../src/server/resources/videos/render/rig-video.js';
 
 const SIZE = 160;
 const MOUTH = { x: 80, y: 70, w: 40 };
