@@ -212,8 +212,8 @@ describe('LocalTransport', () => {
       for (let tries = 1; ended.length === 0; tries++) {
         expect(tries, 'tries before giving up').to.be.at.most(20);
         await clock.advance(2_000);
-        await until(() => sockets.length === tries + 1 || ended.length > 0, `try ${tries}`);
-        if (ended.length === 0) sockets.at(-1)!.close(1006);
+        expect(sockets.length, `try ${tries}`).to.equal(tries + 1);
+        sockets.at(-1)!.close(1006);
         await clock.drain();
       }
       expect(ended).to.deep.equal([['connection lost', true]]);
