@@ -12,17 +12,6 @@ const FIXED_SLEEPS = [
   { selector: "CallExpression[callee.name=/^(sleep|delay|tick|pause)$/][arguments.length>0]:not([arguments.0.value=0])", message: 'A fixed sleep: wait for the state with waitFor, for an event with oneEvent, or advance the test clock.' },
 ];
 
-// Gate files that still sleep, each to be rewritten with waitFor or the test clock (issue 33); the list only
-// shrinks — a new file, or a file taken off it, is held to the rule.
-const STILL_SLEEPING = [
-  'test/browser/client/local-listener.test.ts',
-  'test/browser/client/room-audio.test.ts',
-  'test/browser/client/transports.test.ts',
-  'test/browser/components/sound-held.test.ts',
-  'test/browser/face/drawn-face.test.ts',
-  'test/server/live/speech/pal-voice.test.ts',
-];
-
 export default tseslint.config(
   { ignores: ['dist/', 'src/*/dist/', 'storybook-static/', '.storybook/generated/', 'node_modules/', '.palkit/', '.shots/', '**/*.tmp.*'] },
   ...tseslint.configs.recommended,
@@ -50,7 +39,7 @@ export default tseslint.config(
     // or an event with oneEvent; make the service's time pass with the test clock's advance
     // (test/helpers/clock.ts). Files that measure real time belong in test/realtime, where sleeps are allowed.
     files: ['test/server/**', 'test/browser/**/*.test.ts'],
-    ignores: ['test/server/**/chaos-*.test.ts', ...STILL_SLEEPING],
+    ignores: ['test/server/**/chaos-*.test.ts'],
     rules: { 'no-restricted-syntax': ['error', ...FIXED_SLEEPS] },
   },
   {

@@ -3,6 +3,7 @@ import { LocalListener, type HeardMessage, type Recognition } from '../../../src
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { TransportMessageEvent, TransportNoticeEvent } from '../../../src/palkit/client/transport/transport.js';
 import { until } from '../helpers/fakes.js';
+import { TestClock } from '../helpers/test-clock.js';
 
 /**
  * The browser's SpeechRecognition as the Web Speech API defines it (start/stop/abort; result, error and
@@ -47,8 +48,9 @@ describe('LocalListener (the visitor heard through speech recognition)', () => {
   function listener() {
     const recognition = new FakeRecognition();
     const heard: HeardMessage[] = [];
-    const l = new LocalListener((m) => heard.push(m), { create: () => recognition, lang: 'de-DE' });
-    return { recognition, heard, l, events: () => heard.map((m) => m.event_type) };
+    const clock = new TestClock();
+    const l = new LocalListener((m) => heard.push(m), { create: () => recognition, lang: 'de-DE', timers: clock });
+    return { recognition, heard, l, clock, events: () => heard.map((m) => m.event_type) };
   }
 
   it('listens continuously, in the given language, only while the microphone is on', () => {
@@ -89,13 +91,16 @@ describe('LocalListener (the visitor heard through speech recognition)', () => {
   });
 
   it('starts again after recognition ends by itself, but not after a fatal error', async () => {
-    const { recognition, l } = listener();
+    const { recognition, l, clock } = listener();
     l.setMicrophone(true);
     recognition.end(); // Chrome ends a session after a silence
-    await until(() => recognition.running, 'restarted');
+    await clock.advance(299);
+    expect(recognition.running, 'not at once').to.equal(false);
+    await clock.advance(1);
+    expect(recognition.running, 'restarted after 0.3 s').to.equal(true);
     expect(l.available).to.equal(true);
     recognition.fail('not-allowed'); // the visitor refused the microphone to recognition
-    await new Promise((r) => setTimeout(r, 500));
+    await clock.advance(10_000);
     expect(recognition.running).to.equal(false);
     expect(l.available).to.equal(false);
     l.setMicrophone(false);
@@ -165,10 +170,12 @@ describe('LocalListener pauses while the PAL speaks', () => {
 describe('LocalTransport never leaves the visitor in silence after they spoke (issue 25, item 1)', () => {
   async function joinedTransport(expectWordsMs = 150) {
     const recognition = new FakeRecognition();
+    const clock = new TestClock();
     let socket!: EventTarget & { readyState: number; sent: unknown[] };
     const transport = new LocalTransport({
       voice: false,
       expectWordsMs,
+      timers: clock,
       createRecognition: () => recognition,
       getUserMedia: () => Promise.reject(new DOMException('no microphone here', 'NotFoundError')),
       createSocket: () => {
@@ -189,7 +196,7 @@ describe('LocalTransport never leaves the visitor in silence after they spoke (i
     room({ type: 'joined', participant_id: 'v1', conversation_id: 'c42', participants: [] });
     await joined;
     const pal = (event_type: string, properties: object = {}) => room({ type: 'app-message', from: 'pal', data: { message_type: 'conversation', event_type, conversation_id: 'c42', properties } });
-    return { recognition, transport, notices, pal };
+    return { recognition, transport, notices, pal, clock };
   }
 
   it('says the PAL did not catch it when the visitor cut the PAL off and recognition gives no words', async () => {
@@ -206,10 +213,12 @@ describe('LocalTransport never leaves the visitor in silence after they spoke (i
   });
 
   it('says so when nothing at all comes back from recognition after the cut-off', async () => {
-    const { notices, pal, transport } = await joinedTransport(100);
+    const { notices, pal, transport, clock } = await joinedTransport(100);
     pal('conversation.replica.started_speaking');
     pal('conversation.replica.stopped_speaking', { interrupted: true, duration: 1 });
-    await until(() => notices.length > 0, 'a notice');
+    await clock.advance(99);
+    expect(notices, 'not before the wait for words runs out').to.deep.equal([]);
+    await clock.advance(1);
     expect(notices).to.deep.equal(['not_heard']);
     await transport.leave();
   });
@@ -230,21 +239,21 @@ describe('LocalTransport never leaves the visitor in silence after they spoke (i
   });
 
   it('stays quiet when the words did arrive', async () => {
-    const { recognition, notices, pal, transport } = await joinedTransport(100);
+    const { recognition, notices, pal, transport, clock } = await joinedTransport(100);
     pal('conversation.replica.started_speaking');
     pal('conversation.replica.stopped_speaking', { interrupted: true, duration: 1 });
     recognition.hear([['opening hours please', true]]);
-    await new Promise((r) => setTimeout(r, 300));
+    await clock.advance(10_000);
     expect(notices).to.deep.equal([]);
     await transport.leave();
   });
 
   it('stays quiet when a typed line is what cut the PAL off', async () => {
-    const { notices, pal, transport } = await joinedTransport(100);
+    const { notices, pal, transport, clock } = await joinedTransport(100);
     pal('conversation.replica.started_speaking');
     transport.sendAppMessage({ message_type: 'conversation', event_type: 'conversation.respond', properties: { text: 'hi' } });
     pal('conversation.replica.stopped_speaking', { interrupted: true, duration: 1 });
-    await new Promise((r) => setTimeout(r, 300));
+    await clock.advance(10_000);
     expect(notices).to.deep.equal([]);
     await transport.leave();
   });

@@ -4,6 +4,7 @@ import { visemeIndex } from '../../../src/protocol/visemes.js';
 import { MICROPHONE_RATE, MicrophoneSender } from '../../../src/palkit/client/transport/microphone.js';
 import { PalAudioPlayer } from '../../../src/palkit/client/transport/pal-audio.js';
 import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const RATE = 22050;
 
@@ -14,21 +15,25 @@ function toneSlice(viseme: 'A' | 'M' = 'A'): AudioFrame {
   return { kind: AudioFrameKind.palVoice, viseme: visemeIndex(viseme), sampleRate: RATE, samples };
 }
 
-/** RMS of what an analyser hears on `track`, sampled for `ms`. */
-async function loudness(track: MediaStreamTrack, ms: number): Promise<number> {
+/** What an analyser hears on `track`: `level()` is the RMS of its last few ms. */
+async function listenTo(track: MediaStreamTrack) {
   const context = new AudioContext();
   const analyser = context.createAnalyser();
   context.createMediaStreamSource(new MediaStream([track])).connect(analyser);
   const data = new Float32Array(analyser.fftSize);
-  let peak = 0;
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    analyser.getFloatTimeDomainData(data);
-    peak = Math.max(peak, Math.sqrt(data.reduce((s, v) => s + v * v, 0) / data.length));
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  await context.close();
-  return peak;
+  return {
+    level: () => {
+      analyser.getFloatTimeDomainData(data);
+      return Math.sqrt(data.reduce((s, v) => s + v * v, 0) / data.length);
+    },
+    close: () => context.close(),
+  };
+}
+
+/** Waits until `context`'s own clock (the audio rendered) has moved `seconds` on from now. */
+async function rendered(context: AudioContext, seconds: number): Promise<void> {
+  const end = context.currentTime + seconds;
+  await waitFor(() => context.currentTime >= end, { what: `${seconds * 1000} ms of audio rendered` });
 }
 
 describe('room audio frames', () => {
@@ -52,15 +57,23 @@ describe('PalAudioPlayer', () => {
     const player = new PalAudioPlayer(context);
     expect(player.track.kind).to.equal('audio');
     expect(player.track.readyState).to.equal('live');
+    const toneEnds = context.currentTime + 2;
     for (let i = 0; i < 50; i++) player.play(toneSlice(i < 25 ? 'A' : 'M')); // 2 s of tone
     expect(player.speaking()).to.equal(true);
     await until(() => player.visemeNow() === 'A', 'the first slices playing');
-    expect(await loudness(player.track, 300)).to.be.greaterThan(0.1);
+    const ear = await listenTo(player.track);
+    const loud = await waitFor(() => {
+      const level = ear.level();
+      return level > 0.1 && level;
+    }, { what: 'the tone heard' });
+    expect(loud).to.be.greaterThan(0.1);
     player.flush();
     expect(player.speaking()).to.equal(false);
     expect(player.visemeNow()).to.equal('rest');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(await loudness(player.track, 300)).to.be.lessThan(0.001);
+    // Silence while the tone, had it not been flushed, would still be playing (the audio clock says when).
+    const after = await waitFor(() => (ear.level() < 0.001 ? 'silent' : context.currentTime > toneEnds - 0.5 && 'still sounding near the tone\'s end'), { what: 'silence' });
+    expect(after).to.equal('silent');
+    await ear.close();
     player.close();
     expect(player.track.readyState).to.equal('ended');
     await context.close();
@@ -91,9 +104,9 @@ describe('MicrophoneSender', () => {
     expect(frame.samples.length).to.equal(320);
     expect(Math.max(...frame.samples.map(Math.abs))).to.be.greaterThan(5000);
     mic.setEnabled(false);
-    await new Promise((r) => setTimeout(r, 60));
     const muted = sent.length;
-    await new Promise((r) => setTimeout(r, 200));
+    // Ten frames' worth of audio rendered while muted: none of it is sent.
+    await rendered(context, 0.2);
     expect(sent.length).to.equal(muted);
     mic.close();
     expect(mic.track).to.equal(null);

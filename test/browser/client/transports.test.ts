@@ -7,6 +7,7 @@ import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, transportKindFor } from '../../../src/palkit/client/transport/transport.js';
 import { until } from '../helpers/fakes.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { TestClock } from '../helpers/test-clock.js';
 
 /** WebSocket stand-in driven by the test (the room side). */
 class FakeSocket extends EventTarget {
@@ -125,13 +126,14 @@ describe('LocalTransport', () => {
     });
   }
 
-  // Over the gate's 5 s budget in Firefox (5–8 s there on CI's machine): the rejoin's tries wait out the
-  // transport's real backoff (issue 33's list in eslint.config.js); the exception goes once it runs on fake time.
-  describe('the room moving (its instance restarting, or another taking it over)', function () {
-    this.timeout(15_000);
+  // The waits between tries run on the test's clock: each try comes when the test moves time past its backoff.
+  describe('the room moving (its instance restarting, or another taking it over)', () => {
+    /** Longer than any wait between two tries (at most 2 s) and than the 30 s the transport keeps trying. */
+    const LONGER_THAN_ANY_WAIT = 31_000;
     function moving() {
       const sockets: FakeSocket[] = [];
-      const transport = new LocalTransport({ voice: false, listen: false, createSocket: (url) => (sockets.push(new FakeSocket(url)), sockets.at(-1)! as unknown as WebSocket) });
+      const clock = new TestClock();
+      const transport = new LocalTransport({ voice: false, listen: false, timers: clock, createSocket: (url) => (sockets.push(new FakeSocket(url)), sockets.at(-1)! as unknown as WebSocket) });
       const notices: string[] = [];
       const ended: Array<[string, boolean]> = [];
       transport.addEventListener(TransportNoticeEvent.type, (e) => notices.push((e as TransportNoticeEvent).code));
@@ -142,14 +144,17 @@ describe('LocalTransport', () => {
         await until(() => sockets[n]?.sent.length === 1, `join frame on socket ${n + 1}`);
         sockets[n]!.frame({ type: 'joined', participant_id: `v${n}`, conversation_id: 'c1', participants: [{ participant_id: pal, user_name: 'Ada', role: 'pal' }] });
       };
-      return { transport, sockets, notices, ended, joined, admit };
+      return { transport, sockets, notices, ended, joined, admit, clock };
     }
 
     it('joins again with the same token and the call goes on; the visitor is told only while it takes longer than a moment', async () => {
-      const { transport, sockets, notices, ended, joined, admit } = moving();
+      const { transport, sockets, notices, ended, joined, admit, clock } = moving();
       await admit(0, 'p1');
       await joined;
       sockets[0]!.close(1012);
+      await clock.drain();
+      expect(sockets.length, 'the first try waits a moment (up to 0.25 s)').to.equal(1);
+      await clock.advance(250);
       await admit(1, 'p2');
       expect(sockets[1]!.sent[0]).to.deep.include({ type: 'join', meeting_token: 'secret' });
       await until(() => transport.participants.some((p) => p.id === 'p2'), 'the room as joined again');
@@ -160,8 +165,10 @@ describe('LocalTransport', () => {
 
       // The connection drops; the first try finds no one, the visitor is told, the next try gets in.
       sockets[1]!.close(1006);
+      await clock.advance(250);
       await until(() => sockets.length === 3, 'a first try');
       sockets[2]!.close(1006);
+      await clock.advance(500); // the second try waits up to twice as long
       await admit(3, 'p3');
       await until(() => notices.length === 2, 'the notices');
       expect(notices).to.deep.equal(['reconnecting', 'reconnected']);
@@ -171,27 +178,47 @@ describe('LocalTransport', () => {
 
     it('ends the call when the room says it ended meanwhile; ends it as lost when the room refuses', async () => {
       for (const [code, end] of [[4410, ['ended', false]], [4401, ['connection lost', true]]] as const) {
-        const { sockets, ended, joined, admit } = moving();
+        const { sockets, ended, joined, admit, clock } = moving();
         await admit(0, 'p1');
         await joined;
         sockets[0]!.close(1012);
+        await clock.advance(250);
         await until(() => sockets[1]?.sent.length === 1, 'a try');
         sockets[1]!.close(code);
         await until(() => ended.length === 1, `the end after ${code}`);
         expect(ended).to.deep.equal([end]);
-        await new Promise((r) => setTimeout(r, 300));
+        await clock.advance(LONGER_THAN_ANY_WAIT);
         expect(sockets.length, 'no more tries').to.equal(2);
       }
     });
 
     it('a socket closed for another reason (replaced by another window) ends the call, without trying again', async () => {
-      const { sockets, ended, joined, admit } = moving();
+      const { sockets, ended, joined, admit, clock } = moving();
       await admit(0, 'p1');
       await joined;
       sockets[0]!.close(4409);
       expect(ended).to.deep.equal([['connection lost', true]]);
-      await new Promise((r) => setTimeout(r, 400));
+      await clock.advance(LONGER_THAN_ANY_WAIT);
       expect(sockets.length).to.equal(1);
+    });
+
+    it('gives up, as lost, when the room stays out of reach for 30 s', async () => {
+      const { sockets, ended, notices, joined, admit, clock } = moving();
+      await admit(0, 'p1');
+      await joined;
+      const droppedAt = clock.now();
+      sockets[0]!.close(1006);
+      // Every try finds no one; the tries go on, 2 s apart at most, until 30 s have passed.
+      for (let tries = 1; ended.length === 0; tries++) {
+        expect(tries, 'tries before giving up').to.be.at.most(20);
+        await clock.advance(2_000);
+        expect(sockets.length, `try ${tries}`).to.equal(tries + 1);
+        sockets.at(-1)!.close(1006);
+        await clock.drain();
+      }
+      expect(ended).to.deep.equal([['connection lost', true]]);
+      expect(notices).to.deep.equal(['reconnecting']);
+      expect(clock.now() - droppedAt, 'about 30 s of trying').to.be.within(30_000, 34_000);
     });
   });
 
@@ -215,10 +242,10 @@ describe('LocalTransport', () => {
   });
 
 
-  // Over the gate's 5 s budget: it still waits out the camera's real posting interval (a 2.3 s sleep, issue 33's
-  // list in eslint.config.js); the exception goes with the sleep once the camera's timer runs on fake time.
-  it('posts a JPEG of the camera with the meeting token while a perceiving PAL asks, only while the camera is on, and stops when refused', async function () {
-    this.timeout(15_000);
+  // The posting interval runs on the test's clock; capturing and encoding a frame take real time, so each
+  // "no frame" check first waits for what a frame already under way would have needed (encodedAsLong).
+  it('posts a JPEG of the camera with the meeting token while a perceiving PAL asks, only while the camera is on, and stops when refused', async () => {
+    const clock = new TestClock();
     const posts: Array<{ url: string; headers: Record<string, string>; body: Blob }> = [];
     let status = 200;
     const fetchFrame = (async (url: string, init: RequestInit) => {
@@ -226,12 +253,14 @@ describe('LocalTransport', () => {
       return new Response('{}', { status });
     }) as unknown as typeof fetch;
     let socket!: FakeSocket;
-    const transport = new LocalTransport({ voice: false, listen: false, fetch: fetchFrame, createSocket: (url) => (socket = new FakeSocket(url)) as unknown as WebSocket, getUserMedia: () => navigator.mediaDevices.getUserMedia({ video: true }) });
+    const transport = new LocalTransport({ voice: false, listen: false, timers: clock, fetch: fetchFrame, createSocket: (url) => (socket = new FakeSocket(url)) as unknown as WebSocket, getUserMedia: () => navigator.mediaDevices.getUserMedia({ video: true }) });
     const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 'tok-1', startVideo: true, startAudio: false });
     await until(() => socket?.sent.length === 1);
     socket.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [], perception: { frames_url: 'https://pal.test/v2/conversations/c1/frames', interval_ms: 1000 } });
     await joined;
-    await waitFor(() => posts.length >= 1);
+    await until(() => transport.participants[0]!.videoTrack !== null, 'the camera');
+    await clock.advance(1000);
+    await waitFor(() => posts.length >= 1, { what: 'the first frame' });
     const [first] = posts;
     expect(first!.url).to.equal('https://pal.test/v2/conversations/c1/frames');
     expect(first!.headers).to.deep.equal({ 'content-type': 'image/jpeg', authorization: 'Bearer tok-1' });
@@ -240,15 +269,28 @@ describe('LocalTransport', () => {
     const image = await createImageBitmap(first!.body);
     expect(image.width).to.be.at.most(512).and.greaterThan(0);
 
+    /** Waits as long as capturing and encoding one more frame takes (a frame a tick started would be posted by then). */
+    const encodedAsLong = async () => {
+      const canvas = document.createElement('canvas');
+      canvas.width = image.width;
+      canvas.height = image.height;
+      canvas.getContext('2d')!.drawImage(image, 0, 0);
+      await new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.7));
+      await clock.drain();
+    };
+
     transport.setCameraEnabled(false);
     const whileOff = posts.length;
-    await new Promise((r) => setTimeout(r, 2300));
+    await clock.advance(3000);
+    await encodedAsLong();
     expect(posts.length).to.equal(whileOff, 'no frames while the camera is off');
     transport.setCameraEnabled(true);
     status = 410;
-    await waitFor(() => posts.length > whileOff);
+    await clock.advance(1000);
+    await waitFor(() => posts.length > whileOff, { what: 'a frame once the camera is on again' });
     const refusedAt = posts.length;
-    await new Promise((r) => setTimeout(r, 2300));
+    await clock.advance(3000);
+    await encodedAsLong();
     expect(posts.length).to.equal(refusedAt, 'the conversation ended: no more frames');
     await transport.leave();
   });

@@ -32,7 +32,10 @@ describe('sound held by the browser', () => {
     const voice = context.createMediaStreamDestination();
     const pal: TransportParticipant = { id: 'pal', name: 'Ada', role: 'pal', local: false, videoTrack: null, audioTrack: voice.stream.getAudioTracks()[0]! };
     const stage = await fixture<PalStage>(html`<pal-stage .participants=${[pal]}></pal-stage>`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The stage has asked by the time the voice plays: play() settled, and Web Audio was found running.
+    const audio = () => stage.shadowRoot!.querySelector<HTMLAudioElement>('audio[data-track]');
+    await until(() => audio()?.srcObject instanceof MediaStream && !audio()!.paused && audio()!.currentTime > 0, 'the voice playing');
+    await stage.updateComplete;
     expect(stage.shadowRoot!.querySelector('button.sound')).to.equal(null);
   });
 });

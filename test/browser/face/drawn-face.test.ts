@@ -5,7 +5,7 @@ import type { Viseme } from '../../../src/protocol/visemes.js';
 import '../../../src/palkit/components/define.js';
 import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
 import { until } from '../helpers/fakes.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { oneEvent, waitFor } from '../helpers/wait-for.js';
 
 /** Grabs the current frame of a video track as RGBA pixels of a region (in the face's 960×540 coordinates). */
 async function region(track: MediaStreamTrack, x: number, y: number, w: number, h: number): Promise<Uint8ClampedArray> {
@@ -40,15 +40,20 @@ const dark = (pixels: Uint8ClampedArray) => {
 describe('the drawn face (Ada)', () => {
   it('is a live video track whose mouth opens for A and closes for M', async () => {
     let viseme: Viseme = 'A';
-    const timeline: FaceTimeline = { visemeNow: () => viseme, speaking: () => true };
+    let frames = 0;
+    const timeline: FaceTimeline = { visemeNow: () => viseme, speaking: () => true, drawn: () => void frames++ };
     const face = createDrawnFaceTrack(timeline, { reducedMotion: true, random: () => 0.99 });
     expect(face.track.kind).to.equal('video');
     expect(face.track.readyState).to.equal('live');
-    await new Promise((r) => setTimeout(r, 300)); // the mouth eases into shape
-    const open = dark(await region(face.track, 440, 300, 80, 50));
+    // The mouth eases into shape: 55 % of the way a frame, so six frames leave less than 1 % of it.
+    const eased = async () => {
+      const from = frames;
+      await waitFor(() => frames >= from + 6, { what: 'six frames drawn' });
+      return dark(await region(face.track, 440, 300, 80, 50));
+    };
+    const open = await eased();
     viseme = 'M';
-    await new Promise((r) => setTimeout(r, 300));
-    const closed = dark(await region(face.track, 440, 300, 80, 50));
+    const closed = await eased();
     expect(open, 'the open mouth shows its dark inside').to.be.greaterThan(closed + 150);
     face.stop();
     expect(face.track.readyState).to.equal('ended');
@@ -91,14 +96,17 @@ describe('a trained face\'s footage on the stage', () => {
     const el = await fixture<PalStage>(html`<pal-stage .participants=${[pal(false)]}></pal-stage>`);
     const video = () => el.shadowRoot!.querySelector<HTMLVideoElement>('video.pal')!;
     await el.updateComplete;
-    await new Promise((r) => setTimeout(r, 300));
+    // Loaded enough to play: a footage that autoplays would be playing by now.
+    await until(() => video().readyState >= HTMLMediaElement.HAVE_ENOUGH_DATA, 'the footage loaded');
     expect(video().paused, 'still while listening').to.equal(true);
     el.participants = [pal(true)];
     await until(() => !video().paused && video().currentTime > 0.1, 'the footage playing');
+    let paused = false;
+    void oneEvent(video(), 'pause').then(() => (paused = true));
     el.participants = [pal(false)];
     await el.updateComplete;
     const held = video().currentTime;
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(() => paused, { what: 'the footage pausing' });
     expect(video().paused).to.equal(true);
     expect(video().currentTime).to.equal(held);
   });

@@ -2,6 +2,7 @@
 // visitor's camera (at most 512 px wide) is posted to the room's frames URL with the meeting token.
 // A refusal that will not change (the token, the conversation ended, perception off) stops the sampling.
 import { show } from '../media/shown-tracks.js';
+import { pageTimers, type TimerHandle, type Timers } from '../timers.js';
 
 const MAX_WIDTH = 512;
 const QUALITY = 0.7;
@@ -13,10 +14,12 @@ export interface FrameSenderOptions {
   /** The camera track while the camera is on, else null. */
   track: () => MediaStreamTrack | null;
   fetch?: typeof fetch;
+  /** The clock the interval runs on (default: the page's). */
+  timers?: Timers;
 }
 
 export class CameraFrameSender {
-  #timer: ReturnType<typeof setInterval> | null = null;
+  #timer: TimerHandle | null = null;
   #video: HTMLVideoElement | null = null;
   #busy = false;
   readonly #options: FrameSenderOptions;
@@ -24,11 +27,11 @@ export class CameraFrameSender {
   constructor(options: FrameSenderOptions) {
     this.#options = options;
     // The first frame soon after joining, then one per interval.
-    this.#timer = setInterval(() => void this.#tick(), Math.max(1000, options.intervalMs));
+    this.#timer = (options.timers ?? pageTimers).setInterval(() => void this.#tick(), Math.max(1000, options.intervalMs));
   }
 
   stop(): void {
-    if (this.#timer) clearInterval(this.#timer);
+    if (this.#timer) (this.#options.timers ?? pageTimers).clear(this.#timer);
     this.#timer = null;
     if (this.#video) this.#video.srcObject = null;
     this.#video = null;

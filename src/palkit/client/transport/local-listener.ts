@@ -6,6 +6,7 @@
 // spoke and nothing came of it (a turn that ended without words, recognition that heard nothing after
 // the visitor cut the PAL off, or recognition that stopped working), it says so, so silence never
 // follows the visitor's words.
+import { pageTimers, type TimerHandle, type Timers } from '../timers.js';
 
 /** The part of the Web Speech API's SpeechRecognition used here. */
 export interface Recognition extends EventTarget {
@@ -50,6 +51,8 @@ export interface LocalListenerOptions {
   trouble?: (kind: HearingTrouble) => void;
   /** How long to wait for words after the visitor cut the PAL off (default 6 s). */
   expectWordsMs?: number;
+  /** The clock the restart and the wait for words run on (default: the page's). */
+  timers?: Timers;
 }
 
 export type HeardMessage = { message_type: 'conversation'; event_type: string; properties: Record<string, unknown> };
@@ -63,12 +66,13 @@ export class LocalListener {
   #running = false;
   /** Words of the current turn have been heard (started_speaking was sent). */
   #inTurn = false;
-  #restart: ReturnType<typeof setTimeout> | undefined;
+  #restart: TimerHandle | undefined;
   readonly #trouble: (kind: HearingTrouble) => void;
   readonly #expectWordsMs: number;
+  readonly #timers: Timers;
   /** The visitor cut the PAL off: words are on their way (set until they arrive or the wait runs out). */
   #expecting = false;
-  #expectTimer: ReturnType<typeof setTimeout> | undefined;
+  #expectTimer: TimerHandle | undefined;
   /** When the visitor's words last reached the PAL (epoch ms). */
   #heardAt = 0;
 
@@ -76,6 +80,7 @@ export class LocalListener {
     this.#hear = hear;
     this.#trouble = options.trouble ?? (() => undefined);
     this.#expectWordsMs = options.expectWordsMs ?? EXPECT_WORDS_MS;
+    this.#timers = options.timers ?? pageTimers;
     this.#recognition = (options.create ?? browserRecognition)();
     const recognition = this.#recognition;
     if (!recognition) return;
@@ -99,8 +104,8 @@ export class LocalListener {
       // A turn that began (interim words) but ended without a final result gave the PAL nothing to answer.
       if (this.#inTurn && this.#micOn) this.#missed();
       this.#endTurn();
-      clearTimeout(this.#restart);
-      if (this.#wanted()) this.#restart = setTimeout(() => this.#sync(), RESTART_MS);
+      this.#timers.clear(this.#restart);
+      if (this.#wanted()) this.#restart = this.#timers.setTimeout(() => this.#sync(), RESTART_MS);
     });
   }
 
@@ -126,32 +131,32 @@ export class LocalListener {
    */
   expectWords(): void {
     // A typed line (or words heard just now) is what cut the PAL off: nothing is owed.
-    if (!this.available || !this.#micOn || Date.now() - this.#heardAt < RECENT_WORDS_MS) return;
+    if (!this.available || !this.#micOn || this.#timers.now() - this.#heardAt < RECENT_WORDS_MS) return;
     this.#expecting = true;
     if (!this.#palSpeaking) this.#armExpect();
   }
 
   /** The visitor's words reached the PAL another way (typed, or heard by the room): nothing is missing. */
   heard(): void {
-    this.#heardAt = Date.now();
+    this.#heardAt = this.#timers.now();
     this.#stopExpecting();
   }
 
   close(): void {
     this.#closed = true;
-    clearTimeout(this.#restart);
+    this.#timers.clear(this.#restart);
     this.#stopExpecting();
     this.#sync();
   }
 
   #armExpect(): void {
-    clearTimeout(this.#expectTimer);
-    this.#expectTimer = setTimeout(() => this.#missed(), this.#expectWordsMs);
+    this.#timers.clear(this.#expectTimer);
+    this.#expectTimer = this.#timers.setTimeout(() => this.#missed(), this.#expectWordsMs);
   }
 
   #stopExpecting(): void {
     this.#expecting = false;
-    clearTimeout(this.#expectTimer);
+    this.#timers.clear(this.#expectTimer);
     this.#expectTimer = undefined;
   }
 

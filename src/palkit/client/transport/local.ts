@@ -13,6 +13,7 @@ import { CameraFrameSender } from './camera-frames.js';
 import { MicrophoneSender } from './microphone.js';
 import { MICROPHONE_WORKLET_FILE } from './microphone-worklet.js';
 import { PalAudioPlayer } from './pal-audio.js';
+import type { Timers } from '../timers.js';
 import { RoomConnection, type JoinedFrame, type JoinFrame } from './room-connection.js';
 import { TurnLatencyMeter, type TurnLatencyReport } from './turn-latency.js';
 import {
@@ -33,6 +34,8 @@ export interface LocalTransportOptions {
   expectWordsMs?: number;
   /** How camera frames for a perceiving PAL are posted and a trained face's rig is fetched (default: the page's fetch). */
   fetch?: typeof fetch;
+  /** The clock the rejoin's backoff, camera frames and recognition's waits run on (default: the page's); tests move their own. */
+  timers?: Timers;
 }
 
 export class LocalTransport extends EventTarget implements Transport {
@@ -112,7 +115,7 @@ export class LocalTransport extends EventTarget implements Transport {
       audio: (data) => this.#onAudio(data),
       lost: (reason, failed) => this.#finish(reason, failed),
       notice: (code) => this.#notice(code),
-    }, this.#options.createSocket);
+    }, this.#options.createSocket, this.#options.timers);
     return this.#room.open();
   }
 
@@ -343,6 +346,7 @@ export class LocalTransport extends EventTarget implements Transport {
     this.#listener = new LocalListener((message) => this.#heard(message), {
       ...(this.#options.createRecognition ? { create: this.#options.createRecognition } : {}),
       ...(this.#options.expectWordsMs !== undefined ? { expectWordsMs: this.#options.expectWordsMs } : {}),
+      ...(this.#options.timers ? { timers: this.#options.timers } : {}),
       ...(language ? { lang: language } : {}),
       // Never silence after the visitor spoke: they hear the PAL missed it, or that it cannot hear them here.
       trouble: (kind) => this.#notice(kind === 'missed' ? 'not_heard' : 'hearing_unavailable'),
@@ -359,6 +363,7 @@ export class LocalTransport extends EventTarget implements Transport {
       intervalMs: perception.interval_ms,
       track: () => (this.#cameraOn ? (this.#stream?.getVideoTracks()[0] ?? null) : null),
       ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
+      ...(this.#options.timers ? { timers: this.#options.timers } : {}),
     });
   }
 

@@ -4,6 +4,7 @@
 import * as z from 'zod/mini';
 import { RoomCloseCode, ServerFrame, roomSocketUrl, type ClientFrame } from '../../../protocol/room.js';
 import { PalClientError } from '../errors.js';
+import { pageTimers, type Timers } from '../timers.js';
 
 export type JoinFrame = Extract<ClientFrame, { type: 'join' }>;
 export type JoinedFrame = Extract<ServerFrame, { type: 'joined' }>;
@@ -45,6 +46,8 @@ export class RoomConnection {
     private readonly joinFrame: () => JoinFrame,
     private readonly on: RoomConnectionHandlers,
     private readonly createSocket: (url: string) => WebSocket = (u) => new WebSocket(u),
+    /** The clock the waits between tries run on (a test's own in tests). */
+    private readonly timers: Timers = pageTimers,
   ) {}
 
   /** Opens the room and joins; rejects with `join_failed` when the room refuses. */
@@ -107,18 +110,18 @@ export class RoomConnection {
    * The visitor is told from the second try on. A room that says the call ended, or refuses, ends the call.
    */
   async #joinAgain(): Promise<void> {
-    const started = Date.now();
+    const started = this.timers.now();
     for (let attempt = 0; ; attempt++) {
       // Half the wait, plus up to as much again at random: visitors of one restarted instance spread out.
       const wait = Math.min(FIRST_WAIT_MS * 2 ** attempt, LONGEST_WAIT_MS);
-      await new Promise((resolve) => setTimeout(resolve, wait / 2 + Math.random() * (wait / 2)));
+      await new Promise((resolve) => this.timers.setTimeout(() => resolve(undefined), wait / 2 + Math.random() * (wait / 2)));
       if (this.#closed) return;
       if (attempt === 1) this.on.notice('reconnecting');
       const refused = await this.#connect();
       if (this.#closed) return;
       if (!refused) return attempt >= 1 ? this.on.notice('reconnected') : undefined;
       if (refused.code === RoomCloseCode.ended) return this.#lose('ended', false);
-      if (!JOIN_AGAIN.has(refused.code) || Date.now() - started > GIVE_UP_AFTER_MS) return this.#lose('connection lost', true);
+      if (!JOIN_AGAIN.has(refused.code) || this.timers.now() - started > GIVE_UP_AFTER_MS) return this.#lose('connection lost', true);
     }
   }
 
