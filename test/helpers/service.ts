@@ -1,6 +1,9 @@
-// Test harness: a real service on an ephemeral port, on a fresh in-memory PGlite, or on PostgreSQL in
-// a database of its own, cloned from a migrated template (pg-template.ts), when PALKIT_TEST_DATABASE_URL
-// is set (CI runs the suite both ways).
+// Test harness: a service on a fresh in-memory PGlite, or on PostgreSQL in a database of its own, cloned
+// from a migrated template (pg-template.ts), when PALKIT_TEST_DATABASE_URL is set (CI runs the suite both
+// ways). `api()` calls the app in-process (its fetch handler, no socket); the service listens on an
+// ephemeral port only when the test asks (`{ listen: true }`, or startListeningService): for a WebSocket, a
+// browser, a subprocess, or a URL something outside the process must reach.
+import { after } from 'node:test';
 import type { Server } from 'node:http';
 import { loadConfig } from '../../src/server/platform/config.js';
 import { createService, type Service, type ServiceOptions } from '../../src/server/app/service.js';
@@ -12,11 +15,13 @@ export const OTHER_KEY = 'test-key-owner-2';
 
 export interface TestService {
   service: Service;
-  /** The Node HTTP server the service listens with. */
-  server: Server;
-  url: string;
+  /** The Node HTTP server the service listens with (only when started with `listen: true`). */
+  readonly server: Server;
+  /** The listening service's URL (only when started with `listen: true`). */
+  readonly url: string;
   /** Calls the API with the first owner's key unless `key` says otherwise (null sends none). */
   api(method: string, path: string, body?: unknown, options?: { key?: string | null; headers?: Record<string, string> }): Promise<ApiResponse>;
+  /** Idempotent; run when the file's tests are over, should the test forget. */
   close(): Promise<void>;
 }
 
@@ -26,21 +31,46 @@ export interface ApiResponse {
   body: any;
 }
 
+export interface TestServiceOptions extends ServiceOptions {
+  /** Listen on an ephemeral port (default: no socket; `api()` calls the app in-process). */
+  listen?: boolean;
+}
+
 export const onPostgres = Boolean(process.env.PALKIT_TEST_DATABASE_URL);
 
-export async function startTestService(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestService> {
+/** The address an in-process request comes from, as the Node adapter's socket would give it (getConnInfo). */
+const IN_PROCESS_PEER = { remoteAddress: '127.0.0.1', remotePort: 0, remoteFamily: 'IPv4' };
+
+export async function startTestService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   // Instances of one test may share a database (options.schema names it), as instances share one.
   const database = onPostgres && !env.DATABASE_URL ? testDatabase(process.env.PALKIT_TEST_DATABASE_URL!, options.schema) : undefined;
+  let started: TestService;
   try {
-    return await startOn(database ? await database.url : undefined, env, options, database?.release);
+    started = await startOn(database ? await database.url : undefined, env, options, database?.release);
   } catch (error) {
     await database?.release();
     throw error;
   }
+  openServices.add(started);
+  return started;
 }
 
-async function startOn(databaseUrl: string | undefined, env: Record<string, string>, options: ServiceOptions, release: (() => Promise<void>) | undefined): Promise<TestService> {
-  const { schema: _shared, ...serviceOptions } = options;
+// A forgotten close must not leak a service (its database, job workers, socket) past its file: whatever is
+// still open when the file's tests are over is closed then. (Registered on the file's root when this module
+// loads; a hook registered per service from inside a test or a `before` would belong to that test or hook,
+// and close a service that a `before` shares with the tests after it.)
+const openServices = new Set<TestService>();
+after(async () => {
+  await Promise.all([...openServices].map((s) => s.close()));
+});
+
+/** A service that listens on an ephemeral port (`url`, `server`), for tests that need a socket. */
+export function startListeningService(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestService> {
+  return startTestService(env, { ...options, listen: true });
+}
+
+async function startOn(databaseUrl: string | undefined, env: Record<string, string>, options: TestServiceOptions, release: (() => Promise<void>) | undefined): Promise<TestService> {
+  const { schema: _shared, listen, ...serviceOptions } = options;
   const config = loadConfig(
     {
       PALKIT_DATA: 'memory',
@@ -62,13 +92,30 @@ async function startOn(databaseUrl: string | undefined, env: Record<string, stri
   // On a data folder of its own, the same migrated database unpacked there.
   if (!config.databaseUrl && config.dataDir !== 'memory') await seedDataFolder(config.dataDir);
   const service = await createService(config, { ...serviceOptions, ...(image ? { pgliteImage: image } : {}) });
-  const { url, server } = await service.listen(0, '127.0.0.1');
-  // conversation_url and media URLs must point at this instance.
-  if (!env.PALKIT_PUBLIC_URL) (config as { publicUrl: string }).publicUrl = url;
-  return {
+  let listening: { server: Server; url: string } | undefined;
+  if (listen) {
+    try {
+      listening = await service.listen(0, '127.0.0.1');
+    } catch (error) {
+      await service.close();
+      throw error;
+    }
+    // conversation_url and media URLs must point at this instance.
+    if (!env.PALKIT_PUBLIC_URL) (config as { publicUrl: string }).publicUrl = listening.url;
+  }
+  const origin = listening?.url ?? config.publicUrl;
+  const notListening = (what: string) => new Error(`the test service has no ${what}: start it with { listen: true } (startListeningService) when the test needs a socket`);
+  let closing: Promise<void> | undefined;
+  const self: TestService = {
     service,
-    server,
-    url,
+    get server() {
+      if (!listening) throw notListening('server');
+      return listening.server;
+    },
+    get url() {
+      if (!listening) throw notListening('url');
+      return listening.url;
+    },
     async api(method, path, body, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
       const key = opts.key === undefined ? KEY : opts.key;
@@ -77,8 +124,11 @@ async function startOn(databaseUrl: string | undefined, env: Record<string, stri
       if (body !== undefined) {
         payload = typeof body === 'string' ? body : JSON.stringify(body);
         headers['content-type'] ??= 'application/json';
+        // As a client on the wire would send it (the body limit reads it before the body).
+        headers['content-length'] ??= String(Buffer.byteLength(payload));
       }
-      const response = await fetch(url + path, { method, headers, body: payload });
+      const request = new Request(origin + path, { method, headers, body: payload });
+      const response = listening ? await fetch(request) : await service.app.fetch(request, { incoming: { socket: IN_PROCESS_PEER, readableEnded: true } });
       const text = await response.text();
       let parsed: unknown = text;
       try {
@@ -88,9 +138,14 @@ async function startOn(databaseUrl: string | undefined, env: Record<string, stri
       }
       return { status: response.status, headers: response.headers, body: parsed };
     },
-    async close() {
-      await service.close();
-      await release?.();
+    close() {
+      closing ??= (async () => {
+        openServices.delete(self);
+        await service.close();
+        await release?.();
+      })();
+      return closing;
     },
   };
+  return self;
 }

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startListeningService, type TestService } from '../../helpers/service.js';
 
 describe('service foundation', () => {
   let t: TestService;
   before(async () => {
-    t = await startTestService();
+    t = await startListeningService();
   });
   after(() => t.close());
 

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import WebSocket from 'ws';
 import { roomSocketUrl } from '../../../src/protocol/room.js';
 import { insertConversation, insertFace, insertPal, RoomClient } from '../../helpers/live-fixtures.js';
-import { KEY, startTestService, type TestService } from '../../helpers/service.js';
+import { KEY, startListeningService, type TestService } from '../../helpers/service.js';
 import { waitFor } from '../../helpers/wait-for.js';
 
 const SEED = Number(process.env.PALKIT_FUZZ_SEED ?? 20261122);
@@ -175,7 +175,7 @@ describe('fuzzing the API and the room', () => {
     process.on('uncaughtException', record);
     process.on('unhandledRejection', record);
     // Speech fails fast at a closed port rather than running espeak-ng for every generated script.
-    t = await startTestService({ PALKIT_LOG: 'silent', PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_TTS_BASE_URL: 'http://127.0.0.1:1/v1', PALKIT_CRAWL_DELAY_MS: '0' });
+    t = await startListeningService({ PALKIT_LOG: 'silent', PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_TTS_BASE_URL: 'http://127.0.0.1:1/v1', PALKIT_CRAWL_DELAY_MS: '0' });
     doc = (await t.api('GET', '/openapi.json', undefined, { key: null })).body;
     const faceId = await insertFace(t, { videoUrl: 'https://cdn.example/face.mp4' });
     palId = await insertPal(t, { pipelineMode: 'echo', faceId, name: 'Echo' });

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createPal } from '../../helpers/fixtures.js';
 import { insertConversation, insertFace, insertPal, RoomClient } from '../../helpers/live-fixtures.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startListeningService, type TestService } from '../../helpers/service.js';
 
 /** Upgrades a raw TCP socket at `path` and writes `frame` bytes as they are; resolves with the first bytes the server sends after the handshake (or '' when it just closes). */
 async function rawFrame(baseUrl: string, path: string, frames: Buffer[]): Promise<Buffer> {
@@ -63,7 +63,7 @@ describe('hardening (issue 11)', () => {
   process.on('uncaughtException', record);
   after(() => process.off('uncaughtException', record));
   before(async () => {
-    t = await startTestService({ PALKIT_TRUST_PROXY: '1', PALKIT_LOG: process.env.DEBUG_LOG ? 'error' : 'silent' });
+    t = await startListeningService({ PALKIT_TRUST_PROXY: '1', PALKIT_LOG: process.env.DEBUG_LOG ? 'error' : 'silent' });
   });
   after(() => t.close());
 

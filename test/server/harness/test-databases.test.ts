@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { onPostgres, startTestService, type TestService } from '../../helpers/service.js';
+import { onPostgres, startListeningService, type TestService } from '../../helpers/service.js';
 
 const MIGRATIONS = readdirSync(new URL('../../../src/server/platform/db/migrations/', import.meta.url)).filter((f) => /^\d+_.*\.ts$/.test(f)).map((f) => f.replace(/\.ts$/, '')).sort();
 
@@ -23,9 +23,9 @@ async function assertMigratedBefore(t: TestService, before: Date): Promise<void>
 
 describe('the test harness\'s databases', () => {
   it('start migrated: the service finds every migration applied and runs none', async () => {
-    await (await startTestService()).close(); // the image or template made, if this process is the first
+    await (await startListeningService()).close(); // the image or template made, if this process is the first
     const started = new Date();
-    const t = await startTestService();
+    const t = await startListeningService();
     try {
       await assertMigratedBefore(t, started);
     } finally {
@@ -36,7 +36,7 @@ describe('the test harness\'s databases', () => {
   it('a data folder of its own starts migrated too', { skip: onPostgres && 'PGlite only' }, async () => {
     const data = mkdtempSync(join(tmpdir(), 'palkit-harness-'));
     const started = new Date();
-    const t = await startTestService({ PALKIT_DATA: join(data, 'db') });
+    const t = await startListeningService({ PALKIT_DATA: join(data, 'db') });
     try {
       await assertMigratedBefore(t, started);
     } finally {
@@ -47,8 +47,8 @@ describe('the test harness\'s databases', () => {
 
   it('on PostgreSQL, one database per service, dropped when it closes', { skip: !onPostgres && 'PostgreSQL only' }, async () => {
     const base = process.env.PALKIT_TEST_DATABASE_URL!;
-    const a = await startTestService();
-    const b = await startTestService();
+    const a = await startListeningService();
+    const b = await startListeningService();
     const nameOf = async (t: TestService) => (await sql<{ name: string }>`select current_database() as name`.execute(t.service.deps.db)).rows[0]!.name;
     const names = [await nameOf(a), await nameOf(b)];
     await Promise.all([a.close(), b.close()]);

@@ -22,7 +22,7 @@ import { postRating } from '../../../src/server/resources/conversations/rating-r
 import { init as initRoute, start as startRoute } from '../../../src/server/resources/deployments/routes.js';
 import { START_REFUSAL_STATUS } from '../../../src/server/resources/deployments/refusals.js';
 import { createPal } from '../../helpers/fixtures.js';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startListeningService, type TestService } from '../../helpers/service.js';
 
 // ---- compile time: each route parses into (and answers with) the protocol's own type ----------------
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -121,7 +121,7 @@ describe('one wire contract for the elements and the service', () => {
   let doc: { components: { schemas: Record<string, unknown> }; paths: Record<string, Record<string, any>> };
   let palId: string;
   before(async () => {
-    t = await startTestService();
+    t = await startListeningService();
     ({ palId } = (await createPal(t)) as { palId: string });
     doc = (await t.api('GET', '/openapi.json', undefined, { key: null })).body;
   });

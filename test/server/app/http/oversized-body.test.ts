@@ -6,7 +6,7 @@ import { MAX_BODY_BYTES } from '../../../../src/server/app/http/app.js';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startTestService, KEY, type TestService } from '../../../helpers/service.js';
+import { startListeningService, KEY, type TestService } from '../../../helpers/service.js';
 
 const run = promisify(execFile);
 const poster = fileURLToPath(new URL('../../../helpers/oversized-poster.mjs', import.meta.url));
@@ -14,7 +14,7 @@ const poster = fileURLToPath(new URL('../../../helpers/oversized-poster.mjs', im
 describe('oversized bodies', () => {
   let t: TestService;
   before(async () => {
-    t = await startTestService();
+    t = await startListeningService();
   });
   after(async () => {
     await t?.close();

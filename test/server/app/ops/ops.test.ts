@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { unlistedMigrations } from '../../../../src/server/platform/db/migrate.js';
 import { formatLine } from '../../../../src/server/platform/log.js';
 import { createPal } from '../../../helpers/fixtures.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 /** The value of one sample in a Prometheus text exposition (0 when absent). */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -24,7 +24,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 describe('operations', () => {
   let t: TestService;
   before(async () => {
-    t = await startTestService();
+    t = await startListeningService();
   });
   after(() => t.close());
 
@@ -36,7 +36,7 @@ describe('operations', () => {
   });
 
   it('/readyz answers 503 with an error while the job runner is not running', async () => {
-    const idle = await startTestService({}, { runJobs: false });
+    const idle = await startListeningService({}, { runJobs: false });
     try {
       const r = await idle.api('GET', '/readyz', undefined, { key: null });
       assert.equal(r.status, 503);
@@ -71,7 +71,7 @@ describe('operations', () => {
   });
 
   it('/metrics asks for the bearer token when PALKIT_METRICS_TOKEN is set', async () => {
-    const guarded = await startTestService({ PALKIT_METRICS_TOKEN: 'scrape-secret' });
+    const guarded = await startListeningService({ PALKIT_METRICS_TOKEN: 'scrape-secret' });
     try {
       assert.equal((await fetch(`${guarded.url}/metrics`)).status, 401);
       assert.equal((await fetch(`${guarded.url}/metrics`, { headers: { authorization: 'Bearer wrong' } })).status, 401);
@@ -94,7 +94,7 @@ describe('operations', () => {
   });
 
   it('logs one JSON line per request with its id (no query string)', async () => {
-    const logged = await startTestService({ PALKIT_LOG: 'info' });
+    const logged = await startListeningService({ PALKIT_LOG: 'info' });
     const lines: string[] = [];
     const write = process.stderr.write;
     process.stderr.write = ((chunk: string | Uint8Array) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
@@ -143,7 +143,7 @@ describe('operations', () => {
   });
 
   it('draining refuses new starts with 503 and answers /readyz with 503', async () => {
-    const draining = await startTestService();
+    const draining = await startListeningService();
     const { palId } = await createPal(draining);
     draining.service.deps.lifecycle.draining = true;
     try {

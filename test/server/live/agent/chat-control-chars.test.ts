@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
 import { loadTranscript } from '../../../../src/server/resources/conversations/transcript-store.js';
 import { turnText } from '../../../../src/server/live/agent/turn-text.js';
@@ -13,7 +13,7 @@ describe('control characters in chat turns', () => {
   let t: TestService;
   let palId: string;
   before(async () => {
-    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200' });
+    t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200' });
     palId = await insertPal(t, { pipelineMode: 'echo', name: 'Echo' });
   });
   after(() => t.close());

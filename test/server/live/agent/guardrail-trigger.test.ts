@@ -4,14 +4,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ruleTopics } from '../../../../src/server/live/agent/guardrails.js';
 import { insertConversation, insertFace, insertPal, RoomClient, startCallbackReceiver, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 describe('guardrails in a conversation', () => {
   let t: TestService;
   let receiver: CallbackReceiver;
   let faceId: string;
   before(async () => {
-    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' });
+    t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' });
     receiver = await startCallbackReceiver();
     faceId = await insertFace(t);
   });

@@ -4,14 +4,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFakeLlm, type FakeLlm } from '../../../helpers/fake-llm.js';
 import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 describe('a streamed reply is spoken as it is written', () => {
   let t: TestService;
   let llm: FakeLlm;
   before(async () => {
     llm = await startFakeLlm();
-    t = await startTestService({ PALKIT_LLM_BASE_URL: llm.baseUrl, PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8', PALKIT_ROOM_POLL_MS: '200' });
+    t = await startListeningService({ PALKIT_LLM_BASE_URL: llm.baseUrl, PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8', PALKIT_ROOM_POLL_MS: '200' });
   });
   after(async () => {
     await t.close();

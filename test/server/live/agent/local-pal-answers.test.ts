@@ -10,7 +10,7 @@ import { PalTools } from '../../../../src/server/live/agent/tools.js';
 import { palLine } from '../../../../src/server/resources/pals/lines/language.js';
 import { startFakeLlm, type FakeLlm } from '../../../helpers/fake-llm.js';
 import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { startSite, waitForDocument, type TestSite } from '../../../helpers/site.js';
 
 const FAQ = `# Northwind Bikes FAQ
@@ -51,7 +51,7 @@ describe('the local PAL’s answers and languages', () => {
       '/faq.md': { body: FAQ, type: 'text/markdown' },
       '/haeufige-fragen.md': { body: FAQ_DE, type: 'text/markdown' },
     });
-    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '3000', PALKIT_ROOM_POLL_MS: '200' });
+    t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '3000', PALKIT_ROOM_POLL_MS: '200' });
     llm = await startFakeLlm();
     const ingest = async (path: string, name: string) => {
       const created = await t.api('POST', '/v2/documents', { document_url: site.origin + path, document_name: name });

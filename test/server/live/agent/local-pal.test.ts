@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { waitFor } from '../../../helpers/wait-for.js';
 import { after, before, describe, it } from 'node:test';
 import { BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL_DISCLOSURE } from '../../../../src/server/live/agent/disclosure.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { startFakeLlm, type FakeLlm } from '../../../helpers/fake-llm.js';
 import { insertConversation, insertFace, insertPal, RoomClient, startCallbackReceiver, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
 
@@ -16,7 +16,7 @@ describe('the local PAL', () => {
   let faceId: string;
   before(async () => {
     // 600 words a minute: 100 ms a word, slow enough to interrupt, quick enough for tests.
-    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '600', PALKIT_ROOM_POLL_MS: '200' });
+    t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '600', PALKIT_ROOM_POLL_MS: '200' });
     receiver = await startCallbackReceiver();
     llm = await startFakeLlm();
     faceId = await insertFace(t, { imageUrl: 'https://cdn.example/face.jpg' });

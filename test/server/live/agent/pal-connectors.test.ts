@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { startFakeLlm, type FakeLlm } from '../../../helpers/fake-llm.js';
 import { insertConversation, insertPal, RoomClient, startCallbackReceiver, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
 import { startMcpTestServer, type McpTestServer } from '../../../helpers/mcp-test-server.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 describe('connectors in conversations', () => {
   let t: TestService;
@@ -20,7 +20,7 @@ describe('connectors in conversations', () => {
     llm = await startFakeLlm();
     mcp = await startMcpTestServer((token) => token === 'tok-weather-1');
     moved = await startMcpTestServer((token) => token === 'tok-weather-1');
-    t = await startTestService({ PALKIT_LLM_BASE_URL: llm.baseUrl, PALKIT_LLM_API_KEY: 'sk-test', PALKIT_PAL_WORDS_PER_MINUTE: '1200' });
+    t = await startListeningService({ PALKIT_LLM_BASE_URL: llm.baseUrl, PALKIT_LLM_API_KEY: 'sk-test', PALKIT_PAL_WORDS_PER_MINUTE: '1200' });
     const created = await t.api('POST', '/v2/connectors', { name: 'Weather', server_url: mcp.url, auth_config: { type: 'bearer', token: 'tok-weather-1' } });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     connectorId = created.body.connector_id;
@@ -112,7 +112,7 @@ describe('objectives in conversations', () => {
     llm = await startFakeLlm();
     mcp = await startMcpTestServer((token) => token === 'tok-book', {}, { booking: true });
     receiver = await startCallbackReceiver();
-    t = await startTestService({ PALKIT_LLM_BASE_URL: llm.baseUrl, PALKIT_PAL_WORDS_PER_MINUTE: '1200' });
+    t = await startListeningService({ PALKIT_LLM_BASE_URL: llm.baseUrl, PALKIT_PAL_WORDS_PER_MINUTE: '1200' });
   });
   after(async () => {
     await t.close();

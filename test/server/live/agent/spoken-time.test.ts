@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { spokenTime, visitorClock } from '../../../../src/server/live/agent/spoken-time.js';
 import { acknowledgement } from '../../../../src/server/live/canvas/cards.js';
 import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 const SLOT = '2026-11-24T10:00:00Z';
 
@@ -45,7 +45,7 @@ describe('times said as a person would', () => {
 describe('the join frame’s time zone and language', () => {
   let t: TestService;
   before(async () => {
-    t = await startTestService();
+    t = await startListeningService();
   });
   after(() => t.close());
 

@@ -9,7 +9,7 @@ import { loadLiveConversation } from '../../../../src/server/resources/conversat
 import type { Logger } from '../../../../src/server/platform/log.js';
 import { eventually } from '../../../helpers/e2e-world.js';
 import { insertConversation, insertPal } from '../../../helpers/live-fixtures.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 describe('a typed turn on its way to the voice', () => {
   let t: TestService;
@@ -18,7 +18,7 @@ describe('a typed turn on its way to the voice', () => {
   const errors: string[] = [];
 
   before(async () => {
-    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' });
+    t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' });
     const { deps } = t.service;
     const log: Logger = {
       error: (msg) => void errors.push(msg),

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { canvasValueLimits, isValidInteractionValue, type CanvasInteractionType } from '../../../../src/protocol/canvas.js';
 import { listConversationEvents } from '../../../../src/server/resources/conversations/events-store.js';
-import { OTHER_KEY, startTestService, type TestService } from '../../../helpers/service.js';
+import { OTHER_KEY, startListeningService, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertPal, startCallbackReceiver, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
 import { ManualClock } from '../../../helpers/clock.js';
 
@@ -17,7 +17,7 @@ describe('canvas interactions', () => {
   const MINUTE = 60_000;
   const clock = new ManualClock(Math.floor(Date.now() / MINUTE) * MINUTE + 5_000);
   before(async () => {
-    t = await startTestService({ PALKIT_ROOM_POLL_MS: '200' }, { clock });
+    t = await startListeningService({ PALKIT_ROOM_POLL_MS: '200' }, { clock });
     receiver = await startCallbackReceiver();
     palId = await insertPal(t, { canvas: {} });
   });

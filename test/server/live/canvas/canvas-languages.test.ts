@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { acknowledgement, cardFor } from '../../../../src/server/live/canvas/cards.js';
 import { cardLine, spokenLanguages } from '../../../../src/server/resources/pals/lines/language.js';
 import { CARD_LINES } from '../../../../src/server/resources/pals/lines/pal-card-lines.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
 
 const NOW = new Date('2026-11-24T09:00:00Z');
@@ -98,7 +98,7 @@ describe('Magic Canvas cards in the PAL’s language', () => {
   describe('in a live room', () => {
     let t: TestService;
     before(async () => {
-      t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '3000' });
+      t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '3000' });
     });
     after(() => t.close());
 

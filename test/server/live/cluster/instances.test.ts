@@ -9,7 +9,7 @@ import { PayloadAssembler, toPayloads } from '../../../../src/server/live/cluste
 import { startFakeSpeechServices, type FakeSpeechServices } from '../../../helpers/fake-speech.js';
 import { createPal } from '../../../helpers/fixtures.js';
 import { RoomClient, token } from '../../../helpers/live-fixtures.js';
-import { onPostgres, startTestService, type TestService } from '../../../helpers/service.js';
+import { onPostgres, startListeningService, type TestService } from '../../../helpers/service.js';
 import { speech, talk } from '../../../helpers/voice.js';
 
 describe('several instances on one PostgreSQL', { skip: !onPostgres && 'needs PostgreSQL (PALKIT_TEST_DATABASE_URL)' }, () => {
@@ -20,7 +20,7 @@ describe('several instances on one PostgreSQL', { skip: !onPostgres && 'needs Po
   let b: TestService;
   let palId: string;
 
-  const instance = () => startTestService(env, { schema });
+  const instance = () => startListeningService(env, { schema });
   /** The same room's address on another instance (any instance serves any room). */
   const via = (t: TestService, conversationUrl: string) => conversationUrl.replace(/^http:\/\/[^/]+/, t.url);
   const holderOf = async (conversationId: string) =>

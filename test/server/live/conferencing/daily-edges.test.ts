@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DAILY_KEY, DAILY_WEBHOOK_SECRET, dailyEvent, startFakeDaily } from '../../../helpers/fake-daily.js';
 import { createPal } from '../../../helpers/fixtures.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { systemClock } from '../../../../src/server/platform/time.js';
 
 describe('Daily edges', () => {
@@ -21,7 +21,7 @@ describe('Daily edges', () => {
 
   before(async () => {
     daily = await startFakeDaily();
-    t = await startTestService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_DAILY_WEBHOOK_SECRET: DAILY_WEBHOOK_SECRET }, { clock });
+    t = await startListeningService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_DAILY_WEBHOOK_SECRET: DAILY_WEBHOOK_SECRET }, { clock });
     ({ palId } = await createPal(t, { pal_name: 'Ada' }));
   });
   after(async () => {

@@ -7,7 +7,7 @@ import { createPal } from '../../../helpers/fixtures.js';
 import { sql } from 'kysely';
 import { DAILY_LEFT_DEADLINE_JOB } from '../../../../src/server/live/conferencing/daily-deadlines.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 
 describe('Daily webhooks', () => {
@@ -22,7 +22,7 @@ describe('Daily webhooks', () => {
     daily = await startFakeDaily();
     runner = await startFakeRunner();
     receiver = await startCallbackReceiver();
-    t = await startTestService({
+    t = await startListeningService({
       PALKIT_DAILY_API_KEY: DAILY_KEY,
       PALKIT_DAILY_API_URL: daily.url,
       PALKIT_DAILY_WEBHOOK_SECRET: DAILY_WEBHOOK_SECRET,
@@ -171,7 +171,7 @@ describe('Daily conversations that end by waiting', () => {
     daily = await startFakeDaily();
     runner = await startFakeRunner();
     receiver = await startCallbackReceiver();
-    t = await startTestService({
+    t = await startListeningService({
       PALKIT_DAILY_API_KEY: DAILY_KEY,
       PALKIT_DAILY_API_URL: daily.url,
       PALKIT_DAILY_WEBHOOK_SECRET: DAILY_WEBHOOK_SECRET,

@@ -7,7 +7,7 @@ import { loadConfig } from '../../../../src/server/platform/config.js';
 import { transcriber, TranscriptionError } from '../../../../src/server/live/engines/transcription.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../../../helpers/fake-speech.js';
 import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { MICROPHONE_RATE, speech, talk } from '../../../helpers/voice.js';
 import { createGuardedFetch } from '../../../../src/server/platform/net/guarded-fetch.js';
 
@@ -20,7 +20,7 @@ describe('the PAL hears the visitor', () => {
   const silence = new Int16Array(RATE);
   before(async () => {
     fake = await startFakeSpeechServices({ transcript: 'When do you open tomorrow?' });
-    t = await startTestService({ PALKIT_STT_BASE_URL: `${fake.url}/v1/`, PALKIT_STT_API_KEY: 'sk-stt', PALKIT_STT_MODEL: 'whisper-test', PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8', PALKIT_PAL_WORDS_PER_MINUTE: '400' });
+    t = await startListeningService({ PALKIT_STT_BASE_URL: `${fake.url}/v1/`, PALKIT_STT_API_KEY: 'sk-stt', PALKIT_STT_MODEL: 'whisper-test', PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8', PALKIT_PAL_WORDS_PER_MINUTE: '400' });
     palId = await insertPal(t, { pipelineMode: 'echo', definition: { languages: ['de'] } });
   });
   after(async () => {

@@ -7,7 +7,7 @@ import { FRAME_INTERVAL_MS, MAX_FRAMES, storeFrame } from '../../../../src/serve
 import { startFakeLlm, type FakeLlm } from '../../../helpers/fake-llm.js';
 import { insertConversation, insertPal, RoomClient, startCallbackReceiver, token, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
 import { sampleFaceJpg } from '../../../helpers/media-gen.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 
 describe('perception', () => {
@@ -21,7 +21,7 @@ describe('perception', () => {
   before(async () => {
     vision = await startFakeLlm();
     receiver = await startCallbackReceiver();
-    t = await startTestService({ PALKIT_VISION_BASE_URL: vision.baseUrl, PALKIT_VISION_API_KEY: 'sk-vision', PALKIT_VISION_MODEL: 'gpt-4o' });
+    t = await startListeningService({ PALKIT_VISION_BASE_URL: vision.baseUrl, PALKIT_VISION_API_KEY: 'sk-vision', PALKIT_VISION_MODEL: 'gpt-4o' });
     perceiving = await insertPal(t, { definition: { layers: { perception: { perception_model: 'raven-0' } } } });
     blind = await insertPal(t, { definition: { layers: { perception: { perception_model: 'off' } } } });
   });

@@ -15,7 +15,7 @@ import { RelayedSocket } from '../../../../src/server/live/cluster/relayed-socke
 import { hubFor } from '../../../../src/server/live/room/hub.js';
 import { loadLiveConversation } from '../../../../src/server/resources/conversations/live-conversation.js';
 import type { Room, RoomSocket } from '../../../../src/server/live/room/room.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertFace, insertPal } from '../../../helpers/live-fixtures.js';
 import { systemClock } from '../../../../src/server/platform/time.js';
 
@@ -122,7 +122,7 @@ describe('room frames on the service clock', () => {
   let palId: string;
   const clock = { ms: Date.now() };
   before(async () => {
-    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' }, { clock: { ...systemClock, now: () => new Date(clock.ms) } });
+    t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' }, { clock: { ...systemClock, now: () => new Date(clock.ms) } });
     palId = await insertPal(t, { pipelineMode: 'echo', faceId: await insertFace(t) });
   });
   after(() => t.close());

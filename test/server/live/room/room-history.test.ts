@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ROOM_HISTORY_LIMIT } from '../../../../src/protocol/room.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
 
 describe('the room sends the conversation so far on joining', () => {
@@ -12,7 +12,7 @@ describe('the room sends the conversation so far on joining', () => {
   let echoPal: string;
   before(async () => {
     // 600 words a minute: 100 ms a word, slow enough to interrupt, quick enough for tests.
-    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '600' });
+    t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '600' });
     echoPal = await insertPal(t, { pipelineMode: 'echo' });
   });
   after(async () => {

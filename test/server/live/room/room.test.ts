@@ -2,14 +2,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RoomCloseCode } from '../../../../src/protocol/room.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertFace, insertPal, RoomClient, token } from '../../../helpers/live-fixtures.js';
 
 describe('local rooms', () => {
   let t: TestService;
   let palId: string;
   before(async () => {
-    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200' });
+    t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200' });
     const faceId = await insertFace(t, { videoUrl: 'https://cdn.example/face.mp4', imageUrl: 'https://cdn.example/face.jpg' });
     palId = await insertPal(t, { pipelineMode: 'echo', faceId, name: 'Echo' });
   });

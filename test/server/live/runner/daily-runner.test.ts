@@ -10,7 +10,7 @@ import { RunnerHandoff } from '../../../../src/server/live/runner/routes.js';
 import { DAILY_KEY, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../../../helpers/fake-daily.js';
 import { createPal } from '../../../helpers/fixtures.js';
 import { insertFace, startCallbackReceiver, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 
 const until = (predicate: () => boolean, timeoutMs = 15_000) => waitFor(predicate, { timeout: timeoutMs, interval: 50 });
@@ -27,7 +27,7 @@ describe('PAL runner handoff', () => {
     daily = await startFakeDaily();
     runner = await startFakeRunner();
     receiver = await startCallbackReceiver();
-    t = await startTestService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_PAL_RUNNER_URL: runner.url, PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET });
+    t = await startListeningService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_PAL_RUNNER_URL: runner.url, PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET });
     ({ palId, faceId } = await createPal(t, {
       pal_name: 'Ada',
       system_prompt: 'You are Ada.',
@@ -196,7 +196,7 @@ describe('PAL runner configuration', () => {
 
   it('without a runner, Daily rooms open as before and nothing is handed off', async () => {
     const daily = await startFakeDaily();
-    const t = await startTestService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url });
+    const t = await startListeningService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url });
     try {
       const { palId } = await createPal(t);
       const r = await t.api('POST', '/v2/conversations', { pal_id: palId });

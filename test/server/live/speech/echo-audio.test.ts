@@ -2,7 +2,7 @@
 // the PAL's voice stream (audio frames with the mouth opening on loud slices), then the PAL falls silent.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
 
 const RATE = 24000;
@@ -19,7 +19,7 @@ describe('echo audio', () => {
   let t: TestService;
   let palId: string;
   before(async () => {
-    t = await startTestService({ PALKIT_ROOM_POLL_MS: '200' });
+    t = await startListeningService({ PALKIT_ROOM_POLL_MS: '200' });
     palId = await insertPal(t, { pipelineMode: 'echo' });
   });
   after(() => t.close());

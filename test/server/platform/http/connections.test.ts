@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { after, before, describe, it, mock } from 'node:test';
 import { ConnectionGuard, defaultMaxConnections, descriptorLimit } from '../../../../src/server/platform/http/connection-guard.js';
 import { JOIN_TIMEOUT_MS } from '../../../../src/server/live/room/socket-server.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 const UPGRADE = (path: string) =>
   `GET ${path} HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`;
@@ -53,7 +53,7 @@ describe('connections', () => {
   let t: TestService;
   let port: number;
   before(async () => {
-    t = await startTestService({ PALKIT_MAX_CONNECTIONS_PER_ADDRESS: '6', PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS: '3', PALKIT_HEADERS_TIMEOUT_MS: '5000' });
+    t = await startListeningService({ PALKIT_MAX_CONNECTIONS_PER_ADDRESS: '6', PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS: '3', PALKIT_HEADERS_TIMEOUT_MS: '5000' });
     port = Number(new URL(t.url).port);
   });
   after(() => t.close());
@@ -166,7 +166,7 @@ describe('the front door in /metrics', () => {
   let port: number;
   before(async () => {
     // A header timeout of a second (the least it can be), a total cap of 16 connections.
-    t = await startTestService({ PALKIT_MAX_CONNECTIONS_PER_ADDRESS: '4', PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS: '1', PALKIT_HEADERS_TIMEOUT_MS: '1000', PALKIT_MAX_CONNECTIONS: '16' });
+    t = await startListeningService({ PALKIT_MAX_CONNECTIONS_PER_ADDRESS: '4', PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS: '1', PALKIT_HEADERS_TIMEOUT_MS: '1000', PALKIT_MAX_CONNECTIONS: '16' });
     port = Number(new URL(t.url).port);
   });
   after(() => t.close());

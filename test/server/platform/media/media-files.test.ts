@@ -9,7 +9,7 @@ import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { onPostgres, startTestService, type TestService } from '../../../helpers/service.js';
+import { onPostgres, startListeningService, type TestService } from '../../../helpers/service.js';
 import { sampleFaceJpg, waitForFinished } from '../../../helpers/media-gen.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'palkit-media-files-'));
@@ -34,7 +34,7 @@ describe('media on PGlite with a data folder', { skip: onPostgres && 'files are 
   const jpg = sampleFaceJpg();
 
   it('are files 0600 in a 0700 folder, the row keeping no bytes, served whole and by range', async () => {
-    const t = await startTestService({ PALKIT_DATA: data });
+    const t = await startListeningService({ PALKIT_DATA: data });
     try {
       const { upload_id } = await upload(t, jpg);
       assert.equal(mode(folder), 0o700);
@@ -59,7 +59,7 @@ describe('media on PGlite with a data folder', { skip: onPostgres && 'files are 
   });
 
   it('are deleted with their row once the deletion commits, and kept when it rolls back', async () => {
-    const t = await startTestService({ PALKIT_DATA: data });
+    const t = await startListeningService({ PALKIT_DATA: data });
     try {
       const { db, media } = t.service.deps;
       const kept = await upload(t, jpg);
@@ -89,7 +89,7 @@ describe('media on PGlite with a data folder', { skip: onPostgres && 'files are 
   });
 
   it('are looked up in the database once, however many visitors fetch them', async () => {
-    const t = await startTestService({ PALKIT_DATA: data });
+    const t = await startListeningService({ PALKIT_DATA: data });
     try {
       const { upload_id } = await upload(t, jpg);
       const db = t.service.deps.db;
@@ -111,7 +111,7 @@ describe('media on PGlite with a data folder', { skip: onPostgres && 'files are 
 
   it('are served after a restart, and what a crash left is removed at start', async () => {
     let id: string;
-    const first = await startTestService({ PALKIT_DATA: data });
+    const first = await startListeningService({ PALKIT_DATA: data });
     try {
       id = (await upload(first, jpg)).upload_id;
     } finally {
@@ -120,7 +120,7 @@ describe('media on PGlite with a data folder', { skip: onPostgres && 'files are 
     // What a crash leaves: a file half written under its temporary name, a renamed file whose row never committed.
     writeFileSync(join(folder, 'mdhalf.jpg.tmpabc.tmp'), jpg.subarray(0, 100));
     writeFileSync(join(folder, 'mdorphan.jpg'), jpg);
-    const second = await startTestService({ PALKIT_DATA: data });
+    const second = await startListeningService({ PALKIT_DATA: data });
     try {
       const again = await served(second, id);
       assert.equal(again.status, 200);
@@ -134,7 +134,7 @@ describe('media on PGlite with a data folder', { skip: onPostgres && 'files are 
   });
 
   it('stored before media files (bytes in the row) are still served and read', async () => {
-    const t = await startTestService({ PALKIT_DATA: data });
+    const t = await startListeningService({ PALKIT_DATA: data });
     try {
       const { db, media } = t.service.deps;
       await db.insertInto('media').values({ media_id: 'mdoldrowxxxxxxxxxxxxxxxxxx.jpg', owner_id: 1, content_type: 'image/jpeg', bytes: jpg }).execute();
@@ -152,7 +152,7 @@ describe('media on PGlite with a data folder', { skip: onPostgres && 'files are 
 
 describe('media of an in-memory service', { skip: onPostgres && 'files are how PGlite keeps media' }, () => {
   it('are files in a private folder of their own, removed when the service closes', async () => {
-    const t = await startTestService({ PALKIT_DATA: 'memory' });
+    const t = await startListeningService({ PALKIT_DATA: 'memory' });
     const folder = t.service.deps.media.folder!;
     try {
       const { upload_id } = await upload(t, sampleFaceJpg());
@@ -170,8 +170,8 @@ describe('media of an in-memory service', { skip: onPostgres && 'files are how P
 
 describe('media on PostgreSQL', { skip: !onPostgres && 'PostgreSQL only' }, () => {
   it('are kept in the row, so every instance on the database serves them', async () => {
-    const a = await startTestService({}, { schema: 't_media_shared' });
-    const b = await startTestService({}, { schema: 't_media_shared' });
+    const a = await startListeningService({}, { schema: 't_media_shared' });
+    const b = await startListeningService({}, { schema: 't_media_shared' });
     try {
       assert.equal(a.service.deps.media.folder, null);
       const { upload_id } = await upload(a, sampleFaceJpg());

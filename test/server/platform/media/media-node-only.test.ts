@@ -12,7 +12,7 @@ import { encodeWav as wav } from '../../../../src/server/platform/audio/wav.js';
 import { startFileServer, waitUntil } from '../../../helpers/loopback.js';
 import { mediaFixture } from '../../../helpers/media-fixtures.js';
 import { portraitClip } from '../../../helpers/face-clips.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 // A clip with a real face (the test pattern has none: training would end in error).
 const mp4 = portraitClip(2);
@@ -34,7 +34,7 @@ describe('media with only node on PATH', () => {
     symlinkSync(process.execPath, join(nodeOnly, 'node'));
     savedPath = process.env.PATH;
     process.env.PATH = nodeOnly;
-    t = await startTestService();
+    t = await startListeningService();
     files = await startFileServer({ '/face.mp4': { body: mp4, contentType: 'video/mp4' } });
   });
   after(async () => {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { databaseText } from '../../../helpers/db-text.js';
 import { startMcpTestServer, type McpTestServer } from '../../../helpers/mcp-test-server.js';
 import { startOAuthTestServer, type OAuthTestServer } from '../../../helpers/oauth-test-server.js';
-import { OTHER_KEY, startTestService, type ApiResponse, type TestService } from '../../../helpers/service.js';
+import { OTHER_KEY, startListeningService, type ApiResponse, type TestService } from '../../../helpers/service.js';
 import { shiftedClock } from '../../../helpers/clock.js';
 
 const NO_ZONE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+$/;
@@ -57,7 +57,7 @@ describe('connectors: OAuth 2.0', () => {
     mcp = await startMcpTestServer((token) => as.validAccessTokens.has(token), {
       '/.well-known/oauth-authorization-server': { issuer: as.origin, authorization_endpoint: `${as.origin}/authorize`, token_endpoint: `${as.origin}/token`, token_endpoint_auth_methods_supported: ['client_secret_basic'] },
     });
-    t = await startTestService({}, { clock });
+    t = await startListeningService({}, { clock });
   });
   after(async () => {
     await t.close();

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { RoomCloseCode } from '../../../../src/protocol/room.js';
 import { parseConversationCallback, ShutdownReasons } from '../../../../src/protocol/callbacks.js';
 import { listConversationEvents } from '../../../../src/server/resources/conversations/events-store.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { ManualClock } from '../../../helpers/clock.js';
 import { insertConversation, insertFace, insertPal, RoomClient, startCallbackReceiver, token, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
 
@@ -16,7 +16,7 @@ describe('conversation end', () => {
   let palId: string;
   let faceId: string;
   before(async () => {
-    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200' });
+    t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200' });
     receiver = await startCallbackReceiver();
     faceId = await insertFace(t);
     palId = await insertPal(t, { pipelineMode: 'echo', faceId });
@@ -160,7 +160,7 @@ describe('conversation end, on the test clock', () => {
   let palId: string;
   const clock = new ManualClock();
   before(async () => {
-    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' }, { clock });
+    t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' }, { clock });
     receiver = await startCallbackReceiver();
     palId = await insertPal(t, { pipelineMode: 'echo', faceId: await insertFace(t) });
   });

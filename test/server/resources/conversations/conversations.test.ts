@@ -4,14 +4,14 @@ import { after, before, describe, it } from 'node:test';
 import { verifyMeetingToken } from '../../../../src/server/providers/conferencing/meeting-token.js';
 import { emitConversationCallbacks } from '../../../../src/server/resources/conversations/events-store.js';
 import { createFace, createPal } from '../../../helpers/fixtures.js';
-import { OTHER_KEY, startTestService, type TestService } from '../../../helpers/service.js';
+import { OTHER_KEY, startListeningService, type TestService } from '../../../helpers/service.js';
 
 describe('conversations (keyed)', () => {
   let t: TestService;
   let palId: string;
   let faceId: string;
   before(async () => {
-    t = await startTestService();
+    t = await startListeningService();
     ({ palId, faceId } = (await createPal(t, { pal_name: 'Concierge' })) as { palId: string; faceId: string });
   });
   after(() => t.close());

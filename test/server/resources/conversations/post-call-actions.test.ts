@@ -7,14 +7,14 @@ import { finalizeConversation } from '../../../../src/server/live/room/end.js';
 import { ConversationCallback } from '../../../../src/protocol/callbacks.js';
 import { insertConversation, insertFace, insertPal, startCallbackReceiver, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
 import { startReceiver, type Receiver } from '../../../helpers/receiver.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 describe('post-call actions', () => {
   let t: TestService;
   let callbacks: CallbackReceiver;
   let target: Receiver;
   before(async () => {
-    t = await startTestService({ PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8' });
+    t = await startListeningService({ PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8' });
     callbacks = await startCallbackReceiver();
     target = await startReceiver();
     target.respond = (r) => (r.path === '/broken' ? 500 : 200);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConversationRatedCallback } from '../../../../src/protocol/callbacks.js';
 import { insertConversation, insertPal, startCallbackReceiver, token, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 describe('conversation rating', () => {
   let t: TestService;
@@ -13,7 +13,7 @@ describe('conversation rating', () => {
 
   before(async () => {
     receiver = await startCallbackReceiver();
-    t = await startTestService();
+    t = await startListeningService();
     palId = await insertPal(t, {});
   });
   after(async () => {

@@ -5,13 +5,13 @@ import { after, before, describe, it } from 'node:test';
 import { deadlinePassedSql, nextDeadline, roomLimits } from '../../../../src/server/resources/conversations/limits.js';
 import { newId } from '../../../../src/server/platform/ids.js';
 import { createPal } from '../../../helpers/fixtures.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 describe('room deadlines in SQL', () => {
   let t: TestService;
   let palId: string;
   before(async () => {
-    t = await startTestService();
+    t = await startListeningService();
     ({ palId } = (await createPal(t)) as { palId: string });
   });
   after(() => t.close());

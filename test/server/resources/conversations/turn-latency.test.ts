@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseConversationCallback } from '../../../../src/protocol/callbacks.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertFace, insertPal, RoomClient, startCallbackReceiver, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 
@@ -22,7 +22,7 @@ describe('turn latency reports', () => {
   let receiver: CallbackReceiver;
   let palId: string;
   before(async () => {
-    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' });
+    t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' });
     receiver = await startCallbackReceiver();
     palId = await insertPal(t, { pipelineMode: 'echo', faceId: await insertFace(t) });
   });

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { createPal } from '../../../helpers/fixtures.js';
-import { KEY, OTHER_KEY, startTestService, type TestService } from '../../../helpers/service.js';
+import { KEY, OTHER_KEY, startListeningService, type TestService } from '../../../helpers/service.js';
 
 /** Stand-in for Cloudflare's siteverify: `good-token` passes, anything else fails; records the forms it got. */
 async function startSiteverify(): Promise<{ url: string; forms: URLSearchParams[]; close(): Promise<void> }> {
@@ -34,7 +34,7 @@ describe('public deployment endpoints', () => {
   let faceId: string;
   before(async () => {
     siteverify = await startSiteverify();
-    t = await startTestService({ PALKIT_TRUST_PROXY: '1', PALKIT_TURNSTILE_SITE_KEY: '0x4AAAAsite', PALKIT_TURNSTILE_SECRET: 'turnstile-secret', PALKIT_TURNSTILE_VERIFY_URL: siteverify.url });
+    t = await startListeningService({ PALKIT_TRUST_PROXY: '1', PALKIT_TURNSTILE_SITE_KEY: '0x4AAAAsite', PALKIT_TURNSTILE_SECRET: 'turnstile-secret', PALKIT_TURNSTILE_VERIFY_URL: siteverify.url });
     ({ palId, faceId } = (await createPal(t)) as { palId: string; faceId: string });
   });
   after(async () => {
@@ -551,7 +551,7 @@ describe('public deployment endpoints', () => {
 describe('public deployment endpoints without proxy trust or a captcha site key', () => {
   let t: TestService;
   before(async () => {
-    t = await startTestService();
+    t = await startListeningService();
   });
   after(() => t.close());
 

@@ -12,7 +12,7 @@ import { hubFor, SETTLE_BATCH } from '../../../../src/server/live/room/hub.js';
 import { databaseUnavailable } from '../../../../src/server/platform/db/unavailable.js';
 import { createPal } from '../../../helpers/fixtures.js';
 import { freePort } from '../../../helpers/process.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { systemClock } from '../../../../src/server/platform/time.js';
 
 describe('the public front door', () => {
@@ -24,7 +24,7 @@ describe('the public front door', () => {
   before(async () => {
     // The service's defaults (10 starts a minute with a burst of 5, 20 never joined), and X-Forwarded-For
     // names the visitor's address, so each test picks its visitors.
-    t = await startTestService(
+    t = await startListeningService(
       { PALKIT_TRUST_PROXY: '1', PALKIT_START_RATE_PER_MINUTE: '10', PALKIT_START_BURST: '5', PALKIT_MAX_UNJOINED_CALLS: '20', PALKIT_ROOM_POLL_MS: '60000' },
       { clock: { ...systemClock, now: () => new Date(nowMs) } },
     );

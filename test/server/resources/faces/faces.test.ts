@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { verifiedWebhook } from '../../../helpers/webhook-verify.js';
 import { startCallbackReceiver, startFileServer, waitUntil } from '../../../helpers/loopback.js';
-import { OTHER_KEY, startTestService, type TestService } from '../../../helpers/service.js';
+import { OTHER_KEY, startListeningService, type TestService } from '../../../helpers/service.js';
 import { mediaFixture } from '../../../helpers/media-fixtures.js';
 import { portraitClip, portraitPhoto, tinyFacePhoto, twoFacesClip } from '../../../helpers/face-clips.js';
 import { FaceRig } from '../../../../src/protocol/faces/rig.js';
@@ -22,7 +22,7 @@ describe('faces and replicas', () => {
   let secret: string;
 
   before(async () => {
-    t = await startTestService();
+    t = await startListeningService();
     files = await startFileServer({
       '/face.mp4': { body: mp4, contentType: 'video/mp4' },
       '/face.webm': { body: webm, contentType: 'video/webm' },

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { DAILY_KEY, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../../../helpers/fake-daily.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { isSecretName } from '../../../../src/server/resources/pals/secret-names.js';
 
 const SECRET_WORDS = [['key'], ['api', 'key'], ['token'], ['access', 'token'], ['secret'], ['client', 'secret'], ['password'], ['passwd'], ['credentials'], ['credential'], ['authorization'], ['subscription', 'key'], ['private', 'key']];
@@ -43,7 +43,7 @@ describe('layer secrets by pattern', () => {
   before(async () => {
     daily = await startFakeDaily();
     runner = await startFakeRunner();
-    t = await startTestService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_PAL_RUNNER_URL: runner.url, PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET });
+    t = await startListeningService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_PAL_RUNNER_URL: runner.url, PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET });
   });
   after(async () => {
     await t?.close();

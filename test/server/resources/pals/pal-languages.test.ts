@@ -8,7 +8,7 @@ import { supportedLanguages } from '../../../../src/server/resources/pals/langua
 import { palLine, palLines, primaryLanguage } from '../../../../src/server/resources/pals/lines/language.js';
 import { EspeakSynthesizer, espeakVoice } from '../../../../src/server/providers/local-voice/espeak.js';
 import { insertConversation, insertFace, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 // The languages the API accepted before it checked that the PAL can speak them (issue 27): the ones
 // now refused among them must be refused clearly.
@@ -22,7 +22,7 @@ describe('the languages a PAL speaks', () => {
   let t: TestService;
   let face: string;
   before(async () => {
-    t = await startTestService({ PALKIT_PAL_WORDS_PER_MINUTE: '3000' });
+    t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '3000' });
     face = await insertFace(t);
   });
   after(() => t.close());

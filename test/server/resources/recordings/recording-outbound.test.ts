@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-blob';
-import { KEY, OTHER_KEY, startTestService, type TestService } from '../../../helpers/service.js';
+import { KEY, OTHER_KEY, startListeningService, type TestService } from '../../../helpers/service.js';
 import { RoomClient } from '../../../helpers/live-fixtures.js';
 import { startReceiver, type Receiver } from '../../../helpers/receiver.js';
 import { AZURITE_ACCOUNT, AZURITE_KEY, S3_CREDENTIALS, startAzurite, type Peer } from '../../../helpers/storage-peers.js';
@@ -88,7 +88,7 @@ describe('recording copies under the outbound policy', () => {
     azure = await startAzurite(PRIVATE_HOST);
     await new BlobServiceClient(azure.endpoint, new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY)).getContainerClient('calls').create();
     receiver = await startReceiver();
-    t = await startTestService({
+    t = await startListeningService({
       PALKIT_OUTBOUND_ALLOW: '127.0.0.1/32', PALKIT_RECORDING_DIR: dir, PALKIT_RECORDING_RETRY_MS: '100', PALKIT_RECORDING_MAX_ATTEMPTS: '2',
       // Long enough that a silent destination holds its slot for the whole test: what is measured is the slots.
       PALKIT_RECORDING_IDLE_MS: '60000', PALKIT_RECORDING_COPY_TIMEOUT_MS: '60000',

@@ -11,7 +11,7 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { sql } from 'kysely';
 import { RecordingCopyFailedCallback, RecordingReadyCallback } from '../../../../src/protocol/callbacks.js';
 import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-blob';
-import { OTHER_KEY, startTestService, type TestService } from '../../../helpers/service.js';
+import { OTHER_KEY, startListeningService, type TestService } from '../../../helpers/service.js';
 import { RoomClient } from '../../../helpers/live-fixtures.js';
 import { startReceiver, type Receiver } from '../../../helpers/receiver.js';
 import { AZURITE_ACCOUNT, AZURITE_KEY, S3_CREDENTIALS, startAzurite, startFakeGcs, startS3rver, type FakeGcs, type Peer } from '../../../helpers/storage-peers.js';
@@ -41,7 +41,7 @@ describe('recordings', () => {
     const container = new BlobServiceClient(azure.endpoint, new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY)).getContainerClient('calls');
     await container.create();
     receiver = await startReceiver();
-    t = await startTestService({
+    t = await startListeningService({
       PALKIT_RECORDING_DIR: dir, PALKIT_RECORDING_RETRY_MS: '100', PALKIT_RECORDING_MAX_ATTEMPTS: '3', PALKIT_RECORDING_LINK_SECONDS: '2',
       PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200',
     }, { clock: shiftedClock(() => clockAhead) });
@@ -279,7 +279,7 @@ describe('recordings', () => {
 describe('recordings: the operator\'s S3-compatible default storage', () => {
   it('keeps a recording without a destination in the operator\'s bucket and serves it through the link', async () => {
     const s3 = await startS3rver(['palkit-default']);
-    const t = await startTestService({
+    const t = await startListeningService({
       PALKIT_RECORDING_S3_BUCKET: 'palkit-default', PALKIT_RECORDING_S3_ENDPOINT: s3.endpoint,
       PALKIT_RECORDING_S3_ACCESS_KEY_ID: 'S3RVER', PALKIT_RECORDING_S3_SECRET_ACCESS_KEY: 'S3RVER', PALKIT_PAL_WORDS_PER_MINUTE: '6000',
     });

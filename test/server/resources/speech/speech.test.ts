@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { OTHER_KEY, startTestService, type TestService } from '../../../helpers/service.js';
+import { OTHER_KEY, startListeningService, type TestService } from '../../../helpers/service.js';
 import { fetchBytes, signatureIsValid, startReceiver, waitForFinished } from '../../../helpers/media-gen.js';
 
 const SPEECH_FIELDS = ['speech_id', 'speech_name', 'status', 'script', 'audio_url', 'duration', 'generation_progress', 'error_details', 'created_at', 'updated_at'].sort();
@@ -12,7 +12,7 @@ describe('speech', () => {
   let t: TestService;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   before(async () => {
-    t = await startTestService();
+    t = await startListeningService();
     receiver = await startReceiver();
   });
   after(async () => {
@@ -147,8 +147,8 @@ describe('speech without the rendering tools', () => {
   it('speaks with only node on PATH (the WebAssembly voice), names the missing encoder, and the missing espeak-ng of the native voice', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'palkit-no-tools-'));
     // The service brings its own ffmpeg; PALKIT_FFMPEG pointing at nothing stands for a platform without one.
-    const none = await startTestService({ PALKIT_RENDER_PATH: empty, PALKIT_FFMPEG: join(empty, 'ffmpeg') });
-    const native = await startTestService({ PALKIT_RENDER_PATH: empty, PALKIT_LOCAL_VOICE: 'native' });
+    const none = await startListeningService({ PALKIT_RENDER_PATH: empty, PALKIT_FFMPEG: join(empty, 'ffmpeg') });
+    const native = await startListeningService({ PALKIT_RENDER_PATH: empty, PALKIT_LOCAL_VOICE: 'native' });
     try {
       const plain = await none.api('POST', '/v2/speech', { script: 'Hello, nothing but node here.' });
       const wav = await waitForFinished(none, `/v2/speech/${plain.body.speech_id}`);

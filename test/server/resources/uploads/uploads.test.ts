@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { OTHER_KEY, KEY, startTestService, type TestService } from '../../../helpers/service.js';
+import { OTHER_KEY, KEY, startListeningService, type TestService } from '../../../helpers/service.js';
 import { portraitClip, portraitPhoto } from '../../../helpers/face-clips.js';
 
 // The outbound policy here refuses loopback (PALKIT_OUTBOUND_ALLOW empty), as in production: an
@@ -10,7 +10,7 @@ const webm = portraitClip(1, 'webm');
 describe('POST /v2/uploads', () => {
   let t: TestService;
   before(async () => {
-    t = await startTestService({ PALKIT_OUTBOUND_ALLOW: '' });
+    t = await startListeningService({ PALKIT_OUTBOUND_ALLOW: '' });
   });
   after(() => t.close());
 

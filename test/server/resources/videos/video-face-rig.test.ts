@@ -13,7 +13,7 @@ import { locateFfmpeg } from '../../../../src/server/platform/media/ffmpeg.js';
 import { drawSpeakingFrame, mouthAt, RIG_VIDEO_FPS, type RigVideoInput } from '../../../../src/server/resources/videos/render/rig-video.js';
 import { portraitPhoto } from '../../../helpers/face-clips.js';
 import { startFileServer } from '../../../helpers/loopback.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 /** Mean absolute difference of two RGBA buffers over a rectangle. */
 function difference(a: Uint8ClampedArray, b: Uint8ClampedArray, width: number, [x0, y0, w, h]: [number, number, number, number]): number {
@@ -30,7 +30,7 @@ describe('a trained face speaking in a generated video', () => {
   let sheets: { idle: Uint8Array; mouths: Uint8Array };
 
   before(async () => {
-    t = await startTestService();
+    t = await startListeningService();
     files = await startFileServer({ '/face.jpg': { body: portraitPhoto('jpg'), contentType: 'image/jpeg' } });
     faceId = (await t.api('POST', '/v2/faces', { face_name: 'Speaker', train_video_url: `${files.url}/face.jpg` })).body.face_id;
     await t.service.deps.jobs.drain(180_000);

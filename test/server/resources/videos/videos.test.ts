@@ -8,7 +8,7 @@ import { createLocalRenderer } from '../../../../src/server/resources/videos/ren
 import { locateFfmpeg } from '../../../../src/server/platform/media/ffmpeg.js';
 import { probeVideo } from '../../../../src/server/resources/faces/media-tools.js';
 import { videoGenerationJob } from '../../../../src/server/resources/videos/generate.js';
-import { OTHER_KEY, startTestService, type TestService } from '../../../helpers/service.js';
+import { OTHER_KEY, startListeningService, type TestService } from '../../../helpers/service.js';
 import { fetchBytes, insertFace, sampleFaceJpg, signatureIsValid, startReceiver, waitForFinished } from '../../../helpers/media-gen.js';
 
 const VIDEO_FIELDS = ['video_id', 'video_name', 'status', 'data', 'download_url', 'hosted_url', 'stream_url', 'status_details', 'background_url', 'background_source_url',
@@ -24,7 +24,7 @@ describe('videos', () => {
   let trainingFace: string;
 
   before(async () => {
-    t = await startTestService();
+    t = await startListeningService();
     const files: Record<string, [string, Uint8Array]> = { '/background.jpg': ['image/jpeg', sampleFaceJpg()], '/page.html': ['text/html', Buffer.from('<p>hi</p>')] };
     receiver = await startReceiver(files);
     // An HLS playlist served as a video: its segments are addresses of the playlist's choosing.
@@ -227,7 +227,7 @@ describe('videos', () => {
 
 describe('video generation resumes and is idempotent', () => {
   it('a job whose worker died after the speech step resumes from it, publishes once and calls back once', async () => {
-    const t = await startTestService({}, { runJobs: false });
+    const t = await startListeningService({}, { runJobs: false });
     const receiver = await startReceiver();
     try {
       const face = await insertFace(t, 1, { video: false });
@@ -260,7 +260,7 @@ describe('video generation resumes and is idempotent', () => {
     }
   });
   it('a video deleted before its job runs is skipped: no files, no callback', async () => {
-    const t = await startTestService({}, { runJobs: false });
+    const t = await startListeningService({}, { runJobs: false });
     const receiver = await startReceiver();
     try {
       const face = await insertFace(t, 1, { video: false });
@@ -290,8 +290,8 @@ describe('videos without the rendering tools', () => {
     const receiver = await startReceiver();
     // The native voice needs the espeak-ng program; the default voice needs nothing. The service brings its
     // own ffmpeg; PALKIT_FFMPEG pointing at nothing stands for a platform without one.
-    const none = await startTestService({ PALKIT_RENDER_PATH: empty, PALKIT_LOCAL_VOICE: 'native' });
-    const noFfmpeg = await startTestService({ PALKIT_RENDER_PATH: espeakOnly, PALKIT_FFMPEG: join(espeakOnly, 'ffmpeg') });
+    const none = await startListeningService({ PALKIT_RENDER_PATH: empty, PALKIT_LOCAL_VOICE: 'native' });
+    const noFfmpeg = await startListeningService({ PALKIT_RENDER_PATH: espeakOnly, PALKIT_FFMPEG: join(espeakOnly, 'ffmpeg') });
     try {
       const a = await none.api('POST', '/v2/videos', { face_id: await insertFace(none, 1), script: 'Hi.', callback_url: `${receiver.url}/none` });
       const failed = await waitForFinished(none, `/v2/videos/${a.body.video_id}`);
