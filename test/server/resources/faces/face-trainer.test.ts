@@ -93,7 +93,7 @@ describe('the face trainer, in a process of its own', () => {
     } finally {
       trainers.stop();
     }
-    assert.equal((await fetch(`${t.url}/healthz`)).status, 200);
+    assert.equal((await t.api('GET', '/healthz')).status, 200);
     const next = await t.api('POST', '/v2/faces', { face_name: 'After the crash', train_video_url: `${files.url}/face.jpg` });
     assert.equal((await trained(next.body.face_id)).status, 'completed');
   });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../../helpers/clock.js';
 import { portraitPhoto } from '../../../helpers/face-clips.js';
-import { KEY, onPostgres, startTestService, type TestService } from '../../../helpers/service.js';
+import { KEY, onPostgres, startListeningService, type TestService } from '../../../helpers/service.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 import { UPLOAD_SWEEP, sweepExpiredUploads } from '../../../../src/server/resources/uploads/expiry.js';
 
@@ -40,7 +40,7 @@ describe(`uploads expire (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
   const clock = new ManualClock(Date.parse('2026-11-25T08:00:00Z'));
   let t: TestService;
   before(async () => {
-    t = await startTestService({}, { clock });
+    t = await startListeningService({}, { clock });
   });
   after(() => t.close());
 
@@ -85,7 +85,7 @@ describe('an upload lifetime set by the operator', () => {
   const clock = new ManualClock(Date.parse('2026-11-25T08:00:00Z'));
   let t: TestService;
   before(async () => {
-    t = await startTestService({ PALKIT_UPLOAD_LIFETIME_SECONDS: '3600' }, { clock });
+    t = await startListeningService({ PALKIT_UPLOAD_LIFETIME_SECONDS: '3600' }, { clock });
   });
   after(() => t.close());
 
