@@ -67,7 +67,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const jobs = createJobQueue({ db, log, clock, leaseSeconds: config.jobLeaseSeconds });
   const metrics = createMetrics({ db, processMetrics: options.processMetrics ?? false });
   const lifecycle = { draining: false, readiness: new Set<() => string | null>() };
-  const webhooks = createWebhooks({ db, jobs, fetch, log, metrics });
+  const webhooks = createWebhooks({ db, jobs, fetch, log, clock, metrics });
   const secrets = createSecrets(await loadMasterKey(db, config, log));
   const media = await openMediaStore({ db, kind: opened.kind, dataDir: config.dataDir, config, log });
   const deps: ServiceDeps = { config, db, dbKind: opened.kind, hasVector: opened.hasVector, clock, log, fetch, jobs, webhooks, secrets, bus: new Bus(), metrics, lifecycle, media };
