@@ -269,6 +269,17 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     if (!timer && !immediate) timer = clock.setTimeout(() => void tick(), ms);
   }
 
+  /**
+   * A claim pass once a job enqueued in the caller's transaction is visible (committed): looked for after
+   * 10 ms, then less often, a dozen times in all (a rolled-back job never shows); the regular poll remains.
+   */
+  function afterCommit(jobId: number, attempt = 0): void {
+    if (attempt >= 12 || !started || abort.signal.aborted) return;
+    const committed = () => db.selectFrom('jobs').select('job_id').where('job_id', '=', jobId).executeTakeFirst();
+    // eslint-disable-next-line no-restricted-globals -- waits for the caller's commit: database I/O in real time, not the service's time
+    setTimeout(() => void committed().then((row) => (row ? schedule(0) : afterCommit(jobId, attempt + 1)), () => undefined), Math.min(250, 10 * 2 ** attempt)).unref();
+  }
+
   /** The earliest run_at (ms) of a job this process could run, due by `until`; lapsed leases count as due now. */
   async function nextDue(until: Date): Promise<number | undefined> {
     const kinds = [...handlers.keys()];
@@ -290,9 +301,10 @@ export function createJobQueue(options: QueueOptions): JobQueue {
         .values({ kind, payload: JSON.stringify(payload), run_at: opts.runAt ?? clock.now(), ...(opts.maxAttempts ? { max_attempts: opts.maxAttempts } : {}) } as never)
         .returning('job_id')
         .executeTakeFirstOrThrow();
+      const jobId = Number(row.job_id);
       if (!opts.db) schedule(0);
-      else clock.setTimeout(() => schedule(0), 10); // once the caller's transaction has likely committed
-      return Number(row.job_id);
+      else afterCommit(jobId);
+      return jobId;
     },
     register(kind, handler) {
       handlers.set(kind, handler);
