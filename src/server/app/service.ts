@@ -122,6 +122,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         const s = server;
         const closed = new Promise<void>((resolve) => s.close(() => resolve()));
         s.closeIdleConnections();
+        // eslint-disable-next-line no-restricted-globals -- in-flight requests end at the clients' pace: network time, not the service's
         if (graceMs > 0) await Promise.race([closed, new Promise((r) => setTimeout(r, graceMs).unref())]);
         s.closeAllConnections();
         await closed;

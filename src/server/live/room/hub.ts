@@ -130,6 +130,7 @@ export class RoomHub {
       const { metrics, lifecycle } = this.deps;
       const channel = await openPostgresChannel(config.databaseUrl, this.instanceId, (message) => this.relay?.receive(message), {
         log,
+        clock: this.deps.clock,
         onShed: (kind, payloads) => metrics.relayShed.inc({ kind }, payloads),
       });
       this.channel = channel;
@@ -141,7 +142,7 @@ export class RoomHub {
         return shedding ? `the room channel is past its capacity: ${shedding} relayed participants lost audio in the last 10 s` : null;
       };
       lifecycle.readiness.add(this.unready);
-      this.relay = new RoomRelay(this.channel, { holdRoom: (id) => this.holdRoom(id), room: (id) => this.rooms.get(id) }, log, this.deps.metrics);
+      this.relay = new RoomRelay(this.channel, { holdRoom: (id) => this.holdRoom(id), room: (id) => this.rooms.get(id) }, log, this.deps.metrics, this.deps.clock);
     }
     this.stopBus = this.deps.bus.on('conversation.ended', ({ conversationId, reason }) => {
       const room = this.rooms.get(conversationId);
