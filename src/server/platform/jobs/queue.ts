@@ -324,6 +324,7 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     async drain(withinMs = 20_000) {
       if (!started || abort.signal.aborted) throw new Error('the job queue is not running');
       const until = new Date(clock.now().getTime() + withinMs);
+      let emptyPasses = 0;
       for (;;) {
         while (pass) await pass;
         const claimed = await tick();
@@ -334,10 +335,12 @@ export function createJobQueue(options: QueueOptions): JobQueue {
         }
         const due = await nextDue(until);
         if (due === undefined) return;
-        // Due later: wait for it on the clock. Due now yet not claimed (another process holds its row, or
-        // the database refused): try again after a poll's time rather than at once.
+        // Due later: wait for it on the clock. Due now yet not claimed twice running (another process holds
+        // its row, or the database refused): try again after a poll's time rather than at once.
+        emptyPasses = claimed === 0 ? emptyPasses + 1 : 0;
         const wait = due - clock.now().getTime();
-        if (wait > 0 || claimed === 0) await clock.sleep(Math.max(wait, pollMs), abort.signal);
+        if (wait > 0) await clock.sleep(wait, abort.signal);
+        else if (emptyPasses > 1) await clock.sleep(pollMs, abort.signal);
       }
     },
   };
