@@ -12,6 +12,11 @@ const FIXED_SLEEPS = [
   { selector: "CallExpression[callee.name=/^(sleep|delay|tick|pause)$/][arguments.length>0]:not([arguments.0.value=0])", message: 'A fixed sleep: wait for the state with waitFor, for an event with oneEvent, or advance the test clock.' },
 ];
 
+// The service's time comes from its dependencies (ServiceDeps.clock, src/server/platform/time.ts), so that
+// tests can move it (test/helpers/clock.ts). What must keep the wall clock (audio paced at real speed, an
+// outside tool's kill timeout) says why in an eslint-disable comment.
+const CLOCK = 'Use the service\'s clock (deps.clock: now, setTimeout, setInterval, sleep), or say in an eslint-disable comment why this is wall-clock time.';
+
 export default tseslint.config(
   { ignores: ['dist/', 'src/*/dist/', 'storybook-static/', '.storybook/generated/', 'node_modules/', '.palkit/', '.shots/', '**/*.tmp.*'] },
   ...tseslint.configs.recommended,
@@ -41,6 +46,16 @@ export default tseslint.config(
     files: ['test/server/**', 'test/browser/**/*.test.ts'],
     ignores: ['test/server/**/chaos-*.test.ts'],
     rules: { 'no-restricted-syntax': ['error', ...FIXED_SLEEPS] },
+  },
+  {
+    files: ['src/server/**/*.ts'],
+    // faces: another piece of work in progress there (issue 33) moves them onto the clock.
+    ignores: ['src/server/platform/time.ts', 'src/server/resources/faces/**'],
+    rules: {
+      'no-restricted-globals': ['error', { name: 'setTimeout', message: CLOCK }, { name: 'setInterval', message: CLOCK }],
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: CLOCK }],
+      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: CLOCK }],
+    },
   },
   {
     // Chai's property assertions (`expect(x).to.be.true`) are expressions by design.

@@ -43,7 +43,10 @@ async function main(argv: string[]): Promise<number> {
         }
         stopping = true;
         log.info('draining', { signal });
+        // The process's exit watchdog and its figure: wall-clock time, whatever the service's clock does.
+        // eslint-disable-next-line no-restricted-properties -- the drain's measured duration, wall-clock
         const started = Date.now();
+        // eslint-disable-next-line no-restricted-globals -- the exit watchdog must fire in real time
         const deadline = setTimeout(() => {
           log.error('drain did not finish in time: exiting', { deadline_ms: DRAIN_DEADLINE_MS });
           process.exit(1);
@@ -51,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
         deadline.unref();
         service.close({ graceMs: 3_000 }).then(
           () => {
+            // eslint-disable-next-line no-restricted-properties -- the drain's measured duration, wall-clock
             log.info('stopped', { duration_ms: Date.now() - started });
             process.exit(0);
           },

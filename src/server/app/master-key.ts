@@ -49,6 +49,7 @@ async function readOrCreate(file: string, fresh: string): Promise<string> {
       return key;
     }
     if (attempt >= 50) throw new Error(`the service secret file ${file} is empty`);
+    // eslint-disable-next-line no-restricted-globals -- another process is writing the file: its real time, before the service (and its clock) exists
     await new Promise((r) => setTimeout(r, 20));
   }
 }

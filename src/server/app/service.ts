@@ -63,13 +63,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const { db } = opened;
   for (const [key, owner] of config.seedKeys) await addApiKey(db, key, owner, 'seed');
   const fetch = createGuardedFetch(config.outboundAllow);
-  const jobs = createJobQueue({ db, log, leaseSeconds: config.jobLeaseSeconds });
+  const clock = options.clock ?? systemClock;
+  const jobs = createJobQueue({ db, log, clock, leaseSeconds: config.jobLeaseSeconds });
   const metrics = createMetrics({ db, processMetrics: options.processMetrics ?? false });
   const lifecycle = { draining: false, readiness: new Set<() => string | null>() };
-  const webhooks = createWebhooks({ db, jobs, fetch, log, metrics });
+  const webhooks = createWebhooks({ db, jobs, fetch, log, clock, metrics });
   const secrets = createSecrets(await loadMasterKey(db, config, log));
   const media = await openMediaStore({ db, kind: opened.kind, dataDir: config.dataDir, config, log });
-  const deps: ServiceDeps = { config, db, dbKind: opened.kind, hasVector: opened.hasVector, clock: options.clock ?? systemClock, log, fetch, jobs, webhooks, secrets, bus: new Bus(), metrics, lifecycle, media };
+  const deps: ServiceDeps = { config, db, dbKind: opened.kind, hasVector: opened.hasVector, clock, log, fetch, jobs, webhooks, secrets, bus: new Bus(), metrics, lifecycle, media };
   // Daily calls are started by live, from createConversation a layer below: handed down here.
   setDailyCallStart(deps, startDailyCall);
   const modules = options.modules ?? resourceModules;
@@ -121,6 +122,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         const s = server;
         const closed = new Promise<void>((resolve) => s.close(() => resolve()));
         s.closeIdleConnections();
+        // eslint-disable-next-line no-restricted-globals -- in-flight requests end at the clients' pace: network time, not the service's
         if (graceMs > 0) await Promise.race([closed, new Promise((r) => setTimeout(r, graceMs).unref())]);
         s.closeAllConnections();
         await closed;

@@ -58,7 +58,7 @@ export function createMetrics({ db, processMetrics = false }: MetricsOptions): S
       from jobs where status = 'queued' and run_at <= now()`
       .execute(db)
       .then(({ rows }) => ({ depth: Number(rows[0]?.depth ?? 0), lag: Math.max(0, Number(rows[0]?.lag ?? 0)) }))
-      .finally(() => setTimeout(() => (queue = undefined), 0)));
+      .finally(() => setImmediate(() => (queue = undefined))));
   new Gauge({
     name: 'palkit_job_queue_depth',
     help: 'Background jobs due and waiting for a worker.',

@@ -76,7 +76,7 @@ export function installOps(app: ApiApp, deps: ServiceDeps): void {
       if (reason) return c.json({ error: `not_ready: ${reason}` }, 503);
     }
     try {
-      await Promise.race([sql`select 1`.execute(deps.db), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref())]);
+      await Promise.race([sql`select 1`.execute(deps.db), new Promise((_, reject) => deps.clock.setTimeout(() => reject(new Error('timeout')), 2000).unref())]);
     } catch (error) {
       log.error('readiness check failed', { request_id: c.get('requestId'), error: error instanceof Error ? error.message : String(error) });
       return c.json({ error: 'not_ready: the database does not answer' }, 503);

@@ -4,6 +4,7 @@
 // message travels in numbered parts and is put back together on arrival. Short messages travel packed
 // together, several notifications a round trip (notify-batch.ts).
 import { randomUUID } from 'node:crypto';
+import { systemClock, type Clock } from '../../platform/time.js';
 import type { Logger } from '../../platform/log.js';
 import { APPLICATION_NAME } from '../../platform/db/database.js';
 import { keepConnected } from '../../platform/db/kept-connection.js';
@@ -55,8 +56,11 @@ export function toPayloads(message: object): string[] {
 export class PayloadAssembler {
   private readonly partial = new Map<string, { parts: string[]; got: number; since: number }>();
 
+  /** `now`: the service's clock in milliseconds (the channel passes it; the default is for units alone). */
+  constructor(private readonly now: () => number = () => systemClock.now().getTime()) {}
+
   /** The message this payload completes, or null (a part of one still arriving, or not a message). */
-  accept(payload: string | unknown, now = Date.now()): Record<string, unknown> | null {
+  accept(payload: string | unknown, now = this.now()): Record<string, unknown> | null {
     const value = typeof payload === 'string' ? parseObject(payload) : isObject(payload) ? payload : null;
     if (!value || value.k !== 'part') return value;
     const { id, i, n, d } = value as unknown as Part;
@@ -97,6 +101,8 @@ export function messagesOf(assembler: PayloadAssembler, payload: string): Array<
 
 export interface ChannelOptions {
   log: Logger;
+  /** The service's clock: reconnects, the wait for a goodbye on close, how long a partial message is kept. */
+  clock: Clock;
   /** Payloads shed by the bounded send queue (see send-queue.ts). */
   onShed?: (kind: ShedKind, payloads: number) => void;
 }
@@ -111,15 +117,16 @@ export async function openPostgresChannel(
   databaseUrl: string,
   instanceId: string,
   onMessage: (message: Record<string, unknown>) => void,
-  { log, onShed = () => undefined }: ChannelOptions,
+  { log, clock, onShed = () => undefined }: ChannelOptions,
 ): Promise<InstanceChannel> {
-  const assembler = new PayloadAssembler();
+  const assembler = new PayloadAssembler(() => clock.now().getTime());
   let closed = false;
   const queue = new SendQueue(onShed);
   const packer = new NotificationPacker();
   let draining: Promise<void> | null = null;
 
   const listener = keepConnected({
+    clock,
     url: databaseUrl,
     applicationName: `${APPLICATION_NAME}/listen`,
     log,
@@ -132,6 +139,7 @@ export async function openPostgresChannel(
     },
   });
   const sender = keepConnected({
+    clock,
     url: databaseUrl,
     applicationName: `${APPLICATION_NAME}/send`,
     log,
@@ -184,7 +192,7 @@ export async function openPostgresChannel(
       closed = true;
       // What was sent before closing still leaves (rooms tell their participants goodbye), unless the
       // connection is away: then it waits no longer than a moment.
-      await Promise.race([drain(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      await Promise.race([drain(), new Promise((resolve) => clock.setTimeout(() => resolve(undefined), 2_000).unref())]);
       await Promise.allSettled([listener.close(), sender.close()]);
     },
   };

@@ -3,6 +3,7 @@
 // participant sends arrives from it (queued until the room starts reading, as a real socket's frames
 // wait in the kernel; as much as a join's backlog may hold, the rest dropped).
 import { EventEmitter } from 'node:events';
+import { systemClock } from '../../platform/time.js';
 import type { RoomSocket } from '../room/room.js';
 import { JoinBacklog } from '../room/join-backlog.js';
 
@@ -19,12 +20,18 @@ export class RelayedSocket extends EventEmitter implements RoomSocket {
   readonly OPEN = OPEN;
   readyState = OPEN;
   /** When the participant's instance last spoke for it (a frame, or its keep-alive). */
-  lastSeen = Date.now();
+  lastSeen: number;
   closedForFlooding = false;
   private pending: JoinBacklog | null = new JoinBacklog();
 
-  constructor(private readonly link: RelayedSocketLink, private readonly onDropped: () => void = () => undefined) {
+  constructor(
+    private readonly link: RelayedSocketLink,
+    private readonly onDropped: () => void = () => undefined,
+    /** The service's clock (milliseconds; the room relay passes it, the default is for units alone). */
+    private readonly now: () => number = () => systemClock.now().getTime(),
+  ) {
     super();
+    this.lastSeen = now();
   }
 
   override on(event: string | symbol, listener: Parameters<EventEmitter['on']>[1]): this {
@@ -49,7 +56,7 @@ export class RelayedSocket extends EventEmitter implements RoomSocket {
 
   /** A frame the participant sent (text, or microphone audio). */
   received(data: string | Buffer): void {
-    this.lastSeen = Date.now();
+    this.lastSeen = this.now();
     if (this.readyState !== OPEN) return;
     const isBinary = typeof data !== 'string';
     if (!this.pending) this.emit('message', data, isBinary);

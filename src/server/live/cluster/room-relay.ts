@@ -4,6 +4,7 @@
 // sessions: any instance can take any join. Instances also tell each other their participants are
 // still there, so a room notices participants lost with a dead instance.
 import { randomUUID } from 'node:crypto';
+import { systemClock, type Clock } from '../../platform/time.js';
 import type { RawData, WebSocket } from 'ws';
 import type { Logger } from '../../platform/log.js';
 import type { InstanceChannel } from './instance-channel.js';
@@ -62,9 +63,11 @@ export class RoomRelay {
     private readonly host: RelayHost,
     private readonly log: Logger,
     private readonly metrics: ServiceMetrics,
-    /** The budgets' clock (milliseconds). */
-    private readonly now: () => number = () => performance.now(),
+    /** The service's clock: budgets, keep-alives, the wait for a pushed event's answer. */
+    private readonly clock: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'> = systemClock,
   ) {}
+
+  private readonly now = () => this.clock.now().getTime();
 
   get instanceId(): string {
     return this.channel.instanceId;
@@ -115,8 +118,8 @@ export class RoomRelay {
   push(holder: string, conversationId: string, message: RoomMessage): Promise<number | null> {
     const r = randomUUID();
     return new Promise((resolve) => {
-      const timer = setTimeout(() => this.pushes.delete(r) && resolve(null), PUSH_TIMEOUT_MS);
-      this.pushes.set(r, (participants) => (clearTimeout(timer), resolve(participants)));
+      const timer = this.clock.setTimeout(() => this.pushes.delete(r) && resolve(null), PUSH_TIMEOUT_MS);
+      this.pushes.set(r, (participants) => (this.clock.clearTimeout(timer), resolve(participants)));
       this.channel.send(holder, { k: 'push', c: conversationId, r, from: this.instanceId, message });
     });
   }
@@ -156,7 +159,7 @@ export class RoomRelay {
   // ——— On the instance holding the room ———
 
   /** Participants whose instance has not spoken for them in this long are taken as gone with it. */
-  dropQuiet(staleAfterMs: number, now = Date.now()): void {
+  dropQuiet(staleAfterMs: number, now = this.now()): void {
     for (const [m, { socket, from }] of this.incoming) {
       if (now - socket.lastSeen <= staleAfterMs) continue;
       this.incoming.delete(m);
@@ -228,7 +231,7 @@ export class RoomRelay {
         this.incoming.delete(m);
         this.channel.send(from, { k: 'close', m, code, reason });
       },
-    }, () => this.metrics.roomInputDropped.inc({ kind: 'backlog' }));
+    }, () => this.metrics.roomInputDropped.inc({ kind: 'backlog' }), this.now);
     this.incoming.set(m, { socket, from });
     socket.on('close', () => this.incoming.get(m)?.socket === socket && this.incoming.delete(m));
     const room = await this.host.holdRoom(String(message.c));
@@ -243,7 +246,7 @@ export class RoomRelay {
    * join again, instead of talking on into a room that does not hear it.
    */
   private stillThere(from: string, members: string[]): void {
-    const now = Date.now();
+    const now = this.now();
     for (const m of members) {
       const entry = this.incoming.get(m);
       if (entry) entry.socket.lastSeen = now;

@@ -77,7 +77,7 @@ export function registerDailyWebhooks(app: ApiApp, deps: ServiceDeps): void {
     if (parsed && typeof parsed === 'object' && 'test' in parsed && !('type' in parsed)) return c.json({ received: false }, 200);
     const secret = deps.config.daily.webhookSecret;
     if (!secret) return c.json({ message: 'Daily webhooks are not configured (PALKIT_DAILY_WEBHOOK_SECRET)' }, 401);
-    if (!verifyDailyWebhook(secret, c.req.header('x-webhook-timestamp'), c.req.header('x-webhook-signature'), raw, new Date())) {
+    if (!verifyDailyWebhook(secret, c.req.header('x-webhook-timestamp'), c.req.header('x-webhook-signature'), raw, deps.clock.now())) {
       return c.json({ message: 'Invalid webhook signature' }, 401);
     }
     const event = DailyEvent.safeParse(parsed);

@@ -62,6 +62,7 @@ export class OpenAiSpeech implements Synthesizer {
 /** The timing if it comes within `ms`, else null. */
 async function withinGrace<T>(timing: Promise<T | null>, ms: number): Promise<T | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // eslint-disable-next-line no-restricted-globals -- the voice is waiting to be heard: the audio's real time
   const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
   try {
     return await Promise.race([timing, late]);

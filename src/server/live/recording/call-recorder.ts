@@ -35,11 +35,13 @@ export class CallRecorder {
     /** No sample at or past this index is kept. */
     private readonly limit: number,
   ) {
+    // eslint-disable-next-line no-restricted-globals -- writes the call's audio as it is heard: the audio's real time
     this.timer = setInterval(() => this.flushUpTo(Math.min(this.nowIndex(), this.limit)), FLUSH_MS);
     this.timer.unref();
   }
 
   /** Starts (or, after a restart, continues) the PCM file at `path`, for a call of at most `maxSeconds`. */
+  // eslint-disable-next-line no-restricted-properties -- samples are placed by when they are heard: the audio's real time
   static async start(path: string, maxSeconds: number, now: () => number = Date.now): Promise<CallRecorder> {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     // The visitor's voice: readable by the service's user only.

@@ -4,6 +4,7 @@
 // PostgreSQL several instances may serve one room: the first to be joined holds it (live_holder) and
 // the others relay their participants to it (room-relay.ts); a holder that goes quiet is taken over.
 import type { WebSocket } from 'ws';
+import type { ClockTimer } from '../../platform/time.js';
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import type { ServiceDeps } from '../../platform/context.js';
 import { onePer } from '../../platform/one-per.js';
@@ -31,7 +32,7 @@ export class RoomHub {
   /** This process among the instances sharing the database (a new one each start). */
   readonly instanceId = newId('i', 12);
   private readonly rooms = new Map<string, Room>();
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ClockTimer | undefined;
   private polling: Promise<void> | null = null;
   private stopBus: (() => void) | undefined;
   private channel: InstanceChannel | null = null;
@@ -129,6 +130,7 @@ export class RoomHub {
       const { metrics, lifecycle } = this.deps;
       const channel = await openPostgresChannel(config.databaseUrl, this.instanceId, (message) => this.relay?.receive(message), {
         log,
+        clock: this.deps.clock,
         onShed: (kind, payloads) => metrics.relayShed.inc({ kind }, payloads),
       });
       this.channel = channel;
@@ -140,7 +142,7 @@ export class RoomHub {
         return shedding ? `the room channel is past its capacity: ${shedding} relayed participants lost audio in the last 10 s` : null;
       };
       lifecycle.readiness.add(this.unready);
-      this.relay = new RoomRelay(this.channel, { holdRoom: (id) => this.holdRoom(id), room: (id) => this.rooms.get(id) }, log, this.deps.metrics);
+      this.relay = new RoomRelay(this.channel, { holdRoom: (id) => this.holdRoom(id), room: (id) => this.rooms.get(id) }, log, this.deps.metrics, this.deps.clock);
     }
     this.stopBus = this.deps.bus.on('conversation.ended', ({ conversationId, reason }) => {
       const room = this.rooms.get(conversationId);
@@ -152,7 +154,7 @@ export class RoomHub {
         .catch((error: unknown) => this.deps.log.error('room poll failed', { error: error instanceof Error ? error.message : String(error) }))
         .finally(() => {
           this.polling = null;
-          if (this.stopBus) this.timer = setTimeout(tick, this.deps.config.room.pollMs);
+          if (this.stopBus) this.timer = this.deps.clock.setTimeout(tick, this.deps.config.room.pollMs);
         });
     };
     tick();
@@ -161,7 +163,7 @@ export class RoomHub {
   async stop(): Promise<void> {
     this.stopBus?.();
     this.stopBus = undefined;
-    clearTimeout(this.timer);
+    this.deps.clock.clearTimeout(this.timer);
     await this.polling;
     this.relay?.stop();
     const held = [...this.rooms.keys()];

@@ -288,7 +288,7 @@ export class Room {
       this.sendTo(member, { type: 'error', code: 'flooding', message: 'too much was sent too fast; the connection is closed' });
       member.socket.close(RoomCloseCode.flooding, 'flooding');
       // A flooder would go on sending until it reads the close; what it sends meanwhile is not read.
-      setTimeout(() => member.socket.terminate?.(), FLOOD_CLOSE_GRACE_MS).unref();
+      this.deps.clock.setTimeout(() => member.socket.terminate?.(), FLOOD_CLOSE_GRACE_MS).unref();
       this.leave(member.participant.participant_id);
       return this.thrownOut(member);
     }

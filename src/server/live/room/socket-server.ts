@@ -1,6 +1,7 @@
 // WebSocket upgrades at /rooms/{conversation_id}: the first frame must be `join` with the
 // conversation's meeting_token (never in the URL); anything else is refused with a RoomCloseCode.
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Clock } from '../../platform/time.js';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ClientFrame, RoomCloseCode, type ServerFrame } from '../../../protocol/room.js';
@@ -23,12 +24,12 @@ export function attachRoomServer(server: Server, deps: ServiceDeps, hub: RoomHub
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const match = ROOM_PATH.exec(new URL(request.url ?? '/', 'http://room').pathname);
     // Rooms are the only upgrades: any other would be held open by nobody.
-    if (!match) return refuseUpgrade(socket, 404, { error: 'not_found: no WebSocket here' });
+    if (!match) return refuseUpgrade(deps.clock, socket, 404, { error: 'not_found: no WebSocket here' });
     // An address may keep only so many upgrades waiting for their join; the rest are refused at once.
     let ws: WebSocket | undefined;
     const pending = guard?.admitUpgrade(upgradeAddress(request, deps.config.trustProxy), () => (ws ? ws.terminate() : socket.destroy()));
     if (pending === null) {
-      return refuseUpgrade(socket, 429, { error: 'too_many_upgrades: this address has too many connections waiting to join' }, { 'Retry-After': String(JOIN_TIMEOUT_MS / 1000) });
+      return refuseUpgrade(deps.clock, socket, 429, { error: 'too_many_upgrades: this address has too many connections waiting to join' }, { 'Retry-After': String(JOIN_TIMEOUT_MS / 1000) });
     }
     socket.once('close', () => pending?.release());
     wss.handleUpgrade(request, socket, head, (opened) => {
@@ -55,12 +56,12 @@ function refuse(ws: WebSocket, code: number, errorCode: string, message: string)
 }
 
 /** Answers an upgrade that will not be taken with a plain HTTP response, and closes its connection. */
-function refuseUpgrade(socket: Duplex, status: 404 | 429, body: { error: string }, headers: Record<string, string> = {}): void {
+function refuseUpgrade(clock: Clock, socket: Duplex, status: 404 | 429, body: { error: string }, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, 'Connection: close', 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(text)}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
   // Closed once the answer is handed to the system, and a client that does not read it is not waited for.
   socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`, () => socket.destroy());
-  setTimeout(() => socket.destroy(), 1000).unref();
+  clock.setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 /** The upgrading client's address, as client-address.ts reads it for requests. */
@@ -71,7 +72,7 @@ function upgradeAddress(request: IncomingMessage, trustProxy: boolean): string {
 function awaitJoin(ws: WebSocket, conversationId: string, deps: ServiceDeps, hub: RoomHub): void {
   // A socket that never joined is not waited for through a close handshake (ws waits up to 30 s for
   // the client's close frame): it is told why, and its connection is ended.
-  const timer = setTimeout(() => {
+  const timer = deps.clock.setTimeout(() => {
     refuse(ws, RoomCloseCode.invalidToken, 'join_timeout', 'send a join frame with the meeting token first');
     ws.terminate();
   }, JOIN_TIMEOUT_MS);
@@ -86,7 +87,7 @@ function awaitJoin(ws: WebSocket, conversationId: string, deps: ServiceDeps, hub
     }
     const text = isBinary ? null : data.toString();
     joining = true;
-    clearTimeout(timer);
+    deps.clock.clearTimeout(timer);
     void join(ws, conversationId, text, deps, hub, backlog)
       .catch((error: unknown) => {
         deps.log.error('room join failed', { conversation_id: conversationId, error: error instanceof Error ? error.message : String(error) });
@@ -95,7 +96,7 @@ function awaitJoin(ws: WebSocket, conversationId: string, deps: ServiceDeps, hub
       .finally(() => ws.off('message', onMessage));
   };
   ws.on('message', onMessage);
-  ws.once('close', () => clearTimeout(timer));
+  ws.once('close', () => deps.clock.clearTimeout(timer));
 }
 
 async function join(ws: WebSocket, conversationId: string, text: string | null, deps: ServiceDeps, hub: RoomHub, backlog: JoinBacklog): Promise<void> {

@@ -92,7 +92,7 @@ export async function handOffToRunner(deps: ServiceDeps, conversationId: string,
     );
     const body = JSON.stringify(runnerBody(deps, conv, { url: room.url, botToken }, expiresAt));
     const id = newId('msg_', 20);
-    const timestamp = Math.floor(Date.now() / 1000);
+    const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
     const response = await deps.fetch(runner.url, {
       method: 'POST',
       redirect: 'manual',

@@ -55,6 +55,7 @@ export class EchoAudioStream {
 
   private armIdle(): void {
     clearTimeout(this.idle);
+    // eslint-disable-next-line no-restricted-globals -- the end of the echoed audio stream: the audio's real time
     this.idle = setTimeout(() => this.end(), IDLE_MS);
     this.idle.unref();
   }

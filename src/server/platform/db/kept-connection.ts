@@ -3,6 +3,7 @@
 // is null; it is retried with backoff (0.25 s doubling to 10 s, jittered) until it is back or closed.
 // Nothing here throws out: a lost connection is logged and retried, never an uncaught 'error'.
 import type pg from 'pg';
+import type { Clock, ClockTimer } from '../time.js';
 import { backoffMs } from '../backoff.js';
 import type { Logger } from '../log.js';
 
@@ -20,6 +21,8 @@ export interface KeptConnectionOptions {
   url: string;
   applicationName: string;
   log: Logger;
+  /** The service's clock: the reconnect backoff waits on it. */
+  clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   /** What this connection is for, in log lines. */
   what: string;
   /** Run on each new connection before it counts as open (LISTEN again after a reconnect). */
@@ -33,7 +36,7 @@ export function keepConnected(options: KeptConnectionOptions): KeptConnection {
   let client: pg.Client | null = null;
   let closed = false;
   let failures = 0;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ClockTimer | undefined;
   let waiting: Array<(client: pg.Client | null) => void> = [];
 
   const settle = (value: pg.Client | null) => {
@@ -45,7 +48,7 @@ export function keepConnected(options: KeptConnectionOptions): KeptConnection {
   const retry = () => {
     if (closed || timer) return;
     const wait = backoffMs(++failures, RECONNECT);
-    timer = setTimeout(() => {
+    timer = options.clock.setTimeout(() => {
       timer = undefined;
       void open();
     }, wait);
@@ -103,7 +106,7 @@ export function keepConnected(options: KeptConnectionOptions): KeptConnection {
     },
     async close() {
       closed = true;
-      clearTimeout(timer);
+      options.clock.clearTimeout(timer);
       const open = client;
       client = null;
       settle(null);

@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { scrubText, type Logger } from '../log.js';
 import { backoffMs } from '../backoff.js';
+import type { Clock, ClockTimer } from '../time.js';
 
 export interface JobContext<P = unknown> {
   jobId: number;
@@ -61,13 +62,19 @@ export interface JobQueue {
   isRunning(): boolean;
   /** Stops claiming, aborts running handlers and gives their claims back (queued again at once). */
   stop(): Promise<void>;
-  /** Resolves when no job is running or due before the timeout ends (tests and benchmarks). */
-  drain(timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves when this process runs no job and none is due on the clock before `withinMs` from now (tests and
+   * benchmarks): it runs what is due at once and waits (on the clock) for the jobs due within the window, so
+   * on a manual clock `drain(0)` settles the jobs due now, and the later ones wait for the test's advance.
+   */
+  drain(withinMs?: number): Promise<void>;
 }
 
 export interface QueueOptions {
   db: Db;
   log: Logger;
+  /** The queue's time: when jobs fall due, their leases, retries, heartbeats and polls (ServiceDeps.clock). */
+  clock: Clock;
   leaseSeconds: number;
   /** How many jobs run at once in this process. */
   concurrency?: number;
@@ -78,20 +85,24 @@ export interface QueueOptions {
 export const JOB_RETRY = { baseMs: 500, maxMs: 60_000 } as const;
 
 export function createJobQueue(options: QueueOptions): JobQueue {
-  const { db, log, leaseSeconds } = options;
+  const { db, log, clock, leaseSeconds } = options;
+  const leaseFrom = (now: Date) => new Date(now.getTime() + leaseSeconds * 1000);
   const concurrency = options.concurrency ?? 4;
   const pollMs = options.pollMs ?? 250;
   const handlers = new Map<string, JobHandler>();
   const abort = new AbortController();
   /** The jobs this process is running, by job id. */
   const running = new Map<number, { kind: string; lane: string; run: Promise<void> }>();
-  let timer: NodeJS.Timeout | undefined;
-  let started = false;
+  let timer: ClockTimer | undefined;
+  /** A claim pass asked for at once (work is waiting now): the next turn, not a time on the clock. */
+  let immediate = false;
   /**
-   * One claim loop at a time: the limits are worked out from the jobs this process runs, so a second loop
-   * claiming meanwhile (an enqueue while the first waits for its claim) would take a second job of a full lane.
+   * The claim pass under way, if any. One at a time: the limits are worked out from the jobs this process
+   * runs, so a second pass claiming meanwhile (an enqueue while the first waits for its claim) would take a
+   * second job of a full lane. It resolves with how many jobs it claimed.
    */
-  let ticking = false;
+  let pass: Promise<number> | undefined;
+  let started = false;
   let tickAgain = false;
 
   async function claim(): Promise<{ job_id: number; kind: string; payload: unknown; attempts: number; max_attempts: number } | undefined> {
@@ -101,13 +112,15 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     // of a job this process is running lapsed, before that job's heartbeat got its turn.
     const mine = running.size > 0 ? sql`and job_id not in (${sql.join([...running.keys()])})` : sql``;
     const limited = limitedKinds();
+    // Due and lapsed by the service's clock (not the database's now()), so that tests can move time.
+    const now = clock.now();
     const result = await sql<{ job_id: number; kind: string; payload: unknown; attempts: number; max_attempts: number }>`
       update jobs set status = 'running', attempts = attempts + 1,
-        locked_until = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
+        locked_until = ${leaseFrom(now)}, updated_at = ${now}
       where job_id = (
         select job_id from jobs
         where kind in (${sql.join(kinds)})
-          and ((status = 'queued' and run_at <= now()) or (status = 'running' and locked_until < now()))
+          and ((status = 'queued' and run_at <= ${now}) or (status = 'running' and locked_until < ${now}))
           ${mine}
           ${limited}
         order by run_at, job_id
@@ -153,9 +166,9 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     const lost = new AbortController();
     const signal = AbortSignal.any([abort.signal, lost.signal]);
     let settled = false; // the handler returned or threw: a late heartbeat finding no row means nothing
-    const heartbeat = setInterval(() => {
+    const heartbeat = clock.setInterval(() => {
       void ours()
-        .set({ locked_until: sql`now() + make_interval(secs => ${leaseSeconds})` as never })
+        .set({ locked_until: leaseFrom(clock.now()) })
         .executeTakeFirst()
         .then((result) => {
           if (result.numUpdatedRows > 0n || lost.signal.aborted || settled) return;
@@ -167,48 +180,67 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     try {
       await handler({ jobId: job.job_id, payload: job.payload, attempt: job.attempts, maxAttempts: job.max_attempts, signal });
       settled = true;
-      await ours().set({ status: 'done', locked_until: null, updated_at: new Date() }).execute();
+      await ours().set({ status: 'done', locked_until: null, updated_at: clock.now() }).execute();
     } catch (error) {
       settled = true;
       if (lost.signal.aborted) return; // taken over: the other run owns the job now
       if (abort.signal.aborted) {
         // Shutting down: give the claim back so another instance (or the next start) runs it at once.
-        await ours().set({ status: 'queued', locked_until: null, run_at: new Date(), updated_at: new Date() }).execute().catch(() => undefined);
+        const now = clock.now();
+        await ours().set({ status: 'queued', locked_until: null, run_at: now, updated_at: now }).execute().catch(() => undefined);
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
       const retry = error instanceof RetryLater;
       const exhausted = !retry && job.attempts >= job.max_attempts;
       log.info('job failed', { job_id: job.job_id, kind: job.kind, attempt: job.attempts, final: exhausted, error: message.slice(0, 200) });
+      const now = clock.now();
       await ours()
         .set({
           status: exhausted ? 'failed' : 'queued',
           locked_until: null,
           last_error: scrubText(message).slice(0, 1000),
-          run_at: new Date(Date.now() + (retry ? (error as RetryLater).delayMs : backoffMs(job.attempts, JOB_RETRY))),
+          run_at: new Date(now.getTime() + (retry ? (error as RetryLater).delayMs : backoffMs(job.attempts, JOB_RETRY))),
           // A deliberate retry does not use up an attempt.
           ...(retry ? { attempts: sql`attempts - 1` as never } : {}),
-          updated_at: new Date(),
+          updated_at: now,
         })
         .execute()
         .catch(() => undefined);
     } finally {
-      clearInterval(heartbeat);
+      clock.clearTimeout(heartbeat);
     }
   }
 
-  async function tick(): Promise<void> {
+  /** One claim pass: claims and starts due jobs until the slots are full or nothing is due. */
+  async function tick(): Promise<number> {
+    if (timer) clock.clearTimeout(timer);
     timer = undefined;
-    if (abort.signal.aborted) return;
-    if (ticking) {
+    if (abort.signal.aborted) return 0;
+    if (pass) {
       tickAgain = true;
-      return;
+      return pass;
     }
-    ticking = true;
+    pass = claimDue();
+    let claimed = 0;
+    try {
+      claimed = await pass;
+    } finally {
+      pass = undefined;
+    }
+    const again = tickAgain;
+    tickAgain = false;
+    schedule(again ? 0 : pollMs);
+    return claimed;
+  }
+
+  async function claimDue(): Promise<number> {
+    let claimed = 0;
     try {
       while (running.size < concurrency && !abort.signal.aborted) {
         const job = await claim();
         if (!job) break;
+        claimed++;
         const run = runOne(job).finally(() => {
           running.delete(job.job_id);
           schedule(0);
@@ -217,33 +249,62 @@ export function createJobQueue(options: QueueOptions): JobQueue {
       }
     } catch (error) {
       if (!abort.signal.aborted) log.error('job poll failed', { error: error instanceof Error ? error.message : String(error) });
-    } finally {
-      ticking = false;
     }
-    const again = tickAgain;
-    tickAgain = false;
-    schedule(again ? 0 : pollMs);
+    return claimed;
   }
 
+  /** A claim pass in `ms` on the clock; 0 means "work is waiting now": the next turn of the event loop. */
   function schedule(ms: number): void {
     if (!started || abort.signal.aborted) return;
-    if (timer) {
-      if (ms > 0) return;
-      clearTimeout(timer);
+    if (ms <= 0) {
+      if (!immediate) {
+        immediate = true;
+        setImmediate(() => {
+          immediate = false;
+          void tick();
+        });
+      }
+      return;
     }
-    timer = setTimeout(() => void tick(), ms);
+    if (!timer && !immediate) timer = clock.setTimeout(() => void tick(), ms);
+  }
+
+  /**
+   * A claim pass once a job enqueued in the caller's transaction is visible (committed): looked for after
+   * 10 ms, then less often, a dozen times in all (a rolled-back job never shows); the regular poll remains.
+   */
+  function afterCommit(jobId: number, attempt = 0): void {
+    if (attempt >= 12 || !started || abort.signal.aborted) return;
+    const committed = () => db.selectFrom('jobs').select('job_id').where('job_id', '=', jobId).executeTakeFirst();
+    // eslint-disable-next-line no-restricted-globals -- waits for the caller's commit: database I/O in real time, not the service's time
+    setTimeout(() => void committed().then((row) => (row ? schedule(0) : afterCommit(jobId, attempt + 1)), () => undefined), Math.min(250, 10 * 2 ** attempt)).unref();
+  }
+
+  /** The earliest run_at (ms) of a job this process could run, due by `until`; lapsed leases count as due now. */
+  async function nextDue(until: Date): Promise<number | undefined> {
+    const kinds = [...handlers.keys()];
+    if (kinds.length === 0) return undefined;
+    const now = clock.now();
+    const row = await db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.min<Date>(sql`case when status = 'running' then ${now}::timestamptz else run_at end` as never).as('at'))
+      .where('kind', 'in', kinds)
+      .where((eb) => eb.or([eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', until)]), eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)])]))
+      .executeTakeFirst();
+    return row?.at ? new Date(row.at).getTime() : undefined;
   }
 
   return {
     async enqueue(kind, payload, opts = {}) {
       const row = await (opts.db ?? db)
         .insertInto('jobs')
-        .values({ kind, payload: JSON.stringify(payload), run_at: opts.runAt ?? new Date(), ...(opts.maxAttempts ? { max_attempts: opts.maxAttempts } : {}) } as never)
+        .values({ kind, payload: JSON.stringify(payload), run_at: opts.runAt ?? clock.now(), ...(opts.maxAttempts ? { max_attempts: opts.maxAttempts } : {}) } as never)
         .returning('job_id')
         .executeTakeFirstOrThrow();
+      const jobId = Number(row.job_id);
       if (!opts.db) schedule(0);
-      else setTimeout(() => schedule(0), 10);
-      return Number(row.job_id);
+      else afterCommit(jobId);
+      return jobId;
     },
     register(kind, handler) {
       handlers.set(kind, handler);
@@ -257,21 +318,30 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     },
     async stop() {
       abort.abort();
-      if (timer) clearTimeout(timer);
+      clock.clearTimeout(timer);
       await Promise.allSettled([...running.values()].map((r) => r.run));
     },
-    async drain(timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const due = await db
-          .selectFrom('jobs')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where((eb) => eb.or([eb('status', '=', 'running'), eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', new Date(deadline))])]))
-          .executeTakeFirstOrThrow();
-        if (Number(due.n) === 0 && running.size === 0) return;
-        await new Promise((r) => setTimeout(r, 50));
+    async drain(withinMs = 20_000) {
+      if (!started || abort.signal.aborted) throw new Error('the job queue is not running');
+      const until = new Date(clock.now().getTime() + withinMs);
+      let emptyPasses = 0;
+      for (;;) {
+        while (pass) await pass;
+        const claimed = await tick();
+        if (running.size > 0) {
+          // A job ending is what changes the picture (it frees a slot, may enqueue more): wait for one.
+          await Promise.race([...running.values()].map((r) => r.run));
+          continue;
+        }
+        const due = await nextDue(until);
+        if (due === undefined) return;
+        // Due later: wait for it on the clock. Due now yet not claimed twice running (another process holds
+        // its row, or the database refused): try again after a poll's time rather than at once.
+        emptyPasses = claimed === 0 ? emptyPasses + 1 : 0;
+        const wait = due - clock.now().getTime();
+        if (wait > 0) await clock.sleep(wait, abort.signal);
+        else if (emptyPasses > 1) await clock.sleep(pollMs, abort.signal);
       }
-      throw new Error('jobs did not drain in time');
     },
   };
 }

@@ -19,6 +19,7 @@ export function verifyWebhook(
   secret: string,
   headers: { id: string; timestamp: string; signature: string },
   body: string,
+  // eslint-disable-next-line no-restricted-syntax -- for receivers outside the service (the service never verifies its own): their wall clock
   now: Date = new Date(),
   toleranceSeconds = WEBHOOK_TOLERANCE_SECONDS,
 ): boolean {

@@ -3,6 +3,7 @@
 // an earlier one), signed per Standard Webhooks, through the guarded fetch with no redirects followed,
 // retried with backoff; the outcome of each delivery stays readable through the API.
 import type { Db } from '../db/database.js';
+import type { Clock } from '../time.js';
 import { newId } from '../ids.js';
 import type { JobHandler, JobQueue } from '../jobs/queue.js';
 import type { GuardedFetch } from '../net/guarded-fetch.js';
@@ -30,7 +31,7 @@ export interface Webhooks {
   deliverJob: JobHandler<{ group_id: string }>;
 }
 
-export function createWebhooks(deps: { db: Db; jobs: JobQueue; fetch: GuardedFetch; log: Logger; metrics?: Pick<ServiceMetrics, 'webhookDeliveryFailures'>; timeoutMs?: number }): Webhooks {
+export function createWebhooks(deps: { db: Db; jobs: JobQueue; fetch: GuardedFetch; log: Logger; clock: Pick<Clock, 'now'>; metrics?: Pick<ServiceMetrics, 'webhookDeliveryFailures'>; timeoutMs?: number }): Webhooks {
   const { db, jobs, fetch, log, metrics } = deps;
 
   async function secretFor(ownerId: number): Promise<string> {
@@ -71,7 +72,7 @@ export function createWebhooks(deps: { db: Db; jobs: JobQueue; fetch: GuardedFet
         .execute();
       for (const delivery of pending) {
         const body = JSON.stringify(delivery.payload);
-        const timestamp = Math.floor(Date.now() / 1000);
+        const timestamp = Math.floor(deps.clock.now().getTime() / 1000);
         let status: number | null = null;
         let failure: string | null = null;
         try {
@@ -103,7 +104,7 @@ export function createWebhooks(deps: { db: Db; jobs: JobQueue; fetch: GuardedFet
             attempts: attempt,
             response_status: status,
             last_error: failure,
-            ...(failure === null ? { status: 'delivered', delivered_at: new Date() } : final ? { status: 'failed' } : {}),
+            ...(failure === null ? { status: 'delivered', delivered_at: deps.clock.now() } : final ? { status: 'failed' } : {}),
           })
           .where('delivery_id', '=', delivery.delivery_id)
           .execute();

@@ -237,7 +237,7 @@ export class EspeakSynthesizer implements Synthesizer {
       this.active.add(job);
       job.attempts++;
       job.startedAt = this.now();
-      const speaker = Date.now() >= this.fallbackUntil ? this.freeSpeaker() : null;
+      const speaker = this.now() >= this.fallbackUntil ? this.freeSpeaker() : null;
       job.speaker = speaker;
       if (speaker) {
         this.work.sentences++;
@@ -303,13 +303,13 @@ export class EspeakSynthesizer implements Synthesizer {
     if (at >= 0) this.idle.splice(at, 1);
     if (++this.crashesInARow >= CRASH_LIMIT && !this.closed) {
       this.crashesInARow = 0;
-      this.fallbackUntil = Date.now() + FALLBACK_MS;
+      this.fallbackUntil = this.now() + FALLBACK_MS;
       this.log.error(this.engine === 'native' ? 'espeak bridges keep dying; the espeak-ng command line speaks for a minute' : 'the local voice keeps failing; it is tried again in a minute', { reason });
     } else {
       this.log.error('a local voice speaker stopped; another takes over', { reason, engine: this.engine, id: speaker.id });
     }
     // Its replacement starts loading its voice now, so a retried sentence does not wait for that too.
-    if (!this.closed && Date.now() >= this.fallbackUntil && this.speakers.size < this.size) {
+    if (!this.closed && this.now() >= this.fallbackUntil && this.speakers.size < this.size) {
       const spare = this.newSpeaker();
       if (spare) this.idle.push(spare);
     }

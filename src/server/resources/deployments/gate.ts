@@ -32,7 +32,7 @@ export async function passGate(c: Context<AppEnv>, row: GatedDeployment, answers
   if (!answers.password) throw refuse('password_required');
   const visitor = clientKey(c, address);
   // Counted before the check, so parallel guesses cannot outrun the limit.
-  await reservePasswordAttempt(deps.db, row.deployment_id, visitor, deps.clock.now());
+  await reservePasswordAttempt(deps.db, row.deployment_id, visitor, deps.clock.now(), (ms) => deps.clock.sleep(ms));
   if (!(await verifyPassword(answers.password, row.password_hash))) throw refuse('invalid_password');
   await clearPasswordFailures(deps.db, row.deployment_id, visitor);
 }

@@ -105,6 +105,7 @@ async function crawlSite(deps: ServiceDeps, url: string, run: Run, progress: Pro
     maxPages: config.max_pages,
     delayMs: deps.config.crawlDelayMs,
     fetch: deps.fetch,
+    clock: deps.clock,
     signal,
     onPage: (accepted) => progress(5 + (50 * accepted) / config.max_pages),
   });

@@ -73,7 +73,7 @@ async function copy(deps: ServiceDeps, recordingId: string, signal: AbortSignal)
   const final = row.copy_attempts >= maxAttempts || FINAL_CODES.has(failure.code);
   deps.log.info('recording copy failed', { recording_id: recordingId, attempt: row.copy_attempts, final, error_code: failure.code });
   if (!final) {
-    await deps.db.updateTable('recordings').set({ last_error: `${failure.code}: ${failure.message}`.slice(0, 1000), next_attempt_at: new Date(Date.now() + backoff(retryMs, row.copy_attempts)) }).where('recording_id', '=', recordingId).execute();
+    await deps.db.updateTable('recordings').set({ last_error: `${failure.code}: ${failure.message}`.slice(0, 1000), next_attempt_at: new Date(deps.clock.now().getTime() + backoff(retryMs, row.copy_attempts)) }).where('recording_id', '=', recordingId).execute();
     throw new RetryLater(backoff(retryMs, row.copy_attempts), failure.message);
   }
   await settle(deps, row, 'copy_failed', {

@@ -14,6 +14,7 @@ import { RelayedSocket } from '../../../../src/server/live/cluster/relayed-socke
 import { PARTICIPANT_BUDGET } from '../../../../src/server/live/room/participant-budget.js';
 import { JoinBacklog } from '../../../../src/server/live/room/join-backlog.js';
 import type { Room, RoomSocket } from '../../../../src/server/live/room/room.js';
+import { systemClock } from '../../../../src/server/platform/time.js';
 
 /** Instances on one channel; while `away`, whatever is sent is lost. */
 class Network {
@@ -61,11 +62,12 @@ const metrics = {
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 function twoInstances(now?: () => number) {
+  const clock = now ? { ...systemClock, now: () => new Date(now()) } : systemClock;
   const network = new Network();
   const admitted: RoomSocket[] = [];
   const room = { admit: async (socket: RoomSocket) => void admitted.push(socket) } as unknown as Room;
-  const holder = new RoomRelay(network.channel('a'), { holdRoom: async () => room, room: () => room }, log, metrics, now);
-  const other = new RoomRelay(network.channel('b'), { holdRoom: async () => null, room: () => undefined }, log, metrics, now);
+  const holder = new RoomRelay(network.channel('a'), { holdRoom: async () => room, room: () => room }, log, metrics, clock);
+  const other = new RoomRelay(network.channel('b'), { holdRoom: async () => null, room: () => undefined }, log, metrics, clock);
   network.relays.set('a', holder).set('b', other);
   return { network, admitted, holder, other };
 }

@@ -5,6 +5,9 @@ import { verifiedWebhook } from '../../../helpers/webhook-verify.js';
 import { waitUntil } from '../../../helpers/loopback.js';
 import { startReceiver, type Receiver } from '../../../helpers/receiver.js';
 import { startTestService, type TestService } from '../../../helpers/service.js';
+import { ManualClock } from '../../../helpers/clock.js';
+import { waitFor } from '../../../helpers/wait-for.js';
+import { JOB_RETRY } from '../../../../src/server/platform/jobs/queue.js';
 
 describe('jobs table', () => {
   let t: TestService;
@@ -98,6 +101,79 @@ describe('jobs table', () => {
     const row = await db.selectFrom('jobs').select(['status', 'attempts']).where('job_id', '=', id).executeTakeFirstOrThrow();
     assert.deepEqual(row, { status: 'running', attempts: 2 }, 'the superseded run left the row to its new owner');
     await sql`update jobs set status = 'done' where job_id = ${id}`.execute(db);
+  });
+});
+
+// The queue's time is the service's clock: when a job falls due, its retry's backoff, its lease and the
+// heartbeat that keeps it. On a clock the test moves, "not yet" and "now" are exact, with no waiting.
+describe('jobs table, on the test clock', () => {
+  let t: TestService;
+  const clock = new ManualClock();
+  before(async () => {
+    t = await startTestService({ PALKIT_JOB_LEASE_SECONDS: '15' }, { clock });
+  });
+  after(() => t.close());
+
+  it('runs a failed job again only once the clock passes its backoff', async () => {
+    const { jobs, db } = t.service.deps;
+    let runs = 0;
+    jobs.register('clock.flaky', async () => {
+      if (++runs === 1) throw new Error('first run fails');
+    });
+    const id = await jobs.enqueue('clock.flaky', {});
+    await jobs.drain(0);
+    assert.equal(runs, 1);
+    const failed = await db.selectFrom('jobs').select(['status', 'run_at']).where('job_id', '=', id).executeTakeFirstOrThrow();
+    assert.equal(failed.status, 'queued');
+    assert.equal(new Date(failed.run_at).getTime(), clock.now().getTime() + JOB_RETRY.baseMs, 'the backoff counts from the clock');
+    await clock.advance(JOB_RETRY.baseMs - 1);
+    await jobs.drain(0);
+    assert.equal(runs, 1, 'not before the backoff has passed');
+    await clock.advance(1);
+    await jobs.drain(0);
+    assert.equal(runs, 2);
+    assert.equal((await db.selectFrom('jobs').select('status').where('job_id', '=', id).executeTakeFirstOrThrow()).status, 'done');
+  });
+
+  it('a job due later runs when the clock reaches its run_at, not a millisecond before', async () => {
+    const { jobs } = t.service.deps;
+    let ran = false;
+    jobs.register('clock.later', async () => void (ran = true));
+    await jobs.enqueue('clock.later', {}, { runAt: new Date(clock.now().getTime() + 60_000) });
+    await jobs.drain(0);
+    await clock.advance(59_999);
+    await jobs.drain(0);
+    assert.equal(ran, false);
+    await clock.advance(1);
+    await jobs.drain(0);
+    assert.equal(ran, true);
+  });
+
+  it('the lease heartbeat keeps a long job\'s lock while the clock runs past its lease many times', async () => {
+    const { jobs, db } = t.service.deps;
+    let runs = 0;
+    let aborted = false;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    jobs.register('clock.long', async ({ signal }) => {
+      runs++;
+      signal.addEventListener('abort', () => (aborted = true), { once: true });
+      await released;
+    });
+    const id = await jobs.enqueue('clock.long', {});
+    await waitFor(() => runs === 1, { what: 'the long job to start' });
+    const lease = 15_000;
+    const lockedUntil = async () => new Date((await db.selectFrom('jobs').select('locked_until').where('job_id', '=', id).executeTakeFirstOrThrow()).locked_until!).getTime();
+    for (let i = 0; i < 8; i++) {
+      await clock.advance(lease / 2); // four leases in all: without a heartbeat, the lock would lapse
+      await waitFor(async () => (await lockedUntil()) > clock.now().getTime(), { what: 'the heartbeat to extend the lease past the clock' });
+    }
+    assert.equal(runs, 1, 'the job kept its lock: no claim pass took it again');
+    assert.equal(aborted, false);
+    release();
+    await jobs.drain(0);
+    const row = await db.selectFrom('jobs').select(['status', 'attempts']).where('job_id', '=', id).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { status: 'done', attempts: 1 });
   });
 });
 

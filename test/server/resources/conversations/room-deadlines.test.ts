@@ -6,6 +6,10 @@ import { deadlinePassedSql, nextDeadline, roomLimits } from '../../../../src/ser
 import { newId } from '../../../../src/server/platform/ids.js';
 import { createPal } from '../../../helpers/fixtures.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
+import { ManualClock } from '../../../helpers/clock.js';
+import { insertConversation } from '../../../helpers/live-fixtures.js';
+import { waitFor } from '../../../helpers/wait-for.js';
+import { ShutdownReasons } from '../../../../src/protocol/callbacks.js';
 
 describe('room deadlines in SQL', () => {
   let t: TestService;
@@ -53,5 +57,31 @@ describe('room deadlines in SQL', () => {
       const selected = await db.selectFrom('conversations').select('conversation_id').where('conversation_id', 'in', ids).where(deadlinePassedSql(now)).execute();
       assert.deepEqual(selected.map((r) => r.conversation_id).sort(), due.map((r) => r.conversation_id).sort(), `at ${seconds} s`);
     }
+  });
+});
+
+// The room poll runs on the service's clock: a conversation nobody joined ends at its max_call_duration on
+// the first poll after the test moves the clock past it (polls a minute apart: on real timers, none would come).
+describe('room deadlines on the test clock', () => {
+  let t: TestService;
+  let palId: string;
+  const clock = new ManualClock();
+  before(async () => {
+    t = await startListeningService({ PALKIT_ROOM_POLL_MS: '60000' }, { clock });
+    ({ palId } = (await createPal(t)) as { palId: string });
+  });
+  after(() => t.close());
+
+  it('the poll ends a conversation nobody joined once the clock passes its max_call_duration', async () => {
+    const { db } = t.service.deps;
+    const room = await insertConversation(t, { palId, properties: { max_call_duration: 90, participant_absent_timeout: 600 } });
+    await db.updateTable('conversations').set({ created_at: clock.now() }).where('conversation_id', '=', room.conversationId).execute();
+    const row = () => db.selectFrom('conversations').select(['status', 'shutdown_reason']).where('conversation_id', '=', room.conversationId).executeTakeFirstOrThrow();
+    await clock.advance(61_000); // one poll, before the deadline
+    await clock.drain(50);
+    assert.equal((await row()).status, 'active', 'not before the deadline');
+    await clock.advance(60_000); // the next poll, past it
+    const ended = await waitFor(async () => ((await row()).status === 'ended' ? row() : null), { what: 'the poll to end the conversation' });
+    assert.equal(ended.shutdown_reason, ShutdownReasons.maxCallDuration);
   });
 });

@@ -147,6 +147,7 @@ export class WasmSpeaker implements Speaker {
 
   private arm(ms: number, reason: string): void {
     this.disarm();
+    // eslint-disable-next-line no-restricted-globals -- a speech engine thread's stall timeout: its real time
     this.timer = setTimeout(() => this.die(reason), ms);
     this.timer.unref();
   }

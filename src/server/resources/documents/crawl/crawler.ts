@@ -6,6 +6,7 @@ import type { GuardedFetch } from '../../../platform/net/guarded-fetch.js';
 import { extractPage } from '../extract/off-thread.js';
 import { decodeText } from '../extract/index.js';
 import { Politeness } from './politeness.js';
+import type { Clock } from '../../../platform/time.js';
 import { allowAll, CRAWLER_USER_AGENT, disallowAll, parseRobots, type RobotsRules } from './robots.js';
 import { looksLikeNonHtml, normaliseUrl, sameSite } from './urls.js';
 
@@ -16,6 +17,8 @@ export interface CrawlOptions {
   /** Minimum gap between two requests to the host (robots.txt Crawl-delay may raise it, up to 10 s). */
   delayMs: number;
   fetch: GuardedFetch;
+  /** The service's clock: the politeness delay is waited for on it. */
+  clock: Pick<Clock, 'sleep'>;
   signal?: AbortSignal;
   /** Requests in flight at once (the politeness delay still spaces their starts). */
   concurrency?: number;
@@ -43,7 +46,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   if (!start) return { pages: [], startFailure: { kind: 'download', detail: 'start address is not an http(s) URL' } };
   const robotsByOrigin = new Map<string, Promise<RobotsRules>>();
   let crawlDelayMs = 0;
-  const politeness = new Politeness(() => Math.max(options.delayMs, crawlDelayMs));
+  const politeness = new Politeness(() => Math.max(options.delayMs, crawlDelayMs), options.clock);
   const robotsFor = (url: string) => {
     const origin = new URL(url).origin;
     let rules = robotsByOrigin.get(origin);

@@ -1,9 +1,12 @@
 // Spaces out requests to one host: one request at a time, and the next starts `delayMs` after the
-// previous one finished (so a slow server is never hit harder, whatever the crawl's concurrency).
+// previous one finished (so a slow server is never hit harder, whatever the crawl's concurrency). The gap is
+// waited for on the service's clock.
+import type { Clock } from '../../../platform/time.js';
+
 export class Politeness {
   private readonly tails = new Map<string, Promise<void>>();
 
-  constructor(private readonly delayMs: (host: string) => number) {}
+  constructor(private readonly delayMs: (host: string) => number, private readonly clock: Pick<Clock, 'sleep'>) {}
 
   /** Waits for the host's turn; call the returned release once the response has been read. */
   async acquire(host: string, signal?: AbortSignal): Promise<() => void> {
@@ -11,7 +14,7 @@ export class Politeness {
     const previous = this.tails.get(host) ?? Promise.resolve();
     let release!: () => void;
     const finished = new Promise<void>((resolve) => (release = resolve));
-    this.tails.set(host, finished.then(() => sleep(this.delayMs(host))));
+    this.tails.set(host, finished.then(() => this.clock.sleep(this.delayMs(host))));
     await (signal ? Promise.race([previous, aborted(signal)]) : previous);
     return release;
   }
@@ -24,17 +27,3 @@ function aborted(signal: AbortSignal): Promise<never> {
   });
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

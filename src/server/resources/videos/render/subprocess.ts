@@ -22,6 +22,7 @@ export async function runTool(file: string, args: string[], options: RunOptions)
     reason ??= why;
     killTool();
   };
+  // eslint-disable-next-line no-restricted-globals -- an outside tool's kill timeout: its real time
   const timer = setTimeout(() => kill(`timed out after ${Math.round(options.timeoutMs / 1000)} s`), options.timeoutMs);
   const onAbort = () => kill('aborted');
   options.signal?.addEventListener('abort', onAbort, { once: true });
