@@ -49,8 +49,7 @@ export default tseslint.config(
   },
   {
     files: ['src/server/**/*.ts'],
-    // faces: another piece of work in progress there (issue 33) moves them onto the clock.
-    ignores: ['src/server/platform/time.ts', 'src/server/resources/faces/**'],
+    ignores: ['src/server/platform/time.ts'],
     rules: {
       'no-restricted-globals': ['error', { name: 'setTimeout', message: CLOCK }, { name: 'setInterval', message: CLOCK }],
       'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: CLOCK }],

@@ -75,7 +75,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
       const face = await trx.selectFrom('faces').select(['status']).where('face_id', '=', faceId).forUpdate().executeTakeFirst();
       if (!face || face.status !== 'training') throw new FaceGone();
       const set = await work(trx);
-      await trx.updateTable('faces').set({ ...set, training_progress: `${done}/${TRAINING_STEPS}`, updated_at: new Date() }).where('face_id', '=', faceId).execute();
+      await trx.updateTable('faces').set({ ...set, training_progress: `${done}/${TRAINING_STEPS}`, updated_at: deps.clock.now() }).where('face_id', '=', faceId).execute();
     });
   }
 
@@ -133,7 +133,7 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
     const files = await db.transaction().execute(async (trx) => {
       const face = await trx.selectFrom('faces').selectAll().where('face_id', '=', faceId).forUpdate().executeTakeFirst();
       if (!face || face.status !== 'training') return [];
-      const now = new Date();
+      const now = deps.clock.now();
       const errorMessage = outcome.status === 'error' ? scrubText(outcome.message) : null;
       let gone: string[] = [];
       if (face.callback_url) {
