@@ -60,6 +60,9 @@ if (!window.__lip) {
   // <video> is read at each animation frame, stamped with that frame's time (a new video frame is on the
   // screen by the next paint), and a reading is kept when it differs from the last (a frame presented).
   const sample = (now, meta) => {
+    // The animation frames read the <video> until this first call: their readings go, as they are stamped
+    // by another clock (in Chromium and Firefox this call comes within a frame or two of the first).
+    if (window.__lip.frameClock !== 'requestVideoFrameCallback') window.__lip.frames.length = 0;
     window.__lip.frameClock = 'requestVideoFrameCallback';
     grab(meta.expectedDisplayTime || now);
     video.requestVideoFrameCallback(sample);
@@ -141,7 +144,9 @@ if (!window.__lip) {
       if (first) window.__lip.videoAt = now;
       video = found;
       if (video.requestVideoFrameCallback) video.requestVideoFrameCallback(sample);
-      if (first) setTimeout(() => requestAnimationFrame(paint), 1000);
+      // Read from the first animation frame on: waiting a second to see whether requestVideoFrameCallback
+      // answers left WebKit's first second of the face unread (its first frame then measured a second late).
+      if (first) requestAnimationFrame(paint);
     }
     const stream = window.__probes.stageStream();
     if (stream && !window.__lip.listening) {
