@@ -35,6 +35,26 @@ export function rigMouth(rig: { width: number; height: number; poses: Array<{ x:
 }
 
 /**
+ * The visitor says nothing: the page's microphone is a silent track (the camera stays the engine's fake one).
+ * The engines' fake microphones play a tone, which the PAL's ears took for the visitor speaking over the
+ * greeting: Firefox's and WebKit's cut it off after 0.2–0.4 s in most calls (the recording then held the
+ * typed question only).
+ */
+export const silentMicrophone = `
+if (navigator.mediaDevices?.getUserMedia && !window.__silentMicrophone) {
+  window.__silentMicrophone = true;
+  const real = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  navigator.mediaDevices.getUserMedia = async (constraints = {}) => {
+    if (!constraints.audio) return real(constraints);
+    const stream = constraints.video ? await real({ video: constraints.video }) : new MediaStream();
+    const silence = new AudioContext().createMediaStreamDestination();
+    stream.addTrack(silence.stream.getAudioTracks()[0]);
+    return stream;
+  };
+}
+`;
+
+/**
  * The page script: `window.__lip = { frames, levels }` filled as the call goes, and `__lip.spokenSince(t, quietMs)`:
  * a voice heard after `t` and the last `quietMs` (default a second) quiet. Its AudioContext starts on the visitor's first gesture
  * (Firefox and WebKit start a context made without one suspended).
@@ -60,6 +80,9 @@ if (!window.__lip) {
   // <video> is read at each animation frame, stamped with that frame's time (a new video frame is on the
   // screen by the next paint), and a reading is kept when it differs from the last (a frame presented).
   const sample = (now, meta) => {
+    // The animation frames read the <video> until this first call: their readings go, as they are stamped
+    // by another clock (in Chromium and Firefox this call comes within a frame or two of the first).
+    if (window.__lip.frameClock !== 'requestVideoFrameCallback') window.__lip.frames.length = 0;
     window.__lip.frameClock = 'requestVideoFrameCallback';
     grab(meta.expectedDisplayTime || now);
     video.requestVideoFrameCallback(sample);
@@ -128,6 +151,14 @@ if (!window.__lip) {
     const levels = window.__lip.levels, bins = quietMs / 5;
     return levels.some((l) => l.at > since && l.peak > ${AUDIBLE}) && levels.length > bins && levels.slice(-bins).every((l) => l.peak <= ${AUDIBLE});
   };
+  // The PAL's turns as the page hears of them (started, stopped, and whether the visitor cut it off).
+  window.__lip.speech = [];
+  window.addEventListener('pal-protocol-message', (event) => {
+    const type = event.detail?.event_type;
+    if (type === 'conversation.replica.started_speaking' || type === 'conversation.replica.stopped_speaking' || type === 'conversation.user.started_speaking') {
+      window.__lip.speech.push({ at: performance.now(), type: type.split('.').slice(1).join('.'), interrupted: event.detail.properties?.interrupted === true });
+    }
+  }, true);
   // The page's main thread: each time it answered this 20 ms timer more than 100 ms late (a stall).
   window.__lip.stalls = [];
   let beat = performance.now();
@@ -141,7 +172,9 @@ if (!window.__lip) {
       if (first) window.__lip.videoAt = now;
       video = found;
       if (video.requestVideoFrameCallback) video.requestVideoFrameCallback(sample);
-      if (first) setTimeout(() => requestAnimationFrame(paint), 1000);
+      // Read from the first animation frame on: waiting a second to see whether requestVideoFrameCallback
+      // answers left WebKit's first second of the face unread (its first frame then measured a second late).
+      if (first) requestAnimationFrame(paint);
     }
     const stream = window.__probes.stageStream();
     if (stream && !window.__lip.listening) {
@@ -166,6 +199,8 @@ export interface Recording {
   videoAt?: number;
   streamAt?: number;
   stalls?: Array<{ at: number; ms: number }>;
+  /** The PAL's turns as the page heard of them ('replica.started_speaking', …), and whether one was cut off. */
+  speech?: Array<{ at: number; type: string; interrupted: boolean }>;
 }
 
 export interface Figures {

@@ -263,12 +263,16 @@ export class LocalTransport extends EventTarget implements Transport {
     else if (isDrawnFace(pal.face_model)) this.#face = createDrawnFaceTrack(this.#player);
   }
 
-  /** A trained face's renderer and rig arrive only now, when a call with one starts. */
+  /**
+   * A trained face's renderer and rig arrive only now, when a call with one starts: its files are asked for
+   * at once, while the renderer's code arrives, not after it.
+   */
   async #showRig(url: string, player: PalAudioPlayer): Promise<void> {
     this.#faceLoading = true;
     try {
+      const fetch = prefetchRig(url, this.#options.fetch ?? globalThis.fetch.bind(globalThis));
       const { createRigFace } = await import('../media/face/rig-face.js');
-      const face = await createRigFace(url, player, this.#options.fetch ? { fetch: this.#options.fetch } : {});
+      const face = await createRigFace(url, player, { fetch });
       if (this.#left) return face.stop();
       this.#face = face;
     } catch (error) {
@@ -417,4 +421,28 @@ function visitorClock(): { time_zone?: string; locale?: string } {
 function silenceOf(raw: unknown): number {
   const silence = (raw as { properties?: { silence_ms?: unknown } }).properties?.silence_ms;
   return typeof silence === 'number' && silence >= 0 && silence <= 10_000 ? silence : 0;
+}
+
+/**
+ * Starts fetching a rig's files now: rig.json, and as soon as it is read the two sheets it names (relative
+ * to it). The fetch returned hands each of them out (a copy, so each reader has its own body), and fetches
+ * anything else as `fetcher` does.
+ */
+export function prefetchRig(url: string, fetcher: typeof fetch): typeof fetch {
+  const started = new Map<string, Promise<Response>>();
+  const get = (target: string): Promise<Response> => {
+    const response = fetcher(target);
+    response.catch(() => undefined); // read later by the rig's loader, which reports a failure
+    started.set(target, response);
+    return response;
+  };
+  const base = new URL(url, location.href);
+  void get(url).then(async (response) => {
+    const rig = (await response.clone().json()) as { idle?: { url?: unknown }; mouths?: { sheet?: { url?: unknown } } };
+    for (const sheet of [rig.idle?.url, rig.mouths?.sheet?.url]) if (typeof sheet === 'string') get(new URL(sheet, base).href);
+  }).catch(() => undefined);
+  return ((input: RequestInfo | URL) => {
+    const response = started.get(String(input));
+    return response ? response.then((r) => r.clone()) : fetcher(input);
+  }) as typeof fetch;
 }

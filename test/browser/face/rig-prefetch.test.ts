@@ -1,0 +1,92 @@
+// A trained face's rig is asked for the moment the call names the face, while the renderer's code is still
+// arriving (issue 32: in WebKit the face's first frame reached the <video> 1–2 s after the greeting began).
+import { expect } from '@open-wc/testing';
+import type { FaceRig } from '../../../src/protocol/faces/rig.js';
+import { VISEMES } from '../../../src/protocol/visemes.js';
+import { LocalTransport, prefetchRig } from '../../../src/palkit/client/transport/local.js';
+import { until } from '../helpers/fakes.js';
+
+const SIZE = 64;
+
+const png = (width: number, height: number) => {
+  const canvas = Object.assign(document.createElement('canvas'), { width, height });
+  const context = canvas.getContext('2d')!;
+  context.fillStyle = '#808080';
+  context.fillRect(0, 0, width, height);
+  return new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+};
+
+/** The rig's files behind a fetch that notes each request, in order. */
+async function rigFiles(): Promise<{ fetch: typeof fetch; asked: string[] }> {
+  const rig: FaceRig = {
+    version: 1, width: SIZE, height: SIZE, fps: 10,
+    idle: { url: 'idle.png', cellWidth: SIZE, cellHeight: SIZE, columns: 1, count: 1 },
+    poses: [{ x: 32, y: 44, width: 20, angle: 0 }],
+    blinks: [],
+    mouths: { sheet: { url: 'sheets/mouths.png', cellWidth: 32, cellHeight: 16, columns: 1, count: 1 }, mouthWidth: 20 },
+    visemes: Object.fromEntries(VISEMES.map((v) => [v, { cell: 0, source: 'warp' }])) as FaceRig['visemes'],
+  };
+  const files = new Map<string, Blob | string>([
+    ['/faces/f1/rig.json', JSON.stringify(rig)],
+    ['/faces/f1/idle.png', await png(SIZE, SIZE)],
+    ['/faces/f1/sheets/mouths.png', await png(32, 16)],
+  ]);
+  const asked: string[] = [];
+  const fetcher = (async (input: RequestInfo | URL) => {
+    const path = new URL(String(input), location.href).pathname;
+    asked.push(path);
+    const file = files.get(path);
+    return file === undefined ? new Response('not found', { status: 404 }) : new Response(file);
+  }) as typeof fetch;
+  return { fetch: fetcher, asked };
+}
+
+/** The room's side of the WebSocket, driven by the test. */
+class RoomSocket extends EventTarget {
+  readyState: number = WebSocket.CONNECTING;
+  constructor(readonly url: string) {
+    super();
+    setTimeout(() => ((this.readyState = WebSocket.OPEN), this.dispatchEvent(new Event('open'))));
+  }
+  send(): void {}
+  close(): void {
+    this.readyState = WebSocket.CLOSED;
+  }
+  frame(data: unknown): void {
+    this.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(data) }));
+  }
+}
+
+describe('a trained face\'s rig, fetched ahead', () => {
+  it('is asked for as the joined room names the face, before the renderer\'s code has arrived, each file once', async () => {
+    const { fetch, asked } = await rigFiles();
+    let socket: RoomSocket | undefined;
+    const transport = new LocalTransport({ listen: false, fetch, createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket });
+    const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false });
+    await until(() => socket?.readyState === WebSocket.OPEN, 'the socket open');
+    socket!.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [
+      { participant_id: 'p1', user_name: 'Dana', role: 'pal', face_rig_url: '/faces/f1/rig.json' },
+    ] });
+    // No await in between: the renderer's import() has not resolved yet, and the rig is already on its way.
+    expect(asked, 'rig.json asked for with the joined frame').to.deep.equal(['/faces/f1/rig.json']);
+    await joined;
+    await until(() => transport.participants.find((p) => p.role === 'pal')?.videoTrack != null, 'the face\'s track');
+    expect([...asked].sort(), 'each of the rig\'s files fetched once').to.deep.equal(['/faces/f1/idle.png', '/faces/f1/rig.json', '/faces/f1/sheets/mouths.png']);
+    await transport.leave();
+  });
+
+  it('fetches the sheets rig.json names as soon as it is read, and hands every reader its own body', async () => {
+    const { fetch, asked } = await rigFiles();
+    const prefetched = prefetchRig('/faces/f1/rig.json', fetch);
+    await until(() => asked.length === 3, 'the two sheets asked for');
+    expect(asked.slice(1).sort()).to.deep.equal(['/faces/f1/idle.png', '/faces/f1/sheets/mouths.png']);
+    const first = await (await prefetched('/faces/f1/rig.json')).json() as FaceRig;
+    const second = await (await prefetched('/faces/f1/rig.json')).json() as FaceRig;
+    expect(first.idle.url).to.equal('idle.png');
+    expect(second).to.deep.equal(first);
+    expect((await (await prefetched(new URL('/faces/f1/idle.png', location.href).href)).blob()).type).to.equal('image/png');
+    expect(asked, 'nothing fetched twice').to.have.length(3);
+    expect((await prefetched('/faces/f1/other.json')).status, 'anything else fetched as asked').to.equal(404);
+    expect(asked).to.have.length(4);
+  });
+});
