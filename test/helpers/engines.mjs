@@ -47,6 +47,13 @@ export function firefoxPrefs({ reducedMotion = false, autoplay = true, touch = f
     'browser.shell.checkDefaultBrowser': false,
     'datareporting.policy.dataSubmissionEnabled': false,
     'app.normandy.enabled': false,
+    // web-test-runner keeps two test files' tabs open at once, and the one behind is hidden: Firefox runs a
+    // hidden tab's timers once a second (a 40 ms interval ticked 3 times in 3 s), so a test there waiting for
+    // a face's frames or a backoff ran past its budget. A visitor's call is in the tab in front: the tests get
+    // the timers a tab in front has (Chromium's and WebKit's test pages are never hidden here).
+    'dom.min_background_timeout_value': 4,
+    'dom.min_background_timeout_value_without_budget_throttling': 4,
+    'dom.timeout.enable_budget_timer_throttling': false,
     ...(autoplay ? { 'media.autoplay.default': 0, 'media.autoplay.blocking_policy': 0 } : {}),
     ...(reducedMotion ? { 'ui.prefersReducedMotion': 1 } : {}),
     // A phone: touch events, and a coarse primary pointer without hover (as media queries see a phone).
@@ -371,18 +378,22 @@ export class WebDriverSession {
     });
   }
 
-  /** Sets the page's viewport (inner size) by sizing the window around it. */
+  /**
+   * Sets the page's viewport (inner size) by sizing the window around it. (A window caught resizing can read
+   * an inner size larger than its rect: the border is never taken as negative, which WebKitWebDriver refused
+   * with "Invalid width value" once in a CI run.)
+   */
   async setViewport({ width, height }) {
     if (!this.chrome) {
       const rect = await this.command('GET', '/window/rect');
       const inner = await this.execute('return [window.innerWidth, window.innerHeight]');
-      this.chrome = { width: rect.width - inner[0], height: rect.height - inner[1] };
+      this.chrome = chromeOf(rect.width - inner[0], rect.height - inner[1]);
     }
     await this.command('POST', '/window/rect', { x: 0, y: 0, width: width + this.chrome.width, height: height + this.chrome.height });
     // The window manager-less display may clamp the window: measure again and correct once.
     const inner = await this.execute('return [window.innerWidth, window.innerHeight]');
     if (inner[0] !== width || inner[1] !== height) {
-      this.chrome = { width: this.chrome.width + (width - inner[0]), height: this.chrome.height + (height - inner[1]) };
+      this.chrome = chromeOf(this.chrome.width + (width - inner[0]), this.chrome.height + (height - inner[1]));
       await this.command('POST', '/window/rect', { x: 0, y: 0, width: width + this.chrome.width, height: height + this.chrome.height });
     }
   }
@@ -436,3 +447,8 @@ export class WebDriverSession {
 }
 
 export const WEBDRIVER_ELEMENT = ELEMENT;
+
+/** The window's border around the viewport, never negative (see setViewport). */
+function chromeOf(width, height) {
+  return { width: Math.max(0, width), height: Math.max(0, height) };
+}
