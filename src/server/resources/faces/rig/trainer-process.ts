@@ -168,7 +168,12 @@ export class Trainer {
         if (message.type !== 'failed') return end(() => resolve(message));
         end(() => reject(message.kind === 'face' ? new FaceProblem(message.message) : message.kind === 'decode' ? new DecodeFailed(message.message) : new Error(message.message)));
       });
-      child.on('error', (error) => fail(`the face trainer could not run while ${what} (${error.message}): train the face again`));
+      child.on('error', (error) => {
+        // A trainer that started and then died fails its pending send (EPIPE) before its exit is seen: the exit
+        // says what happened (and the stall bound ends it if no exit comes). Only a trainer that never started
+        // ends here.
+        if (child.pid === undefined) fail(`the face trainer could not run while ${what} (${error.message}): train the face again`);
+      });
       child.on('exit', (code, signalName) => {
         // Node's report of an uncaught error ends with its version: the error's own line says more.
         const lines = stderr.trim().split('\n');
