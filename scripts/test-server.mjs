@@ -1,10 +1,10 @@
-// The gate's server suite: test/server (its folders mirror src/server) on the embedded PGlite, then again on PostgreSQL when
-// PALKIT_TEST_DATABASE_URL is set (CI starts Debian's PostgreSQL and sets it). The second leg runs only the
+// The gate's server suite: test/server (its folders mirror src/server) on the embedded PGlite, and beside it on PostgreSQL
+// when PALKIT_TEST_DATABASE_URL is set (CI starts Debian's PostgreSQL and sets it). The second leg runs only the
 // files that reach the database the variable names (see onDatabase below): the others would run the same code
 // twice. Files that measure real time are not the gate's: they live in test/realtime (and a
 // test/server/**/chaos-*.test.ts still waiting to be moved there counts as real-time too) and
 // scripts/test-realtime.mjs runs them, one file at a time, through this script with --one-at-a-time.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { isRealtime, walk } from './test-tiers-files.mjs';
@@ -45,13 +45,30 @@ const REPORTERS = ['--test-reporter=tap', '--test-reporter-destination=stdout', 
 // files set their own) instead of holding the run until CI's limit.
 const TIMEOUT = oneAtATime ? [] : ['--test-timeout=120000'];
 
-let failed = false;
-for (const [name, env, legFiles] of legs) {
+// The two legs run side by side (PALKIT_SERVER_LEGS_AT_ONCE=1: one after the other): each keeps two files
+// going, and much of a file's time is spent waiting (on PostgreSQL, on ffmpeg, the face trainer, sockets), so
+// on two cores the legs fill each other's waits. The first leg's output is shown as it goes, each other leg's
+// is held back and printed whole when it ends, so the two never interleave.
+const atOnce = oneAtATime ? 1 : Math.max(1, Number(process.env.PALKIT_SERVER_LEGS_AT_ONCE) || 2);
+const runs = legs.map(([name, env, legFiles], index) => () => runLeg(name, env, legFiles, atOnce > 1 && index > 0));
+const results = atOnce > 1 ? await Promise.all(runs.map((run) => run())) : await runs.reduce(async (done, run) => [...(await done), await run()], Promise.resolve([]));
+// CI keeps the end of the output: which legs failed is said last (their failed tests end each leg's output).
+if (legs.length > 1) console.log(`\nserver suite: ${legs.map(([name], i) => `${name} ${results[i] ? 'passed' : 'FAILED'}`).join(', ')}`);
+process.exit(results.every(Boolean) ? 0 : 1);
+
+/** One leg's files in one node --test run; resolves to whether they all passed. */
+function runLeg(name, env, legFiles, heldBack) {
   const skipped = files.length - legFiles.length;
-  console.log(`\n=== server suite on ${name} (${legFiles.length} files${skipped ? `; ${skipped} that never open a database ran on PGlite only` : ''}) ===`);
-  for (const batch of batchesOf(legFiles)) {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${batch.concurrency}`, ...TIMEOUT, ...REPORTERS, ...batch.files], { stdio: 'inherit', env });
-    if (run.status !== 0) failed = true;
-  }
+  const heading = `\n=== server suite on ${name} (${legFiles.length} files${skipped ? `; ${skipped} that never open a database ran on PGlite only` : ''}) ===\n`;
+  if (!heldBack) process.stdout.write(heading);
+  return batchesOf(legFiles).reduce(async (passed, batch) => {
+    const args = ['--import', 'tsx', '--test', `--test-concurrency=${batch.concurrency}`, ...TIMEOUT, ...REPORTERS, ...batch.files];
+    const child = spawn(process.execPath, args, { stdio: heldBack ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
+    let output = '';
+    child.stdout?.on('data', (d) => (output += d));
+    child.stderr?.on('data', (d) => (output += d));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    if (heldBack) process.stdout.write(`${heading}${output}`);
+    return (await passed) && code === 0;
+  }, Promise.resolve(true));
 }
-process.exit(failed ? 1 : 0);
