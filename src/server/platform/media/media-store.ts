@@ -5,6 +5,8 @@ import type { Db } from '../db/database.js';
 export interface StoredMedia {
   contentType: string;
   size: number;
+  /** The whole file when the store holds it in memory (served in one write), else undefined. */
+  held?: Uint8Array<ArrayBuffer>;
   /** The whole file. */
   bytes(): Promise<Uint8Array>;
   /** Bytes `start`..`end` (inclusive), streamed. */

@@ -109,6 +109,26 @@ describe('media on PGlite with a data folder', { skip: onPostgres && 'files are 
     }
   });
 
+  it('small ones are read from disk once and then served from memory, until removed', async () => {
+    const t = await startListeningService({ PALKIT_DATA: data });
+    try {
+      const { db, media } = t.service.deps;
+      const { upload_id } = await upload(t, jpg);
+      assert.ok((await served(t, upload_id)).bytes.equals(jpg));
+      // The file gone from under the store: only bytes held in memory can still be served.
+      rmSync(join(folder, upload_id));
+      const again = await Promise.all(Array.from({ length: 20 }, () => served(t, upload_id)));
+      assert.ok(again.every((f) => f.status === 200 && f.bytes.equals(jpg)), 'served from memory');
+      const part = await served(t, upload_id, { range: 'bytes=10-19' });
+      assert.equal(part.status, 206);
+      assert.ok(part.bytes.equals(jpg.subarray(10, 20)), 'a range is cut from the held bytes');
+      await db.transaction().execute((trx) => media.remove(trx, [upload_id]));
+      assert.equal((await served(t, upload_id)).status, 404, 'a removed file is not served from memory');
+    } finally {
+      await t.close();
+    }
+  });
+
   it('are served after a restart, and what a crash left is removed at start', async () => {
     let id: string;
     const first = await startListeningService({ PALKIT_DATA: data });
