@@ -47,7 +47,8 @@ export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgr
   if (options.kind === 'pglite') {
     const base = servicePrivateFolder(options.dataDir, 'media', log);
     if (base && options.dataDir === 'memory') {
-      folder = await mkdtemp(join(base, 'service-'));
+      await removeFoldersOfEndedServices(base, log);
+      folder = await mkdtemp(join(base, `service-${process.pid}-`));
       temporary = true;
     } else {
       folder = base;
@@ -176,6 +177,32 @@ function inMemory(contentType: string, bytes: Uint8Array<ArrayBuffer>): StoredMe
     bytes: async () => bytes,
     stream: (start, end) => new Blob([bytes.subarray(start, end + 1)]).stream(),
   };
+}
+
+/**
+ * An in-memory service removes its media folder on close; one that crashed or was killed could not. Each is
+ * named after its process (service-<pid>-<random>): a folder whose process is gone is removed as the next
+ * in-memory service starts. A folder of a live process is kept (its pid may have been reused: then it is
+ * removed once that process is gone too); folders of the old naming (service-<random>) are left alone.
+ */
+async function removeFoldersOfEndedServices(base: string, log: Logger): Promise<void> {
+  const names = await readdir(base).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    const pid = Number(/^service-(\d+)-[^/]+$/.exec(name)?.[1]);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || isRunning(pid)) continue;
+    await rm(join(base, name), { recursive: true, force: true }).then(() => removed++, () => undefined);
+  }
+  if (removed > 0) log.info('media folders of ended in-memory services removed', { count: removed });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // another user's process: running
+  }
 }
 
 /** Removes what a crash can leave in the folder: temporary files, and files whose row never committed. */

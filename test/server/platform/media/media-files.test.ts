@@ -5,11 +5,12 @@
 // a restart serves what was stored and removes what a crash left (temporary files, files without a row);
 // rows from before, bytes in the row, are still served. PostgreSQL keeps the bytes in the row.
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { onPostgres, startListeningService, type TestService } from '../../../helpers/service.js';
+import { onPostgres, startListeningService, startTestService, type TestService } from '../../../helpers/service.js';
 import { sampleFaceJpg, waitForFinished } from '../../../helpers/media-gen.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'palkit-media-files-'));
@@ -185,6 +186,34 @@ describe('media of an in-memory service', { skip: onPostgres && 'files are how P
       await t.close();
     }
     assert.ok(!existsSync(folder), 'the folder went with the service');
+  });
+
+  it('of a service that ended without closing are removed as the next one starts', async () => {
+    const first = await startTestService({ PALKIT_DATA: 'memory' });
+    const base = dirname(first.service.deps.media.folder!);
+    await first.close();
+    const ended = spawnSync(process.execPath, ['-e', '']).pid!; // a process that has exited
+    const running = spawn('sleep', ['60']);
+    const plant = (name: string) => {
+      mkdirSync(join(base, name), { mode: 0o700 });
+      writeFileSync(join(base, name, 'md1.jpg'), 'bytes');
+      return join(base, name);
+    };
+    const crashed = plant(`service-${ended}-crashed`);
+    const live = plant(`service-${running.pid}-live`);
+    const oldNaming = plant('service-Ab12Cd');
+    const t = await startTestService({ PALKIT_DATA: 'memory' });
+    try {
+      assert.ok(!existsSync(crashed), "the folder of a service whose process is gone is removed");
+      assert.ok(existsSync(live), 'the folder of a running process is kept');
+      assert.ok(existsSync(oldNaming), 'a folder not named after a process is left alone');
+      assert.match(basename(t.service.deps.media.folder!), new RegExp(`^service-${process.pid}-`));
+    } finally {
+      await t.close();
+      running.kill();
+      rmSync(live, { recursive: true, force: true });
+      rmSync(oldNaming, { recursive: true, force: true });
+    }
   });
 });
 
