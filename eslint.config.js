@@ -43,7 +43,8 @@ export default tseslint.config(
     // test files. Wait for a state with waitFor (test/helpers/wait-for.ts, test/browser/helpers/wait-for.ts)
     // or an event with oneEvent; make the service's time pass with the test clock's advance
     // (test/helpers/clock.ts). Files that measure real time belong in test/realtime, where sleeps are allowed.
-    files: ['test/server/**', 'test/browser/**/*.test.ts'],
+    // The stand-ins the browser tests share with the stories (stories/support) are held to the same rule.
+    files: ['test/server/**', 'test/browser/**/*.test.ts', 'stories/support/endpoints.ts', 'stories/support/transport.ts', 'stories/support/turnstile.ts'],
     ignores: ['test/server/**/chaos-*.test.ts'],
     rules: { 'no-restricted-syntax': ['error', ...FIXED_SLEEPS] },
   },

@@ -2,13 +2,12 @@
 // transport that plays a scripted PAL (no WebRTC, no WebSocket), and a link for the in-call parts.
 // A story registers a scenario under a deployment id and mounts an element with that id.
 import { LinkMessageEvent, type CanvasInteractionBody, type ConversationLink } from '../../src/palkit/client/link.js';
-import {
-  TransportEndedEvent, TransportMessageEvent, TransportParticipantsEvent,
-  type JoinOptions, type Transport, type TransportParticipant,
-} from '../../src/palkit/client/transport/transport.js';
+import type { JoinOptions, TransportParticipant } from '../../src/palkit/client/transport/transport.js';
 import { PalDeploymentElement } from '../../src/palkit/components/shared/deployment-element.js';
-import type { Customization, InitResponse, StartResponse } from '../../src/protocol/public.js';
+import type { Customization, InitResponse } from '../../src/protocol/public.js';
+import { initBody, startBody } from './endpoints.js';
 import { syntheticAudioTrack, syntheticVideoTrack } from './media.js';
+import { StandInTransport } from './transport.js';
 
 /** One room message from the PAL, `after` milliseconds after the previous one. */
 export interface ScriptStep {
@@ -42,22 +41,6 @@ export const faceImage = `data:image/svg+xml,${encodeURIComponent(
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 480"><defs><linearGradient id="g" x2="1" y2="1"><stop offset="0" stop-color="#28425e"/><stop offset="1" stop-color="#141c2b"/></linearGradient></defs><rect width="640" height="480" fill="url(#g)"/><ellipse cx="320" cy="210" rx="95" ry="120" fill="#c9d6e6"/><rect x="210" y="360" width="220" height="140" rx="40" fill="#c9d6e6"/><rect x="280" y="190" width="18" height="12" fill="#1d2430"/><rect x="342" y="190" width="18" height="12" fill="#1d2430"/><rect x="295" y="262" width="50" height="8" rx="4" fill="#1d2430"/></svg>`,
 )}`;
 
-function initBody(id: string, scenario: Scenario): InitResponse {
-  return {
-    deployment_id: id, channel: 'embed', customization: {}, has_password: false,
-    thumbnail_image_url: faceImage,
-    limits: { max_call_duration: null, daily_call_limit_per_user: null },
-    captcha: null, is_available: true, unavailable_reason: null, ...scenario.init,
-  };
-}
-
-function startBody(id: string): StartResponse {
-  return {
-    conversation_id: `c_${id}`, conversation_name: 'Story visitor', conversation_url: `${roomHost}/rooms/${encodeURIComponent(id)}`,
-    status: 'active', created_at: new Date().toISOString(), meeting_token: 'stand-in',
-  };
-}
-
 const json = (status: number, body: unknown): Response =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
@@ -72,22 +55,24 @@ export const standInFetch: typeof fetch = async (input, init) => {
     if (deployment[2] === 'init') {
       if (scenario.initError === 'offline') throw new TypeError('Failed to fetch (stand-in offline)');
       if (scenario.initError) return json(scenario.initError.status, { error: scenario.initError.error });
-      return json(200, initBody(id, scenario));
+      return json(200, initBody({ deployment_id: id, channel: 'embed', thumbnail_image_url: faceImage, ...scenario.init }));
     }
     const body = JSON.parse(String(init?.body ?? '{}')) as { password?: string; gate_pass?: string };
     // The password ("palkit") is checked at the gate; its pass starts the call.
     if (deployment[2] === 'gate') return body.password === 'palkit' ? json(200, { gate_pass: 'stand-in-pass', expires_at: new Date(Date.now() + 900_000).toISOString() }) : json(403, { error: 'invalid_password' });
     if (scenario.init?.has_password && body.gate_pass !== 'stand-in-pass') return json(403, { error: 'password_required' });
     if (scenario.startError) return json(scenario.startError.status, { error: scenario.startError.error });
-    return json(200, startBody(id));
+    return json(200, startBody({
+      conversation_id: `c_${id}`, conversation_name: 'Story visitor', conversation_url: `${roomHost}/rooms/${encodeURIComponent(id)}`,
+      created_at: new Date().toISOString(), meeting_token: 'stand-in',
+    }));
   }
   if (/\/v2\/conversations\/[^/]+\/canvas\/interactions$/.test(url.pathname)) return json(200, { success: true });
   return json(404, { error: 'not_found' });
 };
 
 /** A room with a scripted PAL: synthetic video, messages from the scenario's script. */
-export class StandInRoom extends EventTarget implements Transport {
-  readonly kind = 'local';
+export class StandInRoom extends StandInTransport {
   #participants: TransportParticipant[] = [];
   #timers: ReturnType<typeof setTimeout>[] = [];
   #tracks: MediaStreamTrack[] = [];
@@ -99,14 +84,15 @@ export class StandInRoom extends EventTarget implements Transport {
     const id = decodeURIComponent(new URL(conversationUrl).pathname.split('/').pop() ?? '');
     this.#scenario = scenarios.get(id) ?? {};
     this.#conversationId = `c_${id}`;
+    this.holdJoin = this.#scenario.holdJoin === true;
   }
 
-  get participants(): readonly TransportParticipant[] {
+  override get participants(): readonly TransportParticipant[] {
     return this.#participants;
   }
 
-  async join(options: JoinOptions): Promise<void> {
-    if (this.#scenario.holdJoin) return new Promise<void>(() => undefined);
+  protected override admitted(options: JoinOptions): void {
+    if (this.left) return;
     const pal = syntheticVideoTrack('Nova (stand-in)');
     const self = options.startVideo ? syntheticVideoTrack('You', 150) : null;
     const mic = options.startAudio ? syntheticAudioTrack() : null;
@@ -115,7 +101,6 @@ export class StandInRoom extends EventTarget implements Transport {
       { id: 'pal', name: 'Nova', role: 'pal', local: false, videoTrack: pal, audioTrack: null },
       { id: 'me', name: options.userName ?? 'You', role: 'visitor', local: true, videoTrack: self, audioTrack: mic },
     ];
-    this.dispatchEvent(new TransportParticipantsEvent());
     let at = 0;
     for (const step of this.#scenario.script ?? []) {
       at += step.after;
@@ -125,25 +110,20 @@ export class StandInRoom extends EventTarget implements Transport {
 
   /** Deliver one `conversation.*` message from the PAL. */
   deliver(message: Record<string, unknown>): void {
-    this.dispatchEvent(new TransportMessageEvent({ message_type: 'conversation', conversation_id: this.#conversationId, ...message }, 'pal'));
+    this.receive({ message_type: 'conversation', conversation_id: this.#conversationId, ...message });
   }
 
-  async leave(): Promise<void> {
+  override async leave(): Promise<void> {
     this.#timers.forEach(clearTimeout);
     this.#tracks.forEach((track) => track.stop());
     this.#participants = [];
+    await super.leave();
   }
-
-  sendAppMessage(): void {}
-  setMicrophoneEnabled(): void {}
-  setCameraEnabled(): void {}
-  setTextMode(): void {}
-  async setInputDevices(): Promise<void> {}
 
   /** The room closes from the PAL's side. */
   end(): void {
     void this.leave();
-    this.dispatchEvent(new TransportEndedEvent('ended', false));
+    this.endFromRoom();
   }
 }
 

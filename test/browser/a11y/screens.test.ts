@@ -4,7 +4,8 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { PalDeploymentElement } from '../../../src/palkit/components/shared/deployment-element.js';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
-import { tick, until, type FakeTransport } from '../helpers/fakes.js';
+import type { StandInTransport } from '../../../stories/support/transport.js';
+import { tick, until } from '../helpers/fakes.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 type Kind = 'widget' | 'embed' | 'landing';
@@ -52,7 +53,7 @@ async function accessible(el: PalDeploymentElement, screen: string): Promise<voi
   }
 }
 
-function say(transport: FakeTransport, eventType: string, properties: Record<string, unknown>): void {
+function say(transport: StandInTransport, eventType: string, properties: Record<string, unknown>): void {
   transport.receive({ message_type: 'conversation', event_type: eventType, conversation_id: 'c42', properties });
 }
 

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { ApiClient } from '../../../src/palkit/client/api.js';
 import { PalClientError } from '../../../src/palkit/client/errors.js';
-import { initBody, scriptedFetch, startBody } from '../helpers/fakes.js';
+import { initBody, scriptedFetch, startBody } from '../../../stories/support/endpoints.js';
 
 async function failure(promise: Promise<unknown>): Promise<PalClientError> {
   try {

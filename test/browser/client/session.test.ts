@@ -6,23 +6,25 @@ import { ConversationSession, type SessionSettings } from '../../../src/palkit/c
 import {
   SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
 } from '../../../src/palkit/client/session-events.js';
-import { FakeTransport, initBody, scriptedFetch, startBody, tick, until } from '../helpers/fakes.js';
+import { initBody, scriptedFetch, startBody } from '../../../stories/support/endpoints.js';
+import { StandInTransport } from '../../../stories/support/transport.js';
+import { tick, until } from '../helpers/fakes.js';
 
 /** A few turns of the event loop: what a session started on fakes does without a timer is done after them. */
 const drain = async () => {
   for (let i = 0; i < 10; i++) await tick();
 };
 
-function setup(routes: Parameters<typeof scriptedFetch>[0], settings: Partial<SessionSettings> = {}, prepare: (t: FakeTransport) => void = () => {}, tab = { keepStorage: false }) {
+function setup(routes: Parameters<typeof scriptedFetch>[0], settings: Partial<SessionSettings> = {}, prepare: (t: StandInTransport) => void = () => {}, tab = { keepStorage: false }) {
   const { fetch, calls } = scriptedFetch(routes);
   // Each test is a fresh tab (no live call left to rejoin), unless it stands for a reload of the same tab.
   if (!tab.keepStorage) sessionStorage.clear();
-  const transports: FakeTransport[] = [];
+  const transports: StandInTransport[] = [];
   const session = new ConversationSession({
     api: new ApiClient({ apiBase: 'http://pal.test', fetch }),
     deploymentId: 'd123',
     transportFactory: () => {
-      const t = new FakeTransport();
+      const t = new StandInTransport();
       prepare(t);
       transports.push(t);
       return t;
@@ -264,8 +266,8 @@ describe('ConversationSession', () => {
   });
 
   it('joins a given room without a deployment', async () => {
-    const transports: FakeTransport[] = [];
-    const session = new ConversationSession({ transportFactory: () => { const f = new FakeTransport(); transports.push(f); return f; } });
+    const transports: StandInTransport[] = [];
+    const session = new ConversationSession({ transportFactory: () => { const f = new StandInTransport(); transports.push(f); return f; } });
     await session.join('http://pal.test/rooms/c9', 'tok9');
     expect(session.conversationId).to.equal('c9');
     expect(session.mode).to.equal('call');

@@ -4,7 +4,9 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { defineShells, type FullModule } from '../../../src/palkit/cdn/shell.js';
 import { PalDeploymentElement } from '../../../src/palkit/components/shared/deployment-element.js';
-import { FakeTransport, initBody, until } from '../helpers/fakes.js';
+import { initBody } from '../../../stories/support/endpoints.js';
+import { StandInTransport } from '../../../stories/support/transport.js';
+import { until } from '../helpers/fakes.js';
 
 let release: () => void = () => undefined;
 const held = new Promise<void>((resolve) => (release = resolve));
@@ -15,7 +17,7 @@ describe('script-tag shell while the full code loads', () => {
     window.fetch = async (input, init) => String(input).endsWith('/init')
       ? new Response(JSON.stringify(initBody({ customization: { widget: { text: 'Talk to Nova' }, preview: { btn_title: 'Start the call' } } })))
       : realFetch(input, init);
-    PalDeploymentElement.transportFactory = () => new FakeTransport();
+    PalDeploymentElement.transportFactory = () => new StandInTransport();
     defineShells(async () => {
       await held;
       return (await import('../../../src/palkit/cdn-full.js')) as FullModule;

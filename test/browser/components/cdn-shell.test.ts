@@ -1,7 +1,9 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { defineShells, type FullModule } from '../../../src/palkit/cdn/shell.js';
 import { PalDeploymentElement } from '../../../src/palkit/components/shared/deployment-element.js';
-import { FakeTransport, initBody, until } from '../helpers/fakes.js';
+import { initBody } from '../../../stories/support/endpoints.js';
+import { StandInTransport } from '../../../stories/support/transport.js';
+import { until } from '../helpers/fakes.js';
 
 // The script-tag shells are defined under pal-* names in a page without the npm registration, so this
 // file registers them under the real names before anything else does.
@@ -15,7 +17,7 @@ describe('script-tag shells', () => {
       : String(input).endsWith('/start')
         ? new Response(JSON.stringify({ conversation_id: 'c1', conversation_name: 'n', conversation_url: 'http://pal.test/rooms/c1', status: 'active', created_at: 'now', meeting_token: 't' }))
         : realFetch(input, init);
-    PalDeploymentElement.transportFactory = () => new FakeTransport();
+    PalDeploymentElement.transportFactory = () => new StandInTransport();
     defineShells(async () => {
       loads++;
       return (await import('../../../src/palkit/cdn-full.js')) as FullModule;

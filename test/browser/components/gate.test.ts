@@ -6,6 +6,7 @@ import { PalCaptchaUnavailableEvent } from '../../../src/palkit/components/event
 import { PalPasswordEvent } from '../../../src/palkit/components/events/password.js';
 import { turnstileConfig } from '../../../src/palkit/components/gate/turnstile.js';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
+import { installStandInTurnstile } from '../../../stories/support/turnstile.js';
 import { until } from '../helpers/fakes.js';
 import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 
@@ -47,14 +48,13 @@ describe('pal-gate', () => {
   });
 
   it('password step with a captcha: the challenge sits above the field and its token goes with the password, a new one per attempt', async () => {
-    const renders: ((token: string) => void)[] = [];
-    window.turnstile = { render: (_box, options) => (renders.push(options.callback), `w${renders.length}`), remove: () => undefined };
+    const { renders } = installStandInTurnstile({ checkbox: false });
     const el = await fixture<PalGate>(html`<pal-gate step="password" site-key="0x4AAA"></pal-gate>`);
     await until(() => renders.length === 1, 'turnstile render');
     expect(deep(el, 'form [part=captcha]')).to.not.equal(null);
     const input = deep<HTMLInputElement>(el, 'input')!;
     input.value = 'secret';
-    renders[0]!('tok-1');
+    renders[0]!.callback('tok-1');
     setTimeout(() => deep(el, 'button')!.click());
     expect(((await oneEvent(el, 'pal-password')) as PalPasswordEvent).detail).to.deep.equal({ password: 'secret', captchaToken: 'tok-1' });
     el.checking = true;
@@ -65,12 +65,11 @@ describe('pal-gate', () => {
   });
 
   it('captcha step loads Turnstile only then, renders with the site key and passes the token', async () => {
-    let rendered: { sitekey: string; callback: (token: string) => void } | null = null;
-    window.turnstile = { render: (_box, options) => ((rendered = options), 'w1'), remove: () => undefined };
+    const { renders } = installStandInTurnstile({ checkbox: false });
     const el = await fixture<PalGate>(html`<pal-gate step="captcha" site-key="0x4AAA"></pal-gate>`);
-    await until(() => rendered !== null, 'turnstile render');
-    expect(rendered!.sitekey).to.equal('0x4AAA');
-    setTimeout(() => rendered!.callback('token-1'));
+    await until(() => renders.length === 1, 'turnstile render');
+    expect(renders[0]!.sitekey).to.equal('0x4AAA');
+    setTimeout(() => renders[0]!.callback('token-1'));
     expect(((await oneEvent(el, 'pal-captcha')) as PalCaptchaEvent).detail).to.equal('token-1');
     await expect(el).to.be.accessible();
   });
@@ -102,7 +101,7 @@ describe('pal-gate', () => {
   it('a check that takes a moment does not swallow Enter: the submission waits, says so, and goes when the check is done (issue 25, item 6)', async () => {
     const service = useFakeService({ has_password: true, captcha: { provider: 'turnstile', site_key: 'site' }, customization: { show_haircheck: false } });
     // The challenge answers by itself, 1.5 s after it was shown (a managed Turnstile that takes a moment).
-    window.turnstile = { render: (_b, o) => (setTimeout(() => o.callback('tok-slow'), 1500), 'w1'), remove: () => undefined };
+    installStandInTurnstile({ checkbox: false, onRender: (challenge) => setTimeout(() => challenge.callback('tok-slow'), 1500) });
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
     const el = wrapper.querySelector('pal-embed') as PalEmbed;
     await until(() => el.session?.state === 'idle');
@@ -125,8 +124,7 @@ describe('pal-gate', () => {
     const service = useFakeService({ has_password: true, captcha: { provider: 'turnstile', site_key: 'site' }, customization: { show_haircheck: false } }, {
       '/gate': () => (++attempts === 1 ? { status: 403, body: { error: 'invalid_password' } } : { status: 200, body: { gate_pass: 'pass-1', expires_at: '2030-01-01T00:00:00Z' } }),
     });
-    const tokens: ((t: string) => void)[] = [];
-    window.turnstile = { render: (_b, o) => (tokens.push(o.callback), `w${tokens.length}`), remove: () => undefined };
+    const { renders: tokens } = installStandInTurnstile({ checkbox: false });
     const events = recordEvents(['pal-error']);
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
     const el = wrapper.querySelector('pal-embed') as PalEmbed;
@@ -140,7 +138,7 @@ describe('pal-gate', () => {
     };
     await until(() => el.session?.gate === 'password');
     await until(() => tokens.length === 1);
-    tokens[0]!('tok-1');
+    tokens[0]!.callback('tok-1');
     deep<HTMLInputElement>(await gate(), 'input')!.value = 'wrong';
     deep(await gate(), 'button')!.click();
     await until(() => el.session?.gateError?.code === 'invalid_password');
@@ -149,7 +147,7 @@ describe('pal-gate', () => {
     const shown = await gate();
     await until(() => deep(shown, '[role=alert]')?.textContent?.includes('not right') === true, 'the error in words');
     await until(() => tokens.length === 2, 'a fresh challenge');
-    tokens[1]!('tok-2');
+    tokens[1]!.callback('tok-2');
     deep<HTMLInputElement>(await gate(), 'input')!.value = 'right';
     deep(await gate(), 'button')!.click();
     await until(() => el.state === 'connected');

@@ -4,10 +4,11 @@ import { expect, fixture, html } from '@open-wc/testing';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { PalDeploymentElement } from '../../../src/palkit/components/shared/deployment-element.js';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
-import { FakeTransport, until } from '../helpers/fakes.js';
+import { StandInTransport } from '../../../stories/support/transport.js';
+import { until } from '../helpers/fakes.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
-class RecordedTransport extends FakeTransport {
+class RecordedTransport extends StandInTransport {
   readonly recording = true;
 }
 

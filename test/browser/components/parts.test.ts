@@ -8,13 +8,14 @@ import type { PalHaircheck } from '../../../src/palkit/components/haircheck/hair
 import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
 import type { PalConnecting } from '../../../src/palkit/components/screens/connecting.js';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
-import { FakeTransport, until } from '../helpers/fakes.js';
+import { StandInTransport } from '../../../stories/support/transport.js';
+import { until } from '../helpers/fakes.js';
 import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 
-/** A pal-conversation 800×520 px in a call over a FakeTransport, joined to this room. */
-async function conversationInCall(room: string): Promise<{ transport: FakeTransport; session: import('../../../src/palkit/client/session.js').ConversationSession; el: PalConversation }> {
+/** A pal-conversation 800×520 px in a call over a StandInTransport, joined to this room. */
+async function conversationInCall(room: string): Promise<{ transport: StandInTransport; session: import('../../../src/palkit/client/session.js').ConversationSession; el: PalConversation }> {
   const { ConversationSession } = await import('../../../src/palkit/client/session.js');
-  const transport = new FakeTransport();
+  const transport = new StandInTransport();
   const session = new ConversationSession({ transportFactory: () => transport });
   const el = document.createElement('pal-conversation') as PalConversation;
   el.session = session;
@@ -112,7 +113,7 @@ describe('pal-conversation', () => {
     const el = document.createElement('pal-conversation') as PalConversation;
     expect(el).to.be.instanceOf(PalConversation);
     // The standalone element builds its own session; route its transport to the fake room.
-    const session = new ConversationSession({ transportFactory: () => new FakeTransport() });
+    const session = new ConversationSession({ transportFactory: () => new StandInTransport() });
     el.session = session;
     await fixture(html`<div style="width:800px;height:500px"></div>`).then((d) => d.append(el));
     await session.join('http://pal.test/rooms/c7', 'tok');
@@ -255,10 +256,10 @@ describe('screens', () => {
 
 
 describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
-  async function inCall(setup: (t: FakeTransport) => void = () => undefined) {
+  async function inCall(setup: (t: StandInTransport) => void = () => undefined) {
     const { ConversationSession } = await import('../../../src/palkit/client/session.js');
     const { TransportMessageEvent } = await import('../../../src/palkit/client/transport/transport.js');
-    const transport = new FakeTransport();
+    const transport = new StandInTransport();
     setup(transport);
     const session = new ConversationSession({ transportFactory: () => transport });
     const el = document.createElement('pal-conversation') as PalConversation;

@@ -6,10 +6,10 @@ import type { PalConversation } from '../../../src/palkit/components/conversatio
 import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
 import { loadLanguage, translator } from '../../../src/palkit/components/i18n/strings.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
-import { FakeTransport } from '../helpers/fakes.js';
+import { StandInTransport } from '../../../stories/support/transport.js';
 import { deep } from '../helpers/deployment.js';
 
-class RecordedTransport extends FakeTransport {
+class RecordedTransport extends StandInTransport {
   readonly recording = true;
 }
 
@@ -42,7 +42,7 @@ describe('recording indicator', () => {
 
   it('pal-conversation shows a Recorded badge on the stage only when the call is recorded', async () => {
     const { ConversationSession } = await import('../../../src/palkit/client/session.js');
-    for (const [transport, shown] of [[new RecordedTransport(), true], [new FakeTransport(), false]] as const) {
+    for (const [transport, shown] of [[new RecordedTransport(), true], [new StandInTransport(), false]] as const) {
       const session = new ConversationSession({ transportFactory: () => transport });
       const el = document.createElement('pal-conversation') as PalConversation;
       el.session = session;

@@ -2,7 +2,8 @@
 import '../../../src/palkit/components/define.js';
 import { PalDeploymentElement } from '../../../src/palkit/components/shared/deployment-element.js';
 import type { InitResponse } from '../../../src/protocol/public.js';
-import { FakeTransport, initBody, scriptedFetch, startBody } from './fakes.js';
+import { initBody, scriptedFetch, startBody } from '../../../stories/support/endpoints.js';
+import { StandInTransport } from '../../../stories/support/transport.js';
 
 export function useFakeService(init: Partial<InitResponse> = {}, routes: Parameters<typeof scriptedFetch>[0] = {}) {
   // Each test is a fresh tab: no live call left to rejoin from the one before.
@@ -14,11 +15,11 @@ export function useFakeService(init: Partial<InitResponse> = {}, routes: Paramet
     '/canvas/interactions': { status: 200, body: { success: true } },
     ...routes,
   });
-  const transports: FakeTransport[] = [];
-  const fake = { ...service, transports, transportFactoryHook: (_transport: FakeTransport): void => undefined };
+  const transports: StandInTransport[] = [];
+  const fake = { ...service, transports, transportFactoryHook: (_transport: StandInTransport): void => undefined };
   PalDeploymentElement.fetchImpl = service.fetch;
   PalDeploymentElement.transportFactory = () => {
-    const transport = new FakeTransport();
+    const transport = new StandInTransport();
     fake.transportFactoryHook(transport);
     transports.push(transport);
     return transport;
