@@ -5,7 +5,9 @@
 // them, is drawn where it shows what the blended face shows (jaw.ts: jawSource), then the mouths are mixed.
 // A vertical move that varies with height (and fades out beside the jaw) is drawn as bands of rows in
 // columns, each one drawImage scaled to its rows, in an unturned cell-sized canvas (whole-pixel edges: no
-// seams), then placed at the pose. The canvases come from the caller (DOM or Node), so this file imports none.
+// seams), then placed at the pose. Inside the opening the mouths are not cross-faded where they disagree
+// (mouth-interior.ts): the moved cells are read back over the opening's box and the picked mouth drawn over the
+// mix there, by how much it shows alone. The canvases come from the caller (DOM or Node), so this file imports none.
 import { cellOrigin, mouthTransform, type FaceRig, type MouthPose } from './rig.js';
 import { JAW_SIDES, JAW_STILL, MADE_JAW_DROP, blendedJaw, jawDropOf, jawSideShare, jawSource, jawsDiffer, patchAlpha } from './jaw.js';
 import { INTERIOR, interiorPull, interiorShare, openingOf, openingZone } from './mouth-interior.js';
@@ -162,7 +164,7 @@ export function createJawMixer<S>(rig: FaceRig, idle: S, mouths: S, surfaces: Ja
         context.globalAlpha = 1;
         context.setTransform(...place);
         context.drawImage(moved.canvas, 0, 0, cw, ch, -cw / 2, -ch / 2, cw, ch);
-        // (Read after it is drawn: @napi-rs/canvas then draws what it held before the read. The box lies where the mask is whole.)
+        // Read once drawn (read before, @napi-rs/canvas drew it with the mouths drawn into it later); the box lies where the mask is whole.
         if (inside) under = read(m);
         // Each mouth, its jaw moved to the blend's, over what is there with its share of the total so far.
         for (const [viseme, weight] of shown) {
