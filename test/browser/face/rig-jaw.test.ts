@@ -10,40 +10,19 @@ import type { FaceTimeline } from '../../../src/palkit/client/media/face/face-tr
 import { MADE_JAW_DROP } from '../../../src/protocol/faces/jaw.js';
 import type { Viseme } from '../../../src/protocol/visemes.js';
 import { CHIN_OPEN, CHIN_REST, HALF, MOUTH, MOUTH_SHEET, SIZE, chinEdges, drawnRig, interiorColours, luma, paintIdle, paintMouths } from '../../helpers/drawn-rig.js';
-import { until } from '../helpers/fakes.js';
+import { canvasOf, frameOf as frameAt, png, servedFiles } from '../helpers/rig-stand-ins.js';
 import { waitFor } from '../helpers/wait-for.js';
 
-function canvasOf(width: number, height: number, paint: (c: CanvasRenderingContext2D) => void): HTMLCanvasElement {
-  const canvas = Object.assign(document.createElement('canvas'), { width, height });
-  paint(canvas.getContext('2d')!);
-  return canvas;
-}
-
-const png = (canvas: HTMLCanvasElement) => new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
-
-/** The drawn rig's files, served by a fetch of its own. */
+/** The drawn rig's files, served by a fetch of their own. */
 async function drawnRigFiles(): Promise<typeof fetch> {
-  const files = new Map<string, Blob | string>([
+  return servedFiles(new Map<string, Blob | string>([
     ['/faces/j/rig.json', JSON.stringify(drawnRig())],
     ['/faces/j/idle.png', await png(canvasOf(SIZE, SIZE, paintIdle))],
     ['/faces/j/mouths.png', await png(canvasOf(MOUTH_SHEET.width, MOUTH_SHEET.height, paintMouths))],
-  ]);
-  return (async (input: RequestInfo | URL) => {
-    const file = files.get(new URL(String(input), location.href).pathname);
-    return file === undefined ? new Response('not found', { status: 404 }) : new Response(file);
-  }) as typeof fetch;
+  ])).fetch;
 }
 
-async function frameOf(track: MediaStreamTrack): Promise<Uint8ClampedArray> {
-  const video = document.createElement('video');
-  video.muted = true;
-  video.srcObject = new MediaStream([track]);
-  await video.play();
-  await until(() => video.videoWidth > 0, 'a frame');
-  const canvas = canvasOf(SIZE, SIZE, (c) => c.drawImage(video, 0, 0, SIZE, SIZE));
-  video.pause();
-  return canvas.getContext('2d')!.getImageData(0, 0, SIZE, SIZE).data;
-}
+const frameOf = async (track: MediaStreamTrack) => (await frameAt(track, SIZE)).data;
 
 /** Whether the mouth and chin differ from the resting frame's (by more than the video's coding noise). */
 function changed(rest: Uint8ClampedArray, frame: Uint8ClampedArray): boolean {
