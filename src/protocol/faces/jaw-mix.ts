@@ -217,7 +217,7 @@ export function createJawMixer<S>(rig: FaceRig, idle: S, mouths: S, surfaces: Ja
     });
     const others = 1 - (picked < 0 ? restShare : shares[picked]!);
     if (others <= 1e-3) return;
-    const colour = [0, 0, 0];
+    const [colour, mixed] = [[0, 0, 0], [0, 0, 0]];
     for (let y = 0; y < box.height; y++) {
       const v = (box.y + y + 0.5 - ch / 2) / a;
       for (let x = 0; x < box.width; x++) {
@@ -229,8 +229,7 @@ export function createJawMixer<S>(rig: FaceRig, idle: S, mouths: S, surfaces: Ja
         const o = (y * box.width + x) * 4;
         // Each source's colour over the idle frame; the picked one, and the mix of all the others.
         const [ur, ug, ub] = [under[o]!, under[o + 1]!, under[o + 2]!];
-        const mixed = [0, 0, 0];
-        if (picked >= 0) for (let c = 0; c < 3; c++) mixed[c] = restShare * under[o + c]!;
+        for (let c = 0; c < 3; c++) mixed[c] = picked >= 0 ? restShare * under[o + c]! : 0;
         for (let i = 0; i < sources.length; i++) {
           const p = sources[i]!.pixels;
           const alpha = p[o + 3]! / 255;
