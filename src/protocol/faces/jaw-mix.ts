@@ -10,7 +10,7 @@
 // mix there, by how much it shows alone. The canvases come from the caller (DOM or Node), so this file imports none.
 import { cellOrigin, mouthTransform, type FaceRig, type MouthPose } from './rig.js';
 import { JAW_SIDES, JAW_STILL, MADE_JAW_DROP, blendedJaw, jawDropOf, jawSideShare, jawSource, jawsDiffer, patchAlpha } from './jaw.js';
-import { INTERIOR, interiorPull, interiorShare, openingOf, openingZone } from './mouth-interior.js';
+import { INTERIOR, interiorPull, interiorShare, openingLens, openingOf, openingZoneAt } from './mouth-interior.js';
 import type { Viseme } from '../visemes.js';
 
 /**
@@ -218,13 +218,14 @@ export function createJawMixer<S>(rig: FaceRig, idle: S, mouths: S, surfaces: Ja
     const others = 1 - (picked < 0 ? restShare : shares[picked]!);
     if (others <= 1e-3) return;
     const [colour, mixed] = [[0, 0, 0], [0, 0, 0]];
+    // The box lies within the jaw's whole width (jawSideShare 1): where a source shows a row depends on the row only.
+    const lenses = Array.from({ length: box.width }, (_, x) => openingLens((box.x + x + 0.5 - cw / 2) / a));
     for (let y = 0; y < box.height; y++) {
       const v = (box.y + y + 0.5 - ch / 2) / a;
+      const rows = sources.map((s) => (jaw === null ? v : jawSource(v, 1, s.drop, jaw)));
       for (let x = 0; x < box.width; x++) {
-        const u = (box.x + x + 0.5 - cw / 2) / a;
-        const side = jawSideShare(u);
         let zone = 0;
-        for (const s of sources) zone = Math.max(zone, openingZone(u, jaw === null ? v : jawSource(v, side, s.drop, jaw), s.opening));
+        for (let i = 0; i < sources.length; i++) zone = Math.max(zone, openingZoneAt(lenses[x]!, rows[i]!, sources[i]!.opening));
         if (zone <= 0) continue;
         const o = (y * box.width + x) * 4;
         // Each source's colour over the idle frame; the picked one, and the mix of all the others.

@@ -42,8 +42,17 @@ const smooth = (e0: number, e1: number, x: number) => {
  * towards the corners (the made warp's lens, faces/rig/warp.ts).
  */
 export function openingZone(u: number, v: number, opening: number): number {
+  return openingZoneAt(openingLens(u), v, opening);
+}
+
+/** How tall the opening is at `u`, as a share of its middle's (the warp's lens). */
+export function openingLens(u: number): number {
+  return Math.max(0, 1 - u * u) ** 0.6;
+}
+
+/** openingZone with the lens at u already taken (a renderer takes it once per column). */
+export function openingZoneAt(lens: number, v: number, opening: number): number {
   if (opening <= 0) return 0;
-  const lens = Math.max(0, 1 - u * u) ** 0.6;
   const bottom = opening * lens;
   return smooth(INTERIOR.top - INTERIOR.topFade / 2, INTERIOR.top + INTERIOR.topFade / 2, v) * (1 - smooth(bottom - INTERIOR.fade, bottom, v)) * smooth(0, 0.1, lens);
 }
