@@ -11,21 +11,12 @@ import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { MOUTH_LEAD_S } from '../../../src/palkit/client/transport/pal-audio.js';
 import { TransportNoticeEvent } from '../../../src/palkit/client/transport/transport.js';
 import { until } from '../helpers/fakes.js';
+import { RoomSocket, canvasOf, frameOf as frameAt, png, servedFiles } from '../helpers/rig-stand-ins.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const SIZE = 160;
 const MARKS = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0]] as const;
 const MOUTH = { x: 80, y: 120, w: 40 };
-
-function canvasOf(width: number, height: number, paint: (c: CanvasRenderingContext2D) => void): HTMLCanvasElement {
-  const canvas = document.createElement('canvas');
-  canvas.width = width;
-  canvas.height = height;
-  paint(canvas.getContext('2d')!);
-  return canvas;
-}
-
-const png = (canvas: HTMLCanvasElement) => new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
 
 /** The rig's files, served by a fetch of its own; `json` replaces rig.json. */
 async function syntheticRig(json?: unknown): Promise<typeof fetch> {
@@ -58,28 +49,14 @@ async function syntheticRig(json?: unknown): Promise<typeof fetch> {
     mouths: { sheet: { url: 'mouths.png', cellWidth: 64, cellHeight: 32, columns: 2, count: 2 }, mouthWidth: 40 },
     visemes: Object.fromEntries(VISEMES.map((v) => [v, { cell: v === 'M' || v === 'F' ? 1 : 0, source: 'warp' }])) as FaceRig['visemes'],
   };
-  const files = new Map<string, Blob | string>([
+  return servedFiles(new Map<string, Blob | string>([
     ['/faces/f1/rig.json', JSON.stringify(json ?? rig)],
     ['/faces/f1/idle.png', await png(idle)],
     ['/faces/f1/mouths.png', await png(mouths)],
-  ]);
-  return (async (input: RequestInfo | URL) => {
-    const file = files.get(new URL(String(input), location.href).pathname);
-    return file === undefined ? new Response('not found', { status: 404 }) : new Response(file);
-  }) as typeof fetch;
+  ])).fetch;
 }
 
-/** The track's current frame, as the visitor's <video> would show it, read back as pixels. */
-async function frameOf(track: MediaStreamTrack): Promise<ImageData> {
-  const video = document.createElement('video');
-  video.muted = true;
-  video.srcObject = new MediaStream([track]);
-  await video.play();
-  await until(() => video.videoWidth > 0, 'a frame');
-  const canvas = canvasOf(SIZE, SIZE, (c) => c.drawImage(video, 0, 0, SIZE, SIZE));
-  video.pause();
-  return canvas.getContext('2d')!.getImageData(0, 0, SIZE, SIZE);
-}
+const frameOf = (track: MediaStreamTrack) => frameAt(track, SIZE);
 
 /** Mean brightness (0–255) of the mouth's box. */
 function mouthBrightness(frame: ImageData): number {
@@ -274,22 +251,6 @@ describe('a trained face drawn from its rig', () => {
     expect((missing as Error).message).to.contain('HTTP 404');
   });
 });
-
-/** The room's side of the WebSocket, driven by the test. */
-class RoomSocket extends EventTarget {
-  readyState: number = WebSocket.CONNECTING;
-  constructor(readonly url: string) {
-    super();
-    setTimeout(() => ((this.readyState = WebSocket.OPEN), this.dispatchEvent(new Event('open'))));
-  }
-  send(): void {}
-  close(): void {
-    this.readyState = WebSocket.CLOSED;
-  }
-  frame(data: unknown): void {
-    this.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(data) }));
-  }
-}
 
 describe('a call with a trained face', () => {
   it('shows the face\'s still image and tells the page (face_unavailable) when its rig does not load', async () => {

@@ -5,16 +5,14 @@ import type { FaceRig } from '../../../src/protocol/faces/rig.js';
 import { VISEMES } from '../../../src/protocol/visemes.js';
 import { LocalTransport, prefetchRig } from '../../../src/palkit/client/transport/local.js';
 import { until } from '../helpers/fakes.js';
+import { RoomSocket, canvasOf, png, servedFiles } from '../helpers/rig-stand-ins.js';
 
 const SIZE = 64;
 
-const png = (width: number, height: number) => {
-  const canvas = Object.assign(document.createElement('canvas'), { width, height });
-  const context = canvas.getContext('2d')!;
-  context.fillStyle = '#808080';
-  context.fillRect(0, 0, width, height);
-  return new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
-};
+const grey = (width: number, height: number) => png(canvasOf(width, height, (c) => {
+  c.fillStyle = '#808080';
+  c.fillRect(0, 0, width, height);
+}));
 
 /** The rig's files behind a fetch that notes each request, in order. */
 async function rigFiles(): Promise<{ fetch: typeof fetch; asked: string[] }> {
@@ -26,35 +24,11 @@ async function rigFiles(): Promise<{ fetch: typeof fetch; asked: string[] }> {
     mouths: { sheet: { url: 'sheets/mouths.png', cellWidth: 32, cellHeight: 16, columns: 1, count: 1 }, mouthWidth: 20 },
     visemes: Object.fromEntries(VISEMES.map((v) => [v, { cell: 0, source: 'warp' }])) as FaceRig['visemes'],
   };
-  const files = new Map<string, Blob | string>([
+  return servedFiles(new Map<string, Blob | string>([
     ['/faces/f1/rig.json', JSON.stringify(rig)],
-    ['/faces/f1/idle.png', await png(SIZE, SIZE)],
-    ['/faces/f1/sheets/mouths.png', await png(32, 16)],
-  ]);
-  const asked: string[] = [];
-  const fetcher = (async (input: RequestInfo | URL) => {
-    const path = new URL(String(input), location.href).pathname;
-    asked.push(path);
-    const file = files.get(path);
-    return file === undefined ? new Response('not found', { status: 404 }) : new Response(file);
-  }) as typeof fetch;
-  return { fetch: fetcher, asked };
-}
-
-/** The room's side of the WebSocket, driven by the test. */
-class RoomSocket extends EventTarget {
-  readyState: number = WebSocket.CONNECTING;
-  constructor(readonly url: string) {
-    super();
-    setTimeout(() => ((this.readyState = WebSocket.OPEN), this.dispatchEvent(new Event('open'))));
-  }
-  send(): void {}
-  close(): void {
-    this.readyState = WebSocket.CLOSED;
-  }
-  frame(data: unknown): void {
-    this.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(data) }));
-  }
+    ['/faces/f1/idle.png', await grey(SIZE, SIZE)],
+    ['/faces/f1/sheets/mouths.png', await grey(32, 16)],
+  ]));
 }
 
 describe('a trained face\'s rig, fetched ahead', () => {

@@ -6,6 +6,7 @@
 // evaluated as script: a strict CSP allows them.
 import { cellOrigin, mouthTransform, type FaceRig, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
 import { JAW_SIDES, JAW_STILL, PATCH, blendedJaw, jawDropOf, jawsDiffer } from '../../../../protocol/faces/jaw.js';
+import { INTERIOR, interiorPull, openingOf } from '../../../../protocol/faces/mouth-interior.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 
 /** At most this many mouth shapes mixed in one frame (a fourth only shows during a very fast run of sounds). */
@@ -20,10 +21,15 @@ void main() {
   gl_Position = vec4((place * vec3(corner, 1.0)).xy, 0.0, 1.0);
 }`;
 
+const f = (x: number) => x.toFixed(3);
+
 // With jaws moving (protocol/faces/jaw.ts; rig-2d.ts draws the same in bands): every mouth (its own jaw drop
 // 'drops', half-widths) is sampled where it shows what the blend, its jaw at 'jaw', shows here, and under them
 // the idle frame's own mouth region likewise (drop 0), feathered into the frame by the made patch's alpha.
-// A half-width is 'halfWidth' in cell uv.
+// The mouths are mixed by weight over it (the idle frame's own mouth keeping 'restShare'), except inside an
+// opening where the 'picked' mouth (-1: the idle frame's) disagrees with the mix of the others: there it shows
+// alone (protocol/faces/mouth-interior.ts, as jaw-mix.ts does on a 2D canvas). A half-width is 'halfWidth' in
+// cell uv. 'mouth' 0 draws cell 0 of 'sheet' as it is (the idle frame, an eyelid).
 const FRAGMENT = `
 precision mediump float;
 uniform sampler2D sheet;
@@ -31,6 +37,10 @@ uniform sampler2D idle;
 uniform vec4 cells[${MIXED}];
 uniform float weights[${MIXED}];
 uniform float drops[${MIXED}];
+uniform float openings[${MIXED}];
+uniform float mouth;
+uniform float restShare;
+uniform float picked;
 uniform float jaw;
 uniform float jaws;
 uniform vec2 halfWidth;
@@ -54,15 +64,41 @@ float patch(vec2 p) {
   float outY = max(0.0, p.y < 0.0 ? -p.y - ${PATCH.top.toFixed(2)} : p.y - ${PATCH.bottom.toFixed(2)});
   return 1.0 - smoothstep(0.0, ${PATCH.fade.toFixed(2)}, length(vec2(outX, outY)));
 }
+// protocol/faces/mouth-interior.ts openingZone.
+float zoneOf(float u, float v, float opening) {
+  if (opening <= 0.0) return 0.0;
+  float lens = pow(max(1.0 - u * u, 0.0), 0.6);
+  float bottom = opening * lens;
+  return smoothstep(${f(INTERIOR.top - INTERIOR.topFade / 2)}, ${f(INTERIOR.top + INTERIOR.topFade / 2)}, v) * (1.0 - smoothstep(bottom - ${f(INTERIOR.fade)}, bottom, v)) * smoothstep(0.0, 0.1, lens);
+}
 vec2 at(float drop, vec2 p, float k) { return vec2(uv.x, clamp(0.5 + source(p.y, k, drop) * halfWidth.y, 0.0, 1.0)); }
 void main() {
+  vec2 edge = min(uv, 1.0 - uv);
+  float fade = mix(1.0, smoothstep(0.0, feather, min(edge.x, edge.y)), step(0.0001, feather));
+  if (mouth < 0.5) {
+    gl_FragColor = texture2D(sheet, cells[0].xy + uv * cells[0].zw);
+    return;
+  }
   vec2 p = (uv - 0.5) / halfWidth;
   float k = side(p.x);
-  vec4 sum = vec4(0.0);
-  for (int i = 0; i < ${MIXED}; i++) sum += weights[i] * texture2D(sheet, cells[i].xy + (jaws > 0.5 ? at(drops[i], p, k) : uv) * cells[i].zw);
-  if (jaws > 0.5) sum += (1.0 - sum.a) * patch(p) * texture2D(idle, (toIdle * vec3(at(0.0, p, k), 1.0)).xy);
-  vec2 edge = min(uv, 1.0 - uv);
-  gl_FragColor = sum * mix(1.0, smoothstep(0.0, feather, min(edge.x, edge.y)), step(0.0001, feather));
+  vec3 under = texture2D(idle, (toIdle * vec3(uv, 1.0)).xy).rgb;
+  if (jaws > 0.5) under = mix(under, texture2D(idle, (toIdle * vec3(at(0.0, p, k), 1.0)).xy).rgb, patch(p));
+  vec3 mixed = restShare * under;
+  vec3 chosen = under;
+  float chosenShare = restShare;
+  float zone = 0.0;
+  for (int i = 0; i < ${MIXED}; i++) {
+    vec2 from = jaws > 0.5 ? at(drops[i], p, k) : uv;
+    vec4 m = texture2D(sheet, cells[i].xy + from * cells[i].zw);
+    vec3 e = m.rgb + (1.0 - m.a) * under;
+    mixed += weights[i] * e;
+    if (abs(float(i) - picked) < 0.5) { chosen = e; chosenShare = weights[i]; }
+    if (weights[i] > 0.0) zone = max(zone, zoneOf(p.x, (from.y - 0.5) / halfWidth.y, openings[i]));
+  }
+  float others = 1.0 - chosenShare;
+  vec3 apart = abs(chosen - (mixed - chosenShare * chosen) / max(others, 0.001));
+  float alone = others > 0.001 ? zone * smoothstep(${f(INTERIOR.agree)}, ${f(INTERIOR.disagree)}, max(apart.r, max(apart.g, apart.b))) : 0.0;
+  gl_FragColor = vec4(mix(mixed, chosen, alone) * fade, fade);
 }`;
 
 type Affine = [number, number, number, number, number, number];
@@ -104,6 +140,7 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
   const at = (name: string) => gl.getUniformLocation(program, name);
   const [place, cells, weights, feather] = [at('place'), at('cells'), at('weights'), at('feather')];
   const [drops, jawAt, jaws, half, toIdle] = [at('drops'), at('jaw'), at('jaws'), at('halfWidth'), at('toIdle')];
+  const [openings, mouthPass, restShare, picked] = [at('openings'), at('mouth'), at('restShare'), at('picked')];
   gl.uniform1i(at('sheet'), 0);
   gl.uniform1i(at('idle'), 1);
   const a = rig.mouths.mouthWidth / 2;
@@ -128,13 +165,15 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
     const m = [a * w * sx, b * w * sy, 0, c * h * sx, d * h * sy, 0, (a * ox + c * oy + e) * sx - 1, (b * ox + d * oy + f) * sy + 1, 1];
     gl.uniformMatrix3fv(place, false, m);
   };
-  const paint = (tex: WebGLTexture | null, rects: number[][], shares: number[], edge: number, jawDrops: number[] = []) => {
+  const paint = (tex: WebGLTexture | null, rects: number[][], shares: number[], edge: number, jawDrops: number[] = [], opens: number[] = []) => {
     while (rects.length < MIXED) {
       rects.push([0, 0, 0, 0]);
       shares.push(0);
     }
     while (jawDrops.length < MIXED) jawDrops.push(0);
+    while (opens.length < MIXED) opens.push(0);
     gl.uniform1fv(drops, jawDrops);
+    gl.uniform1fv(openings, opens);
     gl.bindTexture(gl.TEXTURE_2D, tex);
     gl.uniform4fv(cells, rects.flat());
     gl.uniform1fv(weights, shares);
@@ -160,6 +199,7 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
     draw(frame, mix) {
       gl.disable(gl.BLEND);
       gl.uniform1f(jaws, 0);
+      gl.uniform1f(mouthPass, 0);
       quad([1, 0, 0, 1, 0, 0], 0, 0, canvas.width, canvas.height);
       paint(idleTexture, [uvOf(rig.idle, idle, frame)], [1], 0);
       // The heaviest shapes other than rest, each with its share of the whole mix (rest's share is the idle frame).
@@ -174,18 +214,27 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
       const placed = mouthTransform(pose, rig.mouths.mouthWidth);
       quad(placed, -sheet.cellWidth / 2, -sheet.cellHeight / 2, sheet.cellWidth, sheet.cellHeight);
       gl.uniform1f(jaws, moving ? 1 : 0);
-      if (moving) {
-        gl.uniform1f(jawAt, jaw);
-        gl.uniformMatrix3fv(toIdle, false, idleUv(placed, frame));
-        gl.activeTexture(gl.TEXTURE1);
-        gl.bindTexture(gl.TEXTURE_2D, idleTexture);
-        gl.activeTexture(gl.TEXTURE0);
-      }
-      paint(mouthTexture, shown.map(([v]) => uvOf(sheet, mouths, rig.visemes[v].cell)), shown.map(([, w]) => w / total), 0.03, shown.map(([v]) => dropOf(v)));
+      gl.uniform1f(mouthPass, 1);
+      gl.uniform1f(jawAt, jaw);
+      gl.uniformMatrix3fv(toIdle, false, idleUv(placed, frame));
+      gl.activeTexture(gl.TEXTURE1);
+      gl.bindTexture(gl.TEXTURE_2D, idleTexture);
+      gl.activeTexture(gl.TEXTURE0);
+      const shares = shown.map(([, w]) => w / total);
+      // The idle frame's own mouth keeps what the shown shapes leave; the pick depends on the weights only.
+      const rest = Math.max(0, 1 - shares.reduce((s, w) => s + w, 0));
+      let [pick, pull] = [-1, interiorPull(rest, 0)];
+      shown.forEach(([v], i) => {
+        if (interiorPull(shares[i]!, openingOf(v)) > pull) [pick, pull] = [i, interiorPull(shares[i]!, openingOf(v))];
+      });
+      gl.uniform1f(restShare, rest);
+      gl.uniform1f(picked, pick);
+      paint(mouthTexture, shown.map(([v]) => uvOf(sheet, mouths, rig.visemes[v].cell)), shares, 0.03, shown.map(([v]) => dropOf(v)), shown.map(([v]) => openingOf(v)));
     },
     lid(frame, source, affine, [x, y, w, h]) {
       gl.disable(gl.BLEND);
       gl.uniform1f(jaws, 0);
+      gl.uniform1f(mouthPass, 0);
       quad(affine, x, y, w, h);
       paint(idleTexture, [uvOf(rig.idle, idle, frame, source)], [1], 0);
     },
