@@ -3,18 +3,19 @@
 // the visitor sees it when they hear it. Loaded with the faces, after the call starts.
 //
 // Measured where the <video> calls requestVideoFrameCallback for its MediaStream (Chromium, Firefox): each
-// presented frame says when it is (expected to be) on the screen, and its mediaTime, the frame's capture time
-// on the stream's own timeline. That timeline runs beside the page's clock at an offset the frames do not
-// give; each frame was drawn at or before the last draw before its presentation, so `last draw − mediaTime`
-// bounds the offset from above, and its smallest value over recent frames is the offset (reached whenever a
-// frame is composited before the next draw: nearly every frame in Chromium, most in Firefox). mediaTime plus
-// the offset then names each frame's draw (the recorded one nearest to it), and the frame's delay is its display
-// time less that draw's; the look-ahead is the median of the recent delays, within a sane range. Where no frame is reported (WebKitGTK never calls it for a MediaStream), and
-// until enough are, the engine's default measured at the <video> by test/realtime/e2e/lip-sync-engines.test.ts.
+// presented frame says when it was handed to the compositor (presentationTime) and when it is (expected to be)
+// on the screen. A frame is drawn before it is presented, and the draw it shows is the last one before its
+// presentation: in Chromium a frame is presented as it is captured (within a millisecond of its draw, 40 ms
+// before the next); in Firefox it is presented at the paint that shows it, most often before the next draw
+// (a frame shown after it is matched to a later draw, and its short delay falls out of the median). A frame's
+// delay is its display time less that draw's time; the look-ahead is the median of the last 40 frames' delays,
+// within a sane range. (Not matched by mediaTime, which names the frame: in Firefox its timeline follows the
+// media graph's clock, which runs off the audio device's, 0.88× the page's here in a call, and frames matched
+// by it in a call drifted the look-ahead to the range's top.) Where no frame is reported (WebKitGTK never
+// calls it for a MediaStream), and until enough are, the engine's default.
 
-/** What this needs of requestVideoFrameCallback's metadata (ms on the page's clock; mediaTime in seconds). */
+/** What this needs of requestVideoFrameCallback's metadata (ms on the page's clock). */
 export interface PresentedFrame {
-  mediaTime: number;
   presentationTime: number;
   expectedDisplayTime: number;
 }
@@ -23,11 +24,14 @@ export interface PresentedFrame {
 export const PRESENTATION_RANGE = { min: 10, max: 150 } as const;
 
 /**
- * The look-ahead where the <video> reports no frames, by engine (ms): what made the mouth and the voice meet at
- * the <video> in test/realtime/e2e/lip-sync-engines.test.ts. Chromium's and Firefox's are used only for the
- * first frames of a call, until their measurement takes over.
+ * The look-ahead where the <video> reports no frames, by engine (ms). WebKit's is measured so (no frame
+ * callbacks there): a canvas frame is in the <video> at the next animation frame (1 ms after its draw at the
+ * median, 5 at p90, read from the <video> at each animation frame), and on the screen a refresh (17 ms) later.
+ * Chromium's and Firefox's, for a call's first frames until their measurement takes over, are what their lip
+ * sync at the <video> (test/realtime/e2e/lip-sync-engines.test.ts) asked for with a fixed look-ahead: 60 ms left
+ * Chromium's mouth ~20 ms early and Firefox's on time.
  */
-export const PRESENTATION_DEFAULTS = { chromium: 40, firefox: 60, webkit: 60 } as const;
+export const PRESENTATION_DEFAULTS = { chromium: 40, firefox: 60, webkit: 20 } as const;
 
 /** Draws and presented frames kept: about 2.5 and 1.6 s of a face drawn at 25 fps. */
 const KEEP_DRAWS = 64;
@@ -46,7 +50,8 @@ export function pageEngine(): Engine {
 
 export class PresentationDelay {
   #draws: number[] = [];
-  #frames: PresentedFrame[] = [];
+  /** The recent frames' times from draw to display. */
+  #delays: number[] = [];
   #ms: number;
   #measured = false;
   #video: HTMLVideoElement | null = null;
@@ -73,14 +78,14 @@ export class PresentationDelay {
 
   /** A frame the <video> presented. */
   presented(frame: PresentedFrame): void {
-    const last = this.#frames.at(-1);
-    if (!Number.isFinite(frame.mediaTime) || !Number.isFinite(frame.expectedDisplayTime)) return;
-    if (last && frame.mediaTime === last.mediaTime) return;
-    // A new stream's timeline starts again: its frames cannot be matched with the old one's.
-    if (last && frame.mediaTime < last.mediaTime) this.#frames = [];
-    this.#frames.push({ mediaTime: frame.mediaTime, presentationTime: frame.presentationTime, expectedDisplayTime: frame.expectedDisplayTime });
-    if (this.#frames.length > KEEP_FRAMES) this.#frames.shift();
-    this.#estimate();
+    const drawn = this.#lastDrawBy(frame.presentationTime);
+    if (drawn === undefined || !Number.isFinite(frame.expectedDisplayTime)) return;
+    this.#delays.push(frame.expectedDisplayTime - drawn);
+    if (this.#delays.length > KEEP_FRAMES) this.#delays.shift();
+    if (this.#delays.length < FIRST_SAMPLES) return;
+    const sorted = [...this.#delays].sort((a, b) => a - b);
+    this.#ms = Math.min(PRESENTATION_RANGE.max, Math.max(PRESENTATION_RANGE.min, sorted[sorted.length >> 1]!));
+    this.#measured = true;
   }
 
   /** Measures at each frame `video` presents while it shows `track` (the newest video watched wins). */
@@ -94,33 +99,6 @@ export class PresentationDelay {
       video.requestVideoFrameCallback(next);
     };
     video.requestVideoFrameCallback(next);
-  }
-
-  #estimate(): void {
-    let offset = Infinity;
-    for (const frame of this.#frames) {
-      const drawn = this.#lastDrawBy(frame.presentationTime);
-      if (drawn !== undefined) offset = Math.min(offset, drawn - frame.mediaTime * 1000);
-    }
-    if (offset === Infinity || this.#frames.length < FIRST_SAMPLES) return;
-    const delays: number[] = [];
-    for (const frame of this.#frames) {
-      // mediaTime + offset places the frame's draw within the capture's jitter (a few ms; draws are 40 ms
-      // apart): the recorded draw nearest to it is the frame's own.
-      const drawn = this.#nearestDrawBy(frame.mediaTime * 1000 + offset, frame.presentationTime);
-      if (drawn !== undefined) delays.push(frame.expectedDisplayTime - drawn);
-    }
-    if (delays.length < FIRST_SAMPLES) return;
-    delays.sort((a, b) => a - b);
-    const median = delays[delays.length >> 1]!;
-    this.#ms = Math.min(PRESENTATION_RANGE.max, Math.max(PRESENTATION_RANGE.min, median));
-    this.#measured = true;
-  }
-
-  #nearestDrawBy(near: number, by: number): number | undefined {
-    let best: number | undefined;
-    for (const at of this.#draws) if (at <= by && (best === undefined || Math.abs(at - near) < Math.abs(best - near))) best = at;
-    return best;
   }
 
   #lastDrawBy(at: number): number | undefined {
