@@ -8,7 +8,8 @@
 // presentation: in Chromium a frame is presented as it is captured (within a millisecond of its draw, 40 ms
 // before the next); in Firefox it is presented at the paint that shows it, most often before the next draw
 // (a frame shown after it is matched to a later draw, and its short delay falls out of the median). A frame's
-// delay is its display time less that draw's time; the look-ahead is the median of the last 40 frames' delays,
+// delay is its display time less that draw's time (Firefox gives no display time, only the paint's: there the
+// frame is on the screen a refresh later); the look-ahead is the median of the last 40 frames' delays,
 // within a sane range. (Not matched by mediaTime, which names the frame: in Firefox its timeline follows the
 // media graph's clock, which runs off the audio device's, 0.88× the page's here in a call, and frames matched
 // by it in a call drifted the look-ahead to the range's top.) Where no frame is reported (WebKitGTK never
@@ -36,6 +37,8 @@ export const PRESENTATION_DEFAULTS = { chromium: 40, firefox: 60, webkit: 20 } a
 /** Draws and presented frames kept: about 2.5 and 1.6 s of a face drawn at 25 fps. */
 const KEEP_DRAWS = 64;
 const KEEP_FRAMES = 40;
+/** A screen refresh at 60 Hz (ms): how long after the paint that takes it a frame is on the screen. */
+const REFRESH_MS = 1000 / 60;
 /** Presented frames needed before their median replaces the default. */
 const FIRST_SAMPLES = 8;
 
@@ -80,7 +83,9 @@ export class PresentationDelay {
   presented(frame: PresentedFrame): void {
     const drawn = this.#lastDrawBy(frame.presentationTime);
     if (drawn === undefined || !Number.isFinite(frame.expectedDisplayTime)) return;
-    this.#delays.push(frame.expectedDisplayTime - drawn);
+    // Firefox's expected display time is the paint's own (its callback's time): the screen shows it a refresh on.
+    const shown = frame.expectedDisplayTime > frame.presentationTime ? frame.expectedDisplayTime : frame.presentationTime + REFRESH_MS;
+    this.#delays.push(shown - drawn);
     if (this.#delays.length > KEEP_FRAMES) this.#delays.shift();
     if (this.#delays.length < FIRST_SAMPLES) return;
     const sorted = [...this.#delays].sort((a, b) => a - b);
