@@ -5,9 +5,13 @@
 // Measured where the <video> calls requestVideoFrameCallback for its MediaStream (Chromium, Firefox): each
 // presented frame says when it was handed to the compositor (presentationTime) and when it is (expected to be)
 // on the screen. A frame is drawn before it is presented, and the draw it shows is the last one before its
-// presentation: in Chromium a frame is presented as it is captured (within a millisecond of its draw, 40 ms
-// before the next); in Firefox it is presented at the paint that shows it, most often before the next draw
-// (a frame shown after it is matched to a later draw, and its short delay falls out of the median). A frame's
+// presentation, when it is presented before the next draw: in Chromium a frame is presented as it is captured
+// (within a millisecond of its draw on an idle page); in Firefox at the paint that shows it, most often before
+// the next draw (a frame shown after it is matched to a later draw, and its short delay falls out of the median
+// while such frames are fewer than half). In some Chromium calls here most frames were presented after the next
+// draw: the look-ahead then measured 15-20 ms where other calls measured 50-55 (a frame short: the trained face
+// then trailed the voice by 45 ms at the <video> once, loaded; matching by mediaTime, below, gave 37-53 ms in
+// Chromium, but no match by the last draw can tell a frame from the one before when all are presented late). A frame's
 // delay is its display time less that draw's time (Firefox gives no display time, only the paint's: there the
 // frame is on the screen a refresh later); the look-ahead is the median of the last 40 frames' delays,
 // within a sane range. (Not matched by mediaTime, which names the frame: in Firefox its timeline follows the
