@@ -2,8 +2,9 @@
 // its mouth easing towards the shape of what is being heard, blinking every few seconds, breathing a
 // little while idle; the canvas's stream is the PAL's video track.
 import { ADA, FACE_HEIGHT, FACE_WIDTH, BACKGROUND, MOUTHS, adaEyelids, adaLashes, adaLayers, mixMouths, mouthLayers, type FaceLayer, type MouthShape } from '../../../../protocol/faces/ada.js';
-import { PRESENTATION_MS, type FaceTimeline, type FaceTrack } from './face-track.js';
-import { stopTrack } from '../shown-tracks.js';
+import type { FaceTimeline, FaceTrack } from './face-track.js';
+import { PresentationDelay } from './presentation.js';
+import { stopTrack, whenShown } from '../shown-tracks.js';
 
 const FRAME_MS = 40;
 /** Share of the way to the target mouth covered per frame: about 80 ms to settle. */
@@ -30,7 +31,16 @@ export function isDrawnFace(model: string | null | undefined): boolean {
   return model === ADA;
 }
 
-export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedMotion?: boolean; random?: () => number; clock?: () => number } = {}): FaceTrack {
+export interface DrawnFaceOptions {
+  reducedMotion?: boolean;
+  random?: () => number;
+  /** The face's clock, ms (default performance.now()); tests drive it. */
+  clock?: () => number;
+  /** How late its frames reach the <video> (default: measured at the <video> that shows it). */
+  presentation?: PresentationDelay;
+}
+
+export function createDrawnFaceTrack(timeline: FaceTimeline, options: DrawnFaceOptions = {}): FaceTrack {
   const canvas = document.createElement('canvas');
   canvas.width = FACE_WIDTH;
   canvas.height = FACE_HEIGHT;
@@ -44,6 +54,7 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedM
   let mouth: MouthShape = MOUTHS.rest;
   let nextBlink = clock() + 1500 + random() * 2500;
   const started = clock();
+  const presentation = options.presentation ?? new PresentationDelay();
 
   const paint = (layers: readonly FaceLayer[]) => {
     for (const layer of layers) {
@@ -56,7 +67,9 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedM
 
   const draw = () => {
     const now = clock();
-    mouth = mixMouths(mouth, MOUTHS[timeline.visemeNow(PRESENTATION_MS + EASE_LEAD_MS)], EASE);
+    const aheadMs = presentation.ms + EASE_LEAD_MS;
+    presentation.drawn(now);
+    mouth = mixMouths(mouth, MOUTHS[timeline.visemeNow(aheadMs)], EASE);
     if (now > nextBlink + BLINK_MS) nextBlink = now + 2000 + random() * 4000;
     const blinking = now >= nextBlink;
     const t = (now - started) / 1000;
@@ -73,12 +86,13 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: { reducedM
     paint(adaLayers.filter((l) => !(l.eyes && blinking)));
     paint(blinking ? adaEyelids : adaLashes);
     paint(mouthLayers(mouth));
-    timeline.drawn?.(performance.now() + PRESENTATION_MS + EASE_LEAD_MS);
+    timeline.drawn?.(performance.now() + aheadMs);
   };
 
   draw();
   const stream = canvas.captureStream(1000 / FRAME_MS);
   const track = stream.getVideoTracks()[0]!;
+  whenShown(track, (media) => media instanceof HTMLVideoElement && presentation.watch(media, track));
   // Hidden pages get no animation frames, so a timer paces the drawing (browsers slow it down there).
   const timer = setInterval(() => {
     if (track.readyState === 'ended') return stop();

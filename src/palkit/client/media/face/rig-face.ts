@@ -9,8 +9,9 @@
 // mouths, in bands where a jaw moves). Both draw the same picture; `renderer` says which one a face got.
 import { FaceRig, cellOrigin, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
-import { stopTrack } from '../shown-tracks.js';
-import { PRESENTATION_MS, type FaceTimeline, type FaceTrack } from './face-track.js';
+import { stopTrack, whenShown } from '../shown-tracks.js';
+import type { FaceTimeline, FaceTrack } from './face-track.js';
+import { PresentationDelay } from './presentation.js';
 import { createCanvasMouths } from './rig-2d.js';
 import { createGlPainter } from './rig-gl.js';
 
@@ -42,6 +43,8 @@ export interface RigFaceOptions {
    * 'any': WebGL even in software (tests and the bench); 'never': canvas 2D.
    */
   webgl?: 'auto' | 'any' | 'never';
+  /** How late its frames reach the <video> (default: measured at the <video> that shows it). */
+  presentation?: PresentationDelay;
 }
 
 export interface RigFaceTrack extends FaceTrack {
@@ -100,6 +103,7 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
   /** The whole frames a new shape takes to show fully blended in, less the half frame the player leads by. */
   const blendLeadMs = Math.ceil(BLEND_MS / frameMs) * frameMs - frameMs / 2;
   const started = clock();
+  const presentation = options.presentation ?? new PresentationDelay();
   let last = started;
   /** How much of each mouth shape shows; the rest is the idle frame's own (resting) mouth. */
   const weights = new Map<Viseme, number>([['rest', 1]]);
@@ -115,7 +119,9 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
     // face's mouths differ from its resting one far less than Ada's drawn ones, and half blended hardly show:
     // asked a quarter blend early, the trained face trailed the voice by 35 ms at the <video> in Chromium and
     // Firefox (test/realtime/e2e/lip-sync-engines.test.ts); asked 80 ms early, it led by about 20 in Chromium.
-    const target = timeline.visemeNow(PRESENTATION_MS + blendLeadMs);
+    const aheadMs = presentation.ms + blendLeadMs;
+    presentation.drawn(now);
+    const target = timeline.visemeNow(aheadMs);
     for (const [viseme, weight] of weights) {
       const next = viseme === target ? Math.min(1, weight + step) : Math.max(0, weight - step);
       if (next > 0) weights.set(viseme, next);
@@ -139,7 +145,7 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
       if (now >= nextBlink) blink(frame, pose);
     }
     if (context) context.globalAlpha = 1;
-    timeline.drawn?.(performance.now() + PRESENTATION_MS + blendLeadMs);
+    timeline.drawn?.(performance.now() + aheadMs);
   };
 
   /**
@@ -166,6 +172,7 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
   draw();
   const stream = surface.captureStream(1000 / frameMs);
   const track = stream.getVideoTracks()[0]!;
+  whenShown(track, (media) => media instanceof HTMLVideoElement && presentation.watch(media, track));
   // Hidden pages get no animation frames, so a timer paces the drawing (browsers slow it down there).
   const timer = setInterval(() => {
     if (track.readyState === 'ended') return stop();
