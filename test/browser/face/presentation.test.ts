@@ -79,7 +79,7 @@ describe('the presentation delay of a face\'s frames', () => {
 
   it('is measured at the <video> the elements show the face\'s track in, while it shows it', async () => {
     const clock = new TestClock(10_000);
-    const delay = new PresentationDelay(60);
+    const delay = new PresentationDelay(60, true);
     // On the test's clock: the face's draws are stamped by it (they stand still between the test's steps).
     const face = createDrawnFaceTrack({ visemeNow: () => 'rest', speaking: () => false }, { reducedMotion: true, presentation: delay, clock: () => clock.now() });
     // A <video> whose frame callbacks the test calls (the real ones come at the engine's pace, and WebKitGTK
@@ -101,6 +101,21 @@ describe('the presentation delay of a face\'s frames', () => {
     face.stop();
     callbacks.shift()!(clock.now(), { presentationTime: clock.now(), expectedDisplayTime: clock.now() } as VideoFrameCallbackMetadata);
     expect(callbacks.length).to.equal(0);
+  });
+
+  it('keeps the default where the engine\'s frames are not measured (Chromium, WebKit)', () => {
+    const delay = new PresentationDelay(40, false);
+    const video = document.createElement('video');
+    const callbacks: VideoFrameRequestCallback[] = [];
+    video.requestVideoFrameCallback = (callback) => callbacks.push(callback);
+    const canvas = document.createElement('canvas');
+    canvas.getContext('2d');
+    const track = canvas.captureStream().getVideoTracks()[0]!;
+    video.srcObject = new MediaStream([track]);
+    delay.watch(video, track);
+    expect(callbacks.length, 'no frame is asked for').to.equal(0);
+    expect(delay.ms).to.equal(40);
+    track.stop();
   });
 
   it('keeps the default where the <video> has no frame callback', () => {
