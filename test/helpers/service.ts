@@ -21,6 +21,8 @@ export interface TestService {
   readonly url: string;
   /** Calls the API with the first owner's key unless `key` says otherwise (null sends none). */
   api(method: string, path: string, body?: unknown, options?: { key?: string | null; headers?: Record<string, string> }): Promise<ApiResponse>;
+  /** Sends the request to the app in-process (its fetch handler, no socket), even when the service also listens. */
+  fetchInProcess(request: Request): Promise<Response>;
   /** Idempotent; run when the file's tests are over, should the test forget. */
   close(): Promise<void>;
 }
@@ -128,7 +130,7 @@ async function startOn(databaseUrl: string | undefined, env: Record<string, stri
         headers['content-length'] ??= String(Buffer.byteLength(payload));
       }
       const request = new Request(origin + path, { method, headers, body: payload });
-      const response = listening ? await fetch(request) : await service.app.fetch(request, { incoming: { socket: IN_PROCESS_PEER, readableEnded: true } });
+      const response = listening ? await fetch(request) : await self.fetchInProcess(request);
       const text = await response.text();
       let parsed: unknown = text;
       try {
@@ -137,6 +139,9 @@ async function startOn(databaseUrl: string | undefined, env: Record<string, stri
         /* not JSON */
       }
       return { status: response.status, headers: response.headers, body: parsed };
+    },
+    async fetchInProcess(request) {
+      return service.app.fetch(request, { incoming: { socket: IN_PROCESS_PEER, readableEnded: true } });
     },
     close() {
       closing ??= (async () => {

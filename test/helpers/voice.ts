@@ -8,10 +8,18 @@ import type { RoomClient } from './live-fixtures.js';
 export const MICROPHONE_RATE = 16000;
 const FRAME = MICROPHONE_RATE / 50;
 
+/** The words said once per file (two processes each: eSpeak, then ffmpeg); each caller gets its own copy. */
+const said = new Map<string, Int16Array>();
+
 export function speech(text: string): Int16Array {
-  const wav = execFileSync('espeak-ng', ['--stdout', '-s', '170', text]);
-  const raw = execFileSync(bundledFfmpeg(), ['-loglevel', 'error', '-i', 'pipe:0', '-ar', String(MICROPHONE_RATE), '-ac', '1', '-f', 's16le', 'pipe:1'], { input: wav });
-  return new Int16Array(raw.buffer, raw.byteOffset, raw.length / 2);
+  let samples = said.get(text);
+  if (!samples) {
+    const wav = execFileSync('espeak-ng', ['--stdout', '-s', '170', text]);
+    const raw = execFileSync(bundledFfmpeg(), ['-loglevel', 'error', '-i', 'pipe:0', '-ar', String(MICROPHONE_RATE), '-ac', '1', '-f', 's16le', 'pipe:1'], { input: wav });
+    samples = new Int16Array(raw.buffer, raw.byteOffset, raw.length / 2);
+    said.set(text, samples);
+  }
+  return samples.slice();
 }
 
 /** Sends the samples as a browser sends its microphone: 20 ms frames, in real time (the room drops audio sent faster). */

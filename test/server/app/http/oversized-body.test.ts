@@ -41,4 +41,19 @@ describe('oversized bodies', () => {
     assert.equal(r.status, 413);
     assert.match(((await r.json()) as { error: string }).error, /payload_too_large/);
   });
+
+  it('reads a chunked body within the limit whole', async () => {
+    const json = new TextEncoder().encode(JSON.stringify({ pal_name: 'Chunked', system_prompt: 'x'.repeat(100_000), pipeline_mode: 'echo', default_face_id: 'rpalkitada' }));
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < json.length; at += 16 * 1024) controller.enqueue(json.subarray(at, at + 16 * 1024));
+        controller.close();
+      },
+    });
+    const r = await fetch(`${t.url}/v2/pals`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    const body = (await r.json()) as { pal_id?: string };
+    assert.equal(r.status, 200, JSON.stringify(body));
+    const pal = await t.api('GET', `/v2/pals/${body.pal_id}`);
+    assert.equal(pal.body.system_prompt.length, 100_000);
+  });
 });

@@ -8,6 +8,9 @@ import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { createPal } from '../../../helpers/fixtures.js';
 import { KEY, OTHER_KEY, startListeningService, type TestService } from '../../../helpers/service.js';
+import { waitFor } from '../../../helpers/wait-for.js';
+import { systemClock, type Clock } from '../../../../src/server/platform/time.js';
+import { FREE_FAILURES } from '../../../../src/server/resources/deployments/password-guard.js';
 
 /** Stand-in for Cloudflare's siteverify: `good-token` passes, anything else fails; records the forms it got. */
 async function startSiteverify(): Promise<{ url: string; forms: URLSearchParams[]; close(): Promise<void> }> {
@@ -32,9 +35,15 @@ describe('public deployment endpoints', () => {
   let siteverify: Awaited<ReturnType<typeof startSiteverify>>;
   let palId: string;
   let faceId: string;
+  /**
+   * The service's waits (here: the delay a repeated password failure earns) go to this while a test sets
+   * it: the test sees what was asked for and decides when the wait ends, instead of timing the answers.
+   */
+  let sleeps: ((ms: number) => Promise<void>) | undefined;
+  const clock: Clock = { ...systemClock, sleep: (ms, signal) => (sleeps ? sleeps(ms) : systemClock.sleep(ms, signal)) };
   before(async () => {
     siteverify = await startSiteverify();
-    t = await startListeningService({ PALKIT_TRUST_PROXY: '1', PALKIT_TURNSTILE_SITE_KEY: '0x4AAAAsite', PALKIT_TURNSTILE_SECRET: 'turnstile-secret', PALKIT_TURNSTILE_VERIFY_URL: siteverify.url });
+    t = await startListeningService({ PALKIT_TRUST_PROXY: '1', PALKIT_TURNSTILE_SITE_KEY: '0x4AAAAsite', PALKIT_TURNSTILE_SECRET: 'turnstile-secret', PALKIT_TURNSTILE_VERIFY_URL: siteverify.url }, { clock });
     ({ palId, faceId } = (await createPal(t)) as { palId: string; faceId: string });
   });
   after(async () => {
@@ -226,19 +235,38 @@ describe('public deployment endpoints', () => {
     it('slows repeated password failures from one address, then refuses them with 429 and Retry-After', async () => {
       const id = await deployment({ password: 'right' });
       const attacker = { 'x-forwarded-for': '192.0.2.66' };
-      const times: number[] = [];
+      // The wait each answer was held for, as asked of the service's clock (ended at once, but for one).
+      const waited: number[] = [];
+      let asked = 0;
+      let held: (() => void) | undefined;
       let refused: Awaited<ReturnType<typeof start>> | undefined;
-      for (let i = 0; i < 12 && !refused; i++) {
-        const began = performance.now();
-        const r = await start(id, { password: `guess-${i}` }, attacker);
-        times.push(performance.now() - began);
-        if (r.status === 429) refused = r;
-        else assert.deepEqual(r.body, { error: 'invalid_password' });
+      try {
+        for (let i = 0; i < 12 && !refused; i++) {
+          asked = 0;
+          sleeps = async (ms) => {
+            asked += ms;
+            // One slowed answer is held until the test lets its wait end: the answer waits for it.
+            if (i === FREE_FAILURES + 1) await new Promise<void>((resolve) => (held = resolve));
+          };
+          let answered = false;
+          const answer = start(id, { password: `guess-${i}` }, attacker).finally(() => (answered = true));
+          if (i === FREE_FAILURES + 1) {
+            await waitFor(() => held, { what: 'the slowed attempt to wait' });
+            assert.equal(answered, false, 'no answer while the delay runs');
+            held!();
+          }
+          const r = await answer;
+          waited.push(asked);
+          if (r.status === 429) refused = r;
+          else assert.deepEqual(r.body, { error: 'invalid_password' });
+        }
+      } finally {
+        sleeps = undefined;
       }
       assert.ok(refused, 'locked out');
       assert.deepEqual(refused.body, { error: 'too_many_attempts' });
       assert.ok(Number(refused.headers.get('retry-after')) > 60);
-      assert.ok(Math.max(...times.slice(4)) > Math.max(...times.slice(0, 2)) + 100, `later failures are slowed: ${times.map(Math.round).join(',')}`);
+      assert.ok(Math.max(...waited.slice(4)) > Math.max(...waited.slice(0, 2)) + 100, `later failures are slowed: ${waited.join(',')} ms`);
       // Even the right password is refused while locked out; another address is not affected.
       assert.equal((await start(id, { password: 'right' }, attacker)).status, 429);
       assert.equal((await start(id, { password: 'right' }, { 'x-forwarded-for': '192.0.2.67' })).status, 200);
@@ -322,7 +350,12 @@ describe('public deployment endpoints', () => {
         const id = await deployment({ password: 'right' });
         const attacker = { 'x-forwarded-for': '192.0.2.90' };
         let status = 0;
-        for (let i = 0; i < 12 && status !== 429; i++) status = (await gate(id, { password: `guess-${i}` }, attacker)).status;
+        sleeps = () => Promise.resolve(); // the delays earned (their own test above) end at once
+        try {
+          for (let i = 0; i < 12 && status !== 429; i++) status = (await gate(id, { password: `guess-${i}` }, attacker)).status;
+        } finally {
+          sleeps = undefined;
+        }
         assert.equal(status, 429, 'locked out at the gate');
         assert.deepEqual((await start(id, { password: 'right' }, attacker)).body, { error: 'too_many_attempts' });
       });

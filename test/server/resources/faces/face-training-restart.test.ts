@@ -39,20 +39,22 @@ describe('face training across a crash', () => {
   let receiver: Awaited<ReturnType<typeof startCallbackReceiver>>;
   const base = () => `http://127.0.0.1:${port}`;
 
-  const env = () => ({
+  // Training is slowed (a pause after each step) so that the kill lands mid-way; once restarted, it only
+  // needs to stay in progress for the read that follows the restart.
+  const env = (stepMs: number) => ({
     ...process.env,
     PALKIT_DATA: dataDir,
     PALKIT_API_KEYS: `${KEY}:1`,
     PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128',
     PALKIT_JOB_LEASE_SECONDS: '2',
-    PALKIT_FACE_TRAINING_STEP_MS: '1500',
+    PALKIT_FACE_TRAINING_STEP_MS: String(stepMs),
     PALKIT_LOG: 'error',
     PALKIT_PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATABASE_URL: databaseOwn,
   });
 
-  async function startService(): Promise<void> {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server/app/cli.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  async function startService(stepMs = 1500): Promise<void> {
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/server/app/cli.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { env: env(stepMs), stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
     await waitUntil(async () => {
@@ -104,7 +106,7 @@ describe('face training across a crash', () => {
     await kill();
     assert.equal(receiver.received.length, 0, 'no callback before training finished');
 
-    await startService();
+    await startService(300);
     const afterRestart = (await api('GET', `/v2/replicas/${id}`)).body;
     assert.equal(afterRestart.status, 'training');
     // A step may have committed between the read and the kill; none was lost.

@@ -138,58 +138,62 @@ describe('recording copies under the outbound policy', () => {
     return { failed: received(conversationId, 'application.recording_copy_failed'), ready: received(conversationId, 'application.recording_ready'), recording };
   }
 
-  it('refuses an Azure connection string whose endpoint the policy forbids, and settles the copy once', async () => {
-    const connection = `DefaultEndpointsProtocol=http;AccountName=${AZURITE_ACCOUNT};AccountKey=${AZURITE_KEY};BlobEndpoint=${azure.endpoint};`;
-    const id = await destination({ provider: 'azure_blob', bucket_name: 'calls', credentials: { connection_string: connection } });
-    const conversationId = await recordedCall(id);
-    const { failed, ready, recording } = await settled(conversationId);
-    assert.equal(ready.length, 0, 'nothing is delivered to a private address');
-    assert.equal(failed.length, 1, 'recording_copy_failed is sent once');
-    assert.equal(failed[0].properties.error_code, 'outbound_blocked');
-    assert.equal(recording.status, 'copy_failed');
-    assert.equal(recording.copy_attempts, 1, 'a refusal by the policy is final at once');
-    const blobs = [];
-    for await (const blob of new BlobServiceClient(azure.endpoint, new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY)).getContainerClient('calls').listBlobsFlat()) blobs.push(blob.name);
-    assert.deepEqual(blobs, [], 'Azurite received nothing');
-  });
-
-  it('settles a copy refused by the policy once, within the maximum attempts (S3 and GCS endpoints)', async () => {
-    for (const body of [
-      { provider: 's3', bucket_name: 'recordings', endpoint: `http://${PRIVATE_HOST}:9`, credentials: S3_CREDENTIALS },
-      { provider: 'gcs', bucket_name: 'calls', endpoint: `http://${PRIVATE_HOST}:9`, credentials: {} },
-    ]) {
-      const conversationId = await recordedCall(await destination(body));
+  // One-second calls whose copies each end on their own (refused or capped): side by side. The slot test
+  // after them needs every slot free when it starts, so it runs alone.
+  describe('copies refused or capped, side by side', { concurrency: true }, () => {
+    it('refuses an Azure connection string whose endpoint the policy forbids, and settles the copy once', async () => {
+      const connection = `DefaultEndpointsProtocol=http;AccountName=${AZURITE_ACCOUNT};AccountKey=${AZURITE_KEY};BlobEndpoint=${azure.endpoint};`;
+      const id = await destination({ provider: 'azure_blob', bucket_name: 'calls', credentials: { connection_string: connection } });
+      const conversationId = await recordedCall(id);
       const { failed, ready, recording } = await settled(conversationId);
-      assert.equal(ready.length, 0);
-      assert.equal(failed.length, 1, `${body.provider}: recording_copy_failed is sent once`);
-      assert.match(failed[0].properties.error_code, /blocked/);
+      assert.equal(ready.length, 0, 'nothing is delivered to a private address');
+      assert.equal(failed.length, 1, 'recording_copy_failed is sent once');
+      assert.equal(failed[0].properties.error_code, 'outbound_blocked');
       assert.equal(recording.status, 'copy_failed');
-      assert.ok(recording.copy_attempts <= 2, `${body.provider}: ${recording.copy_attempts} attempts, the maximum is 2`);
-    }
-  });
+      assert.equal(recording.copy_attempts, 1, 'a refusal by the policy is final at once');
+      const blobs = [];
+      for await (const blob of new BlobServiceClient(azure.endpoint, new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY)).getContainerClient('calls').listBlobsFlat()) blobs.push(blob.name);
+      assert.deepEqual(blobs, [], 'Azurite received nothing');
+    });
 
-  it('refuses an Azure account name that would change the endpoint\'s host', async () => {
-    const r = await t.api('POST', '/v2/recording-destinations', { provider: 'azure_blob', bucket_name: 'calls', credentials: { account_name: `x@${PRIVATE_HOST}:80/a`, account_key: AZURITE_KEY } });
-    assert.equal(r.status, 400);
-    assert.match(r.body.error, /account_name/);
-  });
-
-  it('reads a destination\'s 200 MB error body to a small cap, whatever the provider', async (ctx) => {
-    for (const provider of ['s3', 'azure_blob', 'gcs'] as const) {
-      const big = await startBigErrorServer(200 * 1024 * 1024);
-      try {
-        const credentials = provider === 's3' ? S3_CREDENTIALS : provider === 'azure_blob' ? { account_name: AZURITE_ACCOUNT, account_key: AZURITE_KEY } : {};
-        const conversationId = await recordedCall(await destination({ provider, bucket_name: 'calls', endpoint: big.url, credentials }));
-        const { failed, recording } = await settled(conversationId, 60_000);
-        assert.equal(failed.length, 1, `${provider}: the copy fails once`);
+    it('settles a copy refused by the policy once, within the maximum attempts (S3 and GCS endpoints)', async () => {
+      await Promise.all([
+        { provider: 's3', bucket_name: 'recordings', endpoint: `http://${PRIVATE_HOST}:9`, credentials: S3_CREDENTIALS },
+        { provider: 'gcs', bucket_name: 'calls', endpoint: `http://${PRIVATE_HOST}:9`, credentials: {} },
+      ].map(async (body) => {
+        const conversationId = await recordedCall(await destination(body));
+        const { failed, ready, recording } = await settled(conversationId);
+        assert.equal(ready.length, 0);
+        assert.equal(failed.length, 1, `${body.provider}: recording_copy_failed is sent once`);
+        assert.match(failed[0].properties.error_code, /blocked/);
         assert.equal(recording.status, 'copy_failed');
-        ctx.diagnostic(`${provider}: ${big.requests()} requests, ${(big.written() / 1048576).toFixed(1)} MiB written of 200, error ${failed[0].properties.error_code}`);
-        // 2 attempts at most; kernel buffers hold a few MiB each beyond what the service read.
-        assert.ok(big.written() < 32 * 1024 * 1024, `${provider}: ${big.written()} bytes of the error body were taken`);
-      } finally {
-        await big.close();
-      }
-    }
+        assert.ok(recording.copy_attempts <= 2, `${body.provider}: ${recording.copy_attempts} attempts, the maximum is 2`);
+      }));
+    });
+
+    it('refuses an Azure account name that would change the endpoint\'s host', async () => {
+      const r = await t.api('POST', '/v2/recording-destinations', { provider: 'azure_blob', bucket_name: 'calls', credentials: { account_name: `x@${PRIVATE_HOST}:80/a`, account_key: AZURITE_KEY } });
+      assert.equal(r.status, 400);
+      assert.match(r.body.error, /account_name/);
+    });
+
+    it('reads a destination\'s 200 MB error body to a small cap, whatever the provider', async (ctx) => {
+      await Promise.all((['s3', 'azure_blob', 'gcs'] as const).map(async (provider) => {
+        const big = await startBigErrorServer(200 * 1024 * 1024);
+        try {
+          const credentials = provider === 's3' ? S3_CREDENTIALS : provider === 'azure_blob' ? { account_name: AZURITE_ACCOUNT, account_key: AZURITE_KEY } : {};
+          const conversationId = await recordedCall(await destination({ provider, bucket_name: 'calls', endpoint: big.url, credentials }));
+          const { failed, recording } = await settled(conversationId, 60_000);
+          assert.equal(failed.length, 1, `${provider}: the copy fails once`);
+          assert.equal(recording.status, 'copy_failed');
+          ctx.diagnostic(`${provider}: ${big.requests()} requests, ${(big.written() / 1048576).toFixed(1)} MiB written of 200, error ${failed[0].properties.error_code}`);
+          // 2 attempts at most; kernel buffers hold a few MiB each beyond what the service read.
+          assert.ok(big.written() < 32 * 1024 * 1024, `${provider}: ${big.written()} bytes of the error body were taken`);
+        } finally {
+          await big.close();
+        }
+      }));
+    });
   });
 
   it('keeps a slot for another owner\'s callbacks while one owner\'s destination never answers', async (ctx) => {

@@ -99,85 +99,115 @@ describe('recordings', () => {
     return list.body.data[0];
   }
 
-  it('delivers a recorded call to S3 (s3rver) with exact recording_ready fields', async (ctx) => {
-    const id = await destination({ provider: 's3', bucket_name: 'recordings', endpoint: s3.endpoint, prefix: 'palkit/', credentials: S3_CREDENTIALS });
-    const { conversationId, callSeconds } = await recordedCall(id);
-    const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', true);
-    assert.equal(more.length, 0, 'recording_ready is sent once');
-    const recording = await recordingOf(conversationId);
-    const key = `palkit/${conversationId}/${recording.recording_id}.wav`;
-    assert.deepEqual(Object.keys(ready.properties).sort(), ['bucket_name', 'duration', 's3_key', 'storage_provider', 'storage_uri']);
-    assert.equal(ready.message_type, 'application');
-    RecordingReadyCallback.parse(ready); // the interface's schema
-    assert.equal(ready.properties.bucket_name, 'recordings');
-    assert.equal(ready.properties.s3_key, key);
-    assert.equal(ready.properties.storage_provider, 's3');
-    assert.equal(ready.properties.storage_uri, `s3://recordings/${key}`);
-    assert.ok(Math.abs(ready.properties.duration - callSeconds) <= 1, `recording ${ready.properties.duration} s vs call ${callSeconds} s`);
-    ctx.diagnostic(`recording ${ready.properties.duration} s, call ${callSeconds} s`);
-    assert.ok(ready.properties.duration >= SECONDS - 0.2);
-    assert.equal(recording.status, 'delivered');
+  // The calls speak in real time and share nothing but the service, the peers and the receiver (each reads
+  // its own conversation's callbacks): side by side, the file waits for the longest of them, not their sum.
+  describe('calls recorded side by side', { concurrency: true }, () => {
+    it('delivers a recorded call to S3 (s3rver) with exact recording_ready fields', async (ctx) => {
+      const id = await destination({ provider: 's3', bucket_name: 'recordings', endpoint: s3.endpoint, prefix: 'palkit/', credentials: S3_CREDENTIALS });
+      const { conversationId, callSeconds } = await recordedCall(id);
+      const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', true);
+      assert.equal(more.length, 0, 'recording_ready is sent once');
+      const recording = await recordingOf(conversationId);
+      const key = `palkit/${conversationId}/${recording.recording_id}.wav`;
+      assert.deepEqual(Object.keys(ready.properties).sort(), ['bucket_name', 'duration', 's3_key', 'storage_provider', 'storage_uri']);
+      assert.equal(ready.message_type, 'application');
+      RecordingReadyCallback.parse(ready); // the interface's schema
+      assert.equal(ready.properties.bucket_name, 'recordings');
+      assert.equal(ready.properties.s3_key, key);
+      assert.equal(ready.properties.storage_provider, 's3');
+      assert.equal(ready.properties.storage_uri, `s3://recordings/${key}`);
+      assert.ok(Math.abs(ready.properties.duration - callSeconds) <= 1, `recording ${ready.properties.duration} s vs call ${callSeconds} s`);
+      ctx.diagnostic(`recording ${ready.properties.duration} s, call ${callSeconds} s`);
+      assert.ok(ready.properties.duration >= SECONDS - 0.2);
+      assert.equal(recording.status, 'delivered');
 
-    const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-    const object = await client.send(new GetObjectCommand({ Bucket: 'recordings', Key: key }));
-    const wav = Buffer.from(await object.Body!.transformToByteArray());
-    client.destroy();
-    assert.equal(wav.subarray(0, 4).toString(), 'RIFF');
-    assert.equal(wav.readUInt32LE(24), 16_000);
-    assert.ok(Math.abs((wav.length - 44) / 2 / 16_000 - ready.properties.duration) < 0.01, 'the object is as long as the callback says');
-    // The visitor's tone is in the mix (amplitude 8000 → mean |x| ≈ 5100) while it was spoken.
-    assert.ok(loudness(wav, 1, 2) > 3000, `the visitor's voice is recorded (${loudness(wav, 1, 2)})`);
-  });
-
-  it('delivers to Azure Blob (Azurite) with the blob URL as storage_uri', async () => {
-    const id = await destination({ provider: 'azure_blob', bucket_name: 'calls', endpoint: azure.endpoint, credentials: { account_name: AZURITE_ACCOUNT, account_key: AZURITE_KEY } });
-    const { conversationId, callSeconds } = await recordedCall(id);
-    const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', true);
-    assert.equal(more.length, 0);
-    const recording = await recordingOf(conversationId);
-    const key = `${conversationId}/${recording.recording_id}.wav`;
-    assert.deepEqual(ready.properties, { bucket_name: 'calls', s3_key: key, duration: ready.properties.duration, storage_provider: 'azure_blob', storage_uri: `${azure.endpoint}/calls/${key}` });
-    assert.ok(Math.abs(ready.properties.duration - callSeconds) <= 1);
-    const blob = new BlobServiceClient(azure.endpoint, new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY)).getContainerClient('calls').getBlobClient(key);
-    const bytes = await blob.downloadToBuffer();
-    assert.equal(bytes.subarray(8, 12).toString(), 'WAVE');
-    assert.equal((await blob.getProperties()).contentType, 'audio/wav');
-  });
-
-  it('delivers to Google Cloud Storage (JSON API fake) with a gs:// storage_uri', async () => {
-    const id = await destination({ provider: 'gcs', bucket_name: 'gcs-calls', endpoint: gcs.endpoint, credentials: {} });
-    const { conversationId, callSeconds } = await recordedCall(id);
-    const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', true);
-    assert.equal(more.length, 0);
-    const recording = await recordingOf(conversationId);
-    const key = `${conversationId}/${recording.recording_id}.wav`;
-    assert.deepEqual(ready.properties, { bucket_name: 'gcs-calls', s3_key: key, duration: ready.properties.duration, storage_provider: 'gcs', storage_uri: `gs://gcs-calls/${key}` });
-    assert.ok(Math.abs(ready.properties.duration - callSeconds) <= 1);
-    const stored = gcs.objects.get(`gcs-calls/${key}`);
-    assert.ok(stored);
-    assert.equal(stored.contentType, 'audio/wav');
-    assert.equal((stored.body.length - 44) / 2 / 16_000, ready.properties.duration);
-  });
-
-  it('sends recording_copy_failed once, after the retries, when the destination refuses', async () => {
-    const id = await destination({ provider: 's3', bucket_name: 'no-such-bucket', endpoint: s3.endpoint, credentials: S3_CREDENTIALS });
-    const { conversationId } = await recordedCall(id, 1);
-    const failed = await callbacks(conversationId, 'application.recording_copy_failed', true);
-    assert.equal(failed.length, 1, 'recording_copy_failed is sent exactly once');
-    assert.equal(received(conversationId, 'application.recording_ready').length, 0);
-    const recording = await recordingOf(conversationId);
-    assert.deepEqual(failed[0].properties, {
-      recording_id: recording.recording_id, s3_key: `${conversationId}/${recording.recording_id}.wav`, duration: recording.duration,
-      storage_provider: 's3', error_code: 'NoSuchBucket', error_message: failed[0].properties.error_message,
+      const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+      const object = await client.send(new GetObjectCommand({ Bucket: 'recordings', Key: key }));
+      const wav = Buffer.from(await object.Body!.transformToByteArray());
+      client.destroy();
+      assert.equal(wav.subarray(0, 4).toString(), 'RIFF');
+      assert.equal(wav.readUInt32LE(24), 16_000);
+      assert.ok(Math.abs((wav.length - 44) / 2 / 16_000 - ready.properties.duration) < 0.01, 'the object is as long as the callback says');
+      // The visitor's tone is in the mix (amplitude 8000 → mean |x| ≈ 5100) while it was spoken.
+      assert.ok(loudness(wav, 1, 2) > 3000, `the visitor's voice is recorded (${loudness(wav, 1, 2)})`);
     });
-    assert.match(failed[0].properties.error_message, /bucket/i);
-    RecordingCopyFailedCallback.parse(failed[0]);
-    assert.equal(recording.status, 'copy_failed');
-    assert.equal(recording.copy_attempts, 3, 'three attempts (PALKIT_RECORDING_MAX_ATTEMPTS)');
-    // The default copy stays downloadable for the recovery window.
-    const link = await t.api('GET', `/v2/conversations/${conversationId}/recordings/${recording.recording_id}/link`);
-    assert.equal(link.status, 200);
-    assert.equal((await fetch(link.body.url)).status, 200);
+
+    it('delivers to Azure Blob (Azurite) with the blob URL as storage_uri', async () => {
+      const id = await destination({ provider: 'azure_blob', bucket_name: 'calls', endpoint: azure.endpoint, credentials: { account_name: AZURITE_ACCOUNT, account_key: AZURITE_KEY } });
+      const { conversationId, callSeconds } = await recordedCall(id);
+      const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', true);
+      assert.equal(more.length, 0);
+      const recording = await recordingOf(conversationId);
+      const key = `${conversationId}/${recording.recording_id}.wav`;
+      assert.deepEqual(ready.properties, { bucket_name: 'calls', s3_key: key, duration: ready.properties.duration, storage_provider: 'azure_blob', storage_uri: `${azure.endpoint}/calls/${key}` });
+      assert.ok(Math.abs(ready.properties.duration - callSeconds) <= 1);
+      const blob = new BlobServiceClient(azure.endpoint, new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY)).getContainerClient('calls').getBlobClient(key);
+      const bytes = await blob.downloadToBuffer();
+      assert.equal(bytes.subarray(8, 12).toString(), 'WAVE');
+      assert.equal((await blob.getProperties()).contentType, 'audio/wav');
+    });
+
+    it('delivers to Google Cloud Storage (JSON API fake) with a gs:// storage_uri', async () => {
+      const id = await destination({ provider: 'gcs', bucket_name: 'gcs-calls', endpoint: gcs.endpoint, credentials: {} });
+      const { conversationId, callSeconds } = await recordedCall(id);
+      const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', true);
+      assert.equal(more.length, 0);
+      const recording = await recordingOf(conversationId);
+      const key = `${conversationId}/${recording.recording_id}.wav`;
+      assert.deepEqual(ready.properties, { bucket_name: 'gcs-calls', s3_key: key, duration: ready.properties.duration, storage_provider: 'gcs', storage_uri: `gs://gcs-calls/${key}` });
+      assert.ok(Math.abs(ready.properties.duration - callSeconds) <= 1);
+      const stored = gcs.objects.get(`gcs-calls/${key}`);
+      assert.ok(stored);
+      assert.equal(stored.contentType, 'audio/wav');
+      assert.equal((stored.body.length - 44) / 2 / 16_000, ready.properties.duration);
+    });
+
+    it('sends recording_copy_failed once, after the retries, when the destination refuses', async () => {
+      const id = await destination({ provider: 's3', bucket_name: 'no-such-bucket', endpoint: s3.endpoint, credentials: S3_CREDENTIALS });
+      const { conversationId } = await recordedCall(id, 1);
+      const failed = await callbacks(conversationId, 'application.recording_copy_failed', true);
+      assert.equal(failed.length, 1, 'recording_copy_failed is sent exactly once');
+      assert.equal(received(conversationId, 'application.recording_ready').length, 0);
+      const recording = await recordingOf(conversationId);
+      assert.deepEqual(failed[0].properties, {
+        recording_id: recording.recording_id, s3_key: `${conversationId}/${recording.recording_id}.wav`, duration: recording.duration,
+        storage_provider: 's3', error_code: 'NoSuchBucket', error_message: failed[0].properties.error_message,
+      });
+      assert.match(failed[0].properties.error_message, /bucket/i);
+      RecordingCopyFailedCallback.parse(failed[0]);
+      assert.equal(recording.status, 'copy_failed');
+      assert.equal(recording.copy_attempts, 3, 'three attempts (PALKIT_RECORDING_MAX_ATTEMPTS)');
+      // The default copy stays downloadable for the recovery window.
+      const link = await t.api('GET', `/v2/conversations/${conversationId}/recordings/${recording.recording_id}/link`);
+      assert.equal(link.status, 200);
+      assert.equal((await fetch(link.body.url)).status, 200);
+    });
+
+    it('records the conversations of a deployment whose customization asks for it', async () => {
+      const id = await destination({ provider: 'gcs', bucket_name: 'gcs-calls', endpoint: gcs.endpoint, credentials: {} });
+      const created = await t.api('POST', '/v2/deployments', {
+        pal_id: palId, channel: 'embed', callback_url: `${receiver.url}/deployment`, customization: { recording: { enabled: true, destination_id: id } },
+      });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const deploymentId = created.body.deployment_id;
+      assert.equal((await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/status', value: 'active' }])).status, 200);
+      // Browsers learn that calls are recorded, not where they go.
+      assert.deepEqual((await t.api('GET', `/v2/deployments/${deploymentId}/init`, undefined, { key: null })).body.customization.recording, { enabled: true });
+      const foreign = await t.api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: 'b', endpoint: gcs.endpoint, credentials: {} }, { key: OTHER_KEY });
+      const refused = await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/customization/recording/destination_id', value: foreign.body.destination_id }]);
+      assert.equal(refused.status, 400);
+      assert.match(refused.body.error, /customization\.recording\.destination_id/);
+      assert.equal((await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'embed', customization: { recording: { enabled: true, destination_id: 'rd_nothere' } } })).status, 400);
+      const started = await t.api('POST', `/v2/deployments/${deploymentId}/start`, {}, { key: null });
+      assert.equal(started.status, 200, JSON.stringify(started.body));
+      const client = await RoomClient.join(started.body.conversation_url, started.body.meeting_token);
+      const joined = client.frames.find((f) => f.type === 'joined');
+      assert.ok(joined?.type === 'joined' && joined.recording === true);
+      await speakTone(client, 1);
+      await t.api('POST', `/v2/conversations/${started.body.conversation_id}/end`);
+      const [ready] = await callbacks(started.body.conversation_id, 'application.recording_ready');
+      assert.equal(ready.properties.storage_uri, `gs://gcs-calls/${ready.properties.s3_key}`);
+    });
   });
 
   it('lists recordings and gives a short-lived download link; credentials are never returned', async () => {
@@ -209,32 +239,6 @@ describe('recordings', () => {
     assert.equal((await t.api('GET', `/v2/recording-destinations/${s3Id}`)).body.credentials_set, true);
     const stored = await t.service.deps.db.selectFrom('recording_destinations').select('credentials').where('destination_id', '=', s3Id).executeTakeFirstOrThrow();
     assert.doesNotMatch(stored.credentials, /very-secret-value/, 'stored encrypted');
-  });
-
-  it('records the conversations of a deployment whose customization asks for it', async () => {
-    const id = await destination({ provider: 'gcs', bucket_name: 'gcs-calls', endpoint: gcs.endpoint, credentials: {} });
-    const created = await t.api('POST', '/v2/deployments', {
-      pal_id: palId, channel: 'embed', callback_url: `${receiver.url}/deployment`, customization: { recording: { enabled: true, destination_id: id } },
-    });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
-    const deploymentId = created.body.deployment_id;
-    assert.equal((await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/status', value: 'active' }])).status, 200);
-    // Browsers learn that calls are recorded, not where they go.
-    assert.deepEqual((await t.api('GET', `/v2/deployments/${deploymentId}/init`, undefined, { key: null })).body.customization.recording, { enabled: true });
-    const foreign = await t.api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: 'b', endpoint: gcs.endpoint, credentials: {} }, { key: OTHER_KEY });
-    const refused = await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/customization/recording/destination_id', value: foreign.body.destination_id }]);
-    assert.equal(refused.status, 400);
-    assert.match(refused.body.error, /customization\.recording\.destination_id/);
-    assert.equal((await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'embed', customization: { recording: { enabled: true, destination_id: 'rd_nothere' } } })).status, 400);
-    const started = await t.api('POST', `/v2/deployments/${deploymentId}/start`, {}, { key: null });
-    assert.equal(started.status, 200, JSON.stringify(started.body));
-    const client = await RoomClient.join(started.body.conversation_url, started.body.meeting_token);
-    const joined = client.frames.find((f) => f.type === 'joined');
-    assert.ok(joined?.type === 'joined' && joined.recording === true);
-    await speakTone(client, 1);
-    await t.api('POST', `/v2/conversations/${started.body.conversation_id}/end`);
-    const [ready] = await callbacks(started.body.conversation_id, 'application.recording_ready');
-    assert.equal(ready.properties.storage_uri, `gs://gcs-calls/${ready.properties.s3_key}`);
   });
 
   it('prunes the default copy after the retention window: the link then answers 410', async () => {

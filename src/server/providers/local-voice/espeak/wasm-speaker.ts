@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { packageRoot } from '../../../platform/package-root.js';
+import { systemClock, type Clock, type ClockTimer } from '../../../platform/time.js';
 import type { Speaker, SpeakerHooks, SpeakerRequest } from './speaker.js';
 import type { WorkerData, WorkerReply } from './wasm-protocol.js';
 
@@ -33,6 +34,8 @@ export interface WasmSpeakerOptions {
   /** Another entry for the thread (tests plant faults with one that wraps wasm-worker.ts). */
   entry?: string;
   stallMs?: number;
+  /** The stall timeout's timers: real time (a thread's stall is), unless a test hands in a clock it moves. */
+  timers?: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
 }
 
 export class WasmSpeaker implements Speaker {
@@ -41,13 +44,15 @@ export class WasmSpeaker implements Speaker {
   private current: SpeakerRequest | null = null;
   private ready = false;
   private dead = false;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: ClockTimer | null = null;
   private readonly stallMs: number;
+  private readonly timers: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   sampleRate: number | null = null;
   warm = false;
 
   constructor(private readonly hooks: SpeakerHooks, options: WasmSpeakerOptions = {}) {
     this.stallMs = options.stallMs ?? STALL_MS;
+    this.timers = options.timers ?? systemClock;
     const entry = options.entry ?? WORKER_ENTRY;
     const workerData: WorkerData = { cancel: this.cancelled.buffer as SharedArrayBuffer };
     const settings = { workerData, resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB } };
@@ -147,13 +152,12 @@ export class WasmSpeaker implements Speaker {
 
   private arm(ms: number, reason: string): void {
     this.disarm();
-    // eslint-disable-next-line no-restricted-globals -- a speech engine thread's stall timeout: its real time
-    this.timer = setTimeout(() => this.die(reason), ms);
+    this.timer = this.timers.setTimeout(() => this.die(reason), ms);
     this.timer.unref();
   }
 
   private disarm(): void {
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) this.timers.clearTimeout(this.timer);
     this.timer = null;
   }
 }
