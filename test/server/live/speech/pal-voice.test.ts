@@ -1,7 +1,7 @@
 // The PAL's voice pacer: audio leaves in real time in 40 ms slices with their mouth shapes, captions
 // follow the words as they are heard, an interrupt flushes at once, a failing engine falls back to captions.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import type { Viseme } from '../../../../src/protocol/visemes.js';
 import { PalVoice, type AudioOut, type VoiceHooks } from '../../../../src/server/live/speech/voice.js';
 import { sentencesOf } from '../../../../src/server/platform/text/speech-pieces.js';
@@ -31,14 +31,14 @@ function toneSynthesizer(options: { failOn?: string } = {}): Synthesizer {
   };
 }
 
-function recorder() {
-  const t0 = performance.now();
+function recorder(now: () => number = () => performance.now()) {
+  const t0 = now();
   const slices: Array<{ at: number; samples: number; viseme: Viseme }> = [];
   const words: Array<{ at: number; text: string }> = [];
   let flushed = 0;
   let failed = 0;
   const out: AudioOut = {
-    sendAudio: (samples, _rate, viseme) => slices.push({ at: performance.now() - t0, samples: samples.length, viseme }),
+    sendAudio: (samples, _rate, viseme) => slices.push({ at: now() - t0, samples: samples.length, viseme }),
     flushAudio: () => void flushed++,
   };
   const heard: string[] = [];
@@ -46,7 +46,7 @@ function recorder() {
     onStart: () => undefined,
     onWord: (index, sentence, end) => {
       heard[index] = sentence.slice(0, end);
-      words.push({ at: performance.now() - t0, text: heard.join(' ') });
+      words.push({ at: now() - t0, text: heard.join(' ') });
     },
     onVoiceFailed: () => void failed++,
   };
@@ -57,18 +57,38 @@ async function* chunks(...parts: string[]): AsyncGenerator<string> {
   for (const part of parts) yield part;
 }
 
+/** The pacer's waits and clock on node:test's mock timers, moved 10 ms at a time (each step's work run). */
+function mockTime(t: TestContext): { advance(ms: number): Promise<void> } {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
+  return {
+    async advance(ms) {
+      for (let passed = 0; passed < ms; passed += 10) {
+        t.mock.timers.tick(10);
+        for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+      }
+    },
+  };
+}
+
 describe('the PAL voice pacer', () => {
-  it('sends 40 ms slices in real time, ahead of playback by a bounded lead, with each slice\'s mouth shape', async () => {
-    const r = recorder();
-    const voice = new PalVoice(toneSynthesizer(), r.out, 100);
-    const began = performance.now();
-    await voice.speak(sentencesOf(chunks('One two three. Four five.')), { language: 'en' }, r.hooks, new AbortController().signal);
-    const elapsed = performance.now() - began;
-    // 5 words × 200 ms = 1 s of audio in 25 slices of 640 samples.
+  it('sends 40 ms slices in real time, ahead of playback by a bounded lead, with each slice\'s mouth shape', async (t) => {
+    const { advance } = mockTime(t);
+    const r = recorder(() => Date.now());
+    const voice = new PalVoice(toneSynthesizer(), r.out, 100, () => Date.now());
+    let elapsed: number | null = null;
+    const spoken = voice.speak(sentencesOf(chunks('One two three. Four five.')), { language: 'en' }, r.hooks, new AbortController().signal).then(() => (elapsed = Date.now()));
+    for (let waited = 0; elapsed === null && waited < 5000; waited += 10) await advance(10);
+    await spoken;
+    // 5 words × 200 ms = 1 s of audio in 25 slices of 640 samples; it ends once the last words are captioned,
+    // 60 ms after they are heard (the clock moves 10 ms a step).
     assert.equal(r.slices.length, 25);
     assert.ok(r.slices.every((s) => s.samples === 640));
-    assert.ok(elapsed >= 950 && elapsed < 1600, `took ${elapsed} ms for 1 s of audio`);
-    for (const [i, slice] of r.slices.entries()) assert.ok(slice.at >= i * 40 - 200 - 15, `slice ${i} sent at ${slice.at} ms, too early`);
+    assert.ok(elapsed !== null && elapsed >= 1060 && elapsed <= 1070, `took ${elapsed} ms for 1 s of audio`);
+    // Each slice leaves 200 ms (the lead) before it is heard: not earlier, and within the clock's step of it.
+    for (const [i, slice] of r.slices.entries()) {
+      assert.ok(slice.at >= i * 40 - 200, `slice ${i} sent at ${slice.at} ms, too early`);
+      assert.ok(slice.at <= Math.max(0, i * 40 - 200) + 10, `slice ${i} sent at ${slice.at} ms, late`);
+    }
     // A slice shows the mouth at its middle: 120–160 ms is still open (closing at 150), 160–200 closed.
     assert.deepEqual(r.slices.slice(0, 6).map((s) => s.viseme), ['A', 'A', 'A', 'A', 'M', 'A']);
     assert.deepEqual(r.words.map((w) => w.text), ['One', 'One two', 'One two three.', 'One two three. Four', 'One two three. Four five.']);
@@ -77,14 +97,7 @@ describe('the PAL voice pacer', () => {
   });
 
   it('an interrupt stops the audio at once and flushes what the room still had queued', async (t) => {
-    // The pacer's waits and clock run on node:test's mock timers: the test moves time 10 ms at a time.
-    t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 });
-    const advance = async (ms: number) => {
-      for (let passed = 0; passed < ms; passed += 10) {
-        t.mock.timers.tick(10);
-        for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
-      }
-    };
+    const { advance } = mockTime(t);
     const r = recorder();
     const voice = new PalVoice(toneSynthesizer(), r.out, 100, () => Date.now());
     const abort = new AbortController();
