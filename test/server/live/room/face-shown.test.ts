@@ -1,7 +1,7 @@
 // Issue 32: the PAL's first line waits until the visitor sees its face. A page that joined with
 // `face_ready` sends `face-ready` once the face's first frame is drawn; the room holds the greeting until
 // then, at most FACE_WAIT_MS on the service's clock (moved by the test), and no longer than today for a PAL
-// without a drawn face or a page that never said it would tell.
+// without a drawn face or a page that never said it would tell. The start's answer names a trained face's rig.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FACE_WAIT_MS, FaceShown, faceToWaitFor } from '../../../../src/server/live/room/face-shown.js';
@@ -113,6 +113,15 @@ describe('the face shown: a room on the service\'s clock', () => {
       assert.equal((await greeted(client)).properties.speech, GREETING);
       client.close();
     }
+  });
+
+  it('the start\'s answer names a trained face\'s rig, so the page fetches it while it joins; a still face\'s has none', async () => {
+    const rig = await t.api('POST', '/v2/conversations', { pal_id: rigPal });
+    assert.equal(rig.status, 200, JSON.stringify(rig.body));
+    assert.equal((rig.body as { face_rig_url?: string }).face_rig_url, 'https://cdn.example/rig/rig.json');
+    const still = await t.api('POST', '/v2/conversations', { pal_id: stillPal });
+    assert.equal(still.status, 200);
+    assert.equal('face_rig_url' in (still.body as object), false);
   });
 
   it('a room that ends while the greeting waits ends without it', async () => {
