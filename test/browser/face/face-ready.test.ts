@@ -1,11 +1,14 @@
 // Issue 32: the PAL greets once the visitor sees its face. The page says it will tell the room (`join`'s
-// face_ready) and sends `face-ready` once the face's track is out and a frame of it drawn — once, however
-// many frames follow; a face that cannot be drawn (its rig does not load) is the still image shown, said too.
+// face_ready) and sends `face-ready` once the `<video>` showing the face's track has its first frame (or, when
+// no element of ours shows it, after a few frames drawn) — once, however many frames follow; a face that
+// cannot be drawn (its rig does not load) is the still image shown, said too.
 import { expect } from '@open-wc/testing';
 import type { FaceRig } from '../../../src/protocol/faces/rig.js';
 import { VISEMES } from '../../../src/protocol/visemes.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { PalAudioPlayer } from '../../../src/palkit/client/transport/pal-audio.js';
+import { TransportParticipantsEvent } from '../../../src/palkit/client/transport/transport.js';
+import { show } from '../../../src/palkit/client/media/shown-tracks.js';
 import { until } from '../helpers/fakes.js';
 
 const SIZE = 64;
@@ -73,23 +76,37 @@ function countDraws(): { count(): number; restore(): void } {
   return { count: () => draws, restore: () => (PalAudioPlayer.prototype.drawn = original) };
 }
 
-/** A transport joined to a room whose PAL is `pal`; what the page sent, and whether the face's track was out at each face-ready. */
-async function call(pal: Record<string, unknown>, fetcher?: typeof fetch) {
+/**
+ * A transport joined to a room whose PAL is `pal` (its track shown in `video`, as the stage does, when given);
+ * what the page sent, and whether the face's track was out (and the <video> had its first frame) at each face-ready.
+ */
+async function call(pal: Record<string, unknown>, fetcher?: typeof fetch, video?: HTMLVideoElement) {
   let socket: RoomSocket | undefined;
   const transport = new LocalTransport({ listen: false, ...(fetcher ? { fetch: fetcher } : {}), createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket });
+  if (video) transport.addEventListener(TransportParticipantsEvent.type, () => {
+    const track = transport.participants.find((p) => p.role === 'pal')?.videoTrack;
+    if (track && !video.srcObject) {
+      show(video, new MediaStream([track]));
+      void video.play().catch(() => undefined);
+    }
+  });
   const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false });
   await until(() => socket?.readyState === WebSocket.OPEN, 'the socket open');
   const room = socket!;
   const trackOut: boolean[] = [];
+  const videoReady: number[] = [];
   const send = room.send.bind(room);
   room.send = (data) => {
-    if (typeof data === 'string' && JSON.parse(data).type === 'face-ready') trackOut.push(transport.participants.find((p) => p.role === 'pal')?.videoTrack != null);
+    if (typeof data === 'string' && JSON.parse(data).type === 'face-ready') {
+      trackOut.push(transport.participants.find((p) => p.role === 'pal')?.videoTrack != null);
+      if (video) videoReady.push(video.readyState);
+    }
     send(data);
   };
   room.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [{ participant_id: 'p1', user_name: 'Dana', role: 'pal', ...pal }] });
   await joined;
   const faceReady = () => room.sent.filter((f) => f.type === 'face-ready').length;
-  return { transport, room, trackOut, faceReady };
+  return { transport, room, trackOut, videoReady, faceReady };
 }
 
 describe('face-ready: the page tells the room the PAL\'s face is shown', () => {
@@ -109,6 +126,23 @@ describe('face-ready: the page tells the room the PAL\'s face is shown', () => {
       await transport.leave();
     });
   }
+
+  it('a face shown in a <video>: face-ready once that <video> has its first frame, not before', async () => {
+    const video = Object.assign(document.createElement('video'), { muted: true, autoplay: true, playsInline: true });
+    document.body.append(video);
+    try {
+      const { transport, videoReady, faceReady } = await call({ face_model: 'palkit:ada' }, undefined, video);
+      await until(() => faceReady() > 0, 'face-ready');
+      expect(videoReady.length).to.equal(1);
+      expect(videoReady[0], 'the <video> had its first frame').to.be.at.least(HTMLMediaElement.HAVE_CURRENT_DATA);
+      const at = draws.count();
+      await until(() => draws.count() >= at + 5, 'five more frames drawn');
+      expect(faceReady()).to.equal(1);
+      await transport.leave();
+    } finally {
+      video.remove();
+    }
+  });
 
   it('a face whose rig does not load: face-ready once, as its still image is shown', async () => {
     const { transport, faceReady } = await call({ face_rig_url: '/faces/f1/rig.json', image_url: '/faces/f1/still.jpg' }, (await rigFiles('not a rig')).fetch);

@@ -8,7 +8,7 @@ import { sharedAudioContext } from '../media.js';
 import { LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
 import { createDrawnFaceTrack, isDrawnFace } from '../media/face/drawn-face.js';
 import type { FaceTimeline, FaceTrack } from '../media/face/face-track.js';
-import { stopTrack } from '../media/shown-tracks.js';
+import { firstFrameShown, stopTrack } from '../media/shown-tracks.js';
 import { CameraFrameSender } from './camera-frames.js';
 import { MicrophoneSender } from './microphone.js';
 import { MICROPHONE_WORKLET_FILE } from './microphone-worklet.js';
@@ -61,6 +61,9 @@ export class LocalTransport extends EventTarget implements Transport {
   #faceUnavailable = false;
   /** `face-ready` went to the room: the PAL's face is shown (or will not be), once per call. */
   #faceReadySent = false;
+  /** The face's frames drawn while no `<video>` showed its track (see #faceDrawn). */
+  #faceUnshownDraws = 0;
+  #faceAwaitingVideo = false;
   /** A trained face's rig and renderer, asked for as the start's answer named it (before the room does). */
   #rigEarly: { url: string; fetch: typeof fetch; code: Promise<typeof import('../media/face/rig-face.js')> } | null = null;
   #frames: CameraFrameSender | null = null;
@@ -284,9 +287,24 @@ export class LocalTransport extends EventTarget implements Transport {
       speaking: () => player.speaking(),
       drawn: (at) => {
         player.drawn(at);
-        if (this.#face) this.#faceShown();
+        if (this.#face) this.#faceDrawn(this.#face.track);
       },
     };
+  }
+
+  /**
+   * A frame of the face was drawn into its track: once the `<video>` showing it has its first frame, the face
+   * is shown. A page that shows the track its own way (no element took it within UNSHOWN_DRAWS frames) says so now.
+   */
+  #faceDrawn(track: MediaStreamTrack): void {
+    if (this.#faceReadySent || this.#faceAwaitingVideo) return;
+    const shown = firstFrameShown(track);
+    if (shown) {
+      this.#faceAwaitingVideo = true;
+      void shown.then(() => this.#faceShown());
+    } else if (++this.#faceUnshownDraws >= UNSHOWN_DRAWS) {
+      this.#faceShown();
+    }
   }
 
   /** The PAL's face is shown, or will not be (its still image is): the room may let the PAL speak. Once. */
@@ -444,6 +462,9 @@ export class LocalTransport extends EventTarget implements Transport {
     this.#room?.send(frame);
   }
 }
+
+/** How many frames of the face are drawn before a page that shows its track in no element of ours is taken to show it (about 0.4 s). */
+const UNSHOWN_DRAWS = 10;
 
 function eventTypeOf(data: unknown): unknown {
   return typeof data === 'object' && data !== null ? (data as { event_type?: unknown }).event_type : undefined;
