@@ -167,6 +167,11 @@ export class Room {
     // Only a conversation that had never started gets the join callbacks, disclosure and greeting.
     if (palIsNew) {
       this.faceShown = new FaceShown(this.deps.clock, faceToWaitFor(this.pal.participant, joining));
+      const waitFrom = this.deps.clock.now().getTime();
+      // How long greetings wait for faces, and how often the bound is what ends the wait (a page that failed to say so).
+      void this.faceShown.shown.then((by) => by !== 'none' && this.deps.log.info('the PAL\'s first line waited for its face', {
+        conversation_id: this.conversationId, by, waited_ms: this.deps.clock.now().getTime() - waitFrom,
+      }));
       palJoined = this.pal.join(!this.conv.startedAt, this.faceShown.shown);
     }
     // From here on the room reads this participant's frames, starting with those sent while it joined,
