@@ -77,8 +77,8 @@ export const ClientFrame = z.discriminatedUnion('type', [
   z.object({ type: z.literal('leave'), end: z.optional(z.boolean()) }),
   TurnLatencyFrame,
   /**
-   * The PAL's face is shown on this page (its first frame drawn into the face's track), or the page gave up
-   * on drawing it and shows the still image: the PAL's held first line may begin. Sent at most once per page.
+   * The PAL's face is shown on this page (the `<video>` showing the face's track has its first frame), or the
+   * page gave up on drawing it and shows the still image: the PAL's held first line may begin. Sent at most once per page.
    */
   z.object({ type: z.literal('face-ready') }),
 ]);

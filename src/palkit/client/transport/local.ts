@@ -278,8 +278,8 @@ export class LocalTransport extends EventTarget implements Transport {
   }
 
   /**
-   * What a face follows: the voice being heard; and its first frame drawn once the face's track is out
-   * (the first draw comes before the track exists) tells the room the face is shown, so the PAL greets now.
+   * What a face follows: the voice being heard. Its frames drawn once the face's track is out (the first
+   * draw comes before the track exists) lead to face-ready (#faceDrawn), so the PAL greets when it is seen.
    */
   #faceTimeline(player: PalAudioPlayer): FaceTimeline {
     return {

@@ -1,8 +1,8 @@
 // The PAL's first words wait for its face (issue 32): a visitor whose page draws the PAL's face (Ada, or a
 // trained face's rig, which loads for a second or two) would otherwise hear the greeting begin before the
 // face appears, its first words spoken by no mouth. A page that says it will tell (`join.face_ready`) sends
-// `face-ready` once the face's first frame is drawn (or once it gave up on the face and shows the still
-// image); the room holds the PAL's first line until then, at most FACE_WAIT_MS on the service's clock.
+// `face-ready` once its `<video>` has the face's first frame (or once it gave up on the face and shows the
+// still image); the room holds the PAL's first line until then, at most FACE_WAIT_MS on the service's clock.
 // Nothing waits for a PAL without a drawn face, a page that never said it would tell (an older page, the
 // Daily path), or a visitor in text mode (the greeting is written, not spoken).
 import type { Clock, ClockTimer } from '../../platform/time.js';
