@@ -113,6 +113,8 @@ export const StartResponse = z.object({
   callback_url: z.optional(z.string()),
   created_at: z.string(),
   meeting_token: z.string(),
+  // A local room whose PAL has a trained face: its rig.json, which the page fetches while it joins.
+  face_rig_url: z.optional(z.string()),
 });
 export type StartResponse = z.infer<typeof StartResponse>;
 

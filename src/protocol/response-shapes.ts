@@ -363,6 +363,9 @@ export const responseShapes: Record<ResponseName, JsonShape> = {
       },
       "meeting_token": {
         "type": "string"
+      },
+      "face_rig_url": {
+        "type": "string"
       }
     },
     "required": [

@@ -63,10 +63,12 @@ export const ClientFrame = z.discriminatedUnion('type', [
    * `text_mode`: the visitor joins in text mode (see `text-mode`), so the PAL writes even its greeting.
    * `time_zone` (the page's IANA zone, from `Intl`) and `locale` (the page's language tag): the PAL says
    * dates and times as the visitor reads a clock, in the visitor's zone. Unknown values are ignored.
+   * `face_ready`: this page draws the PAL's face and sends `face-ready` once it is shown, so the PAL's first
+   * line waits for it (at most a few seconds); a page without it is greeted at once, as before.
    */
   z.object({
     type: z.literal('join'), meeting_token: z.string(), user_name: z.optional(z.string()), text_mode: z.optional(z.boolean()),
-    time_zone: z.optional(z.string()), locale: z.optional(z.string()),
+    time_zone: z.optional(z.string()), locale: z.optional(z.string()), face_ready: z.optional(z.boolean()),
   }),
   z.object({ type: z.literal('app-message'), data: z.unknown(), to: z.optional(z.string()) }),
   /** Text mode on or off: the visitor reads and types, so the PAL writes its replies at once instead of speaking them. */
@@ -74,6 +76,11 @@ export const ClientFrame = z.discriminatedUnion('type', [
   /** `end`: the visitor ended the call (End), so the conversation ends now rather than after participant_left_timeout. */
   z.object({ type: z.literal('leave'), end: z.optional(z.boolean()) }),
   TurnLatencyFrame,
+  /**
+   * The PAL's face is shown on this page (the `<video>` showing the face's track has its first frame), or the
+   * page gave up on drawing it and shows the still image: the PAL's held first line may begin. Sent at most once per page.
+   */
+  z.object({ type: z.literal('face-ready') }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;
 

@@ -27,7 +27,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
   state: SessionState = 'idle';
   mode: SessionMode = 'idle';
   deployment: InitResponse | null = null;
-  conversation: Pick<StartResponse, 'conversation_id' | 'conversation_url' | 'meeting_token'> | null = null;
+  conversation: Pick<StartResponse, 'conversation_id' | 'conversation_url' | 'meeting_token' | 'face_rig_url'> | null = null;
   gate: GateStep | null = null;
   /** Why the last gate attempt failed (code of the start endpoint), shown on the gate. */
   gateError: PalClientError | null = null;
@@ -471,6 +471,8 @@ export class ConversationSession extends EventTarget implements ConversationLink
       startVideo: this.cameraOn && this.#settings.cameraOn,
       startAudio: this.microphoneOn && !this.textMode,
       textMode: this.textMode,
+      // A trained face named by the start's answer loads while the page joins, not after the room names it.
+      ...(conversation.face_rig_url ? { faceRigUrl: conversation.face_rig_url } : {}),
       ...(this.#settings.userName ? { userName: this.#settings.userName } : {}),
       ...(this.audioDeviceId ? { audioDeviceId: this.audioDeviceId } : {}),
       ...(this.videoDeviceId ? { videoDeviceId: this.videoDeviceId } : {}),

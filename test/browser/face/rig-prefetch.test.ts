@@ -49,6 +49,23 @@ describe('a trained face\'s rig, fetched ahead', () => {
     await transport.leave();
   });
 
+  it('is asked for as the start\'s answer names the face, before the room does, each file once', async () => {
+    const { fetch, asked } = await rigFiles();
+    let socket: RoomSocket | undefined;
+    const transport = new LocalTransport({ listen: false, fetch, createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket });
+    const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false, faceRigUrl: '/faces/f1/rig.json' });
+    expect(asked, 'rig.json asked for as the join begins, before the socket is open').to.deep.equal(['/faces/f1/rig.json']);
+    await until(() => asked.length === 3, 'the two sheets asked for, before the room names the face');
+    await until(() => socket?.readyState === WebSocket.OPEN, 'the socket open');
+    socket!.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [
+      { participant_id: 'p1', user_name: 'Dana', role: 'pal', face_rig_url: '/faces/f1/rig.json' },
+    ] });
+    await joined;
+    await until(() => transport.participants.find((p) => p.role === 'pal')?.videoTrack != null, 'the face\'s track');
+    expect([...asked].sort(), 'each of the rig\'s files fetched once').to.deep.equal(['/faces/f1/idle.png', '/faces/f1/rig.json', '/faces/f1/sheets/mouths.png']);
+    await transport.leave();
+  });
+
   it('fetches the sheets rig.json names as soon as it is read, and hands every reader its own body', async () => {
     const { fetch, asked } = await rigFiles();
     const prefetched = prefetchRig('/faces/f1/rig.json', fetch);

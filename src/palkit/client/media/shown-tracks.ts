@@ -25,3 +25,16 @@ export function stopTrack(track: MediaStreamTrack): void {
   showing.delete(track);
   track.stop();
 }
+
+/**
+ * Resolves once a `<video>` showing `track` has its first frame to show (WebKit's shows it only 0.1–1.9 s after
+ * it gets the track); null while no element shows it.
+ */
+export function firstFrameShown(track: MediaStreamTrack): Promise<void> | null {
+  const videos = [...(showing.get(track) ?? [])].filter((m): m is HTMLVideoElement => m instanceof HTMLVideoElement);
+  if (!videos.length) return null;
+  if (videos.some((v) => v.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA)) return Promise.resolve();
+  return new Promise((resolve) => {
+    for (const video of videos) video.addEventListener('loadeddata', () => resolve(), { once: true });
+  });
+}

@@ -7,8 +7,8 @@ import { decodeAudioFrame, type ClientFrame, type Participant, type RoomTranscri
 import { sharedAudioContext } from '../media.js';
 import { LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
 import { createDrawnFaceTrack, isDrawnFace } from '../media/face/drawn-face.js';
-import type { FaceTrack } from '../media/face/face-track.js';
-import { stopTrack } from '../media/shown-tracks.js';
+import type { FaceTimeline, FaceTrack } from '../media/face/face-track.js';
+import { firstFrameShown, stopTrack } from '../media/shown-tracks.js';
 import { CameraFrameSender } from './camera-frames.js';
 import { MicrophoneSender } from './microphone.js';
 import { MICROPHONE_WORKLET_FILE } from './microphone-worklet.js';
@@ -59,6 +59,13 @@ export class LocalTransport extends EventTarget implements Transport {
   /** A trained face's rig is loading, or did not load (the PAL then shows its still image). */
   #faceLoading = false;
   #faceUnavailable = false;
+  /** `face-ready` went to the room: the PAL's face is shown (or will not be), once per call. */
+  #faceReadySent = false;
+  /** The face's frames drawn while no `<video>` showed its track (see #faceDrawn). */
+  #faceUnshownDraws = 0;
+  #faceAwaitingVideo = false;
+  /** A trained face's rig and renderer, asked for as the start's answer named it (before the room does). */
+  #rigEarly: { url: string; fetch: typeof fetch; code: Promise<typeof import('../media/face/rig-face.js')> } | null = null;
   #frames: CameraFrameSender | null = null;
   #palSpeaking = false;
   #textMode = false;
@@ -103,12 +110,17 @@ export class LocalTransport extends EventTarget implements Transport {
     this.#conversationId = new URL(options.url).pathname.split('/').filter(Boolean).pop() ?? '';
     this.#audioDeviceId = options.audioDeviceId;
     this.#textMode = options.textMode === true;
+    if (options.faceRigUrl && this.#options.voice !== false) this.#fetchRig(options.faceRigUrl);
     if (options.startVideo) void this.#openCamera(options.videoDeviceId);
     if (this.#options.voice !== false) {
       this.#player = new PalAudioPlayer(sharedAudioContext());
       this.#player.probe = this.#meter;
     }
-    const joinFrame: JoinFrame = { type: 'join', meeting_token: options.token, ...(options.userName ? { user_name: options.userName } : {}), ...visitorClock() };
+    const joinFrame: JoinFrame = {
+      type: 'join', meeting_token: options.token, ...(options.userName ? { user_name: options.userName } : {}), ...visitorClock(),
+      // This page draws the PAL's face (where it has one) and says when it is shown: the PAL greets then.
+      ...(this.#player ? { face_ready: true } : {}),
+    };
     this.#room = new RoomConnection(options.url, () => ({ ...joinFrame, ...(this.#textMode ? { text_mode: true } : {}) }), {
       joined: (frame, again) => this.#joined(frame, again, options.token),
       frame: (frame) => this.#onFrame(frame),
@@ -260,24 +272,73 @@ export class LocalTransport extends EventTarget implements Transport {
     const pal = [...this.#remote.values()].find((p) => p.role === 'pal');
     if (this.#face || this.#faceLoading || this.#faceUnavailable || !this.#player || !pal) return;
     if (pal.face_rig_url) void this.#showRig(pal.face_rig_url, this.#player);
-    else if (isDrawnFace(pal.face_model)) this.#face = createDrawnFaceTrack(this.#player);
+    else if (isDrawnFace(pal.face_model)) this.#face = createDrawnFaceTrack(this.#faceTimeline(this.#player));
+    // No face this page draws (a face it does not know): the PAL need not wait for one.
+    else this.#faceShown();
   }
 
   /**
-   * A trained face's renderer and rig arrive only now, when a call with one starts: its files are asked for
-   * at once, while the renderer's code arrives, not after it.
+   * What a face follows: the voice being heard. Its frames drawn once the face's track is out (the first
+   * draw comes before the track exists) lead to face-ready (#faceDrawn), so the PAL greets when it is seen.
+   */
+  #faceTimeline(player: PalAudioPlayer): FaceTimeline {
+    return {
+      visemeNow: (aheadMs) => player.visemeNow(aheadMs),
+      speaking: () => player.speaking(),
+      drawn: (at) => {
+        player.drawn(at);
+        if (this.#face) this.#faceDrawn(this.#face.track);
+      },
+    };
+  }
+
+  /**
+   * A frame of the face was drawn into its track: once the `<video>` showing it has its first frame, the face
+   * is shown. A page that shows the track its own way (no element took it within UNSHOWN_DRAWS frames) says so now.
+   */
+  #faceDrawn(track: MediaStreamTrack): void {
+    if (this.#faceReadySent || this.#faceAwaitingVideo) return;
+    const shown = firstFrameShown(track);
+    if (shown) {
+      this.#faceAwaitingVideo = true;
+      void shown.then(() => this.#faceShown());
+    } else if (++this.#faceUnshownDraws >= UNSHOWN_DRAWS) {
+      this.#faceShown();
+    }
+  }
+
+  /** The PAL's face is shown, or will not be (its still image is): the room may let the PAL speak. Once. */
+  #faceShown(): void {
+    if (this.#faceReadySent || this.#left) return;
+    this.#faceReadySent = true;
+    this.#sendFrame({ type: 'face-ready' });
+  }
+
+  /** The start's answer named a trained face: its rig's files and the renderer's code are asked for now. */
+  #fetchRig(url: string): void {
+    const code = import('../media/face/rig-face.js');
+    code.catch(() => undefined); // awaited by #showRig, which reports a failure
+    this.#rigEarly = { url, fetch: prefetchRig(url, this.#options.fetch ?? globalThis.fetch.bind(globalThis)), code };
+  }
+
+  /**
+   * A trained face's renderer and rig arrive when a call with one starts (as the start's answer names it, or
+   * else now, as the room does): its files are asked for at once, while the renderer's code arrives, not after it.
    */
   async #showRig(url: string, player: PalAudioPlayer): Promise<void> {
     this.#faceLoading = true;
     try {
-      const fetch = prefetchRig(url, this.#options.fetch ?? globalThis.fetch.bind(globalThis));
-      const { createRigFace } = await import('../media/face/rig-face.js');
-      const face = await createRigFace(url, player, { fetch });
+      const early = this.#rigEarly?.url === url ? this.#rigEarly : null;
+      const fetch = early?.fetch ?? prefetchRig(url, this.#options.fetch ?? globalThis.fetch.bind(globalThis));
+      const { createRigFace } = await (early?.code ?? import('../media/face/rig-face.js'));
+      const face = await createRigFace(url, this.#faceTimeline(player), { fetch });
       if (this.#left) return face.stop();
       this.#face = face;
     } catch (error) {
       if (this.#left) return;
       this.#faceUnavailable = true;
+      // The visitor sees the PAL's still image: that is the face shown, and the PAL need not wait.
+      this.#faceShown();
       const message = error instanceof Error && error.name === 'RigLoadError' ? error.message : 'The face\'s renderer could not be loaded.';
       this.dispatchEvent(new TransportNoticeEvent('face_unavailable', message));
     } finally {
@@ -401,6 +462,9 @@ export class LocalTransport extends EventTarget implements Transport {
     this.#room?.send(frame);
   }
 }
+
+/** How many frames of the face are drawn before a page that shows its track in no element of ours is taken to show it (about 0.4 s). */
+const UNSHOWN_DRAWS = 10;
 
 function eventTypeOf(data: unknown): unknown {
   return typeof data === 'object' && data !== null ? (data as { event_type?: unknown }).event_type : undefined;

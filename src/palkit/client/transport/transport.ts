@@ -29,6 +29,8 @@ export interface JoinOptions {
   videoDeviceId?: string;
   /** Join in text mode (see Transport.setTextMode). */
   textMode?: boolean;
+  /** The PAL's trained face, when the start's answer named it: its rig is fetched from now on, before the room names it. */
+  faceRigUrl?: string;
 }
 
 export interface Transport extends EventTarget {

@@ -117,12 +117,15 @@ export class PalAgent {
   }
 
   /**
-   * The PAL is ready: the join callbacks, then (without waiting) disclosure and greeting. When the room
-   * is reopened (the instance that held it stopped), the PAL comes back quietly.
+   * The PAL is ready: the join callbacks, then (without waiting) disclosure and greeting, spoken once
+   * `faceShown` resolves (the visitor sees the PAL's face, room/face-shown.ts); what is said to the PAL
+   * meanwhile waits behind them. When the room is reopened (the instance that held it stopped), the PAL
+   * comes back quietly.
    */
-  async join(firstTime: boolean): Promise<void> {
+  async join(firstTime: boolean, faceShown: Promise<unknown> = Promise.resolve()): Promise<void> {
     const { conv } = this;
     if (!firstTime) return;
+    this.speaker.holdUntil(faceShown);
     // Speech is queued first so that nothing said to the PAL can be answered before the disclosure.
     const disclosure = disclosureFor(conv);
     if (disclosure) {

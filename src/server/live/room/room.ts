@@ -22,6 +22,7 @@ import { RoomReplies, observeTurnLatency, storeTurnLatency } from '../../resourc
 import { keepRecording, pauseRecording, recordingRequested, startRecording, type LiveRecording } from '../recording/store.js';
 import { JoinBacklog } from './join-backlog.js';
 import { sendBounded } from './unsent-output.js';
+import { FaceShown, faceToWaitFor } from './face-shown.js';
 
 /**
  * What the room needs of a participant's connection: a WebSocket here, or a RelayedSocket standing for
@@ -71,6 +72,8 @@ export class Room {
   /** The call's recording, when the conversation asked for one (started with the PAL). */
   private recording: Promise<LiveRecording | null> | null = null;
   private recorder: LiveRecording | null = null;
+  /** The PAL's first line waits for its face to be shown on the first visitor's page (face-shown.ts). */
+  private faceShown: FaceShown | null = null;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -91,7 +94,7 @@ export class Room {
   }
 
   /** Admits a participant whose token was checked; the PAL joins with the first one. */
-  async admit(socket: RoomSocket, role: 'visitor' | 'operator', joining: { userName?: string | undefined; token?: string; textMode?: boolean; timeZone?: string | undefined; locale?: string | undefined }, backlog: JoinBacklog = new JoinBacklog()): Promise<void> {
+  async admit(socket: RoomSocket, role: 'visitor' | 'operator', joining: { userName?: string | undefined; token?: string; textMode?: boolean; timeZone?: string | undefined; locale?: string | undefined; faceReady?: boolean | undefined }, backlog: JoinBacklog = new JoinBacklog()): Promise<void> {
     const { userName, token = '' } = joining;
     if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
     const participant: Participant = { participant_id: `p_${randomUUID()}`, user_name: userName?.trim().slice(0, 80) || (role === 'operator' ? 'Operator' : 'Guest'), role };
@@ -162,7 +165,15 @@ export class Room {
     // The visitor's clock: times the PAL says are in the zone and written the way of the page they joined from.
     if (role === 'visitor') this.pal.setVisitorClock(joining.timeZone, joining.locale);
     // Only a conversation that had never started gets the join callbacks, disclosure and greeting.
-    if (palIsNew) palJoined = this.pal.join(!this.conv.startedAt);
+    if (palIsNew) {
+      this.faceShown = new FaceShown(this.deps.clock, faceToWaitFor(this.pal.participant, joining));
+      const waitFrom = this.deps.clock.now().getTime();
+      // How long greetings wait for faces, and how often the bound is what ends the wait (a page that failed to say so).
+      void this.faceShown.shown.then((by) => by !== 'none' && this.deps.log.info('the PAL\'s first line waited for its face', {
+        conversation_id: this.conversationId, by, waited_ms: this.deps.clock.now().getTime() - waitFrom,
+      }));
+      palJoined = this.pal.join(!this.conv.startedAt, this.faceShown.shown);
+    }
     // From here on the room reads this participant's frames, starting with those sent while it joined,
     // each charged to the budget. One budget per meeting token: joining again does not refill it.
     const budgetKey = token || participant.participant_id;
@@ -211,12 +222,20 @@ export class Room {
     return this.closing;
   }
 
+  /** Whether the PAL's first line still waits for its face to be shown (for the room's tests and logs). */
+  get waitingForFace(): boolean {
+    return this.faceShown?.waiting ?? false;
+  }
+
   private async close(reason: string, end: boolean): Promise<void> {
     this.deps.clock.clearTimeout(this.timer);
     // The call is over now: what follows (the database, the PAL stopping) does not lengthen its recording.
     const closedAt = this.deps.clock.now().getTime();
     const inEffect = end ? await markConversationEnded(this.deps, this.conversationId, reason).catch(() => reason) : reason;
-    await this.pal?.stop();
+    // The PAL stops (what it would say is dropped), then its held first line is let go: stopping waits for it.
+    const stopped = this.pal?.stop();
+    this.faceShown?.open('closed');
+    await stopped;
     const recording = await this.recording;
     for (const member of this.members.values()) {
       if (end) this.sendTo(member, { type: 'ended', reason: inEffect });
@@ -331,6 +350,7 @@ export class Room {
     if (frame.type === 'join') return this.sendTo(member, { type: 'error', code: 'already_joined', message: 'this connection already joined the room' });
     if (frame.type === 'text-mode') return this.pal?.setTextMode(frame.on);
     if (frame.type === 'turn-latency') return this.onTurnLatency(member, frame);
+    if (frame.type === 'face-ready') return this.faceShown?.open('face-ready');
     if (frame.type === 'leave') {
       this.leave(member.participant.participant_id);
       member.socket.close(1000, 'left');

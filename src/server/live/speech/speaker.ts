@@ -89,6 +89,14 @@ export class Speaker {
     return run;
   }
 
+  /**
+   * Nothing queued from now on starts before `gate` resolves (the PAL's first line waits for its face to be
+   * shown); what is being said goes on. The gate must resolve: close() waits for it.
+   */
+  holdUntil(gate: Promise<unknown>): void {
+    this.tail = Promise.all([this.tail, gate.catch(() => undefined)]);
+  }
+
   /** Cuts what is being said (unless it must not be cut) and drops what was queued; true if anything was cut. */
   interrupt(): boolean {
     for (const queued of this.pending) queued.abort();

@@ -9,6 +9,7 @@ import type { Database } from '../../platform/db/schema.js';
 import { badRequest } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { isoMillis } from '../../platform/time.js';
+import { faceMediaUrl } from '../faces/media-url.js';
 import { conferencingProvider, ProviderError, recordingRefusal, type ConferencingProvider } from '../../providers/conferencing/index.js';
 import { canonicalLanguage, unsupportedLanguageMessage } from '../pals/languages.js';
 import { checkFace, resolvePalAndFace, type PalAndFace } from './repository.js';
@@ -45,6 +46,8 @@ export interface CreatedConversation {
   callback_url?: string;
   created_at: string;
   meeting_token: string;
+  /** A local room's trained face: its rig.json, so the page fetches it while it joins (issue 32). */
+  face_rig_url?: string;
 }
 
 export type ConversationInsert = Insertable<Database['conversations']> & { conversation_id: string; conversation_name: string; created_at: Date };
@@ -155,7 +158,14 @@ export async function openConversationRoom(deps: ServiceDeps, planned: PlannedCo
     ...(row.callback_url ? { callback_url: row.callback_url } : {}),
     created_at: isoMillis(row.created_at),
     meeting_token: room.meetingToken,
+    ...rigOf(provider.name, deps.config.publicUrl, planned.palAndFace),
   };
+}
+
+/** A local room's trained face is drawn by the page: the answer names its rig, so that it loads while the page joins. */
+function rigOf(provider: string, publicUrl: string, palAndFace: UsablePalAndFace): { face_rig_url?: string } {
+  const rig = palAndFace.face.rig_url;
+  return provider === 'local' && rig ? { face_rig_url: faceMediaUrl(publicUrl, rig) ?? rig } : {};
 }
 
 /** The room could not be opened: the conversation never existed, and it gives its deployment slot back. */

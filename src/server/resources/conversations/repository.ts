@@ -32,8 +32,11 @@ export function checkFace(face: { face_id: string | null; owner_id: number | nul
 export interface PalAndFace {
   pal: PalSummary;
   /** The face to use (given, else the PAL's default) with what is needed to check it; null when there is none. */
-  face: { face_id: string | null; owner_id: number | null; face_type: string | null; status: string | null; wanted: string } | null;
+  face: { face_id: string | null; owner_id: number | null; face_type: string | null; status: string | null; wanted: string; /** A trained face's rig.json, as training left it. */ rig_url?: string | null } | null;
 }
+
+/** The rig.json a trained face's training left (faces/training.ts), as a column of a query joining `faces`. */
+export const faceRigUrlColumn = sql<string | null>`faces.training_details->'rig'->>'url'`;
 
 /**
  * The id of the face a conversation uses: the one given, else the PAL's default (its column, or for
@@ -53,6 +56,7 @@ export interface PalAndFaceColumns {
   face_owner_id: number | null;
   face_type: string | null;
   face_status: string | null;
+  face_rig_url?: string | null;
 }
 
 /** A PAL and face read by such a join (null when no PAL joined). */
@@ -60,7 +64,7 @@ export function palAndFaceOf(row: PalAndFaceColumns): PalAndFace | null {
   if (row.pal_id === null || row.pal_name === null) return null;
   return {
     pal: { pal_id: row.pal_id, pal_name: row.pal_name, default_face_id: null },
-    face: row.wanted_face_id === null ? null : { face_id: row.face_id, owner_id: row.face_owner_id, face_type: row.face_type, status: row.face_status, wanted: row.wanted_face_id },
+    face: row.wanted_face_id === null ? null : { face_id: row.face_id, owner_id: row.face_owner_id, face_type: row.face_type, status: row.face_status, wanted: row.wanted_face_id, rig_url: row.face_rig_url ?? null },
   };
 }
 
@@ -81,7 +85,7 @@ export async function resolvePalAndFace(db: Db, ownerId: number, palId: string, 
   const row = await db
     .selectFrom('pals')
     .leftJoin('faces', (j) => j.on('faces.face_id', '=', wanted))
-    .select(['pals.pal_id', 'pals.pal_name', wanted.as('wanted_face_id'), 'faces.face_id', 'faces.owner_id as face_owner_id', 'faces.face_type', 'faces.status as face_status'])
+    .select(['pals.pal_id', 'pals.pal_name', wanted.as('wanted_face_id'), 'faces.face_id', 'faces.owner_id as face_owner_id', 'faces.face_type', 'faces.status as face_status', faceRigUrlColumn.as('face_rig_url')])
     .where('pals.pal_id', '=', palId)
     .where('pals.owner_id', '=', ownerId)
     .executeTakeFirst();

@@ -5,7 +5,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/schema.js';
 import { notFound } from '../../platform/http/errors.js';
-import { palAndFaceOf, wantedFaceId, type PalAndFace } from '../conversations/repository.js';
+import { faceRigUrlColumn, palAndFaceOf, wantedFaceId, type PalAndFace } from '../conversations/repository.js';
 import { isoMillis } from '../../platform/time.js';
 import type { Limits } from './schemas.js';
 
@@ -60,12 +60,13 @@ export async function findStartableDeployment(db: Db, deploymentId: string): Pro
       'faces.owner_id as face_owner_id',
       'faces.face_type',
       'faces.status as face_status',
+      faceRigUrlColumn.as('face_rig_url'),
     ])
     .where('deployments.deployment_id', '=', deploymentId)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { pal_name, wanted_face_id, face_id, face_owner_id, face_type, face_status, ...deployment } = row;
-  const palAndFace = palAndFaceOf({ pal_id: pal_name === null ? null : deployment.pal_id, pal_name, wanted_face_id, face_id, face_owner_id, face_type, face_status });
+  const { pal_name, wanted_face_id, face_id, face_owner_id, face_type, face_status, face_rig_url, ...deployment } = row;
+  const palAndFace = palAndFaceOf({ pal_id: pal_name === null ? null : deployment.pal_id, pal_name, wanted_face_id, face_id, face_owner_id, face_type, face_status, face_rig_url });
   return { ...deployment, palAndFace };
 }
 
