@@ -3,67 +3,12 @@
 // no element of ours shows it, after a few frames drawn) — once, however many frames follow; a face that
 // cannot be drawn (its rig does not load) is the still image shown, said too.
 import { expect } from '@open-wc/testing';
-import type { FaceRig } from '../../../src/protocol/faces/rig.js';
-import { VISEMES } from '../../../src/protocol/visemes.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { PalAudioPlayer } from '../../../src/palkit/client/transport/pal-audio.js';
 import { TransportParticipantsEvent } from '../../../src/palkit/client/transport/transport.js';
 import { show } from '../../../src/palkit/client/media/shown-tracks.js';
 import { until } from '../helpers/fakes.js';
-
-const SIZE = 64;
-
-const png = (width: number, height: number) => {
-  const canvas = Object.assign(document.createElement('canvas'), { width, height });
-  const context = canvas.getContext('2d')!;
-  context.fillStyle = '#808080';
-  context.fillRect(0, 0, width, height);
-  return new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
-};
-
-/** A small rig's files (or, with `json`, a rig.json that is not one), noting each request. */
-async function rigFiles(json?: string): Promise<{ fetch: typeof fetch; asked: string[] }> {
-  const rig: FaceRig = {
-    version: 1, width: SIZE, height: SIZE, fps: 10,
-    idle: { url: 'idle.png', cellWidth: SIZE, cellHeight: SIZE, columns: 1, count: 1 },
-    poses: [{ x: 32, y: 44, width: 20, angle: 0 }],
-    blinks: [],
-    mouths: { sheet: { url: 'sheets/mouths.png', cellWidth: 32, cellHeight: 16, columns: 1, count: 1 }, mouthWidth: 20 },
-    visemes: Object.fromEntries(VISEMES.map((v) => [v, { cell: 0, source: 'warp' }])) as FaceRig['visemes'],
-  };
-  const files = new Map<string, Blob | string>([
-    ['/faces/f1/rig.json', json ?? JSON.stringify(rig)],
-    ['/faces/f1/idle.png', await png(SIZE, SIZE)],
-    ['/faces/f1/sheets/mouths.png', await png(32, 16)],
-  ]);
-  const asked: string[] = [];
-  const fetcher = (async (input: RequestInfo | URL) => {
-    const path = new URL(String(input), location.href).pathname;
-    asked.push(path);
-    const file = files.get(path);
-    return file === undefined ? new Response('not found', { status: 404 }) : new Response(file);
-  }) as typeof fetch;
-  return { fetch: fetcher, asked };
-}
-
-/** The room's side of the WebSocket: notes what the page sends. */
-class RoomSocket extends EventTarget {
-  readyState: number = WebSocket.CONNECTING;
-  readonly sent: Array<{ type: string; [key: string]: unknown }> = [];
-  constructor(readonly url: string) {
-    super();
-    setTimeout(() => ((this.readyState = WebSocket.OPEN), this.dispatchEvent(new Event('open'))));
-  }
-  send(data: string | ArrayBufferLike): void {
-    if (typeof data === 'string') this.sent.push(JSON.parse(data));
-  }
-  close(): void {
-    this.readyState = WebSocket.CLOSED;
-  }
-  frame(data: unknown): void {
-    this.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(data) }));
-  }
-}
+import { RoomSocket, greyRigFiles } from '../helpers/rig-stand-ins.js';
 
 /** Counts the face's drawn frames (each reports itself to the voice's player). */
 function countDraws(): { count(): number; restore(): void } {
@@ -116,7 +61,7 @@ describe('face-ready: the page tells the room the PAL\'s face is shown', () => {
 
   for (const [name, pal] of [['Ada', { face_model: 'palkit:ada' }], ['a trained face', { face_rig_url: '/faces/f1/rig.json' }]] as const) {
     it(`${name}: says it will tell as it joins, and sends face-ready once, after a frame of the face's track is drawn`, async () => {
-      const { transport, room, trackOut, faceReady } = await call(pal, (await rigFiles()).fetch);
+      const { transport, room, trackOut, faceReady } = await call(pal, (await greyRigFiles()).fetch);
       expect(room.sent[0]).to.include({ type: 'join', face_ready: true });
       await until(() => faceReady() > 0, 'face-ready');
       expect(trackOut, 'the face\'s track was out when it was sent').to.deep.equal([true]);
@@ -145,7 +90,7 @@ describe('face-ready: the page tells the room the PAL\'s face is shown', () => {
   });
 
   it('a face whose rig does not load: face-ready once, as its still image is shown', async () => {
-    const { transport, faceReady } = await call({ face_rig_url: '/faces/f1/rig.json', image_url: '/faces/f1/still.jpg' }, (await rigFiles('not a rig')).fetch);
+    const { transport, faceReady } = await call({ face_rig_url: '/faces/f1/rig.json', image_url: '/faces/f1/still.jpg' }, (await greyRigFiles('not a rig')).fetch);
     await until(() => transport.participants.find((p) => p.role === 'pal')?.imageUrl != null && faceReady() > 0, 'face-ready');
     expect(faceReady()).to.equal(1);
     expect(draws.count(), 'nothing drawn').to.equal(0);

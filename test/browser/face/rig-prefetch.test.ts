@@ -2,38 +2,13 @@
 // arriving (issue 32: in WebKit the face's first frame reached the <video> 1–2 s after the greeting began).
 import { expect } from '@open-wc/testing';
 import type { FaceRig } from '../../../src/protocol/faces/rig.js';
-import { VISEMES } from '../../../src/protocol/visemes.js';
 import { LocalTransport, prefetchRig } from '../../../src/palkit/client/transport/local.js';
 import { until } from '../helpers/fakes.js';
-import { RoomSocket, canvasOf, png, servedFiles } from '../helpers/rig-stand-ins.js';
-
-const SIZE = 64;
-
-const grey = (width: number, height: number) => png(canvasOf(width, height, (c) => {
-  c.fillStyle = '#808080';
-  c.fillRect(0, 0, width, height);
-}));
-
-/** The rig's files behind a fetch that notes each request, in order. */
-async function rigFiles(): Promise<{ fetch: typeof fetch; asked: string[] }> {
-  const rig: FaceRig = {
-    version: 1, width: SIZE, height: SIZE, fps: 10,
-    idle: { url: 'idle.png', cellWidth: SIZE, cellHeight: SIZE, columns: 1, count: 1 },
-    poses: [{ x: 32, y: 44, width: 20, angle: 0 }],
-    blinks: [],
-    mouths: { sheet: { url: 'sheets/mouths.png', cellWidth: 32, cellHeight: 16, columns: 1, count: 1 }, mouthWidth: 20 },
-    visemes: Object.fromEntries(VISEMES.map((v) => [v, { cell: 0, source: 'warp' }])) as FaceRig['visemes'],
-  };
-  return servedFiles(new Map<string, Blob | string>([
-    ['/faces/f1/rig.json', JSON.stringify(rig)],
-    ['/faces/f1/idle.png', await grey(SIZE, SIZE)],
-    ['/faces/f1/sheets/mouths.png', await grey(32, 16)],
-  ]));
-}
+import { RoomSocket, greyRigFiles } from '../helpers/rig-stand-ins.js';
 
 describe('a trained face\'s rig, fetched ahead', () => {
   it('is asked for as the joined room names the face, before the renderer\'s code has arrived, each file once', async () => {
-    const { fetch, asked } = await rigFiles();
+    const { fetch, asked } = await greyRigFiles();
     let socket: RoomSocket | undefined;
     const transport = new LocalTransport({ listen: false, fetch, createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket });
     const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false });
@@ -50,7 +25,7 @@ describe('a trained face\'s rig, fetched ahead', () => {
   });
 
   it('is asked for as the start\'s answer names the face, before the room does, each file once', async () => {
-    const { fetch, asked } = await rigFiles();
+    const { fetch, asked } = await greyRigFiles();
     let socket: RoomSocket | undefined;
     const transport = new LocalTransport({ listen: false, fetch, createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket });
     const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false, faceRigUrl: '/faces/f1/rig.json' });
@@ -67,7 +42,7 @@ describe('a trained face\'s rig, fetched ahead', () => {
   });
 
   it('fetches the sheets rig.json names as soon as it is read, and hands every reader its own body', async () => {
-    const { fetch, asked } = await rigFiles();
+    const { fetch, asked } = await greyRigFiles();
     const prefetched = prefetchRig('/faces/f1/rig.json', fetch);
     await until(() => asked.length === 3, 'the two sheets asked for');
     expect(asked.slice(1).sort()).to.deep.equal(['/faces/f1/idle.png', '/faces/f1/sheets/mouths.png']);

@@ -1,6 +1,8 @@
 // Stand-ins the trained-face tests share (rig-face, rig-jaw, rig-prefetch): canvases painted in place, a rig's
 // files served from memory by a fetch of their own, a face track's frame read back as the visitor's <video>
 // shows it, and the room's side of the WebSocket.
+import type { FaceRig } from '../../../src/protocol/faces/rig.js';
+import { VISEMES } from '../../../src/protocol/visemes.js';
 import { until } from './fakes.js';
 
 export function canvasOf(width: number, height: number, paint: (c: CanvasRenderingContext2D) => void): HTMLCanvasElement {
@@ -23,6 +25,29 @@ export function servedFiles(files: ReadonlyMap<string, Blob | string>): { fetch:
   return { fetch: fetcher, asked };
 }
 
+const RIG_SIZE = 64;
+const grey = (width: number, height: number) => png(canvasOf(width, height, (c) => {
+  c.fillStyle = '#808080';
+  c.fillRect(0, 0, width, height);
+}));
+
+/** A small grey rig's files at /faces/f1/ (or, with `json`, a rig.json that is not one), noting each request. */
+export async function greyRigFiles(json?: string): Promise<{ fetch: typeof fetch; asked: string[] }> {
+  const rig: FaceRig = {
+    version: 1, width: RIG_SIZE, height: RIG_SIZE, fps: 10,
+    idle: { url: 'idle.png', cellWidth: RIG_SIZE, cellHeight: RIG_SIZE, columns: 1, count: 1 },
+    poses: [{ x: 32, y: 44, width: 20, angle: 0 }],
+    blinks: [],
+    mouths: { sheet: { url: 'sheets/mouths.png', cellWidth: 32, cellHeight: 16, columns: 1, count: 1 }, mouthWidth: 20 },
+    visemes: Object.fromEntries(VISEMES.map((v) => [v, { cell: 0, source: 'warp' }])) as FaceRig['visemes'],
+  };
+  return servedFiles(new Map<string, Blob | string>([
+    ['/faces/f1/rig.json', json ?? JSON.stringify(rig)],
+    ['/faces/f1/idle.png', await grey(RIG_SIZE, RIG_SIZE)],
+    ['/faces/f1/sheets/mouths.png', await grey(32, 16)],
+  ]));
+}
+
 /** The track's current frame, as the visitor's <video> would show it, read back as `size`² pixels. */
 export async function frameOf(track: MediaStreamTrack, size: number): Promise<ImageData> {
   const video = document.createElement('video');
@@ -35,14 +60,17 @@ export async function frameOf(track: MediaStreamTrack, size: number): Promise<Im
   return canvas.getContext('2d')!.getImageData(0, 0, size, size);
 }
 
-/** The room's side of the WebSocket, driven by the test. */
+/** The room's side of the WebSocket, driven by the test; notes the text frames the page sends. */
 export class RoomSocket extends EventTarget {
   readyState: number = WebSocket.CONNECTING;
+  readonly sent: Array<{ type: string; [key: string]: unknown }> = [];
   constructor(readonly url: string) {
     super();
     setTimeout(() => ((this.readyState = WebSocket.OPEN), this.dispatchEvent(new Event('open'))));
   }
-  send(): void {}
+  send(data: string | ArrayBufferLike): void {
+    if (typeof data === 'string') this.sent.push(JSON.parse(data));
+  }
   close(): void {
     this.readyState = WebSocket.CLOSED;
   }
