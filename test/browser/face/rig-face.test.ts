@@ -5,7 +5,7 @@ import { expect } from '@open-wc/testing';
 import { BLEND_MS, RigLoadError, createRigFace } from '../../../src/palkit/client/media/face/rig-face.js';
 import type { FaceTimeline } from '../../../src/palkit/client/media/face/face-track.js';
 import { PresentationDelay } from '../../../src/palkit/client/media/face/presentation.js';
-import { gpuWebgl } from '../../../src/palkit/client/media/face/rig-gl.js';
+import { gpuWebgl, mayBeEmulated } from '../../../src/palkit/client/media/face/rig-gl.js';
 import type { FaceRig } from '../../../src/protocol/faces/rig.js';
 import { VISEMES, type Viseme } from '../../../src/protocol/visemes.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
@@ -193,6 +193,16 @@ describe('a trained face drawn from its rig', () => {
     state.now += 500;
     expect(await settled(mouth, (b) => b > 200), `${face.renderer}: the open mouth differs from the resting one`).to.be.greaterThan(200);
     face.stop();
+  });
+
+  it('takes WebKit\'s masked renderer off Apple\'s devices for one that may be software (WebKitGTK says \'Apple GPU\' of llvmpipe)', () => {
+    expect(mayBeEmulated('Apple GPU', 'Linux x86_64'), 'WebKitGTK').to.equal(true);
+    expect(mayBeEmulated('WebKit WebGL', 'Linux x86_64'), 'WebKitGTK without the renderer info').to.equal(true);
+    expect(mayBeEmulated('Apple GPU', 'MacIntel'), 'Safari on a Mac').to.equal(false);
+    expect(mayBeEmulated('Apple GPU', 'iPhone'), 'Safari on an iPhone').to.equal(false);
+    expect(mayBeEmulated('ANGLE (Intel, Mesa Intel(R) UHD Graphics 620, OpenGL 4.6)', 'Linux x86_64'), 'a GPU by name').to.equal(false);
+    expect(mayBeEmulated('ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero)), SwiftShader driver)', 'Linux x86_64')).to.equal(true);
+    expect(mayBeEmulated('llvmpipe (LLVM 15.0.6, 256 bits)', 'Linux x86_64')).to.equal(true);
   });
 
   it('shows the idle frame as it is outside the mouth, the mouth open or not', async () => {

@@ -39,7 +39,8 @@ export interface RigFaceOptions {
   reducedMotion?: boolean;
   /**
    * 'auto' (default): WebGL where the device renders it on a GPU, canvas 2D where WebGL is missing or only in
-   * software (SwiftShader, llvmpipe: slower than the 2D canvas on a CPU, measured 10 against 25 fps here).
+   * software (SwiftShader, llvmpipe: slower than the 2D canvas on a CPU, measured 10 against 25 fps here), or
+   * may be (WebKit's masked 'Apple GPU' off Apple's devices: rig-gl.ts, mayBeEmulated).
    * 'any': WebGL even in software (tests and the bench); 'never': canvas 2D.
    */
   webgl?: 'auto' | 'any' | 'never';

@@ -247,11 +247,22 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
   };
 }
 
-/** A WebGL emulated on the CPU (Chromium's SwiftShader, Mesa's llvmpipe): slower there than the 2D canvas. */
+/** A WebGL emulated on the CPU (Chromium's SwiftShader, Mesa's llvmpipe), or one that may be: slower there than the 2D canvas. */
 function emulated(gl: WebGLRenderingContext): boolean {
   const info = gl.getExtension('WEBGL_debug_renderer_info');
-  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
-  return /swiftshader|llvmpipe|softpipe|software/i.test(name);
+  return mayBeEmulated(String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER)), globalThis.navigator?.platform ?? '');
+}
+
+/**
+ * Whether a WebGL renderer named `renderer` on `platform` (navigator.platform) may run on the CPU: a software
+ * one by name, or one whose name is WebKit's mask ('Apple GPU', or 'WebKit WebGL' without the renderer info)
+ * off Apple's devices. WebKit names every renderer so; on a Mac, iPhone or iPad there is a GPU behind it, but
+ * WebKitGTK here said 'Apple GPU' of Mesa's llvmpipe: the face drew 3 frames a second there with WebGL and
+ * stalled the page up to a second at a time (18 with canvas 2D, as Ada), and in a call its mouth came 130–170 ms late.
+ */
+export function mayBeEmulated(renderer: string, platform: string): boolean {
+  if (/swiftshader|llvmpipe|softpipe|software/i.test(renderer)) return true;
+  return /^(Apple GPU|WebKit WebGL)$/.test(renderer.trim()) && !/^(Mac|iPhone|iPad|iPod)/.test(platform);
 }
 
 /** Whether a face drawn here by default gets WebGL: a context, and not an emulated one. */
