@@ -101,7 +101,8 @@ describe('visitor walks in every engine', { timeout: 900_000 }, () => {
 
   before(async () => {
     speech = await startFakeSpeechServices({ transcript: HEARD });
-    world = await startWorld({ PALKIT_PAL_WORDS_PER_MINUTE: '175', PALKIT_STT_BASE_URL: `${speech.url}/v1`, PALKIT_STT_API_KEY: 'sk-test' });
+    // No Chromium of the world's: each engine's browser is opened below (helpers/visitor.ts).
+    world = await startWorld({ PALKIT_PAL_WORDS_PER_MINUTE: '175', PALKIT_STT_BASE_URL: `${speech.url}/v1`, PALKIT_STT_API_KEY: 'sk-test' }, { chromium: false });
     faceId = await trainFace(world);
     walkPal = await createPal(world, { pal_name: 'Walk PAL', default_face_id: faceId, custom_greeting: GREETING, disclosure_type: 'off' });
   });
