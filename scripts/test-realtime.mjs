@@ -6,7 +6,7 @@
 // against the built packages and Storybook, built once first.
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { isRealtime, kindOf, realtimeFiles } from './test-tiers-files.mjs';
+import { databaseLeg, isRealtime, kindOf, realtimeFiles } from './test-tiers-files.mjs';
 
 const REPORTERS = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/failures-reporter.mjs', '--test-reporter-destination=stdout'];
 const args = process.argv.slice(2).map((a) => a.replace(/\/$/, ''));
@@ -33,7 +33,9 @@ for (const file of files) {
   const once = () => {
     if (kind === 'browser') return run(process.execPath, ['scripts/test-browser.mjs', '--files', file]);
     if (kind === 'e2e') return run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...REPORTERS, file]);
-    return run(process.execPath, ['scripts/test-server.mjs', '--one-at-a-time', file]);
+    // A file that runs on one database leg only (it skips itself on the other) starts that leg alone.
+    const leg = process.env.PALKIT_TEST_DATABASE_URL ? databaseLeg(file) : null;
+    return run(process.execPath, ['scripts/test-server.mjs', '--one-at-a-time', ...(leg ? [`--leg=${leg}`] : []), file]);
   };
   const from = Date.now();
   console.log(`\n=== real-time: ${file} ===`);

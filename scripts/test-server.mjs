@@ -10,6 +10,8 @@ import { dirname, resolve } from 'node:path';
 import { isRealtime, walk } from './test-tiers-files.mjs';
 
 const oneAtATime = process.argv.includes('--one-at-a-time');
+// --leg=PGlite or --leg=PostgreSQL: that leg alone (the real-time runner, for a file that runs on one only).
+const onlyLeg = process.argv.find((a) => a.startsWith('--leg='))?.slice('--leg='.length);
 const named = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const files = (named.length > 0 ? named : walk('test/server').filter((f) => f.endsWith('.test.ts') && !isRealtime(f))).sort();
 
@@ -36,6 +38,7 @@ const batchesOf = (legFiles) => [{ files: legFiles, concurrency: oneAtATime ? 1 
 const pgUrl = process.env.PALKIT_TEST_DATABASE_URL;
 const legs = [['PGlite', { ...process.env, PALKIT_TEST_DATABASE_URL: '' }, files]];
 if (pgUrl) legs.push(['PostgreSQL', { ...process.env, PALKIT_TEST_DATABASE_URL: pgUrl }, files.filter(onDatabase)]);
+if (onlyLeg && legs.some(([name]) => name === onlyLeg)) legs.splice(0, legs.length, ...legs.filter(([name]) => name === onlyLeg));
 
 // TAP as it goes, then the slowest files (where the gate's minutes go), then the failed tests with their
 // errors at the end, where CI's excerpt of the output is.

@@ -1,7 +1,7 @@
 // Which test files belong to which tier (docs/contributing.md, "Two tiers"). The gate's files run on a clock
 // the test controls; the real-time tier's files measure real time (floods, voices, heard latency and lip
 // sync, the three-engine walks, packaging and install) and run one at a time after the gate.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A real-time file: anything under test/realtime, and — until they are moved there — chaos-* files
@@ -18,6 +18,25 @@ export function kindOf(file) {
   if (f.startsWith('test/realtime/browser/')) return 'browser';
   if (f.startsWith('test/realtime/e2e/') || f.startsWith('test/e2e/')) return 'e2e';
   return 'node';
+}
+
+/**
+ * The one database leg a real-time node file runs on, when it says so itself: 'PGlite' when each of its
+ * top-level describe/it/test calls (the least indented) is skipped with `onPostgres && '…'` (or a `skip` set so), 'PostgreSQL' when
+ * each is skipped with `!onPostgres && '…'` (or `onPostgres ? … : '…'`), else null (both legs, as the server
+ * suite runs them). The runner then starts only that leg: the other would load the file (and the service it
+ * imports, ~5 s) only to print a skip.
+ */
+export function databaseLeg(file) {
+  const text = readFileSync(file, 'utf8');
+  const uses = text.split('\n').filter((line) => /\bonPostgres\b/.test(line) && !/^\s*import\b/.test(line));
+  const legOf = (line) => (/!onPostgres\s*&&|\bskip\b.*=\s*onPostgres\s*\?/.test(line) ? 'PostgreSQL' : /\bskip\b\s*[:=]\s*onPostgres\s*&&/.test(line) ? 'PGlite' : null);
+  const legs = new Set(uses.map(legOf));
+  // The top-level calls: those least indented (a describe may sit in a loop over voices).
+  const calls = text.split('\n').filter((line) => /^\s*(?:describe|it|test)\(/.test(line));
+  const top = Math.min(...calls.map((line) => line.search(/\S/)));
+  if (legs.size !== 1 || legs.has(null) || calls.length === 0 || !calls.filter((line) => line.search(/\S/) === top).every((line) => /\bskip\b/.test(line))) return null;
+  return [...legs][0];
 }
 
 /** Every real-time file in the tree, node files first (they are quickest), then browser, then e2e. */

@@ -70,7 +70,14 @@ async function startSiteverify(): Promise<{ url: string; forms: URLSearchParams[
   return { url: `${await listen(server)}/turnstile/v0/siteverify`, forms, server };
 }
 
-export async function startWorld(env: Record<string, string> = {}, options: { chromiumArgs?: string[] } = {}): Promise<World> {
+export interface WorldOptions {
+  /** More Chromium flags, e.g. `--use-file-for-fake-audio-capture=<wav>`. */
+  chromiumArgs?: string[];
+  /** false: no Chromium (a file that opens its own browsers, helpers/visitor.ts); `world.browser` then throws. */
+  chromium?: boolean;
+}
+
+export async function startWorld(env: Record<string, string> = {}, options: WorldOptions = {}): Promise<World> {
   const siteverify = await startSiteverify();
   const receiver = await startReceiver();
   try {
@@ -83,7 +90,7 @@ export async function startWorld(env: Record<string, string> = {}, options: { ch
   }
 }
 
-async function startWorldOn(siteverify: Awaited<ReturnType<typeof startSiteverify>>, receiver: Receiver, env: Record<string, string>, options: { chromiumArgs?: string[] }): Promise<World> {
+async function startWorldOn(siteverify: Awaited<ReturnType<typeof startSiteverify>>, receiver: Receiver, env: Record<string, string>, options: WorldOptions): Promise<World> {
   const port = await freePort();
   const serviceUrl = `http://localhost:${port}`;
   const serviceEnv = {
@@ -98,7 +105,16 @@ async function startWorldOn(siteverify: Awaited<ReturnType<typeof startSiteverif
     PALKIT_ROOM_POLL_MS: '200',
     ...env,
   };
-  let service = await startServiceProcess(serviceEnv, { port });
+  // Chromium starts while the service does (each takes seconds, mostly waiting on the other core).
+  const launching = options.chromium === false ? Promise.resolve(null) : launchChromium(options.chromiumArgs);
+  launching.catch(() => undefined); // awaited below, once the service is up (or closed if it never comes up)
+  let service: ServiceProcess;
+  try {
+    service = await startServiceProcess(serviceEnv, { port });
+  } catch (error) {
+    await launching.then((b) => b?.close()).catch(() => undefined);
+    throw error;
+  }
 
   const pages = new Map<string, { html: string; headers: Record<string, string> }>();
   const site = createServer((req, res) => {
@@ -107,7 +123,7 @@ async function startWorldOn(siteverify: Awaited<ReturnType<typeof startSiteverif
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...page.headers }).end(page.html);
   });
   const siteOrigin = await listen(site);
-  const browser = await launchChromium(options.chromiumArgs).catch(async (error: unknown) => {
+  const launched = await launching.catch(async (error: unknown) => {
     await Promise.all([service.stop(), closeServer(site)]);
     throw error;
   });
@@ -137,13 +153,17 @@ async function startWorldOn(siteverify: Awaited<ReturnType<typeof startSiteverif
       await service.stop();
       service = await startServiceProcess(serviceEnv, { port });
     },
-    serviceUrl, siteOrigin, receiver, siteverify, browser, api,
+    get browser(): Browser {
+      if (!launched) throw new Error('this world has no Chromium (startWorld with chromium: false)');
+      return launched;
+    },
+    serviceUrl, siteOrigin, receiver, siteverify, api,
     sitePage(path, html, headers = {}) {
       pages.set(path, { html, headers });
       return siteOrigin + path;
     },
     async close() {
-      await browser.close().catch(() => undefined);
+      await launched?.close().catch(() => undefined);
       await service.stop();
       await Promise.all([closeServer(site), closeServer(siteverify.server), receiver.close()]);
     },
