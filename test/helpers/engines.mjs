@@ -54,6 +54,10 @@ export function firefoxPrefs({ reducedMotion = false, autoplay = true, touch = f
     'dom.min_background_timeout_value': 4,
     'dom.min_background_timeout_value_without_budget_throttling': 4,
     'dom.timeout.enable_budget_timer_throttling': false,
+    // ...and its frames: a hidden tab's refresh driver ticks once a second, so each requestAnimationFrame
+    // there (@open-wc's fixture() waits for one after rendering anything that is not a Lit element, and a
+    // settle waits for animations) cost up to a second.
+    'layout.throttled_frame_rate': 60,
     ...(autoplay ? { 'media.autoplay.default': 0, 'media.autoplay.blocking_policy': 0 } : {}),
     ...(reducedMotion ? { 'ui.prefersReducedMotion': 1 } : {}),
     // A phone: touch events, and a coarse primary pointer without hover (as media queries see a phone).
