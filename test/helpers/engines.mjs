@@ -54,6 +54,10 @@ export function firefoxPrefs({ reducedMotion = false, autoplay = true, touch = f
     'dom.min_background_timeout_value': 4,
     'dom.min_background_timeout_value_without_budget_throttling': 4,
     'dom.timeout.enable_budget_timer_throttling': false,
+    // ...and its frames: a hidden tab's refresh driver ticks once a second, so each requestAnimationFrame
+    // there (@open-wc's fixture() waits for one after rendering anything that is not a Lit element, and a
+    // settle waits for animations) cost up to a second.
+    'layout.throttled_frame_rate': 60,
     ...(autoplay ? { 'media.autoplay.default': 0, 'media.autoplay.blocking_policy': 0 } : {}),
     ...(reducedMotion ? { 'ui.prefersReducedMotion': 1 } : {}),
     // A phone: touch events, and a coarse primary pointer without hover (as media queries see a phone).
@@ -246,6 +250,16 @@ export async function startStandInProxy(respond = () => false) {
   };
   const tls = createHttpsServer({ key, cert }, (req, res) => answer(new URL(req.url, `https://${req.headers.host}`), req, res));
   const proxy = createHttpServer((req, res) => answer(new URL(req.url), req, res));
+  // Every socket a browser opened, tunnels included, so that close() ends them all: a tunnel leaves the HTTP
+  // server's keeping once CONNECT is answered, and the TLS server keeps it only once its handshake is done.
+  // WebKit sometimes opens a tunnel and never begins TLS in it (a speculative connection, or a frame gone
+  // before its request): close() then waited out the TLS server's 120 s handshake timeout, and the browser
+  // suite's WebKit run with it (126 s in CI for 54 s of tests).
+  const sockets = new Set();
+  proxy.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   proxy.on('connect', (req, socket, head) => {
     socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length > 0) socket.unshift(head);
@@ -259,8 +273,7 @@ export async function startStandInProxy(respond = () => false) {
     /** MiniBrowser's arguments: every host but this machine's through the proxy, its certificate accepted. */
     args: [`--proxy=${url}`, '--ignore-host=127.0.0.1', '--ignore-host=localhost', '--ignore-host=::1', '--ignore-tls-errors'],
     async close() {
-      proxy.closeAllConnections();
-      tls.closeAllConnections();
+      for (const socket of sockets) socket.destroy();
       await Promise.all([new Promise((r) => proxy.close(r)), new Promise((r) => tls.close(r))]);
     },
   };

@@ -5,7 +5,7 @@ import { setViewport } from '@web/test-runner-commands';
 import type { PalDeploymentElement } from '../../../src/palkit/components/shared/deployment-element.js';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
 import type { StandInTransport } from '../../../stories/support/transport.js';
-import { tick, until } from '../helpers/fakes.js';
+import { nextTurn, waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 type Kind = 'widget' | 'embed' | 'landing';
@@ -28,7 +28,7 @@ async function mount(kind: Kind): Promise<PalDeploymentElement> {
       : html`<pal-landing deployment-id="d123"></pal-landing>`;
   const mounted = await fixture<HTMLElement>(template);
   const el = (mounted.matches('pal-widget, pal-landing') ? mounted : mounted.firstElementChild) as PalDeploymentElement;
-  await until(() => el.session?.state === 'idle' && el.session.deployment !== null, 'init');
+  await waitFor(() => el.session?.state === 'idle' && el.session.deployment !== null, { what: 'init' });
   if (kind === 'widget') await (el as PalWidget).open();
   await el.updateComplete;
   return el;
@@ -38,7 +38,7 @@ async function mount(kind: Kind): Promise<PalDeploymentElement> {
 async function settle(el: PalDeploymentElement): Promise<void> {
   for (let i = 0; i < 4; i++) {
     await el.updateComplete;
-    await tick();
+    await nextTurn();
     const ending = document.getAnimations().filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime ?? Infinity)));
     await Promise.all(ending.map((a) => a.finished.catch(() => undefined)));
   }
@@ -71,50 +71,50 @@ for (const [width, height] of [[1366, 900], [390, 844]] as const) {
           customization: { show_haircheck: true, landing_page: { title: 'Meet Ada', description: 'Ask about our products' } },
         }, { '/rating': { status: 200, body: { stars: 5, comment: null, rated_at: '2026-11-23T10:00:00Z' } } });
         const el = await mount(kind);
-        await until(() => deep(el, 'pal-preview') !== null, 'preview');
+        await waitFor(() => deep(el, 'pal-preview') !== null, { what: 'preview' });
         await accessible(el, 'preview');
 
         deep<HTMLButtonElement>(el, 'pal-preview', '[part=start]')!.click();
-        await until(() => el.session!.gate === 'password', 'gate');
+        await waitFor(() => el.session!.gate === 'password', { what: 'gate' });
         await accessible(el, 'gate');
 
         el.session!.submitPassword('open sesame');
-        await until(() => el.session!.mode === 'haircheck', 'device check');
+        await waitFor(() => el.session!.mode === 'haircheck', { what: 'device check' });
         await accessible(el, 'device check');
 
         el.session!.confirmHaircheck({});
-        await until(() => el.state === 'connected', 'call');
+        await waitFor(() => el.state === 'connected', { what: 'call' });
         const transport = service.transports[0]!;
         say(transport, 'conversation.disclosure', { visual_disclosure: 'You are talking with an AI system.', verbal_disclosure: '', state: 'delivering' });
         say(transport, 'conversation.utterance.streaming', { role: 'replica', speech: 'Hello, how can I help', final: false, content_index: 0 });
-        await until(() => deep(el, 'pal-conversation', 'pal-transcript.captions') !== null, 'captions');
+        await waitFor(() => deep(el, 'pal-conversation', 'pal-transcript.captions') !== null, { what: 'captions' });
         await accessible(el, 'call with captions');
 
         say(transport, 'conversation.utterance', { role: 'replica', speech: 'Hello, how can I help you today?' });
         say(transport, 'conversation.utterance', { role: 'user', speech: 'Tell me about the Pro plan.' });
         deep(el, 'pal-conversation', 'pal-controls')!.shadowRoot!.querySelector<HTMLButtonElement>(`button[aria-label='Chat']`)!.click();
-        await until(() => deep(el, 'pal-conversation', 'pal-transcript.panel')?.hidden === false, 'transcript');
+        await waitFor(() => deep(el, 'pal-conversation', 'pal-transcript.panel')?.hidden === false, { what: 'transcript' });
         await accessible(el, 'transcript');
         deep<HTMLButtonElement>(el, 'pal-conversation', '[part=mode-switch]')!.click();
-        await until(() => transport.textMode, 'text mode');
+        await waitFor(() => transport.textMode, { what: 'text mode' });
         await accessible(el, 'text mode');
         el.session!.setTextMode(false);
-        await until(() => deep(el, 'pal-conversation', 'pal-transcript.panel')?.hidden === true, 'back to voice');
+        await waitFor(() => deep(el, 'pal-conversation', 'pal-transcript.panel')?.hidden === true, { what: 'back to voice' });
 
         for (const [index, [tool, args]] of CARDS.entries()) {
           say(transport, 'conversation.tool_call', { name: tool, arguments: JSON.stringify(args), tool_call_id: `tc${index}` });
-          await until(() => deep(el, 'pal-conversation', 'pal-canvas', '[part=card]')?.textContent?.includes(String(args.title ?? args.question ?? args.prompt)) === true, tool);
+          await waitFor(() => deep(el, 'pal-conversation', 'pal-canvas', '[part=card]')?.textContent?.includes(String(args.title ?? args.question ?? args.prompt)) === true, { what: tool });
           await accessible(el, tool);
         }
 
         await el.endConversation();
-        await until(() => deep(el, 'pal-ended', 'form.rating') !== null, 'rating');
+        await waitFor(() => deep(el, 'pal-ended', 'form.rating') !== null, { what: 'rating' });
         await accessible(el, 'rating');
 
         deep<HTMLInputElement>(el, 'pal-ended', 'input[value="5"]')!.click();
-        await until(() => !deep<HTMLButtonElement>(el, 'pal-ended', 'form.rating button[type=submit]')!.disabled, 'a star chosen');
+        await waitFor(() => !deep<HTMLButtonElement>(el, 'pal-ended', 'form.rating button[type=submit]')!.disabled, { what: 'a star chosen' });
         deep<HTMLButtonElement>(el, 'pal-ended', 'form.rating button[type=submit]')!.click();
-        await until(() => deep(el, 'pal-ended', '.rating-thanks') !== null, 'thanks');
+        await waitFor(() => deep(el, 'pal-ended', '.rating-thanks') !== null, { what: 'thanks' });
         await accessible(el, 'ended');
       });
     }

@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import { LocalListener, type HeardMessage, type Recognition } from '../../../src/palkit/client/transport/local-listener.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { TransportMessageEvent, TransportNoticeEvent } from '../../../src/palkit/client/transport/transport.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { TestClock } from '../helpers/test-clock.js';
 
 /**
@@ -132,7 +132,7 @@ describe('LocalTransport with speech recognition', () => {
       },
     });
     const joined = transport.join({ url: 'https://pal.test/rooms/c42', token: 't', startVideo: false, startAudio: true });
-    await until(() => socket?.sent.length === 1, 'join frame');
+    await waitFor(() => socket?.sent.length === 1, { what: 'join frame' });
     expect(recognition.running, 'not before the room admitted the visitor').to.equal(false);
     socket.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ type: 'joined', participant_id: 'v1', conversation_id: 'c42', participants: [] }) }));
     await joined;
@@ -191,7 +191,7 @@ describe('LocalTransport never leaves the visitor in silence after they spoke (i
       if (code !== 'microphone_unavailable') notices.push(code);
     });
     const joined = transport.join({ url: 'https://pal.test/rooms/c42', token: 't', startVideo: false, startAudio: true });
-    await until(() => socket?.sent.length === 1, 'join frame');
+    await waitFor(() => socket?.sent.length === 1, { what: 'join frame' });
     const room = (data: object) => socket.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(data) }));
     room({ type: 'joined', participant_id: 'v1', conversation_id: 'c42', participants: [] });
     await joined;
@@ -207,7 +207,7 @@ describe('LocalTransport never leaves the visitor in silence after they spoke (i
     pal('conversation.replica.stopped_speaking', { interrupted: true, duration: 1 });
     expect(recognition.running).to.equal(true);
     recognition.fail('no-speech');
-    await until(() => notices.length > 0, 'a notice');
+    await waitFor(() => notices.length > 0, { what: 'a notice' });
     expect(notices).to.deep.equal(['not_heard']);
     await transport.leave();
   });

@@ -3,7 +3,6 @@ import { AudioFrameKind, decodeAudioFrame, encodeAudioFrame, type AudioFrame } f
 import { visemeIndex } from '../../../src/protocol/visemes.js';
 import { MICROPHONE_RATE, MicrophoneSender } from '../../../src/palkit/client/transport/microphone.js';
 import { PalAudioPlayer } from '../../../src/palkit/client/transport/pal-audio.js';
-import { until } from '../helpers/fakes.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const RATE = 22050;
@@ -60,7 +59,7 @@ describe('PalAudioPlayer', () => {
     const toneEnds = context.currentTime + 2;
     for (let i = 0; i < 50; i++) player.play(toneSlice(i < 25 ? 'A' : 'M')); // 2 s of tone
     expect(player.speaking()).to.equal(true);
-    await until(() => player.visemeNow() === 'A', 'the first slices playing');
+    await waitFor(() => player.visemeNow() === 'A', { what: 'the first slices playing' });
     const ear = await listenTo(player.track);
     const loud = await waitFor(() => {
       const level = ear.level();
@@ -97,7 +96,7 @@ describe('MicrophoneSender', () => {
       return out.stream;
     });
     expect(asked?.audio).to.include({ echoCancellation: true, noiseSuppression: true });
-    await until(() => sent.length >= 10, 'ten frames');
+    await waitFor(() => sent.length >= 10, { what: 'ten frames' });
     const frame = decodeAudioFrame(sent[5]!)!;
     expect(frame.kind).to.equal(AudioFrameKind.microphone);
     expect(frame.sampleRate).to.equal(MICROPHONE_RATE);

@@ -8,11 +8,14 @@ import {
 } from '../../../src/palkit/client/session-events.js';
 import { initBody, scriptedFetch, startBody } from '../../../stories/support/endpoints.js';
 import { StandInTransport } from '../../../stories/support/transport.js';
-import { tick, until } from '../helpers/fakes.js';
+import { nextTurn, waitFor } from '../helpers/wait-for.js';
 
-/** A few turns of the event loop: what a session started on fakes does without a timer is done after them. */
+/**
+ * A few turns of the event loop: what a session started on fakes does without a timer is done after them.
+ * Message turns, not timers: a chain of zero timers is slowed to 4 ms a link, more on a busy machine.
+ */
 const drain = async () => {
-  for (let i = 0; i < 10; i++) await tick();
+  for (let i = 0; i < 10; i++) await nextTurn();
 };
 
 function setup(routes: Parameters<typeof scriptedFetch>[0], settings: Partial<SessionSettings> = {}, prepare: (t: StandInTransport) => void = () => {}, tab = { keepStorage: false }) {
@@ -75,7 +78,7 @@ describe('ConversationSession', () => {
 
     const reloaded = setup(ok, {}, () => {}, { keepStorage: true });
     await reloaded.session.initialize();
-    await until(() => reloaded.session.state === 'connected', 'rejoined');
+    await waitFor(() => reloaded.session.state === 'connected', { what: 'rejoined' });
     expect(reloaded.session.mode).to.equal('call');
     expect(reloaded.transports[0]!.joined).to.include({ url: 'http://pal.test/rooms/c42', token: 'tok' });
     expect(reloaded.calls.filter((c) => c.url.endsWith('/start'))).to.have.length(0, 'no new conversation');
@@ -95,7 +98,7 @@ describe('ConversationSession', () => {
     thisPageLoad.id = `reload-${Math.random()}`;
     const gone = setup(ok, {}, (t) => (t.failJoin = new Error('room closed')), { keepStorage: true });
     await gone.session.initialize();
-    await until(() => gone.transports.length === 1 && gone.session.state === 'idle' && gone.session.mode === 'idle', 'back to the preview');
+    await waitFor(() => gone.transports.length === 1 && gone.session.state === 'idle' && gone.session.mode === 'idle', { what: 'back to the preview' });
     expect(gone.errors).to.deep.equal([]);
     expect(sessionStorage.length).to.equal(0, 'forgotten');
   });
@@ -145,15 +148,15 @@ describe('ConversationSession', () => {
     });
     await t.session.initialize();
     const started = t.session.startConversation();
-    await until(() => t.session.gate === 'password', 'password gate');
+    await waitFor(() => t.session.gate === 'password', { what: 'password gate' });
     t.session.submitPassword('wrong');
-    await until(() => t.session.gateError?.code === 'invalid_password', 'gate error');
+    await waitFor(() => t.session.gateError?.code === 'invalid_password', { what: 'gate error' });
     expect(t.session.gate).to.equal('password');
     expect(t.session.gateChecking).to.equal(false);
     expect(t.calls.filter((c) => c.url.endsWith('/start'))).to.have.length(0);
     t.session.submitPassword('secret');
-    await until(() => t.session.gateError?.code === 'password_required', 'the pass was refused');
-    await until(() => t.session.gate === 'password', 'asked again');
+    await waitFor(() => t.session.gateError?.code === 'password_required', { what: 'the pass was refused' });
+    await waitFor(() => t.session.gate === 'password', { what: 'asked again' });
     t.session.submitPassword('secret');
     await started;
     expect(t.session.state).to.equal('connected');
@@ -165,7 +168,7 @@ describe('ConversationSession', () => {
     const t = setup({ '/init': { status: 200, body: initBody({ captcha: { provider: 'turnstile', site_key: 'k' } }) }, '/start': ok['/start'] });
     await t.session.initialize();
     const started = t.session.startConversation();
-    await until(() => t.session.gate === 'captcha');
+    await waitFor(() => t.session.gate === 'captcha');
     t.session.submitCaptcha('tt');
     await started;
     expect((t.calls[1]!.body as { captcha_token: string }).captcha_token).to.equal('tt');
@@ -175,7 +178,7 @@ describe('ConversationSession', () => {
     const t = setup({ '/init': { status: 200, body: initBody({ captcha: { provider: 'turnstile', site_key: 'k' } }) } });
     await t.session.initialize();
     const started = t.session.startConversation();
-    await until(() => t.session.gate === 'captcha');
+    await waitFor(() => t.session.gate === 'captcha');
     t.session.captchaUnavailable();
     await started;
     expect(t.session.mode).to.equal('unavailable');
@@ -186,7 +189,7 @@ describe('ConversationSession', () => {
     const t = setup(ok, { showHaircheck: true });
     await t.session.initialize();
     const started = t.session.startConversation();
-    await until(() => t.session.mode === 'haircheck');
+    await waitFor(() => t.session.mode === 'haircheck');
     await t.session.endConversation();
     await started;
     expect(t.session.mode).to.equal('idle');
@@ -194,7 +197,7 @@ describe('ConversationSession', () => {
     expect(t.calls.filter((c) => c.url.endsWith('/start'))).to.have.length(0);
     expect(t.lifecycle).to.deep.equal(['ready:']);
     const again = t.session.startConversation();
-    await until(() => t.session.mode === 'haircheck');
+    await waitFor(() => t.session.mode === 'haircheck');
     t.session.confirmHaircheck({ cameraOn: false, audioDeviceId: 'mic-2' });
     await again;
     expect(t.transports[0]!.joined).to.include({ startVideo: false, audioDeviceId: 'mic-2' });
@@ -204,7 +207,7 @@ describe('ConversationSession', () => {
     const t = setup(ok, {}, (f) => (f.holdJoin = true));
     await t.session.initialize();
     const started = t.session.startConversation();
-    await until(() => t.transports[0]?.joined !== null && t.transports.length === 1);
+    await waitFor(() => t.transports[0]?.joined !== null && t.transports.length === 1);
     expect(t.session.state).to.equal('connecting');
     await t.session.endConversation();
     t.transports[0]!.releaseJoin();
@@ -272,7 +275,7 @@ describe('ConversationSession', () => {
     expect(session.conversationId).to.equal('c9');
     expect(session.mode).to.equal('call');
     session.dispose();
-    await tick();
+    await nextTurn();
     expect(transports[0]!.left).to.equal(true);
   });
 

@@ -5,7 +5,6 @@ import type { DailyEventObject, DailyFactoryOptions, DailyParticipant, DailyPart
 import { DailyTransport, type DailyCallObject } from '../../../src/palkit/client/transport/daily.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, transportKindFor } from '../../../src/palkit/client/transport/transport.js';
-import { until } from '../helpers/fakes.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { TestClock } from '../helpers/test-clock.js';
 
@@ -52,7 +51,7 @@ describe('LocalTransport', () => {
 
   it('joins with the token in the first frame, lists the PAL with its thumbnail, relays app-messages', async () => {
     const { transport, joined, socket } = open();
-    await until(() => socket()?.sent.length === 1, 'join frame');
+    await waitFor(() => socket()?.sent.length === 1, { what: 'join frame' });
     expect(socket().url).to.equal('wss://pal.test/rooms/c1');
     // The page's clock goes with the join, so the PAL says times in the visitor's zone and way.
     const page = { time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone, locale: document.documentElement.lang || navigator.language };
@@ -65,7 +64,7 @@ describe('LocalTransport', () => {
     await joined;
     const pal = transport.participants.find((p) => p.role === 'pal')!;
     expect(pal).to.include({ id: 'p1', videoUrl: '/face.mp4', imageUrl: '/face.jpg' });
-    await until(() => transport.participants[0]!.videoTrack !== null, 'self view');
+    await waitFor(() => transport.participants[0]!.videoTrack !== null, { what: 'self view' });
     const messages: unknown[] = [];
     transport.addEventListener(TransportMessageEvent.type, (e) => messages.push((e as TransportMessageEvent).data));
     socket().frame({ type: 'app-message', from: 'p1', data: { event_type: 'conversation.utterance' } });
@@ -78,7 +77,7 @@ describe('LocalTransport', () => {
 
   it('rejects the join when the room refuses the token', async () => {
     const { joined, socket } = open();
-    await until(() => socket()?.sent.length === 1);
+    await waitFor(() => socket()?.sent.length === 1);
     socket().close(4401);
     try {
       await joined;
@@ -91,7 +90,7 @@ describe('LocalTransport', () => {
 
   it('reports the room ending the call', async () => {
     const { transport, joined, socket } = open();
-    await until(() => socket()?.sent.length === 1);
+    await waitFor(() => socket()?.sent.length === 1);
     socket().frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [] });
     await joined;
     const ended: TransportEndedEvent[] = [];
@@ -105,13 +104,13 @@ describe('LocalTransport', () => {
   for (const ending of ['the room ends the call', 'the visitor leaves'] as const) {
     it(`lets the stage's self view go before it stops the camera, when ${ending}`, async () => {
       const { transport, joined, socket } = open();
-      await until(() => socket()?.sent.length === 1, 'join frame');
+      await waitFor(() => socket()?.sent.length === 1, { what: 'join frame' });
       socket().frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [] });
       await joined;
-      await until(() => transport.participants[0]!.videoTrack !== null, 'the camera');
+      await waitFor(() => transport.participants[0]!.videoTrack !== null, { what: 'the camera' });
       const stage = await fixture<PalStage>(html`<pal-stage .participants=${transport.participants}></pal-stage>`);
       const selfView = () => stage.shadowRoot!.querySelector<HTMLVideoElement>('video.self');
-      await until(() => selfView()?.srcObject instanceof MediaStream, 'the self view shows the camera');
+      await waitFor(() => selfView()?.srcObject instanceof MediaStream, { what: 'the self view shows the camera' });
       const camera = transport.participants[0]!.videoTrack!;
       const shownAtStop: boolean[] = [];
       const stop = camera.stop.bind(camera);
@@ -141,7 +140,7 @@ describe('LocalTransport', () => {
       const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 'secret', startVideo: false, startAudio: false });
       /** The nth socket's join frame, answered with `joined` (a PAL of this id in the room). */
       const admit = async (n: number, pal: string) => {
-        await until(() => sockets[n]?.sent.length === 1, `join frame on socket ${n + 1}`);
+        await waitFor(() => sockets[n]?.sent.length === 1, { what: `join frame on socket ${n + 1}` });
         sockets[n]!.frame({ type: 'joined', participant_id: `v${n}`, conversation_id: 'c1', participants: [{ participant_id: pal, user_name: 'Ada', role: 'pal' }] });
       };
       return { transport, sockets, notices, ended, joined, admit, clock };
@@ -157,7 +156,7 @@ describe('LocalTransport', () => {
       await clock.advance(250);
       await admit(1, 'p2');
       expect(sockets[1]!.sent[0]).to.deep.include({ type: 'join', meeting_token: 'secret' });
-      await until(() => transport.participants.some((p) => p.id === 'p2'), 'the room as joined again');
+      await waitFor(() => transport.participants.some((p) => p.id === 'p2'), { what: 'the room as joined again' });
       expect(transport.participants.map((p) => p.id)).to.deep.equal(['v1', 'p2']);
       expect(notices, 'a quick move goes unremarked').to.deep.equal([]);
       transport.sendAppMessage({ event_type: 'conversation.respond', properties: { text: 'still here?' } });
@@ -166,11 +165,11 @@ describe('LocalTransport', () => {
       // The connection drops; the first try finds no one, the visitor is told, the next try gets in.
       sockets[1]!.close(1006);
       await clock.advance(250);
-      await until(() => sockets.length === 3, 'a first try');
+      await waitFor(() => sockets.length === 3, { what: 'a first try' });
       sockets[2]!.close(1006);
       await clock.advance(500); // the second try waits up to twice as long
       await admit(3, 'p3');
-      await until(() => notices.length === 2, 'the notices');
+      await waitFor(() => notices.length === 2, { what: 'the notices' });
       expect(notices).to.deep.equal(['reconnecting', 'reconnected']);
       expect(ended).to.deep.equal([]);
       await transport.leave();
@@ -183,9 +182,9 @@ describe('LocalTransport', () => {
         await joined;
         sockets[0]!.close(1012);
         await clock.advance(250);
-        await until(() => sockets[1]?.sent.length === 1, 'a try');
+        await waitFor(() => sockets[1]?.sent.length === 1, { what: 'a try' });
         sockets[1]!.close(code);
-        await until(() => ended.length === 1, `the end after ${code}`);
+        await waitFor(() => ended.length === 1, { what: `the end after ${code}` });
         expect(ended).to.deep.equal([end]);
         await clock.advance(LONGER_THAN_ANY_WAIT);
         expect(sockets.length, 'no more tries').to.equal(2);
@@ -224,7 +223,7 @@ describe('LocalTransport', () => {
 
   it('tells the room when the visitor switches to text and back, and joins in text mode when asked', async () => {
     const { transport, joined, socket } = open();
-    await until(() => socket()?.sent.length === 1);
+    await waitFor(() => socket()?.sent.length === 1);
     socket().frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [] });
     await joined;
     transport.setTextMode(true);
@@ -235,7 +234,7 @@ describe('LocalTransport', () => {
     let second!: FakeSocket;
     const texting = new LocalTransport({ voice: false, listen: false, createSocket: (url) => (second = new FakeSocket(url)) as unknown as WebSocket });
     const joining = texting.join({ url: 'https://pal.test/rooms/c1', token: 'secret', startVideo: false, startAudio: false, textMode: true });
-    await until(() => second?.sent.length === 1);
+    await waitFor(() => second?.sent.length === 1);
     second.frame({ type: 'joined', participant_id: 'v2', conversation_id: 'c1', participants: [] });
     await joining;
     expect(second.sent).to.deep.equal([{ type: 'join', meeting_token: 'secret', text_mode: true, time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone, locale: document.documentElement.lang || navigator.language }]);
@@ -255,10 +254,10 @@ describe('LocalTransport', () => {
     let socket!: FakeSocket;
     const transport = new LocalTransport({ voice: false, listen: false, timers: clock, fetch: fetchFrame, createSocket: (url) => (socket = new FakeSocket(url)) as unknown as WebSocket, getUserMedia: () => navigator.mediaDevices.getUserMedia({ video: true }) });
     const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 'tok-1', startVideo: true, startAudio: false });
-    await until(() => socket?.sent.length === 1);
+    await waitFor(() => socket?.sent.length === 1);
     socket.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [], perception: { frames_url: 'https://pal.test/v2/conversations/c1/frames', interval_ms: 1000 } });
     await joined;
-    await until(() => transport.participants[0]!.videoTrack !== null, 'the camera');
+    await waitFor(() => transport.participants[0]!.videoTrack !== null, { what: 'the camera' });
     await clock.advance(1000);
     await waitFor(() => posts.length >= 1, { what: 'the first frame' });
     const [first] = posts;

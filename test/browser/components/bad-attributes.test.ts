@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 
 // An element given attributes it cannot use says so: the visitor sees a plain error screen instead of an
@@ -12,7 +12,7 @@ describe('deployment elements with bad attributes', () => {
     useFakeService();
     const seen = errors();
     const el = await fixture<PalEmbed>(html`<pal-embed></pal-embed>`);
-    await until(() => deep(el, 'pal-error-screen') !== null, 'error screen');
+    await waitFor(() => deep(el, 'pal-error-screen') !== null, { what: 'error screen' });
     seen.stop();
     expect(seen.seen.map((e) => (e.detail as { code: string }).code)).to.deep.equal(['no_deployment']);
     const screen = deep(el, 'pal-error-screen')!;
@@ -21,7 +21,7 @@ describe('deployment elements with bad attributes', () => {
     await expect(el).to.be.accessible();
 
     el.setAttribute('deployment-id', 'd123');
-    await until(() => deep(el, 'pal-preview') !== null, 'the preview once deployment-id is set');
+    await waitFor(() => deep(el, 'pal-preview') !== null, { what: 'the preview once deployment-id is set' });
   });
 
   it('a deployment-id set right after connecting, as frameworks do, raises nothing', async () => {
@@ -30,7 +30,7 @@ describe('deployment elements with bad attributes', () => {
     const el = document.createElement('pal-embed') as PalEmbed;
     (await fixture<HTMLDivElement>(html`<div></div>`)).append(el);
     el.deploymentId = 'd123';
-    await until(() => deep(el, 'pal-preview') !== null, 'preview');
+    await waitFor(() => deep(el, 'pal-preview') !== null, { what: 'preview' });
     // The preview's own render (where a bad attribute would surface) is over.
     await el.updateComplete;
     await (deep(el, 'pal-preview') as unknown as { updateComplete: Promise<unknown> }).updateComplete;
@@ -42,7 +42,7 @@ describe('deployment elements with bad attributes', () => {
     const service = useFakeService();
     const seen = errors();
     const el = await fixture<PalEmbed>(html`<pal-embed deployment-id="d123" api-base="pal.example.com"></pal-embed>`);
-    await until(() => deep(el, 'pal-error-screen') !== null, 'error screen');
+    await waitFor(() => deep(el, 'pal-error-screen') !== null, { what: 'error screen' });
     seen.stop();
     const [error] = seen.seen.map((e) => e.detail as { code: string; message: string });
     expect(error!.code).to.equal('invalid_attribute');
@@ -50,7 +50,7 @@ describe('deployment elements with bad attributes', () => {
     expect(service.calls.length, 'nothing was fetched from a relative address').to.equal(0);
 
     el.setAttribute('api-base', 'https://pal.example.com');
-    await until(() => deep(el, 'pal-preview') !== null, 'the preview with a good api-base');
+    await waitFor(() => deep(el, 'pal-preview') !== null, { what: 'the preview with a good api-base' });
     expect(service.calls[0]!.url).to.match(/^https:\/\/pal\.example\.com\/v2\/deployments\/d123\/init$/);
   });
 
@@ -58,8 +58,8 @@ describe('deployment elements with bad attributes', () => {
     useFakeService({ customization: { preview: { title: 'From the deployment' } } });
     const seen = errors();
     const el = await fixture<PalEmbed>(html`<pal-embed deployment-id="d123" override-config="{preview: not json"></pal-embed>`);
-    await until(() => deep(el, 'pal-preview') !== null, 'preview');
-    await until(() => deep(el, 'pal-preview', 'h2')?.textContent?.includes('From the deployment') === true, 'deployment title');
+    await waitFor(() => deep(el, 'pal-preview') !== null, { what: 'preview' });
+    await waitFor(() => deep(el, 'pal-preview', 'h2')?.textContent?.includes('From the deployment') === true, { what: 'deployment title' });
     seen.stop();
     expect(seen.seen.map((e) => (e.detail as { code: string }).code)).to.deep.equal(['invalid_attribute']);
   });

@@ -6,7 +6,7 @@ import { defineShells, type FullModule } from '../../../src/palkit/cdn/shell.js'
 import { PalDeploymentElement } from '../../../src/palkit/components/shared/deployment-element.js';
 import { initBody } from '../../../stories/support/endpoints.js';
 import { StandInTransport } from '../../../stories/support/transport.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 let release: () => void = () => undefined;
 const held = new Promise<void>((resolve) => (release = resolve));
@@ -31,7 +31,7 @@ describe('script-tag shell while the full code loads', () => {
     const widget = await fixture<HTMLElement & { whenUpgraded(): Promise<HTMLElement & { opened: boolean }> }>(html`<pal-widget deployment-id="d1" api-base="http://pal.test"></pal-widget>`);
     const embed = await fixture<HTMLElement>(html`<div style="width:400px;height:300px"><pal-embed deployment-id="d1" api-base="http://pal.test"></pal-embed></div>`);
     const start = () => embed.querySelector('pal-embed')!.shadowRoot!.querySelector<HTMLButtonElement>('.p button');
-    await until(() => widget.shadowRoot!.querySelector('.l') !== null && start() !== null, 'launcher and preview painted');
+    await waitFor(() => widget.shadowRoot!.querySelector('.l') !== null && start() !== null, { what: 'launcher and preview painted' });
     for (const button of [widget.shadowRoot!.querySelector<HTMLButtonElement>('.l')!, start()!]) {
       expect(button.getAttribute('aria-busy'), `${button.textContent} before the click`).to.equal(null);
       button.click();
@@ -42,6 +42,6 @@ describe('script-tag shell while the full code loads', () => {
     }
     release();
     const upgraded = await widget.whenUpgraded();
-    await until(() => upgraded.opened, 'the popup opens once the code is there');
+    await waitFor(() => upgraded.opened, { what: 'the popup opens once the code is there' });
   });
 });

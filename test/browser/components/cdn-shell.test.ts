@@ -3,7 +3,7 @@ import { defineShells, type FullModule } from '../../../src/palkit/cdn/shell.js'
 import { PalDeploymentElement } from '../../../src/palkit/components/shared/deployment-element.js';
 import { initBody } from '../../../stories/support/endpoints.js';
 import { StandInTransport } from '../../../stories/support/transport.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 // The script-tag shells are defined under pal-* names in a page without the npm registration, so this
 // file registers them under the real names before anything else does.
@@ -31,12 +31,12 @@ describe('script-tag shells', () => {
     initFetches = 0;
     expect(customElements.get('pal-widget')).to.not.equal(undefined);
     const el = await fixture<HTMLElement>(html`<pal-widget deployment-id="d1" api-base="http://pal.test"></pal-widget>`);
-    await until(() => el.shadowRoot!.querySelector('.l, pal-widget-impl') !== null, 'launcher painted');
+    await waitFor(() => el.shadowRoot!.querySelector('.l, pal-widget-impl') !== null, { what: 'launcher painted' });
     const upgraded = await (el as unknown as { whenUpgraded(): Promise<HTMLElement> }).whenUpgraded();
     expect(upgraded.tagName).to.equal('PAL-WIDGET-IMPL');
     expect(upgraded.getAttribute('api-base')).to.equal('http://pal.test');
     expect(upgraded.getAttribute('exportparts')).to.contain('launcher');
-    await until(() => upgraded.shadowRoot?.querySelector('.launcher')?.textContent?.includes('Ask Ada') === true, 'full launcher');
+    await waitFor(() => upgraded.shadowRoot?.querySelector('.launcher')?.textContent?.includes('Ask Ada') === true, { what: 'full launcher' });
     expect(initFetches, 'the full element reuses the init the shell fetched').to.equal(1);
     await expect(el).to.be.accessible();
   });
@@ -67,8 +67,8 @@ describe('script-tag shells', () => {
     expect(typeof el.open).to.equal('function');
     expect(el.hasAttribute('open')).to.equal(true);
     const upgraded = await el.whenUpgraded();
-    await until(() => upgraded.opened, 'the popup opens');
+    await waitFor(() => upgraded.opened, { what: 'the popup opens' });
     el.open = false;
-    await until(() => !upgraded.opened, 'and closes');
+    await waitFor(() => !upgraded.opened, { what: 'and closes' });
   });
 });

@@ -2,7 +2,7 @@
 // the start carries exactly the text that was shown (the service keeps it as the receipt).
 import { expect, fixture, html } from '@open-wc/testing';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 
 const TERMS = 'I agree that this call is with an AI and may be reviewed.';
@@ -13,7 +13,7 @@ describe('consent before the call', () => {
     const events = recordEvents(['pal-error']);
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
     const el = wrapper.querySelector('pal-embed') as PalEmbed;
-    await until(() => el.session?.state === 'idle' && el.session.deployment !== null, 'init');
+    await waitFor(() => el.session?.state === 'idle' && el.session.deployment !== null, { what: 'init' });
     await el.updateComplete;
     const preview = deep(el, 'pal-preview')!;
     await (preview as unknown as { updateComplete: Promise<unknown> }).updateComplete;
@@ -32,7 +32,7 @@ describe('consent before the call', () => {
 
     box.click();
     deep<HTMLButtonElement>(preview, '[part=start]')!.click();
-    await until(() => el.state === 'connected', 'connected');
+    await waitFor(() => el.state === 'connected', { what: 'connected' });
     const start = service.calls.find((c) => c.url.endsWith('/start'))!;
     expect((start.body as { accepted_terms?: string }).accepted_terms).to.equal(TERMS);
     events.stop();
@@ -43,11 +43,11 @@ describe('consent before the call', () => {
     const service = useFakeService({ customization: { show_haircheck: false, consent: { required: false, text: TERMS } } });
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
     const el = wrapper.querySelector('pal-embed') as PalEmbed;
-    await until(() => el.session?.state === 'idle' && el.session.deployment !== null, 'init');
+    await waitFor(() => el.session?.state === 'idle' && el.session.deployment !== null, { what: 'init' });
     await el.updateComplete;
     expect(deep(el, 'pal-preview', '[part=consent]')).to.equal(null);
     deep<HTMLButtonElement>(el, 'pal-preview', '[part=start]')!.click();
-    await until(() => el.state === 'connected', 'connected');
+    await waitFor(() => el.state === 'connected', { what: 'connected' });
     expect('accepted_terms' in (service.calls.find((c) => c.url.endsWith('/start'))!.body as object)).to.equal(false);
   });
 });

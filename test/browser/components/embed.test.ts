@@ -1,14 +1,13 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { waitFor } from '../helpers/wait-for.js';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
-import { until } from '../helpers/fakes.js';
 import { ALL_EVENTS, deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 
 async function mount(width: number, attrs = '') {
   const wrapper = await fixture<HTMLDivElement>(html`<div style="width:${width}px"></div>`);
   wrapper.innerHTML = `<pal-embed deployment-id="d123" ${attrs}></pal-embed>`;
   const el = wrapper.querySelector('pal-embed') as PalEmbed;
-  await until(() => el.session?.state === 'idle' && el.session.deployment !== null, 'init');
+  await waitFor(() => el.session?.state === 'idle' && el.session.deployment !== null, { what: 'init' });
   await el.updateComplete;
   return el;
 }
@@ -28,7 +27,7 @@ describe('pal-embed', () => {
     useFakeService();
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:500px;height:300px"><pal-embed deployment-id="d123"></pal-embed></div>`);
     const el = wrapper.querySelector('pal-embed')!;
-    await until(() => el.session?.state === 'idle');
+    await waitFor(() => el.session?.state === 'idle');
     expect(deep(el, '.card')!.getBoundingClientRect().height).to.equal(300);
   });
 
@@ -40,7 +39,7 @@ describe('pal-embed', () => {
     expect(preview.getAttribute('layout')).to.equal('full-screen');
     await expect(el).to.be.accessible();
     deep(preview, 'button')!.click();
-    await until(() => el.state === 'connected', 'connected');
+    await waitFor(() => el.state === 'connected', { what: 'connected' });
     await el.updateComplete;
     expect(deep(el, 'pal-conversation')).to.not.equal(null);
     await el.endConversation();
@@ -139,7 +138,7 @@ describe('pal-embed', () => {
     useFakeService({}, { '/init': { status: 404, body: { error: 'deployment_not_found' } } });
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="nope"></pal-embed></div>`);
     const missing = wrapper.querySelector('pal-embed')!;
-    await until(() => missing.state === 'error', 'error');
+    await waitFor(() => missing.state === 'error', { what: 'error' });
     await missing.updateComplete;
     const error = deep(missing, 'pal-error-screen')!;
     expect(error.shadowRoot!.textContent).to.contain('does not exist');

@@ -7,7 +7,7 @@ import { PalPasswordEvent } from '../../../src/palkit/components/events/password
 import { turnstileConfig } from '../../../src/palkit/components/gate/turnstile.js';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { installStandInTurnstile } from '../../../stories/support/turnstile.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 
 describe('pal-gate', () => {
@@ -50,7 +50,7 @@ describe('pal-gate', () => {
   it('password step with a captcha: the challenge sits above the field and its token goes with the password, a new one per attempt', async () => {
     const { renders } = installStandInTurnstile({ checkbox: false });
     const el = await fixture<PalGate>(html`<pal-gate step="password" site-key="0x4AAA"></pal-gate>`);
-    await until(() => renders.length === 1, 'turnstile render');
+    await waitFor(() => renders.length === 1, { what: 'turnstile render' });
     expect(deep(el, 'form [part=captcha]')).to.not.equal(null);
     const input = deep<HTMLInputElement>(el, 'input')!;
     input.value = 'secret';
@@ -61,13 +61,13 @@ describe('pal-gate', () => {
     await el.updateComplete;
     el.errorCode = 'invalid_password';
     el.checking = false;
-    await until(() => renders.length === 2, 'a fresh challenge after the attempt');
+    await waitFor(() => renders.length === 2, { what: 'a fresh challenge after the attempt' });
   });
 
   it('captcha step loads Turnstile only then, renders with the site key and passes the token', async () => {
     const { renders } = installStandInTurnstile({ checkbox: false });
     const el = await fixture<PalGate>(html`<pal-gate step="captcha" site-key="0x4AAA"></pal-gate>`);
-    await until(() => renders.length === 1, 'turnstile render');
+    await waitFor(() => renders.length === 1, { what: 'turnstile render' });
     expect(renders[0]!.sitekey).to.equal('0x4AAA');
     setTimeout(() => renders[0]!.callback('token-1'));
     expect(((await oneEvent(el, 'pal-captcha')) as PalCaptchaEvent).detail).to.equal('token-1');
@@ -90,9 +90,9 @@ describe('pal-gate', () => {
     useFakeService({ has_password: true, customization: { show_haircheck: false } });
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
     const el = wrapper.querySelector('pal-embed') as PalEmbed;
-    await until(() => el.session?.state === 'idle');
+    await waitFor(() => el.session?.state === 'idle');
     void el.startConversation();
-    await until(() => el.session?.gate === 'password');
+    await waitFor(() => el.session?.gate === 'password');
     await el.updateComplete;
     expect(deep(el, 'pal-gate')!.getAttribute('step')).to.equal('password');
     expect(document.querySelector('script[src*="challenges.cloudflare.com"]')).to.equal(null);
@@ -104,18 +104,18 @@ describe('pal-gate', () => {
     installStandInTurnstile({ checkbox: false, onRender: (challenge) => setTimeout(() => challenge.callback('tok-slow'), 1500) });
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
     const el = wrapper.querySelector('pal-embed') as PalEmbed;
-    await until(() => el.session?.state === 'idle');
+    await waitFor(() => el.session?.state === 'idle');
     void el.startConversation();
-    await until(() => el.session?.gate === 'password' && deep(el, 'pal-gate', 'input') !== null, 'password step');
+    await waitFor(() => el.session?.gate === 'password' && deep(el, 'pal-gate', 'input') !== null, { what: 'password step' });
     const input = deep<HTMLInputElement>(el, 'pal-gate', 'input')!;
     input.focus();
     await sendKeys({ type: 'open sesame' });
     await sendKeys({ press: 'Enter' });
-    await until(() => deep(el, 'pal-gate', '[role=status]')?.textContent?.includes('Waiting for the check above') === true, 'the wait said in words');
+    await waitFor(() => deep(el, 'pal-gate', '[role=status]')?.textContent?.includes('Waiting for the check above') === true, { what: 'the wait said in words' });
     expect(deep(el, 'pal-gate', '[role=alert]')!.textContent!.trim()).to.equal('');
     expect(deep(el, 'pal-gate', 'button')!.getAttribute('aria-busy')).to.equal('true');
     // No second press: the password goes once the check is done, and the call starts.
-    await until(() => el.state === 'connected', 'connected');
+    await waitFor(() => el.state === 'connected', { what: 'connected' });
     expect(service.calls.filter((c) => c.url.endsWith('/gate')).map((c) => c.body)).to.deep.equal([{ password: 'open sesame', captcha_token: 'tok-slow' }]);
   });
 
@@ -128,7 +128,7 @@ describe('pal-gate', () => {
     const events = recordEvents(['pal-error']);
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
     const el = wrapper.querySelector('pal-embed') as PalEmbed;
-    await until(() => el.session?.state === 'idle');
+    await waitFor(() => el.session?.state === 'idle');
     void el.startConversation();
     const gate = async () => {
       await el.updateComplete;
@@ -136,21 +136,21 @@ describe('pal-gate', () => {
       await g.updateComplete;
       return g;
     };
-    await until(() => el.session?.gate === 'password');
-    await until(() => tokens.length === 1);
+    await waitFor(() => el.session?.gate === 'password');
+    await waitFor(() => tokens.length === 1);
     tokens[0]!.callback('tok-1');
     deep<HTMLInputElement>(await gate(), 'input')!.value = 'wrong';
     deep(await gate(), 'button')!.click();
-    await until(() => el.session?.gateError?.code === 'invalid_password');
+    await waitFor(() => el.session?.gateError?.code === 'invalid_password');
     expect(el.session!.gate).to.equal('password');
     expect(service.calls.some((c) => c.url.endsWith('/start'))).to.equal(false, 'no start before the password passed');
     const shown = await gate();
-    await until(() => deep(shown, '[role=alert]')?.textContent?.includes('not right') === true, 'the error in words');
-    await until(() => tokens.length === 2, 'a fresh challenge');
+    await waitFor(() => deep(shown, '[role=alert]')?.textContent?.includes('not right') === true, { what: 'the error in words' });
+    await waitFor(() => tokens.length === 2, { what: 'a fresh challenge' });
     tokens[1]!.callback('tok-2');
     deep<HTMLInputElement>(await gate(), 'input')!.value = 'right';
     deep(await gate(), 'button')!.click();
-    await until(() => el.state === 'connected');
+    await waitFor(() => el.state === 'connected');
     events.stop();
     expect(events.seen.map((e) => (e.detail as { code: string }).code)).to.deep.equal(['invalid_password']);
     expect(service.calls.filter((c) => c.url.endsWith('/gate')).map((c) => c.body)).to.deep.equal([

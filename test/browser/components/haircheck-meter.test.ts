@@ -3,14 +3,14 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../../src/palkit/components/define.js';
 import type { PalHaircheck } from '../../../src/palkit/components/haircheck/haircheck.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep } from '../helpers/deployment.js';
 
 describe('pal-haircheck in a short popup', () => {
   it('keeps the microphone meter 8 px tall and scrolls instead', async () => {
     const box = await fixture<HTMLDivElement>(html`<div style="width: 400px; height: 560px"><pal-haircheck></pal-haircheck></div>`);
     const el = box.querySelector('pal-haircheck') as PalHaircheck;
-    await until(() => el.stream !== null, 'camera stream');
+    await waitFor(() => el.stream !== null, { what: 'camera stream' });
     await el.updateComplete;
     const meter = deep(el, '[role=meter]')!.getBoundingClientRect();
     expect(meter.height).to.be.closeTo(8, 0.5);

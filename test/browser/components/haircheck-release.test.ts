@@ -4,13 +4,13 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../../src/palkit/components/define.js';
 import type { PalHaircheck } from '../../../src/palkit/components/haircheck/haircheck.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep } from '../helpers/deployment.js';
 
 describe('pal-haircheck releasing the devices', () => {
   it('detaches the preview before it stops a track, on leaving the page', async () => {
     const el = await fixture<PalHaircheck>(html`<pal-haircheck></pal-haircheck>`);
-    await until(() => el.stream !== null, 'camera stream');
+    await waitFor(() => el.stream !== null, { what: 'camera stream' });
     await el.updateComplete;
     const preview = deep<HTMLVideoElement>(el, 'video[part=preview]')!;
     expect(preview.srcObject).to.equal(el.stream);

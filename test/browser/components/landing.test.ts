@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { PalLanding } from '../../../src/palkit/components/landing/landing.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 describe('pal-landing', () => {
@@ -11,7 +11,7 @@ describe('pal-landing', () => {
         cta_links: [{ label: 'Pricing', url: 'https://example.com/pricing' }, { label: 'Bad', url: 'javascript:alert(1)' }],
       } } });
       const el = await fixture<PalLanding>(html`<pal-landing deployment-id="d123"></pal-landing>`);
-      await until(() => el.session?.state === 'idle');
+      await waitFor(() => el.session?.state === 'idle');
       await el.updateComplete;
       expect(el.template).to.equal(template);
       expect(deep(el, `.${template}`)).to.not.equal(null);
@@ -27,13 +27,13 @@ describe('pal-landing', () => {
   it('puts the hero beside the conversation (split) on wide screens and above it (stacked)', async () => {
     useFakeService({ customization: { landing_page: { template: 'split', title: 'A' } } });
     const split = await fixture<PalLanding>(html`<pal-landing deployment-id="d123" style="width:1200px"></pal-landing>`);
-    await until(() => split.session?.state === 'idle');
+    await waitFor(() => split.session?.state === 'idle');
     await split.updateComplete;
     const [hero, stage] = [deep(split, '.hero')!.getBoundingClientRect(), deep(split, '.stage')!.getBoundingClientRect()];
     expect(stage.left).to.be.greaterThan(hero.right - 1);
     useFakeService({ customization: { landing_page: { template: 'stacked', title: 'A' } } });
     const stacked = await fixture<PalLanding>(html`<pal-landing deployment-id="d123" style="width:1200px"></pal-landing>`);
-    await until(() => stacked.session?.state === 'idle');
+    await waitFor(() => stacked.session?.state === 'idle');
     await stacked.updateComplete;
     expect(deep(stacked, '.stage')!.getBoundingClientRect().top).to.be.greaterThan(deep(stacked, '.hero')!.getBoundingClientRect().bottom - 1);
   });

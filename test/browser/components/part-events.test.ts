@@ -7,7 +7,7 @@ import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { PalStartEvent } from '../../../src/palkit/components/events/start.js';
 import { PalRetryEvent } from '../../../src/palkit/components/events/retry.js';
 import type { PalErrorScreen } from '../../../src/palkit/components/screens/error-screen.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 describe('the parts’ own events', () => {
@@ -19,12 +19,12 @@ describe('the parts’ own events', () => {
     try {
       const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
       const el = wrapper.querySelector('pal-embed') as PalEmbed;
-      await until(() => el.session?.state === 'idle');
+      await waitFor(() => el.session?.state === 'idle');
       await el.updateComplete;
       const inShadow: Event[] = [];
       el.shadowRoot!.addEventListener('pal-start', (e) => inShadow.push(e));
       deep(el, 'pal-preview', '[part=start]')!.click();
-      await until(() => el.mode === 'call', 'the call starts');
+      await waitFor(() => el.mode === 'call', { what: 'the call starts' });
       expect(inShadow).to.have.length(1);
       expect(inShadow[0]).to.be.instanceOf(PalStartEvent);
       expect([inShadow[0]!.bubbles, inShadow[0]!.composed]).to.deep.equal([true, false]);

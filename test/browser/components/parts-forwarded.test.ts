@@ -5,7 +5,7 @@ import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { PalDeploymentElement } from '../../../src/palkit/components/shared/deployment-element.js';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
 import { StandInTransport } from '../../../stories/support/transport.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 class RecordedTransport extends StandInTransport {
@@ -34,9 +34,9 @@ for (const tag of ['pal-embed', 'pal-widget'] as const) {
       ? html`<div style="width: 960px; height: 540px"><style>${style}</style><pal-embed deployment-id="d123"></pal-embed></div>`
       : html`<div><style>${style}</style><pal-widget deployment-id="d123"></pal-widget></div>`);
     const el = root.querySelector(tag) as PalEmbed | PalWidget;
-    await until(() => el.session?.deployment != null && el.session.state === 'idle', 'init');
+    await waitFor(() => el.session?.deployment != null && el.session.state === 'idle', { what: 'init' });
     await el.startConversation();
-    await until(() => el.state === 'connected', 'connected');
+    await waitFor(() => el.state === 'connected', { what: 'connected' });
     const room = service.transports[0]!;
     room.receive({
       message_type: 'conversation', event_type: 'conversation.disclosure', conversation_id: 'c42',
@@ -47,7 +47,7 @@ for (const tag of ['pal-embed', 'pal-widget'] as const) {
       properties: { name: 'canvas_show_text', arguments: JSON.stringify({ title: 'Hours', body: 'Open at nine.' }), tool_call_id: 'tc1' },
     });
     for (const [part, path] of Object.entries(PARTS)) {
-      await until(() => deep(el, 'pal-conversation', ...path) !== null, part);
+      await waitFor(() => deep(el, 'pal-conversation', ...path) !== null, { what: part });
       const color = getComputedStyle(deep(el, 'pal-conversation', ...path)!).outlineColor;
       expect(color, `::part(${part})`).to.equal('rgb(1, 2, 3)');
     }

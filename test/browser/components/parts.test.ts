@@ -9,7 +9,7 @@ import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
 import type { PalConnecting } from '../../../src/palkit/components/screens/connecting.js';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { StandInTransport } from '../../../stories/support/transport.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 
 /** A pal-conversation 800×520 px in a call over a StandInTransport, joined to this room. */
@@ -27,10 +27,10 @@ async function conversationInCall(room: string): Promise<{ transport: StandInTra
 describe('pal-haircheck', () => {
   it('previews the camera, shows a live mic level, lists devices, and confirms the choice', async () => {
     const el = await fixture<PalHaircheck>(html`<pal-haircheck heading="Ready?"></pal-haircheck>`);
-    await until(() => el.stream !== null, 'camera stream');
+    await waitFor(() => el.stream !== null, { what: 'camera stream' });
     await el.updateComplete;
     expect(deep<HTMLVideoElement>(el, 'video')!.srcObject).to.equal(el.stream);
-    await until(() => Number(deep(el, '[role=meter]')!.getAttribute('aria-valuenow')) > 0, 'mic level above zero');
+    await waitFor(() => Number(deep(el, '[role=meter]')!.getAttribute('aria-valuenow')) > 0, { what: 'mic level above zero' });
     expect(el.shadowRoot!.querySelectorAll('select').length).to.equal(2);
     expect(el.shadowRoot!.textContent).to.contain('Ready?');
     await expect(el).to.be.accessible();
@@ -47,19 +47,19 @@ describe('pal-haircheck', () => {
     useFakeService({ customization: { show_haircheck: true } });
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
     const el = wrapper.querySelector('pal-embed') as PalEmbed;
-    await until(() => el.session?.state === 'idle');
+    await waitFor(() => el.session?.state === 'idle');
     void el.startConversation();
-    await until(() => el.mode === 'haircheck');
+    await waitFor(() => el.mode === 'haircheck');
     await el.updateComplete;
     const check = deep(el, 'pal-haircheck') as PalHaircheck;
-    await until(() => check.stream !== null);
+    await waitFor(() => check.stream !== null);
     deep(check, '[part=join]')!.click();
-    await until(() => el.state === 'connected');
+    await waitFor(() => el.state === 'connected');
     useFakeService({ customization: { show_haircheck: false } });
     const w2 = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
     const skipped = w2.querySelector('pal-embed') as PalEmbed;
     const modes = recordEvents(['pal-mode-change']);
-    await until(() => skipped.session?.state === 'idle');
+    await waitFor(() => skipped.session?.state === 'idle');
     await skipped.startConversation();
     modes.stop();
     expect(modes.seen.map((e) => (e.detail as { mode: string }).mode)).to.deep.equal(['call']);
@@ -123,7 +123,7 @@ describe('pal-conversation', () => {
     expect((deep(el, 'pal-transcript') as unknown as { link: unknown }).link).to.equal(session);
     await expect(el).to.be.accessible();
     deep(deep(el, 'pal-controls')!, '.end')!.click();
-    await until(() => session.mode === 'ended');
+    await waitFor(() => session.mode === 'ended');
     events.stop();
     // A given session's events belong to the element that gave it: none fire from here.
     expect(events.seen).to.deep.equal([]);
@@ -138,7 +138,7 @@ describe('pal-conversation', () => {
     say('conversation.tool_call', { name: 'canvas_show_chart', tool_call_id: 't1', arguments: JSON.stringify({ title: 'Weight by size', chart_type: 'bar', data: [{ label: 'S', value: 12 }, { label: 'M', value: 13 }] }) });
     const banner = () => deep(deep(el, 'pal-disclosure')!, '[part="banner"]');
     const card = () => deep(deep(el, 'pal-canvas')!, '[part="card"]');
-    await until(() => banner()?.hidden === false && card() !== null, 'banner and card');
+    await waitFor(() => banner()?.hidden === false && card() !== null, { what: 'banner and card' });
     const b = banner()!.getBoundingClientRect();
     const c = card()!.getBoundingClientRect();
     const controls = deep(el, 'pal-controls')!.getBoundingClientRect();
@@ -154,17 +154,17 @@ describe('pal-conversation', () => {
     const { transport, session, el } = await conversationInCall('c10');
     expect(deep(el, '[part="notice"]')).to.equal(null);
     transport.dispatchEvent(new TransportNoticeEvent('hearing_unavailable', ''));
-    await until(() => deep(el, '[part="notice"]') !== null, 'the notice');
+    await waitFor(() => deep(el, '[part="notice"]') !== null, { what: 'the notice' });
     const notice = deep(el, '[part="notice"]')!;
     expect(notice.getAttribute('role')).to.equal('status');
     expect(notice.textContent).to.contain("The PAL can't hear you in this browser. Type your message instead.");
     await expect(el).to.be.accessible();
     const [type] = [...notice.querySelectorAll('button')].filter((b) => b.textContent?.includes('Type a message'));
     type!.click();
-    await until(() => deep(el, 'pal-transcript[mode="panel"]')?.hasAttribute('hidden') === false, 'the chat panel open');
+    await waitFor(() => deep(el, 'pal-transcript[mode="panel"]')?.hasAttribute('hidden') === false, { what: 'the chat panel open' });
     expect(deep(el, '[part="notice"] button.primary'), 'typing is offered only while the chat is closed').to.equal(null);
     (deep(el, '[part="notice"] button[aria-label="Dismiss"]') as HTMLButtonElement).click();
-    await until(() => deep(el, '[part="notice"]') === null, 'the notice dismissed');
+    await waitFor(() => deep(el, '[part="notice"]') === null, { what: 'the notice dismissed' });
     await session.endConversation();
   });
 
@@ -176,7 +176,7 @@ describe('pal-conversation', () => {
     const errors: Array<{ code: string; message: string }> = [];
     session.addEventListener(SessionErrorEvent.type, (e) => errors.push({ code: (e as InstanceType<typeof SessionErrorEvent>).error.code, message: (e as InstanceType<typeof SessionErrorEvent>).error.message }));
     transport.dispatchEvent(new TransportNoticeEvent('face_unavailable', 'The face\'s rig.json is not a rig this page can draw.'));
-    await until(() => errors.length > 0, 'the session\'s error');
+    await waitFor(() => errors.length > 0, { what: 'the session\'s error' });
     expect(errors).to.deep.equal([{ code: 'face_unavailable', message: 'The face\'s rig.json is not a rig this page can draw.' }]);
     await el.updateComplete;
     expect(session.state).to.equal('connected');
@@ -189,11 +189,11 @@ describe('pal-conversation', () => {
     const { transport, session, el } = await conversationInCall('c11');
     transport.notice('hearing_unavailable');
     transport.notice('reconnecting');
-    await until(() => deep(el, '[part="notice"]')?.textContent?.includes('Reconnecting') === true, 'the reconnecting notice');
+    await waitFor(() => deep(el, '[part="notice"]')?.textContent?.includes('Reconnecting') === true, { what: 'the reconnecting notice' });
     expect(deep(el, '[part="notice"] button.primary'), 'typing does not help while away').to.equal(null);
     await expect(el).to.be.accessible();
     transport.notice('reconnected');
-    await until(() => deep(el, '[part="notice"]')?.textContent?.includes("can't hear you") === true, 'the notice from before');
+    await waitFor(() => deep(el, '[part="notice"]')?.textContent?.includes("can't hear you") === true, { what: 'the notice from before' });
     expect(session.state).to.equal('connected');
     transport.notice('reconnecting');
     (deep(el, '[part="notice"] button[aria-label="Dismiss"]') as HTMLButtonElement).click();
@@ -224,7 +224,7 @@ describe('pal-conversation', () => {
     try {
       const events = recordEvents(['pal-conversation-started', 'pal-state-change']);
       const el = await fixture<PalConversation>(html`<pal-conversation conversation-url="http://pal.test/rooms/c8" meeting-token="tok8"></pal-conversation>`);
-      await until(() => el.state === 'connected', 'connected');
+      await waitFor(() => el.state === 'connected', { what: 'connected' });
       events.stop();
       expect(sockets[0]!.url).to.equal('ws://pal.test/rooms/c8');
       expect(events.seen.find((e) => e.type === 'pal-conversation-started')!.detail).to.deep.equal({ conversationId: 'c8' });
@@ -277,7 +277,7 @@ describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
     const { session, joined, say, panel, rows } = await inCall((t) => (t.palName = 'Nova'));
     await joined;
     say('conversation.utterance', { role: 'replica', speech: 'Hi, I am Nova.' }, { inference_id: 'g1' });
-    await until(() => rows().length === 1, 'a row');
+    await waitFor(() => rows().length === 1, { what: 'a row' });
     await panel().updateComplete;
     expect(rows()[0]!.querySelector('.speaker')!.textContent).to.equal('Nova');
     expect(await panel().exportTranscript('txt').text()).to.match(/\] Nova: Hi, I am Nova\.\n$/);
@@ -294,7 +294,7 @@ describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
     });
     await joined;
     say('conversation.utterance', { role: 'user', speech: 'Sorry, go on' }, { inference_id: 'u2' });
-    await until(() => rows().length === 4, 'four rows');
+    await waitFor(() => rows().length === 4, { what: 'four rows' });
     expect(rows().map((r) => r.querySelector('.bubble')!.textContent!.trim())).to.deep.equal([
       'Hello, how can I help?', 'Opening hours?', 'We open at — interrupted', 'Sorry, go on',
     ]);
@@ -306,12 +306,12 @@ describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
     const { session, el, joined, say, transport } = await inCall();
     await joined;
     transport.dispatchEvent(new TransportNoticeEvent('not_heard', ''));
-    await until(() => deep(el, '[part="notice"]') !== null, 'the notice');
+    await waitFor(() => deep(el, '[part="notice"]') !== null, { what: 'the notice' });
     expect(deep(el, '[part="notice"]')!.textContent).to.contain("The PAL didn't catch that.");
     expect(deep(el, '[part="notice"] button.primary')!.textContent).to.contain('Type a message');
     await expect(el).to.be.accessible();
     say('conversation.utterance', { role: 'user', speech: 'opening hours' }, { inference_id: 'u3' });
-    await until(() => deep(el, '[part="notice"]') === null, 'the notice gone once the PAL heard the words');
+    await waitFor(() => deep(el, '[part="notice"]') === null, { what: 'the notice gone once the PAL heard the words' });
     await session.endConversation();
   });
 });
@@ -319,10 +319,10 @@ describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
 describe('pal-conversation after the end (issue 25, item 7)', () => {
   it('the own-surface call does not freeze after End: stage, captions and controls go and it says the call ended', async () => {
     const { session, el } = await conversationInCall('c12');
-    await until(() => deep(el, 'pal-controls') !== null, 'controls');
+    await waitFor(() => deep(el, 'pal-controls') !== null, { what: 'controls' });
     (deep(el, 'pal-controls', '.end') as HTMLButtonElement).click();
-    await until(() => session.mode === 'ended', 'ended');
-    await until(() => deep(el, 'pal-controls') === null && deep(el, 'pal-stage') === null && deep(el, 'pal-transcript') === null, 'the call\'s parts gone');
+    await waitFor(() => session.mode === 'ended', { what: 'ended' });
+    await waitFor(() => deep(el, 'pal-controls') === null && deep(el, 'pal-stage') === null && deep(el, 'pal-transcript') === null, { what: 'the call\'s parts gone' });
     expect(deep(el, '[part=ended]')!.getAttribute('role')).to.equal('status');
     expect(deep(el, '[part=ended]')!.textContent).to.contain('The conversation has ended.');
     await expect(el).to.be.accessible();

@@ -2,7 +2,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 async function endedEmbed(ratingReply: { status: number; body: unknown }) {
@@ -10,11 +10,11 @@ async function endedEmbed(ratingReply: { status: number; body: unknown }) {
   const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"></div>`);
   wrapper.innerHTML = `<pal-embed deployment-id="d123"></pal-embed>`;
   const el = wrapper.querySelector('pal-embed') as PalEmbed;
-  await until(() => el.session?.state === 'idle' && el.session.deployment !== null, 'init');
+  await waitFor(() => el.session?.state === 'idle' && el.session.deployment !== null, { what: 'init' });
   await el.startConversation();
-  await until(() => el.state === 'connected', 'connected');
+  await waitFor(() => el.state === 'connected', { what: 'connected' });
   await el.endConversation();
-  await until(() => deep(el, 'pal-ended', 'form.rating') !== null, 'rating form');
+  await waitFor(() => deep(el, 'pal-ended', 'form.rating') !== null, { what: 'rating form' });
   return { el, service };
 }
 
@@ -29,12 +29,12 @@ describe('after-call rating', () => {
     await sendKeys({ press: 'ArrowRight' });
     await sendKeys({ press: 'ArrowRight' });
     await sendKeys({ press: 'ArrowRight' });
-    await until(() => !send.disabled, 'a star chosen');
+    await waitFor(() => !send.disabled, { what: 'a star chosen' });
     expect(ended.shadowRoot!.querySelectorAll('.stars label.on').length).to.equal(4);
     expect(deep(el, 'pal-ended', 'input[value="4"]')!.nextElementSibling!.textContent).to.equal('4 of 5 stars');
     deep<HTMLTextAreaElement>(el, 'pal-ended', 'textarea')!.value = '  Helpful  ';
     send.click();
-    await until(() => deep(el, 'pal-ended', '.rating-thanks') !== null, 'thanks');
+    await waitFor(() => deep(el, 'pal-ended', '.rating-thanks') !== null, { what: 'thanks' });
     const call = service.calls.find((c) => c.url.endsWith('/v2/conversations/c42/rating'))!;
     expect(call.method).to.equal('POST');
     expect(call.body).to.deep.equal({ stars: 4, comment: 'Helpful' });
@@ -45,9 +45,9 @@ describe('after-call rating', () => {
   it('keeps the form and says so when the rating cannot be sent', async () => {
     const { el } = await endedEmbed({ status: 409, body: { error: 'already_rated: this conversation has been rated' } });
     deep<HTMLInputElement>(el, 'pal-ended', 'input[value="5"]')!.click();
-    await until(() => !deep<HTMLButtonElement>(el, 'pal-ended', 'form.rating button[type=submit]')!.disabled, 'chosen');
+    await waitFor(() => !deep<HTMLButtonElement>(el, 'pal-ended', 'form.rating button[type=submit]')!.disabled, { what: 'chosen' });
     deep<HTMLButtonElement>(el, 'pal-ended', 'form.rating button[type=submit]')!.click();
-    await until(() => deep(el, 'pal-ended', 'form.rating [role=alert]') !== null, 'failure shown');
+    await waitFor(() => deep(el, 'pal-ended', 'form.rating [role=alert]') !== null, { what: 'failure shown' });
     expect(deep(el, 'pal-ended', 'form.rating')).to.not.equal(null);
   });
 });

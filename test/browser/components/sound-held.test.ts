@@ -5,7 +5,7 @@ import { defineParts } from '../../../src/palkit/components/define-parts.js';
 import { sharedAudioContext } from '../../../src/palkit/client/media.js';
 import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
 import type { TransportParticipant } from '../../../src/palkit/client/transport/transport.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 defineParts();
 
@@ -16,12 +16,12 @@ describe('sound held by the browser', () => {
     await context.suspend();
     const pal: TransportParticipant = { id: 'pal', name: 'Ada', role: 'pal', local: false, videoTrack: null, audioTrack: voice.stream.getAudioTracks()[0]! };
     const stage = await fixture<PalStage>(html`<pal-stage .participants=${[pal]}></pal-stage>`);
-    await until(() => stage.shadowRoot!.querySelector('button.sound') !== null, 'the sound button');
+    await waitFor(() => stage.shadowRoot!.querySelector('button.sound') !== null, { what: 'the sound button' });
     const button = stage.shadowRoot!.querySelector<HTMLButtonElement>('button.sound')!;
     expect(button.textContent).to.contain('Tap to turn on sound');
     await expect(stage).to.be.accessible();
     button.click();
-    await until(() => context.state === 'running', 'audio resumed');
+    await waitFor(() => context.state === 'running', { what: 'audio resumed' });
     await stage.updateComplete;
     expect(stage.shadowRoot!.querySelector('button.sound')).to.equal(null);
   });
@@ -34,7 +34,7 @@ describe('sound held by the browser', () => {
     const stage = await fixture<PalStage>(html`<pal-stage .participants=${[pal]}></pal-stage>`);
     // The stage has asked by the time the voice plays: play() settled, and Web Audio was found running.
     const audio = () => stage.shadowRoot!.querySelector<HTMLAudioElement>('audio[data-track]');
-    await until(() => audio()?.srcObject instanceof MediaStream && !audio()!.paused && audio()!.currentTime > 0, 'the voice playing');
+    await waitFor(() => audio()?.srcObject instanceof MediaStream && !audio()!.paused && audio()!.currentTime > 0, { what: 'the voice playing' });
     await stage.updateComplete;
     expect(stage.shadowRoot!.querySelector('button.sound')).to.equal(null);
   });

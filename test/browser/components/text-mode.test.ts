@@ -2,13 +2,13 @@
 // call, and lands in text mode by themselves when the microphone is refused or missing.
 import { expect, fixture, html } from '@open-wc/testing';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 async function embed(): Promise<PalEmbed> {
   const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px;height:700px"><pal-embed deployment-id="d123"></pal-embed></div>`);
   const el = wrapper.querySelector('pal-embed') as PalEmbed;
-  await until(() => el.session?.state === 'idle' && el.session.deployment !== null, 'init');
+  await waitFor(() => el.session?.state === 'idle' && el.session.deployment !== null, { what: 'init' });
   await el.updateComplete;
   return el;
 }
@@ -28,7 +28,7 @@ describe('text mode', () => {
     const service = useFakeService({ customization: { show_haircheck: true } });
     const el = await embed();
     deep<HTMLButtonElement>(el, 'pal-preview', '[part=start-text]')!.click();
-    await until(() => el.state === 'connected', 'connected');
+    await waitFor(() => el.state === 'connected', { what: 'connected' });
     await settled(el);
     expect(el.session!.textMode).to.equal(true);
     expect(service.transports[0]!.joined).to.include({ startAudio: false, startVideo: false, textMode: true });
@@ -42,7 +42,7 @@ describe('text mode', () => {
     const service = useFakeService({ customization: { show_haircheck: false } });
     const el = await embed();
     deep<HTMLButtonElement>(el, 'pal-preview', '[part=start]')!.click();
-    await until(() => el.state === 'connected', 'connected');
+    await waitFor(() => el.state === 'connected', { what: 'connected' });
     await settled(el);
     const transport = service.transports[0]!;
     expect(transport.joined).to.include({ startAudio: true, textMode: false });
@@ -53,11 +53,11 @@ describe('text mode', () => {
     await settled(el);
     expect(modeSwitch(el).textContent!.trim()).to.equal('Switch to text');
     modeSwitch(el).click();
-    await until(() => transport.textMode, 'text mode reaches the room');
+    await waitFor(() => transport.textMode, { what: 'text mode reaches the room' });
     await settled(el);
     expect(transport.mic).to.equal(false);
     const input = deep<HTMLInputElement>(chatPanel(el), 'input[name=chat]')!;
-    await until(() => chatPanel(el).shadowRoot!.activeElement === input, 'the chat box has the cursor');
+    await waitFor(() => chatPanel(el).shadowRoot!.activeElement === input, { what: 'the chat box has the cursor' });
 
     // The microphone button is the way back to voice.
     micButton(el).click();
@@ -72,7 +72,7 @@ describe('text mode', () => {
     const service = useFakeService({ customization: { show_haircheck: false } });
     const el = await embed();
     deep<HTMLButtonElement>(el, 'pal-preview', '[part=start]')!.click();
-    await until(() => el.state === 'connected', 'connected');
+    await waitFor(() => el.state === 'connected', { what: 'connected' });
     service.transports[0]!.notice('microphone_unavailable');
     await settled(el);
     expect(service.transports[0]!.textMode).to.equal(true);
@@ -88,17 +88,17 @@ describe('text mode', () => {
     try {
       const el = await embed();
       deep<HTMLButtonElement>(el, 'pal-preview', '[part=start]')!.click();
-      await until(() => el.session?.mode === 'haircheck', 'device check');
+      await waitFor(() => el.session?.mode === 'haircheck', { what: 'device check' });
       await el.updateComplete;
       const check = deep(el, 'pal-haircheck')!;
-      await until(() => deep(check, '[role=alert]')?.textContent?.includes('microphone') === true, 'the missing microphone is said');
+      await waitFor(() => deep(check, '[role=alert]')?.textContent?.includes('microphone') === true, { what: 'the missing microphone is said' });
       const join = deep<HTMLButtonElement>(check, '[part=join]')!;
       expect(join.textContent!.trim()).to.equal('Continue by text');
       expect(deep(check, '[part=level]')).to.equal(null);
-      await until(() => deep<HTMLVideoElement>(check, 'video')?.srcObject !== null, 'the camera still shows');
+      await waitFor(() => deep<HTMLVideoElement>(check, 'video')?.srcObject !== null, { what: 'the camera still shows' });
       await expect(check).to.be.accessible();
       join.click();
-      await until(() => el.state === 'connected', 'connected');
+      await waitFor(() => el.state === 'connected', { what: 'connected' });
       expect(service.transports[0]!.joined).to.include({ startAudio: false, textMode: true });
     } finally {
       navigator.mediaDevices.getUserMedia = real;

@@ -2,7 +2,7 @@
 // not only after a click.
 import { expect, fixture, html } from '@open-wc/testing';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 
 async function widgetWith(init: { status: number; body: unknown } | null, attrs = 'deployment-id="dnothere"') {
@@ -21,7 +21,7 @@ describe('pal-widget load errors', () => {
   ] as const) {
     it(`${what}: pal-error ${code} at load and a launcher marked unavailable`, async () => {
       const { el, events } = await widgetWith(reply);
-      await until(() => events.seen.length > 0, 'pal-error at load');
+      await waitFor(() => events.seen.length > 0, { what: 'pal-error at load' });
       events.stop();
       expect((events.seen[0]!.detail as { code: string }).code).to.equal(code);
       await el.updateComplete;
@@ -32,13 +32,13 @@ describe('pal-widget load errors', () => {
       expect(launcher.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Talk to us Not available right now !');
       await expect(el).to.be.accessible();
       launcher.click();
-      await until(() => deep(el, 'pal-error-screen') !== null, 'the popup explains');
+      await waitFor(() => deep(el, 'pal-error-screen') !== null, { what: 'the popup explains' });
     });
   }
 
   it('a malformed deployment-id: says it is malformed (no "try again in a moment") and fires pal-error invalid_deployment_id', async () => {
     const { el, events } = await widgetWith({ status: 400, body: { error: 'invalid_request: deployment_id: must look like a deployment id (d…)' } }, 'deployment-id="not an id"');
-    await until(() => events.seen.length > 0, 'pal-error at load');
+    await waitFor(() => events.seen.length > 0, { what: 'pal-error at load' });
     events.stop();
     const detail = events.seen[0]!.detail as { code: string; message: string };
     expect(detail.code).to.equal('invalid_deployment_id');
@@ -46,7 +46,7 @@ describe('pal-widget load errors', () => {
     await el.updateComplete;
     expect(deep(el, '.launcher')!.classList.contains('down')).to.equal(true);
     deep(el, '.launcher')!.click();
-    await until(() => deep(el, 'pal-error-screen') !== null, 'the popup explains');
+    await waitFor(() => deep(el, 'pal-error-screen') !== null, { what: 'the popup explains' });
     await (deep(el, 'pal-error-screen') as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
     expect(deep(el, 'pal-error-screen', '[role=alert]')!.textContent).to.contain('deployment id is malformed');
     expect(deep(el, 'pal-error-screen', '[part=retry]'), 'a retry cannot fix the page').to.equal(null);
@@ -55,7 +55,7 @@ describe('pal-widget load errors', () => {
 
   it('a missing deployment-id: pal-error no_deployment at load and the launcher marked unavailable', async () => {
     const { el, events } = await widgetWith(null, '');
-    await until(() => events.seen.length > 0, 'pal-error at load');
+    await waitFor(() => events.seen.length > 0, { what: 'pal-error at load' });
     events.stop();
     expect((events.seen[0]!.detail as { code: string }).code).to.equal('no_deployment');
     await el.updateComplete;
@@ -64,7 +64,7 @@ describe('pal-widget load errors', () => {
 
   it('a working deployment keeps a plain launcher', async () => {
     const { el, events } = await widgetWith(null, 'deployment-id="d123"');
-    await until(() => el.session?.deployment != null, 'init');
+    await waitFor(() => el.session?.deployment != null, { what: 'init' });
     await el.updateComplete;
     events.stop();
     expect(events.seen).to.deep.equal([]);

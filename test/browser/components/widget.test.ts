@@ -1,11 +1,11 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { ALL_EVENTS, deep, recordEvents, useFakeService } from '../helpers/deployment.js';
 
 async function ready(el: PalWidget) {
-  await until(() => el.session?.deployment !== null && el.session?.state === 'idle', 'init');
+  await waitFor(() => el.session?.deployment !== null && el.session?.state === 'idle', { what: 'init' });
   await el.updateComplete;
 }
 
@@ -45,7 +45,7 @@ describe('pal-widget', () => {
     expect(preview.shadowRoot!.querySelector('h2')!.textContent).to.equal('Talk to Nova');
     expect(dialog.getAttribute('aria-label'), 'the popup keeps its name').to.equal('Talk to Nova');
     await el.startConversation();
-    await until(() => el.state === 'connected' && service.transports.length > 0, 'connected');
+    await waitFor(() => el.state === 'connected' && service.transports.length > 0, { what: 'connected' });
     await el.updateComplete;
     expect(deep(el, '.header')!.innerText, 'the call has no heading of its own: the header names it').to.contain('Talk to Nova');
   });
@@ -70,7 +70,7 @@ describe('pal-widget', () => {
       expect(inside, `focus after ${i + 1} Tabs: ${document.activeElement?.tagName} / ${el.shadowRoot!.activeElement?.tagName}`).to.equal(true);
     }
     await sendKeys({ press: 'Escape' });
-    await until(() => !dialog.open, 'dialog closed');
+    await waitFor(() => !dialog.open, { what: 'dialog closed' });
     expect(el.hasAttribute('open')).to.equal(false);
   });
 
@@ -89,11 +89,11 @@ describe('pal-widget', () => {
     expect(deep(el, '.live')).to.not.equal(null);
     await el.open();
     deep(el, '.close')!.click();
-    await until(() => deep(el, 'pal-end-confirm', '.end-call') !== null, 'confirm');
+    await waitFor(() => deep(el, 'pal-end-confirm', '.end-call') !== null, { what: 'confirm' });
     deep(el, 'pal-end-confirm', '[role=alertdialog] .end-call')!.click();
-    await until(() => el.state === 'ended', 'ended');
+    await waitFor(() => el.state === 'ended', { what: 'ended' });
     expect(service.transports[0]!.left).to.equal(true);
-    await until(() => !deep<HTMLDialogElement>(el, 'dialog')!.open, 'closed');
+    await waitFor(() => !deep<HTMLDialogElement>(el, 'dialog')!.open, { what: 'closed' });
     events.stop();
     const types = events.seen.map((e) => e.type);
     expect(types).to.include.members(['pal-ready', 'pal-conversation-started', 'pal-conversation-ended', 'pal-state-change', 'pal-mode-change']);

@@ -4,7 +4,6 @@ import type { FaceTimeline } from '../../../src/palkit/client/media/face/face-tr
 import type { Viseme } from '../../../src/protocol/visemes.js';
 import '../../../src/palkit/components/define.js';
 import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
-import { until } from '../helpers/fakes.js';
 import { oneEvent, waitFor } from '../helpers/wait-for.js';
 
 /**
@@ -108,10 +107,10 @@ describe('a trained face\'s footage on the stage', () => {
     const video = () => el.shadowRoot!.querySelector<HTMLVideoElement>('video.pal')!;
     await el.updateComplete;
     // Loaded enough to play: a footage that autoplays would be playing by now.
-    await until(() => video().readyState >= HTMLMediaElement.HAVE_ENOUGH_DATA, 'the footage loaded');
+    await waitFor(() => video().readyState >= HTMLMediaElement.HAVE_ENOUGH_DATA, { what: 'the footage loaded' });
     expect(video().paused, 'still while listening').to.equal(true);
     el.participants = [pal(true)];
-    await until(() => !video().paused && video().currentTime > 0.1, 'the footage playing');
+    await waitFor(() => !video().paused && video().currentTime > 0.1, { what: 'the footage playing' });
     let paused = false;
     void oneEvent(video(), 'pause').then(() => (paused = true));
     el.participants = [pal(false)];

@@ -7,7 +7,7 @@ import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { PalAudioPlayer } from '../../../src/palkit/client/transport/pal-audio.js';
 import { TransportParticipantsEvent } from '../../../src/palkit/client/transport/transport.js';
 import { show } from '../../../src/palkit/client/media/shown-tracks.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { RoomSocket, greyRigFiles } from '../helpers/rig-stand-ins.js';
 
 /** Counts the face's drawn frames (each reports itself to the voice's player). */
@@ -36,7 +36,7 @@ async function call(pal: Record<string, unknown>, fetcher?: typeof fetch, video?
     }
   });
   const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false });
-  await until(() => socket?.readyState === WebSocket.OPEN, 'the socket open');
+  await waitFor(() => socket?.readyState === WebSocket.OPEN, { what: 'the socket open' });
   const room = socket!;
   const trackOut: boolean[] = [];
   const videoReady: number[] = [];
@@ -63,10 +63,10 @@ describe('face-ready: the page tells the room the PAL\'s face is shown', () => {
     it(`${name}: says it will tell as it joins, and sends face-ready once, after a frame of the face's track is drawn`, async () => {
       const { transport, room, trackOut, faceReady } = await call(pal, (await greyRigFiles()).fetch);
       expect(room.sent[0]).to.include({ type: 'join', face_ready: true });
-      await until(() => faceReady() > 0, 'face-ready');
+      await waitFor(() => faceReady() > 0, { what: 'face-ready' });
       expect(trackOut, 'the face\'s track was out when it was sent').to.deep.equal([true]);
       const at = draws.count();
-      await until(() => draws.count() >= at + 5, 'five more frames drawn');
+      await waitFor(() => draws.count() >= at + 5, { what: 'five more frames drawn' });
       expect(faceReady(), 'sent once, however many frames follow').to.equal(1);
       await transport.leave();
     });
@@ -77,11 +77,11 @@ describe('face-ready: the page tells the room the PAL\'s face is shown', () => {
     document.body.append(video);
     try {
       const { transport, videoReady, faceReady } = await call({ face_model: 'palkit:ada' }, undefined, video);
-      await until(() => faceReady() > 0, 'face-ready');
+      await waitFor(() => faceReady() > 0, { what: 'face-ready' });
       expect(videoReady.length).to.equal(1);
       expect(videoReady[0], 'the <video> had its first frame').to.be.at.least(HTMLMediaElement.HAVE_CURRENT_DATA);
       const at = draws.count();
-      await until(() => draws.count() >= at + 5, 'five more frames drawn');
+      await waitFor(() => draws.count() >= at + 5, { what: 'five more frames drawn' });
       expect(faceReady()).to.equal(1);
       await transport.leave();
     } finally {
@@ -91,7 +91,7 @@ describe('face-ready: the page tells the room the PAL\'s face is shown', () => {
 
   it('a face whose rig does not load: face-ready once, as its still image is shown', async () => {
     const { transport, faceReady } = await call({ face_rig_url: '/faces/f1/rig.json', image_url: '/faces/f1/still.jpg' }, (await greyRigFiles('not a rig')).fetch);
-    await until(() => transport.participants.find((p) => p.role === 'pal')?.imageUrl != null && faceReady() > 0, 'face-ready');
+    await waitFor(() => transport.participants.find((p) => p.role === 'pal')?.imageUrl != null && faceReady() > 0, { what: 'face-ready' });
     expect(faceReady()).to.equal(1);
     expect(draws.count(), 'nothing drawn').to.equal(0);
     await transport.leave();
@@ -101,7 +101,7 @@ describe('face-ready: the page tells the room the PAL\'s face is shown', () => {
     let socket: RoomSocket | undefined;
     const transport = new LocalTransport({ listen: false, voice: false, createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket });
     const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false });
-    await until(() => socket?.readyState === WebSocket.OPEN, 'the socket open');
+    await waitFor(() => socket?.readyState === WebSocket.OPEN, { what: 'the socket open' });
     socket!.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [{ participant_id: 'p1', user_name: 'Dana', role: 'pal', face_model: 'palkit:ada' }] });
     await joined;
     expect(socket!.sent[0]!.type).to.equal('join');

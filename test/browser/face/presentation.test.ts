@@ -6,7 +6,7 @@ import { createDrawnFaceTrack } from '../../../src/palkit/client/media/face/draw
 import { PRESENTATION_DEFAULTS, PRESENTATION_RANGE, PresentationDelay, pageEngine, type PresentedFrame } from '../../../src/palkit/client/media/face/presentation.js';
 import { show } from '../../../src/palkit/client/media/shown-tracks.js';
 import { TestClock } from '../helpers/test-clock.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 interface Path {
   /** From the draw to the frame's presentation to the compositor (when its callback can run), ms. */
@@ -138,7 +138,7 @@ describe('the presentation delay of a face\'s frames', () => {
     await run(clock, delay, 2_000, () => ({ composite: 1, display: 25 }));
     const asked: number[] = [];
     const face = createDrawnFaceTrack({ visemeNow: (aheadMs = 0) => (asked.push(aheadMs), 'rest'), speaking: () => false }, { reducedMotion: true, presentation: delay });
-    await until(() => asked.length > 0, 'a frame drawn');
+    await waitFor(() => asked.length > 0, { what: 'a frame drawn' });
     face.stop();
     expect(asked[0]).to.be.closeTo(25 + 70, 0.01);
   });

@@ -11,7 +11,6 @@ import { VISEMES, type Viseme } from '../../../src/protocol/visemes.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { MOUTH_LEAD_S } from '../../../src/palkit/client/transport/pal-audio.js';
 import { TransportNoticeEvent } from '../../../src/palkit/client/transport/transport.js';
-import { until } from '../helpers/fakes.js';
 import { RoomSocket, canvasOf, frameOf as frameAt, png, servedFiles } from '../helpers/rig-stand-ins.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -156,7 +155,7 @@ describe('a trained face drawn from its rig', () => {
       const resting = await settled(mouth, (b) => b < 110);
       for (const at of screens) {
         state.now = at - PRESENTATION_MS;
-        await until(() => state.drawnAt === state.now, 'a frame drawn at that moment');
+        await waitFor(() => state.drawnAt === state.now, { what: 'a frame drawn at that moment' });
       }
       const shown = await settled(mouth, (b) => b > resting + 0.9 * (open - resting));
       expect(shown, `phase ${phase} ms: the mouth on the screen as the sound begins`).to.be.at.least(resting + 0.9 * (open - resting));
@@ -272,13 +271,13 @@ describe('a call with a trained face', () => {
     const notices: TransportNoticeEvent[] = [];
     transport.addEventListener(TransportNoticeEvent.type, (e) => notices.push(e as TransportNoticeEvent));
     const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false });
-    await until(() => socket?.readyState === WebSocket.OPEN, 'the socket open');
+    await waitFor(() => socket?.readyState === WebSocket.OPEN, { what: 'the socket open' });
     socket!.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [
       { participant_id: 'v1', user_name: 'You', role: 'visitor' },
       { participant_id: 'p1', user_name: 'Dana', role: 'pal', video_url: '/faces/f1/footage.mp4', image_url: '/faces/f1/still.jpg', face_rig_url: '/faces/f1/rig.json' },
     ] });
     await joined;
-    await until(() => notices.length > 0, 'the notice');
+    await waitFor(() => notices.length > 0, { what: 'the notice' });
     expect(notices.map((n) => n.code)).to.deep.equal(['face_unavailable']);
     expect(notices[0]!.message).to.contain('not a rig');
     const pal = transport.participants.find((p) => p.role === 'pal')!;
@@ -292,12 +291,12 @@ describe('a call with a trained face', () => {
     let socket: RoomSocket | undefined;
     const transport = new LocalTransport({ listen: false, fetch: await syntheticRig(), createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket });
     const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false });
-    await until(() => socket?.readyState === WebSocket.OPEN, 'the socket open');
+    await waitFor(() => socket?.readyState === WebSocket.OPEN, { what: 'the socket open' });
     socket!.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [
       { participant_id: 'p1', user_name: 'Dana', role: 'pal', face_rig_url: '/faces/f1/rig.json' },
     ] });
     await joined;
-    await until(() => transport.participants.find((p) => p.role === 'pal')?.videoTrack != null, 'the face\'s track');
+    await waitFor(() => transport.participants.find((p) => p.role === 'pal')?.videoTrack != null, { what: 'the face\'s track' });
     expect(transport.participants.find((p) => p.role === 'pal')!.videoTrack!.kind).to.equal('video');
     await transport.leave();
   });

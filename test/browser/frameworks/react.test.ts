@@ -8,7 +8,7 @@ import { PalEmbed as EmbedElement } from '../../../src/palkit/components/embed/e
 import type { PalWidget as WidgetElement } from '../../../src/palkit/components/widget/widget.js';
 import type { PalTranscript as TranscriptElement } from '../../../src/palkit/components/transcript/transcript.js';
 import type { PalReadyEvent, PalModeChangeEvent, PalStateChangeEvent } from '../../../src/palkit/components/events/index.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 import { FakeLink } from '../protocol/fake-link.js';
 
@@ -47,11 +47,11 @@ describe('palkit/react', () => {
     expect(el).to.be.instanceOf(EmbedElement);
     expect(element).to.equal(el);
     expect((el as EmbedElement).customGreeting).to.equal('Hallo!');
-    await until(() => ready.length === 1, 'onPalReady');
+    await waitFor(() => ready.length === 1, { what: 'onPalReady' });
     expect(ready[0]!.detail).to.deep.equal({ deploymentId: 'd123' });
     await (el as EmbedElement).updateComplete;
     deep(el, 'pal-preview', 'button')!.click();
-    await until(() => (el as EmbedElement).state === 'connected', 'connected');
+    await waitFor(() => (el as EmbedElement).state === 'connected', { what: 'connected' });
     expect(states).to.include.members(['idle', 'connecting', 'connected']);
     expect(modes).to.deep.equal(['call']);
     await (el as EmbedElement).endConversation();
@@ -66,7 +66,7 @@ describe('palkit/react', () => {
       act(async () => root.render(createElement(PalWidget, { deploymentId: 'd123', onPalStateChange: handler })));
     await render((e) => first.push(e.detail.state));
     const el = container.querySelector('pal-widget') as WidgetElement;
-    await until(() => el.state === 'idle', 'idle');
+    await waitFor(() => el.state === 'idle', { what: 'idle' });
     await render((e) => second.push(e.detail.state));
     el.dispatchEvent(new CustomEvent('pal-state-change', { detail: { state: 'probe' }, bubbles: true, composed: true }) as unknown as PalStateChangeEvent);
     expect(first).to.not.include('probe');
@@ -89,10 +89,10 @@ describe('palkit/react', () => {
     await act(async () => root.render(createElement('pal-embed', { 'deployment-id': 'd123', lang: 'de' })));
     const el = container.querySelector('pal-embed') as EmbedElement;
     expect(el.deploymentId).to.equal('d123');
-    await until(() => el.session?.deployment !== null && el.session?.state === 'idle', 'init');
+    await waitFor(() => el.session?.deployment !== null && el.session?.state === 'idle', { what: 'init' });
     await el.updateComplete;
     const preview = deep(el, 'pal-preview') as HTMLElement & { updateComplete: Promise<void> };
     await preview.updateComplete;
-    await until(() => deep(preview, 'button')!.textContent!.trim() === 'Gespräch starten', 'German start button');
+    await waitFor(() => deep(preview, 'button')!.textContent!.trim() === 'Gespräch starten', { what: 'German start button' });
   });
 });

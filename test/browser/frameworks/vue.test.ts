@@ -6,7 +6,7 @@ import { isPalElement } from '../../../src/palkit/vue/index.js';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
 import type { PalReadyEvent } from '../../../src/palkit/components/events/index.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { useFakeService } from '../helpers/deployment.js';
 
 describe('palkit in Vue', () => {
@@ -26,7 +26,7 @@ describe('palkit in Vue', () => {
     app.mount(container);
     const el = container.querySelector('pal-embed') as PalEmbed;
     expect(el.deploymentId).to.equal('d123');
-    await until(() => ready.length === 1, 'pal-ready');
+    await waitFor(() => ready.length === 1, { what: 'pal-ready' });
     expect(ready[0]!.detail.deploymentId).to.equal('d123');
     lang.value = 'ja';
     await nextTick();
@@ -43,10 +43,10 @@ describe('palkit in Vue', () => {
     app.mount(container);
     const el = container.querySelector('pal-widget') as PalWidget;
     expect(typeof el.open, 'the method survives').to.equal('function');
-    await until(() => el.opened, 'opened from the attribute');
+    await waitFor(() => el.opened, { what: 'opened from the attribute' });
     open.value = false;
     await nextTick();
-    await until(() => !el.opened, 'closed when the binding turns false');
+    await waitFor(() => !el.opened, { what: 'closed when the binding turns false' });
     await el.open();
     expect(el.opened).to.equal(true);
     app.unmount();

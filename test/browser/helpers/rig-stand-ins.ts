@@ -3,7 +3,7 @@
 // shows it, and the room's side of the WebSocket.
 import type { FaceRig } from '../../../src/protocol/faces/rig.js';
 import { VISEMES } from '../../../src/protocol/visemes.js';
-import { until } from './fakes.js';
+import { waitFor } from './wait-for.js';
 
 export function canvasOf(width: number, height: number, paint: (c: CanvasRenderingContext2D) => void): HTMLCanvasElement {
   const canvas = Object.assign(document.createElement('canvas'), { width, height });
@@ -54,7 +54,7 @@ export async function frameOf(track: MediaStreamTrack, size: number): Promise<Im
   video.muted = true;
   video.srcObject = new MediaStream([track]);
   await video.play();
-  await until(() => video.videoWidth > 0, 'a frame');
+  await waitFor(() => video.videoWidth > 0, { what: 'a frame' });
   const canvas = canvasOf(size, size, (c) => c.drawImage(video, 0, 0, size, size));
   video.pause();
   return canvas.getContext('2d')!.getImageData(0, 0, size, size);

@@ -3,24 +3,13 @@
 // time forward and runs each timer due on the way, in order, letting the work each one started settle
 // before the next; drain() lets started work settle without moving time (for "nothing happened" checks).
 import type { TimerHandle, Timers } from '../../../src/palkit/client/timers.js';
+import { nextTurn } from './wait-for.js';
 
 interface Pending {
   due: number;
   order: number;
   every?: number;
   callback: () => void;
-}
-
-/** One task of the page's event loop later (a message to itself: never clamped as nested timers are). */
-function messageTurn(): Promise<void> {
-  const channel = new MessageChannel();
-  return new Promise((resolve) => {
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
 }
 
 export class TestClock implements Timers {
@@ -75,7 +64,7 @@ export class TestClock implements Timers {
    * for with waitFor.
    */
   async drain(turns = 5): Promise<void> {
-    for (let i = 0; i < turns; i++) await messageTurn();
+    for (let i = 0; i < turns; i++) await nextTurn();
   }
 
   #add(callback: () => void, ms: number, every?: number): Pending {

@@ -11,7 +11,7 @@ import { es } from '../../../src/palkit/components/i18n/locales/es.js';
 import { fr } from '../../../src/palkit/components/i18n/locales/fr.js';
 import { ja } from '../../../src/palkit/components/i18n/locales/ja.js';
 import { FakeLink } from '../protocol/fake-link.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 async function mountEmbed(attrs: string, wrapperLang = '') {
@@ -19,7 +19,7 @@ async function mountEmbed(attrs: string, wrapperLang = '') {
   if (wrapperLang) wrapper.setAttribute('lang', wrapperLang);
   wrapper.innerHTML = `<pal-embed deployment-id="d123" ${attrs}></pal-embed>`;
   const el = wrapper.querySelector('pal-embed') as PalEmbed;
-  await until(() => el.session?.state === 'idle' && el.session.deployment !== null, 'init');
+  await waitFor(() => el.session?.state === 'idle' && el.session.deployment !== null, { what: 'init' });
   await el.updateComplete;
   const preview = deep(el, 'pal-preview') as HTMLElement & { updateComplete: Promise<void> };
   await preview.updateComplete;
@@ -33,7 +33,7 @@ describe('translations load on demand', () => {
     expect(languageReady('de-CH')).to.equal(false);
     useFakeService();
     const { preview } = await mountEmbed('lang="de-CH"');
-    await until(() => deep(preview, 'button')!.textContent!.trim() === de['preview.start'], 'German start button');
+    await waitFor(() => deep(preview, 'button')!.textContent!.trim() === de['preview.start'], { what: 'German start button' });
     expect(languageReady('de')).to.equal(true);
   });
 });
@@ -119,7 +119,7 @@ describe('localised UI strings', () => {
     useFakeService({ customization: { show_haircheck: false, strings: { fr: { 'transcript.send': 'Expédier' } } } });
     const { el, preview } = await mountEmbed('lang="fr"');
     deep(preview, 'button')!.click();
-    await until(() => el.state === 'connected', 'connected');
+    await waitFor(() => el.state === 'connected', { what: 'connected' });
     await el.updateComplete;
     const conversation = deep(el, 'pal-conversation') as HTMLElement & { updateComplete: Promise<void> };
     await conversation.updateComplete;

@@ -3,7 +3,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 /** The focused element, through every shadow root. */
@@ -17,7 +17,7 @@ async function embed(attrs = ''): Promise<PalEmbed> {
   const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"></div>`);
   wrapper.innerHTML = `<pal-embed deployment-id="d123" ${attrs}></pal-embed>`;
   const el = wrapper.querySelector('pal-embed') as PalEmbed;
-  await until(() => el.session?.state === 'idle' && el.session.deployment !== null, 'init');
+  await waitFor(() => el.session?.state === 'idle' && el.session.deployment !== null, { what: 'init' });
   await el.updateComplete;
   return el;
 }
@@ -26,17 +26,17 @@ describe('focus and announcements', () => {
   it('focus moves to each new screen (call controls, then the after-call heading), never to the page body', async () => {
     useFakeService({ customization: { show_haircheck: false } });
     const el = await embed();
-    await until(() => deep(el, 'pal-preview', 'button') !== null, 'preview');
+    await waitFor(() => deep(el, 'pal-preview', 'button') !== null, { what: 'preview' });
     deep(el, 'pal-preview', 'button')!.focus();
     await sendKeys({ press: 'Enter' });
-    await until(() => el.state !== 'idle', `Enter on Start to start the call (focus on ${deepActive()?.tagName})`);
-    await until(() => el.state === 'connected', 'connected');
-    await until(() => deepActive()?.closest('[role=toolbar]') != null, `focus in the call controls (was ${deepActive()?.tagName})`);
+    await waitFor(() => el.state !== 'idle', { what: `Enter on Start to start the call (focus on ${deepActive()?.tagName})` });
+    await waitFor(() => el.state === 'connected', { what: 'connected' });
+    await waitFor(() => deepActive()?.closest('[role=toolbar]') != null, { what: `focus in the call controls (was ${deepActive()?.tagName})` });
     expect(deepActive()!.getAttribute('aria-label')).to.equal('Microphone');
     deep(el, 'pal-conversation', 'pal-controls', '.end')!.focus();
     await sendKeys({ press: 'Enter' });
-    await until(() => el.mode === 'ended', `Enter on End to end the call (focus on ${deepActive()?.tagName})`);
-    await until(() => deepActive()?.tagName === 'H2', `focus on the after-call heading (was ${deepActive()?.tagName})`);
+    await waitFor(() => el.mode === 'ended', { what: `Enter on End to end the call (focus on ${deepActive()?.tagName})` });
+    await waitFor(() => deepActive()?.tagName === 'H2', { what: `focus on the after-call heading (was ${deepActive()?.tagName})` });
     expect(deepActive()!.textContent).to.contain('Thank you for the conversation');
   });
 
@@ -52,11 +52,11 @@ describe('focus and announcements', () => {
     useFakeService({ customization: { show_haircheck: false } });
     const el = await embed();
     await el.startConversation();
-    await until(() => deep(el, 'pal-conversation', 'pal-controls', '.toggle-media') !== null, 'controls');
+    await waitFor(() => deep(el, 'pal-conversation', 'pal-controls', '.toggle-media') !== null, { what: 'controls' });
     const [mic, camera] = deep(el, 'pal-conversation', 'pal-controls')!.shadowRoot!.querySelectorAll<HTMLButtonElement>('.toggle-media');
     expect([mic!.getAttribute('aria-label'), mic!.getAttribute('aria-pressed')]).to.deep.equal(['Microphone', 'true']);
     mic!.click();
-    await until(() => mic!.getAttribute('aria-pressed') === 'false', 'mic off');
+    await waitFor(() => mic!.getAttribute('aria-pressed') === 'false', { what: 'mic off' });
     expect(mic!.getAttribute('aria-label')).to.equal('Microphone');
     expect(camera!.getAttribute('aria-label')).to.equal('Camera');
   });
@@ -73,7 +73,7 @@ describe('focus and announcements', () => {
   it('the widget popup adds no banner landmark', async () => {
     useFakeService();
     const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);
-    await until(() => el.session?.deployment != null, 'init');
+    await waitFor(() => el.session?.deployment != null, { what: 'init' });
     await el.open();
     expect(el.shadowRoot!.querySelector('header, [role=banner]')?.outerHTML.slice(0, 40) ?? 'none').to.equal('none');
     expect(deep(el, '[part~=header]')).to.not.equal(null);

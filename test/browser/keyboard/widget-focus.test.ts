@@ -4,7 +4,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 /** The focused element, through every shadow root. */
@@ -21,7 +21,7 @@ const describeActive = () => {
 async function widget(init: Parameters<typeof useFakeService>[0] = {}): Promise<PalWidget> {
   useFakeService(init);
   const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);
-  await until(() => el.session?.deployment != null && el.session.state === 'idle', 'init');
+  await waitFor(() => el.session?.deployment != null && el.session.state === 'idle', { what: 'init' });
   await el.updateComplete;
   return el;
 }
@@ -29,14 +29,14 @@ async function widget(init: Parameters<typeof useFakeService>[0] = {}): Promise<
 async function openByKeyboard(el: PalWidget): Promise<void> {
   deep(el, '.launcher')!.focus();
   await sendKeys({ press: 'Enter' });
-  await until(() => el.opened && deep(el, 'pal-preview') !== null, 'popup open');
+  await waitFor(() => el.opened && deep(el, 'pal-preview') !== null, { what: 'popup open' });
 }
 
 describe('widget focus (keyboard)', () => {
   it('opening the popup focuses the preview\'s Start button, not ×', async () => {
     const el = await widget({ customization: { show_haircheck: false } });
     await openByKeyboard(el);
-    await until(() => deepActive()?.textContent?.trim() !== '' && deepActive()?.closest('pal-preview') == null && deep(el, 'pal-preview')!.shadowRoot!.contains(deepActive()), `focus on the preview (is ${describeActive()})`);
+    await waitFor(() => deepActive()?.textContent?.trim() !== '' && deepActive()?.closest('pal-preview') == null && deep(el, 'pal-preview')!.shadowRoot!.contains(deepActive()), { what: `focus on the preview (is ${describeActive()})` });
     expect(deepActive()!.tagName).to.equal('BUTTON');
     expect(deepActive()!.getAttribute('aria-label')).to.not.equal('Close');
   });
@@ -46,13 +46,13 @@ describe('widget focus (keyboard)', () => {
     await openByKeyboard(el);
     deep(el, 'pal-preview', 'button.primary, button')!.focus();
     await sendKeys({ press: 'Enter' });
-    await until(() => el.state === 'connected', 'connected');
-    await until(() => deepActive()?.closest('[role=toolbar]') != null, `focus in the call controls (is ${describeActive()})`);
+    await waitFor(() => el.state === 'connected', { what: 'connected' });
+    await waitFor(() => deepActive()?.closest('[role=toolbar]') != null, { what: `focus in the call controls (is ${describeActive()})` });
     expect(deepActive()!.getAttribute('aria-label')).to.equal('Microphone');
     deep(el, 'pal-conversation', 'pal-controls', '.end')!.focus();
     await sendKeys({ press: 'Enter' });
-    await until(() => el.mode === 'ended', 'ended');
-    await until(() => deepActive()?.tagName === 'H2', `focus on the after-call heading (is ${describeActive()})`);
+    await waitFor(() => el.mode === 'ended', { what: 'ended' });
+    await waitFor(() => deepActive()?.tagName === 'H2', { what: `focus on the after-call heading (is ${describeActive()})` });
   });
 
   it('Join on the device check moves focus to the call\'s first control', async () => {
@@ -60,24 +60,24 @@ describe('widget focus (keyboard)', () => {
     await openByKeyboard(el);
     deep(el, 'pal-preview', 'button.primary, button')!.focus();
     await sendKeys({ press: 'Enter' });
-    await until(() => deep(el, 'pal-haircheck') !== null && el.mode === 'haircheck', 'device check');
+    await waitFor(() => deep(el, 'pal-haircheck') !== null && el.mode === 'haircheck', { what: 'device check' });
     const join = () => [...deep(el, 'pal-haircheck')!.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find((b) => /join/i.test(b.textContent ?? ''));
-    await until(() => join() !== undefined && !join()!.disabled, 'join button');
+    await waitFor(() => join() !== undefined && !join()!.disabled, { what: 'join button' });
     join()!.focus();
     await sendKeys({ press: 'Enter' });
-    await until(() => el.state === 'connected', 'connected');
-    await until(() => deepActive()?.closest('[role=toolbar]') != null, `focus in the call controls (is ${describeActive()})`);
+    await waitFor(() => el.state === 'connected', { what: 'connected' });
+    await waitFor(() => deepActive()?.closest('[role=toolbar]') != null, { what: `focus in the call controls (is ${describeActive()})` });
   });
 
   it('the Chat button puts the cursor in the message box', async () => {
     const el = await widget({ customization: { show_haircheck: false } });
     await openByKeyboard(el);
     await el.startConversation();
-    await until(() => el.state === 'connected', 'connected');
+    await waitFor(() => el.state === 'connected', { what: 'connected' });
     const chat = () => deep(el, 'pal-conversation', 'pal-controls')!.shadowRoot!.querySelector<HTMLButtonElement>('button[aria-label="Chat"]')!;
-    await until(() => chat() !== null, 'chat button');
+    await waitFor(() => chat() !== null, { what: 'chat button' });
     chat().focus();
     await sendKeys({ press: 'Enter' });
-    await until(() => deepActive()?.getAttribute('name') === 'chat', `focus in the message box (is ${describeActive()})`);
+    await waitFor(() => deepActive()?.getAttribute('name') === 'chat', { what: `focus in the message box (is ${describeActive()})` });
   });
 });

@@ -4,7 +4,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { PalDeploymentElement } from '../../../src/palkit/components/shared/deployment-element.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 const FACE = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="480" height="640"><rect width="480" height="640" fill="#345"/><circle cx="240" cy="230" r="190" fill="#e0b49a"/></svg>')}`;
@@ -13,17 +13,17 @@ const overlap = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right
 const rect = (r: DOMRect) => JSON.stringify({ l: Math.round(r.left), t: Math.round(r.top), r: Math.round(r.right), b: Math.round(r.bottom) });
 
 async function inCallWithBanner(el: PalDeploymentElement, service: ReturnType<typeof useFakeService>): Promise<void> {
-  await until(() => el.session?.deployment != null && el.session.state === 'idle', 'init');
+  await waitFor(() => el.session?.deployment != null && el.session.state === 'idle', { what: 'init' });
   service.transportFactoryHook = (t) => (t.palImageUrl = FACE);
   await el.startConversation();
-  await until(() => el.state === 'connected', 'connected');
+  await waitFor(() => el.state === 'connected', { what: 'connected' });
   service.transports[0]!.receive({
     message_type: 'conversation', event_type: 'conversation.disclosure', conversation_id: 'c42',
     properties: { visual_disclosure: 'You are interacting with an AI system.', verbal_disclosure: '', state: 'delivering' },
   });
-  await until(() => deep(el, 'pal-conversation', 'pal-disclosure', '[part=banner]:not([hidden])') !== null, 'banner');
+  await waitFor(() => deep(el, 'pal-conversation', 'pal-disclosure', '[part=banner]:not([hidden])') !== null, { what: 'banner' });
   const img = deep<HTMLImageElement>(el, 'pal-conversation', 'pal-stage', 'img.pal')!;
-  await until(() => img.complete && img.naturalWidth > 0, 'face loaded');
+  await waitFor(() => img.complete && img.naturalWidth > 0, { what: 'face loaded' });
 }
 
 function expectBannerClearOfHer(el: PalDeploymentElement): void {

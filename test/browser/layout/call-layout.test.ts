@@ -5,21 +5,21 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 async function widgetInCall(): Promise<PalWidget> {
   const service = useFakeService({ customization: { show_haircheck: false } });
   const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);
-  await until(() => el.session?.deployment != null && el.session.state === 'idle', 'init');
+  await waitFor(() => el.session?.deployment != null && el.session.state === 'idle', { what: 'init' });
   await el.startConversation();
-  await until(() => el.state === 'connected', 'connected');
+  await waitFor(() => el.state === 'connected', { what: 'connected' });
   service.transports[0]!.receive({
     message_type: 'conversation', event_type: 'conversation.disclosure', conversation_id: 'c42',
     properties: { visual_disclosure: 'You are talking with an AI system, not a person. It can make mistakes.', verbal_disclosure: '', state: 'delivering' },
   });
-  await until(() => deep(el, 'pal-conversation', 'pal-disclosure', '[part=banner]:not([hidden])') !== null, 'banner');
-  await until(() => deep(el, 'pal-conversation', 'pal-stage', '[part=self]') !== null, 'self view');
+  await waitFor(() => deep(el, 'pal-conversation', 'pal-disclosure', '[part=banner]:not([hidden])') !== null, { what: 'banner' });
+  await waitFor(() => deep(el, 'pal-conversation', 'pal-stage', '[part=self]') !== null, { what: 'self view' });
   return el;
 }
 
@@ -68,12 +68,12 @@ describe('call layout in a 288 px embed on a 320 px phone', () => {
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:288px;height:512px;margin-left:16px"></div>`);
     wrapper.innerHTML = '<pal-embed deployment-id="d123"></pal-embed>';
     const el = wrapper.querySelector('pal-embed') as PalEmbed;
-    await until(() => el.session?.deployment != null && el.session.state === 'idle', 'init');
+    await waitFor(() => el.session?.deployment != null && el.session.state === 'idle', { what: 'init' });
     await el.startConversation();
-    await until(() => el.state === 'connected', 'connected');
+    await waitFor(() => el.state === 'connected', { what: 'connected' });
     // The PAL cannot hear the visitor: the notice with its two buttons shows above the controls.
     service.transports[0]!.notice('hearing_unavailable');
-    await until(() => deep(el, 'pal-conversation', '.notice') !== null && deep(el, 'pal-conversation', 'pal-controls') !== null, 'notice and controls');
+    await waitFor(() => deep(el, 'pal-conversation', '.notice') !== null && deep(el, 'pal-conversation', 'pal-controls') !== null, { what: 'notice and controls' });
     const box = el.getBoundingClientRect();
     const controls = deep(el, 'pal-conversation', 'pal-controls')!.shadowRoot!;
     const boxes = [...controls.querySelectorAll<HTMLElement>('[role=toolbar] > button, [role=toolbar] summary')].map((b) => b.getBoundingClientRect());

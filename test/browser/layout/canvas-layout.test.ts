@@ -3,7 +3,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 const options = Array.from({ length: 9 }, (_, i) => ({ id: `opt_${i + 1}`, label: `Option number ${i + 1} with a longer label` }));
@@ -17,14 +17,14 @@ for (const [width, height] of [[1366, 800], [390, 844]] as const) {
     it('keeps a long question card clear of the self view, with its submit button visible', async () => {
       const service = useFakeService({ customization: { show_haircheck: false } });
       const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);
-      await until(() => el.session?.deployment != null && el.session.state === 'idle', 'init');
+      await waitFor(() => el.session?.deployment != null && el.session.state === 'idle', { what: 'init' });
       await el.startConversation();
-      await until(() => el.state === 'connected', 'connected');
+      await waitFor(() => el.state === 'connected', { what: 'connected' });
       service.transports[0]!.receive({
         message_type: 'conversation', event_type: 'conversation.tool_call', conversation_id: 'c42',
         properties: { name: 'canvas_show_question', arguments: JSON.stringify({ question: 'Which of these fits your riding best?', options }), tool_call_id: 'tc1' },
       });
-      await until(() => deep(el, 'pal-conversation', 'pal-canvas', '[part=card]') !== null, 'card');
+      await waitFor(() => deep(el, 'pal-conversation', 'pal-canvas', '[part=card]') !== null, { what: 'card' });
       const canvas = deep(el, 'pal-conversation', 'pal-canvas')!;
       await Promise.all(canvas.shadowRoot!.getAnimations().map((a) => a.finished.catch(() => undefined)));
       const card = deep(el, 'pal-conversation', 'pal-canvas', '[part=card]')!.getBoundingClientRect();

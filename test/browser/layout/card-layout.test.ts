@@ -6,7 +6,7 @@ import { setViewport } from '@web/test-runner-commands';
 import type { TemplateResult } from 'lit';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 // A 16:9 frame as the built-in face Ada and trained faces' footage are: her head fills x 370–590,
@@ -37,9 +37,9 @@ async function inCall(template: TemplateResult, tag: 'pal-embed' | 'pal-widget')
   const service = useFakeService({ customization: { show_haircheck: false }, thumbnail_image_url: FACE });
   const root = await fixture<HTMLElement>(template);
   const el = (root.matches(tag) ? root : root.querySelector(tag)!) as Surface;
-  await until(() => el.session?.deployment != null && el.session.state === 'idle', 'init');
+  await waitFor(() => el.session?.deployment != null && el.session.state === 'idle', { what: 'init' });
   await el.startConversation();
-  await until(() => el.state === 'connected', 'connected');
+  await waitFor(() => el.state === 'connected', { what: 'connected' });
   // The AI disclosure banner is on screen, as in every demo call.
   service.transports[0]!.receive({
     message_type: 'conversation', event_type: 'conversation.disclosure', conversation_id: 'c42',
@@ -49,9 +49,9 @@ async function inCall(template: TemplateResult, tag: 'pal-embed' | 'pal-widget')
     message_type: 'conversation', event_type: 'conversation.tool_call', conversation_id: 'c42',
     properties: { name: 'canvas_show_calendar', arguments: JSON.stringify({ title: 'Pick a time that suits you', mode: 'slot_picker', slots: SLOTS, layout: { preferred_slot: 'safe-area-right' } }), tool_call_id: 'tc1' },
   });
-  await until(() => deep(el, 'pal-conversation', 'pal-canvas', '[part=card]') !== null, 'card');
+  await waitFor(() => deep(el, 'pal-conversation', 'pal-canvas', '[part=card]') !== null, { what: 'card' });
   const img = deep<HTMLImageElement>(el, 'pal-conversation', 'pal-stage', 'img.pal')!;
-  await until(() => img.complete && img.naturalWidth > 0, 'face loaded');
+  await waitFor(() => img.complete && img.naturalWidth > 0, { what: 'face loaded' });
   const canvas = deep(el, 'pal-conversation', 'pal-canvas')!;
   await Promise.all(canvas.shadowRoot!.getAnimations().map((a) => a.finished.catch(() => undefined)));
   await new Promise((r) => requestAnimationFrame(r));

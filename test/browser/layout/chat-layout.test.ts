@@ -6,7 +6,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
 import type { PalTranscript } from '../../../src/palkit/components/transcript/transcript.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 // A portrait face, as trained faces' thumbnails are: her eyes sit in the upper third.
@@ -15,21 +15,21 @@ const FACE = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3
 async function widgetWithChatOpen(options: { disclosure?: boolean } = {}): Promise<PalWidget> {
   const service = useFakeService({ customization: { show_haircheck: false } });
   const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);
-  await until(() => el.session?.deployment != null && el.session.state === 'idle', 'init');
+  await waitFor(() => el.session?.deployment != null && el.session.state === 'idle', { what: 'init' });
   service.transportFactoryHook = (t) => (t.palImageUrl = FACE);
   await el.startConversation();
-  await until(() => el.state === 'connected', 'connected');
-  await until(() => deep(el, 'pal-conversation', 'pal-stage', 'img.pal') !== null && deep(el, 'pal-conversation', 'pal-stage', '[part=self]') !== null, 'face and self view');
+  await waitFor(() => el.state === 'connected', { what: 'connected' });
+  await waitFor(() => deep(el, 'pal-conversation', 'pal-stage', 'img.pal') !== null && deep(el, 'pal-conversation', 'pal-stage', '[part=self]') !== null, { what: 'face and self view' });
   if (options.disclosure) {
     service.transports[0]!.receive({
       message_type: 'conversation', event_type: 'conversation.disclosure', conversation_id: 'c42',
       properties: { visual_disclosure: 'You are interacting with an AI system.', verbal_disclosure: '', state: 'delivering' },
     });
-    await until(() => deep(el, 'pal-conversation', 'pal-disclosure', '[part=banner]:not([hidden])') !== null, 'banner');
+    await waitFor(() => deep(el, 'pal-conversation', 'pal-disclosure', '[part=banner]:not([hidden])') !== null, { what: 'banner' });
   }
   const controls = deep(el, 'pal-conversation', 'pal-controls')!.shadowRoot!;
   [...controls.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.getAttribute('aria-label') === 'Chat' || b.textContent?.includes('Chat'))!.click();
-  await until(() => deep(el, 'pal-conversation', 'pal-transcript.panel:not([hidden])') !== null, 'chat open');
+  await waitFor(() => deep(el, 'pal-conversation', 'pal-transcript.panel:not([hidden])') !== null, { what: 'chat open' });
   return el;
 }
 
@@ -54,7 +54,7 @@ for (const [width, height] of [[1366, 800], [390, 844], [320, 640]] as const) {
     it('keeps the PAL whole, above the chat panel and clear of the self view', async () => {
       const el = await widgetWithChatOpen();
       const img = deep<HTMLImageElement>(el, 'pal-conversation', 'pal-stage', 'img.pal')!;
-      await until(() => img.complete && img.naturalWidth > 0, 'face loaded');
+      await waitFor(() => img.complete && img.naturalWidth > 0, { what: 'face loaded' });
       const face = picture(img);
       const shown = img.getBoundingClientRect();
       const panel = deep(el, 'pal-conversation', 'pal-transcript.panel')!.getBoundingClientRect();
@@ -70,7 +70,7 @@ for (const [width, height] of [[1366, 800], [390, 844], [320, 640]] as const) {
     it('keeps her face clear of the AI disclosure banner, which stays in view', async () => {
       const el = await widgetWithChatOpen({ disclosure: true });
       const img = deep<HTMLImageElement>(el, 'pal-conversation', 'pal-stage', 'img.pal')!;
-      await until(() => img.complete && img.naturalWidth > 0, 'face loaded');
+      await waitFor(() => img.complete && img.naturalWidth > 0, { what: 'face loaded' });
       const face = picture(img);
       const banner = deep(el, 'pal-conversation', 'pal-disclosure', '[part=banner]')!.getBoundingClientRect();
       const panel = deep(el, 'pal-conversation', 'pal-transcript.panel')!.getBoundingClientRect();
@@ -103,7 +103,7 @@ for (const [width, height] of [[1366, 800], [390, 844], [320, 640]] as const) {
         properties: { role: 'replica', speech: 'We open at nine', final: false },
       }));
       const panel = deep(el, 'pal-conversation', 'pal-transcript.panel') as unknown as PalTranscript;
-      await until(() => panel.shadowRoot!.querySelectorAll('li').length === 1, 'a row for the reply being spoken');
+      await waitFor(() => panel.shadowRoot!.querySelectorAll('li').length === 1, { what: 'a row for the reply being spoken' });
       expect(panel.shadowRoot!.querySelector('li .bubble')!.textContent!.trim()).to.equal('We open at nine');
     });
   });

@@ -1,7 +1,7 @@
 // Two widgets on one page in the same corner stack instead of covering each other.
 import { expect, fixture, html } from '@open-wc/testing';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 const overlap = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
@@ -11,7 +11,7 @@ describe('two widgets on one page', () => {
     useFakeService({ customization: { widget: { variant: 'full' } } });
     const page = await fixture<HTMLDivElement>(html`<div><pal-widget deployment-id="d1"></pal-widget><pal-widget deployment-id="d2"></pal-widget></div>`);
     const [first, second] = [...page.querySelectorAll<PalWidget>('pal-widget')];
-    await until(() => first!.session?.deployment != null && second!.session?.deployment != null, 'init');
+    await waitFor(() => first!.session?.deployment != null && second!.session?.deployment != null, { what: 'init' });
     await first!.updateComplete;
     await second!.updateComplete;
     const a = deep(first!, '.launcher')!.getBoundingClientRect();
@@ -19,6 +19,6 @@ describe('two widgets on one page', () => {
     expect(overlap(a, b), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`).to.equal(false);
     expect(Math.round(a.right)).to.equal(Math.round(b.right));
     first!.remove();
-    await until(() => Math.round(deep(second!, '.launcher')!.getBoundingClientRect().bottom) === Math.round(a.bottom), 'second takes the corner');
+    await waitFor(() => Math.round(deep(second!, '.launcher')!.getBoundingClientRect().bottom) === Math.round(a.bottom), { what: 'second takes the corner' });
   });
 });

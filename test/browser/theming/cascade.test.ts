@@ -2,7 +2,7 @@
 // part, and theme: 'dark' repaints them.
 import { expect, fixture, html } from '@open-wc/testing';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
-import { until } from '../helpers/fakes.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 async function inCall(style = '', overrideConfig?: object): Promise<PalEmbed> {
@@ -10,11 +10,11 @@ async function inCall(style = '', overrideConfig?: object): Promise<PalEmbed> {
   const config = overrideConfig ? ` override-config='${JSON.stringify(overrideConfig)}'` : '';
   wrapper.innerHTML = `<pal-embed deployment-id="d123" style="${style}"${config}></pal-embed>`;
   const el = wrapper.querySelector('pal-embed') as PalEmbed;
-  await until(() => el.session?.state === 'idle' && el.session.deployment !== null, 'init');
+  await waitFor(() => el.session?.state === 'idle' && el.session.deployment !== null, { what: 'init' });
   await el.startConversation();
-  await until(() => el.state === 'connected', 'connected');
+  await waitFor(() => el.state === 'connected', { what: 'connected' });
   await el.updateComplete;
-  await until(() => deep(el, 'pal-conversation', 'pal-controls', '[role=toolbar]') !== null, 'controls');
+  await waitFor(() => deep(el, 'pal-conversation', 'pal-controls', '[role=toolbar]') !== null, { what: 'controls' });
   return el;
 }
 
