@@ -100,8 +100,8 @@ describe('pal-gate', () => {
 
   it('a check that takes a moment does not swallow Enter: the submission waits, says so, and goes when the check is done (issue 25, item 6)', async () => {
     const service = useFakeService({ has_password: true, captcha: { provider: 'turnstile', site_key: 'site' }, customization: { show_haircheck: false } });
-    // The challenge answers by itself, 1.5 s after it was shown (a managed Turnstile that takes a moment).
-    installStandInTurnstile({ checkbox: false, onRender: (challenge) => setTimeout(() => challenge.callback('tok-slow'), 1500) });
+    // A managed Turnstile that takes a moment: the challenge answers by itself, once the test lets it.
+    const { renders: challenges } = installStandInTurnstile({ checkbox: false });
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
     const el = wrapper.querySelector('pal-embed') as PalEmbed;
     await waitFor(() => el.session?.state === 'idle');
@@ -114,6 +114,8 @@ describe('pal-gate', () => {
     await waitFor(() => deep(el, 'pal-gate', '[role=status]')?.textContent?.includes('Waiting for the check above') === true, { what: 'the wait said in words' });
     expect(deep(el, 'pal-gate', '[role=alert]')!.textContent!.trim()).to.equal('');
     expect(deep(el, 'pal-gate', 'button')!.getAttribute('aria-busy')).to.equal('true');
+    expect(service.calls.some((c) => c.url.endsWith('/gate')), 'nothing sent before the check is done').to.equal(false);
+    challenges.at(-1)!.callback('tok-slow');
     // No second press: the password goes once the check is done, and the call starts.
     await waitFor(() => el.state === 'connected', { what: 'connected' });
     expect(service.calls.filter((c) => c.url.endsWith('/gate')).map((c) => c.body)).to.deep.equal([{ password: 'open sesame', captcha_token: 'tok-slow' }]);
