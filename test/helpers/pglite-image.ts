@@ -23,6 +23,8 @@ const MODULES = fileURLToPath(new URL('../../node_modules/', import.meta.url));
 const CACHE = `${MODULES}.cache/palkit/`;
 
 let image: Promise<{ blob: Blob; file: string }> | undefined;
+/** This file's text as this process loaded it: read later, an edit meanwhile would name the new way's image after the old way's. */
+const OWN_TEXT = readFileSync(fileURLToPath(import.meta.url), 'utf8');
 
 /** The image of a freshly migrated database: this process's, the kept one, or made on first use. */
 export async function migratedPgliteImage(): Promise<Blob> {
@@ -47,7 +49,7 @@ export async function seedDataFolder(dir: string): Promise<void> {
 async function keptImage(): Promise<{ blob: Blob; file: string }> {
   // PGlite's and pgvector's versions (their package.json files) and this file's way of making it.
   const makers = ['@electric-sql/pglite/package.json', '@electric-sql/pglite-pgvector/package.json'].map((p) => readFileSync(MODULES + p, 'utf8'));
-  const file = `${CACHE}pglite-image-${migrationsHash(...makers, readFileSync(fileURLToPath(import.meta.url), 'utf8'))}.tar`;
+  const file = `${CACHE}pglite-image-${migrationsHash(...makers, OWN_TEXT)}.tar`;
   try {
     return { blob: new Blob([readFileSync(file)]), file };
   } catch {
