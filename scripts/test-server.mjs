@@ -34,10 +34,20 @@ function onDatabase(file) {
   return found;
 }
 
+// V8's compile cache (Node 22.1+) on disk: each file's process compiles the same few hundred modules (the
+// service, kysely, PGlite, zod); with the cache only the first process compiles them, the others read the code
+// back — a fifth of a file's start-up CPU. Entries are checked against the source, so a stale one is recompiled.
+// And a young generation of 32 MB semi-spaces (V8's default is 16 on 64-bit): the tests allocate fast and keep
+// little (request bodies, rows, PGlite's protocol buffers), and fewer scavenges took ~8 % off a file's CPU.
+const startUp = {
+  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? resolve('node_modules/.cache/palkit/compile-cache'),
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, '--max-semi-space-size=32'].filter(Boolean).join(' '),
+};
+
 const batchesOf = (legFiles) => [{ files: legFiles, concurrency: oneAtATime ? 1 : 2 }].filter((b) => b.files.length > 0);
 const pgUrl = process.env.PALKIT_TEST_DATABASE_URL;
-const legs = [['PGlite', { ...process.env, PALKIT_TEST_DATABASE_URL: '' }, files]];
-if (pgUrl) legs.push(['PostgreSQL', { ...process.env, PALKIT_TEST_DATABASE_URL: pgUrl }, files.filter(onDatabase)]);
+const legs = [['PGlite', { ...process.env, ...startUp, PALKIT_TEST_DATABASE_URL: '' }, files]];
+if (pgUrl) legs.push(['PostgreSQL', { ...process.env, ...startUp, PALKIT_TEST_DATABASE_URL: pgUrl }, files.filter(onDatabase)]);
 if (onlyLeg && legs.some(([name]) => name === onlyLeg)) legs.splice(0, legs.length, ...legs.filter(([name]) => name === onlyLeg));
 
 // TAP as it goes, then the slowest files (where the gate's minutes go), then the failed tests with their
