@@ -50,6 +50,8 @@ export interface ConversationFixture {
   conversationalContext?: string | null;
   memoryStores?: string[];
   properties?: Record<string, unknown>;
+  /** When it was created (default: the database's now()); on a test clock, its now(), so deadlines count from it. */
+  createdAt?: Date;
 }
 
 export interface ConversationHandle {
@@ -66,6 +68,7 @@ export async function insertConversation(t: TestService, c: ConversationFixture)
     conversation_name: 'Test conversation', provider: 'local', conversation_url: conversationUrl, callback_url: c.callbackUrl ?? null,
     conversational_context: c.conversationalContext ?? null, custom_greeting: c.customGreeting ?? null,
     memory_stores: JSON.stringify(c.memoryStores ?? []), properties: JSON.stringify(c.properties ?? {}), visitor_key: null, shutdown_reason: null,
+    ...(c.createdAt ? { created_at: c.createdAt } : {}),
   }).execute();
   return { conversationId, conversationUrl, token: token(t, conversationId) };
 }

@@ -28,46 +28,6 @@ describe('conversation end', () => {
 
   const callbacksOf = (id: string) => receiver.bodies.filter((b) => b.conversation_id === id);
   const waitForShutdown = (id: string) => receiver.waitFor(() => callbacksOf(id).some((b) => b.event_type === 'application.transcription_ready'), 10_000);
-  const row = (id: string) => t.service.deps.db.selectFrom('conversations').selectAll().where('conversation_id', '=', id).executeTakeFirstOrThrow();
-
-  it('ends on max_call_duration with the ended frame, callbacks in order and the full transcript', async () => {
-    const room = await insertConversation(t, { palId, callbackUrl: receiver.url, customGreeting: 'Hello Dana.', properties: { max_call_duration: 2 } });
-    const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
-    await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === 'Hello Dana.');
-    client.say('conversation.respond', { text: 'How long is this call?' });
-    await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'How long is this call?');
-    const ended = await client.waitFor((f) => f.type === 'ended', 5000);
-    assert.deepEqual(ended, { type: 'ended', reason: ShutdownReasons.maxCallDuration });
-    assert.equal((await client.closed).code, RoomCloseCode.ended);
-
-    await waitForShutdown(room.conversationId);
-    const bodies = callbacksOf(room.conversationId);
-    assert.deepEqual(bodies.map((b) => b.event_type), ['system.pal_joined', 'system.replica_joined', 'system.shutdown', 'application.transcription_ready']);
-    for (const body of bodies) assert.ok(parseConversationCallback(body), `${body.event_type} matches its schema`);
-    assert.deepEqual(bodies[2]!.properties, { face_id: faceId, shutdown_reason: 'max_call_duration reached' });
-    const transcript = bodies[3]!.properties.transcript as Array<Record<string, unknown>>;
-    assert.equal(bodies[3]!.properties.face_id, faceId);
-    assert.deepEqual(transcript.map((e) => [e.role, e.content]), [
-      ['assistant', 'Hello Dana.'],
-      ['user', 'How long is this call?'],
-      ['assistant', 'How long is this call?'],
-    ]);
-    assert.deepEqual(Object.keys(transcript[0]!).sort(), ['content', 'duration', 'inference_id', 'role', 'seconds_from_start', 'timestamp']);
-    assert.deepEqual(Object.keys(transcript[1]!).sort(), ['content', 'duration', 'participant_name', 'role', 'seconds_from_start', 'timestamp']);
-    assert.equal(transcript[1]!.participant_name, 'Dana');
-    const times = transcript.map((e) => e.timestamp as number);
-    assert.deepEqual(times, [...times].sort((a, b) => a - b));
-    assert.ok(Math.abs(times[0]! - Date.now() / 1000) < 30, 'epoch seconds');
-    assert.ok((transcript[2]!.seconds_from_start as number) >= (transcript[1]!.seconds_from_start as number));
-    assert.ok((transcript[0]!.duration as number) > 0);
-
-    const stored = await row(room.conversationId);
-    assert.equal(stored.status, 'ended');
-    assert.equal(stored.shutdown_reason, 'max_call_duration reached');
-    assert.ok(stored.ended_at && stored.live_finalized_at);
-    // The verbose read's `events` carry the same payloads.
-    assert.deepEqual(await listConversationEvents(t.service.deps.db, room.conversationId), bodies);
-  });
 
   it('ends at once when the only visitor leaves with End, with every turn in the transcript within 5 s', async () => {
     const room = await insertConversation(t, { palId, callbackUrl: receiver.url, customGreeting: 'Hi.' });
@@ -86,7 +46,7 @@ describe('conversation end', () => {
     assert.equal(bodies.find((b) => b.event_type === 'system.shutdown')!.properties.shutdown_reason, ShutdownReasons.participantLeftTimeout);
     const transcript = bodies.find((b) => b.event_type === 'application.transcription_ready')!.properties.transcript as Array<Record<string, unknown>>;
     assert.deepEqual(transcript.map((e) => e.content), ['Hi.', 'Thanks, bye.', 'Thanks, bye.']);
-
+    assert.ok((transcript[0]!.duration as number) > 0, 'the greeting lasted');
   });
 
   it('ends participant_absent_timeout when nobody joins', async () => {
@@ -158,11 +118,13 @@ describe('conversation end, on the test clock', () => {
   let t: TestService;
   let receiver: CallbackReceiver;
   let palId: string;
+  let faceId: string;
   const clock = new ManualClock();
   before(async () => {
     t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' }, { clock });
     receiver = await startCallbackReceiver();
-    palId = await insertPal(t, { pipelineMode: 'echo', faceId: await insertFace(t) });
+    faceId = await insertFace(t);
+    palId = await insertPal(t, { pipelineMode: 'echo', faceId });
   });
   after(async () => {
     await t.close();
@@ -174,6 +136,51 @@ describe('conversation end, on the test clock', () => {
   const row = (id: string) => t.service.deps.db.selectFrom('conversations').selectAll().where('conversation_id', '=', id).executeTakeFirstOrThrow();
   /** The room has taken in what a client sent: its socket is closed on our side and the server's frames are read. */
   const settled = () => clock.drain(50);
+
+  it('ends on max_call_duration with the ended frame, callbacks in order and the full transcript', async () => {
+    const room = await insertConversation(t, { palId, callbackUrl: receiver.url, customGreeting: 'Hello Dana.', properties: { max_call_duration: 2 }, createdAt: clock.now() });
+    const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
+    await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === 'Hello Dana.');
+    client.say('conversation.respond', { text: 'How long is this call?' });
+    await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'How long is this call?');
+    await settled();
+    await clock.advance(1_999);
+    await settled();
+    assert.equal((await row(room.conversationId)).status, 'active', 'not before max_call_duration');
+    await clock.advance(1);
+    const ended = await client.waitFor((f) => f.type === 'ended', 5000);
+    assert.deepEqual(ended, { type: 'ended', reason: ShutdownReasons.maxCallDuration });
+    assert.equal((await client.closed).code, RoomCloseCode.ended);
+
+    await waitForShutdown(room.conversationId);
+    const bodies = callbacksOf(room.conversationId);
+    assert.deepEqual(bodies.map((b) => b.event_type), ['system.pal_joined', 'system.replica_joined', 'system.shutdown', 'application.transcription_ready']);
+    for (const body of bodies) assert.ok(parseConversationCallback(body), `${body.event_type} matches its schema`);
+    assert.deepEqual(bodies[2]!.properties, { face_id: faceId, shutdown_reason: 'max_call_duration reached' });
+    const transcript = bodies[3]!.properties.transcript as Array<Record<string, unknown>>;
+    assert.equal(bodies[3]!.properties.face_id, faceId);
+    assert.deepEqual(transcript.map((e) => [e.role, e.content]), [
+      ['assistant', 'Hello Dana.'],
+      ['user', 'How long is this call?'],
+      ['assistant', 'How long is this call?'],
+    ]);
+    assert.deepEqual(Object.keys(transcript[0]!).sort(), ['content', 'duration', 'inference_id', 'role', 'seconds_from_start', 'timestamp']);
+    assert.deepEqual(Object.keys(transcript[1]!).sort(), ['content', 'duration', 'participant_name', 'role', 'seconds_from_start', 'timestamp']);
+    assert.equal(transcript[1]!.participant_name, 'Dana');
+    const times = transcript.map((e) => e.timestamp as number);
+    assert.deepEqual(times, [...times].sort((a, b) => a - b));
+    assert.ok(Math.abs(times[0]! - Date.now() / 1000) < 30, 'epoch seconds');
+    assert.ok((transcript[2]!.seconds_from_start as number) >= (transcript[1]!.seconds_from_start as number));
+    // Speech is timed on the service's clock, which stood still while the greeting played (the End test above times it on the real one).
+    assert.equal(transcript[0]!.duration, 0);
+
+    const stored = await row(room.conversationId);
+    assert.equal(stored.status, 'ended');
+    assert.equal(stored.shutdown_reason, 'max_call_duration reached');
+    assert.ok(stored.ended_at && stored.live_finalized_at);
+    // The verbose read's `events` carry the same payloads.
+    assert.deepEqual(await listConversationEvents(t.service.deps.db, room.conversationId), bodies);
+  });
 
   // A minute, as by default: on real timers the room would not end within waitForShutdown's 10 s.
   it('ends participant_left_timeout after everyone left, unless somebody comes back in time', async () => {
