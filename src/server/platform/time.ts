@@ -59,6 +59,16 @@ export const systemClock: Clock = {
   }),
 };
 
+/**
+ * An AbortSignal that aborts after `ms` on `clock` with a TimeoutError, as AbortSignal.timeout() does on the
+ * wall clock: a deadline that a test's clock moves (ManualClock.advance) like every other timer of the service.
+ */
+export function clockTimeout(clock: Clock, ms: number): AbortSignal {
+  const controller = new AbortController();
+  clock.setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), ms).unref();
+  return controller.signal;
+}
+
 /** What a sleep cut short rejects with: the signal's reason, as fetch and node:timers/promises do. */
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');

@@ -7,10 +7,12 @@ import { PalClientError } from '../../../../src/palkit/client/errors.js';
 import { startOutcome } from '../../../../src/palkit/client/start-errors.js';
 import { ConfigError, loadConfig } from '../../../../src/server/platform/config.js';
 import { RunnerHandoff } from '../../../../src/server/live/runner/routes.js';
+import { RUNNER_TIMEOUT_MS } from '../../../../src/server/live/runner/handoff.js';
 import { DAILY_KEY, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../../../helpers/fake-daily.js';
 import { createPal } from '../../../helpers/fixtures.js';
 import { insertFace, startCallbackReceiver, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
+import { ManualClock } from '../../../helpers/clock.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 
 const until = (predicate: () => boolean, timeoutMs = 15_000) => waitFor(predicate, { timeout: timeoutMs, interval: 50 });
@@ -173,15 +175,34 @@ describe('PAL runner handoff', () => {
     const ok = await t.api('POST', `/v2/deployments/${d.body.deployment_id}/start`, {}, { key: null });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
   });
+});
 
+// The handoff's deadline on a clock the test moves: the runner never answers, and the start is refused once
+// RUNNER_TIMEOUT_MS of the service's clock have passed, not before, with no real time waited out.
+describe('PAL runner handoff, on the test clock', () => {
   it('a runner that does not answer in time counts as a refusal', async () => {
-    runner.state.mode = 'hang';
-    const started = Date.now();
-    const r = await t.api('POST', '/v2/conversations', { pal_id: palId });
-    assert.equal(r.status, 503);
-    assert.ok(Date.now() - started < 9_000, 'answered within the handoff time cap');
-    const roomName = daily.calls.find((c) => c.path === '/v1/rooms')!.body.name;
-    await until(() => !daily.rooms.has(roomName));
+    const clock = new ManualClock();
+    const daily = await startFakeDaily();
+    const runner = await startFakeRunner();
+    const t = await startListeningService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_PAL_RUNNER_URL: runner.url, PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET }, { clock });
+    try {
+      const { palId } = await createPal(t);
+      runner.state.mode = 'hang';
+      let answered = false;
+      const started = t.api('POST', '/v2/conversations', { pal_id: palId }).finally(() => (answered = true));
+      await until(() => runner.requests.length === 1);
+      await clock.advance(RUNNER_TIMEOUT_MS - 1);
+      assert.equal(answered, false, 'still waiting for the runner before its time is up');
+      await clock.advance(1);
+      const r = await started;
+      assert.equal(r.status, 503);
+      assert.match(r.body.error, /^pal_unavailable: /);
+      const roomName = daily.calls.find((c) => c.path === '/v1/rooms')!.body.name;
+      await until(() => !daily.rooms.has(roomName));
+    } finally {
+      await t.close();
+      await Promise.all([daily.close(), runner.close()]);
+    }
   });
 });
 
