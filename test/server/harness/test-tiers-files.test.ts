@@ -1,0 +1,35 @@
+// scripts/test-tiers-files.mjs's databaseLeg: a real-time file that skips itself on one database leg is run
+// on the other alone; anything it cannot read for sure runs on both, as the server suite runs it.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+// @ts-expect-error: a plain .mjs script of the repository, without types
+import { databaseLeg } from '../../../scripts/test-tiers-files.mjs';
+
+const legOf = databaseLeg as (file: string) => 'PGlite' | 'PostgreSQL' | null;
+const IMPORT = "import { onPostgres } from '../helpers/service.js';\n";
+
+describe('databaseLeg', () => {
+  let folder: string;
+  before(async () => (folder = await mkdtemp(join(tmpdir(), 'palkit-legs-'))));
+  after(() => rm(folder, { recursive: true, force: true }));
+  const legOfText = async (name: string, text: string) => {
+    const file = join(folder, name);
+    await writeFile(file, IMPORT + text);
+    return legOf(file);
+  };
+
+  it('names the leg a file keeps when every top-level call skips the other', async () => {
+    assert.equal(await legOfText('a.test.ts', "describe('a', { skip: onPostgres && 'PGlite only' }, () => {\n  it('x', () => {});\n});\n"), 'PGlite');
+    assert.equal(await legOfText('b.test.ts', "describe('b', { skip: !onPostgres && 'PostgreSQL only' }, () => {});\n"), 'PostgreSQL');
+    assert.equal(await legOfText('c.test.ts', "const skip = onPostgres ? null : 'the PostgreSQL leg only';\ndescribe('c', { skip }, () => {});\n"), 'PostgreSQL');
+  });
+
+  it('runs both legs when it cannot tell', async () => {
+    assert.equal(await legOfText('d.test.ts', "describe('d', () => {});\n"), null, 'no skip');
+    assert.equal(await legOfText('e.test.ts', "describe('e', { skip: onPostgres && 'x' }, () => {});\ndescribe('f', () => {});\n"), null, 'one top-level call runs on both');
+    assert.equal(await legOfText('g.test.ts', "describe('g', { skip: onPostgres && 'x' }, () => {});\ndescribe('h', { skip: !onPostgres && 'y' }, () => {});\n"), null, 'calls on different legs');
+  });
+});
