@@ -6,6 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
+import { clockTimeout, systemClock, type Clock } from '../time.js';
 import { AddressPolicy } from './address-policy.js';
 
 export class OutboundBlockedError extends Error {
@@ -27,7 +28,8 @@ export interface GuardedFetchOptions extends Omit<RequestInit, 'redirect'> {
 
 export type GuardedFetch = (input: string | URL | Request, init?: GuardedFetchOptions) => Promise<Response>;
 
-export function createGuardedFetch(allowCidrs: string[]): GuardedFetch {
+/** `clock` times each exchange's `timeoutMs` (the wall clock unless a test gives its own). */
+export function createGuardedFetch(allowCidrs: string[], clock: Clock = systemClock): GuardedFetch {
   const policy = new AddressPolicy(allowCidrs);
 
   const guardedLookup: LookupFunction = (hostname, options, callback) => {
@@ -95,7 +97,7 @@ export function createGuardedFetch(allowCidrs: string[]): GuardedFetch {
     let options: GuardedFetchOptions = request
       ? { method: request.method, headers: request.headers, body: request.body ? await request.arrayBuffer() : undefined, signal: request.signal, ...init }
       : init;
-    const timeout = AbortSignal.timeout(options.timeoutMs ?? 15_000);
+    const timeout = clockTimeout(clock, options.timeoutMs ?? 15_000);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const maxRedirects = options.maxRedirects ?? 5;
     for (let hop = 0; ; hop++) {
