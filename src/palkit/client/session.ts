@@ -1,24 +1,23 @@
 // The conversation session: one state machine from deployment init to the end of a call. It owns the API
 // calls, the gate (password, captcha), the device check, the transport, and implements ConversationLink
 // for the in-call parts. States and modes are the host-page contract's.
-import type { GateBody, InitResponse, StartBody, StartResponse, UnavailableReason } from '../../protocol/public.js';
+import type { InitResponse, StartBody, StartResponse, UnavailableReason } from '../../protocol/public.js';
 import type { RatingBody } from '../../protocol/rating.js';
 import { PalClientError, isAbort, toClientError } from './errors.js';
-import { LinkHistoryEvent, LinkMessageEvent, type CanvasInteractionBody, type ConversationLink, type RoomTranscriptEntry } from './link.js';
+import { LinkHistoryEvent, type CanvasInteractionBody, type ConversationLink, type RoomTranscriptEntry } from './link.js';
 import { forgetLiveCall, recallLiveCall, rememberLiveCall, type LiveCall } from './live-call.js';
 import { unlockAudio } from './media.js';
 import {
-  SessionCanvasEvent, SessionChangeEvent, SessionErrorEvent, SessionInteractionEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
+  SessionCanvasEvent, SessionChangeEvent, SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
   type SessionMode, type SessionState,
 } from './session-events.js';
+import { SessionGate } from './session-gate.js';
 import { startOutcome, unavailableCode, type GateStep } from './start-errors.js';
 import { VisitorStep, type VisitorStepName } from './visitor-step.js';
 import { conversationIdFromUrl, defaultSettings, type SessionOptions, type SessionSettings } from './session-options.js';
-import { loadInteractionParser, loadTransports } from './transport/load.js';
+import { loadCallEvents, loadTransports } from './call-code.js';
 import type { TransportFactory } from './transport/select.js';
-import {
-  TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent, TransportTurnLatencyEvent, type Transport, type TransportParticipant,
-} from './transport/transport.js';
+import type { Transport, TransportEndedEvent, TransportParticipant } from './transport/transport.js';
 
 export type { GateStep } from './start-errors.js';
 export type { SessionOptions, SessionSettings } from './session-options.js';
@@ -28,11 +27,6 @@ export class ConversationSession extends EventTarget implements ConversationLink
   mode: SessionMode = 'idle';
   deployment: InitResponse | null = null;
   conversation: Pick<StartResponse, 'conversation_id' | 'conversation_url' | 'meeting_token' | 'face_rig_url'> | null = null;
-  gate: GateStep | null = null;
-  /** Why the last gate attempt failed (code of the start endpoint), shown on the gate. */
-  gateError: PalClientError | null = null;
-  /** The password step's answer is being checked with the service. */
-  gateChecking = false;
   error: PalClientError | null = null;
   unavailableReason: UnavailableReason | 'captcha' | null = null;
   microphoneOn = true;
@@ -45,7 +39,6 @@ export class ConversationSession extends EventTarget implements ConversationLink
   textMode = false;
   /** What the visitor should know about the call now (`hearing_unavailable`, `microphone_unavailable`, `voice_unavailable`, `not_heard`, `reconnecting`), or null. */
   notice: string | null = null;
-  #noticeBeforeReconnecting: string | null = null;
   audioDeviceId: string | undefined;
   videoDeviceId: string | undefined;
   /** Set by dispose(); a disposed session is not reused. */
@@ -54,11 +47,8 @@ export class ConversationSession extends EventTarget implements ConversationLink
   readonly #options: SessionOptions;
   readonly #transportFactory: TransportFactory | null;
   #transport: Transport | null = null;
-  #password: string | undefined;
-  #captchaToken: string | undefined;
-  /** From the service once the password passed; stands in for it (and the captcha) at start. */
-  #gatePass: string | undefined;
   readonly #visitor = new VisitorStep();
+  readonly #gate = new SessionGate(this.#visitor, { changed: () => this.#changed(), report: (error) => this.#report(error) });
   #starting: Promise<void> | null = null;
   #creating: Promise<StartResponse> | null = null;
   #abort = new AbortController();
@@ -91,6 +81,21 @@ export class ConversationSession extends EventTarget implements ConversationLink
 
   get transportKind(): Transport['kind'] | null {
     return this.#transport?.kind ?? null;
+  }
+
+  /** The gate's step on view (password, captcha), or null. */
+  get gate(): GateStep | null {
+    return this.#gate.step;
+  }
+
+  /** Why the last gate attempt failed (code of the start endpoint), shown on the gate. */
+  get gateError(): PalClientError | null {
+    return this.#gate.error;
+  }
+
+  /** The password step's answer is being checked with the service. */
+  get gateChecking(): boolean {
+    return this.#gate.checking;
   }
 
   get #settings(): SessionSettings {
@@ -148,12 +153,12 @@ export class ConversationSession extends EventTarget implements ConversationLink
   }
 
   /**
-   * Fetches the code a call needs (transports, the protocol's parser) ahead of join, which fetches it
+   * Fetches the code a call needs (transports, the call's events and their parser) ahead of join, which fetches it
    * otherwise. The elements call it once the preview is on view; idempotent.
    */
   prefetchCall(): void {
     if (!this.#transportFactory) void loadTransports().catch(() => undefined);
-    void loadInteractionParser().catch(() => undefined);
+    void loadCallEvents().catch(() => undefined);
   }
 
   /** Creates the conversation without joining it; a later startConversation() joins it. */
@@ -208,13 +213,12 @@ export class ConversationSession extends EventTarget implements ConversationLink
 
   /** The password step's answer, with the captcha token when the deployment has a captcha. */
   submitPassword(password: string, captchaToken?: string): void {
-    this.#password = password;
-    if (captchaToken !== undefined) this.#captchaToken = captchaToken;
+    this.#gate.answerPassword(password, captchaToken);
     this.#resume('password');
   }
 
   submitCaptcha(token: string): void {
-    this.#captchaToken = token;
+    this.#gate.answerCaptcha(token);
     this.#resume('captcha');
   }
 
@@ -249,7 +253,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.#transport = null;
     this.conversation = null;
     this.#prepared = false;
-    this.gate = null;
+    this.#gate.step = null;
     if (this.state !== 'error' && this.state !== 'ended') this.#setState('idle');
     if (this.mode === 'haircheck' || this.mode === 'call') this.#setMode('idle');
     this.#changed();
@@ -258,7 +262,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
   /** "Try again" / "Start over": back to the preview (re-reading the deployment when there is one). */
   async retry(): Promise<void> {
     this.error = null;
-    this.gateError = null;
+    this.#gate.error = null;
     this.conversation = null;
     this.#prepared = false;
     this.deployment = null;
@@ -366,59 +370,18 @@ export class ConversationSession extends EventTarget implements ConversationLink
     }
   }
 
-  async #passGate(): Promise<void> {
-    const deployment = this.deployment;
-    if (deployment?.has_password) {
-      while (this.#gatePass === undefined) {
-        await this.#askGate('password');
-        await this.#checkGate();
-      }
-    } else {
-      while (deployment?.captcha && this.#captchaToken === undefined) await this.#askGate('captcha');
-    }
-    this.gate = null;
-  }
-
-  /** Checks the password (after the captcha) at once, so a wrong one is said on the password step. */
-  async #checkGate(): Promise<void> {
+  #passGate(): Promise<void> {
     const { api, deploymentId } = this.#options;
-    if (!api || !deploymentId) throw new PalClientError('no_deployment', 'No deployment id was given.');
-    const body: GateBody = { password: this.#password, ...(this.#captchaToken !== undefined ? { captcha_token: this.#captchaToken } : {}) };
-    // Each answer is used once: a wrong password needs another, and a captcha token is single-use.
-    this.#password = undefined;
-    this.#captchaToken = undefined;
-    this.gateChecking = true;
-    this.#changed();
-    try {
-      this.#gatePass = (await api.passGate(deploymentId, body, this.#abort.signal)).gate_pass;
-      this.gateError = null;
-    } catch (raw) {
-      const error = toClientError(raw);
-      if (startOutcome(error.code).kind !== 'gate') throw error;
-      this.gateError = error;
-      this.#report(error);
-    } finally {
-      this.gateChecking = false;
-      this.#changed();
-    }
-  }
-
-  async #askGate(step: GateStep): Promise<void> {
-    this.gate = step;
-    this.#changed();
-    await this.#visitor.waitFor(step);
+    return this.#gate.pass(this.deployment, (body) => {
+      if (!api || !deploymentId) throw new PalClientError('no_deployment', 'No deployment id was given.');
+      return api.passGate(deploymentId, body, this.#abort.signal);
+    });
   }
 
   #create(): Promise<StartResponse> {
     const { api, deploymentId } = this.#options;
     if (!api || !deploymentId) return Promise.reject(new PalClientError('no_deployment', 'No deployment id was given.'));
-    const body: StartBody = {
-      ...this.#settings.startBody(),
-      ...(this.#gatePass !== undefined ? { gate_pass: this.#gatePass } : {}),
-      ...(this.#captchaToken !== undefined ? { captcha_token: this.#captchaToken } : {}),
-    };
-    // A captcha token is single-use: the next attempt needs a fresh one.
-    this.#captchaToken = undefined;
+    const body: StartBody = { ...this.#settings.startBody(), ...this.#gate.takeStartFields() };
     this.#creating = api.start(deploymentId, body, this.#abort.signal).then((created) => {
       this.conversation = created;
       this.#prepared = true;
@@ -432,39 +395,13 @@ export class ConversationSession extends EventTarget implements ConversationLink
     if (!conversation) throw new PalClientError('join_failed', 'No conversation to join.');
     this.#setState('connecting');
     const signal = this.#abort.signal;
-    const [factory, parse] = await Promise.all([this.#transportFactory ?? loadTransports(), loadInteractionParser()]).catch(() => {
+    const [factory, listenToCall] = await Promise.all([this.#transportFactory ?? loadTransports(), loadCallEvents()]).catch(() => {
       throw new PalClientError('join_failed', 'Could not load the call.');
     });
     if (signal.aborted) throw new PalClientError('aborted', 'Cancelled.');
     const transport = factory(conversation.conversation_url);
     this.#transport = transport;
-    transport.addEventListener(TransportMessageEvent.type, (e) => {
-      const raw = (e as TransportMessageEvent).data;
-      const message = parse(raw);
-      // The visitor's words got through after all: "didn't catch that" no longer holds.
-      if (this.notice === 'not_heard' && message?.event_type === 'conversation.utterance' && message.properties.role === 'user') this.dismissNotice();
-      if (message) this.dispatchEvent(new SessionInteractionEvent(message));
-      this.dispatchEvent(new LinkMessageEvent(raw));
-    });
-    transport.addEventListener(TransportParticipantsEvent.type, () => this.#changed());
-    // The transport's figures reach the element as they are (a copy: an event is dispatched once).
-    transport.addEventListener(TransportTurnLatencyEvent.type, (e) => this.dispatchEvent(new TransportTurnLatencyEvent((e as TransportTurnLatencyEvent).report)));
-    transport.addEventListener(TransportEndedEvent.type, (e) => this.#remoteEnded(e as TransportEndedEvent));
-    transport.addEventListener(TransportNoticeEvent.type, (e) => {
-      const { code, message } = e as TransportNoticeEvent;
-      // For the page, not the visitor: the call goes on with the face's still image.
-      if (code === 'face_unavailable') return this.#report(new PalClientError(code, message));
-      // Back in the room after it moved: "reconnecting" no longer holds; what the visitor was told before does.
-      if (code === 'reconnected') {
-        if (this.notice === 'reconnecting') this.notice = this.#noticeBeforeReconnecting;
-        return this.#changed();
-      }
-      if (code === 'reconnecting' && this.notice !== code) this.#noticeBeforeReconnecting = this.notice;
-      this.notice = code;
-      // No microphone (refused, missing, taken): the visitor goes on by text rather than talking to no one.
-      if (this.notice === 'microphone_unavailable') this.setTextMode(true);
-      this.#changed();
-    });
+    listenToCall(transport, this, { changed: () => this.#changed(), report: (error) => this.#report(error), ended: (event) => this.#remoteEnded(event) });
     await transport.join({
       url: conversation.conversation_url,
       token: conversation.meeting_token ?? '',
@@ -500,8 +437,8 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.#report(error);
     if (outcome.kind === 'gate' && this.deployment) {
       // The pass ran out (or the password changed): the visitor enters it again.
-      if (outcome.step === 'password') this.#gatePass = undefined;
-      this.gateError = error;
+      if (outcome.step === 'password') this.#gate.forgetPass();
+      this.#gate.error = error;
       this.#setState('idle');
       this.#setMode('idle');
       return 'retry';
@@ -541,7 +478,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
   }
 
   #resume(step: VisitorStepName): void {
-    if (this.#visitor.resume(step) && step !== 'haircheck') this.gateError = null;
+    if (this.#visitor.resume(step) && step !== 'haircheck') this.#gate.error = null;
   }
 
   #cancelPending(): void {
