@@ -17,9 +17,11 @@ const files = (named.length > 0 ? named : walk('test/server').filter((f) => f.en
 
 // A test reaches PostgreSQL only through code that reads PALKIT_TEST_DATABASE_URL (test/helpers/service.ts
 // and a few files that start instances of their own): a file is on the database when it, or a test file it
-// imports (relative imports, followed through test/), names the variable or the harness's onPostgres.
+// imports (relative imports, followed through test/), names the variable or the harness's onPostgres. A type-only
+// import (`import type … from`) carries no code at run time and is not followed: hearing-turns.test.ts takes a
+// type from live-fixtures.ts (which starts services) through helpers/voice.ts and never opens a database.
 const NAMES_DATABASE = /PALKIT_TEST_DATABASE_URL|\bonPostgres\b/;
-const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*'(\.[^']+)'/g;
+const RELATIVE_IMPORT = /^(?!\s*(?:import|export)\s+type\b)[^\n]*?(?:from|import)\s*\(?\s*'(\.[^']+)'/gm;
 const reaches = new Map();
 function onDatabase(file) {
   const path = resolve(file);

@@ -4,6 +4,7 @@
 // are not followed) and never into an error message, which callers log and store.
 import { scrubText } from '../../platform/log.js';
 import type { GuardedFetch } from '../../platform/net/guarded-fetch.js';
+import { clockTimeout, systemClock, type Clock } from '../../platform/time.js';
 import { openAiEndpoint } from './base-url.js';
 
 export interface OpenAiEndpointConfig {
@@ -53,6 +54,8 @@ export class OpenAiClient {
     readonly label: string,
     /** Tighter limits than OPENAI_LIMITS (tests, or a caller that must answer sooner). */
     private readonly limits: Partial<Record<OpenAiCapability, { timeoutMs: number; maxBytes: number }>> = {},
+    /** Times each exchange's limit: the wall clock unless a test gives its own (give the fetch the same one). */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** POSTs to `path` (relative to the version root, e.g. "chat/completions"); resolves with a 2xx response that has a body. */
@@ -66,7 +69,7 @@ export class OpenAiClient {
     };
     const { timeoutMs, maxBytes } = this.limits[capability] ?? OPENAI_LIMITS[capability];
     // Our own deadline (not only the fetch's) so that a stream cut by it is told apart from a broken one.
-    const deadline = AbortSignal.timeout(timeoutMs);
+    const deadline = clockTimeout(this.clock, timeoutMs);
     let response: Response;
     try {
       response = await this.fetch(openAiEndpoint(this.endpoint.baseUrl, path), {

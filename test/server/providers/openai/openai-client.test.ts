@@ -16,8 +16,10 @@ import { createLogger } from '../../../../src/server/platform/log.js';
 import { transcriber, TranscriptionError } from '../../../../src/server/live/engines/transcription.js';
 import { createSpeech, OpenAiClient, OpenAiError, openAiEndpoint, streamChat as streamOpenAiChat } from '../../../../src/server/providers/openai/index.js';
 import { DocumentError } from '../../../../src/server/resources/documents/errors.js';
+import { ManualClock } from '../../../helpers/clock.js';
 import { startFakeLlm, type FakeLlm } from '../../../helpers/fake-llm.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../../../helpers/fake-speech.js';
+import { waitFor } from '../../../helpers/wait-for.js';
 
 const KEY = 'sk-proj-Secret0123456789abcdef';
 
@@ -33,6 +35,13 @@ async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
 }
 
 const never = () => new AbortController().signal;
+
+/** A promise's outcome as it stands ('waiting' until it settles), and `done`: the error it failed with, or 'answered'. */
+function outcomeOf(promise: Promise<unknown>) {
+  const seen: { outcome: 'waiting' | 'answered' | unknown; done: Promise<unknown> } = { outcome: 'waiting', done: Promise.resolve() };
+  seen.done = promise.then(() => (seen.outcome = 'answered'), (e: unknown) => (seen.outcome = e));
+  return seen;
+}
 
 describe('the OpenAI-compatible base URL', () => {
   it('adds /v1 only when the base names no version', () => {
@@ -199,25 +208,35 @@ describe('errors, redirects, stalls and the key, in one place', () => {
     await assert.rejects(embedder.embed(['a']), (e: Error) => e instanceof DocumentError && /^embedding_failed: embeddings endpoint answered 502$/.test(e.message));
   });
 
+  // The limits on a clock the test moves (the client's deadline and the fetch's, as the service gives both its
+  // clock): still waiting a millisecond before the limit, a timeout at it, however busy the machine is.
   it('a provider that never answers, or stops mid-stream, fails with a timeout instead of hanging', async () => {
     const silent = await start(() => undefined);
-    const client = new OpenAiClient({ baseUrl: silent.url, apiKey: KEY }, createGuardedFetch(['127.0.0.0/8']), 'speech provider', { speech: { timeoutMs: 300, maxBytes: 1024 } });
-    const began = performance.now();
-    await assert.rejects(createSpeech(client, { model: 'tts-1', input: 'Hi.', voice: 'alloy' }, never()), (e: Error) => e instanceof OpenAiError && e.failure === 'timeout' && e.message === 'speech provider did not answer in time');
-    assert.ok(performance.now() - began < 5000);
+    const clock = new ManualClock();
+    const client = new OpenAiClient({ baseUrl: silent.url, apiKey: KEY }, createGuardedFetch(['127.0.0.0/8'], clock), 'speech provider', { speech: { timeoutMs: 300, maxBytes: 1024 } }, clock);
+    const speaking = outcomeOf(createSpeech(client, { model: 'tts-1', input: 'Hi.', voice: 'alloy' }, never()));
+    await waitFor(() => silent.seen.length === 1, { what: 'the request at the provider' });
+    await clock.advance(299);
+    assert.equal(speaking.outcome, 'waiting', 'still waiting within the limit');
+    await clock.advance(1);
+    const failure = await speaking.done;
+    assert.ok(failure instanceof OpenAiError && failure.failure === 'timeout' && failure.message === 'speech provider did not answer in time', String(failure));
 
     const stalling = await start((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'Half a' } }] })}\n\n`);
     });
-    const chat = new OpenAiClient({ baseUrl: stalling.url }, createGuardedFetch(['127.0.0.0/8']), 'language model', { chatStream: { timeoutMs: 400, maxBytes: 1024 } });
+    const chat = new OpenAiClient({ baseUrl: stalling.url }, createGuardedFetch(['127.0.0.0/8'], clock), 'language model', { chatStream: { timeoutMs: 400, maxBytes: 1024 } }, clock);
     const got: unknown[] = [];
-    await assert.rejects(
-      (async () => {
-        for await (const delta of streamOpenAiChat(chat, { model: 'm', messages: [{ role: 'user', content: 'Hi' }] }, never())) got.push(delta);
-      })(),
-      (e: Error) => e instanceof OpenAiError && e.failure === 'timeout',
-    );
+    const streaming = outcomeOf((async () => {
+      for await (const delta of streamOpenAiChat(chat, { model: 'm', messages: [{ role: 'user', content: 'Hi' }] }, never())) got.push(delta);
+    })());
+    await waitFor(() => got.length === 1, { what: 'the first delta' });
+    await clock.advance(399);
+    assert.equal(streaming.outcome, 'waiting', 'the stalled stream is still read within the limit');
+    await clock.advance(1);
+    const cut = await streaming.done;
+    assert.ok(cut instanceof OpenAiError && cut.failure === 'timeout', String(cut));
     assert.deepEqual(got, ['Half a'], 'what arrived before the stall was yielded');
   });
 
