@@ -51,9 +51,7 @@ export async function storeFrame(db: Db, conversationId: string, image: Uint8Arr
 }
 
 /** After the end callbacks: the analysis job, when the PAL perceives. */
-export async function enqueuePerception(deps: ServiceDeps, conversationId: string, palId: string | null): Promise<void> {
-  if (!palId) return;
-  const pal = await deps.db.selectFrom('pals').select(['definition', 'pipeline_mode']).where('pal_id', '=', palId).executeTakeFirst();
+export async function enqueuePerception(deps: ServiceDeps, conversationId: string, pal: { definition: unknown; pipeline_mode: string } | undefined): Promise<void> {
   if (!pal || !perceives(deps, pal.definition as Record<string, unknown>, pal.pipeline_mode)) return;
   await deps.jobs.enqueue(PERCEPTION_JOB, { conversation_id: conversationId }, { maxAttempts: 3 });
 }

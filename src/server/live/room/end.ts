@@ -34,7 +34,9 @@ export async function finalizeConversation(deps: ServiceDeps, conversationId: st
     .returning(['owner_id', 'callback_url', 'face_id', 'pal_id', 'shutdown_reason', 'provider'])
     .executeTakeFirst();
   if (!row) return null;
-  const faceId = row.face_id ?? (await deps.db.selectFrom('pals').select('default_face_id').where('pal_id', '=', row.pal_id).executeTakeFirst())?.default_face_id ?? null;
+  // The PAL read once for its face, its post-call actions and whether it perceives.
+  const pal = row.pal_id ? await deps.db.selectFrom('pals').select(['default_face_id', 'definition', 'pipeline_mode']).where('pal_id', '=', row.pal_id).executeTakeFirst() : undefined;
+  const faceId = row.face_id ?? pal?.default_face_id ?? null;
   const reason = row.shutdown_reason ?? fallbackReason;
   const transcript = await loadTranscript(deps.db, conversationId);
   try {
@@ -44,7 +46,7 @@ export async function finalizeConversation(deps: ServiceDeps, conversationId: st
     await deps.db.updateTable('conversations').set({ live_finalized_at: null }).where('conversation_id', '=', conversationId).execute().catch(() => undefined);
     throw error;
   }
-  await enqueuePostCallActions(deps, conversationId, row.pal_id);
+  await enqueuePostCallActions(deps, conversationId, pal);
   // A room that died mid-call left its recording open: keep what it wrote.
   if (row.provider === 'local') {
     await keepLeftRecordings(deps, conversationId).catch((error: unknown) =>
@@ -52,6 +54,6 @@ export async function finalizeConversation(deps: ServiceDeps, conversationId: st
     );
   }
   // Only local rooms sample the camera (a PAL runner in a Daily room perceives on its own).
-  if (row.provider === 'local') await enqueuePerception(deps, conversationId, row.pal_id);
+  if (row.provider === 'local') await enqueuePerception(deps, conversationId, pal);
   return reason;
 }

@@ -40,6 +40,8 @@ export class RoomHub {
   private relay: RoomRelay | null = null;
   /** The channel's readiness check, while it is registered. */
   private unready: (() => string | null) | undefined;
+  /** Conversations the poll is ending itself: it finalizes them next, so their announced end is not settled twice. */
+  private readonly ending = new Set<string>();
 
   constructor(private readonly deps: ServiceDeps) {}
 
@@ -146,6 +148,7 @@ export class RoomHub {
     }
     this.stopBus = this.deps.bus.on('conversation.ended', ({ conversationId, reason }) => {
       const room = this.rooms.get(conversationId);
+      if (!room && this.ending.has(conversationId)) return;
       const done = room ? room.shutdown(reason) : this.settleEnded(conversationId);
       done.catch((error: unknown) => this.deps.log.error('ending a room failed', { conversation_id: conversationId, error: String(error) }));
     });
@@ -265,7 +268,13 @@ export class RoomHub {
       const emptySince = row.live_empty_since ?? (row.live_started_at ? row.live_heartbeat_at ?? row.live_started_at : null);
       const deadline = nextDeadline({ createdAt: row.created_at, startedAt: row.live_started_at, emptySince }, roomLimits(row.properties ?? {}));
       if (deadline.at > now) return;
-      await markConversationEnded(this.deps, conversationId, deadline.reason);
+      // Its end is announced on the bus (other listeners hear it); the settling is this function's, just below.
+      this.ending.add(conversationId);
+      try {
+        await markConversationEnded(this.deps, conversationId, deadline.reason);
+      } finally {
+        this.ending.delete(conversationId);
+      }
     }
     await finalizeConversation(this.deps, conversationId);
   }

@@ -19,6 +19,9 @@ export async function emitConversationCallbacks(
   payloads: ConversationCallback[],
 ): Promise<void> {
   if (payloads.length === 0) return;
+  // Without a callback URL the events are one INSERT, atomic alone: no transaction (two statements fewer
+  // for each of 10,000 conversations that expire together).
+  if (!conversation.callback_url) return recordConversationCallbacks(deps, deps.db, conversation, payloads);
   await deps.db.transaction().execute((trx) => recordConversationCallbacks(deps, trx, conversation, payloads));
 }
 

@@ -28,10 +28,8 @@ interface Payload {
   index: number;
 }
 
-/** Queues one job per configured action (called once, when the conversation is finalized). */
-export async function enqueuePostCallActions(deps: ServiceDeps, conversationId: string, palId: string | null): Promise<void> {
-  if (!palId) return;
-  const pal = await deps.db.selectFrom('pals').select('definition').where('pal_id', '=', palId).executeTakeFirst();
+/** Queues one job per action the PAL (read by the caller) configures; called once, when the conversation is finalized. */
+export async function enqueuePostCallActions(deps: ServiceDeps, conversationId: string, pal: { definition: unknown } | undefined): Promise<void> {
   const actions = ((pal?.definition as { layers?: { post_call_actions?: unknown } } | undefined)?.layers?.post_call_actions);
   if (!Array.isArray(actions)) return;
   // maxAttempts 1: "once per post-call action"; a failed request is reported, not repeated.

@@ -3,7 +3,7 @@
 // is away (503 + Retry-After), and conversations that expire together settled in batches that let the
 // event loop in.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, mock } from 'node:test';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../../../../src/server/platform/db/schema.js';
@@ -182,5 +182,29 @@ describe('the public front door', () => {
     assert.ok(turns >= count / SETTLE_BATCH / 2, `the event loop turned between batches (${turns} turns)`);
     assert.ok(mostBetweenTurns <= 2, `one conversation settled between two turns, saw ${mostBetweenTurns}`);
     assert.ok(answeredDuringSweep.length >= 3, `/healthz answered while the sweep ran (${answeredDuringSweep.length} times)`);
+  });
+
+  it('settles each conversation the poll ends once: its announced end is not settled again beside it', async () => {
+    const created = new Date(nowMs - 3600_000);
+    const ids = Array.from({ length: 5 }, () => newId('c'));
+    const { db } = t.service.deps;
+    await db.insertInto('conversations').values(ids.map((conversation_id) => ({
+      conversation_id, owner_id: 1, pal_id: palId, conversation_name: 'Never joined', provider: 'local' as const, conversation_url: `${t.url}/rooms/${conversation_id}`,
+      memory_stores: '[]', properties: JSON.stringify({ participant_absent_timeout: 60 }), created_at: created, updated_at: created,
+    }))).execute();
+    const hub = hubFor(t.service.deps);
+    // Before, each end the poll announced was read and settled again by the hub's own listener (two more
+    // statements per conversation, racing the poll's finalizing of it).
+    const settledAgain = mock.method(hub as unknown as { settleEnded(id: string): Promise<void> }, 'settleEnded');
+    try {
+      await hub.poll();
+    } finally {
+      settledAgain.mock.restore();
+    }
+    const rows = await db.selectFrom('conversations').select(['status', 'live_finalized_at']).where('conversation_id', 'in', ids).execute();
+    assert.deepEqual(rows.map((r) => [r.status, r.live_finalized_at !== null]), ids.map(() => ['ended', true]), 'each ended and finalized');
+    const events = await db.selectFrom('conversation_events').select('conversation_id').where('conversation_id', 'in', ids).where('event_type', '=', 'system.shutdown').execute();
+    assert.equal(events.length, ids.length, 'one system.shutdown each');
+    assert.equal(settledAgain.mock.callCount(), 0, 'no end settled a second time');
   });
 });
