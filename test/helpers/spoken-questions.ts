@@ -7,7 +7,8 @@
 // had said by then — the whole question with its punctuation, or the words so far closed with a full
 // stop, as recognisers close a fragment ("I would like to book a table for."). (Matching the audio itself
 // did not survive the browser's noise suppression and gain control reliably enough to count cut-offs.)
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 
 export interface SpokenQuestion {
   /** The parts, spoken with `pauseMs` of silence between them. */
@@ -26,8 +27,8 @@ export interface Spoken {
 }
 
 /** espeak-ng's speech without the silence it puts before and after. */
-function spoken(text: string): { samples: Int16Array; rate: number } {
-  const wav = execFileSync('espeak-ng', ['--stdout', '-s', '165', text]);
+async function spoken(text: string): Promise<{ samples: Int16Array; rate: number }> {
+  const { stdout: wav } = await promisify(execFile)('espeak-ng', ['--stdout', '-s', '165', text], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
   const { samples, rate } = readWav(new Uint8Array(wav.buffer, wav.byteOffset, wav.length));
   let first = 0;
   let last = samples.length - 1;
@@ -74,8 +75,8 @@ function wavOf(samples: Int16Array, rate: number): Uint8Array {
   return bytes;
 }
 
-export function spokenQuestion(question: SpokenQuestion, pauseMs: number): Spoken {
-  const parts = question.parts.map((text) => ({ text, ...spoken(text) }));
+export async function spokenQuestion(question: SpokenQuestion, pauseMs: number): Promise<Spoken> {
+  const parts = await Promise.all(question.parts.map(async (text) => ({ text, ...(await spoken(text)) })));
   const rate = parts[0]!.rate;
   const pause = Math.round((pauseMs * rate) / 1000);
   // Where each part's words are in the question (ms from its start).

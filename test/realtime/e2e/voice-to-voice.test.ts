@@ -105,9 +105,12 @@ describe('voice to voice: heard latency over spoken turns, and no visitor cut of
   let page: Page;
 
   before(async () => {
-    spoken = QUESTIONS.map((q) => spokenQuestion(q, THINKING_MS));
     stt = await startFakeSpeechServices({ transcript: '', delayMs: TRANSCRIPTION_MS });
+    // espeak-ng speaks the questions while the service and Chromium start.
+    const speaking = Promise.all(QUESTIONS.map((q) => spokenQuestion(q, THINKING_MS)));
+    speaking.catch(() => undefined); // awaited below, once the world is up
     world = await startWorld({ PALKIT_PAL_WORDS_PER_MINUTE: '400', PALKIT_STT_BASE_URL: `${stt.url}/v1`, PALKIT_STT_API_KEY: 'sk-test', PALKIT_STT_MODEL: 'gpt-4o-mini-transcribe' });
+    spoken = await speaking;
     const palId = await createPal(world, { pal_name: 'Voice to voice PAL', custom_greeting: 'Hi.', default_face_id: 'rpalkitada', disclosure_type: 'off' });
     const id = await createDeployment(world, { pal_id: palId, channel: 'widget', allowed_origins: [world.siteOrigin], customization: { show_haircheck: false } });
     page = await openPage(world);
