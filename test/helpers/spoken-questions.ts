@@ -1,40 +1,34 @@
 // Spoken questions for the voice-to-voice e2e, and a recogniser of them for the fake transcription server.
 // Each question is spoken by espeak-ng in parts; a question in several parts has the visitor stop to think
-// mid-sentence (a pause of `pauseMs` after a word that cannot end it). All of them are laid out in one WAV
-// that Chromium plays as its fake microphone, with room for the PAL's answer after each.
+// mid-sentence (a pause of `pauseMs` after a word that cannot end it). Each is one WAV, which the test plays
+// into the page's microphone when the PAL has answered the one before.
 //
-// The recogniser knows the script and the clock: audio sent at a moment of the file holds what the visitor
+// The recogniser knows the script and the clock: audio sent at a moment of a question holds what the visitor
 // had said by then — the whole question with its punctuation, or the words so far closed with a full
 // stop, as recognisers close a fragment ("I would like to book a table for."). (Matching the audio itself
 // did not survive the browser's noise suppression and gain control reliably enough to count cut-offs.)
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 
 export interface SpokenQuestion {
   /** The parts, spoken with `pauseMs` of silence between them. */
   parts: string[];
 }
 
-export interface QuestionLayout {
+export interface Spoken {
   text: string;
+  /** Spoken in several parts, with a pause to think between them. */
   paused: boolean;
-  /** Where the question starts and ends in the file (ms). */
-  startMs: number;
-  endMs: number;
-}
-
-export interface SpokenFile {
+  /** The question alone as a WAV file (16-bit mono), no silence before or after it. */
   wav: Uint8Array;
-  rate: number;
   durationMs: number;
-  questions: QuestionLayout[];
-  /** The recogniser: the words said by this point of the file (ms). */
-  wordsBy(fileMs: number): string;
+  /** The recogniser: the words said by this point of the question (ms from its first sound). */
+  wordsBy(ms: number): string;
 }
-
 
 /** espeak-ng's speech without the silence it puts before and after. */
-function spoken(text: string): { samples: Int16Array; rate: number } {
-  const wav = execFileSync('espeak-ng', ['--stdout', '-s', '165', text]);
+async function spoken(text: string): Promise<{ samples: Int16Array; rate: number }> {
+  const { stdout: wav } = await promisify(execFile)('espeak-ng', ['--stdout', '-s', '165', text], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
   const { samples, rate } = readWav(new Uint8Array(wav.buffer, wav.byteOffset, wav.length));
   let first = 0;
   let last = samples.length - 1;
@@ -81,65 +75,36 @@ function wavOf(samples: Int16Array, rate: number): Uint8Array {
   return bytes;
 }
 
-export function spokenFile(questions: SpokenQuestion[], layout: { leadMs: number; pauseMs: number; answerRoomMs: number }): SpokenFile {
-  const parts = questions.map((q) => q.parts.map((text) => ({ text, ...spoken(text) })));
-  const rate = parts[0]![0]!.rate;
-  const ms = (n: number) => Math.round((n * rate) / 1000);
-  const chunks: Int16Array[] = [new Int16Array(ms(layout.leadMs))];
-  let at = ms(layout.leadMs);
-  const laid: QuestionLayout[] = [];
-  // Per question: where each part's words are in it (ms from its start).
-  const models: Array<{ parts: Array<{ words: string[]; fromMs: number; toMs: number }>; text: string }> = [];
-  for (const [qi, q] of parts.entries()) {
-    const start = at;
-    const own: Int16Array[] = [];
-    const spans: Array<{ words: string[]; fromMs: number; toMs: number }> = [];
-    let offset = 0;
-    for (const [pi, part] of q.entries()) {
-      if (pi > 0) {
-        own.push(new Int16Array(ms(layout.pauseMs)));
-        offset += ms(layout.pauseMs);
-      }
-      own.push(part.samples);
-      spans.push({ words: part.text.split(/\s+/), fromMs: (offset / rate) * 1000, toMs: ((offset + part.samples.length) / rate) * 1000 });
-      offset += part.samples.length;
-    }
-    const audio = new Int16Array(offset);
-    let o = 0;
-    for (const c of own) {
-      audio.set(c, o);
-      o += c.length;
-    }
-    chunks.push(audio, new Int16Array(ms(layout.answerRoomMs)));
-    at += audio.length + ms(layout.answerRoomMs);
-    const text = questions[qi]!.parts.join(' ');
-    laid.push({ text, paused: q.length > 1, startMs: (start / rate) * 1000, endMs: ((start + audio.length) / rate) * 1000 });
-    models.push({ parts: spans, text });
+export async function spokenQuestion(question: SpokenQuestion, pauseMs: number): Promise<Spoken> {
+  const parts = await Promise.all(question.parts.map(async (text) => ({ text, ...(await spoken(text)) })));
+  const rate = parts[0]!.rate;
+  const pause = Math.round((pauseMs * rate) / 1000);
+  // Where each part's words are in the question (ms from its start).
+  const spans: Array<{ words: string[]; fromMs: number; toMs: number }> = [];
+  const audio = new Int16Array(parts.reduce((n, p) => n + p.samples.length, 0) + pause * (parts.length - 1));
+  let offset = 0;
+  for (const [pi, part] of parts.entries()) {
+    if (pi > 0) offset += pause; // silence: the array starts zeroed
+    audio.set(part.samples, offset);
+    spans.push({ words: part.text.split(/\s+/), fromMs: (offset / rate) * 1000, toMs: ((offset + part.samples.length) / rate) * 1000 });
+    offset += part.samples.length;
   }
-  const all = new Int16Array(at);
-  let o = 0;
-  for (const c of chunks) {
-    all.set(c, o);
-    o += c.length;
-  }
+  const text = question.parts.join(' ');
 
-  function wordsBy(fileMs: number): string {
-    const index = laid.findLastIndex((q) => q.startMs <= fileMs);
-    if (index < 0) return '';
-    const model = models[index]!;
-    const reached = fileMs - laid[index]!.startMs;
+  function wordsBy(reached: number): string {
+    if (reached < 0) return '';
     const words: string[] = [];
     let whole = true;
-    for (const part of model.parts) {
+    for (const part of spans) {
       if (part.toMs <= reached) words.push(...part.words);
       else {
         whole = false;
         if (part.fromMs < reached) words.push(...part.words.slice(0, Math.floor((part.words.length * (reached - part.fromMs)) / (part.toMs - part.fromMs))));
       }
     }
-    if (whole) return model.text;
+    if (whole) return text;
     return words.length ? `${words.join(' ').replace(/[.,?!]+$/, '')}.` : '';
   }
 
-  return { wav: wavOf(all, rate), rate, durationMs: (all.length / rate) * 1000, questions: laid, wordsBy };
+  return { text, paused: parts.length > 1, wav: wavOf(audio, rate), durationMs: (audio.length / rate) * 1000, wordsBy };
 }

@@ -415,7 +415,7 @@ async function openChromium(): Promise<VisitorBrowser> {
   };
 }
 
-async function openFirefox(): Promise<VisitorBrowser> {
+async function openFirefox(sizes: Size[]): Promise<VisitorBrowser> {
   ensurePulseAudio();
   // Touch is a browser-wide preference in Firefox: a second Firefox for phone-sized pages, started when needed.
   const browsers = new Map<boolean, Promise<PpBrowser>>();
@@ -433,6 +433,10 @@ async function openFirefox(): Promise<VisitorBrowser> {
     }
     return b;
   };
+  // Each one the caller's pages need starts now, side by side: the phone pages' Firefox is ready when the
+  // desktop walks are done (launched at the first phone page, it took 6-14 s of that walk). A failed
+  // launch is thrown by newPage.
+  for (const touch of new Set(sizes.map((s) => s.touch))) launch(touch).catch(() => undefined);
   return {
     engine: 'firefox',
     async newPage(size) {
@@ -445,7 +449,7 @@ async function openFirefox(): Promise<VisitorBrowser> {
       return new FirefoxPage(size, context, page);
     },
     async close() {
-      for (const b of browsers.values()) await (await b).close().catch(() => undefined);
+      for (const b of browsers.values()) await (await b.catch(() => null))?.close().catch(() => undefined);
     },
   };
 }
@@ -481,6 +485,7 @@ async function openWebKit(): Promise<VisitorBrowser> {
   };
 }
 
-export function openBrowser(engine: Engine): Promise<VisitorBrowser> {
-  return engine === 'chromium' ? openChromium() : engine === 'firefox' ? openFirefox() : openWebKit();
+/** `sizes`: the page sizes the caller will open, for an engine that starts a browser per kind of size (Firefox). */
+export function openBrowser(engine: Engine, sizes: Size[] = []): Promise<VisitorBrowser> {
+  return engine === 'chromium' ? openChromium() : engine === 'firefox' ? openFirefox(sizes) : openWebKit();
 }

@@ -1,20 +1,21 @@
-// Voice to voice, end to end (issue 26, item 3): Chromium's fake microphone plays spoken questions
-// (espeak-ng, one WAV, some with a pause to think mid-sentence), the service hears them (voice activity,
+// Voice to voice, end to end (issue 26, item 3): the visitor's microphone plays spoken questions (espeak-ng,
+// some with a pause to think mid-sentence), each once the PAL's answer to the one before has been heard to
+// its end, as a visitor waits for the answer; the service hears them (voice activity,
 // a transcription server on loopback answering after 150 ms in OpenAI's streaming format), and the local
 // PAL without a model answers in its voice. Analysers in the page, run by the test, find the end of each
 // question on the microphone and the PAL's first audible sample after it: the heard latency per turn,
 // reported as p50/p95. A false cut-off — the PAL answering a half question — is counted from the turns
 // the PAL took (each must be a whole question) and from the PAL's voice starting inside a question.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../../helpers/fake-speech.js';
 import { createDeployment, createPal, customerPage, eventually, openPage, startWorld, type World } from '../../helpers/e2e-world.js';
+import { fakeMicrophone } from '../../helpers/fake-microphone.js';
 import { pageProbes } from '../../helpers/page-probes.js';
-import { spokenFile, type SpokenFile } from '../../helpers/spoken-questions.js';
+import { spokenQuestion, type Spoken } from '../../helpers/spoken-questions.js';
 
 const QUESTIONS = [
   { parts: ['What time does the shop open on Sundays?'] },
@@ -34,10 +35,12 @@ const QUESTIONS = [
 const THINKING_MS = 900;
 const TRANSCRIPTION_MS = 150;
 
-// In the page before anything else: an analyser on the microphone the element opens, one on the PAL's
-// audio, and the caption on screen, each sampled every 10 ms on the page's clock.
+// In the page before anything else (after the test's microphone, helpers/fake-microphone.ts): an analyser on
+// the microphone the element opens, one on the PAL's audio, and the caption on screen, each sampled every
+// 10 ms on the page's clock; \`__ask\` plays a question into the microphone, \`__heard\` tells the test
+// whether the PAL has finished speaking since a moment.
 const instruments = `${pageProbes}
-window.__v2v = { mic: [], pal: [], captions: [], events: [], micStartedAt: null, firstLoudEpoch: null };
+window.__v2v = { mic: [], pal: [], captions: [], events: [], micStartedAt: null };
 window.addEventListener('pal-protocol-message', (e) => window.__v2v.events.push({ at: performance.now(), type: e.detail?.event_type, role: e.detail?.properties?.role, speech: e.detail?.properties?.speech }));
 const realGetUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
 navigator.mediaDevices.getUserMedia = async (constraints) => {
@@ -45,11 +48,7 @@ navigator.mediaDevices.getUserMedia = async (constraints) => {
   const track = stream.getAudioTracks()[0];
   if (track && window.__v2v.micStartedAt === null) {
     window.__v2v.micStartedAt = performance.now();
-    window.__probes.levels(new AudioContext(), new MediaStream([track.clone()]), { fftSize: 512, everyMs: 10 }, ({ at, peak }) => {
-      window.__v2v.mic.push({ at, peak });
-      // The first question's first sound, on the clock the test shares (it places the file in time).
-      if (window.__v2v.firstLoudEpoch === null && peak >= ${0.01}) window.__v2v.firstLoudEpoch = Date.now();
-    });
+    window.__probes.levels(new AudioContext(), new MediaStream([track.clone()]), { fftSize: 512, everyMs: 10 }, ({ at, peak }) => window.__v2v.mic.push({ at, peak }));
   }
   return stream;
 };
@@ -65,14 +64,29 @@ window.__listen = () => {
   });
   return true;
 };
+/** Plays a question (a base64 WAV) into the microphone: when it starts, on the page's clock and as an epoch (the recogniser's). */
+window.__ask = async (wav) => {
+  const at = await window.__speak(wav);
+  return { at, epoch: performance.timeOrigin + at };
+};
+/** Whether the PAL stopped speaking after \`since\` and its voice has been silent for \`quietMs\` (page clock). */
+window.__heard = (since, quietMs, audible) => {
+  const stopped = window.__v2v.events.findLast((e) => e.type === 'conversation.replica.stopped_speaking' && e.at > since);
+  const last = window.__v2v.pal.at(-1);
+  if (!stopped || !last) return false;
+  const loud = window.__v2v.pal.findLast((s) => s.peak >= audible);
+  return last.at - Math.max(stopped.at, loud?.at ?? 0) >= quietMs;
+};
 `;
 
 /** The PAL's voice: about −50 dBFS (its voice is far louder, silence far quieter). */
 const PAL_AUDIBLE = 0.003;
 /** The visitor's voice on the microphone: espeak-ng peaks near full scale; −40 dBFS is well below its quietest word. */
 const MIC_AUDIBLE = 0.01;
-/** Questions are this far apart on the microphone; a thinking pause is far shorter. */
-const QUESTION_GAP_MS = 2000;
+/** Questions are at least this far apart on the microphone (the PAL answers in between); a thinking pause is far shorter. */
+const QUESTION_GAP_MS = 1300;
+/** The next question waits for the answer to the last to be heard to its end: its voice silent this long. */
+const QUIET_AFTER_ANSWER_MS = 300;
 
 interface Sample {
   at: number;
@@ -85,25 +99,22 @@ function percentile(values: number[], p: number): number {
 }
 
 describe('voice to voice: heard latency over spoken turns, and no visitor cut off', { timeout: 300_000 }, () => {
-  let dir: string;
-  let file: SpokenFile;
+  let spoken: Spoken[];
   let stt: FakeSpeechServices;
   let world: World;
   let page: Page;
 
   before(async () => {
-    file = spokenFile(QUESTIONS, { leadMs: 4000, pauseMs: THINKING_MS, answerRoomMs: 4500 });
-    dir = mkdtempSync(join(tmpdir(), 'palkit-v2v-'));
-    const wavPath = join(dir, 'questions.wav');
-    writeFileSync(wavPath, file.wav);
     stt = await startFakeSpeechServices({ transcript: '', delayMs: TRANSCRIPTION_MS });
-    world = await startWorld(
-      { PALKIT_PAL_WORDS_PER_MINUTE: '400', PALKIT_STT_BASE_URL: `${stt.url}/v1`, PALKIT_STT_API_KEY: 'sk-test', PALKIT_STT_MODEL: 'gpt-4o-mini-transcribe' },
-      { chromiumArgs: [`--use-file-for-fake-audio-capture=${wavPath}`] },
-    );
+    // espeak-ng speaks the questions while the service and Chromium start.
+    const speaking = Promise.all(QUESTIONS.map((q) => spokenQuestion(q, THINKING_MS)));
+    speaking.catch(() => undefined); // awaited below, once the world is up
+    world = await startWorld({ PALKIT_PAL_WORDS_PER_MINUTE: '400', PALKIT_STT_BASE_URL: `${stt.url}/v1`, PALKIT_STT_API_KEY: 'sk-test', PALKIT_STT_MODEL: 'gpt-4o-mini-transcribe' });
+    spoken = await speaking;
     const palId = await createPal(world, { pal_name: 'Voice to voice PAL', custom_greeting: 'Hi.', default_face_id: 'rpalkitada', disclosure_type: 'off' });
     const id = await createDeployment(world, { pal_id: palId, channel: 'widget', allowed_origins: [world.siteOrigin], customization: { show_haircheck: false } });
     page = await openPage(world);
+    await page.context().addInitScript(fakeMicrophone);
     await page.context().addInitScript(instruments);
     await page.goto(world.sitePage(`/v2v-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)));
     await page.locator('pal-widget [part="launcher"]').click();
@@ -115,31 +126,44 @@ describe('voice to voice: heard latency over spoken turns, and no visitor cut of
     await page?.context().close().catch(() => undefined);
     await world?.close();
     await stt?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it(`answers ${QUESTIONS.length} spoken questions, each when it is over: heard latency p50/p95, false cut-offs 0`, async () => {
     const v2v = () => page.evaluate(() => (window as any).__v2v as { mic: Sample[]; pal: Sample[]; captions: Array<{ at: number; role: string; text: string }>; events: Array<{ at: number; type: string; role?: string; speech?: string }>; micStartedAt: number | null });
     const started = { micStartedAt: await eventually(() => page.evaluate(() => (window as any).__v2v.micStartedAt as number | null), (at) => at !== null, 'the microphone opened', 20_000) };
-    // The fake recogniser answers what had been said when the audio reached it: the file's clock starts
-    // where the first question's first sound was heard, less that question's place in the file.
-    const firstLoud = await eventually(() => page.evaluate(() => (window as any).__v2v.firstLoudEpoch as number | null), (at) => at !== null, 'the first question', 20_000);
-    const fileStartEpoch = firstLoud! - file.questions[0]!.startMs;
-    stt.recognise = () => file.wordsBy(Date.now() - fileStartEpoch);
-    // The file plays once through (then loops): wait for it, and for the last answer.
-    const passEnd = started.micStartedAt! + file.durationMs;
-    // Polled lightly: the fake recogniser shares this process, and reading all the samples every 50 ms
+    // The fake recogniser answers what had been said when the audio reached it: what the question being
+    // asked then had said by that moment.
+    const asked: Array<{ at: number; epoch: number; question: Spoken }> = [];
+    stt.recognise = () => {
+      const now = Date.now();
+      const last = asked.findLast((a) => a.epoch <= now);
+      return last ? last.question.wordsBy(now - last.epoch) : '';
+    };
+    // The visitor asks each question once the PAL's last words (the greeting, then each answer) have been
+    // heard to their end, and never sooner than QUESTION_GAP_MS after their last question ended. Polled
+    // with a small answer: the fake recogniser shares this process, and reading all the samples every 50 ms
     // would keep its timers (and so every transcription) waiting.
-    await eventually(() => page.evaluate(() => ((window as any).__v2v.mic.at(-1)?.at ?? 0) as number), (at) => at > passEnd, 'the questions played through', file.durationMs + 60_000);
+    const heardSince = (since: number, what: string) => eventually(
+      () => page.evaluate(([s, quiet, audible, gap]) => (window as any).__heard(s, quiet, audible) && performance.now() >= s + gap, [since, QUIET_AFTER_ANSWER_MS, PAL_AUDIBLE, since > 0 ? QUESTION_GAP_MS + 200 : 0] as const),
+      (done) => done === true, what, 30_000,
+    );
+    let since = 0;
+    for (const [i, question] of spoken.entries()) {
+      await heardSince(since, i === 0 ? 'the greeting heard to its end' : `the answer to "${spoken[i - 1]!.text}" heard to its end`);
+      const at: { at: number; epoch: number } = await page.evaluate((wav) => (window as any).__ask(wav), Buffer.from(question.wav).toString('base64'));
+      asked.push({ ...at, question });
+      since = at.at + question.durationMs;
+    }
+    await heardSince(since, `the answer to "${spoken.at(-1)!.text}" heard to its end`);
     const { mic, pal, captions, events } = await v2v();
     const messages: any[] = await page.evaluate(() => (window as any).__pal.messages);
     // PALKIT_V2V_DUMP=<file> keeps what was measured, to look into a failure.
-    if (process.env.PALKIT_V2V_DUMP) writeFileSync(process.env.PALKIT_V2V_DUMP, JSON.stringify({ file: file.questions, started, mic, pal, captions, messages, events, transcriptions: stt.transcriptions }));
+    if (process.env.PALKIT_V2V_DUMP) writeFileSync(process.env.PALKIT_V2V_DUMP, JSON.stringify({ asked: asked.map((a) => ({ at: a.at, text: a.question.text, durationMs: a.question.durationMs })), started, mic, pal, captions, messages, events, transcriptions: stt.transcriptions }));
 
     // The questions as the microphone played them: loud stretches, split where the silence is long.
     const questions: Array<{ start: number; end: number }> = [];
     for (const s of mic) {
-      if (s.at > passEnd || s.peak < MIC_AUDIBLE) continue;
+      if (s.peak < MIC_AUDIBLE) continue;
       const last = questions.at(-1);
       if (last && s.at - last.end < QUESTION_GAP_MS) last.end = s.at;
       else questions.push({ start: s.at, end: s.at });
@@ -156,26 +180,26 @@ describe('voice to voice: heard latency over spoken turns, and no visitor cut of
       const next = questions[i + 1]?.start ?? Infinity;
       // Speaking over the visitor mid-question (after its first 300 ms: a previous reply may still be fading) is cutting them off.
       const inside = onsets.filter((at) => at > q.start + 300 && at < q.end);
-      if (inside.length) cutOffs.push(`the PAL spoke ${Math.round(inside[0]! - q.start)} ms into "${file.questions[i]!.text}"`);
+      if (inside.length) cutOffs.push(`the PAL spoke ${Math.round(inside[0]! - q.start)} ms into "${spoken[i]!.text}"`);
       const reply = onsets.find((at) => at >= q.end && at < next);
-      assert.ok(reply !== undefined, `the PAL answered "${file.questions[i]!.text}"`);
+      assert.ok(reply !== undefined, `the PAL answered "${spoken[i]!.text}"`);
       heard.push(reply - q.end);
     }
     // Every turn the PAL took is a whole question, in order.
     const turns = messages.filter((m) => m.event_type === 'conversation.utterance' && m.properties.role === 'user').map((m) => m.properties.speech as string);
-    for (const turn of turns) if (!file.questions.some((q) => q.text === turn)) cutOffs.push(`the PAL took "${turn}" as a turn`);
+    for (const turn of turns) if (!spoken.some((q) => q.text === turn)) cutOffs.push(`the PAL took "${turn}" as a turn`);
 
     const p50 = percentile(heard, 50);
     const p95 = percentile(heard, 95);
-    const paused = file.questions.filter((q) => q.paused).length;
+    const paused = spoken.filter((q) => q.paused).length;
     console.log(`heard per turn (ms): ${heard.map((h) => Math.round(h)).join(', ')}`);
     console.log(`# voice-to-voice heard p50 ${Math.round(p50)} ms, p95 ${Math.round(p95)} ms over ${heard.length} spoken turns (goals 700 / 1000 ms); false cut-offs ${cutOffs.length} in ${paused} questions with a ${THINKING_MS} ms pause mid-sentence; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
     assert.deepEqual(cutOffs, [], 'no visitor was cut off');
-    assert.deepEqual(turns, file.questions.map((q) => q.text), 'one turn per question, each whole');
+    assert.deepEqual(turns, spoken.map((q) => q.text), 'one turn per question, each whole');
 
     // The visitor's words were on screen while they spoke: during each thinking pause the caption showed
     // the first part of the question (transcribed while the visitor still had more to say).
-    for (const [i, q] of file.questions.entries()) {
+    for (const [i, q] of spoken.entries()) {
       if (!q.paused) continue;
       const firstPart = QUESTIONS[i]!.parts[0]!;
       const shown = captions.find((c) => c.role === 'user' && c.at > questions[i]!.start && c.at < questions[i]!.end && c.text.startsWith(firstPart.split(' ').slice(0, 3).join(' ')));
@@ -190,7 +214,7 @@ describe('voice to voice: heard latency over spoken turns, and no visitor cut of
     // on 2 cores) the whole pipeline stalls for hundreds of ms at a time: p50 503 ms at load 6.5, 730–980 ms at 14–24.
     const followed: number[] = [];
     for (const [i, q] of questions.entries()) {
-      if (file.questions[i]!.paused) continue;
+      if (spoken[i]!.paused) continue;
       const during = events.filter((e) => e.at > q.start && e.at < (questions[i + 1]?.start ?? Infinity));
       const end = during.find((e) => e.type === 'conversation.user.stopped_speaking');
       const words = during.filter((e) => e.type === 'conversation.utterance.streaming' && e.role === 'user' && end && e.at <= end.at).at(-1);
