@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { AHEAD_MS, CallRecorder, RECORDING_RATE } from '../../../../src/server/live/recording/call-recorder.js';
+import { systemClock } from '../../../../src/server/platform/time.js';
 
 const tone = (seconds: number, rate = RECORDING_RATE) => Int16Array.from({ length: Math.round(seconds * rate) }, (_, i) => Math.round(8000 * Math.sin(i / 5)));
 
 async function record(maxSeconds: number, play: (recorder: CallRecorder, clock: { ms: number }) => void): Promise<number> {
   const path = join(mkdtempSync(join(tmpdir(), 'palkit-recorder-')), 'call.pcm');
   const clock = { ms: 1_000_000 };
-  const recorder = await CallRecorder.start(path, maxSeconds, () => clock.ms);
+  const recorder = await CallRecorder.start(path, maxSeconds, { ...systemClock, now: () => new Date(clock.ms) });
   play(recorder, clock);
   const samples = await recorder.stop();
   assert.equal(readFileSync(path).length, samples * 2, 'the file holds what stop() reports');
@@ -55,7 +56,7 @@ describe('call recorder end', () => {
   it('ends when the call ended, however long the room then takes to close', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'palkit-recorder-')), 'call.pcm');
     const clock = { ms: 1_000_000 };
-    const recorder = await CallRecorder.start(path, 3600, () => clock.ms);
+    const recorder = await CallRecorder.start(path, 3600, { ...systemClock, now: () => new Date(clock.ms) });
     for (let i = 0; i < 100; i++) {
       clock.ms += 20;
       recorder.add('visitor', tone(0.02), RECORDING_RATE);
@@ -92,7 +93,7 @@ describe('call recorder pauses', () => {
   it('stopped while paused, ends where the pause began', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'palkit-recorder-')), 'call.pcm');
     const clock = { ms: 1_000_000 };
-    const recorder = await CallRecorder.start(path, 3600, () => clock.ms);
+    const recorder = await CallRecorder.start(path, 3600, { ...systemClock, now: () => new Date(clock.ms) });
     clock.ms += 600;
     recorder.pause();
     clock.ms += 60_000;
