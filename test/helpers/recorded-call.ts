@@ -23,6 +23,16 @@ const FRAME = RATE / 50;
 const STEP = RATE / 5;
 
 /**
+ * The PAL's first lines are over: a recorded call's disclosure ("This call is recorded.") and the
+ * greeting. Its voice is paced on the wire in real time, so a tone spoken on a manual clock waits for
+ * them: they then lie in the call's first second, placed while the clock stood still, and the tone does
+ * not cut the greeting short (a visitor's voice interrupts it) while the clock moves.
+ */
+export async function greeted(client: RoomClient): Promise<void> {
+  await client.waitForEvent('conversation.replica.stopped_speaking', () => true, 10_000, 2);
+}
+
+/**
  * Speaks the tone on the service's clock: each fifth of a second of frames is sent, read by the room (a
  * message the visitor sends itself comes back after them: the room reads a participant's frames in
  * order), and then the clock moves on by as long as it lasts. The room hears it exactly as it would in

@@ -15,7 +15,7 @@ import { OTHER_KEY, startListeningService, type TestService } from '../../../hel
 import { RoomClient } from '../../../helpers/live-fixtures.js';
 import { startReceiver, type Receiver } from '../../../helpers/receiver.js';
 import { AZURITE_ACCOUNT, AZURITE_KEY, S3_CREDENTIALS, startAzurite, startFakeGcs, startS3rver, type FakeGcs, type Peer } from '../../../helpers/storage-peers.js';
-import { assertCallLength, loudness, speakTone, speakToneOn, stopwatch } from '../../../helpers/recorded-call.js';
+import { assertCallLength, greeted, loudness, speakTone, speakToneOn, stopwatch } from '../../../helpers/recorded-call.js';
 import { startServiceProcess } from '../../../helpers/process.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 import { ManualClock } from '../../../helpers/clock.js';
@@ -74,9 +74,11 @@ describe('recordings', () => {
     const client = await RoomClient.join(created.body.conversation_url, created.body.meeting_token, 'Visitor');
     const joined = client.frames.find((f) => f.type === 'joined');
     assert.ok(joined?.type === 'joined' && joined.recording === true, 'the joined frame says the call is recorded');
+    await greeted(client);
     await speakToneOn(clock, client, seconds);
     assert.equal((await t.api('POST', `/v2/conversations/${created.body.conversation_id}/end`)).status, 200);
     await client.closed;
+    assert.deepEqual(client.events('conversation.replica.stopped_speaking').map((m) => m.properties.interrupted), [false, false], 'the PAL said its disclosure and greeting, whole, and nothing after them');
     await stored(created.body.conversation_id);
     const row = await t.service.deps.db.selectFrom('conversations').select(['live_started_at', 'ended_at']).where('conversation_id', '=', created.body.conversation_id).executeTakeFirstOrThrow();
     return { conversationId: created.body.conversation_id, callSeconds: (row.ended_at!.getTime() - row.live_started_at!.getTime()) / 1000 };
@@ -232,6 +234,7 @@ describe('recordings', () => {
       const client = await RoomClient.join(started.body.conversation_url, started.body.meeting_token);
       const joined = client.frames.find((f) => f.type === 'joined');
       assert.ok(joined?.type === 'joined' && joined.recording === true);
+      await greeted(client);
       await speakToneOn(clock, client, 1);
       await t.api('POST', `/v2/conversations/${started.body.conversation_id}/end`);
       await stored(started.body.conversation_id);
@@ -322,6 +325,7 @@ describe('recordings: the operator\'s S3-compatible default storage', () => {
       const pal = await t.api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
       const conv = await t.api('POST', '/v2/conversations', { pal_id: pal.body.pal_id, properties: { enable_recording: true } });
       const client = await RoomClient.join(conv.body.conversation_url, conv.body.meeting_token);
+      await greeted(client);
       await speakToneOn(clock, client, 2);
       await t.api('POST', `/v2/conversations/${conv.body.conversation_id}/end`);
       await client.closed;
