@@ -1,13 +1,54 @@
-// A recorded call for tests: joins a local room as the visitor and speaks a tone into the microphone in
-// real time (20 ms frames at 16 kHz), then ends the conversation.
+// A recorded call for tests: the visitor speaks a tone into the microphone (20 ms frames at 16 kHz), in
+// real time (speakTone, for a service in another process) or on the service's ManualClock (speakToneOn).
+import { AudioFrameKind, encodeAudioFrame } from '../../src/protocol/room.js';
 import { AHEAD_MS } from '../../src/server/live/recording/call-recorder.js';
+import type { ManualClock } from './clock.js';
 import type { RoomClient } from './live-fixtures.js';
 import { MICROPHONE_RATE as RATE, talk } from './voice.js';
 
-export async function speakTone(client: RoomClient, seconds: number): Promise<void> {
+/** A 440 Hz tone of amplitude 8000 (mean |x| ≈ 5100). */
+function tone(seconds: number): Int16Array {
   const samples = new Int16Array(Math.round(seconds * RATE));
   for (let i = 0; i < samples.length; i++) samples[i] = Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / RATE));
-  await talk(client, samples);
+  return samples;
+}
+
+export async function speakTone(client: RoomClient, seconds: number): Promise<void> {
+  await talk(client, tone(seconds));
+}
+
+/** 20 ms microphone frames, as a browser sends them. */
+const FRAME = RATE / 50;
+/** The tone goes out a fifth of a second at a time: 5 round trips a second, well inside the room's 10 JSON frames a second. */
+const STEP = RATE / 5;
+
+/**
+ * The PAL's first lines are over: a recorded call's disclosure ("This call is recorded.") and the
+ * greeting. Its voice is paced on the wire in real time, so a tone spoken on a manual clock waits for
+ * them: they then lie in the call's first second, placed while the clock stood still, and the tone does
+ * not cut the greeting short (a visitor's voice interrupts it) while the clock moves.
+ */
+export async function greeted(client: RoomClient): Promise<void> {
+  await client.waitForEvent('conversation.replica.stopped_speaking', () => true, 10_000, 2);
+}
+
+/**
+ * Speaks the tone on the service's clock: each fifth of a second of frames is sent, read by the room (a
+ * message the visitor sends itself comes back after them: the room reads a participant's frames in
+ * order), and then the clock moves on by as long as it lasts. The room hears it exactly as it would in
+ * real time, whatever the machine's load.
+ */
+export async function speakToneOn(clock: ManualClock, client: RoomClient, seconds: number): Promise<void> {
+  const samples = tone(seconds);
+  for (let i = 0, step = 0; i < samples.length; i += STEP, step++) {
+    const chunk = samples.subarray(i, i + STEP);
+    for (let j = 0; j < chunk.length; j += FRAME) {
+      client.socket.send(encodeAudioFrame({ kind: AudioFrameKind.microphone, viseme: 0, sampleRate: RATE, samples: chunk.subarray(j, j + FRAME) }));
+    }
+    client.send({ type: 'app-message', data: { spoken: step }, to: client.participantId });
+    await client.waitFor((f) => f.type === 'app-message' && (f.data as { spoken?: number } | null)?.spoken === step);
+    await clock.advance((chunk.length / RATE) * 1000);
+  }
 }
 
 /**

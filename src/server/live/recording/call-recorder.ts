@@ -7,6 +7,10 @@
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { resample } from '../../platform/audio/pcm.js';
+import { systemClock, type Clock, type ClockTimer } from '../../platform/time.js';
+
+/** The recorder's time: the call's clock (where samples are placed) and the flush's timer. */
+export type RecorderClock = Pick<Clock, 'now' | 'setInterval' | 'clearTimeout'>;
 
 export const RECORDING_RATE = 16_000;
 const FLUSH_MS = 1_000;
@@ -20,7 +24,7 @@ export class CallRecorder {
   /** One past the last sample any source wrote. */
   private end = 0;
   private readonly cursors = new Map<string, number>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: ClockTimer;
   private writing: Promise<void> = Promise.resolve();
   private closed = false;
   /** Milliseconds the recorder spent paused, which the call's clock leaves out. */
@@ -31,25 +35,31 @@ export class CallRecorder {
   private constructor(
     private readonly file: FileHandle,
     private readonly startedAt: number,
-    private readonly now: () => number,
+    private readonly clock: RecorderClock,
     /** No sample at or past this index is kept. */
     private readonly limit: number,
   ) {
-    // eslint-disable-next-line no-restricted-globals -- writes the call's audio as it is heard: the audio's real time
-    this.timer = setInterval(() => this.flushUpTo(Math.min(this.nowIndex(), this.limit)), FLUSH_MS);
+    // Written as the call goes, on the call's clock (a test moves it).
+    this.timer = clock.setInterval(() => this.flushUpTo(Math.min(this.nowIndex(), this.limit)), FLUSH_MS);
     this.timer.unref();
   }
 
-  /** Starts (or, after a restart, continues) the PCM file at `path`, for a call of at most `maxSeconds`. */
-  // eslint-disable-next-line no-restricted-properties -- samples are placed by when they are heard: the audio's real time
-  static async start(path: string, maxSeconds: number, now: () => number = Date.now): Promise<CallRecorder> {
+  private now(): number {
+    return this.clock.now().getTime();
+  }
+
+  /**
+   * Starts (or, after a restart, continues) the PCM file at `path`, for a call of at most `maxSeconds`,
+   * on `clock` (the service's: samples are placed by when they are heard, and written every second).
+   */
+  static async start(path: string, maxSeconds: number, clock: RecorderClock = systemClock): Promise<CallRecorder> {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     // The visitor's voice: readable by the service's user only.
     const file = await open(path, 'a', 0o600);
     const { size } = await file.stat();
     // Continuing a recording: its samples so far come first.
-    const startedAt = now() - (size / 2 / RECORDING_RATE) * 1000;
-    const recorder = new CallRecorder(file, startedAt, now, Math.floor(maxSeconds * RECORDING_RATE));
+    const startedAt = clock.now().getTime() - (size / 2 / RECORDING_RATE) * 1000;
+    const recorder = new CallRecorder(file, startedAt, clock, Math.floor(maxSeconds * RECORDING_RATE));
     recorder.pendingStart = recorder.end = Math.floor(size / 2);
     return recorder;
   }
@@ -99,7 +109,7 @@ export class CallRecorder {
   async stop(at: number = this.now()): Promise<number> {
     if (this.closed) return 0;
     this.closed = true;
-    clearInterval(this.timer);
+    this.clock.clearTimeout(this.timer);
     const total = Math.min(Math.max(this.end, this.indexAt(at)), this.limit);
     this.flushUpTo(total);
     await this.writing;

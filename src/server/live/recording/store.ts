@@ -39,8 +39,7 @@ export async function startRecording(deps: ServiceDeps, conv: { conversationId: 
     }).execute();
   }
   // The call's clock is the service's (a test moves it).
-  const now = () => deps.clock.now().getTime();
-  return { recordingId, recorder: await CallRecorder.start(livePath(deps, recordingId), roomLimits(conv.properties).maxCallDuration, now) };
+  return { recordingId, recorder: await CallRecorder.start(livePath(deps, recordingId), roomLimits(conv.properties).maxCallDuration, deps.clock) };
 }
 
 /** The room closed for good at `endedAt` (epoch ms): the WAV goes to the default storage and the delivery starts. */

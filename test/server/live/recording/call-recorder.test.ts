@@ -1,18 +1,21 @@
 // The call recorder on a clock the test moves: audio sent faster than the call runs is not kept past a
-// second ahead, and nothing is kept past the call's maximum duration.
+// second ahead, nothing is kept past the call's maximum duration, and it is written every second of its clock.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { AHEAD_MS, CallRecorder, RECORDING_RATE } from '../../../../src/server/live/recording/call-recorder.js';
+import { systemClock } from '../../../../src/server/platform/time.js';
+import { ManualClock } from '../../../helpers/clock.js';
+import { waitFor } from '../../../helpers/wait-for.js';
 
 const tone = (seconds: number, rate = RECORDING_RATE) => Int16Array.from({ length: Math.round(seconds * rate) }, (_, i) => Math.round(8000 * Math.sin(i / 5)));
 
 async function record(maxSeconds: number, play: (recorder: CallRecorder, clock: { ms: number }) => void): Promise<number> {
   const path = join(mkdtempSync(join(tmpdir(), 'palkit-recorder-')), 'call.pcm');
   const clock = { ms: 1_000_000 };
-  const recorder = await CallRecorder.start(path, maxSeconds, () => clock.ms);
+  const recorder = await CallRecorder.start(path, maxSeconds, { ...systemClock, now: () => new Date(clock.ms) });
   play(recorder, clock);
   const samples = await recorder.stop();
   assert.equal(readFileSync(path).length, samples * 2, 'the file holds what stop() reports');
@@ -55,7 +58,7 @@ describe('call recorder end', () => {
   it('ends when the call ended, however long the room then takes to close', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'palkit-recorder-')), 'call.pcm');
     const clock = { ms: 1_000_000 };
-    const recorder = await CallRecorder.start(path, 3600, () => clock.ms);
+    const recorder = await CallRecorder.start(path, 3600, { ...systemClock, now: () => new Date(clock.ms) });
     for (let i = 0; i < 100; i++) {
       clock.ms += 20;
       recorder.add('visitor', tone(0.02), RECORDING_RATE);
@@ -92,10 +95,34 @@ describe('call recorder pauses', () => {
   it('stopped while paused, ends where the pause began', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'palkit-recorder-')), 'call.pcm');
     const clock = { ms: 1_000_000 };
-    const recorder = await CallRecorder.start(path, 3600, () => clock.ms);
+    const recorder = await CallRecorder.start(path, 3600, { ...systemClock, now: () => new Date(clock.ms) });
     clock.ms += 600;
     recorder.pause();
     clock.ms += 60_000;
     assert.equal((await recorder.stop()) / RECORDING_RATE, 0.6);
+  });
+});
+
+describe('call recorder writes', () => {
+  it('appends to its file every second of the call\'s clock, so that a crash keeps what was heard', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'palkit-recorder-')), 'call.pcm');
+    const clock = new ManualClock(1_000_000);
+    const recorder = await CallRecorder.start(path, 3600, clock);
+    const onDisk = () => readFileSync(path).length / 2 / RECORDING_RATE;
+    /** The file's writes are real I/O (no clock): waited for. */
+    const written = (seconds: number) => waitFor(() => onDisk() === seconds, { timeout: 5_000, interval: 10, what: `${seconds} s on disk (${onDisk()} s)` });
+    for (let i = 0; i < 75; i++) {
+      recorder.add('visitor', tone(0.02), RECORDING_RATE);
+      await clock.advance(20);
+      if (i === 48) {
+        await clock.drain(50);
+        assert.equal(onDisk(), 0, 'nothing before the first second');
+      }
+    }
+    await written(1); // at 1.5 s
+    await clock.advance(500);
+    await written(2); // the second one (its last half second silent) at 2 s
+    assert.equal((await recorder.stop()) / RECORDING_RATE, 2);
+    assert.equal(clock.timers, 0, 'stopped: its timer is gone');
   });
 });

@@ -9,6 +9,7 @@ import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../../../src/server/platform/config.js';
 import { createService } from '../../../../src/server/app/service.js';
 import { CallRecorder } from '../../../../src/server/live/recording/call-recorder.js';
+import { systemClock } from '../../../../src/server/platform/time.js';
 import { defaultStorage } from '../../../../src/server/providers/storage/default-storage.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'palkit-private-test-'));
@@ -80,7 +81,7 @@ describe('recordings', () => {
     const umask = process.umask(0o022);
     after(() => process.umask(umask));
     const dir = join(scratch, 'recordings');
-    const recorder = await CallRecorder.start(join(dir, 'live', 'rec_1.pcm'), 10, () => 0);
+    const recorder = await CallRecorder.start(join(dir, 'live', 'rec_1.pcm'), 10, { ...systemClock, now: () => new Date(0) });
     await recorder.stop(0);
     await defaultStorage({ dir, s3: undefined } as Parameters<typeof defaultStorage>[0]).put('1/c/rec_1.wav', Buffer.from('RIFF'), 'audio/wav');
     assert.deepEqual(openToOthers(dir), []);
