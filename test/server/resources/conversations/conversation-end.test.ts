@@ -114,10 +114,14 @@ describe('conversation end, on the test clock', () => {
     const room = await insertConversation(t, { palId, callbackUrl: receiver.url, customGreeting: 'Hello Dana.', properties: { max_call_duration: 2 }, createdAt: clock.now() });
     const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
     await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === 'Hello Dana.');
+    // The visitor answers half a second later. On a clock that stood still, the greeting and the question
+    // began at the same instant, and the transcript (ordered by when each began) had them in the order their
+    // writes happened to land (the question first, once, on PostgreSQL).
+    await clock.advance(500);
     client.say('conversation.respond', { text: 'How long is this call?' });
     await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'How long is this call?');
     await settled();
-    await clock.advance(1_999);
+    await clock.advance(1_499);
     await settled();
     assert.equal((await row(room.conversationId)).status, 'active', 'not before max_call_duration');
     await clock.advance(1);
