@@ -15,26 +15,52 @@ import { assertCallLength, speakTone, stopwatch } from '../helpers/recorded-call
 import { startServiceProcess } from '../helpers/process.js';
 import { waitFor } from '../helpers/wait-for.js';
 
+/**
+ * A service in a process of its own, on a data folder of its own, with a GCS peer and a callback receiver;
+ * `restart()` starts it again on the same data after a kill, and `createCall()` makes an echo PAL's
+ * recorded conversation with a destination in `bucket`.
+ */
+async function crashWorld(name: string) {
+  const data = mkdtempSync(join(tmpdir(), `palkit-recordings-${name}-`));
+  const gcs = await startFakeGcs();
+  const receiver = await startReceiver();
+  const env = {
+    PALKIT_DATA: data, PALKIT_API_KEYS: 'crash-key:1', PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128', PALKIT_JOB_LEASE_SECONDS: '2',
+    PALKIT_RECORDING_RETRY_MS: '100', PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200',
+  };
+  const world = {
+    data, gcs, receiver,
+    service: await startServiceProcess(env),
+    async restart(): Promise<void> {
+      world.service = await startServiceProcess(env);
+    },
+    async api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+      const r = await fetch(world.service.url + path, { method, headers: { 'x-api-key': 'crash-key', ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      return { status: r.status, body: (await r.json()) as any };
+    },
+    async createCall(bucket: string, properties: Record<string, unknown> = {}) {
+      const pal = await world.api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
+      const dest = await world.api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: bucket, endpoint: gcs.endpoint, credentials: {} });
+      return world.api('POST', '/v2/conversations', {
+        pal_id: pal.body.pal_id, callback_url: `${receiver.url}/calls`, properties: { enable_recording: true, recording_destination_id: dest.body.destination_id, ...properties },
+      });
+    },
+    async close(): Promise<void> {
+      await world.service.kill();
+      await receiver.close();
+      await gcs.close();
+      rmSync(data, { recursive: true, force: true });
+    },
+  };
+  return world;
+}
+
 describe('recordings: a crash mid-copy', () => {
   it('delivers once after kill -9 while the upload is in flight', async () => {
-    const data = mkdtempSync(join(tmpdir(), 'palkit-recordings-crash-'));
-    const gcs = await startFakeGcs();
-    const receiver = await startReceiver();
-    const env = {
-      PALKIT_DATA: data, PALKIT_API_KEYS: 'crash-key:1', PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128', PALKIT_JOB_LEASE_SECONDS: '2',
-      PALKIT_RECORDING_RETRY_MS: '100', PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200',
-    };
-    let service = await startServiceProcess(env);
+    const world = await crashWorld('crash');
+    const { gcs, receiver, api } = world;
     try {
-      const api = async (method: string, path: string, body?: unknown) => {
-        const r = await fetch(service.url + path, { method, headers: { 'x-api-key': 'crash-key', ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-        return { status: r.status, body: (await r.json()) as any };
-      };
-      const pal = await api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
-      const dest = await api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: 'crash', endpoint: gcs.endpoint, credentials: {} });
-      const conv = await api('POST', '/v2/conversations', {
-        pal_id: pal.body.pal_id, callback_url: `${receiver.url}/calls`, properties: { enable_recording: true, recording_destination_id: dest.body.destination_id },
-      });
+      const conv = await world.createCall('crash');
       assert.equal(conv.status, 200, JSON.stringify(conv.body));
       const conversationId: string = conv.body.conversation_id;
       gcs.mode = 'hold'; // the first upload never gets an answer
@@ -46,9 +72,9 @@ describe('recordings: a crash mid-copy', () => {
       await client.closed;
       await waitFor(() => gcs.uploads > 0, { timeout: 20_000, interval: 50 });
       assert.equal(gcs.uploads, 1, 'the copy started');
-      await service.kill();
+      await world.service.kill();
 
-      service = await startServiceProcess(env);
+      await world.restart();
       const ready = async () => receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === 'application.recording_ready');
       await waitFor(async () => (await ready()).length > 0, { timeout: 30_000, interval: 100 });
       // Every delivery the service recorded for the call delivered and the recording settled: a second run of
@@ -68,33 +94,15 @@ describe('recordings: a crash mid-copy', () => {
       assert.ok(gcs.objects.has(`crash/${key}`));
       assertCallLength(sent[0].properties.duration, 2, callSeconds);
     } finally {
-      await service.kill();
-      await receiver.close();
-      await gcs.close();
-      rmSync(data, { recursive: true, force: true });
+      await world.close();
     }
   });
 
   it('keeps what was recorded when the service dies mid-call, once the conversation ends', async () => {
-    const data = mkdtempSync(join(tmpdir(), 'palkit-recordings-midcall-'));
-    const gcs = await startFakeGcs();
-    const receiver = await startReceiver();
-    const env = {
-      PALKIT_DATA: data, PALKIT_API_KEYS: 'crash-key:1', PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128', PALKIT_JOB_LEASE_SECONDS: '2',
-      PALKIT_RECORDING_RETRY_MS: '100', PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200',
-    };
-    let service = await startServiceProcess(env);
+    const world = await crashWorld('midcall');
+    const { data, gcs, receiver } = world;
     try {
-      const api = async (method: string, path: string, body?: unknown) => {
-        const r = await fetch(service.url + path, { method, headers: { 'x-api-key': 'crash-key', ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-        return { status: r.status, body: (await r.json()) as any };
-      };
-      const pal = await api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
-      const dest = await api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: 'midcall', endpoint: gcs.endpoint, credentials: {} });
-      const conv = await api('POST', '/v2/conversations', {
-        pal_id: pal.body.pal_id, callback_url: `${receiver.url}/calls`,
-        properties: { enable_recording: true, recording_destination_id: dest.body.destination_id, participant_left_timeout: 0 },
-      });
+      const conv = await world.createCall('midcall', { participant_left_timeout: 0 });
       const conversationId: string = conv.body.conversation_id;
       const client = await RoomClient.join(conv.body.conversation_url, conv.body.meeting_token, 'Visitor');
       await speakTone(client, 2);
@@ -104,12 +112,12 @@ describe('recordings: a crash mid-copy', () => {
         return existsSync(live) ? readdirSync(live).reduce((sum, f) => sum + statSync(join(live, f)).size, 0) / 2 / 16_000 : 0;
       };
       await waitFor(() => onDisk() >= 2, { timeout: 20_000, interval: 50 });
-      await service.kill();
+      await world.service.kill();
       client.socket.terminate();
       const keptBeforeCrash = onDisk();
       assert.ok(keptBeforeCrash >= 2, `${keptBeforeCrash} s were on disk before the crash`);
 
-      service = await startServiceProcess(env); // its sweep ends the orphaned conversation (the visitor left)
+      await world.restart(); // its sweep ends the orphaned conversation (the visitor left)
       const ready = () => receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === 'application.recording_ready');
       await waitFor(() => ready().length > 0, { timeout: 30_000, interval: 100 });
       assert.equal(ready().length, 1, 'the recording made before the crash is delivered');
@@ -117,10 +125,7 @@ describe('recordings: a crash mid-copy', () => {
       assert.ok(duration >= keptBeforeCrash && duration <= keptBeforeCrash + 2, `kept ${duration} s of the ${keptBeforeCrash} s on disk before the crash`);
       assert.ok(gcs.objects.has(`midcall/${ready()[0].properties.s3_key}`));
     } finally {
-      await service.kill();
-      await receiver.close();
-      await gcs.close();
-      rmSync(data, { recursive: true, force: true });
+      await world.close();
     }
   });
 });
