@@ -1,10 +1,9 @@
 // A recorded call for tests: the visitor speaks a tone into the microphone (20 ms frames at 16 kHz), in
 // real time (speakTone, for a service in another process) or on the service's ManualClock (speakToneOn).
-import { AudioFrameKind, encodeAudioFrame } from '../../src/protocol/room.js';
 import { AHEAD_MS } from '../../src/server/live/recording/call-recorder.js';
 import type { ManualClock } from './clock.js';
 import type { RoomClient } from './live-fixtures.js';
-import { MICROPHONE_RATE as RATE, talk } from './voice.js';
+import { MICROPHONE_FRAME as FRAME, MICROPHONE_RATE as RATE, sendMicrophoneFrame, talk } from './voice.js';
 
 /** A 440 Hz tone of amplitude 8000 (mean |x| ≈ 5100). */
 function tone(seconds: number): Int16Array {
@@ -17,8 +16,6 @@ export async function speakTone(client: RoomClient, seconds: number): Promise<vo
   await talk(client, tone(seconds));
 }
 
-/** 20 ms microphone frames, as a browser sends them. */
-const FRAME = RATE / 50;
 /** The tone goes out a fifth of a second at a time: 5 round trips a second, well inside the room's 10 JSON frames a second. */
 const STEP = RATE / 5;
 
@@ -43,7 +40,7 @@ export async function speakToneOn(clock: ManualClock, client: RoomClient, second
   for (let i = 0, step = 0; i < samples.length; i += STEP, step++) {
     const chunk = samples.subarray(i, i + STEP);
     for (let j = 0; j < chunk.length; j += FRAME) {
-      client.socket.send(encodeAudioFrame({ kind: AudioFrameKind.microphone, viseme: 0, sampleRate: RATE, samples: chunk.subarray(j, j + FRAME) }));
+      sendMicrophoneFrame(client, chunk.subarray(j, j + FRAME));
     }
     client.send({ type: 'app-message', data: { spoken: step }, to: client.participantId });
     await client.waitFor((f) => f.type === 'app-message' && (f.data as { spoken?: number } | null)?.spoken === step);
