@@ -33,6 +33,15 @@ export async function migratedPgliteImage(): Promise<Blob> {
 }
 
 /**
+ * The kept image's file (made first if need be), for a service process started in memory: PALKIT_PGLITE_IMAGE
+ * names it, and the process's database starts from it as an in-process test service's does.
+ */
+export async function migratedPgliteImageFile(): Promise<string> {
+  image ??= keptImage();
+  return (await image).file;
+}
+
+/**
  * A PGlite data folder (PALKIT_DATA) that does not hold a database yet gets the migrated one, unpacked
  * from the kept image: a service on a folder of its own then starts in 2-4 s rather than 9-10 (initdb and
  * the migrations). A folder that holds one already (a restart) is left alone.

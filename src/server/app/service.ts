@@ -2,7 +2,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import type { Config } from '../platform/config.js';
+import { readFile } from 'node:fs/promises';
+import { ConfigError, type Config } from '../platform/config.js';
 import type { ServiceDeps } from '../platform/context.js';
 import { openDatabase } from '../platform/db/database.js';
 import { createApp } from './http/app.js';
@@ -59,7 +60,8 @@ export interface ServiceOptions {
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const log = createLogger(config.log);
   config.recording.dir = privateRecordingFolder(config, log);
-  const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log, ...(options.schema ? { schema: options.schema } : {}), ...(options.pgliteImage ? { pgliteImage: options.pgliteImage } : {}) });
+  const pgliteImage = options.pgliteImage ?? (config.pgliteImage ? await readPgliteImage(config.pgliteImage) : undefined);
+  const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log, ...(options.schema ? { schema: options.schema } : {}), ...(pgliteImage ? { pgliteImage } : {}) });
   const { db } = opened;
   for (const [key, owner] of config.seedKeys) await addApiKey(db, key, owner, 'seed');
   const fetch = createGuardedFetch(config.outboundAllow);
@@ -131,4 +133,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
       await media.close();
     },
   };
+}
+
+/** PALKIT_PGLITE_IMAGE's file, or a start-up error that names it. */
+async function readPgliteImage(path: string): Promise<Blob> {
+  try {
+    return new Blob([await readFile(path)]);
+  } catch (error) {
+    throw new ConfigError(`invalid configuration: PALKIT_PGLITE_IMAGE: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
 }
