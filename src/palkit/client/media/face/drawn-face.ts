@@ -12,7 +12,7 @@ const EASE = 0.55;
 const BLINK_MS = 140;
 /**
  * The eased mouth shows a new shape clearly a frame or two after it is asked for, so it asks that much
- * earlier (measured at the <video> by the lip-sync e2e, now test/realtime/e2e/lip-sync-engines.test.ts: Ada lagged a
+ * earlier (measured at the <video> by the lip-sync e2e, now test/realtime/e2e/lip-sync-<engine>.test.ts: Ada lagged a
  * trained face by ~35 ms with 40).
  */
 const EASE_LEAD_MS = 70;

@@ -119,7 +119,7 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
     // whatever that phase, the frame on the screen as the sound begins shows the new mouth fully. A trained
     // face's mouths differ from its resting one far less than Ada's drawn ones, and half blended hardly show:
     // asked a quarter blend early, the trained face trailed the voice by 35 ms at the <video> in Chromium and
-    // Firefox (test/realtime/e2e/lip-sync-engines.test.ts); asked 80 ms early, it led by about 20 in Chromium.
+    // Firefox (test/realtime/e2e/lip-sync-<engine>.test.ts); asked 80 ms early, it led by about 20 in Chromium.
     const aheadMs = presentation.ms + blendLeadMs;
     presentation.drawn(now);
     const target = timeline.visemeNow(aheadMs);
