@@ -10,7 +10,7 @@
 import { FaceRig, cellOrigin, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
 import { stopTrack, whenShown } from '../shown-tracks.js';
-import type { FaceTimeline, FaceTrack } from './face-track.js';
+import { captureFace, type FaceTimeline, type FaceTrack } from './face-track.js';
 import { PresentationDelay } from './presentation.js';
 import { createCanvasMouths } from './rig-2d.js';
 import { createGlPainter } from './rig-gl.js';
@@ -171,7 +171,7 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
   };
 
   draw();
-  const stream = surface.captureStream(1000 / frameMs);
+  const stream = captureFace(surface, 1000 / frameMs);
   const track = stream.getVideoTracks()[0]!;
   whenShown(track, (media) => media instanceof HTMLVideoElement && presentation.watch(media, track));
   // Hidden pages get no animation frames, so a timer paces the drawing (browsers slow it down there).
