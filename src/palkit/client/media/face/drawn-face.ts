@@ -2,7 +2,7 @@
 // its mouth easing towards the shape of what is being heard, blinking every few seconds, breathing a
 // little while idle; the canvas's stream is the PAL's video track.
 import { ADA, FACE_HEIGHT, FACE_WIDTH, BACKGROUND, MOUTHS, adaEyelids, adaLashes, adaLayers, mixMouths, mouthLayers, type FaceLayer, type MouthShape } from '../../../../protocol/faces/ada.js';
-import type { FaceTimeline, FaceTrack } from './face-track.js';
+import { captureFace, type FaceTimeline, type FaceTrack } from './face-track.js';
 import { PresentationDelay } from './presentation.js';
 import { stopTrack, whenShown } from '../shown-tracks.js';
 
@@ -12,7 +12,7 @@ const EASE = 0.55;
 const BLINK_MS = 140;
 /**
  * The eased mouth shows a new shape clearly a frame or two after it is asked for, so it asks that much
- * earlier (measured at the <video> by the lip-sync e2e, now test/realtime/e2e/lip-sync-engines.test.ts: Ada lagged a
+ * earlier (measured at the <video> by the lip-sync e2e, now test/realtime/e2e/lip-sync-<engine>.test.ts: Ada lagged a
  * trained face by ~35 ms with 40).
  */
 const EASE_LEAD_MS = 70;
@@ -91,7 +91,7 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: DrawnFaceO
   };
 
   draw();
-  const stream = canvas.captureStream(1000 / FRAME_MS);
+  const stream = captureFace(canvas, 1000 / FRAME_MS);
   const track = stream.getVideoTracks()[0]!;
   whenShown(track, (media) => media instanceof HTMLVideoElement && presentation.watch(media, track));
   // Hidden pages get no animation frames, so a timer paces the drawing (browsers slow it down there).

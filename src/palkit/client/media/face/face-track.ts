@@ -1,6 +1,7 @@
 // The PAL's face as a video track in a local room, the shape a Daily room gives: drawn by the elements
 // for a built-in face or from a trained face's rig, moving with the voice being heard.
 import type { Viseme } from '../../../../protocol/visemes.js';
+import { pageEngine } from './presentation.js';
 
 /** What the face follows: the PAL's voice as it is being heard. */
 export interface FaceTimeline {
@@ -17,4 +18,16 @@ export interface FaceTimeline {
 export interface FaceTrack {
   track: MediaStreamTrack;
   stop(): void;
+}
+
+/**
+ * A face's canvas as a stream. In Firefox each draw is captured (no frame rate given): at a set rate it captures
+ * on a timer of its own, at the first paint after each tick, and beating with the face's drawing timer it took
+ * 58 of 100 draws (its <video> showed 15 frames a second, 50-84 ms apart; the trained face's first motion at the
+ * <video> fell up to a frame late, 40-62 ms a call against a bar of 50; test/realtime/browser/face-frames.test.ts).
+ * Elsewhere at the face's rate: Chromium captures every draw either way, and WebKitGTK, given no rate, captured
+ * one frame of a whole call.
+ */
+export function captureFace(canvas: HTMLCanvasElement, fps: number): MediaStream {
+  return pageEngine() === 'firefox' ? canvas.captureStream() : canvas.captureStream(fps);
 }

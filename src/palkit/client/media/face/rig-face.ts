@@ -10,7 +10,7 @@
 import { FaceRig, cellOrigin, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
 import { stopTrack, whenShown } from '../shown-tracks.js';
-import type { FaceTimeline, FaceTrack } from './face-track.js';
+import { captureFace, type FaceTimeline, type FaceTrack } from './face-track.js';
 import { PresentationDelay } from './presentation.js';
 import { createCanvasMouths } from './rig-2d.js';
 import { createGlPainter } from './rig-gl.js';
@@ -119,7 +119,7 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
     // whatever that phase, the frame on the screen as the sound begins shows the new mouth fully. A trained
     // face's mouths differ from its resting one far less than Ada's drawn ones, and half blended hardly show:
     // asked a quarter blend early, the trained face trailed the voice by 35 ms at the <video> in Chromium and
-    // Firefox (test/realtime/e2e/lip-sync-engines.test.ts); asked 80 ms early, it led by about 20 in Chromium.
+    // Firefox (test/realtime/e2e/lip-sync-<engine>.test.ts); asked 80 ms early, it led by about 20 in Chromium.
     const aheadMs = presentation.ms + blendLeadMs;
     presentation.drawn(now);
     const target = timeline.visemeNow(aheadMs);
@@ -171,7 +171,7 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
   };
 
   draw();
-  const stream = surface.captureStream(1000 / frameMs);
+  const stream = captureFace(surface, 1000 / frameMs);
   const track = stream.getVideoTracks()[0]!;
   whenShown(track, (media) => media instanceof HTMLVideoElement && presentation.watch(media, track));
   // Hidden pages get no animation frames, so a timer paces the drawing (browsers slow it down there).
