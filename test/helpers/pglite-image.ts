@@ -13,8 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, sql } from 'kysely';
 import { migrateToLatest } from '../../src/server/platform/db/migrate.js';
 import { migrationsHash } from './migrations-hash.js';
@@ -72,6 +71,9 @@ async function keptImage(): Promise<{ blob: Blob; file: string }> {
 }
 
 async function makeImage(): Promise<Blob> {
+  // Loaded here, when no kept image is found: a process on the PostgreSQL leg, or one reading the kept image
+  // (the service loads PGlite itself when it runs on it), does not load them for this.
+  const [{ PGlite }, { vector }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-pgvector')]);
   const pglite = await PGlite.create({ extensions: { vector } });
   const db = new Kysely<any>({ dialect: new PGliteDialect({ pglite }) });
   try {

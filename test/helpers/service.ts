@@ -8,7 +8,6 @@ import type { Server } from 'node:http';
 import { loadConfig } from '../../src/server/platform/config.js';
 import { createService, type Service, type ServiceOptions } from '../../src/server/app/service.js';
 import { migratedPgliteImage, seedDataFolder } from './pglite-image.js';
-import { testDatabase } from './pg-template.js';
 
 export const KEY = 'test-key-owner-1';
 export const OTHER_KEY = 'test-key-owner-2';
@@ -45,7 +44,8 @@ const IN_PROCESS_PEER = { remoteAddress: '127.0.0.1', remotePort: 0, remoteFamil
 
 export async function startTestService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
   // Instances of one test may share a database (options.schema names it), as instances share one.
-  const database = onPostgres && !env.DATABASE_URL ? testDatabase(process.env.PALKIT_TEST_DATABASE_URL!, options.schema) : undefined;
+  // pg-template.ts (and with it the pg driver) is loaded on the PostgreSQL leg only: a file on PGlite never needs it.
+  const database = onPostgres && !env.DATABASE_URL ? (await import('./pg-template.js')).testDatabase(process.env.PALKIT_TEST_DATABASE_URL!, options.schema) : undefined;
   let started: TestService;
   try {
     started = await startOn(database ? await database.url : undefined, env, options, database?.release);

@@ -4,7 +4,6 @@
 // identifiers in `memory_stores` or `sub`; docs/embedding.md shows how to make one). The owner's
 // x-api-key vouches too (a preview). Identifiers nobody vouches for are ignored, with a log line: the
 // visitor gets the call, without anyone's memories.
-import { jwtVerify } from 'jose';
 import type { ServiceDeps } from '../../platform/context.js';
 
 /** The longest a token may live: a token is made for one visit, when the page is served. */
@@ -12,6 +11,8 @@ export const MAX_TOKEN_SECONDS = 24 * 3600;
 
 /** The identifiers the token vouches for, or null when it is not a valid, live token of this deployment's secret. */
 export async function vouchedIdentifiers(secret: string, token: string, now: Date): Promise<string[] | null> {
+  // Loaded on the first visitor token, not with the service: jose is 46 modules that only this reads.
+  const { jwtVerify } = await import('jose');
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'], requiredClaims: ['exp'], currentDate: now });
     if (payload.exp! > now.getTime() / 1000 + MAX_TOKEN_SECONDS) return null;

@@ -14,7 +14,6 @@ import { locateFfmpeg } from '../../platform/media/ffmpeg.js';
 import { FaceRig } from '../../../protocol/faces/rig.js';
 import type { RigSummary } from '../faces/rig/train.js';
 import { localSpeechVisemes } from './render/local-speech.js';
-import { renderRigVideo } from './render/rig-video.js';
 
 export const VIDEO_JOB = 'video.generate';
 /** Voice of generated videos (faces carry no voice of their own yet). */
@@ -89,6 +88,9 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<{ video_id: st
     // The cues come from the local voice reading the script again; scaled to the speech as stored.
     const { cues, durationMs } = await localSpeechVisemes(config, row.script, VIDEO_VOICE, signal);
     const scale = durationMs > 0 && speech.durationSeconds > 0 ? (speech.durationSeconds * 1000) / durationMs : 1;
+    // Loaded here, on a rig video's first render: it brings @napi-rs/canvas (a native addon, ~0.1 s to load),
+    // which no other request or job of the service needs.
+    const { renderRigVideo } = await import('./render/rig-video.js');
     const mp4 = await renderRigVideo(ffmpeg.path, {
       rig: parsed,
       idle: bytesOf(parsed.idle.url),

@@ -4,7 +4,7 @@
 // delay per host, redirects followed by hand so every hop is checked (same site, robots, seen).
 import type { GuardedFetch } from '../../../platform/net/guarded-fetch.js';
 import { extractPage } from '../extract/off-thread.js';
-import { decodeText } from '../extract/index.js';
+import { decodeText } from '../extract/decode-text.js';
 import { Politeness } from './politeness.js';
 import type { Clock } from '../../../platform/time.js';
 import { allowAll, CRAWLER_USER_AGENT, disallowAll, parseRobots, type RobotsRules } from './robots.js';

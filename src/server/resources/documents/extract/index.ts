@@ -2,6 +2,7 @@
 // Content-Type is often wrong), then the matching extractor runs.
 import JSZip from 'jszip';
 import { DocumentError } from '../errors.js';
+import { decodeText } from './decode-text.js';
 import { extractDocx } from './docx.js';
 import { extractHtml } from './html.js';
 import { extractMarkdown } from './markdown.js';
@@ -58,21 +59,6 @@ export async function extract(bytes: Uint8Array, contentType: string, url: strin
   }
   if (!text.trim()) throw new DocumentError('file_empty', `the ${kind} file contains no text`);
   return { kind, title, text };
-}
-
-/** UTF-8 text (BOM dropped), or undefined when the bytes look binary. */
-export function decodeText(bytes: Uint8Array): string | undefined {
-  if (bytes.includes(0)) return undefined;
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/^\ufeff/, '');
-  const replaced = text.match(/\ufffd/g)?.length ?? 0;
-  // A multi-byte character cut at the end of a sample yields one or two replacement characters.
-  return replaced > Math.max(2, text.length / 100) ? latin1Fallback(bytes) : text;
-}
-
-/** Legacy single-byte text is accepted when it has no control bytes besides whitespace. */
-function latin1Fallback(bytes: Uint8Array): string | undefined {
-  const controls = bytes.filter((b) => b < 9 || (b > 13 && b < 32)).length;
-  return controls === 0 ? new TextDecoder('latin1').decode(bytes) : undefined;
 }
 
 function safePath(url: string): string {

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { packageRoot } from '../../../platform/package-root.js';
 import { DocumentError, type DocumentErrorCode } from '../errors.js';
-import { extractHtml, type HtmlPage } from './html.js';
+import type { HtmlPage } from './html.js';
 import type { Extracted } from './index.js';
 
 export type ExtractRequest = { bytes: Uint8Array; contentType: string; url: string } | { page: string; url: string };
@@ -32,7 +32,11 @@ export async function extractOffThread(bytes: Uint8Array, contentType: string, u
 
 /** A crawled page's text and links: large pages on a worker, the rest here. */
 export async function extractPage(html: string, url: string): Promise<HtmlPage> {
-  if (html.length < PAGE_OFF_THREAD_CHARS) return extractHtml(html, url);
+  if (html.length < PAGE_OFF_THREAD_CHARS) {
+    // Loaded on the first crawled page, not with the service: htmlparser2 and its DOM packages serve crawls only.
+    const { extractHtml } = await import('./html.js');
+    return extractHtml(html, url);
+  }
   const reply = await runWorker({ page: html, url }, []);
   if (!('page' in reply)) throw new DocumentError('website_processing_failed', 'the extraction worker gave no page');
   return reply.page;
