@@ -82,7 +82,7 @@ async function walk(world: World, page: Page): Promise<void> {
     properties: { name: 'canvas_show_question', arguments: JSON.stringify({ question: 'Which colour?', options: [{ id: 'red', label: 'Red' }, { id: 'blue', label: 'Blue' }] }), tool_call_id: 'csp-card' },
   });
   assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
-  await page.locator('pal-canvas').getByText('Which colour?').waitFor();
+  await page.locator('pal-canvas').getByRole('heading', { name: 'Which colour?' }).waitFor();
 
   await page.locator('pal-controls [part="end"]').click();
   await page.locator('pal-embed').getByText(/thank/i).first().waitFor({ timeout: 15_000 }).catch(() => undefined);
