@@ -53,19 +53,19 @@ export function expiringConversations(count = 10_000): ChaosScenario<ExpiringFig
             ids.push((await create()).conversationId);
           }
         }));
-        const endTheFirst = async () => {
+        const endThisBatch = async () => {
           for (const c of ids) await chaos.api('POST', `/v2/conversations/${c}/end`);
           ids.length = 0;
           next = 0;
         };
         const timed = Math.min(200, count);
         await createUpTo(timed);
-        await endTheFirst();
+        await endThisBatch();
         const createdStarted = performance.now();
         await createUpTo(timed);
         const perConversationMs = (performance.now() - createdStarted) / timed;
         expireAt = Date.now() + Math.round(perConversationMs * Math.max(0, count - timed) * 1.3) + 10_000;
-        await endTheFirst();
+        await endThisBatch();
         await createUpTo(count);
         const createSeconds = (performance.now() - createdStarted) / 1000;
         const createdInTime = Date.now() < expireAt;
