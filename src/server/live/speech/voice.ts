@@ -109,20 +109,30 @@ export class PalVoice {
       offsetMs += durationMs;
       timeline.sent(base + offsetMs);
     };
+    const sendWhole = async (samples: Int16Array) => {
+      pending = joinSamples(pending, samples);
+      let at = 0;
+      while (pending.length - at >= sliceSamples) {
+        await send(pending.subarray(at, at + sliceSamples));
+        at += sliceSamples;
+      }
+      pending = pending.slice(at);
+    };
+    // A buffer of samples is sliced once the next one (or the end) has come: eSpeak reports a buffer's mouth
+    // shapes after its samples, so slicing a buffer as it came gave every slice the shape of the buffer
+    // before (its 100 ms held the mouth up to 100 ms late and lost shorter shapes). Synthesis runs far ahead
+    // of real time, so the next buffer is milliseconds away.
+    let held: Int16Array | null = null;
     for await (const event of stream.events) {
       if (event.type === 'word') timeline.word(base + event.atMs, event.text);
       else if (event.type === 'viseme') visemes.push({ atMs: event.atMs, value: event.viseme });
       else {
         timeline.reached('samples');
-        pending = joinSamples(pending, event.samples);
-        let at = 0;
-        while (pending.length - at >= sliceSamples) {
-          await send(pending.subarray(at, at + sliceSamples));
-          at += sliceSamples;
-        }
-        pending = pending.slice(at);
+        if (held) await sendWhole(held);
+        held = event.samples;
       }
     }
+    if (held) await sendWhole(held);
     if (pending.length) await send(pending);
   }
 

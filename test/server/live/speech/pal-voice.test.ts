@@ -96,6 +96,33 @@ describe('the PAL voice pacer', () => {
     for (const [i, word] of r.words.entries()) assert.ok(word.at >= i * 200 && word.at < i * 200 + 250, `word ${i} at ${word.at} ms`);
   });
 
+  it('gives each slice the mouth shape at its middle when the engine reports a buffer\'s shapes after its samples (as eSpeak does)', async (t) => {
+    const { advance } = mockTime(t);
+    const r = recorder(() => Date.now());
+    // 100 ms buffers, each followed by its shapes: open (A) on its first half, spread (E) on its second.
+    const engine: Synthesizer = {
+      name: 'shapes after samples',
+      async synthesize() {
+        async function* events(): AsyncGenerator<SynthesisEvent> {
+          for (let i = 0; i < 4; i++) {
+            yield { type: 'audio', samples: new Int16Array(RATE / 10).fill(4000) };
+            yield { type: 'viseme', atMs: i * 100, viseme: 'A' };
+            yield { type: 'viseme', atMs: i * 100 + 50, viseme: 'E' };
+          }
+        }
+        return { sampleRate: RATE, events: events() };
+      },
+    };
+    const voice = new PalVoice(engine, r.out, 100, () => Date.now());
+    let done = false;
+    const spoken = voice.speak(sentencesOf(chunks('Four buffers.')), { language: 'en' }, r.hooks, new AbortController().signal).finally(() => (done = true));
+    for (let waited = 0; !done && waited < 5000; waited += 10) await advance(10);
+    await spoken;
+    // 400 ms in 10 slices, their middles at 20, 60, 100 … 380 ms: A where the middle falls in a buffer's first half.
+    const expected = Array.from({ length: 10 }, (_, i) => ((i * 40 + 20) % 100 < 50 ? 'A' : 'E'));
+    assert.deepEqual(r.slices.map((s) => s.viseme), expected);
+  });
+
   it('an interrupt stops the audio at once and flushes what the room still had queued', async (t) => {
     const { advance } = mockTime(t);
     const r = recorder();
