@@ -103,10 +103,10 @@ const bench = {
     const loaded = await loadRig('/rig/rig.json');
     const pose = loaded.rig.poses[0]!;
     const box = { x: pose.x - pose.width * 0.6, y: pose.y - pose.width * 0.3, w: pose.width * 1.2, h: pose.width * 0.8, width: loaded.rig.width, height: loaded.rig.height };
-    return measure((timeline) => createRigFaceTrack(loaded, timeline, { webgl, presentation: new PresentationDelay(0, false) }), box, seconds);
+    return measure((timeline) => createRigFaceTrack(loaded, timeline, { webgl, presentation: new PresentationDelay(0, null) }), box, seconds);
   },
   ada(seconds: number): Promise<EngineFigures> {
-    return measure((timeline) => createDrawnFaceTrack(timeline, { presentation: new PresentationDelay(0, false) }), { x: 430, y: 290, w: 100, h: 70, width: 960, height: 540 }, seconds);
+    return measure((timeline) => createDrawnFaceTrack(timeline, { presentation: new PresentationDelay(0, null) }), { x: 430, y: 290, w: 100, h: 70, width: 960, height: 540 }, seconds);
   },
 };
 (window as unknown as { bench: typeof bench }).bench = bench;

@@ -2,7 +2,7 @@
 // <video> reports, on a clock the test drives: frames drawn every 40 ms, each composited and shown after delays
 // the test sets, reported as requestVideoFrameCallback reports them.
 import { expect } from '@open-wc/testing';
-import { createDrawnFaceTrack } from '../../../src/palkit/client/media/face/drawn-face.js';
+import { EASE_LEAD_MS, createDrawnFaceTrack } from '../../../src/palkit/client/media/face/drawn-face.js';
 import { PRESENTATION_DEFAULTS, PRESENTATION_RANGE, PresentationDelay, pageEngine, type PresentedFrame } from '../../../src/palkit/client/media/face/presentation.js';
 import { show } from '../../../src/palkit/client/media/shown-tracks.js';
 import { TestClock } from '../helpers/test-clock.js';
@@ -15,15 +15,21 @@ interface Path {
   display: number;
 }
 
-/** Draws a frame every 40 ms on `clock` for `ms`, each presented along `path(i)`. */
-async function run(clock: TestClock, delay: PresentationDelay, ms: number, path: (i: number) => Path | null): Promise<void> {
+/**
+ * Draws a frame every 40 ms on `clock` for `ms`, each presented along `path(i)`; with `mediaClock`, each frame
+ * carries a media time: its capture's, 2 ms after its draw, on a clock that many ms behind the page's.
+ */
+async function run(clock: TestClock, delay: PresentationDelay, ms: number, path: (i: number) => Path | null, mediaClock?: number): Promise<void> {
   let i = 0;
   const timer = clock.setInterval(() => {
     const drawnAt = clock.now();
     delay.drawn(drawnAt);
     const p = path(i++);
     if (!p) return; // a frame dropped
-    const frame: PresentedFrame = { presentationTime: drawnAt + p.composite, expectedDisplayTime: drawnAt + p.display };
+    const frame: PresentedFrame = {
+      presentationTime: drawnAt + p.composite, expectedDisplayTime: drawnAt + p.display,
+      ...(mediaClock !== undefined ? { mediaTime: (drawnAt + 2 - mediaClock) / 1000 } : {}),
+    };
     clock.setTimeout(() => delay.presented(frame), p.composite);
   }, 40);
   await clock.advance(ms);
@@ -47,6 +53,21 @@ describe('the presentation delay of a face\'s frames', () => {
     await run(clock, delay, 2_000, (i) => ({ composite: 0.3, display: 22 + (i % 3) * 4 }));
     expect(delay.measured).to.equal(true);
     expect(delay.ms).to.be.closeTo(26, 0.01);
+  });
+
+  it('matches each frame to its draw by its media time, as Chromium reports its frames, also when most are presented after the next draw', async () => {
+    const clock = new TestClock(10_000);
+    // One frame in ten presented as it is captured (2.5 ms after its draw), the others after the next draw;
+    // all on the screen 62 ms after their draw. Matched to the last draw before their presentation, most
+    // would measure 22 ms.
+    const delay = new PresentationDelay(30, 'media time');
+    await run(clock, delay, 2_000, (i) => ({ composite: i % 10 === 3 ? 2.5 : 45, display: 62 }), 9_000);
+    expect(delay.measured).to.equal(true);
+    expect(delay.ms).to.be.closeTo(62, 0.01);
+    // Frames without a media time are matched to the last draw before their presentation.
+    const plain = new PresentationDelay(30, 'media time');
+    await run(clock, plain, 2_000, () => ({ composite: 1, display: 26 }));
+    expect(plain.ms).to.be.closeTo(26, 0.01);
   });
 
   it('is not moved by the frames composited after the next draw, as some are in Firefox', async () => {
@@ -79,7 +100,7 @@ describe('the presentation delay of a face\'s frames', () => {
 
   it('is measured at the <video> the elements show the face\'s track in, while it shows it', async () => {
     const clock = new TestClock(10_000);
-    const delay = new PresentationDelay(60, true);
+    const delay = new PresentationDelay(60, 'last draw');
     // On the test's clock: the face's draws are stamped by it (they stand still between the test's steps).
     const face = createDrawnFaceTrack({ visemeNow: () => 'rest', speaking: () => false }, { reducedMotion: true, presentation: delay, clock: () => clock.now() });
     // A <video> whose frame callbacks the test calls (the real ones come at the engine's pace, and WebKitGTK
@@ -103,8 +124,8 @@ describe('the presentation delay of a face\'s frames', () => {
     expect(callbacks.length).to.equal(0);
   });
 
-  it('keeps the default where the engine\'s frames are not measured (Chromium, WebKit)', () => {
-    const delay = new PresentationDelay(40, false);
+  it('keeps the default where the engine\'s frames are not measured (WebKit)', () => {
+    const delay = new PresentationDelay(40, null);
     const video = document.createElement('video');
     const callbacks: VideoFrameRequestCallback[] = [];
     video.requestVideoFrameCallback = (callback) => callbacks.push(callback);
@@ -132,7 +153,7 @@ describe('the presentation delay of a face\'s frames', () => {
   });
 
   it('sets how far ahead the face asks for the shape to draw', async () => {
-    // Measured at 25 ms (the old face asked 60 ms ahead, whatever the engine), plus Ada's 70 ms for her easing.
+    // Measured at 25 ms (the old face asked 60 ms ahead, whatever the engine), plus Ada's lead for her easing.
     const clock = new TestClock(10_000);
     const delay = new PresentationDelay(60);
     await run(clock, delay, 2_000, () => ({ composite: 1, display: 25 }));
@@ -140,6 +161,6 @@ describe('the presentation delay of a face\'s frames', () => {
     const face = createDrawnFaceTrack({ visemeNow: (aheadMs = 0) => (asked.push(aheadMs), 'rest'), speaking: () => false }, { reducedMotion: true, presentation: delay });
     await waitFor(() => asked.length > 0, { what: 'a frame drawn' });
     face.stop();
-    expect(asked[0]).to.be.closeTo(25 + 70, 0.01);
+    expect(asked[0]).to.be.closeTo(25 + EASE_LEAD_MS, 0.01);
   });
 });

@@ -11,11 +11,12 @@ const FRAME_MS = 40;
 const EASE = 0.55;
 const BLINK_MS = 140;
 /**
- * The eased mouth shows a new shape clearly a frame or two after it is asked for, so it asks that much
- * earlier (measured at the <video> by the lip-sync e2e, now test/realtime/e2e/lip-sync-<engine>.test.ts: Ada lagged a
- * trained face by ~35 ms with 40).
+ * The eased mouth shows a new shape a little more than half way at the first frame that asks for it, and fully
+ * a frame or two later, so it asks a little earlier. (70 ms made up for mouth shapes the room sent up to 100 ms
+ * late, voice.ts; with them on time, Ada's mouth first moved 30-85 ms before the voice at the <video> with 30;
+ * 10 and 20 both met the bars of test/realtime/e2e/lip-sync-<engine>.test.ts.)
  */
-const EASE_LEAD_MS = 70;
+export const EASE_LEAD_MS = 20;
 
 const pathCache = new Map<string, Path2D>();
 function path2d(d: string): Path2D {

@@ -17,6 +17,14 @@ import { createGlPainter } from './rig-gl.js';
 
 /** One mouth shape blends into the next over this long. */
 export const BLEND_MS = 70;
+/**
+ * The first frame asking for a new shape shows it a little more than half blended in, so it asks this much
+ * early. (Up to 60 ms made up for mouth shapes the room sent up to 100 ms late, voice.ts; with them on time,
+ * that lead had the trained face 30-45 ms ahead of the voice at the <video>; 0 and 10 both met the lip-sync
+ * bars in test/realtime/e2e/lip-sync-<engine>.test.ts, 10 leaning the way the eye forgives: a mouth a little
+ * early passes unnoticed, one late does not.)
+ */
+const BLEND_LEAD_MS = 10;
 const BLINK_MS = 150;
 
 /** A rig that cannot be drawn: unreachable, not a rig, or images that do not decode. */
@@ -101,8 +109,6 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
   const ownBlinks = !rig.blinks?.length && !reducedMotion;
   // Drawn at the rig's rate, but at least 25 times a second so the mouth keeps up with the voice.
   const frameMs = 1000 / Math.min(30, Math.max(25, rig.fps));
-  /** The whole frames a new shape takes to show fully blended in, less the half frame the player leads by. */
-  const blendLeadMs = Math.ceil(BLEND_MS / frameMs) * frameMs - frameMs / 2;
   const started = clock();
   const presentation = options.presentation ?? new PresentationDelay();
   let last = started;
@@ -114,13 +120,9 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
     const now = clock();
     const step = Math.max(0, now - last) / BLEND_MS;
     last = now;
-    // Ask for the shape the visitor will hear when this frame reaches the screen, early by the whole frames
-    // the blend takes less the half frame the player already leads by (MOUTH_LEAD_S, for the frames' phase):
-    // whatever that phase, the frame on the screen as the sound begins shows the new mouth fully. A trained
-    // face's mouths differ from its resting one far less than Ada's drawn ones, and half blended hardly show:
-    // asked a quarter blend early, the trained face trailed the voice by 35 ms at the <video> in Chromium and
-    // Firefox (test/realtime/e2e/lip-sync-<engine>.test.ts); asked 80 ms early, it led by about 20 in Chromium.
-    const aheadMs = presentation.ms + blendLeadMs;
+    // Ask for the shape the visitor will hear when this frame reaches the screen (the player adds half a frame,
+    // MOUTH_LEAD_S, for the frames' phase), a little early (BLEND_LEAD_MS), and blend it in from this frame on.
+    const aheadMs = presentation.ms + BLEND_LEAD_MS;
     presentation.drawn(now);
     const target = timeline.visemeNow(aheadMs);
     for (const [viseme, weight] of weights) {
