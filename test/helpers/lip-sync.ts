@@ -76,22 +76,27 @@ if (!window.__lip) {
     window.__lip.frames.push({ at, grey });
   };
   // Each frame the <video> presents, stamped with when it is (expected to be) on the screen, not when this
-  // callback ran. WebKitGTK has requestVideoFrameCallback but never calls it for a MediaStream: there, the
-  // <video> is read at each animation frame, stamped with that frame's time (a new video frame is on the
-  // screen by the next paint), and a reading is kept when it differs from the last (a frame presented).
+  // callback ran: Chromium's expected display time (the vsync after its presentation); Firefox's is the paint
+  // that takes it (its callback's time, no later than its presentation), on the screen a refresh later.
+  // WebKitGTK has requestVideoFrameCallback but never calls it for a MediaStream: there, the <video> is read
+  // at each animation frame, and a reading is kept when it differs from the last (a frame presented), stamped
+  // a refresh after that frame's time, as the paint it goes into is on the screen then. (Stamped at the paint,
+  // Firefox's and WebKit's mouths measured a refresh early against Chromium's, and against the look-ahead the
+  // faces ask for, media/face/presentation.ts.)
+  const REFRESH_MS = 1000 / 60;
   const sample = (now, meta) => {
     // The animation frames read the <video> until this first call: their readings go, as they are stamped
     // by another clock (in Chromium and Firefox this call comes within a frame or two of the first).
     if (window.__lip.frameClock !== 'requestVideoFrameCallback') window.__lip.frames.length = 0;
     window.__lip.frameClock = 'requestVideoFrameCallback';
-    grab(meta.expectedDisplayTime || now);
+    grab(meta.expectedDisplayTime > meta.presentationTime ? meta.expectedDisplayTime : (meta.presentationTime || now) + REFRESH_MS);
     video.requestVideoFrameCallback(sample);
   };
   let last = '';
   const paint = (now) => {
     if (window.__lip.frameClock !== 'requestVideoFrameCallback') {
       const before = window.__lip.frames.length;
-      grab(now);
+      grab(now + REFRESH_MS);
       if (window.__lip.frames.length > before) {
         window.__lip.frameClock = 'animation frames';
         const key = window.__lip.frames.at(-1).grey.join(',');
