@@ -7,6 +7,7 @@ import { decodeAudioFrame, type ClientFrame, type Participant, type RoomTranscri
 import { sharedAudioContext } from '../media.js';
 import { LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
 import { createDrawnFaceTrack, isDrawnFace } from '../media/face/drawn-face.js';
+import { DrawingSteadiness } from '../media/face/drawing-steady.js';
 import type { FaceTimeline, FaceTrack } from '../media/face/face-track.js';
 import { firstFrameShown, stopTrack } from '../media/shown-tracks.js';
 import { CameraFrameSender } from './camera-frames.js';
@@ -64,6 +65,10 @@ export class LocalTransport extends EventTarget implements Transport {
   /** The face's frames drawn while no `<video>` showed its track (see #faceDrawn). */
   #faceUnshownDraws = 0;
   #faceAwaitingVideo = false;
+  /** When the `<video>` had the face's first frame; face-ready waits from then for the drawing to be steady. */
+  #faceVideoShownAt: number | null = null;
+  readonly #faceDrawing = new DrawingSteadiness();
+  #faceSteady = false;
   /** A trained face's rig and renderer, asked for as the start's answer named it (before the room does). */
   #rigEarly: { url: string; fetch: typeof fetch; code: Promise<typeof import('../media/face/rig-face.js')> } | null = null;
   #frames: CameraFrameSender | null = null;
@@ -293,15 +298,26 @@ export class LocalTransport extends EventTarget implements Transport {
   }
 
   /**
-   * A frame of the face was drawn into its track: once the `<video>` showing it has its first frame, the face
-   * is shown. A page that shows the track its own way (no element took it within UNSHOWN_DRAWS frames) says so now.
+   * A frame of the face was drawn into its track: once the `<video>` showing it has its first frame and the
+   * drawing is steady (media/face/drawing-steady.ts; at most STEADY_WITHIN_MS later), the face is shown. A page
+   * that shows the track its own way (no element took it within UNSHOWN_DRAWS frames) says so now.
    */
   #faceDrawn(track: MediaStreamTrack): void {
-    if (this.#faceReadySent || this.#faceAwaitingVideo) return;
+    if (this.#faceReadySent) return;
+    const now = performance.now();
+    this.#faceSteady = this.#faceDrawing.drawn(now);
+    if (this.#faceVideoShownAt !== null) {
+      if (this.#faceSteady || now - this.#faceVideoShownAt >= STEADY_WITHIN_MS) this.#faceShown();
+      return;
+    }
+    if (this.#faceAwaitingVideo) return;
     const shown = firstFrameShown(track);
     if (shown) {
       this.#faceAwaitingVideo = true;
-      void shown.then(() => this.#faceShown());
+      void shown.then(() => {
+        this.#faceVideoShownAt = performance.now();
+        if (this.#faceSteady) this.#faceShown();
+      });
     } else if (++this.#faceUnshownDraws >= UNSHOWN_DRAWS) {
       this.#faceShown();
     }
@@ -465,6 +481,8 @@ export class LocalTransport extends EventTarget implements Transport {
 
 /** How many frames of the face are drawn before a page that shows its track in no element of ours is taken to show it (about 0.4 s). */
 const UNSHOWN_DRAWS = 10;
+/** The longest face-ready waits, after the face's first frame is shown, for its drawing to be steady. */
+const STEADY_WITHIN_MS = 1000;
 
 function eventTypeOf(data: unknown): unknown {
   return typeof data === 'object' && data !== null ? (data as { event_type?: unknown }).event_type : undefined;
