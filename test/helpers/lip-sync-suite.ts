@@ -9,9 +9,12 @@
 // not speed): mouth moving in ≥ 95 % of the voiced 100 ms windows, resting in ≥ 90 % of the silent ones, lag
 // within ±40 ms, first motion per turn within 50 ms of the first audible sample.
 // With PALKIT_LIP_RECORDINGS=<folder>, each call's recording is kept there (JSON) to analyse again.
-// A row listed in test/known-engine-gaps.json for its engine (file: that engine's file) still runs and prints
-// its figures, but is reported skipped with the gap's reason (an entry's test: '<engine>, <face>,
-// quiet|loaded') instead of asserted (and says so when it met the bars anyway).
+// Every row is asserted (with the mouth shapes sent on time, voice.ts, each met every bar in 3 runs of the
+// three files, one with a core kept busy beside them, 1 more of Chromium's and WebKit's and 2 more of
+// WebKit's), except a row listed in
+// test/known-engine-gaps.json for its engine (file: that engine's file): it still runs and prints its figures,
+// but is reported skipped with the gap's reason (an entry's test: '<engine>, <face>, quiet|loaded') instead of
+// asserted (and says so when it met the bars anyway).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -24,21 +27,6 @@ import { DESKTOP, openBrowser, selectedEngines, type Engine, type VisitorBrowser
 const GREETING = 'Hello there, I read all the notes you sent, and I think it is a good idea to start with the third one. Shall we look at it together?';
 const QUESTION = 'Is the third one the idea you said you liked?';
 
-/**
- * The rows that decide the run: each met every bar on 4 consecutive runs of the one file these were split from (issue 32; load 9-22 on
- * 2 cores, the visitor's microphone silent), and Chromium's quiet rows, whose bars lip-sync.test.ts asserted
- * (Chromium, quiet: Ada, and a rig painted in the page; folded in here, the bars unchanged) though they miss now
- * and then (Ada's lag -55 ms once here and -45 ms once there, her mouth ahead; the trained face's first motion
- * 53 ms on average once). The others miss one bar now and then and are reported as a todo with their figures
- * until they hold run after run: Chromium's Ada loaded (lag -55 ms once: Chromium's lag averaged -22 ms over 15
- * rows, Firefox's +3, with the 60 ms look-ahead then fixed; it is now measured at the <video>,
- * media/face/presentation.ts), Firefox's trained face loaded (first motion 55 ms on average once, bar 50).
- * WebKit's rows are listed in test/known-engine-gaps.json.
- */
-const STEADY: string[] = [
-  'chromium, Ada, quiet', 'chromium, trained face, quiet', 'chromium, trained face, loaded',
-  'firefox, Ada, quiet', 'firefox, Ada, loaded', 'firefox, trained face, quiet',
-];
 /**
  * The silence awaited after the answer, per face: what the analysis takes from it. Its silent windows end 1 s
  * after the last sound; the rest of the silence gives the resting frames each frame is compared with (at
@@ -149,16 +137,7 @@ export function lipSyncSuite(engine: Engine): void {
           const line = `${describeLipSync(name, figures)} [audio stamped by ${JSON.stringify(recording.clocks)}, its clock at ${recording.audioRate?.toFixed(2)}× real time; frames by ${recording.frameClock}; main thread's stalls over 120 ms: ${recording.stalls?.map((s) => s.ms).join(', ') || 'none'}; the PAL cut off ${recording.speech?.filter((s) => s.interrupted).length ?? '?'} times]`;
           table.push(line);
           console.log(`# ${line}`);
-          if (!gap && STEADY.includes(row)) return assertLipSync(name, figures);
-          if (!gap) {
-            // Measured and printed every run; a stop bar once it holds run after run (issue 32).
-            try {
-              assertLipSync(name, figures);
-            } catch (error) {
-              t.todo(`not yet steady in ${engine}: ${(error as Error).message.split('\n')[0]}`);
-            }
-            return;
-          }
+          if (!gap) return assertLipSync(name, figures);
           let met = true;
           try {
             assertLipSync(name, figures);
