@@ -109,7 +109,7 @@ export class PalVoice {
       offsetMs += durationMs;
       timeline.sent(base + offsetMs);
     };
-    const sendWhole = async (samples: Int16Array) => {
+    const sendSlices = async (samples: Int16Array) => {
       pending = joinSamples(pending, samples);
       let at = 0;
       while (pending.length - at >= sliceSamples) {
@@ -128,11 +128,11 @@ export class PalVoice {
       else if (event.type === 'viseme') visemes.push({ atMs: event.atMs, value: event.viseme });
       else {
         timeline.reached('samples');
-        if (held) await sendWhole(held);
+        if (held) await sendSlices(held);
         held = event.samples;
       }
     }
-    if (held) await sendWhole(held);
+    if (held) await sendSlices(held);
     if (pending.length) await send(pending);
   }
 
