@@ -2,7 +2,8 @@
 // arriving (issue 32: in WebKit the face's first frame reached the <video> 1–2 s after the greeting began).
 import { expect } from '@open-wc/testing';
 import type { FaceRig } from '../../../src/protocol/faces/rig.js';
-import { LocalTransport, prefetchRig } from '../../../src/palkit/client/transport/local.js';
+import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
+import { prefetchRig } from '../../../src/palkit/client/transport/pal-face.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { RoomSocket, greyRigFiles } from '../helpers/rig-stand-ins.js';
 

@@ -6,14 +6,12 @@
 import { decodeAudioFrame, type ClientFrame, type Participant, type RoomTranscriptEntry, type ServerFrame } from '../../../protocol/room.js';
 import { sharedAudioContext } from '../media.js';
 import { LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
-import { createDrawnFaceTrack, isDrawnFace } from '../media/face/drawn-face.js';
-import { DrawingSteadiness } from '../media/face/drawing-steady.js';
-import type { FaceTimeline, FaceTrack } from '../media/face/face-track.js';
-import { firstFrameShown, stopTrack } from '../media/shown-tracks.js';
+import { stopTrack } from '../media/shown-tracks.js';
 import { CameraFrameSender } from './camera-frames.js';
 import { MicrophoneSender } from './microphone.js';
 import { MICROPHONE_WORKLET_FILE } from './microphone-worklet.js';
 import { PalAudioPlayer } from './pal-audio.js';
+import { PalFace } from './pal-face.js';
 import type { Timers } from '../timers.js';
 import { RoomConnection, type JoinedFrame, type JoinFrame } from './room-connection.js';
 import { TurnLatencyMeter, type TurnLatencyReport } from './turn-latency.js';
@@ -56,21 +54,8 @@ export class LocalTransport extends EventTarget implements Transport {
   #microphone: MicrophoneSender | null = null;
   #roomUrl = '';
   #listener: LocalListener | null = null;
-  #face: FaceTrack | null = null;
-  /** A trained face's rig is loading, or did not load (the PAL then shows its still image). */
-  #faceLoading = false;
-  #faceUnavailable = false;
-  /** `face-ready` went to the room: the PAL's face is shown (or will not be), once per call. */
-  #faceReadySent = false;
-  /** The face's frames drawn while no `<video>` showed its track (see #faceDrawn). */
-  #faceUnshownDraws = 0;
-  #faceAwaitingVideo = false;
-  /** When the `<video>` had the face's first frame; face-ready waits from then for the drawing to be steady. */
-  #faceVideoShownAt: number | null = null;
-  readonly #faceDrawing = new DrawingSteadiness();
-  #faceSteady = false;
-  /** A trained face's rig and renderer, asked for as the start's answer named it (before the room does). */
-  #rigEarly: { url: string; fetch: typeof fetch; code: Promise<typeof import('../media/face/rig-face.js')> } | null = null;
+  /** The PAL's face, drawn here while the voice plays (pal-face.ts). */
+  #face: PalFace | null = null;
   #frames: CameraFrameSender | null = null;
   #palSpeaking = false;
   #textMode = false;
@@ -101,7 +86,7 @@ export class LocalTransport extends EventTarget implements Transport {
         id: p.participant_id, name: p.user_name, role: p.role, local: false,
         videoTrack: pal ? (this.#face?.track ?? null) : null,
         audioTrack: pal ? (this.#player?.track ?? null) : null,
-        videoUrl: pal && this.#faceUnavailable ? null : p.video_url ?? null, imageUrl: p.image_url ?? null,
+        videoUrl: pal && this.#face?.unavailable ? null : p.video_url ?? null, imageUrl: p.image_url ?? null,
         ...(pal ? { speaking: this.#palSpeaking } : {}),
       };
     });
@@ -115,11 +100,19 @@ export class LocalTransport extends EventTarget implements Transport {
     this.#conversationId = new URL(options.url).pathname.split('/').filter(Boolean).pop() ?? '';
     this.#audioDeviceId = options.audioDeviceId;
     this.#textMode = options.textMode === true;
-    if (options.faceRigUrl && this.#options.voice !== false) this.#fetchRig(options.faceRigUrl);
     if (options.startVideo) void this.#openCamera(options.videoDeviceId);
     if (this.#options.voice !== false) {
       this.#player = new PalAudioPlayer(sharedAudioContext());
       this.#player.probe = this.#meter;
+      this.#face = new PalFace({
+        player: this.#player,
+        fetch: this.#options.fetch ?? globalThis.fetch.bind(globalThis),
+        left: () => this.#left,
+        faceReady: () => this.#sendFrame({ type: 'face-ready' }),
+        changed: () => this.dispatchEvent(new TransportParticipantsEvent()),
+        unavailable: (message) => this.dispatchEvent(new TransportNoticeEvent('face_unavailable', message)),
+      });
+      if (options.faceRigUrl) this.#face.prefetch(options.faceRigUrl);
     }
     const joinFrame: JoinFrame = {
       type: 'join', meeting_token: options.token, ...(options.userName ? { user_name: options.userName } : {}), ...visitorClock(),
@@ -274,93 +267,7 @@ export class LocalTransport extends EventTarget implements Transport {
 
   /** A PAL with a built-in or a trained face gets it drawn here, moving with the voice being heard. */
   #showFace(): void {
-    const pal = [...this.#remote.values()].find((p) => p.role === 'pal');
-    if (this.#face || this.#faceLoading || this.#faceUnavailable || !this.#player || !pal) return;
-    if (pal.face_rig_url) void this.#showRig(pal.face_rig_url, this.#player);
-    else if (isDrawnFace(pal.face_model)) this.#face = createDrawnFaceTrack(this.#faceTimeline(this.#player));
-    // No face this page draws (a face it does not know): the PAL need not wait for one.
-    else this.#faceShown();
-  }
-
-  /**
-   * What a face follows: the voice being heard. Its frames drawn once the face's track is out (the first
-   * draw comes before the track exists) lead to face-ready (#faceDrawn), so the PAL greets when it is seen.
-   */
-  #faceTimeline(player: PalAudioPlayer): FaceTimeline {
-    return {
-      visemeNow: (aheadMs) => player.visemeNow(aheadMs),
-      speaking: () => player.speaking(),
-      drawn: (at) => {
-        player.drawn(at);
-        if (this.#face) this.#faceDrawn(this.#face.track);
-      },
-    };
-  }
-
-  /**
-   * A frame of the face was drawn into its track: once the `<video>` showing it has its first frame and the
-   * drawing is steady (media/face/drawing-steady.ts; at most STEADY_WITHIN_MS later), the face is shown. A page
-   * that shows the track its own way (no element took it within UNSHOWN_DRAWS frames) says so now.
-   */
-  #faceDrawn(track: MediaStreamTrack): void {
-    if (this.#faceReadySent) return;
-    const now = performance.now();
-    this.#faceSteady = this.#faceDrawing.drawn(now);
-    if (this.#faceVideoShownAt !== null) {
-      if (this.#faceSteady || now - this.#faceVideoShownAt >= STEADY_WITHIN_MS) this.#faceShown();
-      return;
-    }
-    if (this.#faceAwaitingVideo) return;
-    const shown = firstFrameShown(track);
-    if (shown) {
-      this.#faceAwaitingVideo = true;
-      void shown.then(() => {
-        this.#faceVideoShownAt = performance.now();
-        if (this.#faceSteady) this.#faceShown();
-      });
-    } else if (++this.#faceUnshownDraws >= UNSHOWN_DRAWS) {
-      this.#faceShown();
-    }
-  }
-
-  /** The PAL's face is shown, or will not be (its still image is): the room may let the PAL speak. Once. */
-  #faceShown(): void {
-    if (this.#faceReadySent || this.#left) return;
-    this.#faceReadySent = true;
-    this.#sendFrame({ type: 'face-ready' });
-  }
-
-  /** The start's answer named a trained face: its rig's files and the renderer's code are asked for now. */
-  #fetchRig(url: string): void {
-    const code = import('../media/face/rig-face.js');
-    code.catch(() => undefined); // awaited by #showRig, which reports a failure
-    this.#rigEarly = { url, fetch: prefetchRig(url, this.#options.fetch ?? globalThis.fetch.bind(globalThis)), code };
-  }
-
-  /**
-   * A trained face's renderer and rig arrive when a call with one starts (as the start's answer names it, or
-   * else now, as the room does): its files are asked for at once, while the renderer's code arrives, not after it.
-   */
-  async #showRig(url: string, player: PalAudioPlayer): Promise<void> {
-    this.#faceLoading = true;
-    try {
-      const early = this.#rigEarly?.url === url ? this.#rigEarly : null;
-      const fetch = early?.fetch ?? prefetchRig(url, this.#options.fetch ?? globalThis.fetch.bind(globalThis));
-      const { createRigFace } = await (early?.code ?? import('../media/face/rig-face.js'));
-      const face = await createRigFace(url, this.#faceTimeline(player), { fetch });
-      if (this.#left) return face.stop();
-      this.#face = face;
-    } catch (error) {
-      if (this.#left) return;
-      this.#faceUnavailable = true;
-      // The visitor sees the PAL's still image: that is the face shown, and the PAL need not wait.
-      this.#faceShown();
-      const message = error instanceof Error && error.name === 'RigLoadError' ? error.message : 'The face\'s renderer could not be loaded.';
-      this.dispatchEvent(new TransportNoticeEvent('face_unavailable', message));
-    } finally {
-      this.#faceLoading = false;
-    }
-    this.dispatchEvent(new TransportParticipantsEvent());
+    this.#face?.show([...this.#remote.values()].find((p) => p.role === 'pal'));
   }
 
   /**
@@ -479,11 +386,6 @@ export class LocalTransport extends EventTarget implements Transport {
   }
 }
 
-/** How many frames of the face are drawn before a page that shows its track in no element of ours is taken to show it (about 0.4 s). */
-const UNSHOWN_DRAWS = 10;
-/** The longest face-ready waits, after the face's first frame is shown, for its drawing to be steady. */
-const STEADY_WITHIN_MS = 1000;
-
 function eventTypeOf(data: unknown): unknown {
   return typeof data === 'object' && data !== null ? (data as { event_type?: unknown }).event_type : undefined;
 }
@@ -503,28 +405,4 @@ function visitorClock(): { time_zone?: string; locale?: string } {
 function silenceOf(raw: unknown): number {
   const silence = (raw as { properties?: { silence_ms?: unknown } }).properties?.silence_ms;
   return typeof silence === 'number' && silence >= 0 && silence <= 10_000 ? silence : 0;
-}
-
-/**
- * Starts fetching a rig's files now: rig.json, and as soon as it is read the two sheets it names (relative
- * to it). The fetch returned hands each of them out (a copy, so each reader has its own body), and fetches
- * anything else as `fetcher` does.
- */
-export function prefetchRig(url: string, fetcher: typeof fetch): typeof fetch {
-  const started = new Map<string, Promise<Response>>();
-  const get = (target: string): Promise<Response> => {
-    const response = fetcher(target);
-    response.catch(() => undefined); // read later by the rig's loader, which reports a failure
-    started.set(target, response);
-    return response;
-  };
-  const base = new URL(url, location.href);
-  void get(url).then(async (response) => {
-    const rig = (await response.clone().json()) as { idle?: { url?: unknown }; mouths?: { sheet?: { url?: unknown } } };
-    for (const sheet of [rig.idle?.url, rig.mouths?.sheet?.url]) if (typeof sheet === 'string') get(new URL(sheet, base).href);
-  }).catch(() => undefined);
-  return ((input: RequestInfo | URL) => {
-    const response = started.get(String(input));
-    return response ? response.then((r) => r.clone()) : fetcher(input);
-  }) as typeof fetch;
 }

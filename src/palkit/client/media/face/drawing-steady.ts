@@ -1,4 +1,4 @@
-// Whether a face is being drawn on time: the PAL's first words wait for it (transport/local.ts sends
+// Whether a face is being drawn on time: the PAL's first words wait for it (transport/pal-face.ts sends
 // `face-ready` once the <video> has the face's first frame and the drawing is steady), so that they are not
 // spoken while the page is still busy setting the face up. WebKitGTK on a loaded 2-core machine stalled its
 // main thread for 140-380 ms every 250-400 ms for about a second after a trained face's rig loaded; a
