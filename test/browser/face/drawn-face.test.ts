@@ -1,5 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { createDrawnFaceTrack, isDrawnFace } from '../../../src/palkit/client/media/face/drawn-face.js';
+import { createDrawnFaceTrack, easeMouth, isDrawnFace } from '../../../src/palkit/client/media/face/drawn-face.js';
+import { MOUTHS } from '../../../src/protocol/faces/ada.js';
 import type { FaceTimeline } from '../../../src/palkit/client/media/face/face-track.js';
 import type { Viseme } from '../../../src/protocol/visemes.js';
 import '../../../src/palkit/components/define.js';
@@ -66,6 +67,17 @@ describe('the drawn face (Ada)', () => {
     expect(open, 'the open mouth shows its dark inside').to.be.greaterThan(closed + 150);
     face.stop();
     expect(face.track.readyState).to.equal('ended');
+  });
+
+  it('opens a little more than half way on the first frame of a shape, and shuts within two frames', () => {
+    // As measured at the <video>: a slower close kept the mouth moving 130-220 ms after a phrase's last sound.
+    const opened = easeMouth(MOUTHS.rest, 'A');
+    expect(opened.open / MOUTHS.A.open).to.be.within(0.5, 0.6);
+    let mouth = MOUTHS.A;
+    mouth = easeMouth(mouth, 'rest');
+    expect(mouth.open / MOUTHS.A.open, 'a frame after').to.be.within(0.1, 0.2);
+    mouth = easeMouth(mouth, 'rest');
+    expect(mouth.open / MOUTHS.A.open, 'two frames after').to.be.below(0.05);
   });
 
   it('blinks while idle', async () => {

@@ -2,7 +2,7 @@
 // <video> reports, on a clock the test drives: frames drawn every 40 ms, each composited and shown after delays
 // the test sets, reported as requestVideoFrameCallback reports them.
 import { expect } from '@open-wc/testing';
-import { EASE_LEAD_MS, createDrawnFaceTrack } from '../../../src/palkit/client/media/face/drawn-face.js';
+import { createDrawnFaceTrack } from '../../../src/palkit/client/media/face/drawn-face.js';
 import { PRESENTATION_DEFAULTS, PRESENTATION_RANGE, PresentationDelay, pageEngine, type PresentedFrame } from '../../../src/palkit/client/media/face/presentation.js';
 import { show } from '../../../src/palkit/client/media/shown-tracks.js';
 import { TestClock } from '../helpers/test-clock.js';
@@ -153,7 +153,7 @@ describe('the presentation delay of a face\'s frames', () => {
   });
 
   it('sets how far ahead the face asks for the shape to draw', async () => {
-    // Measured at 25 ms (the old face asked 60 ms ahead, whatever the engine), plus Ada's lead for her easing.
+    // Measured at 25 ms (the old face asked 60 ms ahead, whatever the engine).
     const clock = new TestClock(10_000);
     const delay = new PresentationDelay(60);
     await run(clock, delay, 2_000, () => ({ composite: 1, display: 25 }));
@@ -161,6 +161,6 @@ describe('the presentation delay of a face\'s frames', () => {
     const face = createDrawnFaceTrack({ visemeNow: (aheadMs = 0) => (asked.push(aheadMs), 'rest'), speaking: () => false }, { reducedMotion: true, presentation: delay });
     await waitFor(() => asked.length > 0, { what: 'a frame drawn' });
     face.stop();
-    expect(asked[0]).to.be.closeTo(25 + EASE_LEAD_MS, 0.01);
+    expect(asked[0]).to.be.closeTo(25, 0.01);
   });
 });

@@ -135,8 +135,9 @@ describe('a trained face drawn from its rig', () => {
     // face's presentation delay, here not measured: no <video> shows the track), and the timeline gives the
     // shape heard at `now + aheadMs`, plus the player's half frame (MOUTH_LEAD_S). The face draws every 40 ms
     // (this rig's 10 fps is drawn at 25); whatever their phase against the sound, the first frame showing the
-    // open mouth is on the screen from 30 ms before the sound (the half frame and the blend's lead) to 10 ms
-    // after it, and shows it more than half blended in (its first frame covers 40 of the blend's 70 ms).
+    // open mouth is on the screen from 30 ms before the sound (the player's half frame and the face's 10 ms
+    // lead) to 10 ms after it, and shows it more than half blended in (its first frame covers 40 of the
+    // blend's 70 ms).
     const SOUND = 10_000;
     const PRESENTATION_MS = 60;
     const open = 235;

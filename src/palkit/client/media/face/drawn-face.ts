@@ -2,6 +2,7 @@
 // its mouth easing towards the shape of what is being heard, blinking every few seconds, breathing a
 // little while idle; the canvas's stream is the PAL's video track.
 import { ADA, FACE_HEIGHT, FACE_WIDTH, BACKGROUND, MOUTHS, adaEyelids, adaLashes, adaLayers, mixMouths, mouthLayers, type FaceLayer, type MouthShape } from '../../../../protocol/faces/ada.js';
+import type { Viseme } from '../../../../protocol/visemes.js';
 import { captureFace, type FaceTimeline, type FaceTrack } from './face-track.js';
 import { PresentationDelay } from './presentation.js';
 import { stopTrack, whenShown } from '../shown-tracks.js';
@@ -9,15 +10,13 @@ import { stopTrack, whenShown } from '../shown-tracks.js';
 const FRAME_MS = 40;
 /** Share of the way to the target mouth covered per frame: about 80 ms to settle. */
 const EASE = 0.55;
-const BLINK_MS = 140;
 /**
- * The eased mouth shows a new shape a little more than half way at the first frame that asks for it, and fully
- * a frame or two later, so it asks a little earlier. (70 ms made up for mouth shapes the room sent up to 100 ms
- * late, voice.ts; with them on time, Ada's mouth first moved 30-85 ms before the voice at the <video> with 30;
- * 10 and 20 both met the bars of test/realtime/e2e/lip-sync-<engine>.test.ts.)
+ * Closing, the share is larger: the mouth shuts within a frame or two as the sound stops. (At 0.55 it kept
+ * moving for 130-220 ms after a phrase's last sound, at the <video> in Chromium, while it opened with its
+ * first; test/realtime/e2e/lip-sync-chromium.test.ts.)
  */
-export const EASE_LEAD_MS = 20;
-
+const EASE_CLOSE = 0.85;
+const BLINK_MS = 140;
 const pathCache = new Map<string, Path2D>();
 function path2d(d: string): Path2D {
   let p = pathCache.get(d);
@@ -27,6 +26,11 @@ function path2d(d: string): Path2D {
     if (pathCache.size < 64) pathCache.set(d, p);
   }
   return p;
+}
+
+/** Ada's mouth a frame on from `mouth`, easing towards the shape of `viseme` (faster when it closes). */
+export function easeMouth(mouth: MouthShape, viseme: Viseme): MouthShape {
+  return mixMouths(mouth, MOUTHS[viseme], viseme === 'rest' ? EASE_CLOSE : EASE);
 }
 
 export function isDrawnFace(model: string | null | undefined): boolean {
@@ -69,9 +73,13 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: DrawnFaceO
 
   const draw = () => {
     const now = clock();
-    const aheadMs = presentation.ms + EASE_LEAD_MS;
+    // The shape heard when this frame reaches the screen (the player adds half a frame for the frames' phase),
+    // with no lead of its own: her first frame of a shape shows it more than half way. (70 ms made up for mouth
+    // shapes the room sent up to 100 ms late, voice.ts; with them on time her mouth first moved 30-85 ms before
+    // the voice at the <video> with 30, and 23-89 ms before it with 20 in a CI run with every core busy.)
+    const aheadMs = presentation.ms;
     presentation.drawn(now);
-    mouth = mixMouths(mouth, MOUTHS[timeline.visemeNow(aheadMs)], EASE);
+    mouth = easeMouth(mouth, timeline.visemeNow(aheadMs));
     if (now > nextBlink + BLINK_MS) nextBlink = now + 2000 + random() * 4000;
     const blinking = now >= nextBlink;
     const t = (now - started) / 1000;

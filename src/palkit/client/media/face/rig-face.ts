@@ -18,11 +18,10 @@ import { createGlPainter } from './rig-gl.js';
 /** One mouth shape blends into the next over this long. */
 export const BLEND_MS = 70;
 /**
- * The first frame asking for a new shape shows it a little more than half blended in, so it asks this much
- * early. (Up to 60 ms made up for mouth shapes the room sent up to 100 ms late, voice.ts; with them on time,
- * that lead had the trained face 30-45 ms ahead of the voice at the <video>; 0 and 10 both met the lip-sync
- * bars in test/realtime/e2e/lip-sync-<engine>.test.ts, 10 leaning the way the eye forgives: a mouth a little
- * early passes unnoticed, one late does not.)
+ * How much earlier than it will be heard a trained face asks for a shape. (Up to 60 ms made up for mouth shapes
+ * the room sent up to 100 ms late, voice.ts; with them on time the face led the voice by 30-45 ms at the
+ * <video> with it; with 0 its lag was +25 to +35 ms in Firefox; with 10, -20 to +30 ms in the engines' quiet
+ * rows, test/realtime/e2e/lip-sync-<engine>.test.ts.)
  */
 const BLEND_LEAD_MS = 10;
 const BLINK_MS = 150;
@@ -121,7 +120,8 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
     const step = Math.max(0, now - last) / BLEND_MS;
     last = now;
     // Ask for the shape the visitor will hear when this frame reaches the screen (the player adds half a frame,
-    // MOUTH_LEAD_S, for the frames' phase), a little early (BLEND_LEAD_MS), and blend it in from this frame on.
+    // MOUTH_LEAD_S, for the frames' phase), a little early, and blend it in from this frame on: its first frame
+    // shows it more than half way.
     const aheadMs = presentation.ms + BLEND_LEAD_MS;
     presentation.drawn(now);
     const target = timeline.visemeNow(aheadMs);
