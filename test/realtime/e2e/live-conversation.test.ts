@@ -147,8 +147,20 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
     await push(conversationId, 'canvas_show_scheduling_embed', { provider: 'calendly', scheduling_url: 'https://calendly.com/palkit-e2e/intro', title: 'Book an intro' }, 'call_schedule1');
     await card.locator('iframe.scheduling').waitFor();
     assert.match((await card.locator('iframe.scheduling').getAttribute('src'))!, /^https:\/\/calendly\.com\/palkit-e2e\/intro\?embed_domain=127\.0\.0\.1&embed_type=Inline$/);
+    // What the page hears from the booking page, for the failure's message (this step failed now and then in CI
+    // runs, once on both tries, and never in runs of this file alone).
+    await page.evaluate(() => {
+      const heard: string[] = ((window as any).__bookingMessages = []);
+      window.addEventListener('message', (e) => heard.push(`${e.origin} ${JSON.stringify(e.data).slice(0, 80)}`));
+    });
     await page.frameLocator('pal-canvas iframe.scheduling').locator('#book').click();
-    await recorded({ tool: 'call_schedule1', component: 'canvas.scheduling_embed', type: 'submit', value: { event_uri: EVENT_URI, invitee_uri: INVITEE_URI }, ack: 'Your booking is confirmed. Thanks!' });
+    try {
+      await recorded({ tool: 'call_schedule1', component: 'canvas.scheduling_embed', type: 'submit', value: { event_uri: EVENT_URI, invitee_uri: INVITEE_URI }, ack: 'Your booking is confirmed. Thanks!' });
+    } catch (error) {
+      const seen = await page.evaluate(() => ({ messages: (window as any).__bookingMessages as string[] })).catch((e: Error) => ({ messages: [e.message] }));
+      const cardText = await card.innerText().catch(() => '(no card)');
+      throw new Error(`${(error as Error).message}\nthe page heard: ${JSON.stringify(seen.messages)}; the card: ${JSON.stringify(cardText.slice(0, 200))}; iframes in the card: ${await card.locator('iframe').count().catch(() => -1)}`);
+    }
 
     await push(conversationId, 'canvas_show_text', { title: 'Our pricing', body: '**Team** costs 20 EUR per seat.\n\n- monthly\n- cancel any time', format: 'markdown' }, 'call_text1');
     await card.locator('h2').filter({ hasText: 'Our pricing' }).waitFor();
