@@ -43,7 +43,6 @@ export class PalFace {
   /** When the `<video>` had the face's first frame; face-ready waits from then for the drawing to be steady. */
   #videoShownAt: number | null = null;
   readonly #drawing = new DrawingSteadiness();
-  #steady = false;
   /** A trained face's rig and renderer, asked for as the start's answer named it (before the room does). */
   #rigEarly: { url: string; fetch: typeof fetch; code: Promise<typeof import('../media/face/rig-face.js')> } | null = null;
 
@@ -103,9 +102,9 @@ export class PalFace {
   #drawn(track: MediaStreamTrack): void {
     if (this.#readySent) return;
     const now = performance.now();
-    this.#steady = this.#drawing.drawn(now);
+    const steady = this.#drawing.drawn(now);
     if (this.#videoShownAt !== null) {
-      if (this.#steady || now - this.#videoShownAt >= STEADY_WITHIN_MS) this.#shown();
+      if (steady || now - this.#videoShownAt >= STEADY_WITHIN_MS) this.#shown();
       return;
     }
     if (this.#awaitingVideo) return;
@@ -114,7 +113,7 @@ export class PalFace {
       this.#awaitingVideo = true;
       void shown.then(() => {
         this.#videoShownAt = performance.now();
-        if (this.#steady) this.#shown();
+        if (this.#drawing.steady) this.#shown();
       });
     } else if (++this.#unshownDraws >= UNSHOWN_DRAWS) {
       this.#shown();

@@ -14,10 +14,15 @@ export class DrawingSteadiness {
   #last = -Infinity;
   #onTime = 0;
 
+  /** Whether the last STEADY_DRAWS draws came on time. */
+  get steady(): boolean {
+    return this.#onTime >= STEADY_DRAWS;
+  }
+
   /** A frame was drawn at `at` (ms); whether the drawing is steady now. */
   drawn(at: number): boolean {
     this.#onTime = at - this.#last <= GAP_MS ? this.#onTime + 1 : 0;
     this.#last = at;
-    return this.#onTime >= STEADY_DRAWS;
+    return this.steady;
   }
 }
