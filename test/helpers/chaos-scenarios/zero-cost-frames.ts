@@ -27,7 +27,10 @@ async function metric(chaos: ChaosService, name: string): Promise<number> {
 export const zeroCostFrames: ChaosScenario<ZeroCostFramesFigures> = {
   name: 'zero-cost frames',
   async run() {
-    const chaos = await startChaosService();
+    // Baseline WebAssembly code only: V8 otherwise re-compiles the embedded PostgreSQL's hot functions with
+    // its optimising tier in the background for minutes after start, and that code (+70-170 MB under load
+    // here, +51 MB in a CI run) landed in the flood's memory growth whenever the machine was busy.
+    const chaos = await startChaosService({}, { nodeArgs: ['--liftoff-only'] });
     let bystander: RoomClient | undefined;
     try {
       const by = (bystander = (await chaos.call()).client);
