@@ -18,10 +18,12 @@ const EVENT_URI = 'https://api.calendly.com/scheduled_events/E2E-EVENT';
 const INVITEE_URI = 'https://api.calendly.com/scheduled_events/E2E-EVENT/invitees/E2E-INVITEE';
 
 // Calendly's booking page as the scheduling card's iframe loads it; a booking posts Calendly's message to the parent.
+// The button is made by the script that listens to it, so that it is never there to click before its listener.
 const calendlyStandIn = `<!doctype html><html><body><h1>Book a call</h1>
-<button id="book">Confirm booking</button>
-<script>document.getElementById('book').addEventListener('click', () => parent.postMessage({ event: 'calendly.event_scheduled',
-  payload: { event: { uri: ${JSON.stringify(EVENT_URI)} }, invitee: { uri: ${JSON.stringify(INVITEE_URI)} } } }, '*'));</script></body></html>`;
+<script>const book = Object.assign(document.createElement('button'), { id: 'book', textContent: 'Confirm booking' });
+book.addEventListener('click', () => parent.postMessage({ event: 'calendly.event_scheduled',
+  payload: { event: { uri: ${JSON.stringify(EVENT_URI)} }, invitee: { uri: ${JSON.stringify(INVITEE_URI)} } } }, '*'));
+document.body.append(book);</script></body></html>`;
 
 describe('live conversation in Chromium through pal-widget', { timeout: 150_000 }, () => {
   let world: World;
