@@ -57,7 +57,8 @@ export class PalAgent {
   /** The visitor's time zone and page language (UTC, said as such, until a visitor sends them). */
   private clock: VisitorClock = {};
   private readonly seenInteractions = new Set<string>();
-  private readonly writes = new Set<Promise<void>>();
+  /** The last transcript write: each waits for the one before, so turns are inserted in the order they were recorded. */
+  private lastWrite: Promise<void> = Promise.resolve();
   private seq = 0;
   private turnIdx = 0;
   private voiceLost = false;
@@ -232,7 +233,12 @@ export class PalAgent {
   async stop(): Promise<void> {
     this.hearing.close();
     await this.speaker.close();
-    while (this.writes.size) await Promise.all([...this.writes]);
+    // A turn may still be recorded while the ones before it are written.
+    let last: Promise<void>;
+    do {
+      last = this.lastWrite;
+      await last;
+    } while (last !== this.lastWrite);
   }
 
   /** The answer, unless the turn touches one of the PAL's guardrails: then a refusal (and its callback). */
@@ -390,15 +396,19 @@ export class PalAgent {
 
   /** Resolves once the transcript turns written so far are in the database. */
   async settled(): Promise<void> {
-    await Promise.all([...this.writes]);
+    await this.lastWrite;
   }
 
-  /** Writes a transcript turn, once `ready` resolves (it is counted as a write from now on). */
+  /**
+   * Writes a transcript turn once `ready` resolves and the turn recorded before it is in. Turns that began
+   * at the same instant (a clock that stands still) are read back in the order they were written, and on
+   * PostgreSQL two inserts in flight at once could land either way round: the visitor's question after
+   * the PAL's answer to it.
+   */
   private record(entry: TranscriptEntry & { interrupted?: boolean }, ready: Promise<void> = Promise.resolve()): void {
-    const write = ready.then(() => appendTranscriptEntry(this.deps.db, this.conv.conversationId, entry))
-      .catch((error: unknown) => this.deps.log.error('transcript write failed', { conversation_id: this.conv.conversationId, error: error instanceof Error ? error.message : String(error) }))
-      .finally(() => this.writes.delete(write));
-    this.writes.add(write);
+    this.lastWrite = Promise.all([this.lastWrite, ready])
+      .then(() => appendTranscriptEntry(this.deps.db, this.conv.conversationId, entry))
+      .catch((error: unknown) => this.deps.log.error('transcript write failed', { conversation_id: this.conv.conversationId, error: error instanceof Error ? error.message : String(error) }));
   }
 }
 
