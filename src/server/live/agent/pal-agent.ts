@@ -2,7 +2,6 @@
 // participants say or send, shows Magic Canvas cards, and records every turn of the transcript.
 import { randomUUID } from 'node:crypto';
 import type { Participant } from '../../../protocol/room.js';
-import type { TranscriptEntry } from '../../../protocol/callbacks.js';
 import { parseInteraction } from '../../../protocol/interactions.js';
 import { canvasInteractionProperties, type RoomMessage } from '../room/message.js';
 import type { ServiceDeps } from '../../platform/context.js';
@@ -22,7 +21,7 @@ import { PalHearing, type HearingPort } from './hearing.js';
 import { conversationLanguages, replyLanguage, voiceTag } from '../../resources/pals/lines/language.js';
 import { PalVoice, type AudioOut } from '../speech/voice.js';
 import { earsFor, synthesizerFor } from '../engines/voice-engine.js';
-import { appendTranscriptEntry, roundSeconds } from '../../resources/conversations/transcript-store.js';
+import { TranscriptWriter } from './transcript-writer.js';
 import { PalTools } from './tools.js';
 import { turnText } from './turn-text.js';
 import { recordDisclosure } from '../../resources/conversations/receipts.js';
@@ -57,8 +56,7 @@ export class PalAgent {
   /** The visitor's time zone and page language (UTC, said as such, until a visitor sends them). */
   private clock: VisitorClock = {};
   private readonly seenInteractions = new Set<string>();
-  /** The last transcript write: each waits for the one before, so turns are inserted in the order they were recorded. */
-  private lastWrite: Promise<void> = Promise.resolve();
+  private readonly transcript: TranscriptWriter;
   private seq = 0;
   private turnIdx = 0;
   private voiceLost = false;
@@ -73,6 +71,7 @@ export class PalAgent {
     private readonly conv: LiveConversation,
     private readonly room: PalRoomPort,
   ) {
+    this.transcript = new TranscriptWriter(deps.db, deps.log, conv.conversationId, room.startedAt);
     this.participant = {
       participant_id: `pal_${conv.pal.palId}`,
       user_name: conv.pal.name,
@@ -107,8 +106,8 @@ export class PalAgent {
       async (_utterance, result) => {
         if (!result.text) return;
         this.answers.history.push({ role: 'assistant', content: result.text });
-        this.record({
-          role: 'assistant', content: result.text, ...this.timing(result.startedAt, result.duration), inference_id: _utterance.inferenceId,
+        this.transcript.record({
+          role: 'assistant', content: result.text, ...this.transcript.timing(result.startedAt, result.duration), inference_id: _utterance.inferenceId,
           ...(result.interrupted ? { interrupted: true } : {}),
         });
       },
@@ -233,12 +232,7 @@ export class PalAgent {
   async stop(): Promise<void> {
     this.hearing.close();
     await this.speaker.close();
-    // A turn may still be recorded while the ones before it are written.
-    let last: Promise<void>;
-    do {
-      last = this.lastWrite;
-      await last;
-    } while (last !== this.lastWrite);
+    await this.transcript.drained();
   }
 
   /** The answer, unless the turn touches one of the PAL's guardrails: then a refusal (and its callback). */
@@ -262,7 +256,7 @@ export class PalAgent {
     // The visitor spoke over the PAL: it stops, as a person would.
     this.speaker.interrupt();
     if (announce) this.emit('conversation.utterance', { role: 'user', speech: text }, inferenceId);
-    this.record({ role: 'user', content: text, ...this.timing(this.deps.clock.now(), 0), participant_name: from.userName }, afterHandOff());
+    this.transcript.record({ role: 'user', content: text, ...this.transcript.timing(this.deps.clock.now(), 0), participant_name: from.userName }, afterHandOff());
     const lang = replyLanguage(this.conv, text);
     const card = this.conv.canvas ? cardFor(text, this.conv.canvas, this.deps.clock.now(), lang) : null;
     if (card) this.cardLanguage = lang;
@@ -386,29 +380,9 @@ export class PalAgent {
     this.deps.log.debug('turn stage', { conversation_id: this.conv.conversationId, inference_id: inferenceId, stage, at });
   }
 
-  private timing(began: Date, duration: number): Pick<TranscriptEntry, 'timestamp' | 'seconds_from_start' | 'duration'> {
-    return {
-      timestamp: began.getTime() / 1000,
-      seconds_from_start: roundSeconds(Math.max(0, began.getTime() - this.room.startedAt.getTime()) / 1000),
-      duration,
-    };
-  }
-
   /** Resolves once the transcript turns written so far are in the database. */
-  async settled(): Promise<void> {
-    await this.lastWrite;
-  }
-
-  /**
-   * Writes a transcript turn once `ready` resolves and the turn recorded before it is in. Turns that began
-   * at the same instant (a clock that stands still) are read back in the order they were written, and on
-   * PostgreSQL two inserts in flight at once could land either way round: the visitor's question after
-   * the PAL's answer to it.
-   */
-  private record(entry: TranscriptEntry & { interrupted?: boolean }, ready: Promise<void> = Promise.resolve()): void {
-    this.lastWrite = Promise.all([this.lastWrite, ready])
-      .then(() => appendTranscriptEntry(this.deps.db, this.conv.conversationId, entry))
-      .catch((error: unknown) => this.deps.log.error('transcript write failed', { conversation_id: this.conv.conversationId, error: error instanceof Error ? error.message : String(error) }));
+  settled(): Promise<void> {
+    return this.transcript.settled();
   }
 }
 
