@@ -111,6 +111,31 @@ describe('a trained face drawn from its rig', () => {
     expect(face.track.readyState).to.equal('ended');
   });
 
+  it('makes what a mouth needs before its first frame, not at the first word (canvas 2D)', async () => {
+    const { state, timeline, options } = controlled();
+    const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, webgl: 'never', fetch: await syntheticRig() });
+    const mouth = () => frameOf(face.track).then(mouthBrightness);
+    expect(await settled(mouth, (b) => b < 110), 'the resting mouth first').to.be.lessThan(110);
+    // The 2D path's scratch canvases and mask, made at the first mouth drawn, held up the greeting's first frame.
+    // (Counted by their maker, rig-2d.ts: reading the track back makes canvases of its own.)
+    const create = document.createElement;
+    let made = 0;
+    document.createElement = function (this: Document, tag: string, ...rest: unknown[]) {
+      if (tag.toLowerCase() === 'canvas' && new Error().stack?.includes('rig-2d')) made++;
+      return create.call(this, tag, ...(rest as [ElementCreationOptions?]));
+    } as typeof document.createElement;
+    try {
+      // Half blended in, the clock then standing still: the resting and the open mouth mixed, as a word begins.
+      state.viseme = 'A';
+      state.now += BLEND_MS / 2;
+      expect(await settled(mouth, (b) => b > 130), 'the mouth opening').to.be.greaterThan(130);
+    } finally {
+      document.createElement = create;
+    }
+    expect(made, 'canvases made once the face was shown').to.equal(0);
+    face.stop();
+  });
+
   it('blends one mouth into the next through intermediate frames', async () => {
     const { state, timeline, options } = controlled();
     const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, fetch: await syntheticRig() });

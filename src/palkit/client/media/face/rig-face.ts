@@ -8,6 +8,7 @@
 // shader pass at the frame's pose), canvas 2D where it has none or only in software (rig-2d.ts: one drawImage of the idle cell, then the
 // mouths, in bands where a jaw moves). Both draw the same picture; `renderer` says which one a face got.
 import { FaceRig, cellOrigin, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
+import { openingOf } from '../../../../protocol/faces/mouth-interior.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
 import { stopTrack, whenShown } from '../shown-tracks.js';
 import { captureFace, type FaceTimeline, type FaceTrack } from './face-track.js';
@@ -115,6 +116,17 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
   const weights = new Map<Viseme, number>([['rest', 1]]);
   let nextBlink = started + 1500 + random() * 2500;
 
+  /** Idle frame `frame` with the mouths mixed by `mix` (blinks aside). */
+  const paint = (frame: number, mix: ReadonlyMap<Viseme, number>) => {
+    if (gl) return gl.draw(frame, mix);
+    const [ix, iy] = cellOrigin(rig.idle, frame);
+    context!.setTransform(1, 0, 0, 1, 0, 0);
+    context!.globalAlpha = 1;
+    context!.drawImage(idle, ix, iy, rig.idle.cellWidth, rig.idle.cellHeight, 0, 0, rig.width, rig.height);
+    mouths2d!.draw(context!, frame, rig.poses[frame]!, mix);
+    context!.globalAlpha = 1;
+  };
+
   const draw = () => {
     const now = clock();
     const step = Math.max(0, now - last) / BLEND_MS;
@@ -134,15 +146,7 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
 
     const frame = Math.floor(((now - started) / 1000) * rig.fps) % rig.idle.count;
     const pose = rig.poses[frame]!;
-    if (gl) gl.draw(frame, weights);
-    else {
-      const [ix, iy] = cellOrigin(rig.idle, frame);
-      context!.setTransform(1, 0, 0, 1, 0, 0);
-      context!.globalAlpha = 1;
-      context!.drawImage(idle, ix, iy, rig.idle.cellWidth, rig.idle.cellHeight, 0, 0, rig.width, rig.height);
-      mouths2d!.draw(context!, frame, pose, weights);
-      context!.globalAlpha = 1;
-    }
+    paint(frame, weights);
     if (ownBlinks) {
       if (now > nextBlink + BLINK_MS) nextBlink = now + 2500 + random() * 4000;
       if (now >= nextBlink) blink(frame, pose);
@@ -172,6 +176,12 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
     }
   };
 
+  // A frame with the widest-open mouth half blended in, drawn over at once: what a mouth needs the first time
+  // (the 2D path's scratch canvases and mask, the mouth sheet's first use, WebGL's mouth pass) is made before
+  // the face is shown, not at the greeting's first word. Made then, Chromium's trained face showed that word's
+  // mouth 80-120 ms after its sound in a CI run (test/realtime/e2e/lip-sync-chromium.test.ts) and the later
+  // turns' on time.
+  paint(0, new Map([['rest', 0.5], [widestOpen(), 0.5]]));
   draw();
   const stream = captureFace(surface, 1000 / frameMs);
   const track = stream.getVideoTracks()[0]!;
@@ -189,4 +199,9 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
     mouths.close();
   }
   return { track, stop, renderer: gl ? 'webgl' : '2d' };
+}
+
+/** The viseme whose mouth opens widest (its jaw moves, and the opening's interior is drawn). */
+function widestOpen(): Viseme {
+  return VISEMES.reduce((widest, v) => (openingOf(v) > openingOf(widest) ? v : widest));
 }
