@@ -129,7 +129,7 @@ export function lipSyncSuite(engine: Engine): void {
             // A listed row's call that does not complete is the same gap (WebKitGTK, loaded: once the greeting
             // was never heard to its end within 90 s): reported with it, not asserted.
             if (!gap) throw error;
-            const message = (error as Error).message.split('\n')[0];
+            const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
             table.push(`${name}: the call did not complete (${message})`);
             return t.skip(`known ${engine} gap (the call did not complete: ${message}): ${gap.reason}`);
           } finally {
