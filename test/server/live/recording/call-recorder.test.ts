@@ -1,19 +1,25 @@
 // The call recorder on a clock the test moves: audio sent faster than the call runs is not kept past a
 // second ahead, nothing is kept past the call's maximum duration, and it is written every second of its clock.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { AHEAD_MS, CallRecorder, RECORDING_RATE } from '../../../../src/server/live/recording/call-recorder.js';
 import { systemClock } from '../../../../src/server/platform/time.js';
 import { ManualClock } from '../../../helpers/clock.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 
+/** The recordings' folder, removed when the file's tests end. */
+const folder = mkdtempSync(join(tmpdir(), 'palkit-recorder-'));
+after(() => rmSync(folder, { recursive: true, force: true }));
+let recordings = 0;
+const recordingPath = () => join(folder, `call-${recordings++}.pcm`);
+
 const tone = (seconds: number, rate = RECORDING_RATE) => Int16Array.from({ length: Math.round(seconds * rate) }, (_, i) => Math.round(8000 * Math.sin(i / 5)));
 
 async function record(maxSeconds: number, play: (recorder: CallRecorder, clock: { ms: number }) => void): Promise<number> {
-  const path = join(mkdtempSync(join(tmpdir(), 'palkit-recorder-')), 'call.pcm');
+  const path = recordingPath();
   const clock = { ms: 1_000_000 };
   const recorder = await CallRecorder.start(path, maxSeconds, { ...systemClock, now: () => new Date(clock.ms) });
   play(recorder, clock);
@@ -56,7 +62,7 @@ describe('call recorder bounds', () => {
 
 describe('call recorder end', () => {
   it('ends when the call ended, however long the room then takes to close', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'palkit-recorder-')), 'call.pcm');
+    const path = recordingPath();
     const clock = { ms: 1_000_000 };
     const recorder = await CallRecorder.start(path, 3600, { ...systemClock, now: () => new Date(clock.ms) });
     for (let i = 0; i < 100; i++) {
@@ -93,7 +99,7 @@ describe('call recorder pauses', () => {
   });
 
   it('stopped while paused, ends where the pause began', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'palkit-recorder-')), 'call.pcm');
+    const path = recordingPath();
     const clock = { ms: 1_000_000 };
     const recorder = await CallRecorder.start(path, 3600, { ...systemClock, now: () => new Date(clock.ms) });
     clock.ms += 600;
@@ -105,7 +111,7 @@ describe('call recorder pauses', () => {
 
 describe('call recorder writes', () => {
   it('appends to its file every second of the call\'s clock, so that a crash keeps what was heard', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'palkit-recorder-')), 'call.pcm');
+    const path = recordingPath();
     const clock = new ManualClock(1_000_000);
     const recorder = await CallRecorder.start(path, 3600, clock);
     const onDisk = () => readFileSync(path).length / 2 / RECORDING_RATE;
