@@ -31,12 +31,24 @@ export interface VoiceHooks {
 }
 
 const SLICE_MS = 40;
-/** How far ahead of playback audio is sent: enough to ride out a busy event loop, short enough to cut at once. */
-const LEAD_MS = 200;
+/**
+ * How far ahead of playback audio is sent: enough to ride out a busy event loop (at 200 calls on one core
+ * it stalled 300-450 ms at times, and with 200 ms here each stall emptied the pages' players mid-word).
+ * A cut costs nothing for it: `audio-flush` drops what a page holds.
+ */
+export const LEAD_MS = 400;
 /** Clients start playing a little after the first slice arrives (their jitter buffer); captions wait as much. */
 const CAPTION_DELAY_MS = 60;
 /** Sentences synthesised ahead of the one playing. */
 const LOOKAHEAD = 2;
+/**
+ * A later sentence is handed to the synthesiser as one with slack (it may wait for a speaker while other
+ * rooms wait for their first words) only when the sentences before it play this long: after a short one
+ * ("Good question.", under a second) it is needed about as soon as a first sentence is.
+ */
+const SLACK_MS = 2000;
+/** How long a character of text plays at 175 words a minute (eSpeak's default), to judge a sentence before its audio exists. */
+const MS_PER_CHAR_AT_175_WPM = 65;
 
 interface Mark<T> {
   atMs: number;
@@ -63,9 +75,12 @@ export class PalVoice {
     const timeline = new Timeline(this.now, hooks, signal);
     // Sentences are synthesised up to LOOKAHEAD ahead while earlier ones play; a slow text source (a model
     // still writing) never holds up what is ready.
-    let pieceIndex = 0;
+    /** How long the pieces begun so far play (text estimated from its length), the latest last. */
+    const begun: number[] = [];
     const ahead = new Lookahead(pieces, (piece) => {
-      const continues = pieceIndex++ > 0;
+      // What plays before this piece by the time it is needed: the pieces begun just before it.
+      const continues = begun.slice(-LOOKAHEAD).reduce((sum, ms) => sum + ms, 0) >= SLACK_MS;
+      begun.push(playsMs(piece, voice.rate));
       if (this.textOnly) return { text: typeof piece === 'string' ? piece : '', stream: null };
       if (typeof piece !== 'string') return { text: '', stream: Promise.resolve(audioStream(piece)) };
       timeline.reached('sentence');
@@ -326,6 +341,12 @@ function audioStream(piece: AudioPiece): SynthesisStream {
     yield { type: 'audio', samples: piece.samples };
   }
   return { sampleRate: piece.sampleRate, events: events() };
+}
+
+/** How long a piece plays: an audio piece exactly, text as estimated from its length at the voice's rate. */
+function playsMs(piece: string | AudioPiece, wordsPerMinute = 175): number {
+  if (typeof piece !== 'string') return (piece.samples.length / piece.sampleRate) * 1000;
+  return piece.length * MS_PER_CHAR_AT_175_WPM * (175 / wordsPerMinute);
 }
 
 function visemeAt(marks: Array<Mark<Viseme>>, atMs: number): Viseme {

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import type { Viseme } from '../../../../src/protocol/visemes.js';
-import { PalVoice, type AudioOut, type VoiceHooks } from '../../../../src/server/live/speech/voice.js';
+import { LEAD_MS, PalVoice, type AudioOut, type VoiceHooks } from '../../../../src/server/live/speech/voice.js';
 import { sentencesOf } from '../../../../src/server/platform/text/speech-pieces.js';
-import type { SynthesisEvent, Synthesizer } from '../../../../src/server/live/engines/synthesis.js';
+import type { SynthesisEvent, Synthesizer, VoiceChoice } from '../../../../src/server/live/engines/synthesis.js';
 
 const RATE = 16000;
 
@@ -84,16 +84,39 @@ describe('the PAL voice pacer', () => {
     assert.equal(r.slices.length, 25);
     assert.ok(r.slices.every((s) => s.samples === 640));
     assert.ok(elapsed !== null && elapsed >= 1060 && elapsed <= 1070, `took ${elapsed} ms for 1 s of audio`);
-    // Each slice leaves 200 ms (the lead) before it is heard: not earlier, and within the clock's step of it.
+    // Each slice leaves LEAD_MS before it is heard: not earlier, and within the clock's step of it.
     for (const [i, slice] of r.slices.entries()) {
-      assert.ok(slice.at >= i * 40 - 200, `slice ${i} sent at ${slice.at} ms, too early`);
-      assert.ok(slice.at <= Math.max(0, i * 40 - 200) + 10, `slice ${i} sent at ${slice.at} ms, late`);
+      assert.ok(slice.at >= i * 40 - LEAD_MS, `slice ${i} sent at ${slice.at} ms, too early`);
+      assert.ok(slice.at <= Math.max(0, i * 40 - LEAD_MS) + 10, `slice ${i} sent at ${slice.at} ms, late`);
     }
     // A slice shows the mouth at its middle: 120–160 ms is still open (closing at 150), 160–200 closed.
     assert.deepEqual(r.slices.slice(0, 6).map((s) => s.viseme), ['A', 'A', 'A', 'A', 'M', 'A']);
     assert.deepEqual(r.words.map((w) => w.text), ['One', 'One two', 'One two three.', 'One two three. Four', 'One two three. Four five.']);
     // Each word is captioned when it is heard, not when it was synthesised.
     for (const [i, word] of r.words.entries()) assert.ok(word.at >= i * 200 && word.at < i * 200 + 250, `word ${i} at ${word.at} ms`);
+  });
+
+  it('hands a later sentence over with slack only when the sentences before it play for seconds', async (t) => {
+    const { advance } = mockTime(t);
+    const r = recorder(() => Date.now());
+    const asked: Array<{ text: string; continues: boolean }> = [];
+    const tone = toneSynthesizer();
+    const engine: Synthesizer = {
+      name: 'noting',
+      synthesize(text: string, voice: VoiceChoice, signal: AbortSignal) {
+        asked.push({ text, continues: voice.continues === true });
+        return tone.synthesize(text, voice, signal);
+      },
+    };
+    const voice = new PalVoice(engine, r.out, 100, () => Date.now());
+    let done = false;
+    const text = 'Good question. Northwind Bikes delivers within Germany in 3 to 5 working days. Bikes can be returned within 30 days.';
+    const spoken = voice.speak(sentencesOf(chunks(text)), { language: 'en' }, r.hooks, new AbortController().signal).finally(() => (done = true));
+    for (let waited = 0; !done && waited < 20_000; waited += 10) await advance(10);
+    await spoken;
+    // "Good question." plays under a second: the sentence after it is as urgent as a first one. Before the
+    // third, two sentences play about five seconds.
+    assert.deepEqual(asked.map((a) => a.continues), [false, false, true]);
   });
 
   it('gives each slice the mouth shape at its middle when the engine reports a buffer\'s shapes after its samples (as eSpeak does)', async (t) => {
@@ -133,8 +156,8 @@ describe('the PAL voice pacer', () => {
     await advance(300);
     abort.abort(new Error('interrupted'));
     const sent = r.slices.length;
-    // 300 ms played, and at most 200 ms more sent ahead of playback: 8–13 slices of 40 ms.
-    assert.ok(sent >= 8 && sent <= Math.ceil((300 + 200) / 40), `${sent} slices sent by 300 ms`);
+    // 300 ms played, and at most LEAD_MS more sent ahead of playback.
+    assert.ok(sent >= 8 && sent <= Math.ceil((300 + LEAD_MS) / 40), `${sent} slices sent by 300 ms`);
     await advance(1000); // longer than the rest of the utterance
     await stopped;
     assert.equal(r.flushed(), 1);
