@@ -1,4 +1,4 @@
-// The local voice: eSpeak NG, in a pool of four speakers (espeak/speaker.ts) that serves the
+// The local voice: eSpeak NG, in a pool of speakers (espeak/speaker.ts) that serves the
 // rooms by engine time (one lane per room, see fair-queue.ts): the room that has had the least time goes
 // next, so a sentence waits only behind its own room's sentences, and one cancelled before it reaches a
 // speaker costs nothing. Background lanes (speech items, videos) get a speaker only when no room waits.
@@ -12,6 +12,7 @@
 // crashed or hung thread, a killed process) is replaced, and the sentence it was saying is said again
 // once by the new one, resuming where the dead one stopped. Where no bridge can be built, or bridges keep
 // dying, the native engine uses the espeak-ng command line, with timing estimated from the text.
+import { availableParallelism } from 'node:os';
 import type { Logger } from '../../platform/log.js';
 import { BridgeBinary } from './espeak/bridge-binary.js';
 import { viaCommandLine } from './espeak/command-line.js';
@@ -28,12 +29,17 @@ const DEFAULT_LANE = '';
 /** Sentences one room may have waiting; a room speaks one utterance at a time, two sentences ahead. */
 const PER_LANE = 8;
 /**
- * Speakers in the pool, whatever the cores. A speaker is held from a sentence's request until the event loop
- * has read the sentence's end, so under load a sentence holds one for the loop's delay, not for the engine's
- * few milliseconds: two speakers on a 2-core machine (one per core, as the pool was sized) left later
- * sentences of 200 calls waiting up to 5 s for one, four up to 2 s (rooms bench).
+ * Native bridges in the pool, whatever the cores. A speaker is held from a sentence's request until the event
+ * loop has read the sentence's end, so under load a sentence holds one for the loop's delay, not for the
+ * engine's few milliseconds: two bridges on a 2-core machine (one per core) left later sentences of 200
+ * calls waiting up to 5 s for one, four up to 2 s (rooms bench). A bridge is a small process.
  */
-const SPEAKERS = 4;
+const BRIDGES = 4;
+/**
+ * WebAssembly speakers: one per core, at most this many. Each is a thread holding about 140 MB that takes
+ * seconds to warm up (four on this 2-core machine: 656 MB, against 378 MB for two).
+ */
+const MAX_WASM_SPEAKERS = 4;
 /** A sentence's engine time is first estimated from its length, then charged as measured: the first estimate per character. */
 const FIRST_MS_PER_CHAR = 0.5;
 /** Lanes of background work (speech items, videos): served only when no room waits. */
@@ -54,7 +60,7 @@ export interface EspeakOptions {
   engine?: LocalVoiceEngine;
   /** PALKIT_DATA ('memory' for a service without files): the native bridge is built under it. */
   dataDir?: string;
-  /** Speakers in the pool (default SPEAKERS). */
+  /** Speakers in the pool (default: BRIDGES native ones, or a WebAssembly one per core, at most MAX_WASM_SPEAKERS). */
   speakers?: number;
   /** The WebAssembly speakers' settings (tests plant faults with them). */
   wasm?: WasmSpeakerOptions;
@@ -130,7 +136,7 @@ export class EspeakSynthesizer implements Synthesizer {
     this.start = options.speakerFactory ?? (this.engine === 'native'
       ? nativeSpeakers(new BridgeBinary(options.dataDir ?? 'memory', log), log)
       : (hooks) => (WasmSpeaker.available() ? new WasmSpeaker(hooks, wasm) : null));
-    this.size = Math.max(1, options.speakers ?? SPEAKERS);
+    this.size = Math.max(1, options.speakers ?? (this.engine === 'native' ? BRIDGES : Math.min(MAX_WASM_SPEAKERS, availableParallelism())));
     // A WebAssembly speaker takes seconds to load and warm up: the first one starts now, not with the first sentence.
     if (this.engine === 'wasm' && !options.speakerFactory) {
       const first = this.newSpeaker();
