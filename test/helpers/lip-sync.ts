@@ -43,10 +43,11 @@ export function rigMouth(rig: { width: number; height: number; poses: Array<{ x:
 export const silentMicrophone = `
 if (navigator.mediaDevices?.getUserMedia && !window.__silentMicrophone) {
   window.__silentMicrophone = true;
-  const real = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-  navigator.mediaDevices.getUserMedia = async (constraints = {}) => {
-    if (!constraints.audio) return real(constraints);
-    const stream = constraints.video ? await real({ video: constraints.video }) : new MediaStream();
+  // On the prototype: WebKit loses a patch set on navigator.mediaDevices itself (helpers/fake-microphone.ts).
+  const real = MediaDevices.prototype.getUserMedia;
+  MediaDevices.prototype.getUserMedia = async function (constraints = {}) {
+    if (!constraints.audio) return real.call(this, constraints);
+    const stream = constraints.video ? await real.call(this, { video: constraints.video }) : new MediaStream();
     const silence = new AudioContext().createMediaStreamDestination();
     stream.addTrack(silence.stream.getAudioTracks()[0]);
     return stream;

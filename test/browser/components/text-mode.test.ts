@@ -82,9 +82,11 @@ describe('text mode', () => {
 
   it('offers to go on by text when the device check finds no microphone', async () => {
     const service = useFakeService({ customization: { show_haircheck: true } });
-    const real = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-    navigator.mediaDevices.getUserMedia = (constraints?: MediaStreamConstraints) =>
-      constraints?.audio ? Promise.reject(new DOMException('Permission denied', 'NotAllowedError')) : real(constraints);
+    // On the prototype: WebKit loses a patch set on navigator.mediaDevices itself at a garbage collection.
+    const real = Object.getOwnPropertyDescriptor(MediaDevices.prototype, 'getUserMedia')!;
+    MediaDevices.prototype.getUserMedia = function (this: MediaDevices, constraints?: MediaStreamConstraints) {
+      return constraints?.audio ? Promise.reject(new DOMException('Permission denied', 'NotAllowedError')) : (real.value as MediaDevices['getUserMedia']).call(this, constraints);
+    };
     try {
       const el = await embed();
       deep<HTMLButtonElement>(el, 'pal-preview', '[part=start]')!.click();
@@ -101,7 +103,7 @@ describe('text mode', () => {
       await waitFor(() => el.state === 'connected', { what: 'connected' });
       expect(service.transports[0]!.joined).to.include({ startAudio: false, textMode: true });
     } finally {
-      navigator.mediaDevices.getUserMedia = real;
+      Object.defineProperty(MediaDevices.prototype, 'getUserMedia', real);
     }
   });
 });

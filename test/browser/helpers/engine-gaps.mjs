@@ -17,7 +17,10 @@ const WEBKIT_MEDIA = '/__palkit-webkit-media.js';
 const webkitMedia = `
 if (!/Firefox\\/|Chrome\\//.test(navigator.userAgent) && navigator.mediaDevices?.getUserMedia && !window.__palkitMockMedia) {
   window.__palkitMockMedia = true;
-  const real = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+  // On the prototype: WebKit loses a patch set on navigator.mediaDevices itself at a garbage collection
+  // (test/helpers/fake-microphone.ts).
+  const getUserMedia = MediaDevices.prototype.getUserMedia;
+  const real = (constraints) => getUserMedia.call(navigator.mediaDevices, constraints);
   let audio = null;
   const standIn = (track) => {
     let out;
@@ -50,7 +53,7 @@ if (!/Firefox\\/|Chrome\\//.test(navigator.userAgent) && navigator.mediaDevices?
     Object.defineProperty(out, 'label', { get: () => label });
     return out;
   };
-  navigator.mediaDevices.getUserMedia = async (constraints) => {
+  MediaDevices.prototype.getUserMedia = async function (constraints) {
     const stream = await real(constraints);
     const tracks = [...stream.getVideoTracks(), ...stream.getAudioTracks()];
     const standIns = tracks.map(standIn);

@@ -42,9 +42,10 @@ const TRANSCRIPTION_MS = 150;
 const instruments = `${pageProbes}
 window.__v2v = { mic: [], pal: [], captions: [], events: [], micStartedAt: null };
 window.addEventListener('pal-protocol-message', (e) => window.__v2v.events.push({ at: performance.now(), type: e.detail?.event_type, role: e.detail?.properties?.role, speech: e.detail?.properties?.speech }));
-const realGetUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-navigator.mediaDevices.getUserMedia = async (constraints) => {
-  const stream = await realGetUserMedia(constraints);
+// On the prototype: WebKit loses a patch set on navigator.mediaDevices itself (helpers/fake-microphone.ts).
+const realGetUserMedia = MediaDevices.prototype.getUserMedia;
+MediaDevices.prototype.getUserMedia = async function (constraints) {
+  const stream = await realGetUserMedia.call(this, constraints);
   const track = stream.getAudioTracks()[0];
   if (track && window.__v2v.micStartedAt === null) {
     window.__v2v.micStartedAt = performance.now();
