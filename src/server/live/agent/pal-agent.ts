@@ -328,8 +328,10 @@ export class PalAgent {
         return speaker.speaking;
       },
       started: () => {
-        // Speaking over the PAL cuts it off at once, as a person would stop.
-        this.speaker.interrupt();
+        // Speaking over the PAL cuts it off at once, as a person would stop. A sound before it has begun (its
+        // first line waiting for its face) drops nothing: a cough or a beep must not cost the greeting, and
+        // the visitor's turn, once heard, replaces it (userTurn).
+        if (this.speaker.speaking) this.speaker.interrupt();
         if (this.hearing.transcribes) this.emit('conversation.user.started_speaking', {});
       },
       // The mark says how long ago the speech ended, so that the page's heard latency counts from the end of

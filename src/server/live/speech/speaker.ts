@@ -53,7 +53,8 @@ interface Current {
 export class Speaker {
   private tail: Promise<unknown> = Promise.resolve();
   private current: Current | null = null;
-  private readonly pending = new Set<AbortController>();
+  /** Utterances waiting for their turn, each with its own abort. */
+  private readonly pending = new Map<AbortController, Utterance>();
   private closed = false;
 
   constructor(
@@ -74,7 +75,7 @@ export class Speaker {
   say(source: SpeechSource, utterance: Utterance): Promise<SpokenResult | null> {
     if (this.pending.size >= this.maxQueued || this.closed) return Promise.resolve(null);
     const abort = new AbortController();
-    this.pending.add(abort);
+    this.pending.set(abort, utterance);
     const run = this.tail.then(async () => {
       this.pending.delete(abort);
       if (abort.signal.aborted || this.closed) return null;
@@ -97,10 +98,16 @@ export class Speaker {
     this.tail = Promise.all([this.tail, gate.catch(() => undefined)]);
   }
 
-  /** Cuts what is being said (unless it must not be cut) and drops what was queued; true if anything was cut. */
+  /**
+   * Cuts what is being said and drops what was queued, except what must not be cut (the disclosure, said
+   * whole and never skipped); true if anything was cut.
+   */
   interrupt(): boolean {
-    for (const queued of this.pending) queued.abort();
-    this.pending.clear();
+    for (const [queued, utterance] of this.pending) {
+      if (!utterance.interruptible) continue;
+      queued.abort();
+      this.pending.delete(queued);
+    }
     if (!this.current || !this.current.utterance.interruptible) return false;
     this.current.abort.abort();
     return true;
@@ -109,7 +116,7 @@ export class Speaker {
   /** Stops for good (room shutdown): cuts even the disclosure, then waits until the last words are recorded. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const queued of this.pending) queued.abort();
+    for (const queued of this.pending.keys()) queued.abort();
     this.current?.abort.abort();
     await this.tail;
   }

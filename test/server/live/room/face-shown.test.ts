@@ -1,7 +1,8 @@
 // Issue 32: the PAL's first line waits until the visitor sees its face. A page that joined with
 // `face_ready` sends `face-ready` once the face's first frame is drawn; the room holds the greeting until
 // then, at most FACE_WAIT_MS on the service's clock (moved by the test), and no longer than today for a PAL
-// without a drawn face or a page that never said it would tell. The start's answer names a trained face's rig.
+// without a drawn face or a page that never said it would tell; a sound the visitor makes meanwhile does not
+// drop it. The start's answer names a trained face's rig.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FACE_WAIT_MS, FaceShown, faceToWaitFor } from '../../../../src/server/live/room/face-shown.js';
@@ -10,6 +11,25 @@ import { loadLiveConversation } from '../../../../src/server/resources/conversat
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertFace, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
 import { ManualClock } from '../../../helpers/clock.js';
+import { execFileSync } from 'node:child_process';
+import { AUDIO_HEADER_BYTES, AudioFrameKind } from '../../../../src/protocol/room.js';
+import { bundledFfmpeg } from '../../../helpers/ffmpeg.js';
+import { vadReady } from '../../../../src/server/live/engines/vad.js';
+
+/** Spoken words (espeak-ng) as 20 ms microphone frames at 16 kHz, as a page sends them. */
+function microphoneFrames(text: string): Buffer[] {
+  const wav = execFileSync('espeak-ng', ['--stdout', '-s', '160', text]);
+  const pcm = execFileSync(bundledFfmpeg(), ['-loglevel', 'error', '-i', 'pipe:0', '-ar', '16000', '-ac', '1', '-f', 's16le', 'pipe:1'], { input: wav });
+  const frames: Buffer[] = [];
+  for (let at = 0; at + 640 <= pcm.length; at += 640) {
+    const frame = Buffer.alloc(AUDIO_HEADER_BYTES + 640);
+    frame.writeUInt8(AudioFrameKind.microphone, 0);
+    frame.writeUInt32LE(16_000, 4);
+    pcm.copy(frame, AUDIO_HEADER_BYTES, at, at + 640);
+    frames.push(frame);
+  }
+  return frames;
+}
 
 describe('the face shown: the wait itself', () => {
   it('waits until face-ready, then lets go at once and for good', async () => {
@@ -92,6 +112,19 @@ describe('the face shown: a room on the service\'s clock', () => {
     client.send({ type: 'face-ready' });
     assert.equal((await greeted(client)).properties.speech, GREETING);
     assert.equal(room.waitingForFace, false);
+    client.close();
+  });
+
+  it('a sound from the visitor while the greeting waits does not drop it: the greeting comes whole once the face shows', async () => {
+    const { client, room } = await visit(rigPal);
+    // A word (or a cough, a beep) heard as speech before the PAL has said anything: under the second of
+    // audio a visitor may send at once. The room hears a socket's frames in order, as they come, so it has
+    // heard them all before the face-ready sent after them (and before today's fix, dropped the greeting).
+    await vadReady();
+    for (const frame of microphoneFrames('Hello?').slice(0, 45)) client.socket.send(frame);
+    assert.equal(room.waitingForFace, true);
+    client.send({ type: 'face-ready' });
+    assert.equal((await greeted(client)).properties.speech, GREETING);
     client.close();
   });
 

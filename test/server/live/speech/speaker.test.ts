@@ -1,5 +1,6 @@
 // The local PAL's speaker: one utterance at a time, with a bounded queue behind it (an operator's
-// echoes or a flood of turns cannot pile up without end), and room again once an interrupt clears it.
+// echoes or a flood of turns cannot pile up without end), and room again once an interrupt clears it; an
+// interrupt never drops the disclosure.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SynthesisEvent, Synthesizer } from '../../../../src/server/live/engines/synthesis.js';
@@ -57,6 +58,19 @@ describe('the speaker', () => {
     const after = await s.say(line('Heard again.'), utterance(100));
     assert.equal(after?.text, 'Heard again.');
     assert.ok((await Promise.all(queued)).every((r) => r === null), 'the interrupt dropped what waited');
+    await s.close();
+  });
+
+  it('an interrupt while lines wait (held for the face) drops them, but never the disclosure', async () => {
+    const { speaker: s } = speaker();
+    let show!: () => void;
+    s.holdUntil(new Promise<void>((resolve) => (show = resolve)));
+    const disclosure = s.say(line('I am an AI.'), { ...utterance(0), interruptible: false });
+    const greeting = s.say(line('Hello there.'), utterance(1));
+    s.interrupt();
+    show();
+    assert.equal((await disclosure)?.text, 'I am an AI.', 'the disclosure is said whole');
+    assert.equal(await greeting, null, 'the greeting was dropped');
     await s.close();
   });
 });
