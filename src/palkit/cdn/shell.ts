@@ -53,6 +53,13 @@ function adoptShellStyles(root: ShadowRoot): void {
   }
 }
 
+/**
+ * The widget's full code loads at the page's first idle moment, and at the latest this long after the shell
+ * is attached: a page that is never idle (a busy site, or a tab whose thread a call in another tab shares)
+ * would otherwise keep the placeholder launcher for good.
+ */
+const UPGRADE_WITHIN_MS = 2000;
+
 const safeColor = (value: string | undefined): string => (value && /^[#\w(),.%\s-]+$/.test(value) ? value : '');
 
 export function defineShells(load: () => Promise<FullModule>, apiBase: string): void {
@@ -110,8 +117,9 @@ abstract class PalShell extends HTMLElement {
     adoptShellStyles(root);
     void this.#paint(root);
     // The widget waits for a quiet moment; embed and landing page show the conversation surface at once.
-    if (this.#ctor.tag === 'pal-widget') (window.requestIdleCallback ?? setTimeout)(() => void this.#upgrade());
-    else void this.#upgrade();
+    if (this.#ctor.tag !== 'pal-widget') void this.#upgrade();
+    else if (window.requestIdleCallback) window.requestIdleCallback(() => void this.#upgrade(), { timeout: UPGRADE_WITHIN_MS });
+    else setTimeout(() => void this.#upgrade());
   }
 
   attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
