@@ -8,7 +8,7 @@ import { localVoicePool } from '../../providers/local-voice/local-voice-pool.js'
 import { OpenAiSpeech } from './openai-speech.js';
 import type { Synthesizer } from '../../providers/local-voice/synthesizer.js';
 
-export { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from '../../providers/local-voice/synthesizer.js';
+export { DEFAULT_WORDS_PER_MINUTE, SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from '../../providers/local-voice/synthesizer.js';
 
 /** The configured voice: the OpenAI-compatible endpoint with the local voice behind it, or the local voice. */
 export function createSynthesizer(deps: Pick<ServiceDeps, 'config' | 'fetch' | 'log'>): Synthesizer {

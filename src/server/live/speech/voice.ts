@@ -2,7 +2,7 @@
 // the current one plays), streams the audio to the room in real time in 40 ms slices, each tagged with the
 // mouth shape of its middle, and reports each word when it is heard, so captions follow the voice.
 import type { Viseme } from '../../../protocol/visemes.js';
-import type { SynthesisEvent, SynthesisStream, Synthesizer, VoiceChoice } from '../engines/synthesis.js';
+import { DEFAULT_WORDS_PER_MINUTE, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from '../engines/synthesis.js';
 import { joinSamples } from '../../platform/audio/pcm.js';
 import type { AudioPiece } from '../../platform/text/speech-pieces.js';
 
@@ -47,8 +47,8 @@ const LOOKAHEAD = 2;
  * ("Good question.", under a second) it is needed about as soon as a first sentence is.
  */
 const SLACK_MS = 2000;
-/** How long a character of text plays at 175 words a minute (eSpeak's default), to judge a sentence before its audio exists. */
-const MS_PER_CHAR_AT_175_WPM = 65;
+/** How long a character of text plays at the local voice's default rate, to judge a sentence before its audio exists. */
+const MS_PER_CHAR_AT_DEFAULT_RATE = 65;
 
 interface Mark<T> {
   atMs: number;
@@ -344,9 +344,9 @@ function audioStream(piece: AudioPiece): SynthesisStream {
 }
 
 /** How long a piece plays: an audio piece exactly, text as estimated from its length at the voice's rate. */
-function playsMs(piece: string | AudioPiece, wordsPerMinute = 175): number {
+function playsMs(piece: string | AudioPiece, wordsPerMinute = DEFAULT_WORDS_PER_MINUTE): number {
   if (typeof piece !== 'string') return (piece.samples.length / piece.sampleRate) * 1000;
-  return piece.length * MS_PER_CHAR_AT_175_WPM * (175 / wordsPerMinute);
+  return piece.length * MS_PER_CHAR_AT_DEFAULT_RATE * (DEFAULT_WORDS_PER_MINUTE / wordsPerMinute);
 }
 
 function visemeAt(marks: Array<Mark<Viseme>>, atMs: number): Viseme {

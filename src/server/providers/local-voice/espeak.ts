@@ -17,14 +17,14 @@ import type { Logger } from '../../platform/log.js';
 import { BridgeBinary } from './espeak/bridge-binary.js';
 import { viaCommandLine } from './espeak/command-line.js';
 import { nativeSpeakers } from './espeak/native-speaker.js';
+import { espeakVoice } from './espeak/voice-names.js';
 import type { Speaker, SpeakerFactory, SpeakerRequest } from './espeak/speaker.js';
 import { WasmSpeaker, type WasmSpeakerOptions } from './espeak/wasm-speaker.js';
 import { FairQueue } from './fair-queue.js';
-import { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesizer.js';
+import { DEFAULT_WORDS_PER_MINUTE, SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesizer.js';
 
 export type LocalVoiceEngine = 'wasm' | 'native';
 
-const DEFAULT_RATE = 175;
 const DEFAULT_LANE = '';
 /** Sentences one room may have waiting; a room speaks one utterance at a time, two sentences ahead. */
 const PER_LANE = 8;
@@ -190,7 +190,7 @@ export class EspeakSynthesizer implements Synthesizer {
     let failure: Error | null = null;
     let wake: (() => void) | null = null;
     const job: Job = {
-      lane, id: this.nextId++, text: clean, chars: [...clean], voice, rate: Math.round(rate ?? DEFAULT_RATE), signal, slack,
+      lane, id: this.nextId++, text: clean, chars: [...clean], voice, rate: Math.round(rate ?? DEFAULT_WORDS_PER_MINUTE), signal, slack,
       attempts: 0, delivered: { audio: 0, word: 0, phoneme: 0 }, skip: { audio: 0, word: 0, phoneme: 0 }, settled: false, speaker: null, startedAt: 0, estimateMs: 0,
       push: (event, error) => {
         if (error) failure = error;
@@ -384,23 +384,4 @@ function settle(job: Job, error?: Error): void {
  */
 export function speakableText(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
-}
-
-// Where eSpeak's voice name is not the language's primary tag: Norwegian is Bokmål, Chinese is Mandarin.
-const ESPEAK_NAMES: Record<string, string> = { en: 'en-us', no: 'nb', zh: 'cmn' };
-
-// A region's own voice, where eSpeak has one (its `en` is British English, `pt` European Portuguese).
-const REGIONAL: Record<string, string> = {
-  'en-gb': 'en', 'en-ie': 'en', 'en-us': 'en-us', 'pt-br': 'pt-br', 'pt-pt': 'pt', 'fr-be': 'fr-be', 'fr-ch': 'fr-ch',
-  'es-419': 'es-419', 'es-mx': 'es-419', 'es-us': 'es-419', 'es-ar': 'es-419', 'es-co': 'es-419', 'es-cl': 'es-419', 'es-pe': 'es-419',
-};
-
-/** eSpeak's voice for a language: its names are mostly the language codes (en, de, fr, es, it, pt, nl, ja…). */
-export function espeakVoice(voice: Pick<VoiceChoice, 'language'>): string {
-  const tag = voice.language.toLowerCase().replace(/_/g, '-');
-  const regional = REGIONAL[tag.replace(/-(?:latn|hans)(?=-|$)/, '').split('-').slice(0, 2).join('-')];
-  if (regional) return regional;
-  const language = tag.split('-')[0] ?? 'en';
-  if (!/^[a-z]{2,3}$/.test(language)) return 'en-us';
-  return ESPEAK_NAMES[language] ?? language;
 }

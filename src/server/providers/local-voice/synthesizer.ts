@@ -3,6 +3,9 @@
 // and none imports synthesis.ts, so the engines and the module choosing among them form no cycle.
 import type { Viseme } from '../../../protocol/visemes.js';
 
+/** The local voice's rate when a choice names none: eSpeak's own default, in words per minute. */
+export const DEFAULT_WORDS_PER_MINUTE = 175;
+
 export interface VoiceChoice {
   /** BCP-47 primary language, e.g. 'en', 'de'. */
   language: string;
