@@ -11,25 +11,8 @@ import { loadLiveConversation } from '../../../../src/server/resources/conversat
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertFace, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
 import { ManualClock } from '../../../helpers/clock.js';
-import { execFileSync } from 'node:child_process';
-import { AUDIO_HEADER_BYTES, AudioFrameKind } from '../../../../src/protocol/room.js';
-import { bundledFfmpeg } from '../../../helpers/ffmpeg.js';
 import { vadReady } from '../../../../src/server/live/engines/vad.js';
-
-/** Spoken words (espeak-ng) as 20 ms microphone frames at 16 kHz, as a page sends them. */
-function microphoneFrames(text: string): Buffer[] {
-  const wav = execFileSync('espeak-ng', ['--stdout', '-s', '160', text]);
-  const pcm = execFileSync(bundledFfmpeg(), ['-loglevel', 'error', '-i', 'pipe:0', '-ar', '16000', '-ac', '1', '-f', 's16le', 'pipe:1'], { input: wav });
-  const frames: Buffer[] = [];
-  for (let at = 0; at + 640 <= pcm.length; at += 640) {
-    const frame = Buffer.alloc(AUDIO_HEADER_BYTES + 640);
-    frame.writeUInt8(AudioFrameKind.microphone, 0);
-    frame.writeUInt32LE(16_000, 4);
-    pcm.copy(frame, AUDIO_HEADER_BYTES, at, at + 640);
-    frames.push(frame);
-  }
-  return frames;
-}
+import { MICROPHONE_FRAME, sendMicrophoneFrame, speech } from '../../../helpers/voice.js';
 
 describe('the face shown: the wait itself', () => {
   it('waits until face-ready, then lets go at once and for good', async () => {
@@ -121,7 +104,8 @@ describe('the face shown: a room on the service\'s clock', () => {
     // audio a visitor may send at once. The room hears a socket's frames in order, as they come, so it has
     // heard them all before the face-ready sent after them (and before today's fix, dropped the greeting).
     await vadReady();
-    for (const frame of microphoneFrames('Hello?').slice(0, 45)) client.socket.send(frame);
+    const word = speech('Hello?'); // 0.75 s
+    for (let at = 0; at < word.length; at += MICROPHONE_FRAME) sendMicrophoneFrame(client, word.subarray(at, at + MICROPHONE_FRAME));
     assert.equal(room.waitingForFace, true);
     client.send({ type: 'face-ready' });
     assert.equal((await greeted(client)).properties.speech, GREETING);
