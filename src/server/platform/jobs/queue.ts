@@ -167,8 +167,9 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     const signal = AbortSignal.any([abort.signal, lost.signal]);
     let settled = false; // the handler returned or threw: a late heartbeat finding no row means nothing
     const heartbeat = clock.setInterval(() => {
+      // Never backwards: a slow heartbeat still in flight on another connection may commit after a newer one.
       void ours()
-        .set({ locked_until: leaseFrom(clock.now()) })
+        .set({ locked_until: sql`greatest(locked_until, ${leaseFrom(clock.now())})` as never })
         .executeTakeFirst()
         .then((result) => {
           if (result.numUpdatedRows > 0n || lost.signal.aborted || settled) return;

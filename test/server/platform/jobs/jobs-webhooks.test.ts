@@ -158,8 +158,11 @@ describe('jobs table, on the test clock', () => {
     const released = new Promise<void>((resolve) => (release = resolve));
     jobs.register('clock.long', async ({ signal }) => {
       runs++;
-      signal.addEventListener('abort', () => (aborted = true), { once: true });
-      await released;
+      // An abort ends the run too, so that a failed check does not leave the service's stop waiting on it.
+      await new Promise<void>((resolve) => {
+        signal.addEventListener('abort', () => ((aborted = true), resolve()), { once: true });
+        void released.then(resolve);
+      });
     });
     const id = await jobs.enqueue('clock.long', {});
     await waitFor(() => runs === 1, { what: 'the long job to start' });
@@ -167,9 +170,10 @@ describe('jobs table, on the test clock', () => {
     const lockedUntil = async () => new Date((await db.selectFrom('jobs').select('locked_until').where('job_id', '=', id).executeTakeFirstOrThrow()).locked_until!).getTime();
     for (let i = 0; i < 8; i++) {
       // Four leases in all: without a heartbeat, the lock would lapse. Each step at once: its heartbeat and
-      // claim pass run at its end, the claim pass first (its timer fell due first).
+      // claim pass run at its end, the claim pass first (its timer fell due first). Each step waits for its
+      // own heartbeat (a whole lease from the clock), so no two are in flight at once.
       await clock.leap(lease / 2);
-      await waitFor(async () => (await lockedUntil()) > clock.now().getTime(), { what: 'the heartbeat to extend the lease past the clock' });
+      await waitFor(async () => (await lockedUntil()) === clock.now().getTime() + lease, { what: 'the heartbeat to extend the lease a whole lease past the clock' });
     }
     assert.equal(runs, 1, 'the job kept its lock: no claim pass took it again');
     assert.equal(aborted, false);
