@@ -84,7 +84,7 @@ if (!window.__voice) {
   window.__listen = () => {
     const stream = window.__probes.stageStream();
     if (!stream) return false;
-    window.__probes.levels(context, stream, { everyMs: 20 }, ({ at, rms }) => {
+    window.__probes.levels(context, stream, { fftSize: 1024, everyMs: 20 }, ({ at, rms }) => {
       window.__level.samples.push({ at, rms });
       const caption = window.__inside('pal-transcript[mode="captions"]', '.caption-text');
       window.__voice.captions.push({ at: performance.now(), text: caption ? caption.textContent.trim() : '' });

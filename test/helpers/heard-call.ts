@@ -5,14 +5,14 @@ import type { Page } from 'playwright-core';
 import { createDeployment, createPal, customerPage, eventually, openPage, palEvents, type World } from './e2e-world.js';
 import { pageProbes } from './page-probes.js';
 
-// The PAL's voice as the visitor hears it: an analyser on the stage's audio element's stream, read in
-// 10 ms bins stamped by the audio clock (page-probes.ts).
+// The PAL's voice as the visitor hears it: an analyser on the stage's audio element's stream, polled
+// every 10 ms.
 const analyser = `${pageProbes}
 window.__level = { samples: [] };
 window.__listen = () => {
   const stream = window.__probes.stageStream();
   if (!stream) return false;
-  window.__probes.levels(new AudioContext(), stream, { everyMs: 10 }, ({ at, peak }) => window.__level.samples.push({ at, peak }));
+  window.__probes.levels(new AudioContext(), stream, { fftSize: 256, everyMs: 10 }, ({ at, peak }) => window.__level.samples.push({ at, peak }));
   return true;
 };
 `;

@@ -19,41 +19,21 @@ if (!window.__probes) {
       const audio = inside('pal-stage', 'audio');
       return audio && audio.srcObject instanceof MediaStream ? audio.srcObject : null;
     },
-    /**
-     * \`read({ at, peak, rms })\` for each \`everyMs\` of \`stream\`'s audio, in order and none missed, each
-     * stamped with when \`context\` rendered its last sample, on the page's clock: not when a timer happened
-     * to read it, as a busy page reads late and a late reading must not move the sound (read at the timer,
-     * with a window of the last 5 ms, an answer's first sound was put 200 ms late behind a stalled page). The
-     * analyser's window (32768 samples, 0.68 s at 48 kHz) covers a timer that late.
-     */
-    levels(context, stream, { everyMs }, read) {
+    /** Every \`everyMs\`, \`read({ at, peak, rms })\` with the level of the last \`fftSize\` samples of \`stream\`. */
+    levels(context, stream, { fftSize, everyMs }, read) {
       const node = context.createAnalyser();
-      node.fftSize = 32768;
+      node.fftSize = fftSize;
       context.createMediaStreamSource(stream).connect(node);
       const data = new Float32Array(node.fftSize);
-      const rate = context.sampleRate;
-      const bin = Math.max(1, Math.round((rate * everyMs) / 1000));
-      let done = null; // the context time up to which samples were read
       setInterval(() => {
-        if (context.state !== 'running') return;
         node.getFloatTimeDomainData(data);
-        const end = context.currentTime;
-        const now = performance.now();
-        done = Math.max(done ?? end - bin / rate, end - data.length / rate);
-        const bins = Math.floor(Math.round((end - done) * rate) / bin);
-        for (let k = 0; k < bins; k++) {
-          const binEnd = done + ((k + 1) * bin) / rate;
-          const last = data.length - Math.round((end - binEnd) * rate);
-          let peak = 0;
-          let sum = 0;
-          for (let i = last - bin; i < last; i++) {
-            const v = data[i];
-            peak = Math.max(peak, Math.abs(v));
-            sum += v * v;
-          }
-          read({ at: now - (end - binEnd) * 1000, peak, rms: Math.sqrt(sum / bin) });
+        let peak = 0;
+        let sum = 0;
+        for (const v of data) {
+          peak = Math.max(peak, Math.abs(v));
+          sum += v * v;
         }
-        done += (bins * bin) / rate;
+        read({ at: performance.now(), peak, rms: Math.sqrt(sum / data.length) });
       }, everyMs);
     },
   };

@@ -49,14 +49,14 @@ MediaDevices.prototype.getUserMedia = async function (constraints) {
   const track = stream.getAudioTracks()[0];
   if (track && window.__v2v.micStartedAt === null) {
     window.__v2v.micStartedAt = performance.now();
-    window.__probes.levels(new AudioContext(), new MediaStream([track.clone()]), { everyMs: 10 }, ({ at, peak }) => window.__v2v.mic.push({ at, peak }));
+    window.__probes.levels(new AudioContext(), new MediaStream([track.clone()]), { fftSize: 512, everyMs: 10 }, ({ at, peak }) => window.__v2v.mic.push({ at, peak }));
   }
   return stream;
 };
 window.__listen = () => {
   const stream = window.__probes.stageStream();
   if (!stream) return false;
-  window.__probes.levels(new AudioContext(), stream, { everyMs: 10 }, ({ at, peak }) => {
+  window.__probes.levels(new AudioContext(), stream, { fftSize: 256, everyMs: 10 }, ({ at, peak }) => {
     window.__v2v.pal.push({ at, peak });
     const caption = window.__probes.inside('pal-transcript[mode="captions"]', '.caption-text');
     const last = window.__v2v.captions.at(-1);
