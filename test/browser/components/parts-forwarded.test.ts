@@ -46,6 +46,8 @@ for (const tag of ['pal-embed', 'pal-widget'] as const) {
       message_type: 'conversation', event_type: 'conversation.tool_call', conversation_id: 'c42',
       properties: { name: 'canvas_show_text', arguments: JSON.stringify({ title: 'Hours', body: 'Open at nine.' }), tool_call_id: 'tc1' },
     });
+    // The chat panel (part transcript) renders while it is open.
+    deep<HTMLButtonElement>(el, 'pal-conversation', 'pal-controls', 'button.toggle-view + button.toggle-view')!.click();
     for (const [part, path] of Object.entries(PARTS)) {
       await waitFor(() => deep(el, 'pal-conversation', ...path) !== null, { what: part });
       const color = getComputedStyle(deep(el, 'pal-conversation', ...path)!).outlineColor;

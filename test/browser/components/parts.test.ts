@@ -280,13 +280,16 @@ describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
     const say = (event_type: string, properties: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
       transport.dispatchEvent(new TransportMessageEvent({ message_type: 'conversation', event_type, conversation_id: 'c11', properties, ...extra }, 'pal'));
     const panel = () => deep(el, 'pal-transcript[mode="panel"]') as unknown as import('../../../src/palkit/components/transcript/transcript.js').PalTranscript;
+    // The panel renders while it is shown: the visitor opens the chat (the controls' toggle) to read it.
+    const openChat = () => deep<HTMLButtonElement>(el, 'pal-controls', 'button.toggle-view + button.toggle-view')!.click();
     const rows = () => [...panel().shadowRoot!.querySelectorAll('li')];
-    return { session, el, joined, say, panel, rows, transport };
+    return { session, el, joined, say, panel, rows, transport, openChat };
   }
 
   it('names the PAL in transcript rows and downloads, as the room lists it', async () => {
-    const { session, joined, say, panel, rows } = await inCall((t) => (t.palName = 'Nova'));
+    const { session, joined, say, panel, rows, openChat } = await inCall((t) => (t.palName = 'Nova'));
     await joined;
+    openChat();
     say('conversation.utterance', { role: 'replica', speech: 'Hi, I am Nova.' }, { inference_id: 'g1' });
     await waitFor(() => rows().length === 1, { what: 'a row' });
     await panel().updateComplete;
@@ -296,7 +299,7 @@ describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
   });
 
   it('shows the conversation so far that the room sent on joining (a reload mid-call)', async () => {
-    const { session, joined, say, rows } = await inCall((t) => {
+    const { session, joined, say, rows, openChat } = await inCall((t) => {
       t.history = [
         { role: 'assistant', content: 'Hello, how can I help?', timestamp: 1_700_000_000, inference_id: 'g1' },
         { role: 'user', content: 'Opening hours?', timestamp: 1_700_000_004 },
@@ -305,6 +308,8 @@ describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
     });
     await joined;
     say('conversation.utterance', { role: 'user', speech: 'Sorry, go on' }, { inference_id: 'u2' });
+    // Said while the chat was closed: all there once the visitor opens it.
+    openChat();
     await waitFor(() => rows().length === 4, { what: 'four rows' });
     expect(rows().map((r) => r.querySelector('.bubble')!.textContent!.trim())).to.deep.equal([
       'Hello, how can I help?', 'Opening hours?', 'We open at — interrupted', 'Sorry, go on',

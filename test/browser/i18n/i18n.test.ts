@@ -123,7 +123,10 @@ describe('localised UI strings', () => {
     await el.updateComplete;
     const conversation = deep(el, 'pal-conversation') as HTMLElement & { updateComplete: Promise<void> };
     await conversation.updateComplete;
+    // The chat panel renders while it is open.
+    deep<HTMLButtonElement>(conversation, 'pal-controls', 'button.toggle-view + button.toggle-view')!.click();
     const panel = deep(conversation, 'pal-transcript.panel') as PalTranscript;
+    await waitFor(() => !panel.hidden, { what: 'the chat open' });
     await panel.updateComplete;
     expect(deep(panel, 'form button[type=submit]')!.textContent!.trim()).to.equal('Expédier');
     expect(deep(panel, '.empty')!.textContent!.trim()).to.equal(fr['transcript.empty']);

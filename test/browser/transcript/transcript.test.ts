@@ -121,6 +121,24 @@ describe('pal-transcript panel', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('renders nothing while hidden and everything said meanwhile once shown', async () => {
+    el.hidden = true;
+    await settle(el);
+    let renders = 0;
+    const counting = new MutationObserver(() => renders++);
+    counting.observe(el.shadowRoot!, { subtree: true, childList: true, characterData: true, attributes: true });
+    link.event('conversation.utterance', { role: 'replica', speech: 'Hi, I am Ava.' });
+    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Shall we', final: false }, { inference_id: 'i2' });
+    await settle(el);
+    expect(renders, 'no change to the hidden panel').to.equal(0);
+    expect(el.entries).to.have.length(2);
+    el.hidden = false;
+    await settle(el);
+    counting.disconnect();
+    expect(rows().map((r) => r.querySelector('.bubble')!.textContent)).to.deep.equal(['Hi, I am Ava.', 'Shall we']);
+    expect(rows()[0]!.offsetHeight, 'rows measured while shown').to.be.greaterThan(0);
+  });
+
   it('lists the tools the PAL used (not canvas cards), between the turns, and keeps them out of the exports', async () => {
     link.event('conversation.utterance', { role: 'user', speech: 'Weather in Lisbon?' }, { inference_id: 't1' });
     link.event('conversation.tool_call', { name: 'get_weather', arguments: '{"city":"Lisbon"}', tool_call_id: 'call_1' }, { inference_id: 't1' });

@@ -107,8 +107,24 @@ export class PalTranscript extends LitElement {
     return this.following;
   }
 
+  // The panel is rendered only while it is shown: hidden (the chat closed, as for most of a call), each entry's
+  // render measured every row's height (a layout of the page) for nothing, at each turn's start. Its model
+  // keeps up all the same, and showing it renders it whole.
+  // (`hidden` is the global attribute, watched here rather than made one of the element's own.)
+  readonly #shown = new MutationObserver(() => this.requestUpdate());
+
+  protected override shouldUpdate(): boolean {
+    return this.mode !== 'panel' || !this.hidden;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#shown.observe(this, { attributes: true, attributeFilter: ['hidden'] });
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.#shown.disconnect();
     clearTimeout(this.captionTimer);
     this.resizeObserver?.disconnect();
     this.resizeObserver = undefined;
