@@ -22,7 +22,7 @@ export default async function heard(): Promise<void> {
   try {
     await assertBuilt(world);
     const { page } = await openHeardCall(world, { init: [stageProbes] });
-    await untilSilent(page);
+    await untilSilent(page, { afterSound: true });
     const heard: number[] = [];
     const deltas: number[] = [];
     const stages: TurnMarks[] = [];

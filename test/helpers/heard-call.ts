@@ -5,14 +5,15 @@ import type { Page } from 'playwright-core';
 import { createDeployment, createPal, customerPage, eventually, openPage, palEvents, type World } from './e2e-world.js';
 import { pageProbes } from './page-probes.js';
 
-// The PAL's voice as the visitor hears it: an analyser on the stage's audio element's stream, polled
-// every 10 ms.
+// The PAL's voice as the visitor hears it: an analyser on the stage's audio element's stream, in 10 ms bins
+// stamped at their output time (in ci10, read at a 10 ms poll instead, an answer's first sound was put 200 ms
+// late behind a stalled page: heardMs 154 against the analyser's 357).
 const analyser = `${pageProbes}
 window.__level = { samples: [] };
 window.__listen = () => {
   const stream = window.__probes.stageStream();
   if (!stream) return false;
-  window.__probes.levels(new AudioContext(), stream, { fftSize: 256, everyMs: 10 }, ({ at, peak }) => window.__level.samples.push({ at, peak }));
+  window.__probes.outputLevels(new AudioContext(), stream, { binMs: 10 }, ({ at, peak }) => window.__level.samples.push({ at, peak }));
   return true;
 };
 `;
@@ -66,10 +67,14 @@ function levelsSince(page: Page, since: number): Promise<Array<{ at: number; pea
   return page.evaluate((t) => ((window as any).__level.samples as Array<{ at: number; peak: number }>).filter((s) => s.at > t), since);
 }
 
-/** Waits until the analyser has heard 300 ms of silence (the greeting, or the last answer, is over). */
-export async function untilSilent(page: Page, timeoutMs = 20_000): Promise<void> {
-  const since = await page.evaluate(() => performance.now());
-  await eventually(() => levelsSince(page, since), (all) => all.length > 30 && all.slice(-30).every((s) => s.peak < AUDIBLE), 'silence on the PAL\'s track', timeoutMs);
+/**
+ * Waits until the analyser has heard 300 ms of silence (the last answer is over); with `afterSound`, after a
+ * sound heard since the analyser began (the greeting, which a loaded machine can start seconds into the call:
+ * silence before it is not its end).
+ */
+export async function untilSilent(page: Page, { afterSound = false, timeoutMs = 20_000 } = {}): Promise<void> {
+  const since = afterSound ? 0 : await page.evaluate(() => performance.now());
+  await eventually(() => levelsSince(page, since), (all) => (!afterSound || all.some((s) => s.peak > AUDIBLE)) && all.length > 30 && all.slice(-30).every((s) => s.peak < AUDIBLE), 'silence on the PAL\'s track', timeoutMs);
 }
 
 export interface TypedTurn {

@@ -122,50 +122,11 @@ if (!window.__lip) {
   };
   const audio = new AudioContext();
   for (const type of ['pointerdown', 'click', 'touchstart', 'keydown']) window.addEventListener(type, () => audio.resume(), true);
-  // The audio in 5 ms bins, each stamped with when it reaches the output (the context's output timestamp
-  // where the engine has one, else now plus the output latency), not when a poll happened to read it: a busy
-  // page polls late, and a late poll must not move the sound. The analyser's window (0.68 s) covers what a
-  // late poll would otherwise miss.
-  const listen = (stream) => {
-    const node = audio.createAnalyser();
-    node.fftSize = 32768;
-    audio.createMediaStreamSource(stream).connect(node);
-    const data = new Float32Array(node.fftSize);
-    const bin = Math.round(audio.sampleRate * 0.005);
-    let done = null; // context time up to which samples were binned
-    setInterval(() => {
-      if (audio.state !== 'running') return;
-      node.getFloatTimeDomainData(data);
-      const end = audio.currentTime;
-      // How fast this context's clock runs against the page's (1 when its output keeps real time).
-      window.__lip.since ??= { context: end, page: performance.now() };
-      window.__lip.audioRate = (end - window.__lip.since.context) * 1000 / Math.max(1, performance.now() - window.__lip.since.page);
-      // Gecko is never asked where its output is: the read can freeze its main thread for good (see
-      // OUTPUT_CLOCK_READABLE in pal-audio.ts); its audio is stamped at render time (a few ms early here).
-      const gecko = 'mozInnerScreenX' in window;
-      const stamp = !gecko && audio.getOutputTimestamp ? audio.getOutputTimestamp() : {};
-      const now = performance.now();
-      // A stamp is believed when it puts the output within 0.3 s behind rendering: WebKitGTK's runs at half
-      // the page's pace (believed, it stretched a 7.5 s greeting over 14 s), and is then left for its clock.
-      const lag = stamp.performanceTime ? end - (stamp.contextTime + (now - stamp.performanceTime) / 1000) : NaN;
-      let outputAt;
-      if (lag > -0.05 && lag <= 0.3) {
-        window.__lip.clocks['output timestamp'] = (window.__lip.clocks['output timestamp'] ?? 0) + 1;
-        outputAt = (t) => stamp.performanceTime + (t - stamp.contextTime) * 1000;
-      } else {
-        window.__lip.clocks['now + output latency'] = (window.__lip.clocks['now + output latency'] ?? 0) + 1;
-        const at = now + (gecko ? 0 : Math.min(0.3, audio.outputLatency || audio.baseLatency || 0) * 1000);
-        outputAt = (t) => at + (t - end) * 1000;
-      }
-      const first = Math.max(0, data.length - Math.round(((end - (done ?? end - 0.1)) * audio.sampleRate)));
-      for (let i = first; i + bin <= data.length; i += bin) {
-        let peak = 0;
-        for (let k = i; k < i + bin; k++) peak = Math.max(peak, Math.abs(data[k]));
-        window.__lip.levels.push({ at: outputAt(end - (data.length - i) / audio.sampleRate), peak });
-      }
-      done = end - ((data.length - first) % bin) / audio.sampleRate;
-    }, 10);
-  };
+  // The PAL's audio in 5 ms bins at their output time (page-probes.ts outputLevels), and how each poll stamped them.
+  const listen = (stream) => window.__probes.outputLevels(audio, stream, { binMs: 5 }, (level) => window.__lip.levels.push(level), (clock, rate) => {
+    window.__lip.clocks[clock] = (window.__lip.clocks[clock] ?? 0) + 1;
+    window.__lip.audioRate = rate;
+  });
   window.__lip.spokenSince = (since, quietMs = 1000) => {
     const levels = window.__lip.levels, bins = quietMs / 5;
     return levels.some((l) => l.at > since && l.peak > ${AUDIBLE}) && levels.length > bins && levels.slice(-bins).every((l) => l.peak <= ${AUDIBLE});

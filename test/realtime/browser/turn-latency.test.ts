@@ -145,6 +145,7 @@ describe('heard latency in the page', () => {
     now = 2000;
     meter.turnEnded('text');
     meter.audible(1990); // audio of before the turn is not the reply
+    meter.audible(2010); // nor what the PAL was still saying before the reply started
     meter.replyStarted('inf-1');
     meter.audible(2450);
     meter.audible(2500);
@@ -160,6 +161,7 @@ describe('heard latency in the page', () => {
     // A spoken turn: the service's mark came 300 ms after the speech ended; the figures count from the speech.
     now = 5000;
     meter.turnEnded('speech', 300);
+    meter.mouth(4800, 4790); // the PAL's last words before the reply started
     meter.replyStarted('inf-2');
     meter.mouth(5610, 5600);
     meter.mouth(5650, 5640);

@@ -27,7 +27,7 @@ describe('heard latency measured in the page', { timeout: 120_000 }, () => {
 
   it("a typed question's heardMs agrees with the test's own analyser within 150 ms", async () => {
     // The greeting is no answer to a turn: it is not measured.
-    await untilSilent(page);
+    await untilSilent(page, { afterSound: true });
     assert.deepEqual(await turnLatencies(page), []);
     const { report, analysedMs } = await askTyped(page, QUESTION);
     assert.ok(analysedMs !== undefined, 'the analyser heard the answer');

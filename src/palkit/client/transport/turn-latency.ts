@@ -52,16 +52,20 @@ export class TurnLatencyMeter {
     this.#finishing = setTimeout(() => this.#finish(), Math.max(0, remainingMs) + 120);
   }
 
-  /** An audible PAL sample reaches the output at `at` (page clock). */
+  /**
+   * An audible PAL sample reaches the output at `at` (page clock). Counted once the reply has started: sound
+   * before that is what the PAL was still saying (a greeting that began late under load was taken for a
+   * reply heard 2 ms after the question).
+   */
   audible(at: number): void {
     const turn = this.#turn;
-    if (turn && turn.heardAt === undefined && at >= turn.endedAt) turn.heardAt = at;
+    if (turn?.inferenceId && turn.heardAt === undefined && at >= turn.endedAt) turn.heardAt = at;
   }
 
-  /** A mouth shape was drawn at `at` for audio reaching the output at `heardAt`. */
+  /** A mouth shape was drawn at `at` for audio reaching the output at `heardAt` (counted as audible() is). */
   mouth(at: number, heardAt: number): void {
     const turn = this.#turn;
-    if (!turn || heardAt < turn.endedAt) return;
+    if (!turn?.inferenceId || heardAt < turn.endedAt) return;
     turn.mouthAt ??= at;
     if (turn.offsets.length < MAX_OFFSETS) turn.offsets.push(Math.abs(at - heardAt));
   }
