@@ -6,7 +6,7 @@ import { PalDeploymentElement } from '../../../src/palkit/components/shared/depl
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
 import { StandInTransport } from '../../../stories/support/transport.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { deep, useFakeService } from '../helpers/deployment.js';
+import { deep, openChat, useFakeService } from '../helpers/deployment.js';
 
 class RecordedTransport extends StandInTransport {
   readonly recording = true;
@@ -47,7 +47,7 @@ for (const tag of ['pal-embed', 'pal-widget'] as const) {
       properties: { name: 'canvas_show_text', arguments: JSON.stringify({ title: 'Hours', body: 'Open at nine.' }), tool_call_id: 'tc1' },
     });
     // The chat panel (part transcript) renders while it is open.
-    deep<HTMLButtonElement>(el, 'pal-conversation', 'pal-controls', 'button.toggle-view + button.toggle-view')!.click();
+    openChat(el);
     for (const [part, path] of Object.entries(PARTS)) {
       await waitFor(() => deep(el, 'pal-conversation', ...path) !== null, { what: part });
       const color = getComputedStyle(deep(el, 'pal-conversation', ...path)!).outlineColor;

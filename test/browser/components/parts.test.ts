@@ -10,7 +10,7 @@ import type { PalConnecting } from '../../../src/palkit/components/screens/conne
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
 import { StandInTransport } from '../../../stories/support/transport.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { deep, recordEvents, useFakeService } from '../helpers/deployment.js';
+import { deep, openChat, recordEvents, useFakeService } from '../helpers/deployment.js';
 
 /** A pal-conversation 800×520 px in a call over a StandInTransport, joined to this room. */
 async function conversationInCall(room: string): Promise<{ transport: StandInTransport; session: import('../../../src/palkit/client/session.js').ConversationSession; el: PalConversation }> {
@@ -280,10 +280,8 @@ describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
     const say = (event_type: string, properties: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
       transport.dispatchEvent(new TransportMessageEvent({ message_type: 'conversation', event_type, conversation_id: 'c11', properties, ...extra }, 'pal'));
     const panel = () => deep(el, 'pal-transcript[mode="panel"]') as unknown as import('../../../src/palkit/components/transcript/transcript.js').PalTranscript;
-    // The panel renders while it is shown: the visitor opens the chat (the controls' toggle) to read it.
-    const openChat = () => deep<HTMLButtonElement>(el, 'pal-controls', 'button.toggle-view + button.toggle-view')!.click();
     const rows = () => [...panel().shadowRoot!.querySelectorAll('li')];
-    return { session, el, joined, say, panel, rows, transport, openChat };
+    return { session, el, joined, say, panel, rows, transport, openChat: () => openChat(el) };
   }
 
   it('names the PAL in transcript rows and downloads, as the room lists it', async () => {

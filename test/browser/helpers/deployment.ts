@@ -40,6 +40,15 @@ export const ALL_EVENTS = [
   'pal-mode-change', 'pal-error', 'pal-tool-call', 'pal-protocol-message', 'pal-canvas-interaction',
 ];
 
+/**
+ * Opens the chat of the pal-conversation inside `root` (or `root` itself) as a visitor does, with the controls'
+ * chat toggle: the chat panel renders only while it is shown.
+ */
+export function openChat(root: Element): void {
+  const conversation = root.localName === 'pal-conversation' ? root : deep(root, 'pal-conversation')!;
+  deep<HTMLButtonElement>(conversation, 'pal-controls', 'button.toggle-view + button.toggle-view')!.click();
+}
+
 /** Element inside nested shadow roots, by a chain of selectors. */
 export function deep<T extends Element = HTMLElement>(root: Element, ...selectors: string[]): T | null {
   let node: Element | null = root;

@@ -12,7 +12,7 @@ import { fr } from '../../../src/palkit/components/i18n/locales/fr.js';
 import { ja } from '../../../src/palkit/components/i18n/locales/ja.js';
 import { FakeLink } from '../protocol/fake-link.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { deep, useFakeService } from '../helpers/deployment.js';
+import { deep, openChat, useFakeService } from '../helpers/deployment.js';
 
 async function mountEmbed(attrs: string, wrapperLang = '') {
   const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"></div>`);
@@ -124,7 +124,7 @@ describe('localised UI strings', () => {
     const conversation = deep(el, 'pal-conversation') as HTMLElement & { updateComplete: Promise<void> };
     await conversation.updateComplete;
     // The chat panel renders while it is open.
-    deep<HTMLButtonElement>(conversation, 'pal-controls', 'button.toggle-view + button.toggle-view')!.click();
+    openChat(conversation);
     const panel = deep(conversation, 'pal-transcript.panel') as PalTranscript;
     await waitFor(() => !panel.hidden, { what: 'the chat open' });
     await panel.updateComplete;
