@@ -13,6 +13,8 @@ if (!window.__probes) {
   /** An element inside the shadow root of the first \`host\` found anywhere in the page. */
   const inside = (host, selector) => deep(document, host)?.shadowRoot?.querySelector(selector) ?? null;
   window.__probes = {
+    /** The first element anywhere in the page, through shadow roots. */
+    find: (selector) => deep(document, selector),
     inside,
     /** The stream the PAL's voice plays from (the stage's audio element), or null before there is one. */
     stageStream() {
