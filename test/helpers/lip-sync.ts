@@ -142,15 +142,11 @@ if (!window.__lip) {
   // The page's main thread: each time it answered this 20 ms timer more than 100 ms late (a stall).
   window.__lip.stalls = [];
   let beat = performance.now();
-  let stage = null;
   setInterval(() => {
     const now = performance.now();
     if (now - beat > 120) window.__lip.stalls.push({ at: beat, ms: Math.round(now - beat) });
     beat = now;
-    // The stage is searched for (through every shadow root of the page) only until found, and again if it
-    // goes: a search at each tick was a steady share of a loaded page's main thread.
-    if (!stage?.isConnected) stage = window.__probes.find('pal-stage');
-    const found = stage?.shadowRoot?.querySelector('video.pal');
+    const found = window.__probes.inside('pal-stage', 'video.pal');
     if (found && found.srcObject instanceof MediaStream && found !== video) {
       const first = !video;
       if (first) window.__lip.videoAt = now;
@@ -160,8 +156,8 @@ if (!window.__lip) {
       // answers left WebKit's first second of the face unread (its first frame then measured a second late).
       if (first) requestAnimationFrame(paint);
     }
-    const audioOut = window.__lip.listening ? null : stage?.shadowRoot?.querySelector('audio');
-    const stream = audioOut?.srcObject instanceof MediaStream ? audioOut.srcObject : null;
+    // Looked for only until it is heard.
+    const stream = window.__lip.listening ? null : window.__probes.stageStream();
     if (stream) {
       window.__lip.listening = true;
       window.__lip.streamAt = now;

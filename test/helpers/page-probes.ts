@@ -10,11 +10,17 @@ if (!window.__probes) {
     for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const inner = deep(el.shadowRoot, selector); if (inner) return inner; }
     return null;
   };
-  /** An element inside the shadow root of the first \`host\` found anywhere in the page. */
-  const inside = (host, selector) => deep(document, host)?.shadowRoot?.querySelector(selector) ?? null;
+  // Each host found is kept while it stays in the page: the probes poll on timers, and a search through
+  // every shadow root of the page at each tick was a steady share of a loaded page's main thread.
+  const hosts = new Map();
+  const host = (selector) => {
+    let found = hosts.get(selector);
+    if (!found?.isConnected) hosts.set(selector, (found = deep(document, selector)));
+    return found;
+  };
+  /** An element inside the shadow root of the first \`host\` found anywhere in the page (kept while it is there). */
+  const inside = (hostSelector, selector) => host(hostSelector)?.shadowRoot?.querySelector(selector) ?? null;
   window.__probes = {
-    /** The first element anywhere in the page, through shadow roots. */
-    find: (selector) => deep(document, selector),
     inside,
     /** The stream the PAL's voice plays from (the stage's audio element), or null before there is one. */
     stageStream() {
