@@ -27,9 +27,11 @@ const GREETING = 'Hello there, I read all the notes you sent, and I think it is 
 /**
  * Typed, and said back: with the greeting, three turns a call. A row's first motion is judged on the turns'
  * mean (helpers/lip-sync.ts), and a loaded call's turn now and then starts behind a stall of the page: over
- * two turns one such start decided the row (Firefox, loaded, in CI: 30 and 73 ms, a mean of 51).
+ * two turns one such start decided the row (Firefox, loaded, in CI: 30 and 73 ms, a mean of 51). Each line
+ * opens on a vowel, as the greeting does: one that opened on "Do" moved the trained face's mouth first at the
+ * vowel after the "d" (its mouth barely opens for it), 66-75 ms after the sound in Chromium, call after call.
  */
-const QUESTIONS = ['Is the third one the idea you said you liked?', 'Do you think the third one is a good idea too?'];
+const QUESTIONS = ['Is the third one the idea you said you liked?', 'Are you sure the third one is a good idea too?'];
 
 /**
  * The silence awaited after the answer, per face: what the analysis takes from it. Its silent windows end 1 s
