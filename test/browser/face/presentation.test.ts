@@ -100,7 +100,7 @@ describe('the presentation delay of a face\'s frames', () => {
 
   it('is measured at the <video> the elements show the face\'s track in, while it shows it', async () => {
     const clock = new TestClock(10_000);
-    const delay = new PresentationDelay(60, 'last draw');
+    const delay = new PresentationDelay(60, 'last draw', 'frame callbacks');
     // On the test's clock: the face's draws are stamped by it (they stand still between the test's steps).
     const face = createDrawnFaceTrack({ visemeNow: () => 'rest', speaking: () => false }, { reducedMotion: true, presentation: delay, clock: () => clock.now() });
     // A <video> whose frame callbacks the test calls (the real ones come at the engine's pace, and WebKitGTK
@@ -124,7 +124,41 @@ describe('the presentation delay of a face\'s frames', () => {
     expect(callbacks.length).to.equal(0);
   });
 
-  it('keeps the default where the engine\'s frames are not measured (WebKit)', () => {
+  it('is measured in WebKit from the frames the <video> counts, read at each animation frame', () => {
+    const paints: Array<(now: number) => void> = [];
+    const delay = new PresentationDelay(20, 'last draw', 'frame count', (callback) => paints.push(callback));
+    // A <video> whose frame count the test sets (WebKitGTK counts a stream's frames, and never calls
+    // requestVideoFrameCallback for one).
+    const video = document.createElement('video');
+    let counted = 0;
+    Object.defineProperty(video, 'getVideoPlaybackQuality', { value: () => ({ totalVideoFrames: counted }) });
+    const canvas = document.createElement('canvas');
+    canvas.getContext('2d');
+    const track = canvas.captureStream().getVideoTracks()[0]!;
+    video.srcObject = new MediaStream([track]);
+    delay.watch(video, track);
+    // Drawn every 40 ms, animation frames every 10 ms: each frame is counted at the animation frame 25 ms
+    // after its draw, so painted then and on the screen a refresh later.
+    let time = 10_000;
+    for (let i = 0; i < 20; i++, time += 40) {
+      delay.drawn(time + 5);
+      for (let paint = 1; paint <= 4; paint++) {
+        if (paint === 3) counted++;
+        paints.shift()!(time + paint * 10);
+      }
+    }
+    expect(delay.measured).to.equal(true);
+    expect(delay.ms).to.be.closeTo(25 + 1000 / 60, 0.01);
+    // A stretch with no frame counted does not move it.
+    for (let paint = 0; paint < 10; paint++) paints.shift()!(time + paint * 10);
+    expect(delay.ms).to.be.closeTo(25 + 1000 / 60, 0.01);
+    // Once the track is no longer shown there, no more animation frames are asked for.
+    track.stop();
+    paints.shift()!(time + 100);
+    expect(paints.length).to.equal(0);
+  });
+
+  it('keeps the default where the engine\'s frames are not measured', () => {
     const delay = new PresentationDelay(40, null);
     const video = document.createElement('video');
     const callbacks: VideoFrameRequestCallback[] = [];
@@ -140,7 +174,7 @@ describe('the presentation delay of a face\'s frames', () => {
   });
 
   it('keeps the default where the <video> has no frame callback', () => {
-    const delay = new PresentationDelay(45);
+    const delay = new PresentationDelay(45, 'last draw', 'frame callbacks');
     const video = document.createElement('video');
     Object.defineProperty(video, 'requestVideoFrameCallback', { value: undefined });
     const canvas = document.createElement('canvas');

@@ -2,8 +2,8 @@
 // the element's paint), measured while the call runs: a face asks the voice for the shape this far ahead, so
 // the visitor sees it when they hear it. Loaded with the faces, after the call starts.
 //
-// Measured where the <video> calls requestVideoFrameCallback for its MediaStream (Chromium, Firefox): each
-// presented frame says when it was handed to the compositor (presentationTime) and when it is (expected to be)
+// Measured from the frames the <video> presents. Where it calls requestVideoFrameCallback for its MediaStream
+// (Chromium, Firefox), each presented frame says when it was handed to the compositor (presentationTime) and when it is (expected to be)
 // on the screen; its delay is that display time less the time of the draw it shows (Firefox gives no display
 // time, only the paint's: there the frame is on the screen a refresh later). The look-ahead is the median of the
 // last 40 frames' delays, within a sane range. Which draw a frame shows, by engine:
@@ -17,7 +17,12 @@
 //   median while such frames are fewer than half). Not by mediaTime: Firefox's follows the media graph's clock,
 //   which runs off the audio device's (0.88x the page's here in a call; frames matched by it drifted the
 //   look-ahead to the range's top).
-// Where no frame is reported (WebKitGTK never calls it for a MediaStream), and until enough are, the engine's default.
+// - WebKit: the last draw before the animation frame at which the <video> counts one frame more. WebKitGTK never
+//   calls requestVideoFrameCallback for a MediaStream, but counts the stream's frames (getVideoPlaybackQuality());
+//   a frame counted by an animation frame is painted by it and on the screen a refresh later (as the lip-sync
+//   tests read WebKit's <video>). With the cores kept busy its frames took longer than the default's 20 ms, and
+//   the trained face's and Ada's first motions came 50-70 ms after the voice in some turns of a loaded call.
+// Until enough frames are reported, and where none are, the engine's default.
 
 /** What this needs of requestVideoFrameCallback's metadata (ms on the page's clock). */
 export interface PresentedFrame {
@@ -34,7 +39,7 @@ export const PRESENTATION_RANGE = { min: 10, max: 150 } as const;
 
 /**
  * The look-ahead where the <video> reports no frames, by engine (ms), and until it has reported enough. WebKit's
- * is measured so (no frame callbacks there): a canvas frame is in the <video> at the next animation frame (1 ms
+ * was measured so on an idle page: a canvas frame is in the <video> at the next animation frame (1 ms
  * after its draw at the median, 5 at p90, read from the <video> at each animation frame), and on the screen a
  * refresh (17 ms) later. Chromium's and Firefox's are what their frames measure in a call's page (Chromium
  * 41-55 ms there, in test/realtime/e2e/lip-sync-chromium.test.ts; 20-33 ms on an idle page, where a frame is
@@ -45,7 +50,11 @@ export const PRESENTATION_DEFAULTS = { chromium: 50, firefox: 60, webkit: 20 } a
 
 /** How each engine's presented frames are matched to the draws they show (see above); null: not measured. */
 export type FrameMatch = 'media time' | 'last draw';
-export const FRAME_MATCH: Record<Engine, FrameMatch | null> = { chromium: 'media time', firefox: 'last draw', webkit: null };
+export const FRAME_MATCH: Record<Engine, FrameMatch | null> = { chromium: 'media time', firefox: 'last draw', webkit: 'last draw' };
+
+/** How each engine's presented frames are seen: its frame callbacks, or its frame count read at each animation frame. */
+export type FrameSource = 'frame callbacks' | 'frame count';
+export const FRAME_SOURCE: Record<Engine, FrameSource> = { chromium: 'frame callbacks', firefox: 'frame callbacks', webkit: 'frame count' };
 
 /** Draws and presented frames kept: about 2.5 and 1.6 s of a face drawn at 25 fps. */
 const KEEP_DRAWS = 64;
@@ -76,6 +85,9 @@ export class PresentationDelay {
     readonly defaultMs: number = PRESENTATION_DEFAULTS[pageEngine()],
     /** How the <video>'s presented frames are matched to their draws (watch()); null: they are not measured. */
     readonly match: FrameMatch | null = FRAME_MATCH[pageEngine()],
+    readonly source: FrameSource = FRAME_SOURCE[pageEngine()],
+    /** Calls back at the page's next animation frame (a test's own in tests). */
+    readonly nextAnimationFrame: (callback: (now: number) => void) => void = (callback) => requestAnimationFrame(callback),
   ) {
     this.#ms = defaultMs;
   }
@@ -114,14 +126,30 @@ export class PresentationDelay {
   watch(video: HTMLVideoElement, track: MediaStreamTrack): void {
     this.#video = video;
     this.#mediaOffset = Infinity;
-    if (!this.match || typeof video.requestVideoFrameCallback !== 'function') return;
+    if (!this.match) return;
     const showing = () => this.#video === video && track.readyState !== 'ended' && video.srcObject instanceof MediaStream && video.srcObject.getTracks().includes(track);
+    if (this.source === 'frame count') return this.#countFrames(video, showing);
+    if (typeof video.requestVideoFrameCallback !== 'function') return;
     const next = (_now: number, meta: VideoFrameCallbackMetadata) => {
       if (!showing()) return;
       this.presented(meta);
       video.requestVideoFrameCallback(next);
     };
     video.requestVideoFrameCallback(next);
+  }
+
+  /** Each animation frame at which `video` counts one frame more presents one, on the screen a refresh later. */
+  #countFrames(video: HTMLVideoElement, showing: () => boolean): void {
+    if (typeof video.getVideoPlaybackQuality !== 'function') return;
+    let counted = video.getVideoPlaybackQuality().totalVideoFrames;
+    const next = (now: number) => {
+      if (!showing()) return;
+      const count = video.getVideoPlaybackQuality().totalVideoFrames;
+      if (count !== counted) this.presented({ presentationTime: now, expectedDisplayTime: now + REFRESH_MS });
+      counted = count;
+      this.nextAnimationFrame(next);
+    };
+    this.nextAnimationFrame(next);
   }
 
   /** The draw a presented frame shows. */
