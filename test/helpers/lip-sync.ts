@@ -35,7 +35,7 @@ export function rigMouth(rig: { width: number; height: number; poses: Array<{ x:
 }
 
 /**
- * The visitor says nothing: the page's microphone is a silent track (the camera stays the engine's fake one).
+ * The visitor says nothing: the page's microphone is a silent track (a camera asked for with it is the engine's fake one).
  * The engines' fake microphones play a tone, which the PAL's ears took for the visitor speaking over the
  * greeting: Firefox's and WebKit's cut it off after 0.2–0.4 s in most calls (the recording then held the
  * typed question only).
