@@ -17,7 +17,11 @@ describe('POST /v2/uploads', () => {
   async function upload(body: Uint8Array, contentType: string, key: string | null = KEY) {
     const headers: Record<string, string> = { 'content-type': contentType };
     if (key) headers['x-api-key'] = key;
-    const response = await fetch(`${t.url}/v2/uploads`, { method: 'POST', headers, body: body as Uint8Array<ArrayBuffer> });
+    // A failure at the socket says which upload and why (fetch's own message is only 'fetch failed').
+    const response = await fetch(`${t.url}/v2/uploads`, { method: 'POST', headers, body: body as Uint8Array<ArrayBuffer> }).catch((error: unknown) => {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new Error(`uploading ${body.length} bytes of ${contentType}: ${String(error)} (${cause?.code ?? ''} ${cause?.message ?? ''})`, { cause: error });
+    });
     return { status: response.status, body: await response.json() as any };
   }
 
