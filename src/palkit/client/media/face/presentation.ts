@@ -3,8 +3,8 @@
 // the visitor sees it when they hear it. Loaded with the faces, after the call starts.
 //
 // Measured from the frames the <video> presents. Where it calls requestVideoFrameCallback for its MediaStream
-// (Chromium, Firefox), each presented frame says when it was handed to the compositor (presentationTime) and when it is (expected to be)
-// on the screen; its delay is that display time less the time of the draw it shows (Firefox gives no display
+// (Chromium, Firefox), each presented frame says when it was handed to the compositor (presentationTime) and
+// when it is (expected to be) on the screen; its delay is that display time less the time of the draw it shows (Firefox gives no display
 // time, only the paint's: there the frame is on the screen a refresh later). The look-ahead is the median of the
 // last 40 frames' delays, within a sane range. Which draw a frame shows, by engine:
 // - Chromium: by its mediaTime, the capture's timestamp on a steady clock of its own (the page's less a
@@ -20,8 +20,8 @@
 // - WebKit: the last draw before the animation frame at which the <video> counts one frame more. WebKitGTK never
 //   calls requestVideoFrameCallback for a MediaStream, but counts the stream's frames (getVideoPlaybackQuality());
 //   a frame counted by an animation frame is painted by it and on the screen a refresh later (as the lip-sync
-//   tests read WebKit's <video>). With the cores kept busy its frames took longer than the default's 20 ms, and
-//   the trained face's and Ada's first motions came 50-70 ms after the voice in some turns of a loaded call.
+//   tests read WebKit's <video>). The default's 20 ms is what an idle page's frames took; a busy page's may
+//   take longer, and the face now asks as far ahead as they do.
 // Until enough frames are reported, and where none are, the engine's default.
 
 /** What this needs of requestVideoFrameCallback's metadata (ms on the page's clock). */
