@@ -3,7 +3,8 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { defineParts } from '../../../src/palkit/components/define-parts.js';
-import { AUDIO_STARTING_MS, audioHeld, sharedAudioContext } from '../../../src/palkit/client/media.js';
+import { sharedAudioContext } from '../../../src/palkit/client/media.js';
+import { AUDIO_STARTING_MS, audioHeld } from '../../../src/palkit/client/audio-held.js';
 import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
 import type { TransportParticipant } from '../../../src/palkit/client/transport/transport.js';
 import { TestClock } from '../helpers/test-clock.js';

@@ -1,7 +1,8 @@
 import { LitElement, css, html, nothing, svg } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { audioHeld, unlockAudio } from '../../client/media.js';
+import { unlockAudio } from '../../client/media.js';
+import { audioHeld } from '../../client/audio-held.js';
 import { show } from '../../client/media/shown-tracks.js';
 import type { TransportParticipant } from '../../client/transport/transport.js';
 import { defaultTranslate, type Translate } from '../i18n/strings.js';
