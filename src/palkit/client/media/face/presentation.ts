@@ -4,8 +4,8 @@
 //
 // Measured from the frames the <video> presents. Where it calls requestVideoFrameCallback for its MediaStream
 // (Chromium, Firefox), each presented frame says when it was handed to the compositor (presentationTime) and
-// when it is (expected to be) on the screen; its delay is that display time less the time of the draw it shows (Firefox gives no display
-// time, only the paint's: there the frame is on the screen a refresh later). The look-ahead is the median of the
+// when it is (expected to be) on the screen; its delay is that display time less the time of the draw it shows
+// (Firefox gives no display time, only the paint's: there the frame is on the screen a refresh later). The look-ahead is the median of the
 // last 40 frames' delays, within a sane range. Which draw a frame shows, by engine:
 // - Chromium: by its mediaTime, the capture's timestamp on a steady clock of its own (the page's less a
 //   constant: a canvas drawn every 40 ms gave frames 40 ms apart in mediaTime, idle or with the cores busy).
