@@ -155,6 +155,11 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
       const heard: string[] = ((window as any).__bookingMessages = []);
       window.addEventListener('message', (e) => heard.push(`${e.origin} ${JSON.stringify(e.data).slice(0, 80)}`));
     });
+    // Clicked once the card stands still: Playwright waits for the button to be stable within its frame, not
+    // for the frame to be. A click made while the card slid in (card-in, 8 px over 180 ms) could land beside
+    // the button, and the booking page then posted nothing (the failures above: the page heard nothing at all).
+    await card.evaluate((element) => Promise.all(element.getAnimations().map((a) => a.finished)));
+    await card.locator('iframe.scheduling').click({ trial: true });
     await page.frameLocator('pal-canvas iframe.scheduling').locator('#book').click();
     try {
       await recorded({ tool: 'call_schedule1', component: 'canvas.scheduling_embed', type: 'submit', value: { event_uri: EVENT_URI, invitee_uri: INVITEE_URI }, ack: 'Your booking is confirmed. Thanks!' });
