@@ -4,18 +4,15 @@
 // answer names them; a rig that does not load leaves the PAL's still image, which is then the face shown.
 import type { Participant } from '../../../protocol/room.js';
 import { createDrawnFaceTrack, isDrawnFace } from '../media/face/drawn-face.js';
-import { Steadiness } from '../media/face/steadiness.js';
+import { DrawingSteadiness } from '../media/face/drawing-steady.js';
 import type { FaceTimeline, FaceTrack } from '../media/face/face-track.js';
 import { firstFrameShown } from '../media/shown-tracks.js';
 import type { PalAudioPlayer } from './pal-audio.js';
 
 /** How many frames of the face are drawn before a page that shows its track in no element of ours is taken to show it (about 0.4 s). */
 const UNSHOWN_DRAWS = 10;
-/**
- * The longest face-ready waits, after the face's first frame is shown, for it to be drawn and presented
- * steadily: the greeting then starts on a page still busy (the second after the join is the busiest).
- */
-const STEADY_WITHIN_MS = 1500;
+/** The longest face-ready waits, after the face's first frame is shown, for its drawing to be steady. */
+const STEADY_WITHIN_MS = 1000;
 
 /** What the face needs of the call. */
 export interface PalFaceCall {
@@ -43,9 +40,9 @@ export class PalFace {
   /** The face's frames drawn while no `<video>` showed its track (see #drawn). */
   #unshownDraws = 0;
   #awaitingVideo = false;
-  /** When the `<video>` had the face's first frame; face-ready waits from then for the face to be shown steadily. */
+  /** When the `<video>` had the face's first frame; face-ready waits from then for the drawing to be steady. */
   #videoShownAt: number | null = null;
-  readonly #drawing = new Steadiness();
+  readonly #drawing = new DrawingSteadiness();
   /** A trained face's rig and renderer, asked for as the start's answer named it (before the room does). */
   #rigEarly: { url: string; fetch: typeof fetch; code: Promise<typeof import('../media/face/rig-face.js')> } | null = null;
 
@@ -92,40 +89,35 @@ export class PalFace {
       speaking: () => player.speaking(),
       drawn: (at) => {
         player.drawn(at);
-        if (this.#face) this.#drawn(this.#face);
+        if (this.#face) this.#drawn(this.#face.track);
       },
     };
   }
 
   /**
-   * A frame of the face was drawn into its track: once the `<video>` showing it has its first frame and the face
-   * is drawn and presented steadily (media/face/steadiness.ts; at most STEADY_WITHIN_MS later), the face is
-   * shown. A page that shows the track its own way (no element took it within UNSHOWN_DRAWS frames) says so now.
+   * A frame of the face was drawn into its track: once the `<video>` showing it has its first frame and the
+   * drawing is steady (media/face/drawing-steady.ts; at most STEADY_WITHIN_MS later), the face is shown. A page
+   * that shows the track its own way (no element took it within UNSHOWN_DRAWS frames) says so now.
    */
-  #drawn(face: FaceTrack): void {
+  #drawn(track: MediaStreamTrack): void {
     if (this.#readySent) return;
     const now = performance.now();
-    this.#drawing.came(now);
+    const steady = this.#drawing.drawn(now);
     if (this.#videoShownAt !== null) {
-      if (this.#steady(face) || now - this.#videoShownAt >= STEADY_WITHIN_MS) this.#shown();
+      if (steady || now - this.#videoShownAt >= STEADY_WITHIN_MS) this.#shown();
       return;
     }
     if (this.#awaitingVideo) return;
-    const shown = firstFrameShown(face.track);
+    const shown = firstFrameShown(track);
     if (shown) {
       this.#awaitingVideo = true;
       void shown.then(() => {
         this.#videoShownAt = performance.now();
-        if (this.#steady(face)) this.#shown();
+        if (this.#drawing.steady) this.#shown();
       });
     } else if (++this.#unshownDraws >= UNSHOWN_DRAWS) {
       this.#shown();
     }
-  }
-
-  /** Whether the face's last frames were drawn on time and its `<video>` presents them so. */
-  #steady(face: FaceTrack): boolean {
-    return this.#drawing.steady && face.shownSteadily();
   }
 
   /** The PAL's face is shown, or will not be (its still image is): the room may let the PAL speak. Once. */

@@ -18,8 +18,6 @@ export interface FaceTimeline {
 export interface FaceTrack {
   track: MediaStreamTrack;
   stop(): void;
-  /** Whether the `<video>` showing it presents its frames on time, its look-ahead measured (presentation.ts). */
-  shownSteadily(): boolean;
 }
 
 /**

@@ -23,9 +23,6 @@
 //   tests read WebKit's <video>). The default's 20 ms is what an idle page's frames took; a busy page's may
 //   take longer, and the face now asks as far ahead as they do.
 // Until enough frames are reported, and where none are, the engine's default.
-// Whether the face is shown steadily (the look-ahead measured, the last frames presented on time:
-// steadiness.ts) is what face-ready waits for besides the draws (transport/pal-face.ts).
-import { Steadiness } from './steadiness.js';
 
 /** What this needs of requestVideoFrameCallback's metadata (ms on the page's clock). */
 export interface PresentedFrame {
@@ -81,9 +78,6 @@ export class PresentationDelay {
   #ms: number;
   #measured = false;
   #video: HTMLVideoElement | null = null;
-  /** The <video> being watched reports the frames it presents (watch()). */
-  #reporting = false;
-  readonly #frames = new Steadiness();
   /** The page's clock less the frames' media clock (ms), as tight as the frames so far bound it. */
   #mediaOffset = Infinity;
 
@@ -108,14 +102,6 @@ export class PresentationDelay {
     return this.#measured;
   }
 
-  /**
-   * Whether the face is shown steadily: the look-ahead is measured and the last frames were presented on time.
-   * True where the <video> reports no frames (nothing to wait for), false until it has reported enough.
-   */
-  get steady(): boolean {
-    return !this.#reporting || (this.#measured && this.#frames.steady);
-  }
-
   /** A frame drawn at `at` (the page's clock, performance.now(), as the frames' times: when its shape was asked for). */
   drawn(at: number): void {
     this.#draws.push(at);
@@ -124,7 +110,6 @@ export class PresentationDelay {
 
   /** A frame the <video> presented. */
   presented(frame: PresentedFrame): void {
-    this.#frames.came(frame.presentationTime);
     const drawn = this.#drawShown(frame);
     if (drawn === undefined || !Number.isFinite(frame.expectedDisplayTime)) return;
     // Firefox's expected display time is the paint's own (its callback's time): the screen shows it a refresh on.
@@ -141,12 +126,10 @@ export class PresentationDelay {
   watch(video: HTMLVideoElement, track: MediaStreamTrack): void {
     this.#video = video;
     this.#mediaOffset = Infinity;
-    this.#reporting = false;
     if (!this.match) return;
     const showing = () => this.#video === video && track.readyState !== 'ended' && video.srcObject instanceof MediaStream && video.srcObject.getTracks().includes(track);
     if (this.source === 'frame count') return this.#countFrames(video, showing);
     if (typeof video.requestVideoFrameCallback !== 'function') return;
-    this.#reporting = true;
     const next = (_now: number, meta: VideoFrameCallbackMetadata) => {
       if (!showing()) return;
       this.presented(meta);
@@ -158,7 +141,6 @@ export class PresentationDelay {
   /** Each animation frame at which `video` counts one frame more presents one, on the screen a refresh later. */
   #countFrames(video: HTMLVideoElement, showing: () => boolean): void {
     if (typeof video.getVideoPlaybackQuality !== 'function') return;
-    this.#reporting = true;
     let counted = video.getVideoPlaybackQuality().totalVideoFrames;
     const next = (now: number) => {
       if (!showing()) return;
