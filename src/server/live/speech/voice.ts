@@ -5,6 +5,7 @@ import type { Viseme } from '../../../protocol/visemes.js';
 import { DEFAULT_WORDS_PER_MINUTE, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from '../engines/synthesis.js';
 import { joinSamples } from '../../platform/audio/pcm.js';
 import type { AudioPiece } from '../../platform/text/speech-pieces.js';
+import { leadInShape } from '../../providers/local-voice/visemes-of.js';
 
 /** Where the voice goes: the room's participants. */
 export interface AudioOut {
@@ -138,10 +139,16 @@ export class PalVoice {
     // before (its 100 ms held the mouth up to 100 ms late and lost shorter shapes). Synthesis runs far ahead
     // of real time, so the next buffer is milliseconds away.
     let held: Int16Array | null = null;
+    // The last mark, while it is an h's: it takes the shape of the vowel after it (leadInShape).
+    let leadIn: Mark<Viseme> | null = null;
     for await (const event of stream.events) {
       if (event.type === 'word') timeline.word(base + event.atMs, event.text);
-      else if (event.type === 'viseme') visemes.push({ atMs: event.atMs, value: event.viseme });
-      else {
+      else if (event.type === 'viseme') {
+        if (leadIn) leadIn.value = leadInShape(leadIn.value, event.viseme);
+        const mark = { atMs: event.atMs, value: event.viseme };
+        visemes.push(mark);
+        leadIn = event.leadsIn ? mark : null;
+      } else {
         timeline.reached('samples');
         if (held) await sendSlices(held);
         held = event.samples;

@@ -24,8 +24,11 @@ export type SynthesisEvent =
   | { type: 'audio'; samples: Int16Array }
   /** A word starts this far into the text's audio. */
   | { type: 'word'; atMs: number; text: string }
-  /** The mouth takes this shape from this point on. */
-  | { type: 'viseme'; atMs: number; viseme: Viseme };
+  /**
+   * The mouth takes this shape from this point on. `leadsIn`: the sound has no mouth shape of its own (h): the
+   * mouth already holds the vowel after it, if one follows (leadInShape).
+   */
+  | { type: 'viseme'; atMs: number; viseme: Viseme; leadsIn?: boolean };
 
 export interface SynthesisStream {
   sampleRate: number;

@@ -25,6 +25,22 @@ export function visemeOfIpa(ipa: string): Viseme {
   return visemeOfIpaSound([...p][0]!);
 }
 
+/**
+ * Whether a phoneme (an eSpeak mnemonic or IPA) is an h: a sound of the throat with no mouth shape of its
+ * own, said with the mouth already in the shape of the vowel after it. Shown as its own shape (teeth
+ * together), "Hello" kept the mouth closed through its h, audible 60-80 ms before the e.
+ */
+export function leadsIn(phoneme: string): boolean {
+  return /^[hɦ]$/.test(phoneme.replace(/['",%=:ˈˌːˑ]/g, ''));
+}
+
+const VOWEL_SHAPES: ReadonlySet<Viseme> = new Set(['A', 'E', 'I', 'O', 'U']);
+
+/** The shape of a sound that leads in (an h, its own shape `own`) before a sound of shape `next`: the vowel's, or its own. */
+export function leadInShape(own: Viseme, next: Viseme): Viseme {
+  return VOWEL_SHAPES.has(next) ? next : own;
+}
+
 const IPA_SOUNDS: ReadonlyArray<readonly [string, Viseme]> = [
   ['aɑɐæʌɶ', 'A'],
   ['eɛəɜɝɚœø', 'E'],
@@ -82,9 +98,12 @@ export function estimatedVisemes(text: string, durationMs: number): Array<{ atMs
   const perLetter = durationMs / (spoken + (text.match(/\s+/g)?.length ?? 0) * 0.5);
   const marks: Array<{ atMs: number; viseme: Viseme }> = [];
   let at = 0;
-  for (const c of letters) {
+  for (const [i, c] of letters.entries()) {
     if (/\p{L}/u.test(c)) {
-      marks.push({ atMs: at, viseme: visemeOfLetter(c) });
+      // An h said as one (not in th, sh, ch, ph, gh, wh) leads into the vowel after it.
+      const own = visemeOfLetter(c);
+      const saidH = c.toLowerCase() === 'h' && !/[tscpgw]/i.test(letters[i - 1] ?? '');
+      marks.push({ atMs: at, viseme: saidH && letters[i + 1] ? leadInShape(own, visemeOfLetter(letters[i + 1]!)) : own });
       at += perLetter;
     } else if (/\s/.test(c)) {
       marks.push({ atMs: at, viseme: 'rest' });

@@ -146,6 +146,33 @@ describe('the PAL voice pacer', () => {
     assert.deepEqual(r.slices.map((s) => s.viseme), expected);
   });
 
+  it('shows an h with the mouth of the vowel after it, and with its own before anything else', async (t) => {
+    const { advance } = mockTime(t);
+    const r = recorder(() => Date.now());
+    // "Ha" then "h" then "M": an h leading into an open vowel, and an h before closed lips (its buffer's shapes after its samples).
+    const engine: Synthesizer = {
+      name: 'h before a vowel and before lips',
+      async synthesize() {
+        async function* events(): AsyncGenerator<SynthesisEvent> {
+          yield { type: 'audio', samples: new Int16Array(RATE / 5).fill(4000) };
+          yield { type: 'viseme', atMs: 0, viseme: 'S', leadsIn: true };
+          yield { type: 'viseme', atMs: 80, viseme: 'A' };
+          yield { type: 'viseme', atMs: 160, viseme: 'S', leadsIn: true };
+          yield { type: 'audio', samples: new Int16Array(RATE / 5).fill(4000) };
+          yield { type: 'viseme', atMs: 240, viseme: 'M' };
+        }
+        return { sampleRate: RATE, events: events() };
+      },
+    };
+    const voice = new PalVoice(engine, r.out, 100, () => Date.now());
+    let done = false;
+    const spoken = voice.speak(sentencesOf(chunks('Ha hm.')), { language: 'en' }, r.hooks, new AbortController().signal).finally(() => (done = true));
+    for (let waited = 0; !done && waited < 5000; waited += 10) await advance(10);
+    await spoken;
+    // Slices' middles at 20, 60, 100 … 380 ms: the first h (0-80 ms) shows the A it leads into; the second (160-240) its own S.
+    assert.deepEqual(r.slices.map((s) => s.viseme), ['A', 'A', 'A', 'A', 'S', 'S', 'M', 'M', 'M', 'M']);
+  });
+
   it('an interrupt stops the audio at once and flushes what the room still had queued', async (t) => {
     const { advance } = mockTime(t);
     const r = recorder();

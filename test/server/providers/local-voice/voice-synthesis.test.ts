@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../../src/server/platform/config.js';
 import { createGuardedFetch } from '../../../../src/server/platform/net/guarded-fetch.js';
 import { EspeakSynthesizer, type LocalVoiceEngine } from '../../../../src/server/providers/local-voice/espeak.js';
-import { visemeOfIpa } from '../../../../src/server/providers/local-voice/visemes-of.js';
+import { estimatedVisemes, leadInShape, leadsIn, visemeOfIpa } from '../../../../src/server/providers/local-voice/visemes-of.js';
 import { createSynthesizer, SynthesisError, type SynthesisEvent, type SynthesisStream } from '../../../../src/server/live/engines/synthesis.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../../../helpers/fake-speech.js';
 
@@ -22,6 +22,8 @@ async function collect(stream: SynthesisStream) {
     durationMs, rms,
     words: events.flatMap((e) => (e.type === 'word' ? [e] : [])),
     visemes: events.flatMap((e) => (e.type === 'viseme' ? [e.viseme] : [])),
+    leadIns: events.flatMap((e, i) => (e.type === 'viseme' && e.leadsIn ? [i] : [])),
+    events,
   };
 }
 
@@ -39,6 +41,13 @@ for (const engine of ['wasm', 'native'] as LocalVoiceEngine[]) describe(`the loc
     assert.deepEqual(times, [...times].sort((a, b) => a - b));
     assert.ok(times.at(-1)! < spoken.durationMs && times.at(-1)! > spoken.durationMs / 2, `the last word starts at ${times.at(-1)} of ${spoken.durationMs} ms`);
     assert.ok(spoken.visemes.includes('M') && spoken.visemes.includes('A') && spoken.visemes.includes('rest'), `open, closed and resting mouths: ${spoken.visemes.join(' ')}`);
+  });
+
+  it('marks the h of "Hello" as leading into the vowel after it', async () => {
+    const spoken = await collect(await espeak.synthesize('Hello there.', { language: 'en' }, new AbortController().signal));
+    assert.equal(spoken.leadIns.length, 1, `one h: ${JSON.stringify(spoken.events.filter((e) => e.type === 'viseme'))}`);
+    const next = spoken.events.slice(spoken.leadIns[0]! + 1).find((e) => e.type === 'viseme');
+    assert.deepEqual(next && next.type === 'viseme' ? next.viseme : null, 'E', 'the e of "Hello" follows it');
   });
 
   it('speaks German with the German voice, and faster at a higher rate', async () => {
@@ -77,6 +86,25 @@ describe('mouth shapes from IPA phonemes (the WebAssembly voice)', () => {
   it('maps vowels, lips, diphthongs and pauses, ignoring stress and length marks', () => {
     const cases: Array<[string, string]> = [['ˈaɪ', 'A'], ['ˈoʊ', 'O'], ['eɪ', 'E'], ['ə', 'E'], ['ᵻ', 'I'], ['iː', 'I'], ['ʊ', 'U'], ['m', 'M'], ['b', 'M'], ['f', 'F'], ['θ', 'L'], ['tʃ', 'S'], ['ɹ', 'S'], ['', 'rest'], ['_:', 'rest']];
     for (const [ipa, viseme] of cases) assert.equal(visemeOfIpa(ipa), viseme, ipa);
+  });
+
+  it('takes an h (eSpeak\'s h, IPA h and ɦ, stressed or not) as leading into the vowel after it, and nothing else', () => {
+    for (const h of ['h', "'h", 'ɦ', 'ˈh']) assert.equal(leadsIn(h), true, h);
+    for (const other of ['', 'hw', 's', 'x', 'ç', 'ə', '_:']) assert.equal(leadsIn(other), false, other);
+    assert.equal(leadInShape('S', 'E'), 'E');
+    assert.equal(leadInShape('S', 'O'), 'O');
+    assert.equal(leadInShape('S', 'M'), 'S', 'before closed lips an h keeps its own shape');
+    assert.equal(leadInShape('S', 'rest'), 'S');
+  });
+});
+
+describe('mouth shapes from letters (a provider\'s audio without phonemes)', () => {
+  it('gives an h said as one the vowel after it, and an h of th, sh or ch its own shape', () => {
+    const shapes = (text: string) => estimatedVisemes(text, 1000).map((m) => m.viseme).join(' ');
+    assert.equal(shapes('Hello'), 'E E L L O');
+    assert.equal(shapes('ahoy'), 'A O O I');
+    assert.equal(shapes('the'), 'L S E');
+    assert.equal(shapes('she'), 'S S E');
   });
 });
 

@@ -1,7 +1,7 @@
 // The native bridge (bridge.ts, a child process compiled against libespeak-ng) seen as a Speaker: its
 // binary frames read into the events the pool takes. Opt-in on Linux (PALKIT_LOCAL_VOICE=native).
 import type { Logger } from '../../../platform/log.js';
-import { visemeOfPhoneme } from '../visemes-of.js';
+import { leadsIn, visemeOfPhoneme } from '../visemes-of.js';
 import { Bridge, FRAME, type BridgeRequest } from './bridge.js';
 import type { BridgeBinary } from './bridge-binary.js';
 import type { Speaker, SpeakerEvent, SpeakerFactory, SpeakerRequest } from './speaker.js';
@@ -55,7 +55,7 @@ function eventOf(type: number, payload: Buffer): SpeakerEvent | null {
   }
   if (type === FRAME.phoneme && payload.length >= 12) {
     const mnemonic = payload.subarray(4, 12).toString('utf8').replace(/\0.*$/s, '');
-    return { type: 'viseme', atMs: payload.readUInt32LE(0), viseme: visemeOfPhoneme(mnemonic) };
+    return { type: 'viseme', atMs: payload.readUInt32LE(0), viseme: visemeOfPhoneme(mnemonic), ...(leadsIn(mnemonic) ? { leadsIn: true } : {}) };
   }
   if (type === FRAME.end) return { type: 'end' };
   if (type === FRAME.error) return { type: 'error', message: payload.toString('utf8') };

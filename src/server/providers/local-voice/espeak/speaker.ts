@@ -8,7 +8,7 @@ export type SpeakerEvent =
   | { type: 'audio'; samples: Int16Array }
   /** A word starts at `atMs`; `position` counts characters of the request's text from 1. */
   | { type: 'word'; atMs: number; position: number; length: number }
-  | { type: 'viseme'; atMs: number; viseme: Viseme }
+  | { type: 'viseme'; atMs: number; viseme: Viseme; leadsIn?: boolean }
   | { type: 'end' }
   | { type: 'error'; message: string };
 

@@ -5,7 +5,7 @@
 // ends this thread only; the pool replaces it and says the sentence again.
 import { parentPort, workerData } from 'node:worker_threads';
 import loadEspeak from '@echogarden/espeak-ng-emscripten';
-import { visemeOfIpa } from '../visemes-of.js';
+import { leadsIn, visemeOfIpa } from '../visemes-of.js';
 import type { WorkerData, WorkerReply, WorkerRequest, WorkerEvent } from './wasm-protocol.js';
 import { callerSpan, espeakText } from './wasm-text.js';
 
@@ -62,7 +62,8 @@ function say(request: WorkerRequest): void {
         const span = callerSpan(mapped, e.text_position, e.word_length);
         if (span) out.push({ type: 'word', atMs: e.audio_position, ...span });
       } else if (e.type === 'phoneme') {
-        out.push({ type: 'viseme', atMs: e.audio_position, viseme: visemeOfIpa(typeof e.id === 'string' ? e.id : '') });
+        const ipa = typeof e.id === 'string' ? e.id : '';
+        out.push({ type: 'viseme', atMs: e.audio_position, viseme: visemeOfIpa(ipa), ...(leadsIn(ipa) ? { leadsIn: true } : {}) });
       }
     }
     // Samples before the events, as the bridge sends them: a word's audio is never behind its caption.
