@@ -1,8 +1,9 @@
 // `npm test` (gate, then the real-time tier) and `npm run test:quick` (the gate alone): each step's and each
 // tier's time printed at the end. The gate fails fast: the first red step ends the run, since the real-time
 // tier's answers mean little on a tree whose logic is broken.
-//   gate:      typecheck, lint, the size budgets (npm run size: it builds), the server suite (PGlite, then PostgreSQL when PALKIT_TEST_DATABASE_URL is
-//              set), the browser suite in every engine — logic on a clock the tests control;
+//   gate:      typecheck, lint, the size budgets (npm run size: it builds), the server suite (PGlite, then
+//              PostgreSQL when PALKIT_TEST_DATABASE_URL is set), the browser suite in every engine — logic on
+//              a clock the tests control;
 //   real-time: scripts/test-realtime.mjs — one file at a time, one retry, figures printed.
 // Typecheck, lint and the size budgets need none of the others: they run side by side (a step given as
 // a list of steps), each one's output held back and printed whole when it ends, so they do not interleave.
