@@ -70,6 +70,24 @@ function mockTime(t: TestContext): { advance(ms: number): Promise<void> } {
   };
 }
 
+/** The mouth shapes of the slices the pacer sends for `text`, said by an engine whose events are `events`' (on mock time). */
+async function sliceShapes(t: TestContext, text: string, events: () => Generator<SynthesisEvent>): Promise<Viseme[]> {
+  const { advance } = mockTime(t);
+  const r = recorder(() => Date.now());
+  const engine: Synthesizer = {
+    name: 'scripted events',
+    async synthesize() {
+      return { sampleRate: RATE, events: (async function* () { yield* events(); })() };
+    },
+  };
+  const voice = new PalVoice(engine, r.out, 100, () => Date.now());
+  let done = false;
+  const spoken = voice.speak(sentencesOf(chunks(text)), { language: 'en' }, r.hooks, new AbortController().signal).finally(() => (done = true));
+  for (let waited = 0; !done && waited < 5000; waited += 10) await advance(10);
+  await spoken;
+  return r.slices.map((s) => s.viseme);
+}
+
 describe('the PAL voice pacer', () => {
   it('sends 40 ms slices in real time, ahead of playback by a bounded lead, with each slice\'s mouth shape', async (t) => {
     const { advance } = mockTime(t);
@@ -120,57 +138,31 @@ describe('the PAL voice pacer', () => {
   });
 
   it('gives each slice the mouth shape at its middle when the engine reports a buffer\'s shapes after its samples (as eSpeak does)', async (t) => {
-    const { advance } = mockTime(t);
-    const r = recorder(() => Date.now());
     // 100 ms buffers, each followed by its shapes: open (A) on its first half, spread (E) on its second.
-    const engine: Synthesizer = {
-      name: 'shapes after samples',
-      async synthesize() {
-        async function* events(): AsyncGenerator<SynthesisEvent> {
-          for (let i = 0; i < 4; i++) {
-            yield { type: 'audio', samples: new Int16Array(RATE / 10).fill(4000) };
-            yield { type: 'viseme', atMs: i * 100, viseme: 'A' };
-            yield { type: 'viseme', atMs: i * 100 + 50, viseme: 'E' };
-          }
-        }
-        return { sampleRate: RATE, events: events() };
-      },
-    };
-    const voice = new PalVoice(engine, r.out, 100, () => Date.now());
-    let done = false;
-    const spoken = voice.speak(sentencesOf(chunks('Four buffers.')), { language: 'en' }, r.hooks, new AbortController().signal).finally(() => (done = true));
-    for (let waited = 0; !done && waited < 5000; waited += 10) await advance(10);
-    await spoken;
+    const shapes = await sliceShapes(t, 'Four buffers.', function* () {
+      for (let i = 0; i < 4; i++) {
+        yield { type: 'audio', samples: new Int16Array(RATE / 10).fill(4000) };
+        yield { type: 'viseme', atMs: i * 100, viseme: 'A' };
+        yield { type: 'viseme', atMs: i * 100 + 50, viseme: 'E' };
+      }
+    });
     // 400 ms in 10 slices, their middles at 20, 60, 100 … 380 ms: A where the middle falls in a buffer's first half.
     const expected = Array.from({ length: 10 }, (_, i) => ((i * 40 + 20) % 100 < 50 ? 'A' : 'E'));
-    assert.deepEqual(r.slices.map((s) => s.viseme), expected);
+    assert.deepEqual(shapes, expected);
   });
 
   it('shows an h with the mouth of the vowel after it, and with its own before anything else', async (t) => {
-    const { advance } = mockTime(t);
-    const r = recorder(() => Date.now());
     // "Ha" then "h" then "M": an h leading into an open vowel, and an h before closed lips (its buffer's shapes after its samples).
-    const engine: Synthesizer = {
-      name: 'h before a vowel and before lips',
-      async synthesize() {
-        async function* events(): AsyncGenerator<SynthesisEvent> {
-          yield { type: 'audio', samples: new Int16Array(RATE / 5).fill(4000) };
-          yield { type: 'viseme', atMs: 0, viseme: 'S', leadsIn: true };
-          yield { type: 'viseme', atMs: 80, viseme: 'A' };
-          yield { type: 'viseme', atMs: 160, viseme: 'S', leadsIn: true };
-          yield { type: 'audio', samples: new Int16Array(RATE / 5).fill(4000) };
-          yield { type: 'viseme', atMs: 240, viseme: 'M' };
-        }
-        return { sampleRate: RATE, events: events() };
-      },
-    };
-    const voice = new PalVoice(engine, r.out, 100, () => Date.now());
-    let done = false;
-    const spoken = voice.speak(sentencesOf(chunks('Ha hm.')), { language: 'en' }, r.hooks, new AbortController().signal).finally(() => (done = true));
-    for (let waited = 0; !done && waited < 5000; waited += 10) await advance(10);
-    await spoken;
+    const shapes = await sliceShapes(t, 'Ha hm.', function* () {
+      yield { type: 'audio', samples: new Int16Array(RATE / 5).fill(4000) };
+      yield { type: 'viseme', atMs: 0, viseme: 'S', leadsIn: true };
+      yield { type: 'viseme', atMs: 80, viseme: 'A' };
+      yield { type: 'viseme', atMs: 160, viseme: 'S', leadsIn: true };
+      yield { type: 'audio', samples: new Int16Array(RATE / 5).fill(4000) };
+      yield { type: 'viseme', atMs: 240, viseme: 'M' };
+    });
     // Slices' middles at 20, 60, 100 … 380 ms: the first h (0-80 ms) shows the A it leads into; the second (160-240) its own S.
-    assert.deepEqual(r.slices.map((s) => s.viseme), ['A', 'A', 'A', 'A', 'S', 'S', 'M', 'M', 'M', 'M']);
+    assert.deepEqual(shapes, ['A', 'A', 'A', 'A', 'S', 'S', 'M', 'M', 'M', 'M']);
   });
 
   it('an interrupt stops the audio at once and flushes what the room still had queued', async (t) => {
