@@ -27,8 +27,8 @@ export interface FaceTrack {
  * (its <video> showed 15 frames a second, 50-84 ms apart; the trained face's first motion at the <video> fell up
  * to a frame late). Chromium at a set rate drops a draw that comes sooner than a frame's time after the last it
  * took: a page with work of its own moves the face's timer by a few ms either way, and it took every other draw
- * (a page busy 2-9 ms in every 10: 49-61 % of the draws; the lip-sync calls' <video> showed the face at 12
- * frames a second). test/realtime/browser/face-frames.test.ts.
+ * (a page busy 2-9 ms in every 10: 49-61 % of the draws; the lip-sync calls' <video> showed 12 frames a second,
+ * the greeting's first motion 58-75 ms before its sound). test/realtime/browser/face-frames.test.ts.
  */
 export function captureFace(canvas: HTMLCanvasElement, fps: number): MediaStream {
   return pageEngine() === 'webkit' ? canvas.captureStream(fps) : canvas.captureStream();
