@@ -21,15 +21,13 @@ export interface FaceTrack {
 }
 
 /**
- * A face's canvas as a stream: each draw captured (no frame rate given), except in WebKitGTK, which given no rate
- * captured one frame of a whole call, and gets the face's rate. At a set rate Firefox captures on a timer of its
- * own, at the first paint after each tick, and beating with the face's drawing timer it took 58 of 100 draws
- * (its <video> showed 15 frames a second, 50-84 ms apart; the trained face's first motion at the <video> fell up
- * to a frame late). Chromium at a set rate drops a draw that comes sooner than a frame's time after the last it
- * took: a page with work of its own moves the face's timer by a few ms either way, and it took every other draw
- * (a page busy 2-9 ms in every 10: 49-61 % of the draws; the lip-sync calls' <video> showed 12 frames a second,
- * the greeting's first motion 58-75 ms before its sound). test/realtime/browser/face-frames.test.ts.
+ * A face's canvas as a stream. In Firefox each draw is captured (no frame rate given): at a set rate it captures
+ * on a timer of its own, at the first paint after each tick, and beating with the face's drawing timer it took
+ * 58 of 100 draws (its <video> showed 15 frames a second, 50-84 ms apart; the trained face's first motion at the
+ * <video> fell up to a frame late, 40-62 ms a call against a bar of 50; test/realtime/browser/face-frames.test.ts).
+ * Elsewhere at the face's rate: Chromium captures every draw either way, and WebKitGTK, given no rate, captured
+ * one frame of a whole call.
  */
 export function captureFace(canvas: HTMLCanvasElement, fps: number): MediaStream {
-  return pageEngine() === 'webkit' ? canvas.captureStream(fps) : canvas.captureStream();
+  return pageEngine() === 'firefox' ? canvas.captureStream() : canvas.captureStream(fps);
 }
