@@ -5,7 +5,7 @@ import type { Viseme } from '../../../protocol/visemes.js';
 import { DEFAULT_WORDS_PER_MINUTE, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from '../engines/synthesis.js';
 import { joinSamples } from '../../platform/audio/pcm.js';
 import type { AudioPiece } from '../../platform/text/speech-pieces.js';
-import { leadInShape } from '../../providers/local-voice/visemes-of.js';
+import { VisemeMarks } from '../../providers/local-voice/visemes-of.js';
 
 /** Where the voice goes: the room's participants. */
 export interface AudioOut {
@@ -113,14 +113,14 @@ export class PalVoice {
 
   private async play(text: string, stream: SynthesisStream, timeline: Timeline): Promise<void> {
     const sliceSamples = Math.round((stream.sampleRate * SLICE_MS) / 1000);
-    const visemes: Array<Mark<Viseme>> = [];
+    const visemes = new VisemeMarks();
     const base = timeline.beginSentence(text);
     let pending: Int16Array = new Int16Array(0);
     let offsetMs = 0;
     const send = async (slice: Int16Array) => {
       const durationMs = (slice.length / stream.sampleRate) * 1000;
       await timeline.sendAt(base + offsetMs);
-      this.out.sendAudio(slice, stream.sampleRate, visemeAt(visemes, offsetMs + durationMs / 2));
+      this.out.sendAudio(slice, stream.sampleRate, visemeAt(visemes.marks, offsetMs + durationMs / 2));
       timeline.reached('sent');
       offsetMs += durationMs;
       timeline.sent(base + offsetMs);
@@ -139,16 +139,10 @@ export class PalVoice {
     // before (its 100 ms held the mouth up to 100 ms late and lost shorter shapes). Synthesis runs far ahead
     // of real time, so the next buffer is milliseconds away.
     let held: Int16Array | null = null;
-    // The last mark, while it is an h's: it takes the shape of the vowel after it (leadInShape).
-    let leadIn: Mark<Viseme> | null = null;
     for await (const event of stream.events) {
       if (event.type === 'word') timeline.word(base + event.atMs, event.text);
-      else if (event.type === 'viseme') {
-        if (leadIn) leadIn.value = leadInShape(leadIn.value, event.viseme);
-        const mark = { atMs: event.atMs, value: event.viseme };
-        visemes.push(mark);
-        leadIn = event.leadsIn ? mark : null;
-      } else {
+      else if (event.type === 'viseme') visemes.add(event);
+      else {
         timeline.reached('samples');
         if (held) await sendSlices(held);
         held = event.samples;
@@ -356,11 +350,11 @@ function playsMs(piece: string | AudioPiece, wordsPerMinute = DEFAULT_WORDS_PER_
   return piece.length * MS_PER_CHAR_AT_DEFAULT_RATE * (DEFAULT_WORDS_PER_MINUTE / wordsPerMinute);
 }
 
-function visemeAt(marks: Array<Mark<Viseme>>, atMs: number): Viseme {
+function visemeAt(marks: VisemeMarks['marks'], atMs: number): Viseme {
   let current: Viseme = 'rest';
   for (const mark of marks) {
     if (mark.atMs > atMs) break;
-    current = mark.value;
+    current = mark.viseme;
   }
   return current;
 }

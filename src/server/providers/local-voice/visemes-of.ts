@@ -41,6 +41,23 @@ export function leadInShape(own: Viseme, next: Viseme): Viseme {
   return VOWEL_SHAPES.has(next) ? next : own;
 }
 
+/**
+ * An engine's mouth shapes as it reports them, in order: each mark from its `atMs` on, an h's (`leadsIn`) given
+ * the shape of the vowel reported after it (leadInShape).
+ */
+export class VisemeMarks {
+  readonly marks: Array<{ atMs: number; viseme: Viseme }> = [];
+  /** The last mark, while it is an h's. */
+  #leadIn: { atMs: number; viseme: Viseme } | null = null;
+
+  add(event: { atMs: number; viseme: Viseme; leadsIn?: boolean }): void {
+    if (this.#leadIn) this.#leadIn.viseme = leadInShape(this.#leadIn.viseme, event.viseme);
+    const mark = { atMs: event.atMs, viseme: event.viseme };
+    this.marks.push(mark);
+    this.#leadIn = event.leadsIn ? mark : null;
+  }
+}
+
 const IPA_SOUNDS: ReadonlyArray<readonly [string, Viseme]> = [
   ['aɑɐæʌɶ', 'A'],
   ['eɛəɜɝɚœø', 'E'],
