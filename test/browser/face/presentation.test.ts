@@ -3,7 +3,8 @@
 // the test sets, reported as requestVideoFrameCallback reports them.
 import { expect } from '@open-wc/testing';
 import { createDrawnFaceTrack } from '../../../src/palkit/client/media/face/drawn-face.js';
-import { PRESENTATION_DEFAULTS, PRESENTATION_RANGE, PresentationDelay, pageEngine, type PresentedFrame } from '../../../src/palkit/client/media/face/presentation.js';
+import { PRESENTATION_DEFAULTS, PRESENTATION_RANGE, PresentationDelay, type PresentedFrame } from '../../../src/palkit/client/media/face/presentation.js';
+import { pageEngine } from '../../../src/palkit/client/media/page-engine.js';
 import { show } from '../../../src/palkit/client/media/shown-tracks.js';
 import { TestClock } from '../helpers/test-clock.js';
 import { waitFor } from '../helpers/wait-for.js';

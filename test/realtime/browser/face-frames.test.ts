@@ -7,7 +7,7 @@
 import { expect } from '@open-wc/testing';
 import { createDrawnFaceTrack } from '../../../src/palkit/client/media/face/drawn-face.js';
 import type { FaceTimeline, FaceTrack } from '../../../src/palkit/client/media/face/face-track.js';
-import { pageEngine } from '../../../src/palkit/client/media/face/presentation.js';
+import { pageEngine } from '../../../src/palkit/client/media/page-engine.js';
 import { createRigFace } from '../../../src/palkit/client/media/face/rig-face.js';
 import { greyRigFiles } from '../../browser/helpers/rig-stand-ins.js';
 

@@ -1,7 +1,7 @@
 // The PAL's face as a video track in a local room, the shape a Daily room gives: drawn by the elements
 // for a built-in face or from a trained face's rig, moving with the voice being heard.
 import type { Viseme } from '../../../../protocol/visemes.js';
-import { pageEngine } from './presentation.js';
+import { pageEngine } from '../page-engine.js';
 
 /** What the face follows: the PAL's voice as it is being heard. */
 export interface FaceTimeline {

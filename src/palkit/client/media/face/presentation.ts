@@ -23,6 +23,7 @@
 //   tests read WebKit's <video>). The default's 20 ms is what an idle page's frames took; a busy page's may
 //   take longer, and the face now asks as far ahead as they do.
 // Until enough frames are reported, and where none are, the engine's default.
+import { pageEngine, type Engine } from '../page-engine.js';
 
 /** What this needs of requestVideoFrameCallback's metadata (ms on the page's clock). */
 export interface PresentedFrame {
@@ -31,8 +32,6 @@ export interface PresentedFrame {
   /** The frame's media timestamp (s): in Chromium its capture's, on a clock of its own. */
   mediaTime?: number;
 }
-
-type Engine = 'chromium' | 'firefox' | 'webkit';
 
 /** The look-ahead is kept within this range (ms): outside it a frame was matched wrongly or the page stalled. */
 export const PRESENTATION_RANGE = { min: 10, max: 150 } as const;
@@ -63,13 +62,6 @@ const KEEP_FRAMES = 40;
 const REFRESH_MS = 1000 / 60;
 /** Presented frames needed before their median replaces the default. */
 const FIRST_SAMPLES = 8;
-
-/** The page's engine, as far as its presentation default goes. */
-export function pageEngine(): Engine {
-  if ('mozInnerScreenX' in globalThis) return 'firefox';
-  // WebKit's own; Chromium's navigator.vendor is Google's.
-  return /Apple/.test(globalThis.navigator?.vendor ?? '') ? 'webkit' : 'chromium';
-}
 
 export class PresentationDelay {
   #draws: number[] = [];
