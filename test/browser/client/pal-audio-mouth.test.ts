@@ -63,7 +63,7 @@ function fakeContext(lagS: number) {
 describe('the mouth shape the PAL player gives the face', () => {
   it('is the shape of the slice heard at the output, although the context rendered it (and let it go) a while ago', async () => {
     const context = fakeContext(0.1);
-    const player = new PalAudioPlayer(context as unknown as AudioContext, () => context.page);
+    const player = new PalAudioPlayer(context as unknown as AudioContext, () => context.page, 0);
     const shapes: Viseme[] = ['A', 'A', 'O', 'O', 'E', 'E', 'M', 'M', 'A', 'A'];
     for (const shape of shapes) player.play(slice(shape)); // 400 ms of voice from 0.06 s (the jitter buffer)
     const lag = OUTPUT_CLOCK_READABLE ? 0.1 : 0; // Gecko's output is taken to be where rendering is
@@ -84,7 +84,7 @@ describe('the mouth shape the PAL player gives the face', () => {
 
   it('looks ahead by what the face asks for (the time its drawing takes to reach the screen)', async () => {
     const context = fakeContext(0.1);
-    const player = new PalAudioPlayer(context as unknown as AudioContext, () => context.page);
+    const player = new PalAudioPlayer(context as unknown as AudioContext, () => context.page, 0);
     player.play(slice('rest'));
     player.play(slice('rest'));
     player.play(slice('O')); // heard from 0.14 s on the render clock's timeline
@@ -93,6 +93,22 @@ describe('the mouth shape the PAL player gives the face', () => {
     expect(player.visemeNow(80), 'on screen 80 ms from now').to.equal('O');
     player.flush();
     expect(player.visemeNow(80), 'nothing left after a flush').to.equal('rest');
+    await context.close();
+  });
+
+  it("gives the shape heard after the track's delivery (Chromium's WebRTC path), not the output's", async () => {
+    const context = fakeContext(0.1);
+    const player = new PalAudioPlayer(context as unknown as AudioContext, () => context.page, 0.015);
+    player.play(slice('rest'));
+    player.play(slice('rest'));
+    player.play(slice('O')); // at the output from 0.14 s on the render clock's timeline, heard from 0.155 s
+    const lag = OUTPUT_CLOCK_READABLE ? 0.1 : 0;
+    // The output 5 ms into the O (its shape asked half a frame, 20 ms, ahead): heard, it is 10 ms short of it.
+    context.advance((0.14 + lag - 0.02 + 0.005) * 1000);
+    expect(player.visemeNow(), 'still the slice before, heard now').to.equal('rest');
+    context.advance(15);
+    expect(player.visemeNow(), 'the O, once heard').to.equal('O');
+    player.flush();
     await context.close();
   });
 });

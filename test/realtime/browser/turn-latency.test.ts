@@ -17,7 +17,10 @@ function slice(loud: boolean, viseme: Viseme = 'A'): AudioFrame {
   return { kind: AudioFrameKind.palVoice, viseme: visemeIndex(viseme), sampleRate: RATE, samples };
 }
 
-/** Polls an analyser on `track` every 5 ms until it hears a sample louder than −50 dBFS; the page time then. */
+/**
+ * Polls an analyser on `track` every 5 ms until it hears a sample louder than −50 dBFS; when that reaches this
+ * context's output (the page time then, plus the output's latency where it may be asked: not in Gecko).
+ */
 async function firstAudible(track: MediaStreamTrack, timeoutMs: number): Promise<number | null> {
   const context = new AudioContext();
   await context.resume();
@@ -29,7 +32,7 @@ async function firstAudible(track: MediaStreamTrack, timeoutMs: number): Promise
   try {
     while (performance.now() < end) {
       analyser.getFloatTimeDomainData(data);
-      if (data.some((v) => Math.abs(v) > 0.003)) return performance.now();
+      if (data.some((v) => Math.abs(v) > 0.003)) return performance.now() + (OUTPUT_CLOCK_READABLE ? (context.outputLatency || context.baseLatency) * 1000 : 0);
       await new Promise((r) => setTimeout(r, 5));
     }
     return null;

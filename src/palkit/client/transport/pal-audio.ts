@@ -4,6 +4,7 @@
 // being heard now, for the face.
 import type { AudioFrame } from '../../../protocol/room.js';
 import { visemeAt, type Viseme } from '../../../protocol/visemes.js';
+import { pageEngine } from '../media/page-engine.js';
 import { stopTrack } from '../media/shown-tracks.js';
 
 /** Jitter buffer: playback starts this long after the first slice of a run arrives. */
@@ -26,6 +27,14 @@ const OUTPUT_CLOCK_SLACK_S = 0.05;
  * device. Gecko is told by a property only it has (`mozInnerScreenX`).
  */
 export const OUTPUT_CLOCK_READABLE = !('mozInnerScreenX' in globalThis);
+/**
+ * How long after the context's output the visitor hears its track (s), by engine. Chromium carries a
+ * MediaStreamAudioDestinationNode's track to whatever plays it by WebRTC's audio path (10 ms chunks through a
+ * FIFO): in its lip-sync calls an analyser on the track heard a turn's first sound 7-25 ms after the output
+ * clock put it (15 at the mean, 16 turns), where Firefox and WebKit heard it within 5 ms (8 turns each;
+ * test/realtime/e2e/lip-sync-*.test.ts). Not counted, the face's mouth opened 15 ms early in Chromium.
+ */
+export const TRACK_DELIVERY_S = { chromium: 0.015, firefox: 0, webkit: 0 } as const;
 /** Samples below this (about −60 dBFS) count as silence when finding the first audible one. */
 export const AUDIBLE = 33;
 
@@ -61,6 +70,7 @@ export class PalAudioPlayer {
   #timeline: Scheduled[] = [];
   #nextStart = 0;
   readonly #now: () => number;
+  readonly #deliveryS: number;
   /** The slice whose mouth shape the face was last given, and the last one reported as drawn. */
   #shown: Scheduled | undefined;
   #drawn: Scheduled | undefined;
@@ -70,10 +80,14 @@ export class PalAudioPlayer {
   #poll: ReturnType<typeof setInterval> | undefined;
   probe: PalAudioProbe | null = null;
 
-  /** `now`: the page clock the output's timestamps are on (performance.now()), a test's own clock in tests. */
-  constructor(context: AudioContext, now: () => number = () => performance.now()) {
+  /**
+   * `now`: the page clock the output's timestamps are on (performance.now()), a test's own clock in tests.
+   * `deliveryS`: how long after the context's output its track is heard (TRACK_DELIVERY_S).
+   */
+  constructor(context: AudioContext, now: () => number = () => performance.now(), deliveryS: number = TRACK_DELIVERY_S[pageEngine()]) {
     this.#context = context;
     this.#now = now;
+    this.#deliveryS = deliveryS;
     this.#output = context.createMediaStreamDestination();
   }
 
@@ -123,7 +137,7 @@ export class PalAudioPlayer {
     // reported: that earlier sample still played (or will), so it is the one waited for, not the new run's.
     this.#audibleAt = this.#audibleAt === null ? contextTime : Math.min(this.#audibleAt, contextTime);
     this.#poll ??= setInterval(() => {
-      const clock = this.#outputClock();
+      const clock = this.#heardClock();
       if (this.#audibleAt === null) return this.#stopPolling();
       if (clock.position < this.#audibleAt) return;
       const at = clock.at - (clock.position - this.#audibleAt) * 1000;
@@ -136,6 +150,12 @@ export class PalAudioPlayer {
     clearInterval(this.#poll);
     this.#poll = undefined;
     this.#audibleAt = null;
+  }
+
+  /** Where on this context's timeline what the visitor hears is (`position`), at page time `at`: the output, less the track's delivery. */
+  #heardClock(): { position: number; at: number } {
+    const clock = this.#outputClock();
+    return { position: clock.position - this.#deliveryS, at: clock.at };
   }
 
   /**
@@ -156,9 +176,9 @@ export class PalAudioPlayer {
     return { position: context.currentTime - Math.min(MAX_OUTPUT_LAG_S, context.outputLatency || context.baseLatency || 0), at: now };
   }
 
-  /** When a moment of this context's timeline is (or was) at the output, on performance.now()'s clock. */
+  /** When a moment of this context's timeline is (or was) heard, on performance.now()'s clock. */
   #outputTime(contextTime: number): number {
-    const clock = this.#outputClock();
+    const clock = this.#heardClock();
     return clock.at + (contextTime - clock.position) * 1000;
   }
 
@@ -203,7 +223,7 @@ export class PalAudioPlayer {
    * ahead, so the visitor sees the shape when they hear it.
    */
   visemeNow(aheadMs = 0): Viseme {
-    const clock = this.#outputClock();
+    const clock = this.#heardClock();
     const now = clock.position + (this.#now() - clock.at + aheadMs) / 1000 + MOUTH_LEAD_S;
     this.#shown = this.#timeline.find((s) => s.start <= now && now < s.end);
     return this.#shown?.viseme ?? 'rest';
