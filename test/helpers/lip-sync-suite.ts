@@ -112,9 +112,9 @@ export function lipSyncSuite(engine: Engine): void {
         // ~450 frames as arrays took 1.3-8.4 s to cross from Chromium at load 13-21, as strings 0.5-3.4 s).
         const read = await page.evaluate(() => {
           const lip = (window as any).__lip;
-          const { levels, clocks, frameClock, audioRate, videoAt, streamAt, stalls, speech } = lip;
+          const { levels, clocks, frameClock, audioRate, videoAt, streamAt, stalls, speech, heard } = lip;
           const frames = (lip.frames as Array<{ at: number; grey: number[] }>).map(({ at, grey }) => ({ at, grey: String.fromCharCode(...grey) }));
-          return { frames, levels, clocks, frameClock, audioRate, videoAt, streamAt, stalls, speech };
+          return { frames, levels, clocks, frameClock, audioRate, videoAt, streamAt, stalls, speech, heard };
         });
         const frames = read.frames.map(({ at, grey }) => ({ at, grey: Array.from(grey, (c) => c.charCodeAt(0)) }));
         return { ...read, frames } as Recording;

@@ -133,6 +133,12 @@ if (!window.__lip) {
   };
   // The PAL's turns as the page hears of them (started, stopped, and whether the visitor cut it off).
   window.__lip.speech = [];
+  // Where the page's own player put each reply's first audible sample (pal-turn-latency: its epoch time plus ms).
+  window.__lip.heard = [];
+  window.addEventListener('pal-turn-latency', (event) => {
+    const { turnEndedAt, heardMs } = event.detail ?? {};
+    if (typeof heardMs === 'number') window.__lip.heard.push(turnEndedAt - performance.timeOrigin + heardMs);
+  }, true);
   window.addEventListener('pal-protocol-message', (event) => {
     const type = event.detail?.event_type;
     if (type === 'conversation.replica.started_speaking' || type === 'conversation.replica.stopped_speaking' || type === 'conversation.user.started_speaking') {
@@ -182,6 +188,8 @@ export interface Recording {
   stalls?: Array<{ at: number; ms: number }>;
   /** The PAL's turns as the page heard of them ('replica.started_speaking', …), and whether one was cut off. */
   speech?: Array<{ at: number; type: string; interrupted: boolean }>;
+  /** Where the page's player put each reply's first audible sample (the greeting has no turn before it). */
+  heard?: number[];
 }
 
 export interface Figures {
@@ -193,6 +201,8 @@ export interface Figures {
   firstMotionMs: number[];
   /** The face's first frame came this long after the voice began. */
   faceLateMs?: number;
+  /** Per reply, where the page's player put its first audible sample less where the analyser heard it. */
+  playerHeardMs: number[];
 }
 
 /** The figures of one recording (all times on the page's clock, ms). */
@@ -270,14 +280,17 @@ export function analyseLipSync(recording: Recording): Figures {
     const first = change.find((c) => c.at >= a - 100 && moving(c));
     firstMotionMs.push(first ? first.at - a : Infinity);
   });
-  return { voicedWindows, movedShare: moved / voicedWindows, silentWindows, restedShare: rested / silentWindows, lagMs: best.lag * 5, firstMotionMs, ...(beforeFace !== undefined ? { faceLateMs: beforeFace } : {}) };
+  // The player's own figure against the analyser's, for each reply: the turn that began nearest it.
+  const turns = audible.filter((a, i) => i === 0 || a - audible[i - 1]! >= 500);
+  const playerHeardMs = (recording.heard ?? []).map((at) => turns.reduce((near, t) => (Math.abs(at - t) < Math.abs(near) ? at - t : near), Infinity));
+  return { voicedWindows, movedShare: moved / voicedWindows, silentWindows, restedShare: rested / silentWindows, lagMs: best.lag * 5, firstMotionMs, playerHeardMs, ...(beforeFace !== undefined ? { faceLateMs: beforeFace } : {}) };
 }
 
 const percent = (x: number) => `${(x * 100).toFixed(0)} %`;
 
 /** The figures in one line, as the tests print them. */
 export function describeLipSync(name: string, f: Figures): string {
-  return `${name}: mouth moved in ${percent(f.movedShare)} of ${f.voicedWindows} voiced 100 ms windows, rested in ${percent(f.restedShare)} of ${f.silentWindows} silent ones; lag ${f.lagMs} ms (mouth after voice); first motion per turn ${f.firstMotionMs.map((m) => `${Math.round(m)} ms`).join(', ')}${f.faceLateMs !== undefined ? `; the face's first frame ${Math.round(f.faceLateMs)} ms after the voice began` : ''}`;
+  return `${name}: mouth moved in ${percent(f.movedShare)} of ${f.voicedWindows} voiced 100 ms windows, rested in ${percent(f.restedShare)} of ${f.silentWindows} silent ones; lag ${f.lagMs} ms (mouth after voice); first motion per turn ${f.firstMotionMs.map((m) => `${Math.round(m)} ms`).join(', ')}; the player heard each reply ${f.playerHeardMs.map((m) => `${Math.round(m)} ms`).join(', ')} from the analyser${f.faceLateMs !== undefined ? `; the face's first frame ${Math.round(f.faceLateMs)} ms after the voice began` : ''}`;
 }
 
 /**
