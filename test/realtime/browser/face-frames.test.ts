@@ -16,8 +16,13 @@ const MEASURE_MS = 3000;
 const SHOWN_SHARE = 0.85;
 
 /** Shows `face` in a <video> for MEASURE_MS: the draws, and the frames the <video> presented meanwhile. */
-async function shownFrames(make: (timeline: FaceTimeline) => Promise<FaceTrack>): Promise<{ drawn: number; presented: number } | null> {
+async function shownFrames(make: (timeline: FaceTimeline) => Promise<FaceTrack>, busy = false): Promise<{ drawn: number; presented: number } | null> {
   let drawn = 0;
+  // A page with work of its own: 2-9 ms of it every 10 ms, so that the face's draws come a little late or early.
+  const work = busy ? setInterval(() => {
+    const until = performance.now() + 2 + Math.random() * 7;
+    while (performance.now() < until);
+  }, 10) : undefined;
   const face = await make({ visemeNow: () => (drawn++, 'rest'), speaking: () => false });
   const video = Object.assign(document.createElement('video'), { muted: true, autoplay: true, playsInline: true });
   document.body.append(video);
@@ -34,6 +39,7 @@ async function shownFrames(make: (timeline: FaceTimeline) => Promise<FaceTrack>)
     await new Promise((resolve) => setTimeout(resolve, MEASURE_MS));
     return { drawn, presented };
   } finally {
+    clearInterval(work);
     face.stop();
     video.remove();
   }
@@ -45,13 +51,15 @@ describe('a face\'s frames at the <video>', () => {
     ['a trained face', async (timeline) => createRigFace('/faces/f1/rig.json', timeline, { fetch: (await greyRigFiles()).fetch, reducedMotion: true })],
   ];
   for (const [name, make] of faces) {
-    it(`shows nearly every frame ${name} draws`, async function () {
-      this.timeout(20_000);
-      const counts = await shownFrames(make);
-      if (!counts) this.skip();
-      const share = counts!.presented / counts!.drawn;
-      console.log(`${name}: the <video> presented ${counts!.presented} of ${counts!.drawn} frames drawn in ${MEASURE_MS / 1000} s (${Math.round(share * 100)} %)`);
-      expect(share, `${counts!.presented} of ${counts!.drawn} frames presented`).to.be.at.least(SHOWN_SHARE);
-    });
+    for (const busy of [false, true]) {
+      it(`shows nearly every frame ${name} draws${busy ? ' on a page busy with work of its own' : ''}`, async function () {
+        this.timeout(20_000);
+        const counts = await shownFrames(make, busy);
+        if (!counts) this.skip();
+        const share = counts!.presented / counts!.drawn;
+        console.log(`${name}${busy ? ', busy page' : ''}: the <video> presented ${counts!.presented} of ${counts!.drawn} frames drawn in ${MEASURE_MS / 1000} s (${Math.round(share * 100)} %)`);
+        expect(share, `${counts!.presented} of ${counts!.drawn} frames presented`).to.be.at.least(SHOWN_SHARE);
+      });
+    }
   }
 });
