@@ -7,6 +7,8 @@ import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { PalAudioPlayer } from '../../../src/palkit/client/transport/pal-audio.js';
 import { TransportParticipantsEvent } from '../../../src/palkit/client/transport/transport.js';
 import { show } from '../../../src/palkit/client/media/shown-tracks.js';
+import { FRAME_SOURCE } from '../../../src/palkit/client/media/face/presentation.js';
+import { pageEngine } from '../../../src/palkit/client/media/page-engine.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { RoomSocket, greyRigFiles } from '../helpers/rig-stand-ins.js';
 
@@ -83,6 +85,36 @@ describe('face-ready: the page tells the room the PAL\'s face is shown', () => {
       const at = draws.count();
       await waitFor(() => draws.count() >= at + 5, { what: 'five more frames drawn' });
       expect(faceReady()).to.equal(1);
+      await transport.leave();
+    } finally {
+      video.remove();
+    }
+  });
+
+  it('a face shown in a <video>: face-ready waits for the <video> to report the frames that tell the face how far ahead to ask', async () => {
+    // The <video>'s frame reports (frame callbacks, or WebKitGTK's frame count) are held back until the test lets
+    // them go: until then the face asks by its engine's default, and the PAL's first words would be drawn by it.
+    const video = Object.assign(document.createElement('video'), { muted: true, autoplay: true, playsInline: true });
+    document.body.append(video);
+    let held = true;
+    const heldBack: Array<() => void> = [];
+    if (FRAME_SOURCE[pageEngine()] === 'frame count') {
+      const real = video.getVideoPlaybackQuality.bind(video);
+      let frozen: VideoPlaybackQuality | null = null;
+      video.getVideoPlaybackQuality = () => (held ? (frozen ??= real()) : real());
+    } else {
+      const real = video.requestVideoFrameCallback.bind(video);
+      video.requestVideoFrameCallback = (callback) => (held ? (heldBack.push(() => real(callback)), 0) : real(callback));
+    }
+    try {
+      const { transport, faceReady } = await call({ face_model: 'palkit:ada' }, undefined, video);
+      await waitFor(() => video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA, { what: 'the <video>\'s first frame' });
+      const at = draws.count();
+      await waitFor(() => draws.count() >= at + 5, { what: 'five more frames drawn (the drawing steady)' });
+      expect(faceReady(), 'not while the <video> has reported no frames').to.equal(0);
+      held = false;
+      heldBack.splice(0).forEach((register) => register());
+      await waitFor(() => faceReady() > 0, { what: 'face-ready once frames are reported' });
       await transport.leave();
     } finally {
       video.remove();

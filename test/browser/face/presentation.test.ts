@@ -3,7 +3,7 @@
 // the test sets, reported as requestVideoFrameCallback reports them.
 import { expect } from '@open-wc/testing';
 import { createDrawnFaceTrack } from '../../../src/palkit/client/media/face/drawn-face.js';
-import { PRESENTATION_DEFAULTS, PRESENTATION_RANGE, PresentationDelay, type PresentedFrame } from '../../../src/palkit/client/media/face/presentation.js';
+import { FIRST_SAMPLES, PRESENTATION_DEFAULTS, PRESENTATION_RANGE, PresentationDelay, type PresentedFrame } from '../../../src/palkit/client/media/face/presentation.js';
 import { pageEngine } from '../../../src/palkit/client/media/page-engine.js';
 import { show } from '../../../src/palkit/client/media/shown-tracks.js';
 import { TestClock } from '../helpers/test-clock.js';
@@ -42,7 +42,7 @@ describe('the presentation delay of a face\'s frames', () => {
     const clock = new TestClock(10_000);
     const delay = new PresentationDelay();
     expect(delay.ms).to.equal(PRESENTATION_DEFAULTS[pageEngine()]);
-    await run(clock, delay, 200, () => ({ composite: 1, display: 25 })); // 5 frames
+    await run(clock, delay, (FIRST_SAMPLES - 1) * 40, () => ({ composite: 1, display: 25 })); // a frame short
     expect(delay.measured).to.equal(false);
     expect(delay.ms).to.equal(PRESENTATION_DEFAULTS[pageEngine()]);
   });
@@ -109,8 +109,10 @@ describe('the presentation delay of a face\'s frames', () => {
     const video = document.createElement('video');
     const callbacks: VideoFrameRequestCallback[] = [];
     video.requestVideoFrameCallback = (callback) => callbacks.push(callback);
+    expect(face.measuring(), 'no <video> shows it yet').to.equal(false);
     show(video, new MediaStream([face.track]));
     expect(callbacks.length, 'the face watches the <video> showing its track').to.equal(1);
+    expect(face.measuring(), 'the <video>\'s frames are being counted').to.equal(true);
     // Frames as Chromium reports them, 33 ms from draw to screen, drawn on the test's clock.
     for (let i = 0; i < 20; i++) {
       await clock.advance(40);
@@ -119,6 +121,7 @@ describe('the presentation delay of a face\'s frames', () => {
       callbacks.shift()!(clock.now() + 1, meta as VideoFrameCallbackMetadata);
     }
     expect(delay.ms).to.be.closeTo(33, 0.01);
+    expect(face.measuring(), 'enough frames reported').to.equal(false);
     // Once the track is no longer shown there, the face asks for no more of its frames.
     face.stop();
     callbacks.shift()!(clock.now(), { presentationTime: clock.now(), expectedDisplayTime: clock.now() } as VideoFrameCallbackMetadata);

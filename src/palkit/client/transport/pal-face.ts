@@ -11,7 +11,10 @@ import type { PalAudioPlayer } from './pal-audio.js';
 
 /** How many frames of the face are drawn before a page that shows its track in no element of ours is taken to show it (about 0.4 s). */
 const UNSHOWN_DRAWS = 10;
-/** The longest face-ready waits, after the face's first frame is shown, for its drawing to be steady. */
+/**
+ * The longest face-ready waits, after the face's first frame is shown, for its drawing to be steady and for its
+ * <video> to have reported the frames that tell the face how far ahead to ask for the shape.
+ */
 const STEADY_WITHIN_MS = 1000;
 
 /** What the face needs of the call. */
@@ -89,31 +92,32 @@ export class PalFace {
       speaking: () => player.speaking(),
       drawn: (at) => {
         player.drawn(at);
-        if (this.#face) this.#drawn(this.#face.track);
+        if (this.#face) this.#drawn(this.#face);
       },
     };
   }
 
   /**
-   * A frame of the face was drawn into its track: once the `<video>` showing it has its first frame and the
-   * drawing is steady (media/face/drawing-steady.ts; at most STEADY_WITHIN_MS later), the face is shown. A page
+   * A frame of the face was drawn into its track: once the `<video>` showing it has its first frame, the drawing
+   * is steady (media/face/drawing-steady.ts) and the face knows how far ahead to ask (FaceTrack.measuring), or at
+   * most STEADY_WITHIN_MS later, the face is shown: its first words are then drawn as on time as the rest. A page
    * that shows the track its own way (no element took it within UNSHOWN_DRAWS frames) says so now.
    */
-  #drawn(track: MediaStreamTrack): void {
+  #drawn(face: FaceTrack): void {
     if (this.#readySent) return;
     const now = performance.now();
-    const steady = this.#drawing.drawn(now);
+    const settled = this.#drawing.drawn(now) && !face.measuring();
     if (this.#videoShownAt !== null) {
-      if (steady || now - this.#videoShownAt >= STEADY_WITHIN_MS) this.#shown();
+      if (settled || now - this.#videoShownAt >= STEADY_WITHIN_MS) this.#shown();
       return;
     }
     if (this.#awaitingVideo) return;
-    const shown = firstFrameShown(track);
+    const shown = firstFrameShown(face.track);
     if (shown) {
       this.#awaitingVideo = true;
       void shown.then(() => {
         this.#videoShownAt = performance.now();
-        if (this.#drawing.steady) this.#shown();
+        if (this.#drawing.steady && !face.measuring()) this.#shown();
       });
     } else if (++this.#unshownDraws >= UNSHOWN_DRAWS) {
       this.#shown();

@@ -112,5 +112,5 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: DrawnFaceO
     clearInterval(timer);
     stopTrack(track);
   }
-  return { track, stop };
+  return { track, stop, measuring: () => presentation.measuring };
 }

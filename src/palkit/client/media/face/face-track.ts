@@ -17,6 +17,11 @@ export interface FaceTimeline {
 
 export interface FaceTrack {
   track: MediaStreamTrack;
+  /**
+   * Whether the face still waits for its <video> to report enough frames to know how far ahead to ask for the
+   * shape (presentation.ts): until then it asks by its engine's default.
+   */
+  measuring(): boolean;
   stop(): void;
 }
 

@@ -61,8 +61,14 @@ const KEEP_DRAWS = 64;
 const KEEP_FRAMES = 40;
 /** A screen refresh at 60 Hz (ms): how long after the paint that takes it a frame is on the screen. */
 const REFRESH_MS = 1000 / 60;
-/** Presented frames needed before their median replaces the default. */
-const FIRST_SAMPLES = 8;
+/**
+ * Presented frames needed before their median replaces the default. With 8, Firefox's and (slowed) WebKit's
+ * greetings began before that many were reported, on the default: WebKit's on a loaded machine slowed to one
+ * CPU's time asked 20 ms ahead where its frames took 30-50, and its greetings' mouths came 25-147 ms after
+ * their sound (8 calls), against -49 to 65 in the 6 of 8 that had 4 frames' median (the PAL's greeting now also
+ * waits for it: FaceTrack.measuring).
+ */
+export const FIRST_SAMPLES = 4;
 
 export class PresentationDelay {
   #draws: number[] = [];
@@ -73,6 +79,8 @@ export class PresentationDelay {
   #video: HTMLVideoElement | null = null;
   /** The page's clock less the frames' media clock (ms), as tight as the frames so far bound it. */
   #mediaOffset = Infinity;
+  /** A <video>'s frames are being counted (its engine reports them). */
+  #counting = false;
 
   constructor(
     readonly defaultMs: number = PRESENTATION_DEFAULTS[pageEngine()],
@@ -93,6 +101,11 @@ export class PresentationDelay {
   /** Whether `ms` comes from presented frames rather than the default. */
   get measured(): boolean {
     return this.#measured;
+  }
+
+  /** Whether the frames of the <video> it watches are being counted, and are not yet enough to measure. */
+  get measuring(): boolean {
+    return this.#counting && !this.#measured;
   }
 
   /** A frame drawn at `at` (the page's clock, performance.now(), as the frames' times: when its shape was asked for). */
@@ -123,6 +136,7 @@ export class PresentationDelay {
     const showing = () => this.#video === video && track.readyState !== 'ended' && video.srcObject instanceof MediaStream && video.srcObject.getTracks().includes(track);
     if (this.source === 'frame count') return this.#countFrames(video, showing);
     if (typeof video.requestVideoFrameCallback !== 'function') return;
+    this.#counting = true;
     const next = (_now: number, meta: VideoFrameCallbackMetadata) => {
       if (!showing()) return;
       this.presented(meta);
@@ -134,6 +148,7 @@ export class PresentationDelay {
   /** Each animation frame at which `video` counts one frame more presents one, on the screen a refresh later. */
   #countFrames(video: HTMLVideoElement, showing: () => boolean): void {
     if (typeof video.getVideoPlaybackQuality !== 'function') return;
+    this.#counting = true;
     let counted = video.getVideoPlaybackQuality().totalVideoFrames;
     const next = (now: number) => {
       if (!showing()) return;

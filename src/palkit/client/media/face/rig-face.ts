@@ -198,7 +198,7 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
     idle.close();
     mouths.close();
   }
-  return { track, stop, renderer: gl ? 'webgl' : '2d' };
+  return { track, stop, measuring: () => presentation.measuring, renderer: gl ? 'webgl' : '2d' };
 }
 
 /** The viseme whose mouth opens widest (its jaw moves, and the opening's interior is drawn). */
