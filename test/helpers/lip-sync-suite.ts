@@ -12,9 +12,9 @@
 // sync, not speed): mouth moving in ≥ 95 % of the voiced 100 ms windows, resting in ≥ 90 % of the silent ones,
 // lag within ±40 ms, first motion per turn within 50 ms of the first audible sample.
 // With PALKIT_LIP_RECORDINGS=<folder>, each call's recording is kept there (JSON) to analyse again.
-// Every row is asserted, except a row listed in test/known-engine-gaps.json for its engine (now WebKit's two
-// loaded rows; file: that engine's file; test: '<engine>, <face>, quiet|loaded'): it still runs and prints its
-// figures, but is reported skipped with the gap's reason instead of asserted (and says so when it met the bars).
+// Every row is asserted, except a row listed in test/known-engine-gaps.json for its engine (none now; file: that
+// engine's file; test: '<engine>, <face>, quiet|loaded'): it still runs and prints its figures, but is reported
+// skipped with the gap's reason instead of asserted (and says so when it met the bars).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
