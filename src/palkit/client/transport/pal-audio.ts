@@ -24,9 +24,9 @@ const OUTPUT_CLOCK_SLACK_S = 0.05;
  * read that meets the audio callback waiting for that graph freezes the page's main thread for good. Read
  * every 5 ms (heard-latency poll) and 40 ms (face), it froze 4 of 6 Firefox visitor walks; read once a
  * second, 1 of 7. The output is then taken to be where rendering is: a few tens of ms early on a real
- * device. Gecko is told by a property only it has (`mozInnerScreenX`).
+ * device.
  */
-export const OUTPUT_CLOCK_READABLE = !('mozInnerScreenX' in globalThis);
+export const OUTPUT_CLOCK_READABLE = pageEngine() !== 'firefox';
 /**
  * How long after the context's output the visitor hears its track (s), by engine. Chromium carries a
  * MediaStreamAudioDestinationNode's track to whatever plays it by WebRTC's audio path (10 ms chunks through a
