@@ -1,7 +1,8 @@
 // Issue 32: the PAL greets once the visitor sees its face. The page says it will tell the room (`join`'s
-// face_ready) and sends `face-ready` once the `<video>` showing the face's track has its first frame (or, when
-// no element of ours shows it, after a few frames drawn) — once, however many frames follow; a face that
-// cannot be drawn (its rig does not load) is the still image shown, said too.
+// face_ready) and sends `face-ready` once the `<video>` showing the face's track has its first frame and has
+// reported the frames that tell the face how far ahead to ask (or, when no element of ours shows it, after a few
+// frames drawn) — once, however many frames follow; a face that cannot be drawn (its rig does not load) is the
+// still image shown, said too.
 import { expect } from '@open-wc/testing';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { PalAudioPlayer } from '../../../src/palkit/client/transport/pal-audio.js';
