@@ -106,9 +106,9 @@ export class PalFace {
   #drawn(face: FaceTrack): void {
     if (this.#readySent) return;
     const now = performance.now();
-    const settled = this.#drawing.drawn(now) && !face.measuring();
+    this.#drawing.drawn(now);
     if (this.#videoShownAt !== null) {
-      if (settled || now - this.#videoShownAt >= STEADY_WITHIN_MS) this.#shown();
+      if (this.#settled(face) || now - this.#videoShownAt >= STEADY_WITHIN_MS) this.#shown();
       return;
     }
     if (this.#awaitingVideo) return;
@@ -117,11 +117,16 @@ export class PalFace {
       this.#awaitingVideo = true;
       void shown.then(() => {
         this.#videoShownAt = performance.now();
-        if (this.#drawing.steady && !face.measuring()) this.#shown();
+        if (this.#settled(face)) this.#shown();
       });
     } else if (++this.#unshownDraws >= UNSHOWN_DRAWS) {
       this.#shown();
     }
+  }
+
+  /** Whether the face is drawn on time and knows how far ahead to ask for the shape: its first words will be on time. */
+  #settled(face: FaceTrack): boolean {
+    return this.#drawing.steady && !face.measuring();
   }
 
   /** The PAL's face is shown, or will not be (its still image is): the room may let the PAL speak. Once. */
