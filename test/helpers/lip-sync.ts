@@ -272,16 +272,18 @@ export function analyseLipSync(recording: Recording): Figures {
   // Each turn (a sound after ≥ 500 ms of silence): its first audible sample to the mouth's first motion after it.
   // A turn that began before the face's first frame reached the <video> (a trained face still loading its
   // rig) is reported apart: it measures the loading, not the lip sync.
+  const turns = audible.filter((a, i) => i === 0 || a - audible[i - 1]! >= 500);
   const firstMotionMs: number[] = [];
   let beforeFace: number | undefined;
-  audible.forEach((a, i) => {
-    if (i > 0 && a - audible[i - 1]! < 500) return;
-    if (a < frames[0]!.at) return void (beforeFace ??= frames[0]!.at - a);
+  for (const a of turns) {
+    if (a < frames[0]!.at) {
+      beforeFace ??= frames[0]!.at - a;
+      continue;
+    }
     const first = change.find((c) => c.at >= a - 100 && moving(c));
     firstMotionMs.push(first ? first.at - a : Infinity);
-  });
+  }
   // The player's own figure against the analyser's, for each reply: the turn that began nearest it.
-  const turns = audible.filter((a, i) => i === 0 || a - audible[i - 1]! >= 500);
   const playerHeardMs = (recording.heard ?? []).map((at) => turns.reduce((near, t) => (Math.abs(at - t) < Math.abs(near) ? at - t : near), Infinity));
   return { voicedWindows, movedShare: moved / voicedWindows, silentWindows, restedShare: rested / silentWindows, lagMs: best.lag * 5, firstMotionMs, playerHeardMs, ...(beforeFace !== undefined ? { faceLateMs: beforeFace } : {}) };
 }
