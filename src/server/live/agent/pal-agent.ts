@@ -7,7 +7,7 @@ import { canvasInteractionProperties, type RoomMessage } from '../room/message.j
 import type { ServiceDeps } from '../../platform/context.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
 import { palJoinedCallbacks } from '../../resources/conversations/callbacks.js';
-import { isRecord, type LiveConversation } from '../../resources/conversations/live-conversation.js';
+import { conversationFaceLink, isRecord, type LiveConversation } from '../../resources/conversations/live-conversation.js';
 import { GuardrailCheck, refusalLine } from './guardrails.js';
 import { answerSource, once, type AnswerContext } from './answer.js';
 import { acknowledgement, cardFor } from '../canvas/cards.js';
@@ -15,7 +15,7 @@ import { visitorClock, type VisitorClock } from './spoken-time.js';
 import { disclosureFor, greetingFor } from './disclosure.js';
 import type { ChatMessage } from './llm.js';
 import { msPerWord, Speaker, type ReplyStage, type SpeechSource } from '../speech/speaker.js';
-import { faceMediaUrl } from '../../resources/faces/media-url.js';
+import { faceMediaLink } from '../../resources/faces/media-url.js';
 import { EchoAudioStream } from '../speech/echo-audio.js';
 import { PalHearing, type HearingPort } from './hearing.js';
 import { conversationLanguages, replyLanguage, voiceTag } from '../../resources/pals/lines/language.js';
@@ -72,14 +72,16 @@ export class PalAgent {
     private readonly room: PalRoomPort,
   ) {
     this.transcript = new TranscriptWriter(deps.db, deps.log, conv.conversationId, room.startedAt);
+    const faceLink = conversationFaceLink(deps.secrets, conv, deps.clock.now());
     this.participant = {
       participant_id: `pal_${conv.pal.palId}`,
       user_name: conv.pal.name,
       role: 'pal',
-      video_url: faceMediaUrl(deps.config.publicUrl, conv.face.videoUrl),
-      image_url: faceMediaUrl(deps.config.publicUrl, conv.face.imageUrl),
+      // A trained face's files with a token bound to this conversation (media/access.ts).
+      video_url: faceMediaLink(deps.config.publicUrl, conv.face.videoUrl, faceLink),
+      image_url: faceMediaLink(deps.config.publicUrl, conv.face.imageUrl, faceLink),
       ...(conv.face.model ? { face_model: conv.face.model } : {}),
-      ...(conv.face.rigUrl ? { face_rig_url: faceMediaUrl(deps.config.publicUrl, conv.face.rigUrl) ?? conv.face.rigUrl } : {}),
+      ...(conv.face.rigUrl ? { face_rig_url: faceMediaLink(deps.config.publicUrl, conv.face.rigUrl, faceLink) ?? conv.face.rigUrl } : {}),
     };
     // Listed once, as the conversation starts; only a PAL that asks a model can use them.
     const tools = conv.pal.pipelineMode === 'full' && deps.config.llm.baseUrl ? PalTools.load(deps, conv).catch(() => PalTools.none(deps, conv.conversationId)) : Promise.resolve(PalTools.none(deps, conv.conversationId));

@@ -10,7 +10,7 @@ import { signWebhook } from '../../platform/webhooks/signing.js';
 import { endConversation } from '../../resources/conversations/end.js';
 import { PalUnavailableError } from '../../resources/conversations/daily-call.js';
 import { disclosureFor, greetingFor, BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL_DISCLOSURE } from '../agent/disclosure.js';
-import { isRecord, loadLiveConversation, type LiveConversation } from '../../resources/conversations/live-conversation.js';
+import { conversationFaceLink, isRecord, loadLiveConversation, type LiveConversation } from '../../resources/conversations/live-conversation.js';
 import { finalizeConversation } from '../room/end.js';
 import { createBotToken } from '../../providers/conferencing/daily.js';
 import { scheduleRunnerJoinDeadline } from '../conferencing/daily-deadlines.js';
@@ -18,7 +18,7 @@ import { signRunnerToken } from './conversation-token.js';
 import type { RunnerHandoff } from './routes.js';
 import { fieldHoldsSecret } from '../../resources/pals/secret-names.js';
 import { looksLikeCredential } from '../../platform/log.js';
-import { faceMediaUrl } from '../../resources/faces/media-url.js';
+import { faceMediaLink } from '../../resources/faces/media-url.js';
 
 export const RUNNER_TIMEOUT_MS = 6_000;
 /** Why a refused handoff ends the conversation: the room is fine, starting the PAL failed. */
@@ -62,8 +62,8 @@ export function runnerBody(deps: ServiceDeps, conv: LiveConversation, room: { ur
       languages,
       layers: publicLayers(d.layers),
       face_id: conv.faceId,
-      // Absolute, like the room's face_rig_url, since the bot fetches it from elsewhere.
-      face_rig_url: conv.face.rigUrl ? faceMediaUrl(deps.config.publicUrl, conv.face.rigUrl) : null,
+      // Absolute, like the room's face_rig_url, since the bot fetches it from elsewhere; with a token bound to the conversation.
+      face_rig_url: conv.face.rigUrl ? faceMediaLink(deps.config.publicUrl, conv.face.rigUrl, conversationFaceLink(deps.secrets, { ...conv, expiresAt }, deps.clock.now())) : null,
     },
     conversational_context: conv.conversationalContext,
     custom_greeting: conv.customGreeting,

@@ -1,9 +1,14 @@
 // The shape of the store of files the service makes (ServiceDeps.media), in the kernel so that the
 // deps can name it; resources/media/store.ts implements it (files under PGlite, bytea on PostgreSQL).
 import type { Db } from '../db/database.js';
+import type { MediaAccess } from '../db/tables/core.js';
 
 export interface StoredMedia {
   contentType: string;
+  ownerId: number;
+  /** Who may read it over HTTP (resources/media/access.ts), and the face it belongs to. */
+  access: MediaAccess;
+  faceId: string | null;
   size: number;
   /** The whole file when the store holds it in memory (served in one write), else undefined. */
   held?: Uint8Array<ArrayBuffer>;
@@ -16,8 +21,11 @@ export interface StoredMedia {
 export interface MediaStore {
   /** The folder of media files, or null when bytes are kept in the database (PostgreSQL). */
   readonly folder: string | null;
-  /** Keeps the bytes; `expiresAt` (uploads) lets the uploads' sweep remove them from then on. */
-  store(db: Db, input: { ownerId: number; contentType: string; bytes: Uint8Array; extension: string; expiresAt?: Date }): Promise<{ mediaId: string; url: string }>;
+  /**
+   * Keeps the bytes; `expiresAt` (uploads) lets the uploads' sweep remove them from then on. `access`
+   * defaults to `owner` for media that expires (an upload), else `public`; `faceId` names a face's file.
+   */
+  store(db: Db, input: { ownerId: number; contentType: string; bytes: Uint8Array; extension: string; expiresAt?: Date; access?: MediaAccess; faceId?: string }): Promise<{ mediaId: string; url: string }>;
   /** A stored file, or undefined; `ownerId` restricts it to that owner's. */
   get(db: Db, mediaId: string, ownerId?: number): Promise<StoredMedia | undefined>;
   /**

@@ -9,7 +9,7 @@ import type { Database } from '../../platform/db/schema.js';
 import { badRequest } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { isoMillis } from '../../platform/time.js';
-import { faceMediaUrl } from '../faces/media-url.js';
+import { faceMediaLink } from '../faces/media-url.js';
 import { conferencingProvider, ProviderError, recordingRefusal, type ConferencingProvider } from '../../providers/conferencing/index.js';
 import { canonicalLanguage, unsupportedLanguageMessage } from '../pals/languages.js';
 import { checkFace, resolvePalAndFace, type PalAndFace } from './repository.js';
@@ -158,14 +158,20 @@ export async function openConversationRoom(deps: ServiceDeps, planned: PlannedCo
     ...(row.callback_url ? { callback_url: row.callback_url } : {}),
     created_at: isoMillis(row.created_at),
     meeting_token: room.meetingToken,
-    ...rigOf(provider.name, deps.config.publicUrl, planned.palAndFace),
+    ...rigOf(deps, provider.name, planned),
   };
 }
 
-/** A local room's trained face is drawn by the page: the answer names its rig, so that it loads while the page joins. */
-function rigOf(provider: string, publicUrl: string, palAndFace: UsablePalAndFace): { face_rig_url?: string } {
-  const rig = palAndFace.face.rig_url;
-  return provider === 'local' && rig ? { face_rig_url: faceMediaUrl(publicUrl, rig) ?? rig } : {};
+/**
+ * A local room's trained face is drawn by the page: the answer names its rig, so that it loads while the page
+ * joins, with a token bound to this conversation (it ends with the call).
+ */
+function rigOf(deps: ServiceDeps, provider: string, planned: PlannedConversation): { face_rig_url?: string } {
+  const { face } = planned.palAndFace;
+  const rig = face.rig_url;
+  if (provider !== 'local' || !rig) return {};
+  const link = face.face_id ? { secrets: deps.secrets, faceId: face.face_id, grant: { conversationId: planned.row.conversation_id }, expiresAt: planned.expiresAt } : null;
+  return { face_rig_url: faceMediaLink(deps.config.publicUrl, rig, link) ?? rig };
 }
 
 /** The room could not be opened: the conversation never existed, and it gives its deployment slot back. */

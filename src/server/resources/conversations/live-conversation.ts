@@ -1,6 +1,8 @@
 // Everything a local room needs to know about its conversation, its PAL and the PAL's face, read once
 // when the room opens (changes to the PAL apply to its next conversation, as in the hosted product).
 import type { Db } from '../../platform/db/database.js';
+import type { Secrets } from '../../platform/secrets.js';
+import type { FaceLinkGrant } from '../faces/media-url.js';
 
 export interface CanvasSkill {
   /** The skill's `config.components` overlay (unlisted components stay on). */
@@ -19,6 +21,8 @@ export interface LiveConversation {
   properties: Record<string, unknown>;
   createdAt: Date;
   startedAt: Date | null;
+  /** When its room expires: the face links handed to its visitor end then (media/access.ts). */
+  expiresAt: Date | null;
   faceId: string | null;
   pal: {
     palId: string;
@@ -39,7 +43,7 @@ export async function loadLiveConversation(db: Db, conversationId: string): Prom
     .leftJoin('pals as p', 'p.pal_id', 'c.pal_id')
     .select([
       'c.conversation_id', 'c.owner_id', 'c.status', 'c.provider', 'c.callback_url', 'c.conversational_context', 'c.custom_greeting',
-      'c.memory_stores', 'c.properties', 'c.created_at', 'c.live_started_at', 'c.face_id', 'c.pal_id',
+      'c.memory_stores', 'c.properties', 'c.created_at', 'c.live_started_at', 'c.expires_at', 'c.face_id', 'c.pal_id',
       'p.pal_name', 'p.pipeline_mode', 'p.definition', 'p.default_face_id',
     ])
     .where('c.conversation_id', '=', conversationId)
@@ -66,12 +70,22 @@ export async function loadLiveConversation(db: Db, conversationId: string): Prom
     properties: isRecord(row.properties) ? row.properties : {},
     createdAt: row.created_at,
     startedAt: row.live_started_at,
+    expiresAt: row.expires_at,
     faceId,
     pal: { palId: row.pal_id, name: row.pal_name ?? 'PAL', pipelineMode, definition: isRecord(row.definition) ? row.definition : {} },
     face: { videoUrl: face?.thumbnail_video_url ?? null, imageUrl: face?.thumbnail_image_url ?? null, model: face?.face_model ?? null, rigUrl: rigUrlOf(face?.training_details) },
     // The skill has no effect on echo PALs.
     canvas: skill && pipelineMode !== 'echo' ? { components } : null,
   };
+}
+
+/**
+ * The grant a conversation's face links carry (faces/media-url.ts): bound to it, ending with its room (an
+ * hour from `now` for a row without an expiry).
+ */
+export function conversationFaceLink(secrets: Secrets, conv: Pick<LiveConversation, 'conversationId' | 'faceId' | 'expiresAt'>, now: Date): FaceLinkGrant | null {
+  if (!conv.faceId) return null;
+  return { secrets, faceId: conv.faceId, grant: { conversationId: conv.conversationId }, expiresAt: conv.expiresAt ?? new Date(now.getTime() + 3600_000) };
 }
 
 /** The rig a trained face's training left (see faces/training.ts), if any. */

@@ -56,7 +56,7 @@ export const deploymentsModule: ResourceModule = {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      const [view] = await viewsOf(db, [row], now, deps.config.publicUrl);
+      const [view] = await viewsOf(db, [row], now, deps.config.publicUrl, deps.secrets);
       return c.json(view!, 200, { ETag: etagOf(row) });
     });
 
@@ -67,12 +67,12 @@ export const deploymentsModule: ResourceModule = {
         db.selectFrom('deployments').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('deployment_id').limit(limit).offset((page - 1) * limit).execute(),
         db.selectFrom('deployments').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow(),
       ]);
-      return c.json({ data: await viewsOf(db, rows, clock.now(), deps.config.publicUrl), total_count: Number(count.n) }, 200);
+      return c.json({ data: await viewsOf(db, rows, clock.now(), deps.config.publicUrl, deps.secrets), total_count: Number(count.n) }, 200);
     });
 
     app.openapi(routes.get, async (c) => {
       const row = await ownedDeployment(db, c.get('ownerId'), c.req.valid('param').deployment_id);
-      const [view] = await viewsOf(db, [row], clock.now(), deps.config.publicUrl);
+      const [view] = await viewsOf(db, [row], clock.now(), deps.config.publicUrl, deps.secrets);
       return c.json(view!, 200, { ETag: etagOf(row) });
     });
 
@@ -85,7 +85,7 @@ export const deploymentsModule: ResourceModule = {
         // Locked: a concurrent patch waits, then sees the new version (and a stale If-Match fails).
         const current = await ownedDeployment(trx, ownerId, deployment_id, true);
         if (!ifMatchHolds(ifMatch, etagOf(current))) throw new ApiError(412, 'precondition_failed: the deployment changed since this ETag was read');
-        const [view] = await viewsOf(trx, [current], clock.now(), deps.config.publicUrl);
+        const [view] = await viewsOf(trx, [current], clock.now(), deps.config.publicUrl, deps.secrets);
         const plan = planPatch(view!, operations);
         if (plan.fields.pal_id !== current.pal_id) await requirePal(trx, ownerId, plan.fields.pal_id);
         await checkRecordingCustomization(trx, ownerId, plan.fields.customization, conferencingProvider(deps));
@@ -111,7 +111,7 @@ export const deploymentsModule: ResourceModule = {
           .returningAll()
           .executeTakeFirstOrThrow();
       });
-      const [view] = await viewsOf(db, [row], clock.now(), deps.config.publicUrl);
+      const [view] = await viewsOf(db, [row], clock.now(), deps.config.publicUrl, deps.secrets);
       return c.json(view!, 200, { ETag: etagOf(row) });
     });
 
@@ -138,7 +138,8 @@ export const deploymentsModule: ResourceModule = {
       if (!originMayLoad(row, c.req.header('origin'), deps.config.publicUrl)) throw forbidden('origin_not_allowed');
       const limits = row.limits as Limits;
       const reason = await unavailableReason(db, row, clock.now(), clientKey(c, clientAddress(c)));
-      const thumbs = (await thumbnailsFor(db, [row.pal_id], deps.config.publicUrl)).get(row.pal_id);
+      // The face's derived still and silent preview, with links bound to this deployment for an hour or two.
+      const thumbs = (await thumbnailsFor(db, [row.pal_id], deps.config.publicUrl, { secrets: deps.secrets, grant: { deploymentId: row.deployment_id }, now: clock.now() })).get(row.pal_id);
       return c.json(
         {
           deployment_id: row.deployment_id,

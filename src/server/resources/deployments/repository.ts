@@ -1,6 +1,8 @@
 // Deployments in SQL: ownership, the public view (usage counts, the PAL's face thumbnails) and the
 // counts the call limits compare against.
-import { faceMediaUrl } from '../faces/media-url.js';
+import { faceMediaLink } from '../faces/media-url.js';
+import { previewExpiry } from '../media/access.js';
+import type { Secrets } from '../../platform/secrets.js';
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/schema.js';
@@ -99,17 +101,23 @@ export interface Thumbnails {
   thumbnail_image_url: string | null;
 }
 
-/** The preview media of the PAL's default face (null when the PAL or face is gone). */
-export async function thumbnailsFor(db: Db, palIds: string[], publicUrl: string): Promise<Map<string, Thumbnails>> {
+/**
+ * The preview media of the PAL's default face (null when the PAL or face is gone), with a token bound to
+ * `links.grant` (media/access.ts): the deployment, for its page's visitors; the owner, for its own reads.
+ */
+export async function thumbnailsFor(db: Db, palIds: string[], publicUrl: string, links?: { secrets: Secrets; grant: { deploymentId: string } | { ownerId: number }; now: Date }): Promise<Map<string, Thumbnails>> {
   const result = new Map<string, Thumbnails>();
   if (palIds.length === 0) return result;
   const rows = await db
     .selectFrom('pals')
     .leftJoin('faces', (j) => j.on('faces.face_id', '=', sql<string>`coalesce(pals.default_face_id, pals.definition->>'default_face_id', pals.definition->>'default_replica_id')`))
-    .select(['pals.pal_id', 'faces.thumbnail_video_url', 'faces.thumbnail_image_url'])
+    .select(['pals.pal_id', 'faces.face_id', 'faces.thumbnail_video_url', 'faces.thumbnail_image_url'])
     .where('pals.pal_id', 'in', palIds)
     .execute();
-  for (const r of rows) result.set(r.pal_id, { thumbnail_video_url: faceMediaUrl(publicUrl, r.thumbnail_video_url ?? null), thumbnail_image_url: faceMediaUrl(publicUrl, r.thumbnail_image_url ?? null) });
+  for (const r of rows) {
+    const link = links && r.face_id ? { secrets: links.secrets, faceId: r.face_id, grant: links.grant, expiresAt: previewExpiry(links.now) } : null;
+    result.set(r.pal_id, { thumbnail_video_url: faceMediaLink(publicUrl, r.thumbnail_video_url ?? null, link), thumbnail_image_url: faceMediaLink(publicUrl, r.thumbnail_image_url ?? null, link) });
+  }
   return result;
 }
 
@@ -158,8 +166,11 @@ export function deploymentView(row: DeploymentRow, thumbnails: Thumbnails | unde
 }
 export type DeploymentView = ReturnType<typeof deploymentView>;
 
-export async function viewsOf(db: Db, rows: DeploymentRow[], now: Date, publicUrl: string): Promise<DeploymentView[]> {
-  const [thumbs, today] = await Promise.all([thumbnailsFor(db, [...new Set(rows.map((r) => r.pal_id))], publicUrl), usageToday(db, rows.map((r) => r.deployment_id), now)]);
+/** The owner's views of its deployments; the face's previews with links for the owner (`secrets` signs them). */
+export async function viewsOf(db: Db, rows: DeploymentRow[], now: Date, publicUrl: string, secrets?: Secrets): Promise<DeploymentView[]> {
+  const ownerId = rows[0]?.owner_id;
+  const links = secrets && ownerId !== undefined ? { secrets, grant: { ownerId }, now } : undefined;
+  const [thumbs, today] = await Promise.all([thumbnailsFor(db, [...new Set(rows.map((r) => r.pal_id))], publicUrl, links), usageToday(db, rows.map((r) => r.deployment_id), now)]);
   return rows.map((r) => deploymentView(r, thumbs.get(r.pal_id), today.get(r.deployment_id) ?? 0));
 }
 

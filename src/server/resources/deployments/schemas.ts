@@ -102,8 +102,8 @@ export const Deployment = z
     limits: Limits,
     allowed_origins: z.array(z.string()),
     callback_url: z.string().nullable(),
-    thumbnail_video_url: z.string().optional().openapi({ description: "Preview video of the PAL's face; omitted when the PAL has no face" }),
-    thumbnail_image_url: z.string().optional().openapi({ description: "Preview image of the PAL's face; omitted when the PAL has no face or no frame was extracted" }),
+    thumbnail_video_url: z.string().optional().openapi({ description: "Silent 3 s preview of the PAL's face (never its training clip), its address carrying a token of yours for an hour or two; omitted when the PAL has no face" }),
+    thumbnail_image_url: z.string().optional().openapi({ description: "Still of the PAL's face, addressed as thumbnail_video_url; omitted when the PAL has no face or no still was made" }),
     usage_total: z.number().int(),
     usage_today: z.number().int(),
     created_at: z.string(),
@@ -120,8 +120,8 @@ export const ListQuery = z.object({
 export const DeploymentInit = protocolSchema(InitResponse, 'DeploymentInit', {
   description: 'What an element needs before a call; answered only to pages on allowed_origins (403 origin_not_allowed)',
   properties: {
-    thumbnail_video_url: "Preview video of the PAL's face; omitted when the PAL has no face",
-    thumbnail_image_url: "Preview image of the PAL's face; omitted when the PAL has no face or no frame was extracted",
+    thumbnail_video_url: "Silent 3 s preview of the PAL's face (made from its training clip, never the clip), with a token bound to this deployment for an hour or two; omitted when the PAL has no face",
+    thumbnail_image_url: "Still of the PAL's face (made from its clip or photo), addressed as thumbnail_video_url; omitted when the PAL has no face or no still was made",
     unavailable_reason: 'Why a call cannot start now (is_available false)',
   },
 });

@@ -17,6 +17,8 @@ type AnyBody = { replica_name?: string; face_name?: string; train_video_url?: st
 
 function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming): void {
   const { db, clock } = deps;
+  /** The owner's reads carry links it can show (media/access.ts). */
+  const links = () => ({ secrets: deps.secrets, now: clock.now() });
   const idOf = (params: unknown) => (params as Record<string, string>)[naming === 'replica' ? 'replica_id' : 'face_id']!;
   // One handler set serves both namings; the route objects differ only in names, so the typed context
   // is read through these small casts.
@@ -46,7 +48,7 @@ function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming
       await deps.jobs.enqueue(FACE_TRAINING_JOB, { face_id: faceId }, { db: trx, maxAttempts: FACE_TRAINING_ATTEMPTS });
       return inserted;
     });
-    return c.json(faceView(row, naming, false, deps.config.publicUrl), 200);
+    return c.json(faceView(row, naming, false, deps.config.publicUrl, links()), 200);
   });
 
   a.openapi(routes.list, async (c) => {
@@ -58,12 +60,12 @@ function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming
       db.selectFrom('faces').selectAll().where(mine).orderBy('created_at', 'desc').orderBy('face_id').limit(limit).offset((page - 1) * limit).execute(),
       db.selectFrom('faces').select((eb) => eb.fn.countAll<number>().as('n')).where(mine).executeTakeFirstOrThrow(),
     ]);
-    return c.json({ data: rows.map((r) => faceView(r, naming, verbose === 'true', deps.config.publicUrl)), total_count: Number(count.n) }, 200);
+    return c.json({ data: rows.map((r) => faceView(r, naming, verbose === 'true', deps.config.publicUrl, links())), total_count: Number(count.n) }, 200);
   });
 
   a.openapi(routes.get, async (c) => {
     const face = await readableFace(db, c.get('ownerId'), idOf(c.req.valid('param')));
-    return c.json(faceView(face, naming, c.req.valid('query').verbose === 'true', deps.config.publicUrl), 200);
+    return c.json(faceView(face, naming, c.req.valid('query').verbose === 'true', deps.config.publicUrl, links()), 200);
   });
 
   a.openapi(routes.rename, async (c) => {
@@ -72,7 +74,7 @@ function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming
     await ownedFace(db, c.get('ownerId'), faceId);
     const row = await db.updateTable('faces').set({ face_name: (body.face_name ?? body.replica_name)!, updated_at: clock.now() })
       .where('face_id', '=', faceId).returningAll().executeTakeFirstOrThrow();
-    return c.json(faceView(row, naming, false, deps.config.publicUrl), 200);
+    return c.json(faceView(row, naming, false, deps.config.publicUrl, links()), 200);
   });
 
   a.openapi(routes.delete, async (c) => {

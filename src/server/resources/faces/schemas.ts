@@ -16,8 +16,8 @@ export const HttpUrl = z
 const Name = z.string().trim().min(1, 'must not be empty').max(200);
 
 const common = {
-  thumbnail_video_url: z.string().optional().openapi({ description: 'The training video as uploaded, served by the service; omitted until it is stored' }),
-  thumbnail_image_url: z.string().optional().openapi({ description: 'One frame of the training video (JPEG); omitted until extracted' }),
+  thumbnail_video_url: z.string().optional().openapi({ description: 'A 3 s preview made from the training clip: no sound, at most 360 px (MP4); omitted until made, and for a photo. Never the clip itself. Its address carries a token of yours for an hour or two; the bare /media/ address needs your x-api-key' }),
+  thumbnail_image_url: z.string().optional().openapi({ description: 'A still made from the clip or photo (JPEG, at most 640 px, without its metadata); omitted until made. Addressed as thumbnail_video_url is' }),
   training_progress: z.string().openapi({ example: '2/6', description: '<done>/<total> training steps: download, probe, thumbnail, find the face, build the rig, finish' }),
   status: z.enum(['training', 'completed', 'error']),
   error_message: z.string().nullable(),
@@ -25,7 +25,7 @@ const common = {
   created_at: z.string().openapi({ example: '2026-11-21T05:30:00.123Z' }),
   updated_at: z.string().openapi({ example: '2026-11-21T05:30:00.123Z' }),
   replica_type: z.enum(['user', 'system']).optional().openapi({ description: 'Only with verbose=true' }),
-  face_rig_url: z.string().optional().openapi({ description: 'Only with verbose=true, once trained: the face\'s rig (rig.json, with its idle-loop and mouth sheets beside it), served immutable. The elements and the video renderer draw the face from it.' }),
+  face_rig_url: z.string().optional().openapi({ description: 'Only with verbose=true, once trained: the face\'s rig (rig.json, with its idle-loop and mouth sheets beside it), behind a token of yours for an hour or two (visitors get one bound to their conversation). The elements and the video renderer draw the face from it.' }),
   face_rig_bytes: z.number().int().optional().openapi({ description: 'Only with verbose=true, once trained: the rig\'s size in bytes, all files' }),
   visemes_from_footage: z.array(z.string()).optional().openapi({ description: 'Only with verbose=true, once trained: visemes whose mouth image was taken from the training clip\'s own frames' }),
   visemes_warped: z.array(z.string()).optional().openapi({ description: 'Only with verbose=true, once trained: visemes the clip did not show (all but rest, for a photo), made by warping the resting mouth' }),

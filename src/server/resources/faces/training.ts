@@ -1,18 +1,19 @@
 // The local face trainer, a resumable background job. It learns the face from a clip or a photo:
-// 1 download and check it (a video is kept as the thumbnail video, a photo as the thumbnail image),
-// 2 probe it, 3 extract a thumbnail frame, 4 find the face (landmarks on sampled frames; a clip nobody
-// can animate ends here with a message that says what to record instead), 5 build the rig (idle loop,
-// mouth poses, a mouth per viseme: see rig/), 6 finish. Steps 4 and 5 run in a process of their own
-// (rig/trainer-process.ts), so the landmark model never loads in the service. Each step commits its result
-// and `training_progress` together, so a run interrupted at any point resumes after the last committed
-// step; the final status and the training callbacks are committed in one transaction, so a re-run
-// after a crash never sends them twice.
+// 1 download and check it (kept as a private copy that training alone reads, deleted as training ends),
+// 2 probe it, 3 derive what visitors may see of it: a still (JPEG, at most 640 px, no metadata) and, for a
+// clip, a short silent preview (H.264, at most 360 px, no sound), 4 find the face (landmarks on sampled
+// frames; a clip nobody can animate ends here with a message that says what to record instead), 5 build the
+// rig (idle loop, mouth poses, a mouth per viseme: see rig/), 6 finish. Steps 4 and 5 run in a process of
+// their own (rig/trainer-process.ts), so the landmark model never loads in the service. Each step commits its
+// result and `training_progress` together, so a run interrupted at any point resumes after the last committed
+// step; the final status, the training callbacks and the copy's deletion are committed in one transaction,
+// so a re-run after a crash never sends them twice.
 import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { RetryLater, type JobHandler } from '../../platform/jobs/queue.js';
 import { OutboundBlockedError, OutboundTooLargeError } from '../../platform/net/guarded-fetch.js';
 import { locateFfmpeg } from '../../platform/media/ffmpeg.js';
-import { extractFrame, probeVideo, ToolMissing, VideoUnreadable, withVideoFile } from './media-tools.js';
+import { deriveThumbnails, probeVideo, ToolMissing, VideoUnreadable, withVideoFile, type Thumbnails } from './media-tools.js';
 import { isStill, sniffImage, sniffVideoContainer, type VideoContainer } from './video-check.js';
 import { scrubText } from '../../platform/log.js';
 import { FaceProblem, type Analysis } from './rig/analysis.js';
@@ -38,11 +39,11 @@ type Details = {
   analysis?: Analysis; rig?: RigSummary;
 };
 
-/** Media a face owns: its thumbnails and its rig's files. */
+/** Media a face owns: its thumbnails, its rig's files and (while it trains) the copy of its clip. */
 export function faceMediaIds(face: { thumbnail_video_url: string | null; thumbnail_image_url: string | null; training_details: unknown }): string[] {
   const ids = [face.thumbnail_video_url, face.thumbnail_image_url].map((url) => url?.match(/\/media\/([A-Za-z0-9.]+)$/)?.[1]);
-  const rig = (face.training_details as Details | null)?.rig;
-  return [...ids.filter((id): id is string => !!id), ...(rig?.media_ids ?? [])];
+  const details = face.training_details as Details | null;
+  return [...new Set([...ids.filter((id): id is string => !!id), ...(details?.rig?.media_ids ?? []), ...(details?.video_media_id ? [details.video_media_id] : [])])];
 }
 
 const progressDone = (progress: string) => Number(progress.split('/')[0]) || 0;
@@ -150,6 +151,10 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
       if (outcome.status === 'error') {
         // A failed face keeps no media: nothing will show it.
         gone = await deps.media.remove(trx, faceMediaIds(face));
+      } else {
+        // The clip's copy has served its purpose: only what was derived from it stays.
+        const copy = (face.training_details as Details | null)?.video_media_id;
+        if (copy) gone = await deps.media.remove(trx, [copy]);
       }
       await trx
         .updateTable('faces')
@@ -179,9 +184,10 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
       if (progressDone(face.training_progress) < 1) {
         const { bytes, container } = await download(face.train_video_url ?? '', face.owner_id, signal);
         await commitStep(faceId, 1, async (trx) => {
-          const { mediaId, url } = await deps.media.store(trx, { ownerId: face!.owner_id, contentType: container.contentType, bytes, extension: container.extension });
+          // Private: training reads it from the store; no route serves it (media/access.ts).
+          const { mediaId } = await deps.media.store(trx, { ownerId: face!.owner_id, contentType: container.contentType, bytes, extension: container.extension, access: 'private', faceId });
           details = { container, bytes: bytes.length, video_media_id: mediaId };
-          return { [isStill(container) ? 'thumbnail_image_url' : 'thumbnail_video_url']: url, training_details: JSON.stringify(details) };
+          return { training_details: JSON.stringify(details) };
         });
         await pause(signal);
         face = (await load()) ?? face;
@@ -199,28 +205,24 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
         await pause(signal);
         face = (await load()) ?? face;
       }
-      if (progressDone(face.training_progress) < 3 && isStill(details.container)) {
-        // A photo is its own thumbnail.
-        await commitStep(faceId, 3, async () => ({}));
-        face = (await load()) ?? face;
-      }
       if (progressDone(face.training_progress) < 3) {
         const bytes = await videoBytes(details);
         const duration = (details.probe as { duration_seconds?: number | null } | undefined)?.duration_seconds ?? 0;
-        let frame: Uint8Array | null = null;
+        let derived: Thumbnails | null = null;
         try {
-          // A frame a little into the video: the very first one is often black or mid-blink.
-          frame = await withVideoFile(bytes, details.container?.extension ?? 'mp4', (path) => extractFrame(locateFfmpeg(config.ffmpeg), path, Math.min(0.5, duration / 4)));
+          derived = await withVideoFile(bytes, details.container?.extension ?? 'mp4', (path) => deriveThumbnails(locateFfmpeg(config.ffmpeg), path, { still: isStill(details.container), durationSeconds: duration }));
         } catch (error) {
           if (error instanceof VideoUnreadable) throw new TrainingFailure(`the training video is not usable: ${error.message}`);
           if (!(error instanceof ToolMissing)) throw error;
-          // Without ffmpeg there is no still image: thumbnail_image_url stays null and players use the video.
+          // Without ffmpeg nothing can be derived: the face has no thumbnails (and training stops at the next step).
           details = { ...details, thumbnail_skipped: error.message };
         }
         await commitStep(faceId, 3, async (trx) => {
-          if (!frame) return { training_details: JSON.stringify(details) };
-          const { url } = await deps.media.store(trx, { ownerId: face!.owner_id, contentType: 'image/jpeg', bytes: frame, extension: 'jpg' });
-          return { thumbnail_image_url: url, training_details: JSON.stringify(details) };
+          if (!derived) return { training_details: JSON.stringify(details) };
+          const kept = { ownerId: face!.owner_id, access: 'face', faceId } as const;
+          const still = await deps.media.store(trx, { ...kept, contentType: 'image/jpeg', bytes: derived.still, extension: 'jpg' });
+          const preview = derived.preview ? await deps.media.store(trx, { ...kept, contentType: 'video/mp4', bytes: derived.preview, extension: 'mp4' }) : null;
+          return { thumbnail_image_url: still.url, thumbnail_video_url: preview?.url ?? null, training_details: JSON.stringify(details) };
         });
         await pause(signal);
         face = (await load()) ?? face;
@@ -244,11 +246,11 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
         const bytes = await videoBytes(details);
         const files = await learning(() => withVideoFile(bytes, extension, (path) => trainer.makeRig({ ffmpeg: ffmpeg.path, path, analysis }, signal)));
         await commitStep(faceId, 5, async (trx) => {
-          const store = (contentType: string, bytes: Uint8Array, ext: string) => deps.media.store(trx, { ownerId: face!.owner_id, contentType, bytes, extension: ext });
+          const store = (contentType: string, bytes: Uint8Array, ext: string) => deps.media.store(trx, { ownerId: face!.owner_id, contentType, bytes, extension: ext, access: 'face', faceId });
           const idle = await store('image/jpeg', files.idle, 'jpg');
           const mouths = await store('image/webp', files.mouths, 'webp');
           // Every file under a fresh unguessable id beside the others in /media/: the rig names its sheets
-          // relative to itself, and all are immutable (a retrained face gets new ids).
+          // relative to itself, so a token in the rig's path (media/access.ts) reaches them too.
           const rig = { ...files.rig, idle: { ...files.rig.idle, url: idle.mediaId }, mouths: { ...files.rig.mouths, sheet: { ...files.rig.mouths.sheet, url: mouths.mediaId } } };
           const json = new TextEncoder().encode(JSON.stringify(rig));
           const stored = await store('application/json', json, 'json');

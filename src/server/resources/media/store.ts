@@ -1,5 +1,5 @@
-// Files the service makes (face thumbnails, rendered videos, speech, uploads), each served publicly at
-// /media/{media_id} under an unguessable id. Where the bytes live depends on the database:
+// Files the service makes (face thumbnails, rendered videos, speech, uploads), each served at
+// /media/{media_id} under an unguessable id, to whom its `access` says (access.ts). Where the bytes live depends on the database:
 // - PGlite (embedded): in files under the data folder's `media` folder (0700, files 0600), the row keeping
 //   the content type and the file's name. PGlite runs on the service's only thread, so writing megabytes
 //   into it stalled every live room for hundreds of ms; files are written and read with async fs. A file is
@@ -18,6 +18,7 @@ import { newId } from '../../platform/ids.js';
 import type { Logger } from '../../platform/log.js';
 import { servicePrivateFolder } from '../../platform/files/private-folder.js';
 import type { MediaStore, StoredMedia } from '../../platform/media/media-store.js';
+import type { MediaAccess } from '../../platform/db/tables/core.js';
 
 // The store's shape is the kernel's (ServiceDeps.media): platform/media/media-store.ts.
 export type { MediaStore, StoredMedia } from '../../platform/media/media-store.js';
@@ -62,8 +63,9 @@ export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgr
   // trained face's rig as 200 calls join) costs the embedded database one lookup per file, not one per
   // request: PGlite runs on the service's thread. A row never changes (ids are not reused) and a removal
   // forgets it first; bounded, the oldest read forgotten first.
-  const fileRows = new Map<string, { content_type: string; file: string; bytes: null; owner_id: number }>();
-  const rememberFileRow = (mediaId: string, row: { content_type: string; file: string; bytes: null; owner_id: number }) => {
+  type FileRow = { content_type: string; file: string; bytes: null; owner_id: number; access: MediaAccess; face_id: string | null };
+  const fileRows = new Map<string, FileRow>();
+  const rememberFileRow = (mediaId: string, row: FileRow) => {
     fileRows.delete(mediaId);
     fileRows.set(mediaId, row);
     if (fileRows.size > FILE_ROWS_KEPT) fileRows.delete(fileRows.keys().next().value!);
@@ -105,24 +107,26 @@ export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgr
     folder,
     async store(db, input) {
       const mediaId = newId('md', 24) + '.' + input.extension.replace(/[^a-z0-9]/gi, '');
+      const who = { access: input.access ?? (input.expiresAt ? 'owner' : 'public'), face_id: input.faceId ?? null } as const;
       if (folder) {
         await writeFile(mediaId, input.bytes);
-        await db.insertInto('media').values({ media_id: mediaId, owner_id: input.ownerId, content_type: input.contentType, bytes: null, file: mediaId, size: input.bytes.length, expires_at: input.expiresAt ?? null }).execute();
+        await db.insertInto('media').values({ media_id: mediaId, owner_id: input.ownerId, content_type: input.contentType, bytes: null, file: mediaId, size: input.bytes.length, expires_at: input.expiresAt ?? null, ...who }).execute();
       } else {
-        await db.insertInto('media').values({ media_id: mediaId, owner_id: input.ownerId, content_type: input.contentType, bytes: input.bytes, size: input.bytes.length, expires_at: input.expiresAt ?? null }).execute();
+        await db.insertInto('media').values({ media_id: mediaId, owner_id: input.ownerId, content_type: input.contentType, bytes: input.bytes, size: input.bytes.length, expires_at: input.expiresAt ?? null, ...who }).execute();
       }
       return { mediaId, url: `${config.publicUrl}/media/${mediaId}` };
     },
     async get(db, mediaId, ownerId) {
       if (!MEDIA_ID.test(mediaId)) return undefined;
-      const row = fileRows.get(mediaId) ?? await db.selectFrom('media').select(['content_type', 'file', 'bytes', 'owner_id']).where('media_id', '=', mediaId).executeTakeFirst();
+      const row = fileRows.get(mediaId) ?? await db.selectFrom('media').select(['content_type', 'file', 'bytes', 'owner_id', 'access', 'face_id']).where('media_id', '=', mediaId).executeTakeFirst();
       if (!row || (ownerId !== undefined && row.owner_id !== ownerId)) return undefined;
+      const who = { ownerId: row.owner_id, access: row.access, faceId: row.face_id };
       if (row.file && folder) {
-        rememberFileRow(mediaId, { content_type: row.content_type, file: row.file, bytes: null, owner_id: row.owner_id });
+        rememberFileRow(mediaId, { content_type: row.content_type, file: row.file, bytes: null, owner_id: row.owner_id, access: row.access, face_id: row.face_id });
         const held = fileBytes.get(mediaId);
         if (held) {
           holdBytes(mediaId, held); // read again: the newest
-          return inMemory(row.content_type, held);
+          return inMemory(row.content_type, held, who);
         }
         const path = pathOf(row.file);
         const size = await stat(path).then((s) => s.size, () => null);
@@ -137,10 +141,11 @@ export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgr
             return undefined;
           }
           if (fileRows.has(mediaId)) holdBytes(mediaId, bytes); // unless removed while it was read
-          return inMemory(row.content_type, bytes);
+          return inMemory(row.content_type, bytes, who);
         }
         return {
           contentType: row.content_type,
+          ...who,
           size,
           bytes: async () => new Uint8Array(await readFile(path)),
           stream: (start, end) => Readable.toWeb(createReadStream(path, { start, end })) as ReadableStream<Uint8Array>,
@@ -148,7 +153,7 @@ export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgr
       }
       // Bytes in the row: PostgreSQL, or a PGlite row from before media files.
       if (!row.bytes) return undefined;
-      return inMemory(row.content_type, new Uint8Array(row.bytes));
+      return inMemory(row.content_type, new Uint8Array(row.bytes), who);
     },
     async remove(db, mediaIds) {
       if (mediaIds.length === 0) return [];
@@ -169,9 +174,10 @@ export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgr
   };
 }
 
-function inMemory(contentType: string, bytes: Uint8Array<ArrayBuffer>): StoredMedia {
+function inMemory(contentType: string, bytes: Uint8Array<ArrayBuffer>, who: Pick<StoredMedia, 'ownerId' | 'access' | 'faceId'>): StoredMedia {
   return {
     contentType,
+    ...who,
     size: bytes.length,
     held: bytes,
     bytes: async () => bytes,

@@ -23,7 +23,8 @@ async function upload(t: TestService, bytes: Uint8Array): Promise<{ upload_id: s
 }
 
 async function served(t: TestService, mediaId: string, headers: Record<string, string> = {}): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
-  const response = await fetch(`${t.url}/media/${mediaId}`, { headers });
+  // With the owner's key: an upload is served to its owner alone (media/access.ts).
+  const response = await fetch(`${t.url}/media/${mediaId}`, { headers: { 'x-api-key': 'test-key-owner-1', ...headers } });
   return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), headers: response.headers };
 }
 

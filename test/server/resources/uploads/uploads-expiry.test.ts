@@ -25,7 +25,8 @@ async function kept(t: TestService, id: string): Promise<boolean | 'partly'> {
   const row = await t.service.deps.db.selectFrom('media').select('media_id').where('media_id', '=', id).executeTakeFirst();
   const folder = t.service.deps.media.folder;
   const file = folder ? existsSync(join(folder, id)) : Boolean(row);
-  const served = await fetch(`${t.url}/media/${id}`);
+  // An upload is served to its owner's key alone (media/access.ts).
+  const served = await fetch(`${t.url}/media/${id}`, { headers: { 'x-api-key': KEY } });
   await served.body?.cancel();
   const there = [Boolean(row), file, served.status === 200];
   return there.every(Boolean) ? true : there.some(Boolean) ? 'partly' : false;

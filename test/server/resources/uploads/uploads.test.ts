@@ -66,8 +66,12 @@ describe('POST /v2/uploads', () => {
     assert.equal(r.body.content_type, 'video/webm');
     assert.equal(r.body.bytes, webm.length);
     assert.equal(r.body.url, `${t.url}/media/${r.body.upload_id}`);
-    const fetched = await fetch(r.body.url);
+    // Readable with its owner's key only: not by anyone holding its URL, nor by another owner.
+    assert.equal((await fetch(r.body.url)).status, 404);
+    assert.equal((await fetch(r.body.url, { headers: { 'x-api-key': OTHER_KEY } })).status, 404);
+    const fetched = await fetch(r.body.url, { headers: { 'x-api-key': KEY } });
     assert.equal(fetched.status, 200);
+    assert.equal(fetched.headers.get('cache-control'), 'private, no-cache');
     assert.deepEqual(Buffer.from(await fetched.arrayBuffer()), webm);
 
     const created = await t.api('POST', '/v2/faces', { face_name: 'Me', train_video_url: r.body.url });

@@ -28,6 +28,7 @@ import * as turnLatencies from './0995_turn_latencies.js';
 import * as deploymentVisitorTokens from './0996_deployment_visitor_tokens.js';
 import * as mediaFiles from './0997_media_files.js';
 import * as mediaExpiry from './0998_media_expiry.js';
+import * as faceMediaAccess from './1010_face_media_access.js';
 
 export const migrations: Record<string, PalkitMigration> = {
   '0001_core': core,
@@ -56,4 +57,5 @@ export const migrations: Record<string, PalkitMigration> = {
   '0996_deployment_visitor_tokens': deploymentVisitorTokens,
   '0997_media_files': mediaFiles,
   '0998_media_expiry': mediaExpiry,
+  '1010_face_media_access': faceMediaAccess,
 };

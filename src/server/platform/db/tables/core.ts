@@ -6,6 +6,8 @@ export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 /** jsonb column holding T. */
 export type Json<T> = ColumnType<T, string, string>;
+/** Who may read a stored file: see resources/media/access.ts. */
+export type MediaAccess = 'public' | 'owner' | 'face' | 'private';
 
 export interface CoreTables {
   owners: { owner_id: number; webhook_secret: string; created_at: CreatedAt };
@@ -41,5 +43,9 @@ export interface CoreTables {
   };
   /** `bytes` in the row (PostgreSQL, older PGlite rows), or `file`: its name in the media folder (PGlite). */
   /** `expires_at`: when an upload is swept away (resources/uploads/expiry.ts); null for media kept as long as what uses it. */
-  media: { media_id: string; owner_id: number; content_type: string; bytes: Uint8Array | null; file: string | null; size: number | null; created_at: CreatedAt; expires_at: Generated<Date | null> };
+  /** `access` and `face_id`: who may read it (resources/media/access.ts; migration 1010). */
+  media: {
+    media_id: string; owner_id: number; content_type: string; bytes: Uint8Array | null; file: string | null; size: number | null; created_at: CreatedAt; expires_at: Generated<Date | null>;
+    access: Generated<MediaAccess>; face_id: Generated<string | null>;
+  };
 }
