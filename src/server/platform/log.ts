@@ -32,13 +32,20 @@ const CONNECTION_SECRET = /(?:^|[;\s])(?:password|pwd|accountkey|sharedaccesskey
 const AUTHORIZATION_VALUE = /^\s*(?:bearer|basic|token)\s+[A-Za-z0-9._~+/=-]{8,}\s*$/i;
 
 /**
+ * A URL whose path is its secret (an incoming webhook: whoever has it posts as you), or a token of a known
+ * issuer's shape (Slack, GitHub, Stripe, AWS, Google).
+ */
+const SECRET_PATH_URL = /\bhttps?:\/\/(?:hooks\.slack\.com\/(?:services|workflows|triggers)\/|(?:[a-z0-9-]+\.)?discord(?:app)?\.com\/api\/webhooks\/|[a-z0-9-]+\.webhook\.office\.com\/|chat\.googleapis\.com\/v1\/spaces\/[^\s/]+\/messages\?)/i;
+const ISSUER_TOKEN = /\b(?:xox[abposre]-[A-Za-z0-9-]{10,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})\b/;
+
+/**
  * Whether a string has a credential's shape (layer values are sealed by it): a URL with `user:pass@` or
- * a credential in its query (as scrubText masks them), an Authorization value, a JWT, a connection
- * string's password.
+ * a credential in its query (as scrubText masks them), an incoming webhook's URL, an Authorization value,
+ * a JWT, a connection string's password, a token of a known issuer's shape.
  */
 export function looksLikeCredential(text: string): boolean {
   return new RegExp(URL_CREDENTIALS.source, 'i').test(text) || new RegExp(SECRET_QUERY.source, 'i').test(text) ||
-    AUTHORIZATION_VALUE.test(text) || JWT.test(text) || CONNECTION_SECRET.test(text);
+    AUTHORIZATION_VALUE.test(text) || JWT.test(text) || CONNECTION_SECRET.test(text) || SECRET_PATH_URL.test(text) || ISSUER_TOKEN.test(text);
 }
 
 function scrub(value: unknown, depth = 0): unknown {

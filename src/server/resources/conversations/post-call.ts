@@ -5,7 +5,9 @@
 import { z } from '@hono/zod-openapi';
 import type { ServiceDeps } from '../../platform/context.js';
 import { isoMillis } from '../../platform/time.js';
+import { looksLikeCredential } from '../../platform/log.js';
 import { emitConversationCallbacks } from './events-store.js';
+import { SECRET_MASK, unsealLayer } from '../pals/layer-secrets.js';
 
 export const POST_CALL_JOB = 'conversation.post_call_action';
 const TIMEOUT_MS = 15_000;
@@ -15,7 +17,11 @@ export const PostCallAction = z
   .object({
     tool_id: z.string().min(1).max(64).optional().openapi({ description: 'Your identifier for the action; defaults to post_call_<index>' }),
     tool_name: z.string().min(1).max(200),
-    url: z.string().max(2048).url().refine((v) => /^https?:\/\//i.test(v), 'must be an http(s) URL'),
+    url: z.union([
+      z.string().max(2048).url().refine((v) => /^https?:\/\//i.test(v), 'must be an http(s) URL'),
+      // Sent back as shown: a URL with a credential in it is shown masked and kept as stored.
+      z.literal(SECRET_MASK),
+    ]).openapi({ description: 'A URL with a credential in it (?token=, a Slack webhook) is stored encrypted and shown masked' }),
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('POST'),
     body: z.unknown().optional().openapi({ description: 'Sent as JSON; when absent, POST/PUT/PATCH send {conversation_id}' }),
   })
@@ -50,8 +56,9 @@ export function postCallJobs(deps: ServiceDeps) {
     [POST_CALL_JOB]: async ({ payload }: { payload: Payload }) => {
       const conv = await deps.db.selectFrom('conversations as c').innerJoin('pals as p', 'p.pal_id', 'c.pal_id')
         .select(['c.owner_id', 'c.callback_url', 'p.definition']).where('c.conversation_id', '=', payload.conversation_id).executeTakeFirst();
-      const raw = (conv?.definition as { layers?: { post_call_actions?: unknown[] } } | undefined)?.layers?.post_call_actions?.[payload.index];
-      const parsed = PostCallAction.safeParse(raw);
+      const stored = (conv?.definition as { layers?: { post_call_actions?: unknown[] } } | undefined)?.layers?.post_call_actions?.[payload.index];
+      // A URL with a credential in it (`?token=`, a Slack webhook) is stored sealed (pals/layer-secrets.ts): opened only here.
+      const parsed = PostCallAction.safeParse(unsealLayer(deps.secrets, stored));
       if (!conv || !parsed.success) return; // the PAL changed since: nothing to run
       const action: Action = parsed.data;
       const sendsBody = action.method !== 'GET' && action.method !== 'DELETE';
@@ -82,7 +89,8 @@ export function postCallJobs(deps: ServiceDeps) {
           tool_id: action.tool_id ?? `post_call_${payload.index}`,
           tool_name: action.tool_name,
           status,
-          request: { url: action.url, method: action.method, body },
+          // A URL with a credential in it is reported by its origin only: the event is read back by the API.
+          request: { url: looksLikeCredential(action.url) ? `${new URL(action.url).origin}/…` : action.url, method: action.method, body },
           response,
         },
       }]);

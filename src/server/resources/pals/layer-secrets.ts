@@ -2,9 +2,10 @@
 // (`secret-names.ts`), at any depth, and every string below such a field — are write-only: stored
 // encrypted as `<name>_encrypted` (a string in a secret array as `{ _encrypted }`), shown as a mask.
 // Sending the mask back (as a JSON Patch over the shown document does) keeps the stored value.
-// A `{name, value}` pair's value is judged by the name; in the free-form layers a string is also judged by
-// its shape (a URL with `?key=`, a bearer value, a JWT…). The layers the service itself reads (post-call
-// actions, MCP, conferencing) are judged by name only, so a URL it calls is kept as given.
+// A `{name, value}` pair's value is judged by the name; in every layer a string is also judged by its shape
+// (a URL with `?key=`, a Slack webhook, a bearer value, a JWT…). A post-call action's URL sealed so is
+// opened again (unsealLayer) only as the job calls it; the MCP and conferencing fields the service reads
+// (connector ids, tool names, a username) have no credential's shape.
 import type { Secrets } from '../../platform/secrets.js';
 import { badRequest } from '../../platform/http/errors.js';
 import { looksLikeCredential } from '../../platform/log.js';
@@ -28,8 +29,6 @@ function sealString(v: string, kept: unknown, secrets: Secrets, at: string): str
   return secrets.encrypt(v);
 }
 
-const NAME_ONLY_LAYERS = new Set(['post_call_actions', 'mcp', 'conferencing']);
-const judgedByShape = (layer: string) => !NAME_ONLY_LAYERS.has(layer);
 
 /** `inSecret`: below a field named like a secret (`credentials: {...}`), where every string is one. */
 function seal(value: unknown, previous: unknown, secrets: Secrets, path: string, inSecret: boolean, byShape: boolean): unknown {
@@ -87,14 +86,14 @@ function redact(value: unknown): unknown {
 /** Encrypts new secrets, keeps masked ones from `previous` (the stored layers), refuses ciphertext from callers. */
 export function sealLayerSecrets(layers: Layers, previous: Layers | undefined, secrets: Secrets): Layers {
   const out: Layers = {};
-  for (const [name, layer] of Object.entries(layers)) out[name] = seal(layer, previous?.[name], secrets, `layers.${name}`, false, judgedByShape(name));
+  for (const [name, layer] of Object.entries(layers)) out[name] = seal(layer, previous?.[name], secrets, `layers.${name}`, false, true);
   return out;
 }
 
 /** The layers as shown: stored secrets replaced by the mask. */
 export function maskLayerSecrets(layers: Layers | undefined): Layers {
   const out: Layers = {};
-  for (const [name, layer] of Object.entries(layers ?? {})) out[name] = mask(layer, judgedByShape(name));
+  for (const [name, layer] of Object.entries(layers ?? {})) out[name] = mask(layer, true);
   return out;
 }
 
@@ -102,4 +101,17 @@ export function maskLayerSecrets(layers: Layers | undefined): Layers {
 export function layerSecret(secrets: Secrets, definition: { layers?: unknown }, layer: string): string | undefined {
   const stored = isObject(definition.layers) && isObject(definition.layers[layer]) ? definition.layers[layer].api_key_encrypted : undefined;
   return typeof stored === 'string' ? secrets.decrypt(stored) : undefined;
+}
+
+/** A stored layer (or part of one) with its sealed values opened: for the service's own use, never shown. */
+export function unsealLayer(secrets: Secrets, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => unsealLayer(secrets, v));
+  if (isSealedValue(value)) return secrets.decrypt(value[ENCRYPTED]);
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (isSealedField(key) && key.length > ENCRYPTED.length && typeof v === 'string') out[key.slice(0, -ENCRYPTED.length)] = secrets.decrypt(v);
+    else out[key] = unsealLayer(secrets, v);
+  }
+  return out;
 }

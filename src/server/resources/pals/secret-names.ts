@@ -1,7 +1,7 @@
 // Which layer fields hold credentials: by the shape of the name, not a fixed list, so `xi-api-key`,
 // `Ocp-Apim-Subscription-Key`, `private_key`, `clientSecret` or `credentials.*` are caught as well as
 // `api_key`. A name is cut into words (separators and camelCase); it names a secret when one word is
-// a key, token, secret, password, credential, connection or signing word. Values are judged too: a
+// a key, token, secret, password, credential, connection, PIN, one-time-password or signing word. Values are judged too: a
 // `{name, value}` pair (a header list) by its name, and any string by its shape (the log scrubber's `looksLikeCredential`).
 import { looksLikeCredential } from '../../platform/log.js';
 
@@ -11,6 +11,8 @@ const SECRET_WORDS = new Set([
   'credential', 'credentials', 'authorization', 'auth', 'bearer', 'jwt', 'sas', 'hmac', 'cookie', 'signature',
   // A connection string or DSN carries its password (`Server=…;Password=…`, `postgres://u:p@h/db`).
   'connection', 'connectionstring', 'connstr', 'dsn',
+  // One-time-password seeds, PINs and passcodes, signing keys (`otp_seed`, `pin`, `env.SIGNING`).
+  'pin', 'pincode', 'passcode', 'otp', 'totp', 'hotp', 'mfa', 'signing',
 ]);
 
 export function nameWords(name: string): string[] {

@@ -74,6 +74,28 @@ describe('post-call actions', () => {
     assert.equal(target.received.filter((r) => r.path === '/crm').length, 1);
   });
 
+  it('keeps a URL with a credential in it write-only: masked when read and reported, called as given (issue 52, N29)', async () => {
+    const secret = 'S3CR3Tq7Zx9w';
+    const created = await t.api('POST', '/v2/pals', {
+      pal_name: 'Sealed', system_prompt: 'Hi.', pipeline_mode: 'echo', default_face_id: await insertFace(t),
+      layers: { post_call_actions: [{ tool_id: 'hook', tool_name: 'Hook', url: `${target.url}/sealed?token=${secret}` }] },
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const palId = created.body.pal_id as string;
+    const shown = await t.api('GET', `/v2/pals/${palId}`);
+    assert.ok(!JSON.stringify(shown.body).includes(secret), JSON.stringify(shown.body.layers));
+    // The shown layers sent back keep the stored URL.
+    assert.equal((await t.api('PATCH', `/v2/pals/${palId}`, [{ op: 'replace', path: '/layers', value: shown.body.layers }])).status, 200);
+    const room = await insertConversation(t, { palId, callbackUrl: callbacks.url });
+    await t.service.deps.db.updateTable('conversations').set({ status: 'ended', shutdown_reason: 'end_conversation_endpoint_hit', ended_at: new Date() }).where('conversation_id', '=', room.conversationId).execute();
+    await finalizeConversation(t.service.deps, room.conversationId);
+    const executed = () => callbacks.bodies.filter((b) => b.conversation_id === room.conversationId && b.event_type === 'application.post_call_action_executed');
+    await callbacks.waitFor(() => executed().length >= 1, 15_000);
+    assert.equal(executed()[0]!.properties.status, 'success');
+    assert.ok(!JSON.stringify(executed()[0]).includes(secret), 'the report names the URL without its token');
+    assert.equal(target.received.filter((r) => r.path === `/sealed?token=${secret}`).length, 1, 'the action called the URL as given');
+  });
+
   it('an action whose address cannot be reached is reported with http_status 0, which the callback parser accepts', async () => {
     const closed = await startReceiver();
     const deadUrl = `${closed.url}/gone`;

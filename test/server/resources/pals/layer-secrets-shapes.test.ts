@@ -79,3 +79,50 @@ describe('layer secrets by shape', () => {
     assert.deepEqual((await t.api('GET', `/v2/pals/${created.body.pal_id}`)).body.layers.llm, llm);
   });
 });
+
+// The seven shapes a later probe still got back in clear (issue 52, N29), each in the layer it was planted in.
+const LATER: Array<[string, Record<string, unknown>]> = [
+  ['pin', { llm: { model: 'kept-model', pin: M } }],
+  ['otp_seed', { llm: { model: 'kept-model', otp_seed: M } }],
+  ['a Slack webhook URL', { conversational_flow: { notify: `https://hooks.slack.com/services/T0ABCDEF/B0GHIJKL/${M}` } }],
+  ['env.SIGNING', { llm: { model: 'kept-model', env: { SIGNING: M, REGION: 'eu' } } }],
+  ['a post_call_actions URL with ?token=', { post_call_actions: [{ tool_name: 'CRM', url: `https://crm.example.com/hook?token=${M}` }] }],
+  ['a URL with ?access_token= in mcp', { mcp: { connectors: [], server_url: `https://mcp.example.com/sse?access_token=${M}` } }],
+  ['a bearer value in mcp', { mcp: { connectors: [], extra_headers: { 'X-Custom': `Bearer ${M}` } } }],
+];
+
+describe('layer secrets by shape, the seven left', () => {
+  let t: TestService;
+  before(async () => (t = await startTestService()));
+  after(() => t?.close());
+
+  it('has the seven rows of the issue', () => assert.equal(LATER.length, 7));
+
+  for (const [what, layers] of LATER) {
+    it(`seals ${what}`, async () => {
+      const created = await t.api('POST', '/v2/pals', { pal_name: 'Shapes', system_prompt: 'Hi', default_face_id: 'rpalkitada', layers });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const palId = created.body.pal_id as string;
+      const shown = await t.api('GET', `/v2/pals/${palId}`);
+      assert.ok(!JSON.stringify(shown.body).includes(M), `GET returned it: ${JSON.stringify(shown.body.layers)}`);
+      assert.ok(JSON.stringify(shown.body.layers).includes('********'), 'shown masked');
+      const stored = await t.service.deps.db.selectFrom('pals').select('definition').where('pal_id', '=', palId).executeTakeFirstOrThrow();
+      assert.ok(!JSON.stringify(stored.definition).includes(M), `stored in clear: ${JSON.stringify(stored.definition)}`);
+      const resent = await t.api('PATCH', `/v2/pals/${palId}`, [{ op: 'replace', path: '/layers', value: shown.body.layers }]);
+      assert.equal(resent.status, 200, JSON.stringify(resent.body));
+      const kept = await t.service.deps.db.selectFrom('pals').select('definition').where('pal_id', '=', palId).executeTakeFirstOrThrow();
+      assert.equal(JSON.stringify(kept.definition), JSON.stringify(stored.definition), 'the masks kept what was sealed');
+    });
+  }
+
+  it('leaves the MCP and conferencing settings the service reads, and look-alikes, readable', async () => {
+    const layers = { conferencing: { username: 'ada.sales' }, llm: { model: 'm', seed: 42, pinned_topics: ['bikes'] }, conversational_flow: { docs: 'https://hooks.example.com/services/help' } };
+    const created = await t.api('POST', '/v2/pals', { pal_name: 'Plain', system_prompt: 'Hi', default_face_id: 'rpalkitada', layers });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const shown = (await t.api('GET', `/v2/pals/${created.body.pal_id}`)).body.layers;
+    assert.deepEqual(shown.conferencing, layers.conferencing);
+    assert.deepEqual(shown.conversational_flow, layers.conversational_flow);
+    assert.equal(shown.llm.seed, 42);
+    assert.deepEqual(shown.llm.pinned_topics, ['bikes']);
+  });
+});
