@@ -4,9 +4,6 @@
 // ffmpeg as raw RGBA; the result is a silent MP4 exactly as long as the speech, which the renderer then
 // puts the speech under (as it does any face video).
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createCanvas, ImageData, loadImage, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import { createJawMixer, type JawMixer } from '../../../../protocol/faces/jaw-mix.js';
 import { cellOrigin, type FaceRig } from '../../../../protocol/faces/rig.js';
@@ -116,38 +113,46 @@ export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, imag
   drawAiMark(ctx, rig.width);
 }
 
-/** The speaking face as a silent H.264 MP4 (`ffmpeg`: the binary's path). */
-export async function renderRigVideo(ffmpeg: string, input: RigVideoInput, signal?: AbortSignal): Promise<Uint8Array> {
+export interface RigVideoProgress {
+  /** Called every few frames with how many are drawn (the renderer's process reports it is alive). */
+  onFrames?: (drawn: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * The speaking face as a silent H.264 MP4 written to `out` (`ffmpeg`: the binary's path). Runs in the video
+ * renderer's process (rig-render-entry.ts), never in the service: each frame is read back from the canvas
+ * into one buffer reused for the whole video.
+ */
+export async function renderRigVideo(ffmpeg: string, input: RigVideoInput, out: string, progress: RigVideoProgress = {}): Promise<void> {
   const { rig } = input;
+  const { signal } = progress;
   const images = await rigImages(input);
   const canvas = createCanvas(rig.width, rig.height);
   const ctx = canvas.getContext('2d');
   const frames = Math.max(1, Math.ceil(input.durationSeconds * RIG_VIDEO_FPS));
-  const dir = await mkdtemp(join(tmpdir(), 'palkit-rig-video-'));
-  try {
-    const out = join(dir, 'face.mp4');
-    const child = spawn(ffmpeg, [
-      '-v', 'error', '-nostdin', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${rig.width}x${rig.height}`, '-r', String(RIG_VIDEO_FPS), '-i', 'pipe:0',
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-threads', '2', '-y', out,
-    ], { stdio: ['pipe', 'ignore', 'pipe'], signal });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-1000)));
-    const exited = new Promise<number>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', (code) => resolve(code ?? -1));
-    });
-    child.stdin.on('error', () => undefined); // a failed ffmpeg is reported by its exit code
-    for (let n = 0; n < frames; n++) {
-      drawSpeakingFrame(ctx, input, images, n);
-      const rgba = ctx.getImageData(0, 0, rig.width, rig.height).data;
-      if (!child.stdin.write(rgba)) await new Promise<void>((resolve) => child.stdin.once('drain', resolve));
-      if (child.exitCode !== null) break;
-    }
-    child.stdin.end();
-    const code = await exited;
-    if (code !== 0) throw new RenderError(`encoding the face's frames failed: ${stderr.trim().split('\n').pop() ?? `ffmpeg exited ${code}`}`);
-    return new Uint8Array(await readFile(out));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+  const child = spawn(ffmpeg, [
+    '-v', 'error', '-nostdin', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${rig.width}x${rig.height}`, '-r', String(RIG_VIDEO_FPS), '-i', 'pipe:0',
+    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-threads', '1', '-y', out,
+  ], { stdio: ['pipe', 'ignore', 'pipe'], ...(signal ? { signal } : {}) });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-1000)));
+  const exited = new Promise<number>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve(code ?? -1));
+  });
+  child.stdin.on('error', () => undefined); // a failed ffmpeg is reported by its exit code
+  // One frame's pixels, reused: ffmpeg has consumed a write once its callback runs, so each frame waits for it.
+  const frame = Buffer.alloc(rig.width * rig.height * 4);
+  for (let n = 0; n < frames; n++) {
+    if (signal?.aborted || child.exitCode !== null) break;
+    drawSpeakingFrame(ctx, input, images, n);
+    frame.set(ctx.getImageData(0, 0, rig.width, rig.height).data);
+    await new Promise<void>((resolve) => child.stdin.write(frame, () => resolve()));
+    if (n % RIG_VIDEO_FPS === 0 || n === frames - 1) progress.onFrames?.(n + 1, frames);
   }
+  child.stdin.end();
+  const code = await exited;
+  if (signal?.aborted) throw signal.reason;
+  if (code !== 0) throw new RenderError(`encoding the face's frames failed: ${stderr.trim().split('\n').pop() ?? `ffmpeg exited ${code}`}`);
 }
