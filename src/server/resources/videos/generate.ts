@@ -14,7 +14,8 @@ import { locateFfmpeg } from '../../platform/media/ffmpeg.js';
 import { FaceRig } from '../../../protocol/faces/rig.js';
 import type { RigSummary } from '../faces/rig/train.js';
 import { localSpeechVisemes } from './render/local-speech.js';
-import { renderRigVideoInProcess } from './render/rig-render-process.js';
+import { renderFaceVideoInProcess, type DrawnFace } from './render/rig-render-process.js';
+import { ADA } from '../../../protocol/faces/ada.js';
 import { generationOf, VideoDeleted } from './running-renders.js';
 
 export const VIDEO_JOB = 'video.generate';
@@ -79,10 +80,23 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<VideoJob> {
   const store = (trx: Db, row: VideoRow, contentType: string, extension: string, bytes: Uint8Array) =>
     deps.media.store(trx, { ownerId: row.owner_id, contentType, extension, bytes }).then((m) => m.url);
 
-  /** A trained face speaks the script: its rig drawn frame by frame, lips on the voice's visemes. */
-  async function speakingFace(row: VideoRow, rig: RigSummary, speech: RenderedSpeech, signal: AbortSignal): Promise<MediaInput> {
+  /** A drawn face speaks the script, frame by frame, lips on the voice's visemes, in the video renderer's process. */
+  async function speakingFace(row: VideoRow, face: DrawnFace, speech: RenderedSpeech, signal: AbortSignal): Promise<MediaInput> {
     const ffmpeg = locateFfmpeg(config.ffmpeg);
     if ('missing' in ffmpeg) throw new RenderError(`ffmpeg is not installed: ${ffmpeg.missing}`);
+    // The cues come from the local voice reading the script again; scaled to the speech as stored.
+    const { cues, durationMs } = await localSpeechVisemes(config, row.script, VIDEO_VOICE, signal);
+    const scale = durationMs > 0 && speech.durationSeconds > 0 ? (speech.durationSeconds * 1000) / durationMs : 1;
+    const mp4 = await renderFaceVideoInProcess({
+      face,
+      cues: cues.map((c) => ({ atMs: c.atMs * scale, viseme: c.viseme })),
+      durationSeconds: Math.max(0.2, speech.durationSeconds),
+    }, { clock, ffmpeg: ffmpeg.path, memoryMb: config.videos.renderMemoryMb, signal });
+    return { bytes: mp4, kind: 'video' };
+  }
+
+  /** A trained face's rig and sheets, from the media store. */
+  async function rigFace(row: VideoRow, rig: RigSummary): Promise<DrawnFace> {
     const files = new Map<string, Uint8Array>();
     for (const id of rig.media_ids) {
       const media = await deps.media.get(db, id);
@@ -95,25 +109,16 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<VideoJob> {
     };
     const rigId = rig.url.slice(rig.url.lastIndexOf('/') + 1);
     const parsed = FaceRig.parse(JSON.parse(new TextDecoder().decode(bytesOf(rigId))));
-    // The cues come from the local voice reading the script again; scaled to the speech as stored.
-    const { cues, durationMs } = await localSpeechVisemes(config, row.script, VIDEO_VOICE, signal);
-    const scale = durationMs > 0 && speech.durationSeconds > 0 ? (speech.durationSeconds * 1000) / durationMs : 1;
-    // Drawn in the video renderer's process (bounded memory, lowest priority), never on the service's thread.
-    const mp4 = await renderRigVideoInProcess({
-      rig: parsed,
-      idle: bytesOf(parsed.idle.url),
-      mouths: bytesOf(parsed.mouths.sheet.url),
-      cues: cues.map((c) => ({ atMs: c.atMs * scale, viseme: c.viseme })),
-      durationSeconds: Math.max(0.2, speech.durationSeconds),
-    }, { clock, ffmpeg: ffmpeg.path, memoryMb: config.videos.renderMemoryMb, signal });
-    return { bytes: mp4, kind: 'video' };
+    return { kind: 'rig', rig: parsed, idle: bytesOf(parsed.idle.url), mouths: bytesOf(parsed.mouths.sheet.url) };
   }
 
   async function faceMedia(row: VideoRow, speech: RenderedSpeech, signal: AbortSignal): Promise<MediaInput> {
-    const face = await db.selectFrom('faces').select(['thumbnail_image_url', 'thumbnail_video_url', 'train_video_url', 'training_details']).where('face_id', '=', row.face_id).executeTakeFirst();
+    const face = await db.selectFrom('faces').select(['thumbnail_image_url', 'thumbnail_video_url', 'train_video_url', 'training_details', 'model_name']).where('face_id', '=', row.face_id).executeTakeFirst();
     if (!face) throw new RenderError(`face ${row.face_id} no longer exists`);
+    // Faces drawn from geometry speak with their own lips: Ada (built in), and every trained face's rig.
+    if (face.model_name === ADA) return speakingFace(row, { kind: 'ada' }, speech, signal);
     const rig = (face.training_details as { rig?: RigSummary } | null)?.rig;
-    if (rig) return speakingFace(row, rig, speech, signal);
+    if (rig) return speakingFace(row, await rigFace(row, rig), speech, signal);
     const source = face.thumbnail_image_url ?? face.thumbnail_video_url ?? face.train_video_url;
     if (!source) throw new RenderError(`face ${row.face_id} has no image or video to render`);
     const loaded = await loadMedia(deps, source, 'face media');

@@ -14,7 +14,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { locateFfmpeg } from '../../../../src/server/platform/media/ffmpeg.js';
 import { systemClock } from '../../../../src/server/platform/time.js';
 import { RenderError } from '../../../../src/server/resources/videos/render/contract.js';
-import { renderRigVideoInProcess, rigRenderStarted } from '../../../../src/server/resources/videos/render/rig-render-process.js';
+import { renderFaceVideoInProcess, rigFace, rigRenderStarted } from '../../../../src/server/resources/videos/render/rig-render-process.js';
 import type { RigVideoInput } from '../../../../src/server/resources/videos/render/rig-video.js';
 import { VISEMES } from '../../../../src/protocol/visemes.js';
 import { MOUTH_SHEET, SIZE, drawnRig, paintIdle, paintMouths } from '../../../helpers/drawn-rig.js';
@@ -52,7 +52,7 @@ describe('a trained face\'s video drawn in the video renderer\'s process', { tim
   it('draws the MP4 there, in a process ended with its video', async () => {
     await watchRenderers(async (started) => {
       const signal = new AbortController().signal;
-      const rendering = renderRigVideoInProcess(await drawnInput(1), { clock: systemClock, ffmpeg: path, memoryMb: 600, signal });
+      const rendering = renderFaceVideoInProcess(rigFace(await drawnInput(1)), { clock: systemClock, ffmpeg: path, memoryMb: 600, signal });
       const mp4 = await rendering;
       assert.equal(Buffer.from(mp4.subarray(4, 8)).toString('latin1'), 'ftyp', 'an MP4');
       assert.equal(started.length, 1, 'one renderer for the video');
@@ -64,7 +64,7 @@ describe('a trained face\'s video drawn in the video renderer\'s process', { tim
   it('runs at the lowest priority and is ended at once when aborted, its ffmpeg with it', async () => {
     await watchRenderers(async (started) => {
       const abort = new AbortController();
-      const rendering = renderRigVideoInProcess(await drawnInput(120), { clock: systemClock, ffmpeg: path, memoryMb: 600, signal: abort.signal });
+      const rendering = renderFaceVideoInProcess(rigFace(await drawnInput(120)), { clock: systemClock, ffmpeg: path, memoryMb: 600, signal: abort.signal });
       while (!started.length) await new Promise((resolve) => setImmediate(resolve));
       const pid = started[0]!.pid!;
       assert.equal(getPriority(pid), 19, 'the lowest CPU priority');
@@ -82,7 +82,7 @@ describe('a trained face\'s video drawn in the video renderer\'s process', { tim
   it('is ended past its memory cap, with an error that says so', async () => {
     // Node and the canvas addon alone are past 64 MB: the first report ends it.
     await assert.rejects(
-      renderRigVideoInProcess(await drawnInput(5), { clock: systemClock, ffmpeg: path, memoryMb: 64, signal: new AbortController().signal }),
+      renderFaceVideoInProcess(rigFace(await drawnInput(5)), { clock: systemClock, ffmpeg: path, memoryMb: 64, signal: new AbortController().signal }),
       (error: Error) => error instanceof RenderError && /its cap is 64 MB/.test(error.message),
     );
   });

@@ -1,4 +1,5 @@
-// A trained face's video frames are drawn in a process of their own (rig-render-entry.ts), one per video,
+// A drawn face's video frames (a trained face's rig, or Ada) are drawn in a process of their own
+// (rig-render-entry.ts), one per video,
 // ended when its video is: Skia's canvases, the decoded sheets and every frame read back live and die
 // there. Drawn in the service, ten videos of one owner took it from 1.0 to 3.7 GB (native memory V8 does
 // not see) and another tenant's first audio from 13 to 371 ms (issue 52, N32).
@@ -16,18 +17,26 @@ import { join } from 'node:path';
 import { packageRoot } from '../../../platform/package-root.js';
 import { abortReason, type Clock, type ClockTimer } from '../../../platform/time.js';
 import { RenderError } from './contract.js';
-import type { RigVideoInput } from './rig-video.js';
+import type { RigVideoInput, VisemeCue } from './rig-video.js';
 
-export interface RigRenderRequest extends Omit<RigVideoInput, 'rig'> {
-  /** The rig as JSON (parsed again in the renderer). */
-  rig: unknown;
+/** The face to draw: a trained face's rig (its JSON, parsed again in the renderer, and its two sheets), or Ada. */
+export type DrawnFace = { kind: 'rig'; rig: unknown; idle: Uint8Array; mouths: Uint8Array } | { kind: 'ada' };
+
+/** What a speaking face's video needs: the face, the visemes heard and when, how long it speaks. */
+export interface FaceVideoInput {
+  face: DrawnFace;
+  cues: VisemeCue[];
+  durationSeconds: number;
+}
+
+export interface RigRenderRequest extends FaceVideoInput {
   ffmpeg: string;
   out: string;
   memoryMb: number;
 }
 
 export type RigRenderMessage =
-  | { type: 'progress'; drawn: number; total: number; rssMb: number }
+  | { type: 'progress'; rssMb: number }
   | { type: 'done' }
   | { type: 'failed'; kind: 'render' | 'memory' | 'other'; message: string };
 
@@ -63,14 +72,17 @@ function residentMb(pid: number): number | undefined {
   }
 }
 
+/** A trained face's rig input as the renderer takes it. */
+export const rigFace = (input: RigVideoInput): FaceVideoInput => ({ face: { kind: 'rig', rig: input.rig, idle: input.idle, mouths: input.mouths }, cues: input.cues, durationSeconds: input.durationSeconds });
+
 /** The face speaking, drawn and encoded in the video renderer's process: a silent MP4. */
-export async function renderRigVideoInProcess(input: RigVideoInput, options: RigRenderOptions): Promise<Uint8Array> {
+export async function renderFaceVideoInProcess(input: FaceVideoInput, options: RigRenderOptions): Promise<Uint8Array> {
   const entry = options.entry ?? RENDERER_ENTRY;
   if (!existsSync(entry)) throw new RenderError('trained faces cannot be rendered on this server: the video renderer is missing from this build');
   const dir = await mkdtemp(join(tmpdir(), 'palkit-rig-video-'));
   try {
     const out = join(dir, 'face.mp4');
-    await run(entry, { ...input, rig: input.rig, ffmpeg: options.ffmpeg, out, memoryMb: options.memoryMb }, options);
+    await run(entry, { ...input, ffmpeg: options.ffmpeg, out, memoryMb: options.memoryMb }, options);
     return new Uint8Array(await readFile(out));
   } finally {
     await rm(dir, { recursive: true, force: true });
