@@ -9,7 +9,7 @@
 //   server         — src/server/dist/cli.js: the companion service for plain `node` (the `palkit` command of
 //                    @palkit/server); src/server and src/protocol bundled, every package left to its
 //                    `dependencies`. It carries the voice's worker (espeak-worker.js), the face trainer
-//                    (face-trainer.js), the opt-in native voice bridge's C source and a copy of the built
+//                    (face-trainer.js), the video renderer (video-renderer.js), the opt-in native voice bridge's C source and a copy of the built
 //                    script tag.
 //   demo-service   — dist/demo-service/start.js: `npm start`'s process (demo/start.ts), bundled the same
 //                    way, so a restart loads one file instead of compiling hundreds through tsx.
@@ -108,7 +108,7 @@ export default defineConfig(({ mode }) => {
           // runs apart (see documents/extract/off-thread.ts, providers/local-voice/espeak/wasm-speaker.ts
           // and resources/faces/rig/trainer-process.ts).
           input: (server
-            ? { cli: 'src/server/app/cli.ts', 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts', 'espeak-worker': 'src/server/providers/local-voice/espeak/wasm-worker.ts', 'face-trainer': 'src/server/resources/faces/rig/trainer-entry.ts' }
+            ? { cli: 'src/server/app/cli.ts', 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts', 'espeak-worker': 'src/server/providers/local-voice/espeak/wasm-worker.ts', 'face-trainer': 'src/server/resources/faces/rig/trainer-entry.ts', 'video-renderer': 'src/server/resources/videos/render/rig-render-entry.ts' }
             : { start: 'demo/start.ts' }) as Record<string, string>,
           // Bare specifiers (packages, node: builtins) load from node_modules at run time.
           external: (id: string) => !id.startsWith('.') && !isAbsolute(id) && !id.startsWith('\0'),

@@ -37,7 +37,7 @@ async function measure(name: string, bytes: Buffer, extension: string, seconds: 
       // The same rig speaking for 10 s (a viseme every 100 ms) as a generated video's face track.
       const cues = Array.from({ length: 100 }, (_, i) => ({ atMs: i * 100, viseme: VISEMES[i % VISEMES.length]! }));
       const began = performance.now();
-      await renderRigVideo(ffmpeg.path, { rig: files.rig, idle: files.idle, mouths: files.mouths, cues, durationSeconds: 10 });
+      await renderRigVideo(ffmpeg.path, { rig: files.rig, idle: files.idle, mouths: files.mouths, cues, durationSeconds: 10 }, join(dir, 'speaking.mp4'));
       const took = (performance.now() - began) / 1000;
       console.log(`${name}: a 10 s speaking face video (512², 25 fps, H.264) drawn and encoded in ${took.toFixed(1)} s = ${(10 / took).toFixed(1)}× real time (goal ≥ 1×)`);
     }

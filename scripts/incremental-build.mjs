@@ -22,7 +22,7 @@ export const START_STEPS = [
   { name: 'demo, Vue', command: ['vite', 'build', '--config', 'demo/vite.demo.config.ts', '--mode', 'vue'], inputs: [...SRC, ...CONFIG, ...DEMO], outputs: ['dist/demo/vue/index.html'] },
   // The service's extraction worker (the bundled demo service starts it from src/server/dist), then the demo
   // service itself: node loads one bundle at each start instead of tsx compiling every source file.
-  { name: 'service', command: ['vite', 'build', '--mode', 'server'], inputs: [...SRC, ...CONFIG], outputs: ['src/server/dist/cli.js', 'src/server/dist/extract-worker.js', 'src/server/dist/espeak-worker.js', 'src/server/dist/face-trainer.js'] },
+  { name: 'service', command: ['vite', 'build', '--mode', 'server'], inputs: [...SRC, ...CONFIG], outputs: ['src/server/dist/cli.js', 'src/server/dist/extract-worker.js', 'src/server/dist/espeak-worker.js', 'src/server/dist/face-trainer.js', 'src/server/dist/video-renderer.js'] },
   { name: 'demo service', command: ['vite', 'build', '--mode', 'demo-service'], inputs: [...SRC, 'demo/start.ts', 'demo/seed.ts', 'demo/site-module.ts', ...CONFIG], outputs: ['dist/demo-service/start.js'] },
 ];
 

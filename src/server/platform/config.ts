@@ -50,7 +50,12 @@ const EnvSchema = z.object({
   PALKIT_EMBEDDINGS_MODEL: optionalString,
   PALKIT_CRAWL_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   PALKIT_GENERATING_PER_OWNER: z.coerce.number().int().min(1).max(100_000).default(10),
+  PALKIT_VIDEO_RENDERS: z.coerce.number().int().min(1).max(64).default(1),
+  PALKIT_VIDEO_QUEUE_PER_OWNER: z.coerce.number().int().min(1).max(100_000).default(100),
+  PALKIT_VIDEO_RENDER_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(600),
   PALKIT_UPLOAD_LIFETIME_SECONDS: z.coerce.number().int().min(60).max(30 * 86_400).default(86_400),
+  PALKIT_UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  PALKIT_UPLOAD_MB_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(100),
   PALKIT_METRICS_TOKEN: optionalString,
   PALKIT_RECORDING_DIR: optionalString,
   PALKIT_RECORDING_S3_BUCKET: optionalString,
@@ -134,8 +139,16 @@ export interface Config {
   crawlDelayMs: number;
   /** Speech items, and videos, one owner may have generating at once (each kind); past it a create answers 429. */
   generatingPerOwner: number;
-  /** Uploads (POST /v2/uploads): how long one is kept before the sweep removes it. */
-  uploads: { lifetimeSeconds: number };
+  /**
+   * Videos: how many render at once in this instance (each in a process of its own, its resident memory
+   * capped at renderMemoryMb); the rest wait, queued, up to queuePerOwner per owner (429 past it).
+   */
+  videos: { renders: number; queuePerOwner: number; renderMemoryMb: number };
+  /**
+   * Uploads (POST /v2/uploads): how long one is kept before the sweep removes it, how many bytes of an
+   * owner's uploads may be kept at once, and how many an owner may send in a minute (429 past either).
+   */
+  uploads: { lifetimeSeconds: number; quotaBytes: number; bytesPerMinute: number };
   log: 'silent' | 'error' | 'info' | 'debug';
   /** Recordings: the default storage (a folder, or the operator's S3-compatible bucket), the copy retries, download links. */
   recording: {
@@ -230,7 +243,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embeddings: { baseUrl: e.PALKIT_EMBEDDINGS_BASE_URL, apiKey: e.PALKIT_EMBEDDINGS_API_KEY, model: e.PALKIT_EMBEDDINGS_MODEL },
     crawlDelayMs: e.PALKIT_CRAWL_DELAY_MS,
     generatingPerOwner: e.PALKIT_GENERATING_PER_OWNER,
-    uploads: { lifetimeSeconds: e.PALKIT_UPLOAD_LIFETIME_SECONDS },
+    videos: { renders: e.PALKIT_VIDEO_RENDERS, queuePerOwner: e.PALKIT_VIDEO_QUEUE_PER_OWNER, renderMemoryMb: e.PALKIT_VIDEO_RENDER_MEMORY_MB },
+    uploads: { lifetimeSeconds: e.PALKIT_UPLOAD_LIFETIME_SECONDS, quotaBytes: e.PALKIT_UPLOAD_QUOTA_MB * 1024 * 1024, bytesPerMinute: e.PALKIT_UPLOAD_MB_PER_MINUTE * 1024 * 1024 },
     log: e.PALKIT_LOG,
     recording: {
       dir: e.PALKIT_RECORDING_DIR ?? (e.PALKIT_DATA === 'memory' ? memoryRecordingDir() : join(e.PALKIT_DATA, 'recordings')),

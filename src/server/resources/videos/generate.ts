@@ -4,7 +4,7 @@
 // (guarded by status = 'generating') together with its callback, so a rerun never sends a second one.
 import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
-import type { JobHandler } from '../../platform/jobs/queue.js';
+import { withLimits, type JobHandler } from '../../platform/jobs/queue.js';
 import { loadMedia, visualKind } from './media-source.js';
 import { RenderError, rendererFor, type MediaInput, type RenderedSpeech } from './render/renderer.js';
 import { wavDurationSeconds } from '../../platform/audio/wav.js';
@@ -14,8 +14,13 @@ import { locateFfmpeg } from '../../platform/media/ffmpeg.js';
 import { FaceRig } from '../../../protocol/faces/rig.js';
 import type { RigSummary } from '../faces/rig/train.js';
 import { localSpeechVisemes } from './render/local-speech.js';
+import { renderFaceVideoInProcess, type DrawnFace } from './render/rig-render-process.js';
+import { ADA } from '../../../protocol/faces/ada.js';
+import { generationOf, VideoDeleted } from './running-renders.js';
 
 export const VIDEO_JOB = 'video.generate';
+/** status_details of a video waiting for its turn to render (its status stays `generating`, the interface's). */
+export const QUEUED = 'Queued';
 /** Voice of generated videos (faces carry no voice of their own yet). */
 const VIDEO_VOICE = 'en-us';
 
@@ -24,7 +29,13 @@ class VideoGone extends Error {}
 
 type Changes = Partial<Pick<VideoRow, 'speech_media_url' | 'background_media_url' | 'background_kind' | 'video_media_url' | 'still_media_url' | 'gif_media_url'>>;
 
-export function videoGenerationJob(deps: ServiceDeps): JobHandler<{ video_id: string }> {
+/** A video's job: `owner_id` is its lane (one of an owner's videos renders at a time; absent on older jobs). */
+export interface VideoJob { video_id: string; owner_id?: number }
+
+/** How often a generation looks whether its video still exists (deleted through another instance). */
+const GONE_POLL_MS = 1000;
+
+export function videoGenerationJob(deps: ServiceDeps): JobHandler<VideoJob> {
   const { db, config, clock } = deps;
 
   async function load(videoId: string) {
@@ -69,10 +80,23 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<{ video_id: st
   const store = (trx: Db, row: VideoRow, contentType: string, extension: string, bytes: Uint8Array) =>
     deps.media.store(trx, { ownerId: row.owner_id, contentType, extension, bytes }).then((m) => m.url);
 
-  /** A trained face speaks the script: its rig drawn frame by frame, lips on the voice's visemes. */
-  async function speakingFace(row: VideoRow, rig: RigSummary, speech: RenderedSpeech, signal: AbortSignal): Promise<MediaInput> {
+  /** A drawn face speaks the script, frame by frame, lips on the voice's visemes, in the video renderer's process. */
+  async function speakingFace(row: VideoRow, face: DrawnFace, speech: RenderedSpeech, signal: AbortSignal): Promise<MediaInput> {
     const ffmpeg = locateFfmpeg(config.ffmpeg);
     if ('missing' in ffmpeg) throw new RenderError(`ffmpeg is not installed: ${ffmpeg.missing}`);
+    // The cues come from the local voice reading the script again; scaled to the speech as stored.
+    const { cues, durationMs } = await localSpeechVisemes(config, row.script, VIDEO_VOICE, signal);
+    const scale = durationMs > 0 && speech.durationSeconds > 0 ? (speech.durationSeconds * 1000) / durationMs : 1;
+    const mp4 = await renderFaceVideoInProcess({
+      face,
+      cues: cues.map((c) => ({ atMs: c.atMs * scale, viseme: c.viseme })),
+      durationSeconds: Math.max(0.2, speech.durationSeconds),
+    }, { clock, ffmpeg: ffmpeg.path, memoryMb: config.videos.renderMemoryMb, signal });
+    return { bytes: mp4, kind: 'video' };
+  }
+
+  /** A trained face's rig and sheets, from the media store. */
+  async function rigFace(row: VideoRow, rig: RigSummary): Promise<DrawnFace> {
     const files = new Map<string, Uint8Array>();
     for (const id of rig.media_ids) {
       const media = await deps.media.get(db, id);
@@ -85,27 +109,16 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<{ video_id: st
     };
     const rigId = rig.url.slice(rig.url.lastIndexOf('/') + 1);
     const parsed = FaceRig.parse(JSON.parse(new TextDecoder().decode(bytesOf(rigId))));
-    // The cues come from the local voice reading the script again; scaled to the speech as stored.
-    const { cues, durationMs } = await localSpeechVisemes(config, row.script, VIDEO_VOICE, signal);
-    const scale = durationMs > 0 && speech.durationSeconds > 0 ? (speech.durationSeconds * 1000) / durationMs : 1;
-    // Loaded here, on a rig video's first render: it brings @napi-rs/canvas (a native addon, ~0.1 s to load),
-    // which no other request or job of the service needs.
-    const { renderRigVideo } = await import('./render/rig-video.js');
-    const mp4 = await renderRigVideo(ffmpeg.path, {
-      rig: parsed,
-      idle: bytesOf(parsed.idle.url),
-      mouths: bytesOf(parsed.mouths.sheet.url),
-      cues: cues.map((c) => ({ atMs: c.atMs * scale, viseme: c.viseme })),
-      durationSeconds: Math.max(0.2, speech.durationSeconds),
-    }, signal);
-    return { bytes: mp4, kind: 'video' };
+    return { kind: 'rig', rig: parsed, idle: bytesOf(parsed.idle.url), mouths: bytesOf(parsed.mouths.sheet.url) };
   }
 
   async function faceMedia(row: VideoRow, speech: RenderedSpeech, signal: AbortSignal): Promise<MediaInput> {
-    const face = await db.selectFrom('faces').select(['thumbnail_image_url', 'thumbnail_video_url', 'train_video_url', 'training_details']).where('face_id', '=', row.face_id).executeTakeFirst();
+    const face = await db.selectFrom('faces').select(['thumbnail_image_url', 'thumbnail_video_url', 'train_video_url', 'training_details', 'model_name']).where('face_id', '=', row.face_id).executeTakeFirst();
     if (!face) throw new RenderError(`face ${row.face_id} no longer exists`);
+    // Faces drawn from geometry speak with their own lips: Ada (built in), and every trained face's rig.
+    if (face.model_name === ADA) return speakingFace(row, { kind: 'ada' }, speech, signal);
     const rig = (face.training_details as { rig?: RigSummary } | null)?.rig;
-    if (rig) return speakingFace(row, rig, speech, signal);
+    if (rig) return speakingFace(row, await rigFace(row, rig), speech, signal);
     const source = face.thumbnail_image_url ?? face.thumbnail_video_url ?? face.train_video_url;
     if (!source) throw new RenderError(`face ${row.face_id} has no image or video to render`);
     const loaded = await loadMedia(deps, source, 'face media');
@@ -114,11 +127,27 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<{ video_id: st
     return { bytes: loaded.bytes, kind };
   }
 
-  return async ({ payload, attempt, maxAttempts, signal }) => {
+  /** Runs one generation, aborted when the queue stops or the video is deleted (here, or found gone by the poll). */
+  async function generate(context: Parameters<JobHandler<VideoJob>>[0]): Promise<void> {
+    const generation = generationOf(context.payload.video_id);
+    const gone = new AbortController();
+    const poll = clock.setInterval(() => {
+      void load(context.payload.video_id).then((row) => row || gone.abort(new VideoDeleted()), () => undefined);
+    }, GONE_POLL_MS);
+    try {
+      await run({ ...context, signal: AbortSignal.any([context.signal, generation.signal, gone.signal]) }, () => generation.signal.aborted || gone.signal.aborted);
+    } finally {
+      clock.clearTimeout(poll);
+      generation.done();
+    }
+  }
+
+  async function run({ payload, attempt, maxAttempts, signal }: Parameters<JobHandler<VideoJob>>[0], deleted: () => boolean): Promise<void> {
     let row = await load(payload.video_id);
     if (!row || row.status !== 'generating') return;
     const renderer = rendererFor(config);
     try {
+      if (row.status_details === QUEUED) row = await commitStep(row, 0, 'Synthesising speech', async () => ({}));
       if (!row.speech_media_url) {
         const speech = await renderer.renderSpeech(row.script, VIDEO_VOICE, 'wav', { signal });
         row = await commitStep(row, 1, 'Preparing the background', async (trx) => ({ speech_media_url: await store(trx, row!, speech.contentType, 'wav', speech.bytes) }));
@@ -150,7 +179,7 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<{ video_id: st
       }
       await finish(row, { status: 'ready' });
     } catch (error) {
-      if (error instanceof VideoGone) return;
+      if (error instanceof VideoGone || deleted()) return;
       if (signal.aborted) throw error; // shutting down: the lease expires and a later run resumes
       const message = error instanceof Error ? error.message : String(error);
       // Permanent failures end now; passing trouble gets the queue's retries, and the last one ends it.
@@ -158,5 +187,9 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<{ video_id: st
       deps.log.info('video generation failed', { video_id: row.video_id, error: message.slice(0, 200) });
       await finish(row, { status: 'error', error: message });
     }
-  };
+  }
+
+  // Renders are a core and a few hundred MB each: so many at once in this instance, one per owner at a time
+  // (an owner's batch waits its turn, queued, and never holds every slot).
+  return withLimits(generate, { maxRunning: config.videos.renders, laneField: 'owner_id', perLane: 1 });
 }

@@ -5,9 +5,9 @@ import { mediaIdOfUrl } from '../media/store.js';
 import { notFound } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { hostedPageHeaders, hostedVideoHtml } from './hosted-page.js';
-import { VIDEO_JOB, videoGenerationJob } from './generate.js';
-import { checkGeneratingCap } from '../media/generating-cap.js';
-import { nameFromScript, ownedVideo, progress, usableFace, videoMediaUrls, videoView } from './repository.js';
+import { QUEUED, VIDEO_JOB, videoGenerationJob } from './generate.js';
+import { checkVideoQueue, nameFromScript, ownedVideo, progress, queuePosition, usableFace, videoMediaUrls, videoView } from './repository.js';
+import { stopGeneration } from './running-renders.js';
 import * as routes from './routes.js';
 
 const GENERATION_ATTEMPTS = 3;
@@ -25,7 +25,7 @@ export const videosModule: ResourceModule = {
       await usableFace(db, ownerId, faceId);
       const now = clock.now();
       const row = await db.transaction().execute(async (trx) => {
-        await checkGeneratingCap(trx, 'videos', ownerId, config.generatingPerOwner);
+        await checkVideoQueue(trx, ownerId, config.videos.queuePerOwner);
         const inserted = await trx
           .insertInto('videos')
           .values({
@@ -36,7 +36,8 @@ export const videosModule: ResourceModule = {
             video_name: body.video_name ?? nameFromScript(body.script),
             script: body.script,
             status: 'generating',
-            status_details: 'Synthesising speech',
+            // Waits for a render slot (config.videos.renders), then speaks: the job says so when it starts.
+            status_details: QUEUED,
             generation_progress: progress(0),
             callback_url: body.callback_url ?? null,
             background_url: body.background_url ?? null,
@@ -46,7 +47,7 @@ export const videosModule: ResourceModule = {
           })
           .returningAll()
           .executeTakeFirstOrThrow();
-        await deps.jobs.enqueue(VIDEO_JOB, { video_id: inserted.video_id }, { db: trx, maxAttempts: GENERATION_ATTEMPTS });
+        await deps.jobs.enqueue(VIDEO_JOB, { video_id: inserted.video_id, owner_id: ownerId }, { db: trx, maxAttempts: GENERATION_ATTEMPTS });
         return inserted;
       });
       return c.json(videoView(row, config.publicUrl), 200);
@@ -62,7 +63,12 @@ export const videosModule: ResourceModule = {
       return c.json({ data: rows.map((r) => videoView(r, config.publicUrl)), total_count: Number(count.n) }, 200);
     });
 
-    app.openapi(routes.getVideo, async (c) => c.json(videoView(await ownedVideo(db, c.get('ownerId'), c.req.valid('param').video_id), config.publicUrl), 200));
+    app.openapi(routes.getVideo, async (c) => {
+      const row = await ownedVideo(db, c.get('ownerId'), c.req.valid('param').video_id);
+      const view = videoView(row, config.publicUrl);
+      if (c.req.valid('query').verbose !== 'true') return c.json(view, 200);
+      return c.json({ ...view, queue_position: await queuePosition(db, row, QUEUED) }, 200);
+    });
 
     app.openapi(routes.renameVideo, async (c) => {
       const { video_id } = c.req.valid('param');
@@ -81,6 +87,8 @@ export const videosModule: ResourceModule = {
         await trx.deleteFrom('videos').where('video_id', '=', video_id).execute();
         return gone;
       });
+      // Its render (if running here) stops now; elsewhere, within the second its poll takes.
+      stopGeneration(video_id);
       await deps.media.discard(files);
       return c.json({ deleted: true as const }, 200);
     });

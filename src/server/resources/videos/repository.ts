@@ -2,7 +2,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/schema.js';
-import { badRequest, notFound } from '../../platform/http/errors.js';
+import { badRequest, notFound, tooManyRequests } from '../../platform/http/errors.js';
 import { isoMillis } from '../../platform/time.js';
 
 export type VideoRow = Selectable<Database['videos']>;
@@ -80,4 +80,35 @@ export const videoMediaUrls = (row: VideoRow) =>
 export function nameFromScript(script: string): string {
   const line = script.trim().replace(/\s+/g, ' ');
   return line.length > 60 ? `${line.slice(0, 57)}…` : line;
+}
+
+/** Seconds a refused create is told to wait: about how long a video takes. */
+const QUEUE_RETRY_AFTER_SECONDS = 60;
+
+/** An owner's videos not yet ready (rendering or queued) are bounded: past `cap` a create answers 429. */
+export async function checkVideoQueue(db: Db, ownerId: number, cap: number): Promise<void> {
+  const { n } = await db
+    .selectFrom('videos')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('owner_id', '=', ownerId)
+    .where('status', '=', 'generating')
+    .executeTakeFirstOrThrow();
+  if (Number(n) >= cap) throw tooManyRequests(`too_many_queued: ${cap} videos of yours are queued or generating; send this again once one is ready`, QUEUE_RETRY_AFTER_SECONDS);
+}
+
+/**
+ * Where a video waits (verbose reads): 1 is next to render; null once it renders or is done. Among its owner's
+ * videos, by creation (one of an owner's videos renders at a time).
+ */
+export async function queuePosition(db: Db, row: VideoRow, queued: string): Promise<number | null> {
+  if (row.status !== 'generating' || row.status_details !== queued) return null;
+  const { n } = await db
+    .selectFrom('videos')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('owner_id', '=', row.owner_id)
+    .where('status', '=', 'generating')
+    .where('status_details', '=', queued)
+    .where((eb) => eb.or([eb('created_at', '<', row.created_at), eb.and([eb('created_at', '=', row.created_at), eb('video_id', '<', row.video_id)])]))
+    .executeTakeFirstOrThrow();
+  return Number(n) + 1;
 }

@@ -41,6 +41,10 @@ export const Video = z
   })
   .openapi('Video');
 
+export const VerboseVideo = Video.extend({
+  queue_position: z.number().int().nullable().optional().openapi({ description: 'Only with verbose=true: while the video waits for its turn to render (`status_details` `Queued`), its place among your waiting videos (1 is next); null once it renders' }),
+}).openapi('VerboseVideo');
+
 export const CreateVideo = z
   .object({
     face_id: z.string().min(1).max(64).optional().openapi({ description: 'The face that speaks (required unless replica_id is given). A face trained by the service speaks with its own lips: its rig is drawn frame by frame, the mouth following the voice, with an "AI" mark in the top-right corner; other faces show their image or footage under the speech.' }),

@@ -3,15 +3,11 @@
 // comes (jaws moved to the blend's before the mouths mix, as in the browser), and an "AI" mark in the top-right corner. Frames are drawn with @napi-rs/canvas and piped to
 // ffmpeg as raw RGBA; the result is a silent MP4 exactly as long as the speech, which the renderer then
 // puts the speech under (as it does any face video).
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createCanvas, ImageData, loadImage, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import { createJawMixer, type JawMixer } from '../../../../protocol/faces/jaw-mix.js';
 import { cellOrigin, type FaceRig } from '../../../../protocol/faces/rig.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
-import { RenderError } from './contract.js';
+import { encodeFrames, type FrameProgress } from './frame-encoder.js';
 
 export const RIG_VIDEO_FPS = 25;
 /** A viseme eases into the next over this long before the next begins (no popping). */
@@ -31,7 +27,7 @@ export function mouthAt(cues: VisemeCue[], ms: number): { viseme: Viseme; next: 
 
 
 /** The "AI" disclosure, drawn as strokes (no font needed) on a dark rounded badge. */
-function drawAiMark(ctx: SKRSContext2D, width: number): void {
+export function drawAiMark(ctx: SKRSContext2D, width: number): void {
   const h = Math.round(width * 0.07);
   const w = Math.round(h * 1.5);
   const x = width - w - Math.round(h * 0.4);
@@ -116,38 +112,18 @@ export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, imag
   drawAiMark(ctx, rig.width);
 }
 
-/** The speaking face as a silent H.264 MP4 (`ffmpeg`: the binary's path). */
-export async function renderRigVideo(ffmpeg: string, input: RigVideoInput, signal?: AbortSignal): Promise<Uint8Array> {
+/**
+ * The speaking face as a silent H.264 MP4 written to `out` (`ffmpeg`: the binary's path). Runs in the video
+ * renderer's process (rig-render-entry.ts), never in the service.
+ */
+export async function renderRigVideo(ffmpeg: string, input: RigVideoInput, out: string, progress: FrameProgress = {}): Promise<void> {
   const { rig } = input;
   const images = await rigImages(input);
   const canvas = createCanvas(rig.width, rig.height);
   const ctx = canvas.getContext('2d');
   const frames = Math.max(1, Math.ceil(input.durationSeconds * RIG_VIDEO_FPS));
-  const dir = await mkdtemp(join(tmpdir(), 'palkit-rig-video-'));
-  try {
-    const out = join(dir, 'face.mp4');
-    const child = spawn(ffmpeg, [
-      '-v', 'error', '-nostdin', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${rig.width}x${rig.height}`, '-r', String(RIG_VIDEO_FPS), '-i', 'pipe:0',
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-threads', '2', '-y', out,
-    ], { stdio: ['pipe', 'ignore', 'pipe'], signal });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-1000)));
-    const exited = new Promise<number>((resolve, reject) => {
-      child.on('error', reject);
-      child.on('close', (code) => resolve(code ?? -1));
-    });
-    child.stdin.on('error', () => undefined); // a failed ffmpeg is reported by its exit code
-    for (let n = 0; n < frames; n++) {
-      drawSpeakingFrame(ctx, input, images, n);
-      const rgba = ctx.getImageData(0, 0, rig.width, rig.height).data;
-      if (!child.stdin.write(rgba)) await new Promise<void>((resolve) => child.stdin.once('drain', resolve));
-      if (child.exitCode !== null) break;
-    }
-    child.stdin.end();
-    const code = await exited;
-    if (code !== 0) throw new RenderError(`encoding the face's frames failed: ${stderr.trim().split('\n').pop() ?? `ffmpeg exited ${code}`}`);
-    return new Uint8Array(await readFile(out));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  await encodeFrames(ffmpeg, { width: rig.width, height: rig.height, fps: RIG_VIDEO_FPS, frames }, out, (n) => {
+    drawSpeakingFrame(ctx, input, images, n);
+    return ctx.getImageData(0, 0, rig.width, rig.height).data;
+  }, progress);
 }
