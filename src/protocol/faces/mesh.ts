@@ -100,9 +100,13 @@ function centreOf(mesh: RigMesh, points: readonly number[]): [number, number] {
   return n ? [x / n, y / n] : [0, 0];
 }
 
-/** Whether a mix moves the mouth's lips apart enough to draw its inside. */
+/** How far inside the lips their inner edge's texture is taken, in mouth widths (2 px of a 64 px mouth). */
+const LIP_INSET = 0.03;
+
+/** Whether a mix moves the mouth's lips: then its inside is drawn in the opening. */
 function opens(c: Channels): boolean {
-  return c.jaw > 0.005 || c.lift > 0.005 || c.round > 0.005;
+  // Pressed or spread lips too: what shows between them is then the inside's dark line, never the frame's own teeth.
+  return c.jaw + c.lift + c.round + c.press + c.wide + c.tuck > 0.005;
 }
 
 /**
@@ -117,6 +121,22 @@ export function meshFrame(rig: FaceRig, frame: number, channels: Channels, head:
   const source = Float32Array.from(base);
   const target = new Float32Array(2 * n);
   const [cos, sin] = [pose.width * Math.cos(pose.angle), pose.width * Math.sin(pose.angle)];
+  // The lips' inner edge takes its texture a little inside the lips: FaceMesh puts it on the teeth or the
+  // dark corners of a smile by a pixel or two, which a stretched lip would carry along.
+  // (Growing with the mouth's move from rest, so that a face at rest is its frame exactly, in every renderer.)
+  const lipMove = channels.jaw + channels.lift + channels.round + channels.press + channels.wide + channels.tuck;
+  const inset = LIP_INSET * pose.width * Math.min(1, 4 * lipMove);
+  let [hx0, hy0] = [0, 0];
+  for (const i of mesh.hole) [hx0, hy0] = [hx0 + base[2 * i]! / mesh.hole.length, hy0 + base[2 * i + 1]! / mesh.hole.length];
+  const [ca, sa] = [Math.cos(pose.angle), Math.sin(pose.angle)];
+  for (const i of mesh.hole) {
+    // Up or down along the mouth's vertical (never along the lip line: the corners' skin is beyond them), less towards the corners.
+    const [dx, dy] = [base[2 * i]! - hx0, base[2 * i + 1]! - hy0];
+    const [u, v] = [(dx * ca + dy * sa) / pose.width, -dx * sa + dy * ca];
+    const k = inset * Math.sign(v) * Math.max(0, 1 - (u / 0.45) ** 2);
+    source[2 * i] = base[2 * i]! - sa * k;
+    source[2 * i + 1] = base[2 * i + 1]! + ca * k;
+  }
   const [cx, cy] = centreOf(mesh, base);
   const still = head.dx === 0 && head.dy === 0 && head.angle === 0 && head.zoom === 1;
   const H = headAffine(head, cx, cy);
@@ -152,7 +172,7 @@ export function meshFrame(rig: FaceRig, frame: number, channels: Channels, head:
     const whole = !still && mesh.head[p] === 1 && mesh.head[q] === 1 && mesh.head[r] === 1;
     let off = false;
     for (const i of [p, q, r]) {
-      const [ex, ey] = whole ? apply(H, source[2 * i]!, source[2 * i + 1]!) : [source[2 * i]!, source[2 * i + 1]!];
+      const [ex, ey] = whole ? apply(H, base[2 * i]!, base[2 * i + 1]!) : [base[2 * i]!, base[2 * i + 1]!];
       if (Math.abs(target[2 * i]! - ex) > 0.02 || Math.abs(target[2 * i + 1]! - ey) > 0.02) off = true;
     }
     if (off) moved.push(k / 3);

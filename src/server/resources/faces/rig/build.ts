@@ -24,6 +24,9 @@ export const MOUTH_WIDTH = 84;
 /** A photo's idle frame is drawn at this rate. */
 const PHOTO_IDLE_FPS = 10;
 
+/** The square crop: this many face sizes across, its centre this many above the face box's centre. */
+const FRAMING = { side: 2.4, above: 0.12 };
+
 /** How one idle frame is made from a source frame: a turn, a shift (rig pixels) and a zoom about the crop's centre. */
 interface Motion { angle: number; dx: number; dy: number; zoom: number }
 const STILL: Motion = { angle: 0, dx: 0, dy: 0, zoom: 1 };
@@ -51,9 +54,11 @@ export function planRig(analysis: Analysis): RigPlan {
   const boxes = idle.map((f) => f.sample.box);
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const size = median(boxes.map((b) => Math.max(b[2], b[3])));
-  const side = Math.min(size * 2.4, analysis.width, analysis.height);
-  const cx = Math.min(Math.max(median(boxes.map((b) => b[0] + b[2] / 2)), side / 2), analysis.width - side / 2);
-  const cy = Math.min(Math.max(median(boxes.map((b) => b[1] + b[3] / 2)), side / 2), analysis.height - side / 2);
+  // Framed on the face as a video call is (the eyes a little above the middle), so the stage's cover crop at
+  // 16:9, 1:1 or 9:16 keeps the face whole; where the crop passes the picture's edge a blurred fill shows.
+  const side = size * FRAMING.side;
+  const cx = median(boxes.map((b) => b[0] + b[2] / 2));
+  const cy = median(boxes.map((b) => b[1] + b[3] / 2)) - FRAMING.above * size;
   // Every mouth is the idle frame deformed; the resting one is the first idle frame's.
   const footage = new Map<Viseme, Sample>([['rest', idle[0]!.sample]]);
   const frames = [...new Set([...idle.map((f) => f.sample.i), ...[...footage.values()].map((s) => s.i)])].sort((a, b) => a - b);
@@ -105,6 +110,31 @@ function placeFrame(ctx: SKRSContext2D, crop: RigPlan['crop'], motion: Motion, o
   return (x, y) => [k * (cos * (x - crop.cx) - sin * (y - crop.cy)) + RIG_SIZE / 2 + motion.dx, k * (sin * (x - crop.cx) + cos * (y - crop.cy)) + RIG_SIZE / 2 + motion.dy];
 }
 
+/** Whether the crop reaches past the picture. */
+function passesEdge(crop: RigPlan['crop'], frame: Frame): boolean {
+  const half = crop.side / 2;
+  return crop.cx - half < 0 || crop.cy - half < 0 || crop.cx + half > frame.width || crop.cy + half > frame.height;
+}
+
+/**
+ * What shows where the crop passes the picture's edge: the picture's edge rows and columns drawn outwards (the
+ * wall or sky beside it carried on), blurred. Drawn under the picture, by the same placement.
+ */
+function edgeFill(ctx: SKRSContext2D, source: Canvas, pad: number): void {
+  const [w, h] = [source.width, source.height];
+  const padded = createCanvas(w + 2 * pad, h + 2 * pad);
+  const p = padded.getContext('2d');
+  p.drawImage(source, pad, pad);
+  p.drawImage(source, 0, 0, w, 1, pad, 0, w, pad);
+  p.drawImage(source, 0, h - 1, w, 1, pad, pad + h, w, pad);
+  p.drawImage(padded, pad, 0, 1, h + 2 * pad, 0, 0, pad, h + 2 * pad);
+  p.drawImage(padded, pad + w - 1, 0, 1, h + 2 * pad, pad + w, 0, pad, h + 2 * pad);
+  ctx.save();
+  ctx.filter = `blur(${Math.max(4, Math.round(pad / 20))}px)`;
+  ctx.drawImage(padded, -pad, -pad);
+  ctx.restore();
+}
+
 function sheetOf(count: number, cellWidth: number, cellHeight: number) {
   const columns = Math.min(SHEET_COLUMNS, count);
   const canvas = createCanvas(columns * cellWidth, Math.ceil(count / columns) * cellHeight);
@@ -145,6 +175,7 @@ export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<nu
     ctx.fillStyle = '#000';
     ctx.fillRect(ox, oy, RIG_SIZE, RIG_SIZE);
     const toRig = placeFrame(ctx, plan.crop, motion, ox, oy);
+    if (passesEdge(plan.crop, frames.get(sample.i)!)) edgeFill(ctx, source(sample.i), Math.ceil(plan.crop.side));
     ctx.drawImage(source(sample.i), 0, 0);
     ctx.restore();
     const [x, y] = toRig(sample.pose.x, sample.pose.y);

@@ -147,7 +147,9 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
   const triangles: number[] = [];
   for (const [a, b, c] of triangulate(opened)) {
     const centre: Point = [(opened[a]![0] + opened[b]![0] + opened[c]![0]) / 3, (opened[a]![1] + opened[b]![1] + opened[c]![1]) / 3];
-    if (inside(centre, holeOpen)) continue;
+    // Inside the opening, or across it (an upper inner lip point with a lower one: near the corners, where the
+    // lips are barely parted, the centre can fall just outside the outline).
+    if (inside(centre, holeOpen) || ([a, b, c].some((i) => upperInner.has(i)) && [a, b, c].some((i) => lowerInner.has(i)))) continue;
     triangles.push(a, b, c);
   }
   return {

@@ -9,9 +9,9 @@ import { inside } from './mesh-shapes.js';
 
 type Point = [number, number];
 
-const DEEP = [42, 14, 17];
-const WARM = [122, 52, 56];
-const TEETH = [232, 226, 212];
+const DEEP = [24, 9, 11];
+const WARM = [104, 44, 46];
+const TEETH = [236, 228, 212];
 const GUM = [176, 86, 92];
 const TONGUE = [172, 76, 82];
 /** Boundaries between teeth, in mouth widths from the middle (incisors, laterals, canines, premolars). */
@@ -55,7 +55,7 @@ export function mouthInside(rest: RestMouth): { image: ImageData; ownTeeth: bool
       const u = (x + 0.5 - W / 2) / INSIDE.scale;
       // The throat: an ellipse of dark, warmer towards its edge.
       const r = Math.hypot(u / 0.5, (y + 0.5 - H / 2) / INSIDE.scale / 0.35);
-      put(0, x, y, lit(DEEP.map((c, i) => c + (WARM[i]! - c) * smooth(0.15, 1.1, r)), 1), 1);
+      put(0, x, y, lit(DEEP.map((c, i) => c + (WARM[i]! - c) * smooth(0.4, 1.15, r)), 1), 1);
       // Generated teeth: upper ones hang from the lip (gum above), lower ones stand behind the lower lip, the tongue behind them.
       const w1 = (y + 0.5 - INSIDE.upperRow) / INSIDE.scale;
       const w2 = (y + 0.5 - INSIDE.lowerRow) / INSIDE.scale;
@@ -88,7 +88,7 @@ function lowerTeeth(u: number, w: number, lit: (rgb: readonly number[], k: numbe
   const length = 0.065 * (1 - 0.6 * (u / reach) ** 2);
   if (Math.abs(u) < reach && w <= 0 && w > -length - 0.005) {
     const alpha = (1 - smooth(reach - 0.04, reach, Math.abs(u))) * smooth(-length - 0.005, -length + 0.008, w);
-    if (alpha > 0.02) return [lit(TEETH, 0.72 * toothShade(u, reach)), alpha];
+    if (alpha > 0.02) return [lit(TEETH, 0.84 * toothShade(u, reach)), alpha];
   }
   // The tongue: a low hump behind the lower teeth, dimmer towards its sides and back.
   const r = Math.hypot(u / 0.32, (w + 0.03) / 0.12);
