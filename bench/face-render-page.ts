@@ -115,6 +115,11 @@ const bench = {
   async prepare(): Promise<void> {
     loaded = await syntheticRig();
   },
+  /** A version-2 rig (a mesh: test/fixtures/rig-v2, a photo whose head moves on every frame) from its files, base64. */
+  async prepareMesh(json: string, idle: string, mouths: string): Promise<void> {
+    const bitmap = async (b64: string) => createImageBitmap(await (await fetch(`data:application/octet-stream;base64,${b64}`)).blob(), { premultiplyAlpha: 'premultiply' });
+    loaded = { rig: JSON.parse(json) as FaceRig, idle: await bitmap(idle), mouths: await bitmap(mouths) };
+  },
   /** `webgl` as the face's option ('any': even software WebGL). The figures say which renderer drew. */
   async rig(seconds: number, webgl: 'auto' | 'any' | 'never' = 'auto'): Promise<FaceFigures & { renderer: string }> {
     let renderer = '';

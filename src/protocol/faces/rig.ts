@@ -6,10 +6,19 @@
 // current viseme (a cell of the mouth sheet, its alpha feathered at the edges), placed by frame i's
 // `mouth` pose: the patch's centre on (x, y), turned by `angle`, scaled so that its `mouth.width` pixels
 // span the frame's mouth width. Between two visemes the two patches are blended.
+//
+// Version 2 draws no patches: `mesh` (mesh.ts) deforms the idle frame itself — the jaw carries chin, lower lip
+// and lower teeth, the lids close over the eyes, a photo's head moves while its background holds still — and
+// the mouth sheet holds the mouth's inside (cell 0 the throat, 1 the upper teeth, 2 the lower teeth and
+// tongue), drawn in the opening. Its `visemes` all name cell 0, made ('warp'). Version-1 rigs are still drawn.
 import * as z from 'zod/mini';
 import { VISEMES } from '../visemes.js';
 
-export const RIG_VERSION = 1;
+export const RIG_VERSION = 2;
+
+/** The blend shapes a version-2 rig's mesh moves by (mesh.ts VISEME_CHANNELS). */
+export const MESH_CHANNELS = ['jaw', 'wide', 'round', 'press', 'tuck', 'lift', 'blinkL', 'blinkR'] as const;
+export type MeshChannel = (typeof MESH_CHANNELS)[number];
 
 /** Where the mouth sits on one idle frame, in that frame's pixels. */
 export const MouthPose = z.object({
@@ -42,8 +51,31 @@ export const MouthCell = z.object({
 });
 export type MouthCell = z.infer<typeof MouthCell>;
 
+/** A version-2 rig's triangle mesh over the face (protocol/faces/mesh.ts). */
+export const RigMesh = z.object({
+  /** Point indexes, three per triangle (the mouth's opening is left out). */
+  triangles: z.array(z.int().check(z.nonnegative())),
+  /** Each idle frame's points, x and y in turn, in frame pixels. */
+  frames: z.array(z.array(z.number())),
+  /** Each blend shape's move of every point at full strength (dx, dy in turn), in mouth widths along the mouth's axes. */
+  shapes: z.record(z.enum(MESH_CHANNELS), z.array(z.number())),
+  /** How much each point follows the head's own motion (1 on the head, 0 on the frame's edge). */
+  head: z.array(z.number()),
+  /** The head's outline (points whose head share is 1), in order. */
+  ring: z.array(z.int().check(z.nonnegative())),
+  /** The mouth's opening between the inner lips, in order. */
+  hole: z.array(z.int().check(z.nonnegative())),
+  /** Where the upper teeth hang (the upper lip's middle) and the lower stand (the lower lip's middle). */
+  upper: z.int().check(z.nonnegative()),
+  lower: z.int().check(z.nonnegative()),
+  /** 'generated': the head's life is drawn (a photo); 'footage': the idle loop has its own. */
+  motion: z.enum(['footage', 'generated']),
+});
+export type RigMesh = z.infer<typeof RigMesh>;
+
 export const FaceRig = z.object({
-  version: z.literal(RIG_VERSION),
+  /** 1: mouth patches over the idle frames; 2: the idle frame deformed by `mesh`. */
+  version: z.union([z.literal(1), z.literal(RIG_VERSION)]),
   /** Size of an idle frame as drawn (the track's size). */
   width: z.int().check(z.positive()),
   height: z.int().check(z.positive()),
@@ -59,6 +91,8 @@ export const FaceRig = z.object({
   mouths: z.object({ sheet: Sheet, mouthWidth: z.number().check(z.positive()) }),
   /** A mouth for every viseme. */
   visemes: z.record(z.enum(VISEMES), MouthCell),
+  /** Version 2: the mesh the idle frame is deformed by. */
+  mesh: z.optional(RigMesh),
 });
 export type FaceRig = z.infer<typeof FaceRig>;
 

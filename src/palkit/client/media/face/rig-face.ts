@@ -15,6 +15,7 @@ import { captureFace, type FaceTimeline, type FaceTrack } from './face-track.js'
 import { PresentationDelay } from './presentation.js';
 import { createCanvasMouths } from './rig-2d.js';
 import { createGlPainter } from './rig-gl.js';
+import { createMeshFace } from './rig-mesh.js';
 
 /** One mouth shape blends into the next over this long. */
 export const BLEND_MS = 70;
@@ -74,6 +75,7 @@ export async function loadRig(url: string, fetcher: typeof fetch = globalThis.fe
   const rig = parsed.data;
   if (rig.poses.length !== rig.idle.count) throw new RigLoadError('The face\'s rig has a mouth pose for some idle frames only.');
   if (VISEMES.some((v) => rig.visemes[v].cell >= rig.mouths.sheet.count)) throw new RigLoadError('The face\'s rig names a mouth the mouth sheet does not have.');
+  if (rig.mesh && !meshFits(rig)) throw new RigLoadError('The face\'s rig has a mesh that does not fit its frames.');
   const image = async (sheet: Sheet): Promise<ImageBitmap> => {
     const blob = await (await get(new URL(sheet.url, new URL(url, location.href)).href)).blob();
     // Premultiplied, as WebGL blends it (WebGL ignores its own unpack flags for an ImageBitmap).
@@ -93,7 +95,10 @@ export async function createRigFace(url: string, timeline: FaceTimeline, options
 }
 
 
-export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: FaceTimeline, options: RigFaceOptions = {}): RigFaceTrack {
+export function createRigFaceTrack(loaded: LoadedRig, timeline: FaceTimeline, options: RigFaceOptions = {}): RigFaceTrack {
+  // Version 2: the idle frame deformed by its mesh (rig-mesh.ts); version 1: mouth patches over it (below).
+  if (loaded.rig.mesh) return createMeshFace(loaded, timeline, options);
+  const { rig, idle, mouths } = loaded;
   const canvas = document.createElement('canvas');
   canvas.width = rig.width;
   canvas.height = rig.height;
@@ -199,6 +204,15 @@ export function createRigFaceTrack({ rig, idle, mouths }: LoadedRig, timeline: F
     mouths.close();
   }
   return { track, stop, measuring: () => presentation.measuring, renderer: gl ? 'webgl' : '2d' };
+}
+
+/** Whether a version-2 rig's mesh is whole: a frame of points per idle frame, every index within them. */
+function meshFits(rig: FaceRig): boolean {
+  const mesh = rig.mesh!;
+  const n = mesh.head.length;
+  const within = (list: number[]) => list.every((i) => i < n);
+  return mesh.frames.length === rig.idle.count && mesh.frames.every((f) => f.length === 2 * n) && Object.values(mesh.shapes).every((s) => s.length === 2 * n)
+    && mesh.triangles.length % 3 === 0 && within(mesh.triangles) && within(mesh.ring) && within(mesh.hole) && mesh.upper < n && mesh.lower < n && rig.mouths.sheet.count >= 3;
 }
 
 /** The viseme whose mouth opens widest (its jaw moves, and the opening's interior is drawn). */

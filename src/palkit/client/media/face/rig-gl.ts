@@ -116,15 +116,8 @@ export interface GlPainter {
  * is only emulated on the CPU) or the sheets exceed its textures.
  */
 export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: ImageBitmap, mouths: ImageBitmap, software = false): GlPainter | null {
-  let gl: WebGLRenderingContext | null = null;
-  try {
-    // preserveDrawingBuffer: the captured stream (and a test's read-back) may take the frame after it was drawn.
-    gl = canvas.getContext('webgl', { alpha: false, antialias: false, preserveDrawingBuffer: true, premultipliedAlpha: true, failIfMajorPerformanceCaveat: !software });
-    // A context refused as emulated leaves the canvas for the 2D path (rig-face.ts draws on a fresh one then).
-  } catch {
-    gl = null;
-  }
-  if (!gl || (!software && emulated(gl))) return null;
+  const gl = glContext(canvas, software);
+  if (!gl) return null;
   const largest = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
   if ([idle, mouths].some((b) => b.width > largest || b.height > largest)) return null;
   const program = link(gl);
@@ -247,6 +240,19 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
   };
 }
 
+/** A WebGL context on `canvas`, or null when there is none (unless `software`, none that is only emulated on the CPU). */
+export function glContext(canvas: HTMLCanvasElement, software: boolean): WebGLRenderingContext | null {
+  let gl: WebGLRenderingContext | null = null;
+  try {
+    // preserveDrawingBuffer: the captured stream (and a test's read-back) may take the frame after it was drawn.
+    gl = canvas.getContext('webgl', { alpha: false, antialias: false, preserveDrawingBuffer: true, premultipliedAlpha: true, failIfMajorPerformanceCaveat: !software });
+    // A context refused as emulated leaves the canvas for the 2D path (rig-face.ts draws on a fresh one then).
+  } catch {
+    gl = null;
+  }
+  return !gl || (!software && emulated(gl)) ? null : gl;
+}
+
 /** A WebGL emulated on the CPU (Chromium's SwiftShader, Mesa's llvmpipe), or one that may be: slower there than the 2D canvas. */
 function emulated(gl: WebGLRenderingContext): boolean {
   const info = gl.getExtension('WEBGL_debug_renderer_info');
@@ -271,7 +277,7 @@ export function gpuWebgl(): boolean {
   return gl !== null && !emulated(gl);
 }
 
-function texture(gl: WebGLRenderingContext, bitmap: ImageBitmap): WebGLTexture | null {
+export function texture(gl: WebGLRenderingContext, bitmap: ImageBitmap): WebGLTexture | null {
   const t = gl.createTexture();
   gl.bindTexture(gl.TEXTURE_2D, t);
   // Sheets are any size (WebGL 1: no mipmaps, clamped edges for sizes other than powers of two).

@@ -1,28 +1,31 @@
-// Step "build the rig": from the analysed clip (or photo) and its frames, the idle sheet (JPEG), a pose
-// per idle frame, and the mouth sheet (WebP with alpha): real mouths from speaking frames where the
-// footage has them, warped resting mouths for the rest. Drawn with @napi-rs/canvas (Skia, prebuilt in
-// its npm package: no system libraries, no build step).
+// Step "build the rig": from the analysed clip (or photo) and its frames, a version-2 rig (protocol/faces/
+// mesh.ts): the idle sheet (JPEG; one still frame for a photo, whose head the renderer moves), a pose and the
+// landmark mesh of every idle frame, the blend shapes that deform it (mesh-shapes.ts), and the mouth sheet
+// holding the mouth's inside (mouth-inside.ts). Drawn with @napi-rs/canvas (Skia, prebuilt in its npm
+// package: no system libraries, no build step). warp.ts's patches are the version-1 rigs' mouths.
 import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { FaceRig, RIG_VERSION, cellOrigin, type MouthPose } from '../../../../protocol/faces/rig.js';
+import { INSIDE } from '../../../../protocol/faces/mesh.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
-import { footageVisemes, idleRun, type Analysis, type Sample } from './analysis.js';
+import { idleRun, type Analysis, type Sample } from './analysis.js';
 import type { Frame } from './landmarks.js';
+import { meshModel, meshPoints } from './mesh-shapes.js';
 import { isBlink, restShape } from './mouth.js';
-import { warpMouth } from './warp.js';
+import { mouthInside } from './mouth-inside.js';
 
 /** Side of an idle frame as drawn. */
 export const RIG_SIZE = 512;
 /** Longest idle loop, in frames (a sheet of 8 × 6 cells of 512 px stays within every GPU's texture size). */
 export const MAX_IDLE_FRAMES = 48;
 const SHEET_COLUMNS = 8;
-/** Mouth cells: the patch is centred, its lip corners MOUTH_WIDTH apart; room below for the chin a made viseme moves with the jaw. */
+/** Version-1 mouth cells (warp.ts): the patch is centred, its lip corners MOUTH_WIDTH apart; room below for the chin a made viseme moves with the jaw. */
 export const MOUTH_CELL = { width: 224, height: 256 };
-/** A footage mouth's feathered ellipse (its own frame's jaw is not placed on another frame's chin). */
-const FOOTAGE_MOUTH = { width: 192, height: 160 };
 export const MOUTH_WIDTH = 84;
-/** A photo's generated idle: this long, at this rate. */
-const PHOTO_IDLE_SECONDS = 4;
+/** A photo's idle frame is drawn at this rate. */
 const PHOTO_IDLE_FPS = 10;
+
+/** The square crop: this many face sizes across, its centre this many above the face box's centre. */
+const FRAMING = { side: 2.4, above: 0.12 };
 
 /** How one idle frame is made from a source frame: a turn, a shift (rig pixels) and a zoom about the crop's centre. */
 interface Motion { angle: number; dx: number; dy: number; zoom: number }
@@ -42,26 +45,22 @@ export function planRig(analysis: Analysis): RigPlan {
   let idle: RigPlan['idle'];
   let fps = analysis.fps;
   if (analysis.still) {
-    // Slight head motion from one photo: periodic over the loop, so it loops without a seam.
-    const sample = analysis.samples[0]!;
-    const count = PHOTO_IDLE_SECONDS * PHOTO_IDLE_FPS;
+    // One still frame: the renderer moves the head on it, the background holding still (mesh.ts livingHead).
     fps = PHOTO_IDLE_FPS;
-    idle = Array.from({ length: count }, (_, k) => {
-      const p = (2 * Math.PI * k) / count;
-      return { sample, motion: { angle: 0.012 * Math.sin(p), dx: 3 * Math.sin(p + 1), dy: 2 * Math.sin(2 * p), zoom: 1 + 0.008 * Math.sin(p + 2) } };
-    });
+    idle = [{ sample: analysis.samples[0]!, motion: STILL }];
   } else {
     idle = loopSegment(idleRun(analysis)).map((sample) => ({ sample, motion: STILL }));
   }
   const boxes = idle.map((f) => f.sample.box);
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const size = median(boxes.map((b) => Math.max(b[2], b[3])));
-  const side = Math.min(size * 2.4, analysis.width, analysis.height);
-  const cx = Math.min(Math.max(median(boxes.map((b) => b[0] + b[2] / 2)), side / 2), analysis.width - side / 2);
-  const cy = Math.min(Math.max(median(boxes.map((b) => b[1] + b[3] / 2)), side / 2), analysis.height - side / 2);
-  const footage = analysis.still ? new Map<Viseme, Sample>() : (footageVisemes(analysis) as Map<Viseme, Sample>);
-  // The resting mouth is the first idle frame's: the loop shows that mouth anyway.
-  footage.set('rest', idle[0]!.sample);
+  // Framed on the face as a video call is (the eyes a little above the middle), so the stage's cover crop at
+  // 16:9, 1:1 or 9:16 keeps the face whole; where the crop passes the picture's edge a blurred fill shows.
+  const side = size * FRAMING.side;
+  const cx = median(boxes.map((b) => b[0] + b[2] / 2));
+  const cy = median(boxes.map((b) => b[1] + b[3] / 2)) - FRAMING.above * size;
+  // Every mouth is the idle frame deformed; the resting one is the first idle frame's.
+  const footage = new Map<Viseme, Sample>([['rest', idle[0]!.sample]]);
   const frames = [...new Set([...idle.map((f) => f.sample.i), ...[...footage.values()].map((s) => s.i)])].sort((a, b) => a - b);
   return { frames, crop: { cx, cy, side }, idle, fps, footage };
 }
@@ -111,30 +110,29 @@ function placeFrame(ctx: SKRSContext2D, crop: RigPlan['crop'], motion: Motion, o
   return (x, y) => [k * (cos * (x - crop.cx) - sin * (y - crop.cy)) + RIG_SIZE / 2 + motion.dx, k * (sin * (x - crop.cx) + cos * (y - crop.cy)) + RIG_SIZE / 2 + motion.dy];
 }
 
-/** The mouth of `pose` on `source`, normalised to MOUTH_WIDTH and level, centred in a mouth cell (no feathering). */
-function cutMouth(source: Canvas, pose: MouthPose): ImageData {
-  const cell = createCanvas(MOUTH_CELL.width, MOUTH_CELL.height);
-  const ctx = cell.getContext('2d');
-  const k = MOUTH_WIDTH / pose.width;
-  ctx.translate(MOUTH_CELL.width / 2, MOUTH_CELL.height / 2);
-  ctx.scale(k, k);
-  ctx.rotate(-pose.angle);
-  ctx.translate(-pose.x, -pose.y);
-  ctx.drawImage(source, 0, 0);
-  return ctx.getImageData(0, 0, MOUTH_CELL.width, MOUTH_CELL.height);
+/** Whether the crop reaches past the picture. */
+function passesEdge(crop: RigPlan['crop'], frame: Frame): boolean {
+  const half = crop.side / 2;
+  return crop.cx - half < 0 || crop.cy - half < 0 || crop.cx + half > frame.width || crop.cy + half > frame.height;
 }
 
-/** Alpha falls off smoothly towards an ellipse (of `size`, centred in the cell), so a patch blends into any frame. */
-export function feather(image: ImageData, size: { width: number; height: number } = image): ImageData {
-  const { width, height, data } = image;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const r = Math.hypot((x + 0.5 - width / 2) / (size.width * 0.46), (y + 0.5 - height / 2) / (size.height * 0.46));
-      const a = r <= 0.55 ? 1 : r >= 1 ? 0 : 0.5 + 0.5 * Math.cos((Math.PI * (r - 0.55)) / 0.45);
-      data[(y * width + x) * 4 + 3] = Math.round(data[(y * width + x) * 4 + 3]! * a);
-    }
-  }
-  return image;
+/**
+ * What shows where the crop passes the picture's edge: the picture's edge rows and columns drawn outwards (the
+ * wall or sky beside it carried on), blurred. Drawn under the picture, by the same placement.
+ */
+function edgeFill(ctx: SKRSContext2D, source: Canvas, pad: number): void {
+  const [w, h] = [source.width, source.height];
+  const padded = createCanvas(w + 2 * pad, h + 2 * pad);
+  const p = padded.getContext('2d');
+  p.drawImage(source, pad, pad);
+  p.drawImage(source, 0, 0, w, 1, pad, 0, w, pad);
+  p.drawImage(source, 0, h - 1, w, 1, pad, pad + h, w, pad);
+  p.drawImage(padded, pad, 0, 1, h + 2 * pad, 0, 0, pad, h + 2 * pad);
+  p.drawImage(padded, pad + w - 1, 0, 1, h + 2 * pad, pad + w, 0, pad, h + 2 * pad);
+  ctx.save();
+  ctx.filter = `blur(${Math.max(4, Math.round(pad / 20))}px)`;
+  ctx.drawImage(padded, -pad, -pad);
+  ctx.restore();
 }
 
 function sheetOf(count: number, cellWidth: number, cellHeight: number) {
@@ -143,8 +141,11 @@ function sheetOf(count: number, cellWidth: number, cellHeight: number) {
   return { canvas, columns, at: (i: number) => cellOrigin({ columns, cellWidth, cellHeight }, i) };
 }
 
-/** Builds the rig's files; `frames` holds the decoded source frames the plan asked for, by index. */
-export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<number, Frame>): Promise<RigFiles> {
+/** FaceMesh's points on a source frame (analysed pixels), by frame index. */
+export type Landmarks = Map<number, Array<[number, number]>>;
+
+/** Builds the rig's files; `frames` holds the decoded source frames the plan asked for, `landmarks` their meshes. */
+export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<number, Frame>, landmarks: Landmarks): Promise<RigFiles> {
   const canvases = new Map<number, Canvas>();
   const source = (i: number) => {
     let c = canvases.get(i);
@@ -163,6 +164,8 @@ export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<nu
   const poses: MouthPose[] = [];
   const rest = restShape(analysis.samples.map((s) => s.shape));
   const blinks: number[] = [];
+  const meshFrames: Array<Array<[number, number]>> = [];
+  const round = (v: number) => Math.round(v * 100) / 100;
   plan.idle.forEach(({ sample, motion }, n) => {
     const [ox, oy] = idle.at(n);
     ctx.save();
@@ -172,31 +175,29 @@ export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<nu
     ctx.fillStyle = '#000';
     ctx.fillRect(ox, oy, RIG_SIZE, RIG_SIZE);
     const toRig = placeFrame(ctx, plan.crop, motion, ox, oy);
+    if (passesEdge(plan.crop, frames.get(sample.i)!)) edgeFill(ctx, source(sample.i), Math.ceil(plan.crop.side));
     ctx.drawImage(source(sample.i), 0, 0);
     ctx.restore();
     const [x, y] = toRig(sample.pose.x, sample.pose.y);
     const k = (RIG_SIZE / plan.crop.side) * motion.zoom;
-    const round = (v: number) => Math.round(v * 100) / 100;
-    poses.push({ x: round(x), y: round(y), width: round(sample.pose.width * k), angle: round(sample.pose.angle + motion.angle) });
+    const pose = { x: round(x), y: round(y), width: round(sample.pose.width * k), angle: round(sample.pose.angle + motion.angle) };
+    poses.push(pose);
     if (!analysis.still && isBlink(sample.shape, rest)) blinks.push(n);
+    const found = landmarks.get(sample.i);
+    meshFrames.push(found ? found.map(([px, py]) => toRig(px, py)) : movedMesh(meshFrames[0], poses[0], pose));
   });
+  if (!meshFrames[0]) throw new Error('the resting frame\'s landmarks are missing');
 
-  const mouths = sheetOf(VISEMES.length, MOUTH_CELL.width, MOUTH_CELL.height);
-  const mctx = mouths.canvas.getContext('2d');
-  const restSample = plan.footage.get('rest')!;
-  const restMouth = cutMouth(source(restSample.i), restSample.pose);
-  const visemes = {} as FaceRig['visemes'];
-  const footage: Viseme[] = [];
-  const warped: Viseme[] = [];
-  VISEMES.forEach((viseme, cell) => {
-    const sample = plan.footage.get(viseme);
-    // A made mouth carries its own alpha (opaque over the moved jaw, the warp already still where it fades).
-    const patch = sample ? feather(cutMouth(source(sample.i), sample.pose), FOOTAGE_MOUTH) : warpMouth(restMouth, viseme, MOUTH_WIDTH, restSample.lips);
-    const [ox, oy] = mouths.at(cell);
-    mctx.putImageData(patch, ox, oy);
-    visemes[viseme] = { cell, source: sample ? 'footage' : 'warp' };
-    (sample ? footage : warped).push(viseme);
+  const points = meshFrames.map((m) => meshPoints(m, { width: RIG_SIZE, height: RIG_SIZE }));
+  const { mesh, restHole } = meshModel(points[0]!, poses[0]!);
+  const restRgba = ctx.getImageData(0, 0, RIG_SIZE, RIG_SIZE).data;
+  const landmarks0 = meshFrames[0];
+  const { image: insideImage } = mouthInside({
+    rgba: restRgba, width: RIG_SIZE, height: RIG_SIZE, pose: poses[0]!, hole: restHole,
+    upper: landmarks0[mesh.upper]!, lower: landmarks0[mesh.lower]!, cheeks: [landmarks0[205]!, landmarks0[425]!],
   });
+  const inside = createCanvas(insideImage.width, insideImage.height);
+  inside.getContext('2d').putImageData(insideImage, 0, 0);
 
   const rig: FaceRig = FaceRig.parse({
     version: RIG_VERSION,
@@ -206,14 +207,28 @@ export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<nu
     idle: { url: 'idle.jpg', cellWidth: RIG_SIZE, cellHeight: RIG_SIZE, columns: idle.columns, count: plan.idle.length },
     poses,
     ...(blinks.length ? { blinks } : {}),
-    mouths: { sheet: { url: 'mouths.webp', cellWidth: MOUTH_CELL.width, cellHeight: MOUTH_CELL.height, columns: mouths.columns, count: VISEMES.length }, mouthWidth: MOUTH_WIDTH },
-    visemes,
+    mouths: { sheet: { url: 'mouths.webp', cellWidth: INSIDE.width, cellHeight: INSIDE.height, columns: 3, count: 3 }, mouthWidth: MOUTH_WIDTH },
+    visemes: Object.fromEntries(VISEMES.map((v) => [v, { cell: 0, source: 'warp' }])),
+    mesh: {
+      ...mesh,
+      frames: points.map((frame) => frame.flatMap(([px, py]) => [Math.round(px * 10) / 10, Math.round(py * 10) / 10])),
+      motion: analysis.still ? 'generated' : 'footage',
+    },
   });
   return {
     rig,
-    idle: new Uint8Array(await idle.canvas.encode('jpeg', 80)),
-    mouths: new Uint8Array(await mouths.canvas.encode('webp', 85)),
-    footage,
-    warped,
+    idle: new Uint8Array(await idle.canvas.encode('jpeg', 82)),
+    mouths: new Uint8Array(await inside.encode('webp', 90)),
+    // Rest is the footage's own mouth; every other is the mesh deformed.
+    footage: ['rest'],
+    warped: VISEMES.filter((v) => v !== 'rest'),
   };
+}
+
+/** A frame whose landmarks were not found: the resting frame's, moved by the change of mouth pose. */
+function movedMesh(mesh: Array<[number, number]> | undefined, from: MouthPose | undefined, to: MouthPose): Array<[number, number]> {
+  if (!mesh || !from) throw new Error('the resting frame\'s landmarks are missing');
+  const k = to.width / from.width;
+  const [cos, sin] = [k * Math.cos(to.angle - from.angle), k * Math.sin(to.angle - from.angle)];
+  return mesh.map(([x, y]) => [to.x + cos * (x - from.x) - sin * (y - from.y), to.y + sin * (x - from.x) + cos * (y - from.y)]);
 }

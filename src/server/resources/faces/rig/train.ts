@@ -3,7 +3,7 @@
 // The service runs them in the face trainer's process (trainer-process.ts); the benchmark calls them directly.
 import type { Viseme } from '../../../../protocol/visemes.js';
 import { FaceAnalysis, type Analysis } from './analysis.js';
-import { buildRig, planRig, type RigFiles } from './build.js';
+import { buildRig, planRig, type Landmarks, type RigFiles } from './build.js';
 import { decodeFrames } from './decode.js';
 import { withFaceFinder, type Frame } from './landmarks.js';
 
@@ -32,11 +32,19 @@ export async function makeRig(ffmpeg: string, path: string, analysis: Analysis, 
   const last = plan.frames[plan.frames.length - 1] ?? 0;
   const frames = new Map<number, Frame>();
   // The same sampling as the analysis, so frame indexes match; decoding stops after the last one needed.
-  await decodeFrames(ffmpeg, path, { fps: analysis.fps, maxSide: MAX_SIDE, still: analysis.still, seconds: Math.min(MAX_CLIP_SECONDS, (last + 1.5) / analysis.fps) }, async (frame, index) => {
-    if (wanted.has(index)) frames.set(index, frame);
-    options.onFrame?.();
-  });
-  return buildRig(analysis, plan, frames);
+  const landmarks: Landmarks = new Map();
+  // The idle frames' landmarks, found again (the analysis keeps only each frame's mouth): the mesh the renderer deforms.
+  await withFaceFinder((findFaces) =>
+    decodeFrames(ffmpeg, path, { fps: analysis.fps, maxSide: MAX_SIDE, still: analysis.still, seconds: Math.min(MAX_CLIP_SECONDS, (last + 1.5) / analysis.fps) }, async (frame, index) => {
+      if (wanted.has(index)) {
+        frames.set(index, frame);
+        const face = (await findFaces(frame))[0];
+        if (face) landmarks.set(index, face.mesh.map(([x, y]) => [x, y]));
+      }
+      options.onFrame?.();
+    }),
+  );
+  return buildRig(analysis, plan, frames, landmarks);
 }
 
 /** What a face's verbose read says about its rig. */

@@ -6,6 +6,8 @@
 import { createCanvas, ImageData, loadImage, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import { createJawMixer, type JawMixer } from '../../../../protocol/faces/jaw-mix.js';
 import { cellOrigin, type FaceRig } from '../../../../protocol/faces/rig.js';
+import { paintMeshFrame } from '../../../../protocol/faces/mesh-paint.js';
+import { Blinks, channelsOf, livingHead, seeded } from '../../../../protocol/faces/mesh.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 import { encodeFrames, type FrameProgress } from './frame-encoder.js';
 
@@ -92,11 +94,26 @@ function mixerOf(rig: FaceRig, images: RigImages): JawMixer<Image | Canvas> {
   return mixer;
 }
 
+/** A video's blinks: the same every time it is drawn (seeded), drawn in frame order. */
+const videoBlinks = new WeakMap<RigVideoInput, Blinks>();
+
 /** Draws frame `n` of the speaking face onto `ctx`. */
 export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, images: RigImages, n: number): void {
   const { rig } = input;
   const ms = (n * 1000) / RIG_VIDEO_FPS;
   const i = Math.floor((ms / 1000) * rig.fps) % rig.idle.count;
+  if (rig.mesh) {
+    // A version-2 rig: its mesh deformed as the browser draws it (protocol/faces/mesh-paint.ts).
+    const { viseme, next, blend } = mouthAt(input.cues, ms);
+    const channels = channelsOf(new Map<Viseme, number>(next === viseme ? [[viseme, 1]] : [[viseme, 1 - blend], [next, blend]]));
+    let blinks = videoBlinks.get(input);
+    if (!blinks) videoBlinks.set(input, (blinks = new Blinks(seeded(7), 0)));
+    if (!rig.blinks?.length) channels.blinkL = channels.blinkR = blinks.closure(ms);
+    const head = rig.mesh.motion === 'generated' ? livingHead(ms, channels.jaw * 0.5, rig.width) : undefined;
+    paintMeshFrame(ctx, rig, images.idle, images.mouths, i, channels, head);
+    drawAiMark(ctx, rig.width);
+    return;
+  }
   const [ix, iy] = cellOrigin(rig.idle, i);
   ctx.globalAlpha = 1;
   ctx.drawImage(images.idle, ix, iy, rig.idle.cellWidth, rig.idle.cellHeight, 0, 0, rig.width, rig.height);

@@ -1,0 +1,84 @@
+// A version-2 trained face (protocol/faces/mesh.ts) drawn in the visitor's browser: the idle loop deformed by
+// its mesh — the mouth shapes heard blended into the jaw, lips and teeth (one linear mix of blend shapes: one
+// chin at every moment), the eyelids closing every few seconds where the footage does not blink, and a photo's
+// head swaying, nodding with the speech and breathing while its background holds still. WebGL where the page
+// has a GPU (rig-gl-mesh.ts), canvas 2D otherwise (protocol/faces/mesh-paint.ts); both draw the same triangles.
+import { paintMeshFrame } from '../../../../protocol/faces/mesh-paint.js';
+import { Blinks, channelsOf, livingHead, type HeadMotion } from '../../../../protocol/faces/mesh.js';
+import type { Viseme } from '../../../../protocol/visemes.js';
+import { stopTrack, whenShown } from '../shown-tracks.js';
+import { captureFace, type FaceTimeline } from './face-track.js';
+import { PresentationDelay } from './presentation.js';
+import { createGlMeshPainter } from './rig-gl-mesh.js';
+import type { LoadedRig, RigFaceOptions, RigFaceTrack } from './rig-face.js';
+
+/** As rig-face.ts: a shape blends in over this long, asked for this much before it is heard. */
+const BLEND_MS = 70;
+const BLEND_LEAD_MS = 10;
+/** How fast the head's nod follows the jaw (per ms): a slow echo of the speech, not each syllable. */
+const NOD_FOLLOW = 1 / 400;
+
+export function createMeshFace({ rig, idle, mouths }: LoadedRig, timeline: FaceTimeline, options: RigFaceOptions = {}): RigFaceTrack {
+  const canvas = document.createElement('canvas');
+  canvas.width = rig.width;
+  canvas.height = rig.height;
+  const webgl = options.webgl ?? 'auto';
+  const gl = webgl === 'never' ? null : createGlMeshPainter(canvas, rig, idle, mouths, webgl === 'any');
+  // A canvas that gave a WebGL context cannot give a 2D one: the 2D path draws on a fresh canvas.
+  const surface = gl ? canvas : Object.assign(document.createElement('canvas'), { width: rig.width, height: rig.height });
+  const context = gl ? null : surface.getContext('2d')!;
+  const clock = options.clock ?? (() => performance.now());
+  const random = options.random ?? Math.random;
+  const reducedMotion = options.reducedMotion ?? globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+  const frameMs = 1000 / Math.min(30, Math.max(25, rig.fps));
+  const started = clock();
+  const presentation = options.presentation ?? new PresentationDelay();
+  const blinks = !rig.blinks?.length && !reducedMotion ? new Blinks(random, started) : null;
+  const living = rig.mesh!.motion === 'generated' && !reducedMotion;
+  let last = started;
+  let nod = 0;
+  const weights = new Map<Viseme, number>([['rest', 1]]);
+
+  const draw = () => {
+    const now = clock();
+    const elapsed = Math.max(0, now - last);
+    const step = elapsed / BLEND_MS;
+    last = now;
+    const aheadMs = presentation.ms + BLEND_LEAD_MS;
+    presentation.drawn(now);
+    const target = timeline.visemeNow(aheadMs);
+    for (const [viseme, weight] of weights) {
+      const next = viseme === target ? Math.min(1, weight + step) : Math.max(0, weight - step);
+      if (next > 0) weights.set(viseme, next);
+      else weights.delete(viseme);
+    }
+    if (!weights.has(target)) weights.set(target, Math.min(1, step));
+    const channels = channelsOf(weights);
+    const closure = blinks?.closure(now) ?? 0;
+    channels.blinkL = channels.blinkR = closure;
+    nod += (channels.jaw - nod) * Math.min(1, elapsed * NOD_FOLLOW);
+    const head: HeadMotion | undefined = living ? livingHead(now - started, nod, rig.width) : undefined;
+    const frame = Math.floor(((now - started) / 1000) * rig.fps) % rig.idle.count;
+    if (gl) gl.draw(frame, channels, head);
+    else paintMeshFrame(context!, rig, idle, mouths, frame, channels, head);
+    timeline.drawn?.(performance.now() + aheadMs);
+  };
+
+  draw();
+  const stream = captureFace(surface, 1000 / frameMs);
+  const track = stream.getVideoTracks()[0]!;
+  whenShown(track, (media) => media instanceof HTMLVideoElement && presentation.watch(media, track));
+  // Hidden pages get no animation frames, so a timer paces the drawing (browsers slow it down there).
+  const timer = setInterval(() => {
+    if (track.readyState === 'ended') return stop();
+    draw();
+  }, frameMs);
+  function stop(): void {
+    clearInterval(timer);
+    stopTrack(track);
+    gl?.release();
+    idle.close();
+    mouths.close();
+  }
+  return { track, stop, measuring: () => presentation.measuring, renderer: gl ? 'webgl' : '2d' };
+}

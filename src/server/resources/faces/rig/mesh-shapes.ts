@@ -1,0 +1,169 @@
+// A version-2 rig's mesh learnt from the resting face's landmarks (protocol/faces/mesh.ts draws it): the points
+// (FaceMesh's 468, a ring round the head at the hair line and neck, a wider ring where the warp fades out, and
+// the frame's edge), each blend shape's move of every point, and the triangles, made once with the mouth held
+// open so that none spans the lips. Moves are in mouth widths along the mouth's axes (u right, v down), from the
+// lip line; a real jaw turns about the ears, so the chin and lower lip drop fully and the jaw's corners little.
+import { MESH_CHANNELS, type MeshChannel, type MouthPose, type RigMesh } from '../../../../protocol/faces/rig.js';
+import { triangulate } from './triangulate.js';
+
+type Point = [number, number];
+
+/** FaceMesh's outline of the face, clockwise from the forehead's top. */
+export const FACE_OVAL = [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109];
+/** The inner lips, in order round the opening (upper from the left corner, then lower back). */
+export const UPPER_INNER = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308];
+export const LOWER_INNER = [95, 88, 178, 87, 14, 317, 402, 318, 324];
+export const HOLE = [...UPPER_INNER, ...[...LOWER_INNER].reverse()];
+/** Each eye's upper lid over its lower one, point by point, the skin above the lid (its crease), and the brow's ring above that. */
+const EYES = {
+  blinkR: { upper: [246, 161, 160, 159, 158, 157, 173], lower: [7, 163, 144, 145, 153, 154, 155], crease: [247, 30, 29, 27, 28, 56, 190], brow: [113, 225, 224, 223, 222, 221, 189] },
+  blinkL: { upper: [466, 388, 387, 386, 385, 384, 398], lower: [249, 390, 373, 374, 380, 381, 382], crease: [467, 260, 259, 257, 258, 286, 414], brow: [342, 445, 444, 443, 442, 441, 413] },
+} as const;
+
+/** The lower lip's drop at full jaw (mouth widths): a wide-open mouth. */
+const JAW_DROP = 0.3;
+/** The rings round the head: the head's outline (moves whole with it), and where the warp has faded out. */
+const RING = { head: 1.22, fade: 1.6, fadeHead: 0, jawAtHead: 0.6 };
+/** Points on the frame's edge, this far apart. */
+const EDGE_STEP = 64;
+const LANDMARKS = 468;
+
+const smooth = (e0: number, e1: number, x: number) => {
+  const t = Math.max(0, Math.min(1, (x - e0) / (e1 - e0)));
+  return t * t * (3 - 2 * t);
+};
+
+/** The mesh's points on one frame: landmarks, the two rings, the frame's edge (frame pixels). */
+export function meshPoints(landmarks: Point[], size: { width: number; height: number }): Point[] {
+  const oval = FACE_OVAL.map((i) => landmarks[i]!);
+  const [cx, cy] = oval.reduce(([x, y], p) => [x + p[0] / oval.length, y + p[1] / oval.length], [0, 0]);
+  const clamp = (p: Point, m: number): Point => [Math.min(size.width - m, Math.max(m, p[0])), Math.min(size.height - m, Math.max(m, p[1]))];
+  const ring = (k: number, margin: number) => oval.map((p) => clamp([cx + (p[0] - cx) * k, cy + (p[1] - cy) * k], margin));
+  return [...landmarks.slice(0, LANDMARKS), ...ring(RING.head, 2), ...ring(RING.fade, 10), ...edgePoints(size)];
+}
+
+function edgePoints({ width, height }: { width: number; height: number }): Point[] {
+  const out: Point[] = [];
+  for (let x = 0; x < width; x += EDGE_STEP) out.push([x, 0], [width - x, height]);
+  for (let y = 0; y < height; y += EDGE_STEP) out.push([width, y], [0, height - y]);
+  return out;
+}
+
+/** Into the mouth's axes: u right, v down, in mouth widths from its centre. */
+function localOf(pose: MouthPose) {
+  const [cos, sin] = [Math.cos(pose.angle), Math.sin(pose.angle)];
+  return (p: Point): Point => [((p[0] - pose.x) * cos + (p[1] - pose.y) * sin) / pose.width, (-(p[0] - pose.x) * sin + (p[1] - pose.y) * cos) / pose.width];
+}
+
+export interface MeshModel {
+  mesh: Omit<RigMesh, 'frames' | 'motion'>;
+  /** The mouth opening's outline with the mouth at rest, in frame pixels (for the teeth it shows). */
+  restHole: Point[];
+}
+
+/** Blend shapes, head shares and triangles from the resting frame's points (meshPoints) and its mouth pose. */
+export function meshModel(points: Point[], pose: MouthPose): MeshModel {
+  const n = points.length;
+  const local = points.map(localOf(pose));
+  const shapes = Object.fromEntries(MESH_CHANNELS.map((c) => [c, new Array<number>(2 * n).fill(0)])) as Record<MeshChannel, number[]>;
+  const set = (c: MeshChannel, i: number, du: number, dv: number) => {
+    shapes[c][2 * i] = Math.round(du * 1e4) / 1e4;
+    shapes[c][2 * i + 1] = Math.round(dv * 1e4) / 1e4;
+  };
+  // The lip line: midway between the inner lips, column by column (u from the left inner corner to the right).
+  const pairs: Point[] = [[local[78]![0], local[78]![1]]];
+  for (let k = 0; k < LOWER_INNER.length; k++) {
+    const [up, low] = [local[UPPER_INNER[k + 1]!]!, local[LOWER_INNER[k]!]!];
+    pairs.push([(up[0] + low[0]) / 2, (up[1] + low[1]) / 2]);
+  }
+  pairs.push([local[308]![0], local[308]![1]]);
+  pairs.sort((a, b) => a[0] - b[0]);
+  const split = (u: number): number => {
+    if (u <= pairs[0]![0]) return pairs[0]![1];
+    for (let k = 1; k < pairs.length; k++) {
+      const [a, b] = [pairs[k - 1]!, pairs[k]!];
+      if (u <= b[0]) return a[1] + ((b[1] - a[1]) * (u - a[0])) / Math.max(1e-6, b[0] - a[0]);
+    }
+    return pairs[pairs.length - 1]![1];
+  };
+  const corner = Math.max(0.2, (Math.abs(local[78]![0]) + Math.abs(local[308]![0])) / 2);
+  const lens = (u: number) => 0.2 + 0.8 * Math.max(0, 1 - (u / corner) ** 2) ** 0.6;
+  const upperInner = new Set(UPPER_INNER.slice(1, -1));
+  const lowerInner = new Set(LOWER_INNER);
+  /** How much of the jaw's drop a point takes. */
+  const jawShare = (i: number): number => {
+    const [u, v] = local[i]!;
+    if (upperInner.has(i)) return 0;
+    const below = v - split(u);
+    const broad = 1 - 0.75 * smooth(0.45, 1.3, Math.abs(u));
+    if (lowerInner.has(i)) return lens(u);
+    const under = Math.abs(u) < corner ? smooth(0, 0.04, below) : smooth(0, 0.25, below);
+    return under * (Math.abs(u) < corner ? lens(u) + (broad - lens(u)) * smooth(0.06, 0.4, below) : broad * smooth(0.06, 0.4, below) + 0.2 * (1 - smooth(0.06, 0.4, below)));
+  };
+  const onFace = (i: number) => i < LANDMARKS;
+  for (let i = 0; i < LANDMARKS; i++) {
+    const [u, v] = local[i]!;
+    const below = v - split(u);
+    const near = Math.exp(-((below / 0.35) ** 2)) * (1 - smooth(0.55, 1.1, Math.abs(u)));
+    const lip = Math.abs(u) < corner + 0.05 ? Math.exp(-((below / 0.2) ** 2)) : 0;
+    set('jaw', i, 0, JAW_DROP * jawShare(i));
+    set('wide', i, 0.16 * u * near, -0.03 * near * Math.min(1, (u / corner) ** 2));
+    set('round', i, -0.3 * u * near, 0.03 * Math.sign(below) * lip);
+    set('press', i, 0, -0.35 * below * lip);
+    set('tuck', i, 0, below > 0 && Math.abs(u) < corner ? -0.06 * lens(u) * (1 - smooth(0.15, 0.35, below)) : 0);
+    set('lift', i, 0, below < 0 && Math.abs(u) < corner ? -(upperInner.has(i) ? 0.06 : 0.035 * Math.exp(-((below / 0.2) ** 2))) * lens(u) : 0);
+  }
+  // Pressed lips meet at the lip line.
+  for (let k = 0; k < LOWER_INNER.length; k++) {
+    const [up, low] = [UPPER_INNER[k + 1]!, LOWER_INNER[k]!];
+    const gap = local[low]![1] - local[up]![1];
+    shapes.press[2 * up + 1] = Math.round((shapes.press[2 * up + 1]! + gap / 2) * 1e4) / 1e4;
+    shapes.press[2 * low + 1] = Math.round((shapes.press[2 * low + 1]! - gap / 2) * 1e4) / 1e4;
+  }
+  // The lids: the upper comes down 85 % of the way, the lower up the rest; the crease follows, the brow barely.
+  for (const [channel, eye] of Object.entries(EYES) as Array<[MeshChannel, (typeof EYES)['blinkL']]>) {
+    eye.upper.forEach((up, k) => {
+      const low = eye.lower[k]!;
+      const [du, dv] = [local[low]![0] - local[up]![0], local[low]![1] - local[up]![1]];
+      set(channel, up, 0.85 * du, 0.85 * dv);
+      set(channel, low, -0.15 * du, -0.15 * dv);
+      set(channel, eye.crease[k]!, 0.4 * du, 0.4 * dv);
+      set(channel, eye.brow[k]!, 0.06 * du, 0.06 * dv);
+    });
+  }
+  // The head's ring follows the chin a little (the skin under it stretches); the fading ring and the edge stay.
+  const headRing = FACE_OVAL.map((_, k) => LANDMARKS + k);
+  const fadeRing = FACE_OVAL.map((_, k) => LANDMARKS + FACE_OVAL.length + k);
+  FACE_OVAL.forEach((i, k) => set('jaw', headRing[k]!, 0, RING.jawAtHead * shapes.jaw[2 * i + 1]!));
+  const head = points.map((_, i) => (onFace(i) || headRing.includes(i) ? 1 : fadeRing.includes(i) ? RING.fadeHead : 0));
+
+  // Triangles made with the inner lower lip a little apart, so that none joins the upper lip to the lower one
+  // across the opening (moving more than the lips would turn triangles over when the mouth is at rest).
+  const opened = points.map((p, i): Point => {
+    const dv = lowerInner.has(i) ? 0.08 * lens(local[i]![0]) * pose.width : 0;
+    return [p[0] - Math.sin(pose.angle) * dv, p[1] + Math.cos(pose.angle) * dv];
+  });
+  const holeOpen = HOLE.map((i) => opened[i]!);
+  const triangles: number[] = [];
+  for (const [a, b, c] of triangulate(opened)) {
+    const centre: Point = [(opened[a]![0] + opened[b]![0] + opened[c]![0]) / 3, (opened[a]![1] + opened[b]![1] + opened[c]![1]) / 3];
+    // Inside the opening, or across it (an upper inner lip point with a lower one: near the corners, where the
+    // lips are barely parted, the centre can fall just outside the outline).
+    if (inside(centre, holeOpen) || ([a, b, c].some((i) => upperInner.has(i)) && [a, b, c].some((i) => lowerInner.has(i)))) continue;
+    triangles.push(a, b, c);
+  }
+  return {
+    mesh: { triangles, shapes, head, ring: headRing, hole: HOLE, upper: 13, lower: 14 },
+    restHole: HOLE.map((i) => points[i]!),
+  };
+}
+
+/** Whether `p` is inside the polygon (even-odd). */
+export function inside(p: Point, polygon: Point[]): boolean {
+  let yes = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const [a, b] = [polygon[i]!, polygon[j]!];
+    if (a[1] > p[1] !== b[1] > p[1] && p[0] < ((b[0] - a[0]) * (p[1] - a[1])) / (b[1] - a[1]) + a[0]) yes = !yes;
+  }
+  return yes;
+}

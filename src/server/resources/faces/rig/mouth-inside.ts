@@ -1,0 +1,184 @@
+// A version-2 rig's mouth inside (protocol/faces/mesh.ts INSIDE: three cells drawn in the opening as the jaw
+// drops): the throat, dark in its depth and warmer towards the lips; the upper teeth hanging from the upper lip;
+// the lower teeth and the tongue standing on the lower lip. Where the resting face shows its teeth (a smile), the
+// teeth are its own pixels, cut along the lip line; otherwise a tooth row is drawn, lit like the face's skin.
+import { ImageData } from '@napi-rs/canvas';
+import { INSIDE } from '../../../../protocol/faces/mesh.js';
+import type { MouthPose } from '../../../../protocol/faces/rig.js';
+import { inside } from './mesh-shapes.js';
+
+type Point = [number, number];
+
+const DEEP = [24, 9, 11];
+const WARM = [104, 44, 46];
+const TEETH = [236, 228, 212];
+const GUM = [176, 86, 92];
+const TONGUE = [172, 76, 82];
+/** Boundaries between teeth, in mouth widths from the middle (incisors, laterals, canines, premolars). */
+const GAPS = [0, 0.1, 0.185, 0.26, 0.33, 0.39];
+
+const smooth = (e0: number, e1: number, x: number) => {
+  const t = Math.max(0, Math.min(1, (x - e0) / (e1 - e0)));
+  return t * t * (3 - 2 * t);
+};
+
+export interface RestMouth {
+  /** The resting frame's RGBA. */
+  rgba: Uint8ClampedArray;
+  width: number;
+  height: number;
+  pose: MouthPose;
+  /** The opening's outline at rest (frame pixels), and its upper and lower middle points. */
+  hole: Point[];
+  upper: Point;
+  lower: Point;
+  /** A point on each cheek (the skin the generated teeth are lit by). */
+  cheeks: Point[];
+}
+
+/** The three cells side by side (INSIDE.width × 3 by INSIDE.height, RGBA). */
+export function mouthInside(rest: RestMouth): { image: ImageData; ownTeeth: boolean } {
+  const { width: W, height: H } = INSIDE;
+  const out = new Uint8ClampedArray(W * 3 * H * 4);
+  const light = skinLight(rest);
+  const own = showsTeeth(rest);
+  const put = (cell: number, x: number, y: number, rgb: readonly number[], alpha: number) => {
+    const o = (y * W * 3 + cell * W + x) * 4;
+    out[o] = rgb[0]!;
+    out[o + 1] = rgb[1]!;
+    out[o + 2] = rgb[2]!;
+    out[o + 3] = Math.round(255 * alpha);
+  };
+  const lit = (rgb: readonly number[], k: number) => rgb.map((c) => Math.min(255, c * light * k));
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const u = (x + 0.5 - W / 2) / INSIDE.scale;
+      // The throat: an ellipse of dark, warmer towards its edge.
+      const r = Math.hypot(u / 0.5, (y + 0.5 - H / 2) / INSIDE.scale / 0.35);
+      put(0, x, y, lit(DEEP.map((c, i) => c + (WARM[i]! - c) * smooth(0.4, 1.15, r)), 1), 1);
+      // Generated teeth: upper ones hang from the lip (gum above), lower ones stand behind the lower lip, the tongue behind them.
+      const w1 = (y + 0.5 - INSIDE.upperRow) / INSIDE.scale;
+      const w2 = (y + 0.5 - INSIDE.lowerRow) / INSIDE.scale;
+      if (!own) put(1, x, y, ...upperTooth(u, w1, lit));
+      put(2, x, y, ...lowerTeeth(u, w2, lit));
+    }
+  }
+  if (own) ownTeeth(rest, out);
+  return { image: new ImageData(out, W * 3, H), ownTeeth: own };
+}
+
+function toothShade(u: number, reach: number): number {
+  let gap = 1;
+  for (const g of GAPS) gap = Math.min(gap, 1 - 0.22 * Math.exp(-(((Math.abs(u) - g) / 0.007) ** 2)));
+  return (1 - 0.55 * (u / reach) ** 2) * gap;
+}
+
+function upperTooth(u: number, w: number, lit: (rgb: readonly number[], k: number) => number[]): [number[], number] {
+  const reach = 0.44;
+  if (Math.abs(u) > reach) return [[0, 0, 0], 0];
+  const side = 1 - smooth(reach - 0.04, reach, Math.abs(u));
+  if (w < 0) return [lit(GUM, 0.8 * (1 - 0.4 * (u / reach) ** 2)), side * smooth(-0.3, -0.22, w)];
+  const length = 0.11 * (1 - 0.55 * (u / reach) ** 2);
+  const shade = toothShade(u, reach) * (1 - 0.18 * smooth(0.3 * length, length, w));
+  return [lit(TEETH, shade), side * (1 - smooth(length - 0.01, length + 0.005, w))];
+}
+
+function lowerTeeth(u: number, w: number, lit: (rgb: readonly number[], k: number) => number[]): [number[], number] {
+  const reach = 0.34;
+  const length = 0.065 * (1 - 0.6 * (u / reach) ** 2);
+  if (Math.abs(u) < reach && w <= 0 && w > -length - 0.005) {
+    const alpha = (1 - smooth(reach - 0.04, reach, Math.abs(u))) * smooth(-length - 0.005, -length + 0.008, w);
+    if (alpha > 0.02) return [lit(TEETH, 0.84 * toothShade(u, reach)), alpha];
+  }
+  // The tongue: a low hump behind the lower teeth, dimmer towards its sides and back.
+  const r = Math.hypot(u / 0.32, (w + 0.03) / 0.12);
+  if (r < 1) return [lit(TONGUE, 0.85 - 0.3 * r * r), 1 - smooth(0.85, 1, r)];
+  return [[0, 0, 0], 0];
+}
+
+/** The skin's brightness at the cheeks against a typical face's (the teeth and throat are lit by it). */
+function skinLight(rest: RestMouth): number {
+  const lumas: number[] = [];
+  for (const [cx, cy] of rest.cheeks) {
+    for (let dy = -4; dy <= 4; dy++) for (let dx = -4; dx <= 4; dx++) {
+      const [x, y] = [Math.round(cx + dx), Math.round(cy + dy)];
+      if (x < 0 || y < 0 || x >= rest.width || y >= rest.height) continue;
+      const o = (y * rest.width + x) * 4;
+      lumas.push(0.299 * rest.rgba[o]! + 0.587 * rest.rgba[o + 1]! + 0.114 * rest.rgba[o + 2]!);
+    }
+  }
+  lumas.sort((a, b) => a - b);
+  const median = lumas[Math.floor(lumas.length / 2)] ?? 160;
+  return Math.max(0.6, Math.min(1.08, median / 165));
+}
+
+/** Whether the resting mouth shows teeth: an opening of some size, mostly bright and grey inside. */
+function showsTeeth(rest: RestMouth): boolean {
+  let [all, bright] = [0, 0];
+  for (const [x, y] of holePixels(rest)) {
+    const o = (y * rest.width + x) * 4;
+    const [r, g, b] = [rest.rgba[o]!, rest.rgba[o + 1]!, rest.rgba[o + 2]!];
+    all++;
+    if (r + g + b > 390 && Math.max(r, g, b) - Math.min(r, g, b) < 75) bright++;
+  }
+  return all >= 0.02 * rest.pose.width ** 2 && bright > 0.35 * all;
+}
+
+function holePixels(rest: RestMouth): Point[] {
+  const xs = rest.hole.map((p) => p[0]);
+  const ys = rest.hole.map((p) => p[1]);
+  const pts: Point[] = [];
+  for (let y = Math.floor(Math.min(...ys)); y <= Math.ceil(Math.max(...ys)); y++)
+    for (let x = Math.floor(Math.min(...xs)); x <= Math.ceil(Math.max(...xs)); x++) if (inside([x + 0.5, y + 0.5], rest.hole)) pts.push([x, y]);
+  return pts;
+}
+
+/**
+ * The resting mouth's own teeth into cells 1 and 2, each in its cell's axes (the upper ones from the upper lip's
+ * middle, the lower from the lower's), split at the middle between the lips; above the upper row (and below the
+ * lower) each column's last tooth pixel is carried on, so a lifted lip shows more of it, not a gap.
+ */
+function ownTeeth(rest: RestMouth, out: Uint8ClampedArray): void {
+  const { width: W, height: H, scale } = INSIDE;
+  const k = rest.pose.width / scale;
+  const [cos, sin] = [Math.cos(rest.pose.angle), Math.sin(rest.pose.angle)];
+  const mid: Point = [(rest.upper[0] + rest.lower[0]) / 2, (rest.upper[1] + rest.lower[1]) / 2];
+  /** The split's row offset from an anchor, in cell pixels along the mouth's vertical. */
+  const splitFrom = (anchor: Point) => (-(mid[0] - anchor[0]) * sin + (mid[1] - anchor[1]) * cos) / k;
+  const sample = (x: number, y: number): number[] => {
+    const [x0, y0] = [Math.max(0, Math.min(rest.width - 1, Math.round(x))), Math.max(0, Math.min(rest.height - 1, Math.round(y)))];
+    const o = (y0 * rest.width + x0) * 4;
+    return [rest.rgba[o]!, rest.rgba[o + 1]!, rest.rgba[o + 2]!];
+  };
+  // A smile shows mostly its upper teeth: all of the opening goes with the upper lip (the lower teeth are drawn).
+  for (const [cell, anchor, row] of [[1, rest.upper, INSIDE.upperRow]] as const) {
+    const split = splitFrom(anchor) * 3;
+    for (let x = 0; x < W; x++) {
+      const seen: Array<[number, number[]]> = [];
+      for (let y = 0; y < H; y++) {
+        const [cu, cv] = [(x + 0.5 - W / 2) * k, (y + 0.5 - row) * k];
+        const [fx, fy] = [anchor[0] + cu * cos - cv * sin, anchor[1] + cu * sin + cv * cos];
+        const mine = cell === 1 ? y + 0.5 - row <= split : y + 0.5 - row > split;
+        if (mine && inside([fx, fy], rest.hole)) seen.push([y, sample(fx, fy)]);
+      }
+      for (const [y, rgb] of seen) write(out, cell, x, y, rgb, 1);
+      if (!seen.length) continue;
+      // Carry the column's outermost tooth pixel beyond the lip a few rows (under a lifted or dropped lip).
+      const edge = cell === 1 ? Math.min(...seen.map(([y]) => y)) : Math.max(...seen.map(([y]) => y));
+      const edgeRgb = seen.find(([y]) => y === edge)![1];
+      for (let d = 1; d <= 10; d++) {
+        const y = cell === 1 ? edge - d : edge + d;
+        if (y < 0 || y >= H) break;
+        write(out, cell, x, y, edgeRgb, 1);
+      }
+    }
+  }
+}
+
+function write(out: Uint8ClampedArray, cell: number, x: number, y: number, rgb: readonly number[], alpha: number): void {
+  const o = (y * INSIDE.width * 3 + cell * INSIDE.width + x) * 4;
+  out[o] = rgb[0]!;
+  out[o + 1] = rgb[1]!;
+  out[o + 2] = rgb[2]!;
+  out[o + 3] = Math.round(255 * alpha);
+}
