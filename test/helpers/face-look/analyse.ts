@@ -18,8 +18,9 @@ export interface LookedFrame {
 export interface FrameReading {
   index: number;
   at: number;
-  /** (a) the worst cell's change outside the mouth-and-jaw region and eyelids. */
+  /** (a) the worst cell's change outside the mouth-and-jaw region and eyelids, and where that cell is. */
   outside: number;
+  outsideAt: [number, number];
   opening: number;
   chin: number;
   eye: number;
@@ -81,10 +82,12 @@ export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames
   frames.forEach((f, index) => {
     if (!f.mesh) return;
     const seen = { image: f.image, mesh: f.mesh };
+    const change = outsideChange(rest, seen);
     readings.push({
       index,
       at: f.at,
-      outside: outsideChange(rest, seen).worst,
+      outside: change.worst,
+      outsideAt: change.at,
       opening: mouthOpening(f.mesh) - restOpening,
       chin: chinDrop(rest, f.mesh),
       eye: eyeAspect(f.mesh),

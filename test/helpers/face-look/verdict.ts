@@ -19,13 +19,14 @@ export const THRESHOLDS = {
   voidShare: 0.15,
   /**
    * The widest openings must open at least this (face heights, as FaceMesh reads the lips' inner gap) for (b)
-   * and (c) to be judged: FaceMesh reads a made opening of 11 % as 4 %, and a closed mouth varies by ±1 %.
+   * and (c) to be judged: FaceMesh reads a made opening of 11 % of the face as 2–6 % (least over a black
+   * ellipse, which it takes for lips), a closed mouth within ±1 %.
    */
-  opening: 0.025,
-  /** (c) the chin's drop against the opening: correlation at least (good 0.81; frozen chin 0.30, ellipse 0.09)… */
-  chinCorrelation: 0.6,
-  /** …and at least this much chin travel per unit of opening (good 0.9–1.3; frozen chin 0.20, ellipse 0.17). */
-  chinSlope: 0.5,
+  opening: 0.012,
+  /** (c) the chin's drop against the opening: correlation at least (good 0.78–0.90; frozen chin 0.30–0.49, ellipse −0.10–0.09)… */
+  chinCorrelation: 0.65,
+  /** …and at least this much chin travel per unit of opening (good 0.91–1.30; frozen chin 0.20–0.58, ellipse 0.17–0.19). */
+  chinSlope: 0.75,
   /** (d) blinks in the reply at least (two made)… */
   blinks: 2,
   /** …each closing the eyes' aspect to at most this share of the rest's (made blinks 42–49 %; open eyes 90–110 %). */
@@ -51,11 +52,10 @@ export function describeLook(f: LookFigures): string[] {
 /** Which measures hold (true), fail (false), or cannot be judged (null: the mouth never opened enough). */
 export function judgeLook(f: LookFigures): Record<'outside' | 'inside' | 'chin' | 'blink' | 'same', boolean | null> {
   const T = THRESHOLDS;
-  const opened = f.inside.opening >= T.opening;
   return {
     outside: f.outside.max <= T.outsideMax,
-    inside: opened ? f.inside.spread >= T.insideSpread && f.inside.toothShare >= T.toothShare && f.inside.voidShare <= T.voidShare : null,
-    chin: opened ? f.chin.correlation >= T.chinCorrelation && f.chin.slope >= T.chinSlope : null,
+    inside: f.inside.opening >= T.opening ? f.inside.spread >= T.insideSpread && f.inside.toothShare >= T.toothShare && f.inside.voidShare <= T.voidShare : null,
+    chin: f.chin.openingRange >= T.opening ? f.chin.correlation >= T.chinCorrelation && f.chin.slope >= T.chinSlope : null,
     blink: f.blinks.count >= T.blinks && f.blinks.depths.every((d) => d <= T.blinkDepth) && f.blinks.outsideDuring <= T.outsideMax,
     same: f.same.min >= T.same,
   };
