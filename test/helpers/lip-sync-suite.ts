@@ -48,7 +48,7 @@ const gaps: Array<{ suite: string; engine: string; file: string; test: string; r
   JSON.parse(readFileSync(new URL('../known-engine-gaps.json', import.meta.url), 'utf8')).gaps;
 
 /** Another process keeping every core busy, until stopped. */
-function loadTheCores(): { stop(): void } {
+export function loadTheCores(): { stop(): void } {
   // Each spinner also ends when this process does, however it ends (it checks its parent now and then).
   const spin = `const parent = process.ppid; for (let i = 0; ; i++) if (i % 1e7 === 0 && process.ppid !== parent) break;`;
   const spinners: ChildProcess[] = Array.from({ length: availableParallelism() }, () => spawn(process.execPath, ['-e', spin], { stdio: 'ignore' }));

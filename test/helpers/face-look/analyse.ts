@@ -1,0 +1,153 @@
+// A reply's frames, each with its landmarks and embedding, into the face-look figures (a)–(e) of issue 51:
+// chosen against one rest frame (the most typical frame shown in silence with open eyes). Pure.
+import { correlation, cosine, quantile, type Rgb } from './image.js';
+import { chinDrop, mouthInside, outsideChange, prepareRest, type MouthInside } from './measures.js';
+import { eyeAspect, mouthOpening, type Mesh } from './regions.js';
+
+export interface LookedFrame {
+  /** Display time (ms, page clock). */
+  at: number;
+  image: Rgb;
+  mesh: Mesh | null;
+  embedding: number[] | null;
+  /** Shown while the PAL was silent (a rest candidate). */
+  silent: boolean;
+}
+
+/** One frame's readings. */
+export interface FrameReading {
+  index: number;
+  at: number;
+  /** (a) the worst cell's change outside the mouth-and-jaw region and eyelids, and where that cell is. */
+  outside: number;
+  outsideAt: [number, number];
+  opening: number;
+  chin: number;
+  eye: number;
+  /** (e) cosine similarity of its embedding to the rest frame's. */
+  same: number;
+  inside: MouthInside | null;
+}
+
+export interface LookFigures {
+  frames: number;
+  /** Frames where no face was found. */
+  faceless: number;
+  restIndex: number;
+  readings: FrameReading[];
+  /** (a) the change outside, over the frames: its median, 99th percentile, maximum (the frame), in luma levels. */
+  outside: { median: number; p99: number; max: number; worstIndex: number };
+  /** (b) over the widest-open tenth of the frames (at least 3): medians. */
+  inside: { frames: number; opening: number; spread: number; toothShare: number; voidShare: number; median: number; widestIndex: number };
+  /** (c) the chin against the opening (both from rest, face heights): correlation, slope, and the chin's 95th-percentile drop. */
+  chin: { correlation: number; slope: number; travel: number; openingRange: number };
+  /** (d) the eyes: rest aspect, the blinks found (runs of closed frames), each one's least aspect as a share of rest, and (a)'s worst during them. */
+  blinks: { restAspect: number; count: number; depths: number[]; outsideDuring: number; midIndex: number | null };
+  /** (e) the embedding's cosine similarity to rest: the least, and the 5th percentile. */
+  same: { min: number; p5: number; worstIndex: number };
+}
+
+/** An eye aspect below this share of the rest's is a closing eye (FaceMesh read made blinks at 42–49 %, open eyes at 90–110 %). */
+export const CLOSED_SHARE = 0.65;
+
+/** The rest frame: among silent frames with a face (any frame if none), open-eyed, the one whose mesh is nearest the median mesh. */
+export function chooseRest(frames: LookedFrame[]): number {
+  const withFace = frames.map((f, i) => ({ f, i })).filter(({ f }) => f.mesh);
+  let pool = withFace.filter(({ f }) => f.silent);
+  if (pool.length < 3) pool = withFace;
+  if (!pool.length) throw new Error('no frame shows a face');
+  const eyes = quantile(pool.map(({ f }) => eyeAspect(f.mesh!)), 0.5);
+  const open = pool.filter(({ f }) => eyeAspect(f.mesh!) >= 0.9 * eyes);
+  const candidates = open.length ? open : pool;
+  const n = candidates[0]!.f.mesh!.length;
+  const median = Array.from({ length: n }, (_, k) => [0, 1].map((axis) => quantile(candidates.map(({ f }) => f.mesh![k]![axis]!), 0.5)));
+  let best = candidates[0]!, bestDistance = Infinity;
+  for (const c of candidates) {
+    let d = 0;
+    for (let k = 0; k < n; k++) d += Math.hypot(c.f.mesh![k]![0] - median[k]![0]!, c.f.mesh![k]![1] - median[k]![1]!);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = c;
+    }
+  }
+  return best.i;
+}
+
+export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames)): LookFigures {
+  const restFrame = frames[restIndex]!;
+  const rest = prepareRest({ image: restFrame.image, mesh: restFrame.mesh! });
+  const restOpening = mouthOpening(rest.seen.mesh);
+  const restEye = eyeAspect(rest.seen.mesh);
+  const readings: FrameReading[] = [];
+  frames.forEach((f, index) => {
+    if (!f.mesh) return;
+    const seen = { image: f.image, mesh: f.mesh };
+    const change = outsideChange(rest, seen);
+    readings.push({
+      index,
+      at: f.at,
+      outside: change.worst,
+      outsideAt: change.at,
+      opening: mouthOpening(f.mesh) - restOpening,
+      chin: chinDrop(rest, f.mesh),
+      eye: eyeAspect(f.mesh),
+      same: f.embedding && restFrame.embedding ? cosine(f.embedding, restFrame.embedding) : NaN,
+      inside: null,
+    });
+  });
+  const by = <K extends keyof FrameReading>(key: K) => readings.map((r) => r[key] as number);
+
+  const worst = readings.reduce((w, r) => (r.outside > w.outside ? r : w), readings[0]!);
+  const widest = [...readings].sort((p, q) => q.opening - p.opening).slice(0, Math.max(3, Math.ceil(readings.length / 10)));
+  for (const r of widest) r.inside = mouthInside({ image: frames[r.index]!.image, mesh: frames[r.index]!.mesh! });
+  const insides = widest.map((r) => r.inside!);
+  const med = (xs: number[]) => quantile(xs, 0.5);
+
+  // The chin's slope on the opening, least squares through rest (both zero there).
+  const openings = by('opening'), chins = by('chin');
+  const slope = openings.reduce((s, o, i) => s + o * chins[i]!, 0) / Math.max(1e-9, openings.reduce((s, o) => s + o * o, 0));
+
+  // Blinks: runs of frames with the eyes' aspect under CLOSED_SHARE of rest.
+  const depths: number[] = [];
+  let outsideDuring = 0, midIndex: number | null = null, deepest = Infinity;
+  for (let i = 0; i < readings.length; ) {
+    if (readings[i]!.eye >= CLOSED_SHARE * restEye) {
+      i++;
+      continue;
+    }
+    let j = i, least = readings[i]!;
+    while (j < readings.length && readings[j]!.eye < CLOSED_SHARE * restEye) {
+      if (readings[j]!.eye < least.eye) least = readings[j]!;
+      outsideDuring = Math.max(outsideDuring, readings[j]!.outside);
+      j++;
+    }
+    depths.push(least.eye / restEye);
+    if (least.eye < deepest) {
+      deepest = least.eye;
+      midIndex = least.index;
+    }
+    i = j;
+  }
+
+  const sames = by('same').filter((s) => !Number.isNaN(s));
+  const leastSame = readings.reduce((w, r) => (r.same < w.same ? r : w), readings[0]!);
+  return {
+    frames: frames.length,
+    faceless: frames.length - readings.length,
+    restIndex,
+    readings,
+    outside: { median: med(by('outside')), p99: quantile(by('outside'), 0.99), max: worst.outside, worstIndex: worst.index },
+    inside: {
+      frames: widest.length,
+      opening: med(widest.map((r) => r.opening)),
+      spread: med(insides.map((s) => s.spread)),
+      toothShare: med(insides.map((s) => s.toothShare)),
+      voidShare: med(insides.map((s) => s.voidShare)),
+      median: med(insides.map((s) => s.median)),
+      widestIndex: widest[0]!.index,
+    },
+    chin: { correlation: correlation(openings, chins), slope, travel: quantile(chins, 0.95), openingRange: quantile(openings, 0.95) },
+    blinks: { restAspect: restEye, count: depths.length, depths, outsideDuring, midIndex },
+    same: { min: sames.length ? Math.min(...sames) : NaN, p5: sames.length ? quantile(sames, 0.05) : NaN, worstIndex: leastSame.index },
+  };
+}

@@ -1,0 +1,75 @@
+// The face-look instrument's page script (issue 51, point 7): every frame the PAL's <video> presents, a crop
+// around the face at a fixed size, kept as RGB until the test takes it. It runs beside the lip-sync
+// instruments (helpers/lip-sync.ts, whose audio levels say which frames were shown in silence) and finds the
+// <video> through the same page probes. `__look.full()` gives one whole frame (a PNG data URL) to find the
+// face in; `__look.start(crop)` starts keeping crops; `__look.take(n)` hands over and forgets the oldest n.
+// Frames are taken as Chromium and Firefox present them (requestVideoFrameCallback, at their display time);
+// WebKitGTK never calls it for a MediaStream, so there each animation frame reads the <video> and keeps a
+// reading that differs from the last (as the lip-sync instruments do).
+export interface Crop {
+  sx: number;
+  sy: number;
+  side: number;
+  /** The crop is scaled to size×size. */
+  size: number;
+}
+
+export const lookCapture = `
+if (!window.__look) {
+  window.__look = { frames: [], crop: null, presented: 0 };
+  const canvas = document.createElement('canvas');
+  let context = null;
+  const video = () => window.__probes.inside('pal-stage', 'video.pal');
+  let last = null;
+  const grab = (v, at) => {
+    const { sx, sy, side, size } = window.__look.crop;
+    context.drawImage(v, sx, sy, side, side, 0, 0, size, size);
+    const rgba = context.getImageData(0, 0, size, size).data;
+    const rgb = new Uint8Array(size * size * 3);
+    let same = last !== null;
+    for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
+      rgb[j] = rgba[i]; rgb[j + 1] = rgba[i + 1]; rgb[j + 2] = rgba[i + 2];
+      if (same && (last[j] !== rgb[j] || last[j + 1] !== rgb[j + 1])) same = false;
+    }
+    last = rgb;
+    return { at, rgb, same };
+  };
+  const REFRESH_MS = 1000 / 60;
+  const onFrame = (v) => (now, meta) => {
+    window.__look.presented++;
+    // Every presented frame is kept, the same pixels again too: the face may hold still.
+    const { at, rgb } = grab(v, meta.expectedDisplayTime > meta.presentationTime ? meta.expectedDisplayTime : (meta.presentationTime || now) + REFRESH_MS);
+    window.__look.frames.push({ at, rgb });
+    v.requestVideoFrameCallback(onFrame(v));
+  };
+  let called = false;
+  const paint = (v) => (now) => {
+    if (called) return;
+    const { at, rgb, same } = grab(v, now + REFRESH_MS);
+    if (!same) window.__look.frames.push({ at, rgb });
+    requestAnimationFrame(paint(v));
+  };
+  window.__look.full = () => {
+    const v = video();
+    if (!v || !v.videoWidth) return null;
+    const c = document.createElement('canvas');
+    c.width = v.videoWidth; c.height = v.videoHeight;
+    c.getContext('2d').drawImage(v, 0, 0);
+    return c.toDataURL('image/png');
+  };
+  window.__look.start = (crop) => {
+    const v = video();
+    window.__look.crop = crop;
+    canvas.width = crop.size; canvas.height = crop.size;
+    context = canvas.getContext('2d', { willReadFrequently: true });
+    // The animation frames' readings go once requestVideoFrameCallback answers (another clock stamped them).
+    if (v.requestVideoFrameCallback) v.requestVideoFrameCallback((now, meta) => { called = true; window.__look.frames.length = 0; onFrame(v)(now, meta); });
+    requestAnimationFrame(paint(v));
+  };
+  window.__look.take = (n) => window.__look.frames.splice(0, n).map(({ at, rgb }) => {
+    let s = '';
+    for (let i = 0; i < rgb.length; i += 8192) s += String.fromCharCode.apply(null, rgb.subarray(i, i + 8192));
+    return { at, b64: btoa(s) };
+  });
+}
+`;

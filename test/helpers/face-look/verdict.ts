@@ -1,0 +1,69 @@
+// The face-look bars (issue 51, point 7) and the figures in words. Each bar's calibration: see THRESHOLDS.
+import assert from 'node:assert/strict';
+import type { LookFigures } from './analyse.js';
+
+/**
+ * The bars, each set between the figures FaceMesh reads from replies made on purpose from the shared portrait
+ * (test/helpers/face-look/calibration.ts; `npx tsx scripts/face-look-calibrate.ts` prints them; the figures
+ * quoted are those of its run on 2026-11-27, 14 frames a reply, the head moving ≤ 2° and 3 % with ±3 levels
+ * of noise in every frame but rest).
+ */
+export const THRESHOLDS = {
+  /** (a) the worst cell outside the mouth-and-jaw region and eyelids, in any frame (luma levels): good replies ≤ 10.1, rectangles pasted over the brows 95. */
+  outsideMax: 20,
+  /** (b) over the widest-open frames: the inside's luma spread (p90 − p10) at least this (good 194; a flat void 4, a black ellipse 11)… */
+  insideSpread: 40,
+  /** …the share of tooth-bright pixels in its upper part at least this (good 62 %; void and ellipse 0–2 %)… */
+  toothShare: 0.1,
+  /** …and the flat dark void at most this share of it (good 0 %; void 75 %, ellipse 64 %). */
+  voidShare: 0.15,
+  /**
+   * The widest openings must open at least this (face heights, as FaceMesh reads the lips' inner gap) for (b)
+   * and (c) to be judged: FaceMesh reads a made opening of 11 % of the face as 2–6 % (least over a black
+   * ellipse, which it takes for lips), a closed mouth within ±1 %.
+   */
+  opening: 0.012,
+  /** (c) the chin's drop against the opening: correlation at least (good 0.78–0.90; frozen chin 0.30–0.49, ellipse −0.10–0.09)… */
+  chinCorrelation: 0.65,
+  /** …and at least this much chin travel per unit of opening (good 0.91–1.30; frozen chin 0.20–0.58, ellipse 0.17–0.19). */
+  chinSlope: 0.75,
+  /** (d) blinks in the reply at least (two made)… */
+  blinks: 2,
+  /** …each closing the eyes' aspect to at most this share of the rest's (made blinks 42–49 %; open eyes 90–110 %). */
+  blinkDepth: 0.65,
+  /** (e) cosine similarity of the face-description embedding to rest, least over the frames (good 0.87–0.99, the portrait blurred to a 40 px face 0.89; two other people 0.34 and 0.39, Ada 0.28). */
+  same: 0.7,
+};
+
+const f2 = (x: number) => x.toFixed(2), f1 = (x: number) => x.toFixed(1), pc = (x: number) => `${(x * 100).toFixed(0)} %`;
+
+/** The figures, one measure a line. */
+export function describeLook(f: LookFigures): string[] {
+  return [
+    `(a) outside the mouth, jaw and eyelids: worst cell ${f1(f.outside.max)} levels (frame ${f.outside.worstIndex}), 99th pct ${f1(f.outside.p99)}, median ${f1(f.outside.median)} [bar ≤ ${THRESHOLDS.outsideMax}]`,
+    `(b) inside the ${f.inside.frames} widest-open frames (opening ${f2(f.inside.opening)} face heights): luma spread ${f1(f.inside.spread)}, median ${f1(f.inside.median)}, teeth ${pc(f.inside.toothShare)} of its upper part, flat void ${pc(f.inside.voidShare)} [bars spread ≥ ${THRESHOLDS.insideSpread}, teeth ≥ ${pc(THRESHOLDS.toothShare)}, void ≤ ${pc(THRESHOLDS.voidShare)}]`,
+    `(c) chin against opening: correlation ${f2(f.chin.correlation)}, slope ${f2(f.chin.slope)}, chin's 95th-pct drop ${(f.chin.travel * 100).toFixed(1)} % of the face's height for openings to ${(f.chin.openingRange * 100).toFixed(1)} % [bars r ≥ ${THRESHOLDS.chinCorrelation}, slope ≥ ${THRESHOLDS.chinSlope}]`,
+    `(d) blinks: ${f.blinks.count} (eye aspect at rest ${f2(f.blinks.restAspect)}, at each blink's deepest ${f.blinks.depths.map(pc).join(', ') || '–'} of it), (a) during them ${f1(f.blinks.outsideDuring)} [bars ≥ ${THRESHOLDS.blinks} blinks, each ≤ ${pc(THRESHOLDS.blinkDepth)}]`,
+    `(e) same person: embedding similarity to rest least ${f2(f.same.min)} (frame ${f.same.worstIndex}), 5th pct ${f2(f.same.p5)} [bar ≥ ${THRESHOLDS.same}]`,
+    `${f.frames} frames, ${f.faceless} without a face found`,
+  ];
+}
+
+/** Which measures hold (true), fail (false), or cannot be judged (null: the mouth never opened enough). */
+export function judgeLook(f: LookFigures): Record<'outside' | 'inside' | 'chin' | 'blink' | 'same', boolean | null> {
+  const T = THRESHOLDS;
+  return {
+    outside: f.outside.max <= T.outsideMax,
+    inside: f.inside.opening >= T.opening ? f.inside.spread >= T.insideSpread && f.inside.toothShare >= T.toothShare && f.inside.voidShare <= T.voidShare : null,
+    chin: f.chin.openingRange >= T.opening ? f.chin.correlation >= T.chinCorrelation && f.chin.slope >= T.chinSlope : null,
+    blink: f.blinks.count >= T.blinks && f.blinks.depths.every((d) => d <= T.blinkDepth) && f.blinks.outsideDuring <= T.outsideMax,
+    same: f.same.min >= T.same,
+  };
+}
+
+/** Asserts every measure (the mouth must open enough to be judged). */
+export function assertLook(name: string, f: LookFigures): void {
+  const verdict = judgeLook(f);
+  const failed = Object.entries(verdict).filter(([, ok]) => ok !== true).map(([k, ok]) => `${k}${ok === null ? ' (the mouth never opened enough to judge)' : ''}`);
+  assert.deepEqual(failed, [], `${name}: fails ${failed.join(', ')}:\n${describeLook(f).join('\n')}`);
+}
