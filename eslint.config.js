@@ -45,7 +45,6 @@ export default tseslint.config(
     // (test/helpers/clock.ts). Files that measure real time belong in test/realtime, where sleeps are allowed.
     // The stand-ins the browser tests share with the stories (stories/support) are held to the same rule.
     files: ['test/server/**', 'test/browser/**/*.test.ts', 'stories/support/endpoints.ts', 'stories/support/transport.ts', 'stories/support/turnstile.ts'],
-    ignores: ['test/server/**/chaos-*.test.ts'],
     rules: { 'no-restricted-syntax': ['error', ...FIXED_SLEEPS] },
   },
   {

@@ -1,5 +1,5 @@
 // Packing the workspaces as a release would (`npm pack --workspaces`, after `npm run build`) and installing a
-// tarball into an empty folder with nothing of this checkout's environment (test/e2e and scripts/size/report.ts).
+// tarball into an empty folder with nothing of this checkout's environment (test/realtime/e2e and scripts/size/report.ts).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';

@@ -4,11 +4,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** A real-time file: anything under test/realtime, and — until they are moved there — chaos-* files
- * under test/server (at any depth) and test/e2e files (branches written before the move still add them). */
+/** A real-time file: anything under test/realtime. */
 export function isRealtime(file) {
-  const f = file.replace(/^\.\//, '');
-  return f.startsWith('test/realtime/') || /^test\/server\/(?:.*\/)?chaos-[^/]*\.test\.ts$/.test(f) || f.startsWith('test/e2e/');
+  return file.replace(/^\.\//, '').startsWith('test/realtime/');
 }
 
 /** How a real-time file runs: 'browser' (web-test-runner, every engine), 'e2e' (node:test against the built
@@ -16,7 +14,7 @@ export function isRealtime(file) {
 export function kindOf(file) {
   const f = file.replace(/^\.\//, '');
   if (f.startsWith('test/realtime/browser/')) return 'browser';
-  if (f.startsWith('test/realtime/e2e/') || f.startsWith('test/e2e/')) return 'e2e';
+  if (f.startsWith('test/realtime/e2e/')) return 'e2e';
   return 'node';
 }
 
@@ -42,11 +40,7 @@ export function databaseLeg(file) {
 /** Every real-time file in the tree, node files first (they are quickest), then browser, then e2e. */
 export function realtimeFiles() {
   const order = { node: 0, browser: 1, e2e: 2 };
-  const found = [
-    ...walk('test/realtime'),
-    ...walk('test/server'),
-    ...walk('test/e2e'),
-  ].filter((f) => f.endsWith('.test.ts') && isRealtime(f));
+  const found = walk('test/realtime').filter((f) => f.endsWith('.test.ts'));
   return found.sort((a, b) => order[kindOf(a)] - order[kindOf(b)] || a.localeCompare(b));
 }
 
