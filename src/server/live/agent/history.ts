@@ -17,3 +17,16 @@ export function palTurn(text: string, interrupted: boolean): ChatMessage {
 export function historyOf(turns: readonly RoomTranscriptEntry[]): ChatMessage[] {
   return turns.filter((t) => t.content.trim()).map((t) => (t.role === 'assistant' ? palTurn(t.content, t.interrupted === true) : { role: 'user', content: t.content }));
 }
+
+/** How recent a visitor's last, unanswered turn must be for a room opened again to answer it. */
+export const UNANSWERED_WITHIN_MS = 60_000;
+
+/**
+ * The visitor's turn the conversation ends on, stored but never answered (its room closed or died before the
+ * reply began), when it is recent: the room opened again answers it.
+ */
+export function unansweredTurn(turns: readonly RoomTranscriptEntry[], now: Date): string | null {
+  const last = turns.filter((t) => t.content.trim()).at(-1);
+  if (!last || last.role !== 'user' || now.getTime() - last.timestamp * 1000 > UNANSWERED_WITHIN_MS) return null;
+  return last.content;
+}

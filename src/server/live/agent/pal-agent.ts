@@ -22,7 +22,7 @@ import { conversationLanguages, replyLanguage, voiceTag } from '../../resources/
 import { PalVoice, type AudioOut } from '../speech/voice.js';
 import { earsFor, synthesizerFor } from '../engines/voice-engine.js';
 import { TranscriptWriter } from './transcript-writer.js';
-import { historyOf, palTurn } from './history.js';
+import { historyOf, palTurn, unansweredTurn } from './history.js';
 import { PalTools } from './tools.js';
 import { turnText } from './turn-text.js';
 import { recordDisclosure } from '../../resources/conversations/receipts.js';
@@ -47,6 +47,11 @@ export interface Sender {
 }
 
 const MAX_TEXT = 4000;
+/**
+ * A room opened again waits this long for the page to send again what its last room never answered (the
+ * page's outbox does so as it joins) before answering the stored turn itself: either way it is answered once.
+ */
+export const UNANSWERED_WAIT_MS = 1_000;
 
 export class PalAgent {
   readonly participant: Participant;
@@ -66,6 +71,8 @@ export class PalAgent {
   private readonly echoStreams = new Map<string, EchoAudioStream>();
   private readonly hearing: PalHearing;
   private hearingLost = false;
+  /** The visitor's last turn, stored but never answered before the room moved (history.ts unansweredTurn). */
+  private unanswered: string | null;
   /** Resolved once per conversation; echo PALs run no guardrails (their pipeline has no model). */
   private readonly guardrails: Promise<GuardrailCheck | null>;
 
@@ -94,6 +101,7 @@ export class PalAgent {
       tools,
       onToolCall: (call, inferenceId) => this.emit('conversation.tool_call', { name: call.name, arguments: call.arguments, tool_call_id: call.id }, inferenceId),
     };
+    this.unanswered = unansweredTurn(room.transcript ?? [], deps.clock.now());
     this.guardrails = conv.pal.pipelineMode === 'echo' ? Promise.resolve(null) : GuardrailCheck.load(deps, conv).catch(() => null);
     const synthesizer = synthesizerFor(deps);
     // The room's own lane: its sentences are served in turn with other rooms', never ahead of them.
@@ -131,7 +139,11 @@ export class PalAgent {
    */
   async join(firstTime: boolean, faceShown: Promise<unknown> = Promise.resolve()): Promise<void> {
     const { conv } = this;
-    if (!firstTime) return;
+    if (!firstTime) {
+      // Reopened on a turn its last room never answered: answered here, unless the page sends it again first.
+      if (this.unanswered) this.deps.clock.setTimeout(() => this.unanswered && this.userTurn(this.unanswered, { participantId: '', userName: '' }, false), UNANSWERED_WAIT_MS).unref();
+      return;
+    }
     this.speaker.holdUntil(faceShown);
     // Speech is queued first so that nothing said to the PAL can be answered before the disclosure.
     const disclosure = disclosureFor(conv);
@@ -257,13 +269,17 @@ export class PalAgent {
 
   private userTurn(text: string, from: Sender, announce: boolean): void {
     if (!text) return; // nothing left once cleaned
+    // The turn the last room stored but never answered (sent again by the page, or taken up here): stored once.
+    const stored = text === this.unanswered;
+    this.unanswered = null;
+    if (stored && this.answers.history.at(-1)?.content === text) this.answers.history.pop();
     const inferenceId = randomUUID();
     this.mark('received', inferenceId);
     this.turnIdx++;
     // The visitor spoke over the PAL: it stops, as a person would.
     this.speaker.interrupt();
-    if (announce) this.emit('conversation.utterance', { role: 'user', speech: text }, inferenceId);
-    this.transcript.record({ role: 'user', content: text, ...this.transcript.timing(this.deps.clock.now(), 0), participant_name: from.userName }, afterHandOff());
+    if (announce && !stored) this.emit('conversation.utterance', { role: 'user', speech: text }, inferenceId);
+    if (!stored) this.transcript.record({ role: 'user', content: text, ...this.transcript.timing(this.deps.clock.now(), 0), participant_name: from.userName }, afterHandOff());
     const lang = replyLanguage(this.conv, text);
     const card = this.conv.canvas ? cardFor(text, this.conv.canvas, this.deps.clock.now(), lang) : null;
     if (card) this.cardLanguage = lang;

@@ -184,6 +184,8 @@ export class Room {
     const read = (data: RawData | string, isBinary: boolean) => {
       // A connection closed for flooding may still deliver what it had sent: that costs nothing more.
       if (!this.members.has(participant.participant_id)) return;
+      // A room closing reads nothing more, pings included: the page sends it again where the room goes next.
+      if (this.closing) return;
       const verdict = budget.admit(data, isBinary);
       if (!verdict.ok) return this.refuse(member, verdict);
       this.contained(member, () => (isBinary ? this.onAudio(member, data) : this.onFrame(member, data.toString())));
