@@ -208,7 +208,7 @@ describe('LocalTransport', () => {
       const answeredAt = clock.now();
       transport.sendAppMessage({ event_type: 'conversation.respond', properties: { text: 'are you there?' } });
       while (!notices.length) await clock.advance(100);
-      expect(clock.now() - answeredAt, '"reconnecting" within a second of the last answer').to.be.within(900, 1_000);
+      expect(clock.now() - answeredAt, '"reconnecting" within a second of the last answer').to.be.within(800, 1_000);
       expect(sockets.length, 'the socket is still open: no try yet').to.equal(1);
       await clock.advance(ABANDON_AFTER_MS);
       expect(sockets.length, 'given up after 5 s without an answer, and the room joined again').to.be.at.least(2);

@@ -30,14 +30,14 @@ export interface RoomConnectionHandlers {
  * 1001 the server going away, 1006 the connection dropped without a close (a network change, a crash).
  */
 const JOIN_AGAIN = new Set([1001, 1006, 1012]);
-const FIRST_WAIT_MS = 250;
+const FIRST_WAIT_MS = 200;
 const LONGEST_WAIT_MS = 2_000;
 const GIVE_UP_AFTER_MS = 30_000;
 /** A room quiet this long is asked whether it is there (and again as long as it stays quiet). */
 export const PING_AFTER_MS = 300;
 const PING_EVERY_MS = 500;
 /** No room answering this long (and the watch's round at most): the visitor is told "reconnecting" within a second. */
-export const RECONNECTING_AFTER_MS = 900;
+export const RECONNECTING_AFTER_MS = 800;
 /** An open socket whose room has not answered this long is given up and the room joined again. */
 export const ABANDON_AFTER_MS = 5_000;
 const WATCH_EVERY_MS = 100;
@@ -197,7 +197,7 @@ export class RoomConnection {
   }
 
   /**
-   * Tries again after up to 0.25 s, then waits up to twice as long each time (at most 2 s) for up to 30 s.
+   * Tries again after up to 0.2 s, then waits up to twice as long each time (at most 2 s) for up to 30 s.
    * The visitor is told once no room has answered for a second (#watchRoom). A room that says the call
    * ended, or refuses, ends the call.
    */
