@@ -1,7 +1,7 @@
 // The local PAL in a room: joins when the visitor does, delivers the disclosure, greets, answers what
 // participants say or send, shows Magic Canvas cards, and records every turn of the transcript.
 import { randomUUID } from 'node:crypto';
-import type { Participant } from '../../../protocol/room.js';
+import type { Participant, RoomTranscriptEntry } from '../../../protocol/room.js';
 import { parseInteraction } from '../../../protocol/interactions.js';
 import { canvasInteractionProperties, type RoomMessage } from '../room/message.js';
 import type { ServiceDeps } from '../../platform/context.js';
@@ -22,6 +22,7 @@ import { conversationLanguages, replyLanguage, voiceTag } from '../../resources/
 import { PalVoice, type AudioOut } from '../speech/voice.js';
 import { earsFor, synthesizerFor } from '../engines/voice-engine.js';
 import { TranscriptWriter } from './transcript-writer.js';
+import { historyOf, palTurn, unansweredTurn } from './history.js';
 import { PalTools } from './tools.js';
 import { turnText } from './turn-text.js';
 import { recordDisclosure } from '../../resources/conversations/receipts.js';
@@ -36,6 +37,8 @@ export interface PalRoomPort {
   notice(code: string, message: string): void;
   /** When the call started (transcript `seconds_from_start`). */
   readonly startedAt: Date;
+  /** The conversation so far, as stored (a room opened again after a move): the PAL goes on from it. */
+  readonly transcript?: readonly RoomTranscriptEntry[];
 }
 
 export interface Sender {
@@ -44,6 +47,11 @@ export interface Sender {
 }
 
 const MAX_TEXT = 4000;
+/**
+ * A room opened again waits this long for the page to send again what its last room never answered (the
+ * page's outbox does so as it joins) before answering the stored turn itself: either way it is answered once.
+ */
+export const UNANSWERED_WAIT_MS = 1_000;
 
 export class PalAgent {
   readonly participant: Participant;
@@ -63,6 +71,8 @@ export class PalAgent {
   private readonly echoStreams = new Map<string, EchoAudioStream>();
   private readonly hearing: PalHearing;
   private hearingLost = false;
+  /** The visitor's last turn, stored but never answered before the room moved (history.ts unansweredTurn). */
+  private unanswered: string | null;
   /** Resolved once per conversation; echo PALs run no guardrails (their pipeline has no model). */
   private readonly guardrails: Promise<GuardrailCheck | null>;
 
@@ -71,7 +81,7 @@ export class PalAgent {
     private readonly conv: LiveConversation,
     private readonly room: PalRoomPort,
   ) {
-    this.transcript = new TranscriptWriter(deps.db, deps.log, conv.conversationId, room.startedAt);
+    this.transcript = new TranscriptWriter(deps.db, deps.log, conv.conversationId, room.startedAt, deps.clock);
     const faceLink = conversationFaceLink(deps.secrets, conv, deps.clock.now());
     this.participant = {
       participant_id: `pal_${conv.pal.palId}`,
@@ -89,10 +99,11 @@ export class PalAgent {
       deps,
       conv,
       context: conv.conversationalContext,
-      history: [],
+      history: historyOf(room.transcript ?? []),
       tools,
       onToolCall: (call, inferenceId) => this.emit('conversation.tool_call', { name: call.name, arguments: call.arguments, tool_call_id: call.id }, inferenceId),
     };
+    this.unanswered = unansweredTurn(room.transcript ?? [], deps.clock.now());
     this.guardrails = conv.pal.pipelineMode === 'echo' ? Promise.resolve(null) : GuardrailCheck.load(deps, conv).catch(() => null);
     const synthesizer = synthesizerFor(deps);
     // The room's own lane: its sentences are served in turn with other rooms', never ahead of them.
@@ -101,13 +112,17 @@ export class PalAgent {
       {
         emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx),
         mark: (stage, ids) => this.mark(stage, ids.inferenceId),
+        // Stored as it is heard: a room that dies mid-sentence leaves it in the transcript, marked interrupted.
+        heard: (speech, startedAt, ids) => this.transcript.progress({
+          role: 'assistant', content: speech, ...this.transcript.timing(startedAt, secondsSince(startedAt, deps.clock.now())), inference_id: ids.inferenceId,
+        }),
       },
       this.voice,
       (language) => ({ language: voiceTag(conv, language ?? this.language), rate: deps.config.room.wordsPerMinute, ...providerVoice(conv) }),
       () => deps.clock.now(),
       async (_utterance, result) => {
         if (!result.text) return;
-        this.answers.history.push({ role: 'assistant', content: result.text });
+        this.answers.history.push(palTurn(result.text, result.interrupted));
         this.transcript.record({
           role: 'assistant', content: result.text, ...this.transcript.timing(result.startedAt, result.duration), inference_id: _utterance.inferenceId,
           ...(result.interrupted ? { interrupted: true } : {}),
@@ -126,7 +141,11 @@ export class PalAgent {
    */
   async join(firstTime: boolean, faceShown: Promise<unknown> = Promise.resolve()): Promise<void> {
     const { conv } = this;
-    if (!firstTime) return;
+    if (!firstTime) {
+      // Reopened on a turn its last room never answered: answered here, unless the page sends it again first.
+      if (this.unanswered) this.deps.clock.setTimeout(() => this.unanswered && this.userTurn(this.unanswered, { participantId: '', userName: '' }, false), UNANSWERED_WAIT_MS).unref();
+      return;
+    }
     this.speaker.holdUntil(faceShown);
     // Speech is queued first so that nothing said to the PAL can be answered before the disclosure.
     const disclosure = disclosureFor(conv);
@@ -252,13 +271,17 @@ export class PalAgent {
 
   private userTurn(text: string, from: Sender, announce: boolean): void {
     if (!text) return; // nothing left once cleaned
+    // The turn the last room stored but never answered (sent again by the page, or taken up here): stored once.
+    const stored = text === this.unanswered;
+    this.unanswered = null;
+    if (stored && this.answers.history.at(-1)?.content === text) this.answers.history.pop();
     const inferenceId = randomUUID();
     this.mark('received', inferenceId);
     this.turnIdx++;
     // The visitor spoke over the PAL: it stops, as a person would.
     this.speaker.interrupt();
-    if (announce) this.emit('conversation.utterance', { role: 'user', speech: text }, inferenceId);
-    this.transcript.record({ role: 'user', content: text, ...this.transcript.timing(this.deps.clock.now(), 0), participant_name: from.userName }, afterHandOff());
+    if (announce && !stored) this.emit('conversation.utterance', { role: 'user', speech: text }, inferenceId);
+    if (!stored) this.transcript.record({ role: 'user', content: text, ...this.transcript.timing(this.deps.clock.now(), 0), participant_name: from.userName }, afterHandOff());
     const lang = replyLanguage(this.conv, text);
     const card = this.conv.canvas ? cardFor(text, this.conv.canvas, this.deps.clock.now(), lang) : null;
     if (card) this.cardLanguage = lang;
@@ -399,6 +422,10 @@ export class PalAgent {
  */
 function afterHandOff(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+function secondsSince(began: Date, now: Date): number {
+  return Math.round(Math.max(0, now.getTime() - began.getTime())) / 1000;
 }
 
 /** The speech provider's voice the PAL asks for in `layers.tts` (`voice`, or the hosted product's `external_voice_id`). */

@@ -149,6 +149,8 @@ export class Room {
       this.pal = new PalAgent(this.deps, this.conv, {
         send: (m) => this.fromPal(m),
         startedAt: this.marks.startedAt,
+        // A room opened again (its instance stopped or died): the PAL goes on from what was said.
+        transcript,
         audio: {
           sendAudio: (samples, sampleRate, viseme) => {
             this.recorder?.recorder.add('pal', samples, sampleRate);
@@ -182,6 +184,8 @@ export class Room {
     const read = (data: RawData | string, isBinary: boolean) => {
       // A connection closed for flooding may still deliver what it had sent: that costs nothing more.
       if (!this.members.has(participant.participant_id)) return;
+      // A room closing reads nothing more, pings included: the page sends it again where the room goes next.
+      if (this.closing) return;
       const verdict = budget.admit(data, isBinary);
       if (!verdict.ok) return this.refuse(member, verdict);
       this.contained(member, () => (isBinary ? this.onAudio(member, data) : this.onFrame(member, data.toString())));
@@ -351,6 +355,7 @@ export class Room {
     if (frame.type === 'text-mode') return this.pal?.setTextMode(frame.on);
     if (frame.type === 'turn-latency') return this.onTurnLatency(member, frame);
     if (frame.type === 'face-ready') return this.faceShown?.open('face-ready');
+    if (frame.type === 'ping') return this.sendTo(member, { type: 'pong', ...(frame.n !== undefined ? { n: frame.n } : {}) });
     if (frame.type === 'leave') {
       this.leave(member.participant.participant_id);
       member.socket.close(1000, 'left');
