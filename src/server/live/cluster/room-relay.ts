@@ -75,6 +75,11 @@ export class RoomRelay {
     return this.channel.instanceId;
   }
 
+  /** Participants connected here whose room another instance holds. */
+  get relayedOut(): number {
+    return this.outgoing.size;
+  }
+
   // ——— On the instance a participant connected to ———
 
   /** Hands a checked join to the room's holder and relays the participant's traffic from now on. */
