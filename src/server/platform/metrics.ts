@@ -22,6 +22,8 @@ export interface ServiceMetrics {
   relayQueue: { bytes: () => number; sheddingParticipants: () => number };
   /** What this instance holds, read at scrape time (set by the room hub): what an autoscaler reads. */
   instanceLoad: { rooms: () => number; participants: () => number; relayedParticipants: () => number };
+  /** The local voice's queue, read at scrape time (set when the rooms' voice is made). */
+  voiceQueue: { backlog: () => { sentences: number; oldestWaitMs: number } };
   /** Measured in the visitors' pages (issue 26): end of their turn to the first audible PAL sample / mouth movement. */
   turnHeard: Histogram<'input'>;
   turnMouth: Histogram<'input'>;
@@ -52,10 +54,13 @@ export function createMetrics({ db, instanceId = 'unknown', processMetrics = fal
     registers: [registry],
   }).set({ version: buildInfo().version, instance: instanceId }, 1);
   const instanceLoad = { rooms: () => 0, participants: () => 0, relayedParticipants: () => 0 };
+  const voiceQueue = { backlog: () => ({ sentences: 0, oldestWaitMs: 0 }) };
   for (const [name, help, read] of [
     ['palkit_instance_rooms', 'Rooms this instance holds (their agents run here).', () => instanceLoad.rooms()],
     ['palkit_instance_participants', 'Visitors connected to rooms this instance holds, directly or relayed.', () => instanceLoad.participants()],
     ['palkit_instance_relayed_participants', 'Visitors connected here whose room another instance holds (relayed to it).', () => instanceLoad.relayedParticipants()],
+    ['palkit_voice_queue_sentences', 'Sentences waiting for the local voice (rooms and speech items).', () => voiceQueue.backlog().sentences],
+    ['palkit_voice_queue_wait_seconds', 'How long the oldest sentence waiting for the local voice has waited.', () => voiceQueue.backlog().oldestWaitMs / 1000],
   ] as const) {
     new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
   }
@@ -118,6 +123,7 @@ export function createMetrics({ db, instanceId = 'unknown', processMetrics = fal
     registry,
     relayQueue,
     instanceLoad,
+    voiceQueue,
     relayShed: new Counter({
       name: 'palkit_relay_shed_total',
       help: 'NOTIFY payloads the instance channel dropped because its queue was full (kind: audio, shed first; message, only when the queue is full without audio).',

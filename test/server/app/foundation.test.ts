@@ -30,7 +30,9 @@ describe('service foundation', () => {
     assert.equal(r.body.instance, t.service.deps.instanceId);
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
     assert.match(metrics, new RegExp(`^palkit_build_info\\{version="${r.body.version.replace(/[.]/g, '\\.')}",instance="${r.body.instance}"\\} 1$`, 'm'));
-    assert.match(metrics, /^palkit_instance_rooms 0$/m);
+    for (const idle of ['palkit_instance_rooms', 'palkit_instance_participants', 'palkit_instance_relayed_participants', 'palkit_voice_queue_sentences']) {
+      assert.match(metrics, new RegExp(`^${idle} 0$`, 'm'));
+    }
   });
 
   it('refuses keyed routes without a key or with a wrong one, with a message body', async () => {
