@@ -81,6 +81,12 @@ export const ClientFrame = z.discriminatedUnion('type', [
    * page gave up on drawing it and shows the still image: the PAL's held first line may begin. Sent at most once per page.
    */
   z.object({ type: z.literal('face-ready') }),
+  /**
+   * Is the room there? It answers `pong` with the same `n` once it has read every frame sent before: a page
+   * that hears nothing from the room for a second shows "reconnecting" (a socket may stay open to an instance
+   * whose room's holder died), and what it sent before an answered ping need not be sent again after a move.
+   */
+  z.object({ type: z.literal('ping'), n: z.optional(z.number()) }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;
 
@@ -112,6 +118,8 @@ export const ServerFrame = z.discriminatedUnion('type', [
   z.object({ type: z.literal('audio-flush') }),
   /** Something the visitor should know about the call (e.g. `voice_unavailable`, `hearing_unavailable`); the call goes on. */
   z.object({ type: z.literal('notice'), code: z.string(), message: z.string() }),
+  /** The answer to a `ping` (its `n`): the room read every frame sent before it. */
+  z.object({ type: z.literal('pong'), n: z.optional(z.number()) }),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrame>;
 

@@ -142,7 +142,7 @@ describe('LocalTransport with speech recognition', () => {
     transport.addEventListener(TransportMessageEvent.type, (e) => local.push((e as TransportMessageEvent).data));
     recognition.hear([['hello there', true]]);
     const utterance = { message_type: 'conversation', event_type: 'conversation.utterance', properties: { role: 'user', speech: 'hello there' }, conversation_id: 'c42' };
-    expect(socket.sent.at(-1)).to.deep.equal({ type: 'app-message', data: utterance });
+    expect(socket.sent.filter((f) => (f as { type: string }).type !== 'ping').at(-1)).to.deep.equal({ type: 'app-message', data: utterance });
     expect(local.at(-1)).to.deep.equal(utterance);
 
     transport.setMicrophoneEnabled(false);
@@ -179,7 +179,15 @@ describe('LocalTransport never leaves the visitor in silence after they spoke (i
       createRecognition: () => recognition,
       getUserMedia: () => Promise.reject(new DOMException('no microphone here', 'NotFoundError')),
       createSocket: () => {
-        const s = Object.assign(new EventTarget(), { readyState: WebSocket.CONNECTING as number, sent: [] as unknown[], send(data: string) { s.sent.push(JSON.parse(data)); }, close() {} });
+        // The room answers its pings (room-connection.ts), as a live one does: the visitor is never told "reconnecting".
+        const s = Object.assign(new EventTarget(), {
+          readyState: WebSocket.CONNECTING as number, sent: [] as unknown[], close() {},
+          send(data: string) {
+            const frame = JSON.parse(data) as { type: string; n?: number };
+            if (frame.type === 'ping') return void queueMicrotask(() => s.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ type: 'pong', n: frame.n }) })));
+            s.sent.push(frame);
+          },
+        });
         setTimeout(() => { s.readyState = WebSocket.OPEN; s.dispatchEvent(new Event('open')); });
         return (socket = s) as unknown as WebSocket;
       },

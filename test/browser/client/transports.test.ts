@@ -4,6 +4,7 @@ import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
 import type { DailyEventObject, DailyFactoryOptions, DailyParticipant, DailyParticipantsObject, DailyCallOptions, DailyEvent } from '@daily-co/daily-js';
 import { DailyTransport, type DailyCallObject } from '../../../src/palkit/client/transport/daily.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
+import { ABANDON_AFTER_MS } from '../../../src/palkit/client/transport/room-connection.js';
 import { TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, transportKindFor } from '../../../src/palkit/client/transport/transport.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { TestClock } from '../helpers/test-clock.js';
@@ -69,10 +70,16 @@ describe('LocalTransport', () => {
     transport.addEventListener(TransportMessageEvent.type, (e) => messages.push((e as TransportMessageEvent).data));
     socket().frame({ type: 'app-message', from: 'p1', data: { event_type: 'conversation.utterance' } });
     expect(messages).to.deep.equal([{ event_type: 'conversation.utterance' }]);
+    // The room is pinged whenever it has been quiet a moment (this test runs on the page's clock): those aside,
+    // what the visitor said goes out followed by a ping, whose answer will say the room read it.
+    const before = socket().sent.length;
     transport.sendAppMessage({ event_type: 'conversation.respond', properties: { text: 'hi' } });
-    expect(socket().sent[1]).to.deep.equal({ type: 'app-message', data: { event_type: 'conversation.respond', properties: { text: 'hi' } } });
+    expect(socket().sent.slice(before)).to.deep.equal([
+      { type: 'app-message', data: { event_type: 'conversation.respond', properties: { text: 'hi' } } },
+      { type: 'ping', n: (socket().sent.at(-1) as { n: number }).n },
+    ]);
     await transport.leave();
-    expect(socket().sent[2]).to.deep.equal({ type: 'leave' });
+    expect(socket().sent.at(-1)).to.deep.equal({ type: 'leave' });
   });
 
   it('rejects the join when the room refuses the token', async () => {
@@ -162,16 +169,78 @@ describe('LocalTransport', () => {
       transport.sendAppMessage({ event_type: 'conversation.respond', properties: { text: 'still here?' } });
       expect(sockets[1]!.sent[1]).to.deep.include({ type: 'app-message' });
 
-      // The connection drops; the first try finds no one, the visitor is told, the next try gets in.
+      // The connection drops; the first try finds no one, and once no room has answered for a second the
+      // visitor is told; the next try gets in.
       sockets[1]!.close(1006);
       await clock.advance(250);
       await waitFor(() => sockets.length === 3, { what: 'a first try' });
       sockets[2]!.close(1006);
       await clock.advance(500); // the second try waits up to twice as long
+      expect(notices, 'less than a second without a room').to.deep.equal([]);
+      await waitFor(() => sockets.length === 4, { what: 'a second try' });
+      await clock.advance(500);
+      expect(notices).to.deep.equal(['reconnecting']);
       await admit(3, 'p3');
       await waitFor(() => notices.length === 2, { what: 'the notices' });
       expect(notices).to.deep.equal(['reconnecting', 'reconnected']);
+      // What the visitor typed before the drop was never confirmed read (no answer to its ping): sent again.
+      await waitFor(() => sockets[3]!.sent.length >= 2, { what: 'what was typed, sent again' });
+      expect(sockets[3]!.sent.slice(1)).to.deep.equal([{ type: 'app-message', data: { event_type: 'conversation.respond', properties: { text: 'still here?' } } }, { type: 'ping', n: 2 }]);
       expect(ended).to.deep.equal([]);
+      await transport.leave();
+    });
+
+    it('an open socket behind which no room answers: pinged, "reconnecting" within a second, given up after 5 s; what was typed reaches the next room once', async () => {
+      const { transport, sockets, notices, ended, joined, admit, clock } = moving();
+      await admit(0, 'p1');
+      await joined;
+      const pong = (n: number) => sockets[0]!.frame({ type: 'pong', n });
+      // A room that answers: quiet for a moment, it is pinged, and its answer keeps the visitor unbothered.
+      await clock.advance(400);
+      expect(sockets[0]!.sent.slice(1)).to.deep.equal([{ type: 'ping', n: 1 }]);
+      pong(1);
+      await clock.advance(800);
+      const pings = () => sockets[0]!.sent.filter((f) => (f as { type: string }).type === 'ping') as Array<{ n: number }>;
+      expect(pings().length, 'pinged again while quiet').to.equal(2);
+      pong(pings().at(-1)!.n);
+      expect(notices).to.deep.equal([]);
+      // Its holder dies: the socket stays open, nothing answers. A question typed now is kept.
+      const answeredAt = clock.now();
+      transport.sendAppMessage({ event_type: 'conversation.respond', properties: { text: 'are you there?' } });
+      while (!notices.length) await clock.advance(100);
+      expect(clock.now() - answeredAt, '"reconnecting" within a second of the last answer').to.be.within(900, 1_000);
+      expect(sockets.length, 'the socket is still open: no try yet').to.equal(1);
+      await clock.advance(ABANDON_AFTER_MS);
+      expect(sockets.length, 'given up after 5 s without an answer, and the room joined again').to.be.at.least(2);
+      await admit(1, 'p2');
+      await waitFor(() => notices.length === 2, { what: 'back' });
+      expect(notices).to.deep.equal(['reconnecting', 'reconnected']);
+      const typed = { type: 'app-message', data: { event_type: 'conversation.respond', properties: { text: 'are you there?' } } };
+      await waitFor(() => sockets[1]!.sent.length >= 3, { what: 'the question, sent again' });
+      const n = (sockets[1]!.sent[2] as { n: number }).n;
+      expect(sockets[1]!.sent.slice(1)).to.deep.equal([typed, { type: 'ping', n }]);
+      // The new room answers the ping: the question was read, and is not sent again after another move.
+      sockets[1]!.frame({ type: 'pong', n });
+      sockets[1]!.close(1012);
+      await clock.advance(250);
+      await admit(2, 'p3');
+      await clock.drain();
+      expect(sockets[2]!.sent.filter((f) => (f as { type: string }).type === 'app-message')).to.deep.equal([]);
+      expect(ended).to.deep.equal([]);
+      await transport.leave();
+    });
+
+    it('keeps at most 32 lines while no room answers, the oldest dropped', async () => {
+      const { transport, sockets, joined, admit, clock } = moving();
+      await admit(0, 'p1');
+      await joined;
+      sockets[0]!.close(1006);
+      for (let i = 0; i < 40; i++) transport.sendAppMessage({ event_type: 'conversation.respond', properties: { text: `line ${i}` } });
+      await clock.advance(250);
+      await admit(1, 'p2');
+      await waitFor(() => sockets[1]!.sent.length >= 34, { what: 'the kept lines' });
+      const lines = sockets[1]!.sent.flatMap((f) => ((f as { type: string }).type === 'app-message' ? [(f as { data: { properties: { text: string } } }).data.properties.text] : []));
+      expect(lines).to.deep.equal(Array.from({ length: 32 }, (_, i) => `line ${i + 8}`));
       await transport.leave();
     });
 

@@ -60,7 +60,10 @@ export async function frameOf(track: MediaStreamTrack, size: number): Promise<Im
   return canvas.getContext('2d')!.getImageData(0, 0, size, size);
 }
 
-/** The room's side of the WebSocket, driven by the test; notes the text frames the page sends. */
+/**
+ * The room's side of the WebSocket, driven by the test; notes the text frames the page sends. It answers the
+ * page's pings as a live room does (room-connection.ts), so the page never takes it for gone.
+ */
 export class RoomSocket extends EventTarget {
   readyState: number = WebSocket.CONNECTING;
   readonly sent: Array<{ type: string; [key: string]: unknown }> = [];
@@ -69,7 +72,10 @@ export class RoomSocket extends EventTarget {
     setTimeout(() => ((this.readyState = WebSocket.OPEN), this.dispatchEvent(new Event('open'))));
   }
   send(data: string | ArrayBufferLike): void {
-    if (typeof data === 'string') this.sent.push(JSON.parse(data));
+    if (typeof data !== 'string') return;
+    const frame = JSON.parse(data) as { type: string; n?: number };
+    if (frame.type === 'ping') return void setTimeout(() => this.readyState === WebSocket.OPEN && this.frame({ type: 'pong', n: frame.n }));
+    this.sent.push(frame);
   }
   close(): void {
     this.readyState = WebSocket.CLOSED;

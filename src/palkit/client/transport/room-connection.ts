@@ -1,6 +1,10 @@
 // The WebSocket to a palkit room: opens it, joins with the meeting token, and joins the same conversation
 // again when the room moves (its instance restarting, another instance taking it over) or the connection
-// drops, so that the call goes on in the room's new home.
+// drops, so that the call goes on in the room's new home. The room is asked whether it is there (`ping`)
+// whenever it has been quiet a moment: a socket may stay open to an instance whose room's holder died, so
+// "reconnecting" is shown whenever no room has answered for a second, open socket or not. What the visitor
+// sends meanwhile is kept (outbox.ts) and sent again once a room answers.
+import { Outbox } from './outbox.js';
 import * as z from 'zod/mini';
 import { RoomCloseCode, ServerFrame, roomSocketUrl, type ClientFrame } from '../../../protocol/room.js';
 import { PalClientError } from '../errors.js';
@@ -17,7 +21,7 @@ export interface RoomConnectionHandlers {
   audio(data: ArrayBuffer): void;
   /** The connection is gone for good: the call is over. */
   lost(reason: string, failed: boolean): void;
-  /** `reconnecting` while joining again takes longer than a moment, `reconnected` once back. */
+  /** `reconnecting` while no room has answered for RECONNECTING_AFTER_MS, `reconnected` once one does. */
   notice(code: 'reconnecting' | 'reconnected'): void;
 }
 
@@ -29,6 +33,14 @@ const JOIN_AGAIN = new Set([1001, 1006, 1012]);
 const FIRST_WAIT_MS = 250;
 const LONGEST_WAIT_MS = 2_000;
 const GIVE_UP_AFTER_MS = 30_000;
+/** A room quiet this long is asked whether it is there (and again as long as it stays quiet). */
+export const PING_AFTER_MS = 300;
+const PING_EVERY_MS = 500;
+/** No room answering this long (and the watch's round at most): the visitor is told "reconnecting" within a second. */
+export const RECONNECTING_AFTER_MS = 900;
+/** An open socket whose room has not answered this long is given up and the room joined again. */
+export const ABANDON_AFTER_MS = 5_000;
+const WATCH_EVERY_MS = 100;
 
 interface Refusal {
   code: number;
@@ -37,8 +49,18 @@ interface Refusal {
 
 export class RoomConnection {
   #socket: WebSocket | null = null;
+  /** The socket a room answered `joined` on, while it is the current one. */
+  #joined: WebSocket | null = null;
   #closed = false;
   #everJoined = false;
+  /** When a room last answered (any frame, its voice): on the page's clock. */
+  #answeredAt = 0;
+  #pingedAt = -Infinity;
+  #pings = 0;
+  #reconnecting = false;
+  #watch: unknown;
+  /** What the visitor said, kept until a room has read it. */
+  readonly #outbox = new Outbox();
 
   constructor(
     private readonly url: string,
@@ -56,8 +78,18 @@ export class RoomConnection {
     if (refused) throw new PalClientError('join_failed', refused.message);
   }
 
+  /**
+   * A frame to the room. App-messages (what the visitor says or types) are kept until a room has read them:
+   * sent now when a room is joined, and again after a move unless a room answered a ping sent after them.
+   */
   send(frame: ClientFrame): void {
-    if (this.#socket?.readyState === WebSocket.OPEN) this.#socket.send(JSON.stringify(frame));
+    const text = JSON.stringify(frame);
+    if (frame.type !== 'app-message') {
+      if (this.#socket?.readyState === WebSocket.OPEN) this.#socket.send(text);
+      return;
+    }
+    this.#outbox.keep(text);
+    this.#flush();
   }
 
   sendBinary(bytes: Uint8Array): void {
@@ -67,8 +99,55 @@ export class RoomConnection {
   /** Closes for good (the visitor left, or the room said the call ended): no joining again. */
   close(): void {
     this.#closed = true;
+    this.timers.clear(this.#watch);
     this.#socket?.close(1000);
     this.#socket = null;
+    this.#joined = null;
+  }
+
+  /** Sends what is kept and not yet sent on the joined socket, then a ping that confirms it once answered. */
+  #flush(): void {
+    const socket = this.#joined;
+    if (!socket || socket !== this.#socket || socket.readyState !== WebSocket.OPEN) return;
+    const unsent = this.#outbox.unsent();
+    if (!unsent.length) return;
+    for (const text of unsent) socket.send(text);
+    this.#ping();
+  }
+
+  #ping(): void {
+    const socket = this.#joined;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    const n = ++this.#pings;
+    this.#pingedAt = this.timers.now();
+    this.#outbox.sentBefore(n);
+    socket.send(JSON.stringify({ type: 'ping', n } satisfies ClientFrame));
+  }
+
+  /** A room answered: the visitor is back if they were told otherwise. */
+  #answered(): void {
+    this.#answeredAt = this.timers.now();
+    if (!this.#reconnecting) return;
+    this.#reconnecting = false;
+    this.on.notice('reconnected');
+  }
+
+  /** Every WATCH_EVERY_MS from the first join: asks a quiet room, tells the visitor, gives up a silent socket. */
+  #watchRoom(): void {
+    const silentMs = this.timers.now() - this.#answeredAt;
+    const socket = this.#joined;
+    if (socket && silentMs >= PING_AFTER_MS && this.timers.now() - this.#pingedAt >= PING_EVERY_MS) this.#ping();
+    if (silentMs >= RECONNECTING_AFTER_MS && !this.#reconnecting) {
+      this.#reconnecting = true;
+      this.on.notice('reconnecting');
+    }
+    if (socket && socket === this.#socket && silentMs >= ABANDON_AFTER_MS) {
+      // Open, but nothing answers behind it: joined again (where a balancer sends it, a live instance).
+      this.#socket = null;
+      this.#joined = null;
+      socket.close(1000);
+      void this.#joinAgain();
+    }
   }
 
   /** Opens a socket and joins: null once joined, else why the room refused (or the socket closed) before. */
@@ -81,14 +160,24 @@ export class RoomConnection {
       let refusal = '';
       socket.addEventListener('open', () => socket.send(JSON.stringify(this.joinFrame())));
       socket.addEventListener('message', (event) => {
+        if (socket !== this.#socket) return; // given up (no room answered behind it)
+        if (joined) this.#answered();
         if (event.data instanceof ArrayBuffer) return this.on.audio(event.data);
         const frame = parseFrame(event.data);
         if (!frame) return;
         if (frame.type === 'joined') {
           joined = true;
+          this.#joined = socket;
+          this.#answered();
           this.on.joined(frame, this.#everJoined);
+          if (!this.#everJoined) this.#watch = this.timers.setInterval(() => this.#watchRoom(), WATCH_EVERY_MS);
           this.#everJoined = true;
+          // What was said while no room answered, or not confirmed read before the move, goes to this one.
+          this.#outbox.resend();
+          this.#flush();
           resolve(null);
+        } else if (frame.type === 'pong') {
+          if (frame.n !== undefined) this.#outbox.confirmed(frame.n);
         } else if (frame.type === 'error' && !joined) {
           refusal = frame.message;
         } else {
@@ -96,7 +185,9 @@ export class RoomConnection {
         }
       });
       socket.addEventListener('close', (event) => {
-        if (this.#socket === socket) this.#socket = null;
+        if (this.#joined === socket) this.#joined = null;
+        if (this.#socket !== socket) return resolve({ code: 1006, message: closeMessage(1006) }); // given up already
+        this.#socket = null;
         if (!joined) return resolve({ code: event.code, message: refusal || closeMessage(event.code) });
         if (this.#closed) return;
         if (JOIN_AGAIN.has(event.code)) void this.#joinAgain();
@@ -107,7 +198,8 @@ export class RoomConnection {
 
   /**
    * Tries again after up to 0.25 s, then waits up to twice as long each time (at most 2 s) for up to 30 s.
-   * The visitor is told from the second try on. A room that says the call ended, or refuses, ends the call.
+   * The visitor is told once no room has answered for a second (#watchRoom). A room that says the call
+   * ended, or refuses, ends the call.
    */
   async #joinAgain(): Promise<void> {
     const started = this.timers.now();
@@ -116,10 +208,8 @@ export class RoomConnection {
       const wait = Math.min(FIRST_WAIT_MS * 2 ** attempt, LONGEST_WAIT_MS);
       await new Promise((resolve) => this.timers.setTimeout(() => resolve(undefined), wait / 2 + Math.random() * (wait / 2)));
       if (this.#closed) return;
-      if (attempt === 1) this.on.notice('reconnecting');
       const refused = await this.#connect();
-      if (this.#closed) return;
-      if (!refused) return attempt >= 1 ? this.on.notice('reconnected') : undefined;
+      if (this.#closed || !refused) return;
       if (refused.code === RoomCloseCode.ended) return this.#lose('ended', false);
       if (!JOIN_AGAIN.has(refused.code) || this.timers.now() - started > GIVE_UP_AFTER_MS) return this.#lose('connection lost', true);
     }
@@ -127,6 +217,7 @@ export class RoomConnection {
 
   #lose(reason: string, failed: boolean): void {
     this.#closed = true;
+    this.timers.clear(this.#watch);
     this.on.lost(reason, failed);
   }
 }

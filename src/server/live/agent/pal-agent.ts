@@ -1,7 +1,7 @@
 // The local PAL in a room: joins when the visitor does, delivers the disclosure, greets, answers what
 // participants say or send, shows Magic Canvas cards, and records every turn of the transcript.
 import { randomUUID } from 'node:crypto';
-import type { Participant } from '../../../protocol/room.js';
+import type { Participant, RoomTranscriptEntry } from '../../../protocol/room.js';
 import { parseInteraction } from '../../../protocol/interactions.js';
 import { canvasInteractionProperties, type RoomMessage } from '../room/message.js';
 import type { ServiceDeps } from '../../platform/context.js';
@@ -22,6 +22,7 @@ import { conversationLanguages, replyLanguage, voiceTag } from '../../resources/
 import { PalVoice, type AudioOut } from '../speech/voice.js';
 import { earsFor, synthesizerFor } from '../engines/voice-engine.js';
 import { TranscriptWriter } from './transcript-writer.js';
+import { historyOf, palTurn } from './history.js';
 import { PalTools } from './tools.js';
 import { turnText } from './turn-text.js';
 import { recordDisclosure } from '../../resources/conversations/receipts.js';
@@ -36,6 +37,8 @@ export interface PalRoomPort {
   notice(code: string, message: string): void;
   /** When the call started (transcript `seconds_from_start`). */
   readonly startedAt: Date;
+  /** The conversation so far, as stored (a room opened again after a move): the PAL goes on from it. */
+  readonly transcript?: readonly RoomTranscriptEntry[];
 }
 
 export interface Sender {
@@ -71,7 +74,7 @@ export class PalAgent {
     private readonly conv: LiveConversation,
     private readonly room: PalRoomPort,
   ) {
-    this.transcript = new TranscriptWriter(deps.db, deps.log, conv.conversationId, room.startedAt);
+    this.transcript = new TranscriptWriter(deps.db, deps.log, conv.conversationId, room.startedAt, deps.clock);
     this.participant = {
       participant_id: `pal_${conv.pal.palId}`,
       user_name: conv.pal.name,
@@ -87,7 +90,7 @@ export class PalAgent {
       deps,
       conv,
       context: conv.conversationalContext,
-      history: [],
+      history: historyOf(room.transcript ?? []),
       tools,
       onToolCall: (call, inferenceId) => this.emit('conversation.tool_call', { name: call.name, arguments: call.arguments, tool_call_id: call.id }, inferenceId),
     };
@@ -99,13 +102,17 @@ export class PalAgent {
       {
         emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx),
         mark: (stage, ids) => this.mark(stage, ids.inferenceId),
+        // Stored as it is heard: a room that dies mid-sentence leaves it in the transcript, marked interrupted.
+        heard: (speech, startedAt, ids) => this.transcript.progress({
+          role: 'assistant', content: speech, ...this.transcript.timing(startedAt, secondsSince(startedAt, deps.clock.now())), inference_id: ids.inferenceId,
+        }),
       },
       this.voice,
       (language) => ({ language: voiceTag(conv, language ?? this.language), rate: deps.config.room.wordsPerMinute, ...providerVoice(conv) }),
       () => deps.clock.now(),
       async (_utterance, result) => {
         if (!result.text) return;
-        this.answers.history.push({ role: 'assistant', content: result.text });
+        this.answers.history.push(palTurn(result.text, result.interrupted));
         this.transcript.record({
           role: 'assistant', content: result.text, ...this.transcript.timing(result.startedAt, result.duration), inference_id: _utterance.inferenceId,
           ...(result.interrupted ? { interrupted: true } : {}),
@@ -397,6 +404,10 @@ export class PalAgent {
  */
 function afterHandOff(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+function secondsSince(began: Date, now: Date): number {
+  return Math.round(Math.max(0, now.getTime() - began.getTime())) / 1000;
 }
 
 /** The speech provider's voice the PAL asks for in `layers.tts` (`voice`, or the hosted product's `external_voice_id`). */

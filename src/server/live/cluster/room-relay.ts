@@ -4,7 +4,7 @@
 // sessions: any instance can take any join. Instances also tell each other their participants are
 // still there, so a room notices participants lost with a dead instance.
 import { randomUUID } from 'node:crypto';
-import { systemClock, type Clock } from '../../platform/time.js';
+import { systemClock, type Clock, type ClockTimer } from '../../platform/time.js';
 import type { RawData, WebSocket } from 'ws';
 import type { Logger } from '../../platform/log.js';
 import type { InstanceChannel } from './instance-channel.js';
@@ -16,6 +16,7 @@ import { sendBounded } from '../room/unsent-output.js';
 import type { Room } from '../room/room.js';
 import type { JoinBacklog } from '../room/join-backlog.js';
 import type { RoomMessage } from '../room/message.js';
+import { HolderLiveness, HOLDER_QUIET_MS } from './holder-liveness.js';
 
 /** What a relayed join carries: who joins, as the room's admit takes it. */
 export interface RelayedJoin {
@@ -35,6 +36,8 @@ export interface RelayHost {
   /** The room this instance holds for the conversation, opened if this instance may hold it; null otherwise. */
   holdRoom(conversationId: string): Promise<Room | null>;
   room(conversationId: string): Room | undefined;
+  /** The holder of these rooms stopped answering (holder-liveness.ts): let go of its claim before its participants here join again. */
+  holderGone?(holder: string, conversationIds: string[]): Promise<void>;
 }
 
 /** Close code sent to a participant whose room moved to another instance: join again. */
@@ -59,6 +62,10 @@ export class RoomRelay {
   private readonly pushes = new Map<string, (participants: number | null) => void>();
   /** The budgets of participants connected here, per room and meeting token: joining again does not refill one. */
   private readonly budgets = new Map<string, { budget: ParticipantBudget; usedAt: number }>();
+  /** Whether the holders of rooms relayed to answer, asked over the channel (a killed one keeps a fresh heartbeat). */
+  private readonly liveness: HolderLiveness;
+  private watch: ClockTimer | undefined;
+  private stopped = false;
 
   constructor(
     private readonly channel: InstanceChannel,
@@ -67,7 +74,9 @@ export class RoomRelay {
     private readonly metrics: ServiceMetrics,
     /** The service's clock: budgets, keep-alives, the wait for a pushed event's answer. */
     private readonly clock: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'> = systemClock,
-  ) {}
+  ) {
+    this.liveness = new HolderLiveness((instance) => this.channel.send(instance, { k: 'ping', from: this.instanceId }), () => this.channel.ready, clock);
+  }
 
   private readonly now = () => this.clock.now().getTime();
 
@@ -82,10 +91,42 @@ export class RoomRelay {
 
   // ——— On the instance a participant connected to ———
 
+  /** Whether the room's holder answers now (asked over the channel at a join: its heartbeat may be fresh while it is dead). */
+  holderAlive(holder: string): Promise<boolean> {
+    return this.liveness.alive(holder);
+  }
+
+  /**
+   * Pings the holders of the participants relayed from here whenever they have been quiet a moment; the
+   * participants of one that does not answer join again (its claim let go first, so that they take it over).
+   */
+  private watchHolders(): void {
+    if (this.stopped || this.watch) return;
+    this.watch = this.clock.setTimeout(() => {
+      const rooms = new Map<string, string[]>();
+      for (const o of this.outgoing.values()) rooms.set(o.holder, [...new Set([...(rooms.get(o.holder) ?? []), o.conversationId])]);
+      const dead = this.liveness.check(rooms.keys());
+      this.liveness.prune(new Set(rooms.keys()));
+      void Promise.all(dead.map(async (holder) => {
+        const ids = rooms.get(holder) ?? [];
+        this.log.info('a room\'s holder does not answer; its participants here join again', { holder_instance: holder, instance_id: this.instanceId, conversation_ids: ids });
+        await this.host.holderGone?.(holder, ids).catch((error: unknown) =>
+          this.log.error('letting go of a silent holder\'s rooms failed', { holder_instance: holder, error: error instanceof Error ? error.message : String(error) }));
+        for (const id of ids) this.disconnect(id);
+      })).finally(() => {
+        this.watch = undefined;
+        // Watched while participants are relayed from here.
+        if (this.outgoing.size) this.watchHolders();
+      });
+    }, HOLDER_QUIET_MS);
+    this.watch.unref();
+  }
+
   /** Hands a checked join to the room's holder and relays the participant's traffic from now on. */
   join(holder: string, socket: WebSocket, conversationId: string, joining: RelayedJoin, backlog: JoinBacklog): void {
     const m = `${this.instanceId}.${++this.sequence}`;
     this.outgoing.set(m, { socket, conversationId, holder });
+    this.watchHolders();
     this.channel.send(holder, { k: 'join', c: conversationId, m, from: this.instanceId, ...joining }, { source: m });
     // The budget holds here too, so that a flood never reaches the instance channel.
     const budget = this.budgetOf(`${conversationId} ${joining.token}`);
@@ -179,6 +220,8 @@ export class RoomRelay {
 
   /** This instance is stopping: participants relayed from here leave their rooms elsewhere. */
   stop(): void {
+    this.stopped = true;
+    this.clock.clearTimeout(this.watch);
     for (const { conversationId } of [...this.outgoing.values()]) this.disconnect(conversationId);
   }
 
@@ -186,7 +229,14 @@ export class RoomRelay {
   receive(message: Record<string, unknown>): void {
     const m = typeof message.m === 'string' ? message.m : '';
     const text = typeof message.d === 'string' ? message.d : '';
+    // Whatever an instance sends says it is alive: from its id, or from the holder of the participant it is for.
+    const from = typeof message.from === 'string' ? message.from : m ? this.outgoing.get(m)?.holder : undefined;
+    if (from) this.liveness.heard(from);
     switch (message.k) {
+      case 'ping':
+        return this.channel.send(String(message.from), { k: 'pong', from: this.instanceId });
+      case 'pong':
+        return;
       case 'join':
         return void this.admit(message).catch((error: unknown) =>
           this.log.error('relayed join failed', { conversation_id: String(message.c), error: error instanceof Error ? error.message : String(error) }),

@@ -58,7 +58,9 @@ export class RoomHub {
   async join(socket: WebSocket, conv: LiveConversation, joining: RelayedJoin, backlog: JoinBacklog): Promise<void> {
     const { role, ...admitting } = joining;
     const here = this.rooms.get(conv.conversationId);
-    const holder = here && !here.isClosing ? this.instanceId : await this.claim(conv.conversationId);
+    let holder = here && !here.isClosing ? this.instanceId : await this.claim(conv.conversationId);
+    // The holder's heartbeat may be fresh while it is dead (killed): it is asked at once, and taken over when silent.
+    if (this.relay && holder && holder !== this.instanceId && !(await this.relay.holderAlive(holder))) holder = await this.takeOver(conv.conversationId, holder);
     if (this.relay && holder && holder !== this.instanceId) return this.relay.join(holder, socket, conv.conversationId, joining, backlog);
     await this.open(conv).admit(socket, role, admitting, backlog);
   }
@@ -96,6 +98,26 @@ export class RoomHub {
     if (claimed) return this.instanceId;
     const row = await db.selectFrom('conversations').select('live_holder').where('conversation_id', '=', conversationId).executeTakeFirst();
     return row?.live_holder ?? null;
+  }
+
+  /** Takes the room from a holder that does not answer (unless another took it meanwhile); answers the holder now. */
+  private async takeOver(conversationId: string, silent: string): Promise<string | null> {
+    const now = this.deps.clock.now();
+    const taken = await this.deps.db.updateTable('conversations').set({ live_holder: this.instanceId, live_heartbeat_at: now })
+      .where('conversation_id', '=', conversationId).where('live_holder', '=', silent)
+      .returning('conversation_id').executeTakeFirst();
+    if (taken) {
+      this.deps.log.info('room taken over from a holder that does not answer', { conversation_id: conversationId, instance_id: this.instanceId, holder_instance: silent });
+      return this.instanceId;
+    }
+    return this.claim(conversationId);
+  }
+
+  /** A holder stopped answering the relay: its claim on these rooms is let go, so that the next join takes them. */
+  private async letGo(silent: string, conversationIds: string[]): Promise<void> {
+    if (!conversationIds.length) return;
+    await this.deps.db.updateTable('conversations').set({ live_holder: null })
+      .where('conversation_id', 'in', conversationIds).where('live_holder', '=', silent).execute();
   }
 
   /** The room held here for a relayed join, opened if this instance may hold it; null when another does. */
@@ -150,7 +172,7 @@ export class RoomHub {
         return shedding ? `the room channel is past its capacity: ${shedding} relayed participants lost audio in the last 10 s` : null;
       };
       lifecycle.readiness.add(this.unready);
-      this.relay = new RoomRelay(this.channel, { holdRoom: (id) => this.holdRoom(id), room: (id) => this.rooms.get(id) }, log, this.deps.metrics, this.deps.clock);
+      this.relay = new RoomRelay(this.channel, { holdRoom: (id) => this.holdRoom(id), room: (id) => this.rooms.get(id), holderGone: (holder, ids) => this.letGo(holder, ids) }, log, this.deps.metrics, this.deps.clock);
     }
     this.stopBus = this.deps.bus.on('conversation.ended', ({ conversationId, reason }) => {
       const room = this.rooms.get(conversationId);

@@ -149,6 +149,8 @@ export class Room {
       this.pal = new PalAgent(this.deps, this.conv, {
         send: (m) => this.fromPal(m),
         startedAt: this.marks.startedAt,
+        // A room opened again (its instance stopped or died): the PAL goes on from what was said.
+        transcript,
         audio: {
           sendAudio: (samples, sampleRate, viseme) => {
             this.recorder?.recorder.add('pal', samples, sampleRate);
@@ -351,6 +353,7 @@ export class Room {
     if (frame.type === 'text-mode') return this.pal?.setTextMode(frame.on);
     if (frame.type === 'turn-latency') return this.onTurnLatency(member, frame);
     if (frame.type === 'face-ready') return this.faceShown?.open('face-ready');
+    if (frame.type === 'ping') return this.sendTo(member, { type: 'pong', ...(frame.n !== undefined ? { n: frame.n } : {}) });
     if (frame.type === 'leave') {
       this.leave(member.participant.participant_id);
       member.socket.close(1000, 'left');

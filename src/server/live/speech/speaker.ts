@@ -18,6 +18,8 @@ export interface SpeechEmitter {
   emit(eventType: string, properties: Record<string, unknown>, ids: { inferenceId: string; turnIdx: number }): void;
   /** The utterance reached `stage` (each once), for the debug marks of where a reply's latency goes. */
   mark?(stage: ReplyStage, ids: { inferenceId: string; turnIdx: number }): void;
+  /** The utterance as heard so far, word by word (the transcript keeps it as it goes). */
+  heard?(speech: string, startedAt: Date, ids: { inferenceId: string; turnIdx: number }): void;
 }
 
 export interface Utterance {
@@ -147,7 +149,9 @@ export class Speaker {
         onWord: (index, sentence, end) => {
           for (let i = heard.length; i < index; i++) heard[i] = played[i] ?? '';
           heard[index] = sentence.slice(0, end);
-          this.emitter.emit('conversation.utterance.streaming', { role: 'replica', speech: joined(heard), final: false, content_index: contentIndex++ }, ids);
+          const speech = joined(heard);
+          this.emitter.emit('conversation.utterance.streaming', { role: 'replica', speech, final: false, content_index: contentIndex++ }, ids);
+          if (startedAt) this.emitter.heard?.(speech, startedAt, ids);
         },
         onVoiceFailed: (error) => this.onVoiceFailed(error),
         onStage: (stage) => this.emitter.mark?.(stage, ids),
