@@ -145,5 +145,18 @@ describe('two instances behind docs/deploy/haproxy.cfg', { skip, timeout: 240_00
     console.log(`SIGKILL: the visitor's next answer ${Math.round(back.ms)} ms after the kill`);
     assert.ok(back.ms < 3_000, `answered again ${Math.round(back.ms)} ms after SIGKILL\n${balancerLog.slice(-2000)}`);
     back.client.close();
+
+    // The call's story in the two instances' logs, followed by its conversation id across the crash.
+    const story = instances
+      .flatMap(({ service }) => service.process.output().split('\n'))
+      .flatMap((line) => { try { return [JSON.parse(line) as Record<string, string>]; } catch { return []; } })
+      .filter((entry) => entry.conversation_id === conv.conversation_id || String(entry.conversation_ids ?? '').includes(conv.conversation_id))
+      .sort((a, b) => a.time!.localeCompare(b.time!));
+    console.log(story.map((e) => `${e.time} ${e.instance} ${e.msg}${e.reason ? ` (${e.reason})` : ''}`).join('\n'));
+    const said = (instance: string | undefined, msg: string) => story.some((e) => e.instance === instance && e.msg === msg);
+    const [killedId, survivorId] = [story.find((e) => e.msg === 'room opened')?.instance, story.find((e) => e.msg === 'room taken over from a holder that does not answer')?.instance];
+    assert.ok(said(killedId, 'participant joined'), 'the holder logged the visitor joining');
+    assert.ok(survivorId && survivorId !== killedId, 'the other instance logged taking the room over');
+    assert.ok(said(survivorId, 'room opened') && said(survivorId, 'participant joined'), 'and the room opening there and the visitor joining');
   });
 });
