@@ -13,7 +13,8 @@
 //                    script tag.
 //   demo-service   — dist/demo-service/start.js: `npm start`'s process (demo/start.ts), bundled the same
 //                    way, so a restart loads one file instead of compiling hundreds through tsx.
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { minifyCssLiterals } from './scripts/minify-css-literals.js';
@@ -52,6 +53,18 @@ function serverCompanions(): Plugin {
       else this.warn(`${PALKIT_DIST}/cdn is not built: ${SERVER_DIST} carries no script tag (run npm run build:cdn first)`);
     },
   };
+}
+
+/** What the service reports as its version (platform/version.ts): the package's, and the commit built. */
+function buildStamp(): { version: string; commit: string | null } {
+  const { version } = JSON.parse(readFileSync('src/server/package.json', 'utf8')) as { version: string };
+  let commit: string | null = null;
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+  } catch {
+    // Built outside a git checkout (a source tarball): the version alone.
+  }
+  return { version, commit };
 }
 
 /** The files under `dir` whose names match `own`, recursively. */
@@ -97,6 +110,7 @@ export default defineConfig(({ mode }) => {
     const server = mode === 'server';
     return {
       plugins: server ? [serverCompanions()] : [],
+      define: { __PALKIT_BUILD__: JSON.stringify(buildStamp()) },
       build: {
         ssr: true,
         outDir: server ? SERVER_DIST : 'dist/demo-service',

@@ -5,6 +5,7 @@
 // (decorators as in tsconfig), so tests import src/ directly, never dist/. Tests an engine cannot pass yet
 // because of a product defect are listed, with the reason, in test/known-engine-gaps.json and skipped there
 // (test/browser/helpers/engine-gaps.mjs).
+import { createServer } from 'node:net';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROMIUM_PATH, chromiumArgs, selectedEngines } from './test/helpers/engines.mjs';
@@ -44,8 +45,20 @@ const launchers = {
   webkit: () => new WebKitLauncher({ reducedMotion: true, gesture: false }),
 };
 
+/** A free port: web-test-runner's fixed 8000 made a second run on the machine (another engine, a second checkout) fail with EADDRINUSE. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 export default {
   files: ['test/browser/**/*.test.ts'],
+  port: Number(process.env.PALKIT_WTR_PORT) || (await freePort()),
   nodeResolve: { exportConditions: ['browser', 'development'] },
   plugins: [engineGaps(), bundledDeps(), esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
   browsers: selectedEngines().map((engine) => launchers[engine]()),

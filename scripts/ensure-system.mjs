@@ -19,6 +19,9 @@ const needed = [
     ['pulseaudio-utils', '/usr/bin/pactl'],
     ['openssl', '/usr/bin/openssl'],
     ['espeak-ng', '/usr/bin/espeak-ng'],
+    // The balancer test runs docs/deploy/haproxy.cfg; the first-PAL test runs README's curl and jq.
+    ['haproxy', '/usr/sbin/haproxy'],
+    ['jq', '/usr/bin/jq'],
     // The opt-in native voice bridge (PALKIT_LOCAL_VOICE=native) is compiled against it in its tests.
     ['libespeak-ng-dev', '/usr/include/espeak-ng/speak_lib.h'],
   ]),

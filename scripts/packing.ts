@@ -34,6 +34,18 @@ export function packWorkspaces(into: string): Map<string, string> {
   return new Map(list.map((p) => [p.name, join(into, p.filename)]));
 }
 
+/**
+ * `npm pack` of one workspace into `into`, its `prepack` included (as `npm pack -w <folder>` on a fresh
+ * clone runs it): the tarball's path.
+ */
+export function packWithScripts(folder: string, into: string): string {
+  const packed = run(npm, ['pack', '-w', folder, '--pack-destination', into, '--json', '--loglevel=error'], repoRoot, {}, 600_000);
+  assert.equal(packed.status, 0, `${packed.stdout}\n${packed.stderr}`);
+  // npm prints the prepack's own output before its JSON.
+  const list = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('[\n'))) as Array<{ filename: string }>;
+  return join(into, list[0]!.filename);
+}
+
 /** `npm install` of the given specs into an app folder (made empty, with a bare package.json, the first time). */
 export function installInto(app: string, specs: string[]): void {
   mkdirSync(app, { recursive: true });

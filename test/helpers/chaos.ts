@@ -29,7 +29,7 @@ export interface Conversation {
 
 const KEY = 'chaos-key';
 
-export async function startChaosService(env: Record<string, string> = {}, options: Pick<ServiceProcessOptions, 'nodeArgs'> = {}): Promise<ChaosService> {
+export async function startChaosService(env: Record<string, string> = {}, options: Pick<ServiceProcessOptions, 'nodeArgs' | 'port'> = {}): Promise<ChaosService> {
   const process = await startServiceProcess({
     PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1`, PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128', PALKIT_PAL_WORDS_PER_MINUTE: '6000', ...env,
   }, options);

@@ -1,6 +1,7 @@
 // palkit command line: `serve` (the service), `migrate` and `keys create --owner N`. Runs from the source
 // under tsx (`npm run serve`) and compiled as dist/server/cli.js (the installed `palkit` command).
 // The demo (`npm start`) is demo/start.ts.
+import { buildInfo } from '../platform/version.js';
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from '../platform/config.js';
 import { createService } from './service.js';
@@ -28,13 +29,13 @@ async function main(argv: string[]): Promise<number> {
       const port = Number(values.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port must be a port number');
       const config = loadConfig(process.env, port);
-      const log = createLogger(config.log);
       const service = await createService(config, { processMetrics: true });
+      const { log } = service.deps;
       guardRejections(log, service.deps.metrics);
       const { url, port: actual } = await service.listen(port, values.host);
       // With --port 0 the advertised URL follows the port actually taken.
       if (port === 0 && !process.env.PALKIT_PUBLIC_URL) (config as { publicUrl: string }).publicUrl = url;
-      log.info('palkit service listening', { url, port: actual, pid: process.pid, public_url: config.publicUrl, database: describeDatabase(config) });
+      log.info('palkit service listening', { version: buildInfo().version, url, port: actual, pid: process.pid, public_url: config.publicUrl, database: describeDatabase(config) });
       let stopping = false;
       const stop = (signal: NodeJS.Signals) => {
         if (stopping) {

@@ -2,7 +2,7 @@
 // from PALKIT_SECRET, or is generated once and kept in a 0600 file apart from the database, so a copy of
 // the database alone does not open the secrets in it. A key that older versions kept in the database
 // is moved into the file.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Config } from '../platform/config.js';
@@ -10,8 +10,40 @@ import type { Db } from '../platform/db/database.js';
 import type { Logger } from '../platform/log.js';
 
 const LEGACY_SETTING = 'service_secret';
+const FINGERPRINT_SETTING = 'service_secret_fingerprint';
 
+/**
+ * The master key, refused when it is not the one the database was first started with: an instance with
+ * another secret would report ready and then refuse every visitor's token and fail to read stored secrets.
+ */
 export async function loadMasterKey(db: Db, config: Pick<Config, 'secret' | 'secretFile'>, log: Logger): Promise<string> {
+  const key = await readMasterKey(db, config, log);
+  await checkFingerprint(db, key);
+  return key;
+}
+
+/** A one-way mark of the key (nothing of it can be recovered), kept in the database at its first start. */
+export function secretFingerprint(key: string): string {
+  return createHmac('sha256', key).update('palkit secret fingerprint v1').digest('base64url').slice(0, 16);
+}
+
+async function checkFingerprint(db: Db, key: string): Promise<void> {
+  const mine = secretFingerprint(key);
+  await db.insertInto('service_settings').values({ name: FINGERPRINT_SETTING, value: mine }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  const stored = (await db.selectFrom('service_settings').select('value').where('name', '=', FINGERPRINT_SETTING).executeTakeFirstOrThrow()).value;
+  if (stored !== mine) {
+    throw new SecretMismatchError(
+      `the service secret differs from the one this database was first started with (fingerprint ${mine}, the database's ${stored}): ` +
+        'every instance on one database needs the same PALKIT_SECRET (or the same secret file); see docs/production.md, "The service secret"',
+    );
+  }
+}
+
+export class SecretMismatchError extends Error {
+  override name = 'SecretMismatchError';
+}
+
+async function readMasterKey(db: Db, config: Pick<Config, 'secret' | 'secretFile'>, log: Logger): Promise<string> {
   if (config.secret) {
     log.info('service secret: from PALKIT_SECRET');
     return config.secret;

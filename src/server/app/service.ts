@@ -10,7 +10,8 @@ import { createApp } from './http/app.js';
 import type { ApiApp } from '../platform/http/app-env.js';
 import { addApiKey } from '../platform/http/auth.js';
 import { createJobQueue } from '../platform/jobs/queue.js';
-import { createLogger } from '../platform/log.js';
+import { createLogger, withFields } from '../platform/log.js';
+import { newId } from '../platform/ids.js';
 import { createGuardedFetch } from '../platform/net/guarded-fetch.js';
 import { resourceModules } from './modules.js';
 import { setDailyCallStart } from '../resources/conversations/daily-call.js';
@@ -58,7 +59,8 @@ export interface ServiceOptions {
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
-  const log = createLogger(config.log);
+  const instanceId = newId('i', 12);
+  const log = withFields(createLogger(config.log), { instance: instanceId });
   config.recording.dir = privateRecordingFolder(config, log);
   const pgliteImage = options.pgliteImage ?? (config.pgliteImage ? await readPgliteImage(config.pgliteImage) : undefined);
   const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log, ...(options.schema ? { schema: options.schema } : {}), ...(pgliteImage ? { pgliteImage } : {}) });
@@ -67,12 +69,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const fetch = createGuardedFetch(config.outboundAllow);
   const clock = options.clock ?? systemClock;
   const jobs = createJobQueue({ db, log, clock, leaseSeconds: config.jobLeaseSeconds });
-  const metrics = createMetrics({ db, processMetrics: options.processMetrics ?? false });
+  const metrics = createMetrics({ db, instanceId, processMetrics: options.processMetrics ?? false });
   const lifecycle = { draining: false, readiness: new Set<() => string | null>() };
   const webhooks = createWebhooks({ db, jobs, fetch, log, clock, metrics });
   const secrets = createSecrets(await loadMasterKey(db, config, log));
   const media = await openMediaStore({ db, kind: opened.kind, dataDir: config.dataDir, config, log });
-  const deps: ServiceDeps = { config, db, dbKind: opened.kind, hasVector: opened.hasVector, clock, log, fetch, jobs, webhooks, secrets, bus: new Bus(), metrics, lifecycle, media };
+  const deps: ServiceDeps = { config, instanceId, db, dbKind: opened.kind, hasVector: opened.hasVector, clock, log, fetch, jobs, webhooks, secrets, bus: new Bus(), metrics, lifecycle, media };
   // Daily calls are started by live, from createConversation a layer below: handed down here.
   setDailyCallStart(deps, startDailyCall);
   const modules = options.modules ?? resourceModules;

@@ -23,6 +23,8 @@ export interface Lifecycle {
 
 export interface ServiceDeps {
   config: Config;
+  /** This process among the instances sharing the database (a new one each start): in logs, /healthz, /metrics. */
+  instanceId: string;
   db: Db;
   /** 'pglite' or 'postgres'; `hasVector` tells whether pgvector is installed. */
   dbKind: 'pglite' | 'postgres';

@@ -78,3 +78,12 @@ export function createLogger(level: keyof typeof levels, write: (line: string) =
     debug: (m, f) => at >= 3 && emit('debug', m, f),
   };
 }
+
+/** The same logger with `base` fields on every line (the instance's id), a line's own fields after them. */
+export function withFields(log: Logger, base: Record<string, unknown>): Logger {
+  return {
+    error: (m, f) => log.error(m, { ...base, ...f }),
+    info: (m, f) => log.info(m, { ...base, ...f }),
+    debug: (m, f) => log.debug(m, { ...base, ...f }),
+  };
+}

@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from './db/database.js';
+import { buildInfo } from './version.js';
 
 export interface ServiceMetrics {
   registry: Registry;
@@ -19,6 +20,10 @@ export interface ServiceMetrics {
   relayShed: Counter<'kind'>;
   /** What the instance channel has queued, read at scrape time (the room hub sets `bytes` on PostgreSQL). */
   relayQueue: { bytes: () => number; sheddingParticipants: () => number };
+  /** What this instance holds, read at scrape time (set by the room hub): what an autoscaler reads. */
+  instanceLoad: { rooms: () => number; participants: () => number; relayedParticipants: () => number };
+  /** The local voice's queue, read at scrape time (set when the rooms' voice is made). */
+  voiceQueue: { backlog: () => { sentences: number; oldestWaitMs: number } };
   /** Measured in the visitors' pages (issue 26): end of their turn to the first audible PAL sample / mouth movement. */
   turnHeard: Histogram<'input'>;
   turnMouth: Histogram<'input'>;
@@ -32,13 +37,33 @@ const LIP_SYNC_BUCKETS = [0.01, 0.02, 0.03, 0.04, 0.05, 0.08, 0.12, 0.2, 0.5];
 
 export interface MetricsOptions {
   db: Db;
+  /** This process among the instances (ServiceDeps.instanceId), a label of palkit_build_info. */
+  instanceId?: string;
   /** Process metrics (CPU, memory, event loop, GC): once per process, so only the command line asks. */
   processMetrics?: boolean;
 }
 
-export function createMetrics({ db, processMetrics = false }: MetricsOptions): ServiceMetrics {
+export function createMetrics({ db, instanceId = 'unknown', processMetrics = false }: MetricsOptions): ServiceMetrics {
   const registry = new Registry();
   if (processMetrics) collectDefaultMetrics({ register: registry, prefix: 'palkit_' });
+
+  new Gauge({
+    name: 'palkit_build_info',
+    help: 'Always 1; its labels say which build this instance runs and which instance it is.',
+    labelNames: ['version', 'instance'],
+    registers: [registry],
+  }).set({ version: buildInfo().version, instance: instanceId }, 1);
+  const instanceLoad = { rooms: () => 0, participants: () => 0, relayedParticipants: () => 0 };
+  const voiceQueue = { backlog: () => ({ sentences: 0, oldestWaitMs: 0 }) };
+  for (const [name, help, read] of [
+    ['palkit_instance_rooms', 'Rooms this instance holds (their agents run here).', () => instanceLoad.rooms()],
+    ['palkit_instance_participants', 'Visitors connected to rooms this instance holds, directly or relayed.', () => instanceLoad.participants()],
+    ['palkit_instance_relayed_participants', 'Visitors connected here whose room another instance holds (relayed to it).', () => instanceLoad.relayedParticipants()],
+    ['palkit_voice_queue_sentences', 'Sentences waiting for the local voice (rooms and speech items).', () => voiceQueue.backlog().sentences],
+    ['palkit_voice_queue_wait_seconds', 'How long the oldest sentence waiting for the local voice has waited.', () => voiceQueue.backlog().oldestWaitMs / 1000],
+  ] as const) {
+    new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
+  }
 
   new Gauge({
     name: 'palkit_live_conversations',
@@ -97,6 +122,8 @@ export function createMetrics({ db, processMetrics = false }: MetricsOptions): S
   return {
     registry,
     relayQueue,
+    instanceLoad,
+    voiceQueue,
     relayShed: new Counter({
       name: 'palkit_relay_shed_total',
       help: 'NOTIFY payloads the instance channel dropped because its queue was full (kind: audio, shed first; message, only when the queue is full without audio).',

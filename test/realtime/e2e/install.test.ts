@@ -7,14 +7,14 @@
 // renders a speech item with audible audio, trains a face (ffmpeg from npm) and speaks in a local room.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AudioFrameKind } from '../../../src/protocol/room.js';
 import { RoomClient } from '../../helpers/live-fixtures.js';
 import { startFileServer, waitUntil } from '../../helpers/loopback.js';
-import { cleanEnv, folderBytes, installInto, installedPackages, npx, packWorkspaces, repoRoot as root, run } from '../../../scripts/packing.js';
+import { cleanEnv, folderBytes, installInto, installedPackages, npx, packWithScripts, repoRoot as root, run } from '../../../scripts/packing.js';
 import { freePort } from '../../helpers/process.js';
 import { rms, wavSamples } from '../../helpers/audio-level.js';
 import { portraitClip } from '../../helpers/face-clips.js';
@@ -31,7 +31,16 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
     }
     work = mkdtempSync(join(tmpdir(), 'palkit-install-'));
     app = join(work, 'app');
-    installInto(app, [packWorkspaces(work).get('@palkit/server')!]);
+    // Packed as on a fresh clone, where nothing is built: its prepack must build the script tag it serves.
+    const cdn = join(root, 'src/server/dist/cdn');
+    const aside = join(work, 'cdn-aside');
+    renameSync(cdn, aside);
+    try {
+      installInto(app, [packWithScripts('src/server', work)]);
+    } finally {
+      if (existsSync(cdn)) rmSync(aside, { recursive: true, force: true });
+      else renameSync(aside, cdn);
+    }
     const modules = join(app, 'node_modules');
     const ffmpegBytes = existsSync(join(modules, '@ffmpeg-installer')) ? folderBytes(join(modules, '@ffmpeg-installer')) : 0;
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -46,7 +55,7 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
     const pkg = join(app, 'node_modules', '@palkit', 'server');
     assert.ok(existsSync(join(pkg, 'dist/cli.js')));
     assert.match(readFileSync(join(pkg, 'dist/cli.js'), 'utf8'), /^#!\/usr\/bin\/env node\n/);
-    for (const file of ['dist/cdn/palkit.js', 'dist/cdn/palkit-full.js', 'dist/palkit-espeak.c', 'dist/extract-worker.js', 'dist/espeak-worker.js', 'dist/face-trainer.js']) assert.ok(existsSync(join(pkg, file)), `${file} ships`);
+    for (const file of ['PRODUCTION.md', 'dist/cdn/palkit.js', 'dist/cdn/palkit-full.js', 'dist/palkit-espeak.c', 'dist/extract-worker.js', 'dist/espeak-worker.js', 'dist/face-trainer.js']) assert.ok(existsSync(join(pkg, file)), `${file} ships`);
     // The browser side stays out of the service's install.
     for (const name of ['palkit', 'lit', '@lit/react', '@daily-co/daily-js']) assert.ok(!installedPackages(app).includes(name), `${name} is not installed`);
     assert.ok(existsSync(join(app, 'node_modules/.bin/palkit')));
@@ -95,6 +104,11 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
       }
       const metrics = await (await fetch(`${url}/metrics`)).text();
       assert.match(metrics, /^palkit_http_request_duration_seconds_bucket\{/m);
+      // The build says what it is: the package's version and the commit it was built from, and which instance answers.
+      const health = (await (await fetch(`${url}/healthz`)).json()) as { version: string; instance: string };
+      assert.match(health.version, /^\d+\.\d+\.\d+\+[0-9a-f]{12}$/);
+      assert.match(metrics, new RegExp(`^palkit_build_info\\{version="${health.version.replace(/[.+]/g, '\\$&')}",instance="${health.instance}"\\} 1$`, 'm'));
+      assert.match(output, new RegExp(`"msg":"palkit service listening","instance":"${health.instance}","version":"${health.version.replace(/[.+]/g, '\\$&')}"`));
 
       // A live local room: a trained face, an echo PAL, a conversation, a visitor on the socket.
       const api = async (method: string, path: string, body?: unknown) => {

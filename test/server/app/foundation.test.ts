@@ -24,7 +24,15 @@ describe('service foundation', () => {
   it('answers /healthz', async () => {
     const r = await t.api('GET', '/healthz', undefined, { key: null });
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body, { ok: true });
+    assert.equal(r.body.ok, true);
+    // From source the version is the package's marked -dev (a build carries its commit: install.test.ts).
+    assert.match(r.body.version, /^\d+\.\d+\.\d+-dev$/);
+    assert.equal(r.body.instance, t.service.deps.instanceId);
+    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    assert.match(metrics, new RegExp(`^palkit_build_info\\{version="${r.body.version.replace(/[.]/g, '\\.')}",instance="${r.body.instance}"\\} 1$`, 'm'));
+    for (const idle of ['palkit_instance_rooms', 'palkit_instance_participants', 'palkit_instance_relayed_participants', 'palkit_voice_queue_sentences']) {
+      assert.match(metrics, new RegExp(`^${idle} 0$`, 'm'));
+    }
   });
 
   it('refuses keyed routes without a key or with a wrong one, with a message body', async () => {
@@ -75,6 +83,27 @@ describe('service foundation', () => {
     const page = await fetch(t.url + '/docs');
     assert.equal(page.status, 200);
     assert.match(await page.text(), /palkit API reference/);
+  });
+
+  it('a body the API refuses when empty shows in the OpenAPI document what it requires', async () => {
+    const doc = (await t.api('GET', '/openapi.json', undefined, { key: null })).body;
+    const resolve = (schema: any) => (schema?.$ref ? doc.components.schemas[String(schema.$ref).split('/').pop()!] : schema);
+    const requires = (schema: any): boolean => {
+      const s = resolve(schema);
+      return Boolean(s) && ((s.required?.length ?? 0) > 0 || ['allOf', 'anyOf', 'oneOf'].some((k) => Array.isArray(s[k]) && s[k].length > 0));
+    };
+    const silent: string[] = [];
+    let checked = 0;
+    for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) {
+      const schema = ops.post?.requestBody?.content?.['application/json']?.schema;
+      if (!schema || path.includes('{')) continue;
+      const r = await t.api('POST', path, {});
+      checked++;
+      if (r.status === 400 && !requires(schema)) silent.push(`POST ${path}: ${r.body.error}`);
+    }
+    assert.ok(checked >= 8, `${checked} collections checked`);
+    assert.deepEqual(silent, []);
+    assert.ok(requires(doc.paths['/v2/pals'].post.requestBody.content['application/json'].schema), 'POST /v2/pals names its face');
   });
 
   it('every keyed route in the OpenAPI document answers 401 without a key', async () => {

@@ -1,6 +1,7 @@
 // Issue 11, item 9: without PALKIT_SECRET the generated master key is kept apart from the database it
 // protects (a 0600 file beside the data), a key older versions kept in the database moves there, and
-// the service says where at start-up.
+// the service says where at start-up. An instance started with another secret than its database was
+// first started with refuses to start (issue 53), where it would report ready and refuse every visitor.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,6 +63,8 @@ describe('the service master key', () => {
   it('moves a key that an older version kept in the database into the file', async () => {
     const first = await start();
     await first.service.deps.db.insertInto('service_settings').values({ name: 'service_secret', value: 'legacy-key-from-the-database-0123456789abcdef' }).execute();
+    // An older version's database: its key in a row, and no fingerprint of it yet.
+    await first.service.deps.db.deleteFrom('service_settings').where('name', '=', 'service_secret_fingerprint').execute();
     await first.service.close();
     unlinkSync(keyFile);
     const second = await start();
@@ -76,7 +79,7 @@ describe('the service master key', () => {
 
   it('uses PALKIT_SECRET when it is set, and writes no file', async () => {
     const elsewhere = join(dir, 'unused.key');
-    const { service, lines } = await start({ PALKIT_SECRET: 'operator-provided-secret', PALKIT_SECRET_FILE: elsewhere });
+    const { service, lines } = await start({ PALKIT_DATA: join(dir, 'data-env'), PALKIT_SECRET: 'operator-provided-secret', PALKIT_SECRET_FILE: elsewhere });
     try {
       assert.ok(lines.some((l) => l.msg === 'service secret: from PALKIT_SECRET'));
       assert.throws(() => statSync(elsewhere));
@@ -87,9 +90,24 @@ describe('the service master key', () => {
 
   it('refuses to start when the file and the database disagree', async () => {
     writeFileSync(keyFile, 'some-other-key\n', { mode: 0o600 });
-    const first = await start({ PALKIT_SECRET: 'x' });
+    const first = await start({ PALKIT_DATA: join(dir, 'data-disagree'), PALKIT_SECRET: 'x' });
     await first.service.deps.db.insertInto('service_settings').values({ name: 'service_secret', value: 'the-database-key' }).execute();
     await first.service.close();
-    await assert.rejects(start(), /differs from the one in the database/);
+    await assert.rejects(start({ PALKIT_DATA: join(dir, 'data-disagree') }), /differs from the one in the database/);
+  });
+
+  it('refuses to start with another secret than its database was first started with, naming no secret', async () => {
+    const data = join(dir, 'data-fingerprint');
+    const first = await start({ PALKIT_DATA: data, PALKIT_SECRET: 'the-first-secret-of-this-database' });
+    await first.service.close();
+    const refused = await start({ PALKIT_DATA: data, PALKIT_SECRET: 'a-second-instance-misconfigured' }).then(
+      () => assert.fail('a second secret must not start'),
+      (error: Error) => error,
+    );
+    assert.equal(refused.name, 'SecretMismatchError');
+    assert.match(refused.message, /differs from the one this database was first started with .*same PALKIT_SECRET/);
+    for (const secret of ['the-first-secret-of-this-database', 'a-second-instance-misconfigured']) assert.ok(!refused.message.includes(secret), 'no secret in the message');
+    const again = await start({ PALKIT_DATA: data, PALKIT_SECRET: 'the-first-secret-of-this-database' });
+    await again.service.close();
   });
 });

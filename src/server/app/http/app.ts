@@ -1,5 +1,6 @@
 // The HTTP app: one error handler, body limits, CORS for public routes, the OpenAPI document and its
 // reference page, and every resource module's routes.
+import { buildInfo } from '../../platform/version.js';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { MiddlewareHandler } from 'hono';
@@ -112,7 +113,7 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
   app.use('*', refuseUnsafeText);
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'x-api-key' });
 
-  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/healthz', (c) => c.json({ ok: true, version: buildInfo().version, instance: deps.instanceId }));
   for (const module of modules) module.routes?.(app, deps);
 
   app.doc31('/openapi.json', {

@@ -84,6 +84,11 @@ export class RoomRelay {
     return this.channel.instanceId;
   }
 
+  /** Participants connected here whose room another instance holds. */
+  get relayedOut(): number {
+    return this.outgoing.size;
+  }
+
   // ——— On the instance a participant connected to ———
 
   /** Whether the room's holder answers now (asked over the channel at a join: its heartbeat may be fresh while it is dead). */

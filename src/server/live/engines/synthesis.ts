@@ -11,8 +11,9 @@ import type { Synthesizer } from '../../providers/local-voice/synthesizer.js';
 export { DEFAULT_WORDS_PER_MINUTE, SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from '../../providers/local-voice/synthesizer.js';
 
 /** The configured voice: the OpenAI-compatible endpoint with the local voice behind it, or the local voice. */
-export function createSynthesizer(deps: Pick<ServiceDeps, 'config' | 'fetch' | 'log'>): Synthesizer {
+export function createSynthesizer(deps: Pick<ServiceDeps, 'config' | 'fetch' | 'log'> & Partial<Pick<ServiceDeps, 'metrics'>>): Synthesizer {
   const local = localVoicePool(deps.config, deps.log);
+  if (deps.metrics) deps.metrics.voiceQueue.backlog = () => local.backlog;
   if (!deps.config.tts.baseUrl) return local;
   // The local voice phonemises the provider's sentences too, in the same room's lane, so its mouth follows the provider's audio.
   const withFallback = (fallback: Synthesizer, remote = new OpenAiSpeech(deps, phonemiserOf(fallback))): Synthesizer => ({

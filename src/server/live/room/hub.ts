@@ -8,7 +8,6 @@ import type { ClockTimer } from '../../platform/time.js';
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import type { ServiceDeps } from '../../platform/context.js';
 import { onePer } from '../../platform/one-per.js';
-import { newId } from '../../platform/ids.js';
 import { openPostgresChannel, type InstanceChannel } from '../cluster/instance-channel.js';
 import { loadLiveConversation, type LiveConversation } from '../../resources/conversations/live-conversation.js';
 import { Room } from './room.js';
@@ -30,7 +29,9 @@ const SETTLE_BATCHES_PER_POLL = 1000;
 
 export class RoomHub {
   /** This process among the instances sharing the database (a new one each start). */
-  readonly instanceId = newId('i', 12);
+  get instanceId(): string {
+    return this.deps.instanceId;
+  }
   private readonly rooms = new Map<string, Room>();
   private timer: ClockTimer | undefined;
   private polling: Promise<void> | null = null;
@@ -43,7 +44,12 @@ export class RoomHub {
   /** Conversations the poll is ending itself: it finalizes them next, so their announced end is not settled twice. */
   private readonly ending = new Set<string>();
 
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(private readonly deps: ServiceDeps) {
+    const load = deps.metrics.instanceLoad;
+    load.rooms = () => this.rooms.size;
+    load.participants = () => [...this.rooms.values()].reduce((sum, room) => sum + room.participantCount, 0);
+    load.relayedParticipants = () => this.relay?.relayedOut ?? 0;
+  }
 
   /**
    * A participant whose token was checked joins: in the room here when this instance holds it (taking
@@ -55,7 +61,10 @@ export class RoomHub {
     let holder = here && !here.isClosing ? this.instanceId : await this.claim(conv.conversationId);
     // The holder's heartbeat may be fresh while it is dead (killed): it is asked at once, and taken over when silent.
     if (this.relay && holder && holder !== this.instanceId && !(await this.relay.holderAlive(holder))) holder = await this.takeOver(conv.conversationId, holder);
-    if (this.relay && holder && holder !== this.instanceId) return this.relay.join(holder, socket, conv.conversationId, joining, backlog);
+    if (this.relay && holder && holder !== this.instanceId) {
+      this.deps.log.info('participant relayed', { conversation_id: conv.conversationId, role, holder_instance: holder });
+      return this.relay.join(holder, socket, conv.conversationId, joining, backlog);
+    }
     await this.open(conv).admit(socket, role, admitting, backlog);
   }
 
@@ -144,6 +153,7 @@ export class RoomHub {
         if (this.rooms.get(closed.conversationId) === closed) this.rooms.delete(closed.conversationId);
       });
       this.rooms.set(conv.conversationId, room);
+      this.deps.log.info('room opened', { conversation_id: conv.conversationId });
     }
     return room;
   }

@@ -126,6 +126,7 @@ export class Room {
       }
     }
     this.members.set(participant.participant_id, member);
+    this.deps.log.info('participant joined', { conversation_id: this.conversationId, participant_id: participant.participant_id, role, participants: this.members.size });
     this.recordWhileVisited();
     socket.on('close', () => {
       this.leave(participant.participant_id);
@@ -236,6 +237,7 @@ export class Room {
     // The call is over now: what follows (the database, the PAL stopping) does not lengthen its recording.
     const closedAt = this.deps.clock.now().getTime();
     const inEffect = end ? await markConversationEnded(this.deps, this.conversationId, reason).catch(() => reason) : reason;
+    this.deps.log.info(end ? 'room ended' : 'room let go', { conversation_id: this.conversationId, reason: inEffect, participants: this.members.size });
     // The PAL stops (what it would say is dropped), then its held first line is let go: stopping waits for it.
     const stopped = this.pal?.stop();
     this.faceShown?.open('closed');
@@ -269,6 +271,7 @@ export class Room {
 
   private leave(participantId: string): void {
     if (!this.members.delete(participantId) || this.closing) return;
+    this.deps.log.info('participant left', { conversation_id: this.conversationId, participant_id: participantId, participants: this.members.size });
     this.recordWhileVisited();
     this.pal?.left(participantId);
     this.broadcast({ type: 'participant-left', participant_id: participantId });

@@ -32,6 +32,11 @@ export function json<T extends z.ZodType>(schema: T, description: string) {
 }
 
 /** A JSON request body entry (required). */
+/** A body that needs one of these fields (a field and its alias): how the OpenAPI document says so. */
+export function anyOfRequired(...fields: string[]): { anyOf: Array<{ required: string[] }> } {
+  return { anyOf: fields.map((field) => ({ required: [field] })) };
+}
+
 export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
   return { body: { required: true, description, content: { 'application/json': { schema } } } };
 }

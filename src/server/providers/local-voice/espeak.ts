@@ -75,6 +75,8 @@ type Counts = Record<'audio' | 'word' | 'phoneme', number>;
 /** One sentence on its way through the pool. */
 interface Job {
   lane: string;
+  /** When it was queued, on the engine's clock: the voice queue's wait in /metrics. */
+  queuedAt: number;
   id: number;
   text: string;
   chars: string[];
@@ -148,6 +150,13 @@ export class EspeakSynthesizer implements Synthesizer {
     return this.enqueue(DEFAULT_LANE, text, espeakVoice(voice), voice.rate, signal, voice.continues === true);
   }
 
+  /** Sentences waiting for a speaker (rooms' and speech items' alike), and how long the oldest has waited. */
+  get backlog(): { sentences: number; oldestWaitMs: number } {
+    let oldest = Infinity;
+    for (const job of this.queue.heads()) oldest = Math.min(oldest, job.queuedAt);
+    return { sentences: this.queue.size, oldestWaitMs: Number.isFinite(oldest) ? this.now() - oldest : 0 };
+  }
+
   /** This synthesiser as one room sees it: its sentences queue in their own lane. */
   lane(key: string): Synthesizer {
     return { name: this.name, synthesize: (text, voice, signal) => this.enqueue(`room:${key}`, text, espeakVoice(voice), voice.rate, signal, voice.continues === true) };
@@ -190,7 +199,7 @@ export class EspeakSynthesizer implements Synthesizer {
     let failure: Error | null = null;
     let wake: (() => void) | null = null;
     const job: Job = {
-      lane, id: this.nextId++, text: clean, chars: [...clean], voice, rate: Math.round(rate ?? DEFAULT_WORDS_PER_MINUTE), signal, slack,
+      lane, queuedAt: this.now(), id: this.nextId++, text: clean, chars: [...clean], voice, rate: Math.round(rate ?? DEFAULT_WORDS_PER_MINUTE), signal, slack,
       attempts: 0, delivered: { audio: 0, word: 0, phoneme: 0 }, skip: { audio: 0, word: 0, phoneme: 0 }, settled: false, speaker: null, startedAt: 0, estimateMs: 0,
       push: (event, error) => {
         if (error) failure = error;

@@ -36,6 +36,11 @@ export class FairQueue<T> {
     return n;
   }
 
+  /** The first item of every lane (the oldest there, but for a retry put back in front, which is older still). */
+  *heads(): Generator<T> {
+    for (const items of this.lanes.values()) if (items[0]) yield items[0];
+  }
+
   /** Whether any live (not background) lane has an item waiting. */
   get liveWaiting(): boolean {
     for (const lane of this.lanes.keys()) if (!this.background(lane)) return true;

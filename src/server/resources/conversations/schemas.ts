@@ -3,6 +3,7 @@ import { z } from '@hono/zod-openapi';
 import { MemoryStoreTags as ProtocolMemoryStoreTags, StartResponse } from '../../../protocol/public.js';
 import { MAX_RATING_COMMENT, RatingBody as ProtocolRatingBody } from '../../../protocol/rating.js';
 import { protocolSchema } from '../../platform/http/protocol-schema.js';
+import { anyOfRequired } from '../../platform/http/openapi.js';
 
 export const ConversationId = z
   .string()
@@ -49,7 +50,7 @@ export const CreateConversation = z
     memory_stores: MemoryStoreTags.optional(),
     properties: ConversationProperties.optional(),
   })
-  .openapi('CreateConversation');
+  .openapi('CreateConversation', anyOfRequired('pal_id', 'persona_id'));
 export type CreateConversation = z.infer<typeof CreateConversation>;
 
 export const ConversationCreated = protocolSchema(StartResponse, 'ConversationCreated', {

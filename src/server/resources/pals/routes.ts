@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { errors, json, jsonBody, keyedRoute } from '../../platform/http/openapi.js';
 import { JsonPatch } from '../../platform/http/json-patch.js';
-import { PageQuery, Pal, PalInput, Persona } from './schemas.js';
+import { PageQuery, Pal, PalCreateInput, Persona, PersonaCreateInput } from './schemas.js';
 
 const Deleted = z.object({ deleted: z.literal(true) });
 
@@ -17,7 +17,7 @@ function palRoutes(path: 'pals' | 'personas') {
     create: keyedRoute({
       method: 'post', path: base, tags,
       summary: path === 'pals' ? 'Create a PAL' : 'Create a persona (legacy alias of POST /v2/pals; default_replica_id optional)',
-      request: jsonBody(PalInput),
+      request: jsonBody(path === 'pals' ? PalCreateInput : PersonaCreateInput),
       responses: { 200: json(View, 'Created'), ...errors(400, 409) },
     }),
     list: keyedRoute({

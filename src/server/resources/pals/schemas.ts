@@ -1,6 +1,7 @@
 // Wire shapes of PALs (the older name is persona). One input schema serves create, the legacy path and
 // the result of a JSON Patch; the rules across fields live in document.ts.
 import { z } from '@hono/zod-openapi';
+import { anyOfRequired } from '../../platform/http/openapi.js';
 import { PostCallAction } from '../conversations/post-call.js';
 
 const opt = <T extends z.ZodType>(s: T) => s.nullable().optional();
@@ -61,6 +62,15 @@ export const PalInput = z
   .strict()
   .openapi('PalInput');
 export type PalInput = z.infer<typeof PalInput>;
+
+// What a create requires, for the OpenAPI document (requests are checked by PalInput and document.ts).
+const named = anyOfRequired('pal_name', 'persona_name');
+const faced = anyOfRequired('default_face_id', 'default_replica_id');
+const prompted = { anyOf: [{ required: ['system_prompt'] }, { required: ['pipeline_mode'], properties: { pipeline_mode: { const: 'echo' } } }] };
+/** POST /v2/pals: a name, a face (by either name), and a system prompt unless it echoes. */
+export const PalCreateInput = PalInput.openapi('PalCreateInput', { allOf: [named, faced, prompted] });
+/** POST /v2/personas: the same, its face optional. */
+export const PersonaCreateInput = PalInput.openapi('PersonaCreateInput', { allOf: [named, prompted] });
 
 const documentFields = {
   system_prompt: z.string().nullable(),

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { anyOfRequired } from '../../platform/http/openapi.js';
 import { HttpUrl, Script } from '../videos/schemas.js';
 
 export const SpeechId = z.string().min(1).max(64).openapi({ param: { name: 'speech_id', in: 'path' }, example: 's4q8w1e7r2t9y3u5i6o0' });
@@ -36,7 +37,7 @@ export const CreateSpeech = z
   })
   .refine((b) => b.script ?? b.text, { message: 'script (or text) is required', path: ['script'] })
   .refine((b) => !(b.script && b.text && b.script !== b.text), { message: 'script and text differ; give one', path: ['text'] })
-  .openapi('CreateSpeech');
+  .openapi('CreateSpeech', anyOfRequired('script', 'text'));
 
 export const RenameSpeech = z.object({ speech_name: z.string().trim().min(1).max(200) }).openapi('RenameSpeech');
 export const SpeechPage = z.object({ data: z.array(Speech), total_count: z.number().int() }).openapi('SpeechPage');

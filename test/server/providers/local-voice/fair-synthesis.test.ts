@@ -168,6 +168,26 @@ describe('the local voice, by engine time', () => {
     engine.close();
   });
 
+  it('says how many sentences wait and how long the oldest has, for /metrics', async () => {
+    const clock = { now: 0 };
+    const { factory, finish } = standIns();
+    const engine = new EspeakSynthesizer(log, { speakerFactory: factory, speakers: 1, now: () => clock.now });
+    const signal = new AbortController().signal;
+    assert.deepEqual(engine.backlog, { sentences: 0, oldestWaitMs: 0 });
+    const said = [engine.lane('a').synthesize('First room.', voice, signal)];
+    clock.now += 100;
+    said.push(engine.lane('b').synthesize('Second room.', voice, signal), engine.lane('a').synthesize('First again.', voice, signal));
+    clock.now += 250;
+    assert.deepEqual(engine.backlog, { sentences: 2, oldestWaitMs: 250 }, 'the first is being said; two wait, queued 250 ms ago');
+    finish('First room');
+    assert.equal(engine.backlog.sentences, 1);
+    finish('Second room');
+    finish('First again');
+    await Promise.all(said);
+    assert.deepEqual(engine.backlog, { sentences: 0, oldestWaitMs: 0 });
+    engine.close();
+  });
+
   it("later pieces of utterances under way never hold the last free speaker: a room's first words find it", async () => {
     const clock = { now: 0 };
     const { factory, started, finish, running } = standIns();
