@@ -55,6 +55,8 @@ export class PalAgent {
   private cardLanguage: string | undefined;
   /** The visitor's time zone and page language (UTC, said as such, until a visitor sends them). */
   private clock: VisitorClock = {};
+  /** Whether the visitor's speech can reach the PAL as words (room/room.ts sets it as the visitor joins). */
+  private hears = true;
   private readonly seenInteractions = new Set<string>();
   private readonly transcript: TranscriptWriter;
   private seq = 0;
@@ -142,13 +144,18 @@ export class PalAgent {
         },
       });
     }
-    void this.speaker.say(once(greetingFor(conv)), { inferenceId: randomUUID(), turnIdx: this.turnIdx, interruptible: true });
+    void this.speaker.say(once(greetingFor(conv, { hears: this.hears })), { inferenceId: randomUUID(), turnIdx: this.turnIdx, interruptible: true });
     await emitConversationCallbacks(this.deps, { conversation_id: conv.conversationId, owner_id: conv.ownerId, callback_url: conv.callbackUrl }, palJoinedCallbacks(conv.conversationId, conv.faceId, this.deps.clock.now()));
   }
 
   /** The page's time zone and language as the visitor joined: times are said as their clock reads. */
   setVisitorClock(timeZone: string | undefined, locale: string | undefined): void {
     this.clock = visitorClock(timeZone, locale);
+  }
+
+  /** Whether the PAL can hear the visitor (a recogniser here or in their browser): if not, it offers no speech. */
+  setHearing(hears: boolean): void {
+    this.hears = hears;
   }
 
   /** The visitor switched between voice and text: in text mode the PAL writes its replies instead of speaking them. */
