@@ -74,6 +74,8 @@ export const ClientFrame = z.discriminatedUnion('type', [
     speech_recognition: z.optional(z.boolean()),
   }),
   z.object({ type: z.literal('app-message'), data: z.unknown(), to: z.optional(z.string()) }),
+  /** This page's speech recognition stopped working (e.g. its service refused): unless the service transcribes, the PAL cannot hear the visitor. */
+  z.object({ type: z.literal('hearing'), speech_recognition: z.boolean() }),
   /** Text mode on or off: the visitor reads and types, so the PAL writes its replies at once instead of speaking them. */
   z.object({ type: z.literal('text-mode'), on: z.boolean() }),
   /** `end`: the visitor ended the call (End), so the conversation ends now rather than after participant_left_timeout. */

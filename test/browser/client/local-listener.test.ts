@@ -236,7 +236,7 @@ describe('LocalTransport never leaves the visitor in silence after they spoke (i
     room({ type: 'joined', participant_id: 'v1', conversation_id: 'c42', participants: [] });
     await joined;
     const pal = (event_type: string, properties: object = {}) => room({ type: 'app-message', from: 'pal', data: { message_type: 'conversation', event_type, conversation_id: 'c42', properties } });
-    return { recognition, transport, notices, pal, clock };
+    return { recognition, transport, notices, pal, clock, sent: () => socket.sent };
   }
 
   it('says the PAL did not catch it when the visitor cut the PAL off and recognition gives no words', async () => {
@@ -271,10 +271,11 @@ describe('LocalTransport never leaves the visitor in silence after they spoke (i
     await transport.leave();
   });
 
-  it('tells the visitor to type when recognition stops working mid-call', async () => {
-    const { recognition, notices, transport } = await joinedTransport();
+  it('tells the visitor to type when recognition stops working mid-call, and the room that the PAL cannot hear', async () => {
+    const { recognition, notices, transport, sent } = await joinedTransport();
     recognition.fail('network');
     expect(notices).to.deep.equal(['hearing_unavailable']);
+    expect(sent()).to.deep.include({ type: 'hearing', speech_recognition: false });
     await transport.leave();
   });
 

@@ -339,7 +339,11 @@ export class LocalTransport extends EventTarget implements Transport {
       ...(this.#options.timers ? { timers: this.#options.timers } : {}),
       ...(language ? { lang: language } : {}),
       // Never silence after the visitor spoke: they hear the PAL missed it, or that it cannot hear them here.
-      trouble: (kind) => this.#notice(kind === 'missed' ? 'not_heard' : 'hearing_unavailable'),
+      trouble: (kind) => {
+        // Recognition stopped working here: the PAL is told, so it no longer counts on hearing the visitor.
+        if (kind === 'lost') this.#sendFrame({ type: 'hearing', speech_recognition: false });
+        this.#notice(kind === 'missed' ? 'not_heard' : 'hearing_unavailable');
+      },
     });
     if (this.#listener.available) this.#listener.setMicrophone(this.#micOn);
     else this.#notice('hearing_unavailable');

@@ -32,6 +32,11 @@ const OFFERS: Record<string, Rewrite[]> = {
   ja: [[/(?<=[」』])と(?:言って|おっしゃって|話して|お話し)/gu, () => 'と入力して']],
 };
 
+/** Whether `line` (in `lang`) invites the visitor to speak. */
+export function offersSpeech(line: string, lang = 'en'): boolean {
+  return withoutSpeechOffer(line, lang) !== line;
+}
+
 /** `line` (in `lang`) with its invitations to speak turned into invitations to type. */
 export function withoutSpeechOffer(line: string, lang = 'en'): string {
   let out = line;

@@ -351,6 +351,7 @@ export class Room {
     if (!frame) return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'frames are JSON objects of the room protocol' });
     if (frame.type === 'join') return this.sendTo(member, { type: 'error', code: 'already_joined', message: 'this connection already joined the room' });
     if (frame.type === 'text-mode') return this.pal?.setTextMode(frame.on);
+    if (frame.type === 'hearing') return member.participant.role === 'visitor' ? this.pal?.setHearing(PalAgent.transcribes(this.deps) || frame.speech_recognition) : undefined;
     if (frame.type === 'turn-latency') return this.onTurnLatency(member, frame);
     if (frame.type === 'face-ready') return this.faceShown?.open('face-ready');
     if (frame.type === 'leave') {

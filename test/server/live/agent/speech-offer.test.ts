@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { withoutSpeechOffer } from '../../../../src/server/live/agent/speech-offer.js';
+import { answerLine } from '../../../../src/server/resources/pals/lines/language.js';
 import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 
@@ -38,6 +39,22 @@ describe('the greeting, by what the page can hear', () => {
 
   it('a browser without speech recognition, and no recogniser here: the greeting asks to type', async () => {
     assert.equal(await greeting({ speech_recognition: false }), 'Hello, I am Nova from Northwind Bikes. Ask me anything about our bikes, or type "help me choose".');
+  });
+
+  it('recognition that stops working after the greeting invited speech: the PAL says once that it cannot hear', async () => {
+    const palId = await insertPal(t, { definition: { custom_greeting: GREETING } });
+    const room = await insertConversation(t, { palId, customGreeting: null });
+    const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana', { speech_recognition: true });
+    await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === GREETING);
+    client.send({ type: 'hearing', speech_recognition: false });
+    client.send({ type: 'hearing', speech_recognition: false });
+    const line = answerLine('en', 'cannotHear');
+    await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === line);
+    client.say('conversation.respond', { text: 'Thanks!' });
+    await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && /welcome/i.test(String(m.properties.speech)));
+    const said = client.events('conversation.utterance').filter((m) => m.properties.speech === line);
+    assert.equal(said.length, 1, 'said once');
+    client.close();
   });
 
   it('a browser that recognises speech, or a page that does not say: the greeting as the owner wrote it', async () => {
