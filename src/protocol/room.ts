@@ -65,12 +65,17 @@ export const ClientFrame = z.discriminatedUnion('type', [
    * dates and times as the visitor reads a clock, in the visitor's zone. Unknown values are ignored.
    * `face_ready`: this page draws the PAL's face and sends `face-ready` once it is shown, so the PAL's first
    * line waits for it (at most a few seconds); a page without it is greeted at once, as before.
+   * `speech_recognition`: whether this browser turns speech into words. `false` where it cannot: unless the
+   * service transcribes, the PAL cannot hear the visitor, so it offers no speech (its greeting invites typing).
    */
   z.object({
     type: z.literal('join'), meeting_token: z.string(), user_name: z.optional(z.string()), text_mode: z.optional(z.boolean()),
     time_zone: z.optional(z.string()), locale: z.optional(z.string()), face_ready: z.optional(z.boolean()),
+    speech_recognition: z.optional(z.boolean()),
   }),
   z.object({ type: z.literal('app-message'), data: z.unknown(), to: z.optional(z.string()) }),
+  /** This page's speech recognition stopped working (e.g. its service refused): unless the service transcribes, the PAL cannot hear the visitor. */
+  z.object({ type: z.literal('hearing'), speech_recognition: z.boolean() }),
   /** Text mode on or off: the visitor reads and types, so the PAL writes its replies at once instead of speaking them. */
   z.object({ type: z.literal('text-mode'), on: z.boolean() }),
   /** `end`: the visitor ended the call (End), so the conversation ends now rather than after participant_left_timeout. */

@@ -115,7 +115,7 @@ export class RoomClient {
   }
 
   /** Opens, joins and waits for the `joined` frame. */
-  static async join(conversationUrl: string, meetingToken: string, userName?: string, page: { time_zone?: string; locale?: string } = {}): Promise<RoomClient> {
+  static async join(conversationUrl: string, meetingToken: string, userName?: string, page: { time_zone?: string; locale?: string; speech_recognition?: boolean } = {}): Promise<RoomClient> {
     const client = await RoomClient.open(conversationUrl);
     client.send({ type: 'join', meeting_token: meetingToken, ...(userName ? { user_name: userName } : {}), ...page });
     await client.waitFor((f) => f.type === 'joined');

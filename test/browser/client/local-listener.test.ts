@@ -133,6 +133,7 @@ describe('LocalTransport with speech recognition', () => {
     });
     const joined = transport.join({ url: 'https://pal.test/rooms/c42', token: 't', startVideo: false, startAudio: true });
     await waitFor(() => socket?.sent.length === 1, { what: 'join frame' });
+    expect(socket.sent[0], 'the page says it can hear').to.include({ type: 'join', speech_recognition: true });
     expect(recognition.running, 'not before the room admitted the visitor').to.equal(false);
     socket.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ type: 'joined', participant_id: 'v1', conversation_id: 'c42', participants: [] }) }));
     await joined;
@@ -151,6 +152,45 @@ describe('LocalTransport with speech recognition', () => {
     expect(recognition.running).to.equal(true);
     await transport.leave();
     expect(recognition.running).to.equal(false);
+  });
+});
+
+describe('LocalTransport tells the room whether this browser recognises speech (issue 54)', () => {
+  async function joinFrame(options: { listen?: boolean }): Promise<Record<string, unknown>> {
+    let socket!: EventTarget & { readyState: number; sent: Record<string, unknown>[]; url: string };
+    const transport = new LocalTransport({
+      voice: false,
+      ...options,
+      getUserMedia: () => Promise.reject(new DOMException('no microphone here', 'NotFoundError')),
+      createSocket: (url) => {
+        const s = Object.assign(new EventTarget(), { readyState: WebSocket.CONNECTING as number, sent: [] as Record<string, unknown>[], url, send(data: string) { s.sent.push(JSON.parse(data)); }, close() {} });
+        setTimeout(() => { s.readyState = WebSocket.OPEN; s.dispatchEvent(new Event('open')); });
+        return (socket = s) as unknown as WebSocket;
+      },
+    });
+    void transport.join({ url: 'https://pal.test/rooms/c43', token: 't', startVideo: false, startAudio: false });
+    await waitFor(() => socket?.sent.length === 1, { what: 'join frame' });
+    await transport.leave();
+    return socket.sent[0]!;
+  }
+
+  it('no recognition in the browser: speech_recognition false, so the PAL offers no speech', async () => {
+    const scope = window as unknown as Record<string, unknown>;
+    const saved = ['SpeechRecognition', 'webkitSpeechRecognition'].map((name) => [name, Object.getOwnPropertyDescriptor(window, name)] as const);
+    for (const [name] of saved) Object.defineProperty(window, name, { value: undefined, configurable: true, writable: true });
+    try {
+      expect(scope.webkitSpeechRecognition).to.equal(undefined);
+      expect(await joinFrame({})).to.include({ type: 'join', speech_recognition: false });
+    } finally {
+      for (const [name, descriptor] of saved) {
+        if (descriptor) Object.defineProperty(window, name, descriptor);
+        else delete scope[name];
+      }
+    }
+  });
+
+  it('a page that does not listen says nothing of it', async () => {
+    expect(await joinFrame({ listen: false })).to.not.have.property('speech_recognition');
   });
 });
 
@@ -204,7 +244,7 @@ describe('LocalTransport never leaves the visitor in silence after they spoke (i
     room({ type: 'joined', participant_id: 'v1', conversation_id: 'c42', participants: [] });
     await joined;
     const pal = (event_type: string, properties: object = {}) => room({ type: 'app-message', from: 'pal', data: { message_type: 'conversation', event_type, conversation_id: 'c42', properties } });
-    return { recognition, transport, notices, pal, clock };
+    return { recognition, transport, notices, pal, clock, sent: () => socket.sent };
   }
 
   it('says the PAL did not catch it when the visitor cut the PAL off and recognition gives no words', async () => {
@@ -239,10 +279,11 @@ describe('LocalTransport never leaves the visitor in silence after they spoke (i
     await transport.leave();
   });
 
-  it('tells the visitor to type when recognition stops working mid-call', async () => {
-    const { recognition, notices, transport } = await joinedTransport();
+  it('tells the visitor to type when recognition stops working mid-call, and the room that the PAL cannot hear', async () => {
+    const { recognition, notices, transport, sent } = await joinedTransport();
     recognition.fail('network');
     expect(notices).to.deep.equal(['hearing_unavailable']);
+    expect(sent()).to.deep.include({ type: 'hearing', speech_recognition: false });
     await transport.leave();
   });
 

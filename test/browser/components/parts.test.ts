@@ -160,15 +160,17 @@ describe('pal-conversation', () => {
     await session.endConversation();
   });
 
-  it('tells the visitor plainly when the PAL cannot hear them, and offers typing', async () => {
+  it('tells the visitor plainly when the PAL cannot hear them, by its name, and offers typing', async () => {
     const { TransportNoticeEvent } = await import('../../../src/palkit/client/transport/transport.js');
     const { transport, session, el } = await conversationInCall('c10');
+    transport.palName = 'Nova';
+    transport.dispatchEvent(new (await import('../../../src/palkit/client/transport/transport.js')).TransportParticipantsEvent());
     expect(deep(el, '[part="notice"]')).to.equal(null);
     transport.dispatchEvent(new TransportNoticeEvent('hearing_unavailable', ''));
     await waitFor(() => deep(el, '[part="notice"]') !== null, { what: 'the notice' });
     const notice = deep(el, '[part="notice"]')!;
     expect(notice.getAttribute('role')).to.equal('status');
-    expect(notice.textContent).to.contain("The PAL can't hear you in this browser. Type your message instead.");
+    expect(notice.textContent).to.contain("Nova can't hear you in this browser. Type your message instead.");
     await expect(el).to.be.accessible();
     const [type] = [...notice.querySelectorAll('button')].filter((b) => b.textContent?.includes('Type a message'));
     type!.click();
@@ -321,7 +323,7 @@ describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
     await joined;
     transport.dispatchEvent(new TransportNoticeEvent('not_heard', ''));
     await waitFor(() => deep(el, '[part="notice"]') !== null, { what: 'the notice' });
-    expect(deep(el, '[part="notice"]')!.textContent).to.contain("The PAL didn't catch that.");
+    expect(deep(el, '[part="notice"]')!.textContent).to.contain("PAL didn't catch that.", 'named as the room lists the PAL');
     expect(deep(el, '[part="notice"] button.primary')!.textContent).to.contain('Type a message');
     await expect(el).to.be.accessible();
     say('conversation.utterance', { role: 'user', speech: 'opening hours' }, { inference_id: 'u3' });

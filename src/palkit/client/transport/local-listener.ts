@@ -25,6 +25,12 @@ interface RecognitionResultEvent extends Event {
 
 export type RecognitionFactory = () => Recognition | null;
 
+/** Whether the browser recognises speech itself (Firefox does not). */
+export function browserRecognises(): boolean {
+  const scope = globalThis as { SpeechRecognition?: unknown; webkitSpeechRecognition?: unknown };
+  return typeof (scope.SpeechRecognition ?? scope.webkitSpeechRecognition) === 'function';
+}
+
 /** The browser's own recognition, or null where it has none (Firefox). */
 export function browserRecognition(): Recognition | null {
   const scope = globalThis as { SpeechRecognition?: new () => Recognition; webkitSpeechRecognition?: new () => Recognition };

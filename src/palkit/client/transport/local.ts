@@ -5,7 +5,7 @@
 // visitor's words into utterances (LocalListener); where neither can, the visitor is told to type.
 import { decodeAudioFrame, type ClientFrame, type Participant, type RoomTranscriptEntry, type ServerFrame } from '../../../protocol/room.js';
 import { sharedAudioContext } from '../media.js';
-import { LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
+import { browserRecognises, LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
 import { stopTrack } from '../media/shown-tracks.js';
 import { CameraFrameSender } from './camera-frames.js';
 import { MicrophoneSender } from './microphone.js';
@@ -118,6 +118,8 @@ export class LocalTransport extends EventTarget implements Transport {
       type: 'join', meeting_token: options.token, ...(options.userName ? { user_name: options.userName } : {}), ...visitorClock(),
       // This page draws the PAL's face (where it has one) and says when it is shown: the PAL greets then.
       ...(this.#player ? { face_ready: true } : {}),
+      // Whether this page can turn the visitor's speech into words: where neither it nor the service can, the PAL offers no speech.
+      ...(this.#options.listen === false ? {} : { speech_recognition: this.#options.createRecognition ? true : browserRecognises() }),
     };
     this.#room = new RoomConnection(options.url, () => ({ ...joinFrame, ...(this.#textMode ? { text_mode: true } : {}) }), {
       joined: (frame, again) => this.#joined(frame, again, options.token),
@@ -337,7 +339,11 @@ export class LocalTransport extends EventTarget implements Transport {
       ...(this.#options.timers ? { timers: this.#options.timers } : {}),
       ...(language ? { lang: language } : {}),
       // Never silence after the visitor spoke: they hear the PAL missed it, or that it cannot hear them here.
-      trouble: (kind) => this.#notice(kind === 'missed' ? 'not_heard' : 'hearing_unavailable'),
+      trouble: (kind) => {
+        // Recognition stopped working here: the PAL is told, so it no longer counts on hearing the visitor.
+        if (kind === 'lost') this.#sendFrame({ type: 'hearing', speech_recognition: false });
+        this.#notice(kind === 'missed' ? 'not_heard' : 'hearing_unavailable');
+      },
     });
     if (this.#listener.available) this.#listener.setMicrophone(this.#micOn);
     else this.#notice('hearing_unavailable');

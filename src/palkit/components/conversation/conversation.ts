@@ -177,11 +177,13 @@ export class PalConversation extends LitElement {
   /** Tells the visitor plainly when the PAL cannot hear them (and offers typing) or has no voice. */
   #notice(session: ConversationSession, t: Translate) {
     const code = session.notice;
+    // The notices name the PAL the visitor sees ("Nova can't hear you"), not "the PAL".
+    const palName = session.participants.find((p) => p.role === 'pal')?.name ?? '';
     if (!code || !NOTICES.has(code)) return nothing;
     const canType = code !== 'voice_unavailable' && code !== 'reconnecting' && !this.chatOn;
     return html`
       <div class="notice" part="notice" role="status">
-        <span>${t(`notice.${code}` as StringKey)}</span>
+        <span>${t(`notice.${code}` as StringKey).replaceAll('{name}', palName || t('transcript.pal'))}</span>
         ${canType ? html`<button class="primary" @click=${() => (this.chatOn = true)}>${t('notice.type')}</button>` : nothing}
         <button aria-label=${t('notice.dismiss')} @click=${() => session.dismissNotice()}>×</button>
       </div>

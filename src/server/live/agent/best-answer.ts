@@ -1,11 +1,13 @@
 // The sentence or two of what the PAL knows that answer a question, for replies without a language
 // model: passages split into sentences (headings, list markers, titles and navigation crumbs dropped),
-// each scored by the question's terms (stemmed in the reply language, common phrasings of one meaning
-// counted as one, rarer terms weigh more), by the heading or FAQ
-// question it sits under, and by what the question asks for (a duration, a place, a price).
+// each scored by the question's terms (stemmed in each text's language, common phrasings of one meaning
+// counted as one, rarer terms weigh more) and by the heading or FAQ question it sits under; only a
+// sentence holding the kind of fact the question asks for (a price, a time, a place) may answer it.
 
 import { splitSentences } from '../../platform/text/sentences.js';
+import { detectLanguage, spokenLanguages } from '../../resources/pals/lines/language.js';
 import { asksPastKnowledge } from './near-miss.js';
+import { askedKinds, factKinds, hasAddress, type FactKind } from './question-kinds.js';
 import { rowFor } from './ranges.js';
 import { paraphrased, stemmerFor, SYNONYM_GROUPS } from './stems.js';
 
@@ -15,12 +17,16 @@ export interface Source {
   boost?: number;
   /** Where the text came from: 'memory' sentences are phrased as something remembered. */
   kind?: 'passage' | 'memory' | 'context';
+  /** The language it is written in (the question's when not given). */
+  lang?: string;
 }
 
 export interface Picked {
   text: string;
   score: number;
   kind: 'passage' | 'memory' | 'context';
+  /** The language of the source it was taken from. */
+  lang: string;
 }
 
 // Function words of the languages the PAL speaks, and verbs that carry no topic.
@@ -33,10 +39,10 @@ const STOP = new Set(
     'der die das den dem des ein eine einen einem einer eines ist sind war waren wird werden kann können könnte muss wie was wann wo warum wer ' +
     'welche welcher welches sie ihr ihre ihnen ich mein meine mich mir wir uns es dies diese dieser und oder aber nicht kein keine ja nein ' +
     'mit für von zu zum zur auf aus bei nach über unter um an im in am auch noch schon sehr nur gibt habe hat haben dauert dauern lange viel ' +
-    'viele bitte man mal denn doch sich sein seine ' +
+    'viele bitte man mal denn doch sich sein seine beim vom ins ans aufs fürs er ' +
     'le la les un une des du de est sont était comment quoi quand où pourquoi qui quel quelle peut pouvez vous votre je mon moi ce et ou ' +
-    'avec pour avez combien pas au aux dans sur ' +
-    'el los las una es son era cómo como qué que cuándo dónde por quién cuál puede puedo usted su yo mi esto con para tiene cuánto tarda del al ' +
+    'avec pour avez combien pas au aux dans sur il ils elle elles lui leur leurs on ' +
+    'el los las una es son era cómo como qué que cuándo dónde por quién cuál puede puedo usted su yo mi esto con para tiene cuánto tarda del al ella ello ellos ' +
     'il lo gli è sono come cosa quando dove perché chi quale può posso lei suo io mio questo per ha quanto della non ' +
     'o os as um uma são quem qual pode você seu eu meu isto com tem quanto quantos do da não ' +
     'het een zijn hoe wat wanneer waar waarom wie welke kunt kunnen u jij je uw ik mijn mij dit dat en met voor heeft lang veel niet'
@@ -74,7 +80,9 @@ function lexicon(lang: string): Lexicon {
     const snow = stemmerFor(lang);
     // Snowball's stem, then the old suffix cut for what it leaves (a German word in an English text).
     const stemOf = (word: string) => stem(snow(word.toLowerCase()));
-    const canonical = new Map<string, string>(SYNONYM_GROUPS.flatMap((group) => group.map((w) => [stemOf(w), stemOf(group[0]!)] as [string, string])));
+    // A group's words count as its first word as written, whatever the language: a German question and
+    // an English sentence meet on 'delivery' (Lieferung, livraison, 配送 all count as it).
+    const canonical = new Map<string, string>(SYNONYM_GROUPS.flatMap((group) => group.map((w) => [stemOf(w), group[0]!] as [string, string])));
     lex = { stem: stemOf, canonical, filler: new Set(FILLER_WORDS.map(stemOf)) };
     lexicons.set(lang, lex);
   }
@@ -84,7 +92,11 @@ function lexicon(lang: string): Lexicon {
 /** A word's stem, or the stem of the word its synonym group counts as. */
 function termOfWord(word: string, lex: Lexicon): string {
   const s = lex.stem(word);
-  return lex.canonical.get(s) ?? s;
+  const known = lex.canonical.get(s);
+  if (known) return known;
+  // A compound that begins with a word of a group counts as it (Lieferzeit, Versandkosten → delivery).
+  if (s.length >= 8) for (const [key, group] of lex.canonical) if (key.length >= 6 && s.startsWith(key)) return group;
+  return s;
 }
 
 /**
@@ -92,10 +104,25 @@ function termOfWord(word: string, lex: Lexicon): string {
  * e-mail are one thing), other hyphens separate.
  */
 function wordsOf(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []).flatMap((w) => {
+  // French inversion: "coûte-t-elle", "puis-je" are the verb and a pronoun.
+  const uninverted = text.replace(/(?:-t)?-(?:je|tu|il|elle|on|nous|vous|ils|elles)(?![\p{L}])/giu, ' ');
+  return (separateScripts(namesWithNumbers(uninverted)).toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []).flatMap((w) => {
     const parts = w.split('-');
     return parts.length > 1 && parts[0]!.length <= 2 && !/\d/.test(w) ? [parts.join('')] : parts;
   });
+}
+
+/** Runs of Japanese, Chinese or Korean apart from Latin words and numbers beside them ("Trail 29のサイズ"). */
+function separateScripts(text: string): string {
+  return text.replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu, ' $& ');
+}
+
+// Words that begin a sentence or a clause before a number without naming anything ("Within 30 days").
+const NOT_A_NAME = /^(?:within|in|from|after|before|over|under|up|about|only|all|just|for|to|at|by|on|pay|open|call|page|step|version|vor|nach|bis|ab|seit|innerhalb|binnen|mit|für|dans|sous|en|après|avant|dès|depuis|pour|en|tras|desde|hasta|por|para|entro|dopo|prima|da|per|em|após|até|binnen|na|voor|tot|met)$/i;
+
+/** A name and its number as one word ("Trail 29", "Trekker 500"): the 29 of a name is not the 29 of a price. */
+function namesWithNumbers(text: string): string {
+  return text.replace(/(?<![\p{L}\p{N}])(\p{Lu}[\p{L}]{2,})\s+(\d+)(?![\d.,:%]|\s*(?:%|€|\$|£|cm|mm|kg|km|h\b))/gu, (all, name: string, n: string) => (NOT_A_NAME.test(name) || STOP.has(name.toLowerCase()) ? all : `${name}${n}`));
 }
 
 // The knowledge's sentences are read again for every question: their terms are kept (a bounded cache).
@@ -123,33 +150,18 @@ function matches(a: string, b: string): boolean {
   return short.length >= 5 || (short.length >= 3 && /^(?:ment|ments|ing|ed|er|able|ung|ation|ations)$/.test(long.slice(short.length)));
 }
 
-// What a question asks for, and what a sentence answering it tends to contain.
-const ASKS: Array<{ question: RegExp; answer: RegExp }> = [
-  {
-    // a duration, a time or a number
-    question: /\b(?:how (?:long|many|much|soon|often|quickly|fast)|when|what time|wie (?:lange|viele?|oft|schnell|bald|spät)|wann|bis wann|combien|quand|cuánto|cuántos|cuándo|quanto|quanti|quando|quantos|hoe (?:lang|veel|snel|vaak)|wanneer)\b|いつ|どのくらい/iu,
-    answer: /\d|\b(?:one|two|three|four|five|six|seven|ten|twelve|a few|several|eins?|zwei|drei|vier|fünf|sechs|sieben|zehn|wenige|un|deux|trois|uno|dos|tres|due|tre|um|dois|três|twee|drie|minutes?|hours?|days?|weeks?|months?|years?|minuten|stunden?|tagen?|wochen?|monaten?|jahren?|heures?|jours?|semaines?|mois|horas?|días|semanas?|meses|ore|giorni|settimane|mesi|dias|uur|dagen|weken|maanden|morning|evening|noon|midnight|today|tomorrow|weekdays?|werktagen?|morgen|heute)\b/iu,
-  },
-  {
-    // a place
-    question: /\b(?:where|wo|wohin|woher|où|dónde|donde|dove|onde|waar)\b|どこ/iu,
-    answer: /\b(?:in|at|near|located|address|street|road|avenue|floor|building|city|centre|center|adresse|straße|strasse|platz|gebäude|liegt|befindet|stock|rue|calle|via|rua|straat|im|am)\b|\d{4,5}/iu,
-  },
-  {
-    // a price
-    question: /\b(?:cost|costs|price|prices|pricing|fee|fees|charge|how much|kostet|kosten|preis|preise|gebühr|prix|coûte|precio|cuesta|prezzo|costa|preço|custa|prijs|kost)\b/iu,
-    answer: /[€$£¥]|\b(?:eur|euros?|usd|dollars?|pounds?|free|kostenlos|gratis|gratuit|free of charge|cents?)\b|\d/iu,
-  },
-];
-
 interface Sentence {
   text: string;
   terms: string[];
   /** Terms of the heading or FAQ question the sentence sits under. */
   under: string[];
+  /** Whether that is an FAQ question (it names what the sentence answers) rather than a heading (a subject). */
+  underQuestion: boolean;
   source: number;
   /** Index within its source, to find the sentence after it. */
   index: number;
+  /** The kinds of fact it holds (a price, a time, a place). */
+  kinds: Set<FactKind>;
 }
 
 const BULLET = /^\s*(?:[-*•·▪‣–—]|\d{1,2}[.)]|[a-z][.)])\s+/u;
@@ -180,11 +192,13 @@ function words(text: string): number {
 function sentencesOf(text: string, source: number, prose: boolean, lang: string): Sentence[] {
   const out: Sentence[] = [];
   let under: string[] = [];
+  let underQuestion = false;
   for (const paragraph of text.split(/\n\s*\n/)) {
     const lines = paragraph.split('\n').map((l) => l.trim()).filter(Boolean);
     for (const raw of lines) {
       if (/^#{1,6}\s/.test(raw)) {
         under = terms(raw.replace(/^#+\s*/, ''), lang);
+        underQuestion = /[?？]\s*$/u.test(raw);
         continue;
       }
       const isBullet = BULLET.test(raw);
@@ -197,34 +211,59 @@ function sentencesOf(text: string, source: number, prose: boolean, lang: string)
       // A title or heading: short, no sentence end. It says what the sentences below are about.
       if (!prose && !fact && !ENDS_SENTENCE.test(line) && (words(line) < 6 || (!isBullet && words(line) < 9 && /^\p{Lu}/u.test(line) && !/[,;:]/.test(line)))) {
         under = terms(line, lang);
+        underQuestion = false;
         continue;
       }
       for (const s of splitSentences(line)) {
         // An FAQ question is not an answer; it says what the next sentences answer.
         if (/[?？]["'”’)]?$/u.test(s)) {
           under = terms(s, lang);
+          underQuestion = true;
           continue;
         }
         if (words(s) < (fact || prose ? 2 : 3) && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(s)) continue;
         const sentence = ENDS_SENTENCE.test(s) ? s : `${s.replace(/[,;:\s]+$/, '')}.`;
-        out.push({ text: sentence, terms: terms(sentence, lang), under, source, index: out.length });
+        out.push({ text: sentence, terms: terms(sentence, lang), under, underQuestion, source, index: out.length, kinds: factKinds(sentence) });
       }
     }
   }
   return out;
 }
 
+export interface AnswerOptions {
+  maxChars?: number;
+  /** The question's language. */
+  lang?: string;
+  /** The kinds of fact the question asks for (askedKinds of it when not given): only a sentence holding one answers. */
+  kinds?: FactKind[];
+  /** Words of the question's other parts, for a part that names no topic of its own ("and what does it cost?"). */
+  topicFrom?: string;
+}
+
+/** The language a source is written in: its words' language among those the PAL speaks, else `fallback`. */
+export function sourceLanguage(text: string, fallback: string): string {
+  return detectLanguage(text.slice(0, 2000), spokenLanguages) ?? fallback;
+}
+
 /**
  * The sentence (and the one after it, when that continues it briefly) of `sources` that best answers
- * `question`, or null when none shares enough with it.
+ * `question`, or null when none shares enough with it or none holds the kind of fact it asks for.
  */
-export function bestAnswer(question: string, sources: Source[], options: { maxChars?: number; lang?: string } = {}): Picked | null {
+export function bestAnswer(question: string, sources: Source[], options: AnswerOptions = {}): Picked | null {
   const maxChars = options.maxChars ?? 300;
   const lang = options.lang ?? 'en';
-  const asked = [...new Set(terms(question, lang))];
-  const sentences = sources.flatMap((s, i) => sentencesOf(s.text, i, s.kind === 'memory' || s.kind === 'context', lang));
+  const kinds = options.kinds ?? askedKinds(question, lang);
+  // The word that asks for a price is not the topic: the kind of fact answers it, not a sentence that says "cost".
+  const topicOf = (text: string, priceAsked: boolean) =>
+    [...new Set(terms(text, lang))].filter((t) => !(priceAsked && t === 'price') && !(kinds.includes('place') && isPlaceGeneric(t, lang)));
+  let asked = topicOf(question, kinds.includes('price'));
+  // "… and what does it cost?": the topic of the other parts, not the price they asked for.
+  if (!asked.length && options.topicFrom) asked = topicOf(options.topicFrom, true);
+  // "Where are you?": the business's own address.
+  if (!asked.length && kinds.length === 1 && kinds[0] === 'place') return addressOf(sources, lang);
+  if (!asked.length) return null;
+  const sentences = sources.flatMap((s, i) => sentencesOf(s.text, i, s.kind === 'memory' || s.kind === 'context', s.lang ?? lang));
   if (!sentences.length) return null;
-  const wants = ASKS.filter((a) => a.question.test(question));
   const givesNumber = /\d/.test(question);
   // Rarer terms say more: weigh each question term by how few sentences contain it.
   const df = new Map<string, number>();
@@ -233,6 +272,8 @@ export function bestAnswer(question: string, sources: Source[], options: { maxCh
 
   let best: { s: Sentence; score: number; own: number } | null = null;
   for (const s of sentences) {
+    // A price question is answered by a price, a "when" question by a time: never by the nearest other fact.
+    if (kinds.length && !kinds.some((k) => s.kinds.has(k))) continue;
     let own = 0;
     let context = 0;
     for (const t of asked) {
@@ -241,8 +282,10 @@ export function bestAnswer(question: string, sources: Source[], options: { maxCh
     }
     const relevance = own + 0.8 * context;
     if (relevance <= 0) continue;
+    // A price or a time under a heading that names several things ("Check-ups and cleaning") may be
+    // another thing's: under a heading, the sentence must name the topic itself (under an FAQ question, not).
+    if (kinds.length && own === 0 && !s.underQuestion) continue;
     let score = relevance;
-    for (const w of wants) if (w.answer.test(s.text)) score += 0.6 * Math.max(1, relevance / 2);
     // A table of ranges holding the number the question gives is the answer to it ("I'm 165 cm").
     if (givesNumber && rowFor(question, s.text)) score += 0.6 * Math.max(1, relevance);
     score += sources[s.source]?.boost ?? 0;
@@ -258,15 +301,43 @@ export function bestAnswer(question: string, sources: Source[], options: { maxCh
   // The question names something the knowledge never does, next to what it knows: not an answer.
   const missing = new Set(asked.filter((t) => df.get(t) === 0 && !/\d/.test(t) && !lexicon(lang).filler.has(t)));
   const covered = asked.filter((t) => (df.get(t) ?? 0) > 0);
-  if (asksPastKnowledge({ question, missing, covered, termOf: (w) => terms(w, lang)[0], lang })) return null;
+  const past = asksPastKnowledge({ question, missing, covered, termOf: (w) => terms(w, lang)[0], lang });
+  // "How long does delivery to Berlin take?" answered by "We deliver across Europe in 3 to 5 working days":
+  // a time or a price asked for a place the knowledge does not name, from a sentence that names its own
+  // place, leaves the visitor to judge it; a yes/no question ("Do you deliver to Berlin?") would read as yes.
+  const scoped = (past === 'qualifier' || past === 'name') && kinds.length > 0 && !kinds.includes('place') && best.s.kinds.has('place');
+  if (past && !scoped) return null;
 
+  const source = sources[best.s.source];
+  const picked = (text: string): Picked => ({ text, score: best.score, kind: source?.kind ?? 'passage', lang: source?.lang ?? lang });
   // A table of ranges read for one number: only the row that holds it (185 cm → the L row).
   const row = rowFor(question, best.s.text);
-  if (row) return { text: row, score: best.score, kind: sources[best.s.source]?.kind ?? 'passage' };
+  if (row) return picked(row);
   let text = best.s.text.length > maxChars ? shorten(best.s.text, maxChars) : best.s.text;
   const next = sentences.find((x) => x.source === best.s.source && x.index === best.s.index + 1);
-  if (next && next.under === best.s.under && text.length + 1 + next.text.length <= maxChars && continues(next.text, asked, lang)) text = `${text} ${next.text}`;
-  return { text, score: best.score, kind: sources[best.s.source]?.kind ?? 'passage' };
+  // The next sentence goes on only when it says more of the same kind (a price after a price, not a size).
+  const sameKind = !kinds.length || kinds.some((k) => next?.kinds.has(k));
+  if (next && sameKind && next.under === best.s.under && text.length + 1 + next.text.length <= maxChars && continues(next.text, asked, lang)) text = `${text} ${next.text}`;
+  return picked(text);
+}
+
+// Words of "where are you / where is your practice" that name the business itself, not a topic.
+const PLACE_GENERIC_WORDS = ['practice', 'office', 'clinic', 'studio', 'company', 'business', 'located', 'location', 'address', 'find', 'situated', 'praxis', 'büro', 'firma', 'adresse', 'cabinet', 'bureau', 'consulta', 'oficina', 'studio', 'ufficio', 'escritório', 'kantoor', 'praktijk'];
+const placeGeneric = new Map<string, Set<string>>();
+function isPlaceGeneric(term: string, lang: string): boolean {
+  let set = placeGeneric.get(lang);
+  if (!set) placeGeneric.set(lang, (set = new Set(PLACE_GENERIC_WORDS.map((w) => termOfWord(w, lexicon(lang))))));
+  return set.has(term);
+}
+
+/** The sentence of the knowledge that gives an address, for "where are you?". */
+function addressOf(sources: Source[], lang: string): Picked | null {
+  for (const [i, source] of sources.entries()) {
+    if (source.kind === 'memory') continue;
+    const s = sentencesOf(source.text, i, source.kind === 'context', source.lang ?? lang).find((x) => hasAddress(x.text));
+    if (s) return { text: s.text, score: 1, kind: source.kind ?? 'passage', lang: source.lang ?? lang };
+  }
+  return null;
 }
 
 // A sentence that leans on the one before it.

@@ -5,6 +5,7 @@
 import type { LiveConversation } from '../../resources/conversations/live-conversation.js';
 import { palLine, replyLanguage } from '../../resources/pals/lines/language.js';
 import { recordingRequested } from '../recording/store.js';
+import { withoutSpeechOffer } from './speech-offer.js';
 
 /** The built-in sentences in English (other languages: `palLine(lang, 'verbalDisclosure')`). */
 export const BUILT_IN_VERBAL_DISCLOSURE = palLine('en', 'verbalDisclosure');
@@ -29,6 +30,9 @@ export function disclosureFor(conv: LiveConversation): Disclosure | null {
   return recorded ? { verbal: `${verbal} ${recorded}`, visual: `${visual} ${recorded}` } : { verbal, visual };
 }
 
-export function greetingFor(conv: LiveConversation): string {
-  return text(conv.customGreeting) ?? text(conv.pal.definition.custom_greeting) ?? palLine(replyLanguage(conv), 'greeting', { name: conv.pal.name });
+/** The PAL's first line; where it cannot hear the visitor, an invitation to say something asks them to type it. */
+export function greetingFor(conv: LiveConversation, options: { hears?: boolean } = {}): string {
+  const lang = replyLanguage(conv);
+  const greeting = text(conv.customGreeting) ?? text(conv.pal.definition.custom_greeting) ?? palLine(lang, 'greeting', { name: conv.pal.name });
+  return options.hears === false ? withoutSpeechOffer(greeting, lang) : greeting;
 }

@@ -5,9 +5,10 @@ import type { ServiceDeps } from '../../platform/context.js';
 import { searchKnowledge } from '../../resources/documents/knowledge.js';
 import { visitorMemoryStoreIds } from '../../resources/memory-stores/repository.js';
 import type { LiveConversation } from '../../resources/conversations/live-conversation.js';
-import { conversationLanguages, joinList, languageName, palLine, palLines, replyLanguage, smallTalk } from '../../resources/pals/lines/language.js';
+import { answerLine, conversationLanguages, joinList, languageName, languagesFixed, palLine, palLines, primaryLanguage, replyLanguage, smallTalk } from '../../resources/pals/lines/language.js';
 import { splitSentences } from '../../platform/text/sentences.js';
-import { bestAnswer, type Source } from './best-answer.js';
+import { bestAnswer, sourceLanguage, type Picked, type Source } from './best-answer.js';
+import { askedKinds, questionParts, type FactKind } from './question-kinds.js';
 
 export interface Recall {
   passages: Array<{ document_name: string; content: string; score: number }>;
@@ -47,19 +48,49 @@ export async function recall(deps: ServiceDeps, conv: LiveConversation, query: s
 export function answerFromKnowledge(query: string, known: Recall, context: string | null, lang = 'en'): string {
   const talk = smallTalk(query, lang);
   if (talk) return palLine(lang, talk);
+  // Knowledge written in another language than the visitor's is read in its own (its words are stemmed so).
   const sources: Source[] = [
     // Retrieval's order counts a little: the best passage wins a tie.
-    ...known.passages.map((p, i) => ({ text: p.content, boost: i === 0 ? 0.15 : 0, kind: 'passage' as const })),
-    ...known.memories.map((m) => ({ text: m, boost: 0.3, kind: 'memory' as const })),
-    ...(context ? [{ text: context, kind: 'context' as const }] : []),
+    ...known.passages.map((p, i) => ({ text: p.content, boost: i === 0 ? 0.15 : 0, kind: 'passage' as const, lang: sourceLanguage(p.content, lang) })),
+    ...known.memories.map((m) => ({ text: m, boost: 0.3, kind: 'memory' as const, lang: sourceLanguage(m, lang) })),
+    ...(context ? [{ text: context, kind: 'context' as const, lang: sourceLanguage(context, lang) }] : []),
   ];
-  const picked = bestAnswer(query, sources, { lang });
-  if (!picked) return unsure(known, lang);
+  const parts = questionParts(query);
+  if (parts.length === 1) {
+    const picked = bestAnswer(query, sources, { lang });
+    return picked ? phrased(picked, query, lang) : unsure(known, lang);
+  }
+  // A question in two parts: each answered on its own (a part naming no topic takes the others'), each
+  // unanswered part named, and nothing said twice.
+  const answers = parts.map((part) => {
+    const others = parts.filter((p) => p !== part).join(' ');
+    return { part, kinds: askedKinds(part, lang), picked: bestAnswer(part, sources, { lang, topicFrom: others, maxChars: 200 }) };
+  });
+  if (answers.every((a) => !a.picked)) return unsure(known, lang);
+  const said: string[] = [];
+  for (const a of answers) {
+    if (!a.picked) said.push(unsurePart(a.part, a.kinds, lang));
+    else if (!said.some((s) => s.includes(a.picked!.text))) said.push(phrased(a.picked, a.part, lang, false));
+  }
+  return said.join(' ');
+}
+
+/** A picked sentence as a reply: remembered things as such, a fact in another language quoted, else now and then a lead-in. */
+function phrased(picked: Picked, query: string, lang: string, leadIn = true): string {
+  if (primaryLanguage(picked.lang) !== primaryLanguage(lang)) return answerLine(lang, 'quoted', { fact: picked.text });
   if (picked.kind === 'memory') return palLines(lang).remember + lowerFirst(picked.text);
   // A lead-in now and then, so replies do not all sound alike — but never a third sentence.
-  if (splitSentences(picked.text).length > 1) return picked.text;
+  if (!leadIn || splitSentences(picked.text).length > 1) return picked.text;
   const leadIns = palLines(lang).leadIns;
   return leadIns[hash(query) % leadIns.length] + picked.text;
+}
+
+/** The honest line for one part of a question: what it asked (a price, a time, a place) is not known. */
+function unsurePart(part: string, kinds: FactKind[], lang: string): string {
+  if (kinds.includes('price')) return answerLine(lang, 'unsurePrice');
+  if (kinds.includes('time')) return answerLine(lang, 'unsureTime');
+  if (kinds.includes('place')) return answerLine(lang, 'unsurePlace');
+  return answerLine(lang, 'unsurePart', { part: part.replace(/[?？。.!]+$/u, '').trim() });
 }
 
 /** The honest "I don't know", naming what the PAL can help with. */
@@ -91,8 +122,12 @@ export function systemPrompt(conv: LiveConversation, context: string | null, kno
   sections.push(typeof prompt === 'string' && prompt.trim() ? prompt.trim() : `You are ${conv.pal.name}, a helpful assistant in a live video conversation.`);
   const name = languageName(lang);
   const others = conversationLanguages(conv).filter((l) => l !== lang).map(languageName);
+  // No language named by the owner: the visitor's own language, whichever it is.
+  const switching = languagesFixed(conv)
+    ? others.length ? `; if the visitor switches to ${others.join(' or ')}, reply in that language` : ''
+    : "; always reply in the language of the visitor's last message, even when your knowledge is written in another";
   sections.push(
-    `Reply in ${name} (${lang})${others.length ? `; if the visitor switches to ${others.join(' or ')}, reply in that language` : ''}. ` +
+    `Reply in ${name} (${lang})${switching}. ` +
       'Your words are spoken aloud in a live call: answer briefly and conversationally, in one to three short sentences unless asked for more. ' +
       'Plain sentences only: no markdown, no lists, no headings, no links or URLs, no emoji.',
   );

@@ -24,8 +24,11 @@ export interface NearMissInput {
   lang?: string;
 }
 
-/** True when the question reaches past the knowledge on one of its named points. */
-export function asksPastKnowledge(input: NearMissInput): boolean {
+/** How a question reaches past the knowledge: a narrower thing, an offer, a place or group it names, a name. */
+export type PastKnowledge = 'compound' | 'offer' | 'qualifier' | 'name';
+
+/** How the question reaches past the knowledge on one of its named points, or false when it does not. */
+export function asksPastKnowledge(input: NearMissInput): PastKnowledge | false {
   const { question, missing, covered, termOf } = input;
   if (!missing.size) return false;
   const isMissing = (word: string | undefined) => {
@@ -33,18 +36,18 @@ export function asksPastKnowledge(input: NearMissInput): boolean {
     return t !== undefined && missing.has(t);
   };
   // A compound around a known term: e-bike, mountainbike, kids bike (a narrower thing than the known one).
-  for (const m of missing) if (covered.some((c) => c.length >= 3 && m !== c && (m.endsWith(c) || m.startsWith(c)))) return true;
+  for (const m of missing) if (covered.some((c) => c.length >= 3 && m !== c && (m.endsWith(c) || m.startsWith(c)))) return 'compound';
   // What "do you sell/have/offer …" asks for, or a service verb the knowledge never names ("do you rent bikes?").
   const offer = OFFER.exec(question);
-  if (offer && (isMissing(offer[2]) || (!GENERIC_VERB.test(offer[1]!) && isMissing(offer[1])))) return true;
+  if (offer && (isMissing(offer[2]) || (!GENERIC_VERB.test(offer[1]!) && isMissing(offer[1])))) return 'offer';
   const offerDe = OFFER_DE.exec(question);
-  if (offerDe && isMissing(offerDe[1])) return true;
+  if (offerDe && isMissing(offerDe[1])) return 'offer';
   // "… in Madrid", "… to the United States", "a warranty on batteries".
-  for (const q of question.matchAll(QUALIFIER)) if (isMissing(q[1])) return true;
+  for (const q of question.matchAll(QUALIFIER)) if (isMissing(q[1])) return 'qualifier';
   // A name the knowledge never mentions (not the question's first word; German capitalises all nouns).
   if (input.lang !== 'de') {
     const words = question.match(/[\p{L}\p{N}-]+/gu) ?? [];
-    for (const w of words.slice(1)) if (/^\p{Lu}\p{Ll}/u.test(w) && w !== 'I' && isMissing(w)) return true;
+    for (const w of words.slice(1)) if (/^\p{Lu}\p{Ll}/u.test(w) && w !== 'I' && isMissing(w)) return 'name';
   }
   return false;
 }

@@ -18,7 +18,8 @@ import { msPerWord, Speaker, type ReplyStage, type SpeechSource } from '../speec
 import { faceMediaLink } from '../../resources/faces/media-url.js';
 import { EchoAudioStream } from '../speech/echo-audio.js';
 import { PalHearing, type HearingPort } from './hearing.js';
-import { conversationLanguages, replyLanguage, voiceTag } from '../../resources/pals/lines/language.js';
+import { answerLine, conversationLanguages, replyLanguage, voiceTag } from '../../resources/pals/lines/language.js';
+import { offersSpeech } from './speech-offer.js';
 import { PalVoice, type AudioOut } from '../speech/voice.js';
 import { earsFor, synthesizerFor } from '../engines/voice-engine.js';
 import { TranscriptWriter } from './transcript-writer.js';
@@ -63,6 +64,10 @@ export class PalAgent {
   private cardLanguage: string | undefined;
   /** The visitor's time zone and page language (UTC, said as such, until a visitor sends them). */
   private clock: VisitorClock = {};
+  /** Whether the visitor's speech can reach the PAL as words (room/room.ts sets it as the visitor joins). */
+  private hears = true;
+  /** The greeting invited the visitor to speak (said while the PAL could hear them). */
+  private offeredSpeech = false;
   private readonly seenInteractions = new Set<string>();
   private readonly transcript: TranscriptWriter;
   private seq = 0;
@@ -163,13 +168,26 @@ export class PalAgent {
         },
       });
     }
-    void this.speaker.say(once(greetingFor(conv)), { inferenceId: randomUUID(), turnIdx: this.turnIdx, interruptible: true });
+    const greeting = greetingFor(conv, { hears: this.hears });
+    this.offeredSpeech = offersSpeech(greeting, replyLanguage(conv));
+    void this.speaker.say(once(greeting), { inferenceId: randomUUID(), turnIdx: this.turnIdx, interruptible: true });
     await emitConversationCallbacks(this.deps, { conversation_id: conv.conversationId, owner_id: conv.ownerId, callback_url: conv.callbackUrl }, palJoinedCallbacks(conv.conversationId, conv.faceId, this.deps.clock.now()));
   }
 
   /** The page's time zone and language as the visitor joined: times are said as their clock reads. */
   setVisitorClock(timeZone: string | undefined, locale: string | undefined): void {
     this.clock = visitorClock(timeZone, locale);
+  }
+
+  /** Whether the PAL can hear the visitor (a recogniser here or in their browser): if not, it offers no speech. */
+  setHearing(hears: boolean): void {
+    const could = this.hears;
+    this.hears = hears;
+    // The greeting invited speech, and then the page's recognition stopped working: the PAL says so, once.
+    if (could && !hears && this.offeredSpeech) {
+      this.offeredSpeech = false;
+      this.say(once(answerLine(this.language, 'cannotHear')), randomUUID(), this.language);
+    }
   }
 
   /** The visitor switched between voice and text: in text mode the PAL writes its replies instead of speaking them. */

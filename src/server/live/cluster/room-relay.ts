@@ -29,6 +29,8 @@ export interface RelayedJoin {
   locale?: string | undefined;
   /** The page sends `face-ready` once the PAL's face is shown: the PAL's first line waits for it (room/face-shown.ts). */
   faceReady?: boolean | undefined;
+  /** Whether the page's browser recognises speech (false: it cannot; absent: not said). */
+  speechRecognition?: boolean | undefined;
 }
 
 /** The hub's side of the relay: its rooms on this instance. */
@@ -294,7 +296,7 @@ export class RoomRelay {
     const room = await this.host.holdRoom(String(message.c));
     if (!room) return socket.close(ROOM_MOVED, MOVED_REASON);
     const role = message.role === 'operator' ? 'operator' : 'visitor';
-    await room.admit(socket, role, { userName: typeof message.userName === 'string' ? message.userName : undefined, token: String(message.token ?? ''), textMode: message.textMode === true, timeZone: typeof message.timeZone === 'string' ? message.timeZone : undefined, locale: typeof message.locale === 'string' ? message.locale : undefined, faceReady: message.faceReady === true });
+    await room.admit(socket, role, { userName: typeof message.userName === 'string' ? message.userName : undefined, token: String(message.token ?? ''), textMode: message.textMode === true, timeZone: typeof message.timeZone === 'string' ? message.timeZone : undefined, locale: typeof message.locale === 'string' ? message.locale : undefined, faceReady: message.faceReady === true, speechRecognition: typeof message.speechRecognition === 'boolean' ? message.speechRecognition : undefined });
   }
 
   /**

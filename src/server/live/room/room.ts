@@ -94,7 +94,7 @@ export class Room {
   }
 
   /** Admits a participant whose token was checked; the PAL joins with the first one. */
-  async admit(socket: RoomSocket, role: 'visitor' | 'operator', joining: { userName?: string | undefined; token?: string; textMode?: boolean; timeZone?: string | undefined; locale?: string | undefined; faceReady?: boolean | undefined }, backlog: JoinBacklog = new JoinBacklog()): Promise<void> {
+  async admit(socket: RoomSocket, role: 'visitor' | 'operator', joining: { userName?: string | undefined; token?: string; textMode?: boolean; timeZone?: string | undefined; locale?: string | undefined; faceReady?: boolean | undefined; speechRecognition?: boolean | undefined }, backlog: JoinBacklog = new JoinBacklog()): Promise<void> {
     const { userName, token = '' } = joining;
     if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
     const participant: Participant = { participant_id: `p_${randomUUID()}`, user_name: userName?.trim().slice(0, 80) || (role === 'operator' ? 'Operator' : 'Guest'), role };
@@ -167,6 +167,8 @@ export class Room {
     if (role === 'visitor') this.pal.setTextMode(joining.textMode === true);
     // The visitor's clock: times the PAL says are in the zone and written the way of the page they joined from.
     if (role === 'visitor') this.pal.setVisitorClock(joining.timeZone, joining.locale);
+    // Whether the PAL can hear this visitor: its own recogniser, or the page's. It offers speech only then.
+    if (role === 'visitor') this.pal.setHearing(PalAgent.transcribes(this.deps) || joining.speechRecognition !== false);
     // Only a conversation that had never started gets the join callbacks, disclosure and greeting.
     if (palIsNew) {
       this.faceShown = new FaceShown(this.deps.clock, faceToWaitFor(this.pal.participant, joining));
@@ -356,6 +358,7 @@ export class Room {
     if (!frame) return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'frames are JSON objects of the room protocol' });
     if (frame.type === 'join') return this.sendTo(member, { type: 'error', code: 'already_joined', message: 'this connection already joined the room' });
     if (frame.type === 'text-mode') return this.pal?.setTextMode(frame.on);
+    if (frame.type === 'hearing') return member.participant.role === 'visitor' ? this.pal?.setHearing(PalAgent.transcribes(this.deps) || frame.speech_recognition) : undefined;
     if (frame.type === 'turn-latency') return this.onTurnLatency(member, frame);
     if (frame.type === 'face-ready') return this.faceShown?.open('face-ready');
     if (frame.type === 'ping') return this.sendTo(member, { type: 'pong', ...(frame.n !== undefined ? { n: frame.n } : {}) });

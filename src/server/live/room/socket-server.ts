@@ -114,5 +114,5 @@ async function join(ws: WebSocket, conversationId: string, text: string | null, 
   if (!conv || conv.provider !== 'local') return refuse(ws, RoomCloseCode.notFound, 'not_found', 'no local room for this conversation');
   if (conv.status !== 'active') return refuse(ws, RoomCloseCode.ended, 'conversation_ended', 'the conversation has ended');
   // Here, or relayed to the instance holding the room.
-  await hub.join(ws, conv, { role, userName: frame.user_name, token: frame.meeting_token, textMode: frame.text_mode === true, timeZone: frame.time_zone, locale: frame.locale, faceReady: frame.face_ready === true }, backlog);
+  await hub.join(ws, conv, { role, userName: frame.user_name, token: frame.meeting_token, textMode: frame.text_mode === true, timeZone: frame.time_zone, locale: frame.locale, faceReady: frame.face_ready === true, speechRecognition: frame.speech_recognition }, backlog);
 }

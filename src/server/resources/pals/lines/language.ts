@@ -5,6 +5,7 @@
 import type { LiveConversation } from '../../conversations/live-conversation.js';
 import { LINES, type PalLines } from './pal-lines.js';
 import { CARD_LINES, type CardLines } from './pal-card-lines.js';
+import { ANSWER_LINES, type AnswerLines } from './answer-lines.js';
 
 export type { PalLines } from './pal-lines.js';
 export type { CardLines } from './pal-card-lines.js';
@@ -44,15 +45,23 @@ export function voiceTag(conv: Pick<LiveConversation, 'properties' | 'pal'>, lan
 export function replyLanguage(conv: Pick<LiveConversation, 'properties' | 'pal'>, userText?: string): string {
   const languages = conversationLanguages(conv);
   const fallback = languages[0]!;
-  if (!userText || languages.length < 2) return fallback;
+  if (!userText) return fallback;
+  // Where the owner named no language, the PAL replies in whichever of its languages the visitor writes in.
+  if (!languagesFixed(conv)) return detectLanguage(userText, spokenLanguages) ?? fallback;
+  if (languages.length < 2) return fallback;
   return detectLanguage(userText, languages) ?? fallback;
+}
+
+/** Whether the owner (or the conversation) named the languages: then replies keep to them. */
+export function languagesFixed(conv: Pick<LiveConversation, 'properties' | 'pal'>): boolean {
+  return [conv.properties.languages, conv.pal.definition.languages].some((v) => tags(v).some((t) => primaryLanguage(t)));
 }
 
 // Short, frequent words that tell languages apart (question words, articles, pronouns, greetings).
 const MARKERS: Record<string, string> = {
   en: 'the a an is are was do does did how what when where why who which can could would you your i my me it this that of to and or with for have has hello hi thanks thank please yes no long much many',
   de: 'der die das ein eine ist sind war wie was wann wo warum wer welche welcher kann können könnte sie ihr ich mein mich es dies und oder mit für habe hat hallo danke bitte ja nein lange viel viele nicht auch gibt ihre ihnen bei zu auf',
-  fr: 'le la les un une est sont était comment quoi quand où pourquoi qui quel quelle peut pouvez vous votre je mon moi ce et ou avec pour avez bonjour salut merci oui non combien pas des du au',
+  fr: 'le la les un une est sont était comment quoi quand où pourquoi qui quel quelle quels quelles peut pouvez vous votre vos je mon moi ce et ou avec pour avez bonjour salut merci oui non combien pas des du au il elle sera fera puis-je est-ce',
   es: 'el la los las un una es son era cómo como qué que cuándo dónde por quién cuál puede puedo usted su yo mi me esto y o con para tiene hola gracias sí no cuánto cuanto tarda del al',
   it: 'il lo la gli le un una è sono era come cosa quando dove perché chi quale può posso lei suo io mio mi questo e o con per ha ciao grazie sì no quanto quanti del della non',
   pt: 'o a os as um uma é são era como que quando onde por quem qual pode posso você seu eu meu me isto e ou com para tem olá obrigado obrigada sim não quanto quantos do da não',
@@ -123,7 +132,7 @@ const SAME_AS: Record<string, string> = { no: 'nb' };
 export const spokenLanguages: readonly string[] = [...Object.keys(LINES), ...Object.keys(SAME_AS)];
 
 // A language the PAL speaks has its card lines too (checked once at load, like the tags).
-for (const lang of Object.keys(LINES)) if (!CARD_LINES[lang]) throw new Error(`language ${lang} has no card lines`);
+for (const lang of Object.keys(LINES)) if (!CARD_LINES[lang] || !ANSWER_LINES[lang]) throw new Error(`language ${lang} has no card or answer lines`);
 
 /** The PAL's lines in `lang` (English when the PAL has none in that language; the API refuses such languages). */
 export function palLines(lang: string): PalLines {
@@ -134,6 +143,13 @@ export function palLines(lang: string): PalLines {
 /** One of the PAL's lines in `lang`, with `{name}`/`{topics}` filled in. */
 export function palLine(lang: string, key: Exclude<keyof PalLines, 'leadIns'>, vars: Record<string, string> = {}): string {
   return palLines(lang)[key].replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? '');
+}
+
+/** A frame of a knowledge answer in `lang` (answer-lines.ts), with its `{…}` filled in. */
+export function answerLine(lang: string, key: keyof AnswerLines, vars: Record<string, string> = {}): string {
+  const primary = primaryLanguage(lang);
+  const lines = ANSWER_LINES[SAME_AS[primary] ?? primary] ?? ANSWER_LINES.en!;
+  return lines[key].replace(/\{(\w+)\}/g, (_, k: string) => vars[k] ?? '');
 }
 
 /** A Magic Canvas card's line or text in `lang`, with its `{…}` filled in (pal-card-lines.ts). */
