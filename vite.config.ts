@@ -6,6 +6,7 @@
 //   cdn-full       — src/palkit/dist/cdn/palkit-full.js + chunks: everything bundled; the call's parts, each
 //                    canvas card kind, each language and daily-js in chunks of their own, fetched when needed.
 //   cdn            — src/palkit/dist/cdn/palkit.js: the classic script with the light shells (IIFE, tiny).
+//                    Both script-tag builds write a brotli and a gzip copy beside each script (.br, .gz).
 //   server         — src/server/dist/cli.js: the companion service for plain `node` (the `palkit` command of
 //                    @palkit/server); src/server and src/protocol bundled, every package left to its
 //                    `dependencies`. It carries the voice's worker (espeak-worker.js), the face trainer
@@ -18,6 +19,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from
 import { isAbsolute, join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { minifyCssLiterals } from './scripts/minify-css-literals.js';
+import { precompress } from './scripts/precompress.js';
 import { squeezeIndentation } from './scripts/squeeze-indentation.js';
 import { MICROPHONE_WORKLET, MICROPHONE_WORKLET_FILE } from './src/palkit/client/transport/microphone-worklet.js';
 
@@ -103,7 +105,7 @@ export default defineConfig(({ mode }) => {
         rolldownOptions: { output: { minify: true } },
       },
       // The microphone worklet as a file of its own, served beside palkit.js (strict-CSP pages refuse blob: scripts).
-      plugins: [{ name: 'palkit-microphone-worklet', generateBundle() { this.emitFile({ type: 'asset', fileName: MICROPHONE_WORKLET_FILE, source: MICROPHONE_WORKLET }); } }],
+      plugins: [{ name: 'palkit-microphone-worklet', generateBundle() { this.emitFile({ type: 'asset', fileName: MICROPHONE_WORKLET_FILE, source: MICROPHONE_WORKLET }); } }, precompress()],
     };
   }
   if (mode === 'server' || mode === 'demo-service') {
@@ -133,7 +135,8 @@ export default defineConfig(({ mode }) => {
   }
   if (mode === 'cdn-full') {
     return {
-      plugins: [minifyCssLiterals(), squeezeIndentation(), cleanOwnOutputs([`${PALKIT_DIST}/cdn/chunks`], /\.js$/), cleanOwnOutputs([`${PALKIT_DIST}/cdn`], /^palkit-full\.js$/)],
+      // Each script with its precompressed copies (.br, .gz), which the service sends by Accept-Encoding.
+      plugins: [minifyCssLiterals(), squeezeIndentation(), cleanOwnOutputs([`${PALKIT_DIST}/cdn/chunks`], /\.js(\.br|\.gz)?$/), cleanOwnOutputs([`${PALKIT_DIST}/cdn`], /^palkit-full\.js(\.br|\.gz)?$/), precompress()],
       define: { 'process.env.NODE_ENV': '"production"' },
       build: {
         outDir: `${PALKIT_DIST}/cdn`,

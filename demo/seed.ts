@@ -72,7 +72,7 @@ export async function seedDemo(service: Service, url: string, key: string): Prom
     pal_name: 'Echo',
     pipeline_mode: 'echo',
     default_face_id: faceId,
-    disclosure_type: 'always',
+    disclosure_type: 'auto', // the default: disclosed where the conversation's policy is `eu` (below)
     custom_greeting: 'Hi! I repeat whatever you say or type.',
   });
   const full = await api('POST', '/v2/pals', {
@@ -80,16 +80,19 @@ export async function seedDemo(service: Service, url: string, key: string): Prom
     system_prompt: 'You are Nova, the friendly product guide of Northwind Bikes. Answer from the knowledge base and keep answers short.',
     default_face_id: faceId,
     document_ids: [document.document_id],
-    disclosure_type: 'always',
+    disclosure_type: 'auto', // the default: disclosed where the conversation's policy is `eu` (below)
     custom_greeting: 'Hello, I am Nova from Northwind Bikes. Ask me anything about our bikes, or say "help me choose".',
   });
   const echoPalId: string = echo.pal_id;
   const fullPalId: string = full.pal_id;
   await api('PUT', `/v2/pals/${fullPalId}/skills/magic_canvas`, { config: {} });
 
-  // Every demo conversation reports to the demo site's callback receiver (shown in the operator console).
-  const create = async (body: Record<string, unknown>) => {
-    const d = await api('POST', '/v2/deployments', { callback_url: `${url}/demo/api/callbacks`, ...body });
+  // Every demo conversation reports to the demo site's callback receiver (shown in the operator console), and
+  // runs under the `eu` policy: the EU AI Act (Article 50, from 2 August 2026) asks that people be told they
+  // are talking to an AI system, so each call opens with the PAL's disclosure (its `auto` disclosure fires).
+  // The elements' "AI" mark on her video shows whatever the policy (customization.ai_mark: false would hide it).
+  const create = async (body: { customization?: Record<string, unknown> } & Record<string, unknown>) => {
+    const d = await api('POST', '/v2/deployments', { callback_url: `${url}/demo/api/callbacks`, ...body, customization: { policy: 'eu', ...body.customization } });
     await api('PATCH', `/v2/deployments/${d.deployment_id}`, [{ op: 'replace', path: '/status', value: 'active' }]);
     return d.deployment_id as string;
   };

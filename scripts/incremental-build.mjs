@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const CONFIG = ['vite.config.ts', 'scripts/minify-css-literals.ts', 'scripts/squeeze-indentation.ts', 'package.json', 'src/palkit/package.json', 'src/server/package.json', 'package-lock.json', 'tsconfig.json'];
+const CONFIG = ['vite.config.ts', 'scripts/minify-css-literals.ts', 'scripts/squeeze-indentation.ts', 'scripts/precompress.ts', 'package.json', 'src/palkit/package.json', 'src/server/package.json', 'package-lock.json', 'tsconfig.json'];
 /** The sources, without the packages' build outputs (each package's dist/), which would make every step look changed. */
 const SRC = ['src/palkit', 'src/protocol', 'src/server'];
 const DEMO = ['demo/vite.demo.config.ts', 'demo/react', 'demo/vue'];
@@ -16,8 +16,8 @@ const DEMO = ['demo/vite.demo.config.ts', 'demo/react', 'demo/vue'];
 /** The steps `npm start` needs, in order (no step empties a folder another step writes into). */
 export const START_STEPS = [
   { name: 'package', command: ['vite', 'build'], inputs: [...SRC, ...CONFIG], outputs: ['src/palkit/dist/palkit/index.js', 'src/palkit/dist/palkit/react/index.js', 'src/palkit/dist/palkit/vue/index.js'] },
-  { name: 'script tag, full', command: ['vite', 'build', '--mode', 'cdn-full'], inputs: [...SRC, ...CONFIG], outputs: ['src/palkit/dist/cdn/palkit-full.js'] },
-  { name: 'script tag', command: ['vite', 'build', '--mode', 'cdn'], inputs: [...SRC, ...CONFIG], outputs: ['src/palkit/dist/cdn/palkit.js'] },
+  { name: 'script tag, full', command: ['vite', 'build', '--mode', 'cdn-full'], inputs: [...SRC, ...CONFIG], outputs: ['src/palkit/dist/cdn/palkit-full.js', 'src/palkit/dist/cdn/palkit-full.js.br'] },
+  { name: 'script tag', command: ['vite', 'build', '--mode', 'cdn'], inputs: [...SRC, ...CONFIG], outputs: ['src/palkit/dist/cdn/palkit.js', 'src/palkit/dist/cdn/palkit.js.br'] },
   { name: 'demo, React', command: ['vite', 'build', '--config', 'demo/vite.demo.config.ts', '--mode', 'react'], inputs: [...SRC, ...CONFIG, ...DEMO], outputs: ['dist/demo/react/index.html'] },
   { name: 'demo, Vue', command: ['vite', 'build', '--config', 'demo/vite.demo.config.ts', '--mode', 'vue'], inputs: [...SRC, ...CONFIG, ...DEMO], outputs: ['dist/demo/vue/index.html'] },
   // The service's extraction worker (the bundled demo service starts it from src/server/dist), then the demo

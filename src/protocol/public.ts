@@ -44,6 +44,8 @@ export const Customization = z.looseObject({
   magic_canvas: z.optional(z.looseObject({ accent_color: optionalText })),
   strings: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
   policy: z.optional(z.literal('eu')),
+  /** false hides the small "AI" mark the elements show on the PAL's video (shown unless the owner says so). */
+  ai_mark: z.optional(z.boolean()),
   /** Terms the visitor accepts before the call; the conversation keeps a receipt of them. */
   consent: z.optional(z.looseObject({ required: z.optional(z.boolean()), text: optionalText, terms_url: optionalText })),
   recording: z.optional(z.looseObject({

@@ -204,6 +204,9 @@ export const responseShapes: Record<ResponseName, JsonShape> = {
             "type": "string",
             "const": "eu"
           },
+          "ai_mark": {
+            "type": "boolean"
+          },
           "consent": {
             "type": "object",
             "properties": {

@@ -19,6 +19,8 @@ type Impl = HTMLElement & Record<string, unknown>;
 type ShellMethod = (typeof METHODS)[number] | 'open';
 
 interface InitLike {
+  is_available?: boolean;
+  thumbnail_image_url?: string;
   customization?: {
     accent_color?: string;
     widget?: { variant?: string; corner?: string; text?: string };
@@ -30,7 +32,7 @@ interface InitLike {
 const CSS = `:host{display:block;font-family:system-ui,sans-serif}:host([data-tag=pal-widget]){display:contents}:host([data-tag=pal-embed]){width:100%;height:100%}
 button{border:0;background:var(--pal-accent,#5b5bf0);color:#fff;font:600 15px system-ui,sans-serif;cursor:pointer}
 .l{position:fixed;z-index:2147483000;bottom:20px;right:20px;height:56px;min-width:56px;padding:0 16px;border-radius:999px;box-shadow:0 8px 32px rgb(0 0 0/.18)}
-.l.tiny{padding:0}.l.bottom-left{right:auto;left:20px}.l.top-right{bottom:auto;top:20px}.l.top-left{bottom:auto;top:20px;right:auto;left:20px}
+.l.tiny{padding:0}.l.full{display:flex;align-items:center;gap:12px;height:auto;padding:8px 16px 8px 8px;border-radius:12px;background:#fff;color:#1a1a1f}.l img{width:64px;height:64px;border-radius:8px;object-fit:cover}.l.bottom-left{right:auto;left:20px}.l.top-right{bottom:auto;top:20px}.l.top-left{bottom:auto;top:20px;right:auto;left:20px}
 .p{display:grid;place-content:center;gap:12px;text-align:center;height:100%;min-height:240px;padding:24px;box-sizing:border-box}
 .p h2{margin:0}.p button{justify-self:center;min-height:44px;padding:0 20px;border-radius:8px}
 [aria-busy]{animation:r .6s infinite alternate}@keyframes r{to{opacity:.6}}`;
@@ -53,12 +55,8 @@ function adoptShellStyles(root: ShadowRoot): void {
   }
 }
 
-/**
- * The widget's full code loads at the page's first idle moment, and at the latest this long after the shell
- * is attached: a page that is never idle (a busy site, or a tab whose thread a call in another tab shares)
- * would otherwise keep the placeholder launcher for good.
- */
-const UPGRADE_WITHIN_MS = 2000;
+/** What says a visitor is about to use the widget: its full code is fetched then, not on every page load. */
+const INTENT = ['pointerover', 'pointerdown', 'touchstart', 'focusin'] as const;
 
 const safeColor = (value: string | undefined): string => (value && /^[#\w(),.%\s-]+$/.test(value) ? value : '');
 
@@ -115,14 +113,32 @@ abstract class PalShell extends HTMLElement {
     const root = this.attachShadow({ mode: 'open' });
     this.dataset.tag = this.#ctor.tag;
     adoptShellStyles(root);
+    this.addEventListener('pointerdown', this.#onPress);
     void this.#paint(root);
-    // The widget waits for a quiet moment; embed and landing page show the conversation surface at once.
-    if (this.#ctor.tag !== 'pal-widget') void this.#upgrade();
-    else if (window.requestIdleCallback) window.requestIdleCallback(() => void this.#upgrade(), { timeout: UPGRADE_WITHIN_MS });
-    else setTimeout(() => void this.#upgrade());
+    // Embed and landing page show the conversation surface at once. The widget's launcher is painted here, and
+    // its full code (91 KB) fetched when the visitor shows intent (the pointer over it, a touch, focus), is to
+    // open (the method, the open attribute) or has a call to rejoin after a reload; never on load alone.
+    if (this.#ctor.tag !== 'pal-widget' || this.hasAttribute('open') || this.#callToRejoin()) void this.#upgrade();
+    else {
+      const onIntent = () => {
+        for (const type of INTENT) this.removeEventListener(type, onIntent);
+        void this.#upgrade();
+      };
+      for (const type of INTENT) this.addEventListener(type, onIntent, { passive: true });
+    }
+  }
+
+  /** This tab's call of this deployment, kept for a reload (client/live-call.ts): the full widget rejoins it. */
+  #callToRejoin(): boolean {
+    try {
+      return sessionStorage.getItem(`palkit:live-call:${this.getAttribute('deployment-id')}`) !== null;
+    } catch {
+      return false;
+    }
   }
 
   attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
+    if (name === 'open' && value !== null && !this.#impl && this.shadowRoot) void this.#upgrade();
     if (!this.#impl) return;
     if (value === null) this.#impl.removeAttribute(name);
     else this.#impl.setAttribute(name, value);
@@ -149,10 +165,14 @@ abstract class PalShell extends HTMLElement {
       if (id) {
         const url = `${base}/v2/deployments/${encodeURIComponent(id)}/init`;
         this.#init = { url, response: fetch(url, { credentials: 'omit' }) };
-        init = (await (await this.#init.response).clone().json()) as InitLike;
+        const response = await this.#init.response;
+        init = (await response.clone().json()) as InitLike;
+        // A widget that cannot be talked to says so on its launcher at load: that is the full element's.
+        if (!response.ok || init.is_available === false) void this.#upgrade();
       }
     } catch {
       // The full element reports failures; the placeholder stays plain.
+      void this.#upgrade();
     }
     if (this.#impl) return;
     const c = init.customization ?? {};
@@ -162,7 +182,11 @@ abstract class PalShell extends HTMLElement {
     if (this.#ctor.tag === 'pal-widget') {
       const variant = c.widget?.variant ?? 'compact';
       placeholder.className = `l ${variant} ${c.widget?.corner ?? 'bottom-right'}`;
-      placeholder.textContent = variant === 'tiny' ? '💬' : c.widget?.text || 'Talk to us';
+      // The page's ::part(launcher) styles reach it as they reach the full launcher.
+      placeholder.setAttribute('part', 'launcher');
+      const face = variant === 'full' && init.thumbnail_image_url;
+      if (face) placeholder.appendChild(Object.assign(document.createElement('img'), { src: face, alt: '' }));
+      placeholder.append(variant === 'tiny' ? '💬' : c.widget?.text || 'Talk to us');
       placeholder.setAttribute('aria-label', c.widget?.text || 'Talk to us');
       placeholder.addEventListener('click', () => this.#call('open', []));
     } else {
@@ -185,12 +209,37 @@ abstract class PalShell extends HTMLElement {
       }
       impl.setAttribute('exportparts', PARTS);
       impl.prefetchedInit = this.#init;
+      // Not while the placeholder is pressed (a click would be lost between the two), and its focus moves on.
+      await this.#released();
+      const focused = this.shadowRoot!.activeElement !== null;
       this.#impl = impl;
       this.shadowRoot!.replaceChildren(impl);
       await (impl as unknown as { updateComplete?: Promise<unknown> }).updateComplete;
+      if (focused && !impl.matches(':focus-within')) impl.shadowRoot?.querySelector<HTMLElement>('[part=launcher], button')?.focus();
       return impl;
     });
     return this.#ready;
+  }
+
+  /** While a pointer presses the placeholder: resolves when it lets go. */
+  #press: Promise<void> | null = null;
+
+  #onPress = (): void => {
+    this.#press ??= new Promise<void>((resolve) => {
+      const up = () => {
+        removeEventListener('pointerup', up, true);
+        removeEventListener('pointercancel', up, true);
+        this.#press = null;
+        resolve();
+      };
+      addEventListener('pointerup', up, true);
+      addEventListener('pointercancel', up, true);
+    });
+  };
+
+  /** Resolves once no pointer presses the placeholder (at once when none does). */
+  #released(): Promise<void> {
+    return this.#press ?? Promise.resolve();
   }
 
   async #call(method: ShellMethod, args: unknown[]): Promise<unknown> {

@@ -6,7 +6,7 @@
 export const ATTRIBUTES = ["layout","expand-options","deployment-id","api-base","conversational-context","custom-greeting","memory-stores","visitor-token","override-config","lang","user-name","theme","open"];
 
 /** Their parts, exported through the shell so that `pal-embed::part(card)` styles the full element. */
-export const PARTS = 'base, screen, conversation, stage, controls, captions, transcript, banner, card, recording, mode-switch, notice, hero, logo, cta, launcher, panel, header';
+export const PARTS = 'base, screen, conversation, stage, controls, captions, transcript, banner, card, recording, ai-mark, mode-switch, notice, hero, logo, cta, launcher, panel, header';
 
 /** Their methods: a shell method fetches the full element and calls the element's own. */
 export const METHODS = ["startConversation","createConversation","endConversation","sendMessage","sendChat","updateConfig","close"] as const;

@@ -24,6 +24,8 @@ import { conversationStyles } from './conversation.styles.js';
  * the session a widget/embed/landing page gives it.
  * @csspart stage - The video stage (forwarded from pal-stage).
  * @csspart recording - The "recorded" badge (forwarded from pal-stage).
+ * @csspart ai-mark - The small "AI" mark on the PAL's video, shown unless the deployment's
+ * `customization.ai_mark` is false (forwarded from pal-stage).
  * @csspart captions - The live captions (forwarded from pal-transcript).
  * @csspart transcript - The chat panel (forwarded from pal-transcript).
  * @csspart banner - The AI disclosure banner (forwarded from pal-disclosure).
@@ -150,7 +152,8 @@ export class PalConversation extends LitElement {
     return html`
       <div class="layout">
         <div class="main ${this.chatOn ? 'chat' : ''}">
-          <pal-stage exportparts="stage,recording" .t=${t} .participants=${session.participants} ?recording=${session.recording}
+          <pal-stage exportparts="stage,recording,ai-mark" .t=${t} .participants=${session.participants} ?recording=${session.recording}
+            .aiMark=${session.deployment?.customization.ai_mark !== false}
             .fallbackVideoUrl=${this.fallbackVideoUrl} .fallbackImageUrl=${this.fallbackImageUrl}></pal-stage>
           <div class="overlays">
             <pal-disclosure exportparts="banner" .t=${t} .link=${session}></pal-disclosure>

@@ -23,6 +23,7 @@ import { styleProps } from '../shared/style-props.js';
  * @csspart banner - The AI disclosure banner.
  * @csspart card - The Magic Canvas card.
  * @csspart recording - The "recorded" badge.
+ * @csspart ai-mark - The small "AI" mark on the PAL's video (hidden only by `customization.ai_mark: false`).
  * @csspart mode-switch - The chat's voice/text switch.
  * @csspart notice - What the visitor should know while the call goes on ("can't hear you", "reconnecting").
  * @cssproperty [--pal-radius=12px] - Corner radius of the card.

@@ -27,6 +27,9 @@ export const incallStrings = {
   'stage.pal': 'Conversation partner',
   'stage.sound': 'Tap to turn on sound',
   'stage.recording': 'Recorded',
+  // The persistent mark on the PAL's video, as generated videos carry one; its accessible name says what it means.
+  'stage.ai_mark': 'AI',
+  'stage.ai_mark_label': 'AI-generated video',
 
   'disclosure.label': 'AI disclosure',
   'disclosure.default': 'You are interacting with an AI system.',

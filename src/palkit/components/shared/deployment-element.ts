@@ -25,6 +25,9 @@ const loadCallParts = (): Promise<void> =>
     throw error;
   }));
 
+/** What says a visitor is about to use the element (issue 54: the call's code is fetched then, not on load). */
+const INTENT = ['pointerover', 'pointerdown', 'touchstart', 'focusin'] as const;
+
 /** Where the service is when `api-base` is not given: the origin this code was loaded from. */
 export const defaultApiBase = { value: typeof location === 'undefined' ? '' : new URL(import.meta.url, location.href).origin };
 
@@ -112,11 +115,34 @@ export abstract class PalDeploymentElement extends LitElement {
     return true;
   }
 
+  /**
+   * The visitor is about to start a call: the pointer is over the element, a finger on it or the focus in it
+   * (set by #onIntent), or a step after the preview is on. The widget: its popup is open.
+   */
+  protected get callWanted(): boolean {
+    const session = this.session;
+    return this.#intent || (session !== null && (session.mode !== 'idle' || session.gate !== null || session.state === 'connecting'));
+  }
+
+  #intent = false;
+  readonly #onIntent = (): void => {
+    for (const type of INTENT) this.removeEventListener(type, this.#onIntent);
+    this.#intent = true;
+    this.#prefetchCall();
+  };
+
   override updated(changed: Map<string, unknown>): void {
     super.updated(changed);
-    // While the visitor is on the preview, gate or device check, the call's code arrives: joining never
-    // waits for it, and a page whose widget is never opened never fetches it.
-    if (this.flowShown && this.session?.deployment?.is_available) {
+    this.#prefetchCall();
+  }
+
+  /**
+   * Once the visitor shows they are about to start (callWanted), the call's code arrives while they are on the
+   * preview, gate or device check: joining never waits for it, and a page where nobody reaches for the PAL
+   * never fetches it.
+   */
+  #prefetchCall(): void {
+    if (this.flowShown && this.session?.deployment?.is_available && this.callWanted) {
       this.session.prefetchCall();
       void loadCallParts().catch(() => undefined);
     }
@@ -124,6 +150,7 @@ export abstract class PalDeploymentElement extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    if (!this.#intent) for (const type of INTENT) this.addEventListener(type, this.#onIntent, { passive: true });
     this.#ensureSession();
     // Frameworks may set deployment-id just after connecting: judge its absence once they have had their turn.
     setTimeout(() => {

@@ -38,7 +38,7 @@ export function renderFlow(host: PalDeploymentElement, options: FlowViewOptions 
         button-label=${config.haircheck?.btn_title ?? ''} ?camera-on=${config.camera_on ?? true}
         @pal-confirm=${(e: PalConfirmEvent) => session.confirmHaircheck(e.detail)}></pal-haircheck>`;
     case 'call':
-      return html`<pal-conversation part="conversation" exportparts="stage, controls, captions, transcript, banner, card, recording, mode-switch, notice" .t=${t} .session=${session}
+      return html`<pal-conversation part="conversation" exportparts="stage, controls, captions, transcript, banner, card, recording, ai-mark, mode-switch, notice" .t=${t} .session=${session}
         .fallbackVideoUrl=${deployment?.thumbnail_video_url ?? null} .fallbackImageUrl=${deployment?.thumbnail_image_url ?? null}></pal-conversation>`;
     default:
       break;

@@ -18,6 +18,8 @@ const cameraOff = svg`<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" st
  * @csspart pal - The PAL's tile (video, or the face thumbnail in the local room).
  * @csspart self - The self view.
  * @csspart recording - The "recorded" badge shown while the call is recorded.
+ * @csspart ai-mark - The small "AI" mark on the PAL's video, always shown (as generated videos carry one)
+ * unless `aiMark` is false (a deployment's `customization.ai_mark: false`).
  * @cssproperty [--pal-self-view-width=28%] - Width of the self view.
  * @cssproperty [--pal-self-view-max-width=200px] - Largest width of the self view.
  * @cssproperty [--pal-stage-fit=cover] - How the PAL fills the stage (`contain` shows her whole).
@@ -44,6 +46,13 @@ export class PalStage extends LitElement {
     .self.off { display: grid; place-items: center; transform: none; background: #2a2a33; color: #c9c9d4; }
     .self.off svg { width: 28%; height: auto; }
     .rec.alone { margin-top: 4.5rem; }
+    /* The AI mark: small, legible on any face or background, clear of the disclosure banner as the badge is. */
+    .ai {
+      padding: 0.1em 0.45em; border-radius: 4px; background: rgb(0 0 0 / 0.6); color: #fff;
+      font: 700 0.7rem/1.4 var(--pal-font); letter-spacing: 0.04em; box-shadow: 0 0 0 1px rgb(255 255 255 / 0.35);
+      /* Its title ("AI-generated video") shows on hover, though the corner lets clicks through. */
+      pointer-events: auto; cursor: default;
+    }
     .sound { position: absolute; left: 50%; top: 50%; transform: translate(-50%, -50%); }
     audio { display: none; }
     .rec {
@@ -61,21 +70,26 @@ export class PalStage extends LitElement {
   @property({ attribute: 'fallback-image-url' }) fallbackImageUrl: string | null = null;
   /** The call is recorded: a visible badge says so. */
   @property({ type: Boolean }) recording = false;
+  /** The small "AI" mark on the PAL's video; only the owner's explicit setting turns it off. */
+  @property({ attribute: false }) aiMark = true;
   @state() private blocked = false;
 
   override render() {
     const pal = this.participants.find((p) => !p.local && p.role === 'pal') ?? this.participants.find((p) => !p.local);
     const self = this.participants.find((p) => p.local);
     const remoteAudio = this.participants.filter((p) => !p.local && p.audioTrack);
+    const tile = this.#palTile(pal);
+    const mark = this.aiMark && tile !== nothing;
     return html`
       <div part="stage" role="group" aria-label=${this.t('stage.pal')}>
-        ${this.#palTile(pal)}
-        ${self || this.recording
+        ${tile}
+        ${self || this.recording || mark
           ? html`<div class="corner">
               ${self?.videoTrack
                 ? html`<video class="self" part="self" data-track=${self.videoTrack.id} autoplay muted playsinline aria-label=${this.t('stage.self')}></video>`
                 : self ? html`<div class="self off" part="self" role="img" aria-label=${this.t('haircheck.camera_off')}>${cameraOff}</div>` : nothing}
-              ${this.recording ? html`<span class="rec ${self ? '' : 'alone'}" part="recording" role="status">${this.t('stage.recording')}</span>` : nothing}
+              ${mark ? html`<span class="ai" part="ai-mark" role="img" aria-label=${this.t('stage.ai_mark_label')} title=${this.t('stage.ai_mark_label')}>${this.t('stage.ai_mark')}</span>` : nothing}
+              ${this.recording ? html`<span class="rec ${self || mark ? '' : 'alone'}" part="recording" role="status">${this.t('stage.recording')}</span>` : nothing}
             </div>`
           : nothing}
         ${repeat(remoteAudio, (p) => p.id, (p) => html`<audio data-track=${p.audioTrack!.id} autoplay></audio>`)}

@@ -1,4 +1,4 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, nothing, svg, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { ConversationLink } from '../../client/link.js';
@@ -13,6 +13,10 @@ import { transcriptStyles } from './transcript.styles.js';
 import { styleProps } from '../shared/style-props.js';
 
 export type TranscriptMode = 'panel' | 'captions';
+
+// The downloads show an arrow and the file's kind (".txt"), named in full for screen readers ("Download
+// .txt"): with the voice/text switch they fit one row of a 320 px phone in every language (issue 54).
+const downloadIcon = svg`<svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"><path d="M8 2v8M4.5 6.5 8 10l3.5-3.5M3 13.5h10"/></svg>`;
 
 // One transcript per link speaks to screen readers, so a captions strip and a panel on the same call
 // never announce the same sentence twice.
@@ -73,6 +77,8 @@ export class PalTranscript extends LitElement {
   private rendered: [number, number] = [0, 0];
   private captionTimer: ReturnType<typeof setTimeout> | undefined;
   private resizeObserver?: ResizeObserver;
+  /** A render asked for the next frame (rows the measured heights showed missing). */
+  #frame = 0;
   private listWidth = 0;
   private readonly subscription = new LinkSubscription(this, {
     onMessage: (m) => this.onPalMessage(m),
@@ -126,6 +132,8 @@ export class PalTranscript extends LitElement {
     super.disconnectedCallback();
     this.#shown.disconnect();
     clearTimeout(this.captionTimer);
+    cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
     this.resizeObserver?.disconnect();
     this.resizeObserver = undefined;
   }
@@ -262,8 +270,8 @@ export class PalTranscript extends LitElement {
     return html`
       <div class="toolbar">
         <slot name="toolbar"></slot>
-        <button type="button" ?disabled=${entries.length === 0} @click=${() => this.download('txt')}>${this.msg('transcript.downloadTxt')}</button>
-        <button type="button" ?disabled=${entries.length === 0} @click=${() => this.download('json')}>${this.msg('transcript.downloadJson')}</button>
+        <button type="button" class="download" aria-label=${this.msg('transcript.downloadTxt')} ?disabled=${entries.length === 0} @click=${() => this.download('txt')}>${downloadIcon}.txt</button>
+        <button type="button" class="download" aria-label=${this.msg('transcript.downloadJson')} ?disabled=${entries.length === 0} @click=${() => this.download('json')}>${downloadIcon}.json</button>
       </div>
       <div class="scroller" part="transcript" role="log" aria-live="off" aria-label=${this.msg('transcript.label')} tabindex="0" @scroll=${this.onScroll}>
         ${entries.length === 0 ? html`<p class="empty">${this.msg('transcript.empty')}</p>` : nothing}
@@ -322,14 +330,33 @@ export class PalTranscript extends LitElement {
   protected override updated(changed: PropertyValues): void {
     if (changed.has('mode')) this.observeWidth();
     if (this.mode !== 'panel' || !this.list) return;
-    // Measure the rows now in the DOM; a wrong estimate triggers one more (cheap) pass.
+    // Measure the rows now in the DOM and set the list's spacers from the measured heights here, without
+    // another render: a render scheduled from updated() is Lit's "scheduled an update after an update
+    // completed" (issue 54). Only rows the new heights leave missing from the view need one, next frame.
     let changedHeights = false;
     for (const row of this.list.children) {
       const index = Number((row as HTMLElement).dataset.index);
       changedHeights = this.rows.setHeight(index, (row as HTMLElement).offsetHeight) || changedHeights;
     }
-    if (changedHeights) this.requestUpdate();
+    if (changedHeights) {
+      const [start, end] = this.rendered;
+      this.list.style.setProperty('padding-block', `${this.rows.offset(start)}px ${this.rows.total - this.rows.offset(end)}px`);
+    }
     if (this.following && this.scroller) this.scroller.scrollTop = this.scroller.scrollHeight;
+    if (changedHeights && !this.covers(this.visibleRange())) this.#renderNextFrame();
+  }
+
+  /** Whether the rows in the DOM include every row of `range` (the rows the view needs). */
+  private covers([start, end]: [number, number]): boolean {
+    return start >= this.rendered[0] && end <= this.rendered[1];
+  }
+
+  #renderNextFrame(): void {
+    if (this.#frame) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.requestUpdate();
+    });
   }
 
   // Text wraps differently at another width, so measured heights are only valid for one width.

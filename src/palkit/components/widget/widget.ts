@@ -30,6 +30,7 @@ const bubble = svg`<svg viewBox="0 0 24 24" width="26" height="26" aria-hidden="
  * @csspart banner - The AI disclosure banner.
  * @csspart card - The Magic Canvas card.
  * @csspart recording - The "recorded" badge.
+ * @csspart ai-mark - The small "AI" mark on the PAL's video (hidden only by `customization.ai_mark: false`).
  * @csspart mode-switch - The chat's voice/text switch.
  * @csspart notice - What the visitor should know while the call goes on ("can't hear you", "reconnecting").
  * @cssproperty [--pal-launcher-size=56px] - Height of the launcher.
@@ -164,6 +165,11 @@ export class PalWidget extends PalDeploymentElement {
   }
 
   protected override get flowShown(): boolean {
+    return this.opened;
+  }
+
+  /** Opening the popup is the visitor's intent (a pointer over the launcher alone is not: the call's code waits). */
+  protected override get callWanted(): boolean {
     return this.opened;
   }
 

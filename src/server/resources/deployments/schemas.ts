@@ -42,7 +42,8 @@ export type Limits = z.infer<typeof Limits>;
 export const Customization = protocolSchema(ProtocolCustomization, 'DeploymentCustomization', {
   description: 'Visual and conversation settings read by the elements; stored as given (at most 64 KB as JSON)',
   properties: {
-    policy: "The conversations' `policy`: `eu` delivers the PAL's disclosures when its disclosure is `auto`",
+    policy: "The conversations' `policy`: `eu` delivers the PAL's disclosures when its disclosure is `auto` (set it where visitors in the EU may call: the EU AI Act's Article 50 applies from 2 August 2026)",
+    ai_mark: 'The small "AI" mark on the PAL\'s video, shown in every call (as generated videos carry one) whatever the disclosure; only `false` hides it',
     recording: 'Every conversation of this deployment is recorded when `enabled` (the visitor is told); `destination_id` is one of your recording destinations and is not shown to visitors',
     strings: 'Per-language overrides of the elements\' texts: `{ "de": { "join": "Beitreten" } }`',
   },

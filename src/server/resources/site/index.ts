@@ -1,10 +1,14 @@
 // What browsers load from the service itself: the script-tag bundle and the hosted landing pages.
 import type { ResourceModule } from '../module.js';
-import { readAsset } from './assets.js';
+import { readAsset, type Asset } from './assets.js';
+import { acceptedEncodings } from './encoding.js';
 import { landingPageHtml, notFoundPageHtml } from './landing-page.js';
 
-const assetHeaders = (type: string, immutable: boolean) => ({
-  'content-type': type,
+const assetHeaders = (asset: Asset, immutable: boolean) => ({
+  'content-type': asset.type,
+  ...(asset.encoding ? { 'content-encoding': asset.encoding } : {}),
+  // One URL, a copy per Accept-Encoding: a cache must not hand the brotli copy to a browser without brotli.
+  vary: 'accept-encoding',
   // Chunks are imported with import() from customer origins: that needs CORS.
   'access-control-allow-origin': '*',
   'cross-origin-resource-policy': 'cross-origin',
@@ -17,16 +21,16 @@ const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect 
 export const siteModule: ResourceModule = {
   name: 'site',
   routes(app, deps) {
-    const serve = async (path: string, immutable: boolean): Promise<Response> => {
-      const asset = await readAsset(path);
+    const serve = async (path: string, immutable: boolean, accept: string | undefined): Promise<Response> => {
+      const asset = await readAsset(path, acceptedEncodings(accept));
       if (!asset) return new Response('palkit: the browser bundle is not built yet; run `npm run build`.', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-      return new Response(asset.bytes, { status: 200, headers: assetHeaders(asset.type, immutable) });
+      return new Response(asset.bytes, { status: 200, headers: assetHeaders(asset, immutable) });
     };
-    app.get('/palkit.js', () => serve('palkit.js', false));
-    app.get('/palkit-full.js', () => serve('palkit-full.js', false));
+    app.get('/palkit.js', (c) => serve('palkit.js', false, c.req.header('accept-encoding')));
+    app.get('/palkit-full.js', (c) => serve('palkit-full.js', false, c.req.header('accept-encoding')));
     // The local room's microphone worklet, for pages whose policy allows scripts from this origin only.
-    app.get('/palkit-microphone.js', () => serve('palkit-microphone.js', false));
-    app.get('/chunks/:file', (c) => serve(`chunks/${c.req.param('file')}`, true));
+    app.get('/palkit-microphone.js', (c) => serve('palkit-microphone.js', false, c.req.header('accept-encoding')));
+    app.get('/chunks/:file', (c) => serve(`chunks/${c.req.param('file')}`, true, c.req.header('accept-encoding')));
     app.get('/favicon.ico', () => new Response(ICON, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' } }));
 
     app.get('/d/:deploymentId', async (c) => {

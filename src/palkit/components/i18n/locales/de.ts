@@ -84,6 +84,8 @@ export const de: CompleteTable = {
   'stage.self': 'Ihre Kamera',
   'stage.sound': 'Tippen, um den Ton einzuschalten',
   'stage.recording': 'Aufzeichnung',
+  'stage.ai_mark': 'KI',
+  'stage.ai_mark_label': 'KI-generiertes Video',
   'landing.powered': 'Gespräch',
 
   'disclosure.label': 'KI-Hinweis',

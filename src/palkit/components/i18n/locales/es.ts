@@ -84,6 +84,8 @@ export const es: CompleteTable = {
   'stage.self': 'Su cámara',
   'stage.sound': 'Toque para activar el sonido',
   'stage.recording': 'Grabando',
+  'stage.ai_mark': 'IA',
+  'stage.ai_mark_label': 'Vídeo generado por IA',
   'landing.powered': 'Conversación',
 
   'disclosure.label': 'Aviso de IA',

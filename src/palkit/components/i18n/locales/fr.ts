@@ -84,6 +84,8 @@ export const fr: CompleteTable = {
   'stage.self': 'Votre caméra',
   'stage.sound': 'Touchez pour activer le son',
   'stage.recording': 'Enregistré',
+  'stage.ai_mark': 'IA',
+  'stage.ai_mark_label': 'Vidéo générée par IA',
   'landing.powered': 'Conversation',
 
   'disclosure.label': 'Mention IA',

@@ -84,6 +84,8 @@ export const ja: CompleteTable = {
   'stage.self': 'あなたのカメラ',
   'stage.sound': 'タップして音声をオンにする',
   'stage.recording': '録画中',
+  'stage.ai_mark': 'AI',
+  'stage.ai_mark_label': 'AI生成の映像',
   'landing.powered': '会話',
 
   'disclosure.label': 'AIに関するお知らせ',
