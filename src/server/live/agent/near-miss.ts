@@ -9,6 +9,13 @@
 /** Verbs that only say "is it available" — the object after them is what the question is about. */
 const OFFER = /\b(?:do|does|can|could)\s+(?:you|they|we|i|one)\s+(?:also\s+)?(sell|offer|have|carry|stock|provide|make|build|rent|lease|repair|fix|service|ship|deliver|accept|take|buy|sell|install|insure|finance)\s+(?:any\s+|a\s+|an\s+|the\s+|some\s+|your\s+)?([\p{L}\p{N}-]+)/iu;
 const OFFER_DE = /\b(?:verkaufen|haben|bieten|führen|reparieren|vermieten|liefern|gibt)\s+(?:sie|ihr|es)\s+(?:auch\s+)?(?:ein(?:e[nms]?)?\s+|den\s+|die\s+|das\s+)?([\p{L}\p{N}-]+)/iu;
+// "Vendez-vous des vélos électriques ?", "¿Venden bicicletas eléctricas?": the thing and the word after it
+// (French, Spanish, Italian, Portuguese and Dutch put the adjective that narrows a thing after it).
+const OFFER_AFTER = new RegExp(
+  String.raw`(?<![\p{L}])(?:(?:vendez|avez|proposez|louez|réparez|livrez|faites)-vous|(?:venden|tienen|ofrecen|alquilan|reparan|hacen)(?:\s+ustedes)?|(?:vendete|avete|offrite|noleggiate|riparate)|(?:vendem|têm|oferecem|alugam|reparam)|(?:verkopen|hebben|bieden|verhuren|repareren)\s+(?:jullie|u))` +
+    String.raw`\s+(?:aussi\s+|también\s+|anche\s+|também\s+|ook\s+)?(?:(?:des|de|du|la|le|les|l'|un|une|d'|unos|unas|una|uno|el|los|las|dei|delle|degli|gli|il|lo|i|um|uma|uns|umas|o|a|os|as|een|de|het)\s*)?([\p{L}\p{N}-]+)(?:\s+([\p{L}\p{N}-]+))?`,
+  'iu',
+);
 /** Verbs of the OFFER pattern that say nothing of their own: their absence from the knowledge says nothing. */
 const GENERIC_VERB = /^(?:have|take|make|offer|sell|provide|carry|accept)$/i;
 /** A word after one of these narrows what it follows to a place, a thing or a group. */
@@ -42,6 +49,8 @@ export function asksPastKnowledge(input: NearMissInput): PastKnowledge | false {
   if (offer && (isMissing(offer[2]) || (!GENERIC_VERB.test(offer[1]!) && isMissing(offer[1])))) return 'offer';
   const offerDe = OFFER_DE.exec(question);
   if (offerDe && isMissing(offerDe[1])) return 'offer';
+  const offerAfter = OFFER_AFTER.exec(question);
+  if (offerAfter && (isMissing(offerAfter[1]) || isMissing(offerAfter[2]))) return 'offer';
   // "… in Madrid", "… to the United States", "a warranty on batteries".
   for (const q of question.matchAll(QUALIFIER)) if (isMissing(q[1])) return 'qualifier';
   // A name the knowledge never mentions (not the question's first word; German capitalises all nouns).

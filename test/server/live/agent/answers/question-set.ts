@@ -153,6 +153,7 @@ export const QUESTIONS: Question[] = [
   { doc: 'shop', kind: 'two-part', lang: 'fr', ask: 'Combien de temps dure la livraison et combien coûte-t-elle ?', says: [DAYS, SHIPPING] },
   { doc: 'shop', kind: 'near-miss', lang: 'fr', ask: 'Combien coûte le Trail 29 ?', unsure: true },
   { doc: 'shop', kind: 'unknown', lang: 'fr', ask: 'Quel temps fera-t-il demain ?', unsure: true },
+  { doc: 'shop', kind: 'near-miss', lang: 'fr', ask: 'Vendez-vous des vélos électriques ?', unsure: true },
   { doc: 'dental', kind: 'direct', lang: 'fr', ask: 'Quels sont vos horaires ?', says: [/Monday to Friday/] },
   { doc: 'software', kind: 'direct', lang: 'fr', ask: 'Combien coûte le plan Team ?', says: [/29 euros a month/] },
 
