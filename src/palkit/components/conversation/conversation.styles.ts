@@ -26,11 +26,13 @@ export const conversationStyles = css`
    */
   .layout {
     display: grid; grid-template-columns: minmax(0, 1fr); height: 100%;
+    /* The chat's least: toolbar, message box and the newest message (more of the log on a taller call). */
+    --pal-chat-min: clamp(8.5rem, 21cqh, 12rem);
     --pal-main-min: calc(100cqh / 3);
     grid-template-rows: minmax(min(var(--pal-main-min), 100% - 7.5rem), 1fr) minmax(0, auto) auto auto;
   }
   /* With the chat open the banner (one line) has a row between the stage and the chat. */
-  .layout.chat { --pal-main-min: calc(100cqh / 3 + 2.75rem + var(--pal-chat-min, 8.5rem)); }
+  .layout.chat { --pal-main-min: calc(100cqh / 3 + 2.75rem + var(--pal-chat-min)); }
   .main { position: relative; display: grid; grid-template-columns: minmax(0, 1fr); min-height: 0; }
   pal-stage { position: absolute; inset: 0; }
   .overlays { position: absolute; inset: 0; z-index: 2; display: flex; flex-direction: column; pointer-events: none; }
@@ -71,7 +73,7 @@ export const conversationStyles = css`
    * a third of the surface and the chat its least (the newest message and the box), each a share of the rest.
    */
   .main.chat {
-    grid-template-rows: minmax(min(100cqh / 3, 100%), 2fr) minmax(0, auto) minmax(min(var(--pal-chat-min, 8.5rem), 50%), 3fr);
+    grid-template-rows: minmax(min(100cqh / 3, 100%), 2fr) minmax(0, auto) minmax(min(var(--pal-chat-min), 50%), 3fr);
   }
   .main.chat pal-stage {
     position: relative; inset: auto; grid-row: 1;
