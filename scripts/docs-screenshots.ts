@@ -3,7 +3,12 @@
 //   docs/widget-chat-{1366,390,320}.png  the widget with the chat open while the PAL speaks a reply: her face
 //                                       above the chat, the AI disclosure banner between them;
 //   docs/dark-{1366,390,320}.png         the product page's embed in the dark theme while she speaks, with
-//                                       her caption.
+//                                       her caption;
+//   docs/card-chat-{1366,390,320}.png    the widget with the chat open and a Magic Canvas question card pushed
+//                                       into the call (the demo's operator route), the AI disclosure banner
+//                                       and mark on: her face keeps a third of the call, the card and the chat
+//                                       share the rest (issue 54).
+// `npm run screenshots -- card-chat` retakes one set (the names above, without the width).
 // The demo pages' Content-Security-Policy is bypassed only so that this script can poll the page.
 // Look at them before committing: a picture taken while the machine was busy may show her between words.
 import { spawn } from 'node:child_process';
@@ -35,6 +40,8 @@ await new Promise<void>((resolve, reject) => {
   demo.once('exit', (code) => reject(new Error(`the demo exited (${code}) before it was ready:\n${log}`)));
 });
 const base = `http://localhost:${port}`;
+/** This run's demo site key, which the demo's backend routes (the card push) ask for. */
+const demoKey = /Demo site key\s+(\S+)/.exec(log)?.[1] ?? '';
 
 /** The full element behind a script-tag shell, and the PAL's participant: is she speaking? */
 const palSpeaking = (tag: string) => `(() => {
@@ -106,16 +113,42 @@ async function darkEmbed(browser: Browser, width: (typeof WIDTHS)[number]): Prom
   await context.close();
 }
 
+const QUESTION_CARD = {
+  question: 'Which kind of riding do you do most?',
+  options: [{ id: 'trail', label: 'Trail' }, { id: 'road', label: 'Road' }, { id: 'city', label: 'City' }, { id: 'gravel', label: 'Gravel' }],
+};
+
+async function cardChat(browser: Browser, width: (typeof WIDTHS)[number]): Promise<void> {
+  const context = await browser.newContext({ viewport: { width, height: HEIGHT[width] }, permissions: ['camera', 'microphone'], deviceScaleFactor: 1, bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(`${base}/demo/widget.html?demo_key=${demoKey}`);
+  await intoCall(page, 'pal-widget');
+  await press(page, 'Chat');
+  await askAndWaitForSpeech(page, 'pal-widget');
+  const conversationId = await page.evaluate(`document.querySelector('pal-widget').shadowRoot.querySelector('pal-widget-impl').session.conversation.conversation_id`);
+  const message = { message_type: 'conversation', event_type: 'conversation.tool_call', properties: { name: 'canvas_show_question', arguments: JSON.stringify(QUESTION_CARD), tool_call_id: 'shot' } };
+  const pushed = await page.evaluate(`fetch('/demo/api/push', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(JSON.stringify({ conversation_id: '__ID__', message }))}.replace('__ID__', ${JSON.stringify(conversationId)}) }).then((r) => r.status)`);
+  if (pushed !== 200) throw new Error(`the card push answered ${pushed}`);
+  await page.locator('pal-widget [part=card]').waitFor();
+  await page.waitForTimeout(600);
+  await page.screenshot({ path: `docs/card-chat-${width}.png` });
+  await context.close();
+}
+
+const only = process.argv[2];
 const browser = await chromium.launch({
   executablePath: process.env.PALKIT_CHROMIUM ?? '/usr/bin/chromium',
   headless: true,
   args: ['--no-sandbox', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
 });
 try {
+  const sets = { 'widget-chat': widgetChat, dark: darkEmbed, 'card-chat': cardChat };
   for (const width of WIDTHS) {
-    await widgetChat(browser, width);
-    await darkEmbed(browser, width);
-    console.log(`docs/widget-chat-${width}.png, docs/dark-${width}.png`);
+    for (const [name, take] of Object.entries(sets)) {
+      if (only && only !== name) continue;
+      await take(browser, width);
+      console.log(`docs/${name}-${width}.png`);
+    }
   }
 } finally {
   await browser.close();

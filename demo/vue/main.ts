@@ -30,7 +30,8 @@ const App = defineComponent(() => {
       h('label', ['Language ', h('select', { value: lang.value, 'aria-label': 'Language', onChange: (e: Event) => (lang.value = (e.target as HTMLSelectElement).value) },
         ['en', 'de', 'es', 'fr', 'ja'].map((l) => h('option', { value: l }, l)))]),
       h('div', { class: 'embed-frame' }, [h('pal-embed', { id: 'vue-embed', 'deployment-id': deployments.embed, lang: lang.value, ...listeners })]),
-      h('pal-widget', { 'deployment-id': deployments.widget, lang: lang.value, ...listeners }),
+      // The round launcher: beside the embed on a phone it keeps to the column the embed leaves it (demo.css).
+      h('pal-widget', { 'deployment-id': deployments.widget, lang: lang.value, 'override-config': JSON.stringify({ widget: { variant: 'tiny' } }), ...listeners }),
       h('h2', 'Events'),
       h('ol', { class: 'log', id: 'events', 'aria-label': 'Events from the elements', reversed: true },
         events.value.map((e, i) => h('li', { key: events.value.length - i }, [h('code', e.type), ` ${JSON.stringify(e.detail)} `, h('small', e.at)]))),

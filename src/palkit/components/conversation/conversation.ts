@@ -12,6 +12,7 @@ import type { PalTranscript } from '../transcript/transcript.js';
 import { SessionController } from '../controllers/session-controller.js';
 import { PalErrorEvent } from '../events/error.js';
 import { languageOf, translatorFor, type StringKey, type Translate } from '../i18n/strings.js';
+import { bringIntoView } from '../shared/into-view.js';
 import { toOutgoing, type OutgoingMessage } from '../shared/messages.js';
 import { buttonStyles } from '../styles/shared.js';
 import { tokens } from '../styles/tokens.js';
@@ -63,6 +64,8 @@ export class PalConversation extends LitElement {
   @property({ attribute: false }) fallbackImageUrl: string | null = null;
   @state() private captionsOn = true;
   @state() private chatOn = false;
+  /** The notice's words shown whole (a tap on them), instead of on one line. */
+  @state() private noticeOpen = false;
   /** The session's text mode when last rendered: entering it opens the chat, leaving it closes the chat. */
   #textMode = false;
 
@@ -93,7 +96,16 @@ export class PalConversation extends LitElement {
   override updated(changed: Map<string, unknown>): void {
     if (!this.session && (changed.has('conversationUrl') || changed.has('meetingToken')) && this.conversationUrl && this.meetingToken)
       void this.startConversation();
+    // On its own in a page (no shell around it), the call starts in view: the page scrolls to it once.
+    const own = this.#own.session;
+    if (!this.session && own && own !== this.#shownSession && own.mode !== 'ended') {
+      this.#shownSession = own;
+      bringIntoView(this);
+    }
   }
+
+  /** The standalone session last brought into view. */
+  #shownSession: ConversationSession | null = null;
 
   /** Joins `conversation-url` (standalone use). Never rejects; failures are `pal-error`. */
   startConversation(): Promise<void> {
@@ -150,7 +162,7 @@ export class PalConversation extends LitElement {
     // Transcript rows name the PAL as the room does (its name), not a generic "PAL".
     const palName = session.participants.find((p) => p.role === 'pal')?.name ?? '';
     return html`
-      <div class="layout">
+      <div class="layout ${this.chatOn ? 'chat' : ''}">
         <div class="main ${this.chatOn ? 'chat' : ''}">
           <pal-stage exportparts="stage,recording,ai-mark" .t=${t} .participants=${session.participants} ?recording=${session.recording}
             .aiMark=${session.deployment?.customization.ai_mark !== false}
@@ -184,11 +196,12 @@ export class PalConversation extends LitElement {
     const palName = session.participants.find((p) => p.role === 'pal')?.name ?? '';
     if (!code || !NOTICES.has(code)) return nothing;
     const canType = code !== 'voice_unavailable' && code !== 'reconnecting' && !this.chatOn;
+    // One line (the words cut with an ellipsis; a tap on them shows them whole), its buttons beside.
     return html`
       <div class="notice" part="notice" role="status">
-        <span>${t(`notice.${code}` as StringKey).replaceAll('{name}', palName || t('transcript.pal'))}</span>
+        <button class="words" aria-expanded=${this.noticeOpen ? 'true' : 'false'} @click=${() => (this.noticeOpen = !this.noticeOpen)}>${t(`notice.${code}` as StringKey).replaceAll('{name}', palName || t('transcript.pal'))}</button>
         ${canType ? html`<button class="primary" @click=${() => (this.chatOn = true)}>${t('notice.type')}</button>` : nothing}
-        <button aria-label=${t('notice.dismiss')} @click=${() => session.dismissNotice()}>×</button>
+        <button class="dismiss" aria-label=${t('notice.dismiss')} @click=${() => session.dismissNotice()}>×</button>
       </div>
     `;
   }

@@ -19,10 +19,10 @@ export const disclosureStyles = [
     }
     [part='banner'] {
       display: flex;
-      align-items: flex-start;
+      align-items: center;
       gap: var(--pal-space);
       margin: var(--pal-space);
-      padding: calc(var(--pal-space) * 1.25) calc(var(--pal-space) * 1.5);
+      padding: calc(var(--pal-space) * 0.5) calc(var(--pal-space) * 0.75) calc(var(--pal-space) * 0.5) calc(var(--pal-space) * 1.5);
       border-radius: var(--pal-radius-small);
       background: var(--pal-disclosure-background);
       color: var(--pal-disclosure-color);
@@ -45,9 +45,17 @@ export const disclosureStyles = [
       background: var(--pal-color-accent);
       color: var(--pal-color-accent-contrast);
     }
+    /* One line, with its close button: the banner never takes the rows a phone's call needs. */
     [part='text'] {
       flex: 1;
+      min-width: 0;
       margin: 0;
+      white-space: nowrap;
+      overflow: hidden;
+      text-overflow: ellipsis;
+      cursor: pointer;
+    }
+    .open [part='text'] {
       white-space: pre-line;
     }
     [part='dismiss'] {

@@ -8,6 +8,7 @@ import { outerTokens, tokens } from '../styles/tokens.js';
 import { embedStyles } from './embed.styles.js';
 import { expandStyle, parseExpandOptions } from './expand-options.js';
 import { styleProps } from '../shared/style-props.js';
+import { bringIntoView } from '../shared/into-view.js';
 
 /**
  * @tagname pal-embed
@@ -71,8 +72,17 @@ export class PalEmbed extends PalDeploymentElement {
     `;
   }
 
+  /** The mode last rendered: the device check or the call coming on screen brings the card into view. */
+  #shownMode = 'idle';
+
   override updated(changed: Map<string, unknown>): void {
     super.updated(changed);
+    const mode = this.mode;
+    if (mode !== this.#shownMode) {
+      const starting = (mode === 'haircheck' || mode === 'call') && this.#shownMode !== 'haircheck' && this.#shownMode !== 'call';
+      this.#shownMode = mode;
+      if (starting && !this.expanded) bringIntoView(this);
+    }
     const card = this.card;
     if (!card) return;
     const expand = parseExpandOptions(this.expandOptions);

@@ -28,7 +28,7 @@ export const transcriptStyles = [
     }
     .toolbar {
       display: flex;
-      /* A narrow phone (320 px) or a longer language puts the downloads on a second line, never off the edge. */
+      /* One row at 320 px (the downloads are short); a longer custom label wraps rather than leave the edge. */
       flex-wrap: wrap;
       justify-content: flex-end;
       gap: calc(var(--pal-space) / 2);
@@ -50,6 +50,9 @@ export const transcriptStyles = [
       margin-inline-end: auto;
     }
     .toolbar button {
+      display: inline-flex;
+      align-items: center;
+      gap: 3px;
       border: 1px solid var(--pal-color-border);
       border-radius: var(--pal-radius-small);
       background: var(--pal-color-surface);
