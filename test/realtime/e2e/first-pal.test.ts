@@ -1,6 +1,6 @@
 // README.md's "Your first PAL", run as written (issue 53): its shell block, with the service's address and key
 // put in for the two lines a reader edits, is run with bash, curl and jq in a fresh folder; the page it writes
-// is served from another origin and opened in Chromium, where the PAL greets the visitor.
+// is served from another origin and opened in Chromium, where the PAL greets the visitor beside its AI mark.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -55,6 +55,8 @@ describe("README's first PAL, followed on a fresh folder", { timeout: 120_000 },
     await page.locator('pal-preview [part="start"]').click();
     await page.locator('pal-haircheck [part="join"]').click();
     await page.locator('pal-transcript[mode="captions"] [part="captions"] .caption-text').filter({ hasText: 'Hi, I am Nova.' }).waitFor({ timeout: 30_000 });
+    // policy eu: the visitor is told, and the AI mark is on the PAL's video whatever the policy.
+    await page.locator('[part~="ai-mark"]').first().waitFor();
     assert.deepEqual(await palErrors(page), []);
   });
 });
