@@ -7,6 +7,8 @@ const consent = $('consent'), record = $('record'), photo = $('photo'), status =
 const deleteButton = $('delete'), nameInput = $('name');
 const STORE = 'palkit-demo-face';
 let consentVersion = null;
+/** The face being trained or called with was deleted: the page stops following it. */
+let deleted = false;
 const preview = $('preview'), countdown = $('countdown');
 const SECONDS = 8;
 // Keeps a clip under the service's 1 MB body bound on the way through this page's backend.
@@ -38,9 +40,14 @@ deleteButton.addEventListener('click', async () => {
   deleteButton.disabled = true;
   const r = await fetch(`/demo/api/face/${face.face_id}`, { method: 'DELETE', headers: faceHeaders(face) });
   if (r.ok || r.status === 404) {
+    deleted = true;
     localStorage.removeItem(STORE);
     deleteButton.hidden = true;
+    progress.hidden = true;
+    record.disabled = !stream || !consent.checked;
+    photo.disabled = !consent.checked;
     $('frame').replaceChildren();
+    document.body.classList.remove('in-call');
     say('Your face is deleted, with everything made from it.');
   } else {
     say(`The face could not be deleted (${r.status}): try again.`, true);
@@ -102,11 +109,13 @@ async function train(blob, type) {
   const created = await fetch(`/demo/api/face?${query}`, { method: 'POST', headers: { 'content-type': type }, body: blob });
   const face = await created.json();
   if (!created.ok) return fail(face.error ?? `upload failed (${created.status})`);
+  deleted = false;
   localStorage.setItem(STORE, JSON.stringify({ ...face, made_at: Date.now() }));
   deleteButton.hidden = false;
   progress.hidden = false;
   for (;;) {
     const now = await (await fetch(`/demo/api/face/${face.face_id}`, { headers: faceHeaders(face) })).json();
+    if (deleted) return;
     progress.value = Number(String(now.training_progress ?? '0/6').split('/')[0]);
     if (now.status === 'completed') break;
     if (now.status === 'error' || now.error) return fail(`Training failed: ${now.error_message ?? now.error}`);
@@ -115,6 +124,7 @@ async function train(blob, type) {
   }
   say('Your face is ready: starting the call.');
   stream?.getTracks().forEach((t) => t.stop());
+  if (deleted) return;
   const conversation = await (await fetch(`/demo/api/face/${face.face_id}/conversation`, { method: 'POST', headers: faceHeaders(face) })).json();
   if (!conversation.conversation_url) return fail(conversation.error ?? 'the call could not start');
   document.body.classList.add('in-call');
