@@ -10,7 +10,7 @@ import { findPackageRoot } from '../src/server/platform/package-root.js';
 import type { ResourceModule } from '../src/server/resources/module.js';
 import { verifyWebhook } from '../src/server/platform/webhooks/signing.js';
 import { DEMO_OWNER } from './seed.js';
-import { demoFaceRoutes } from './face-routes.js';
+import { demoFaceRoutes, startDemoFaceSweep } from './face-routes.js';
 import type { DemoSiteState } from './site-state.js';
 
 export type { DemoSiteState };
@@ -62,6 +62,8 @@ export function demoSiteModule(site: DemoSiteState): ResourceModule {
 
   return {
     name: 'demo-site',
+    // The visitors' faces live a day (face-routes.ts).
+    attach: (_server, deps) => startDemoFaceSweep(deps, site, DEMO_OWNER),
     routes(app, deps) {
       app.get('/', (c) => c.redirect('/demo/'));
       app.get('/demo', (c) => c.redirect('/demo/'));

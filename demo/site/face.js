@@ -1,7 +1,14 @@
-// The "make your face" page: consent, camera preview, an 8 s recording with a countdown (or a photo),
-// the upload and training through this page's backend (/demo/api/face), then a call with that face.
+// The "make your face" page: consent (its words from the backend, recorded with the face), camera preview,
+// an 8 s recording with a countdown (or a photo), the upload and training through this page's backend
+// (/demo/api/face), then a call with that face. The face is this browser's: the visitor token its creation
+// answered is kept here (localStorage, a day) and is what reads, calls and deletes it.
 const $ = (id) => document.getElementById(id);
 const consent = $('consent'), record = $('record'), photo = $('photo'), status = $('status'), progress = $('progress');
+const deleteButton = $('delete'), nameInput = $('name');
+const STORE = 'palkit-demo-face';
+let consentVersion = null;
+/** The face being trained or called with was deleted: the page stops following it. */
+let deleted = false;
 const preview = $('preview'), countdown = $('countdown');
 const SECONDS = 8;
 // Keeps a clip under the service's 1 MB body bound on the way through this page's backend.
@@ -10,6 +17,43 @@ let stream;
 
 const say = (text, bad = false) => { status.textContent = text; status.className = bad ? 'bad' : ''; };
 
+// The words agreed to are the backend's, so that what is recorded is what was shown.
+fetch('/demo/api/face/consent').then((r) => r.json()).then((c) => {
+  consentVersion = c.version;
+  $('consent-text').textContent = c.text;
+}).catch(() => say('The consent text could not be loaded: reload the page.', true));
+
+/** The face this browser made (within its day), or null. */
+function ownFace() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(STORE) ?? 'null');
+    if (kept && Date.now() - kept.made_at < (kept.kept_hours ?? 24) * 3600_000) return kept;
+  } catch { /* nothing kept */ }
+  localStorage.removeItem(STORE);
+  return null;
+}
+const faceHeaders = (face) => ({ 'x-face-token': face.visitor_token });
+deleteButton.hidden = !ownFace();
+deleteButton.addEventListener('click', async () => {
+  const face = ownFace();
+  if (!face) return;
+  deleteButton.disabled = true;
+  const r = await fetch(`/demo/api/face/${face.face_id}`, { method: 'DELETE', headers: faceHeaders(face) });
+  if (r.ok || r.status === 404) {
+    deleted = true;
+    localStorage.removeItem(STORE);
+    deleteButton.hidden = true;
+    progress.hidden = true;
+    record.disabled = !stream || !consent.checked;
+    photo.disabled = !consent.checked;
+    $('frame').replaceChildren();
+    document.body.classList.remove('in-call');
+    say('Your face is deleted, with everything made from it.');
+  } else {
+    say(`The face could not be deleted (${r.status}): try again.`, true);
+  }
+  deleteButton.disabled = false;
+});
 consent.addEventListener('change', async () => {
   record.disabled = photo.disabled = !consent.checked;
   if (!consent.checked || stream) return;
@@ -61,12 +105,17 @@ async function shrink(file) {
 
 async function train(blob, type) {
   say(`Uploading ${(blob.size / 1024).toFixed(0)} KB…`);
-  const created = await fetch('/demo/api/face?consent=yes', { method: 'POST', headers: { 'content-type': type }, body: blob });
+  const query = new URLSearchParams({ consent: consentVersion ?? '', name: nameInput.value.trim() });
+  const created = await fetch(`/demo/api/face?${query}`, { method: 'POST', headers: { 'content-type': type }, body: blob });
   const face = await created.json();
   if (!created.ok) return fail(face.error ?? `upload failed (${created.status})`);
+  deleted = false;
+  localStorage.setItem(STORE, JSON.stringify({ ...face, made_at: Date.now() }));
+  deleteButton.hidden = false;
   progress.hidden = false;
   for (;;) {
-    const now = await (await fetch(`/demo/api/face/${face.face_id}`)).json();
+    const now = await (await fetch(`/demo/api/face/${face.face_id}`, { headers: faceHeaders(face) })).json();
+    if (deleted) return;
     progress.value = Number(String(now.training_progress ?? '0/6').split('/')[0]);
     if (now.status === 'completed') break;
     if (now.status === 'error' || now.error) return fail(`Training failed: ${now.error_message ?? now.error}`);
@@ -75,7 +124,8 @@ async function train(blob, type) {
   }
   say('Your face is ready: starting the call.');
   stream?.getTracks().forEach((t) => t.stop());
-  const conversation = await (await fetch(`/demo/api/face/${face.face_id}/conversation`, { method: 'POST' })).json();
+  if (deleted) return;
+  const conversation = await (await fetch(`/demo/api/face/${face.face_id}/conversation`, { method: 'POST', headers: faceHeaders(face) })).json();
   if (!conversation.conversation_url) return fail(conversation.error ?? 'the call could not start');
   document.body.classList.add('in-call');
   const el = document.createElement('pal-conversation');

@@ -58,7 +58,7 @@ export const ConversationCreated = protocolSchema(StartResponse, 'ConversationCr
     conversation_url: '`{public_url}/rooms/{id}` for a local room, or a Daily room URL',
     callback_url: 'Omitted when no callback address was given',
     meeting_token: "Admits one visitor to this room until the call's maximum duration (plus a margin)",
-    face_rig_url: "A local room whose PAL has a trained face: its rig.json (the face's files, drawn in the visitor's page), so a page can fetch it while it joins. Omitted otherwise",
+    face_rig_url: "A local room whose PAL has a trained face: its rig.json (the face's files, drawn in the visitor's page), so a page can fetch it while it joins; its address carries a token bound to this conversation (the sheets beside it, named relative to it, too), refused once the call ends or its room expires. Omitted otherwise",
   },
 });
 

@@ -5,6 +5,7 @@ import type { ServiceDeps } from '../../platform/context.js';
 import type { ApiApp } from '../../platform/http/app-env.js';
 import { conflict } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
+import { isoMillis } from '../../platform/time.js';
 import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { faceView, ownedFace, palsUsingFace, readableFace, type Naming } from './repository.js';
@@ -13,7 +14,7 @@ import { faceAliasRoutes, replicaRoutes } from './routes.js';
 import { FACE_TRAINING_ATTEMPTS, FACE_TRAINING_JOB, faceMediaIds, faceTrainingJob, TRAINING_STEPS } from './training.js';
 
 type Routes = typeof replicaRoutes;
-type AnyBody = { replica_name?: string; face_name?: string; train_video_url?: string; callback_url?: string };
+type AnyBody = { replica_name?: string; face_name?: string; train_video_url?: string; callback_url?: string; consent?: { given_by: string; text: string; given_at?: string } };
 
 function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming): void {
   const { db, clock } = deps;
@@ -38,6 +39,8 @@ function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming
           face_name: body.face_name ?? body.replica_name ?? 'Untitled face',
           train_video_url: body.train_video_url!,
           callback_url: body.callback_url ?? null,
+          // Who consented, when and to what (recommended; kept with the face, deleted with it).
+          consent: body.consent ? JSON.stringify({ given_by: body.consent.given_by, text: body.consent.text, given_at: isoMillis(body.consent.given_at ? new Date(body.consent.given_at) : now), recorded_at: isoMillis(now) }) : null,
           status: 'training',
           training_progress: `0/${TRAINING_STEPS}`,
           created_at: now,

@@ -56,6 +56,7 @@ export function faceView(row: Row, naming: Naming, verbose: boolean, publicUrl: 
     ...(row.model_name ? { model_name: row.model_name } : {}),
     created_at: isoMillis(row.created_at),
     updated_at: isoMillis(row.updated_at),
+    ...(row.consent ? { consent: row.consent } : {}),
     ...(verbose ? { replica_type: row.face_type, ...rigView(row.training_details, publicUrl, link) } : {}),
   };
   return naming === 'replica'

@@ -15,6 +15,20 @@ export const HttpUrl = z
 
 const Name = z.string().trim().min(1, 'must not be empty').max(200);
 
+/** The consent a face is made with: recommended on every creation (a face and voice are biometric data). */
+export const ConsentInput = z
+  .object({
+    given_by: z.string().trim().min(1, 'must not be empty').max(200).openapi({ description: 'Who consented: the person whose face it is (their name, or your identifier for them), or who holds their consent' }),
+    text: z.string().trim().min(1, 'must not be empty').max(4000).openapi({ description: 'The words they agreed to, as they were shown' }),
+    given_at: z.iso.datetime({ offset: true }).optional().openapi({ description: 'When they agreed (ISO 8601); defaults to the time of this request' }),
+  })
+  .strict()
+  .openapi('FaceConsentInput', { description: 'Recommended: who consented to this face being made, when, and to what text. Kept with the face and shown in its reads; deleted with it.' });
+
+const ConsentView = z
+  .object({ given_by: z.string(), text: z.string(), given_at: z.string(), recorded_at: z.string() })
+  .openapi('FaceConsent', { description: 'The consent recorded when the face was created (recorded_at: when the service received it); omitted when none was given' });
+
 const common = {
   thumbnail_video_url: z.string().optional().openapi({ description: 'A 3 s preview made from the training clip: no sound, at most 360 px (MP4); omitted until made, and for a photo. Never the clip itself. Its address carries a token of yours for an hour or two; the bare /media/ address needs your x-api-key' }),
   thumbnail_image_url: z.string().optional().openapi({ description: 'A still made from the clip or photo (JPEG, at most 640 px, without its metadata); omitted until made. Addressed as thumbnail_video_url is' }),
@@ -24,6 +38,7 @@ const common = {
   model_name: z.string().optional().openapi({ description: 'Model the face was trained on; omitted until training completes' }),
   created_at: z.string().openapi({ example: '2026-11-21T05:30:00.123Z' }),
   updated_at: z.string().openapi({ example: '2026-11-21T05:30:00.123Z' }),
+  consent: ConsentView.optional(),
   replica_type: z.enum(['user', 'system']).optional().openapi({ description: 'Only with verbose=true' }),
   face_rig_url: z.string().optional().openapi({ description: 'Only with verbose=true, once trained: the face\'s rig (rig.json, with its idle-loop and mouth sheets beside it), behind a token of yours for an hour or two (visitors get one bound to their conversation). The elements and the video renderer draw the face from it.' }),
   face_rig_bytes: z.number().int().optional().openapi({ description: 'Only with verbose=true, once trained: the rig\'s size in bytes, all files' }),
@@ -39,6 +54,7 @@ export const CreateReplica = z
     replica_name: Name.optional().openapi({ description: 'Defaults to "Untitled face"' }),
     train_video_url: HttpUrl.openapi({ description: 'MP4, MOV, WebM or Matroska video (5–20 s of one person facing the camera, a few seconds of it still with the mouth at rest, the rest speaking), or a JPEG, PNG or WebP photo of one face; at most 100 MB. Only the first 30 s are used.' }),
     callback_url: HttpUrl.optional().openapi({ description: 'Receives the training callbacks (ready, error)' }),
+    consent: ConsentInput.optional(),
   })
   .strict()
   .openapi('CreateReplica');
@@ -49,6 +65,7 @@ export const CreateFace = z
     replica_name: Name.optional().openapi({ description: 'Alias of face_name' }),
     train_video_url: HttpUrl,
     callback_url: HttpUrl.optional(),
+    consent: ConsentInput.optional(),
   })
   .strict()
   .openapi('CreateFace');

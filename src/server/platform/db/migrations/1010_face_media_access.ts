@@ -3,12 +3,18 @@
 // `access`: `public` (rendered videos, speech: made to be shared), `owner` (uploads: the owner's key),
 // `face` (a face's derived files: a token bound to a conversation or deployment, or the owner's key),
 // `private` (a training clip's copy, read by training alone, never served). `face_id`: the face a `face`
-// or `private` file belongs to. Faces trained before keep no source: a thumbnail that was the clip or
-// the photo itself is dropped (the still extracted from a clip stays) and the copies are deleted.
+// or `private` file belongs to. No face shows its source any more: a thumbnail that was the clip or the
+// photo itself is dropped (the still extracted from a clip stays) and the copies of faces no longer
+// training are deleted (a face still training keeps its copy, private, until training ends).
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('media').addColumn('access', 'text', (c) => c.notNull().defaultTo('public')).addColumn('face_id', 'text').execute();
+  await classifyExistingMedia(db);
+}
+
+/** Sorts the media stored before into their kinds, and drops what was a training clip shown as a thumbnail. */
+export async function classifyExistingMedia(db: Kysely<any>): Promise<void> {
   await sql`update media set access = 'owner' where expires_at is not null`.execute(db);
   // A face's files: its thumbnails and its rig's files.
   await sql`
@@ -28,7 +34,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     update faces set
       thumbnail_video_url = case when substring(thumbnail_video_url from '/media/([A-Za-z0-9.]+)$') = training_details->>'video_media_id' then null else thumbnail_video_url end,
       thumbnail_image_url = case when substring(thumbnail_image_url from '/media/([A-Za-z0-9.]+)$') = training_details->>'video_media_id' then null else thumbnail_image_url end
-    where status <> 'training' and training_details->>'video_media_id' is not null
+    where training_details->>'video_media_id' is not null
   `.execute(db);
   // Deleted rows' files (PGlite) are removed at the next start, as files without a row (media/store.ts).
   await sql`

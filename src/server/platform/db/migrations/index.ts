@@ -29,6 +29,7 @@ import * as deploymentVisitorTokens from './0996_deployment_visitor_tokens.js';
 import * as mediaFiles from './0997_media_files.js';
 import * as mediaExpiry from './0998_media_expiry.js';
 import * as faceMediaAccess from './1010_face_media_access.js';
+import * as faceConsent from './1011_face_consent.js';
 
 export const migrations: Record<string, PalkitMigration> = {
   '0001_core': core,
@@ -58,4 +59,5 @@ export const migrations: Record<string, PalkitMigration> = {
   '0997_media_files': mediaFiles,
   '0998_media_expiry': mediaExpiry,
   '1010_face_media_access': faceMediaAccess,
+  '1011_face_consent': faceConsent,
 };

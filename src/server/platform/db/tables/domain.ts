@@ -3,6 +3,14 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { CreatedAt, Json, NullableTimestamp } from './core.js';
 
+/** Who consented to a face being made, when, and to what text (faces.consent). */
+export interface FaceConsent {
+  given_by: string;
+  text: string;
+  given_at: string;
+  recorded_at: string;
+}
+
 export interface DomainTables {
   faces: {
     face_id: string;
@@ -22,6 +30,8 @@ export interface DomainTables {
     face_model: ColumnType<string | null, string | null | undefined, string | null>;
     /** What training learnt about the video (container, bytes, duration, size); migration 0100. */
     training_details: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+    /** The consent the face was made with (`{given_by, text, given_at, recorded_at}`); migration 1011. */
+    consent: ColumnType<FaceConsent | null, string | null | undefined, string | null>;
     /** When the training callbacks were queued (with the final status, in one transaction); migration 0100. */
     callback_sent_at: NullableTimestamp;
     created_at: CreatedAt;
