@@ -68,21 +68,33 @@ export function answerFromKnowledge(query: string, known: Recall, context: strin
   });
   if (answers.every((a) => !a.picked)) return unsure(known, lang);
   const said: string[] = [];
+  // Facts in another language than the visitor's are quoted together, in one frame where the first stood.
+  const foreign: string[] = [];
+  let foreignAt = -1;
   for (const a of answers) {
     if (!a.picked) said.push(unsurePart(a.part, a.kinds, lang));
-    else if (!said.some((s) => s.includes(a.picked!.text))) said.push(phrased(a.picked, a.part, lang, false));
+    else if (said.some((s) => s.includes(a.picked!.text)) || foreign.includes(a.picked.text)) continue;
+    else if (inOtherLanguage(a.picked, lang)) {
+      if (foreignAt < 0) foreignAt = said.push('') - 1;
+      foreign.push(a.picked.text);
+    } else said.push(phrased(a.picked, a.part, lang, false));
   }
+  if (foreign.length) said[foreignAt] = answerLine(lang, 'quoted', { fact: foreign.join(' ') });
   return said.join(' ');
 }
 
 /** A picked sentence as a reply: remembered things as such, a fact in another language quoted, else now and then a lead-in. */
 function phrased(picked: Picked, query: string, lang: string, leadIn = true): string {
-  if (primaryLanguage(picked.lang) !== primaryLanguage(lang)) return answerLine(lang, 'quoted', { fact: picked.text });
+  if (inOtherLanguage(picked, lang)) return answerLine(lang, 'quoted', { fact: picked.text });
   if (picked.kind === 'memory') return palLines(lang).remember + lowerFirst(picked.text);
   // A lead-in now and then, so replies do not all sound alike — but never a third sentence.
   if (!leadIn || splitSentences(picked.text).length > 1) return picked.text;
   const leadIns = palLines(lang).leadIns;
   return leadIns[hash(query) % leadIns.length] + picked.text;
+}
+
+function inOtherLanguage(picked: Picked, lang: string): boolean {
+  return primaryLanguage(picked.lang) !== primaryLanguage(lang);
 }
 
 /** The honest line for one part of a question: what it asked (a price, a time, a place) is not known. */

@@ -35,6 +35,7 @@ export function verdict(q: Question, reply: string): string | null {
   if (q.lang !== 'en') {
     const frame = answerLine(q.lang, 'quoted', { fact: '' }).slice(0, 10);
     if (!reply.includes(frame)) return `not framed in ${q.lang}`;
+    if (reply.split(frame).length > 2) return `the ${q.lang} frame said more than once`;
   }
   return null;
 }
