@@ -55,7 +55,10 @@ export class RoomHub {
     let holder = here && !here.isClosing ? this.instanceId : await this.claim(conv.conversationId);
     // The holder's heartbeat may be fresh while it is dead (killed): it is asked at once, and taken over when silent.
     if (this.relay && holder && holder !== this.instanceId && !(await this.relay.holderAlive(holder))) holder = await this.takeOver(conv.conversationId, holder);
-    if (this.relay && holder && holder !== this.instanceId) return this.relay.join(holder, socket, conv.conversationId, joining, backlog);
+    if (this.relay && holder && holder !== this.instanceId) {
+      this.deps.log.info('participant relayed to the room\'s holder', { conversation_id: conv.conversationId, instance_id: this.instanceId, holder_instance: holder, role });
+      return this.relay.join(holder, socket, conv.conversationId, joining, backlog);
+    }
     await this.open(conv).admit(socket, role, admitting, backlog);
   }
 
@@ -144,6 +147,8 @@ export class RoomHub {
         if (this.rooms.get(closed.conversationId) === closed) this.rooms.delete(closed.conversationId);
       });
       this.rooms.set(conv.conversationId, room);
+      // Opened again (another instance held it, or this one before a restart): the PAL goes on from the transcript.
+      this.deps.log.info('room opened', { conversation_id: conv.conversationId, instance_id: this.instanceId, reopened: conv.startedAt !== null });
     }
     return room;
   }
