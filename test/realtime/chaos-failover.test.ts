@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { percentile, startChaosService, type ChaosService } from '../helpers/chaos.js';
-import { sleep } from '../helpers/live-fixtures.js';
+import { RoomClient, sleep } from '../helpers/live-fixtures.js';
 import { ownPostgresUnavailable, startOwnPostgres, type OwnPostgres } from '../helpers/own-postgres.js';
 import { onPostgres } from '../helpers/service.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
@@ -57,17 +57,26 @@ describe('chaos: the room\'s holder dies mid-reply', { skip: skip ?? false, time
     db.query<Row>('select role, content, interrupted from conversation_transcript_entries where conversation_id = $1 order by started_at, entry_id', [conversationId]);
 
   /** A call held by `holder`: greeted, one question answered, a second answer being written. */
-  async function callMidReply(holder: ChaosService, route: () => string): Promise<{ visitor: MovingVisitor; conversationId: string }> {
+  async function callMidReply(holder: ChaosService, route: () => string, relayed: boolean): Promise<{ visitor: MovingVisitor; conversationId: string }> {
     const conv = await holder.api('POST', '/v2/conversations', { pal_id: palId, custom_greeting: 'Hi.' });
     assert.equal(conv.status, 200, JSON.stringify(conv.body));
+    if (relayed) {
+      // The room is opened on `holder` (the greeting said there), left, and the visitor comes back through the other instance.
+      const opener = await RoomClient.join(conv.body.conversation_url.replace(/^http:\/\/[^/]+/, holder.process.url), conv.body.meeting_token, 'Visitor');
+      await opener.waitForEvent('conversation.replica.stopped_speaking', () => true, 15_000);
+      opener.send({ type: 'leave' });
+      await opener.closed;
+    }
     const visitor = new MovingVisitor(conv.body.conversation_url, conv.body.meeting_token, route);
     await visitor.join();
     const stopped = (n: number) => () => visitor.events('conversation.replica.stopped_speaking').length >= n;
-    await visitor.until(stopped(1), 15_000, 'the greeting');
+    // The greeting, said when the room opened (in the welcome's transcript when the visitor came back through the relay).
+    if (!relayed) await visitor.until(stopped(1), 15_000, 'the greeting');
+    const before = visitor.events('conversation.replica.stopped_speaking').length;
     llm.chunkDelayMs = 5;
     llm.script.push([FIRST_ANSWER]);
     visitor.ask('What is the capital of France?');
-    await visitor.until(stopped(2), 15_000, 'the first answer');
+    await visitor.until(stopped(before + 1), 15_000, 'the first answer');
     llm.chunkDelayMs = 400;
     llm.script.push(LONG_ANSWER);
     visitor.ask('Tell me about Rome.');
@@ -77,20 +86,21 @@ describe('chaos: the room\'s holder dies mid-reply', { skip: skip ?? false, time
   }
 
   /** Moves the call off `dying` by `kill` (SIGKILL) or `term` (SIGTERM), a question typed in the gap; checks the move. */
-  async function move(how: 'kill' | 'term', index: number): Promise<{ reconnectingMs: number | null; backMs: number; gapMs: number }> {
+  async function move(how: 'kill' | 'term', index: number, relayed = false): Promise<{ reconnectingMs: number | null; backMs: number; gapMs: number }> {
     const dying = instances[index]!;
     const survivor = instances[1 - index]!;
     try {
-      return await moveCall(how, dying, survivor);
+      return await moveCall(how, dying, survivor, relayed);
     } finally {
       await dying.process.stop().catch(() => undefined);
       instances[index] = await startChaosService(env);
     }
   }
 
-  async function moveCall(how: 'kill' | 'term', dying: ChaosService, survivor: ChaosService): Promise<{ reconnectingMs: number | null; backMs: number; gapMs: number }> {
-    let target = dying.process.url;
-    const { visitor, conversationId } = await callMidReply(dying, () => target);
+  async function moveCall(how: 'kill' | 'term', dying: ChaosService, survivor: ChaosService, relayed: boolean): Promise<{ reconnectingMs: number | null; backMs: number; gapMs: number }> {
+    // Direct: the visitor's socket is on the holder. Relayed: on the other instance, relayed to the holder.
+    let target = relayed ? survivor.process.url : dying.process.url;
+    const { visitor, conversationId } = await callMidReply(dying, () => target, relayed);
     const requestsBefore = llm.requests.length;
     // The balancer sends new connections to the live instance from now on.
     target = survivor.process.url;
@@ -145,6 +155,13 @@ describe('chaos: the room\'s holder dies mid-reply', { skip: skip ?? false, time
     console.log(`# reconnecting shown after ${Math.max(...reconnecting).toFixed(0)} ms at most; back in a room p50 ${percentile(back, 50).toFixed(0)} ms, p95 ${percentile(back, 95).toFixed(0)} ms`);
     assert.ok(Math.max(...reconnecting) <= 1_000, `"reconnecting" within 1 s: ${reconnecting.map((v) => v.toFixed(0)).join(', ')}`);
     assert.ok(percentile(back, 95) <= 3_000, `back in a room within 3 s (p95): ${back.map((v) => v.toFixed(0)).join(', ')}`);
+  });
+
+  it('the holder SIGKILLed mid-reply while the visitor is relayed to it through the other instance: within the same bars', async () => {
+    const figures = await move('kill', 0, true);
+    console.log(`# relayed, kill: reconnecting after ${figures.reconnectingMs?.toFixed(0)} ms, back in a room after ${figures.backMs.toFixed(0)} ms`);
+    assert.ok(figures.reconnectingMs !== null && figures.reconnectingMs <= 1_000, `"reconnecting" after ${figures.reconnectingMs} ms`);
+    assert.ok(figures.backMs <= 3_000, `back after ${figures.backMs.toFixed(0)} ms`);
   });
 
   it(`the holder SIGTERMed mid-reply, ${TERMS} times: a gap of 0.3 s at most, nothing lost or forgotten`, async () => {
