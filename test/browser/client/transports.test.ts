@@ -199,7 +199,7 @@ describe('LocalTransport', () => {
       await clock.advance(400);
       expect(sockets[0]!.sent.slice(1)).to.deep.equal([{ type: 'ping', n: 1 }]);
       pong(1);
-      await clock.advance(800);
+      await clock.advance(700);
       const pings = () => sockets[0]!.sent.filter((f) => (f as { type: string }).type === 'ping') as Array<{ n: number }>;
       expect(pings().length, 'pinged again while quiet').to.equal(2);
       pong(pings().at(-1)!.n);

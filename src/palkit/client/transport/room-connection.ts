@@ -30,7 +30,7 @@ export interface RoomConnectionHandlers {
  * 1001 the server going away, 1006 the connection dropped without a close (a network change, a crash).
  */
 const JOIN_AGAIN = new Set([1001, 1006, 1012]);
-const FIRST_WAIT_MS = 200;
+const FIRST_WAIT_MS = 100;
 const LONGEST_WAIT_MS = 2_000;
 const GIVE_UP_AFTER_MS = 30_000;
 /** A room quiet this long is asked whether it is there (and again as long as it stays quiet). */
@@ -197,7 +197,7 @@ export class RoomConnection {
   }
 
   /**
-   * Tries again after up to 0.2 s, then waits up to twice as long each time (at most 2 s) for up to 30 s.
+   * Tries again after up to 0.1 s, then waits up to twice as long each time (at most 2 s) for up to 30 s.
    * The visitor is told once no room has answered for a second (#watchRoom). A room that says the call
    * ended, or refuses, ends the call.
    */

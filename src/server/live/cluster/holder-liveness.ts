@@ -16,6 +16,8 @@ interface Holder {
   heardAt: number;
   pingedAt: number | null;
   deadAt: number | null;
+  /** Its death was named to the watch. */
+  reported: boolean;
   waiting: Array<(alive: boolean) => void>;
 }
 
@@ -37,7 +39,7 @@ export class HolderLiveness {
 
   #holder(instance: string): Holder {
     let holder = this.#holders.get(instance);
-    if (!holder) this.#holders.set(instance, (holder = { heardAt: -Infinity, pingedAt: null, deadAt: null, waiting: [] }));
+    if (!holder) this.#holders.set(instance, (holder = { heardAt: -Infinity, pingedAt: null, deadAt: null, reported: false, waiting: [] }));
     return holder;
   }
 
@@ -48,6 +50,7 @@ export class HolderLiveness {
     holder.heardAt = this.#now();
     holder.pingedAt = null;
     holder.deadAt = null;
+    holder.reported = false;
     for (const resolve of holder.waiting.splice(0)) resolve(true);
   }
 
@@ -82,10 +85,12 @@ export class HolderLiveness {
     }
     for (const instance of instances) {
       const holder = this.#holder(instance);
-      if (holder.deadAt !== null) continue;
-      if (holder.pingedAt !== null) {
-        if (now - holder.pingedAt >= this.answerMs && this.#judge(instance, holder)) dead.push(instance);
-      } else if (now - holder.heardAt >= HOLDER_QUIET_MS) {
+      if (holder.pingedAt !== null && now - holder.pingedAt >= this.answerMs) this.#judge(instance, holder);
+      if (holder.deadAt !== null) {
+        // Found dead here or by a join's wait for the same ping: named to the watch once.
+        if (!holder.reported) dead.push(instance);
+        holder.reported = true;
+      } else if (holder.pingedAt === null && now - holder.heardAt >= HOLDER_QUIET_MS) {
         holder.pingedAt = now;
         this.ping(instance);
       }

@@ -111,7 +111,7 @@ export class RoomRelay {
       this.liveness.prune(new Set(rooms.keys()));
       void Promise.all(dead.map(async (holder) => {
         const ids = rooms.get(holder) ?? [];
-        this.log.info('a room\'s holder does not answer; its participants here join again', { holder_instance: holder, instance_id: this.instanceId, conversation_ids: ids });
+        this.log.info('a room\'s holder does not answer; its participants here join again', { holder_instance: holder, conversation_ids: ids });
         await this.host.holderGone?.(holder, ids).catch((error: unknown) =>
           this.log.error('letting go of a silent holder\'s rooms failed', { holder_instance: holder, error: error instanceof Error ? error.message : String(error) }));
         for (const id of ids) this.disconnect(id);

@@ -62,7 +62,7 @@ export class RoomHub {
     // The holder's heartbeat may be fresh while it is dead (killed): it is asked at once, and taken over when silent.
     if (this.relay && holder && holder !== this.instanceId && !(await this.relay.holderAlive(holder))) holder = await this.takeOver(conv.conversationId, holder);
     if (this.relay && holder && holder !== this.instanceId) {
-      this.deps.log.info('participant relayed', { conversation_id: conv.conversationId, role, holder_instance: holder });
+      this.deps.log.info('participant relayed to the room\'s holder', { conversation_id: conv.conversationId, holder_instance: holder, role });
       return this.relay.join(holder, socket, conv.conversationId, joining, backlog);
     }
     await this.open(conv).admit(socket, role, admitting, backlog);
@@ -110,7 +110,7 @@ export class RoomHub {
       .where('conversation_id', '=', conversationId).where('live_holder', '=', silent)
       .returning('conversation_id').executeTakeFirst();
     if (taken) {
-      this.deps.log.info('room taken over from a holder that does not answer', { conversation_id: conversationId, instance_id: this.instanceId, holder_instance: silent });
+      this.deps.log.info('room taken over from a holder that does not answer', { conversation_id: conversationId, holder_instance: silent });
       return this.instanceId;
     }
     return this.claim(conversationId);
@@ -153,7 +153,8 @@ export class RoomHub {
         if (this.rooms.get(closed.conversationId) === closed) this.rooms.delete(closed.conversationId);
       });
       this.rooms.set(conv.conversationId, room);
-      this.deps.log.info('room opened', { conversation_id: conv.conversationId });
+      // Opened again (another instance held it, or this one before a restart): the PAL goes on from the transcript.
+      this.deps.log.info('room opened', { conversation_id: conv.conversationId, reopened: conv.startedAt !== null });
     }
     return room;
   }
@@ -202,7 +203,10 @@ export class RoomHub {
     await this.polling;
     this.relay?.stop();
     const held = [...this.rooms.keys()];
-    await Promise.all([...this.rooms.values()].map((room) => room.suspend()));
+    // Each room lets go of its claim as soon as its PAL has stopped, before its participants are told to
+    // join again: their next join (0.1-0.2 s later) finds it free rather than relayed to this instance.
+    const letGo = (id: string) => async () => void (await this.deps.db.updateTable('conversations').set({ live_holder: null }).where('conversation_id', '=', id).where('live_holder', '=', this.instanceId).execute());
+    await Promise.all([...this.rooms.values()].map((room) => room.suspend(this.relay ? letGo(room.conversationId) : undefined)));
     // Let go of the rooms at once, so that their participants' next join takes them over elsewhere.
     if (held.length) await this.deps.db.updateTable('conversations').set({ live_holder: null }).where('conversation_id', 'in', held).where('live_holder', '=', this.instanceId).execute();
     await this.channel?.close();

@@ -223,9 +223,13 @@ export class Room {
     return this.closing;
   }
 
-  /** This process is stopping: close the sockets but leave the conversation to the database and other instances. */
-  suspend(): Promise<void> {
-    this.closing ??= this.close('service restarting', false);
+  /**
+   * This process is stopping: close the sockets but leave the conversation to the database and other
+   * instances. `letGo` releases the room's claim once the PAL has stopped and its last words are stored,
+   * before the participants are told to join again, so that their next join opens it elsewhere at once.
+   */
+  suspend(letGo?: () => Promise<void>): Promise<void> {
+    this.closing ??= this.close('service restarting', false, letGo);
     return this.closing;
   }
 
@@ -234,7 +238,7 @@ export class Room {
     return this.faceShown?.waiting ?? false;
   }
 
-  private async close(reason: string, end: boolean): Promise<void> {
+  private async close(reason: string, end: boolean, letGo?: () => Promise<void>): Promise<void> {
     this.deps.clock.clearTimeout(this.timer);
     // The call is over now: what follows (the database, the PAL stopping) does not lengthen its recording.
     const closedAt = this.deps.clock.now().getTime();
@@ -245,6 +249,8 @@ export class Room {
     this.faceShown?.open('closed');
     await stopped;
     const recording = await this.recording;
+    await letGo?.().catch((error: unknown) =>
+      this.deps.log.error('letting go of the room failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }));
     for (const member of this.members.values()) {
       if (end) this.sendTo(member, { type: 'ended', reason: inEffect });
       member.socket.close(end ? RoomCloseCode.ended : 1012, end ? 'conversation ended' : 'service restarting');

@@ -56,6 +56,18 @@ describe('holder liveness', () => {
     assert.deepEqual(l.check(['i_a']), [], 'named once');
   });
 
+  it('a holder found dead by a join\'s wait is named to the watch too, once', async () => {
+    const { clock, l } = liveness();
+    l.check(['i_a']);
+    l.heard('i_a');
+    await clock.advance(HOLDER_QUIET_MS);
+    const asking = l.alive('i_a'); // a join's question, on the same ping as the watch's next round
+    await clock.advance(HOLDER_ANSWER_MS);
+    assert.equal(await asking, false);
+    assert.deepEqual(l.check(['i_a']), ['i_a'], 'the participants relayed to it are told to join again');
+    assert.deepEqual(l.check(['i_a']), []);
+  });
+
   it('judges nobody while this instance\'s own channel is down: a holder is taken at its heartbeat\'s word', async () => {
     const { clock, l, setReady, pinged } = liveness();
     const asking = l.alive('i_a');
