@@ -92,6 +92,11 @@ export const StartBody = z.object({
   gate_pass: z.optional(bounded(512)),
   /** The embedding site's signed word for who the visitor is: memory_stores count only with it (an HS256 JWT). */
   visitor_token: z.optional(bounded(4096)),
+  /**
+   * A random key the visitor's browser keeps (the elements make one and keep it in localStorage): starts are
+   * rated per visitor with it, so an office behind one address is not held to one visitor's rate.
+   */
+  visitor_key: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{16,64}$/))),
 });
 export type StartBody = z.input<typeof StartBody>;
 

@@ -7,6 +7,7 @@ import type { ErrorBody, GateBody, GatePass, InitResponse, StartBody, StartError
 import type { RatingBody, RatingResponse } from '../../protocol/rating.js';
 import { responseShapes as shapes } from '../../protocol/response-shapes.js';
 import { PalClientError, type PalErrorCode } from './errors.js';
+import { visitorKey } from './visitor-key.js';
 
 export interface ApiClientOptions {
   /** Base of the service, e.g. `https://pal.example.com`; paths are appended. */
@@ -29,7 +30,7 @@ export class ApiClient {
 
   start(deploymentId: string, body: StartBody, signal?: AbortSignal): Promise<StartResponse> {
     return this.#request<StartResponse>(`/v2/deployments/${encodeURIComponent(deploymentId)}/start`, shapes.StartResponse, {
-      method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, signal,
+      method: 'POST', body: JSON.stringify({ visitor_key: visitorKey(), ...body }), headers: { 'content-type': 'application/json' }, signal,
     });
   }
 

@@ -72,6 +72,7 @@ const EnvSchema = z.object({
   PALKIT_START_RATE_PER_MINUTE: z.coerce.number().min(0).max(100_000).default(10),
   PALKIT_START_BURST: z.coerce.number().int().min(1).max(100_000).default(5),
   PALKIT_MAX_UNJOINED_CALLS: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  PALKIT_START_RATE_PER_ADDRESS_PER_MINUTE: z.coerce.number().min(0).max(100_000).default(60),
   PALKIT_MAX_CONNECTIONS: z.coerce.number().int().min(16).max(1_000_000).optional(),
   PALKIT_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(256),
   PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).default(16),
@@ -124,7 +125,7 @@ export interface Config {
    * per deployment (0: no rate) with its burst, and conversations a deployment may have started but never
    * joined (0: no cap). A deployment's `limits` override the first and the last.
    */
-  frontDoor: { startsPerMinute: number; startBurst: number; maxUnjoinedCalls: number };
+  frontDoor: { startsPerMinute: number; startBurst: number; maxUnjoinedCalls: number; startsPerAddressPerMinute: number };
   /**
    * Connections to the HTTP server: a total cap (undefined: derived from the descriptor limit), caps per
    * client address on open connections and on WebSocket upgrades that have not joined yet (0: none), and
@@ -137,7 +138,7 @@ export interface Config {
   embeddings: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined };
   /** Politeness delay between two requests of a crawl to the same host. */
   crawlDelayMs: number;
-  /** Speech items, and videos, one owner may have generating at once (each kind); past it a create answers 429. */
+  /** Speech items one owner may have generating at once; past it a create answers 429 (videos queue: `videos`). */
   generatingPerOwner: number;
   /**
    * Videos: how many render at once in this instance (each in a process of its own, its resident memory
@@ -232,7 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tts: { baseUrl: e.PALKIT_TTS_BASE_URL, apiKey: e.PALKIT_TTS_API_KEY, model: e.PALKIT_TTS_MODEL },
     localVoice: chooseLocalVoice(e.PALKIT_LOCAL_VOICE, env.PATH ?? process.env.PATH ?? '', e.PALKIT_RENDER_PATH ?? env.PATH ?? process.env.PATH ?? ''),
     stt: { baseUrl: e.PALKIT_STT_BASE_URL, apiKey: e.PALKIT_STT_API_KEY, model: e.PALKIT_STT_MODEL },
-    frontDoor: { startsPerMinute: e.PALKIT_START_RATE_PER_MINUTE, startBurst: e.PALKIT_START_BURST, maxUnjoinedCalls: e.PALKIT_MAX_UNJOINED_CALLS },
+    frontDoor: { startsPerMinute: e.PALKIT_START_RATE_PER_MINUTE, startBurst: e.PALKIT_START_BURST, maxUnjoinedCalls: e.PALKIT_MAX_UNJOINED_CALLS, startsPerAddressPerMinute: e.PALKIT_START_RATE_PER_ADDRESS_PER_MINUTE },
     connections: {
       max: e.PALKIT_MAX_CONNECTIONS,
       perAddress: e.PALKIT_MAX_CONNECTIONS_PER_ADDRESS,

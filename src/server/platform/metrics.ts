@@ -143,7 +143,7 @@ export function createMetrics({ db, instanceId = 'unknown', processMetrics = fal
     roomSocketsDroppedUnread: new Counter({ name: 'palkit_room_sockets_dropped_unread_total', help: 'Room connections terminated because they stopped reading: their unsent output passed its bound (1 MiB).', registers: [registry] }),
     connectionsRefused: new Counter({
       name: 'palkit_connections_refused_total',
-      help: "Connections refused or cut by the front door (reason: per_address, an address's connection cap; total, the connection cap; pending_upgrades, an address's cap on room upgrades waiting to join (429); pending_evicted, the oldest waiting upgrade closed to make room; request_timeout, headers or body not in time).",
+      help: "Connections refused or cut by the front door (reason: per_address, an address's connection cap; total, the connection cap; pending_upgrades, an address's cap on room upgrades waiting to join (429); pending_evicted, the oldest waiting upgrade closed to make room; request_timeout, headers or body not in time; slow_headers_evicted, the oldest connection still without its headers closed to keep the reserve).",
       labelNames: ['reason'],
       registers: [registry],
     }),

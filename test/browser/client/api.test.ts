@@ -20,7 +20,13 @@ describe('ApiClient', () => {
     expect((await api.init('d123')).deployment_id).to.equal('d123');
     expect((await api.start('d123', { password: 'p', memory_stores: ['m1'] })).conversation_id).to.equal('c42');
     expect(calls.map((c) => c.url)).to.deep.equal(['http://pal.test/v2/deployments/d123/init', 'http://pal.test/v2/deployments/d123/start']);
-    expect(calls[1]!.body).to.deep.equal({ password: 'p', memory_stores: ['m1'] });
+    const { visitor_key: key, ...sent } = calls[1]!.body as { visitor_key: string };
+    expect(sent).to.deep.equal({ password: 'p', memory_stores: ['m1'] });
+    // The visitor's own key, kept by the page: the service rates starts per visitor with it.
+    expect(key).to.match(/^[A-Za-z0-9_-]{16,64}$/);
+    expect(localStorage.getItem('palkit-visitor-key')).to.equal(key);
+    await api.start('d123', {});
+    expect((calls[2]!.body as { visitor_key: string }).visitor_key).to.equal(key, 'the same key on the next start');
   });
 
   it('maps every start error body to its code, with Retry-After', async () => {

@@ -56,7 +56,7 @@ describe('ConversationSession', () => {
     expect(t.session.state).to.equal('connected');
     expect(t.session.mode).to.equal('call');
     expect(t.transports[0]!.joined).to.include({ url: 'http://pal.test/rooms/c42', token: 'tok' });
-    expect(t.calls[1]!.body).to.deep.equal({ custom_greeting: 'Hi' });
+    expect(t.calls[1]!.body).to.deep.equal({ custom_greeting: 'Hi', visitor_key: localStorage.getItem('palkit-visitor-key') });
     await t.session.endConversation();
     expect(t.states).to.deep.equal(['initializing', 'idle', 'connecting', 'connected', 'disconnecting', 'ended']);
     expect(t.modes).to.deep.equal(['call', 'ended']);

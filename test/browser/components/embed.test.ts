@@ -85,7 +85,7 @@ describe('pal-embed', () => {
     expect(preview()).to.contain('Patched').and.contain('Kept');
     await el.startConversation();
     expect(service.calls.find((c) => c.url.endsWith('/start'))!.body).to.deep.equal({
-      conversational_context: 'ctx', custom_greeting: 'Hello!', memory_stores: ['m1', 'm2'], visitor_token: 'eyJ.signed.token',
+      conversational_context: 'ctx', custom_greeting: 'Hello!', memory_stores: ['m1', 'm2'], visitor_token: 'eyJ.signed.token', visitor_key: localStorage.getItem('palkit-visitor-key'),
     });
   });
 

@@ -55,7 +55,7 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
     const pkg = join(app, 'node_modules', '@palkit', 'server');
     assert.ok(existsSync(join(pkg, 'dist/cli.js')));
     assert.match(readFileSync(join(pkg, 'dist/cli.js'), 'utf8'), /^#!\/usr\/bin\/env node\n/);
-    for (const file of ['PRODUCTION.md', 'dist/cdn/palkit.js', 'dist/cdn/palkit-full.js', 'dist/palkit-espeak.c', 'dist/extract-worker.js', 'dist/espeak-worker.js', 'dist/face-trainer.js']) assert.ok(existsSync(join(pkg, file)), `${file} ships`);
+    for (const file of ['PRODUCTION.md', 'dist/cdn/palkit.js', 'dist/cdn/palkit-full.js', 'dist/palkit-espeak.c', 'dist/extract-worker.js', 'dist/espeak-worker.js', 'dist/face-trainer.js', 'dist/video-renderer.js']) assert.ok(existsSync(join(pkg, file)), `${file} ships`);
     // The browser side stays out of the service's install.
     for (const name of ['palkit', 'lit', '@lit/react', '@daily-co/daily-js']) assert.ok(!installedPackages(app).includes(name), `${name} is not installed`);
     assert.ok(existsSync(join(app, 'node_modules/.bin/palkit')));

@@ -7,10 +7,16 @@
 // - a cap per address on WebSocket upgrades that have not sent their first frame, refused at once with
 //   429, and a total cap on them (a quarter of all connections) where the oldest waiting one makes room,
 //   so idle upgrades from many addresses cannot keep a visitor's valid join out either.
+// - a reserve: once the open connections come within RESERVE of the total cap, each new connection closes
+//   the oldest one still waiting for its first request's headers, so slow-header floods from many
+//   addresses (82 held all 15,743) leave room for /healthz and a visitor's valid join, whose headers come
+//   at once;
+// - an IPv6 address counts as its /64 (address-prefix.ts).
 // The headers of a request (an upgrade's too) must arrive within headersTimeoutMs (server options).
 // Every refusal is counted by reason (/metrics: palkit_connections_refused_total).
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import { addressPrefix } from '../net/address-prefix.js';
 import type { Socket } from 'node:net';
 
 export interface ConnectionLimits {
@@ -28,7 +34,7 @@ export interface ConnectionLimits {
  * upgrades waiting to join, the oldest waiting upgrade closed to make room, or its request (headers within
  * the header timeout, the whole within the request timeout) not in time.
  */
-export type RefusalReason = 'per_address' | 'total' | 'pending_upgrades' | 'pending_evicted' | 'request_timeout';
+export type RefusalReason = 'per_address' | 'total' | 'pending_upgrades' | 'pending_evicted' | 'request_timeout' | 'slow_headers_evicted';
 
 export interface PendingUpgrade {
   /** The socket sent its first frame or closed: it no longer counts as waiting. */
@@ -55,14 +61,19 @@ export function defaultMaxConnections(descriptors = descriptorLimit()): number {
   return Math.max(64, Math.floor(descriptors * 0.8) - RESERVED_DESCRIPTORS);
 }
 
+/** Connections kept free for requests whose headers arrive at once: a twentieth of the cap, 4 to 256. */
+export const reserveOf = (max: number) => Math.min(256, Math.max(4, Math.floor(max / 20)));
+
 export class ConnectionGuard {
   private open = 0;
+  /** Connections that have not sent a request's headers yet, oldest first. */
+  private readonly awaitingHeaders = new Set<Socket>();
   private readonly perAddress = new Map<string, number>();
   /** Waiting upgrades in the order they came (a Map keeps insertion order): the first is the oldest. */
   private readonly waiting = new Map<object, { address: string; evict: () => void }>();
   private readonly waitingPerAddress = new Map<string, number>();
   /** Counts for /metrics and tests. */
-  readonly refused = { connections: 0, upgrades: 0, evicted: 0 };
+  readonly refused = { connections: 0, upgrades: 0, evicted: 0, slowEvicted: 0 };
 
   constructor(
     readonly limits: ConnectionLimits,
@@ -72,7 +83,7 @@ export class ConnectionGuard {
 
   /** A new connection: false (and closed) when its address's cap is reached (the total is the server's maxConnections). */
   admitConnection(socket: Socket): boolean {
-    const address = socket.remoteAddress ?? 'unknown';
+    const address = addressPrefix(socket.remoteAddress ?? 'unknown');
     const mine = this.perAddress.get(address) ?? 0;
     if (this.countPerAddress && this.limits.perAddress > 0 && mine >= this.limits.perAddress) {
       this.refused.connections++;
@@ -82,7 +93,19 @@ export class ConnectionGuard {
     }
     this.open++;
     this.perAddress.set(address, mine + 1);
+    // Within the reserve: the oldest connection still without its headers makes room.
+    if (this.open > this.limits.max - reserveOf(this.limits.max)) {
+      const oldest = this.awaitingHeaders.values().next().value;
+      if (oldest) {
+        this.awaitingHeaders.delete(oldest);
+        this.refused.slowEvicted++;
+        this.onRefused('slow_headers_evicted');
+        oldest.destroy();
+      }
+    }
+    this.awaitingHeaders.add(socket);
     socket.once('close', () => {
+      this.awaitingHeaders.delete(socket);
       this.open--;
       const left = (this.perAddress.get(address) ?? 1) - 1;
       if (left > 0) this.perAddress.set(address, left);
@@ -96,7 +119,8 @@ export class ConnectionGuard {
    * waiting already (refuse it); otherwise its handle. At the total cap the oldest waiting upgrade is
    * evicted (`evict` is how to close one).
    */
-  admitUpgrade(address: string, evict: () => void): PendingUpgrade | null {
+  admitUpgrade(client: string, evict: () => void): PendingUpgrade | null {
+    const address = addressPrefix(client);
     const mine = this.waitingPerAddress.get(address) ?? 0;
     if (this.limits.pendingUpgradesPerAddress > 0 && mine >= this.limits.pendingUpgradesPerAddress) {
       this.refused.upgrades++;
@@ -114,6 +138,11 @@ export class ConnectionGuard {
     this.waiting.set(key, { address, evict });
     this.waitingPerAddress.set(address, mine + 1);
     return { release: () => this.forget(key) };
+  }
+
+  /** The connection sent a request's headers (a request or an upgrade): it no longer makes room for others. */
+  headersArrived(socket: Socket): void {
+    this.awaitingHeaders.delete(socket);
   }
 
   get openConnections(): number {
@@ -157,6 +186,8 @@ export function guardConnections(server: Server, limits: ConnectionLimits, optio
   });
   // Before any other listener: a connection past the caps is closed before it is read.
   server.prependListener('connection', (socket: Socket) => void guard.admitConnection(socket));
+  server.prependListener('request', (request: IncomingMessage) => guard.headersArrived(request.socket));
+  server.prependListener('upgrade', (request: IncomingMessage) => guard.headersArrived(request.socket));
   guards.set(server, guard);
   return guard;
 }

@@ -1,6 +1,13 @@
-// The public start's defaults against floods (docs/production.md): a rate of starts per client address
-// and deployment, and a cap on a deployment's conversations started but never joined. Both answer 429
-// with Retry-After; a deployment's `limits` override the service's defaults.
+// The public start's defaults against floods (docs/production.md): a rate of starts per client and
+// deployment, and a cap on the conversations a client started but never joined. Both answer 429 with
+// Retry-After; a deployment's `limits` override the service's defaults.
+// A client is its address (an IPv6 address's /64, client-address.ts) and, where the page keeps one, the
+// visitor key the elements send: each visitor is held to the deployment's rate, and all the visitors of one
+// address together to a higher ceiling (PALKIT_START_RATE_PER_ADDRESS_PER_MINUTE), so an office of 50 behind
+// one address starts within a minute while one flooding client, whatever keys it makes up, is still held.
+// Without a visitor key the address is held to the deployment's rate, as before. The never-joined cap counts
+// per address (one address filling it locked every other visitor out) and only starts of the last minute
+// (an unjoined start stops counting then), with a deployment-wide backstop of ten times the cap.
 //
 // The rate is counted per instance, in memory, on purpose: it is a flood guard, and a refusal that
 // costs a database write would make the flood cost the database what it is meant to spare it (one
@@ -20,6 +27,10 @@ import type { Limits } from './schemas.js';
 const MAX_BUCKETS = 100_000;
 /** Seconds a visitor is asked to wait when the never-joined cap is reached (a join or an expiry frees a slot). */
 const UNJOINED_RETRY_SECONDS = 30;
+/** An unjoined start counts against its client's cap for this long (a visitor joins within seconds). */
+const UNJOINED_COUNTS_MS = 60_000;
+/** The deployment's unjoined starts, all clients together, are bounded at this many times the per-client cap. */
+const DEPLOYMENT_BACKSTOP = 10;
 
 /**
  * Per (deployment, client key): `burst` starts at once, then one every 60/perMinute s. Kept as the
@@ -54,13 +65,26 @@ export function startRate(limits: Limits, deps: Pick<ServiceDeps, 'config'>): nu
   return rate ? rate : null;
 }
 
-/** Refuses (429 too_many_starts + Retry-After) an address past its rate of starts of this deployment. */
-export function checkStartRate(c: Context<AppEnv>, deploymentId: string, limits: Limits, visitorKey: string): void {
+/**
+ * Refuses (429 too_many_starts + Retry-After) a client past its rate of starts of this deployment: the
+ * visitor (`pageKey`, where the page sent one) at the deployment's rate, and its address at the per-address
+ * ceiling; without a page key, the address at the deployment's rate.
+ */
+export function checkStartRate(c: Context<AppEnv>, deploymentId: string, limits: Limits, addressKey: string, pageKey?: string): void {
   const deps = c.get('deps');
   let wait = decided.get(c);
   if (wait === undefined) {
     const rate = startRate(limits, deps);
-    wait = rate === null ? 0 : startRateFor(deps).take(`${deploymentId} ${visitorKey}`, rate, deps.config.frontDoor.startBurst, deps.clock.now().getTime());
+    const now = deps.clock.now().getTime();
+    const rates = startRateFor(deps);
+    const { startBurst, startsPerAddressPerMinute } = deps.config.frontDoor;
+    if (rate === null) wait = 0;
+    else if (pageKey === undefined) wait = rates.take(`${deploymentId} ${addressKey}`, rate, startBurst, now);
+    else {
+      wait = rates.take(`${deploymentId} ${addressKey} ${pageKey}`, rate, startBurst, now);
+      const ceiling = Math.max(rate, startsPerAddressPerMinute);
+      if (wait === 0) wait = rates.take(`${deploymentId} ${addressKey} *`, ceiling, ceiling, now);
+    }
     decided.set(c, wait);
   }
   if (wait > 0) throw refuse('too_many_starts', 'this address started too many calls; try again later', wait);
@@ -73,19 +97,24 @@ export function unjoinedCap(limits: Limits, deps: Pick<ServiceDeps, 'config'>): 
 }
 
 /**
- * Refuses (429 too_many_unjoined + Retry-After) a start when the deployment already has `cap` local
- * conversations that are active, unexpired and never joined. (Daily rooms are left out: without a PAL
- * runner nothing marks them joined.)
+ * Refuses (429 too_many_unjoined + Retry-After) a start when this client (`addressKey`) already has `cap`
+ * local conversations of the deployment that are active, started within the last minute and never joined,
+ * or the deployment has ten times as many. (Daily rooms are left out: without a PAL runner nothing marks
+ * them joined.)
  */
-export async function checkUnjoined(db: Db, deploymentId: string, cap: number | null, now: Date): Promise<void> {
+export async function checkUnjoined(db: Db, deploymentId: string, cap: number | null, now: Date, addressKey: string): Promise<void> {
   if (cap === null) return;
-  // Counting stops at the cap: a deployment under a flood has many more rows than it needs to read.
-  const { rows } = await sql<{ n: number }>`
-    select count(*)::int as n from (
-      select 1 from conversations
+  const since = new Date(now.getTime() - UNJOINED_COUNTS_MS);
+  const backstop = cap * DEPLOYMENT_BACKSTOP;
+  // Counting stops at the bound: a deployment under a flood has many more rows than it needs to read.
+  const { rows } = await sql<{ mine: number; total: number }>`
+    select count(*) filter (where visitor_key = ${addressKey})::int as mine, count(*)::int as total from (
+      select visitor_key from conversations
       where deployment_id = ${deploymentId} and status = 'active' and provider = 'local' and live_started_at is null
-        and (expires_at is null or expires_at > ${now})
-      limit ${cap}
+        and created_at > ${since} and (expires_at is null or expires_at > ${now})
+      limit ${backstop}
     ) as unjoined`.execute(db);
-  if ((rows[0]?.n ?? 0) >= cap) throw refuse('too_many_unjoined', 'too many calls of this deployment were started and not joined; try again later', UNJOINED_RETRY_SECONDS);
+  const { mine = 0, total = 0 } = rows[0] ?? {};
+  if (mine >= cap) throw refuse('too_many_unjoined', 'this address started too many calls it did not join; try again in a minute', UNJOINED_RETRY_SECONDS);
+  if (total >= backstop) throw refuse('too_many_unjoined', 'too many calls of this deployment were started and not joined; try again later', UNJOINED_RETRY_SECONDS);
 }

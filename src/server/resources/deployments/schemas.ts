@@ -136,6 +136,7 @@ export const StartDeployment = protocolSchema(StartBody, 'StartDeployment', {
     visitor_token: "An HS256 JWT the embedding site's backend signed with the deployment's visitor_token_secret: `exp` (at most 24 h ahead) and the visitor's identifiers in `memory_stores` (or `sub`)",
     captcha_token: 'The Turnstile token, required when the deployment has a captcha',
     gate_pass: 'From POST …/gate: stands in for the password and the captcha token until it expires',
+    visitor_key: "A random key the visitor's browser keeps (the elements send one): starts are then rated per visitor at the deployment's rate, the visitors of one address together at PALKIT_START_RATE_PER_ADDRESS_PER_MINUTE (60); without it the address is held to the deployment's rate",
   },
 });
 

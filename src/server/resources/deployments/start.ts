@@ -67,10 +67,10 @@ async function writeConversation(c: Context<AppEnv>, found: StartableDeployment 
   const limits = row.limits as Limits;
   const visitor = clientKey(c, clientAddress(c));
   // The front door first, so that a flood of starts costs neither a captcha check nor a database read.
-  checkStartRate(c, row.deployment_id, limits, visitor);
+  checkStartRate(c, row.deployment_id, limits, visitor, body.visitor_key);
   // The captcha, then the password, unless the visitor already passed them at the gate.
   if (!(body.gate_pass && gatePassValid(deps.secrets, row, body.gate_pass, clock.now()))) await passGate(c, row, body);
-  await checkUnjoined(db, row.deployment_id, unjoinedCap(limits, deps), clock.now());
+  await checkUnjoined(db, row.deployment_id, unjoinedCap(limits, deps), clock.now(), visitor);
   const customization = row.customization as z.infer<typeof Customization> | null;
   const consent = consentFor(customization, body.accepted_terms);
 

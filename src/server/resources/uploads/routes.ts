@@ -20,9 +20,10 @@ export const uploadRoute = keyedRoute({
   path: '/v2/uploads',
   tags: ['Uploads'],
   summary: 'Upload a training clip or photo (the raw body, at most 50 MB) to pass as train_video_url',
+  description: 'The body is streamed to its file as it arrives. An owner keeps at most PALKIT_UPLOAD_QUOTA_MB (500) of unexpired uploads and sends at most PALKIT_UPLOAD_MB_PER_MINUTE (100) a minute: past either, 429 `upload_quota_exceeded` or `upload_rate_exceeded` with Retry-After (a declared Content-Length is checked before the body is read).',
   middleware: [limitUploadSize],
   request: {
     body: { required: true, content: Object.fromEntries(UPLOAD_CONTENT_TYPES.map((t) => [t, { schema: binary }])) },
   },
-  responses: { 200: json(Upload, 'Stored'), ...errors(400, 413) },
+  responses: { 200: json(Upload, 'Stored'), ...errors(400, 413, 429) },
 });

@@ -157,7 +157,17 @@ describe('connections', () => {
     admit('d2', '10.0.0.4');
     assert.equal(admit('d3', '10.0.0.4'), null, 'an address past its share is refused');
     assert.deepEqual(evicted, ['a1', 'b1']);
-    assert.deepEqual(guard.refused, { connections: 0, upgrades: 1, evicted: 2 });
+    assert.deepEqual(guard.refused, { connections: 0, upgrades: 1, evicted: 2, slowEvicted: 0 });
+  });
+
+  it('counts an IPv6 address as its /64 for the caps per address', () => {
+    const guard = new ConnectionGuard({ max: 100, perAddress: 0, pendingUpgradesPerAddress: 2, maxPendingUpgrades: 50 }, true);
+    const admit = (address: string) => guard.admitUpgrade(address, () => undefined);
+    assert.ok(admit('2001:db8:5:6::1'));
+    assert.ok(admit('2001:db8:5:6:ffff::2'));
+    assert.equal(admit('2001:0db8:0005:0006:1:2:3:4'), null, 'a third from the same /64');
+    assert.ok(admit('2001:db8:5:7::1'), 'another /64');
+    assert.ok(admit('::ffff:10.0.0.9'), 'IPv4-mapped: its IPv4 address');
   });
 });
 
@@ -178,7 +188,7 @@ describe('the front door in /metrics', () => {
     return counts;
   };
 
-  it('counts each refusal by its reason: per address, total, waiting upgrades, request timeout', { timeout: 20_000 }, async () => {
+  it('counts each refusal by its reason: per address, total, waiting upgrades, request timeout, slow headers evicted', { timeout: 20_000 }, async () => {
     // An address past its 4 connections.
     const mine: RawClient[] = [];
     for (let i = 0; i < 4; i++) mine.push(await raw(port, '127.0.1.1'));
@@ -196,13 +206,20 @@ describe('the front door in /metrics', () => {
     slow.socket.write('GET /healthz HTTP/1.1\r\nHost: local');
     assert.match(await slow.until(/^HTTP\/1\.1 408/), /408 Request Timeout/);
     await slow.closed;
-    // Past the 16 connections in all: more from other addresses until one is closed without a byte.
+    // Within the reserve (4 of the 16), a new connection closes the oldest one still without its headers.
+    const bare: RawClient[] = [];
+    for (let i = 1; i <= 14; i++) bare.push(await raw(port, `127.0.3.${i}`));
+    await Promise.race(bare.map((c) => c.closed));
+    for (const c of bare) c.socket.destroy();
+    // Past the 16 connections in all, each having sent a request (kept alive): more until one is closed without a byte.
     const many: RawClient[] = [];
     for (let i = 1; i <= 20; i++) {
       const c = await raw(port, `127.0.2.${i}`);
       many.push(c);
       const closedAtOnce = await Promise.race([c.closed.then(() => true), new Promise<boolean>((r) => setImmediate(() => setImmediate(() => r(false))))]);
       if (closedAtOnce || c.socket.destroyed) break;
+      c.socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      await c.until(/^HTTP\/1\.1 200/);
     }
     for (const c of [...mine, waiting, second, ...many]) c.socket.destroy();
     // /metrics is a connection too: ask until it gets in once the held ones are gone.
@@ -214,5 +231,24 @@ describe('the front door in /metrics', () => {
     // The slow one, and any held idle connection that also outlived the timeout.
     assert.ok(counts.request_timeout! >= 1, `request timeouts counted (${counts.request_timeout})`);
     assert.ok(counts.total! >= 1, `the total cap's refusals counted (${counts.total})`);
+    assert.ok(counts.slow_headers_evicted! >= 1, `connections without headers closed to keep the reserve (${counts.slow_headers_evicted})`);
+  });
+
+  it('keeps a reserve during a slow-header flood from many addresses: /healthz answers each time', { timeout: 20_000 }, async () => {
+    const flood: RawClient[] = [];
+    let healthy = 0;
+    for (let round = 0; round < 5; round++) {
+      // 16 more connections from 16 addresses, each sending a byte of its headers and no more.
+      for (let i = 1; i <= 16; i++) {
+        const c = await raw(port, `127.0.${10 + round}.${i}`);
+        c.socket.write('G');
+        flood.push(c);
+      }
+      const r = await fetch(`${t.url}/healthz`, { headers: { connection: 'close' } });
+      if (r.status === 200) healthy++;
+      await r.arrayBuffer();
+    }
+    for (const c of flood) c.socket.destroy();
+    assert.equal(healthy, 5, '/healthz answered during the flood');
   });
 });

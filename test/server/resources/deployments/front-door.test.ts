@@ -62,30 +62,80 @@ describe('the public front door', () => {
     for (let i = 0; i < 5; i++) assert.equal((await start(id, visitor)).status, 200, 'a full burst after a quiet minute');
   });
 
-  it('caps the conversations started and never joined, answering 429 too_many_unjoined until one ends', async () => {
-    const id = await deployment({ max_unjoined_calls: 3 });
+  it('caps the conversations a client started and never joined, answering 429 too_many_unjoined until one ends or a minute passes', async () => {
+    const id = await deployment({ max_unjoined_calls: 3, start_rate_per_minute: null });
+    const visitor = freshAddress();
     const started = [];
     for (let i = 0; i < 3; i++) {
-      const r = await start(id, freshAddress());
+      const r = await start(id, visitor);
       assert.equal(r.status, 200);
       started.push(r.body.conversation_id as string);
     }
-    const refused = await start(id, freshAddress());
+    const refused = await start(id, visitor);
     assert.equal(refused.status, 429);
     assert.match(refused.body.error, /^too_many_unjoined/);
     assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    // Another address is not held back by this one's unjoined calls.
+    assert.equal((await start(id, freshAddress())).status, 200);
     // An ended conversation no longer waits for its visitor.
     assert.equal((await t.api('POST', `/v2/conversations/${started[0]}/end`)).status, 200);
-    assert.equal((await start(id, freshAddress())).status, 200);
-    assert.equal((await start(id, freshAddress())).status, 429);
+    assert.equal((await start(id, visitor)).status, 200);
+    assert.equal((await start(id, visitor)).status, 429);
+    // An unjoined start stops counting after a minute.
+    advance(61);
+    assert.equal((await start(id, visitor)).status, 200, 'a minute later');
   });
 
-  it("applies the service's default cap of 20 to a deployment that sets none", async () => {
-    const id = await deployment();
-    for (let i = 0; i < 20; i++) assert.equal((await start(id, freshAddress())).status, 200, `start ${i + 1}`);
-    const refused = await start(id, freshAddress());
+  it("applies the service's default cap of 20 per client to a deployment that sets none; one address cannot make another's start fail", async () => {
+    const id = await deployment({ start_rate_per_minute: null });
+    const flooder = freshAddress();
+    for (let i = 0; i < 20; i++) assert.equal((await start(id, flooder)).status, 200, `start ${i + 1}`);
+    const refused = await start(id, flooder);
     assert.equal(refused.status, 429);
     assert.match(refused.body.error, /^too_many_unjoined/);
+    for (let i = 0; i < 10; i++) assert.equal((await start(id, freshAddress())).status, 200, `another address's start ${i + 1}`);
+  });
+
+  it('within its rate, one address filling its never-joined cap leaves every other address free to start', async () => {
+    const id = await deployment();
+    const flooder = '203.0.113.66';
+    // The default rate (10 a minute, a burst of 5) for 2.5 minutes: 28 starts admitted, 20 of them counted.
+    let admitted = 0;
+    for (let s = 0; s < 150; s += 6) {
+      if ((await start(id, flooder)).status === 200) admitted++;
+      advance(6);
+    }
+    assert.ok(admitted >= 20, `${admitted} starts admitted`);
+    for (let i = 0; i < 10; i++) assert.equal((await start(id, freshAddress())).status, 200, `visitor ${i + 1} from another address`);
+  });
+
+  it('50 visitors behind one address, each with its own key, all start within a minute; a client rotating keys is still held', async () => {
+    const id = await deployment();
+    const office = '192.0.2.50';
+    const key = (i: number) => `visitor-key-${String(i).padStart(8, '0')}`;
+    const startAs = (address: string, visitorKey: string) => t.api('POST', `/v2/deployments/${id}/start`, { visitor_key: visitorKey }, { key: null, headers: { 'x-forwarded-for': address } });
+    for (let i = 0; i < 50; i++) {
+      const r = await startAs(office, key(i));
+      assert.equal(r.status, 200, `visitor ${i + 1}: ${JSON.stringify(r.body)}`);
+      // Each joins its call, as a visitor does seconds after starting it (the room marks it joined).
+      await t.service.deps.db.updateTable('conversations').set({ live_started_at: new Date(nowMs) }).where('conversation_id', '=', r.body.conversation_id).execute();
+      advance(1);
+    }
+    // One visitor key is held to the deployment's rate (a burst of 5).
+    for (let i = 0; i < 5; i++) assert.equal((await startAs('192.0.2.51', key(100))).status, 200, `its start ${i + 1}`);
+    assert.equal((await startAs('192.0.2.51', key(100))).status, 429, 'one key past its burst');
+    // A client making up a key per start is held by its address's ceiling (60 a minute) and its unjoined cap.
+    let admitted = 0;
+    for (let i = 0; i < 100; i++) if ((await startAs('192.0.2.52', key(200 + i))).status === 200) admitted++;
+    assert.equal(admitted, 20, 'its never-joined cap');
+  });
+
+  it('counts an IPv6 /64 as one client', async () => {
+    const id = await deployment({ max_unjoined_calls: 2, start_rate_per_minute: null });
+    assert.equal((await start(id, '2001:db8:1:2::1')).status, 200);
+    assert.equal((await start(id, '2001:db8:1:2:aaaa:bbbb:cccc:dddd')).status, 200);
+    assert.equal((await start(id, '2001:0db8:0001:0002::ffff')).status, 429, 'the same /64');
+    assert.equal((await start(id, '2001:db8:1:3::1')).status, 200, 'the next /64');
   });
 
   it("takes a deployment's own rate and cap over the service's, and null for none", async () => {
