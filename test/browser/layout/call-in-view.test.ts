@@ -4,6 +4,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import type { PalEmbed } from '../../../src/palkit/components/embed/embed.js';
+import type { PalLanding } from '../../../src/palkit/components/landing/landing.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { useFakeService } from '../helpers/deployment.js';
 
@@ -39,3 +40,27 @@ for (const [width, height, frame] of [[390, 844, [358, 636]], [320, 640, [288, 5
       });
   });
 }
+
+describe('the landing page brings its device check into view at 320 × 640', () => {
+  before(() => setViewport({ width: 320, height: 640 }));
+  after(async () => {
+    scrollTo(0, 0);
+    await setViewport({ width: 800, height: 600 });
+  });
+
+  it("scrolls to the device check below the hero, its Join button on screen (QA: it was at y 755 of 640)", async () => {
+    useFakeService({ channel: 'landing-page', customization: { show_haircheck: true } });
+    // The hero and the page's own text above push the stage below the fold on a phone.
+    const page = await fixture<HTMLDivElement>(html`<div><div style="height:500px"></div><pal-landing deployment-id="d123"></pal-landing></div>`);
+    scrollTo(0, 0);
+    const el = page.querySelector<PalLanding>('pal-landing')!;
+    await waitFor(() => el.session?.deployment != null && el.session.state === 'idle', { what: 'init' });
+    const stage = el.shadowRoot!.querySelector('section.stage')!;
+    expect(stage.getBoundingClientRect().bottom > innerHeight, 'below the fold at first').to.equal(true);
+    void el.startConversation();
+    await waitFor(() => el.mode === 'haircheck', { what: 'the device check' });
+    await waitFor(() => stage.getBoundingClientRect().top >= -0.5 && stage.getBoundingClientRect().top < innerHeight / 2, {
+      what: `the stage scrolled to (${JSON.stringify(stage.getBoundingClientRect())})`,
+    });
+  });
+});

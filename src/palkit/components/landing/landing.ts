@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { customizationCss } from '../shared/config.js';
 import { PalDeploymentElement } from '../shared/deployment-element.js';
 import { renderFlow } from '../shared/flow-view.js';
+import { bringIntoView } from '../shared/into-view.js';
 import { buttonStyles } from '../styles/shared.js';
 import { outerTokens, tokens } from '../styles/tokens.js';
 import { landingStyles } from './landing.styles.js';
@@ -62,6 +63,19 @@ export class PalLanding extends PalDeploymentElement {
         </main>
       </div>
     `;
+  }
+
+  /** The mode last rendered: the device check or the call coming on screen scrolls the page to it (below the hero on a phone). */
+  #shownMode = 'idle';
+
+  override updated(changed: Map<string, unknown>): void {
+    super.updated(changed);
+    const mode = this.mode;
+    if (mode === this.#shownMode) return;
+    const starting = (mode === 'haircheck' || mode === 'call') && this.#shownMode !== 'haircheck' && this.#shownMode !== 'call';
+    this.#shownMode = mode;
+    const stage = this.renderRoot.querySelector('section.stage');
+    if (starting && stage) bringIntoView(stage);
   }
 }
 
