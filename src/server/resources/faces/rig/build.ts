@@ -9,6 +9,7 @@ import { INSIDE } from '../../../../protocol/faces/mesh.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
 import { idleRun, type Analysis, type Sample } from './analysis.js';
 import type { Frame } from './landmarks.js';
+import { snapLipsToTeeth } from './lip-edge.js';
 import { meshModel, meshPoints } from './mesh-shapes.js';
 import { isBlink, restShape } from './mouth.js';
 import { mouthInside } from './mouth-inside.js';
@@ -188,6 +189,10 @@ export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<nu
   });
   if (!meshFrames[0]) throw new Error('the resting frame\'s landmarks are missing');
 
+  meshFrames.forEach((mesh, n) => {
+    const [ox, oy] = idle.at(n);
+    snapLipsToTeeth(mesh, poses[n]!, ctx.getImageData(ox, oy, RIG_SIZE, RIG_SIZE).data, RIG_SIZE, RIG_SIZE);
+  });
   const points = meshFrames.map((m) => meshPoints(m, { width: RIG_SIZE, height: RIG_SIZE }));
   const { mesh, restHole } = meshModel(points[0]!, poses[0]!);
   const restRgba = ctx.getImageData(0, 0, RIG_SIZE, RIG_SIZE).data;
