@@ -36,7 +36,7 @@ describe('a version-2 rig\'s mesh', () => {
   it('closes the lids in a blink and moves nothing below the eyes', () => {
     const closed = { ...noChannels(), blinkL: 1, blinkR: 1 };
     const m = meshFrame(rig, 0, closed);
-    for (const [upper, lower] of [[159, 145], [386, 374]]) {
+    for (const [upper, lower] of [[159, 145], [386, 374]] as const) {
       const gap = Math.abs(m.target[2 * upper + 1]! - m.target[2 * lower + 1]!);
       assert.ok(gap < 0.5, `lids ${upper}/${lower} meet: ${gap.toFixed(2)} px apart`);
     }

@@ -122,17 +122,19 @@ function passesEdge(crop: RigPlan['crop'], frame: Frame): boolean {
  * wall or sky beside it carried on), blurred. Drawn under the picture, by the same placement.
  */
 function edgeFill(ctx: SKRSContext2D, source: Canvas, pad: number): void {
-  const [w, h] = [source.width, source.height];
-  const padded = createCanvas(w + 2 * pad, h + 2 * pad);
+  // At a quarter of the size: blurred anyway, and a clip draws one per idle frame.
+  const q = 4;
+  const [w, h, p0] = [Math.ceil(source.width / q), Math.ceil(source.height / q), Math.ceil(pad / q)];
+  const padded = createCanvas(w + 2 * p0, h + 2 * p0);
   const p = padded.getContext('2d');
-  p.drawImage(source, pad, pad);
-  p.drawImage(source, 0, 0, w, 1, pad, 0, w, pad);
-  p.drawImage(source, 0, h - 1, w, 1, pad, pad + h, w, pad);
-  p.drawImage(padded, pad, 0, 1, h + 2 * pad, 0, 0, pad, h + 2 * pad);
-  p.drawImage(padded, pad + w - 1, 0, 1, h + 2 * pad, pad + w, 0, pad, h + 2 * pad);
+  p.drawImage(source, p0, p0, w, h);
+  p.drawImage(padded, p0, p0, w, 1, p0, 0, w, p0);
+  p.drawImage(padded, p0, p0 + h - 1, w, 1, p0, p0 + h, w, p0);
+  p.drawImage(padded, p0, 0, 1, h + 2 * p0, 0, 0, p0, h + 2 * p0);
+  p.drawImage(padded, p0 + w - 1, 0, 1, h + 2 * p0, p0 + w, 0, p0, h + 2 * p0);
   ctx.save();
   ctx.filter = `blur(${Math.max(4, Math.round(pad / 20))}px)`;
-  ctx.drawImage(padded, -pad, -pad);
+  ctx.drawImage(padded, -p0 * q, -p0 * q, padded.width * q, padded.height * q);
   ctx.restore();
 }
 
