@@ -7,7 +7,7 @@ import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-
 import { FaceRig, RIG_VERSION, cellOrigin, type MouthPose } from '../../../../protocol/faces/rig.js';
 import { INSIDE } from '../../../../protocol/faces/mesh.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
-import { idleRun, type Analysis, type Sample } from './analysis.js';
+import { idleFrames, type Analysis, type Sample } from './analysis.js';
 import type { Frame } from './landmarks.js';
 import { snapLipsToTeeth } from './lip-edge.js';
 import { meshModel, meshPoints } from './mesh-shapes.js';
@@ -16,8 +16,6 @@ import { mouthInside } from './mouth-inside.js';
 
 /** Side of an idle frame as drawn. */
 export const RIG_SIZE = 512;
-/** Longest idle loop, in frames (a sheet of 8 × 6 cells of 512 px stays within every GPU's texture size). */
-export const MAX_IDLE_FRAMES = 48;
 const SHEET_COLUMNS = 8;
 /** Version-1 mouth cells (warp.ts): the patch is centred, its lip corners MOUTH_WIDTH apart; room below for the chin a made viseme moves with the jaw. */
 export const MOUTH_CELL = { width: 224, height: 256 };
@@ -43,15 +41,9 @@ export interface RigPlan {
 }
 
 export function planRig(analysis: Analysis): RigPlan {
-  let idle: RigPlan['idle'];
-  let fps = analysis.fps;
-  if (analysis.still) {
-    // One still frame: the renderer moves the head on it, the background holding still (mesh.ts livingHead).
-    fps = PHOTO_IDLE_FPS;
-    idle = [{ sample: analysis.samples[0]!, motion: STILL }];
-  } else {
-    idle = loopSegment(idleRun(analysis)).map((sample) => ({ sample, motion: STILL }));
-  }
+  // A photo: one still frame, the renderer moves the head on it, the background holding still (mesh.ts livingHead).
+  const fps = analysis.still ? PHOTO_IDLE_FPS : analysis.fps;
+  const idle: RigPlan['idle'] = idleFrames(analysis).map((sample) => ({ sample, motion: STILL }));
   const boxes = idle.map((f) => f.sample.box);
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const size = median(boxes.map((b) => Math.max(b[2], b[3])));
@@ -64,18 +56,6 @@ export function planRig(analysis: Analysis): RigPlan {
   const footage = new Map<Viseme, Sample>([['rest', idle[0]!.sample]]);
   const frames = [...new Set([...idle.map((f) => f.sample.i), ...[...footage.values()].map((s) => s.i)])].sort((a, b) => a - b);
   return { frames, crop: { cx, cy, side }, idle, fps, footage };
-}
-
-/** Within a still, resting run: the segment whose last frame is most like its first (the seam least seen). */
-function loopSegment(run: Sample[]): Sample[] {
-  const length = Math.min(run.length, MAX_IDLE_FRAMES);
-  if (length === run.length) return run;
-  const distance = (a: Sample, b: Sample) => Math.hypot(a.pose.x - b.pose.x, a.pose.y - b.pose.y) + Math.abs(a.pose.width - b.pose.width) + Math.abs(a.box[2] - b.box[2]);
-  let best = 0;
-  for (let start = 1; start + length <= run.length; start++) {
-    if (distance(run[start]!, run[start + length - 1]!) < distance(run[best]!, run[best + length - 1]!)) best = start;
-  }
-  return run.slice(best, best + length);
 }
 
 export interface RigFiles {
