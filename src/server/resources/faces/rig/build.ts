@@ -118,6 +118,26 @@ function edgeFill(ctx: SKRSContext2D, source: Canvas, pad: number): void {
   ctx.restore();
 }
 
+/** The picture with its edge faded over a few pixels, so it meets the fill beyond it without a line. */
+function featheredOf(source: Canvas): Canvas {
+  const [w, h] = [source.width, source.height];
+  const out = createCanvas(w, h);
+  const o = out.getContext('2d');
+  o.drawImage(source, 0, 0);
+  const image = o.getImageData(0, 0, w, h);
+  const ramp = Math.max(4, Math.round(Math.max(w, h) / 60));
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const d = Math.min(x, y, w - 1 - x, h - 1 - y);
+      if (d >= ramp) continue;
+      const t = (d + 0.5) / ramp;
+      image.data[(y * w + x) * 4 + 3] = Math.round(255 * t * t * (3 - 2 * t));
+    }
+  }
+  o.putImageData(image, 0, 0);
+  return out;
+}
+
 function sheetOf(count: number, cellWidth: number, cellHeight: number) {
   const columns = Math.min(SHEET_COLUMNS, count);
   const canvas = createCanvas(columns * cellWidth, Math.ceil(count / columns) * cellHeight);
@@ -158,8 +178,9 @@ export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<nu
     ctx.fillStyle = '#000';
     ctx.fillRect(ox, oy, RIG_SIZE, RIG_SIZE);
     const toRig = placeFrame(ctx, plan.crop, motion, ox, oy);
-    if (passesEdge(plan.crop, frames.get(sample.i)!)) edgeFill(ctx, source(sample.i), Math.ceil(plan.crop.side));
-    ctx.drawImage(source(sample.i), 0, 0);
+    const past = passesEdge(plan.crop, frames.get(sample.i)!);
+    if (past) edgeFill(ctx, source(sample.i), Math.ceil(plan.crop.side));
+    ctx.drawImage(past ? featheredOf(source(sample.i)) : source(sample.i), 0, 0);
     ctx.restore();
     const [x, y] = toRig(sample.pose.x, sample.pose.y);
     const k = (RIG_SIZE / plan.crop.side) * motion.zoom;
