@@ -67,7 +67,11 @@ export function paintMeshFrame<S>(ctx: MeshContext<S>, rig: FaceRig, idle: S, in
     polygon(ctx, [[d[0]!, d[1]!], [d[2]!, d[3]!], [d[4]!, d[5]!]], GROW);
     ctx.clip();
     ctx.setTransform(...affine);
-    drawIdle();
+    // Only the source triangle's box (and a pixel round it) is read: drawing the whole frame under each clip cost
+    // several times more.
+    const [x0, x1] = [Math.max(0, Math.floor(Math.min(s[0]!, s[2]!, s[4]!) - 2)), Math.min(rig.width, Math.ceil(Math.max(s[0]!, s[2]!, s[4]!) + 2))];
+    const [y0, y1] = [Math.max(0, Math.floor(Math.min(s[1]!, s[3]!, s[5]!) - 2)), Math.min(rig.height, Math.ceil(Math.max(s[1]!, s[3]!, s[5]!) + 2))];
+    if (x1 > x0 && y1 > y0) ctx.drawImage(idle, ix + x0 / kx, iy + y0 / ky, (x1 - x0) / kx, (y1 - y0) / ky, x0, y0, x1 - x0, y1 - y0);
     ctx.restore();
   }
   ctx.setTransform(1, 0, 0, 1, 0, 0);

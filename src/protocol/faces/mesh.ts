@@ -272,3 +272,16 @@ export function seeded(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * The idle frame shown at `ms`: a version-2 clip's loop plays forwards then backwards (its last frame never
+ * jumps back to its first: no seam however the footage ends); a version-1 rig's loops as it always did.
+ */
+export function idleFrameAt(rig: Pick<FaceRig, 'fps' | 'idle' | 'mesh'>, ms: number): number {
+  const count = rig.idle.count;
+  const step = Math.floor((Math.max(0, ms) / 1000) * rig.fps);
+  if (!rig.mesh || count < 3) return step % count;
+  const period = 2 * (count - 1);
+  const k = step % period;
+  return k < count ? k : period - k;
+}

@@ -1,4 +1,5 @@
-// A trained face (protocol/faces/rig.ts) drawn in the visitor's browser: its idle loop plays at the rig's
+// A trained face (protocol/faces/rig.ts) drawn in the visitor's browser. A version-2 rig deforms its idle frame
+// by a mesh (rig-mesh.ts); a version-1 rig is drawn here as before: its idle loop plays at the rig's
 // frame rate, the mouth patch of the shape being heard is placed on each frame at that frame's mouth pose and
 // blended into the next one (no popping: each mouth's jaw, and the frame's own, moved to the blended jaw before
 // the images are mixed, so one chin shows, never two), and the eyes blink where the footage never does. Loaded with

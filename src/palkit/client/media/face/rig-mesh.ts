@@ -4,7 +4,7 @@
 // head swaying, nodding with the speech and breathing while its background holds still. WebGL where the page
 // has a GPU (rig-gl-mesh.ts), canvas 2D otherwise (protocol/faces/mesh-paint.ts); both draw the same triangles.
 import { paintMeshFrame } from '../../../../protocol/faces/mesh-paint.js';
-import { Blinks, channelsOf, livingHead, type HeadMotion } from '../../../../protocol/faces/mesh.js';
+import { Blinks, channelsOf, idleFrameAt, livingHead, type HeadMotion } from '../../../../protocol/faces/mesh.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 import { stopTrack, whenShown } from '../shown-tracks.js';
 import { captureFace, type FaceTimeline } from './face-track.js';
@@ -58,7 +58,7 @@ export function createMeshFace({ rig, idle, mouths }: LoadedRig, timeline: FaceT
     channels.blinkL = channels.blinkR = closure;
     nod += (channels.jaw - nod) * Math.min(1, elapsed * NOD_FOLLOW);
     const head: HeadMotion | undefined = living ? livingHead(now - started, nod, rig.width) : undefined;
-    const frame = Math.floor(((now - started) / 1000) * rig.fps) % rig.idle.count;
+    const frame = idleFrameAt(rig, now - started);
     if (gl) gl.draw(frame, channels, head);
     else paintMeshFrame(context!, rig, idle, mouths, frame, channels, head);
     timeline.drawn?.(performance.now() + aheadMs);

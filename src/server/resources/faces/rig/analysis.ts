@@ -24,6 +24,8 @@ export interface Sample {
   yaw: number;
   /** Where the lips meet (absent in an analysis stored before it was measured). */
   lips?: LipLine;
+  /** FaceMesh's points (x, y in turn, analysed pixels), kept for the idle loop's frames only (the rig's mesh). */
+  mesh?: number[];
 }
 
 export interface Analysis {
@@ -44,6 +46,7 @@ export class FaceAnalysis {
   private height = 0;
   private readonly samples: Sample[] = [];
   private readonly turned: number[] = [];
+  private readonly meshes = new Map<number, number[]>();
 
   add(frame: Frame, index: number, faces: FoundFace[]): void {
     this.frames++;
@@ -58,6 +61,7 @@ export class FaceAnalysis {
     const pose = mouthPose(main.mesh);
     const shape = mouthShape(main.mesh);
     const lips = lipLine(main.mesh, pose);
+    this.meshes.set(index, main.mesh.slice(0, 468).flatMap(([x, y]) => [Math.round(x * 10) / 10, Math.round(y * 10) / 10]));
     this.samples.push({
       i: index,
       box: main.box.map(round) as Sample['box'],
@@ -87,11 +91,36 @@ export class FaceAnalysis {
     if (!options.still && idleRun(analysis).length < Math.min(Math.round(options.fps * 1.5), Math.floor(frames * 0.8))) {
       throw new FaceProblem('the face never holds still with the mouth at rest: record a few seconds where the person looks into the camera, head still and mouth closed, besides the speaking part');
     }
+    // The idle loop's frames keep their landmarks: the rig step builds its mesh from them without the detector.
+    const idle = new Set(idleFrames(analysis).map((s) => s.i));
+    analysis.samples = samples.map((s) => (idle.has(s.i) && this.meshes.has(s.i) ? { ...s, mesh: this.meshes.get(s.i)! } : s));
     return analysis;
   }
 }
 
 const facing = (s: Sample) => Math.abs(s.yaw) <= MAX_YAW;
+
+/** Longest idle loop, in frames (a sheet of 8 × 6 cells of 512 px stays within every GPU's texture size). */
+export const MAX_IDLE_FRAMES = 48;
+
+/** The samples of the idle loop: a photo's one, or a clip's still, resting run (at most MAX_IDLE_FRAMES). */
+export function idleFrames(analysis: Analysis): Sample[] {
+  return analysis.still ? analysis.samples.slice(0, 1) : loopSegment(idleRun(analysis));
+}
+
+/** Within a still, resting run: the segment whose last frame is most like its first (the seam least seen). */
+function loopSegment(run: Sample[]): Sample[] {
+  const length = Math.min(run.length, MAX_IDLE_FRAMES);
+  if (length === run.length) return run;
+  const distance = (a: Sample, b: Sample) => Math.hypot(a.pose.x - b.pose.x, a.pose.y - b.pose.y) + Math.abs(a.pose.width - b.pose.width) + Math.abs(a.box[2] - b.box[2]);
+  let best = 0;
+  for (let start = 1; start + length <= run.length; start++) {
+    if (distance(run[start]!, run[start + length - 1]!) < distance(run[best]!, run[best + length - 1]!)) best = start;
+  }
+  return run.slice(best, best + length);
+}
+
+
 
 /** The longest run of consecutive samples where the head is still and the mouth rests. */
 export function idleRun(analysis: Analysis): Sample[] {

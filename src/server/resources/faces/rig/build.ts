@@ -7,16 +7,15 @@ import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-
 import { FaceRig, RIG_VERSION, cellOrigin, type MouthPose } from '../../../../protocol/faces/rig.js';
 import { INSIDE } from '../../../../protocol/faces/mesh.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
-import { idleRun, type Analysis, type Sample } from './analysis.js';
+import { idleFrames, type Analysis, type Sample } from './analysis.js';
 import type { Frame } from './landmarks.js';
+import { snapLipsToTeeth } from './lip-edge.js';
 import { meshModel, meshPoints } from './mesh-shapes.js';
 import { isBlink, restShape } from './mouth.js';
 import { mouthInside } from './mouth-inside.js';
 
 /** Side of an idle frame as drawn. */
 export const RIG_SIZE = 512;
-/** Longest idle loop, in frames (a sheet of 8 × 6 cells of 512 px stays within every GPU's texture size). */
-export const MAX_IDLE_FRAMES = 48;
 const SHEET_COLUMNS = 8;
 /** Version-1 mouth cells (warp.ts): the patch is centred, its lip corners MOUTH_WIDTH apart; room below for the chin a made viseme moves with the jaw. */
 export const MOUTH_CELL = { width: 224, height: 256 };
@@ -42,15 +41,9 @@ export interface RigPlan {
 }
 
 export function planRig(analysis: Analysis): RigPlan {
-  let idle: RigPlan['idle'];
-  let fps = analysis.fps;
-  if (analysis.still) {
-    // One still frame: the renderer moves the head on it, the background holding still (mesh.ts livingHead).
-    fps = PHOTO_IDLE_FPS;
-    idle = [{ sample: analysis.samples[0]!, motion: STILL }];
-  } else {
-    idle = loopSegment(idleRun(analysis)).map((sample) => ({ sample, motion: STILL }));
-  }
+  // A photo: one still frame, the renderer moves the head on it, the background holding still (mesh.ts livingHead).
+  const fps = analysis.still ? PHOTO_IDLE_FPS : analysis.fps;
+  const idle: RigPlan['idle'] = idleFrames(analysis).map((sample) => ({ sample, motion: STILL }));
   const boxes = idle.map((f) => f.sample.box);
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const size = median(boxes.map((b) => Math.max(b[2], b[3])));
@@ -63,18 +56,6 @@ export function planRig(analysis: Analysis): RigPlan {
   const footage = new Map<Viseme, Sample>([['rest', idle[0]!.sample]]);
   const frames = [...new Set([...idle.map((f) => f.sample.i), ...[...footage.values()].map((s) => s.i)])].sort((a, b) => a - b);
   return { frames, crop: { cx, cy, side }, idle, fps, footage };
-}
-
-/** Within a still, resting run: the segment whose last frame is most like its first (the seam least seen). */
-function loopSegment(run: Sample[]): Sample[] {
-  const length = Math.min(run.length, MAX_IDLE_FRAMES);
-  if (length === run.length) return run;
-  const distance = (a: Sample, b: Sample) => Math.hypot(a.pose.x - b.pose.x, a.pose.y - b.pose.y) + Math.abs(a.pose.width - b.pose.width) + Math.abs(a.box[2] - b.box[2]);
-  let best = 0;
-  for (let start = 1; start + length <= run.length; start++) {
-    if (distance(run[start]!, run[start + length - 1]!) < distance(run[best]!, run[best + length - 1]!)) best = start;
-  }
-  return run.slice(best, best + length);
 }
 
 export interface RigFiles {
@@ -121,18 +102,40 @@ function passesEdge(crop: RigPlan['crop'], frame: Frame): boolean {
  * wall or sky beside it carried on), blurred. Drawn under the picture, by the same placement.
  */
 function edgeFill(ctx: SKRSContext2D, source: Canvas, pad: number): void {
-  const [w, h] = [source.width, source.height];
-  const padded = createCanvas(w + 2 * pad, h + 2 * pad);
+  // At a quarter of the size: blurred anyway, and a clip draws one per idle frame.
+  const q = 4;
+  const [w, h, p0] = [Math.ceil(source.width / q), Math.ceil(source.height / q), Math.ceil(pad / q)];
+  const padded = createCanvas(w + 2 * p0, h + 2 * p0);
   const p = padded.getContext('2d');
-  p.drawImage(source, pad, pad);
-  p.drawImage(source, 0, 0, w, 1, pad, 0, w, pad);
-  p.drawImage(source, 0, h - 1, w, 1, pad, pad + h, w, pad);
-  p.drawImage(padded, pad, 0, 1, h + 2 * pad, 0, 0, pad, h + 2 * pad);
-  p.drawImage(padded, pad + w - 1, 0, 1, h + 2 * pad, pad + w, 0, pad, h + 2 * pad);
+  p.drawImage(source, p0, p0, w, h);
+  p.drawImage(padded, p0, p0, w, 1, p0, 0, w, p0);
+  p.drawImage(padded, p0, p0 + h - 1, w, 1, p0, p0 + h, w, p0);
+  p.drawImage(padded, p0, 0, 1, h + 2 * p0, 0, 0, p0, h + 2 * p0);
+  p.drawImage(padded, p0 + w - 1, 0, 1, h + 2 * p0, p0 + w, 0, p0, h + 2 * p0);
   ctx.save();
   ctx.filter = `blur(${Math.max(4, Math.round(pad / 20))}px)`;
-  ctx.drawImage(padded, -pad, -pad);
+  ctx.drawImage(padded, -p0 * q, -p0 * q, padded.width * q, padded.height * q);
   ctx.restore();
+}
+
+/** The picture with its edge faded over a few pixels, so it meets the fill beyond it without a line. */
+function featheredOf(source: Canvas): Canvas {
+  const [w, h] = [source.width, source.height];
+  const out = createCanvas(w, h);
+  const o = out.getContext('2d');
+  o.drawImage(source, 0, 0);
+  const image = o.getImageData(0, 0, w, h);
+  const ramp = Math.max(4, Math.round(Math.max(w, h) / 60));
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const d = Math.min(x, y, w - 1 - x, h - 1 - y);
+      if (d >= ramp) continue;
+      const t = (d + 0.5) / ramp;
+      image.data[(y * w + x) * 4 + 3] = Math.round(255 * t * t * (3 - 2 * t));
+    }
+  }
+  o.putImageData(image, 0, 0);
+  return out;
 }
 
 function sheetOf(count: number, cellWidth: number, cellHeight: number) {
@@ -175,8 +178,9 @@ export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<nu
     ctx.fillStyle = '#000';
     ctx.fillRect(ox, oy, RIG_SIZE, RIG_SIZE);
     const toRig = placeFrame(ctx, plan.crop, motion, ox, oy);
-    if (passesEdge(plan.crop, frames.get(sample.i)!)) edgeFill(ctx, source(sample.i), Math.ceil(plan.crop.side));
-    ctx.drawImage(source(sample.i), 0, 0);
+    const past = passesEdge(plan.crop, frames.get(sample.i)!);
+    if (past) edgeFill(ctx, source(sample.i), Math.ceil(plan.crop.side));
+    ctx.drawImage(past ? featheredOf(source(sample.i)) : source(sample.i), 0, 0);
     ctx.restore();
     const [x, y] = toRig(sample.pose.x, sample.pose.y);
     const k = (RIG_SIZE / plan.crop.side) * motion.zoom;
@@ -188,6 +192,10 @@ export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<nu
   });
   if (!meshFrames[0]) throw new Error('the resting frame\'s landmarks are missing');
 
+  meshFrames.forEach((mesh, n) => {
+    const [ox, oy] = idle.at(n);
+    snapLipsToTeeth(mesh, poses[n]!, ctx.getImageData(ox, oy, RIG_SIZE, RIG_SIZE).data, RIG_SIZE, RIG_SIZE);
+  });
   const points = meshFrames.map((m) => meshPoints(m, { width: RIG_SIZE, height: RIG_SIZE }));
   const { mesh, restHole } = meshModel(points[0]!, poses[0]!);
   const restRgba = ctx.getImageData(0, 0, RIG_SIZE, RIG_SIZE).data;

@@ -164,9 +164,11 @@ function ownTeeth(rest: RestMouth, out: Uint8ClampedArray): void {
       for (const [y, rgb] of seen) write(out, cell, x, y, rgb, 1);
       if (!seen.length) continue;
       // Carry the column's outermost tooth pixel beyond the lip a few rows (under a lifted or dropped lip).
+      // (From a little inside: the outline's own row may be half lip.)
       const edge = cell === 1 ? Math.min(...seen.map(([y]) => y)) : Math.max(...seen.map(([y]) => y));
-      const edgeRgb = seen.find(([y]) => y === edge)![1];
-      for (let d = 1; d <= 10; d++) {
+      const inner = seen.find(([y]) => y === (cell === 1 ? edge + 2 : edge - 2)) ?? seen.find(([y]) => y === edge)!;
+      const edgeRgb = inner[1];
+      for (let d = 1; d <= 6; d++) {
         const y = cell === 1 ? edge - d : edge + d;
         if (y < 0 || y >= H) break;
         write(out, cell, x, y, edgeRgb, 1);

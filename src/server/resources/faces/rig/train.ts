@@ -5,7 +5,7 @@ import type { Viseme } from '../../../../protocol/visemes.js';
 import { FaceAnalysis, type Analysis } from './analysis.js';
 import { buildRig, planRig, type Landmarks, type RigFiles } from './build.js';
 import { decodeFrames } from './decode.js';
-import { withFaceFinder, type Frame } from './landmarks.js';
+import { withFaceFinder, type FoundFace, type Frame } from './landmarks.js';
 
 /** Landmarks per second of clip: enough for mouth shapes and a smooth idle loop, cheap enough for ≤ 1× the clip's length. */
 export const ANALYSIS_FPS = 10;
@@ -33,17 +33,21 @@ export async function makeRig(ffmpeg: string, path: string, analysis: Analysis, 
   const frames = new Map<number, Frame>();
   // The same sampling as the analysis, so frame indexes match; decoding stops after the last one needed.
   const landmarks: Landmarks = new Map();
-  // The idle frames' landmarks, found again (the analysis keeps only each frame's mouth): the mesh the renderer deforms.
-  await withFaceFinder((findFaces) =>
+  // The idle frames' landmarks (the mesh the renderer deforms), kept by the analysis; found again only for an
+  // analysis stored before it kept them.
+  for (const s of analysis.samples) if (s.mesh) landmarks.set(s.i, Array.from({ length: s.mesh.length / 2 }, (_, k) => [s.mesh![2 * k]!, s.mesh![2 * k + 1]!]));
+  const decode = (findFaces?: (frame: Frame) => Promise<FoundFace[]>) =>
     decodeFrames(ffmpeg, path, { fps: analysis.fps, maxSide: MAX_SIDE, still: analysis.still, seconds: Math.min(MAX_CLIP_SECONDS, (last + 1.5) / analysis.fps) }, async (frame, index) => {
       if (wanted.has(index)) {
         frames.set(index, frame);
-        const face = (await findFaces(frame))[0];
+        const face = findFaces && !landmarks.has(index) ? (await findFaces(frame))[0] : undefined;
         if (face) landmarks.set(index, face.mesh.map(([x, y]) => [x, y]));
       }
       options.onFrame?.();
-    }),
-  );
+    });
+  // The detector (seconds to load) only when the analysis did not keep the landmarks.
+  if (plan.idle.some(({ sample }) => !landmarks.has(sample.i))) await withFaceFinder((findFaces) => decode(findFaces));
+  else await decode();
   return buildRig(analysis, plan, frames, landmarks);
 }
 

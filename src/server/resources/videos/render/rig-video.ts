@@ -7,7 +7,7 @@ import { createCanvas, ImageData, loadImage, type Canvas, type Image, type SKRSC
 import { createJawMixer, type JawMixer } from '../../../../protocol/faces/jaw-mix.js';
 import { cellOrigin, type FaceRig } from '../../../../protocol/faces/rig.js';
 import { paintMeshFrame } from '../../../../protocol/faces/mesh-paint.js';
-import { Blinks, channelsOf, livingHead, seeded } from '../../../../protocol/faces/mesh.js';
+import { Blinks, channelsOf, idleFrameAt, livingHead, seeded } from '../../../../protocol/faces/mesh.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 import { encodeFrames, type FrameProgress } from './frame-encoder.js';
 
@@ -103,6 +103,7 @@ export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, imag
   const ms = (n * 1000) / RIG_VIDEO_FPS;
   const i = Math.floor((ms / 1000) * rig.fps) % rig.idle.count;
   if (rig.mesh) {
+    const i = idleFrameAt(rig, ms);
     // A version-2 rig: its mesh deformed as the browser draws it (protocol/faces/mesh-paint.ts).
     const { viseme, next, blend } = mouthAt(input.cues, ms);
     const channels = channelsOf(new Map<Viseme, number>(next === viseme ? [[viseme, 1]] : [[viseme, 1 - blend], [next, blend]]));
