@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LookFigures } from '../test/helpers/face-look/analyse.js';
-import { lookAtCall, type CapturedFrame } from '../test/helpers/face-look/call.js';
+import { lookAtCall, openFaceLookBrowser, type CapturedFrame } from '../test/helpers/face-look/call.js';
 import { writePng } from '../test/helpers/face-look/files.js';
 import { lookAtFrames } from '../test/helpers/face-look/looked.js';
 import { loadRecording, recordingName, saveRecording } from '../test/helpers/face-look/recording.js';
@@ -25,7 +25,7 @@ import { THRESHOLDS, describeLook, judgeLook } from '../test/helpers/face-look/v
 import { createPal, startWorld } from '../test/helpers/e2e-world.js';
 import { portraitClip, portraitPhoto } from '../test/helpers/face-clips.js';
 import { ADA_MOUTH, rigMouth, type MouthBox } from '../test/helpers/lip-sync.js';
-import { DESKTOP, PHONE, openBrowser, type Engine } from '../test/helpers/visitor.js';
+import { DESKTOP, PHONE, type Engine } from '../test/helpers/visitor.js';
 
 const { values: args } = parseArgs({ options: { engine: { type: 'string', default: 'chromium' }, out: { type: 'string', default: 'docs' }, from: { type: 'string' }, keep: { type: 'string' }, again: { type: 'boolean', default: false } } });
 const engine = args.engine as Engine;
@@ -97,7 +97,7 @@ if (args.from) {
   }
 } else {
   const world = await startWorld({ PALKIT_PAL_WORDS_PER_MINUTE: '170' }, { chromium: false });
-  const browser = await openBrowser(engine);
+  const browser = await openFaceLookBrowser(engine);
   try {
     const common = { custom_greeting: GREETING, disclosure_type: 'off' };
     const faces: Array<{ slug: string; name: string; palId: string; box: MouthBox }> = [];

@@ -4,7 +4,8 @@
 // instruments' audio levels. Used by the real-time tier's face-look files and scripts/face-look.ts.
 import { createDeployment, customerPage, eventually, type World } from '../e2e-world.js';
 import { AUDIBLE, lipInstruments, silentMicrophone, type MouthBox } from '../lip-sync.js';
-import { DESKTOP, type Size, type VisitorBrowser, type VisitorPage } from '../visitor.js';
+import { chromiumArgs } from '../engines.mjs';
+import { DESKTOP, openBrowser, type Engine, type Size, type VisitorBrowser, type VisitorPage } from '../visitor.js';
 import { cropAroundMouth, lookCapture, type Crop } from './capture.js';
 import { type Rgb } from './image.js';
 
@@ -27,6 +28,17 @@ export interface LookedCall {
 /** The crop's side in the capture: the face (forehead to chin) about half of it. */
 export const CROP_SIZE = 224;
 const QUESTION = 'Is the third one the idea you said you liked, and would you tell me why?';
+
+/**
+ * The visitor's browser for the instrument. Chromium without its same-origin checks: a face trained from a
+ * clip shows a <video> whose pixels the page may not read back (today's build: "Tainted canvases may not be
+ * exported" on the clip face, not on the photo face), and the instrument must read every frame; nothing the
+ * visitor sees changes. Firefox and WebKit have no such switch: there a tainted face cannot be measured.
+ */
+export function openFaceLookBrowser(engine: Engine): Promise<VisitorBrowser> {
+  if (engine === 'chromium' && !chromiumArgs.includes('--disable-web-security')) chromiumArgs.push('--disable-web-security');
+  return openBrowser(engine);
+}
 
 /**
  * A call to `palId` (echo pipeline: it says its greeting, then the question back) in `browser`, its frames kept
