@@ -4,7 +4,6 @@
 // instruments' audio levels. Used by the real-time tier's face-look files and scripts/face-look.ts.
 import { createDeployment, customerPage, eventually, type World } from '../e2e-world.js';
 import { AUDIBLE, lipInstruments, silentMicrophone, type MouthBox } from '../lip-sync.js';
-import { chromiumArgs } from '../engines.mjs';
 import { DESKTOP, openBrowser, type Engine, type Size, type VisitorBrowser, type VisitorPage } from '../visitor.js';
 import { cropAroundMouth, lookCapture, type Crop } from './capture.js';
 import { type Rgb } from './image.js';
@@ -30,15 +29,15 @@ export const CROP_SIZE = 224;
 const QUESTION = 'Is the third one the idea you said you liked, and would you tell me why?';
 
 /**
- * The visitor's browser for the instrument. Chromium without its same-origin checks: a face trained from a
- * clip shows a <video> whose pixels the page may not read back (today's build: "Tainted canvases may not be
- * exported" on the clip face, not on the photo face), and the instrument must read every frame; nothing the
- * visitor sees changes. Firefox and WebKit have no such switch: there a tainted face cannot be measured.
+ * The visitor's browser for the instrument. (Chromium without its same-origin checks, to read a tainted clip
+ * face, never started a call: three tries timed out waiting for the call's controls.)
  */
 export function openFaceLookBrowser(engine: Engine): Promise<VisitorBrowser> {
-  if (engine === 'chromium' && !chromiumArgs.includes('--disable-web-security')) chromiumArgs.push('--disable-web-security');
   return openBrowser(engine);
 }
+
+/** The <video>'s pixels cannot be read back: what it shows came from another origin without CORS. */
+export class TaintedFace extends Error {}
 
 /**
  * A call to `palId` (echo pipeline: it says its greeting, then the question back) in `browser`, its frames kept
@@ -61,9 +60,11 @@ export async function lookAtCall(world: World, browser: VisitorBrowser, palId: s
     await page.goto(world.sitePage(`/look-${options.label ?? 'call'}-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)));
     await page.click('pal-widget [part="launcher"]');
     await page.click('pal-preview [part="start"]');
-    await page.waitFor('pal-controls [part="end"]', { timeout: 30_000 });
+    await page.waitFor('pal-controls [part="end"]', { timeout: 90_000 });
     await eventually(() => page.evaluate(() => (window as any).__look.crop !== null), (started) => started, 'the PAL\'s <video> presenting frames', 60_000);
     const { crop, video } = await page.evaluate(() => ({ crop: (window as any).__look.crop as Crop, video: (window as any).__look.video as { width: number; height: number } }));
+    const tainted = await page.evaluate(() => new Promise<boolean>((resolve) => setTimeout(() => resolve((window as any).__look.tainted === true), 1000)));
+    if (tainted) throw new TaintedFace('the PAL\'s <video> cannot be read back ("Tainted canvases may not be exported"): the face draws pixels from another origin without CORS, so no frame can be measured');
     const spokenSince = (since: number, quietMs = 1000) => page.evaluate(([t, q]) => (window as any).__lip.spokenSince(t, q) as boolean, [since, quietMs]);
     await eventually(async () => (await take(), spokenSince(0)), (done) => done, 'the greeting heard to its end', 90_000);
     const asked = await page.evaluate((text) => {

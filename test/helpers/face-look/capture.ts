@@ -45,7 +45,14 @@ if (!window.__look) {
   const grab = (v, at) => {
     const { sx, sy, side, size } = window.__look.crop;
     context.drawImage(v, sx, sy, side, side, 0, 0, size, size);
-    const rgba = context.getImageData(0, 0, size, size).data;
+    let rgba;
+    try {
+      rgba = context.getImageData(0, 0, size, size).data;
+    } catch {
+      // A tainted <video> (pixels from another origin without CORS): nothing can be read, said once.
+      window.__look.tainted = true;
+      return { at, rgb: last ?? new Uint8Array(size * size * 3), same: true };
+    }
     const rgb = new Uint8Array(size * size * 3);
     let same = last !== null;
     for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
@@ -60,12 +67,13 @@ if (!window.__look) {
     window.__look.presented++;
     // Every presented frame is kept, the same pixels again too: the face may hold still.
     const { at, rgb } = grab(v, meta.expectedDisplayTime > meta.presentationTime ? meta.expectedDisplayTime : (meta.presentationTime || now) + REFRESH_MS);
+    if (window.__look.tainted) return;
     window.__look.frames.push({ at, rgb });
     v.requestVideoFrameCallback(onFrame(v));
   };
   let called = false;
   const paint = (v) => (now) => {
-    if (called) return;
+    if (called || window.__look.tainted) return;
     const { at, rgb, same } = grab(v, now + REFRESH_MS);
     if (!same) window.__look.frames.push({ at, rgb });
     requestAnimationFrame(paint(v));
