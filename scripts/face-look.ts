@@ -69,13 +69,13 @@ function sheet(name: string, frames: CapturedFrame[], figures: LookFigures, file
       const outline = k === 3 && at ? ['-fill', 'none', '-stroke', 'red', '-strokewidth', '2', '-draw', `rectangle ${at[0] * 2 - 14},${at[1] * 2 - 14} ${at[0] * 2 + 14},${at[1] * 2 + 14}`] : [];
       // (ImageMagick reads % in a text as an escape: doubled.)
       const text = `${label}\nframe ${index}, ${Math.round(frames[index]!.at - frames[0]!.at)} ms`.replace(/%/g, '%%');
-      execFileSync('convert', [path, '-scale', '200%', ...outline, '-gravity', 'south', '-background', 'white', '-splice', '0x34', '-pointsize', '13', '-annotate', '+0+4', text, path]);
+      execFileSync('convert', [path, '-scale', '200%', ...outline, '-stroke', 'none', '-fill', 'black', '-gravity', 'south', '-background', 'white', '-splice', '0x34', '-pointsize', '13', '-annotate', '+0+4', text, path]);
       return path;
     });
     const verdict = judgeLook(figures);
     const word = (ok: boolean | null) => (ok === null ? 'not judged' : ok ? 'holds' : 'FAILS');
     const title = `${name}: (a) ${word(verdict.outside)} ${figures.outside.max.toFixed(0)} levels · (b) ${word(verdict.inside)} void ${(figures.inside.voidShare * 100).toFixed(0)} %, teeth ${(figures.inside.toothShare * 100).toFixed(0)} % · (c) ${word(verdict.chin)} r ${figures.chin.correlation.toFixed(2)}, slope ${figures.chin.slope.toFixed(2)} · (d) ${word(verdict.blink)} ${figures.blinks.count} blinks · (e) ${word(verdict.same)} ${figures.same.min.toFixed(2)}`;
-    execFileSync('convert', [...files, '+append', '-gravity', 'north', '-background', 'white', '-splice', '0x24', '-pointsize', '14', '-annotate', '+0+4', title.replace(/%/g, '%%'), file]);
+    execFileSync('convert', [...files, '+append', '-gravity', 'northwest', '-background', 'white', '-splice', '0x24', '-pointsize', '13', '-annotate', '+6+5', title.replace(/%/g, '%%'), file]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
