@@ -66,7 +66,7 @@ function sheet(name: string, frames: CapturedFrame[], figures: LookFigures, file
       const path = join(dir, `${k}.png`);
       writePng(path, frames[index]!.image);
       const at = reading(index)?.outsideAt;
-      const outline = k === 3 && at ? ['-fill', 'none', '-stroke', 'red', '-strokewidth', '2', '-draw', `rectangle ${at[0] * 2 - 14},${at[1] * 2 - 14} ${at[0] * 2 + 14},${at[1] * 2 + 14}`] : [];
+      const outline = k === 3 && at && least.why.startsWith('(a)') ? ['-fill', 'none', '-stroke', 'red', '-strokewidth', '2', '-draw', `rectangle ${at[0] * 2 - 14},${at[1] * 2 - 14} ${at[0] * 2 + 14},${at[1] * 2 + 14}`] : [];
       // (ImageMagick reads % in a text as an escape: doubled.)
       const text = `${label}\nframe ${index}, ${Math.round(frames[index]!.at - frames[0]!.at)} ms`.replace(/%/g, '%%');
       execFileSync('convert', [path, '-scale', '200%', ...outline, '-stroke', 'none', '-fill', 'black', '-gravity', 'south', '-background', 'white', '-splice', '0x34', '-pointsize', '13', '-annotate', '+0+4', text, path]);
