@@ -7,7 +7,8 @@
 // measure against its bar; the cell (a) found worst is outlined) — with the figures printed; then a call at
 // 390 px; screenshots of the page at both while the PAL speaks. Written to <out>/face-look-<face>.png and
 // <out>/face-look-call-<face>-<width>.png (default out: docs). --from <folder>: sheets from recordings kept by a
-// run with --keep <folder> or by the real-time files (PALKIT_FACE_LOOK_RECORDINGS), no calls made.
+// run with --keep <folder> or by the real-time files (PALKIT_FACE_LOOK_RECORDINGS), no calls made (--again: the
+// kept frames looked at afresh, after a change to the instrument).
 // Against another branch: check it out (or `git worktree add`), `npm ci && npm run build`, and run this there.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,18 +16,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LookFigures } from '../test/helpers/face-look/analyse.js';
-import { lookAtCall, type CapturedFrame } from '../test/helpers/face-look/call.js';
+import { TaintedFace, lookAtCall, openFaceLookBrowser, type CapturedFrame } from '../test/helpers/face-look/call.js';
 import { writePng } from '../test/helpers/face-look/files.js';
 import { lookAtFrames } from '../test/helpers/face-look/looked.js';
 import { loadRecording, recordingName, saveRecording } from '../test/helpers/face-look/recording.js';
 import { trainFaceFrom } from '../test/helpers/face-look/train.js';
-import { THRESHOLDS, describeLook } from '../test/helpers/face-look/verdict.js';
+import { THRESHOLDS, describeLook, judgeLook } from '../test/helpers/face-look/verdict.js';
 import { createPal, startWorld } from '../test/helpers/e2e-world.js';
 import { portraitClip, portraitPhoto } from '../test/helpers/face-clips.js';
 import { ADA_MOUTH, rigMouth, type MouthBox } from '../test/helpers/lip-sync.js';
-import { DESKTOP, PHONE, openBrowser, type Engine } from '../test/helpers/visitor.js';
+import { DESKTOP, PHONE, type Engine } from '../test/helpers/visitor.js';
 
-const { values: args } = parseArgs({ options: { engine: { type: 'string', default: 'chromium' }, out: { type: 'string', default: 'docs' }, from: { type: 'string' }, keep: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { engine: { type: 'string', default: 'chromium' }, out: { type: 'string', default: 'docs' }, from: { type: 'string' }, keep: { type: 'string' }, again: { type: 'boolean', default: false } } });
 const engine = args.engine as Engine;
 const out = args.out!;
 mkdirSync(out, { recursive: true });
@@ -65,12 +66,16 @@ function sheet(name: string, frames: CapturedFrame[], figures: LookFigures, file
       const path = join(dir, `${k}.png`);
       writePng(path, frames[index]!.image);
       const at = reading(index)?.outsideAt;
-      const outline = k === 3 && at ? ['-fill', 'none', '-stroke', 'red', '-strokewidth', '2', '-draw', `rectangle ${at[0] * 2 - 14},${at[1] * 2 - 14} ${at[0] * 2 + 14},${at[1] * 2 + 14}`] : [];
-      execFileSync('convert', [path, '-scale', '200%', ...outline, '-gravity', 'south', '-background', 'white', '-splice', '0x34', '-pointsize', '13', '-annotate', '+0+4', `${label}\nframe ${index}, ${Math.round(frames[index]!.at - frames[0]!.at)} ms`, path]);
+      const outline = k === 3 && at && least.why.startsWith('(a)') ? ['-fill', 'none', '-stroke', 'red', '-strokewidth', '2', '-draw', `rectangle ${at[0] * 2 - 14},${at[1] * 2 - 14} ${at[0] * 2 + 14},${at[1] * 2 + 14}`] : [];
+      // (ImageMagick reads % in a text as an escape: doubled.)
+      const text = `${label}\nframe ${index}, ${Math.round(frames[index]!.at - frames[0]!.at)} ms`.replace(/%/g, '%%');
+      execFileSync('convert', [path, '-scale', '200%', ...outline, '-stroke', 'none', '-fill', 'black', '-gravity', 'south', '-background', 'white', '-splice', '0x34', '-pointsize', '13', '-annotate', '+0+4', text, path]);
       return path;
     });
-    const title = `${name}: ${describeLook(figures)[0]!.split(' [')[0]}`;
-    execFileSync('convert', [...files, '+append', '-gravity', 'north', '-background', 'white', '-splice', '0x24', '-pointsize', '14', '-annotate', '+0+4', title.slice(0, 150), file]);
+    const verdict = judgeLook(figures);
+    const word = (ok: boolean | null) => (ok === null ? 'not judged' : ok ? 'holds' : 'FAILS');
+    const title = `${name}: (a) ${word(verdict.outside)} ${figures.outside.max.toFixed(0)} levels · (b) ${word(verdict.inside)} void ${(figures.inside.voidShare * 100).toFixed(0)} %, teeth ${(figures.inside.toothShare * 100).toFixed(0)} % · (c) ${word(verdict.chin)} r ${figures.chin.correlation.toFixed(2)}, slope ${figures.chin.slope.toFixed(2)} · (d) ${word(verdict.blink)} ${figures.blinks.count} blinks · (e) ${word(verdict.same)} ${figures.same.min.toFixed(2)}`;
+    execFileSync('convert', [...files, '+append', '-gravity', 'northwest', '-background', 'white', '-splice', '0x24', '-pointsize', '13', '-annotate', '+6+5', title.replace(/%/g, '%%'), file]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -84,13 +89,15 @@ if (args.from) {
   for (const json of readdirSync(args.from).filter((f) => f.endsWith('.json'))) {
     const base = join(args.from, json.slice(0, -5));
     if (!existsSync(`${base}.rgb`)) continue;
-    const { name, frames, figures } = loadRecording(base);
+    const { name, frames, figures: kept } = loadRecording(base);
+    // --again: the kept frames looked at afresh (after a change to the instrument).
+    const figures = args.again ? (await lookAtFrames(frames)).figures : kept;
     report(name, figures);
     sheet(name, frames, figures, join(out, `face-look-${recordingName(name)}.png`));
   }
 } else {
   const world = await startWorld({ PALKIT_PAL_WORDS_PER_MINUTE: '170' }, { chromium: false });
-  const browser = await openBrowser(engine);
+  const browser = await openFaceLookBrowser(engine);
   try {
     const common = { custom_greeting: GREETING, disclosure_type: 'off' };
     const faces: Array<{ slug: string; name: string; palId: string; box: MouthBox }> = [];
@@ -101,7 +108,14 @@ if (args.from) {
     faces.push({ slug: 'ada', name: 'Ada', palId: await createPal(world, { pal_name: 'Look Ada', default_face_id: 'rpalkitada', ...common }), box: ADA_MOUTH });
     for (const face of faces) {
       const name = `${engine}, ${face.name}`;
-      const call = await lookAtCall(world, browser, face.palId, face.box, { label: face.slug, screenshots: 3 });
+      let call;
+      try {
+        call = await lookAtCall(world, browser, face.palId, face.box, { label: face.slug, screenshots: 3 });
+      } catch (error) {
+        if (!(error instanceof TaintedFace)) throw error;
+        console.log(`${name}: no sheet: ${error.message}`);
+        continue;
+      }
       const { figures } = await lookAtFrames(call.frames);
       report(`${name} (${call.frames.length} frames of ${call.presented} presented)`, figures);
       if (args.keep) saveRecording(args.keep, name, call, figures);

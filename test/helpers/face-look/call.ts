@@ -2,17 +2,11 @@
 // PAL says its greeting and answers a typed question, and every frame its <video> presents is kept (a crop
 // around the face, helpers/face-look/capture.ts), each marked shown in silence or not by the lip-sync
 // instruments' audio levels. Used by the real-time tier's face-look files and scripts/face-look.ts.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createDeployment, customerPage, eventually, type World } from '../e2e-world.js';
 import { AUDIBLE, lipInstruments, silentMicrophone, type MouthBox } from '../lip-sync.js';
-import { DESKTOP, type Size, type VisitorBrowser, type VisitorPage } from '../visitor.js';
-import { lookCapture, type Crop } from './capture.js';
-import { readImage } from './files.js';
+import { DESKTOP, openBrowser, type Engine, type Size, type VisitorBrowser, type VisitorPage } from '../visitor.js';
+import { cropAroundMouth, lookCapture, type Crop } from './capture.js';
 import { type Rgb } from './image.js';
-import { FACE_OVAL, faceHeight, points } from './regions.js';
-import { see } from './see.js';
 
 export interface CapturedFrame {
   at: number;
@@ -30,21 +24,20 @@ export interface LookedCall {
   presented: number;
 }
 
-/** The crop's side in the capture: the face (forehead to chin) about 115 px tall in it. */
+/** The crop's side in the capture: the face (forehead to chin) about half of it. */
 export const CROP_SIZE = 224;
 const QUESTION = 'Is the third one the idea you said you liked, and would you tell me why?';
 
-/** A PNG data URL's pixels. */
-function decodeDataUrl(url: string): Rgb {
-  const dir = mkdtempSync(join(tmpdir(), 'face-look-'));
-  try {
-    const file = join(dir, 'frame.png');
-    writeFileSync(file, Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'));
-    return readImage(file);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/**
+ * The visitor's browser for the instrument. (Chromium without its same-origin checks, to read a tainted clip
+ * face, never started a call: three tries timed out waiting for the call's controls.)
+ */
+export function openFaceLookBrowser(engine: Engine): Promise<VisitorBrowser> {
+  return openBrowser(engine);
 }
+
+/** The <video>'s pixels cannot be read back: what it shows came from another origin without CORS. */
+export class TaintedFace extends Error {}
 
 /**
  * A call to `palId` (echo pipeline: it says its greeting, then the question back) in `browser`, its frames kept
@@ -63,32 +56,15 @@ export async function lookAtCall(world: World, browser: VisitorBrowser, palId: s
     }
   };
   try {
-    await page.addInitScript(silentMicrophone + lipInstruments(box) + lookCapture);
+    await page.addInitScript(silentMicrophone + lipInstruments(box) + lookCapture(cropAroundMouth(box), CROP_SIZE));
     await page.goto(world.sitePage(`/look-${options.label ?? 'call'}-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)));
     await page.click('pal-widget [part="launcher"]');
     await page.click('pal-preview [part="start"]');
-    await page.waitFor('pal-controls [part="end"]', { timeout: 30_000 });
-    // The face's first frames: one whole, to find the face and fix the crop around it (twice its height).
-    let full: Rgb | null = null;
-    let mesh = null;
-    await eventually(async () => {
-      const url = await page.evaluate(() => (window as any).__look.full() as string | null);
-      if (!url) return false;
-      full = decodeDataUrl(url);
-      mesh = (await see(full)).mesh;
-      return mesh !== null;
-    }, (found) => found, 'a face in the PAL\'s <video>', 60_000);
-    const video = { width: full!.width, height: full!.height };
-    const oval = points(mesh!, FACE_OVAL);
-    const cx = oval.reduce((s, p) => s + p[0], 0) / oval.length, cy = oval.reduce((s, p) => s + p[1], 0) / oval.length;
-    const side = Math.round(Math.min(video.width, video.height, 2 * faceHeight(mesh!)));
-    const crop: Crop = {
-      sx: Math.round(Math.max(0, Math.min(video.width - side, cx - side / 2))),
-      sy: Math.round(Math.max(0, Math.min(video.height - side, cy - side / 2))),
-      side,
-      size: CROP_SIZE,
-    };
-    await page.evaluate((c) => (window as any).__look.start(c), crop);
+    await page.waitFor('pal-controls [part="end"]', { timeout: 90_000 });
+    await eventually(() => page.evaluate(() => (window as any).__look.crop !== null), (started) => started, 'the PAL\'s <video> presenting frames', 60_000);
+    const { crop, video } = await page.evaluate(() => ({ crop: (window as any).__look.crop as Crop, video: (window as any).__look.video as { width: number; height: number } }));
+    const tainted = await page.evaluate(() => new Promise<boolean>((resolve) => setTimeout(() => resolve((window as any).__look.tainted === true), 1000)));
+    if (tainted) throw new TaintedFace('the PAL\'s <video> cannot be read back ("Tainted canvases may not be exported"): the face draws pixels from another origin without CORS, so no frame can be measured');
     const spokenSince = (since: number, quietMs = 1000) => page.evaluate(([t, q]) => (window as any).__lip.spokenSince(t, q) as boolean, [since, quietMs]);
     await eventually(async () => (await take(), spokenSince(0)), (done) => done, 'the greeting heard to its end', 90_000);
     const asked = await page.evaluate((text) => {

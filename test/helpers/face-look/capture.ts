@@ -1,11 +1,14 @@
 // The face-look instrument's page script (issue 51, point 7): every frame the PAL's <video> presents, a crop
 // around the face at a fixed size, kept as RGB until the test takes it. It runs beside the lip-sync
 // instruments (helpers/lip-sync.ts, whose audio levels say which frames were shown in silence) and finds the
-// <video> through the same page probes. `__look.full()` gives one whole frame (a PNG data URL) to find the
-// face in; `__look.start(crop)` starts keeping crops; `__look.take(n)` hands over and forgets the oldest n.
+// <video> through the same page probes. It starts with the <video>'s first frame, around where the face is
+// known to be (from the rig's mouth: finding the face first took seconds of the greeting under load);
+// `__look.take(n)` hands over and forgets the oldest n; `__look.full()` gives one whole frame (a PNG data URL).
 // Frames are taken as Chromium and Firefox present them (requestVideoFrameCallback, at their display time);
 // WebKitGTK never calls it for a MediaStream, so there each animation frame reads the <video> and keeps a
 // reading that differs from the last (as the lip-sync instruments do).
+import type { MouthBox } from '../lip-sync.js';
+
 export interface Crop {
   sx: number;
   sy: number;
@@ -14,7 +17,25 @@ export interface Crop {
   size: number;
 }
 
-export const lookCapture = `
+/** Where to crop, as shares of the <video>'s height (side) and of its width and height (the centre). */
+export interface CropShare {
+  cx: number;
+  cy: number;
+  side: number;
+}
+
+/**
+ * The square around a face from its mouth's box (lip-sync.ts: a rig's poses' mouths, 1.2 mouth widths wide):
+ * a face is about three mouth widths tall and its middle a fifth of that above the mouth; the square is twice
+ * the face, within the frame.
+ */
+export function cropAroundMouth(box: MouthBox): CropShare {
+  const mouthWidth = box.w / 1.2;
+  const face = 3 * mouthWidth;
+  return { cx: (box.x + box.w / 2) / box.width, cy: (box.y + box.h / 2 - 0.2 * face) / box.height, side: Math.min(1, (2 * face) / box.height) };
+}
+
+export const lookCapture = (share: CropShare, size: number): string => `
 if (!window.__look) {
   window.__look = { frames: [], crop: null, presented: 0 };
   const canvas = document.createElement('canvas');
@@ -24,7 +45,14 @@ if (!window.__look) {
   const grab = (v, at) => {
     const { sx, sy, side, size } = window.__look.crop;
     context.drawImage(v, sx, sy, side, side, 0, 0, size, size);
-    const rgba = context.getImageData(0, 0, size, size).data;
+    let rgba;
+    try {
+      rgba = context.getImageData(0, 0, size, size).data;
+    } catch {
+      // A tainted <video> (pixels from another origin without CORS): nothing can be read, said once.
+      window.__look.tainted = true;
+      return { at, rgb: last ?? new Uint8Array(size * size * 3), same: true };
+    }
     const rgb = new Uint8Array(size * size * 3);
     let same = last !== null;
     for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
@@ -39,12 +67,13 @@ if (!window.__look) {
     window.__look.presented++;
     // Every presented frame is kept, the same pixels again too: the face may hold still.
     const { at, rgb } = grab(v, meta.expectedDisplayTime > meta.presentationTime ? meta.expectedDisplayTime : (meta.presentationTime || now) + REFRESH_MS);
+    if (window.__look.tainted) return;
     window.__look.frames.push({ at, rgb });
     v.requestVideoFrameCallback(onFrame(v));
   };
   let called = false;
   const paint = (v) => (now) => {
-    if (called) return;
+    if (called || window.__look.tainted) return;
     const { at, rgb, same } = grab(v, now + REFRESH_MS);
     if (!same) window.__look.frames.push({ at, rgb });
     requestAnimationFrame(paint(v));
@@ -57,15 +86,28 @@ if (!window.__look) {
     c.getContext('2d').drawImage(v, 0, 0);
     return c.toDataURL('image/png');
   };
-  window.__look.start = (crop) => {
-    const v = video();
+  const start = (v) => {
+    const side = Math.round(Math.min(v.videoWidth, v.videoHeight, ${share.side} * v.videoHeight));
+    const crop = {
+      sx: Math.round(Math.max(0, Math.min(v.videoWidth - side, ${share.cx} * v.videoWidth - side / 2))),
+      sy: Math.round(Math.max(0, Math.min(v.videoHeight - side, ${share.cy} * v.videoHeight - side / 2))),
+      side, size: ${size},
+    };
     window.__look.crop = crop;
+    window.__look.video = { width: v.videoWidth, height: v.videoHeight };
     canvas.width = crop.size; canvas.height = crop.size;
     context = canvas.getContext('2d', { willReadFrequently: true });
     // The animation frames' readings go once requestVideoFrameCallback answers (another clock stamped them).
     if (v.requestVideoFrameCallback) v.requestVideoFrameCallback((now, meta) => { called = true; window.__look.frames.length = 0; onFrame(v)(now, meta); });
     requestAnimationFrame(paint(v));
   };
+  const waiting = setInterval(() => {
+    const v = video();
+    if (v && v.srcObject instanceof MediaStream && v.videoWidth) {
+      clearInterval(waiting);
+      start(v);
+    }
+  }, 20);
   window.__look.take = (n) => window.__look.frames.splice(0, n).map(({ at, rgb }) => {
     let s = '';
     for (let i = 0; i < rgb.length; i += 8192) s += String.fromCharCode.apply(null, rgb.subarray(i, i + 8192));

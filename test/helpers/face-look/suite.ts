@@ -14,8 +14,8 @@ import { portraitClip, portraitPhoto } from '../face-clips.js';
 import { createPal, startWorld, type World } from '../e2e-world.js';
 import { rigMouth } from '../lip-sync.js';
 import { loadTheCores } from '../lip-sync-suite.js';
-import { openBrowser, selectedEngines, type Engine, type VisitorBrowser } from '../visitor.js';
-import { lookAtCall } from './call.js';
+import { selectedEngines, type Engine, type VisitorBrowser } from '../visitor.js';
+import { lookAtCall, openFaceLookBrowser } from './call.js';
 import { lookAtFrames } from './looked.js';
 import { saveRecording } from './recording.js';
 import { trainFaceFrom } from './train.js';
@@ -38,7 +38,7 @@ export function faceLookSuite(engine: Engine): void {
         const { faceId, rig } = await trainFaceFrom(world, `Look ${name}`, media);
         faces.push({ name, palId: await createPal(world, { pal_name: `Look ${name}`, default_face_id: faceId, ...common }), box: rigMouth(rig) });
       }
-      browser = await openBrowser(engine);
+      browser = await openFaceLookBrowser(engine);
     });
     after(async () => {
       console.log(`# face look in ${engine}:\n${table.map((line) => `#   ${line}`).join('\n')}`);

@@ -15,8 +15,11 @@ export const THRESHOLDS = {
   insideSpread: 40,
   /** …the share of tooth-bright pixels in its upper part at least this (good 62 %; void and ellipse 0–2 %)… */
   toothShare: 0.1,
-  /** …and the flat dark void at most this share of it (good 0 %; void 75 %, ellipse 64 %). */
-  voidShare: 0.15,
+  /**
+   * …and the flat dark void at most this share of it (made good 0 %; made void 75 %, ellipse 64 %). Set low:
+   * today's hole reads 9–43 % from call to call, its photo's own teeth around it passing spread and teeth.
+   */
+  voidShare: 0.05,
   /**
    * The widest openings must open at least this (face heights, as FaceMesh reads the lips' inner gap) for (b)
    * and (c) to be judged: FaceMesh reads a made opening of 11 % of the face as 2–6 % (least over a black
