@@ -1,4 +1,5 @@
 // Operating the service: /readyz, /metrics (prom-client), request ids, JSON log lines, the drain.
+import { buildInfo } from '../../../../src/server/platform/version.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -32,7 +33,7 @@ describe('operations', () => {
     const ready = await t.api('GET', '/readyz', undefined, { key: null });
     assert.equal(ready.status, 200);
     assert.deepEqual(ready.body, { ok: true });
-    assert.deepEqual((await t.api('GET', '/healthz', undefined, { key: null })).body, { ok: true });
+    assert.deepEqual((await t.api('GET', '/healthz', undefined, { key: null })).body, { ok: true, version: buildInfo().version, instance: t.service.deps.instanceId });
   });
 
   it('/readyz answers 503 with an error while the job runner is not running', async () => {

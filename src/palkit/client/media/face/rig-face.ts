@@ -12,11 +12,12 @@ import { FaceRig, cellOrigin, type MouthPose, type Sheet } from '../../../../pro
 import { openingOf } from '../../../../protocol/faces/mouth-interior.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
 import { stopTrack, whenShown } from '../shown-tracks.js';
-import { captureFace, type FaceTimeline, type FaceTrack } from './face-track.js';
+import { captureFace, type FaceTimeline } from './face-track.js';
 import { PresentationDelay } from './presentation.js';
 import { createCanvasMouths } from './rig-2d.js';
 import { createGlPainter } from './rig-gl.js';
 import { createMeshFace } from './rig-mesh.js';
+import type { LoadedRig, RigFaceOptions, RigFaceTrack } from './rig-face-types.js';
 
 /** One mouth shape blends into the next over this long. */
 export const BLEND_MS = 70;
@@ -34,34 +35,7 @@ export class RigLoadError extends Error {
   override readonly name = 'RigLoadError';
 }
 
-export interface LoadedRig {
-  rig: FaceRig;
-  idle: ImageBitmap;
-  mouths: ImageBitmap;
-}
-
-export interface RigFaceOptions {
-  /** How the rig's files are fetched (default: the page's fetch). */
-  fetch?: typeof fetch;
-  /** The face's clock, ms (default performance.now()); tests drive it. */
-  clock?: () => number;
-  random?: () => number;
-  reducedMotion?: boolean;
-  /**
-   * 'auto' (default): WebGL where the device renders it on a GPU, canvas 2D where WebGL is missing or only in
-   * software (SwiftShader, llvmpipe: slower than the 2D canvas on a CPU, measured 10 against 25 fps here), or
-   * may be (WebKit's masked 'Apple GPU' off Apple's devices: rig-gl.ts, mayBeEmulated).
-   * 'any': WebGL even in software (tests and the bench); 'never': canvas 2D.
-   */
-  webgl?: 'auto' | 'any' | 'never';
-  /** How late its frames reach the <video> (default: measured at the <video> that shows it). */
-  presentation?: PresentationDelay;
-}
-
-export interface RigFaceTrack extends FaceTrack {
-  /** How its frames are drawn: WebGL where the page has it, else canvas 2D. */
-  renderer: 'webgl' | '2d';
-}
+export type { LoadedRig, RigFaceOptions, RigFaceTrack } from './rig-face-types.js';
 
 /** Loads rig.json and the two sheets it names (relative to it). */
 export async function loadRig(url: string, fetcher: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<LoadedRig> {

@@ -10,7 +10,7 @@ import { stopTrack, whenShown } from '../shown-tracks.js';
 import { captureFace, type FaceTimeline } from './face-track.js';
 import { PresentationDelay } from './presentation.js';
 import { createGlMeshPainter } from './rig-gl-mesh.js';
-import type { LoadedRig, RigFaceOptions, RigFaceTrack } from './rig-face.js';
+import type { LoadedRig, RigFaceOptions, RigFaceTrack } from './rig-face-types.js';
 
 /** As rig-face.ts: a shape blends in over this long, asked for this much before it is heard. */
 const BLEND_MS = 70;
