@@ -10,5 +10,7 @@ export default async function* failures(source) {
   }
   if (failed.length === 0) return;
   yield `\n=== ${failed.length} failed ===\n`;
-  for (const f of failed) yield `✖ ${f.name} (${f.where})\n    ${f.message.split('\n').slice(0, 8).join('\n    ')}\n`;
+  // Eight lines of each error, each cut at 400 characters (a fuzzer's counterexample can be 60,000 on one line).
+  const cut = (line) => (line.length > 400 ? `${line.slice(0, 400)}… (${line.length} characters)` : line);
+  for (const f of failed) yield `✖ ${f.name} (${f.where})\n    ${f.message.split('\n').slice(0, 8).map(cut).join('\n    ')}\n`;
 }

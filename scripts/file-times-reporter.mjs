@@ -1,6 +1,10 @@
 // A node:test reporter that prints, once the run is over, the slowest test files by the sum of their top-level
 // tests' durations (files run side by side, so their wall-clock spans overlap and say little). The gate must
-// answer in minutes; this says where the minutes go. PALKIT_SLOWEST_FILES sets how many (0: none).
+// answer in minutes; this says where the minutes go. PALKIT_SLOWEST_FILES sets how many (0: none). With
+// PALKIT_FILE_TIMES_OUT it also writes each file's seconds there as JSON, which scripts/test-server.mjs
+// balances its shards by.
+import { writeFileSync } from 'node:fs';
+
 const SHOWN = Number(process.env.PALKIT_SLOWEST_FILES ?? 15);
 
 export default async function* fileTimes(source) {
@@ -15,8 +19,9 @@ export default async function* fileTimes(source) {
     }
     files.set(file, entry);
   }
-  if (SHOWN <= 0 || files.size === 0) return;
   const rows = [...files].map(([file, e]) => ({ file: file.replace(`${process.cwd()}/`, ''), tests: e.tests, count: e.count }));
+  if (process.env.PALKIT_FILE_TIMES_OUT) writeFileSync(process.env.PALKIT_FILE_TIMES_OUT, JSON.stringify(Object.fromEntries(rows.map((r) => [r.file, Math.round(r.tests) / 1000]))));
+  if (SHOWN <= 0 || files.size === 0) return;
   rows.sort((a, b) => b.tests - a.tests);
   yield `\n=== slowest ${Math.min(SHOWN, rows.length)} of ${rows.length} files (sum of their top-level tests) ===\n`;
   for (const r of rows.slice(0, SHOWN)) yield `${(r.tests / 1000).toFixed(1).padStart(7)} s  ${String(r.count).padStart(3)} top-level  ${r.file}\n`;

@@ -1,11 +1,13 @@
 // `npm run test:realtime`: the real-time tier, one file at a time (each measures real time, so nothing else of
 // ours runs beside it), each failed file tried once more (a pass on the second try is printed as such, so a
 // flaky file stays visible), and each file's time printed. The files assert ratios to a quiet baseline they
-// measure in the same run and print their figures. Arguments: files or folders to run (default: all of
-// test/realtime, plus test/server/**/chaos-* and test/e2e files not yet moved there). The end-to-end files run
-// against the built packages and Storybook, built once first.
-import { spawnSync } from 'node:child_process';
+// measure in the same run and print their figures, which are kept in .palkit/results and compared with the run
+// before at the end (scripts/report.mjs; `npm run report` prints it again). Arguments: files or folders to run (default: all of
+// test/realtime). The end-to-end files run against the built packages and Storybook, built once first.
+import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { report } from './report.mjs';
+import { figuresIn, saveFigures } from './results.mjs';
 import { databaseLeg, isRealtime, kindOf, realtimeFiles } from './test-tiers-files.mjs';
 
 const REPORTERS = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/failures-reporter.mjs', '--test-reporter-destination=stdout'];
@@ -18,12 +20,20 @@ if (strays.length > 0) console.warn(`test-realtime: not real-time files (they be
 const started = Date.now();
 const seconds = (from) => Math.round((Date.now() - from) / 1000);
 const results = [];
-const run = (command, commandArgs) => spawnSync(command, commandArgs, { stdio: 'inherit' }).status === 0;
+/** A command's run, its output shown as it goes and kept (the figures are read from it); resolves to whether it passed. */
+let output = '';
+const run = (command, commandArgs) =>
+  new Promise((resolve) => {
+    const child = spawn(command, commandArgs, { stdio: ['inherit', 'pipe', 'pipe'] });
+    child.stdout.on('data', (d) => (process.stdout.write(d), (output += d)));
+    child.stderr.on('data', (d) => (process.stderr.write(d), (output += d)));
+    child.on('close', (code) => resolve(code === 0));
+  });
 
 if (files.some((f) => kindOf(f) === 'e2e')) {
   const building = Date.now();
   console.log('\n=== real-time tier: building the packages and Storybook for the end-to-end files ===');
-  const built = run('npm', ['run', 'build']) && run('npm', ['run', 'build-storybook']);
+  const built = (await run('npm', ['run', 'build'])) && (await run('npm', ['run', 'build-storybook']));
   results.push({ file: '(build + build-storybook)', seconds: seconds(building), outcome: built ? 'passed' : 'FAILED' });
   if (!built) finish();
 }
@@ -39,16 +49,19 @@ for (const file of files) {
   };
   const from = Date.now();
   console.log(`\n=== real-time: ${file} ===`);
-  let outcome = once() ? 'passed' : null;
+  output = '';
+  let outcome = (await once()) ? 'passed' : null;
   if (!outcome) {
     console.log(`\n=== real-time: ${file} failed; its one retry ===`);
-    outcome = once() ? 'passed on retry' : 'FAILED';
+    outcome = (await once()) ? 'passed on retry' : 'FAILED';
   }
+  saveFigures(file, figuresIn(output), outcome);
   results.push({ file, seconds: seconds(from), outcome });
 }
 finish();
 
 function finish() {
+  console.log(`\n${report()}`);
   console.log('\nreal-time tier, file by file:');
   for (const r of results) console.log(`  ${String(r.seconds).padStart(5)} s  ${r.outcome.padEnd(15)} ${r.file}`);
   const failed = results.filter((r) => r.outcome === 'FAILED').length;

@@ -1,11 +1,11 @@
 // The gate's server suite: test/server (its folders mirror src/server) on the embedded PGlite, and beside it on PostgreSQL
 // when PALKIT_TEST_DATABASE_URL is set (CI starts Debian's PostgreSQL and sets it). The second leg runs only the
 // files that reach the database the variable names (see onDatabase below): the others would run the same code
-// twice. Files that measure real time are not the gate's: they live in test/realtime (and a
-// test/server/**/chaos-*.test.ts still waiting to be moved there counts as real-time too) and
+// twice. Files that measure real time are not the gate's: they live in test/realtime, and
 // scripts/test-realtime.mjs runs them, one file at a time, through this script with --one-at-a-time.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { isRealtime, walk } from './test-tiers-files.mjs';
 
@@ -46,16 +46,45 @@ const startUp = {
   NODE_OPTIONS: [process.env.NODE_OPTIONS, '--max-semi-space-size=32'].filter(Boolean).join(' '),
 };
 
-// Each PGlite test process compiles PostgreSQL's WebAssembly anew, and V8's optimizing compiler (TurboFan) spent
-// a fifth of a short file's CPU on it, on background threads, and doubled its memory (775 -> 390 MB peak), for
-// code the file then runs for a second or two. Liftoff, V8's baseline compiler, alone: a file that starts one
-// service and makes one request took 0.79 of the CPU and 0.81 of the wall time; longer files (local-pal,
-// voice-hearing, conversations) 0.76-0.80 of the CPU, no longer on the wall. V8 takes the flag only on the
-// command line (not NODE_OPTIONS); node --test hands it to each file's process. The gate only: the real-time
-// tier keeps V8's defaults, as a service runs.
+// V8's optimizing compiler (TurboFan) on PGlite's PostgreSQL WebAssembly cost a fifth of a short file's CPU when
+// each file had a process of its own; Liftoff, V8's baseline compiler, alone was cheaper for code run a second
+// or two (in one process for many files, the same CPU either way on a sample of 16 files). V8 takes the flag
+// only on the command line (not NODE_OPTIONS). The gate only: the real-time tier keeps V8's defaults.
 const WASM = oneAtATime ? [] : ['--liftoff-only'];
 
-const batchesOf = (legFiles) => [{ files: legFiles, concurrency: oneAtATime ? 1 : 2 }].filter((b) => b.files.length > 0);
+// The gate's files run in one process per shard (node --test --test-isolation=none): the service, kysely,
+// PGlite and zod are loaded and compiled once per shard instead of once per file. A shard runs its tests one
+// after another, so a test waiting on a subprocess or a socket leaves its core idle: two shards per leg (more
+// on a machine with more than four cores) fill each other's waits. The shards of both legs run side by side.
+// PALKIT_SERVER_SHARDS sets the number per leg. The real-time tier keeps a process per file (--one-at-a-time).
+// On 6 small files: 14.8 CPU-s with a process per file, 7.3 in one process, 9.0 in two.
+const SHARDS = oneAtATime ? 1 : Math.max(1, Number(process.env.PALKIT_SERVER_SHARDS) || Math.max(2, Math.floor(availableParallelism() / 2)));
+const ISOLATION = oneAtATime ? [] : ['--test-isolation=none'];
+
+// Each file's time in the last run (scripts/file-times-reporter.mjs writes it), to balance the shards: the
+// longest first, each to the shard with the least so far. A file not timed yet counts as its size in bytes / 1000 s.
+const TIMES = resolve('node_modules/.cache/palkit/server-file-times.json');
+const lastTimes = (() => {
+  try {
+    return JSON.parse(readFileSync(TIMES, 'utf8'));
+  } catch {
+    return {};
+  }
+})();
+function shardsOf(legFiles) {
+  const cost = (f) => lastTimes[f] ?? statSync(f).size / 1000;
+  const shards = Array.from({ length: Math.min(SHARDS, legFiles.length) }, () => ({ files: [], cost: 0 }));
+  for (const f of [...legFiles].sort((a, b) => cost(b) - cost(a))) {
+    const lightest = shards.reduce((a, b) => (b.cost < a.cost ? b : a));
+    lightest.files.push(f);
+    lightest.cost += cost(f);
+  }
+  return shards.map((shard) => shard.files.sort());
+}
+
+/** The file-times files the shards write, merged by saveTimes(). */
+const timeParts = [];
+
 const pgUrl = process.env.PALKIT_TEST_DATABASE_URL;
 const legs = [['PGlite', { ...process.env, ...startUp, PALKIT_TEST_DATABASE_URL: '' }, files]];
 if (pgUrl) legs.push(['PostgreSQL', { ...process.env, ...startUp, PALKIT_TEST_DATABASE_URL: pgUrl }, files.filter(onDatabase)]);
@@ -69,30 +98,53 @@ const REPORTERS = ['--test-reporter=tap', '--test-reporter-destination=stdout', 
 // files set their own) instead of holding the run until CI's limit.
 const TIMEOUT = oneAtATime ? [] : ['--test-timeout=120000'];
 
-// The two legs run side by side (PALKIT_SERVER_LEGS_AT_ONCE=1: one after the other): each keeps two files
-// going, and much of a file's time is spent waiting (on PostgreSQL, on ffmpeg, the face trainer, sockets), so
-// on two cores the legs fill each other's waits. The first leg's output is shown as it goes, each other leg's
-// is held back and printed whole when it ends, so the two never interleave.
+// The legs run side by side (PALKIT_SERVER_LEGS_AT_ONCE=1: one after the other), and within a leg its shards.
+// Much of a file's time is spent waiting (on PostgreSQL, ffmpeg, the face trainer, sockets), so on two cores
+// the legs fill each other's waits. The first shard's output is shown as it goes, each other's is held back
+// and printed whole when it ends, so they never interleave.
 const atOnce = oneAtATime ? 1 : Math.max(1, Number(process.env.PALKIT_SERVER_LEGS_AT_ONCE) || 2);
 const runs = legs.map(([name, env, legFiles], index) => () => runLeg(name, env, legFiles, atOnce > 1 && index > 0));
 const results = atOnce > 1 ? await Promise.all(runs.map((run) => run())) : await runs.reduce(async (done, run) => [...(await done), await run()], Promise.resolve([]));
+saveTimes();
 // CI keeps the end of the output: which legs failed is said last (their failed tests end each leg's output).
 if (legs.length > 1) console.log(`\nserver suite: ${legs.map(([name], i) => `${name} ${results[i] ? 'passed' : 'FAILED'}`).join(', ')}`);
 process.exit(results.every(Boolean) ? 0 : 1);
 
-/** One leg's files in one node --test run; resolves to whether they all passed. */
-function runLeg(name, env, legFiles, heldBack) {
+/** The file times the shards just wrote, merged into the last run's. */
+function saveTimes() {
+  const merged = { ...lastTimes };
+  for (const part of timeParts) {
+    try {
+      Object.assign(merged, JSON.parse(readFileSync(part, 'utf8')));
+      rmSync(part, { force: true });
+    } catch {
+      /* a shard that wrote none */
+    }
+  }
+  mkdirSync(dirname(TIMES), { recursive: true });
+  writeFileSync(TIMES, JSON.stringify(merged, null, 1));
+}
+
+/** One leg's files, in its shards side by side; resolves to whether they all passed. */
+async function runLeg(name, env, legFiles, heldBack) {
   const skipped = files.length - legFiles.length;
-  const heading = `\n=== server suite on ${name} (${legFiles.length} files${skipped ? `; ${skipped} that never open a database ran on PGlite only` : ''}) ===\n`;
-  if (!heldBack) process.stdout.write(heading);
-  return batchesOf(legFiles).reduce(async (passed, batch) => {
-    const args = [...WASM, '--import', 'tsx', '--test', `--test-concurrency=${batch.concurrency}`, ...TIMEOUT, ...REPORTERS, ...batch.files];
-    const child = spawn(process.execPath, args, { stdio: heldBack ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
-    let output = '';
-    child.stdout?.on('data', (d) => (output += d));
-    child.stderr?.on('data', (d) => (output += d));
-    const code = await new Promise((resolve) => child.on('close', resolve));
-    if (heldBack) process.stdout.write(`${heading}${output}`);
-    return (await passed) && code === 0;
-  }, Promise.resolve(true));
+  const shards = shardsOf(legFiles);
+  const heading = `\n=== server suite on ${name} (${legFiles.length} files${shards.length > 1 ? ` in ${shards.length} shards` : ''}${skipped ? `; ${skipped} that never open a database ran on PGlite only` : ''}) ===\n`;
+  process.stdout.write(heading);
+  const passed = await Promise.all(shards.map((shard, i) => runShard(`${name} ${i + 1}/${shards.length}`, env, shard, heldBack || i > 0)));
+  return passed.every(Boolean);
+}
+
+/** One node --test process over `shardFiles`; resolves to whether they all passed. */
+async function runShard(label, env, shardFiles, heldBack) {
+  const times = resolve(`node_modules/.cache/palkit/server-file-times.${process.pid}.${timeParts.length}.json`);
+  timeParts.push(times);
+  const args = [...WASM, '--import', 'tsx', '--test', ...ISOLATION, '--test-concurrency=1', ...TIMEOUT, ...REPORTERS, ...shardFiles];
+  const child = spawn(process.execPath, args, { stdio: heldBack ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...env, PALKIT_FILE_TIMES_OUT: times } });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  if (heldBack) process.stdout.write(`\n--- ${label} (${shardFiles.length} files) ---\n${output}`);
+  return code === 0;
 }

@@ -1,23 +1,23 @@
 // `npm test` (gate, then the real-time tier) and `npm run test:quick` (the gate alone): each step's and each
 // tier's time printed at the end. The gate fails fast: the first red step ends the run, since the real-time
 // tier's answers mean little on a tree whose logic is broken.
-//   gate:      typecheck, lint, the size budgets (npm run size: it builds), the server suite (PGlite, then
-//              PostgreSQL when PALKIT_TEST_DATABASE_URL is set), the browser suite in every engine — logic on
-//              a clock the tests control;
+//   gate:      the server suite (PGlite, and PostgreSQL when PALKIT_TEST_DATABASE_URL is set) with typecheck,
+//              lint and the size budgets (npm run size: it builds) beside it, then the browser suite in every
+//              engine — logic on a clock the tests control;
 //   real-time: scripts/test-realtime.mjs — one file at a time, one retry, figures printed.
-// Typecheck, lint and the size budgets need none of the others: they run side by side (a step given as
-// a list of steps), each one's output held back and printed whole when it ends, so they do not interleave.
+// The steps of a list run side by side: the first one's output is shown as it goes, each other's is held back
+// and printed whole when it ends, so they do not interleave.
 import { spawn, spawnSync } from 'node:child_process';
 
 const which = process.argv[2] ?? 'all';
 const tiers = {
   gate: [
     [
+      ['server suite', process.execPath, ['scripts/test-server.mjs']],
       ['typecheck', 'npm', ['run', 'typecheck']],
       ['lint', 'npm', ['run', 'lint']],
       ['size budgets', 'npm', ['run', 'size']],
     ],
-    ['server suite', process.execPath, ['scripts/test-server.mjs']],
     ['browser suite', process.execPath, ['scripts/test-browser.mjs']],
   ],
   realtime: [['real-time tier', process.execPath, ['scripts/test-realtime.mjs']]],
@@ -35,7 +35,7 @@ for (const tier of chosen) {
   for (const step of tiers[tier]) {
     if (Array.isArray(step[0])) {
       const running = new Set();
-      const results = await Promise.all(step.map(([name, command, args]) => runHeldBack(name, command, args, running)));
+      const results = await Promise.all(step.map(([name, command, args], i) => runBeside(name, command, args, running, i === 0)));
       for (const r of results) lines.push(`  ${tier.padEnd(8)} ${r.name.padEnd(15)} ${minutes(r.started, r.ended)}${r.ok ? '' : r.stopped ? '  stopped' : '  FAILED'}`);
       ok = results.every((r) => r.ok);
     } else {
@@ -53,15 +53,16 @@ for (const tier of chosen) {
 console.log(`\ntest tiers (node ${process.version}):\n${lines.join('\n')}`);
 process.exit(ok ? 0 : 1);
 
-/** One step run beside others: its output kept and printed under its heading once it ends; a red one stops the others (fail fast). */
-function runHeldBack(name, command, args, running) {
+/** One step run beside others: its output shown as it goes (`shown`) or kept and printed under its heading once it ends; a red one stops the others (fail fast). */
+function runBeside(name, command, args, running, shown) {
   const started = Date.now();
+  if (shown) console.log(`\n##### ${name} #####`);
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, { stdio: ['ignore', shown ? 'inherit' : 'pipe', shown ? 'inherit' : 'pipe'], detached: true });
     running.add(child);
     let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
+    child.stdout?.on('data', (d) => (output += d));
+    child.stderr?.on('data', (d) => (output += d));
     child.on('close', (code) => {
       running.delete(child);
       if (code !== 0 && !child.stopped) {
@@ -70,7 +71,7 @@ function runHeldBack(name, command, args, running) {
           process.kill(-other.pid, 'SIGTERM'); // its whole group: npm and what it started
         }
       }
-      process.stdout.write(`\n##### ${name} #####\n${output}`);
+      if (!shown) process.stdout.write(`\n##### ${name} #####\n${output}`);
       resolve({ name, ok: code === 0, stopped: Boolean(child.stopped), started, ended: Date.now() });
     });
   });

@@ -17,13 +17,24 @@ interface Pending extends ClockTimer {
 }
 
 export class ManualClock implements Clock {
-  private time: number;
+  #time: number | undefined;
+  /** The clock's time: fixed at the first read when it was made without a start (see the constructor). */
+  private get time(): number {
+    return (this.#time ??= Date.now());
+  }
+  private set time(value: number) {
+    this.#time = value;
+  }
   private pending = new Set<Pending>();
   private made = 0;
 
-  /** Starts at `start` (default: the real time now, so that the dates the service writes look like today's). */
-  constructor(start: Date | number = Date.now()) {
-    this.time = typeof start === 'number' ? start : start.getTime();
+  /**
+   * Starts at `start`, or by default at the real time when it is first read, so that the dates the service
+   * writes look like today's: a clock made when its file loads (a describe's body) may be read minutes later,
+   * when the gate runs many files in one process.
+   */
+  constructor(start?: Date | number) {
+    if (start !== undefined) this.time = typeof start === 'number' ? start : start.getTime();
   }
 
   now(): Date {

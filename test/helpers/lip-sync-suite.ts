@@ -12,15 +12,16 @@
 // sync, not speed): mouth moving in ≥ 95 % of the voiced 100 ms windows, resting in ≥ 90 % of the silent ones,
 // lag within ±40 ms, first motion per turn within 50 ms of the first audible sample.
 // With PALKIT_LIP_RECORDINGS=<folder>, each call's recording is kept there (JSON) to analyse again.
-// Every row is asserted, except a row listed in test/known-engine-gaps.json for its engine (none now; file: that
-// engine's file; test: '<engine>, <face>, quiet|loaded'): it still runs and prints its figures, but is reported
-// skipped with the gap's reason instead of asserted (and says so when it met the bars).
+// Each row's figures go to the results with its bars (`npm run report` shows the rows that missed, engine by
+// engine, beside the run before). Every row is asserted, except a row listed in test/known-engine-gaps.json for
+// its engine, a real gap of that engine (none now; file: that engine's file; test: '<engine>, <face>,
+// quiet|loaded'): it still runs and reports its figures, but is skipped with the gap's reason.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { createDeployment, createPal, customerPage, eventually, startWorld, trainFace, type World } from './e2e-world.js';
-import { ADA_MOUTH, analyseLipSync, assertLipSync, describeLipSync, lipInstruments, rigMouth, silentMicrophone, type Figures, type MouthBox, type Recording } from './lip-sync.js';
+import { ADA_MOUTH, analyseLipSync, assertLipSync, describeLipSync, lipInstruments, reportLipSync, rigMouth, silentMicrophone, type Figures, type MouthBox, type Recording } from './lip-sync.js';
 import { DESKTOP, openBrowser, selectedEngines, type Engine, type VisitorBrowser, type VisitorPage } from './visitor.js';
 
 /** No lips pressed (m, b, p): every voiced stretch opens the mouth. */
@@ -149,6 +150,8 @@ export function lipSyncSuite(engine: Engine): void {
           const line = `${describeLipSync(name, figures)} [audio stamped by ${JSON.stringify(recording.clocks)}, its clock at ${recording.audioRate?.toFixed(2)}× real time; frames by ${recording.frameClock}; main thread's stalls over 120 ms: ${recording.stalls?.map((s) => s.ms).join(', ') || 'none'}; the PAL cut off ${recording.speech?.filter((s) => s.interrupted).length ?? '?'} times]`;
           table.push(line);
           console.log(`# ${line}`);
+          // Named by row, not by the machine's core count, so that runs compare in the report.
+          reportLipSync(row, figures);
           if (!gap) return assertLipSync(name, figures);
           let met = true;
           try {

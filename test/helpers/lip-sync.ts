@@ -3,6 +3,7 @@
 // analyser on the PAL's audio (5 ms bins at their output time), both on the page's clock; the analysis of
 // one recording into the issue's figures; and the check of those figures against the issue's bars.
 import assert from 'node:assert/strict';
+import { reportFigure } from './figures.js';
 import { pageProbes } from './page-probes.js';
 
 /** The faces draw at 25 frames a second. */
@@ -293,6 +294,16 @@ const percent = (x: number) => `${(x * 100).toFixed(0)} %`;
 /** The figures in one line, as the tests print them. */
 export function describeLipSync(name: string, f: Figures): string {
   return `${name}: mouth moved in ${percent(f.movedShare)} of ${f.voicedWindows} voiced 100 ms windows, rested in ${percent(f.restedShare)} of ${f.silentWindows} silent ones; lag ${f.lagMs} ms (mouth after voice); first motion per turn ${f.firstMotionMs.map((m) => `${Math.round(m)} ms`).join(', ')}; the player heard each reply ${f.playerHeardMs.map((m) => `${Math.round(m)} ms`).join(', ')} from the analyser${f.faceLateMs !== undefined ? `; the face's first frame ${Math.round(f.faceLateMs)} ms after the voice began` : ''}`;
+}
+
+/** A row's figures for the results (test/helpers/figures.ts), each against its bar of assertLipSync. */
+export function reportLipSync(name: string, f: Figures): void {
+  const meanFirst = f.firstMotionMs.length > 0 ? f.firstMotionMs.reduce((sum, ms) => sum + Math.abs(ms), 0) / f.firstMotionMs.length : NaN;
+  reportFigure({ name: `${name}: mouth moving, voiced windows`, value: f.movedShare * 100, unit: '%', better: 'higher', bar: '≥ 95', met: f.movedShare >= 0.95 });
+  reportFigure({ name: `${name}: mouth resting, silent windows`, value: f.restedShare * 100, unit: '%', better: 'higher', bar: '≥ 90', met: f.restedShare >= 0.9 });
+  reportFigure({ name: `${name}: lag`, value: f.lagMs, unit: 'ms', bar: '±40', met: Math.abs(f.lagMs) <= 40 });
+  if (!Number.isNaN(meanFirst)) reportFigure({ name: `${name}: first motion, mean`, value: meanFirst, unit: 'ms', better: 'lower', bar: '≤ 50', met: meanFirst <= 50 });
+  if (f.playerHeardMs.length > 0) reportFigure({ name: `${name}: player vs analyser, max`, value: Math.max(...f.playerHeardMs.map(Math.abs)), unit: 'ms', better: 'lower' });
 }
 
 /**

@@ -3,7 +3,8 @@
 // ways). `api()` calls the app in-process (its fetch handler, no socket); the service listens on an
 // ephemeral port only when the test asks (`{ listen: true }`, or startListeningService): for a WebSocket, a
 // browser, a subprocess, or a URL something outside the process must reach.
-import { after } from 'node:test';
+import { after, beforeEach } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { loadConfig } from '../../src/server/platform/config.js';
 import { createService, type Service, type ServiceOptions } from '../../src/server/app/service.js';
@@ -43,6 +44,7 @@ export const onPostgres = Boolean(process.env.PALKIT_TEST_DATABASE_URL);
 const IN_PROCESS_PEER = { remoteAddress: '127.0.0.1', remotePort: 0, remoteFamily: 'IPv4' };
 
 export async function startTestService(env: Record<string, string> = {}, options: TestServiceOptions = {}): Promise<TestService> {
+  const file = callingTestFile(); // before any await: the caller's frames are on the stack
   // Instances of one test may share a database (options.schema names it), as instances share one.
   // pg-template.ts (and with it the pg driver) is loaded on the PostgreSQL leg only: a file on PGlite never needs it.
   const database = onPostgres && !env.DATABASE_URL ? (await import('./pg-template.js')).testDatabase(process.env.PALKIT_TEST_DATABASE_URL!, options.schema) : undefined;
@@ -54,6 +56,7 @@ export async function startTestService(env: Record<string, string> = {}, options
     throw error;
   }
   openServices.add(started);
+  if (file) startedBy.set(started, file);
   return started;
 }
 
@@ -65,6 +68,32 @@ const openServices = new Set<TestService>();
 after(async () => {
   await Promise.all([...openServices].map((s) => s.close()));
 });
+
+// In the gate every file of a shard runs in one process (--test-isolation=none), one file after another, and
+// the after() above runs once all are over. So each service remembers the test file that started it (from
+// the stack), and when the first test of another file begins, what the file before it left open is closed.
+const startedBy = new WeakMap<TestService, string>();
+let runningFile: string | undefined;
+beforeEach(async (t) => {
+  const file = (t as { filePath?: string }).filePath; // Node 22.6+ (this repository's @types/node is 20's)
+  if (file === runningFile) return;
+  const finished = runningFile;
+  runningFile = file;
+  if (finished) await Promise.all([...openServices].filter((s) => startedBy.get(s) === finished).map((s) => s.close()));
+});
+
+/** The test file (an absolute path) whose code is calling: the first file on the stack under test/ but outside test/helpers/. */
+function callingTestFile(): string | undefined {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 50;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  for (const [, where] of stack.matchAll(/\(?((?:file:\/\/)?\/[^\s()]+):\d+:\d+\)?$/gm)) {
+    const file = where!.startsWith('file:') ? fileURLToPath(where!) : where!;
+    if (/\/test\//.test(file) && !/\/test\/helpers\//.test(file) && !file.includes('/node_modules/')) return file;
+  }
+  return undefined;
+}
 
 /** A service that listens on an ephemeral port (`url`, `server`), for tests that need a socket. */
 export function startListeningService(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestService> {

@@ -7,6 +7,7 @@
 // reported as p50/p95. A false cut-off — the PAL answering a half question — is counted from the turns
 // the PAL took (each must be a whole question) and from the PAL's voice starting inside a question.
 import assert from 'node:assert/strict';
+import { reportFigure } from '../../helpers/figures.js';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { after, before, describe, it } from 'node:test';
@@ -195,6 +196,9 @@ describe('voice to voice: heard latency over spoken turns, and no visitor cut of
     const paused = spoken.filter((q) => q.paused).length;
     console.log(`heard per turn (ms): ${heard.map((h) => Math.round(h)).join(', ')}`);
     console.log(`# voice-to-voice heard p50 ${Math.round(p50)} ms, p95 ${Math.round(p95)} ms over ${heard.length} spoken turns (goals 700 / 1000 ms); false cut-offs ${cutOffs.length} in ${paused} questions with a ${THINKING_MS} ms pause mid-sentence; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
+    reportFigure({ name: 'chromium, spoken questions: heard p50', value: p50, unit: 'ms', better: 'lower' });
+    reportFigure({ name: 'chromium, spoken questions: heard p95', value: p95, unit: 'ms', better: 'lower' });
+    reportFigure({ name: 'chromium, spoken questions: false cut-offs', value: cutOffs.length, unit: '', better: 'lower', bar: '0', met: cutOffs.length === 0 });
     assert.deepEqual(cutOffs, [], 'no visitor was cut off');
     assert.deepEqual(turns, spoken.map((q) => q.text), 'one turn per question, each whole');
 
@@ -222,6 +226,7 @@ describe('voice to voice: heard latency over spoken turns, and no visitor cut of
       followed.push(end && words ? end.at - words.at : Infinity);
     }
     console.log(`end of turn after the last words (ms): ${followed.map((f) => Math.round(f)).join(', ')}`);
+    reportFigure({ name: 'chromium, spoken questions: end of turn after the words, p50', value: percentile(followed, 50), unit: 'ms', better: 'lower', bar: '< 150', met: percentile(followed, 50) < 150 });
     assert.ok(percentile(followed, 50) < 150, `the turn ends with its words (median ${Math.round(percentile(followed, 50))} ms after them)`);
   });
 });
