@@ -7,15 +7,26 @@ import tseslint from 'typescript-eslint';
 // What a fixed sleep looks like: a promise that a timer resolves, a timer from node:timers/promises, or a
 // call of a helper named for sleeping with a time (tick() with no time, one turn of the event loop, is fine).
 const FIXED_SLEEPS = [
-  { selector: "NewExpression[callee.name='Promise'] CallExpression[callee.name='setTimeout']", message: 'A fixed sleep: wait for the state with waitFor, for an event with oneEvent, or advance the test clock (docs/contributing.md, "Waiting").' },
-  { selector: "ImportDeclaration[source.value=/timers\\/promises$/]", message: 'A timer from node:timers/promises in the gate is a fixed sleep: wait with waitFor or advance the test clock.' },
-  { selector: "CallExpression[callee.name=/^(sleep|delay|tick|pause)$/][arguments.length>0]:not([arguments.0.value=0])", message: 'A fixed sleep: wait for the state with waitFor, for an event with oneEvent, or advance the test clock.' },
+  {
+    selector: "NewExpression[callee.name='Promise'] CallExpression[callee.name='setTimeout']",
+    message:
+      'A fixed sleep: wait for the state with waitFor, for an event with oneEvent, or advance the test clock (docs/contributing.md, "Waiting").',
+  },
+  {
+    selector: 'ImportDeclaration[source.value=/timers\\/promises$/]',
+    message: 'A timer from node:timers/promises in the gate is a fixed sleep: wait with waitFor or advance the test clock.',
+  },
+  {
+    selector: 'CallExpression[callee.name=/^(sleep|delay|tick|pause)$/][arguments.length>0]:not([arguments.0.value=0])',
+    message: 'A fixed sleep: wait for the state with waitFor, for an event with oneEvent, or advance the test clock.',
+  },
 ];
 
 // The service's time comes from its dependencies (ServiceDeps.clock, src/server/platform/time.ts), so that
 // tests can move it (test/helpers/clock.ts). What must keep the wall clock (audio paced at real speed, an
 // outside tool's kill timeout) says why in an eslint-disable comment.
-const CLOCK = 'Use the service\'s clock (deps.clock: now, setTimeout, setInterval, sleep), or say in an eslint-disable comment why this is wall-clock time.';
+const CLOCK =
+  "Use the service's clock (deps.clock: now, setTimeout, setInterval, sleep), or say in an eslint-disable comment why this is wall-clock time.";
 
 export default tseslint.config(
   { ignores: ['dist/', 'src/*/dist/', 'storybook-static/', '.storybook/generated/', 'node_modules/', '.palkit/', '.shots/', '**/*.tmp.*'] },
@@ -25,7 +36,10 @@ export default tseslint.config(
   {
     rules: {
       // A leading underscore marks a parameter or a destructured-away field kept on purpose.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -44,7 +58,13 @@ export default tseslint.config(
     // or an event with oneEvent; make the service's time pass with the test clock's advance
     // (test/helpers/clock.ts). Files that measure real time belong in test/realtime, where sleeps are allowed.
     // The stand-ins the browser tests share with the stories (stories/support) are held to the same rule.
-    files: ['test/server/**', 'test/browser/**/*.test.ts', 'stories/support/endpoints.ts', 'stories/support/transport.ts', 'stories/support/turnstile.ts'],
+    files: [
+      'test/server/**',
+      'test/browser/**/*.test.ts',
+      'stories/support/endpoints.ts',
+      'stories/support/transport.ts',
+      'stories/support/turnstile.ts',
+    ],
     rules: { 'no-restricted-syntax': ['error', ...FIXED_SLEEPS] },
   },
   {

@@ -62,7 +62,8 @@ function buildStamp(): { version: string; commit: string | null } {
   const { version } = JSON.parse(readFileSync('src/server/package.json', 'utf8')) as { version: string };
   let commit: string | null = null;
   try {
-    commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+    commit =
+      execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
   } catch {
     // Built outside a git checkout (a source tarball): the version alone.
   }
@@ -105,7 +106,15 @@ export default defineConfig(({ mode }) => {
         rolldownOptions: { output: { minify: true } },
       },
       // The microphone worklet as a file of its own, served beside palkit.js (strict-CSP pages refuse blob: scripts).
-      plugins: [{ name: 'palkit-microphone-worklet', generateBundle() { this.emitFile({ type: 'asset', fileName: MICROPHONE_WORKLET_FILE, source: MICROPHONE_WORKLET }); } }, precompress()],
+      plugins: [
+        {
+          name: 'palkit-microphone-worklet',
+          generateBundle() {
+            this.emitFile({ type: 'asset', fileName: MICROPHONE_WORKLET_FILE, source: MICROPHONE_WORKLET });
+          },
+        },
+        precompress(),
+      ],
     };
   }
   if (mode === 'server' || mode === 'demo-service') {
@@ -124,11 +133,22 @@ export default defineConfig(({ mode }) => {
           // runs apart (see documents/extract/off-thread.ts, providers/local-voice/espeak/wasm-speaker.ts
           // and resources/faces/rig/trainer-process.ts).
           input: (server
-            ? { cli: 'src/server/app/cli.ts', 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts', 'espeak-worker': 'src/server/providers/local-voice/espeak/wasm-worker.ts', 'face-trainer': 'src/server/resources/faces/rig/trainer-entry.ts', 'video-renderer': 'src/server/resources/videos/render/rig-render-entry.ts' }
+            ? {
+                cli: 'src/server/app/cli.ts',
+                'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts',
+                'espeak-worker': 'src/server/providers/local-voice/espeak/wasm-worker.ts',
+                'face-trainer': 'src/server/resources/faces/rig/trainer-entry.ts',
+                'video-renderer': 'src/server/resources/videos/render/rig-render-entry.ts',
+              }
             : { start: 'demo/start.ts' }) as Record<string, string>,
           // Bare specifiers (packages, node: builtins) load from node_modules at run time.
           external: (id: string) => !id.startsWith('.') && !isAbsolute(id) && !id.startsWith('\0'),
-          output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', ...(server ? { banner: '#!/usr/bin/env node' } : {}) },
+          output: {
+            format: 'es',
+            entryFileNames: '[name].js',
+            chunkFileNames: 'chunks/[name]-[hash].js',
+            ...(server ? { banner: '#!/usr/bin/env node' } : {}),
+          },
         },
       },
     };
@@ -136,7 +156,13 @@ export default defineConfig(({ mode }) => {
   if (mode === 'cdn-full') {
     return {
       // Each script with its precompressed copies (.br, .gz), which the service sends by Accept-Encoding.
-      plugins: [minifyCssLiterals(), squeezeIndentation(), cleanOwnOutputs([`${PALKIT_DIST}/cdn/chunks`], /\.js(\.br|\.gz)?$/), cleanOwnOutputs([`${PALKIT_DIST}/cdn`], /^palkit-full\.js(\.br|\.gz)?$/), precompress()],
+      plugins: [
+        minifyCssLiterals(),
+        squeezeIndentation(),
+        cleanOwnOutputs([`${PALKIT_DIST}/cdn/chunks`], /\.js(\.br|\.gz)?$/),
+        cleanOwnOutputs([`${PALKIT_DIST}/cdn`], /^palkit-full\.js(\.br|\.gz)?$/),
+        precompress(),
+      ],
       define: { 'process.env.NODE_ENV': '"production"' },
       build: {
         outDir: `${PALKIT_DIST}/cdn`,
@@ -156,7 +182,12 @@ export default defineConfig(({ mode }) => {
       target: 'es2022',
       minify: false,
       lib: {
-        entry: { 'palkit/index': 'src/palkit/index.ts', 'palkit/components/define': 'src/palkit/components/define.ts', 'palkit/react/index': 'src/palkit/react/index.ts', 'palkit/vue/index': 'src/palkit/vue/index.ts' },
+        entry: {
+          'palkit/index': 'src/palkit/index.ts',
+          'palkit/components/define': 'src/palkit/components/define.ts',
+          'palkit/react/index': 'src/palkit/react/index.ts',
+          'palkit/vue/index': 'src/palkit/vue/index.ts',
+        },
         formats: ['es'],
       },
       rolldownOptions: {

@@ -36,11 +36,12 @@ function sharedContext(options) {
 // The elements' entrance animations (banner, card, popup) are off, as for a visitor who asks for reduced
 // motion: accessibility checks then measure the settled colours, never a frame mid-fade.
 const launchers = {
-  chromium: () => playwrightLauncher({
-    product: 'chromium',
-    launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs },
-    createBrowserContext: sharedContext({ reducedMotion: 'reduce' }),
-  }),
+  chromium: () =>
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: { executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs },
+      createBrowserContext: sharedContext({ reducedMotion: 'reduce' }),
+    }),
   firefox: () => new FirefoxLauncher({ reducedMotion: true }),
   webkit: () => new WebKitLauncher({ reducedMotion: true, gesture: false }),
 };

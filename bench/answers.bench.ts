@@ -15,11 +15,15 @@ export default async function answersBench(): Promise<void> {
   for (const i of [0, 1, 2]) {
     const missed = FACTS.filter((f) => !holds(f, i));
     const share = (100 * (FACTS.length - missed.length)) / FACTS.length;
-    console.log(`facts held, phrasing ${i + 1}: ${share.toFixed(1)} % (${FACTS.length - missed.length} of ${FACTS.length})${missed.length ? `; missed: ${missed.map((f) => f.asks[i]).join(' | ')}` : ''}`);
+    console.log(
+      `facts held, phrasing ${i + 1}: ${share.toFixed(1)} % (${FACTS.length - missed.length} of ${FACTS.length})${missed.length ? `; missed: ${missed.map((f) => f.asks[i]).join(' | ')}` : ''}`,
+    );
   }
   const honest = CASES.filter((c) => c.kind !== 'fact');
   const wrong = honest.filter((c) => answerFromKnowledge(c.ask, known, null, 'en') !== notSure);
-  console.log(`near-misses and outside questions answered with a fact: ${wrong.length} of ${honest.length}${wrong.length ? ` (${wrong.map((c) => c.ask).join(' | ')})` : ''}`);
+  console.log(
+    `near-misses and outside questions answered with a fact: ${wrong.length} of ${honest.length}${wrong.length ? ` (${wrong.map((c) => c.ask).join(' | ')})` : ''}`,
+  );
   const start = performance.now();
   const rounds = 50;
   for (let r = 0; r < rounds; r++) for (const c of CASES) answerFromKnowledge(c.ask, known, null, 'en');

@@ -5,7 +5,10 @@
 import { chaosScenarios } from '../test/helpers/chaos-scenarios/index.js';
 
 export default async function chaos(): Promise<void> {
-  const only = (process.env.BENCH_CHAOS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const only = (process.env.BENCH_CHAOS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const scenario of chaosScenarios) {
     if (only.length && !only.some((word) => scenario.name.includes(word))) continue;
     const unavailable = scenario.unavailable?.();

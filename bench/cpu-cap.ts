@@ -43,7 +43,8 @@ export function capFor(name: string, cpus: number, options: CapOptions = {}): Cp
     }
     if (options.shares !== undefined) {
       // cgroup v2 weighs from 1 to 10000 (100 by default) where v1 counted shares from 2 (1024 by default).
-      if (root.version === 2) writeFileSync(join(dir, 'cpu.weight'), String(Math.round(1 + ((Math.max(2, options.shares) - 2) * 9999) / 262142)));
+      if (root.version === 2)
+        writeFileSync(join(dir, 'cpu.weight'), String(Math.round(1 + ((Math.max(2, options.shares) - 2) * 9999) / 262142)));
       else writeFileSync(join(dir, 'cpu.shares'), String(options.shares));
     }
   } catch {
@@ -55,16 +56,23 @@ export function capFor(name: string, cpus: number, options: CapOptions = {}): Cp
     remove: () => rmdirSync(dir),
     pids: () => readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number),
     throttling: () => {
-      const stat = Object.fromEntries(readFileSync(join(dir, 'cpu.stat'), 'utf8').split('\n').filter(Boolean).map((line) => line.split(' ') as [string, string]));
+      const stat = Object.fromEntries(
+        readFileSync(join(dir, 'cpu.stat'), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => line.split(' ') as [string, string]),
+      );
       return { periods: Number(stat.nr_periods ?? 0), throttled: Number(stat.nr_throttled ?? 0) };
     },
   };
 }
 
 function cpuControllerRoot(): { path: string; version: 1 | 2 } | null {
-  if (existsSync('/sys/fs/cgroup/cpu/cpu.cfs_quota_us') || existsSync('/sys/fs/cgroup/cpu/cgroup.procs')) return { path: '/sys/fs/cgroup/cpu', version: 1 };
+  if (existsSync('/sys/fs/cgroup/cpu/cpu.cfs_quota_us') || existsSync('/sys/fs/cgroup/cpu/cgroup.procs'))
+    return { path: '/sys/fs/cgroup/cpu', version: 1 };
   try {
-    if (readFileSync('/sys/fs/cgroup/cgroup.subtree_control', 'utf8').split(/\s+/).includes('cpu')) return { path: '/sys/fs/cgroup', version: 2 };
+    if (readFileSync('/sys/fs/cgroup/cgroup.subtree_control', 'utf8').split(/\s+/).includes('cpu'))
+      return { path: '/sys/fs/cgroup', version: 2 };
   } catch {
     // no cgroup v2 at the usual place
   }

@@ -12,7 +12,10 @@ import { createService, type Service } from '../src/server/app/service.js';
 
 const KEY = 'bench-key';
 const PAGES = 500;
-const words = 'coffee grinder espresso milk foam roast bean brew filter kettle water temperature pressure crema barista cup saucer tamp dose ratio'.split(' ');
+const words =
+  'coffee grinder espresso milk foam roast bean brew filter kettle water temperature pressure crema barista cup saucer tamp dose ratio'.split(
+    ' ',
+  );
 
 function sentence(seed: number): string {
   const out: string[] = [];
@@ -22,7 +25,9 @@ function sentence(seed: number): string {
 
 /** Page n links to its ten children 10n+1 … 10n+10 (a tree: depth 3 covers more than 500 pages). */
 function sitePage(n: number): string {
-  const links = Array.from({ length: 10 }, (_, i) => 10 * n + i + 1).filter((c) => c < 2000).map((c) => `<a href="/p/${c}">Page ${c}</a>`);
+  const links = Array.from({ length: 10 }, (_, i) => 10 * n + i + 1)
+    .filter((c) => c < 2000)
+    .map((c) => `<a href="/p/${c}">Page ${c}</a>`);
   const body = Array.from({ length: 6 }, (_, i) => `<p>${sentence(n * 6 + i)}</p>`).join('');
   return `<!doctype html><html><head><title>Page ${n}</title></head><body><nav>${links.join(' ')}</nav><main><h1>Page ${n}</h1>${body}</main></body></html>`;
 }
@@ -39,7 +44,11 @@ async function startOrigin(files: Map<string, { type: string; body: string }>): 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -52,15 +61,36 @@ async function waitReady(service: Service, base: string, id: string): Promise<an
 }
 
 async function create(base: string, body: unknown): Promise<string> {
-  const r = await fetch(`${base}/v2/documents`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(`${base}/v2/documents`, {
+    method: 'POST',
+    headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return ((await r.json()) as { document_id: string }).document_id;
 }
 
 export default async function run(): Promise<void> {
   const text = Array.from({ length: 40_000 }, (_, i) => sentence(i) + (i % 8 === 7 ? '\n\n' : ' ')).join('');
-  const html = `<!doctype html><html><body><nav>menu</nav><main>${text.split('\n\n').map((p) => `<p>${p}</p>`).join('')}</main></body></html>`;
-  const origin = await startOrigin(new Map([['/big.txt', { type: 'text/plain', body: text }], ['/big.html', { type: 'text/html', body: html }]]));
-  const config = loadConfig({ PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1`, PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8', PALKIT_LOG: 'error', PALKIT_CRAWL_DELAY_MS: '0' }, 0);
+  const html = `<!doctype html><html><body><nav>menu</nav><main>${text
+    .split('\n\n')
+    .map((p) => `<p>${p}</p>`)
+    .join('')}</main></body></html>`;
+  const origin = await startOrigin(
+    new Map([
+      ['/big.txt', { type: 'text/plain', body: text }],
+      ['/big.html', { type: 'text/html', body: html }],
+    ]),
+  );
+  const config = loadConfig(
+    {
+      PALKIT_DATA: 'memory',
+      PALKIT_API_KEYS: `${KEY}:1`,
+      PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8',
+      PALKIT_LOG: 'error',
+      PALKIT_CRAWL_DELAY_MS: '0',
+    },
+    0,
+  );
   const service = await createService(config);
   const { url: base } = await service.listen(0, '127.0.0.1');
   const stalls = monitorEventLoopDelay({ resolution: 10 });
@@ -78,9 +108,14 @@ export default async function run(): Promise<void> {
     const crawlSeconds = (Date.now() - started) / 1000;
     if (crawled.status !== 'ready') throw new Error(`crawl failed: ${crawled.error_message}`);
     const pages = crawled.crawled_urls.length as number;
-    console.log(`crawl: ${pages} pages in ${crawlSeconds.toFixed(2)} s → ${(pages / crawlSeconds).toFixed(1)} pages/s (fetch, extract, chunk, embed, store; delay 0); ${longestStall()}`);
+    console.log(
+      `crawl: ${pages} pages in ${crawlSeconds.toFixed(2)} s → ${(pages / crawlSeconds).toFixed(1)} pages/s (fetch, extract, chunk, embed, store; delay 0); ${longestStall()}`,
+    );
 
-    for (const [label, path, bytes] of [['text', '/big.txt', Buffer.byteLength(text)], ['html', '/big.html', Buffer.byteLength(html)]] as const) {
+    for (const [label, path, bytes] of [
+      ['text', '/big.txt', Buffer.byteLength(text)],
+      ['html', '/big.html', Buffer.byteLength(html)],
+    ] as const) {
       stalls.reset();
       started = Date.now();
       const doc = await waitReady(service, base, await create(base, { document_url: `${origin.url}${path}` }));

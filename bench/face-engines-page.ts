@@ -10,7 +10,14 @@ import type { FaceTimeline, FaceTrack } from '../src/palkit/client/media/face/fa
 import { PresentationDelay } from '../src/palkit/client/media/face/presentation.js';
 import type { Viseme } from '../src/protocol/visemes.js';
 
-interface Box { x: number; y: number; w: number; h: number; width: number; height: number }
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  width: number;
+  height: number;
+}
 
 export interface EngineFigures {
   renderer: string;
@@ -36,7 +43,11 @@ const quantiles = (xs: number[]): [number, number, number] => {
   return [at(0.5), at(0.9), at(1)];
 };
 
-async function measure(make: (timeline: FaceTimeline) => FaceTrack & { renderer?: string }, box: Box, seconds: number): Promise<EngineFigures> {
+async function measure(
+  make: (timeline: FaceTimeline) => FaceTrack & { renderer?: string },
+  box: Box,
+  seconds: number,
+): Promise<EngineFigures> {
   const draws: Array<{ at: number; ms: number; open: boolean }> = [];
   let began = 0;
   let open = false;
@@ -92,8 +103,13 @@ async function measure(make: (timeline: FaceTimeline) => FaceTrack & { renderer?
     if (shown && shown.at - draw.at < OPEN_EVERY_MS) toVideoMs.push(Math.round(shown.at - draw.at));
   });
   return {
-    renderer: face.renderer ?? '2d', drawnFps: draws.length / elapsed, drawMs: quantiles(draws.map((d) => d.ms)),
-    gapMs: quantiles(draws.slice(1).map((d, i) => d.at - draws[i]!.at)), animationFps: animationFrames / elapsed, toVideoMs, stallsMs,
+    renderer: face.renderer ?? '2d',
+    drawnFps: draws.length / elapsed,
+    drawMs: quantiles(draws.map((d) => d.ms)),
+    gapMs: quantiles(draws.slice(1).map((d, i) => d.at - draws[i]!.at)),
+    animationFps: animationFrames / elapsed,
+    toVideoMs,
+    stallsMs,
   };
 }
 
@@ -102,11 +118,26 @@ const bench = {
   async rig(seconds: number, webgl: 'auto' | 'any' | 'never'): Promise<EngineFigures> {
     const loaded = await loadRig('/rig/rig.json');
     const pose = loaded.rig.poses[0]!;
-    const box = { x: pose.x - pose.width * 0.6, y: pose.y - pose.width * 0.3, w: pose.width * 1.2, h: pose.width * 0.8, width: loaded.rig.width, height: loaded.rig.height };
-    return measure((timeline) => createRigFaceTrack(loaded, timeline, { webgl, presentation: new PresentationDelay(0, null) }), box, seconds);
+    const box = {
+      x: pose.x - pose.width * 0.6,
+      y: pose.y - pose.width * 0.3,
+      w: pose.width * 1.2,
+      h: pose.width * 0.8,
+      width: loaded.rig.width,
+      height: loaded.rig.height,
+    };
+    return measure(
+      (timeline) => createRigFaceTrack(loaded, timeline, { webgl, presentation: new PresentationDelay(0, null) }),
+      box,
+      seconds,
+    );
   },
   ada(seconds: number): Promise<EngineFigures> {
-    return measure((timeline) => createDrawnFaceTrack(timeline, { presentation: new PresentationDelay(0, null) }), { x: 430, y: 290, w: 100, h: 70, width: 960, height: 540 }, seconds);
+    return measure(
+      (timeline) => createDrawnFaceTrack(timeline, { presentation: new PresentationDelay(0, null) }),
+      { x: 430, y: 290, w: 100, h: 70, width: 960, height: 540 },
+      seconds,
+    );
   },
 };
 (window as unknown as { bench: typeof bench }).bench = bench;

@@ -17,7 +17,10 @@ import { portraitClip } from '../test/helpers/face-clips.js';
 import { DESKTOP, openBrowser, selectedEngines } from '../test/helpers/visitor.js';
 import type { EngineFigures } from './face-engines-page.js';
 
-declare const bench: { rig(seconds: number, webgl: 'auto' | 'any' | 'never'): Promise<EngineFigures>; ada(seconds: number): Promise<EngineFigures> };
+declare const bench: {
+  rig(seconds: number, webgl: 'auto' | 'any' | 'never'): Promise<EngineFigures>;
+  ada(seconds: number): Promise<EngineFigures>;
+};
 
 const seconds = Number(process.env.BENCH_FACE_SECONDS ?? 8);
 
@@ -42,21 +45,40 @@ async function trainedRig(): Promise<Map<string, { body: Uint8Array; type: strin
 
 function line(name: string, f: EngineFigures): string {
   const ms = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(' / ');
-  return `${name}: drawn ${f.drawnFps.toFixed(1)} fps; per draw ${ms(f.drawMs)} ms, between draws ${ms(f.gapMs)} ms (median / p90 / max); ` +
-    `animation frames ${f.animationFps.toFixed(0)} a second; draw to <video> ${f.toVideoMs.join(', ') || '(never seen)'} ms; stalls over 120 ms: ${f.stallsMs.join(', ') || 'none'}; load ${loadavg()[0]!.toFixed(1)}`;
+  return (
+    `${name}: drawn ${f.drawnFps.toFixed(1)} fps; per draw ${ms(f.drawMs)} ms, between draws ${ms(f.gapMs)} ms (median / p90 / max); ` +
+    `animation frames ${f.animationFps.toFixed(0)} a second; draw to <video> ${f.toVideoMs.join(', ') || '(never seen)'} ms; stalls over 120 ms: ${f.stallsMs.join(', ') || 'none'}; load ${loadavg()[0]!.toFixed(1)}`
+  );
 }
 
 export default async function run(): Promise<void> {
   const rig = await trainedRig();
-  const script = (await build({
-    entryPoints: [fileURLToPath(new URL('./face-engines-page.ts', import.meta.url))],
-    bundle: true, format: 'esm', write: false, minify: true, target: 'es2022',
-    tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)), conditions: ['browser', 'production'],
-  })).outputFiles[0]!.text;
+  const script = (
+    await build({
+      entryPoints: [fileURLToPath(new URL('./face-engines-page.ts', import.meta.url))],
+      bundle: true,
+      format: 'esm',
+      write: false,
+      minify: true,
+      target: 'es2022',
+      tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
+      conditions: ['browser', 'production'],
+    })
+  ).outputFiles[0]!.text;
   const server = createServer((request, response) => {
-    const file: { body: Uint8Array; type: string } | undefined = request.url === '/' ? { body: Buffer.from('<!doctype html><html><body style="margin:0"><button id="go">go</button><script type="module" src="/page.js"></script></body></html>'), type: 'text/html' }
-      : request.url === '/page.js' ? { body: Buffer.from(script), type: 'text/javascript' }
-      : request.url?.startsWith('/rig/') ? rig.get(request.url.slice(5)) : undefined;
+    const file: { body: Uint8Array; type: string } | undefined =
+      request.url === '/'
+        ? {
+            body: Buffer.from(
+              '<!doctype html><html><body style="margin:0"><button id="go">go</button><script type="module" src="/page.js"></script></body></html>',
+            ),
+            type: 'text/html',
+          }
+        : request.url === '/page.js'
+          ? { body: Buffer.from(script), type: 'text/javascript' }
+          : request.url?.startsWith('/rig/')
+            ? rig.get(request.url.slice(5))
+            : undefined;
     if (!file) return void response.writeHead(404).end();
     response.writeHead(200, { 'content-type': file.type }).end(file.body);
   });
@@ -72,7 +94,10 @@ export default async function run(): Promise<void> {
         const auto = await page.evaluate((s) => bench.rig(s, 'auto'), seconds);
         console.log(line(`${engine}, trained face (${auto.renderer}, as a visitor's page picks)`, auto));
         // The other renderer: canvas 2D, or WebGL even where it runs in software (as a visitor's page would not).
-        const other = await page.evaluate(([s, webgl]) => bench.rig(s, webgl), [seconds, auto.renderer === '2d' ? 'any' : 'never'] as const);
+        const other = await page.evaluate(([s, webgl]) => bench.rig(s, webgl), [
+          seconds,
+          auto.renderer === '2d' ? 'any' : 'never',
+        ] as const);
         if (other.renderer !== auto.renderer) console.log(line(`${engine}, trained face (${other.renderer})`, other));
         console.log(line(`${engine}, Ada (2d)`, await page.evaluate((s) => bench.ada(s), seconds)));
         await page.close();

@@ -46,9 +46,17 @@ async function syntheticRig(): Promise<{ rig: FaceRig; idle: ImageBitmap; mouths
     m.fillRect(x, y, 160, 96);
   });
   const rig: FaceRig = {
-    version: 1, width: SIZE, height: SIZE, fps: 25,
+    version: 1,
+    width: SIZE,
+    height: SIZE,
+    fps: 25,
     idle: { url: 'idle.jpg', cellWidth: SIZE, cellHeight: SIZE, columns, count: IDLE_FRAMES },
-    poses: Array.from({ length: IDLE_FRAMES }, (_, f) => ({ x: SIZE / 2, y: SIZE * 0.7 + Math.sin(f / 8) * 4, width: 120, angle: Math.sin(f / 10) * 0.05 })),
+    poses: Array.from({ length: IDLE_FRAMES }, (_, f) => ({
+      x: SIZE / 2,
+      y: SIZE * 0.7 + Math.sin(f / 8) * 4,
+      width: 120,
+      angle: Math.sin(f / 10) * 0.05,
+    })),
     mouths: { sheet: { url: 'mouths.png', cellWidth: 160, cellHeight: 96, columns: 5, count: VISEMES.length }, mouthWidth: 110 },
     visemes: Object.fromEntries(VISEMES.map((v, i) => [v, { cell: i, source: 'warp' }])) as FaceRig['visemes'],
   };
@@ -103,8 +111,11 @@ async function measure(make: (timeline: FaceTimeline) => FaceTrack, seconds: num
   const sorted = [...frames].sort((a, b) => a - b);
   const total = frames.reduce((a, b) => a + b, 0);
   return {
-    seconds: elapsed, drawnFps: frames.length / elapsed, shownFps: shown / elapsed,
-    medianMs: sorted[Math.floor(sorted.length / 2)] ?? 0, p95Ms: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
+    seconds: elapsed,
+    drawnFps: frames.length / elapsed,
+    shownFps: shown / elapsed,
+    medianMs: sorted[Math.floor(sorted.length / 2)] ?? 0,
+    p95Ms: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
     mainThreadShare: total / 1000 / elapsed,
   };
 }
@@ -117,7 +128,8 @@ const bench = {
   },
   /** A version-2 rig (a mesh: test/fixtures/rig-v2, a photo whose head moves on every frame) from its files, base64. */
   async prepareMesh(json: string, idle: string, mouths: string): Promise<void> {
-    const bitmap = async (b64: string) => createImageBitmap(await (await fetch(`data:application/octet-stream;base64,${b64}`)).blob(), { premultiplyAlpha: 'premultiply' });
+    const bitmap = async (b64: string) =>
+      createImageBitmap(await (await fetch(`data:application/octet-stream;base64,${b64}`)).blob(), { premultiplyAlpha: 'premultiply' });
     loaded = { rig: JSON.parse(json) as FaceRig, idle: await bitmap(idle), mouths: await bitmap(mouths) };
   },
   /** `webgl` as the face's option ('any': even software WebGL). The figures say which renderer drew. */

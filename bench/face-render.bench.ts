@@ -8,7 +8,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FaceFigures } from './face-render-page.js';
 
-declare const bench: { prepare(): Promise<void>; prepareMesh(json: string, idle: string, mouths: string): Promise<void>; rig(seconds: number, webgl?: 'auto' | 'any' | 'never'): Promise<FaceFigures & { renderer: string }>; ada(seconds: number): Promise<FaceFigures> };
+declare const bench: {
+  prepare(): Promise<void>;
+  prepareMesh(json: string, idle: string, mouths: string): Promise<void>;
+  rig(seconds: number, webgl?: 'auto' | 'any' | 'never'): Promise<FaceFigures & { renderer: string }>;
+  ada(seconds: number): Promise<FaceFigures>;
+};
 
 const seconds = Number(process.env.BENCH_FACE_SECONDS ?? 6);
 
@@ -21,7 +26,11 @@ function line(name: string, f: FaceFigures, busy: number): string {
 export default async function run(): Promise<void> {
   const bundle = await build({
     entryPoints: [fileURLToPath(new URL('./face-render-page.ts', import.meta.url))],
-    bundle: true, format: 'esm', write: false, minify: true, target: 'es2022',
+    bundle: true,
+    format: 'esm',
+    write: false,
+    minify: true,
+    target: 'es2022',
     tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
     conditions: ['browser', 'production'],
   });
@@ -29,7 +38,16 @@ export default async function run(): Promise<void> {
     executablePath: process.env.PALKIT_CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     // No GPU here: compositing and WebGL (SwiftShader) are in software, a visitor's device does better.
-    args: ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--enable-unsafe-swiftshader',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
   });
   try {
     const page = await browser.newPage({ viewport: { width: 800, height: 800 } });
@@ -53,7 +71,11 @@ export default async function run(): Promise<void> {
     const flat = await timed(() => page.evaluate((s) => bench.rig(s, 'never'), seconds));
     // A version-2 rig (a mesh over the portrait, its head moving on every frame: the most a frame draws).
     const fixture = (name: string) => readFileSync(fileURLToPath(new URL(`../test/fixtures/rig-v2/${name}`, import.meta.url)));
-    const mesh = [fixture('rig.json').toString(), fixture('idle.jpg').toString('base64'), fixture('mouths.webp').toString('base64')] as const;
+    const mesh = [
+      fixture('rig.json').toString(),
+      fixture('idle.jpg').toString('base64'),
+      fixture('mouths.webp').toString('base64'),
+    ] as const;
     const prepareMesh = () => page.evaluate(([j, i, m]) => bench.prepareMesh(j, i, m), mesh);
     await prepareMesh();
     const meshGl = await timed(() => page.evaluate((s) => bench.rig(s, 'any'), seconds));
@@ -61,12 +83,30 @@ export default async function run(): Promise<void> {
     const meshFlat = await timed(() => page.evaluate((s) => bench.rig(s, 'never'), seconds));
     const ada = await timed(() => page.evaluate((s) => bench.ada(s), seconds));
     console.log(line(`trained face (rig, as a visitor gets it: ${auto.figures.renderer}) 640×640`, auto.figures, auto.busy));
-    console.log(line(`trained face (rig, ${gl.figures.renderer === 'webgl' ? 'WebGL, here in software: SwiftShader' : 'canvas 2D: this Chromium gave no WebGL'}) 640×640`, gl.figures, gl.busy));
+    console.log(
+      line(
+        `trained face (rig, ${gl.figures.renderer === 'webgl' ? 'WebGL, here in software: SwiftShader' : 'canvas 2D: this Chromium gave no WebGL'}) 640×640`,
+        gl.figures,
+        gl.busy,
+      ),
+    );
     console.log(line('trained face (rig, canvas 2D) 640×640', flat.figures, flat.busy));
-    console.log(line(`mesh face (rig v2, ${meshGl.figures.renderer === 'webgl' ? 'WebGL, here in software: SwiftShader' : 'canvas 2D: no WebGL'}) 512×512`, meshGl.figures, meshGl.busy));
+    console.log(
+      line(
+        `mesh face (rig v2, ${meshGl.figures.renderer === 'webgl' ? 'WebGL, here in software: SwiftShader' : 'canvas 2D: no WebGL'}) 512×512`,
+        meshGl.figures,
+        meshGl.busy,
+      ),
+    );
     console.log(line('mesh face (rig v2, canvas 2D) 512×512', meshFlat.figures, meshFlat.busy));
     console.log(line('Ada (drawn, canvas 2D) 960×540', ada.figures, ada.busy));
-    for (const [name, r] of [['as a visitor gets it', auto], ['software WebGL', gl], ['canvas 2D', flat], ['mesh, software WebGL', meshGl], ['mesh, canvas 2D', meshFlat]] as const) {
+    for (const [name, r] of [
+      ['as a visitor gets it', auto],
+      ['software WebGL', gl],
+      ['canvas 2D', flat],
+      ['mesh, software WebGL', meshGl],
+      ['mesh, canvas 2D', meshFlat],
+    ] as const) {
       const ok = r.figures.drawnFps >= 25 * 0.95 && r.busy / r.figures.seconds <= 0.25;
       console.log(`${name}: goal ≥ 25 fps using ≤ 25 % of one core: ${ok ? 'met' : 'NOT met'}`);
     }

@@ -37,11 +37,19 @@ async function measure(name: string, bytes: Buffer, extension: string, seconds: 
       // The same rig speaking for 10 s (a viseme every 100 ms) as a generated video's face track.
       const cues = Array.from({ length: 100 }, (_, i) => ({ atMs: i * 100, viseme: VISEMES[i % VISEMES.length]! }));
       const began = performance.now();
-      await renderRigVideo(ffmpeg.path, { rig: files.rig, idle: files.idle, mouths: files.mouths, cues, durationSeconds: 10 }, join(dir, 'speaking.mp4'));
+      await renderRigVideo(
+        ffmpeg.path,
+        { rig: files.rig, idle: files.idle, mouths: files.mouths, cues, durationSeconds: 10 },
+        join(dir, 'speaking.mp4'),
+      );
       const took = (performance.now() - began) / 1000;
-      console.log(`${name}: a 10 s speaking face video (512², 25 fps, H.264) drawn and encoded in ${took.toFixed(1)} s = ${(10 / took).toFixed(1)}× real time (goal ≥ 1×)`);
+      console.log(
+        `${name}: a 10 s speaking face video (512², 25 fps, H.264) drawn and encoded in ${took.toFixed(1)} s = ${(10 / took).toFixed(1)}× real time (goal ≥ 1×)`,
+      );
     }
-    console.log(`${name}: rig ${(rigBytes / 1e6).toFixed(2)} MB (idle ${files.rig.idle.count} frames ${(files.idle.length / 1e6).toFixed(2)} MB, mouths ${(files.mouths.length / 1e3).toFixed(0)} KB; goal ≤ ${seconds ? 6 : 2} MB); visemes from footage: ${files.footage.join(' ')}; warped: ${files.warped.join(' ')}`);
+    console.log(
+      `${name}: rig ${(rigBytes / 1e6).toFixed(2)} MB (idle ${files.rig.idle.count} frames ${(files.idle.length / 1e6).toFixed(2)} MB, mouths ${(files.mouths.length / 1e3).toFixed(0)} KB; goal ≤ ${seconds ? 6 : 2} MB); visemes from footage: ${files.footage.join(' ')}; warped: ${files.warped.join(' ')}`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -65,11 +73,17 @@ async function throughService(clip: Buffer): Promise<void> {
   const receiver = await startCallbackReceiver();
   try {
     const start = performance.now();
-    const created = await t.api('POST', '/v2/faces', { face_name: 'Bench', train_video_url: `${files.url}/clip.mp4`, callback_url: `${receiver.url}/ready` });
+    const created = await t.api('POST', '/v2/faces', {
+      face_name: 'Bench',
+      train_video_url: `${files.url}/clip.mp4`,
+      callback_url: `${receiver.url}/ready`,
+    });
     const [legacy, current] = await receiver.waitFor(2, 600_000);
     const wall = (performance.now() - start) / 1000;
     const face = (await t.api('GET', `/v2/faces/${created.body.face_id}?verbose=true`)).body;
-    console.log(`clip 20 s through POST /v2/faces: ${face.status} (${face.training_progress}), callbacks ${legacy?.body.status}/${current?.body.status} after ${wall.toFixed(1)} s = ${(wall / 20).toFixed(2)}×; rig ${(face.face_rig_bytes / 1e6).toFixed(2)} MB; footage ${face.visemes_from_footage?.join(' ')}`);
+    console.log(
+      `clip 20 s through POST /v2/faces: ${face.status} (${face.training_progress}), callbacks ${legacy?.body.status}/${current?.body.status} after ${wall.toFixed(1)} s = ${(wall / 20).toFixed(2)}×; rig ${(face.face_rig_bytes / 1e6).toFixed(2)} MB; footage ${face.visemes_from_footage?.join(' ')}`,
+    );
   } finally {
     await t.close();
     await files.close();

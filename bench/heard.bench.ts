@@ -13,7 +13,10 @@ import { percentile } from './rooms-report.js';
 const TURNS = Number(process.env.BENCH_HEARD_TURNS ?? 20);
 const QUESTIONS = ['How long does delivery take?', 'Can I return a bike?', 'Do you have cargo bikes?', 'When do you open?'];
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(', ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 
 export default async function heard(): Promise<void> {
   const loadBefore = load();
@@ -38,16 +41,23 @@ export default async function heard(): Promise<void> {
       heard.push(report.heardMs);
       if (analysedMs !== undefined) deltas.push(Math.abs(report.heardMs - analysedMs));
       const marks: TurnMarks = {
-        sent: report.turnEndedAt, heard: report.turnEndedAt + report.heardMs,
-        ...serviceMarks(world.service.output(), report.inference_id), ...(await pageMarks(page, sentAt)),
+        sent: report.turnEndedAt,
+        heard: report.turnEndedAt + report.heardMs,
+        ...serviceMarks(world.service.output(), report.inference_id),
+        ...(await pageMarks(page, sentAt)),
       };
       stages.push(marks);
-      if (process.env.BENCH_HEARD_VERBOSE) console.log(`  turn ${turn + 1}: heard ${report.heardMs} ms, analyser ${analysedMs?.toFixed(0) ?? '—'} ms; ${formatStages([marks])}`);
+      if (process.env.BENCH_HEARD_VERBOSE)
+        console.log(
+          `  turn ${turn + 1}: heard ${report.heardMs} ms, analyser ${analysedMs?.toFixed(0) ?? '—'} ms; ${formatStages([marks])}`,
+        );
     }
     await page.context().close();
     const ms = (values: number[], q: number) => (values.length ? `${percentile(values, q).toFixed(0)} ms` : '—');
-    console.log(`heard: typed p50 ${ms(heard, 0.5)}, p95 ${ms(heard, 0.95)} over ${heard.length} turns (element vs analyser p95 |Δ| ${ms(deltas, 0.95)})` +
-      (unheard ? `; ${unheard} replies not heard` : ''));
+    console.log(
+      `heard: typed p50 ${ms(heard, 0.5)}, p95 ${ms(heard, 0.95)} over ${heard.length} turns (element vs analyser p95 |Δ| ${ms(deltas, 0.95)})` +
+        (unheard ? `; ${unheard} replies not heard` : ''),
+    );
     console.log(`  ${formatStages(stages)}`);
     console.log(`  load average before ${loadBefore}, after ${load()} (${TURNS} turns, echo PAL, local voice)`);
   } finally {

@@ -25,7 +25,11 @@ export async function freePort(): Promise<number> {
  * CPU budget so that its start and the helper processes it starts later are held to it too. `nodeArgs`
  * go to Node before the rest (e.g. `--cpu-prof`).
  */
-export async function startInstance(env: Record<string, string>, spawned?: (pid: number) => void, nodeArgs: string[] = []): Promise<InstanceProcess> {
+export async function startInstance(
+  env: Record<string, string>,
+  spawned?: (pid: number) => void,
+  nodeArgs: string[] = [],
+): Promise<InstanceProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', cli, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
@@ -40,7 +44,10 @@ export async function startInstance(env: Record<string, string>, spawned?: (pid:
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the instance exited with ${child.exitCode}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return { url, process: child };
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -28,8 +28,12 @@ function startOnDatabase(databaseUrl: string): Promise<InstanceProcess> {
   // Every caller is on this machine: one address, which the front door's per-address start rate and
   // never-joined cap would refuse after a handful. What is measured is the start's own cost, as start.bench.ts.
   return startInstance({
-    DATABASE_URL: databaseUrl, PALKIT_API_KEYS: `${KEY}:1`, PALKIT_SECRET: 'bench-secret-shared-by-the-instances', PALKIT_LOG: 'error',
-    PALKIT_START_RATE_PER_MINUTE: '0', PALKIT_MAX_UNJOINED_CALLS: '0',
+    DATABASE_URL: databaseUrl,
+    PALKIT_API_KEYS: `${KEY}:1`,
+    PALKIT_SECRET: 'bench-secret-shared-by-the-instances',
+    PALKIT_LOG: 'error',
+    PALKIT_START_RATE_PER_MINUTE: '0',
+    PALKIT_MAX_UNJOINED_CALLS: '0',
   });
 }
 
@@ -67,15 +71,26 @@ export default async function instancesBench(): Promise<void> {
     const seed = new pg.Client({ connectionString: databaseUrl });
     await seed.connect();
     await seed.query(`insert into faces (face_id, owner_id, face_name, status) values ('rbenchface', 1, 'Bench face', 'completed')`);
-    await seed.query(`insert into pals (pal_id, owner_id, pal_name, default_face_id, definition) values ('pbenchpal', 1, 'Bench PAL', 'rbenchface', $1)`, [
-      JSON.stringify({ pal_name: 'Bench PAL', system_prompt: 'Bench', pipeline_mode: 'echo', default_face_id: 'rbenchface' }),
-    ]);
+    await seed.query(
+      `insert into pals (pal_id, owner_id, pal_name, default_face_id, definition) values ('pbenchpal', 1, 'Bench PAL', 'rbenchface', $1)`,
+      [JSON.stringify({ pal_name: 'Bench PAL', system_prompt: 'Bench', pipeline_mode: 'echo', default_face_id: 'rbenchface' })],
+    );
     await seed.end();
     const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
     const startPaths: string[] = [];
     for (let i = 0; i < DEPLOYMENTS; i++) {
-      const created = (await (await fetch(`${first!.url}/v2/deployments`, { method: 'POST', headers, body: JSON.stringify({ pal_id: 'pbenchpal', channel: 'widget' }) })).json()) as { deployment_id: string };
-      const activated = await fetch(`${first!.url}/v2/deployments/${created.deployment_id}`, { method: 'PATCH', headers, body: JSON.stringify([{ op: 'replace', path: '/status', value: 'active' }]) });
+      const created = (await (
+        await fetch(`${first!.url}/v2/deployments`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ pal_id: 'pbenchpal', channel: 'widget' }),
+        })
+      ).json()) as { deployment_id: string };
+      const activated = await fetch(`${first!.url}/v2/deployments/${created.deployment_id}`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify([{ op: 'replace', path: '/status', value: 'active' }]),
+      });
       if (activated.status !== 200) throw new Error(`could not activate the deployment: ${activated.status}`);
       startPaths.push(`/v2/deployments/${created.deployment_id}/start`);
     }
@@ -83,7 +98,8 @@ export default async function instancesBench(): Promise<void> {
     const load = { concurrency: CONCURRENCY, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS };
     // Both instances run throughout; a one-instance run sends every caller to the first. Caller i takes
     // URL i mod n: alternating instances, and (ten deployments) the deployments in turn.
-    const urls = (paths: string[], serving: number) => paths.flatMap((path) => instances.slice(0, serving).map((instance) => `${instance.url}${path}`));
+    const urls = (paths: string[], serving: number) =>
+      paths.flatMap((path) => instances.slice(0, serving).map((instance) => `${instance.url}${path}`));
     // The CPU the run used (warm-up included, as the callers' process runs it too), to tell whether the
     // machine's cores or the service bound it.
     const measured = async (paths: string[], serving: number): Promise<Measured> => {
@@ -97,28 +113,40 @@ export default async function instancesBench(): Promise<void> {
     };
     const runs = async () => {
       const results: Array<{ label: string; one: Measured; two: Measured }> = [];
-      for (const [label, paths] of [['one deployment', startPaths.slice(0, 1)], [`${DEPLOYMENTS} deployments`, startPaths]] as const) {
+      for (const [label, paths] of [
+        ['one deployment', startPaths.slice(0, 1)],
+        [`${DEPLOYMENTS} deployments`, startPaths],
+      ] as const) {
         results.push({ label, one: await measured(paths, 1), two: await measured(paths, 2) });
       }
       return results;
     };
 
-    console.log(`${CONCURRENCY} concurrent callers in a separate process, ${SECONDS} s each after ${WARMUP_SECONDS} s warm-up; each instance a palkit serve process on PostgreSQL; Node ${process.version}`);
+    console.log(
+      `${CONCURRENCY} concurrent callers in a separate process, ${SECONDS} s each after ${WARMUP_SECONDS} s warm-up; each instance a palkit serve process on PostgreSQL; Node ${process.version}`,
+    );
     const report = (heading: string, results: Awaited<ReturnType<typeof runs>>) => {
       console.log(heading);
       for (const { label, one, two } of results) {
-        for (const [count, r] of [['one instance', one], ['two instances', two]] as const) {
+        for (const [count, r] of [
+          ['one instance', one],
+          ['two instances', two],
+        ] as const) {
           console.log(formatLoad(`${label}, ${count}`, r));
           console.log(`${''.padEnd(34)} ${cpuLine(r)}`);
         }
       }
-      console.log(`ratio (two / one): ${results.map(({ label, one, two }) => `${label} ${(two.perSecond / one.perSecond).toFixed(2)}x`).join(', ')}`);
+      console.log(
+        `ratio (two / one): ${results.map(({ label, one, two }) => `${label} ${(two.perSecond / one.perSecond).toFixed(2)}x`).join(', ')}`,
+      );
     };
     const uncapped = await runs();
     report('Each instance with the whole machine:', uncapped);
     for (const { label, one } of uncapped) {
       const cores = 1.6 * one.perSecond * cpuSecondsPerStart(one);
-      console.log(`${label}: at one instance's CPU per start, 1.6x its rate (${(1.6 * one.perSecond).toFixed(0)} starts/s) keeps ${cores.toFixed(1)} cores busy (callers included); this machine has ${one.cpu.cores}`);
+      console.log(
+        `${label}: at one instance's CPU per start, 1.6x its rate (${(1.6 * one.perSecond).toFixed(0)} starts/s) keeps ${cores.toFixed(1)} cores busy (callers included); this machine has ${one.cpu.cores}`,
+      );
     }
     // As containers run them: each instance with a CPU budget of its own, so that a second instance
     // brings its own CPU, as a second machine or pod would (PostgreSQL and the callers stay uncapped).
@@ -134,7 +162,9 @@ export default async function instancesBench(): Promise<void> {
       await Promise.all(instances.map(stopInstance));
       for (const cap of caps) cap?.remove();
     }
-    for (const { one, two } of [...uncapped, ...capped]) for (const r of [one, two]) if ((r.statuses[200] ?? 0) !== r.requests) throw new Error(`some starts failed: ${JSON.stringify(r.statuses)}`);
+    for (const { one, two } of [...uncapped, ...capped])
+      for (const r of [one, two])
+        if ((r.statuses[200] ?? 0) !== r.requests) throw new Error(`some starts failed: ${JSON.stringify(r.statuses)}`);
   } finally {
     await Promise.all(instances.map(stopInstance));
     await admin.query(`drop database if exists ${database}`);

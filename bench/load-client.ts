@@ -6,7 +6,13 @@
 import { Agent, request } from 'node:http';
 import type { LoadResult } from './load.js';
 
-const { url, body, concurrency, seconds, warmupSeconds = 1 } = JSON.parse(process.argv[2]!) as { url: string | string[]; body: string; concurrency: number; seconds: number; warmupSeconds?: number };
+const {
+  url,
+  body,
+  concurrency,
+  seconds,
+  warmupSeconds = 1,
+} = JSON.parse(process.argv[2]!) as { url: string | string[]; body: string; concurrency: number; seconds: number; warmupSeconds?: number };
 const urls = typeof url === 'string' ? [url] : url;
 const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 const payload = Buffer.from(body);
@@ -14,11 +20,15 @@ const payload = Buffer.from(body);
 /** POSTs the body; resolves with the answer's status once its body has been read. */
 function post(target: URL): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(target, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': payload.length } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode!));
-      res.on('error', reject);
-    });
+    const req = request(
+      target,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': payload.length } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });

@@ -22,7 +22,9 @@ export interface LoadOptions {
 /** POSTs `body` (JSON) to `url` (or spread over several) from a separate process and resolves with what it measured. */
 export function runLoad(url: string | string[], body: string, options: LoadOptions): Promise<LoadResult> {
   const client = fileURLToPath(new URL('./load-client.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', client, JSON.stringify({ url, body, ...options })], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', client, JSON.stringify({ url, body, ...options })], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return new Promise((resolve, reject) => {

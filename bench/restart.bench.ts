@@ -12,7 +12,10 @@ async function secondsUntilAnswer(command: string, args: string[], url: string, 
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited with ${child.exitCode}`);
-      const ok = await fetch(url).then((r) => r.ok, () => false);
+      const ok = await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return (performance.now() - started) / 1000;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -30,7 +33,11 @@ async function secondsUntilAnswer(command: string, args: string[], url: string, 
 export default async function restartBench(): Promise<void> {
   const env = { ...process.env, PORT: String(PORT) };
   const demo = `http://localhost:${PORT}/demo/`;
-  const anchor = await secondsUntilAnswer(process.execPath, ['-e', `require('http').createServer((q, s) => s.end('ok')).listen(${PORT})`], `http://localhost:${PORT}/`);
+  const anchor = await secondsUntilAnswer(
+    process.execPath,
+    ['-e', `require('http').createServer((q, s) => s.end('ok')).listen(${PORT})`],
+    `http://localhost:${PORT}/`,
+  );
   const now = new Date();
   utimesSync('src/palkit/components/conversation/conversation.ts', now, now);
   const changed = await secondsUntilAnswer('npm', ['start'], demo, env);

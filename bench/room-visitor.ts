@@ -72,7 +72,11 @@ export class SimulatedVisitor implements Microphone {
   private heard: Waiter | null = null;
   private faceLoad: Promise<FaceFetch> | null = null;
 
-  constructor(private readonly clock: MicClock, private readonly turn: SpokenTurn, private readonly options: VisitorOptions) {}
+  constructor(
+    private readonly clock: MicClock,
+    private readonly turn: SpokenTurn,
+    private readonly options: VisitorOptions,
+  ) {}
 
   async run(conversationUrl: string, meetingToken: string): Promise<VisitorFigures> {
     const socket = new WebSocket(roomSocketUrl(conversationUrl));
@@ -82,10 +86,14 @@ export class SimulatedVisitor implements Microphone {
       socket.on('message', (data, isBinary) => {
         if (isBinary) return this.onAudio(data as Buffer);
         const frame = JSON.parse(data.toString()) as {
-          type: string; data?: { event_type?: string; properties?: { role?: string } };
-          participants?: Array<{ role?: string; face_rig_url?: string }>; participant?: { role?: string; face_rig_url?: string };
+          type: string;
+          data?: { event_type?: string; properties?: { role?: string } };
+          participants?: Array<{ role?: string; face_rig_url?: string }>;
+          participant?: { role?: string; face_rig_url?: string };
         };
-        const rigUrl = [...(frame.participants ?? []), ...(frame.participant ? [frame.participant] : [])].find((p) => p.role === 'pal')?.face_rig_url;
+        const rigUrl = [...(frame.participants ?? []), ...(frame.participant ? [frame.participant] : [])].find(
+          (p) => p.role === 'pal',
+        )?.face_rig_url;
         if (rigUrl && this.options.fetchFace && !this.faceLoad) {
           this.faceLoad = fetchRig(rigUrl);
           this.faceLoad.catch(() => undefined); // awaited (and so reported) when the visitor is done
@@ -146,7 +154,10 @@ export class SimulatedVisitor implements Microphone {
     await spoken;
     // The reply's end is waited for after it has been heard; a reply that never came has no end either.
     const replied = this.waitFor('replied', this.options.replyTimeoutMs).catch(() => undefined);
-    const heard = await this.waitFor('heard', this.options.replyTimeoutMs).then(() => true, () => false);
+    const heard = await this.waitFor('heard', this.options.replyTimeoutMs).then(
+      () => true,
+      () => false,
+    );
     if (!heard) {
       this.figures.unanswered++;
       this.speechEndedAt = null;

@@ -32,11 +32,17 @@ export function held(r: Round, goalMs: number): boolean {
 export function formatRound(r: Round, held: boolean): string {
   const col = (text: string, width: number) => text.padStart(width);
   return [
-    col(String(r.n), 5), col(`${percentile(r.heardMs, 0.5).toFixed(0)} ms`, 10), col(`${percentile(r.heardMs, 0.95).toFixed(0)} ms`, 10),
-    col(`${r.lateSlices}/${r.palSlices}`, 12), col(`${r.unanswered}/${r.heardMs.length + r.unanswered}`, 12),
-    col(`${(r.cpuCores * 100).toFixed(0)}%`, 13), col(`${(r.throttledShare * 100).toFixed(0)}%`, 10),
-    col(`${r.rssIdleMb.toFixed(0)}→${r.rssPeakMb.toFixed(0)} MB`, 15), col(`${((r.rssPeakMb - r.rssIdleMb) / r.n).toFixed(1)} MB`, 10),
-    col(`${r.visitorLagP99Ms.toFixed(0)} ms`, 16), held ? '  held' : '  FAILED',
+    col(String(r.n), 5),
+    col(`${percentile(r.heardMs, 0.5).toFixed(0)} ms`, 10),
+    col(`${percentile(r.heardMs, 0.95).toFixed(0)} ms`, 10),
+    col(`${r.lateSlices}/${r.palSlices}`, 12),
+    col(`${r.unanswered}/${r.heardMs.length + r.unanswered}`, 12),
+    col(`${(r.cpuCores * 100).toFixed(0)}%`, 13),
+    col(`${(r.throttledShare * 100).toFixed(0)}%`, 10),
+    col(`${r.rssIdleMb.toFixed(0)}→${r.rssPeakMb.toFixed(0)} MB`, 15),
+    col(`${((r.rssPeakMb - r.rssIdleMb) / r.n).toFixed(1)} MB`, 10),
+    col(`${r.visitorLagP99Ms.toFixed(0)} ms`, 16),
+    held ? '  held' : '  FAILED',
   ].join(' ');
 }
 
@@ -46,8 +52,10 @@ export function formatStages(stages: TurnStages[]): string {
     const values = stages.map(pick).filter((v) => Number.isFinite(v));
     return `${percentile(values, 0.5).toFixed(0)}/${percentile(values, 0.95).toFixed(0)}`;
   };
-  return `          stages p50/p95 ms: end of speech → end-of-turn mark ${share((s) => s.turnEnded)}, → words ${share((s) => s.transcribed - s.turnEnded)}, ` +
-    `→ reply started ${share((s) => s.replyStarted - s.transcribed)}, → first audible played ${share((s) => s.heard - s.replyStarted)}`;
+  return (
+    `          stages p50/p95 ms: end of speech → end-of-turn mark ${share((s) => s.turnEnded)}, → words ${share((s) => s.transcribed - s.turnEnded)}, ` +
+    `→ reply started ${share((s) => s.replyStarted - s.transcribed)}, → first audible played ${share((s) => s.heard - s.replyStarted)}`
+  );
 }
 
 export function percentile(values: number[], q: number): number {

@@ -23,7 +23,8 @@ import { SimulatedVisitor, type VisitorFigures } from './room-visitor.js';
 import { spokenTurn, type SpokenTurn } from './spoken-turn.js';
 
 const QUESTION = 'How long does delivery take?';
-const CONTEXT = 'Northwind Bikes delivers within Germany in 3 to 5 working days. Bikes can be returned within 30 days. The shop opens at 9 am.';
+const CONTEXT =
+  'Northwind Bikes delivers within Germany in 3 to 5 working days. Bikes can be returned within 30 days. The shop opens at 9 am.';
 const STT_DELAY_MS = 150;
 const HEARD_GOAL_MS = 1000;
 const TURNS = Number(process.env.BENCH_ROOMS_TURNS ?? 4);
@@ -56,10 +57,12 @@ export default async function roomsBench(): Promise<void> {
     return;
   }
   visitorsCap.add(process.pid);
-  console.log(`one instance held to 1 CPU (cgroup quota, cpu.shares ${SHARES}); visitors and the fake transcription (${STT_DELAY_MS} ms) outside it, in a cgroup of their own (1 CPU, same weight); ` +
-    `each visitor speaks "${QUESTION}" (${(turn.speechEndsMs / 1000).toFixed(2)} s of espeak-ng speech, 20 ms frames in real time) ${TURNS} times; ` +
-    `face: ${FACE === 'trained' ? 'trained from the shared portrait by each round\'s instance, its rig fetched by every visitor' : 'Ada'}; ` +
-    `heard = end of speech → first audible PAL sample as the page plays it (arrival + its jitter buffer); machine load ${loadAverage()}; Node ${process.version}`);
+  console.log(
+    `one instance held to 1 CPU (cgroup quota, cpu.shares ${SHARES}); visitors and the fake transcription (${STT_DELAY_MS} ms) outside it, in a cgroup of their own (1 CPU, same weight); ` +
+      `each visitor speaks "${QUESTION}" (${(turn.speechEndsMs / 1000).toFixed(2)} s of espeak-ng speech, 20 ms frames in real time) ${TURNS} times; ` +
+      `face: ${FACE === 'trained' ? "trained from the shared portrait by each round's instance, its rig fetched by every visitor" : 'Ada'}; ` +
+      `heard = end of speech → first audible PAL sample as the page plays it (arrival + its jitter buffer); machine load ${loadAverage()}; Node ${process.version}`,
+  );
   console.log('    N  p50 heard  p95 heard  late/slices   unanswered  instance CPU  throttled  RSS idle→peak   per call  visitor lag p99');
   const rounds: Round[] = [];
   try {
@@ -70,7 +73,9 @@ export default async function roomsBench(): Promise<void> {
       console.log(formatRound(r, pass(r)));
       console.log(formatStages(r.stages));
       if (r.face) console.log(`          face: ${r.face}`);
-      console.log(`          instance event loop delay ${r.loopLagMs ? `p99 ${r.loopLagMs.p99.toFixed(0)} ms, max ${r.loopLagMs.max.toFixed(0)} ms` : 'not reported'}; visitors' process CPU ${(r.visitorCpuCores * 100).toFixed(0)}%`);
+      console.log(
+        `          instance event loop delay ${r.loopLagMs ? `p99 ${r.loopLagMs.p99.toFixed(0)} ms, max ${r.loopLagMs.max.toFixed(0)} ms` : 'not reported'}; visitors' process CPU ${(r.visitorCpuCores * 100).toFixed(0)}%`,
+      );
       return pass(r);
     };
     if (ONLY_N !== null) await run(ONLY_N);
@@ -101,32 +106,53 @@ export default async function roomsBench(): Promise<void> {
     console.log(`rooms: no N held (p95 heard ≤ ${HEARD_GOAL_MS} ms, no late frames); see the rounds above`);
     return;
   }
-  console.log(`rooms: ${best.n} voiced calls per core (p95 heard ${percentile(best.heardMs, 0.95).toFixed(0)} ms, late frames ${best.lateSlices})`);
-  console.log(`memory per call: ${((best.rssPeakMb - best.rssIdleMb) / best.n).toFixed(1)} MB (instance RSS ${best.rssIdleMb.toFixed(0)} → ${best.rssPeakMb.toFixed(0)} MB with ${best.n} calls)`);
+  console.log(
+    `rooms: ${best.n} voiced calls per core (p95 heard ${percentile(best.heardMs, 0.95).toFixed(0)} ms, late frames ${best.lateSlices})`,
+  );
+  console.log(
+    `memory per call: ${((best.rssPeakMb - best.rssIdleMb) / best.n).toFixed(1)} MB (instance RSS ${best.rssIdleMb.toFixed(0)} → ${best.rssPeakMb.toFixed(0)} MB with ${best.n} calls)`,
+  );
 }
 
 async function round(n: number, turn: SpokenTurn, stt: FakeSpeechServices): Promise<Round> {
   const cap = capFor(`palkit_bench_rooms_${process.pid}_${n}`, 1, { shares: SHARES });
   if (!cap) throw new Error('could not make a cgroup for the instance');
-  const instance = await startInstance({
-    PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1`, PALKIT_LOG: 'error', PALKIT_STT_BASE_URL: `${stt.url}/v1`, PALKIT_STT_API_KEY: 'sk-bench',
-    PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8',
-    // Every simulated visitor comes from 127.0.0.1, as from one load generator: the front door's
-    // per-address caps (16 pending upgrades, 256 connections) would refuse them as one flooding visitor.
-    PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS: '0', PALKIT_MAX_CONNECTIONS_PER_ADDRESS: '0',
-  }, (pid) => cap.add(pid), PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}/rooms-${n}`] : []);
+  const instance = await startInstance(
+    {
+      PALKIT_DATA: 'memory',
+      PALKIT_API_KEYS: `${KEY}:1`,
+      PALKIT_LOG: 'error',
+      PALKIT_STT_BASE_URL: `${stt.url}/v1`,
+      PALKIT_STT_API_KEY: 'sk-bench',
+      PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8',
+      // Every simulated visitor comes from 127.0.0.1, as from one load generator: the front door's
+      // per-address caps (16 pending upgrades, 256 connections) would refuse them as one flooding visitor.
+      PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS: '0',
+      PALKIT_MAX_CONNECTIONS_PER_ADDRESS: '0',
+    },
+    (pid) => cap.add(pid),
+    PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}/rooms-${n}`] : [],
+  );
   const pid = instance.process.pid!;
   try {
     const api = async (path: string, body: unknown) => {
-      const response = await fetch(`${instance.url}${path}`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await fetch(`${instance.url}${path}`, {
+        method: 'POST',
+        headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const json = (await response.json()) as Record<string, unknown>;
       if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
       return json;
     };
     const trained = FACE === 'trained' ? await trainFace(instance.url) : null;
     const pal = await api('/v2/pals', {
-      pal_name: 'Bench PAL', pipeline_mode: 'full', system_prompt: 'You help visitors of Northwind Bikes.', custom_greeting: 'Hi.',
-      default_face_id: trained?.faceId ?? 'rpalkitada', disclosure_type: 'off',
+      pal_name: 'Bench PAL',
+      pipeline_mode: 'full',
+      system_prompt: 'You help visitors of Northwind Bikes.',
+      custom_greeting: 'Hi.',
+      default_face_id: trained?.faceId ?? 'rpalkitada',
+      disclosure_type: 'off',
     });
     const calls: Array<{ url: string; token: string }> = [];
     for (let i = 0; i < n; i++) {
@@ -143,11 +169,19 @@ async function round(n: number, turn: SpokenTurn, stt: FakeSpeechServices): Prom
     const throttleBefore = cap.throttling();
     const startedAt = performance.now();
     // Joins spread over up to 3 s, as visitors arrive; questions spread over one turn's length.
-    const options = { turns: TURNS, staggerMs: 6000, pauseMs: { min: 800, max: 2000 }, replyTimeoutMs: 15_000, fetchFace: FACE === 'trained' };
-    const outcomes = await Promise.allSettled(calls.map(async (call, i) => {
-      await sleep((i / n) * Math.min(3000, n * 50));
-      return new SimulatedVisitor(clock, turn, options).run(call.url, call.token);
-    }));
+    const options = {
+      turns: TURNS,
+      staggerMs: 6000,
+      pauseMs: { min: 800, max: 2000 },
+      replyTimeoutMs: 15_000,
+      fetchFace: FACE === 'trained',
+    };
+    const outcomes = await Promise.allSettled(
+      calls.map(async (call, i) => {
+        await sleep((i / n) * Math.min(3000, n * 50));
+        return new SimulatedVisitor(clock, turn, options).run(call.url, call.token);
+      }),
+    );
     const seconds = (performance.now() - startedAt) / 1000;
     const loopLagMs = await eventLoopLag(instance.url);
     const instancePids = cap.pids();
@@ -163,9 +197,21 @@ async function round(n: number, turn: SpokenTurn, stt: FakeSpeechServices): Prom
     const sum = (pick: (f: VisitorFigures) => number) => figures.reduce((total, f) => total + pick(f), 0);
     const periods = throttleAfter.periods - throttleBefore.periods;
     return {
-      n, heardMs: figures.flatMap((f) => f.heardMs), stages: figures.flatMap((f) => f.stages), lateSlices: sum((f) => f.lateSlices), palSlices: sum((f) => f.palSlices), unanswered: sum((f) => f.unanswered),
-      failedVisitors: failures.length, cpuCores: cpu.processSeconds / seconds, throttledShare: periods ? (throttleAfter.throttled - throttleBefore.throttled) / periods : 0,
-      rssIdleMb, rssPeakMb, visitorLagP99Ms: percentile(clock.lagMs, 0.99), visitorCpuCores: visitorCpuSeconds / seconds, loopLagMs, seconds,
+      n,
+      heardMs: figures.flatMap((f) => f.heardMs),
+      stages: figures.flatMap((f) => f.stages),
+      lateSlices: sum((f) => f.lateSlices),
+      palSlices: sum((f) => f.palSlices),
+      unanswered: sum((f) => f.unanswered),
+      failedVisitors: failures.length,
+      cpuCores: cpu.processSeconds / seconds,
+      throttledShare: periods ? (throttleAfter.throttled - throttleBefore.throttled) / periods : 0,
+      rssIdleMb,
+      rssPeakMb,
+      visitorLagP99Ms: percentile(clock.lagMs, 0.99),
+      visitorCpuCores: visitorCpuSeconds / seconds,
+      loopLagMs,
+      seconds,
       face: trained ? faceServed(trained.trainSeconds, figures, n) : null,
     };
   } finally {
@@ -181,12 +227,22 @@ async function trainFace(url: string): Promise<{ faceId: string; trainSeconds: n
   const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
   try {
     const started = performance.now();
-    const created = (await (await fetch(`${url}/v2/faces`, { method: 'POST', headers, body: JSON.stringify({ face_name: 'Bench face', train_video_url: `${files.url}/portrait.jpg` }) })).json()) as { face_id?: string };
+    const created = (await (
+      await fetch(`${url}/v2/faces`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ face_name: 'Bench face', train_video_url: `${files.url}/portrait.jpg` }),
+      })
+    ).json()) as { face_id?: string };
     if (!created.face_id) throw new Error(`POST /v2/faces: ${JSON.stringify(created)}`);
     for (;;) {
-      const face = (await (await fetch(`${url}/v2/faces/${created.face_id}`, { headers })).json()) as { status?: string; error_message?: string };
+      const face = (await (await fetch(`${url}/v2/faces/${created.face_id}`, { headers })).json()) as {
+        status?: string;
+        error_message?: string;
+      };
       if (face.status === 'completed') return { faceId: created.face_id, trainSeconds: (performance.now() - started) / 1000 };
-      if (face.status === 'error' || performance.now() - started > 180_000) throw new Error(`training the bench face: ${face.status} ${face.error_message ?? ''}`);
+      if (face.status === 'error' || performance.now() - started > 180_000)
+        throw new Error(`training the bench face: ${face.status} ${face.error_message ?? ''}`);
       await sleep(250);
     }
   } finally {
@@ -199,14 +255,20 @@ function faceServed(trainSeconds: number, figures: VisitorFigures[], n: number):
   const fetched = figures.flatMap((f) => (f.face ? [f.face] : []));
   const bytes = fetched.reduce((total, f) => total + f.bytes, 0);
   const caching = [...new Set(fetched.flatMap((f) => f.cacheControl))].join(' | ');
-  return `trained in ${trainSeconds.toFixed(1)} s before the calls; rig fetched by ${fetched.length}/${n} visitors, ` +
-    `${fetched[0]?.files ?? 0} files, ${(bytes / fetched.length / 1e6 || 0).toFixed(2)} MB each (${(bytes / 1e6).toFixed(1)} MB in all), Cache-Control ${caching || '—'}`;
+  return (
+    `trained in ${trainSeconds.toFixed(1)} s before the calls; rig fetched by ${fetched.length}/${n} visitors, ` +
+    `${fetched[0]?.files ?? 0} files, ${(bytes / fetched.length / 1e6 || 0).toFixed(2)} MB each (${(bytes / 1e6).toFixed(1)} MB in all), Cache-Control ${caching || '—'}`
+  );
 }
 
 /** The instance's event loop delay since it was last read (prom-client's default metrics), ms; null without them. */
 async function eventLoopLag(url: string): Promise<{ p99: number; max: number } | null> {
-  const text = await fetch(`${url}/metrics`).then((r) => r.text(), () => '');
-  const value = (name: string) => Number(new RegExp(`^palkit_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN) * 1000;
+  const text = await fetch(`${url}/metrics`).then(
+    (r) => r.text(),
+    () => '',
+  );
+  const value = (name: string) =>
+    Number(new RegExp(`^palkit_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN) * 1000;
   const lag = { p99: value('p99'), max: value('max') };
   return Number.isFinite(lag.p99) && Number.isFinite(lag.max) ? lag : null;
 }
@@ -217,7 +279,9 @@ async function waitUntilEmpty(cap: CpuCap): Promise<void> {
 }
 
 function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return line ? Number(line.split(/\s+/)[1]) / 1024 : Number.NaN;
 }
 

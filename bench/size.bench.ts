@@ -7,7 +7,11 @@ import { npm, repoRoot } from '../scripts/packing.js';
 import { sizeReport } from '../scripts/size/report.js';
 
 export default async function (): Promise<void> {
-  const built = spawnSync(npm, ['run', '--silent', 'build:palkit'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'], shell: process.platform === 'win32' });
+  const built = spawnSync(npm, ['run', '--silent', 'build:palkit'], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    shell: process.platform === 'win32',
+  });
   if (built.status !== 0) throw new Error('npm run build:palkit failed');
   await sizeReport();
 }

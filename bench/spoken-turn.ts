@@ -15,7 +15,8 @@ export interface SpokenTurn {
   speechEndsMs: number;
 }
 
-const micFrame = (samples: Int16Array) => encodeAudioFrame({ kind: AudioFrameKind.microphone, viseme: 0, sampleRate: MICROPHONE_RATE, samples });
+const micFrame = (samples: Int16Array) =>
+  encodeAudioFrame({ kind: AudioFrameKind.microphone, viseme: 0, sampleRate: MICROPHONE_RATE, samples });
 
 export const SILENT_MIC_FRAME = micFrame(new Int16Array(FRAME_SAMPLES));
 

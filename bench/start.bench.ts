@@ -17,7 +17,17 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 
 async function startService(databaseUrl?: string) {
   const key = 'bench-key';
-  const config = loadConfig({ PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${key}:1`, PALKIT_LOG: 'error', PALKIT_START_RATE_PER_MINUTE: '0', PALKIT_MAX_UNJOINED_CALLS: '0', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, 0);
+  const config = loadConfig(
+    {
+      PALKIT_DATA: 'memory',
+      PALKIT_API_KEYS: `${key}:1`,
+      PALKIT_LOG: 'error',
+      PALKIT_START_RATE_PER_MINUTE: '0',
+      PALKIT_MAX_UNJOINED_CALLS: '0',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
+    0,
+  );
   const schema = databaseUrl ? `bench_${process.pid}` : undefined;
   const service = await createService(config, { runJobs: false, ...(schema ? { schema } : {}) });
   const { url } = await service.listen(0, '127.0.0.1');
@@ -25,10 +35,25 @@ async function startService(databaseUrl?: string) {
   const { db } = service.deps;
   // A PAL with a trained face (rows as the PAL and face areas write them).
   await db.insertInto('faces').values({ face_id: 'rbenchface', owner_id: 1, face_name: 'Bench face', status: 'completed' }).execute();
-  await db.insertInto('pals').values({ pal_id: 'pbenchpal', owner_id: 1, pal_name: 'Bench PAL', default_face_id: 'rbenchface', definition: JSON.stringify({ pal_name: 'Bench PAL', system_prompt: 'Bench', pipeline_mode: 'echo', default_face_id: 'rbenchface' }) }).execute();
+  await db
+    .insertInto('pals')
+    .values({
+      pal_id: 'pbenchpal',
+      owner_id: 1,
+      pal_name: 'Bench PAL',
+      default_face_id: 'rbenchface',
+      definition: JSON.stringify({ pal_name: 'Bench PAL', system_prompt: 'Bench', pipeline_mode: 'echo', default_face_id: 'rbenchface' }),
+    })
+    .execute();
   const headers = { 'x-api-key': key, 'content-type': 'application/json' };
-  const created = (await (await fetch(`${url}/v2/deployments`, { method: 'POST', headers, body: JSON.stringify({ pal_id: 'pbenchpal', channel: 'widget' }) })).json()) as { deployment_id: string };
-  const patched = await fetch(`${url}/v2/deployments/${created.deployment_id}`, { method: 'PATCH', headers, body: JSON.stringify([{ op: 'replace', path: '/status', value: 'active' }]) });
+  const created = (await (
+    await fetch(`${url}/v2/deployments`, { method: 'POST', headers, body: JSON.stringify({ pal_id: 'pbenchpal', channel: 'widget' }) })
+  ).json()) as { deployment_id: string };
+  const patched = await fetch(`${url}/v2/deployments/${created.deployment_id}`, {
+    method: 'PATCH',
+    headers,
+    body: JSON.stringify([{ op: 'replace', path: '/status', value: 'active' }]),
+  });
   if (patched.status !== 200) throw new Error(`could not activate the deployment: ${patched.status}`);
   const close = async () => {
     await service.close();
@@ -87,11 +112,15 @@ export default async function startBench(): Promise<void> {
     await onPostgres.close();
   }
 
-  console.log(`${CONCURRENCY} concurrent callers in a separate process, ${SECONDS} s each after ${WARMUP_SECONDS} s warm-up, PGlite in memory, Node ${process.version}`);
+  console.log(
+    `${CONCURRENCY} concurrent callers in a separate process, ${SECONDS} s each after ${WARMUP_SECONDS} s warm-up, PGlite in memory, Node ${process.version}`,
+  );
   console.log(formatLoad('bare Hono + one PGlite insert', bareResult));
   console.log(formatLoad('POST /v2/deployments/{id}/start', startResult));
   if (pgResult) console.log(formatLoad('the same start on PostgreSQL', pgResult));
-  console.log(`ratio (start / bare): throughput ${(startResult.perSecond / bareResult.perSecond).toFixed(2)}x, p50 ${(startResult.p50 / bareResult.p50).toFixed(2)}x, p99 ${(startResult.p99 / bareResult.p99).toFixed(2)}x`);
+  console.log(
+    `ratio (start / bare): throughput ${(startResult.perSecond / bareResult.perSecond).toFixed(2)}x, p50 ${(startResult.p50 / bareResult.p50).toFixed(2)}x, p99 ${(startResult.p99 / bareResult.p99).toFixed(2)}x`,
+  );
   for (const r of [startResult, pgResult ?? startResult]) {
     if ((r.statuses[200] ?? 0) !== r.requests) throw new Error(`some starts failed: ${JSON.stringify(r.statuses)}`);
   }

@@ -39,7 +39,14 @@ export default async function run(): Promise<void> {
   const browser = await chromium.launch({
     executablePath: process.env.PALKIT_CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 
   try {
@@ -56,13 +63,17 @@ export default async function run(): Promise<void> {
     for (let i = 0; i < appendRuns; i++) appends.push(await page.evaluate(() => bench.appendOne()));
     const upd = stats(appends.map((a) => a.updated));
     const nf = stats(appends.map((a) => a.nextFrame));
-    console.log(`append one entry at ${entries}+ (n=${appendRuns}): element updated median ${f(upd.median)} ms, p95 ${f(upd.p95)} ms; next frame median ${f(nf.median)} ms, p95 ${f(nf.p95)} ms`);
+    console.log(
+      `append one entry at ${entries}+ (n=${appendRuns}): element updated median ${f(upd.median)} ms, p95 ${f(upd.p95)} ms; next frame median ${f(nf.median)} ms, p95 ${f(nf.p95)} ms`,
+    );
 
     const scroll = await page.evaluate((frames) => bench.scroll(frames, 40), scrollFrames);
     const iv = stats(scroll.intervals.slice(1));
     const work = stats(scroll.work);
     const long = scroll.intervals.filter((x) => x > 1000 / 60 + 4).length;
-    console.log(`scrolling up 40 px/frame for ${scrollFrames} frames: frame interval mean ${f(iv.mean)} ms, p95 ${f(iv.p95)} ms, max ${f(iv.max)} ms; frames over 20.7 ms: ${long}; work per frame median ${f(work.median)} ms, p95 ${f(work.p95)} ms; rows in the DOM: ${scroll.rows}`);
+    console.log(
+      `scrolling up 40 px/frame for ${scrollFrames} frames: frame interval mean ${f(iv.mean)} ms, p95 ${f(iv.p95)} ms, max ${f(iv.max)} ms; frames over 20.7 ms: ${long}; work per frame median ${f(work.median)} ms, p95 ${f(work.p95)} ms; rows in the DOM: ${scroll.rows}`,
+    );
   } finally {
     await browser.close();
   }

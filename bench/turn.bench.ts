@@ -19,18 +19,39 @@ export default async function turnLatency(): Promise<void> {
   try {
     for (const mode of ['echo', 'full'] as const) {
       const palId = `pbench${mode}`;
-      await db.insertInto('pals').values({
-        pal_id: palId, owner_id: 1, pal_name: 'Bench PAL', pipeline_mode: mode,
-        definition: JSON.stringify({ system_prompt: 'You help visitors of Northwind Bikes.', custom_greeting: 'Hi there.' }),
-      }).execute();
+      await db
+        .insertInto('pals')
+        .values({
+          pal_id: palId,
+          owner_id: 1,
+          pal_name: 'Bench PAL',
+          pipeline_mode: mode,
+          definition: JSON.stringify({ system_prompt: 'You help visitors of Northwind Bikes.', custom_greeting: 'Hi there.' }),
+        })
+        .execute();
       const conversationId = `cbench${mode}`;
       const conversationUrl = `${url}/rooms/${conversationId}`;
-      await db.insertInto('conversations').values({
-        conversation_id: conversationId, owner_id: 1, pal_id: palId, face_id: null, deployment_id: null, conversation_name: 'Bench',
-        provider: 'local', conversation_url: conversationUrl, callback_url: null,
-        conversational_context: 'Northwind Bikes delivers within Germany in 3 to 5 working days. Bikes can be returned within 30 days. The shop opens at 9 am.',
-        custom_greeting: 'Hi there.', memory_stores: '[]', properties: '{}', visitor_key: null, shutdown_reason: null,
-      }).execute();
+      await db
+        .insertInto('conversations')
+        .values({
+          conversation_id: conversationId,
+          owner_id: 1,
+          pal_id: palId,
+          face_id: null,
+          deployment_id: null,
+          conversation_name: 'Bench',
+          provider: 'local',
+          conversation_url: conversationUrl,
+          callback_url: null,
+          conversational_context:
+            'Northwind Bikes delivers within Germany in 3 to 5 working days. Bikes can be returned within 30 days. The shop opens at 9 am.',
+          custom_greeting: 'Hi there.',
+          memory_stores: '[]',
+          properties: '{}',
+          visitor_key: null,
+          shutdown_reason: null,
+        })
+        .execute();
       const token = signMeetingToken(secrets, conversationId, new Date(Date.now() + 3600_000), 'visitor');
       const latencies = await measure(conversationUrl, token, conversationId);
       console.log(`${mode} PAL, typed message → first PAL audio sample, ${latencies.length} turns: ${summary(latencies)}`);
@@ -67,7 +88,12 @@ async function measure(conversationUrl: string, token: string, conversationId: s
     const text = QUESTIONS[turn % QUESTIONS.length]!;
     const done = new Promise<void>((resolve) => (silent = resolve));
     const heard = new Promise<number>((resolve) => (waiting = { since: performance.now(), resolve }));
-    socket.send(JSON.stringify({ type: 'app-message', data: { message_type: 'conversation', event_type: 'conversation.respond', conversation_id: conversationId, properties: { text } } }));
+    socket.send(
+      JSON.stringify({
+        type: 'app-message',
+        data: { message_type: 'conversation', event_type: 'conversation.respond', conversation_id: conversationId, properties: { text } },
+      }),
+    );
     latencies.push(await heard);
     await done;
   }

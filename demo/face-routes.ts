@@ -21,7 +21,7 @@ const SWEEP_MS = 10 * 60_000;
 export const DEMO_CONSENT = {
   version: '2026-11-27',
   text:
-    'This is my face, or I have its owner\'s consent to make a talking face of it. I agree that this demo keeps ' +
+    "This is my face, or I have its owner's consent to make a talking face of it. I agree that this demo keeps " +
     'my clip or photo until the face is learnt (at most a day), and the face made from it (a still, a 3-second ' +
     'silent preview and its animation) for one day, unless I delete it sooner.',
 } as const;
@@ -36,12 +36,17 @@ export function demoFaceRoutes(app: ApiApp, deps: ServiceDeps, site: DemoSiteSta
   app.get('/demo/api/face/consent', (c) => c.json({ ...DEMO_CONSENT, kept_hours: DEMO_FACE_HOURS }));
 
   app.post('/demo/api/face', async (c) => {
-    if (c.req.query('consent') !== DEMO_CONSENT.version) return c.json({ error: 'consent required: a face may only be made of yourself or with its owner\'s consent' }, 400);
+    if (c.req.query('consent') !== DEMO_CONSENT.version)
+      return c.json({ error: "consent required: a face may only be made of yourself or with its owner's consent" }, 400);
     const name = (c.req.query('name') ?? '').trim().slice(0, 100);
     const upload = await call('POST', '/v2/uploads', await c.req.arrayBuffer(), c.req.header('content-type') ?? '');
     const uploaded = (await upload.json()) as { url?: string; error?: string };
     if (!upload.ok || !uploaded.url) return c.json({ error: uploaded.error ?? 'upload failed' }, upload.status === 413 ? 413 : 400);
-    const consent = { given_by: name ? `${name} (a visitor of the demo)` : 'an unnamed visitor of the demo', text: DEMO_CONSENT.text, given_at: deps.clock.now().toISOString() };
+    const consent = {
+      given_by: name ? `${name} (a visitor of the demo)` : 'an unnamed visitor of the demo',
+      text: DEMO_CONSENT.text,
+      given_at: deps.clock.now().toISOString(),
+    };
     const face = await call('POST', '/v2/faces', JSON.stringify({ face_name: DEMO_FACE_NAME, train_video_url: uploaded.url, consent }));
     const body = (await face.json()) as { face_id?: string };
     if (!face.ok || !body.face_id) return c.json(body, face.status as 200);
@@ -60,7 +65,18 @@ export function demoFaceRoutes(app: ApiApp, deps: ServiceDeps, site: DemoSiteSta
     if (!id) return c.json(notYours, 404);
     const r = await call('GET', `/v2/faces/${id}`);
     const f = (await r.json()) as Record<string, unknown>;
-    return c.json(r.ok ? { face_id: f.face_id, status: f.status, training_progress: f.training_progress, error_message: f.error_message, created_at: f.created_at } : f, r.status as 200);
+    return c.json(
+      r.ok
+        ? {
+            face_id: f.face_id,
+            status: f.status,
+            training_progress: f.training_progress,
+            error_message: f.error_message,
+            created_at: f.created_at,
+          }
+        : f,
+      r.status as 200,
+    );
   });
 
   app.delete('/demo/api/face/:id', async (c) => {
@@ -74,13 +90,17 @@ export function demoFaceRoutes(app: ApiApp, deps: ServiceDeps, site: DemoSiteSta
     const id = visitorsFace(c);
     if (!id) return c.json(notYours, 404);
     if (!site.state) return c.json({ error: 'demo not seeded' }, 503);
-    const r = await call('POST', '/v2/conversations', JSON.stringify({
-      pal_id: site.state.fullPalId,
-      face_id: id,
-      conversation_name: 'Your face demo',
-      custom_greeting: 'Hello! This is your face speaking. Ask me anything.',
-      properties: { max_call_duration: 300, participant_left_timeout: 30 },
-    }));
+    const r = await call(
+      'POST',
+      '/v2/conversations',
+      JSON.stringify({
+        pal_id: site.state.fullPalId,
+        face_id: id,
+        conversation_name: 'Your face demo',
+        custom_greeting: 'Hello! This is your face speaking. Ask me anything.',
+        properties: { max_call_duration: 300, participant_left_timeout: 30 },
+      }),
+    );
     const body = (await r.json()) as Record<string, unknown>;
     return c.json(r.ok ? { conversation_url: body.conversation_url, meeting_token: body.meeting_token } : body, r.status as 200);
   });
@@ -89,8 +109,15 @@ export function demoFaceRoutes(app: ApiApp, deps: ServiceDeps, site: DemoSiteSta
 /** Deletes the demo's visitors' faces older than DEMO_FACE_HOURS (their files go with them); returns how many. */
 export async function sweepDemoFaces(deps: ServiceDeps, site: DemoSiteState, ownerId: number): Promise<number> {
   const before = new Date(deps.clock.now().getTime() - DEMO_FACE_HOURS * 3600_000);
-  const old = await deps.db.selectFrom('faces').select('face_id').where('owner_id', '=', ownerId).where('face_name', '=', DEMO_FACE_NAME)
-    .where('face_type', '=', 'user').where('created_at', '<', before).limit(100).execute();
+  const old = await deps.db
+    .selectFrom('faces')
+    .select('face_id')
+    .where('owner_id', '=', ownerId)
+    .where('face_name', '=', DEMO_FACE_NAME)
+    .where('face_type', '=', 'user')
+    .where('created_at', '<', before)
+    .limit(100)
+    .execute();
   let deleted = 0;
   for (const { face_id } of old) {
     const r = await fetch(`${deps.config.publicUrl}/v2/faces/${face_id}`, { method: 'DELETE', headers: { 'x-api-key': site.key } });
@@ -106,7 +133,9 @@ export function startDemoFaceSweep(deps: ServiceDeps, site: DemoSiteState, owner
   const timer: ClockTimer = deps.clock.setInterval(() => {
     if (running) return;
     running = true;
-    void sweepDemoFaces(deps, site, ownerId).catch((error: unknown) => deps.log.error('demo face sweep failed', { error: String(error) })).finally(() => (running = false));
+    void sweepDemoFaces(deps, site, ownerId)
+      .catch((error: unknown) => deps.log.error('demo face sweep failed', { error: String(error) }))
+      .finally(() => (running = false));
   }, SWEEP_MS);
   return async () => deps.clock.clearTimeout(timer);
 }

@@ -92,7 +92,11 @@ export async function seedDemo(service: Service, url: string, key: string): Prom
   // are talking to an AI system, so each call opens with the PAL's disclosure (its `auto` disclosure fires).
   // The elements' "AI" mark on her video shows whatever the policy (customization.ai_mark: false would hide it).
   const create = async (body: { customization?: Record<string, unknown> } & Record<string, unknown>) => {
-    const d = await api('POST', '/v2/deployments', { callback_url: `${url}/demo/api/callbacks`, ...body, customization: { policy: 'eu', ...body.customization } });
+    const d = await api('POST', '/v2/deployments', {
+      callback_url: `${url}/demo/api/callbacks`,
+      ...body,
+      customization: { policy: 'eu', ...body.customization },
+    });
     await api('PATCH', `/v2/deployments/${d.deployment_id}`, [{ op: 'replace', path: '/status', value: 'active' }]);
     return d.deployment_id as string;
   };

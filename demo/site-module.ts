@@ -15,7 +15,6 @@ import type { DemoSiteState } from './site-state.js';
 
 export type { DemoSiteState };
 
-
 const DEMO_COOKIE = 'palkit_demo';
 
 function sameSecret(given: string | undefined, expected: string): boolean {
@@ -29,8 +28,14 @@ function sameSecret(given: string | undefined, expected: string): boolean {
 const repoRoot = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 const roots = { site: join(repoRoot, 'demo', 'site'), media: join(repoRoot, 'demo', 'media'), built: join(repoRoot, 'dist', 'demo') };
 const types: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.mp4': 'video/mp4', '.webm': 'video/webm', '.jpg': 'image/jpeg', '.svg': 'image/svg+xml', '.json': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.mp4': 'video/mp4',
+  '.webm': 'video/webm',
+  '.jpg': 'image/jpeg',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
 };
 
 async function serveFile(root: string, relative: string): Promise<Response | undefined> {
@@ -38,7 +43,9 @@ async function serveFile(root: string, relative: string): Promise<Response | und
   if (!path.startsWith(root)) return undefined;
   try {
     const bytes = await readFile(path);
-    return new Response(bytes, { headers: { 'content-type': types[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-cache' } });
+    return new Response(bytes, {
+      headers: { 'content-type': types[extname(path)] ?? 'application/octet-stream', 'cache-control': 'no-cache' },
+    });
   } catch {
     return undefined;
   }
@@ -75,14 +82,18 @@ export function demoSiteModule(site: DemoSiteState): ResourceModule {
         const callbackDelivery = c.req.method === 'POST' && c.req.path === '/demo/api/callbacks';
         if (c.req.path.startsWith('/demo/api/') && !callbackDelivery) {
           const given = c.req.header('x-demo-key') ?? getCookie(c, DEMO_COOKIE) ?? query;
-          if (!sameSecret(given, site.demoKey)) return c.json({ error: 'demo_key_required: open the demo from the link npm start printed' }, 403);
+          if (!sameSecret(given, site.demoKey))
+            return c.json({ error: 'demo_key_required: open the demo from the link npm start printed' }, 403);
         }
         await next();
         // Set on the answer as sent (a page's file is a Response of its own).
         if (sameSecret(query, site.demoKey)) setCookie(c, DEMO_COOKIE, site.demoKey, { path: '/demo', httpOnly: true, sameSite: 'Strict' });
       });
       app.get('/demo/config.js', (c) =>
-        c.body(`window.PALKIT_DEMO = ${JSON.stringify({ deployments: site.state?.deployments ?? null })};\n`, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }),
+        c.body(`window.PALKIT_DEMO = ${JSON.stringify({ deployments: site.state?.deployments ?? null })};\n`, 200, {
+          'content-type': 'text/javascript; charset=utf-8',
+          'cache-control': 'no-store',
+        }),
       );
 
       app.post('/demo/api/conversation', async (c) => {
@@ -99,14 +110,23 @@ export function demoSiteModule(site: DemoSiteState): ResourceModule {
       app.post('/demo/api/callbacks', async (c) => {
         const raw = await c.req.text();
         const secret = await deps.webhooks.secretFor(DEMO_OWNER);
-        const headers = { id: c.req.header('webhook-id') ?? '', timestamp: c.req.header('webhook-timestamp') ?? '', signature: c.req.header('webhook-signature') ?? '' };
+        const headers = {
+          id: c.req.header('webhook-id') ?? '',
+          timestamp: c.req.header('webhook-timestamp') ?? '',
+          signature: c.req.header('webhook-signature') ?? '',
+        };
         let body: unknown = raw;
         try {
           body = JSON.parse(raw);
         } catch {
           /* shown raw */
         }
-        callbacks.unshift({ received_at: new Date().toISOString(), verified: verifyWebhook(secret, headers, raw), webhook_id: headers.id, body });
+        callbacks.unshift({
+          received_at: new Date().toISOString(),
+          verified: verifyWebhook(secret, headers, raw),
+          webhook_id: headers.id,
+          body,
+        });
         callbacks.length = Math.min(callbacks.length, 200);
         return c.json({ ok: true });
       });
@@ -118,7 +138,8 @@ export function demoSiteModule(site: DemoSiteState): ResourceModule {
       });
       app.post('/demo/api/push', async (c) => {
         const { conversation_id, message } = await c.req.json<{ conversation_id: string; message: unknown }>();
-        if (typeof conversation_id !== 'string' || !/^[a-z0-9]+$/.test(conversation_id)) return c.json({ error: 'conversation_id required' }, 400);
+        if (typeof conversation_id !== 'string' || !/^[a-z0-9]+$/.test(conversation_id))
+          return c.json({ error: 'conversation_id required' }, 400);
         const r = await api(deps, 'POST', `/v2/conversations/${conversation_id}/events`, message);
         return c.json(await r.json().catch(() => ({})), r.status as 200);
       });

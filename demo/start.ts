@@ -16,7 +16,10 @@ const TURNSTILE_TEST_SECRET = '1x0000000000000000000000000000000AA';
 
 // Loopback unless told otherwise: the demo's backend routes hand out transcripts and push cards.
 const { values } = parseArgs({
-  options: { port: { type: 'string', default: process.env.PORT ?? '8787' }, host: { type: 'string', default: process.env.PALKIT_DEMO_HOST ?? '127.0.0.1' } },
+  options: {
+    port: { type: 'string', default: process.env.PORT ?? '8787' },
+    host: { type: 'string', default: process.env.PALKIT_DEMO_HOST ?? '127.0.0.1' },
+  },
 });
 const port = Number(values.port);
 const host = values.host;
@@ -58,7 +61,8 @@ try {
 const d = site.state?.deployments;
 const withKey = `?demo_key=${site.demoKey}`;
 const loopback = host === 'localhost' || host === '::1' || host.startsWith('127.');
-if (!stopping) console.log(`
+if (!stopping)
+  console.log(`
 palkit is running at ${base}${loopback ? '' : `   (listening on ${host}: other machines can reach it; run a proxy with TLS in front)`}
 
   Demo site          ${base}/demo/${withKey}

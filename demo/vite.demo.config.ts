@@ -16,7 +16,10 @@ const pkg = JSON.parse(readFileSync(new URL('../src/palkit/package.json', import
 const exportAliases: Alias[] = Object.entries(pkg.exports).map(([subpath, target]) => {
   const specifier = subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
   const file = typeof target === 'string' ? target : target.import;
-  return { find: new RegExp(`^${specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`), replacement: fileURLToPath(new URL(file, `file://${packageDir}`)) };
+  return {
+    find: new RegExp(`^${specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`),
+    replacement: fileURLToPath(new URL(file, `file://${packageDir}`)),
+  };
 });
 
 export default defineConfig(({ mode }) => {

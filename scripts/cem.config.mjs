@@ -26,7 +26,13 @@ function eventNamesFromClasses() {
       if (!ts.isClassDeclaration(node) || !node.name) return;
       for (const member of node.members) {
         const isStatic = member.modifiers?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
-        if (ts.isPropertyDeclaration(member) && isStatic && member.name.getText() === 'type' && member.initializer && ts.isStringLiteral(member.initializer))
+        if (
+          ts.isPropertyDeclaration(member) &&
+          isStatic &&
+          member.name.getText() === 'type' &&
+          member.initializer &&
+          ts.isStringLiteral(member.initializer)
+        )
           names.set(node.name.text, member.initializer.text);
       }
     },
@@ -65,7 +71,11 @@ function definitionsFromTagNames() {
         mod.exports = (mod.exports ?? []).filter((e) => e.kind !== 'custom-element-definition');
         for (const declaration of mod.declarations ?? []) {
           if (declaration.customElement && declaration.tagName)
-            mod.exports.push({ kind: 'custom-element-definition', name: declaration.tagName, declaration: { name: declaration.name, module: mod.path } });
+            mod.exports.push({
+              kind: 'custom-element-definition',
+              name: declaration.tagName,
+              declaration: { name: declaration.name, module: mod.path },
+            });
         }
       }
     },

@@ -14,7 +14,10 @@ if (result.status === 0) {
   process.exit(0);
 }
 const output = `${result.stdout ?? ''}${result.stderr ?? ''}${result.error ? String(result.error) : ''}`;
-const problems = output.split('\n').filter((line) => /\b(Missing|Invalid):/.test(line)).map((line) => line.replace(/^npm error /, ''));
+const problems = output
+  .split('\n')
+  .filter((line) => /\b(Missing|Invalid):/.test(line))
+  .map((line) => line.replace(/^npm error /, ''));
 console.error(problems.length > 0 ? problems.join('\n') : output.trim());
 console.error(
   '\npalkit: npm ci would refuse package-lock.json (above). Bring the lock back in sync with `npm install` and check it\n' +

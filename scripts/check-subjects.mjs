@@ -38,6 +38,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`palkit: every commit subject in ${range === '-1' ? 'HEAD' : range} is at most ${MAX_SUBJECT} characters`);
     process.exit(0);
   }
-  console.error(`palkit: ${long.length} commit subject(s) over ${MAX_SUBJECT} characters (one line; the why and the figures go in the body):\n${long.join('\n')}`);
+  console.error(
+    `palkit: ${long.length} commit subject(s) over ${MAX_SUBJECT} characters (one line; the why and the figures go in the body):\n${long.join('\n')}`,
+  );
   process.exit(1);
 }

@@ -59,7 +59,11 @@ async function intoCall(page: Page, tag: 'pal-widget' | 'pal-embed'): Promise<vo
   await page.locator(tag).getByRole('toolbar').waitFor();
   // Headless Chromium has no speech recognition: the notice saying so is dismissed, as a visitor would.
   const dismiss = page.getByRole('button', { name: 'Dismiss' });
-  if (await dismiss.count()) await dismiss.first().click().catch(() => undefined);
+  if (await dismiss.count())
+    await dismiss
+      .first()
+      .click()
+      .catch(() => undefined);
 }
 
 /** Waits until the PAL has finished her greeting: she spoke, then was quiet for a second and a half. */
@@ -88,7 +92,12 @@ async function askAndWaitForSpeech(page: Page, tag: string): Promise<void> {
 }
 
 async function widgetChat(browser: Browser, width: (typeof WIDTHS)[number]): Promise<void> {
-  const context = await browser.newContext({ viewport: { width, height: HEIGHT[width] }, permissions: ['camera', 'microphone'], deviceScaleFactor: 1, bypassCSP: true });
+  const context = await browser.newContext({
+    viewport: { width, height: HEIGHT[width] },
+    permissions: ['camera', 'microphone'],
+    deviceScaleFactor: 1,
+    bypassCSP: true,
+  });
   const page = await context.newPage();
   await page.goto(`${base}/demo/widget.html`);
   await intoCall(page, 'pal-widget');
@@ -99,7 +108,13 @@ async function widgetChat(browser: Browser, width: (typeof WIDTHS)[number]): Pro
 }
 
 async function darkEmbed(browser: Browser, width: (typeof WIDTHS)[number]): Promise<void> {
-  const context = await browser.newContext({ viewport: { width, height: HEIGHT[width] }, permissions: ['camera', 'microphone'], deviceScaleFactor: 1, colorScheme: 'dark', bypassCSP: true });
+  const context = await browser.newContext({
+    viewport: { width, height: HEIGHT[width] },
+    permissions: ['camera', 'microphone'],
+    deviceScaleFactor: 1,
+    colorScheme: 'dark',
+    bypassCSP: true,
+  });
   const page = await context.newPage();
   await page.goto(`${base}/demo/product.html`);
   await page.evaluate(`document.querySelector('pal-embed').setAttribute('override-config', JSON.stringify({ theme: 'dark' }))`);
@@ -115,19 +130,37 @@ async function darkEmbed(browser: Browser, width: (typeof WIDTHS)[number]): Prom
 
 const QUESTION_CARD = {
   question: 'Which kind of riding do you do most?',
-  options: [{ id: 'trail', label: 'Trail' }, { id: 'road', label: 'Road' }, { id: 'city', label: 'City' }, { id: 'gravel', label: 'Gravel' }],
+  options: [
+    { id: 'trail', label: 'Trail' },
+    { id: 'road', label: 'Road' },
+    { id: 'city', label: 'City' },
+    { id: 'gravel', label: 'Gravel' },
+  ],
 };
 
 async function cardChat(browser: Browser, width: (typeof WIDTHS)[number]): Promise<void> {
-  const context = await browser.newContext({ viewport: { width, height: HEIGHT[width] }, permissions: ['camera', 'microphone'], deviceScaleFactor: 1, bypassCSP: true });
+  const context = await browser.newContext({
+    viewport: { width, height: HEIGHT[width] },
+    permissions: ['camera', 'microphone'],
+    deviceScaleFactor: 1,
+    bypassCSP: true,
+  });
   const page = await context.newPage();
   await page.goto(`${base}/demo/widget.html?demo_key=${demoKey}`);
   await intoCall(page, 'pal-widget');
   await press(page, 'Chat');
   await askAndWaitForSpeech(page, 'pal-widget');
-  const conversationId = await page.evaluate(`document.querySelector('pal-widget').shadowRoot.querySelector('pal-widget-impl').session.conversation.conversation_id`);
-  const message = { message_type: 'conversation', event_type: 'conversation.tool_call', properties: { name: 'canvas_show_question', arguments: JSON.stringify(QUESTION_CARD), tool_call_id: 'shot' } };
-  const pushed = await page.evaluate(`fetch('/demo/api/push', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(JSON.stringify({ conversation_id: '__ID__', message }))}.replace('__ID__', ${JSON.stringify(conversationId)}) }).then((r) => r.status)`);
+  const conversationId = await page.evaluate(
+    `document.querySelector('pal-widget').shadowRoot.querySelector('pal-widget-impl').session.conversation.conversation_id`,
+  );
+  const message = {
+    message_type: 'conversation',
+    event_type: 'conversation.tool_call',
+    properties: { name: 'canvas_show_question', arguments: JSON.stringify(QUESTION_CARD), tool_call_id: 'shot' },
+  };
+  const pushed = await page.evaluate(
+    `fetch('/demo/api/push', { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${JSON.stringify(JSON.stringify({ conversation_id: '__ID__', message }))}.replace('__ID__', ${JSON.stringify(conversationId)}) }).then((r) => r.status)`,
+  );
   if (pushed !== 200) throw new Error(`the card push answered ${pushed}`);
   await page.locator('pal-widget [part=card]').waitFor();
   await page.waitForTimeout(600);
@@ -139,7 +172,12 @@ const only = process.argv[2];
 const browser = await chromium.launch({
   executablePath: process.env.PALKIT_CHROMIUM ?? '/usr/bin/chromium',
   headless: true,
-  args: ['--no-sandbox', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
+  args: [
+    '--no-sandbox',
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    '--autoplay-policy=no-user-gesture-required',
+  ],
 });
 try {
   const sets = { 'widget-chat': widgetChat, dark: darkEmbed, 'card-chat': cardChat };

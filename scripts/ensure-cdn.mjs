@@ -8,7 +8,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const dist = 'src/palkit/dist';
 const outputs = [`${dist}/cdn/palkit.js`, `${dist}/cdn/palkit-full.js`];
-const sources = ['src/palkit/cdn.ts', 'src/palkit/cdn-full.ts', 'src/palkit/cdn', 'src/palkit/client', 'src/palkit/components', 'src/protocol', 'vite.config.ts'];
+const sources = [
+  'src/palkit/cdn.ts',
+  'src/palkit/cdn-full.ts',
+  'src/palkit/cdn',
+  'src/palkit/client',
+  'src/palkit/components',
+  'src/protocol',
+  'vite.config.ts',
+];
 
 function newest(path) {
   if (!existsSync(path)) return 0;
@@ -38,12 +46,19 @@ if (stale()) {
   }
   try {
     if (stale()) {
-      console.log(`palkit: ${built() === 0 ? `${dist}/cdn is missing` : `${dist}/cdn is older than the browser sources`}; building the script-tag bundle (vite build --mode cdn-full && --mode cdn)…`);
+      console.log(
+        `palkit: ${built() === 0 ? `${dist}/cdn is missing` : `${dist}/cdn is older than the browser sources`}; building the script-tag bundle (vite build --mode cdn-full && --mode cdn)…`,
+      );
       const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
       for (const mode of ['cdn-full', 'cdn']) {
-        const result = spawnSync(npx, ['vite', 'build', '--mode', mode, '--logLevel', 'warn'], { stdio: 'inherit', shell: process.platform === 'win32' });
+        const result = spawnSync(npx, ['vite', 'build', '--mode', mode, '--logLevel', 'warn'], {
+          stdio: 'inherit',
+          shell: process.platform === 'win32',
+        });
         if (result.status !== 0) {
-          console.error(`palkit: building the browser bundle failed (vite build --mode ${mode}); the service would serve no /palkit.js. Fix the build, or run \`npm run build\`.`);
+          console.error(
+            `palkit: building the browser bundle failed (vite build --mode ${mode}); the service would serve no /palkit.js. Fix the build, or run \`npm run build\`.`,
+          );
           process.exit(result.status ?? 1);
         }
       }

@@ -10,29 +10,36 @@ import { existsSync } from 'node:fs';
 
 const forStart = process.argv[2] === 'start';
 const needed = [
-  ...(forStart ? [] : [
-    ['chromium', '/usr/bin/chromium'],
-    ['firefox-esr', '/usr/bin/firefox-esr'],
-    ['webkit2gtk-driver', '/usr/bin/WebKitWebDriver'],
-    ['xvfb', '/usr/bin/Xvfb'],
-    ['pulseaudio', '/usr/bin/pulseaudio'],
-    ['pulseaudio-utils', '/usr/bin/pactl'],
-    ['openssl', '/usr/bin/openssl'],
-    ['espeak-ng', '/usr/bin/espeak-ng'],
-    // The balancer test runs docs/deploy/haproxy.cfg; the first-PAL test runs README's curl and jq.
-    ['haproxy', '/usr/sbin/haproxy'],
-    ['jq', '/usr/bin/jq'],
-    // The opt-in native voice bridge (PALKIT_LOCAL_VOICE=native) is compiled against it in its tests.
-    ['libespeak-ng-dev', '/usr/include/espeak-ng/speak_lib.h'],
-  ]),
-].filter(([, path]) => !existsSync(path)).map(([pkg]) => pkg);
+  ...(forStart
+    ? []
+    : [
+        ['chromium', '/usr/bin/chromium'],
+        ['firefox-esr', '/usr/bin/firefox-esr'],
+        ['webkit2gtk-driver', '/usr/bin/WebKitWebDriver'],
+        ['xvfb', '/usr/bin/Xvfb'],
+        ['pulseaudio', '/usr/bin/pulseaudio'],
+        ['pulseaudio-utils', '/usr/bin/pactl'],
+        ['openssl', '/usr/bin/openssl'],
+        ['espeak-ng', '/usr/bin/espeak-ng'],
+        // The balancer test runs docs/deploy/haproxy.cfg; the first-PAL test runs README's curl and jq.
+        ['haproxy', '/usr/sbin/haproxy'],
+        ['jq', '/usr/bin/jq'],
+        // The opt-in native voice bridge (PALKIT_LOCAL_VOICE=native) is compiled against it in its tests.
+        ['libespeak-ng-dev', '/usr/include/espeak-ng/speak_lib.h'],
+      ]),
+]
+  .filter(([, path]) => !existsSync(path))
+  .map(([pkg]) => pkg);
 
 if (needed.length > 0 && !process.env.PALKIT_CHROMIUM) {
   const canInstall = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
   if (canInstall) {
     console.log(`palkit: installing ${needed.join(', ')} with apt-get…`);
     execSync('apt-get update -qq', { stdio: 'inherit' });
-    execSync(`apt-get install -y -qq ${needed.join(' ')}`, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execSync(`apt-get install -y -qq ${needed.join(' ')}`, {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   } else {
     console.warn(`palkit: the tests need ${needed.join(', ')} (Debian: sudo apt-get install -y ${needed.join(' ')}).`);
   }

@@ -21,7 +21,9 @@ if ('missing' in ffmpeg) throw new Error(ffmpeg.missing);
 const started = performance.now();
 const analysis = await analyseFace(ffmpeg.path, input, { still });
 const files = await makeRig(ffmpeg.path, input, analysis);
-console.log(`trained in ${((performance.now() - started) / 1000).toFixed(1)} s; rig ${((files.idle.length + files.mouths.length + JSON.stringify(files.rig).length) / 1e6).toFixed(2)} MB, ${files.rig.idle.count} idle frames, ${files.rig.mesh!.triangles.length / 3} triangles`);
+console.log(
+  `trained in ${((performance.now() - started) / 1000).toFixed(1)} s; rig ${((files.idle.length + files.mouths.length + JSON.stringify(files.rig).length) / 1e6).toFixed(2)} MB, ${files.rig.idle.count} idle frames, ${files.rig.mesh!.triangles.length / 3} triangles`,
+);
 writeFileSync(join(out, 'rig.json'), JSON.stringify(files.rig));
 writeFileSync(join(out, 'idle.jpg'), files.idle);
 writeFileSync(join(out, 'mouths.webp'), files.mouths);
@@ -30,8 +32,21 @@ const { rig } = files;
 const [idle, inside] = [await loadImage(Buffer.from(files.idle)), await loadImage(Buffer.from(files.mouths))];
 const shots: Array<[string, Channels, number]> = [
   ['rest', noChannels(), 0],
-  ...(['A', 'E', 'I', 'O', 'U', 'M', 'F', 'L', 'S'] as Viseme[]).map((v): [string, Channels, number] => [v, channelsOf(new Map([[v, 1]])), 0]),
-  ['half-A', channelsOf(new Map([['A', 0.5], ['rest', 0.5]])), 0],
+  ...(['A', 'E', 'I', 'O', 'U', 'M', 'F', 'L', 'S'] as Viseme[]).map((v): [string, Channels, number] => [
+    v,
+    channelsOf(new Map([[v, 1]])),
+    0,
+  ]),
+  [
+    'half-A',
+    channelsOf(
+      new Map([
+        ['A', 0.5],
+        ['rest', 0.5],
+      ]),
+    ),
+    0,
+  ],
   ['mid-blink', { ...noChannels(), blinkL: 0.5, blinkR: 0.5 }, 0],
   ['blink', { ...noChannels(), blinkL: 1, blinkR: 1 }, 0],
   ['head-1', noChannels(), 1800],

@@ -27,11 +27,20 @@ import { portraitClip, portraitPhoto } from '../test/helpers/face-clips.js';
 import { ADA_MOUTH, rigMouth, type MouthBox } from '../test/helpers/lip-sync.js';
 import { DESKTOP, PHONE, type Engine } from '../test/helpers/visitor.js';
 
-const { values: args } = parseArgs({ options: { engine: { type: 'string', default: 'chromium' }, out: { type: 'string', default: 'docs' }, from: { type: 'string' }, keep: { type: 'string' }, again: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'chromium' },
+    out: { type: 'string', default: 'docs' },
+    from: { type: 'string' },
+    keep: { type: 'string' },
+    again: { type: 'boolean', default: false },
+  },
+});
 const engine = args.engine as Engine;
 const out = args.out!;
 mkdirSync(out, { recursive: true });
-const GREETING = 'Hello there, I read all the notes you sent, and I think it is a good idea to start with the third one. Shall we look at it together, one page at a time?';
+const GREETING =
+  'Hello there, I read all the notes you sent, and I think it is a good idea to start with the third one. Shall we look at it together, one page at a time?';
 
 /** The frame the instrument liked least: its worst measure against that measure's bar. */
 function leastLiked(figures: LookFigures): { index: number; why: string } {
@@ -41,7 +50,11 @@ function leastLiked(figures: LookFigures): { index: number; why: string } {
       [r.outside / THRESHOLDS.outsideMax, `(a) ${r.outside.toFixed(1)} levels outside the mouth, jaw and eyelids`],
       [(1 - r.same) / (1 - THRESHOLDS.same), `(e) similarity ${r.same.toFixed(2)} to rest`],
     ];
-    if (r.inside && r.opening >= THRESHOLDS.opening) scores.push([r.inside.voidShare / THRESHOLDS.voidShare, `(b) ${(r.inside.voidShare * 100).toFixed(0)} % of the inside a flat void, teeth ${(r.inside.toothShare * 100).toFixed(0)} %`]);
+    if (r.inside && r.opening >= THRESHOLDS.opening)
+      scores.push([
+        r.inside.voidShare / THRESHOLDS.voidShare,
+        `(b) ${(r.inside.voidShare * 100).toFixed(0)} % of the inside a flat void, teeth ${(r.inside.toothShare * 100).toFixed(0)} %`,
+      ]);
     for (const [score, why] of scores) if (score > worst.score) worst = { index: r.index, score, why };
   }
   return worst;
@@ -59,23 +72,76 @@ function sheet(name: string, frames: CapturedFrame[], figures: LookFigures, file
     const tiles: Array<[number, string]> = [
       [figures.restIndex, 'rest'],
       [widest, `widest open (${((reading(widest)?.opening ?? 0) * 100).toFixed(1)} % of the face)`],
-      [blink, figures.blinks.midIndex === null ? `no blink found: eyes least open (${((byEye.eye / figures.blinks.restAspect) * 100).toFixed(0)} %)` : `mid-blink (eyes at ${((byEye.eye / figures.blinks.restAspect) * 100).toFixed(0)} % of rest)`],
+      [
+        blink,
+        figures.blinks.midIndex === null
+          ? `no blink found: eyes least open (${((byEye.eye / figures.blinks.restAspect) * 100).toFixed(0)} %)`
+          : `mid-blink (eyes at ${((byEye.eye / figures.blinks.restAspect) * 100).toFixed(0)} % of rest)`,
+      ],
       [least.index, `liked least: ${least.why}`],
     ];
     const files = tiles.map(([index, label], k) => {
       const path = join(dir, `${k}.png`);
       writePng(path, frames[index]!.image);
       const at = reading(index)?.outsideAt;
-      const outline = k === 3 && at && least.why.startsWith('(a)') ? ['-fill', 'none', '-stroke', 'red', '-strokewidth', '2', '-draw', `rectangle ${at[0] * 2 - 14},${at[1] * 2 - 14} ${at[0] * 2 + 14},${at[1] * 2 + 14}`] : [];
+      const outline =
+        k === 3 && at && least.why.startsWith('(a)')
+          ? [
+              '-fill',
+              'none',
+              '-stroke',
+              'red',
+              '-strokewidth',
+              '2',
+              '-draw',
+              `rectangle ${at[0] * 2 - 14},${at[1] * 2 - 14} ${at[0] * 2 + 14},${at[1] * 2 + 14}`,
+            ]
+          : [];
       // (ImageMagick reads % in a text as an escape: doubled.)
       const text = `${label}\nframe ${index}, ${Math.round(frames[index]!.at - frames[0]!.at)} ms`.replace(/%/g, '%%');
-      execFileSync('convert', [path, '-scale', '200%', ...outline, '-stroke', 'none', '-fill', 'black', '-gravity', 'south', '-background', 'white', '-splice', '0x34', '-pointsize', '13', '-annotate', '+0+4', text, path]);
+      execFileSync('convert', [
+        path,
+        '-scale',
+        '200%',
+        ...outline,
+        '-stroke',
+        'none',
+        '-fill',
+        'black',
+        '-gravity',
+        'south',
+        '-background',
+        'white',
+        '-splice',
+        '0x34',
+        '-pointsize',
+        '13',
+        '-annotate',
+        '+0+4',
+        text,
+        path,
+      ]);
       return path;
     });
     const verdict = judgeLook(figures);
     const word = (ok: boolean | null) => (ok === null ? 'not judged' : ok ? 'holds' : 'FAILS');
     const title = `${name}: (a) ${word(verdict.outside)} ${figures.outside.max.toFixed(0)} levels · (b) ${word(verdict.inside)} void ${(figures.inside.voidShare * 100).toFixed(0)} %, teeth ${(figures.inside.toothShare * 100).toFixed(0)} % · (c) ${word(verdict.chin)} r ${figures.chin.correlation.toFixed(2)}, slope ${figures.chin.slope.toFixed(2)} · (d) ${word(verdict.blink)} ${figures.blinks.count} blinks · (e) ${word(verdict.same)} ${figures.same.min.toFixed(2)}`;
-    execFileSync('convert', [...files, '+append', '-gravity', 'northwest', '-background', 'white', '-splice', '0x24', '-pointsize', '13', '-annotate', '+6+5', title.replace(/%/g, '%%'), file]);
+    execFileSync('convert', [
+      ...files,
+      '+append',
+      '-gravity',
+      'northwest',
+      '-background',
+      'white',
+      '-splice',
+      '0x24',
+      '-pointsize',
+      '13',
+      '-annotate',
+      '+6+5',
+      title.replace(/%/g, '%%'),
+      file,
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -101,11 +167,24 @@ if (args.from) {
   try {
     const common = { custom_greeting: GREETING, disclosure_type: 'off' };
     const faces: Array<{ slug: string; name: string; palId: string; box: MouthBox }> = [];
-    for (const [slug, name, media] of [['photo', 'photo face', { body: portraitPhoto('jpg'), contentType: 'image/jpeg', path: '/face.jpg' }], ['clip', 'clip face', { body: portraitClip(12), contentType: 'video/mp4', path: '/face.mp4' }]] as const) {
+    for (const [slug, name, media] of [
+      ['photo', 'photo face', { body: portraitPhoto('jpg'), contentType: 'image/jpeg', path: '/face.jpg' }],
+      ['clip', 'clip face', { body: portraitClip(12), contentType: 'video/mp4', path: '/face.mp4' }],
+    ] as const) {
       const { faceId, rig } = await trainFaceFrom(world, `Look ${name}`, media);
-      faces.push({ slug, name, palId: await createPal(world, { pal_name: `Look ${name}`, default_face_id: faceId, ...common }), box: rigMouth(rig) });
+      faces.push({
+        slug,
+        name,
+        palId: await createPal(world, { pal_name: `Look ${name}`, default_face_id: faceId, ...common }),
+        box: rigMouth(rig),
+      });
     }
-    faces.push({ slug: 'ada', name: 'Ada', palId: await createPal(world, { pal_name: 'Look Ada', default_face_id: 'rpalkitada', ...common }), box: ADA_MOUTH });
+    faces.push({
+      slug: 'ada',
+      name: 'Ada',
+      palId: await createPal(world, { pal_name: 'Look Ada', default_face_id: 'rpalkitada', ...common }),
+      box: ADA_MOUTH,
+    });
     for (const face of faces) {
       const name = `${engine}, ${face.name}`;
       let call;
@@ -124,7 +203,9 @@ if (args.from) {
       writeFileSync(join(out, `face-look-call-${face.slug}-1366.png`), call.screenshots[1] ?? call.screenshots[0]!);
       const phone = await lookAtCall(world, browser, face.palId, face.box, { label: `${face.slug}-390`, size: PHONE, screenshots: 2 });
       writeFileSync(join(out, `face-look-call-${face.slug}-390.png`), phone.screenshots[1] ?? phone.screenshots[0]!);
-      console.log(`  written: ${out}/face-look-${face.slug}.png, face-look-call-${face.slug}-{1366,390}.png (${DESKTOP.width} and ${PHONE.width} px)`);
+      console.log(
+        `  written: ${out}/face-look-${face.slug}.png, face-look-call-${face.slug}-{1366,390}.png (${DESKTOP.width} and ${PHONE.width} px)`,
+      );
     }
   } finally {
     await browser.close();

@@ -25,7 +25,10 @@ const port = await new Promise<number>((resolve) => {
   });
 });
 const KEY = 'face-screenshots-key';
-const demo = spawn(process.execPath, ['dist/demo-service/start.js', '--port', String(port)], { env: { ...process.env, PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1` }, stdio: ['ignore', 'pipe', 'pipe'] });
+const demo = spawn(process.execPath, ['dist/demo-service/start.js', '--port', String(port)], {
+  env: { ...process.env, PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1` },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 let log = '';
 demo.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
 await new Promise<void>((resolve, reject) => {
@@ -46,12 +49,20 @@ async function trainFace(): Promise<string> {
   try {
     const started = performance.now();
     const trainUrl = `http://127.0.0.1:${(files.address() as { port: number }).port}/portrait.jpg`;
-    const created = (await (await fetch(`${base}/v2/faces`, { method: 'POST', headers, body: JSON.stringify({ face_name: 'Portrait', train_video_url: trainUrl }) })).json()) as { face_id?: string };
+    const created = (await (
+      await fetch(`${base}/v2/faces`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ face_name: 'Portrait', train_video_url: trainUrl }),
+      })
+    ).json()) as { face_id?: string };
     if (!created.face_id) throw new Error(`POST /v2/faces: ${JSON.stringify(created)}`);
     for (;;) {
       const face = (await (await fetch(`${base}/v2/faces/${created.face_id}?verbose=true`, { headers })).json()) as Record<string, unknown>;
       if (face.status === 'completed' && typeof face.face_rig_url === 'string') {
-        console.log(`trained ${created.face_id} from ${portrait} in ${((performance.now() - started) / 1000).toFixed(1)} s; visemes from footage: ${String(face.visemes_from_footage ?? '')}; rig ${face.face_rig_url}`);
+        console.log(
+          `trained ${created.face_id} from ${portrait} in ${((performance.now() - started) / 1000).toFixed(1)} s; visemes from footage: ${String(face.visemes_from_footage ?? '')}; rig ${face.face_rig_url}`,
+        );
         return face.face_rig_url;
       }
       if (face.status === 'error' || performance.now() - started > 180_000) throw new Error(`training: ${JSON.stringify(face)}`);
@@ -70,18 +81,29 @@ const palSpeaking = `(() => {
 const browser = await chromium.launch({
   executablePath: process.env.PALKIT_CHROMIUM ?? '/usr/bin/chromium',
   headless: true,
-  args: ['--no-sandbox', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'],
+  args: [
+    '--no-sandbox',
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    '--autoplay-policy=no-user-gesture-required',
+  ],
 });
 try {
   const rigUrl = await trainFace();
   for (const width of WIDTHS) {
-    const context = await browser.newContext({ viewport: { width, height: HEIGHT[width] }, permissions: ['camera', 'microphone'], deviceScaleFactor: 1, bypassCSP: true });
+    const context = await browser.newContext({
+      viewport: { width, height: HEIGHT[width] },
+      permissions: ['camera', 'microphone'],
+      deviceScaleFactor: 1,
+      bypassCSP: true,
+    });
     await context.routeWebSocket(/\/rooms\//, (ws) => {
       const server = ws.connectToServer();
       server.onMessage((message) => {
         if (typeof message !== 'string') return ws.send(message);
         const frame = JSON.parse(message) as { participants?: Array<Record<string, unknown>>; participant?: Record<string, unknown> };
-        for (const p of [...(frame.participants ?? []), ...(frame.participant ? [frame.participant] : [])]) if (p.role === 'pal') p.face_rig_url = rigUrl;
+        for (const p of [...(frame.participants ?? []), ...(frame.participant ? [frame.participant] : [])])
+          if (p.role === 'pal') p.face_rig_url = rigUrl;
         ws.send(JSON.stringify(frame));
       });
     });
@@ -92,7 +114,11 @@ try {
     await page.getByRole('button', { name: /join/i }).first().click();
     await page.locator('pal-widget').getByRole('toolbar').waitFor();
     const dismiss = page.getByRole('button', { name: 'Dismiss' });
-    if (await dismiss.count()) await dismiss.first().click().catch(() => undefined);
+    if (await dismiss.count())
+      await dismiss
+        .first()
+        .click()
+        .catch(() => undefined);
     // Her greeting over, a question by the element's method; the picture a moment into her answer.
     await page.waitForFunction(palSpeaking, undefined, { timeout: 30_000 });
     await page.waitForFunction(`!${palSpeaking}`, undefined, { timeout: 30_000 });

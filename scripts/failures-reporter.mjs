@@ -6,7 +6,11 @@ export default async function* failures(source) {
     if (event.type !== 'test:fail') continue;
     const error = event.data.details?.error;
     if (error?.failureType === 'subtestsFailed') continue; // its failed subtests are listed themselves
-    failed.push({ name: event.data.name, where: `${event.data.file ?? ''}:${event.data.line ?? ''}`, message: String(error?.cause?.message ?? error?.message ?? error) });
+    failed.push({
+      name: event.data.name,
+      where: `${event.data.file ?? ''}:${event.data.line ?? ''}`,
+      message: String(error?.cause?.message ?? error?.message ?? error),
+    });
   }
   if (failed.length === 0) return;
   yield `\n=== ${failed.length} failed ===\n`;

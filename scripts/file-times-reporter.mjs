@@ -20,9 +20,14 @@ export default async function* fileTimes(source) {
     files.set(file, entry);
   }
   const rows = [...files].map(([file, e]) => ({ file: file.replace(`${process.cwd()}/`, ''), tests: e.tests, count: e.count }));
-  if (process.env.PALKIT_FILE_TIMES_OUT) writeFileSync(process.env.PALKIT_FILE_TIMES_OUT, JSON.stringify(Object.fromEntries(rows.map((r) => [r.file, Math.round(r.tests) / 1000]))));
+  if (process.env.PALKIT_FILE_TIMES_OUT)
+    writeFileSync(
+      process.env.PALKIT_FILE_TIMES_OUT,
+      JSON.stringify(Object.fromEntries(rows.map((r) => [r.file, Math.round(r.tests) / 1000]))),
+    );
   if (SHOWN <= 0 || files.size === 0) return;
   rows.sort((a, b) => b.tests - a.tests);
   yield `\n=== slowest ${Math.min(SHOWN, rows.length)} of ${rows.length} files (sum of their top-level tests) ===\n`;
-  for (const r of rows.slice(0, SHOWN)) yield `${(r.tests / 1000).toFixed(1).padStart(7)} s  ${String(r.count).padStart(3)} top-level  ${r.file}\n`;
+  for (const r of rows.slice(0, SHOWN))
+    yield `${(r.tests / 1000).toFixed(1).padStart(7)} s  ${String(r.count).padStart(3)} top-level  ${r.file}\n`;
 }

@@ -12,10 +12,21 @@ const STRING_OR_COMMENT = /("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\/\*[\s\S]*?\*\/
 
 export function minifyCss(text: string): string {
   // Comments out first (a comment may hold quotes), then the text between quoted strings is squeezed.
-  const uncommented = text.split(STRING_OR_COMMENT).map((part, i) => (i % 2 === 1 && part.startsWith('/*') ? ' ' : part)).join('');
+  const uncommented = text
+    .split(STRING_OR_COMMENT)
+    .map((part, i) => (i % 2 === 1 && part.startsWith('/*') ? ' ' : part))
+    .join('');
   return uncommented
     .split(STRING)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\s+/g, ' ').replace(/ ?([{};,>]) ?/g, '$1').replace(/: /g, ':').replace(/;}/g, '}')))
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part
+            .replace(/\s+/g, ' ')
+            .replace(/ ?([{};,>]) ?/g, '$1')
+            .replace(/: /g, ':')
+            .replace(/;}/g, '}'),
+    )
     .join('')
     .trim();
 }

@@ -14,12 +14,19 @@ export const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.NODE_OPTIONS;
-  for (const k of Object.keys(env)) if (k.startsWith('PALKIT_') || k === 'DATABASE_URL' || k === 'PORT' || k.startsWith('npm_')) delete env[k];
+  for (const k of Object.keys(env))
+    if (k.startsWith('PALKIT_') || k === 'DATABASE_URL' || k === 'PORT' || k.startsWith('npm_')) delete env[k];
   return { ...env, ...extra };
 }
 
 export function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 240_000) {
-  const result = spawnSync(command, args, { cwd, env: cleanEnv(env), encoding: 'utf8', timeout: timeoutMs, shell: process.platform === 'win32' });
+  const result = spawnSync(command, args, {
+    cwd,
+    env: cleanEnv(env),
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    shell: process.platform === 'win32',
+  });
   return { status: result.status, stdout: result.stdout ?? '', stderr: result.stderr ?? '', error: result.error };
 }
 
@@ -49,7 +56,8 @@ export function packWithScripts(folder: string, into: string): string {
 /** `npm install` of the given specs into an app folder (made empty, with a bare package.json, the first time). */
 export function installInto(app: string, specs: string[]): void {
   mkdirSync(app, { recursive: true });
-  if (!existsSync(join(app, 'package.json'))) writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'palkit-install-test', private: true, type: 'module' }));
+  if (!existsSync(join(app, 'package.json')))
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'palkit-install-test', private: true, type: 'module' }));
   // The registry is reachable but slow: take what the local cache holds, ask for the rest.
   const installed = run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...specs], app);
   assert.equal(installed.status, 0, `npm install failed:\n${installed.stdout}\n${installed.stderr}`);

@@ -24,7 +24,12 @@ export function precompress(): Plugin {
       const dir = options.dir!;
       for (const [fileName, output] of Object.entries(bundle)) {
         if (!COMPRESSIBLE.test(fileName)) continue;
-        const bytes = output.type === 'chunk' ? Buffer.from(output.code) : typeof output.source === 'string' ? Buffer.from(output.source) : output.source;
+        const bytes =
+          output.type === 'chunk'
+            ? Buffer.from(output.code)
+            : typeof output.source === 'string'
+              ? Buffer.from(output.source)
+              : output.source;
         const { br, gz } = compressed(bytes);
         writeFileSync(join(dir, `${fileName}.br`), br);
         writeFileSync(join(dir, `${fileName}.gz`), gz);

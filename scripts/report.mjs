@@ -10,18 +10,31 @@ export function report(results = readResults()) {
   const missed = [];
   const short = [];
   for (const run of results) {
-    lines.push(`\n${run.file} (${run.finished?.slice(0, 16).replace('T', ' ')}, ${run.outcome ?? '?'}${run.previous ? `; before: ${run.previous.finished?.slice(0, 16).replace('T', ' ')}` : '; no run before'})`);
+    lines.push(
+      `\n${run.file} (${run.finished?.slice(0, 16).replace('T', ' ')}, ${run.outcome ?? '?'}${run.previous ? `; before: ${run.previous.finished?.slice(0, 16).replace('T', ' ')}` : '; no run before'})`,
+    );
     const before = new Map((run.previous?.figures ?? []).map((f) => [f.name, f]));
     for (const f of run.figures) {
       const was = before.get(f.name);
-      const target = f.bar ? `  bar ${f.bar}${f.met === false ? ' MISSED' : ''}` : f.goal ? `  goal ${f.goal}${f.met === false ? ' (not met)' : ''}` : '';
-      lines.push(`  ${f.name.padEnd(64)} ${format(f).padStart(12)}  ${was ? `${format(was).padStart(12)}  ${change(f, was)}` : ''.padStart(12)}${target}`);
+      const target = f.bar
+        ? `  bar ${f.bar}${f.met === false ? ' MISSED' : ''}`
+        : f.goal
+          ? `  goal ${f.goal}${f.met === false ? ' (not met)' : ''}`
+          : '';
+      lines.push(
+        `  ${f.name.padEnd(64)} ${format(f).padStart(12)}  ${was ? `${format(was).padStart(12)}  ${change(f, was)}` : ''.padStart(12)}${target}`,
+      );
       if (f.met === false && f.bar) missed.push(`${run.file}: ${f.name} ${format(f)} (bar ${f.bar})`);
       if (f.met === false && f.goal) short.push(`${run.file}: ${f.name} ${format(f)} (goal ${f.goal})`);
     }
   }
-  if (short.length > 0) lines.push(`\ngoals not met in the last runs (${short.length}; reported, not asserted):\n${short.map((m) => `  ${m}`).join('\n')}`);
-  lines.push(missed.length === 0 ? '\nbars: every bar met in the last runs' : `\nbars missed in the last runs (${missed.length}):\n${missed.map((m) => `  ${m}`).join('\n')}`);
+  if (short.length > 0)
+    lines.push(`\ngoals not met in the last runs (${short.length}; reported, not asserted):\n${short.map((m) => `  ${m}`).join('\n')}`);
+  lines.push(
+    missed.length === 0
+      ? '\nbars: every bar met in the last runs'
+      : `\nbars missed in the last runs (${missed.length}):\n${missed.map((m) => `  ${m}`).join('\n')}`,
+  );
   return `real-time figures (last run, the run before, change)${lines.join('\n')}`;
 }
 

@@ -24,7 +24,12 @@ export function figuresIn(output) {
   return [...byName.values()];
 }
 
-const nameOf = (file) => file.replace(/^\.\//, '').replace(/^test\/realtime\//, '').replace(/\.test\.ts$/, '').replace(/\//g, '--');
+const nameOf = (file) =>
+  file
+    .replace(/^\.\//, '')
+    .replace(/^test\/realtime\//, '')
+    .replace(/\.test\.ts$/, '')
+    .replace(/\//g, '--');
 
 /** Writes a file's figures as its last run, the one it replaces kept as the previous. Nothing when it printed none. */
 export function saveFigures(file, figures, outcome) {

@@ -8,7 +8,12 @@ import { existsSync, statSync } from 'node:fs';
 import { isRealtime, walk } from './test-tiers-files.mjs';
 
 const watch = process.argv.includes('--watch');
-const area = process.argv.slice(2).find((a) => !a.startsWith('--'))?.replace(/^\.\//, '').replace(/^test\/(server|browser)\//, '').replace(/\/$/, '');
+const area = process.argv
+  .slice(2)
+  .find((a) => !a.startsWith('--'))
+  ?.replace(/^\.\//, '')
+  .replace(/^test\/(server|browser)\//, '')
+  .replace(/\/$/, '');
 if (!area) {
   console.error('usage: npm run test:area <path> [-- --watch]   (a folder or file under test/server/ or test/browser/, e.g. live/room)');
   process.exit(2);
@@ -26,14 +31,24 @@ if (serverFiles.length + browserFiles.length === 0) {
   console.error(`test:area: no test files under test/server/${area} or test/browser/${area}`);
   process.exit(2);
 }
-console.log(`test:area ${area}: ${serverFiles.length} server files on PGlite, ${browserFiles.length} browser files in Chromium${watch ? ', watching' : ''}`);
+console.log(
+  `test:area ${area}: ${serverFiles.length} server files on PGlite, ${browserFiles.length} browser files in Chromium${watch ? ', watching' : ''}`,
+);
 
 const started = Date.now();
 const both = serverFiles.length > 0 && browserFiles.length > 0;
 const runs = [];
 if (serverFiles.length > 0) {
   // As the gate runs them (scripts/test-server.mjs), on PGlite alone and in one process.
-  const args = ['--import', 'tsx', '--test', '--test-isolation=none', '--test-reporter=spec', ...(watch ? ['--watch'] : []), ...serverFiles];
+  const args = [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-isolation=none',
+    '--test-reporter=spec',
+    ...(watch ? ['--watch'] : []),
+    ...serverFiles,
+  ];
   runs.push(run('server', process.execPath, args, { ...process.env, PALKIT_TEST_DATABASE_URL: '' }));
 }
 if (browserFiles.length > 0) {

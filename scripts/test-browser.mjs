@@ -10,12 +10,17 @@ import { selectedEngines } from '../test/helpers/engines.mjs';
 // worth), so engines run together only with two cores per engine: on a 2-core machine one after another,
 // on 6 cores all three at once. PALKIT_BROWSER_ENGINES_AT_ONCE overrides.
 const engines = selectedEngines();
-const atOnce = Math.max(1, Math.min(engines.length, Number(process.env.PALKIT_BROWSER_ENGINES_AT_ONCE) || Math.floor(availableParallelism() / 2)));
+const atOnce = Math.max(
+  1,
+  Math.min(engines.length, Number(process.env.PALKIT_BROWSER_ENGINES_AT_ONCE) || Math.floor(availableParallelism() / 2)),
+);
 const results = [];
 const queue = [...engines];
-await Promise.all(Array.from({ length: atOnce }, async () => {
-  for (let engine = queue.shift(); engine; engine = queue.shift()) results.push(await runEngine(engine));
-}));
+await Promise.all(
+  Array.from({ length: atOnce }, async () => {
+    for (let engine = queue.shift(); engine; engine = queue.shift()) results.push(await runEngine(engine));
+  }),
+);
 results.sort((a, b) => engines.indexOf(a.engine) - engines.indexOf(b.engine));
 
 /** One engine's whole run: its output as it goes (held back and printed whole when engines share the screen). */
@@ -40,15 +45,30 @@ async function runEngine(engine) {
   if (atOnce > 1) process.stdout.write(heading + output);
   const tail = output.slice(-5000);
   const counts = [...tail.matchAll(/(\d+) passed, (\d+) failed(?:, (\d+) skipped)?/g)].at(-1);
-  return { engine, code, seconds: Math.round((Date.now() - started) / 1000), passed: Number(counts?.[1] ?? 0), failed: Number(counts?.[2] ?? 0), skipped: Number(counts?.[3] ?? 0), failures: code === 0 ? [] : failureReports(output) };
+  return {
+    engine,
+    code,
+    seconds: Math.round((Date.now() - started) / 1000),
+    passed: Number(counts?.[1] ?? 0),
+    failed: Number(counts?.[2] ?? 0),
+    skipped: Number(counts?.[3] ?? 0),
+    failures: code === 0 ? [] : failureReports(output),
+  };
 }
 for (const r of results.filter((r) => r.failures.length > 0)) {
   console.log(`\nfailed in ${r.engine}:`);
   for (const report of r.failures) console.log(report);
 }
 console.log('\nbrowser suite by engine:');
-for (const r of results) console.log(`  ${r.engine.padEnd(9)} ${String(r.seconds).padStart(4)} s  ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.code === 0 ? '' : ` (exit ${r.code})`}`);
-const total = results.reduce((t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
+for (const r of results)
+  console.log(
+    `  ${r.engine.padEnd(9)} ${String(r.seconds).padStart(4)} s  ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped${r.code === 0 ? '' : ` (exit ${r.code})`}`,
+  );
+const total = results.reduce((t, r) => ({ passed: t.passed + r.passed, failed: t.failed + r.failed, skipped: t.skipped + r.skipped }), {
+  passed: 0,
+  failed: 0,
+  skipped: 0,
+});
 console.log(`browser: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(results.every((r) => r.code === 0) ? 0 : 1);
 
@@ -68,7 +88,12 @@ function failureReports(text) {
   if (reports.length > 0) return [...new Set(reports)];
   // A failure without a test to blame (a page that never opened, a browser that did not start): the end of
   // what the engine's run printed, without its progress bars.
-  return [lines.filter((line) => line.trim() !== '' && !endsReport(line)).slice(-30).join('\n')];
+  return [
+    lines
+      .filter((line) => line.trim() !== '' && !endsReport(line))
+      .slice(-30)
+      .join('\n'),
+  ];
 }
 
 function endsReport(line) {

@@ -10,7 +10,12 @@ import { report } from './report.mjs';
 import { figuresIn, saveFigures } from './results.mjs';
 import { databaseLeg, isRealtime, kindOf, realtimeFiles } from './test-tiers-files.mjs';
 
-const REPORTERS = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/failures-reporter.mjs', '--test-reporter-destination=stdout'];
+const REPORTERS = [
+  '--test-reporter=tap',
+  '--test-reporter-destination=stdout',
+  '--test-reporter=./scripts/failures-reporter.mjs',
+  '--test-reporter-destination=stdout',
+];
 const args = process.argv.slice(2).map((a) => a.replace(/\/$/, ''));
 const all = realtimeFiles();
 const files = args.length === 0 ? all : args.flatMap((a) => (statSync(a).isDirectory() ? all.filter((f) => f.startsWith(`${a}/`)) : [a]));

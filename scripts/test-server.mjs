@@ -28,10 +28,12 @@ function onDatabase(file) {
   if (reaches.has(path)) return reaches.get(path);
   reaches.set(path, false); // an import cycle adds nothing
   const text = readFileSync(path, 'utf8');
-  const found = NAMES_DATABASE.test(text) || [...text.matchAll(RELATIVE_IMPORT)].some(([, specifier]) => {
-    const target = resolve(dirname(path), specifier).replace(/\.js$/, '.ts');
-    return target.includes('/test/') && existsSync(target) && onDatabase(target);
-  });
+  const found =
+    NAMES_DATABASE.test(text) ||
+    [...text.matchAll(RELATIVE_IMPORT)].some(([, specifier]) => {
+      const target = resolve(dirname(path), specifier).replace(/\.js$/, '.ts');
+      return target.includes('/test/') && existsSync(target) && onDatabase(target);
+    });
   reaches.set(path, found);
   return found;
 }
@@ -58,7 +60,9 @@ const WASM = oneAtATime ? [] : ['--liftoff-only'];
 // on a machine with more than four cores) fill each other's waits. The shards of both legs run side by side.
 // PALKIT_SERVER_SHARDS sets the number per leg. The real-time tier keeps a process per file (--one-at-a-time).
 // On 6 small files: 14.8 CPU-s with a process per file, 7.3 in one process, 9.0 in two.
-const SHARDS = oneAtATime ? 1 : Math.max(1, Number(process.env.PALKIT_SERVER_SHARDS) || Math.max(2, Math.floor(availableParallelism() / 2)));
+const SHARDS = oneAtATime
+  ? 1
+  : Math.max(1, Number(process.env.PALKIT_SERVER_SHARDS) || Math.max(2, Math.floor(availableParallelism() / 2)));
 const ISOLATION = oneAtATime ? [] : ['--test-isolation=none'];
 
 // Each file's time in the last run (scripts/file-times-reporter.mjs writes it), to balance the shards: the
@@ -92,7 +96,14 @@ if (onlyLeg && legs.some(([name]) => name === onlyLeg)) legs.splice(0, legs.leng
 
 // TAP as it goes, then the slowest files (where the gate's minutes go), then the failed tests with their
 // errors at the end, where CI's excerpt of the output is.
-const REPORTERS = ['--test-reporter=tap', '--test-reporter-destination=stdout', '--test-reporter=./scripts/file-times-reporter.mjs', '--test-reporter-destination=stdout', '--test-reporter=./scripts/failures-reporter.mjs', '--test-reporter-destination=stdout'];
+const REPORTERS = [
+  '--test-reporter=tap',
+  '--test-reporter-destination=stdout',
+  '--test-reporter=./scripts/file-times-reporter.mjs',
+  '--test-reporter-destination=stdout',
+  '--test-reporter=./scripts/failures-reporter.mjs',
+  '--test-reporter-destination=stdout',
+];
 
 // A test that hangs fails on its own after two minutes (the gate's tests take seconds; the real-time tier's
 // files set their own) instead of holding the run until CI's limit.
@@ -103,8 +114,15 @@ const TIMEOUT = oneAtATime ? [] : ['--test-timeout=120000'];
 // the legs fill each other's waits. The first shard's output is shown as it goes, each other's is held back
 // and printed whole when it ends, so they never interleave.
 const atOnce = oneAtATime ? 1 : Math.max(1, Number(process.env.PALKIT_SERVER_LEGS_AT_ONCE) || 2);
-const runs = legs.map(([name, env, legFiles], index) => () => runLeg(name, env, legFiles, atOnce > 1 && index > 0));
-const results = atOnce > 1 ? await Promise.all(runs.map((run) => run())) : await runs.reduce(async (done, run) => [...(await done), await run()], Promise.resolve([]));
+const runs = legs.map(
+  ([name, env, legFiles], index) =>
+    () =>
+      runLeg(name, env, legFiles, atOnce > 1 && index > 0),
+);
+const results =
+  atOnce > 1
+    ? await Promise.all(runs.map((run) => run()))
+    : await runs.reduce(async (done, run) => [...(await done), await run()], Promise.resolve([]));
 saveTimes();
 // CI keeps the end of the output: which legs failed is said last (their failed tests end each leg's output).
 if (legs.length > 1) console.log(`\nserver suite: ${legs.map(([name], i) => `${name} ${results[i] ? 'passed' : 'FAILED'}`).join(', ')}`);
@@ -140,7 +158,10 @@ async function runShard(label, env, shardFiles, heldBack) {
   const times = resolve(`node_modules/.cache/palkit/server-file-times.${process.pid}.${timeParts.length}.json`);
   timeParts.push(times);
   const args = [...WASM, '--import', 'tsx', '--test', ...ISOLATION, '--test-concurrency=1', ...TIMEOUT, ...REPORTERS, ...shardFiles];
-  const child = spawn(process.execPath, args, { stdio: heldBack ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...env, PALKIT_FILE_TIMES_OUT: times } });
+  const child = spawn(process.execPath, args, {
+    stdio: heldBack ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    env: { ...env, PALKIT_FILE_TIMES_OUT: times },
+  });
   let output = '';
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));

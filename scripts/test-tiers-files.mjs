@@ -28,12 +28,23 @@ export function kindOf(file) {
 export function databaseLeg(file) {
   const text = readFileSync(file, 'utf8');
   const uses = text.split('\n').filter((line) => /\bonPostgres\b/.test(line) && !/^\s*import\b/.test(line));
-  const legOf = (line) => (/!onPostgres\s*&&|\bskip\b.*=\s*onPostgres\s*\?/.test(line) ? 'PostgreSQL' : /\bskip\b\s*[:=]\s*onPostgres\s*&&/.test(line) ? 'PGlite' : null);
+  const legOf = (line) =>
+    /!onPostgres\s*&&|\bskip\b.*=\s*onPostgres\s*\?/.test(line)
+      ? 'PostgreSQL'
+      : /\bskip\b\s*[:=]\s*onPostgres\s*&&/.test(line)
+        ? 'PGlite'
+        : null;
   const legs = new Set(uses.map(legOf));
   // The top-level calls: those least indented (a describe may sit in a loop over voices).
   const calls = text.split('\n').filter((line) => /^\s*(?:describe|it|test)\(/.test(line));
   const top = Math.min(...calls.map((line) => line.search(/\S/)));
-  if (legs.size !== 1 || legs.has(null) || calls.length === 0 || !calls.filter((line) => line.search(/\S/) === top).every((line) => /\bskip\b/.test(line))) return null;
+  if (
+    legs.size !== 1 ||
+    legs.has(null) ||
+    calls.length === 0 ||
+    !calls.filter((line) => line.search(/\S/) === top).every((line) => /\bskip\b/.test(line))
+  )
+    return null;
   return [...legs][0];
 }
 
@@ -47,5 +58,7 @@ export function realtimeFiles() {
 /** Every file under dir, at any depth, as a path from the repository root (sorted, so runs list the same order). */
 export function walk(dir) {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)])).sort();
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? walk(join(dir, d.name)) : [join(dir, d.name)]))
+    .sort();
 }

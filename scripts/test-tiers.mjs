@@ -36,7 +36,10 @@ for (const tier of chosen) {
     if (Array.isArray(step[0])) {
       const running = new Set();
       const results = await Promise.all(step.map(([name, command, args], i) => runBeside(name, command, args, running, i === 0)));
-      for (const r of results) lines.push(`  ${tier.padEnd(8)} ${r.name.padEnd(15)} ${minutes(r.started, r.ended)}${r.ok ? '' : r.stopped ? '  stopped' : '  FAILED'}`);
+      for (const r of results)
+        lines.push(
+          `  ${tier.padEnd(8)} ${r.name.padEnd(15)} ${minutes(r.started, r.ended)}${r.ok ? '' : r.stopped ? '  stopped' : '  FAILED'}`,
+        );
       ok = results.every((r) => r.ok);
     } else {
       const [name, command, args] = step;

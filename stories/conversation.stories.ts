@@ -8,7 +8,12 @@ import { disclose, say, showCard, standInDeployment, standInFetch, StandInRoom, 
 
 type Args = { lang: string };
 
-function story(id: string, scenario: Scenario, elementAttrs: Record<string, string> = {}, frameAttrs: Record<string, string> = {}): StoryObj<Args> {
+function story(
+  id: string,
+  scenario: Scenario,
+  elementAttrs: Record<string, string> = {},
+  frameAttrs: Record<string, string> = {},
+): StoryObj<Args> {
   standInDeployment(id, scenario);
   return {
     render: (args) => {
@@ -19,7 +24,10 @@ function story(id: string, scenario: Scenario, elementAttrs: Record<string, stri
       if (args.lang) el.lang = args.lang;
       for (const [k, v] of Object.entries(elementAttrs)) el.setAttribute(k, v);
       el.style.cssText = 'display: block; height: 100%;';
-      const session = new ConversationSession({ api: new ApiClient({ apiBase: location.origin, fetch: standInFetch }), transportFactory: (url) => new StandInRoom(url) });
+      const session = new ConversationSession({
+        api: new ApiClient({ apiBase: location.origin, fetch: standInFetch }),
+        transportFactory: (url) => new StandInRoom(url),
+      });
       el.session = session;
       frame.append(el);
       void session.join(`http://stand-in.palkit.invalid/rooms/${id}`, 'stand-in');
@@ -49,4 +57,14 @@ export const WithCanvasCard = story('conversation-canvas', {
   script: [...talk, showCard('calendar', { title: 'Pick a test-ride day', mode: 'date_picker' }, 'tc_day', 200)],
 });
 export const DarkTheme = story('conversation-dark', { script: talk }, { theme: 'dark' });
-export const Japanese = story('conversation-ja', { script: [disclose('delivered', 'あなたはAIアシスタントのノヴァと話しています。'), say('こんにちは！自転車について何でも聞いてください。', 'replica', 500)] }, {}, { lang: 'ja' });
+export const Japanese = story(
+  'conversation-ja',
+  {
+    script: [
+      disclose('delivered', 'あなたはAIアシスタントのノヴァと話しています。'),
+      say('こんにちは！自転車について何でも聞いてください。', 'replica', 500),
+    ],
+  },
+  {},
+  { lang: 'ja' },
+);

@@ -14,6 +14,16 @@ const story = (steps: ScriptStep[], frameAttributes: Record<string, string> = {}
 export const Delivering = story([disclose('delivering', undefined, 0)]);
 export const Delivered = story([disclose('delivering', undefined, 0), disclose('delivered', undefined, 10)]);
 export const DefaultText = story([disclose('delivered', '', 0)]);
-export const LongText = story([disclose('delivered', 'You are talking with Nova, an AI assistant operated by Northwind Bikes. '.repeat(12) + 'Conversations may be recorded and reviewed to improve the service. You can ask for a human at any time.', 0)]);
+export const LongText = story([
+  disclose(
+    'delivered',
+    'You are talking with Nova, an AI assistant operated by Northwind Bikes. '.repeat(12) +
+      'Conversations may be recorded and reviewed to improve the service. You can ask for a human at any time.',
+    0,
+  ),
+]);
 export const German: StoryObj<Args> = { ...story([disclose('delivered', '', 0)]), args: { lang: 'de' } };
-export const RightToLeft = story([disclose('delivered', 'أنت تتحدث مع نوفا، وهي مساعدة تعمل بالذكاء الاصطناعي. قد يتم تسجيل المحادثات لتحسين الخدمة.', 0)], { dir: 'rtl', lang: 'ar' });
+export const RightToLeft = story(
+  [disclose('delivered', 'أنت تتحدث مع نوفا، وهي مساعدة تعمل بالذكاء الاصطناعي. قد يتم تسجيل المحادثات لتحسين الخدمة.', 0)],
+  { dir: 'rtl', lang: 'ar' },
+);

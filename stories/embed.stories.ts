@@ -11,7 +11,20 @@ const callScript: Scenario['script'] = [
   disclose('delivered', undefined, 300),
   say('I am looking for a trail bike for my daughter.', 'user', 1200),
   say('Great. How tall is she? I will show you our sizes.', 'replica', 900),
-  showCard('question', { question: 'Which frame size fits best?', options: [{ id: 's', label: 'S (150–165 cm)' }, { id: 'm', label: 'M (165–178 cm)' }, { id: 'l', label: 'L (178–190 cm)' }], allow_other: true }, 'tc_size', 300),
+  showCard(
+    'question',
+    {
+      question: 'Which frame size fits best?',
+      options: [
+        { id: 's', label: 'S (150–165 cm)' },
+        { id: 'm', label: 'M (165–178 cm)' },
+        { id: 'l', label: 'L (178–190 cm)' },
+      ],
+      allow_other: true,
+    },
+    'tc_size',
+    300,
+  ),
 ];
 
 function story(id: string, scenario: Scenario, steps: Step[] = [], extra: Partial<Args> = {}): StoryObj<Args> {
@@ -31,7 +44,12 @@ const meta: Meta<Args> = {
 export default meta;
 
 export const Preview = story('embed-preview', {});
-export const PreviewFullScreenLayout = story('embed-preview-layout', { init: { customization: { preview: { title: 'Ask Nova about bikes', description: 'Sizes, delivery, service — face to face.' } } } }, [], { layout: 'full-screen' });
+export const PreviewFullScreenLayout = story(
+  'embed-preview-layout',
+  { init: { customization: { preview: { title: 'Ask Nova about bikes', description: 'Sizes, delivery, service — face to face.' } } } },
+  [],
+  { layout: 'full-screen' },
+);
 export const Loading = story('embed-loading', { initError: undefined, holdJoin: true }, []);
 Loading.render = () => {
   const frame = document.createElement('div');
@@ -40,7 +58,10 @@ Loading.render = () => {
   return frame;
 };
 export const Password = story('embed-password', { init: { has_password: true, customization: { show_haircheck: false } } }, ['start']);
-export const PasswordWrong = story('embed-password-wrong', { init: { has_password: true, customization: { show_haircheck: false } } }, ['start', 'wrong-password']);
+export const PasswordWrong = story('embed-password-wrong', { init: { has_password: true, customization: { show_haircheck: false } } }, [
+  'start',
+  'wrong-password',
+]);
 export const Captcha = story('embed-captcha', { init: { captcha: { provider: 'turnstile', site_key: 'stand-in' } } }, ['start']);
 export const Haircheck = story('embed-haircheck', { init: { customization: { show_haircheck: true } } }, ['start']);
 export const Connecting = story('embed-connecting', { init: { customization: { show_haircheck: false } }, holdJoin: true }, ['start']);
@@ -49,29 +70,62 @@ export const UnavailableInactive = story('embed-inactive', { init: { is_availabl
 export const UnavailableDailyLimit = story('embed-daily-limit', { init: { is_available: false, unavailable_reason: 'daily_limit' } });
 export const UnavailableTotalLimit = story('embed-total-limit', { init: { is_available: false, unavailable_reason: 'total_limit' } });
 export const UnavailableBusy = story('embed-busy', { init: { is_available: false, unavailable_reason: 'busy' } });
-export const UnavailableCaptcha = story('embed-captcha-blocked', { init: { captcha: { provider: 'turnstile', site_key: 'stand-in-unavailable' } } }, ['start']);
+export const UnavailableCaptcha = story(
+  'embed-captcha-blocked',
+  { init: { captcha: { provider: 'turnstile', site_key: 'stand-in-unavailable' } } },
+  ['start'],
+);
 export const Ended = story('embed-ended', { init: { customization: { show_haircheck: false } } }, ['start', 'end']);
-export const EndedCustomCopy = story('embed-ended-copy', {
-  init: { customization: { show_haircheck: false, after_call: { title: 'Thanks for riding with us', description: 'We sent a summary to your inbox.', btn_title: 'Talk again' } } },
-}, ['start', 'end']);
+export const EndedCustomCopy = story(
+  'embed-ended-copy',
+  {
+    init: {
+      customization: {
+        show_haircheck: false,
+        after_call: { title: 'Thanks for riding with us', description: 'We sent a summary to your inbox.', btn_title: 'Talk again' },
+      },
+    },
+  },
+  ['start', 'end'],
+);
 export const ErrorNotFound = story('embed-error-404', { initError: { status: 404, error: 'deployment_not_found' } });
 export const ErrorOffline = story('embed-error-offline', { initError: 'offline' });
-export const ErrorOriginNotAllowed = story('embed-error-origin', { init: { customization: { show_haircheck: false } }, startError: { status: 403, error: 'origin_not_allowed' } }, ['start']);
+export const ErrorOriginNotAllowed = story(
+  'embed-error-origin',
+  { init: { customization: { show_haircheck: false } }, startError: { status: 403, error: 'origin_not_allowed' } },
+  ['start'],
+);
 
-export const DarkTheme = story('embed-dark', { init: { customization: { theme: 'dark', show_haircheck: false } }, script: callScript }, ['start', 'connected']);
+export const DarkTheme = story('embed-dark', { init: { customization: { theme: 'dark', show_haircheck: false } }, script: callScript }, [
+  'start',
+  'connected',
+]);
 export const DarkPreview = story('embed-dark-preview', { init: { customization: { theme: 'dark' } } });
 export const CustomTheme = story('embed-custom-theme', {}, [], {
   'override-config': themeConfig({
-    accent_color: '#c2410c', background_color: '#fff7ed', text_color: '#431407', radius: 20, font_family: 'Georgia, serif',
+    accent_color: '#c2410c',
+    background_color: '#fff7ed',
+    text_color: '#431407',
+    radius: 20,
+    font_family: 'Georgia, serif',
     preview: { title: 'Talk to our workshop', description: 'Our service desk answers face to face.', btn_title: 'Call the workshop' },
   }),
 });
 export const German = story('embed-de', {}, [], { lang: 'de' });
 export const Japanese = story('embed-ja', { init: { has_password: true } }, ['start'], { lang: 'ja' });
-export const DeploymentStringOverrides = story('embed-strings', { init: { customization: { strings: { fr: { 'preview.start': 'Parlons vélo !' } } } } }, [], { lang: 'fr' });
+export const DeploymentStringOverrides = story(
+  'embed-strings',
+  { init: { customization: { strings: { fr: { 'preview.start': 'Parlons vélo !' } } } } },
+  [],
+  { lang: 'fr' },
+);
 export const RightToLeft: StoryObj<Args> = {
   render: () => {
-    standInDeployment('embed-rtl', { init: { customization: { show_haircheck: false, preview: { title: 'تحدث معنا وجهاً لوجه', description: 'ابدأ محادثة فيديو مع نوفا.' } } } });
+    standInDeployment('embed-rtl', {
+      init: {
+        customization: { show_haircheck: false, preview: { title: 'تحدث معنا وجهاً لوجه', description: 'ابدأ محادثة فيديو مع نوفا.' } },
+      },
+    });
     return mount('pal-embed', { attributes: { 'deployment-id': 'embed-rtl' }, frameAttributes: { dir: 'rtl', lang: 'ar' } });
   },
 };

@@ -10,8 +10,14 @@ const page = (template: 'split' | 'stacked' | 'centered' | 'spotlight' | 'minima
     channel: 'landing-page',
     customization: {
       landing_page: {
-        template, logo_url: faceImage, title: 'Meet Nova, your bike adviser', description: 'Ask about sizes, delivery and service — face to face, any time.',
-        cta_links: [{ label: 'Browse bikes', url: 'https://example.com/bikes' }, { label: 'Opening hours', url: 'https://example.com/hours' }],
+        template,
+        logo_url: faceImage,
+        title: 'Meet Nova, your bike adviser',
+        description: 'Ask about sizes, delivery and service — face to face, any time.',
+        cta_links: [
+          { label: 'Browse bikes', url: 'https://example.com/bikes' },
+          { label: 'Opening hours', url: 'https://example.com/hours' },
+        ],
       },
       ...extra,
     },
@@ -20,7 +26,10 @@ const page = (template: 'split' | 'stacked' | 'centered' | 'spotlight' | 'minima
 
 function story(id: string, scenario: Scenario, steps: Step[] = [], extra: Partial<Args> = {}): StoryObj<Args> {
   standInDeployment(id, scenario);
-  return { args: extra, render: (args) => mount('pal-landing', { attributes: { 'deployment-id': id, ...args }, steps, frame: 'min-height: 700px;' }) };
+  return {
+    args: extra,
+    render: (args) => mount('pal-landing', { attributes: { 'deployment-id': id, ...args }, steps, frame: 'min-height: 700px;' }),
+  };
 }
 
 const meta: Meta<Args> = {
@@ -38,6 +47,8 @@ export const Spotlight = story('landing-spotlight', page('spotlight'));
 export const Minimal = story('landing-minimal', page('minimal'));
 export const Password = story('landing-password', { ...page('split'), init: { ...page('split').init, has_password: true } }, ['start']);
 export const Call = story('landing-call', page('centered', { show_haircheck: false }), ['start', 'connected']);
-export const Unavailable = story('landing-total-limit', { init: { ...page('split').init, is_available: false, unavailable_reason: 'total_limit' } });
+export const Unavailable = story('landing-total-limit', {
+  init: { ...page('split').init, is_available: false, unavailable_reason: 'total_limit' },
+});
 export const DarkTheme = story('landing-dark', page('spotlight', { theme: 'dark' }));
 export const French = story('landing-fr', page('stacked'), [], { lang: 'fr' });

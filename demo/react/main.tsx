@@ -21,7 +21,12 @@ function App() {
   const [lang, setLang] = useState('en');
   const log = (event: Event & { detail?: unknown }) =>
     setEvents((list) => [{ at: new Date().toLocaleTimeString(), type: event.type, detail: event.detail ?? {} }, ...list].slice(0, 50));
-  if (!deployments) return <p>The demo is not seeded yet (start it with <code>npm start</code>).</p>;
+  if (!deployments)
+    return (
+      <p>
+        The demo is not seeded yet (start it with <code>npm start</code>).
+      </p>
+    );
   return (
     <>
       <h1>React page</h1>
@@ -31,7 +36,11 @@ function App() {
       <label>
         Language{' '}
         <select value={lang} onChange={(e) => setLang(e.target.value)} aria-label="Language">
-          {['en', 'de', 'es', 'fr', 'ja'].map((l) => <option key={l} value={l}>{l}</option>)}
+          {['en', 'de', 'es', 'fr', 'ja'].map((l) => (
+            <option key={l} value={l}>
+              {l}
+            </option>
+          ))}
         </select>
       </label>
       <div className="embed-frame">
@@ -51,10 +60,18 @@ function App() {
       </div>
       <h2>Events</h2>
       <ol className="log" id="events" aria-label="Events from the element" reversed>
-        {events.map((e, i) => <li key={events.length - i}><code>{e.type}</code> {JSON.stringify(e.detail)} <small>{e.at}</small></li>)}
+        {events.map((e, i) => (
+          <li key={events.length - i}>
+            <code>{e.type}</code> {JSON.stringify(e.detail)} <small>{e.at}</small>
+          </li>
+        ))}
       </ol>
     </>
   );
 }
 
-createRoot(document.getElementById('app')!).render(<StrictMode><App /></StrictMode>);
+createRoot(document.getElementById('app')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -3,32 +3,46 @@
 // (/demo/api/face), then a call with that face. The face is this browser's: the visitor token its creation
 // answered is kept here (localStorage, a day) and is what reads, calls and deletes it.
 const $ = (id) => document.getElementById(id);
-const consent = $('consent'), record = $('record'), photo = $('photo'), status = $('status'), progress = $('progress');
-const deleteButton = $('delete'), nameInput = $('name');
+const consent = $('consent'),
+  record = $('record'),
+  photo = $('photo'),
+  status = $('status'),
+  progress = $('progress');
+const deleteButton = $('delete'),
+  nameInput = $('name');
 const STORE = 'palkit-demo-face';
 let consentVersion = null;
 /** The face being trained or called with was deleted: the page stops following it. */
 let deleted = false;
-const preview = $('preview'), countdown = $('countdown');
+const preview = $('preview'),
+  countdown = $('countdown');
 const SECONDS = 8;
 // Keeps a clip under the service's 1 MB body bound on the way through this page's backend.
 const BITS_PER_SECOND = 600_000;
 let stream;
 
-const say = (text, bad = false) => { status.textContent = text; status.className = bad ? 'bad' : ''; };
+const say = (text, bad = false) => {
+  status.textContent = text;
+  status.className = bad ? 'bad' : '';
+};
 
 // The words agreed to are the backend's, so that what is recorded is what was shown.
-fetch('/demo/api/face/consent').then((r) => r.json()).then((c) => {
-  consentVersion = c.version;
-  $('consent-text').textContent = c.text;
-}).catch(() => say('The consent text could not be loaded: reload the page.', true));
+fetch('/demo/api/face/consent')
+  .then((r) => r.json())
+  .then((c) => {
+    consentVersion = c.version;
+    $('consent-text').textContent = c.text;
+  })
+  .catch(() => say('The consent text could not be loaded: reload the page.', true));
 
 /** The face this browser made (within its day), or null. */
 function ownFace() {
   try {
     const kept = JSON.parse(localStorage.getItem(STORE) ?? 'null');
     if (kept && Date.now() - kept.made_at < (kept.kept_hours ?? 24) * 3600_000) return kept;
-  } catch { /* nothing kept */ }
+  } catch {
+    /* nothing kept */
+  }
   localStorage.removeItem(STORE);
   return null;
 }
@@ -98,7 +112,10 @@ photo.addEventListener('change', async () => {
 async function shrink(file) {
   const bitmap = await createImageBitmap(file);
   const scale = Math.min(1, 1280 / Math.max(bitmap.width, bitmap.height));
-  const canvas = Object.assign(document.createElement('canvas'), { width: Math.round(bitmap.width * scale), height: Math.round(bitmap.height * scale) });
+  const canvas = Object.assign(document.createElement('canvas'), {
+    width: Math.round(bitmap.width * scale),
+    height: Math.round(bitmap.height * scale),
+  });
   canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height);
   return new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.9));
 }
@@ -125,7 +142,9 @@ async function train(blob, type) {
   say('Your face is ready: starting the call.');
   stream?.getTracks().forEach((t) => t.stop());
   if (deleted) return;
-  const conversation = await (await fetch(`/demo/api/face/${face.face_id}/conversation`, { method: 'POST', headers: faceHeaders(face) })).json();
+  const conversation = await (
+    await fetch(`/demo/api/face/${face.face_id}/conversation`, { method: 'POST', headers: faceHeaders(face) })
+  ).json();
   if (!conversation.conversation_url) return fail(conversation.error ?? 'the call could not start');
   document.body.classList.add('in-call');
   const el = document.createElement('pal-conversation');

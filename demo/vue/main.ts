@@ -19,22 +19,46 @@ const App = defineComponent(() => {
     events.value = [{ at: new Date().toLocaleTimeString(), type: event.type, detail: event.detail ?? {} }, ...events.value].slice(0, 50);
   };
   const listeners = {
-    onPalReady: log, onPalStateChange: log, onPalModeChange: log, onPalConversationStarted: log, onPalConversationEnded: log,
-    onPalError: log, onPalToolCall: log, onPalCanvasInteraction: log,
+    onPalReady: log,
+    onPalStateChange: log,
+    onPalModeChange: log,
+    onPalConversationStarted: log,
+    onPalConversationEnded: log,
+    onPalError: log,
+    onPalToolCall: log,
+    onPalCanvasInteraction: log,
   };
   return () => {
     if (!deployments) return h('p', 'The demo is not seeded yet (start it with npm start).');
     return [
       h('h1', 'Vue page'),
       h('p', ['The palkit elements as custom elements in a Vue 3 app (', h('code', 'isCustomElement: isPalElement'), ').']),
-      h('label', ['Language ', h('select', { value: lang.value, 'aria-label': 'Language', onChange: (e: Event) => (lang.value = (e.target as HTMLSelectElement).value) },
-        ['en', 'de', 'es', 'fr', 'ja'].map((l) => h('option', { value: l }, l)))]),
-      h('div', { class: 'embed-frame' }, [h('pal-embed', { id: 'vue-embed', 'deployment-id': deployments.embed, lang: lang.value, ...listeners })]),
+      h('label', [
+        'Language ',
+        h(
+          'select',
+          { value: lang.value, 'aria-label': 'Language', onChange: (e: Event) => (lang.value = (e.target as HTMLSelectElement).value) },
+          ['en', 'de', 'es', 'fr', 'ja'].map((l) => h('option', { value: l }, l)),
+        ),
+      ]),
+      h('div', { class: 'embed-frame' }, [
+        h('pal-embed', { id: 'vue-embed', 'deployment-id': deployments.embed, lang: lang.value, ...listeners }),
+      ]),
       // The round launcher: beside the embed on a phone it keeps to the column the embed leaves it (demo.css).
-      h('pal-widget', { 'deployment-id': deployments.widget, lang: lang.value, 'override-config': JSON.stringify({ widget: { variant: 'tiny' } }), ...listeners }),
+      h('pal-widget', {
+        'deployment-id': deployments.widget,
+        lang: lang.value,
+        'override-config': JSON.stringify({ widget: { variant: 'tiny' } }),
+        ...listeners,
+      }),
       h('h2', 'Events'),
-      h('ol', { class: 'log', id: 'events', 'aria-label': 'Events from the elements', reversed: true },
-        events.value.map((e, i) => h('li', { key: events.value.length - i }, [h('code', e.type), ` ${JSON.stringify(e.detail)} `, h('small', e.at)]))),
+      h(
+        'ol',
+        { class: 'log', id: 'events', 'aria-label': 'Events from the elements', reversed: true },
+        events.value.map((e, i) =>
+          h('li', { key: events.value.length - i }, [h('code', e.type), ` ${JSON.stringify(e.detail)} `, h('small', e.at)]),
+        ),
+      ),
     ];
   };
 });

@@ -76,7 +76,12 @@ function staticClosure(entry: string, seen = new Set<string>()): Set<string> {
 
 // ---- the stand-in service ---------------------------------------------------------------------------
 const init = {
-  deployment_id: deploymentId, channel: 'widget', has_password: true, captcha: null, is_available: true, unavailable_reason: null,
+  deployment_id: deploymentId,
+  channel: 'widget',
+  has_password: true,
+  captcha: null,
+  is_available: true,
+  unavailable_reason: null,
   limits: { max_call_duration: null, daily_call_limit_per_user: null },
   customization: { preview: { title: 'Size check' } },
 };
@@ -108,8 +113,10 @@ async function visit(browser: Browser, tag: Channel, held: Set<string>): Promise
   await tab.route(`${origin}/**`, async (route: Route) => {
     const url = new URL(route.request().url());
     if (url.pathname === '/') return route.fulfill({ contentType: 'text/html', body: page(tag) });
-    if (url.pathname === `/v2/deployments/${deploymentId}/init`) return route.fulfill({ json: { ...init, channel: tag.slice(4).replace('landing', 'landing-page') } });
-    if (url.pathname === `/v2/deployments/${deploymentId}/gate`) return route.fulfill({ json: { gate_pass: 'gp_size', expires_at: new Date(Date.now() + 9e5).toISOString() } });
+    if (url.pathname === `/v2/deployments/${deploymentId}/init`)
+      return route.fulfill({ json: { ...init, channel: tag.slice(4).replace('landing', 'landing-page') } });
+    if (url.pathname === `/v2/deployments/${deploymentId}/gate`)
+      return route.fulfill({ json: { gate_pass: 'gp_size', expires_at: new Date(Date.now() + 9e5).toISOString() } });
     const file = join(cdn, url.pathname);
     if (!url.pathname.endsWith('.js') || !existsSync(file)) return route.fulfill({ status: 404, body: '' });
     if (held.has(file) && holding) await new Promise<void>((release) => waiting.push({ file, release }));
@@ -149,8 +156,13 @@ async function visit(browser: Browser, tag: Channel, held: Set<string>): Promise
   // Let the call UI through: joining must not wait for it, so it is ready before join is clicked.
   holding = false;
   for (const w of waiting) w.release();
-  await tab.waitForFunction(() => ['pal-conversation', 'pal-canvas', 'pal-transcript'].every((n) => customElements.get(n)), null, { timeout: 15_000 })
-    .catch(() => { throw new Error(`${tag}: the call UI was not defined before join (asked for: ${asked.map(name).join(', ') || 'nothing'})`); });
+  await tab
+    .waitForFunction(() => ['pal-conversation', 'pal-canvas', 'pal-transcript'].every((n) => customElements.get(n)), null, {
+      timeout: 15_000,
+    })
+    .catch(() => {
+      throw new Error(`${tag}: the call UI was not defined before join (asked for: ${asked.map(name).join(', ') || 'nothing'})`);
+    });
   // What the released chunks import arrives next; wait until nothing more is asked for.
   for (let quiet = 0, count = -1; quiet < 3; count = released.length) {
     await tab.waitForTimeout(200);
@@ -173,12 +185,29 @@ class PalFloor extends LitElement {
 }
 customElements.define('pal-floor', PalFloor);`;
   const output = (await build({
-    configFile: false, logLevel: 'silent', mode: 'cdn-full',
+    configFile: false,
+    logLevel: 'silent',
+    mode: 'cdn-full',
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [{ name: 'lit-floor', enforce: 'pre', resolveId: (id: string) => (id.endsWith(entry) ? `\0${entry}` : null), load: (id: string) => (id === `\0${entry}` ? source : null) }],
-    build: { write: false, target: 'es2022', minify: true, lib: { entry, formats: ['es'], fileName: () => 'floor.js' }, rolldownOptions: { output: { minify: true } } },
+    plugins: [
+      {
+        name: 'lit-floor',
+        enforce: 'pre',
+        resolveId: (id: string) => (id.endsWith(entry) ? `\0${entry}` : null),
+        load: (id: string) => (id === `\0${entry}` ? source : null),
+      },
+    ],
+    build: {
+      write: false,
+      target: 'es2022',
+      minify: true,
+      lib: { entry, formats: ['es'], fileName: () => 'floor.js' },
+      rolldownOptions: { output: { minify: true } },
+    },
   })) as Rolldown.RolldownOutput[] | Rolldown.RolldownOutput;
-  const chunks = (Array.isArray(output) ? output : [output]).flatMap((o) => o.output).filter((o): o is Rolldown.OutputChunk => o.type === 'chunk');
+  const chunks = (Array.isArray(output) ? output : [output])
+    .flatMap((o) => o.output)
+    .filter((o): o is Rolldown.OutputChunk => o.type === 'chunk');
   return chunks.reduce((total, chunk) => total + gzBytes(chunk.code), 0);
 }
 
@@ -221,10 +250,15 @@ export async function sizeReport(): Promise<boolean> {
   const cards = [...held].filter((file) => /(^|\/)card-/.test(name(file)));
   const languages = [...held].filter((file) => /(^|\/)lang-/.test(name(file)));
   const prefetched = new Set([...visits.values()].flatMap((v) => v.prefetched));
-  const later = [...held].filter((file) => !prefetched.has(file) && !daily.includes(file) && !cards.includes(file) && !languages.includes(file));
+  const later = [...held].filter(
+    (file) => !prefetched.has(file) && !daily.includes(file) && !cards.includes(file) && !languages.includes(file),
+  );
 
-  const row = (label: string, bytes: number, note = '') => console.log(`  ${label.padEnd(52)} ${kb(bytes).padStart(10)}${note ? `  ${note}` : ''}`);
-  console.log('bytes sent (brotli, as the service sends them), gzip -9 beside; fetched in Chromium as a visitor goes launcher → preview → gate → device check\n');
+  const row = (label: string, bytes: number, note = '') =>
+    console.log(`  ${label.padEnd(52)} ${kb(bytes).padStart(10)}${note ? `  ${note}` : ''}`);
+  console.log(
+    'bytes sent (brotli, as the service sends them), gzip -9 beside; fetched in Chromium as a visitor goes launcher → preview → gate → device check\n',
+  );
   const both = (label: string, files: string[]) => row(label, sum(files), `gzip ${kb(files.reduce((t, f) => t + gzOf(f), 0))}`);
   for (const [tag, v] of visits) {
     console.log(`${tag}: before a call`);
@@ -242,10 +276,18 @@ export async function sizeReport(): Promise<boolean> {
 
   console.log('\nreference');
   row('lit with one element (the floor for a Lit launcher)', floor);
-  const npmSize = allJs(palkitDist).filter((f) => !f.startsWith(cdn)).reduce((total, file) => total + gzOf(file), 0);
+  const npmSize = allJs(palkitDist)
+    .filter((f) => !f.startsWith(cdn))
+    .reduce((total, file) => total + gzOf(file), 0);
   row('npm entry, all modules (lit, zod, daily-js external)', npmSize);
   // Built by npm run build (npm run size); the bench builds only the browser package.
-  if (existsSync(serverDist)) row('companion service (@palkit/server dist, node only)', allJs(serverDist).filter((f) => !f.startsWith(join(serverDist, 'cdn'))).reduce((total, file) => total + gzOf(file), 0));
+  if (existsSync(serverDist))
+    row(
+      'companion service (@palkit/server dist, node only)',
+      allJs(serverDist)
+        .filter((f) => !f.startsWith(join(serverDist, 'cdn')))
+        .reduce((total, file) => total + gzOf(file), 0),
+    );
 
   const mb = (bytes: number): string => `${(bytes / KB / KB).toFixed(1)} MB`;
   console.log('\nnpm install palkit (the packed browser package, installed alone into an empty app)');
@@ -257,13 +299,33 @@ export async function sizeReport(): Promise<boolean> {
   const fetchedBeforeCall = new Set([...visits.values()].flatMap((v) => [...v.beforeCall, ...v.prefetched]));
   const checks: [string, boolean, string][] = [
     [`script-tag first file ≤ ${BUDGET.first / KB} KB`, sent(first) <= BUDGET.first, kb(sent(first))],
-    ['widget: nothing but the first file until the visitor reaches for it', visits.get('pal-widget')!.beforeIntent.every((f) => f === first), visits.get('pal-widget')!.beforeIntent.map(name).join(', ')],
-    [`before a call, every channel element ≤ ${BUDGET.beforeCall / KB} KB`, worst <= BUDGET.beforeCall, [...visits].map(([tag, v]) => `${tag.slice(4)} ${kb(sum(v.beforeCall))}`).join(', ')],
+    [
+      'widget: nothing but the first file until the visitor reaches for it',
+      visits.get('pal-widget')!.beforeIntent.every((f) => f === first),
+      visits.get('pal-widget')!.beforeIntent.map(name).join(', '),
+    ],
+    [
+      `before a call, every channel element ≤ ${BUDGET.beforeCall / KB} KB`,
+      worst <= BUDGET.beforeCall,
+      [...visits].map(([tag, v]) => `${tag.slice(4)} ${kb(sum(v.beforeCall))}`).join(', '),
+    ],
     ['call UI prefetched before join', prefetched.size > 0, kb(sum(prefetched))],
-    ['widget: no call UI before its popup opens', visits.get('pal-widget')!.beforeOpen.length === 0, visits.get('pal-widget')!.beforeOpen.map(name).join(', ') || 'none'],
-    ['daily-js not fetched before a call', daily.length > 0 && daily.every((file) => !fetchedBeforeCall.has(file)), daily.map((f) => `${name(f)} ${kb(sent(f))}`).join(', ') || 'missing'],
+    [
+      'widget: no call UI before its popup opens',
+      visits.get('pal-widget')!.beforeOpen.length === 0,
+      visits.get('pal-widget')!.beforeOpen.map(name).join(', ') || 'none',
+    ],
+    [
+      'daily-js not fetched before a call',
+      daily.length > 0 && daily.every((file) => !fetchedBeforeCall.has(file)),
+      daily.map((f) => `${name(f)} ${kb(sent(f))}`).join(', ') || 'missing',
+    ],
     ['canvas cards not fetched before a call', cards.every((file) => !fetchedBeforeCall.has(file)), `${cards.length} card chunks`],
-    [`npm install palkit ≤ ${BUDGET.installPackages} packages, ≤ ${BUDGET.installBytes / KB / KB} MB`, installed.packages <= BUDGET.installPackages && installed.bytes <= BUDGET.installBytes, `${installed.packages} packages, ${mb(installed.bytes)}`],
+    [
+      `npm install palkit ≤ ${BUDGET.installPackages} packages, ≤ ${BUDGET.installBytes / KB / KB} MB`,
+      installed.packages <= BUDGET.installPackages && installed.bytes <= BUDGET.installBytes,
+      `${installed.packages} packages, ${mb(installed.bytes)}`,
+    ],
   ];
   let failed = false;
   console.log('\nbudgets');

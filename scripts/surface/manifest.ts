@@ -56,10 +56,16 @@ export function elementsOf(manifest: Manifest): ElementSurface[] {
         tag: d.tagName,
         className: d.name,
         module: mod.path,
-        summary: (d.summary ?? '').split(/(?<=\.)\s/)[0]!.replace(/\s+/g, ' ').trim(),
+        summary: (d.summary ?? '')
+          .split(/(?<=\.)\s/)[0]!
+          .replace(/\s+/g, ' ')
+          .trim(),
         attributes: (d.attributes ?? []).map((a) => ({ name: a.name, field: a.fieldName })),
         events: (d.events ?? []).map((e) => {
-          if (!e.name || !e.type || !/^[A-Z]\w*$/.test(e.type.text)) throw new Error(`${d.tagName}: event ${e.name ?? '(unnamed)'} has no event class (write @fires {PalSomethingEvent} pal-something)`);
+          if (!e.name || !e.type || !/^[A-Z]\w*$/.test(e.type.text))
+            throw new Error(
+              `${d.tagName}: event ${e.name ?? '(unnamed)'} has no event class (write @fires {PalSomethingEvent} pal-something)`,
+            );
           return { name: e.name, type: e.type.text };
         }),
         parts: (d.cssParts ?? []).map((p) => p.name),

@@ -40,7 +40,10 @@ export function renderShell(elements: ElementSurface[]): string {
     `export const METHODS = ${JSON.stringify(union(channels.map((e) => e.methods)))} as const;`,
     '',
     '/** The other elements: a page may use them on their own, so the full bundle is fetched when one appears. */',
-    `export const PART_SELECTOR = '${elements.filter((e) => !CHANNELS.includes(e.tag)).map((e) => e.tag).join(',')}';`,
+    `export const PART_SELECTOR = '${elements
+      .filter((e) => !CHANNELS.includes(e.tag))
+      .map((e) => e.tag)
+      .join(',')}';`,
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -56,18 +59,24 @@ export function renderReact(elements: ElementSurface[]): string {
   for (const e of elements) {
     const events = `${camel(e.tag)}Events`;
     lines.push('', `/** The \`onPal…\` props of \`<${e.tag}>\`. */`);
-    lines.push(e.events.length
-      ? `export const ${events} = {\n${e.events.map((x) => `  on${pascal(x.name)}: '${x.name}' as EventName<${x.type}>,`).join('\n')}\n};`
-      : `export const ${events} = {};`);
+    lines.push(
+      e.events.length
+        ? `export const ${events} = {\n${e.events.map((x) => `  on${pascal(x.name)}: '${x.name}' as EventName<${x.type}>,`).join('\n')}\n};`
+        : `export const ${events} = {};`,
+    );
     lines.push(`/** \`<${e.tag}>\`: ${e.summary} */`);
-    lines.push(`export const ${e.className} = createComponent({ tagName: '${e.tag}', elementClass: ${e.className}Element, react: React, events: ${events}, displayName: '${e.className}' });`);
+    lines.push(
+      `export const ${e.className} = createComponent({ tagName: '${e.tag}', elementClass: ${e.className}Element, react: React, events: ${events}, displayName: '${e.className}' });`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
 
 export function renderJsx(elements: ElementSurface[]): string {
   const lines = [
-    header('JSX typings for the raw `pal-*` tags in React: attributes as written in HTML, plus React\'s own props.\n// With React 19 the raw tags also take the element\'s properties; the components in elements.ts work in 18 too.'),
+    header(
+      "JSX typings for the raw `pal-*` tags in React: attributes as written in HTML, plus React's own props.\n// With React 19 the raw tags also take the element's properties; the components in elements.ts work in 18 too.",
+    ),
     "import type * as React from 'react';",
     "import type { AttributeValue } from '../components/shared/attribute-value.js';",
     ...elements.map((e) => `import type { ${e.className} } from '${importPath(JSX_FILE, e.module)}';`),
@@ -81,10 +90,17 @@ export function renderJsx(elements: ElementSurface[]): string {
       continue;
     }
     lines.push(`export interface ${e.className}Attributes {`);
-    for (const a of e.attributes) lines.push(`  ${quote(a.name)}?: ${a.field ? `AttributeValue<${e.className}['${a.field}']>` : 'string'};`);
+    for (const a of e.attributes)
+      lines.push(`  ${quote(a.name)}?: ${a.field ? `AttributeValue<${e.className}['${a.field}']>` : 'string'};`);
     lines.push('}');
   }
-  lines.push('', "declare module 'react' {", '  // eslint-disable-next-line @typescript-eslint/no-namespace', '  namespace JSX {', '    interface IntrinsicElements {');
+  lines.push(
+    '',
+    "declare module 'react' {",
+    '  // eslint-disable-next-line @typescript-eslint/no-namespace',
+    '  namespace JSX {',
+    '    interface IntrinsicElements {',
+  );
   for (const e of elements) lines.push(`      '${e.tag}': Base<${e.className}> & ${e.className}Attributes;`);
   lines.push('    }', '  }', '}');
   return `${lines.join('\n')}\n`;
@@ -100,7 +116,11 @@ export function renderVue(elements: ElementSurface[]): string {
   ];
   for (const e of elements) {
     lines.push('', `/** The events of \`<${e.tag}>\` (\`@pal-…\` listeners). */`);
-    lines.push(e.events.length ? `export type ${e.className}Events = {\n${e.events.map((x) => `  '${x.name}': ${x.type};`).join('\n')}\n};` : `export type ${e.className}Events = Record<never, never>;`);
+    lines.push(
+      e.events.length
+        ? `export type ${e.className}Events = {\n${e.events.map((x) => `  '${x.name}': ${x.type};`).join('\n')}\n};`
+        : `export type ${e.className}Events = Record<never, never>;`,
+    );
   }
   lines.push('', "declare module 'vue' {", '  interface GlobalComponents {');
   for (const e of elements) {
@@ -108,7 +128,9 @@ export function renderVue(elements: ElementSurface[]): string {
     // (the widget's `open` attribute is the `opened` property; `open` is a method): Vue hands the attribute
     // over as the member, so the template type says what the attribute takes.
     const renamed = e.attributes.filter((a) => a.field && a.field !== camel(a.name) && e.members.includes(camel(a.name)));
-    const props = renamed.length ? `, { ${renamed.map((a) => `${camel(a.name)}?: AttributeValue<${e.className}['${a.field}']> | ''`).join('; ')} }` : '';
+    const props = renamed.length
+      ? `, { ${renamed.map((a) => `${camel(a.name)}?: AttributeValue<${e.className}['${a.field}']> | ''`).join('; ')} }`
+      : '';
     lines.push(`    '${e.tag}': DefineCustomElement<${e.className}, ${e.className}Events${props}>;`);
   }
   lines.push('  }', '}');
@@ -117,5 +139,10 @@ export function renderVue(elements: ElementSurface[]): string {
 
 /** Every generated file by its path from the repository root. */
 export function renderAll(elements: ElementSurface[]): Map<string, string> {
-  return new Map([[SHELL_FILE, renderShell(elements)], [REACT_FILE, renderReact(elements)], [JSX_FILE, renderJsx(elements)], [VUE_FILE, renderVue(elements)]]);
+  return new Map([
+    [SHELL_FILE, renderShell(elements)],
+    [REACT_FILE, renderReact(elements)],
+    [JSX_FILE, renderJsx(elements)],
+    [VUE_FILE, renderVue(elements)],
+  ]);
 }

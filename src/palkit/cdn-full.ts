@@ -4,7 +4,11 @@ import { defineScreens } from './components/define-screens.js';
 import { defaultApiBase } from './components/shared/deployment-element.js';
 import { EmbedElement, LandingElement, WidgetElement } from './components/shells.js';
 
-export const implementations = { 'pal-widget': 'pal-widget-impl', 'pal-embed': 'pal-embed-impl', 'pal-landing': 'pal-landing-impl' } as const;
+export const implementations = {
+  'pal-widget': 'pal-widget-impl',
+  'pal-embed': 'pal-embed-impl',
+  'pal-landing': 'pal-landing-impl',
+} as const;
 
 /**
  * Registers the screens and the implementations; `apiBase` is the origin palkit.js came from. The in-call
@@ -13,7 +17,11 @@ export const implementations = { 'pal-widget': 'pal-widget-impl', 'pal-embed': '
 export function define(apiBase: string): void {
   defaultApiBase.value = apiBase;
   defineScreens();
-  const classes: Record<string, CustomElementConstructor> = { 'pal-widget-impl': WidgetElement, 'pal-embed-impl': EmbedElement, 'pal-landing-impl': LandingElement };
+  const classes: Record<string, CustomElementConstructor> = {
+    'pal-widget-impl': WidgetElement,
+    'pal-embed-impl': EmbedElement,
+    'pal-landing-impl': LandingElement,
+  };
   // Subclasses: a constructor can be registered once, and the npm build may own the originals.
   for (const [name, ctor] of Object.entries(classes)) if (!customElements.get(name)) customElements.define(name, class extends ctor {});
 }

@@ -33,4 +33,11 @@ export { LinkMessageEvent, type ConversationLink, type CanvasInteractionBody } f
 export { createTransportFactory } from './client/transport/select.js';
 export type { Transport, TransportParticipant, TransportKind } from './client/transport/transport.js';
 export type { Customization, InitResponse, StartBody, StartResponse, UnavailableReason } from '../protocol/public.js';
-export { parseInteraction, parsePalMessage, protocolStats, type InteractionMessage, type PalMessage, type ClientMessage } from '../protocol/interactions.js';
+export {
+  parseInteraction,
+  parsePalMessage,
+  protocolStats,
+  type InteractionMessage,
+  type PalMessage,
+  type ClientMessage,
+} from '../protocol/interactions.js';

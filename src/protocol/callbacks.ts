@@ -60,7 +60,11 @@ function callback<M extends string, E extends string, P extends z.ZodMiniType>(m
 export const PalJoinedCallback = callback('system', 'system.pal_joined', FaceOnly);
 /** Legacy duplicate of `system.pal_joined` with an identical payload. */
 export const ReplicaJoinedCallback = callback('system', 'system.replica_joined', FaceOnly);
-export const ShutdownCallback = callback('system', 'system.shutdown', z.object({ face_id: z.nullable(z.string()), shutdown_reason: z.string() }));
+export const ShutdownCallback = callback(
+  'system',
+  'system.shutdown',
+  z.object({ face_id: z.nullable(z.string()), shutdown_reason: z.string() }),
+);
 export const TranscriptionReadyCallback = callback(
   'application',
   'application.transcription_ready',
@@ -68,18 +72,26 @@ export const TranscriptionReadyCallback = callback(
     face_id: z.nullable(z.string()),
     transcript: z.array(TranscriptEntry),
     /** p50/p95 (ms) of what the visitor heard, measured in their page; only when a page reported any. */
-    turn_latency: z.optional(z.object({
-      turns: z.number(),
-      heard_ms: z.optional(z.object({ count: z.number(), p50: z.number(), p95: z.number() })),
-      mouth_ms: z.optional(z.object({ count: z.number(), p50: z.number(), p95: z.number() })),
-      lip_sync_ms: z.optional(z.object({ count: z.number(), p50: z.number(), p95: z.number() })),
-    })),
+    turn_latency: z.optional(
+      z.object({
+        turns: z.number(),
+        heard_ms: z.optional(z.object({ count: z.number(), p50: z.number(), p95: z.number() })),
+        mouth_ms: z.optional(z.object({ count: z.number(), p50: z.number(), p95: z.number() })),
+        lip_sync_ms: z.optional(z.object({ count: z.number(), p50: z.number(), p95: z.number() })),
+      }),
+    ),
   }),
 );
 export const RecordingReadyCallback = callback(
   'application',
   'application.recording_ready',
-  z.object({ bucket_name: z.string(), s3_key: z.string(), duration: z.number(), storage_provider: StorageProvider, storage_uri: z.string() }),
+  z.object({
+    bucket_name: z.string(),
+    s3_key: z.string(),
+    duration: z.number(),
+    storage_provider: StorageProvider,
+    storage_uri: z.string(),
+  }),
 );
 export const RecordingCopyFailedCallback = callback(
   'application',

@@ -11,8 +11,15 @@ export const canvasInteractionTypes = ['submit', 'skip', 'dismiss', 'clear', 'er
 export type CanvasInteractionType = (typeof canvasInteractionTypes)[number];
 
 const text = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
-const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD'), z.refine((s) => !Number.isNaN(Date.parse(s)), 'invalid date'));
-const isoDateTime = z.string().check(z.minLength(10), z.maxLength(40), z.refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO-8601 time'));
+const isoDate = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD'),
+  z.refine((s) => !Number.isNaN(Date.parse(s)), 'invalid date'),
+);
+const isoDateTime = z.string().check(
+  z.minLength(10),
+  z.maxLength(40),
+  z.refine((s) => !Number.isNaN(Date.parse(s)), 'expected an ISO-8601 time'),
+);
 
 /** Runtime controls every show-action accepts. The client may still adapt the slot to the viewport. */
 const runtime = {
@@ -45,7 +52,10 @@ export const InputArgs = z.object({
   allow_skip: z.optional(z.boolean()),
 });
 
-export const CalendarSlot = z.union([isoDateTime, z.object({ start: isoDateTime, end: z.optional(isoDateTime), label: z.optional(text(1, 80)) })]);
+export const CalendarSlot = z.union([
+  isoDateTime,
+  z.object({ start: isoDateTime, end: z.optional(isoDateTime), label: z.optional(text(1, 80)) }),
+]);
 export const CalendarArgs = z
   .object({
     ...runtime,
@@ -85,7 +95,8 @@ export function isSafeHttpsUrl(raw: string): boolean {
   if (v4) {
     const [a, b] = [Number(v4[1]), Number(v4[2])];
     if (a === 0 || a === 10 || a === 127 || a >= 224) return false;
-    if ((a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) return false;
+    if ((a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127))
+      return false;
   }
   return host.includes('.');
 }
@@ -162,7 +173,15 @@ export function canvasComponentId(name: string): string {
   return `canvas.${name}`;
 }
 
-type Issue = { path: PropertyKey[]; message: string; code?: string; minimum?: unknown; maximum?: unknown; expected?: unknown; origin?: unknown };
+type Issue = {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+  minimum?: unknown;
+  maximum?: unknown;
+  expected?: unknown;
+  origin?: unknown;
+};
 
 // zod/mini ships without locale messages (weight); say the limit that was broken in a few words instead.
 function describeIssue(i: Issue): string {
@@ -223,7 +242,8 @@ export function parseCanvasAction(call: { name: string; arguments: string; tool_
   if (name === 'canvas_clear') return { kind: 'clear', toolCallId };
   if (name === 'update_component') {
     const patch = args.patch;
-    if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return invalid('invalid_arguments', 'patch: expected an object');
+    if (typeof patch !== 'object' || patch === null || Array.isArray(patch))
+      return invalid('invalid_arguments', 'patch: expected an object');
     const target = args.target_tool_call_id;
     if (target !== undefined && typeof target !== 'string') return invalid('invalid_arguments', 'target_tool_call_id: expected a string');
     return { kind: 'update', toolCallId, patch: patch as Record<string, unknown>, ...(target ? { targetToolCallId: target } : {}) };
@@ -263,13 +283,19 @@ export const QuestionSubmitValue = z
     other_text: z.optional(text(1, canvasValueLimits.otherText)),
     skipped: z.literal(false),
   })
-  .check(z.refine((v) => v.selected_option_ids.length > 0 || Boolean(v.other_text?.trim()), 'choose at least one option or give other_text'));
+  .check(
+    z.refine((v) => v.selected_option_ids.length > 0 || Boolean(v.other_text?.trim()), 'choose at least one option or give other_text'),
+  );
 export const InputSubmitValue = z.object({ value: z.union([z.string().check(z.maxLength(canvasValueLimits.inputValue)), z.number()]) });
 export const CalendarSubmitValue = z.union([
   z.object({ selected_date: isoDate }),
   z.object({ selected_slot: isoDateTime }),
   z.object({ selected_slots: z.array(isoDateTime).check(z.minLength(1), z.maxLength(100)) }),
-  z.object({ selected_range: z.object({ start: isoDateOrTime, end: isoDateOrTime }).check(z.refine((r) => r.start <= r.end, 'start must not be after end')) }),
+  z.object({
+    selected_range: z
+      .object({ start: isoDateOrTime, end: isoDateOrTime })
+      .check(z.refine((r) => r.start <= r.end, 'start must not be after end')),
+  }),
 ]);
 const calendarAnswers = ['selected_date', 'selected_slot', 'selected_slots', 'selected_range'] as const;
 export const SchedulingSubmitValue = z.object({
@@ -299,13 +325,15 @@ export function canvasValueProblem(component: string, version: string, type: str
   if (version !== canvasComponentVersion) return `component_version: ${component} has only version ${canvasComponentVersion}`;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'value: expected an object';
   if (JSON.stringify(value).length > canvasValueLimits.valueBytes) return `value: larger than ${canvasValueLimits.valueBytes} bytes`;
-  if (lifecycleOnly.has(name) && (type === 'submit' || type === 'skip')) return `type: ${component} only accepts dismiss, clear, error and heartbeat`;
+  if (lifecycleOnly.has(name) && (type === 'submit' || type === 'skip'))
+    return `type: ${component} only accepts dismiss, clear, error and heartbeat`;
   if (type === 'error') {
     const checked = ErrorValue.safeParse(value);
     return checked.success ? null : describeIssues(checked.error, ['value']);
   }
   if (type !== 'submit') return null;
-  if (name === 'calendar' && calendarAnswers.filter((k) => k in value).length !== 1) return `value: expected exactly one of ${calendarAnswers.join(', ')}`;
+  if (name === 'calendar' && calendarAnswers.filter((k) => k in value).length !== 1)
+    return `value: expected exactly one of ${calendarAnswers.join(', ')}`;
   const schema = submitSchemas[name];
   if (!schema) return `type: ${component} has nothing to submit`;
   const checked = schema.safeParse(value);
@@ -314,7 +342,10 @@ export function canvasValueProblem(component: string, version: string, type: str
 
 /** Whether `value` is a valid value for this component and interaction type (used by both sides). */
 export function isValidInteractionValue(component: string, type: CanvasInteractionType, value: unknown): boolean {
-  return canvasValueProblem(component.startsWith('canvas.') ? component : canvasComponentId(component), canvasComponentVersion, type, value) === null;
+  return (
+    canvasValueProblem(component.startsWith('canvas.') ? component : canvasComponentId(component), canvasComponentVersion, type, value) ===
+    null
+  );
 }
 
 function uuid(): string {

@@ -27,8 +27,22 @@ type JsonType = 'object' | 'array' | 'string' | 'number' | 'integer' | 'boolean'
 
 /** The keywords checkShape understands; a shape with any other keyword is refused by the contract test. */
 export const shapeKeywords = [
-  'type', 'properties', 'required', 'additionalProperties', 'propertyNames', 'items', 'minItems', 'maxItems',
-  'minLength', 'maxLength', 'minimum', 'maximum', 'pattern', 'enum', 'const', 'anyOf',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'propertyNames',
+  'items',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'pattern',
+  'enum',
+  'const',
+  'anyOf',
 ] as const;
 
 const MISMATCH = Symbol('mismatch');
@@ -52,10 +66,18 @@ function check(shape: JsonShape, value: unknown): unknown {
   if ('const' in shape && value !== shape.const) return MISMATCH;
   if (shape.enum && !shape.enum.includes(value)) return MISMATCH;
   if (typeof value === 'string') {
-    if ((shape.minLength !== undefined && value.length < shape.minLength) || (shape.maxLength !== undefined && value.length > shape.maxLength)) return MISMATCH;
+    if (
+      (shape.minLength !== undefined && value.length < shape.minLength) ||
+      (shape.maxLength !== undefined && value.length > shape.maxLength)
+    )
+      return MISMATCH;
     if (shape.pattern !== undefined && !new RegExp(shape.pattern).test(value)) return MISMATCH;
   }
-  if (typeof value === 'number' && ((shape.minimum !== undefined && value < shape.minimum) || (shape.maximum !== undefined && value > shape.maximum))) return MISMATCH;
+  if (
+    typeof value === 'number' &&
+    ((shape.minimum !== undefined && value < shape.minimum) || (shape.maximum !== undefined && value > shape.maximum))
+  )
+    return MISMATCH;
   // A shape without a type (`{}`: z.unknown(), a loose object's other keys) takes any value as it is.
   if (types.includes('array') && Array.isArray(value)) return checkArray(shape, value);
   if (types.includes('object') && isType('object', value)) return checkObject(shape, value as Record<string, unknown>);
@@ -63,7 +85,8 @@ function check(shape: JsonShape, value: unknown): unknown {
 }
 
 function checkArray(shape: JsonShape, value: unknown[]): unknown {
-  if ((shape.minItems !== undefined && value.length < shape.minItems) || (shape.maxItems !== undefined && value.length > shape.maxItems)) return MISMATCH;
+  if ((shape.minItems !== undefined && value.length < shape.minItems) || (shape.maxItems !== undefined && value.length > shape.maxItems))
+    return MISMATCH;
   if (!shape.items) return value;
   const out: unknown[] = [];
   for (const item of value) {
@@ -93,11 +116,17 @@ function checkObject(shape: JsonShape, value: Record<string, unknown>): unknown 
 
 function isType(type: JsonType, value: unknown): boolean {
   switch (type) {
-    case 'object': return typeof value === 'object' && value !== null && !Array.isArray(value);
-    case 'array': return Array.isArray(value);
-    case 'number': return typeof value === 'number' && Number.isFinite(value);
-    case 'integer': return Number.isSafeInteger(value);
-    case 'null': return value === null;
-    default: return typeof value === type;
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return Number.isSafeInteger(value);
+    case 'null':
+      return value === null;
+    default:
+      return typeof value === type;
   }
 }

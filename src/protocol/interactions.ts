@@ -71,8 +71,17 @@ export const Disclosure = event('conversation.disclosure', {
 });
 
 const palOptions = [
-  Utterance, UtteranceStreaming, ReplicaStartedSpeaking, ReplicaStoppedSpeaking, UserStartedSpeaking,
-  UserStoppedSpeaking, ReplicaInterrupted, ToolCall, PerceptionToolCall, PerceptionAnalysis, Disclosure,
+  Utterance,
+  UtteranceStreaming,
+  ReplicaStartedSpeaking,
+  ReplicaStoppedSpeaking,
+  UserStartedSpeaking,
+  UserStoppedSpeaking,
+  ReplicaInterrupted,
+  ToolCall,
+  PerceptionToolCall,
+  PerceptionAnalysis,
+  Disclosure,
 ] as const;
 export const PalMessage = z.discriminatedUnion('event_type', [...palOptions]);
 
@@ -102,9 +111,7 @@ export const ToolResult = event('conversation.tool_result', {
 });
 export const RealtimeApi = event('conversation.realtime_api', {});
 
-const clientOptions = [
-  Respond, Echo, Interrupt, OverwriteLlmContext, AppendLlmContext, SetSensitivity, ToolResult, RealtimeApi,
-] as const;
+const clientOptions = [Respond, Echo, Interrupt, OverwriteLlmContext, AppendLlmContext, SetSensitivity, ToolResult, RealtimeApi] as const;
 export const ClientMessage = z.discriminatedUnion('event_type', [...clientOptions]);
 
 export const InteractionMessageSchema = z.discriminatedUnion('event_type', [...palOptions, ...clientOptions]);
@@ -124,7 +131,9 @@ export type ReplicaStoppedSpeakingMessage = MessageOf<'conversation.replica.stop
 export type RespondMessage = MessageOf<'conversation.respond'>;
 export type ToolResultMessage = MessageOf<'conversation.tool_result'>;
 
-const knownEventTypes: ReadonlySet<string> = new Set([...palOptions, ...clientOptions].map((o) => o.shape.event_type.def.values[0] as string));
+const knownEventTypes: ReadonlySet<string> = new Set(
+  [...palOptions, ...clientOptions].map((o) => o.shape.event_type.def.values[0] as string),
+);
 
 // ---- ignored-message accounting -------------------------------------------------------------------
 

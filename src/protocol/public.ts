@@ -17,42 +17,55 @@ const optionalText = z.optional(text);
 const Copy = z.looseObject({ title: optionalText, description: optionalText, btn_title: optionalText });
 
 /** Deployment customization: every key optional; unknown keys are kept (stored as given). */
-export const Customization = z.looseObject({
-  theme: z.optional(z.enum(['light', 'dark', 'auto'])),
-  accent_color: optionalText,
-  background_color: optionalText,
-  text_color: optionalText,
-  radius: z.optional(z.number().check(z.minimum(0), z.maximum(1000))),
-  font_family: optionalText,
-  show_haircheck: z.optional(z.boolean()),
-  camera_on: z.optional(z.boolean()),
-  preview: z.optional(Copy),
-  haircheck: z.optional(Copy),
-  after_call: z.optional(z.looseObject({ ...Copy.shape, redirect_url: optionalText })),
-  widget: z.optional(z.looseObject({
-    variant: z.optional(z.enum(['tiny', 'compact', 'full'])),
-    corner: z.optional(z.enum(['bottom-right', 'bottom-left', 'top-right', 'top-left'])),
-    text: optionalText,
-  })),
-  landing_page: z.optional(z.looseObject({
-    template: z.optional(z.enum(['split', 'stacked', 'centered', 'spotlight', 'minimal'])),
-    logo_url: optionalText,
-    title: optionalText,
-    description: optionalText,
-    cta_links: z.optional(z.array(z.looseObject({ label: text, url: text })).check(z.maxLength(20))),
-  })),
-  magic_canvas: z.optional(z.looseObject({ accent_color: optionalText })),
-  strings: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
-  policy: z.optional(z.literal('eu')),
-  /** false hides the small "AI" mark the elements show on the PAL's video (shown unless the owner says so). */
-  ai_mark: z.optional(z.boolean()),
-  /** Terms the visitor accepts before the call; the conversation keeps a receipt of them. */
-  consent: z.optional(z.looseObject({ required: z.optional(z.boolean()), text: optionalText, terms_url: optionalText })),
-  recording: z.optional(z.looseObject({
-    enabled: z.optional(z.boolean()),
-    destination_id: z.optional(z.string().check(z.regex(/^rd_[A-Za-z0-9]{1,61}$/, 'must look like a recording destination id (rd_…)'))),
-  })),
-}).check(z.refine((v) => new TextEncoder().encode(JSON.stringify(v)).length <= MAX_CUSTOMIZATION_BYTES, `must be at most ${MAX_CUSTOMIZATION_BYTES} bytes as JSON`));
+export const Customization = z
+  .looseObject({
+    theme: z.optional(z.enum(['light', 'dark', 'auto'])),
+    accent_color: optionalText,
+    background_color: optionalText,
+    text_color: optionalText,
+    radius: z.optional(z.number().check(z.minimum(0), z.maximum(1000))),
+    font_family: optionalText,
+    show_haircheck: z.optional(z.boolean()),
+    camera_on: z.optional(z.boolean()),
+    preview: z.optional(Copy),
+    haircheck: z.optional(Copy),
+    after_call: z.optional(z.looseObject({ ...Copy.shape, redirect_url: optionalText })),
+    widget: z.optional(
+      z.looseObject({
+        variant: z.optional(z.enum(['tiny', 'compact', 'full'])),
+        corner: z.optional(z.enum(['bottom-right', 'bottom-left', 'top-right', 'top-left'])),
+        text: optionalText,
+      }),
+    ),
+    landing_page: z.optional(
+      z.looseObject({
+        template: z.optional(z.enum(['split', 'stacked', 'centered', 'spotlight', 'minimal'])),
+        logo_url: optionalText,
+        title: optionalText,
+        description: optionalText,
+        cta_links: z.optional(z.array(z.looseObject({ label: text, url: text })).check(z.maxLength(20))),
+      }),
+    ),
+    magic_canvas: z.optional(z.looseObject({ accent_color: optionalText })),
+    strings: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
+    policy: z.optional(z.literal('eu')),
+    /** false hides the small "AI" mark the elements show on the PAL's video (shown unless the owner says so). */
+    ai_mark: z.optional(z.boolean()),
+    /** Terms the visitor accepts before the call; the conversation keeps a receipt of them. */
+    consent: z.optional(z.looseObject({ required: z.optional(z.boolean()), text: optionalText, terms_url: optionalText })),
+    recording: z.optional(
+      z.looseObject({
+        enabled: z.optional(z.boolean()),
+        destination_id: z.optional(z.string().check(z.regex(/^rd_[A-Za-z0-9]{1,61}$/, 'must look like a recording destination id (rd_…)'))),
+      }),
+    ),
+  })
+  .check(
+    z.refine(
+      (v) => new TextEncoder().encode(JSON.stringify(v)).length <= MAX_CUSTOMIZATION_BYTES,
+      `must be at most ${MAX_CUSTOMIZATION_BYTES} bytes as JSON`,
+    ),
+  );
 export type Customization = z.infer<typeof Customization>;
 
 export const InitResponse = z.object({
@@ -127,17 +140,30 @@ export type StartResponse = z.infer<typeof StartResponse>;
 
 /** Stable codes of the start endpoint's errors (body `{error: code}` or `{error: "code: detail"}`). */
 export const StartErrorCode = z.enum([
-  'deployment_not_found', 'deployment_inactive', 'origin_not_allowed', 'password_required', 'invalid_password',
-  'captcha_required', 'captcha_failed', 'daily_limit', 'total_limit', 'busy', 'too_many_attempts', 'invalid_request',
+  'deployment_not_found',
+  'deployment_inactive',
+  'origin_not_allowed',
+  'password_required',
+  'invalid_password',
+  'captcha_required',
+  'captcha_failed',
+  'daily_limit',
+  'total_limit',
+  'busy',
+  'too_many_attempts',
+  'invalid_request',
   // A `pal_id` preview without the owner's x-api-key.
   'preview_requires_owner_key',
   // The deployment requires consent and the visitor did not accept its current terms.
   'consent_required',
   // 502: the video room could not be created; 503: the PAL of a Daily room could not be started.
-  'conferencing_unavailable', 'pal_unavailable',
+  'conferencing_unavailable',
+  'pal_unavailable',
   // 429: this address started too many calls of the deployment in a short time; too many of the
   // deployment's calls were started and never joined. 503: the service's database does not answer.
-  'too_many_starts', 'too_many_unjoined', 'service_unavailable',
+  'too_many_starts',
+  'too_many_unjoined',
+  'service_unavailable',
 ]);
 export type StartErrorCode = z.infer<typeof StartErrorCode>;
 

@@ -18,8 +18,15 @@ export function responseShapes(): Record<ResponseName, JsonShape> {
   const bare = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(bare);
     if (typeof value !== 'object' || value === null) return value;
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== '$schema' && k !== 'description').map(([k, v]) => [k, bare(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== '$schema' && k !== 'description')
+        .map(([k, v]) => [k, bare(v)]),
+    );
   };
-  const entries = Object.entries(responses).map(([name, schema]) => [name, bare(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }))]);
+  const entries = Object.entries(responses).map(([name, schema]) => [
+    name,
+    bare(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' })),
+  ]);
   return Object.fromEntries(entries) as Record<ResponseName, JsonShape>;
 }

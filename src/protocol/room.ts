@@ -69,8 +69,13 @@ export const ClientFrame = z.discriminatedUnion('type', [
    * service transcribes, the PAL cannot hear the visitor, so it offers no speech (its greeting invites typing).
    */
   z.object({
-    type: z.literal('join'), meeting_token: z.string(), user_name: z.optional(z.string()), text_mode: z.optional(z.boolean()),
-    time_zone: z.optional(z.string()), locale: z.optional(z.string()), face_ready: z.optional(z.boolean()),
+    type: z.literal('join'),
+    meeting_token: z.string(),
+    user_name: z.optional(z.string()),
+    text_mode: z.optional(z.boolean()),
+    time_zone: z.optional(z.string()),
+    locale: z.optional(z.string()),
+    face_ready: z.optional(z.boolean()),
     speech_recognition: z.optional(z.boolean()),
   }),
   z.object({ type: z.literal('app-message'), data: z.unknown(), to: z.optional(z.string()) }),
@@ -98,7 +103,10 @@ export type ClientFrame = z.infer<typeof ClientFrame>;
 /** Frames the room sends. */
 export const ServerFrame = z.discriminatedUnion('type', [
   z.object({
-    type: z.literal('joined'), participant_id: z.string(), conversation_id: z.string(), participants: z.array(Participant),
+    type: z.literal('joined'),
+    participant_id: z.string(),
+    conversation_id: z.string(),
+    participants: z.array(Participant),
     /** Whether the service transcribes the microphone audio it receives (else the client recognises speech itself, where it can). */
     transcribes: z.optional(z.boolean()),
     /** The language the PAL speaks and listens in (BCP-47), for recognition on the visitor's side. */

@@ -53,7 +53,8 @@ export function mount(tag: 'pal-widget' | 'pal-embed' | 'pal-landing', options: 
   frame.style.cssText = options.frame ?? 'width: min(100%, 960px);';
   for (const [name, value] of Object.entries(options.frameAttributes ?? {})) frame.setAttribute(name, value);
   const el = document.createElement(tag) as PalDeploymentElement;
-  for (const [name, value] of Object.entries(options.attributes ?? {})) if (value !== undefined && value !== '') el.setAttribute(name, value);
+  for (const [name, value] of Object.entries(options.attributes ?? {}))
+    if (value !== undefined && value !== '') el.setAttribute(name, value);
   frame.append(el);
   if (options.steps?.length) void run(el, options.steps).catch((error: unknown) => console.warn(String(error)));
   return frame;

@@ -13,7 +13,9 @@ export interface PartOptions {
 
 export function mountPart(tag: 'pal-disclosure' | 'pal-transcript' | 'pal-canvas', options: PartOptions = {}): HTMLElement {
   const frame = document.createElement('div');
-  frame.style.cssText = options.frame ?? 'position: relative; width: min(100%, 900px); height: 520px; border-radius: 12px; background: linear-gradient(135deg, #28425e, #141c2b);';
+  frame.style.cssText =
+    options.frame ??
+    'position: relative; width: min(100%, 900px); height: 520px; border-radius: 12px; background: linear-gradient(135deg, #28425e, #141c2b);';
   for (const [name, value] of Object.entries(options.frameAttributes ?? {})) frame.setAttribute(name, value);
   const el = document.createElement(tag) as HTMLElement & { link: StandInLink | null };
   for (const [name, value] of Object.entries(options.attributes ?? {})) if (value) el.setAttribute(name, value);

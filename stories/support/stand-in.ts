@@ -59,13 +59,22 @@ export const standInFetch: typeof fetch = async (input, init) => {
     }
     const body = JSON.parse(String(init?.body ?? '{}')) as { password?: string; gate_pass?: string };
     // The password ("palkit") is checked at the gate; its pass starts the call.
-    if (deployment[2] === 'gate') return body.password === 'palkit' ? json(200, { gate_pass: 'stand-in-pass', expires_at: new Date(Date.now() + 900_000).toISOString() }) : json(403, { error: 'invalid_password' });
+    if (deployment[2] === 'gate')
+      return body.password === 'palkit'
+        ? json(200, { gate_pass: 'stand-in-pass', expires_at: new Date(Date.now() + 900_000).toISOString() })
+        : json(403, { error: 'invalid_password' });
     if (scenario.init?.has_password && body.gate_pass !== 'stand-in-pass') return json(403, { error: 'password_required' });
     if (scenario.startError) return json(scenario.startError.status, { error: scenario.startError.error });
-    return json(200, startBody({
-      conversation_id: `c_${id}`, conversation_name: 'Story visitor', conversation_url: `${roomHost}/rooms/${encodeURIComponent(id)}`,
-      created_at: new Date().toISOString(), meeting_token: 'stand-in',
-    }));
+    return json(
+      200,
+      startBody({
+        conversation_id: `c_${id}`,
+        conversation_name: 'Story visitor',
+        conversation_url: `${roomHost}/rooms/${encodeURIComponent(id)}`,
+        created_at: new Date().toISOString(),
+        meeting_token: 'stand-in',
+      }),
+    );
   }
   if (/\/v2\/conversations\/[^/]+\/canvas\/interactions$/.test(url.pathname)) return json(200, { success: true });
   return json(404, { error: 'not_found' });
@@ -143,7 +152,8 @@ export class StandInLink extends EventTarget implements ConversationLink {
     this.sent.push(message);
     const text = (message as { properties?: { text?: unknown } }).properties?.text;
     // The stand-in PAL acknowledges chat lines, so the transcript shows both sides.
-    if (typeof text === 'string') setTimeout(() => this.event('conversation.utterance', { role: 'replica', speech: `You said: “${text}”.` }), 400);
+    if (typeof text === 'string')
+      setTimeout(() => this.event('conversation.utterance', { role: 'replica', speech: `You said: “${text}”.` }), 400);
   }
 
   async postCanvasInteraction(body: CanvasInteractionBody): Promise<void> {
@@ -151,7 +161,9 @@ export class StandInLink extends EventTarget implements ConversationLink {
   }
 
   event(eventType: string, properties: Record<string, unknown> = {}): void {
-    this.dispatchEvent(new LinkMessageEvent({ message_type: 'conversation', event_type: eventType, conversation_id: this.conversationId, properties }));
+    this.dispatchEvent(
+      new LinkMessageEvent({ message_type: 'conversation', event_type: eventType, conversation_id: this.conversationId, properties }),
+    );
   }
 
   /** Plays steps like a room script. */
@@ -166,14 +178,27 @@ export class StandInLink extends EventTarget implements ConversationLink {
 
 // ---- script helpers --------------------------------------------------------------------------------
 
-export const say = (speech: string, role: 'replica' | 'user' = 'replica', after = 600): ScriptStep =>
-  ({ after, message: { event_type: 'conversation.utterance', properties: { role, speech } } });
+export const say = (speech: string, role: 'replica' | 'user' = 'replica', after = 600): ScriptStep => ({
+  after,
+  message: { event_type: 'conversation.utterance', properties: { role, speech } },
+});
 
-export const disclose = (state: 'delivering' | 'delivered', visual = 'You are talking with Nova, an AI assistant. Conversations may be recorded to improve the service.', after = 200): ScriptStep =>
-  ({ after, message: { event_type: 'conversation.disclosure', properties: { visual_disclosure: visual, verbal_disclosure: visual, state } } });
+export const disclose = (
+  state: 'delivering' | 'delivered',
+  visual = 'You are talking with Nova, an AI assistant. Conversations may be recorded to improve the service.',
+  after = 200,
+): ScriptStep => ({
+  after,
+  message: { event_type: 'conversation.disclosure', properties: { visual_disclosure: visual, verbal_disclosure: visual, state } },
+});
 
-export const showCard = (component: string, args: Record<string, unknown>, toolCallId = `tc_${component}`, after = 300): ScriptStep =>
-  ({ after, message: { event_type: 'conversation.tool_call', properties: { name: `canvas_show_${component}`, arguments: JSON.stringify(args), tool_call_id: toolCallId } } });
+export const showCard = (component: string, args: Record<string, unknown>, toolCallId = `tc_${component}`, after = 300): ScriptStep => ({
+  after,
+  message: {
+    event_type: 'conversation.tool_call',
+    properties: { name: `canvas_show_${component}`, arguments: JSON.stringify(args), tool_call_id: toolCallId },
+  },
+});
 
 /** `override-config` for a theme. */
 export const themeConfig = (c: Partial<Customization>): string => JSON.stringify(c);

@@ -3,8 +3,13 @@
 // (stand-in.ts) extends it with a scripted PAL and synthetic media.
 import type { RoomTranscriptEntry } from '../../src/protocol/room.js';
 import {
-  TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent,
-  type JoinOptions, type Transport, type TransportParticipant,
+  TransportEndedEvent,
+  TransportMessageEvent,
+  TransportNoticeEvent,
+  TransportParticipantsEvent,
+  type JoinOptions,
+  type Transport,
+  type TransportParticipant,
 } from '../../src/palkit/client/transport/transport.js';
 
 export class StandInTransport extends EventTarget implements Transport {

@@ -32,7 +32,8 @@ export function installStandInTurnstile(options: StandInTurnstileOptions = {}): 
       if (options.checkbox === false) return id;
       const box = document.createElement('label');
       box.dataset.turnstile = id;
-      box.style.cssText = 'display:inline-flex;gap:10px;align-items:center;padding:14px 18px;border:1px solid #c9c9d1;border-radius:6px;background:#fafafa;color:#222;font:14px system-ui';
+      box.style.cssText =
+        'display:inline-flex;gap:10px;align-items:center;padding:14px 18px;border:1px solid #c9c9d1;border-radius:6px;background:#fafafa;color:#222;font:14px system-ui';
       const check = document.createElement('input');
       check.type = 'checkbox';
       check.addEventListener('change', () => check.checked && challenge.callback(`stand-in-token-${id}`));

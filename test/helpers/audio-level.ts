@@ -7,9 +7,10 @@ export function wavSamples(bytes: Uint8Array): { sampleRate: number; channels: n
   const tag = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
   if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new Error('not a WAV file');
   let format: { sampleRate: number; channels: number; bits: number } | undefined;
-  for (let at = 12; at + 8 <= bytes.length; ) {
+  for (let at = 12; at + 8 <= bytes.length;) {
     const size = view.getUint32(at + 4, true);
-    if (tag(at) === 'fmt ') format = { channels: view.getUint16(at + 10, true), sampleRate: view.getUint32(at + 12, true), bits: view.getUint16(at + 22, true) };
+    if (tag(at) === 'fmt ')
+      format = { channels: view.getUint16(at + 10, true), sampleRate: view.getUint32(at + 12, true), bits: view.getUint16(at + 22, true) };
     if (tag(at) === 'data') {
       if (!format || format.bits !== 16) throw new Error(`not 16-bit PCM: ${JSON.stringify(format)}`);
       const length = Math.floor(Math.min(size, bytes.length - at - 8) / 2);

@@ -29,21 +29,44 @@ export interface Conversation {
 
 const KEY = 'chaos-key';
 
-export async function startChaosService(env: Record<string, string> = {}, options: Pick<ServiceProcessOptions, 'nodeArgs' | 'port'> = {}): Promise<ChaosService> {
-  const process = await startServiceProcess({
-    PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1`, PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128', PALKIT_PAL_WORDS_PER_MINUTE: '6000', ...env,
-  }, options);
+export async function startChaosService(
+  env: Record<string, string> = {},
+  options: Pick<ServiceProcessOptions, 'nodeArgs' | 'port'> = {},
+): Promise<ChaosService> {
+  const process = await startServiceProcess(
+    {
+      PALKIT_DATA: 'memory',
+      PALKIT_API_KEYS: `${KEY}:1`,
+      PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128',
+      PALKIT_PAL_WORDS_PER_MINUTE: '6000',
+      ...env,
+    },
+    options,
+  );
   const api = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(process.url + path, { method, headers: { 'x-api-key': KEY, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const r = await fetch(process.url + path, {
+      method,
+      headers: { 'x-api-key': KEY, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const text = await r.text();
     return { status: r.status, body: text ? (JSON.parse(text) as any) : null };
   };
-  const pal = await api('POST', '/v2/pals', { pal_name: 'Echo', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
+  const pal = await api('POST', '/v2/pals', {
+    pal_name: 'Echo',
+    system_prompt: 'Echo',
+    pipeline_mode: 'echo',
+    default_face_id: 'rpalkitada',
+  });
   if (pal.status !== 200) throw new Error(`creating the PAL: ${pal.status} ${JSON.stringify(pal.body)}`);
   const conversation = async (properties = {}): Promise<Conversation> => {
     const conv = await api('POST', '/v2/conversations', { pal_id: pal.body.pal_id, custom_greeting: 'Hi.', properties });
     if (conv.status !== 200) throw new Error(`creating the conversation: ${conv.status} ${JSON.stringify(conv.body)}`);
-    return { conversationId: conv.body.conversation_id, conversationUrl: conv.body.conversation_url, meetingToken: conv.body.meeting_token };
+    return {
+      conversationId: conv.body.conversation_id,
+      conversationUrl: conv.body.conversation_url,
+      meetingToken: conv.body.meeting_token,
+    };
   };
   return {
     process,
@@ -96,9 +119,14 @@ export interface FloodResult {
 export async function flood(conv: Conversation, kind: FloodKind, count: number): Promise<FloodResult> {
   const script = fileURLToPath(new URL('./flooder.mjs', import.meta.url));
   return await new Promise((resolve, reject) => {
-    execFile(process.execPath, [script, conv.conversationUrl, conv.meetingToken, kind, String(count)], { timeout: 90_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`the flooder failed: ${error.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as FloodResult);
-    });
+    execFile(
+      process.execPath,
+      [script, conv.conversationUrl, conv.meetingToken, kind, String(count)],
+      { timeout: 90_000 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`the flooder failed: ${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as FloodResult);
+      },
+    );
   });
 }

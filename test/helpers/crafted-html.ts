@@ -1,8 +1,15 @@
 // Crafted HTML of a given size, of the kinds that make naive extractors slow: what an uploader could send
 // on purpose. Each kind repeats one unit until the page reaches `bytes`.
 export const CRAFTED_KINDS = [
-  'nested-unclosed', 'unclosed-paragraphs', 'stray-end-tags', 'attribute-heavy', 'entity-flood',
-  'comment-noise', 'unterminated-tags', 'table-soup', 'plain-text',
+  'nested-unclosed',
+  'unclosed-paragraphs',
+  'stray-end-tags',
+  'attribute-heavy',
+  'entity-flood',
+  'comment-noise',
+  'unterminated-tags',
+  'table-soup',
+  'plain-text',
 ] as const;
 export type CraftedKind = (typeof CRAFTED_KINDS)[number];
 

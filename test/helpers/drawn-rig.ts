@@ -79,14 +79,20 @@ export function paintMouths(c: PaintContext): void {
   c.restore();
   const image = c.getImageData(0, 0, MOUTH_SHEET.width, MOUTH_SHEET.height);
   for (let y = 0; y < CELL.height; y++)
-    for (let x = 0; x < MOUTH_SHEET.width; x++) image.data[(y * MOUTH_SHEET.width + x) * 4 + 3] = Math.round(255 * patchAlpha(((x % CELL.width) + 0.5 - CELL.width / 2) / HALF, (y + 0.5 - CELL.height / 2) / HALF));
+    for (let x = 0; x < MOUTH_SHEET.width; x++)
+      image.data[(y * MOUTH_SHEET.width + x) * 4 + 3] = Math.round(
+        255 * patchAlpha(((x % CELL.width) + 0.5 - CELL.width / 2) / HALF, (y + 0.5 - CELL.height / 2) / HALF),
+      );
   c.putImageData(image, 0, 0);
 }
 
 /** The rig naming the two sheets (`idle.png`, `mouths.png`): every viseme the resting mouth but 'A', the open one; all made. */
 export function drawnRig(): FaceRig {
   return {
-    version: 1, width: SIZE, height: SIZE, fps: 10,
+    version: 1,
+    width: SIZE,
+    height: SIZE,
+    fps: 10,
     idle: { url: 'idle.png', cellWidth: SIZE, cellHeight: SIZE, columns: 1, count: 1 },
     poses: [{ x: MOUTH.x, y: MOUTH.y, width: MOUTH.w, angle: 0 }],
     blinks: [],

@@ -43,7 +43,9 @@ export interface World {
 }
 
 function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 function closeServer(server: Server): Promise<void> {
@@ -64,7 +66,13 @@ async function startSiteverify(): Promise<{ url: string; forms: URLSearchParams[
       forms.push(form);
       const success = form.get('secret') === SECRET && form.get('response') === GOOD_TOKEN;
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(success ? { success: true, 'error-codes': [], challenge_ts: new Date().toISOString(), hostname: '127.0.0.1' } : { success: false, 'error-codes': ['invalid-input-response'] }));
+      res.end(
+        JSON.stringify(
+          success
+            ? { success: true, 'error-codes': [], challenge_ts: new Date().toISOString(), hostname: '127.0.0.1' }
+            : { success: false, 'error-codes': ['invalid-input-response'] },
+        ),
+      );
     });
   });
   return { url: `${await listen(server)}/turnstile/v0/siteverify`, forms, server };
@@ -90,7 +98,12 @@ export async function startWorld(env: Record<string, string> = {}, options: Worl
   }
 }
 
-async function startWorldOn(siteverify: Awaited<ReturnType<typeof startSiteverify>>, receiver: Receiver, env: Record<string, string>, options: WorldOptions): Promise<World> {
+async function startWorldOn(
+  siteverify: Awaited<ReturnType<typeof startSiteverify>>,
+  receiver: Receiver,
+  env: Record<string, string>,
+  options: WorldOptions,
+): Promise<World> {
   const port = await freePort();
   const serviceUrl = `http://localhost:${port}`;
   const serviceEnv = {
@@ -132,7 +145,11 @@ async function startWorldOn(siteverify: Awaited<ReturnType<typeof startSiteverif
     const response = await fetch(service.url + path, {
       method,
       // An empty header value drops the header (a public call sends no key).
-      headers: Object.fromEntries(Object.entries({ 'x-api-key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }).filter(([, v]) => v !== '')),
+      headers: Object.fromEntries(
+        Object.entries({ 'x-api-key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }).filter(
+          ([, v]) => v !== '',
+        ),
+      ),
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
@@ -157,7 +174,11 @@ async function startWorldOn(siteverify: Awaited<ReturnType<typeof startSiteverif
       if (!launched) throw new Error('this world has no Chromium (startWorld with chromium: false)');
       return launched;
     },
-    serviceUrl, siteOrigin, receiver, siteverify, api,
+    serviceUrl,
+    siteOrigin,
+    receiver,
+    siteverify,
+    api,
     sitePage(path, html, headers = {}) {
       pages.set(path, { html, headers });
       return siteOrigin + path;
@@ -186,10 +207,14 @@ export async function trainFace(world: World, name = 'E2E face'): Promise<string
     if (created.status !== 200) throw new Error(`face: ${created.status} ${JSON.stringify(created.body)}`);
     const id = created.body.face_id as string;
     let face: any;
-    await waitUntil(async () => {
-      face = (await world.api('GET', `/v2/faces/${id}`)).body;
-      return face.status !== 'training';
-    }, 60_000, `training of face ${id}`);
+    await waitUntil(
+      async () => {
+        face = (await world.api('GET', `/v2/faces/${id}`)).body;
+        return face.status !== 'training';
+      },
+      60_000,
+      `training of face ${id}`,
+    );
     if (face.status !== 'completed') throw new Error(`face ${id} ended ${face.status}: ${face.error_message}`);
     return id;
   } finally {
@@ -204,7 +229,11 @@ export async function createPal(world: World, body: Record<string, unknown>): Pr
 }
 
 /** A deployment in `status` (default active). */
-export async function createDeployment(world: World, body: Record<string, unknown>, status: 'active' | 'inactive' | 'draft' = 'active'): Promise<string> {
+export async function createDeployment(
+  world: World,
+  body: Record<string, unknown>,
+  status: 'active' | 'inactive' | 'draft' = 'active',
+): Promise<string> {
   const r = await world.api('POST', '/v2/deployments', body);
   if (r.status !== 200) throw new Error(`deployment: ${r.status} ${JSON.stringify(r.body)}`);
   const id = r.body.deployment_id as string;
@@ -251,7 +280,8 @@ for (const type of ['pal-ready', 'pal-conversation-started', 'pal-conversation-e
 export async function openPage(world: World): Promise<Page> {
   const context = await world.browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.route('https://challenges.cloudflare.com/**', (route) =>
-    route.fulfill({ status: 200, contentType: 'text/javascript', body: turnstileStandIn }));
+    route.fulfill({ status: 200, contentType: 'text/javascript', body: turnstileStandIn }),
+  );
   await context.addInitScript(recorder);
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
@@ -270,6 +300,10 @@ export async function palEvents(page: Page): Promise<Array<{ type: string; detai
 /** Polls `read` in node until `check` accepts its value. */
 export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
   let value!: T;
-  await waitFor(async () => check((value = await read())), { timeout: timeoutMs, interval: 50, what: () => `${what}; last value: ${JSON.stringify(value)}` });
+  await waitFor(async () => check((value = await read())), {
+    timeout: timeoutMs,
+    interval: 50,
+    what: () => `${what}; last value: ${JSON.stringify(value)}`,
+  });
   return value;
 }

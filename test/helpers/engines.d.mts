@@ -13,8 +13,13 @@ export function freePort(): Promise<number>;
 /** Starts this process's own PulseAudio daemon (once) and sets PULSE_SERVER for the browsers it starts; its address, or null. */
 export function ensurePulseAudio(): string | null;
 export function startDisplay(): Promise<{ display: string; close(): Promise<void> }>;
-export function startWebKitDriver(options: { display: string; reducedMotion?: boolean }): Promise<{ url: string; output(): string; close(): Promise<void> }>;
-export function startStandInProxy(respond?: (url: URL, req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean): Promise<{
+export function startWebKitDriver(options: {
+  display: string;
+  reducedMotion?: boolean;
+}): Promise<{ url: string; output(): string; close(): Promise<void> }>;
+export function startStandInProxy(
+  respond?: (url: URL, req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => boolean,
+): Promise<{
   url: string;
   requests: string[];
   args: string[];
@@ -26,8 +31,15 @@ export class WebDriverError extends Error {
 }
 export function keyActions(combo: string): Array<{ type: string; value: string }>;
 export class WebDriverSession {
-  static create(driverUrl: string, capabilities: unknown, options?: { commandTimeoutMs?: number; newSessionTimeoutMs?: number }): Promise<WebDriverSession>;
-  static webkit(driverUrl: string, options?: { gesture?: boolean; proxyArgs?: string[]; commandTimeoutMs?: number; newSessionTimeoutMs?: number }): Promise<WebDriverSession>;
+  static create(
+    driverUrl: string,
+    capabilities: unknown,
+    options?: { commandTimeoutMs?: number; newSessionTimeoutMs?: number },
+  ): Promise<WebDriverSession>;
+  static webkit(
+    driverUrl: string,
+    options?: { gesture?: boolean; proxyArgs?: string[]; commandTimeoutMs?: number; newSessionTimeoutMs?: number },
+  ): Promise<WebDriverSession>;
   id: string;
   /** How long a command may take before the session counts as stuck (default 90 s). */
   commandTimeoutMs: number;

@@ -19,7 +19,10 @@ export const ENGINES = ['chromium', 'firefox', 'webkit'];
 /** The engines asked for by PALKIT_BROWSERS (comma-separated; default all three), in a fixed order. */
 export function selectedEngines(value = process.env.PALKIT_BROWSERS) {
   if (!value || value.trim() === '' || value.trim() === 'all') return [...ENGINES];
-  const asked = value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const asked = value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const unknown = asked.filter((e) => !ENGINES.includes(e));
   if (unknown.length > 0) throw new Error(`PALKIT_BROWSERS: unknown engine ${unknown.join(', ')} (known: ${ENGINES.join(', ')})`);
   return ENGINES.filter((e) => asked.includes(e));
@@ -30,8 +33,15 @@ export const FIREFOX_PATH = process.env.PALKIT_FIREFOX ?? '/usr/bin/firefox-esr'
 export const WEBKIT_DRIVER_PATH = process.env.PALKIT_WEBKIT_DRIVER ?? '/usr/bin/WebKitWebDriver';
 
 export const chromiumArgs = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--no-first-run', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--use-fake-ui-for-media-stream',
+  '--use-fake-device-for-media-stream',
+  '--autoplay-policy=no-user-gesture-required',
 ];
 
 /**
@@ -68,8 +78,13 @@ export function firefoxPrefs({ reducedMotion = false, autoplay = true, touch = f
 /** MiniBrowser's own path (webkit2gtk's libexec folder differs between architectures). */
 export function miniBrowserPath() {
   if (process.env.PALKIT_MINIBROWSER) return process.env.PALKIT_MINIBROWSER;
-  const candidates = ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib/arm-linux-gnueabihf', '/usr/lib', '/usr/libexec']
-    .flatMap((dir) => [`${dir}/webkit2gtk-4.1/MiniBrowser`, `${dir}/webkit2gtk-4.0/MiniBrowser`, `${dir}/webkitgtk-6.0/MiniBrowser`]);
+  const candidates = [
+    '/usr/lib/x86_64-linux-gnu',
+    '/usr/lib/aarch64-linux-gnu',
+    '/usr/lib/arm-linux-gnueabihf',
+    '/usr/lib',
+    '/usr/libexec',
+  ].flatMap((dir) => [`${dir}/webkit2gtk-4.1/MiniBrowser`, `${dir}/webkit2gtk-4.0/MiniBrowser`, `${dir}/webkitgtk-6.0/MiniBrowser`]);
   const found = candidates.find((p) => existsSync(p));
   if (!found) throw new Error('MiniBrowser not found: install webkit2gtk-driver (Debian) or set PALKIT_MINIBROWSER');
   return found;
@@ -81,8 +96,14 @@ export function miniBrowserPath() {
  */
 export function miniBrowserArgs({ gesture = true } = {}) {
   // No prompt before the mock devices are handed out: a click that opens one would wait for it.
-  return ['--automation', '--enable-media-stream=true', '--enable-mock-capture-devices=true', '--features=-MockCaptureDevicesPrompt',
-    `--media-playback-requires-user-gesture=${gesture}`, ...(gesture ? [] : ['--autoplay-policy=allow'])];
+  return [
+    '--automation',
+    '--enable-media-stream=true',
+    '--enable-mock-capture-devices=true',
+    '--features=-MockCaptureDevicesPrompt',
+    `--media-playback-requires-user-gesture=${gesture}`,
+    ...(gesture ? [] : ['--autoplay-policy=allow']),
+  ];
 }
 
 export async function freePort() {
@@ -116,11 +137,23 @@ export function ensurePulseAudio() {
   }
   const dir = mkdtempSync(join(tmpdir(), 'palkit-pulse-'));
   const server = `unix:${join(dir, 'native')}`;
-  const child = spawn('pulseaudio', ['-n', '--daemonize=no', '--exit-idle-time=-1', '--use-pid-file=no', '--disallow-exit', '--log-target=stderr',
-    `--load=module-native-protocol-unix socket=${join(dir, 'native')} auth-anonymous=1`, '--load=module-null-sink sink_name=palkit_null'], {
-    env: { ...process.env, XDG_RUNTIME_DIR: dir, PULSE_RUNTIME_PATH: dir, PULSE_STATE_PATH: dir, HOME: dir },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    'pulseaudio',
+    [
+      '-n',
+      '--daemonize=no',
+      '--exit-idle-time=-1',
+      '--use-pid-file=no',
+      '--disallow-exit',
+      '--log-target=stderr',
+      `--load=module-native-protocol-unix socket=${join(dir, 'native')} auth-anonymous=1`,
+      '--load=module-null-sink sink_name=palkit_null',
+    ],
+    {
+      env: { ...process.env, XDG_RUNTIME_DIR: dir, PULSE_RUNTIME_PATH: dir, PULSE_STATE_PATH: dir, HOME: dir },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let output = '';
   child.stderr.on('data', (d) => (output = (output + d).slice(-4000)));
   let exited = false;
@@ -186,12 +219,22 @@ export async function startWebKitDriver({ display, reducedMotion = false }) {
   writeFileSync(join(home, 'gtk-3.0', 'settings.ini'), `[Settings]\ngtk-enable-animations=${reducedMotion ? 'false' : 'true'}\n`);
   // MiniBrowser's toolbar would hold its window at least 447 px wide: shrunk to nothing, a window can be a
   // 320–390 px phone. (Web content is not styled by GTK's CSS.)
-  writeFileSync(join(home, 'gtk-3.0', 'gtk.css'), `window > box > *:not(:last-child), headerbar, toolbar, toolbar *, headerbar *, entry, button {
+  writeFileSync(
+    join(home, 'gtk-3.0', 'gtk.css'),
+    `window > box > *:not(:last-child), headerbar, toolbar, toolbar *, headerbar *, entry, button {
   font-size: 1px; min-width: 0; min-height: 0; padding: 0; margin: 0; border-width: 0;
-}\n`);
+}\n`,
+  );
   let output = '';
   const child = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`], {
-    env: { ...process.env, DISPLAY: display, XDG_CONFIG_HOME: home, WEBKIT_DISABLE_COMPOSITING_MODE: '1', GTK_A11Y: 'none', NO_AT_BRIDGE: '1' },
+    env: {
+      ...process.env,
+      DISPLAY: display,
+      XDG_CONFIG_HOME: home,
+      WEBKIT_DISABLE_COMPOSITING_MODE: '1',
+      GTK_A11Y: 'none',
+      NO_AT_BRIDGE: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (d) => (output = (output + d).slice(-20000)));
@@ -235,8 +278,25 @@ export async function startWebKitDriver({ display, reducedMotion = false }) {
  */
 export async function startStandInProxy(respond = () => false) {
   const dir = mkdtempSync(join(tmpdir(), 'palkit-standin-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=palkit stand-in', '-days', '2',
-    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      '/CN=palkit stand-in',
+      '-days',
+      '2',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   const key = readFileSync(join(dir, 'key.pem'));
   const cert = readFileSync(join(dir, 'cert.pem'));
   rmSync(dir, { recursive: true, force: true });
@@ -246,7 +306,11 @@ export async function startStandInProxy(respond = () => false) {
     if (respond(url, req, res)) return;
     const script = /\.m?js$/.test(url.pathname);
     res.writeHead(200, { 'content-type': script ? 'text/javascript' : 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(script ? '/* stand-in: no network in tests */' : `<!doctype html><title>Stand-in</title><p>Stand-in for ${url.host} (no network in tests)</p>`);
+    res.end(
+      script
+        ? '/* stand-in: no network in tests */'
+        : `<!doctype html><title>Stand-in</title><p>Stand-in for ${url.host} (no network in tests)</p>`,
+    );
   };
   const tls = createHttpsServer({ key, cert }, (req, res) => answer(new URL(req.url, `https://${req.headers.host}`), req, res));
   const proxy = createHttpServer((req, res) => answer(new URL(req.url), req, res));
@@ -291,9 +355,25 @@ const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 
 /** The key names of @web/test-runner-commands' sendKeys and Playwright's press, as WebDriver key values. */
 const KEYS = {
-  Backspace: '\uE003', Tab: '\uE004', Enter: '\uE007', Shift: '\uE008', Control: '\uE009', Alt: '\uE00A', Escape: '\uE00C',
-  ' ': ' ', Space: ' ', PageUp: '\uE00E', PageDown: '\uE00F', End: '\uE010', Home: '\uE011', ArrowLeft: '\uE012', ArrowUp: '\uE013',
-  ArrowRight: '\uE014', ArrowDown: '\uE015', Delete: '\uE017', Meta: '\uE03D',
+  Backspace: '\uE003',
+  Tab: '\uE004',
+  Enter: '\uE007',
+  Shift: '\uE008',
+  Control: '\uE009',
+  Alt: '\uE00A',
+  Escape: '\uE00C',
+  ' ': ' ',
+  Space: ' ',
+  PageUp: '\uE00E',
+  PageDown: '\uE00F',
+  End: '\uE010',
+  Home: '\uE011',
+  ArrowLeft: '\uE012',
+  ArrowUp: '\uE013',
+  ArrowRight: '\uE014',
+  ArrowDown: '\uE015',
+  Delete: '\uE017',
+  Meta: '\uE03D',
 };
 
 /** `Shift+Tab` → key actions pressing Shift, then Tab, releasing both in reverse. */
@@ -326,14 +406,18 @@ export class WebDriverSession {
    * hosts through a stand-in proxy's `args` when given.
    */
   static webkit(driverUrl, { gesture = true, proxyArgs = [], commandTimeoutMs, newSessionTimeoutMs } = {}) {
-    return WebDriverSession.create(driverUrl, {
-      alwaysMatch: {
-        browserName: 'MiniBrowser',
-        pageLoadStrategy: 'normal',
-        acceptInsecureCerts: proxyArgs.length > 0,
-        'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: [...miniBrowserArgs({ gesture }), ...proxyArgs] },
+    return WebDriverSession.create(
+      driverUrl,
+      {
+        alwaysMatch: {
+          browserName: 'MiniBrowser',
+          pageLoadStrategy: 'normal',
+          acceptInsecureCerts: proxyArgs.length > 0,
+          'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: [...miniBrowserArgs({ gesture }), ...proxyArgs] },
+        },
       },
-    }, { commandTimeoutMs, newSessionTimeoutMs });
+      { commandTimeoutMs, newSessionTimeoutMs },
+    );
   }
 
   constructor(driverUrl, id) {
@@ -361,7 +445,8 @@ export class WebDriverSession {
     const text = await r.text();
     if (process.env.PALKIT_WEBDRIVER_DEBUG) console.error(`[webdriver]   ${r.status} in ${Date.now() - started} ms ${text.slice(0, 160)}`);
     const parsed = text ? JSON.parse(text) : {};
-    if (!r.ok || parsed.value?.error) throw new WebDriverError(`${method} ${path}`, parsed.value ?? { error: String(r.status), message: text });
+    if (!r.ok || parsed.value?.error)
+      throw new WebDriverError(`${method} ${path}`, parsed.value ?? { error: String(r.status), message: text });
     return parsed.value;
   }
 
@@ -413,21 +498,30 @@ export class WebDriverSession {
 
   /** Presses a key or a combination (`Shift+Tab`) on the focused element. */
   press(combo) {
-    return this.command('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions: keyActions(combo) }] }).then(() => this.command('DELETE', '/actions'));
+    return this.command('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions: keyActions(combo) }] }).then(() =>
+      this.command('DELETE', '/actions'),
+    );
   }
 
   /** Types text, one key after another, into the focused element. */
   type(text) {
-    const actions = [...text].flatMap((ch) => [{ type: 'keyDown', value: ch }, { type: 'keyUp', value: ch }]);
+    const actions = [...text].flatMap((ch) => [
+      { type: 'keyDown', value: ch },
+      { type: 'keyUp', value: ch },
+    ]);
     return this.command('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions }] });
   }
 
   keyDown(key) {
-    return this.command('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions: [{ type: 'keyDown', value: KEYS[key] ?? key }] }] });
+    return this.command('POST', '/actions', {
+      actions: [{ type: 'key', id: 'keyboard', actions: [{ type: 'keyDown', value: KEYS[key] ?? key }] }],
+    });
   }
 
   keyUp(key) {
-    return this.command('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions: [{ type: 'keyUp', value: KEYS[key] ?? key }] }] });
+    return this.command('POST', '/actions', {
+      actions: [{ type: 'key', id: 'keyboard', actions: [{ type: 'keyUp', value: KEYS[key] ?? key }] }],
+    });
   }
 
   /** A real click (a user gesture) on an element reference that a script returned. */
@@ -438,9 +532,18 @@ export class WebDriverSession {
   /** A tap: a touch pointer down and up at the element's centre. */
   async tap(element) {
     await this.command('POST', '/actions', {
-      actions: [{ type: 'pointer', id: 'finger', parameters: { pointerType: 'touch' }, actions: [
-        { type: 'pointerMove', duration: 0, origin: element, x: 0, y: 0 }, { type: 'pointerDown', button: 0 }, { type: 'pointerUp', button: 0 },
-      ] }],
+      actions: [
+        {
+          type: 'pointer',
+          id: 'finger',
+          parameters: { pointerType: 'touch' },
+          actions: [
+            { type: 'pointerMove', duration: 0, origin: element, x: 0, y: 0 },
+            { type: 'pointerDown', button: 0 },
+            { type: 'pointerUp', button: 0 },
+          ],
+        },
+      ],
     });
   }
 

@@ -32,13 +32,31 @@ function make(extension: string, args: string[]): Buffer {
 export function portraitClip(seconds = 3, format: 'mp4' | 'webm' = 'mp4'): Buffer {
   const frames = seconds * 25;
   const zoom = `zoompan=z='1+0.08*on/${frames}':x='iw/2-(iw/zoom/2)+12*on/${frames}':y='ih/2-(ih/zoom/2)-80':d=1:s=384x384:fps=25`;
-  const codec = format === 'mp4' ? ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '30', '-pix_fmt', 'yuv420p'] : ['-c:v', 'libvpx', '-b:v', '300k'];
+  const codec =
+    format === 'mp4' ? ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '30', '-pix_fmt', 'yuv420p'] : ['-c:v', 'libvpx', '-b:v', '300k'];
   return make(format, ['-loop', '1', '-i', PORTRAIT, '-t', String(seconds), '-vf', `scale=1024:1024,${zoom}`, ...codec]);
 }
 
 /** Two copies of the portrait side by side: two faces. */
 export function twoFacesClip(seconds = 2): Buffer {
-  return make('mp4', ['-loop', '1', '-i', PORTRAIT, '-t', String(seconds), '-filter_complex', '[0]split[a][b];[a][b]hstack,format=yuv420p', '-r', '10', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '30']);
+  return make('mp4', [
+    '-loop',
+    '1',
+    '-i',
+    PORTRAIT,
+    '-t',
+    String(seconds),
+    '-filter_complex',
+    '[0]split[a][b];[a][b]hstack,format=yuv420p',
+    '-r',
+    '10',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '30',
+  ]);
 }
 
 /** The photo as PNG or WebP (JPEG: the fixture itself). */

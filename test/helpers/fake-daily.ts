@@ -34,12 +34,21 @@ export async function startFakeDaily(apiKey = DAILY_KEY) {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(json));
       };
-      if (req.headers.authorization !== `Bearer ${apiKey}`) return send(401, { error: 'authentication-error', info: 'Invalid or missing API key' });
+      if (req.headers.authorization !== `Bearer ${apiKey}`)
+        return send(401, { error: 'authentication-error', info: 'Invalid or missing API key' });
       if (req.method === 'POST' && path === '/v1/rooms') {
         if (fail.rooms > 0 && fail.rooms--) return send(500, { error: 'server-error', info: 'try again' });
         const name = body?.name ?? randomUUID().slice(0, 20);
         if (rooms.has(name)) return send(400, { error: 'invalid-request-error', info: `a room named ${name} already exists` });
-        const room = { id: randomUUID(), name, api_created: true, privacy: body?.privacy ?? 'public', url: `https://palkit-test.daily.co/${name}`, created_at: new Date().toISOString(), config: { ...body?.properties } };
+        const room = {
+          id: randomUUID(),
+          name,
+          api_created: true,
+          privacy: body?.privacy ?? 'public',
+          url: `https://palkit-test.daily.co/${name}`,
+          created_at: new Date().toISOString(),
+          config: { ...body?.properties },
+        };
         rooms.set(name, room);
         return send(200, room);
       }
@@ -66,15 +75,25 @@ export async function startFakeDaily(apiKey = DAILY_KEY) {
     fail,
     /** The properties a fake token was made with. */
     tokenProperties: (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()),
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
 /** A Daily webhook event as Daily POSTs it: `{version, type, id, payload, event_ts}`, signed over `${timestamp}.${body}`. */
-export function dailyEvent(type: string, payload: Record<string, unknown>, options: { secret?: string; timestamp?: number; id?: string } = {}) {
+export function dailyEvent(
+  type: string,
+  payload: Record<string, unknown>,
+  options: { secret?: string; timestamp?: number; id?: string } = {},
+) {
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
   const body = JSON.stringify({ version: '1.0.0', type, id: options.id ?? `ev_${randomUUID()}`, payload, event_ts: Number(timestamp) });
-  const signature = createHmac('sha256', Buffer.from(options.secret ?? DAILY_WEBHOOK_SECRET, 'base64')).update(`${timestamp}.${body}`).digest('base64');
+  const signature = createHmac('sha256', Buffer.from(options.secret ?? DAILY_WEBHOOK_SECRET, 'base64'))
+    .update(`${timestamp}.${body}`)
+    .digest('base64');
   return { body, headers: { 'content-type': 'application/json', 'x-webhook-timestamp': timestamp, 'x-webhook-signature': signature } };
 }
 
@@ -114,6 +133,10 @@ export async function startFakeRunner(secret = RUNNER_SECRET) {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/rooms`,
     requests,
     state,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

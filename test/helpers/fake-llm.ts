@@ -19,7 +19,13 @@ export interface FakeLlm {
 }
 
 export async function startFakeLlm(): Promise<FakeLlm> {
-  const fake: Omit<FakeLlm, 'baseUrl' | 'close'> = { requests: [], reply: ['Hello', ' from', ' the', ' model.'], chunkDelayMs: 5, script: [], completion: 'A completion.' };
+  const fake: Omit<FakeLlm, 'baseUrl' | 'close'> = {
+    requests: [],
+    reply: ['Hello', ' from', ' the', ' model.'],
+    chunkDelayMs: 5,
+    script: [],
+    completion: 'A completion.',
+  };
   const server = createServer((req, res) => {
     let text = '';
     req.on('data', (c: Buffer) => (text += c.toString()));
@@ -33,8 +39,15 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       }
       if (req.url !== '/v1/chat/completions') return void res.writeHead(404).end();
       if (fake.requests.at(-1)!.body.stream !== true) {
-        if (typeof fake.completion === 'number') return void res.writeHead(fake.completion, { 'content-type': 'application/json' }).end('{"error":{"message":"unavailable"}}');
-        const body = { id: 'chatcmpl-2', object: 'chat.completion', created: 1, model: 'fake', choices: [{ index: 0, message: { role: 'assistant', content: fake.completion }, finish_reason: 'stop' }] };
+        if (typeof fake.completion === 'number')
+          return void res.writeHead(fake.completion, { 'content-type': 'application/json' }).end('{"error":{"message":"unavailable"}}');
+        const body = {
+          id: 'chatcmpl-2',
+          object: 'chat.completion',
+          created: 1,
+          model: 'fake',
+          choices: [{ index: 0, message: { role: 'assistant', content: fake.completion }, finish_reason: 'stop' }],
+        };
         return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -47,7 +60,8 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         // Function calls as OpenAI streams them: the id and name first, the arguments in pieces.
         for (const [index, call] of next.toolCalls.entries()) {
           res.write(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null));
-          for (let at = 0; at < call.arguments.length; at += 7) res.write(chunk({ tool_calls: [{ index, function: { arguments: call.arguments.slice(at, at + 7) } }] }, null));
+          for (let at = 0; at < call.arguments.length; at += 7)
+            res.write(chunk({ tool_calls: [{ index, function: { arguments: call.arguments.slice(at, at + 7) } }] }, null));
         }
         res.write(chunk({}, 'tool_calls'));
         return void res.end('data: [DONE]\n\n');
@@ -64,9 +78,10 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   const { port } = server.address() as AddressInfo;
   return Object.assign(fake, {
     baseUrl: `http://127.0.0.1:${port}/v1`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   });
 }

@@ -15,7 +15,14 @@ export interface FakeSpeechServices {
   url: string;
   speeches: Array<{ authorization: string | undefined; body: any }>;
   hang: boolean;
-  transcriptions: Array<{ authorization: string | undefined; model: string; language: string; audioBytes: number; stream: boolean; text?: string }>;
+  transcriptions: Array<{
+    authorization: string | undefined;
+    model: string;
+    language: string;
+    audioBytes: number;
+    stream: boolean;
+    text?: string;
+  }>;
   transcript: string;
   failWith: number | null;
   delayMs: number;
@@ -27,7 +34,15 @@ export interface FakeSpeechServices {
 
 export async function startFakeSpeechServices(options: { transcript: string; delayMs?: number }): Promise<FakeSpeechServices> {
   const fake: Omit<FakeSpeechServices, 'url' | 'close'> = {
-    transcriptions: [], speeches: [], transcript: options.transcript, failWith: null, hang: false, delayMs: options.delayMs ?? 0, streams: true, recognise: null, voice: null,
+    transcriptions: [],
+    speeches: [],
+    transcript: options.transcript,
+    failWith: null,
+    hang: false,
+    delayMs: options.delayMs ?? 0,
+    streams: true,
+    recognise: null,
+    voice: null,
   };
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const server = createServer((req, res) => {
@@ -35,19 +50,31 @@ export async function startFakeSpeechServices(options: { transcript: string; del
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', async () => {
       if (fake.hang) return;
-      if (req.method === 'POST' && req.url === '/v1/audio/speech') return speak(JSON.parse(Buffer.concat(parts).toString()), req.headers.authorization, res);
+      if (req.method === 'POST' && req.url === '/v1/audio/speech')
+        return speak(JSON.parse(Buffer.concat(parts).toString()), req.headers.authorization, res);
       if (req.method !== 'POST' || req.url !== '/v1/audio/transcriptions') return void res.writeHead(404).end();
       const receivedAt = performance.now();
-      const form = await new Request('http://fake/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: Buffer.concat(parts) }).formData();
+      const form = await new Request('http://fake/', {
+        method: 'POST',
+        headers: { 'content-type': req.headers['content-type'] ?? '' },
+        body: Buffer.concat(parts),
+      }).formData();
       const file = form.get('file');
       const stream = form.get('stream') === 'true';
       const text = fake.recognise && file instanceof Blob ? fake.recognise(new Uint8Array(await file.arrayBuffer())) : fake.transcript;
       const wait = (share: number) => sleep(Math.max(0, receivedAt + fake.delayMs * share - performance.now()));
       fake.transcriptions.push({
-        authorization: req.headers.authorization, model: String(form.get('model')), language: String(form.get('language') ?? ''),
-        audioBytes: file instanceof Blob ? file.size : 0, stream, ...(fake.recognise ? { text } : {}),
+        authorization: req.headers.authorization,
+        model: String(form.get('model')),
+        language: String(form.get('language') ?? ''),
+        audioBytes: file instanceof Blob ? file.size : 0,
+        stream,
+        ...(fake.recognise ? { text } : {}),
       });
-      if (fake.failWith) return void res.writeHead(fake.failWith, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'the fake was told to fail', type: 'server_error' } }));
+      if (fake.failWith)
+        return void res
+          .writeHead(fake.failWith, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'the fake was told to fail', type: 'server_error' } }));
       if (!stream || !fake.streams) {
         await wait(1);
         return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ text }));
@@ -56,7 +83,7 @@ export async function startFakeSpeechServices(options: { transcript: string; del
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const words = text.split(/(?<= )/);
       for (const [i, word] of words.entries()) {
-        if (i > 0) await wait(2 / 3 + (i / words.length) / 3);
+        if (i > 0) await wait(2 / 3 + i / words.length / 3);
         res.write(`event: transcript.text.delta\ndata: ${JSON.stringify({ type: 'transcript.text.delta', delta: word })}\n\n`);
       }
       await wait(1);
@@ -66,11 +93,15 @@ export async function startFakeSpeechServices(options: { transcript: string; del
   /** 120 ms of a 200 Hz tone per word of the input, streamed in chunks of 1001 bytes. */
   async function speak(body: any, authorization: string | undefined, res: import('node:http').ServerResponse): Promise<void> {
     fake.speeches.push({ authorization, body });
-    if (fake.failWith) return void res.writeHead(fake.failWith, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'the fake was told to fail', type: 'server_error' } }));
+    if (fake.failWith)
+      return void res
+        .writeHead(fake.failWith, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'the fake was told to fail', type: 'server_error' } }));
     const spoken = fake.voice?.(String(body.input));
     const samples = spoken?.length ?? 24000 * 0.12 * String(body.input).split(/\s+/).length;
     const pcm = Buffer.alloc(samples * 2);
-    for (let i = 0; i < samples; i++) pcm.writeInt16LE(spoken ? spoken[i]! : Math.round(12000 * Math.sin((2 * Math.PI * 200 * i) / 24000)), i * 2);
+    for (let i = 0; i < samples; i++)
+      pcm.writeInt16LE(spoken ? spoken[i]! : Math.round(12000 * Math.sin((2 * Math.PI * 200 * i) / 24000)), i * 2);
     res.writeHead(200, { 'content-type': 'audio/pcm', 'transfer-encoding': 'chunked' });
     for (let at = 0; at < pcm.length; at += 1001) {
       res.write(pcm.subarray(at, at + 1001));
@@ -82,9 +113,10 @@ export async function startFakeSpeechServices(options: { transcript: string; del
   const { port } = server.address() as AddressInfo;
   return Object.assign(fake, {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   });
 }

@@ -23,8 +23,10 @@ export async function createFace(t: TestService, fixture: FaceFixture = {}): Pro
       owner_id: fixture.owner ?? 1,
       face_name: fixture.name ?? 'Test face',
       status: fixture.status ?? 'completed',
-      thumbnail_video_url: fixture.thumbnail_video_url === undefined ? `https://cdn.example.com/${faceId}.mp4` : fixture.thumbnail_video_url,
-      thumbnail_image_url: fixture.thumbnail_image_url === undefined ? `https://cdn.example.com/${faceId}.jpg` : fixture.thumbnail_image_url,
+      thumbnail_video_url:
+        fixture.thumbnail_video_url === undefined ? `https://cdn.example.com/${faceId}.mp4` : fixture.thumbnail_video_url,
+      thumbnail_image_url:
+        fixture.thumbnail_image_url === undefined ? `https://cdn.example.com/${faceId}.jpg` : fixture.thumbnail_image_url,
     })
     .execute();
   return faceId;
@@ -56,7 +58,14 @@ export async function createPal(t: TestService, fixture: PalFixture = {}): Promi
   };
   await t.service.deps.db
     .insertInto('pals')
-    .values({ pal_id: palId, owner_id: owner, pal_name: document.pal_name, pipeline_mode: document.pipeline_mode, default_face_id: faceId, definition: JSON.stringify(document) })
+    .values({
+      pal_id: palId,
+      owner_id: owner,
+      pal_name: document.pal_name,
+      pipeline_mode: document.pipeline_mode,
+      default_face_id: faceId,
+      definition: JSON.stringify(document),
+    })
     .execute();
   return { palId, faceId };
 }

@@ -24,7 +24,11 @@ function audio(rate) {
 const ZERO_COST = [
   Buffer.from('02000000803E000000', 'hex'),
   Buffer.from('0100000080BB0000', 'hex'),
-  (() => { const b = audio(16000); b.writeUInt16LE(1, 2); return b; })(),
+  (() => {
+    const b = audio(16000);
+    b.writeUInt16LE(1, 2);
+    return b;
+  })(),
   Buffer.from('02000000803E0000', 'hex'),
 ];
 
@@ -39,14 +43,30 @@ function frame(i) {
     case 'rates':
       return audio(i % 2 ? 16000 : 8000);
     case 'chat':
-      return JSON.stringify({ type: 'app-message', data: { message_type: 'conversation', event_type: 'conversation.respond', properties: { text: `Flood ${i}` } } });
+      return JSON.stringify({
+        type: 'app-message',
+        data: { message_type: 'conversation', event_type: 'conversation.respond', properties: { text: `Flood ${i}` } },
+      });
     case 'echo':
-      return JSON.stringify({ type: 'app-message', data: { message_type: 'conversation', event_type: 'conversation.echo', properties: { text: 'Echo flood. '.repeat(400) } } });
+      return JSON.stringify({
+        type: 'app-message',
+        data: { message_type: 'conversation', event_type: 'conversation.echo', properties: { text: 'Echo flood. '.repeat(400) } },
+      });
     case 'echo-interrupt':
       // Say something, cut it at once, say the next: each echo starts synthesis that the interrupt makes useless.
       return i % 2
-        ? JSON.stringify({ type: 'app-message', data: { message_type: 'conversation', event_type: 'conversation.interrupt', properties: {} } })
-        : JSON.stringify({ type: 'app-message', data: { message_type: 'conversation', event_type: 'conversation.echo', properties: { text: `Echo flood number ${i}, a sentence long enough to take a while. `.repeat(20) } } });
+        ? JSON.stringify({
+            type: 'app-message',
+            data: { message_type: 'conversation', event_type: 'conversation.interrupt', properties: {} },
+          })
+        : JSON.stringify({
+            type: 'app-message',
+            data: {
+              message_type: 'conversation',
+              event_type: 'conversation.echo',
+              properties: { text: `Echo flood number ${i}, a sentence long enough to take a while. `.repeat(20) },
+            },
+          });
     default:
       throw new Error(`unknown flood kind ${kind}`);
   }

@@ -41,9 +41,17 @@ export interface HeardCall {
  * analyser listening. `init` scripts run in the page before the element (e.g. a bench's own probes).
  */
 export async function openHeardCall(world: World, options: { callbackUrl?: string; init?: string[] } = {}): Promise<HeardCall> {
-  const palId = await createPal(world, { pal_name: 'Latency PAL', custom_greeting: 'Hi.', default_face_id: 'rpalkitada', disclosure_type: 'off' });
+  const palId = await createPal(world, {
+    pal_name: 'Latency PAL',
+    custom_greeting: 'Hi.',
+    default_face_id: 'rpalkitada',
+    disclosure_type: 'off',
+  });
   const id = await createDeployment(world, {
-    pal_id: palId, channel: 'widget', allowed_origins: [world.siteOrigin], customization: { show_haircheck: false },
+    pal_id: palId,
+    channel: 'widget',
+    allowed_origins: [world.siteOrigin],
+    customization: { show_haircheck: false },
     ...(options.callbackUrl ? { callback_url: options.callbackUrl } : {}),
   });
   const page = await openPage(world);
@@ -53,7 +61,11 @@ export async function openHeardCall(world: World, options: { callbackUrl?: strin
   await page.locator('pal-preview [part="start"]').click();
   await page.locator('pal-controls [part="end"]').waitFor();
   const conversationId = (await palEvents(page)).find((e) => e.type === 'pal-conversation-started')!.detail.conversationId as string;
-  await eventually(() => page.evaluate(() => (window as any).__listen()), (ok) => ok === true, "the PAL's audio element with a MediaStream");
+  await eventually(
+    () => page.evaluate(() => (window as any).__listen()),
+    (ok) => ok === true,
+    "the PAL's audio element with a MediaStream",
+  );
   return { page, conversationId };
 }
 
@@ -74,7 +86,12 @@ function levelsSince(page: Page, since: number): Promise<Array<{ at: number; pea
  */
 export async function untilSilent(page: Page, { afterSound = false, timeoutMs = 20_000 } = {}): Promise<void> {
   const since = afterSound ? 0 : await page.evaluate(() => performance.now());
-  await eventually(() => levelsSince(page, since), (all) => (!afterSound || all.some((s) => s.peak > AUDIBLE)) && all.length > 30 && all.slice(-30).every((s) => s.peak < AUDIBLE), 'silence on the PAL\'s track', timeoutMs);
+  await eventually(
+    () => levelsSince(page, since),
+    (all) => (!afterSound || all.some((s) => s.peak > AUDIBLE)) && all.length > 30 && all.slice(-30).every((s) => s.peak < AUDIBLE),
+    "silence on the PAL's track",
+    timeoutMs,
+  );
 }
 
 export interface TypedTurn {
@@ -92,7 +109,14 @@ export async function askTyped(page: Page, text: string, timeoutMs = 20_000): Pr
     (document.querySelector('pal-widget') as any).sendChat(question);
     return performance.now();
   }, text);
-  const report = (await eventually(() => turnLatencies(page), (all) => all.length > before, 'pal-turn-latency', timeoutMs))[before]!;
+  const report = (
+    await eventually(
+      () => turnLatencies(page),
+      (all) => all.length > before,
+      'pal-turn-latency',
+      timeoutMs,
+    )
+  )[before]!;
   const heard = (await levelsSince(page, sentAt)).find((s) => s.peak > AUDIBLE);
   return { sentAt, report, analysedMs: heard ? heard.at - sentAt : undefined };
 }

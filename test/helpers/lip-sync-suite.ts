@@ -21,11 +21,24 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { createDeployment, createPal, customerPage, eventually, startWorld, trainFace, type World } from './e2e-world.js';
-import { ADA_MOUTH, analyseLipSync, assertLipSync, describeLipSync, lipInstruments, reportLipSync, rigMouth, silentMicrophone, type Figures, type MouthBox, type Recording } from './lip-sync.js';
+import {
+  ADA_MOUTH,
+  analyseLipSync,
+  assertLipSync,
+  describeLipSync,
+  lipInstruments,
+  reportLipSync,
+  rigMouth,
+  silentMicrophone,
+  type Figures,
+  type MouthBox,
+  type Recording,
+} from './lip-sync.js';
 import { DESKTOP, openBrowser, selectedEngines, type Engine, type VisitorBrowser, type VisitorPage } from './visitor.js';
 
 /** No lips pressed (m, b, p): every voiced stretch opens the mouth. */
-const GREETING = 'Hello there, I read all the notes you sent, and I think it is a good idea to start with the third one. Shall we look at it together?';
+const GREETING =
+  'Hello there, I read all the notes you sent, and I think it is a good idea to start with the third one. Shall we look at it together?';
 /**
  * Typed, and said back: with the greeting, three turns a call. A row's first motion is judged on the turns'
  * mean (helpers/lip-sync.ts), and a loaded call's turn now and then starts behind a stall of the page: over
@@ -45,14 +58,17 @@ const QUESTIONS = ['Is the third one the idea you said you liked?', 'Are you sur
  * 223 ms against 94 at most).
  */
 const SILENCE_AFTER_MS: Record<string, number> = { Ada: 2000, 'trained face': 5000 };
-const gaps: Array<{ suite: string; engine: string; file: string; test: string; reason: string }> =
-  JSON.parse(readFileSync(new URL('../known-engine-gaps.json', import.meta.url), 'utf8')).gaps;
+const gaps: Array<{ suite: string; engine: string; file: string; test: string; reason: string }> = JSON.parse(
+  readFileSync(new URL('../known-engine-gaps.json', import.meta.url), 'utf8'),
+).gaps;
 
 /** Another process keeping every core busy, until stopped. */
 export function loadTheCores(): { stop(): void } {
   // Each spinner also ends when this process does, however it ends (it checks its parent now and then).
   const spin = `const parent = process.ppid; for (let i = 0; ; i++) if (i % 1e7 === 0 && process.ppid !== parent) break;`;
-  const spinners: ChildProcess[] = Array.from({ length: availableParallelism() }, () => spawn(process.execPath, ['-e', spin], { stdio: 'ignore' }));
+  const spinners: ChildProcess[] = Array.from({ length: availableParallelism() }, () =>
+    spawn(process.execPath, ['-e', spin], { stdio: 'ignore' }),
+  );
   const stop = () => spinners.forEach((s) => s.kill('SIGKILL'));
   process.once('exit', stop);
   return { stop };
@@ -76,10 +92,18 @@ export function lipSyncSuite(engine: Engine): void {
       world = await startWorld({ PALKIT_PAL_WORDS_PER_MINUTE: '170' }, { chromium: false });
       const faceId = await trainFace(world, 'Lip face');
       const face = (await world.api('GET', `/v2/faces/${faceId}?verbose=true`)).body as { face_rig_url: string };
-      const rig = await (await fetch(new URL(face.face_rig_url, world.serviceUrl))).json() as Parameters<typeof rigMouth>[0];
+      const rig = (await (await fetch(new URL(face.face_rig_url, world.serviceUrl))).json()) as Parameters<typeof rigMouth>[0];
       const common = { custom_greeting: GREETING, disclosure_type: 'off' };
-      faces.push({ name: 'Ada', palId: await createPal(world, { pal_name: 'Lip Ada', default_face_id: 'rpalkitada', ...common }), box: ADA_MOUTH });
-      faces.push({ name: 'trained face', palId: await createPal(world, { pal_name: 'Lip face', default_face_id: faceId, ...common }), box: rigMouth(rig) });
+      faces.push({
+        name: 'Ada',
+        palId: await createPal(world, { pal_name: 'Lip Ada', default_face_id: 'rpalkitada', ...common }),
+        box: ADA_MOUTH,
+      });
+      faces.push({
+        name: 'trained face',
+        palId: await createPal(world, { pal_name: 'Lip face', default_face_id: faceId, ...common }),
+        box: rigMouth(rig),
+      });
       browser = await openBrowser(engine);
     });
     after(async () => {
@@ -90,16 +114,29 @@ export function lipSyncSuite(engine: Engine): void {
 
     /** One call: the greeting, a second of silence, two typed questions said back a second apart, `silenceMs` of silence; the page's recording of it. */
     async function call(palId: string, box: MouthBox, silenceMs: number): Promise<Recording> {
-      const id = await createDeployment(world, { pal_id: palId, channel: 'widget', allowed_origins: [world.siteOrigin], customization: { show_haircheck: false, camera_on: false } });
+      const id = await createDeployment(world, {
+        pal_id: palId,
+        channel: 'widget',
+        allowed_origins: [world.siteOrigin],
+        customization: { show_haircheck: false, camera_on: false },
+      });
       const page: VisitorPage = await browser.newPage(DESKTOP);
       try {
         await page.addInitScript(silentMicrophone + lipInstruments(box));
-        await page.goto(world.sitePage(`/lip-${engine}-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)));
+        await page.goto(
+          world.sitePage(`/lip-${engine}-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)),
+        );
         await page.click('pal-widget [part="launcher"]');
         await page.click('pal-preview [part="start"]');
         await page.waitFor('pal-controls [part="end"]', { timeout: 30_000 });
-        const spokenSince = (since: number, quietMs = 1000) => page.evaluate(([t, q]) => (window as any).__lip.spokenSince(t, q) as boolean, [since, quietMs]);
-        await eventually(() => spokenSince(0), (done) => done, `${engine}: the greeting heard to its end`, 90_000);
+        const spokenSince = (since: number, quietMs = 1000) =>
+          page.evaluate(([t, q]) => (window as any).__lip.spokenSince(t, q) as boolean, [since, quietMs]);
+        await eventually(
+          () => spokenSince(0),
+          (done) => done,
+          `${engine}: the greeting heard to its end`,
+          90_000,
+        );
         for (const [i, question] of QUESTIONS.entries()) {
           const asked = await page.evaluate((text) => {
             (document.querySelector('pal-widget') as unknown as { sendChat(text: string): void }).sendChat(text);
@@ -107,14 +144,22 @@ export function lipSyncSuite(engine: Engine): void {
           }, question);
           // A second's silence between answers; after the last, the face's silence (SILENCE_AFTER_MS).
           const last = i === QUESTIONS.length - 1;
-          await eventually(() => spokenSince(asked, last ? silenceMs : 1000), (done) => done, `${engine}: answer ${i + 1} heard to its end`, 90_000);
+          await eventually(
+            () => spokenSince(asked, last ? silenceMs : 1000),
+            (done) => done,
+            `${engine}: answer ${i + 1} heard to its end`,
+            90_000,
+          );
         }
         // Each frame's grey pixels as one string of char codes: the same numbers, read in less time (a call's
         // ~450 frames as arrays took 1.3-8.4 s to cross from Chromium at load 13-21, as strings 0.5-3.4 s).
         const read = await page.evaluate(() => {
           const lip = (window as any).__lip;
           const { levels, clocks, frameClock, audioRate, videoAt, streamAt, stalls, speech, heard } = lip;
-          const frames = (lip.frames as Array<{ at: number; grey: number[] }>).map(({ at, grey }) => ({ at, grey: String.fromCharCode(...grey) }));
+          const frames = (lip.frames as Array<{ at: number; grey: number[] }>).map(({ at, grey }) => ({
+            at,
+            grey: String.fromCharCode(...grey),
+          }));
           return { frames, levels, clocks, frameClock, audioRate, videoAt, streamAt, stalls, speech, heard };
         });
         const frames = read.frames.map(({ at, grey }) => ({ at, grey: Array.from(grey, (c) => c.charCodeAt(0)) }));
@@ -159,7 +204,9 @@ export function lipSyncSuite(engine: Engine): void {
           } catch {
             met = false;
           }
-          t.skip(`known ${engine} gap${met ? ' (the bars held this run: remove the entry once they hold run after run)' : ''}: ${gap.reason}`);
+          t.skip(
+            `known ${engine} gap${met ? ' (the bars held this run: remove the entry once they hold run after run)' : ''}: ${gap.reason}`,
+          );
         });
       }
     }

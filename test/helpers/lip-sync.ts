@@ -227,7 +227,10 @@ export function analyseLipSync(recording: Recording): Figures {
     at: f.at,
     change: Math.min(...quiet.filter((q) => Math.abs(q.at - f.at) > REPEAT_MS).map((q) => distance(f.grey, q.grey))),
   }));
-  const quietChange = change.filter((c) => !near(c.at, 300)).map((c) => c.change).sort((a, b) => a - b);
+  const quietChange = change
+    .filter((c) => !near(c.at, 300))
+    .map((c) => c.change)
+    .sort((a, b) => a - b);
   // Moving: clearly beyond what blinks and the video's noise do to the resting mouth.
   const threshold = Math.max(2, 2 * quietChange[Math.floor(quietChange.length * 0.95)]!);
   const moving = (c: { change: number }) => c.change > threshold;
@@ -238,7 +241,10 @@ export function analyseLipSync(recording: Recording): Figures {
     const inside = levels.filter((l) => l.at >= a && l.at < b);
     return inside.length ? inside.filter((l) => l.peak > AUDIBLE).length / inside.length : 0;
   };
-  let voicedWindows = 0, moved = 0, silentWindows = 0, rested = 0;
+  let voicedWindows = 0,
+    moved = 0,
+    silentWindows = 0,
+    rested = 0;
   for (let t = from; t + 100 <= to; t += 100) {
     // The frames presented in the window, and the one on the screen as it began.
     const onScreen = change.findLast((c) => c.at < t);
@@ -285,8 +291,19 @@ export function analyseLipSync(recording: Recording): Figures {
     firstMotionMs.push(first ? first.at - a : Infinity);
   }
   // The player's own figure against the analyser's, for each reply: the turn that began nearest it.
-  const playerHeardMs = (recording.heard ?? []).map((at) => turns.reduce((near, t) => (Math.abs(at - t) < Math.abs(near) ? at - t : near), Infinity));
-  return { voicedWindows, movedShare: moved / voicedWindows, silentWindows, restedShare: rested / silentWindows, lagMs: best.lag * 5, firstMotionMs, playerHeardMs, ...(beforeFace !== undefined ? { faceLateMs: beforeFace } : {}) };
+  const playerHeardMs = (recording.heard ?? []).map((at) =>
+    turns.reduce((near, t) => (Math.abs(at - t) < Math.abs(near) ? at - t : near), Infinity),
+  );
+  return {
+    voicedWindows,
+    movedShare: moved / voicedWindows,
+    silentWindows,
+    restedShare: rested / silentWindows,
+    lagMs: best.lag * 5,
+    firstMotionMs,
+    playerHeardMs,
+    ...(beforeFace !== undefined ? { faceLateMs: beforeFace } : {}),
+  };
 }
 
 const percent = (x: number) => `${(x * 100).toFixed(0)} %`;
@@ -299,11 +316,32 @@ export function describeLipSync(name: string, f: Figures): string {
 /** A row's figures for the results (test/helpers/figures.ts), each against its bar of assertLipSync. */
 export function reportLipSync(name: string, f: Figures): void {
   const meanFirst = f.firstMotionMs.length > 0 ? f.firstMotionMs.reduce((sum, ms) => sum + Math.abs(ms), 0) / f.firstMotionMs.length : NaN;
-  reportFigure({ name: `${name}: mouth moving, voiced windows`, value: f.movedShare * 100, unit: '%', better: 'higher', bar: '≥ 95', met: f.movedShare >= 0.95 });
-  reportFigure({ name: `${name}: mouth resting, silent windows`, value: f.restedShare * 100, unit: '%', better: 'higher', bar: '≥ 90', met: f.restedShare >= 0.9 });
+  reportFigure({
+    name: `${name}: mouth moving, voiced windows`,
+    value: f.movedShare * 100,
+    unit: '%',
+    better: 'higher',
+    bar: '≥ 95',
+    met: f.movedShare >= 0.95,
+  });
+  reportFigure({
+    name: `${name}: mouth resting, silent windows`,
+    value: f.restedShare * 100,
+    unit: '%',
+    better: 'higher',
+    bar: '≥ 90',
+    met: f.restedShare >= 0.9,
+  });
   reportFigure({ name: `${name}: lag`, value: f.lagMs, unit: 'ms', bar: '±40', met: Math.abs(f.lagMs) <= 40 });
-  if (!Number.isNaN(meanFirst)) reportFigure({ name: `${name}: first motion, mean`, value: meanFirst, unit: 'ms', better: 'lower', bar: '≤ 50', met: meanFirst <= 50 });
-  if (f.playerHeardMs.length > 0) reportFigure({ name: `${name}: player vs analyser, max`, value: Math.max(...f.playerHeardMs.map(Math.abs)), unit: 'ms', better: 'lower' });
+  if (!Number.isNaN(meanFirst))
+    reportFigure({ name: `${name}: first motion, mean`, value: meanFirst, unit: 'ms', better: 'lower', bar: '≤ 50', met: meanFirst <= 50 });
+  if (f.playerHeardMs.length > 0)
+    reportFigure({
+      name: `${name}: player vs analyser, max`,
+      value: Math.max(...f.playerHeardMs.map(Math.abs)),
+      unit: 'ms',
+      better: 'lower',
+    });
 }
 
 /**
@@ -319,6 +357,10 @@ export function assertLipSync(name: string, f: Figures): void {
   assert.ok(Math.abs(f.lagMs) <= 40, `${name}: lag ${f.lagMs} ms`);
   assert.ok(f.firstMotionMs.length > 0, `${name}: no turn began after the face's first frame`);
   const mean = f.firstMotionMs.reduce((sum, ms) => sum + Math.abs(ms), 0) / f.firstMotionMs.length;
-  assert.ok(mean <= 50, `${name}: first motion ${Math.round(mean)} ms from the first audible sample on average (${f.firstMotionMs.map(Math.round).join(', ')} ms)`);
-  for (const ms of f.firstMotionMs) assert.ok(Math.abs(ms) <= 50 + FACE_FRAME_MS, `${name}: first motion ${ms} ms from the first audible sample`);
+  assert.ok(
+    mean <= 50,
+    `${name}: first motion ${Math.round(mean)} ms from the first audible sample on average (${f.firstMotionMs.map(Math.round).join(', ')} ms)`,
+  );
+  for (const ms of f.firstMotionMs)
+    assert.ok(Math.abs(ms) <= 50 + FACE_FRAME_MS, `${name}: first motion ${ms} ms from the first audible sample`);
 }

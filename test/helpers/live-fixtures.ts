@@ -9,14 +9,34 @@ import { newId } from '../../src/server/platform/ids.js';
 import type { TestService } from './service.js';
 import { waitFor } from './wait-for.js';
 
-export async function insertFace(t: TestService, face: { ownerId?: number; videoUrl?: string | null; imageUrl?: string | null; rigUrl?: string } = {}): Promise<string> {
+export async function insertFace(
+  t: TestService,
+  face: { ownerId?: number; videoUrl?: string | null; imageUrl?: string | null; rigUrl?: string } = {},
+): Promise<string> {
   const faceId = newId('r');
-  await t.service.deps.db.insertInto('faces').values({
-    face_id: faceId, owner_id: face.ownerId ?? 1, face_name: 'Test face', train_video_url: null, callback_url: null, status: 'completed',
-    error_message: null, thumbnail_video_url: face.videoUrl ?? null, thumbnail_image_url: face.imageUrl ?? null, model_name: null,
-    // Where training leaves a trained face's rig (faces/training.ts).
-    ...(face.rigUrl ? { training_details: JSON.stringify({ rig: { url: face.rigUrl, media_ids: [], bytes: 0, idle_frames: 1, footage: [], warped: [] } }) } : {}),
-  }).execute();
+  await t.service.deps.db
+    .insertInto('faces')
+    .values({
+      face_id: faceId,
+      owner_id: face.ownerId ?? 1,
+      face_name: 'Test face',
+      train_video_url: null,
+      callback_url: null,
+      status: 'completed',
+      error_message: null,
+      thumbnail_video_url: face.videoUrl ?? null,
+      thumbnail_image_url: face.imageUrl ?? null,
+      model_name: null,
+      // Where training leaves a trained face's rig (faces/training.ts).
+      ...(face.rigUrl
+        ? {
+            training_details: JSON.stringify({
+              rig: { url: face.rigUrl, media_ids: [], bytes: 0, idle_frames: 1, footage: [], warped: [] },
+            }),
+          }
+        : {}),
+    })
+    .execute();
   return faceId;
 }
 
@@ -33,11 +53,22 @@ export interface PalFixture {
 export async function insertPal(t: TestService, pal: PalFixture = {}): Promise<string> {
   const palId = newId('p');
   const { db } = t.service.deps;
-  await db.insertInto('pals').values({
-    pal_id: palId, owner_id: pal.ownerId ?? 1, pal_name: pal.name ?? 'Ava', pipeline_mode: pal.pipelineMode ?? 'full',
-    default_face_id: pal.faceId ?? null, definition: JSON.stringify({ system_prompt: 'You are Ava.', ...(pal.definition ?? {}) }),
-  }).execute();
-  if (pal.canvas) await db.insertInto('pal_skills').values({ pal_id: palId, skill_id: 'magic_canvas', config: JSON.stringify(pal.canvas) }).execute();
+  await db
+    .insertInto('pals')
+    .values({
+      pal_id: palId,
+      owner_id: pal.ownerId ?? 1,
+      pal_name: pal.name ?? 'Ava',
+      pipeline_mode: pal.pipelineMode ?? 'full',
+      default_face_id: pal.faceId ?? null,
+      definition: JSON.stringify({ system_prompt: 'You are Ava.', ...(pal.definition ?? {}) }),
+    })
+    .execute();
+  if (pal.canvas)
+    await db
+      .insertInto('pal_skills')
+      .values({ pal_id: palId, skill_id: 'magic_canvas', config: JSON.stringify(pal.canvas) })
+      .execute();
   return palId;
 }
 
@@ -63,21 +94,48 @@ export interface ConversationHandle {
 export async function insertConversation(t: TestService, c: ConversationFixture): Promise<ConversationHandle> {
   const conversationId = newId('c');
   const conversationUrl = `${t.url}/rooms/${conversationId}`;
-  await t.service.deps.db.insertInto('conversations').values({
-    conversation_id: conversationId, owner_id: c.ownerId ?? 1, pal_id: c.palId, face_id: c.faceId ?? null, deployment_id: null,
-    conversation_name: 'Test conversation', provider: 'local', conversation_url: conversationUrl, callback_url: c.callbackUrl ?? null,
-    conversational_context: c.conversationalContext ?? null, custom_greeting: c.customGreeting ?? null,
-    memory_stores: JSON.stringify(c.memoryStores ?? []), properties: JSON.stringify(c.properties ?? {}), visitor_key: null, shutdown_reason: null,
-    ...(c.createdAt ? { created_at: c.createdAt } : {}),
-  }).execute();
+  await t.service.deps.db
+    .insertInto('conversations')
+    .values({
+      conversation_id: conversationId,
+      owner_id: c.ownerId ?? 1,
+      pal_id: c.palId,
+      face_id: c.faceId ?? null,
+      deployment_id: null,
+      conversation_name: 'Test conversation',
+      provider: 'local',
+      conversation_url: conversationUrl,
+      callback_url: c.callbackUrl ?? null,
+      conversational_context: c.conversationalContext ?? null,
+      custom_greeting: c.customGreeting ?? null,
+      memory_stores: JSON.stringify(c.memoryStores ?? []),
+      properties: JSON.stringify(c.properties ?? {}),
+      visitor_key: null,
+      shutdown_reason: null,
+      ...(c.createdAt ? { created_at: c.createdAt } : {}),
+    })
+    .execute();
   return { conversationId, conversationUrl, token: token(t, conversationId) };
 }
 
 export function token(t: TestService, conversationId: string, options: { expiresAt?: Date; role?: TokenRole } = {}): string {
-  return signMeetingToken(t.service.deps.secrets, conversationId, options.expiresAt ?? new Date(Date.now() + 3600_000), options.role ?? 'visitor');
+  return signMeetingToken(
+    t.service.deps.secrets,
+    conversationId,
+    options.expiresAt ?? new Date(Date.now() + 3600_000),
+    options.role ?? 'visitor',
+  );
 }
 
-type AppMessage = { message_type?: string; event_type: string; properties: Record<string, any>; inference_id?: string; seq?: number; turn_idx?: number; conversation_id?: string };
+type AppMessage = {
+  message_type?: string;
+  event_type: string;
+  properties: Record<string, any>;
+  inference_id?: string;
+  seq?: number;
+  turn_idx?: number;
+  conversation_id?: string;
+};
 
 /** A participant: connects, records frames, waits for what a test expects. */
 export class RoomClient {
@@ -98,10 +156,12 @@ export class RoomClient {
       }
       for (const w of this.waiters.splice(0)) w();
     });
-    this.closed = new Promise((resolve) => socket.on('close', (code, reason) => {
-      resolve({ code, reason: reason.toString() });
-      for (const w of this.waiters.splice(0)) w();
-    }));
+    this.closed = new Promise((resolve) =>
+      socket.on('close', (code, reason) => {
+        resolve({ code, reason: reason.toString() });
+        for (const w of this.waiters.splice(0)) w();
+      }),
+    );
   }
 
   /** Opens the socket without joining. */
@@ -115,7 +175,12 @@ export class RoomClient {
   }
 
   /** Opens, joins and waits for the `joined` frame. */
-  static async join(conversationUrl: string, meetingToken: string, userName?: string, page: { time_zone?: string; locale?: string; speech_recognition?: boolean } = {}): Promise<RoomClient> {
+  static async join(
+    conversationUrl: string,
+    meetingToken: string,
+    userName?: string,
+    page: { time_zone?: string; locale?: string; speech_recognition?: boolean } = {},
+  ): Promise<RoomClient> {
     const client = await RoomClient.open(conversationUrl);
     client.send({ type: 'join', meeting_token: meetingToken, ...(userName ? { user_name: userName } : {}), ...page });
     await client.waitFor((f) => f.type === 'joined');
@@ -150,7 +215,12 @@ export class RoomClient {
   }
 
   /** Waits for the nth (1-based) message of this event type matching `predicate`. */
-  async waitForEvent(eventType: string, predicate: (m: AppMessage) => boolean = () => true, timeoutMs = 5000, nth = 1): Promise<AppMessage> {
+  async waitForEvent(
+    eventType: string,
+    predicate: (m: AppMessage) => boolean = () => true,
+    timeoutMs = 5000,
+    nth = 1,
+  ): Promise<AppMessage> {
     return this.until(() => this.events(eventType).filter(predicate)[nth - 1], timeoutMs, eventType);
   }
 
@@ -160,7 +230,10 @@ export class RoomClient {
       const found = probe();
       if (found !== undefined) return found;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.frames.map((f) => (f.type === 'app-message' ? (f.data as AppMessage).event_type : f.type)))}`);
+      if (left <= 0)
+        throw new Error(
+          `timed out waiting for ${what}; got ${JSON.stringify(this.frames.map((f) => (f.type === 'app-message' ? (f.data as AppMessage).event_type : f.type)))}`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -204,12 +277,17 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
     url: `http://127.0.0.1:${port}/callbacks`,
     bodies,
     async waitFor(predicate, timeoutMs = 8000) {
-      await waitFor(() => predicate(bodies), { timeout: timeoutMs, interval: 25, what: () => `callbacks; got ${JSON.stringify(bodies.map((b) => b.event_type))}` });
+      await waitFor(() => predicate(bodies), {
+        timeout: timeoutMs,
+        interval: 25,
+        what: () => `callbacks; got ${JSON.stringify(bodies.map((b) => b.event_type))}`,
+      });
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

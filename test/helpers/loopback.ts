@@ -14,10 +14,11 @@ async function listen(server: Server): Promise<string> {
 }
 
 function closer(server: Server) {
-  return () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  return () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
 }
 
 export interface FileRoute {
@@ -53,7 +54,9 @@ export interface ReceivedCallback {
 }
 
 /** Records every POST it receives and answers 200. */
-export async function startCallbackReceiver(): Promise<Loopback & { received: ReceivedCallback[]; waitFor(count: number, timeoutMs?: number): Promise<ReceivedCallback[]> }> {
+export async function startCallbackReceiver(): Promise<
+  Loopback & { received: ReceivedCallback[]; waitFor(count: number, timeoutMs?: number): Promise<ReceivedCallback[]> }
+> {
   const received: ReceivedCallback[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -18,10 +18,16 @@ export interface McpTestServer {
 /** `booking`: also `book_table`, whose result is structured content (`{booking_id}`), as a booking API's would be. */
 function buildServer(booking = false): McpServer {
   const server = new McpServer({ name: 'palkit-test-tools', version: '1.0.0' });
-  server.registerTool('get_weather', { description: 'Current weather for a city', inputSchema: { city: z.string().describe('City name') } }, async ({ city }) => ({
-    content: [{ type: 'text', text: `Sunny in ${city}` }],
+  server.registerTool(
+    'get_weather',
+    { description: 'Current weather for a city', inputSchema: { city: z.string().describe('City name') } },
+    async ({ city }) => ({
+      content: [{ type: 'text', text: `Sunny in ${city}` }],
+    }),
+  );
+  server.registerTool('add', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
+    content: [{ type: 'text', text: String(a + b) }],
   }));
-  server.registerTool('add', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }));
   server.registerTool('ping', { description: 'Answers pong' }, async () => ({ content: [{ type: 'text', text: 'pong' }] }));
   if (booking) {
     server.registerTool(
@@ -37,7 +43,11 @@ function buildServer(booking = false): McpServer {
 }
 
 /** `wellKnown` serves JSON documents without authentication (e.g. OAuth discovery metadata). */
-export async function startMcpTestServer(accept: (token: string) => boolean, wellKnown: Record<string, unknown> = {}, options: { booking?: boolean } = {}): Promise<McpTestServer> {
+export async function startMcpTestServer(
+  accept: (token: string) => boolean,
+  wellKnown: Record<string, unknown> = {},
+  options: { booking?: boolean } = {},
+): Promise<McpTestServer> {
   const state: McpTestServer = { url: '', seenTokens: [], accept, close: async () => undefined };
   const http: Server = createServer(async (req, res) => {
     const doc = wellKnown[new URL(req.url ?? '/', 'http://x').pathname];

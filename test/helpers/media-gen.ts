@@ -12,15 +12,36 @@ import { waitFor as waitForValue } from './wait-for.js';
 export const sampleFaceJpg = () => readFileSync(mediaFixture('sample-face.jpg'));
 export const sampleFaceMp4 = () => readFileSync(mediaFixture('sample-face.mp4'));
 
-export async function insertFace(t: TestService, ownerId: number, options: { image?: boolean; video?: boolean; status?: string } = {}): Promise<string> {
+export async function insertFace(
+  t: TestService,
+  ownerId: number,
+  options: { image?: boolean; video?: boolean; status?: string } = {},
+): Promise<string> {
   const { db, media } = t.service.deps;
-  const image = options.image === false ? null : (await media.store(db, { ownerId, contentType: 'image/jpeg', extension: 'jpg', bytes: sampleFaceJpg() })).url;
-  const video = options.video === false ? null : (await media.store(db, { ownerId, contentType: 'video/mp4', extension: 'mp4', bytes: sampleFaceMp4() })).url;
+  const image =
+    options.image === false
+      ? null
+      : (await media.store(db, { ownerId, contentType: 'image/jpeg', extension: 'jpg', bytes: sampleFaceJpg() })).url;
+  const video =
+    options.video === false
+      ? null
+      : (await media.store(db, { ownerId, contentType: 'video/mp4', extension: 'mp4', bytes: sampleFaceMp4() })).url;
   const faceId = newId('r', 14);
-  await db.insertInto('faces').values({
-    face_id: faceId, owner_id: ownerId, face_name: 'Test face', train_video_url: null, callback_url: null,
-    status: options.status ?? 'completed', error_message: null, thumbnail_image_url: image, thumbnail_video_url: video, model_name: 'local',
-  }).execute();
+  await db
+    .insertInto('faces')
+    .values({
+      face_id: faceId,
+      owner_id: ownerId,
+      face_name: 'Test face',
+      train_video_url: null,
+      callback_url: null,
+      status: options.status ?? 'completed',
+      error_message: null,
+      thumbnail_image_url: image,
+      thumbnail_video_url: video,
+      model_name: 'local',
+    })
+    .execute();
   return faceId;
 }
 
@@ -73,10 +94,14 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | null | fal
 
 /** Polls a GET until the item's status leaves `generating`. */
 export async function waitForFinished(t: TestService, path: string, key?: string): Promise<any> {
-  return waitFor(async () => {
-    const r = await t.api('GET', path, undefined, key ? { key } : {});
-    return r.status === 200 && r.body.status !== 'generating' ? r.body : undefined;
-  }, 60_000, `${path} to finish`);
+  return waitFor(
+    async () => {
+      const r = await t.api('GET', path, undefined, key ? { key } : {});
+      return r.status === 200 && r.body.status !== 'generating' ? r.body : undefined;
+    },
+    60_000,
+    `${path} to finish`,
+  );
 }
 
 export async function signatureIsValid(t: TestService, callback: Received, key?: string): Promise<boolean> {

@@ -55,7 +55,10 @@ export class MovingVisitor {
 
   /** Types a line to the PAL (kept by the connection until a room has read it). */
   ask(text: string): void {
-    this.connection.send({ type: 'app-message', data: { message_type: 'conversation', event_type: 'conversation.respond', properties: { text } } });
+    this.connection.send({
+      type: 'app-message',
+      data: { message_type: 'conversation', event_type: 'conversation.respond', properties: { text } },
+    });
   }
 
   messages(): AppMessage[] {
@@ -76,7 +79,14 @@ export class MovingVisitor {
       const found = probe();
       if (found !== undefined && found !== false) return found;
       const left = deadline - performance.now();
-      if (left <= 0) throw new Error(`timed out waiting for ${what}; marks ${JSON.stringify(this.marks.map((m) => m.what))}, events ${JSON.stringify(this.messages().slice(-12).map((m) => m.event_type))}`);
+      if (left <= 0)
+        throw new Error(
+          `timed out waiting for ${what}; marks ${JSON.stringify(this.marks.map((m) => m.what))}, events ${JSON.stringify(
+            this.messages()
+              .slice(-12)
+              .map((m) => m.event_type),
+          )}`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, 200));
         this.#waiters.push(() => (clearTimeout(timer), resolve()));

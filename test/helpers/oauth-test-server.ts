@@ -62,11 +62,20 @@ export async function startOAuthTestServer(options: { serveMetadata?: boolean } 
       const redirect = new URL(q.get('redirect_uri') ?? '');
       redirect.searchParams.set('state', q.get('state') ?? '');
       if (s.settings.denyAuthorization) redirect.searchParams.set('error', 'access_denied');
-      else if (q.get('client_id') !== s.clientId || q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge') || q.get('response_type') !== 'code') {
+      else if (
+        q.get('client_id') !== s.clientId ||
+        q.get('code_challenge_method') !== 'S256' ||
+        !q.get('code_challenge') ||
+        q.get('response_type') !== 'code'
+      ) {
         redirect.searchParams.set('error', 'invalid_request');
       } else {
         const code = `code-${randomBytes(8).toString('hex')}`;
-        codes.set(code, { challenge: q.get('code_challenge')!, redirectUri: q.get('redirect_uri')!, scope: q.get('scope') ?? s.settings.scope });
+        codes.set(code, {
+          challenge: q.get('code_challenge')!,
+          redirectUri: q.get('redirect_uri')!,
+          scope: q.get('scope') ?? s.settings.scope,
+        });
         redirect.searchParams.set('code', code);
       }
       res.writeHead(302, { location: redirect.toString() }).end();
@@ -87,12 +96,14 @@ export async function startOAuthTestServer(options: { serveMetadata?: boolean } 
           codes.delete(form.get('code') ?? '');
           const verifier = form.get('code_verifier') ?? '';
           const challenge = createHash('sha256').update(verifier).digest('base64url');
-          if (!entry || entry.challenge !== challenge || entry.redirectUri !== form.get('redirect_uri')) return send(400, { error: 'invalid_grant' });
+          if (!entry || entry.challenge !== challenge || entry.redirectUri !== form.get('redirect_uri'))
+            return send(400, { error: 'invalid_grant' });
           return send(200, issue(entry.scope));
         }
         if (grant === 'refresh_token') {
           const refresh = form.get('refresh_token') ?? '';
-          if (s.settings.refreshFails || !refreshTokens.has(refresh)) return send(400, { error: 'invalid_grant', error_description: 'refresh token revoked' });
+          if (s.settings.refreshFails || !refreshTokens.has(refresh))
+            return send(400, { error: 'invalid_grant', error_description: 'refresh token revoked' });
           refreshTokens.delete(refresh); // rotation: each refresh token works once
           return send(200, issue(s.settings.scope));
         }

@@ -25,7 +25,9 @@ const outcomes = await Promise.all(
   Array.from({ length: Number(count) }, async () => {
     try {
       const r = await fetch(url, {
-        method: 'POST', duplex: 'half', body: paced(),
+        method: 'POST',
+        duplex: 'half',
+        body: paced(),
         headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-length': String(total) },
       });
       return { status: r.status, body: await r.text() };

@@ -29,7 +29,9 @@ export function postgresBinaries(): string | null {
   const candidates = process.env.PALKIT_PG_BIN
     ? [process.env.PALKIT_PG_BIN]
     : existsSync('/usr/lib/postgresql')
-      ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)).map((v) => `/usr/lib/postgresql/${v}/bin`)
+      ? readdirSync('/usr/lib/postgresql')
+          .sort((a, b) => Number(b) - Number(a))
+          .map((v) => `/usr/lib/postgresql/${v}/bin`)
       : [];
   return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) ?? null;
 }
@@ -37,7 +39,8 @@ export function postgresBinaries(): string | null {
 /** Why the own server cannot run here (to skip with), or null. */
 export function ownPostgresUnavailable(): string | null {
   if (!postgresBinaries()) return 'needs the PostgreSQL server binaries (initdb, pg_ctl; set PALKIT_PG_BIN)';
-  if (process.getuid?.() === 0 && !existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser')) return 'runs as root without runuser to start PostgreSQL as postgres';
+  if (process.getuid?.() === 0 && !existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser'))
+    return 'runs as root without runuser to start PostgreSQL as postgres';
   return null;
 }
 
@@ -52,7 +55,8 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     owner = { uid: uid!, gid: gid! };
     chownSync(dir, owner.uid, owner.gid);
   }
-  const as = (command: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args]) : run(join(bin, command), args));
+  const as = (command: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, command), ...args]) : run(join(bin, command), args);
   const data = join(dir, 'data');
   const port = await freePort();
   await as('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);

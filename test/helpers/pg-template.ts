@@ -23,7 +23,10 @@ function urlOf(base: string, database: string): string {
 function baseName(base: string): string {
   const name = decodeURIComponent(new URL(base).pathname.slice(1)) || 'postgres';
   // Leave room for the suffixes in PostgreSQL's 63 characters.
-  return name.replace(/[^a-z0-9_]/gi, '_').toLowerCase().slice(0, 30);
+  return name
+    .replace(/[^a-z0-9_]/gi, '_')
+    .toLowerCase()
+    .slice(0, 30);
 }
 
 async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -81,7 +84,14 @@ export function testDatabase(base: string, shared?: string): { url: Promise<stri
   const key = shared ?? randomBytes(6).toString('hex');
   let entry = cloned.get(key);
   if (!entry) {
-    const name = `${baseName(base)}_t_${shared ? `${shared.replace(/[^a-z0-9_]/gi, '_').toLowerCase().slice(0, 16)}_${process.pid}` : key}`;
+    const name = `${baseName(base)}_t_${
+      shared
+        ? `${shared
+            .replace(/[^a-z0-9_]/gi, '_')
+            .toLowerCase()
+            .slice(0, 16)}_${process.pid}`
+        : key
+    }`;
     const url = (async () => {
       const from = await migratedTemplate(base);
       await withClient(base, (client) => client.query(`create database ${name} template ${from}`));

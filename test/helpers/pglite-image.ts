@@ -56,7 +56,9 @@ export async function seedDataFolder(dir: string): Promise<void> {
 
 async function keptImage(): Promise<{ blob: Blob; file: string }> {
   // PGlite's and pgvector's versions (their package.json files) and this file's way of making it.
-  const makers = ['@electric-sql/pglite/package.json', '@electric-sql/pglite-pgvector/package.json'].map((p) => readFileSync(MODULES + p, 'utf8'));
+  const makers = ['@electric-sql/pglite/package.json', '@electric-sql/pglite-pgvector/package.json'].map((p) =>
+    readFileSync(MODULES + p, 'utf8'),
+  );
   const file = `${CACHE}pglite-image-${migrationsHash(...makers, OWN_TEXT)}.tar`;
   try {
     return { blob: new Blob([readFileSync(file)]), file };

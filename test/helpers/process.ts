@@ -40,15 +40,30 @@ export async function startServiceProcess(env: Record<string, string>, options: 
   // services do: initdb and the 26 migrations took 2.3 of a quiet start's 3.0 s (4-5 s on a busy machine).
   const embedded = env.PALKIT_DATA && !(env.DATABASE_URL ?? process.env.DATABASE_URL);
   if (embedded && env.PALKIT_DATA !== 'memory') await seedDataFolder(env.PALKIT_DATA!);
-  if (embedded && env.PALKIT_DATA === 'memory' && !('PALKIT_PGLITE_IMAGE' in env)) env = { ...env, PALKIT_PGLITE_IMAGE: await migratedPgliteImageFile() };
+  if (embedded && env.PALKIT_DATA === 'memory' && !('PALKIT_PGLITE_IMAGE' in env))
+    env = { ...env, PALKIT_PGLITE_IMAGE: await migratedPgliteImageFile() };
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', ...(options.nodeArgs ?? []), 'src/server/app/cli.ts', options.command ?? 'serve', '--port', String(port), '--host', '127.0.0.1'], {
-    cwd: root,
-    // Tests start many calls from one address and join few of them: the front door's defaults are off
-    // unless a test sets them.
-    env: { ...process.env, PALKIT_LOG: 'error', PALKIT_START_RATE_PER_MINUTE: '0', PALKIT_MAX_UNJOINED_CALLS: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      ...(options.nodeArgs ?? []),
+      'src/server/app/cli.ts',
+      options.command ?? 'serve',
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+    ],
+    {
+      cwd: root,
+      // Tests start many calls from one address and join few of them: the front door's defaults are off
+      // unless a test sets them.
+      env: { ...process.env, PALKIT_LOG: 'error', PALKIT_START_RATE_PER_MINUTE: '0', PALKIT_MAX_UNJOINED_CALLS: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const url = `http://127.0.0.1:${port}`;
@@ -67,7 +82,10 @@ export async function startServiceProcess(env: Record<string, string>, options: 
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  const exited = () => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  const exited = () =>
+    new Promise<void>((resolve) =>
+      child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+    );
   return {
     url,
     port,

@@ -20,7 +20,12 @@ export interface TestService {
   /** The listening service's URL (only when started with `listen: true`). */
   readonly url: string;
   /** Calls the API with the first owner's key unless `key` says otherwise (null sends none). */
-  api(method: string, path: string, body?: unknown, options?: { key?: string | null; headers?: Record<string, string> }): Promise<ApiResponse>;
+  api(
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: { key?: string | null; headers?: Record<string, string> },
+  ): Promise<ApiResponse>;
   /** Sends the request to the app in-process (its fetch handler, no socket), even when the service also listens. */
   fetchInProcess(request: Request): Promise<Response>;
   /** Idempotent; run when the file's tests are over, should the test forget. */
@@ -47,7 +52,10 @@ export async function startTestService(env: Record<string, string> = {}, options
   const file = callingTestFile(); // before any await: the caller's frames are on the stack
   // Instances of one test may share a database (options.schema names it), as instances share one.
   // pg-template.ts (and with it the pg driver) is loaded on the PostgreSQL leg only: a file on PGlite never needs it.
-  const database = onPostgres && !env.DATABASE_URL ? (await import('./pg-template.js')).testDatabase(process.env.PALKIT_TEST_DATABASE_URL!, options.schema) : undefined;
+  const database =
+    onPostgres && !env.DATABASE_URL
+      ? (await import('./pg-template.js')).testDatabase(process.env.PALKIT_TEST_DATABASE_URL!, options.schema)
+      : undefined;
   let started: TestService;
   try {
     started = await startOn(database ? await database.url : undefined, env, options, database?.release);
@@ -100,7 +108,12 @@ export function startListeningService(env: Record<string, string> = {}, options:
   return startTestService(env, { ...options, listen: true });
 }
 
-async function startOn(databaseUrl: string | undefined, env: Record<string, string>, options: TestServiceOptions, release: (() => Promise<void>) | undefined): Promise<TestService> {
+async function startOn(
+  databaseUrl: string | undefined,
+  env: Record<string, string>,
+  options: TestServiceOptions,
+  release: (() => Promise<void>) | undefined,
+): Promise<TestService> {
   const { schema: _shared, listen, ...serviceOptions } = options;
   const config = loadConfig(
     {
@@ -135,7 +148,8 @@ async function startOn(databaseUrl: string | undefined, env: Record<string, stri
     if (!env.PALKIT_PUBLIC_URL) (config as { publicUrl: string }).publicUrl = listening.url;
   }
   const origin = listening?.url ?? config.publicUrl;
-  const notListening = (what: string) => new Error(`the test service has no ${what}: start it with { listen: true } (startListeningService) when the test needs a socket`);
+  const notListening = (what: string) =>
+    new Error(`the test service has no ${what}: start it with { listen: true } (startListeningService) when the test needs a socket`);
   let closing: Promise<void> | undefined;
   const self: TestService = {
     service,

@@ -26,7 +26,10 @@ export interface TestSite {
   close(): Promise<void>;
 }
 
-export async function startSite(routes: Record<string, SiteRoute> = {}, fallback?: (path: string) => SiteRoute | undefined): Promise<TestSite> {
+export async function startSite(
+  routes: Record<string, SiteRoute> = {},
+  fallback?: (path: string) => SiteRoute | undefined,
+): Promise<TestSite> {
   const table = new Map(Object.entries(routes));
   const requests: string[] = [];
   const times: number[] = [];
@@ -84,9 +87,12 @@ export function page(title: string, main: string, links: string[] = [], extras =
 /** Polls the API until the document leaves the running states. */
 export async function waitForDocument(api: (m: string, p: string) => Promise<{ body: any }>, id: string, timeoutMs = 20_000): Promise<any> {
   let status: unknown;
-  return waitFor(async () => {
-    const { body } = await api('GET', `/v2/documents/${id}`);
-    status = body?.status;
-    return body?.status === 'ready' || body?.status === 'error' ? body : undefined;
-  }, { timeout: timeoutMs, interval: 40, what: () => `document ${id} to leave ${String(status)}` });
+  return waitFor(
+    async () => {
+      const { body } = await api('GET', `/v2/documents/${id}`);
+      status = body?.status;
+      return body?.status === 'ready' || body?.status === 'error' ? body : undefined;
+    },
+    { timeout: timeoutMs, interval: 40, what: () => `document ${id} to leave ${String(status)}` },
+  );
 }

@@ -28,7 +28,10 @@ export interface Spoken {
 
 /** espeak-ng's speech without the silence it puts before and after. */
 async function spoken(text: string): Promise<{ samples: Int16Array; rate: number }> {
-  const { stdout: wav } = await promisify(execFile)('espeak-ng', ['--stdout', '-s', '165', text], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+  const { stdout: wav } = await promisify(execFile)('espeak-ng', ['--stdout', '-s', '165', text], {
+    encoding: 'buffer',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const { samples, rate } = readWav(new Uint8Array(wav.buffer, wav.byteOffset, wav.length));
   let first = 0;
   let last = samples.length - 1;
@@ -99,7 +102,8 @@ export async function spokenQuestion(question: SpokenQuestion, pauseMs: number):
       if (part.toMs <= reached) words.push(...part.words);
       else {
         whole = false;
-        if (part.fromMs < reached) words.push(...part.words.slice(0, Math.floor((part.words.length * (reached - part.fromMs)) / (part.toMs - part.fromMs))));
+        if (part.fromMs < reached)
+          words.push(...part.words.slice(0, Math.floor((part.words.length * (reached - part.fromMs)) / (part.toMs - part.fromMs))));
       }
     }
     if (whole) return text;

@@ -26,7 +26,13 @@ export interface Peer {
 
 export async function startS3rver(buckets: string[]): Promise<Peer> {
   const directory = mkdtempSync(join(tmpdir(), 'palkit-s3rver-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory,
+    configureBuckets: buckets.map((name) => ({ name })),
+  });
   const { port } = await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,
@@ -41,7 +47,17 @@ export async function startS3rver(buckets: string[]): Promise<Peer> {
 export async function startAzurite(host = '127.0.0.1'): Promise<Peer> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(root, 'node_modules/azurite/dist/src/blob/main.js'), '--blobHost', host, '--blobPort', '0', '--inMemoryPersistence', '--skipApiVersionCheck', '--disableTelemetry', '--loose'],
+    [
+      join(root, 'node_modules/azurite/dist/src/blob/main.js'),
+      '--blobHost',
+      host,
+      '--blobPort',
+      '0',
+      '--inMemoryPersistence',
+      '--skipApiVersionCheck',
+      '--disableTelemetry',
+      '--loose',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -94,7 +110,12 @@ export async function startFakeGcs(): Promise<FakeGcs> {
           held.push(res);
           return;
         }
-        if (state.mode === 'refuse') return void res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 403, message: 'The caller does not have storage.objects.create access', errors: [{ reason: 'forbidden' }] } }));
+        if (state.mode === 'refuse')
+          return void res.writeHead(403, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              error: { code: 403, message: 'The caller does not have storage.objects.create access', errors: [{ reason: 'forbidden' }] },
+            }),
+          );
         const boundary = /boundary=([^;]+)/.exec(req.headers['content-type'] ?? '')?.[1];
         if (!boundary) return void res.writeHead(400).end();
         const parts = Buffer.concat(chunks).toString('latin1').split(`--${boundary}`).slice(1, -1);
@@ -111,19 +132,39 @@ export async function startFakeGcs(): Promise<FakeGcs> {
         state.objects.set(`${bucket}/${name}`, { body: media.body, contentType });
         const crc = new CRC32C();
         crc.update(media.body);
-        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-          kind: 'storage#object', bucket, name, contentType, size: String(media.body.length),
-          md5Hash: createHash('md5').update(media.body).digest('base64'), crc32c: crc.toString(),
-        }));
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            kind: 'storage#object',
+            bucket,
+            name,
+            contentType,
+            size: String(media.body.length),
+            md5Hash: createHash('md5').update(media.body).digest('base64'),
+            crc32c: crc.toString(),
+          }),
+        );
       }
       const read = /^\/(?:download\/)?storage\/v1\/b\/([^/]+)\/o\/(.+)$/.exec(url.pathname);
       if (req.method === 'GET' && read) {
         const object = state.objects.get(`${decodeURIComponent(read[1]!)}/${decodeURIComponent(read[2]!)}`);
-        if (!object) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 404, message: 'No such object' } }));
-        if (url.searchParams.get('alt') === 'media') return void res.writeHead(200, { 'content-type': object.contentType }).end(object.body);
-        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ bucket: read[1], name: decodeURIComponent(read[2]!), size: String(object.body.length), contentType: object.contentType }));
+        if (!object)
+          return void res
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: { code: 404, message: 'No such object' } }));
+        if (url.searchParams.get('alt') === 'media')
+          return void res.writeHead(200, { 'content-type': object.contentType }).end(object.body);
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            bucket: read[1],
+            name: decodeURIComponent(read[2]!),
+            size: String(object.body.length),
+            contentType: object.contentType,
+          }),
+        );
       }
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 404, message: 'not implemented by the fake' } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: 404, message: 'not implemented by the fake' } }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

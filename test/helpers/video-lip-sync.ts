@@ -66,7 +66,9 @@ export async function mouthOpenings(path: string): Promise<number[]> {
 /** The audio's loudness (RMS) every STEP_MS, over WINDOW_MS centred there. */
 export function loudness(path: string): number[] {
   const ffmpeg = locateFfmpeg(undefined) as { path: string };
-  const pcm = execFileSync(ffmpeg.path, ['-v', 'error', '-i', path, '-vn', '-ac', '1', '-ar', String(RATE), '-f', 's16le', 'pipe:1'], { maxBuffer: 512 << 20 });
+  const pcm = execFileSync(ffmpeg.path, ['-v', 'error', '-i', path, '-vn', '-ac', '1', '-ar', String(RATE), '-f', 's16le', 'pipe:1'], {
+    maxBuffer: 512 << 20,
+  });
   const samples = new Int16Array(pcm.buffer, pcm.byteOffset, Math.floor(pcm.length / 2));
   const step = (RATE * STEP_MS) / 1000;
   const half = (RATE * WINDOW_MS) / 2000;

@@ -8,8 +8,18 @@
 import { chromium, type Browser as PwBrowser, type BrowserContext as PwContext, type Page as PwPage } from 'playwright-core';
 import puppeteer, { type Browser as PpBrowser, type BrowserContext as PpContext, type Page as PpPage } from 'puppeteer-core';
 import {
-  CHROMIUM_PATH, FIREFOX_PATH, WebDriverSession, chromiumArgs, ensurePulseAudio, firefoxPrefs, selectedEngines, startDisplay, startStandInProxy, startWebKitDriver,
-  type ElementReference, type Engine,
+  CHROMIUM_PATH,
+  FIREFOX_PATH,
+  WebDriverSession,
+  chromiumArgs,
+  ensurePulseAudio,
+  firefoxPrefs,
+  selectedEngines,
+  startDisplay,
+  startStandInProxy,
+  startWebKitDriver,
+  type ElementReference,
+  type Engine,
 } from './engines.mjs';
 
 export type { Engine } from './engines.mjs';
@@ -111,7 +121,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** What each engine's page does; the shared waiting and querying is built on it. */
 abstract class BasePage implements VisitorPage {
   private initScripts: string[] = [];
-  constructor(readonly engine: Engine, readonly size: Size) {}
+  constructor(
+    readonly engine: Engine,
+    readonly size: Size,
+  ) {}
 
   abstract goto(url: string): Promise<void>;
   abstract url(): Promise<string>;
@@ -135,7 +148,10 @@ abstract class BasePage implements VisitorPage {
   /** `then`, a string expression over `found` (the matching elements, only the visible ones when asked). */
   protected query<T>(target: Target, then: string, visibleOnly = false): Promise<T> {
     const { css, hasText } = parts(target);
-    return this.evaluate(new Function('args', `${FIND}\nconst found = __palkitFind(args[0], args[1], args[2]);\nreturn ${then};`) as (a: unknown[]) => T, [css, hasText, visibleOnly]);
+    return this.evaluate(
+      new Function('args', `${FIND}\nconst found = __palkitFind(args[0], args[1], args[2]);\nreturn ${then};`) as (a: unknown[]) => T,
+      [css, hasText, visibleOnly],
+    );
   }
 
   async waitFor(target: Target, options: { state?: 'visible' | 'attached' | 'hidden' | 'detached'; timeout?: number } = {}): Promise<void> {
@@ -144,7 +160,10 @@ abstract class BasePage implements VisitorPage {
     for (;;) {
       const n = await this.query<number>(target, 'found.length', state === 'visible' || state === 'hidden');
       if ((state === 'visible' || state === 'attached') === n > 0) return;
-      if (Date.now() > deadline) throw new Error(`${this.engine}: timed out after ${options.timeout ?? DEFAULT_TIMEOUT} ms waiting for ${describe(target)} to be ${state}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `${this.engine}: timed out after ${options.timeout ?? DEFAULT_TIMEOUT} ms waiting for ${describe(target)} to be ${state}`,
+        );
       await sleep(100);
     }
   }
@@ -197,7 +216,9 @@ interface Handle {
  * opened no chat once at load 22.
  */
 // (A string: tsx would wrap the named inner function in a __name() call that the page does not have.)
-const HOLDS_STILL = new Function('el', `return new Promise((resolve) => {
+const HOLDS_STILL = new Function(
+  'el',
+  `return new Promise((resolve) => {
   const end = performance.now() + 2000;
   let last = '', still = 0;
   const look = () => {
@@ -209,7 +230,8 @@ const HOLDS_STILL = new Function('el', `return new Promise((resolve) => {
     else requestAnimationFrame(look);
   };
   requestAnimationFrame(look);
-});`) as (el: Element) => Promise<void>;
+});`,
+) as (el: Element) => Promise<void>;
 
 abstract class HandlePage extends BasePage {
   /** The engine's handle on what a page function returned (an element, or null). */
@@ -218,7 +240,10 @@ abstract class HandlePage extends BasePage {
   /** The first visible element a target names. */
   protected async handle(target: Target): Promise<Handle> {
     const { css, hasText } = parts(target);
-    const js = await this.evaluateHandle(new Function('args', `${FIND}\nreturn __palkitFind(args[0], args[1], true)[0] ?? null;`) as (a: unknown[]) => Element | null, [css, hasText]);
+    const js = await this.evaluateHandle(
+      new Function('args', `${FIND}\nreturn __palkitFind(args[0], args[1], true)[0] ?? null;`) as (a: unknown[]) => Element | null,
+      [css, hasText],
+    );
     const el = js.asElement();
     if (!el) throw new Error(`${this.engine}: no visible ${describe(target)}`);
     return el as Handle;
@@ -257,7 +282,11 @@ abstract class HandlePage extends BasePage {
 }
 
 class ChromiumPage extends HandlePage {
-  constructor(size: Size, private readonly context: PwContext, readonly page: PwPage) {
+  constructor(
+    size: Size,
+    private readonly context: PwContext,
+    readonly page: PwPage,
+  ) {
     super('chromium', size);
   }
 
@@ -296,7 +325,11 @@ class ChromiumPage extends HandlePage {
 }
 
 class FirefoxPage extends HandlePage {
-  constructor(size: Size, private readonly context: PpContext, readonly page: PpPage) {
+  constructor(
+    size: Size,
+    private readonly context: PpContext,
+    readonly page: PpPage,
+  ) {
     super('firefox', size);
   }
 
@@ -341,7 +374,11 @@ class FirefoxPage extends HandlePage {
 }
 
 class WebKitPage extends BasePage {
-  constructor(size: Size, readonly session: WebDriverSession, private readonly stopDriver: () => Promise<void>) {
+  constructor(
+    size: Size,
+    readonly session: WebDriverSession,
+    private readonly stopDriver: () => Promise<void>,
+  ) {
     super('webkit', size);
   }
 
@@ -360,7 +397,9 @@ class WebKitPage extends BasePage {
 
   evaluate<T, A = undefined>(fn: (arg: A) => T | Promise<T>, arg?: A): Promise<T> {
     // esbuild (through tsx) may wrap named inner functions with __name(); the page has no such helper.
-    return this.session.executeAsync(`const __name = (f) => f; return await (${fn.toString()})(args[0]);`, [arg === undefined ? null : arg]);
+    return this.session.executeAsync(`const __name = (f) => f; return await (${fn.toString()})(args[0]);`, [
+      arg === undefined ? null : arg,
+    ]);
   }
 
   private async element(target: Target): Promise<ElementReference> {
@@ -400,12 +439,18 @@ class WebKitPage extends BasePage {
 async function openChromium(): Promise<VisitorBrowser> {
   // As a visitor's Chromium: audible media needs a gesture (no autoplay flag), fake devices without a prompt.
   const browser: PwBrowser = await chromium.launch({
-    executablePath: CHROMIUM_PATH, headless: true, args: chromiumArgs.filter((a) => !a.startsWith('--autoplay-policy')),
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: chromiumArgs.filter((a) => !a.startsWith('--autoplay-policy')),
   });
   return {
     engine: 'chromium',
     async newPage(size) {
-      const context = await browser.newContext({ viewport: { width: size.width, height: size.height }, hasTouch: size.touch, isMobile: size.touch });
+      const context = await browser.newContext({
+        viewport: { width: size.width, height: size.height },
+        hasTouch: size.touch,
+        isMobile: size.touch,
+      });
       context.setDefaultTimeout(DEFAULT_TIMEOUT);
       const page = await context.newPage();
       page.on('pageerror', (error) => console.error(`[chromium page error] ${error.message}`));
@@ -423,7 +468,10 @@ async function openFirefox(sizes: Size[]): Promise<VisitorBrowser> {
     let b = browsers.get(touch);
     if (!b) {
       b = puppeteer.launch({
-        browser: 'firefox', protocol: 'webDriverBiDi', executablePath: FIREFOX_PATH, headless: true,
+        browser: 'firefox',
+        protocol: 'webDriverBiDi',
+        executablePath: FIREFOX_PATH,
+        headless: true,
         // A walk's calls answer within seconds even on a busy machine: a minute without answer is a stuck page.
         protocolTimeout: 60_000,
         // As a visitor's Firefox: its default autoplay rules (audible media after a gesture).

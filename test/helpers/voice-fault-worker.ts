@@ -40,7 +40,7 @@ port.postMessage = (message: { type?: string }, transfer?: readonly ArrayBuffer[
 // Registered before the worker's own listener, so it runs first.
 port.on('message', () => {
   if (!claim(['slow-start'])) return;
-  for (const until = Date.now() + 4_500; Date.now() < until; );
+  for (const until = Date.now() + 4_500; Date.now() < until;);
 });
 
 await import('../../src/server/providers/local-voice/espeak/wasm-worker.js');

@@ -16,16 +16,23 @@ export interface VoiceReadings {
 
 export function voiceReadings(evaluate: Evaluate): VoiceReadings {
   const messages = () => evaluate(() => (window as any).__voice.messages as Array<{ at: number; m: any }>);
-  const isUtterance = (text: string) => (x: { m: any }) => x.m.event_type === 'conversation.utterance' && x.m.properties.role === 'replica' && x.m.properties.speech === text;
+  const isUtterance = (text: string) => (x: { m: any }) =>
+    x.m.event_type === 'conversation.utterance' && x.m.properties.role === 'replica' && x.m.properties.speech === text;
   return {
     messages,
     levels: () => evaluate(() => (window as any).__level.samples as Array<{ at: number; rms: number }>),
-    utteranceAt: async (text) => (await eventually(messages, (all) => all.some(isUtterance(text)), `the utterance "${text}"`, 30_000)).find(isUtterance(text))!.at,
+    utteranceAt: async (text) =>
+      (await eventually(messages, (all) => all.some(isUtterance(text)), `the utterance "${text}"`, 30_000)).find(isUtterance(text))!.at,
   };
 }
 
 /** The greeting plays as a live track, is audible (above `loud`) for half a second before it completes, and is captioned ahead; returns when it completed and when its first partial caption showed. */
-export async function assertGreetingHeard(evaluate: Evaluate, readings: VoiceReadings, greeting: string, loud: number): Promise<{ complete: number; captionedAt: number }> {
+export async function assertGreetingHeard(
+  evaluate: Evaluate,
+  readings: VoiceReadings,
+  greeting: string,
+  loud: number,
+): Promise<{ complete: number; captionedAt: number }> {
   const track = await evaluate(() => {
     const audio = (window as any).__inside('pal-stage', 'audio') as HTMLAudioElement;
     const t = (audio.srcObject as MediaStream).getAudioTracks()[0];
@@ -34,9 +41,14 @@ export async function assertGreetingHeard(evaluate: Evaluate, readings: VoiceRea
   assert.deepEqual(track, { kind: 'audio', readyState: 'live', paused: false });
   const complete = await readings.utteranceAt(greeting);
   const audible = (await readings.levels()).filter((s) => s.at < complete && s.rms > loud);
-  assert.ok(audible.length >= 25, `the greeting is audible for at least half a second before it completes (${audible.length} loud samples of 20 ms)`);
+  assert.ok(
+    audible.length >= 25,
+    `the greeting is audible for at least half a second before it completes (${audible.length} loud samples of 20 ms)`,
+  );
   const captions = await evaluate(() => (window as any).__voice.captions as Array<{ at: number; text: string }>);
-  const partial = captions.find((c) => c.at < complete && c.text.length > 0 && c.text.length < greeting.length && greeting.startsWith(c.text));
+  const partial = captions.find(
+    (c) => c.at < complete && c.text.length > 0 && c.text.length < greeting.length && greeting.startsWith(c.text),
+  );
   assert.ok(partial, 'a part of the greeting was captioned before the complete utterance arrived');
   return { complete, captionedAt: partial.at };
 }

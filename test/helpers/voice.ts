@@ -16,7 +16,11 @@ export function speech(text: string): Int16Array {
   let samples = said.get(text);
   if (!samples) {
     const wav = execFileSync('espeak-ng', ['--stdout', '-s', '170', text]);
-    const raw = execFileSync(bundledFfmpeg(), ['-loglevel', 'error', '-i', 'pipe:0', '-ar', String(MICROPHONE_RATE), '-ac', '1', '-f', 's16le', 'pipe:1'], { input: wav });
+    const raw = execFileSync(
+      bundledFfmpeg(),
+      ['-loglevel', 'error', '-i', 'pipe:0', '-ar', String(MICROPHONE_RATE), '-ac', '1', '-f', 's16le', 'pipe:1'],
+      { input: wav },
+    );
     samples = new Int16Array(raw.buffer, raw.byteOffset, raw.length / 2);
     said.set(text, samples);
   }

@@ -43,15 +43,26 @@ describe('two instances behind docs/deploy/haproxy.cfg', { skip, timeout: 240_00
     return url.toString();
   };
   const api = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(lb + path, { method, headers: { 'x-api-key': KEY, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const r = await fetch(lb + path, {
+      method,
+      headers: { 'x-api-key': KEY, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const text = await r.text();
     return { status: r.status, body: text ? (JSON.parse(text) as any) : null };
   };
   const start = async (port: number) =>
-    startChaosService({
-      DATABASE_URL: databaseUrl(), PALKIT_SECRET: 'one-secret-for-both-instances', PALKIT_TRUST_PROXY: '1',
-      PALKIT_PUBLIC_URL: lb, PALKIT_ROOM_POLL_MS: '500', PALKIT_LOG: 'info',
-    }, { port });
+    startChaosService(
+      {
+        DATABASE_URL: databaseUrl(),
+        PALKIT_SECRET: 'one-secret-for-both-instances',
+        PALKIT_TRUST_PROXY: '1',
+        PALKIT_PUBLIC_URL: lb,
+        PALKIT_ROOM_POLL_MS: '500',
+        PALKIT_LOG: 'info',
+      },
+      { port },
+    );
   /** Which of the two instances holds the conversation's room (by the instance id /healthz reports). */
   const holderOf = async (conversationId: string) => {
     const [row] = await admin(`select live_holder from ${schema}.conversations where conversation_id = $1`, [conversationId]);
@@ -62,7 +73,10 @@ describe('two instances behind docs/deploy/haproxy.cfg', { skip, timeout: 240_00
     throw new Error(`no instance holds ${conversationId} (${row?.live_holder})`);
   };
   const waitForBalancer = async (healthy: number) => {
-    const up = async () => (await fetch(`${lb}/healthz`).then((r) => r.ok).catch(() => false));
+    const up = async () =>
+      await fetch(`${lb}/healthz`)
+        .then((r) => r.ok)
+        .catch(() => false);
     for (let i = 0; !(await up()); i++) {
       if (balancer.exitCode !== null || i > 300) throw new Error(`the balancer is not serving:\n${balancerLog}`);
       await new Promise((r) => setTimeout(r, 100));
@@ -105,7 +119,12 @@ describe('two instances behind docs/deploy/haproxy.cfg', { skip, timeout: 240_00
     balancer.stdout!.on('data', (d: Buffer) => (balancerLog += d.toString()));
     balancer.stderr!.on('data', (d: Buffer) => (balancerLog += d.toString()));
     await waitForBalancer(2);
-    const pal = await api('POST', '/v2/pals', { pal_name: 'Echo', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
+    const pal = await api('POST', '/v2/pals', {
+      pal_name: 'Echo',
+      system_prompt: 'Echo',
+      pipeline_mode: 'echo',
+      default_face_id: 'rpalkitada',
+    });
     assert.equal(pal.status, 200, JSON.stringify(pal.body));
     palId = pal.body.pal_id;
   });
@@ -122,7 +141,11 @@ describe('two instances behind docs/deploy/haproxy.cfg', { skip, timeout: 240_00
     const signalled = performance.now();
     instances[holder]!.service.process.child.kill('SIGTERM');
     const starts = await Promise.all(Array.from({ length: 6 }, () => api('POST', '/v2/conversations', { pal_id: palId })));
-    assert.deepEqual(starts.map((s) => s.status), starts.map(() => 200), `every start during the drain is served: ${JSON.stringify(starts.map((s) => s.body))}`);
+    assert.deepEqual(
+      starts.map((s) => s.status),
+      starts.map(() => 200),
+      `every start during the drain is served: ${JSON.stringify(starts.map((s) => s.body))}`,
+    );
     assert.equal((await client.closed).code, 1012, 'the room tells the visitor to join again');
     const back = await rejoin(conv, signalled);
     console.log(`SIGTERM: the visitor's next answer ${Math.round(back.ms)} ms after the signal`);
@@ -149,14 +172,28 @@ describe('two instances behind docs/deploy/haproxy.cfg', { skip, timeout: 240_00
     // The call's story in the two instances' logs, followed by its conversation id across the crash.
     const story = instances
       .flatMap(({ service }) => service.process.output().split('\n'))
-      .flatMap((line) => { try { return [JSON.parse(line) as Record<string, string>]; } catch { return []; } })
-      .filter((entry) => entry.conversation_id === conv.conversation_id || String(entry.conversation_ids ?? '').includes(conv.conversation_id))
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as Record<string, string>];
+        } catch {
+          return [];
+        }
+      })
+      .filter(
+        (entry) => entry.conversation_id === conv.conversation_id || String(entry.conversation_ids ?? '').includes(conv.conversation_id),
+      )
       .sort((a, b) => a.time!.localeCompare(b.time!));
     console.log(story.map((e) => `${e.time} ${e.instance} ${e.msg}${e.reason ? ` (${e.reason})` : ''}`).join('\n'));
     const said = (instance: string | undefined, msg: string) => story.some((e) => e.instance === instance && e.msg === msg);
-    const [killedId, survivorId] = [story.find((e) => e.msg === 'room opened')?.instance, story.find((e) => e.msg === 'room taken over from a holder that does not answer')?.instance];
+    const [killedId, survivorId] = [
+      story.find((e) => e.msg === 'room opened')?.instance,
+      story.find((e) => e.msg === 'room taken over from a holder that does not answer')?.instance,
+    ];
     assert.ok(said(killedId, 'participant joined'), 'the holder logged the visitor joining');
     assert.ok(survivorId && survivorId !== killedId, 'the other instance logged taking the room over');
-    assert.ok(said(survivorId, 'room opened') && said(survivorId, 'participant joined'), 'and the room opening there and the visitor joining');
+    assert.ok(
+      said(survivorId, 'room opened') && said(survivorId, 'participant joined'),
+      'and the room opening there and the visitor joining',
+    );
   });
 });

@@ -42,7 +42,9 @@ describe('chaos: the database comes and goes under live rooms', { skip: skip ?? 
     }
   }
   const serviceConnections = () =>
-    db.query<{ application_name: string }>(`select application_name from pg_stat_activity where application_name like 'palkit%' order by 1`);
+    db.query<{ application_name: string }>(
+      `select application_name from pg_stat_activity where application_name like 'palkit%' order by 1`,
+    );
 
   /** The relayed visitor, joined again when its room moved while the database was away (close code 1012: join again). */
   async function relayedVisitor(): Promise<RoomClient> {
@@ -92,7 +94,11 @@ describe('chaos: the database comes and goes under live rooms', { skip: skip ?? 
 
   it('every service connection terminated, three times: the processes live on, the channel reconnects, both rooms answer', async () => {
     const before = await serviceConnections();
-    assert.deepEqual([...new Set(before.map((c) => c.application_name))], ['palkit', 'palkit/listen', 'palkit/send'], 'the service names its connections');
+    assert.deepEqual(
+      [...new Set(before.map((c) => c.application_name))],
+      ['palkit', 'palkit/listen', 'palkit/send'],
+      'the service names its connections',
+    );
     for (let round = 0; round < 3; round++) {
       // A turn is under way in both rooms when their connections go.
       const asking = [replyMs(direct, 3_000), replyMs(relayed, 3_000)].map((p) => p.catch(() => NaN));
@@ -107,9 +113,17 @@ describe('chaos: the database comes and goes under live rooms', { skip: skip ?? 
       a.assertAlive();
       b.assertAlive();
     }
-    for (const [s, name] of [[a, 'A'], [b, 'B']] as const) await until(s, 200, 15_000, `instance ${name} after the terminations`);
+    for (const [s, name] of [
+      [a, 'A'],
+      [b, 'B'],
+    ] as const)
+      await until(s, 200, 15_000, `instance ${name} after the terminations`);
     const channels = (await serviceConnections()).map((c) => c.application_name).filter((n) => n !== 'palkit');
-    assert.deepEqual(channels, ['palkit/listen', 'palkit/listen', 'palkit/send', 'palkit/send'], 'both instances opened their channel connections again');
+    assert.deepEqual(
+      channels,
+      ['palkit/listen', 'palkit/listen', 'palkit/send', 'palkit/send'],
+      'both instances opened their channel connections again',
+    );
     await bothRoomsAnswer('after the terminations');
   });
 
@@ -117,7 +131,11 @@ describe('chaos: the database comes and goes under live rooms', { skip: skip ?? 
     // New connections to the service's database are refused; those open stay (the pool still answers).
     await db.query(`alter database postgres allow_connections false`, [], 'template1');
     try {
-      const killed = await db.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'palkit/send'`, [], 'template1');
+      const killed = await db.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'palkit/send'`,
+        [],
+        'template1',
+      );
       assert.equal(killed.length, 2);
       for (const s of [a, b]) {
         await until(s, 503, 10_000, 'with the sending connection gone');
@@ -127,13 +145,20 @@ describe('chaos: the database comes and goes under live rooms', { skip: skip ?? 
     } finally {
       await db.query(`alter database postgres allow_connections true`, [], 'template1');
     }
-    for (const [s, name] of [[a, 'A'], [b, 'B']] as const) await until(s, 200, 15_000, `instance ${name} once connections are allowed again`);
+    for (const [s, name] of [
+      [a, 'A'],
+      [b, 'B'],
+    ] as const)
+      await until(s, 200, 15_000, `instance ${name} once connections are allowed again`);
     await bothRoomsAnswer('after the sending connections came back');
   });
 
   it('the database restarted: /readyz answers 503 while it is away and 200 when it is back, and both rooms answer again', async () => {
     await db.stop();
-    const down = await Promise.all([until(a, 503, 10_000, 'A with the database stopped'), until(b, 503, 10_000, 'B with the database stopped')]);
+    const down = await Promise.all([
+      until(a, 503, 10_000, 'A with the database stopped'),
+      until(b, 503, 10_000, 'B with the database stopped'),
+    ]);
     // Rooms are spoken to while the database is away.
     direct.say('conversation.respond', { text: 'Anyone there?' });
     relayed.say('conversation.respond', { text: 'Anyone there?' });

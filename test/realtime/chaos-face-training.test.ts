@@ -17,7 +17,12 @@ import { startFileServer } from '../helpers/loopback.js';
 
 const PRELOAD = fileURLToPath(new URL('../helpers/loop-gaps-preload.ts', import.meta.url));
 
-interface Phase { gaps: number[]; healthMs: number[]; rssMb: number[]; childrenMb: number[] }
+interface Phase {
+  gaps: number[];
+  healthMs: number[];
+  rssMb: number[];
+  childrenMb: number[];
+}
 
 /** Resident memory of a process's children (the face trainer and its ffmpeg), in MB. */
 function childrenRssMb(pid: number): number {
@@ -68,7 +73,12 @@ describe('chaos: training a face in a running service', { timeout: 300_000, skip
     await until;
     // The window the phase ended in is printed up to 200 ms later.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    phase.gaps = [...service.process.output().slice(from).matchAll(/^loop-gap ([\d.]+)$/gm)].map((m) => Number(m[1]));
+    phase.gaps = [
+      ...service.process
+        .output()
+        .slice(from)
+        .matchAll(/^loop-gap ([\d.]+)$/gm),
+    ].map((m) => Number(m[1]));
     return phase;
   }
 
@@ -113,11 +123,16 @@ describe('chaos: training a face in a running service', { timeout: 300_000, skip
     console.log(`# face training: ${figures('training (6 s clip, then a photo)', training)}`);
     console.log(`# face training: ${figures('after', settled)}`);
     assert.ok(training.gaps.length > 0 && quiet.gaps.length > 0, `the loop's gaps were printed: ${service.process.output().slice(-500)}`);
-    console.log(`# face training: RSS after a full collection: ${baselineRss.toFixed(0)} MB before, ${afterRss.toFixed(0)} MB after (${(afterRss - baselineRss).toFixed(0)} MB more)`);
+    console.log(
+      `# face training: RSS after a full collection: ${baselineRss.toFixed(0)} MB before, ${afterRss.toFixed(0)} MB after (${(afterRss - baselineRss).toFixed(0)} MB more)`,
+    );
     // Memory: back within 80 MB of the quiet service (the detector kept ~270 MB for good).
     assert.ok(afterRss - baselineRss < 80, `RSS after training ${afterRss.toFixed(0)} MB vs ${baselineRss.toFixed(0)} MB before`);
     // The loop: its longest gap while training stays within 3× the quiet one's (or 50 ms over it).
     const bar = Math.max(3 * max(quiet.gaps), max(quiet.gaps) + 50);
-    assert.ok(max(training.gaps) <= bar, `the loop's longest gap while training ${max(training.gaps).toFixed(0)} ms (bar ${bar.toFixed(0)} ms)`);
+    assert.ok(
+      max(training.gaps) <= bar,
+      `the loop's longest gap while training ${max(training.gaps).toFixed(0)} ms (bar ${bar.toFixed(0)} ms)`,
+    );
   });
 });

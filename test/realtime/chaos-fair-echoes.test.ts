@@ -9,11 +9,18 @@ import { onPostgres } from '../helpers/service.js';
 import { percentile } from '../helpers/chaos.js';
 import { fairEchoes } from '../helpers/chaos-scenarios/fair-echoes.js';
 
-describe('chaos: thirty visitors keep their PALs reading long echoes', { timeout: 240_000, skip: onPostgres && "the room's chaos runs once, on the PGlite leg" }, () => {
-  it("another room's reply starts within 500 ms of its quiet replies (p95)", async () => {
-    const { summary, visitors, speaking, quiet, busy } = await fairEchoes.run();
-    console.log(`# ${summary}`);
-    assert.ok(speaking >= visitors - 2, `${speaking} of ${visitors} rooms spoke their echoes`);
-    assert.ok(percentile(busy, 95) < percentile(quiet, 95) + 500, `the bystander's replies took ${busy.map((r) => r.toFixed(0)).join(', ')} ms (quiet p95 ${percentile(quiet, 95).toFixed(0)} ms)`);
-  });
-});
+describe(
+  'chaos: thirty visitors keep their PALs reading long echoes',
+  { timeout: 240_000, skip: onPostgres && "the room's chaos runs once, on the PGlite leg" },
+  () => {
+    it("another room's reply starts within 500 ms of its quiet replies (p95)", async () => {
+      const { summary, visitors, speaking, quiet, busy } = await fairEchoes.run();
+      console.log(`# ${summary}`);
+      assert.ok(speaking >= visitors - 2, `${speaking} of ${visitors} rooms spoke their echoes`);
+      assert.ok(
+        percentile(busy, 95) < percentile(quiet, 95) + 500,
+        `the bystander's replies took ${busy.map((r) => r.toFixed(0)).join(', ')} ms (quiet p95 ${percentile(quiet, 95).toFixed(0)} ms)`,
+      );
+    });
+  },
+);

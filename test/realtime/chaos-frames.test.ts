@@ -41,72 +41,81 @@ async function send(client: RoomClient, bytes: Buffer): Promise<void> {
   await new Promise<void>((resolve, reject) => client.socket.send(bytes, (error) => (error ? reject(error) : resolve())));
 }
 
-describe('chaos: hostile microphone frames', { timeout: 120_000 , skip: onPostgres && 'the room\'s chaos runs once, on the PGlite leg' }, () => {
-  let chaos: ChaosService;
-  let bystander: RoomClient;
-  /** The bystander's quiet replies, before any hostile frame: what "in time" is measured against. */
-  const quiet: number[] = [];
-  /** How long a reply may take while the frames arrive: `factor` times the quiet p95, at least `floorMs`. */
-  const bar = (factor: number, floorMs: number) => Math.max(floorMs, factor * percentile(quiet, 95));
-  before(async () => {
-    chaos = await startChaosService();
-    bystander = (await chaos.call()).client;
-    for (let i = 0; i < 5; i++) quiet.push(await replyMs(bystander));
-    console.log(`# bystander quiet ${quiet.map((r) => r.toFixed(0)).join(', ')} ms`);
-  });
-  after(async () => {
-    bystander?.close();
-    await chaos?.stop();
-  });
+describe(
+  'chaos: hostile microphone frames',
+  { timeout: 120_000, skip: onPostgres && "the room's chaos runs once, on the PGlite leg" },
+  () => {
+    let chaos: ChaosService;
+    let bystander: RoomClient;
+    /** The bystander's quiet replies, before any hostile frame: what "in time" is measured against. */
+    const quiet: number[] = [];
+    /** How long a reply may take while the frames arrive: `factor` times the quiet p95, at least `floorMs`. */
+    const bar = (factor: number, floorMs: number) => Math.max(floorMs, factor * percentile(quiet, 95));
+    before(async () => {
+      chaos = await startChaosService();
+      bystander = (await chaos.call()).client;
+      for (let i = 0; i < 5; i++) quiet.push(await replyMs(bystander));
+      console.log(`# bystander quiet ${quiet.map((r) => r.toFixed(0)).join(', ')} ms`);
+    });
+    after(async () => {
+      bystander?.close();
+      await chaos?.stop();
+    });
 
-  it('one microphone frame at 44.1, 24 or 96 kHz is heard as audio, not a crash', async () => {
-    const { client } = await chaos.call();
-    for (const rate of [44100, 24000, 96000]) await send(client, frame({ kind: AudioFrameKind.microphone, viseme: 0, reserved: 0, rate, bytes: (rate / 50) * 2 }));
-    const reply = await replyMs(client);
-    assert.ok(reply < bar(20, 2000), `the room that sent them still answers (${reply.toFixed(0)} ms)`);
-    chaos.assertAlive();
-    client.close();
-  });
+    it('one microphone frame at 44.1, 24 or 96 kHz is heard as audio, not a crash', async () => {
+      const { client } = await chaos.call();
+      for (const rate of [44100, 24000, 96000])
+        await send(client, frame({ kind: AudioFrameKind.microphone, viseme: 0, reserved: 0, rate, bytes: (rate / 50) * 2 }));
+      const reply = await replyMs(client);
+      assert.ok(reply < bar(20, 2000), `the room that sent them still answers (${reply.toFixed(0)} ms)`);
+      chaos.assertAlive();
+      client.close();
+    });
 
-  it('every header field and length, fuzzed: the process stays up and the visitor and a bystander still get answers', async () => {
-    const { client } = await chaos.call();
-    const rssBefore = chaos.rssMb();
-    let sent = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.array(header, { minLength: 1, maxLength: 30 }), async (frames) => {
-        for (const f of frames) {
-          if (client.socket.readyState !== client.socket.OPEN) return;
-          await send(client, frame(f));
-          sent++;
-        }
-      }),
-      { seed: SEED, numRuns: 60 },
-    );
-    chaos.assertAlive();
-    // Frames the decoder refuses are answered with an error frame; the connection stays open.
-    assert.equal(client.socket.readyState, client.socket.OPEN, 'bad frames are refused one by one, not by closing the call');
-    await client.waitFor((f) => f.type === 'error' && f.code === 'bad_frame'); // refused frames are named
-    await sleep(3000); // the fuzz spent the visitor's frame budget too: chat waits for it to refill
-    const own = await replyMs(client);
-    const other = await replyMs(bystander);
-    console.log(`# after ${sent} fuzzed frames: the fuzzed room answered in ${own.toFixed(0)} ms, the bystander in ${other.toFixed(0)} ms`);
-    assert.ok(own < bar(20, 2000), `the fuzzed room still answers (${own.toFixed(0)} ms)`);
-    assert.ok(other < bar(10, 500), `the bystander's room answers in time (${other.toFixed(0)} ms)`);
-    const growth = chaos.rssMb() - rssBefore;
-    assert.ok(growth < 300, `memory grew by ${growth.toFixed(0)} MB over ${sent} fuzzed frames`);
-  });
+    it('every header field and length, fuzzed: the process stays up and the visitor and a bystander still get answers', async () => {
+      const { client } = await chaos.call();
+      const rssBefore = chaos.rssMb();
+      let sent = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(header, { minLength: 1, maxLength: 30 }), async (frames) => {
+          for (const f of frames) {
+            if (client.socket.readyState !== client.socket.OPEN) return;
+            await send(client, frame(f));
+            sent++;
+          }
+        }),
+        { seed: SEED, numRuns: 60 },
+      );
+      chaos.assertAlive();
+      // Frames the decoder refuses are answered with an error frame; the connection stays open.
+      assert.equal(client.socket.readyState, client.socket.OPEN, 'bad frames are refused one by one, not by closing the call');
+      await client.waitFor((f) => f.type === 'error' && f.code === 'bad_frame'); // refused frames are named
+      await sleep(3000); // the fuzz spent the visitor's frame budget too: chat waits for it to refill
+      const own = await replyMs(client);
+      const other = await replyMs(bystander);
+      console.log(
+        `# after ${sent} fuzzed frames: the fuzzed room answered in ${own.toFixed(0)} ms, the bystander in ${other.toFixed(0)} ms`,
+      );
+      assert.ok(own < bar(20, 2000), `the fuzzed room still answers (${own.toFixed(0)} ms)`);
+      assert.ok(other < bar(10, 500), `the bystander's room answers in time (${other.toFixed(0)} ms)`);
+      const growth = chaos.rssMb() - rssBefore;
+      assert.ok(growth < 300, `memory grew by ${growth.toFixed(0)} MB over ${sent} fuzzed frames`);
+    });
 
-  it('rates switching on every frame (8 ↔ 16 kHz) leak no detector: memory stays flat while a bystander keeps answering', async () => {
-    const conv = await chaos.conversation();
-    const rssBefore = chaos.rssMb();
-    const replies: number[] = [];
-    const flooding = flood(conv, 'rates', 20_000);
-    for (let i = 0; i < 5; i++) replies.push(await replyMs(bystander));
-    const { sent, closeCode } = await flooding;
-    console.log(`# ${sent} frames sent (closed with ${closeCode}); bystander quiet ${quiet.map((r) => r.toFixed(0)).join(', ')} ms, during the flood ${replies.map((r) => r.toFixed(0)).join(', ')} ms`);
-    chaos.assertAlive();
-    const growth = chaos.rssMb() - rssBefore;
-    assert.ok(growth < 100, `memory grew by ${growth.toFixed(0)} MB over ${sent} frames switching rates`);
-    assert.ok(percentile(replies, 95) < bar(10, 500), `the bystander's replies took ${replies.map((r) => r.toFixed(0)).join(', ')} ms`);
-  });
-});
+    it('rates switching on every frame (8 ↔ 16 kHz) leak no detector: memory stays flat while a bystander keeps answering', async () => {
+      const conv = await chaos.conversation();
+      const rssBefore = chaos.rssMb();
+      const replies: number[] = [];
+      const flooding = flood(conv, 'rates', 20_000);
+      for (let i = 0; i < 5; i++) replies.push(await replyMs(bystander));
+      const { sent, closeCode } = await flooding;
+      console.log(
+        `# ${sent} frames sent (closed with ${closeCode}); bystander quiet ${quiet.map((r) => r.toFixed(0)).join(', ')} ms, during the flood ${replies.map((r) => r.toFixed(0)).join(', ')} ms`,
+      );
+      chaos.assertAlive();
+      const growth = chaos.rssMb() - rssBefore;
+      assert.ok(growth < 100, `memory grew by ${growth.toFixed(0)} MB over ${sent} frames switching rates`);
+      assert.ok(percentile(replies, 95) < bar(10, 500), `the bystander's replies took ${replies.map((r) => r.toFixed(0)).join(', ')} ms`);
+    });
+  },
+);

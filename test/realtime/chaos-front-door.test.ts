@@ -33,10 +33,16 @@ describe('chaos: the front door', { skip, timeout: 900_000 }, () => {
     console.log(`# ${f.summary}`);
     assert.equal(f.started, f.attempts, 'the flood made all its attempts');
     // 16 may wait at once; each is ended by the 10 s join timeout, and 16 more may come.
-    assert.ok(f.counts.upgraded <= 16 * (Math.ceil(f.floodSeconds / 10) + 2), `only the address's share of idle upgrades was taken (${f.counts.upgraded})`);
+    assert.ok(
+      f.counts.upgraded <= 16 * (Math.ceil(f.floodSeconds / 10) + 2),
+      `only the address's share of idle upgrades was taken (${f.counts.upgraded})`,
+    );
     // Refused at once either way: a 429 past the address's waiting upgrades, or the socket closed unanswered
     // past its open connections (with the listen backlog no longer overflowing, more reach the second cap).
-    assert.ok(f.counts.refused + f.counts.closed > f.attempts / 2, `the rest were refused at once (${f.counts.refused} with 429, ${f.counts.closed} closed)`);
+    assert.ok(
+      f.counts.refused + f.counts.closed > f.attempts / 2,
+      `the rest were refused at once (${f.counts.refused} with 429, ${f.counts.closed} closed)`,
+    );
     assert.equal(f.duringFailures, 0, '/healthz from another address never failed');
     assert.ok(f.duringHealth.length > 0);
     const bound = Math.max(100, 10 * percentile(f.quietHealth, 95));

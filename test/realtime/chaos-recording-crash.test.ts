@@ -25,24 +25,47 @@ async function crashWorld(name: string) {
   const gcs = await startFakeGcs();
   const receiver = await startReceiver();
   const env = {
-    PALKIT_DATA: data, PALKIT_API_KEYS: 'crash-key:1', PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128', PALKIT_JOB_LEASE_SECONDS: '2',
-    PALKIT_RECORDING_RETRY_MS: '100', PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200',
+    PALKIT_DATA: data,
+    PALKIT_API_KEYS: 'crash-key:1',
+    PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128',
+    PALKIT_JOB_LEASE_SECONDS: '2',
+    PALKIT_RECORDING_RETRY_MS: '100',
+    PALKIT_PAL_WORDS_PER_MINUTE: '6000',
+    PALKIT_ROOM_POLL_MS: '200',
   };
   const world = {
-    data, gcs, receiver,
+    data,
+    gcs,
+    receiver,
     service: await startServiceProcess(env),
     async restart(): Promise<void> {
       world.service = await startServiceProcess(env);
     },
     async api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-      const r = await fetch(world.service.url + path, { method, headers: { 'x-api-key': 'crash-key', ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const r = await fetch(world.service.url + path, {
+        method,
+        headers: { 'x-api-key': 'crash-key', ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       return { status: r.status, body: (await r.json()) as any };
     },
     async createCall(bucket: string, properties: Record<string, unknown> = {}) {
-      const pal = await world.api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
-      const dest = await world.api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: bucket, endpoint: gcs.endpoint, credentials: {} });
+      const pal = await world.api('POST', '/v2/pals', {
+        pal_name: 'Recorder',
+        system_prompt: 'Echo',
+        pipeline_mode: 'echo',
+        default_face_id: 'rpalkitada',
+      });
+      const dest = await world.api('POST', '/v2/recording-destinations', {
+        provider: 'gcs',
+        bucket_name: bucket,
+        endpoint: gcs.endpoint,
+        credentials: {},
+      });
       return world.api('POST', '/v2/conversations', {
-        pal_id: pal.body.pal_id, callback_url: `${receiver.url}/calls`, properties: { enable_recording: true, recording_destination_id: dest.body.destination_id, ...properties },
+        pal_id: pal.body.pal_id,
+        callback_url: `${receiver.url}/calls`,
+        properties: { enable_recording: true, recording_destination_id: dest.body.destination_id, ...properties },
       });
     },
     async close(): Promise<void> {
@@ -75,15 +98,29 @@ describe('recordings: a crash mid-copy', () => {
       await world.service.kill();
 
       await world.restart();
-      const ready = async () => receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === 'application.recording_ready');
+      const ready = async () =>
+        receiver.received
+          .map((r) => r.body)
+          .flat()
+          .filter((b: any) => b?.conversation_id === conversationId && b.event_type === 'application.recording_ready');
       await waitFor(async () => (await ready()).length > 0, { timeout: 30_000, interval: 100 });
       // Every delivery the service recorded for the call delivered and the recording settled: a second run of
       // the copy would have recorded (and sent) a second recording_ready before this holds.
-      await waitFor(async () => {
-        const deliveries = (await api('GET', '/v2/webhooks/deliveries')).body.data.filter((d: any) => d.payload.conversation_id === conversationId);
-        const settledCopy = (await api('GET', `/v2/conversations/${conversationId}/recordings`)).body.data[0]?.status === 'delivered';
-        return settledCopy && deliveries.length > 0 && deliveries.every((d: any) => d.status === 'delivered') && (await ready()).length >= deliveries.filter((d: any) => d.event_type === 'application.recording_ready').length;
-      }, { timeout: 30_000, interval: 100, what: 'the recording and its callbacks to settle' });
+      await waitFor(
+        async () => {
+          const deliveries = (await api('GET', '/v2/webhooks/deliveries')).body.data.filter(
+            (d: any) => d.payload.conversation_id === conversationId,
+          );
+          const settledCopy = (await api('GET', `/v2/conversations/${conversationId}/recordings`)).body.data[0]?.status === 'delivered';
+          return (
+            settledCopy &&
+            deliveries.length > 0 &&
+            deliveries.every((d: any) => d.status === 'delivered') &&
+            (await ready()).length >= deliveries.filter((d: any) => d.event_type === 'application.recording_ready').length
+          );
+        },
+        { timeout: 30_000, interval: 100, what: 'the recording and its callbacks to settle' },
+      );
       const sent = await ready();
       assert.equal(sent.length, 1, 'recording_ready is sent exactly once');
       assert.equal(gcs.uploads, 2, 'the interrupted upload was made again, once');
@@ -118,11 +155,18 @@ describe('recordings: a crash mid-copy', () => {
       assert.ok(keptBeforeCrash >= 2, `${keptBeforeCrash} s were on disk before the crash`);
 
       await world.restart(); // its sweep ends the orphaned conversation (the visitor left)
-      const ready = () => receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === 'application.recording_ready');
+      const ready = () =>
+        receiver.received
+          .map((r) => r.body)
+          .flat()
+          .filter((b: any) => b?.conversation_id === conversationId && b.event_type === 'application.recording_ready');
       await waitFor(() => ready().length > 0, { timeout: 30_000, interval: 100 });
       assert.equal(ready().length, 1, 'the recording made before the crash is delivered');
       const duration = ready()[0].properties.duration;
-      assert.ok(duration >= keptBeforeCrash && duration <= keptBeforeCrash + 2, `kept ${duration} s of the ${keptBeforeCrash} s on disk before the crash`);
+      assert.ok(
+        duration >= keptBeforeCrash && duration <= keptBeforeCrash + 2,
+        `kept ${duration} s of the ${keptBeforeCrash} s on disk before the crash`,
+      );
       assert.ok(gcs.objects.has(`midcall/${ready()[0].properties.s3_key}`));
     } finally {
       await world.close();

@@ -10,12 +10,19 @@ import { percentile } from '../helpers/chaos.js';
 import { onPostgres } from '../helpers/service.js';
 import { relayCapacity } from '../helpers/chaos-scenarios/relay-capacity.js';
 
-describe('chaos: thirty visitors relayed through a second instance speak in real time', { skip: !onPostgres && 'the PostgreSQL leg only (PALKIT_TEST_DATABASE_URL)', timeout: 240_000 }, () => {
-  it('nothing they say is shed, and a relayed bystander answers as when the channel was quiet', async () => {
-    const { summary, sent, shed, overBudget, quiet, busy } = await relayCapacity.run();
-    console.log(`# ${summary}`);
-    assert.equal(shed, 0, `${shed} payloads shed (${((shed / Math.max(1, sent)) * 100).toFixed(1)} % of the frames)`);
-    assert.equal(overBudget, 0, 'real-time audio stays within every budget');
-    assert.ok(percentile(busy, 95) < percentile(quiet, 95) + 500, `the relayed bystander's replies took ${busy.map((r) => r.toFixed(0)).join(', ')} ms`);
-  });
-});
+describe(
+  'chaos: thirty visitors relayed through a second instance speak in real time',
+  { skip: !onPostgres && 'the PostgreSQL leg only (PALKIT_TEST_DATABASE_URL)', timeout: 240_000 },
+  () => {
+    it('nothing they say is shed, and a relayed bystander answers as when the channel was quiet', async () => {
+      const { summary, sent, shed, overBudget, quiet, busy } = await relayCapacity.run();
+      console.log(`# ${summary}`);
+      assert.equal(shed, 0, `${shed} payloads shed (${((shed / Math.max(1, sent)) * 100).toFixed(1)} % of the frames)`);
+      assert.equal(overBudget, 0, 'real-time audio stays within every budget');
+      assert.ok(
+        percentile(busy, 95) < percentile(quiet, 95) + 500,
+        `the relayed bystander's replies took ${busy.map((r) => r.toFixed(0)).join(', ')} ms`,
+      );
+    });
+  },
+);

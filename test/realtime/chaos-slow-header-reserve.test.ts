@@ -17,45 +17,51 @@ const ADDRESSES = 82;
 const PER_ADDRESS = 6;
 const CAP = 400;
 
-describe('chaos: a slow-header flood from many addresses', { skip: onPostgres && "the front door's chaos runs once, on the PGlite leg", timeout: 120_000 }, () => {
-  it('leaves room for /healthz and a valid join', async () => {
-    const chaos = await startChaosService({ PALKIT_MAX_CONNECTIONS: String(CAP), PALKIT_HEADERS_TIMEOUT_MS: '60000' });
-    const sockets: Socket[] = [];
-    let closedByService = 0;
-    try {
-      const conv = await chaos.conversation();
-      for (let a = 1; a <= ADDRESSES; a++) {
-        for (let i = 0; i < PER_ADDRESS; i++) {
-          const socket = connect({ port: chaos.process.port, host: '127.0.0.1', localAddress: `127.0.1.${a}` });
-          socket.on('error', () => undefined);
-          socket.on('close', () => closedByService++);
-          socket.on('connect', () => socket.write('G'));
-          sockets.push(socket);
+describe(
+  'chaos: a slow-header flood from many addresses',
+  { skip: onPostgres && "the front door's chaos runs once, on the PGlite leg", timeout: 120_000 },
+  () => {
+    it('leaves room for /healthz and a valid join', async () => {
+      const chaos = await startChaosService({ PALKIT_MAX_CONNECTIONS: String(CAP), PALKIT_HEADERS_TIMEOUT_MS: '60000' });
+      const sockets: Socket[] = [];
+      let closedByService = 0;
+      try {
+        const conv = await chaos.conversation();
+        for (let a = 1; a <= ADDRESSES; a++) {
+          for (let i = 0; i < PER_ADDRESS; i++) {
+            const socket = connect({ port: chaos.process.port, host: '127.0.0.1', localAddress: `127.0.1.${a}` });
+            socket.on('error', () => undefined);
+            socket.on('close', () => closedByService++);
+            socket.on('connect', () => socket.write('G'));
+            sockets.push(socket);
+          }
         }
+        await sleep(1000);
+        const drip = setInterval(() => {
+          for (const s of sockets) if (s.writable) s.write('E');
+        }, 2000);
+        const during = probeHealth(chaos.process.url, 250);
+        await sleep(2000);
+        const joinStarted = performance.now();
+        const visitor = await RoomClient.join(conv.conversationUrl, conv.meetingToken, 'Visitor');
+        await visitor.waitForEvent('conversation.replica.stopped_speaking', () => true, 20_000);
+        const joinMs = performance.now() - joinStarted;
+        visitor.close();
+        await sleep(3000);
+        clearInterval(drip);
+        await during.stop();
+        const metrics = await (await fetch(`${chaos.process.url}/metrics`)).text();
+        const evicted = Number(/^palkit_connections_refused_total\{reason="slow_headers_evicted"\} (\d+)/m.exec(metrics)?.[1] ?? 0);
+        chaos.assertAlive();
+        console.log(
+          `# slow-header flood: ${ADDRESSES * PER_ADDRESS} connections from ${ADDRESSES} addresses against a cap of ${CAP}; ${evicted} closed to keep the reserve (${closedByService} closed in all); /healthz ${fmtTimes(during.times)}, ${during.failures} failed of ${during.times.length + during.failures}; a valid join heard its greeting in ${joinMs.toFixed(0)} ms`,
+        );
+        assert.ok(evicted > 0, 'the flood reached the reserve');
+        assert.equal(during.failures, 0, '/healthz never failed');
+      } finally {
+        for (const s of sockets) s.destroy();
+        await chaos.stop();
       }
-      await sleep(1000);
-      const drip = setInterval(() => {
-        for (const s of sockets) if (s.writable) s.write('E');
-      }, 2000);
-      const during = probeHealth(chaos.process.url, 250);
-      await sleep(2000);
-      const joinStarted = performance.now();
-      const visitor = await RoomClient.join(conv.conversationUrl, conv.meetingToken, 'Visitor');
-      await visitor.waitForEvent('conversation.replica.stopped_speaking', () => true, 20_000);
-      const joinMs = performance.now() - joinStarted;
-      visitor.close();
-      await sleep(3000);
-      clearInterval(drip);
-      await during.stop();
-      const metrics = await (await fetch(`${chaos.process.url}/metrics`)).text();
-      const evicted = Number(/^palkit_connections_refused_total\{reason="slow_headers_evicted"\} (\d+)/m.exec(metrics)?.[1] ?? 0);
-      chaos.assertAlive();
-      console.log(`# slow-header flood: ${ADDRESSES * PER_ADDRESS} connections from ${ADDRESSES} addresses against a cap of ${CAP}; ${evicted} closed to keep the reserve (${closedByService} closed in all); /healthz ${fmtTimes(during.times)}, ${during.failures} failed of ${during.times.length + during.failures}; a valid join heard its greeting in ${joinMs.toFixed(0)} ms`);
-      assert.ok(evicted > 0, 'the flood reached the reserve');
-      assert.equal(during.failures, 0, '/healthz never failed');
-    } finally {
-      for (const s of sockets) s.destroy();
-      await chaos.stop();
-    }
-  });
-});
+    });
+  },
+);

@@ -24,25 +24,29 @@ describe('chaos: slowloris', { skip: onPostgres && "the front door's chaos runs 
       const quiet = await quietHealth(chaos.process.url);
       const lifetimes: number[] = [];
       let answered = 0;
-      const slow = Array.from({ length: SLOW }, () => new Promise<void>((resolve) => {
-        const opened = performance.now();
-        const socket = connect({ port: chaos.process.port, host: '127.0.0.1', localAddress: '127.0.0.2' });
-        let sent = 0;
-        const drip = setInterval(() => {
-          if (socket.writable) socket.write(REQUEST[sent++ % REQUEST.length]!);
-        }, 100);
-        socket.on('data', (chunk: Buffer) => {
-          if (!chunk.toString('latin1').startsWith('HTTP/1.1 408')) answered++;
-        });
-        socket.on('error', () => undefined);
-        socket.on('close', () => {
-          clearInterval(drip);
-          lifetimes.push(performance.now() - opened);
-          resolve();
-        });
-        // Far past any bound: the test's own guard, counted as a lifetime that long.
-        socket.setTimeout(30_000, () => socket.destroy());
-      }));
+      const slow = Array.from(
+        { length: SLOW },
+        () =>
+          new Promise<void>((resolve) => {
+            const opened = performance.now();
+            const socket = connect({ port: chaos.process.port, host: '127.0.0.1', localAddress: '127.0.0.2' });
+            let sent = 0;
+            const drip = setInterval(() => {
+              if (socket.writable) socket.write(REQUEST[sent++ % REQUEST.length]!);
+            }, 100);
+            socket.on('data', (chunk: Buffer) => {
+              if (!chunk.toString('latin1').startsWith('HTTP/1.1 408')) answered++;
+            });
+            socket.on('error', () => undefined);
+            socket.on('close', () => {
+              clearInterval(drip);
+              lifetimes.push(performance.now() - opened);
+              resolve();
+            });
+            // Far past any bound: the test's own guard, counted as a lifetime that long.
+            socket.setTimeout(30_000, () => socket.destroy());
+          }),
+      );
       const during = probeHealth(chaos.process.url);
       const conv = await chaos.conversation();
       const joinStarted = performance.now();
@@ -55,8 +59,12 @@ describe('chaos: slowloris', { skip: onPostgres && "the front door's chaos runs 
       const metrics = await (await fetch(`${chaos.process.url}/metrics`)).text();
       const timeouts = Number(/^palkit_connections_refused_total\{reason="request_timeout"\} (\d+)/m.exec(metrics)?.[1] ?? 0);
       chaos.assertAlive();
-      console.log(`# ${SLOW} slowloris connections (header timeout ${TIMEOUT_MS} ms): cut after ${fmtTimes(lifetimes)}; ${answered} got anything but a 408; request_timeout in /metrics ${timeouts}`);
-      console.log(`# /healthz quiet ${fmtTimes(quiet)}; during ${fmtTimes(during.times)}, ${during.failures} failed; a join heard its greeting in ${joinMs.toFixed(0)} ms`);
+      console.log(
+        `# ${SLOW} slowloris connections (header timeout ${TIMEOUT_MS} ms): cut after ${fmtTimes(lifetimes)}; ${answered} got anything but a 408; request_timeout in /metrics ${timeouts}`,
+      );
+      console.log(
+        `# /healthz quiet ${fmtTimes(quiet)}; during ${fmtTimes(during.times)}, ${during.failures} failed; a join heard its greeting in ${joinMs.toFixed(0)} ms`,
+      );
       assert.equal(answered, 0, 'no slow request was served');
       assert.ok(Math.min(...lifetimes) >= TIMEOUT_MS * 0.9, `none cut before the timeout (${Math.min(...lifetimes).toFixed(0)} ms)`);
       // Node checks every connectionsCheckingInterval (the timeout here): at most twice the timeout, and a margin.

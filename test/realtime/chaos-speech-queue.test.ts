@@ -21,14 +21,27 @@ import { percentile } from '../helpers/chaos.js';
 import { speechQueue } from '../helpers/chaos-scenarios/speech-queue.js';
 
 for (const voice of ['native', 'wasm'] as const) {
-  describe(`chaos: another owner's speech items queue while a call goes on (${voice} voice)`, { timeout: 360_000, skip: onPostgres && "the room's chaos runs once, on the PGlite leg" }, () => {
-    it("owner 1's replies start as quickly as before owner 2's items were queued", async () => {
-      const { summary, finished, quiet, busy, quietStallMs, busyStallMs } = await speechQueue(voice).run();
-      console.log(`# ${summary}`);
-      assert.ok(finished >= 1, 'items finished (their audio stored) while the replies were measured');
-      assert.ok(busyStallMs < quietStallMs + 250, `the service's event loop stalled ${busyStallMs.toFixed(0)} ms (quiet ${quietStallMs.toFixed(0)} ms)`);
-      assert.ok(percentile(busy, 50) < 3 * percentile(quiet, 50) + 50, `median ${percentile(busy, 50).toFixed(0)} ms against quiet ${percentile(quiet, 50).toFixed(0)} ms`);
-      assert.ok(percentile(busy, 95) < percentile(quiet, 95) + 500, `owner 1's replies took ${busy.map((r) => r.toFixed(0)).join(', ')} ms`);
-    });
-  });
+  describe(
+    `chaos: another owner's speech items queue while a call goes on (${voice} voice)`,
+    { timeout: 360_000, skip: onPostgres && "the room's chaos runs once, on the PGlite leg" },
+    () => {
+      it("owner 1's replies start as quickly as before owner 2's items were queued", async () => {
+        const { summary, finished, quiet, busy, quietStallMs, busyStallMs } = await speechQueue(voice).run();
+        console.log(`# ${summary}`);
+        assert.ok(finished >= 1, 'items finished (their audio stored) while the replies were measured');
+        assert.ok(
+          busyStallMs < quietStallMs + 250,
+          `the service's event loop stalled ${busyStallMs.toFixed(0)} ms (quiet ${quietStallMs.toFixed(0)} ms)`,
+        );
+        assert.ok(
+          percentile(busy, 50) < 3 * percentile(quiet, 50) + 50,
+          `median ${percentile(busy, 50).toFixed(0)} ms against quiet ${percentile(quiet, 50).toFixed(0)} ms`,
+        );
+        assert.ok(
+          percentile(busy, 95) < percentile(quiet, 95) + 500,
+          `owner 1's replies took ${busy.map((r) => r.toFixed(0)).join(', ')} ms`,
+        );
+      });
+    },
+  );
 }

@@ -14,19 +14,22 @@ import { onPostgres } from '../helpers/service.js';
 const OWNER_2 = 'chaos-key-owner-2';
 const MB = 1024 * 1024;
 
-describe('chaos: one owner\'s 50 MB uploads for 20 s beside another owner\'s call', { skip: onPostgres && 'runs once, on the PGlite leg', timeout: 180_000 }, () => {
-  it('keeps the call\'s replies and stops the uploads at the owner\'s bounds', async () => {
-    const chaos = await startChaosService({ PALKIT_API_KEYS: `chaos-key:1,${OWNER_2}:2` });
-    try {
-      const { client } = await chaos.call();
-      const quiet: number[] = [];
-      for (let i = 0; i < 12; i++) {
-        quiet.push(await replyMs(client));
-        await sleep(200);
-      }
-      // The uploader is a process of its own (as a tenant's would be): sending 50 MB bodies from this one held up
-      // its own reply measurements.
-      const uploaderScript = `
+describe(
+  "chaos: one owner's 50 MB uploads for 20 s beside another owner's call",
+  { skip: onPostgres && 'runs once, on the PGlite leg', timeout: 180_000 },
+  () => {
+    it("keeps the call's replies and stops the uploads at the owner's bounds", async () => {
+      const chaos = await startChaosService({ PALKIT_API_KEYS: `chaos-key:1,${OWNER_2}:2` });
+      try {
+        const { client } = await chaos.call();
+        const quiet: number[] = [];
+        for (let i = 0; i < 12; i++) {
+          quiet.push(await replyMs(client));
+          await sleep(200);
+        }
+        // The uploader is a process of its own (as a tenant's would be): sending 50 MB bodies from this one held up
+        // its own reply measurements.
+        const uploaderScript = `
         const [url, key, seconds] = process.argv.slice(1);
         const body = new Uint8Array(50 * 1024 * 1024); body.set([0xff, 0xd8, 0xff, 0xe0]);
         const until = Date.now() + Number(seconds) * 1000, statuses = []; let stored = 0;
@@ -37,30 +40,39 @@ describe('chaos: one owner\'s 50 MB uploads for 20 s beside another owner\'s cal
           statuses.push(r.status); const b = await r.json(); if (r.status === 200) stored += b.bytes; else await sleep(100);
         } };
         Promise.all([one(), one()]).then(() => console.log(JSON.stringify({ statuses, stored })));`;
-      const until = Date.now() + 20_000;
-      const uploads = new Promise<{ statuses: number[]; stored: number }>((resolve, reject) => {
-        execFile(process.execPath, ['-e', uploaderScript, chaos.process.url, OWNER_2, '20'], { timeout: 90_000 }, (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout.trim()))));
-      });
-      const busy: number[] = [];
-      let maxRss = chaos.rssMb();
-      while (Date.now() < until) {
-        busy.push(await replyMs(client, 30_000));
-        maxRss = Math.max(maxRss, chaos.rssMb());
-        await sleep(1000);
+        const until = Date.now() + 20_000;
+        const uploads = new Promise<{ statuses: number[]; stored: number }>((resolve, reject) => {
+          execFile(process.execPath, ['-e', uploaderScript, chaos.process.url, OWNER_2, '20'], { timeout: 90_000 }, (error, stdout) =>
+            error ? reject(error) : resolve(JSON.parse(stdout.trim())),
+          );
+        });
+        const busy: number[] = [];
+        let maxRss = chaos.rssMb();
+        while (Date.now() < until) {
+          busy.push(await replyMs(client, 30_000));
+          maxRss = Math.max(maxRss, chaos.rssMb());
+          await sleep(1000);
+        }
+        const { statuses, stored: storedBytes } = await uploads;
+        chaos.assertAlive();
+        const accepted = statuses.filter((s) => s === 200).length;
+        console.log(
+          `# upload flood: ${statuses.length} uploads of 50 MB in 20 s, ${accepted} stored (${(storedBytes / MB).toFixed(0)} MB), ${statuses.filter((s) => s === 429).length} refused 429, ${statuses.filter((s) => s === 0).length} reset while sending; service RSS up to ${maxRss.toFixed(0)} MB; ` +
+            `owner 1's replies quiet p95 ${percentile(quiet, 95).toFixed(0)} ms, during p50 ${percentile(busy, 50).toFixed(0)} ms p95 ${percentile(busy, 95).toFixed(0)} ms (${busy.length} replies)`,
+        );
+        assert.ok(storedBytes <= 100 * MB, `owner 2 stored ${(storedBytes / MB).toFixed(0)} MB in 20 s (its rate: 100 MB a minute)`);
+        assert.ok(
+          statuses.some((s) => s === 429 || s === 0),
+          'the uploads past the bounds were refused',
+        );
+        assert.ok(
+          percentile(busy, 95) < Math.max(200, percentile(quiet, 95) + 50),
+          `owner 1's replies p95 ${percentile(busy, 95).toFixed(0)} ms: ${busy.map((r) => r.toFixed(0)).join(', ')}`,
+        );
+        client.close();
+      } finally {
+        await chaos.stop();
       }
-      const { statuses, stored: storedBytes } = await uploads;
-      chaos.assertAlive();
-      const accepted = statuses.filter((s) => s === 200).length;
-      console.log(
-        `# upload flood: ${statuses.length} uploads of 50 MB in 20 s, ${accepted} stored (${(storedBytes / MB).toFixed(0)} MB), ${statuses.filter((s) => s === 429).length} refused 429, ${statuses.filter((s) => s === 0).length} reset while sending; service RSS up to ${maxRss.toFixed(0)} MB; ` +
-          `owner 1's replies quiet p95 ${percentile(quiet, 95).toFixed(0)} ms, during p50 ${percentile(busy, 50).toFixed(0)} ms p95 ${percentile(busy, 95).toFixed(0)} ms (${busy.length} replies)`,
-      );
-      assert.ok(storedBytes <= 100 * MB, `owner 2 stored ${(storedBytes / MB).toFixed(0)} MB in 20 s (its rate: 100 MB a minute)`);
-      assert.ok(statuses.some((s) => s === 429 || s === 0), 'the uploads past the bounds were refused');
-      assert.ok(percentile(busy, 95) < Math.max(200, percentile(quiet, 95) + 50), `owner 1's replies p95 ${percentile(busy, 95).toFixed(0)} ms: ${busy.map((r) => r.toFixed(0)).join(', ')}`);
-      client.close();
-    } finally {
-      await chaos.stop();
-    }
-  });
-});
+    });
+  },
+);

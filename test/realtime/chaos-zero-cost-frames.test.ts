@@ -11,20 +11,27 @@ import { onPostgres } from '../helpers/service.js';
 import { percentile } from '../helpers/chaos.js';
 import { zeroCostFrames } from '../helpers/chaos-scenarios/zero-cost-frames.js';
 
-describe('chaos: zero-cost frames from visitors that never read', { timeout: 180_000, skip: onPostgres && 'the room\'s chaos runs once, on the PGlite leg' }, () => {
-  it('memory grows by less than 50 MB and another room answers as when quiet', async () => {
-    const { summary, floods, dropped, growthMb, quiet, during } = await zeroCostFrames.run();
-    console.log(`# zero-cost: ${summary}`);
-    const bar = Math.max(500, 3 * percentile(quiet, 95));
-    assert.ok(floods.length >= 1, 'the floods ran');
-    for (const r of floods) {
-      // The flooder does not read, so it may never see the close frame before it is dropped (1006).
-      assert.ok(r.closeCodes[0] === 4429 || r.closeCodes[0] === 1006, `the flood was closed (${r.closeCodes.join(', ')})`);
-      assert.equal(r.closeCodes.at(-1), 4410, 'joining again finds the conversation ended');
-      assert.ok(r.sent < 500_000, 'no flood ran its course');
-    }
-    assert.ok(dropped >= 1000 * floods.length, `${dropped} malformed frames counted as dropped`);
-    assert.ok(growthMb < 50, `memory grew by ${growthMb.toFixed(0)} MB`);
-    assert.ok(percentile(during, 95) < bar, `the bystander's replies (bar ${bar.toFixed(0)} ms) took ${during.map((r) => r.toFixed(0)).join(', ')} ms`);
-  });
-});
+describe(
+  'chaos: zero-cost frames from visitors that never read',
+  { timeout: 180_000, skip: onPostgres && "the room's chaos runs once, on the PGlite leg" },
+  () => {
+    it('memory grows by less than 50 MB and another room answers as when quiet', async () => {
+      const { summary, floods, dropped, growthMb, quiet, during } = await zeroCostFrames.run();
+      console.log(`# zero-cost: ${summary}`);
+      const bar = Math.max(500, 3 * percentile(quiet, 95));
+      assert.ok(floods.length >= 1, 'the floods ran');
+      for (const r of floods) {
+        // The flooder does not read, so it may never see the close frame before it is dropped (1006).
+        assert.ok(r.closeCodes[0] === 4429 || r.closeCodes[0] === 1006, `the flood was closed (${r.closeCodes.join(', ')})`);
+        assert.equal(r.closeCodes.at(-1), 4410, 'joining again finds the conversation ended');
+        assert.ok(r.sent < 500_000, 'no flood ran its course');
+      }
+      assert.ok(dropped >= 1000 * floods.length, `${dropped} malformed frames counted as dropped`);
+      assert.ok(growthMb < 50, `memory grew by ${growthMb.toFixed(0)} MB`);
+      assert.ok(
+        percentile(during, 95) < bar,
+        `the bystander's replies (bar ${bar.toFixed(0)} ms) took ${during.map((r) => r.toFixed(0)).join(', ')} ms`,
+      );
+    });
+  },
+);

@@ -27,7 +27,9 @@ describe('the face-look bars on frames made on purpose', { timeout: 1_800_000 },
       const figures = await lookAtMade(reply, see);
       const verdict = judgeLook(figures);
       console.log(`# ${reply.name}: judged ${JSON.stringify(verdict)}\n#   ${describeLook(figures).join('\n#   ')}`);
-      for (const [measure, good] of Object.entries(reply.good)) if (verdict[measure as keyof typeof verdict] !== good) wrong.push(`${reply.name}: ${measure} judged ${verdict[measure as keyof typeof verdict]}`);
+      for (const [measure, good] of Object.entries(reply.good))
+        if (verdict[measure as keyof typeof verdict] !== good)
+          wrong.push(`${reply.name}: ${measure} judged ${verdict[measure as keyof typeof verdict]}`);
     }
     assert.deepEqual(wrong, []);
   });

@@ -67,11 +67,14 @@ export function defineShells(load: () => Promise<FullModule>, apiBase: string): 
 
   for (const tag of ['pal-widget', 'pal-embed', 'pal-landing'] as const) {
     if (customElements.get(tag)) continue;
-    customElements.define(tag, class extends PalShell {
-      static override tag: Tag = tag;
-      static override load = loadOnce;
-      static override apiBase = apiBase;
-    });
+    customElements.define(
+      tag,
+      class extends PalShell {
+        static override tag: Tag = tag;
+        static override load = loadOnce;
+        static override apiBase = apiBase;
+      },
+    );
   }
 }
 
@@ -255,12 +258,22 @@ abstract class PalShell extends HTMLElement {
   // The full element's methods (startConversation, sendChat, …), each fetching it first and passing the arguments on.
   static {
     for (const method of METHODS)
-      Object.defineProperty(this.prototype, method, { configurable: true, writable: true, value(this: PalShell, ...args: unknown[]) { return this.#call(method, args); } });
+      Object.defineProperty(this.prototype, method, {
+        configurable: true,
+        writable: true,
+        value(this: PalShell, ...args: unknown[]) {
+          return this.#call(method, args);
+        },
+      });
   }
 
   /** A method to call, like the full widget's; assigning it (Vue does for `<pal-widget open>`) sets the `open` attribute. */
-  get open(): () => Promise<unknown> { return this.#open; }
-  set open(value: unknown) { this.toggleAttribute('open', isOpenFlag(value)); }
+  get open(): () => Promise<unknown> {
+    return this.#open;
+  }
+  set open(value: unknown) {
+    this.toggleAttribute('open', isOpenFlag(value));
+  }
   readonly #open = (): Promise<unknown> => this.#call('open', []);
 }
 

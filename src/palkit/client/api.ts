@@ -25,32 +25,47 @@ export class ApiClient {
   }
 
   init(deploymentId: string, signal?: AbortSignal): Promise<InitResponse> {
-    return this.#request<InitResponse>(`/v2/deployments/${encodeURIComponent(deploymentId)}/init`, shapes.InitResponse, { method: 'GET', signal });
+    return this.#request<InitResponse>(`/v2/deployments/${encodeURIComponent(deploymentId)}/init`, shapes.InitResponse, {
+      method: 'GET',
+      signal,
+    });
   }
 
   start(deploymentId: string, body: StartBody, signal?: AbortSignal): Promise<StartResponse> {
     return this.#request<StartResponse>(`/v2/deployments/${encodeURIComponent(deploymentId)}/start`, shapes.StartResponse, {
-      method: 'POST', body: JSON.stringify({ visitor_key: visitorKey(), ...body }), headers: { 'content-type': 'application/json' }, signal,
+      method: 'POST',
+      body: JSON.stringify({ visitor_key: visitorKey(), ...body }),
+      headers: { 'content-type': 'application/json' },
+      signal,
     });
   }
 
   /** The password step: checks the password (and captcha token) and answers a pass for start. */
   passGate(deploymentId: string, body: GateBody, signal?: AbortSignal): Promise<GatePass> {
     return this.#request<GatePass>(`/v2/deployments/${encodeURIComponent(deploymentId)}/gate`, shapes.GatePass, {
-      method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, signal,
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+      signal,
     });
   }
 
   async postCanvasInteraction(conversationId: string, body: CanvasInteractionBody, signal?: AbortSignal): Promise<void> {
     await this.#request(`/v2/conversations/${encodeURIComponent(conversationId)}/canvas/interactions`, shapes.CanvasInteractionRecorded, {
-      method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, signal,
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+      signal,
     });
   }
 
   /** The visitor's rating after the call, authorised by their meeting token. */
   rate(conversationId: string, meetingToken: string, body: RatingBody, signal?: AbortSignal): Promise<RatingResponse> {
     return this.#request<RatingResponse>(`/v2/conversations/${encodeURIComponent(conversationId)}/rating`, shapes.RatingResponse, {
-      method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', authorization: `Bearer ${meetingToken}` }, signal,
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${meetingToken}` },
+      signal,
     });
   }
 
@@ -60,11 +75,15 @@ export class ApiClient {
       response = await this.#fetch(this.apiBase + path, { ...init, credentials: 'omit' });
     } catch (error) {
       if (init.signal?.aborted) throw new PalClientError('aborted', 'Cancelled.');
-      throw new PalClientError('network_error', `Could not reach the service (${error instanceof Error ? error.message : 'network error'}).`);
+      throw new PalClientError(
+        'network_error',
+        `Could not reach the service (${error instanceof Error ? error.message : 'network error'}).`,
+      );
     }
     const json = await readJson(response);
     if (!response.ok) throw errorFromResponse(response, json);
-    if (json === undefined) throw new PalClientError('bad_response', 'The service answered with something that is not JSON.', response.status);
+    if (json === undefined)
+      throw new PalClientError('bad_response', 'The service answered with something that is not JSON.', response.status);
     const parsed = checkShape<T>(shape, json);
     if (!parsed.ok) throw new PalClientError('bad_response', 'The service answered in an unexpected shape.', response.status);
     return parsed.value;

@@ -5,7 +5,14 @@ import { parseInteraction } from '../../protocol/interactions.js';
 import { PalClientError } from './errors.js';
 import { LinkMessageEvent } from './link.js';
 import { SessionInteractionEvent } from './session-events.js';
-import { TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent, TransportTurnLatencyEvent, type Transport } from './transport/transport.js';
+import {
+  TransportEndedEvent,
+  TransportMessageEvent,
+  TransportNoticeEvent,
+  TransportParticipantsEvent,
+  TransportTurnLatencyEvent,
+  type Transport,
+} from './transport/transport.js';
 
 /** The session, as the visitor's notices change. */
 export interface CallSession extends EventTarget {
@@ -27,13 +34,16 @@ export function listenToCall(transport: Transport, session: CallSession, hooks: 
     const raw = (e as TransportMessageEvent).data;
     const message = parseInteraction(raw);
     // The visitor's words got through after all: "didn't catch that" no longer holds.
-    if (session.notice === 'not_heard' && message?.event_type === 'conversation.utterance' && message.properties.role === 'user') session.dismissNotice();
+    if (session.notice === 'not_heard' && message?.event_type === 'conversation.utterance' && message.properties.role === 'user')
+      session.dismissNotice();
     if (message) session.dispatchEvent(new SessionInteractionEvent(message));
     session.dispatchEvent(new LinkMessageEvent(raw));
   });
   transport.addEventListener(TransportParticipantsEvent.type, () => hooks.changed());
   // The transport's figures reach the element as they are (a copy: an event is dispatched once).
-  transport.addEventListener(TransportTurnLatencyEvent.type, (e) => session.dispatchEvent(new TransportTurnLatencyEvent((e as TransportTurnLatencyEvent).report)));
+  transport.addEventListener(TransportTurnLatencyEvent.type, (e) =>
+    session.dispatchEvent(new TransportTurnLatencyEvent((e as TransportTurnLatencyEvent).report)),
+  );
   transport.addEventListener(TransportEndedEvent.type, (e) => hooks.ended(e as TransportEndedEvent));
   transport.addEventListener(TransportNoticeEvent.type, (e) => {
     const { code, message } = e as TransportNoticeEvent;

@@ -38,7 +38,12 @@ export function recallLiveCall(deploymentId: string): LiveCall | null {
     const saved = JSON.parse(raw) as Partial<LiveCall> & { saved_at?: number; page_load?: string };
     if (saved.page_load === thisPageLoad.id) return null; // this page's own call, live in another element
     const fresh = typeof saved.saved_at === 'number' && Date.now() - saved.saved_at < MAX_AGE_MS;
-    if (fresh && typeof saved.conversation_id === 'string' && typeof saved.conversation_url === 'string' && typeof saved.meeting_token === 'string')
+    if (
+      fresh &&
+      typeof saved.conversation_id === 'string' &&
+      typeof saved.conversation_url === 'string' &&
+      typeof saved.meeting_token === 'string'
+    )
       return pick(saved as LiveCall);
   } catch {
     // unreadable: forget it below
@@ -55,4 +60,8 @@ export function forgetLiveCall(deploymentId: string): void {
   }
 }
 
-const pick = (call: LiveCall): LiveCall => ({ conversation_id: call.conversation_id, conversation_url: call.conversation_url, meeting_token: call.meeting_token });
+const pick = (call: LiveCall): LiveCall => ({
+  conversation_id: call.conversation_id,
+  conversation_url: call.conversation_url,
+  meeting_token: call.meeting_token,
+});

@@ -16,14 +16,20 @@ export class SessionChangeEvent extends Event {
 
 export class SessionStateEvent extends Event {
   static readonly type = 'session-state';
-  constructor(readonly state: SessionState, readonly previous: SessionState) {
+  constructor(
+    readonly state: SessionState,
+    readonly previous: SessionState,
+  ) {
     super(SessionStateEvent.type);
   }
 }
 
 export class SessionModeEvent extends Event {
   static readonly type = 'session-mode';
-  constructor(readonly mode: SessionMode, readonly previous: SessionMode) {
+  constructor(
+    readonly mode: SessionMode,
+    readonly previous: SessionMode,
+  ) {
     super(SessionModeEvent.type);
   }
 }
@@ -31,7 +37,10 @@ export class SessionModeEvent extends Event {
 /** Lifecycle milestones of a conversation: created (by createConversation), started (joined), ended (a live call ended). */
 export class SessionLifecycleEvent extends Event {
   static readonly type = 'session-lifecycle';
-  constructor(readonly phase: 'ready' | 'created' | 'started' | 'ended', readonly conversationId: string) {
+  constructor(
+    readonly phase: 'ready' | 'created' | 'started' | 'ended',
+    readonly conversationId: string,
+  ) {
     super(SessionLifecycleEvent.type);
   }
 }

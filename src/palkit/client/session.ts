@@ -8,8 +8,14 @@ import { LinkHistoryEvent, type CanvasInteractionBody, type ConversationLink, ty
 import { forgetLiveCall, recallLiveCall, rememberLiveCall, type LiveCall } from './live-call.js';
 import { unlockAudio } from './media.js';
 import {
-  SessionCanvasEvent, SessionChangeEvent, SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
-  type SessionMode, type SessionState,
+  SessionCanvasEvent,
+  SessionChangeEvent,
+  SessionErrorEvent,
+  SessionLifecycleEvent,
+  SessionModeEvent,
+  SessionStateEvent,
+  type SessionMode,
+  type SessionState,
 } from './session-events.js';
 import { SessionGate } from './session-gate.js';
 import { startOutcome, unavailableCode, type GateStep } from './start-errors.js';
@@ -120,8 +126,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
       this.#setMode('idle');
       const live = recallLiveCall(deploymentId);
       if (live) this.#rejoin(live);
-    }
-    else {
+    } else {
       // The page hears why, with the code a refused start would have carried, before the mode changes.
       const reason = this.deployment.unavailable_reason ?? 'inactive';
       this.#report(new PalClientError(unavailableCode(reason), `The deployment is not available (${reason}).`));
@@ -228,7 +233,9 @@ export class ConversationSession extends EventTarget implements ConversationLink
   }
 
   /** The device check's choice; `textMode` when the visitor goes on by text (no microphone). */
-  confirmHaircheck(devices: { audioDeviceId?: string; videoDeviceId?: string; cameraOn?: boolean; microphoneOn?: boolean; textMode?: boolean } = {}): void {
+  confirmHaircheck(
+    devices: { audioDeviceId?: string; videoDeviceId?: string; cameraOn?: boolean; microphoneOn?: boolean; textMode?: boolean } = {},
+  ): void {
     unlockAudio();
     if (devices.textMode) this.#enterTextMode();
     this.audioDeviceId = devices.audioDeviceId ?? this.audioDeviceId;
@@ -299,7 +306,6 @@ export class ConversationSession extends EventTarget implements ConversationLink
     if (!this.#options.api || !conversation?.meeting_token) throw new PalClientError('not_connected', 'There is no conversation to rate.');
     await this.#options.api.rate(conversation.conversation_id, conversation.meeting_token, rating);
   }
-
 
   /** Turning the microphone on in text mode is going back to voice. */
   setMicrophone(on: boolean): void {
@@ -382,11 +388,14 @@ export class ConversationSession extends EventTarget implements ConversationLink
     const { api, deploymentId } = this.#options;
     if (!api || !deploymentId) return Promise.reject(new PalClientError('no_deployment', 'No deployment id was given.'));
     const body: StartBody = { ...this.#settings.startBody(), ...this.#gate.takeStartFields() };
-    this.#creating = api.start(deploymentId, body, this.#abort.signal).then((created) => {
-      this.conversation = created;
-      this.#prepared = true;
-      return created;
-    }).finally(() => (this.#creating = null));
+    this.#creating = api
+      .start(deploymentId, body, this.#abort.signal)
+      .then((created) => {
+        this.conversation = created;
+        this.#prepared = true;
+        return created;
+      })
+      .finally(() => (this.#creating = null));
     return this.#creating;
   }
 
@@ -401,7 +410,11 @@ export class ConversationSession extends EventTarget implements ConversationLink
     if (signal.aborted) throw new PalClientError('aborted', 'Cancelled.');
     const transport = factory(conversation.conversation_url);
     this.#transport = transport;
-    listenToCall(transport, this, { changed: () => this.#changed(), report: (error) => this.#report(error), ended: (event) => this.#remoteEnded(event) });
+    listenToCall(transport, this, {
+      changed: () => this.#changed(),
+      report: (error) => this.#report(error),
+      ended: (event) => this.#remoteEnded(event),
+    });
     await transport.join({
       url: conversation.conversation_url,
       token: conversation.meeting_token ?? '',

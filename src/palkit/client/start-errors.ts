@@ -6,17 +6,27 @@ import type { PalErrorCode } from './errors.js';
 export type GateStep = 'password' | 'captcha';
 
 const GATE: Partial<Record<string, GateStep>> = {
-  invalid_password: 'password', password_required: 'password', too_many_attempts: 'password',
-  captcha_failed: 'captcha', captcha_required: 'captcha',
+  invalid_password: 'password',
+  password_required: 'password',
+  too_many_attempts: 'password',
+  captcha_failed: 'captcha',
+  captcha_required: 'captcha',
 };
 
 const UNAVAILABLE: Partial<Record<string, UnavailableReason | 'captcha'>> = {
-  deployment_inactive: 'inactive', daily_limit: 'daily_limit', total_limit: 'total_limit', busy: 'busy', captcha_unavailable: 'captcha',
+  deployment_inactive: 'inactive',
+  daily_limit: 'daily_limit',
+  total_limit: 'total_limit',
+  busy: 'busy',
+  captcha_unavailable: 'captcha',
   // The front door's limits and a database away: nothing the visitor can fix but waiting.
-  too_many_starts: 'busy', too_many_unjoined: 'busy', service_unavailable: 'busy',
+  too_many_starts: 'busy',
+  too_many_unjoined: 'busy',
+  service_unavailable: 'busy',
 };
 
-export type StartOutcome = { kind: 'gate'; step: GateStep } | { kind: 'unavailable'; reason: UnavailableReason | 'captcha' } | { kind: 'error' };
+export type StartOutcome =
+  { kind: 'gate'; step: GateStep } | { kind: 'unavailable'; reason: UnavailableReason | 'captcha' } | { kind: 'error' };
 
 export function startOutcome(code: string): StartOutcome {
   const step = GATE[code];
@@ -27,6 +37,11 @@ export function startOutcome(code: string): StartOutcome {
 
 /** The error code a refused start carries for each reason init gives (so a page hears the same code either way). */
 export function unavailableCode(reason: UnavailableReason): PalErrorCode {
-  const codes: Record<UnavailableReason, PalErrorCode> = { inactive: 'deployment_inactive', daily_limit: 'daily_limit', total_limit: 'total_limit', busy: 'busy' };
+  const codes: Record<UnavailableReason, PalErrorCode> = {
+    inactive: 'deployment_inactive',
+    daily_limit: 'daily_limit',
+    total_limit: 'total_limit',
+    busy: 'busy',
+  };
   return codes[reason];
 }

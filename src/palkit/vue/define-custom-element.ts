@@ -11,10 +11,19 @@ type EventProps<E extends EventMap> = { [K in keyof E & string as `on${Capitaliz
  * A custom element as Vue sees it in templates: its properties, the HTML attributes, and its events.
  * `Props` replaces the type of properties that templates set differently (the widget's `open`).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- `{}` defaults as in Vue's own DefineComponent
-export type DefineCustomElement<Element extends HTMLElement, Events extends EventMap = {}, Props extends object = {}> = new () => Element & {
+/* eslint-disable @typescript-eslint/no-empty-object-type -- `{}` defaults as in Vue's own DefineComponent */
+export type DefineCustomElement<
+  Element extends HTMLElement,
+  Events extends EventMap = {},
+  Props extends object = {},
+> = new () => Element & {
   /** Template prop types only; not a real property of the element. */
-  $props: HTMLAttributes & Partial<Omit<Element, keyof HTMLElement | keyof Props>> & Props & EventProps<Events> & Record<`${string}-${string}`, unknown>;
+  $props: HTMLAttributes &
+    Partial<Omit<Element, keyof HTMLElement | keyof Props>> &
+    Props &
+    EventProps<Events> &
+    Record<`${string}-${string}`, unknown>;
   /** Template event types only; not a real property of the element. */
   $emit: EmitFn<{ [K in keyof Events]: (event: Events[K]) => void }>;
 };
+/* eslint-enable @typescript-eslint/no-empty-object-type */

@@ -26,7 +26,10 @@ const HAIR_LIGHT = '#4d3830';
 /** Everything but the mouth and eyelids, back to front. */
 export const adaLayers: readonly FaceLayer[] = [
   // Hair behind the head and shoulders.
-  { path: 'M330 250 C318 120 400 48 486 50 C590 52 650 128 640 250 C636 330 650 400 676 452 L292 452 C316 398 334 330 330 250 Z', fill: HAIR },
+  {
+    path: 'M330 250 C318 120 400 48 486 50 C590 52 650 128 640 250 C636 330 650 400 676 452 L292 452 C316 398 334 330 330 250 Z',
+    fill: HAIR,
+  },
   // Shoulders and top.
   { path: 'M236 540 C246 456 330 414 418 402 L542 402 C632 414 716 456 726 540 Z', fill: '#4f5fd8' },
   { path: 'M418 402 C440 440 520 440 542 402 L530 392 C510 420 450 420 430 392 Z', fill: '#3c4bc0' },
@@ -56,7 +59,10 @@ export const adaLayers: readonly FaceLayer[] = [
   { path: 'M442 239 a3 3 0 1 0 6 0 a3 3 0 1 0 -6 0 Z', fill: '#ffffff', eyes: true },
   { path: 'M522 239 a3 3 0 1 0 6 0 a3 3 0 1 0 -6 0 Z', fill: '#ffffff', eyes: true },
   // Nose.
-  { path: 'M481 262 C479 276 472 288 474 294 C479 299 488 299 493 295 C487 296 480 295 479 291 C479 283 484 272 481 262 Z', fill: SKIN_SHADE },
+  {
+    path: 'M481 262 C479 276 472 288 474 294 C479 299 488 299 493 295 C487 296 480 295 479 291 C479 283 484 272 481 262 Z',
+    fill: SKIN_SHADE,
+  },
 ];
 
 /** Closed eyelids (a blink), with their lashes. */
@@ -103,7 +109,14 @@ const MOUTH_Y = 322;
 
 export function mixMouths(a: MouthShape, b: MouthShape, t: number): MouthShape {
   const mix = (x: number, y: number) => x + (y - x) * t;
-  return { width: mix(a.width, b.width), open: mix(a.open, b.open), round: mix(a.round, b.round), teeth: mix(a.teeth, b.teeth), tongue: mix(a.tongue, b.tongue), bite: mix(a.bite, b.bite) };
+  return {
+    width: mix(a.width, b.width),
+    open: mix(a.open, b.open),
+    round: mix(a.round, b.round),
+    teeth: mix(a.teeth, b.teeth),
+    tongue: mix(a.tongue, b.tongue),
+    bite: mix(a.bite, b.bite),
+  };
 }
 
 /** The mouth's layers for a shape: lips, and when open the dark inside with teeth and tongue. */
@@ -118,8 +131,14 @@ export function mouthLayers(m: MouthShape): FaceLayer[] {
   if (m.open < 1.5) {
     // Closed: a smiling line between full lips.
     return [
-      { path: `M${f(x0 - 2)} ${f(y - smile)} C${f(MOUTH_X - w / 2)} ${f(y - lip)} ${f(MOUTH_X + w / 2)} ${f(y - lip)} ${f(x1 + 2)} ${f(y - smile)} C${f(MOUTH_X + w / 2)} ${f(y + lip + 4)} ${f(MOUTH_X - w / 2)} ${f(y + lip + 4)} ${f(x0 - 2)} ${f(y - smile)} Z`, fill: '#cf6f6f' },
-      { path: `M${f(x0)} ${f(y - smile)} C${f(MOUTH_X - w / 3)} ${f(y + 3)} ${f(MOUTH_X + w / 3)} ${f(y + 3)} ${f(x1)} ${f(y - smile)} L${f(x1)} ${f(y - smile + 1.6)} C${f(MOUTH_X + w / 3)} ${f(y + 4.6)} ${f(MOUTH_X - w / 3)} ${f(y + 4.6)} ${f(x0)} ${f(y - smile + 1.6)} Z`, fill: '#8c3b45' },
+      {
+        path: `M${f(x0 - 2)} ${f(y - smile)} C${f(MOUTH_X - w / 2)} ${f(y - lip)} ${f(MOUTH_X + w / 2)} ${f(y - lip)} ${f(x1 + 2)} ${f(y - smile)} C${f(MOUTH_X + w / 2)} ${f(y + lip + 4)} ${f(MOUTH_X - w / 2)} ${f(y + lip + 4)} ${f(x0 - 2)} ${f(y - smile)} Z`,
+        fill: '#cf6f6f',
+      },
+      {
+        path: `M${f(x0)} ${f(y - smile)} C${f(MOUTH_X - w / 3)} ${f(y + 3)} ${f(MOUTH_X + w / 3)} ${f(y + 3)} ${f(x1)} ${f(y - smile)} L${f(x1)} ${f(y - smile + 1.6)} C${f(MOUTH_X + w / 3)} ${f(y + 4.6)} ${f(MOUTH_X - w / 3)} ${f(y + 4.6)} ${f(x0)} ${f(y - smile + 1.6)} Z`,
+        fill: '#8c3b45',
+      },
     ];
   }
   const top = y - m.open * 0.35;
@@ -127,12 +146,30 @@ export function mouthLayers(m: MouthShape): FaceLayer[] {
   const inner = `M${f(x0)} ${f(y - smile)} C${f(MOUTH_X - w * 0.6)} ${f(top)} ${f(MOUTH_X + w * 0.6)} ${f(top)} ${f(x1)} ${f(y - smile)} C${f(MOUTH_X + w * 0.7)} ${f(bottom)} ${f(MOUTH_X - w * 0.7)} ${f(bottom)} ${f(x0)} ${f(y - smile)} Z`;
   const layers: FaceLayer[] = [
     // Lips around the opening.
-    { path: `M${f(x0 - lip)} ${f(y - smile)} C${f(MOUTH_X - w * 0.6)} ${f(top - lip * 1.6)} ${f(MOUTH_X + w * 0.6)} ${f(top - lip * 1.6)} ${f(x1 + lip)} ${f(y - smile)} C${f(MOUTH_X + w * 0.8)} ${f(bottom + lip * 1.8)} ${f(MOUTH_X - w * 0.8)} ${f(bottom + lip * 1.8)} ${f(x0 - lip)} ${f(y - smile)} Z`, fill: '#cf6f6f' },
+    {
+      path: `M${f(x0 - lip)} ${f(y - smile)} C${f(MOUTH_X - w * 0.6)} ${f(top - lip * 1.6)} ${f(MOUTH_X + w * 0.6)} ${f(top - lip * 1.6)} ${f(x1 + lip)} ${f(y - smile)} C${f(MOUTH_X + w * 0.8)} ${f(bottom + lip * 1.8)} ${f(MOUTH_X - w * 0.8)} ${f(bottom + lip * 1.8)} ${f(x0 - lip)} ${f(y - smile)} Z`,
+      fill: '#cf6f6f',
+    },
     { path: inner, fill: '#5a1f2b' },
   ];
-  if (m.tongue > 0.05) layers.push({ path: `M${f(MOUTH_X - w * 0.55)} ${f(bottom - 1)} C${f(MOUTH_X - w * 0.4)} ${f(bottom - m.open * 0.45)} ${f(MOUTH_X + w * 0.4)} ${f(bottom - m.open * 0.45)} ${f(MOUTH_X + w * 0.55)} ${f(bottom - 1)} Z`, fill: '#d9737c', opacity: m.tongue });
-  if (m.teeth > 0.05) layers.push({ path: `M${f(MOUTH_X - w * 0.7)} ${f(y - smile * 0.6 - m.open * 0.2)} C${f(MOUTH_X - w * 0.4)} ${f(top + 1)} ${f(MOUTH_X + w * 0.4)} ${f(top + 1)} ${f(MOUTH_X + w * 0.7)} ${f(y - smile * 0.6 - m.open * 0.2)} L${f(MOUTH_X + w * 0.62)} ${f(y - smile * 0.6 + Math.min(5, m.open * 0.3))} L${f(MOUTH_X - w * 0.62)} ${f(y - smile * 0.6 + Math.min(5, m.open * 0.3))} Z`, fill: '#fbfaf7', opacity: m.teeth });
-  if (m.bite > 0.05) layers.push({ path: `M${f(x0 + 4)} ${f(y + 3)} C${f(MOUTH_X - w / 3)} ${f(y - 1)} ${f(MOUTH_X + w / 3)} ${f(y - 1)} ${f(x1 - 4)} ${f(y + 3)} C${f(MOUTH_X + w / 3)} ${f(y + 9)} ${f(MOUTH_X - w / 3)} ${f(y + 9)} ${f(x0 + 4)} ${f(y + 3)} Z`, fill: '#cf6f6f', opacity: m.bite });
+  if (m.tongue > 0.05)
+    layers.push({
+      path: `M${f(MOUTH_X - w * 0.55)} ${f(bottom - 1)} C${f(MOUTH_X - w * 0.4)} ${f(bottom - m.open * 0.45)} ${f(MOUTH_X + w * 0.4)} ${f(bottom - m.open * 0.45)} ${f(MOUTH_X + w * 0.55)} ${f(bottom - 1)} Z`,
+      fill: '#d9737c',
+      opacity: m.tongue,
+    });
+  if (m.teeth > 0.05)
+    layers.push({
+      path: `M${f(MOUTH_X - w * 0.7)} ${f(y - smile * 0.6 - m.open * 0.2)} C${f(MOUTH_X - w * 0.4)} ${f(top + 1)} ${f(MOUTH_X + w * 0.4)} ${f(top + 1)} ${f(MOUTH_X + w * 0.7)} ${f(y - smile * 0.6 - m.open * 0.2)} L${f(MOUTH_X + w * 0.62)} ${f(y - smile * 0.6 + Math.min(5, m.open * 0.3))} L${f(MOUTH_X - w * 0.62)} ${f(y - smile * 0.6 + Math.min(5, m.open * 0.3))} Z`,
+      fill: '#fbfaf7',
+      opacity: m.teeth,
+    });
+  if (m.bite > 0.05)
+    layers.push({
+      path: `M${f(x0 + 4)} ${f(y + 3)} C${f(MOUTH_X - w / 3)} ${f(y - 1)} ${f(MOUTH_X + w / 3)} ${f(y - 1)} ${f(x1 - 4)} ${f(y + 3)} C${f(MOUTH_X + w / 3)} ${f(y + 9)} ${f(MOUTH_X - w / 3)} ${f(y + 9)} ${f(x0 + 4)} ${f(y + 3)} Z`,
+      fill: '#cf6f6f',
+      opacity: m.bite,
+    });
   return layers;
 }
 
@@ -143,10 +180,14 @@ export function adaSvg(options: { viseme?: Viseme; eyesClosed?: boolean } = {}):
     ...(options.eyesClosed ? adaEyelids : adaLashes),
     ...mouthLayers(MOUTHS[options.viseme ?? 'rest']),
   ];
-  const shapes = layers.map((l) => `<path d="${l.path}" fill="${l.fill}"${l.opacity !== undefined ? ` fill-opacity="${l.opacity.toFixed(2)}"` : ''}/>`).join('');
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${FACE_WIDTH} ${FACE_HEIGHT}" width="${FACE_WIDTH}" height="${FACE_HEIGHT}" role="img" aria-label="Ada">` +
+  const shapes = layers
+    .map((l) => `<path d="${l.path}" fill="${l.fill}"${l.opacity !== undefined ? ` fill-opacity="${l.opacity.toFixed(2)}"` : ''}/>`)
+    .join('');
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${FACE_WIDTH} ${FACE_HEIGHT}" width="${FACE_WIDTH}" height="${FACE_HEIGHT}" role="img" aria-label="Ada">` +
     `<defs><radialGradient id="bg" cx="50%" cy="35%" r="75%"><stop offset="0" stop-color="${BACKGROUND[0]}"/><stop offset="1" stop-color="${BACKGROUND[1]}"/></radialGradient></defs>` +
-    `<rect width="${FACE_WIDTH}" height="${FACE_HEIGHT}" fill="url(#bg)"/>${shapes}</svg>`;
+    `<rect width="${FACE_WIDTH}" height="${FACE_HEIGHT}" fill="url(#bg)"/>${shapes}</svg>`
+  );
 }
 
 /** The backdrop: a soft radial gradient, inner and outer colour. */

@@ -63,9 +63,13 @@ export function createJawMixer<S>(rig: FaceRig, idle: S, mouths: S, surfaces: Ja
   const dropOf = (v: Viseme) => jawDropOf(v, rig.visemes[v].source);
   const band = Math.max(2, Math.round(BAND_HALF_WIDTHS * a));
   let scratch: { under: JawSurface<S>; moved: JawSurface<S>; overlay: JawSurface<S>; mask: S } | null = null;
-  const canvases = () => (scratch ??= {
-    under: surfaces.surface(cw, ch), moved: surfaces.surface(cw, ch), overlay: surfaces.surface(cw, ch), mask: surfaces.image(maskOf(cw, ch, a), cw, ch),
-  });
+  const canvases = () =>
+    (scratch ??= {
+      under: surfaces.surface(cw, ch),
+      moved: surfaces.surface(cw, ch),
+      overlay: surfaces.surface(cw, ch),
+      mask: surfaces.image(maskOf(cw, ch, a), cw, ch),
+    });
 
   // Columns: one where the whole jaw moves, strips of STRIP pixels beside it where the move fades out, and
   // one each side beyond (nothing moves there), each with its share of the move.
@@ -186,7 +190,17 @@ export function createJawMixer<S>(rig: FaceRig, idle: S, mouths: S, surfaces: Ja
       o.putImageData(image, box.x, box.y);
       context.globalAlpha = 1;
       context.setTransform(...place);
-      context.drawImage(canvases().overlay.canvas, box.x, box.y, box.width, box.height, box.x - cw / 2, box.y - ch / 2, box.width, box.height);
+      context.drawImage(
+        canvases().overlay.canvas,
+        box.x,
+        box.y,
+        box.width,
+        box.height,
+        box.x - cw / 2,
+        box.y - ch / 2,
+        box.width,
+        box.height,
+      );
     },
   };
 
@@ -205,8 +219,13 @@ export function createJawMixer<S>(rig: FaceRig, idle: S, mouths: S, surfaces: Ja
    * `restShare` the idle frame's own mouth's share, `jaw` the blended jaw the mouths were moved to (null: none moved).
    */
   function showInterior(
-    out: Uint8ClampedArray, box: { x: number; y: number; width: number; height: number }, under: Uint8ClampedArray,
-    sources: Array<{ pixels: Uint8ClampedArray; weight: number; drop: number; opening: number }>, restShare: number, total: number, jaw: number | null,
+    out: Uint8ClampedArray,
+    box: { x: number; y: number; width: number; height: number },
+    under: Uint8ClampedArray,
+    sources: Array<{ pixels: Uint8ClampedArray; weight: number; drop: number; opening: number }>,
+    restShare: number,
+    total: number,
+    jaw: number | null,
   ): void {
     const shares = sources.map((s) => s.weight / total);
     // The pick depends on the weights only: one source for the whole frame (-1: the idle frame's own mouth).
@@ -217,7 +236,10 @@ export function createJawMixer<S>(rig: FaceRig, idle: S, mouths: S, surfaces: Ja
     });
     const others = 1 - (picked < 0 ? restShare : shares[picked]!);
     if (others <= 1e-3) return;
-    const [colour, mixed] = [[0, 0, 0], [0, 0, 0]];
+    const [colour, mixed] = [
+      [0, 0, 0],
+      [0, 0, 0],
+    ];
     // The box lies within the jaw's whole width (jawSideShare 1): where a source shows a row depends on the row only.
     const lenses = Array.from({ length: box.width }, (_, x) => openingLens((box.x + x + 0.5 - cw / 2) / a));
     for (let y = 0; y < box.height; y++) {

@@ -6,7 +6,18 @@
 import type { Viseme } from '../visemes.js';
 
 /** How far each made mouth's jaw drops at its middle, in mouth half-widths (a footage mouth keeps its frame's chin: 0). */
-export const MADE_JAW_DROP: Readonly<Record<Viseme, number>> = { rest: 0, A: 0.6, E: 0.34, I: 0.2, O: 0.5, U: 0.24, M: 0, F: 0.1, L: 0.24, S: 0.08 };
+export const MADE_JAW_DROP: Readonly<Record<Viseme, number>> = {
+  rest: 0,
+  A: 0.6,
+  E: 0.34,
+  I: 0.2,
+  O: 0.5,
+  U: 0.24,
+  M: 0,
+  F: 0.1,
+  L: 0.24,
+  S: 0.08,
+};
 
 const smooth = (e0: number, e1: number, x: number) => {
   const t = Math.max(0, Math.min(1, (x - e0) / (e1 - e0)));

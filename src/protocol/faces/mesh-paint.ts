@@ -24,7 +24,15 @@ export interface MeshContext<S> {
 const GROW = 0.6;
 
 /** Draws idle frame `frame` deformed by `channels` and `head` onto `ctx` (frame pixels; the canvas is rig-sized). */
-export function paintMeshFrame<S>(ctx: MeshContext<S>, rig: FaceRig, idle: S, inside: S, frame: number, channels: Channels, head?: HeadMotion): MeshFrame {
+export function paintMeshFrame<S>(
+  ctx: MeshContext<S>,
+  rig: FaceRig,
+  idle: S,
+  inside: S,
+  frame: number,
+  channels: Channels,
+  head?: HeadMotion,
+): MeshFrame {
   const m = meshFrame(rig, frame, channels, head);
   const [ix, iy] = cellOrigin(rig.idle, frame);
   const [cw, ch] = [rig.idle.cellWidth, rig.idle.cellHeight];
@@ -37,7 +45,11 @@ export function paintMeshFrame<S>(ctx: MeshContext<S>, rig: FaceRig, idle: S, in
   const mesh = rig.mesh!;
   if (m.headPlace) {
     ctx.save();
-    polygon(ctx, mesh.ring.map((i) => [m.target[2 * i]!, m.target[2 * i + 1]!]), 0);
+    polygon(
+      ctx,
+      mesh.ring.map((i) => [m.target[2 * i]!, m.target[2 * i + 1]!]),
+      0,
+    );
     ctx.clip();
     ctx.setTransform(...m.headPlace);
     drawIdle();
@@ -46,7 +58,11 @@ export function paintMeshFrame<S>(ctx: MeshContext<S>, rig: FaceRig, idle: S, in
   if (m.hole) {
     ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    polygon(ctx, m.hole.map((i) => [m.target[2 * i]!, m.target[2 * i + 1]!]), 0);
+    polygon(
+      ctx,
+      m.hole.map((i) => [m.target[2 * i]!, m.target[2 * i + 1]!]),
+      0,
+    );
     ctx.clip();
     for (const layer of m.inside) {
       const [sx, sy] = cellOrigin(rig.mouths.sheet, layer.cell);
@@ -64,13 +80,27 @@ export function paintMeshFrame<S>(ctx: MeshContext<S>, rig: FaceRig, idle: S, in
     if (!affine) continue;
     ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    polygon(ctx, [[d[0]!, d[1]!], [d[2]!, d[3]!], [d[4]!, d[5]!]], GROW);
+    polygon(
+      ctx,
+      [
+        [d[0]!, d[1]!],
+        [d[2]!, d[3]!],
+        [d[4]!, d[5]!],
+      ],
+      GROW,
+    );
     ctx.clip();
     ctx.setTransform(...affine);
     // Only the source triangle's box (and a pixel round it) is read: drawing the whole frame under each clip cost
     // several times more.
-    const [x0, x1] = [Math.max(0, Math.floor(Math.min(s[0]!, s[2]!, s[4]!) - 2)), Math.min(rig.width, Math.ceil(Math.max(s[0]!, s[2]!, s[4]!) + 2))];
-    const [y0, y1] = [Math.max(0, Math.floor(Math.min(s[1]!, s[3]!, s[5]!) - 2)), Math.min(rig.height, Math.ceil(Math.max(s[1]!, s[3]!, s[5]!) + 2))];
+    const [x0, x1] = [
+      Math.max(0, Math.floor(Math.min(s[0]!, s[2]!, s[4]!) - 2)),
+      Math.min(rig.width, Math.ceil(Math.max(s[0]!, s[2]!, s[4]!) + 2)),
+    ];
+    const [y0, y1] = [
+      Math.max(0, Math.floor(Math.min(s[1]!, s[3]!, s[5]!) - 2)),
+      Math.min(rig.height, Math.ceil(Math.max(s[1]!, s[3]!, s[5]!) + 2)),
+    ];
     if (x1 > x0 && y1 > y0) ctx.drawImage(idle, ix + x0 / kx, iy + y0 / ky, (x1 - x0) / kx, (y1 - y0) / ky, x0, y0, x1 - x0, y1 - y0);
     ctx.restore();
   }

@@ -42,7 +42,12 @@ export function channelsOf(weights: ReadonlyMap<Viseme, number>): Channels {
 }
 
 /** The head's own motion on a frame: a shift (frame pixels), a turn (radians) and a zoom, about the face's centre. */
-export interface HeadMotion { dx: number; dy: number; angle: number; zoom: number }
+export interface HeadMotion {
+  dx: number;
+  dy: number;
+  angle: number;
+  zoom: number;
+}
 export const STILL_HEAD: HeadMotion = { dx: 0, dy: 0, angle: 0, zoom: 1 };
 
 /** A canvas transform (a–f) taking x to (a x + c y + e, b x + d y + f). */
@@ -239,7 +244,10 @@ export const BLINK = { closing: 70, closed: 80, opening: 110 };
  */
 export class Blinks {
   private start: number;
-  constructor(private readonly random: () => number, now: number) {
+  constructor(
+    private readonly random: () => number,
+    now: number,
+  ) {
     this.start = now + 1200 + 1800 * random();
   }
 

@@ -54,7 +54,11 @@ export function openingLens(u: number): number {
 export function openingZoneAt(lens: number, v: number, opening: number): number {
   if (opening <= 0) return 0;
   const bottom = opening * lens;
-  return smooth(INTERIOR.top - INTERIOR.topFade / 2, INTERIOR.top + INTERIOR.topFade / 2, v) * (1 - smooth(bottom - INTERIOR.fade, bottom, v)) * smooth(0, 0.1, lens);
+  return (
+    smooth(INTERIOR.top - INTERIOR.topFade / 2, INTERIOR.top + INTERIOR.topFade / 2, v) *
+    (1 - smooth(bottom - INTERIOR.fade, bottom, v)) *
+    smooth(0, 0.1, lens)
+  );
 }
 
 /** A source's pull when picking the one that shows inside the opening (the idle frame's own mouth: opening 0). */

@@ -19,13 +19,17 @@ configuration comes from the environment: PALKIT_DATA, DATABASE_URL, PALKIT_API_
 /** How long a drain may take before the process gives up and exits anyway (orchestrators wait ~10 s). */
 const DRAIN_DEADLINE_MS = 9_000;
 
-const describeDatabase = (config: ReturnType<typeof loadConfig>) => (config.databaseUrl ? 'postgresql' : config.dataDir === 'memory' ? 'memory' : config.dataDir);
+const describeDatabase = (config: ReturnType<typeof loadConfig>) =>
+  config.databaseUrl ? 'postgresql' : config.dataDir === 'memory' ? 'memory' : config.dataDir;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve': {
-      const { values } = parseArgs({ args: rest, options: { port: { type: 'string', default: process.env.PORT ?? '8787' }, host: { type: 'string', default: '0.0.0.0' } } });
+      const { values } = parseArgs({
+        args: rest,
+        options: { port: { type: 'string', default: process.env.PORT ?? '8787' }, host: { type: 'string', default: '0.0.0.0' } },
+      });
       const port = Number(values.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError('--port must be a port number');
       const config = loadConfig(process.env, port);
@@ -35,7 +39,14 @@ async function main(argv: string[]): Promise<number> {
       const { url, port: actual } = await service.listen(port, values.host);
       // With --port 0 the advertised URL follows the port actually taken.
       if (port === 0 && !process.env.PALKIT_PUBLIC_URL) (config as { publicUrl: string }).publicUrl = url;
-      log.info('palkit service listening', { version: buildInfo().version, url, port: actual, pid: process.pid, public_url: config.publicUrl, database: describeDatabase(config) });
+      log.info('palkit service listening', {
+        version: buildInfo().version,
+        url,
+        port: actual,
+        pid: process.pid,
+        public_url: config.publicUrl,
+        database: describeDatabase(config),
+      });
       let stopping = false;
       const stop = (signal: NodeJS.Signals) => {
         if (stopping) {
@@ -83,7 +94,11 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'keys': {
-      const { positionals, values } = parseArgs({ args: rest, allowPositionals: true, options: { owner: { type: 'string' }, label: { type: 'string' } } });
+      const { positionals, values } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { owner: { type: 'string' }, label: { type: 'string' } },
+      });
       if (positionals[0] !== 'create' || !values.owner || !/^\d+$/.test(values.owner) || Number(values.owner) <= 0) {
         console.error('usage: palkit keys create --owner <positive integer> [--label text]');
         return 2;

@@ -29,8 +29,13 @@ export function secretFingerprint(key: string): string {
 
 async function checkFingerprint(db: Db, key: string): Promise<void> {
   const mine = secretFingerprint(key);
-  await db.insertInto('service_settings').values({ name: FINGERPRINT_SETTING, value: mine }).onConflict((oc) => oc.column('name').doNothing()).execute();
-  const stored = (await db.selectFrom('service_settings').select('value').where('name', '=', FINGERPRINT_SETTING).executeTakeFirstOrThrow()).value;
+  await db
+    .insertInto('service_settings')
+    .values({ name: FINGERPRINT_SETTING, value: mine })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const stored = (await db.selectFrom('service_settings').select('value').where('name', '=', FINGERPRINT_SETTING).executeTakeFirstOrThrow())
+    .value;
   if (stored !== mine) {
     throw new SecretMismatchError(
       `the service secret differs from the one this database was first started with (fingerprint ${mine}, the database's ${stored}): ` +
@@ -56,11 +61,17 @@ async function readMasterKey(db: Db, config: Pick<Config, 'secret' | 'secretFile
   const file = resolve(config.secretFile);
   const key = await readOrCreate(file, legacy ?? randomBytes(32).toString('base64url'));
   if (legacy !== undefined) {
-    if (legacy !== key) throw new Error(`the service secret in ${file} differs from the one in the database; remove one of them (the database's encrypted secrets need the database's)`);
+    if (legacy !== key)
+      throw new Error(
+        `the service secret in ${file} differs from the one in the database; remove one of them (the database's encrypted secrets need the database's)`,
+      );
     await db.deleteFrom('service_settings').where('name', '=', LEGACY_SETTING).execute();
     log.info('service secret: moved out of the database', { file });
   }
-  log.info('service secret: kept in a file readable only by this user, apart from the database; instances on other hosts need the same file or PALKIT_SECRET', { file });
+  log.info(
+    'service secret: kept in a file readable only by this user, apart from the database; instances on other hosts need the same file or PALKIT_SECRET',
+    { file },
+  );
   return key;
 }
 

@@ -63,7 +63,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const log = withFields(createLogger(config.log), { instance: instanceId });
   config.recording.dir = privateRecordingFolder(config, log);
   const pgliteImage = options.pgliteImage ?? (config.pgliteImage ? await readPgliteImage(config.pgliteImage) : undefined);
-  const opened = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log, ...(options.schema ? { schema: options.schema } : {}), ...(pgliteImage ? { pgliteImage } : {}) });
+  const opened = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    log,
+    ...(options.schema ? { schema: options.schema } : {}),
+    ...(pgliteImage ? { pgliteImage } : {}),
+  });
   const { db } = opened;
   for (const [key, owner] of config.seedKeys) await addApiKey(db, key, owner, 'seed');
   const fetch = createGuardedFetch(config.outboundAllow);
@@ -74,7 +80,23 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const webhooks = createWebhooks({ db, jobs, fetch, log, clock, metrics });
   const secrets = createSecrets(await loadMasterKey(db, config, log));
   const media = await openMediaStore({ db, kind: opened.kind, dataDir: config.dataDir, config, log });
-  const deps: ServiceDeps = { config, instanceId, db, dbKind: opened.kind, hasVector: opened.hasVector, clock, log, fetch, jobs, webhooks, secrets, bus: new Bus(), metrics, lifecycle, media };
+  const deps: ServiceDeps = {
+    config,
+    instanceId,
+    db,
+    dbKind: opened.kind,
+    hasVector: opened.hasVector,
+    clock,
+    log,
+    fetch,
+    jobs,
+    webhooks,
+    secrets,
+    bus: new Bus(),
+    metrics,
+    lifecycle,
+    media,
+  };
   // Daily calls are started by live, from createConversation a layer below: handed down here.
   setDailyCallStart(deps, startDailyCall);
   const modules = options.modules ?? resourceModules;
@@ -105,12 +127,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
         s.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve(s));
       });
       const max = connections.max ?? defaultMaxConnections();
-      guardConnections(server, {
-        max,
-        perAddress: connections.perAddress,
-        pendingUpgradesPerAddress: connections.pendingUpgradesPerAddress,
-        maxPendingUpgrades: Math.max(16, Math.floor(max / 4)),
-      }, { trustProxy: config.trustProxy, onRefused: (reason) => metrics.connectionsRefused.inc({ reason }) });
+      guardConnections(
+        server,
+        {
+          max,
+          perAddress: connections.perAddress,
+          pendingUpgradesPerAddress: connections.pendingUpgradesPerAddress,
+          maxPendingUpgrades: Math.max(16, Math.floor(max / 4)),
+        },
+        { trustProxy: config.trustProxy, onRefused: (reason) => metrics.connectionsRefused.inc({ reason }) },
+      );
       for (const module of modules) {
         const stop = await module.attach?.(server, deps);
         if (stop) stops.push(stop);
@@ -120,7 +146,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     },
     async close({ graceMs = 0 } = {}) {
       lifecycle.draining = true;
-      for (const stop of stops) await stop().catch((error: unknown) => log.error('stopping failed', { error: error instanceof Error ? error.message : String(error) }));
+      for (const stop of stops)
+        await stop().catch((error: unknown) =>
+          log.error('stopping failed', { error: error instanceof Error ? error.message : String(error) }),
+        );
       await jobs.stop();
       if (server) {
         const s = server;
@@ -142,6 +171,8 @@ async function readPgliteImage(path: string): Promise<Blob> {
   try {
     return new Blob([await readFile(path)]);
   } catch (error) {
-    throw new ConfigError(`invalid configuration: PALKIT_PGLITE_IMAGE: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new ConfigError(
+      `invalid configuration: PALKIT_PGLITE_IMAGE: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
 }

@@ -19,8 +19,18 @@ const EnvSchema = z.object({
   PALKIT_DAILY_API_KEY: optionalString,
   PALKIT_DAILY_API_URL: z.string().url().default('https://api.daily.co/v1'),
   PALKIT_DAILY_WEBHOOK_SECRET: optionalString,
-  PALKIT_PAL_RUNNER_URL: z.string().trim().url().optional().or(z.literal('').transform(() => undefined)),
-  PALKIT_PAL_RUNNER_SECRET: z.string().trim().regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be a Standard Webhooks secret (whsec_ followed by base64)').optional().or(z.literal('').transform(() => undefined)),
+  PALKIT_PAL_RUNNER_URL: z
+    .string()
+    .trim()
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  PALKIT_PAL_RUNNER_SECRET: z
+    .string()
+    .trim()
+    .regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, 'must be a Standard Webhooks secret (whsec_ followed by base64)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   PALKIT_SECRET: optionalString,
   PALKIT_SECRET_FILE: optionalString,
   PALKIT_TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).optional().catch(undefined),
@@ -39,7 +49,11 @@ const EnvSchema = z.object({
   PALKIT_STT_BASE_URL: optionalString,
   PALKIT_STT_API_KEY: optionalString,
   PALKIT_STT_MODEL: optionalString,
-  PALKIT_INVITE_DOMAIN: z.string().trim().regex(/^[a-z0-9.-]+$/i, 'must be a domain name').default('invite.palkit.local'),
+  PALKIT_INVITE_DOMAIN: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9.-]+$/i, 'must be a domain name')
+    .default('invite.palkit.local'),
   PALKIT_FACE_TRAINING_STEP_MS: z.coerce.number().int().min(0).max(600_000).default(0),
   PALKIT_RENDER_PATH: optionalString,
   PALKIT_FFMPEG: optionalString,
@@ -53,7 +67,12 @@ const EnvSchema = z.object({
   PALKIT_VIDEO_RENDERS: z.coerce.number().int().min(1).max(64).default(1),
   PALKIT_VIDEO_QUEUE_PER_OWNER: z.coerce.number().int().min(1).max(100_000).default(100),
   PALKIT_VIDEO_RENDER_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(600),
-  PALKIT_UPLOAD_LIFETIME_SECONDS: z.coerce.number().int().min(60).max(30 * 86_400).default(86_400),
+  PALKIT_UPLOAD_LIFETIME_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86_400)
+    .default(86_400),
   PALKIT_UPLOAD_QUOTA_MB: z.coerce.number().int().min(1).max(1_000_000).default(500),
   PALKIT_UPLOAD_MB_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(100),
   PALKIT_METRICS_TOKEN: optionalString,
@@ -155,7 +174,15 @@ export interface Config {
   recording: {
     /** Checked to be private at start (live/recording/folder.ts), and replaced by a fresh private folder when an in-memory service's is not. */
     dir: string;
-    s3: { bucket: string; endpoint: string | undefined; region: string; accessKeyId: string | undefined; secretAccessKey: string | undefined } | undefined;
+    s3:
+      | {
+          bucket: string;
+          endpoint: string | undefined;
+          region: string;
+          accessKeyId: string | undefined;
+          secretAccessKey: string | undefined;
+        }
+      | undefined;
     retryMs: number;
     maxAttempts: number;
     linkSeconds: number;
@@ -202,10 +229,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   if (e.PALKIT_PAL_RUNNER_URL && !e.PALKIT_PAL_RUNNER_SECRET) {
-    throw new ConfigError('invalid configuration: PALKIT_PAL_RUNNER_URL is set but PALKIT_PAL_RUNNER_SECRET is not: the runner must be able to verify the handoff (a whsec_… secret)');
+    throw new ConfigError(
+      'invalid configuration: PALKIT_PAL_RUNNER_URL is set but PALKIT_PAL_RUNNER_SECRET is not: the runner must be able to verify the handoff (a whsec_… secret)',
+    );
   }
   if (e.PALKIT_PGLITE_IMAGE && (e.PALKIT_DATA !== 'memory' || e.DATABASE_URL)) {
-    throw new ConfigError('invalid configuration: PALKIT_PGLITE_IMAGE applies only to an in-memory database (PALKIT_DATA=memory, no DATABASE_URL)');
+    throw new ConfigError(
+      'invalid configuration: PALKIT_PGLITE_IMAGE applies only to an in-memory database (PALKIT_DATA=memory, no DATABASE_URL)',
+    );
   }
   return {
     port,
@@ -214,10 +245,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pgliteImage: e.PALKIT_PGLITE_IMAGE,
     seedKeys: parseSeedKeys(e.PALKIT_API_KEYS),
     publicUrl: (e.PALKIT_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-    outboundAllow: (e.PALKIT_OUTBOUND_ALLOW ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    outboundAllow: (e.PALKIT_OUTBOUND_ALLOW ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     turnstile: { siteKey: e.PALKIT_TURNSTILE_SITE_KEY, secret: e.PALKIT_TURNSTILE_SECRET, verifyUrl: e.PALKIT_TURNSTILE_VERIFY_URL },
-    daily: { apiKey: e.PALKIT_DAILY_API_KEY, apiUrl: e.PALKIT_DAILY_API_URL.replace(/\/+$/, ''), webhookSecret: e.PALKIT_DAILY_WEBHOOK_SECRET },
-    palRunner: e.PALKIT_PAL_RUNNER_URL && e.PALKIT_PAL_RUNNER_SECRET ? { url: e.PALKIT_PAL_RUNNER_URL, secret: e.PALKIT_PAL_RUNNER_SECRET } : undefined,
+    daily: {
+      apiKey: e.PALKIT_DAILY_API_KEY,
+      apiUrl: e.PALKIT_DAILY_API_URL.replace(/\/+$/, ''),
+      webhookSecret: e.PALKIT_DAILY_WEBHOOK_SECRET,
+    },
+    palRunner:
+      e.PALKIT_PAL_RUNNER_URL && e.PALKIT_PAL_RUNNER_SECRET
+        ? { url: e.PALKIT_PAL_RUNNER_URL, secret: e.PALKIT_PAL_RUNNER_SECRET }
+        : undefined,
     palRunnerJoinSeconds: e.PALKIT_PAL_RUNNER_JOIN_SECONDS,
     secret: e.PALKIT_SECRET,
     secretFile: e.PALKIT_SECRET_FILE ?? defaultSecretFile(e.PALKIT_DATA, e.DATABASE_URL),
@@ -231,9 +272,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: e.PALKIT_VISION_MODEL,
     },
     tts: { baseUrl: e.PALKIT_TTS_BASE_URL, apiKey: e.PALKIT_TTS_API_KEY, model: e.PALKIT_TTS_MODEL },
-    localVoice: chooseLocalVoice(e.PALKIT_LOCAL_VOICE, env.PATH ?? process.env.PATH ?? '', e.PALKIT_RENDER_PATH ?? env.PATH ?? process.env.PATH ?? ''),
+    localVoice: chooseLocalVoice(
+      e.PALKIT_LOCAL_VOICE,
+      env.PATH ?? process.env.PATH ?? '',
+      e.PALKIT_RENDER_PATH ?? env.PATH ?? process.env.PATH ?? '',
+    ),
     stt: { baseUrl: e.PALKIT_STT_BASE_URL, apiKey: e.PALKIT_STT_API_KEY, model: e.PALKIT_STT_MODEL },
-    frontDoor: { startsPerMinute: e.PALKIT_START_RATE_PER_MINUTE, startBurst: e.PALKIT_START_BURST, maxUnjoinedCalls: e.PALKIT_MAX_UNJOINED_CALLS, startsPerAddressPerMinute: e.PALKIT_START_RATE_PER_ADDRESS_PER_MINUTE },
+    frontDoor: {
+      startsPerMinute: e.PALKIT_START_RATE_PER_MINUTE,
+      startBurst: e.PALKIT_START_BURST,
+      maxUnjoinedCalls: e.PALKIT_MAX_UNJOINED_CALLS,
+      startsPerAddressPerMinute: e.PALKIT_START_RATE_PER_ADDRESS_PER_MINUTE,
+    },
     connections: {
       max: e.PALKIT_MAX_CONNECTIONS,
       perAddress: e.PALKIT_MAX_CONNECTIONS_PER_ADDRESS,
@@ -244,8 +294,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     embeddings: { baseUrl: e.PALKIT_EMBEDDINGS_BASE_URL, apiKey: e.PALKIT_EMBEDDINGS_API_KEY, model: e.PALKIT_EMBEDDINGS_MODEL },
     crawlDelayMs: e.PALKIT_CRAWL_DELAY_MS,
     generatingPerOwner: e.PALKIT_GENERATING_PER_OWNER,
-    videos: { renders: e.PALKIT_VIDEO_RENDERS, queuePerOwner: e.PALKIT_VIDEO_QUEUE_PER_OWNER, renderMemoryMb: e.PALKIT_VIDEO_RENDER_MEMORY_MB },
-    uploads: { lifetimeSeconds: e.PALKIT_UPLOAD_LIFETIME_SECONDS, quotaBytes: e.PALKIT_UPLOAD_QUOTA_MB * 1024 * 1024, bytesPerMinute: e.PALKIT_UPLOAD_MB_PER_MINUTE * 1024 * 1024 },
+    videos: {
+      renders: e.PALKIT_VIDEO_RENDERS,
+      queuePerOwner: e.PALKIT_VIDEO_QUEUE_PER_OWNER,
+      renderMemoryMb: e.PALKIT_VIDEO_RENDER_MEMORY_MB,
+    },
+    uploads: {
+      lifetimeSeconds: e.PALKIT_UPLOAD_LIFETIME_SECONDS,
+      quotaBytes: e.PALKIT_UPLOAD_QUOTA_MB * 1024 * 1024,
+      bytesPerMinute: e.PALKIT_UPLOAD_MB_PER_MINUTE * 1024 * 1024,
+    },
     log: e.PALKIT_LOG,
     recording: {
       dir: e.PALKIT_RECORDING_DIR ?? (e.PALKIT_DATA === 'memory' ? memoryRecordingDir() : join(e.PALKIT_DATA, 'recordings')),

@@ -10,6 +10,7 @@ export type LocalVoice = 'wasm' | 'native';
 
 export function chooseLocalVoice(setting: LocalVoice | 'auto', path: string, renderPath: string = path): LocalVoice {
   if (setting !== 'auto') return setting;
-  const nativeBuilds = process.platform === 'linux' && existsSync('/usr/include/espeak-ng/speak_lib.h') && findTool('cc', path) !== undefined;
+  const nativeBuilds =
+    process.platform === 'linux' && existsSync('/usr/include/espeak-ng/speak_lib.h') && findTool('cc', path) !== undefined;
   return nativeBuilds && findTool('espeak-ng', renderPath) !== undefined ? 'native' : 'wasm';
 }

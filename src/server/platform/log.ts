@@ -13,7 +13,8 @@ const SECRET_FIELD = /pass(word|wd)?|secret|token|api[-_]?key|^key$|[-_]key$|aut
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi;
 const BEARER = /\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 /** Query parameters that carry credentials (signed links, API keys in URLs). */
-const SECRET_QUERY = /([?&](?:[a-z0-9_.-]*(?:token|secret|password|passwd|signature|credential)[a-z0-9_.-]*|api[-_]?key|apikey|key|sig|auth|code|x-amz-security-token)=)[^&#\s"'<>]+/gi;
+const SECRET_QUERY =
+  /([?&](?:[a-z0-9_.-]*(?:token|secret|password|passwd|signature|credential)[a-z0-9_.-]*|api[-_]?key|apikey|key|sig|auth|code|x-amz-security-token)=)[^&#\s"'<>]+/gi;
 
 /**
  * Masks credentials inside a free-form string: error messages quote URLs (`user:pass@`, `?token=`) and
@@ -35,8 +36,10 @@ const AUTHORIZATION_VALUE = /^\s*(?:bearer|basic|token)\s+[A-Za-z0-9._~+/=-]{8,}
  * A URL whose path is its secret (an incoming webhook: whoever has it posts as you), or a token of a known
  * issuer's shape (Slack, GitHub, Stripe, AWS, Google).
  */
-const SECRET_PATH_URL = /\bhttps?:\/\/(?:hooks\.slack\.com\/(?:services|workflows|triggers)\/|(?:[a-z0-9-]+\.)?discord(?:app)?\.com\/api\/webhooks\/|[a-z0-9-]+\.webhook\.office\.com\/|chat\.googleapis\.com\/v1\/spaces\/[^\s/]+\/messages\?)/i;
-const ISSUER_TOKEN = /\b(?:xox[abposre]-[A-Za-z0-9-]{10,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})\b/;
+const SECRET_PATH_URL =
+  /\bhttps?:\/\/(?:hooks\.slack\.com\/(?:services|workflows|triggers)\/|(?:[a-z0-9-]+\.)?discord(?:app)?\.com\/api\/webhooks\/|[a-z0-9-]+\.webhook\.office\.com\/|chat\.googleapis\.com\/v1\/spaces\/[^\s/]+\/messages\?)/i;
+const ISSUER_TOKEN =
+  /\b(?:xox[abposre]-[A-Za-z0-9-]{10,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})\b/;
 
 /**
  * Whether a string has a credential's shape (layer values are sealed by it): a URL with `user:pass@` or
@@ -44,8 +47,15 @@ const ISSUER_TOKEN = /\b(?:xox[abposre]-[A-Za-z0-9-]{10,}|gh[pousr]_[A-Za-z0-9]{
  * a JWT, a connection string's password, a token of a known issuer's shape.
  */
 export function looksLikeCredential(text: string): boolean {
-  return new RegExp(URL_CREDENTIALS.source, 'i').test(text) || new RegExp(SECRET_QUERY.source, 'i').test(text) ||
-    AUTHORIZATION_VALUE.test(text) || JWT.test(text) || CONNECTION_SECRET.test(text) || SECRET_PATH_URL.test(text) || ISSUER_TOKEN.test(text);
+  return (
+    new RegExp(URL_CREDENTIALS.source, 'i').test(text) ||
+    new RegExp(SECRET_QUERY.source, 'i').test(text) ||
+    AUTHORIZATION_VALUE.test(text) ||
+    JWT.test(text) ||
+    CONNECTION_SECRET.test(text) ||
+    SECRET_PATH_URL.test(text) ||
+    ISSUER_TOKEN.test(text)
+  );
 }
 
 function scrub(value: unknown, depth = 0): unknown {

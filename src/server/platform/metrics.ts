@@ -57,12 +57,35 @@ export function createMetrics({ db, instanceId = 'unknown', processMetrics = fal
   const voiceQueue = { backlog: () => ({ sentences: 0, oldestWaitMs: 0 }) };
   for (const [name, help, read] of [
     ['palkit_instance_rooms', 'Rooms this instance holds (their agents run here).', () => instanceLoad.rooms()],
-    ['palkit_instance_participants', 'Visitors connected to rooms this instance holds, directly or relayed.', () => instanceLoad.participants()],
-    ['palkit_instance_relayed_participants', 'Visitors connected here whose room another instance holds (relayed to it).', () => instanceLoad.relayedParticipants()],
-    ['palkit_voice_queue_sentences', 'Sentences waiting for the local voice (rooms and speech items).', () => voiceQueue.backlog().sentences],
-    ['palkit_voice_queue_wait_seconds', 'How long the oldest sentence waiting for the local voice has waited.', () => voiceQueue.backlog().oldestWaitMs / 1000],
+    [
+      'palkit_instance_participants',
+      'Visitors connected to rooms this instance holds, directly or relayed.',
+      () => instanceLoad.participants(),
+    ],
+    [
+      'palkit_instance_relayed_participants',
+      'Visitors connected here whose room another instance holds (relayed to it).',
+      () => instanceLoad.relayedParticipants(),
+    ],
+    [
+      'palkit_voice_queue_sentences',
+      'Sentences waiting for the local voice (rooms and speech items).',
+      () => voiceQueue.backlog().sentences,
+    ],
+    [
+      'palkit_voice_queue_wait_seconds',
+      'How long the oldest sentence waiting for the local voice has waited.',
+      () => voiceQueue.backlog().oldestWaitMs / 1000,
+    ],
   ] as const) {
-    new Gauge({ name, help, registers: [registry], collect() { this.set(read()); } });
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
   }
 
   new Gauge({
@@ -70,7 +93,11 @@ export function createMetrics({ db, instanceId = 'unknown', processMetrics = fal
     help: 'Conversations with status active (in the whole database).',
     registers: [registry],
     async collect() {
-      const row = await db.selectFrom('conversations').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'active').executeTakeFirst();
+      const row = await db
+        .selectFrom('conversations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'active')
+        .executeTakeFirst();
       this.set(Number(row?.n ?? 0));
     },
   });
@@ -104,7 +131,7 @@ export function createMetrics({ db, instanceId = 'unknown', processMetrics = fal
   const relayQueue = { bytes: () => 0, sheddingParticipants: () => 0 };
   new Gauge({
     name: 'palkit_relay_queue_bytes',
-    help: 'Bytes waiting in this instance\'s channel to the other instances (bounded; audio is shed first).',
+    help: "Bytes waiting in this instance's channel to the other instances (bounded; audio is shed first).",
     registers: [registry],
     collect() {
       this.set(relayQueue.bytes());
@@ -130,38 +157,70 @@ export function createMetrics({ db, instanceId = 'unknown', processMetrics = fal
       labelNames: ['kind'],
       registers: [registry],
     }),
-    conversationStarts: new Counter({ name: 'palkit_conversation_starts_total', help: 'Conversations started (via: deployment start or keyed API create).', labelNames: ['via'], registers: [registry] }),
-    startRefusals: new Counter({ name: 'palkit_start_refusals_total', help: 'Conversation starts refused, by reason (the error code of the answer).', labelNames: ['via', 'reason'], registers: [registry] }),
-    webhookDeliveryFailures: new Counter({ name: 'palkit_webhook_delivery_failures_total', help: 'Failed webhook delivery attempts (final: no retry follows).', labelNames: ['final'], registers: [registry] }),
+    conversationStarts: new Counter({
+      name: 'palkit_conversation_starts_total',
+      help: 'Conversations started (via: deployment start or keyed API create).',
+      labelNames: ['via'],
+      registers: [registry],
+    }),
+    startRefusals: new Counter({
+      name: 'palkit_start_refusals_total',
+      help: 'Conversation starts refused, by reason (the error code of the answer).',
+      labelNames: ['via', 'reason'],
+      registers: [registry],
+    }),
+    webhookDeliveryFailures: new Counter({
+      name: 'palkit_webhook_delivery_failures_total',
+      help: 'Failed webhook delivery attempts (final: no retry follows).',
+      labelNames: ['final'],
+      registers: [registry],
+    }),
     roomInputDropped: new Counter({
       name: 'palkit_room_input_dropped_total',
       help: 'What participants sent into local rooms past their budget and was dropped (kind: audio, frame, text; malformed: binary frames that are not microphone audio; backlog: frames past the bound of what a connection may send while its join is checked).',
       labelNames: ['kind'],
       registers: [registry],
     }),
-    roomSocketsClosedForFlooding: new Counter({ name: 'palkit_room_sockets_closed_flooding_total', help: 'Room connections closed because they kept sending past their budget.', registers: [registry] }),
-    roomSocketsDroppedUnread: new Counter({ name: 'palkit_room_sockets_dropped_unread_total', help: 'Room connections terminated because they stopped reading: their unsent output passed its bound (1 MiB).', registers: [registry] }),
+    roomSocketsClosedForFlooding: new Counter({
+      name: 'palkit_room_sockets_closed_flooding_total',
+      help: 'Room connections closed because they kept sending past their budget.',
+      registers: [registry],
+    }),
+    roomSocketsDroppedUnread: new Counter({
+      name: 'palkit_room_sockets_dropped_unread_total',
+      help: 'Room connections terminated because they stopped reading: their unsent output passed its bound (1 MiB).',
+      registers: [registry],
+    }),
     connectionsRefused: new Counter({
       name: 'palkit_connections_refused_total',
       help: "Connections refused or cut by the front door (reason: per_address, an address's connection cap; total, the connection cap; pending_upgrades, an address's cap on room upgrades waiting to join (429); pending_evicted, the oldest waiting upgrade closed to make room; request_timeout, headers or body not in time; slow_headers_evicted, the oldest connection still without its headers closed to keep the reserve).",
       labelNames: ['reason'],
       registers: [registry],
     }),
-    unhandledRejections: new Counter({ name: 'palkit_unhandled_rejections_total', help: 'Promises rejected with no handler (logged; the process goes on).', registers: [registry] }),
+    unhandledRejections: new Counter({
+      name: 'palkit_unhandled_rejections_total',
+      help: 'Promises rejected with no handler (logged; the process goes on).',
+      registers: [registry],
+    }),
     turnHeard: new Histogram({
       name: 'palkit_turn_heard_seconds',
       help: "From the end of the visitor's turn to the PAL's first audible sample at their audio output, as their page measured it (input: text, speech).",
-      labelNames: ['input'], buckets: TURN_BUCKETS, registers: [registry],
+      labelNames: ['input'],
+      buckets: TURN_BUCKETS,
+      registers: [registry],
     }),
     turnMouth: new Histogram({
       name: 'palkit_turn_mouth_seconds',
       help: "From the end of the visitor's turn to the PAL's first mouth movement drawn in their page (input: text, speech).",
-      labelNames: ['input'], buckets: TURN_BUCKETS, registers: [registry],
+      labelNames: ['input'],
+      buckets: TURN_BUCKETS,
+      registers: [registry],
     }),
     lipSync: new Histogram({
       name: 'palkit_lip_sync_offset_seconds',
       help: "Per PAL reply, the p95 of |mouth shape drawn − its audio at the output| in the visitor's page.",
-      buckets: LIP_SYNC_BUCKETS, registers: [registry],
+      buckets: LIP_SYNC_BUCKETS,
+      registers: [registry],
     }),
     httpRequestDuration: new Histogram({
       name: 'palkit_http_request_duration_seconds',

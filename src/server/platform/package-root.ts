@@ -11,7 +11,7 @@ const SERVER_WORKSPACE = 'src/server';
 
 /** The nearest folder at or above `from` that holds a package.json. */
 export function findPackageRoot(from: string): string {
-  for (let dir = from; ; ) {
+  for (let dir = from; ;) {
     if (existsSync(join(dir, 'package.json'))) return dir;
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`palkit: no package.json above ${from}`);
@@ -33,7 +33,7 @@ function readManifest(dir: string): { name?: unknown; workspaces?: unknown } {
  * server workspace of the repository root above it.
  */
 export function findServerRoot(from: string): string {
-  for (let dir = from; ; ) {
+  for (let dir = from; ;) {
     const manifest = readManifest(dir);
     if (manifest.name === SERVER_PACKAGE) return dir;
     if (Array.isArray(manifest.workspaces) && manifest.workspaces.includes(SERVER_WORKSPACE)) return join(dir, SERVER_WORKSPACE);

@@ -11,21 +11,53 @@ import { deep, useFakeService } from '../helpers/deployment.js';
 type Kind = 'widget' | 'embed' | 'landing';
 
 const CARDS: Array<[string, Record<string, unknown>]> = [
-  ['canvas_show_question', { question: 'Which plan suits you?', options: [{ id: 'basic', label: 'Basic' }, { id: 'pro', label: 'Pro' }], allow_other: true }],
+  [
+    'canvas_show_question',
+    {
+      question: 'Which plan suits you?',
+      options: [
+        { id: 'basic', label: 'Basic' },
+        { id: 'pro', label: 'Pro' },
+      ],
+      allow_other: true,
+    },
+  ],
   ['canvas_show_input', { prompt: 'Your email?', placeholder: 'you@example.com', input_type: 'email', required: true }],
-  ['canvas_show_calendar', { title: 'Pick a day', mode: 'date_picker', initial_year: 2030, initial_month: 3, date_range: { start: '2030-03-01', end: '2030-04-30' } }],
-  ['canvas_show_chart', { chart_type: 'bar', title: 'Revenue', x_label: 'Quarter', y_label: 'k$', data: [{ label: 'Q1', value: 10 }, { label: 'Q2', value: 14 }] }],
+  [
+    'canvas_show_calendar',
+    {
+      title: 'Pick a day',
+      mode: 'date_picker',
+      initial_year: 2030,
+      initial_month: 3,
+      date_range: { start: '2030-03-01', end: '2030-04-30' },
+    },
+  ],
+  [
+    'canvas_show_chart',
+    {
+      chart_type: 'bar',
+      title: 'Revenue',
+      x_label: 'Quarter',
+      y_label: 'k$',
+      data: [
+        { label: 'Q1', value: 10 },
+        { label: 'Q2', value: 14 },
+      ],
+    },
+  ],
   ['canvas_show_text', { title: 'Summary', body: 'You chose **Pro**:\n\n- 5 seats\n- support', format: 'markdown' }],
   ['canvas_show_alert', { severity: 'warning', title: 'Heads up', body: 'The office closes early today.' }],
   ['canvas_show_scheduling_embed', { title: 'Book a call', scheduling_url: 'https://calendly.com/acme/intro' }],
 ];
 
 async function mount(kind: Kind): Promise<PalDeploymentElement> {
-  const template = kind === 'widget'
-    ? html`<pal-widget deployment-id="d123"></pal-widget>`
-    : kind === 'embed'
-      ? html`<div style="height:700px"><pal-embed deployment-id="d123"></pal-embed></div>`
-      : html`<pal-landing deployment-id="d123"></pal-landing>`;
+  const template =
+    kind === 'widget'
+      ? html`<pal-widget deployment-id="d123"></pal-widget>`
+      : kind === 'embed'
+        ? html`<div style="height:700px"><pal-embed deployment-id="d123"></pal-embed></div>`
+        : html`<pal-landing deployment-id="d123"></pal-landing>`;
   const mounted = await fixture<HTMLElement>(template);
   const el = (mounted.matches('pal-widget, pal-landing') ? mounted : mounted.firstElementChild) as PalDeploymentElement;
   await waitFor(() => el.session?.state === 'idle' && el.session.deployment !== null, { what: 'init' });
@@ -57,7 +89,10 @@ function say(transport: StandInTransport, eventType: string, properties: Record<
   transport.receive({ message_type: 'conversation', event_type: eventType, conversation_id: 'c42', properties });
 }
 
-for (const [width, height] of [[1366, 900], [390, 844]] as const) {
+for (const [width, height] of [
+  [1366, 900],
+  [390, 844],
+] as const) {
   describe(`every screen is accessible at ${width} px`, () => {
     before(() => setViewport({ width, height }));
     after(() => setViewport({ width: 800, height: 600 }));
@@ -65,11 +100,14 @@ for (const [width, height] of [[1366, 900], [390, 844]] as const) {
     for (const kind of ['widget', 'embed', 'landing'] as const) {
       it(`pal-${kind}`, async function () {
         this.timeout(60_000);
-        const service = useFakeService({
-          has_password: true,
-          channel: kind === 'landing' ? 'landing-page' : kind,
-          customization: { show_haircheck: true, landing_page: { title: 'Meet Ada', description: 'Ask about our products' } },
-        }, { '/rating': { status: 200, body: { stars: 5, comment: null, rated_at: '2026-11-23T10:00:00Z' } } });
+        const service = useFakeService(
+          {
+            has_password: true,
+            channel: kind === 'landing' ? 'landing-page' : kind,
+            customization: { show_haircheck: true, landing_page: { title: 'Meet Ada', description: 'Ask about our products' } },
+          },
+          { '/rating': { status: 200, body: { stars: 5, comment: null, rated_at: '2026-11-23T10:00:00Z' } } },
+        );
         const el = await mount(kind);
         await waitFor(() => deep(el, 'pal-preview') !== null, { what: 'preview' });
         await accessible(el, 'preview');
@@ -85,8 +123,17 @@ for (const [width, height] of [[1366, 900], [390, 844]] as const) {
         el.session!.confirmHaircheck({});
         await waitFor(() => el.state === 'connected', { what: 'call' });
         const transport = service.transports[0]!;
-        say(transport, 'conversation.disclosure', { visual_disclosure: 'You are talking with an AI system.', verbal_disclosure: '', state: 'delivering' });
-        say(transport, 'conversation.utterance.streaming', { role: 'replica', speech: 'Hello, how can I help', final: false, content_index: 0 });
+        say(transport, 'conversation.disclosure', {
+          visual_disclosure: 'You are talking with an AI system.',
+          verbal_disclosure: '',
+          state: 'delivering',
+        });
+        say(transport, 'conversation.utterance.streaming', {
+          role: 'replica',
+          speech: 'Hello, how can I help',
+          final: false,
+          content_index: 0,
+        });
         await waitFor(() => deep(el, 'pal-conversation', 'pal-transcript.captions') !== null, { what: 'captions' });
         await accessible(el, 'call with captions');
 
@@ -103,7 +150,13 @@ for (const [width, height] of [[1366, 900], [390, 844]] as const) {
 
         for (const [index, [tool, args]] of CARDS.entries()) {
           say(transport, 'conversation.tool_call', { name: tool, arguments: JSON.stringify(args), tool_call_id: `tc${index}` });
-          await waitFor(() => deep(el, 'pal-conversation', 'pal-canvas', '[part=card]')?.textContent?.includes(String(args.title ?? args.question ?? args.prompt)) === true, { what: tool });
+          await waitFor(
+            () =>
+              deep(el, 'pal-conversation', 'pal-canvas', '[part=card]')?.textContent?.includes(
+                String(args.title ?? args.question ?? args.prompt),
+              ) === true,
+            { what: tool },
+          );
           await accessible(el, tool);
         }
 
@@ -112,7 +165,9 @@ for (const [width, height] of [[1366, 900], [390, 844]] as const) {
         await accessible(el, 'rating');
 
         deep<HTMLInputElement>(el, 'pal-ended', 'input[value="5"]')!.click();
-        await waitFor(() => !deep<HTMLButtonElement>(el, 'pal-ended', 'form.rating button[type=submit]')!.disabled, { what: 'a star chosen' });
+        await waitFor(() => !deep<HTMLButtonElement>(el, 'pal-ended', 'form.rating button[type=submit]')!.disabled, {
+          what: 'a star chosen',
+        });
         deep<HTMLButtonElement>(el, 'pal-ended', 'form.rating button[type=submit]')!.click();
         await waitFor(() => deep(el, 'pal-ended', '.rating-thanks') !== null, { what: 'thanks' });
         await accessible(el, 'ended');

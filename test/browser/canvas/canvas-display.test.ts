@@ -8,7 +8,8 @@ describe('pal-canvas display cards', () => {
   beforeEach(async () => (r = await canvasRig()));
 
   it('renders safe Markdown as elements, never as HTML, and records a dismiss', async () => {
-    const body = '# Plan\nSome **bold** and *soft* text with `code`.\n\n- one\n- [docs](https://example.com/docs)\n- [bad](javascript:alert(1))\n\n<img src=x onerror="window.__pwned=1">';
+    const body =
+      '# Plan\nSome **bold** and *soft* text with `code`.\n\n- one\n- [docs](https://example.com/docs)\n- [bad](javascript:alert(1))\n\n<img src=x onerror="window.__pwned=1">';
     await r.show('canvas_show_text', { title: 'Summary', body, format: 'markdown' });
     expect(r.$('h2').textContent).to.equal('Summary');
     expect(r.$('.prose h3').textContent).to.equal('Plan');
@@ -37,7 +38,11 @@ describe('pal-canvas display cards', () => {
   });
 
   it('draws bar, line and pie charts in SVG with a data table', async () => {
-    const data = [{ label: 'Q1', value: 10 }, { label: 'Q2', value: 25 }, { label: 'Q3', value: 15 }];
+    const data = [
+      { label: 'Q1', value: 10 },
+      { label: 'Q2', value: 25 },
+      { label: 'Q3', value: 15 },
+    ];
     await r.show('canvas_show_chart', { chart_type: 'bar', title: 'Revenue', x_label: 'Quarter', y_label: 'k$', data });
     expect(r.$$('svg rect.bar')).to.have.length(3);
     const heights = r.$$<SVGRectElement>('svg rect.bar').map((b) => Number(b.getAttribute('height')));
@@ -54,7 +59,12 @@ describe('pal-canvas display cards', () => {
   });
 
   it('shows alerts by severity and dismisses them by themselves after auto_dismiss_seconds', async () => {
-    await r.show('canvas_show_alert', { severity: 'warning', title: 'Heads up', body: 'The office closes early today.', auto_dismiss_seconds: 1 });
+    await r.show('canvas_show_alert', {
+      severity: 'warning',
+      title: 'Heads up',
+      body: 'The office closes early today.',
+      auto_dismiss_seconds: 1,
+    });
     expect(r.card()!.classList.contains('severity-warning')).to.be.true;
     expect(r.card()!.textContent).to.contain('Warning: The office closes early today.');
     await expect(r.el).to.be.accessible();
@@ -75,7 +85,10 @@ describe('pal-canvas display cards', () => {
     expect(src.origin + src.pathname).to.equal('https://calendly.com/acme/intro');
     expect(src.searchParams.get('embed_type')).to.equal('Inline');
     expect(frame.title).to.equal('Schedule a meeting');
-    const booking = { event: 'calendly.event_scheduled', payload: { event: { uri: 'https://api.calendly.com/scheduled_events/E1' }, invitee: { uri: 'https://api.calendly.com/invitees/I1' } } };
+    const booking = {
+      event: 'calendly.event_scheduled',
+      payload: { event: { uri: 'https://api.calendly.com/scheduled_events/E1' }, invitee: { uri: 'https://api.calendly.com/invitees/I1' } },
+    };
     // A message as the frame's page would post it. That page cannot load here (no internet), and a Firefox
     // frame whose cross-origin load failed has a window this page cannot name as a message's source: the
     // frame is sent to an empty page for the test to post as.
@@ -90,7 +103,8 @@ describe('pal-canvas display cards', () => {
       }
     };
     await waitUntil(nameable, 'the frame has a window that can send a message', { timeout: 5000 });
-    const fromFrame = (origin: string) => window.dispatchEvent(new MessageEvent('message', { origin, data: booking, source: frame.contentWindow }));
+    const fromFrame = (origin: string) =>
+      window.dispatchEvent(new MessageEvent('message', { origin, data: booking, source: frame.contentWindow }));
     fromFrame('https://evil.example');
     window.dispatchEvent(new MessageEvent('message', { origin: 'https://calendly.com', data: booking, source: window }));
     await r.settle();
@@ -98,7 +112,10 @@ describe('pal-canvas display cards', () => {
     fromFrame('https://calendly.com');
     await r.settle();
     expect(r.link.posted[0]).to.deep.include({ component: 'canvas.scheduling_embed', type: 'submit' });
-    expect(r.link.posted[0]!.value).to.deep.equal({ event_uri: 'https://api.calendly.com/scheduled_events/E1', invitee_uri: 'https://api.calendly.com/invitees/I1' });
+    expect(r.link.posted[0]!.value).to.deep.equal({
+      event_uri: 'https://api.calendly.com/scheduled_events/E1',
+      invitee_uri: 'https://api.calendly.com/invitees/I1',
+    });
     expect(r.card()!.textContent).to.contain('Response sent');
   });
 });
@@ -148,9 +165,27 @@ describe('pal-canvas lifecycle', () => {
   });
 
   it('keeps the user’s choices when an update changes a question', async () => {
-    await r.show('canvas_show_question', { question: 'Pick', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] });
+    await r.show('canvas_show_question', {
+      question: 'Pick',
+      options: [
+        { id: 'a', label: 'A' },
+        { id: 'b', label: 'B' },
+      ],
+    });
     r.$$<HTMLInputElement>('input[type="radio"]')[0]!.click();
-    await r.show('update_component', { patch: { question: 'Pick one', options: [{ id: 'a', label: 'A+' }, { id: 'c', label: 'C' }] } }, 'u1');
+    await r.show(
+      'update_component',
+      {
+        patch: {
+          question: 'Pick one',
+          options: [
+            { id: 'a', label: 'A+' },
+            { id: 'c', label: 'C' },
+          ],
+        },
+      },
+      'u1',
+    );
     expect(r.$('legend').textContent).to.equal('Pick one');
     expect(r.$$<HTMLInputElement>('input[type="radio"]')[0]!.checked).to.be.true;
   });

@@ -8,7 +8,13 @@ describe('pal-canvas question', () => {
   beforeEach(async () => (r = await canvasRig()));
 
   it('renders 2–10 options and records the chosen option', async () => {
-    await r.show('canvas_show_question', { question: 'Which plan?', options: [{ id: 'opt_1', label: 'Basic' }, { id: 'opt_2', label: 'Pro' }] });
+    await r.show('canvas_show_question', {
+      question: 'Which plan?',
+      options: [
+        { id: 'opt_1', label: 'Basic' },
+        { id: 'opt_2', label: 'Pro' },
+      ],
+    });
     expect(r.$('legend').textContent).to.equal('Which plan?');
     expect(r.$$('input[type="radio"]')).to.have.length(2);
     await expect(r.el).to.be.accessible();
@@ -29,8 +35,14 @@ describe('pal-canvas question', () => {
 
   it('supports several answers with a free-text Other, and refuses an empty answer', async () => {
     await r.show('canvas_show_question', {
-      question: 'Which days?', multi_select: true, allow_other: true,
-      options: [{ id: 'mon', label: 'Monday' }, { id: 'tue', label: 'Tuesday' }, { id: 'wed', label: 'Wednesday' }],
+      question: 'Which days?',
+      multi_select: true,
+      allow_other: true,
+      options: [
+        { id: 'mon', label: 'Monday' },
+        { id: 'tue', label: 'Tuesday' },
+        { id: 'wed', label: 'Wednesday' },
+      ],
     });
     r.$<HTMLFormElement>('form').requestSubmit();
     await r.settle();
@@ -50,7 +62,14 @@ describe('pal-canvas question', () => {
   });
 
   it('records a skip when skipping is allowed', async () => {
-    await r.show('canvas_show_question', { question: 'Q', allow_skip: true, options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] });
+    await r.show('canvas_show_question', {
+      question: 'Q',
+      allow_skip: true,
+      options: [
+        { id: 'a', label: 'A' },
+        { id: 'b', label: 'B' },
+      ],
+    });
     click(r.$$('button.secondary')[0]!);
     await r.settle();
     expect(r.link.posted[0]).to.deep.include({ type: 'skip', value: { skipped: true } });
@@ -118,7 +137,13 @@ describe('pal-canvas calendar', () => {
   beforeEach(async () => (r = await canvasRig()));
 
   it('picks a date in a month view, with keyboard navigation', async () => {
-    await r.show('canvas_show_calendar', { title: 'Pick a day', mode: 'date_picker', initial_year: 2030, initial_month: 3, date_range: { start: '2030-03-01', end: '2030-04-30' } });
+    await r.show('canvas_show_calendar', {
+      title: 'Pick a day',
+      mode: 'date_picker',
+      initial_year: 2030,
+      initial_month: 3,
+      date_range: { start: '2030-03-01', end: '2030-04-30' },
+    });
     expect(r.$('h2').textContent).to.equal('Pick a day');
     expect(r.$$('button[data-date]')).to.have.length(31);
     await expect(r.el).to.be.accessible();
@@ -136,7 +161,12 @@ describe('pal-canvas calendar', () => {
   });
 
   it('selects several slots in slot_picker mode', async () => {
-    await r.show('canvas_show_calendar', { title: 'Times', mode: 'slot_picker', multi_select: true, slots: ['2030-03-04T09:00:00Z', { start: '2030-03-04T10:00:00Z', end: '2030-03-04T10:30:00Z', label: 'Demo' }] });
+    await r.show('canvas_show_calendar', {
+      title: 'Times',
+      mode: 'slot_picker',
+      multi_select: true,
+      slots: ['2030-03-04T09:00:00Z', { start: '2030-03-04T10:00:00Z', end: '2030-03-04T10:30:00Z', label: 'Demo' }],
+    });
     const boxes = r.$$<HTMLInputElement>('input[type="checkbox"]');
     expect(boxes).to.have.length(2);
     click(boxes[0]!);

@@ -14,7 +14,13 @@ describe('pal-canvas card header', () => {
   beforeEach(async () => (r = await canvasRig()));
 
   it('heads an untitled question with the question itself, said once on screen', async () => {
-    await r.show('canvas_show_question', { question: 'What would you like to do next?', options: [{ id: 'a', label: 'Tell me more' }, { id: 'b', label: 'Something else' }] });
+    await r.show('canvas_show_question', {
+      question: 'What would you like to do next?',
+      options: [
+        { id: 'a', label: 'Tell me more' },
+        { id: 'b', label: 'Something else' },
+      ],
+    });
     expect(r.$('header h2').textContent).to.equal('What would you like to do next?');
     expect(seen(r.$('legend')), 'the legend stays for screen readers only').to.equal(false);
     expect(r.$('legend').textContent).to.equal('What would you like to do next?');
@@ -22,7 +28,11 @@ describe('pal-canvas card header', () => {
   });
 
   it('does not repeat a slot picker’s title with "Choose a time."', async () => {
-    await r.show('canvas_show_calendar', { title: 'Pick a time that suits you', mode: 'slot_picker', slots: ['2030-05-14T10:00:00Z', '2030-05-14T14:00:00Z'] });
+    await r.show('canvas_show_calendar', {
+      title: 'Pick a time that suits you',
+      mode: 'slot_picker',
+      slots: ['2030-05-14T10:00:00Z', '2030-05-14T14:00:00Z'],
+    });
     expect(r.$('header h2').textContent).to.equal('Pick a time that suits you');
     const visible = [...r.card()!.querySelectorAll('h2, legend, p, label')].filter(seen).map((e) => e.textContent!.trim());
     expect(visible).to.not.include('Choose a time.');

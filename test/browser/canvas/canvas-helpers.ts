@@ -32,7 +32,10 @@ export async function canvasRig(): Promise<Rig> {
     await Promise.all(el.shadowRoot!.getAnimations().map((a) => a.finished.catch(() => undefined)));
   };
   return {
-    link, el, events, settle,
+    link,
+    el,
+    events,
+    settle,
     async show(name, args, id = 'tc1') {
       link.toolCall(name, args, id);
       await settle();
@@ -43,4 +46,5 @@ export async function canvasRig(): Promise<Rig> {
   };
 }
 
-export const idPattern = (toolCallId: string, type: string) => new RegExp(`^ci_${toolCallId}_${type}_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`);
+export const idPattern = (toolCallId: string, type: string) =>
+  new RegExp(`^ci_${toolCallId}_${type}_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`);

@@ -19,7 +19,10 @@ describe('ApiClient', () => {
     const api = new ApiClient({ apiBase: 'http://pal.test/', fetch });
     expect((await api.init('d123')).deployment_id).to.equal('d123');
     expect((await api.start('d123', { password: 'p', memory_stores: ['m1'] })).conversation_id).to.equal('c42');
-    expect(calls.map((c) => c.url)).to.deep.equal(['http://pal.test/v2/deployments/d123/init', 'http://pal.test/v2/deployments/d123/start']);
+    expect(calls.map((c) => c.url)).to.deep.equal([
+      'http://pal.test/v2/deployments/d123/init',
+      'http://pal.test/v2/deployments/d123/start',
+    ]);
     const { visitor_key: key, ...sent } = calls[1]!.body as { visitor_key: string };
     expect(sent).to.deep.equal({ password: 'p', memory_stores: ['m1'] });
     // The visitor's own key, kept by the page: the service rates starts per visitor with it.
@@ -30,8 +33,19 @@ describe('ApiClient', () => {
   });
 
   it('maps every start error body to its code, with Retry-After', async () => {
-    for (const [status, code] of [[404, 'deployment_not_found'], [403, 'deployment_inactive'], [403, 'origin_not_allowed'], [403, 'password_required'],
-      [403, 'invalid_password'], [403, 'captcha_required'], [403, 'captcha_failed'], [429, 'daily_limit'], [429, 'total_limit'], [429, 'busy'], [429, 'too_many_attempts']] as const) {
+    for (const [status, code] of [
+      [404, 'deployment_not_found'],
+      [403, 'deployment_inactive'],
+      [403, 'origin_not_allowed'],
+      [403, 'password_required'],
+      [403, 'invalid_password'],
+      [403, 'captcha_required'],
+      [403, 'captcha_failed'],
+      [429, 'daily_limit'],
+      [429, 'total_limit'],
+      [429, 'busy'],
+      [429, 'too_many_attempts'],
+    ] as const) {
       const { fetch } = scriptedFetch({ '/start': { status, body: { error: code }, headers: { 'retry-after': '12' } } });
       const error = await failure(new ApiClient({ apiBase: 'http://pal.test', fetch }).start('d', {}));
       expect(error.code).to.equal(code);
@@ -54,13 +68,24 @@ describe('ApiClient', () => {
   });
 
   it('posts canvas interactions and reports the end of the conversation', async () => {
-    const body = { interaction_id: 'ci_1_submit_u', tool_call_id: '1', component: 'canvas.input', component_version: 'v1', type: 'submit' as const, value: { value: 'x' } };
+    const body = {
+      interaction_id: 'ci_1_submit_u',
+      tool_call_id: '1',
+      component: 'canvas.input',
+      component_version: 'v1',
+      type: 'submit' as const,
+      value: { value: 'x' },
+    };
     const ok = scriptedFetch({ '/canvas/interactions': { status: 200, body: { success: true } } });
     await new ApiClient({ apiBase: 'http://x', fetch: ok.fetch }).postCanvasInteraction('c1', body);
     expect(ok.calls[0]!.url).to.equal('http://x/v2/conversations/c1/canvas/interactions');
     const gone = scriptedFetch({ '/canvas/interactions': { status: 410, body: { error: 'conversation_ended' } } });
-    expect((await failure(new ApiClient({ apiBase: 'http://x', fetch: gone.fetch }).postCanvasInteraction('c1', body))).code).to.equal('conversation_ended');
-    const limited = scriptedFetch({ '/canvas/interactions': { status: 429, body: { error: 'Too many requests' }, headers: { 'retry-after': '3' } } });
+    expect((await failure(new ApiClient({ apiBase: 'http://x', fetch: gone.fetch }).postCanvasInteraction('c1', body))).code).to.equal(
+      'conversation_ended',
+    );
+    const limited = scriptedFetch({
+      '/canvas/interactions': { status: 429, body: { error: 'Too many requests' }, headers: { 'retry-after': '3' } },
+    });
     const error = await failure(new ApiClient({ apiBase: 'http://x', fetch: limited.fetch }).postCanvasInteraction('c1', body));
     expect([error.code, error.retryAfter]).to.deep.equal(['rate_limited', 3]);
   });

@@ -72,11 +72,31 @@ describe('LocalListener (the visitor heard through speech recognition)', () => {
     expect(events()).to.deep.equal(['conversation.user.started_speaking']);
     recognition.hear([[' what are your opening hours ', true]]);
     expect(events()).to.deep.equal(['conversation.user.started_speaking', 'conversation.user.stopped_speaking', 'conversation.utterance']);
-    expect(heard[2]).to.deep.equal({ message_type: 'conversation', event_type: 'conversation.utterance', properties: { role: 'user', speech: 'what are your opening hours' } });
+    expect(heard[2]).to.deep.equal({
+      message_type: 'conversation',
+      event_type: 'conversation.utterance',
+      properties: { role: 'user', speech: 'what are your opening hours' },
+    });
     // The next turn: only the new result (resultIndex 1) counts; silence produces nothing.
-    recognition.hear([['what are your opening hours', true], ['  ', false]], 1);
-    recognition.hear([['what are your opening hours', true], ['thanks', true]], 1);
-    expect(events().slice(3)).to.deep.equal(['conversation.user.started_speaking', 'conversation.user.stopped_speaking', 'conversation.utterance']);
+    recognition.hear(
+      [
+        ['what are your opening hours', true],
+        ['  ', false],
+      ],
+      1,
+    );
+    recognition.hear(
+      [
+        ['what are your opening hours', true],
+        ['thanks', true],
+      ],
+      1,
+    );
+    expect(events().slice(3)).to.deep.equal([
+      'conversation.user.started_speaking',
+      'conversation.user.stopped_speaking',
+      'conversation.utterance',
+    ]);
     expect(heard.at(-1)!.properties).to.deep.equal({ role: 'user', speech: 'thanks' });
   });
 
@@ -126,8 +146,19 @@ describe('LocalTransport with speech recognition', () => {
       createRecognition: () => recognition,
       getUserMedia: () => Promise.reject(new DOMException('no microphone here', 'NotFoundError')),
       createSocket: (url) => {
-        const s = Object.assign(new EventTarget(), { readyState: WebSocket.CONNECTING as number, sent: [] as unknown[], url, send(data: string) { s.sent.push(JSON.parse(data)); }, close() {} });
-        setTimeout(() => { s.readyState = WebSocket.OPEN; s.dispatchEvent(new Event('open')); });
+        const s = Object.assign(new EventTarget(), {
+          readyState: WebSocket.CONNECTING as number,
+          sent: [] as unknown[],
+          url,
+          send(data: string) {
+            s.sent.push(JSON.parse(data));
+          },
+          close() {},
+        });
+        setTimeout(() => {
+          s.readyState = WebSocket.OPEN;
+          s.dispatchEvent(new Event('open'));
+        });
         return (socket = s) as unknown as WebSocket;
       },
     });
@@ -135,15 +166,27 @@ describe('LocalTransport with speech recognition', () => {
     await waitFor(() => socket?.sent.length === 1, { what: 'join frame' });
     expect(socket.sent[0], 'the page says it can hear').to.include({ type: 'join', speech_recognition: true });
     expect(recognition.running, 'not before the room admitted the visitor').to.equal(false);
-    socket.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ type: 'joined', participant_id: 'v1', conversation_id: 'c42', participants: [] }) }));
+    socket.dispatchEvent(
+      new MessageEvent('message', {
+        data: JSON.stringify({ type: 'joined', participant_id: 'v1', conversation_id: 'c42', participants: [] }),
+      }),
+    );
     await joined;
     expect(recognition.running).to.equal(true);
 
     const local: unknown[] = [];
     transport.addEventListener(TransportMessageEvent.type, (e) => local.push((e as TransportMessageEvent).data));
     recognition.hear([['hello there', true]]);
-    const utterance = { message_type: 'conversation', event_type: 'conversation.utterance', properties: { role: 'user', speech: 'hello there' }, conversation_id: 'c42' };
-    expect(socket.sent.filter((f) => (f as { type: string }).type !== 'ping').at(-1)).to.deep.equal({ type: 'app-message', data: utterance });
+    const utterance = {
+      message_type: 'conversation',
+      event_type: 'conversation.utterance',
+      properties: { role: 'user', speech: 'hello there' },
+      conversation_id: 'c42',
+    };
+    expect(socket.sent.filter((f) => (f as { type: string }).type !== 'ping').at(-1)).to.deep.equal({
+      type: 'app-message',
+      data: utterance,
+    });
     expect(local.at(-1)).to.deep.equal(utterance);
 
     transport.setMicrophoneEnabled(false);
@@ -163,8 +206,19 @@ describe('LocalTransport tells the room whether this browser recognises speech (
       ...options,
       getUserMedia: () => Promise.reject(new DOMException('no microphone here', 'NotFoundError')),
       createSocket: (url) => {
-        const s = Object.assign(new EventTarget(), { readyState: WebSocket.CONNECTING as number, sent: [] as Record<string, unknown>[], url, send(data: string) { s.sent.push(JSON.parse(data)); }, close() {} });
-        setTimeout(() => { s.readyState = WebSocket.OPEN; s.dispatchEvent(new Event('open')); });
+        const s = Object.assign(new EventTarget(), {
+          readyState: WebSocket.CONNECTING as number,
+          sent: [] as Record<string, unknown>[],
+          url,
+          send(data: string) {
+            s.sent.push(JSON.parse(data));
+          },
+          close() {},
+        });
+        setTimeout(() => {
+          s.readyState = WebSocket.OPEN;
+          s.dispatchEvent(new Event('open'));
+        });
         return (socket = s) as unknown as WebSocket;
       },
     });
@@ -176,7 +230,9 @@ describe('LocalTransport tells the room whether this browser recognises speech (
 
   it('no recognition in the browser: speech_recognition false, so the PAL offers no speech', async () => {
     const scope = window as unknown as Record<string, unknown>;
-    const saved = ['SpeechRecognition', 'webkitSpeechRecognition'].map((name) => [name, Object.getOwnPropertyDescriptor(window, name)] as const);
+    const saved = ['SpeechRecognition', 'webkitSpeechRecognition'].map(
+      (name) => [name, Object.getOwnPropertyDescriptor(window, name)] as const,
+    );
     for (const [name] of saved) Object.defineProperty(window, name, { value: undefined, configurable: true, writable: true });
     try {
       expect(scope.webkitSpeechRecognition).to.equal(undefined);
@@ -221,14 +277,22 @@ describe('LocalTransport never leaves the visitor in silence after they spoke (i
       createSocket: () => {
         // The room answers its pings (room-connection.ts), as a live one does: the visitor is never told "reconnecting".
         const s = Object.assign(new EventTarget(), {
-          readyState: WebSocket.CONNECTING as number, sent: [] as unknown[], close() {},
+          readyState: WebSocket.CONNECTING as number,
+          sent: [] as unknown[],
+          close() {},
           send(data: string) {
             const frame = JSON.parse(data) as { type: string; n?: number };
-            if (frame.type === 'ping') return void queueMicrotask(() => s.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ type: 'pong', n: frame.n }) })));
+            if (frame.type === 'ping')
+              return void queueMicrotask(() =>
+                s.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ type: 'pong', n: frame.n }) })),
+              );
             s.sent.push(frame);
           },
         });
-        setTimeout(() => { s.readyState = WebSocket.OPEN; s.dispatchEvent(new Event('open')); });
+        setTimeout(() => {
+          s.readyState = WebSocket.OPEN;
+          s.dispatchEvent(new Event('open'));
+        });
         return (socket = s) as unknown as WebSocket;
       },
     });
@@ -243,7 +307,8 @@ describe('LocalTransport never leaves the visitor in silence after they spoke (i
     const room = (data: object) => socket.dispatchEvent(new MessageEvent('message', { data: JSON.stringify(data) }));
     room({ type: 'joined', participant_id: 'v1', conversation_id: 'c42', participants: [] });
     await joined;
-    const pal = (event_type: string, properties: object = {}) => room({ type: 'app-message', from: 'pal', data: { message_type: 'conversation', event_type, conversation_id: 'c42', properties } });
+    const pal = (event_type: string, properties: object = {}) =>
+      room({ type: 'app-message', from: 'pal', data: { message_type: 'conversation', event_type, conversation_id: 'c42', properties } });
     return { recognition, transport, notices, pal, clock, sent: () => socket.sent };
   }
 

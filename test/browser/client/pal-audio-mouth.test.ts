@@ -37,7 +37,10 @@ function fakeContext(lagS: number) {
     outputLatency: lagS,
     baseLatency: 0.01,
     createMediaStreamDestination: () => real.createMediaStreamDestination(),
-    createBuffer: (_channels: number, length: number, rate: number) => ({ duration: length / rate, getChannelData: () => new Float32Array(length) }),
+    createBuffer: (_channels: number, length: number, rate: number) => ({
+      duration: length / rate,
+      getChannelData: () => new Float32Array(length),
+    }),
     createBufferSource: () => {
       const source = new FakeSource();
       sources.push(source);

@@ -50,7 +50,7 @@ describe('room audio frames', () => {
 });
 
 describe('PalAudioPlayer', () => {
-  it('plays the PAL\'s slices as a live MediaStream audio track, knows the mouth shape heard now, and goes silent on flush', async () => {
+  it("plays the PAL's slices as a live MediaStream audio track, knows the mouth shape heard now, and goes silent on flush", async () => {
     const context = new AudioContext();
     await context.resume();
     const player = new PalAudioPlayer(context);
@@ -61,16 +61,22 @@ describe('PalAudioPlayer', () => {
     expect(player.speaking()).to.equal(true);
     await waitFor(() => player.visemeNow() === 'A', { what: 'the first slices playing' });
     const ear = await listenTo(player.track);
-    const loud = await waitFor(() => {
-      const level = ear.level();
-      return level > 0.1 && level;
-    }, { what: 'the tone heard' });
+    const loud = await waitFor(
+      () => {
+        const level = ear.level();
+        return level > 0.1 && level;
+      },
+      { what: 'the tone heard' },
+    );
     expect(loud).to.be.greaterThan(0.1);
     player.flush();
     expect(player.speaking()).to.equal(false);
     expect(player.visemeNow()).to.equal('rest');
     // Silence while the tone, had it not been flushed, would still be playing (the audio clock says when).
-    const after = await waitFor(() => (ear.level() < 0.001 ? 'silent' : context.currentTime > toneEnds - 0.5 && 'still sounding near the tone\'s end'), { what: 'silence' });
+    const after = await waitFor(
+      () => (ear.level() < 0.001 ? 'silent' : context.currentTime > toneEnds - 0.5 && "still sounding near the tone's end"),
+      { what: 'silence' },
+    );
     expect(after).to.equal('silent');
     await ear.close();
     player.close();

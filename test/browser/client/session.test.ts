@@ -4,7 +4,10 @@ import { LinkMessageEvent } from '../../../src/palkit/client/link.js';
 import { thisPageLoad } from '../../../src/palkit/client/live-call.js';
 import { ConversationSession, type SessionSettings } from '../../../src/palkit/client/session.js';
 import {
-  SessionErrorEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
+  SessionErrorEvent,
+  SessionLifecycleEvent,
+  SessionModeEvent,
+  SessionStateEvent,
 } from '../../../src/palkit/client/session-events.js';
 import { initBody, scriptedFetch, startBody } from '../../../stories/support/endpoints.js';
 import { StandInTransport } from '../../../stories/support/transport.js';
@@ -18,7 +21,12 @@ const drain = async () => {
   for (let i = 0; i < 10; i++) await nextTurn();
 };
 
-function setup(routes: Parameters<typeof scriptedFetch>[0], settings: Partial<SessionSettings> = {}, prepare: (t: StandInTransport) => void = () => {}, tab = { keepStorage: false }) {
+function setup(
+  routes: Parameters<typeof scriptedFetch>[0],
+  settings: Partial<SessionSettings> = {},
+  prepare: (t: StandInTransport) => void = () => {},
+  tab = { keepStorage: false },
+) {
   const { fetch, calls } = scriptedFetch(routes);
   // Each test is a fresh tab (no live call left to rejoin), unless it stands for a reload of the same tab.
   if (!tab.keepStorage) sessionStorage.clear();
@@ -40,7 +48,9 @@ function setup(routes: Parameters<typeof scriptedFetch>[0], settings: Partial<Se
   const errors: string[] = [];
   session.addEventListener(SessionStateEvent.type, (e) => states.push((e as SessionStateEvent).state));
   session.addEventListener(SessionModeEvent.type, (e) => modes.push((e as SessionModeEvent).mode));
-  session.addEventListener(SessionLifecycleEvent.type, (e) => lifecycle.push(`${(e as SessionLifecycleEvent).phase}:${(e as SessionLifecycleEvent).conversationId}`));
+  session.addEventListener(SessionLifecycleEvent.type, (e) =>
+    lifecycle.push(`${(e as SessionLifecycleEvent).phase}:${(e as SessionLifecycleEvent).conversationId}`),
+  );
   session.addEventListener(SessionErrorEvent.type, (e) => errors.push((e as SessionErrorEvent).error.code));
   return { session, calls, transports, states, modes, lifecycle, errors };
 }
@@ -98,7 +108,9 @@ describe('ConversationSession', () => {
     thisPageLoad.id = `reload-${Math.random()}`;
     const gone = setup(ok, {}, (t) => (t.failJoin = new Error('room closed')), { keepStorage: true });
     await gone.session.initialize();
-    await waitFor(() => gone.transports.length === 1 && gone.session.state === 'idle' && gone.session.mode === 'idle', { what: 'back to the preview' });
+    await waitFor(() => gone.transports.length === 1 && gone.session.state === 'idle' && gone.session.mode === 'idle', {
+      what: 'back to the preview',
+    });
     expect(gone.errors).to.deep.equal([]);
     expect(sessionStorage.length).to.equal(0, 'forgotten');
   });
@@ -142,7 +154,10 @@ describe('ConversationSession', () => {
     let starts = 0;
     const t = setup({
       '/init': { status: 200, body: initBody({ has_password: true }) },
-      '/gate': () => (++checks === 1 ? { status: 403, body: { error: 'invalid_password' } } : { status: 200, body: { gate_pass: `pass-${checks}`, expires_at: '2030-01-01T00:00:00Z' } }),
+      '/gate': () =>
+        ++checks === 1
+          ? { status: 403, body: { error: 'invalid_password' } }
+          : { status: 200, body: { gate_pass: `pass-${checks}`, expires_at: '2030-01-01T00:00:00Z' } },
       // The first pass is refused at start (it ran out meanwhile): back to the password step.
       '/start': () => (++starts === 1 ? { status: 403, body: { error: 'password_required' } } : { status: 200, body: startBody() }),
     });
@@ -160,12 +175,22 @@ describe('ConversationSession', () => {
     t.session.submitPassword('secret');
     await started;
     expect(t.session.state).to.equal('connected');
-    expect(t.calls.filter((c) => c.url.endsWith('/gate')).map((c) => c.body)).to.deep.equal([{ password: 'wrong' }, { password: 'secret' }, { password: 'secret' }]);
-    expect(t.calls.filter((c) => c.url.endsWith('/start')).map((c) => (c.body as { gate_pass?: string }).gate_pass)).to.deep.equal(['pass-2', 'pass-3']);
+    expect(t.calls.filter((c) => c.url.endsWith('/gate')).map((c) => c.body)).to.deep.equal([
+      { password: 'wrong' },
+      { password: 'secret' },
+      { password: 'secret' },
+    ]);
+    expect(t.calls.filter((c) => c.url.endsWith('/start')).map((c) => (c.body as { gate_pass?: string }).gate_pass)).to.deep.equal([
+      'pass-2',
+      'pass-3',
+    ]);
   });
 
   it('waits in the captcha step and sends the token', async () => {
-    const t = setup({ '/init': { status: 200, body: initBody({ captcha: { provider: 'turnstile', site_key: 'k' } }) }, '/start': ok['/start'] });
+    const t = setup({
+      '/init': { status: 200, body: initBody({ captcha: { provider: 'turnstile', site_key: 'k' } }) },
+      '/start': ok['/start'],
+    });
     await t.session.initialize();
     const started = t.session.startConversation();
     await waitFor(() => t.session.gate === 'captcha');
@@ -250,7 +275,11 @@ describe('ConversationSession', () => {
     t.transports[0]!.receive({ event_type: 'conversation.utterance', properties: { role: 'replica', speech: 'Hello' } });
     expect(seen).to.have.length(1);
     t.session.send({ event_type: 'conversation.respond', properties: { text: 'hi' } });
-    expect(t.transports[0]!.sent[0]).to.deep.include({ message_type: 'conversation', conversation_id: 'c42', event_type: 'conversation.respond' });
+    expect(t.transports[0]!.sent[0]).to.deep.include({
+      message_type: 'conversation',
+      conversation_id: 'c42',
+      event_type: 'conversation.respond',
+    });
     t.session.setMicrophone(false);
     t.session.setCamera(false);
     await t.session.setDevices({ videoDeviceId: 'cam-2' });
@@ -270,7 +299,13 @@ describe('ConversationSession', () => {
 
   it('joins a given room without a deployment', async () => {
     const transports: StandInTransport[] = [];
-    const session = new ConversationSession({ transportFactory: () => { const f = new StandInTransport(); transports.push(f); return f; } });
+    const session = new ConversationSession({
+      transportFactory: () => {
+        const f = new StandInTransport();
+        transports.push(f);
+        return f;
+      },
+    });
     await session.join('http://pal.test/rooms/c9', 'tok9');
     expect(session.conversationId).to.equal('c9');
     expect(session.mode).to.equal('call');
@@ -281,6 +316,8 @@ describe('ConversationSession', () => {
 
   it('sending outside a call throws not_connected', () => {
     const t = setup(ok);
-    expect(() => t.session.send({ event_type: 'conversation.respond' })).to.throw().with.property('code', 'not_connected');
+    expect(() => t.session.send({ event_type: 'conversation.respond' }))
+      .to.throw()
+      .with.property('code', 'not_connected');
   });
 });

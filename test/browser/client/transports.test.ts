@@ -1,11 +1,23 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../../src/palkit/components/define.js';
 import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
-import type { DailyEventObject, DailyFactoryOptions, DailyParticipant, DailyParticipantsObject, DailyCallOptions, DailyEvent } from '@daily-co/daily-js';
+import type {
+  DailyEventObject,
+  DailyFactoryOptions,
+  DailyParticipant,
+  DailyParticipantsObject,
+  DailyCallOptions,
+  DailyEvent,
+} from '@daily-co/daily-js';
 import { DailyTransport, type DailyCallObject } from '../../../src/palkit/client/transport/daily.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { ABANDON_AFTER_MS } from '../../../src/palkit/client/transport/room-connection.js';
-import { TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, transportKindFor } from '../../../src/palkit/client/transport/transport.js';
+import {
+  TransportEndedEvent,
+  TransportMessageEvent,
+  TransportNoticeEvent,
+  transportKindFor,
+} from '../../../src/palkit/client/transport/transport.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { TestClock } from '../helpers/test-clock.js';
 
@@ -45,7 +57,12 @@ describe('transport choice', () => {
 describe('LocalTransport', () => {
   function open() {
     let socket!: FakeSocket;
-    const transport = new LocalTransport({ voice: false, listen: false, createSocket: (url) => (socket = new FakeSocket(url)) as unknown as WebSocket, getUserMedia: () => navigator.mediaDevices.getUserMedia({ video: true }) });
+    const transport = new LocalTransport({
+      voice: false,
+      listen: false,
+      createSocket: (url) => (socket = new FakeSocket(url)) as unknown as WebSocket,
+      getUserMedia: () => navigator.mediaDevices.getUserMedia({ video: true }),
+    });
     const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 'secret', startVideo: true, startAudio: true });
     return { transport, joined, socket: () => socket };
   }
@@ -55,13 +72,21 @@ describe('LocalTransport', () => {
     await waitFor(() => socket()?.sent.length === 1, { what: 'join frame' });
     expect(socket().url).to.equal('wss://pal.test/rooms/c1');
     // The page's clock goes with the join, so the PAL says times in the visitor's zone and way.
-    const page = { time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone, locale: document.documentElement.lang || navigator.language };
+    const page = {
+      time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      locale: document.documentElement.lang || navigator.language,
+    };
     expect(socket().sent[0]).to.deep.equal({ type: 'join', meeting_token: 'secret', ...page });
     expect(page.time_zone).to.be.a('string').and.not.equal('');
-    socket().frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [
-      { participant_id: 'p1', user_name: 'Ada', role: 'pal', video_url: '/face.mp4', image_url: '/face.jpg' },
-      { participant_id: 'v1', user_name: 'Visitor', role: 'visitor' },
-    ] });
+    socket().frame({
+      type: 'joined',
+      participant_id: 'v1',
+      conversation_id: 'c1',
+      participants: [
+        { participant_id: 'p1', user_name: 'Ada', role: 'pal', video_url: '/face.mp4', image_url: '/face.jpg' },
+        { participant_id: 'v1', user_name: 'Visitor', role: 'visitor' },
+      ],
+    });
     await joined;
     const pal = transport.participants.find((p) => p.role === 'pal')!;
     expect(pal).to.include({ id: 'p1', videoUrl: '/face.mp4', imageUrl: '/face.jpg' });
@@ -139,16 +164,28 @@ describe('LocalTransport', () => {
     function moving() {
       const sockets: FakeSocket[] = [];
       const clock = new TestClock();
-      const transport = new LocalTransport({ voice: false, listen: false, timers: clock, createSocket: (url) => (sockets.push(new FakeSocket(url)), sockets.at(-1)! as unknown as WebSocket) });
+      const transport = new LocalTransport({
+        voice: false,
+        listen: false,
+        timers: clock,
+        createSocket: (url) => (sockets.push(new FakeSocket(url)), sockets.at(-1)! as unknown as WebSocket),
+      });
       const notices: string[] = [];
       const ended: Array<[string, boolean]> = [];
       transport.addEventListener(TransportNoticeEvent.type, (e) => notices.push((e as TransportNoticeEvent).code));
-      transport.addEventListener(TransportEndedEvent.type, (e) => ended.push([(e as TransportEndedEvent).reason, (e as TransportEndedEvent).failed]));
+      transport.addEventListener(TransportEndedEvent.type, (e) =>
+        ended.push([(e as TransportEndedEvent).reason, (e as TransportEndedEvent).failed]),
+      );
       const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 'secret', startVideo: false, startAudio: false });
       /** The nth socket's join frame, answered with `joined` (a PAL of this id in the room). */
       const admit = async (n: number, pal: string) => {
         await waitFor(() => sockets[n]?.sent.length === 1, { what: `join frame on socket ${n + 1}` });
-        sockets[n]!.frame({ type: 'joined', participant_id: `v${n}`, conversation_id: 'c1', participants: [{ participant_id: pal, user_name: 'Ada', role: 'pal' }] });
+        sockets[n]!.frame({
+          type: 'joined',
+          participant_id: `v${n}`,
+          conversation_id: 'c1',
+          participants: [{ participant_id: pal, user_name: 'Ada', role: 'pal' }],
+        });
       };
       return { transport, sockets, notices, ended, joined, admit, clock };
     }
@@ -185,7 +222,10 @@ describe('LocalTransport', () => {
       expect(notices).to.deep.equal(['reconnecting', 'reconnected']);
       // What the visitor typed before the drop was never confirmed read (no answer to its ping): sent again.
       await waitFor(() => sockets[3]!.sent.length >= 2, { what: 'what was typed, sent again' });
-      expect(sockets[3]!.sent.slice(1)).to.deep.equal([{ type: 'app-message', data: { event_type: 'conversation.respond', properties: { text: 'still here?' } } }, { type: 'ping', n: 2 }]);
+      expect(sockets[3]!.sent.slice(1)).to.deep.equal([
+        { type: 'app-message', data: { event_type: 'conversation.respond', properties: { text: 'still here?' } } },
+        { type: 'ping', n: 2 },
+      ]);
       expect(ended).to.deep.equal([]);
       await transport.leave();
     });
@@ -239,13 +279,18 @@ describe('LocalTransport', () => {
       await clock.advance(250);
       await admit(1, 'p2');
       await waitFor(() => sockets[1]!.sent.length >= 34, { what: 'the kept lines' });
-      const lines = sockets[1]!.sent.flatMap((f) => ((f as { type: string }).type === 'app-message' ? [(f as { data: { properties: { text: string } } }).data.properties.text] : []));
+      const lines = sockets[1]!.sent.flatMap((f) =>
+        (f as { type: string }).type === 'app-message' ? [(f as { data: { properties: { text: string } } }).data.properties.text] : [],
+      );
       expect(lines).to.deep.equal(Array.from({ length: 32 }, (_, i) => `line ${i + 8}`));
       await transport.leave();
     });
 
     it('ends the call when the room says it ended meanwhile; ends it as lost when the room refuses', async () => {
-      for (const [code, end] of [[4410, ['ended', false]], [4401, ['connection lost', true]]] as const) {
+      for (const [code, end] of [
+        [4410, ['ended', false]],
+        [4401, ['connection lost', true]],
+      ] as const) {
         const { sockets, ended, joined, admit, clock } = moving();
         await admit(0, 'p1');
         await joined;
@@ -298,17 +343,37 @@ describe('LocalTransport', () => {
     transport.setTextMode(true);
     transport.setTextMode(true);
     transport.setTextMode(false);
-    expect(socket().sent.slice(1)).to.deep.equal([{ type: 'text-mode', on: true }, { type: 'text-mode', on: false }]);
+    expect(socket().sent.slice(1)).to.deep.equal([
+      { type: 'text-mode', on: true },
+      { type: 'text-mode', on: false },
+    ]);
 
     let second!: FakeSocket;
-    const texting = new LocalTransport({ voice: false, listen: false, createSocket: (url) => (second = new FakeSocket(url)) as unknown as WebSocket });
-    const joining = texting.join({ url: 'https://pal.test/rooms/c1', token: 'secret', startVideo: false, startAudio: false, textMode: true });
+    const texting = new LocalTransport({
+      voice: false,
+      listen: false,
+      createSocket: (url) => (second = new FakeSocket(url)) as unknown as WebSocket,
+    });
+    const joining = texting.join({
+      url: 'https://pal.test/rooms/c1',
+      token: 'secret',
+      startVideo: false,
+      startAudio: false,
+      textMode: true,
+    });
     await waitFor(() => second?.sent.length === 1);
     second.frame({ type: 'joined', participant_id: 'v2', conversation_id: 'c1', participants: [] });
     await joining;
-    expect(second.sent).to.deep.equal([{ type: 'join', meeting_token: 'secret', text_mode: true, time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone, locale: document.documentElement.lang || navigator.language }]);
+    expect(second.sent).to.deep.equal([
+      {
+        type: 'join',
+        meeting_token: 'secret',
+        text_mode: true,
+        time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        locale: document.documentElement.lang || navigator.language,
+      },
+    ]);
   });
-
 
   // The posting interval runs on the test's clock; capturing and encoding a frame take real time, so each
   // "no frame" check first waits for what a frame already under way would have needed (encodedAsLong).
@@ -321,10 +386,23 @@ describe('LocalTransport', () => {
       return new Response('{}', { status });
     }) as unknown as typeof fetch;
     let socket!: FakeSocket;
-    const transport = new LocalTransport({ voice: false, listen: false, timers: clock, fetch: fetchFrame, createSocket: (url) => (socket = new FakeSocket(url)) as unknown as WebSocket, getUserMedia: () => navigator.mediaDevices.getUserMedia({ video: true }) });
+    const transport = new LocalTransport({
+      voice: false,
+      listen: false,
+      timers: clock,
+      fetch: fetchFrame,
+      createSocket: (url) => (socket = new FakeSocket(url)) as unknown as WebSocket,
+      getUserMedia: () => navigator.mediaDevices.getUserMedia({ video: true }),
+    });
     const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 'tok-1', startVideo: true, startAudio: false });
     await waitFor(() => socket?.sent.length === 1);
-    socket.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [], perception: { frames_url: 'https://pal.test/v2/conversations/c1/frames', interval_ms: 1000 } });
+    socket.frame({
+      type: 'joined',
+      participant_id: 'v1',
+      conversation_id: 'c1',
+      participants: [],
+      perception: { frames_url: 'https://pal.test/v2/conversations/c1/frames', interval_ms: 1000 },
+    });
     await joined;
     await waitFor(() => transport.participants[0]!.videoTrack !== null, { what: 'the camera' });
     await clock.advance(1000);
@@ -380,7 +458,10 @@ class FakeDailyCall implements DailyCallObject {
     return this as never;
   }
   off<T extends DailyEvent>(event: T, handler: (event: DailyEventObject<T>) => void): never {
-    this.handlers.set(event, (this.handlers.get(event) ?? []).filter((h) => h !== (handler as unknown)));
+    this.handlers.set(
+      event,
+      (this.handlers.get(event) ?? []).filter((h) => h !== (handler as unknown)),
+    );
     return this as never;
   }
   emit(event: DailyEvent, payload: object): void {
@@ -418,7 +499,12 @@ class FakeDailyCall implements DailyCallObject {
 
 function participant(id: string, local: boolean, track?: MediaStreamTrack): DailyParticipant {
   const state = (t?: MediaStreamTrack) => ({ state: t ? 'playable' : 'off', subscribed: true, persistentTrack: t }) as never;
-  return { session_id: id, user_name: local ? 'You' : 'PAL', local, tracks: { audio: state(), video: state(track), screenAudio: state(), screenVideo: state() } } as unknown as DailyParticipant;
+  return {
+    session_id: id,
+    user_name: local ? 'You' : 'PAL',
+    local,
+    tracks: { audio: state(), video: state(track), screenAudio: state(), screenVideo: state() },
+  } as unknown as DailyParticipant;
 }
 
 describe('DailyTransport', () => {
@@ -453,11 +539,15 @@ describe('DailyTransport', () => {
 
   it('destroys the call object and rejects when joining fails', async () => {
     let call!: FakeDailyCall;
-    const transport = new DailyTransport({ createCallObject: (options) => {
-      call = new FakeDailyCall(options);
-      call.join = async () => { throw new Error('room expired'); };
-      return call;
-    } });
+    const transport = new DailyTransport({
+      createCallObject: (options) => {
+        call = new FakeDailyCall(options);
+        call.join = async () => {
+          throw new Error('room expired');
+        };
+        return call;
+      },
+    });
     try {
       await transport.join({ url: 'https://acme.daily.co/r', token: 't', startVideo: true, startAudio: true });
       throw new Error('joined');

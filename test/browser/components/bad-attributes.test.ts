@@ -54,7 +54,7 @@ describe('deployment elements with bad attributes', () => {
     expect(service.calls[0]!.url).to.match(/^https:\/\/pal\.example\.com\/v2\/deployments\/d123\/init$/);
   });
 
-  it('malformed override-config: pal-error invalid_attribute, and the deployment\'s own configuration still applies', async () => {
+  it("malformed override-config: pal-error invalid_attribute, and the deployment's own configuration still applies", async () => {
     useFakeService({ customization: { preview: { title: 'From the deployment' } } });
     const seen = errors();
     const el = await fixture<PalEmbed>(html`<pal-embed deployment-id="d123" override-config="{preview: not json"></pal-embed>`);

@@ -14,9 +14,12 @@ const realFetch = window.fetch.bind(window);
 
 describe('script-tag shell while the full code loads', () => {
   before(() => {
-    window.fetch = async (input, init) => String(input).endsWith('/init')
-      ? new Response(JSON.stringify(initBody({ customization: { widget: { text: 'Talk to Nova' }, preview: { btn_title: 'Start the call' } } })))
-      : realFetch(input, init);
+    window.fetch = async (input, init) =>
+      String(input).endsWith('/init')
+        ? new Response(
+            JSON.stringify(initBody({ customization: { widget: { text: 'Talk to Nova' }, preview: { btn_title: 'Start the call' } } })),
+          )
+        : realFetch(input, init);
     PalDeploymentElement.transportFactory = () => new StandInTransport();
     defineShells(async () => {
       await held;
@@ -28,8 +31,12 @@ describe('script-tag shell while the full code loads', () => {
   });
 
   it('marks the clicked launcher and Start busy at once, pulsing, and opens when the code arrives', async () => {
-    const widget = await fixture<HTMLElement & { whenUpgraded(): Promise<HTMLElement & { opened: boolean }> }>(html`<pal-widget deployment-id="d1" api-base="http://pal.test"></pal-widget>`);
-    const embed = await fixture<HTMLElement>(html`<div style="width:400px;height:300px"><pal-embed deployment-id="d1" api-base="http://pal.test"></pal-embed></div>`);
+    const widget = await fixture<HTMLElement & { whenUpgraded(): Promise<HTMLElement & { opened: boolean }> }>(
+      html`<pal-widget deployment-id="d1" api-base="http://pal.test"></pal-widget>`,
+    );
+    const embed = await fixture<HTMLElement>(
+      html`<div style="width:400px;height:300px"><pal-embed deployment-id="d1" api-base="http://pal.test"></pal-embed></div>`,
+    );
     const start = () => embed.querySelector('pal-embed')!.shadowRoot!.querySelector<HTMLButtonElement>('.p button');
     await waitFor(() => widget.shadowRoot!.querySelector('.l') !== null && start() !== null, { what: 'launcher and preview painted' });
     for (const button of [widget.shadowRoot!.querySelector<HTMLButtonElement>('.l')!, start()!]) {

@@ -12,11 +12,27 @@ let initFetches = 0;
 const realFetch = window.fetch.bind(window);
 describe('script-tag shells', () => {
   before(() => {
-    window.fetch = async (input, init) => String(input).endsWith('/init') && ++initFetches
-      ? new Response(JSON.stringify(initBody({ customization: { widget: { text: 'Ask Ada', corner: 'top-left' }, preview: { title: 'Hi there' }, show_haircheck: false } })))
-      : String(input).endsWith('/start')
-        ? new Response(JSON.stringify({ conversation_id: 'c1', conversation_name: 'n', conversation_url: 'http://pal.test/rooms/c1', status: 'active', created_at: 'now', meeting_token: 't' }))
-        : realFetch(input, init);
+    window.fetch = async (input, init) =>
+      String(input).endsWith('/init') && ++initFetches
+        ? new Response(
+            JSON.stringify(
+              initBody({
+                customization: { widget: { text: 'Ask Ada', corner: 'top-left' }, preview: { title: 'Hi there' }, show_haircheck: false },
+              }),
+            ),
+          )
+        : String(input).endsWith('/start')
+          ? new Response(
+              JSON.stringify({
+                conversation_id: 'c1',
+                conversation_name: 'n',
+                conversation_url: 'http://pal.test/rooms/c1',
+                status: 'active',
+                created_at: 'now',
+                meeting_token: 't',
+              }),
+            )
+          : realFetch(input, init);
     PalDeploymentElement.transportFactory = () => new StandInTransport();
     defineShells(async () => {
       loads++;
@@ -36,7 +52,9 @@ describe('script-tag shells', () => {
     expect(upgraded.tagName).to.equal('PAL-WIDGET-IMPL');
     expect(upgraded.getAttribute('api-base')).to.equal('http://pal.test');
     expect(upgraded.getAttribute('exportparts')).to.contain('launcher');
-    await waitFor(() => upgraded.shadowRoot?.querySelector('.launcher')?.textContent?.includes('Ask Ada') === true, { what: 'full launcher' });
+    await waitFor(() => upgraded.shadowRoot?.querySelector('.launcher')?.textContent?.includes('Ask Ada') === true, {
+      what: 'full launcher',
+    });
     expect(initFetches, 'the full element reuses the init the shell fetched').to.equal(1);
     await expect(el).to.be.accessible();
   });
@@ -65,7 +83,9 @@ describe('script-tag shells', () => {
   });
 
   it('forwards methods, attributes and events; loads the full code once', async () => {
-    const el = await fixture<HTMLElement & { startConversation(): Promise<void>; state: string }>(html`<pal-embed deployment-id="d1" api-base="http://pal.test"></pal-embed>`);
+    const el = await fixture<HTMLElement & { startConversation(): Promise<void>; state: string }>(
+      html`<pal-embed deployment-id="d1" api-base="http://pal.test"></pal-embed>`,
+    );
     const started = new Promise((resolve) => el.addEventListener('pal-conversation-started', resolve));
     await el.startConversation();
     await started;
@@ -76,16 +96,29 @@ describe('script-tag shells', () => {
   });
 
   it('exports every part and forwards every attribute the full element declares (its lists come from the manifest)', async () => {
-    const el = await fixture<HTMLElement & { whenUpgraded(): Promise<HTMLElement> }>(html`<pal-embed deployment-id="d1" api-base="http://pal.test" theme="dark"></pal-embed>`);
+    const el = await fixture<HTMLElement & { whenUpgraded(): Promise<HTMLElement> }>(
+      html`<pal-embed deployment-id="d1" api-base="http://pal.test" theme="dark"></pal-embed>`,
+    );
     const upgraded = await el.whenUpgraded();
-    expect(upgraded.getAttribute('exportparts')!.split(/,\s*/)).to.include.members(['base', 'screen', 'card', 'notice', 'mode-switch', 'captions', 'banner', 'recording']);
+    expect(upgraded.getAttribute('exportparts')!.split(/,\s*/)).to.include.members([
+      'base',
+      'screen',
+      'card',
+      'notice',
+      'mode-switch',
+      'captions',
+      'banner',
+      'recording',
+    ]);
     expect(upgraded.getAttribute('theme')).to.equal('dark');
     el.setAttribute('theme', 'light');
     expect(upgraded.getAttribute('theme')).to.equal('light');
   });
 
   it('keeps open() a method when a framework assigns the open attribute as a property', async () => {
-    const el = await fixture<HTMLElement & { open: unknown; whenUpgraded(): Promise<HTMLElement & { opened: boolean }> }>(html`<pal-widget deployment-id="d1" api-base="http://pal.test"></pal-widget>`);
+    const el = await fixture<HTMLElement & { open: unknown; whenUpgraded(): Promise<HTMLElement & { opened: boolean }> }>(
+      html`<pal-widget deployment-id="d1" api-base="http://pal.test"></pal-widget>`,
+    );
     el.open = ''; // what Vue does for <pal-widget open>
     expect(typeof el.open).to.equal('function');
     expect(el.hasAttribute('open')).to.equal(true);

@@ -9,7 +9,9 @@ const TERMS = 'I agree that this call is with an AI and may be reviewed.';
 
 describe('consent before the call', () => {
   it('asks for the terms on the preview, refuses to start without them, and sends the accepted text', async () => {
-    const service = useFakeService({ customization: { show_haircheck: false, consent: { required: true, text: TERMS, terms_url: 'https://example.com/terms' } } });
+    const service = useFakeService({
+      customization: { show_haircheck: false, consent: { required: true, text: TERMS, terms_url: 'https://example.com/terms' } },
+    });
     const events = recordEvents(['pal-error']);
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
     const el = wrapper.querySelector('pal-embed') as PalEmbed;

@@ -6,10 +6,13 @@ import type { PalControls } from '../../../src/palkit/components/controls/contro
 
 /** Relative luminance of a computed `rgb(...)` colour (WCAG 2). */
 function luminance(color: string): number {
-  const [r, g, b] = color.match(/[\d.]+/g)!.slice(0, 3).map((v) => {
-    const c = Number(v) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
+  const [r, g, b] = color
+    .match(/[\d.]+/g)!
+    .slice(0, 3)
+    .map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
 }
 const contrast = (a: string, b: string) => {

@@ -17,7 +17,7 @@ describe('pal-embed', () => {
     useFakeService();
     const wide = await mount(1000);
     const wideBox = deep(wide, '.card')!.getBoundingClientRect();
-    expect(Math.round(wideBox.height)).to.equal(Math.round(1000 * 9 / 16));
+    expect(Math.round(wideBox.height)).to.equal(Math.round((1000 * 9) / 16));
     const narrow = await mount(360);
     const narrowBox = deep(narrow, '.card')!.getBoundingClientRect();
     expect(Math.round(narrowBox.height)).to.equal(640);
@@ -25,7 +25,9 @@ describe('pal-embed', () => {
 
   it('fills a parent with a definite size', async () => {
     useFakeService();
-    const wrapper = await fixture<HTMLDivElement>(html`<div style="width:500px;height:300px"><pal-embed deployment-id="d123"></pal-embed></div>`);
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div style="width:500px;height:300px"><pal-embed deployment-id="d123"></pal-embed></div>`,
+    );
     const el = wrapper.querySelector('pal-embed')!;
     await waitFor(() => el.session?.state === 'idle');
     expect(deep(el, '.card')!.getBoundingClientRect().height).to.equal(300);
@@ -74,8 +76,13 @@ describe('pal-embed', () => {
   });
 
   it('passes conversational-context, custom-greeting, memory-stores and visitor-token to start; override-config and updateConfig reach the screen', async () => {
-    const service = useFakeService({ customization: { show_haircheck: false, preview: { title: 'From the deployment', description: 'Kept' } } });
-    const el = await mount(1000, `conversational-context="ctx" custom-greeting="Hello!" memory-stores="m1, m2" visitor-token="eyJ.signed.token" override-config='{"preview":{"title":"Overridden"},"accent_color":"rgb(1, 2, 3)"}'`);
+    const service = useFakeService({
+      customization: { show_haircheck: false, preview: { title: 'From the deployment', description: 'Kept' } },
+    });
+    const el = await mount(
+      1000,
+      `conversational-context="ctx" custom-greeting="Hello!" memory-stores="m1, m2" visitor-token="eyJ.signed.token" override-config='{"preview":{"title":"Overridden"},"accent_color":"rgb(1, 2, 3)"}'`,
+    );
     const preview = () => deep(el, 'pal-preview')!.shadowRoot!.textContent!;
     expect(preview()).to.contain('Overridden').and.contain('Kept');
     expect(getComputedStyle(el).getPropertyValue('--pal-color-accent').trim()).to.equal('rgb(1, 2, 3)');
@@ -85,7 +92,11 @@ describe('pal-embed', () => {
     expect(preview()).to.contain('Patched').and.contain('Kept');
     await el.startConversation();
     expect(service.calls.find((c) => c.url.endsWith('/start'))!.body).to.deep.equal({
-      conversational_context: 'ctx', custom_greeting: 'Hello!', memory_stores: ['m1', 'm2'], visitor_token: 'eyJ.signed.token', visitor_key: localStorage.getItem('palkit-visitor-key'),
+      conversational_context: 'ctx',
+      custom_greeting: 'Hello!',
+      memory_stores: ['m1', 'm2'],
+      visitor_token: 'eyJ.signed.token',
+      visitor_key: localStorage.getItem('palkit-visitor-key'),
     });
   });
 
@@ -95,18 +106,34 @@ describe('pal-embed', () => {
     const el = await mount(1000);
     el.sendMessage('too early');
     await el.startConversation();
-    service.transports[0]!.receive({ message_type: 'conversation', event_type: 'conversation.tool_call', conversation_id: 'c42', seq: 7, turn_idx: 2,
-      properties: { name: 'lookup', arguments: '{"q":1}', tool_call_id: 'tc1' } });
+    service.transports[0]!.receive({
+      message_type: 'conversation',
+      event_type: 'conversation.tool_call',
+      conversation_id: 'c42',
+      seq: 7,
+      turn_idx: 2,
+      properties: { name: 'lookup', arguments: '{"q":1}', tool_call_id: 'tc1' },
+    });
     el.sendMessage('hello');
     el.sendChat('typed');
     el.sendMessage({ event_type: 'conversation.tool_result', properties: { tool_call_id: 'tc1', output: 'ok', status: 'success' } });
     events.stop();
     expect(events.seen.find((e) => e.type === 'pal-error')!.detail).to.include({ code: 'not_connected' });
-    expect(events.seen.find((e) => e.type === 'pal-tool-call')!.detail).to.deep.equal({ name: 'lookup', arguments: '{"q":1}', tool_call_id: 'tc1', seq: 7, turn_idx: 2 });
-    expect((events.seen.find((e) => e.type === 'pal-protocol-message')!.detail as { event_type: string }).event_type).to.equal('conversation.tool_call');
+    expect(events.seen.find((e) => e.type === 'pal-tool-call')!.detail).to.deep.equal({
+      name: 'lookup',
+      arguments: '{"q":1}',
+      tool_call_id: 'tc1',
+      seq: 7,
+      turn_idx: 2,
+    });
+    expect((events.seen.find((e) => e.type === 'pal-protocol-message')!.detail as { event_type: string }).event_type).to.equal(
+      'conversation.tool_call',
+    );
     const sent = service.transports[0]!.sent as { event_type: string; properties: { text?: string } }[];
     expect(sent.map((m) => [m.event_type, m.properties.text])).to.deep.equal([
-      ['conversation.respond', 'hello'], ['conversation.respond', 'typed'], ['conversation.tool_result', undefined],
+      ['conversation.respond', 'hello'],
+      ['conversation.respond', 'typed'],
+      ['conversation.tool_result', undefined],
     ]);
   });
 
@@ -117,15 +144,27 @@ describe('pal-embed', () => {
     expect(await el.createConversation()).to.deep.equal({ conversationId: 'c42' });
     await el.startConversation();
     // The PAL shows an alert card; dismissing it is recorded and reaches the page as pal-canvas-interaction.
-    service.transports[0]!.receive({ message_type: 'conversation', event_type: 'conversation.tool_call', properties: { name: 'canvas_show_alert', arguments: JSON.stringify({ body: 'Saved' }), tool_call_id: 'tc1' } });
+    service.transports[0]!.receive({
+      message_type: 'conversation',
+      event_type: 'conversation.tool_call',
+      properties: { name: 'canvas_show_alert', arguments: JSON.stringify({ body: 'Saved' }), tool_call_id: 'tc1' },
+    });
     const canvas = await waitUntilFound(() => deep(el, 'pal-conversation', 'pal-canvas'));
-    const dismiss = await waitUntilFound(() => [...canvas.shadowRoot!.querySelectorAll('button')].find((b) => /dismiss|close/i.test(b.getAttribute('aria-label') ?? b.textContent ?? '')));
+    const dismiss = await waitUntilFound(() =>
+      [...canvas.shadowRoot!.querySelectorAll('button')].find((b) =>
+        /dismiss|close/i.test(b.getAttribute('aria-label') ?? b.textContent ?? ''),
+      ),
+    );
     dismiss.click();
     await waitUntilFound(() => events.seen.find((e) => e.type === 'pal-canvas-interaction'));
     events.stop();
     expect(events.seen.find((e) => e.type === 'pal-conversation-created')!.detail).to.deep.equal({ conversationId: 'c42' });
     expect(events.seen.filter((e) => e.type === 'pal-canvas-interaction')).to.have.length(1);
-    expect(events.seen.find((e) => e.type === 'pal-canvas-interaction')!.detail).to.include({ tool_call_id: 'tc1', component: 'canvas.alert', type: 'dismiss' });
+    expect(events.seen.find((e) => e.type === 'pal-canvas-interaction')!.detail).to.include({
+      tool_call_id: 'tc1',
+      component: 'canvas.alert',
+      type: 'dismiss',
+    });
   });
 
   it('shows the unavailable screen in words with Try again where it helps, and the error screen', async () => {

@@ -99,7 +99,11 @@ describe('pal-gate', () => {
   });
 
   it('a check that takes a moment does not swallow Enter: the submission waits, says so, and goes when the check is done (issue 25, item 6)', async () => {
-    const service = useFakeService({ has_password: true, captcha: { provider: 'turnstile', site_key: 'site' }, customization: { show_haircheck: false } });
+    const service = useFakeService({
+      has_password: true,
+      captcha: { provider: 'turnstile', site_key: 'site' },
+      customization: { show_haircheck: false },
+    });
     // A managed Turnstile that takes a moment: the challenge answers by itself, once the test lets it.
     const { renders: challenges } = installStandInTurnstile({ checkbox: false });
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
@@ -111,21 +115,34 @@ describe('pal-gate', () => {
     input.focus();
     await sendKeys({ type: 'open sesame' });
     await sendKeys({ press: 'Enter' });
-    await waitFor(() => deep(el, 'pal-gate', '[role=status]')?.textContent?.includes('Waiting for the check above') === true, { what: 'the wait said in words' });
+    await waitFor(() => deep(el, 'pal-gate', '[role=status]')?.textContent?.includes('Waiting for the check above') === true, {
+      what: 'the wait said in words',
+    });
     expect(deep(el, 'pal-gate', '[role=alert]')!.textContent!.trim()).to.equal('');
     expect(deep(el, 'pal-gate', 'button')!.getAttribute('aria-busy')).to.equal('true');
-    expect(service.calls.some((c) => c.url.endsWith('/gate')), 'nothing sent before the check is done').to.equal(false);
+    expect(
+      service.calls.some((c) => c.url.endsWith('/gate')),
+      'nothing sent before the check is done',
+    ).to.equal(false);
     challenges.at(-1)!.callback('tok-slow');
     // No second press: the password goes once the check is done, and the call starts.
     await waitFor(() => el.state === 'connected', { what: 'connected' });
-    expect(service.calls.filter((c) => c.url.endsWith('/gate')).map((c) => c.body)).to.deep.equal([{ password: 'open sesame', captcha_token: 'tok-slow' }]);
+    expect(service.calls.filter((c) => c.url.endsWith('/gate')).map((c) => c.body)).to.deep.equal([
+      { password: 'open sesame', captcha_token: 'tok-slow' },
+    ]);
   });
 
   it('in a deployment: the password is checked at its step (with the captcha token), a wrong one stays there with a pal-error, the pass starts the call', async () => {
     let attempts = 0;
-    const service = useFakeService({ has_password: true, captcha: { provider: 'turnstile', site_key: 'site' }, customization: { show_haircheck: false } }, {
-      '/gate': () => (++attempts === 1 ? { status: 403, body: { error: 'invalid_password' } } : { status: 200, body: { gate_pass: 'pass-1', expires_at: '2030-01-01T00:00:00Z' } }),
-    });
+    const service = useFakeService(
+      { has_password: true, captcha: { provider: 'turnstile', site_key: 'site' }, customization: { show_haircheck: false } },
+      {
+        '/gate': () =>
+          ++attempts === 1
+            ? { status: 403, body: { error: 'invalid_password' } }
+            : { status: 200, body: { gate_pass: 'pass-1', expires_at: '2030-01-01T00:00:00Z' } },
+      },
+    );
     const { renders: tokens } = installStandInTurnstile({ checkbox: false });
     const events = recordEvents(['pal-error']);
     const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px"><pal-embed deployment-id="d123"></pal-embed></div>`);
@@ -156,7 +173,8 @@ describe('pal-gate', () => {
     events.stop();
     expect(events.seen.map((e) => (e.detail as { code: string }).code)).to.deep.equal(['invalid_password']);
     expect(service.calls.filter((c) => c.url.endsWith('/gate')).map((c) => c.body)).to.deep.equal([
-      { password: 'wrong', captcha_token: 'tok-1' }, { password: 'right', captcha_token: 'tok-2' },
+      { password: 'wrong', captcha_token: 'tok-1' },
+      { password: 'right', captcha_token: 'tok-2' },
     ]);
     const bodies = service.calls.filter((c) => c.url.endsWith('/start')).map((c) => c.body);
     expect(bodies).to.deep.equal([{ gate_pass: 'pass-1' }]);

@@ -6,10 +6,21 @@ import { deep, useFakeService } from '../helpers/deployment.js';
 describe('pal-landing', () => {
   for (const template of ['split', 'stacked', 'centered', 'spotlight', 'minimal'] as const) {
     it(`renders the ${template} hero with logo, title, description and CTA links, and is accessible`, async () => {
-      useFakeService({ channel: 'landing-page', customization: { landing_page: {
-        template, logo_url: 'https://example.com/logo.png', title: 'Meet Ada', description: 'Ask about our products',
-        cta_links: [{ label: 'Pricing', url: 'https://example.com/pricing' }, { label: 'Bad', url: 'javascript:alert(1)' }],
-      } } });
+      useFakeService({
+        channel: 'landing-page',
+        customization: {
+          landing_page: {
+            template,
+            logo_url: 'https://example.com/logo.png',
+            title: 'Meet Ada',
+            description: 'Ask about our products',
+            cta_links: [
+              { label: 'Pricing', url: 'https://example.com/pricing' },
+              { label: 'Bad', url: 'javascript:alert(1)' },
+            ],
+          },
+        },
+      });
       const el = await fixture<PalLanding>(html`<pal-landing deployment-id="d123"></pal-landing>`);
       await waitFor(() => el.session?.state === 'idle');
       await el.updateComplete;
@@ -35,6 +46,8 @@ describe('pal-landing', () => {
     const stacked = await fixture<PalLanding>(html`<pal-landing deployment-id="d123" style="width:1200px"></pal-landing>`);
     await waitFor(() => stacked.session?.state === 'idle');
     await stacked.updateComplete;
-    expect(deep(stacked, '.stage')!.getBoundingClientRect().top).to.be.greaterThan(deep(stacked, '.hero')!.getBoundingClientRect().bottom - 1);
+    expect(deep(stacked, '.stage')!.getBoundingClientRect().top).to.be.greaterThan(
+      deep(stacked, '.hero')!.getBoundingClientRect().bottom - 1,
+    );
   });
 });

@@ -29,21 +29,29 @@ for (const tag of ['pal-embed', 'pal-widget'] as const) {
       service.transports.push(transport);
       return transport;
     };
-    const style = Object.keys(PARTS).map((part) => `${tag}::part(${part}) { outline: 3px solid rgb(1, 2, 3); }`).join('\n');
-    const root = await fixture<HTMLElement>(tag === 'pal-embed'
-      ? html`<div style="width: 960px; height: 540px"><style>${style}</style><pal-embed deployment-id="d123"></pal-embed></div>`
-      : html`<div><style>${style}</style><pal-widget deployment-id="d123"></pal-widget></div>`);
+    const style = Object.keys(PARTS)
+      .map((part) => `${tag}::part(${part}) { outline: 3px solid rgb(1, 2, 3); }`)
+      .join('\n');
+    const root = await fixture<HTMLElement>(
+      tag === 'pal-embed'
+        ? html`<div style="width: 960px; height: 540px"><style>${style}</style><pal-embed deployment-id="d123"></pal-embed></div>`
+        : html`<div><style>${style}</style><pal-widget deployment-id="d123"></pal-widget></div>`,
+    );
     const el = root.querySelector(tag) as PalEmbed | PalWidget;
     await waitFor(() => el.session?.deployment != null && el.session.state === 'idle', { what: 'init' });
     await el.startConversation();
     await waitFor(() => el.state === 'connected', { what: 'connected' });
     const room = service.transports[0]!;
     room.receive({
-      message_type: 'conversation', event_type: 'conversation.disclosure', conversation_id: 'c42',
+      message_type: 'conversation',
+      event_type: 'conversation.disclosure',
+      conversation_id: 'c42',
       properties: { visual_disclosure: 'You are talking with an AI system.', verbal_disclosure: '', state: 'delivering' },
     });
     room.receive({
-      message_type: 'conversation', event_type: 'conversation.tool_call', conversation_id: 'c42',
+      message_type: 'conversation',
+      event_type: 'conversation.tool_call',
+      conversation_id: 'c42',
       properties: { name: 'canvas_show_text', arguments: JSON.stringify({ title: 'Hours', body: 'Open at nine.' }), tool_call_id: 'tc1' },
     });
     // The chat panel (part transcript) renders while it is open.

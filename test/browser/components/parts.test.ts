@@ -13,7 +13,11 @@ import { waitFor } from '../helpers/wait-for.js';
 import { deep, openChat, recordEvents, useFakeService } from '../helpers/deployment.js';
 
 /** A pal-conversation 800×520 px in a call over a StandInTransport, joined to this room. */
-async function conversationInCall(room: string): Promise<{ transport: StandInTransport; session: import('../../../src/palkit/client/session.js').ConversationSession; el: PalConversation }> {
+async function conversationInCall(room: string): Promise<{
+  transport: StandInTransport;
+  session: import('../../../src/palkit/client/session.js').ConversationSession;
+  el: PalConversation;
+}> {
   const { ConversationSession } = await import('../../../src/palkit/client/session.js');
   const transport = new StandInTransport();
   const session = new ConversationSession({ transportFactory: () => transport });
@@ -49,7 +53,9 @@ describe('pal-haircheck', () => {
   it('is accessible with its camera previewing and its devices listed', async function () {
     this.timeout(15_000);
     const el = await fixture<PalHaircheck>(html`<pal-haircheck heading="Ready?"></pal-haircheck>`);
-    await waitFor(() => el.stream !== null && el.shadowRoot!.querySelectorAll('select').length === 2, { what: 'camera stream and device lists' });
+    await waitFor(() => el.stream !== null && el.shadowRoot!.querySelectorAll('select').length === 2, {
+      what: 'camera stream and device lists',
+    });
     await el.updateComplete;
     await expect(el).to.be.accessible();
   });
@@ -83,7 +89,16 @@ describe('pal-stage', () => {
     const el = await fixture<PalStage>(html`<pal-stage style="width:640px;height:360px"></pal-stage>`);
     el.participants = [
       { id: 'me', name: 'You', role: 'visitor', local: true, videoTrack: stream.getVideoTracks()[0]!, audioTrack: null },
-      { id: 'pal', name: 'Ada', role: 'pal', local: false, videoTrack: null, audioTrack: stream.getAudioTracks()[0]!, videoUrl: '/face.webm', imageUrl: '/face.jpg' },
+      {
+        id: 'pal',
+        name: 'Ada',
+        role: 'pal',
+        local: false,
+        videoTrack: null,
+        audioTrack: stream.getAudioTracks()[0]!,
+        videoUrl: '/face.webm',
+        imageUrl: '/face.jpg',
+      },
     ];
     await el.updateComplete;
     const pal = deep<HTMLVideoElement>(el, '[part=pal]')!;
@@ -92,7 +107,17 @@ describe('pal-stage', () => {
     expect(pal.getAttribute('src')).to.equal('/face.webm');
     expect((deep<HTMLVideoElement>(el, '[part=self]')!.srcObject as MediaStream).getVideoTracks()[0]).to.equal(stream.getVideoTracks()[0]);
     expect((deep<HTMLAudioElement>(el, 'audio')!.srcObject as MediaStream).getAudioTracks()[0]).to.equal(stream.getAudioTracks()[0]);
-    el.participants = [{ id: 'pal', name: 'Ada', role: 'pal', local: false, videoTrack: null, audioTrack: null, imageUrl: 'data:image/png;base64,iVBORw0KGgo=' }];
+    el.participants = [
+      {
+        id: 'pal',
+        name: 'Ada',
+        role: 'pal',
+        local: false,
+        videoTrack: null,
+        audioTrack: null,
+        imageUrl: 'data:image/png;base64,iVBORw0KGgo=',
+      },
+    ];
     await el.updateComplete;
     expect(deep(el, '[part=pal]')!.tagName).to.equal('IMG');
     await expect(el).to.be.accessible();
@@ -144,16 +169,34 @@ describe('pal-conversation', () => {
     const { TransportMessageEvent } = await import('../../../src/palkit/client/transport/transport.js');
     const { transport, session, el } = await conversationInCall('c9');
     const say = (event_type: string, properties: Record<string, unknown>) =>
-      transport.dispatchEvent(new TransportMessageEvent({ message_type: 'conversation', event_type, conversation_id: 'c9', properties }, 'pal'));
-    say('conversation.disclosure', { visual_disclosure: 'You are talking to an AI. It can make mistakes, so check what matters.', verbal_disclosure: 'I am an AI.', state: 'delivered' });
-    say('conversation.tool_call', { name: 'canvas_show_chart', tool_call_id: 't1', arguments: JSON.stringify({ title: 'Weight by size', chart_type: 'bar', data: [{ label: 'S', value: 12 }, { label: 'M', value: 13 }] }) });
+      transport.dispatchEvent(
+        new TransportMessageEvent({ message_type: 'conversation', event_type, conversation_id: 'c9', properties }, 'pal'),
+      );
+    say('conversation.disclosure', {
+      visual_disclosure: 'You are talking to an AI. It can make mistakes, so check what matters.',
+      verbal_disclosure: 'I am an AI.',
+      state: 'delivered',
+    });
+    say('conversation.tool_call', {
+      name: 'canvas_show_chart',
+      tool_call_id: 't1',
+      arguments: JSON.stringify({
+        title: 'Weight by size',
+        chart_type: 'bar',
+        data: [
+          { label: 'S', value: 12 },
+          { label: 'M', value: 13 },
+        ],
+      }),
+    });
     const banner = () => deep(deep(el, 'pal-disclosure')!, '[part="banner"]');
     const card = () => deep(deep(el, 'pal-canvas')!, '[part="card"]');
     await waitFor(() => banner()?.hidden === false && card() !== null, { what: 'banner and card' });
     const b = banner()!.getBoundingClientRect();
     const c = card()!.getBoundingClientRect();
     const controls = deep(el, 'pal-controls')!.getBoundingClientRect();
-    const apart = (x: DOMRect, y: DOMRect) => x.right <= y.left + 0.5 || y.right <= x.left + 0.5 || x.bottom <= y.top + 0.5 || y.bottom <= x.top + 0.5;
+    const apart = (x: DOMRect, y: DOMRect) =>
+      x.right <= y.left + 0.5 || y.right <= x.left + 0.5 || x.bottom <= y.top + 0.5 || y.bottom <= x.top + 0.5;
     expect(c.height, 'the card is shown').to.be.greaterThan(40);
     expect(apart(c, b), 'the card is clear of the banner').to.equal(true);
     expect(apart(c, controls), 'the card is clear of the controls').to.equal(true);
@@ -190,10 +233,15 @@ describe('pal-conversation', () => {
     const { transport, session, el } = await conversationInCall('c12');
     // The session's errors are what the element that owns it fires as pal-error.
     const errors: Array<{ code: string; message: string }> = [];
-    session.addEventListener(SessionErrorEvent.type, (e) => errors.push({ code: (e as InstanceType<typeof SessionErrorEvent>).error.code, message: (e as InstanceType<typeof SessionErrorEvent>).error.message }));
-    transport.dispatchEvent(new TransportNoticeEvent('face_unavailable', 'The face\'s rig.json is not a rig this page can draw.'));
-    await waitFor(() => errors.length > 0, { what: 'the session\'s error' });
-    expect(errors).to.deep.equal([{ code: 'face_unavailable', message: 'The face\'s rig.json is not a rig this page can draw.' }]);
+    session.addEventListener(SessionErrorEvent.type, (e) =>
+      errors.push({
+        code: (e as InstanceType<typeof SessionErrorEvent>).error.code,
+        message: (e as InstanceType<typeof SessionErrorEvent>).error.message,
+      }),
+    );
+    transport.dispatchEvent(new TransportNoticeEvent('face_unavailable', "The face's rig.json is not a rig this page can draw."));
+    await waitFor(() => errors.length > 0, { what: "the session's error" });
+    expect(errors).to.deep.equal([{ code: 'face_unavailable', message: "The face's rig.json is not a rig this page can draw." }]);
     await el.updateComplete;
     expect(session.state).to.equal('connected');
     expect(session.notice, 'no notice for the visitor').to.equal(null);
@@ -229,17 +277,31 @@ describe('pal-conversation', () => {
       constructor(readonly url: string) {
         super();
         sockets.push(this as unknown as WebSocket);
-        setTimeout(() => { this.readyState = 1; this.dispatchEvent(new Event('open')); });
+        setTimeout(() => {
+          this.readyState = 1;
+          this.dispatchEvent(new Event('open'));
+        });
       }
       send(data: string) {
         const frame = JSON.parse(data) as { type: string };
-        if (frame.type === 'join') setTimeout(() => this.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ type: 'joined', participant_id: 'v', conversation_id: 'c8', participants: [] }) })));
+        if (frame.type === 'join')
+          setTimeout(() =>
+            this.dispatchEvent(
+              new MessageEvent('message', {
+                data: JSON.stringify({ type: 'joined', participant_id: 'v', conversation_id: 'c8', participants: [] }),
+              }),
+            ),
+          );
       }
-      close() { this.readyState = 3; }
+      close() {
+        this.readyState = 3;
+      }
     } as unknown as typeof WebSocket;
     try {
       const events = recordEvents(['pal-conversation-started', 'pal-state-change']);
-      const el = await fixture<PalConversation>(html`<pal-conversation conversation-url="http://pal.test/rooms/c8" meeting-token="tok8"></pal-conversation>`);
+      const el = await fixture<PalConversation>(
+        html`<pal-conversation conversation-url="http://pal.test/rooms/c8" meeting-token="tok8"></pal-conversation>`,
+      );
       await waitFor(() => el.state === 'connected', { what: 'connected' });
       events.stop();
       expect(sockets[0]!.url).to.equal('ws://pal.test/rooms/c8');
@@ -270,7 +332,6 @@ describe('screens', () => {
   });
 });
 
-
 describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
   async function inCall(setup: (t: StandInTransport) => void = () => undefined) {
     const { ConversationSession } = await import('../../../src/palkit/client/session.js');
@@ -283,8 +344,14 @@ describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
     await fixture(html`<div style="width:800px;height:520px"></div>`).then((d) => d.append(el));
     const joined = session.join('http://pal.test/rooms/c11', 'tok');
     const say = (event_type: string, properties: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-      transport.dispatchEvent(new TransportMessageEvent({ message_type: 'conversation', event_type, conversation_id: 'c11', properties, ...extra }, 'pal'));
-    const panel = () => deep(el, 'pal-transcript[mode="panel"]') as unknown as import('../../../src/palkit/components/transcript/transcript.js').PalTranscript;
+      transport.dispatchEvent(
+        new TransportMessageEvent({ message_type: 'conversation', event_type, conversation_id: 'c11', properties, ...extra }, 'pal'),
+      );
+    const panel = () =>
+      deep(
+        el,
+        'pal-transcript[mode="panel"]',
+      ) as unknown as import('../../../src/palkit/components/transcript/transcript.js').PalTranscript;
     const rows = () => [...panel().shadowRoot!.querySelectorAll('li')];
     return { session, el, joined, say, panel, rows, transport, openChat: () => openChat(el) };
   }
@@ -315,7 +382,10 @@ describe('pal-conversation transcript (issue 25, items 1 and 4)', () => {
     openChat();
     await waitFor(() => rows().length === 4, { what: 'four rows' });
     expect(rows().map((r) => r.querySelector('.bubble')!.textContent!.trim())).to.deep.equal([
-      'Hello, how can I help?', 'Opening hours?', 'We open at — interrupted', 'Sorry, go on',
+      'Hello, how can I help?',
+      'Opening hours?',
+      'We open at — interrupted',
+      'Sorry, go on',
     ]);
     await session.endConversation();
   });
@@ -341,7 +411,9 @@ describe('pal-conversation after the end (issue 25, item 7)', () => {
     await waitFor(() => deep(el, 'pal-controls') !== null, { what: 'controls' });
     (deep(el, 'pal-controls', '.end') as HTMLButtonElement).click();
     await waitFor(() => session.mode === 'ended', { what: 'ended' });
-    await waitFor(() => deep(el, 'pal-controls') === null && deep(el, 'pal-stage') === null && deep(el, 'pal-transcript') === null, { what: 'the call\'s parts gone' });
+    await waitFor(() => deep(el, 'pal-controls') === null && deep(el, 'pal-stage') === null && deep(el, 'pal-transcript') === null, {
+      what: "the call's parts gone",
+    });
     expect(deep(el, '[part=ended]')!.getAttribute('role')).to.equal('status');
     expect(deep(el, '[part=ended]')!.textContent).to.contain('The conversation has ended.');
     await expect(el).to.be.accessible();

@@ -33,7 +33,11 @@ describe('recording indicator', () => {
   it('the local transport reads `recording` from the joined frame', async () => {
     for (const recording of [true, undefined]) {
       const joined = { type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [], ...(recording ? { recording } : {}) };
-      const transport = new LocalTransport({ voice: false, listen: false, createSocket: () => new JoinSocket(joined) as unknown as WebSocket });
+      const transport = new LocalTransport({
+        voice: false,
+        listen: false,
+        createSocket: () => new JoinSocket(joined) as unknown as WebSocket,
+      });
       await transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false });
       expect(transport.recording).to.equal(recording === true);
       await transport.leave();
@@ -42,7 +46,10 @@ describe('recording indicator', () => {
 
   it('pal-conversation shows a Recorded badge on the stage only when the call is recorded', async () => {
     const { ConversationSession } = await import('../../../src/palkit/client/session.js');
-    for (const [transport, shown] of [[new RecordedTransport(), true], [new StandInTransport(), false]] as const) {
+    for (const [transport, shown] of [
+      [new RecordedTransport(), true],
+      [new StandInTransport(), false],
+    ] as const) {
       const session = new ConversationSession({ transportFactory: () => transport });
       const el = document.createElement('pal-conversation') as PalConversation;
       el.session = session;

@@ -17,7 +17,14 @@ describe('sound held by the browser', () => {
     const context = sharedAudioContext();
     const voice = context.createMediaStreamDestination();
     await context.suspend();
-    const pal: TransportParticipant = { id: 'pal', name: 'Ada', role: 'pal', local: false, videoTrack: null, audioTrack: voice.stream.getAudioTracks()[0]! };
+    const pal: TransportParticipant = {
+      id: 'pal',
+      name: 'Ada',
+      role: 'pal',
+      local: false,
+      videoTrack: null,
+      audioTrack: voice.stream.getAudioTracks()[0]!,
+    };
     const stage = await fixture<PalStage>(html`<pal-stage .participants=${[pal]}></pal-stage>`);
     await waitFor(() => stage.shadowRoot!.querySelector('button.sound') !== null, { what: 'the sound button' });
     const button = stage.shadowRoot!.querySelector<HTMLButtonElement>('button.sound')!;

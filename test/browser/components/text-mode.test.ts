@@ -6,7 +6,9 @@ import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 async function embed(): Promise<PalEmbed> {
-  const wrapper = await fixture<HTMLDivElement>(html`<div style="width:1000px;height:700px"><pal-embed deployment-id="d123"></pal-embed></div>`);
+  const wrapper = await fixture<HTMLDivElement>(
+    html`<div style="width:1000px;height:700px"><pal-embed deployment-id="d123"></pal-embed></div>`,
+  );
   const el = wrapper.querySelector('pal-embed') as PalEmbed;
   await waitFor(() => el.session?.state === 'idle' && el.session.deployment !== null, { what: 'init' });
   await el.updateComplete;
@@ -85,7 +87,9 @@ describe('text mode', () => {
     // On the prototype: WebKit loses a patch set on navigator.mediaDevices itself at a garbage collection.
     const real = Object.getOwnPropertyDescriptor(MediaDevices.prototype, 'getUserMedia')!;
     MediaDevices.prototype.getUserMedia = function (this: MediaDevices, constraints?: MediaStreamConstraints) {
-      return constraints?.audio ? Promise.reject(new DOMException('Permission denied', 'NotAllowedError')) : (real.value as MediaDevices['getUserMedia']).call(this, constraints);
+      return constraints?.audio
+        ? Promise.reject(new DOMException('Permission denied', 'NotAllowedError'))
+        : (real.value as MediaDevices['getUserMedia']).call(this, constraints);
     };
     try {
       const el = await embed();
@@ -93,7 +97,9 @@ describe('text mode', () => {
       await waitFor(() => el.session?.mode === 'haircheck', { what: 'device check' });
       await el.updateComplete;
       const check = deep(el, 'pal-haircheck')!;
-      await waitFor(() => deep(check, '[role=alert]')?.textContent?.includes('microphone') === true, { what: 'the missing microphone is said' });
+      await waitFor(() => deep(check, '[role=alert]')?.textContent?.includes('microphone') === true, {
+        what: 'the missing microphone is said',
+      });
       const join = deep<HTMLButtonElement>(check, '[part=join]')!;
       expect(join.textContent!.trim()).to.equal('Continue by text');
       expect(deep(check, '[part=level]')).to.equal(null);

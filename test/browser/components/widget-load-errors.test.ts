@@ -37,7 +37,10 @@ describe('pal-widget load errors', () => {
   }
 
   it('a malformed deployment-id: says it is malformed (no "try again in a moment") and fires pal-error invalid_deployment_id', async () => {
-    const { el, events } = await widgetWith({ status: 400, body: { error: 'invalid_request: deployment_id: must look like a deployment id (d…)' } }, 'deployment-id="not an id"');
+    const { el, events } = await widgetWith(
+      { status: 400, body: { error: 'invalid_request: deployment_id: must look like a deployment id (d…)' } },
+      'deployment-id="not an id"',
+    );
     await waitFor(() => events.seen.length > 0, { what: 'pal-error at load' });
     events.stop();
     const detail = events.seen[0]!.detail as { code: string; message: string };

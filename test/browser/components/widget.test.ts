@@ -31,7 +31,9 @@ describe('pal-widget', () => {
   });
 
   it('names the popup once: the preview heading is the only visible title before the call, the header shows it during the call', async () => {
-    const service = useFakeService({ customization: { show_haircheck: false, widget: { text: 'Talk to Nova' }, preview: { title: 'Talk to Nova' } } });
+    const service = useFakeService({
+      customization: { show_haircheck: false, widget: { text: 'Talk to Nova' }, preview: { title: 'Talk to Nova' } },
+    });
     const el = await fixture<PalWidget>(html`<pal-widget deployment-id="d123"></pal-widget>`);
     await ready(el);
     deep(el, '.launcher')!.click();
@@ -39,8 +41,10 @@ describe('pal-widget', () => {
     const preview = deep(el, 'pal-preview')!;
     await (preview as unknown as { updateComplete: Promise<void> }).updateComplete;
     const dialog = deep<HTMLDialogElement>(el, 'dialog')!;
-    const visibleTitles = () => [deep(el, '.header')!, preview.shadowRoot!.querySelector('h2')!]
-      .filter((node) => node.getBoundingClientRect().height > 0 && (node as HTMLElement).innerText.includes('Talk to Nova')).length;
+    const visibleTitles = () =>
+      [deep(el, '.header')!, preview.shadowRoot!.querySelector('h2')!].filter(
+        (node) => node.getBoundingClientRect().height > 0 && (node as HTMLElement).innerText.includes('Talk to Nova'),
+      ).length;
     expect(visibleTitles(), 'visible once, as the preview heading').to.equal(1);
     expect(preview.shadowRoot!.querySelector('h2')!.textContent).to.equal('Talk to Nova');
     expect(dialog.getAttribute('aria-label'), 'the popup keeps its name').to.equal('Talk to Nova');
@@ -67,7 +71,9 @@ describe('pal-widget', () => {
       await sendKeys({ press: 'Tab' });
       // Focus never leaves the popup: the active element chain passes through the dialog.
       const inside = document.activeElement === el && dialog.contains(el.shadowRoot!.activeElement);
-      expect(inside, `focus after ${i + 1} Tabs: ${document.activeElement?.tagName} / ${el.shadowRoot!.activeElement?.tagName}`).to.equal(true);
+      expect(inside, `focus after ${i + 1} Tabs: ${document.activeElement?.tagName} / ${el.shadowRoot!.activeElement?.tagName}`).to.equal(
+        true,
+      );
     }
     await sendKeys({ press: 'Escape' });
     await waitFor(() => !dialog.open, { what: 'dialog closed' });
@@ -96,7 +102,13 @@ describe('pal-widget', () => {
     await waitFor(() => !deep<HTMLDialogElement>(el, 'dialog')!.open, { what: 'closed' });
     events.stop();
     const types = events.seen.map((e) => e.type);
-    expect(types).to.include.members(['pal-ready', 'pal-conversation-started', 'pal-conversation-ended', 'pal-state-change', 'pal-mode-change']);
+    expect(types).to.include.members([
+      'pal-ready',
+      'pal-conversation-started',
+      'pal-conversation-ended',
+      'pal-state-change',
+      'pal-mode-change',
+    ]);
     expect(events.seen.find((e) => e.type === 'pal-conversation-started')!.detail).to.deep.equal({ conversationId: 'c42' });
   });
 

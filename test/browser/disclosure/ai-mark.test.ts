@@ -18,12 +18,14 @@ async function call(customization: InitResponse['customization'], attributes = '
   await waitFor(() => el.session?.deployment != null && el.session.state === 'idle', { what: 'init' });
   service.transportFactoryHook = (t) => (t.palImageUrl = FACE);
   await el.startConversation();
-  await waitFor(() => el.state === 'connected' && deep(el, 'pal-conversation', 'pal-stage', 'img.pal') !== null, { what: 'in the call, her face shown' });
+  await waitFor(() => el.state === 'connected' && deep(el, 'pal-conversation', 'pal-stage', 'img.pal') !== null, {
+    what: 'in the call, her face shown',
+  });
   return el;
 }
 
-describe('the AI mark on the PAL\'s video', () => {
-  it('shows in a new PAL\'s call, with no banner: small, legible, on her video, named for screen readers', async () => {
+describe("the AI mark on the PAL's video", () => {
+  it("shows in a new PAL's call, with no banner: small, legible, on her video, named for screen readers", async () => {
     const el = await call({});
     expect(deep(el, 'pal-conversation', 'pal-disclosure', '[part=banner]:not([hidden])'), 'no disclosure delivered').to.equal(null);
     const mark = deep(el, 'pal-conversation', 'pal-stage', '[part=ai-mark]')!;
@@ -35,7 +37,10 @@ describe('the AI mark on the PAL\'s video', () => {
     const video = deep(el, 'pal-conversation', 'pal-stage', '[part=pal]')!.getBoundingClientRect();
     expect(box.width, 'drawn').to.be.greaterThan(10);
     expect(box.height).to.be.within(12, 32);
-    expect(box.left >= video.left && box.right <= video.right && box.top >= video.top && box.bottom <= video.bottom, 'on her video').to.equal(true);
+    expect(
+      box.left >= video.left && box.right <= video.right && box.top >= video.top && box.bottom <= video.bottom,
+      'on her video',
+    ).to.equal(true);
     expect(onTop(mark), 'nothing covers it').to.equal(true);
     const style = getComputedStyle(mark);
     expect(style.color).to.equal('rgb(255, 255, 255)');
@@ -45,10 +50,14 @@ describe('the AI mark on the PAL\'s video', () => {
   it('stays while the disclosure banner shows and after it is dismissed', async () => {
     const el = await call({});
     const session = el.session!;
-    session.dispatchEvent(new (await import('../../../src/palkit/client/link.js')).LinkMessageEvent({
-      message_type: 'conversation', event_type: 'conversation.disclosure', conversation_id: 'c42',
-      properties: { visual_disclosure: 'You are interacting with an AI system.', verbal_disclosure: '', state: 'delivered' },
-    }));
+    session.dispatchEvent(
+      new (await import('../../../src/palkit/client/link.js')).LinkMessageEvent({
+        message_type: 'conversation',
+        event_type: 'conversation.disclosure',
+        conversation_id: 'c42',
+        properties: { visual_disclosure: 'You are interacting with an AI system.', verbal_disclosure: '', state: 'delivered' },
+      }),
+    );
     await waitFor(() => deep(el, 'pal-conversation', 'pal-disclosure', '[part=dismiss]') !== null, { what: 'banner' });
     const mark = () => deep(el, 'pal-conversation', 'pal-stage', '[part=ai-mark]');
     expect(onTop(mark()!), 'beside the banner, not under it').to.equal(true);
@@ -57,7 +66,7 @@ describe('the AI mark on the PAL\'s video', () => {
     expect(onTop(mark()!), 'still there').to.equal(true);
   });
 
-  it('is hidden only by the deployment\'s own ai_mark: false, not by a page\'s override-config', async () => {
+  it("is hidden only by the deployment's own ai_mark: false, not by a page's override-config", async () => {
     const hidden = await call({ ai_mark: false });
     expect(deep(hidden, 'pal-conversation', 'pal-stage', '[part=ai-mark]')).to.equal(null);
     const overridden = await call({}, JSON.stringify({ ai_mark: false }));

@@ -23,7 +23,11 @@ describe('pal-disclosure', () => {
   });
 
   it('shows and announces the banner while delivering, without a dismiss control', async () => {
-    link.event('conversation.disclosure', { visual_disclosure: 'You are talking to an AI.', verbal_disclosure: 'I am an AI.', state: 'delivering' });
+    link.event('conversation.disclosure', {
+      visual_disclosure: 'You are talking to an AI.',
+      verbal_disclosure: 'I am an AI.',
+      state: 'delivering',
+    });
     await el.updateComplete;
     expect(el.getAttribute('state')).to.equal('delivering');
     expect(banner().hidden).to.be.false;

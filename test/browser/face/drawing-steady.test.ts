@@ -9,7 +9,7 @@ function drawAt(times: number[]): boolean[] {
   return times.map((at) => drawing.drawn(at));
 }
 
-describe('a face\'s drawing is steady', () => {
+describe("a face's drawing is steady", () => {
   it(`once ${STEADY_DRAWS} draws in a row came on time`, () => {
     const every40 = Array.from({ length: 8 }, (_, i) => 1000 + i * 40);
     expect(drawAt(every40)).to.deep.equal([false, false, false, false, true, true, true, true]);

@@ -109,12 +109,21 @@ describe('the drawn face (Ada)', () => {
   });
 });
 
-describe('a trained face\'s footage on the stage', () => {
+describe("a trained face's footage on the stage", () => {
   it('plays while the PAL speaks and holds still while it listens', async () => {
     // The demo's footage file stands in for a trained face's footage (every engine plays WebM; recording a clip
     // from a canvas stream took 2 s of the 5 s budget and ran over it in Firefox under CI load).
     const clip = '/demo/media/sample-face.webm';
-    const pal = (speaking: boolean) => ({ id: 'pal', name: 'PAL', role: 'pal' as const, local: false, videoTrack: null, audioTrack: null, videoUrl: clip, speaking });
+    const pal = (speaking: boolean) => ({
+      id: 'pal',
+      name: 'PAL',
+      role: 'pal' as const,
+      local: false,
+      videoTrack: null,
+      audioTrack: null,
+      videoUrl: clip,
+      speaking,
+    });
     const el = await fixture<PalStage>(html`<pal-stage .participants=${[pal(false)]}></pal-stage>`);
     const video = () => el.shadowRoot!.querySelector<HTMLVideoElement>('video.pal')!;
     await el.updateComplete;

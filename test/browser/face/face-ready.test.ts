@@ -30,14 +30,19 @@ function countDraws(): { count(): number; restore(): void } {
  */
 async function call(pal: Record<string, unknown>, fetcher?: typeof fetch, video?: HTMLVideoElement) {
   let socket: RoomSocket | undefined;
-  const transport = new LocalTransport({ listen: false, ...(fetcher ? { fetch: fetcher } : {}), createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket });
-  if (video) transport.addEventListener(TransportParticipantsEvent.type, () => {
-    const track = transport.participants.find((p) => p.role === 'pal')?.videoTrack;
-    if (track && !video.srcObject) {
-      show(video, new MediaStream([track]));
-      void video.play().catch(() => undefined);
-    }
+  const transport = new LocalTransport({
+    listen: false,
+    ...(fetcher ? { fetch: fetcher } : {}),
+    createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket,
   });
+  if (video)
+    transport.addEventListener(TransportParticipantsEvent.type, () => {
+      const track = transport.participants.find((p) => p.role === 'pal')?.videoTrack;
+      if (track && !video.srcObject) {
+        show(video, new MediaStream([track]));
+        void video.play().catch(() => undefined);
+      }
+    });
   const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false });
   await waitFor(() => socket?.readyState === WebSocket.OPEN, { what: 'the socket open' });
   const room = socket!;
@@ -51,23 +56,31 @@ async function call(pal: Record<string, unknown>, fetcher?: typeof fetch, video?
     }
     send(data);
   };
-  room.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [{ participant_id: 'p1', user_name: 'Dana', role: 'pal', ...pal }] });
+  room.frame({
+    type: 'joined',
+    participant_id: 'v1',
+    conversation_id: 'c1',
+    participants: [{ participant_id: 'p1', user_name: 'Dana', role: 'pal', ...pal }],
+  });
   await joined;
   const faceReady = () => room.sent.filter((f) => f.type === 'face-ready').length;
   return { transport, room, trackOut, videoReady, faceReady };
 }
 
-describe('face-ready: the page tells the room the PAL\'s face is shown', () => {
+describe("face-ready: the page tells the room the PAL's face is shown", () => {
   let draws: ReturnType<typeof countDraws>;
   beforeEach(() => (draws = countDraws()));
   afterEach(() => draws.restore());
 
-  for (const [name, pal] of [['Ada', { face_model: 'palkit:ada' }], ['a trained face', { face_rig_url: '/faces/f1/rig.json' }]] as const) {
+  for (const [name, pal] of [
+    ['Ada', { face_model: 'palkit:ada' }],
+    ['a trained face', { face_rig_url: '/faces/f1/rig.json' }],
+  ] as const) {
     it(`${name}: says it will tell as it joins, and sends face-ready once, after a frame of the face's track is drawn`, async () => {
       const { transport, room, trackOut, faceReady } = await call(pal, (await greyRigFiles()).fetch);
       expect(room.sent[0]).to.include({ type: 'join', face_ready: true });
       await waitFor(() => faceReady() > 0, { what: 'face-ready' });
-      expect(trackOut, 'the face\'s track was out when it was sent').to.deep.equal([true]);
+      expect(trackOut, "the face's track was out when it was sent").to.deep.equal([true]);
       const at = draws.count();
       await waitFor(() => draws.count() >= at + 5, { what: 'five more frames drawn' });
       expect(faceReady(), 'sent once, however many frames follow').to.equal(1);
@@ -109,7 +122,7 @@ describe('face-ready: the page tells the room the PAL\'s face is shown', () => {
     }
     try {
       const { transport, faceReady } = await call({ face_model: 'palkit:ada' }, undefined, video);
-      await waitFor(() => video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA, { what: 'the <video>\'s first frame' });
+      await waitFor(() => video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA, { what: "the <video>'s first frame" });
       const at = draws.count();
       await waitFor(() => draws.count() >= at + 5, { what: 'five more frames drawn (the drawing steady)' });
       expect(faceReady(), 'not while the <video> has reported no frames').to.equal(0);
@@ -123,7 +136,10 @@ describe('face-ready: the page tells the room the PAL\'s face is shown', () => {
   });
 
   it('a face whose rig does not load: face-ready once, as its still image is shown', async () => {
-    const { transport, faceReady } = await call({ face_rig_url: '/faces/f1/rig.json', image_url: '/faces/f1/still.jpg' }, (await greyRigFiles('not a rig')).fetch);
+    const { transport, faceReady } = await call(
+      { face_rig_url: '/faces/f1/rig.json', image_url: '/faces/f1/still.jpg' },
+      (await greyRigFiles('not a rig')).fetch,
+    );
     await waitFor(() => transport.participants.find((p) => p.role === 'pal')?.imageUrl != null && faceReady() > 0, { what: 'face-ready' });
     expect(faceReady()).to.equal(1);
     expect(draws.count(), 'nothing drawn').to.equal(0);
@@ -132,10 +148,19 @@ describe('face-ready: the page tells the room the PAL\'s face is shown', () => {
 
   it('a page that plays no voice draws no face and does not say it will tell', async () => {
     let socket: RoomSocket | undefined;
-    const transport = new LocalTransport({ listen: false, voice: false, createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket });
+    const transport = new LocalTransport({
+      listen: false,
+      voice: false,
+      createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket,
+    });
     const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false });
     await waitFor(() => socket?.readyState === WebSocket.OPEN, { what: 'the socket open' });
-    socket!.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [{ participant_id: 'p1', user_name: 'Dana', role: 'pal', face_model: 'palkit:ada' }] });
+    socket!.frame({
+      type: 'joined',
+      participant_id: 'v1',
+      conversation_id: 'c1',
+      participants: [{ participant_id: 'p1', user_name: 'Dana', role: 'pal', face_model: 'palkit:ada' }],
+    });
     await joined;
     expect(socket!.sent[0]!.type).to.equal('join');
     expect(socket!.sent[0]).to.not.have.property('face_ready');

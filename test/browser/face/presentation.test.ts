@@ -3,7 +3,13 @@
 // the test sets, reported as requestVideoFrameCallback reports them.
 import { expect } from '@open-wc/testing';
 import { createDrawnFaceTrack } from '../../../src/palkit/client/media/face/drawn-face.js';
-import { FIRST_SAMPLES, PRESENTATION_DEFAULTS, PRESENTATION_RANGE, PresentationDelay, type PresentedFrame } from '../../../src/palkit/client/media/face/presentation.js';
+import {
+  FIRST_SAMPLES,
+  PRESENTATION_DEFAULTS,
+  PRESENTATION_RANGE,
+  PresentationDelay,
+  type PresentedFrame,
+} from '../../../src/palkit/client/media/face/presentation.js';
 import { pageEngine } from '../../../src/palkit/client/media/page-engine.js';
 import { show } from '../../../src/palkit/client/media/shown-tracks.js';
 import { TestClock } from '../helpers/test-clock.js';
@@ -20,7 +26,13 @@ interface Path {
  * Draws a frame every 40 ms on `clock` for `ms`, each presented along `path(i)`; with `mediaClock`, each frame
  * carries a media time: its capture's, 2 ms after its draw, on a clock that many ms behind the page's.
  */
-async function run(clock: TestClock, delay: PresentationDelay, ms: number, path: (i: number) => Path | null, mediaClock?: number): Promise<void> {
+async function run(
+  clock: TestClock,
+  delay: PresentationDelay,
+  ms: number,
+  path: (i: number) => Path | null,
+  mediaClock?: number,
+): Promise<void> {
   let i = 0;
   const timer = clock.setInterval(() => {
     const drawnAt = clock.now();
@@ -28,7 +40,8 @@ async function run(clock: TestClock, delay: PresentationDelay, ms: number, path:
     const p = path(i++);
     if (!p) return; // a frame dropped
     const frame: PresentedFrame = {
-      presentationTime: drawnAt + p.composite, expectedDisplayTime: drawnAt + p.display,
+      presentationTime: drawnAt + p.composite,
+      expectedDisplayTime: drawnAt + p.display,
       ...(mediaClock !== undefined ? { mediaTime: (drawnAt + 2 - mediaClock) / 1000 } : {}),
     };
     clock.setTimeout(() => delay.presented(frame), p.composite);
@@ -37,8 +50,8 @@ async function run(clock: TestClock, delay: PresentationDelay, ms: number, path:
   clock.clear(timer);
 }
 
-describe('the presentation delay of a face\'s frames', () => {
-  it('is the engine\'s default until the <video> has reported enough frames', async () => {
+describe("the presentation delay of a face's frames", () => {
+  it("is the engine's default until the <video> has reported enough frames", async () => {
     const clock = new TestClock(10_000);
     const delay = new PresentationDelay();
     expect(delay.ms).to.equal(PRESENTATION_DEFAULTS[pageEngine()]);
@@ -47,7 +60,7 @@ describe('the presentation delay of a face\'s frames', () => {
     expect(delay.ms).to.equal(PRESENTATION_DEFAULTS[pageEngine()]);
   });
 
-  it('is the time from a frame\'s draw to its display, as Chromium reports its frames', async () => {
+  it("is the time from a frame's draw to its display, as Chromium reports its frames", async () => {
     // Chromium: a frame is composited as soon as it is captured, and on the screen at the next vsync.
     const clock = new TestClock(10_000);
     const delay = new PresentationDelay(60);
@@ -99,11 +112,14 @@ describe('the presentation delay of a face\'s frames', () => {
     expect(delay.ms).to.equal(PRESENTATION_RANGE.min);
   });
 
-  it('is measured at the <video> the elements show the face\'s track in, while it shows it', async () => {
+  it("is measured at the <video> the elements show the face's track in, while it shows it", async () => {
     const clock = new TestClock(10_000);
     const delay = new PresentationDelay(60, 'last draw', 'frame callbacks');
     // On the test's clock: the face's draws are stamped by it (they stand still between the test's steps).
-    const face = createDrawnFaceTrack({ visemeNow: () => 'rest', speaking: () => false }, { reducedMotion: true, presentation: delay, clock: () => clock.now() });
+    const face = createDrawnFaceTrack(
+      { visemeNow: () => 'rest', speaking: () => false },
+      { reducedMotion: true, presentation: delay, clock: () => clock.now() },
+    );
     // A <video> whose frame callbacks the test calls (the real ones come at the engine's pace, and WebKitGTK
     // never calls them for a MediaStream).
     const video = document.createElement('video');
@@ -112,7 +128,7 @@ describe('the presentation delay of a face\'s frames', () => {
     expect(face.measuring(), 'no <video> shows it yet').to.equal(false);
     show(video, new MediaStream([face.track]));
     expect(callbacks.length, 'the face watches the <video> showing its track').to.equal(1);
-    expect(face.measuring(), 'the <video>\'s frames are being counted').to.equal(true);
+    expect(face.measuring(), "the <video>'s frames are being counted").to.equal(true);
     // Frames as Chromium reports them, 33 ms from draw to screen, drawn on the test's clock.
     for (let i = 0; i < 20; i++) {
       await clock.advance(40);
@@ -162,7 +178,7 @@ describe('the presentation delay of a face\'s frames', () => {
     expect(paints.length).to.equal(0);
   });
 
-  it('keeps the default where the engine\'s frames are not measured', () => {
+  it("keeps the default where the engine's frames are not measured", () => {
     const delay = new PresentationDelay(40, null);
     const video = document.createElement('video');
     const callbacks: VideoFrameRequestCallback[] = [];
@@ -196,7 +212,10 @@ describe('the presentation delay of a face\'s frames', () => {
     const delay = new PresentationDelay(60);
     await run(clock, delay, 2_000, () => ({ composite: 1, display: 25 }));
     const asked: number[] = [];
-    const face = createDrawnFaceTrack({ visemeNow: (aheadMs = 0) => (asked.push(aheadMs), 'rest'), speaking: () => false }, { reducedMotion: true, presentation: delay });
+    const face = createDrawnFaceTrack(
+      { visemeNow: (aheadMs = 0) => (asked.push(aheadMs), 'rest'), speaking: () => false },
+      { reducedMotion: true, presentation: delay },
+    );
     await waitFor(() => asked.length > 0, { what: 'a frame drawn' });
     face.stop();
     expect(asked[0]).to.be.closeTo(25, 0.01);

@@ -15,7 +15,12 @@ import { RoomSocket, canvasOf, frameOf as frameAt, png, servedFiles } from '../h
 import { waitFor } from '../helpers/wait-for.js';
 
 const SIZE = 160;
-const MARKS = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 0]] as const;
+const MARKS = [
+  [255, 0, 0],
+  [0, 255, 0],
+  [0, 0, 255],
+  [255, 255, 0],
+] as const;
 const MOUTH = { x: 80, y: 120, w: 40 };
 
 /** The rig's files, served by a fetch of its own; `json` replaces rig.json. */
@@ -42,18 +47,23 @@ async function syntheticRig(json?: unknown): Promise<typeof fetch> {
     c.fill();
   });
   const rig: FaceRig = {
-    version: 1, width: SIZE, height: SIZE, fps: 10,
+    version: 1,
+    width: SIZE,
+    height: SIZE,
+    fps: 10,
     idle: { url: 'idle.png', cellWidth: SIZE, cellHeight: SIZE, columns: 2, count: 4 },
     poses: MARKS.map(() => ({ x: MOUTH.x, y: MOUTH.y, width: MOUTH.w, angle: 0 })),
     blinks: [],
     mouths: { sheet: { url: 'mouths.png', cellWidth: 64, cellHeight: 32, columns: 2, count: 2 }, mouthWidth: 40 },
     visemes: Object.fromEntries(VISEMES.map((v) => [v, { cell: v === 'M' || v === 'F' ? 1 : 0, source: 'warp' }])) as FaceRig['visemes'],
   };
-  return servedFiles(new Map<string, Blob | string>([
-    ['/faces/f1/rig.json', JSON.stringify(json ?? rig)],
-    ['/faces/f1/idle.png', await png(idle)],
-    ['/faces/f1/mouths.png', await png(mouths)],
-  ])).fetch;
+  return servedFiles(
+    new Map<string, Blob | string>([
+      ['/faces/f1/rig.json', JSON.stringify(json ?? rig)],
+      ['/faces/f1/idle.png', await png(idle)],
+      ['/faces/f1/mouths.png', await png(mouths)],
+    ]),
+  ).fetch;
 }
 
 const frameOf = (track: MediaStreamTrack) => frameAt(track, SIZE);
@@ -97,7 +107,7 @@ describe('a trained face drawn from its rig', () => {
     expect(face.track.kind).to.equal('video');
     const mouth = () => frameOf(face.track).then(mouthBrightness);
     const resting = await settled(mouth, (b) => b < 110);
-    expect(resting, 'the idle frame\'s own dark mouth').to.be.lessThan(110);
+    expect(resting, "the idle frame's own dark mouth").to.be.lessThan(110);
     state.viseme = 'A';
     state.now += 500;
     expect(await settled(mouth, (b) => b > 200), 'the white open mouth over it').to.be.greaterThan(200);
@@ -146,7 +156,10 @@ describe('a trained face drawn from its rig', () => {
     state.now += BLEND_MS / 2;
     const open = 235;
     const halfway = await settled(mouth, (b) => b > resting + 20);
-    expect(halfway, 'between the resting and the open mouth').to.be.within(resting + 0.25 * (open - resting), resting + 0.75 * (open - resting));
+    expect(halfway, 'between the resting and the open mouth').to.be.within(
+      resting + 0.25 * (open - resting),
+      resting + 0.75 * (open - resting),
+    );
     state.now += BLEND_MS;
     expect(await settled(mouth, (b) => b > 200), 'then fully open').to.be.greaterThan(200);
     face.stop();
@@ -154,7 +167,7 @@ describe('a trained face drawn from its rig', () => {
 
   // Over the gate's 5 s budget in Firefox on CI's machine (a face made, drawn and read back for each of
   // four frame phases); it keeps 15 s until that is cut.
-  it('shows a new mouth more than half blended in on the first frame it reaches the screen with, 30 ms before its sound to 10 ms after, whatever the frame\'s phase', async function () {
+  it("shows a new mouth more than half blended in on the first frame it reaches the screen with, 30 ms before its sound to 10 ms after, whatever the frame's phase", async function () {
     this.timeout(15_000);
     // The sound begins at page time SOUND; a frame drawn at `now` reaches the screen PRESENTATION_MS later (the
     // face's presentation delay, here not measured: no <video> shows the track), and the timeline gives the
@@ -180,7 +193,13 @@ describe('a trained face drawn from its rig', () => {
       // Frames on the screen at SOUND + phase + 40 k.
       const screens = [-160, -120, -80, -40, 0, 40].map((k) => SOUND + phase + k);
       state.now = screens[0]! - PRESENTATION_MS - 40;
-      const face = await createRigFace('/faces/f1/rig.json', timeline, { clock: () => state.now, random: () => 0.99, reducedMotion: true, fetch: await syntheticRig(), presentation: new PresentationDelay(PRESENTATION_MS) });
+      const face = await createRigFace('/faces/f1/rig.json', timeline, {
+        clock: () => state.now,
+        random: () => 0.99,
+        reducedMotion: true,
+        fetch: await syntheticRig(),
+        presentation: new PresentationDelay(PRESENTATION_MS),
+      });
       const mouth = () => frameOf(face.track).then(mouthBrightness);
       const resting = await settled(mouth, (b) => b < 110);
       for (const at of screens) {
@@ -189,14 +208,17 @@ describe('a trained face drawn from its rig', () => {
         if (state.firstOpen >= 0) break;
       }
       expect(state.firstOpen, `phase ${phase} ms: a frame showed the open mouth`).to.be.at.least(0);
-      expect(state.firstOpen + PRESENTATION_MS - SOUND, `phase ${phase} ms: the first frame with the open mouth on the screen, from the sound`).to.be.within(-30, 10);
+      expect(
+        state.firstOpen + PRESENTATION_MS - SOUND,
+        `phase ${phase} ms: the first frame with the open mouth on the screen, from the sound`,
+      ).to.be.within(-30, 10);
       const half = resting + 0.5 * (open - resting);
       expect(await settled(mouth, (b) => b > half), `phase ${phase} ms: that frame's mouth`).to.be.above(half);
       face.stop();
     }
   });
 
-  it('plays its idle loop at the rig\'s frame rate, round and round', async () => {
+  it("plays its idle loop at the rig's frame rate, round and round", async () => {
     const { state, timeline, options } = controlled();
     const face = await createRigFace('/faces/f1/rig.json', timeline, { ...options, fetch: await syntheticRig() });
     const shown = () => frameOf(face.track).then(idleFrame);
@@ -227,7 +249,7 @@ describe('a trained face drawn from its rig', () => {
     face.stop();
   });
 
-  it('takes WebKit\'s masked renderer off Apple\'s devices for one that may be software (WebKitGTK says \'Apple GPU\' of llvmpipe)', () => {
+  it("takes WebKit's masked renderer off Apple's devices for one that may be software (WebKitGTK says 'Apple GPU' of llvmpipe)", () => {
     expect(mayBeEmulated('Apple GPU', 'Linux x86_64'), 'WebKitGTK').to.equal(true);
     expect(mayBeEmulated('WebKit WebGL', 'Linux x86_64'), 'WebKitGTK without the renderer info').to.equal(true);
     expect(mayBeEmulated('Apple GPU', 'MacIntel'), 'Safari on a Mac').to.equal(false);
@@ -261,7 +283,13 @@ describe('a trained face drawn from its rig', () => {
       }
       return worst;
     };
-    expect(await settled(() => frameOf(face.track).then(mouthBrightness), (b) => b > 200), `${face.renderer}: the mouth open`).to.be.greaterThan(200);
+    expect(
+      await settled(
+        () => frameOf(face.track).then(mouthBrightness),
+        (b) => b > 200,
+      ),
+      `${face.renderer}: the mouth open`,
+    ).to.be.greaterThan(200);
     expect(await settled(outside, (d) => d <= 12), `${face.renderer}: the idle frame's own pixels (video coding aside)`).to.be.at.most(12);
     face.stop();
   });
@@ -288,7 +316,9 @@ describe('a trained face drawn from its rig', () => {
 
   it('refuses a rig.json that is not a rig, and a rig whose image is missing, with a RigLoadError', async () => {
     const { timeline } = controlled();
-    const bad = await createRigFace('/faces/f1/rig.json', timeline, { fetch: await syntheticRig({ version: 1, width: 'wide' }) }).catch((e: unknown) => e);
+    const bad = await createRigFace('/faces/f1/rig.json', timeline, { fetch: await syntheticRig({ version: 1, width: 'wide' }) }).catch(
+      (e: unknown) => e,
+    );
     expect(bad).to.be.instanceOf(RigLoadError);
     expect((bad as Error).message).to.contain('not a rig');
     const missing = await createRigFace('/faces/f2/rig.json', timeline, { fetch: await syntheticRig() }).catch((e: unknown) => e);
@@ -298,17 +328,33 @@ describe('a trained face drawn from its rig', () => {
 });
 
 describe('a call with a trained face', () => {
-  it('shows the face\'s still image and tells the page (face_unavailable) when its rig does not load', async () => {
+  it("shows the face's still image and tells the page (face_unavailable) when its rig does not load", async () => {
     let socket: RoomSocket | undefined;
-    const transport = new LocalTransport({ listen: false, fetch: await syntheticRig('not a rig'), createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket });
+    const transport = new LocalTransport({
+      listen: false,
+      fetch: await syntheticRig('not a rig'),
+      createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket,
+    });
     const notices: TransportNoticeEvent[] = [];
     transport.addEventListener(TransportNoticeEvent.type, (e) => notices.push(e as TransportNoticeEvent));
     const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false });
     await waitFor(() => socket?.readyState === WebSocket.OPEN, { what: 'the socket open' });
-    socket!.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [
-      { participant_id: 'v1', user_name: 'You', role: 'visitor' },
-      { participant_id: 'p1', user_name: 'Dana', role: 'pal', video_url: '/faces/f1/footage.mp4', image_url: '/faces/f1/still.jpg', face_rig_url: '/faces/f1/rig.json' },
-    ] });
+    socket!.frame({
+      type: 'joined',
+      participant_id: 'v1',
+      conversation_id: 'c1',
+      participants: [
+        { participant_id: 'v1', user_name: 'You', role: 'visitor' },
+        {
+          participant_id: 'p1',
+          user_name: 'Dana',
+          role: 'pal',
+          video_url: '/faces/f1/footage.mp4',
+          image_url: '/faces/f1/still.jpg',
+          face_rig_url: '/faces/f1/rig.json',
+        },
+      ],
+    });
     await joined;
     await waitFor(() => notices.length > 0, { what: 'the notice' });
     expect(notices.map((n) => n.code)).to.deep.equal(['face_unavailable']);
@@ -320,16 +366,23 @@ describe('a call with a trained face', () => {
     await transport.leave();
   });
 
-  it('draws the trained face as the PAL\'s video track when its rig loads', async () => {
+  it("draws the trained face as the PAL's video track when its rig loads", async () => {
     let socket: RoomSocket | undefined;
-    const transport = new LocalTransport({ listen: false, fetch: await syntheticRig(), createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket });
+    const transport = new LocalTransport({
+      listen: false,
+      fetch: await syntheticRig(),
+      createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket,
+    });
     const joined = transport.join({ url: 'https://pal.test/rooms/c1', token: 't', startVideo: false, startAudio: false });
     await waitFor(() => socket?.readyState === WebSocket.OPEN, { what: 'the socket open' });
-    socket!.frame({ type: 'joined', participant_id: 'v1', conversation_id: 'c1', participants: [
-      { participant_id: 'p1', user_name: 'Dana', role: 'pal', face_rig_url: '/faces/f1/rig.json' },
-    ] });
+    socket!.frame({
+      type: 'joined',
+      participant_id: 'v1',
+      conversation_id: 'c1',
+      participants: [{ participant_id: 'p1', user_name: 'Dana', role: 'pal', face_rig_url: '/faces/f1/rig.json' }],
+    });
     await joined;
-    await waitFor(() => transport.participants.find((p) => p.role === 'pal')?.videoTrack != null, { what: 'the face\'s track' });
+    await waitFor(() => transport.participants.find((p) => p.role === 'pal')?.videoTrack != null, { what: "the face's track" });
     expect(transport.participants.find((p) => p.role === 'pal')!.videoTrack!.kind).to.equal('video');
     await transport.leave();
   });

@@ -9,17 +9,32 @@ import { BLEND_MS, createRigFace } from '../../../src/palkit/client/media/face/r
 import type { FaceTimeline } from '../../../src/palkit/client/media/face/face-track.js';
 import { MADE_JAW_DROP } from '../../../src/protocol/faces/jaw.js';
 import type { Viseme } from '../../../src/protocol/visemes.js';
-import { CHIN_OPEN, CHIN_REST, HALF, MOUTH, MOUTH_SHEET, SIZE, chinEdges, drawnRig, interiorColours, luma, paintIdle, paintMouths } from '../../helpers/drawn-rig.js';
+import {
+  CHIN_OPEN,
+  CHIN_REST,
+  HALF,
+  MOUTH,
+  MOUTH_SHEET,
+  SIZE,
+  chinEdges,
+  drawnRig,
+  interiorColours,
+  luma,
+  paintIdle,
+  paintMouths,
+} from '../../helpers/drawn-rig.js';
 import { canvasOf, frameOf as frameAt, png, servedFiles } from '../helpers/rig-stand-ins.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 /** The drawn rig's files, served by a fetch of their own. */
 async function drawnRigFiles(): Promise<typeof fetch> {
-  return servedFiles(new Map<string, Blob | string>([
-    ['/faces/j/rig.json', JSON.stringify(drawnRig())],
-    ['/faces/j/idle.png', await png(canvasOf(SIZE, SIZE, paintIdle))],
-    ['/faces/j/mouths.png', await png(canvasOf(MOUTH_SHEET.width, MOUTH_SHEET.height, paintMouths))],
-  ])).fetch;
+  return servedFiles(
+    new Map<string, Blob | string>([
+      ['/faces/j/rig.json', JSON.stringify(drawnRig())],
+      ['/faces/j/idle.png', await png(canvasOf(SIZE, SIZE, paintIdle))],
+      ['/faces/j/mouths.png', await png(canvasOf(MOUTH_SHEET.width, MOUTH_SHEET.height, paintMouths))],
+    ]),
+  ).fetch;
 }
 
 const frameOf = async (track: MediaStreamTrack) => (await frameAt(track, SIZE)).data;
@@ -42,7 +57,13 @@ function openness(frame: Uint8ClampedArray): number {
 async function frameAtBlend(webgl: 'any' | 'never', blend: number): Promise<{ renderer: string; frame: Uint8ClampedArray }> {
   const state = { now: 0, viseme: 'rest' as Viseme };
   const timeline: FaceTimeline = { visemeNow: () => state.viseme, speaking: () => state.viseme !== 'rest' };
-  const face = await createRigFace('/faces/j/rig.json', timeline, { clock: () => state.now, random: () => 0.99, reducedMotion: true, webgl, fetch: await drawnRigFiles() });
+  const face = await createRigFace('/faces/j/rig.json', timeline, {
+    clock: () => state.now,
+    random: () => 0.99,
+    reducedMotion: true,
+    webgl,
+    fetch: await drawnRigFiles(),
+  });
   try {
     const rest = await frameOf(face.track);
     if (blend > 0) {
@@ -52,14 +73,20 @@ async function frameAtBlend(webgl: 'any' | 'never', blend: number): Promise<{ re
     // The clock stands still from here: every frame drawn shows that moment of the blend, so the first frame
     // the video shows that differs from the resting one is that moment's.
     let frame = await frameOf(face.track);
-    if (blend > 0) await waitFor(async () => changed(rest, (frame = await frameOf(face.track))), { timeout: 8_000, interval: 50 }).catch(() => undefined);
+    if (blend > 0)
+      await waitFor(async () => changed(rest, (frame = await frameOf(face.track))), { timeout: 8_000, interval: 50 }).catch(
+        () => undefined,
+      );
     return { renderer: face.renderer, frame };
   } finally {
     face.stop();
   }
 }
 
-const renderers = [['never', 'canvas 2D'], ['any', 'WebGL']] as const;
+const renderers = [
+  ['never', 'canvas 2D'],
+  ['any', 'WebGL'],
+] as const;
 const noWebgl = () => !document.createElement('canvas').getContext('webgl');
 
 describe('a trained face blending one mouth into the next', () => {
@@ -93,13 +120,20 @@ describe('a trained face blending one mouth into the next', () => {
         const { renderer, frame } = await frameAtBlend(webgl, blend);
         figures.push({ blend, renderer, ...interiorColours(frame, 24) });
       }
-      console.log(figures.map((f) => `${f.renderer} blend ${f.blend}: ${(100 * f.own).toFixed(0)} % of the opening in the mouths' own colours, ${f.teeth} teeth pixels`).join('\n'));
-      const [closed, middle, open] = figures as [typeof figures[0], typeof figures[0], typeof figures[0]];
+      console.log(
+        figures
+          .map(
+            (f) =>
+              `${f.renderer} blend ${f.blend}: ${(100 * f.own).toFixed(0)} % of the opening in the mouths' own colours, ${f.teeth} teeth pixels`,
+          )
+          .join('\n'),
+      );
+      const [closed, middle, open] = figures as [(typeof figures)[0], (typeof figures)[0], (typeof figures)[0]];
       expect(closed.own, 'closed: lips and skin').to.be.at.least(0.6);
       expect(open.own, 'open: its teeth and its dark').to.be.at.least(0.6);
       expect(open.teeth, 'open: its teeth').to.be.at.least(20);
       // The video's chroma subsampling blurs colour edges: the share mid-blend is compared with the open mouth's.
-      expect(middle.own, 'mid-blend: the mouths\' own colours, not their mix').to.be.at.least(0.8 * open.own);
+      expect(middle.own, "mid-blend: the mouths' own colours, not their mix").to.be.at.least(0.8 * open.own);
       expect(middle.teeth, 'mid-blend: the teeth as teeth, not grey').to.be.at.least(20);
     });
   }

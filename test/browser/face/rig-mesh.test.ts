@@ -13,25 +13,36 @@ import { waitFor } from '../helpers/wait-for.js';
 const SIZE = 512;
 const FIXTURE = new URL('../../fixtures/rig-v2/', import.meta.url);
 /** Where the fixture's features are (its rig.json: landmarks 33/133/159/145, 263/362/386/374, 61/291/13/14, 152). */
-const EYES: Array<[number, number, number, number]> = [[204, 237, 46, 26], [266, 240, 46, 26]];
+const EYES: Array<[number, number, number, number]> = [
+  [204, 237, 46, 26],
+  [266, 240, 46, 26],
+];
 const MOUTH = { x: 255, y: 313, width: 64 };
 const CHIN_Y = 357;
 
 async function rigFiles(): Promise<typeof fetch> {
   const get = async (name: string) => (await fetch(new URL(name, FIXTURE))).blob();
-  return servedFiles(new Map<string, Blob | string>([
-    ['/faces/v2/rig.json', await (await fetch(new URL('rig.json', FIXTURE))).text()],
-    ['/faces/v2/idle.jpg', await get('idle.jpg')],
-    ['/faces/v2/mouths.webp', await get('mouths.webp')],
-  ])).fetch;
+  return servedFiles(
+    new Map<string, Blob | string>([
+      ['/faces/v2/rig.json', await (await fetch(new URL('rig.json', FIXTURE))).text()],
+      ['/faces/v2/idle.jpg', await get('idle.jpg')],
+      ['/faces/v2/mouths.webp', await get('mouths.webp')],
+    ]),
+  ).fetch;
 }
 
 function face(options: { webgl: 'never' | 'any'; random?: number; reducedMotion?: boolean }) {
   const state = { now: 0, viseme: 'rest' as Viseme };
   const timeline: FaceTimeline = { visemeNow: () => state.viseme, speaking: () => state.viseme !== 'rest' };
-  const made = rigFiles().then((fetcher) => createRigFace('/faces/v2/rig.json', timeline, {
-    clock: () => state.now, random: () => options.random ?? 0.99, reducedMotion: options.reducedMotion ?? true, webgl: options.webgl, fetch: fetcher,
-  }));
+  const made = rigFiles().then((fetcher) =>
+    createRigFace('/faces/v2/rig.json', timeline, {
+      clock: () => state.now,
+      random: () => options.random ?? 0.99,
+      reducedMotion: options.reducedMotion ?? true,
+      webgl: options.webgl,
+      fetch: fetcher,
+    }),
+  );
   return { state, made };
 }
 
@@ -56,7 +67,9 @@ async function readerOf(track: MediaStreamTrack): Promise<() => Uint8ClampedArra
   const video = Object.assign(document.createElement('video'), { muted: true, srcObject: new MediaStream([track]) });
   await video.play();
   await waitFor(() => video.videoWidth > 0, { what: 'a frame' });
-  const context = Object.assign(document.createElement('canvas'), { width: SIZE, height: SIZE }).getContext('2d', { willReadFrequently: true })!;
+  const context = Object.assign(document.createElement('canvas'), { width: SIZE, height: SIZE }).getContext('2d', {
+    willReadFrequently: true,
+  })!;
   read = () => {
     context.drawImage(video, 0, 0, SIZE, SIZE);
     return context.getImageData(0, 0, SIZE, SIZE).data;
@@ -71,12 +84,15 @@ async function steady(track: MediaStreamTrack): Promise<Uint8ClampedArray> {
   let last = read();
   let alike = 0;
   // Four reads alike in a row (a quarter of a second: a drawing made before the read has reached the video by then).
-  await waitFor(async () => {
-    const next = read();
-    alike = difference(last, next, [0, 0, SIZE, SIZE]) < 0.05 ? alike + 1 : 0;
-    last = next;
-    return alike >= 4;
-  }, { timeout: 4000, interval: 60 }).catch(() => undefined);
+  await waitFor(
+    async () => {
+      const next = read();
+      alike = difference(last, next, [0, 0, SIZE, SIZE]) < 0.05 ? alike + 1 : 0;
+      last = next;
+      return alike >= 4;
+    },
+    { timeout: 4000, interval: 60 },
+  ).catch(() => undefined);
   return last;
 }
 
@@ -92,7 +108,6 @@ function chinRow(d: Uint8ClampedArray): number {
 }
 
 describe('a version-2 trained face (a mesh over the portrait)', () => {
-
   for (const webgl of ['never', 'any'] as const) {
     it(`opens the jaw with the chin, an inside that is not a void, and rests again (${webgl === 'never' ? 'canvas 2D' : 'WebGL'})`, async () => {
       const { state, made } = face({ webgl });
@@ -122,13 +137,21 @@ describe('a version-2 trained face (a mesh over the portrait)', () => {
 
   it('closes the eyelids in a blink and changes nothing outside the eyes', async () => {
     // One face blinks first at 1.2 s (random 0), the other not before 3 s: at the same moment, only the eyes differ.
-    const [blinking, open] = [face({ webgl: 'never', random: 0, reducedMotion: false }), face({ webgl: 'never', random: 0.99, reducedMotion: false })];
+    const [blinking, open] = [
+      face({ webgl: 'never', random: 0, reducedMotion: false }),
+      face({ webgl: 'never', random: 0.99, reducedMotion: false }),
+    ];
     const [a, b] = await Promise.all([blinking.made, open.made]);
     blinking.state.now = open.state.now = 1200 + BLINK.closing + BLINK.closed / 2;
     const [closed, eyesOpen] = [await steady(a.track), await steady(b.track)];
     for (const eye of EYES) expect(difference(closed, eyesOpen, eye), 'the eye is covered by its lid').to.be.greaterThan(6);
     // Outside the eyes' boxes: above them (forehead), between and below them (nose, cheeks, mouth), the frame's corner.
-    for (const box of [[190, 183, 130, 40], [250, 237, 14, 26], [190, 271, 130, 90], [0, 0, 120, 120]] as Array<[number, number, number, number]>) {
+    for (const box of [
+      [190, 183, 130, 40],
+      [250, 237, 14, 26],
+      [190, 271, 130, 90],
+      [0, 0, 120, 120],
+    ] as Array<[number, number, number, number]>) {
       expect(difference(closed, eyesOpen, box), `nothing changes at ${box.join(',')}`).to.be.lessThan(1.5);
     }
     a.stop();

@@ -34,14 +34,18 @@ describe('palkit/react', () => {
     const modes: string[] = [];
     let element: EmbedElement | null = null;
     await act(async () => {
-      root.render(createElement(PalEmbed, {
-        ref: (el: EmbedElement | null) => { element = el; },
-        deploymentId: 'd123',
-        customGreeting: 'Hallo!',
-        onPalReady: (e: PalReadyEvent) => ready.push(e),
-        onPalStateChange: (e: PalStateChangeEvent) => states.push(e.detail.state),
-        onPalModeChange: (e: PalModeChangeEvent) => modes.push(e.detail.mode),
-      }));
+      root.render(
+        createElement(PalEmbed, {
+          ref: (el: EmbedElement | null) => {
+            element = el;
+          },
+          deploymentId: 'd123',
+          customGreeting: 'Hallo!',
+          onPalReady: (e: PalReadyEvent) => ready.push(e),
+          onPalStateChange: (e: PalStateChangeEvent) => states.push(e.detail.state),
+          onPalModeChange: (e: PalModeChangeEvent) => modes.push(e.detail.mode),
+        }),
+      );
     });
     const el = container.querySelector('pal-embed')!;
     expect(el).to.be.instanceOf(EmbedElement);
@@ -68,7 +72,9 @@ describe('palkit/react', () => {
     const el = container.querySelector('pal-widget') as WidgetElement;
     await waitFor(() => el.state === 'idle', { what: 'idle' });
     await render((e) => second.push(e.detail.state));
-    el.dispatchEvent(new CustomEvent('pal-state-change', { detail: { state: 'probe' }, bubbles: true, composed: true }) as unknown as PalStateChangeEvent);
+    el.dispatchEvent(
+      new CustomEvent('pal-state-change', { detail: { state: 'probe' }, bubbles: true, composed: true }) as unknown as PalStateChangeEvent,
+    );
     expect(first).to.not.include('probe');
     expect(second).to.deep.equal(['probe']);
   });

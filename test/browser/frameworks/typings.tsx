@@ -33,7 +33,12 @@ export const rawTags = (
 );
 
 type EmbedProps = InstanceType<GlobalComponents['pal-embed']>['$props'];
-export const vueEmbed: EmbedProps = { deploymentId: 'd1', lang: 'fr', onPalReady: (e) => e.detail.deploymentId, onPalCanvasInteraction: (e) => e.detail };
+export const vueEmbed: EmbedProps = {
+  deploymentId: 'd1',
+  lang: 'fr',
+  onPalReady: (e) => e.detail.deploymentId,
+  onPalCanvasInteraction: (e) => e.detail,
+};
 // @ts-expect-error overrideConfig is a string
 export const vueWrong: EmbedProps = { overrideConfig: 3 };
 

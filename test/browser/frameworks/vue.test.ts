@@ -22,7 +22,9 @@ describe('palkit in Vue', () => {
     const container = document.body.appendChild(document.createElement('div'));
     const ready: PalReadyEvent[] = [];
     const lang = ref('fr');
-    const app = createApp({ render: () => h('pal-embed', { 'deployment-id': 'd123', lang: lang.value, onPalReady: (e: PalReadyEvent) => ready.push(e) }) });
+    const app = createApp({
+      render: () => h('pal-embed', { 'deployment-id': 'd123', lang: lang.value, onPalReady: (e: PalReadyEvent) => ready.push(e) }),
+    });
     app.mount(container);
     const el = container.querySelector('pal-embed') as PalEmbed;
     expect(el.deploymentId).to.equal('d123');

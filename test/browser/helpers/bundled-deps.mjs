@@ -11,7 +11,9 @@ let vendor;
 async function vendorBundle() {
   vendor ??= build({
     stdin: {
-      contents: Object.entries(specifiers).map(([spec, name]) => `export * as ${name} from '${spec}';`).join('\n'),
+      contents: Object.entries(specifiers)
+        .map(([spec, name]) => `export * as ${name} from '${spec}';`)
+        .join('\n'),
       resolveDir: process.cwd(),
       loader: 'js',
     },
@@ -32,7 +34,9 @@ async function vendorBundle() {
 function shim(spec) {
   const name = specifiers[spec];
   // Listed in a child process: React's development build patches the console of whoever loads it.
-  const listed = execFileSync(process.execPath, ['-e', `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(spec)}))))`], { encoding: 'utf8' });
+  const listed = execFileSync(process.execPath, ['-e', `console.log(JSON.stringify(Object.keys(require(${JSON.stringify(spec)}))))`], {
+    encoding: 'utf8',
+  });
   const keys = JSON.parse(listed).filter((key) => /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default');
   return `import { ${name} } from '${prefix}vendor.js';\nexport default ${name}.default ?? ${name};\nexport const { ${keys.join(', ')} } = ${name};\n`;
 }

@@ -36,8 +36,16 @@ export function recordEvents(types: string[]) {
 }
 
 export const ALL_EVENTS = [
-  'pal-ready', 'pal-conversation-created', 'pal-conversation-started', 'pal-conversation-ended', 'pal-state-change',
-  'pal-mode-change', 'pal-error', 'pal-tool-call', 'pal-protocol-message', 'pal-canvas-interaction',
+  'pal-ready',
+  'pal-conversation-created',
+  'pal-conversation-started',
+  'pal-conversation-ended',
+  'pal-state-change',
+  'pal-mode-change',
+  'pal-error',
+  'pal-tool-call',
+  'pal-protocol-message',
+  'pal-canvas-interaction',
 ];
 
 /**

@@ -6,7 +6,13 @@
 // through the `getPage()` shape its puppeteer branch uses (`page.setViewport`, `page.keyboard.*`).
 import puppeteer from 'puppeteer-core';
 import {
-  FIREFOX_PATH, WebDriverSession, ensurePulseAudio, firefoxPrefs, startDisplay, startStandInProxy, startWebKitDriver,
+  FIREFOX_PATH,
+  WebDriverSession,
+  ensurePulseAudio,
+  firefoxPrefs,
+  startDisplay,
+  startStandInProxy,
+  startWebKitDriver,
 } from '../../helpers/engines.mjs';
 
 const VIEWPORT = { width: 800, height: 600 };
@@ -104,21 +110,24 @@ export class FirefoxLauncher {
   }
 
   commandsFor(page) {
-    const inFront = (action) => this.withFrontTab(async () => {
-      // The element the test focused, perhaps while another file's tab was in front.
-      const focused = await page.evaluateHandle(deepActiveElement);
-      await retryWhileSettling(() => page.bringToFront());
-      // On a busy machine the tab takes a moment to get its focus back once in front (seen: 2.5 s), and a
-      // key sent before then would go nowhere. Wait for it, then make sure the test's element has focus.
-      await page.waitForFunction(() => document.hasFocus(), { timeout: 5_000, polling: 20 }).catch(() => undefined);
-      await focused.evaluate((element) => {
-        let active = document.activeElement;
-        while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-        if (element instanceof HTMLElement && element.isConnected && active !== element) element.focus();
-      }).catch(() => undefined);
-      await focused.dispose().catch(() => undefined);
-      return retryWhileSettling(action);
-    });
+    const inFront = (action) =>
+      this.withFrontTab(async () => {
+        // The element the test focused, perhaps while another file's tab was in front.
+        const focused = await page.evaluateHandle(deepActiveElement);
+        await retryWhileSettling(() => page.bringToFront());
+        // On a busy machine the tab takes a moment to get its focus back once in front (seen: 2.5 s), and a
+        // key sent before then would go nowhere. Wait for it, then make sure the test's element has focus.
+        await page.waitForFunction(() => document.hasFocus(), { timeout: 5_000, polling: 20 }).catch(() => undefined);
+        await focused
+          .evaluate((element) => {
+            let active = document.activeElement;
+            while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+            if (element instanceof HTMLElement && element.isConnected && active !== element) element.focus();
+          })
+          .catch(() => undefined);
+        await focused.dispose().catch(() => undefined);
+        return retryWhileSettling(action);
+      });
     return {
       setViewport: (viewport) => page.setViewport(viewport),
       url: () => page.url(),
@@ -208,7 +217,9 @@ export class WebKitLauncher {
     this.proxy = await startStandInProxy();
     // WebKitWebDriver holds one session at a time: one driver per test file run at once.
     const slots = this.concurrency ?? config.concurrency ?? 2;
-    this.drivers = await Promise.all(Array.from({ length: slots }, () => startWebKitDriver({ display: this.display.display, reducedMotion: this.reducedMotion })));
+    this.drivers = await Promise.all(
+      Array.from({ length: slots }, () => startWebKitDriver({ display: this.display.display, reducedMotion: this.reducedMotion })),
+    );
     this.free = [...this.drivers];
     this.waiting = [];
   }
@@ -241,7 +252,11 @@ export class WebKitLauncher {
     let session;
     for (let attempt = 1; ; attempt++) {
       try {
-        session = await WebDriverSession.webkit(driver.url, { gesture: this.gesture, proxyArgs: this.proxy.args, newSessionTimeoutMs: NEW_SESSION_MS });
+        session = await WebDriverSession.webkit(driver.url, {
+          gesture: this.gesture,
+          proxyArgs: this.proxy.args,
+          newSessionTimeoutMs: NEW_SESSION_MS,
+        });
         break;
       } catch (error) {
         // MiniBrowser sometimes fails to come up under load: two more tries, each with a fresh driver.

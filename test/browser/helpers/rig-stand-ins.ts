@@ -26,26 +26,34 @@ export function servedFiles(files: ReadonlyMap<string, Blob | string>): { fetch:
 }
 
 const RIG_SIZE = 64;
-const grey = (width: number, height: number) => png(canvasOf(width, height, (c) => {
-  c.fillStyle = '#808080';
-  c.fillRect(0, 0, width, height);
-}));
+const grey = (width: number, height: number) =>
+  png(
+    canvasOf(width, height, (c) => {
+      c.fillStyle = '#808080';
+      c.fillRect(0, 0, width, height);
+    }),
+  );
 
 /** A small grey rig's files at /faces/f1/ (or, with `json`, a rig.json that is not one), noting each request. */
 export async function greyRigFiles(json?: string): Promise<{ fetch: typeof fetch; asked: string[] }> {
   const rig: FaceRig = {
-    version: 1, width: RIG_SIZE, height: RIG_SIZE, fps: 10,
+    version: 1,
+    width: RIG_SIZE,
+    height: RIG_SIZE,
+    fps: 10,
     idle: { url: 'idle.png', cellWidth: RIG_SIZE, cellHeight: RIG_SIZE, columns: 1, count: 1 },
     poses: [{ x: 32, y: 44, width: 20, angle: 0 }],
     blinks: [],
     mouths: { sheet: { url: 'sheets/mouths.png', cellWidth: 32, cellHeight: 16, columns: 1, count: 1 }, mouthWidth: 20 },
     visemes: Object.fromEntries(VISEMES.map((v) => [v, { cell: 0, source: 'warp' }])) as FaceRig['visemes'],
   };
-  return servedFiles(new Map<string, Blob | string>([
-    ['/faces/f1/rig.json', json ?? JSON.stringify(rig)],
-    ['/faces/f1/idle.png', await grey(RIG_SIZE, RIG_SIZE)],
-    ['/faces/f1/sheets/mouths.png', await grey(32, 16)],
-  ]));
+  return servedFiles(
+    new Map<string, Blob | string>([
+      ['/faces/f1/rig.json', json ?? JSON.stringify(rig)],
+      ['/faces/f1/idle.png', await grey(RIG_SIZE, RIG_SIZE)],
+      ['/faces/f1/sheets/mouths.png', await grey(32, 16)],
+    ]),
+  );
 }
 
 /** The track's current frame, as the visitor's <video> would show it, read back as `size`² pixels. */

@@ -31,7 +31,9 @@ describe('focus and announcements', () => {
     await sendKeys({ press: 'Enter' });
     await waitFor(() => el.state !== 'idle', { what: `Enter on Start to start the call (focus on ${deepActive()?.tagName})` });
     await waitFor(() => el.state === 'connected', { what: 'connected' });
-    await waitFor(() => deepActive()?.closest('[role=toolbar]') != null, { what: `focus in the call controls (was ${deepActive()?.tagName})` });
+    await waitFor(() => deepActive()?.closest('[role=toolbar]') != null, {
+      what: `focus in the call controls (was ${deepActive()?.tagName})`,
+    });
     expect(deepActive()!.getAttribute('aria-label')).to.equal('Microphone');
     deep(el, 'pal-conversation', 'pal-controls', '.end')!.focus();
     await sendKeys({ press: 'Enter' });

@@ -15,7 +15,9 @@ function deepActive(): Element | null {
 }
 const describeActive = () => {
   const a = deepActive();
-  return a ? `${a.tagName}${a.getAttribute('aria-label') ? ` "${a.getAttribute('aria-label')}"` : ''} ${a.textContent?.trim().slice(0, 30) ?? ''}` : 'nothing';
+  return a
+    ? `${a.tagName}${a.getAttribute('aria-label') ? ` "${a.getAttribute('aria-label')}"` : ''} ${a.textContent?.trim().slice(0, 30) ?? ''}`
+    : 'nothing';
 };
 
 async function widget(init: Parameters<typeof useFakeService>[0] = {}): Promise<PalWidget> {
@@ -33,15 +35,21 @@ async function openByKeyboard(el: PalWidget): Promise<void> {
 }
 
 describe('widget focus (keyboard)', () => {
-  it('opening the popup focuses the preview\'s Start button, not ×', async () => {
+  it("opening the popup focuses the preview's Start button, not ×", async () => {
     const el = await widget({ customization: { show_haircheck: false } });
     await openByKeyboard(el);
-    await waitFor(() => deepActive()?.textContent?.trim() !== '' && deepActive()?.closest('pal-preview') == null && deep(el, 'pal-preview')!.shadowRoot!.contains(deepActive()), { what: `focus on the preview (is ${describeActive()})` });
+    await waitFor(
+      () =>
+        deepActive()?.textContent?.trim() !== '' &&
+        deepActive()?.closest('pal-preview') == null &&
+        deep(el, 'pal-preview')!.shadowRoot!.contains(deepActive()),
+      { what: `focus on the preview (is ${describeActive()})` },
+    );
     expect(deepActive()!.tagName).to.equal('BUTTON');
     expect(deepActive()!.getAttribute('aria-label')).to.not.equal('Close');
   });
 
-  it('Start, then End: focus goes to the call\'s first control, then the after-call heading, never the body', async () => {
+  it("Start, then End: focus goes to the call's first control, then the after-call heading, never the body", async () => {
     const el = await widget({ customization: { show_haircheck: false } });
     await openByKeyboard(el);
     deep(el, 'pal-preview', 'button.primary, button')!.focus();
@@ -55,13 +63,16 @@ describe('widget focus (keyboard)', () => {
     await waitFor(() => deepActive()?.tagName === 'H2', { what: `focus on the after-call heading (is ${describeActive()})` });
   });
 
-  it('Join on the device check moves focus to the call\'s first control', async () => {
+  it("Join on the device check moves focus to the call's first control", async () => {
     const el = await widget({ customization: { show_haircheck: true } });
     await openByKeyboard(el);
     deep(el, 'pal-preview', 'button.primary, button')!.focus();
     await sendKeys({ press: 'Enter' });
     await waitFor(() => deep(el, 'pal-haircheck') !== null && el.mode === 'haircheck', { what: 'device check' });
-    const join = () => [...deep(el, 'pal-haircheck')!.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find((b) => /join/i.test(b.textContent ?? ''));
+    const join = () =>
+      [...deep(el, 'pal-haircheck')!.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find((b) =>
+        /join/i.test(b.textContent ?? ''),
+      );
     await waitFor(() => join() !== undefined && !join()!.disabled, { what: 'join button' });
     join()!.focus();
     await sendKeys({ press: 'Enter' });
@@ -74,7 +85,8 @@ describe('widget focus (keyboard)', () => {
     await openByKeyboard(el);
     await el.startConversation();
     await waitFor(() => el.state === 'connected', { what: 'connected' });
-    const chat = () => deep(el, 'pal-conversation', 'pal-controls')!.shadowRoot!.querySelector<HTMLButtonElement>('button[aria-label="Chat"]')!;
+    const chat = () =>
+      deep(el, 'pal-conversation', 'pal-controls')!.shadowRoot!.querySelector<HTMLButtonElement>('button[aria-label="Chat"]')!;
     await waitFor(() => chat() !== null, { what: 'chat button' });
     chat().focus();
     await sendKeys({ press: 'Enter' });

@@ -10,7 +10,8 @@ import { deep, useFakeService } from '../helpers/deployment.js';
 const FACE = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="480" height="640"><rect width="480" height="640" fill="#345"/><circle cx="240" cy="230" r="190" fill="#e0b49a"/></svg>')}`;
 
 const overlap = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-const rect = (r: DOMRect) => JSON.stringify({ l: Math.round(r.left), t: Math.round(r.top), r: Math.round(r.right), b: Math.round(r.bottom) });
+const rect = (r: DOMRect) =>
+  JSON.stringify({ l: Math.round(r.left), t: Math.round(r.top), r: Math.round(r.right), b: Math.round(r.bottom) });
 
 async function inCallWithBanner(el: PalDeploymentElement, service: ReturnType<typeof useFakeService>): Promise<void> {
   await waitFor(() => el.session?.deployment != null && el.session.state === 'idle', { what: 'init' });
@@ -18,7 +19,9 @@ async function inCallWithBanner(el: PalDeploymentElement, service: ReturnType<ty
   await el.startConversation();
   await waitFor(() => el.state === 'connected', { what: 'connected' });
   service.transports[0]!.receive({
-    message_type: 'conversation', event_type: 'conversation.disclosure', conversation_id: 'c42',
+    message_type: 'conversation',
+    event_type: 'conversation.disclosure',
+    conversation_id: 'c42',
     properties: { visual_disclosure: 'You are interacting with an AI system.', verbal_disclosure: '', state: 'delivering' },
   });
   await waitFor(() => deep(el, 'pal-conversation', 'pal-disclosure', '[part=banner]:not([hidden])') !== null, { what: 'banner' });
@@ -47,7 +50,9 @@ describe('the AI disclosure banner with the chat closed on a 320 px phone', () =
 
   it('sits above the PAL in a 288 px embed too', async () => {
     const service = useFakeService({ channel: 'embed', customization: { show_haircheck: false } });
-    const box = await fixture<HTMLDivElement>(html`<div style="width:288px;height:512px;margin-left:16px"><pal-embed deployment-id="d123"></pal-embed></div>`);
+    const box = await fixture<HTMLDivElement>(
+      html`<div style="width:288px;height:512px;margin-left:16px"><pal-embed deployment-id="d123"></pal-embed></div>`,
+    );
     const el = box.querySelector('pal-embed') as PalDeploymentElement;
     await inCallWithBanner(el, service);
     expectBannerClearOfHer(el);

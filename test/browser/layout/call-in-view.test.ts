@@ -13,7 +13,11 @@ const whole = (el: Element) => {
   return box.top >= -0.5 && box.bottom <= innerHeight + 0.5 && box.height > 0;
 };
 
-for (const [width, height, frame] of [[390, 844, [358, 636]], [320, 640, [288, 512]], [1366, 860, [960, 540]]] as const) {
+for (const [width, height, frame] of [
+  [390, 844, [358, 636]],
+  [320, 640, [288, 512]],
+  [1366, 860, [960, 540]],
+] as const) {
   describe(`the call starts in view at ${width} × ${height}`, () => {
     before(() => setViewport({ width, height }));
     after(async () => {
@@ -48,10 +52,12 @@ describe('the landing page brings its device check into view at 320 × 640', () 
     await setViewport({ width: 800, height: 600 });
   });
 
-  it("scrolls to the device check below the hero, its Join button on screen (QA: it was at y 755 of 640)", async () => {
+  it('scrolls to the device check below the hero, its Join button on screen (QA: it was at y 755 of 640)', async () => {
     useFakeService({ channel: 'landing-page', customization: { show_haircheck: true } });
     // The hero and the page's own text above push the stage below the fold on a phone.
-    const page = await fixture<HTMLDivElement>(html`<div><div style="height:500px"></div><pal-landing deployment-id="d123"></pal-landing></div>`);
+    const page = await fixture<HTMLDivElement>(
+      html`<div><div style="height:500px"></div><pal-landing deployment-id="d123"></pal-landing></div>`,
+    );
     scrollTo(0, 0);
     const el = page.querySelector<PalLanding>('pal-landing')!;
     await waitFor(() => el.session?.deployment != null && el.session.state === 'idle', { what: 'init' });

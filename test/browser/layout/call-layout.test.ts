@@ -15,8 +15,14 @@ async function widgetInCall(): Promise<PalWidget> {
   await el.startConversation();
   await waitFor(() => el.state === 'connected', { what: 'connected' });
   service.transports[0]!.receive({
-    message_type: 'conversation', event_type: 'conversation.disclosure', conversation_id: 'c42',
-    properties: { visual_disclosure: 'You are talking with an AI system, not a person. It can make mistakes.', verbal_disclosure: '', state: 'delivering' },
+    message_type: 'conversation',
+    event_type: 'conversation.disclosure',
+    conversation_id: 'c42',
+    properties: {
+      visual_disclosure: 'You are talking with an AI system, not a person. It can make mistakes.',
+      verbal_disclosure: '',
+      state: 'delivering',
+    },
   });
   await waitFor(() => deep(el, 'pal-conversation', 'pal-disclosure', '[part=banner]:not([hidden])') !== null, { what: 'banner' });
   await waitFor(() => deep(el, 'pal-conversation', 'pal-stage', '[part=self]') !== null, { what: 'self view' });
@@ -25,7 +31,11 @@ async function widgetInCall(): Promise<PalWidget> {
 
 const overlap = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
-for (const [width, height] of [[1366, 800], [390, 844], [320, 640]] as const) {
+for (const [width, height] of [
+  [1366, 800],
+  [390, 844],
+  [320, 640],
+] as const) {
   describe(`call layout at ${width} px`, () => {
     before(() => setViewport({ width, height }));
     after(() => setViewport({ width: 800, height: 600 }));
@@ -49,7 +59,9 @@ for (const [width, height] of [[1366, 800], [390, 844], [320, 640]] as const) {
     it('draws every control as the same 44 px circle, in one row', async () => {
       const el = await widgetInCall();
       const controls = deep(el, 'pal-conversation', 'pal-controls')!.shadowRoot!;
-      const boxes = [...controls.querySelectorAll<HTMLElement>('[role=toolbar] > button, [role=toolbar] summary')].map((b) => b.getBoundingClientRect());
+      const boxes = [...controls.querySelectorAll<HTMLElement>('[role=toolbar] > button, [role=toolbar] summary')].map((b) =>
+        b.getBoundingClientRect(),
+      );
       expect(boxes.length).to.equal(6);
       for (const box of boxes) expect([Math.round(box.width), Math.round(box.height)]).to.deep.equal([44, 44]);
       expect(new Set(boxes.map((b) => Math.round(b.top))).size, 'one row').to.equal(1);
@@ -73,20 +85,30 @@ describe('call layout in a 288 px embed on a 320 px phone', () => {
     await waitFor(() => el.state === 'connected', { what: 'connected' });
     // The PAL cannot hear the visitor: the notice with its two buttons shows above the controls.
     service.transports[0]!.notice('hearing_unavailable');
-    await waitFor(() => deep(el, 'pal-conversation', '.notice') !== null && deep(el, 'pal-conversation', 'pal-controls') !== null, { what: 'notice and controls' });
+    await waitFor(() => deep(el, 'pal-conversation', '.notice') !== null && deep(el, 'pal-conversation', 'pal-controls') !== null, {
+      what: 'notice and controls',
+    });
     const box = el.getBoundingClientRect();
     const controls = deep(el, 'pal-conversation', 'pal-controls')!.shadowRoot!;
-    const boxes = [...controls.querySelectorAll<HTMLElement>('[role=toolbar] > button, [role=toolbar] summary')].map((b) => b.getBoundingClientRect());
+    const boxes = [...controls.querySelectorAll<HTMLElement>('[role=toolbar] > button, [role=toolbar] summary')].map((b) =>
+      b.getBoundingClientRect(),
+    );
     expect(boxes.length).to.equal(6);
     for (const b of boxes) {
-      expect(b.left >= box.left && b.right <= box.right, `control ${Math.round(b.left)}–${Math.round(b.right)} inside the embed ${box.left}–${box.right}`).to.equal(true);
+      expect(
+        b.left >= box.left && b.right <= box.right,
+        `control ${Math.round(b.left)}–${Math.round(b.right)} inside the embed ${box.left}–${box.right}`,
+      ).to.equal(true);
       expect(Math.round(b.width), 'a round target at least 40 px wide').to.be.at.least(40);
       expect(Math.round(b.height)).to.equal(Math.round(b.width));
     }
     expect(new Set(boxes.map((b) => Math.round(b.top))).size, 'one row').to.equal(1);
     for (const button of deep(el, 'pal-conversation', '.notice')!.querySelectorAll('button')) {
       const b = button.getBoundingClientRect();
-      expect(b.left >= box.left && b.right <= box.right, `notice button "${button.textContent}" ${Math.round(b.left)}–${Math.round(b.right)} inside the embed`).to.equal(true);
+      expect(
+        b.left >= box.left && b.right <= box.right,
+        `notice button "${button.textContent}" ${Math.round(b.left)}–${Math.round(b.right)} inside the embed`,
+      ).to.equal(true);
     }
   });
 });

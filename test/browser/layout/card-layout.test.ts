@@ -29,9 +29,12 @@ function faceBox(img: HTMLImageElement): DOMRect {
   return new DOMRect(left + HEAD.left * scale, top + HEAD.top * scale, (HEAD.right - HEAD.left) * scale, (HEAD.bottom - HEAD.top) * scale);
 }
 
-const overlap = (a: DOMRect, b: DOMRect) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
-const inside = (a: DOMRect, b: DOMRect) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
-const show = (r: DOMRect) => JSON.stringify({ l: Math.round(r.left), t: Math.round(r.top), r: Math.round(r.right), b: Math.round(r.bottom) });
+const overlap = (a: DOMRect, b: DOMRect) =>
+  a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+const inside = (a: DOMRect, b: DOMRect) =>
+  a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+const show = (r: DOMRect) =>
+  JSON.stringify({ l: Math.round(r.left), t: Math.round(r.top), r: Math.round(r.right), b: Math.round(r.bottom) });
 
 async function inCall(template: TemplateResult, tag: 'pal-embed' | 'pal-widget'): Promise<Surface> {
   const service = useFakeService({ customization: { show_haircheck: false }, thumbnail_image_url: FACE });
@@ -42,12 +45,29 @@ async function inCall(template: TemplateResult, tag: 'pal-embed' | 'pal-widget')
   await waitFor(() => el.state === 'connected', { what: 'connected' });
   // The AI disclosure banner is on screen, as in every demo call.
   service.transports[0]!.receive({
-    message_type: 'conversation', event_type: 'conversation.disclosure', conversation_id: 'c42',
-    properties: { visual_disclosure: 'You are talking with an AI system, not a person. It can make mistakes.', verbal_disclosure: '', state: 'delivering' },
+    message_type: 'conversation',
+    event_type: 'conversation.disclosure',
+    conversation_id: 'c42',
+    properties: {
+      visual_disclosure: 'You are talking with an AI system, not a person. It can make mistakes.',
+      verbal_disclosure: '',
+      state: 'delivering',
+    },
   });
   service.transports[0]!.receive({
-    message_type: 'conversation', event_type: 'conversation.tool_call', conversation_id: 'c42',
-    properties: { name: 'canvas_show_calendar', arguments: JSON.stringify({ title: 'Pick a time that suits you', mode: 'slot_picker', slots: SLOTS, layout: { preferred_slot: 'safe-area-right' } }), tool_call_id: 'tc1' },
+    message_type: 'conversation',
+    event_type: 'conversation.tool_call',
+    conversation_id: 'c42',
+    properties: {
+      name: 'canvas_show_calendar',
+      arguments: JSON.stringify({
+        title: 'Pick a time that suits you',
+        mode: 'slot_picker',
+        slots: SLOTS,
+        layout: { preferred_slot: 'safe-area-right' },
+      }),
+      tool_call_id: 'tc1',
+    },
   });
   await waitFor(() => deep(el, 'pal-conversation', 'pal-canvas', '[part=card]') !== null, { what: 'card' });
   const img = deep<HTMLImageElement>(el, 'pal-conversation', 'pal-stage', 'img.pal')!;

@@ -19,16 +19,24 @@ async function widgetWithChatOpen(options: { disclosure?: boolean } = {}): Promi
   service.transportFactoryHook = (t) => (t.palImageUrl = FACE);
   await el.startConversation();
   await waitFor(() => el.state === 'connected', { what: 'connected' });
-  await waitFor(() => deep(el, 'pal-conversation', 'pal-stage', 'img.pal') !== null && deep(el, 'pal-conversation', 'pal-stage', '[part=self]') !== null, { what: 'face and self view' });
+  await waitFor(
+    () =>
+      deep(el, 'pal-conversation', 'pal-stage', 'img.pal') !== null && deep(el, 'pal-conversation', 'pal-stage', '[part=self]') !== null,
+    { what: 'face and self view' },
+  );
   if (options.disclosure) {
     service.transports[0]!.receive({
-      message_type: 'conversation', event_type: 'conversation.disclosure', conversation_id: 'c42',
+      message_type: 'conversation',
+      event_type: 'conversation.disclosure',
+      conversation_id: 'c42',
       properties: { visual_disclosure: 'You are interacting with an AI system.', verbal_disclosure: '', state: 'delivering' },
     });
     await waitFor(() => deep(el, 'pal-conversation', 'pal-disclosure', '[part=banner]:not([hidden])') !== null, { what: 'banner' });
   }
   const controls = deep(el, 'pal-conversation', 'pal-controls')!.shadowRoot!;
-  [...controls.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.getAttribute('aria-label') === 'Chat' || b.textContent?.includes('Chat'))!.click();
+  [...controls.querySelectorAll<HTMLButtonElement>('button')]
+    .find((b) => b.getAttribute('aria-label') === 'Chat' || b.textContent?.includes('Chat'))!
+    .click();
   await waitFor(() => deep(el, 'pal-conversation', 'pal-transcript.panel:not([hidden])') !== null, { what: 'chat open' });
   return el;
 }
@@ -44,9 +52,14 @@ function picture(img: HTMLImageElement): DOMRect {
 }
 
 const overlap = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-const rect = (r: DOMRect) => JSON.stringify({ l: Math.round(r.left), t: Math.round(r.top), r: Math.round(r.right), b: Math.round(r.bottom) });
+const rect = (r: DOMRect) =>
+  JSON.stringify({ l: Math.round(r.left), t: Math.round(r.top), r: Math.round(r.right), b: Math.round(r.bottom) });
 
-for (const [width, height] of [[1366, 800], [390, 844], [320, 640]] as const) {
+for (const [width, height] of [
+  [1366, 800],
+  [390, 844],
+  [320, 640],
+] as const) {
   describe(`widget with the chat open at ${width} px`, () => {
     before(() => setViewport({ width, height }));
     after(() => setViewport({ width: 800, height: 600 }));
@@ -87,21 +100,32 @@ for (const [width, height] of [[1366, 800], [390, 844], [320, 640]] as const) {
       const el = await widgetWithChatOpen();
       const panel = deep(el, 'pal-conversation', 'pal-transcript.panel')!;
       const box = panel.getBoundingClientRect();
-      const buttons = [deep(el, 'pal-conversation', '[part=mode-switch]')!, ...panel.shadowRoot!.querySelectorAll<HTMLElement>('.toolbar button')];
+      const buttons = [
+        deep(el, 'pal-conversation', '[part=mode-switch]')!,
+        ...panel.shadowRoot!.querySelectorAll<HTMLElement>('.toolbar button'),
+      ];
       expect(buttons.length).to.equal(3);
       for (const button of buttons) {
         const b = button.getBoundingClientRect();
-        expect(b.left >= box.left - 0.5 && b.right <= box.right + 0.5, `"${button.textContent!.trim()}" ${rect(b)} inside the panel ${rect(box)}`).to.equal(true);
+        expect(
+          b.left >= box.left - 0.5 && b.right <= box.right + 0.5,
+          `"${button.textContent!.trim()}" ${rect(b)} inside the panel ${rect(box)}`,
+        ).to.equal(true);
         expect(button.scrollWidth, `"${button.textContent!.trim()}" not cut`).to.be.at.most(button.clientWidth + 1);
       }
     });
 
     it('shows the reply being spoken in the chat from its first words', async () => {
       const el = await widgetWithChatOpen();
-      el.session!.dispatchEvent(new (await import('../../../src/palkit/client/link.js')).LinkMessageEvent({
-        message_type: 'conversation', event_type: 'conversation.utterance.streaming', conversation_id: 'c42', inference_id: 'r1',
-        properties: { role: 'replica', speech: 'We open at nine', final: false },
-      }));
+      el.session!.dispatchEvent(
+        new (await import('../../../src/palkit/client/link.js')).LinkMessageEvent({
+          message_type: 'conversation',
+          event_type: 'conversation.utterance.streaming',
+          conversation_id: 'c42',
+          inference_id: 'r1',
+          properties: { role: 'replica', speech: 'We open at nine', final: false },
+        }),
+      );
       const panel = deep(el, 'pal-conversation', 'pal-transcript.panel') as unknown as PalTranscript;
       await waitFor(() => panel.shadowRoot!.querySelectorAll('li').length === 1, { what: 'a row for the reply being spoken' });
       expect(panel.shadowRoot!.querySelector('li .bubble')!.textContent!.trim()).to.equal('We open at nine');

@@ -24,13 +24,18 @@ const SCREENS = [
   { width: 1366, height: 800, frame: [960, 540] },
 ] as const;
 
-interface State { surface: 'pal-widget' | 'pal-embed'; chat: boolean; card: boolean }
+interface State {
+  surface: 'pal-widget' | 'pal-embed';
+  chat: boolean;
+  card: boolean;
+}
 
 async function callIn(screen: (typeof SCREENS)[number], state: State): Promise<PalDeploymentElement> {
   const service = useFakeService({ channel: state.surface === 'pal-embed' ? 'embed' : 'widget', customization: { show_haircheck: false } });
-  const template: TemplateResult = state.surface === 'pal-embed'
-    ? html`<div style="width:${screen.frame[0]}px;height:${screen.frame[1]}px"><pal-embed deployment-id="d123"></pal-embed></div>`
-    : html`<pal-widget deployment-id="d123"></pal-widget>`;
+  const template: TemplateResult =
+    state.surface === 'pal-embed'
+      ? html`<div style="width:${screen.frame[0]}px;height:${screen.frame[1]}px"><pal-embed deployment-id="d123"></pal-embed></div>`
+      : html`<pal-widget deployment-id="d123"></pal-widget>`;
   const box = await fixture<HTMLElement>(template);
   const el = (box.localName === 'pal-widget' ? box : box.querySelector('pal-embed')!) as PalDeploymentElement;
   await waitFor(() => el.session?.deployment != null && el.session.state === 'idle', { what: 'init' });
@@ -40,21 +45,46 @@ async function callIn(screen: (typeof SCREENS)[number], state: State): Promise<P
   const transport = service.transports[0]!;
   const send = (event_type: string, properties: Record<string, unknown>) =>
     transport.receive({ message_type: 'conversation', event_type, conversation_id: 'c42', properties } as never);
-  send('conversation.disclosure', { visual_disclosure: 'You are talking with an AI system, not a person. It can make mistakes.', verbal_disclosure: '', state: 'delivering' });
+  send('conversation.disclosure', {
+    visual_disclosure: 'You are talking with an AI system, not a person. It can make mistakes.',
+    verbal_disclosure: '',
+    state: 'delivering',
+  });
   send('conversation.disclosure', { visual_disclosure: '', verbal_disclosure: '', state: 'delivered' });
   transport.notice('hearing_unavailable');
-  for (let i = 0; i < 6; i++) send('conversation.utterance', { role: i % 2 ? 'user' : 'replica', speech: `Message ${i}: ${'and a few more words '.repeat(i)}` });
-  el.session!.dispatchEvent(new LinkMessageEvent({
-    message_type: 'conversation', event_type: 'conversation.utterance', conversation_id: 'c42', inference_id: 'last',
-    properties: { role: 'replica', speech: 'The newest message.' },
-  } as never));
+  for (let i = 0; i < 6; i++)
+    send('conversation.utterance', { role: i % 2 ? 'user' : 'replica', speech: `Message ${i}: ${'and a few more words '.repeat(i)}` });
+  el.session!.dispatchEvent(
+    new LinkMessageEvent({
+      message_type: 'conversation',
+      event_type: 'conversation.utterance',
+      conversation_id: 'c42',
+      inference_id: 'last',
+      properties: { role: 'replica', speech: 'The newest message.' },
+    } as never),
+  );
   if (state.card)
-    send('conversation.tool_call', { name: 'canvas_show_question', arguments: JSON.stringify({ question: 'Which of these fits your riding best?', options: OPTIONS }), tool_call_id: 'tc1' });
-  await waitFor(() => deep(el, 'pal-conversation', 'pal-disclosure', '[part=dismiss]') !== null && deep(el, 'pal-conversation', '.notice') !== null
-    && (!state.card || deep(el, 'pal-conversation', 'pal-canvas', '[part=card]') !== null), { what: 'banner, notice and card' });
+    send('conversation.tool_call', {
+      name: 'canvas_show_question',
+      arguments: JSON.stringify({ question: 'Which of these fits your riding best?', options: OPTIONS }),
+      tool_call_id: 'tc1',
+    });
+  await waitFor(
+    () =>
+      deep(el, 'pal-conversation', 'pal-disclosure', '[part=dismiss]') !== null &&
+      deep(el, 'pal-conversation', '.notice') !== null &&
+      (!state.card || deep(el, 'pal-conversation', 'pal-canvas', '[part=card]') !== null),
+    { what: 'banner, notice and card' },
+  );
   if (state.chat) {
     openChat(el);
-    await waitFor(() => deep(el, 'pal-conversation', 'pal-transcript.panel:not([hidden])')?.shadowRoot?.querySelector('li:last-child')?.textContent?.includes('The newest message.') === true, { what: 'chat open' });
+    await waitFor(
+      () =>
+        deep(el, 'pal-conversation', 'pal-transcript.panel:not([hidden])')
+          ?.shadowRoot?.querySelector('li:last-child')
+          ?.textContent?.includes('The newest message.') === true,
+      { what: 'chat open' },
+    );
   }
   const img = deep<HTMLImageElement>(el, 'pal-conversation', 'pal-stage', 'img.pal')!;
   await waitFor(() => img.complete && img.naturalWidth > 0, { what: 'face loaded' });
@@ -79,7 +109,10 @@ function expectFits(el: PalDeploymentElement, state: State): void {
   if (state.chat) covering.push(deep(el, 'pal-conversation', 'pal-transcript.panel')!);
   for (const part of covering) {
     const box = part.getBoundingClientRect();
-    expect(overlap(box, stage), `${part.localName}.${part.className || part.getAttribute('part')} ${show(box)} clear of her stage ${show(stage)}`).to.equal(false);
+    expect(
+      overlap(box, stage),
+      `${part.localName}.${part.className || part.getAttribute('part')} ${show(box)} clear of her stage ${show(stage)}`,
+    ).to.equal(false);
   }
 
   // A card shows, inside the call, and scrolls within its room (in a call under 600 px tall with the chat,
@@ -114,7 +147,9 @@ function expectFits(el: PalDeploymentElement, state: State): void {
   expect(controls.length).to.equal(6);
   for (const control of controls) {
     const b = control.getBoundingClientRect();
-    expect(inside(b, call) && inside(b, viewport), `control ${control.getAttribute('aria-label')} ${show(b)} whole on screen`).to.equal(true);
+    expect(inside(b, call) && inside(b, viewport), `control ${control.getAttribute('aria-label')} ${show(b)} whole on screen`).to.equal(
+      true,
+    );
     expect(onTop(control), `control ${control.getAttribute('aria-label')} not covered`).to.equal(true);
   }
   expect(new Set(controls.map((c) => Math.round(c.getBoundingClientRect().top))).size, 'one row of controls').to.equal(1);
@@ -133,9 +168,14 @@ function expectFits(el: PalDeploymentElement, state: State): void {
   expect(inputBox.height, 'the message box drawn').to.be.greaterThan(20);
   expect(inside(inputBox, call) && inside(inputBox, viewport), `the message box ${show(inputBox)} on screen`).to.equal(true);
   expect(onTop(input), 'the message box not covered').to.equal(true);
-  const tools = [deep(el, 'pal-conversation', '[part=mode-switch]')!, ...panel.shadowRoot!.querySelectorAll<HTMLElement>('.toolbar button')];
+  const tools = [
+    deep(el, 'pal-conversation', '[part=mode-switch]')!,
+    ...panel.shadowRoot!.querySelectorAll<HTMLElement>('.toolbar button'),
+  ];
   expect(tools.length).to.equal(3);
-  expect(new Set(tools.map((b) => Math.round(b.getBoundingClientRect().top))).size, 'voice/text switch and downloads on one row').to.equal(1);
+  expect(new Set(tools.map((b) => Math.round(b.getBoundingClientRect().top))).size, 'voice/text switch and downloads on one row').to.equal(
+    1,
+  );
   for (const tool of tools) expect(tool.scrollWidth, `"${tool.textContent!.trim()}" not cut`).to.be.at.most(tool.clientWidth + 1);
 }
 

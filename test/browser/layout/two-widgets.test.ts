@@ -9,7 +9,9 @@ const overlap = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right
 describe('two widgets on one page', () => {
   it('stack in a shared corner, and close up again when one leaves', async () => {
     useFakeService({ customization: { widget: { variant: 'full' } } });
-    const page = await fixture<HTMLDivElement>(html`<div><pal-widget deployment-id="d1"></pal-widget><pal-widget deployment-id="d2"></pal-widget></div>`);
+    const page = await fixture<HTMLDivElement>(
+      html`<div><pal-widget deployment-id="d1"></pal-widget><pal-widget deployment-id="d2"></pal-widget></div>`,
+    );
     const [first, second] = [...page.querySelectorAll<PalWidget>('pal-widget')];
     await waitFor(() => first!.session?.deployment != null && second!.session?.deployment != null, { what: 'init' });
     await first!.updateComplete;
@@ -19,6 +21,8 @@ describe('two widgets on one page', () => {
     expect(overlap(a, b), `${JSON.stringify(a)} vs ${JSON.stringify(b)}`).to.equal(false);
     expect(Math.round(a.right)).to.equal(Math.round(b.right));
     first!.remove();
-    await waitFor(() => Math.round(deep(second!, '.launcher')!.getBoundingClientRect().bottom) === Math.round(a.bottom), { what: 'second takes the corner' });
+    await waitFor(() => Math.round(deep(second!, '.launcher')!.getBoundingClientRect().bottom) === Math.round(a.bottom), {
+      what: 'second takes the corner',
+    });
   });
 });

@@ -32,7 +32,11 @@ export class FakeLink extends EventTarget implements ConversationLink {
   }
 
   toolCall(name: string, args: unknown, toolCallId: string): void {
-    this.event('conversation.tool_call', { name, arguments: typeof args === 'string' ? args : JSON.stringify(args), tool_call_id: toolCallId });
+    this.event('conversation.tool_call', {
+      name,
+      arguments: typeof args === 'string' ? args : JSON.stringify(args),
+      tool_call_id: toolCallId,
+    });
   }
 }
 

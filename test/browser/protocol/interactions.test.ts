@@ -1,8 +1,20 @@
 import { expect } from '@open-wc/testing';
-import { canvasComponentNames, isSafeHttpsUrl, isValidInteractionValue, newInteractionId, parseCanvasAction } from '../../../src/protocol/canvas.js';
+import {
+  canvasComponentNames,
+  isSafeHttpsUrl,
+  isValidInteractionValue,
+  newInteractionId,
+  parseCanvasAction,
+} from '../../../src/protocol/canvas.js';
 import { clientMessage, parseClientMessage, parseInteraction, parsePalMessage, protocolStats } from '../../../src/protocol/interactions.js';
 
-const env = (event_type: string, properties?: unknown, extra: object = {}) => ({ message_type: 'conversation', event_type, conversation_id: 'c1', ...(properties === undefined ? {} : { properties }), ...extra });
+const env = (event_type: string, properties?: unknown, extra: object = {}) => ({
+  message_type: 'conversation',
+  event_type,
+  conversation_id: 'c1',
+  ...(properties === undefined ? {} : { properties }),
+  ...extra,
+});
 
 describe('interactions protocol', () => {
   beforeEach(() => protocolStats.reset());
@@ -38,14 +50,24 @@ describe('interactions protocol', () => {
       clientMessage('conversation.tool_result', { tool_call_id: 't1', output: { ok: true }, status: 'success' }),
     ];
     for (const raw of good) expect(parseClientMessage(raw), raw.event_type).to.not.equal(null);
-    expect(good[0]).to.deep.equal({ message_type: 'conversation', event_type: 'conversation.respond', conversation_id: 'c1', properties: { text: 'hello' } });
+    expect(good[0]).to.deep.equal({
+      message_type: 'conversation',
+      event_type: 'conversation.respond',
+      conversation_id: 'c1',
+      properties: { text: 'hello' },
+    });
     expect(parsePalMessage(good[0])).to.equal(null);
     expect(protocolStats.ignored).to.equal(0);
   });
 
   it('ignores and counts unknown and malformed messages without throwing', () => {
     const bad: unknown[] = [
-      null, 'text', 7, [], {}, { event_type: 3 },
+      null,
+      'text',
+      7,
+      [],
+      {},
+      { event_type: 3 },
       env('conversation.utterance', { role: 'robot', speech: 'x' }),
       env('conversation.utterance', { role: 'user' }),
       env('conversation.utterance.streaming', { role: 'replica', speech: 'x' }),
@@ -82,7 +104,12 @@ describe('magic canvas protocol', () => {
   it('knows the seven components and the control actions', () => {
     expect(canvasComponentNames).to.deep.equal(['question', 'input', 'calendar', 'scheduling_embed', 'text', 'chart', 'alert']);
     expect(call('canvas_clear', {})).to.deep.equal({ kind: 'clear', toolCallId: 'tc' });
-    expect(call('update_component', { patch: { body: 'x' }, target_tool_call_id: 'a' })).to.deep.equal({ kind: 'update', toolCallId: 'tc', patch: { body: 'x' }, targetToolCallId: 'a' });
+    expect(call('update_component', { patch: { body: 'x' }, target_tool_call_id: 'a' })).to.deep.equal({
+      kind: 'update',
+      toolCallId: 'tc',
+      patch: { body: 'x' },
+      targetToolCallId: 'a',
+    });
     expect(call('some_page_tool', {})).to.equal(null);
   });
 
@@ -92,7 +119,15 @@ describe('magic canvas protocol', () => {
     expect(kind('canvas_show_question', { question: 'q', options: opts(2) })).to.equal('show');
     expect(kind('canvas_show_question', { question: 'q', options: opts(10) })).to.equal('show');
     expect(kind('canvas_show_question', { question: 'q', options: opts(11) })).to.equal('invalid');
-    expect(kind('canvas_show_question', { question: 'q', options: [{ id: 'a', label: 'A' }, { id: 'a', label: 'B' }] })).to.equal('invalid');
+    expect(
+      kind('canvas_show_question', {
+        question: 'q',
+        options: [
+          { id: 'a', label: 'A' },
+          { id: 'a', label: 'B' },
+        ],
+      }),
+    ).to.equal('invalid');
     expect(kind('canvas_show_input', { prompt: 'x'.repeat(240), placeholder: 'y'.repeat(160) })).to.equal('show');
     expect(kind('canvas_show_input', { prompt: 'x', placeholder: 'y'.repeat(161) })).to.equal('invalid');
     expect(kind('canvas_show_input', { prompt: 'x', input_type: 'date' })).to.equal('invalid');
@@ -113,7 +148,18 @@ describe('magic canvas protocol', () => {
 
   it('accepts only public https scheduling URLs', () => {
     expect(isSafeHttpsUrl('https://calendly.com/acme/30min')).to.be.true;
-    for (const url of ['http://calendly.com/a', 'https://localhost/a', 'https://127.0.0.1/a', 'https://10.0.0.2/a', 'https://169.254.169.254/latest', 'https://192.168.0.1/', 'https://[::1]/', 'https://metadata.google.internal/', 'javascript:alert(1)', 'https://user:pw@calendly.com/'])
+    for (const url of [
+      'http://calendly.com/a',
+      'https://localhost/a',
+      'https://127.0.0.1/a',
+      'https://10.0.0.2/a',
+      'https://169.254.169.254/latest',
+      'https://192.168.0.1/',
+      'https://[::1]/',
+      'https://metadata.google.internal/',
+      'javascript:alert(1)',
+      'https://user:pw@calendly.com/',
+    ])
       expect(isSafeHttpsUrl(url), url).to.be.false;
   });
 

@@ -34,7 +34,7 @@ describe('theming cascade', () => {
     expect(controlsHost(el).color).to.equal('rgb(67, 20, 7)');
   });
 
-  it('--pal-font on the embed sets the nested parts\' type', async () => {
+  it("--pal-font on the embed sets the nested parts' type", async () => {
     const el = await inCall('--pal-font: Georgia, serif');
     expect(controlsHost(el).fontFamily).to.equal('Georgia, serif');
   });

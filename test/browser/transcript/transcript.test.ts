@@ -25,18 +25,30 @@ describe('pal-transcript captions', () => {
 
   it('grows with streaming text and is replaced by the final utterance', async () => {
     expect(captions().hidden).to.be.true;
-    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Hello', final: false, content_index: 0 }, { inference_id: 'i1' });
+    link.event(
+      'conversation.utterance.streaming',
+      { role: 'replica', speech: 'Hello', final: false, content_index: 0 },
+      { inference_id: 'i1' },
+    );
     await el.updateComplete;
     expect(captions().hidden).to.be.false;
     expect(captions().textContent!.trim()).to.equal('Hello');
-    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Hello there, how', final: false, content_index: 1 }, { inference_id: 'i1' });
+    link.event(
+      'conversation.utterance.streaming',
+      { role: 'replica', speech: 'Hello there, how', final: false, content_index: 1 },
+      { inference_id: 'i1' },
+    );
     await el.updateComplete;
     expect(captions().textContent!.trim()).to.equal('Hello there, how');
     link.event('conversation.utterance', { role: 'replica', speech: 'Hello there, how can I help?' }, { inference_id: 'i1' });
     await el.updateComplete;
     expect(captions().textContent!.trim()).to.equal('Hello there, how can I help?');
     // A late partial of the same turn does not shrink the final caption.
-    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Hello there', final: false, content_index: 2 }, { inference_id: 'i1' });
+    link.event(
+      'conversation.utterance.streaming',
+      { role: 'replica', speech: 'Hello there', final: false, content_index: 2 },
+      { inference_id: 'i1' },
+    );
     await el.updateComplete;
     expect(captions().textContent!.trim()).to.equal('Hello there, how can I help?');
     await expect(el).to.be.accessible();
@@ -70,15 +82,22 @@ describe('pal-transcript captions', () => {
   it('marks an interrupted turn and hides the caption after the hold time', async () => {
     el.captionHold = 50;
     link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Let me explain', final: false }, { inference_id: 'i2' });
-    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Let me explain the', final: true, is_interrupted: true }, { inference_id: 'i2' });
+    link.event(
+      'conversation.utterance.streaming',
+      { role: 'replica', speech: 'Let me explain the', final: true, is_interrupted: true },
+      { inference_id: 'i2' },
+    );
     await el.updateComplete;
     expect(captions().querySelector('.interrupted')).to.exist;
     expect(captions().textContent).to.contain('interrupted');
     // The caption hold (50 ms) passes and the caption hides: wait for that state.
-    await waitFor(async () => {
-      await el.updateComplete;
-      return captions().hidden;
-    }, { what: 'the caption to hide' });
+    await waitFor(
+      async () => {
+        await el.updateComplete;
+        return captions().hidden;
+      },
+      { what: 'the caption to hide' },
+    );
     expect(captions().hidden).to.be.true;
   });
 
@@ -105,7 +124,9 @@ describe('pal-transcript panel', () => {
 
   beforeEach(async () => {
     link = new FakeLink();
-    el = await fixture<PalTranscript>(html`<pal-transcript pal-name="Ava" style="height: 300px; width: 360px" .link=${link}></pal-transcript>`);
+    el = await fixture<PalTranscript>(
+      html`<pal-transcript pal-name="Ava" style="height: 300px; width: 360px" .link=${link}></pal-transcript>`,
+    );
   });
 
   it('lists both roles with timestamps, a streamed reply as one row', async () => {
@@ -141,7 +162,11 @@ describe('pal-transcript panel', () => {
 
   it('lists the tools the PAL used (not canvas cards), between the turns, and keeps them out of the exports', async () => {
     link.event('conversation.utterance', { role: 'user', speech: 'Weather in Lisbon?' }, { inference_id: 't1' });
-    link.event('conversation.tool_call', { name: 'get_weather', arguments: '{"city":"Lisbon"}', tool_call_id: 'call_1' }, { inference_id: 't1' });
+    link.event(
+      'conversation.tool_call',
+      { name: 'get_weather', arguments: '{"city":"Lisbon"}', tool_call_id: 'call_1' },
+      { inference_id: 't1' },
+    );
     link.event('conversation.tool_call', { name: 'canvas_show_question', arguments: '{}', tool_call_id: 'call_2' }, { inference_id: 't1' });
     link.event('conversation.utterance', { role: 'replica', speech: 'Sunny in Lisbon.' }, { inference_id: 't2' });
     await settle(el);
@@ -169,7 +194,12 @@ describe('pal-transcript panel', () => {
     el.shadowRoot!.querySelector('form')!.requestSubmit();
     await settle(el);
     expect(link.sent).to.deep.equal([
-      { message_type: 'conversation', event_type: 'conversation.respond', conversation_id: 'c_test', properties: { text: 'What are your hours?' } },
+      {
+        message_type: 'conversation',
+        event_type: 'conversation.respond',
+        conversation_id: 'c_test',
+        properties: { text: 'What are your hours?' },
+      },
     ]);
     expect(input.value).to.equal('');
     expect(rows()).to.have.length(1);
@@ -264,15 +294,27 @@ describe('pal-transcript panel', () => {
   });
 
   it('shows the reply being spoken as a row from its first words, growing, completed by the utterance', async () => {
-    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Our opening', final: false, content_index: 0 }, { inference_id: 'r1' });
+    link.event(
+      'conversation.utterance.streaming',
+      { role: 'replica', speech: 'Our opening', final: false, content_index: 0 },
+      { inference_id: 'r1' },
+    );
     await settle(el);
     expect(rows(), 'a row as the reply starts').to.have.length(1);
     expect(rows()[0]!.className).to.contain('streaming');
     expect(rows()[0]!.querySelector('.bubble')!.textContent!.trim()).to.equal('Our opening');
-    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Our opening hours are nine', final: false, content_index: 1 }, { inference_id: 'r1' });
+    link.event(
+      'conversation.utterance.streaming',
+      { role: 'replica', speech: 'Our opening hours are nine', final: false, content_index: 1 },
+      { inference_id: 'r1' },
+    );
     await settle(el);
     expect(rows()[0]!.querySelector('.bubble')!.textContent!.trim()).to.equal('Our opening hours are nine');
-    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Our opening hours are nine to five.', final: true, content_index: 2 }, { inference_id: 'r1' });
+    link.event(
+      'conversation.utterance.streaming',
+      { role: 'replica', speech: 'Our opening hours are nine to five.', final: true, content_index: 2 },
+      { inference_id: 'r1' },
+    );
     link.event('conversation.utterance', { role: 'replica', speech: 'Our opening hours are nine to five.' }, { inference_id: 'r1' });
     await settle(el);
     expect(rows()).to.have.length(1);
@@ -283,7 +325,11 @@ describe('pal-transcript panel', () => {
 
   it('keeps an interrupted reply with what was said, marked interrupted (the room sends no utterance for it)', async () => {
     link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Let me explain', final: false }, { inference_id: 'r2' });
-    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Let me explain the', final: true, is_interrupted: true }, { inference_id: 'r2' });
+    link.event(
+      'conversation.utterance.streaming',
+      { role: 'replica', speech: 'Let me explain the', final: true, is_interrupted: true },
+      { inference_id: 'r2' },
+    );
     link.event('conversation.replica_interrupted', {}, { inference_id: 'r2' });
     link.event('conversation.replica.stopped_speaking', { interrupted: true, duration: 1 }, { inference_id: 'r2' });
     link.event('conversation.utterance', { role: 'user', speech: 'Wait' });
@@ -292,7 +338,11 @@ describe('pal-transcript panel', () => {
     expect(rows()[0]!.querySelector('.bubble')!.textContent!.trim()).to.equal('Let me explain the — interrupted');
     expect(await el.exportTranscript('txt').text()).to.match(/Ava: Let me explain the \(interrupted\)\n.*You: Wait\n$/s);
     // Only the final streaming event of a cut reply arrives (its partials were missed): still kept.
-    link.event('conversation.utterance.streaming', { role: 'replica', speech: 'Sure, the', final: true, is_interrupted: true }, { inference_id: 'r3' });
+    link.event(
+      'conversation.utterance.streaming',
+      { role: 'replica', speech: 'Sure, the', final: true, is_interrupted: true },
+      { inference_id: 'r3' },
+    );
     await settle(el);
     expect(el.entries.at(-1)).to.include({ role: 'replica', speech: 'Sure, the', interrupted: true });
   });
@@ -309,12 +359,17 @@ describe('pal-transcript panel', () => {
 
   it('takes the conversation so far from the link when it has nothing yet', async () => {
     const { LinkHistoryEvent } = await import('../../../src/palkit/client/link.js');
-    link.dispatchEvent(new LinkHistoryEvent([
-      { role: 'assistant', content: 'Hello!', timestamp: 1_700_000_000, inference_id: 'g1' },
-      { role: 'user', content: 'Hi', timestamp: 1_700_000_002 },
-    ]));
+    link.dispatchEvent(
+      new LinkHistoryEvent([
+        { role: 'assistant', content: 'Hello!', timestamp: 1_700_000_000, inference_id: 'g1' },
+        { role: 'user', content: 'Hi', timestamp: 1_700_000_002 },
+      ]),
+    );
     await settle(el);
-    expect(el.entries.map((e) => [e.role, e.speech, e.timestamp])).to.deep.equal([['replica', 'Hello!', 1_700_000_000_000], ['user', 'Hi', 1_700_000_002_000]]);
+    expect(el.entries.map((e) => [e.role, e.speech, e.timestamp])).to.deep.equal([
+      ['replica', 'Hello!', 1_700_000_000_000],
+      ['user', 'Hi', 1_700_000_002_000],
+    ]);
     // A second delivery (another join) does not duplicate what is shown.
     link.dispatchEvent(new LinkHistoryEvent([{ role: 'assistant', content: 'Hello!', timestamp: 1_700_000_000 }]));
     await settle(el);

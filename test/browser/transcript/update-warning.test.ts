@@ -59,12 +59,19 @@ describe('no Lit update-after-update warning', () => {
   it('from the chat panel as rows of every height arrive, are streamed and wrap at a new width', async () => {
     const link = new FakeLink();
     const warnings = await litWarnings(async () => {
-      const el = await fixture<PalTranscript>(html`<pal-transcript pal-name="Ava" style="height: 300px; width: 360px" .link=${link}></pal-transcript>`);
-      for (let i = 0; i < 30; i++) link.event('conversation.utterance', { role: i % 2 ? 'user' : 'replica', speech: `Line ${i} `.repeat(1 + (i % 7) * 4) });
+      const el = await fixture<PalTranscript>(
+        html`<pal-transcript pal-name="Ava" style="height: 300px; width: 360px" .link=${link}></pal-transcript>`,
+      );
+      for (let i = 0; i < 30; i++)
+        link.event('conversation.utterance', { role: i % 2 ? 'user' : 'replica', speech: `Line ${i} `.repeat(1 + (i % 7) * 4) });
       await settle(el);
       link.event('conversation.utterance.streaming', { role: 'replica', speech: 'We open', final: false });
       await settle(el);
-      link.event('conversation.utterance.streaming', { role: 'replica', speech: 'We open at nine, and on Saturdays at ten, until six in the evening.', final: false });
+      link.event('conversation.utterance.streaming', {
+        role: 'replica',
+        speech: 'We open at nine, and on Saturdays at ten, until six in the evening.',
+        final: false,
+      });
       await settle(el);
       el.style.width = '220px';
       await waitFor(() => el.shadowRoot!.querySelector('li')!.offsetWidth <= 220, { what: 'narrower rows' });
@@ -87,7 +94,9 @@ describe('no Lit update-after-update warning', () => {
       await waitFor(() => deep(el, 'pal-conversation', 'pal-transcript.panel:not([hidden])') !== null, { what: 'chat open' });
       for (let i = 0; i < 12; i++)
         service.transports[0]!.receive({
-          message_type: 'conversation', event_type: 'conversation.utterance', conversation_id: 'c42',
+          message_type: 'conversation',
+          event_type: 'conversation.utterance',
+          conversation_id: 'c42',
           properties: { role: i % 2 ? 'user' : 'replica', speech: `Sentence ${i} `.repeat(1 + i * 3) },
         });
       const panel = deep(el, 'pal-conversation', 'pal-transcript.panel') as unknown as PalTranscript;

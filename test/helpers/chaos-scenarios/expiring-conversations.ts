@@ -47,12 +47,15 @@ export function expiringConversations(count = 10_000): ChaosScenario<ExpiringFig
             return await chaos.conversation(properties);
           }
         };
-        const createUpTo = (upTo: number) => Promise.all(Array.from({ length: 10 }, async () => {
-          while (next < upTo) {
-            next++;
-            ids.push((await create()).conversationId);
-          }
-        }));
+        const createUpTo = (upTo: number) =>
+          Promise.all(
+            Array.from({ length: 10 }, async () => {
+              while (next < upTo) {
+                next++;
+                ids.push((await create()).conversationId);
+              }
+            }),
+          );
         const endThisBatch = async () => {
           for (const c of ids) await chaos.api('POST', `/v2/conversations/${c}/end`);
           ids.length = 0;

@@ -7,7 +7,9 @@ import { sleep, type RoomClient } from '../live-fixtures.js';
 import type { ChaosFigures, ChaosScenario } from './scenario.js';
 
 const VISITORS = 30;
-const LONG_ECHO = Array.from({ length: 800 }, (_, i) => ['please', 'read', 'this', 'long', 'echo', 'aloud'][i % 6]).join(' ').slice(0, 3_990);
+const LONG_ECHO = Array.from({ length: 800 }, (_, i) => ['please', 'read', 'this', 'long', 'echo', 'aloud'][i % 6])
+  .join(' ')
+  .slice(0, 3_990);
 
 export interface FairEchoesFigures extends ChaosFigures {
   visitors: number;
@@ -31,7 +33,8 @@ export const fairEchoes: ChaosScenario<FairEchoesFigures> = {
         quiet.push(await replyMs(bystander));
         await sleep(150);
       }
-      for (let i = 0; i < VISITORS; i += 10) echoers.push(...(await Promise.all(Array.from({ length: Math.min(10, VISITORS - i) }, async () => (await chaos.call()).client))));
+      for (let i = 0; i < VISITORS; i += 10)
+        echoers.push(...(await Promise.all(Array.from({ length: Math.min(10, VISITORS - i) }, async () => (await chaos.call()).client))));
       // Each visitor sends a long echo every two seconds: 2,000 characters a second, a quarter of its text budget.
       let sending = true;
       let sent = 0;
@@ -43,7 +46,10 @@ export const fairEchoes: ChaosScenario<FairEchoesFigures> = {
         }
       })();
       await sleep(3_000); // every room is speaking
-      const lagMax = async () => Number(/^palkit_nodejs_eventloop_lag_max_seconds (\S+)/m.exec(await (await fetch(`${chaos.process.url}/metrics`)).text())?.[1] ?? NaN) * 1000;
+      const lagMax = async () =>
+        Number(
+          /^palkit_nodejs_eventloop_lag_max_seconds (\S+)/m.exec(await (await fetch(`${chaos.process.url}/metrics`)).text())?.[1] ?? NaN,
+        ) * 1000;
       let longestStallMs = 0;
       const busy: number[] = [];
       for (let i = 0; i < 20; i++) {

@@ -27,8 +27,14 @@ export const floods: ChaosScenario = {
       };
       const quiet = await ask((replies) => replies.length >= QUIET_REPLIES);
       const baseline = percentile(quiet, 95);
-      const lines = [`quiet: another room's reply p50 ${percentile(quiet, 50).toFixed(0)} ms, p95 ${baseline.toFixed(0)} ms (${quiet.length} replies)`];
-      for (const [kind, properties] of [['audio', { enable_recording: true }], ['rates', {}], ['chat', {}]] as Array<[FloodKind, Record<string, unknown>]>) {
+      const lines = [
+        `quiet: another room's reply p50 ${percentile(quiet, 50).toFixed(0)} ms, p95 ${baseline.toFixed(0)} ms (${quiet.length} replies)`,
+      ];
+      for (const [kind, properties] of [
+        ['audio', { enable_recording: true }],
+        ['rates', {}],
+        ['chat', {}],
+      ] as Array<[FloodKind, Record<string, unknown>]>) {
         const conv = await service.conversation(properties);
         const rss = service.rssMb();
         let done = false;

@@ -64,4 +64,5 @@ export async function quietHealth(url: string, ms = 2000): Promise<number[]> {
   return quiet.times;
 }
 
-export const fmtTimes = (values: number[]) => `p50 ${percentile(values, 50).toFixed(1)} ms, p95 ${percentile(values, 95).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms (${values.length} answers)`;
+export const fmtTimes = (values: number[]) =>
+  `p50 ${percentile(values, 50).toFixed(1)} ms, p95 ${percentile(values, 95).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms (${values.length} answers)`;

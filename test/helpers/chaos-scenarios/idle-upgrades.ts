@@ -48,7 +48,11 @@ export function idleUpgrades(attempts = 20_000, openAtOnce = 1000): ChaosScenari
               counts[kind]++;
               resolve();
             };
-            socket.on('connect', () => socket.write(`GET /rooms/${conv.conversationId} HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`));
+            socket.on('connect', () =>
+              socket.write(
+                `GET /rooms/${conv.conversationId} HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+              ),
+            );
             socket.on('data', (chunk: Buffer) => {
               text += chunk.toString('latin1');
               if (text.startsWith('HTTP/1.1 101')) {
@@ -63,12 +67,14 @@ export function idleUpgrades(attempts = 20_000, openAtOnce = 1000): ChaosScenari
             socket.on('close', () => settle('closed'));
             socket.setTimeout(15_000, () => socket.destroy());
           });
-        const flooding = Promise.all(Array.from({ length: openAtOnce }, async () => {
-          while (started < attempts && Date.now() < floodDeadline) {
-            started++;
-            await one();
-          }
-        }));
+        const flooding = Promise.all(
+          Array.from({ length: openAtOnce }, async () => {
+            while (started < attempts && Date.now() < floodDeadline) {
+              started++;
+              await one();
+            }
+          }),
+        );
 
         const during = probeHealth(chaos.process.url);
         const fromFlooder = probeHealth(chaos.process.url, 200, '127.0.0.2');
@@ -89,7 +95,18 @@ export function idleUpgrades(attempts = 20_000, openAtOnce = 1000): ChaosScenari
           `${started} upgrades from 127.0.0.2 in ${floodSeconds.toFixed(1)} s (at most ${openAtOnce} open at once): ${counts.upgraded} upgraded (held idle), ${counts.refused} refused with 429, ${counts.closed} closed, ${counts.errors} errors; ` +
           `/healthz quiet ${fmtTimes(quiet)}, from 127.0.0.1 during ${fmtTimes(during.times)}, ${during.failures} failed (from the flooding address ${fromFlooder.times.length} answered, ${fromFlooder.failures} failed); ` +
           `a valid join heard its greeting in ${joinMs.toFixed(0)} ms`;
-        return { summary, attempts, started, floodSeconds, counts, quietHealth: quiet, duringHealth: during.times, duringFailures: during.failures, joinMs, afterwards };
+        return {
+          summary,
+          attempts,
+          started,
+          floodSeconds,
+          counts,
+          quietHealth: quiet,
+          duringHealth: during.times,
+          duringFailures: during.failures,
+          joinMs,
+          afterwards,
+        };
       } finally {
         visitor?.close();
         for (const s of held) s.destroy();

@@ -13,4 +13,13 @@ import { idleUpgrades } from './idle-upgrades.js';
 
 export type { ChaosFigures, ChaosScenario } from './scenario.js';
 
-export const chaosScenarios: ChaosScenario[] = [floods, zeroCostFrames, fairEchoes, relayCapacity, speechQueue('wasm'), speechQueue('native'), expiringConversations(), idleUpgrades()];
+export const chaosScenarios: ChaosScenario[] = [
+  floods,
+  zeroCostFrames,
+  fairEchoes,
+  relayCapacity,
+  speechQueue('wasm'),
+  speechQueue('native'),
+  expiringConversations(),
+  idleUpgrades(),
+];

@@ -37,7 +37,8 @@ async function metric(s: ChaosService, name: string, labels = ''): Promise<numbe
   const text = await (await fetch(`${s.process.url}/metrics`)).text();
   return Number(new RegExp(`^${name}${labels.replace(/[{}]/g, '\\$&')} (\\S+)`, 'm').exec(text)?.[1] ?? 0);
 }
-const shedOn = async (s: ChaosService) => (await metric(s, 'palkit_relay_shed_total', '{kind="audio"}')) + (await metric(s, 'palkit_relay_shed_total', '{kind="message"}'));
+const shedOn = async (s: ChaosService) =>
+  (await metric(s, 'palkit_relay_shed_total', '{kind="audio"}')) + (await metric(s, 'palkit_relay_shed_total', '{kind="message"}'));
 const droppedOn = (s: ChaosService) => metric(s, 'palkit_room_input_dropped_total', '{kind="audio"}');
 
 export const relayCapacity: ChaosScenario<RelayCapacityFigures> = {
@@ -80,14 +81,15 @@ export const relayCapacity: ChaosScenario<RelayCapacityFigures> = {
       clients.push(bystander);
       const quiet: number[] = [];
       for (let i = 0; i < 10; i++) quiet.push(await replyMs(bystander));
-      for (let i = 0; i < VISITORS; i += 10) clients.push(...(await Promise.all(Array.from({ length: Math.min(10, VISITORS - i) }, () => relayedThroughB()))));
+      for (let i = 0; i < VISITORS; i += 10)
+        clients.push(...(await Promise.all(Array.from({ length: Math.min(10, VISITORS - i) }, () => relayedThroughB()))));
       const speakers = clients.slice(1);
       const before = { shedA: await shedOn(A), shedB: await shedOn(B), droppedB: await droppedOn(B) };
       // Real time: every 20 ms each visitor sends the frames due by then (a late timer catches up, as a browser's worklet does).
       let sent = 0;
       const started = performance.now();
       const speaking = (async () => {
-        for (let due = 0; performance.now() - started < SECONDS * 1000; ) {
+        for (let due = 0; performance.now() - started < SECONDS * 1000;) {
           const now = Math.floor((performance.now() - started) / 20);
           for (; due <= now; due++) for (const client of speakers) client.socket.send(microphoneFrame(due));
           sent = due * speakers.length;

@@ -11,7 +11,10 @@ const ITEMS = 40;
 /** Items that must finish while measured: each one's audio is stored then. */
 const FINISHED = 3;
 const OWNER_2 = 'chaos-key-owner-2';
-const SCRIPT = Array.from({ length: 900 }, (_, i) => ['the', 'quarterly', 'report', 'reads', 'aloud', 'slowly'][i % 6]).join(' ').slice(0, 4_990) + '.';
+const SCRIPT =
+  Array.from({ length: 900 }, (_, i) => ['the', 'quarterly', 'report', 'reads', 'aloud', 'slowly'][i % 6])
+    .join(' ')
+    .slice(0, 4_990) + '.';
 
 export interface SpeechQueueFigures extends ChaosFigures {
   /** Status of each queued item when measured. */
@@ -29,19 +32,29 @@ export function speechQueue(voice: 'native' | 'wasm', options: { nodeArgs?: stri
   return {
     name: `another owner's speech items (${voice} voice)`,
     async run() {
-      const chaos = await startChaosService({ PALKIT_API_KEYS: `chaos-key:1,${OWNER_2}:2`, PALKIT_GENERATING_PER_OWNER: '50', PALKIT_LOCAL_VOICE: voice }, options);
+      const chaos = await startChaosService(
+        { PALKIT_API_KEYS: `chaos-key:1,${OWNER_2}:2`, PALKIT_GENERATING_PER_OWNER: '50', PALKIT_LOCAL_VOICE: voice },
+        options,
+      );
       let visitor: RoomClient | undefined;
       const speech = async (method: string, path: string, body?: unknown) => {
-        const r = await fetch(chaos.process.url + path, { method, headers: { 'x-api-key': OWNER_2, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+        const r = await fetch(chaos.process.url + path, {
+          method,
+          headers: { 'x-api-key': OWNER_2, 'content-type': 'application/json' },
+          body: body ? JSON.stringify(body) : undefined,
+        });
         return { status: r.status, body: (await r.json()) as any };
       };
       try {
         const v = (visitor = (await chaos.call()).client);
         const lagMax = async () => {
-          const metrics = await fetch(`${chaos.process.url}/metrics`).then((r) => r.text(), (error: unknown) => {
-            chaos.assertAlive(); // says so when the service is gone
-            throw error;
-          });
+          const metrics = await fetch(`${chaos.process.url}/metrics`).then(
+            (r) => r.text(),
+            (error: unknown) => {
+              chaos.assertAlive(); // says so when the service is gone
+              throw error;
+            },
+          );
           return Number(/^palkit_nodejs_eventloop_lag_max_seconds (\S+)/m.exec(metrics)?.[1] ?? NaN) * 1000;
         };
         const quiet: number[] = [];
@@ -60,7 +73,8 @@ export function speechQueue(voice: 'native' | 'wasm', options: { nodeArgs?: stri
         }
         await sleep(1_000); // generation is under way
         await lagMax();
-        const readyNow = async () => ((await speech('GET', '/v2/speech?limit=50')).body.data as Array<{ status: string }>).filter((s) => s.status === 'ready').length;
+        const readyNow = async () =>
+          ((await speech('GET', '/v2/speech?limit=50')).body.data as Array<{ status: string }>).filter((s) => s.status === 'ready').length;
         const readyBefore = await readyNow();
         const busy: number[] = [];
         let busyStallMs = 0;

@@ -56,12 +56,23 @@ export function chooseRest(frames: LookedFrame[]): number {
   let pool = withFace.filter(({ f }) => f.silent);
   if (pool.length < 3) pool = withFace;
   if (!pool.length) throw new Error('no frame shows a face');
-  const eyes = quantile(pool.map(({ f }) => eyeAspect(f.mesh!)), 0.5);
+  const eyes = quantile(
+    pool.map(({ f }) => eyeAspect(f.mesh!)),
+    0.5,
+  );
   const open = pool.filter(({ f }) => eyeAspect(f.mesh!) >= 0.9 * eyes);
   const candidates = open.length ? open : pool;
   const n = candidates[0]!.f.mesh!.length;
-  const median = Array.from({ length: n }, (_, k) => [0, 1].map((axis) => quantile(candidates.map(({ f }) => f.mesh![k]![axis]!), 0.5)));
-  let best = candidates[0]!, bestDistance = Infinity;
+  const median = Array.from({ length: n }, (_, k) =>
+    [0, 1].map((axis) =>
+      quantile(
+        candidates.map(({ f }) => f.mesh![k]![axis]!),
+        0.5,
+      ),
+    ),
+  );
+  let best = candidates[0]!,
+    bestDistance = Infinity;
   for (const c of candidates) {
     let d = 0;
     for (let k = 0; k < n; k++) d += Math.hypot(c.f.mesh![k]![0] - median[k]![0]!, c.f.mesh![k]![1] - median[k]![1]!);
@@ -104,18 +115,27 @@ export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames
   const med = (xs: number[]) => quantile(xs, 0.5);
 
   // The chin's slope on the opening, least squares through rest (both zero there).
-  const openings = by('opening'), chins = by('chin');
-  const slope = openings.reduce((s, o, i) => s + o * chins[i]!, 0) / Math.max(1e-9, openings.reduce((s, o) => s + o * o, 0));
+  const openings = by('opening'),
+    chins = by('chin');
+  const slope =
+    openings.reduce((s, o, i) => s + o * chins[i]!, 0) /
+    Math.max(
+      1e-9,
+      openings.reduce((s, o) => s + o * o, 0),
+    );
 
   // Blinks: runs of frames with the eyes' aspect under CLOSED_SHARE of rest.
   const depths: number[] = [];
-  let outsideDuring = 0, midIndex: number | null = null, deepest = Infinity;
-  for (let i = 0; i < readings.length; ) {
+  let outsideDuring = 0,
+    midIndex: number | null = null,
+    deepest = Infinity;
+  for (let i = 0; i < readings.length;) {
     if (readings[i]!.eye >= CLOSED_SHARE * restEye) {
       i++;
       continue;
     }
-    let j = i, least = readings[i]!;
+    let j = i,
+      least = readings[i]!;
     while (j < readings.length && readings[j]!.eye < CLOSED_SHARE * restEye) {
       if (readings[j]!.eye < least.eye) least = readings[j]!;
       outsideDuring = Math.max(outsideDuring, readings[j]!.outside);

@@ -26,9 +26,11 @@ export function madeReplies(rest: Rgb, mesh: Mesh): MadeReply[] {
   const blinks = new Set([1, 10]);
   // The head moves a little from frame to frame (≤ 2°, ≤ 3 % scale, a few pixels), as a living head does.
   const move = (i: number) => {
-    const angle = (Math.sin(i * 0.7) * 2 * Math.PI) / 180, scale = 1 + 0.03 * Math.sin(i * 0.45);
+    const angle = (Math.sin(i * 0.7) * 2 * Math.PI) / 180,
+      scale = 1 + 0.03 * Math.sin(i * 0.45);
     const c = [rest.width / 2, rest.height / 2];
-    const a = Math.cos(angle) / scale, b = Math.sin(angle) / scale;
+    const a = Math.cos(angle) / scale,
+      b = Math.sin(angle) / scale;
     return { a, b, tx: c[0]! - a * c[0]! + b * c[1]! + 3 * Math.sin(i), ty: c[1]! - b * c[0]! - a * c[1]! + 2 * Math.cos(i * 1.3) };
   };
   const make = (edit: (i: number) => Rgb, still = false): Rgb[] =>
@@ -43,13 +45,37 @@ export function madeReplies(rest: Rgb, mesh: Mesh): MadeReply[] {
     return frame;
   };
   return [
-    { name: 'good: jaw, teeth, blinks, head moving', good: { outside: true, inside: true, chin: true, blink: true, same: true }, frames: make(good) },
+    {
+      name: 'good: jaw, teeth, blinks, head moving',
+      good: { outside: true, inside: true, chin: true, blink: true, same: true },
+      frames: make(good),
+    },
     { name: 'good, the head still', good: { outside: true, inside: true, chin: true, blink: true, same: true }, frames: make(good, true) },
-    { name: 'bad: rectangles pasted over the brows at each blink', good: { outside: false, blink: false }, frames: make((i) => (blinks.has(i) ? pastedBrows(openings[i] ? openJaw(rest, mesh, openings[i]!) : rest, mesh) : good(i))) },
-    { name: 'bad: a flat black ellipse for a mouth, the chin frozen', good: { inside: false, chin: false }, frames: make((i) => (openings[i] ? blackEllipse(blinks.has(i) ? blink(rest, mesh) : rest, mesh, openings[i]!) : good(i))) },
-    { name: 'bad: the jaw opens onto a flat void', good: { inside: false, chin: true }, frames: make((i) => (openings[i] ? openJaw(rest, mesh, openings[i]!, { inside: 'void' }) : good(i))) },
-    { name: 'bad: the lips part over a frozen chin', good: { chin: false, inside: true }, frames: make((i) => (openings[i] ? openJaw(rest, mesh, openings[i]!, { carryChin: false }) : good(i))) },
-    { name: 'bad: the eyes never close', good: { blink: false, outside: true }, frames: make((i) => (openings[i] ? openJaw(rest, mesh, openings[i]!) : rest)) },
+    {
+      name: 'bad: rectangles pasted over the brows at each blink',
+      good: { outside: false, blink: false },
+      frames: make((i) => (blinks.has(i) ? pastedBrows(openings[i] ? openJaw(rest, mesh, openings[i]!) : rest, mesh) : good(i))),
+    },
+    {
+      name: 'bad: a flat black ellipse for a mouth, the chin frozen',
+      good: { inside: false, chin: false },
+      frames: make((i) => (openings[i] ? blackEllipse(blinks.has(i) ? blink(rest, mesh) : rest, mesh, openings[i]!) : good(i))),
+    },
+    {
+      name: 'bad: the jaw opens onto a flat void',
+      good: { inside: false, chin: true },
+      frames: make((i) => (openings[i] ? openJaw(rest, mesh, openings[i]!, { inside: 'void' }) : good(i))),
+    },
+    {
+      name: 'bad: the lips part over a frozen chin',
+      good: { chin: false, inside: true },
+      frames: make((i) => (openings[i] ? openJaw(rest, mesh, openings[i]!, { carryChin: false }) : good(i))),
+    },
+    {
+      name: 'bad: the eyes never close',
+      good: { blink: false, outside: true },
+      frames: make((i) => (openings[i] ? openJaw(rest, mesh, openings[i]!) : rest)),
+    },
   ];
 }
 
@@ -60,10 +86,25 @@ export function madeReplies(rest: Rgb, mesh: Mesh): MadeReply[] {
  * back, so that blur alone is told from another person.
  */
 export const OTHER_FACES: Array<{ name: string; file: string; filter: string; samePerson: boolean }> = [
-  { name: 'another person (a woman, samples.jpg)', file: 'node_modules/@vladmandic/human/assets/samples.jpg', filter: 'crop=150:158:166:0,scale=600:632:flags=bicubic', samePerson: false },
-  { name: 'another person (a man, samples.jpg)', file: 'node_modules/@vladmandic/human/assets/samples.jpg', filter: 'crop=210:158:326:0,scale=630:474:flags=bicubic', samePerson: false },
+  {
+    name: 'another person (a woman, samples.jpg)',
+    file: 'node_modules/@vladmandic/human/assets/samples.jpg',
+    filter: 'crop=150:158:166:0,scale=600:632:flags=bicubic',
+    samePerson: false,
+  },
+  {
+    name: 'another person (a man, samples.jpg)',
+    file: 'node_modules/@vladmandic/human/assets/samples.jpg',
+    filter: 'crop=210:158:326:0,scale=630:474:flags=bicubic',
+    samePerson: false,
+  },
   { name: 'Ada, the drawn face', file: 'docs/face-ada.png', filter: 'crop=480:270:0:0', samePerson: false },
-  { name: 'the portrait shrunk to a 40 px face and enlarged back', file: 'test/fixtures/portrait-collins.jpg', filter: 'scale=160:160:flags=area,scale=512:512:flags=bicubic', samePerson: true },
+  {
+    name: 'the portrait shrunk to a 40 px face and enlarged back',
+    file: 'test/fixtures/portrait-collins.jpg',
+    filter: 'scale=160:160:flags=area,scale=512:512:flags=bicubic',
+    samePerson: true,
+  },
 ];
 
 /** A made reply's figures: each frame seen (`see`), the first as rest. */

@@ -32,7 +32,11 @@ export interface CropShare {
 export function cropAroundMouth(box: MouthBox): CropShare {
   const mouthWidth = box.w / 1.2;
   const face = 3 * mouthWidth;
-  return { cx: (box.x + box.w / 2) / box.width, cy: (box.y + box.h / 2 - 0.2 * face) / box.height, side: Math.min(1, (2 * face) / box.height) };
+  return {
+    cx: (box.x + box.w / 2) / box.width,
+    cy: (box.y + box.h / 2 - 0.2 * face) / box.height,
+    side: Math.min(1, (2 * face) / box.height),
+  };
 }
 
 export const lookCapture = (share: CropShare, size: number): string => `

@@ -27,15 +27,20 @@ export function blank(width: number, height: number, [r, g, b]: [number, number,
 /** Rec. 601 luma. */
 export function lumaOf(image: Rgb): Plane {
   const data = new Float32Array(image.width * image.height);
-  for (let i = 0, p = 0; i < data.length; i++, p += 3) data[i] = 0.299 * image.rgb[p]! + 0.587 * image.rgb[p + 1]! + 0.114 * image.rgb[p + 2]!;
+  for (let i = 0, p = 0; i < data.length; i++, p += 3)
+    data[i] = 0.299 * image.rgb[p]! + 0.587 * image.rgb[p + 1]! + 0.114 * image.rgb[p + 2]!;
   return { width: image.width, height: image.height, data };
 }
 
 /** Bilinear sample; outside the plane: NaN. */
 export function sample(plane: Plane, x: number, y: number): number {
   if (x < 0 || y < 0 || x > plane.width - 1 || y > plane.height - 1) return NaN;
-  const x0 = Math.min(plane.width - 2, Math.floor(x)), y0 = Math.min(plane.height - 2, Math.floor(y));
-  const fx = x - x0, fy = y - y0, w = plane.width, d = plane.data;
+  const x0 = Math.min(plane.width - 2, Math.floor(x)),
+    y0 = Math.min(plane.height - 2, Math.floor(y));
+  const fx = x - x0,
+    fy = y - y0,
+    w = plane.width,
+    d = plane.data;
   const top = d[y0 * w + x0]! * (1 - fx) + d[y0 * w + x0 + 1]! * fx;
   const bottom = d[(y0 + 1) * w + x0]! * (1 - fx) + d[(y0 + 1) * w + x0 + 1]! * fx;
   return top * (1 - fy) + bottom * fy;
@@ -56,21 +61,30 @@ export function applySimilarity(s: Similarity, [x, y]: Point): Point {
 /** The similarity taking `from` onto `to` in the least-squares sense (no reflection). */
 export function fitSimilarity(from: Point[], to: Point[]): Similarity {
   const n = from.length;
-  let fx = 0, fy = 0, tx = 0, ty = 0;
+  let fx = 0,
+    fy = 0,
+    tx = 0,
+    ty = 0;
   for (let i = 0; i < n; i++) {
     fx += from[i]![0] / n;
     fy += from[i]![1] / n;
     tx += to[i]![0] / n;
     ty += to[i]![1] / n;
   }
-  let sxx = 0, sab = 0, sba = 0;
+  let sxx = 0,
+    sab = 0,
+    sba = 0;
   for (let i = 0; i < n; i++) {
-    const x = from[i]![0] - fx, y = from[i]![1] - fy, u = to[i]![0] - tx, v = to[i]![1] - ty;
+    const x = from[i]![0] - fx,
+      y = from[i]![1] - fy,
+      u = to[i]![0] - tx,
+      v = to[i]![1] - ty;
     sxx += x * x + y * y;
     sab += x * u + y * v;
     sba += x * v - y * u;
   }
-  const a = sab / sxx, b = sba / sxx;
+  const a = sab / sxx,
+    b = sba / sxx;
   return { a, b, tx: tx - (a * fx - b * fy), ty: ty - (b * fx + a * fy) };
 }
 
@@ -93,12 +107,14 @@ export function polygonMask(width: number, height: number, polygon: Point[]): Pl
     const cy = y + 0.5;
     const crossings: number[] = [];
     for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
-      const [xi, yi] = polygon[i]!, [xj, yj] = polygon[j]!;
+      const [xi, yi] = polygon[i]!,
+        [xj, yj] = polygon[j]!;
       if (yi > cy !== yj > cy) crossings.push(xi + ((cy - yi) / (yj - yi)) * (xj - xi));
     }
     crossings.sort((p, q) => p - q);
     for (let k = 0; k + 1 < crossings.length; k += 2) {
-      const from = Math.max(0, Math.ceil(crossings[k]! - 0.5)), to = Math.min(width - 1, Math.floor(crossings[k + 1]! - 0.5));
+      const from = Math.max(0, Math.ceil(crossings[k]! - 0.5)),
+        to = Math.min(width - 1, Math.floor(crossings[k + 1]! - 0.5));
       for (let x = from; x <= to; x++) data[y * width + x] = 1;
     }
   }
@@ -107,7 +123,8 @@ export function polygonMask(width: number, height: number, polygon: Point[]): Pl
 
 /** The polygon's points moved away from its centroid by `factor` (1: unchanged). */
 export function scaled(polygon: Point[], factor: number): Point[] {
-  const cx = polygon.reduce((s, p) => s + p[0], 0) / polygon.length, cy = polygon.reduce((s, p) => s + p[1], 0) / polygon.length;
+  const cx = polygon.reduce((s, p) => s + p[0], 0) / polygon.length,
+    cy = polygon.reduce((s, p) => s + p[1], 0) / polygon.length;
   return polygon.map(([x, y]) => [cx + (x - cx) * factor, cy + (y - cy) * factor]);
 }
 
@@ -122,8 +139,12 @@ export function quantile(values: ArrayLike<number>, q: number): number {
 
 /** Pearson's correlation (NaN when either series is flat). */
 export function correlation(xs: number[], ys: number[]): number {
-  const n = xs.length, mx = xs.reduce((s, v) => s + v, 0) / n, my = ys.reduce((s, v) => s + v, 0) / n;
-  let sxy = 0, sxx = 0, syy = 0;
+  const n = xs.length,
+    mx = xs.reduce((s, v) => s + v, 0) / n,
+    my = ys.reduce((s, v) => s + v, 0) / n;
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
   for (let i = 0; i < n; i++) {
     sxy += (xs[i]! - mx) * (ys[i]! - my);
     sxx += (xs[i]! - mx) ** 2;
@@ -134,7 +155,9 @@ export function correlation(xs: number[], ys: number[]): number {
 
 /** The cosine of the angle between two vectors (1: the same direction). */
 export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let ab = 0, aa = 0, bb = 0;
+  let ab = 0,
+    aa = 0,
+    bb = 0;
   for (let i = 0; i < a.length; i++) {
     ab += a[i]! * b[i]!;
     aa += a[i]! ** 2;

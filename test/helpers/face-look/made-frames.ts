@@ -18,8 +18,12 @@ export function random(seed: number): () => number {
 }
 
 function pixel(image: Rgb, x: number, y: number, c: number): number {
-  const xi = Math.max(0, Math.min(image.width - 2, Math.floor(x))), yi = Math.max(0, Math.min(image.height - 2, Math.floor(y)));
-  const fx = Math.max(0, Math.min(1, x - xi)), fy = Math.max(0, Math.min(1, y - yi)), w = image.width, d = image.rgb;
+  const xi = Math.max(0, Math.min(image.width - 2, Math.floor(x))),
+    yi = Math.max(0, Math.min(image.height - 2, Math.floor(y)));
+  const fx = Math.max(0, Math.min(1, x - xi)),
+    fy = Math.max(0, Math.min(1, y - yi)),
+    w = image.width,
+    d = image.rgb;
   const at = (px: number, py: number) => d[(py * w + px) * 3 + c]!;
   return (at(xi, yi) * (1 - fx) + at(xi + 1, yi) * fx) * (1 - fy) + (at(xi, yi + 1) * (1 - fx) + at(xi + 1, yi + 1) * fx) * fy;
 }
@@ -38,14 +42,16 @@ export function remap(image: Rgb, from: (x: number, y: number) => Point): Rgb {
 
 /** The whole frame moved by a similarity (given as output → source), and its mesh moved the other way. */
 export function moveHead(image: Rgb, mesh: Mesh, outputToSource: Similarity): { image: Rgb; mesh: Mesh } {
-  const { a, b, tx, ty } = outputToSource, det = a * a + b * b;
+  const { a, b, tx, ty } = outputToSource,
+    det = a * a + b * b;
   const back = ([x, y]: Point): Point => [(a * (x - tx) + b * (y - ty)) / det, (-b * (x - tx) + a * (y - ty)) / det];
   return { image: remap(image, (x, y) => applySimilarity(outputToSource, [x, y])), mesh: mesh.map(back) };
 }
 
 /** Sensor noise: each channel plus a uniform ±`amplitude`. */
 export function noisy(image: Rgb, amplitude: number, seed = 1): Rgb {
-  const next = random(seed), rgb = new Uint8Array(image.rgb.length);
+  const next = random(seed),
+    rgb = new Uint8Array(image.rgb.length);
   for (let i = 0; i < rgb.length; i++) rgb[i] = Math.max(0, Math.min(255, Math.round(image.rgb[i]! + (next() * 2 - 1) * amplitude)));
   return { ...image, rgb };
 }
@@ -60,9 +66,13 @@ const smooth = (t: number) => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
  * shading with texture) or 'void' (a flat black, luma 17).
  */
 export function openJaw(image: Rgb, mesh: Mesh, open: number, { carryChin = true, inside = 'mouth' as 'mouth' | 'void' } = {}): Rgb {
-  const upper = mesh[13]!, lower = mesh[14]!, chin = mesh[CHIN]!;
-  const left = mesh[172]!, right = mesh[397]!;
-  const cx = (upper[0] + lower[0]) / 2, half = distance(left, right) / 2;
+  const upper = mesh[13]!,
+    lower = mesh[14]!,
+    chin = mesh[CHIN]!;
+  const left = mesh[172]!,
+    right = mesh[397]!;
+  const cx = (upper[0] + lower[0]) / 2,
+    half = distance(left, right) / 2;
   const lipHeight = distance(mesh[14]!, mesh[17]!);
   const below = (x: number, y: number) => {
     const across = 1 - smooth((Math.abs(x - cx) / half - 0.6) / 0.5);
@@ -77,7 +87,8 @@ export function openJaw(image: Rgb, mesh: Mesh, open: number, { carryChin = true
   // Per column, where the opening starts (the upper lip's inner edge) and ends, now and at rest.
   const restMask = polygonMask(image.width, image.height, points(mesh, INNER_LIPS));
   const span = (m: typeof mask, x: number): [number, number] => {
-    let first = -1, last = -1;
+    let first = -1,
+      last = -1;
     for (let y = 0; y < image.height; y++) {
       if (!m.data[y * image.width + x]) continue;
       if (first < 0) first = y;
@@ -117,8 +128,10 @@ export function openJaw(image: Rgb, mesh: Mesh, open: number, { carryChin = true
 /** Today's mouth: a flat black ellipse `open` pixels tall cut over the closed mouth, the chin left where it was. */
 export function blackEllipse(image: Rgb, mesh: Mesh, open: number): Rgb {
   const out = { ...image, rgb: Uint8Array.from(image.rgb) };
-  const cx = (mesh[13]![0] + mesh[14]![0]) / 2, cy = (mesh[13]![1] + mesh[14]![1]) / 2;
-  const rx = distance(mesh[78]!, mesh[308]!) / 2 * 0.85, ry = open / 2;
+  const cx = (mesh[13]![0] + mesh[14]![0]) / 2,
+    cy = (mesh[13]![1] + mesh[14]![1]) / 2;
+  const rx = (distance(mesh[78]!, mesh[308]!) / 2) * 0.85,
+    ry = open / 2;
   for (let y = Math.floor(cy - ry); y <= cy + ry; y++) {
     for (let x = Math.floor(cx - rx); x <= cx + rx; x++) {
       if (((x - cx) / rx) ** 2 + ((y - cy) / ry) ** 2 > 1) continue;
@@ -132,12 +145,19 @@ export function blackEllipse(image: Rgb, mesh: Mesh, open: number): Rgb {
 /** Today's blink: over each brow, a rectangle of the frame copied from higher up (hair, forehead). */
 export function pastedBrows(image: Rgb, mesh: Mesh): Rgb {
   const out = { ...image, rgb: Uint8Array.from(image.rgb) };
-  for (const brow of [[70, 63, 105, 66, 107], [300, 293, 334, 296, 336]]) {
+  for (const brow of [
+    [70, 63, 105, 66, 107],
+    [300, 293, 334, 296, 336],
+  ]) {
     const pts = points(mesh, brow);
-    const x0 = Math.round(Math.min(...pts.map((p) => p[0]))), x1 = Math.round(Math.max(...pts.map((p) => p[0])));
-    const y0 = Math.round(Math.min(...pts.map((p) => p[1])) - 4), y1 = Math.round(Math.max(...pts.map((p) => p[1])) + 6);
+    const x0 = Math.round(Math.min(...pts.map((p) => p[0]))),
+      x1 = Math.round(Math.max(...pts.map((p) => p[0])));
+    const y0 = Math.round(Math.min(...pts.map((p) => p[1])) - 4),
+      y1 = Math.round(Math.max(...pts.map((p) => p[1])) + 6);
     const lift = Math.round(faceHeight(mesh) * 0.3);
-    for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) for (let c = 0; c < 3; c++) out.rgb[(y * image.width + x) * 3 + c] = image.rgb[(Math.max(0, y - lift) * image.width + x) * 3 + c]!;
+    for (let y = y0; y <= y1; y++)
+      for (let x = x0; x <= x1; x++)
+        for (let c = 0; c < 3; c++) out.rgb[(y * image.width + x) * 3 + c] = image.rgb[(Math.max(0, y - lift) * image.width + x) * 3 + c]!;
   }
   return out;
 }
@@ -150,16 +170,22 @@ export function blink(image: Rgb, mesh: Mesh, closed = 1): Rgb {
   let out = image;
   for (const loop of EYES) {
     const eye = points(mesh, loop);
-    const corner0 = mesh[loop[0]!]!, corner1 = mesh[loop[8]!]!;
+    const corner0 = mesh[loop[0]!]!,
+      corner1 = mesh[loop[8]!]!;
     const width = distance(corner0, corner1);
-    const x0 = Math.min(corner0[0], corner1[0]), x1 = Math.max(corner0[0], corner1[0]);
+    const x0 = Math.min(corner0[0], corner1[0]),
+      x1 = Math.max(corner0[0], corner1[0]);
     const lidAt = (x: number, upperLid: boolean) => {
       // The lid loop's y at column x (upper or lower half), by the nearest points.
-      const half = eye.filter((_, k) => (upperLid ? k >= 1 && k <= 7 : k >= 9)).concat([corner0, corner1]).sort((p, q) => p[0] - q[0]);
-      for (let k = 0; k + 1 < half.length; k++) if (x >= half[k]![0] && x <= half[k + 1]![0]) {
-        const t = (x - half[k]![0]) / Math.max(1e-6, half[k + 1]![0] - half[k]![0]);
-        return half[k]![1] * (1 - t) + half[k + 1]![1] * t;
-      }
+      const half = eye
+        .filter((_, k) => (upperLid ? k >= 1 && k <= 7 : k >= 9))
+        .concat([corner0, corner1])
+        .sort((p, q) => p[0] - q[0]);
+      for (let k = 0; k + 1 < half.length; k++)
+        if (x >= half[k]![0] && x <= half[k + 1]![0]) {
+          const t = (x - half[k]![0]) / Math.max(1e-6, half[k + 1]![0] - half[k]![0]);
+          return half[k]![1] * (1 - t) + half[k + 1]![1] * t;
+        }
       return (corner0[1] + corner1[1]) / 2;
     };
     const source = out;
@@ -167,13 +193,15 @@ export function blink(image: Rgb, mesh: Mesh, closed = 1): Rgb {
       const margin = width * 0.12;
       if (x < x0 - margin || x > x1 + margin) return [x, y];
       const fade = 1 - smooth((Math.abs(x - (x0 + x1) / 2) - (x1 - x0) / 2) / margin);
-      const lid = lidAt(Math.max(x0, Math.min(x1, x)), true), bottom = lidAt(Math.max(x0, Math.min(x1, x)), false);
+      const lid = lidAt(Math.max(x0, Math.min(x1, x)), true),
+        bottom = lidAt(Math.max(x0, Math.min(x1, x)), false);
       const crease = lid - width / 3;
       const target = lid + (bottom + width * 0.1 - lid) * closed * fade;
       // Rows from the crease to the lid's new edge come from the crease to the lid's old edge (skin stretched).
       if (y < crease || y > target + 1) return [x, y];
       // The skin stretches most near the crease; the lid's edge (the lashes) keeps its width at the bottom.
-      const t = Math.min(1, (y - crease) / Math.max(1e-6, target - crease)), power = Math.max(1, (target - crease) / Math.max(1e-6, lid - crease));
+      const t = Math.min(1, (y - crease) / Math.max(1e-6, target - crease)),
+        power = Math.max(1, (target - crease) / Math.max(1e-6, lid - crease));
       return [x, crease + (lid - crease) * t ** power];
     });
   }
@@ -182,7 +210,9 @@ export function blink(image: Rgb, mesh: Mesh, closed = 1): Rgb {
 
 /** The frame's luma spread over a polygon (for checking made frames). */
 export function lumaIn(image: Rgb, polygon: Point[]): number[] {
-  const luma = lumaOf(image), mask = polygonMask(image.width, image.height, polygon), out: number[] = [];
+  const luma = lumaOf(image),
+    mask = polygonMask(image.width, image.height, polygon),
+    out: number[] = [];
   for (let i = 0; i < mask.data.length; i++) if (mask.data[i]) out.push(luma.data[i]!);
   return out;
 }

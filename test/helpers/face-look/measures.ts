@@ -2,7 +2,19 @@
 // the mouth-and-jaw region and the eyelids once the frame is aligned on the rest frame, (b) what an open
 // mouth's inside holds, and the per-frame readings (c) and (d) are made of (chin, opening, eye aspect).
 // Pure: frames and their landmarks in, numbers out.
-import { applySimilarity, fitSimilarity, lumaOf, polygonMask, quantile, resample, scaled, type Plane, type Point, type Rgb, type Similarity } from './image.js';
+import {
+  applySimilarity,
+  fitSimilarity,
+  lumaOf,
+  polygonMask,
+  quantile,
+  resample,
+  scaled,
+  type Plane,
+  type Point,
+  type Rgb,
+  type Similarity,
+} from './image.js';
 import { CHIN, FACE_OVAL, FOREHEAD, INNER_LIPS, NOSE_BASE, STABLE, eyelidRegions, faceHeight, points, type Mesh } from './regions.js';
 
 /** A frame with its landmarks. */
@@ -34,14 +46,18 @@ export function prepareRest(seen: Seen): Rest {
   const height = faceHeight(seen.mesh);
   const scale = height / NORMAL_HEIGHT;
   const oval = points(seen.mesh, FACE_OVAL);
-  const left = Math.min(...oval.map((p) => p[0])) - 4 * scale, top = Math.min(...oval.map((p) => p[1])) - 4 * scale;
-  const width = Math.ceil((Math.max(...oval.map((p) => p[0])) - left) / scale + 4), gridHeight = Math.ceil((Math.max(...oval.map((p) => p[1])) - top) / scale + 4);
+  const left = Math.min(...oval.map((p) => p[0])) - 4 * scale,
+    top = Math.min(...oval.map((p) => p[1])) - 4 * scale;
+  const width = Math.ceil((Math.max(...oval.map((p) => p[0])) - left) / scale + 4),
+    gridHeight = Math.ceil((Math.max(...oval.map((p) => p[1])) - top) / scale + 4);
   const gridToRest: Similarity = { a: scale, b: 0, tx: left, ty: top };
   const toGrid = (p: Point): Point => [(p[0] - left) / scale, (p[1] - top) / scale];
   const luma = lumaOf(seen.image);
   const grid = resample(luma, gridToRest, width, gridHeight);
   // Above the nose's base, measured along the face's own axis (forehead to chin).
-  const forehead = toGrid(seen.mesh[FOREHEAD]!), chin = toGrid(seen.mesh[CHIN]!), base = toGrid(seen.mesh[NOSE_BASE]!);
+  const forehead = toGrid(seen.mesh[FOREHEAD]!),
+    chin = toGrid(seen.mesh[CHIN]!),
+    base = toGrid(seen.mesh[NOSE_BASE]!);
   const axis: Point = [(chin[0] - forehead[0]) / NORMAL_HEIGHT, (chin[1] - forehead[1]) / NORMAL_HEIGHT];
   const along = (p: Point) => ((p[0] - forehead[0]) * axis[0] + (p[1] - forehead[1]) * axis[1]) / NORMAL_HEIGHT;
   const limit = along(base);
@@ -82,9 +98,11 @@ export function outsideChange(rest: Rest, frame: Seen): OutsideChange {
   const aligned = resample(lumaOf(frame.image), toFrame, width, height);
   // A change of light over the whole face (a clip's exposure) is not a local change: the median offset goes.
   const offsets: number[] = [];
-  for (let i = 0; i < aligned.data.length; i++) if (rest.region.data[i] && !Number.isNaN(aligned.data[i]!)) offsets.push(aligned.data[i]! - rest.grid.data[i]!);
+  for (let i = 0; i < aligned.data.length; i++)
+    if (rest.region.data[i] && !Number.isNaN(aligned.data[i]!)) offsets.push(aligned.data[i]! - rest.grid.data[i]!);
   const offset = offsets.length ? quantile(offsets, 0.5) : 0;
-  let worst = 0, at: Point = [0, 0];
+  let worst = 0,
+    at: Point = [0, 0];
   for (let cy = 0; cy + CELL <= height; cy += CELL / 2) {
     for (let cx = 0; cx + CELL <= width; cx += CELL / 2) {
       let inside = 0;
@@ -93,7 +111,8 @@ export function outsideChange(rest: Rest, frame: Seen): OutsideChange {
       let best = Infinity;
       for (let dy = -SLACK; dy <= SLACK && best > 0; dy++) {
         for (let dx = -SLACK; dx <= SLACK; dx++) {
-          let sum = 0, n = 0;
+          let sum = 0,
+            n = 0;
           for (let y = cy; y < cy + CELL; y++) {
             for (let x = cx; x < cx + CELL; x++) {
               const i = y * width + x;
@@ -133,10 +152,11 @@ function skinLuma(luma: Plane, mesh: Mesh): number {
   const around: number[] = [];
   for (const i of [50, 280, 151, 6, 117, 346]) {
     const [x, y] = mesh[i]!;
-    for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) {
-      const v = luma.data[Math.round(y + dy) * luma.width + Math.round(x + dx)];
-      if (v !== undefined) around.push(v);
-    }
+    for (let dy = -2; dy <= 2; dy++)
+      for (let dx = -2; dx <= 2; dx++) {
+        const v = luma.data[Math.round(y + dy) * luma.width + Math.round(x + dx)];
+        if (v !== undefined) around.push(v);
+      }
   }
   return quantile(around, 0.5);
 }
@@ -147,11 +167,14 @@ export function mouthInside(frame: Seen): MouthInside {
   const luma = lumaOf(image);
   const lips = scaled(points(mesh, INNER_LIPS), 0.9);
   const mask = polygonMask(image.width, image.height, lips);
-  const top = Math.min(...lips.map((p) => p[1])), bottom = Math.max(...lips.map((p) => p[1]));
+  const top = Math.min(...lips.map((p) => p[1])),
+    bottom = Math.max(...lips.map((p) => p[1]));
   const upperLimit = top + 0.4 * (bottom - top);
   const skin = skinLuma(luma, mesh);
   const values: number[] = [];
-  let flat = 0, upper = 0, teeth = 0;
+  let flat = 0,
+    upper = 0,
+    teeth = 0;
   const w = image.width;
   for (let y = 1; y < image.height - 1; y++) {
     for (let x = 1; x < w - 1; x++) {
@@ -160,24 +183,34 @@ export function mouthInside(frame: Seen): MouthInside {
       const v = luma.data[i]!;
       values.push(v);
       if (v < 40) {
-        let lo = v, hi = v;
-        for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-          const n = luma.data[i + dy * w + dx]!;
-          lo = Math.min(lo, n);
-          hi = Math.max(hi, n);
-        }
+        let lo = v,
+          hi = v;
+        for (let dy = -1; dy <= 1; dy++)
+          for (let dx = -1; dx <= 1; dx++) {
+            const n = luma.data[i + dy * w + dx]!;
+            lo = Math.min(lo, n);
+            hi = Math.max(hi, n);
+          }
         if (hi - lo <= 6) flat++;
       }
       if (y + 0.5 <= upperLimit) {
         upper++;
-        const r = image.rgb[i * 3]!, g = image.rgb[i * 3 + 1]!, b = image.rgb[i * 3 + 2]!;
+        const r = image.rgb[i * 3]!,
+          g = image.rgb[i * 3 + 1]!,
+          b = image.rgb[i * 3 + 2]!;
         const chroma = Math.max(r, g, b) - Math.min(r, g, b);
         if (v >= 0.8 * skin && chroma <= 0.35 * Math.max(r, g, b)) teeth++;
       }
     }
   }
   if (!values.length) return { pixels: 0, spread: 0, median: NaN, voidShare: 0, toothShare: 0 };
-  return { pixels: values.length, spread: quantile(values, 0.9) - quantile(values, 0.1), median: quantile(values, 0.5), voidShare: flat / values.length, toothShare: upper ? teeth / upper : 0 };
+  return {
+    pixels: values.length,
+    spread: quantile(values, 0.9) - quantile(values, 0.1),
+    median: quantile(values, 0.5),
+    voidShare: flat / values.length,
+    toothShare: upper ? teeth / upper : 0,
+  };
 }
 
 /** (c)'s reading of one frame: how far the chin is below its rest place, along the face's axis, in rest face heights. */
@@ -187,7 +220,8 @@ export function chinDrop(rest: Rest, mesh: Mesh): number {
   const det = toFrame.a ** 2 + toFrame.b ** 2;
   const [x, y] = [mesh[CHIN]![0] - toFrame.tx, mesh[CHIN]![1] - toFrame.ty];
   const back: Point = [(toFrame.a * x + toFrame.b * y) / det, (-toFrame.b * x + toFrame.a * y) / det];
-  const forehead = rest.seen.mesh[FOREHEAD]!, chin = rest.seen.mesh[CHIN]!;
+  const forehead = rest.seen.mesh[FOREHEAD]!,
+    chin = rest.seen.mesh[CHIN]!;
   const axis: Point = [(chin[0] - forehead[0]) / rest.height, (chin[1] - forehead[1]) / rest.height];
   return ((back[0] - chin[0]) * axis[0] + (back[1] - chin[1]) * axis[1]) / rest.height;
 }

@@ -5,7 +5,10 @@ import { distance, type Point } from './image.js';
 export type Mesh = Point[];
 
 /** The face's outline, clockwise from the top of the forehead. */
-export const FACE_OVAL = [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109];
+export const FACE_OVAL = [
+  10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93,
+  234, 127, 162, 21, 54, 103, 67, 109,
+];
 /** The inside edge of the lips (the mouth's opening). */
 export const INNER_LIPS = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 324, 318, 402, 317, 14, 87, 178, 88, 95];
 /** The eyes' lid edges, each a closed loop. */
@@ -40,7 +43,8 @@ export const mouthOpening = (mesh: Mesh): number => distance(mesh[UPPER_LIP_INNE
 
 /** The eye aspect ratio (Soukupová and Čech 2016), the two eyes' mean: about 0.25–0.3 open, under 0.1 closed. */
 export function eyeAspect(mesh: Mesh): number {
-  const ratio = (p: number[]) => (distance(mesh[p[1]!]!, mesh[p[5]!]!) + distance(mesh[p[2]!]!, mesh[p[4]!]!)) / (2 * distance(mesh[p[0]!]!, mesh[p[3]!]!));
+  const ratio = (p: number[]) =>
+    (distance(mesh[p[1]!]!, mesh[p[5]!]!) + distance(mesh[p[2]!]!, mesh[p[4]!]!)) / (2 * distance(mesh[p[0]!]!, mesh[p[3]!]!));
   return (ratio(EYE_ASPECT[0]!) + ratio(EYE_ASPECT[1]!)) / 2;
 }
 
@@ -53,7 +57,8 @@ export function eyelidRegions(mesh: Mesh): Point[][] {
   return EYES.map((loop) => {
     const eye = points(mesh, loop);
     const width = distance(mesh[loop[0]!]!, mesh[loop[8]!]!);
-    const cx = eye.reduce((s, p) => s + p[0], 0) / eye.length, cy = eye.reduce((s, p) => s + p[1], 0) / eye.length;
+    const cx = eye.reduce((s, p) => s + p[0], 0) / eye.length,
+      cy = eye.reduce((s, p) => s + p[1], 0) / eye.length;
     return eye.map(([x, y]): Point => [cx + (x - cx) * 1.2, y < cy ? y - width / 3 : y + width / 6]);
   });
 }

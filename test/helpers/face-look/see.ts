@@ -31,8 +31,16 @@ const require = createRequire(import.meta.url);
 let loading: Promise<{ human: Human; tf: Tf }> | undefined;
 
 async function readModel(dir: string, name: string) {
-  const json = JSON.parse(await readFile(join(dir, name), 'utf8')) as { modelTopology: unknown; format?: string; signature?: unknown; userDefinedMetadata?: unknown; weightsManifest: Array<{ paths: string[]; weights: unknown[] }> };
-  const parts = await Promise.all(json.weightsManifest.flatMap((group) => group.paths.map((p) => readFile(join(dir, p.replace(/[^A-Za-z0-9._-]/g, ''))))));
+  const json = JSON.parse(await readFile(join(dir, name), 'utf8')) as {
+    modelTopology: unknown;
+    format?: string;
+    signature?: unknown;
+    userDefinedMetadata?: unknown;
+    weightsManifest: Array<{ paths: string[]; weights: unknown[] }>;
+  };
+  const parts = await Promise.all(
+    json.weightsManifest.flatMap((group) => group.paths.map((p) => readFile(join(dir, p.replace(/[^A-Za-z0-9._-]/g, ''))))),
+  );
   const weights = Buffer.concat(parts);
   return {
     modelTopology: json.modelTopology,

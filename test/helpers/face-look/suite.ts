@@ -21,7 +21,8 @@ import { saveRecording } from './recording.js';
 import { trainFaceFrom } from './train.js';
 import { assertLook, describeLook } from './verdict.js';
 
-const GREETING = 'Hello there, I read all the notes you sent, and I think it is a good idea to start with the third one. Shall we look at it together, one page at a time?';
+const GREETING =
+  'Hello there, I read all the notes you sent, and I think it is a good idea to start with the third one. Shall we look at it together, one page at a time?';
 
 export function faceLookSuite(engine: Engine): void {
   const skip = !selectedEngines(process.env.PALKIT_BROWSERS).includes(engine) && `PALKIT_BROWSERS does not select ${engine}`;
@@ -34,9 +35,16 @@ export function faceLookSuite(engine: Engine): void {
     before(async () => {
       world = await startWorld({ PALKIT_PAL_WORDS_PER_MINUTE: '170' }, { chromium: false });
       const common = { custom_greeting: GREETING, disclosure_type: 'off' };
-      for (const [name, media] of [['photo face', { body: portraitPhoto('jpg'), contentType: 'image/jpeg', path: '/face.jpg' }], ['clip face', { body: portraitClip(12), contentType: 'video/mp4', path: '/face.mp4' }]] as const) {
+      for (const [name, media] of [
+        ['photo face', { body: portraitPhoto('jpg'), contentType: 'image/jpeg', path: '/face.jpg' }],
+        ['clip face', { body: portraitClip(12), contentType: 'video/mp4', path: '/face.mp4' }],
+      ] as const) {
         const { faceId, rig } = await trainFaceFrom(world, `Look ${name}`, media);
-        faces.push({ name, palId: await createPal(world, { pal_name: `Look ${name}`, default_face_id: faceId, ...common }), box: rigMouth(rig) });
+        faces.push({
+          name,
+          palId: await createPal(world, { pal_name: `Look ${name}`, default_face_id: faceId, ...common }),
+          box: rigMouth(rig),
+        });
       }
       browser = await openFaceLookBrowser(engine);
     });

@@ -38,7 +38,9 @@ export const THRESHOLDS = {
   same: 0.7,
 };
 
-const f2 = (x: number) => x.toFixed(2), f1 = (x: number) => x.toFixed(1), pc = (x: number) => `${(x * 100).toFixed(0)} %`;
+const f2 = (x: number) => x.toFixed(2),
+  f1 = (x: number) => x.toFixed(1),
+  pc = (x: number) => `${(x * 100).toFixed(0)} %`;
 
 /** The figures, one measure a line. */
 export function describeLook(f: LookFigures): string[] {
@@ -57,7 +59,10 @@ export function judgeLook(f: LookFigures): Record<'outside' | 'inside' | 'chin' 
   const T = THRESHOLDS;
   return {
     outside: f.outside.max <= T.outsideMax,
-    inside: f.inside.opening >= T.opening ? f.inside.spread >= T.insideSpread && f.inside.toothShare >= T.toothShare && f.inside.voidShare <= T.voidShare : null,
+    inside:
+      f.inside.opening >= T.opening
+        ? f.inside.spread >= T.insideSpread && f.inside.toothShare >= T.toothShare && f.inside.voidShare <= T.voidShare
+        : null,
     chin: f.chin.openingRange >= T.opening ? f.chin.correlation >= T.chinCorrelation && f.chin.slope >= T.chinSlope : null,
     blink: f.blinks.count >= T.blinks && f.blinks.depths.every((d) => d <= T.blinkDepth) && f.blinks.outsideDuring <= T.outsideMax,
     same: f.same.min >= T.same,
@@ -67,6 +72,8 @@ export function judgeLook(f: LookFigures): Record<'outside' | 'inside' | 'chin' 
 /** Asserts every measure (the mouth must open enough to be judged). */
 export function assertLook(name: string, f: LookFigures): void {
   const verdict = judgeLook(f);
-  const failed = Object.entries(verdict).filter(([, ok]) => ok !== true).map(([k, ok]) => `${k}${ok === null ? ' (the mouth never opened enough to judge)' : ''}`);
+  const failed = Object.entries(verdict)
+    .filter(([, ok]) => ok !== true)
+    .map(([k, ok]) => `${k}${ok === null ? ' (the mouth never opened enough to judge)' : ''}`);
   assert.deepEqual(failed, [], `${name}: fails ${failed.join(', ')}:\n${describeLook(f).join('\n')}`);
 }

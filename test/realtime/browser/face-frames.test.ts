@@ -18,13 +18,18 @@ const MEASURE_MS = 3000;
 const SHOWN_SHARE = 0.85;
 
 /** Shows `face` in a <video> for MEASURE_MS: the draws, and the frames the <video> presented meanwhile. */
-async function shownFrames(make: (timeline: FaceTimeline) => Promise<FaceTrack>, busy = false): Promise<{ drawn: number; presented: number } | null> {
+async function shownFrames(
+  make: (timeline: FaceTimeline) => Promise<FaceTrack>,
+  busy = false,
+): Promise<{ drawn: number; presented: number } | null> {
   let drawn = 0;
   // A page with work of its own: 2-9 ms of it every 10 ms, so that the face's draws come a little late or early.
-  const work = busy ? setInterval(() => {
-    const until = performance.now() + 2 + Math.random() * 7;
-    while (performance.now() < until);
-  }, 10) : undefined;
+  const work = busy
+    ? setInterval(() => {
+        const until = performance.now() + 2 + Math.random() * 7;
+        while (performance.now() < until);
+      }, 10)
+    : undefined;
   const face = await make({ visemeNow: () => (drawn++, 'rest'), speaking: () => false });
   const video = Object.assign(document.createElement('video'), { muted: true, autoplay: true, playsInline: true });
   document.body.append(video);
@@ -47,10 +52,13 @@ async function shownFrames(make: (timeline: FaceTimeline) => Promise<FaceTrack>,
   }
 }
 
-describe('a face\'s frames at the <video>', () => {
+describe("a face's frames at the <video>", () => {
   const faces: Array<[string, (timeline: FaceTimeline) => Promise<FaceTrack>]> = [
     ['Ada', async (timeline) => createDrawnFaceTrack(timeline, { reducedMotion: true })],
-    ['a trained face', async (timeline) => createRigFace('/faces/f1/rig.json', timeline, { fetch: (await greyRigFiles()).fetch, reducedMotion: true })],
+    [
+      'a trained face',
+      async (timeline) => createRigFace('/faces/f1/rig.json', timeline, { fetch: (await greyRigFiles()).fetch, reducedMotion: true }),
+    ],
   ];
   for (const [name, make] of faces) {
     for (const busy of [false, true]) {
@@ -59,13 +67,27 @@ describe('a face\'s frames at the <video>', () => {
         const counts = await shownFrames(make, busy);
         if (!counts) this.skip();
         const share = counts!.presented / counts!.drawn;
-        console.log(`${name}${busy ? ', busy page' : ''}: the <video> presented ${counts!.presented} of ${counts!.drawn} frames drawn in ${MEASURE_MS / 1000} s (${Math.round(share * 100)} %)`);
+        console.log(
+          `${name}${busy ? ', busy page' : ''}: the <video> presented ${counts!.presented} of ${counts!.drawn} frames drawn in ${MEASURE_MS / 1000} s (${Math.round(share * 100)} %)`,
+        );
         // Reported against a goal, not asserted: how many frames a busy page's <video> presents depends on the
         // machine (a shared 2-core box gave 70-97 %). A lost frame shows a turn's first motion a frame late,
         // which the lip-sync rows hold to their bar. Asserted: the face reaches the <video> at all.
         const row = `${pageEngine()}, ${name}${busy ? ', busy page' : ''}`;
-        reportFigure({ name: `${row}: frames presented`, value: share * 100, unit: '%', better: 'higher', goal: `≥ ${SHOWN_SHARE * 100}`, met: share >= SHOWN_SHARE });
-        reportFigure({ name: `${row}: frame rate at the <video>`, value: counts!.presented / (MEASURE_MS / 1000), unit: 'fps', better: 'higher' });
+        reportFigure({
+          name: `${row}: frames presented`,
+          value: share * 100,
+          unit: '%',
+          better: 'higher',
+          goal: `≥ ${SHOWN_SHARE * 100}`,
+          met: share >= SHOWN_SHARE,
+        });
+        reportFigure({
+          name: `${row}: frame rate at the <video>`,
+          value: counts!.presented / (MEASURE_MS / 1000),
+          unit: 'fps',
+          better: 'higher',
+        });
         expect(counts!.presented, 'frames presented').to.be.greaterThan(0);
       });
     }

@@ -19,11 +19,21 @@ describe('sound held by the browser, heard', () => {
     const tone = context.createOscillator();
     tone.connect(voice);
     tone.start();
-    const pal: TransportParticipant = { id: 'pal', name: 'Ada', role: 'pal', local: false, videoTrack: null, audioTrack: voice.stream.getAudioTracks()[0]! };
+    const pal: TransportParticipant = {
+      id: 'pal',
+      name: 'Ada',
+      role: 'pal',
+      local: false,
+      videoTrack: null,
+      audioTrack: voice.stream.getAudioTracks()[0]!,
+    };
     try {
       const stage = await fixture<PalStage>(html`<pal-stage .participants=${[pal]}></pal-stage>`);
       const audio = () => stage.shadowRoot!.querySelector<HTMLAudioElement>('audio[data-track]');
-      await waitFor(() => audio()?.srcObject instanceof MediaStream && !audio()!.paused && audio()!.currentTime > 0, { what: 'the voice playing', timeout: 15_000 });
+      await waitFor(() => audio()?.srcObject instanceof MediaStream && !audio()!.paused && audio()!.currentTime > 0, {
+        what: 'the voice playing',
+        timeout: 15_000,
+      });
       await stage.updateComplete;
       expect(stage.shadowRoot!.querySelector('button.sound')).to.equal(null);
     } finally {

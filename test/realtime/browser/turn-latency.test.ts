@@ -34,7 +34,8 @@ async function firstAudible(track: MediaStreamTrack, timeoutMs: number): Promise
   try {
     while (performance.now() < end) {
       analyser.getFloatTimeDomainData(data);
-      if (data.some((v) => Math.abs(v) > 0.003)) return performance.now() + (OUTPUT_CLOCK_READABLE ? (context.outputLatency || context.baseLatency) * 1000 : 0);
+      if (data.some((v) => Math.abs(v) > 0.003))
+        return performance.now() + (OUTPUT_CLOCK_READABLE ? (context.outputLatency || context.baseLatency) * 1000 : 0);
       await new Promise((r) => setTimeout(r, 5));
     }
     return null;
@@ -58,11 +59,18 @@ describe('heard latency in the page', () => {
     const heard = await listening;
     expect(heard, 'the analyser heard the voice').to.not.equal(null);
     for (let i = 0; i < 100 && audible.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(audible.length, 'the run\'s first audible sample, once').to.equal(1);
+    expect(audible.length, "the run's first audible sample, once").to.equal(1);
     const reported = audible[0]!;
     console.log(`first audible: player ${reported.toFixed(1)}, analyser ${heard!.toFixed(1)} (diff ${(heard! - reported).toFixed(1)} ms)`);
     // The bar: the figure a page reports as heard latency (pal-turn-latency) is the one a visitor hears.
-    reportFigure({ name: `${pageEngine()}: first audible, player vs analyser`, value: Math.abs(heard! - reported), unit: 'ms', better: 'lower', bar: '< 100', met: Math.abs(heard! - reported) < 100 });
+    reportFigure({
+      name: `${pageEngine()}: first audible, player vs analyser`,
+      value: Math.abs(heard! - reported),
+      unit: 'ms',
+      better: 'lower',
+      bar: '< 100',
+      met: Math.abs(heard! - reported) < 100,
+    });
     expect(Math.abs(heard! - reported)).to.be.lessThan(100);
     player.close();
     await context.close();
@@ -78,7 +86,9 @@ describe('heard latency in the page', () => {
     const before = performance.now();
     player.play(slice(true));
     // The page is busy (a long task) past the end of that slice: its poll has not run when the next run begins.
-    while (performance.now() < before + 250) { /* busy */ }
+    while (performance.now() < before + 250) {
+      /* busy */
+    }
     player.play(slice(true));
     for (let i = 0; i < 100 && audible.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(audible.length).to.equal(1);
@@ -134,15 +144,27 @@ describe('heard latency in the page', () => {
     expect(offsets.length, 'slices drawn').to.be.greaterThan(10);
     const sorted = offsets.map(Math.abs).sort((a, b) => a - b);
     const p95 = sorted[Math.ceil(0.95 * sorted.length) - 1]!;
-    console.log(`lip sync: ${offsets.length} shapes, |offset| p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} p95 ${p95.toFixed(1)} ms; mean signed ${(offsets.reduce((a, b) => a + b, 0) / offsets.length).toFixed(1)} ms`);
-    reportFigure({ name: `${pageEngine()}: drawn face's mouth vs voice, p95`, value: p95, unit: 'ms', better: 'lower', bar: '≤ 40', met: p95 <= 40 });
+    console.log(
+      `lip sync: ${offsets.length} shapes, |offset| p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} p95 ${p95.toFixed(1)} ms; mean signed ${(offsets.reduce((a, b) => a + b, 0) / offsets.length).toFixed(1)} ms`,
+    );
+    reportFigure({
+      name: `${pageEngine()}: drawn face's mouth vs voice, p95`,
+      value: p95,
+      unit: 'ms',
+      better: 'lower',
+      bar: '≤ 40',
+      met: p95 <= 40,
+    });
     expect(p95).to.be.at.most(40);
   });
 
   it('reports once per reply after a turn; what was not measured is absent, not 0', async () => {
     let now = 1000;
     const reports: TurnLatencyReport[] = [];
-    const meter = new TurnLatencyMeter((r) => reports.push(r), () => now);
+    const meter = new TurnLatencyMeter(
+      (r) => reports.push(r),
+      () => now,
+    );
     // The greeting: no turn before it, no report.
     meter.replyStarted('greeting');
     meter.audible(1010);

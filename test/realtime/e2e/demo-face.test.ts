@@ -24,20 +24,41 @@ function cameraClip(dir: string): string {
   if ('missing' in found) throw new Error(found.missing);
   const out = join(dir, 'camera.y4m');
   const zoom = "zoompan=z='1.4+0.05*sin(on/20)':x='iw/2-(iw/zoom/2)+20*sin(on/13)':y='ih/2-(ih/zoom/2)-100':d=1:s=480x360:fps=10";
-  execFileSync(found.path, ['-v', 'error', '-y', '-loop', '1', '-i', PORTRAIT, '-t', '10', '-vf', `scale=1024:1024,${zoom}`, '-pix_fmt', 'yuv420p', out]);
+  execFileSync(found.path, [
+    '-v',
+    'error',
+    '-y',
+    '-loop',
+    '1',
+    '-i',
+    PORTRAIT,
+    '-t',
+    '10',
+    '-vf',
+    `scale=1024:1024,${zoom}`,
+    '-pix_fmt',
+    'yuv420p',
+    out,
+  ]);
   return out;
 }
 
 /** 32×32 grey levels of the PAL's <video> as presented now, or null before it has a frame. */
 const palFrame = (page: Page) =>
   page.evaluate(() => {
-    const video = (window as unknown as { __probes: { inside(h: string, s: string): HTMLVideoElement | null } }).__probes.inside('pal-stage', 'video.pal');
+    const video = (window as unknown as { __probes: { inside(h: string, s: string): HTMLVideoElement | null } }).__probes.inside(
+      'pal-stage',
+      'video.pal',
+    );
     if (!video || !video.videoWidth) return null;
     const canvas = Object.assign(document.createElement('canvas'), { width: 32, height: 32 });
     const context = canvas.getContext('2d', { willReadFrequently: true })!;
     context.drawImage(video, 0, 0, 32, 32);
     const data = context.getImageData(0, 0, 32, 32).data;
-    return { grey: Array.from({ length: 1024 }, (_, i) => (data[i * 4]! + data[i * 4 + 1]! + data[i * 4 + 2]!) / 3), live: video.srcObject instanceof MediaStream };
+    return {
+      grey: Array.from({ length: 1024 }, (_, i) => (data[i * 4]! + data[i * 4 + 1]! + data[i * 4 + 2]!) / 3),
+      live: video.srcObject instanceof MediaStream,
+    };
   });
 
 // The three visitors use the demo side by side (each page its own): most of a visit is waiting (8 s of
@@ -91,11 +112,14 @@ describe('demo: your face', { timeout: 600_000, concurrency: true }, () => {
       page.on('pageerror', (e) => errors.push(e.message));
       // The room's frames as the page receives them: the PAL participant names its face's rig.
       const rigs: string[] = [];
-      page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
-        if (typeof payload !== 'string' || !payload.includes('face_rig_url')) return;
-        const frame = JSON.parse(payload) as { participants?: Array<Record<string, unknown>>; participant?: Record<string, unknown> };
-        for (const p of [...(frame.participants ?? []), ...(frame.participant ? [frame.participant] : [])]) if (p.role === 'pal' && typeof p.face_rig_url === 'string') rigs.push(p.face_rig_url);
-      }));
+      page.on('websocket', (ws) =>
+        ws.on('framereceived', ({ payload }) => {
+          if (typeof payload !== 'string' || !payload.includes('face_rig_url')) return;
+          const frame = JSON.parse(payload) as { participants?: Array<Record<string, unknown>>; participant?: Record<string, unknown> };
+          for (const p of [...(frame.participants ?? []), ...(frame.participant ? [frame.participant] : [])])
+            if (p.role === 'pal' && typeof p.face_rig_url === 'string') rigs.push(p.face_rig_url);
+        }),
+      );
       await page.goto(`${demo.url}/demo/face.html?demo_key=${demoKeyOf(demo)}`);
 
       assert.equal(await page.locator('#record').isDisabled(), true, 'nothing is recorded before consent');
@@ -128,7 +152,9 @@ describe('demo: your face', { timeout: 600_000, concurrency: true }, () => {
       assert.ok(frames.length >= 12, `sampled ${frames.length} frames of the PAL's drawn face (a MediaStream from the rig)`);
       const diffs = frames.slice(1).map((f, i) => f.reduce((s, v, j) => s + Math.abs(v - frames[i]![j]!), 0) / f.length);
       const mean = frames[0]!.reduce((s, v) => s + v, 0) / 1024;
-      console.log(`# ${width} px: PAL video mean grey ${mean.toFixed(0)}, frame-to-frame change ${diffs.map((d) => d.toFixed(2)).join(' ')}`);
+      console.log(
+        `# ${width} px: PAL video mean grey ${mean.toFixed(0)}, frame-to-frame change ${diffs.map((d) => d.toFixed(2)).join(' ')}`,
+      );
       assert.ok(mean > 10, 'the PAL video is not black');
       assert.ok(diffs.filter((d) => d > 0.05).length >= 3, "the PAL's face moves over time");
       if (SHOTS) await page.screenshot({ path: join(SHOTS, `face-demo-call-${width}.png`) });

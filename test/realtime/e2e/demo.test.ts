@@ -21,7 +21,14 @@ function listeningAddresses(port: number): string[] {
       const [, local, , state] = line.trim().split(/\s+/);
       if (state !== '0A' || !local?.endsWith(`:${hexPort}`)) continue; // 0A: LISTEN
       const hex = local.split(':')[0]!;
-      if (hex.length === 8) found.add(hex.match(/../g)!.reverse().map((b) => parseInt(b, 16)).join('.'));
+      if (hex.length === 8)
+        found.add(
+          hex
+            .match(/../g)!
+            .reverse()
+            .map((b) => parseInt(b, 16))
+            .join('.'),
+        );
       else found.add(hex === '0'.repeat(32) ? '::' : hex === '00000000000000000000000001000000' ? '::1' : hex);
     }
   }
@@ -87,7 +94,9 @@ describe('npm start demo', () => {
     const face = await (await fetch(`${demo.url}/v2/replicas/rpalkitada?verbose=true`, { headers: { 'x-api-key': key } })).json();
     assert.deepEqual([face.status, face.replica_type], ['completed', 'system']);
     assert.equal(face.thumbnail_image_url, `${demo.url}/faces/palkit-ada.svg`);
-    const pal = await (await fetch(`${demo.url}/v2/pals/${(list.data as Array<{ pal_id: string }>)[0]!.pal_id}`, { headers: { 'x-api-key': key } })).json();
+    const pal = await (
+      await fetch(`${demo.url}/v2/pals/${(list.data as Array<{ pal_id: string }>)[0]!.pal_id}`, { headers: { 'x-api-key': key } })
+    ).json();
     assert.equal(pal.default_face_id, 'rpalkitada');
     assert.equal((await fetch(face.thumbnail_image_url)).headers.get('content-type'), 'image/svg+xml');
   });
@@ -104,7 +113,7 @@ describe('npm start demo', () => {
     assert.equal(new URL(root.url()).pathname, '/demo/');
     const page = await open('/demo/');
     assert.match(await page.title(), /palkit demo/);
-    assert.match(await page.getAttribute('#landing-link', 'href') ?? '', new RegExp(`/d/${deployments.landing}$`));
+    assert.match((await page.getAttribute('#landing-link', 'href')) ?? '', new RegExp(`/d/${deployments.landing}$`));
     const operator = await open(`/demo/operator.html?demo_key=${demoKeyOf(demo)}`);
     await operator.locator('#cards button').first().waitFor();
     assert.ok((await operator.locator('#cards button').count()) >= 8);
@@ -130,7 +139,12 @@ describe('npm start demo', () => {
     assert.ok(box.x >= 0 && box.x + box.width <= 390 && box.y + box.height <= 844, `launcher on screen: ${JSON.stringify(box)}`);
     await launcher.click();
     // The sheet slides in; measure it once it has settled.
-    const panel = (await eventually(() => page.locator('pal-widget dialog[part="panel"]').boundingBox(), (box) => box?.y === 0, 'the sheet to settle', 2000))!;
+    const panel = (await eventually(
+      () => page.locator('pal-widget dialog[part="panel"]').boundingBox(),
+      (box) => box?.y === 0,
+      'the sheet to settle',
+      2000,
+    ))!;
     assert.deepEqual([panel.x, panel.y, panel.width, panel.height].map(Math.round), [0, 0, 390, 844]);
   });
 
@@ -164,7 +178,7 @@ describe('npm start demo', () => {
     await expectJoined(page);
   });
 
-  it('the operator console\'s receiver got signed callbacks from the demo calls', async () => {
+  it("the operator console's receiver got signed callbacks from the demo calls", async () => {
     const { data } = await (await fetch(`${demo.url}/demo/api/callbacks`, { headers: { 'x-demo-key': demoKeyOf(demo) } })).json();
     const joined = data.filter((c: { body: { event_type?: string } }) => c.body.event_type === 'system.pal_joined');
     assert.ok(joined.length >= 2, `pal_joined callbacks: ${joined.length}`);

@@ -6,7 +6,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import {
-  GOOD_TOKEN, SITE_KEY, createDeployment, createPal, customerPage, eventually, openPage, palErrors, palEvents, startWorld, trainFace, type World,
+  GOOD_TOKEN,
+  SITE_KEY,
+  createDeployment,
+  createPal,
+  customerPage,
+  eventually,
+  openPage,
+  palErrors,
+  palEvents,
+  startWorld,
+  trainFace,
+  type World,
 } from '../../helpers/e2e-world.js';
 
 const PASSWORD = 'open sesame';
@@ -23,7 +34,11 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
     palId = await createPal(world, { pal_name: 'Flow PAL', default_face_id: faceId, custom_greeting: 'Welcome to the flow test.' });
   });
   after(async () => {
-    for (const page of pages) await page.context().close().catch(() => undefined);
+    for (const page of pages)
+      await page
+        .context()
+        .close()
+        .catch(() => undefined);
     await world?.close();
   });
 
@@ -37,14 +52,16 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
     createDeployment(world, { pal_id: palId, channel, name: `${channel} e2e`, ...body }, status);
 
   /** The protected deployment every happy path uses: password, captcha, this site's origin only. */
-  const guarded = (channel: 'widget' | 'embed' | 'landing-page') => deployment(channel, {
-    password: PASSWORD,
-    limits: { captcha_enabled: true, participant_left_timeout: 0 },
-    allowed_origins: [world.siteOrigin],
-    customization: { after_call: AFTER_CALL, preview: { title: `Talk to the ${channel}` } },
-  });
+  const guarded = (channel: 'widget' | 'embed' | 'landing-page') =>
+    deployment(channel, {
+      password: PASSWORD,
+      limits: { captcha_enabled: true, participant_left_timeout: 0 },
+      allowed_origins: [world.siteOrigin],
+      customization: { after_call: AFTER_CALL, preview: { title: `Talk to the ${channel}` } },
+    });
 
-  const elementState = (p: Page, tag: string) => p.evaluate((t) => (document.querySelector(t) as unknown as { state: string; mode: string } | null)?.state ?? null, tag);
+  const elementState = (p: Page, tag: string) =>
+    p.evaluate((t) => (document.querySelector(t) as unknown as { state: string; mode: string } | null)?.state ?? null, tag);
 
   /** From the preview to the after-call screen; `tag` is the element the page placed. */
   async function walkFromPreview(p: Page, tag: string, previewTitle: string): Promise<string> {
@@ -64,9 +81,15 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
 
     // Device check, then the call, whose code arrived while the visitor was on the preview, gate and device check.
     await p.locator('pal-haircheck [part="join"]').waitFor();
-    await eventually(() => p.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name)),
-      (urls: string[]) => ['call', 'transports'].every((chunk) => urls.some((u) => new RegExp(`/chunks/${chunk}-[\\w-]+\\.js$`).test(u))), 'the call\'s chunks before join');
-    assert.ok(!(await p.evaluate(() => performance.getEntriesByType('resource').some((e) => /daily-esm/.test(e.name)))), 'daily-js is not fetched for a local room');
+    await eventually(
+      () => p.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name)),
+      (urls: string[]) => ['call', 'transports'].every((chunk) => urls.some((u) => new RegExp(`/chunks/${chunk}-[\\w-]+\\.js$`).test(u))),
+      "the call's chunks before join",
+    );
+    assert.ok(
+      !(await p.evaluate(() => performance.getEntriesByType('resource').some((e) => /daily-esm/.test(e.name)))),
+      'daily-js is not fetched for a local room',
+    );
     await p.locator('pal-haircheck [part="join"]').click();
     await p.locator('pal-conversation pal-controls [part="end"]').waitFor();
     assert.equal(await elementState(p, tag), 'connected');
@@ -80,8 +103,11 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
     assert.equal(conversation.body.status, 'active');
     assert.equal(conversation.body.pal_id, palId);
     // Joined the local room: the PAL's greeting came over the WebSocket.
-    await eventually(() => p.evaluate(() => (window as any).__pal.messages.map((m: any) => m.properties?.speech)),
-      (speech: string[]) => speech.includes('Welcome to the flow test.'), 'the greeting');
+    await eventually(
+      () => p.evaluate(() => (window as any).__pal.messages.map((m: any) => m.properties?.speech)),
+      (speech: string[]) => speech.includes('Welcome to the flow test.'),
+      'the greeting',
+    );
 
     await p.locator('pal-controls [part="end"]').click();
     const ended = p.locator('pal-ended');
@@ -91,7 +117,11 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
     assert.ok((await palEvents(p)).some((e) => e.type === 'pal-conversation-ended' && e.detail.conversationId === conversationId));
     assert.deepEqual(await palErrors(p), []);
     // The visitor left; with participant_left_timeout 0 the room ends at once.
-    await eventually(() => world.api('GET', `/v2/conversations/${conversationId}`), (r) => r.body.status === 'ended', 'the conversation to end');
+    await eventually(
+      () => world.api('GET', `/v2/conversations/${conversationId}`),
+      (r) => r.body.status === 'ended',
+      'the conversation to end',
+    );
     return conversationId;
   }
 
@@ -111,9 +141,14 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
     const p = await page();
     const inits: string[] = [];
     p.on('request', (r) => void (r.url().endsWith(`/v2/deployments/${id}/init`) && inits.push(r.url())));
-    await p.goto(world.sitePage(`/embed-${id}`, customerPage(world.serviceUrl, `<div style="width:960px;height:600px"><pal-embed deployment-id="${id}"></pal-embed></div>`)));
+    await p.goto(
+      world.sitePage(
+        `/embed-${id}`,
+        customerPage(world.serviceUrl, `<div style="width:960px;height:600px"><pal-embed deployment-id="${id}"></pal-embed></div>`),
+      ),
+    );
     await walkFromPreview(p, 'pal-embed', 'Talk to the embed');
-    assert.equal(inits.length, 1, 'the full element reused the init the script tag\'s shell fetched');
+    assert.equal(inits.length, 1, "the full element reused the init the script tag's shell fetched");
   });
 
   it('landing page at /d/{id}: preview → captcha and password → device check → call → end → after-call screen', async () => {
@@ -147,7 +182,10 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
     const id = await deployment('widget', { password: PASSWORD, customization: { show_haircheck: false } });
     // Somebody at this address (loopback, like the browser) guessed until the service locked it out.
     let last = 0;
-    for (let i = 0; i < 8; i++) last = (await world.api('POST', `/v2/deployments/${id}/start`, { password: `guess ${i}` }, { 'x-api-key': '', origin: world.siteOrigin })).status;
+    for (let i = 0; i < 8; i++)
+      last = (
+        await world.api('POST', `/v2/deployments/${id}/start`, { password: `guess ${i}` }, { 'x-api-key': '', origin: world.siteOrigin })
+      ).status;
     assert.equal(last, 403, 'the guess that locks is still answered invalid_password');
     const p = await page();
     await p.goto(world.sitePage(`/locked-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}" open></pal-widget>`)));
@@ -200,7 +238,11 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
     await p.goto(world.sitePage(`/inactive-${id}`, customerPage(world.serviceUrl, `<pal-embed deployment-id="${id}"></pal-embed>`)));
     await p.locator('pal-unavailable [role="status"]').filter({ hasText: 'not open at the moment' }).waitFor();
     assert.equal(await p.locator('pal-preview').count(), 0);
-    await eventually(() => palErrors(p), (codes) => codes.length > 0, 'pal-error');
+    await eventually(
+      () => palErrors(p),
+      (codes) => codes.length > 0,
+      'pal-error',
+    );
     assert.deepEqual(await palErrors(p), ['deployment_inactive']);
   });
 
@@ -220,7 +262,11 @@ describe('deployment flows in Chromium (script tag on another origin)', { timeou
     const later = await page();
     await later.goto(p.url());
     await later.locator('pal-unavailable [role="status"]').filter({ hasText: 'reached its limit' }).waitFor();
-    await eventually(() => palErrors(later), (codes) => codes.length > 0, 'pal-error');
+    await eventually(
+      () => palErrors(later),
+      (codes) => codes.length > 0,
+      'pal-error',
+    );
     assert.deepEqual(await palErrors(later), ['total_limit']);
   });
 });

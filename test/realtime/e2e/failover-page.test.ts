@@ -8,7 +8,16 @@ import assert from 'node:assert/strict';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createDeployment, createPal, customerPage, eventually, openPage, palErrors, startWorld, type World } from '../../helpers/e2e-world.js';
+import {
+  createDeployment,
+  createPal,
+  customerPage,
+  eventually,
+  openPage,
+  palErrors,
+  startWorld,
+  type World,
+} from '../../helpers/e2e-world.js';
 import { startChaosService, type ChaosService } from '../../helpers/chaos.js';
 import { freePort } from '../../helpers/process.js';
 import { ownPostgresUnavailable, startOwnPostgres, type OwnPostgres } from '../../helpers/own-postgres.js';
@@ -42,7 +51,7 @@ async function startForwarder(port: number, ports: () => number[]): Promise<Serv
   return server;
 }
 
-describe('a page in a call whose room\'s holder is killed', { skip: skip ?? false, timeout: 300_000 }, () => {
+describe("a page in a call whose room's holder is killed", { skip: skip ?? false, timeout: 300_000 }, () => {
   let db: OwnPostgres;
   let llm: FakeLlm;
   let world: World;
@@ -55,13 +64,23 @@ describe('a page in a call whose room\'s holder is killed', { skip: skip ?? fals
     [db, llm] = await Promise.all([startOwnPostgres(), startFakeLlm()]);
     const port = await freePort();
     publicUrl = `http://localhost:${port}`;
-    const env = { DATABASE_URL: db.url, PALKIT_SECRET: 'one-secret-for-both-instances', PALKIT_LLM_BASE_URL: llm.baseUrl, PALKIT_LLM_MODEL: 'fake', PALKIT_PUBLIC_URL: publicUrl, PALKIT_ROOM_POLL_MS: '3000' };
+    const env = {
+      DATABASE_URL: db.url,
+      PALKIT_SECRET: 'one-secret-for-both-instances',
+      PALKIT_LLM_BASE_URL: llm.baseUrl,
+      PALKIT_LLM_MODEL: 'fake',
+      PALKIT_PUBLIC_URL: publicUrl,
+      PALKIT_ROOM_POLL_MS: '3000',
+    };
     world = await startWorld(env);
     other = await startChaosService(env);
     forwarder = await startForwarder(port, () => [world.service.port, other.process.port]);
   });
   after(async () => {
-    await page?.context().close().catch(() => undefined);
+    await page
+      ?.context()
+      .close()
+      .catch(() => undefined);
     await world?.close();
     await other?.stop();
     forwarder?.close();
@@ -69,13 +88,31 @@ describe('a page in a call whose room\'s holder is killed', { skip: skip ?? fals
     await db?.destroy();
   });
 
-  const replies = (): Promise<string[]> => page.evaluate(() => (window as any).__pal.messages
-    .filter((m: any) => m.event_type === 'conversation.utterance' && m.properties.role === 'replica').map((m: any) => m.properties.speech as string));
-  const say = (text: string) => page.evaluate((t) => (document.querySelector('pal-embed') as unknown as { sendChat(text: string): void }).sendChat(t), text);
-  const notice = () => page.locator('pal-conversation [part="notice"]').allTextContents().then((t) => t.join(' '), () => '');
+  const replies = (): Promise<string[]> =>
+    page.evaluate(() =>
+      (window as any).__pal.messages
+        .filter((m: any) => m.event_type === 'conversation.utterance' && m.properties.role === 'replica')
+        .map((m: any) => m.properties.speech as string),
+    );
+  const say = (text: string) =>
+    page.evaluate((t) => (document.querySelector('pal-embed') as unknown as { sendChat(text: string): void }).sendChat(t), text);
+  const notice = () =>
+    page
+      .locator('pal-conversation [part="notice"]')
+      .allTextContents()
+      .then(
+        (t) => t.join(' '),
+        () => '',
+      );
 
   it('shows "Reconnecting" within a second, is back within 3 s, and the question typed in the gap is answered once', async () => {
-    const palId = await createPal(world, { pal_name: 'Ada', system_prompt: 'You are Ada.', pipeline_mode: 'full', default_face_id: 'rpalkitada', custom_greeting: 'Hi.' });
+    const palId = await createPal(world, {
+      pal_name: 'Ada',
+      system_prompt: 'You are Ada.',
+      pipeline_mode: 'full',
+      default_face_id: 'rpalkitada',
+      custom_greeting: 'Hi.',
+    });
     const id = await createDeployment(world, { pal_id: palId, channel: 'embed', customization: { show_haircheck: false } });
     page = await openPage(world);
     await page.goto(world.sitePage(`/failover-${id}`, customerPage(publicUrl, `<pal-embed deployment-id="${id}"></pal-embed>`)));
@@ -84,9 +121,21 @@ describe('a page in a call whose room\'s holder is killed', { skip: skip ?? fals
     await eventually(replies, (r) => r.includes('Hi.'), 'the greeting', 20_000);
 
     llm.chunkDelayMs = 400;
-    llm.script.push(['Rome was not built in a day. ', 'It grew over centuries. ', 'Its first walls came early. ', 'Then came the forum. ', 'Then the temples. ', 'And at last the roads.']);
+    llm.script.push([
+      'Rome was not built in a day. ',
+      'It grew over centuries. ',
+      'Its first walls came early. ',
+      'Then came the forum. ',
+      'Then the temples. ',
+      'And at last the roads.',
+    ]);
     await say('Tell me about Rome.');
-    const streaming = () => page.evaluate(() => (window as any).__pal.messages.some((m: any) => m.event_type === 'conversation.utterance.streaming' && /centuries/.test(m.properties.speech)));
+    const streaming = () =>
+      page.evaluate(() =>
+        (window as any).__pal.messages.some(
+          (m: any) => m.event_type === 'conversation.utterance.streaming' && /centuries/.test(m.properties.speech),
+        ),
+      );
     await eventually(streaming, (s) => s, 'the reply under way', 20_000);
 
     llm.chunkDelayMs = 5;
@@ -112,20 +161,29 @@ describe('a page in a call whose room\'s holder is killed', { skip: skip ?? fals
     let shot: Promise<unknown> | null = null;
     const killedAt = Date.now();
     await world.service.kill();
-    const watching = setInterval(() => void notice().then((text) => {
-      if (/Reconnecting/.test(text)) shot ??= page.screenshot({ path: '/tmp/palkit-failover-reconnecting.png' }).catch(() => undefined);
-    }), 100);
+    const watching = setInterval(
+      () =>
+        void notice().then((text) => {
+          if (/Reconnecting/.test(text)) shot ??= page.screenshot({ path: '/tmp/palkit-failover-reconnecting.png' }).catch(() => undefined);
+        }),
+      100,
+    );
     try {
       await say('Are you still there?');
       await eventually(replies, (r) => r.includes('Yes, I am still here.'), 'the answer to the question typed in the gap', 20_000);
     } finally {
       clearInterval(watching);
     }
-    const seen = (await page.evaluate(() => (window as unknown as { __notices: Array<{ at: number; text: string }> }).__notices)).map((n) => ({ ...n, at: n.at - killedAt }));
+    const seen = (await page.evaluate(() => (window as unknown as { __notices: Array<{ at: number; text: string }> }).__notices)).map(
+      (n) => ({ ...n, at: n.at - killedAt }),
+    );
     const shown = seen.find((s) => /Reconnecting/.test(s.text));
     const gone = seen.find((s) => shown && s.at > shown.at && !/Reconnecting/.test(s.text));
     console.log(`# the page showed "Reconnecting" ${shown?.at} ms after the kill, gone after ${gone?.at} ms`);
-    assert.ok(shown && shown.at <= 1_000 + 100, `"Reconnecting" within a second (${JSON.stringify(seen.filter((s) => s.text).slice(0, 3))})`);
+    assert.ok(
+      shown && shown.at <= 1_000 + 100,
+      `"Reconnecting" within a second (${JSON.stringify(seen.filter((s) => s.text).slice(0, 3))})`,
+    );
     assert.ok(gone && gone.at <= 3_000 + 100, 'back in a room within 3 s');
     await shot;
     await page.screenshot({ path: '/tmp/palkit-failover-back.png' });

@@ -30,7 +30,10 @@ describe("README's first PAL, followed on a fresh folder", { timeout: 120_000 },
     folder = mkdtempSync(join(tmpdir(), 'palkit-first-pal-'));
   });
   after(async () => {
-    await page?.context().close().catch(() => undefined);
+    await page
+      ?.context()
+      .close()
+      .catch(() => undefined);
     await world?.close();
     rmSync(folder, { recursive: true, force: true });
   });
@@ -54,7 +57,10 @@ describe("README's first PAL, followed on a fresh folder", { timeout: 120_000 },
     await page.goto(world.sitePage('/first-pal.html', html));
     await page.locator('pal-preview [part="start"]').click();
     await page.locator('pal-haircheck [part="join"]').click();
-    await page.locator('pal-transcript[mode="captions"] [part="captions"] .caption-text').filter({ hasText: 'Hi, I am Nova.' }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('pal-transcript[mode="captions"] [part="captions"] .caption-text')
+      .filter({ hasText: 'Hi, I am Nova.' })
+      .waitFor({ timeout: 30_000 });
     // policy eu: the visitor is told, and the AI mark is on the PAL's video whatever the policy.
     await page.locator('[part~="ai-mark"]').first().waitFor();
     assert.deepEqual(await palErrors(page), []);

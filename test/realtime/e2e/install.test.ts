@@ -14,7 +14,16 @@ import { after, before, describe, it } from 'node:test';
 import { AudioFrameKind } from '../../../src/protocol/room.js';
 import { RoomClient } from '../../helpers/live-fixtures.js';
 import { startFileServer, waitUntil } from '../../helpers/loopback.js';
-import { cleanEnv, folderBytes, installInto, installedPackages, npx, packWithScripts, repoRoot as root, run } from '../../../scripts/packing.js';
+import {
+  cleanEnv,
+  folderBytes,
+  installInto,
+  installedPackages,
+  npx,
+  packWithScripts,
+  repoRoot as root,
+  run,
+} from '../../../scripts/packing.js';
 import { freePort } from '../../helpers/process.js';
 import { rms, wavSamples } from '../../helpers/audio-level.js';
 import { portraitClip } from '../../helpers/face-clips.js';
@@ -44,7 +53,9 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
     const modules = join(app, 'node_modules');
     const ffmpegBytes = existsSync(join(modules, '@ffmpeg-installer')) ? folderBytes(join(modules, '@ffmpeg-installer')) : 0;
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-    console.log(`@palkit/server installed: ${installedPackages(app).length} packages, ${mb(folderBytes(modules))} MB (ffmpeg ${mb(ffmpegBytes)} MB)`);
+    console.log(
+      `@palkit/server installed: ${installedPackages(app).length} packages, ${mb(folderBytes(modules))} MB (ffmpeg ${mb(ffmpegBytes)} MB)`,
+    );
   });
 
   after(() => {
@@ -55,9 +66,20 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
     const pkg = join(app, 'node_modules', '@palkit', 'server');
     assert.ok(existsSync(join(pkg, 'dist/cli.js')));
     assert.match(readFileSync(join(pkg, 'dist/cli.js'), 'utf8'), /^#!\/usr\/bin\/env node\n/);
-    for (const file of ['PRODUCTION.md', 'dist/cdn/palkit.js', 'dist/cdn/palkit-full.js', 'dist/palkit-espeak.c', 'dist/extract-worker.js', 'dist/espeak-worker.js', 'dist/face-trainer.js', 'dist/video-renderer.js']) assert.ok(existsSync(join(pkg, file)), `${file} ships`);
+    for (const file of [
+      'PRODUCTION.md',
+      'dist/cdn/palkit.js',
+      'dist/cdn/palkit-full.js',
+      'dist/palkit-espeak.c',
+      'dist/extract-worker.js',
+      'dist/espeak-worker.js',
+      'dist/face-trainer.js',
+      'dist/video-renderer.js',
+    ])
+      assert.ok(existsSync(join(pkg, file)), `${file} ships`);
     // The browser side stays out of the service's install.
-    for (const name of ['palkit', 'lit', '@lit/react', '@daily-co/daily-js']) assert.ok(!installedPackages(app).includes(name), `${name} is not installed`);
+    for (const name of ['palkit', 'lit', '@lit/react', '@daily-co/daily-js'])
+      assert.ok(!installedPackages(app).includes(name), `${name} is not installed`);
     assert.ok(existsSync(join(app, 'node_modules/.bin/palkit')));
     assert.ok(!existsSync(join(pkg, 'src')), 'no sources in the package');
     for (const tool of ['tsx', 'typescript', 'vite']) assert.ok(!existsSync(join(app, 'node_modules', tool)), `${tool} must not be needed`);
@@ -82,7 +104,12 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
     let output = '';
     const child: ChildProcess = spawn(npx, ['palkit', 'serve', '--port', String(port), '--host', '127.0.0.1'], {
       cwd: app,
-      env: cleanEnv({ PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1`, PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128', PALKIT_LOG: 'info' }),
+      env: cleanEnv({
+        PALKIT_DATA: 'memory',
+        PALKIT_API_KEYS: `${KEY}:1`,
+        PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128',
+        PALKIT_LOG: 'info',
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
@@ -90,11 +117,18 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const files = await startFileServer({
       '/face.mp4': { body: portraitClip(2), contentType: 'video/mp4' },
-      '/page.html': { body: Buffer.from('<html><body><nav>menu</nav><main><h1>Opening hours</h1><p>We open at nine.</p></main></body></html>'), contentType: 'text/html' },
+      '/page.html': {
+        body: Buffer.from('<html><body><nav>menu</nav><main><h1>Opening hours</h1><p>We open at nine.</p></main></body></html>'),
+        contentType: 'text/html',
+      },
     });
     let room: RoomClient | undefined;
     try {
-      await waitUntil(async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true, 60_000, `the service to answer:\n${output}`);
+      await waitUntil(
+        async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true,
+        60_000,
+        `the service to answer:\n${output}`,
+      );
       for (const path of ['/healthz', '/readyz', '/palkit.js', '/openapi.json']) {
         const r = await fetch(url + path);
         assert.equal(r.status, 200, `${path}: ${r.status}`);
@@ -107,27 +141,52 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
       // The build says what it is: the package's version and the commit it was built from, and which instance answers.
       const health = (await (await fetch(`${url}/healthz`)).json()) as { version: string; instance: string };
       assert.match(health.version, /^\d+\.\d+\.\d+\+[0-9a-f]{12}$/);
-      assert.match(metrics, new RegExp(`^palkit_build_info\\{version="${health.version.replace(/[.+]/g, '\\$&')}",instance="${health.instance}"\\} 1$`, 'm'));
-      assert.match(output, new RegExp(`"msg":"palkit service listening","instance":"${health.instance}","version":"${health.version.replace(/[.+]/g, '\\$&')}"`));
+      assert.match(
+        metrics,
+        new RegExp(`^palkit_build_info\\{version="${health.version.replace(/[.+]/g, '\\$&')}",instance="${health.instance}"\\} 1$`, 'm'),
+      );
+      assert.match(
+        output,
+        new RegExp(
+          `"msg":"palkit service listening","instance":"${health.instance}","version":"${health.version.replace(/[.+]/g, '\\$&')}"`,
+        ),
+      );
 
       // A live local room: a trained face, an echo PAL, a conversation, a visitor on the socket.
       const api = async (method: string, path: string, body?: unknown) => {
-        const r = await fetch(url + path, { method, headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        const r = await fetch(url + path, {
+          method,
+          headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
         return { status: r.status, body: (await r.json()) as any };
       };
       // A document is read on the compiled extraction worker (@palkit/server's dist/extract-worker.js).
       const document = await api('POST', '/v2/documents', { document_url: `${files.url}/page.html` });
       assert.equal(document.status, 200, JSON.stringify(document.body));
       let read: any;
-      await waitUntil(async () => ['ready', 'error'].includes((read = (await api('GET', `/v2/documents/${document.body.document_id}`)).body).status), 60_000, 'the document to be read');
+      await waitUntil(
+        async () => ['ready', 'error'].includes((read = (await api('GET', `/v2/documents/${document.body.document_id}`)).body).status),
+        60_000,
+        'the document to be read',
+      );
       assert.equal(read.status, 'ready', `${read.error_message}\n${output}`);
 
       const face = await api('POST', '/v2/faces', { face_name: 'Install face', train_video_url: `${files.url}/face.mp4` });
       assert.equal(face.status, 200, JSON.stringify(face.body));
       let faceStatus = 'training';
-      await waitUntil(async () => (faceStatus = (await api('GET', `/v2/faces/${face.body.face_id}`)).body.status) !== 'training', 60_000, 'face training');
+      await waitUntil(
+        async () => (faceStatus = (await api('GET', `/v2/faces/${face.body.face_id}`)).body.status) !== 'training',
+        60_000,
+        'face training',
+      );
       assert.equal(faceStatus, 'completed');
-      const pal = await api('POST', '/v2/pals', { pal_name: 'Install PAL', system_prompt: 'Repeat.', pipeline_mode: 'echo', default_face_id: face.body.face_id });
+      const pal = await api('POST', '/v2/pals', {
+        pal_name: 'Install PAL',
+        system_prompt: 'Repeat.',
+        pipeline_mode: 'echo',
+        default_face_id: face.body.face_id,
+      });
       assert.equal(pal.status, 200, JSON.stringify(pal.body));
       const conversation = await api('POST', '/v2/conversations', { pal_id: pal.body.pal_id });
       assert.equal(conversation.status, 200, JSON.stringify(conversation.body));
@@ -135,13 +194,25 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
       room = await RoomClient.join(conversation.body.conversation_url, conversation.body.meeting_token, 'Visitor');
 
       // SIGTERM to the service itself (npx runs it under a shell that does not pass signals on).
-      const listening = output.split('\n').map((l) => { try { return JSON.parse(l) as Record<string, unknown>; } catch { return undefined; } }).find((e) => e?.msg === 'palkit service listening');
+      const listening = output
+        .split('\n')
+        .map((l) => {
+          try {
+            return JSON.parse(l) as Record<string, unknown>;
+          } catch {
+            return undefined;
+          }
+        })
+        .find((e) => e?.msg === 'palkit service listening');
       assert.ok(listening && typeof listening.pid === 'number', `a JSON "listening" line with the pid:\n${output}`);
       const signalled = Date.now();
       process.kill(listening.pid as number, 'SIGTERM');
       const closed = await Promise.race([room.closed, new Promise<undefined>((r) => setTimeout(r, 10_000))]);
       assert.deepEqual(closed, { code: 1012, reason: 'service restarting' });
-      const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 10_000 - (Date.now() - signalled)))]);
+      const code = await Promise.race([
+        exited,
+        new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 10_000 - (Date.now() - signalled))),
+      ]);
       assert.equal(code, 0, `exit within 10 s with 0:\n${output}`);
       assert.ok(Date.now() - signalled < 10_000);
       assert.match(output, /"msg":"draining"/);
@@ -152,7 +223,12 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGKILL');
         const pid = /"pid":(\d+)/.exec(output)?.[1];
-        if (pid) try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ }
+        if (pid)
+          try {
+            process.kill(Number(pid), 'SIGKILL');
+          } catch {
+            /* gone */
+          }
       }
     }
   });
@@ -164,33 +240,56 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
     let nodeOnly: string;
     let files: Awaited<ReturnType<typeof startFileServer>>;
     const api = async (method: string, path: string, body?: unknown) => {
-      const r = await fetch(url + path, { method, headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const r = await fetch(url + path, {
+        method,
+        headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
       return { status: r.status, body: (await r.json()) as any };
     };
     const ffmpegBinary = () => {
       const dir = join(app, 'node_modules/@ffmpeg-installer', `${process.platform}-${process.arch}`);
-      return join(dir, readdirSync(dir).find((name) => /^ffmpeg(\.exe)?$/.test(name))!);
+      return join(
+        dir,
+        readdirSync(dir).find((name) => /^ffmpeg(\.exe)?$/.test(name))!,
+      );
     };
 
     before(async () => {
       // PATH is one folder holding a link to node: no sh, cc, espeak-ng, ffmpeg or ffprobe.
       nodeOnly = mkdtempSync(join(tmpdir(), 'palkit-node-only-'));
       symlinkSync(process.execPath, join(nodeOnly, 'node'));
-      for (const tool of ['cc', 'espeak-ng', 'ffmpeg', 'ffprobe']) assert.equal(run(tool, ['--version'], app, { PATH: nodeOnly }).error?.message.includes('ENOENT'), true, `${tool} is out of reach`);
+      for (const tool of ['cc', 'espeak-ng', 'ffmpeg', 'ffprobe'])
+        assert.equal(run(tool, ['--version'], app, { PATH: nodeOnly }).error?.message.includes('ENOENT'), true, `${tool} is out of reach`);
       // As if the install had skipped the package's postinstall (`chmod u+x ffmpeg`): the service sets the mode itself.
       chmodSync(ffmpegBinary(), 0o644);
       files = await startFileServer({ '/face.mp4': { body: portraitClip(2), contentType: 'video/mp4' } });
       const port = await freePort();
       url = `http://127.0.0.1:${port}`;
       // The command as npm links it (node_modules/.bin/palkit → dist/cli.js), started by node itself: npx needs a shell.
-      child = spawn(process.execPath, [join(app, 'node_modules/@palkit/server/dist/cli.js'), 'serve', '--port', String(port), '--host', '127.0.0.1'], {
-        cwd: app,
-        env: cleanEnv({ PATH: nodeOnly, PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1`, PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128', PALKIT_LOG: 'error', PALKIT_ROOM_POLL_MS: '200' }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      child = spawn(
+        process.execPath,
+        [join(app, 'node_modules/@palkit/server/dist/cli.js'), 'serve', '--port', String(port), '--host', '127.0.0.1'],
+        {
+          cwd: app,
+          env: cleanEnv({
+            PATH: nodeOnly,
+            PALKIT_DATA: 'memory',
+            PALKIT_API_KEYS: `${KEY}:1`,
+            PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128',
+            PALKIT_LOG: 'error',
+            PALKIT_ROOM_POLL_MS: '200',
+          }),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
       child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-      await waitUntil(async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true, 60_000, `the service to answer:\n${output}`);
+      await waitUntil(
+        async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true,
+        60_000,
+        `the service to answer:\n${output}`,
+      );
     });
 
     after(async () => {
@@ -212,7 +311,11 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
       const face = await api('POST', '/v2/faces', { face_name: 'Node only', train_video_url: `${files.url}/face.mp4` });
       assert.equal(face.status, 200, JSON.stringify(face.body));
       let trained: any;
-      await waitUntil(async () => (trained = (await api('GET', `/v2/faces/${face.body.face_id}`)).body).status !== 'training', 60_000, 'face training');
+      await waitUntil(
+        async () => (trained = (await api('GET', `/v2/faces/${face.body.face_id}`)).body).status !== 'training',
+        60_000,
+        'face training',
+      );
       return trained;
     }
 
@@ -231,10 +334,17 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
     // The speech parts need the WebAssembly voice (issue 24, the wasmvoice branch): with only node on PATH
     // the C eSpeak bridge has neither cc nor libespeak-ng to build against.
     it('renders a speech item with audible audio (WAV, and MP3 by default)', async () => {
-      const wav = await api('POST', '/v2/speech', { script: 'Hello from palkit, running with only node on the path.', audio_format: 'wav' });
+      const wav = await api('POST', '/v2/speech', {
+        script: 'Hello from palkit, running with only node on the path.',
+        audio_format: 'wav',
+      });
       assert.equal(wav.status, 200, JSON.stringify(wav.body));
       let item: any;
-      await waitUntil(async () => ['ready', 'error'].includes((item = (await api('GET', `/v2/speech/${wav.body.speech_id}`)).body).status), 60_000, 'speech');
+      await waitUntil(
+        async () => ['ready', 'error'].includes((item = (await api('GET', `/v2/speech/${wav.body.speech_id}`)).body).status),
+        60_000,
+        'speech',
+      );
       assert.equal(item.status, 'ready', `${item.error_details}\n${output}`);
       const audio = await fetch(item.audio_url);
       assert.equal(audio.headers.get('content-type'), 'audio/wav');
@@ -246,20 +356,35 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
 
       // Without a format the service encodes MP3 with its ffmpeg; decoded back with the same binary, it is as loud.
       const mp3 = await api('POST', '/v2/speech', { script: 'And once more as MP3.' });
-      await waitUntil(async () => ['ready', 'error'].includes((item = (await api('GET', `/v2/speech/${mp3.body.speech_id}`)).body).status), 60_000, 'MP3 speech');
+      await waitUntil(
+        async () => ['ready', 'error'].includes((item = (await api('GET', `/v2/speech/${mp3.body.speech_id}`)).body).status),
+        60_000,
+        'MP3 speech',
+      );
       assert.equal(item.status, 'ready', item.error_details);
       const encoded = await fetch(item.audio_url);
       assert.equal(encoded.headers.get('content-type'), 'audio/mpeg');
-      const decoded = spawnSync(ffmpegBinary(), ['-v', 'error', '-i', 'pipe:0', '-f', 'wav', '-acodec', 'pcm_s16le', 'pipe:1'], { input: Buffer.from(await encoded.arrayBuffer()), maxBuffer: 64 << 20 });
+      const decoded = spawnSync(ffmpegBinary(), ['-v', 'error', '-i', 'pipe:0', '-f', 'wav', '-acodec', 'pcm_s16le', 'pipe:1'], {
+        input: Buffer.from(await encoded.arrayBuffer()),
+        maxBuffer: 64 << 20,
+      });
       assert.equal(decoded.status, 0, decoded.stderr?.toString());
       assert.ok(rms(wavSamples(new Uint8Array(decoded.stdout)).samples) > 0.01, 'the MP3 is audible');
     });
 
     it('speaks in a local room: the PAL greets and the visitor hears non-silent PAL audio frames', async () => {
       const face = await trainFace();
-      const pal = await api('POST', '/v2/pals', { pal_name: 'Node-only PAL', system_prompt: 'Repeat.', pipeline_mode: 'echo', default_face_id: face.face_id });
+      const pal = await api('POST', '/v2/pals', {
+        pal_name: 'Node-only PAL',
+        system_prompt: 'Repeat.',
+        pipeline_mode: 'echo',
+        default_face_id: face.face_id,
+      });
       assert.equal(pal.status, 200, JSON.stringify(pal.body));
-      const conversation = await api('POST', '/v2/conversations', { pal_id: pal.body.pal_id, custom_greeting: 'Hello, I am speaking with only node on the path.' });
+      const conversation = await api('POST', '/v2/conversations', {
+        pal_id: pal.body.pal_id,
+        custom_greeting: 'Hello, I am speaking with only node on the path.',
+      });
       assert.equal(conversation.status, 200, JSON.stringify(conversation.body));
       const room = await RoomClient.join(conversation.body.conversation_url, conversation.body.meeting_token, 'Visitor');
       try {
@@ -268,7 +393,9 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
         const samples = new Int16Array(voice.reduce((n, f) => n + f.samples.length, 0));
         voice.reduce((at, f) => (samples.set(f.samples, at), at + f.samples.length), 0);
         const level = rms(samples);
-        console.log(`room: ${voice.length} PAL audio frames, ${(samples.length / (voice[0]?.sampleRate ?? 1)).toFixed(2)} s, RMS ${level.toFixed(3)}`);
+        console.log(
+          `room: ${voice.length} PAL audio frames, ${(samples.length / (voice[0]?.sampleRate ?? 1)).toFixed(2)} s, RMS ${level.toFixed(3)}`,
+        );
         assert.ok(voice.length > 10, `${voice.length} PAL audio frames`);
         assert.ok(level > 0.01, `audible: RMS ${level} > 0.01`);
       } finally {

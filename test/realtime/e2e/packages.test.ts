@@ -13,7 +13,23 @@ import { folderBytes, installInto, installedPackages, npx, packWorkspaces, repoR
 const MAX_PACKAGES = 30;
 const MAX_BYTES = 40 * 1024 * 1024;
 /** Packages (or scopes) that only the service needs. */
-const SERVER_ONLY = [/^pg(-.*)?$/, /^@electric-sql\//, /^@aws-sdk\//, /^@smithy\//, /^@azure\//, /^@google-cloud\//, /^pdfjs-dist$/, /^hono$/, /^@hono\//, /^kysely$/, /^@modelcontextprotocol\//, /^ws$/, /^prom-client$/, /^mammoth$/, /^@palkit\/server$/];
+const SERVER_ONLY = [
+  /^pg(-.*)?$/,
+  /^@electric-sql\//,
+  /^@aws-sdk\//,
+  /^@smithy\//,
+  /^@azure\//,
+  /^@google-cloud\//,
+  /^pdfjs-dist$/,
+  /^hono$/,
+  /^@hono\//,
+  /^kysely$/,
+  /^@modelcontextprotocol\//,
+  /^ws$/,
+  /^prom-client$/,
+  /^mammoth$/,
+  /^@palkit\/server$/,
+];
 
 /** The first fenced block of `lang` after `heading` in the README. */
 function readmeBlock(heading: string, lang: string): string {
@@ -33,7 +49,13 @@ describe('the palkit tarball, installed alone into an empty app', { timeout: 600
   let bytes: number;
 
   before(() => {
-    for (const built of ['src/palkit/dist/palkit/index.js', 'src/palkit/dist/palkit/index.d.ts', 'src/palkit/dist/custom-elements.json', 'src/palkit/dist/cdn/palkit.js', 'src/server/dist/cli.js']) {
+    for (const built of [
+      'src/palkit/dist/palkit/index.js',
+      'src/palkit/dist/palkit/index.d.ts',
+      'src/palkit/dist/custom-elements.json',
+      'src/palkit/dist/cdn/palkit.js',
+      'src/server/dist/cli.js',
+    ]) {
       assert.ok(existsSync(join(repoRoot, built)), `${built} is missing: run \`npm run build\` before the e2e tests`);
     }
     work = mkdtempSync(join(tmpdir(), 'palkit-packages-'));
@@ -63,10 +85,16 @@ describe('the palkit tarball, installed alone into an empty app', { timeout: 600
 
   it('ships what its manifest points at, the script tag and no sources', () => {
     const pkg = join(app, 'node_modules/palkit');
-    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { types: string; customElements: string; exports: Record<string, string | { types: string; import: string }> };
-    for (const file of [manifest.types, manifest.customElements, 'dist/cdn/palkit.js', 'dist/cdn/palkit-full.js']) assert.ok(existsSync(join(pkg, file)), `${file} is in the package`);
+    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as {
+      types: string;
+      customElements: string;
+      exports: Record<string, string | { types: string; import: string }>;
+    };
+    for (const file of [manifest.types, manifest.customElements, 'dist/cdn/palkit.js', 'dist/cdn/palkit-full.js'])
+      assert.ok(existsSync(join(pkg, file)), `${file} is in the package`);
     for (const target of Object.values(manifest.exports)) {
-      for (const file of typeof target === 'string' ? [target] : [target.types, target.import]) assert.ok(existsSync(join(pkg, file)), `exports → ${file}`);
+      for (const file of typeof target === 'string' ? [target] : [target.types, target.import])
+        assert.ok(existsSync(join(pkg, file)), `exports → ${file}`);
     }
     const elements = JSON.parse(readFileSync(join(pkg, manifest.customElements), 'utf8')) as { modules: unknown[] };
     assert.ok(elements.modules.length > 10);
@@ -76,21 +104,48 @@ describe('the palkit tarball, installed alone into an empty app', { timeout: 600
   describe("the README's examples, against the installed package", () => {
     before(() => {
       // The frameworks themselves, at the versions this repository tests with (from the local npm cache).
-      const dev = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
-      installInto(app, ['react', 'react-dom', 'vue', '@types/react', '@types/react-dom'].map((name) => `${name}@${dev[name]}`));
-      writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [] },
-        include: ['*.ts', '*.tsx', '*.vue'],
-      }));
+      const dev = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
+        .devDependencies;
+      installInto(
+        app,
+        ['react', 'react-dom', 'vue', '@types/react', '@types/react-dom'].map((name) => `${name}@${dev[name]}`),
+      );
+      writeFileSync(
+        join(app, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'ESNext',
+            moduleResolution: 'Bundler',
+            jsx: 'react-jsx',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+            types: [],
+          },
+          include: ['*.ts', '*.tsx', '*.vue'],
+        }),
+      );
     });
 
     it('React: the example type-checks and builds with vite', () => {
       writeFileSync(join(app, 'support.tsx'), readmeBlock('**React**', 'tsx'));
-      writeFileSync(join(app, 'main.tsx'), "import { createRoot } from 'react-dom/client';\nimport { Support } from './support.js';\ncreateRoot(document.getElementById('root')!).render(<Support />);\n");
-      writeFileSync(join(app, 'index.html'), '<!doctype html><html><body><div id="root"></div><script type="module" src="./main.tsx"></script></body></html>');
+      writeFileSync(
+        join(app, 'main.tsx'),
+        "import { createRoot } from 'react-dom/client';\nimport { Support } from './support.js';\ncreateRoot(document.getElementById('root')!).render(<Support />);\n",
+      );
+      writeFileSync(
+        join(app, 'index.html'),
+        '<!doctype html><html><body><div id="root"></div><script type="module" src="./main.tsx"></script></body></html>',
+      );
       const checked = run(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], app);
       assert.equal(checked.status, 0, `tsc:\n${checked.stdout}${checked.stderr}`);
-      const built = run(process.execPath, [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error', '--outDir', 'out-react'], app);
+      const built = run(
+        process.execPath,
+        [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'error', '--outDir', 'out-react'],
+        app,
+      );
       assert.equal(built.status, 0, `vite build:\n${built.stdout}${built.stderr}`);
       const js = run('sh', ['-c', 'cat out-react/assets/*.js'], app).stdout;
       assert.match(js, /pal-embed/);
@@ -101,7 +156,10 @@ describe('the palkit tarball, installed alone into an empty app', { timeout: 600
       const config = readmeBlock('**Vue**', 'ts');
       const imported = /import \{ isPalElement \} from 'palkit\/vue';/.exec(config);
       assert.ok(imported, 'the config snippet imports isPalElement from palkit/vue');
-      writeFileSync(join(app, 'compiler-options.ts'), `${imported[0]}\nexport const isCustomElement: (tag: string) => boolean = isPalElement;\nif (!isCustomElement('pal-embed') || isCustomElement('div')) throw new Error('isPalElement');\n`);
+      writeFileSync(
+        join(app, 'compiler-options.ts'),
+        `${imported[0]}\nexport const isCustomElement: (tag: string) => boolean = isPalElement;\nif (!isCustomElement('pal-embed') || isCustomElement('div')) throw new Error('isPalElement');\n`,
+      );
       const checked = run(process.execPath, [join(repoRoot, 'node_modules/vue-tsc/bin/vue-tsc.js'), '-p', 'tsconfig.json'], app);
       assert.equal(checked.status, 0, `vue-tsc:\n${checked.stdout}${checked.stderr}`);
     });
@@ -110,9 +168,19 @@ describe('the palkit tarball, installed alone into an empty app', { timeout: 600
 
 describe('builds that share a dist/ leave each other alone', { timeout: 300_000 }, () => {
   it('the module build and the service build (npm start runs them alone) keep the types, custom-elements.json, the script tag and the voice bridge', () => {
-    const kept = ['src/palkit/dist/palkit/index.d.ts', 'src/palkit/dist/custom-elements.json', 'src/palkit/dist/cdn/palkit.js', 'src/palkit/dist/cdn/palkit-full.js', 'src/server/dist/palkit-espeak.c', 'src/server/dist/cdn/palkit.js'];
+    const kept = [
+      'src/palkit/dist/palkit/index.d.ts',
+      'src/palkit/dist/custom-elements.json',
+      'src/palkit/dist/cdn/palkit.js',
+      'src/palkit/dist/cdn/palkit-full.js',
+      'src/server/dist/palkit-espeak.c',
+      'src/server/dist/cdn/palkit.js',
+    ];
     for (const file of kept) assert.ok(existsSync(join(repoRoot, file)), `${file} is there after npm run build`);
-    for (const args of [['vite', 'build', '--logLevel', 'error'], ['vite', 'build', '--mode', 'server', '--logLevel', 'error']]) {
+    for (const args of [
+      ['vite', 'build', '--logLevel', 'error'],
+      ['vite', 'build', '--mode', 'server', '--logLevel', 'error'],
+    ]) {
       const built = run(npx, ['--no-install', ...args], repoRoot);
       assert.equal(built.status, 0, built.stderr);
     }

@@ -4,7 +4,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createDeployment, createPal, customerPage, eventually, openPage, palErrors, palEvents, startWorld, trainFace, type World } from '../../helpers/e2e-world.js';
+import {
+  createDeployment,
+  createPal,
+  customerPage,
+  eventually,
+  openPage,
+  palErrors,
+  palEvents,
+  startWorld,
+  trainFace,
+  type World,
+} from '../../helpers/e2e-world.js';
 
 describe('a reload during a call rejoins it', { timeout: 120_000 }, () => {
   let world: World;
@@ -17,7 +28,11 @@ describe('a reload during a call rejoins it', { timeout: 120_000 }, () => {
     palId = await createPal(world, { pal_name: 'Reload PAL', default_face_id: faceId, custom_greeting: 'Hello again.' });
   });
   after(async () => {
-    for (const page of pages) await page.context().close().catch(() => undefined);
+    for (const page of pages)
+      await page
+        .context()
+        .close()
+        .catch(() => undefined);
     await world?.close();
   });
 
@@ -27,8 +42,10 @@ describe('a reload during a call rejoins it', { timeout: 120_000 }, () => {
     return p;
   }
 
-  const startedIds = async (p: Page) => (await palEvents(p)).filter((e) => e.type === 'pal-conversation-started').map((e) => e.detail.conversationId as string);
-  const state = (p: Page, tag: string) => p.evaluate((t) => (document.querySelector(t) as unknown as { state: string } | null)?.state ?? null, tag);
+  const startedIds = async (p: Page) =>
+    (await palEvents(p)).filter((e) => e.type === 'pal-conversation-started').map((e) => e.detail.conversationId as string);
+  const state = (p: Page, tag: string) =>
+    p.evaluate((t) => (document.querySelector(t) as unknown as { state: string } | null)?.state ?? null, tag);
   const status = async (id: string) => (await world.api('GET', `/v2/conversations/${id}`)).body.status as string;
 
   it('pal-embed: the same conversation after a reload, the preview again once it was ended', async () => {
@@ -49,13 +66,28 @@ describe('a reload during a call rejoins it', { timeout: 120_000 }, () => {
     assert.equal(await status(conversationId!), 'active');
     // The PAL is still there: a typed message is answered in the rejoined room.
     await p.evaluate(() => (document.querySelector('pal-embed') as unknown as { sendChat(text: string): void }).sendChat('Still there?'));
-    await eventually(() => p.evaluate(() => (window as any).__pal.messages.filter((m: any) => m.event_type === 'conversation.utterance').map((m: any) => m.properties.speech)),
-      (speech: string[]) => speech.includes('Still there?'), 'the echo of the typed message');
-    assert.equal((await world.api('GET', '/v2/conversations?status=active&limit=100')).body.data.filter((c: { deployment_id: string }) => c.deployment_id === id).length, 1);
+    await eventually(
+      () =>
+        p.evaluate(() =>
+          (window as any).__pal.messages.filter((m: any) => m.event_type === 'conversation.utterance').map((m: any) => m.properties.speech),
+        ),
+      (speech: string[]) => speech.includes('Still there?'),
+      'the echo of the typed message',
+    );
+    assert.equal(
+      (await world.api('GET', '/v2/conversations?status=active&limit=100')).body.data.filter(
+        (c: { deployment_id: string }) => c.deployment_id === id,
+      ).length,
+      1,
+    );
 
     await p.locator('pal-controls [part="end"]').click();
     await p.locator('pal-ended').waitFor();
-    await eventually(() => status(conversationId!), (s) => s === 'ended', 'the conversation to end');
+    await eventually(
+      () => status(conversationId!),
+      (s) => s === 'ended',
+      'the conversation to end',
+    );
     await p.reload();
     await p.locator('pal-preview [part="start"]').waitFor();
     assert.deepEqual(await startedIds(p), []);

@@ -8,7 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createDeployment, createPal, customerPage, eventually, openPage, palErrors, palEvents, startWorld, type World } from '../../helpers/e2e-world.js';
+import {
+  createDeployment,
+  createPal,
+  customerPage,
+  eventually,
+  openPage,
+  palErrors,
+  palEvents,
+  startWorld,
+  type World,
+} from '../../helpers/e2e-world.js';
 
 describe('a service restart during a call', { timeout: 180_000 }, () => {
   const data = mkdtempSync(join(tmpdir(), 'palkit-restart-'));
@@ -19,14 +29,22 @@ describe('a service restart during a call', { timeout: 180_000 }, () => {
     world = await startWorld({ PALKIT_DATA: data });
   });
   after(async () => {
-    await page?.context().close().catch(() => undefined);
+    await page
+      ?.context()
+      .close()
+      .catch(() => undefined);
     await world?.close();
     rmSync(data, { recursive: true, force: true });
   });
 
-  const replies = (): Promise<string[]> => page.evaluate(() => (window as any).__pal.messages
-    .filter((m: any) => m.event_type === 'conversation.utterance' && m.properties.role === 'replica').map((m: any) => m.properties.speech as string));
-  const say = (text: string) => page.evaluate((t) => (document.querySelector('pal-embed') as unknown as { sendChat(text: string): void }).sendChat(t), text);
+  const replies = (): Promise<string[]> =>
+    page.evaluate(() =>
+      (window as any).__pal.messages
+        .filter((m: any) => m.event_type === 'conversation.utterance' && m.properties.role === 'replica')
+        .map((m: any) => m.properties.speech as string),
+    );
+  const say = (text: string) =>
+    page.evaluate((t) => (document.querySelector('pal-embed') as unknown as { sendChat(text: string): void }).sendChat(t), text);
 
   it('the element joins the same conversation again and the PAL answers; the visitor saw it reconnecting', async () => {
     const palId = await createPal(world, { pal_name: 'Restart PAL', default_face_id: 'rpalkitada', custom_greeting: 'Hello.' });
@@ -40,18 +58,32 @@ describe('a service restart during a call', { timeout: 180_000 }, () => {
 
     const notices: string[] = [];
     const watching = setInterval(() => {
-      void page.locator('pal-conversation [part="notice"]').allTextContents().then((t) => notices.push(...t), () => undefined);
+      void page
+        .locator('pal-conversation [part="notice"]')
+        .allTextContents()
+        .then(
+          (t) => notices.push(...t),
+          () => undefined,
+        );
     }, 100);
     const started = Date.now();
     try {
       await world.restartService();
       const restartMs = Date.now() - started;
-      await eventually(() => page.locator('pal-conversation [part="notice"]').allTextContents(), (t) => !t.join().includes('Reconnecting'), 'the notice to go once joined again', 30_000);
+      await eventually(
+        () => page.locator('pal-conversation [part="notice"]').allTextContents(),
+        (t) => !t.join().includes('Reconnecting'),
+        'the notice to go once joined again',
+        30_000,
+      );
       console.log(`# the service restarted in ${restartMs} ms; the call went on ${Date.now() - started} ms after the restart began`);
     } finally {
       clearInterval(watching);
     }
-    assert.ok(notices.some((t) => /Reconnecting/.test(t)), `the visitor was told (${JSON.stringify([...new Set(notices)])})`);
+    assert.ok(
+      notices.some((t) => /Reconnecting/.test(t)),
+      `the visitor was told (${JSON.stringify([...new Set(notices)])})`,
+    );
 
     await say('After the restart');
     await eventually(replies, (r) => r.some((s) => s.includes('After the restart')), 'the answer after the restart', 20_000);
@@ -60,7 +92,9 @@ describe('a service restart during a call', { timeout: 180_000 }, () => {
     assert.equal(events.filter((t) => t === 'pal-conversation-started').length, 1, 'the same conversation');
     assert.ok(!events.includes('pal-conversation-ended'), `nothing ended (${events.join(', ')})`);
     assert.deepEqual(await palErrors(page), []);
-    const conversations = (await world.api('GET', '/v2/conversations?status=active&limit=100')).body.data.filter((c: { deployment_id: string }) => c.deployment_id === id);
+    const conversations = (await world.api('GET', '/v2/conversations?status=active&limit=100')).body.data.filter(
+      (c: { deployment_id: string }) => c.deployment_id === id,
+    );
     assert.equal(conversations.length, 1);
   });
 });

@@ -12,9 +12,15 @@ import { launchChromium } from '../../helpers/browser.js';
 
 const root = join(process.cwd(), 'storybook-static');
 const types: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
-  '.woff2': 'font/woff2', '.ico': 'image/x-icon',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.ico': 'image/x-icon',
 };
 // Stories that embed a third-party page (the Calendly scheduling card) get a local stand-in for it.
 const thirdPartyStandIns = [/^https:\/\/calendly\.com\//];
@@ -45,14 +51,22 @@ after(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-interface IndexEntry { id: string; type: 'story' | 'docs'; title: string; name: string }
+interface IndexEntry {
+  id: string;
+  type: 'story' | 'docs';
+  title: string;
+  name: string;
+}
 
 test('every story of the built Storybook renders without errors', { timeout: 600_000 }, async () => {
   const index = JSON.parse(await readFile(join(root, 'index.json'), 'utf8')) as { entries: Record<string, IndexEntry> };
   const stories = Object.values(index.entries).filter((entry) => entry.type === 'story');
   assert.ok(stories.length >= 80, `expected the full set of stories, found ${stories.length}`);
   for (const tag of ['pal-widget', 'pal-embed', 'pal-landing', 'pal-conversation', 'pal-transcript', 'pal-disclosure', 'pal-canvas'])
-    assert.ok(stories.some((s) => s.title.endsWith(tag)), `no stories for ${tag}`);
+    assert.ok(
+      stories.some((s) => s.title.endsWith(tag)),
+      `no stories for ${tag}`,
+    );
 
   const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
   const failures: string[] = [];
@@ -60,7 +74,11 @@ test('every story of the built Storybook renders without errors', { timeout: 600
     const url = route.request().url();
     if (url.startsWith(base) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
     if (thirdPartyStandIns.some((pattern) => pattern.test(url)))
-      return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>stand-in</title><p>Scheduling page stand-in</p>' });
+      return route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        body: '<!doctype html><title>stand-in</title><p>Scheduling page stand-in</p>',
+      });
     failures.push(`${route.request().frame().url()}: request left the local server: ${url}`);
     return route.abort();
   });
@@ -80,19 +98,30 @@ test('every story of the built Storybook renders without errors', { timeout: 600
       current = story.id;
       await page.goto(`${base}/iframe.html?id=${encodeURIComponent(story.id)}&viewMode=story`, { waitUntil: 'load' });
       try {
-        await page.waitForFunction(() => {
-          const rootEl = document.querySelector('#storybook-root');
-          return document.body.classList.contains('sb-show-errordisplay') || (rootEl !== null && rootEl.childElementCount > 0);
-        }, undefined, { timeout: 15_000 });
+        await page.waitForFunction(
+          () => {
+            const rootEl = document.querySelector('#storybook-root');
+            return document.body.classList.contains('sb-show-errordisplay') || (rootEl !== null && rootEl.childElementCount > 0);
+          },
+          undefined,
+          { timeout: 15_000 },
+        );
       } catch {
         failures.push(`${story.id}: nothing rendered`);
         continue;
       }
       if (await page.evaluate(() => document.body.classList.contains('sb-show-errordisplay')))
-        failures.push(`${story.id}: Storybook error: ${await page.locator('#error-message').innerText().catch(() => '?')}`);
+        failures.push(
+          `${story.id}: Storybook error: ${await page
+            .locator('#error-message')
+            .innerText()
+            .catch(() => '?')}`,
+        );
       // Scripted stories play their steps (start, gate, call, card) within a moment.
       await page.waitForTimeout(800);
-      const rendered = await page.evaluate(() => document.querySelector('#storybook-root')?.querySelector('*')?.tagName.toLowerCase() ?? '');
+      const rendered = await page.evaluate(
+        () => document.querySelector('#storybook-root')?.querySelector('*')?.tagName.toLowerCase() ?? '',
+      );
       if (!rendered) failures.push(`${story.id}: empty root`);
     }
     await page.close();

@@ -6,7 +6,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createDeployment, createPal, customerPage, openPage, palErrors, startWorld, trainFace, type World } from '../../helpers/e2e-world.js';
+import {
+  createDeployment,
+  createPal,
+  customerPage,
+  openPage,
+  palErrors,
+  startWorld,
+  trainFace,
+  type World,
+} from '../../helpers/e2e-world.js';
 
 /** The policy the README gives site owners, for a service at `service`. */
 export function strictPolicy(service: string): string {
@@ -35,19 +44,37 @@ describe('a call on a strict Content-Security-Policy page', { timeout: 150_000 }
     world = await startWorld();
   });
   after(async () => {
-    await page?.context().close().catch(() => undefined);
+    await page
+      ?.context()
+      .close()
+      .catch(() => undefined);
     await world?.close();
   });
 
   it('walks preview → device check → call → typed answer → canvas card → end with zero violations', async () => {
     const faceId = await trainFace(world);
     const palId = await createPal(world, { pal_name: 'Strict PAL', default_face_id: faceId, custom_greeting: 'Hello from a strict page.' });
-    const id = await createDeployment(world, { pal_id: palId, channel: 'embed', allowed_origins: [world.siteOrigin], limits: { participant_left_timeout: 0 } });
+    const id = await createDeployment(world, {
+      pal_id: palId,
+      channel: 'embed',
+      allowed_origins: [world.siteOrigin],
+      limits: { participant_left_timeout: 0 },
+    });
     page = await openPage(world);
     await page.context().addInitScript(() => {
       const seen: Violation[] = [];
       (window as unknown as { __violations: Violation[] }).__violations = seen;
-      document.addEventListener('securitypolicyviolation', (e) => seen.push({ directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample, source: `${e.sourceFile}:${e.lineNumber}` }), true);
+      document.addEventListener(
+        'securitypolicyviolation',
+        (e) =>
+          seen.push({
+            directive: e.effectiveDirective,
+            blocked: e.blockedURI,
+            sample: e.sample,
+            source: `${e.sourceFile}:${e.lineNumber}`,
+          }),
+        true,
+      );
     });
     const html = customerPage(world.serviceUrl, `<pal-embed deployment-id="${id}" user-name="Dana"></pal-embed>`);
     await page.goto(world.sitePage(`/strict-${id}`, html, { 'content-security-policy': strictPolicy(world.serviceUrl) }));
@@ -68,22 +95,46 @@ async function walk(world: World, page: Page): Promise<void> {
   await page.locator('pal-preview [part="start"]').click();
   await page.locator('pal-haircheck [part="join"]').click();
   await page.locator('pal-controls [part="end"]').waitFor();
-  await page.locator('pal-transcript[mode="captions"] [part="captions"] .caption-text').filter({ hasText: 'Hello from a strict page.' }).waitFor({ timeout: 20_000 });
+  await page
+    .locator('pal-transcript[mode="captions"] [part="captions"] .caption-text')
+    .filter({ hasText: 'Hello from a strict page.' })
+    .waitFor({ timeout: 20_000 });
 
   await page.locator('pal-controls button[aria-label="Chat"]').click();
   const input = page.locator('pal-transcript[mode="panel"] form[part="chat"] input');
   await input.fill('Is this page strict?');
   await input.press('Enter');
-  await page.locator('pal-transcript[mode="panel"] li.replica .bubble').filter({ hasText: 'Is this page strict?' }).waitFor({ timeout: 20_000 });
+  await page
+    .locator('pal-transcript[mode="panel"] li.replica .bubble')
+    .filter({ hasText: 'Is this page strict?' })
+    .waitFor({ timeout: 20_000 });
 
-  const started = await page.evaluate(() => (window as any).__pal.events.find((e: any) => e.type === 'pal-conversation-started')?.detail.conversationId as string);
+  const started = await page.evaluate(
+    () => (window as any).__pal.events.find((e: any) => e.type === 'pal-conversation-started')?.detail.conversationId as string,
+  );
   const pushed = await world.api('POST', `/v2/conversations/${started}/events`, {
-    message_type: 'conversation', event_type: 'conversation.tool_call',
-    properties: { name: 'canvas_show_question', arguments: JSON.stringify({ question: 'Which colour?', options: [{ id: 'red', label: 'Red' }, { id: 'blue', label: 'Blue' }] }), tool_call_id: 'csp-card' },
+    message_type: 'conversation',
+    event_type: 'conversation.tool_call',
+    properties: {
+      name: 'canvas_show_question',
+      arguments: JSON.stringify({
+        question: 'Which colour?',
+        options: [
+          { id: 'red', label: 'Red' },
+          { id: 'blue', label: 'Blue' },
+        ],
+      }),
+      tool_call_id: 'csp-card',
+    },
   });
   assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
   await page.locator('pal-canvas').getByRole('heading', { name: 'Which colour?' }).waitFor();
 
   await page.locator('pal-controls [part="end"]').click();
-  await page.locator('pal-embed').getByText(/thank/i).first().waitFor({ timeout: 15_000 }).catch(() => undefined);
+  await page
+    .locator('pal-embed')
+    .getByText(/thank/i)
+    .first()
+    .waitFor({ timeout: 15_000 })
+    .catch(() => undefined);
 }

@@ -16,19 +16,34 @@ describe('text mode in Chromium through pal-widget', { timeout: 120_000 }, () =>
     world = await startWorld();
   });
   after(async () => {
-    await page?.context().close().catch(() => undefined);
+    await page
+      ?.context()
+      .close()
+      .catch(() => undefined);
     await world?.close();
   });
 
   it('starts by text, answers in writing without audio, and speaks again after switching to voice', async () => {
-    const palId = await createPal(world, { pal_name: 'Text PAL', default_face_id: 'rpalkitada', custom_greeting: 'Hi.', disclosure_type: 'off' });
-    const id = await createDeployment(world, { pal_id: palId, channel: 'widget', allowed_origins: [world.siteOrigin], customization: { show_haircheck: true } });
+    const palId = await createPal(world, {
+      pal_name: 'Text PAL',
+      default_face_id: 'rpalkitada',
+      custom_greeting: 'Hi.',
+      disclosure_type: 'off',
+    });
+    const id = await createDeployment(world, {
+      pal_id: palId,
+      channel: 'widget',
+      allowed_origins: [world.siteOrigin],
+      customization: { show_haircheck: true },
+    });
     page = await openPage(world);
     // The PAL's voice travels as binary WebSocket frames of the room.
     const audioFrames: number[] = [];
-    page.on('websocket', (socket) => socket.on('framereceived', (frame) => {
-      if (typeof frame.payload !== 'string') audioFrames.push(Date.now());
-    }));
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', (frame) => {
+        if (typeof frame.payload !== 'string') audioFrames.push(Date.now());
+      }),
+    );
     await page.goto(world.sitePage(`/text-${id}`, customerPage(world.serviceUrl, `<pal-widget deployment-id="${id}"></pal-widget>`)));
     await page.locator('pal-widget [part="launcher"]').click();
     await page.locator('pal-preview [part="start-text"]').click();
@@ -48,7 +63,10 @@ describe('text mode in Chromium through pal-widget', { timeout: 120_000 }, () =>
 
     await page.locator('pal-conversation [part="mode-switch"]').click();
     await page.locator('pal-conversation pal-transcript[mode="panel"]').waitFor({ state: 'hidden' });
-    await page.evaluate((text) => (document.querySelector('pal-widget') as unknown as { sendChat(t: string): void }).sendChat(text), 'Now say it out loud.');
+    await page.evaluate(
+      (text) => (document.querySelector('pal-widget') as unknown as { sendChat(t: string): void }).sendChat(text),
+      'Now say it out loud.',
+    );
     const deadline = Date.now() + 15_000;
     while (audioFrames.length === 0 && Date.now() < deadline) await page.waitForTimeout(100);
     assert.ok(audioFrames.length > 0, 'the PAL speaks again in voice mode');

@@ -22,7 +22,10 @@ describe('heard latency measured in the page', { timeout: 120_000 }, () => {
     ({ page, conversationId } = await openHeardCall(world, { callbackUrl: `${world.receiver.url}/turn-latency` }));
   });
   after(async () => {
-    await page?.context().close().catch(() => undefined);
+    await page
+      ?.context()
+      .close()
+      .catch(() => undefined);
     await world?.close();
   });
 
@@ -41,20 +44,51 @@ describe('heard latency measured in the page', { timeout: 120_000 }, () => {
     // Issue 26's goal is under 1 s: reported, not asserted (`npm run bench -- heard` measures it over many turns).
     console.log(`# heardMs ${heardMs} (goal < 1000 ms)`);
     reportFigure({ name: 'chromium, typed question: heard latency', value: heardMs, unit: 'ms', better: 'lower' });
-    reportFigure({ name: 'chromium, typed question: heardMs vs analyser', value: Math.abs(heardMs - analysedMs), unit: 'ms', better: 'lower', bar: '≤ 150', met: Math.abs(heardMs - analysedMs) <= 150 });
-    if (mouthMs !== undefined) reportFigure({ name: 'chromium, typed question: mouth after voice', value: mouthMs - heardMs, unit: 'ms', better: 'lower', bar: '-40 to 300', met: mouthMs >= heardMs - 40 && mouthMs - heardMs < 300 });
-    if (lipSyncMs !== undefined) reportFigure({ name: 'chromium, typed question: lip sync p95', value: lipSyncMs, unit: 'ms', better: 'lower', bar: '≤ 100', met: lipSyncMs >= 0 && lipSyncMs <= 100 });
+    reportFigure({
+      name: 'chromium, typed question: heardMs vs analyser',
+      value: Math.abs(heardMs - analysedMs),
+      unit: 'ms',
+      better: 'lower',
+      bar: '≤ 150',
+      met: Math.abs(heardMs - analysedMs) <= 150,
+    });
+    if (mouthMs !== undefined)
+      reportFigure({
+        name: 'chromium, typed question: mouth after voice',
+        value: mouthMs - heardMs,
+        unit: 'ms',
+        better: 'lower',
+        bar: '-40 to 300',
+        met: mouthMs >= heardMs - 40 && mouthMs - heardMs < 300,
+      });
+    if (lipSyncMs !== undefined)
+      reportFigure({
+        name: 'chromium, typed question: lip sync p95',
+        value: lipSyncMs,
+        unit: 'ms',
+        better: 'lower',
+        bar: '≤ 100',
+        met: lipSyncMs >= 0 && lipSyncMs <= 100,
+      });
     assert.ok(Math.abs(heardMs - analysedMs) <= 150, `heardMs ${heardMs} vs analyser ${Math.round(analysedMs)} ms`);
     // The built-in face is drawn: the mouth moves with the voice (the first sound may be a closed-mouth shape).
     assert.ok(mouthMs !== undefined && mouthMs >= heardMs - 40 && mouthMs - heardMs < 300, `mouthMs ${mouthMs} with heardMs ${heardMs}`);
     assert.ok(lipSyncMs !== undefined && lipSyncMs >= 0 && lipSyncMs <= 100, `lip sync p95 ${lipSyncMs} ms`);
 
     // The same figures reached the service: the verbose read, /metrics, then the transcription callback.
-    const read = await eventually(() => world.api('GET', `/v2/conversations/${conversationId}?verbose=true`), (r) => (r.body as any)?.turn_latencies?.length === 1, 'the stored report');
+    const read = await eventually(
+      () => world.api('GET', `/v2/conversations/${conversationId}?verbose=true`),
+      (r) => (r.body as any)?.turn_latencies?.length === 1,
+      'the stored report',
+    );
     const stored = (read.body as any).turn_latencies[0];
     assert.deepEqual(stored, {
-      inference_id: report.inference_id, input: 'text', turn_ended_at: report.turnEndedAt,
-      heard_ms: heardMs, mouth_ms: mouthMs, lip_sync_ms: lipSyncMs,
+      inference_id: report.inference_id,
+      input: 'text',
+      turn_ended_at: report.turnEndedAt,
+      heard_ms: heardMs,
+      mouth_ms: mouthMs,
+      lip_sync_ms: lipSyncMs,
     });
     const metrics = await (await fetch(`${world.serviceUrl}/metrics`)).text();
     assert.match(metrics, /^palkit_turn_heard_seconds_count\{input="text"\} 1$/m);
@@ -62,8 +96,13 @@ describe('heard latency measured in the page', { timeout: 120_000 }, () => {
     assert.match(metrics, new RegExp(`^palkit_turn_heard_seconds_bucket\\{le="1",input="text"\\} ${heardMs <= 1000 ? 1 : 0}$`, 'm'));
     await page.locator('pal-controls [part="end"]').click();
     const ready = await eventually(
-      async () => world.receiver.received.map((r) => r.body).find((b: any) => b.conversation_id === conversationId && b.event_type === 'application.transcription_ready') as any,
-      (b) => b !== undefined, 'application.transcription_ready', 20_000,
+      async () =>
+        world.receiver.received
+          .map((r) => r.body)
+          .find((b: any) => b.conversation_id === conversationId && b.event_type === 'application.transcription_ready') as any,
+      (b) => b !== undefined,
+      'application.transcription_ready',
+      20_000,
     );
     assert.deepEqual(ready.properties.turn_latency.heard_ms, { count: 1, p50: heardMs, p95: heardMs });
   });

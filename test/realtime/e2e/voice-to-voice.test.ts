@@ -111,10 +111,25 @@ describe('voice to voice: heard latency over spoken turns, and no visitor cut of
     // espeak-ng speaks the questions while the service and Chromium start.
     const speaking = Promise.all(QUESTIONS.map((q) => spokenQuestion(q, THINKING_MS)));
     speaking.catch(() => undefined); // awaited below, once the world is up
-    world = await startWorld({ PALKIT_PAL_WORDS_PER_MINUTE: '400', PALKIT_STT_BASE_URL: `${stt.url}/v1`, PALKIT_STT_API_KEY: 'sk-test', PALKIT_STT_MODEL: 'gpt-4o-mini-transcribe' });
+    world = await startWorld({
+      PALKIT_PAL_WORDS_PER_MINUTE: '400',
+      PALKIT_STT_BASE_URL: `${stt.url}/v1`,
+      PALKIT_STT_API_KEY: 'sk-test',
+      PALKIT_STT_MODEL: 'gpt-4o-mini-transcribe',
+    });
     spoken = await speaking;
-    const palId = await createPal(world, { pal_name: 'Voice to voice PAL', custom_greeting: 'Hi.', default_face_id: 'rpalkitada', disclosure_type: 'off' });
-    const id = await createDeployment(world, { pal_id: palId, channel: 'widget', allowed_origins: [world.siteOrigin], customization: { show_haircheck: false } });
+    const palId = await createPal(world, {
+      pal_name: 'Voice to voice PAL',
+      custom_greeting: 'Hi.',
+      default_face_id: 'rpalkitada',
+      disclosure_type: 'off',
+    });
+    const id = await createDeployment(world, {
+      pal_id: palId,
+      channel: 'widget',
+      allowed_origins: [world.siteOrigin],
+      customization: { show_haircheck: false },
+    });
     page = await openPage(world);
     await page.context().addInitScript(fakeMicrophone);
     await page.context().addInitScript(instruments);
@@ -122,17 +137,41 @@ describe('voice to voice: heard latency over spoken turns, and no visitor cut of
     await page.locator('pal-widget [part="launcher"]').click();
     await page.locator('pal-preview [part="start"]').click();
     await page.locator('pal-controls [part="end"]').waitFor();
-    await eventually(() => page.evaluate(() => (window as any).__listen()), (ok) => ok === true, "the PAL's audio element with a MediaStream");
+    await eventually(
+      () => page.evaluate(() => (window as any).__listen()),
+      (ok) => ok === true,
+      "the PAL's audio element with a MediaStream",
+    );
   });
   after(async () => {
-    await page?.context().close().catch(() => undefined);
+    await page
+      ?.context()
+      .close()
+      .catch(() => undefined);
     await world?.close();
     await stt?.close();
   });
 
   it(`answers ${QUESTIONS.length} spoken questions, each when it is over: heard latency p50/p95, false cut-offs 0`, async () => {
-    const v2v = () => page.evaluate(() => (window as any).__v2v as { mic: Sample[]; pal: Sample[]; captions: Array<{ at: number; role: string; text: string }>; events: Array<{ at: number; type: string; role?: string; speech?: string }>; micStartedAt: number | null });
-    const started = { micStartedAt: await eventually(() => page.evaluate(() => (window as any).__v2v.micStartedAt as number | null), (at) => at !== null, 'the microphone opened', 20_000) };
+    const v2v = () =>
+      page.evaluate(
+        () =>
+          (window as any).__v2v as {
+            mic: Sample[];
+            pal: Sample[];
+            captions: Array<{ at: number; role: string; text: string }>;
+            events: Array<{ at: number; type: string; role?: string; speech?: string }>;
+            micStartedAt: number | null;
+          },
+      );
+    const started = {
+      micStartedAt: await eventually(
+        () => page.evaluate(() => (window as any).__v2v.micStartedAt as number | null),
+        (at) => at !== null,
+        'the microphone opened',
+        20_000,
+      ),
+    };
     // The fake recogniser answers what had been said when the audio reached it: what the question being
     // asked then had said by that moment.
     const asked: Array<{ at: number; epoch: number; question: Spoken }> = [];
@@ -145,14 +184,26 @@ describe('voice to voice: heard latency over spoken turns, and no visitor cut of
     // heard to their end, and never sooner than QUESTION_GAP_MS after their last question ended. Polled
     // with a small answer: the fake recogniser shares this process, and reading all the samples every 50 ms
     // would keep its timers (and so every transcription) waiting.
-    const heardSince = (since: number, what: string) => eventually(
-      () => page.evaluate(([s, quiet, audible, gap]) => (window as any).__heard(s, quiet, audible) && performance.now() >= s + gap, [since, QUIET_AFTER_ANSWER_MS, PAL_AUDIBLE, since > 0 ? QUESTION_GAP_MS + 200 : 0] as const),
-      (done) => done === true, what, 30_000,
-    );
+    const heardSince = (since: number, what: string) =>
+      eventually(
+        () =>
+          page.evaluate(([s, quiet, audible, gap]) => (window as any).__heard(s, quiet, audible) && performance.now() >= s + gap, [
+            since,
+            QUIET_AFTER_ANSWER_MS,
+            PAL_AUDIBLE,
+            since > 0 ? QUESTION_GAP_MS + 200 : 0,
+          ] as const),
+        (done) => done === true,
+        what,
+        30_000,
+      );
     let since = 0;
     for (const [i, question] of spoken.entries()) {
       await heardSince(since, i === 0 ? 'the greeting heard to its end' : `the answer to "${spoken[i - 1]!.text}" heard to its end`);
-      const at: { at: number; epoch: number } = await page.evaluate((wav) => (window as any).__ask(wav), Buffer.from(question.wav).toString('base64'));
+      const at: { at: number; epoch: number } = await page.evaluate(
+        (wav) => (window as any).__ask(wav),
+        Buffer.from(question.wav).toString('base64'),
+      );
       asked.push({ ...at, question });
       since = at.at + question.durationMs;
     }
@@ -160,7 +211,20 @@ describe('voice to voice: heard latency over spoken turns, and no visitor cut of
     const { mic, pal, captions, events } = await v2v();
     const messages: any[] = await page.evaluate(() => (window as any).__pal.messages);
     // PALKIT_V2V_DUMP=<file> keeps what was measured, to look into a failure.
-    if (process.env.PALKIT_V2V_DUMP) writeFileSync(process.env.PALKIT_V2V_DUMP, JSON.stringify({ asked: asked.map((a) => ({ at: a.at, text: a.question.text, durationMs: a.question.durationMs })), started, mic, pal, captions, messages, events, transcriptions: stt.transcriptions }));
+    if (process.env.PALKIT_V2V_DUMP)
+      writeFileSync(
+        process.env.PALKIT_V2V_DUMP,
+        JSON.stringify({
+          asked: asked.map((a) => ({ at: a.at, text: a.question.text, durationMs: a.question.durationMs })),
+          started,
+          mic,
+          pal,
+          captions,
+          messages,
+          events,
+          transcriptions: stt.transcriptions,
+        }),
+      );
 
     // The questions as the microphone played them: loud stretches, split where the silence is long.
     const questions: Array<{ start: number; end: number }> = [];
@@ -170,11 +234,16 @@ describe('voice to voice: heard latency over spoken turns, and no visitor cut of
       if (last && s.at - last.end < QUESTION_GAP_MS) last.end = s.at;
       else questions.push({ start: s.at, end: s.at });
     }
-    assert.equal(questions.length, QUESTIONS.length, `the microphone played ${questions.length} questions: ${JSON.stringify(questions.map((q) => Math.round(q.end - q.start)))}`);
+    assert.equal(
+      questions.length,
+      QUESTIONS.length,
+      `the microphone played ${questions.length} questions: ${JSON.stringify(questions.map((q) => Math.round(q.end - q.start)))}`,
+    );
 
     // The PAL's replies start where its audio becomes audible after a silence.
     const onsets: number[] = [];
-    for (let i = 1; i < pal.length; i++) if (pal[i]!.peak >= PAL_AUDIBLE && pal.slice(Math.max(0, i - 15), i).every((s) => s.peak < PAL_AUDIBLE)) onsets.push(pal[i]!.at);
+    for (let i = 1; i < pal.length; i++)
+      if (pal[i]!.peak >= PAL_AUDIBLE && pal.slice(Math.max(0, i - 15), i).every((s) => s.peak < PAL_AUDIBLE)) onsets.push(pal[i]!.at);
 
     const heard: number[] = [];
     const cutOffs: string[] = [];
@@ -188,29 +257,55 @@ describe('voice to voice: heard latency over spoken turns, and no visitor cut of
       heard.push(reply - q.end);
     }
     // Every turn the PAL took is a whole question, in order.
-    const turns = messages.filter((m) => m.event_type === 'conversation.utterance' && m.properties.role === 'user').map((m) => m.properties.speech as string);
+    const turns = messages
+      .filter((m) => m.event_type === 'conversation.utterance' && m.properties.role === 'user')
+      .map((m) => m.properties.speech as string);
     for (const turn of turns) if (!spoken.some((q) => q.text === turn)) cutOffs.push(`the PAL took "${turn}" as a turn`);
 
     const p50 = percentile(heard, 50);
     const p95 = percentile(heard, 95);
     const paused = spoken.filter((q) => q.paused).length;
     console.log(`heard per turn (ms): ${heard.map((h) => Math.round(h)).join(', ')}`);
-    console.log(`# voice-to-voice heard p50 ${Math.round(p50)} ms, p95 ${Math.round(p95)} ms over ${heard.length} spoken turns (goals 700 / 1000 ms); false cut-offs ${cutOffs.length} in ${paused} questions with a ${THINKING_MS} ms pause mid-sentence; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
+    console.log(
+      `# voice-to-voice heard p50 ${Math.round(p50)} ms, p95 ${Math.round(p95)} ms over ${heard.length} spoken turns (goals 700 / 1000 ms); false cut-offs ${cutOffs.length} in ${paused} questions with a ${THINKING_MS} ms pause mid-sentence; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
+    );
     reportFigure({ name: 'chromium, spoken questions: heard p50', value: p50, unit: 'ms', better: 'lower' });
     reportFigure({ name: 'chromium, spoken questions: heard p95', value: p95, unit: 'ms', better: 'lower' });
-    reportFigure({ name: 'chromium, spoken questions: false cut-offs', value: cutOffs.length, unit: '', better: 'lower', bar: '0', met: cutOffs.length === 0 });
+    reportFigure({
+      name: 'chromium, spoken questions: false cut-offs',
+      value: cutOffs.length,
+      unit: '',
+      better: 'lower',
+      bar: '0',
+      met: cutOffs.length === 0,
+    });
     assert.deepEqual(cutOffs, [], 'no visitor was cut off');
-    assert.deepEqual(turns, spoken.map((q) => q.text), 'one turn per question, each whole');
+    assert.deepEqual(
+      turns,
+      spoken.map((q) => q.text),
+      'one turn per question, each whole',
+    );
 
     // The visitor's words were on screen while they spoke: during each thinking pause the caption showed
     // the first part of the question (transcribed while the visitor still had more to say).
     for (const [i, q] of spoken.entries()) {
       if (!q.paused) continue;
       const firstPart = QUESTIONS[i]!.parts[0]!;
-      const shown = captions.find((c) => c.role === 'user' && c.at > questions[i]!.start && c.at < questions[i]!.end && c.text.startsWith(firstPart.split(' ').slice(0, 3).join(' ')));
+      const shown = captions.find(
+        (c) =>
+          c.role === 'user' &&
+          c.at > questions[i]!.start &&
+          c.at < questions[i]!.end &&
+          c.text.startsWith(firstPart.split(' ').slice(0, 3).join(' ')),
+      );
       assert.ok(shown, `the caption showed "${firstPart}…" while the visitor paused mid-question`);
     }
-    assert.ok(messages.some((m) => m.event_type === 'conversation.utterance.streaming' && m.properties.role === 'user' && m.properties.final === false), 'user partials reached the page');
+    assert.ok(
+      messages.some(
+        (m) => m.event_type === 'conversation.utterance.streaming' && m.properties.role === 'user' && m.properties.final === false,
+      ),
+      'user partials reached the page',
+    );
 
     // The end of turn follows the words, not a fixed pause: for a question spoken in one go, the service's
     // end-of-turn mark reaches the page with the last of the visitor's words (median within 150 ms; the old
@@ -222,11 +317,23 @@ describe('voice to voice: heard latency over spoken turns, and no visitor cut of
       if (spoken[i]!.paused) continue;
       const during = events.filter((e) => e.at > q.start && e.at < (questions[i + 1]?.start ?? Infinity));
       const end = during.find((e) => e.type === 'conversation.user.stopped_speaking');
-      const words = during.filter((e) => e.type === 'conversation.utterance.streaming' && e.role === 'user' && end && e.at <= end.at).at(-1);
+      const words = during
+        .filter((e) => e.type === 'conversation.utterance.streaming' && e.role === 'user' && end && e.at <= end.at)
+        .at(-1);
       followed.push(end && words ? end.at - words.at : Infinity);
     }
     console.log(`end of turn after the last words (ms): ${followed.map((f) => Math.round(f)).join(', ')}`);
-    reportFigure({ name: 'chromium, spoken questions: end of turn after the words, p50', value: percentile(followed, 50), unit: 'ms', better: 'lower', bar: '< 150', met: percentile(followed, 50) < 150 });
-    assert.ok(percentile(followed, 50) < 150, `the turn ends with its words (median ${Math.round(percentile(followed, 50))} ms after them)`);
+    reportFigure({
+      name: 'chromium, spoken questions: end of turn after the words, p50',
+      value: percentile(followed, 50),
+      unit: 'ms',
+      better: 'lower',
+      bar: '< 150',
+      met: percentile(followed, 50) < 150,
+    });
+    assert.ok(
+      percentile(followed, 50) < 150,
+      `the turn ends with its words (median ${Math.round(percentile(followed, 50))} ms after them)`,
+    );
   });
 });

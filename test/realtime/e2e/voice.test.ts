@@ -8,7 +8,17 @@ import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../../helpers/fake-speech.js';
-import { createDeployment, createPal, customerPage, eventually, openPage, palEvents, startWorld, trainFace, type World } from '../../helpers/e2e-world.js';
+import {
+  createDeployment,
+  createPal,
+  customerPage,
+  eventually,
+  openPage,
+  palEvents,
+  startWorld,
+  trainFace,
+  type World,
+} from '../../helpers/e2e-world.js';
 import { fakeMicrophone, voiceListener } from '../../helpers/fake-microphone.js';
 import { assertGreetingHeard, voiceReadings, type Evaluate } from '../../helpers/voice-readings.js';
 
@@ -25,9 +35,18 @@ describe('the PAL is heard, and hears', { timeout: 120_000 }, () => {
 
   before(async () => {
     speech = await startFakeSpeechServices({ transcript: HEARD });
-    world = await startWorld({ PALKIT_PAL_WORDS_PER_MINUTE: '175', PALKIT_STT_BASE_URL: `${speech.url}/v1`, PALKIT_STT_API_KEY: 'sk-test' });
+    world = await startWorld({
+      PALKIT_PAL_WORDS_PER_MINUTE: '175',
+      PALKIT_STT_BASE_URL: `${speech.url}/v1`,
+      PALKIT_STT_API_KEY: 'sk-test',
+    });
     const palId = await createPal(world, { pal_name: 'Voice PAL', custom_greeting: GREETING, default_face_id: await trainFace(world) });
-    const id = await createDeployment(world, { pal_id: palId, channel: 'widget', allowed_origins: [world.siteOrigin], customization: { show_haircheck: false } });
+    const id = await createDeployment(world, {
+      pal_id: palId,
+      channel: 'widget',
+      allowed_origins: [world.siteOrigin],
+      customization: { show_haircheck: false },
+    });
     page = await openPage(world);
     // In the page before anything else: a microphone the test speaks into, and an analyser on the PAL's voice.
     await page.context().addInitScript(fakeMicrophone);
@@ -37,10 +56,17 @@ describe('the PAL is heard, and hears', { timeout: 120_000 }, () => {
     await page.locator('pal-preview [part="start"]').click();
     await page.locator('pal-controls [part="end"]').waitFor();
     assert.ok((await palEvents(page)).some((e) => e.type === 'pal-conversation-started'));
-    await eventually(() => page.evaluate(() => (window as any).__listen()), (ok) => ok === true, 'the PAL\'s audio element with a MediaStream');
+    await eventually(
+      () => page.evaluate(() => (window as any).__listen()),
+      (ok) => ok === true,
+      "the PAL's audio element with a MediaStream",
+    );
   });
   after(async () => {
-    await page?.context().close().catch(() => undefined);
+    await page
+      ?.context()
+      .close()
+      .catch(() => undefined);
     await world?.close();
     await speech?.close();
   });
@@ -55,13 +81,18 @@ describe('the PAL is heard, and hears', { timeout: 120_000 }, () => {
   });
 
   it('speaks the first words of an answer to a typed question within a second', async () => {
-    await eventually(messages, (all) => all.some((x) => x.m.event_type === 'conversation.replica.stopped_speaking'), 'the end of the greeting', 30_000);
+    await eventually(
+      messages,
+      (all) => all.some((x) => x.m.event_type === 'conversation.replica.stopped_speaking'),
+      'the end of the greeting',
+      30_000,
+    );
     await eventually(levels, (all) => all.slice(-10).every((s) => s.rms < LOUD / 2), 'silence after the greeting');
     const sentAt: number = await page.evaluate((text) => {
       (document.querySelector('pal-widget') as any).sendChat(text);
       return performance.now();
     }, QUESTION);
-    const first = await eventually(levels, (all) => all.some((s) => s.at > sentAt && s.rms > LOUD), 'the answer\'s first audio');
+    const first = await eventually(levels, (all) => all.some((s) => s.at > sentAt && s.rms > LOUD), "the answer's first audio");
     const latency = first.find((s) => s.at > sentAt && s.rms > LOUD)!.at - sentAt;
     assert.ok(latency < 1000, `first spoken words after ${Math.round(latency)} ms`);
   });
@@ -70,17 +101,31 @@ describe('the PAL is heard, and hears', { timeout: 120_000 }, () => {
     // The PAL is answering the long question; the visitor says something.
     const spoken = execFileSync('espeak-ng', ['--stdout', '-s', '170', HEARD]).toString('base64');
     await new Promise((r) => setTimeout(r, 1200));
-    assert.ok((await levels()).slice(-5).some((s) => s.rms > LOUD), 'the PAL is speaking when the visitor starts');
+    assert.ok(
+      (await levels()).slice(-5).some((s) => s.rms > LOUD),
+      'the PAL is speaking when the visitor starts',
+    );
     await page.evaluate((b64) => (window as any).__speak(b64), spoken);
-    const all = await eventually(messages, (list) => list.some((x) => x.m.event_type === 'conversation.user.started_speaking'), 'the service hearing the visitor', 10_000);
+    const all = await eventually(
+      messages,
+      (list) => list.some((x) => x.m.event_type === 'conversation.user.started_speaking'),
+      'the service hearing the visitor',
+      10_000,
+    );
     const heardAt = all.find((x) => x.m.event_type === 'conversation.user.started_speaking')!.at;
     await eventually(messages, (list) => list.some((x) => x.m.event_type === 'conversation.replica_interrupted'), 'the PAL interrupted');
     await new Promise((r) => setTimeout(r, 400));
     const after = (await levels()).filter((s) => s.at > heardAt + 300 && s.at < heardAt + 400);
     // The visitor's own voice is not in the PAL's track: silence means the PAL stopped.
-    assert.ok(after.length > 0 && after.every((s) => s.rms < LOUD / 2), `the PAL's audio stopped within 300 ms (${JSON.stringify(after.map((s) => s.rms.toFixed(4)))})`);
+    assert.ok(
+      after.length > 0 && after.every((s) => s.rms < LOUD / 2),
+      `the PAL's audio stopped within 300 ms (${JSON.stringify(after.map((s) => s.rms.toFixed(4)))})`,
+    );
     // What the visitor said was transcribed (by the fake recogniser) and answered (the echo PAL repeats it).
     await utteranceAt(HEARD);
-    assert.ok(speech.transcriptions.length >= 1 && speech.transcriptions[0]!.audioBytes > 16000, 'the turn\'s audio reached the recogniser as a WAV file');
+    assert.ok(
+      speech.transcriptions.length >= 1 && speech.transcriptions[0]!.audioBytes > 16000,
+      "the turn's audio reached the recogniser as a WAV file",
+    );
   });
 });

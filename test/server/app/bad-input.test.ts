@@ -6,8 +6,19 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestService, type TestService } from '../../helpers/service.js';
 
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; $ref?: string };
-type Operation = { requestBody?: { content?: Record<string, { schema?: Schema }> }; parameters?: Array<{ in: string; name: string }>; security?: unknown[] };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  $ref?: string;
+};
+type Operation = {
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+  parameters?: Array<{ in: string; name: string }>;
+  security?: unknown[];
+};
 
 /** The schema's type, looking through nullable unions (`["integer", "null"]`, `anyOf`). */
 function typeOf(schema: Schema | undefined): string | undefined {
@@ -20,13 +31,19 @@ function typeOf(schema: Schema | undefined): string | undefined {
 /** A value no schema of this type accepts. */
 function wrongFor(schema: Schema | undefined): unknown {
   switch (typeOf(schema)) {
-    case 'string': return 12345;
+    case 'string':
+      return 12345;
     case 'integer':
-    case 'number': return 'not a number';
-    case 'boolean': return 'yes';
-    case 'array': return { not: 'an array' };
-    case 'object': return 'not an object';
-    default: return [[[]]];
+    case 'number':
+      return 'not a number';
+    case 'boolean':
+      return 'yes';
+    case 'array':
+      return { not: 'an array' };
+    case 'object':
+      return 'not an object';
+    default:
+      return [[[]]];
   }
 }
 
@@ -55,7 +72,8 @@ function badBodies(doc: OpenApiDoc, schema: Schema | undefined): unknown[] {
   for (const [name, raw] of Object.entries(schema?.properties ?? {})) {
     const field = resolve(doc, raw) ?? {};
     for (const value of badValues(field)) bodies.push({ [name]: value });
-    const nested = field.properties ?? (field.anyOf ?? field.oneOf ?? []).map((m) => resolve(doc, m)).find((m) => m?.properties)?.properties ?? {};
+    const nested =
+      field.properties ?? (field.anyOf ?? field.oneOf ?? []).map((m) => resolve(doc, m)).find((m) => m?.properties)?.properties ?? {};
     for (const [inner, innerRaw] of Object.entries(nested)) {
       for (const value of badValues(resolve(doc, innerRaw) ?? {})) bodies.push({ [name]: { [inner]: value } });
     }
@@ -80,9 +98,14 @@ describe('bad input never gets a 500', () => {
     const check = async (method: string, path: string, body: unknown, query = '') => {
       const r = await t.api(method, path + query, body);
       sent++;
-      const hasErrorBody = typeof r.body === 'object' && r.body !== null && (typeof r.body.error === 'string' || typeof r.body.message === 'string');
-      if (r.status >= 500) failures.push(`${method} ${path}${query} ${JSON.stringify(body)?.slice(0, 80)} → ${r.status} ${JSON.stringify(r.body).slice(0, 120)}`);
-      else if (r.status >= 400 && !hasErrorBody && r.status !== 404) failures.push(`${method} ${path}${query} → ${r.status} without an error body: ${JSON.stringify(r.body).slice(0, 120)}`);
+      const hasErrorBody =
+        typeof r.body === 'object' && r.body !== null && (typeof r.body.error === 'string' || typeof r.body.message === 'string');
+      if (r.status >= 500)
+        failures.push(
+          `${method} ${path}${query} ${JSON.stringify(body)?.slice(0, 80)} → ${r.status} ${JSON.stringify(r.body).slice(0, 120)}`,
+        );
+      else if (r.status >= 400 && !hasErrorBody && r.status !== 404)
+        failures.push(`${method} ${path}${query} → ${r.status} without an error body: ${JSON.stringify(r.body).slice(0, 120)}`);
     };
     for (const [path, ops] of Object.entries<Record<string, Operation>>(doc.paths)) {
       for (const [lower, op] of Object.entries(ops)) {
@@ -106,7 +129,17 @@ describe('bad input never gets a 500', () => {
   it('a refused create leaves no row behind', async () => {
     const counts = async () => {
       const out: Record<string, number> = {};
-      for (const list of ['/v2/pals', '/v2/replicas', '/v2/deployments', '/v2/documents', '/v2/guardrails', '/v2/memory-stores', '/v2/connectors', '/v2/videos', '/v2/speech']) {
+      for (const list of [
+        '/v2/pals',
+        '/v2/replicas',
+        '/v2/deployments',
+        '/v2/documents',
+        '/v2/guardrails',
+        '/v2/memory-stores',
+        '/v2/connectors',
+        '/v2/videos',
+        '/v2/speech',
+      ]) {
         const r = await t.api('GET', list);
         out[list] = r.body.total_count ?? r.body.data?.length ?? (Array.isArray(r.body) ? r.body.length : -1);
       }

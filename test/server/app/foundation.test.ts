@@ -29,8 +29,16 @@ describe('service foundation', () => {
     assert.match(r.body.version, /^\d+\.\d+\.\d+-dev$/);
     assert.equal(r.body.instance, t.service.deps.instanceId);
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
-    assert.match(metrics, new RegExp(`^palkit_build_info\\{version="${r.body.version.replace(/[.]/g, '\\.')}",instance="${r.body.instance}"\\} 1$`, 'm'));
-    for (const idle of ['palkit_instance_rooms', 'palkit_instance_participants', 'palkit_instance_relayed_participants', 'palkit_voice_queue_sentences']) {
+    assert.match(
+      metrics,
+      new RegExp(`^palkit_build_info\\{version="${r.body.version.replace(/[.]/g, '\\.')}",instance="${r.body.instance}"\\} 1$`, 'm'),
+    );
+    for (const idle of [
+      'palkit_instance_rooms',
+      'palkit_instance_participants',
+      'palkit_instance_relayed_participants',
+      'palkit_voice_queue_sentences',
+    ]) {
       assert.match(metrics, new RegExp(`^${idle} 0$`, 'm'));
     }
   });
@@ -90,7 +98,9 @@ describe('service foundation', () => {
     const resolve = (schema: any) => (schema?.$ref ? doc.components.schemas[String(schema.$ref).split('/').pop()!] : schema);
     const requires = (schema: any): boolean => {
       const s = resolve(schema);
-      return Boolean(s) && ((s.required?.length ?? 0) > 0 || ['allOf', 'anyOf', 'oneOf'].some((k) => Array.isArray(s[k]) && s[k].length > 0));
+      return (
+        Boolean(s) && ((s.required?.length ?? 0) > 0 || ['allOf', 'anyOf', 'oneOf'].some((k) => Array.isArray(s[k]) && s[k].length > 0))
+      );
     };
     const silent: string[] = [];
     let checked = 0;

@@ -12,7 +12,9 @@ async function rawFrame(baseUrl: string, path: string, frames: Buffer[]): Promis
   const { hostname, port } = new URL(baseUrl);
   const socket = connect(Number(port), hostname);
   const key = randomBytes(16).toString('base64');
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+  socket.write(
+    `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+  );
   const chunks: Buffer[] = [];
   let upgraded = false;
   return new Promise((resolve) => {
@@ -108,7 +110,14 @@ describe('hardening (issue 11)', () => {
       const id = created.body.deployment_id as string;
       assert.equal((await t.api('PATCH', `/v2/deployments/${id}`, [{ op: 'replace', path: '/status', value: 'active' }])).status, 200);
       const results = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => t.api('POST', `/v2/deployments/${id}/start`, { password: `guess-${i}` }, { key: null, headers: { 'x-forwarded-for': '192.0.2.99' } })),
+        Array.from({ length: 30 }, (_, i) =>
+          t.api(
+            'POST',
+            `/v2/deployments/${id}/start`,
+            { password: `guess-${i}` },
+            { key: null, headers: { 'x-forwarded-for': '192.0.2.99' } },
+          ),
+        ),
       );
       const statuses = results.map((r) => r.status);
       const checked = statuses.filter((s) => s !== 429).length;
@@ -138,7 +147,12 @@ describe('hardening (issue 11)', () => {
       assert.equal(start.status, 400, JSON.stringify(start.body));
       assert.match(start.body.error, /surrogate/);
       const room = await insertConversation(t, { palId: canvasPalId });
-      const canvas = await t.api('POST', `/v2/conversations/${room.conversationId}/canvas/interactions`, interaction('{"note":"x\\ud800"}'), { key: null });
+      const canvas = await t.api(
+        'POST',
+        `/v2/conversations/${room.conversationId}/canvas/interactions`,
+        interaction('{"note":"x\\ud800"}'),
+        { key: null },
+      );
       assert.equal(canvas.status, 400, JSON.stringify(canvas.body));
       for (const body of ['{"customization":{"k":"\\udc00"}}', '{"tags":["a\\ud800b"]}', '{"customization":{"\\ud800":1}}']) {
         const r = await t.api('POST', '/v2/deployments', `{"pal_id":"${palId}","channel":"widget",${body.slice(1)}`);
@@ -154,10 +168,16 @@ describe('hardening (issue 11)', () => {
       const deep = await t.api('POST', '/v2/deployments', `{"pal_id":"${palId}","channel":"widget","customization":${nested(4500)}}`);
       assert.equal(deep.status, 400, JSON.stringify(deep.body));
       assert.match(deep.body.error, /nest/);
-      const patch = await t.api('PATCH', `/v2/deployments/${deploymentId}`, `[{"op":"replace","path":"/customization","value":${nested(3000)}}]`);
+      const patch = await t.api(
+        'PATCH',
+        `/v2/deployments/${deploymentId}`,
+        `[{"op":"replace","path":"/customization","value":${nested(3000)}}]`,
+      );
       assert.equal(patch.status, 400);
       const room = await insertConversation(t, { palId: canvasPalId });
-      const canvas = await t.api('POST', `/v2/conversations/${room.conversationId}/canvas/interactions`, interaction(nested(6000)), { key: null });
+      const canvas = await t.api('POST', `/v2/conversations/${room.conversationId}/canvas/interactions`, interaction(nested(6000)), {
+        key: null,
+      });
       assert.equal(canvas.status, 400);
       const fine = await t.api('POST', '/v2/deployments', `{"pal_id":"${palId}","channel":"widget","customization":${nested(20)}}`);
       assert.equal(fine.status, 200, JSON.stringify(fine.body));
@@ -175,7 +195,10 @@ describe('hardening (issue 11)', () => {
   describe('9. secrets', () => {
     it('keeps layers.*.token, secret, password and headers.authorization write-only, like api_key', async () => {
       const { palId } = await createPal(t);
-      const layers = { tts: { token: 'tok-plain-1', headers: { authorization: 'Bearer plain-2', accept: 'audio/mpeg' } }, llm: { model: 'm', secret: 'plain-3', password: 'plain-4' } };
+      const layers = {
+        tts: { token: 'tok-plain-1', headers: { authorization: 'Bearer plain-2', accept: 'audio/mpeg' } },
+        llm: { model: 'm', secret: 'plain-3', password: 'plain-4' },
+      };
       const patched = await t.api('PATCH', `/v2/pals/${palId}`, [{ op: 'add', path: '/layers', value: layers }]);
       assert.equal(patched.status, 200, JSON.stringify(patched.body));
       const shown = (await t.api('GET', `/v2/pals/${palId}`)).body;
@@ -219,10 +242,22 @@ describe('hardening (issue 11)', () => {
   describe('10. smaller', () => {
     it('caps a public canvas interaction at 16 KiB (413)', async () => {
       const room = await insertConversation(t, { palId: await insertPal(t, { canvas: {} }) });
-      const body = { interaction_id: 'ci_big', tool_call_id: 'call_abc', component: 'canvas.question', component_version: 'v1', type: 'submit', value: { selected_option_ids: ['opt_2'], skipped: false }, metadata: { note: 'x'.repeat(20 * 1024) } };
+      const body = {
+        interaction_id: 'ci_big',
+        tool_call_id: 'call_abc',
+        component: 'canvas.question',
+        component_version: 'v1',
+        type: 'submit',
+        value: { selected_option_ids: ['opt_2'], skipped: false },
+        metadata: { note: 'x'.repeat(20 * 1024) },
+      };
       const r = await t.api('POST', `/v2/conversations/${room.conversationId}/canvas/interactions`, body, { key: null });
       assert.equal(r.status, 413, JSON.stringify(r.body));
-      const rows = await t.service.deps.db.selectFrom('canvas_interactions').selectAll().where('conversation_id', '=', room.conversationId).execute();
+      const rows = await t.service.deps.db
+        .selectFrom('canvas_interactions')
+        .selectAll()
+        .where('conversation_id', '=', room.conversationId)
+        .execute();
       assert.equal(rows.length, 0);
     });
   });

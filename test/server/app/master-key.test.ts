@@ -21,14 +21,22 @@ async function start(env: Record<string, string> = {}): Promise<{ service: Servi
   process.stderr.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
   try {
     const service = await createService(loadConfig({ PALKIT_DATA: join(dir, 'data'), PALKIT_LOG: 'info', ...env }, 0), { runJobs: false });
-    return { service, lines: written.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
+    return {
+      service,
+      lines: written
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    };
   } finally {
     process.stderr.write = write;
   }
 }
 
 const keyFile = join(dir, 'service.key');
-const storedKeys = (service: Service) => service.deps.db.selectFrom('service_settings').select('value').where('name', '=', 'service_secret').execute();
+const storedKeys = (service: Service) =>
+  service.deps.db.selectFrom('service_settings').select('value').where('name', '=', 'service_secret').execute();
 
 describe('the service master key', () => {
   it('is generated into a 0600 file beside the data, not into the database, and says so', async () => {
@@ -62,7 +70,10 @@ describe('the service master key', () => {
 
   it('moves a key that an older version kept in the database into the file', async () => {
     const first = await start();
-    await first.service.deps.db.insertInto('service_settings').values({ name: 'service_secret', value: 'legacy-key-from-the-database-0123456789abcdef' }).execute();
+    await first.service.deps.db
+      .insertInto('service_settings')
+      .values({ name: 'service_secret', value: 'legacy-key-from-the-database-0123456789abcdef' })
+      .execute();
     // An older version's database: its key in a row, and no fingerprint of it yet.
     await first.service.deps.db.deleteFrom('service_settings').where('name', '=', 'service_secret_fingerprint').execute();
     await first.service.close();
@@ -79,7 +90,11 @@ describe('the service master key', () => {
 
   it('uses PALKIT_SECRET when it is set, and writes no file', async () => {
     const elsewhere = join(dir, 'unused.key');
-    const { service, lines } = await start({ PALKIT_DATA: join(dir, 'data-env'), PALKIT_SECRET: 'operator-provided-secret', PALKIT_SECRET_FILE: elsewhere });
+    const { service, lines } = await start({
+      PALKIT_DATA: join(dir, 'data-env'),
+      PALKIT_SECRET: 'operator-provided-secret',
+      PALKIT_SECRET_FILE: elsewhere,
+    });
     try {
       assert.ok(lines.some((l) => l.msg === 'service secret: from PALKIT_SECRET'));
       assert.throws(() => statSync(elsewhere));
@@ -106,7 +121,8 @@ describe('the service master key', () => {
     );
     assert.equal(refused.name, 'SecretMismatchError');
     assert.match(refused.message, /differs from the one this database was first started with .*same PALKIT_SECRET/);
-    for (const secret of ['the-first-secret-of-this-database', 'a-second-instance-misconfigured']) assert.ok(!refused.message.includes(secret), 'no secret in the message');
+    for (const secret of ['the-first-secret-of-this-database', 'a-second-instance-misconfigured'])
+      assert.ok(!refused.message.includes(secret), 'no secret in the message');
     const again = await start({ PALKIT_DATA: data, PALKIT_SECRET: 'the-first-secret-of-this-database' });
     await again.service.close();
   });

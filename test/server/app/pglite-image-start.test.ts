@@ -24,11 +24,18 @@ test('an in-memory service starts from the image PALKIT_PGLITE_IMAGE names', asy
 
 test('PALKIT_PGLITE_IMAGE with a database folder or PostgreSQL is refused at start, naming the variable', () => {
   for (const env of [{ PALKIT_DATA: './.palkit/data' }, { PALKIT_DATA: 'memory', DATABASE_URL: 'postgres://localhost/x' }]) {
-    assert.throws(() => loadConfig({ ...env, PALKIT_PGLITE_IMAGE: '/tmp/image.tar' }, 0), (error: unknown) => error instanceof ConfigError && /PALKIT_PGLITE_IMAGE applies only to an in-memory database/.test(error.message));
+    assert.throws(
+      () => loadConfig({ ...env, PALKIT_PGLITE_IMAGE: '/tmp/image.tar' }, 0),
+      (error: unknown) => error instanceof ConfigError && /PALKIT_PGLITE_IMAGE applies only to an in-memory database/.test(error.message),
+    );
   }
 });
 
 test('an image file that cannot be read is a start-up error naming it, not a crash inside PGlite', async () => {
   const config = loadConfig({ PALKIT_DATA: 'memory', PALKIT_LOG: 'error', PALKIT_PGLITE_IMAGE: '/nonexistent/palkit-image.tar' }, 0);
-  await assert.rejects(createService(config, { runJobs: false }), (error: unknown) => error instanceof ConfigError && /PALKIT_PGLITE_IMAGE: cannot read \/nonexistent\/palkit-image.tar \(ENOENT\)/.test(error.message));
+  await assert.rejects(
+    createService(config, { runJobs: false }),
+    (error: unknown) =>
+      error instanceof ConfigError && /PALKIT_PGLITE_IMAGE: cannot read \/nonexistent\/palkit-image.tar \(ENOENT\)/.test(error.message),
+  );
 });

@@ -17,7 +17,10 @@ function run(guarded: boolean): { status: number; output: string } {
     await new Promise((r) => setTimeout(r, 50));
     console.log('still running; counted', count);`;
   try {
-    const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return { status: 0, output };
   } catch (error) {
     const e = error as { status: number; stdout: string; stderr: string };

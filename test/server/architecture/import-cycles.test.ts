@@ -11,7 +11,12 @@ import { importCycles, importGraph, shortPath } from '../../helpers/import-graph
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const allowList = fileURLToPath(new URL('./import-cycles.allowed', import.meta.url));
 
-const allowed = new Set(readFileSync(allowList, 'utf8').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#')));
+const allowed = new Set(
+  readFileSync(allowList, 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#')),
+);
 
 describe('import cycles', () => {
   const graph = new Map([...importGraph(join(root, 'src')), ...importGraph(join(root, 'demo'))]);
@@ -32,9 +37,31 @@ describe('import cycles', () => {
   });
 
   it('finds a cycle, each once, however it is entered', () => {
-    const a = '/x/a.ts', b = '/x/b.ts', c = '/x/c.ts', d = '/x/d.ts';
-    const cycles = importCycles(new Map([[a, [b]], [b, [c, a]], [c, [a]], [d, [a]]]));
-    assert.deepEqual(cycles, [[a, b, c], [a, b]]);
-    assert.deepEqual(importCycles(new Map([[a, [b]], [b, [c]], [c, []]])), []);
+    const a = '/x/a.ts',
+      b = '/x/b.ts',
+      c = '/x/c.ts',
+      d = '/x/d.ts';
+    const cycles = importCycles(
+      new Map([
+        [a, [b]],
+        [b, [c, a]],
+        [c, [a]],
+        [d, [a]],
+      ]),
+    );
+    assert.deepEqual(cycles, [
+      [a, b, c],
+      [a, b],
+    ]);
+    assert.deepEqual(
+      importCycles(
+        new Map([
+          [a, [b]],
+          [b, [c]],
+          [c, []],
+        ]),
+      ),
+      [],
+    );
   });
 });

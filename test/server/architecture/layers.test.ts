@@ -30,7 +30,8 @@ function crossings(srcRoot: string): string[] {
     for (const edge of importsOf(file)) {
       if (!edge.file) continue;
       const to = layerOf(shortPath(srcRoot, edge.file));
-      if (from && to && LAYERS.indexOf(to) > LAYERS.indexOf(from)) found.push(`${from} → ${to}: ${shortPath(root, file)} imports ${edge.specifier}`);
+      if (from && to && LAYERS.indexOf(to) > LAYERS.indexOf(from))
+        found.push(`${from} → ${to}: ${shortPath(root, file)} imports ${edge.specifier}`);
     }
   }
   return found;
@@ -61,7 +62,11 @@ describe('layers (app → live → resources → providers → platform → prot
 
   it('has no import into a layer above', () => {
     const found = crossings(src);
-    assert.deepEqual(found, [], `imports against the layers (move the code down, or hand it down from app as a callback):\n${found.join('\n')}`);
+    assert.deepEqual(
+      found,
+      [],
+      `imports against the layers (move the code down, or hand it down from app as a callback):\n${found.join('\n')}`,
+    );
   });
 
   it('catches an import upward, type-only and dynamic ones included', () => {

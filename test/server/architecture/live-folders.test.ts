@@ -41,7 +41,10 @@ function crossings(dir: string, order: string[]): string[] {
   return found.sort();
 }
 
-const allowed = readFileSync(allowList, 'utf8').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+const allowed = readFileSync(allowList, 'utf8')
+  .split('\n')
+  .map((line) => line.trim())
+  .filter((line) => line && !line.startsWith('#'));
 
 describe('the live folders, in the order live/README.md states', () => {
   const order = statedOrder(readFileSync(join(live, 'README.md'), 'utf8'));
@@ -49,13 +52,25 @@ describe('the live folders, in the order live/README.md states', () => {
 
   it('places every folder of live/ in the order', () => {
     const folders = readdirSync(live).filter((entry) => statSync(join(live, entry)).isDirectory());
-    assert.deepEqual(folders.filter((f) => !order.includes(f)), [], 'a new folder: draw it in src/server/live/README.md');
-    assert.deepEqual(order.filter((f) => f !== 'index.ts' && !folders.includes(f)), [], 'the README names a folder that is gone');
+    assert.deepEqual(
+      folders.filter((f) => !order.includes(f)),
+      [],
+      'a new folder: draw it in src/server/live/README.md',
+    );
+    assert.deepEqual(
+      order.filter((f) => f !== 'index.ts' && !folders.includes(f)),
+      [],
+      'the README names a folder that is gone',
+    );
   });
 
   it('has no import into a folder above beyond the allow-list', () => {
     const fresh = found.filter((line) => !allowed.includes(line));
-    assert.deepEqual(fresh, [], `imports against live/README.md's order (move the code down, or hand it down as a callback):\n${fresh.join('\n')}`);
+    assert.deepEqual(
+      fresh,
+      [],
+      `imports against live/README.md's order (move the code down, or hand it down as a callback):\n${fresh.join('\n')}`,
+    );
   });
 
   it('lists no crossing that is gone', () => {

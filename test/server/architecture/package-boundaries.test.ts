@@ -44,7 +44,16 @@ describe('package boundaries (browser package and protocol never reach the servi
   const serverDir = folder('server') + '/';
 
   it('the browser package declares nothing server-only', () => {
-    for (const name of ['pg', '@electric-sql/pglite', 'pdfjs-dist', 'hono', 'kysely', '@modelcontextprotocol/sdk', 'ws', '@aws-sdk/client-s3']) {
+    for (const name of [
+      'pg',
+      '@electric-sql/pglite',
+      'pdfjs-dist',
+      'hono',
+      'kysely',
+      '@modelcontextprotocol/sdk',
+      'ws',
+      '@aws-sdk/client-s3',
+    ]) {
       assert.ok(server.has(name), `@palkit/server depends on ${name}`);
       assert.ok(!palkit.has(name), `palkit must not depend on ${name}`);
     }
@@ -61,7 +70,8 @@ describe('package boundaries (browser package and protocol never reach the servi
     const problems = browserSideViolations(files, protocol, serverOnly, serverDir);
     for (const file of files) {
       for (const edge of importsOf(file)) {
-        if (edge.file !== undefined && !edge.file.startsWith(folder('protocol') + '/')) problems.push(`${shortPath(root, file)} imports '${edge.specifier}': outside src/protocol`);
+        if (edge.file !== undefined && !edge.file.startsWith(folder('protocol') + '/'))
+          problems.push(`${shortPath(root, file)} imports '${edge.specifier}': outside src/protocol`);
       }
     }
     assert.deepEqual([...protocol], ['zod']);
@@ -73,13 +83,16 @@ describe('package boundaries (browser package and protocol never reach the servi
     const dir = mkdtempSync(join(tmpdir(), 'palkit-boundary-'));
     const probe = join(dir, 'probe.ts');
     const server = relative(dir, join(serverDir, 'platform/package-root.js')).split('\\').join('/');
-    writeFileSync(probe, [
-      "import type { Kysely } from 'kysely';",
-      "import { readFileSync } from 'node:fs';",
-      `import { packageRoot } from '${server}';`,
-      "import { html } from 'lit';",
-      "export const probe = async () => [html, readFileSync, packageRoot, await import('pg'), await import('left-pad'), null as unknown as Kysely<unknown>];",
-    ].join('\n'));
+    writeFileSync(
+      probe,
+      [
+        "import type { Kysely } from 'kysely';",
+        "import { readFileSync } from 'node:fs';",
+        `import { packageRoot } from '${server}';`,
+        "import { html } from 'lit';",
+        "export const probe = async () => [html, readFileSync, packageRoot, await import('pg'), await import('left-pad'), null as unknown as Kysely<unknown>];",
+      ].join('\n'),
+    );
     let problems: string[];
     try {
       problems = browserSideViolations([probe], palkit, serverOnly, serverDir);

@@ -16,14 +16,22 @@ describe('the demo site backend', () => {
   let service: Service;
   before(async () => {
     const site: DemoSiteState = { key: 'pk_demo_unused', state: undefined, demoKey: DEMO_KEY };
-    service = await createService(loadConfig({ PALKIT_DATA: 'memory', PALKIT_LOG: 'silent' }, 0), { modules: [...resourceModules, demoSiteModule(site)], runJobs: false });
+    service = await createService(loadConfig({ PALKIT_DATA: 'memory', PALKIT_LOG: 'silent' }, 0), {
+      modules: [...resourceModules, demoSiteModule(site)],
+      runJobs: false,
+    });
     await addApiKey(service.deps.db, site.key, DEMO_OWNER, 'demo');
   });
   after(() => service?.close());
   const request = (path: string, init?: RequestInit) => service.app.request(path, init);
 
-  it('refuses every backend route without this run\'s key', async () => {
-    for (const [method, path] of [['GET', '/demo/api/callbacks'], ['GET', '/demo/api/conversations'], ['POST', '/demo/api/conversation'], ['POST', '/demo/api/push']] as const) {
+  it("refuses every backend route without this run's key", async () => {
+    for (const [method, path] of [
+      ['GET', '/demo/api/callbacks'],
+      ['GET', '/demo/api/conversations'],
+      ['POST', '/demo/api/conversation'],
+      ['POST', '/demo/api/push'],
+    ] as const) {
       const body = method === 'POST' ? JSON.stringify({ conversation_id: 'c1', message: {} }) : undefined;
       for (const headers of [{}, { 'x-demo-key': 'wrong' }, { cookie: 'palkit_demo=wrong' }] as Array<Record<string, string>>) {
         const r = await request(path, { method, headers: { 'content-type': 'application/json', ...headers }, ...(body ? { body } : {}) });

@@ -14,7 +14,11 @@ const long = longSubjects as (range: string, cwd: string) => string[];
 describe('commit subjects', () => {
   const repo = mkdtempSync(join(tmpdir(), 'palkit-subjects-'));
   after(() => rmSync(repo, { recursive: true, force: true }));
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'commit.gpgsign=false', '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: repo, encoding: 'utf8' }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'commit.gpgsign=false', '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+      cwd: repo,
+      encoding: 'utf8',
+    }).trim();
   git('init', '-q');
   git('commit', '-q', '--allow-empty', '-m', `old: ${'x'.repeat(200)}`);
   const base = git('rev-parse', 'HEAD');

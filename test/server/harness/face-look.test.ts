@@ -4,7 +4,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyseLook, type LookedFrame } from '../../helpers/face-look/analyse.js';
-import { applySimilarity, blank, correlation, cosine, fitSimilarity, lumaOf, polygonMask, quantile, type Point, type Rgb } from '../../helpers/face-look/image.js';
+import {
+  applySimilarity,
+  blank,
+  correlation,
+  cosine,
+  fitSimilarity,
+  lumaOf,
+  polygonMask,
+  quantile,
+  type Point,
+  type Rgb,
+} from '../../helpers/face-look/image.js';
 import { blackEllipse, blink, moveHead, noisy, openJaw, pastedBrows, random } from '../../helpers/face-look/made-frames.js';
 import { chinDrop, mouthInside, outsideChange, prepareRest } from '../../helpers/face-look/measures.js';
 import { CHIN, EYES, FACE_OVAL, INNER_LIPS, eyeAspect, mouthOpening, type Mesh } from '../../helpers/face-look/regions.js';
@@ -15,7 +26,11 @@ import { THRESHOLDS, judgeLook } from '../../helpers/face-look/verdict.js';
  * named points sit where the drawing puts them (the rest of the 468 on a grid inside the oval, unused).
  */
 function drawnFace(): { image: Rgb; mesh: Mesh } {
-  const width = 200, height = 240, cx = 100, top = 40, bottom = 200;
+  const width = 200,
+    height = 240,
+    cx = 100,
+    top = 40,
+    bottom = 200;
   const mesh: Mesh = Array.from({ length: 468 }, (_, i): Point => [70 + (i % 20) * 3, 90 + Math.floor(i / 20) * 2]);
   // The oval, the forehead (10) to the chin (152), clockwise.
   FACE_OVAL.forEach((index, k) => {
@@ -24,8 +39,34 @@ function drawnFace(): { image: Rgb; mesh: Mesh } {
   });
   mesh[10] = [cx, top];
   mesh[CHIN] = [cx, bottom];
-  for (const [i, p] of [[151, [cx, 55]], [9, [cx, 80]], [8, [cx, 88]], [168, [cx, 95]], [6, [cx, 105]], [197, [cx, 112]], [195, [cx, 120]], [5, [cx, 126]], [4, [cx, 132]], [2, [cx, 140]], [0, [cx, 150]], [17, [cx, 170]]] as const) mesh[i] = [...p] as Point;
-  for (const [i, p] of [[127, [44, 100]], [356, [156, 100]], [109, [80, 48]], [338, [120, 48]], [67, [66, 56]], [297, [134, 56]], [21, [48, 80]], [251, [152, 80]], [172, [62, 172]], [397, [138, 172]]] as const) mesh[i] = [...p] as Point;
+  for (const [i, p] of [
+    [151, [cx, 55]],
+    [9, [cx, 80]],
+    [8, [cx, 88]],
+    [168, [cx, 95]],
+    [6, [cx, 105]],
+    [197, [cx, 112]],
+    [195, [cx, 120]],
+    [5, [cx, 126]],
+    [4, [cx, 132]],
+    [2, [cx, 140]],
+    [0, [cx, 150]],
+    [17, [cx, 170]],
+  ] as const)
+    mesh[i] = [...p] as Point;
+  for (const [i, p] of [
+    [127, [44, 100]],
+    [356, [156, 100]],
+    [109, [80, 48]],
+    [338, [120, 48]],
+    [67, [66, 56]],
+    [297, [134, 56]],
+    [21, [48, 80]],
+    [251, [152, 80]],
+    [172, [62, 172]],
+    [397, [138, 172]],
+  ] as const)
+    mesh[i] = [...p] as Point;
   // Eyes: lid loops around (75, 100) and (125, 100), 24 wide, 8 tall.
   EYES.forEach((loop, e) => {
     const ex = e === 0 ? 75 : 125;
@@ -44,44 +85,109 @@ function drawnFace(): { image: Rgb; mesh: Mesh } {
   });
   mesh[13] = [cx, 157];
   mesh[14] = [cx, 159];
-  for (const [i, p] of [[50, [70, 130]], [280, [130, 130]], [117, [66, 118]], [346, [134, 118]]] as const) mesh[i] = [...p] as Point;
+  for (const [i, p] of [
+    [50, [70, 130]],
+    [280, [130, 130]],
+    [117, [66, 118]],
+    [346, [134, 118]],
+  ] as const)
+    mesh[i] = [...p] as Point;
 
   const image = blank(width, height, [200, 210, 220]);
   const next = random(3);
-  const oval = polygonMask(width, height, FACE_OVAL.map((i) => mesh[i]!));
+  const oval = polygonMask(
+    width,
+    height,
+    FACE_OVAL.map((i) => mesh[i]!),
+  );
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       if (!oval.data[i]) continue;
       // Skin with a texture (so that alignment and shifts have something to match).
       const t = 12 * Math.sin(x / 5.1) * Math.cos(y / 6.3) + (next() - 0.5) * 6;
-      image.rgb.set([200 + t, 160 + t, 140 + t].map((v) => Math.max(0, Math.min(255, Math.round(v)))), i * 3);
+      image.rgb.set(
+        [200 + t, 160 + t, 140 + t].map((v) => Math.max(0, Math.min(255, Math.round(v)))),
+        i * 3,
+      );
     }
   }
   const paint = (polygon: Point[], rgb: [number, number, number]) => {
     const mask = polygonMask(width, height, polygon);
     for (let i = 0; i < mask.data.length; i++) if (mask.data[i]) image.rgb.set(rgb, i * 3);
   };
-  for (const loop of EYES) paint(loop.map((i) => mesh[i]!), [40, 30, 30]);
-  paint([[62, 84], [88, 84], [88, 88], [62, 88]], [90, 60, 40]);
-  paint([[112, 84], [138, 84], [138, 88], [112, 88]], [90, 60, 40]);
-  paint([[80, 154], [120, 154], [120, 162], [80, 162]], [170, 90, 90]);
+  for (const loop of EYES)
+    paint(
+      loop.map((i) => mesh[i]!),
+      [40, 30, 30],
+    );
+  paint(
+    [
+      [62, 84],
+      [88, 84],
+      [88, 88],
+      [62, 88],
+    ],
+    [90, 60, 40],
+  );
+  paint(
+    [
+      [112, 84],
+      [138, 84],
+      [138, 88],
+      [112, 88],
+    ],
+    [90, 60, 40],
+  );
+  paint(
+    [
+      [80, 154],
+      [120, 154],
+      [120, 162],
+      [80, 162],
+    ],
+    [170, 90, 90],
+  );
   // Teeth between the lips at rest, as the portrait smiles with them.
-  paint([[84, 156], [116, 156], [116, 160], [84, 160]], [235, 230, 215]);
+  paint(
+    [
+      [84, 156],
+      [116, 156],
+      [116, 160],
+      [84, 160],
+    ],
+    [235, 230, 215],
+  );
   return { image, mesh };
 }
 
 describe('face-look image helpers', () => {
   it('fits the similarity that moved a set of points', () => {
-    const from: Point[] = [[10, 10], [50, 12], [30, 40], [70, 60]];
+    const from: Point[] = [
+      [10, 10],
+      [50, 12],
+      [30, 40],
+      [70, 60],
+    ];
     const truth = { a: 1.1 * Math.cos(0.1), b: 1.1 * Math.sin(0.1), tx: 5, ty: -3 };
-    const fitted = fitSimilarity(from, from.map((p) => applySimilarity(truth, p)));
+    const fitted = fitSimilarity(
+      from,
+      from.map((p) => applySimilarity(truth, p)),
+    );
     for (const key of ['a', 'b', 'tx', 'ty'] as const) assert.ok(Math.abs(fitted[key] - truth[key]) < 1e-9, key);
   });
 
   it('fills a polygon, reads quantiles, correlations and cosines', () => {
-    const mask = polygonMask(10, 10, [[2, 2], [8, 2], [8, 8], [2, 8]]);
-    assert.equal(mask.data.reduce((s, v) => s + v, 0), 36);
+    const mask = polygonMask(10, 10, [
+      [2, 2],
+      [8, 2],
+      [8, 8],
+      [2, 8],
+    ]);
+    assert.equal(
+      mask.data.reduce((s, v) => s + v, 0),
+      36,
+    );
     assert.equal(quantile([5, 1, 3], 0.5), 3);
     assert.ok(Math.abs(correlation([1, 2, 3], [2, 4, 6]) - 1) < 1e-12);
     assert.ok(Number.isNaN(correlation([1, 2, 3], [5, 5, 5])));
@@ -115,7 +221,11 @@ describe('face-look measures on a drawn face', () => {
     });
     const fill = (rgbAt: (y: number) => [number, number, number]) => {
       const frame = { ...image, rgb: Uint8Array.from(image.rgb) };
-      const mask = polygonMask(frame.width, frame.height, INNER_LIPS.map((i) => open[i]!));
+      const mask = polygonMask(
+        frame.width,
+        frame.height,
+        INNER_LIPS.map((i) => open[i]!),
+      );
       for (let i = 0; i < mask.data.length; i++) if (mask.data[i]) frame.rgb.set(rgbAt(Math.floor(i / frame.width)), i * 3);
       return frame;
     };
@@ -123,11 +233,17 @@ describe('face-look measures on a drawn face', () => {
     const shaded = fill((y) => (y < 163 ? [236, 230, 214] : [90 - (y - 163) * 3 + next() * 20, 35 + next() * 10, 35 + next() * 10]));
     const good = mouthInside({ image: shaded, mesh: open });
     const bad = mouthInside({ image: fill(() => [17, 17, 17]), mesh: open });
-    assert.ok(good.spread > THRESHOLDS.insideSpread && good.toothShare > THRESHOLDS.toothShare && good.voidShare < THRESHOLDS.voidShare, JSON.stringify(good));
-    assert.ok(bad.spread < THRESHOLDS.insideSpread && bad.toothShare < THRESHOLDS.toothShare && bad.voidShare > THRESHOLDS.voidShare, JSON.stringify(bad));
+    assert.ok(
+      good.spread > THRESHOLDS.insideSpread && good.toothShare > THRESHOLDS.toothShare && good.voidShare < THRESHOLDS.voidShare,
+      JSON.stringify(good),
+    );
+    assert.ok(
+      bad.spread < THRESHOLDS.insideSpread && bad.toothShare < THRESHOLDS.toothShare && bad.voidShare > THRESHOLDS.voidShare,
+      JSON.stringify(bad),
+    );
   });
 
-  it('(c) the chin dropped in the mesh reads as a drop, in face heights, whatever the head\'s move', () => {
+  it("(c) the chin dropped in the mesh reads as a drop, in face heights, whatever the head's move", () => {
     const dropped: Mesh = mesh.map((p, i) => (i === CHIN ? [p[0], p[1] + 8] : p));
     assert.ok(Math.abs(chinDrop(rest, dropped) - 8 / 160) < 1e-9);
     const moved = moveHead(image, dropped, { a: 1 / 1.1, b: 0, tx: 10, ty: 10 });
@@ -145,16 +261,23 @@ describe('face-look measures on a drawn face', () => {
       Array.from({ length: 12 }, (_, i) => ({ at: i * 40, ...edit(i), embedding: [1, 0.1 * (i % 3), 0.2], silent: i === 0 }));
     // The opening of frame i, its mesh (the lower lip and chin moved with the jaw) and its eyes (closed at 3 and 8).
     const openings = [0, 0, 4, 8, 12, 16, 12, 8, 4, 0, 10, 16];
-    const meshAt = (i: number, chin = true, eyesClosed = [3, 8].includes(i)): Mesh => mesh.map((p, k) => {
-      const o = openings[i]!;
-      if (k === 14 || (INNER_LIPS.includes(k) && p[1] > 158)) return [p[0], p[1] + o];
-      if (k === CHIN && chin) return [p[0], p[1] + o];
-      if (eyesClosed && EYES.some((loop) => loop.includes(k))) return [p[0], 100];
-      return p;
-    });
-    const good = reply((i) => ({ image: [3, 8].includes(i) ? blink(openJaw(image, mesh, openings[i]!), mesh) : openJaw(image, mesh, openings[i]!), mesh: meshAt(i) }));
+    const meshAt = (i: number, chin = true, eyesClosed = [3, 8].includes(i)): Mesh =>
+      mesh.map((p, k) => {
+        const o = openings[i]!;
+        if (k === 14 || (INNER_LIPS.includes(k) && p[1] > 158)) return [p[0], p[1] + o];
+        if (k === CHIN && chin) return [p[0], p[1] + o];
+        if (eyesClosed && EYES.some((loop) => loop.includes(k))) return [p[0], 100];
+        return p;
+      });
+    const good = reply((i) => ({
+      image: [3, 8].includes(i) ? blink(openJaw(image, mesh, openings[i]!), mesh) : openJaw(image, mesh, openings[i]!),
+      mesh: meshAt(i),
+    }));
     assert.deepEqual(judgeLook(analyseLook(good, 0)), { outside: true, inside: true, chin: true, blink: true, same: true });
-    const pasted = reply((i) => ({ image: [3, 8].includes(i) ? pastedBrows(openJaw(image, mesh, openings[i]!), mesh) : openJaw(image, mesh, openings[i]!), mesh: meshAt(i, true, false) }));
+    const pasted = reply((i) => ({
+      image: [3, 8].includes(i) ? pastedBrows(openJaw(image, mesh, openings[i]!), mesh) : openJaw(image, mesh, openings[i]!),
+      mesh: meshAt(i, true, false),
+    }));
     const verdict = judgeLook(analyseLook(pasted, 0));
     assert.equal(verdict.outside, false);
     assert.equal(verdict.blink, false);

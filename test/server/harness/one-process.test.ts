@@ -9,11 +9,18 @@ import { it } from 'node:test';
 const here = (name: string) => fileURLToPath(new URL(`./one-process/${name}`, import.meta.url));
 
 it("closes a file's forgotten service when the next file begins, in one process", () => {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-isolation=none', '--test-reporter=tap', here('1-starts.ts'), here('2-finds.ts')], {
-    encoding: 'utf8',
-    // Without NODE_TEST_CONTEXT, which would make the run report to this one rather than print its TAP.
-    env: { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_TEST_CONTEXT')), PALKIT_TEST_DATABASE_URL: '' },
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-isolation=none', '--test-reporter=tap', here('1-starts.ts'), here('2-finds.ts')],
+    {
+      encoding: 'utf8',
+      // Without NODE_TEST_CONTEXT, which would make the run report to this one rather than print its TAP.
+      env: {
+        ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_TEST_CONTEXT')),
+        PALKIT_TEST_DATABASE_URL: '',
+      },
+    },
+  );
   assert.equal(run.status, 0, run.stdout + run.stderr);
   assert.match(run.stdout, /# pass 3/);
 });

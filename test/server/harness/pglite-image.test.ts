@@ -16,11 +16,19 @@ describe('services started from the migrated PGlite image', { skip: onPostgres &
 
   it('hold every listed migration, applied', async () => {
     const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(one.service.deps.db);
-    assert.deepEqual(rows.map((r) => r.name), Object.keys(migrations).sort());
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      Object.keys(migrations).sort(),
+    );
   });
 
   it('are trimmed for tests: 16 MB of shared buffers and no template databases, cheaper to unpack and start', async () => {
-    const { rows } = await sql<{ buffers: string; databases: string[] }>`select current_setting('shared_buffers') as buffers, array(select datname::text from pg_database order by datname) as databases`.execute(one.service.deps.db);
+    const { rows } = await sql<{
+      buffers: string;
+      databases: string[];
+    }>`select current_setting('shared_buffers') as buffers, array(select datname::text from pg_database order by datname) as databases`.execute(
+      one.service.deps.db,
+    );
     assert.deepEqual(rows, [{ buffers: '16MB', databases: ['postgres'] }]);
   });
 

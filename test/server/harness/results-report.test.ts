@@ -18,10 +18,13 @@ describe('real-time results', () => {
       'palkit-figure {"name":"cut short","val',
       'ok 1 - something',
     ].join('\n');
-    assert.deepEqual(figuresIn(output).map((f: { name: string; value: number }) => [f.name, f.value]), [
-      ['chromium, Ada, quiet: lag', 14],
-      ['firefox: frames presented', 80],
-    ]);
+    assert.deepEqual(
+      figuresIn(output).map((f: { name: string; value: number }) => [f.name, f.value]),
+      [
+        ['chromium, Ada, quiet: lag', 14],
+        ['firefox: frames presented', 80],
+      ],
+    );
   });
 
   it('compares with the run before and lists the bars missed', () => {
@@ -34,10 +37,16 @@ describe('real-time results', () => {
           { name: 'webkit, Ada, loaded: lag', value: 55, unit: 'ms', bar: '±40', met: false },
           { name: 'webkit, Ada, loaded: first motion, mean', value: 30, unit: 'ms', better: 'lower', bar: '≤ 50', met: true },
         ],
-        previous: { finished: '2026-11-26T18:00:00.000Z', figures: [{ name: 'webkit, Ada, loaded: first motion, mean', value: 40, unit: 'ms' }] },
+        previous: {
+          finished: '2026-11-26T18:00:00.000Z',
+          figures: [{ name: 'webkit, Ada, loaded: first motion, mean', value: 40, unit: 'ms' }],
+        },
       },
     ]);
     assert.match(text, /first motion, mean\s+30 ms\s+40 ms\s+-10 \(-25 %\) better/);
-    assert.match(text, /bars missed in the last runs \(1\):\n\s+test\/realtime\/e2e\/lip-sync-webkit\.test\.ts: webkit, Ada, loaded: lag 55 ms \(bar ±40\)/);
+    assert.match(
+      text,
+      /bars missed in the last runs \(1\):\n\s+test\/realtime\/e2e\/lip-sync-webkit\.test\.ts: webkit, Ada, loaded: lag 55 ms \(bar ±40\)/,
+    );
   });
 });

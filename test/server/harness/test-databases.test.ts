@@ -12,16 +12,28 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { onPostgres, startListeningService, type TestService } from '../../helpers/service.js';
 
-const MIGRATIONS = readdirSync(new URL('../../../src/server/platform/db/migrations/', import.meta.url)).filter((f) => /^\d+_.*\.ts$/.test(f)).map((f) => f.replace(/\.ts$/, '')).sort();
+const MIGRATIONS = readdirSync(new URL('../../../src/server/platform/db/migrations/', import.meta.url))
+  .filter((f) => /^\d+_.*\.ts$/.test(f))
+  .map((f) => f.replace(/\.ts$/, ''))
+  .sort();
 
 /** Every migration is recorded, each run before `before`. */
 async function assertMigratedBefore(t: TestService, before: Date): Promise<void> {
-  const { rows } = await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration order by name`.execute(t.service.deps.db);
-  assert.deepEqual(rows.map((r) => r.name), MIGRATIONS);
-  for (const row of rows) assert.ok(new Date(row.timestamp) < before, `${row.name} ran at ${row.timestamp}, not before the service started at ${before.toISOString()}`);
+  const { rows } = await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration order by name`.execute(
+    t.service.deps.db,
+  );
+  assert.deepEqual(
+    rows.map((r) => r.name),
+    MIGRATIONS,
+  );
+  for (const row of rows)
+    assert.ok(
+      new Date(row.timestamp) < before,
+      `${row.name} ran at ${row.timestamp}, not before the service started at ${before.toISOString()}`,
+    );
 }
 
-describe('the test harness\'s databases', () => {
+describe("the test harness's databases", () => {
   it('start migrated: the service finds every migration applied and runs none', async () => {
     await (await startListeningService()).close(); // the image or template made, if this process is the first
     const started = new Date();
@@ -49,7 +61,8 @@ describe('the test harness\'s databases', () => {
     const base = process.env.PALKIT_TEST_DATABASE_URL!;
     const a = await startListeningService();
     const b = await startListeningService();
-    const nameOf = async (t: TestService) => (await sql<{ name: string }>`select current_database() as name`.execute(t.service.deps.db)).rows[0]!.name;
+    const nameOf = async (t: TestService) =>
+      (await sql<{ name: string }>`select current_database() as name`.execute(t.service.deps.db)).rows[0]!.name;
     const names = [await nameOf(a), await nameOf(b)];
     await Promise.all([a.close(), b.close()]);
     assert.notEqual(names[0], names[1]);

@@ -22,14 +22,31 @@ describe('databaseLeg', () => {
   };
 
   it('names the leg a file keeps when every top-level call skips the other', async () => {
-    assert.equal(await legOfText('a.test.ts', "describe('a', { skip: onPostgres && 'PGlite only' }, () => {\n  it('x', () => {});\n});\n"), 'PGlite');
+    assert.equal(
+      await legOfText('a.test.ts', "describe('a', { skip: onPostgres && 'PGlite only' }, () => {\n  it('x', () => {});\n});\n"),
+      'PGlite',
+    );
     assert.equal(await legOfText('b.test.ts', "describe('b', { skip: !onPostgres && 'PostgreSQL only' }, () => {});\n"), 'PostgreSQL');
-    assert.equal(await legOfText('c.test.ts', "const skip = onPostgres ? null : 'the PostgreSQL leg only';\ndescribe('c', { skip }, () => {});\n"), 'PostgreSQL');
+    assert.equal(
+      await legOfText('c.test.ts', "const skip = onPostgres ? null : 'the PostgreSQL leg only';\ndescribe('c', { skip }, () => {});\n"),
+      'PostgreSQL',
+    );
   });
 
   it('runs both legs when it cannot tell', async () => {
     assert.equal(await legOfText('d.test.ts', "describe('d', () => {});\n"), null, 'no skip');
-    assert.equal(await legOfText('e.test.ts', "describe('e', { skip: onPostgres && 'x' }, () => {});\ndescribe('f', () => {});\n"), null, 'one top-level call runs on both');
-    assert.equal(await legOfText('g.test.ts', "describe('g', { skip: onPostgres && 'x' }, () => {});\ndescribe('h', { skip: !onPostgres && 'y' }, () => {});\n"), null, 'calls on different legs');
+    assert.equal(
+      await legOfText('e.test.ts', "describe('e', { skip: onPostgres && 'x' }, () => {});\ndescribe('f', () => {});\n"),
+      null,
+      'one top-level call runs on both',
+    );
+    assert.equal(
+      await legOfText(
+        'g.test.ts',
+        "describe('g', { skip: onPostgres && 'x' }, () => {});\ndescribe('h', { skip: !onPostgres && 'y' }, () => {});\n",
+      ),
+      null,
+      'calls on different legs',
+    );
   });
 });

@@ -18,10 +18,18 @@ describe('custom-elements manifest generation', { timeout: 180_000 }, () => {
     const manifests = ['package.json', 'src/palkit/package.json'].map((file) => [file, readFileSync(join(root, file), 'utf8')] as const);
     const out = mkdtempSync(join(root, 'node_modules/.cache-cem-'));
     try {
-      const args = command.trim().split(/\s+/).slice(1).map((arg) => arg.replace(/^'(.*)'$/, '$1'));
+      const args = command
+        .trim()
+        .split(/\s+/)
+        .slice(1)
+        .map((arg) => arg.replace(/^'(.*)'$/, '$1'));
       const outdir = args.indexOf('--outdir');
       args[outdir + 1] = relative(root, out);
-      const result = spawnSync(process.execPath, [join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js'), ...args, '--quiet'], { cwd: root, encoding: 'utf8' });
+      const result = spawnSync(
+        process.execPath,
+        [join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js'), ...args, '--quiet'],
+        { cwd: root, encoding: 'utf8' },
+      );
       assert.equal(result.status, 0, result.stderr);
       const manifest = JSON.parse(readFileSync(join(out, 'custom-elements.json'), 'utf8')) as { modules: unknown[] };
       assert.ok(manifest.modules.length > 10);

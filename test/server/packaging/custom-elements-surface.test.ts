@@ -23,9 +23,16 @@ function analyze(): ElementSurface[] {
   // cem joins --outdir to the working directory, so the scratch folder is given relative to it.
   const out = mkdtempSync(join(root, 'node_modules/.cache-surface-'));
   try {
-    const args = command.trim().split(/\s+/).slice(1).map((arg) => arg.replace(/^'(.*)'$/, '$1'));
+    const args = command
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map((arg) => arg.replace(/^'(.*)'$/, '$1'));
     args[args.indexOf('--outdir') + 1] = relative(root, out);
-    const result = spawnSync(process.execPath, [join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js'), ...args], { cwd: root, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js'), ...args], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     assert.equal(result.status, 0, result.stderr);
     return elementsOf(readManifest(join(out, 'custom-elements.json')));
   } finally {
@@ -60,13 +67,17 @@ describe('the custom-elements manifest', { timeout: 180_000 }, () => {
   });
 
   it('lists only pal- events, each a palkit event class of that name that some code dispatches', () => {
-    const code = sources(join(root, 'src/palkit')).filter((file) => !file.includes('/components/events/')).map((file) => readFileSync(file, 'utf8')).join('\n');
+    const code = sources(join(root, 'src/palkit'))
+      .filter((file) => !file.includes('/components/events/'))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
     const wrong: string[] = [];
     for (const element of elements) {
       for (const event of element.events) {
         const type = (events[event.type] as { type?: string } | undefined)?.type;
         if (!event.name.startsWith('pal-')) wrong.push(`${element.tag}: ${event.name} is not prefixed pal-`);
-        if (type !== event.name) wrong.push(`${element.tag}: ${event.name} is typed ${event.type}, whose name is ${type ?? '(not an exported event class)'}`);
+        if (type !== event.name)
+          wrong.push(`${element.tag}: ${event.name} is typed ${event.type}, whose name is ${type ?? '(not an exported event class)'}`);
         if (!code.includes(`new ${event.type}(`)) wrong.push(`${element.tag}: nothing dispatches ${event.type}`);
       }
     }
@@ -75,15 +86,25 @@ describe('the custom-elements manifest', { timeout: 180_000 }, () => {
 
   it('lists every palkit event on some element', () => {
     const declared = new Set(elements.flatMap((e) => e.events.map((x) => x.type)));
-    const classes = Object.entries(events).filter(([, value]) => typeof value === 'function' && typeof (value as { type?: unknown }).type === 'string').map(([name]) => name);
+    const classes = Object.entries(events)
+      .filter(([, value]) => typeof value === 'function' && typeof (value as { type?: unknown }).type === 'string')
+      .map(([name]) => name);
     assert.ok(classes.length >= 19, classes.join(', '));
-    assert.deepEqual(classes.filter((name) => !declared.has(name)), []);
+    assert.deepEqual(
+      classes.filter((name) => !declared.has(name)),
+      [],
+    );
   });
 
-  it("lists as attributes only what the element observes", () => {
-    const wrong = elements.flatMap((e) => e.attributes.filter((a) => !registry[e.tag]!.observedAttributes?.includes(a.name)).map((a) => `${e.tag} ${a.name}`));
+  it('lists as attributes only what the element observes', () => {
+    const wrong = elements.flatMap((e) =>
+      e.attributes.filter((a) => !registry[e.tag]!.observedAttributes?.includes(a.name)).map((a) => `${e.tag} ${a.name}`),
+    );
     assert.deepEqual(wrong, []);
-    assert.ok(elements.find((e) => e.tag === 'pal-widget')!.attributes.some((a) => a.name === 'deployment-id'), 'inherited attributes are listed');
+    assert.ok(
+      elements.find((e) => e.tag === 'pal-widget')!.attributes.some((a) => a.name === 'deployment-id'),
+      'inherited attributes are listed',
+    );
   });
 
   it('gives the checked-in generated files (script-tag lists, React, Vue) as they are: run `npm run surface` when this fails', () => {

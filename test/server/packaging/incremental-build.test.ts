@@ -23,11 +23,12 @@ describe('incremental build for npm start', () => {
   ];
   const state = join(root, 'cache/state.json');
   let failing = '';
-  const build = (): string[] => buildIncrementally(steps, root, state, (step: Step) => {
-    if (step.name === failing) return false;
-    write(step.outputs[0]!, `built ${Date.now()}`);
-    return true;
-  });
+  const build = (): string[] =>
+    buildIncrementally(steps, root, state, (step: Step) => {
+      if (step.name === failing) return false;
+      write(step.outputs[0]!, `built ${Date.now()}`);
+      return true;
+    });
 
   it('builds everything the first time and nothing the second', () => {
     write('src/a.ts', 'a');

@@ -24,10 +24,13 @@ function staticImports(entry: string, seen = new Set<string>()): Set<string> {
 }
 
 describe('script-tag split', () => {
-  it('renders none of the call\'s strings before the call\'s parts are loaded', () => {
+  it("renders none of the call's strings before the call's parts are loaded", () => {
     const beforeCall = [...staticImports(join(root, 'src/palkit/cdn-full.ts'))];
-    assert.ok(beforeCall.some((f) => f.endsWith('components/screens/preview.ts')), 'the crawl reaches the screens');
-    assert.ok(!beforeCall.some((f) => f.endsWith('components/define-call.ts')), 'the call\'s parts are not among them');
+    assert.ok(
+      beforeCall.some((f) => f.endsWith('components/screens/preview.ts')),
+      'the crawl reaches the screens',
+    );
+    assert.ok(!beforeCall.some((f) => f.endsWith('components/define-call.ts')), "the call's parts are not among them");
     assert.ok(!beforeCall.some((f) => /end-confirm/.test(f)), '"End the call?" (shown only during a call) is not among them');
     const keys = Object.keys(incallStrings);
     for (const file of beforeCall) {
@@ -38,11 +41,14 @@ describe('script-tag split', () => {
   });
 
   it('minifies the css`` templates without changing what they mean', () => {
-    assert.equal(minifyCss(`
+    assert.equal(
+      minifyCss(`
       /* the launcher */
       :host { display: block; }
       a :hover , b > c{ color : red ; margin: calc(1px + 2px) }
       .x::after { content: "  a ; /* b */ " ; font: 12px/1 'A  B', serif; }
-    `), `:host{display:block}a :hover,b>c{color :red;margin:calc(1px + 2px)}.x::after{content:"  a ; /* b */ ";font:12px/1 'A  B',serif}`);
+    `),
+      `:host{display:block}a :hover,b>c{color :red;margin:calc(1px + 2px)}.x::after{content:"  a ; /* b */ ";font:12px/1 'A  B',serif}`,
+    );
   });
 });

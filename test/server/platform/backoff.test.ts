@@ -12,7 +12,13 @@ describe('backoff', () => {
   });
 
   it('spreads a jittered wait over its upper half', () => {
-    assert.equal(backoffMs(3, { baseMs: 250, maxMs: 10_000, jitter: true }, () => 0), 500);
-    assert.equal(backoffMs(3, { baseMs: 250, maxMs: 10_000, jitter: true }, () => 0.999999), 1000);
+    assert.equal(
+      backoffMs(3, { baseMs: 250, maxMs: 10_000, jitter: true }, () => 0),
+      500,
+    );
+    assert.equal(
+      backoffMs(3, { baseMs: 250, maxMs: 10_000, jitter: true }, () => 0.999999),
+      1000,
+    );
   });
 });

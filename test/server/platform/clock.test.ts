@@ -16,7 +16,10 @@ describe('ManualClock', () => {
     const cleared = clock.setTimeout(() => ran.push(['cleared', clock.now().getTime()]), 50);
     clock.clearTimeout(cleared);
     await clock.advance(300);
-    assert.deepEqual(ran, [['a', 1_100], ['b', 1_200]]);
+    assert.deepEqual(ran, [
+      ['a', 1_100],
+      ['b', 1_200],
+    ]);
     assert.equal(clock.now().getTime(), 1_300);
     assert.equal(clock.timers, 1);
   });
@@ -40,7 +43,13 @@ describe('ManualClock', () => {
   it('lets the promise work a timer starts settle before the next timer runs', async () => {
     const clock = new ManualClock(0);
     const seen: string[] = [];
-    clock.setTimeout(() => void Promise.resolve().then(() => Promise.resolve()).then(() => seen.push('first settled')), 10);
+    clock.setTimeout(
+      () =>
+        void Promise.resolve()
+          .then(() => Promise.resolve())
+          .then(() => seen.push('first settled')),
+      10,
+    );
     clock.setTimeout(() => seen.push('second'), 20);
     await clock.advance(20);
     assert.deepEqual(seen, ['first settled', 'second']);
@@ -66,7 +75,7 @@ describe('ManualClock', () => {
 });
 
 describe('systemClock.sleep', () => {
-  it('rejects with the signal\'s reason when aborted, and with an AbortError for an aborted signal', async () => {
+  it("rejects with the signal's reason when aborted, and with an AbortError for an aborted signal", async () => {
     const abort = new AbortController();
     const cut = systemClock.sleep(60_000, abort.signal);
     abort.abort(new Error('closing'));

@@ -28,7 +28,12 @@ describe('the local voice PALKIT_LOCAL_VOICE=auto picks', () => {
 
   it('the native bridge where cc, the headers and espeak-ng are all found (Linux), but not without espeak-ng for speech items', (t) => {
     const path = process.env.PATH ?? '';
-    if (process.platform !== 'linux' || !existsSync('/usr/include/espeak-ng/speak_lib.h') || !findTool('cc', path) || !findTool('espeak-ng', path)) {
+    if (
+      process.platform !== 'linux' ||
+      !existsSync('/usr/include/espeak-ng/speak_lib.h') ||
+      !findTool('cc', path) ||
+      !findTool('espeak-ng', path)
+    ) {
       t.skip('this machine cannot build the native bridge');
       return;
     }

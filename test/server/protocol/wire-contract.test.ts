@@ -42,12 +42,16 @@ sameType<keyof typeof START_REFUSAL_STATUS, StartErrorCode>(true);
 function shapeOf(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(shapeOf);
   if (typeof schema !== 'object' || schema === null) return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([k]) => k !== 'description' && k !== '$schema').map(([k, v]) => [k, shapeOf(v)]));
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([k]) => k !== 'description' && k !== '$schema')
+      .map(([k, v]) => [k, shapeOf(v)]),
+  );
 }
 const jsonSchemaOf = (schema: zm.ZodMiniType) => shapeOf(zm.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
 
 describe("the browser's checks of the service's answers", () => {
-  it('are the protocol schemas\' current JSON Schemas (src/protocol/response-shapes.ts; `npm run protocol:shapes` rewrites it)', () => {
+  it("are the protocol schemas' current JSON Schemas (src/protocol/response-shapes.ts; `npm run protocol:shapes` rewrites it)", () => {
     assert.deepEqual(committedShapes, responseShapes());
     const keywords = new Set<string>(shapeKeywords);
     const walk = (shape: unknown, path: string): void => {
@@ -64,29 +68,74 @@ describe("the browser's checks of the service's answers", () => {
 
   it('accept, refuse and strip what zod does', () => {
     const init = {
-      deployment_id: 'd1', channel: 'widget', has_password: false, is_available: true, unavailable_reason: null, captcha: null,
-      limits: { max_call_duration: 600, daily_call_limit_per_user: null }, extra: 1,
-      customization: { theme: 'dark', radius: 8, strings: { de: { 'preview.start': 'Los' } }, widget: { corner: 'top-left', future: true }, future_key: { kept: true },
-        landing_page: { cta_links: [{ label: 'a', url: 'b', x: 1 }] }, recording: { destination_id: 'rd_abc' } },
+      deployment_id: 'd1',
+      channel: 'widget',
+      has_password: false,
+      is_available: true,
+      unavailable_reason: null,
+      captcha: null,
+      limits: { max_call_duration: 600, daily_call_limit_per_user: null },
+      extra: 1,
+      customization: {
+        theme: 'dark',
+        radius: 8,
+        strings: { de: { 'preview.start': 'Los' } },
+        widget: { corner: 'top-left', future: true },
+        future_key: { kept: true },
+        landing_page: { cta_links: [{ label: 'a', url: 'b', x: 1 }] },
+        recording: { destination_id: 'rd_abc' },
+      },
     };
     const samples: Record<ResponseName, unknown[]> = {
       InitResponse: [
-        init, { ...init, channel: 'phone' }, { ...init, limits: {} }, { ...init, captcha: { provider: 'turnstile', site_key: 'k' } },
-        { ...init, captcha: { provider: 'other', site_key: 'k' } }, { ...init, customization: { radius: -1 } },
-        { ...init, customization: { recording: { destination_id: 'nope' } } }, { ...init, customization: { strings: { de: { a: 1 } } } },
-        { ...init, customization: { preview: { title: 'x'.repeat(4001) } } }, { ...init, thumbnail_image_url: null }, { ...init, is_available: 'yes' },
-        { ...init, unavailable_reason: 'busy' }, { ...init, unavailable_reason: 'gone' }, { ...init, customization: [] }, null, [], 'init',
+        init,
+        { ...init, channel: 'phone' },
+        { ...init, limits: {} },
+        { ...init, captcha: { provider: 'turnstile', site_key: 'k' } },
+        { ...init, captcha: { provider: 'other', site_key: 'k' } },
+        { ...init, customization: { radius: -1 } },
+        { ...init, customization: { recording: { destination_id: 'nope' } } },
+        { ...init, customization: { strings: { de: { a: 1 } } } },
+        { ...init, customization: { preview: { title: 'x'.repeat(4001) } } },
+        { ...init, thumbnail_image_url: null },
+        { ...init, is_available: 'yes' },
+        { ...init, unavailable_reason: 'busy' },
+        { ...init, unavailable_reason: 'gone' },
+        { ...init, customization: [] },
+        null,
+        [],
+        'init',
       ],
       GatePass: [{ gate_pass: 'g', expires_at: 't' }, { gate_pass: 'g' }, { gate_pass: 1, expires_at: 't', more: true }],
       StartResponse: [
-        { conversation_id: 'c', conversation_name: 'n', conversation_url: 'u', status: 'active', created_at: 't', meeting_token: 'm', extra: 1 },
+        {
+          conversation_id: 'c',
+          conversation_name: 'n',
+          conversation_url: 'u',
+          status: 'active',
+          created_at: 't',
+          meeting_token: 'm',
+          extra: 1,
+        },
         { conversation_id: 'c', conversation_name: 'n', conversation_url: 'u', status: 'live', created_at: 't', meeting_token: 'm' },
-        { conversation_id: 'c', conversation_name: 'n', conversation_url: 'u', status: 'ended', created_at: 't', meeting_token: 'm', callback_url: 'x' },
+        {
+          conversation_id: 'c',
+          conversation_name: 'n',
+          conversation_url: 'u',
+          status: 'ended',
+          created_at: 't',
+          meeting_token: 'm',
+          callback_url: 'x',
+        },
       ],
       ErrorBody: [{ error: 'busy' }, { message: 'm' }, { error: 'e', message: 'm' }, { error: 1, message: 'm' }, {}, 'busy'],
       StartErrorCode: ['busy', 'consent_required', 'nope', 1],
       CanvasInteractionRecorded: [{ success: true }, { success: false }, {}],
-      RatingResponse: [{ stars: 4, comment: null, rated_at: 't' }, { stars: 4, comment: 'ok', rated_at: 't' }, { stars: '4', comment: null, rated_at: 't' }],
+      RatingResponse: [
+        { stars: 4, comment: null, rated_at: 't' },
+        { stars: 4, comment: 'ok', rated_at: 't' },
+        { stars: '4', comment: null, rated_at: 't' },
+      ],
     };
     const agree = (name: ResponseName, value: unknown): void => {
       const zod = zm.safeParse(responses[name] as zm.ZodMiniType, value);
@@ -103,16 +152,24 @@ describe("the browser's checks of the service's answers", () => {
       if (typeof value !== 'object' || value === null) return fc.oneof(fc.constant(value), other);
       const keys = Object.keys(value);
       if (!keys.length) return fc.oneof(fc.constant(value), other);
-      return fc.oneof(fc.constant(value), other, fc.constantFrom(...keys).chain((key) =>
-        fc.option(mutated((value as Record<string, unknown>)[key]), { nil: undefined }).map((inner) => {
-          const copy = (Array.isArray(value) ? [...value] : { ...value }) as Record<string, unknown>;
-          if (inner === undefined && !Array.isArray(value)) delete copy[key];
-          else copy[key] = inner ?? null;
-          return copy;
-        })));
+      return fc.oneof(
+        fc.constant(value),
+        other,
+        fc.constantFrom(...keys).chain((key) =>
+          fc.option(mutated((value as Record<string, unknown>)[key]), { nil: undefined }).map((inner) => {
+            const copy = (Array.isArray(value) ? [...value] : { ...value }) as Record<string, unknown>;
+            if (inner === undefined && !Array.isArray(value)) delete copy[key];
+            else copy[key] = inner ?? null;
+            return copy;
+          }),
+        ),
+      );
     };
     for (const [name, values] of Object.entries(samples) as [ResponseName, unknown[]][])
-      fc.assert(fc.property(fc.constantFrom(...values).chain(mutated), (value) => agree(name, value)), { numRuns: 300 });
+      fc.assert(
+        fc.property(fc.constantFrom(...values).chain(mutated), (value) => agree(name, value)),
+        { numRuns: 300 },
+      );
   });
 });
 
@@ -164,8 +221,16 @@ describe('one wire contract for the elements and the service', () => {
 
   it("the browser's ApiClient reads the real service's init, start and refusals", async () => {
     const created = await t.api('POST', '/v2/deployments', {
-      pal_id: palId, channel: 'embed', password: 'open-sesame',
-      customization: { theme: 'dark', radius: 12, widget: { corner: 'top-left' }, recording: { enabled: false }, future_key: { kept: true } },
+      pal_id: palId,
+      channel: 'embed',
+      password: 'open-sesame',
+      customization: {
+        theme: 'dark',
+        radius: 12,
+        widget: { corner: 'top-left' },
+        recording: { enabled: false },
+        future_key: { kept: true },
+      },
     });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const id = created.body.deployment_id as string;
@@ -178,7 +243,10 @@ describe('one wire contract for the elements and the service', () => {
     assert.deepEqual(init.customization.future_key, { kept: true }, 'unknown customization keys reach the elements');
 
     const refusal = async (deploymentId: string, body: zm.input<typeof StartBody>) => {
-      const error = await client.start(deploymentId, body).then(() => null, (e: unknown) => e);
+      const error = await client.start(deploymentId, body).then(
+        () => null,
+        (e: unknown) => e,
+      );
       assert.ok(error instanceof PalClientError, String(error));
       return error.code;
     };
@@ -196,17 +264,29 @@ describe('one wire contract for the elements and the service', () => {
 
     // The canvas card's body, as the elements build it, is recorded by the service.
     await client.postCanvasInteraction(started.conversation_id, {
-      interaction_id: 'ci_call_w1_dismiss_00000000-0000-4000-8000-000000000000', tool_call_id: 'call_w1',
-      component: 'canvas.text', component_version: 'v1', type: 'dismiss', value: {},
+      interaction_id: 'ci_call_w1_dismiss_00000000-0000-4000-8000-000000000000',
+      tool_call_id: 'call_w1',
+      component: 'canvas.text',
+      component_version: 'v1',
+      type: 'dismiss',
+      value: {},
     });
     await t.api('POST', `/v2/conversations/${started.conversation_id}/end`);
   });
 
   it('refuses what the protocol refuses, with its message and path', async () => {
-    const r = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'widget', customization: { recording: { destination_id: 'nope' } } });
+    const r = await t.api('POST', '/v2/deployments', {
+      pal_id: palId,
+      channel: 'widget',
+      customization: { recording: { destination_id: 'nope' } },
+    });
     assert.equal(r.status, 400);
     assert.match(r.body.error, /^invalid_request: customization\.recording\.destination_id: must look like a recording destination id/);
-    const big = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'widget', customization: { strings: { en: { a: 'x'.repeat(70_000) } } } });
+    const big = await t.api('POST', '/v2/deployments', {
+      pal_id: palId,
+      channel: 'widget',
+      customization: { strings: { en: { a: 'x'.repeat(70_000) } } },
+    });
     assert.equal(big.status, 400);
     assert.match(big.body.error, /customization.*at most 65536 bytes/);
   });

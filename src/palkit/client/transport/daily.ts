@@ -1,18 +1,35 @@
 // Transport for Daily rooms. daily-js is loaded with import() only when a Daily room is joined, runs in
 // call-object mode (we draw the UI), and uses `avoidEval` so pages with a strict CSP work.
 import type {
-  DailyCall, DailyEventObjectAppMessage, DailyEventObjectFatalError, DailyFactoryOptions, DailyParticipant,
+  DailyCall,
+  DailyEventObjectAppMessage,
+  DailyEventObjectFatalError,
+  DailyFactoryOptions,
+  DailyParticipant,
 } from '@daily-co/daily-js';
 import { PalClientError } from '../errors.js';
 import {
-  TransportEndedEvent, TransportMessageEvent, TransportParticipantsEvent,
-  type JoinOptions, type Transport, type TransportParticipant,
+  TransportEndedEvent,
+  TransportMessageEvent,
+  TransportParticipantsEvent,
+  type JoinOptions,
+  type Transport,
+  type TransportParticipant,
 } from './transport.js';
 
 /** The part of daily-js's call object this transport uses (tests implement exactly this). */
 export type DailyCallObject = Pick<
   DailyCall,
-  'join' | 'leave' | 'destroy' | 'on' | 'off' | 'participants' | 'sendAppMessage' | 'setLocalAudio' | 'setLocalVideo' | 'setInputDevicesAsync'
+  | 'join'
+  | 'leave'
+  | 'destroy'
+  | 'on'
+  | 'off'
+  | 'participants'
+  | 'sendAppMessage'
+  | 'setLocalAudio'
+  | 'setLocalVideo'
+  | 'setInputDevicesAsync'
 >;
 
 export type CreateCallObject = (options: DailyFactoryOptions) => DailyCallObject;
@@ -40,7 +57,9 @@ export class DailyTransport extends EventTarget implements Transport {
   get participants(): TransportParticipant[] {
     if (!this.#call) return [];
     // In text mode the PAL's voice is not played (its words still arrive as captions).
-    return Object.values(this.#call.participants()).map(toParticipant).map((p) => (this.#textMode ? { ...p, audioTrack: null } : p));
+    return Object.values(this.#call.participants())
+      .map(toParticipant)
+      .map((p) => (this.#textMode ? { ...p, audioTrack: null } : p));
   }
 
   async join(options: JoinOptions): Promise<void> {

@@ -92,7 +92,10 @@ export class LocalListener {
     if (!recognition) return;
     recognition.continuous = true;
     recognition.interimResults = true;
-    recognition.lang = options.lang || (typeof document === 'undefined' ? '' : document.documentElement.lang) || (typeof navigator === 'undefined' ? 'en' : navigator.language);
+    recognition.lang =
+      options.lang ||
+      (typeof document === 'undefined' ? '' : document.documentElement.lang) ||
+      (typeof navigator === 'undefined' ? 'en' : navigator.language);
     recognition.addEventListener('result', (event) => this.#onResult(event as RecognitionResultEvent));
     recognition.addEventListener('error', (event) => {
       const error = (event as Event & { error?: string }).error ?? '';

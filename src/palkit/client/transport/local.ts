@@ -3,7 +3,13 @@
 // (PalAudioPlayer), as a Daily room gives one; the visitor's microphone goes to the room the same way
 // (MicrophoneSender). Where the service does not transcribe, the browser's speech recognition turns the
 // visitor's words into utterances (LocalListener); where neither can, the visitor is told to type.
-import { decodeAudioFrame, type ClientFrame, type Participant, type RoomTranscriptEntry, type ServerFrame } from '../../../protocol/room.js';
+import {
+  decodeAudioFrame,
+  type ClientFrame,
+  type Participant,
+  type RoomTranscriptEntry,
+  type ServerFrame,
+} from '../../../protocol/room.js';
 import { sharedAudioContext } from '../media.js';
 import { browserRecognises, LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
 import { stopTrack } from '../media/shown-tracks.js';
@@ -16,8 +22,14 @@ import type { Timers } from '../timers.js';
 import { RoomConnection, type JoinedFrame, type JoinFrame } from './room-connection.js';
 import { TurnLatencyMeter, type TurnLatencyReport } from './turn-latency.js';
 import {
-  TransportEndedEvent, TransportMessageEvent, TransportNoticeEvent, TransportParticipantsEvent, TransportTurnLatencyEvent,
-  type JoinOptions, type Transport, type TransportParticipant,
+  TransportEndedEvent,
+  TransportMessageEvent,
+  TransportNoticeEvent,
+  TransportParticipantsEvent,
+  TransportTurnLatencyEvent,
+  type JoinOptions,
+  type Transport,
+  type TransportParticipant,
 } from './transport.js';
 
 export interface LocalTransportOptions {
@@ -77,16 +89,24 @@ export class LocalTransport extends EventTarget implements Transport {
 
   get participants(): TransportParticipant[] {
     const self: TransportParticipant = {
-      id: this.#selfId || 'local', name: 'You', role: 'visitor', local: true, audioTrack: null,
+      id: this.#selfId || 'local',
+      name: 'You',
+      role: 'visitor',
+      local: true,
+      audioTrack: null,
       videoTrack: this.#cameraOn ? (this.#stream?.getVideoTracks()[0] ?? null) : null,
     };
     const remote = [...this.#remote.values()].map((p): TransportParticipant => {
       const pal = p.role === 'pal';
       return {
-        id: p.participant_id, name: p.user_name, role: p.role, local: false,
+        id: p.participant_id,
+        name: p.user_name,
+        role: p.role,
+        local: false,
         videoTrack: pal ? (this.#face?.track ?? null) : null,
         audioTrack: pal ? (this.#player?.track ?? null) : null,
-        videoUrl: pal && this.#face?.unavailable ? null : p.video_url ?? null, imageUrl: p.image_url ?? null,
+        videoUrl: pal && this.#face?.unavailable ? null : (p.video_url ?? null),
+        imageUrl: p.image_url ?? null,
         ...(pal ? { speaking: this.#palSpeaking } : {}),
       };
     });
@@ -115,19 +135,28 @@ export class LocalTransport extends EventTarget implements Transport {
       if (options.faceRigUrl) this.#face.prefetch(options.faceRigUrl);
     }
     const joinFrame: JoinFrame = {
-      type: 'join', meeting_token: options.token, ...(options.userName ? { user_name: options.userName } : {}), ...visitorClock(),
+      type: 'join',
+      meeting_token: options.token,
+      ...(options.userName ? { user_name: options.userName } : {}),
+      ...visitorClock(),
       // This page draws the PAL's face (where it has one) and says when it is shown: the PAL greets then.
       ...(this.#player ? { face_ready: true } : {}),
       // Whether this page can turn the visitor's speech into words: where neither it nor the service can, the PAL offers no speech.
       ...(this.#options.listen === false ? {} : { speech_recognition: this.#options.createRecognition ? true : browserRecognises() }),
     };
-    this.#room = new RoomConnection(options.url, () => ({ ...joinFrame, ...(this.#textMode ? { text_mode: true } : {}) }), {
-      joined: (frame, again) => this.#joined(frame, again, options.token),
-      frame: (frame) => this.#onFrame(frame),
-      audio: (data) => this.#onAudio(data),
-      lost: (reason, failed) => this.#finish(reason, failed),
-      notice: (code) => this.#notice(code),
-    }, this.#options.createSocket, this.#options.timers);
+    this.#room = new RoomConnection(
+      options.url,
+      () => ({ ...joinFrame, ...(this.#textMode ? { text_mode: true } : {}) }),
+      {
+        joined: (frame, again) => this.#joined(frame, again, options.token),
+        frame: (frame) => this.#onFrame(frame),
+        audio: (data) => this.#onAudio(data),
+        lost: (reason, failed) => this.#finish(reason, failed),
+        notice: (code) => this.#notice(code),
+      },
+      this.#options.createSocket,
+      this.#options.timers,
+    );
     return this.#room.open();
   }
 
@@ -154,7 +183,8 @@ export class LocalTransport extends EventTarget implements Transport {
 
   sendAppMessage(data: unknown): void {
     // A typed line is the visitor's words too: nothing is missing any more.
-    if (typeof data === 'object' && data !== null && (data as { event_type?: unknown }).event_type === 'conversation.respond') this.#listener?.heard();
+    if (typeof data === 'object' && data !== null && (data as { event_type?: unknown }).event_type === 'conversation.respond')
+      this.#listener?.heard();
     this.#sendFrame({ type: 'app-message', data });
     // A typed turn ends when it is sent: the reply is measured from here.
     if (eventTypeOf(data) === 'conversation.respond') this.#meter.turnEnded('text');
@@ -277,12 +307,20 @@ export class LocalTransport extends EventTarget implements Transport {
    * recognition pauses meanwhile, so the PAL never hears itself.
    */
   #followSpeaking(raw: unknown): void {
-    const message = typeof raw === 'object' && raw !== null ? (raw as { event_type?: unknown; properties?: { interrupted?: unknown; role?: unknown } }) : {};
+    const message =
+      typeof raw === 'object' && raw !== null
+        ? (raw as { event_type?: unknown; properties?: { interrupted?: unknown; role?: unknown } })
+        : {};
     const eventType = message.event_type;
     // The visitor cut the PAL off (the room heard speech): recognition owes the PAL those words.
     if (eventType === 'conversation.replica.stopped_speaking' && message.properties?.interrupted === true) this.#listener?.expectWords();
     if (eventType === 'conversation.utterance' && message.properties?.role === 'user') this.#listener?.heard();
-    const speaking = eventType === 'conversation.replica.started_speaking' ? true : eventType === 'conversation.replica.stopped_speaking' ? false : this.#palSpeaking;
+    const speaking =
+      eventType === 'conversation.replica.started_speaking'
+        ? true
+        : eventType === 'conversation.replica.stopped_speaking'
+          ? false
+          : this.#palSpeaking;
     if (speaking === this.#palSpeaking) return;
     this.#palSpeaking = speaking;
     this.#listener?.setPalSpeaking(speaking);
@@ -307,7 +345,10 @@ export class LocalTransport extends EventTarget implements Transport {
   #reportLatency(report: TurnLatencyReport): void {
     if (this.#left) return;
     this.#sendFrame({
-      type: 'turn-latency', inference_id: report.inferenceId, input: report.input, turn_ended_at: report.turnEndedAt,
+      type: 'turn-latency',
+      inference_id: report.inferenceId,
+      input: report.input,
+      turn_ended_at: report.turnEndedAt,
       // The room takes waits up to a minute (a longer one is no reply to the turn).
       ...(report.heardMs !== undefined && report.heardMs <= 60_000 ? { heard_ms: report.heardMs } : {}),
       ...(report.mouthMs !== undefined && report.mouthMs <= 60_000 ? { mouth_ms: report.mouthMs } : {}),
@@ -400,7 +441,9 @@ function eventTypeOf(data: unknown): unknown {
 function visitorClock(): { time_zone?: string; locale?: string } {
   try {
     const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    const locale = (typeof document === 'undefined' ? '' : document.documentElement.lang) || (typeof navigator === 'undefined' ? '' : navigator.language);
+    const locale =
+      (typeof document === 'undefined' ? '' : document.documentElement.lang) ||
+      (typeof navigator === 'undefined' ? '' : navigator.language);
     return { ...(timeZone ? { time_zone: timeZone } : {}), ...(locale ? { locale } : {}) };
   } catch {
     return {};

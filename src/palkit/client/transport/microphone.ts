@@ -42,7 +42,12 @@ export class MicrophoneSender {
 
   /** Opens the microphone and starts sending; rejects when there is none or it was refused. */
   async open(getUserMedia: (c: MediaStreamConstraints) => Promise<MediaStream>, deviceId?: string): Promise<void> {
-    const audio: MediaTrackConstraints = { echoCancellation: true, noiseSuppression: true, autoGainControl: true, ...(deviceId ? { deviceId: { exact: deviceId } } : {}) };
+    const audio: MediaTrackConstraints = {
+      echoCancellation: true,
+      noiseSuppression: true,
+      autoGainControl: true,
+      ...(deviceId ? { deviceId: { exact: deviceId } } : {}),
+    };
     const stream = await getUserMedia({ audio });
     if (this.#closed) return void stop(stream);
     await loadWorklet(this.context, this.workletUrl);
@@ -52,7 +57,8 @@ export class MicrophoneSender {
     this.#source = this.context.createMediaStreamSource(stream);
     this.#node = new AudioWorkletNode(this.context, 'palkit-microphone');
     this.#node.port.onmessage = (event: MessageEvent<Int16Array>) => {
-      if (this.#enabled) this.send(encodeAudioFrame({ kind: AudioFrameKind.microphone, viseme: 0, sampleRate: MICROPHONE_RATE, samples: event.data }));
+      if (this.#enabled)
+        this.send(encodeAudioFrame({ kind: AudioFrameKind.microphone, viseme: 0, sampleRate: MICROPHONE_RATE, samples: event.data }));
     };
     this.#source.connect(this.#node);
     this.setEnabled(this.#enabled);

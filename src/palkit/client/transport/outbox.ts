@@ -24,7 +24,8 @@ export class Outbox {
   keep(text: string): void {
     this.#kept.push({ text, sent: false, ping: null });
     this.#bytes += text.length;
-    while (this.#kept.length > OUTBOX_LIMITS.frames || (this.#bytes > OUTBOX_LIMITS.bytes && this.#kept.length > 1)) this.#bytes -= this.#kept.shift()!.text.length;
+    while (this.#kept.length > OUTBOX_LIMITS.frames || (this.#bytes > OUTBOX_LIMITS.bytes && this.#kept.length > 1))
+      this.#bytes -= this.#kept.shift()!.text.length;
   }
 
   /** Those not yet sent on the joined socket, in order, now taken as sent. */

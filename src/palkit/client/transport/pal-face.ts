@@ -154,7 +154,9 @@ export class PalFace {
       this.#unavailable = true;
       // The visitor sees the PAL's still image: that is the face shown, and the PAL need not wait.
       this.#shown();
-      this.call.unavailable(error instanceof Error && error.name === 'RigLoadError' ? error.message : 'The face\'s renderer could not be loaded.');
+      this.call.unavailable(
+        error instanceof Error && error.name === 'RigLoadError' ? error.message : "The face's renderer could not be loaded.",
+      );
     } finally {
       this.#loading = false;
     }
@@ -176,10 +178,12 @@ export function prefetchRig(url: string, fetcher: typeof fetch): typeof fetch {
     return response;
   };
   const base = new URL(url, location.href);
-  void get(url).then(async (response) => {
-    const rig = (await response.clone().json()) as { idle?: { url?: unknown }; mouths?: { sheet?: { url?: unknown } } };
-    for (const sheet of [rig.idle?.url, rig.mouths?.sheet?.url]) if (typeof sheet === 'string') get(new URL(sheet, base).href);
-  }).catch(() => undefined);
+  void get(url)
+    .then(async (response) => {
+      const rig = (await response.clone().json()) as { idle?: { url?: unknown }; mouths?: { sheet?: { url?: unknown } } };
+      for (const sheet of [rig.idle?.url, rig.mouths?.sheet?.url]) if (typeof sheet === 'string') get(new URL(sheet, base).href);
+    })
+    .catch(() => undefined);
   return ((input: RequestInfo | URL) => {
     const response = started.get(String(input));
     return response ? response.then((r) => r.clone()) : fetcher(input);

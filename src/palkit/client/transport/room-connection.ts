@@ -191,7 +191,11 @@ export class RoomConnection {
         if (!joined) return resolve({ code: event.code, message: refusal || closeMessage(event.code) });
         if (this.#closed) return;
         if (JOIN_AGAIN.has(event.code)) void this.#joinAgain();
-        else this.#lose(event.code === RoomCloseCode.ended ? 'ended' : 'connection lost', event.code !== RoomCloseCode.ended && event.code !== 1000);
+        else
+          this.#lose(
+            event.code === RoomCloseCode.ended ? 'ended' : 'connection lost',
+            event.code !== RoomCloseCode.ended && event.code !== 1000,
+          );
       });
     });
   }

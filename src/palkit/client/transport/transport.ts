@@ -55,7 +55,10 @@ export interface Transport extends EventTarget {
 /** An app-message arrived from the room. */
 export class TransportMessageEvent extends Event {
   static readonly type = 'transport-message';
-  constructor(readonly data: unknown, readonly from: string) {
+  constructor(
+    readonly data: unknown,
+    readonly from: string,
+  ) {
     super(TransportMessageEvent.type);
   }
 }
@@ -71,7 +74,10 @@ export class TransportParticipantsEvent extends Event {
 /** Something the visitor should know about the call, which goes on (e.g. `hearing_unavailable`). */
 export class TransportNoticeEvent extends Event {
   static readonly type = 'transport-notice';
-  constructor(readonly code: string, readonly message: string) {
+  constructor(
+    readonly code: string,
+    readonly message: string,
+  ) {
     super(TransportNoticeEvent.type);
   }
 }
@@ -87,7 +93,10 @@ export class TransportTurnLatencyEvent extends Event {
 /** The room ended the call (or the connection dropped) without us asking. */
 export class TransportEndedEvent extends Event {
   static readonly type = 'transport-ended';
-  constructor(readonly reason: string, readonly failed: boolean) {
+  constructor(
+    readonly reason: string,
+    readonly failed: boolean,
+  ) {
     super(TransportEndedEvent.type);
   }
 }

@@ -32,7 +32,10 @@ export class TurnLatencyMeter {
   #turn: Turn | null = null;
   #finishing: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly report: (report: TurnLatencyReport) => void, private readonly now: () => number = () => performance.now()) {}
+  constructor(
+    private readonly report: (report: TurnLatencyReport) => void,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   /** The visitor's turn ended `agoMs` ago (a spoken turn ends before the service's mark): what the PAL says next is measured from there. */
   turnEnded(input: 'text' | 'speech', agoMs = 0): void {

@@ -3,8 +3,15 @@ import { property, state } from 'lit/decorators.js';
 import type { CanvasInteractionBody, ConversationLink } from '../../client/link.js';
 import { LinkSubscription } from '../controllers/link-subscription.js';
 import {
-  canvasComponentId, canvasComponentVersion, isCanvasComponent, newInteractionId, parseCanvasAction, validateCanvasArgs,
-  type CanvasCardSpec, type CanvasComponentName, type CanvasInteractionType,
+  canvasComponentId,
+  canvasComponentVersion,
+  isCanvasComponent,
+  newInteractionId,
+  parseCanvasAction,
+  validateCanvasArgs,
+  type CanvasCardSpec,
+  type CanvasComponentName,
+  type CanvasInteractionType,
 } from '../../../protocol/canvas.js';
 import type { PalMessage } from '../../../protocol/interactions.js';
 import { PalCanvasInteractionEvent } from '../events/canvas-interaction.js';
@@ -32,7 +39,9 @@ function loadCard(kind: CanvasComponentName): Promise<void> {
   if (cards[kind]) return Promise.resolve();
   let loading = cardsLoading.get(kind);
   if (!loading) {
-    loading = cardModules[kind]().then((module) => void ((cards as Record<string, unknown>)[kind] = module)).finally(() => cardsLoading.delete(kind));
+    loading = cardModules[kind]()
+      .then((module) => void ((cards as Record<string, unknown>)[kind] = module))
+      .finally(() => cardsLoading.delete(kind));
     cardsLoading.set(kind, loading);
   }
   return loading;
@@ -104,7 +113,9 @@ export class PalCanvas extends LitElement {
   /** The card on screen, if any. */
   get card(): ({ toolCallId: string; status: CardState['status'] } & CanvasCardSpec) | null {
     const c = this.current;
-    return c ? ({ toolCallId: c.toolCallId, status: c.status, ...c.spec } as { toolCallId: string; status: CardState['status'] } & CanvasCardSpec) : null;
+    return c
+      ? ({ toolCallId: c.toolCallId, status: c.status, ...c.spec } as { toolCallId: string; status: CardState['status'] } & CanvasCardSpec)
+      : null;
   }
 
   override connectedCallback(): void {
@@ -129,14 +140,22 @@ export class PalCanvas extends LitElement {
     const card = this.current;
     switch (action.kind) {
       case 'show':
-        this.show({ key: ++this.cardCount, toolCallId: action.toolCallId, spec: { component: action.component, args: action.args } as CanvasCardSpec, draft: {}, status: 'idle' });
+        this.show({
+          key: ++this.cardCount,
+          toolCallId: action.toolCallId,
+          spec: { component: action.component, args: action.args } as CanvasCardSpec,
+          draft: {},
+          status: 'idle',
+        });
         return;
       case 'update': {
         if (!card || (action.targetToolCallId && action.targetToolCallId !== card.toolCallId)) return;
         const args = { ...card.spec.args, ...action.patch } as Record<string, unknown>;
         const checked = validateCanvasArgs(card.spec.component, args);
         if (!checked.ok) {
-          this.background(this.body(action.toolCallId, card.spec.component, 'error', { code: 'invalid_arguments', message: checked.message }));
+          this.background(
+            this.body(action.toolCallId, card.spec.component, 'error', { code: 'invalid_arguments', message: checked.message }),
+          );
           return;
         }
         card.spec = checked.spec;
@@ -149,7 +168,8 @@ export class PalCanvas extends LitElement {
         if (card) {
           // A card whose answer is being recorded was answered: the PAL's clear is its reaction (it may
           // arrive before the endpoint's reply), not a card taken away unanswered.
-          if (card.status !== 'done' && card.status !== 'sending') this.background(this.body(card.toolCallId, card.spec.component, 'clear', {}));
+          if (card.status !== 'done' && card.status !== 'sending')
+            this.background(this.body(card.toolCallId, card.spec.component, 'clear', {}));
           this.removeCard();
         }
         return;
@@ -182,16 +202,20 @@ export class PalCanvas extends LitElement {
   private loadKind(card: CardState): void {
     const kind = card.spec.component;
     if (cards[kind]) return;
-    const loading: Promise<void> = loadCard(kind).then(
-      () => this.requestUpdate(),
-      () => {
-        if (this.current !== card) return;
-        this.background(this.body(card.toolCallId, kind, 'error', { code: 'card_unavailable', message: `The ${kind} card could not be loaded.` }));
-        this.removeCard();
-      },
-    ).finally(() => {
-      if (this.loadingCard === loading) this.loadingCard = null;
-    });
+    const loading: Promise<void> = loadCard(kind)
+      .then(
+        () => this.requestUpdate(),
+        () => {
+          if (this.current !== card) return;
+          this.background(
+            this.body(card.toolCallId, kind, 'error', { code: 'card_unavailable', message: `The ${kind} card could not be loaded.` }),
+          );
+          this.removeCard();
+        },
+      )
+      .finally(() => {
+        if (this.loadingCard === loading) this.loadingCard = null;
+      });
     this.loadingCard = loading;
   }
 
@@ -218,10 +242,21 @@ export class PalCanvas extends LitElement {
     this.alertTimer = setTimeout(() => this.dismiss(card, 'auto_dismiss'), card.spec.args.auto_dismiss_seconds * 1000);
   }
 
-  private body(toolCallId: string, component: string, type: CanvasInteractionType, value: Record<string, unknown>, metadata?: Record<string, unknown>): CanvasInteractionBody {
+  private body(
+    toolCallId: string,
+    component: string,
+    type: CanvasInteractionType,
+    value: Record<string, unknown>,
+    metadata?: Record<string, unknown>,
+  ): CanvasInteractionBody {
     const body: CanvasInteractionBody = {
-      interaction_id: newInteractionId(toolCallId, type), tool_call_id: toolCallId, component: canvasComponentId(component),
-      component_version: canvasComponentVersion, type, value, metadata: { client: 'palkit', ...metadata },
+      interaction_id: newInteractionId(toolCallId, type),
+      tool_call_id: toolCallId,
+      component: canvasComponentId(component),
+      component_version: canvasComponentVersion,
+      type,
+      value,
+      metadata: { client: 'palkit', ...metadata },
     };
     this.dispatchEvent(new PalCanvasInteractionEvent(body));
     return body;
@@ -272,7 +307,8 @@ export class PalCanvas extends LitElement {
 
   private dismiss(card: CardState, reason?: string): void {
     if (this.current !== card) return;
-    if (card.status !== 'done') this.background(this.body(card.toolCallId, card.spec.component, 'dismiss', {}, reason ? { reason } : undefined));
+    if (card.status !== 'done')
+      this.background(this.body(card.toolCallId, card.spec.component, 'dismiss', {}, reason ? { reason } : undefined));
     this.removeCard();
   }
 
@@ -307,37 +343,55 @@ export class PalCanvas extends LitElement {
     const spec = card.spec;
     if ('title' in spec.args && spec.args.title) return { text: spec.args.title, fromLabel: false };
     switch (spec.component) {
-      case 'question': return { text: spec.args.question, fromLabel: true };
-      case 'input': return { text: spec.args.prompt, fromLabel: true };
-      case 'alert': return { text: this.msg(`canvas.severity.${spec.args.severity ?? 'info'}`), fromLabel: true };
-      case 'scheduling_embed': return { text: this.msg('canvas.schedulingTitle'), fromLabel: false };
+      case 'question':
+        return { text: spec.args.question, fromLabel: true };
+      case 'input':
+        return { text: spec.args.prompt, fromLabel: true };
+      case 'alert':
+        return { text: this.msg(`canvas.severity.${spec.args.severity ?? 'info'}`), fromLabel: true };
+      case 'scheduling_embed':
+        return { text: this.msg('canvas.schedulingTitle'), fromLabel: false };
       case 'calendar': {
-        const what = this.msg(spec.args.mode === 'slot_picker' || spec.args.mode === 'date_time' ? 'canvas.chooseSlot' : 'canvas.chooseDate');
+        const what = this.msg(
+          spec.args.mode === 'slot_picker' || spec.args.mode === 'date_time' ? 'canvas.chooseSlot' : 'canvas.chooseDate',
+        );
         return { text: what.replace(/[.。]$/u, ''), fromLabel: false };
       }
-      default: return { text: '', fromLabel: false };
+      default:
+        return { text: '', fromLabel: false };
     }
   }
 
   private renderBody(card: CardState) {
     const base = {
       labelInHeading: this.heading(card).fromLabel,
-      toolCallId: card.toolCallId, draft: card.draft, busy: card.status === 'sending', idPrefix: `card${card.key}`,
+      toolCallId: card.toolCallId,
+      draft: card.draft,
+      busy: card.status === 'sending',
+      idPrefix: `card${card.key}`,
       t: (key: IncallStringKey) => this.msg(key),
       changed: () => this.requestUpdate(),
       submit: (value: Record<string, unknown>) => this.submit(card, 'submit', value),
       skip: (value?: Record<string, unknown>) => this.submit(card, 'skip', value ?? {}),
-      focus: (selector: string) => void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[part="card"] ${selector}`)?.focus()),
+      focus: (selector: string) =>
+        void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[part="card"] ${selector}`)?.focus()),
     } satisfies Omit<CardContext<unknown>, 'args'>;
     const spec = card.spec;
     switch (spec.component) {
-      case 'question': return cards.question?.renderQuestion({ ...base, args: spec.args });
-      case 'input': return cards.input?.renderInput({ ...base, args: spec.args });
-      case 'calendar': return cards.calendar?.renderCalendar({ ...base, args: spec.args });
-      case 'scheduling_embed': return cards.scheduling_embed?.renderScheduling({ ...base, args: spec.args });
-      case 'text': return cards.text?.renderText({ ...base, args: spec.args });
-      case 'chart': return cards.chart?.renderChart({ ...base, args: spec.args });
-      case 'alert': return cards.alert?.renderAlert({ ...base, args: spec.args });
+      case 'question':
+        return cards.question?.renderQuestion({ ...base, args: spec.args });
+      case 'input':
+        return cards.input?.renderInput({ ...base, args: spec.args });
+      case 'calendar':
+        return cards.calendar?.renderCalendar({ ...base, args: spec.args });
+      case 'scheduling_embed':
+        return cards.scheduling_embed?.renderScheduling({ ...base, args: spec.args });
+      case 'text':
+        return cards.text?.renderText({ ...base, args: spec.args });
+      case 'chart':
+        return cards.chart?.renderChart({ ...base, args: spec.args });
+      case 'alert':
+        return cards.alert?.renderAlert({ ...base, args: spec.args });
     }
   }
 
@@ -371,12 +425,14 @@ export class PalCanvas extends LitElement {
       <div class="body">${title ? nothing : close}${this.renderBody(card)}</div>
       ${card.status === 'sending' ? html`<p class="status">${this.msg('canvas.sending')}</p>` : nothing}
       ${card.status === 'done' ? html`<p class="status">${this.msg('canvas.sent')}</p>` : nothing}
-      ${card.status === 'failed'
-        ? html`<div class="failed" role="alert">
+      ${
+        card.status === 'failed'
+          ? html`<div class="failed" role="alert">
             <p>${this.msg('canvas.sendFailed')}</p>
             <button type="button" class="primary" @click=${() => void this.deliver(card)}>${this.msg('canvas.retry')}</button>
           </div>`
-        : nothing}
+          : nothing
+      }
     </section>`;
   }
 

@@ -1,7 +1,15 @@
 // A deployment's customization (colours, radius, font) as a stylesheet adopted into the element's shadow
 // root: a page whose Content-Security-Policy has no 'unsafe-inline' for styles refuses a rendered <style>.
 // Where stylesheets cannot be adopted (Lit falls back to <style> there too), it renders one.
-import { html, nothing, supportsAdoptingStyleSheets, unsafeCSS, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import {
+  html,
+  nothing,
+  supportsAdoptingStyleSheets,
+  unsafeCSS,
+  type ReactiveController,
+  type ReactiveControllerHost,
+  type TemplateResult,
+} from 'lit';
 
 export class CustomizationStyles implements ReactiveController {
   #sheet: CSSStyleSheet | null = null;

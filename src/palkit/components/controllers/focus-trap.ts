@@ -10,7 +10,8 @@ export function tabbables(root: Element | ShadowRoot): HTMLElement[] {
   const visit = (node: Element | ShadowRoot): void => {
     for (const child of Array.from(node.children)) {
       const el = child as HTMLElement;
-      if (el.matches(TABBABLE) && !(el as HTMLButtonElement).disabled && el.tabIndex >= 0 && el.checkVisibility?.() !== false) found.push(el);
+      if (el.matches(TABBABLE) && !(el as HTMLButtonElement).disabled && el.tabIndex >= 0 && el.checkVisibility?.() !== false)
+        found.push(el);
       if (el.shadowRoot) visit(el.shadowRoot);
       visit(el);
     }

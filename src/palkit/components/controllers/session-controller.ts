@@ -3,13 +3,26 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ConversationSession } from '../../client/session.js';
 import {
-  SessionChangeEvent, SessionErrorEvent, SessionInteractionEvent, SessionLifecycleEvent, SessionModeEvent, SessionStateEvent,
+  SessionChangeEvent,
+  SessionErrorEvent,
+  SessionInteractionEvent,
+  SessionLifecycleEvent,
+  SessionModeEvent,
+  SessionStateEvent,
 } from '../../client/session-events.js';
 import { TransportTurnLatencyEvent } from '../../client/transport/transport.js';
 import type { InteractionMessage } from '../../../protocol/interactions.js';
 import {
-  PalConversationCreatedEvent, PalConversationEndedEvent, PalConversationStartedEvent,
-  PalErrorEvent, PalModeChangeEvent, PalProtocolMessageEvent, PalReadyEvent, PalStateChangeEvent, PalToolCallEvent, PalTurnLatencyEvent,
+  PalConversationCreatedEvent,
+  PalConversationEndedEvent,
+  PalConversationStartedEvent,
+  PalErrorEvent,
+  PalModeChangeEvent,
+  PalProtocolMessageEvent,
+  PalReadyEvent,
+  PalStateChangeEvent,
+  PalToolCallEvent,
+  PalTurnLatencyEvent,
 } from '../events/index.js';
 
 type Host = ReactiveControllerHost & HTMLElement;
@@ -58,24 +71,39 @@ export class SessionController implements ReactiveController {
     const emit = (event: Event): void => void (this.#emit && host.dispatchEvent(event));
     const listeners: [string, (event: Event) => void][] = [
       [SessionChangeEvent.type, () => host.requestUpdate()],
-      [SessionStateEvent.type, (e) => emit(new PalStateChangeEvent({ state: (e as SessionStateEvent).state, previous: (e as SessionStateEvent).previous }))],
-      [SessionModeEvent.type, (e) => emit(new PalModeChangeEvent({ mode: (e as SessionModeEvent).mode, previous: (e as SessionModeEvent).previous }))],
-      [SessionErrorEvent.type, (e) => {
-        const { code, message, retryAfter } = (e as SessionErrorEvent).error;
-        emit(new PalErrorEvent({ code, message, ...(retryAfter !== undefined ? { retryAfter } : {}) }));
-      }],
-      [SessionLifecycleEvent.type, (e) => {
-        const { phase, conversationId } = e as SessionLifecycleEvent;
-        if (phase === 'ready') emit(new PalReadyEvent({ deploymentId: this.#deploymentId() }));
-        if (phase === 'created') emit(new PalConversationCreatedEvent({ conversationId }));
-        if (phase === 'started') emit(new PalConversationStartedEvent({ conversationId }));
-        if (phase === 'ended') emit(new PalConversationEndedEvent({ conversationId }));
-      }],
+      [
+        SessionStateEvent.type,
+        (e) => emit(new PalStateChangeEvent({ state: (e as SessionStateEvent).state, previous: (e as SessionStateEvent).previous })),
+      ],
+      [
+        SessionModeEvent.type,
+        (e) => emit(new PalModeChangeEvent({ mode: (e as SessionModeEvent).mode, previous: (e as SessionModeEvent).previous })),
+      ],
+      [
+        SessionErrorEvent.type,
+        (e) => {
+          const { code, message, retryAfter } = (e as SessionErrorEvent).error;
+          emit(new PalErrorEvent({ code, message, ...(retryAfter !== undefined ? { retryAfter } : {}) }));
+        },
+      ],
+      [
+        SessionLifecycleEvent.type,
+        (e) => {
+          const { phase, conversationId } = e as SessionLifecycleEvent;
+          if (phase === 'ready') emit(new PalReadyEvent({ deploymentId: this.#deploymentId() }));
+          if (phase === 'created') emit(new PalConversationCreatedEvent({ conversationId }));
+          if (phase === 'started') emit(new PalConversationStartedEvent({ conversationId }));
+          if (phase === 'ended') emit(new PalConversationEndedEvent({ conversationId }));
+        },
+      ],
       [SessionInteractionEvent.type, (e) => this.#relay((e as SessionInteractionEvent).message, emit)],
-      [TransportTurnLatencyEvent.type, (e) => {
-        const { inferenceId, ...figures } = (e as TransportTurnLatencyEvent).report;
-        emit(new PalTurnLatencyEvent({ ...figures, inference_id: inferenceId }));
-      }],
+      [
+        TransportTurnLatencyEvent.type,
+        (e) => {
+          const { inferenceId, ...figures } = (e as TransportTurnLatencyEvent).report;
+          emit(new PalTurnLatencyEvent({ ...figures, inference_id: inferenceId }));
+        },
+      ],
     ];
     for (const [type, listener] of listeners) session.addEventListener(type, listener);
     this.#unbind = () => {
@@ -88,12 +116,14 @@ export class SessionController implements ReactiveController {
     if (message.event_type !== 'conversation.tool_call') return;
     const { name, arguments: args, tool_call_id } = message.properties;
     if (typeof name !== 'string') return;
-    emit(new PalToolCallEvent({
-      name,
-      arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
-      ...(typeof tool_call_id === 'string' ? { tool_call_id } : {}),
-      ...(message.seq !== undefined ? { seq: message.seq } : {}),
-      ...(message.turn_idx !== undefined ? { turn_idx: message.turn_idx } : {}),
-    }));
+    emit(
+      new PalToolCallEvent({
+        name,
+        arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+        ...(typeof tool_call_id === 'string' ? { tool_call_id } : {}),
+        ...(message.seq !== undefined ? { seq: message.seq } : {}),
+        ...(message.turn_idx !== undefined ? { turn_idx: message.turn_idx } : {}),
+      }),
+    );
   }
 }

@@ -232,15 +232,22 @@ export class PalConversation extends LitElement {
     const session = this.#active;
     if (!session) return;
     switch (event.detail.action) {
-      case 'microphone': return session.setMicrophone(!session.microphoneOn);
-      case 'camera': return session.setCamera(!session.cameraOn);
-      case 'device': return void session.setDevices(event.detail.device ?? {});
-      case 'end': return void session.endConversation();
-      case 'captions': this.captionsOn = !this.captionsOn; return;
+      case 'microphone':
+        return session.setMicrophone(!session.microphoneOn);
+      case 'camera':
+        return session.setCamera(!session.cameraOn);
+      case 'device':
+        return void session.setDevices(event.detail.device ?? {});
+      case 'end':
+        return void session.endConversation();
+      case 'captions':
+        this.captionsOn = !this.captionsOn;
+        return;
       case 'chat':
         this.chatOn = !this.chatOn;
         // Opening the chat puts the cursor in the message box (it is last in the panel, many Tab stops away).
-        if (this.chatOn) void this.updateComplete.then(() => this.renderRoot.querySelector<PalTranscript>('pal-transcript.panel')?.focusChat());
+        if (this.chatOn)
+          void this.updateComplete.then(() => this.renderRoot.querySelector<PalTranscript>('pal-transcript.panel')?.focusChat());
         return;
     }
   }

@@ -99,11 +99,13 @@ export class PalDisclosure extends LitElement {
         @keydown=${this.onKeydown} @click=${this.onClick}>
         <span class="icon" aria-hidden="true">AI</span>
         <p part="text" aria-hidden="true">${text}</p>
-        ${this.state === 'delivered'
-          ? html`<button part="dismiss" type="button" aria-label=${this.msg('disclosure.dismiss')} @click=${() => this.dismiss()}>
+        ${
+          this.state === 'delivered'
+            ? html`<button part="dismiss" type="button" aria-label=${this.msg('disclosure.dismiss')} @click=${() => this.dismiss()}>
               <span aria-hidden="true">×</span>
             </button>`
-          : null}
+            : null
+        }
       </section>
     `;
   }

@@ -66,9 +66,11 @@ export class PalEmbed extends PalDeploymentElement {
     // Inline, the card is a labelled region; only a card that can expand is a dialog (shown inline, then modal).
     return html`
       ${this.customizationStyles.render(customizationCss(this.config))}
-      ${expand.enabled
-        ? html`<dialog class=${classes} part="base" aria-label=${label} style=${styleProps(expandStyle(expand))} open @cancel=${this.#onCancel}>${content}</dialog>`
-        : html`<div class=${classes} part="base" role="region" aria-label=${label} style=${styleProps(expandStyle(expand))}>${content}</div>`}
+      ${
+        expand.enabled
+          ? html`<dialog class=${classes} part="base" aria-label=${label} style=${styleProps(expandStyle(expand))} open @cancel=${this.#onCancel}>${content}</dialog>`
+          : html`<div class=${classes} part="base" role="region" aria-label=${label} style=${styleProps(expandStyle(expand))}>${content}</div>`
+      }
     `;
   }
 
@@ -107,7 +109,10 @@ export class PalEmbed extends PalDeploymentElement {
       return;
     }
     // The question comes with the call's parts, fetched while the visitor was on the preview.
-    void this.callParts().then(() => (this.confirmingEnd = true), () => undefined);
+    void this.callParts().then(
+      () => (this.confirmingEnd = true),
+      () => undefined,
+    );
   }
 
   #onEndAnswer(event: PalEndAnswerEvent): void {

@@ -19,7 +19,8 @@ export function parseExpandOptions(text: string | null | undefined): ExpandOptio
   } catch {
     // Malformed JSON: stay inline.
   }
-  const custom = typeof raw.custom_aspect === 'string' && /^\d+(\.\d+)?\s*\/\s*\d+(\.\d+)?$/.test(raw.custom_aspect) ? raw.custom_aspect : null;
+  const custom =
+    typeof raw.custom_aspect === 'string' && /^\d+(\.\d+)?\s*\/\s*\d+(\.\d+)?$/.test(raw.custom_aspect) ? raw.custom_aspect : null;
   return {
     enabled: raw.enabled === true,
     aspect: raw.aspect === 'vertical' ? 'vertical' : 'horizontal',

@@ -15,7 +15,9 @@ import { tokens } from '../styles/tokens.js';
  * @fires {PalEndAnswerEvent} pal-end-answer - The visitor answered; `detail.end` is true for "End call".
  */
 export class PalEndConfirm extends LitElement {
-  static override styles = [tokens, css`
+  static override styles = [
+    tokens,
+    css`
     :host {
       position: absolute; inset: 0; z-index: 20; display: grid; place-items: center; padding: calc(var(--pal-space) * 2);
       background: rgb(0 0 0 / 0.45);
@@ -31,7 +33,8 @@ export class PalEndConfirm extends LitElement {
     .keep { background: var(--pal-color-surface-raised); color: var(--pal-color-text); border: 1px solid var(--pal-color-border); }
     .end-call { background: var(--pal-color-danger); color: #fff; border: 1px solid transparent; }
     button:focus-visible { outline: none; box-shadow: var(--pal-focus-ring); }
-  `];
+  `,
+  ];
 
   /** Translator of the surrounding element (its language and deployment overrides). */
   @property({ attribute: false }) t: Translate = defaultTranslate;

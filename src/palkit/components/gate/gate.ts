@@ -24,11 +24,17 @@ export type { GateAnswer };
  * @fires {PalCaptchaUnavailableEvent} pal-captcha-unavailable - The bot check could not load or run.
  */
 export class PalGate extends LitElement {
-  static override styles = [tokens, screenStyles, buttonStyles, fieldStyles, css`
+  static override styles = [
+    tokens,
+    screenStyles,
+    buttonStyles,
+    fieldStyles,
+    css`
     form { display: grid; gap: calc(var(--pal-space) * 1.5); width: min(100%, 320px); }
     .waiting:empty { display: none; }
     .captcha { min-height: 65px; display: grid; place-items: center; }
-  `];
+  `,
+  ];
 
   @property({ attribute: false }) t: Translate = defaultTranslate;
   @property() step: 'password' | 'captcha' = 'password';
@@ -79,7 +85,11 @@ export class PalGate extends LitElement {
   override updated(changed: Map<string, unknown>): void {
     // A new challenge for each attempt: a token is used once, whatever the answer was.
     const attemptEnded = changed.has('checking') && !this.checking && changed.get('checking') === true;
-    if (this.siteKey && (changed.has('step') || changed.has('siteKey') || attemptEnded || (this.step === 'captcha' && changed.has('errorCode')))) void this.#renderCaptcha();
+    if (
+      this.siteKey &&
+      (changed.has('step') || changed.has('siteKey') || attemptEnded || (this.step === 'captcha' && changed.has('errorCode')))
+    )
+      void this.#renderCaptcha();
     if (this.step !== 'password') return;
     const input = this.renderRoot.querySelector<HTMLInputElement>('input[name=password]');
     if (changed.has('step')) input?.focus();

@@ -1,14 +1,17 @@
 // Loads Cloudflare Turnstile only when a deployment asks for a captcha, and renders one challenge.
 
 interface TurnstileApi {
-  render(container: HTMLElement, options: {
-    sitekey: string;
-    callback: (token: string) => void;
-    'error-callback'?: () => void;
-    'expired-callback'?: () => void;
-    theme?: 'light' | 'dark' | 'auto';
-    language?: string;
-  }): string;
+  render(
+    container: HTMLElement,
+    options: {
+      sitekey: string;
+      callback: (token: string) => void;
+      'error-callback'?: () => void;
+      'expired-callback'?: () => void;
+      theme?: 'light' | 'dark' | 'auto';
+      language?: string;
+    },
+  ): string;
   remove(widgetId: string): void;
 }
 

@@ -19,7 +19,12 @@ export type { HaircheckChoice };
  * @fires {PalConfirmEvent} pal-confirm - Join was pressed; `detail` is the HaircheckChoice.
  */
 export class PalHaircheck extends LitElement {
-  static override styles = [tokens, screenStyles, buttonStyles, fieldStyles, css`
+  static override styles = [
+    tokens,
+    screenStyles,
+    buttonStyles,
+    fieldStyles,
+    css`
     .preview {
       width: var(--pal-haircheck-preview-width, min(100%, 420px)); aspect-ratio: 4 / 3; object-fit: cover;
       border-radius: var(--pal-radius); background: var(--pal-color-stage); transform: scaleX(-1);
@@ -30,7 +35,8 @@ export class PalHaircheck extends LitElement {
     .level { width: min(100%, 420px); height: 8px; border-radius: 4px; background: var(--pal-color-border); overflow: hidden; }
     .level > div { height: 100%; width: calc(var(--level, 0) * 100%); background: var(--pal-color-success); transition: width 80ms linear; }
     .pickers { display: grid; gap: var(--pal-space); grid-template-columns: repeat(auto-fit, minmax(160px, 1fr)); width: min(100%, 420px); }
-  `];
+  `,
+  ];
 
   @property({ attribute: false }) t: Translate = defaultTranslate;
   @property() heading = '';
@@ -67,9 +73,11 @@ export class PalHaircheck extends LitElement {
     return html`
       <h2>${this.heading || t('haircheck.title')}</h2>
       <p role=${this.microphoneMissing ? 'alert' : nothing}>${this.microphoneMissing ? t('haircheck.no_microphone') : this.failed ? t('haircheck.no_access') : this.description || t('haircheck.description')}</p>
-      ${this.cameraOn
-        ? html`<video class="preview" part="preview" autoplay muted playsinline aria-label=${t('stage.self')}></video>`
-        : html`<div class="preview off" part="preview">${t('haircheck.camera_off')}</div>`}
+      ${
+        this.cameraOn
+          ? html`<video class="preview" part="preview" autoplay muted playsinline aria-label=${t('stage.self')}></video>`
+          : html`<div class="preview off" part="preview">${t('haircheck.camera_off')}</div>`
+      }
       ${this.microphoneMissing ? nothing : html`<div class="level" part="level" role="meter" aria-label=${t('haircheck.level')} aria-valuemin="0" aria-valuemax="100" aria-valuenow="0"><div></div></div>`}
       <div class="pickers">
         ${this.#picker(t('haircheck.camera'), this.devices.cameras, this.videoDeviceId, (id) => (this.videoDeviceId = id))}
@@ -94,7 +102,10 @@ export class PalHaircheck extends LitElement {
   #picker(label: string, devices: MediaDeviceInfo[], selected: string, choose: (id: string) => void) {
     if (devices.length === 0) return null;
     return html`<label>${label}
-      <select @change=${(e: Event) => { choose((e.target as HTMLSelectElement).value); void this.#open(); }}>
+      <select @change=${(e: Event) => {
+        choose((e.target as HTMLSelectElement).value);
+        void this.#open();
+      }}>
         ${devices.map((d, i) => html`<option value=${d.deviceId} ?selected=${d.deviceId === selected}>${d.label || `${label} ${i + 1}`}</option>`)}
       </select>
     </label>`;
@@ -103,11 +114,15 @@ export class PalHaircheck extends LitElement {
   async #open(): Promise<void> {
     this.#close();
     const audio: MediaTrackConstraints | boolean = this.audioDeviceId ? { deviceId: { exact: this.audioDeviceId } } : true;
-    const video: MediaTrackConstraints | boolean = this.cameraOn ? (this.videoDeviceId ? { deviceId: { exact: this.videoDeviceId } } : true) : false;
+    const video: MediaTrackConstraints | boolean = this.cameraOn
+      ? this.videoDeviceId
+        ? { deviceId: { exact: this.videoDeviceId } }
+        : true
+      : false;
     try {
       // Both at once (one permission prompt); when that fails, each alone tells which one is missing.
-      const stream = await getUserMedia({ audio, video })
-        ?? (video ? await getUserMedia({ audio }) ?? await getUserMedia({ video }) : null);
+      const stream =
+        (await getUserMedia({ audio, video })) ?? (video ? ((await getUserMedia({ audio })) ?? (await getUserMedia({ video }))) : null);
       if (!stream) throw new Error('no devices');
       if (!this.isConnected) return void stream.getTracks().forEach((track) => track.stop());
       this.#stream = stream;

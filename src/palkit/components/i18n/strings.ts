@@ -44,15 +44,25 @@ export function loadLanguage(lang: string): Promise<void> {
   if (short in tables || !load) return Promise.resolve();
   let pending = loading.get(short);
   if (!pending) {
-    pending = load().then((table) => void (tables[short] = table)).finally(() => loading.delete(short));
+    pending = load()
+      .then((table) => void (tables[short] = table))
+      .finally(() => loading.delete(short));
     loading.set(short, pending);
   }
   return pending;
 }
 
 /** Translator for an element: when its language is still loading, it re-renders once the table is there. */
-export function translatorFor(host: { requestUpdate(): void }, lang: string, overrides?: Record<string, Record<string, string>>): Translate {
-  if (!languageReady(lang)) void loadLanguage(lang).then(() => host.requestUpdate(), () => undefined);
+export function translatorFor(
+  host: { requestUpdate(): void },
+  lang: string,
+  overrides?: Record<string, Record<string, string>>,
+): Translate {
+  if (!languageReady(lang))
+    void loadLanguage(lang).then(
+      () => host.requestUpdate(),
+      () => undefined,
+    );
   return translator(lang, overrides);
 }
 
@@ -67,8 +77,9 @@ export function translator(lang: string | undefined, overrides: Record<string, R
   const short = base.split('-')[0] ?? 'en';
   const pick = (source: Record<string, Record<string, string> | StringTable>, key: string) =>
     Object.entries(source).find(([name]) => name.toLowerCase() === key)?.[1] as Record<string, string | undefined> | undefined;
-  const layers = [pick(overrides, base), pick(overrides, short), pick(tables, base), pick(tables, short)]
-    .filter((layer): layer is Record<string, string | undefined> => !!layer);
+  const layers = [pick(overrides, base), pick(overrides, short), pick(tables, base), pick(tables, short)].filter(
+    (layer): layer is Record<string, string | undefined> => !!layer,
+  );
   return (key) => {
     for (const layer of layers) {
       const value = layer[key];

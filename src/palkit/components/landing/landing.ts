@@ -52,12 +52,16 @@ export class PalLanding extends PalDeploymentElement {
             ${logo ? html`<img class="logo" part="logo" src=${logo} alt="" />` : nothing}
             <h1>${page.title || this.config.preview?.title || this.t('preview.title')}</h1>
             ${page.description ? html`<p>${page.description}</p>` : nothing}
-            ${page.cta_links?.length
-              ? html`<nav class="cta" aria-label="Links">${page.cta_links.map((link, i) => {
-                  const href = safeUrl(link.url);
-                  return href ? html`<a class="button ${i === 0 ? 'primary' : ''}" part="cta" href=${href} target="_blank" rel="noopener">${link.label}</a>` : nothing;
-                })}</nav>`
-              : nothing}
+            ${
+              page.cta_links?.length
+                ? html`<nav class="cta" aria-label="Links">${page.cta_links.map((link, i) => {
+                    const href = safeUrl(link.url);
+                    return href
+                      ? html`<a class="button ${i === 0 ? 'primary' : ''}" part="cta" href=${href} target="_blank" rel="noopener">${link.label}</a>`
+                      : nothing;
+                  })}</nav>`
+                : nothing
+            }
           </header>
           <section class="stage" part="base" aria-label=${this.t('popup.label')}>${renderFlow(this)}</section>
         </main>

@@ -10,7 +10,10 @@ import { tokens } from '../styles/tokens.js';
  * @csspart spinner - The progress indicator.
  */
 export class PalConnecting extends LitElement {
-  static override styles = [tokens, screenStyles, css`
+  static override styles = [
+    tokens,
+    screenStyles,
+    css`
     .spinner {
       width: 40px; height: 40px; border-radius: 50%;
       border: 4px solid var(--pal-color-border); border-top-color: var(--pal-color-accent);
@@ -18,7 +21,8 @@ export class PalConnecting extends LitElement {
     }
     @keyframes spin { to { transform: rotate(360deg); } }
     @media (prefers-reduced-motion: reduce) { .spinner { animation-duration: 3s; } }
-  `];
+  `,
+  ];
 
   @property({ attribute: false }) t: Translate = defaultTranslate;
   /** `loading` (deployment) or `connecting` (conversation). */

@@ -36,9 +36,11 @@ export class PalEnded extends LitElement {
       <p>${this.description || t('ended.description')}</p>
       ${this.rate ? renderRatingForm(t, this.rating, { pick: (stars) => (this.rating = { ...this.rating, stars }), send: (r) => void this.#send(r) }) : nothing}
       <div class="actions">
-        ${safeRedirect
-          ? html`<a class="button primary" part="action" href=${safeRedirect} target="_top">${label}</a>`
-          : html`<button class="primary" part="action" @click=${() => this.dispatchEvent(new PalRestartEvent())}>${label}</button>`}
+        ${
+          safeRedirect
+            ? html`<a class="button primary" part="action" href=${safeRedirect} target="_top">${label}</a>`
+            : html`<button class="primary" part="action" @click=${() => this.dispatchEvent(new PalRestartEvent())}>${label}</button>`
+        }
       </div>
     `;
   }

@@ -18,7 +18,11 @@ import { PalStartEvent, type PalStartDetail } from '../events/start.js';
  * accepted, when consent is asked, and `detail.text` is true for "Chat by text".
  */
 export class PalPreview extends LitElement {
-  static override styles = [tokens, screenStyles, buttonStyles, css`
+  static override styles = [
+    tokens,
+    screenStyles,
+    buttonStyles,
+    css`
     .thumbnail { width: min(160px, 40%); aspect-ratio: 1; border-radius: 50%; object-fit: cover; background: var(--pal-color-surface-raised); }
     /* The description's box is narrower than a wide screen: centred under the title, as its text is. */
     .copy p { margin-inline: auto; }
@@ -31,7 +35,8 @@ export class PalPreview extends LitElement {
     .consent input { margin-top: 0.2em; width: 1.1em; height: 1.1em; accent-color: var(--pal-color-accent); }
     .consent a { color: inherit; }
     .consent [role=alert]:empty { display: none; }
-  `];
+  `,
+  ];
 
   @property({ attribute: false }) t: Translate = defaultTranslate;
   @property() heading = '';

@@ -21,11 +21,13 @@ export function renderRatingForm(t: Translate, state: RatingState, on: { pick(st
       <fieldset>
         <legend>${t('ended.rating.question')}</legend>
         <div class="stars">
-          ${[1, 2, 3, 4, 5].map((n) => html`
+          ${[1, 2, 3, 4, 5].map(
+            (n) => html`
             <label class=${n <= state.stars ? 'on' : ''}>
               <input type="radio" name="stars" value=${n} .checked=${n === state.stars} @change=${() => on.pick(n)} />
               <span class="sr-only">${t('ended.rating.stars').replace('{n}', String(n))}</span>${star}
-            </label>`)}
+            </label>`,
+          )}
         </div>
       </fieldset>
       <label class="comment">${t('ended.rating.comment')}

@@ -25,9 +25,11 @@ export class PalUnavailable extends LitElement {
     return html`
       <h2>${this.t('unavailable.title')}</h2>
       <p role="status">${this.t(`unavailable.${this.reason}`)}</p>
-      ${RETRYABLE.has(this.reason)
-        ? html`<div class="actions"><button class="primary" part="retry" @click=${() => this.dispatchEvent(new PalRetryEvent())}>${this.t('retry')}</button></div>`
-        : null}
+      ${
+        RETRYABLE.has(this.reason)
+          ? html`<div class="actions"><button class="primary" part="retry" @click=${() => this.dispatchEvent(new PalRetryEvent())}>${this.t('retry')}</button></div>`
+          : null
+      }
     `;
   }
 }

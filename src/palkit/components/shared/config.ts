@@ -41,6 +41,9 @@ export function customizationCss(c: Customization): string {
     ['--pal-font', safe(c.font_family)],
     ['--pal-canvas-accent', safe(c.magic_canvas?.accent_color)],
   ];
-  const body = declarations.filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${v};`).join(' ');
+  const body = declarations
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}: ${v};`)
+    .join(' ');
   return body ? `:host { ${body} }` : '';
 }

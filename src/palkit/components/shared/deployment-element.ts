@@ -20,10 +20,13 @@ import { ScreenFocusController } from './screen-focus.js';
 /** The call's parts (conversation, stage, controls, transcript, canvas, the after-call screen), fetched once, again after a failure. */
 let callParts: Promise<void> | null = null;
 const loadCallParts = (): Promise<void> =>
-  (callParts ??= import('../define-call.js').then((m) => m.defineCallParts(), (error: unknown) => {
-    callParts = null;
-    throw error;
-  }));
+  (callParts ??= import('../define-call.js').then(
+    (m) => m.defineCallParts(),
+    (error: unknown) => {
+      callParts = null;
+      throw error;
+    },
+  ));
 
 /** What says a visitor is about to use the element (issue 54: the call's code is fetched then, not on load). */
 const INTENT = ['pointerover', 'pointerdown', 'touchstart', 'focusin'] as const;
@@ -100,7 +103,9 @@ export abstract class PalDeploymentElement extends LitElement {
   override willUpdate(changed: Map<string, unknown>): void {
     if (changed.has('deploymentId') || changed.has('apiBase')) this.#ensureSession();
     if (changed.has('overrideConfig') && this.overrideConfig.trim() && !parseOverrideConfig(this.overrideConfig)) {
-      this.#report(new PalClientError('invalid_attribute', 'override-config is not a JSON object; the deployment\'s own configuration is used.'));
+      this.#report(
+        new PalClientError('invalid_attribute', "override-config is not a JSON object; the deployment's own configuration is used."),
+      );
     }
     this.theme = this.config.theme ?? this.theme;
   }
@@ -203,7 +208,10 @@ export abstract class PalDeploymentElement extends LitElement {
 
   protected settings(): SessionSettings {
     const config = this.config;
-    const stores = this.memoryStores.split(',').map((s) => s.trim()).filter(Boolean);
+    const stores = this.memoryStores
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     return {
       showHaircheck: config.show_haircheck ?? true,
       cameraOn: config.camera_on ?? true,
@@ -227,7 +235,9 @@ export abstract class PalDeploymentElement extends LitElement {
     if (this.apiBase && !isServiceAddress(this.apiBase)) {
       this.#sessionKey = '';
       this.sessionController.attach(null, true);
-      this.#misconfigured(new PalClientError('invalid_attribute', `api-base must be an absolute http(s) address, not "${this.apiBase.slice(0, 80)}".`));
+      this.#misconfigured(
+        new PalClientError('invalid_attribute', `api-base must be an absolute http(s) address, not "${this.apiBase.slice(0, 80)}".`),
+      );
       return;
     }
     this.misconfiguration = null;
@@ -237,7 +247,9 @@ export abstract class PalDeploymentElement extends LitElement {
     const api = new ApiClient({ apiBase: this.apiBase || defaultApiBase.value, fetch: withPrefetched(fetchImpl, this.prefetchedInit) });
     this.prefetchedInit = null;
     const session = new ConversationSession({
-      api, deploymentId: this.deploymentId, settings: () => this.settings(),
+      api,
+      deploymentId: this.deploymentId,
+      settings: () => this.settings(),
       ...(ctor.transportFactory ? { transportFactory: ctor.transportFactory } : {}),
     });
     this.sessionController.attach(session, true);

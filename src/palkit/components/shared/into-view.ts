@@ -7,5 +7,9 @@ export function bringIntoView(element: Element): void {
   const box = element.getBoundingClientRect();
   if (box.height === 0 || (box.top >= 0 && box.bottom <= innerHeight)) return;
   const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  element.scrollIntoView({ block: box.height <= innerHeight ? 'nearest' : 'start', inline: 'nearest', behavior: still ? 'auto' : 'smooth' });
+  element.scrollIntoView({
+    block: box.height <= innerHeight ? 'nearest' : 'start',
+    inline: 'nearest',
+    behavior: still ? 'auto' : 'smooth',
+  });
 }

@@ -14,7 +14,8 @@ class StylePropsDirective extends Directive {
 
   constructor(part: PartInfo) {
     super(part);
-    if (part.type !== PartType.ATTRIBUTE || part.name !== 'style') throw new Error('styleProps() belongs in a style attribute: style=${styleProps({...})}');
+    if (part.type !== PartType.ATTRIBUTE || part.name !== 'style')
+      throw new Error('styleProps() belongs in a style attribute: style=${styleProps({...})}');
   }
 
   render(_props: StyleProps): typeof noChange {

@@ -26,7 +26,10 @@ const cameraOff = svg`<svg viewBox="0 0 24 24" aria-hidden="true" fill="none" st
  * @cssproperty [--pal-stage-reserve-right=0px] - Room kept free of the PAL at the right (for the self view).
  */
 export class PalStage extends LitElement {
-  static override styles = [tokens, buttonStyles, css`
+  static override styles = [
+    tokens,
+    buttonStyles,
+    css`
     :host { display: block; position: relative; background: var(--pal-color-stage); overflow: hidden; min-height: 0; }
     /* A surface that gives the stage little room (the chat open on a phone) shows the PAL whole, beside the self view. */
     .pal {
@@ -61,7 +64,8 @@ export class PalStage extends LitElement {
       font: 600 0.75rem/1.4 var(--pal-font); letter-spacing: 0.02em;
     }
     .rec::before { content: ''; width: 0.6em; height: 0.6em; border-radius: 50%; background: #e5484d; }
-  `];
+  `,
+  ];
 
   @property({ attribute: false }) t: Translate = defaultTranslate;
   @property({ attribute: false }) participants: readonly TransportParticipant[] = [];
@@ -83,16 +87,26 @@ export class PalStage extends LitElement {
     return html`
       <div part="stage" role="group" aria-label=${this.t('stage.pal')}>
         ${tile}
-        ${self || this.recording || mark
-          ? html`<div class="corner">
-              ${self?.videoTrack
-                ? html`<video class="self" part="self" data-track=${self.videoTrack.id} autoplay muted playsinline aria-label=${this.t('stage.self')}></video>`
-                : self ? html`<div class="self off" part="self" role="img" aria-label=${this.t('haircheck.camera_off')}>${cameraOff}</div>` : nothing}
+        ${
+          self || this.recording || mark
+            ? html`<div class="corner">
+              ${
+                self?.videoTrack
+                  ? html`<video class="self" part="self" data-track=${self.videoTrack.id} autoplay muted playsinline aria-label=${this.t('stage.self')}></video>`
+                  : self
+                    ? html`<div class="self off" part="self" role="img" aria-label=${this.t('haircheck.camera_off')}>${cameraOff}</div>`
+                    : nothing
+              }
               ${mark ? html`<span class="ai" part="ai-mark" role="img" aria-label=${this.t('stage.ai_mark_label')} title=${this.t('stage.ai_mark_label')}>${this.t('stage.ai_mark')}</span>` : nothing}
               ${this.recording ? html`<span class="rec ${self || mark ? '' : 'alone'}" part="recording" role="status">${this.t('stage.recording')}</span>` : nothing}
             </div>`
-          : nothing}
-        ${repeat(remoteAudio, (p) => p.id, (p) => html`<audio data-track=${p.audioTrack!.id} autoplay></audio>`)}
+            : nothing
+        }
+        ${repeat(
+          remoteAudio,
+          (p) => p.id,
+          (p) => html`<audio data-track=${p.audioTrack!.id} autoplay></audio>`,
+        )}
         ${this.blocked ? html`<button class="primary sound" @click=${this.#unblock}>${this.t('stage.sound')}</button>` : nothing}
       </div>
     `;
@@ -122,9 +136,10 @@ export class PalStage extends LitElement {
       // The local room's voice comes through Web Audio, which a reload leaves suspended until a gesture. Asked
       // at once, not after play(): WebKit's play() of such a stream never settles, and the visitor would get
       // neither sound nor the button.
-      if (media instanceof HTMLAudioElement) void audioHeld().then((held) => {
-        if (held) this.blocked = true;
-      });
+      if (media instanceof HTMLAudioElement)
+        void audioHeld().then((held) => {
+          if (held) this.blocked = true;
+        });
     }
   }
 
@@ -136,7 +151,8 @@ export class PalStage extends LitElement {
     const imageUrl = pal?.imageUrl ?? this.fallbackImageUrl;
     // A trained face's footage moves while the PAL speaks and holds still while it listens.
     const still = pal?.speaking === false;
-    if (videoUrl) return html`<video class="pal" part="pal" src=${videoUrl} ?autoplay=${!still} muted loop playsinline aria-label=${label}></video>`;
+    if (videoUrl)
+      return html`<video class="pal" part="pal" src=${videoUrl} ?autoplay=${!still} muted loop playsinline aria-label=${label}></video>`;
     if (imageUrl) return html`<img class="pal" part="pal" src=${imageUrl} alt=${label} />`;
     return nothing;
   }

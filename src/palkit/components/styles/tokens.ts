@@ -31,7 +31,9 @@ const DEFAULTS: Record<string, string> = {
  */
 export function tokenDefaults(lightDark: boolean): Record<string, string> {
   if (lightDark) return DEFAULTS;
-  return Object.fromEntries(Object.entries(DEFAULTS).map(([name, value]) => [name, value.replace(/^light-dark\(\s*([^,]+),[^)]*\)$/, '$1')]));
+  return Object.fromEntries(
+    Object.entries(DEFAULTS).map(([name, value]) => [name, value.replace(/^light-dark\(\s*([^,]+),[^)]*\)$/, '$1')]),
+  );
 }
 
 /** Registers the token defaults; a second copy of palkit on the page finds them registered already. */

@@ -80,10 +80,18 @@ export class TranscriptModel {
           streamed.speech = speech;
           delete streamed.streaming;
           streamed.interrupted ||= interrupted;
-        } else this.entries.push({
-          id: this.nextId++, role, speech, timestamp: now, inferenceId, turnIdx: message.turn_idx,
-          interrupted, source: 'voice', pending: false,
-        });
+        } else
+          this.entries.push({
+            id: this.nextId++,
+            role,
+            speech,
+            timestamp: now,
+            inferenceId,
+            turnIdx: message.turn_idx,
+            interrupted,
+            source: 'voice',
+            pending: false,
+          });
         if (role !== 'replica') return { entries: true, caption: heard };
         this.caption = { key: inferenceId ?? `local-${this.nextId}`, text: speech, final: true, interrupted };
         return { entries: true, caption: true, announce: speech };
@@ -111,8 +119,15 @@ export class TranscriptModel {
         const { name } = message.properties;
         if (name.startsWith('canvas_')) return nothing;
         this.entries.push({
-          id: this.nextId++, role: 'tool', speech: name, timestamp: now, inferenceId: message.inference_id, turnIdx: message.turn_idx,
-          interrupted: false, source: 'voice', pending: false,
+          id: this.nextId++,
+          role: 'tool',
+          speech: name,
+          timestamp: now,
+          inferenceId: message.inference_id,
+          turnIdx: message.turn_idx,
+          interrupted: false,
+          source: 'voice',
+          pending: false,
         });
         return { entries: true, caption: false };
       }
@@ -133,8 +148,14 @@ export class TranscriptModel {
     if (this.entries.length > 0 || history.length === 0) return false;
     for (const h of history) {
       this.entries.push({
-        id: this.nextId++, role: h.role === 'assistant' ? 'replica' : 'user', speech: h.content, timestamp: h.timestamp * 1000,
-        ...(h.inference_id ? { inferenceId: h.inference_id } : {}), interrupted: h.interrupted === true, source: 'voice', pending: false,
+        id: this.nextId++,
+        role: h.role === 'assistant' ? 'replica' : 'user',
+        speech: h.content,
+        timestamp: h.timestamp * 1000,
+        ...(h.inference_id ? { inferenceId: h.inference_id } : {}),
+        interrupted: h.interrupted === true,
+        source: 'voice',
+        pending: false,
       });
     }
     return true;
@@ -142,13 +163,28 @@ export class TranscriptModel {
 
   /** Record a chat line the visitor sent (shown at once, confirmed when the room echoes it). */
   addChat(text: string, now = Date.now()): TranscriptEntry {
-    const entry: TranscriptEntry = { id: this.nextId++, role: 'user', speech: text, timestamp: now, interrupted: false, source: 'chat', pending: true };
+    const entry: TranscriptEntry = {
+      id: this.nextId++,
+      role: 'user',
+      speech: text,
+      timestamp: now,
+      interrupted: false,
+      source: 'chat',
+      pending: true,
+    };
     this.entries.push(entry);
     return entry;
   }
 
   /** The row of the reply being spoken: its streamed words as they come; true when the rows changed. */
-  private streamRow(inferenceId: string | undefined, speech: string, final: boolean, interrupted: boolean, now: number, turnIdx: number | undefined): boolean {
+  private streamRow(
+    inferenceId: string | undefined,
+    speech: string,
+    final: boolean,
+    interrupted: boolean,
+    now: number,
+    turnIdx: number | undefined,
+  ): boolean {
     const row = this.streamedRow(inferenceId);
     if (row) {
       // Words only grow while spoken; a late partial after the complete utterance changes nothing.
@@ -158,9 +194,19 @@ export class TranscriptModel {
       if (interrupted) row.interrupted = true;
       return true;
     }
-    if (!speech.trim() || (inferenceId !== undefined && this.entries.some((e) => e.role === 'replica' && e.inferenceId === inferenceId))) return false;
+    if (!speech.trim() || (inferenceId !== undefined && this.entries.some((e) => e.role === 'replica' && e.inferenceId === inferenceId)))
+      return false;
     this.entries.push({
-      id: this.nextId++, role: 'replica', speech, timestamp: now, inferenceId, turnIdx, interrupted, source: 'voice', pending: false, streaming: !final,
+      id: this.nextId++,
+      role: 'replica',
+      speech,
+      timestamp: now,
+      inferenceId,
+      turnIdx,
+      interrupted,
+      source: 'voice',
+      pending: false,
+      streaming: !final,
     });
     return true;
   }
@@ -169,7 +215,8 @@ export class TranscriptModel {
   private streamedRow(inferenceId: string | undefined): TranscriptEntry | undefined {
     for (let i = this.entries.length - 1; i >= Math.max(0, this.entries.length - chatConfirmWindow); i--) {
       const entry = this.entries[i]!;
-      if (entry.role === 'replica' && entry.streaming !== undefined && (inferenceId === undefined || entry.inferenceId === inferenceId)) return entry;
+      if (entry.role === 'replica' && entry.streaming !== undefined && (inferenceId === undefined || entry.inferenceId === inferenceId))
+        return entry;
     }
     return undefined;
   }

@@ -276,15 +276,22 @@ export class PalTranscript extends LitElement {
       <div class="scroller" part="transcript" role="log" aria-live="off" aria-label=${this.msg('transcript.label')} tabindex="0" @scroll=${this.onScroll}>
         ${entries.length === 0 ? html`<p class="empty">${this.msg('transcript.empty')}</p>` : nothing}
         <ol style=${styleProps({ paddingBlock: `${top}px ${bottom}px` })}>
-          ${repeat(entries.slice(start, end), (e) => e.id, (e, i) => this.renderRow(e, start + i, entries.length))}
+          ${repeat(
+            entries.slice(start, end),
+            (e) => e.id,
+            (e, i) => this.renderRow(e, start + i, entries.length),
+          )}
         </ol>
       </div>
-      ${!this.following && this.unseen > 0
-        ? html`<button class="jump" type="button" @click=${() => this.scrollToLatest()}>${this.msg('transcript.jumpToLatest')} (${this.unseen})</button>`
-        : nothing}
-      ${this.hideChat
-        ? nothing
-        : html`<form part="chat" @submit=${this.onChatSubmit}>
+      ${
+        !this.following && this.unseen > 0
+          ? html`<button class="jump" type="button" @click=${() => this.scrollToLatest()}>${this.msg('transcript.jumpToLatest')} (${this.unseen})</button>`
+          : nothing
+      }
+      ${
+        this.hideChat
+          ? nothing
+          : html`<form part="chat" @submit=${this.onChatSubmit}>
             <input
               type="text"
               name="chat"
@@ -295,7 +302,8 @@ export class PalTranscript extends LitElement {
               ?disabled=${!this.link}
             />
             <button type="submit" ?disabled=${!this.link}>${this.msg('transcript.send')}</button>
-          </form>`}
+          </form>`
+      }
       ${this.renderAnnouncer()}
     `;
   }

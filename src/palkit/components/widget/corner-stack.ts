@@ -17,7 +17,8 @@ function restack(): void {
     let offset = 0;
     for (const widget of queue) {
       const value = `${offset}px`;
-      if (widget.style.getPropertyValue('--pal-widget-stack-offset') !== value) widget.style.setProperty('--pal-widget-stack-offset', value);
+      if (widget.style.getPropertyValue('--pal-widget-stack-offset') !== value)
+        widget.style.setProperty('--pal-widget-stack-offset', value);
       offset += widget.offsetHeight + GAP;
     }
   }

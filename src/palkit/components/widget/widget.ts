@@ -124,7 +124,13 @@ export class PalWidget extends PalDeploymentElement {
     // A deployment that cannot be talked to (unknown id, refused origin, inactive) says so on the launcher at load.
     const down = this.attributeProblem !== null || this.state === 'error' || this.mode === 'unavailable';
     // A launcher that shows its words is named by them (the unavailable line included); a tiny one by its label.
-    const label = live ? `${text} (${t('popup.live')})` : down && variant === 'tiny' ? `${text} (${t('unavailable.title')})` : variant === 'tiny' ? text : null;
+    const label = live
+      ? `${text} (${t('popup.live')})`
+      : down && variant === 'tiny'
+        ? `${text} (${t('unavailable.title')})`
+        : variant === 'tiny'
+          ? text
+          : null;
     const image = this.session?.deployment?.thumbnail_image_url;
     // The header names the call, which has no heading of its own; every screen before and after it has one
     // (the preview's is this same title), so there the header shows only its buttons. The dialog keeps its name.

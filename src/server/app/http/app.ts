@@ -107,7 +107,9 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
   });
   // Every body, not only the API's: an unknown path must not read 400 MiB before its 404.
   // POST /v2/uploads has its own, larger bound (resources/uploads/limit.ts), checked after the key.
-  const bodyBound = limitBodySize(MAX_BODY_BYTES, (c) => c.json({ error: `payload_too_large: bodies are limited to ${MAX_BODY_BYTES} bytes` }, 413, { connection: "close" }));
+  const bodyBound = limitBodySize(MAX_BODY_BYTES, (c) =>
+    c.json({ error: `payload_too_large: bodies are limited to ${MAX_BODY_BYTES} bytes` }, 413, { connection: 'close' }),
+  );
   app.use('*', (c, next) => (isUpload(c.req.method, c.req.path, c.req.header('content-type')) ? next() : bodyBound(c, next)));
   app.use('*', securityHeaders);
   app.use('*', refuseUnsafeText);
@@ -121,7 +123,8 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
     info: {
       title: 'palkit API',
       version: '2.0.0',
-      description: 'Keyed REST API of the palkit companion service (PALs, faces, skills, deployments, conversations, documents, memory stores, guardrails, connectors, videos, speech) and the public endpoints the elements call.',
+      description:
+        'Keyed REST API of the palkit companion service (PALs, faces, skills, deployments, conversations, documents, memory stores, guardrails, connectors, videos, speech) and the public endpoints the elements call.',
     },
     servers: [{ url: deps.config.publicUrl }],
   });
@@ -138,10 +141,19 @@ export function createApp(deps: ServiceDeps, modules: ResourceModule[]): ApiApp 
       return c.json({ error: message }, status);
     }
     if (databaseUnavailable(error)) {
-      deps.log.error('the database does not answer', { request_id: c.get('requestId'), path: new URL(c.req.url).pathname, error: error instanceof Error ? error.message : String(error) });
+      deps.log.error('the database does not answer', {
+        request_id: c.get('requestId'),
+        path: new URL(c.req.url).pathname,
+        error: error instanceof Error ? error.message : String(error),
+      });
       return c.json({ error: DATABASE_UNAVAILABLE }, 503, { 'retry-after': DATABASE_RETRY_SECONDS });
     }
-    deps.log.error('unhandled error', { request_id: c.get('requestId'), method: c.req.method, path: new URL(c.req.url).pathname, error: error instanceof Error ? error.message : String(error) });
+    deps.log.error('unhandled error', {
+      request_id: c.get('requestId'),
+      method: c.req.method,
+      path: new URL(c.req.url).pathname,
+      error: error instanceof Error ? error.message : String(error),
+    });
     return c.json({ error: 'internal_error' }, 500);
   });
   return app;

@@ -17,7 +17,12 @@ const INLINE_SCRIPT = /<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script>/gi;
 export function pagePolicy(html: string, requestUrl: string): string {
   const { host, protocol } = new URL(requestUrl);
   const ws = `${protocol === 'https:' ? 'wss' : 'ws'}://${host}`;
-  const hashes = [...html.matchAll(INLINE_SCRIPT)].map((m) => `'sha256-${createHash('sha256').update(m[1] ?? '').digest('base64')}'`);
+  const hashes = [...html.matchAll(INLINE_SCRIPT)].map(
+    (m) =>
+      `'sha256-${createHash('sha256')
+        .update(m[1] ?? '')
+        .digest('base64')}'`,
+  );
   return [
     "default-src 'self'",
     `script-src 'self' blob: ${DAILY} ${TURNSTILE} ${hashes.join(' ')}`.trim(),

@@ -62,7 +62,14 @@ export function installOps(app: ApiApp, deps: ServiceDeps): void {
       if (status >= 200 && status < 300) metrics.conversationStarts.inc({ via });
       else if (status >= 400) metrics.startRefusals.inc({ via, reason: await refusalReason(c.res) });
     }
-    const fields = { request_id: c.get('requestId'), method: c.req.method, route, path, status, duration_ms: Math.round(seconds * 10_000) / 10 };
+    const fields = {
+      request_id: c.get('requestId'),
+      method: c.req.method,
+      route,
+      path,
+      status,
+      duration_ms: Math.round(seconds * 10_000) / 10,
+    };
     if (PROBES.has(path)) log.debug('request', fields);
     else log.info('request', fields);
   });
@@ -76,9 +83,15 @@ export function installOps(app: ApiApp, deps: ServiceDeps): void {
       if (reason) return c.json({ error: `not_ready: ${reason}` }, 503);
     }
     try {
-      await Promise.race([sql`select 1`.execute(deps.db), new Promise((_, reject) => deps.clock.setTimeout(() => reject(new Error('timeout')), 2000).unref())]);
+      await Promise.race([
+        sql`select 1`.execute(deps.db),
+        new Promise((_, reject) => deps.clock.setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+      ]);
     } catch (error) {
-      log.error('readiness check failed', { request_id: c.get('requestId'), error: error instanceof Error ? error.message : String(error) });
+      log.error('readiness check failed', {
+        request_id: c.get('requestId'),
+        error: error instanceof Error ? error.message : String(error),
+      });
       return c.json({ error: 'not_ready: the database does not answer' }, 503);
     }
     return c.json({ ok: true });
@@ -88,7 +101,8 @@ export function installOps(app: ApiApp, deps: ServiceDeps): void {
     const token = deps.config.metricsToken;
     if (token) {
       const given = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim() ?? '';
-      if (!given || !sameSecret(given, token)) return c.json({ message: 'unauthorized: /metrics needs the bearer token of PALKIT_METRICS_TOKEN' }, 401);
+      if (!given || !sameSecret(given, token))
+        return c.json({ message: 'unauthorized: /metrics needs the bearer token of PALKIT_METRICS_TOKEN' }, 401);
     }
     const body = await metrics.registry.metrics();
     return c.body(body, 200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });

@@ -66,7 +66,11 @@ export function answerSource(ctx: AnswerContext, text: string, inferenceId?: str
         }
         if (!calls.length) break;
         // The model asked for tools: show each call, run them, and let the model go on with their results.
-        messages.push({ role: 'assistant', content: written || null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) });
+        messages.push({
+          role: 'assistant',
+          content: written || null,
+          tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+        });
         for (const call of calls) {
           ctx.onToolCall(call, inferenceId);
           const outcome = await tools.call(call.name, call.arguments, signal);
@@ -77,7 +81,10 @@ export function answerSource(ctx: AnswerContext, text: string, inferenceId?: str
       if (rest) yield rest;
     } catch (error) {
       if (signal.aborted) throw error;
-      deps.log.error('language model failed', { conversation_id: conv.conversationId, error: error instanceof Error ? error.message : String(error) });
+      deps.log.error('language model failed', {
+        conversation_id: conv.conversationId,
+        error: error instanceof Error ? error.message : String(error),
+      });
       const rest = speech.end();
       if (rest) yield rest;
       if (!said && !rest) yield palLine(lang, 'llmFailure');

@@ -64,7 +64,10 @@ export function stem(word: string): string {
 }
 
 // Words that carry no topic of their own in a question; their absence from the knowledge says nothing.
-const FILLER_WORDS = 'actually really exactly maybe perhaps still already usually generally normally currently ever again else anything something everything information info details detail method methods option options kind sort type types question questions guys hey okay hello thanks please send back find look looking someone somebody anyone anybody person people myself yourself'.split(' ');
+const FILLER_WORDS =
+  'actually really exactly maybe perhaps still already usually generally normally currently ever again else anything something everything information info details detail method methods option options kind sort type types question questions guys hey okay hello thanks please send back find look looking someone somebody anyone anybody person people myself yourself'.split(
+    ' ',
+  );
 
 /** How one language's words are compared: its stemmer, its synonym groups and filler words as stems. */
 interface Lexicon {
@@ -82,7 +85,9 @@ function lexicon(lang: string): Lexicon {
     const stemOf = (word: string) => stem(snow(word.toLowerCase()));
     // A group's words count as its first word as written, whatever the language: a German question and
     // an English sentence meet on 'delivery' (Lieferung, livraison, 配送 all count as it).
-    const canonical = new Map<string, string>(SYNONYM_GROUPS.flatMap((group) => group.map((w) => [stemOf(w), group[0]!] as [string, string])));
+    const canonical = new Map<string, string>(
+      SYNONYM_GROUPS.flatMap((group) => group.map((w) => [stemOf(w), group[0]!] as [string, string])),
+    );
     lex = { stem: stemOf, canonical, filler: new Set(FILLER_WORDS.map(stemOf)) };
     lexicons.set(lang, lex);
   }
@@ -106,7 +111,11 @@ function termOfWord(word: string, lex: Lexicon): string {
 function wordsOf(text: string): string[] {
   // French inversion: "coûte-t-elle", "puis-je" are the verb and a pronoun.
   const uninverted = text.replace(/(?:-t)?-(?:je|tu|il|elle|on|nous|vous|ils|elles)(?![\p{L}])/giu, ' ');
-  return (separateScripts(namesWithNumbers(uninverted)).toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []).flatMap((w) => {
+  return (
+    separateScripts(namesWithNumbers(uninverted))
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu) ?? []
+  ).flatMap((w) => {
     const parts = w.split('-');
     return parts.length > 1 && parts[0]!.length <= 2 && !/\d/.test(w) ? [parts.join('')] : parts;
   });
@@ -118,11 +127,15 @@ function separateScripts(text: string): string {
 }
 
 // Words that begin a sentence or a clause before a number without naming anything ("Within 30 days").
-const NOT_A_NAME = /^(?:within|in|from|after|before|over|under|up|about|only|all|just|for|to|at|by|on|pay|open|call|page|step|version|vor|nach|bis|ab|seit|innerhalb|binnen|mit|für|dans|sous|en|après|avant|dès|depuis|pour|en|tras|desde|hasta|por|para|entro|dopo|prima|da|per|em|após|até|binnen|na|voor|tot|met)$/i;
+const NOT_A_NAME =
+  /^(?:within|in|from|after|before|over|under|up|about|only|all|just|for|to|at|by|on|pay|open|call|page|step|version|vor|nach|bis|ab|seit|innerhalb|binnen|mit|für|dans|sous|en|après|avant|dès|depuis|pour|en|tras|desde|hasta|por|para|entro|dopo|prima|da|per|em|após|até|binnen|na|voor|tot|met)$/i;
 
 /** A name and its number as one word ("Trail 29", "Trekker 500"): the 29 of a name is not the 29 of a price. */
 function namesWithNumbers(text: string): string {
-  return text.replace(/(?<![\p{L}\p{N}])(\p{Lu}[\p{L}]{2,})\s+(\d+)(?![\d.,:%]|\s*(?:%|€|\$|£|cm|mm|kg|km|h\b))/gu, (all, name: string, n: string) => (NOT_A_NAME.test(name) || STOP.has(name.toLowerCase()) ? all : `${name}${n}`));
+  return text.replace(
+    /(?<![\p{L}\p{N}])(\p{Lu}[\p{L}]{2,})\s+(\d+)(?![\d.,:%]|\s*(?:%|€|\$|£|cm|mm|kg|km|h\b))/gu,
+    (all, name: string, n: string) => (NOT_A_NAME.test(name) || STOP.has(name.toLowerCase()) ? all : `${name}${n}`),
+  );
 }
 
 // The knowledge's sentences are read again for every question: their terms are kept (a bounded cache).
@@ -135,7 +148,9 @@ export function terms(text: string, lang = 'en'): string[] {
   const cached = termsCache.get(key);
   if (cached) return cached;
   const lex = lexicon(lang);
-  const found = wordsOf(paraphrased(text)).filter((w) => (w.length >= 3 || /\d/.test(w)) && !STOP.has(w)).map((w) => termOfWord(w, lex));
+  const found = wordsOf(paraphrased(text))
+    .filter((w) => (w.length >= 3 || /\d/.test(w)) && !STOP.has(w))
+    .map((w) => termOfWord(w, lex));
   if (termsCache.size >= TERMS_CACHE_SIZE) termsCache.clear();
   termsCache.set(key, found);
   return found;
@@ -166,7 +181,8 @@ interface Sentence {
 
 const BULLET = /^\s*(?:[-*•·▪‣–—]|\d{1,2}[.)]|[a-z][.)])\s+/u;
 const CRUMB = /\s(?:>|›|»|\/|\|)\s/;
-const QA = /^\s*(?:q|a|question|answer|frage|antwort|f|r|réponse|pregunta|respuesta|domanda|risposta|pergunta|resposta|vraag|antwoord)\s*[:.]\s*/iu;
+const QA =
+  /^\s*(?:q|a|question|answer|frage|antwort|f|r|réponse|pregunta|respuesta|domanda|risposta|pergunta|resposta|vraag|antwoord)\s*[:.]\s*/iu;
 const ENDS_SENTENCE = /[.!?…。！？]["'”’)]?$/u;
 
 /** Markdown and link markup removed, whitespace collapsed, URLs shortened to their host. */
@@ -194,7 +210,10 @@ function sentencesOf(text: string, source: number, prose: boolean, lang: string)
   let under: string[] = [];
   let underQuestion = false;
   for (const paragraph of text.split(/\n\s*\n/)) {
-    const lines = paragraph.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = paragraph
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     for (const raw of lines) {
       if (/^#{1,6}\s/.test(raw)) {
         under = terms(raw.replace(/^#+\s*/, ''), lang);
@@ -209,7 +228,12 @@ function sentencesOf(text: string, source: number, prose: boolean, lang: string)
       // A fact in a list (Weight: 24 kg) is kept as a sentence.
       const fact = isBullet && /^[^:]{2,30}:\s*\S/.test(line);
       // A title or heading: short, no sentence end. It says what the sentences below are about.
-      if (!prose && !fact && !ENDS_SENTENCE.test(line) && (words(line) < 6 || (!isBullet && words(line) < 9 && /^\p{Lu}/u.test(line) && !/[,;:]/.test(line)))) {
+      if (
+        !prose &&
+        !fact &&
+        !ENDS_SENTENCE.test(line) &&
+        (words(line) < 6 || (!isBullet && words(line) < 9 && /^\p{Lu}/u.test(line) && !/[,;:]/.test(line)))
+      ) {
         under = terms(line, lang);
         underQuestion = false;
         continue;
@@ -223,7 +247,15 @@ function sentencesOf(text: string, source: number, prose: boolean, lang: string)
         }
         if (words(s) < (fact || prose ? 2 : 3) && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(s)) continue;
         const sentence = ENDS_SENTENCE.test(s) ? s : `${s.replace(/[,;:\s]+$/, '')}.`;
-        out.push({ text: sentence, terms: terms(sentence, lang), under, underQuestion, source, index: out.length, kinds: factKinds(sentence) });
+        out.push({
+          text: sentence,
+          terms: terms(sentence, lang),
+          under,
+          underQuestion,
+          source,
+          index: out.length,
+          kinds: factKinds(sentence),
+        });
       }
     }
   }
@@ -267,7 +299,8 @@ export function bestAnswer(question: string, sources: Source[], options: AnswerO
   const givesNumber = /\d/.test(question);
   // Rarer terms say more: weigh each question term by how few sentences contain it.
   const df = new Map<string, number>();
-  for (const t of asked) df.set(t, sentences.filter((s) => s.terms.some((x) => matches(x, t)) || s.under.some((x) => matches(x, t))).length);
+  for (const t of asked)
+    df.set(t, sentences.filter((s) => s.terms.some((x) => matches(x, t)) || s.under.some((x) => matches(x, t))).length);
   const weight = (t: string) => Math.log(1 + sentences.length / Math.max(1, df.get(t) ?? 0));
 
   let best: { s: Sentence; score: number; own: number } | null = null;
@@ -317,12 +350,44 @@ export function bestAnswer(question: string, sources: Source[], options: AnswerO
   const next = sentences.find((x) => x.source === best.s.source && x.index === best.s.index + 1);
   // The next sentence goes on only when it says more of the same kind (a price after a price, not a size).
   const sameKind = !kinds.length || kinds.some((k) => next?.kinds.has(k));
-  if (next && sameKind && next.under === best.s.under && text.length + 1 + next.text.length <= maxChars && continues(next.text, asked, lang)) text = `${text} ${next.text}`;
+  if (
+    next &&
+    sameKind &&
+    next.under === best.s.under &&
+    text.length + 1 + next.text.length <= maxChars &&
+    continues(next.text, asked, lang)
+  )
+    text = `${text} ${next.text}`;
   return picked(text);
 }
 
 // Words of "where are you / where is your practice" that name the business itself, not a topic.
-const PLACE_GENERIC_WORDS = ['practice', 'office', 'clinic', 'studio', 'company', 'business', 'located', 'location', 'address', 'find', 'situated', 'praxis', 'büro', 'firma', 'adresse', 'cabinet', 'bureau', 'consulta', 'oficina', 'studio', 'ufficio', 'escritório', 'kantoor', 'praktijk'];
+const PLACE_GENERIC_WORDS = [
+  'practice',
+  'office',
+  'clinic',
+  'studio',
+  'company',
+  'business',
+  'located',
+  'location',
+  'address',
+  'find',
+  'situated',
+  'praxis',
+  'büro',
+  'firma',
+  'adresse',
+  'cabinet',
+  'bureau',
+  'consulta',
+  'oficina',
+  'studio',
+  'ufficio',
+  'escritório',
+  'kantoor',
+  'praktijk',
+];
 const placeGeneric = new Map<string, Set<string>>();
 function isPlaceGeneric(term: string, lang: string): boolean {
   let set = placeGeneric.get(lang);
@@ -341,7 +406,8 @@ function addressOf(sources: Source[], lang: string): Picked | null {
 }
 
 // A sentence that leans on the one before it.
-const CONTINUES = /^(?:this|that|it|they|these|those|if|however|but|so|also|otherwise|in that case|then|you can|we|dies|das|sie|es|wenn|falls|dann|aber|jedoch|außerdem|auch|ce|cela|si|mais|ensuite|esto|eso|si|pero|también|questo|se|ma|anche|isso|isto|se|mas|também|dit|dat|als|maar|ook)\b/iu;
+const CONTINUES =
+  /^(?:this|that|it|they|these|those|if|however|but|so|also|otherwise|in that case|then|you can|we|dies|das|sie|es|wenn|falls|dann|aber|jedoch|außerdem|auch|ce|cela|si|mais|ensuite|esto|eso|si|pero|también|questo|se|ma|anche|isso|isto|se|mas|também|dit|dat|als|maar|ook)\b/iu;
 
 function continues(text: string, asked: string[], lang: string): boolean {
   if (text.length > 160) return false;

@@ -33,6 +33,7 @@ export function disclosureFor(conv: LiveConversation): Disclosure | null {
 /** The PAL's first line; where it cannot hear the visitor, an invitation to say something asks them to type it. */
 export function greetingFor(conv: LiveConversation, options: { hears?: boolean } = {}): string {
   const lang = replyLanguage(conv);
-  const greeting = text(conv.customGreeting) ?? text(conv.pal.definition.custom_greeting) ?? palLine(lang, 'greeting', { name: conv.pal.name });
+  const greeting =
+    text(conv.customGreeting) ?? text(conv.pal.definition.custom_greeting) ?? palLine(lang, 'greeting', { name: conv.pal.name });
   return options.hears === false ? withoutSpeechOffer(greeting, lang) : greeting;
 }

@@ -32,7 +32,11 @@ export function turnEnding(words: string, language = 'en'): TurnEnding {
   if (!tail) return 'unsure';
   // A dash, a comma or dots (an ellipsis) mean more is coming.
   if (/(?:[,;:\-–—]|\.\.+|…)["'”’)\]]*$/u.test(tail)) return 'trailing';
-  const last = tail.match(/([\p{L}']+)[^\p{L}']*$/u)?.[1]?.toLowerCase().replace(/'/g, '') ?? '';
+  const last =
+    tail
+      .match(/([\p{L}']+)[^\p{L}']*$/u)?.[1]
+      ?.toLowerCase()
+      .replace(/'/g, '') ?? '';
   if (fillers.has(last)) return 'trailing';
   if (/[?!？！]["'”’)\]]*$/u.test(tail)) return 'sentence-end';
   if (trailing.has(last)) return 'trailing';

@@ -14,17 +14,50 @@ export function refusalLine(conv: LiveConversation, userText: string): string {
   return palLine(replyLanguage(conv, userText), 'refusal');
 }
 
-const TOPIC = /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|avoid|refuse to|no)\b\s+(?:ever\s+)?(?:discuss(?:ing)?|talk(?:ing)? about|mention(?:ing)?|give|giving|provide|providing|share|sharing|quote|quoting|offer|offering|answer questions about|comment on)?\s*(.+)/i;
-const FILLER = new Set(['a', 'an', 'the', 'any', 'about', 'of', 'or', 'and', 'to', 'with', 'for', 'in', 'on', 'our', 'your', 'their', 'its', 'other', 'questions', 'advice', 'information', 'details']);
+const TOPIC =
+  /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|avoid|refuse to|no)\b\s+(?:ever\s+)?(?:discuss(?:ing)?|talk(?:ing)? about|mention(?:ing)?|give|giving|provide|providing|share|sharing|quote|quoting|offer|offering|answer questions about|comment on)?\s*(.+)/i;
+const FILLER = new Set([
+  'a',
+  'an',
+  'the',
+  'any',
+  'about',
+  'of',
+  'or',
+  'and',
+  'to',
+  'with',
+  'for',
+  'in',
+  'on',
+  'our',
+  'your',
+  'their',
+  'its',
+  'other',
+  'questions',
+  'advice',
+  'information',
+  'details',
+]);
 
 /** The words a rule is about ("Never discuss pricing or discounts" → pricing, discounts), stemmed lightly. */
 export function ruleTopics(prompt: string): string[] {
   const topic = TOPIC.exec(prompt)?.[1] ?? '';
-  return [...new Set(words(topic).filter((w) => w.length > 3 && !FILLER.has(w)).map(stem))];
+  return [
+    ...new Set(
+      words(topic)
+        .filter((w) => w.length > 3 && !FILLER.has(w))
+        .map(stem),
+    ),
+  ];
 }
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 function stem(word: string): string {
@@ -49,7 +82,10 @@ export class GuardrailCheck {
       ...(typeof d.guardrails_id === 'string' ? { guardrails_id: d.guardrails_id } : {}),
     });
     if (dropped > 0) deps.log.info('guardrails over the limit of 50 left out', { conversation_id: conv.conversationId, dropped });
-    const rules = resolved.filter((g) => g.modality === 'verbal').map((g) => ({ ...g, topics: ruleTopics(g.guardrail_prompt) })).filter((g) => g.topics.length > 0);
+    const rules = resolved
+      .filter((g) => g.modality === 'verbal')
+      .map((g) => ({ ...g, topics: ruleTopics(g.guardrail_prompt) }))
+      .filter((g) => g.topics.length > 0);
     return new GuardrailCheck(deps, conv, rules);
   }
 

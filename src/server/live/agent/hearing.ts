@@ -154,7 +154,10 @@ export class PalHearing {
       }).then(
         (text) => text.trim(),
         (error: unknown) => {
-          if (!signal.aborted) this.deps.log.info('early transcription failed; the turn is transcribed whole', { error: error instanceof Error ? error.message : String(error) });
+          if (!signal.aborted)
+            this.deps.log.info('early transcription failed; the turn is transcribed whole', {
+              error: error instanceof Error ? error.message : String(error),
+            });
           return null;
         },
       ),
@@ -178,7 +181,9 @@ export class PalHearing {
     if (!transcribe) return;
     try {
       const known = early ? (early.text ?? (await early.words)) : null;
-      const text = known ?? (await transcribe(samples, sampleRate, this.language(), this.abort.signal, (soFar) => this.port.partial(from, soFar))).trim();
+      const text =
+        known ??
+        (await transcribe(samples, sampleRate, this.language(), this.abort.signal, (soFar) => this.port.partial(from, soFar))).trim();
       if (this.abort.signal.aborted) return;
       if (text) this.port.heard(from, text);
       else this.port.missed(from);

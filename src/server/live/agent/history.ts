@@ -15,7 +15,9 @@ export function palTurn(text: string, interrupted: boolean): ChatMessage {
 
 /** The stored transcript (transcript-store.ts loadRoomHistory) as the model's history. */
 export function historyOf(turns: readonly RoomTranscriptEntry[]): ChatMessage[] {
-  return turns.filter((t) => t.content.trim()).map((t) => (t.role === 'assistant' ? palTurn(t.content, t.interrupted === true) : { role: 'user', content: t.content }));
+  return turns
+    .filter((t) => t.content.trim())
+    .map((t) => (t.role === 'assistant' ? palTurn(t.content, t.interrupted === true) : { role: 'user', content: t.content }));
 }
 
 /** How recent a visitor's last, unanswered turn must be for a room opened again to answer it. */

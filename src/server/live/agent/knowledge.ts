@@ -5,7 +5,18 @@ import type { ServiceDeps } from '../../platform/context.js';
 import { searchKnowledge } from '../../resources/documents/knowledge.js';
 import { visitorMemoryStoreIds } from '../../resources/memory-stores/repository.js';
 import type { LiveConversation } from '../../resources/conversations/live-conversation.js';
-import { answerLine, conversationLanguages, joinList, languageName, languagesFixed, palLine, palLines, primaryLanguage, replyLanguage, smallTalk } from '../../resources/pals/lines/language.js';
+import {
+  answerLine,
+  conversationLanguages,
+  joinList,
+  languageName,
+  languagesFixed,
+  palLine,
+  palLines,
+  primaryLanguage,
+  replyLanguage,
+  smallTalk,
+} from '../../resources/pals/lines/language.js';
 import { splitSentences } from '../../platform/text/sentences.js';
 import { bestAnswer, sourceLanguage, type Picked, type Source } from './best-answer.js';
 import { askedKinds, questionParts, type FactKind } from './question-kinds.js';
@@ -23,7 +34,10 @@ export async function recall(deps: ServiceDeps, conv: LiveConversation, query: s
   const passages =
     documentIds.length || documentTags.length
       ? await searchKnowledge(deps, { ownerId: conv.ownerId, documentIds, documentTags, query, limit: 4 }).catch((error: unknown) => {
-          deps.log.error('knowledge search failed', { conversation_id: conv.conversationId, error: error instanceof Error ? error.message : String(error) });
+          deps.log.error('knowledge search failed', {
+            conversation_id: conv.conversationId,
+            error: error instanceof Error ? error.message : String(error),
+          });
           return [];
         })
       : [];
@@ -51,7 +65,12 @@ export function answerFromKnowledge(query: string, known: Recall, context: strin
   // Knowledge written in another language than the visitor's is read in its own (its words are stemmed so).
   const sources: Source[] = [
     // Retrieval's order counts a little: the best passage wins a tie.
-    ...known.passages.map((p, i) => ({ text: p.content, boost: i === 0 ? 0.15 : 0, kind: 'passage' as const, lang: sourceLanguage(p.content, lang) })),
+    ...known.passages.map((p, i) => ({
+      text: p.content,
+      boost: i === 0 ? 0.15 : 0,
+      kind: 'passage' as const,
+      lang: sourceLanguage(p.content, lang),
+    })),
     ...known.memories.map((m) => ({ text: m, boost: 0.3, kind: 'memory' as const, lang: sourceLanguage(m, lang) })),
     ...(context ? [{ text: context, kind: 'context' as const, lang: sourceLanguage(context, lang) }] : []),
   ];
@@ -113,7 +132,11 @@ function unsure(known: Recall, lang: string): string {
 
 /** A document name as said aloud: no file extension, no separators. */
 function topicName(name: string): string {
-  return name.replace(/\.(?:md|markdown|txt|pdf|docx?|html?)$/i, '').replace(/[_-]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return name
+    .replace(/\.(?:md|markdown|txt|pdf|docx?|html?)$/i, '')
+    .replace(/[_-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function lowerFirst(text: string): string {
@@ -131,12 +154,20 @@ function hash(text: string): number {
 export function systemPrompt(conv: LiveConversation, context: string | null, known: Recall, lang = replyLanguage(conv)): string {
   const sections: string[] = [];
   const prompt = conv.pal.definition.system_prompt;
-  sections.push(typeof prompt === 'string' && prompt.trim() ? prompt.trim() : `You are ${conv.pal.name}, a helpful assistant in a live video conversation.`);
+  sections.push(
+    typeof prompt === 'string' && prompt.trim()
+      ? prompt.trim()
+      : `You are ${conv.pal.name}, a helpful assistant in a live video conversation.`,
+  );
   const name = languageName(lang);
-  const others = conversationLanguages(conv).filter((l) => l !== lang).map(languageName);
+  const others = conversationLanguages(conv)
+    .filter((l) => l !== lang)
+    .map(languageName);
   // No language named by the owner: the visitor's own language, whichever it is.
   const switching = languagesFixed(conv)
-    ? others.length ? `; if the visitor switches to ${others.join(' or ')}, reply in that language` : ''
+    ? others.length
+      ? `; if the visitor switches to ${others.join(' or ')}, reply in that language`
+      : ''
     : "; always reply in the language of the visitor's last message, even when your knowledge is written in another";
   sections.push(
     `Reply in ${name} (${lang})${switching}. ` +

@@ -7,8 +7,10 @@
 // `covered` the ones some sentence does.
 
 /** Verbs that only say "is it available" — the object after them is what the question is about. */
-const OFFER = /\b(?:do|does|can|could)\s+(?:you|they|we|i|one)\s+(?:also\s+)?(sell|offer|have|carry|stock|provide|make|build|rent|lease|repair|fix|service|ship|deliver|accept|take|buy|sell|install|insure|finance)\s+(?:any\s+|a\s+|an\s+|the\s+|some\s+|your\s+)?([\p{L}\p{N}-]+)/iu;
-const OFFER_DE = /\b(?:verkaufen|haben|bieten|führen|reparieren|vermieten|liefern|gibt)\s+(?:sie|ihr|es)\s+(?:auch\s+)?(?:ein(?:e[nms]?)?\s+|den\s+|die\s+|das\s+)?([\p{L}\p{N}-]+)/iu;
+const OFFER =
+  /\b(?:do|does|can|could)\s+(?:you|they|we|i|one)\s+(?:also\s+)?(sell|offer|have|carry|stock|provide|make|build|rent|lease|repair|fix|service|ship|deliver|accept|take|buy|sell|install|insure|finance)\s+(?:any\s+|a\s+|an\s+|the\s+|some\s+|your\s+)?([\p{L}\p{N}-]+)/iu;
+const OFFER_DE =
+  /\b(?:verkaufen|haben|bieten|führen|reparieren|vermieten|liefern|gibt)\s+(?:sie|ihr|es)\s+(?:auch\s+)?(?:ein(?:e[nms]?)?\s+|den\s+|die\s+|das\s+)?([\p{L}\p{N}-]+)/iu;
 // "Vendez-vous des vélos électriques ?", "¿Venden bicicletas eléctricas?": the thing and the word after it
 // (French, Spanish, Italian, Portuguese and Dutch put the adjective that narrows a thing after it).
 const OFFER_AFTER = new RegExp(
@@ -19,7 +21,8 @@ const OFFER_AFTER = new RegExp(
 /** Verbs of the OFFER pattern that say nothing of their own: their absence from the knowledge says nothing. */
 const GENERIC_VERB = /^(?:have|take|make|offer|sell|provide|carry|accept)$/i;
 /** A word after one of these narrows what it follows to a place, a thing or a group. */
-const QUALIFIER = /\b(?:in|to|on|for|at|from|near|into|auf|für|nach|in|im|bei|aus|sur|pour|à|en|para|por|per|su|voor|naar|op)\s+(?:the\s+|a\s+|an\s+|my\s+|your\s+|den\s+|die\s+|das\s+|dem\s+|der\s+|einen?\s+|la\s+|le\s+|les\s+|el\s+|los\s+|las\s+|de\s+|het\s+)?([\p{L}\p{N}-]+)/giu;
+const QUALIFIER =
+  /\b(?:in|to|on|for|at|from|near|into|auf|für|nach|in|im|bei|aus|sur|pour|à|en|para|por|per|su|voor|naar|op)\s+(?:the\s+|a\s+|an\s+|my\s+|your\s+|den\s+|die\s+|das\s+|dem\s+|der\s+|einen?\s+|la\s+|le\s+|les\s+|el\s+|los\s+|las\s+|de\s+|het\s+)?([\p{L}\p{N}-]+)/giu;
 
 export interface NearMissInput {
   question: string;

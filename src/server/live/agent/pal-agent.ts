@@ -99,37 +99,56 @@ export class PalAgent {
       ...(conv.face.rigUrl ? { face_rig_url: faceMediaLink(deps.config.publicUrl, conv.face.rigUrl, faceLink) ?? conv.face.rigUrl } : {}),
     };
     // Listed once, as the conversation starts; only a PAL that asks a model can use them.
-    const tools = conv.pal.pipelineMode === 'full' && deps.config.llm.baseUrl ? PalTools.load(deps, conv).catch(() => PalTools.none(deps, conv.conversationId)) : Promise.resolve(PalTools.none(deps, conv.conversationId));
+    const tools =
+      conv.pal.pipelineMode === 'full' && deps.config.llm.baseUrl
+        ? PalTools.load(deps, conv).catch(() => PalTools.none(deps, conv.conversationId))
+        : Promise.resolve(PalTools.none(deps, conv.conversationId));
     this.answers = {
       deps,
       conv,
       context: conv.conversationalContext,
       history: historyOf(room.transcript ?? []),
       tools,
-      onToolCall: (call, inferenceId) => this.emit('conversation.tool_call', { name: call.name, arguments: call.arguments, tool_call_id: call.id }, inferenceId),
+      onToolCall: (call, inferenceId) =>
+        this.emit('conversation.tool_call', { name: call.name, arguments: call.arguments, tool_call_id: call.id }, inferenceId),
     };
     this.unanswered = unansweredTurn(room.transcript ?? [], deps.clock.now());
     this.guardrails = conv.pal.pipelineMode === 'echo' ? Promise.resolve(null) : GuardrailCheck.load(deps, conv).catch(() => null);
     const synthesizer = synthesizerFor(deps);
     // The room's own lane: its sentences are served in turn with other rooms', never ahead of them.
-    this.voice = new PalVoice(synthesizer.lane?.(conv.conversationId) ?? synthesizer, room.audio, msPerWord(deps.config.room.wordsPerMinute));
+    this.voice = new PalVoice(
+      synthesizer.lane?.(conv.conversationId) ?? synthesizer,
+      room.audio,
+      msPerWord(deps.config.room.wordsPerMinute),
+    );
     this.speaker = new Speaker(
       {
         emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx),
         mark: (stage, ids) => this.mark(stage, ids.inferenceId),
         // Stored as it is heard: a room that dies mid-sentence leaves it in the transcript, marked interrupted.
-        heard: (speech, startedAt, ids) => this.transcript.progress({
-          role: 'assistant', content: speech, ...this.transcript.timing(startedAt, secondsSince(startedAt, deps.clock.now())), inference_id: ids.inferenceId,
-        }),
+        heard: (speech, startedAt, ids) =>
+          this.transcript.progress({
+            role: 'assistant',
+            content: speech,
+            ...this.transcript.timing(startedAt, secondsSince(startedAt, deps.clock.now())),
+            inference_id: ids.inferenceId,
+          }),
       },
       this.voice,
-      (language) => ({ language: voiceTag(conv, language ?? this.language), rate: deps.config.room.wordsPerMinute, ...providerVoice(conv) }),
+      (language) => ({
+        language: voiceTag(conv, language ?? this.language),
+        rate: deps.config.room.wordsPerMinute,
+        ...providerVoice(conv),
+      }),
       () => deps.clock.now(),
       async (_utterance, result) => {
         if (!result.text) return;
         this.answers.history.push(palTurn(result.text, result.interrupted));
         this.transcript.record({
-          role: 'assistant', content: result.text, ...this.transcript.timing(result.startedAt, result.duration), inference_id: _utterance.inferenceId,
+          role: 'assistant',
+          content: result.text,
+          ...this.transcript.timing(result.startedAt, result.duration),
+          inference_id: _utterance.inferenceId,
           ...(result.interrupted ? { interrupted: true } : {}),
         });
       },
@@ -148,7 +167,13 @@ export class PalAgent {
     const { conv } = this;
     if (!firstTime) {
       // Reopened on a turn its last room never answered: answered here, unless the page sends it again first.
-      if (this.unanswered) this.deps.clock.setTimeout(() => this.unanswered && this.userTurn(this.unanswered, { participantId: '', userName: '' }, false), UNANSWERED_WAIT_MS).unref();
+      if (this.unanswered)
+        this.deps.clock
+          .setTimeout(
+            () => this.unanswered && this.userTurn(this.unanswered, { participantId: '', userName: '' }, false),
+            UNANSWERED_WAIT_MS,
+          )
+          .unref();
       return;
     }
     this.speaker.holdUntil(faceShown);
@@ -163,15 +188,23 @@ export class PalAgent {
         interruptible: false,
         after: () => {
           this.emit('conversation.disclosure', { ...properties, state: 'delivered' });
-          void recordDisclosure(this.deps.db, conv.conversationId, { visual: disclosure.visual ?? null, verbal: disclosure.verbal ?? null }, this.deps.clock.now())
-            .catch((error) => this.deps.log.error('disclosure receipt not stored', { conversation_id: conv.conversationId, error }));
+          void recordDisclosure(
+            this.deps.db,
+            conv.conversationId,
+            { visual: disclosure.visual ?? null, verbal: disclosure.verbal ?? null },
+            this.deps.clock.now(),
+          ).catch((error) => this.deps.log.error('disclosure receipt not stored', { conversation_id: conv.conversationId, error }));
         },
       });
     }
     const greeting = greetingFor(conv, { hears: this.hears });
     this.offeredSpeech = offersSpeech(greeting, replyLanguage(conv));
     void this.speaker.say(once(greeting), { inferenceId: randomUUID(), turnIdx: this.turnIdx, interruptible: true });
-    await emitConversationCallbacks(this.deps, { conversation_id: conv.conversationId, owner_id: conv.ownerId, callback_url: conv.callbackUrl }, palJoinedCallbacks(conv.conversationId, conv.faceId, this.deps.clock.now()));
+    await emitConversationCallbacks(
+      this.deps,
+      { conversation_id: conv.conversationId, owner_id: conv.ownerId, callback_url: conv.callbackUrl },
+      palJoinedCallbacks(conv.conversationId, conv.faceId, this.deps.clock.now()),
+    );
   }
 
   /** The page's time zone and language as the visitor joined: times are said as their clock reads. */
@@ -221,12 +254,16 @@ export class PalAgent {
         if (typeof p.context === 'string') this.answers.context = p.context;
         return;
       case 'conversation.append_llm_context':
-        if (typeof p.context === 'string') this.answers.context = this.answers.context ? `${this.answers.context}\n${p.context}` : p.context;
+        if (typeof p.context === 'string')
+          this.answers.context = this.answers.context ? `${this.answers.context}\n${p.context}` : p.context;
         return;
       case 'conversation.tool_result':
         if (typeof p.tool_call_id === 'string') {
           const output = typeof p.output === 'string' ? p.output : JSON.stringify(p.output ?? null);
-          this.answers.history.push({ role: 'system', content: `Result of tool call ${p.tool_call_id} (${p.status === 'error' ? 'error' : 'success'}): ${output.slice(0, MAX_TEXT)}` });
+          this.answers.history.push({
+            role: 'system',
+            content: `Result of tool call ${p.tool_call_id} (${p.status === 'error' ? 'error' : 'success'}): ${output.slice(0, MAX_TEXT)}`,
+          });
         }
         return;
       default:
@@ -299,7 +336,11 @@ export class PalAgent {
     // The visitor spoke over the PAL: it stops, as a person would.
     this.speaker.interrupt();
     if (announce && !stored) this.emit('conversation.utterance', { role: 'user', speech: text }, inferenceId);
-    if (!stored) this.transcript.record({ role: 'user', content: text, ...this.transcript.timing(this.deps.clock.now(), 0), participant_name: from.userName }, afterHandOff());
+    if (!stored)
+      this.transcript.record(
+        { role: 'user', content: text, ...this.transcript.timing(this.deps.clock.now(), 0), participant_name: from.userName },
+        afterHandOff(),
+      );
     const lang = replyLanguage(this.conv, text);
     const card = this.conv.canvas ? cardFor(text, this.conv.canvas, this.deps.clock.now(), lang) : null;
     if (card) this.cardLanguage = lang;
@@ -317,7 +358,10 @@ export class PalAgent {
     this.seenInteractions.add(id);
     const value = isRecord(p.value) ? p.value : {};
     const toolCallId = typeof p.tool_call_id === 'string' ? p.tool_call_id : '';
-    const line = acknowledgement({ type: p.type, value }, this.shownCards.get(toolCallId), { lang: this.cardLanguage ?? this.language, clock: this.clock });
+    const line = acknowledgement({ type: p.type, value }, this.shownCards.get(toolCallId), {
+      lang: this.cardLanguage ?? this.language,
+      clock: this.clock,
+    });
     if (!line) return;
     const inferenceId = randomUUID();
     this.turnIdx++;
@@ -332,14 +376,17 @@ export class PalAgent {
   /** Echo audio: base64 16-bit PCM chunks of one utterance (same inference_id), said as they arrive, until `done`. */
   private echoAudio(p: Record<string, unknown>): void {
     const inferenceId = typeof p.inference_id === 'string' && p.inference_id ? p.inference_id.slice(0, 128) : randomUUID();
-    const sampleRate = typeof p.sample_rate === 'number' && p.sample_rate >= 8000 && p.sample_rate <= 48000 ? Math.round(p.sample_rate) : 24000;
+    const sampleRate =
+      typeof p.sample_rate === 'number' && p.sample_rate >= 8000 && p.sample_rate <= 48000 ? Math.round(p.sample_rate) : 24000;
     let stream = this.echoStreams.get(inferenceId);
     if (!stream) {
       stream = new EchoAudioStream(sampleRate, () => this.echoStreams.delete(inferenceId));
       this.echoStreams.set(inferenceId, stream);
       const opened = stream;
       // Dropped before its turn (an interrupt, or the speaker's queue is full): stop keeping its audio.
-      void this.speaker.say(opened.source, { inferenceId, turnIdx: this.turnIdx, interruptible: true }).then((said) => said ?? opened.end());
+      void this.speaker
+        .say(opened.source, { inferenceId, turnIdx: this.turnIdx, interruptible: true })
+        .then((said) => said ?? opened.end());
     }
     if (typeof p.audio === 'string' && p.audio) stream.push(Buffer.from(p.audio, 'base64'));
     if (p.done === true) stream.end();
@@ -383,7 +430,8 @@ export class PalAgent {
         if (this.hearing.transcribes) this.emit('conversation.user.stopped_speaking', { silence_ms: Math.round(silenceMs) });
       },
       // The visitor's words as they are recognised, before the turn is over: a caption that grows.
-      partial: (_from, text) => this.emit('conversation.utterance.streaming', { role: 'user', speech: turnText(text, MAX_TEXT), final: false }),
+      partial: (_from, text) =>
+        this.emit('conversation.utterance.streaming', { role: 'user', speech: turnText(text, MAX_TEXT), final: false }),
       heard: (from, text) => this.userTurn(turnText(text, MAX_TEXT), sender(from), true),
       failed: () => {
         if (this.hearingLost) return;
@@ -391,16 +439,19 @@ export class PalAgent {
         this.room.notice('hearing_unavailable', 'The PAL could not understand the audio; type your message instead.');
       },
       // Speech with no words in it (it stopped the PAL all the same): never leave the visitor in silence.
-      missed: () => this.room.notice('not_heard', 'The PAL didn\'t catch that; say it again or type your message.'),
+      missed: () => this.room.notice('not_heard', "The PAL didn't catch that; say it again or type your message."),
     };
   }
 
   /** The voice failed: the visitor is told once, and the PAL goes on in captions. */
   private voiceFailed(error: unknown): void {
-    this.deps.log.error('speech synthesis failed', { conversation_id: this.conv.conversationId, error: error instanceof Error ? error.message : String(error) });
+    this.deps.log.error('speech synthesis failed', {
+      conversation_id: this.conv.conversationId,
+      error: error instanceof Error ? error.message : String(error),
+    });
     if (this.voiceLost) return;
     this.voiceLost = true;
-    this.room.notice('voice_unavailable', 'The PAL\'s voice is not available right now; its replies appear as captions.');
+    this.room.notice('voice_unavailable', "The PAL's voice is not available right now; its replies appear as captions.");
   }
 
   private emit(eventType: string, properties: Record<string, unknown>, inferenceId?: string, turnIdx = this.turnIdx): void {

@@ -24,6 +24,6 @@ export function rowFor(question: string, sentence: string): string | null {
   const value0 = /(\S+)$/.exec(first.row)?.[1];
   const valueHit = /(\S+)$/.exec(hit.row)?.[1];
   if (!value0 || !valueHit || first.row.endsWith(first.m[0])) return `${hit.row}.`;
-  const phrased = first.row.replace(first.m[0], hit.m[0].trim() + (hit.m[3] ? '' : first.m[3] ?? '')).replace(/\S+$/, valueHit);
+  const phrased = first.row.replace(first.m[0], hit.m[0].trim() + (hit.m[3] ? '' : (first.m[3] ?? ''))).replace(/\S+$/, valueHit);
   return `${phrased[0]!.toUpperCase()}${phrased.slice(1)}.`;
 }

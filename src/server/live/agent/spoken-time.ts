@@ -37,7 +37,11 @@ export function spokenTime(iso: string, lang: string, clock: VisitorClock = {}):
   if (Number.isNaN(d.getTime())) return iso;
   const locale = clock.locale && primaryLanguage(clock.locale) === primaryLanguage(lang) ? clock.locale : lang;
   const format = new Intl.DateTimeFormat(locale, {
-    weekday: 'long', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit',
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
     timeZone: clock.timeZone ?? 'UTC',
     // Without the visitor's zone the time must say which zone it is in.
     ...(clock.timeZone ? {} : { timeZoneName: 'short' as const }),

@@ -82,13 +82,22 @@ export class PalTools {
     }
     const { connectors, scope } = mcpLayer(conv);
     if (!connectors.length) return new PalTools(deps, conv.conversationId, tools);
-    const rows = await deps.db.selectFrom('connectors').selectAll().where('connector_id', 'in', connectors).where('owner_id', '=', conv.ownerId).execute();
+    const rows = await deps.db
+      .selectFrom('connectors')
+      .selectAll()
+      .where('connector_id', 'in', connectors)
+      .where('owner_id', '=', conv.ownerId)
+      .execute();
     const listed = await Promise.all(
       rows.map(async (row) => {
         try {
           return { row, tools: await withConnectorClient(deps, row, listServerTools) };
         } catch (error) {
-          deps.log.error('connector tools could not be listed for a conversation', { conversation_id: conv.conversationId, connector_id: row.connector_id, error: error instanceof Error ? error.message : String(error) });
+          deps.log.error('connector tools could not be listed for a conversation', {
+            conversation_id: conv.conversationId,
+            connector_id: row.connector_id,
+            error: error instanceof Error ? error.message : String(error),
+          });
           return { row, tools: [] };
         }
       }),
@@ -102,7 +111,8 @@ export class PalTools {
         if (allowed && !allowed.has(tool.name)) continue;
         if (tools.size >= MAX_TOOLS) break;
         const name = functionName(tool.name, taken);
-        const parameters = isRecord(tool.input_schema) && tool.input_schema.type === 'object' ? tool.input_schema : { type: 'object', properties: {} };
+        const parameters =
+          isRecord(tool.input_schema) && tool.input_schema.type === 'object' ? tool.input_schema : { type: 'object', properties: {} };
         tools.set(name, {
           name,
           mcpName: tool.name,
@@ -139,7 +149,11 @@ export class PalTools {
       const result = await withConnectorClient(
         this.deps,
         tool.connector,
-        (client) => client.callTool({ name: tool.mcpName, arguments: args as Record<string, unknown> }, undefined, { timeout: CALL_TIMEOUT_MS, signal }),
+        (client) =>
+          client.callTool({ name: tool.mcpName, arguments: args as Record<string, unknown> }, undefined, {
+            timeout: CALL_TIMEOUT_MS,
+            signal,
+          }),
         signal,
       );
       const content = Array.isArray(result.content) ? result.content : [];
@@ -147,11 +161,17 @@ export class PalTools {
         .map((part) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : JSON.stringify(part)))
         .join('\n');
       const output = (text || (result.structuredContent ? JSON.stringify(result.structuredContent) : '')).slice(0, MAX_RESULT_CHARS);
-      if (result.isError !== true) await captureFromToolResult(this.deps, this.conversationId, result.structuredContent ?? parsedObject(text));
+      if (result.isError !== true)
+        await captureFromToolResult(this.deps, this.conversationId, result.structuredContent ?? parsedObject(text));
       return { ok: result.isError !== true, output };
     } catch (error) {
       if (signal.aborted) throw error;
-      this.deps.log.error('connector tool call failed', { conversation_id: this.conversationId, connector_id: tool.connector.connector_id, tool: tool.mcpName, error: error instanceof Error ? error.message : String(error) });
+      this.deps.log.error('connector tool call failed', {
+        conversation_id: this.conversationId,
+        connector_id: tool.connector.connector_id,
+        tool: tool.mcpName,
+        error: error instanceof Error ? error.message : String(error),
+      });
       return { ok: false, output: `The tool ${name} could not be reached.` };
     }
   }

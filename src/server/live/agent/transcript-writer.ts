@@ -83,7 +83,8 @@ export class TranscriptWriter {
    */
   progress(entry: RecordedTurn & { inference_id: string }): void {
     let live = this.#live.get(entry.inference_id);
-    if (!live) this.#live.set(entry.inference_id, (live = { entryId: null, latest: null, lastWriteAt: -Infinity, timer: undefined, queued: false }));
+    if (!live)
+      this.#live.set(entry.inference_id, (live = { entryId: null, latest: null, lastWriteAt: -Infinity, timer: undefined, queued: false }));
     live.latest = { ...entry, interrupted: true };
     if (live.queued || live.timer) return;
     const wait = live.lastWriteAt + PROGRESS_EVERY_MS - this.clock.now().getTime();
@@ -108,13 +109,21 @@ export class TranscriptWriter {
   /** Runs `write` after the writes before it, tried again while the database is away; bounded. */
   #enqueue(ready: Promise<void>, write: () => Promise<void>): void {
     if (this.#pending >= MAX_PENDING_TURNS) {
-      this.log.error('transcript write dropped: too many turns wait for the database', { conversation_id: this.conversationId, pending: this.#pending });
+      this.log.error('transcript write dropped: too many turns wait for the database', {
+        conversation_id: this.conversationId,
+        pending: this.#pending,
+      });
       return;
     }
     this.#pending++;
     this.#last = Promise.all([this.#last, ready])
       .then(() => this.#withRetry(write))
-      .catch((error: unknown) => this.log.error('transcript write failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) =>
+        this.log.error('transcript write failed', {
+          conversation_id: this.conversationId,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      )
       .finally(() => void this.#pending--);
   }
 
@@ -125,7 +134,11 @@ export class TranscriptWriter {
         return await write();
       } catch (error) {
         if (!databaseUnavailable(error) || this.clock.now().getTime() - since >= TRANSCRIPT_RETRY.forMs) throw error;
-        if (attempt === 1) this.log.info('transcript write waits for the database', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) });
+        if (attempt === 1)
+          this.log.info('transcript write waits for the database', {
+            conversation_id: this.conversationId,
+            error: error instanceof Error ? error.message : String(error),
+          });
         await this.clock.sleep(backoffMs(attempt, TRANSCRIPT_RETRY));
       }
     }

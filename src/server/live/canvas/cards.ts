@@ -20,22 +20,120 @@ const layout = { layout: { preferred_slot: 'safe-area-right' }, display_mode: 'i
 // Words that ask for a time or a choice, by language (en de fr es it pt nl, sv da nb fi pl cs ru uk tr);
 // `\p{L}*` ends a stem. A whole word: no letter on either side (\b knows only ASCII letters).
 const words = (list: string) => new RegExp(`(?<!\\p{L})(?:${list})(?!\\p{L})`, 'iu');
-const SCHEDULE = words([
-  'schedul\\p{L}*', 'book(?:ing)?', 'appointment', 'meeting', 'calendar', 'reserve', 'availability', 'available (?:times?|slots?)', 'time ?slots?',
-  'termin\\p{L}*', 'buchen', 'buchung\\p{L}*', 'vereinbar\\p{L}*', 'kalender', 'reservier\\p{L}*', 'rendez-vous', 'réserv\\p{L}*', 'calendrier', 'créneaux?',
-  'cita', 'reserv\\p{L}*', 'agendar', 'calendario', 'appuntament\\p{L}*', 'prenot\\p{L}*', 'marcar', 'afspraak', 'boeken', 'agenda',
-  'boka', 'bokning\\p{L}*', 'booke', 'bestille time', 'aftale', 'avtale', 'varat\\p{L}*', 'varau\\p{L}*', 'tapaami\\p{L}*',
-  'umówić', 'rezerw\\p{L}*', 'spotkani\\p{L}*', 'objedn\\p{L}*', 'schůzk\\p{L}*', 'termín\\p{L}*',
-  'записаться', 'запис\\p{L}*', 'заброн\\p{L}*', 'встреч\\p{L}*', 'зустріч\\p{L}*', 'randevu\\p{L}*', 'rezervasyon\\p{L}*',
-].join('|'));
-const CHOOSE = words([
-  'pick', 'choose', 'choice', 'select', 'decide', 'options?', 'which one', 'prefer',
-  'wählen', 'auswählen', 'auswahl', 'entscheid\\p{L}*', 'optionen', 'choisir', 'choix', 'opción', 'opciones', 'elegir', 'escoger',
-  'scegliere', 'scelta', 'opzion\\p{L}*', 'escolher', 'escolha', 'opções', 'opção', 'kiezen', 'keuze', 'opties?',
-  'välja', 'alternativ\\p{L}*', 'vælge', 'valg', 'muligheder', 'velge', 'valita', 'valinta', 'vaihtoeh\\p{L}*',
-  'wybrać', 'wybór', 'opcj\\p{L}*', 'vybrat', 'výběr', 'možnosti', 'выбрать', 'выбор', 'вариант\\p{L}*', 'вибрати', 'обрати', 'вибір', 'варіант\\p{L}*',
-  'seçmek', 'seçim', 'seçene\\p{L}*', 'hangisi',
-].join('|'));
+const SCHEDULE = words(
+  [
+    'schedul\\p{L}*',
+    'book(?:ing)?',
+    'appointment',
+    'meeting',
+    'calendar',
+    'reserve',
+    'availability',
+    'available (?:times?|slots?)',
+    'time ?slots?',
+    'termin\\p{L}*',
+    'buchen',
+    'buchung\\p{L}*',
+    'vereinbar\\p{L}*',
+    'kalender',
+    'reservier\\p{L}*',
+    'rendez-vous',
+    'réserv\\p{L}*',
+    'calendrier',
+    'créneaux?',
+    'cita',
+    'reserv\\p{L}*',
+    'agendar',
+    'calendario',
+    'appuntament\\p{L}*',
+    'prenot\\p{L}*',
+    'marcar',
+    'afspraak',
+    'boeken',
+    'agenda',
+    'boka',
+    'bokning\\p{L}*',
+    'booke',
+    'bestille time',
+    'aftale',
+    'avtale',
+    'varat\\p{L}*',
+    'varau\\p{L}*',
+    'tapaami\\p{L}*',
+    'umówić',
+    'rezerw\\p{L}*',
+    'spotkani\\p{L}*',
+    'objedn\\p{L}*',
+    'schůzk\\p{L}*',
+    'termín\\p{L}*',
+    'записаться',
+    'запис\\p{L}*',
+    'заброн\\p{L}*',
+    'встреч\\p{L}*',
+    'зустріч\\p{L}*',
+    'randevu\\p{L}*',
+    'rezervasyon\\p{L}*',
+  ].join('|'),
+);
+const CHOOSE = words(
+  [
+    'pick',
+    'choose',
+    'choice',
+    'select',
+    'decide',
+    'options?',
+    'which one',
+    'prefer',
+    'wählen',
+    'auswählen',
+    'auswahl',
+    'entscheid\\p{L}*',
+    'optionen',
+    'choisir',
+    'choix',
+    'opción',
+    'opciones',
+    'elegir',
+    'escoger',
+    'scegliere',
+    'scelta',
+    'opzion\\p{L}*',
+    'escolher',
+    'escolha',
+    'opções',
+    'opção',
+    'kiezen',
+    'keuze',
+    'opties?',
+    'välja',
+    'alternativ\\p{L}*',
+    'vælge',
+    'valg',
+    'muligheder',
+    'velge',
+    'valita',
+    'valinta',
+    'vaihtoeh\\p{L}*',
+    'wybrać',
+    'wybór',
+    'opcj\\p{L}*',
+    'vybrat',
+    'výběr',
+    'možnosti',
+    'выбрать',
+    'выбор',
+    'вариант\\p{L}*',
+    'вибрати',
+    'обрати',
+    'вибір',
+    'варіант\\p{L}*',
+    'seçmek',
+    'seçim',
+    'seçene\\p{L}*',
+    'hangisi',
+  ].join('|'),
+);
 // Languages written without spaces between words.
 const SCHEDULE_CJK = /予約|予定|预约|预订|安排时间|예약|일정/u;
 const CHOOSE_CJK = /選択|選ぶ|どれ|选择|选项|哪个|선택|옵션|어느 것/u;
@@ -55,7 +153,10 @@ export function cardFor(text: string, skill: CanvasSkill, now: Date, lang = 'en'
       name: 'canvas_show_question',
       args: {
         question: cardLine(lang, options ? 'whichOne' : 'whatNext'),
-        options: (options ?? [cardLine(lang, 'tellMore'), cardLine(lang, 'example'), cardLine(lang, 'somethingElse')]).map((label, i) => ({ id: `opt_${i + 1}`, label })),
+        options: (options ?? [cardLine(lang, 'tellMore'), cardLine(lang, 'example'), cardLine(lang, 'somethingElse')]).map((label, i) => ({
+          id: `opt_${i + 1}`,
+          label,
+        })),
         allow_other: true,
         ...layout,
       },
@@ -66,10 +167,26 @@ export function cardFor(text: string, skill: CanvasSkill, now: Date, lang = 'en'
 }
 
 // "between", "or" and "and" by language: "red or blue", "zwischen Tee und Kaffee".
-const BETWEEN = /(?<!\p{L})(?:between|among|from|pick|choose|select|zwischen|entre|tra|fra|tussen|mellan|mellem|między|mezi|между|між|arasında)(?!\p{L})/iu;
+const BETWEEN =
+  /(?<!\p{L})(?:between|among|from|pick|choose|select|zwischen|entre|tra|fra|tussen|mellan|mellem|między|mezi|между|між|arasında)(?!\p{L})/iu;
 const CONJUNCTIONS: Record<string, string> = {
-  en: 'or|and', de: 'oder|und', fr: 'ou|et', es: 'o|u|y', it: 'o|oppure|e', pt: 'ou|e', nl: 'of|en', sv: 'eller|och', da: 'eller|og', nb: 'eller|og', no: 'eller|og',
-  fi: 'tai|vai|ja', pl: 'czy|albo|lub|i', cs: 'nebo|či|a', ru: 'или|и', uk: 'або|чи|і|й', tr: 'veya|yoksa|ya da|ve',
+  en: 'or|and',
+  de: 'oder|und',
+  fr: 'ou|et',
+  es: 'o|u|y',
+  it: 'o|oppure|e',
+  pt: 'ou|e',
+  nl: 'of|en',
+  sv: 'eller|och',
+  da: 'eller|og',
+  nb: 'eller|og',
+  no: 'eller|og',
+  fi: 'tai|vai|ja',
+  pl: 'czy|albo|lub|i',
+  cs: 'nebo|či|a',
+  ru: 'или|и',
+  uk: 'або|чи|і|й',
+  tr: 'veya|yoksa|ya da|ve',
 };
 const ARTICLE = /^\s*(?:the|a|an|der|die|das|den|le|la|les|l’|el|los|las|il|lo|gli|o|os|as|de|het)\s+/iu;
 
@@ -77,7 +194,11 @@ const ARTICLE = /^\s*(?:the|a|an|der|die|das|den|le|la|les|l’|el|los|las|il|lo
 function optionsIn(text: string, lang: string): string[] | null {
   const own = CONJUNCTIONS[lang.split('-')[0]!.toLowerCase()];
   const conjunctions = own && own !== CONJUNCTIONS.en ? `${own}|${CONJUNCTIONS.en}` : CONJUNCTIONS.en!;
-  const tail = text.replace(/[?!.？！。]+$/u, '').split(BETWEEN).pop() ?? '';
+  const tail =
+    text
+      .replace(/[?!.？！。]+$/u, '')
+      .split(BETWEEN)
+      .pop() ?? '';
   const parts = tail
     .split(new RegExp(`,|\\s(?:${conjunctions})\\s`, 'iu'))
     .map((s) => s.replace(ARTICLE, '').trim())
@@ -119,7 +240,8 @@ export function acknowledgement(
   if (typeof value.selected_slot === 'string') return palLine(lang, 'timeChosen', { time: time(value.selected_slot) });
   if (Array.isArray(value.selected_slots)) return palLine(lang, 'timesNoted', { times: joinList(value.selected_slots.map(time), lang) });
   if (typeof value.selected_date === 'string') return cardLine(lang, 'dateChosen', { date: date(value.selected_date) });
-  if (isRecord(value.selected_range)) return cardLine(lang, 'rangeChosen', { start: date(value.selected_range.start), end: date(value.selected_range.end) });
+  if (isRecord(value.selected_range))
+    return cardLine(lang, 'rangeChosen', { start: date(value.selected_range.start), end: date(value.selected_range.end) });
   if ('value' in value) return cardLine(lang, 'noted', { value: String(value.value) });
   if (typeof value.event_uri === 'string') return cardLine(lang, 'booked');
   return cardLine(lang, 'answered');

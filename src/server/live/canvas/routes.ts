@@ -15,13 +15,23 @@ import { canvasInteractionCallback } from '../../resources/conversations/callbac
 import { canvasValueProblem } from '../../../protocol/canvas.js';
 import { countCanvasRequest, listCanvasInteractions, recordCanvasInteraction } from './store.js';
 import { hubFor } from '../room/hub.js';
-import { CanvasInteractionBody as ProtocolCanvasInteractionBody, CanvasInteractionRecorded, CanvasInteractionType } from '../../../protocol/canvas-interaction.js';
+import {
+  CanvasInteractionBody as ProtocolCanvasInteractionBody,
+  CanvasInteractionRecorded,
+  CanvasInteractionType,
+} from '../../../protocol/canvas-interaction.js';
 import { protocolSchema } from '../../platform/http/protocol-schema.js';
 
 const tags = ['Magic Canvas'];
 /** A visitor's interaction is a few answers: anything larger is not one, and would be stored per request. */
 export const MAX_CANVAS_BODY_BYTES = 16 * 1024;
-const Params = z.object({ conversation_id: z.string().min(1).max(64).openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }) });
+const Params = z.object({
+  conversation_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }),
+});
 const InteractionType = z.enum(CanvasInteractionType.options);
 
 export const CanvasInteractionBody = protocolSchema(ProtocolCanvasInteractionBody, 'CanvasInteractionBody', {
@@ -48,7 +58,9 @@ export const CanvasInteraction = z
   .openapi('CanvasInteraction');
 
 export const recordInteraction = publicRoute({
-  method: 'post', path: '/v2/conversations/{conversation_id}/canvas/interactions', tags,
+  method: 'post',
+  path: '/v2/conversations/{conversation_id}/canvas/interactions',
+  tags,
   summary: 'Record a Magic Canvas interaction (no key while the conversation is active; 120 per minute per address)',
   request: { params: Params, ...jsonBody(CanvasInteractionBody) },
   responses: {
@@ -58,10 +70,15 @@ export const recordInteraction = publicRoute({
 });
 
 export const listInteractions = keyedRoute({
-  method: 'get', path: '/v2/conversations/{conversation_id}/canvas/interactions', tags,
+  method: 'get',
+  path: '/v2/conversations/{conversation_id}/canvas/interactions',
+  tags,
   summary: 'List the Magic Canvas interactions of a conversation (oldest first)',
   request: { params: Params },
-  responses: { 200: json(z.object({ data: z.array(CanvasInteraction) }).openapi('CanvasInteractionList'), 'Interactions'), ...errors(400, 404) },
+  responses: {
+    200: json(z.object({ data: z.array(CanvasInteraction) }).openapi('CanvasInteractionList'), 'Interactions'),
+    ...errors(400, 404),
+  },
 });
 
 /** The caller's address as the socket sees it (proxies are not trusted to say otherwise). */
@@ -75,17 +92,29 @@ function clientAddress(c: Context<AppEnv>): string {
 
 export function registerCanvasRoutes(app: ApiApp, deps: ServiceDeps): void {
   const { db, clock } = deps;
-  app.use('/v2/conversations/:conversation_id/canvas/interactions', cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: ['Retry-After'], maxAge: 600 }));
   app.use(
     '/v2/conversations/:conversation_id/canvas/interactions',
-    bodyLimit({ maxSize: MAX_CANVAS_BODY_BYTES, onError: (c) => c.json({ error: `payload_too_large: canvas interactions are limited to ${MAX_CANVAS_BODY_BYTES} bytes` }, 413, { connection: 'close' }) }),
+    cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: ['Retry-After'], maxAge: 600 }),
+  );
+  app.use(
+    '/v2/conversations/:conversation_id/canvas/interactions',
+    bodyLimit({
+      maxSize: MAX_CANVAS_BODY_BYTES,
+      onError: (c) =>
+        c.json({ error: `payload_too_large: canvas interactions are limited to ${MAX_CANVAS_BODY_BYTES} bytes` }, 413, {
+          connection: 'close',
+        }),
+    }),
   );
 
   app.openapi(recordInteraction, async (c) => {
     const { conversation_id } = c.req.valid('param');
     const body = c.req.valid('json');
-    const conversation = await db.selectFrom('conversations').select(['owner_id', 'callback_url', 'status', 'provider'])
-      .where('conversation_id', '=', conversation_id).executeTakeFirst();
+    const conversation = await db
+      .selectFrom('conversations')
+      .select(['owner_id', 'callback_url', 'status', 'provider'])
+      .where('conversation_id', '=', conversation_id)
+      .executeTakeFirst();
     if (!conversation) throw notFound('conversation_not_found');
     if (conversation.status !== 'active') throw new ApiError(410, 'conversation_ended');
     const now = clock.now();
@@ -96,7 +125,9 @@ export function registerCanvasRoutes(app: ApiApp, deps: ServiceDeps): void {
     const outcome = await recordCanvasInteraction(db, conversation_id, body, now);
     if (outcome.kind === 'conflict') throw conflict(`interaction_id ${body.interaction_id} was already recorded with different content`);
     if (outcome.kind === 'recorded') {
-      await emitConversationCallbacks(deps, { conversation_id, owner_id: conversation.owner_id, callback_url: conversation.callback_url }, [canvasInteractionCallback(outcome.record, now)]);
+      await emitConversationCallbacks(deps, { conversation_id, owner_id: conversation.owner_id, callback_url: conversation.callback_url }, [
+        canvasInteractionCallback(outcome.record, now),
+      ]);
       await hubFor(deps).canvasInteraction(conversation_id, outcome.record);
     }
     return c.json({ success: true as const }, 200);
@@ -104,7 +135,12 @@ export function registerCanvasRoutes(app: ApiApp, deps: ServiceDeps): void {
 
   app.openapi(listInteractions, async (c) => {
     const { conversation_id } = c.req.valid('param');
-    const owned = await db.selectFrom('conversations').select('conversation_id').where('conversation_id', '=', conversation_id).where('owner_id', '=', c.get('ownerId')).executeTakeFirst();
+    const owned = await db
+      .selectFrom('conversations')
+      .select('conversation_id')
+      .where('conversation_id', '=', conversation_id)
+      .where('owner_id', '=', c.get('ownerId'))
+      .executeTakeFirst();
     if (!owned) throw notFound('conversation_not_found');
     return c.json({ data: await listCanvasInteractions(db, conversation_id) }, 200);
   });

@@ -36,7 +36,12 @@ export async function countCanvasRequest(db: Db, address: string, conversationId
 export type RecordOutcome = { kind: 'recorded'; record: CanvasInteractionRecord } | { kind: 'repeat' } | { kind: 'conflict' };
 
 /** Records the interaction; a repeat with the same content (metadata aside) is `repeat`, other content `conflict`. */
-export async function recordCanvasInteraction(db: Db, conversationId: string, input: CanvasInteractionInput, now: Date): Promise<RecordOutcome> {
+export async function recordCanvasInteraction(
+  db: Db,
+  conversationId: string,
+  input: CanvasInteractionInput,
+  now: Date,
+): Promise<RecordOutcome> {
   const inserted = await db
     .insertInto('canvas_interactions')
     .values({
@@ -54,8 +59,12 @@ export async function recordCanvasInteraction(db: Db, conversationId: string, in
     .returningAll()
     .executeTakeFirst();
   if (inserted) return { kind: 'recorded', record: view(inserted) };
-  const existing = await db.selectFrom('canvas_interactions').selectAll()
-    .where('conversation_id', '=', conversationId).where('interaction_id', '=', input.interaction_id).executeTakeFirstOrThrow();
+  const existing = await db
+    .selectFrom('canvas_interactions')
+    .selectAll()
+    .where('conversation_id', '=', conversationId)
+    .where('interaction_id', '=', input.interaction_id)
+    .executeTakeFirstOrThrow();
   const same =
     existing.tool_call_id === input.tool_call_id &&
     existing.component === input.component &&
@@ -66,11 +75,26 @@ export async function recordCanvasInteraction(db: Db, conversationId: string, in
 }
 
 export async function listCanvasInteractions(db: Db, conversationId: string): Promise<CanvasInteractionRecord[]> {
-  const rows = await db.selectFrom('canvas_interactions').selectAll().where('conversation_id', '=', conversationId).orderBy('seq').execute();
+  const rows = await db
+    .selectFrom('canvas_interactions')
+    .selectAll()
+    .where('conversation_id', '=', conversationId)
+    .orderBy('seq')
+    .execute();
   return rows.map(view);
 }
 
-type Row = { conversation_id: string; interaction_id: string; tool_call_id: string; component: string; component_version: string; type: string; value: Record<string, unknown>; metadata: Record<string, unknown>; created_at: Date };
+type Row = {
+  conversation_id: string;
+  interaction_id: string;
+  tool_call_id: string;
+  component: string;
+  component_version: string;
+  type: string;
+  value: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+};
 
 function view(r: Row): CanvasInteractionRecord {
   return {
@@ -90,7 +114,10 @@ function view(r: Row): CanvasInteractionRecord {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }

@@ -49,7 +49,9 @@ export function toPayloads(message: object): string[] {
   const encoded = Buffer.from(text).toString('base64');
   const id = randomUUID();
   const n = Math.ceil(encoded.length / MAX_PAYLOAD);
-  return Array.from({ length: n }, (_, i) => JSON.stringify({ k: 'part', id, i, n, d: encoded.slice(i * MAX_PAYLOAD, (i + 1) * MAX_PAYLOAD) } satisfies Part));
+  return Array.from({ length: n }, (_, i) =>
+    JSON.stringify({ k: 'part', id, i, n, d: encoded.slice(i * MAX_PAYLOAD, (i + 1) * MAX_PAYLOAD) } satisfies Part),
+  );
 }
 
 /** Puts parted messages back together; whole messages pass straight through. */
@@ -162,7 +164,11 @@ export async function openPostgresChannel(
         try {
           await client.query(text, values);
         } catch (error) {
-          if (sender.client === client) log.error('room channel could not send', { to: [...new Set(batch.map((b) => b.to))].join(','), error: error instanceof Error ? error.message : String(error) });
+          if (sender.client === client)
+            log.error('room channel could not send', {
+              to: [...new Set(batch.map((b) => b.to))].join(','),
+              error: error instanceof Error ? error.message : String(error),
+            });
         }
       }
     })().finally(() => {

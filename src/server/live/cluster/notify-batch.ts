@@ -26,7 +26,8 @@ export class NotificationPacker {
     const close = (to: string) => {
       const batch = open.get(to);
       open.delete(to);
-      if (batch?.parts.length) out.push({ to, payload: `{"k":"b","s":"${this.prefix}.${++this.sequence}","p":[${batch.parts.join(',')}]}` });
+      if (batch?.parts.length)
+        out.push({ to, payload: `{"k":"b","s":"${this.prefix}.${++this.sequence}","p":[${batch.parts.join(',')}]}` });
     };
     for (const { to, payload } of items) {
       const bytes = Buffer.byteLength(payload) + 1;

@@ -77,7 +77,11 @@ export class RoomRelay {
     /** The service's clock: budgets, keep-alives, the wait for a pushed event's answer. */
     private readonly clock: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'> = systemClock,
   ) {
-    this.liveness = new HolderLiveness((instance) => this.channel.send(instance, { k: 'ping', from: this.instanceId }), () => this.channel.ready, clock);
+    this.liveness = new HolderLiveness(
+      (instance) => this.channel.send(instance, { k: 'ping', from: this.instanceId }),
+      () => this.channel.ready,
+      clock,
+    );
   }
 
   private readonly now = () => this.clock.now().getTime();
@@ -109,13 +113,22 @@ export class RoomRelay {
       for (const o of this.outgoing.values()) rooms.set(o.holder, [...new Set([...(rooms.get(o.holder) ?? []), o.conversationId])]);
       const dead = this.liveness.check(rooms.keys());
       this.liveness.prune(new Set(rooms.keys()));
-      void Promise.all(dead.map(async (holder) => {
-        const ids = rooms.get(holder) ?? [];
-        this.log.info('a room\'s holder does not answer; its participants here join again', { holder_instance: holder, conversation_ids: ids });
-        await this.host.holderGone?.(holder, ids).catch((error: unknown) =>
-          this.log.error('letting go of a silent holder\'s rooms failed', { holder_instance: holder, error: error instanceof Error ? error.message : String(error) }));
-        for (const id of ids) this.disconnect(id);
-      })).finally(() => {
+      void Promise.all(
+        dead.map(async (holder) => {
+          const ids = rooms.get(holder) ?? [];
+          this.log.info("a room's holder does not answer; its participants here join again", {
+            holder_instance: holder,
+            conversation_ids: ids,
+          });
+          await this.host.holderGone?.(holder, ids).catch((error: unknown) =>
+            this.log.error("letting go of a silent holder's rooms failed", {
+              holder_instance: holder,
+              error: error instanceof Error ? error.message : String(error),
+            }),
+          );
+          for (const id of ids) this.disconnect(id);
+        }),
+      ).finally(() => {
         this.watch = undefined;
         // Watched while participants are relayed from here.
         if (this.outgoing.size) this.watchHolders();
@@ -141,7 +154,9 @@ export class RoomRelay {
         countRefused(this.metrics, verdict);
         if (verdict.close) {
           flooded = true;
-          this.log.info('a relayed participant kept sending past its budget; its connection is closed', { conversation_id: conversationId });
+          this.log.info('a relayed participant kept sending past its budget; its connection is closed', {
+            conversation_id: conversationId,
+          });
           socket.close(RoomCloseCode.flooding, 'flooding');
           socket.terminate();
         }
@@ -241,7 +256,10 @@ export class RoomRelay {
         return;
       case 'join':
         return void this.admit(message).catch((error: unknown) =>
-          this.log.error('relayed join failed', { conversation_id: String(message.c), error: error instanceof Error ? error.message : String(error) }),
+          this.log.error('relayed join failed', {
+            conversation_id: String(message.c),
+            error: error instanceof Error ? error.message : String(error),
+          }),
         );
       case 'frame':
         return this.incoming.get(m)?.socket.received(text);
@@ -253,7 +271,10 @@ export class RoomRelay {
         return entry?.socket.closed(message.flooding === true);
       }
       case 'alive':
-        return this.stillThere(typeof message.from === 'string' ? message.from : '', Array.isArray(message.members) ? message.members.map(String) : []);
+        return this.stillThere(
+          typeof message.from === 'string' ? message.from : '',
+          Array.isArray(message.members) ? message.members.map(String) : [],
+        );
       case 'send':
         return this.toParticipant(m, text);
       case 'bin':
@@ -281,22 +302,34 @@ export class RoomRelay {
     const from = String(message.from);
     const m = String(message.m);
     // Registered at once: its frames may arrive while the room is being opened.
-    const socket = new RelayedSocket({
-      send: (data) =>
-        typeof data === 'string'
-          ? this.channel.send(from, { k: 'send', m, d: data }, { source: m })
-          : this.channel.send(from, { k: 'bin', m, d: Buffer.from(data).toString('base64') }, { audio: true, source: m }),
-      close: (code, reason) => {
-        this.incoming.delete(m);
-        this.channel.send(from, { k: 'close', m, code, reason });
+    const socket = new RelayedSocket(
+      {
+        send: (data) =>
+          typeof data === 'string'
+            ? this.channel.send(from, { k: 'send', m, d: data }, { source: m })
+            : this.channel.send(from, { k: 'bin', m, d: Buffer.from(data).toString('base64') }, { audio: true, source: m }),
+        close: (code, reason) => {
+          this.incoming.delete(m);
+          this.channel.send(from, { k: 'close', m, code, reason });
+        },
       },
-    }, () => this.metrics.roomInputDropped.inc({ kind: 'backlog' }), this.now);
+      () => this.metrics.roomInputDropped.inc({ kind: 'backlog' }),
+      this.now,
+    );
     this.incoming.set(m, { socket, from });
     socket.on('close', () => this.incoming.get(m)?.socket === socket && this.incoming.delete(m));
     const room = await this.host.holdRoom(String(message.c));
     if (!room) return socket.close(ROOM_MOVED, MOVED_REASON);
     const role = message.role === 'operator' ? 'operator' : 'visitor';
-    await room.admit(socket, role, { userName: typeof message.userName === 'string' ? message.userName : undefined, token: String(message.token ?? ''), textMode: message.textMode === true, timeZone: typeof message.timeZone === 'string' ? message.timeZone : undefined, locale: typeof message.locale === 'string' ? message.locale : undefined, faceReady: message.faceReady === true, speechRecognition: typeof message.speechRecognition === 'boolean' ? message.speechRecognition : undefined });
+    await room.admit(socket, role, {
+      userName: typeof message.userName === 'string' ? message.userName : undefined,
+      token: String(message.token ?? ''),
+      textMode: message.textMode === true,
+      timeZone: typeof message.timeZone === 'string' ? message.timeZone : undefined,
+      locale: typeof message.locale === 'string' ? message.locale : undefined,
+      faceReady: message.faceReady === true,
+      speechRecognition: typeof message.speechRecognition === 'boolean' ? message.speechRecognition : undefined,
+    });
   }
 
   /**
@@ -321,7 +354,10 @@ export class RoomRelay {
   /** What the room sends a participant connected here; one that stopped reading is dropped (unsent-output.ts). */
   private toParticipant(m: string, data: string | Uint8Array): void {
     const entry = this.outgoing.get(m);
-    if (entry) sendBounded(entry.socket, data, this.metrics, () => this.log.info('a relayed participant stopped reading; its connection is dropped', { conversation_id: entry.conversationId }));
+    if (entry)
+      sendBounded(entry.socket, data, this.metrics, () =>
+        this.log.info('a relayed participant stopped reading; its connection is dropped', { conversation_id: entry.conversationId }),
+      );
   }
 }
 

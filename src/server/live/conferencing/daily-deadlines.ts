@@ -33,7 +33,12 @@ interface Payload {
  * from its creation as in local rooms. The absent timeout needs Daily's webhooks (without them the
  * service cannot know that a visitor joined, and only max_call_duration ends the call).
  */
-export async function scheduleDailyDeadlines(deps: ServiceDeps, conversationId: string, properties: Record<string, unknown>, createdAt: Date): Promise<void> {
+export async function scheduleDailyDeadlines(
+  deps: ServiceDeps,
+  conversationId: string,
+  properties: Record<string, unknown>,
+  createdAt: Date,
+): Promise<void> {
   const limits = roomLimits(properties);
   const at = (seconds: number) => new Date(createdAt.getTime() + seconds * 1000);
   const payload = { conversation_id: conversationId } satisfies Payload;
@@ -59,7 +64,12 @@ export async function visitorJoined(deps: ServiceDeps, conversationId: string, s
 }
 
 /** A visitor session left; when it was the last one in the room, participant_left_timeout starts now. */
-export async function visitorLeft(deps: ServiceDeps, conversationId: string, sessionId: string, properties: Record<string, unknown>): Promise<void> {
+export async function visitorLeft(
+  deps: ServiceDeps,
+  conversationId: string,
+  sessionId: string,
+  properties: Record<string, unknown>,
+): Promise<void> {
   const now = deps.clock.now();
   // A leave that arrives before its join (webhooks are not ordered) still records the session as gone.
   await deps.db
@@ -81,7 +91,14 @@ async function end(deps: ServiceDeps, conversationId: string, reason: string): P
 /** Whether anyone (the PAL's bot or a visitor) ever joined the conversation's Daily room. */
 async function meetingTookPlace(deps: ServiceDeps, conversationId: string, liveStartedAt: Date | null): Promise<boolean> {
   if (liveStartedAt) return true;
-  return Boolean(await deps.db.selectFrom('daily_participants').select('session_id').where('conversation_id', '=', conversationId).limit(1).executeTakeFirst());
+  return Boolean(
+    await deps.db
+      .selectFrom('daily_participants')
+      .select('session_id')
+      .where('conversation_id', '=', conversationId)
+      .limit(1)
+      .executeTakeFirst(),
+  );
 }
 
 /**
@@ -106,9 +123,18 @@ async function endAtDeadline(deps: ServiceDeps, conversationId: string, reason: 
  * take place, meeting.ended sends them once the runner has reported the transcript.
  */
 export async function finalizeIfNoMeeting(deps: ServiceDeps, conversationId: string): Promise<void> {
-  const conv = await deps.db.selectFrom('conversations').select(['status', 'live_started_at', 'live_finalized_at']).where('conversation_id', '=', conversationId).executeTakeFirst();
+  const conv = await deps.db
+    .selectFrom('conversations')
+    .select(['status', 'live_started_at', 'live_finalized_at'])
+    .where('conversation_id', '=', conversationId)
+    .executeTakeFirst();
   if (conv?.status !== 'ended' || conv.live_started_at || conv.live_finalized_at) return;
-  const joined = await deps.db.selectFrom('daily_participants').select('session_id').where('conversation_id', '=', conversationId).limit(1).executeTakeFirst();
+  const joined = await deps.db
+    .selectFrom('daily_participants')
+    .select('session_id')
+    .where('conversation_id', '=', conversationId)
+    .limit(1)
+    .executeTakeFirst();
   if (joined) return;
   await finalizeConversation(deps, conversationId);
 }
@@ -116,7 +142,11 @@ export async function finalizeIfNoMeeting(deps: ServiceDeps, conversationId: str
 export function dailyDeadlineJobs(deps: ServiceDeps): Record<string, JobHandler> {
   /** The conversation when it is still active and `limit` (seconds from its creation) has passed by the service's clock. */
   const dueAndActive = async (conversationId: string, limit: (l: ReturnType<typeof roomLimits>) => number) => {
-    const conv = await deps.db.selectFrom('conversations').select(['status', 'created_at', 'properties', 'live_started_at']).where('conversation_id', '=', conversationId).executeTakeFirst();
+    const conv = await deps.db
+      .selectFrom('conversations')
+      .select(['status', 'created_at', 'properties', 'live_started_at'])
+      .where('conversation_id', '=', conversationId)
+      .executeTakeFirst();
     if (conv?.status !== 'active') return null;
     const due = new Date(conv.created_at).getTime() + limit(roomLimits(conv.properties as Record<string, unknown>)) * 1000;
     return deps.clock.now().getTime() + 50 >= due ? conv : null;
@@ -130,21 +160,38 @@ export function dailyDeadlineJobs(deps: ServiceDeps): Record<string, JobHandler>
       const conv = await dueAndActive(payload.conversation_id, (l) => l.participantAbsentTimeout);
       if (!conv) return;
       // A visitor joined (the bot alone is nobody to talk to).
-      const joined = await deps.db.selectFrom('daily_participants').select('session_id').where('conversation_id', '=', payload.conversation_id).limit(1).executeTakeFirst();
+      const joined = await deps.db
+        .selectFrom('daily_participants')
+        .select('session_id')
+        .where('conversation_id', '=', payload.conversation_id)
+        .limit(1)
+        .executeTakeFirst();
       if (!joined) await endAtDeadline(deps, payload.conversation_id, ShutdownReasons.participantAbsentTimeout, conv.live_started_at);
     },
     [DAILY_FINALIZE_JOB]: async ({ payload }: { payload: Payload }) => {
       await finalizeConversation(deps, payload.conversation_id);
     },
     [RUNNER_JOIN_DEADLINE_JOB]: async ({ payload }: { payload: Payload }) => {
-      const conv = await deps.db.selectFrom('conversations').select(['status', 'live_started_at']).where('conversation_id', '=', payload.conversation_id).executeTakeFirst();
+      const conv = await deps.db
+        .selectFrom('conversations')
+        .select(['status', 'live_started_at'])
+        .where('conversation_id', '=', payload.conversation_id)
+        .executeTakeFirst();
       if (conv?.status !== 'active' || conv.live_started_at) return;
       await end(deps, payload.conversation_id, ShutdownReasons.botCouldNotJoin);
     },
     [DAILY_LEFT_DEADLINE_JOB]: async ({ payload }: { payload: Payload }) => {
-      const conv = await deps.db.selectFrom('conversations').select(['status', 'properties']).where('conversation_id', '=', payload.conversation_id).executeTakeFirst();
+      const conv = await deps.db
+        .selectFrom('conversations')
+        .select(['status', 'properties'])
+        .where('conversation_id', '=', payload.conversation_id)
+        .executeTakeFirst();
       if (conv?.status !== 'active') return;
-      const sessions = await deps.db.selectFrom('daily_participants').select(['left_at']).where('conversation_id', '=', payload.conversation_id).execute();
+      const sessions = await deps.db
+        .selectFrom('daily_participants')
+        .select(['left_at'])
+        .where('conversation_id', '=', payload.conversation_id)
+        .execute();
       if (sessions.length === 0 || sessions.some((s) => s.left_at === null)) return; // someone is (back) in the room
       const lastLeft = Math.max(...sessions.map((s) => new Date(s.left_at!).getTime()));
       const due = lastLeft + roomLimits(conv.properties as Record<string, unknown>).participantLeftTimeout * 1000;

@@ -22,7 +22,13 @@ export function signDailyWebhook(secret: string, timestamp: string, rawBody: str
   return createHmac('sha256', Buffer.from(secret, 'base64')).update(`${timestamp}.${rawBody}`).digest('base64');
 }
 
-export function verifyDailyWebhook(secret: string, timestamp: string | undefined, signature: string | undefined, rawBody: string, now: Date): boolean {
+export function verifyDailyWebhook(
+  secret: string,
+  timestamp: string | undefined,
+  signature: string | undefined,
+  rawBody: string,
+  now: Date,
+): boolean {
   if (!timestamp || !signature || !/^\d+$/.test(timestamp)) return false;
   // Daily's timestamp is in seconds; accept milliseconds too rather than refuse on a unit.
   const seconds = timestamp.length > 11 ? Number(timestamp) / 1000 : Number(timestamp);
@@ -39,7 +45,13 @@ const DailyEvent = z
     id: z.string().optional(),
     event_ts: z.number().optional(),
     payload: z
-      .object({ room: z.string().optional(), user_id: z.string().nullable().optional(), user_name: z.string().nullable().optional(), session_id: z.string().optional(), owner: z.boolean().optional() })
+      .object({
+        room: z.string().optional(),
+        user_id: z.string().nullable().optional(),
+        user_name: z.string().nullable().optional(),
+        session_id: z.string().optional(),
+        owner: z.boolean().optional(),
+      })
       .passthrough(),
   })
   .passthrough()
@@ -55,11 +67,14 @@ export const dailyWebhookRoute = publicRoute({
     'Requests must carry `X-Webhook-Timestamp` and `X-Webhook-Signature` (base64 HMAC-SHA256 of `{timestamp}.{raw body}` under the base64-decoded secret); others get 401. ' +
     "Daily's verification ping on webhook creation is answered 200. `participant.joined` of the PAL's bot (`user_id` = `pal_{pal_id}`) sends `system.pal_joined` and `system.replica_joined`; " +
     '`meeting.ended` ends the conversation (`max_call_duration reached` when the call ran its full length, `participant_left_timeout reached` otherwise, or the reason it was already ended with) ' +
-    "and sends `system.shutdown` and `application.transcription_ready` with the transcript the runner reported. " +
+    'and sends `system.shutdown` and `application.transcription_ready` with the transcript the runner reported. ' +
     "When the last visitor's `participant.left` is not followed by a join within `participant_left_timeout`, the conversation ends with `participant_left_timeout reached`; " +
     "a bot that accepted the handoff but has not joined within `PALKIT_PAL_RUNNER_JOIN_SECONDS` (30) ends it with `bot_could_not_join_meeting_it_was_probably_ended`. Body: Daily's event `{version, type, id, payload, event_ts}` (read raw for the signature).",
   responses: {
-    200: json(z.object({ received: z.boolean() }).openapi('DailyWebhookAnswer'), 'Processed (or ignored: an event about no conversation of this service)'),
+    200: json(
+      z.object({ received: z.boolean() }).openapi('DailyWebhookAnswer'),
+      'Processed (or ignored: an event about no conversation of this service)',
+    ),
     401: json(UnauthorizedBody, 'Missing or wrong signature, stale timestamp, or no PALKIT_DAILY_WEBHOOK_SECRET configured'),
   },
 });
@@ -96,7 +111,17 @@ async function handleDailyEvent(deps: ServiceDeps, event: DailyEvent): Promise<v
   const conv = await deps.db
     .selectFrom('conversations as c')
     .leftJoin('pals as p', 'p.pal_id', 'c.pal_id')
-    .select(['c.conversation_id', 'c.owner_id', 'c.callback_url', 'c.pal_id', 'c.face_id', 'c.status', 'c.created_at', 'c.properties', 'p.default_face_id'])
+    .select([
+      'c.conversation_id',
+      'c.owner_id',
+      'c.callback_url',
+      'c.pal_id',
+      'c.face_id',
+      'c.status',
+      'c.created_at',
+      'c.properties',
+      'p.default_face_id',
+    ])
     .where('c.provider', '=', 'daily')
     .where('c.provider_room', '=', roomName)
     .executeTakeFirst();
@@ -122,7 +147,8 @@ async function handleDailyEvent(deps: ServiceDeps, event: DailyEvent): Promise<v
   const isBot = event.payload.user_id === botUserId(conv.pal_id);
   if (!isBot && visitorSession && conv.status === 'active') {
     if (event.type === 'participant.joined') return visitorJoined(deps, conv.conversation_id, visitorSession);
-    if (event.type === 'participant.left') return visitorLeft(deps, conv.conversation_id, visitorSession, conv.properties as Record<string, unknown>);
+    if (event.type === 'participant.left')
+      return visitorLeft(deps, conv.conversation_id, visitorSession, conv.properties as Record<string, unknown>);
   }
 
   if (event.type === 'meeting.ended') {

@@ -8,7 +8,13 @@ import { createSpeech, openAiClient, OpenAiError, OPENAI_SPEECH_RATE } from '../
 import { alignVisemes } from '../speech/align-visemes.js';
 import type { Phonemiser } from '../speech/phoneme-timing.js';
 import { estimatedVisemes, estimatedWords } from '../../providers/local-voice/visemes-of.js';
-import { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from '../../providers/local-voice/synthesizer.js';
+import {
+  SynthesisError,
+  type SynthesisEvent,
+  type SynthesisStream,
+  type Synthesizer,
+  type VoiceChoice,
+} from '../../providers/local-voice/synthesizer.js';
 
 const SAMPLE_RATE = OPENAI_SPEECH_RATE;
 /**
@@ -34,11 +40,16 @@ export class OpenAiSpeech implements Synthesizer {
     const phonemising = new AbortController();
     const stop = () => phonemising.abort();
     signal.addEventListener('abort', stop, { once: true });
-    const timing = (this.phonemise?.(text, voice, phonemising.signal).catch(() => null) ?? Promise.resolve(null))
-      .finally(() => signal.removeEventListener('abort', stop));
+    const timing = (this.phonemise?.(text, voice, phonemising.signal).catch(() => null) ?? Promise.resolve(null)).finally(() =>
+      signal.removeEventListener('abort', stop),
+    );
     let samples: Int16Array;
     try {
-      samples = await createSpeech(client, { model: this.deps.config.tts.model ?? 'tts-1', input: text, voice: voice.voice ?? 'alloy' }, signal);
+      samples = await createSpeech(
+        client,
+        { model: this.deps.config.tts.model ?? 'tts-1', input: text, voice: voice.voice ?? 'alloy' },
+        signal,
+      );
     } catch (error) {
       stop();
       throw error instanceof OpenAiError ? new SynthesisError('provider_failed', error.message) : error;

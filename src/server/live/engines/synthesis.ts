@@ -8,10 +8,19 @@ import { localVoicePool } from '../../providers/local-voice/local-voice-pool.js'
 import { OpenAiSpeech } from './openai-speech.js';
 import type { Synthesizer } from '../../providers/local-voice/synthesizer.js';
 
-export { DEFAULT_WORDS_PER_MINUTE, SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from '../../providers/local-voice/synthesizer.js';
+export {
+  DEFAULT_WORDS_PER_MINUTE,
+  SynthesisError,
+  type SynthesisEvent,
+  type SynthesisStream,
+  type Synthesizer,
+  type VoiceChoice,
+} from '../../providers/local-voice/synthesizer.js';
 
 /** The configured voice: the OpenAI-compatible endpoint with the local voice behind it, or the local voice. */
-export function createSynthesizer(deps: Pick<ServiceDeps, 'config' | 'fetch' | 'log'> & Partial<Pick<ServiceDeps, 'metrics'>>): Synthesizer {
+export function createSynthesizer(
+  deps: Pick<ServiceDeps, 'config' | 'fetch' | 'log'> & Partial<Pick<ServiceDeps, 'metrics'>>,
+): Synthesizer {
   const local = localVoicePool(deps.config, deps.log);
   if (deps.metrics) deps.metrics.voiceQueue.backlog = () => local.backlog;
   if (!deps.config.tts.baseUrl) return local;
@@ -23,7 +32,9 @@ export function createSynthesizer(deps: Pick<ServiceDeps, 'config' | 'fetch' | '
         return await remote.synthesize(text, voice, signal);
       } catch (error) {
         if (signal.aborted) throw error;
-        deps.log.error('speech provider failed; the local voice speaks instead', { error: error instanceof Error ? error.message : String(error) });
+        deps.log.error('speech provider failed; the local voice speaks instead', {
+          error: error instanceof Error ? error.message : String(error),
+        });
         return fallback.synthesize(text, voice, signal);
       }
     },

@@ -11,7 +11,13 @@ export class TranscriptionError extends Error {}
 /** The words recognised so far (all of them, not the latest piece). */
 export type OnWords = (soFar: string) => void;
 
-export type Transcribe = (samples: Int16Array, sampleRate: number, language: string, signal: AbortSignal, onWords?: OnWords) => Promise<string>;
+export type Transcribe = (
+  samples: Int16Array,
+  sampleRate: number,
+  language: string,
+  signal: AbortSignal,
+  onWords?: OnWords,
+) => Promise<string>;
 
 /** A transcriber for the configured endpoint, or undefined when the service has none. */
 export function transcriber(deps: Pick<ServiceDeps, 'config' | 'fetch'>): Transcribe | undefined {
@@ -20,9 +26,15 @@ export function transcriber(deps: Pick<ServiceDeps, 'config' | 'fetch'>): Transc
   const model = deps.config.stt.model ?? 'whisper-1';
   return async (samples, sampleRate, language, signal, onWords) => {
     try {
-      return await createTranscription(client, { model, language, wav: encodeWav(samples, sampleRate), ...(onWords ? { onWords } : {}) }, signal);
+      return await createTranscription(
+        client,
+        { model, language, wav: encodeWav(samples, sampleRate), ...(onWords ? { onWords } : {}) },
+        signal,
+      );
     } catch (error) {
-      throw error instanceof OpenAiError ? new TranscriptionError(error.message) : new TranscriptionError(`transcription failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw error instanceof OpenAiError
+        ? new TranscriptionError(error.message)
+        : new TranscriptionError(`transcription failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
 }

@@ -89,7 +89,10 @@ export class VoiceActivityDetector {
   /** Feeds samples; returns what changed. Before the detector has loaded, audio waits (up to a second). */
   push(samples: Int16Array): VoiceChange[] {
     if (this.closed) return [];
-    this.pending = joinSamples(this.pending, this.rate === this.sampleRate ? samples : Int16Array.from(resample(samples, this.sampleRate, this.rate)));
+    this.pending = joinSamples(
+      this.pending,
+      this.rate === this.sampleRate ? samples : Int16Array.from(resample(samples, this.sampleRate, this.rate)),
+    );
     const fvad = this.ready();
     if (!fvad) {
       if (this.pending.length > this.rate) this.pending = this.pending.slice(-this.rate);

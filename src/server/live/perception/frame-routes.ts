@@ -14,7 +14,13 @@ import { FRAME_INTERVAL_MS, MAX_FRAMES, perceives, storeFrame } from './percepti
 export const MAX_FRAME_BYTES = 256 * 1024;
 const PATH = '/v2/conversations/:conversation_id/frames';
 
-const Params = z.object({ conversation_id: z.string().min(1).max(64).openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }) });
+const Params = z.object({
+  conversation_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }),
+});
 
 export const postFrame = publicRoute({
   method: 'post',
@@ -33,11 +39,27 @@ export const postFrame = publicRoute({
   },
 });
 
-const isJpeg = (bytes: Uint8Array) => bytes.length > 4 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff && bytes.at(-2) === 0xff && bytes.at(-1) === 0xd9;
+const isJpeg = (bytes: Uint8Array) =>
+  bytes.length > 4 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff && bytes.at(-2) === 0xff && bytes.at(-1) === 0xd9;
 
 export function registerFrameRoutes(app: ApiApp, deps: ServiceDeps): void {
-  app.use(PATH, cors({ origin: '*', allowMethods: ['POST', 'OPTIONS'], allowHeaders: ['authorization', 'content-type'], exposeHeaders: ['Retry-After'], maxAge: 600 }));
-  app.use(PATH, bodyLimit({ maxSize: MAX_FRAME_BYTES, onError: (c) => c.json({ error: `payload_too_large: a frame is limited to ${MAX_FRAME_BYTES} bytes` }, 413, { connection: 'close' }) }));
+  app.use(
+    PATH,
+    cors({
+      origin: '*',
+      allowMethods: ['POST', 'OPTIONS'],
+      allowHeaders: ['authorization', 'content-type'],
+      exposeHeaders: ['Retry-After'],
+      maxAge: 600,
+    }),
+  );
+  app.use(
+    PATH,
+    bodyLimit({
+      maxSize: MAX_FRAME_BYTES,
+      onError: (c) => c.json({ error: `payload_too_large: a frame is limited to ${MAX_FRAME_BYTES} bytes` }, 413, { connection: 'close' }),
+    }),
+  );
 
   app.openapi(postFrame, async (c) => {
     const { conversation_id } = c.req.valid('param');
@@ -58,7 +80,13 @@ export function registerFrameRoutes(app: ApiApp, deps: ServiceDeps): void {
     if (!/^image\/jpeg\b/i.test(c.req.header('content-type') ?? '')) throw new ApiError(415, 'unsupported_media_type: send image/jpeg');
     const image = new Uint8Array(await c.req.arrayBuffer());
     if (!isJpeg(image)) throw new ApiError(415, 'unsupported_media_type: the body is not a JPEG image');
-    const last = await deps.db.selectFrom('conversation_frames').select('captured_at').where('conversation_id', '=', conversation_id).orderBy('captured_at', 'desc').limit(1).executeTakeFirst();
+    const last = await deps.db
+      .selectFrom('conversation_frames')
+      .select('captured_at')
+      .where('conversation_id', '=', conversation_id)
+      .orderBy('captured_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     const since = last ? now.getTime() - new Date(last.captured_at).getTime() : Infinity;
     if (since < FRAME_INTERVAL_MS / 2) throw tooManyRequests('Too many frames', (FRAME_INTERVAL_MS / 2 - since) / 1000);
     await storeFrame(deps.db, conversation_id, image, now);

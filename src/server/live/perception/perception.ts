@@ -17,9 +17,9 @@ export const FRAME_INTERVAL_MS = 5_000;
 export const MAX_FRAMES = 8;
 
 const INSTRUCTIONS =
-  'These are frames from the visitor\'s camera during a video call with an AI agent, oldest first. ' +
+  "These are frames from the visitor's camera during a video call with an AI agent, oldest first. " +
   'Summarise in a few sentences what is visible that matters for the conversation: the setting, objects or documents shown, ' +
-  'the visitor\'s apparent engagement and mood. Do not guess identity, age or other sensitive traits.';
+  "the visitor's apparent engagement and mood. Do not guess identity, age or other sensitive traits.";
 const NO_FRAMES = "No camera frames were received during the conversation (the visitor's camera was off or unavailable).";
 
 /** The perception model the PAL names, or null when perception is off. */
@@ -41,7 +41,13 @@ export async function storeFrame(db: Db, conversationId: string, image: Uint8Arr
     // One writer per conversation at a time, so two frames never both see room for themselves.
     await trx.selectFrom('conversations').select('conversation_id').where('conversation_id', '=', conversationId).forUpdate().execute();
     await trx.insertInto('conversation_frames').values({ conversation_id: conversationId, captured_at: at, image }).execute();
-    const kept = await trx.selectFrom('conversation_frames').select(['frame_id', 'captured_at']).where('conversation_id', '=', conversationId).orderBy('captured_at').orderBy('frame_id').execute();
+    const kept = await trx
+      .selectFrom('conversation_frames')
+      .select(['frame_id', 'captured_at'])
+      .where('conversation_id', '=', conversationId)
+      .orderBy('captured_at')
+      .orderBy('frame_id')
+      .execute();
     if (kept.length <= MAX_FRAMES) return;
     const t = kept.map((f) => new Date(f.captured_at).getTime());
     let drop = 1;
@@ -51,18 +57,41 @@ export async function storeFrame(db: Db, conversationId: string, image: Uint8Arr
 }
 
 /** After the end callbacks: the analysis job, when the PAL perceives. */
-export async function enqueuePerception(deps: ServiceDeps, conversationId: string, pal: { definition: unknown; pipeline_mode: string } | undefined): Promise<void> {
+export async function enqueuePerception(
+  deps: ServiceDeps,
+  conversationId: string,
+  pal: { definition: unknown; pipeline_mode: string } | undefined,
+): Promise<void> {
   if (!pal || !perceives(deps, pal.definition as Record<string, unknown>, pal.pipeline_mode)) return;
   await deps.jobs.enqueue(PERCEPTION_JOB, { conversation_id: conversationId }, { maxAttempts: 3 });
 }
 
 export function perceptionJobs(deps: ServiceDeps): Record<string, JobHandler> {
   return {
-    [PERCEPTION_JOB]: async ({ payload, signal, attempt, maxAttempts }: { payload: { conversation_id: string }; signal: AbortSignal; attempt: number; maxAttempts: number }) => {
-      const conv = await deps.db.selectFrom('conversations').select(['conversation_id', 'owner_id', 'callback_url']).where('conversation_id', '=', payload.conversation_id).executeTakeFirst();
+    [PERCEPTION_JOB]: async ({
+      payload,
+      signal,
+      attempt,
+      maxAttempts,
+    }: {
+      payload: { conversation_id: string };
+      signal: AbortSignal;
+      attempt: number;
+      maxAttempts: number;
+    }) => {
+      const conv = await deps.db
+        .selectFrom('conversations')
+        .select(['conversation_id', 'owner_id', 'callback_url'])
+        .where('conversation_id', '=', payload.conversation_id)
+        .executeTakeFirst();
       if (!conv) return;
       // A run that sent the callback but died before deleting the frames must not send it twice.
-      const sent = await deps.db.selectFrom('conversation_events').select('event_id').where('conversation_id', '=', conv.conversation_id).where('event_type', '=', 'application.perception_analysis').executeTakeFirst();
+      const sent = await deps.db
+        .selectFrom('conversation_events')
+        .select('event_id')
+        .where('conversation_id', '=', conv.conversation_id)
+        .where('event_type', '=', 'application.perception_analysis')
+        .executeTakeFirst();
       if (!sent) await analyse(deps, conv, signal, attempt, maxAttempts);
       await deps.db.deleteFrom('conversation_frames').where('conversation_id', '=', conv.conversation_id).execute();
     },
@@ -73,12 +102,29 @@ type Conv = { conversation_id: string; owner_id: number; callback_url: string | 
 
 /** Asks the vision model about the kept frames and sends the analysis; throws to be retried until the last attempt. */
 async function analyse(deps: ServiceDeps, conv: Conv, signal: AbortSignal, attempt: number, maxAttempts: number): Promise<void> {
-  const frames = await deps.db.selectFrom('conversation_frames').select('image').where('conversation_id', '=', conv.conversation_id).orderBy('captured_at').orderBy('frame_id').execute();
+  const frames = await deps.db
+    .selectFrom('conversation_frames')
+    .select('image')
+    .where('conversation_id', '=', conv.conversation_id)
+    .orderBy('captured_at')
+    .orderBy('frame_id')
+    .execute();
   let analysis: string;
   try {
-    analysis = frames.length ? await describeFrames(deps, INSTRUCTIONS, frames.map((f) => f.image), signal) : NO_FRAMES;
+    analysis = frames.length
+      ? await describeFrames(
+          deps,
+          INSTRUCTIONS,
+          frames.map((f) => f.image),
+          signal,
+        )
+      : NO_FRAMES;
   } catch (error) {
-    deps.log.error('perception analysis failed', { conversation_id: conv.conversation_id, attempt, error: error instanceof Error ? error.message : String(error) });
+    deps.log.error('perception analysis failed', {
+      conversation_id: conv.conversation_id,
+      attempt,
+      error: error instanceof Error ? error.message : String(error),
+    });
     if (attempt < maxAttempts) throw error;
     return; // given up: no analysis is sent, and the frames are deleted all the same
   }

@@ -9,6 +9,7 @@ import { privateFolder, servicePrivateFolder } from '../../platform/files/privat
 export function privateRecordingFolder(config: Pick<Config, 'dataDir' | 'recording'>, log: Logger): string {
   const dir = config.recording.dir;
   if (config.dataDir === 'memory' && dir === memoryRecordingDir()) return servicePrivateFolder('memory', 'recordings', log) ?? dir;
-  if (!privateFolder(dir)) log.error('the recording folder is not private to this user: other users may read or redirect recordings', { folder: dir });
+  if (!privateFolder(dir))
+    log.error('the recording folder is not private to this user: other users may read or redirect recordings', { folder: dir });
   return dir;
 }

@@ -27,19 +27,38 @@ export function recordingRequested(properties: Record<string, unknown>): boolean
 const livePath = (deps: ServiceDeps, recordingId: string) => join(deps.config.recording.dir, 'live', `${recordingId}.pcm`);
 
 /** Starts the conversation's recording, or continues the one a previous room (before a restart) left open. */
-export async function startRecording(deps: ServiceDeps, conv: { conversationId: string; ownerId: number; properties: Record<string, unknown> }): Promise<LiveRecording> {
-  const open = await deps.db.selectFrom('recordings').select('recording_id').where('conversation_id', '=', conv.conversationId).where('status', '=', 'recording').executeTakeFirst();
+export async function startRecording(
+  deps: ServiceDeps,
+  conv: { conversationId: string; ownerId: number; properties: Record<string, unknown> },
+): Promise<LiveRecording> {
+  const open = await deps.db
+    .selectFrom('recordings')
+    .select('recording_id')
+    .where('conversation_id', '=', conv.conversationId)
+    .where('status', '=', 'recording')
+    .executeTakeFirst();
   let recordingId = open?.recording_id;
   if (!recordingId) {
     recordingId = newId('rec_', 16);
     const destination = typeof conv.properties.recording_destination_id === 'string' ? conv.properties.recording_destination_id : null;
-    await deps.db.insertInto('recordings').values({
-      recording_id: recordingId, conversation_id: conv.conversationId, owner_id: conv.ownerId, status: 'recording',
-      default_key: `${conv.ownerId}/${conv.conversationId}/${recordingId}.wav`, destination_id: destination, created_at: deps.clock.now(),
-    }).execute();
+    await deps.db
+      .insertInto('recordings')
+      .values({
+        recording_id: recordingId,
+        conversation_id: conv.conversationId,
+        owner_id: conv.ownerId,
+        status: 'recording',
+        default_key: `${conv.ownerId}/${conv.conversationId}/${recordingId}.wav`,
+        destination_id: destination,
+        created_at: deps.clock.now(),
+      })
+      .execute();
   }
   // The call's clock is the service's (a test moves it).
-  return { recordingId, recorder: await CallRecorder.start(livePath(deps, recordingId), roomLimits(conv.properties).maxCallDuration, deps.clock) };
+  return {
+    recordingId,
+    recorder: await CallRecorder.start(livePath(deps, recordingId), roomLimits(conv.properties).maxCallDuration, deps.clock),
+  };
 }
 
 /** The room closed for good at `endedAt` (epoch ms): the WAV goes to the default storage and the delivery starts. */
@@ -53,7 +72,12 @@ export async function keepRecording(deps: ServiceDeps, live: LiveRecording, ende
  * before the crash is kept like any recording. A no-op when the room kept it, or the file is elsewhere.
  */
 export async function keepLeftRecordings(deps: ServiceDeps, conversationId: string): Promise<void> {
-  const open = await deps.db.selectFrom('recordings').select('recording_id').where('conversation_id', '=', conversationId).where('status', '=', 'recording').execute();
+  const open = await deps.db
+    .selectFrom('recordings')
+    .select('recording_id')
+    .where('conversation_id', '=', conversationId)
+    .where('status', '=', 'recording')
+    .execute();
   for (const { recording_id } of open) {
     if (await stat(livePath(deps, recording_id)).catch(() => null)) await storeRecording(deps, recording_id);
   }
@@ -73,13 +97,22 @@ async function storeRecording(deps: ServiceDeps, recordingId: string): Promise<v
   await deps.db.transaction().execute(async (trx) => {
     const stored = await trx
       .updateTable('recordings')
-      .set({ status: 'stored', duration: Math.round((total / RECORDING_RATE) * 1000) / 1000, size_bytes: body.length, ended_at: now, expires_at: expiresAt, object_key: key, content_type: CONTENT_TYPE })
+      .set({
+        status: 'stored',
+        duration: Math.round((total / RECORDING_RATE) * 1000) / 1000,
+        size_bytes: body.length,
+        ended_at: now,
+        expires_at: expiresAt,
+        object_key: key,
+        content_type: CONTENT_TYPE,
+      })
       .where('recording_id', '=', row.recording_id)
       .where('status', '=', 'recording')
       .returning('recording_id')
       .executeTakeFirst();
     if (!stored) return;
-    if (row.destination_id) await deps.jobs.enqueue(RECORDING_COPY_JOB, { recording_id: row.recording_id, owner_id: row.owner_id }, { db: trx, maxAttempts: 50 });
+    if (row.destination_id)
+      await deps.jobs.enqueue(RECORDING_COPY_JOB, { recording_id: row.recording_id, owner_id: row.owner_id }, { db: trx, maxAttempts: 50 });
     await deps.jobs.enqueue(RECORDING_PRUNE_JOB, { recording_id: row.recording_id }, { db: trx, runAt: expiresAt, maxAttempts: 10 });
   });
   await rm(path, { force: true });
@@ -91,7 +124,11 @@ export async function pauseRecording(live: LiveRecording, stoppedAt?: number): P
 }
 
 async function objectKey(deps: ServiceDeps, destinationId: string, conversationId: string, recordingId: string): Promise<string> {
-  const d = await deps.db.selectFrom('recording_destinations').select('prefix').where('destination_id', '=', destinationId).executeTakeFirst();
+  const d = await deps.db
+    .selectFrom('recording_destinations')
+    .select('prefix')
+    .where('destination_id', '=', destinationId)
+    .executeTakeFirst();
   const prefix = (d?.prefix ?? '').replace(/^\/+|\/+$/g, '');
   return `${prefix ? `${prefix}/` : ''}${conversationId}/${recordingId}.wav`;
 }

@@ -19,12 +19,20 @@ import { loadTurnLatencies, summarizeTurnLatencies } from '../../resources/conve
  */
 export async function markConversationEnded(deps: ServiceDeps, conversationId: string, reason: string): Promise<string> {
   if (await endConversation(deps, conversationId, reason)) return reason;
-  const current = await deps.db.selectFrom('conversations').select('shutdown_reason').where('conversation_id', '=', conversationId).executeTakeFirst();
+  const current = await deps.db
+    .selectFrom('conversations')
+    .select('shutdown_reason')
+    .where('conversation_id', '=', conversationId)
+    .executeTakeFirst();
   return current?.shutdown_reason ?? reason;
 }
 
 /** Sends the end callbacks of an ended conversation unless some instance already did; returns the reason used. */
-export async function finalizeConversation(deps: ServiceDeps, conversationId: string, fallbackReason: string = ShutdownReasons.endEndpointHit): Promise<string | null> {
+export async function finalizeConversation(
+  deps: ServiceDeps,
+  conversationId: string,
+  fallbackReason: string = ShutdownReasons.endEndpointHit,
+): Promise<string | null> {
   const row = await deps.db
     .updateTable('conversations')
     .set({ live_finalized_at: deps.clock.now() })
@@ -35,22 +43,47 @@ export async function finalizeConversation(deps: ServiceDeps, conversationId: st
     .executeTakeFirst();
   if (!row) return null;
   // The PAL read once for its face, its post-call actions and whether it perceives.
-  const pal = row.pal_id ? await deps.db.selectFrom('pals').select(['default_face_id', 'definition', 'pipeline_mode']).where('pal_id', '=', row.pal_id).executeTakeFirst() : undefined;
+  const pal = row.pal_id
+    ? await deps.db
+        .selectFrom('pals')
+        .select(['default_face_id', 'definition', 'pipeline_mode'])
+        .where('pal_id', '=', row.pal_id)
+        .executeTakeFirst()
+    : undefined;
   const faceId = row.face_id ?? pal?.default_face_id ?? null;
   const reason = row.shutdown_reason ?? fallbackReason;
   const transcript = await loadTranscript(deps.db, conversationId);
   try {
-    await emitConversationCallbacks(deps, { conversation_id: conversationId, owner_id: row.owner_id, callback_url: row.callback_url }, shutdownCallbacks(conversationId, faceId, reason, transcript, deps.clock.now(), summarizeTurnLatencies(await loadTurnLatencies(deps.db, conversationId))));
+    await emitConversationCallbacks(
+      deps,
+      { conversation_id: conversationId, owner_id: row.owner_id, callback_url: row.callback_url },
+      shutdownCallbacks(
+        conversationId,
+        faceId,
+        reason,
+        transcript,
+        deps.clock.now(),
+        summarizeTurnLatencies(await loadTurnLatencies(deps.db, conversationId)),
+      ),
+    );
   } catch (error) {
     // Give the claim back so that the next sweep (here or on another instance) sends them.
-    await deps.db.updateTable('conversations').set({ live_finalized_at: null }).where('conversation_id', '=', conversationId).execute().catch(() => undefined);
+    await deps.db
+      .updateTable('conversations')
+      .set({ live_finalized_at: null })
+      .where('conversation_id', '=', conversationId)
+      .execute()
+      .catch(() => undefined);
     throw error;
   }
   await enqueuePostCallActions(deps, conversationId, pal);
   // A room that died mid-call left its recording open: keep what it wrote.
   if (row.provider === 'local') {
     await keepLeftRecordings(deps, conversationId).catch((error: unknown) =>
-      deps.log.error('keeping a left recording failed', { conversation_id: conversationId, error: error instanceof Error ? error.message : String(error) }),
+      deps.log.error('keeping a left recording failed', {
+        conversation_id: conversationId,
+        error: error instanceof Error ? error.message : String(error),
+      }),
     );
   }
   // Only local rooms sample the camera (a PAL runner in a Daily room perceives on its own).

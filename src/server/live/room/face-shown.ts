@@ -21,7 +21,11 @@ export class FaceShown {
   private timer: ClockTimer | undefined;
 
   /** `wait`: whether there is a face to wait for (see faceToWaitFor); without one the PAL speaks at once. */
-  constructor(private readonly clock: Clock, wait: boolean, boundMs = FACE_WAIT_MS) {
+  constructor(
+    private readonly clock: Clock,
+    wait: boolean,
+    boundMs = FACE_WAIT_MS,
+  ) {
     this.shown = new Promise((resolve) => (this.release = resolve));
     if (!wait) {
       this.open('none');
@@ -49,6 +53,9 @@ export class FaceShown {
  * Whether the PAL's first line waits for its face: the PAL has a face the page draws (a built-in one or a
  * trained face's rig), the page joined saying it reports the face shown, and the visitor listens (not text mode).
  */
-export function faceToWaitFor(pal: { face_model?: string | null | undefined; face_rig_url?: string | undefined }, joining: { faceReady?: boolean | undefined; textMode?: boolean | undefined }): boolean {
+export function faceToWaitFor(
+  pal: { face_model?: string | null | undefined; face_rig_url?: string | undefined },
+  joining: { faceReady?: boolean | undefined; textMode?: boolean | undefined },
+): boolean {
   return Boolean(pal.face_model || pal.face_rig_url) && joining.faceReady === true && joining.textMode !== true;
 }

@@ -20,7 +20,16 @@ import type { ConversationRow } from '../../resources/conversations/repository.j
 
 /** What deciding a conversation's end takes (see settleRow). */
 const SETTLE_COLUMNS = [
-  'status', 'provider', 'created_at', 'properties', 'live_started_at', 'live_empty_since', 'live_heartbeat_at', 'live_finalized_at', 'live_holder', 'shutdown_reason',
+  'status',
+  'provider',
+  'created_at',
+  'properties',
+  'live_started_at',
+  'live_empty_since',
+  'live_heartbeat_at',
+  'live_finalized_at',
+  'live_holder',
+  'shutdown_reason',
 ] as const;
 
 /** Conversations read at once (each settled with a turn of the event loop after it), and batches per poll (see settleDue). */
@@ -60,9 +69,14 @@ export class RoomHub {
     const here = this.rooms.get(conv.conversationId);
     let holder = here && !here.isClosing ? this.instanceId : await this.claim(conv.conversationId);
     // The holder's heartbeat may be fresh while it is dead (killed): it is asked at once, and taken over when silent.
-    if (this.relay && holder && holder !== this.instanceId && !(await this.relay.holderAlive(holder))) holder = await this.takeOver(conv.conversationId, holder);
+    if (this.relay && holder && holder !== this.instanceId && !(await this.relay.holderAlive(holder)))
+      holder = await this.takeOver(conv.conversationId, holder);
     if (this.relay && holder && holder !== this.instanceId) {
-      this.deps.log.info('participant relayed to the room\'s holder', { conversation_id: conv.conversationId, holder_instance: holder, role });
+      this.deps.log.info("participant relayed to the room's holder", {
+        conversation_id: conv.conversationId,
+        holder_instance: holder,
+        role,
+      });
       return this.relay.join(holder, socket, conv.conversationId, joining, backlog);
     }
     await this.open(conv).admit(socket, role, admitting, backlog);
@@ -92,12 +106,22 @@ export class RoomHub {
     const { db, clock } = this.deps;
     const now = clock.now();
     const staleBefore = new Date(now.getTime() - this.staleAfterMs);
-    const claimed = await db.updateTable('conversations').set({ live_holder: this.instanceId, live_heartbeat_at: now })
+    const claimed = await db
+      .updateTable('conversations')
+      .set({ live_holder: this.instanceId, live_heartbeat_at: now })
       .where('conversation_id', '=', conversationId)
-      .$if(this.relay !== null, (q) => q.where((eb) => eb.or([
-        eb('live_holder', 'is', null), eb('live_holder', '=', this.instanceId), eb('live_heartbeat_at', 'is', null), eb('live_heartbeat_at', '<', staleBefore),
-      ])))
-      .returning('conversation_id').executeTakeFirst();
+      .$if(this.relay !== null, (q) =>
+        q.where((eb) =>
+          eb.or([
+            eb('live_holder', 'is', null),
+            eb('live_holder', '=', this.instanceId),
+            eb('live_heartbeat_at', 'is', null),
+            eb('live_heartbeat_at', '<', staleBefore),
+          ]),
+        ),
+      )
+      .returning('conversation_id')
+      .executeTakeFirst();
     if (claimed) return this.instanceId;
     const row = await db.selectFrom('conversations').select('live_holder').where('conversation_id', '=', conversationId).executeTakeFirst();
     return row?.live_holder ?? null;
@@ -106,11 +130,18 @@ export class RoomHub {
   /** Takes the room from a holder that does not answer (unless another took it meanwhile); answers the holder now. */
   private async takeOver(conversationId: string, silent: string): Promise<string | null> {
     const now = this.deps.clock.now();
-    const taken = await this.deps.db.updateTable('conversations').set({ live_holder: this.instanceId, live_heartbeat_at: now })
-      .where('conversation_id', '=', conversationId).where('live_holder', '=', silent)
-      .returning('conversation_id').executeTakeFirst();
+    const taken = await this.deps.db
+      .updateTable('conversations')
+      .set({ live_holder: this.instanceId, live_heartbeat_at: now })
+      .where('conversation_id', '=', conversationId)
+      .where('live_holder', '=', silent)
+      .returning('conversation_id')
+      .executeTakeFirst();
     if (taken) {
-      this.deps.log.info('room taken over from a holder that does not answer', { conversation_id: conversationId, holder_instance: silent });
+      this.deps.log.info('room taken over from a holder that does not answer', {
+        conversation_id: conversationId,
+        holder_instance: silent,
+      });
       return this.instanceId;
     }
     return this.claim(conversationId);
@@ -119,8 +150,12 @@ export class RoomHub {
   /** A holder stopped answering the relay: its claim on these rooms is let go, so that the next join takes them. */
   private async letGo(silent: string, conversationIds: string[]): Promise<void> {
     if (!conversationIds.length) return;
-    await this.deps.db.updateTable('conversations').set({ live_holder: null })
-      .where('conversation_id', 'in', conversationIds).where('live_holder', '=', silent).execute();
+    await this.deps.db
+      .updateTable('conversations')
+      .set({ live_holder: null })
+      .where('conversation_id', 'in', conversationIds)
+      .where('live_holder', '=', silent)
+      .execute();
   }
 
   /** The room held here for a relayed join, opened if this instance may hold it; null when another does. */
@@ -136,7 +171,11 @@ export class RoomHub {
   /** The live instance other than this one that holds the room, if any. */
   private async liveHolderElsewhere(conversationId: string): Promise<string | null> {
     if (!this.relay) return null;
-    const row = await this.deps.db.selectFrom('conversations').select(['live_holder', 'live_heartbeat_at']).where('conversation_id', '=', conversationId).executeTakeFirst();
+    const row = await this.deps.db
+      .selectFrom('conversations')
+      .select(['live_holder', 'live_heartbeat_at'])
+      .where('conversation_id', '=', conversationId)
+      .executeTakeFirst();
     if (!row?.live_holder || row.live_holder === this.instanceId || !this.fresh(row.live_heartbeat_at)) return null;
     return row.live_holder;
   }
@@ -177,17 +216,27 @@ export class RoomHub {
         return shedding ? `the room channel is past its capacity: ${shedding} relayed participants lost audio in the last 10 s` : null;
       };
       lifecycle.readiness.add(this.unready);
-      this.relay = new RoomRelay(this.channel, { holdRoom: (id) => this.holdRoom(id), room: (id) => this.rooms.get(id), holderGone: (holder, ids) => this.letGo(holder, ids) }, log, this.deps.metrics, this.deps.clock);
+      this.relay = new RoomRelay(
+        this.channel,
+        { holdRoom: (id) => this.holdRoom(id), room: (id) => this.rooms.get(id), holderGone: (holder, ids) => this.letGo(holder, ids) },
+        log,
+        this.deps.metrics,
+        this.deps.clock,
+      );
     }
     this.stopBus = this.deps.bus.on('conversation.ended', ({ conversationId, reason }) => {
       const room = this.rooms.get(conversationId);
       if (!room && this.ending.has(conversationId)) return;
       const done = room ? room.shutdown(reason) : this.settleEnded(conversationId);
-      done.catch((error: unknown) => this.deps.log.error('ending a room failed', { conversation_id: conversationId, error: String(error) }));
+      done.catch((error: unknown) =>
+        this.deps.log.error('ending a room failed', { conversation_id: conversationId, error: String(error) }),
+      );
     });
     const tick = () => {
       this.polling = this.poll()
-        .catch((error: unknown) => this.deps.log.error('room poll failed', { error: error instanceof Error ? error.message : String(error) }))
+        .catch((error: unknown) =>
+          this.deps.log.error('room poll failed', { error: error instanceof Error ? error.message : String(error) }),
+        )
         .finally(() => {
           this.polling = null;
           if (this.stopBus) this.timer = this.deps.clock.setTimeout(tick, this.deps.config.room.pollMs);
@@ -205,10 +254,22 @@ export class RoomHub {
     const held = [...this.rooms.keys()];
     // Each room lets go of its claim as soon as its PAL has stopped, before its participants are told to
     // join again: their next join (0.1-0.2 s later) finds it free rather than relayed to this instance.
-    const letGo = (id: string) => async () => void (await this.deps.db.updateTable('conversations').set({ live_holder: null }).where('conversation_id', '=', id).where('live_holder', '=', this.instanceId).execute());
+    const letGo = (id: string) => async () =>
+      void (await this.deps.db
+        .updateTable('conversations')
+        .set({ live_holder: null })
+        .where('conversation_id', '=', id)
+        .where('live_holder', '=', this.instanceId)
+        .execute());
     await Promise.all([...this.rooms.values()].map((room) => room.suspend(this.relay ? letGo(room.conversationId) : undefined)));
     // Let go of the rooms at once, so that their participants' next join takes them over elsewhere.
-    if (held.length) await this.deps.db.updateTable('conversations').set({ live_holder: null }).where('conversation_id', 'in', held).where('live_holder', '=', this.instanceId).execute();
+    if (held.length)
+      await this.deps.db
+        .updateTable('conversations')
+        .set({ live_holder: null })
+        .where('conversation_id', 'in', held)
+        .where('live_holder', '=', this.instanceId)
+        .execute();
     await this.channel?.close();
     if (this.unready) this.deps.lifecycle.readiness.delete(this.unready);
   }
@@ -223,17 +284,26 @@ export class RoomHub {
     const now = clock.now();
     const held = [...this.rooms.keys()];
     if (held.length) {
-      const rows = await db.updateTable('conversations').set({ live_heartbeat_at: now, live_holder: this.instanceId }).where('conversation_id', 'in', held)
+      const rows = await db
+        .updateTable('conversations')
+        .set({ live_heartbeat_at: now, live_holder: this.instanceId })
+        .where('conversation_id', 'in', held)
         .where((eb) => eb.or([eb('live_holder', 'is', null), eb('live_holder', '=', this.instanceId)]))
-        .returning(['conversation_id', 'status', 'shutdown_reason']).execute();
-      for (const row of rows) if (row.status === 'ended') void this.rooms.get(row.conversation_id)?.shutdown(row.shutdown_reason ?? ShutdownReasons.endEndpointHit);
+        .returning(['conversation_id', 'status', 'shutdown_reason'])
+        .execute();
+      for (const row of rows)
+        if (row.status === 'ended')
+          void this.rooms.get(row.conversation_id)?.shutdown(row.shutdown_reason ?? ShutdownReasons.endEndpointHit);
       // Another instance took over a room this one went quiet on: its participants here join again there.
       const kept = new Set(rows.map((r) => r.conversation_id));
       for (const id of held) if (!kept.has(id)) void this.rooms.get(id)?.suspend();
     }
     if (this.relay) await this.checkRelayedRooms();
     await this.settleDue(now, held);
-    await db.deleteFrom('canvas_interaction_rate').where('window_start', '<', new Date(now.getTime() - 5 * 60_000)).execute();
+    await db
+      .deleteFrom('canvas_interaction_rate')
+      .where('window_start', '<', new Date(now.getTime() - 5 * 60_000))
+      .execute();
   }
 
   /**
@@ -249,17 +319,28 @@ export class RoomHub {
     const staleBefore = new Date(now.getTime() - this.staleAfterMs);
     let after = '';
     for (let batch = 0; batch < SETTLE_BATCHES_PER_POLL; batch++) {
-      let query = db.selectFrom('conversations').select(['conversation_id', ...SETTLE_COLUMNS]).where('provider', '=', 'local').where('live_finalized_at', 'is', null)
-        .where((eb) => eb.and([
-          eb.or([eb('live_heartbeat_at', 'is', null), eb('live_heartbeat_at', '<=', staleBefore)]),
-          eb.or([eb('status', '=', 'ended'), deadlinePassedSql(now)]),
-        ]))
-        .where('conversation_id', '>', after).orderBy('conversation_id').limit(SETTLE_BATCH);
+      let query = db
+        .selectFrom('conversations')
+        .select(['conversation_id', ...SETTLE_COLUMNS])
+        .where('provider', '=', 'local')
+        .where('live_finalized_at', 'is', null)
+        .where((eb) =>
+          eb.and([
+            eb.or([eb('live_heartbeat_at', 'is', null), eb('live_heartbeat_at', '<=', staleBefore)]),
+            eb.or([eb('status', '=', 'ended'), deadlinePassedSql(now)]),
+          ]),
+        )
+        .where('conversation_id', '>', after)
+        .orderBy('conversation_id')
+        .limit(SETTLE_BATCH);
       if (held.length) query = query.where('conversation_id', 'not in', held);
       const rows = await query.execute();
       for (const row of rows) {
         await this.settleRow(row.conversation_id, row).catch((error: unknown) =>
-          this.deps.log.error('settling a conversation failed', { conversation_id: row.conversation_id, error: error instanceof Error ? error.message : String(error) }),
+          this.deps.log.error('settling a conversation failed', {
+            conversation_id: row.conversation_id,
+            error: error instanceof Error ? error.message : String(error),
+          }),
         );
         // One conversation's end is a dozen statements (25 ms on a loaded machine): the event loop gets
         // a turn after each, so requests wait for one, not for a batch (p95 of /healthz 780 ms per batch).
@@ -277,8 +358,11 @@ export class RoomHub {
     relay.dropQuiet(this.staleAfterMs);
     const relayed = relay.relayedRooms();
     if (!relayed.size) return;
-    const rows = await this.deps.db.selectFrom('conversations').select(['conversation_id', 'live_holder', 'live_heartbeat_at'])
-      .where('conversation_id', 'in', [...relayed.keys()]).execute();
+    const rows = await this.deps.db
+      .selectFrom('conversations')
+      .select(['conversation_id', 'live_holder', 'live_heartbeat_at'])
+      .where('conversation_id', 'in', [...relayed.keys()])
+      .execute();
     for (const row of rows) {
       if (row.live_holder !== relayed.get(row.conversation_id) || !this.fresh(row.live_heartbeat_at)) relay.disconnect(row.conversation_id);
     }
@@ -286,23 +370,35 @@ export class RoomHub {
 
   /** An end asked for on this instance, of a conversation no room here holds. */
   private async settleEnded(conversationId: string): Promise<void> {
-    const row = await this.deps.db.selectFrom('conversations').select(SETTLE_COLUMNS).where('conversation_id', '=', conversationId).executeTakeFirst();
+    const row = await this.deps.db
+      .selectFrom('conversations')
+      .select(SETTLE_COLUMNS)
+      .where('conversation_id', '=', conversationId)
+      .executeTakeFirst();
     if (row) await this.settleRow(conversationId, row, true);
   }
 
   /** For a conversation no room here holds: end it when a deadline passed, send its end callbacks once ended. */
-  private async settleRow(conversationId: string, row: Pick<ConversationRow, (typeof SETTLE_COLUMNS)[number]>, endRequested = false): Promise<void> {
+  private async settleRow(
+    conversationId: string,
+    row: Pick<ConversationRow, (typeof SETTLE_COLUMNS)[number]>,
+    endRequested = false,
+  ): Promise<void> {
     if (this.rooms.has(conversationId) || row.provider !== 'local' || row.live_finalized_at) return;
     const now = this.deps.clock.now();
     if (this.fresh(row.live_heartbeat_at)) {
       // Another instance holds it: an end asked for here reaches it at once (its heartbeat would see it too).
-      if (endRequested && row.status === 'ended' && row.live_holder && row.live_holder !== this.instanceId) this.relay?.end(row.live_holder, conversationId, row.shutdown_reason ?? ShutdownReasons.endEndpointHit);
+      if (endRequested && row.status === 'ended' && row.live_holder && row.live_holder !== this.instanceId)
+        this.relay?.end(row.live_holder, conversationId, row.shutdown_reason ?? ShutdownReasons.endEndpointHit);
       return;
     }
     if (row.status === 'active') {
       // A room that died with its process counts as left when its last heartbeat was.
-      const emptySince = row.live_empty_since ?? (row.live_started_at ? row.live_heartbeat_at ?? row.live_started_at : null);
-      const deadline = nextDeadline({ createdAt: row.created_at, startedAt: row.live_started_at, emptySince }, roomLimits(row.properties ?? {}));
+      const emptySince = row.live_empty_since ?? (row.live_started_at ? (row.live_heartbeat_at ?? row.live_started_at) : null);
+      const deadline = nextDeadline(
+        { createdAt: row.created_at, startedAt: row.live_started_at, emptySince },
+        roomLimits(row.properties ?? {}),
+      );
       if (deadline.at > now) return;
       // Its end is announced on the bus (other listeners hear it); the settling is this function's, just below.
       this.ending.add(conversationId);

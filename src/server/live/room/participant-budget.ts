@@ -13,7 +13,11 @@ class Bucket {
   private tokens: number;
   private at: number;
 
-  constructor(private readonly perSecond: number, private readonly burst: number, now: number) {
+  constructor(
+    private readonly perSecond: number,
+    private readonly burst: number,
+    now: number,
+  ) {
     this.tokens = burst;
     this.at = now;
   }
@@ -124,7 +128,10 @@ function byteLength(data: RawData | string): number {
 }
 
 /** Counts what a verdict refused in /metrics. */
-export function countRefused(metrics: Pick<ServiceMetrics, 'roomInputDropped' | 'roomSocketsClosedForFlooding'>, verdict: BudgetVerdict): void {
+export function countRefused(
+  metrics: Pick<ServiceMetrics, 'roomInputDropped' | 'roomSocketsClosedForFlooding'>,
+  verdict: BudgetVerdict,
+): void {
   if (verdict.ok) return;
   metrics.roomInputDropped.inc({ kind: verdict.kind });
   if (verdict.close) metrics.roomSocketsClosedForFlooding.inc();

@@ -5,7 +5,15 @@ import type { RawData } from 'ws';
 import type { RoomMessage } from './message.js';
 import { loadRoomHistory } from '../../resources/conversations/transcript-store.js';
 import {
-  AudioFrameKind, ClientFrame, ROOM_HISTORY_LIMIT, RoomCloseCode, decodeAudioFrame, encodeAudioFrame, type Participant, type ServerFrame, type TurnLatencyFrame,
+  AudioFrameKind,
+  ClientFrame,
+  ROOM_HISTORY_LIMIT,
+  RoomCloseCode,
+  decodeAudioFrame,
+  encodeAudioFrame,
+  type Participant,
+  type ServerFrame,
+  type TurnLatencyFrame,
 } from '../../../protocol/room.js';
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import { visemeIndex } from '../../../protocol/visemes.js';
@@ -94,10 +102,27 @@ export class Room {
   }
 
   /** Admits a participant whose token was checked; the PAL joins with the first one. */
-  async admit(socket: RoomSocket, role: 'visitor' | 'operator', joining: { userName?: string | undefined; token?: string; textMode?: boolean; timeZone?: string | undefined; locale?: string | undefined; faceReady?: boolean | undefined; speechRecognition?: boolean | undefined }, backlog: JoinBacklog = new JoinBacklog()): Promise<void> {
+  async admit(
+    socket: RoomSocket,
+    role: 'visitor' | 'operator',
+    joining: {
+      userName?: string | undefined;
+      token?: string;
+      textMode?: boolean;
+      timeZone?: string | undefined;
+      locale?: string | undefined;
+      faceReady?: boolean | undefined;
+      speechRecognition?: boolean | undefined;
+    },
+    backlog: JoinBacklog = new JoinBacklog(),
+  ): Promise<void> {
     const { userName, token = '' } = joining;
     if (this.closing) return void socket.close(RoomCloseCode.ended, 'conversation ended');
-    const participant: Participant = { participant_id: `p_${randomUUID()}`, user_name: userName?.trim().slice(0, 80) || (role === 'operator' ? 'Operator' : 'Guest'), role };
+    const participant: Participant = {
+      participant_id: `p_${randomUUID()}`,
+      user_name: userName?.trim().slice(0, 80) || (role === 'operator' ? 'Operator' : 'Guest'),
+      role,
+    };
     const member: Member = { participant, socket, token };
     const now = this.deps.clock.now();
     this.marks.startedAt ??= now;
@@ -126,18 +151,31 @@ export class Room {
       }
     }
     this.members.set(participant.participant_id, member);
-    this.deps.log.info('participant joined', { conversation_id: this.conversationId, participant_id: participant.participant_id, role, participants: this.members.size });
+    this.deps.log.info('participant joined', {
+      conversation_id: this.conversationId,
+      participant_id: participant.participant_id,
+      role,
+      participants: this.members.size,
+    });
     this.recordWhileVisited();
     socket.on('close', () => {
       this.leave(participant.participant_id);
       if (socket.closedForFlooding) this.thrownOut(member);
     });
     this.sendTo(member, {
-      type: 'joined', participant_id: participant.participant_id, conversation_id: this.conversationId, participants: this.participants(),
+      type: 'joined',
+      participant_id: participant.participant_id,
+      conversation_id: this.conversationId,
+      participants: this.participants(),
       transcribes: PalAgent.transcribes(this.deps),
       language: conversationLanguages(this.conv)[0] ?? 'en',
       ...(role === 'visitor' && perceives(this.deps, this.conv.pal.definition, this.conv.pal.pipelineMode)
-        ? { perception: { frames_url: `${this.deps.config.publicUrl}/v2/conversations/${this.conversationId}/frames`, interval_ms: FRAME_INTERVAL_MS } }
+        ? {
+            perception: {
+              frames_url: `${this.deps.config.publicUrl}/v2/conversations/${this.conversationId}/frames`,
+              interval_ms: FRAME_INTERVAL_MS,
+            },
+          }
         : {}),
       ...(recordingRequested(this.conv.properties) ? { recording: true } : {}),
       ...(transcript.length ? { transcript } : {}),
@@ -174,9 +212,15 @@ export class Room {
       this.faceShown = new FaceShown(this.deps.clock, faceToWaitFor(this.pal.participant, joining));
       const waitFrom = this.deps.clock.now().getTime();
       // How long greetings wait for faces, and how often the bound is what ends the wait (a page that failed to say so).
-      void this.faceShown.shown.then((by) => by !== 'none' && this.deps.log.info('the PAL\'s first line waited for its face', {
-        conversation_id: this.conversationId, by, waited_ms: this.deps.clock.now().getTime() - waitFrom,
-      }));
+      void this.faceShown.shown.then(
+        (by) =>
+          by !== 'none' &&
+          this.deps.log.info("the PAL's first line waited for its face", {
+            conversation_id: this.conversationId,
+            by,
+            waited_ms: this.deps.clock.now().getTime() - waitFrom,
+          }),
+      );
       palJoined = this.pal.join(!this.conv.startedAt, this.faceShown.shown);
     }
     // From here on the room reads this participant's frames, starting with those sent while it joined,
@@ -243,27 +287,42 @@ export class Room {
     // The call is over now: what follows (the database, the PAL stopping) does not lengthen its recording.
     const closedAt = this.deps.clock.now().getTime();
     const inEffect = end ? await markConversationEnded(this.deps, this.conversationId, reason).catch(() => reason) : reason;
-    this.deps.log.info(end ? 'room ended' : 'room let go', { conversation_id: this.conversationId, reason: inEffect, participants: this.members.size });
+    this.deps.log.info(end ? 'room ended' : 'room let go', {
+      conversation_id: this.conversationId,
+      reason: inEffect,
+      participants: this.members.size,
+    });
     // The PAL stops (what it would say is dropped), then its held first line is let go: stopping waits for it.
     const stopped = this.pal?.stop();
     this.faceShown?.open('closed');
     await stopped;
     const recording = await this.recording;
     await letGo?.().catch((error: unknown) =>
-      this.deps.log.error('letting go of the room failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }));
+      this.deps.log.error('letting go of the room failed', {
+        conversation_id: this.conversationId,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
     for (const member of this.members.values()) {
       if (end) this.sendTo(member, { type: 'ended', reason: inEffect });
       member.socket.close(end ? RoomCloseCode.ended : 1012, end ? 'conversation ended' : 'service restarting');
     }
     this.members.clear();
     this.onClosed(this);
-    if (recording) await (end ? keepRecording(this.deps, recording, closedAt) : pauseRecording(recording, closedAt)).catch((error: unknown) =>
-      this.deps.log.error('keeping the recording failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }),
-    );
+    if (recording)
+      await (end ? keepRecording(this.deps, recording, closedAt) : pauseRecording(recording, closedAt)).catch((error: unknown) =>
+        this.deps.log.error('keeping the recording failed', {
+          conversation_id: this.conversationId,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
     if (!end) return;
     // A failure here is retried by the hub's sweep (the claim is given back), so it is only logged.
     await finalizeConversation(this.deps, this.conversationId, inEffect).catch((error: unknown) =>
-      this.deps.log.error('sending end callbacks failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }),
+      this.deps.log.error('sending end callbacks failed', {
+        conversation_id: this.conversationId,
+        error: error instanceof Error ? error.message : String(error),
+      }),
     );
   }
 
@@ -272,22 +331,35 @@ export class Room {
       this.recorder = await startRecording(this.deps, this.conv);
       return this.recorder;
     } catch (error) {
-      this.deps.log.error('starting the recording failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) });
+      this.deps.log.error('starting the recording failed', {
+        conversation_id: this.conversationId,
+        error: error instanceof Error ? error.message : String(error),
+      });
       return null;
     }
   }
 
   private leave(participantId: string): void {
     if (!this.members.delete(participantId) || this.closing) return;
-    this.deps.log.info('participant left', { conversation_id: this.conversationId, participant_id: participantId, participants: this.members.size });
+    this.deps.log.info('participant left', {
+      conversation_id: this.conversationId,
+      participant_id: participantId,
+      participants: this.members.size,
+    });
     this.recordWhileVisited();
     this.pal?.left(participantId);
     this.broadcast({ type: 'participant-left', participant_id: participantId });
     if (this.members.size > 0) return;
     const now = this.deps.clock.now();
     this.marks.emptySince = now;
-    this.deps.db.updateTable('conversations').set({ live_empty_since: now }).where('conversation_id', '=', this.conversationId).execute()
-      .catch((error: unknown) => this.deps.log.error('room state write failed', { conversation_id: this.conversationId, error: String(error) }));
+    this.deps.db
+      .updateTable('conversations')
+      .set({ live_empty_since: now })
+      .where('conversation_id', '=', this.conversationId)
+      .execute()
+      .catch((error: unknown) =>
+        this.deps.log.error('room state write failed', { conversation_id: this.conversationId, error: String(error) }),
+      );
     this.arm();
   }
 
@@ -301,7 +373,9 @@ export class Room {
     } catch (error) {
       const participantId = member.participant.participant_id;
       this.deps.log.error('a participant frame failed; its connection is closed', {
-        conversation_id: this.conversationId, participant_id: participantId, error: error instanceof Error ? error.message : String(error),
+        conversation_id: this.conversationId,
+        participant_id: participantId,
+        error: error instanceof Error ? error.message : String(error),
       });
       this.sendTo(member, { type: 'error', code: 'internal_error', message: 'this frame could not be handled; the connection is closed' });
       member.socket.close(1011, 'internal_error');
@@ -318,7 +392,11 @@ export class Room {
   private refuse(member: Member, verdict: Exclude<BudgetVerdict, { ok: true }>): void {
     countRefused(this.deps.metrics, verdict);
     if (verdict.close) {
-      this.deps.log.info('a participant kept sending past its budget; its connection is closed', { conversation_id: this.conversationId, participant_id: member.participant.participant_id, kind: verdict.kind });
+      this.deps.log.info('a participant kept sending past its budget; its connection is closed', {
+        conversation_id: this.conversationId,
+        participant_id: member.participant.participant_id,
+        kind: verdict.kind,
+      });
       this.sendTo(member, { type: 'error', code: 'flooding', message: 'too much was sent too fast; the connection is closed' });
       member.socket.close(RoomCloseCode.flooding, 'flooding');
       // A flooder would go on sending until it reads the close; what it sends meanwhile is not read.
@@ -327,8 +405,18 @@ export class Room {
       return this.thrownOut(member);
     }
     if (!verdict.first) return;
-    if (verdict.kind === 'malformed') this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'binary frames are microphone audio frames (kind 2, 8 to 96 kHz, samples after the 8-byte header)' });
-    else this.sendTo(member, { type: 'error', code: 'rate_limited', message: `${verdict.kind} sent faster than the room takes it is dropped` });
+    if (verdict.kind === 'malformed')
+      this.sendTo(member, {
+        type: 'error',
+        code: 'bad_frame',
+        message: 'binary frames are microphone audio frames (kind 2, 8 to 96 kHz, samples after the 8-byte header)',
+      });
+    else
+      this.sendTo(member, {
+        type: 'error',
+        code: 'rate_limited',
+        message: `${verdict.kind} sent faster than the room takes it is dropped`,
+      });
   }
 
   /** A visitor closed for flooding does not come back: with no other visitor, the conversation ends now. */
@@ -346,8 +434,17 @@ export class Room {
 
   /** Microphone audio from a participant: the PAL listens to visitors (operators only watch). */
   private onAudio(member: Member, data: RawData | string): void {
-    const frame = decodeAudioFrame(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : typeof data === 'string' ? Buffer.from(data) : Buffer.from(data));
-    if (!frame || frame.kind !== AudioFrameKind.microphone) return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'binary frames are microphone audio frames' });
+    const frame = decodeAudioFrame(
+      Buffer.isBuffer(data)
+        ? data
+        : Array.isArray(data)
+          ? Buffer.concat(data)
+          : typeof data === 'string'
+            ? Buffer.from(data)
+            : Buffer.from(data),
+    );
+    if (!frame || frame.kind !== AudioFrameKind.microphone)
+      return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'binary frames are microphone audio frames' });
     if (member.participant.role !== 'visitor') return;
     this.recorder?.recorder.add(member.participant.participant_id, frame.samples, frame.sampleRate);
     this.pal?.hear(member.participant, frame.samples, frame.sampleRate);
@@ -362,9 +459,13 @@ export class Room {
       /* not JSON */
     }
     if (!frame) return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'frames are JSON objects of the room protocol' });
-    if (frame.type === 'join') return this.sendTo(member, { type: 'error', code: 'already_joined', message: 'this connection already joined the room' });
+    if (frame.type === 'join')
+      return this.sendTo(member, { type: 'error', code: 'already_joined', message: 'this connection already joined the room' });
     if (frame.type === 'text-mode') return this.pal?.setTextMode(frame.on);
-    if (frame.type === 'hearing') return member.participant.role === 'visitor' ? this.pal?.setHearing(PalAgent.transcribes(this.deps) || frame.speech_recognition) : undefined;
+    if (frame.type === 'hearing')
+      return member.participant.role === 'visitor'
+        ? this.pal?.setHearing(PalAgent.transcribes(this.deps) || frame.speech_recognition)
+        : undefined;
     if (frame.type === 'turn-latency') return this.onTurnLatency(member, frame);
     if (frame.type === 'face-ready') return this.faceShown?.open('face-ready');
     if (frame.type === 'ping') return this.sendTo(member, { type: 'pong', ...(frame.n !== undefined ? { n: frame.n } : {}) });
@@ -383,8 +484,14 @@ export class Room {
   private onTurnLatency(member: Member, frame: TurnLatencyFrame): void {
     if (member.participant.role !== 'visitor' || !this.replies.accept(frame, this.deps.clock.now().getTime())) return;
     observeTurnLatency(this.deps.metrics, frame);
-    this.turnLatencyWrites = this.turnLatencyWrites.then(() => storeTurnLatency(this.deps.db, this.conversationId, frame)).catch((error: unknown) =>
-      this.deps.log.error('storing a turn latency failed', { conversation_id: this.conversationId, error: error instanceof Error ? error.message : String(error) }));
+    this.turnLatencyWrites = this.turnLatencyWrites
+      .then(() => storeTurnLatency(this.deps.db, this.conversationId, frame))
+      .catch((error: unknown) =>
+        this.deps.log.error('storing a turn latency failed', {
+          conversation_id: this.conversationId,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
   }
 
   /** Daily semantics: to everyone but the sender, or to one participant; the PAL hears what is meant for it. */
@@ -428,7 +535,11 @@ export class Room {
   /** Sends to a participant still reading; one that stopped (its unsent output past the bound) is dropped. */
   private deliver(member: Member, data: string | Uint8Array): void {
     sendBounded(member.socket, data, this.deps.metrics, () =>
-      this.deps.log.info('a participant stopped reading; its connection is dropped', { conversation_id: this.conversationId, participant_id: member.participant.participant_id }));
+      this.deps.log.info('a participant stopped reading; its connection is dropped', {
+        conversation_id: this.conversationId,
+        participant_id: member.participant.participant_id,
+      }),
+    );
   }
 
   /** (Re)arms the timer for the earliest deadline; the database holds the same marks for other instances. */
@@ -437,7 +548,10 @@ export class Room {
     if (this.closing) return;
     const deadline = nextDeadline(this.marks, this.limits);
     const wait = deadline.at.getTime() - this.deps.clock.now().getTime();
-    this.timer = this.deps.clock.setTimeout(() => (wait > MAX_TIMER_MS ? this.arm() : void this.shutdown(deadline.reason)), Math.min(Math.max(0, wait), MAX_TIMER_MS));
+    this.timer = this.deps.clock.setTimeout(
+      () => (wait > MAX_TIMER_MS ? this.arm() : void this.shutdown(deadline.reason)),
+      Math.min(Math.max(0, wait), MAX_TIMER_MS),
+    );
     this.timer.unref();
   }
 }

@@ -29,7 +29,13 @@ export function attachRoomServer(server: Server, deps: ServiceDeps, hub: RoomHub
     let ws: WebSocket | undefined;
     const pending = guard?.admitUpgrade(upgradeAddress(request, deps.config.trustProxy), () => (ws ? ws.terminate() : socket.destroy()));
     if (pending === null) {
-      return refuseUpgrade(deps.clock, socket, 429, { error: 'too_many_upgrades: this address has too many connections waiting to join' }, { 'Retry-After': String(JOIN_TIMEOUT_MS / 1000) });
+      return refuseUpgrade(
+        deps.clock,
+        socket,
+        429,
+        { error: 'too_many_upgrades: this address has too many connections waiting to join' },
+        { 'Retry-After': String(JOIN_TIMEOUT_MS / 1000) },
+      );
     }
     socket.once('close', () => pending?.release());
     wss.handleUpgrade(request, socket, head, (opened) => {
@@ -56,9 +62,21 @@ function refuse(ws: WebSocket, code: number, errorCode: string, message: string)
 }
 
 /** Answers an upgrade that will not be taken with a plain HTTP response, and closes its connection. */
-function refuseUpgrade(clock: Clock, socket: Duplex, status: 404 | 429, body: { error: string }, headers: Record<string, string> = {}): void {
+function refuseUpgrade(
+  clock: Clock,
+  socket: Duplex,
+  status: 404 | 429,
+  body: { error: string },
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, 'Connection: close', 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(text)}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'Connection: close',
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(text)}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   // Closed once the answer is handed to the system, and a client that does not read it is not waited for.
   socket.end(`${lines.join('\r\n')}\r\n\r\n${text}`, () => socket.destroy());
   clock.setTimeout(() => socket.destroy(), 1000).unref();
@@ -90,7 +108,10 @@ function awaitJoin(ws: WebSocket, conversationId: string, deps: ServiceDeps, hub
     deps.clock.clearTimeout(timer);
     void join(ws, conversationId, text, deps, hub, backlog)
       .catch((error: unknown) => {
-        deps.log.error('room join failed', { conversation_id: conversationId, error: error instanceof Error ? error.message : String(error) });
+        deps.log.error('room join failed', {
+          conversation_id: conversationId,
+          error: error instanceof Error ? error.message : String(error),
+        });
         if (ws.readyState === ws.OPEN) refuse(ws, 1011, 'internal_error', 'the room could not be joined');
       })
       .finally(() => ws.off('message', onMessage));
@@ -99,7 +120,14 @@ function awaitJoin(ws: WebSocket, conversationId: string, deps: ServiceDeps, hub
   ws.once('close', () => deps.clock.clearTimeout(timer));
 }
 
-async function join(ws: WebSocket, conversationId: string, text: string | null, deps: ServiceDeps, hub: RoomHub, backlog: JoinBacklog): Promise<void> {
+async function join(
+  ws: WebSocket,
+  conversationId: string,
+  text: string | null,
+  deps: ServiceDeps,
+  hub: RoomHub,
+  backlog: JoinBacklog,
+): Promise<void> {
   let frame: ClientFrame | undefined;
   try {
     const parsed = ClientFrame.safeParse(text === null ? null : JSON.parse(text));
@@ -114,5 +142,19 @@ async function join(ws: WebSocket, conversationId: string, text: string | null, 
   if (!conv || conv.provider !== 'local') return refuse(ws, RoomCloseCode.notFound, 'not_found', 'no local room for this conversation');
   if (conv.status !== 'active') return refuse(ws, RoomCloseCode.ended, 'conversation_ended', 'the conversation has ended');
   // Here, or relayed to the instance holding the room.
-  await hub.join(ws, conv, { role, userName: frame.user_name, token: frame.meeting_token, textMode: frame.text_mode === true, timeZone: frame.time_zone, locale: frame.locale, faceReady: frame.face_ready === true, speechRecognition: frame.speech_recognition }, backlog);
+  await hub.join(
+    ws,
+    conv,
+    {
+      role,
+      userName: frame.user_name,
+      token: frame.meeting_token,
+      textMode: frame.text_mode === true,
+      timeZone: frame.time_zone,
+      locale: frame.locale,
+      faceReady: frame.face_ready === true,
+      speechRecognition: frame.speech_recognition,
+    },
+    backlog,
+  );
 }

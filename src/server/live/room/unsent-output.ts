@@ -20,7 +20,12 @@ export interface Outlet {
  * Sends `data` unless the socket is closed or stopped reading; one that stopped is terminated, counted
  * in /metrics, and `dropped` is called. Answers whether it was sent.
  */
-export function sendBounded(socket: Outlet, data: string | Uint8Array, metrics: Pick<ServiceMetrics, 'roomSocketsDroppedUnread'>, dropped?: () => void): boolean {
+export function sendBounded(
+  socket: Outlet,
+  data: string | Uint8Array,
+  metrics: Pick<ServiceMetrics, 'roomSocketsDroppedUnread'>,
+  dropped?: () => void,
+): boolean {
   if (socket.readyState !== socket.OPEN) return false;
   if ((socket.bufferedAmount ?? 0) <= MAX_UNSENT_BYTES) {
     socket.send(data);

@@ -10,7 +10,12 @@ import { signWebhook } from '../../platform/webhooks/signing.js';
 import { endConversation } from '../../resources/conversations/end.js';
 import { PalUnavailableError } from '../../resources/conversations/daily-call.js';
 import { disclosureFor, greetingFor, BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL_DISCLOSURE } from '../agent/disclosure.js';
-import { conversationFaceLink, isRecord, loadLiveConversation, type LiveConversation } from '../../resources/conversations/live-conversation.js';
+import {
+  conversationFaceLink,
+  isRecord,
+  loadLiveConversation,
+  type LiveConversation,
+} from '../../resources/conversations/live-conversation.js';
 import { finalizeConversation } from '../room/end.js';
 import { createBotToken } from '../../providers/conferencing/daily.js';
 import { scheduleRunnerJoinDeadline } from '../conferencing/daily-deadlines.js';
@@ -30,17 +35,31 @@ export const botUserId = (palId: string) => `pal_${palId}`;
 /** Layers without anything secret: no ciphertext (`*_encrypted`) and nothing named like a secret (`secret-names.ts`). */
 export function publicLayers(layers: unknown): Record<string, unknown> {
   const strip = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.filter((x) => !(isRecord(x) && '_encrypted' in x) && !(typeof x === 'string' && looksLikeCredential(x))).map(strip);
+    if (Array.isArray(v))
+      return v.filter((x) => !(isRecord(x) && '_encrypted' in x) && !(typeof x === 'string' && looksLikeCredential(x))).map(strip);
     if (!isRecord(v)) return v;
-    return Object.fromEntries(Object.entries(v).filter(([k]) => !k.endsWith('_encrypted') && !fieldHoldsSecret(v, k, true)).map(([k, x]) => [k, strip(x)]));
+    return Object.fromEntries(
+      Object.entries(v)
+        .filter(([k]) => !k.endsWith('_encrypted') && !fieldHoldsSecret(v, k, true))
+        .map(([k, x]) => [k, strip(x)]),
+    );
   };
   return isRecord(layers) ? (strip(layers) as Record<string, unknown>) : {};
 }
 
-export function runnerBody(deps: ServiceDeps, conv: LiveConversation, room: { url: string; botToken: string }, expiresAt: Date): RunnerHandoff {
+export function runnerBody(
+  deps: ServiceDeps,
+  conv: LiveConversation,
+  room: { url: string; botToken: string },
+  expiresAt: Date,
+): RunnerHandoff {
   const d = conv.pal.definition;
   const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
-  const languages = Array.isArray(d.languages) ? d.languages.filter((l): l is string => typeof l === 'string') : typeof conv.properties.language === 'string' ? [conv.properties.language] : [];
+  const languages = Array.isArray(d.languages)
+    ? d.languages.filter((l): l is string => typeof l === 'string')
+    : typeof conv.properties.language === 'string'
+      ? [conv.properties.language]
+      : [];
   const base = `${deps.config.publicUrl}/v2/conversations/${conv.conversationId}/runner`;
   return {
     conversation_id: conv.conversationId,
@@ -63,7 +82,13 @@ export function runnerBody(deps: ServiceDeps, conv: LiveConversation, room: { ur
       layers: publicLayers(d.layers),
       face_id: conv.faceId,
       // Absolute, like the room's face_rig_url, since the bot fetches it from elsewhere; with a token bound to the conversation.
-      face_rig_url: conv.face.rigUrl ? faceMediaLink(deps.config.publicUrl, conv.face.rigUrl, conversationFaceLink(deps.secrets, { ...conv, expiresAt }, deps.clock.now())) : null,
+      face_rig_url: conv.face.rigUrl
+        ? faceMediaLink(
+            deps.config.publicUrl,
+            conv.face.rigUrl,
+            conversationFaceLink(deps.secrets, { ...conv, expiresAt }, deps.clock.now()),
+          )
+        : null,
     },
     conversational_context: conv.conversationalContext,
     custom_greeting: conv.customGreeting,
@@ -79,7 +104,12 @@ export function runnerBody(deps: ServiceDeps, conv: LiveConversation, room: { ur
 }
 
 /** Resolves when the runner accepted the room; otherwise ends the conversation and throws PalUnavailableError. */
-export async function handOffToRunner(deps: ServiceDeps, conversationId: string, room: { url: string; name: string }, expiresAt: Date): Promise<void> {
+export async function handOffToRunner(
+  deps: ServiceDeps,
+  conversationId: string,
+  room: { url: string; name: string },
+  expiresAt: Date,
+): Promise<void> {
   const runner = deps.config.palRunner;
   const apiKey = deps.config.daily.apiKey;
   if (!runner || !apiKey) return;
@@ -113,14 +143,19 @@ export async function handOffToRunner(deps: ServiceDeps, conversationId: string,
     if (response.status < 200 || response.status > 299) failure = `the PAL runner answered ${response.status}`;
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
-    failure = timedOut ? `the PAL runner did not answer within ${RUNNER_TIMEOUT_MS / 1000} s` : `the PAL runner could not be reached: ${error instanceof Error ? error.message : String(error)}`;
+    failure = timedOut
+      ? `the PAL runner did not answer within ${RUNNER_TIMEOUT_MS / 1000} s`
+      : `the PAL runner could not be reached: ${error instanceof Error ? error.message : String(error)}`;
   }
   if (failure === null) return scheduleRunnerJoinDeadline(deps, conversationId);
   deps.log.error('PAL runner handoff failed', { conversation_id: conversationId, error: failure });
   // Ends once (closing the room through the durable job), then the shutdown and empty transcript callbacks.
   await endConversation(deps, conversationId, RUNNER_REFUSED_REASON);
   await finalizeConversation(deps, conversationId, RUNNER_REFUSED_REASON).catch((error: unknown) =>
-    deps.log.error('sending the end callbacks failed', { conversation_id: conversationId, error: error instanceof Error ? error.message : String(error) }),
+    deps.log.error('sending the end callbacks failed', {
+      conversation_id: conversationId,
+      error: error instanceof Error ? error.message : String(error),
+    }),
   );
   throw new PalUnavailableError(failure);
 }

@@ -13,7 +13,13 @@ import { appendTranscriptEntry } from '../../resources/conversations/transcript-
 import { verifyRunnerToken } from './conversation-token.js';
 
 const tags = ['PAL runner'];
-const Params = z.object({ conversation_id: z.string().min(1).max(64).openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }) });
+const Params = z.object({
+  conversation_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }),
+});
 const security = [{ RunnerToken: [] }];
 const unauth = json(UnauthorizedBody, 'Missing, wrong or expired conversation token');
 
@@ -42,22 +48,36 @@ export const RunnerHandoff = z
   .object({
     conversation_id: z.string(),
     room_url: z.string().openapi({ example: 'https://your-domain.daily.co/c1a2b3c4d5e6f7' }),
-    bot_token: z.string().openapi({ description: 'Daily meeting token for the bot: owner, `user_name` = PAL name, `user_id` = `bot_user_id`, expires with the room' }),
-    bot_user_id: z.string().openapi({ example: 'pal_p1a2b3c4', description: 'The bot must join with this id (the token sets it); its `participant.joined` sends `system.pal_joined`' }),
+    bot_token: z.string().openapi({
+      description: 'Daily meeting token for the bot: owner, `user_name` = PAL name, `user_id` = `bot_user_id`, expires with the room',
+    }),
+    bot_user_id: z.string().openapi({
+      example: 'pal_p1a2b3c4',
+      description: 'The bot must join with this id (the token sets it); its `participant.joined` sends `system.pal_joined`',
+    }),
     expires_at: z.string().openapi({ description: 'When the room and both tokens expire (ISO 8601)' }),
     pal: z.object({
       pal_id: z.string(),
       name: z.string(),
       pipeline_mode: z.enum(['full', 'echo']),
       system_prompt: z.string().nullable(),
-      greeting: z.string().openapi({ description: 'What to say first: the conversation\'s custom_greeting, else the PAL\'s, else a built-in one' }),
-      disclosure: z.object({ required: z.boolean().openapi({ description: 'Say `verbal` before the greeting and show `visual`' }), verbal: z.string(), visual: z.string() }),
+      greeting: z
+        .string()
+        .openapi({ description: "What to say first: the conversation's custom_greeting, else the PAL's, else a built-in one" }),
+      disclosure: z.object({
+        required: z.boolean().openapi({ description: 'Say `verbal` before the greeting and show `visual`' }),
+        verbal: z.string(),
+        visual: z.string(),
+      }),
       languages: z.array(z.string()),
-      layers: z.record(z.string(), z.unknown()).openapi({ description: "The PAL's layers with every secret field (api_key, tokens, passwords) removed" }),
+      layers: z
+        .record(z.string(), z.unknown())
+        .openapi({ description: "The PAL's layers with every secret field (api_key, tokens, passwords) removed" }),
       face_id: z.string().nullable(),
       face_rig_url: z.string().nullable().openapi({
         example: 'https://palkit.example/media/m1a2b3c4.json',
-        description: "A trained face's rig (rig.json, its idle loop and mouth sheets beside it; absolute, under PALKIT_PUBLIC_URL, served immutable) so the bot can show the same face the elements draw; null for the built-in face (Ada) and faces without a rig",
+        description:
+          "A trained face's rig (rig.json, its idle loop and mouth sheets beside it; absolute, under PALKIT_PUBLIC_URL, served immutable) so the bot can show the same face the elements draw; null for the built-in face (Ada) and faces without a rig",
       }),
     }),
     conversational_context: z.string().nullable(),
@@ -66,7 +86,9 @@ export const RunnerHandoff = z
     properties: z.record(z.string(), z.unknown()),
     api: z.object({
       base_url: z.string(),
-      conversation_token: z.string().openapi({ description: '`Authorization: Bearer` credential for the runner API of this conversation only' }),
+      conversation_token: z
+        .string()
+        .openapi({ description: '`Authorization: Bearer` credential for the runner API of this conversation only' }),
       knowledge_url: z.string(),
       transcript_url: z.string(),
     }),
@@ -79,7 +101,8 @@ export const knowledgeRoute = publicRoute({
   path: '/v2/conversations/{conversation_id}/runner/knowledge',
   tags,
   summary: "Search the PAL's knowledge (PAL runner)",
-  description: "Passages of the PAL's knowledge documents and the pinned memories of the conversation's memory stores, as the local PAL uses them. `Authorization: Bearer {api.conversation_token}` from the handoff.",
+  description:
+    "Passages of the PAL's knowledge documents and the pinned memories of the conversation's memory stores, as the local PAL uses them. `Authorization: Bearer {api.conversation_token}` from the handoff.",
   request: { params: Params, query: z.object({ query: z.string().min(1).max(2000) }) },
   responses: { 200: json(Knowledge, 'What the PAL knows about the query'), 401: unauth, ...errors(400, 404) },
 });
@@ -121,7 +144,10 @@ export function registerRunnerRoutes(app: ApiApp, deps: ServiceDeps): void {
       'the bot joins `room_url` with `bot_token` and speaks the interactions protocol as Daily app-messages. Any other answer, a timeout or a network error ends the conversation ' +
       '(`exception_encountered_during_conversation_startup`), deletes the room, and the start answers 503 `pal_unavailable`. Not retried: the visitor is waiting.',
     request: { body: { required: true, content: { 'application/json': { schema: RunnerHandoff } } } },
-    responses: { 200: { description: 'Accepted: a bot will join the room' }, 500: { description: 'Refused (any non-2xx): the conversation ends' } },
+    responses: {
+      200: { description: 'Accepted: a bot will join the room' },
+      500: { description: 'Refused (any non-2xx): the conversation ends' },
+    },
   });
 
   // The runner's token is checked before anything else reads the request, as a key is for keyed routes.
@@ -139,7 +165,11 @@ export function registerRunnerRoutes(app: ApiApp, deps: ServiceDeps): void {
 
   app.openapi(transcriptRoute, async (c) => {
     const { conversation_id } = c.req.valid('param');
-    const row = await deps.db.selectFrom('conversations').select(['live_finalized_at']).where('conversation_id', '=', conversation_id).executeTakeFirst();
+    const row = await deps.db
+      .selectFrom('conversations')
+      .select(['live_finalized_at'])
+      .where('conversation_id', '=', conversation_id)
+      .executeTakeFirst();
     if (!row) throw new ApiError(404, 'conversation_not_found');
     if (row.live_finalized_at) throw new ApiError(409, 'conversation_finalized: the transcript was already sent');
     const { entries } = c.req.valid('json');

@@ -8,8 +8,14 @@
 // one over the phonemes: cheap enough for every sentence.
 import type { Viseme } from '../../../protocol/visemes.js';
 
-export interface VisemeMark { atMs: number; viseme: Viseme }
-export interface WordMark { atMs: number; text: string }
+export interface VisemeMark {
+  atMs: number;
+  viseme: Viseme;
+}
+export interface WordMark {
+  atMs: number;
+  text: string;
+}
 
 /** How the local voice says a text: its phonemes' shapes and its words, in its own time. */
 export interface PhonemeTiming {
@@ -28,14 +34,18 @@ const CLOSURE_SEARCH_MS = 60;
 /** A dip counts as a closure when it is this much quieter than the loudest frame around it. */
 const CLOSURE_DEPTH_DB = 6;
 
-interface Run { start: number; end: number }
+interface Run {
+  start: number;
+  end: number;
+}
 
 /** The provider's audio as shapes and word times, following the local voice's phonemes of the same text. */
 export function alignVisemes(samples: Int16Array, sampleRate: number, timing: PhonemeTiming): { visemes: VisemeMark[]; words: WordMark[] } {
   const db = frameLevels(samples, sampleRate);
   const runs = voicedRuns(db);
   const segments = spoken(timing);
-  if (!runs.length || !segments.length) return { visemes: [{ atMs: 0, viseme: 'rest' }], words: timing.words.map((w) => ({ atMs: 0, text: w.text })) };
+  if (!runs.length || !segments.length)
+    return { visemes: [{ atMs: 0, viseme: 'rest' }], words: timing.words.map((w) => ({ atMs: 0, text: w.text })) };
   const warp = new Warp(segments, runs);
   const visemes: VisemeMark[] = [];
   if (runs[0]!.start > 0) visemes.push({ atMs: 0, viseme: 'rest' });
@@ -49,7 +59,10 @@ export function alignVisemes(samples: Int16Array, sampleRate: number, timing: Ph
     visemes.push({ atMs: run.end, viseme: 'rest' });
   }
   moveClosuresToDips(visemes, db);
-  const words = timing.words.map((w) => ({ atMs: Math.round(warp.toAudio(warp.toProviderVoiced(warp.espeakVoicedAt(w.atMs)))), text: w.text }));
+  const words = timing.words.map((w) => ({
+    atMs: Math.round(warp.toAudio(warp.toProviderVoiced(warp.espeakVoicedAt(w.atMs)))),
+    text: w.text,
+  }));
   return { visemes: dedupe(visemes), words };
 }
 
@@ -86,7 +99,14 @@ function voicedRuns(db: Float64Array): Run[] {
   return runs.filter((r) => r.end - r.start >= MIN_RUN_MS);
 }
 
-interface Segment { viseme: Viseme; start: number; end: number; voicedStart: number; voicedEnd: number; phrase: number }
+interface Segment {
+  viseme: Viseme;
+  start: number;
+  end: number;
+  voicedStart: number;
+  voicedEnd: number;
+  phrase: number;
+}
 
 /** The local voice's sounding phonemes, each with its place on eSpeak's voiced time (pauses left out) and its phrase. */
 function spoken(timing: PhonemeTiming): Segment[] {
@@ -119,7 +139,10 @@ class Warp {
   private readonly espeakAnchors: number[];
   private readonly providerAnchors: number[];
 
-  constructor(private readonly segments: Segment[], private readonly runs: Run[]) {
+  constructor(
+    private readonly segments: Segment[],
+    private readonly runs: Run[],
+  ) {
     let voiced = 0;
     for (const run of runs) {
       this.providerStart.push(voiced);

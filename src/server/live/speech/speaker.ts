@@ -141,21 +141,30 @@ export class Speaker {
       }
     };
     try {
-      await this.voice.speak(record(piecesOf(source(signal))), this.voiceChoice(utterance.language), {
-        onStart: () => {
-          startedAt = this.now();
-          this.emitter.emit('conversation.replica.started_speaking', {}, ids);
+      await this.voice.speak(
+        record(piecesOf(source(signal))),
+        this.voiceChoice(utterance.language),
+        {
+          onStart: () => {
+            startedAt = this.now();
+            this.emitter.emit('conversation.replica.started_speaking', {}, ids);
+          },
+          onWord: (index, sentence, end) => {
+            for (let i = heard.length; i < index; i++) heard[i] = played[i] ?? '';
+            heard[index] = sentence.slice(0, end);
+            const speech = joined(heard);
+            this.emitter.emit(
+              'conversation.utterance.streaming',
+              { role: 'replica', speech, final: false, content_index: contentIndex++ },
+              ids,
+            );
+            if (startedAt) this.emitter.heard?.(speech, startedAt, ids);
+          },
+          onVoiceFailed: (error) => this.onVoiceFailed(error),
+          onStage: (stage) => this.emitter.mark?.(stage, ids),
         },
-        onWord: (index, sentence, end) => {
-          for (let i = heard.length; i < index; i++) heard[i] = played[i] ?? '';
-          heard[index] = sentence.slice(0, end);
-          const speech = joined(heard);
-          this.emitter.emit('conversation.utterance.streaming', { role: 'replica', speech, final: false, content_index: contentIndex++ }, ids);
-          if (startedAt) this.emitter.heard?.(speech, startedAt, ids);
-        },
-        onVoiceFailed: (error) => this.onVoiceFailed(error),
-        onStage: (stage) => this.emitter.mark?.(stage, ids),
-      }, signal);
+        signal,
+      );
     } catch {
       // Cut by an interrupt, or the text source failed (it reports its own errors): what was heard stands.
       interrupted = signal.aborted;
@@ -169,11 +178,19 @@ export class Speaker {
       if (interrupted) this.emitter.emit('conversation.replica_interrupted', {}, ids);
       this.emitter.emit('conversation.replica.stopped_speaking', { duration, interrupted }, ids);
     } else if (interrupted) {
-      this.emitter.emit('conversation.utterance.streaming', { role: 'replica', speech: text, final: true, is_interrupted: true, content_index: contentIndex }, ids);
+      this.emitter.emit(
+        'conversation.utterance.streaming',
+        { role: 'replica', speech: text, final: true, is_interrupted: true, content_index: contentIndex },
+        ids,
+      );
       this.emitter.emit('conversation.replica_interrupted', {}, ids);
       this.emitter.emit('conversation.replica.stopped_speaking', { duration, interrupted: true }, ids);
     } else {
-      this.emitter.emit('conversation.utterance.streaming', { role: 'replica', speech: text, final: true, content_index: contentIndex }, ids);
+      this.emitter.emit(
+        'conversation.utterance.streaming',
+        { role: 'replica', speech: text, final: true, content_index: contentIndex },
+        ids,
+      );
       this.emitter.emit('conversation.utterance', { role: 'replica', speech: text }, ids);
       this.emitter.emit('conversation.replica.stopped_speaking', { duration, interrupted: false }, ids);
     }
@@ -185,7 +202,10 @@ export class Speaker {
 }
 
 function joined(sentences: string[]): string {
-  return sentences.map((s) => s.trim()).filter(Boolean).join(' ');
+  return sentences
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** Milliseconds per word at a rate in words per minute. */

@@ -2,7 +2,13 @@
 // the current one plays), streams the audio to the room in real time in 40 ms slices, each tagged with the
 // mouth shape of its middle, and reports each word when it is heard, so captions follow the voice.
 import type { Viseme } from '../../../protocol/visemes.js';
-import { DEFAULT_WORDS_PER_MINUTE, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from '../engines/synthesis.js';
+import {
+  DEFAULT_WORDS_PER_MINUTE,
+  type SynthesisEvent,
+  type SynthesisStream,
+  type Synthesizer,
+  type VoiceChoice,
+} from '../engines/synthesis.js';
 import { joinSamples } from '../../platform/audio/pcm.js';
 import type { AudioPiece } from '../../platform/text/speech-pieces.js';
 import { VisemeMarks } from '../../providers/local-voice/visemes-of.js';
@@ -78,15 +84,19 @@ export class PalVoice {
     // still writing) never holds up what is ready.
     /** How long the pieces begun so far play (text estimated from its length), the latest last. */
     const begun: number[] = [];
-    const ahead = new Lookahead(pieces, (piece) => {
-      // What plays before this piece by the time it is needed: the pieces begun just before it.
-      const continues = begun.slice(-LOOKAHEAD).reduce((sum, ms) => sum + ms, 0) >= SLACK_MS;
-      begun.push(playsMs(piece, voice.rate));
-      if (this.textOnly) return { text: typeof piece === 'string' ? piece : '', stream: null };
-      if (typeof piece !== 'string') return { text: '', stream: Promise.resolve(audioStream(piece)) };
-      timeline.reached('sentence');
-      return { text: piece, stream: this.synthesizer.synthesize(piece, continues ? { ...voice, continues } : voice, signal) };
-    }, signal);
+    const ahead = new Lookahead(
+      pieces,
+      (piece) => {
+        // What plays before this piece by the time it is needed: the pieces begun just before it.
+        const continues = begun.slice(-LOOKAHEAD).reduce((sum, ms) => sum + ms, 0) >= SLACK_MS;
+        begun.push(playsMs(piece, voice.rate));
+        if (this.textOnly) return { text: typeof piece === 'string' ? piece : '', stream: null };
+        if (typeof piece !== 'string') return { text: '', stream: Promise.resolve(audioStream(piece)) };
+        timeline.reached('sentence');
+        return { text: piece, stream: this.synthesizer.synthesize(piece, continues ? { ...voice, continues } : voice, signal) };
+      },
+      signal,
+    );
     let voiced = true;
     try {
       for (let next = await ahead.next(); next; next = await ahead.next()) {
@@ -188,7 +198,11 @@ class Lookahead {
   private wakePump: (() => void) | null = null;
   private readonly iterator: AsyncIterator<string | AudioPiece>;
 
-  constructor(source: AsyncIterable<string | AudioPiece>, private readonly start: (piece: string | AudioPiece) => Upcoming, private readonly signal: AbortSignal) {
+  constructor(
+    source: AsyncIterable<string | AudioPiece>,
+    private readonly start: (piece: string | AudioPiece) => Upcoming,
+    private readonly signal: AbortSignal,
+  ) {
     this.iterator = source[Symbol.asyncIterator]();
     signal.addEventListener('abort', () => this.wake(), { once: true });
     void this.pump();
@@ -337,7 +351,11 @@ function audioStream(piece: AudioPiece): SynthesisStream {
     for (let at = 0; at < piece.samples.length; at += window) {
       const slice = piece.samples.subarray(at, at + window);
       const rms = Math.sqrt(slice.reduce((sum, s) => sum + s * s, 0) / Math.max(1, slice.length)) / 32768;
-      yield { type: 'viseme', atMs: (at / piece.sampleRate) * 1000, viseme: rms > 0.12 ? 'A' : rms > 0.05 ? 'E' : rms > 0.015 ? 'L' : 'rest' };
+      yield {
+        type: 'viseme',
+        atMs: (at / piece.sampleRate) * 1000,
+        viseme: rms > 0.12 ? 'A' : rms > 0.05 ? 'E' : rms > 0.015 ? 'L' : 'rest',
+      };
     }
     yield { type: 'audio', samples: piece.samples };
   }

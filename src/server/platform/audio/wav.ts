@@ -64,11 +64,16 @@ export function readWav(bytes: Uint8Array): WavInfo | undefined {
   const tag = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
   if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') return undefined;
   let format: Omit<WavInfo, 'data'> | undefined;
-  for (let at = 12; at + 8 <= bytes.length; ) {
+  for (let at = 12; at + 8 <= bytes.length;) {
     const id = tag(at);
     const size = view.getUint32(at + 4, true);
     if (id === 'fmt ' && at + 24 <= bytes.length) {
-      format = { channels: view.getUint16(at + 10, true), sampleRate: view.getUint32(at + 12, true), byteRate: view.getUint32(at + 16, true), bitsPerSample: view.getUint16(at + 22, true) };
+      format = {
+        channels: view.getUint16(at + 10, true),
+        sampleRate: view.getUint32(at + 12, true),
+        byteRate: view.getUint32(at + 16, true),
+        bitsPerSample: view.getUint16(at + 22, true),
+      };
     }
     if (id === 'data') {
       if (!format?.byteRate) return undefined;

@@ -39,7 +39,9 @@ export interface DatabaseOptions {
 export const APPLICATION_NAME = 'palkit';
 
 export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
-  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, options.schema, options.log) : await openPglite(options.dataDir ?? 'memory', options.log, options.pgliteImage);
+  const opened = options.databaseUrl
+    ? await openPostgres(options.databaseUrl, options.schema, options.log)
+    : await openPglite(options.dataDir ?? 'memory', options.log, options.pgliteImage);
   await migrateToLatest(opened.db, { hasVector: opened.hasVector });
   return opened;
 }
@@ -48,7 +50,10 @@ async function openPglite(dataDir: string, log: Logger | undefined, image: Blob 
   const { PGlite } = await import('@electric-sql/pglite');
   const { vector } = await import('@electric-sql/pglite-pgvector');
   if (dataDir !== 'memory') privateDataFolder(dataDir);
-  const pglite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, { extensions: { vector }, ...(image && dataDir === 'memory' ? { loadDataDir: image } : {}) });
+  const pglite = await PGlite.create(dataDir === 'memory' ? undefined : dataDir, {
+    extensions: { vector },
+    ...(image && dataDir === 'memory' ? { loadDataDir: image } : {}),
+  });
   // Existing files, and those PGlite just made (0666 whatever the umask).
   if (dataDir !== 'memory') fixDataFolderModes(dataDir, log);
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });

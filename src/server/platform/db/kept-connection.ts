@@ -58,7 +58,13 @@ export function keepConnected(options: KeptConnectionOptions): KeptConnection {
   const open = async (): Promise<void> => {
     // keepAlive: a connection whose server vanished without a reset (a failover) is noticed too.
     const { Client } = (await import('pg')).default; // loaded only where PostgreSQL is used
-    const candidate = new Client({ connectionString: options.url, application_name: options.applicationName, connectionTimeoutMillis: 5_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    const candidate = new Client({
+      connectionString: options.url,
+      application_name: options.applicationName,
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     let lost = false;
     const onGone = (error?: Error) => {
       if (lost) return;
@@ -81,7 +87,11 @@ export function keepConnected(options: KeptConnectionOptions): KeptConnection {
       lost = true;
       candidate.end().catch(() => undefined);
       if (closed) return settle(null);
-      if (failures === 0 || failures % 10 === 0) log.error(`${what}: cannot connect; retrying`, { error: error instanceof Error ? error.message : String(error), attempt: failures + 1 });
+      if (failures === 0 || failures % 10 === 0)
+        log.error(`${what}: cannot connect; retrying`, {
+          error: error instanceof Error ? error.message : String(error),
+          attempt: failures + 1,
+        });
       return retry();
     }
     if (closed) {

@@ -31,6 +31,10 @@ export function fixDataFolderModes(dir: string, log: Logger | undefined): number
     if (stat.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
   };
   visit(dir);
-  if (open > 0) log?.error('the data folder is readable by other users: make it and its files owned by the service user, mode 0700/0600', { folder: dir, entries: open });
+  if (open > 0)
+    log?.error('the data folder is readable by other users: make it and its files owned by the service user, mode 0700/0600', {
+      folder: dir,
+      entries: open,
+    });
   return open;
 }

@@ -11,7 +11,8 @@ import type { SpeechTables } from './tables/speech.js';
 import type { VideoTables } from './tables/videos.js';
 
 export interface Database
-  extends CoreTables,
+  extends
+    CoreTables,
     DomainTables,
     ConversationEventTables,
     DeploymentAttemptTables,

@@ -3,11 +3,22 @@
 // not 500, since trying again later is the right thing for the caller to do.
 
 /** Network errors of the driver's connection. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 /** PostgreSQL's SQLSTATEs of a server going away or refusing connections: class 08, shutdowns, too many connections. */
 const SERVER_CODES = /^(08...|57P0[1-3]|53300)$/;
 /** The pg pool's and the embedded database's words for the same (they carry no code). */
-const MESSAGES = /connection terminated|timeout exceeded when trying to connect|not queryable|PGlite (instance )?is (already )?closed|driver has already been destroyed/i;
+const MESSAGES =
+  /connection terminated|timeout exceeded when trying to connect|not queryable|PGlite (instance )?is (already )?closed|driver has already been destroyed/i;
 
 export function databaseUnavailable(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error) || depth > 3) return false;

@@ -25,13 +25,19 @@ export function limitBodySize(maxSize: number, onError: (c: Context) => Response
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const length = c.req.header('content-length');
-    if (length !== undefined && c.req.header('transfer-encoding') === undefined) return parseInt(length || '0', 10) > maxSize ? refuse(c) : next();
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined)
+      return parseInt(length || '0', 10) > maxSize ? refuse(c) : next();
     return counted(c, next, maxSize, onError);
   };
 }
 
 /** A chunked body: read and counted; within the limit the request goes on with it, past it the rest is drained. */
-async function counted(c: Context, next: () => Promise<void>, maxSize: number, onError: (c: Context) => Response | Promise<Response>): Promise<Response | void> {
+async function counted(
+  c: Context,
+  next: () => Promise<void>,
+  maxSize: number,
+  onError: (c: Context) => Response | Promise<Response>,
+): Promise<Response | void> {
   const body = c.req.raw.body;
   if (!body) return next();
   const reader = body.getReader();

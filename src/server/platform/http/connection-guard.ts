@@ -166,7 +166,11 @@ export class ConnectionGuard {
 const guards = new WeakMap<Server, ConnectionGuard>();
 
 /** Guards the server's connections (service.ts, once it listens). */
-export function guardConnections(server: Server, limits: ConnectionLimits, options: { trustProxy: boolean; onRefused?: (reason: RefusalReason) => void }): ConnectionGuard {
+export function guardConnections(
+  server: Server,
+  limits: ConnectionLimits,
+  options: { trustProxy: boolean; onRefused?: (reason: RefusalReason) => void },
+): ConnectionGuard {
   const onRefused = options.onRefused ?? (() => undefined);
   const guard = new ConnectionGuard(limits, !options.trustProxy, onRefused);
   // Node closes a connection past this before it is read (net.Server's own check, at accept), and says so.
@@ -179,7 +183,12 @@ export function guardConnections(server: Server, limits: ConnectionLimits, optio
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') onRefused('request_timeout');
     const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (socket.writable && !pending?.headersSent) {
-      const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+      const status =
+        error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? '408 Request Timeout'
+          : error.code === 'HPE_HEADER_OVERFLOW'
+            ? '431 Request Header Fields Too Large'
+            : '400 Bad Request';
       socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
     }
     socket.destroy(error);

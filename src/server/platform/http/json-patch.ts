@@ -13,10 +13,13 @@ export const JsonPatchOperation = z
   .openapi('JsonPatchOperation');
 export type JsonPatchOperation = z.infer<typeof JsonPatchOperation>;
 
-export const JsonPatch = z.array(JsonPatchOperation).max(200).openapi('JsonPatch', {
-  description: 'RFC 6902 JSON Patch document',
-  example: [{ op: 'replace', path: '/name', value: 'New name' }],
-});
+export const JsonPatch = z
+  .array(JsonPatchOperation)
+  .max(200)
+  .openapi('JsonPatch', {
+    description: 'RFC 6902 JSON Patch document',
+    example: [{ op: 'replace', path: '/name', value: 'New name' }],
+  });
 
 export class JsonPatchError extends Error {}
 
@@ -31,7 +34,8 @@ export function parsePointer(pointer: string): string[] {
     .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
   // Writing `__proto__` (or `constructor/prototype`) would reach Object.prototype, not the document.
   tokens.forEach((t, i) => {
-    if (t === '__proto__' || (t === 'prototype' && tokens[i - 1] === 'constructor')) throw new JsonPatchError(`path "${pointer}" is not allowed`);
+    if (t === '__proto__' || (t === 'prototype' && tokens[i - 1] === 'constructor'))
+      throw new JsonPatchError(`path "${pointer}" is not allowed`);
   });
   return tokens;
 }
@@ -93,7 +97,12 @@ function deepEqual(a: Json, b: Json): boolean {
 }
 function canonical(v: Json): Json {
   if (Array.isArray(v)) return v.map(canonical);
-  if (isContainer(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, Json>)[k])]));
+  if (isContainer(v))
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, Json>)[k])]),
+    );
   return v;
 }
 
@@ -110,7 +119,8 @@ export function applyJsonPatch<T>(document: T, operations: JsonPatchOperation[])
         break;
       case 'replace':
         get(doc, op.path);
-        doc = parsePointer(op.path).length === 0 ? structuredClone(op.value) : add(remove(doc, op.path), op.path, structuredClone(op.value));
+        doc =
+          parsePointer(op.path).length === 0 ? structuredClone(op.value) : add(remove(doc, op.path), op.path, structuredClone(op.value));
         break;
       case 'move': {
         if (op.path.startsWith(op.from + '/')) throw new JsonPatchError('cannot move a value into itself');

@@ -20,7 +20,9 @@ const errorDescriptions: Record<number, string> = {
 };
 
 /** OpenAPI response entries for error statuses, all with the `{error}` body. */
-export function errors<S extends number>(...statuses: S[]): Record<S, { description: string; content: { 'application/json': { schema: typeof ErrorBody } } }> {
+export function errors<S extends number>(
+  ...statuses: S[]
+): Record<S, { description: string; content: { 'application/json': { schema: typeof ErrorBody } } }> {
   return Object.fromEntries(
     statuses.map((s) => [s, { description: errorDescriptions[s] ?? 'Error', content: { 'application/json': { schema: ErrorBody } } }]),
   ) as never;

@@ -42,7 +42,10 @@ export function withLimits<P>(handler: (ctx: JobContext<P>) => Promise<void>, li
 
 /** Throw this from a handler to retry later without counting it as a crash. */
 export class RetryLater extends Error {
-  constructor(readonly delayMs: number, message = 'retry later') {
+  constructor(
+    readonly delayMs: number,
+    message = 'retry later',
+  ) {
     super(message);
   }
 }
@@ -162,22 +165,26 @@ export function createJobQueue(options: QueueOptions): JobQueue {
   async function runOne(job: NonNullable<Awaited<ReturnType<typeof claim>>>): Promise<void> {
     const handler = handlers.get(job.kind)!;
     // This run's claim: another claim of the job (after a lapsed lease) has a higher attempt number.
-    const ours = () => db.updateTable('jobs').where('job_id', '=', job.job_id).where('status', '=', 'running').where('attempts', '=', job.attempts);
+    const ours = () =>
+      db.updateTable('jobs').where('job_id', '=', job.job_id).where('status', '=', 'running').where('attempts', '=', job.attempts);
     const lost = new AbortController();
     const signal = AbortSignal.any([abort.signal, lost.signal]);
     let settled = false; // the handler returned or threw: a late heartbeat finding no row means nothing
-    const heartbeat = clock.setInterval(() => {
-      // Never backwards: a slow heartbeat still in flight on another connection may commit after a newer one.
-      void ours()
-        .set({ locked_until: sql`greatest(locked_until, ${leaseFrom(clock.now())})` as never })
-        .executeTakeFirst()
-        .then((result) => {
-          if (result.numUpdatedRows > 0n || lost.signal.aborted || settled) return;
-          log.info('job lease lost', { job_id: job.job_id, kind: job.kind, attempt: job.attempts });
-          lost.abort();
-        })
-        .catch(() => undefined);
-    }, Math.max(200, (leaseSeconds * 1000) / 3));
+    const heartbeat = clock.setInterval(
+      () => {
+        // Never backwards: a slow heartbeat still in flight on another connection may commit after a newer one.
+        void ours()
+          .set({ locked_until: sql`greatest(locked_until, ${leaseFrom(clock.now())})` as never })
+          .executeTakeFirst()
+          .then((result) => {
+            if (result.numUpdatedRows > 0n || lost.signal.aborted || settled) return;
+            log.info('job lease lost', { job_id: job.job_id, kind: job.kind, attempt: job.attempts });
+            lost.abort();
+          })
+          .catch(() => undefined);
+      },
+      Math.max(200, (leaseSeconds * 1000) / 3),
+    );
     try {
       await handler({ jobId: job.job_id, payload: job.payload, attempt: job.attempts, maxAttempts: job.max_attempts, signal });
       settled = true;
@@ -188,7 +195,10 @@ export function createJobQueue(options: QueueOptions): JobQueue {
       if (abort.signal.aborted) {
         // Shutting down: give the claim back so another instance (or the next start) runs it at once.
         const now = clock.now();
-        await ours().set({ status: 'queued', locked_until: null, run_at: now, updated_at: now }).execute().catch(() => undefined);
+        await ours()
+          .set({ status: 'queued', locked_until: null, run_at: now, updated_at: now })
+          .execute()
+          .catch(() => undefined);
         return;
       }
       const message = error instanceof Error ? error.message : String(error);
@@ -278,7 +288,14 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     if (attempt >= 12 || !started || abort.signal.aborted) return;
     const committed = () => db.selectFrom('jobs').select('job_id').where('job_id', '=', jobId).executeTakeFirst();
     // eslint-disable-next-line no-restricted-globals -- waits for the caller's commit: database I/O in real time, not the service's time
-    setTimeout(() => void committed().then((row) => (row ? schedule(0) : afterCommit(jobId, attempt + 1)), () => undefined), Math.min(250, 10 * 2 ** attempt)).unref();
+    setTimeout(
+      () =>
+        void committed().then(
+          (row) => (row ? schedule(0) : afterCommit(jobId, attempt + 1)),
+          () => undefined,
+        ),
+      Math.min(250, 10 * 2 ** attempt),
+    ).unref();
   }
 
   /** The earliest run_at (ms) of a job this process could run, due by `until`; lapsed leases count as due now. */
@@ -290,7 +307,12 @@ export function createJobQueue(options: QueueOptions): JobQueue {
       .selectFrom('jobs')
       .select((eb) => eb.fn.min<Date>(sql`case when status = 'running' then ${now}::timestamptz else run_at end` as never).as('at'))
       .where('kind', 'in', kinds)
-      .where((eb) => eb.or([eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', until)]), eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)])]))
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', until)]),
+          eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)]),
+        ]),
+      )
       .executeTakeFirst();
     return row?.at ? new Date(row.at).getTime() : undefined;
   }
@@ -299,7 +321,12 @@ export function createJobQueue(options: QueueOptions): JobQueue {
     async enqueue(kind, payload, opts = {}) {
       const row = await (opts.db ?? db)
         .insertInto('jobs')
-        .values({ kind, payload: JSON.stringify(payload), run_at: opts.runAt ?? clock.now(), ...(opts.maxAttempts ? { max_attempts: opts.maxAttempts } : {}) } as never)
+        .values({
+          kind,
+          payload: JSON.stringify(payload),
+          run_at: opts.runAt ?? clock.now(),
+          ...(opts.maxAttempts ? { max_attempts: opts.maxAttempts } : {}),
+        } as never)
         .returning('job_id')
         .executeTakeFirstOrThrow();
       const jobId = Number(row.job_id);

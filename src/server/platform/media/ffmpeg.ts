@@ -36,7 +36,9 @@ function bundled(): FfmpegLookup {
     // Throws (a string) when this platform has no build or its optional package was not installed.
     path = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
   } catch {
-    return { missing: `no bundled build for ${platform} (its optional package @ffmpeg-installer/${platform} is not installed); set PALKIT_FFMPEG to an ffmpeg program` };
+    return {
+      missing: `no bundled build for ${platform} (its optional package @ffmpeg-installer/${platform} is not installed); set PALKIT_FFMPEG to an ffmpeg program`,
+    };
   }
   if (!isExecutable(path)) {
     // The package sets the mode in a postinstall script, which installs run with --ignore-scripts (or an

@@ -29,7 +29,9 @@ export function parseInputInfo(stderr: string): InputInfo | undefined {
   const block = end < 0 ? rest : rest.slice(0, end);
 
   const duration = /^\s*Duration: (\d+):(\d{2}):(\d{2}(?:\.\d+)?)/m.exec(block);
-  const durationSeconds = duration ? Math.round((Number(duration[1]) * 3600 + Number(duration[2]) * 60 + Number(duration[3])) * 1000) / 1000 : null;
+  const durationSeconds = duration
+    ? Math.round((Number(duration[1]) * 3600 + Number(duration[2]) * 60 + Number(duration[3])) * 1000) / 1000
+    : null;
 
   const streams: InputStream[] = [];
   for (const line of block.matchAll(/^\s*Stream #0:\d+\S*: (\w+): (\S+?),?(?: (.*))?$/gm)) {

@@ -25,14 +25,37 @@ export interface MediaStore {
    * Keeps the bytes; `expiresAt` (uploads) lets the uploads' sweep remove them from then on. `access`
    * defaults to `owner` for media that expires (an upload), else `public`; `faceId` names a face's file.
    */
-  store(db: Db, input: { ownerId: number; contentType: string; bytes: Uint8Array; extension: string; expiresAt?: Date; access?: MediaAccess; faceId?: string }): Promise<{ mediaId: string; url: string }>;
+  store(
+    db: Db,
+    input: {
+      ownerId: number;
+      contentType: string;
+      bytes: Uint8Array;
+      extension: string;
+      expiresAt?: Date;
+      access?: MediaAccess;
+      faceId?: string;
+    },
+  ): Promise<{ mediaId: string; url: string }>;
   /**
    * Keeps a body as it arrives, never whole in memory where the store keeps files (PGlite): written to a
    * partial file, counted, and refused with `tooLarge` past `maxBytes`; `check` sees the first bytes and the
    * size once all has arrived and returns the file's extension, or throws to refuse it (nothing is kept then). On PostgreSQL the bytes go into
    * the row, read back from a temporary file once complete.
    */
-  storeStream(db: Db, input: { ownerId: number; contentType: string; expiresAt?: Date; access?: MediaAccess; body: AsyncIterable<Uint8Array>; maxBytes: number; tooLarge: () => Error; check: (head: Uint8Array, size: number) => string }): Promise<{ mediaId: string; url: string; size: number }>;
+  storeStream(
+    db: Db,
+    input: {
+      ownerId: number;
+      contentType: string;
+      expiresAt?: Date;
+      access?: MediaAccess;
+      body: AsyncIterable<Uint8Array>;
+      maxBytes: number;
+      tooLarge: () => Error;
+      check: (head: Uint8Array, size: number) => string;
+    },
+  ): Promise<{ mediaId: string; url: string; size: number }>;
   /** A stored file, or undefined; `ownerId` restricts it to that owner's. */
   get(db: Db, mediaId: string, ownerId?: number): Promise<StoredMedia | undefined>;
   /**

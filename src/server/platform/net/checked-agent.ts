@@ -40,7 +40,8 @@ export function policyLookup(policy: AddressPolicy): LookupFunction {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 4);
       const refused = addresses.find((a) => !policy.permits(a.address));
-      if (refused || addresses.length === 0) return callback(new OutboundBlockedError(`address ${refused?.address ?? hostname} is not allowed`), '', 4);
+      if (refused || addresses.length === 0)
+        return callback(new OutboundBlockedError(`address ${refused?.address ?? hostname} is not allowed`), '', 4);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);
     });
@@ -64,21 +65,24 @@ export function createCheckedAgents(allowCidrs: string[], limits: CheckedAgentLi
     let received = 0;
     socket.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > limits.maxResponseBytes) socket.destroy(refuse(new OutboundTooLargeError(`the answer exceeds ${limits.maxResponseBytes} bytes`)));
+      if (received > limits.maxResponseBytes)
+        socket.destroy(refuse(new OutboundTooLargeError(`the answer exceeds ${limits.maxResponseBytes} bytes`)));
     });
   };
 
   /** Wraps an agent's own createConnection with the literal-address check and the socket watch. */
-  const checked = (create: CreateConnection): CreateConnection => (options, callback) => {
-    const host = String(options.host ?? options.hostname ?? 'localhost').replace(/^\[|\]$/g, '');
-    if (isIP(host) && !policy.permits(host)) {
-      callback(refuse(new OutboundBlockedError(`address ${host} is not allowed`)));
-      return undefined;
-    }
-    const socket = create({ ...options, lookup } as http.ClientRequestArgs, callback);
-    if (socket) watch(socket as Socket);
-    return socket;
-  };
+  const checked =
+    (create: CreateConnection): CreateConnection =>
+    (options, callback) => {
+      const host = String(options.host ?? options.hostname ?? 'localhost').replace(/^\[|\]$/g, '');
+      if (isIP(host) && !policy.permits(host)) {
+        callback(refuse(new OutboundBlockedError(`address ${host} is not allowed`)));
+        return undefined;
+      }
+      const socket = create({ ...options, lookup } as http.ClientRequestArgs, callback);
+      if (socket) watch(socket as Socket);
+      return socket;
+    };
 
   const httpAgent = new http.Agent({ keepAlive: false });
   const httpsAgent = new https.Agent({ keepAlive: false });

@@ -3,6 +3,9 @@
 
 /** The last hop of an X-Forwarded-For header, or null when it names none. */
 export function forwardedClient(header: string | readonly string[] | undefined): string | null {
-  const hops = String(header ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const hops = String(header ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return hops[hops.length - 1] ?? null;
 }

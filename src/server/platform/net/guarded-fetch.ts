@@ -95,7 +95,13 @@ export function createGuardedFetch(allowCidrs: string[], clock: Clock = systemCl
     const request = input instanceof Request ? input : undefined;
     let url = new URL(request ? request.url : input.toString());
     let options: GuardedFetchOptions = request
-      ? { method: request.method, headers: request.headers, body: request.body ? await request.arrayBuffer() : undefined, signal: request.signal, ...init }
+      ? {
+          method: request.method,
+          headers: request.headers,
+          body: request.body ? await request.arrayBuffer() : undefined,
+          signal: request.signal,
+          ...init,
+        }
       : init;
     const timeout = clockTimeout(clock, options.timeoutMs ?? 15_000);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;

@@ -7,7 +7,8 @@
 /** The rules do not depend on the locale, so one segmenter serves every language. */
 export const sentenceSegmenter = new Intl.Segmenter(undefined, { granularity: 'sentence' });
 
-const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|z\.b|u\.a|d\.h|etc|ca|approx|nr|no|mr|mrs|ms|dr|st|inkl|incl|vs|bzw|evtl|ggf|usw|[a-z])\.\s*$/iu;
+const ABBREVIATION =
+  /(?:^|[\s(])(?:e\.g|i\.e|z\.b|u\.a|d\.h|etc|ca|approx|nr|no|mr|mrs|ms|dr|st|inkl|incl|vs|bzw|evtl|ggf|usw|[a-z])\.\s*$/iu;
 
 /** Whether text ends in an abbreviation's stop (or a single initial), which does not end a sentence. */
 export function endsInAbbreviation(text: string): boolean {

@@ -31,7 +31,15 @@ export interface Webhooks {
   deliverJob: JobHandler<{ group_id: string }>;
 }
 
-export function createWebhooks(deps: { db: Db; jobs: JobQueue; fetch: GuardedFetch; log: Logger; clock: Pick<Clock, 'now'>; metrics?: Pick<ServiceMetrics, 'webhookDeliveryFailures'>; timeoutMs?: number }): Webhooks {
+export function createWebhooks(deps: {
+  db: Db;
+  jobs: JobQueue;
+  fetch: GuardedFetch;
+  log: Logger;
+  clock: Pick<Clock, 'now'>;
+  metrics?: Pick<ServiceMetrics, 'webhookDeliveryFailures'>;
+  timeoutMs?: number;
+}): Webhooks {
   const { db, jobs, fetch, log, metrics } = deps;
 
   async function secretFor(ownerId: number): Promise<string> {
@@ -112,8 +120,12 @@ export function createWebhooks(deps: { db: Db; jobs: JobQueue; fetch: GuardedFet
           metrics?.webhookDeliveryFailures.inc({ final: String(final) });
           if (final) {
             // The group gives up together: later bodies must not arrive without the earlier one.
-            await db.updateTable('webhook_deliveries').set({ status: 'failed', last_error: 'an earlier delivery of this event failed' })
-              .where('group_id', '=', payload.group_id).where('status', '=', 'pending').execute();
+            await db
+              .updateTable('webhook_deliveries')
+              .set({ status: 'failed', last_error: 'an earlier delivery of this event failed' })
+              .where('group_id', '=', payload.group_id)
+              .where('status', '=', 'pending')
+              .execute();
             log.info('webhook delivery failed', { delivery_id: delivery.delivery_id, status });
             return;
           }

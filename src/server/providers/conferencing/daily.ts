@@ -37,11 +37,15 @@ export function dailyApi({ apiKey, apiUrl, fetch }: DailyOptions) {
 }
 
 /** An owner meeting token for the PAL's bot (owners are never knocked and may eject the room's participants). */
-export async function createBotToken(options: DailyOptions, input: { room: string; exp: number; userName: string; userId: string }): Promise<string> {
+export async function createBotToken(
+  options: DailyOptions,
+  input: { room: string; exp: number; userName: string; userId: string },
+): Promise<string> {
   const token = await dailyApi(options)('POST', '/meeting-tokens', {
     properties: { room_name: input.room, exp: input.exp, is_owner: true, user_name: input.userName, user_id: input.userId },
   });
-  if (token.status !== 200 || typeof token.json?.token !== 'string') throw new ProviderError(`daily bot token creation failed (HTTP ${token.status})`);
+  if (token.status !== 200 || typeof token.json?.token !== 'string')
+    throw new ProviderError(`daily bot token creation failed (HTTP ${token.status})`);
   return token.json.token;
 }
 

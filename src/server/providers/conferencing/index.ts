@@ -7,7 +7,10 @@ import type { ConferencingProvider } from './provider.js';
 export type { ConferencingProvider } from './provider.js';
 export { ProviderError, recordingRefusal } from './provider.js';
 
-export function conferencingProvider(deps: Pick<ServiceDeps, 'config' | 'secrets' | 'fetch'>, name?: 'local' | 'daily'): ConferencingProvider {
+export function conferencingProvider(
+  deps: Pick<ServiceDeps, 'config' | 'secrets' | 'fetch'>,
+  name?: 'local' | 'daily',
+): ConferencingProvider {
   const { daily } = deps.config;
   const wanted = name ?? (daily.apiKey ? 'daily' : 'local');
   if (wanted === 'daily') {

@@ -21,7 +21,14 @@ import { espeakVoice } from './espeak/voice-names.js';
 import type { Speaker, SpeakerFactory, SpeakerRequest } from './espeak/speaker.js';
 import { WasmSpeaker, type WasmSpeakerOptions } from './espeak/wasm-speaker.js';
 import { FairQueue } from './fair-queue.js';
-import { DEFAULT_WORDS_PER_MINUTE, SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesizer.js';
+import {
+  DEFAULT_WORDS_PER_MINUTE,
+  SynthesisError,
+  type SynthesisEvent,
+  type SynthesisStream,
+  type Synthesizer,
+  type VoiceChoice,
+} from './synthesizer.js';
 
 export type LocalVoiceEngine = 'wasm' | 'native';
 
@@ -127,7 +134,10 @@ export class EspeakSynthesizer implements Synthesizer {
   private fallbackUntil = 0;
   private closed = false;
 
-  constructor(private readonly log: Logger, options: EspeakOptions = {}) {
+  constructor(
+    private readonly log: Logger,
+    options: EspeakOptions = {},
+  ) {
     this.engine = options.engine ?? 'wasm';
     const wasm = options.wasm ?? {};
     this.now = options.now ?? (() => performance.now());
@@ -135,9 +145,11 @@ export class EspeakSynthesizer implements Synthesizer {
       cost: (job) => (job.estimateMs = Math.max(1, job.chars.length * this.msPerChar)),
       background: (lane) => lane.startsWith(BACKGROUND),
     });
-    this.start = options.speakerFactory ?? (this.engine === 'native'
-      ? nativeSpeakers(new BridgeBinary(options.dataDir ?? 'memory', log), log)
-      : (hooks) => (WasmSpeaker.available() ? new WasmSpeaker(hooks, wasm) : null));
+    this.start =
+      options.speakerFactory ??
+      (this.engine === 'native'
+        ? nativeSpeakers(new BridgeBinary(options.dataDir ?? 'memory', log), log)
+        : (hooks) => (WasmSpeaker.available() ? new WasmSpeaker(hooks, wasm) : null));
     this.size = Math.max(1, options.speakers ?? (this.engine === 'native' ? BRIDGES : Math.min(MAX_WASM_SPEAKERS, availableParallelism())));
     // A WebAssembly speaker takes seconds to load and warm up: the first one starts now, not with the first sentence.
     if (this.engine === 'wasm' && !options.speakerFactory) {
@@ -159,7 +171,11 @@ export class EspeakSynthesizer implements Synthesizer {
 
   /** This synthesiser as one room sees it: its sentences queue in their own lane. */
   lane(key: string): Synthesizer {
-    return { name: this.name, synthesize: (text, voice, signal) => this.enqueue(`room:${key}`, text, espeakVoice(voice), voice.rate, signal, voice.continues === true) };
+    return {
+      name: this.name,
+      synthesize: (text, voice, signal) =>
+        this.enqueue(`room:${key}`, text, espeakVoice(voice), voice.rate, signal, voice.continues === true),
+    };
   }
 
   /**
@@ -193,14 +209,35 @@ export class EspeakSynthesizer implements Synthesizer {
     for (const job of [...this.queue.drain(), ...this.active]) settle(job, new SynthesisError('unavailable', 'the local voice stopped'));
   }
 
-  private async enqueue(lane: string, text: string, voice: string, rate: number | undefined, signal: AbortSignal, slack: boolean): Promise<SynthesisStream> {
+  private async enqueue(
+    lane: string,
+    text: string,
+    voice: string,
+    rate: number | undefined,
+    signal: AbortSignal,
+    slack: boolean,
+  ): Promise<SynthesisStream> {
     const clean = speakableText(text);
     const events: Array<SynthesisEvent | null> = [];
     let failure: Error | null = null;
     let wake: (() => void) | null = null;
     const job: Job = {
-      lane, queuedAt: this.now(), id: this.nextId++, text: clean, chars: [...clean], voice, rate: Math.round(rate ?? DEFAULT_WORDS_PER_MINUTE), signal, slack,
-      attempts: 0, delivered: { audio: 0, word: 0, phoneme: 0 }, skip: { audio: 0, word: 0, phoneme: 0 }, settled: false, speaker: null, startedAt: 0, estimateMs: 0,
+      lane,
+      queuedAt: this.now(),
+      id: this.nextId++,
+      text: clean,
+      chars: [...clean],
+      voice,
+      rate: Math.round(rate ?? DEFAULT_WORDS_PER_MINUTE),
+      signal,
+      slack,
+      attempts: 0,
+      delivered: { audio: 0, word: 0, phoneme: 0 },
+      skip: { audio: 0, word: 0, phoneme: 0 },
+      settled: false,
+      speaker: null,
+      startedAt: 0,
+      estimateMs: 0,
       push: (event, error) => {
         if (error) failure = error;
         else events.push(event);
@@ -210,7 +247,8 @@ export class EspeakSynthesizer implements Synthesizer {
     if (this.nextId > 0x7ffffff0) this.nextId = 1;
     if (!clean) job.push(null);
     else if (this.closed) throw new SynthesisError('unavailable', 'the local voice stopped');
-    else if (!this.queue.push(lane, job)) throw new SynthesisError('unavailable', 'the local voice has too many sentences waiting in this room');
+    else if (!this.queue.push(lane, job))
+      throw new SynthesisError('unavailable', 'the local voice has too many sentences waiting in this room');
     const onAbort = () => {
       this.queue.remove(lane, job);
       job.settled = true;
@@ -263,7 +301,10 @@ export class EspeakSynthesizer implements Synthesizer {
         speaker.run(this.request(job));
       } else if (this.engine === 'native') {
         void viaCommandLine(job, this.sampleRate, (event) => !job.settled && job.push(event))
-          .then(() => settle(job), (error: unknown) => settle(job, error instanceof Error ? error : new SynthesisError('unavailable', String(error))))
+          .then(
+            () => settle(job),
+            (error: unknown) => settle(job, error instanceof Error ? error : new SynthesisError('unavailable', String(error))),
+          )
           .finally(() => this.finished(job));
       } else {
         settle(job, new SynthesisError('unavailable', 'the local voice could not start'));
@@ -287,7 +328,8 @@ export class EspeakSynthesizer implements Synthesizer {
     const tookMs = Math.max(0, this.now() - job.startedAt);
     this.queue.charge(job.lane, tookMs - job.estimateMs);
     job.estimateMs = 0;
-    if (job.chars.length >= 20 && job.settled && !job.signal.aborted) this.msPerChar = 0.8 * this.msPerChar + 0.2 * (tookMs / job.chars.length);
+    if (job.chars.length >= 20 && job.settled && !job.signal.aborted)
+      this.msPerChar = 0.8 * this.msPerChar + 0.2 * (tookMs / job.chars.length);
   }
 
   /**
@@ -323,7 +365,12 @@ export class EspeakSynthesizer implements Synthesizer {
     if (++this.crashesInARow >= CRASH_LIMIT && !this.closed) {
       this.crashesInARow = 0;
       this.fallbackUntil = this.now() + FALLBACK_MS;
-      this.log.error(this.engine === 'native' ? 'espeak bridges keep dying; the espeak-ng command line speaks for a minute' : 'the local voice keeps failing; it is tried again in a minute', { reason });
+      this.log.error(
+        this.engine === 'native'
+          ? 'espeak bridges keep dying; the espeak-ng command line speaks for a minute'
+          : 'the local voice keeps failing; it is tried again in a minute',
+        { reason },
+      );
     } else {
       this.log.error('a local voice speaker stopped; another takes over', { reason, engine: this.engine, id: speaker.id });
     }
@@ -361,7 +408,11 @@ export class EspeakSynthesizer implements Synthesizer {
       job.push({ type: 'audio', samples });
     };
     return {
-      job, id: job.id, voice: job.voice, rate: job.rate, text: job.text,
+      job,
+      id: job.id,
+      voice: job.voice,
+      rate: job.rate,
+      text: job.text,
       onEvent: (event) => {
         if (event.type === 'audio') {
           this.work.samples += event.samples.length;
@@ -374,7 +425,10 @@ export class EspeakSynthesizer implements Synthesizer {
         } else if (event.type === 'end') {
           settle(job);
         } else {
-          settle(job, new SynthesisError(event.message === 'unknown voice' ? 'unsupported_language' : 'unavailable', `espeak-ng: ${event.message}`));
+          settle(
+            job,
+            new SynthesisError(event.message === 'unknown voice' ? 'unsupported_language' : 'unavailable', `espeak-ng: ${event.message}`),
+          );
         }
       },
     };
@@ -392,5 +446,8 @@ function settle(job: Job, error?: Error): void {
  * characters (a NUL would end the text in C, and an empty text was never answered).
  */
 export function speakableText(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -25,7 +25,10 @@ export class FairQueue<T> {
   private readonly cost: (item: T) => number;
   private readonly background: (lane: string) => boolean;
 
-  constructor(private readonly perLane: number, options: FairQueueOptions<T> = {}) {
+  constructor(
+    private readonly perLane: number,
+    options: FairQueueOptions<T> = {},
+  ) {
     this.cost = options.cost ?? (() => 1);
     this.background = options.background ?? (() => false);
   }
@@ -80,7 +83,8 @@ export class FairQueue<T> {
       const served = this.served.get(lane) ?? this.floor;
       // Among lanes that stand level, the one whose next item costs least finishes first and goes first.
       const finish = served + this.cost(items[0]!);
-      if (!best || (best.background && !background) || (best.background === background && finish < best.finish)) best = { lane, items, served, finish, background };
+      if (!best || (best.background && !background) || (best.background === background && finish < best.finish))
+        best = { lane, items, served, finish, background };
     }
     if (!best) return undefined;
     const item = best.items.shift();

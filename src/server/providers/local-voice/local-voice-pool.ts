@@ -9,6 +9,7 @@ const pools = new WeakMap<object, EspeakSynthesizer>();
 
 export function localVoicePool(config: Pick<Config, 'dataDir' | 'localVoice'>, log: Logger): EspeakSynthesizer {
   let pool = pools.get(config);
-  if (!pool || pool.isClosed) pools.set(config, (pool = new EspeakSynthesizer(log, { dataDir: config.dataDir, engine: config.localVoice })));
+  if (!pool || pool.isClosed)
+    pools.set(config, (pool = new EspeakSynthesizer(log, { dataDir: config.dataDir, engine: config.localVoice })));
   return pool;
 }

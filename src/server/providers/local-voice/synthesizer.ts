@@ -45,7 +45,10 @@ export interface Synthesizer {
 }
 
 export class SynthesisError extends Error {
-  constructor(readonly code: 'unavailable' | 'provider_failed' | 'unsupported_language', message: string) {
+  constructor(
+    readonly code: 'unavailable' | 'provider_failed' | 'unsupported_language',
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -15,10 +15,15 @@ export interface LlmToolCall {
 
 export type ChatMessage =
   | { role: 'system' | 'user'; content: string | ChatContentPart[] }
-  | { role: 'assistant'; content: string | null; tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }> }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+    }
   | { role: 'tool'; tool_call_id: string; content: string };
 
-export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: 'low' | 'high' | 'auto' } };
+export type ChatContentPart =
+  { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: 'low' | 'high' | 'auto' } };
 
 /** A function the model may call (`tools` of the chat completions request). */
 export interface LlmTool {
@@ -44,7 +49,13 @@ const MAX_CALLS = 16;
 export async function* streamChat(client: OpenAiClient, request: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatDelta> {
   const { model, messages, tools = [] } = request;
   const response = await client.post('chat/completions', 'chatStream', {
-    body: { model, stream: true, messages, ...(tools.length ? { tools } : {}), ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}) },
+    body: {
+      model,
+      stream: true,
+      messages,
+      ...(tools.length ? { tools } : {}),
+      ...(request.maxTokens ? { max_tokens: request.maxTokens } : {}),
+    },
     accept: 'text/event-stream',
     signal,
   });
@@ -88,7 +99,8 @@ function addFragment(calls: Array<{ id: string; name: string; arguments: string 
   const call = (calls[index] ??= { id: '', name: '', arguments: '' });
   if (typeof fragment.id === 'string') call.id = fragment.id;
   if (typeof fragment.function?.name === 'string') call.name += fragment.function.name;
-  if (typeof fragment.function?.arguments === 'string' && call.arguments.length < MAX_ARGUMENTS) call.arguments += fragment.function.arguments;
+  if (typeof fragment.function?.arguments === 'string' && call.arguments.length < MAX_ARGUMENTS)
+    call.arguments += fragment.function.arguments;
 }
 
 function deltaOf(client: OpenAiClient, data: string): { content?: unknown; tool_calls?: ToolCallFragment[] } | undefined {

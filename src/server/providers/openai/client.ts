@@ -87,11 +87,19 @@ export class OpenAiClient {
     this.deadlines.set(response, deadline);
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
-      throw new OpenAiError('status', `${this.label} answered ${response.status} (a redirect, not followed: the key stays with the configured host)`, response.status);
+      throw new OpenAiError(
+        'status',
+        `${this.label} answered ${response.status} (a redirect, not followed: the key stays with the configured host)`,
+        response.status,
+      );
     }
     if (!response.ok || !response.body) {
       const detail = await errorDetail(response);
-      throw new OpenAiError('status', this.redact(`${this.label} answered ${response.status}${detail ? `: ${detail}` : ''}`), response.status);
+      throw new OpenAiError(
+        'status',
+        this.redact(`${this.label} answered ${response.status}${detail ? `: ${detail}` : ''}`),
+        response.status,
+      );
     }
     return response as Response & { body: ReadableStream<Uint8Array> };
   }
@@ -146,7 +154,8 @@ async function errorDetail(response: Response): Promise<string> {
   try {
     const body = JSON.parse(text) as { error?: unknown; message?: unknown; detail?: unknown };
     const error = body.error;
-    message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : error ?? body.message ?? body.detail;
+    message =
+      typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : (error ?? body.message ?? body.detail);
   } catch {
     message = undefined;
   }

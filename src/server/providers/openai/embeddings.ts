@@ -15,7 +15,8 @@ export async function createEmbeddings(client: OpenAiClient, request: Embeddings
     signal,
   })) as { data?: Array<{ index?: unknown; embedding?: unknown }> } | null;
   const data = body?.data;
-  if (!Array.isArray(data) || data.length !== input.length) throw new OpenAiError('malformed', `${client.label} returned an unexpected body`);
+  if (!Array.isArray(data) || data.length !== input.length)
+    throw new OpenAiError('malformed', `${client.label} returned an unexpected body`);
   const ordered = [...data].sort((a, b) => (typeof a.index === 'number' ? a.index : 0) - (typeof b.index === 'number' ? b.index : 0));
   return ordered.map((d) => {
     if (!Array.isArray(d.embedding) || d.embedding.length === 0 || !d.embedding.every((v) => typeof v === 'number' && Number.isFinite(v))) {

@@ -24,8 +24,13 @@ export async function createTranscription(client: OpenAiClient, request: Transcr
   form.append('language', request.language);
   form.append('response_format', 'json');
   form.append('stream', 'true');
-  const response = await client.post('audio/transcriptions', 'transcription', { body: form, signal, accept: 'text/event-stream, application/json' });
-  if (/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) return streamedText(client, response, request.onWords, signal);
+  const response = await client.post('audio/transcriptions', 'transcription', {
+    body: form,
+    signal,
+    accept: 'text/event-stream, application/json',
+  });
+  if (/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? ''))
+    return streamedText(client, response, request.onWords, signal);
   let body: { text?: unknown } | null;
   try {
     body = JSON.parse(await response.text()) as { text?: unknown } | null;
@@ -37,7 +42,12 @@ export async function createTranscription(client: OpenAiClient, request: Transcr
 }
 
 /** The text of a streamed transcription: the done event's; a stream cut short of it is an error. */
-async function streamedText(client: OpenAiClient, response: Response & { body: ReadableStream<Uint8Array> }, onWords: ((soFar: string) => void) | undefined, signal: AbortSignal | undefined): Promise<string> {
+async function streamedText(
+  client: OpenAiClient,
+  response: Response & { body: ReadableStream<Uint8Array> },
+  onWords: ((soFar: string) => void) | undefined,
+  signal: AbortSignal | undefined,
+): Promise<string> {
   let soFar = '';
   try {
     for await (const data of sseData(client.chunks(response, signal))) {

@@ -49,7 +49,9 @@ function bucketStorage(s3: NonNullable<Config['recording']['s3']>): DefaultStora
     const client = new S3Client({
       region: s3.region,
       ...(s3.endpoint ? { endpoint: s3.endpoint, forcePathStyle: true } : {}),
-      ...(s3.accessKeyId && s3.secretAccessKey ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } } : {}),
+      ...(s3.accessKeyId && s3.secretAccessKey
+        ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }
+        : {}),
     });
     return { client, DeleteObjectCommand, GetObjectCommand, PutObjectCommand };
   });

@@ -17,7 +17,10 @@ export interface Delivered {
 
 /** A refusal from the destination, with the provider's code when it gave one. */
 export class DeliveryError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -6,12 +6,18 @@ export async function toS3({ destination: d, key, body, contentType, signal, age
   const client = new S3Client({
     region: d.region ?? 'us-east-1',
     ...(d.endpoint ? { endpoint: d.endpoint, forcePathStyle: true } : {}),
-    credentials: { accessKeyId: d.credentials.access_key_id ?? '', secretAccessKey: d.credentials.secret_access_key ?? '', ...(d.credentials.session_token ? { sessionToken: d.credentials.session_token } : {}) },
+    credentials: {
+      accessKeyId: d.credentials.access_key_id ?? '',
+      secretAccessKey: d.credentials.secret_access_key ?? '',
+      ...(d.credentials.session_token ? { sessionToken: d.credentials.session_token } : {}),
+    },
     maxAttempts: 1,
     requestHandler: { httpAgent: agents.http, httpsAgent: agents.https, connectionTimeout: limits.idleMs, requestTimeout: limits.idleMs },
   });
   try {
-    await client.send(new PutObjectCommand({ Bucket: d.bucketName, Key: key, Body: body, ContentType: contentType }), { abortSignal: signal });
+    await client.send(new PutObjectCommand({ Bucket: d.bucketName, Key: key, Body: body, ContentType: contentType }), {
+      abortSignal: signal,
+    });
   } finally {
     client.destroy();
   }

@@ -12,7 +12,14 @@ import { DeliveryError, MAX_ANSWER_BYTES, type Delivered, type DeliveryLimits, t
 
 export { DeliveryError, MAX_ANSWER_BYTES, type Delivered, type DeliveryLimits, type Destination } from './delivery.js';
 
-export async function deliver(destination: Destination, key: string, body: Buffer, contentType: string, signal: AbortSignal, limits: DeliveryLimits): Promise<Delivered> {
+export async function deliver(
+  destination: Destination,
+  key: string,
+  body: Buffer,
+  contentType: string,
+  signal: AbortSignal,
+  limits: DeliveryLimits,
+): Promise<Delivered> {
   const agents = createCheckedAgents(limits.outboundAllow, { idleMs: limits.idleMs, maxResponseBytes: MAX_ANSWER_BYTES });
   const deadline = AbortSignal.any([signal, AbortSignal.timeout(limits.timeoutMs)]);
   // An SDK that ignores the signal still loses its connections.
@@ -27,7 +34,8 @@ export async function deliver(destination: Destination, key: string, body: Buffe
     // The policy's own refusal names the cause better than the SDK's wrapping of it.
     const refusal = agents.refusal();
     if (refusal) throw new DeliveryError(refusal.code, refusal.message);
-    if (deadline.aborted && !signal.aborted) throw new DeliveryError('outbound_timeout', `the destination did not finish within ${limits.timeoutMs} ms`);
+    if (deadline.aborted && !signal.aborted)
+      throw new DeliveryError('outbound_timeout', `the destination did not finish within ${limits.timeoutMs} ms`);
     throw asDeliveryError(error);
   } finally {
     deadline.removeEventListener('abort', drop);
@@ -37,9 +45,24 @@ export async function deliver(destination: Destination, key: string, body: Buffe
 
 function asDeliveryError(error: unknown): DeliveryError {
   if (error instanceof DeliveryError) return error;
-  const e = error as { name?: string; code?: string | number; Code?: string; message?: string; statusCode?: number; $metadata?: { httpStatusCode?: number } };
-  const code = String(e.Code ?? (typeof e.code === 'string' && e.code ? e.code : undefined) ?? (e.name && e.name !== 'Error' ? e.name : undefined) ?? (e.code ? `http_${e.code}` : 'delivery_failed'));
+  const e = error as {
+    name?: string;
+    code?: string | number;
+    Code?: string;
+    message?: string;
+    statusCode?: number;
+    $metadata?: { httpStatusCode?: number };
+  };
+  const code = String(
+    e.Code ??
+      (typeof e.code === 'string' && e.code ? e.code : undefined) ??
+      (e.name && e.name !== 'Error' ? e.name : undefined) ??
+      (e.code ? `http_${e.code}` : 'delivery_failed'),
+  );
   // Never echo a SAS signature or key that a client library put in its message.
-  const message = (e.message ?? String(error)).replace(/(sig|signature|X-Amz-Signature|AccountKey)=[^&\s;]+/gi, '$1=…').replace(/\s+/g, ' ').slice(0, 500);
+  const message = (e.message ?? String(error))
+    .replace(/(sig|signature|X-Amz-Signature|AccountKey)=[^&\s;]+/gi, '$1=…')
+    .replace(/\s+/g, ' ')
+    .slice(0, 500);
   return new DeliveryError(code, message);
 }

@@ -10,7 +10,10 @@ import { lockedConnector, type ConnectorRow } from './repository.js';
 const EXPIRY_MARGIN_MS = 30_000;
 
 export class ConnectorAuthError extends Error {
-  constructor(readonly code: 'not_linked' | 'needs_reauth' | 'refresh_unavailable', message: string) {
+  constructor(
+    readonly code: 'not_linked' | 'needs_reauth' | 'refresh_unavailable',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -23,14 +26,16 @@ export function tokenColumns(deps: Pick<ServiceDeps, 'secrets'>, tokens: TokenRe
   return {
     access_token_enc: deps.secrets.encrypt(tokens.access_token),
     ...(tokens.refresh_token ? { refresh_token_enc: deps.secrets.encrypt(tokens.refresh_token) } : {}),
-    access_token_expires_at: tokens.expires_in && Number.isFinite(tokens.expires_in) ? new Date(now.getTime() + tokens.expires_in * 1000) : null,
+    access_token_expires_at:
+      tokens.expires_in && Number.isFinite(tokens.expires_in) ? new Date(now.getTime() + tokens.expires_in * 1000) : null,
     oauth_scopes: JSON.stringify(scopes),
     oauth_status: 'linked' as const,
     updated_at: now,
   };
 }
 
-const expiring = (row: ConnectorRow, now: Date) => row.access_token_expires_at !== null && row.access_token_expires_at.getTime() - EXPIRY_MARGIN_MS <= now.getTime();
+const expiring = (row: ConnectorRow, now: Date) =>
+  row.access_token_expires_at !== null && row.access_token_expires_at.getTime() - EXPIRY_MARGIN_MS <= now.getTime();
 
 /**
  * A usable OAuth access token for the connector. `force` refreshes even if the token looks valid (the
@@ -41,14 +46,23 @@ export async function oauthAccessToken(deps: Deps, connectorId: string, force = 
   const outcome = await deps.db.transaction().execute(async (trx) => {
     const row = await lockedConnector(trx, connectorId);
     if (!row) throw new ConnectorAuthError('not_linked', `connector ${connectorId} not found`);
-    if (row.oauth_status === 'needs_reauth') throw new ConnectorAuthError('needs_reauth', 'the OAuth grant stopped working; use Reconnect OAuth');
-    if (!row.access_token_enc) throw new ConnectorAuthError('not_linked', 'the connector is not linked yet; complete the OAuth authorization first');
+    if (row.oauth_status === 'needs_reauth')
+      throw new ConnectorAuthError('needs_reauth', 'the OAuth grant stopped working; use Reconnect OAuth');
+    if (!row.access_token_enc)
+      throw new ConnectorAuthError('not_linked', 'the connector is not linked yet; complete the OAuth authorization first');
     const now = deps.clock.now();
     if (!force && !expiring(row, now)) return { token: deps.secrets.decrypt(row.access_token_enc) };
     if (!row.refresh_token_enc) return markNeedsReauth(trx, row, now, 'the access token expired and no refresh token was issued');
     try {
-      const tokens = await tokenRequest(deps, row, { grant_type: 'refresh_token', refresh_token: deps.secrets.decrypt(row.refresh_token_enc) });
-      await trx.updateTable('connectors').set(tokenColumns(deps, tokens, now, row.auth_settings.scopes)).where('connector_id', '=', row.connector_id).execute();
+      const tokens = await tokenRequest(deps, row, {
+        grant_type: 'refresh_token',
+        refresh_token: deps.secrets.decrypt(row.refresh_token_enc),
+      });
+      await trx
+        .updateTable('connectors')
+        .set(tokenColumns(deps, tokens, now, row.auth_settings.scopes))
+        .where('connector_id', '=', row.connector_id)
+        .execute();
       return { token: tokens.access_token };
     } catch (error) {
       // The authorization server answered and said no: the grant is gone. Anything else is transient.

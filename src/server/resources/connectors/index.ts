@@ -14,12 +14,24 @@ import { canImport, IMPORT_JOB, importJob, importTools } from './tools.js';
 import { checkConnectorUrl } from './url-policy.js';
 
 const rejectToolNames = (body: object) => {
-  if ('selected_tool_names' in body) throw badRequest('invalid_request: selected_tool_names: cannot be set (always null); scope tools per PAL with layers.mcp.connector_tools');
+  if ('selected_tool_names' in body)
+    throw badRequest(
+      'invalid_request: selected_tool_names: cannot be set (always null); scope tools per PAL with layers.mcp.connector_tools',
+    );
 };
 
 async function toolsView(deps: ServiceDeps, connectorId: string) {
-  const row = await deps.db.selectFrom('connectors').select(['last_indexed_at', 'last_index_error']).where('connector_id', '=', connectorId).executeTakeFirstOrThrow();
-  const tools = await deps.db.selectFrom('connector_tools').selectAll().where('connector_id', '=', connectorId).orderBy('position').execute();
+  const row = await deps.db
+    .selectFrom('connectors')
+    .select(['last_indexed_at', 'last_index_error'])
+    .where('connector_id', '=', connectorId)
+    .executeTakeFirstOrThrow();
+  const tools = await deps.db
+    .selectFrom('connector_tools')
+    .selectAll()
+    .where('connector_id', '=', connectorId)
+    .orderBy('position')
+    .execute();
   return {
     connector_id: connectorId,
     last_indexed_at: row.last_indexed_at ? isoNoZone(row.last_indexed_at) : null,
@@ -58,10 +70,27 @@ export const connectorsModule: ResourceModule = {
         const inserted = await trx
           .insertInto('connectors')
           .values({
-            connector_id: newId('c', 14), owner_id: c.get('ownerId'), team_id: null, name: body.name, source: 'mcp', server_url: serverUrl,
-            auth_type: 'none', auth_settings: '{}', bearer_token_enc: null, client_secret_enc: null, access_token_enc: null, refresh_token_enc: null,
-            access_token_expires_at: null, oauth_status: 'none', oauth_scopes: '[]', oauth_metadata: null, last_indexed_at: null, last_index_error: null,
-            ...columns, created_at: now, updated_at: now,
+            connector_id: newId('c', 14),
+            owner_id: c.get('ownerId'),
+            team_id: null,
+            name: body.name,
+            source: 'mcp',
+            server_url: serverUrl,
+            auth_type: 'none',
+            auth_settings: '{}',
+            bearer_token_enc: null,
+            client_secret_enc: null,
+            access_token_enc: null,
+            refresh_token_enc: null,
+            access_token_expires_at: null,
+            oauth_status: 'none',
+            oauth_scopes: '[]',
+            oauth_metadata: null,
+            last_indexed_at: null,
+            last_index_error: null,
+            ...columns,
+            created_at: now,
+            updated_at: now,
           } as never)
           .returningAll()
           .executeTakeFirstOrThrow();
@@ -75,11 +104,19 @@ export const connectorsModule: ResourceModule = {
       const { page = 1, limit = 50 } = c.req.valid('query');
       const base = db.selectFrom('connectors').where('owner_id', '=', c.get('ownerId'));
       const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('connector_id').limit(limit).offset((page - 1) * limit).execute();
+      const rows = await base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('connector_id')
+        .limit(limit)
+        .offset((page - 1) * limit)
+        .execute();
       return c.json({ data: rows.map(connectorView), total_count: Number(n), page, limit }, 200);
     });
 
-    app.openapi(routes.getConnector, async (c) => c.json(connectorView(await ownedConnector(db, c.get('ownerId'), c.req.valid('param').connector_id)), 200));
+    app.openapi(routes.getConnector, async (c) =>
+      c.json(connectorView(await ownedConnector(db, c.get('ownerId'), c.req.valid('param').connector_id)), 200),
+    );
 
     app.openapi(routes.updateConnector, async (c) => {
       const { connector_id } = c.req.valid('param');
@@ -104,7 +141,8 @@ export const connectorsModule: ResourceModule = {
           .returningAll()
           .executeTakeFirstOrThrow();
         if (auth?.changedOAuth) await trx.deleteFrom('connector_oauth_flows').where('connector_id', '=', connector_id).execute();
-        if ((movedServer || body.auth_config) && canImport(updated)) await jobs.enqueue(IMPORT_JOB, { connector_id }, { db: trx, maxAttempts: 1 });
+        if ((movedServer || body.auth_config) && canImport(updated))
+          await jobs.enqueue(IMPORT_JOB, { connector_id }, { db: trx, maxAttempts: 1 });
         return updated;
       });
       return c.json(connectorView(row), 200);
@@ -123,7 +161,8 @@ export const connectorsModule: ResourceModule = {
 
     app.openapi(routes.importTools, async (c) => {
       const row = await ownedConnector(db, c.get('ownerId'), c.req.valid('param').connector_id);
-      if (!canImport(row)) throw conflict(`connector ${row.connector_id} is not linked (oauth_status ${row.oauth_status}); authorize it first`);
+      if (!canImport(row))
+        throw conflict(`connector ${row.connector_id} is not linked (oauth_status ${row.oauth_status}); authorize it first`);
       const outcome = await importTools(deps, row);
       if (!outcome.ok) {
         if (outcome.authProblem) throw conflict(`tool_import_failed: ${outcome.error}`);
@@ -137,7 +176,10 @@ export const connectorsModule: ResourceModule = {
       return c.json(await toolsView(deps, row.connector_id), 200);
     });
 
-    for (const [route, reconnect] of [[routes.authorize, false], [routes.reconnect, true]] as const) {
+    for (const [route, reconnect] of [
+      [routes.authorize, false],
+      [routes.reconnect, true],
+    ] as const) {
       app.openapi(route, async (c) => {
         const body = c.req.header('content-type')?.includes('json') ? (c.req.valid('json') ?? {}) : {};
         const authorizationUrl = await startAuthorization(deps, c.get('ownerId'), c.req.valid('param').connector_id, {

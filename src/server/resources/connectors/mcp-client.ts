@@ -24,7 +24,11 @@ async function open(deps: Deps, row: ConnectorRow, signal: AbortSignal | undefin
   const authorization = await connectorAuthorization(deps, row, forceRefresh);
   const fetchThroughGuard = (url: string | URL, init?: RequestInit) => {
     const signals = [init?.signal, signal].filter((s): s is AbortSignal => Boolean(s));
-    const options = { ...init, redirect: init?.redirect === 'follow' ? 'follow' : 'manual', ...(signals.length ? { signal: AbortSignal.any(signals) } : {}) };
+    const options = {
+      ...init,
+      redirect: init?.redirect === 'follow' ? 'follow' : 'manual',
+      ...(signals.length ? { signal: AbortSignal.any(signals) } : {}),
+    };
     return deps.fetch(url, options as GuardedFetchOptions);
   };
   const transport = new StreamableHTTPClientTransport(new URL(row.server_url), {
@@ -40,7 +44,12 @@ async function open(deps: Deps, row: ConnectorRow, signal: AbortSignal | undefin
  * Runs `fn` with a connected client and closes it afterwards. For OAuth connectors a 401 from the
  * server triggers one forced token refresh and a retry (the token may have been revoked early).
  */
-export async function withConnectorClient<T>(deps: Deps, row: ConnectorRow, fn: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function withConnectorClient<T>(
+  deps: Deps,
+  row: ConnectorRow,
+  fn: (client: Client) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     let client: Client | undefined;
     try {
@@ -56,7 +65,13 @@ export async function withConnectorClient<T>(deps: Deps, row: ConnectorRow, fn: 
 }
 
 /** The same for a connector named by id (403/404 ApiErrors as for the API), e.g. from a conversation. */
-export async function withOwnedConnectorClient<T>(deps: Deps, ownerId: number, connectorId: string, fn: (client: Client) => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function withOwnedConnectorClient<T>(
+  deps: Deps,
+  ownerId: number,
+  connectorId: string,
+  fn: (client: Client) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   return withConnectorClient(deps, await ownedConnector(deps.db, ownerId, connectorId), fn, signal);
 }
 
@@ -72,7 +87,8 @@ export async function listServerTools(client: Client): Promise<ImportedTool[]> {
   let cursor: string | undefined;
   for (let page = 0; page < 20; page++) {
     const result = await client.listTools(cursor ? { cursor } : undefined, { timeout: 15_000 });
-    for (const tool of result.tools) tools.push({ name: tool.name, description: tool.description ?? null, input_schema: tool.inputSchema as Record<string, unknown> });
+    for (const tool of result.tools)
+      tools.push({ name: tool.name, description: tool.description ?? null, input_schema: tool.inputSchema as Record<string, unknown> });
     cursor = result.nextCursor;
     if (!cursor) break;
   }

@@ -6,7 +6,11 @@ import type { ConnectorRow } from './repository.js';
 import { checkConnectorUrl } from './url-policy.js';
 
 export class OAuthError extends Error {
-  constructor(readonly code: string, message: string, readonly status?: number) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
@@ -40,7 +44,9 @@ function metadataFrom(doc: Record<string, unknown> | null, outboundAllow: string
     return {
       authorization_endpoint: checkConnectorUrl('authorization_endpoint', doc.authorization_endpoint, outboundAllow),
       token_endpoint: checkConnectorUrl('token_endpoint', doc.token_endpoint, outboundAllow),
-      ...(Array.isArray(doc.token_endpoint_auth_methods_supported) ? { token_endpoint_auth_methods_supported: doc.token_endpoint_auth_methods_supported.map(String) } : {}),
+      ...(Array.isArray(doc.token_endpoint_auth_methods_supported)
+        ? { token_endpoint_auth_methods_supported: doc.token_endpoint_auth_methods_supported.map(String) }
+        : {}),
     };
   } catch {
     return null;
@@ -64,11 +70,17 @@ export async function discoverAuthorizationServer(deps: Deps, serverUrl: string)
       /* an unusable issuer URL: fall through */
     }
   }
-  throw new OAuthError('oauth_discovery_failed', `no authorization server metadata at ${origin}/.well-known/oauth-authorization-server; set auth_config.authorization_url and token_url`);
+  throw new OAuthError(
+    'oauth_discovery_failed',
+    `no authorization server metadata at ${origin}/.well-known/oauth-authorization-server; set auth_config.authorization_url and token_url`,
+  );
 }
 
 /** Endpoints for the connector, discovering what is not configured; `metadata` is set when discovery ran. */
-export async function oauthEndpoints(deps: Deps, row: ConnectorRow): Promise<{ authorization: string; token: string; authMethods?: string[]; discovered?: OAuthServerMetadata }> {
+export async function oauthEndpoints(
+  deps: Deps,
+  row: ConnectorRow,
+): Promise<{ authorization: string; token: string; authMethods?: string[]; discovered?: OAuthServerMetadata }> {
   const s = row.auth_settings;
   if (s.authorization_url && s.token_url) return { authorization: s.authorization_url, token: s.token_url };
   const discovered = row.oauth_metadata ?? (await discoverAuthorizationServer(deps, row.server_url));
@@ -98,7 +110,8 @@ export async function tokenRequest(deps: Deps, row: ConnectorRow, params: Record
   const secret = row.client_secret_enc ? deps.secrets.decrypt(row.client_secret_enc) : null;
   const form = new URLSearchParams(params);
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
-  const postOnly = endpoints.authMethods && endpoints.authMethods.includes('client_secret_post') && !endpoints.authMethods.includes('client_secret_basic');
+  const postOnly =
+    endpoints.authMethods && endpoints.authMethods.includes('client_secret_post') && !endpoints.authMethods.includes('client_secret_basic');
   if (secret && !postOnly) {
     headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`).toString('base64')}`;
   } else {
@@ -107,9 +120,19 @@ export async function tokenRequest(deps: Deps, row: ConnectorRow, params: Record
   }
   let res: Response;
   try {
-    res = await deps.fetch(endpoints.token, { method: 'POST', headers, body: form.toString(), redirect: 'manual', timeoutMs: 15_000, maxBytes: 256 * 1024 });
+    res = await deps.fetch(endpoints.token, {
+      method: 'POST',
+      headers,
+      body: form.toString(),
+      redirect: 'manual',
+      timeoutMs: 15_000,
+      maxBytes: 256 * 1024,
+    });
   } catch (error) {
-    throw new OAuthError('token_endpoint_unreachable', `token endpoint unreachable: ${error instanceof Error ? error.message : String(error)}`);
+    throw new OAuthError(
+      'token_endpoint_unreachable',
+      `token endpoint unreachable: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   let body: Record<string, unknown> = {};
   try {

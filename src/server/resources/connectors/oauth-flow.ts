@@ -23,7 +23,12 @@ export function redirectUri(publicUrl: string): string {
  * Issues a new authorization address (any earlier unfinished one stops working). `reconnect` also drops
  * the stored tokens first: Reconnect OAuth, the remedy for `needs_reauth`.
  */
-export async function startAuthorization(deps: ServiceDeps, ownerId: number, connectorId: string, options: { returnUrl?: string; reconnect: boolean }): Promise<string> {
+export async function startAuthorization(
+  deps: ServiceDeps,
+  ownerId: number,
+  connectorId: string,
+  options: { returnUrl?: string; reconnect: boolean },
+): Promise<string> {
   const row = await ownedConnector(deps.db, ownerId, connectorId);
   if (row.auth_type !== 'oauth2') throw conflict(`connector ${connectorId} does not use OAuth (auth_config.type is ${row.auth_type})`);
   const returnUrl = options.returnUrl === undefined ? null : checkReturnUrl(options.returnUrl);
@@ -40,12 +45,26 @@ export async function startAuthorization(deps: ServiceDeps, ownerId: number, con
   const redirect = redirectUri(deps.config.publicUrl);
   await deps.db.transaction().execute(async (trx) => {
     const locked = await ownedConnector(trx, ownerId, connectorId, true);
-    const earlier = await trx.deleteFrom('connector_oauth_flows').where('connector_id', '=', connectorId).returning('prior_status').executeTakeFirst();
+    const earlier = await trx
+      .deleteFrom('connector_oauth_flows')
+      .where('connector_id', '=', connectorId)
+      .returning('prior_status')
+      .executeTakeFirst();
     // A re-issued address remembers the status from before the first unfinished one.
     const prior = locked.oauth_status === 'pending' ? (earlier?.prior_status ?? 'pending') : locked.oauth_status;
     await trx
       .insertInto('connector_oauth_flows')
-      .values({ state_hash: sha256(state), connector_id: connectorId, owner_id: ownerId, code_verifier_enc: deps.secrets.encrypt(verifier), redirect_uri: redirect, return_url: returnUrl, prior_status: prior, expires_at: new Date(now.getTime() + FLOW_TTL_MS), created_at: now })
+      .values({
+        state_hash: sha256(state),
+        connector_id: connectorId,
+        owner_id: ownerId,
+        code_verifier_enc: deps.secrets.encrypt(verifier),
+        redirect_uri: redirect,
+        return_url: returnUrl,
+        prior_status: prior,
+        expires_at: new Date(now.getTime() + FLOW_TTL_MS),
+        created_at: now,
+      })
       .execute();
     await trx
       .updateTable('connectors')
@@ -86,11 +105,18 @@ export interface CallbackResult {
 }
 
 /** Completes the flow named by `state`; throws 400 ApiErrors for every way it can fail. */
-export async function completeAuthorization(deps: ServiceDeps, query: { code?: string; state?: string; error?: string }): Promise<CallbackResult> {
+export async function completeAuthorization(
+  deps: ServiceDeps,
+  query: { code?: string; state?: string; error?: string },
+): Promise<CallbackResult> {
   if (!query.state) throw badRequest('invalid_request: state is missing');
   const now = deps.clock.now();
   // Single use: the flow row is consumed whatever happens next.
-  const flow = await deps.db.deleteFrom('connector_oauth_flows').where('state_hash', '=', sha256(query.state)).returningAll().executeTakeFirst();
+  const flow = await deps.db
+    .deleteFrom('connector_oauth_flows')
+    .where('state_hash', '=', sha256(query.state))
+    .returningAll()
+    .executeTakeFirst();
   if (!flow) throw badRequest('invalid_state: unknown or already used authorization state');
   const row = await deps.db.selectFrom('connectors').selectAll().where('connector_id', '=', flow.connector_id).executeTakeFirst();
   if (!row || row.auth_type !== 'oauth2') throw badRequest('invalid_state: the connector no longer uses OAuth');
@@ -103,9 +129,18 @@ export async function completeAuthorization(deps: ServiceDeps, query: { code?: s
     throw badRequest(`authorization_denied: ${(query.error ?? 'no code returned').slice(0, 100)}`);
   }
   try {
-    const tokens = await tokenRequest(deps, row, { grant_type: 'authorization_code', code: query.code, redirect_uri: flow.redirect_uri, code_verifier: deps.secrets.decrypt(flow.code_verifier_enc) });
+    const tokens = await tokenRequest(deps, row, {
+      grant_type: 'authorization_code',
+      code: query.code,
+      redirect_uri: flow.redirect_uri,
+      code_verifier: deps.secrets.decrypt(flow.code_verifier_enc),
+    });
     await deps.db.transaction().execute(async (trx) => {
-      await trx.updateTable('connectors').set(tokenColumns(deps, tokens, now, row.auth_settings.scopes)).where('connector_id', '=', row.connector_id).execute();
+      await trx
+        .updateTable('connectors')
+        .set(tokenColumns(deps, tokens, now, row.auth_settings.scopes))
+        .where('connector_id', '=', row.connector_id)
+        .execute();
       await deps.jobs.enqueue(IMPORT_JOB, { connector_id: row.connector_id }, { db: trx, maxAttempts: 1 });
     });
   } catch (error) {
@@ -123,11 +158,18 @@ export async function completeAuthorization(deps: ServiceDeps, query: { code?: s
  * connectors that do not use OAuth).
  */
 async function settleUnfinished(deps: ServiceDeps, row: ConnectorRow, prior: OAuthStatus, now: Date): Promise<void> {
-  const still = await deps.db.selectFrom('connector_oauth_flows').select('state_hash').where('connector_id', '=', row.connector_id).executeTakeFirst();
+  const still = await deps.db
+    .selectFrom('connector_oauth_flows')
+    .select('state_hash')
+    .where('connector_id', '=', row.connector_id)
+    .executeTakeFirst();
   if (still) return; // a newer authorization is under way
   await deps.db
     .updateTable('connectors')
-    .set({ oauth_status: row.access_token_enc ? 'linked' : prior === 'linked' || prior === 'needs_reauth' ? 'needs_reauth' : 'pending', updated_at: now })
+    .set({
+      oauth_status: row.access_token_enc ? 'linked' : prior === 'linked' || prior === 'needs_reauth' ? 'needs_reauth' : 'pending',
+      updated_at: now,
+    })
     .where('connector_id', '=', row.connector_id)
     .where('oauth_status', '=', 'pending')
     .execute();

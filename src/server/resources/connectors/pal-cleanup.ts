@@ -18,9 +18,16 @@ export async function detachConnectorFromPals(db: Db, ownerId: number, connector
     if (!mcp) continue;
     if (Array.isArray(mcp.connectors)) mcp.connectors = mcp.connectors.filter((id) => id !== connectorId);
     const scoped = mcp.connector_tools;
-    if (Array.isArray(scoped)) mcp.connector_tools = scoped.filter((e) => !(e && typeof e === 'object' && (e as { connector_id?: unknown }).connector_id === connectorId));
+    if (Array.isArray(scoped))
+      mcp.connector_tools = scoped.filter(
+        (e) => !(e && typeof e === 'object' && (e as { connector_id?: unknown }).connector_id === connectorId),
+      );
     else if (scoped && typeof scoped === 'object') delete (scoped as Record<string, unknown>)[connectorId];
-    await db.updateTable('pals').set({ definition: JSON.stringify(definition), updated_at: now }).where('pal_id', '=', pal.pal_id).execute();
+    await db
+      .updateTable('pals')
+      .set({ definition: JSON.stringify(definition), updated_at: now })
+      .where('pal_id', '=', pal.pal_id)
+      .execute();
     changed++;
   }
   return changed;

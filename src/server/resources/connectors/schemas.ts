@@ -2,17 +2,38 @@
 import { z } from '@hono/zod-openapi';
 
 const Url = z.string().trim().min(1).max(2048);
-const Scope = z.string().trim().min(1).max(200).regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be a single OAuth scope token');
+const Scope = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, 'must be a single OAuth scope token');
 
 export const BearerAuth = z
-  .object({ type: z.literal('bearer'), token: z.string().min(1).max(8192).optional().openapi({ description: 'Write-only. Required on create; omit on update to keep the stored one' }) })
+  .object({
+    type: z.literal('bearer'),
+    token: z
+      .string()
+      .min(1)
+      .max(8192)
+      .optional()
+      .openapi({ description: 'Write-only. Required on create; omit on update to keep the stored one' }),
+  })
   .strict();
 export const OAuth2Auth = z
   .object({
     type: z.literal('oauth2'),
     client_id: z.string().trim().min(1).max(512),
-    client_secret: z.string().min(1).max(4096).nullable().optional().openapi({ description: 'Write-only. Omit on update to keep the stored one; null removes it' }),
-    authorization_url: Url.optional().openapi({ description: 'Discovered from /.well-known/oauth-authorization-server of the server origin when absent' }),
+    client_secret: z
+      .string()
+      .min(1)
+      .max(4096)
+      .nullable()
+      .optional()
+      .openapi({ description: 'Write-only. Omit on update to keep the stored one; null removes it' }),
+    authorization_url: Url.optional().openapi({
+      description: 'Discovered from /.well-known/oauth-authorization-server of the server origin when absent',
+    }),
     token_url: Url.optional().openapi({ description: 'Discovered like authorization_url when absent' }),
     scopes: z.array(Scope).max(50).optional(),
   })
@@ -21,7 +42,10 @@ export const NoAuth = z.object({ type: z.literal('none') }).strict();
 export const AuthConfigInput = z.discriminatedUnion('type', [BearerAuth, OAuth2Auth, NoAuth]).openapi('ConnectorAuthConfigInput');
 export type AuthConfigInput = z.infer<typeof AuthConfigInput>;
 
-const rejectedToolNames = z.unknown().optional().openapi({ description: 'Rejected: always null. Scope tools per PAL with layers.mcp.connector_tools' });
+const rejectedToolNames = z
+  .unknown()
+  .optional()
+  .openapi({ description: 'Rejected: always null. Scope tools per PAL with layers.mcp.connector_tools' });
 
 export const CreateConnector = z
   .object({
@@ -35,7 +59,12 @@ export const CreateConnector = z
   .openapi('CreateConnector');
 
 export const UpdateConnector = z
-  .object({ name: z.string().trim().min(1).max(200).optional(), server_url: Url.optional(), auth_config: AuthConfigInput.optional(), selected_tool_names: rejectedToolNames })
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    server_url: Url.optional(),
+    auth_config: AuthConfigInput.optional(),
+    selected_tool_names: rejectedToolNames,
+  })
   .strict()
   .openapi('UpdateConnector', { description: 'Only sent fields change. A changed server_url takes effect on the next conversation.' });
 
@@ -48,7 +77,13 @@ export const Connector = z
     source: z.literal('mcp'),
     server_url: z.string(),
     auth_config: z
-      .object({ type: z.enum(['none', 'bearer', 'oauth2']), client_id: z.string().optional(), authorization_url: z.string().optional(), token_url: z.string().optional(), scopes: z.array(z.string()).optional() })
+      .object({
+        type: z.enum(['none', 'bearer', 'oauth2']),
+        client_id: z.string().optional(),
+        authorization_url: z.string().optional(),
+        token_url: z.string().optional(),
+        scopes: z.array(z.string()).optional(),
+      })
       .openapi({ description: 'type and non-secret fields only' }),
     selected_tool_names: z.null(),
     oauth_status: z.enum(['none', 'pending', 'linked', 'needs_reauth']).openapi({
@@ -60,7 +95,10 @@ export const Connector = z
         '`needs_reauth`: an OAuth connector that had been linked lost its grant (refresh refused, reconnect started and not finished, or its OAuth client changed); the remedy is Reconnect OAuth.',
     }),
     oauth_scopes: z.array(z.string()),
-    access_token_expires_at: z.string().optional().openapi({ description: 'When the held access token expires; omitted while none is held (or it does not expire)' }),
+    access_token_expires_at: z
+      .string()
+      .optional()
+      .openapi({ description: 'When the held access token expires; omitted while none is held (or it does not expire)' }),
     last_indexed_at: z.string().nullable(),
     last_index_error: z.string().nullable(),
     created_at: z.string().openapi({ example: '2026-11-21T05:30:00.123' }),
@@ -73,11 +111,20 @@ export const ConnectorTool = z
   .openapi('ConnectorTool');
 
 export const ConnectorTools = z
-  .object({ connector_id: z.string(), last_indexed_at: z.string().nullable(), last_index_error: z.string().nullable(), data: z.array(ConnectorTool) })
+  .object({
+    connector_id: z.string(),
+    last_indexed_at: z.string().nullable(),
+    last_index_error: z.string().nullable(),
+    data: z.array(ConnectorTool),
+  })
   .openapi('ConnectorTools');
 
 export const AuthorizeBody = z
-  .object({ return_url: Url.optional().openapi({ description: 'Where the browser is sent after the OAuth callback (with connector_id and oauth_status added)' }) })
+  .object({
+    return_url: Url.optional().openapi({
+      description: 'Where the browser is sent after the OAuth callback (with connector_id and oauth_status added)',
+    }),
+  })
   .strict()
   .openapi('ConnectorAuthorize');
 

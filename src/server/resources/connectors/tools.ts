@@ -53,10 +53,22 @@ export async function importTools(deps: Deps, row: ConnectorRow, signal?: AbortS
     if (unique.length) {
       await trx
         .insertInto('connector_tools')
-        .values(unique.map((t, position) => ({ connector_id: row.connector_id, name: t.name, description: t.description, input_schema: JSON.stringify(t.input_schema ?? {}), position })))
+        .values(
+          unique.map((t, position) => ({
+            connector_id: row.connector_id,
+            name: t.name,
+            description: t.description,
+            input_schema: JSON.stringify(t.input_schema ?? {}),
+            position,
+          })),
+        )
         .execute();
     }
-    await trx.updateTable('connectors').set({ last_indexed_at: now, last_index_error: null }).where('connector_id', '=', row.connector_id).execute();
+    await trx
+      .updateTable('connectors')
+      .set({ last_indexed_at: now, last_index_error: null })
+      .where('connector_id', '=', row.connector_id)
+      .execute();
   });
   return outcome;
 }

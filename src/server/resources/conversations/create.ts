@@ -50,7 +50,11 @@ export interface CreatedConversation {
   face_rig_url?: string;
 }
 
-export type ConversationInsert = Insertable<Database['conversations']> & { conversation_id: string; conversation_name: string; created_at: Date };
+export type ConversationInsert = Insertable<Database['conversations']> & {
+  conversation_id: string;
+  conversation_name: string;
+  created_at: Date;
+};
 
 /** A conversation ready to be written: its row, and what opening its room needs. */
 export interface PlannedConversation {
@@ -116,16 +120,23 @@ export function planConversation(deps: ServiceDeps, input: CreateConversationInp
 
 /** The conversation's own languages must be ones the PAL can speak (400 listing those it can). */
 function checkSpeakable(properties: ConversationProperties | undefined): void {
-  for (const tag of properties?.languages ?? []) if (!canonicalLanguage(tag)) throw badRequest(unsupportedLanguageMessage('properties.languages', tag));
+  for (const tag of properties?.languages ?? [])
+    if (!canonicalLanguage(tag)) throw badRequest(unsupportedLanguageMessage('properties.languages', tag));
 }
 
 /** A recording destination named in the properties must be the owner's, with recording on (400 otherwise). */
 export async function checkRecordingDestination(db: Db, ownerId: number, properties: ConversationProperties): Promise<void> {
   const destinationId = properties.recording_destination_id;
   if (destinationId === undefined) return;
-  const destination = await db.selectFrom('recording_destinations').select('owner_id').where('destination_id', '=', destinationId).executeTakeFirst();
-  if (!destination || destination.owner_id !== ownerId) throw badRequest(`invalid_request: properties.recording_destination_id: recording destination ${destinationId} not found`);
-  if (properties.enable_recording !== true) throw badRequest('invalid_request: properties.recording_destination_id: set enable_recording to true to record the call');
+  const destination = await db
+    .selectFrom('recording_destinations')
+    .select('owner_id')
+    .where('destination_id', '=', destinationId)
+    .executeTakeFirst();
+  if (!destination || destination.owner_id !== ownerId)
+    throw badRequest(`invalid_request: properties.recording_destination_id: recording destination ${destinationId} not found`);
+  if (properties.enable_recording !== true)
+    throw badRequest('invalid_request: properties.recording_destination_id: set enable_recording to true to record the call');
 }
 
 /** Opens the room of a written conversation; when that fails the conversation is withdrawn. */
@@ -143,11 +154,21 @@ export async function openConversationRoom(deps: ServiceDeps, planned: PlannedCo
   }
   // Local rooms are where they were planned: the row already has the final address.
   if (room.conversationUrl !== planned.plannedUrl || room.room) {
-    await db.updateTable('conversations').set({ conversation_url: room.conversationUrl, provider_room: room.room }).where('conversation_id', '=', conversationId).execute();
+    await db
+      .updateTable('conversations')
+      .set({ conversation_url: room.conversationUrl, provider_room: room.room })
+      .where('conversation_id', '=', conversationId)
+      .execute();
   }
   // A Daily room: its deadlines and its PAL (live/conferencing/daily-call.ts); a refusal throws PalUnavailableError.
   if (provider.name === 'daily') {
-    await dailyCallStart(deps)(deps, { conversationId, room: { url: room.conversationUrl, name: room.room ?? null }, properties, createdAt: row.created_at as Date, expiresAt });
+    await dailyCallStart(deps)(deps, {
+      conversationId,
+      room: { url: room.conversationUrl, name: room.room ?? null },
+      properties,
+      createdAt: row.created_at as Date,
+      expiresAt,
+    });
   }
   return {
     conversation_id: conversationId,
@@ -170,7 +191,9 @@ function rigOf(deps: ServiceDeps, provider: string, planned: PlannedConversation
   const { face } = planned.palAndFace;
   const rig = face.rig_url;
   if (provider !== 'local' || !rig) return {};
-  const link = face.face_id ? { secrets: deps.secrets, faceId: face.face_id, grant: { conversationId: planned.row.conversation_id }, expiresAt: planned.expiresAt } : null;
+  const link = face.face_id
+    ? { secrets: deps.secrets, faceId: face.face_id, grant: { conversationId: planned.row.conversation_id }, expiresAt: planned.expiresAt }
+    : null;
   return { face_rig_url: faceMediaLink(deps.config.publicUrl, rig, link) ?? rig };
 }
 
@@ -179,7 +202,12 @@ async function withdraw(db: Db, conversationId: string, deploymentId: string | n
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('conversations').where('conversation_id', '=', conversationId).execute();
     if (deploymentId) {
-      await trx.updateTable('deployments').set((eb) => ({ usage_total: eb('usage_total', '-', 1) })).where('deployment_id', '=', deploymentId).where('usage_total', '>', 0).execute();
+      await trx
+        .updateTable('deployments')
+        .set((eb) => ({ usage_total: eb('usage_total', '-', 1) }))
+        .where('deployment_id', '=', deploymentId)
+        .where('usage_total', '>', 0)
+        .execute();
     }
   });
 }

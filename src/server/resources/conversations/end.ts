@@ -17,7 +17,11 @@ export async function endConversation(deps: ServiceDeps, conversationId: string,
       .returningAll()
       .executeTakeFirst();
     if (ended?.provider_room) {
-      await deps.jobs.enqueue(CLOSE_ROOM_JOB, { conversation_id: ended.conversation_id, provider: ended.provider, room: ended.provider_room }, { db: trx, maxAttempts: 8 });
+      await deps.jobs.enqueue(
+        CLOSE_ROOM_JOB,
+        { conversation_id: ended.conversation_id, provider: ended.provider, room: ended.provider_room },
+        { db: trx, maxAttempts: 8 },
+      );
     }
     return ended ?? null;
   });

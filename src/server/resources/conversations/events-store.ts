@@ -38,11 +38,17 @@ export async function recordConversationCallbacks(
     .insertInto('conversation_events')
     .values(bodies.map((b) => ({ conversation_id: conversation.conversation_id, event_type: b.event_type, payload: JSON.stringify(b) })))
     .execute();
-  if (conversation.callback_url) await deps.webhooks.send({ ownerId: conversation.owner_id, url: conversation.callback_url, bodies, db: trx });
+  if (conversation.callback_url)
+    await deps.webhooks.send({ ownerId: conversation.owner_id, url: conversation.callback_url, bodies, db: trx });
 }
 
 /** The recorded payloads, oldest first (the `events` of GET /v2/conversations/{id}?verbose=true). */
 export async function listConversationEvents(db: Db, conversationId: string): Promise<Array<Record<string, unknown>>> {
-  const rows = await db.selectFrom('conversation_events').select('payload').where('conversation_id', '=', conversationId).orderBy('event_id').execute();
+  const rows = await db
+    .selectFrom('conversation_events')
+    .select('payload')
+    .where('conversation_id', '=', conversationId)
+    .orderBy('event_id')
+    .execute();
   return rows.map((r) => r.payload);
 }

@@ -52,7 +52,13 @@ export const conversationsModule: ResourceModule = {
       let q = db.selectFrom('conversations').where('owner_id', '=', c.get('ownerId'));
       if (status) q = q.where('status', '=', status);
       const [rows, count] = await Promise.all([
-        q.selectAll().orderBy('created_at', 'desc').orderBy('conversation_id').limit(limit).offset((page - 1) * limit).execute(),
+        q
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('conversation_id')
+          .limit(limit)
+          .offset((page - 1) * limit)
+          .execute(),
         q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return c.json({ data: rows.map(conversationView), total_count: Number(count.n) }, 200);
@@ -63,7 +69,16 @@ export const conversationsModule: ResourceModule = {
       const row = await ownedConversation(db, c.get('ownerId'), conversation_id);
       const view = conversationView(row);
       if (c.req.valid('query').verbose === 'true') {
-        return c.json({ ...view, rating: await ratingOf(deps, conversation_id), receipt: await receiptOf(db, conversation_id), turn_latencies: await loadTurnLatencies(db, conversation_id), events: await listConversationEvents(db, conversation_id) }, 200);
+        return c.json(
+          {
+            ...view,
+            rating: await ratingOf(deps, conversation_id),
+            receipt: await receiptOf(db, conversation_id),
+            turn_latencies: await loadTurnLatencies(db, conversation_id),
+            events: await listConversationEvents(db, conversation_id),
+          },
+          200,
+        );
       }
       return c.json(view, 200);
     });

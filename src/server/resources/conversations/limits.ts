@@ -42,8 +42,10 @@ export interface Deadline {
 export function nextDeadline(marks: RoomMarks, limits: RoomLimits): Deadline {
   const after = (from: Date, s: number) => new Date(from.getTime() + s * 1000);
   const candidates: Deadline[] = [{ at: after(marks.createdAt, limits.maxCallDuration), reason: ShutdownReasons.maxCallDuration }];
-  if (!marks.startedAt) candidates.push({ at: after(marks.createdAt, limits.participantAbsentTimeout), reason: ShutdownReasons.participantAbsentTimeout });
-  else if (marks.emptySince) candidates.push({ at: after(marks.emptySince, limits.participantLeftTimeout), reason: ShutdownReasons.participantLeftTimeout });
+  if (!marks.startedAt)
+    candidates.push({ at: after(marks.createdAt, limits.participantAbsentTimeout), reason: ShutdownReasons.participantAbsentTimeout });
+  else if (marks.emptySince)
+    candidates.push({ at: after(marks.emptySince, limits.participantLeftTimeout), reason: ShutdownReasons.participantLeftTimeout });
   return candidates.reduce((a, b) => (b.at < a.at ? b : a));
 }
 

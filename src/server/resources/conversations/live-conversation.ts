@@ -31,7 +31,12 @@ export interface LiveConversation {
     definition: Record<string, unknown>;
   };
   /** The face's media (paths on this service for built-in faces) and, for a drawn face, its model. */
-  face: { videoUrl: string | null; imageUrl: string | null; model: string | null; /** A trained face's rig.json (faces/rig.ts). */ rigUrl?: string | null };
+  face: {
+    videoUrl: string | null;
+    imageUrl: string | null;
+    model: string | null;
+    /** A trained face's rig.json (faces/rig.ts). */ rigUrl?: string | null;
+  };
   /** Present when the PAL has the magic_canvas skill and its pipeline can use it (not echo). */
   canvas: CanvasSkill | null;
 }
@@ -42,20 +47,44 @@ export async function loadLiveConversation(db: Db, conversationId: string): Prom
     .selectFrom('conversations as c')
     .leftJoin('pals as p', 'p.pal_id', 'c.pal_id')
     .select([
-      'c.conversation_id', 'c.owner_id', 'c.status', 'c.provider', 'c.callback_url', 'c.conversational_context', 'c.custom_greeting',
-      'c.memory_stores', 'c.properties', 'c.created_at', 'c.live_started_at', 'c.expires_at', 'c.face_id', 'c.pal_id',
-      'p.pal_name', 'p.pipeline_mode', 'p.definition', 'p.default_face_id',
+      'c.conversation_id',
+      'c.owner_id',
+      'c.status',
+      'c.provider',
+      'c.callback_url',
+      'c.conversational_context',
+      'c.custom_greeting',
+      'c.memory_stores',
+      'c.properties',
+      'c.created_at',
+      'c.live_started_at',
+      'c.expires_at',
+      'c.face_id',
+      'c.pal_id',
+      'p.pal_name',
+      'p.pipeline_mode',
+      'p.definition',
+      'p.default_face_id',
     ])
     .where('c.conversation_id', '=', conversationId)
     .executeTakeFirst();
   if (!row) return undefined;
   const faceId = row.face_id ?? row.default_face_id ?? null;
   const face = faceId
-    ? await db.selectFrom('faces').select(['thumbnail_video_url', 'thumbnail_image_url', 'face_model', 'training_details']).where('face_id', '=', faceId).executeTakeFirst()
+    ? await db
+        .selectFrom('faces')
+        .select(['thumbnail_video_url', 'thumbnail_image_url', 'face_model', 'training_details'])
+        .where('face_id', '=', faceId)
+        .executeTakeFirst()
     : undefined;
   const pipelineMode = row.pipeline_mode === 'echo' ? 'echo' : 'full';
   const skill = row.pal_id
-    ? await db.selectFrom('pal_skills').select('config').where('pal_id', '=', row.pal_id).where('skill_id', '=', 'magic_canvas').executeTakeFirst()
+    ? await db
+        .selectFrom('pal_skills')
+        .select('config')
+        .where('pal_id', '=', row.pal_id)
+        .where('skill_id', '=', 'magic_canvas')
+        .executeTakeFirst()
     : undefined;
   const components = skill && isRecord(skill.config.components) ? (skill.config.components as CanvasSkill['components']) : {};
   return {
@@ -73,7 +102,12 @@ export async function loadLiveConversation(db: Db, conversationId: string): Prom
     expiresAt: row.expires_at,
     faceId,
     pal: { palId: row.pal_id, name: row.pal_name ?? 'PAL', pipelineMode, definition: isRecord(row.definition) ? row.definition : {} },
-    face: { videoUrl: face?.thumbnail_video_url ?? null, imageUrl: face?.thumbnail_image_url ?? null, model: face?.face_model ?? null, rigUrl: rigUrlOf(face?.training_details) },
+    face: {
+      videoUrl: face?.thumbnail_video_url ?? null,
+      imageUrl: face?.thumbnail_image_url ?? null,
+      model: face?.face_model ?? null,
+      rigUrl: rigUrlOf(face?.training_details),
+    },
     // The skill has no effect on echo PALs.
     canvas: skill && pipelineMode !== 'echo' ? { components } : null,
   };
@@ -83,9 +117,18 @@ export async function loadLiveConversation(db: Db, conversationId: string): Prom
  * The grant a conversation's face links carry (faces/media-url.ts): bound to it, ending with its room (an
  * hour from `now` for a row without an expiry).
  */
-export function conversationFaceLink(secrets: Secrets, conv: Pick<LiveConversation, 'conversationId' | 'faceId' | 'expiresAt'>, now: Date): FaceLinkGrant | null {
+export function conversationFaceLink(
+  secrets: Secrets,
+  conv: Pick<LiveConversation, 'conversationId' | 'faceId' | 'expiresAt'>,
+  now: Date,
+): FaceLinkGrant | null {
   if (!conv.faceId) return null;
-  return { secrets, faceId: conv.faceId, grant: { conversationId: conv.conversationId }, expiresAt: conv.expiresAt ?? new Date(now.getTime() + 3600_000) };
+  return {
+    secrets,
+    faceId: conv.faceId,
+    grant: { conversationId: conv.conversationId },
+    expiresAt: conv.expiresAt ?? new Date(now.getTime() + 3600_000),
+  };
 }
 
 /** The rig a trained face's training left (see faces/training.ts), if any. */

@@ -17,11 +17,17 @@ export const PostCallAction = z
   .object({
     tool_id: z.string().min(1).max(64).optional().openapi({ description: 'Your identifier for the action; defaults to post_call_<index>' }),
     tool_name: z.string().min(1).max(200),
-    url: z.union([
-      z.string().max(2048).url().refine((v) => /^https?:\/\//i.test(v), 'must be an http(s) URL'),
-      // Sent back as shown: a URL with a credential in it is shown masked and kept as stored.
-      z.literal(SECRET_MASK),
-    ]).openapi({ description: 'A URL with a credential in it (?token=, a Slack webhook) is stored encrypted and shown masked' }),
+    url: z
+      .union([
+        z
+          .string()
+          .max(2048)
+          .url()
+          .refine((v) => /^https?:\/\//i.test(v), 'must be an http(s) URL'),
+        // Sent back as shown: a URL with a credential in it is shown masked and kept as stored.
+        z.literal(SECRET_MASK),
+      ])
+      .openapi({ description: 'A URL with a credential in it (?token=, a Slack webhook) is stored encrypted and shown masked' }),
     method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('POST'),
     body: z.unknown().optional().openapi({ description: 'Sent as JSON; when absent, POST/PUT/PATCH send {conversation_id}' }),
   })
@@ -35,11 +41,16 @@ interface Payload {
 }
 
 /** Queues one job per action the PAL (read by the caller) configures; called once, when the conversation is finalized. */
-export async function enqueuePostCallActions(deps: ServiceDeps, conversationId: string, pal: { definition: unknown } | undefined): Promise<void> {
-  const actions = ((pal?.definition as { layers?: { post_call_actions?: unknown } } | undefined)?.layers?.post_call_actions);
+export async function enqueuePostCallActions(
+  deps: ServiceDeps,
+  conversationId: string,
+  pal: { definition: unknown } | undefined,
+): Promise<void> {
+  const actions = (pal?.definition as { layers?: { post_call_actions?: unknown } } | undefined)?.layers?.post_call_actions;
   if (!Array.isArray(actions)) return;
   // maxAttempts 1: "once per post-call action"; a failed request is reported, not repeated.
-  for (let index = 0; index < actions.length; index++) await deps.jobs.enqueue(POST_CALL_JOB, { conversation_id: conversationId, index } satisfies Payload, { maxAttempts: 1 });
+  for (let index = 0; index < actions.length; index++)
+    await deps.jobs.enqueue(POST_CALL_JOB, { conversation_id: conversationId, index } satisfies Payload, { maxAttempts: 1 });
 }
 
 async function readBody(res: Response): Promise<unknown> {
@@ -54,9 +65,15 @@ async function readBody(res: Response): Promise<unknown> {
 export function postCallJobs(deps: ServiceDeps) {
   return {
     [POST_CALL_JOB]: async ({ payload }: { payload: Payload }) => {
-      const conv = await deps.db.selectFrom('conversations as c').innerJoin('pals as p', 'p.pal_id', 'c.pal_id')
-        .select(['c.owner_id', 'c.callback_url', 'p.definition']).where('c.conversation_id', '=', payload.conversation_id).executeTakeFirst();
-      const stored = (conv?.definition as { layers?: { post_call_actions?: unknown[] } } | undefined)?.layers?.post_call_actions?.[payload.index];
+      const conv = await deps.db
+        .selectFrom('conversations as c')
+        .innerJoin('pals as p', 'p.pal_id', 'c.pal_id')
+        .select(['c.owner_id', 'c.callback_url', 'p.definition'])
+        .where('c.conversation_id', '=', payload.conversation_id)
+        .executeTakeFirst();
+      const stored = (conv?.definition as { layers?: { post_call_actions?: unknown[] } } | undefined)?.layers?.post_call_actions?.[
+        payload.index
+      ];
       // A URL with a credential in it (`?token=`, a Slack webhook) is stored sealed (pals/layer-secrets.ts): opened only here.
       const parsed = PostCallAction.safeParse(unsealLayer(deps.secrets, stored));
       if (!conv || !parsed.success) return; // the PAL changed since: nothing to run
@@ -80,20 +97,30 @@ export function postCallJobs(deps: ServiceDeps) {
         // error, so that the callback keeps the spec's number (null broke receivers that parse it).
         response = { http_status: 0, body: error instanceof Error ? error.message : String(error) };
       }
-      await emitConversationCallbacks(deps, { conversation_id: payload.conversation_id, owner_id: conv.owner_id, callback_url: conv.callback_url }, [{
-        conversation_id: payload.conversation_id,
-        event_type: 'application.post_call_action_executed',
-        message_type: 'application',
-        timestamp: isoMillis(deps.clock.now()),
-        properties: {
-          tool_id: action.tool_id ?? `post_call_${payload.index}`,
-          tool_name: action.tool_name,
-          status,
-          // A URL with a credential in it is reported by its origin only: the event is read back by the API.
-          request: { url: looksLikeCredential(action.url) ? `${new URL(action.url).origin}/…` : action.url, method: action.method, body },
-          response,
-        },
-      }]);
+      await emitConversationCallbacks(
+        deps,
+        { conversation_id: payload.conversation_id, owner_id: conv.owner_id, callback_url: conv.callback_url },
+        [
+          {
+            conversation_id: payload.conversation_id,
+            event_type: 'application.post_call_action_executed',
+            message_type: 'application',
+            timestamp: isoMillis(deps.clock.now()),
+            properties: {
+              tool_id: action.tool_id ?? `post_call_${payload.index}`,
+              tool_name: action.tool_name,
+              status,
+              // A URL with a credential in it is reported by its origin only: the event is read back by the API.
+              request: {
+                url: looksLikeCredential(action.url) ? `${new URL(action.url).origin}/…` : action.url,
+                method: action.method,
+                body,
+              },
+              response,
+            },
+          },
+        ],
+      );
     },
   };
 }

@@ -13,7 +13,13 @@ import { verifyMeetingToken } from '../../providers/conferencing/meeting-token.j
 import { ConversationRating, RatingBody } from './schemas.js';
 
 const PATH = '/v2/conversations/:conversation_id/rating';
-const Params = z.object({ conversation_id: z.string().min(1).max(64).openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }) });
+const Params = z.object({
+  conversation_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }),
+});
 
 export const postRating = publicRoute({
   method: 'post',
@@ -21,7 +27,7 @@ export const postRating = publicRoute({
   tags: ['Conversations'],
   summary: "Rate a conversation (visitor's meeting token)",
   description:
-    'The after-call screen posts the visitor\'s rating with `Authorization: Bearer {meeting_token}`. A conversation is rated once (409 `already_rated` after that); ' +
+    "The after-call screen posts the visitor's rating with `Authorization: Bearer {meeting_token}`. A conversation is rated once (409 `already_rated` after that); " +
     'the rating appears as `rating` in the verbose read and is sent as `application.conversation_rated`.',
   request: { params: Params, body: { required: true, content: { 'application/json': { schema: RatingBody } } } },
   responses: {
@@ -57,7 +63,13 @@ export function registerRatingRoutes(app: ApiApp, deps: ServiceDeps): void {
       if (!inserted) throw conflict('already_rated: this conversation has been rated');
       const view = { stars: inserted.stars, comment: inserted.comment, rated_at: new Date(inserted.rated_at).toISOString() };
       await recordConversationCallbacks(deps, trx, conversation, [
-        { conversation_id, event_type: 'application.conversation_rated', message_type: 'application', timestamp: view.rated_at, properties: view },
+        {
+          conversation_id,
+          event_type: 'application.conversation_rated',
+          message_type: 'application',
+          timestamp: view.rated_at,
+          properties: view,
+        },
       ]);
       return view;
     });
@@ -67,6 +79,10 @@ export function registerRatingRoutes(app: ApiApp, deps: ServiceDeps): void {
 
 /** The rating for the verbose read, or null before the visitor rated. */
 export async function ratingOf(deps: Pick<ServiceDeps, 'db'>, conversationId: string): Promise<z.infer<typeof ConversationRating> | null> {
-  const row = await deps.db.selectFrom('conversation_ratings').select(['stars', 'comment', 'rated_at']).where('conversation_id', '=', conversationId).executeTakeFirst();
+  const row = await deps.db
+    .selectFrom('conversation_ratings')
+    .select(['stars', 'comment', 'rated_at'])
+    .where('conversation_id', '=', conversationId)
+    .executeTakeFirst();
   return row ? { stars: row.stars, comment: row.comment, rated_at: new Date(row.rated_at).toISOString() } : null;
 }

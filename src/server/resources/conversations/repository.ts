@@ -16,23 +16,44 @@ export interface PalSummary {
 
 /** The caller's PAL, or null. */
 export async function findOwnedPal(db: Db, ownerId: number, palId: string): Promise<PalSummary | null> {
-  const row = await db.selectFrom('pals').select(['pal_id', 'pal_name', 'default_face_id', 'definition']).where('pal_id', '=', palId).where('owner_id', '=', ownerId).executeTakeFirst();
+  const row = await db
+    .selectFrom('pals')
+    .select(['pal_id', 'pal_name', 'default_face_id', 'definition'])
+    .where('pal_id', '=', palId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
   if (!row) return null;
   const definition = (row.definition ?? {}) as Record<string, unknown>;
-  const fromDefinition = [definition.default_face_id, definition.default_replica_id].find((v): v is string => typeof v === 'string' && v.length > 0);
+  const fromDefinition = [definition.default_face_id, definition.default_replica_id].find(
+    (v): v is string => typeof v === 'string' && v.length > 0,
+  );
   return { pal_id: row.pal_id, pal_name: row.pal_name, default_face_id: row.default_face_id ?? fromDefinition ?? null };
 }
 
 /** A face the owner may use in a call: their own or a system face, trained. 400 otherwise. */
-export function checkFace(face: { face_id: string | null; owner_id: number | null; face_type: string | null; status: string | null }, faceId: string, ownerId: number, field: string): void {
-  if (face.face_id === null || (face.owner_id !== ownerId && face.face_type !== 'system')) throw badRequest(`invalid_request: ${field}: face ${faceId} not found`);
-  if (face.status !== 'completed' && face.status !== 'ready') throw badRequest(`invalid_request: ${field}: face ${faceId} is not ready (status ${face.status})`);
+export function checkFace(
+  face: { face_id: string | null; owner_id: number | null; face_type: string | null; status: string | null },
+  faceId: string,
+  ownerId: number,
+  field: string,
+): void {
+  if (face.face_id === null || (face.owner_id !== ownerId && face.face_type !== 'system'))
+    throw badRequest(`invalid_request: ${field}: face ${faceId} not found`);
+  if (face.status !== 'completed' && face.status !== 'ready')
+    throw badRequest(`invalid_request: ${field}: face ${faceId} is not ready (status ${face.status})`);
 }
 
 export interface PalAndFace {
   pal: PalSummary;
   /** The face to use (given, else the PAL's default) with what is needed to check it; null when there is none. */
-  face: { face_id: string | null; owner_id: number | null; face_type: string | null; status: string | null; wanted: string; /** A trained face's rig.json, as training left it. */ rig_url?: string | null } | null;
+  face: {
+    face_id: string | null;
+    owner_id: number | null;
+    face_type: string | null;
+    status: string | null;
+    wanted: string;
+    /** A trained face's rig.json, as training left it. */ rig_url?: string | null;
+  } | null;
 }
 
 /** The rig.json a trained face's training left (faces/training.ts), as a column of a query joining `faces`. */
@@ -64,7 +85,17 @@ export function palAndFaceOf(row: PalAndFaceColumns): PalAndFace | null {
   if (row.pal_id === null || row.pal_name === null) return null;
   return {
     pal: { pal_id: row.pal_id, pal_name: row.pal_name, default_face_id: null },
-    face: row.wanted_face_id === null ? null : { face_id: row.face_id, owner_id: row.face_owner_id, face_type: row.face_type, status: row.face_status, wanted: row.wanted_face_id, rig_url: row.face_rig_url ?? null },
+    face:
+      row.wanted_face_id === null
+        ? null
+        : {
+            face_id: row.face_id,
+            owner_id: row.face_owner_id,
+            face_type: row.face_type,
+            status: row.face_status,
+            wanted: row.wanted_face_id,
+            rig_url: row.face_rig_url ?? null,
+          },
   };
 }
 
@@ -85,7 +116,16 @@ export async function resolvePalAndFace(db: Db, ownerId: number, palId: string, 
   const row = await db
     .selectFrom('pals')
     .leftJoin('faces', (j) => j.on('faces.face_id', '=', wanted))
-    .select(['pals.pal_id', 'pals.pal_name', wanted.as('wanted_face_id'), 'faces.face_id', 'faces.owner_id as face_owner_id', 'faces.face_type', 'faces.status as face_status', faceRigUrlColumn.as('face_rig_url')])
+    .select([
+      'pals.pal_id',
+      'pals.pal_name',
+      wanted.as('wanted_face_id'),
+      'faces.face_id',
+      'faces.owner_id as face_owner_id',
+      'faces.face_type',
+      'faces.status as face_status',
+      faceRigUrlColumn.as('face_rig_url'),
+    ])
     .where('pals.pal_id', '=', palId)
     .where('pals.owner_id', '=', ownerId)
     .executeTakeFirst();
@@ -93,7 +133,12 @@ export async function resolvePalAndFace(db: Db, ownerId: number, palId: string, 
 }
 
 export async function ownedConversation(db: Db, ownerId: number, conversationId: string): Promise<ConversationRow> {
-  const row = await db.selectFrom('conversations').selectAll().where('conversation_id', '=', conversationId).where('owner_id', '=', ownerId).executeTakeFirst();
+  const row = await db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('conversation_id', '=', conversationId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
   if (!row) throw notFound('conversation_not_found');
   return row;
 }

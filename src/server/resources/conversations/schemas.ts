@@ -20,16 +20,57 @@ const HttpUrl = z
 
 export const ConversationProperties = z
   .object({
-    max_call_duration: z.number().int().min(10).max(86_400).optional().openapi({ description: 'Seconds before the call is ended (default 3600)' }),
-    participant_left_timeout: z.number().int().min(0).max(86_400).optional().openapi({ description: 'Seconds the PAL waits after the visitor left before ending' }),
-    participant_absent_timeout: z.number().int().min(0).max(86_400).optional().openapi({ description: 'Seconds the PAL waits for a visitor who never joins' }),
-    languages: z.array(z.string().min(2).max(35).regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag')).max(20).optional()
-      .openapi({ description: 'Languages of this conversation; replaces (is not merged with) the PAL\'s languages' }),
-    policy: z.literal('eu').optional().openapi({ description: '`eu` for European participants (delivers disclosures when the PAL\'s disclosure is `auto`)' }),
+    max_call_duration: z
+      .number()
+      .int()
+      .min(10)
+      .max(86_400)
+      .optional()
+      .openapi({ description: 'Seconds before the call is ended (default 3600)' }),
+    participant_left_timeout: z
+      .number()
+      .int()
+      .min(0)
+      .max(86_400)
+      .optional()
+      .openapi({ description: 'Seconds the PAL waits after the visitor left before ending' }),
+    participant_absent_timeout: z
+      .number()
+      .int()
+      .min(0)
+      .max(86_400)
+      .optional()
+      .openapi({ description: 'Seconds the PAL waits for a visitor who never joins' }),
+    languages: z
+      .array(
+        z
+          .string()
+          .min(2)
+          .max(35)
+          .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a language tag'),
+      )
+      .max(20)
+      .optional()
+      .openapi({ description: "Languages of this conversation; replaces (is not merged with) the PAL's languages" }),
+    policy: z
+      .literal('eu')
+      .optional()
+      .openapi({ description: "`eu` for European participants (delivers disclosures when the PAL's disclosure is `auto`)" }),
     enable_closed_captions: z.boolean().optional(),
-    enable_recording: z.boolean().optional().openapi({ description: 'Record the call (both voices mixed); the visitor is told. Kept 30 days in the default storage' }),
-    recording_destination_id: z.string().min(2).max(64).regex(/^rd_[A-Za-z0-9]+$/, 'must look like a recording destination id (rd_…)').optional()
-      .openapi({ description: 'One of your recording destinations: the recording is copied there and `application.recording_ready` (or `recording_copy_failed`) is sent' }),
+    enable_recording: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Record the call (both voices mixed); the visitor is told. Kept 30 days in the default storage' }),
+    recording_destination_id: z
+      .string()
+      .min(2)
+      .max(64)
+      .regex(/^rd_[A-Za-z0-9]+$/, 'must look like a recording destination id (rd_…)')
+      .optional()
+      .openapi({
+        description:
+          'One of your recording destinations: the recording is copied there and `application.recording_ready` (or `recording_copy_failed`) is sent',
+      }),
   })
   .openapi('ConversationProperties');
 export type ConversationProperties = z.infer<typeof ConversationProperties>;
@@ -41,7 +82,7 @@ export const CreateConversation = z
   .object({
     pal_id: z.string().min(1).max(64).optional().openapi({ description: 'The PAL to talk to (or `persona_id`)' }),
     persona_id: z.string().min(1).max(64).optional().openapi({ description: 'Legacy name of pal_id' }),
-    face_id: z.string().min(1).max(64).optional().openapi({ description: 'The face; defaults to the PAL\'s default face' }),
+    face_id: z.string().min(1).max(64).optional().openapi({ description: "The face; defaults to the PAL's default face" }),
     replica_id: z.string().min(1).max(64).optional().openapi({ description: 'Legacy name of face_id' }),
     callback_url: HttpUrl.optional().openapi({ description: 'Receives the conversation callbacks' }),
     conversation_name: z.string().trim().min(1).max(200).optional(),
@@ -58,7 +99,8 @@ export const ConversationCreated = protocolSchema(StartResponse, 'ConversationCr
     conversation_url: '`{public_url}/rooms/{id}` for a local room, or a Daily room URL',
     callback_url: 'Omitted when no callback address was given',
     meeting_token: "Admits one visitor to this room until the call's maximum duration (plus a margin)",
-    face_rig_url: "A local room whose PAL has a trained face: its rig.json (the face's files, drawn in the visitor's page), so a page can fetch it while it joins; its address carries a token bound to this conversation (the sheets beside it, named relative to it, too), refused once the call ends or its room expires. Omitted otherwise",
+    face_rig_url:
+      "A local room whose PAL has a trained face: its rig.json (the face's files, drawn in the visitor's page), so a page can fetch it while it joins; its address carries a token bound to this conversation (the sheets beside it, named relative to it, too), refused once the call ends or its room expires. Omitted otherwise",
   },
 });
 
@@ -90,25 +132,43 @@ export const Conversation = z
     created_at: z.string(),
     updated_at: z.string(),
     ended_at: z.string().nullable(),
-    rating: ConversationRating.nullable().optional().openapi({ description: "The visitor's rating from the after-call screen, null before one (verbose=true only)" }),
+    rating: ConversationRating.nullable()
+      .optional()
+      .openapi({ description: "The visitor's rating from the after-call screen, null before one (verbose=true only)" }),
     receipt: z
       .object({
-        consent: z.object({ text: z.string(), terms_url: z.string().nullable(), accepted_at: z.string() }).nullable()
+        consent: z
+          .object({ text: z.string(), terms_url: z.string().nullable(), accepted_at: z.string() })
+          .nullable()
           .openapi({ description: "The deployment's terms the visitor accepted before the call (customization.consent), and when" }),
-        disclosure: z.object({ visual: z.string().nullable(), verbal: z.string().nullable(), delivered_at: z.string() }).nullable()
+        disclosure: z
+          .object({ visual: z.string().nullable(), verbal: z.string().nullable(), delivered_at: z.string() })
+          .nullable()
           .openapi({ description: "The PAL's AI disclosure as it was delivered in the call, and when" }),
       })
       .nullable()
       .optional()
       .openapi({ description: 'What the visitor accepted and was told (verbose=true only); null when neither happened' }),
     turn_latencies: z
-      .array(z.object({
-        inference_id: z.string(), input: z.enum(['text', 'speech']), turn_ended_at: z.number(),
-        heard_ms: z.number().optional(), mouth_ms: z.number().optional(), lip_sync_ms: z.number().optional(),
-      }))
+      .array(
+        z.object({
+          inference_id: z.string(),
+          input: z.enum(['text', 'speech']),
+          turn_ended_at: z.number(),
+          heard_ms: z.number().optional(),
+          mouth_ms: z.number().optional(),
+          lip_sync_ms: z.number().optional(),
+        }),
+      )
       .optional()
-      .openapi({ description: "Per PAL reply, what the visitor heard as their page measured it (ms): to the first audible sample, the first mouth movement, lip-sync p95; a figure the page could not take is absent (verbose=true only)" }),
-    events: z.array(z.record(z.string(), z.unknown())).optional().openapi({ description: 'Callback payloads, oldest first (verbose=true only)' }),
+      .openapi({
+        description:
+          'Per PAL reply, what the visitor heard as their page measured it (ms): to the first audible sample, the first mouth movement, lip-sync p95; a figure the page could not take is absent (verbose=true only)',
+      }),
+    events: z
+      .array(z.record(z.string(), z.unknown()))
+      .optional()
+      .openapi({ description: 'Callback payloads, oldest first (verbose=true only)' }),
   })
   .openapi('Conversation');
 

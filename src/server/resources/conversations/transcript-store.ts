@@ -5,7 +5,11 @@ import type { RoomTranscriptEntry } from '../../../protocol/room.js';
 import type { Db } from '../../platform/db/database.js';
 
 /** `interrupted`: the PAL was cut off and `content` is what was heard (kept for the room's history, not the callback). Answers the row's id. */
-export async function appendTranscriptEntry(db: Db, conversationId: string, entry: TranscriptEntry & { interrupted?: boolean }): Promise<number> {
+export async function appendTranscriptEntry(
+  db: Db,
+  conversationId: string,
+  entry: TranscriptEntry & { interrupted?: boolean },
+): Promise<number> {
   const row = await db
     .insertInto('conversation_transcript_entries')
     .values({
@@ -25,8 +29,13 @@ export async function appendTranscriptEntry(db: Db, conversationId: string, entr
 }
 
 /** A turn written while it went on (the PAL's utterance as heard so far), brought up to date. */
-export async function updateTranscriptEntry(db: Db, entryId: number, entry: Pick<TranscriptEntry, 'content' | 'duration'> & { interrupted?: boolean }): Promise<void> {
-  await db.updateTable('conversation_transcript_entries')
+export async function updateTranscriptEntry(
+  db: Db,
+  entryId: number,
+  entry: Pick<TranscriptEntry, 'content' | 'duration'> & { interrupted?: boolean },
+): Promise<void> {
+  await db
+    .updateTable('conversation_transcript_entries')
     .set({ content: entry.content, duration: entry.duration, interrupted: entry.interrupted === true })
     .where('entry_id', '=', entryId)
     .execute();

@@ -75,7 +75,12 @@ export async function storeTurnLatency(db: Db, conversationId: string, frame: Tu
 }
 
 export async function loadTurnLatencies(db: Db, conversationId: string): Promise<TurnLatency[]> {
-  const rows = await db.selectFrom('conversation_turn_latencies').selectAll().where('conversation_id', '=', conversationId).orderBy('latency_id').execute();
+  const rows = await db
+    .selectFrom('conversation_turn_latencies')
+    .selectAll()
+    .where('conversation_id', '=', conversationId)
+    .orderBy('latency_id')
+    .execute();
   return rows.map((r) => ({
     inference_id: r.inference_id,
     input: r.input === 'speech' ? 'speech' : 'text',
@@ -103,7 +108,10 @@ export interface TurnLatencySummary {
 export function summarizeTurnLatencies(turns: readonly TurnLatency[]): TurnLatencySummary | null {
   if (turns.length === 0) return null;
   const of = (pick: (t: TurnLatency) => number | undefined): Percentiles | undefined => {
-    const values = turns.map(pick).filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+    const values = turns
+      .map(pick)
+      .filter((v): v is number => v !== undefined)
+      .sort((a, b) => a - b);
     if (values.length === 0) return undefined;
     const rank = (p: number) => values[Math.max(0, Math.ceil(p * values.length) - 1)]!;
     return { count: values.length, p50: Math.round(rank(0.5)), p95: Math.round(rank(0.95)) };
@@ -111,5 +119,10 @@ export function summarizeTurnLatencies(turns: readonly TurnLatency[]): TurnLaten
   const heard = of((t) => t.heard_ms);
   const mouth = of((t) => t.mouth_ms);
   const lip = of((t) => t.lip_sync_ms);
-  return { turns: turns.length, ...(heard ? { heard_ms: heard } : {}), ...(mouth ? { mouth_ms: mouth } : {}), ...(lip ? { lip_sync_ms: lip } : {}) };
+  return {
+    turns: turns.length,
+    ...(heard ? { heard_ms: heard } : {}),
+    ...(mouth ? { mouth_ms: mouth } : {}),
+    ...(lip ? { lip_sync_ms: lip } : {}),
+  };
 }

@@ -15,15 +15,26 @@ export function limitsCountCalls(limits: Limits): boolean {
  * `pending`: calls the counts already include that are not to be held against the limits (the start
  * checks after writing its own conversation, so it counts one call too many).
  */
-export async function unavailableReason(db: Db, row: Pick<DeploymentRow, 'deployment_id' | 'status' | 'limits' | 'usage_total'>, now: Date, visitorKey: string | null, pending = 0): Promise<UnavailableReason | null> {
+export async function unavailableReason(
+  db: Db,
+  row: Pick<DeploymentRow, 'deployment_id' | 'status' | 'limits' | 'usage_total'>,
+  now: Date,
+  visitorKey: string | null,
+  pending = 0,
+): Promise<UnavailableReason | null> {
   if (row.status !== 'active') return 'inactive';
   const limits = row.limits as Limits;
   if (limits.total_call_limit != null && row.usage_total >= limits.total_call_limit) return 'total_limit';
   if (!limitsCountCalls(limits)) return null;
   const perVisitor = limits.daily_call_limit_per_user != null ? visitorKey : null;
-  const calls = await countCalls(db, row.deployment_id, now, { today: limits.daily_call_limit != null, visitorKey: perVisitor, live: limits.max_concurrent_calls != null });
+  const calls = await countCalls(db, row.deployment_id, now, {
+    today: limits.daily_call_limit != null,
+    visitorKey: perVisitor,
+    live: limits.max_concurrent_calls != null,
+  });
   if (limits.daily_call_limit != null && calls.today - pending >= limits.daily_call_limit) return 'daily_limit';
-  if (limits.daily_call_limit_per_user != null && perVisitor !== null && calls.visitorToday - pending >= limits.daily_call_limit_per_user) return 'daily_limit';
+  if (limits.daily_call_limit_per_user != null && perVisitor !== null && calls.visitorToday - pending >= limits.daily_call_limit_per_user)
+    return 'daily_limit';
   if (limits.max_concurrent_calls != null && calls.live - pending >= limits.max_concurrent_calls) return 'busy';
   return null;
 }

@@ -9,7 +9,11 @@ export function captchaFor(config: ServiceDeps['config'], limits: Limits): { pro
 }
 
 /** 403 captcha_required without a token, 403 captcha_failed when Cloudflare (or the network) says no. */
-export async function verifyCaptcha(deps: Pick<ServiceDeps, 'config' | 'fetch' | 'log'>, token: string | undefined, remoteIp: string | null): Promise<void> {
+export async function verifyCaptcha(
+  deps: Pick<ServiceDeps, 'config' | 'fetch' | 'log'>,
+  token: string | undefined,
+  remoteIp: string | null,
+): Promise<void> {
   if (!token) throw refuse('captcha_required');
   const { secret, verifyUrl } = deps.config.turnstile;
   if (!secret) {
@@ -21,7 +25,13 @@ export async function verifyCaptcha(deps: Pick<ServiceDeps, 'config' | 'fetch' |
   type SiteVerify = { success?: unknown; 'error-codes'?: unknown };
   let outcome: SiteVerify | null = null;
   try {
-    const response = await deps.fetch(verifyUrl, { method: 'POST', body: form, headers: { 'content-type': 'application/x-www-form-urlencoded' }, timeoutMs: 10_000, maxBytes: 64 * 1024 });
+    const response = await deps.fetch(verifyUrl, {
+      method: 'POST',
+      body: form,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      timeoutMs: 10_000,
+      maxBytes: 64 * 1024,
+    });
     if (response.ok) outcome = (await response.json()) as SiteVerify;
   } catch (error) {
     deps.log.error('captcha verification unreachable', { error: error instanceof Error ? error.message : String(error) });

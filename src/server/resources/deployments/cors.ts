@@ -12,7 +12,11 @@ export function ownOrigin(publicUrl: string): string {
 }
 
 /** May a page on `origin` start a call? (No Origin header: not a browser page on a listed site → refused when a list exists.) */
-export function originMayStart(row: Pick<DeploymentRow, 'channel' | 'allowed_origins'>, origin: string | undefined, publicUrl: string): boolean {
+export function originMayStart(
+  row: Pick<DeploymentRow, 'channel' | 'allowed_origins'>,
+  origin: string | undefined,
+  publicUrl: string,
+): boolean {
   if (row.channel === 'landing-page' || row.allowed_origins.length === 0) return true;
   if (!origin) return false;
   return origin === ownOrigin(publicUrl) || row.allowed_origins.includes(origin);
@@ -22,7 +26,11 @@ export function originMayStart(row: Pick<DeploymentRow, 'channel' | 'allowed_ori
  * May a page on `origin` load the element (init)? As for a start, except that a request without an Origin
  * header is let through: browsers send one on every cross-origin request, so it is no page on another site.
  */
-export function originMayLoad(row: Pick<DeploymentRow, 'channel' | 'allowed_origins'>, origin: string | undefined, publicUrl: string): boolean {
+export function originMayLoad(
+  row: Pick<DeploymentRow, 'channel' | 'allowed_origins'>,
+  origin: string | undefined,
+  publicUrl: string,
+): boolean {
   return origin === undefined || originMayStart(row, origin, publicUrl);
 }
 

@@ -115,6 +115,12 @@ export async function checkUnjoined(db: Db, deploymentId: string, cap: number | 
       limit ${backstop}
     ) as unjoined`.execute(db);
   const { mine = 0, total = 0 } = rows[0] ?? {};
-  if (mine >= cap) throw refuse('too_many_unjoined', 'this address started too many calls it did not join; try again in a minute', UNJOINED_RETRY_SECONDS);
-  if (total >= backstop) throw refuse('too_many_unjoined', 'too many calls of this deployment were started and not joined; try again later', UNJOINED_RETRY_SECONDS);
+  if (mine >= cap)
+    throw refuse('too_many_unjoined', 'this address started too many calls it did not join; try again in a minute', UNJOINED_RETRY_SECONDS);
+  if (total >= backstop)
+    throw refuse(
+      'too_many_unjoined',
+      'too many calls of this deployment were started and not joined; try again later',
+      UNJOINED_RETRY_SECONDS,
+    );
 }

@@ -64,8 +64,20 @@ export const deploymentsModule: ResourceModule = {
       const { page, limit } = c.req.valid('query');
       const ownerId = c.get('ownerId');
       const [rows, count] = await Promise.all([
-        db.selectFrom('deployments').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('deployment_id').limit(limit).offset((page - 1) * limit).execute(),
-        db.selectFrom('deployments').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow(),
+        db
+          .selectFrom('deployments')
+          .selectAll()
+          .where('owner_id', '=', ownerId)
+          .orderBy('created_at', 'desc')
+          .orderBy('deployment_id')
+          .limit(limit)
+          .offset((page - 1) * limit)
+          .execute(),
+        db
+          .selectFrom('deployments')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('owner_id', '=', ownerId)
+          .executeTakeFirstOrThrow(),
       ]);
       return c.json({ data: await viewsOf(db, rows, clock.now(), deps.config.publicUrl, deps.secrets), total_count: Number(count.n) }, 200);
     });
@@ -84,13 +96,18 @@ export const deploymentsModule: ResourceModule = {
       const row = await db.transaction().execute(async (trx) => {
         // Locked: a concurrent patch waits, then sees the new version (and a stale If-Match fails).
         const current = await ownedDeployment(trx, ownerId, deployment_id, true);
-        if (!ifMatchHolds(ifMatch, etagOf(current))) throw new ApiError(412, 'precondition_failed: the deployment changed since this ETag was read');
+        if (!ifMatchHolds(ifMatch, etagOf(current)))
+          throw new ApiError(412, 'precondition_failed: the deployment changed since this ETag was read');
         const [view] = await viewsOf(trx, [current], clock.now(), deps.config.publicUrl, deps.secrets);
         const plan = planPatch(view!, operations);
         if (plan.fields.pal_id !== current.pal_id) await requirePal(trx, ownerId, plan.fields.pal_id);
         await checkRecordingCustomization(trx, ownerId, plan.fields.customization, conferencingProvider(deps));
-        const password = plan.password === undefined ? {} : { password_hash: plan.password === null ? null : await hashPassword(plan.password) };
-        const tokenSecret = plan.visitorTokenSecret === undefined ? {} : { visitor_token_secret_encrypted: plan.visitorTokenSecret === null ? null : deps.secrets.encrypt(plan.visitorTokenSecret) };
+        const password =
+          plan.password === undefined ? {} : { password_hash: plan.password === null ? null : await hashPassword(plan.password) };
+        const tokenSecret =
+          plan.visitorTokenSecret === undefined
+            ? {}
+            : { visitor_token_secret_encrypted: plan.visitorTokenSecret === null ? null : deps.secrets.encrypt(plan.visitorTokenSecret) };
         return trx
           .updateTable('deployments')
           .set((eb) => ({
@@ -139,7 +156,13 @@ export const deploymentsModule: ResourceModule = {
       const limits = row.limits as Limits;
       const reason = await unavailableReason(db, row, clock.now(), clientKey(c, clientAddress(c)));
       // The face's derived still and silent preview, with links bound to this deployment for an hour or two.
-      const thumbs = (await thumbnailsFor(db, [row.pal_id], deps.config.publicUrl, { secrets: deps.secrets, grant: { deploymentId: row.deployment_id }, now: clock.now() })).get(row.pal_id);
+      const thumbs = (
+        await thumbnailsFor(db, [row.pal_id], deps.config.publicUrl, {
+          secrets: deps.secrets,
+          grant: { deploymentId: row.deployment_id },
+          now: clock.now(),
+        })
+      ).get(row.pal_id);
       return c.json(
         {
           deployment_id: row.deployment_id,
@@ -147,7 +170,10 @@ export const deploymentsModule: ResourceModule = {
           customization: publicCustomization(row.customization),
           has_password: row.password_hash !== null,
           ...thumbnailFields(thumbs),
-          limits: { max_call_duration: limits.max_call_duration ?? null, daily_call_limit_per_user: limits.daily_call_limit_per_user ?? null },
+          limits: {
+            max_call_duration: limits.max_call_duration ?? null,
+            daily_call_limit_per_user: limits.daily_call_limit_per_user ?? null,
+          },
           captcha: captchaFor(deps.config, limits),
           is_available: reason === null,
           unavailable_reason: reason,

@@ -21,7 +21,13 @@ const MAX_DELAY_MS = 1000;
  * Counts this attempt, then refuses a locked-out or over-limit address (429 too_many_attempts +
  * Retry-After); otherwise waits the delay its earlier attempts earned. Call before checking the password.
  */
-export async function reservePasswordAttempt(db: Db, deploymentId: string, clientKey: string, now: Date, sleep: (ms: number) => Promise<void>): Promise<void> {
+export async function reservePasswordAttempt(
+  db: Db,
+  deploymentId: string,
+  clientKey: string,
+  now: Date,
+  sleep: (ms: number) => Promise<void>,
+): Promise<void> {
   const windowStart = new Date(now.getTime() - ATTEMPT_WINDOW_MS);
   const lockUntil = new Date(now.getTime() + LOCK_MS);
   // A window that has run out, or a lock that has expired, starts the count again.
@@ -48,6 +54,9 @@ export async function reservePasswordAttempt(db: Db, deploymentId: string, clien
 
 /** A right password forgets the address's attempts. */
 export async function clearPasswordFailures(db: Db, deploymentId: string, clientKey: string): Promise<void> {
-  await db.deleteFrom('deployment_password_attempts').where('deployment_id', '=', deploymentId).where('client_key', '=', clientKey).execute();
+  await db
+    .deleteFrom('deployment_password_attempts')
+    .where('deployment_id', '=', deploymentId)
+    .where('client_key', '=', clientKey)
+    .execute();
 }
-

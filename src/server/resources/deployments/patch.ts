@@ -8,7 +8,17 @@ import { applyJsonPatch, JsonPatchError, parsePointer, type JsonPatchOperation }
 import type { DeploymentView } from './repository.js';
 import { AllowedOrigins, CallbackUrl, Channel, Customization, DeploymentStatus, Limits, Password, VisitorTokenSecret } from './schemas.js';
 
-const READ_ONLY = ['deployment_id', 'has_password', 'has_visitor_token_secret', 'thumbnail_video_url', 'thumbnail_image_url', 'usage_total', 'usage_today', 'created_at', 'updated_at'] as const;
+const READ_ONLY = [
+  'deployment_id',
+  'has_password',
+  'has_visitor_token_secret',
+  'thumbnail_video_url',
+  'thumbnail_image_url',
+  'usage_total',
+  'usage_today',
+  'created_at',
+  'updated_at',
+] as const;
 
 const Writable = z
   .object({
@@ -34,7 +44,8 @@ export interface PatchPlan {
 
 /** A write-only field's operation: set (add/replace), cleared (remove or null). */
 function writeOnly(op: JsonPatchOperation, field: string, schema: z.ZodType<string | null>, rule: string): string | null {
-  if (op.path !== `/${field}` || 'from' in op) throw badRequest(`invalid_patch: /${field} can only be set (add/replace) or cleared (remove)`);
+  if (op.path !== `/${field}` || 'from' in op)
+    throw badRequest(`invalid_patch: /${field} can only be set (add/replace) or cleared (remove)`);
   if (op.op === 'remove') return null;
   if (op.op !== 'add' && op.op !== 'replace') throw badRequest(`invalid_patch: /${field} is write-only`);
   const parsed = schema.safeParse(op.value);
@@ -63,7 +74,12 @@ export function planPatch(view: DeploymentView, operations: JsonPatchOperation[]
       continue;
     }
     if (fields.includes('visitor_token_secret')) {
-      visitorTokenSecret = writeOnly(op, 'visitor_token_secret', VisitorTokenSecret.nullable(), 'must be a string of 32 to 512 characters, or null');
+      visitorTokenSecret = writeOnly(
+        op,
+        'visitor_token_secret',
+        VisitorTokenSecret.nullable(),
+        'must be a string of 32 to 512 characters, or null',
+      );
       continue;
     }
     const readOnly = op.op === 'test' ? undefined : fields.find((f) => (READ_ONLY as readonly string[]).includes(f));
@@ -80,7 +96,8 @@ export function planPatch(view: DeploymentView, operations: JsonPatchOperation[]
     throw error;
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw badRequest('invalid_patch: the result is not an object');
-  for (const field of READ_ONLY) if (JSON.stringify(doc[field]) !== JSON.stringify(view[field])) throw badRequest(`invalid_patch: /${field} is read-only`);
+  for (const field of READ_ONLY)
+    if (JSON.stringify(doc[field]) !== JSON.stringify(view[field])) throw badRequest(`invalid_patch: /${field} is read-only`);
   const writable = Object.fromEntries(Object.entries(doc).filter(([k]) => !(READ_ONLY as readonly string[]).includes(k)));
   const parsed = Writable.safeParse(writable);
   if (!parsed.success) throw badRequest(describeZodError(parsed.error as ZodError));
@@ -90,5 +107,8 @@ export function planPatch(view: DeploymentView, operations: JsonPatchOperation[]
 /** Does `If-Match` (a list of ETags, or *) name the current version? */
 export function ifMatchHolds(header: string | undefined, etag: string): boolean {
   if (header === undefined) return true;
-  return header.split(',').map((s) => s.trim().replace(/^W\//, '')).some((t) => t === '*' || t === etag);
+  return header
+    .split(',')
+    .map((s) => s.trim().replace(/^W\//, ''))
+    .some((t) => t === '*' || t === etag);
 }

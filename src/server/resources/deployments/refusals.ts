@@ -30,11 +30,15 @@ type Refusal = { [C in StartErrorCode]: (typeof START_REFUSAL_STATUS)[C] extends
 
 /** A start refusal: `{error: code}`, or `{error: "code: detail"}` with a detail. */
 export function refuse(code: Refusal, detail?: string, retryAfterSeconds?: number): ApiError {
-  const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) };
+  const headers: Record<string, string> =
+    retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) };
   return new ApiError(START_REFUSAL_STATUS[code], detail ? `${code}: ${detail}` : code, headers);
 }
 
 /** The codes answered with `status`, for the OpenAPI document. */
 export function codesWithStatus(status: number): string {
-  return (Object.keys(START_REFUSAL_STATUS) as StartErrorCode[]).filter((c) => START_REFUSAL_STATUS[c] === status).map((c) => `\`${c}\``).join(', ');
+  return (Object.keys(START_REFUSAL_STATUS) as StartErrorCode[])
+    .filter((c) => START_REFUSAL_STATUS[c] === status)
+    .map((c) => `\`${c}\``)
+    .join(', ');
 }

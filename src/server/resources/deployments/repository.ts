@@ -33,7 +33,18 @@ export async function ownedDeployment(db: Db, ownerId: number, deploymentId: str
 /** What a start decides on: the deployment's settings and version, and its PAL with the face a call would use. */
 export type StartableDeployment = Pick<
   DeploymentRow,
-  'deployment_id' | 'owner_id' | 'pal_id' | 'channel' | 'status' | 'password_hash' | 'visitor_token_secret_encrypted' | 'customization' | 'limits' | 'allowed_origins' | 'callback_url' | 'version'
+  | 'deployment_id'
+  | 'owner_id'
+  | 'pal_id'
+  | 'channel'
+  | 'status'
+  | 'password_hash'
+  | 'visitor_token_secret_encrypted'
+  | 'customization'
+  | 'limits'
+  | 'allowed_origins'
+  | 'callback_url'
+  | 'version'
 > & { palAndFace: PalAndFace | null };
 
 /** The deployment a start reads, with its PAL and face, in one query. */
@@ -68,7 +79,16 @@ export async function findStartableDeployment(db: Db, deploymentId: string): Pro
     .executeTakeFirst();
   if (!row) return undefined;
   const { pal_name, wanted_face_id, face_id, face_owner_id, face_type, face_status, face_rig_url, ...deployment } = row;
-  const palAndFace = palAndFaceOf({ pal_id: pal_name === null ? null : deployment.pal_id, pal_name, wanted_face_id, face_id, face_owner_id, face_type, face_status, face_rig_url });
+  const palAndFace = palAndFaceOf({
+    pal_id: pal_name === null ? null : deployment.pal_id,
+    pal_name,
+    wanted_face_id,
+    face_id,
+    face_owner_id,
+    face_type,
+    face_status,
+    face_rig_url,
+  });
   return { ...deployment, palAndFace };
 }
 
@@ -82,15 +102,29 @@ export interface CallCounts {
 }
 
 /** The counts the call limits compare against, in one query; only those asked for are counted (the others are 0). */
-export async function countCalls(db: Db, deploymentId: string, now: Date, wanted: { today?: boolean; visitorKey?: string | null; live?: boolean }): Promise<CallCounts> {
-  const calls = () => db.selectFrom('conversations').select((eb) => eb.fn.countAll<number>().as('n')).where('deployment_id', '=', deploymentId);
+export async function countCalls(
+  db: Db,
+  deploymentId: string,
+  now: Date,
+  wanted: { today?: boolean; visitorKey?: string | null; live?: boolean },
+): Promise<CallCounts> {
+  const calls = () =>
+    db
+      .selectFrom('conversations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('deployment_id', '=', deploymentId);
   const today = () => calls().where('created_at', '>=', startOfUtcDay(now));
   const visitorKey = wanted.visitorKey;
   const row = await db
     .selectNoFrom((eb) => [
       (wanted.today ? today() : eb.lit(0)).as('today'),
       (visitorKey != null ? today().where('visitor_key', '=', visitorKey) : eb.lit(0)).as('visitor_today'),
-      (wanted.live ? calls().where('status', '=', 'active').where((w) => w.or([w('expires_at', 'is', null), w('expires_at', '>', now)])) : eb.lit(0)).as('live'),
+      (wanted.live
+        ? calls()
+            .where('status', '=', 'active')
+            .where((w) => w.or([w('expires_at', 'is', null), w('expires_at', '>', now)]))
+        : eb.lit(0)
+      ).as('live'),
     ])
     .executeTakeFirstOrThrow();
   return { today: Number(row.today), visitorToday: Number(row.visitor_today), live: Number(row.live) };
@@ -105,18 +139,33 @@ export interface Thumbnails {
  * The preview media of the PAL's default face (null when the PAL or face is gone), with a token bound to
  * `links.grant` (media/access.ts): the deployment, for its page's visitors; the owner, for its own reads.
  */
-export async function thumbnailsFor(db: Db, palIds: string[], publicUrl: string, links?: { secrets: Secrets; grant: { deploymentId: string } | { ownerId: number }; now: Date }): Promise<Map<string, Thumbnails>> {
+export async function thumbnailsFor(
+  db: Db,
+  palIds: string[],
+  publicUrl: string,
+  links?: { secrets: Secrets; grant: { deploymentId: string } | { ownerId: number }; now: Date },
+): Promise<Map<string, Thumbnails>> {
   const result = new Map<string, Thumbnails>();
   if (palIds.length === 0) return result;
   const rows = await db
     .selectFrom('pals')
-    .leftJoin('faces', (j) => j.on('faces.face_id', '=', sql<string>`coalesce(pals.default_face_id, pals.definition->>'default_face_id', pals.definition->>'default_replica_id')`))
+    .leftJoin('faces', (j) =>
+      j.on(
+        'faces.face_id',
+        '=',
+        sql<string>`coalesce(pals.default_face_id, pals.definition->>'default_face_id', pals.definition->>'default_replica_id')`,
+      ),
+    )
     .select(['pals.pal_id', 'faces.face_id', 'faces.thumbnail_video_url', 'faces.thumbnail_image_url'])
     .where('pals.pal_id', 'in', palIds)
     .execute();
   for (const r of rows) {
-    const link = links && r.face_id ? { secrets: links.secrets, faceId: r.face_id, grant: links.grant, expiresAt: previewExpiry(links.now) } : null;
-    result.set(r.pal_id, { thumbnail_video_url: faceMediaLink(publicUrl, r.thumbnail_video_url ?? null, link), thumbnail_image_url: faceMediaLink(publicUrl, r.thumbnail_image_url ?? null, link) });
+    const link =
+      links && r.face_id ? { secrets: links.secrets, faceId: r.face_id, grant: links.grant, expiresAt: previewExpiry(links.now) } : null;
+    result.set(r.pal_id, {
+      thumbnail_video_url: faceMediaLink(publicUrl, r.thumbnail_video_url ?? null, link),
+      thumbnail_image_url: faceMediaLink(publicUrl, r.thumbnail_image_url ?? null, link),
+    });
   }
   return result;
 }
@@ -170,7 +219,14 @@ export type DeploymentView = ReturnType<typeof deploymentView>;
 export async function viewsOf(db: Db, rows: DeploymentRow[], now: Date, publicUrl: string, secrets?: Secrets): Promise<DeploymentView[]> {
   const ownerId = rows[0]?.owner_id;
   const links = secrets && ownerId !== undefined ? { secrets, grant: { ownerId }, now } : undefined;
-  const [thumbs, today] = await Promise.all([thumbnailsFor(db, [...new Set(rows.map((r) => r.pal_id))], publicUrl, links), usageToday(db, rows.map((r) => r.deployment_id), now)]);
+  const [thumbs, today] = await Promise.all([
+    thumbnailsFor(db, [...new Set(rows.map((r) => r.pal_id))], publicUrl, links),
+    usageToday(
+      db,
+      rows.map((r) => r.deployment_id),
+      now,
+    ),
+  ]);
   return rows.map((r) => deploymentView(r, thumbs.get(r.pal_id), today.get(r.deployment_id) ?? 0));
 }
 

@@ -52,7 +52,10 @@ export class StartBatcher {
     const queue = this.waiting.get(key)!;
     for (let batch = queue.splice(0, MAX_BATCH); batch.length; batch = queue.splice(0, MAX_BATCH)) {
       try {
-        const written = await writeBatch(this.db, batch.map((w) => w.start));
+        const written = await writeBatch(
+          this.db,
+          batch.map((w) => w.start),
+        );
         for (const w of batch) w.settle(written.has(w.start.conversation.conversation_id));
       } catch (error) {
         for (const w of batch) w.fail(error);
@@ -64,7 +67,16 @@ export class StartBatcher {
 
 /** Starts that the same statement can write: same deployment as read, same PAL and face. */
 function batchKey({ deployment, palAndFace: { pal, face } }: BatchedStart): string {
-  return JSON.stringify([deployment.deployment_id, deployment.version, pal.pal_id, pal.pal_name, face.wanted, face.owner_id, face.face_type, face.status]);
+  return JSON.stringify([
+    deployment.deployment_id,
+    deployment.version,
+    pal.pal_id,
+    pal.pal_name,
+    face.wanted,
+    face.owner_id,
+    face.face_type,
+    face.status,
+  ]);
 }
 
 /** The conversation ids written. Written in SQL: building it with the query builder cost a good part of running it. */
@@ -72,7 +84,11 @@ async function writeBatch(db: Db, starts: BatchedStart[]): Promise<Set<string>> 
   const { deployment, palAndFace } = starts[0]!;
   const total = (deployment.limits as Limits).total_call_limit ?? null;
   const columns = Object.keys(starts[0]!.conversation);
-  const rows = starts.map((s) => ({ ...s.conversation, memory_stores: jsonValue(s.conversation.memory_stores), properties: jsonValue(s.conversation.properties) }));
+  const rows = starts.map((s) => ({
+    ...s.conversation,
+    memory_stores: jsonValue(s.conversation.memory_stores),
+    properties: jsonValue(s.conversation.properties),
+  }));
   // `locked` waits for the row lock and then sees the row as the last writer left it (PostgreSQL re-reads
   // a row it waited for and re-applies the conditions), so usage_total there is current. The version is
   // the deployment's as it was read and checked (every change of its settings bumps it).

@@ -47,7 +47,13 @@ export class StartCache {
   private startsInOneStatement(row: StartableDeployment): boolean {
     const limits = row.limits as Limits;
     const customization = row.customization as z.infer<typeof Customization> | null;
-    return row.status === 'active' && row.password_hash === null && !captchaFor(this.deps.config, limits) && !limitsCountCalls(limits) && customization?.consent?.required !== true;
+    return (
+      row.status === 'active' &&
+      row.password_hash === null &&
+      !captchaFor(this.deps.config, limits) &&
+      !limitsCountCalls(limits) &&
+      customization?.consent?.required !== true
+    );
   }
 }
 

@@ -7,7 +7,13 @@ import type { z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../platform/http/app-env.js';
 import { ownerForKey } from '../../platform/http/auth.js';
 import { ApiError } from '../../platform/http/errors.js';
-import { checkRecordingDestination, openConversationRoom, planConversation, type CreatedConversation, type PlannedConversation } from '../conversations/create.js';
+import {
+  checkRecordingDestination,
+  openConversationRoom,
+  planConversation,
+  type CreatedConversation,
+  type PlannedConversation,
+} from '../conversations/create.js';
 import { resolvePalAndFace } from '../conversations/repository.js';
 import { namesOwnStoreId } from '../memory-stores/repository.js';
 import { clientAddress, clientKey } from './client-address.js';
@@ -29,14 +35,22 @@ export async function startableDeployment(c: Context<AppEnv>, deploymentId: stri
   return checkStartable(c, await findDeployment(c.get('deps').db, deploymentId));
 }
 
-function checkStartable<Row extends Pick<DeploymentRow, 'status' | 'channel' | 'allowed_origins'>>(c: Context<AppEnv>, row: Row | undefined): Row {
+function checkStartable<Row extends Pick<DeploymentRow, 'status' | 'channel' | 'allowed_origins'>>(
+  c: Context<AppEnv>,
+  row: Row | undefined,
+): Row {
   if (!row) throw refuse('deployment_not_found');
   if (row.status !== 'active') throw refuse('deployment_inactive');
-  if ((row.channel === 'widget' || row.channel === 'embed') && !originMayStart(row, c.req.header('origin'), c.get('deps').config.publicUrl)) throw refuse('origin_not_allowed');
+  if ((row.channel === 'widget' || row.channel === 'embed') && !originMayStart(row, c.req.header('origin'), c.get('deps').config.publicUrl))
+    throw refuse('origin_not_allowed');
   return row;
 }
 
-export async function startDeployment(c: Context<AppEnv>, deploymentId: string, body: z.infer<typeof StartDeployment>): Promise<CreatedConversation> {
+export async function startDeployment(
+  c: Context<AppEnv>,
+  deploymentId: string,
+  body: z.infer<typeof StartDeployment>,
+): Promise<CreatedConversation> {
   const deps = c.get('deps');
   const cache = startCacheFor(deps);
   // A deployment kept from an earlier start saves this one the read; a preview names another PAL.
@@ -60,7 +74,12 @@ export async function startDeployment(c: Context<AppEnv>, deploymentId: string, 
  * The checks in their order and the conversation's write. Null, with nothing written, when a kept
  * deployment cannot be relied on.
  */
-async function writeConversation(c: Context<AppEnv>, found: StartableDeployment | undefined, body: z.infer<typeof StartDeployment>, kept: boolean): Promise<PlannedConversation | null> {
+async function writeConversation(
+  c: Context<AppEnv>,
+  found: StartableDeployment | undefined,
+  body: z.infer<typeof StartDeployment>,
+  kept: boolean,
+): Promise<PlannedConversation | null> {
   const deps = c.get('deps');
   const { db, clock } = deps;
   const row = checkStartable(c, found);
@@ -86,7 +105,11 @@ async function writeConversation(c: Context<AppEnv>, found: StartableDeployment 
   const byOwner = key !== undefined && (await ownerForKey(db, key)) === row.owner_id;
   // Whose memories this start may reach: only identifiers the site vouches for (visitor-token.ts).
   const memoryStores = await visitorMemoryStores(deps, {
-    deploymentId: row.deployment_id, secretEncrypted: row.visitor_token_secret_encrypted, memoryStores: body.memory_stores, visitorToken: body.visitor_token, byOwner,
+    deploymentId: row.deployment_id,
+    secretEncrypted: row.visitor_token_secret_encrypted,
+    memoryStores: body.memory_stores,
+    visitorToken: body.visitor_token,
+    byOwner,
   });
   if (body.pal_id !== undefined) {
     if (!byOwner) throw refuse('preview_requires_owner_key');
@@ -117,7 +140,9 @@ async function writeConversation(c: Context<AppEnv>, found: StartableDeployment 
     palAndFace: planned.palAndFace,
     visitorKey: visitor,
     consent,
-    refusalAfterLimits: namesStore ? refuse('invalid_request', 'memory_stores: give stable visitor identifiers; a memory_store_id is not accepted here') : null,
+    refusalAfterLimits: namesStore
+      ? refuse('invalid_request', 'memory_stores: give stable visitor identifiers; a memory_store_id is not accepted here')
+      : null,
   });
   return written ? planned : null;
 }
@@ -126,7 +151,10 @@ async function writeConversation(c: Context<AppEnv>, found: StartableDeployment 
  * The terms a deployment requires the visitor to accept, refused unless the visitor accepted exactly
  * these (terms changed since the page loaded them are shown again); null when none are required.
  */
-function consentFor(customization: z.infer<typeof Customization> | null, accepted: string | undefined): { text: string; termsUrl: string | null } | null {
+function consentFor(
+  customization: z.infer<typeof Customization> | null,
+  accepted: string | undefined,
+): { text: string; termsUrl: string | null } | null {
   const consent = customization?.consent;
   if (consent?.required !== true) return null;
   const text = consent.text ?? '';
@@ -136,11 +164,16 @@ function consentFor(customization: z.infer<typeof Customization> | null, accepte
 }
 
 /** The conversation properties a deployment sets: its disclosure policy, recording and limits (the room applies its defaults to the rest). */
-function callProperties(limits: Limits, customization: z.infer<typeof Customization> | null | undefined): ConversationProperties | undefined {
+function callProperties(
+  limits: Limits,
+  customization: z.infer<typeof Customization> | null | undefined,
+): ConversationProperties | undefined {
   const recording = customization?.recording;
   const properties = {
     ...(customization?.policy === 'eu' ? { policy: 'eu' as const } : {}),
-    ...(recording?.enabled === true ? { enable_recording: true, ...(recording.destination_id ? { recording_destination_id: recording.destination_id } : {}) } : {}),
+    ...(recording?.enabled === true
+      ? { enable_recording: true, ...(recording.destination_id ? { recording_destination_id: recording.destination_id } : {}) }
+      : {}),
     ...(limits.max_call_duration != null ? { max_call_duration: limits.max_call_duration } : {}),
     ...(limits.participant_left_timeout != null ? { participant_left_timeout: limits.participant_left_timeout } : {}),
   };

@@ -14,7 +14,11 @@ export async function vouchedIdentifiers(secret: string, token: string, now: Dat
   // Loaded on the first visitor token, not with the service: jose is 46 modules that only this reads.
   const { jwtVerify } = await import('jose');
   try {
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ['HS256'], requiredClaims: ['exp'], currentDate: now });
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
+      algorithms: ['HS256'],
+      requiredClaims: ['exp'],
+      currentDate: now,
+    });
     if (payload.exp! > now.getTime() / 1000 + MAX_TOKEN_SECONDS) return null;
     const listed = payload.memory_stores;
     if (Array.isArray(listed)) return listed.filter((v): v is string => typeof v === 'string');
@@ -38,18 +42,28 @@ interface Asked {
  * The memory_stores a public start keeps: all of them for the owner; for a visitor, those the token
  * vouches for (all the token names when the body names none); otherwise none.
  */
-export async function visitorMemoryStores(deps: Pick<ServiceDeps, 'secrets' | 'log' | 'clock'>, asked: Asked): Promise<string[] | undefined> {
+export async function visitorMemoryStores(
+  deps: Pick<ServiceDeps, 'secrets' | 'log' | 'clock'>,
+  asked: Asked,
+): Promise<string[] | undefined> {
   const named = asked.memoryStores ?? [];
   if (asked.byOwner) return asked.memoryStores;
-  const vouched = asked.visitorToken && asked.secretEncrypted
-    ? await vouchedIdentifiers(deps.secrets.decrypt(asked.secretEncrypted), asked.visitorToken, deps.clock.now())
-    : null;
+  const vouched =
+    asked.visitorToken && asked.secretEncrypted
+      ? await vouchedIdentifiers(deps.secrets.decrypt(asked.secretEncrypted), asked.visitorToken, deps.clock.now())
+      : null;
   const kept = vouched === null ? [] : named.length ? named.filter((id) => vouched.includes(id)) : vouched.slice(0, 20);
   if (kept.length < named.length) {
     deps.log.info('memory_stores ignored: no valid visitor token vouches for them', {
       deployment_id: asked.deploymentId,
       ignored: named.length - kept.length,
-      reason: !asked.visitorToken ? 'no visitor_token' : !asked.secretEncrypted ? 'the deployment has no visitor_token_secret' : vouched === null ? 'invalid or expired visitor_token' : 'not in the token',
+      reason: !asked.visitorToken
+        ? 'no visitor_token'
+        : !asked.secretEncrypted
+          ? 'the deployment has no visitor_token_secret'
+          : vouched === null
+            ? 'invalid or expired visitor_token'
+            : 'not in the token',
     });
   }
   return kept.length ? kept : undefined;

@@ -7,7 +7,14 @@ import { newId } from '../../platform/ids.js';
 import { notifyStatus } from './lifecycle.js';
 import { INGEST_ATTEMPTS, INGEST_JOB, type IngestPayload } from './pipeline.js';
 import {
-  ACTIVE_CRAWLS_PER_OWNER, activeCrawls, CRAWL_DOCUMENTS_PER_OWNER, crawlDocuments, isCrawlBacked, lockOwnerCrawls, ownedDocument, type DocumentRow,
+  ACTIVE_CRAWLS_PER_OWNER,
+  activeCrawls,
+  CRAWL_DOCUMENTS_PER_OWNER,
+  crawlDocuments,
+  isCrawlBacked,
+  lockOwnerCrawls,
+  ownedDocument,
+  type DocumentRow,
 } from './repository.js';
 import { CRAWL_LIMITS } from './schemas.js';
 
@@ -69,28 +76,40 @@ export async function createDocument(deps: ServiceDeps, ownerId: number, input: 
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await deps.jobs.enqueue(INGEST_JOB, { document_id: row.document_id, run_id: runId } satisfies IngestPayload, { db: trx, maxAttempts: INGEST_ATTEMPTS });
+    await deps.jobs.enqueue(INGEST_JOB, { document_id: row.document_id, run_id: runId } satisfies IngestPayload, {
+      db: trx,
+      maxAttempts: INGEST_ATTEMPTS,
+    });
     await notifyStatus(deps, trx, row);
     return row;
   });
 }
 
 /** POST …/recrawl: the spec's transition `ready | error` → `recrawling`, or its error. */
-export async function startRecrawl(deps: ServiceDeps, ownerId: number, documentId: string, override: Partial<CrawlConfig> | undefined): Promise<DocumentRow> {
+export async function startRecrawl(
+  deps: ServiceDeps,
+  ownerId: number,
+  documentId: string,
+  override: Partial<CrawlConfig> | undefined,
+): Promise<DocumentRow> {
   return deps.db.transaction().execute(async (trx) => {
     await lockOwnerCrawls(trx, ownerId);
     const doc = await ownedDocument(trx, ownerId, documentId, { forUpdate: true, messageBody: true });
     if (doc.status !== 'ready' && doc.status !== 'error') {
       throw conflict(`document ${documentId} is ${doc.status}; a recrawl can start only when it is ready or error`);
     }
-    if (!doc.crawl_config && !override) throw badRequest(`document ${documentId} has no crawl configuration; supply crawl {depth, max_pages} in the body`);
+    if (!doc.crawl_config && !override)
+      throw badRequest(`document ${documentId} has no crawl configuration; supply crawl {depth, max_pages} in the body`);
     const config = crawlSettings(override ?? {}, doc.crawl_config);
     const now = deps.clock.now();
     if (doc.last_recrawl_at) {
       const waitMs = doc.last_recrawl_at.getTime() + RECRAWL_COOLDOWN_MS - now.getTime();
       if (waitMs > 0) {
         const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
-        throw tooManyRequests(`recrawl_cooldown: document ${documentId} was recrawled within the last hour; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`, waitMs / 1000);
+        throw tooManyRequests(
+          `recrawl_cooldown: document ${documentId} was recrawled within the last hour; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+          waitMs / 1000,
+        );
       }
     }
     // A file recrawled with a `crawl` body becomes a crawl-backed document: it needs room under the limit.
@@ -112,7 +131,10 @@ export async function startRecrawl(deps: ServiceDeps, ownerId: number, documentI
       .where('document_id', '=', documentId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await deps.jobs.enqueue(INGEST_JOB, { document_id: documentId, run_id: runId } satisfies IngestPayload, { db: trx, maxAttempts: INGEST_ATTEMPTS });
+    await deps.jobs.enqueue(INGEST_JOB, { document_id: documentId, run_id: runId } satisfies IngestPayload, {
+      db: trx,
+      maxAttempts: INGEST_ATTEMPTS,
+    });
     await notifyStatus(deps, trx, row);
     return row;
   });
@@ -120,12 +142,18 @@ export async function startRecrawl(deps: ServiceDeps, ownerId: number, documentI
 
 async function ensureCrawlDocumentRoom(trx: ServiceDeps['db'], ownerId: number): Promise<void> {
   const held = await crawlDocuments(trx, ownerId);
-  if (held >= CRAWL_DOCUMENTS_PER_OWNER) throw badRequest(`crawl_document_limit: an account holds at most ${CRAWL_DOCUMENTS_PER_OWNER} crawled websites (you have ${held}); delete one first`);
+  if (held >= CRAWL_DOCUMENTS_PER_OWNER)
+    throw badRequest(
+      `crawl_document_limit: an account holds at most ${CRAWL_DOCUMENTS_PER_OWNER} crawled websites (you have ${held}); delete one first`,
+    );
 }
 
 async function ensureCrawlSlot(trx: ServiceDeps['db'], ownerId: number): Promise<void> {
   const running = await activeCrawls(trx, ownerId);
   if (running >= ACTIVE_CRAWLS_PER_OWNER) {
-    throw tooManyRequests(`too_many_concurrent_crawls: ${running} crawls are running for this account (at most ${ACTIVE_CRAWLS_PER_OWNER}); try again when one finishes`, 60);
+    throw tooManyRequests(
+      `too_many_concurrent_crawls: ${running} crawls are running for this account (at most ${ACTIVE_CRAWLS_PER_OWNER}); try again when one finishes`,
+      60,
+    );
   }
 }

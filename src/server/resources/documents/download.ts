@@ -19,7 +19,8 @@ export function parseDocumentUrl(value: string): URL {
   } catch {
     throw new DocumentError('invalid_file_url', 'document_url is not an absolute URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DocumentError('invalid_file_url', `scheme ${url.protocol} is not supported`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new DocumentError('invalid_file_url', `scheme ${url.protocol} is not supported`);
   if (url.username || url.password) throw new DocumentError('invalid_file_url', 'URLs with credentials are not accepted');
   return url;
 }
@@ -27,7 +28,12 @@ export function parseDocumentUrl(value: string): URL {
 export async function download(fetch: GuardedFetch, value: string, signal?: AbortSignal, maxBytes = MAX_FILE_BYTES): Promise<Downloaded> {
   const url = parseDocumentUrl(value);
   try {
-    const response = await fetch(url, { headers: { 'user-agent': CRAWLER_USER_AGENT }, maxBytes, timeoutMs: 60_000, ...(signal ? { signal } : {}) });
+    const response = await fetch(url, {
+      headers: { 'user-agent': CRAWLER_USER_AGENT },
+      maxBytes,
+      timeoutMs: 60_000,
+      ...(signal ? { signal } : {}),
+    });
     if (!response.ok) {
       await response.body?.cancel();
       throw new DocumentError('file_download_failed', `the server answered ${response.status}`);

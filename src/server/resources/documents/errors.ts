@@ -13,7 +13,10 @@ export type DocumentErrorCode =
   | 'contact_support';
 
 export class DocumentError extends Error {
-  constructor(readonly code: DocumentErrorCode, detail: string) {
+  constructor(
+    readonly code: DocumentErrorCode,
+    detail: string,
+  ) {
     super(`${code}: ${detail}`);
   }
 }

@@ -15,18 +15,31 @@ export const documentsModule: ResourceModule = {
   routes(app, deps) {
     const { db, clock } = deps;
 
-    app.openapi(routes.createDocument, async (c) => c.json(documentView(await createDocument(deps, c.get('ownerId'), c.req.valid('json'))), 200));
+    app.openapi(routes.createDocument, async (c) =>
+      c.json(documentView(await createDocument(deps, c.get('ownerId'), c.req.valid('json'))), 200),
+    );
 
     app.openapi(routes.listDocuments, async (c) => {
       const { limit, page, tags, status } = c.req.valid('query');
-      const wanted = (tags ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+      const wanted = (tags ?? '')
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
       const base = db
         .selectFrom('documents')
         .where('owner_id', '=', c.get('ownerId'))
         .$if(status !== undefined, (q) => q.where('status', '=', status!))
-        .$if(wanted.length > 0, (q) => q.where((eb) => eb.or(wanted.map((tag) => eb(sql`tags`, '@>', sql`${JSON.stringify([tag])}::jsonb`)))));
+        .$if(wanted.length > 0, (q) =>
+          q.where((eb) => eb.or(wanted.map((tag) => eb(sql`tags`, '@>', sql`${JSON.stringify([tag])}::jsonb`)))),
+        );
       const [rows, total] = await Promise.all([
-        base.selectAll().orderBy('created_at', 'desc').orderBy('document_id').limit(limit).offset((page - 1) * limit).execute(),
+        base
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('document_id')
+          .limit(limit)
+          .offset((page - 1) * limit)
+          .execute(),
         base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return c.json({ data: rows.map(documentView), total_count: Number(total.n) }, 200);
@@ -42,11 +55,19 @@ export const documentsModule: ResourceModule = {
         if (error instanceof DocumentError) return c.json({ error: error.message }, 502);
         throw error;
       }
-      const data = await searchChunks(db, deps.hasVector, { ownerId: c.get('ownerId'), documentIds: body.document_ids, tags: body.tags, embedder: embedder.id, limit: body.limit }, vector, body.query);
+      const data = await searchChunks(
+        db,
+        deps.hasVector,
+        { ownerId: c.get('ownerId'), documentIds: body.document_ids, tags: body.tags, embedder: embedder.id, limit: body.limit },
+        vector,
+        body.query,
+      );
       return c.json({ data }, 200);
     });
 
-    app.openapi(routes.getDocument, async (c) => c.json(documentView(await ownedDocument(db, c.get('ownerId'), c.req.valid('param').document_id)), 200));
+    app.openapi(routes.getDocument, async (c) =>
+      c.json(documentView(await ownedDocument(db, c.get('ownerId'), c.req.valid('param').document_id)), 200),
+    );
 
     app.openapi(routes.updateDocument, async (c) => {
       const { document_id } = c.req.valid('param');

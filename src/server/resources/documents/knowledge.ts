@@ -28,7 +28,13 @@ export async function searchKnowledge(
   return searchChunks(
     deps.db,
     deps.hasVector,
-    { ownerId: input.ownerId, documentIds: input.documentIds, tags: input.documentTags, embedder: embedder.id, limit: Math.max(1, Math.min(50, input.limit ?? 5)) },
+    {
+      ownerId: input.ownerId,
+      documentIds: input.documentIds,
+      tags: input.documentTags,
+      embedder: embedder.id,
+      limit: Math.max(1, Math.min(50, input.limit ?? 5)),
+    },
     vector!,
     query,
   );

@@ -29,14 +29,26 @@ export interface Run {
 /** Sends the document's status callback (when it has a callback_url) inside the caller's transaction. */
 export async function notifyStatus(deps: ServiceDeps, trx: Db, row: DocumentRow): Promise<void> {
   if (!row.callback_url) return;
-  await deps.webhooks.send({ ownerId: row.owner_id, url: row.callback_url, eventType: STATUS_EVENT, bodies: [{ event_type: STATUS_EVENT, ...documentView(row) }], db: trx });
+  await deps.webhooks.send({
+    ownerId: row.owner_id,
+    url: row.callback_url,
+    eventType: STATUS_EVENT,
+    bodies: [{ event_type: STATUS_EVENT, ...documentView(row) }],
+    db: trx,
+  });
 }
 
 /** The run begins: `started` becomes `processing` (announced once; a re-run after a restart finds
  * `processing` already); progress starts at 0. */
 export async function beginRun(deps: ServiceDeps, run: Run): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('documents').select('status').where('document_id', '=', run.documentId).where('run_id', '=', run.runId).forUpdate().executeTakeFirst();
+    const current = await trx
+      .selectFrom('documents')
+      .select('status')
+      .where('document_id', '=', run.documentId)
+      .where('run_id', '=', run.runId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!current) throw new Superseded();
     const row = await trx
       .updateTable('documents')
@@ -78,7 +90,9 @@ export async function completeRun(deps: ServiceDeps, run: Run, outcome: RunOutco
         source_kind: outcome.sourceKind,
         run_crawl_config: null,
         updated_at: now,
-        ...(outcome.crawledUrls ? { crawled_urls: JSON.stringify(outcome.crawledUrls), last_crawled_at: now, crawl_count: sql`crawl_count + 1` as never } : {}),
+        ...(outcome.crawledUrls
+          ? { crawled_urls: JSON.stringify(outcome.crawledUrls), last_crawled_at: now, crawl_count: sql`crawl_count + 1` as never }
+          : {}),
       })
       .where('document_id', '=', run.documentId)
       .where('run_id', '=', run.runId)

@@ -38,7 +38,13 @@ export function ingestJob(deps: ServiceDeps, embedder: Embedder = createEmbedder
   return async ({ payload, attempt, maxAttempts, signal }) => {
     const doc = await db.selectFrom('documents').selectAll().where('document_id', '=', payload.document_id).executeTakeFirst();
     if (!doc || doc.run_id !== payload.run_id || !(RUNNING_STATUSES as readonly string[]).includes(doc.status)) return;
-    const run: Run = { documentId: doc.document_id, runId: payload.run_id, ownerId: doc.owner_id, generation: doc.run_count, crawl: doc.run_crawl_config };
+    const run: Run = {
+      documentId: doc.document_id,
+      runId: payload.run_id,
+      ownerId: doc.owner_id,
+      generation: doc.run_count,
+      crawl: doc.run_crawl_config,
+    };
     const giveUpCode: DocumentErrorCode = run.crawl ? 'website_processing_failed' : 'contact_support';
     if (attempt > maxAttempts) {
       // The lease of an interrupted run expired once too often: settle instead of looping.
@@ -55,14 +61,20 @@ export function ingestJob(deps: ServiceDeps, embedder: Embedder = createEmbedder
         lastPercent = Math.round(percent);
         await reportProgress(deps, run, percent);
       };
-      const { sections, sourceKind, crawledUrls } = run.crawl ? await crawlSite(deps, doc.document_url, run, progress, signal) : await readFile(deps, doc.document_url, progress, signal);
+      const { sections, sourceKind, crawledUrls } = run.crawl
+        ? await crawlSite(deps, doc.document_url, run, progress, signal)
+        : await readFile(deps, doc.document_url, progress, signal);
       const chunks = await chunkSections(sections);
       await progress(60);
       const rows: ChunkRow[] = [];
       for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
         const batch = chunks.slice(i, i + EMBED_BATCH);
         await yieldToEventLoop(); // a local embedder computes in this thread: let requests in between batches
-        const vectors = await embedBatch(embedder, batch.map((c) => c.text), signal);
+        const vectors = await embedBatch(
+          embedder,
+          batch.map((c) => c.text),
+          signal,
+        );
         batch.forEach((c, k) => rows.push({ seq: i + k, content: c.text, source_url: c.sourceUrl, embedding: vectors[k]! }));
         await progress(60 + (30 * Math.min(chunks.length, i + EMBED_BATCH)) / chunks.length);
       }
@@ -111,7 +123,10 @@ async function crawlSite(deps: ServiceDeps, url: string, run: Run, progress: Pro
   });
   if (result.pages.length === 0) {
     const failure = result.startFailure;
-    throw new DocumentError(failure?.kind === 'download' ? 'file_download_failed' : 'website_processing_failed', failure?.detail ?? 'no page could be crawled');
+    throw new DocumentError(
+      failure?.kind === 'download' ? 'file_download_failed' : 'website_processing_failed',
+      failure?.detail ?? 'no page could be crawled',
+    );
   }
   const sections = result.pages.map((p) => ({ text: p.text, sourceUrl: p.url }));
   if (!sections.some((s) => s.text.trim())) throw new DocumentError('website_processing_failed', 'the crawled pages contain no text');
@@ -125,7 +140,8 @@ async function chunkSections(sections: Section[]): Promise<Array<{ text: string;
   // A chunk holds at most 800 characters, so a longer text surely makes too many: refuse it before
   // spending seconds of the event loop on chunking it.
   const characters = sections.reduce((n, s) => n + s.text.length, 0);
-  if (characters > MAX_CHUNKS * 800) throw new DocumentError('chunking_failed', `${characters} characters make more than ${MAX_CHUNKS} chunks`);
+  if (characters > MAX_CHUNKS * 800)
+    throw new DocumentError('chunking_failed', `${characters} characters make more than ${MAX_CHUNKS} chunks`);
   const out: Array<{ text: string; sourceUrl: string | null }> = [];
   try {
     for (const section of sections) {
@@ -158,7 +174,12 @@ async function store(deps: ServiceDeps, run: Run, embedderId: string, rows: Chun
   try {
     await insertChunks(deps.db, deps.hasVector, { documentId: run.documentId, generation: run.generation, embedder: embedderId }, rows);
   } catch (error) {
-    const exists = await deps.db.selectFrom('documents').select('document_id').where('document_id', '=', run.documentId).where('run_id', '=', run.runId).executeTakeFirst();
+    const exists = await deps.db
+      .selectFrom('documents')
+      .select('document_id')
+      .where('document_id', '=', run.documentId)
+      .where('run_id', '=', run.runId)
+      .executeTakeFirst();
     if (!exists) throw new Superseded(); // deleted meanwhile: its chunks cascade away
     throw new DocumentError('vector_store_failed', error instanceof Error ? error.message : String(error));
   }

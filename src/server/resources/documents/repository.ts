@@ -50,7 +50,12 @@ export class MissingDocument extends ApiError {
 }
 
 /** The owner's document, or 404 (another owner's document is not revealed). */
-export async function ownedDocument(db: Db, ownerId: number, id: string, options: { forUpdate?: boolean; messageBody?: boolean } = {}): Promise<DocumentRow> {
+export async function ownedDocument(
+  db: Db,
+  ownerId: number,
+  id: string,
+  options: { forUpdate?: boolean; messageBody?: boolean } = {},
+): Promise<DocumentRow> {
   let q = db.selectFrom('documents').selectAll().where('document_id', '=', id).where('owner_id', '=', ownerId);
   if (options.forUpdate) q = q.forUpdate();
   const row = await q.executeTakeFirst();

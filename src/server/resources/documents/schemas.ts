@@ -10,14 +10,21 @@ export const CrawlConfig = z.object({ depth: Depth, max_pages: MaxPages }).opena
 
 export const CrawlRequest = z
   .object({
-    depth: Depth.optional().openapi({ description: `Link hops followed from the start page (${CRAWL_LIMITS.depth.min}–${CRAWL_LIMITS.depth.max}, default ${CRAWL_LIMITS.depth.default})` }),
-    max_pages: MaxPages.optional().openapi({ description: `Pages crawled at most (${CRAWL_LIMITS.max_pages.min}–${CRAWL_LIMITS.max_pages.max}, default ${CRAWL_LIMITS.max_pages.default})` }),
+    depth: Depth.optional().openapi({
+      description: `Link hops followed from the start page (${CRAWL_LIMITS.depth.min}–${CRAWL_LIMITS.depth.max}, default ${CRAWL_LIMITS.depth.default})`,
+    }),
+    max_pages: MaxPages.optional().openapi({
+      description: `Pages crawled at most (${CRAWL_LIMITS.max_pages.min}–${CRAWL_LIMITS.max_pages.max}, default ${CRAWL_LIMITS.max_pages.default})`,
+    }),
   })
   .strict()
   .openapi('CrawlRequest');
 
 const Tag = z.string().trim().min(1).max(100);
-const Tags = z.array(Tag).max(50).transform((tags) => [...new Set(tags)]);
+const Tags = z
+  .array(Tag)
+  .max(50)
+  .transform((tags) => [...new Set(tags)]);
 
 export const DocumentStatus = z.enum(['started', 'processing', 'ready', 'error', 'recrawling']);
 
@@ -27,28 +34,48 @@ export const Document = z
     document_name: z.string(),
     document_url: z.string(),
     status: DocumentStatus,
-    progress: z.number().nullable().openapi({ description: 'Percentage 0–100 while processing; null before processing starts and after it completes' }),
-    error_message: z.string().optional().openapi({ description: 'Only when status is `error`: file_download_failed, file_format_unsupported, file_size_too_large, file_empty, invalid_file_url, document_processing_failed, website_processing_failed, chunking_failed, embedding_failed, vector_store_failed, contact_support' }),
+    progress: z
+      .number()
+      .nullable()
+      .openapi({ description: 'Percentage 0–100 while processing; null before processing starts and after it completes' }),
+    error_message: z.string().optional().openapi({
+      description:
+        'Only when status is `error`: file_download_failed, file_format_unsupported, file_size_too_large, file_empty, invalid_file_url, document_processing_failed, website_processing_failed, chunking_failed, embedding_failed, vector_store_failed, contact_support',
+    }),
     created_at: z.string(),
     updated_at: z.string(),
     callback_url: z.string().optional().openapi({ description: 'Omitted when none was given at creation' }),
     tags: z.array(z.string()),
-    crawl_config: CrawlConfig.optional().openapi({ description: 'Crawl settings, only for crawled websites (omitted for files); while a recrawl runs, the settings in use for it' }),
-    crawled_urls: z.array(z.string()).optional().openapi({ description: 'Pages of the last completed crawl; only for crawled websites, after a crawl completes' }),
+    crawl_config: CrawlConfig.optional().openapi({
+      description: 'Crawl settings, only for crawled websites (omitted for files); while a recrawl runs, the settings in use for it',
+    }),
+    crawled_urls: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'Pages of the last completed crawl; only for crawled websites, after a crawl completes' }),
     last_crawled_at: z.string().optional().openapi({ description: 'When the last crawl completed; omitted until then' }),
     crawl_count: z.number().int(),
   })
   .openapi('Document');
 
-const HttpUrl = z.string().url().refine((v) => /^https?:\/\//i.test(v), 'must be an http(s) URL');
+const HttpUrl = z
+  .string()
+  .url()
+  .refine((v) => /^https?:\/\//i.test(v), 'must be an http(s) URL');
 
 export const CreateDocument = z
   .object({
-    document_url: z.string().trim().min(1).max(2048).openapi({ description: 'A file (PDF, DOCX, HTML, Markdown, plain text; at most 25 MB) or, with `crawl`, the start page of a website' }),
+    document_url: z.string().trim().min(1).max(2048).openapi({
+      description: 'A file (PDF, DOCX, HTML, Markdown, plain text; at most 25 MB) or, with `crawl`, the start page of a website',
+    }),
     document_name: z.string().trim().min(1).max(255).optional().openapi({ description: 'Defaults to the last segment of the URL' }),
-    callback_url: HttpUrl.max(2048).optional().openapi({ description: 'Receives `document.status_changed` callbacks until the document is ready or in error' }),
+    callback_url: HttpUrl.max(2048)
+      .optional()
+      .openapi({ description: 'Receives `document.status_changed` callbacks until the document is ready or in error' }),
     tags: Tags.optional(),
-    crawl: CrawlRequest.optional().openapi({ description: 'Crawl a website from document_url (same site, breadth first, robots.txt respected)' }),
+    crawl: CrawlRequest.optional().openapi({
+      description: 'Crawl a website from document_url (same site, breadth first, robots.txt respected)',
+    }),
   })
   .openapi('CreateDocument');
 
@@ -79,9 +106,19 @@ export const SearchDocuments = z
   .openapi('SearchDocuments');
 
 export const SearchHit = z
-  .object({ document_id: z.string(), document_name: z.string(), content: z.string(), score: z.number().openapi({ description: 'Cosine similarity, higher is closer' }), source_url: z.string().nullable() })
+  .object({
+    document_id: z.string(),
+    document_name: z.string(),
+    content: z.string(),
+    score: z.number().openapi({ description: 'Cosine similarity, higher is closer' }),
+    source_url: z.string().nullable(),
+  })
   .openapi('DocumentSearchHit');
 
 export const SearchResult = z.object({ data: z.array(SearchHit) }).openapi('DocumentSearchResult');
 
-export const DocumentId = z.string().min(1).max(64).openapi({ param: { name: 'document_id', in: 'path' }, example: 'd8f2k3j4h5g6f7d' });
+export const DocumentId = z
+  .string()
+  .min(1)
+  .max(64)
+  .openapi({ param: { name: 'document_id', in: 'path' }, example: 'd8f2k3j4h5g6f7d' });

@@ -23,7 +23,12 @@ function vectorValue(hasVector: boolean, vector: number[]): RawBuilder<string> {
 /** Rows per insert: small enough that one (about 1 ms a row on PGlite, which runs in this thread) keeps a live room's audio flowing. */
 const INSERT_BATCH = 25;
 
-export async function insertChunks(db: Db, hasVector: boolean, target: { documentId: string; generation: number; embedder: string }, rows: ChunkRow[]): Promise<void> {
+export async function insertChunks(
+  db: Db,
+  hasVector: boolean,
+  target: { documentId: string; generation: number; embedder: string },
+  rows: ChunkRow[],
+): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_BATCH) {
     await yieldToEventLoop(); // PGlite writes in this thread: let requests in between the inserts
     await db
@@ -74,7 +79,13 @@ export function lexicalQuery(text: string): string {
 /** Weight of the lexical bonus (ts_rank normalised to 0–1) against cosine similarity. */
 const LEXICAL_WEIGHT = 0.5;
 
-export async function searchChunks(db: Db, hasVector: boolean, filter: SearchFilter, query: number[], queryText: string): Promise<ChunkHit[]> {
+export async function searchChunks(
+  db: Db,
+  hasVector: boolean,
+  filter: SearchFilter,
+  query: number[],
+  queryText: string,
+): Promise<ChunkHit[]> {
   const scoped = filter.documentIds !== undefined || filter.tags !== undefined;
   const ids = filter.documentIds ?? [];
   const tags = filter.tags ?? [];
@@ -103,5 +114,11 @@ export async function searchChunks(db: Db, hasVector: boolean, filter: SearchFil
     .orderBy('c.chunk_id')
     .limit(filter.limit)
     .execute();
-  return rows.map((r) => ({ document_id: r.document_id, document_name: r.document_name, content: r.content, source_url: r.source_url, score: Math.round(Number(r.score) * 1e4) / 1e4 }));
+  return rows.map((r) => ({
+    document_id: r.document_id,
+    document_name: r.document_name,
+    content: r.content,
+    source_url: r.source_url,
+    score: Math.round(Number(r.score) * 1e4) / 1e4,
+  }));
 }

@@ -8,9 +8,18 @@ import { adaSvg } from '../../../protocol/faces/ada.js';
 const images: Record<string, string> = { 'palkit-ada.svg': adaSvg() };
 
 const route = publicRoute({
-  method: 'get', path: '/faces/{image}', tags: ['Faces'],
+  method: 'get',
+  path: '/faces/{image}',
+  tags: ['Faces'],
   summary: 'The still image of a built-in face (SVG)',
-  request: { params: z.object({ image: z.string().max(64).openapi({ param: { name: 'image', in: 'path' }, example: 'palkit-ada.svg' }) }) },
+  request: {
+    params: z.object({
+      image: z
+        .string()
+        .max(64)
+        .openapi({ param: { name: 'image', in: 'path' }, example: 'palkit-ada.svg' }),
+    }),
+  },
   responses: {
     200: { description: 'The image', content: { 'image/svg+xml': { schema: z.string() } } },
     404: { description: 'No such built-in face', content: { 'application/json': { schema: z.object({ error: z.string() }) } } },

@@ -14,7 +14,13 @@ import { faceAliasRoutes, replicaRoutes } from './routes.js';
 import { FACE_TRAINING_ATTEMPTS, FACE_TRAINING_JOB, faceMediaIds, faceTrainingJob, TRAINING_STEPS } from './training.js';
 
 type Routes = typeof replicaRoutes;
-type AnyBody = { replica_name?: string; face_name?: string; train_video_url?: string; callback_url?: string; consent?: { given_by: string; text: string; given_at?: string } };
+type AnyBody = {
+  replica_name?: string;
+  face_name?: string;
+  train_video_url?: string;
+  callback_url?: string;
+  consent?: { given_by: string; text: string; given_at?: string };
+};
 
 function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming): void {
   const { db, clock } = deps;
@@ -40,7 +46,14 @@ function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming
           train_video_url: body.train_video_url!,
           callback_url: body.callback_url ?? null,
           // Who consented, when and to what (recommended; kept with the face, deleted with it).
-          consent: body.consent ? JSON.stringify({ given_by: body.consent.given_by, text: body.consent.text, given_at: isoMillis(body.consent.given_at ? new Date(body.consent.given_at) : now), recorded_at: isoMillis(now) }) : null,
+          consent: body.consent
+            ? JSON.stringify({
+                given_by: body.consent.given_by,
+                text: body.consent.text,
+                given_at: isoMillis(body.consent.given_at ? new Date(body.consent.given_at) : now),
+                recorded_at: isoMillis(now),
+              })
+            : null,
           status: 'training',
           training_progress: `0/${TRAINING_STEPS}`,
           created_at: now,
@@ -60,10 +73,25 @@ function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming
     // The caller's faces and the built-in (system) ones every owner can use.
     const mine = (eb: ExpressionBuilder<Database, 'faces'>) => eb.or([eb('owner_id', '=', ownerId), eb('face_type', '=', 'system')]);
     const [rows, count] = await Promise.all([
-      db.selectFrom('faces').selectAll().where(mine).orderBy('created_at', 'desc').orderBy('face_id').limit(limit).offset((page - 1) * limit).execute(),
-      db.selectFrom('faces').select((eb) => eb.fn.countAll<number>().as('n')).where(mine).executeTakeFirstOrThrow(),
+      db
+        .selectFrom('faces')
+        .selectAll()
+        .where(mine)
+        .orderBy('created_at', 'desc')
+        .orderBy('face_id')
+        .limit(limit)
+        .offset((page - 1) * limit)
+        .execute(),
+      db
+        .selectFrom('faces')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(mine)
+        .executeTakeFirstOrThrow(),
     ]);
-    return c.json({ data: rows.map((r) => faceView(r, naming, verbose === 'true', deps.config.publicUrl, links())), total_count: Number(count.n) }, 200);
+    return c.json(
+      { data: rows.map((r) => faceView(r, naming, verbose === 'true', deps.config.publicUrl, links())), total_count: Number(count.n) },
+      200,
+    );
   });
 
   a.openapi(routes.get, async (c) => {
@@ -75,8 +103,12 @@ function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming
     const faceId = idOf(c.req.valid('param'));
     const body = c.req.valid('json') as AnyBody;
     await ownedFace(db, c.get('ownerId'), faceId);
-    const row = await db.updateTable('faces').set({ face_name: (body.face_name ?? body.replica_name)!, updated_at: clock.now() })
-      .where('face_id', '=', faceId).returningAll().executeTakeFirstOrThrow();
+    const row = await db
+      .updateTable('faces')
+      .set({ face_name: (body.face_name ?? body.replica_name)!, updated_at: clock.now() })
+      .where('face_id', '=', faceId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return c.json(faceView(row, naming, false, deps.config.publicUrl, links()), 200);
   });
 
@@ -87,7 +119,10 @@ function register(app: ApiApp, deps: ServiceDeps, routes: Routes, naming: Naming
       // The row lock serialises this with PAL writes that lock the face they reference (FOR SHARE).
       const face = await ownedFace(trx, ownerId, faceId, 'update');
       const pals = await palsUsingFace(trx, ownerId, faceId);
-      if (pals.length > 0) throw conflict(`face ${faceId} is the default face of PAL ${pals.join(', ')}; change or delete ${pals.length > 1 ? 'those PALs' : 'that PAL'} first`);
+      if (pals.length > 0)
+        throw conflict(
+          `face ${faceId} is the default face of PAL ${pals.join(', ')}; change or delete ${pals.length > 1 ? 'those PALs' : 'that PAL'} first`,
+        );
       const gone = await deps.media.remove(trx, faceMediaIds(face));
       await trx.deleteFrom('faces').where('face_id', '=', faceId).execute();
       return gone;

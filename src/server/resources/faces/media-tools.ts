@@ -24,7 +24,9 @@ function run(ffmpeg: FfmpegLookup, args: string[], timeoutMs: number): Promise<{
     let err = '';
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => (err = err.length < 16_000 ? err + c.toString() : err));
-    child.on('error', (e: NodeJS.ErrnoException) => reject(e.code === 'ENOENT' ? new ToolMissing(`ffmpeg is not installed: ${ffmpeg.path} is missing`) : e));
+    child.on('error', (e: NodeJS.ErrnoException) =>
+      reject(e.code === 'ENOENT' ? new ToolMissing(`ffmpeg is not installed: ${ffmpeg.path} is missing`) : e),
+    );
     child.on('close', (code) => resolve({ code: code ?? -1, stdout: Buffer.concat(out), stderr: err }));
   });
 }
@@ -54,7 +56,11 @@ export interface VideoFacts {
  * (ffmpeg decodes one frame to nowhere and prints what it found on the way).
  */
 export async function probeVideo(ffmpeg: FfmpegLookup, path: string): Promise<VideoFacts> {
-  const { code, stderr } = await run(ffmpeg, ['-hide_banner', ...INPUT_OPTIONS, '-i', path, '-map', '0:v:0?', '-frames:v', '1', '-f', 'null', '-'], 30_000);
+  const { code, stderr } = await run(
+    ffmpeg,
+    ['-hide_banner', ...INPUT_OPTIONS, '-i', path, '-map', '0:v:0?', '-frames:v', '1', '-f', 'null', '-'],
+    30_000,
+  );
   const info = parseInputInfo(stderr);
   if (!info) throw new VideoUnreadable('the video could not be read');
   const video = info.streams.find((s) => s.kind === 'video');
@@ -71,9 +77,27 @@ export async function probeVideo(ffmpeg: FfmpegLookup, path: string): Promise<Vi
 
 /** One early frame as JPEG bytes. */
 export async function extractFrame(ffmpeg: FfmpegLookup, path: string, atSeconds: number): Promise<Uint8Array> {
-  const args = ['-v', 'error', ...INPUT_OPTIONS, '-ss', String(atSeconds), '-i', path, '-frames:v', '1', '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '3', 'pipe:1'];
+  const args = [
+    '-v',
+    'error',
+    ...INPUT_OPTIONS,
+    '-ss',
+    String(atSeconds),
+    '-i',
+    path,
+    '-frames:v',
+    '1',
+    '-f',
+    'image2pipe',
+    '-c:v',
+    'mjpeg',
+    '-q:v',
+    '3',
+    'pipe:1',
+  ];
   const { code, stdout } = await run(ffmpeg, args, 30_000);
-  if (code !== 0 || stdout.length < 100 || stdout[0] !== 0xff || stdout[1] !== 0xd8) throw new VideoUnreadable('no frame could be decoded from the video');
+  if (code !== 0 || stdout.length < 100 || stdout[0] !== 0xff || stdout[1] !== 0xd8)
+    throw new VideoUnreadable('no frame could be decoded from the video');
   return new Uint8Array(stdout);
 }
 
@@ -98,18 +122,70 @@ export interface Thumbnails {
  * What a face shows of its training clip or photo: new files made from it, never its bytes (its sound, its
  * full resolution, its location and camera metadata stay behind).
  */
-export async function deriveThumbnails(ffmpeg: FfmpegLookup, path: string, options: { still: boolean; durationSeconds: number }): Promise<Thumbnails> {
+export async function deriveThumbnails(
+  ffmpeg: FfmpegLookup,
+  path: string,
+  options: { still: boolean; durationSeconds: number },
+): Promise<Thumbnails> {
   // A frame a little into a clip: the very first one is often black or mid-blink.
   const at = options.still ? [] : ['-ss', String(Math.min(0.5, options.durationSeconds / 4))];
-  const stillArgs = ['-v', 'error', ...INPUT_OPTIONS, ...at, '-i', path, '-map_metadata', '-1', '-frames:v', '1', '-vf', fit(STILL_MAX_SIDE), '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '4', 'pipe:1'];
+  const stillArgs = [
+    '-v',
+    'error',
+    ...INPUT_OPTIONS,
+    ...at,
+    '-i',
+    path,
+    '-map_metadata',
+    '-1',
+    '-frames:v',
+    '1',
+    '-vf',
+    fit(STILL_MAX_SIDE),
+    '-f',
+    'image2pipe',
+    '-c:v',
+    'mjpeg',
+    '-q:v',
+    '4',
+    'pipe:1',
+  ];
   const still = await run(ffmpeg, stillArgs, 30_000);
-  if (still.code !== 0 || still.stdout.length < 100 || still.stdout[0] !== 0xff || still.stdout[1] !== 0xd8) throw new VideoUnreadable('no frame could be decoded from the video');
+  if (still.code !== 0 || still.stdout.length < 100 || still.stdout[0] !== 0xff || still.stdout[1] !== 0xd8)
+    throw new VideoUnreadable('no frame could be decoded from the video');
   if (options.still) return { still: new Uint8Array(still.stdout), preview: null };
   const out = join(dirname(path), 'preview.mp4');
   const previewArgs = [
-    '-v', 'error', ...INPUT_OPTIONS, '-i', path, '-t', String(PREVIEW_SECONDS), '-map', '0:v:0', '-an', '-sn', '-dn', '-map_metadata', '-1',
-    '-vf', `${fit(PREVIEW_MAX_SIDE)},fps=${PREVIEW_FPS}`, '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '30', '-pix_fmt', 'yuv420p',
-    '-threads', '1', '-movflags', '+faststart', '-y', out,
+    '-v',
+    'error',
+    ...INPUT_OPTIONS,
+    '-i',
+    path,
+    '-t',
+    String(PREVIEW_SECONDS),
+    '-map',
+    '0:v:0',
+    '-an',
+    '-sn',
+    '-dn',
+    '-map_metadata',
+    '-1',
+    '-vf',
+    `${fit(PREVIEW_MAX_SIDE)},fps=${PREVIEW_FPS}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '30',
+    '-pix_fmt',
+    'yuv420p',
+    '-threads',
+    '1',
+    '-movflags',
+    '+faststart',
+    '-y',
+    out,
   ];
   const preview = await run(ffmpeg, previewArgs, 60_000);
   if (preview.code !== 0) throw new VideoUnreadable('no preview could be made of the video');

@@ -11,8 +11,12 @@ export type Naming = 'replica' | 'face';
 
 /** A face the caller may read: its own, or a built-in (system) face. */
 export async function readableFace(db: Db, ownerId: number, faceId: string) {
-  const row = await db.selectFrom('faces').selectAll().where('face_id', '=', faceId)
-    .where((eb) => eb.or([eb('owner_id', '=', ownerId), eb('face_type', '=', 'system')])).executeTakeFirst();
+  const row = await db
+    .selectFrom('faces')
+    .selectAll()
+    .where('face_id', '=', faceId)
+    .where((eb) => eb.or([eb('owner_id', '=', ownerId), eb('face_type', '=', 'system')]))
+    .executeTakeFirst();
   if (!row) throw notFound(`face ${faceId} not found`);
   return row;
 }
@@ -45,7 +49,9 @@ function rigView(details: unknown, publicUrl: string, link: FaceLinkGrant | null
  * (media/access.ts), so that they can be shown in a page; without it, the bare addresses (the key reads them).
  */
 export function faceView(row: Row, naming: Naming, verbose: boolean, publicUrl: string, links?: { secrets: Secrets; now: Date }) {
-  const link = links ? { secrets: links.secrets, faceId: row.face_id, grant: { ownerId: row.owner_id }, expiresAt: previewExpiry(links.now) } : null;
+  const link = links
+    ? { secrets: links.secrets, faceId: row.face_id, grant: { ownerId: row.owner_id }, expiresAt: previewExpiry(links.now) }
+    : null;
   const rest = {
     // String fields of the spec's shape are omitted until they exist (never null).
     ...(row.thumbnail_video_url ? { thumbnail_video_url: faceMediaLink(publicUrl, row.thumbnail_video_url, link) } : {}),
@@ -66,6 +72,12 @@ export function faceView(row: Row, naming: Naming, verbose: boolean, publicUrl: 
 
 /** PALs (of the same owner) whose default face is this one: a face in use cannot be deleted. */
 export async function palsUsingFace(db: Db, ownerId: number, faceId: string): Promise<string[]> {
-  const rows = await db.selectFrom('pals').select('pal_id').where('owner_id', '=', ownerId).where('default_face_id', '=', faceId).orderBy('pal_id').execute();
+  const rows = await db
+    .selectFrom('pals')
+    .select('pal_id')
+    .where('owner_id', '=', ownerId)
+    .where('default_face_id', '=', faceId)
+    .orderBy('pal_id')
+    .execute();
   return rows.map((r) => r.pal_id);
 }

@@ -35,15 +35,31 @@ class TrainingFailure extends Error {}
 class FaceGone extends Error {}
 
 type Details = {
-  container?: VideoContainer; bytes?: number; video_media_id?: string; probe?: unknown; probe_skipped?: string; thumbnail_skipped?: string;
-  analysis?: Analysis; rig?: RigSummary;
+  container?: VideoContainer;
+  bytes?: number;
+  video_media_id?: string;
+  probe?: unknown;
+  probe_skipped?: string;
+  thumbnail_skipped?: string;
+  analysis?: Analysis;
+  rig?: RigSummary;
 };
 
 /** Media a face owns: its thumbnails, its rig's files and (while it trains) the copy of its clip. */
-export function faceMediaIds(face: { thumbnail_video_url: string | null; thumbnail_image_url: string | null; training_details: unknown }): string[] {
+export function faceMediaIds(face: {
+  thumbnail_video_url: string | null;
+  thumbnail_image_url: string | null;
+  training_details: unknown;
+}): string[] {
   const ids = [face.thumbnail_video_url, face.thumbnail_image_url].map((url) => url?.match(/\/media\/([A-Za-z0-9.]+)$/)?.[1]);
   const details = face.training_details as Details | null;
-  return [...new Set([...ids.filter((id): id is string => !!id), ...(details?.rig?.media_ids ?? []), ...(details?.video_media_id ? [details.video_media_id] : [])])];
+  return [
+    ...new Set([
+      ...ids.filter((id): id is string => !!id),
+      ...(details?.rig?.media_ids ?? []),
+      ...(details?.video_media_id ? [details.video_media_id] : []),
+    ]),
+  ];
 }
 
 const progressDone = (progress: string) => Number(progress.split('/')[0]) || 0;
@@ -68,7 +84,8 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
   // The learning steps run in a process of their own, one at a time (rig/trainer-process.ts).
   const trainer = new Trainer({ clock: deps.clock });
   /** The pause between steps (PALKIT_FACE_TRAINING_STEP_MS, 0 unless a test slows training down), on the service's Clock. */
-  const pause = (signal: AbortSignal) => (config.faceTrainingStepMs > 0 ? deps.clock.sleep(config.faceTrainingStepMs, signal) : Promise.resolve());
+  const pause = (signal: AbortSignal) =>
+    config.faceTrainingStepMs > 0 ? deps.clock.sleep(config.faceTrainingStepMs, signal) : Promise.resolve();
 
   /** Commits one step: its side effects (via `work`) and the new progress, only while still training. */
   async function commitStep(faceId: string, done: number, work: (trx: Db) => Promise<Record<string, unknown>>): Promise<void> {
@@ -76,7 +93,11 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
       const face = await trx.selectFrom('faces').select(['status']).where('face_id', '=', faceId).forUpdate().executeTakeFirst();
       if (!face || face.status !== 'training') throw new FaceGone();
       const set = await work(trx);
-      await trx.updateTable('faces').set({ ...set, training_progress: `${done}/${TRAINING_STEPS}`, updated_at: deps.clock.now() }).where('face_id', '=', faceId).execute();
+      await trx
+        .updateTable('faces')
+        .set({ ...set, training_progress: `${done}/${TRAINING_STEPS}`, updated_at: deps.clock.now() })
+        .where('face_id', '=', faceId)
+        .execute();
     });
   }
 
@@ -109,7 +130,8 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
     try {
       bytes = new Uint8Array(await response.arrayBuffer());
     } catch (error) {
-      if (error instanceof OutboundTooLargeError || (error as { cause?: unknown }).cause instanceof OutboundTooLargeError) throw new TrainingFailure('the training video is larger than 100 MB');
+      if (error instanceof OutboundTooLargeError || (error as { cause?: unknown }).cause instanceof OutboundTooLargeError)
+        throw new TrainingFailure('the training video is larger than 100 MB');
       throw error;
     }
     return checked(bytes);
@@ -117,9 +139,13 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
 
   function checked(bytes: Uint8Array): { bytes: Uint8Array; container: VideoContainer } {
     if (bytes.length === 0) throw new TrainingFailure('the training video is empty');
-    if (bytes.length < FACE_VIDEO_MIN_BYTES) throw new TrainingFailure(`the training video is too small (${bytes.length} bytes) to be a video`);
+    if (bytes.length < FACE_VIDEO_MIN_BYTES)
+      throw new TrainingFailure(`the training video is too small (${bytes.length} bytes) to be a video`);
     const container = sniffVideoContainer(bytes) ?? sniffImage(bytes);
-    if (!container) throw new TrainingFailure('train_video_url is not a video or a photo: expected an MP4, MOV, WebM or Matroska video, or a JPEG, PNG or WebP photo');
+    if (!container)
+      throw new TrainingFailure(
+        'train_video_url is not a video or a photo: expected an MP4, MOV, WebM or Matroska video, or a JPEG, PNG or WebP photo',
+      );
     return { bytes, container };
   }
 
@@ -143,7 +169,10 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
         await deps.webhooks.send({
           ownerId: face.owner_id,
           url: face.callback_url,
-          bodies: [{ replica_id: faceId, status, ...extra }, { face_id: faceId, status, ...extra }],
+          bodies: [
+            { replica_id: faceId, status, ...extra },
+            { face_id: faceId, status, ...extra },
+          ],
           eventType: `face.${status}`,
           db: trx,
         });
@@ -185,7 +214,14 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
         const { bytes, container } = await download(face.train_video_url ?? '', face.owner_id, signal);
         await commitStep(faceId, 1, async (trx) => {
           // Private: training reads it from the store; no route serves it (media/access.ts).
-          const { mediaId } = await deps.media.store(trx, { ownerId: face!.owner_id, contentType: container.contentType, bytes, extension: container.extension, access: 'private', faceId });
+          const { mediaId } = await deps.media.store(trx, {
+            ownerId: face!.owner_id,
+            contentType: container.contentType,
+            bytes,
+            extension: container.extension,
+            access: 'private',
+            faceId,
+          });
           details = { container, bytes: bytes.length, video_media_id: mediaId };
           return { training_details: JSON.stringify(details) };
         });
@@ -195,7 +231,12 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
       if (progressDone(face.training_progress) < 2) {
         const bytes = await videoBytes(details);
         try {
-          details = { ...details, probe: await withVideoFile(bytes, details.container?.extension ?? 'mp4', (path) => probeVideo(locateFfmpeg(config.ffmpeg), path)) };
+          details = {
+            ...details,
+            probe: await withVideoFile(bytes, details.container?.extension ?? 'mp4', (path) =>
+              probeVideo(locateFfmpeg(config.ffmpeg), path),
+            ),
+          };
         } catch (error) {
           if (error instanceof VideoUnreadable) throw new TrainingFailure(`the training video is not usable: ${error.message}`);
           if (!(error instanceof ToolMissing)) throw error;
@@ -210,7 +251,9 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
         const duration = (details.probe as { duration_seconds?: number | null } | undefined)?.duration_seconds ?? 0;
         let derived: Thumbnails | null = null;
         try {
-          derived = await withVideoFile(bytes, details.container?.extension ?? 'mp4', (path) => deriveThumbnails(locateFfmpeg(config.ffmpeg), path, { still: isStill(details.container), durationSeconds: duration }));
+          derived = await withVideoFile(bytes, details.container?.extension ?? 'mp4', (path) =>
+            deriveThumbnails(locateFfmpeg(config.ffmpeg), path, { still: isStill(details.container), durationSeconds: duration }),
+          );
         } catch (error) {
           if (error instanceof VideoUnreadable) throw new TrainingFailure(`the training video is not usable: ${error.message}`);
           if (!(error instanceof ToolMissing)) throw error;
@@ -221,7 +264,9 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
           if (!derived) return { training_details: JSON.stringify(details) };
           const kept = { ownerId: face!.owner_id, access: 'face', faceId } as const;
           const still = await deps.media.store(trx, { ...kept, contentType: 'image/jpeg', bytes: derived.still, extension: 'jpg' });
-          const preview = derived.preview ? await deps.media.store(trx, { ...kept, contentType: 'video/mp4', bytes: derived.preview, extension: 'mp4' }) : null;
+          const preview = derived.preview
+            ? await deps.media.store(trx, { ...kept, contentType: 'video/mp4', bytes: derived.preview, extension: 'mp4' })
+            : null;
           return { thumbnail_image_url: still.url, thumbnail_video_url: preview?.url ?? null, training_details: JSON.stringify(details) };
         });
         await pause(signal);
@@ -230,28 +275,44 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
       const ffmpeg = locateFfmpeg(config.ffmpeg);
       const extension = details.container?.extension ?? 'mp4';
       if (progressDone(face.training_progress) < 4) {
-        if ('missing' in ffmpeg) throw new TrainingFailure(`faces cannot be trained on this server: ffmpeg is not installed (${ffmpeg.missing})`);
+        if ('missing' in ffmpeg)
+          throw new TrainingFailure(`faces cannot be trained on this server: ffmpeg is not installed (${ffmpeg.missing})`);
         const facts = details.probe as { width?: number; height?: number } | undefined;
         const sourceSide = Math.max(facts?.width ?? 0, facts?.height ?? 0);
         const bytes = await videoBytes(details);
-        const analysis = await learning(() => withVideoFile(bytes, extension, (path) => trainer.analyse({ ffmpeg: ffmpeg.path, path, still: isStill(details.container), ...(sourceSide ? { sourceSide } : {}) }, signal)));
+        const analysis = await learning(() =>
+          withVideoFile(bytes, extension, (path) =>
+            trainer.analyse(
+              { ffmpeg: ffmpeg.path, path, still: isStill(details.container), ...(sourceSide ? { sourceSide } : {}) },
+              signal,
+            ),
+          ),
+        );
         details = { ...details, analysis };
         await commitStep(faceId, 4, async () => ({ training_details: JSON.stringify(details) }));
         face = (await load()) ?? face;
       }
       if (progressDone(face.training_progress) < 5) {
-        if ('missing' in ffmpeg) throw new TrainingFailure(`faces cannot be trained on this server: ffmpeg is not installed (${ffmpeg.missing})`);
+        if ('missing' in ffmpeg)
+          throw new TrainingFailure(`faces cannot be trained on this server: ffmpeg is not installed (${ffmpeg.missing})`);
         const analysis = details.analysis;
         if (!analysis) throw new TrainingFailure('the face analysis is missing: train the face again');
         const bytes = await videoBytes(details);
-        const files = await learning(() => withVideoFile(bytes, extension, (path) => trainer.makeRig({ ffmpeg: ffmpeg.path, path, analysis }, signal)));
+        const files = await learning(() =>
+          withVideoFile(bytes, extension, (path) => trainer.makeRig({ ffmpeg: ffmpeg.path, path, analysis }, signal)),
+        );
         await commitStep(faceId, 5, async (trx) => {
-          const store = (contentType: string, bytes: Uint8Array, ext: string) => deps.media.store(trx, { ownerId: face!.owner_id, contentType, bytes, extension: ext, access: 'face', faceId });
+          const store = (contentType: string, bytes: Uint8Array, ext: string) =>
+            deps.media.store(trx, { ownerId: face!.owner_id, contentType, bytes, extension: ext, access: 'face', faceId });
           const idle = await store('image/jpeg', files.idle, 'jpg');
           const mouths = await store('image/webp', files.mouths, 'webp');
           // Every file under a fresh unguessable id beside the others in /media/: the rig names its sheets
           // relative to itself, so a token in the rig's path (media/access.ts) reaches them too.
-          const rig = { ...files.rig, idle: { ...files.rig.idle, url: idle.mediaId }, mouths: { ...files.rig.mouths, sheet: { ...files.rig.mouths.sheet, url: mouths.mediaId } } };
+          const rig = {
+            ...files.rig,
+            idle: { ...files.rig.idle, url: idle.mediaId },
+            mouths: { ...files.rig.mouths, sheet: { ...files.rig.mouths.sheet, url: mouths.mediaId } },
+          };
           const json = new TextEncoder().encode(JSON.stringify(rig));
           const stored = await store('application/json', json, 'json');
           const summary: RigSummary = {
@@ -273,7 +334,8 @@ export function faceTrainingJob(deps: ServiceDeps): JobHandler<{ face_id: string
       if (signal.aborted) throw error; // shutting down: the job stays claimed until its lease expires, then resumes
       if (error instanceof RetryLater) throw error; // the trainer is busy: again later, the attempt not counted
       if (error instanceof TrainingFailure) return finish(faceId, { status: 'error', message: error.message });
-      if (attempt >= maxAttempts) return finish(faceId, { status: 'error', message: `training failed: ${error instanceof Error ? error.message : String(error)}` });
+      if (attempt >= maxAttempts)
+        return finish(faceId, { status: 'error', message: `training failed: ${error instanceof Error ? error.message : String(error)}` });
       throw error;
     }
   };

@@ -10,9 +10,12 @@ const ascii = (bytes: Uint8Array, from: number, to: number) => String.fromCharCo
 
 /** A still photo a face can also be made from (JPEG, PNG, WebP), by its signature. */
 export function sniffImage(bytes: Uint8Array): VideoContainer | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return { container: 'jpeg', contentType: 'image/jpeg', extension: 'jpg' };
-  if (bytes.length >= 8 && ascii(bytes, 0, 8) === '\x89PNG\r\n\x1a\n') return { container: 'png', contentType: 'image/png', extension: 'png' };
-  if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') return { container: 'webp', contentType: 'image/webp', extension: 'webp' };
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
+    return { container: 'jpeg', contentType: 'image/jpeg', extension: 'jpg' };
+  if (bytes.length >= 8 && ascii(bytes, 0, 8) === '\x89PNG\r\n\x1a\n')
+    return { container: 'png', contentType: 'image/png', extension: 'png' };
+  if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP')
+    return { container: 'webp', contentType: 'image/webp', extension: 'webp' };
   return null;
 }
 

@@ -41,10 +41,23 @@ export const guardrailsModule: ResourceModule = {
         const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
         const sets = await base.selectAll().orderBy('created_at', 'desc').orderBy('guardrails_id').limit(limit).offset(offset).execute();
         const items = sets.length
-          ? await db.selectFrom('guardrails').selectAll().where('guardrails_id', 'in', sets.map((s) => s.guardrails_id)).orderBy('position').orderBy('uuid').execute()
+          ? await db
+              .selectFrom('guardrails')
+              .selectAll()
+              .where(
+                'guardrails_id',
+                'in',
+                sets.map((s) => s.guardrails_id),
+              )
+              .orderBy('position')
+              .orderBy('uuid')
+              .execute()
           : [];
         const data = sets.map((s) => ({
-          ...setView(s, items.filter((i) => i.guardrails_id === s.guardrails_id)),
+          ...setView(
+            s,
+            items.filter((i) => i.guardrails_id === s.guardrails_id),
+          ),
           created_at: isoMillis(s.created_at),
           updated_at: isoMillis(s.updated_at),
         }));
@@ -70,10 +83,14 @@ export const guardrailsModule: ResourceModule = {
       const body = c.req.valid('json');
       const ownerId = c.get('ownerId');
       if (isSetId(id)) {
-        if (!Array.isArray(body)) throw badRequest('invalid_request: a guardrail set is changed with a JSON Patch array, e.g. [{"op":"replace","path":"/data/0/guardrail_prompt","value":"…"}]');
+        if (!Array.isArray(body))
+          throw badRequest(
+            'invalid_request: a guardrail set is changed with a JSON Patch array, e.g. [{"op":"replace","path":"/data/0/guardrail_prompt","value":"…"}]',
+          );
         return c.json(await patchSet(db, ownerId, id, body, clock.now()), 200);
       }
-      if (isItemId(id)) return c.json(await updateGuardrail(db, ownerId, id, Array.isArray(body) ? body : UpdateGuardrail.parse(body), clock.now()), 200);
+      if (isItemId(id))
+        return c.json(await updateGuardrail(db, ownerId, id, Array.isArray(body) ? body : UpdateGuardrail.parse(body), clock.now()), 200);
       throw unknownForm(id);
     });
 

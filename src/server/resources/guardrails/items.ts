@@ -54,7 +54,8 @@ export async function updateGuardrail(db: Db, ownerId: number, uuid: string, cha
       .where('uuid', '=', uuid)
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (row.guardrails_id) await trx.updateTable('guardrail_sets').set({ updated_at: now }).where('guardrails_id', '=', row.guardrails_id).execute();
+    if (row.guardrails_id)
+      await trx.updateTable('guardrail_sets').set({ updated_at: now }).where('guardrails_id', '=', row.guardrails_id).execute();
     return guardrailView(updated);
   });
 }
@@ -63,7 +64,8 @@ export async function deleteGuardrail(db: Db, ownerId: number, uuid: string, now
   await db.transaction().execute(async (trx) => {
     const row = await ownedGuardrail(trx, ownerId, uuid, true);
     await trx.deleteFrom('guardrails').where('uuid', '=', uuid).execute();
-    if (row.guardrails_id) await trx.updateTable('guardrail_sets').set({ updated_at: now }).where('guardrails_id', '=', row.guardrails_id).execute();
+    if (row.guardrails_id)
+      await trx.updateTable('guardrail_sets').set({ updated_at: now }).where('guardrails_id', '=', row.guardrails_id).execute();
     await detachGuardrailsFromPals(trx, ownerId, { uuids: [uuid] }, now);
   });
 }

@@ -3,7 +3,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 
-export async function detachGuardrailsFromPals(db: Db, ownerId: number, gone: { setId?: string; uuids: string[] }, now: Date): Promise<number> {
+export async function detachGuardrailsFromPals(
+  db: Db,
+  ownerId: number,
+  gone: { setId?: string; uuids: string[] },
+  now: Date,
+): Promise<number> {
   const { setId, uuids } = gone;
   if (!setId && uuids.length === 0) return 0;
   const bySet = setId ? sql<boolean>`definition->>'guardrails_id' = ${setId}` : sql<boolean>`false`;
@@ -22,8 +27,13 @@ export async function detachGuardrailsFromPals(db: Db, ownerId: number, gone: { 
     const definition = { ...pal.definition };
     // Cleaned, not dropped: the PAL read shows `guardrails_id: null`, as for a PAL that never had a set.
     if (setId && definition.guardrails_id === setId) definition.guardrails_id = null;
-    if (Array.isArray(definition.guardrail_ids)) definition.guardrail_ids = definition.guardrail_ids.filter((id) => !goneIds.has(String(id)));
-    await db.updateTable('pals').set({ definition: JSON.stringify(definition), updated_at: now }).where('pal_id', '=', pal.pal_id).execute();
+    if (Array.isArray(definition.guardrail_ids))
+      definition.guardrail_ids = definition.guardrail_ids.filter((id) => !goneIds.has(String(id)));
+    await db
+      .updateTable('pals')
+      .set({ definition: JSON.stringify(definition), updated_at: now })
+      .where('pal_id', '=', pal.pal_id)
+      .execute();
   }
   return pals.length;
 }

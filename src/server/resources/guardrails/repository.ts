@@ -31,7 +31,14 @@ export function guardrailView(row: GuardrailRow) {
 
 /** A set item as it appears in the set document (`data[i]`). */
 export function setItemView(row: GuardrailRow) {
-  return { uuid: row.uuid, guardrail_name: row.guardrail_name, guardrail_prompt: row.guardrail_prompt, modality: row.modality, ...callbackUrl(row), tags: row.tags ?? [] };
+  return {
+    uuid: row.uuid,
+    guardrail_name: row.guardrail_name,
+    guardrail_prompt: row.guardrail_prompt,
+    modality: row.modality,
+    ...callbackUrl(row),
+    tags: row.tags ?? [],
+  };
 }
 
 /** The spec's `callback_url` is an optional string: omitted when none is set, never null. */

@@ -48,7 +48,9 @@ export async function resolveGuardrails(db: Db, ownerId: number, refs: Guardrail
 
   const result = distinct(ordered);
   if (result.length > MAX_GUARDRAILS_PER_PAL) {
-    throw badRequest(`guardrails: the references resolve to ${result.length} guardrails; a PAL may have at most ${MAX_GUARDRAILS_PER_PAL} in total`);
+    throw badRequest(
+      `guardrails: the references resolve to ${result.length} guardrails; a PAL may have at most ${MAX_GUARDRAILS_PER_PAL} in total`,
+    );
   }
   return result;
 }
@@ -62,7 +64,11 @@ export async function resolveGuardrails(db: Db, ownerId: number, refs: Guardrail
  * are reported as `dropped` so the caller can log them. Dropping every guardrail, as a refusal would,
  * is the one outcome that is never right.
  */
-export async function guardrailsForConversation(db: Db, ownerId: number, refs: GuardrailRefs): Promise<{ guardrails: ResolvedGuardrail[]; dropped: number }> {
+export async function guardrailsForConversation(
+  db: Db,
+  ownerId: number,
+  refs: GuardrailRefs,
+): Promise<{ guardrails: ResolvedGuardrail[]; dropped: number }> {
   const ids = [...new Set(refs.guardrail_ids ?? [])].slice(0, MAX_GUARDRAILS_PER_PAL);
   const tags = [...new Set(refs.guardrail_tags ?? [])].slice(0, MAX_GUARDRAILS_PER_PAL);
   const explicit: GuardrailRow[] = [];
@@ -76,9 +82,20 @@ export async function guardrailsForConversation(db: Db, ownerId: number, refs: G
 }
 
 async function setItems(db: Db, ownerId: number, guardrailsId: string): Promise<GuardrailRow[] | null> {
-  const set = await db.selectFrom('guardrail_sets').select('guardrails_id').where('guardrails_id', '=', guardrailsId).where('owner_id', '=', ownerId).executeTakeFirst();
+  const set = await db
+    .selectFrom('guardrail_sets')
+    .select('guardrails_id')
+    .where('guardrails_id', '=', guardrailsId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
   if (!set) return null;
-  return db.selectFrom('guardrails').selectAll().where('guardrails_id', '=', set.guardrails_id).orderBy('position').orderBy('uuid').execute();
+  return db
+    .selectFrom('guardrails')
+    .selectAll()
+    .where('guardrails_id', '=', set.guardrails_id)
+    .orderBy('position')
+    .orderBy('uuid')
+    .execute();
 }
 
 async function byIds(db: Db, ownerId: number, ids: string[]): Promise<Map<string, GuardrailRow>> {
@@ -104,7 +121,13 @@ function distinct(rows: GuardrailRow[]): ResolvedGuardrail[] {
   for (const row of rows) {
     if (seen.has(row.uuid)) continue;
     seen.add(row.uuid);
-    result.push({ uuid: row.uuid, guardrail_name: row.guardrail_name, guardrail_prompt: row.guardrail_prompt, modality: row.modality, callback_url: row.callback_url });
+    result.push({
+      uuid: row.uuid,
+      guardrail_name: row.guardrail_name,
+      guardrail_prompt: row.guardrail_prompt,
+      modality: row.modality,
+      callback_url: row.callback_url,
+    });
   }
   return result;
 }

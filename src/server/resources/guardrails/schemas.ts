@@ -23,7 +23,9 @@ const itemFields = {
   guardrail_name: GuardrailName,
   guardrail_prompt: GuardrailPrompt,
   modality: Modality.default('verbal').openapi({ description: 'verbal (default) or visual' }),
-  callback_url: HttpUrl.nullable().optional().openapi({ description: 'POSTed {conversation_id, properties: {guardrail, guardrail_uuid}} when the guardrail triggers' }),
+  callback_url: HttpUrl.nullable()
+    .optional()
+    .openapi({ description: 'POSTed {conversation_id, properties: {guardrail, guardrail_uuid}} when the guardrail triggers' }),
   tags: Tags.optional().openapi({ description: 'PALs attach every guardrail carrying one of their guardrail_tags' }),
 };
 
@@ -50,10 +52,13 @@ export const UpdateGuardrail = z
     tags: Tags.optional(),
   })
   .strict()
-  .openapi('UpdateGuardrail', { description: 'Partial update of an individual guardrail: only sent fields change; callback_url null clears it.' });
+  .openapi('UpdateGuardrail', {
+    description: 'Partial update of an individual guardrail: only sent fields change; callback_url null clears it.',
+  });
 
 export const PatchGuardrailsBody = z.union([JsonPatch, UpdateGuardrail]).openapi('PatchGuardrailsBody', {
-  description: 'For a set id (`gs…`): a JSON Patch over the set document `{name, data}`. For a guardrail uuid (`gr…`): a partial object of item fields, or a JSON Patch over the item document.',
+  description:
+    'For a set id (`gs…`): a JSON Patch over the set document `{name, data}`. For a guardrail uuid (`gr…`): a partial object of item fields, or a JSON Patch over the item document.',
 });
 
 export const Guardrail = z
@@ -71,7 +76,14 @@ export const Guardrail = z
   .openapi('Guardrail');
 
 export const GuardrailSetItem = z
-  .object({ uuid: z.string(), guardrail_name: z.string(), guardrail_prompt: z.string(), modality: Modality, callback_url: z.string().optional(), tags: z.array(z.string()) })
+  .object({
+    uuid: z.string(),
+    guardrail_name: z.string(),
+    guardrail_prompt: z.string(),
+    modality: Modality,
+    callback_url: z.string().optional(),
+    tags: z.array(z.string()),
+  })
   .openapi('GuardrailSetItem');
 
 export const GuardrailSet = z.object({ uuid: z.string(), name: z.string(), data: z.array(GuardrailSetItem) }).openapi('GuardrailSet');

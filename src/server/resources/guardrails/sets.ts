@@ -16,7 +16,12 @@ export async function createSet(db: Db, ownerId: number, body: { name: string; d
       .returningAll()
       .executeTakeFirstOrThrow();
     await insertItems(trx, ownerId, body.data, set.guardrails_id, now);
-    return { guardrails_id: set.guardrails_id, guardrails_name: set.name, status: 'active' as const, created_at: isoMillis(set.created_at) };
+    return {
+      guardrails_id: set.guardrails_id,
+      guardrails_name: set.name,
+      status: 'active' as const,
+      created_at: isoMillis(set.created_at),
+    };
   });
 }
 
@@ -73,7 +78,12 @@ export async function patchSet(db: Db, ownerId: number, id: string, operations: 
         .execute();
     }
     await insertItems(trx, ownerId, added, id, now);
-    const updated = await trx.updateTable('guardrail_sets').set({ name: patched.name, updated_at: now }).where('guardrails_id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const updated = await trx
+      .updateTable('guardrail_sets')
+      .set({ name: patched.name, updated_at: now })
+      .where('guardrails_id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await detachGuardrailsFromPals(trx, ownerId, { uuids: removed }, now);
     return setView(updated, await setItems(trx, id));
   });

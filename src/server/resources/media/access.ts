@@ -24,7 +24,8 @@ const BOUND = { c: 'conversationId', d: 'deploymentId', o: 'ownerId' } as const;
 export const PREVIEW_SECONDS = 3600;
 
 export function signFaceToken(secrets: Secrets, faceId: string, grant: FaceGrant, expiresAt: Date): string {
-  const bound = 'conversationId' in grant ? `c${grant.conversationId}` : 'deploymentId' in grant ? `d${grant.deploymentId}` : `o${grant.ownerId}`;
+  const bound =
+    'conversationId' in grant ? `c${grant.conversationId}` : 'deploymentId' in grant ? `d${grant.deploymentId}` : `o${grant.ownerId}`;
   const body = `${bound}.${faceId}.${Math.floor(expiresAt.getTime() / 1000)}`;
   return `fm.${body}.${secrets.sign(PURPOSE, body)}`;
 }
@@ -62,7 +63,11 @@ export class ConversationCheck {
   async live(conversationId: string, now: Date): Promise<boolean> {
     const seen = this.#seen.get(conversationId);
     if (seen && now.getTime() - seen.at < ConversationCheck.KEPT_MS) return seen.live;
-    const row = await this.db.selectFrom('conversations').select(['status', 'expires_at']).where('conversation_id', '=', conversationId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('conversations')
+      .select(['status', 'expires_at'])
+      .where('conversation_id', '=', conversationId)
+      .executeTakeFirst();
     const live = !!row && row.status === 'active' && (row.expires_at === null || row.expires_at > now);
     this.#seen.delete(conversationId);
     this.#seen.set(conversationId, { live, at: now.getTime() });

@@ -8,7 +8,12 @@ import { tooManyRequests } from '../../platform/http/errors.js';
 /** Seconds a refused create is told to wait: about how long an item takes. */
 const RETRY_AFTER_SECONDS = 30;
 
-export async function checkGeneratingCap(trx: Transaction<Database>, table: 'speech' | 'videos', ownerId: number, cap: number): Promise<void> {
+export async function checkGeneratingCap(
+  trx: Transaction<Database>,
+  table: 'speech' | 'videos',
+  ownerId: number,
+  cap: number,
+): Promise<void> {
   const { n } = await trx
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -17,6 +22,9 @@ export async function checkGeneratingCap(trx: Transaction<Database>, table: 'spe
     .executeTakeFirstOrThrow();
   if (Number(n) >= cap) {
     const what = table === 'speech' ? 'speech items' : 'videos';
-    throw tooManyRequests(`too_many_generating: ${cap} ${what} of yours are still generating; send this again once one is ready`, RETRY_AFTER_SECONDS);
+    throw tooManyRequests(
+      `too_many_generating: ${cap} ${what} of yours are still generating; send this again once one is ready`,
+      RETRY_AFTER_SECONDS,
+    );
   }
 }

@@ -55,7 +55,11 @@ export const mediaModule: ResourceModule = {
         const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
         const end = range[1] && range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
         if (start >= size || start > end) return c.body(null, 416, { ...headers, 'content-range': `bytes */${size}` });
-        return c.body(media.held ? media.held.subarray(start, end + 1) : media.stream(start, end), 206, { ...headers, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': String(end - start + 1) });
+        return c.body(media.held ? media.held.subarray(start, end + 1) : media.stream(start, end), 206, {
+          ...headers,
+          'content-range': `bytes ${start}-${end}/${size}`,
+          'content-length': String(end - start + 1),
+        });
       }
       if (size === 0) return c.body(null, 200, { ...headers, 'content-length': '0' });
       return c.body(media.held ?? media.stream(0, size - 1), 200, { ...headers, 'content-length': String(size) });

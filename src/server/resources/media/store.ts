@@ -45,7 +45,13 @@ const HEAD_BYTES = 64;
 /** Small file-backed media kept in memory once read: each at most `perFile`, all together at most `total`. */
 export const FILE_BYTES_KEPT = { perFile: 8 * 1024 * 1024, total: 64 * 1024 * 1024 } as const;
 
-export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgres'; dataDir: string; config: { readonly publicUrl: string }; log: Logger }): Promise<MediaStore> {
+export async function openMediaStore(options: {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  dataDir: string;
+  config: { readonly publicUrl: string };
+  log: Logger;
+}): Promise<MediaStore> {
   const { config, log } = options;
   let folder: string | null = null;
   let temporary = false;
@@ -114,9 +120,32 @@ export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgr
       const who = { access: input.access ?? (input.expiresAt ? 'owner' : 'public'), face_id: input.faceId ?? null } as const;
       if (folder) {
         await writeFile(mediaId, input.bytes);
-        await db.insertInto('media').values({ media_id: mediaId, owner_id: input.ownerId, content_type: input.contentType, bytes: null, file: mediaId, size: input.bytes.length, expires_at: input.expiresAt ?? null, ...who }).execute();
+        await db
+          .insertInto('media')
+          .values({
+            media_id: mediaId,
+            owner_id: input.ownerId,
+            content_type: input.contentType,
+            bytes: null,
+            file: mediaId,
+            size: input.bytes.length,
+            expires_at: input.expiresAt ?? null,
+            ...who,
+          })
+          .execute();
       } else {
-        await db.insertInto('media').values({ media_id: mediaId, owner_id: input.ownerId, content_type: input.contentType, bytes: input.bytes, size: input.bytes.length, expires_at: input.expiresAt ?? null, ...who }).execute();
+        await db
+          .insertInto('media')
+          .values({
+            media_id: mediaId,
+            owner_id: input.ownerId,
+            content_type: input.contentType,
+            bytes: input.bytes,
+            size: input.bytes.length,
+            expires_at: input.expiresAt ?? null,
+            ...who,
+          })
+          .execute();
       }
       return { mediaId, url: `${config.publicUrl}/media/${mediaId}` };
     },
@@ -138,13 +167,27 @@ export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgr
         mediaId = newId('md', 24) + '.' + input.check(Buffer.concat(head), size).replace(/[^a-z0-9]/gi, '');
         await handle.sync();
         await handle.close();
-        const row = { media_id: mediaId, owner_id: input.ownerId, content_type: input.contentType, size, expires_at: input.expiresAt ?? null, access: input.access ?? (input.expiresAt ? 'owner' : 'public'), face_id: null } as const;
+        const row = {
+          media_id: mediaId,
+          owner_id: input.ownerId,
+          content_type: input.contentType,
+          size,
+          expires_at: input.expiresAt ?? null,
+          access: input.access ?? (input.expiresAt ? 'owner' : 'public'),
+          face_id: null,
+        } as const;
         if (folder) {
           await rename(partial, pathOf(mediaId));
           kept = true;
-          await db.insertInto('media').values({ ...row, bytes: null, file: mediaId }).execute();
+          await db
+            .insertInto('media')
+            .values({ ...row, bytes: null, file: mediaId })
+            .execute();
         } else {
-          await db.insertInto('media').values({ ...row, bytes: new Uint8Array(await readFile(partial)) }).execute();
+          await db
+            .insertInto('media')
+            .values({ ...row, bytes: new Uint8Array(await readFile(partial)) })
+            .execute();
         }
         return { mediaId, url: `${config.publicUrl}/media/${mediaId}`, size };
       } catch (error) {
@@ -157,24 +200,43 @@ export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgr
     },
     async get(db, mediaId, ownerId) {
       if (!MEDIA_ID.test(mediaId)) return undefined;
-      const row = fileRows.get(mediaId) ?? await db.selectFrom('media').select(['content_type', 'file', 'bytes', 'owner_id', 'access', 'face_id']).where('media_id', '=', mediaId).executeTakeFirst();
+      const row =
+        fileRows.get(mediaId) ??
+        (await db
+          .selectFrom('media')
+          .select(['content_type', 'file', 'bytes', 'owner_id', 'access', 'face_id'])
+          .where('media_id', '=', mediaId)
+          .executeTakeFirst());
       if (!row || (ownerId !== undefined && row.owner_id !== ownerId)) return undefined;
       const who = { ownerId: row.owner_id, access: row.access, faceId: row.face_id };
       if (row.file && folder) {
-        rememberFileRow(mediaId, { content_type: row.content_type, file: row.file, bytes: null, owner_id: row.owner_id, access: row.access, face_id: row.face_id });
+        rememberFileRow(mediaId, {
+          content_type: row.content_type,
+          file: row.file,
+          bytes: null,
+          owner_id: row.owner_id,
+          access: row.access,
+          face_id: row.face_id,
+        });
         const held = fileBytes.get(mediaId);
         if (held) {
           holdBytes(mediaId, held); // read again: the newest
           return inMemory(row.content_type, held, who);
         }
         const path = pathOf(row.file);
-        const size = await stat(path).then((s) => s.size, () => null);
+        const size = await stat(path).then(
+          (s) => s.size,
+          () => null,
+        );
         if (size === null) {
           log.error('a media file is missing', { media_id: mediaId });
           return undefined;
         }
         if (size <= FILE_BYTES_KEPT.perFile) {
-          const bytes = await readFile(path).then((b) => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.length), () => null);
+          const bytes = await readFile(path).then(
+            (b) => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.length),
+            () => null,
+          );
           if (!bytes) {
             log.error('a media file is missing', { media_id: mediaId });
             return undefined;
@@ -213,7 +275,11 @@ export async function openMediaStore(options: { db: Db; kind: 'pglite' | 'postgr
   };
 }
 
-function inMemory(contentType: string, bytes: Uint8Array<ArrayBuffer>, who: Pick<StoredMedia, 'ownerId' | 'access' | 'faceId'>): StoredMedia {
+function inMemory(
+  contentType: string,
+  bytes: Uint8Array<ArrayBuffer>,
+  who: Pick<StoredMedia, 'ownerId' | 'access' | 'faceId'>,
+): StoredMedia {
   return {
     contentType,
     ...who,
@@ -236,7 +302,10 @@ async function removeFoldersOfEndedServices(base: string, log: Logger): Promise<
   for (const name of names) {
     const pid = Number(/^service-(\d+)-[^/]+$/.exec(name)?.[1]);
     if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || isRunning(pid)) continue;
-    await rm(join(base, name), { recursive: true, force: true }).then(() => removed++, () => undefined);
+    await rm(join(base, name), { recursive: true, force: true }).then(
+      () => removed++,
+      () => undefined,
+    );
   }
   if (removed > 0) log.info('media folders of ended in-memory services removed', { count: removed });
 }

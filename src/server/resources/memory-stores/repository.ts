@@ -15,7 +15,12 @@ export async function ownedStore(db: Db, ownerId: number, storeId: string, forUp
 }
 
 export async function pinnedMemory(db: Db, storeId: string, memoryId: string) {
-  const row = await db.selectFrom('pinned_memories').selectAll().where('memory_store_id', '=', storeId).where('memory_id', '=', memoryId).executeTakeFirst();
+  const row = await db
+    .selectFrom('pinned_memories')
+    .selectAll()
+    .where('memory_store_id', '=', storeId)
+    .where('memory_id', '=', memoryId)
+    .executeTakeFirst();
   if (!row) throw notFound(`pinned memory ${memoryId} not found`);
   return row;
 }
@@ -36,16 +41,31 @@ export async function visitorMemoryStoreIds(db: Db, ownerId: number, palId: stri
   const tagBased = await owned.where('participant_tag', 'in', tags).where('pal_id', 'is', null).execute();
   const byId = await owned.where('memory_store_id', 'in', tags).execute();
   let chosen = tagBased;
-  if (tags.length === 1 && tagBased.length === 0) chosen = await owned.where('participant_tag', '=', tags[0]!).where('pal_id', '=', palId).execute();
+  if (tags.length === 1 && tagBased.length === 0)
+    chosen = await owned.where('participant_tag', '=', tags[0]!).where('pal_id', '=', palId).execute();
   return [...new Set([...chosen, ...byId].map((s) => s.memory_store_id))];
 }
 
 /** Whether `value` names one of the owner's stores by id without also being a visitor's participant tag. */
 export async function namesOwnStoreId(db: Db, ownerId: number, values: readonly string[]): Promise<boolean> {
   if (values.length === 0) return false;
-  const rows = await db.selectFrom('memory_stores').select('memory_store_id').where('owner_id', '=', ownerId).where('memory_store_id', 'in', [...values]).execute();
+  const rows = await db
+    .selectFrom('memory_stores')
+    .select('memory_store_id')
+    .where('owner_id', '=', ownerId)
+    .where('memory_store_id', 'in', [...values])
+    .execute();
   if (rows.length === 0) return false;
-  const tagged = await db.selectFrom('memory_stores').select('participant_tag').where('owner_id', '=', ownerId).where('participant_tag', 'in', rows.map((r) => r.memory_store_id)).execute();
+  const tagged = await db
+    .selectFrom('memory_stores')
+    .select('participant_tag')
+    .where('owner_id', '=', ownerId)
+    .where(
+      'participant_tag',
+      'in',
+      rows.map((r) => r.memory_store_id),
+    )
+    .execute();
   const tags = new Set(tagged.map((r) => r.participant_tag));
   return rows.some((r) => !tags.has(r.memory_store_id));
 }

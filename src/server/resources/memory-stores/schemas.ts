@@ -11,8 +11,14 @@ export const MemoryStore = z
   .object({
     memory_store_id: z.string(),
     name: z.string().nullable(),
-    participant_tag: z.string().nullable().openapi({ description: 'The stable visitor identifier this store belongs to (given as memory_stores when a conversation starts); null for a store not tied to a visitor' }),
-    pal_id: z.string().nullable().openapi({ description: 'Set for a PAL-specific store: only that PAL recalls it. Null for a tag-based store any of your PALs recalls for the visitor' }),
+    participant_tag: z.string().nullable().openapi({
+      description:
+        'The stable visitor identifier this store belongs to (given as memory_stores when a conversation starts); null for a store not tied to a visitor',
+    }),
+    pal_id: z.string().nullable().openapi({
+      description:
+        'Set for a PAL-specific store: only that PAL recalls it. Null for a tag-based store any of your PALs recalls for the visitor',
+    }),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -22,11 +28,16 @@ export const CreateMemoryStore = z
   .object({
     memory_store_id: MemoryStoreId.optional().openapi({ description: 'Generated when absent' }),
     name: z.string().max(200).optional(),
-    participant_tag: z.string().min(1).max(256).optional().openapi({
-      description:
-        'Stable visitor identifier. When a deployment start (or conversation) gives memory_stores: with a single value, the PAL recalls the pinned memories of its PAL-specific store with that participant_tag; ' +
-        'with several values, or when the visitor has a tag-based store (no pal_id), it recalls the tag-based stores of all the values',
-    }),
+    participant_tag: z
+      .string()
+      .min(1)
+      .max(256)
+      .optional()
+      .openapi({
+        description:
+          'Stable visitor identifier. When a deployment start (or conversation) gives memory_stores: with a single value, the PAL recalls the pinned memories of its PAL-specific store with that participant_tag; ' +
+          'with several values, or when the visitor has a tag-based store (no pal_id), it recalls the tag-based stores of all the values',
+      }),
     pal_id: z.string().min(1).max(64).optional().openapi({ description: 'Makes the store PAL-specific (needs participant_tag)' }),
   })
   .strict()

@@ -24,7 +24,12 @@ export async function attached(db: Db, conversationId: string): Promise<{ ownerI
   if (!row) return null;
   const objectivesId = (row.definition as Record<string, unknown> | null)?.objectives_id;
   if (typeof objectivesId !== 'string') return { ownerId: row.owner_id, items: [] };
-  const objectives = await db.selectFrom('objectives').select('data').where('objectives_id', '=', objectivesId).where('owner_id', '=', row.owner_id).executeTakeFirst();
+  const objectives = await db
+    .selectFrom('objectives')
+    .select('data')
+    .where('objectives_id', '=', objectivesId)
+    .where('owner_id', '=', row.owner_id)
+    .executeTakeFirst();
   return { ownerId: row.owner_id, items: objectives?.data ?? [] };
 }
 
@@ -44,19 +49,31 @@ export async function objectiveProgress(db: Db, conversationId: string): Promise
  * Records captured values for the objectives that declare them (other names are ignored) and completes
  * the objectives whose variables are now all captured. A completed objective keeps its values.
  */
-export async function captureObjectiveVariables(deps: ServiceDeps, conversationId: string, variables: Record<string, unknown>): Promise<Progress[]> {
+export async function captureObjectiveVariables(
+  deps: ServiceDeps,
+  conversationId: string,
+  variables: Record<string, unknown>,
+): Promise<Progress[]> {
   const found = await attached(deps.db, conversationId);
   if (!found) return [];
   await deps.db.transaction().execute(async (trx) => {
     for (const objective of found.items) {
-      const mine = Object.fromEntries(Object.entries(variables).filter(([k, v]) => objective.output_variables.includes(k) && v !== undefined && v !== null));
+      const mine = Object.fromEntries(
+        Object.entries(variables).filter(([k, v]) => objective.output_variables.includes(k) && v !== undefined && v !== null),
+      );
       if (Object.keys(mine).length === 0) continue;
       await trx
         .insertInto('conversation_objectives')
         .values({ conversation_id: conversationId, objective_name: objective.objective_name, output_variables: '{}', completed_at: null })
         .onConflict((oc) => oc.columns(['conversation_id', 'objective_name']).doNothing())
         .execute();
-      const row = await trx.selectFrom('conversation_objectives').selectAll().where('conversation_id', '=', conversationId).where('objective_name', '=', objective.objective_name).forUpdate().executeTakeFirstOrThrow();
+      const row = await trx
+        .selectFrom('conversation_objectives')
+        .selectAll()
+        .where('conversation_id', '=', conversationId)
+        .where('objective_name', '=', objective.objective_name)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
       if (row.completed_at) continue;
       const merged = { ...row.output_variables, ...mine };
       const complete = objective.output_variables.every((name) => name in merged);

@@ -6,7 +6,12 @@ import type { ServiceDeps } from '../../platform/context.js';
 import type { Db } from '../../platform/db/database.js';
 import { badRequest, conflict } from '../../platform/http/errors.js';
 import { canonicalLanguage, unsupportedLanguageMessage } from './languages.js';
-import { resolveGuardrailReferences, validateConnectorReferences, validateConnectorTools, validateDocumentReferences } from './references.js';
+import {
+  resolveGuardrailReferences,
+  validateConnectorReferences,
+  validateConnectorTools,
+  validateDocumentReferences,
+} from './references.js';
 import { sealLayerSecrets } from './layer-secrets.js';
 import type { PalInput } from './schemas.js';
 
@@ -59,14 +64,20 @@ export async function normalisePal(input: PalInput, ctx: NormaliseContext): Prom
   const facesName = ctx.path === 'pals' ? 'default_face_id' : 'default_replica_id';
 
   if (!palName) throw badRequest(`invalid_request: ${ctx.path === 'pals' ? 'pal_name' : 'persona_name'}: Required`);
-  if (pipelineMode !== 'echo' && !input.system_prompt?.trim()) throw badRequest('invalid_request: system_prompt: Required unless pipeline_mode is echo');
+  if (pipelineMode !== 'echo' && !input.system_prompt?.trim())
+    throw badRequest('invalid_request: system_prompt: Required unless pipeline_mode is echo');
   if (ctx.path === 'pals' && !faceId) throw badRequest('invalid_request: default_face_id: Required');
   if (layers.conferencing && !faceId) throw badRequest(`invalid_request: layers.conferencing needs a face: set ${facesName}`);
 
   if (faceId) {
     // The caller's own faces, and the built-in (system) faces every owner may use.
-    const face = await ctx.db.selectFrom('faces').select('face_id').where('face_id', '=', faceId)
-      .where((eb) => eb.or([eb('owner_id', '=', ctx.ownerId), eb('face_type', '=', 'system')])).forShare().executeTakeFirst();
+    const face = await ctx.db
+      .selectFrom('faces')
+      .select('face_id')
+      .where('face_id', '=', faceId)
+      .where((eb) => eb.or([eb('owner_id', '=', ctx.ownerId), eb('face_type', '=', 'system')]))
+      .forShare()
+      .executeTakeFirst();
     if (!face) throw badRequest(`Unknown face '${faceId}'`);
   }
 
@@ -77,20 +88,32 @@ export async function normalisePal(input: PalInput, ctx: NormaliseContext): Prom
     languages.push(canonical);
   }
 
-  const guardrails = { guardrail_ids: unique(input.guardrail_ids ?? []), guardrail_tags: unique(input.guardrail_tags ?? []), guardrails_id: input.guardrails_id ?? null };
+  const guardrails = {
+    guardrail_ids: unique(input.guardrail_ids ?? []),
+    guardrail_tags: unique(input.guardrail_tags ?? []),
+    guardrails_id: input.guardrails_id ?? null,
+  };
   await resolveGuardrailReferences(ctx.db, ctx.ownerId, guardrails);
   const documentIds = unique(input.document_ids ?? []);
   await validateDocumentReferences(ctx.db, ctx.ownerId, documentIds, 'document_ids');
   await validateConnectorReferences(ctx.db, ctx.ownerId, layers.mcp?.connectors ?? []);
   if (input.objectives_id != null) {
-    const objectives = await ctx.db.selectFrom('objectives').select('objectives_id').where('objectives_id', '=', input.objectives_id).where('owner_id', '=', ctx.ownerId).executeTakeFirst();
+    const objectives = await ctx.db
+      .selectFrom('objectives')
+      .select('objectives_id')
+      .where('objectives_id', '=', input.objectives_id)
+      .where('owner_id', '=', ctx.ownerId)
+      .executeTakeFirst();
     if (!objectives) throw badRequest(`invalid_request: objectives_id: objectives ${input.objectives_id} not found`);
   }
   await validateConnectorTools(ctx.db, ctx.ownerId, layers.mcp?.connectors ?? [], layers.mcp?.connector_tools);
 
   const username = layers.conferencing?.username;
   if (username) {
-    let q = ctx.db.selectFrom('pals').select('pal_id').where(sql<string>`definition->'layers'->'conferencing'->>'username'`, '=', username);
+    let q = ctx.db
+      .selectFrom('pals')
+      .select('pal_id')
+      .where(sql<string>`definition->'layers'->'conferencing'->>'username'`, '=', username);
     if (ctx.palId) q = q.where('pal_id', '<>', ctx.palId);
     if (await q.executeTakeFirst()) throw conflict(`the conferencing username '${username}' is taken`);
   }

@@ -34,7 +34,17 @@ export function registerPalRoutes(app: ApiApp, deps: ServiceDeps, path: PalPath)
         const now = clock.now();
         return trx
           .insertInto('pals')
-          .values({ pal_id: newId('p'), owner_id: ownerId, pal_name: doc.pal_name, pipeline_mode: doc.pipeline_mode, default_face_id: doc.default_face_id, created_via: path, definition: JSON.stringify(doc), created_at: now, updated_at: now })
+          .values({
+            pal_id: newId('p'),
+            owner_id: ownerId,
+            pal_name: doc.pal_name,
+            pipeline_mode: doc.pipeline_mode,
+            default_face_id: doc.default_face_id,
+            created_via: path,
+            definition: JSON.stringify(doc),
+            created_at: now,
+            updated_at: now,
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
       })
@@ -46,8 +56,20 @@ export function registerPalRoutes(app: ApiApp, deps: ServiceDeps, path: PalPath)
     const { limit, page } = c.req.valid('query') as { limit: number; page: number };
     const ownerId = c.get('ownerId') as number;
     const [rows, count] = await Promise.all([
-      db.selectFrom('pals').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('pal_id').limit(limit).offset((page - 1) * limit).execute(),
-      db.selectFrom('pals').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow(),
+      db
+        .selectFrom('pals')
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .orderBy('created_at', 'desc')
+        .orderBy('pal_id')
+        .limit(limit)
+        .offset((page - 1) * limit)
+        .execute(),
+      db
+        .selectFrom('pals')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('owner_id', '=', ownerId)
+        .executeTakeFirstOrThrow(),
     ]);
     return c.json({ data: rows.map(view), total_count: Number(count.n) }, 200);
   });
@@ -75,7 +97,13 @@ export function registerPalRoutes(app: ApiApp, deps: ServiceDeps, path: PalPath)
         const doc = await normalisePal(parsed.data, { deps, db: trx, ownerId, path, previous, palId });
         return trx
           .updateTable('pals')
-          .set({ pal_name: doc.pal_name, pipeline_mode: doc.pipeline_mode, default_face_id: doc.default_face_id, definition: JSON.stringify(doc), updated_at: clock.now() })
+          .set({
+            pal_name: doc.pal_name,
+            pipeline_mode: doc.pipeline_mode,
+            default_face_id: doc.default_face_id,
+            definition: JSON.stringify(doc),
+            updated_at: clock.now(),
+          })
           .where('pal_id', '=', palId)
           .returningAll()
           .executeTakeFirstOrThrow();
@@ -91,9 +119,16 @@ export function registerPalRoutes(app: ApiApp, deps: ServiceDeps, path: PalPath)
       // As a face in use by a PAL cannot be deleted, a PAL that powers deployments cannot either: deleting
       // it would leave public entry points that can only fail. The caller deletes them or points them at
       // another PAL first.
-      const using = await trx.selectFrom('deployments').select('deployment_id').where('pal_id', '=', palId).orderBy('deployment_id').execute();
+      const using = await trx
+        .selectFrom('deployments')
+        .select('deployment_id')
+        .where('pal_id', '=', palId)
+        .orderBy('deployment_id')
+        .execute();
       if (using.length) {
-        throw conflict(`PAL ${palId} powers deployment${using.length === 1 ? '' : 's'} ${using.map((d) => d.deployment_id).join(', ')}; delete them or point them at another PAL first`);
+        throw conflict(
+          `PAL ${palId} powers deployment${using.length === 1 ? '' : 's'} ${using.map((d) => d.deployment_id).join(', ')}; delete them or point them at another PAL first`,
+        );
       }
       await trx.deleteFrom('pals').where('pal_id', '=', palId).execute();
     });

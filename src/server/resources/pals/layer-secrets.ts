@@ -17,7 +17,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const ENCRYPTED = '_encrypted';
 /** Stored ciphertext: `<name>_encrypted` beside its name, or `{ _encrypted }` for a string inside a secret array. */
 const isSealedField = (k: string) => k.endsWith(ENCRYPTED);
-const isSealedValue = (v: unknown): v is { _encrypted: string } => isObject(v) && Object.keys(v).length === 1 && typeof v[ENCRYPTED] === 'string';
+const isSealedValue = (v: unknown): v is { _encrypted: string } =>
+  isObject(v) && Object.keys(v).length === 1 && typeof v[ENCRYPTED] === 'string';
 const MAX_SECRET = 20_000;
 
 function sealString(v: string, kept: unknown, secrets: Secrets, at: string): string {
@@ -28,7 +29,6 @@ function sealString(v: string, kept: unknown, secrets: Secrets, at: string): str
   if (v.length === 0 || v.length > MAX_SECRET) throw badRequest(`${at} must be a non-empty string of at most ${MAX_SECRET} characters`);
   return secrets.encrypt(v);
 }
-
 
 /** `inSecret`: below a field named like a secret (`credentials: {...}`), where every string is one. */
 function seal(value: unknown, previous: unknown, secrets: Secrets, path: string, inSecret: boolean, byShape: boolean): unknown {
@@ -48,7 +48,8 @@ function seal(value: unknown, previous: unknown, secrets: Secrets, path: string,
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
     const at = `${path}.${key}`;
-    if (isSealedField(key)) throw badRequest(`${at} cannot be set${key.length > ENCRYPTED.length ? `; send ${key.slice(0, -ENCRYPTED.length)}` : ''}`);
+    if (isSealedField(key))
+      throw badRequest(`${at} cannot be set${key.length > ENCRYPTED.length ? `; send ${key.slice(0, -ENCRYPTED.length)}` : ''}`);
     const resent = v === SECRET_MASK && typeof prev?.[key + ENCRYPTED] === 'string';
     const secret = inSecret || resent || fieldHoldsSecret(value, key, byShape);
     if (!secret || typeof v !== 'string') {
@@ -62,7 +63,8 @@ function seal(value: unknown, previous: unknown, secrets: Secrets, path: string,
 }
 
 function mask(value: unknown, byShape: boolean): unknown {
-  if (Array.isArray(value)) return value.map((v) => (byShape && typeof v === 'string' && looksLikeCredential(v) ? SECRET_MASK : mask(v, byShape)));
+  if (Array.isArray(value))
+    return value.map((v) => (byShape && typeof v === 'string' && looksLikeCredential(v) ? SECRET_MASK : mask(v, byShape)));
   if (isSealedValue(value)) return SECRET_MASK;
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};
@@ -110,7 +112,8 @@ export function unsealLayer(secrets: Secrets, value: unknown): unknown {
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (isSealedField(key) && key.length > ENCRYPTED.length && typeof v === 'string') out[key.slice(0, -ENCRYPTED.length)] = secrets.decrypt(v);
+    if (isSealedField(key) && key.length > ENCRYPTED.length && typeof v === 'string')
+      out[key.slice(0, -ENCRYPTED.length)] = secrets.decrypt(v);
     else out[key] = unsealLayer(secrets, v);
   }
   return out;

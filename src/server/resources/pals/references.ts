@@ -5,7 +5,6 @@ import { badRequest } from '../../platform/http/errors.js';
 import { assertConnectorsExist, assertConnectorToolsExist } from '../connectors/validate.js';
 import { resolveGuardrails } from '../guardrails/resolve.js';
 
-
 export interface GuardrailReferences {
   guardrail_ids: string[];
   guardrail_tags: string[];
@@ -42,14 +41,22 @@ export async function validateConnectorReferences(db: Db, ownerId: number, conne
  * name twice, and each name a tool of the connector's last import (a connector never imported is not
  * checked for tools: its tools are not known yet).
  */
-export async function validateConnectorTools(db: Db, ownerId: number, connectorIds: string[], connectorTools: Record<string, string[]> | undefined): Promise<void> {
+export async function validateConnectorTools(
+  db: Db,
+  ownerId: number,
+  connectorIds: string[],
+  connectorTools: Record<string, string[]> | undefined,
+): Promise<void> {
   if (!connectorTools) return;
   const listed = new Set(connectorIds);
   for (const [id, names] of Object.entries(connectorTools)) {
-    if (!listed.has(id)) throw badRequest(`invalid_request: layers.mcp.connector_tools: connector '${id}' is not listed in layers.mcp.connectors`);
+    if (!listed.has(id))
+      throw badRequest(`invalid_request: layers.mcp.connector_tools: connector '${id}' is not listed in layers.mcp.connectors`);
     const dup = names.find((n, i) => names.indexOf(n) !== i);
-    if (dup !== undefined) throw badRequest(`invalid_request: layers.mcp.connector_tools: tool '${dup}' of connector '${id}' is listed twice`);
-    if (names.some((n) => !n.trim())) throw badRequest(`invalid_request: layers.mcp.connector_tools: connector '${id}' has an empty tool name`);
+    if (dup !== undefined)
+      throw badRequest(`invalid_request: layers.mcp.connector_tools: tool '${dup}' of connector '${id}' is listed twice`);
+    if (names.some((n) => !n.trim()))
+      throw badRequest(`invalid_request: layers.mcp.connector_tools: connector '${id}' has an empty tool name`);
   }
   await assertConnectorToolsExist(db, ownerId, connectorTools);
 }
@@ -58,7 +65,12 @@ export async function validateConnectorTools(db: Db, ownerId: number, connectorI
 export async function validateDocumentReferences(db: Db, ownerId: number, documentIds: string[], field: string): Promise<void> {
   const wanted = [...new Set(documentIds)];
   if (wanted.length === 0) return;
-  const rows = await db.selectFrom('documents').select('document_id').where('owner_id', '=', ownerId).where('document_id', 'in', wanted).execute();
+  const rows = await db
+    .selectFrom('documents')
+    .select('document_id')
+    .where('owner_id', '=', ownerId)
+    .where('document_id', 'in', wanted)
+    .execute();
   const found = new Set(rows.map((r) => r.document_id));
   const missing = wanted.filter((id) => !found.has(id));
   if (missing.length) throw badRequest(`invalid_request: ${field}: unknown document ${missing.join(', ')}`);

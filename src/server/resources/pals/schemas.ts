@@ -13,12 +13,15 @@ export const ConferencingLayer = z.looseObject({
   username: z
     .string()
     .regex(/^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/, 'must be 1 to 64 lowercase letters, digits, dots, dashes or underscores')
-    .openapi({ description: 'Local part of the PAL\'s conferencing address (conferencing_email)' }),
+    .openapi({ description: "Local part of the PAL's conferencing address (conferencing_email)" }),
 });
 
 export const McpLayer = z.looseObject({
   connectors: z.array(Id).max(50).optional().openapi({ description: 'connector_ids the PAL may use' }),
-  connector_tools: z.record(z.string(), z.array(z.string())).optional().openapi({ description: 'Per connector, the tool names the PAL may call' }),
+  connector_tools: z
+    .record(z.string(), z.array(z.string()))
+    .optional()
+    .openapi({ description: 'Per connector, the tool names the PAL may call' }),
 });
 
 export const Layers = z
@@ -31,7 +34,8 @@ export const Layers = z
     conferencing: ConferencingLayer.optional(),
     mcp: McpLayer.optional(),
     post_call_actions: z.array(PostCallAction).max(10).optional().openapi({
-      description: 'HTTP requests made once after each conversation; each reports application.post_call_action_executed to the conversation callback_url',
+      description:
+        'HTTP requests made once after each conversation; each reports application.post_call_action_executed to the conversation callback_url',
     }),
   })
   .strict()
@@ -54,7 +58,9 @@ export const PalInput = z
     guardrail_ids: opt(z.array(Id).max(50, 'at most 50 guardrail_ids')),
     guardrail_tags: opt(z.array(Tag).max(50, 'at most 50 guardrail_tags')),
     guardrails_id: opt(Id).openapi({ description: 'Deprecated guardrail set' }),
-    disclosure_type: opt(z.enum(['always', 'auto', 'off'])).openapi({ description: 'Default auto (disclose when the conversation policy is eu)' }),
+    disclosure_type: opt(z.enum(['always', 'auto', 'off'])).openapi({
+      description: 'Default auto (disclose when the conversation policy is eu)',
+    }),
     verbal_disclosure: opt(z.string().max(1000)),
     visual_disclosure: opt(z.string().max(1000)),
     layers: opt(Layers),
@@ -66,7 +72,9 @@ export type PalInput = z.infer<typeof PalInput>;
 // What a create requires, for the OpenAPI document (requests are checked by PalInput and document.ts).
 const named = anyOfRequired('pal_name', 'persona_name');
 const faced = anyOfRequired('default_face_id', 'default_replica_id');
-const prompted = { anyOf: [{ required: ['system_prompt'] }, { required: ['pipeline_mode'], properties: { pipeline_mode: { const: 'echo' } } }] };
+const prompted = {
+  anyOf: [{ required: ['system_prompt'] }, { required: ['pipeline_mode'], properties: { pipeline_mode: { const: 'echo' } } }],
+};
 /** POST /v2/pals: a name, a face (by either name), and a system prompt unless it echoes. */
 export const PalCreateInput = PalInput.openapi('PalCreateInput', { allOf: [named, faced, prompted] });
 /** POST /v2/personas: the same, its face optional. */
@@ -93,7 +101,9 @@ const documentFields = {
   updated_at: z.string(),
 };
 
-export const Pal = z.object({ pal_id: z.string(), pal_name: z.string(), default_face_id: z.string().nullable(), ...documentFields }).openapi('Pal');
+export const Pal = z
+  .object({ pal_id: z.string(), pal_name: z.string(), default_face_id: z.string().nullable(), ...documentFields })
+  .openapi('Pal');
 export const Persona = z
   .object({ persona_id: z.string(), persona_name: z.string(), default_replica_id: z.string().nullable(), ...documentFields })
   .openapi('Persona');

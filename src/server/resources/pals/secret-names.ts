@@ -6,13 +6,48 @@
 import { looksLikeCredential } from '../../platform/log.js';
 
 const SECRET_WORDS = new Set([
-  'key', 'keys', 'apikey', 'accesskey', 'privatekey', 'secretkey', 'subscriptionkey', 'accountkey',
-  'token', 'tokens', 'secret', 'secrets', 'password', 'passwords', 'passwd', 'pwd', 'passphrase', 'pass',
-  'credential', 'credentials', 'authorization', 'auth', 'bearer', 'jwt', 'sas', 'hmac', 'cookie', 'signature',
+  'key',
+  'keys',
+  'apikey',
+  'accesskey',
+  'privatekey',
+  'secretkey',
+  'subscriptionkey',
+  'accountkey',
+  'token',
+  'tokens',
+  'secret',
+  'secrets',
+  'password',
+  'passwords',
+  'passwd',
+  'pwd',
+  'passphrase',
+  'pass',
+  'credential',
+  'credentials',
+  'authorization',
+  'auth',
+  'bearer',
+  'jwt',
+  'sas',
+  'hmac',
+  'cookie',
+  'signature',
   // A connection string or DSN carries its password (`Server=…;Password=…`, `postgres://u:p@h/db`).
-  'connection', 'connectionstring', 'connstr', 'dsn',
+  'connection',
+  'connectionstring',
+  'connstr',
+  'dsn',
   // One-time-password seeds, PINs and passcodes, signing keys (`otp_seed`, `pin`, `env.SIGNING`).
-  'pin', 'pincode', 'passcode', 'otp', 'totp', 'hotp', 'mfa', 'signing',
+  'pin',
+  'pincode',
+  'passcode',
+  'otp',
+  'totp',
+  'hotp',
+  'mfa',
+  'signing',
 ]);
 
 export function nameWords(name: string): string[] {
@@ -51,6 +86,7 @@ export function pairNamesSecret(object: Record<string, unknown>): boolean {
 export function fieldHoldsSecret(object: Record<string, unknown>, key: string, byShape: boolean): boolean {
   const value = object[key];
   if (holdsSecret(key, value)) return true;
-  if (key === 'value' && pairNamesSecret(object) && (typeof value === 'string' || (typeof value === 'object' && value !== null))) return true;
+  if (key === 'value' && pairNamesSecret(object) && (typeof value === 'string' || (typeof value === 'object' && value !== null)))
+    return true;
   return byShape && typeof value === 'string' && looksLikeCredential(value);
 }

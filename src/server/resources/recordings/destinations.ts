@@ -8,11 +8,27 @@ import { AddressPolicy } from '../../platform/net/address-policy.js';
 import { isoMillis } from '../../platform/time.js';
 import { DeliveryError, type Destination } from '../../providers/storage/uploaders.js';
 
-type Row = { destination_id: string; name: string | null; provider: Destination['provider']; bucket_name: string; region: string | null; endpoint: string | null; prefix: string; created_at: Date };
+type Row = {
+  destination_id: string;
+  name: string | null;
+  provider: Destination['provider'];
+  bucket_name: string;
+  region: string | null;
+  endpoint: string | null;
+  prefix: string;
+  created_at: Date;
+};
 
 export const destinationView = (d: Row) => ({
-  destination_id: d.destination_id, name: d.name, provider: d.provider, bucket_name: d.bucket_name, region: d.region, endpoint: d.endpoint,
-  prefix: d.prefix, credentials_set: true as const, created_at: isoMillis(d.created_at),
+  destination_id: d.destination_id,
+  name: d.name,
+  provider: d.provider,
+  bucket_name: d.bucket_name,
+  region: d.region,
+  endpoint: d.endpoint,
+  prefix: d.prefix,
+  credentials_set: true as const,
+  created_at: isoMillis(d.created_at),
 });
 
 export async function ownedDestination(db: Db, ownerId: number, destinationId: string) {
@@ -32,7 +48,10 @@ export async function readDestination(deps: ServiceDeps, destinationId: string):
   if (!row) return undefined;
   if (row.endpoint) await checkEndpoint(deps, row.endpoint);
   return {
-    provider: row.provider, bucketName: row.bucket_name, region: row.region, endpoint: row.endpoint,
+    provider: row.provider,
+    bucketName: row.bucket_name,
+    region: row.region,
+    endpoint: row.endpoint,
     credentials: JSON.parse(deps.secrets.decrypt(row.credentials)) as Record<string, string>,
   };
 }
@@ -43,5 +62,6 @@ async function checkEndpoint(deps: ServiceDeps, endpoint: string): Promise<void>
   const host = new URL(endpoint).hostname.replace(/^\[|\]$/g, '');
   const addresses = await lookup(host, { all: true }).catch(() => []);
   if (addresses.length === 0) throw new DeliveryError('endpoint_unresolvable', `the destination endpoint ${host} does not resolve`);
-  if (!addresses.every((a) => policy.permits(a.address))) throw new DeliveryError('endpoint_blocked', `the destination endpoint ${host} is not reachable from this service`);
+  if (!addresses.every((a) => policy.permits(a.address)))
+    throw new DeliveryError('endpoint_blocked', `the destination endpoint ${host} is not reachable from this service`);
 }

@@ -26,12 +26,23 @@ export const RECORDING_PRUNE_JOB = 'recordings.prune';
 export function recordingJobs(deps: ServiceDeps): Record<string, JobHandler> {
   return {
     // One slot per owner (a destination that stalls holds only its owner's), and never every slot.
-    [RECORDING_COPY_JOB]: withLimits(async ({ payload, signal }: { payload: Payload; signal: AbortSignal }) => copy(deps, payload.recording_id, signal), { laneField: 'owner_id', perLane: 1 }),
+    [RECORDING_COPY_JOB]: withLimits(
+      async ({ payload, signal }: { payload: Payload; signal: AbortSignal }) => copy(deps, payload.recording_id, signal),
+      { laneField: 'owner_id', perLane: 1 },
+    ),
     [RECORDING_PRUNE_JOB]: async ({ payload }: { payload: Payload }) => {
-      const row = await deps.db.selectFrom('recordings').select(['default_key', 'default_deleted_at']).where('recording_id', '=', payload.recording_id).executeTakeFirst();
+      const row = await deps.db
+        .selectFrom('recordings')
+        .select(['default_key', 'default_deleted_at'])
+        .where('recording_id', '=', payload.recording_id)
+        .executeTakeFirst();
       if (!row || row.default_deleted_at) return;
       await defaultStorage(deps.config.recording).delete(row.default_key);
-      await deps.db.updateTable('recordings').set({ default_deleted_at: deps.clock.now() }).where('recording_id', '=', payload.recording_id).execute();
+      await deps.db
+        .updateTable('recordings')
+        .set({ default_deleted_at: deps.clock.now() })
+        .where('recording_id', '=', payload.recording_id)
+        .execute();
     },
   };
 }
@@ -61,24 +72,45 @@ async function copy(deps: ServiceDeps, recordingId: string, signal: AbortSignal)
     const { storageUri } = await deliver(destination, row.object_key, body, row.content_type, signal, limits);
     await settle(deps, row, 'delivered', {
       event_type: 'application.recording_ready',
-      properties: { bucket_name: destination.bucketName, s3_key: row.object_key, duration: row.duration ?? 0, storage_provider: provider, storage_uri: storageUri },
+      properties: {
+        bucket_name: destination.bucketName,
+        s3_key: row.object_key,
+        duration: row.duration ?? 0,
+        storage_provider: provider,
+        storage_uri: storageUri,
+      },
     });
     return;
   } catch (error) {
     if (signal.aborted) throw error;
-    const raw = error instanceof DeliveryError ? error : new DeliveryError('delivery_failed', error instanceof Error ? error.message : String(error));
+    const raw =
+      error instanceof DeliveryError ? error : new DeliveryError('delivery_failed', error instanceof Error ? error.message : String(error));
     // Storage errors can quote signed URLs or endpoints with credentials; the message is returned and sent.
     failure = new DeliveryError(raw.code, scrubText(raw.message));
   }
   const final = row.copy_attempts >= maxAttempts || FINAL_CODES.has(failure.code);
   deps.log.info('recording copy failed', { recording_id: recordingId, attempt: row.copy_attempts, final, error_code: failure.code });
   if (!final) {
-    await deps.db.updateTable('recordings').set({ last_error: `${failure.code}: ${failure.message}`.slice(0, 1000), next_attempt_at: new Date(deps.clock.now().getTime() + backoff(retryMs, row.copy_attempts)) }).where('recording_id', '=', recordingId).execute();
+    await deps.db
+      .updateTable('recordings')
+      .set({
+        last_error: `${failure.code}: ${failure.message}`.slice(0, 1000),
+        next_attempt_at: new Date(deps.clock.now().getTime() + backoff(retryMs, row.copy_attempts)),
+      })
+      .where('recording_id', '=', recordingId)
+      .execute();
     throw new RetryLater(backoff(retryMs, row.copy_attempts), failure.message);
   }
   await settle(deps, row, 'copy_failed', {
     event_type: 'application.recording_copy_failed',
-    properties: { recording_id: row.recording_id, s3_key: row.object_key, duration: row.duration ?? 0, storage_provider: provider, error_code: failure.code, error_message: failure.message },
+    properties: {
+      recording_id: row.recording_id,
+      s3_key: row.object_key,
+      duration: row.duration ?? 0,
+      storage_provider: provider,
+      error_code: failure.code,
+      error_message: failure.message,
+    },
   });
 }
 
@@ -97,14 +129,30 @@ async function settle(
   await deps.db.transaction().execute(async (trx) => {
     const settled = await trx
       .updateTable('recordings')
-      .set({ status, settled_at: now, callback_event: callback.event_type, next_attempt_at: null, ...(status === 'copy_failed' ? { last_error: String(callback.properties.error_message ?? '') } : {}) })
+      .set({
+        status,
+        settled_at: now,
+        callback_event: callback.event_type,
+        next_attempt_at: null,
+        ...(status === 'copy_failed' ? { last_error: String(callback.properties.error_message ?? '') } : {}),
+      })
       .where('recording_id', '=', row.recording_id)
       .where('settled_at', 'is', null)
       .returning('recording_id')
       .executeTakeFirst();
     if (!settled) return;
-    const conv = await trx.selectFrom('conversations').select(['conversation_id', 'owner_id', 'callback_url']).where('conversation_id', '=', row.conversation_id).executeTakeFirstOrThrow();
-    const payload: ConversationCallback = { conversation_id: conv.conversation_id, event_type: callback.event_type, message_type: 'application', timestamp: isoMillis(now), properties: callback.properties };
+    const conv = await trx
+      .selectFrom('conversations')
+      .select(['conversation_id', 'owner_id', 'callback_url'])
+      .where('conversation_id', '=', row.conversation_id)
+      .executeTakeFirstOrThrow();
+    const payload: ConversationCallback = {
+      conversation_id: conv.conversation_id,
+      event_type: callback.event_type,
+      message_type: 'application',
+      timestamp: isoMillis(now),
+      properties: callback.properties,
+    };
     await recordConversationCallbacks(deps, trx, conv, [payload]);
   });
 }

@@ -9,7 +9,11 @@ import { ENCODED_SUFFIX, type ContentEncoding } from './encoding.js';
 /** The built script tag (src/palkit/dist/cdn in a checkout, the installed package's dist/cdn), whatever the cwd. */
 export const cdnDir = scriptTagDir(packageRoot) + sep;
 
-const types: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.map': 'application/json', '.css': 'text/css; charset=utf-8' };
+const types: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.map': 'application/json',
+  '.css': 'text/css; charset=utf-8',
+};
 
 /** The file under dist/cdn, or undefined when it does not exist (or the path leaves the folder). */
 export async function readAsset(relative: string, accept: readonly ContentEncoding[] = []): Promise<Asset | undefined> {

@@ -23,7 +23,11 @@ export const siteModule: ResourceModule = {
   routes(app, deps) {
     const serve = async (path: string, immutable: boolean, accept: string | undefined): Promise<Response> => {
       const asset = await readAsset(path, acceptedEncodings(accept));
-      if (!asset) return new Response('palkit: the browser bundle is not built yet; run `npm run build`.', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      if (!asset)
+        return new Response('palkit: the browser bundle is not built yet; run `npm run build`.', {
+          status: 503,
+          headers: { 'content-type': 'text/plain; charset=utf-8' },
+        });
       return new Response(asset.bytes, { status: 200, headers: assetHeaders(asset, immutable) });
     };
     app.get('/palkit.js', (c) => serve('palkit.js', false, c.req.header('accept-encoding')));
@@ -31,7 +35,10 @@ export const siteModule: ResourceModule = {
     // The local room's microphone worklet, for pages whose policy allows scripts from this origin only.
     app.get('/palkit-microphone.js', (c) => serve('palkit-microphone.js', false, c.req.header('accept-encoding')));
     app.get('/chunks/:file', (c) => serve(`chunks/${c.req.param('file')}`, true, c.req.header('accept-encoding')));
-    app.get('/favicon.ico', () => new Response(ICON, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' } }));
+    app.get(
+      '/favicon.ico',
+      () => new Response(ICON, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' } }),
+    );
 
     app.get('/d/:deploymentId', async (c) => {
       const id = c.req.param('deploymentId');

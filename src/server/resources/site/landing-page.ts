@@ -3,7 +3,13 @@
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-export function landingPageHtml(input: { deploymentId: string; apiBase: string; title: string; description: string; lang: string }): string {
+export function landingPageHtml(input: {
+  deploymentId: string;
+  apiBase: string;
+  title: string;
+  description: string;
+  lang: string;
+}): string {
   const title = escapeHtml(input.title);
   const description = escapeHtml(input.description);
   return `<!doctype html>

@@ -17,15 +17,23 @@ export function speechGenerationJob(deps: ServiceDeps): JobHandler<{ speech_id: 
     await db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('speech')
-        .set(outcome.status === 'ready'
-          ? { status: 'ready', generation_progress: speechProgress(SPEECH_STEPS), updated_at: clock.now() }
-          : { status: 'error', error_details: scrubText(outcome.error).slice(0, 1000), updated_at: clock.now() })
+        .set(
+          outcome.status === 'ready'
+            ? { status: 'ready', generation_progress: speechProgress(SPEECH_STEPS), updated_at: clock.now() }
+            : { status: 'error', error_details: scrubText(outcome.error).slice(0, 1000), updated_at: clock.now() },
+        )
         .where('speech_id', '=', row.speech_id)
         .where('status', '=', 'generating')
         .returningAll()
         .executeTakeFirst();
       if (updated?.callback_url) {
-        await deps.webhooks.send({ ownerId: updated.owner_id, url: updated.callback_url, bodies: [speechView(updated)], eventType: `speech.${updated.status}`, db: trx });
+        await deps.webhooks.send({
+          ownerId: updated.owner_id,
+          url: updated.callback_url,
+          bodies: [speechView(updated)],
+          eventType: `speech.${updated.status}`,
+          db: trx,
+        });
       }
     });
   }
@@ -38,7 +46,12 @@ export function speechGenerationJob(deps: ServiceDeps): JobHandler<{ speech_id: 
         const audio = await rendererFor(config).renderSpeech(row.script, row.voice, row.audio_format ?? undefined, { signal });
         const current = row;
         row = await db.transaction().execute(async (trx) => {
-          const media = await deps.media.store(trx, { ownerId: current.owner_id, contentType: audio.contentType, extension: audio.extension, bytes: audio.bytes });
+          const media = await deps.media.store(trx, {
+            ownerId: current.owner_id,
+            contentType: audio.contentType,
+            extension: audio.extension,
+            bytes: audio.bytes,
+          });
           const updated = await trx
             .updateTable('speech')
             .set({ audio_url: media.url, duration: audio.durationSeconds, generation_progress: speechProgress(1), updated_at: clock.now() })

@@ -51,18 +51,37 @@ export const speechModule: ResourceModule = {
       const { limit, page } = c.req.valid('query');
       const ownerId = c.get('ownerId');
       const [rows, count] = await Promise.all([
-        db.selectFrom('speech').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('speech_id').limit(limit).offset((page - 1) * limit).execute(),
-        db.selectFrom('speech').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow(),
+        db
+          .selectFrom('speech')
+          .selectAll()
+          .where('owner_id', '=', ownerId)
+          .orderBy('created_at', 'desc')
+          .orderBy('speech_id')
+          .limit(limit)
+          .offset((page - 1) * limit)
+          .execute(),
+        db
+          .selectFrom('speech')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('owner_id', '=', ownerId)
+          .executeTakeFirstOrThrow(),
       ]);
       return c.json({ data: rows.map(speechView), total_count: Number(count.n) }, 200);
     });
 
-    app.openapi(routes.getSpeech, async (c) => c.json(speechView(await ownedSpeech(db, c.get('ownerId'), c.req.valid('param').speech_id)), 200));
+    app.openapi(routes.getSpeech, async (c) =>
+      c.json(speechView(await ownedSpeech(db, c.get('ownerId'), c.req.valid('param').speech_id)), 200),
+    );
 
     app.openapi(routes.renameSpeech, async (c) => {
       const { speech_id } = c.req.valid('param');
       await ownedSpeech(db, c.get('ownerId'), speech_id);
-      const row = await db.updateTable('speech').set({ speech_name: c.req.valid('json').speech_name, updated_at: clock.now() }).where('speech_id', '=', speech_id).returningAll().executeTakeFirstOrThrow();
+      const row = await db
+        .updateTable('speech')
+        .set({ speech_name: c.req.valid('json').speech_name, updated_at: clock.now() })
+        .where('speech_id', '=', speech_id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
       return c.json(speechView(row), 200);
     });
 
@@ -70,9 +89,18 @@ export const speechModule: ResourceModule = {
       const { speech_id } = c.req.valid('param');
       const files = await db.transaction().execute(async (trx) => {
         // The row lock makes a running synthesis wait, then find the row gone and roll its audio back.
-        const row = await trx.selectFrom('speech').selectAll().where('speech_id', '=', speech_id).where('owner_id', '=', c.get('ownerId')).forUpdate().executeTakeFirst();
+        const row = await trx
+          .selectFrom('speech')
+          .selectAll()
+          .where('speech_id', '=', speech_id)
+          .where('owner_id', '=', c.get('ownerId'))
+          .forUpdate()
+          .executeTakeFirst();
         if (!row) throw notFound(`speech ${speech_id} not found`);
-        const gone = await deps.media.remove(trx, [mediaIdOfUrl(row.audio_url)].filter((id) => id !== undefined));
+        const gone = await deps.media.remove(
+          trx,
+          [mediaIdOfUrl(row.audio_url)].filter((id) => id !== undefined),
+        );
         await trx.deleteFrom('speech').where('speech_id', '=', speech_id).execute();
         return gone;
       });
@@ -81,4 +109,3 @@ export const speechModule: ResourceModule = {
     });
   },
 };
-

@@ -12,7 +12,12 @@ export const SPEECH_STEPS = 2;
 export const speechProgress = (done: number) => `${done}/${SPEECH_STEPS}`;
 
 export async function ownedSpeech(db: Db, ownerId: number, speechId: string): Promise<SpeechRow> {
-  const row = await db.selectFrom('speech').selectAll().where('speech_id', '=', speechId).where('owner_id', '=', ownerId).executeTakeFirst();
+  const row = await db
+    .selectFrom('speech')
+    .selectAll()
+    .where('speech_id', '=', speechId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
   if (!row) throw notFound(`speech ${speechId} not found`);
   return row;
 }

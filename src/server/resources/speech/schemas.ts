@@ -2,7 +2,11 @@ import { z } from '@hono/zod-openapi';
 import { anyOfRequired } from '../../platform/http/openapi.js';
 import { HttpUrl, Script } from '../videos/schemas.js';
 
-export const SpeechId = z.string().min(1).max(64).openapi({ param: { name: 'speech_id', in: 'path' }, example: 's4q8w1e7r2t9y3u5i6o0' });
+export const SpeechId = z
+  .string()
+  .min(1)
+  .max(64)
+  .openapi({ param: { name: 'speech_id', in: 'path' }, example: 's4q8w1e7r2t9y3u5i6o0' });
 
 export const Speech = z
   .object({
@@ -30,7 +34,9 @@ export const CreateSpeech = z
     script: Script.optional().openapi({ description: 'What to say, 1 to 5000 characters (required unless text is given)' }),
     text: Script.optional().openapi({ description: 'Alias of script' }),
     speech_name: z.string().trim().min(1).max(200).optional().openapi({ description: 'Defaults to the start of the script' }),
-    voice: Voice.optional().openapi({ description: 'Synthesiser voice; the local renderer takes espeak-ng voice names (en-us, en-gb, es, fr, de, en+f3 …). Default en-us' }),
+    voice: Voice.optional().openapi({
+      description: 'Synthesiser voice; the local renderer takes espeak-ng voice names (en-us, en-gb, es, fr, de, en+f3 …). Default en-us',
+    }),
     language: Voice.optional().openapi({ description: 'Language code used as the voice when voice is absent (en, es, fr, de …)' }),
     audio_format: z.enum(['mp3', 'ogg', 'wav']).optional().openapi({ description: 'Default mp3 (wav when the service cannot encode mp3)' }),
     callback_url: HttpUrl.optional().openapi({ description: 'Receives the speech object when it is `ready` or in `error`' }),

@@ -12,7 +12,11 @@ export const UPLOAD_SWEEP = { everyMs: 60_000, batch: 100, batchesPerSweep: 10 }
 type SweepDeps = Pick<ServiceDeps, 'db' | 'media' | 'clock'>;
 
 /** Removes uploads expired by `now` (default the clock's), unless a training face still uses them; how many went. */
-export async function sweepExpiredUploads(deps: SweepDeps, now: Date = deps.clock.now(), limits: { batch: number; batchesPerSweep: number } = UPLOAD_SWEEP): Promise<number> {
+export async function sweepExpiredUploads(
+  deps: SweepDeps,
+  now: Date = deps.clock.now(),
+  limits: { batch: number; batchesPerSweep: number } = UPLOAD_SWEEP,
+): Promise<number> {
   let removed = 0;
   for (let round = 0; round < limits.batchesPerSweep; round++) {
     let files: string[] = [];
@@ -22,7 +26,14 @@ export async function sweepExpiredUploads(deps: SweepDeps, now: Date = deps.cloc
         .select('media_id')
         .where('expires_at', '<=', now)
         .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom('faces').select('face_id').where('status', '=', 'training').where(sql<boolean>`faces.train_video_url like ('%/media/' || media.media_id)`))),
+          not(
+            exists(
+              selectFrom('faces')
+                .select('face_id')
+                .where('status', '=', 'training')
+                .where(sql<boolean>`faces.train_video_url like ('%/media/' || media.media_id)`),
+            ),
+          ),
         )
         .orderBy('expires_at')
         .limit(limits.batch)
@@ -48,7 +59,9 @@ export function startUploadSweep(deps: Pick<ServiceDeps, 'db' | 'media' | 'clock
       .then((count) => {
         if (count > 0) deps.log.info('expired uploads removed', { count });
       })
-      .catch((error: unknown) => deps.log.error('the uploads sweep failed', { error: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) =>
+        deps.log.error('the uploads sweep failed', { error: error instanceof Error ? error.message : String(error) }),
+      )
       .finally(() => (running = null));
   }, UPLOAD_SWEEP.everyMs);
   timer.unref();

@@ -22,7 +22,8 @@ export const uploadsModule: ResourceModule = {
     app.openapi(uploadRoute, async (c) => {
       const ownerId = c.get('ownerId');
       const contentType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-      if (!accepted.has(contentType)) return c.json({ error: `invalid_request: content-type must be one of ${UPLOAD_CONTENT_TYPES.join(', ')}` }, 400);
+      if (!accepted.has(contentType))
+        return c.json({ error: `invalid_request: content-type must be one of ${UPLOAD_CONTENT_TYPES.join(', ')}` }, 400);
       // A declared size is checked before a byte is read; a chunked body once it has arrived.
       const declared = Number(c.req.header('content-length') ?? 0) || 0;
       let reservation;
@@ -43,12 +44,18 @@ export const uploadsModule: ResourceModule = {
       let stored;
       try {
         stored = await deps.media.storeStream(deps.db, {
-          ownerId, contentType, expiresAt, body: body as unknown as AsyncIterable<Uint8Array>, maxBytes: UPLOAD_MAX_BYTES, tooLarge: () => new ApiError(413, 'too large'),
+          ownerId,
+          contentType,
+          expiresAt,
+          body: body as unknown as AsyncIterable<Uint8Array>,
+          maxBytes: UPLOAD_MAX_BYTES,
+          tooLarge: () => new ApiError(413, 'too large'),
           check(head, size) {
             if (size === 0) throw badRequest('invalid_request: the body is empty');
             const sniffed = sniffVideoContainer(head) ?? sniffImage(head);
             // WebM and Matroska share a signature; a browser's MediaRecorder WebM is accepted as video/webm.
-            const matches = sniffed && (sniffed.contentType === contentType || (contentType === 'video/webm' && sniffed.container === 'matroska'));
+            const matches =
+              sniffed && (sniffed.contentType === contentType || (contentType === 'video/webm' && sniffed.container === 'matroska'));
             if (!sniffed || !matches) throw badRequest(`invalid_request: the body is not ${contentType}`);
             return sniffed.extension;
           },
@@ -59,7 +66,16 @@ export const uploadsModule: ResourceModule = {
         throw error;
       }
       reservation.settle(stored.size);
-      return c.json({ upload_id: stored.mediaId, url: stored.url, content_type: contentType as (typeof UPLOAD_CONTENT_TYPES)[number], bytes: stored.size, expires_at: isoMillis(expiresAt) }, 200);
+      return c.json(
+        {
+          upload_id: stored.mediaId,
+          url: stored.url,
+          content_type: contentType as (typeof UPLOAD_CONTENT_TYPES)[number],
+          bytes: stored.size,
+          expires_at: isoMillis(expiresAt),
+        },
+        200,
+      );
     });
   },
   attach(_server, deps) {

@@ -12,7 +12,8 @@ export function isUpload(method: string, path: string, contentType: string | und
   return method === 'POST' && path === UPLOAD_PATH && (UPLOAD_CONTENT_TYPES as readonly string[]).includes(type);
 }
 
-export const uploadTooLarge = (c: Context) => c.json({ error: `payload_too_large: uploads are limited to ${UPLOAD_MAX_BYTES} bytes` }, 413, { connection: 'close' });
+export const uploadTooLarge = (c: Context) =>
+  c.json({ error: `payload_too_large: uploads are limited to ${UPLOAD_MAX_BYTES} bytes` }, 413, { connection: 'close' });
 
 const declaredSize = limitBodySize(UPLOAD_MAX_BYTES, uploadTooLarge);
 
@@ -20,4 +21,5 @@ const declaredSize = limitBodySize(UPLOAD_MAX_BYTES, uploadTooLarge);
  * A declared size (Content-Length) past the bound is refused before the body is read; a chunked body goes on
  * to the route, which counts it as it streams it to its file (limitBodySize would gather it whole).
  */
-export const limitUploadSize: MiddlewareHandler = (c, next) => (c.req.header('content-length') !== undefined && c.req.header('transfer-encoding') === undefined ? declaredSize(c, next) : next());
+export const limitUploadSize: MiddlewareHandler = (c, next) =>
+  c.req.header('content-length') !== undefined && c.req.header('transfer-encoding') === undefined ? declaredSize(c, next) : next();

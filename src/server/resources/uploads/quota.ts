@@ -44,7 +44,10 @@ export function uploadQuota(deps: Pick<ServiceDeps, 'db' | 'clock' | 'config'>):
       const sent = sentLastMinute(ownerId, now);
       if (sent.bytes + bytes > bytesPerMinute) {
         const wait = sent.oldest === undefined ? WINDOW_MS : sent.oldest + WINDOW_MS - now;
-        throw tooManyRequests(`upload_rate_exceeded: at most ${Math.round(bytesPerMinute / MB)} MB of uploads a minute; send this again in ${Math.ceil(wait / 1000)} s`, wait / 1000);
+        throw tooManyRequests(
+          `upload_rate_exceeded: at most ${Math.round(bytesPerMinute / MB)} MB of uploads a minute; send this again in ${Math.ceil(wait / 1000)} s`,
+          wait / 1000,
+        );
       }
       const kept = await db
         .selectFrom('media')
@@ -54,10 +57,14 @@ export function uploadQuota(deps: Pick<ServiceDeps, 'db' | 'clock' | 'config'>):
         .executeTakeFirstOrThrow();
       const held = underWay.get(ownerId) ?? 0;
       if (Number(kept.bytes) + held + bytes > quotaBytes) {
-        throw tooManyRequests(`upload_quota_exceeded: your uploads kept now come to ${Math.round((Number(kept.bytes) + held) / MB)} MB of ${Math.round(quotaBytes / MB)} MB; they are removed ${Math.round(config.uploads.lifetimeSeconds / 3600)} h after upload`, 3600);
+        throw tooManyRequests(
+          `upload_quota_exceeded: your uploads kept now come to ${Math.round((Number(kept.bytes) + held) / MB)} MB of ${Math.round(quotaBytes / MB)} MB; they are removed ${Math.round(config.uploads.lifetimeSeconds / 3600)} h after upload`,
+          3600,
+        );
       }
       // Checked again after the read above: another upload may have been let through meanwhile.
-      if (sentLastMinute(ownerId, clock.now().getTime()).bytes + bytes > bytesPerMinute) throw tooManyRequests(`upload_rate_exceeded: at most ${Math.round(bytesPerMinute / MB)} MB of uploads a minute`, WINDOW_MS / 1000);
+      if (sentLastMinute(ownerId, clock.now().getTime()).bytes + bytes > bytesPerMinute)
+        throw tooManyRequests(`upload_rate_exceeded: at most ${Math.round(bytesPerMinute / MB)} MB of uploads a minute`, WINDOW_MS / 1000);
       const entry = { at: clock.now().getTime(), bytes };
       const list = recent.get(ownerId) ?? [];
       list.push(entry);

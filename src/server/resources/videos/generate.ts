@@ -27,10 +27,15 @@ const VIDEO_VOICE = 'en-us';
 /** The row was deleted (or already finished) while a step ran: stop quietly, roll the step back. */
 class VideoGone extends Error {}
 
-type Changes = Partial<Pick<VideoRow, 'speech_media_url' | 'background_media_url' | 'background_kind' | 'video_media_url' | 'still_media_url' | 'gif_media_url'>>;
+type Changes = Partial<
+  Pick<VideoRow, 'speech_media_url' | 'background_media_url' | 'background_kind' | 'video_media_url' | 'still_media_url' | 'gif_media_url'>
+>;
 
 /** A video's job: `owner_id` is its lane (one of an owner's videos renders at a time; absent on older jobs). */
-export interface VideoJob { video_id: string; owner_id?: number }
+export interface VideoJob {
+  video_id: string;
+  owner_id?: number;
+}
 
 /**
  * How much earlier than the voice's phoneme marks a drawn face's mouth takes each shape: the marks come
@@ -72,14 +77,25 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<VideoJob> {
         .set(
           outcome.status === 'ready'
             ? { status: 'ready', generation_progress: progress(VIDEO_STEPS), status_details: 'Video is ready', updated_at: clock.now() }
-            : { status: 'error', error_details: scrubText(outcome.error).slice(0, 1000), status_details: 'Video generation failed', updated_at: clock.now() },
+            : {
+                status: 'error',
+                error_details: scrubText(outcome.error).slice(0, 1000),
+                status_details: 'Video generation failed',
+                updated_at: clock.now(),
+              },
         )
         .where('video_id', '=', row.video_id)
         .where('status', '=', 'generating')
         .returningAll()
         .executeTakeFirst();
       if (updated?.callback_url) {
-        await deps.webhooks.send({ ownerId: updated.owner_id, url: updated.callback_url, bodies: [videoCallbackBody(updated, config.publicUrl)], eventType: `video.${updated.status}`, db: trx });
+        await deps.webhooks.send({
+          ownerId: updated.owner_id,
+          url: updated.callback_url,
+          bodies: [videoCallbackBody(updated, config.publicUrl)],
+          eventType: `video.${updated.status}`,
+          db: trx,
+        });
       }
     });
   }
@@ -94,11 +110,14 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<VideoJob> {
     // The cues come from the local voice reading the script again; scaled to the speech as stored.
     const { cues, durationMs } = await localSpeechVisemes(config, row.script, VIDEO_VOICE, signal);
     const scale = durationMs > 0 && speech.durationSeconds > 0 ? (speech.durationSeconds * 1000) / durationMs : 1;
-    const mp4 = await renderFaceVideoInProcess({
-      face,
-      cues: cues.map((c) => ({ atMs: Math.max(0, c.atMs * scale - MOUTH_LEAD_MS), viseme: c.viseme })),
-      durationSeconds: Math.max(0.2, speech.durationSeconds),
-    }, { clock, ffmpeg: ffmpeg.path, memoryMb: config.videos.renderMemoryMb, signal });
+    const mp4 = await renderFaceVideoInProcess(
+      {
+        face,
+        cues: cues.map((c) => ({ atMs: Math.max(0, c.atMs * scale - MOUTH_LEAD_MS), viseme: c.viseme })),
+        durationSeconds: Math.max(0.2, speech.durationSeconds),
+      },
+      { clock, ffmpeg: ffmpeg.path, memoryMb: config.videos.renderMemoryMb, signal },
+    );
     return { bytes: mp4, kind: 'video' };
   }
 
@@ -121,12 +140,20 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<VideoJob> {
 
   /** Whether the video's face is drawn from geometry (Ada, or a trained face's rig) rather than shown as media. */
   async function drawnFace(row: VideoRow): Promise<boolean> {
-    const face = await db.selectFrom('faces').select(['training_details', 'model_name']).where('face_id', '=', row.face_id).executeTakeFirst();
+    const face = await db
+      .selectFrom('faces')
+      .select(['training_details', 'model_name'])
+      .where('face_id', '=', row.face_id)
+      .executeTakeFirst();
     return face?.model_name === ADA || Boolean((face?.training_details as { rig?: RigSummary } | null)?.rig);
   }
 
   async function faceMedia(row: VideoRow, speech: RenderedSpeech, signal: AbortSignal): Promise<MediaInput> {
-    const face = await db.selectFrom('faces').select(['thumbnail_image_url', 'thumbnail_video_url', 'train_video_url', 'training_details', 'model_name']).where('face_id', '=', row.face_id).executeTakeFirst();
+    const face = await db
+      .selectFrom('faces')
+      .select(['thumbnail_image_url', 'thumbnail_video_url', 'train_video_url', 'training_details', 'model_name'])
+      .where('face_id', '=', row.face_id)
+      .executeTakeFirst();
     if (!face) throw new RenderError(`face ${row.face_id} no longer exists`);
     // Faces drawn from geometry speak with their own lips: Ada (built in), and every trained face's rig.
     if (face.model_name === ADA) return speakingFace(row, { kind: 'ada' }, speech, signal);
@@ -145,17 +172,26 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<VideoJob> {
     const generation = generationOf(context.payload.video_id);
     const gone = new AbortController();
     const poll = clock.setInterval(() => {
-      void load(context.payload.video_id).then((row) => row || gone.abort(new VideoDeleted()), () => undefined);
+      void load(context.payload.video_id).then(
+        (row) => row || gone.abort(new VideoDeleted()),
+        () => undefined,
+      );
     }, GONE_POLL_MS);
     try {
-      await run({ ...context, signal: AbortSignal.any([context.signal, generation.signal, gone.signal]) }, () => generation.signal.aborted || gone.signal.aborted);
+      await run(
+        { ...context, signal: AbortSignal.any([context.signal, generation.signal, gone.signal]) },
+        () => generation.signal.aborted || gone.signal.aborted,
+      );
     } finally {
       clock.clearTimeout(poll);
       generation.done();
     }
   }
 
-  async function run({ payload, attempt, maxAttempts, signal }: Parameters<JobHandler<VideoJob>>[0], deleted: () => boolean): Promise<void> {
+  async function run(
+    { payload, attempt, maxAttempts, signal }: Parameters<JobHandler<VideoJob>>[0],
+    deleted: () => boolean,
+  ): Promise<void> {
     let row = await load(payload.video_id);
     if (!row || row.status !== 'generating') return;
     const renderer = rendererFor(config);
@@ -168,15 +204,26 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<VideoJob> {
         const speech = (await drawnFace(row))
           ? { contentType: 'audio/wav', bytes: await localSpeechWav(config, row.script, VIDEO_VOICE, signal) }
           : await renderer.renderSpeech(row.script, VIDEO_VOICE, 'wav', { signal });
-        row = await commitStep(row, 1, 'Preparing the background', async (trx) => ({ speech_media_url: await store(trx, row!, speech.contentType, 'wav', speech.bytes) }));
+        row = await commitStep(row, 1, 'Preparing the background', async (trx) => ({
+          speech_media_url: await store(trx, row!, speech.contentType, 'wav', speech.bytes),
+        }));
       }
       const backgroundSource = row.background_url ?? row.background_source_url;
       if (backgroundSource && !row.background_media_url) {
         const loaded = await loadMedia(deps, backgroundSource, 'background');
         const kind = visualKind(loaded);
-        if (!kind) throw new RenderError(`background ${backgroundSource} is not an image or a video (content type ${loaded.contentType || 'unknown'}); web pages are not rendered`);
+        if (!kind)
+          throw new RenderError(
+            `background ${backgroundSource} is not an image or a video (content type ${loaded.contentType || 'unknown'}); web pages are not rendered`,
+          );
         row = await commitStep(row, 2, 'Rendering the video', async (trx) => ({
-          background_media_url: await store(trx, row!, loaded.contentType || (kind === 'image' ? 'image/jpeg' : 'video/mp4'), kind === 'image' ? 'img' : 'video', loaded.bytes),
+          background_media_url: await store(
+            trx,
+            row!,
+            loaded.contentType || (kind === 'image' ? 'image/jpeg' : 'video/mp4'),
+            kind === 'image' ? 'img' : 'video',
+            loaded.bytes,
+          ),
           background_kind: kind,
         }));
       } else if (row.generation_progress === progress(1)) {
@@ -184,11 +231,19 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<VideoJob> {
       }
       if (!row.video_media_url) {
         const wav = (await loadMedia(deps, row.speech_media_url!, 'speech')).bytes;
-        const speech: RenderedSpeech = { bytes: wav, contentType: 'audio/wav', extension: 'wav', durationSeconds: wavDurationSeconds(wav) ?? 0 };
+        const speech: RenderedSpeech = {
+          bytes: wav,
+          contentType: 'audio/wav',
+          extension: 'wav',
+          durationSeconds: wavDurationSeconds(wav) ?? 0,
+        };
         const background: MediaInput | undefined = row.background_media_url
           ? { bytes: (await loadMedia(deps, row.background_media_url, 'background')).bytes, kind: row.background_kind ?? 'image' }
           : undefined;
-        const video = await renderer.renderVideo({ face: await faceMedia(row, speech, signal), speech, ...(background ? { background } : {}) }, { signal });
+        const video = await renderer.renderVideo(
+          { face: await faceMedia(row, speech, signal), speech, ...(background ? { background } : {}) },
+          { signal },
+        );
         row = await commitStep(row, 3, 'Publishing the video', async (trx) => ({
           video_media_url: await store(trx, row!, 'video/mp4', 'mp4', video.mp4),
           still_media_url: await store(trx, row!, 'image/jpeg', 'jpg', video.still),

@@ -6,7 +6,16 @@ import { notFound } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { hostedPageHeaders, hostedVideoHtml } from './hosted-page.js';
 import { QUEUED, VIDEO_JOB, videoGenerationJob } from './generate.js';
-import { checkVideoQueue, nameFromScript, ownedVideo, progress, queuePosition, usableFace, videoMediaUrls, videoView } from './repository.js';
+import {
+  checkVideoQueue,
+  nameFromScript,
+  ownedVideo,
+  progress,
+  queuePosition,
+  usableFace,
+  videoMediaUrls,
+  videoView,
+} from './repository.js';
 import { stopGeneration } from './running-renders.js';
 import * as routes from './routes.js';
 
@@ -47,7 +56,11 @@ export const videosModule: ResourceModule = {
           })
           .returningAll()
           .executeTakeFirstOrThrow();
-        await deps.jobs.enqueue(VIDEO_JOB, { video_id: inserted.video_id, owner_id: ownerId }, { db: trx, maxAttempts: GENERATION_ATTEMPTS });
+        await deps.jobs.enqueue(
+          VIDEO_JOB,
+          { video_id: inserted.video_id, owner_id: ownerId },
+          { db: trx, maxAttempts: GENERATION_ATTEMPTS },
+        );
         return inserted;
       });
       return c.json(videoView(row, config.publicUrl), 200);
@@ -57,8 +70,20 @@ export const videosModule: ResourceModule = {
       const { limit, page } = c.req.valid('query');
       const ownerId = c.get('ownerId');
       const [rows, count] = await Promise.all([
-        db.selectFrom('videos').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('video_id').limit(limit).offset((page - 1) * limit).execute(),
-        db.selectFrom('videos').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow(),
+        db
+          .selectFrom('videos')
+          .selectAll()
+          .where('owner_id', '=', ownerId)
+          .orderBy('created_at', 'desc')
+          .orderBy('video_id')
+          .limit(limit)
+          .offset((page - 1) * limit)
+          .execute(),
+        db
+          .selectFrom('videos')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('owner_id', '=', ownerId)
+          .executeTakeFirstOrThrow(),
       ]);
       return c.json({ data: rows.map((r) => videoView(r, config.publicUrl)), total_count: Number(count.n) }, 200);
     });
@@ -73,7 +98,12 @@ export const videosModule: ResourceModule = {
     app.openapi(routes.renameVideo, async (c) => {
       const { video_id } = c.req.valid('param');
       await ownedVideo(db, c.get('ownerId'), video_id);
-      const row = await db.updateTable('videos').set({ video_name: c.req.valid('json').video_name, updated_at: clock.now() }).where('video_id', '=', video_id).returningAll().executeTakeFirstOrThrow();
+      const row = await db
+        .updateTable('videos')
+        .set({ video_name: c.req.valid('json').video_name, updated_at: clock.now() })
+        .where('video_id', '=', video_id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
       return c.json(videoView(row, config.publicUrl), 200);
     });
 
@@ -81,9 +111,20 @@ export const videosModule: ResourceModule = {
       const { video_id } = c.req.valid('param');
       const files = await db.transaction().execute(async (trx) => {
         // Locking the row makes a running generation step wait, then find the row gone and roll back.
-        const row = await trx.selectFrom('videos').selectAll().where('video_id', '=', video_id).where('owner_id', '=', c.get('ownerId')).forUpdate().executeTakeFirst();
+        const row = await trx
+          .selectFrom('videos')
+          .selectAll()
+          .where('video_id', '=', video_id)
+          .where('owner_id', '=', c.get('ownerId'))
+          .forUpdate()
+          .executeTakeFirst();
         if (!row) throw notFound(`video ${video_id} not found`);
-        const gone = await deps.media.remove(trx, videoMediaUrls(row).map(mediaIdOfUrl).filter((id) => id !== undefined));
+        const gone = await deps.media.remove(
+          trx,
+          videoMediaUrls(row)
+            .map(mediaIdOfUrl)
+            .filter((id) => id !== undefined),
+        );
         await trx.deleteFrom('videos').where('video_id', '=', video_id).execute();
         return gone;
       });
@@ -101,4 +142,3 @@ export const videosModule: ResourceModule = {
     });
   },
 };
-

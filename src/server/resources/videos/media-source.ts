@@ -10,7 +10,11 @@ export interface LoadedMedia {
   contentType: string;
 }
 
-export async function loadMedia(deps: Pick<ServiceDeps, 'db' | 'config' | 'fetch' | 'media'>, url: string, what: string): Promise<LoadedMedia> {
+export async function loadMedia(
+  deps: Pick<ServiceDeps, 'db' | 'config' | 'fetch' | 'media'>,
+  url: string,
+  what: string,
+): Promise<LoadedMedia> {
   const local = localMediaId(deps.config.publicUrl, url);
   if (local) {
     const media = await deps.media.get(deps.db, local);
@@ -31,7 +35,10 @@ export async function loadMedia(deps: Pick<ServiceDeps, 'db' | 'config' | 'fetch
     const message = `${what} ${url} could not be fetched: the server answered ${response.status}`;
     throw response.status >= 500 || response.status === 429 ? new Error(message) : new RenderError(message);
   }
-  return { bytes: new Uint8Array(await response.arrayBuffer()), contentType: (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() };
+  return {
+    bytes: new Uint8Array(await response.arrayBuffer()),
+    contentType: (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase(),
+  };
 }
 
 /** 'image' or 'video' from a content type, sniffing the bytes when the type is generic. */

@@ -22,9 +22,12 @@ export async function ownedVideo(db: Db, ownerId: number, videoId: string): Prom
 /** A face the owner may render: theirs or a system face, trained. Unknown or foreign faces are a bad reference (400). */
 export async function usableFace(db: Db, ownerId: number, faceId: string) {
   const face = await db.selectFrom('faces').selectAll().where('face_id', '=', faceId).executeTakeFirst();
-  if (!face || (face.owner_id !== ownerId && face.face_type !== 'system')) throw badRequest(`invalid face_id: face ${faceId} does not exist`);
-  if (face.status !== 'completed' && face.status !== 'ready') throw badRequest(`invalid face_id: face ${faceId} is not ready (status ${face.status})`);
-  if (!face.thumbnail_image_url && !face.thumbnail_video_url && !face.train_video_url) throw badRequest(`invalid face_id: face ${faceId} has no image or video to render`);
+  if (!face || (face.owner_id !== ownerId && face.face_type !== 'system'))
+    throw badRequest(`invalid face_id: face ${faceId} does not exist`);
+  if (face.status !== 'completed' && face.status !== 'ready')
+    throw badRequest(`invalid face_id: face ${faceId} is not ready (status ${face.status})`);
+  if (!face.thumbnail_image_url && !face.thumbnail_video_url && !face.train_video_url)
+    throw badRequest(`invalid face_id: face ${faceId} has no image or video to render`);
   return face;
 }
 
@@ -74,7 +77,9 @@ export function videoCallbackBody(row: VideoRow, publicUrl: string): Record<stri
 
 /** Media files a video owns (intermediate and final), removed with it. */
 export const videoMediaUrls = (row: VideoRow) =>
-  [row.speech_media_url, row.background_media_url, row.video_media_url, row.still_media_url, row.gif_media_url].filter((u): u is string => Boolean(u));
+  [row.speech_media_url, row.background_media_url, row.video_media_url, row.still_media_url, row.gif_media_url].filter((u): u is string =>
+    Boolean(u),
+  );
 
 /** Default name of a video or speech item: the start of its script, on one line. */
 export function nameFromScript(script: string): string {
@@ -93,7 +98,11 @@ export async function checkVideoQueue(db: Db, ownerId: number, cap: number): Pro
     .where('owner_id', '=', ownerId)
     .where('status', '=', 'generating')
     .executeTakeFirstOrThrow();
-  if (Number(n) >= cap) throw tooManyRequests(`too_many_queued: ${cap} videos of yours are queued or generating; send this again once one is ready`, QUEUE_RETRY_AFTER_SECONDS);
+  if (Number(n) >= cap)
+    throw tooManyRequests(
+      `too_many_queued: ${cap} videos of yours are queued or generating; send this again once one is ready`,
+      QUEUE_RETRY_AFTER_SECONDS,
+    );
 }
 
 /**
@@ -108,7 +117,9 @@ export async function queuePosition(db: Db, row: VideoRow, queued: string): Prom
     .where('owner_id', '=', row.owner_id)
     .where('status', '=', 'generating')
     .where('status_details', '=', queued)
-    .where((eb) => eb.or([eb('created_at', '<', row.created_at), eb.and([eb('created_at', '=', row.created_at), eb('video_id', '<', row.video_id)])]))
+    .where((eb) =>
+      eb.or([eb('created_at', '<', row.created_at), eb.and([eb('created_at', '=', row.created_at), eb('video_id', '<', row.video_id)])]),
+    )
     .executeTakeFirstOrThrow();
   return Number(n) + 1;
 }

@@ -70,6 +70,8 @@ export const webhooksModule: ResourceModule = {
         200,
       );
     });
-    app.openapi(getSecret, async (c) => c.json({ secret: await deps.webhooks.secretFor(c.get('ownerId')), scheme: 'standard-webhooks' as const }, 200));
+    app.openapi(getSecret, async (c) =>
+      c.json({ secret: await deps.webhooks.secretFor(c.get('ownerId')), scheme: 'standard-webhooks' as const }, 200),
+    );
   },
 };

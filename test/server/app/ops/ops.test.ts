@@ -33,7 +33,11 @@ describe('operations', () => {
     const ready = await t.api('GET', '/readyz', undefined, { key: null });
     assert.equal(ready.status, 200);
     assert.deepEqual(ready.body, { ok: true });
-    assert.deepEqual((await t.api('GET', '/healthz', undefined, { key: null })).body, { ok: true, version: buildInfo().version, instance: t.service.deps.instanceId });
+    assert.deepEqual((await t.api('GET', '/healthz', undefined, { key: null })).body, {
+      ok: true,
+      version: buildInfo().version,
+      instance: t.service.deps.instanceId,
+    });
   });
 
   it('/readyz answers 503 with an error while the job runner is not running', async () => {
@@ -60,14 +64,24 @@ describe('operations', () => {
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /^text\/plain/);
     const text = await response.text();
-    assert.equal(sample(text, 'palkit_conversation_starts_total', { via: 'api' }) - sample(before, 'palkit_conversation_starts_total', { via: 'api' }), 1);
+    assert.equal(
+      sample(text, 'palkit_conversation_starts_total', { via: 'api' }) - sample(before, 'palkit_conversation_starts_total', { via: 'api' }),
+      1,
+    );
     const reason = String(refused.body.error ?? refused.body.message).split(':')[0]!;
     assert.equal(sample(text, 'palkit_start_refusals_total', { via: 'deployment', reason }), 1, text);
     assert.ok(sample(text, 'palkit_live_conversations') >= 1);
     assert.match(text, /^palkit_job_queue_depth \d+$/m);
     assert.match(text, /^palkit_job_lag_seconds [\d.e+-]+$/m);
     assert.match(text, /^# TYPE palkit_webhook_delivery_failures_total counter$/m);
-    assert.ok(sample(text, 'palkit_http_request_duration_seconds_count', { method: 'GET', route: '/v2/conversations/:conversation_id', status: '200' }) >= 1, 'the route pattern, not the path');
+    assert.ok(
+      sample(text, 'palkit_http_request_duration_seconds_count', {
+        method: 'GET',
+        route: '/v2/conversations/:conversation_id',
+        status: '200',
+      }) >= 1,
+      'the route pattern, not the path',
+    );
     assert.ok(!text.includes(started.body.conversation_id), 'no raw paths or ids in labels');
   });
 
@@ -105,7 +119,11 @@ describe('operations', () => {
       process.stderr.write = write;
       await logged.close();
     }
-    const entries = lines.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const entries = lines
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const entry = entries.find((e) => e.request_id === 'req-42');
     assert.ok(entry, lines.join(''));
     assert.equal(entry.msg, 'request');
@@ -119,15 +137,20 @@ describe('operations', () => {
 
   it('formats log lines as JSON and keeps secrets out', () => {
     const line = JSON.parse(
-      formatLine('error', 'connect to postgres://app:hunter2@db:5432/x failed', {
-        api_key: 'pk_live_1',
-        meeting_token: 't',
-        headers: { authorization: 'Bearer abc.def', accept: 'json' },
-        url: 'https://user:pw@example.com/path',
-        note: 'sent Bearer abc.def',
-        count: 3n,
-        msg: 'cannot replace the message',
-      }, new Date('2026-01-01T00:00:00Z')),
+      formatLine(
+        'error',
+        'connect to postgres://app:hunter2@db:5432/x failed',
+        {
+          api_key: 'pk_live_1',
+          meeting_token: 't',
+          headers: { authorization: 'Bearer abc.def', accept: 'json' },
+          url: 'https://user:pw@example.com/path',
+          note: 'sent Bearer abc.def',
+          count: 3n,
+          msg: 'cannot replace the message',
+        },
+        new Date('2026-01-01T00:00:00Z'),
+      ),
     ) as Record<string, any>;
     assert.deepEqual(Object.keys(line).slice(0, 3), ['time', 'level', 'msg']);
     assert.equal(line.time, '2026-01-01T00:00:00.000Z');

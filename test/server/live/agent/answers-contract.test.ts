@@ -12,7 +12,10 @@ import { CASES, FACTS, KNOWLEDGE } from './answers/contract.js';
 const known: Recall = { passages: [{ ...KNOWLEDGE, score: 0.8 }], memories: [] };
 const notSure = palLine('en', 'unsureWithTopics', { topics: KNOWLEDGE.document_name });
 // Every sentence of the knowledge long enough to be a fact: none may appear in an honest "not sure".
-const facts = KNOWLEDGE.content.split('\n').flatMap((l) => splitSentences(l)).filter((s) => s.split(' ').length >= 4);
+const facts = KNOWLEDGE.content
+  .split('\n')
+  .flatMap((l) => splitSentences(l))
+  .filter((s) => s.split(' ').length >= 4);
 
 describe('the answer contract (no language model)', () => {
   for (const c of CASES) {
@@ -40,14 +43,19 @@ describe('the answer contract (no language model)', () => {
   });
 
   it('holds ≥ 95 % of the facts in every phrasing and answers no near-miss or outside question with a fact (the figures)', () => {
-    const held = [0, 1, 2].map((i) => FACTS.filter((f) => {
-      const reply = answerFromKnowledge(f.asks[i]!, known, null, 'en');
-      return f.says.test(reply) && !(f.notSays?.test(reply) ?? false);
-    }).length);
+    const held = [0, 1, 2].map(
+      (i) =>
+        FACTS.filter((f) => {
+          const reply = answerFromKnowledge(f.asks[i]!, known, null, 'en');
+          return f.says.test(reply) && !(f.notSays?.test(reply) ?? false);
+        }).length,
+    );
     const honest = CASES.filter((c) => c.kind !== 'fact');
     const answeredWithFact = honest.filter((c) => answerFromKnowledge(c.ask, known, null, 'en') !== notSure).length;
     const share = held.map((n) => Math.round((1000 * n) / FACTS.length) / 10);
-    console.log(`answer contract: facts held ${share.map((p, i) => `${p} % (phrasing ${i + 1})`).join(', ')}; near-misses and outside questions answered with a fact: ${answeredWithFact} of ${honest.length}`);
+    console.log(
+      `answer contract: facts held ${share.map((p, i) => `${p} % (phrasing ${i + 1})`).join(', ')}; near-misses and outside questions answered with a fact: ${answeredWithFact} of ${honest.length}`,
+    );
     for (const p of share) assert.ok(p >= 95, `facts held: ${share.join(' / ')} %`);
     assert.equal(answeredWithFact, 0);
   });
@@ -79,7 +87,8 @@ We repair punctures while you wait.`);
   }
   it('near-misses stay honest', () => {
     const unsure = palLine('en', 'unsureWithTopics', { topics: 'Rentals' });
-    for (const ask of ['Do you rent e-bikes?', 'Is parking free at the beach?', 'Do you rent kayaks?']) assert.equal(answerFromKnowledge(ask, EN, null, 'en'), unsure, ask);
+    for (const ask of ['Do you rent e-bikes?', 'Is parking free at the beach?', 'Do you rent kayaks?'])
+      assert.equal(answerFromKnowledge(ask, EN, null, 'en'), unsure, ask);
   });
   it('in German: Helm for Helme, kostet for kostenlos', () => {
     const DE = rentals('## Miete\nHelme sind bei jeder Miete kostenlos.\n\n## Parken\nDas Parken am Laden ist gratis.');

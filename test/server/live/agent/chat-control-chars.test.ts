@@ -22,16 +22,27 @@ describe('control characters in chat turns', () => {
     const room = await insertConversation(t, { palId });
     const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
     client.say('conversation.respond', { text: '\u0000Hel\u0000lo\u0007 the\u001bre\ud800!' });
-    const reply = await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && String(m.properties.speech).startsWith('Hello'), 10_000);
+    const reply = await client.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && String(m.properties.speech).startsWith('Hello'),
+      10_000,
+    );
     assert.equal(reply.properties.speech, 'Hello there\ufffd!');
     // The room still answers the next turn.
     client.say('conversation.respond', { text: 'Second\u0000 turn' });
-    await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'Second turn', 10_000);
+    await client.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && m.properties.speech === 'Second turn',
+      10_000,
+    );
     let users: string[] = [];
-    await waitFor(async () => {
-      users = (await loadTranscript(t.service.deps.db, room.conversationId)).filter((e) => e.role === 'user').map((e) => e.content);
-      return users.length >= 2;
-    }, { timeout: 5000, interval: 100, what: () => `two visitor turns stored (got ${JSON.stringify(users)})` });
+    await waitFor(
+      async () => {
+        users = (await loadTranscript(t.service.deps.db, room.conversationId)).filter((e) => e.role === 'user').map((e) => e.content);
+        return users.length >= 2;
+      },
+      { timeout: 5000, interval: 100, what: () => `two visitor turns stored (got ${JSON.stringify(users)})` },
+    );
     assert.deepEqual(users, ['Hello there\ufffd!', 'Second turn']);
     client.close();
   });

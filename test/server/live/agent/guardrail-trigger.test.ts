@@ -3,7 +3,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ruleTopics } from '../../../../src/server/live/agent/guardrails.js';
-import { insertConversation, insertFace, insertPal, RoomClient, startCallbackReceiver, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
+import {
+  insertConversation,
+  insertFace,
+  insertPal,
+  RoomClient,
+  startCallbackReceiver,
+  type CallbackReceiver,
+} from '../../../helpers/live-fixtures.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 describe('guardrails in a conversation', () => {
@@ -26,9 +33,19 @@ describe('guardrails in a conversation', () => {
     assert.deepEqual(ruleTopics('Be friendly.'), []);
   });
 
-  it('refuses a turn that touches a rule and calls the rule\'s callback, from an individual guardrail and from a set', async () => {
-    const pricing = await t.api('POST', '/v2/guardrails', { guardrail_name: 'no pricing', guardrail_prompt: 'Never discuss pricing or discounts.', modality: 'verbal', callback_url: receiver.url });
-    const set = await t.api('POST', '/v2/guardrails', { name: 'house', data: [{ guardrail_name: 'no rivals', guardrail_prompt: 'Do not talk about competitors.', modality: 'verbal', callback_url: receiver.url }] });
+  it("refuses a turn that touches a rule and calls the rule's callback, from an individual guardrail and from a set", async () => {
+    const pricing = await t.api('POST', '/v2/guardrails', {
+      guardrail_name: 'no pricing',
+      guardrail_prompt: 'Never discuss pricing or discounts.',
+      modality: 'verbal',
+      callback_url: receiver.url,
+    });
+    const set = await t.api('POST', '/v2/guardrails', {
+      name: 'house',
+      data: [
+        { guardrail_name: 'no rivals', guardrail_prompt: 'Do not talk about competitors.', modality: 'verbal', callback_url: receiver.url },
+      ],
+    });
     const rivals = (await t.api('GET', `/v2/guardrails/${set.body.guardrails_id}`)).body.data[0];
     const palId = await insertPal(t, { faceId, definition: { guardrail_ids: [pricing.body.uuid], guardrails_id: set.body.guardrails_id } });
     const room = await insertConversation(t, { palId, customGreeting: 'Hi.' });
@@ -36,19 +53,28 @@ describe('guardrails in a conversation', () => {
     await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === 'Hi.');
 
     client.say('conversation.respond', { text: 'What discounts do you have on the pricing?' });
-    await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && /can't help/.test(String(m.properties.speech)));
+    await client.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && /can't help/.test(String(m.properties.speech)),
+    );
     await receiver.waitFor((b) => b.some((x) => x.properties?.guardrail_uuid === pricing.body.uuid));
-    assert.deepEqual(receiver.bodies.find((x) => x.properties?.guardrail_uuid === pricing.body.uuid), {
-      conversation_id: room.conversationId,
-      properties: { guardrail: 'no pricing', guardrail_uuid: pricing.body.uuid },
-    });
+    assert.deepEqual(
+      receiver.bodies.find((x) => x.properties?.guardrail_uuid === pricing.body.uuid),
+      {
+        conversation_id: room.conversationId,
+        properties: { guardrail: 'no pricing', guardrail_uuid: pricing.body.uuid },
+      },
+    );
 
     client.say('conversation.respond', { text: 'Are your competitors cheaper?' });
     await receiver.waitFor((b) => b.some((x) => x.properties?.guardrail_uuid === rivals.uuid));
 
     const before = receiver.bodies.length;
     client.say('conversation.respond', { text: 'What colours does the bike come in?' });
-    await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && !/can't help|Hi\./.test(String(m.properties.speech)));
+    await client.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && !/can't help|Hi\./.test(String(m.properties.speech)),
+    );
     assert.equal(receiver.bodies.length, before);
     client.close();
   });

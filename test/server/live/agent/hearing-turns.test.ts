@@ -33,12 +33,24 @@ function world(language = 'en') {
     failed: () => events.push('failed'),
     missed: () => events.push('missed'),
   };
-  const hearing = new PalHearing({ log: { error() {}, info() {}, debug() {} } }, {
-    detector: (rate) => new VoiceActivityDetector(rate),
-    transcribe: (samples, sampleRate, _language, signal, onWords) => new Promise<string>((resolve, reject) => {
-      requests.push({ seconds: samples.length / sampleRate, ...(onWords ? { onWords } : {}), answer: resolve, fail: () => reject(new Error('recogniser down')), signal });
-    }),
-  }, port, () => language);
+  const hearing = new PalHearing(
+    { log: { error() {}, info() {}, debug() {} } },
+    {
+      detector: (rate) => new VoiceActivityDetector(rate),
+      transcribe: (samples, sampleRate, _language, signal, onWords) =>
+        new Promise<string>((resolve, reject) => {
+          requests.push({
+            seconds: samples.length / sampleRate,
+            ...(onWords ? { onWords } : {}),
+            answer: resolve,
+            fail: () => reject(new Error('recogniser down')),
+            signal,
+          });
+        }),
+    },
+    port,
+    () => language,
+  );
   /** Feeds audio in 20 ms frames, as the room receives it. */
   const hear = (...parts: Int16Array[]) => {
     for (const part of parts) for (let i = 0; i < part.length; i += RATE / 50) hearing.hear(visitor, part.subarray(i, i + RATE / 50), RATE);
@@ -50,7 +62,7 @@ function world(language = 'en') {
   return { requests, events, hear, settle, hearing };
 }
 
-describe('taking the visitor\'s turn', () => {
+describe("taking the visitor's turn", () => {
   let question: Int16Array;
   let firstHalf: Int16Array;
   let secondHalf: Int16Array;
@@ -75,7 +87,11 @@ describe('taking the visitor\'s turn', () => {
     requests[0]!.onWords?.('What time ');
     requests[0]!.answer('What time does the shop open on Sundays?');
     await settle();
-    assert.deepEqual(events, ['started', 'partial:What time ', 'stopped', 'heard:What time does the shop open on Sundays?'], 'ended without waiting for more silence');
+    assert.deepEqual(
+      events,
+      ['started', 'partial:What time ', 'stopped', 'heard:What time does the shop open on Sundays?'],
+      'ended without waiting for more silence',
+    );
     hear(silence(1000));
     assert.equal(requests.length, 1, 'no second request for the same words');
   });
@@ -86,7 +102,7 @@ describe('taking the visitor\'s turn', () => {
     requests[0]!.answer('I would like to book a table for.');
     await settle();
     hear(silence(500));
-    assert.deepEqual(events, ['started'], 'still the visitor\'s turn after 900 ms');
+    assert.deepEqual(events, ['started'], "still the visitor's turn after 900 ms");
     hear(secondHalf, silence(400));
     assert.equal(requests.length, 2, 'the longer audio went to the recogniser at the next pause');
     assert.ok(requests[1]!.seconds > requests[0]!.seconds + 1, 'with both halves');
@@ -95,8 +111,11 @@ describe('taking the visitor\'s turn', () => {
     assert.deepEqual(events, ['started', 'stopped', 'heard:I would like to book a table for four people tomorrow evening.']);
   });
 
-  it('the conversation\'s language decides which words trail off: a French fragment is waited for, the same words in English are not', async () => {
-    for (const [language, ended] of [['fr', false], ['en', true]] as const) {
+  it("the conversation's language decides which words trail off: a French fragment is waited for, the same words in English are not", async () => {
+    for (const [language, ended] of [
+      ['fr', false],
+      ['en', true],
+    ] as const) {
       const { requests, events, hear, settle } = world(language);
       hear(silence(300), firstHalf, silence(400));
       requests[0]!.answer('Je voudrais une table pour.');

@@ -25,29 +25,43 @@ describe('the PAL remembers the conversation when its room moves', () => {
     await llm.close();
   });
 
-  it('the stored turns become the model\'s history, a cut PAL turn marked and empty ones left out', () => {
-    assert.deepEqual(historyOf([
-      { role: 'assistant', content: 'Hi.', timestamp: 1 },
-      { role: 'user', content: 'Tell me about Rome.', timestamp: 2 },
-      { role: 'assistant', content: 'Rome was not built', timestamp: 3, interrupted: true },
-      { role: 'assistant', content: ' ', timestamp: 4 },
-    ]), [
-      { role: 'assistant', content: 'Hi.' },
-      { role: 'user', content: 'Tell me about Rome.' },
-      { role: 'assistant', content: `Rome was not built ${INTERRUPTED_MARK}` },
-    ]);
+  it("the stored turns become the model's history, a cut PAL turn marked and empty ones left out", () => {
+    assert.deepEqual(
+      historyOf([
+        { role: 'assistant', content: 'Hi.', timestamp: 1 },
+        { role: 'user', content: 'Tell me about Rome.', timestamp: 2 },
+        { role: 'assistant', content: 'Rome was not built', timestamp: 3, interrupted: true },
+        { role: 'assistant', content: ' ', timestamp: 4 },
+      ]),
+      [
+        { role: 'assistant', content: 'Hi.' },
+        { role: 'user', content: 'Tell me about Rome.' },
+        { role: 'assistant', content: `Rome was not built ${INTERRUPTED_MARK}` },
+      ],
+    );
   });
 
-  it('a room opened again: the model\'s first request carries the conversation so far, and no greeting is said again', async () => {
+  it("a room opened again: the model's first request carries the conversation so far, and no greeting is said again", async () => {
     const room = await insertConversation(t, { palId: await insertPal(t), customGreeting: 'Hi.' });
     const { db } = t.service.deps;
     const began = new Date(Date.now() - 60_000);
     await db.updateTable('conversations').set({ live_started_at: began }).where('conversation_id', '=', room.conversationId).execute();
     const turns: Array<[role: 'user' | 'assistant', content: string, interrupted?: boolean]> = [
-      ['assistant', 'Hi.'], ['user', 'What is the capital of France?'], ['assistant', 'Paris.'], ['user', 'Tell me about Rome.'], ['assistant', 'Rome was not built in a day.', true],
+      ['assistant', 'Hi.'],
+      ['user', 'What is the capital of France?'],
+      ['assistant', 'Paris.'],
+      ['user', 'Tell me about Rome.'],
+      ['assistant', 'Rome was not built in a day.', true],
     ];
     for (const [i, [role, content, interrupted]] of turns.entries()) {
-      await appendTranscriptEntry(db, room.conversationId, { role, content, timestamp: began.getTime() / 1000 + i, seconds_from_start: i, duration: 0.5, ...(interrupted ? { interrupted } : {}) });
+      await appendTranscriptEntry(db, room.conversationId, {
+        role,
+        content,
+        timestamp: began.getTime() / 1000 + i,
+        seconds_from_start: i,
+        duration: 0.5,
+        ...(interrupted ? { interrupted } : {}),
+      });
     }
     const client = await RoomClient.join(room.conversationUrl, room.token);
     const requests = llm.requests.length;
@@ -64,11 +78,18 @@ describe('the PAL remembers the conversation when its room moves', () => {
       { role: 'assistant', content: `Rome was not built in a day. ${INTERRUPTED_MARK}` },
       { role: 'user', content: 'Are you still there?' },
     ]);
-    assert.deepEqual(client.events('conversation.utterance').filter((m) => m.properties.role === 'replica').map((m) => m.properties.speech), ['Yes, I am still here.'], 'no greeting again');
+    assert.deepEqual(
+      client
+        .events('conversation.utterance')
+        .filter((m) => m.properties.role === 'replica')
+        .map((m) => m.properties.speech),
+      ['Yes, I am still here.'],
+      'no greeting again',
+    );
     client.close();
   });
 
-  it('the PAL\'s reply is in the transcript while it is written, marked interrupted until it ends', async () => {
+  it("the PAL's reply is in the transcript while it is written, marked interrupted until it ends", async () => {
     const room = await insertConversation(t, { palId: await insertPal(t), customGreeting: 'Hi.' });
     const client = await RoomClient.join(room.conversationUrl, room.token);
     client.send({ type: 'text-mode', on: true });
@@ -76,22 +97,31 @@ describe('the PAL remembers the conversation when its room moves', () => {
     llm.reply = ['Rome was not built in a day. ', 'It grew over centuries. ', 'And it is still here.'];
     llm.chunkDelayMs = 400;
     client.say('conversation.respond', { text: 'Tell me about Rome.' });
-    const rows = () => t.service.deps.db.selectFrom('conversation_transcript_entries').select(['role', 'content', 'interrupted'])
-      .where('conversation_id', '=', room.conversationId).orderBy('entry_id').execute();
+    const rows = () =>
+      t.service.deps.db
+        .selectFrom('conversation_transcript_entries')
+        .select(['role', 'content', 'interrupted'])
+        .where('conversation_id', '=', room.conversationId)
+        .orderBy('entry_id')
+        .execute();
     const reply = async () => (await rows()).find((r) => r.role === 'assistant' && r.content !== 'Hi.');
     const during = await waitFor(reply, { what: 'the reply stored while it is written' });
     assert.equal(during.interrupted, true, 'marked interrupted until it ends');
     assert.match(during.content, /^Rome was not built in a day\./);
     assert.equal(client.events('conversation.replica.stopped_speaking').length, 1, 'the reply is still being written');
     const done = await waitFor(async () => ((await reply())?.interrupted === false ? reply() : undefined), { what: 'the reply completed' });
-    assert.deepEqual(done, { role: 'assistant', content: 'Rome was not built in a day. It grew over centuries. And it is still here.', interrupted: false });
+    assert.deepEqual(done, {
+      role: 'assistant',
+      content: 'Rome was not built in a day. It grew over centuries. And it is still here.',
+      interrupted: false,
+    });
     assert.equal((await rows()).filter((r) => r.role === 'assistant').length, 2, 'one row for the reply');
     llm.chunkDelayMs = 5;
     client.close();
   });
 });
 
-describe('a turn its last room never answered is answered by the room opened again, once (on the test\'s clock)', () => {
+describe("a turn its last room never answered is answered by the room opened again, once (on the test's clock)", () => {
   let t: TestService;
   let llm: FakeLlm;
   const clock = new ManualClock();
@@ -109,16 +139,41 @@ describe('a turn its last room never answered is answered by the room opened aga
     const room = await insertConversation(t, { palId: await insertPal(t), customGreeting: 'Hi.' });
     const { db } = t.service.deps;
     const now = clock.now().getTime();
-    await db.updateTable('conversations').set({ live_started_at: new Date(now - 10_000) }).where('conversation_id', '=', room.conversationId).execute();
-    await appendTranscriptEntry(db, room.conversationId, { role: 'assistant', content: 'Hi.', timestamp: (now - 9_000) / 1000, seconds_from_start: 1, duration: 0.5 });
-    await appendTranscriptEntry(db, room.conversationId, { role: 'user', content: 'Are you still there?', timestamp: (now - 1_000) / 1000, seconds_from_start: 9, duration: 0 });
+    await db
+      .updateTable('conversations')
+      .set({ live_started_at: new Date(now - 10_000) })
+      .where('conversation_id', '=', room.conversationId)
+      .execute();
+    await appendTranscriptEntry(db, room.conversationId, {
+      role: 'assistant',
+      content: 'Hi.',
+      timestamp: (now - 9_000) / 1000,
+      seconds_from_start: 1,
+      duration: 0.5,
+    });
+    await appendTranscriptEntry(db, room.conversationId, {
+      role: 'user',
+      content: 'Are you still there?',
+      timestamp: (now - 1_000) / 1000,
+      seconds_from_start: 9,
+      duration: 0,
+    });
     llm.chunkDelayMs = 5;
     llm.reply = ['Yes, ', 'I am still here.'];
     return { conversationId: room.conversationId, client: await RoomClient.join(room.conversationUrl, room.token) };
   }
-  const stored = (conversationId: string) => t.service.deps.db.selectFrom('conversation_transcript_entries').select(['role', 'content'])
-    .where('conversation_id', '=', conversationId).orderBy('entry_id').execute();
-  const replies = (client: RoomClient) => client.events('conversation.utterance').filter((m) => m.properties.role === 'replica').map((m) => m.properties.speech);
+  const stored = (conversationId: string) =>
+    t.service.deps.db
+      .selectFrom('conversation_transcript_entries')
+      .select(['role', 'content'])
+      .where('conversation_id', '=', conversationId)
+      .orderBy('entry_id')
+      .execute();
+  const replies = (client: RoomClient) =>
+    client
+      .events('conversation.utterance')
+      .filter((m) => m.properties.role === 'replica')
+      .map((m) => m.properties.speech);
 
   it('a turn the last room stored but never answered is answered by the room opened again, once', async () => {
     const requests = llm.requests.length;
@@ -129,9 +184,20 @@ describe('a turn its last room never answered is answered by the room opened aga
     await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica', 10_000);
     assert.deepEqual(replies(client), ['Yes, I am still here.']);
     const asked = llm.requests.slice(requests).filter((r) => r.path === '/v1/chat/completions');
-    assert.deepEqual(asked.map((r) => r.body.messages.slice(1)), [[{ role: 'assistant', content: 'Hi.' }, { role: 'user', content: 'Are you still there?' }]]);
+    assert.deepEqual(
+      asked.map((r) => r.body.messages.slice(1)),
+      [
+        [
+          { role: 'assistant', content: 'Hi.' },
+          { role: 'user', content: 'Are you still there?' },
+        ],
+      ],
+    );
     await waitFor(async () => (await stored(conversationId)).length === 3, { what: 'the answer stored' });
-    assert.deepEqual((await stored(conversationId)).map((r) => r.content), ['Hi.', 'Are you still there?', 'Yes, I am still here.']);
+    assert.deepEqual(
+      (await stored(conversationId)).map((r) => r.content),
+      ['Hi.', 'Are you still there?', 'Yes, I am still here.'],
+    );
     client.close();
   });
 
@@ -145,7 +211,11 @@ describe('a turn its last room never answered is answered by the room opened aga
     await clock.drain();
     assert.deepEqual(replies(client), ['Yes, I am still here.'], 'answered once');
     assert.equal(llm.requests.slice(requests).filter((r) => r.path === '/v1/chat/completions').length, 1);
-    assert.deepEqual((await stored(conversationId)).map((r) => r.content), ['Hi.', 'Are you still there?', 'Yes, I am still here.'], 'stored once');
+    assert.deepEqual(
+      (await stored(conversationId)).map((r) => r.content),
+      ['Hi.', 'Are you still there?', 'Yes, I am still here.'],
+      'stored once',
+    );
     assert.equal(client.events('conversation.utterance').filter((m) => m.properties.role === 'user').length, 0, 'not announced again');
     client.close();
   });

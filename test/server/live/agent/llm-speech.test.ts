@@ -31,7 +31,11 @@ describe('a streamed reply is spoken as it is written', () => {
     const firstAudio = audible()!.receivedAt - sentAt;
     // The model needs 5 × 400 ms for the whole reply; the first sentence is complete after the second chunk.
     assert.ok(firstAudio < 1500, `first audio after ${Math.round(firstAudio)} ms, before the model finished (2000 ms)`);
-    const said = await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech !== 'Hi.', 20_000);
+    const said = await client.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && m.properties.speech !== 'Hi.',
+      20_000,
+    );
     assert.equal(said.properties.speech, 'Sure, delivery takes three days. It is free above fifty euros, and returns are free too.');
     client.close();
   });

@@ -69,13 +69,17 @@ describe('the local PAL’s answers and languages', () => {
     await llm.close();
   });
 
-  const replyTo = (turn: number) => (m: { turn_idx?: number; properties: Record<string, any> }) => m.properties.role === 'replica' && m.turn_idx === turn;
+  const replyTo = (turn: number) => (m: { turn_idx?: number; properties: Record<string, any> }) =>
+    m.properties.role === 'replica' && m.turn_idx === turn;
 
   async function join(palId: string, properties: Record<string, unknown> = {}) {
     const room = await insertConversation(t, { palId, customGreeting: null, properties });
     const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
     // The greeting (after the disclosure, when there is one).
-    const greeting = await client.waitForEvent('conversation.utterance', (m) => replyTo(0)(m) && !client.events('conversation.disclosure').some((d) => d.properties.verbal_disclosure === m.properties.speech));
+    const greeting = await client.waitForEvent(
+      'conversation.utterance',
+      (m) => replyTo(0)(m) && !client.events('conversation.disclosure').some((d) => d.properties.verbal_disclosure === m.properties.speech),
+    );
     let turn = 0;
     return {
       client,
@@ -105,7 +109,11 @@ describe('the local PAL’s answers and languages', () => {
   });
 
   it('a German PAL greets, answers and refuses in German', async () => {
-    const rule = await t.api('POST', '/v2/guardrails', { guardrail_name: 'keine Rabatte', guardrail_prompt: 'Never discuss Rabatte.', modality: 'verbal' });
+    const rule = await t.api('POST', '/v2/guardrails', {
+      guardrail_name: 'keine Rabatte',
+      guardrail_prompt: 'Never discuss Rabatte.',
+      modality: 'verbal',
+    });
     assert.equal(rule.status, 200, JSON.stringify(rule.body));
     const pal = await insertPal(t, { definition: { languages: ['de'], document_ids: [faqDeId], guardrail_ids: [rule.body.uuid] } });
     const { client, greeting, ask } = await join(pal);
@@ -145,7 +153,10 @@ describe('the local PAL’s answers and languages', () => {
       assert.match(system, /Reply in German \(de\); if the visitor switches to English, reply in that language\./);
       assert.match(system, /no markdown/);
       assert.match(system, /3 bis 5 Werktage/, 'the passages are background');
-      const streamed = client.events('conversation.utterance.streaming').filter((m) => m.turn_idx === 1).map((m) => m.properties.speech);
+      const streamed = client
+        .events('conversation.utterance.streaming')
+        .filter((m) => m.turn_idx === 1)
+        .map((m) => m.properties.speech);
       assert.equal(streamed[0], 'Die');
 
       llm.reply = ['It', ' takes', ' three', ' days.'];
@@ -181,8 +192,17 @@ describe('a language model’s reply', () => {
       },
       log: { error() {}, info() {}, warn() {} },
     } as unknown as ServiceDeps;
-    const conv = { conversationId: 'c1', ownerId: 1, memoryStores: [], properties: { languages: ['es'] }, pal: { palId: 'p', name: 'Ava', pipelineMode: 'full', definition: { languages: ['de'] } } } as unknown as LiveConversation;
-    const source = answerSource({ deps, conv, context: null, history: [], tools: Promise.resolve(PalTools.none(deps, 'c1')), onToolCall() {} }, '¿Cuánto tarda la entrega?');
+    const conv = {
+      conversationId: 'c1',
+      ownerId: 1,
+      memoryStores: [],
+      properties: { languages: ['es'] },
+      pal: { palId: 'p', name: 'Ava', pipelineMode: 'full', definition: { languages: ['de'] } },
+    } as unknown as LiveConversation;
+    const source = answerSource(
+      { deps, conv, context: null, history: [], tools: Promise.resolve(PalTools.none(deps, 'c1')), onToolCall() {} },
+      '¿Cuánto tarda la entrega?',
+    );
     const it = source(new AbortController().signal)[Symbol.asyncIterator]();
     const first = await it.next();
     assert.equal(first.value, 'Delivery ', 'said while the model is still writing');

@@ -6,7 +6,14 @@ import { after, before, describe, it } from 'node:test';
 import { BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL_DISCLOSURE } from '../../../../src/server/live/agent/disclosure.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { startFakeLlm, type FakeLlm } from '../../../helpers/fake-llm.js';
-import { insertConversation, insertFace, insertPal, RoomClient, startCallbackReceiver, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
+import {
+  insertConversation,
+  insertFace,
+  insertPal,
+  RoomClient,
+  startCallbackReceiver,
+  type CallbackReceiver,
+} from '../../../helpers/live-fixtures.js';
 
 describe('the local PAL', () => {
   let t: TestService;
@@ -41,7 +48,8 @@ describe('the local PAL', () => {
     }
   }
 
-  const replica = (speech: string) => (m: { properties: Record<string, any> }) => m.properties.role === 'replica' && m.properties.speech === speech;
+  const replica = (speech: string) => (m: { properties: Record<string, any> }) =>
+    m.properties.role === 'replica' && m.properties.speech === speech;
 
   it('joins with the visitor, sends pal_joined then replica_joined, and streams its greeting', async () => {
     const room = await insertConversation(t, { palId: echoPal, callbackUrl: receiver.url, customGreeting: 'Welcome to the demo today.' });
@@ -56,18 +64,33 @@ describe('the local PAL', () => {
       'conversation.replica.stopped_speaking',
     ]);
     const streaming = client.events('conversation.utterance.streaming');
-    assert.deepEqual(streaming.map((m) => m.properties.speech), ['Welcome', 'Welcome to', 'Welcome to the', 'Welcome to the demo', 'Welcome to the demo today.', 'Welcome to the demo today.']);
-    assert.deepEqual(streaming.map((m) => m.properties.final), [false, false, false, false, false, true]);
-    assert.deepEqual(streaming.map((m) => m.properties.content_index), [0, 1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      streaming.map((m) => m.properties.speech),
+      ['Welcome', 'Welcome to', 'Welcome to the', 'Welcome to the demo', 'Welcome to the demo today.', 'Welcome to the demo today.'],
+    );
+    assert.deepEqual(
+      streaming.map((m) => m.properties.final),
+      [false, false, false, false, false, true],
+    );
+    assert.deepEqual(
+      streaming.map((m) => m.properties.content_index),
+      [0, 1, 2, 3, 4, 5],
+    );
     const seqs = client.messages().map((m) => m.seq!);
-    assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
+    assert.deepEqual(
+      seqs,
+      [...seqs].sort((a, b) => a - b),
+    );
     assert.ok(client.messages().every((m) => m.message_type === 'conversation' && m.conversation_id === room.conversationId));
     const stopped = client.events('conversation.replica.stopped_speaking')[0]!;
     assert.equal(stopped.properties.interrupted, false);
     assert.ok(stopped.properties.duration >= 0.4, `paced: ${stopped.properties.duration}s for five words`);
     await receiver.waitFor((b) => b.filter((x) => x.conversation_id === room.conversationId).length >= 2);
     const mine = receiver.bodies.filter((x) => x.conversation_id === room.conversationId);
-    assert.deepEqual(mine.map((b) => b.event_type), ['system.pal_joined', 'system.replica_joined']);
+    assert.deepEqual(
+      mine.map((b) => b.event_type),
+      ['system.pal_joined', 'system.replica_joined'],
+    );
     assert.deepEqual(mine[0]!.properties, { face_id: faceId });
     assert.deepEqual(mine[1]!.properties, mine[0]!.properties);
     assert.equal(mine[0]!.message_type, 'system');
@@ -103,9 +126,10 @@ describe('the local PAL', () => {
     const written = performance.now() - sentAt;
     const streamed = client.events('conversation.utterance.streaming').filter((m) => m.inference_id === answer.inference_id);
     // Whole sentences, not word by word as the voice would caption them.
-    assert.deepEqual(streamed.map((m) => m.properties.speech), [
-      'This is a longer reply of two sentences.', reply, reply,
-    ]);
+    assert.deepEqual(
+      streamed.map((m) => m.properties.speech),
+      ['This is a longer reply of two sentences.', reply, reply],
+    );
     assert.ok(written < 19 * 100, `written in ${Math.round(written)} ms, faster than the 19 words would be spoken`);
     assert.equal(client.audio.filter((f) => f.receivedAt > sentAt).length, 0, 'no audio in text mode');
 
@@ -114,8 +138,14 @@ describe('the local PAL', () => {
     client.say('conversation.respond', { text: 'Now I speak.' });
     const spoken = await client.waitForEvent('conversation.utterance', replica('Now I speak.'));
     const words = client.events('conversation.utterance.streaming').filter((m) => m.inference_id === spoken.inference_id);
-    assert.deepEqual(words.map((m) => m.properties.speech), ['Now', 'Now I', 'Now I speak.', 'Now I speak.']);
-    assert.ok(client.audio.some((f) => f.receivedAt > spokenAt), 'the voice is back');
+    assert.deepEqual(
+      words.map((m) => m.properties.speech),
+      ['Now', 'Now I', 'Now I speak.', 'Now I speak.'],
+    );
+    assert.ok(
+      client.audio.some((f) => f.receivedAt > spokenAt),
+      'the voice is back',
+    );
     client.close();
 
     // Joined in text mode, the visitor gets even the greeting in writing.
@@ -123,65 +153,97 @@ describe('the local PAL', () => {
     const reader = await RoomClient.open(texting.conversationUrl);
     reader.send({ type: 'join', meeting_token: texting.token, text_mode: true });
     await reader.waitForEvent('conversation.utterance', replica('Welcome, reader.'));
-    assert.deepEqual(reader.events('conversation.utterance.streaming').map((m) => m.properties.speech), ['Welcome, reader.', 'Welcome, reader.']);
+    assert.deepEqual(
+      reader.events('conversation.utterance.streaming').map((m) => m.properties.speech),
+      ['Welcome, reader.', 'Welcome, reader.'],
+    );
     assert.equal(reader.audio.length, 0, 'no audio for a visitor who joined in text mode');
     reader.close();
   });
 
   it('delivers the disclosure before the greeting when the rules say so', async () => {
-    const always = await insertPal(t, { pipelineMode: 'echo', definition: { disclosure_type: 'always', verbal_disclosure: 'I am an AI.', visual_disclosure: 'AI on screen' } });
+    const always = await insertPal(t, {
+      pipelineMode: 'echo',
+      definition: { disclosure_type: 'always', verbal_disclosure: 'I am an AI.', visual_disclosure: 'AI on screen' },
+    });
     const auto = await insertPal(t, { pipelineMode: 'echo' });
     const off = await insertPal(t, { pipelineMode: 'echo', definition: { disclosure_type: 'off' } });
 
     const a = await insertConversation(t, { palId: always, customGreeting: 'Hello there.' });
     const client = await RoomClient.join(a.conversationUrl, a.token);
     await client.waitForEvent('conversation.utterance', replica('Hello there.'));
-    const sequence = client.messages().filter((m) => ['conversation.disclosure', 'conversation.utterance'].includes(m.event_type))
+    const sequence = client
+      .messages()
+      .filter((m) => ['conversation.disclosure', 'conversation.utterance'].includes(m.event_type))
       .map((m) => (m.event_type === 'conversation.disclosure' ? `disclosure:${m.properties.state}` : m.properties.speech));
     assert.deepEqual(sequence, ['disclosure:delivering', 'I am an AI.', 'disclosure:delivered', 'Hello there.']);
     const banner = client.events('conversation.disclosure')[0]!;
     assert.deepEqual(banner.properties, { visual_disclosure: 'AI on screen', verbal_disclosure: 'I am an AI.', state: 'delivering' });
     client.close();
     // The conversation keeps a receipt of the disclosure it delivered, with the time.
-    const receipt = await waitFor(async () => {
-      const read = (await t.api('GET', `/v2/conversations/${a.conversationId}?verbose=true`)).body.receipt;
-      return read?.disclosure ? read : undefined;
-    }, { what: 'the disclosure receipt' });
-    assert.deepEqual({ ...receipt.disclosure, delivered_at: typeof receipt.disclosure.delivered_at }, { visual: 'AI on screen', verbal: 'I am an AI.', delivered_at: 'string' });
+    const receipt = await waitFor(
+      async () => {
+        const read = (await t.api('GET', `/v2/conversations/${a.conversationId}?verbose=true`)).body.receipt;
+        return read?.disclosure ? read : undefined;
+      },
+      { what: 'the disclosure receipt' },
+    );
+    assert.deepEqual(
+      { ...receipt.disclosure, delivered_at: typeof receipt.disclosure.delivered_at },
+      { visual: 'AI on screen', verbal: 'I am an AI.', delivered_at: 'string' },
+    );
     assert.ok(Math.abs(Date.parse(receipt.disclosure.delivered_at) - Date.now()) < 30_000);
     assert.equal(receipt.consent, null);
 
     const eu = await insertConversation(t, { palId: auto, customGreeting: 'Hi.', properties: { policy: 'eu' } });
     const euClient = await RoomClient.join(eu.conversationUrl, eu.token);
     await euClient.waitForEvent('conversation.utterance', replica('Hi.'));
-    assert.deepEqual(euClient.events('conversation.disclosure').map((m) => m.properties), [
-      { visual_disclosure: BUILT_IN_VISUAL_DISCLOSURE, verbal_disclosure: BUILT_IN_VERBAL_DISCLOSURE, state: 'delivering' },
-      { visual_disclosure: BUILT_IN_VISUAL_DISCLOSURE, verbal_disclosure: BUILT_IN_VERBAL_DISCLOSURE, state: 'delivered' },
-    ]);
+    assert.deepEqual(
+      euClient.events('conversation.disclosure').map((m) => m.properties),
+      [
+        { visual_disclosure: BUILT_IN_VISUAL_DISCLOSURE, verbal_disclosure: BUILT_IN_VERBAL_DISCLOSURE, state: 'delivering' },
+        { visual_disclosure: BUILT_IN_VISUAL_DISCLOSURE, verbal_disclosure: BUILT_IN_VERBAL_DISCLOSURE, state: 'delivered' },
+      ],
+    );
     assert.equal(euClient.events('conversation.utterance')[0]!.properties.speech, BUILT_IN_VERBAL_DISCLOSURE);
     euClient.close();
 
-    for (const [palId, properties] of [[auto, {}], [off, { policy: 'eu' }]] as const) {
+    for (const [palId, properties] of [
+      [auto, {}],
+      [off, { policy: 'eu' }],
+    ] as const) {
       const c = await insertConversation(t, { palId, customGreeting: 'Hi.', properties });
       const quiet = await RoomClient.join(c.conversationUrl, c.token);
       await quiet.waitForEvent('conversation.utterance', replica('Hi.'));
       assert.equal(quiet.events('conversation.disclosure').length, 0);
       assert.equal(quiet.events('conversation.utterance').length, 1);
       quiet.close();
-      assert.equal((await t.api('GET', `/v2/conversations/${c.conversationId}?verbose=true`)).body.receipt, null, 'nothing disclosed, no receipt');
+      assert.equal(
+        (await t.api('GET', `/v2/conversations/${c.conversationId}?verbose=true`)).body.receipt,
+        null,
+        'nothing disclosed, no receipt',
+      );
     }
   });
 
-  it('tells the visitor a recorded call is recorded, in the conversation\'s language', async () => {
+  it("tells the visitor a recorded call is recorded, in the conversation's language", async () => {
     const off = await insertPal(t, { pipelineMode: 'echo', definition: { disclosure_type: 'off' } });
     const auto = await insertPal(t, { pipelineMode: 'echo' });
     const quiet = await insertConversation(t, { palId: off, customGreeting: 'Hi.', properties: { enable_recording: true } });
     const client = await RoomClient.join(quiet.conversationUrl, quiet.token);
     await client.waitForEvent('conversation.utterance', replica('Hi.'));
-    assert.deepEqual(client.events('conversation.disclosure')[0]!.properties, { visual_disclosure: 'This call is recorded.', verbal_disclosure: 'This call is recorded.', state: 'delivering' });
+    assert.deepEqual(client.events('conversation.disclosure')[0]!.properties, {
+      visual_disclosure: 'This call is recorded.',
+      verbal_disclosure: 'This call is recorded.',
+      state: 'delivering',
+    });
     client.close();
 
-    const de = await insertConversation(t, { palId: auto, customGreeting: 'Hallo.', properties: { enable_recording: true, policy: 'eu', languages: ['de'] } });
+    const de = await insertConversation(t, {
+      palId: auto,
+      customGreeting: 'Hallo.',
+      properties: { enable_recording: true, policy: 'eu', languages: ['de'] },
+    });
     const deClient = await RoomClient.join(de.conversationUrl, de.token);
     await deClient.waitForEvent('conversation.utterance', replica('Hallo.'));
     const banner = deClient.events('conversation.disclosure')[0]!.properties;
@@ -198,7 +260,10 @@ describe('the local PAL', () => {
     client.say('conversation.echo', { text: long });
     await client.waitForEvent('conversation.utterance.streaming', (m) => m.properties.speech === 'one two');
     client.say('conversation.interrupt');
-    const last = await client.waitForEvent('conversation.utterance.streaming', (m) => m.properties.final === true && m.properties.is_interrupted === true);
+    const last = await client.waitForEvent(
+      'conversation.utterance.streaming',
+      (m) => m.properties.final === true && m.properties.is_interrupted === true,
+    );
     assert.ok(last.properties.speech.startsWith('one two'));
     assert.ok(last.properties.speech.length < long.length, 'the reply was cut');
     await client.waitForEvent('conversation.replica_interrupted');
@@ -214,7 +279,11 @@ describe('the local PAL', () => {
   it('full PALs stream answers from an OpenAI-compatible endpoint, with the context as overwritten and appended', async () => {
     await withLlm(async () => {
       const pal = await insertPal(t, { definition: { system_prompt: 'You are Ava, a travel guide.' } });
-      const room = await insertConversation(t, { palId: pal, customGreeting: 'Hi.', conversationalContext: 'The visitor is planning a trip.' });
+      const room = await insertConversation(t, {
+        palId: pal,
+        customGreeting: 'Hi.',
+        conversationalContext: 'The visitor is planning a trip.',
+      });
       const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
       await client.waitForEvent('conversation.utterance', replica('Hi.'));
       llm.reply = ['Lisbon', ' is lovely', ' in May.'];
@@ -232,7 +301,10 @@ describe('the local PAL', () => {
       assert.match(system.content, /The visitor likes the sea\.\nBudget is small\./);
       assert.doesNotMatch(system.content, /planning a trip/);
       assert.deepEqual(request.body.messages.at(-1), { role: 'user', content: 'Where should I go?' });
-      const streamed = client.events('conversation.utterance.streaming').filter((m) => m.turn_idx === 1).map((m) => m.properties.speech);
+      const streamed = client
+        .events('conversation.utterance.streaming')
+        .filter((m) => m.turn_idx === 1)
+        .map((m) => m.properties.speech);
       assert.deepEqual(streamed.slice(0, 2), ['Lisbon', 'Lisbon is']);
       client.close();
     });
@@ -241,7 +313,10 @@ describe('the local PAL', () => {
   it('without a language model, answers from pinned memories of the conversation’s stores', async () => {
     const { db } = t.service.deps;
     await db.insertInto('memory_stores').values({ memory_store_id: 'mdana', owner_id: 1, name: 'Dana' }).execute();
-    await db.insertInto('pinned_memories').values({ memory_id: 'pm1', memory_store_id: 'mdana', memory: "Dana's favourite colour is teal" }).execute();
+    await db
+      .insertInto('pinned_memories')
+      .values({ memory_id: 'pm1', memory_store_id: 'mdana', memory: "Dana's favourite colour is teal" })
+      .execute();
     const pal = await insertPal(t);
     const room = await insertConversation(t, { palId: pal, customGreeting: 'Hi.', memoryStores: ['mdana'] });
     const client = await RoomClient.join(room.conversationUrl, room.token);
@@ -266,13 +341,32 @@ describe('the local PAL', () => {
     assert.equal(args.layout.preferred_slot, 'safe-area-right');
     assert.ok(args.slots.length >= 2);
     const slot = args.slots[1];
-    const posted = await t.api('POST', `/v2/conversations/${room.conversationId}/canvas/interactions`, {
-      interaction_id: `ci_${call.properties.tool_call_id}_submit_1`, tool_call_id: call.properties.tool_call_id,
-      component: 'canvas.calendar', component_version: 'v1', type: 'submit', value: { selected_slot: slot },
-    }, { key: null });
+    const posted = await t.api(
+      'POST',
+      `/v2/conversations/${room.conversationId}/canvas/interactions`,
+      {
+        interaction_id: `ci_${call.properties.tool_call_id}_submit_1`,
+        tool_call_id: call.properties.tool_call_id,
+        component: 'canvas.calendar',
+        component_version: 'v1',
+        type: 'submit',
+        value: { selected_slot: slot },
+      },
+      { key: null },
+    );
     assert.equal(posted.status, 200);
-    const ack = await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && /it is\.$/.test(m.properties.speech));
-    const newYork = new Intl.DateTimeFormat('en-US', { weekday: 'long', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'America/New_York' }).format(new Date(slot));
+    const ack = await client.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && /it is\.$/.test(m.properties.speech),
+    );
+    const newYork = new Intl.DateTimeFormat('en-US', {
+      weekday: 'long',
+      month: 'long',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: 'America/New_York',
+    }).format(new Date(slot));
     assert.equal(ack.properties.speech, `Great, ${newYork} it is.`);
     assert.match(ack.properties.speech, /(?:5|9):00\sAM/, 'a 10:00 or 14:00 UTC slot is 5 or 9 AM in New York (November)');
     assert.doesNotMatch(ack.properties.speech, /UTC|\d{4}-\d\d-\d\d/, 'no machine time');
@@ -282,10 +376,16 @@ describe('the local PAL', () => {
 
     client.say('conversation.respond', { text: 'Help me choose between tea, coffee or water' });
     const question = await client.waitForEvent('conversation.tool_call', (m) => m.properties.name === 'canvas_show_question');
-    assert.deepEqual(JSON.parse(question.properties.arguments).options.map((o: { label: string }) => o.label), ['tea', 'coffee', 'water']);
+    assert.deepEqual(
+      JSON.parse(question.properties.arguments).options.map((o: { label: string }) => o.label),
+      ['tea', 'coffee', 'water'],
+    );
     client.close();
 
-    const echoRoom = await insertConversation(t, { palId: await insertPal(t, { pipelineMode: 'echo', canvas: {} }), customGreeting: 'Hi.' });
+    const echoRoom = await insertConversation(t, {
+      palId: await insertPal(t, { pipelineMode: 'echo', canvas: {} }),
+      customGreeting: 'Hi.',
+    });
     const echoClient = await RoomClient.join(echoRoom.conversationUrl, echoRoom.token);
     echoClient.say('conversation.respond', { text: 'schedule a meeting' });
     await echoClient.waitForEvent('conversation.utterance', replica('schedule a meeting'));
@@ -300,27 +400,45 @@ describe('the local PAL', () => {
     assert.equal(early.status, 409);
     const client = await RoomClient.join(room.conversationUrl, room.token);
     await client.waitForEvent('conversation.utterance', replica('Hi.'));
-    const tool = await t.api('POST', path, { event_type: 'conversation.tool_call', properties: { name: 'canvas_show_alert', arguments: '{"body":"Heads up"}', tool_call_id: 'call_op1' } });
+    const tool = await t.api('POST', path, {
+      event_type: 'conversation.tool_call',
+      properties: { name: 'canvas_show_alert', arguments: '{"body":"Heads up"}', tool_call_id: 'call_op1' },
+    });
     assert.equal(tool.status, 200);
     assert.deepEqual(tool.body, { delivered: true, participants: 1 });
     const pushed = await client.waitForEvent('conversation.tool_call');
     assert.equal(pushed.properties.tool_call_id, 'call_op1');
     assert.equal(pushed.conversation_id, room.conversationId);
-    const palFrame = client.frames.find((f) => f.type === 'app-message' && (f.data as { event_type?: string }).event_type === 'conversation.tool_call');
+    const palFrame = client.frames.find(
+      (f) => f.type === 'app-message' && (f.data as { event_type?: string }).event_type === 'conversation.tool_call',
+    );
     assert.ok(palFrame?.type === 'app-message' && palFrame.from.startsWith('pal_'));
     assert.equal((await t.api('POST', path, { event_type: 'conversation.echo', properties: { text: 'pushed words' } })).status, 200);
     await client.waitForEvent('conversation.utterance', replica('pushed words'));
     assert.equal((await t.api('POST', path, { event_type: 'conversation.echo' }, { key: 'test-key-owner-2' })).status, 404);
     assert.equal((await t.api('POST', path, { properties: {} })).status, 400);
     // A canvas card the elements could not show is refused here, naming the field, instead of vanishing.
-    const badCard = await t.api('POST', path, { event_type: 'conversation.tool_call', properties: { name: 'canvas_show_question', arguments: JSON.stringify({ question: 'Size?', options: ['S', 'M'] }), tool_call_id: 'call_bad' } });
+    const badCard = await t.api('POST', path, {
+      event_type: 'conversation.tool_call',
+      properties: {
+        name: 'canvas_show_question',
+        arguments: JSON.stringify({ question: 'Size?', options: ['S', 'M'] }),
+        tool_call_id: 'call_bad',
+      },
+    });
     assert.equal(badCard.status, 400);
     assert.match(badCard.body.error, /^invalid_request: properties\.arguments: options\.0/);
-    const objectArgs = await t.api('POST', path, { event_type: 'conversation.tool_call', properties: { name: 'canvas_show_alert', arguments: { body: 'x' }, tool_call_id: 'call_obj' } });
+    const objectArgs = await t.api('POST', path, {
+      event_type: 'conversation.tool_call',
+      properties: { name: 'canvas_show_alert', arguments: { body: 'x' }, tool_call_id: 'call_obj' },
+    });
     assert.equal(objectArgs.status, 400);
     assert.equal(client.events('conversation.tool_call').length, 1, 'neither reached the room');
-    const ownTool = await t.api('POST', path, { event_type: 'conversation.tool_call', properties: { name: 'lookup_order', arguments: { anything: true }, tool_call_id: 'call_own' } });
-    assert.equal(ownTool.status, 200, 'the page\'s own tools are not canvas actions');
+    const ownTool = await t.api('POST', path, {
+      event_type: 'conversation.tool_call',
+      properties: { name: 'lookup_order', arguments: { anything: true }, tool_call_id: 'call_own' },
+    });
+    assert.equal(ownTool.status, 200, "the page's own tools are not canvas actions");
     assert.equal((await t.api('POST', path, { event_type: 'x' }, { key: null })).status, 401);
     client.close();
   });
@@ -329,12 +447,31 @@ describe('the local PAL', () => {
     const room = await insertConversation(t, { palId: echoPal, customGreeting: 'Hi.' });
     const client = await RoomClient.join(room.conversationUrl, room.token);
     await client.waitForEvent('conversation.utterance', replica('Hi.'));
-    const args = { question: 'Which plan?', options: [{ id: 'starter', label: 'Starter' }, { id: 'team', label: 'Team' }] };
-    const pushed = await t.api('POST', `/v2/conversations/${room.conversationId}/events`, { event_type: 'conversation.tool_call', properties: { name: 'canvas_show_question', arguments: JSON.stringify(args), tool_call_id: 'call_q1' } });
+    const args = {
+      question: 'Which plan?',
+      options: [
+        { id: 'starter', label: 'Starter' },
+        { id: 'team', label: 'Team' },
+      ],
+    };
+    const pushed = await t.api('POST', `/v2/conversations/${room.conversationId}/events`, {
+      event_type: 'conversation.tool_call',
+      properties: { name: 'canvas_show_question', arguments: JSON.stringify(args), tool_call_id: 'call_q1' },
+    });
     assert.equal(pushed.status, 200);
-    const recorded = await t.api('POST', `/v2/conversations/${room.conversationId}/canvas/interactions`, {
-      interaction_id: 'ci_call_q1_submit_1', tool_call_id: 'call_q1', component: 'canvas.question', component_version: 'v1', type: 'submit', value: { selected_option_ids: ['team'], skipped: false },
-    }, { key: null });
+    const recorded = await t.api(
+      'POST',
+      `/v2/conversations/${room.conversationId}/canvas/interactions`,
+      {
+        interaction_id: 'ci_call_q1_submit_1',
+        tool_call_id: 'call_q1',
+        component: 'canvas.question',
+        component_version: 'v1',
+        type: 'submit',
+        value: { selected_option_ids: ['team'], skipped: false },
+      },
+      { key: null },
+    );
     assert.equal(recorded.status, 200);
     await client.waitForEvent('conversation.utterance', replica('Thanks, you chose Team.'));
     client.close();

@@ -3,7 +3,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { answerFromKnowledge, type Recall } from '../../../../src/server/live/agent/knowledge.js';
-import { conversationLanguages, detectLanguage, palLine, replyLanguage, smallTalk } from '../../../../src/server/resources/pals/lines/language.js';
+import {
+  conversationLanguages,
+  detectLanguage,
+  palLine,
+  replyLanguage,
+  smallTalk,
+} from '../../../../src/server/resources/pals/lines/language.js';
 import { bestAnswer } from '../../../../src/server/live/agent/best-answer.js';
 import { splitSentences } from '../../../../src/server/platform/text/sentences.js';
 import { SpeakableStream } from '../../../../src/server/live/speech/speakable.js';
@@ -70,7 +76,10 @@ Ja, Sie können jedes Rad innerhalb von 30 Tagen zurückgeben. Es muss unbenutzt
 Wo ist Ihr Laden?
 Unser Laden ist in der Hafenstraße 12 in Hamburg, geöffnet von Montag bis Samstag.`;
 
-const known = (content: string, name = 'Northwind Bikes FAQ'): Recall => ({ passages: [{ document_name: name, content, score: 0.8 }], memories: [] });
+const known = (content: string, name = 'Northwind Bikes FAQ'): Recall => ({
+  passages: [{ document_name: name, content, score: 0.8 }],
+  memories: [],
+});
 
 /** The answer without the occasional lead-in ("Good question. "). */
 const core = (reply: string) => reply.replace(/^(?:Good question|Sure|Gute Frage|Gern)\. /, '');
@@ -117,8 +126,14 @@ describe('answers without a language model', () => {
   });
 
   it('says honestly when it does not know, naming what it can help with, in the reply language', () => {
-    assert.equal(answerFromKnowledge('Do you sell pizza?', known(FAQ), null), palLine('en', 'unsureWithTopics', { topics: 'Northwind Bikes FAQ' }));
-    assert.match(answerFromKnowledge('Verkaufen Sie Pizza?', known(FAQ_DE, 'lieferung-faq.md'), null, 'de'), /^Da bin ich mir leider nicht sicher\. .*lieferung faq/);
+    assert.equal(
+      answerFromKnowledge('Do you sell pizza?', known(FAQ), null),
+      palLine('en', 'unsureWithTopics', { topics: 'Northwind Bikes FAQ' }),
+    );
+    assert.match(
+      answerFromKnowledge('Verkaufen Sie Pizza?', known(FAQ_DE, 'lieferung-faq.md'), null, 'de'),
+      /^Da bin ich mir leider nicht sicher\. .*lieferung faq/,
+    );
     assert.equal(answerFromKnowledge('What is the meaning of life?', { passages: [], memories: [] }, null), palLine('en', 'unsure'));
   });
 
@@ -131,14 +146,34 @@ describe('answers without a language model', () => {
   });
 
   it('answers from pinned memories and the conversation context', () => {
-    const reply = answerFromKnowledge('What is my favourite colour?', { passages: [], memories: ["Dana's favourite colour is teal"] }, null);
+    const reply = answerFromKnowledge(
+      'What is my favourite colour?',
+      { passages: [], memories: ["Dana's favourite colour is teal"] },
+      null,
+    );
     assert.equal(reply, "From what I remember, Dana's favourite colour is teal.");
-    assert.match(answerFromKnowledge('When is the appointment?', { passages: [], memories: [] }, 'The visitor is Dana. Her appointment is on Friday at 3 pm.'), /Friday at 3 pm/);
+    assert.match(
+      answerFromKnowledge(
+        'When is the appointment?',
+        { passages: [], memories: [] },
+        'The visitor is Dana. Her appointment is on Friday at 3 pm.',
+      ),
+      /Friday at 3 pm/,
+    );
   });
 
   it('answers within a few milliseconds', () => {
-    const docs: Recall = { passages: [FAQ, PRODUCT, POLICY, FAQ_DE].map((content, i) => ({ document_name: `doc ${i}`, content, score: 0.5 })), memories: ['Dana likes the Trekker 500'] };
-    const questions = ['How long does delivery take?', 'What is the range?', 'How long do you keep my data?', 'Wie lange dauert die Lieferung?', 'Do you sell pizza?'];
+    const docs: Recall = {
+      passages: [FAQ, PRODUCT, POLICY, FAQ_DE].map((content, i) => ({ document_name: `doc ${i}`, content, score: 0.5 })),
+      memories: ['Dana likes the Trekker 500'],
+    };
+    const questions = [
+      'How long does delivery take?',
+      'What is the range?',
+      'How long do you keep my data?',
+      'Wie lange dauert die Lieferung?',
+      'Do you sell pizza?',
+    ];
     for (const q of questions) answerFromKnowledge(q, docs, null); // warm up
     const start = performance.now();
     for (let i = 0; i < 20; i++) for (const q of questions) answerFromKnowledge(q, docs, 'Some context about the visitor.');
@@ -147,7 +182,11 @@ describe('answers without a language model', () => {
   });
 
   it('splits sentences, but not after abbreviations or inside numbers', () => {
-    assert.deepEqual(splitSentences('It costs approx. 2.5 € a day, e.g. on weekdays. Ask Dr. Weber! Really?'), ['It costs approx. 2.5 € a day, e.g. on weekdays.', 'Ask Dr. Weber!', 'Really?']);
+    assert.deepEqual(splitSentences('It costs approx. 2.5 € a day, e.g. on weekdays. Ask Dr. Weber! Really?'), [
+      'It costs approx. 2.5 € a day, e.g. on weekdays.',
+      'Ask Dr. Weber!',
+      'Really?',
+    ]);
     assert.deepEqual(splitSentences('Das dauert z.B. 3 Tage. Danach ist es da.'), ['Das dauert z.B. 3 Tage.', 'Danach ist es da.']);
   });
 
@@ -160,7 +199,10 @@ describe('answers without a language model', () => {
 });
 
 describe('the PAL’s languages', () => {
-  const conv = (pal: unknown, properties: Record<string, unknown> = {}) => ({ pal: { palId: 'p', name: 'Ava', pipelineMode: 'full' as const, definition: pal === undefined ? {} : { languages: pal } }, properties });
+  const conv = (pal: unknown, properties: Record<string, unknown> = {}) => ({
+    pal: { palId: 'p', name: 'Ava', pipelineMode: 'full' as const, definition: pal === undefined ? {} : { languages: pal } },
+    properties,
+  });
 
   it('come from the PAL, or from the conversation, which replaces (not merges) them; default English', () => {
     assert.deepEqual(conversationLanguages(conv(['de-DE', 'en'])), ['de', 'en']);
@@ -184,7 +226,18 @@ describe('the PAL’s languages', () => {
 
   it('every listed language has the PAL’s own lines', () => {
     for (const lang of ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'ja']) {
-      for (const key of ['greeting', 'unsure', 'unsureWithTopics', 'refusal', 'llmFailure', 'verbalDisclosure', 'visualDisclosure', 'hello', 'thanks', 'bye'] as const) {
+      for (const key of [
+        'greeting',
+        'unsure',
+        'unsureWithTopics',
+        'refusal',
+        'llmFailure',
+        'verbalDisclosure',
+        'visualDisclosure',
+        'hello',
+        'thanks',
+        'bye',
+      ] as const) {
         assert.ok(palLine(lang, key, { name: 'Ava', topics: 'x' }).length > 5, `${lang} ${key}`);
       }
     }
@@ -206,7 +259,16 @@ describe('a streamed reply made speakable', () => {
   });
 
   it('drops markdown emphasis, headings and bullets and reads links and URLs by their text or host', () => {
-    const said = run(['## Deli', 'very\n', 'It takes **3 to', ' 5** days.\n', '- Express: ', '*next* day\n', 'See [our page](https://x.example/a) or https://www.north', 'wind.example/help/faq?id=3 for more.']).join('');
+    const said = run([
+      '## Deli',
+      'very\n',
+      'It takes **3 to',
+      ' 5** days.\n',
+      '- Express: ',
+      '*next* day\n',
+      'See [our page](https://x.example/a) or https://www.north',
+      'wind.example/help/faq?id=3 for more.',
+    ]).join('');
     assert.equal(said, 'Delivery. It takes 3 to 5 days. Express: next day. See our page or northwind.example for more.');
   });
 });

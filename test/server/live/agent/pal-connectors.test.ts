@@ -20,8 +20,16 @@ describe('connectors in conversations', () => {
     llm = await startFakeLlm();
     mcp = await startMcpTestServer((token) => token === 'tok-weather-1');
     moved = await startMcpTestServer((token) => token === 'tok-weather-1');
-    t = await startListeningService({ PALKIT_LLM_BASE_URL: llm.baseUrl, PALKIT_LLM_API_KEY: 'sk-test', PALKIT_PAL_WORDS_PER_MINUTE: '1200' });
-    const created = await t.api('POST', '/v2/connectors', { name: 'Weather', server_url: mcp.url, auth_config: { type: 'bearer', token: 'tok-weather-1' } });
+    t = await startListeningService({
+      PALKIT_LLM_BASE_URL: llm.baseUrl,
+      PALKIT_LLM_API_KEY: 'sk-test',
+      PALKIT_PAL_WORDS_PER_MINUTE: '1200',
+    });
+    const created = await t.api('POST', '/v2/connectors', {
+      name: 'Weather',
+      server_url: mcp.url,
+      auth_config: { type: 'bearer', token: 'tok-weather-1' },
+    });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     connectorId = created.body.connector_id;
   });
@@ -30,7 +38,8 @@ describe('connectors in conversations', () => {
     await Promise.all([llm.close(), mcp.close(), moved.close()]);
   });
 
-  const replica = (speech: string) => (m: { properties: Record<string, any> }) => m.properties.role === 'replica' && m.properties.speech === speech;
+  const replica = (speech: string) => (m: { properties: Record<string, any> }) =>
+    m.properties.role === 'replica' && m.properties.speech === speech;
 
   async function talk(palId: string, question: string) {
     const room = await insertConversation(t, { palId, customGreeting: 'Hi.' });
@@ -42,14 +51,24 @@ describe('connectors in conversations', () => {
   }
 
   it('offers only the scoped tools, calls the one the model asks for, and answers with its result', async () => {
-    const palId = await insertPal(t, { definition: { layers: { mcp: { connectors: [connectorId], connector_tools: { [connectorId]: ['get_weather', 'ping'] } } } } });
-    llm.script.push({ toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: '{"city":"Lisbon"}' }] }, ['It is', ' sunny in Lisbon', ' today.']);
+    const palId = await insertPal(t, {
+      definition: { layers: { mcp: { connectors: [connectorId], connector_tools: { [connectorId]: ['get_weather', 'ping'] } } } },
+    });
+    llm.script.push({ toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: '{"city":"Lisbon"}' }] }, [
+      'It is',
+      ' sunny in Lisbon',
+      ' today.',
+    ]);
     const seenBefore = mcp.seenTokens.length;
     const { client, requests } = await talk(palId, 'What is the weather in Lisbon?');
     await client.waitForEvent('conversation.utterance', replica('It is sunny in Lisbon today.'));
 
     const [first, second] = requests();
-    assert.deepEqual(first!.body.tools.map((x: { function: { name: string } }) => x.function.name).sort(), ['get_weather', 'ping'], 'add is not in connector_tools');
+    assert.deepEqual(
+      first!.body.tools.map((x: { function: { name: string } }) => x.function.name).sort(),
+      ['get_weather', 'ping'],
+      'add is not in connector_tools',
+    );
     const weather = first!.body.tools.find((x: { function: { name: string } }) => x.function.name === 'get_weather');
     assert.equal(weather.type, 'function');
     assert.equal(weather.function.description, 'Weather: Current weather for a city', 'the connector’s name labels its tools (E21)');
@@ -57,9 +76,16 @@ describe('connectors in conversations', () => {
 
     // The second request carries the call and the tool's own answer.
     const messages = second!.body.messages;
-    assert.deepEqual(messages.at(-2), { role: 'assistant', content: null, tool_calls: [{ id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lisbon"}' } }] });
+    assert.deepEqual(messages.at(-2), {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_w1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Lisbon"}' } }],
+    });
     assert.deepEqual(messages.at(-1), { role: 'tool', tool_call_id: 'call_w1', content: 'Sunny in Lisbon' });
-    assert.ok(mcp.seenTokens.slice(seenBefore).every((x) => x === 'tok-weather-1') && mcp.seenTokens.length > seenBefore, "the connector's credentials reach its server");
+    assert.ok(
+      mcp.seenTokens.slice(seenBefore).every((x) => x === 'tok-weather-1') && mcp.seenTokens.length > seenBefore,
+      "the connector's credentials reach its server",
+    );
 
     const call = client.events('conversation.tool_call').find((m) => m.properties.tool_call_id === 'call_w1');
     assert.ok(call, 'the call is shown in the room');
@@ -71,20 +97,37 @@ describe('connectors in conversations', () => {
 
   it('tells the model when a tool fails or does not exist, and still answers', async () => {
     const palId = await insertPal(t, { definition: { layers: { mcp: { connectors: [connectorId] } } } });
-    llm.script.push({ toolCalls: [{ id: 'call_x', name: 'launch_rocket', arguments: '{}' }, { id: 'call_y', name: 'add', arguments: '{"a":' }] }, ['Sorry, I could not do that.']);
+    llm.script.push(
+      {
+        toolCalls: [
+          { id: 'call_x', name: 'launch_rocket', arguments: '{}' },
+          { id: 'call_y', name: 'add', arguments: '{"a":' },
+        ],
+      },
+      ['Sorry, I could not do that.'],
+    );
     const { client, requests } = await talk(palId, 'Launch a rocket.');
     await client.waitForEvent('conversation.utterance', replica('Sorry, I could not do that.'));
     const [first, second] = requests();
-    assert.deepEqual(first!.body.tools.map((x: { function: { name: string } }) => x.function.name).sort(), ['add', 'get_weather', 'ping'], 'no scope: every tool');
+    assert.deepEqual(
+      first!.body.tools.map((x: { function: { name: string } }) => x.function.name).sort(),
+      ['add', 'get_weather', 'ping'],
+      'no scope: every tool',
+    );
     const results = second!.body.messages.filter((m: { role: string }) => m.role === 'tool');
-    assert.deepEqual(results.map((m: { tool_call_id: string }) => m.tool_call_id), ['call_x', 'call_y']);
+    assert.deepEqual(
+      results.map((m: { tool_call_id: string }) => m.tool_call_id),
+      ['call_x', 'call_y'],
+    );
     assert.match(results[0].content, /^Error: There is no tool named launch_rocket/);
     assert.match(results[1].content, /^Error: The arguments were not valid JSON/);
     client.close();
   });
 
-  it("a changed server_url takes effect on the next conversation; a PAL without connectors offers no tools", async () => {
-    const palId = await insertPal(t, { definition: { layers: { mcp: { connectors: [connectorId], connector_tools: { [connectorId]: ['ping'] } } } } });
+  it('a changed server_url takes effect on the next conversation; a PAL without connectors offers no tools', async () => {
+    const palId = await insertPal(t, {
+      definition: { layers: { mcp: { connectors: [connectorId], connector_tools: { [connectorId]: ['ping'] } } } },
+    });
     assert.equal((await t.api('PATCH', `/v2/connectors/${connectorId}`, { server_url: moved.url })).status, 200);
     llm.script.push({ toolCalls: [{ id: 'call_p', name: 'ping', arguments: '{}' }] }, ['The server said pong.']);
     const seen = moved.seenTokens.length;
@@ -120,36 +163,65 @@ describe('objectives in conversations', () => {
   });
 
   it('the model records objective values from what the visitor said and from a tool result; the objective completes once', async () => {
-    const connector = (await t.api('POST', '/v2/connectors', { name: 'Tables', server_url: mcp.url, auth_config: { type: 'bearer', token: 'tok-book' } })).body.connector_id;
+    const connector = (
+      await t.api('POST', '/v2/connectors', { name: 'Tables', server_url: mcp.url, auth_config: { type: 'bearer', token: 'tok-book' } })
+    ).body.connector_id;
     const objectives = await t.api('POST', '/v2/objectives', {
-      data: [{ objective_name: 'reservation', objective_prompt: 'Book a table for the visitor', output_variables: ['guest_email', 'booking_id'], callback_url: receiver.url }],
+      data: [
+        {
+          objective_name: 'reservation',
+          objective_prompt: 'Book a table for the visitor',
+          output_variables: ['guest_email', 'booking_id'],
+          callback_url: receiver.url,
+        },
+      ],
     });
     assert.equal(objectives.status, 200, JSON.stringify(objectives.body));
-    const palId = await insertPal(t, { definition: { objectives_id: objectives.body.objectives_id, layers: { mcp: { connectors: [connector], connector_tools: { [connector]: ['book_table'] } } } } });
+    const palId = await insertPal(t, {
+      definition: {
+        objectives_id: objectives.body.objectives_id,
+        layers: { mcp: { connectors: [connector], connector_tools: { [connector]: ['book_table'] } } },
+      },
+    });
     const room = await insertConversation(t, { palId, customGreeting: 'Hi.' });
     const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
     await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'Hi.');
 
-    llm.script.push({ toolCalls: [{ id: 'call_o1', name: 'record_objective_values', arguments: '{"guest_email":"dana@example.com","shoe_size":44}' }] }, ['Thanks, noted.']);
+    llm.script.push(
+      { toolCalls: [{ id: 'call_o1', name: 'record_objective_values', arguments: '{"guest_email":"dana@example.com","shoe_size":44}' }] },
+      ['Thanks, noted.'],
+    );
     const before = llm.requests.length;
     client.say('conversation.respond', { text: 'My email is dana@example.com.' });
     await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === 'Thanks, noted.');
     const offered = llm.requests[before]!.body.tools.map((x: { function: { name: string } }) => x.function.name).sort();
     assert.deepEqual(offered, ['book_table', 'record_objective_values']);
-    const recordTool = llm.requests[before]!.body.tools.find((x: { function: { name: string } }) => x.function.name === 'record_objective_values');
+    const recordTool = llm.requests[before]!.body.tools.find(
+      (x: { function: { name: string } }) => x.function.name === 'record_objective_values',
+    );
     assert.match(recordTool.function.description, /reservation: Book a table for the visitor \(captures guest_email, booking_id\)/);
     assert.match(llm.requests[before + 1]!.body.messages.at(-1).content, /Still open: reservation \(missing booking_id\)/);
     let progress = (await t.api('GET', `/v2/conversations/${room.conversationId}/objectives`)).body.data;
-    assert.deepEqual(progress, [{ objective_name: 'reservation', output_variables: { guest_email: 'dana@example.com' }, completed: false }]);
+    assert.deepEqual(progress, [
+      { objective_name: 'reservation', output_variables: { guest_email: 'dana@example.com' }, completed: false },
+    ]);
 
     llm.script.push({ toolCalls: [{ id: 'call_b1', name: 'book_table', arguments: '{"name":"Dana"}' }] }, ['Your table is booked.']);
     client.say('conversation.respond', { text: 'Book me a table, please.' });
     await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === 'Your table is booked.');
     progress = (await t.api('GET', `/v2/conversations/${room.conversationId}/objectives`)).body.data;
-    assert.deepEqual(progress, [{ objective_name: 'reservation', output_variables: { guest_email: 'dana@example.com', booking_id: 'bk-dana' }, completed: true }]);
+    assert.deepEqual(progress, [
+      { objective_name: 'reservation', output_variables: { guest_email: 'dana@example.com', booking_id: 'bk-dana' }, completed: true },
+    ]);
     await receiver.waitFor((b) => b.some((x) => x.objective_name === 'reservation'));
     const callback = receiver.bodies.filter((x) => x.objective_name === 'reservation');
-    assert.deepEqual(callback, [{ conversation_id: room.conversationId, objective_name: 'reservation', output_variables: { guest_email: 'dana@example.com', booking_id: 'bk-dana' } }]);
+    assert.deepEqual(callback, [
+      {
+        conversation_id: room.conversationId,
+        objective_name: 'reservation',
+        output_variables: { guest_email: 'dana@example.com', booking_id: 'bk-dana' },
+      },
+    ]);
     client.close();
   });
 });

@@ -23,7 +23,9 @@ describe('the question set with a language model (issue 54)', () => {
   const ids = {} as Record<Question['doc'], string>;
 
   before(async () => {
-    site = await startSite(Object.fromEntries(Object.entries(DOCUMENTS).map(([k, d]) => [`/${k}.md`, { body: d.content, type: 'text/markdown' }])));
+    site = await startSite(
+      Object.fromEntries(Object.entries(DOCUMENTS).map(([k, d]) => [`/${k}.md`, { body: d.content, type: 'text/markdown' }])),
+    );
     t = await startListeningService();
     llm = await startFakeLlm();
     llm.chunkDelayMs = 0;
@@ -46,7 +48,10 @@ describe('the question set with a language model (issue 54)', () => {
   // A PAL created without a language, as the demo's.
   const convFor = (doc: Question['doc']) =>
     ({
-      conversationId: `c-${doc}`, ownerId: 1, memoryStores: [], properties: {},
+      conversationId: `c-${doc}`,
+      ownerId: 1,
+      memoryStores: [],
+      properties: {},
       pal: { palId: 'p', name: 'Nova', pipelineMode: 'full', definition: { document_ids: [ids[doc]] } },
     }) as unknown as LiveConversation;
 
@@ -55,7 +60,17 @@ describe('the question set with a language model (issue 54)', () => {
       const conv = convFor(q.doc);
       const written = [`Reply `, `number ${i} `, `in ${NAMES[q.lang]}.`];
       llm.reply = written;
-      const source = answerSource({ deps: t.service.deps, conv, context: null, history: [], tools: Promise.resolve(PalTools.none(t.service.deps, conv.conversationId)), onToolCall() {} }, q.ask);
+      const source = answerSource(
+        {
+          deps: t.service.deps,
+          conv,
+          context: null,
+          history: [],
+          tools: Promise.resolve(PalTools.none(t.service.deps, conv.conversationId)),
+          onToolCall() {},
+        },
+        q.ask,
+      );
       let said = '';
       for await (const part of source(new AbortController().signal)) if (typeof part === 'string') said += part;
       assert.equal(said.trim(), written.join('').trim(), 'the model’s reply is passed on');
@@ -65,7 +80,10 @@ describe('the question set with a language model (issue 54)', () => {
       const system: string = request.messages[0].content;
       assert.equal(request.messages.at(-1).content, q.ask, 'the question is the last message');
       assert.equal(replyLanguage(conv, q.ask), q.lang);
-      assert.match(system, new RegExp(`Reply in ${NAMES[q.lang]} \\(${q.lang}\\); always reply in the language of the visitor's last message`));
+      assert.match(
+        system,
+        new RegExp(`Reply in ${NAMES[q.lang]} \\(${q.lang}\\); always reply in the language of the visitor's last message`),
+      );
       assert.match(system, /if it does not cover the question, say you are not sure/);
       // The knowledge that holds the answer is in the request, whatever language the question is in.
       for (const fact of q.says ?? []) assert.match(system, fact, `the request carries ${fact}`);

@@ -13,7 +13,11 @@ const recallOf = (doc: Question['doc']): Recall => ({ passages: [{ ...DOCUMENTS[
 
 /** Every sentence of a document long enough to be a fact: none may appear in an honest line. */
 const factsOf = (doc: Question['doc']) =>
-  DOCUMENTS[doc].content.split('\n').filter((l) => !l.startsWith('#')).flatMap((l) => splitSentences(l)).filter((s) => s.split(' ').length >= 4);
+  DOCUMENTS[doc].content
+    .split('\n')
+    .filter((l) => !l.startsWith('#'))
+    .flatMap((l) => splitSentences(l))
+    .filter((s) => s.split(' ').length >= 4);
 
 /** What is wrong with the reply to `q` (null when it is right). */
 export function verdict(q: Question, reply: string): string | null {
@@ -50,10 +54,17 @@ describe('the question set without a language model (issue 54)', () => {
   }
 
   it('a PAL created without a language replies in the visitor’s; one whose owner set languages keeps to them', () => {
-    const conv = (languages?: string[], own?: string[]) => ({ properties: own ? { languages: own } : {}, pal: { definition: languages ? { languages } : {} } }) as Parameters<typeof replyLanguage>[0];
+    const conv = (languages?: string[], own?: string[]) =>
+      ({ properties: own ? { languages: own } : {}, pal: { definition: languages ? { languages } : {} } }) as Parameters<
+        typeof replyLanguage
+      >[0];
     for (const q of QUESTIONS) assert.equal(replyLanguage(conv(), q.ask), q.lang, q.ask);
     for (const q of QUESTIONS.filter((x) => x.lang !== 'en')) assert.equal(replyLanguage(conv(['en']), q.ask), 'en', q.ask);
-    assert.equal(replyLanguage(conv(['de'], ['fr']), 'Wie lange dauert die Lieferung?'), 'fr', 'the conversation’s languages replace the PAL’s');
+    assert.equal(
+      replyLanguage(conv(['de'], ['fr']), 'Wie lange dauert die Lieferung?'),
+      'fr',
+      'the conversation’s languages replace the PAL’s',
+    );
     assert.equal(replyLanguage(conv(['en', 'de']), 'Wie lange dauert die Lieferung?'), 'de');
   });
 

@@ -10,13 +10,17 @@ import { startListeningService, type TestService } from '../../../helpers/servic
 
 describe('an invitation to speak, where the PAL cannot hear', () => {
   it('becomes an invitation to type, in the greeting’s language; other words stay', () => {
-    assert.equal(withoutSpeechOffer('Ask me anything about our bikes, or say "help me choose".'), 'Ask me anything about our bikes, or type "help me choose".');
+    assert.equal(
+      withoutSpeechOffer('Ask me anything about our bikes, or say "help me choose".'),
+      'Ask me anything about our bikes, or type "help me choose".',
+    );
     assert.equal(withoutSpeechOffer('Say “hello” to start. Talk to me any time.'), 'Type “hello” to start. Write to me any time.');
     assert.equal(withoutSpeechOffer('Fragen Sie mich oder sagen Sie „Beratung“.', 'de'), 'Fragen Sie mich oder schreiben Sie „Beratung“.');
     assert.equal(withoutSpeechOffer('Posez une question ou dites « aidez-moi ».', 'fr'), 'Posez une question ou écrivez « aidez-moi ».');
     assert.equal(withoutSpeechOffer('「選んで」と言ってください。', 'ja'), '「選んで」と入力してください。');
     // Not an invitation: what people say, a sentence about saying.
-    for (const line of ['What our riders say about us: they love it.', 'I can say that we deliver fast.']) assert.equal(withoutSpeechOffer(line), line);
+    for (const line of ['What our riders say about us: they love it.', 'I can say that we deliver fast.'])
+      assert.equal(withoutSpeechOffer(line), line);
   });
 });
 
@@ -38,7 +42,10 @@ describe('the greeting, by what the page can hear', () => {
   }
 
   it('a browser without speech recognition, and no recogniser here: the greeting asks to type', async () => {
-    assert.equal(await greeting({ speech_recognition: false }), 'Hello, I am Nova from Northwind Bikes. Ask me anything about our bikes, or type "help me choose".');
+    assert.equal(
+      await greeting({ speech_recognition: false }),
+      'Hello, I am Nova from Northwind Bikes. Ask me anything about our bikes, or type "help me choose".',
+    );
   });
 
   it('recognition that stops working after the greeting invited speech: the PAL says once that it cannot hear', async () => {
@@ -51,7 +58,10 @@ describe('the greeting, by what the page can hear', () => {
     const line = answerLine('en', 'cannotHear');
     await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === line);
     client.say('conversation.respond', { text: 'Thanks!' });
-    await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && /welcome/i.test(String(m.properties.speech)));
+    await client.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && /welcome/i.test(String(m.properties.speech)),
+    );
     const said = client.events('conversation.utterance').filter((m) => m.properties.speech === line);
     assert.equal(said.length, 1, 'said once');
     client.close();

@@ -28,16 +28,23 @@ describe('times said as a person would', () => {
     assert.deepEqual(visitorClock('x'.repeat(500), 'y'.repeat(500)), {});
     const chars = 'abcXYZ/_-+0123456789 \u0000\u202e😀';
     for (let i = 0; i < 500; i++) {
-      const junk = () => Array.from({ length: Math.floor(Math.random() * 40) }, () => chars[Math.floor(Math.random() * chars.length)]).join('');
+      const junk = () =>
+        Array.from({ length: Math.floor(Math.random() * 40) }, () => chars[Math.floor(Math.random() * chars.length)]).join('');
       const clock = visitorClock(junk(), junk());
       assert.doesNotThrow(() => spokenTime(SLOT, 'en', clock));
     }
   });
 
   it('a chosen calendar slot is acknowledged in the PAL’s language', () => {
-    const de = acknowledgement({ type: 'submit', value: { selected_slot: SLOT } }, undefined, { lang: 'de', clock: visitorClock('Europe/Berlin', undefined) });
+    const de = acknowledgement({ type: 'submit', value: { selected_slot: SLOT } }, undefined, {
+      lang: 'de',
+      clock: visitorClock('Europe/Berlin', undefined),
+    });
     assert.equal(de, 'Gut, dann Dienstag, 24. November um 11:00.');
-    const both = acknowledgement({ type: 'submit', value: { selected_slots: [SLOT, '2026-11-24T14:00:00Z'] } }, undefined, { lang: 'fr', clock: visitorClock('Europe/Paris', 'fr-FR') });
+    const both = acknowledgement({ type: 'submit', value: { selected_slots: [SLOT, '2026-11-24T14:00:00Z'] } }, undefined, {
+      lang: 'fr',
+      clock: visitorClock('Europe/Paris', 'fr-FR'),
+    });
     assert.equal(both, 'Parfait, j’ai noté mardi 24 novembre à 11:00 et mardi 24 novembre à 15:00.');
   });
 });
@@ -51,7 +58,11 @@ describe('the join frame’s time zone and language', () => {
 
   it('a join with junk in time_zone and locale is admitted like any other', async () => {
     const pal = await insertPal(t, { canvas: {} });
-    for (const page of [{ time_zone: 'Not/AZone', locale: '!!' }, { time_zone: 'z'.repeat(10_000), locale: '' }, { time_zone: 'Europe/Berlin', locale: 'de-DE' }]) {
+    for (const page of [
+      { time_zone: 'Not/AZone', locale: '!!' },
+      { time_zone: 'z'.repeat(10_000), locale: '' },
+      { time_zone: 'Europe/Berlin', locale: 'de-DE' },
+    ]) {
       const room = await insertConversation(t, { palId: pal, customGreeting: 'Hi.' });
       const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana', page);
       await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica');

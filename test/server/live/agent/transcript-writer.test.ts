@@ -28,22 +28,29 @@ describe('transcript writer', () => {
     const { conversationId } = await insertConversation(t, { palId });
     return { conversationId, writer: new TranscriptWriter(db ?? t.service.deps.db, log, conversationId, startedAt, clock) };
   };
-  const rows = (conversationId: string) => t.service.deps.db.selectFrom('conversation_transcript_entries').select(['role', 'content', 'interrupted'])
-    .where('conversation_id', '=', conversationId).orderBy('entry_id').execute();
+  const rows = (conversationId: string) =>
+    t.service.deps.db
+      .selectFrom('conversation_transcript_entries')
+      .select(['role', 'content', 'interrupted'])
+      .where('conversation_id', '=', conversationId)
+      .orderBy('entry_id')
+      .execute();
 
   /** The database as a restart leaves it for a while: the next `failures` statements fail to connect. */
   function unreachableFor(failures: () => boolean): Db {
-    const wrap = <T extends object>(target: T): T => new Proxy(target, {
-      get(object, property, receiver) {
-        const value = Reflect.get(object, property, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          if (String(property).startsWith('execute') && failures()) return Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
-          const out = (value as (...a: unknown[]) => unknown).apply(object, args);
-          return out && typeof out === 'object' && 'execute' in out ? wrap(out) : out;
-        };
-      },
-    });
+    const wrap = <T extends object>(target: T): T =>
+      new Proxy(target, {
+        get(object, property, receiver) {
+          const value = Reflect.get(object, property, receiver) as unknown;
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            if (String(property).startsWith('execute') && failures())
+              return Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+            const out = (value as (...a: unknown[]) => unknown).apply(object, args);
+            return out && typeof out === 'object' && 'execute' in out ? wrap(out) : out;
+          };
+        },
+      });
     return wrap(t.service.deps.db);
   }
 
@@ -53,16 +60,22 @@ describe('transcript writer', () => {
     let handOff!: () => void;
     // The visitor's question waits for the hand-off of its answer (pal-agent.ts); the answer, begun at the
     // same instant on a clock that stands still, is recorded while it waits.
-    writer.record({ role: 'user', content: 'How long is this call?', ...writer.timing(at, 0), participant_name: 'Dana' }, new Promise<void>((r) => (handOff = r)));
+    writer.record(
+      { role: 'user', content: 'How long is this call?', ...writer.timing(at, 0), participant_name: 'Dana' },
+      new Promise<void>((r) => (handOff = r)),
+    );
     writer.record({ role: 'assistant', content: 'Two seconds.', ...writer.timing(at, 0.4) });
     assert.deepEqual(await loadTranscript(t.service.deps.db, conversationId), [], 'the answer waits for the question');
     handOff();
     await writer.settled();
     const transcript = await loadTranscript(t.service.deps.db, conversationId);
-    assert.deepEqual(transcript.map((e) => [e.role, e.content, e.seconds_from_start]), [
-      ['user', 'How long is this call?', 0.5],
-      ['assistant', 'Two seconds.', 0.5],
-    ]);
+    assert.deepEqual(
+      transcript.map((e) => [e.role, e.content, e.seconds_from_start]),
+      [
+        ['user', 'How long is this call?', 0.5],
+        ['assistant', 'Two seconds.', 0.5],
+      ],
+    );
   });
 
   it('logs a write the database refuses and goes on with the next', async () => {
@@ -71,7 +84,10 @@ describe('transcript writer', () => {
     writer.record({ role: 'user', content: null, ...writer.timing(at, 0) } as unknown as RecordedTurn);
     writer.record({ role: 'assistant', content: 'Still here.', ...writer.timing(at, 0.3) });
     await writer.drained();
-    assert.deepEqual((await loadTranscript(t.service.deps.db, conversationId)).map((e) => e.content), ['Still here.']);
+    assert.deepEqual(
+      (await loadTranscript(t.service.deps.db, conversationId)).map((e) => e.content),
+      ['Still here.'],
+    );
     assert.equal(errors.length, 1);
     assert.equal(errors[0]!.conversation_id, conversationId);
   });
@@ -79,7 +95,10 @@ describe('transcript writer', () => {
   it('tries a write again while the database is away, the turns after it waiting, in order', async () => {
     const clock = new ManualClock();
     let away = 3;
-    const { conversationId, writer } = await writerFor(unreachableFor(() => away-- > 0), clock);
+    const { conversationId, writer } = await writerFor(
+      unreachableFor(() => away-- > 0),
+      clock,
+    );
     const at = new Date(startedAt.getTime() + 2000);
     writer.record({ role: 'user', content: 'Are you there?', ...writer.timing(at, 0) });
     writer.record({ role: 'assistant', content: 'I am.', ...writer.timing(at, 0.2) });
@@ -87,14 +106,20 @@ describe('transcript writer', () => {
     assert.deepEqual(await rows(conversationId), [], 'nothing written while the database is away');
     await clock.advance(100 + 200 + 400);
     await writer.drained();
-    assert.deepEqual((await rows(conversationId)).map((r) => r.content), ['Are you there?', 'I am.']);
+    assert.deepEqual(
+      (await rows(conversationId)).map((r) => r.content),
+      ['Are you there?', 'I am.'],
+    );
   });
 
   it('gives a write up after a minute of the database away, and goes on with the next', async () => {
     const clock = new ManualClock();
     const failing = { on: true };
     const before = errors.length;
-    const { conversationId, writer } = await writerFor(unreachableFor(() => failing.on), clock);
+    const { conversationId, writer } = await writerFor(
+      unreachableFor(() => failing.on),
+      clock,
+    );
     const at = new Date(startedAt.getTime() + 3000);
     writer.record({ role: 'user', content: 'Lost?', ...writer.timing(at, 0) });
     writer.record({ role: 'assistant', content: 'Kept.', ...writer.timing(at, 0.2) });
@@ -105,18 +130,25 @@ describe('transcript writer', () => {
     failing.on = false;
     await clock.advance(2_000);
     await writer.drained();
-    assert.deepEqual((await rows(conversationId)).map((r) => r.content), ['Kept.']);
+    assert.deepEqual(
+      (await rows(conversationId)).map((r) => r.content),
+      ['Kept.'],
+    );
     assert.equal(errors.length, before + 1);
   });
 
-  it('stores the PAL\'s utterance as it is heard, marked interrupted until it ends', async () => {
+  it("stores the PAL's utterance as it is heard, marked interrupted until it ends", async () => {
     const clock = new ManualClock();
     const { conversationId, writer } = await writerFor(undefined, clock);
     const began = new Date(startedAt.getTime() + 4000);
     const heard = (content: string) => writer.progress({ role: 'assistant', content, ...writer.timing(began, 0.5), inference_id: 'inf_1' });
     heard('Rome was');
     await writer.settled();
-    assert.deepEqual(await rows(conversationId), [{ role: 'assistant', content: 'Rome was', interrupted: true }], 'written at its first words');
+    assert.deepEqual(
+      await rows(conversationId),
+      [{ role: 'assistant', content: 'Rome was', interrupted: true }],
+      'written at its first words',
+    );
     heard('Rome was not built');
     heard('Rome was not built in a day.');
     await writer.settled();
@@ -124,8 +156,17 @@ describe('transcript writer', () => {
     await clock.advance(500);
     await writer.settled();
     assert.deepEqual(await rows(conversationId), [{ role: 'assistant', content: 'Rome was not built in a day.', interrupted: true }]);
-    writer.record({ role: 'assistant', content: 'Rome was not built in a day. It grew.', ...writer.timing(began, 1.5), inference_id: 'inf_1' });
+    writer.record({
+      role: 'assistant',
+      content: 'Rome was not built in a day. It grew.',
+      ...writer.timing(began, 1.5),
+      inference_id: 'inf_1',
+    });
     await writer.drained();
-    assert.deepEqual(await rows(conversationId), [{ role: 'assistant', content: 'Rome was not built in a day. It grew.', interrupted: false }], 'one row, completed');
+    assert.deepEqual(
+      await rows(conversationId),
+      [{ role: 'assistant', content: 'Rome was not built in a day. It grew.', interrupted: false }],
+      'one row, completed',
+    );
   });
 });

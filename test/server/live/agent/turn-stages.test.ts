@@ -48,15 +48,32 @@ describe('a typed turn on its way to the voice', () => {
     const { conversationId } = await insertConversation(t, { palId });
     const conv = (await loadLiveConversation(t.service.deps.db, conversationId))!;
     const agent = new PalAgent(t.service.deps, conv, {
-      send: () => undefined, notice: () => undefined, startedAt: new Date(),
+      send: () => undefined,
+      notice: () => undefined,
+      startedAt: new Date(),
       audio: { sendAudio: () => undefined, flushAudio: () => undefined },
     });
     try {
-      agent.handle({ message_type: 'conversation', event_type: 'conversation.respond', conversation_id: conversationId, properties: { text: 'Hello there.' } }, { participantId: 'v1', userName: 'Visitor' });
-      await eventually(async () => [...order], (o) => o.includes('sent') && o.includes('transcript'), 'the reply sent and the turn written');
+      agent.handle(
+        {
+          message_type: 'conversation',
+          event_type: 'conversation.respond',
+          conversation_id: conversationId,
+          properties: { text: 'Hello there.' },
+        },
+        { participantId: 'v1', userName: 'Visitor' },
+      );
+      await eventually(
+        async () => [...order],
+        (o) => o.includes('sent') && o.includes('transcript'),
+        'the reply sent and the turn written',
+      );
       const stages = order.filter((o) => o !== 'transcript');
       assert.deepEqual(stages.slice(0, 5), ['received', 'text', 'sentence', 'samples', 'sent']);
-      assert.ok(order.indexOf('transcript') > order.indexOf('sentence'), `the turn was written after its reply went to the voice: ${order.join(', ')}`);
+      assert.ok(
+        order.indexOf('transcript') > order.indexOf('sentence'),
+        `the turn was written after its reply went to the voice: ${order.join(', ')}`,
+      );
       assert.deepEqual(errors, []);
     } finally {
       await agent.stop();

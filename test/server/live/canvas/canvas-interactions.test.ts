@@ -27,19 +27,44 @@ describe('canvas interactions', () => {
   });
 
   const path = (id: string) => `/v2/conversations/${id}/canvas/interactions`;
-  const submit = (interactionId: string, value: Record<string, unknown> = { selected_option_ids: ['opt_2'], skipped: false }, extra: Record<string, unknown> = {}) => ({
-    interaction_id: interactionId, tool_call_id: 'call_abc', component: 'canvas.question', component_version: 'v1', type: 'submit', value, ...extra,
+  const submit = (
+    interactionId: string,
+    value: Record<string, unknown> = { selected_option_ids: ['opt_2'], skipped: false },
+    extra: Record<string, unknown> = {},
+  ) => ({
+    interaction_id: interactionId,
+    tool_call_id: 'call_abc',
+    component: 'canvas.question',
+    component_version: 'v1',
+    type: 'submit',
+    value,
+    ...extra,
   });
 
   it('records without a key, sends canvas.interaction once, and answers identical retries with 200', async () => {
     const room = await insertConversation(t, { palId, callbackUrl: receiver.url });
-    const first = await t.api('POST', path(room.conversationId), submit('ci_call_abc_submit_1', undefined, { metadata: { client: 'kiosk-web' } }), { key: null, headers: { origin: 'https://shop.example' } });
+    const first = await t.api(
+      'POST',
+      path(room.conversationId),
+      submit('ci_call_abc_submit_1', undefined, { metadata: { client: 'kiosk-web' } }),
+      { key: null, headers: { origin: 'https://shop.example' } },
+    );
     assert.equal(first.status, 200);
     assert.deepEqual(first.body, { success: true });
     assert.equal(first.headers.get('access-control-allow-origin'), '*');
-    const retry = await t.api('POST', path(room.conversationId), submit('ci_call_abc_submit_1', { skipped: false, selected_option_ids: ['opt_2'] }, { metadata: { client: 'other' } }), { key: null });
+    const retry = await t.api(
+      'POST',
+      path(room.conversationId),
+      submit('ci_call_abc_submit_1', { skipped: false, selected_option_ids: ['opt_2'] }, { metadata: { client: 'other' } }),
+      { key: null },
+    );
     assert.equal(retry.status, 200, 'metadata and key order are not part of the match');
-    const clash = await t.api('POST', path(room.conversationId), submit('ci_call_abc_submit_1', { selected_option_ids: ['opt_1'], skipped: false }), { key: null });
+    const clash = await t.api(
+      'POST',
+      path(room.conversationId),
+      submit('ci_call_abc_submit_1', { selected_option_ids: ['opt_1'], skipped: false }),
+      { key: null },
+    );
     assert.equal(clash.status, 409);
     assert.equal(typeof clash.body.error, 'string');
 
@@ -53,15 +78,31 @@ describe('canvas interactions', () => {
     assert.match(callback!.timestamp, /Z$/);
     assert.deepEqual(
       { ...callback!.properties, created_at: undefined },
-      { conversation_id: room.conversationId, interaction_id: 'ci_call_abc_submit_1', tool_call_id: 'call_abc', component: 'canvas.question', component_version: 'v1', type: 'submit', value: { selected_option_ids: ['opt_2'], skipped: false }, metadata: { client: 'kiosk-web' }, created_at: undefined },
+      {
+        conversation_id: room.conversationId,
+        interaction_id: 'ci_call_abc_submit_1',
+        tool_call_id: 'call_abc',
+        component: 'canvas.question',
+        component_version: 'v1',
+        type: 'submit',
+        value: { selected_option_ids: ['opt_2'], skipped: false },
+        metadata: { client: 'kiosk-web' },
+        created_at: undefined,
+      },
     );
     const events = await listConversationEvents(t.service.deps.db, room.conversationId);
-    assert.deepEqual(events.map((e) => e.event_type), ['canvas.interaction']);
+    assert.deepEqual(
+      events.map((e) => e.event_type),
+      ['canvas.interaction'],
+    );
 
     await t.api('POST', path(room.conversationId), { ...submit('ci_call_abc_heartbeat_2'), type: 'heartbeat', value: {} }, { key: null });
     const list = await t.api('GET', path(room.conversationId));
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.data.map((i: { interaction_id: string }) => i.interaction_id), ['ci_call_abc_submit_1', 'ci_call_abc_heartbeat_2']);
+    assert.deepEqual(
+      list.body.data.map((i: { interaction_id: string }) => i.interaction_id),
+      ['ci_call_abc_submit_1', 'ci_call_abc_heartbeat_2'],
+    );
     assert.equal((await t.api('GET', path(room.conversationId), undefined, { key: null })).status, 401);
     assert.equal((await t.api('GET', path(room.conversationId), undefined, { key: OTHER_KEY })).status, 404);
   });
@@ -70,7 +111,11 @@ describe('canvas interactions', () => {
     const room = await insertConversation(t, { palId });
     const response = await fetch(t.url + path(room.conversationId), {
       method: 'OPTIONS',
-      headers: { origin: 'https://anywhere.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'https://anywhere.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     assert.ok(response.status === 204 || response.status === 200);
     assert.equal(response.headers.get('access-control-allow-origin'), '*');
@@ -109,7 +154,7 @@ describe('canvas interactions', () => {
     assert.equal((await t.api('POST', path('cnosuch'), submit('x'), { key: null })).status, 404);
   });
 
-  it('accepts exactly what the protocol (and so the elements\' cards) accepts, at the limits defined once there', async () => {
+  it("accepts exactly what the protocol (and so the elements' cards) accepts, at the limits defined once there", async () => {
     const room = await insertConversation(t, { palId });
     const L = canvasValueLimits;
     const cases: Array<[string, string, Record<string, unknown>]> = [
@@ -130,26 +175,49 @@ describe('canvas interactions', () => {
     const verdicts = [];
     for (const [i, [component, type, value]] of cases.entries()) {
       const r = await t.api('POST', path(room.conversationId), { ...submit(`lim${i}`), component, type, value }, { key: null });
-      assert.ok(r.status === 200 || (r.status === 400 && /^invalid_request: value/.test(r.body.error)), `${r.status} ${JSON.stringify(r.body)}`);
-      verdicts.push({ case: i, server: r.status === 200, protocol: isValidInteractionValue(component, type as CanvasInteractionType, value) });
+      assert.ok(
+        r.status === 200 || (r.status === 400 && /^invalid_request: value/.test(r.body.error)),
+        `${r.status} ${JSON.stringify(r.body)}`,
+      );
+      verdicts.push({
+        case: i,
+        server: r.status === 200,
+        protocol: isValidInteractionValue(component, type as CanvasInteractionType, value),
+      });
     }
-    assert.deepEqual(verdicts.map((v) => v.server), verdicts.map((v) => v.protocol), JSON.stringify(verdicts));
-    assert.deepEqual(verdicts.map((v) => v.server), [true, false, true, false, false, true, false, true, false, true, false, true, false]);
+    assert.deepEqual(
+      verdicts.map((v) => v.server),
+      verdicts.map((v) => v.protocol),
+      JSON.stringify(verdicts),
+    );
+    assert.deepEqual(
+      verdicts.map((v) => v.server),
+      [true, false, true, false, false, true, false, true, false, true, false, true, false],
+    );
   });
 
   it('allows 120 posts a minute per address and conversation, counted in the database', async () => {
     const room = await insertConversation(t, { palId });
     const other = await insertConversation(t, { palId });
     const heartbeat = (i: number) => ({ ...submit(`hb_${i}`), type: 'heartbeat', value: {} });
-    const responses = await Promise.all(Array.from({ length: 120 }, (_, i) => t.api('POST', path(room.conversationId), heartbeat(i), { key: null })));
+    const responses = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => t.api('POST', path(room.conversationId), heartbeat(i), { key: null })),
+    );
     assert.ok(responses.every((r) => r.status === 200));
     const over = await t.api('POST', path(room.conversationId), heartbeat(120), { key: null });
     assert.equal(over.status, 429);
     assert.deepEqual(over.body, { error: 'Too many requests' });
     const retryAfter = Number(over.headers.get('retry-after'));
     assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
-    assert.equal((await t.api('POST', path(other.conversationId), heartbeat(0), { key: null })).status, 200, 'another conversation has its own count');
-    const { n } = await t.service.deps.db.selectFrom('canvas_interaction_rate').select((eb) => eb.fn.max('hits').as('n')).executeTakeFirstOrThrow();
+    assert.equal(
+      (await t.api('POST', path(other.conversationId), heartbeat(0), { key: null })).status,
+      200,
+      'another conversation has its own count',
+    );
+    const { n } = await t.service.deps.db
+      .selectFrom('canvas_interaction_rate')
+      .select((eb) => eb.fn.max('hits').as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(n), 121);
     // The next minute counts afresh.
     await clock.advance(retryAfter * 1000);
@@ -159,7 +227,11 @@ describe('canvas interactions', () => {
   it('refuses interactions once the conversation has ended', async () => {
     const room = await insertConversation(t, { palId });
     assert.equal((await t.api('POST', path(room.conversationId), submit('e1'), { key: null })).status, 200);
-    await t.service.deps.db.updateTable('conversations').set({ status: 'ended', shutdown_reason: 'end_conversation_endpoint_hit', ended_at: new Date() }).where('conversation_id', '=', room.conversationId).execute();
+    await t.service.deps.db
+      .updateTable('conversations')
+      .set({ status: 'ended', shutdown_reason: 'end_conversation_endpoint_hit', ended_at: new Date() })
+      .where('conversation_id', '=', room.conversationId)
+      .execute();
     const refused = await t.api('POST', path(room.conversationId), submit('e1'), { key: null });
     assert.equal(refused.status, 410);
     assert.deepEqual(refused.body, { error: 'conversation_ended' });

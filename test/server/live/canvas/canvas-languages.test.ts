@@ -50,7 +50,12 @@ describe('Magic Canvas cards in the PAL’s language', () => {
       for (const key of Object.keys(CARD_LINES.en!) as Array<keyof typeof CARD_LINES.en>) {
         const line = cardLine(lang, key, { choice: 'X', date: 'D', start: 'S', end: 'E', value: 'V' });
         assert.ok(line.trim().length > 1, `${lang} ${key}`);
-        if (lang !== 'en') assert.notEqual(line, cardLine('en', key, { choice: 'X', date: 'D', start: 'S', end: 'E', value: 'V' }), `${lang} ${key} is English`);
+        if (lang !== 'en')
+          assert.notEqual(
+            line,
+            cardLine('en', key, { choice: 'X', date: 'D', start: 'S', end: 'E', value: 'V' }),
+            `${lang} ${key} is English`,
+          );
       }
     }
   });
@@ -69,7 +74,10 @@ describe('Magic Canvas cards in the PAL’s language', () => {
       const acks = [
         acknowledgement({ type: 'submit', value: { selected_option_ids: [options[0]!.id] } }, question.args, { lang, clock: {} }),
         acknowledgement({ type: 'submit', value: { selected_date: '2026-11-27' } }, undefined, { lang, clock: {} }),
-        acknowledgement({ type: 'submit', value: { selected_range: { start: '2026-11-27', end: '2026-11-29' } } }, undefined, { lang, clock: {} }),
+        acknowledgement({ type: 'submit', value: { selected_range: { start: '2026-11-27', end: '2026-11-29' } } }, undefined, {
+          lang,
+          clock: {},
+        }),
         acknowledgement({ type: 'submit', value: { value: 'dana@example.com' } }, undefined, { lang, clock: {} }),
         acknowledgement({ type: 'submit', value: { event_uri: 'https://calendly.example/e/1' } }, undefined, { lang, clock: {} }),
         acknowledgement({ type: 'submit', value: {} }, undefined, { lang, clock: {} }),
@@ -81,14 +89,19 @@ describe('Magic Canvas cards in the PAL’s language', () => {
         assert.ok(text, `${lang}: a line`);
         if (lang === 'en') continue;
         assert.ok(!english.has(text), `${lang}: "${text}" is English`);
-        assert.doesNotMatch(text, /\b(?:Thanks|Great|you chose|it is|I've|Pick a time|Tell me more|Okay\.|No problem)\b/, `${lang}: "${text}"`);
+        assert.doesNotMatch(
+          text,
+          /\b(?:Thanks|Great|you chose|it is|I've|Pick a time|Tell me more|Okay\.|No problem)\b/,
+          `${lang}: "${text}"`,
+        );
         assert.doesNotMatch(text, /\b2026-11-2\d\b/, `${lang}: a date is said, not written as a machine writes it`);
       }
     });
   }
 
   it('the options a visitor names are the card’s options, in their language’s words for "or" and "and"', () => {
-    const labels = (text: string, lang: string) => (cardFor(text, skill, NOW, lang)?.args.options as Array<{ label: string }>).map((o) => o.label);
+    const labels = (text: string, lang: string) =>
+      (cardFor(text, skill, NOW, lang)?.args.options as Array<{ label: string }>).map((o) => o.label);
     assert.deepEqual(labels('Help me choose between tea, coffee or water', 'en'), ['tea', 'coffee', 'water']);
     assert.deepEqual(labels('Hilf mir wählen zwischen Tee, Kaffee oder Wasser', 'de'), ['Tee', 'Kaffee', 'Wasser']);
     assert.deepEqual(labels('Aide-moi à choisir entre le thé et le café', 'fr'), ['thé', 'café']);
@@ -111,15 +124,33 @@ describe('Magic Canvas cards in the PAL’s language', () => {
       const call = await client.waitForEvent('conversation.tool_call', (m) => m.properties.name === 'canvas_show_question');
       const args = JSON.parse(call.properties.arguments);
       assert.equal(args.question, 'Wie möchten Sie weitermachen?');
-      assert.deepEqual(args.options.map((o: { label: string }) => o.label), ['Erzählen Sie mir mehr', 'Zeigen Sie mir ein Beispiel', 'Etwas anderes']);
-      const line = await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech !== 'Hallo.');
+      assert.deepEqual(
+        args.options.map((o: { label: string }) => o.label),
+        ['Erzählen Sie mir mehr', 'Zeigen Sie mir ein Beispiel', 'Etwas anderes'],
+      );
+      const line = await client.waitForEvent(
+        'conversation.utterance',
+        (m) => m.properties.role === 'replica' && m.properties.speech !== 'Hallo.',
+      );
       assert.equal(line.properties.speech, 'Ich habe Ihnen die Optionen auf den Bildschirm gelegt.');
-      const posted = await t.api('POST', `/v2/conversations/${room.conversationId}/canvas/interactions`, {
-        interaction_id: `ci_${call.properties.tool_call_id}_submit_1`, tool_call_id: call.properties.tool_call_id,
-        component: 'canvas.question', component_version: 'v1', type: 'submit', value: { selected_option_ids: ['opt_1'], skipped: false },
-      }, { key: null });
+      const posted = await t.api(
+        'POST',
+        `/v2/conversations/${room.conversationId}/canvas/interactions`,
+        {
+          interaction_id: `ci_${call.properties.tool_call_id}_submit_1`,
+          tool_call_id: call.properties.tool_call_id,
+          component: 'canvas.question',
+          component_version: 'v1',
+          type: 'submit',
+          value: { selected_option_ids: ['opt_1'], skipped: false },
+        },
+        { key: null },
+      );
       assert.equal(posted.status, 200, JSON.stringify(posted.body));
-      const ack = await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && /gewählt/.test(m.properties.speech));
+      const ack = await client.waitForEvent(
+        'conversation.utterance',
+        (m) => m.properties.role === 'replica' && /gewählt/.test(m.properties.speech),
+      );
       assert.equal(ack.properties.speech, 'Danke, Sie haben Erzählen Sie mir mehr gewählt.');
       client.close();
     });

@@ -10,7 +10,11 @@ function liveness() {
   const clock = new ManualClock();
   const pinged: string[] = [];
   let ready = true;
-  const l = new HolderLiveness((instance) => pinged.push(instance), () => ready, clock);
+  const l = new HolderLiveness(
+    (instance) => pinged.push(instance),
+    () => ready,
+    clock,
+  );
   return { clock, pinged, l, setReady: (r: boolean) => (ready = r) };
 }
 
@@ -56,7 +60,7 @@ describe('holder liveness', () => {
     assert.deepEqual(l.check(['i_a']), [], 'named once');
   });
 
-  it('a holder found dead by a join\'s wait is named to the watch too, once', async () => {
+  it("a holder found dead by a join's wait is named to the watch too, once", async () => {
     const { clock, l } = liveness();
     l.check(['i_a']);
     l.heard('i_a');
@@ -68,7 +72,7 @@ describe('holder liveness', () => {
     assert.deepEqual(l.check(['i_a']), []);
   });
 
-  it('judges nobody while this instance\'s own channel is down: a holder is taken at its heartbeat\'s word', async () => {
+  it("judges nobody while this instance's own channel is down: a holder is taken at its heartbeat's word", async () => {
     const { clock, l, setReady, pinged } = liveness();
     const asking = l.alive('i_a');
     setReady(false);

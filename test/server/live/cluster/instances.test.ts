@@ -24,7 +24,13 @@ describe('several instances on one PostgreSQL', { skip: !onPostgres && 'needs Po
   /** The same room's address on another instance (any instance serves any room). */
   const via = (t: TestService, conversationUrl: string) => conversationUrl.replace(/^http:\/\/[^/]+/, t.url);
   const holderOf = async (conversationId: string) =>
-    (await a.service.deps.db.selectFrom('conversations').select('live_holder').where('conversation_id', '=', conversationId).executeTakeFirstOrThrow()).live_holder;
+    (
+      await a.service.deps.db
+        .selectFrom('conversations')
+        .select('live_holder')
+        .where('conversation_id', '=', conversationId)
+        .executeTakeFirstOrThrow()
+    ).live_holder;
 
   before(async () => {
     fake = await startFakeSpeechServices({ transcript: 'Are you open on Sunday?' });
@@ -62,7 +68,7 @@ describe('several instances on one PostgreSQL', { skip: !onPostgres && 'needs Po
     const ben = await RoomClient.join(via(b, room.url), benToken, 'Ben');
     const joined = ben.frames.find((f) => f.type === 'joined');
     assert.ok(joined?.type === 'joined');
-    assert.equal(joined.participants.filter((p) => p.role === 'pal').length, 1, 'one PAL, the holder\'s');
+    assert.equal(joined.participants.filter((p) => p.role === 'pal').length, 1, "one PAL, the holder's");
     assert.equal(await holderOf(room.id), holder, 'the room stayed with its holder');
 
     // Ben speaks into his microphone on instance B; the PAL on A hears and answers, in words and voice, to both.
@@ -73,18 +79,33 @@ describe('several instances on one PostgreSQL', { skip: !onPostgres && 'needs Po
     await talk(ben, silence);
     const heard = await ben.waitForEvent('conversation.utterance', (m) => m.properties.role === 'user', 10_000);
     assert.equal(heard.properties.speech, 'Are you open on Sunday?');
-    await ana.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'Are you open on Sunday?', 10_000);
-    await ben.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'Are you open on Sunday?', 10_000);
-    await ben.until(() => (ben.audio.length > voiceBefore ? true : undefined), 10_000, 'the PAL\'s voice relayed to Ben');
-    assert.ok(ben.audio.slice(voiceBefore).some((f) => f.samples.some((s) => Math.abs(s) > 1000)), 'Ben hears the PAL\'s voice, not silence');
+    await ana.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && m.properties.speech === 'Are you open on Sunday?',
+      10_000,
+    );
+    await ben.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && m.properties.speech === 'Are you open on Sunday?',
+      10_000,
+    );
+    await ben.until(() => (ben.audio.length > voiceBefore ? true : undefined), 10_000, "the PAL's voice relayed to Ben");
+    assert.ok(
+      ben.audio.slice(voiceBefore).some((f) => f.samples.some((s) => Math.abs(s) > 1000)),
+      "Ben hears the PAL's voice, not silence",
+    );
     // Sample for sample what Ana hears on the holder (a voice frame is larger than one NOTIFY: sent in parts).
-    const samples = (client: RoomClient) => Buffer.from(client.audio.at(-1)!.samples.buffer, client.audio.at(-1)!.samples.byteOffset, client.audio.at(-1)!.samples.byteLength);
+    const samples = (client: RoomClient) =>
+      Buffer.from(client.audio.at(-1)!.samples.buffer, client.audio.at(-1)!.samples.byteOffset, client.audio.at(-1)!.samples.byteLength);
     await ana.until(() => (samples(ana).equals(samples(ben)) ? true : undefined), 5000, 'the same voice on both instances');
 
     // Visitors reach each other across instances, an operator reaches the room through either instance.
     ben.send({ type: 'app-message', data: { hello: 'from B' } });
     await ana.waitFor((f) => f.type === 'app-message' && (f.data as { hello?: string }).hello === 'from B');
-    const pushed = await b.api('POST', `/v2/conversations/${room.id}/events`, { event_type: 'conversation.echo', properties: { text: 'Pushed through B.' } });
+    const pushed = await b.api('POST', `/v2/conversations/${room.id}/events`, {
+      event_type: 'conversation.echo',
+      properties: { text: 'Pushed through B.' },
+    });
     assert.equal(pushed.status, 200, JSON.stringify(pushed.body));
     assert.equal(pushed.body.participants, 2);
     await ana.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'Pushed through B.');
@@ -130,9 +151,15 @@ describe('several instances on one PostgreSQL', { skip: !onPostgres && 'needs Po
       assert.equal(created.status, 200, JSON.stringify(created.body));
       const id = created.body.deployment_id as string;
       assert.equal((await b.api('PATCH', `/v2/deployments/${id}`, [{ op: 'replace', path: '/status', value: 'active' }])).status, 200);
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? b : a).api('POST', `/v2/deployments/${id}/start`, {}, { key: null })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? b : a).api('POST', `/v2/deployments/${id}/start`, {}, { key: null })),
+      );
       const expected = Object.values(limits)[0]!;
-      assert.equal(results.filter((r) => r.status === 200).length, expected, `${JSON.stringify(limits)}: ${results.map((r) => r.status).join(',')}`);
+      assert.equal(
+        results.filter((r) => r.status === 200).length,
+        expected,
+        `${JSON.stringify(limits)}: ${results.map((r) => r.status).join(',')}`,
+      );
       assert.ok(results.every((r) => r.status === 200 || r.status === 429));
       assert.equal((await a.api('GET', `/v2/deployments/${id}`)).body.usage_total, expected);
     }
@@ -143,29 +170,44 @@ describe('several instances on one PostgreSQL', { skip: !onPostgres && 'needs Po
     const id = created.body.deployment_id as string;
     assert.equal((await a.api('PATCH', `/v2/deployments/${id}`, [{ op: 'replace', path: '/status', value: 'active' }])).status, 200);
     const statuses: number[] = [];
-    for (let i = 0; i < 10; i++) statuses.push((await (i % 2 ? b : a).api('POST', `/v2/deployments/${id}/start`, { password: `guess-${i}` }, { key: null })).status);
+    for (let i = 0; i < 10; i++)
+      statuses.push((await (i % 2 ? b : a).api('POST', `/v2/deployments/${id}/start`, { password: `guess-${i}` }, { key: null })).status);
     assert.deepEqual(statuses, [403, 403, 403, 403, 403, 403, 403, 403, 429, 429]);
-    assert.equal((await b.api('POST', `/v2/deployments/${id}/start`, { password: 'the-right-one' }, { key: null })).status, 429, 'locked even for the right password');
+    assert.equal(
+      (await b.api('POST', `/v2/deployments/${id}/start`, { password: 'the-right-one' }, { key: null })).status,
+      429,
+      'locked even for the right password',
+    );
   });
 
   it('each job runs once, whichever instance claims it', async () => {
     const runs = new Map<number, number>();
-    for (const t of [a, b]) t.service.deps.jobs.register('test.count', async ({ jobId }) => void runs.set(jobId, (runs.get(jobId) ?? 0) + 1));
+    for (const t of [a, b])
+      t.service.deps.jobs.register('test.count', async ({ jobId }) => void runs.set(jobId, (runs.get(jobId) ?? 0) + 1));
     const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? b : a).service.deps.jobs.enqueue('test.count', { i })));
     await Promise.all([a.service.deps.jobs.drain(10_000), b.service.deps.jobs.drain(10_000)]);
-    assert.deepEqual([...runs.keys()].sort((x, y) => x - y), [...ids].sort((x, y) => x - y));
-    assert.ok([...runs.values()].every((n) => n === 1), 'no job ran twice');
+    assert.deepEqual(
+      [...runs.keys()].sort((x, y) => x - y),
+      [...ids].sort((x, y) => x - y),
+    );
+    assert.ok(
+      [...runs.values()].every((n) => n === 1),
+      'no job ran twice',
+    );
   });
 });
 
-describe('the instance channel\'s payloads', () => {
+describe("the instance channel's payloads", () => {
   it('a message longer than one NOTIFY travels in parts and arrives whole, text of any script included', () => {
     const message = { k: 'send', m: 'i1.1', d: 'Grüße, 世界 🌍 '.repeat(2000) };
     const payloads = toPayloads(message);
-    assert.ok(payloads.length > 1 && payloads.every((p) => Buffer.byteLength(p) < 8000), 'each part fits PostgreSQL\'s 8,000-byte limit');
+    assert.ok(payloads.length > 1 && payloads.every((p) => Buffer.byteLength(p) < 8000), "each part fits PostgreSQL's 8,000-byte limit");
     const assembler = new PayloadAssembler();
     const results = payloads.map((p) => assembler.accept(p));
-    assert.deepEqual(results.slice(0, -1), payloads.slice(0, -1).map(() => null));
+    assert.deepEqual(
+      results.slice(0, -1),
+      payloads.slice(0, -1).map(() => null),
+    );
     assert.deepEqual(results.at(-1), message);
     assert.deepEqual(toPayloads({ k: 'gone', m: 'i1.1' }), ['{"k":"gone","m":"i1.1"}'], 'a short message is one payload');
     assert.equal(assembler.accept('not json'), null);

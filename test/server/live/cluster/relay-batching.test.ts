@@ -68,7 +68,11 @@ describe('shedding, fair per participant', () => {
 
   it("a participant past its allowance loses only its own audio; the quiet participants' frames all stay", () => {
     const shed: Record<ShedKind, number> = { audio: 0, message: 0 };
-    const q = new SendQueue((kind, n) => (shed[kind] += n), limits, () => 0);
+    const q = new SendQueue(
+      (kind, n) => (shed[kind] += n),
+      limits,
+      () => 0,
+    );
     const payload = 'x'.repeat(1_000);
     let flooderQueued = 0;
     for (let i = 0; i < 50; i++) if (q.push('a', [payload], true, 'flooder')) flooderQueued++;
@@ -79,7 +83,11 @@ describe('shedding, fair per participant', () => {
   });
 
   it('when the whole queue is full, audio is taken from whoever has the most queued', () => {
-    const q = new SendQueue(() => undefined, limits, () => 0);
+    const q = new SendQueue(
+      () => undefined,
+      limits,
+      () => 0,
+    );
     const payload = 'x'.repeat(1_000);
     for (const p of ['p1', 'p2', 'p3']) for (let i = 0; i < 8; i++) q.push('a', [payload], true, p);
     for (let i = 0; i < 3; i++) q.push('a', [payload], true, 'p4');

@@ -8,7 +8,11 @@ const payload = (bytes: number, tag = 'x') => tag.padEnd(bytes, '.');
 
 function queue(clock = { now: 0 }) {
   const shed: Record<ShedKind, number> = { audio: 0, message: 0 };
-  const q = new SendQueue((kind, n) => (shed[kind] += n), limits, () => clock.now);
+  const q = new SendQueue(
+    (kind, n) => (shed[kind] += n),
+    limits,
+    () => clock.now,
+  );
   return { q, shed };
 }
 

@@ -152,7 +152,7 @@ describe('the room relay', () => {
     assert.equal(admitted[0]!.closedForFlooding, true);
   });
 
-  it('what reaches the holder before its room reads is bounded like a join\'s backlog', () => {
+  it("what reaches the holder before its room reads is bounded like a join's backlog", () => {
     const before = dropped.backlog ?? 0;
     const socket = new RelayedSocket({ send() {}, close() {} }, () => metrics.roomInputDropped.inc({ kind: 'backlog' }));
     for (let i = 0; i < 100; i++) socket.received(`{"type":"app-message","data":${i}}`);

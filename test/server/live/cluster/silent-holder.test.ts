@@ -12,7 +12,7 @@ import { RoomClient } from '../../../helpers/live-fixtures.js';
 import { onPostgres, startListeningService, type TestService } from '../../../helpers/service.js';
 import { HOLDER_ANSWER_MS } from '../../../../src/server/live/cluster/holder-liveness.js';
 
-describe('a room\'s holder that does not answer', { skip: !onPostgres && 'needs PostgreSQL (PALKIT_TEST_DATABASE_URL)' }, () => {
+describe("a room's holder that does not answer", { skip: !onPostgres && 'needs PostgreSQL (PALKIT_TEST_DATABASE_URL)' }, () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   // The heartbeat is the default's (3 s, fresh for 10 s): only asking the holder can find it silent in time.
   const env = { PALKIT_SECRET: 'one-secret-for-every-instance', PALKIT_PAL_WORDS_PER_MINUTE: '6000' };
@@ -26,7 +26,13 @@ describe('a room\'s holder that does not answer', { skip: !onPostgres && 'needs 
   };
   const via = (t: TestService, conversationUrl: string) => conversationUrl.replace(/^http:\/\/[^/]+/, t.url);
   const holderOf = async (t: TestService, conversationId: string) =>
-    (await t.service.deps.db.selectFrom('conversations').select('live_holder').where('conversation_id', '=', conversationId).executeTakeFirstOrThrow()).live_holder;
+    (
+      await t.service.deps.db
+        .selectFrom('conversations')
+        .select('live_holder')
+        .where('conversation_id', '=', conversationId)
+        .executeTakeFirstOrThrow()
+    ).live_holder;
   /** The holder goes silent on the room channel; its process, pool and heartbeat go on. */
   const silence = (t: TestService) => (hubFor(t.service.deps) as unknown as { channel: { close(): Promise<void> } }).channel.close();
 
@@ -59,7 +65,11 @@ describe('a room\'s holder that does not answer', { skip: !onPostgres && 'needs 
     assert.ok(tookMs >= HOLDER_ANSWER_MS - 50 && tookMs < HOLDER_ANSWER_MS + 1_500, `taken over after ${tookMs.toFixed(0)} ms`);
     assert.equal(await holderOf(b, call.id), hubFor(b.service.deps).instanceId, 'the instance the join reached holds the room');
     again.say('conversation.respond', { text: 'Still there?' });
-    await again.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'Still there?', 10_000);
+    await again.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && m.properties.speech === 'Still there?',
+      10_000,
+    );
     again.close();
   });
 
@@ -70,7 +80,11 @@ describe('a room\'s holder that does not answer', { skip: !onPostgres && 'needs 
     const relayed = await RoomClient.join(via(b, call.url), call.token, 'Ana');
     assert.equal((await call.visitor.closed).code, 4409, 'Ana now speaks through B');
     relayed.say('conversation.respond', { text: 'Relayed?' });
-    await relayed.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'Relayed?', 10_000);
+    await relayed.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && m.properties.speech === 'Relayed?',
+      10_000,
+    );
     await silence(a);
     const silentAt = performance.now();
     const { code } = await relayed.closed;
@@ -78,7 +92,7 @@ describe('a room\'s holder that does not answer', { skip: !onPostgres && 'needs 
     console.log(`# the relayed participant was told to join again ${toldMs.toFixed(0)} ms after its room's holder went silent`);
     assert.equal(code, 1012);
     assert.ok(toldMs < HOLDER_ANSWER_MS + 1_500, `told after ${toldMs.toFixed(0)} ms`);
-    assert.equal(await holderOf(b, call.id), null, 'the silent holder\'s claim let go');
+    assert.equal(await holderOf(b, call.id), null, "the silent holder's claim let go");
     const back = await RoomClient.join(via(b, call.url), call.token, 'Ana');
     assert.equal(await holderOf(b, call.id), hubFor(b.service.deps).instanceId);
     back.close();

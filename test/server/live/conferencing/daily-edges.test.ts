@@ -21,7 +21,10 @@ describe('Daily edges', () => {
 
   before(async () => {
     daily = await startFakeDaily();
-    t = await startListeningService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_DAILY_WEBHOOK_SECRET: DAILY_WEBHOOK_SECRET }, { clock });
+    t = await startListeningService(
+      { PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_DAILY_WEBHOOK_SECRET: DAILY_WEBHOOK_SECRET },
+      { clock },
+    );
     ({ palId } = await createPal(t, { pal_name: 'Ada' }));
   });
   after(async () => {
@@ -30,8 +33,16 @@ describe('Daily edges', () => {
   });
 
   const db = () => t.service.deps.db;
-  const statusOf = async (id: string) => (await db().selectFrom('conversations').select(['status', 'shutdown_reason']).where('conversation_id', '=', id).executeTakeFirstOrThrow());
-  const callbacks = async (id: string) => (await db().selectFrom('conversation_events').select('event_type').where('conversation_id', '=', id).execute()).map((e) => e.event_type);
+  const statusOf = async (id: string) =>
+    await db()
+      .selectFrom('conversations')
+      .select(['status', 'shutdown_reason'])
+      .where('conversation_id', '=', id)
+      .executeTakeFirstOrThrow();
+  const callbacks = async (id: string) =>
+    (await db().selectFrom('conversation_events').select('event_type').where('conversation_id', '=', id).execute()).map(
+      (e) => e.event_type,
+    );
   const count = (list: string[], type: string) => list.filter((x) => x === type).length;
   /** The clock moves on `seconds`; the queue (on the same clock) runs the jobs that are due by it. */
   async function advance(seconds: number): Promise<void> {
@@ -39,18 +50,30 @@ describe('Daily edges', () => {
     await t.service.deps.jobs.drain(0);
   }
   /** A Daily event signed at the test clock's time, as Daily's clock and the service's agree. */
-  const eventNow = (type: string, payload: Record<string, unknown>) => dailyEvent(type, payload, { timestamp: Math.floor(clock.now().getTime() / 1000) });
-  const post = (event: { body: string; headers: Record<string, string> }) => fetch(`${t.url}/v2/daily/webhooks`, { method: 'POST', headers: event.headers, body: event.body }).then((r) => r.status);
+  const eventNow = (type: string, payload: Record<string, unknown>) =>
+    dailyEvent(type, payload, { timestamp: Math.floor(clock.now().getTime() / 1000) });
+  const post = (event: { body: string; headers: Record<string, string> }) =>
+    fetch(`${t.url}/v2/daily/webhooks`, { method: 'POST', headers: event.headers, body: event.body }).then((r) => r.status);
 
   it('refuses a recording deployment or conversation on Daily when it is configured (create, patch, activate), saying what to change', async () => {
     const recording = { recording: { enabled: true } };
     const created = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'landing-page', customization: recording });
     assert.equal(created.status, 400, JSON.stringify(created.body));
-    assert.match(created.body.error, /customization\.recording\.enabled: Daily conversations cannot be recorded by this service .*turn recording off/);
-    const plain = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'landing-page', customization: { recording: { enabled: false } } });
+    assert.match(
+      created.body.error,
+      /customization\.recording\.enabled: Daily conversations cannot be recorded by this service .*turn recording off/,
+    );
+    const plain = await t.api('POST', '/v2/deployments', {
+      pal_id: palId,
+      channel: 'landing-page',
+      customization: { recording: { enabled: false } },
+    });
     assert.equal(plain.status, 200, JSON.stringify(plain.body));
     const id = plain.body.deployment_id;
-    const patched = await t.api('PATCH', `/v2/deployments/${id}`, [{ op: 'replace', path: '/customization/recording/enabled', value: true }, { op: 'replace', path: '/status', value: 'active' }]);
+    const patched = await t.api('PATCH', `/v2/deployments/${id}`, [
+      { op: 'replace', path: '/customization/recording/enabled', value: true },
+      { op: 'replace', path: '/status', value: 'active' },
+    ]);
     assert.equal(patched.status, 400, JSON.stringify(patched.body));
     assert.match(patched.body.error, /customization\.recording\.enabled: Daily/);
     assert.equal((await t.api('GET', `/v2/deployments/${id}`)).body.status, 'draft', 'nothing was written');
@@ -64,7 +87,11 @@ describe('Daily edges', () => {
   });
 
   it('without a PAL bot, a conversation nobody joins ends at participant_absent_timeout, sends its callbacks once and gives its slot back', async () => {
-    const dep = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'landing-page', limits: { max_concurrent_calls: 1, max_call_duration: 900 } });
+    const dep = await t.api('POST', '/v2/deployments', {
+      pal_id: palId,
+      channel: 'landing-page',
+      limits: { max_concurrent_calls: 1, max_call_duration: 900 },
+    });
     assert.equal(dep.status, 200, JSON.stringify(dep.body));
     const id = dep.body.deployment_id;
     assert.equal((await t.api('PATCH', `/v2/deployments/${id}`, [{ op: 'replace', path: '/status', value: 'active' }])).status, 200);
@@ -91,7 +118,10 @@ describe('Daily edges', () => {
     const created = await t.api('POST', '/v2/conversations', { pal_id: palId, properties: { max_call_duration: 600 } });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const id = created.body.conversation_id as string;
-    assert.equal(await post(eventNow('participant.joined', { room: id, user_id: 'visitor-1', user_name: 'Guest', session_id: 's1', owner: false })), 200);
+    assert.equal(
+      await post(eventNow('participant.joined', { room: id, user_id: 'visitor-1', user_name: 'Guest', session_id: 's1', owner: false })),
+      200,
+    );
     await advance(300);
     assert.equal((await statusOf(id)).status, 'active', 'a visitor joined: the absent timeout does not apply');
     await advance(299);

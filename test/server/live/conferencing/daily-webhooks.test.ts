@@ -2,7 +2,14 @@
 // end with the transcript the runner reported, and redeliveries that change nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DAILY_KEY, DAILY_WEBHOOK_SECRET, dailyEvent, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../../../helpers/fake-daily.js';
+import {
+  DAILY_KEY,
+  DAILY_WEBHOOK_SECRET,
+  dailyEvent,
+  RUNNER_SECRET,
+  startFakeDaily,
+  startFakeRunner,
+} from '../../../helpers/fake-daily.js';
 import { createPal } from '../../../helpers/fixtures.js';
 import { sql } from 'kysely';
 import { DAILY_LEFT_DEADLINE_JOB } from '../../../../src/server/live/conferencing/daily-deadlines.js';
@@ -51,26 +58,52 @@ describe('Daily webhooks', () => {
   const settled = () => t.service.deps.jobs.drain();
   const eventsOf = (id: string) => receiver.bodies.filter((b) => b.conversation_id === id).map((b) => b.event_type);
   const botJoined = (room: string, extra: Record<string, unknown> = {}) =>
-    dailyEvent('participant.joined', { room, user_id: `pal_${palId}`, user_name: 'Ada', session_id: 'sess-bot', joined_at: Date.now() / 1000, owner: true, will_eject_at: 0, permissions: { hasPresence: true }, ...extra });
+    dailyEvent('participant.joined', {
+      room,
+      user_id: `pal_${palId}`,
+      user_name: 'Ada',
+      session_id: 'sess-bot',
+      joined_at: Date.now() / 1000,
+      owner: true,
+      will_eject_at: 0,
+      permissions: { hasPresence: true },
+      ...extra,
+    });
 
   it("answers Daily's verification ping with 200", async () => {
-    const r = await fetch(`${t.url}/v2/daily/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"test":"test"}' });
+    const r = await fetch(`${t.url}/v2/daily/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"test":"test"}',
+    });
     assert.equal(r.status, 200);
   });
 
   it('refuses wrong, missing and stale signatures with 401, and changes nothing', async () => {
     const { id } = await start();
     const forged = botJoined(id, {});
-    const wrongSecret = dailyEvent('participant.joined', { room: id, user_id: `pal_${palId}` }, { secret: Buffer.from('not-the-secret').toString('base64') });
+    const wrongSecret = dailyEvent(
+      'participant.joined',
+      { room: id, user_id: `pal_${palId}` },
+      { secret: Buffer.from('not-the-secret').toString('base64') },
+    );
     const tampered = { ...forged, body: forged.body.replace('sess-bot', 'sess-evil') };
     const unsigned = { body: forged.body, headers: { 'content-type': 'application/json' } };
-    const stale = dailyEvent('meeting.ended', { room: id, start_ts: 1, end_ts: 2, meeting_id: 'm1' }, { timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    const stale = dailyEvent(
+      'meeting.ended',
+      { room: id, start_ts: 1, end_ts: 2, meeting_id: 'm1' },
+      { timestamp: Math.floor(Date.now() / 1000) - 3600 },
+    );
     for (const event of [wrongSecret, tampered, unsigned, stale]) {
       const r = await post(event);
       assert.equal(r.status, 401, JSON.stringify(r.body));
       assert.ok(typeof r.body.message === 'string');
     }
-    const garbage = await fetch(`${t.url}/v2/daily/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-webhook-timestamp': 'abc', 'x-webhook-signature': '!!' }, body: 'not json' });
+    const garbage = await fetch(`${t.url}/v2/daily/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-webhook-timestamp': 'abc', 'x-webhook-signature': '!!' },
+      body: 'not json',
+    });
     assert.equal(garbage.status, 401, 'never a 500');
     await settled();
     assert.deepEqual(eventsOf(id), []);
@@ -79,7 +112,14 @@ describe('Daily webhooks', () => {
 
   it("sends system.pal_joined and system.replica_joined once when the runner's bot joins, and nothing for the visitor", async () => {
     const { id } = await start();
-    assert.equal((await post(dailyEvent('participant.joined', { room: id, user_id: 'visitor-uuid', user_name: 'Guest', session_id: 'sess-v', owner: false }))).status, 200);
+    assert.equal(
+      (
+        await post(
+          dailyEvent('participant.joined', { room: id, user_id: 'visitor-uuid', user_name: 'Guest', session_id: 'sess-v', owner: false }),
+        )
+      ).status,
+      200,
+    );
     const event = botJoined(id);
     assert.deepEqual(await post(event), { status: 200, body: { received: true } });
     await receiver.waitFor((b) => b.filter((x) => x.conversation_id === id).length >= 2);
@@ -101,7 +141,14 @@ describe('Daily webhooks', () => {
     const t0 = Date.now() / 1000;
     const entries = [
       { role: 'assistant', content: 'Hi, I am Ada.', timestamp: t0, seconds_from_start: 0.2, duration: 1.1, inference_id: 'inf_1' },
-      { role: 'user', content: 'What are your opening hours?', timestamp: t0 + 2, seconds_from_start: 2.2, duration: 1.8, participant_name: 'Guest' },
+      {
+        role: 'user',
+        content: 'What are your opening hours?',
+        timestamp: t0 + 2,
+        seconds_from_start: 2.2,
+        duration: 1.8,
+        participant_name: 'Guest',
+      },
     ];
     const auth = { key: null, headers: { authorization: `Bearer ${handoff.api.conversation_token}` } };
     assert.equal((await t.api('POST', `/v2/conversations/${id}/runner/transcript`, { entries }, auth)).status, 200);
@@ -118,8 +165,16 @@ describe('Daily webhooks', () => {
     assert.deepEqual(ready.properties.transcript, entries);
     const view = (await t.api('GET', `/v2/conversations/${id}?verbose=true`)).body;
     assert.equal(view.status, 'ended');
-    assert.deepEqual(view.events.map((e: { event_type: string }) => e.event_type), eventsOf(id), 'the verbose read records them in the same order');
-    assert.equal((await t.api('POST', `/v2/conversations/${id}/runner/transcript`, { entries }, auth)).status, 409, 'the transcript was sent');
+    assert.deepEqual(
+      view.events.map((e: { event_type: string }) => e.event_type),
+      eventsOf(id),
+      'the verbose read records them in the same order',
+    );
+    assert.equal(
+      (await t.api('POST', `/v2/conversations/${id}/runner/transcript`, { entries }, auth)).status,
+      409,
+      'the transcript was sent',
+    );
   });
 
   it('an ended conversation keeps its reason when the meeting then ends', async () => {
@@ -139,7 +194,10 @@ describe('Daily webhooks', () => {
     assert.deepEqual(eventsOf(id), ['system.shutdown', 'application.transcription_ready']);
     const shutdown = receiver.bodies.find((b) => b.conversation_id === id && b.event_type === 'system.shutdown')!;
     assert.deepEqual(shutdown.properties, { face_id: faceId, shutdown_reason: 'end_conversation_endpoint_hit' });
-    assert.deepEqual(receiver.bodies.find((b) => b.conversation_id === id && b.event_type === 'application.transcription_ready')!.properties.transcript, []);
+    assert.deepEqual(
+      receiver.bodies.find((b) => b.conversation_id === id && b.event_type === 'application.transcription_ready')!.properties.transcript,
+      [],
+    );
 
     // When the meeting did take place, the end callbacks wait for meeting.ended (and the runner's transcript).
     const met = await start();
@@ -156,7 +214,10 @@ describe('Daily webhooks', () => {
   });
 
   it('acknowledges events about rooms it does not know', async () => {
-    assert.deepEqual(await post(dailyEvent('participant.left', { room: 'someone-elses-room', user_id: 'x', duration: 12 })), { status: 200, body: { received: true } });
+    assert.deepEqual(await post(dailyEvent('participant.left', { room: 'someone-elses-room', user_id: 'x', duration: 12 })), {
+      status: 200,
+      body: { received: true },
+    });
   });
 });
 
@@ -188,23 +249,42 @@ describe('Daily conversations that end by waiting', () => {
 
   /** The statuses of the participant_left_timeout jobs a room's leaves scheduled. */
   const leftDeadlines = async (id: string) =>
-    (await t.service.deps.db.selectFrom('jobs').select('status').where('kind', '=', DAILY_LEFT_DEADLINE_JOB).where(sql<string>`payload ->> 'conversation_id'`, '=', id).execute()).map((j) => j.status);
+    (
+      await t.service.deps.db
+        .selectFrom('jobs')
+        .select('status')
+        .where('kind', '=', DAILY_LEFT_DEADLINE_JOB)
+        .where(sql<string>`payload ->> 'conversation_id'`, '=', id)
+        .execute()
+    ).map((j) => j.status);
   /** Waits until every participant_left_timeout job the room's leaves scheduled has run (their due time passed). */
   const deadlinesRan = (id: string, count: number) =>
-    waitFor(async () => {
-      const statuses = await leftDeadlines(id);
-      return statuses.length === count && statuses.every((s) => s === 'done');
-    }, { timeout: 15_000, interval: 100, what: `${count} participant_left_timeout jobs of ${id} done` });
-  const post = (event: { body: string; headers: Record<string, string> }) => fetch(`${t.url}/v2/daily/webhooks`, { method: 'POST', headers: event.headers, body: event.body }).then((r) => r.status);
+    waitFor(
+      async () => {
+        const statuses = await leftDeadlines(id);
+        return statuses.length === count && statuses.every((s) => s === 'done');
+      },
+      { timeout: 15_000, interval: 100, what: `${count} participant_left_timeout jobs of ${id} done` },
+    );
+  const post = (event: { body: string; headers: Record<string, string> }) =>
+    fetch(`${t.url}/v2/daily/webhooks`, { method: 'POST', headers: event.headers, body: event.body }).then((r) => r.status);
   const statusOf = async (id: string) => (await t.api('GET', `/v2/conversations/${id}`)).body;
   const start = async (properties: Record<string, unknown> = {}) => {
     const r = await t.api('POST', '/v2/conversations', { pal_id: palId, callback_url: receiver.url, properties });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     return r.body.conversation_id as string;
   };
-  const bot = (room: string) => dailyEvent('participant.joined', { room, user_id: `pal_${palId}`, user_name: 'Ada', session_id: `bot-${room}`, owner: true });
+  const bot = (room: string) =>
+    dailyEvent('participant.joined', { room, user_id: `pal_${palId}`, user_name: 'Ada', session_id: `bot-${room}`, owner: true });
   const visitor = (type: 'participant.joined' | 'participant.left', room: string, session: string) =>
-    dailyEvent(type, { room, user_id: `visitor-${session}`, user_name: 'Guest', session_id: session, owner: false, ...(type === 'participant.left' ? { duration: 3 } : {}) });
+    dailyEvent(type, {
+      room,
+      user_id: `visitor-${session}`,
+      user_name: 'Guest',
+      session_id: session,
+      owner: false,
+      ...(type === 'participant.left' ? { duration: 3 } : {}),
+    });
 
   it('a bot that accepted the handoff but never joins ends the conversation (bot_could_not_join…) and deletes the room', async () => {
     const id = await start();

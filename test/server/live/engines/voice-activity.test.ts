@@ -12,7 +12,11 @@ const RATE = 16000;
 
 function speech(text: string): Int16Array {
   const wav = execFileSync('espeak-ng', ['--stdout', '-s', '160', text]);
-  const raw = execFileSync(bundledFfmpeg(), ['-loglevel', 'error', '-i', 'pipe:0', '-ar', String(RATE), '-ac', '1', '-f', 's16le', 'pipe:1'], { input: wav });
+  const raw = execFileSync(
+    bundledFfmpeg(),
+    ['-loglevel', 'error', '-i', 'pipe:0', '-ar', String(RATE), '-ac', '1', '-f', 's16le', 'pipe:1'],
+    { input: wav },
+  );
   return new Int16Array(raw.buffer, raw.byteOffset, raw.length / 2);
 }
 
@@ -39,7 +43,8 @@ function feed(detector: VoiceActivityDetector, ...parts: Int16Array[]): Array<Vo
     at += part.length;
   }
   const changes: Array<VoiceChange & { atMs: number }> = [];
-  for (let i = 0; i < audio.length; i += 320) for (const change of detector.push(audio.subarray(i, i + 320))) changes.push({ ...change, atMs: ((i + 320) / RATE) * 1000 });
+  for (let i = 0; i < audio.length; i += 320)
+    for (const change of detector.push(audio.subarray(i, i + 320))) changes.push({ ...change, atMs: ((i + 320) / RATE) * 1000 });
   return changes;
 }
 
@@ -53,7 +58,10 @@ describe('voice activity detection (WebRTC VAD)', () => {
   it('finds one turn in speech between silences: starts within 300 ms, ends about 600 ms after the last word', () => {
     const spokenMs = (words.length / RATE) * 1000;
     const changes = feed(new VoiceActivityDetector(RATE), silence(1000), words, silence(1500));
-    assert.deepEqual(changes.map((c) => c.type), ['speech-start', 'pause', 'speech-end']);
+    assert.deepEqual(
+      changes.map((c) => c.type),
+      ['speech-start', 'pause', 'speech-end'],
+    );
     assert.ok(changes[0]!.atMs > 1000 && changes[0]!.atMs < 1300, `started at ${changes[0]!.atMs} ms`);
     const endedAfterWords = changes[2]!.atMs - (1000 + spokenMs);
     assert.ok(endedAfterWords > 300 && endedAfterWords < 900, `ended ${endedAfterWords} ms after the words`);
@@ -87,7 +95,11 @@ describe('voice activity detection (WebRTC VAD)', () => {
       const slice = rate / 50;
       for (let i = 0; i < resampled.length; i += slice) changes.push(...detector.push(resampled.subarray(i, i + slice)));
       detector.close();
-      assert.deepEqual(changes.map((c) => c.type), ['speech-start', 'pause', 'speech-end'], `at ${rate} Hz`);
+      assert.deepEqual(
+        changes.map((c) => c.type),
+        ['speech-start', 'pause', 'speech-end'],
+        `at ${rate} Hz`,
+      );
       const end = changes[2]!;
       assert.ok(end.type === 'speech-end' && end.sampleRate === 16000, `the turn at ${rate} Hz is handed on at 16 kHz`);
       const turnMs = (end.samples.length / end.sampleRate) * 1000;
@@ -103,7 +115,7 @@ describe('voice activity detection (WebRTC VAD)', () => {
     assert.ok(pause.type === 'pause' && end.type === 'speech-end');
     const pausedAfterWords = pause.atMs - (500 + lastSoundMs(words));
     assert.ok(pausedAfterWords > 100 && pausedAfterWords < 400, `the pause was reported ${pausedAfterWords} ms after the words`);
-    assert.deepEqual(pause.samples, end.samples, 'the audio at the pause is the turn\'s');
+    assert.deepEqual(pause.samples, end.samples, "the audio at the pause is the turn's");
   });
 
   it('a pause followed by more speech is reported, then the speech going on, and the turn holds both parts', () => {
@@ -111,7 +123,10 @@ describe('voice activity detection (WebRTC VAD)', () => {
     const spoken = words.subarray(0, Math.ceil(((lastSoundMs(words) + 20) * RATE) / 1000));
     const changes = feed(new VoiceActivityDetector(RATE), silence(500), spoken, silence(400), words, silence(1500));
     assert.ok(tail > 100, `espeak-ng's speech ends in ${tail} ms of silence`);
-    assert.deepEqual(changes.map((c) => c.type), ['speech-start', 'pause', 'resume', 'pause', 'speech-end']);
+    assert.deepEqual(
+      changes.map((c) => c.type),
+      ['speech-start', 'pause', 'resume', 'pause', 'speech-end'],
+    );
     const [first, second, end] = [changes[1]!, changes[3]!, changes[4]!];
     assert.ok(first.type === 'pause' && second.type === 'pause' && end.type === 'speech-end');
     assert.ok(second.samples.length > first.samples.length * 1.8, 'the second pause carries both parts');
@@ -121,11 +136,21 @@ describe('voice activity detection (WebRTC VAD)', () => {
   it('the listener sets how long a pause ends the turn: longer waits through a pause, shorter ends at once', () => {
     const patient = new VoiceActivityDetector(RATE);
     const first = feed(patient, silence(500), words, silence(300));
-    assert.deepEqual(first.map((c) => c.type), ['speech-start', 'pause']);
+    assert.deepEqual(
+      first.map((c) => c.type),
+      ['speech-start', 'pause'],
+    );
     patient.hangoverMs = 1500;
     assert.equal(patient.endIfOver(), null, 'a 300 ms pause does not end a turn that waits 1.5 s');
-    assert.deepEqual(feed(patient, silence(900)).map((c) => c.type), [], 'still waiting after 1.2 s of silence');
-    assert.deepEqual(feed(patient, silence(400)).map((c) => c.type), ['speech-end']);
+    assert.deepEqual(
+      feed(patient, silence(900)).map((c) => c.type),
+      [],
+      'still waiting after 1.2 s of silence',
+    );
+    assert.deepEqual(
+      feed(patient, silence(400)).map((c) => c.type),
+      ['speech-end'],
+    );
     const quick = new VoiceActivityDetector(RATE);
     feed(quick, silence(500), words, silence(240));
     quick.hangoverMs = PAUSE_MS;

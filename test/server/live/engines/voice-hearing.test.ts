@@ -20,7 +20,13 @@ describe('the PAL hears the visitor', () => {
   const silence = new Int16Array(RATE);
   before(async () => {
     fake = await startFakeSpeechServices({ transcript: 'When do you open tomorrow?' });
-    t = await startListeningService({ PALKIT_STT_BASE_URL: `${fake.url}/v1/`, PALKIT_STT_API_KEY: 'sk-stt', PALKIT_STT_MODEL: 'whisper-test', PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8', PALKIT_PAL_WORDS_PER_MINUTE: '400' });
+    t = await startListeningService({
+      PALKIT_STT_BASE_URL: `${fake.url}/v1/`,
+      PALKIT_STT_API_KEY: 'sk-stt',
+      PALKIT_STT_MODEL: 'whisper-test',
+      PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8',
+      PALKIT_PAL_WORDS_PER_MINUTE: '400',
+    });
     palId = await insertPal(t, { pipelineMode: 'echo', definition: { languages: ['de'] } });
   });
   after(async () => {
@@ -37,17 +43,23 @@ describe('the PAL hears the visitor', () => {
     // Streamed as OpenAI streams it: each delta adds to the words so far.
     assert.deepEqual(soFar, ['When ', 'When do ', 'When do you ', 'When do you open ', 'When do you open tomorrow?']);
     const request = fake.transcriptions.at(-1)!;
-    assert.deepEqual({ ...request, audioBytes: request.audioBytes > 44 }, { authorization: 'Bearer sk-1', model: 'whisper-1', language: 'en', audioBytes: true, stream: true });
+    assert.deepEqual(
+      { ...request, audioBytes: request.audioBytes > 44 },
+      { authorization: 'Bearer sk-1', model: 'whisper-1', language: 'en', audioBytes: true, stream: true },
+    );
     // A recogniser that does not stream (whisper-1 ignores `stream`) answers JSON: the same text.
     fake.streams = false;
     assert.equal(await transcribe(speech('hello'), RATE, 'en', new AbortController().signal), 'When do you open tomorrow?');
     fake.streams = true;
     fake.failWith = 503;
-    await assert.rejects(transcribe(speech('hello'), RATE, 'en', new AbortController().signal), (e) => e instanceof TranscriptionError && /503: the fake was told to fail/.test(e.message));
+    await assert.rejects(
+      transcribe(speech('hello'), RATE, 'en', new AbortController().signal),
+      (e) => e instanceof TranscriptionError && /503: the fake was told to fail/.test(e.message),
+    );
     fake.failWith = null;
   });
 
-  it('in a room: the visitor speaks, the service says so, transcribes the turn in the PAL\'s language and answers it', async () => {
+  it("in a room: the visitor speaks, the service says so, transcribes the turn in the PAL's language and answers it", async () => {
     const room = await insertConversation(t, { palId, customGreeting: 'Hallo.' });
     const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
     const joined = client.frames.find((f) => f.type === 'joined');
@@ -64,7 +76,11 @@ describe('the PAL hears the visitor', () => {
     assert.ok(pause >= 200 && pause <= 2000, `silence_ms ${pause}`);
     const heard = await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'user', 5000);
     assert.equal(heard.properties.speech, 'When do you open tomorrow?');
-    await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'When do you open tomorrow?', 10_000);
+    await client.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && m.properties.speech === 'When do you open tomorrow?',
+      10_000,
+    );
     const request = fake.transcriptions.slice(before)[0]!;
     assert.equal(request.language, 'de');
     assert.equal(request.model, 'whisper-test');

@@ -5,7 +5,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FRAME_INTERVAL_MS, MAX_FRAMES, storeFrame } from '../../../../src/server/live/perception/perception.js';
 import { startFakeLlm, type FakeLlm } from '../../../helpers/fake-llm.js';
-import { insertConversation, insertPal, RoomClient, startCallbackReceiver, token, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
+import {
+  insertConversation,
+  insertPal,
+  RoomClient,
+  startCallbackReceiver,
+  token,
+  type CallbackReceiver,
+} from '../../../helpers/live-fixtures.js';
 import { sampleFaceJpg } from '../../../helpers/media-gen.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { waitFor } from '../../../helpers/wait-for.js';
@@ -21,7 +28,11 @@ describe('perception', () => {
   before(async () => {
     vision = await startFakeLlm();
     receiver = await startCallbackReceiver();
-    t = await startListeningService({ PALKIT_VISION_BASE_URL: vision.baseUrl, PALKIT_VISION_API_KEY: 'sk-vision', PALKIT_VISION_MODEL: 'gpt-4o' });
+    t = await startListeningService({
+      PALKIT_VISION_BASE_URL: vision.baseUrl,
+      PALKIT_VISION_API_KEY: 'sk-vision',
+      PALKIT_VISION_MODEL: 'gpt-4o',
+    });
     perceiving = await insertPal(t, { definition: { layers: { perception: { perception_model: 'raven-0' } } } });
     blind = await insertPal(t, { definition: { layers: { perception: { perception_model: 'off' } } } });
   });
@@ -31,14 +42,22 @@ describe('perception', () => {
   });
 
   const post = (conversationId: string, body: Uint8Array | string, auth: string | null, type = 'image/jpeg') =>
-    fetch(`${t.url}/v2/conversations/${conversationId}/frames`, { method: 'POST', headers: { 'content-type': type, ...(auth ? { authorization: `Bearer ${auth}` } : {}) }, body: typeof body === 'string' ? body : new Blob([new Uint8Array(body)]) });
-  const analysisOf = (id: string) => receiver.bodies.filter((b) => b.conversation_id === id && b.event_type === 'application.perception_analysis');
+    fetch(`${t.url}/v2/conversations/${conversationId}/frames`, {
+      method: 'POST',
+      headers: { 'content-type': type, ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
+      body: typeof body === 'string' ? body : new Blob([new Uint8Array(body)]),
+    });
+  const analysisOf = (id: string) =>
+    receiver.bodies.filter((b) => b.conversation_id === id && b.event_type === 'application.perception_analysis');
 
   it('asks the visitor for frames, keeps them, and sends the vision model’s summary once after the call', async () => {
     const room = await insertConversation(t, { palId: perceiving, callbackUrl: receiver.url, customGreeting: 'Hi.' });
     const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
     const joined = client.frames.find((f) => f.type === 'joined') as { perception?: { frames_url: string; interval_ms: number } };
-    assert.deepEqual(joined.perception, { frames_url: `${room.conversationUrl.replace('/rooms/', '/v2/conversations/')}/frames`, interval_ms: FRAME_INTERVAL_MS });
+    assert.deepEqual(joined.perception, {
+      frames_url: `${room.conversationUrl.replace('/rooms/', '/v2/conversations/')}/frames`,
+      interval_ms: FRAME_INTERVAL_MS,
+    });
     const r = await post(room.conversationId, jpeg, room.token);
     assert.equal(r.status, 200, await r.clone().text());
     assert.equal((await post(room.conversationId, jpeg, room.token)).status, 429, 'one frame per half interval');
@@ -55,10 +74,17 @@ describe('perception', () => {
     assert.equal(request.body.model, 'gpt-4o');
     const parts = request.body.messages[0].content;
     assert.equal(parts[0].type, 'text');
-    assert.deepEqual(parts.slice(1).map((p: { image_url: { url: string } }) => p.image_url.url), [`data:image/jpeg;base64,${jpeg.toString('base64')}`]);
+    assert.deepEqual(
+      parts.slice(1).map((p: { image_url: { url: string } }) => p.image_url.url),
+      [`data:image/jpeg;base64,${jpeg.toString('base64')}`],
+    );
     await t.service.deps.jobs.drain(); // every delivery due has been sent: a second analysis would be among them
     assert.equal(analysisOf(room.conversationId).length, 1, 'sent once');
-    const left = await t.service.deps.db.selectFrom('conversation_frames').select('frame_id').where('conversation_id', '=', room.conversationId).execute();
+    const left = await t.service.deps.db
+      .selectFrom('conversation_frames')
+      .select('frame_id')
+      .where('conversation_id', '=', room.conversationId)
+      .execute();
     assert.equal(left.length, 0, 'the frames are deleted');
     const verbose = (await t.api('GET', `/v2/conversations/${room.conversationId}?verbose=true`)).body;
     assert.ok(verbose.events.some((e: { event_type: string }) => e.event_type === 'application.perception_analysis'));
@@ -69,7 +95,11 @@ describe('perception', () => {
     const other = await insertConversation(t, { palId: perceiving });
     assert.equal((await post(room.conversationId, jpeg, null)).status, 401);
     assert.equal((await post(room.conversationId, jpeg, other.token)).status, 401, "another room's token");
-    assert.equal((await post(room.conversationId, jpeg, token(t, room.conversationId, { expiresAt: new Date(Date.now() - 1000) }))).status, 401, 'expired');
+    assert.equal(
+      (await post(room.conversationId, jpeg, token(t, room.conversationId, { expiresAt: new Date(Date.now() - 1000) }))).status,
+      401,
+      'expired',
+    );
     const png = await post(room.conversationId, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), room.token, 'image/png');
     assert.equal(png.status, 415);
     assert.match((await png.json()).error, /^unsupported_media_type/);
@@ -86,7 +116,11 @@ describe('perception', () => {
     client.close();
     assert.equal((await t.api('POST', `/v2/conversations/${room.conversationId}/end`)).status, 200);
     assert.equal((await post(room.conversationId, jpeg, room.token)).status, 410);
-    const stored = await t.service.deps.db.selectFrom('conversation_frames').select('frame_id').where('conversation_id', 'in', [room.conversationId, off.conversationId]).execute();
+    const stored = await t.service.deps.db
+      .selectFrom('conversation_frames')
+      .select('frame_id')
+      .where('conversation_id', 'in', [room.conversationId, off.conversationId])
+      .execute();
     assert.equal(stored.length, 0, 'nothing refused was kept');
   });
 
@@ -95,7 +129,12 @@ describe('perception', () => {
     const start = Date.now();
     // 20 frames 5 s apart: the first and last stay, the kept ones never bunch up.
     for (let i = 0; i < 20; i++) await storeFrame(t.service.deps.db, room.conversationId, jpeg, new Date(start + i * 5000));
-    const kept = await t.service.deps.db.selectFrom('conversation_frames').select('captured_at').where('conversation_id', '=', room.conversationId).orderBy('captured_at').execute();
+    const kept = await t.service.deps.db
+      .selectFrom('conversation_frames')
+      .select('captured_at')
+      .where('conversation_id', '=', room.conversationId)
+      .orderBy('captured_at')
+      .execute();
     const at = kept.map((k) => (new Date(k.captured_at).getTime() - start) / 1000);
     assert.equal(at.length, MAX_FRAMES);
     assert.equal(at[0], 0);
@@ -111,12 +150,22 @@ describe('perception', () => {
     vision.completion = 503;
     const before = vision.requests.length;
     client.send({ type: 'leave', end: true });
-    await receiver.waitFor((b) => b.some((x) => x.conversation_id === room.conversationId && x.event_type === 'application.transcription_ready'), 15_000);
-    await waitFor(() => vision.requests.slice(before).filter((q) => q.body.stream !== true).length >= 3, { timeout: 20_000, interval: 200 });
+    await receiver.waitFor(
+      (b) => b.some((x) => x.conversation_id === room.conversationId && x.event_type === 'application.transcription_ready'),
+      15_000,
+    );
+    await waitFor(() => vision.requests.slice(before).filter((q) => q.body.stream !== true).length >= 3, {
+      timeout: 20_000,
+      interval: 200,
+    });
     await t.service.deps.jobs.drain(10_000);
     assert.equal(vision.requests.slice(before).filter((q) => q.body.stream !== true).length, 3, 'three attempts');
     assert.equal(analysisOf(room.conversationId).length, 0);
-    const left = await t.service.deps.db.selectFrom('conversation_frames').select('frame_id').where('conversation_id', '=', room.conversationId).execute();
+    const left = await t.service.deps.db
+      .selectFrom('conversation_frames')
+      .select('frame_id')
+      .where('conversation_id', '=', room.conversationId)
+      .execute();
     assert.equal(left.length, 0);
     vision.completion = 'ok';
   });

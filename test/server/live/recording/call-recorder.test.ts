@@ -16,7 +16,8 @@ after(() => rmSync(folder, { recursive: true, force: true }));
 let recordings = 0;
 const recordingPath = () => join(folder, `call-${recordings++}.pcm`);
 
-const tone = (seconds: number, rate = RECORDING_RATE) => Int16Array.from({ length: Math.round(seconds * rate) }, (_, i) => Math.round(8000 * Math.sin(i / 5)));
+const tone = (seconds: number, rate = RECORDING_RATE) =>
+  Int16Array.from({ length: Math.round(seconds * rate) }, (_, i) => Math.round(8000 * Math.sin(i / 5)));
 
 async function record(maxSeconds: number, play: (recorder: CallRecorder, clock: { ms: number }) => void): Promise<number> {
   const path = recordingPath();
@@ -49,7 +50,7 @@ describe('call recorder bounds', () => {
     assert.ok(Math.abs(seconds - 2) < 0.001, `recorded ${seconds} s of 2 s`);
   });
 
-  it('nothing is kept past the call\'s maximum duration, however long the room runs', async () => {
+  it("nothing is kept past the call's maximum duration, however long the room runs", async () => {
     const seconds = await record(5, (recorder, clock) => {
       for (let i = 0; i < 500; i++) {
         clock.ms += 20;
@@ -110,13 +111,14 @@ describe('call recorder pauses', () => {
 });
 
 describe('call recorder writes', () => {
-  it('appends to its file every second of the call\'s clock, so that a crash keeps what was heard', async () => {
+  it("appends to its file every second of the call's clock, so that a crash keeps what was heard", async () => {
     const path = recordingPath();
     const clock = new ManualClock(1_000_000);
     const recorder = await CallRecorder.start(path, 3600, clock);
     const onDisk = () => readFileSync(path).length / 2 / RECORDING_RATE;
     /** The file's writes are real I/O (no clock): waited for. */
-    const written = (seconds: number) => waitFor(() => onDisk() === seconds, { timeout: 5_000, interval: 10, what: `${seconds} s on disk (${onDisk()} s)` });
+    const written = (seconds: number) =>
+      waitFor(() => onDisk() === seconds, { timeout: 5_000, interval: 10, what: `${seconds} s on disk (${onDisk()} s)` });
     for (let i = 0; i < 75; i++) {
       recorder.add('visitor', tone(0.02), RECORDING_RATE);
       await clock.advance(20);

@@ -63,7 +63,7 @@ describe('the face shown: the wait itself', () => {
   });
 });
 
-describe('the face shown: a room on the service\'s clock', () => {
+describe("the face shown: a room on the service's clock", () => {
   let t: TestService;
   const clock = new ManualClock();
   const GREETING = 'Hello, good to see you.';
@@ -71,7 +71,10 @@ describe('the face shown: a room on the service\'s clock', () => {
   let stillPal: string;
   before(async () => {
     t = await startListeningService({ PALKIT_PAL_WORDS_PER_MINUTE: '6000' }, { clock });
-    rigPal = await insertPal(t, { pipelineMode: 'echo', faceId: await insertFace(t, { imageUrl: 'https://cdn.example/face.jpg', rigUrl: 'https://cdn.example/rig/rig.json' }) });
+    rigPal = await insertPal(t, {
+      pipelineMode: 'echo',
+      faceId: await insertFace(t, { imageUrl: 'https://cdn.example/face.jpg', rigUrl: 'https://cdn.example/rig/rig.json' }),
+    });
     stillPal = await insertPal(t, { pipelineMode: 'echo', faceId: await insertFace(t, { imageUrl: 'https://cdn.example/face.jpg' }) });
   });
   after(() => t.close());
@@ -123,7 +126,10 @@ describe('the face shown: a room on the service\'s clock', () => {
   });
 
   it('does not hold the greeting of a PAL without a drawn face, nor for a page that never said it would tell', async () => {
-    for (const [palId, faceReady] of [[stillPal, true], [rigPal, false]] as const) {
+    for (const [palId, faceReady] of [
+      [stillPal, true],
+      [rigPal, false],
+    ] as const) {
       const { client, room } = await visit(palId, faceReady);
       assert.equal(room.waitingForFace, false);
       // The clock never moves: the greeting comes as it did before.
@@ -132,7 +138,7 @@ describe('the face shown: a room on the service\'s clock', () => {
     }
   });
 
-  it('the start\'s answer names a trained face\'s rig, so the page fetches it while it joins; a still face\'s has none', async () => {
+  it("the start's answer names a trained face's rig, so the page fetches it while it joins; a still face's has none", async () => {
     const rig = await t.api('POST', '/v2/conversations', { pal_id: rigPal });
     assert.equal(rig.status, 200, JSON.stringify(rig.body));
     assert.equal((rig.body as { face_rig_url?: string }).face_rig_url, 'https://cdn.example/rig/rig.json');

@@ -57,9 +57,16 @@ describe('participant budget: binary frames that carry no audio', () => {
     const budget = new ParticipantBudget(() => clock.ms);
     const frames = Object.values(MALFORMED);
     const verdicts = Array.from({ length: PARTICIPANT_BUDGET.dropsToClose }, (_, i) => budget.admit(frames[i % frames.length]!, true));
-    assert.ok(verdicts.every((v) => !v.ok), 'none is handled');
+    assert.ok(
+      verdicts.every((v) => !v.ok),
+      'none is handled',
+    );
     assert.equal(verdicts.filter((v) => !v.ok && v.first).length, 1, 'told once');
-    assert.equal(verdicts.findIndex((v) => !v.ok && v.close), PARTICIPANT_BUDGET.dropsToClose - 1, 'closed at the last');
+    assert.equal(
+      verdicts.findIndex((v) => !v.ok && v.close),
+      PARTICIPANT_BUDGET.dropsToClose - 1,
+      'closed at the last',
+    );
     clock.ms += DROP_WINDOW_MS + 1;
     assert.deepEqual(budget.admit(frames[0]!, true), { ok: false, kind: 'malformed', first: true, close: false });
   });
@@ -110,7 +117,10 @@ class FakeSocket extends EventEmitter {
     this.emit('close');
   }
   errors(code: string): ServerFrame[] {
-    return this.sent.filter((d): d is string => typeof d === 'string').map((d) => JSON.parse(d) as ServerFrame).filter((f) => f.type === 'error' && f.code === code);
+    return this.sent
+      .filter((d): d is string => typeof d === 'string')
+      .map((d) => JSON.parse(d) as ServerFrame)
+      .filter((f) => f.type === 'error' && f.code === code);
   }
   frame(data: string | Buffer): void {
     this.emit('message', data, typeof data !== 'string');
@@ -145,8 +155,18 @@ describe('room frames on the service clock', () => {
     return socket;
   }
 
-  const row = (conversationId: string) => t.service.deps.db.selectFrom('conversations').select(['status', 'shutdown_reason']).where('conversation_id', '=', conversationId).executeTakeFirstOrThrow();
-  const recording = (conversationId: string) => t.service.deps.db.selectFrom('recordings').select(['status', 'duration']).where('conversation_id', '=', conversationId).executeTakeFirstOrThrow();
+  const row = (conversationId: string) =>
+    t.service.deps.db
+      .selectFrom('conversations')
+      .select(['status', 'shutdown_reason'])
+      .where('conversation_id', '=', conversationId)
+      .executeTakeFirstOrThrow();
+  const recording = (conversationId: string) =>
+    t.service.deps.db
+      .selectFrom('recordings')
+      .select(['status', 'duration'])
+      .where('conversation_id', '=', conversationId)
+      .executeTakeFirstOrThrow();
 
   it('a flood of frames with no audio is dropped, answered with bad_frame once and closed with 4429; alone, the visitor ends the call, and its recording with it', async () => {
     const { room: r, token, conversationId } = await room({ enable_recording: true });
@@ -191,7 +211,7 @@ describe('room frames on the service clock', () => {
     assert.equal((await metric('palkit_room_sockets_dropped_unread_total')) - before, 1);
   });
 
-  it('frames sent while the join is checked are charged to the token\'s budget; joining again neither replays nor refills it', async () => {
+  it("frames sent while the join is checked are charged to the token's budget; joining again neither replays nor refills it", async () => {
     const { room: r, token } = await room();
     const chat = (i: number) => JSON.stringify({ type: 'app-message', data: { note: i } });
     const backlog = new JoinBacklog();
@@ -199,14 +219,22 @@ describe('room frames on the service clock', () => {
     const dropped = () => metric('palkit_room_input_dropped_total{kind="frame"}');
     const before = await dropped();
     const first = await admit(r, token, backlog);
-    assert.equal((await dropped()) - before, JOIN_BACKLOG_LIMITS.frames - PARTICIPANT_BUDGET.frames.burst, 'the backlog spent the burst; the rest was dropped');
+    assert.equal(
+      (await dropped()) - before,
+      JOIN_BACKLOG_LIMITS.frames - PARTICIPANT_BUDGET.frames.burst,
+      'the backlog spent the burst; the rest was dropped',
+    );
     assert.equal(backlog.handOff().length, 0, 'the backlog is read once');
     // The same token joins again (a reload) with another backlog: the budget is the one already spent.
     const again = new JoinBacklog();
     for (let i = 0; i < 10; i++) again.push(chat(i), false);
     await admit(r, token, again);
     assert.equal(first.closedWith, RoomCloseCode.replaced);
-    assert.equal((await dropped()) - before, JOIN_BACKLOG_LIMITS.frames - PARTICIPANT_BUDGET.frames.burst + 10, 'nothing refilled on joining again');
+    assert.equal(
+      (await dropped()) - before,
+      JOIN_BACKLOG_LIMITS.frames - PARTICIPANT_BUDGET.frames.burst + 10,
+      'nothing refilled on joining again',
+    );
   });
 
   it('a recording covers only time with a visitor in the room', async () => {

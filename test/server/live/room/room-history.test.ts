@@ -19,7 +19,8 @@ describe('the room sends the conversation so far on joining', () => {
     await t.close();
   });
 
-  const replica = (speech: string) => (m: { properties: Record<string, unknown> }) => m.properties.role === 'replica' && m.properties.speech === speech;
+  const replica = (speech: string) => (m: { properties: Record<string, unknown> }) =>
+    m.properties.role === 'replica' && m.properties.speech === speech;
   const joinedFrame = (client: RoomClient) => {
     const frame = client.frames.find((f) => f.type === 'joined');
     assert.ok(frame?.type === 'joined');
@@ -41,13 +42,19 @@ describe('the room sends the conversation so far on joining', () => {
 
     const again = await RoomClient.join(room.conversationUrl, room.token);
     const history = joinedFrame(again).transcript ?? [];
-    assert.deepEqual(history.map((e) => [e.role, e.content, e.interrupted ?? false]), [
-      ['assistant', 'Hi.', false],
-      ['user', 'Opening hours?', false],
-      ['assistant', 'Opening hours?', false],
-      ['assistant', cut.properties.speech, true],
-    ]);
-    assert.ok(history.every((e) => typeof e.timestamp === 'number' && e.timestamp > 1e9), 'epoch seconds');
+    assert.deepEqual(
+      history.map((e) => [e.role, e.content, e.interrupted ?? false]),
+      [
+        ['assistant', 'Hi.', false],
+        ['user', 'Opening hours?', false],
+        ['assistant', 'Opening hours?', false],
+        ['assistant', cut.properties.speech, true],
+      ],
+    );
+    assert.ok(
+      history.every((e) => typeof e.timestamp === 'number' && e.timestamp > 1e9),
+      'epoch seconds',
+    );
     assert.equal(history[3]!.inference_id, cut.inference_id);
     again.close();
     first.close();
@@ -57,8 +64,14 @@ describe('the room sends the conversation so far on joining', () => {
     const room = await insertConversation(t, { palId: echoPal, customGreeting: 'Hi.' });
     const base = Date.now() / 1000 - 3600;
     const rows = Array.from({ length: ROOM_HISTORY_LIMIT + 40 }, (_, i) => ({
-      conversation_id: room.conversationId, role: 'user' as const, content: `turn ${i}`, started_at: base + i, seconds_from_start: i, duration: 0,
-      inference_id: null, participant_name: null,
+      conversation_id: room.conversationId,
+      role: 'user' as const,
+      content: `turn ${i}`,
+      started_at: base + i,
+      seconds_from_start: i,
+      duration: 0,
+      inference_id: null,
+      participant_name: null,
     }));
     await t.service.deps.db.insertInto('conversation_transcript_entries').values(rows).execute();
     const client = await RoomClient.join(room.conversationUrl, room.token);

@@ -27,7 +27,10 @@ describe('local rooms', () => {
     const room = await insertConversation(t, { palId });
     const other = await insertConversation(t, { palId });
     const forged = room.token.replace(/.$/, (ch) => (ch === 'a' ? 'b' : 'a'));
-    assert.deepEqual(await refusedWith(room.conversationUrl, { type: 'join', meeting_token: forged }), { code: RoomCloseCode.invalidToken, error: 'invalid_token' });
+    assert.deepEqual(await refusedWith(room.conversationUrl, { type: 'join', meeting_token: forged }), {
+      code: RoomCloseCode.invalidToken,
+      error: 'invalid_token',
+    });
     const expired = token(t, room.conversationId, { expiresAt: new Date(Date.now() - 1000) });
     assert.equal((await refusedWith(room.conversationUrl, { type: 'join', meeting_token: expired })).code, RoomCloseCode.invalidToken);
     assert.equal((await refusedWith(room.conversationUrl, { type: 'join', meeting_token: other.token })).code, RoomCloseCode.invalidToken);
@@ -36,7 +39,7 @@ describe('local rooms', () => {
     assert.equal((await refusedWith(room.conversationUrl, 'not json')).code, RoomCloseCode.badFrame);
   });
 
-  it('names a trained face\'s rig on the PAL\'s tile', async () => {
+  it("names a trained face's rig on the PAL's tile", async () => {
     const faceId = await insertFace(t, { imageUrl: 'https://cdn.example/face.jpg', rigUrl: `${t.url}/media/mdrig.json` });
     const pal = await insertPal(t, { pipelineMode: 'echo', faceId, name: 'Rigged' });
     const room = await insertConversation(t, { palId: pal });
@@ -52,7 +55,11 @@ describe('local rooms', () => {
     const url = `${t.url}/rooms/cnosuchroom`;
     assert.equal((await refusedWith(url, { type: 'join', meeting_token: token(t, 'cnosuchroom') })).code, RoomCloseCode.notFound);
     const ended = await insertConversation(t, { palId });
-    await t.service.deps.db.updateTable('conversations').set({ status: 'ended', live_finalized_at: new Date() }).where('conversation_id', '=', ended.conversationId).execute();
+    await t.service.deps.db
+      .updateTable('conversations')
+      .set({ status: 'ended', live_finalized_at: new Date() })
+      .where('conversation_id', '=', ended.conversationId)
+      .execute();
     assert.equal((await refusedWith(ended.conversationUrl, { type: 'join', meeting_token: ended.token })).code, RoomCloseCode.ended);
   });
 
@@ -67,7 +74,11 @@ describe('local rooms', () => {
     assert.ok(!('face_rig_url' in palJoined.participant), 'a face without a rig has no rig URL');
 
     // Bob is another visitor: his own token (one token admits one live connection).
-    const bob = await RoomClient.join(room.conversationUrl, token(t, room.conversationId, { expiresAt: new Date(Date.now() + 7_200_000) }), 'Bob');
+    const bob = await RoomClient.join(
+      room.conversationUrl,
+      token(t, room.conversationId, { expiresAt: new Date(Date.now() + 7_200_000) }),
+      'Bob',
+    );
     const bobJoined = bob.frames.find((f) => f.type === 'joined');
     assert.ok(bobJoined?.type === 'joined');
     assert.deepEqual(bobJoined.participants.map((p) => p.role).sort(), ['pal', 'visitor', 'visitor']);
@@ -112,7 +123,10 @@ describe('local rooms', () => {
     const client = await RoomClient.open(room.conversationUrl);
     client.send({ type: 'join', meeting_token: room.token });
     client.say('conversation.respond', { text: 'straight away' });
-    const reply = await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'straight away');
+    const reply = await client.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && m.properties.speech === 'straight away',
+    );
     assert.ok(reply);
     client.close();
   });

@@ -29,7 +29,12 @@ describe('PAL runner handoff', () => {
     daily = await startFakeDaily();
     runner = await startFakeRunner();
     receiver = await startCallbackReceiver();
-    t = await startListeningService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_PAL_RUNNER_URL: runner.url, PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET });
+    t = await startListeningService({
+      PALKIT_DAILY_API_KEY: DAILY_KEY,
+      PALKIT_DAILY_API_URL: daily.url,
+      PALKIT_PAL_RUNNER_URL: runner.url,
+      PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET,
+    });
     ({ palId, faceId } = await createPal(t, {
       pal_name: 'Ada',
       system_prompt: 'You are Ada.',
@@ -39,7 +44,10 @@ describe('PAL runner handoff', () => {
         disclosure_type: 'always',
         verbal_disclosure: 'I am an AI.',
         languages: ['en', 'de'],
-        layers: { llm: { model: 'gpt-x', base_url: 'https://llm.example', api_key_encrypted: 'v1:secret-ciphertext' }, tts: { voice: 'alto', api_key: 'sk-live-123' } },
+        layers: {
+          llm: { model: 'gpt-x', base_url: 'https://llm.example', api_key_encrypted: 'v1:secret-ciphertext' },
+          tts: { voice: 'alto', api_key: 'sk-live-123' },
+        },
       },
     }));
   });
@@ -54,7 +62,11 @@ describe('PAL runner handoff', () => {
   });
 
   it('hands the room to the runner: a signed POST with the room, an owner bot token and the PAL settings', async () => {
-    const r = await t.api('POST', '/v2/conversations', { pal_id: palId, conversational_context: 'A returning customer.', properties: { max_call_duration: 600 } });
+    const r = await t.api('POST', '/v2/conversations', {
+      pal_id: palId,
+      conversational_context: 'A returning customer.',
+      properties: { max_call_duration: 600 },
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const id = r.body.conversation_id;
     assert.equal(runner.requests.length, 1);
@@ -69,7 +81,9 @@ describe('PAL runner handoff', () => {
     const tokenCalls = daily.calls.filter((c) => c.path === '/v1/meeting-tokens');
     assert.equal(tokenCalls.length, 2, 'one visitor token, one bot token');
     const roomExp = daily.calls.find((c) => c.path === '/v1/rooms')!.body.properties.exp;
-    assert.deepEqual(tokenCalls[1]!.body, { properties: { room_name: id, exp: roomExp, is_owner: true, user_name: 'Ada', user_id: `pal_${palId}` } });
+    assert.deepEqual(tokenCalls[1]!.body, {
+      properties: { room_name: id, exp: roomExp, is_owner: true, user_name: 'Ada', user_id: `pal_${palId}` },
+    });
     assert.deepEqual(daily.tokenProperties(body.bot_token), tokenCalls[1]!.body.properties);
     assert.notEqual(body.bot_token, r.body.meeting_token, 'the visitor never gets the bot token');
 
@@ -85,7 +99,10 @@ describe('PAL runner handoff', () => {
       face_id: faceId,
       face_rig_url: null,
     });
-    assert.ok(!JSON.stringify(body).includes('sk-live-123') && !JSON.stringify(body).includes('secret-ciphertext'), 'no layer secret leaves');
+    assert.ok(
+      !JSON.stringify(body).includes('sk-live-123') && !JSON.stringify(body).includes('secret-ciphertext'),
+      'no layer secret leaves',
+    );
     assert.equal(body.conversational_context, 'A returning customer.');
     assert.equal(body.api.base_url, t.url);
     assert.equal(body.api.knowledge_url, `${t.url}/v2/conversations/${id}/runner/knowledge`);
@@ -126,18 +143,63 @@ describe('PAL runner handoff', () => {
     const other = await t.api('POST', '/v2/conversations', { pal_id: palId });
     const [mine, theirs] = runner.requests.map((q) => q.body);
     const auth = (token: string) => ({ key: null, headers: { authorization: `Bearer ${token}` } });
-    const knowledge = await t.api('GET', `/v2/conversations/${r.body.conversation_id}/runner/knowledge?query=opening%20hours`, undefined, auth(mine.api.conversation_token));
+    const knowledge = await t.api(
+      'GET',
+      `/v2/conversations/${r.body.conversation_id}/runner/knowledge?query=opening%20hours`,
+      undefined,
+      auth(mine.api.conversation_token),
+    );
     assert.equal(knowledge.status, 200, JSON.stringify(knowledge.body));
     assert.deepEqual(knowledge.body, { passages: [], memories: [] });
-    assert.equal((await t.api('GET', `/v2/conversations/${r.body.conversation_id}/runner/knowledge?query=x`, undefined, { key: null })).status, 401);
-    assert.equal((await t.api('GET', `/v2/conversations/${r.body.conversation_id}/runner/knowledge?query=x`, undefined, auth(theirs.api.conversation_token))).status, 401, 'a token of another conversation');
-    assert.equal((await t.api('GET', `/v2/conversations/${r.body.conversation_id}/runner/knowledge?query=x`)).status, 401, 'an API key is not a conversation token');
+    assert.equal(
+      (await t.api('GET', `/v2/conversations/${r.body.conversation_id}/runner/knowledge?query=x`, undefined, { key: null })).status,
+      401,
+    );
+    assert.equal(
+      (
+        await t.api(
+          'GET',
+          `/v2/conversations/${r.body.conversation_id}/runner/knowledge?query=x`,
+          undefined,
+          auth(theirs.api.conversation_token),
+        )
+      ).status,
+      401,
+      'a token of another conversation',
+    );
+    assert.equal(
+      (await t.api('GET', `/v2/conversations/${r.body.conversation_id}/runner/knowledge?query=x`)).status,
+      401,
+      'an API key is not a conversation token',
+    );
 
-    const entry = { role: 'assistant', content: 'Hello from Ada!', timestamp: Date.now() / 1000, seconds_from_start: 0.5, duration: 1.2, inference_id: 'inf_1' };
-    const posted = await t.api('POST', `/v2/conversations/${r.body.conversation_id}/runner/transcript`, { entries: [entry] }, auth(mine.api.conversation_token));
+    const entry = {
+      role: 'assistant',
+      content: 'Hello from Ada!',
+      timestamp: Date.now() / 1000,
+      seconds_from_start: 0.5,
+      duration: 1.2,
+      inference_id: 'inf_1',
+    };
+    const posted = await t.api(
+      'POST',
+      `/v2/conversations/${r.body.conversation_id}/runner/transcript`,
+      { entries: [entry] },
+      auth(mine.api.conversation_token),
+    );
     assert.equal(posted.status, 200, JSON.stringify(posted.body));
     assert.deepEqual(posted.body, { accepted: 1 });
-    assert.equal((await t.api('POST', `/v2/conversations/${r.body.conversation_id}/runner/transcript`, { entries: [{ role: 'bot' }] }, auth(mine.api.conversation_token))).status, 400);
+    assert.equal(
+      (
+        await t.api(
+          'POST',
+          `/v2/conversations/${r.body.conversation_id}/runner/transcript`,
+          { entries: [{ role: 'bot' }] },
+          auth(mine.api.conversation_token),
+        )
+      ).status,
+      400,
+    );
     assert.equal(other.status, 200);
   });
 
@@ -147,12 +209,19 @@ describe('PAL runner handoff', () => {
     assert.equal(r.status, 503);
     assert.match(r.body.error, /^pal_unavailable: /);
     const roomName = daily.calls.find((c) => c.path === '/v1/rooms')!.body.name;
-    const row = await t.service.deps.db.selectFrom('conversations').select(['status', 'shutdown_reason']).where('conversation_id', '=', roomName).executeTakeFirstOrThrow();
+    const row = await t.service.deps.db
+      .selectFrom('conversations')
+      .select(['status', 'shutdown_reason'])
+      .where('conversation_id', '=', roomName)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(row, { status: 'ended', shutdown_reason: 'exception_encountered_during_conversation_startup' });
     await until(() => !daily.rooms.has(roomName));
     await receiver.waitFor((b) => b.some((x) => x.conversation_id === roomName && x.event_type === 'application.transcription_ready'));
     const mine = receiver.bodies.filter((b) => b.conversation_id === roomName);
-    assert.deepEqual(mine.map((b) => b.event_type), ['system.shutdown', 'application.transcription_ready']);
+    assert.deepEqual(
+      mine.map((b) => b.event_type),
+      ['system.shutdown', 'application.transcription_ready'],
+    );
     assert.equal(mine[0]!.properties.shutdown_reason, 'exception_encountered_during_conversation_startup');
     assert.deepEqual(mine[1]!.properties.transcript, []);
   });
@@ -166,7 +235,10 @@ describe('PAL runner handoff', () => {
     assert.match(failed.body.error, /^pal_unavailable: /);
     // What the elements make of it: the browser API client's error code and the error screen.
     const client = new ApiClient({ apiBase: t.url });
-    const error = await client.start(d.body.deployment_id, {}).then(() => null, (e: unknown) => e);
+    const error = await client.start(d.body.deployment_id, {}).then(
+      () => null,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof PalClientError);
     assert.equal(error.code, 'pal_unavailable');
     assert.equal(error.status, 503);
@@ -185,7 +257,15 @@ describe('PAL runner handoff, on the test clock', () => {
     const clock = new ManualClock();
     const daily = await startFakeDaily();
     const runner = await startFakeRunner();
-    const t = await startListeningService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_PAL_RUNNER_URL: runner.url, PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET }, { clock });
+    const t = await startListeningService(
+      {
+        PALKIT_DAILY_API_KEY: DAILY_KEY,
+        PALKIT_DAILY_API_URL: daily.url,
+        PALKIT_PAL_RUNNER_URL: runner.url,
+        PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET,
+      },
+      { clock },
+    );
     try {
       const { palId } = await createPal(t);
       runner.state.mode = 'hang';
@@ -209,8 +289,14 @@ describe('PAL runner handoff, on the test clock', () => {
 
 describe('PAL runner configuration', () => {
   it('refuses a runner URL without its secret, and a secret that is not whsec_', () => {
-    assert.throws(() => loadConfig({ PALKIT_PAL_RUNNER_URL: 'https://runner.example/rooms' }), (e: unknown) => e instanceof ConfigError && /PALKIT_PAL_RUNNER_SECRET/.test(e.message));
-    assert.throws(() => loadConfig({ PALKIT_PAL_RUNNER_URL: 'https://runner.example/rooms', PALKIT_PAL_RUNNER_SECRET: 'plain' }), ConfigError);
+    assert.throws(
+      () => loadConfig({ PALKIT_PAL_RUNNER_URL: 'https://runner.example/rooms' }),
+      (e: unknown) => e instanceof ConfigError && /PALKIT_PAL_RUNNER_SECRET/.test(e.message),
+    );
+    assert.throws(
+      () => loadConfig({ PALKIT_PAL_RUNNER_URL: 'https://runner.example/rooms', PALKIT_PAL_RUNNER_SECRET: 'plain' }),
+      ConfigError,
+    );
     const config = loadConfig({ PALKIT_PAL_RUNNER_URL: 'https://runner.example/rooms', PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET });
     assert.deepEqual(config.palRunner, { url: 'https://runner.example/rooms', secret: RUNNER_SECRET });
     assert.equal(loadConfig({}).palRunner, undefined);

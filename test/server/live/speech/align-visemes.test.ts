@@ -36,7 +36,10 @@ const atFullStop: PauseAt = (marks) => {
   const stop = marks.findIndex((m, i) => m.viseme === 'rest' && i > 0 && marks[i - 1]!.viseme !== 'rest');
   return (marks[stop]!.atMs + marks[stop + 1]!.atMs) / 2;
 };
-const beforeWord = (word: string): PauseAt => (_, words) => words.find((w) => w.text === word)!.atMs;
+const beforeWord =
+  (word: string): PauseAt =>
+  (_, words) =>
+    words.find((w) => w.text === word)!.atMs;
 
 /** The provider's audio: eSpeak at 130 words a minute, resampled to 24 kHz, with silence added; and where its lips close. */
 async function providerAudio(local: EspeakSynthesizer, pauseOf: PauseAt): Promise<Provider> {
@@ -101,7 +104,12 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
-interface Figures { restInSilence: number; shapeInVoice: number; closureErrors: number[]; eventErrors: number[] }
+interface Figures {
+  restInSilence: number;
+  shapeInVoice: number;
+  closureErrors: number[];
+  eventErrors: number[];
+}
 
 /** How marks fit the audio, on 20 ms frames: silent frames are those of quiet stretches of 150 ms or more. */
 function measure(marks: VisemeMark[], provider: Provider): Figures {
@@ -134,9 +142,11 @@ function measure(marks: VisemeMark[], provider: Provider): Figures {
 }
 
 function print(label: string, f: Figures): string {
-  return `${label}: rest in ${(f.restInSilence * 100).toFixed(0)} % of silent frames, a shape in ${(f.shapeInVoice * 100).toFixed(0)} % of voiced frames, `
-    + `closure error p50 ${percentile(f.closureErrors, 0.5).toFixed(0)} ms p95 ${percentile(f.closureErrors, 0.95).toFixed(0)} ms max ${Math.max(...f.closureErrors).toFixed(0)} ms `
-    + `(from eSpeak's phoneme events: p50 ${percentile(f.eventErrors, 0.5).toFixed(0)} ms p95 ${percentile(f.eventErrors, 0.95).toFixed(0)} ms)`;
+  return (
+    `${label}: rest in ${(f.restInSilence * 100).toFixed(0)} % of silent frames, a shape in ${(f.shapeInVoice * 100).toFixed(0)} % of voiced frames, ` +
+    `closure error p50 ${percentile(f.closureErrors, 0.5).toFixed(0)} ms p95 ${percentile(f.closureErrors, 0.95).toFixed(0)} ms max ${Math.max(...f.closureErrors).toFixed(0)} ms ` +
+    `(from eSpeak's phoneme events: p50 ${percentile(f.eventErrors, 0.5).toFixed(0)} ms p95 ${percentile(f.eventErrors, 0.95).toFixed(0)} ms)`
+  );
 }
 
 describe('a provider voice moves the lips with its sound', () => {
@@ -179,7 +189,10 @@ describe('a provider voice moves the lips with its sound', () => {
       assert.ok(aligned.restInSilence >= 0.9, print('aligned', aligned));
       assert.ok(aligned.shapeInVoice >= 0.9, print('aligned', aligned));
       assert.equal(aligned.closureErrors.length, 10);
-      assert.ok(aligned.closureErrors.every((e) => e <= 60), print('aligned', aligned));
+      assert.ok(
+        aligned.closureErrors.every((e) => e <= 60),
+        print('aligned', aligned),
+      );
       // What the letters gave is measurably off the sound (what this change is for).
       assert.ok(spread.restInSilence < 0.9 || Math.max(...spread.closureErrors) > 60, print('letters', spread));
     });
@@ -192,7 +205,9 @@ describe('a provider voice moves the lips with its sound', () => {
     const deps = { config, fetch: createGuardedFetch(config.outboundAllow) };
     let stopped = false;
     const never = (_text: string, _voice: unknown, signal: AbortSignal) =>
-      new Promise<never>((_, reject) => signal.addEventListener('abort', () => ((stopped = true), reject(new Error('stopped'))), { once: true }));
+      new Promise<never>((_, reject) =>
+        signal.addEventListener('abort', () => ((stopped = true), reject(new Error('stopped'))), { once: true }),
+      );
     const late = await visemesFrom(new OpenAiSpeech(deps, never, 0));
     assert.deepEqual(late, await visemesFrom(new OpenAiSpeech(deps)));
     assert.ok(stopped, 'the phonemiser was told to stop');

@@ -34,7 +34,11 @@ describe('echo audio', () => {
     const cuts = [0, 4801, 12001, audio.length];
     for (let i = 0; i < cuts.length - 1; i++) {
       client.say('conversation.echo', {
-        modality: 'audio', audio: audio.subarray(cuts[i], cuts[i + 1]).toString('base64'), sample_rate: RATE, inference_id: 'echo-1', done: i === cuts.length - 2,
+        modality: 'audio',
+        audio: audio.subarray(cuts[i], cuts[i + 1]).toString('base64'),
+        sample_rate: RATE,
+        inference_id: 'echo-1',
+        done: i === cuts.length - 2,
       });
     }
     const stopped = await client.waitForEvent('conversation.replica.stopped_speaking', (m) => m.inference_id === 'echo-1', 5000);
@@ -44,9 +48,16 @@ describe('echo audio', () => {
     assert.equal(samples, audio.length / 2, 'every sample was said once');
     assert.ok(frames.every((f) => f.sampleRate === RATE));
     const visemes = frames.map((f) => f.viseme);
-    assert.ok(visemes.slice(0, 8).every((v) => v !== 0), 'the mouth is open on the tone');
+    assert.ok(
+      visemes.slice(0, 8).every((v) => v !== 0),
+      'the mouth is open on the tone',
+    );
     assert.equal(visemes.at(-1), 0, 'and closed on the silence');
-    assert.equal(client.events('conversation.utterance').filter((m) => m.inference_id === 'echo-1').length, 0, 'there are no words to caption');
+    assert.equal(
+      client.events('conversation.utterance').filter((m) => m.inference_id === 'echo-1').length,
+      0,
+      'there are no words to caption',
+    );
     assert.ok(client.events('conversation.replica.started_speaking').some((m) => m.inference_id === 'echo-1'));
     client.close();
   });

@@ -77,24 +77,33 @@ async function sliceShapes(t: TestContext, text: string, events: () => Generator
   const engine: Synthesizer = {
     name: 'scripted events',
     async synthesize() {
-      return { sampleRate: RATE, events: (async function* () { yield* events(); })() };
+      return {
+        sampleRate: RATE,
+        events: (async function* () {
+          yield* events();
+        })(),
+      };
     },
   };
   const voice = new PalVoice(engine, r.out, 100, () => Date.now());
   let done = false;
-  const spoken = voice.speak(sentencesOf(chunks(text)), { language: 'en' }, r.hooks, new AbortController().signal).finally(() => (done = true));
+  const spoken = voice
+    .speak(sentencesOf(chunks(text)), { language: 'en' }, r.hooks, new AbortController().signal)
+    .finally(() => (done = true));
   for (let waited = 0; !done && waited < 5000; waited += 10) await advance(10);
   await spoken;
   return r.slices.map((s) => s.viseme);
 }
 
 describe('the PAL voice pacer', () => {
-  it('sends 40 ms slices in real time, ahead of playback by a bounded lead, with each slice\'s mouth shape', async (t) => {
+  it("sends 40 ms slices in real time, ahead of playback by a bounded lead, with each slice's mouth shape", async (t) => {
     const { advance } = mockTime(t);
     const r = recorder(() => Date.now());
     const voice = new PalVoice(toneSynthesizer(), r.out, 100, () => Date.now());
     let elapsed: number | null = null;
-    const spoken = voice.speak(sentencesOf(chunks('One two three. Four five.')), { language: 'en' }, r.hooks, new AbortController().signal).then(() => (elapsed = Date.now()));
+    const spoken = voice
+      .speak(sentencesOf(chunks('One two three. Four five.')), { language: 'en' }, r.hooks, new AbortController().signal)
+      .then(() => (elapsed = Date.now()));
     for (let waited = 0; elapsed === null && waited < 5000; waited += 10) await advance(10);
     await spoken;
     // 5 words × 200 ms = 1 s of audio in 25 slices of 640 samples; it ends once the last words are captioned,
@@ -108,8 +117,14 @@ describe('the PAL voice pacer', () => {
       assert.ok(slice.at <= Math.max(0, i * 40 - LEAD_MS) + 10, `slice ${i} sent at ${slice.at} ms, late`);
     }
     // A slice shows the mouth at its middle: 120–160 ms is still open (closing at 150), 160–200 closed.
-    assert.deepEqual(r.slices.slice(0, 6).map((s) => s.viseme), ['A', 'A', 'A', 'A', 'M', 'A']);
-    assert.deepEqual(r.words.map((w) => w.text), ['One', 'One two', 'One two three.', 'One two three. Four', 'One two three. Four five.']);
+    assert.deepEqual(
+      r.slices.slice(0, 6).map((s) => s.viseme),
+      ['A', 'A', 'A', 'A', 'M', 'A'],
+    );
+    assert.deepEqual(
+      r.words.map((w) => w.text),
+      ['One', 'One two', 'One two three.', 'One two three. Four', 'One two three. Four five.'],
+    );
     // Each word is captioned when it is heard, not when it was synthesised.
     for (const [i, word] of r.words.entries()) assert.ok(word.at >= i * 200 && word.at < i * 200 + 250, `word ${i} at ${word.at} ms`);
   });
@@ -129,15 +144,20 @@ describe('the PAL voice pacer', () => {
     const voice = new PalVoice(engine, r.out, 100, () => Date.now());
     let done = false;
     const text = 'Good question. Northwind Bikes delivers within Germany in 3 to 5 working days. Bikes can be returned within 30 days.';
-    const spoken = voice.speak(sentencesOf(chunks(text)), { language: 'en' }, r.hooks, new AbortController().signal).finally(() => (done = true));
+    const spoken = voice
+      .speak(sentencesOf(chunks(text)), { language: 'en' }, r.hooks, new AbortController().signal)
+      .finally(() => (done = true));
     for (let waited = 0; !done && waited < 20_000; waited += 10) await advance(10);
     await spoken;
     // "Good question." plays under a second: the sentence after it is as urgent as a first one. Before the
     // third, two sentences play about five seconds.
-    assert.deepEqual(asked.map((a) => a.continues), [false, false, true]);
+    assert.deepEqual(
+      asked.map((a) => a.continues),
+      [false, false, true],
+    );
   });
 
-  it('gives each slice the mouth shape at its middle when the engine reports a buffer\'s shapes after its samples (as eSpeak does)', async (t) => {
+  it("gives each slice the mouth shape at its middle when the engine reports a buffer's shapes after its samples (as eSpeak does)", async (t) => {
     // 100 ms buffers, each followed by its shapes: open (A) on its first half, spread (E) on its second.
     const shapes = await sliceShapes(t, 'Four buffers.', function* () {
       for (let i = 0; i < 4; i++) {
@@ -196,10 +216,16 @@ describe('the PAL voice pacer', () => {
 describe('sentences for speech', () => {
   it('cuts streamed text at sentence ends, early at a clause for the first one, and keeps decimals whole', async () => {
     const pieces: string[] = [];
-    for await (const p of sentencesOf(chunks('Sure, delivery within Germany usually takes', ' 3.5 days on average', '. Returns are free! Anything else?'))) pieces.push(p);
+    for await (const p of sentencesOf(
+      chunks('Sure, delivery within Germany usually takes', ' 3.5 days on average', '. Returns are free! Anything else?'),
+    ))
+      pieces.push(p);
     assert.deepEqual(pieces, ['Sure, delivery within Germany usually takes 3.5 days on average.', 'Returns are free!', 'Anything else?']);
     const long: string[] = [];
-    for await (const p of sentencesOf(chunks('Well, I think the best option for a family of four with two small children, ', 'honestly, is the cargo bike.'))) long.push(p);
+    for await (const p of sentencesOf(
+      chunks('Well, I think the best option for a family of four with two small children, ', 'honestly, is the cargo bike.'),
+    ))
+      long.push(p);
     assert.equal(long[0], 'Well, I think the best option for a family of four with two small children,');
   });
 
@@ -218,14 +244,29 @@ describe('sentences for speech', () => {
 
   it('cuts Japanese and Chinese sentences, each as soon as its full stop arrives', async () => {
     assert.deepEqual(await timeline('こんにちは。', 'お元気', 'ですか？', '今日はいい天気ですね。明日', 'も晴れます。'), [
-      'in 0', 'こんにちは。', 'in 1', 'in 2', 'お元気ですか？', 'in 3', '今日はいい天気ですね。', 'in 4', '明日も晴れます。',
+      'in 0',
+      'こんにちは。',
+      'in 1',
+      'in 2',
+      'お元気ですか？',
+      'in 3',
+      '今日はいい天気ですね。',
+      'in 4',
+      '明日も晴れます。',
     ]);
     assert.deepEqual(await timeline('我们明天见。', '谢谢！'), ['in 0', '我们明天见。', 'in 1', '谢谢！']);
   });
 
   it('lets an English sentence go once a space follows its stop, and keeps "e.g. the" and decimals whole', async () => {
     assert.deepEqual(await timeline('Hello there. ', 'How are', ' you?'), ['in 0', 'Hello there.', 'in 1', 'in 2', 'How are you?']);
-    assert.deepEqual(await timeline('It costs 3.', '5 euros. Take e.g. the red one. ', 'Bye'), ['in 0', 'in 1', 'It costs 3.5 euros.', 'Take e.g. the red one.', 'in 2', 'Bye']);
+    assert.deepEqual(await timeline('It costs 3.', '5 euros. Take e.g. the red one. ', 'Bye'), [
+      'in 0',
+      'in 1',
+      'It costs 3.5 euros.',
+      'Take e.g. the red one.',
+      'in 2',
+      'Bye',
+    ]);
     assert.deepEqual(await timeline('Ask Dr. ', 'Weber. ', 'He knows.'), ['in 0', 'in 1', 'Ask Dr. Weber.', 'in 2', 'He knows.']);
   });
 });

@@ -24,13 +24,21 @@ const shortTone: Synthesizer = {
 function speaker() {
   const emitted: string[] = [];
   const voice = new PalVoice(shortTone, { sendAudio: () => undefined, flushAudio: () => undefined }, 50);
-  const s = new Speaker({ emit: (type) => void emitted.push(type) }, voice, () => ({ language: 'en' }), () => new Date(), async () => undefined, () => undefined);
+  const s = new Speaker(
+    { emit: (type) => void emitted.push(type) },
+    voice,
+    () => ({ language: 'en' }),
+    () => new Date(),
+    async () => undefined,
+    () => undefined,
+  );
   return { speaker: s, emitted };
 }
 
-const line = (text: string): SpeechSource => async function* () {
-  yield text;
-};
+const line = (text: string): SpeechSource =>
+  async function* () {
+    yield text;
+  };
 const utterance = (n: number) => ({ inferenceId: `i${n}`, turnIdx: 0, interruptible: true });
 
 describe('the speaker', () => {
@@ -39,14 +47,20 @@ describe('the speaker', () => {
     const first = s.say(line('Line 0.'), utterance(0));
     await new Promise((resolve) => setImmediate(resolve));
     assert.ok(s.speaking, 'the first utterance has its turn; the next ones wait');
-    const results = [first, ...Array.from({ length: MAX_QUEUED_UTTERANCES + 12 }, (_, n) => s.say(line(`Line ${n + 1}.`), utterance(n + 1)))];
+    const results = [
+      first,
+      ...Array.from({ length: MAX_QUEUED_UTTERANCES + 12 }, (_, n) => s.say(line(`Line ${n + 1}.`), utterance(n + 1))),
+    ];
     // The ones past the bound are answered before the first utterance has even finished.
     const firstDone = results[0]!.then(() => 'first');
     const overflow = Promise.all(results.slice(MAX_QUEUED_UTTERANCES + 1)).then(() => 'overflow');
     assert.equal(await Promise.race([firstDone, overflow]), 'overflow');
     const said = await Promise.all(results);
     assert.equal(said.filter((r) => r !== null).length, MAX_QUEUED_UTTERANCES + 1, 'the one being said and the queued ones');
-    assert.deepEqual(said.slice(0, MAX_QUEUED_UTTERANCES + 1).map((r) => r?.text), Array.from({ length: MAX_QUEUED_UTTERANCES + 1 }, (_, n) => `Line ${n}.`));
+    assert.deepEqual(
+      said.slice(0, MAX_QUEUED_UTTERANCES + 1).map((r) => r?.text),
+      Array.from({ length: MAX_QUEUED_UTTERANCES + 1 }, (_, n) => `Line ${n}.`),
+    );
     assert.ok(said.slice(MAX_QUEUED_UTTERANCES + 1).every((r) => r === null));
   });
 
@@ -57,7 +71,10 @@ describe('the speaker', () => {
     s.interrupt();
     const after = await s.say(line('Heard again.'), utterance(100));
     assert.equal(after?.text, 'Heard again.');
-    assert.ok((await Promise.all(queued)).every((r) => r === null), 'the interrupt dropped what waited');
+    assert.ok(
+      (await Promise.all(queued)).every((r) => r === null),
+      'the interrupt dropped what waited',
+    );
     await s.close();
   });
 

@@ -10,10 +10,17 @@ describe('WAV files', () => {
     const bytes = encodeWav(samples, 16_000);
     assert.equal(bytes.length, 44 + 12);
     const wav = readWav(bytes)!;
-    assert.deepEqual({ rate: wav.sampleRate, channels: wav.channels, bits: wav.bitsPerSample, byteRate: wav.byteRate }, { rate: 16_000, channels: 1, bits: 16, byteRate: 32_000 });
+    assert.deepEqual(
+      { rate: wav.sampleRate, channels: wav.channels, bits: wav.bitsPerSample, byteRate: wav.byteRate },
+      { rate: 16_000, channels: 1, bits: 16, byteRate: 32_000 },
+    );
     const back = new Int16Array(wav.data.buffer.slice(wav.data.byteOffset, wav.data.byteOffset + wav.data.byteLength));
     assert.deepEqual([...back], [...samples]);
-    assert.deepEqual(Buffer.from(bytes.subarray(0, 44)), wavHeader(samples.length, 16_000), 'one header for files written whole or appended to');
+    assert.deepEqual(
+      Buffer.from(bytes.subarray(0, 44)),
+      wavHeader(samples.length, 16_000),
+      'one header for files written whole or appended to',
+    );
   });
 
   it('writes runs of samples (a speech item said chunk by chunk) as the one file their joined samples make', () => {

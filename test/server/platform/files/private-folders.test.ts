@@ -83,7 +83,11 @@ describe('recordings', () => {
     const dir = join(scratch, 'recordings');
     const recorder = await CallRecorder.start(join(dir, 'live', 'rec_1.pcm'), 10, { ...systemClock, now: () => new Date(0) });
     await recorder.stop(0);
-    await defaultStorage({ dir, s3: undefined } as Parameters<typeof defaultStorage>[0]).put('1/c/rec_1.wav', Buffer.from('RIFF'), 'audio/wav');
+    await defaultStorage({ dir, s3: undefined } as Parameters<typeof defaultStorage>[0]).put(
+      '1/c/rec_1.wav',
+      Buffer.from('RIFF'),
+      'audio/wav',
+    );
     assert.deepEqual(openToOthers(dir), []);
   });
 });

@@ -53,7 +53,11 @@ describe('connections', () => {
   let t: TestService;
   let port: number;
   before(async () => {
-    t = await startListeningService({ PALKIT_MAX_CONNECTIONS_PER_ADDRESS: '6', PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS: '3', PALKIT_HEADERS_TIMEOUT_MS: '5000' });
+    t = await startListeningService({
+      PALKIT_MAX_CONNECTIONS_PER_ADDRESS: '6',
+      PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS: '3',
+      PALKIT_HEADERS_TIMEOUT_MS: '5000',
+    });
     port = Number(new URL(t.url).port);
   });
   after(() => t.close());
@@ -121,7 +125,10 @@ describe('connections', () => {
   it('gives a request this long to send its headers, and caps connections below the descriptor limit', { timeout: 8_000 }, () => {
     assert.equal(t.server.headersTimeout, 5000);
     assert.ok(t.server.requestTimeout >= 5000);
-    assert.ok(t.server.maxConnections > 0 && t.server.maxConnections < descriptorLimit(), `total cap ${t.server.maxConnections} below ${descriptorLimit()} descriptors`);
+    assert.ok(
+      t.server.maxConnections > 0 && t.server.maxConnections < descriptorLimit(),
+      `total cap ${t.server.maxConnections} below ${descriptorLimit()} descriptors`,
+    );
     assert.equal(defaultMaxConnections(20_000), 15_744);
     assert.equal(defaultMaxConnections(256), 64);
   });
@@ -176,7 +183,12 @@ describe('the front door in /metrics', () => {
   let port: number;
   before(async () => {
     // A header timeout of a second (the least it can be), a total cap of 16 connections.
-    t = await startListeningService({ PALKIT_MAX_CONNECTIONS_PER_ADDRESS: '4', PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS: '1', PALKIT_HEADERS_TIMEOUT_MS: '1000', PALKIT_MAX_CONNECTIONS: '16' });
+    t = await startListeningService({
+      PALKIT_MAX_CONNECTIONS_PER_ADDRESS: '4',
+      PALKIT_MAX_PENDING_UPGRADES_PER_ADDRESS: '1',
+      PALKIT_HEADERS_TIMEOUT_MS: '1000',
+      PALKIT_MAX_CONNECTIONS: '16',
+    });
     port = Number(new URL(t.url).port);
   });
   after(() => t.close());
@@ -184,55 +196,66 @@ describe('the front door in /metrics', () => {
   const refusals = async () => {
     const text = await (await fetch(`${t.url}/metrics`)).text();
     const counts: Record<string, number> = {};
-    for (const [, reason, n] of text.matchAll(/^palkit_connections_refused_total\{reason="([a-z_]+)"\} (\d+)/gm)) counts[reason!] = Number(n);
+    for (const [, reason, n] of text.matchAll(/^palkit_connections_refused_total\{reason="([a-z_]+)"\} (\d+)/gm))
+      counts[reason!] = Number(n);
     return counts;
   };
 
-  it('counts each refusal by its reason: per address, total, waiting upgrades, request timeout, slow headers evicted', { timeout: 20_000 }, async () => {
-    // An address past its 4 connections.
-    const mine: RawClient[] = [];
-    for (let i = 0; i < 4; i++) mine.push(await raw(port, '127.0.1.1'));
-    const extra = await raw(port, '127.0.1.1');
-    await extra.closed;
-    // An address past its one upgrade waiting to join (answered 429).
-    const waiting = await raw(port, '127.0.1.2');
-    waiting.socket.write(UPGRADE('/rooms/cmetrics'));
-    await waiting.until(/^HTTP\/1\.1 101/);
-    const second = await raw(port, '127.0.1.2');
-    second.socket.write(UPGRADE('/rooms/cmetrics'));
-    await second.until(/^HTTP\/1\.1 429/);
-    // A request whose headers never end: answered 408 and closed at the header timeout.
-    const slow = await raw(port, '127.0.1.3');
-    slow.socket.write('GET /healthz HTTP/1.1\r\nHost: local');
-    assert.match(await slow.until(/^HTTP\/1\.1 408/), /408 Request Timeout/);
-    await slow.closed;
-    // Within the reserve (4 of the 16), a new connection closes the oldest one still without its headers.
-    const bare: RawClient[] = [];
-    for (let i = 1; i <= 14; i++) bare.push(await raw(port, `127.0.3.${i}`));
-    await Promise.race(bare.map((c) => c.closed));
-    for (const c of bare) c.socket.destroy();
-    // Past the 16 connections in all, each having sent a request (kept alive): more until one is closed without a byte.
-    const many: RawClient[] = [];
-    for (let i = 1; i <= 20; i++) {
-      const c = await raw(port, `127.0.2.${i}`);
-      many.push(c);
-      const closedAtOnce = await Promise.race([c.closed.then(() => true), new Promise<boolean>((r) => setImmediate(() => setImmediate(() => r(false))))]);
-      if (closedAtOnce || c.socket.destroyed) break;
-      c.socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
-      await c.until(/^HTTP\/1\.1 200/);
-    }
-    for (const c of [...mine, waiting, second, ...many]) c.socket.destroy();
-    // /metrics is a connection too: ask until it gets in once the held ones are gone.
-    let counts: Record<string, number> | undefined;
-    for (let i = 0; i < 1000 && !counts; i++) counts = await refusals().catch(() => undefined);
-    assert.ok(counts, '/metrics answered');
-    assert.equal(counts.per_address, 1);
-    assert.equal(counts.pending_upgrades, 1);
-    // The slow one, and any held idle connection that also outlived the timeout.
-    assert.ok(counts.request_timeout! >= 1, `request timeouts counted (${counts.request_timeout})`);
-    assert.ok(counts.total! >= 1, `the total cap's refusals counted (${counts.total})`);
-    assert.ok(counts.slow_headers_evicted! >= 1, `connections without headers closed to keep the reserve (${counts.slow_headers_evicted})`);
-  });
+  it(
+    'counts each refusal by its reason: per address, total, waiting upgrades, request timeout, slow headers evicted',
+    { timeout: 20_000 },
+    async () => {
+      // An address past its 4 connections.
+      const mine: RawClient[] = [];
+      for (let i = 0; i < 4; i++) mine.push(await raw(port, '127.0.1.1'));
+      const extra = await raw(port, '127.0.1.1');
+      await extra.closed;
+      // An address past its one upgrade waiting to join (answered 429).
+      const waiting = await raw(port, '127.0.1.2');
+      waiting.socket.write(UPGRADE('/rooms/cmetrics'));
+      await waiting.until(/^HTTP\/1\.1 101/);
+      const second = await raw(port, '127.0.1.2');
+      second.socket.write(UPGRADE('/rooms/cmetrics'));
+      await second.until(/^HTTP\/1\.1 429/);
+      // A request whose headers never end: answered 408 and closed at the header timeout.
+      const slow = await raw(port, '127.0.1.3');
+      slow.socket.write('GET /healthz HTTP/1.1\r\nHost: local');
+      assert.match(await slow.until(/^HTTP\/1\.1 408/), /408 Request Timeout/);
+      await slow.closed;
+      // Within the reserve (4 of the 16), a new connection closes the oldest one still without its headers.
+      const bare: RawClient[] = [];
+      for (let i = 1; i <= 14; i++) bare.push(await raw(port, `127.0.3.${i}`));
+      await Promise.race(bare.map((c) => c.closed));
+      for (const c of bare) c.socket.destroy();
+      // Past the 16 connections in all, each having sent a request (kept alive): more until one is closed without a byte.
+      const many: RawClient[] = [];
+      for (let i = 1; i <= 20; i++) {
+        const c = await raw(port, `127.0.2.${i}`);
+        many.push(c);
+        const closedAtOnce = await Promise.race([
+          c.closed.then(() => true),
+          new Promise<boolean>((r) => setImmediate(() => setImmediate(() => r(false)))),
+        ]);
+        if (closedAtOnce || c.socket.destroyed) break;
+        c.socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+        await c.until(/^HTTP\/1\.1 200/);
+      }
+      for (const c of [...mine, waiting, second, ...many]) c.socket.destroy();
+      // /metrics is a connection too: ask until it gets in once the held ones are gone.
+      let counts: Record<string, number> | undefined;
+      for (let i = 0; i < 1000 && !counts; i++) counts = await refusals().catch(() => undefined);
+      assert.ok(counts, '/metrics answered');
+      assert.equal(counts.per_address, 1);
+      assert.equal(counts.pending_upgrades, 1);
+      // The slow one, and any held idle connection that also outlived the timeout.
+      assert.ok(counts.request_timeout! >= 1, `request timeouts counted (${counts.request_timeout})`);
+      assert.ok(counts.total! >= 1, `the total cap's refusals counted (${counts.total})`);
+      assert.ok(
+        counts.slow_headers_evicted! >= 1,
+        `connections without headers closed to keep the reserve (${counts.slow_headers_evicted})`,
+      );
+    },
+  );
 
   it('keeps a reserve during a slow-header flood from many addresses: /healthz answers each time', { timeout: 20_000 }, async () => {
     const flood: RawClient[] = [];

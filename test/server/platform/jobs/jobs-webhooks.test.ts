@@ -44,7 +44,9 @@ describe('jobs table', () => {
     let runs = 0;
     jobs.register('test.orphan', async () => void runs++);
     // A row as a killed process leaves it: running, lease in the past.
-    await sql`insert into jobs (kind, payload, status, attempts, locked_until) values ('test.orphan', '{}', 'running', 1, now() - interval '1 second')`.execute(db);
+    await sql`insert into jobs (kind, payload, status, attempts, locked_until) values ('test.orphan', '{}', 'running', 1, now() - interval '1 second')`.execute(
+      db,
+    );
     await jobs.drain(10_000);
     assert.equal(runs, 1);
   });
@@ -150,7 +152,7 @@ describe('jobs table, on the test clock', () => {
     assert.equal(ran, true);
   });
 
-  it('the lease heartbeat keeps a long job\'s lock while the clock runs past its lease many times', async () => {
+  it("the lease heartbeat keeps a long job's lock while the clock runs past its lease many times", async () => {
     const { jobs, db } = t.service.deps;
     let runs = 0;
     let aborted = false;
@@ -167,13 +169,18 @@ describe('jobs table, on the test clock', () => {
     const id = await jobs.enqueue('clock.long', {});
     await waitFor(() => runs === 1, { what: 'the long job to start' });
     const lease = 15_000;
-    const lockedUntil = async () => new Date((await db.selectFrom('jobs').select('locked_until').where('job_id', '=', id).executeTakeFirstOrThrow()).locked_until!).getTime();
+    const lockedUntil = async () =>
+      new Date(
+        (await db.selectFrom('jobs').select('locked_until').where('job_id', '=', id).executeTakeFirstOrThrow()).locked_until!,
+      ).getTime();
     for (let i = 0; i < 8; i++) {
       // Four leases in all: without a heartbeat, the lock would lapse. Each step at once: its heartbeat and
       // claim pass run at its end, the claim pass first (its timer fell due first). Each step waits for its
       // own heartbeat (a whole lease from the clock), so no two are in flight at once.
       await clock.leap(lease / 2);
-      await waitFor(async () => (await lockedUntil()) === clock.now().getTime() + lease, { what: 'the heartbeat to extend the lease a whole lease past the clock' });
+      await waitFor(async () => (await lockedUntil()) === clock.now().getTime() + lease, {
+        what: 'the heartbeat to extend the lease a whole lease past the clock',
+      });
     }
     assert.equal(runs, 1, 'the job kept its lock: no claim pass took it again');
     assert.equal(aborted, false);
@@ -199,7 +206,14 @@ describe('webhook delivery', () => {
   it('delivers bodies in order with Standard Webhooks signatures', async () => {
     const { webhooks, jobs } = t.service.deps;
     receiver.received.length = 0;
-    await webhooks.send({ ownerId: 1, url: receiver.url + '/hook', bodies: [{ replica_id: 'r1', status: 'ready' }, { face_id: 'r1', status: 'ready' }] });
+    await webhooks.send({
+      ownerId: 1,
+      url: receiver.url + '/hook',
+      bodies: [
+        { replica_id: 'r1', status: 'ready' },
+        { face_id: 'r1', status: 'ready' },
+      ],
+    });
     await jobs.drain();
     const [first, second] = await receiver.waitFor(2);
     assert.deepEqual(first!.body, { replica_id: 'r1', status: 'ready' });
@@ -222,7 +236,10 @@ describe('webhook delivery', () => {
     await webhooks.send({ ownerId: 1, url: receiver.url + '/retry', bodies: [{ n: 1 }, { n: 2 }] });
     await jobs.drain(20_000);
     const got = await receiver.waitFor(2);
-    assert.deepEqual(got.map((r) => r.body.n), [1, 2]);
+    assert.deepEqual(
+      got.map((r) => r.body.n),
+      [1, 2],
+    );
     assert.equal(calls, 3);
     receiver.respond = 200;
     const list = await t.api('GET', '/v2/webhooks/deliveries?limit=2');

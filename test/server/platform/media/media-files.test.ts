@@ -17,12 +17,20 @@ const scratch = mkdtempSync(join(tmpdir(), 'palkit-media-files-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function upload(t: TestService, bytes: Uint8Array): Promise<{ upload_id: string; url: string }> {
-  const response = await fetch(`${t.url}/v2/uploads`, { method: 'POST', headers: { 'content-type': 'image/jpeg', 'x-api-key': 'test-key-owner-1' }, body: bytes as Uint8Array<ArrayBuffer> });
+  const response = await fetch(`${t.url}/v2/uploads`, {
+    method: 'POST',
+    headers: { 'content-type': 'image/jpeg', 'x-api-key': 'test-key-owner-1' },
+    body: bytes as Uint8Array<ArrayBuffer>,
+  });
   assert.equal(response.status, 200);
   return (await response.json()) as { upload_id: string; url: string };
 }
 
-async function served(t: TestService, mediaId: string, headers: Record<string, string> = {}): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
+async function served(
+  t: TestService,
+  mediaId: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
   // With the owner's key: an upload is served to its owner alone (media/access.ts).
   const response = await fetch(`${t.url}/media/${mediaId}`, { headers: { 'x-api-key': 'test-key-owner-1', ...headers } });
   return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), headers: response.headers };
@@ -65,10 +73,13 @@ describe('media on PGlite with a data folder', { skip: onPostgres && 'files are 
     try {
       const { db, media } = t.service.deps;
       const kept = await upload(t, jpg);
-      const rolledBack = await db.transaction().execute(async (trx) => {
-        await media.remove(trx, [kept.upload_id]);
-        throw new Error('rolled back');
-      }).catch((error: Error) => error.message);
+      const rolledBack = await db
+        .transaction()
+        .execute(async (trx) => {
+          await media.remove(trx, [kept.upload_id]);
+          throw new Error('rolled back');
+        })
+        .catch((error: Error) => error.message);
       assert.equal(rolledBack, 'rolled back');
       assert.ok(existsSync(join(folder, kept.upload_id)), 'a rolled-back deletion keeps the file');
       assert.equal((await served(t, kept.upload_id)).status, 200);
@@ -120,7 +131,10 @@ describe('media on PGlite with a data folder', { skip: onPostgres && 'files are 
       // The file gone from under the store: only bytes held in memory can still be served.
       rmSync(join(folder, upload_id));
       const again = await Promise.all(Array.from({ length: 20 }, () => served(t, upload_id)));
-      assert.ok(again.every((f) => f.status === 200 && f.bytes.equals(jpg)), 'served from memory');
+      assert.ok(
+        again.every((f) => f.status === 200 && f.bytes.equals(jpg)),
+        'served from memory',
+      );
       const part = await served(t, upload_id, { range: 'bytes=10-19' });
       assert.equal(part.status, 206);
       assert.ok(part.bytes.equals(jpg.subarray(10, 20)), 'a range is cut from the held bytes');
@@ -159,7 +173,10 @@ describe('media on PGlite with a data folder', { skip: onPostgres && 'files are 
     const t = await startListeningService({ PALKIT_DATA: data });
     try {
       const { db, media } = t.service.deps;
-      await db.insertInto('media').values({ media_id: 'mdoldrowxxxxxxxxxxxxxxxxxx.jpg', owner_id: 1, content_type: 'image/jpeg', bytes: jpg }).execute();
+      await db
+        .insertInto('media')
+        .values({ media_id: 'mdoldrowxxxxxxxxxxxxxxxxxx.jpg', owner_id: 1, content_type: 'image/jpeg', bytes: jpg })
+        .execute();
       const old = await served(t, 'mdoldrowxxxxxxxxxxxxxxxxxx.jpg');
       assert.equal(old.status, 200);
       assert.ok(old.bytes.equals(jpg));
@@ -205,7 +222,7 @@ describe('media of an in-memory service', { skip: onPostgres && 'files are how P
     const oldNaming = plant('service-Ab12Cd');
     const t = await startTestService({ PALKIT_DATA: 'memory' });
     try {
-      assert.ok(!existsSync(crashed), "the folder of a service whose process is gone is removed");
+      assert.ok(!existsSync(crashed), 'the folder of a service whose process is gone is removed');
       assert.ok(existsSync(live), 'the folder of a running process is kept');
       assert.ok(existsSync(oldNaming), 'a folder not named after a process is left alone');
       assert.match(basename(t.service.deps.media.folder!), new RegExp(`^service-${process.pid}-`));

@@ -48,7 +48,11 @@ describe('media with only node on PATH', () => {
     const created = await t.api('POST', '/v2/faces', { face_name: 'Node only', train_video_url: `${files.url}/face.mp4` });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     let face: any;
-    await waitUntil(async () => (face = (await t.api('GET', `/v2/faces/${created.body.face_id}`)).body).status !== 'training', 30_000, 'training');
+    await waitUntil(
+      async () => (face = (await t.api('GET', `/v2/faces/${created.body.face_id}`)).body).status !== 'training',
+      30_000,
+      'training',
+    );
     assert.equal(face.status, 'completed', JSON.stringify(face));
     assert.ok(face.thumbnail_image_url, `a still image was extracted: ${JSON.stringify(face)}`);
     const image = await fetch(face.thumbnail_image_url);
@@ -56,8 +60,15 @@ describe('media with only node on PATH', () => {
     const jpeg = Buffer.from(await image.arrayBuffer());
     assert.deepEqual([...jpeg.subarray(0, 2)], [0xff, 0xd8]);
     assert.ok(jpeg.length > 1000, `${jpeg.length} bytes`);
-    const row = await t.service.deps.db.selectFrom('faces').select('training_details').where('face_id', '=', created.body.face_id).executeTakeFirstOrThrow();
-    const details = (typeof row.training_details === 'string' ? JSON.parse(row.training_details) : row.training_details) as Record<string, unknown>;
+    const row = await t.service.deps.db
+      .selectFrom('faces')
+      .select('training_details')
+      .where('face_id', '=', created.body.face_id)
+      .executeTakeFirstOrThrow();
+    const details = (typeof row.training_details === 'string' ? JSON.parse(row.training_details) : row.training_details) as Record<
+      string,
+      unknown
+    >;
     assert.deepEqual(details.probe, { duration_seconds: 2, width: 384, height: 384, video_codec: 'h264', has_audio: false }); // portraitClip(2): silent, 384 px square
     assert.equal(details.probe_skipped, undefined);
     assert.equal(details.thumbnail_skipped, undefined);
@@ -65,7 +76,10 @@ describe('media with only node on PATH', () => {
 
   it('renders a talking-face video (MP4 with audio, JPEG still, GIF preview) over a tone', async () => {
     const renderer = createLocalRenderer({ searchPath: nodeOnly });
-    const video = await renderer.renderVideo({ speech: { bytes: tone(1), contentType: 'audio/wav', extension: 'wav', durationSeconds: 1 }, face: { kind: 'image', bytes: jpg } });
+    const video = await renderer.renderVideo({
+      speech: { bytes: tone(1), contentType: 'audio/wav', extension: 'wav', durationSeconds: 1 },
+      face: { kind: 'image', bytes: jpg },
+    });
     assert.equal(Buffer.from(video.mp4.subarray(4, 8)).toString('latin1'), 'ftyp');
     assert.ok(Buffer.from(video.mp4).includes('mp4a'), 'an AAC audio track');
     assert.ok(Buffer.from(video.mp4).includes('avc1'), 'an H.264 video track');

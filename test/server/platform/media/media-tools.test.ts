@@ -58,13 +58,21 @@ Stream mapping:
   it('reads the duration, codecs and frame size of the input, not the output', () => {
     assert.deepEqual(parseInputInfo(v41), {
       durationSeconds: 63.52,
-      streams: [{ kind: 'video', codec: 'h264', width: 320, height: 240 }, { kind: 'audio', codec: 'aac', width: 0, height: 0 }],
+      streams: [
+        { kind: 'video', codec: 'h264', width: 320, height: 240 },
+        { kind: 'audio', codec: 'aac', width: 0, height: 0 },
+      ],
     });
     assert.deepEqual(parseInputInfo(v51), { durationSeconds: 2, streams: [{ kind: 'video', codec: 'vp8', width: 1280, height: 720 }] });
   });
 
   it('has no duration for Duration: N/A and nothing for an input ffmpeg could not open', () => {
-    assert.equal(parseInputInfo("Input #0, image2, from 'x.jpg':\n  Duration: N/A, bitrate: N/A\n    Stream #0:0: Video: mjpeg, gray(bt470bg/unknown/unknown), 16x16 [SAR 1:1 DAR 1:1], 25 tbr\n")?.durationSeconds, null);
+    assert.equal(
+      parseInputInfo(
+        "Input #0, image2, from 'x.jpg':\n  Duration: N/A, bitrate: N/A\n    Stream #0:0: Video: mjpeg, gray(bt470bg/unknown/unknown), 16x16 [SAR 1:1 DAR 1:1], 25 tbr\n",
+      )?.durationSeconds,
+      null,
+    );
     assert.equal(parseInputInfo('video.mp4: Invalid data found when processing input\n'), undefined);
   });
 });
@@ -87,7 +95,9 @@ describe('locating ffmpeg', () => {
     } finally {
       path.restore();
     }
-    assert.deepEqual(locateFfmpeg(join(tmpdir(), 'no-such-ffmpeg')), { missing: `PALKIT_FFMPEG=${join(tmpdir(), 'no-such-ffmpeg')} is not an executable file` });
+    assert.deepEqual(locateFfmpeg(join(tmpdir(), 'no-such-ffmpeg')), {
+      missing: `PALKIT_FFMPEG=${join(tmpdir(), 'no-such-ffmpeg')} is not an executable file`,
+    });
   });
 });
 
@@ -106,8 +116,20 @@ describe('probing and framing a training video with the bundled ffmpeg, only nod
 
   it('reads the facts of an MP4 and a WebM and takes a JPEG frame from each', async () => {
     const ffmpeg = locateFfmpeg(undefined);
-    assert.deepEqual(await probeVideo(ffmpeg, file('a.mp4', mp4)), { duration_seconds: 3, width: 320, height: 240, video_codec: 'h264', has_audio: true });
-    assert.deepEqual(await probeVideo(ffmpeg, file('b.webm', webm)), { duration_seconds: 2, width: 320, height: 240, video_codec: 'vp8', has_audio: false });
+    assert.deepEqual(await probeVideo(ffmpeg, file('a.mp4', mp4)), {
+      duration_seconds: 3,
+      width: 320,
+      height: 240,
+      video_codec: 'h264',
+      has_audio: true,
+    });
+    assert.deepEqual(await probeVideo(ffmpeg, file('b.webm', webm)), {
+      duration_seconds: 2,
+      width: 320,
+      height: 240,
+      video_codec: 'vp8',
+      has_audio: false,
+    });
     for (const name of ['a.mp4', 'b.webm']) {
       const jpeg = await extractFrame(ffmpeg, join(dir, name), 0.5);
       assert.deepEqual([...jpeg.subarray(0, 2)], [0xff, 0xd8], `${name}: a JPEG`);
@@ -117,8 +139,14 @@ describe('probing and framing a training video with the bundled ffmpeg, only nod
 
   it('tells an unreadable file, a file without video and a video that does not decode apart', async () => {
     const ffmpeg = locateFfmpeg(undefined);
-    await assert.rejects(probeVideo(ffmpeg, file('text.mp4', Buffer.from('not a video at all\n'.repeat(100)))), (e: Error) => e instanceof VideoUnreadable && /could not be read/.test(e.message));
-    await assert.rejects(probeVideo(ffmpeg, file('tone.wav', tone(1))), (e: Error) => e instanceof VideoUnreadable && /no video stream/.test(e.message));
+    await assert.rejects(
+      probeVideo(ffmpeg, file('text.mp4', Buffer.from('not a video at all\n'.repeat(100)))),
+      (e: Error) => e instanceof VideoUnreadable && /could not be read/.test(e.message),
+    );
+    await assert.rejects(
+      probeVideo(ffmpeg, file('tone.wav', tone(1))),
+      (e: Error) => e instanceof VideoUnreadable && /no video stream/.test(e.message),
+    );
     // The MP4's header intact, its media data zeroed: the container opens, no frame decodes.
     const mdat = mp4.indexOf('mdat') + 4;
     const broken = file('broken.mp4', Buffer.concat([mp4.subarray(0, mdat), Buffer.alloc(mp4.length - mdat)]));
@@ -131,8 +159,13 @@ describe('the renderer without an ffmpeg', () => {
   it('names what is missing and why', async () => {
     const renderer = createLocalRenderer({ searchPath: '', ffmpeg: locateFfmpeg(join(tmpdir(), 'nothing-here')) });
     await assert.rejects(
-      renderer.renderVideo({ speech: { bytes: tone(1), contentType: 'audio/wav', extension: 'wav', durationSeconds: 1 }, face: { kind: 'image', bytes: jpg } }),
-      (e: Error) => e instanceof RenderError && /^ffmpeg \(the audio and video encoder\) is not installed: PALKIT_FFMPEG=.*nothing-here is not an executable file$/.test(e.message),
+      renderer.renderVideo({
+        speech: { bytes: tone(1), contentType: 'audio/wav', extension: 'wav', durationSeconds: 1 },
+        face: { kind: 'image', bytes: jpg },
+      }),
+      (e: Error) =>
+        e instanceof RenderError &&
+        /^ffmpeg \(the audio and video encoder\) is not installed: PALKIT_FFMPEG=.*nothing-here is not an executable file$/.test(e.message),
     );
   });
 });

@@ -34,14 +34,27 @@ describe('createGuardedFetch', () => {
   });
 
   it('refuses private, loopback, link-local and metadata IP literals', async () => {
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://192.168.1.1/', 'http://172.16.0.1/', `http://127.0.0.1:${port()}/ok`, `http://[::1]:${port()}/ok`, `http://[::ffff:127.0.0.1]:${port()}/ok`, 'http://0.0.0.0/', 'http://100.64.0.1/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.1/',
+      'http://192.168.1.1/',
+      'http://172.16.0.1/',
+      `http://127.0.0.1:${port()}/ok`,
+      `http://[::1]:${port()}/ok`,
+      `http://[::ffff:127.0.0.1]:${port()}/ok`,
+      'http://0.0.0.0/',
+      'http://100.64.0.1/',
+    ]) {
       await assert.rejects(open(url), OutboundBlockedError, url);
     }
     assert.equal(site.requests.length, 0);
   });
 
   it('refuses DNS names that resolve to private addresses', async () => {
-    await assert.rejects(open(`http://localhost:${port()}/ok`), (e: Error) => e instanceof OutboundBlockedError || /not allowed/.test(String((e as { cause?: unknown }).cause ?? e.message)));
+    await assert.rejects(
+      open(`http://localhost:${port()}/ok`),
+      (e: Error) => e instanceof OutboundBlockedError || /not allowed/.test(String((e as { cause?: unknown }).cause ?? e.message)),
+    );
     assert.equal(site.requests.length, 0);
   });
 
@@ -66,21 +79,36 @@ describe('createGuardedFetch', () => {
   it('caps the body size, declared or streamed', async () => {
     await assert.rejects(loopback(`${site.origin}/big`, { maxBytes: 1000 }), OutboundTooLargeError);
     site.routes.set('/stream', { body: 'y'.repeat(5000), type: 'text/plain', headers: { 'transfer-encoding': 'chunked' } });
-    const streamed = await loopback(`${site.origin}/stream`, { maxBytes: 1000 }).then((r) => r.arrayBuffer()).then(() => 'read', (e) => e);
+    const streamed = await loopback(`${site.origin}/stream`, { maxBytes: 1000 })
+      .then((r) => r.arrayBuffer())
+      .then(
+        () => 'read',
+        (e) => e,
+      );
     assert.notEqual(streamed, 'read');
-    assert.ok(streamed instanceof OutboundTooLargeError || (streamed as { cause?: unknown }).cause instanceof OutboundTooLargeError || /exceeds/.test(String(streamed)));
+    assert.ok(
+      streamed instanceof OutboundTooLargeError ||
+        (streamed as { cause?: unknown }).cause instanceof OutboundTooLargeError ||
+        /exceeds/.test(String(streamed)),
+    );
     assert.equal((await (await loopback(`${site.origin}/big`, { maxBytes: 5000 })).text()).length, 5000);
   });
 
   it('gives up after the time limit', async () => {
     const clock = new ManualClock();
     const seen: { outcome: 'waiting' | 'answered' | Error } = { outcome: 'waiting' };
-    const fetching = createGuardedFetch(['127.0.0.0/8'], clock)(`${site.origin}/slow`, { timeoutMs: 200 }).then(() => (seen.outcome = 'answered'), (e: Error) => (seen.outcome = e));
+    const fetching = createGuardedFetch(['127.0.0.0/8'], clock)(`${site.origin}/slow`, { timeoutMs: 200 }).then(
+      () => (seen.outcome = 'answered'),
+      (e: Error) => (seen.outcome = e),
+    );
     await clock.advance(199);
     assert.equal(seen.outcome, 'waiting', 'still waiting within the limit');
     await clock.advance(1);
     await fetching;
     const outcome = seen.outcome as unknown; // set by the callbacks above, after the check narrowed it
-    assert.ok(outcome instanceof Error && [outcome.name, (outcome.cause as Error | undefined)?.name].includes('TimeoutError'), String(outcome));
+    assert.ok(
+      outcome instanceof Error && [outcome.name, (outcome.cause as Error | undefined)?.name].includes('TimeoutError'),
+      String(outcome),
+    );
   });
 });

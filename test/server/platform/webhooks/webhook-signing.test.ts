@@ -12,7 +12,9 @@ describe('webhook signatures', () => {
   it('signs what standardwebhooks verifies, and verifies what it signs', () => {
     const now = Math.floor(Date.now() / 1000);
     const signature = signWebhook(secret, 'msg_1', now, body);
-    assert.doesNotThrow(() => new Webhook(secret).verify(body, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(now), 'webhook-signature': signature }));
+    assert.doesNotThrow(() =>
+      new Webhook(secret).verify(body, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(now), 'webhook-signature': signature }),
+    );
     const theirs = new Webhook(secret).sign('msg_2', new Date(now * 1000), body);
     assert.equal(verifyWebhook(secret, { id: 'msg_2', timestamp: String(now), signature: `v1,bogus ${theirs}` }, body), true);
     assert.equal(verifyWebhook(secret, { id: 'msg_2', timestamp: String(now), signature: theirs }, `${body} `), false, 'a changed body');
@@ -24,10 +26,18 @@ describe('webhook signatures', () => {
       const ts = Math.floor(now.getTime() / 1000) + offset;
       const signature = signWebhook(secret, 'msg_3', ts, body);
       assert.equal(verifyWebhook(secret, { id: 'msg_3', timestamp: String(ts), signature }, body, now), false, `offset ${offset}`);
-      assert.throws(() => new Webhook(secret).verify(body, { 'webhook-id': 'msg_3', 'webhook-timestamp': String(ts), 'webhook-signature': signature }));
+      assert.throws(() =>
+        new Webhook(secret).verify(body, { 'webhook-id': 'msg_3', 'webhook-timestamp': String(ts), 'webhook-signature': signature }),
+      );
     }
     const inside = Math.floor(now.getTime() / 1000) - 60;
-    assert.equal(verifyWebhook(secret, { id: 'msg_4', timestamp: String(inside), signature: signWebhook(secret, 'msg_4', inside, body) }, body, now), true);
-    assert.equal(verifyWebhook(secret, { id: 'msg_4', timestamp: 'soon', signature: signWebhook(secret, 'msg_4', inside, body) }, body, now), false);
+    assert.equal(
+      verifyWebhook(secret, { id: 'msg_4', timestamp: String(inside), signature: signWebhook(secret, 'msg_4', inside, body) }, body, now),
+      true,
+    );
+    assert.equal(
+      verifyWebhook(secret, { id: 'msg_4', timestamp: 'soon', signature: signWebhook(secret, 'msg_4', inside, body) }, body, now),
+      false,
+    );
   });
 });

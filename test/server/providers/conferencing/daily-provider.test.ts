@@ -36,13 +36,20 @@ describe('Daily conferencing provider', () => {
     assert.equal(room!.body.name, id);
     assert.equal(room!.body.privacy, 'private');
     const created = Date.parse(r.body.created_at) / 1000;
-    assert.ok(room!.body.properties.exp >= created + 600 && room!.body.properties.exp <= created + 600 + 600, 'room expires after the call plus a margin');
+    assert.ok(
+      room!.body.properties.exp >= created + 600 && room!.body.properties.exp <= created + 600 + 600,
+      'room expires after the call plus a margin',
+    );
     assert.equal(room!.body.properties.eject_at_room_exp, true);
     assert.equal(room!.body.properties.enable_chat, true);
     assert.equal(token!.path, '/v1/meeting-tokens');
     assert.deepEqual(token!.body, { properties: { room_name: id, exp: room!.body.properties.exp, is_owner: false } });
     assert.ok(r.body.meeting_token.startsWith('eyJ.'));
-    const stored = await t.service.deps.db.selectFrom('conversations').select(['provider', 'provider_room', 'conversation_url']).where('conversation_id', '=', id).executeTakeFirstOrThrow();
+    const stored = await t.service.deps.db
+      .selectFrom('conversations')
+      .select(['provider', 'provider_room', 'conversation_url'])
+      .where('conversation_id', '=', id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(stored, { provider: 'daily', provider_room: id, conversation_url: `https://palkit-test.daily.co/${id}` });
     assert.equal((await t.api('GET', `/v2/conversations/${id}`)).body.conversation_url, `https://palkit-test.daily.co/${id}`);
   });

@@ -21,7 +21,9 @@ async function all(text: string): Promise<string[]> {
 
 describe('text in bounded pieces', () => {
   it('cuts a 3,990-character echo without a full stop into pieces of at most 200 characters at word boundaries, losing nothing', async () => {
-    const words = Array.from({ length: 700 }, (_, i) => ['please', 'repeat', 'this', 'long', 'echo'][i % 5]).join(' ').slice(0, 3_990);
+    const words = Array.from({ length: 700 }, (_, i) => ['please', 'repeat', 'this', 'long', 'echo'][i % 5])
+      .join(' ')
+      .slice(0, 3_990);
     const pieces = await all(words);
     assert.ok(pieces.length >= 20, `${pieces.length} pieces`);
     for (const piece of pieces) assert.ok(piece.length <= MAX_PIECE, `a piece of ${piece.length} characters`);
@@ -33,10 +35,19 @@ describe('text in bounded pieces', () => {
     const clauses = Array.from({ length: 30 }, (_, i) => `clause number ${i} goes on a little`).join(', ') + '.';
     const pieces = await all(clauses);
     for (const piece of pieces) assert.ok(piece.length <= MAX_PIECE, `a piece of ${piece.length} characters`);
-    assert.ok(pieces.slice(0, -1).every((p) => p.endsWith(',')), 'cut after a clause');
+    assert.ok(
+      pieces.slice(0, -1).every((p) => p.endsWith(',')),
+      'cut after a clause',
+    );
     const japanese = 'あ'.repeat(1_000);
-    assert.deepEqual((await all(japanese)).map((p) => p.length), [200, 200, 200, 200, 200]);
-    assert.ok(chunksOf('😀'.repeat(300)).every((p) => p.length <= MAX_PIECE && !/[\ud800-\udbff]$/.test(p)), 'never inside a surrogate pair');
+    assert.deepEqual(
+      (await all(japanese)).map((p) => p.length),
+      [200, 200, 200, 200, 200],
+    );
+    assert.ok(
+      chunksOf('😀'.repeat(300)).every((p) => p.length <= MAX_PIECE && !/[\ud800-\udbff]$/.test(p)),
+      'never inside a surrogate pair',
+    );
     assert.deepEqual(chunksOf('Short one. And another.'), ['Short one.', 'And another.']);
   });
 });
@@ -105,7 +116,10 @@ describe('the fair queue, by cost', () => {
     q.push('room', 'r1');
     q.push('room', 'r2');
     assert.deepEqual([q.shift(), q.shift()], ['r1', 'r2']);
-    assert.equal(q.shift((lane) => lane !== 'bg-owner2'), undefined);
+    assert.equal(
+      q.shift((lane) => lane !== 'bg-owner2'),
+      undefined,
+    );
     assert.equal(q.shift(), 'speech1');
   });
 });
@@ -117,7 +131,9 @@ function standIns() {
   const started: string[] = [];
   const factory = (hooks: SpeakerHooks): Speaker => {
     const speaker: Speaker = {
-      id: undefined, sampleRate: 16_000, warm: true,
+      id: undefined,
+      sampleRate: 16_000,
+      warm: true,
       run(request) {
         running.set(speaker, request);
         started.push(request.text);

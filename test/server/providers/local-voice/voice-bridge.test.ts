@@ -11,7 +11,8 @@ import { FairQueue } from '../../../../src/server/providers/local-voice/fair-que
 import type { SynthesisStream } from '../../../../src/server/live/engines/synthesis.js';
 
 const log = { info: () => undefined, error: () => undefined, debug: () => undefined } as never;
-const LONG = 'Delivery within Germany usually takes three to five working days, and a parcel to Austria or Switzerland one or two days more, depending on the carrier';
+const LONG =
+  'Delivery within Germany usually takes three to five working days, and a parcel to Austria or Switzerland one or two days more, depending on the carrier';
 
 async function samplesOf(stream: SynthesisStream): Promise<number> {
   let n = 0;
@@ -31,7 +32,10 @@ describe('the fair queue', () => {
     assert.deepEqual([q.shift(), q.shift(), q.shift(), q.shift()], ['a1', 'b1', 'c1', 'a2']);
     q.push('a', 'retry', true);
     q.push('b', 'b2');
-    assert.equal(q.shift((lane) => lane !== 'a'), 'b2');
+    assert.equal(
+      q.shift((lane) => lane !== 'a'),
+      'b2',
+    );
     q.remove('a', 'a3');
     assert.deepEqual([q.shift(), q.shift(), q.size], ['retry', undefined, 0]);
   });
@@ -56,7 +60,10 @@ describe('the eSpeak bridge pool', () => {
     chmodSync(folder, 0o777);
     const second = new EspeakSynthesizer(log, { engine: 'native', dataDir: data });
     try {
-      assert.ok((await samplesOf(await second.synthesize('Hello again.', { language: 'en' }, never()))) > 0, 'it speaks with a rebuilt bridge');
+      assert.ok(
+        (await samplesOf(await second.synthesize('Hello again.', { language: 'en' }, never()))) > 0,
+        'it speaks with a rebuilt bridge',
+      );
       assert.equal(existsSync(marker), false, 'the swapped binary ran');
       assert.equal(lstatSync(folder).mode & 0o777, 0o700, 'the folder is private again');
     } finally {
@@ -66,7 +73,10 @@ describe('the eSpeak bridge pool', () => {
 
   it('does not run a binary owned by another user', { skip: process.getuid?.() !== 0 && 'only root can give a file away' }, async () => {
     const folder = join(data, 'voice');
-    const binary = join(folder, readdirSync(folder).find((f) => /^palkit-espeak-[0-9a-f]{12}$/.test(f))!);
+    const binary = join(
+      folder,
+      readdirSync(folder).find((f) => /^palkit-espeak-[0-9a-f]{12}$/.test(f))!,
+    );
     chownSync(binary, 65534, 65534);
     const synthesizer = new EspeakSynthesizer(log, { engine: 'native', dataDir: data });
     try {
@@ -138,7 +148,10 @@ describe('the eSpeak bridge pool', () => {
       const streams = await Promise.all(cut.map((c) => synthesizer.lane('room').synthesize(text, { language: 'en' }, c.signal)));
       for (const c of cut) c.abort();
       for (const s of streams) await samplesOf(s);
-      assert.ok((await samplesOf(await synthesizer.lane('room').synthesize('Next.', { language: 'en' }, never()))) > 0, 'the room speaks on');
+      assert.ok(
+        (await samplesOf(await synthesizer.lane('room').synthesize('Next.', { language: 'en' }, never()))) > 0,
+        'the room speaks on',
+      );
       assert.equal(synthesizer.work.sentences - before.sentences, 2, 'only the first cut sentence and the next one reached the bridge');
       const cutShort = synthesizer.work.samples - before.samples;
       assert.ok(cutShort < whole / 2, `the cut sentence and the next made ${cutShort} samples; the whole sentence has ${whole}`);
@@ -152,7 +165,11 @@ describe('the eSpeak bridge pool', () => {
     try {
       assert.ok((await samplesOf(await synthesizer.synthesize('\u0000Hello there.', { language: 'en' }, never()))) > 0);
       assert.ok((await samplesOf(await synthesizer.synthesize('Line one\u0000\u0007\u2028line two.', { language: 'en' }, never()))) > 0);
-      assert.equal(await samplesOf(await synthesizer.synthesize('\u0000\u0001', { language: 'en' }, never())), 0, 'nothing left to say ends at once');
+      assert.equal(
+        await samplesOf(await synthesizer.synthesize('\u0000\u0001', { language: 'en' }, never())),
+        0,
+        'nothing left to say ends at once',
+      );
     } finally {
       synthesizer.close();
     }

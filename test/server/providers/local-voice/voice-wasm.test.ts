@@ -16,7 +16,8 @@ import { waitFor } from '../../../helpers/wait-for.js';
 import { ManualClock } from '../../../helpers/clock.js';
 
 const log = { info: () => undefined, error: () => undefined, debug: () => undefined } as never;
-const LONG = 'Delivery within Germany usually takes three to five working days, and a parcel to Austria or Switzerland one or two days more, depending on the carrier';
+const LONG =
+  'Delivery within Germany usually takes three to five working days, and a parcel to Austria or Switzerland one or two days more, depending on the carrier';
 const FAULT_WORKER = fileURLToPath(new URL('../../../helpers/voice-fault-worker.ts', import.meta.url));
 const never = () => new AbortController().signal;
 
@@ -83,12 +84,15 @@ describe('the WebAssembly voice pool', { timeout: 300_000 }, () => {
         await clock.advance(STALL_MS - 1);
         assert.equal(synthesizer.work.deaths - deaths, 0, 'a hang is not noticed before its stall');
         // The stall counts from the thread's last output (one still on its way may arm it again).
-        await waitFor(async () => {
-          await clock.advance(1);
-          if (synthesizer.work.deaths - deaths > 0) return true;
-          await clock.advance(STALL_MS);
-          return synthesizer.work.deaths - deaths > 0;
-        }, { what: 'the hung thread to be noticed by its stall' });
+        await waitFor(
+          async () => {
+            await clock.advance(1);
+            if (synthesizer.work.deaths - deaths > 0) return true;
+            await clock.advance(STALL_MS);
+            return synthesizer.work.deaths - deaths > 0;
+          },
+          { what: 'the hung thread to be noticed by its stall' },
+        );
       }
       const n = await said;
       assert.ok(!existsSync(join(faults, fault)), 'the fault was taken');
@@ -151,7 +155,10 @@ describe('a voice thread slow to start', { timeout: 120_000 }, () => {
     const synthesizer = new EspeakSynthesizer(log, { speakers: 1, wasm: { entry: FAULT_WORKER, stallMs: 3_000 } });
     try {
       const n = await samplesOf(await synthesizer.synthesize('A sentence for a thread that starts slowly.', { language: 'en' }, never()));
-      assert.ok(readdirSync(faults).some((f) => f.startsWith('slow-start.taken')), 'the slow start was taken');
+      assert.ok(
+        readdirSync(faults).some((f) => f.startsWith('slow-start.taken')),
+        'the slow start was taken',
+      );
       assert.equal(synthesizer.work.deaths, 0, 'the thread was not ended as stalled');
       assert.equal(synthesizer.work.sentences, 1);
       assert.ok(n > 10_000, `${n} samples`);
@@ -171,11 +178,28 @@ describe('a voice thread given bad messages', { timeout: 120_000 }, () => {
       speaker.thread.on('message', (m: { type: string }) => replies.push(m));
       // An idle speaker does not hold the event loop; this test waits on it directly.
       speaker.thread.ref();
-      const bad: unknown[] = [null, 1, 'text', [], { id: 'x' }, { id: 1, voice: '../../etc', rate: 175, text: 'Hi' }, { id: 2, voice: 'en-us', rate: 'fast', text: 'Hi' }, { id: 3, voice: 'en-us', rate: 175, text: 42 }];
+      const bad: unknown[] = [
+        null,
+        1,
+        'text',
+        [],
+        { id: 'x' },
+        { id: 1, voice: '../../etc', rate: 175, text: 'Hi' },
+        { id: 2, voice: 'en-us', rate: 'fast', text: 'Hi' },
+        { id: 3, voice: 'en-us', rate: 175, text: 42 },
+      ];
       await new Promise<void>((resolve) => speaker.thread.once('message', () => resolve()));
       for (const message of bad) speaker.thread.postMessage(message);
       const events: string[] = [];
-      await new Promise<void>((resolve) => speaker.run({ id: 9, voice: 'en-us', rate: 175, text: 'Still here.', onEvent: (e) => (events.push(e.type), e.type === 'end' && resolve()) }));
+      await new Promise<void>((resolve) =>
+        speaker.run({
+          id: 9,
+          voice: 'en-us',
+          rate: 175,
+          text: 'Still here.',
+          onEvent: (e) => (events.push(e.type), e.type === 'end' && resolve()),
+        }),
+      );
       assert.equal(replies.filter((r) => (r as { message?: string }).message === 'malformed request').length, bad.length);
       assert.ok(events.includes('audio') && events.includes('word') && events.includes('viseme'), events.join(' '));
     } finally {
@@ -196,7 +220,9 @@ describe('an idle WebAssembly voice', { timeout: 120_000 }, () => {
       console.log('said');`;
     const started = performance.now();
     const out = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 90_000 }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 90_000 }, (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      );
     });
     assert.match(out, /said/);
     console.log(`# exited ${(performance.now() - started).toFixed(0)} ms after start`);
@@ -208,7 +234,9 @@ describe('a pool with a warm thread and a replacement still loading', { timeout:
     const synthesizer = new EspeakSynthesizer(log, { speakers: 2 });
     try {
       // Two rooms at once: two threads.
-      await Promise.all(['a', 'b'].map(async (room) => samplesOf(await synthesizer.lane(room).synthesize('Hello there.', { language: 'en' }, never()))));
+      await Promise.all(
+        ['a', 'b'].map(async (room) => samplesOf(await synthesizer.lane(room).synthesize('Hello there.', { language: 'en' }, never()))),
+      );
       const [kept, ended] = synthesizer.liveSpeakers as WasmSpeaker[];
       await waitFor(() => kept!.warm && ended!.warm, { timeout: 90_000, interval: 50 });
       assert.ok(kept!.warm && ended!.warm, 'both threads said they are warm');

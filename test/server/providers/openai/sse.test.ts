@@ -15,7 +15,7 @@ async function collect(stream: AsyncIterable<string>): Promise<string[]> {
 }
 
 describe('server-sent events', () => {
-  it('yields each event\'s data however the bytes are cut', async () => {
+  it("yields each event's data however the bytes are cut", async () => {
     const text = ': keep-alive\n\nevent: delta\ndata: {"a":1}\r\n\r\ndata: line one\ndata:line two\n\nid: 7\ndata: [DONE]\n\n';
     const whole = await collect(sseData(chunks(text)));
     assert.deepEqual(whole, ['{"a":1}', 'line one\nline two', '[DONE]']);

@@ -45,7 +45,8 @@ describe('connectors: OAuth 2.0', () => {
   const connector = async (id = connectorId) => (await call('GET', `/v2/connectors/${id}`)).body;
   const createOAuth = async (serverUrl = mcp.url, extra: Record<string, unknown> = {}) => {
     const r = await call('POST', '/v2/connectors', {
-      name: 'Calendar', server_url: serverUrl,
+      name: 'Calendar',
+      server_url: serverUrl,
       auth_config: { type: 'oauth2', client_id: as.clientId, client_secret: as.clientSecret, scopes: ['tools:read'], ...extra },
     });
     assert.equal(r.status, 200, JSON.stringify(r.body));
@@ -55,7 +56,12 @@ describe('connectors: OAuth 2.0', () => {
   before(async () => {
     as = await startOAuthTestServer();
     mcp = await startMcpTestServer((token) => as.validAccessTokens.has(token), {
-      '/.well-known/oauth-authorization-server': { issuer: as.origin, authorization_endpoint: `${as.origin}/authorize`, token_endpoint: `${as.origin}/token`, token_endpoint_auth_methods_supported: ['client_secret_basic'] },
+      '/.well-known/oauth-authorization-server': {
+        issuer: as.origin,
+        authorization_endpoint: `${as.origin}/authorize`,
+        token_endpoint: `${as.origin}/token`,
+        token_endpoint_auth_methods_supported: ['client_secret_basic'],
+      },
     });
     t = await startListeningService({}, { clock });
   });
@@ -96,7 +102,10 @@ describe('connectors: OAuth 2.0', () => {
     assert.deepEqual(as.tokenRequests.at(-1), { grant_type: 'authorization_code', clientAuth: true });
     await t.service.deps.jobs.drain();
     const tools = await call('GET', `/v2/connectors/${connectorId}/tools`);
-    assert.deepEqual(tools.body.data.map((x: any) => x.name), ['get_weather', 'add', 'ping']);
+    assert.deepEqual(
+      tools.body.data.map((x: any) => x.name),
+      ['get_weather', 'add', 'ping'],
+    );
     assert.match(tools.body.last_indexed_at, NO_ZONE);
     assert.ok(as.validAccessTokens.has(mcp.seenTokens.at(-1)!), 'the MCP server got an issued access token');
 
@@ -209,7 +218,9 @@ describe('connectors: OAuth 2.0', () => {
     const unknown = await fetch(`${t.url}/v2/connectors/oauth/callback?code=x&state=nothing-like-this`);
     assert.equal(unknown.status, 400);
     assert.match((await unknown.json()).error, /invalid_state/);
-    const bearer = (await call('POST', '/v2/connectors', { name: 'b', server_url: mcp.url, auth_config: { type: 'bearer', token: 'tok-123456' } })).body.connector_id;
+    const bearer = (
+      await call('POST', '/v2/connectors', { name: 'b', server_url: mcp.url, auth_config: { type: 'bearer', token: 'tok-123456' } })
+    ).body.connector_id;
     assert.equal((await call('POST', `/v2/connectors/${bearer}/authorize`)).status, 409);
     assert.equal((await call('POST', `/v2/connectors/${bearer}/reconnect`)).status, 409);
     assert.equal((await call('POST', `/v2/connectors/${connectorId}/authorize`, undefined, { key: OTHER_KEY })).status, 403);
@@ -218,7 +229,9 @@ describe('connectors: OAuth 2.0', () => {
   });
 
   it('discovers through protected-resource metadata, uses configured endpoints, and reports failed discovery', async () => {
-    const viaResource = await startMcpTestServer((token) => as.validAccessTokens.has(token), { '/.well-known/oauth-protected-resource': { resource: 'x', authorization_servers: [as.origin] } });
+    const viaResource = await startMcpTestServer((token) => as.validAccessTokens.has(token), {
+      '/.well-known/oauth-protected-resource': { resource: 'x', authorization_servers: [as.origin] },
+    });
     const bare = await startMcpTestServer(() => false);
     try {
       const a = await createOAuth(viaResource.url);
@@ -245,7 +258,9 @@ describe('connectors: OAuth 2.0', () => {
   });
 
   it('PATCH of the OAuth client drops the link; the same settings keep it', async () => {
-    const same = await call('PATCH', `/v2/connectors/${connectorId}`, { auth_config: { type: 'oauth2', client_id: as.clientId, scopes: ['tools:read'] } });
+    const same = await call('PATCH', `/v2/connectors/${connectorId}`, {
+      auth_config: { type: 'oauth2', client_id: as.clientId, scopes: ['tools:read'] },
+    });
     assert.equal(same.body.oauth_status, 'linked');
     const other = await call('PATCH', `/v2/connectors/${connectorId}`, { auth_config: { type: 'oauth2', client_id: 'another-client' } });
     assert.equal(other.body.oauth_status, 'needs_reauth', 'the old grant is gone: Reconnect OAuth');

@@ -11,8 +11,20 @@ const TOKEN = `mcp-bearer-${randomBytes(12).toString('hex')}`;
 const NO_ZONE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+$/;
 // access_token_expires_at is a string in the spec (E20): present only while an expiring token is held.
 const CONNECTOR_KEYS = [
-  'auth_config', 'connector_id', 'created_at', 'last_index_error', 'last_indexed_at', 'name', 'oauth_scopes',
-  'oauth_status', 'owner_id', 'selected_tool_names', 'server_url', 'source', 'team_id', 'updated_at',
+  'auth_config',
+  'connector_id',
+  'created_at',
+  'last_index_error',
+  'last_indexed_at',
+  'name',
+  'oauth_scopes',
+  'oauth_status',
+  'owner_id',
+  'selected_tool_names',
+  'server_url',
+  'source',
+  'team_id',
+  'updated_at',
 ];
 
 describe('connectors', () => {
@@ -25,7 +37,12 @@ describe('connectors', () => {
     return r;
   }
   const create = async (extra: Record<string, unknown> = {}) => {
-    const r = await call('POST', '/v2/connectors', { name: 'Tools', server_url: mcp.url, auth_config: { type: 'bearer', token: TOKEN }, ...extra });
+    const r = await call('POST', '/v2/connectors', {
+      name: 'Tools',
+      server_url: mcp.url,
+      auth_config: { type: 'bearer', token: TOKEN },
+      ...extra,
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     return r.body;
   };
@@ -64,7 +81,10 @@ describe('connectors', () => {
     assert.equal(got.body.last_index_error, null);
     const tools = await call('GET', `/v2/connectors/${c.connector_id}/tools`);
     assert.equal(tools.status, 200);
-    assert.deepEqual(tools.body.data.map((x: any) => x.name), ['get_weather', 'add', 'ping']);
+    assert.deepEqual(
+      tools.body.data.map((x: any) => x.name),
+      ['get_weather', 'add', 'ping'],
+    );
     assert.equal(tools.body.data[0].description, 'Current weather for a city');
     assert.equal(tools.body.data[0].input_schema.type, 'object');
     assert.deepEqual(Object.keys(tools.body.data[0].input_schema.properties), ['city']);
@@ -90,7 +110,10 @@ describe('connectors', () => {
     assert.equal(after401.body.last_indexed_at, first.body.last_indexed_at, 'last_indexed_at is the last successful import');
     assert.equal(after401.body.data.length, 3, 'the previous tools stay');
 
-    await call('PATCH', `/v2/connectors/${c.connector_id}`, { server_url: 'http://127.0.0.1:9/mcp', auth_config: { type: 'bearer', token: TOKEN } });
+    await call('PATCH', `/v2/connectors/${c.connector_id}`, {
+      server_url: 'http://127.0.0.1:9/mcp',
+      auth_config: { type: 'bearer', token: TOKEN },
+    });
     const unreachable = await call('POST', `/v2/connectors/${c.connector_id}/tools/import`);
     assert.equal(unreachable.status, 502);
     await call('PATCH', `/v2/connectors/${c.connector_id}`, { server_url: mcp.url });
@@ -127,17 +150,40 @@ describe('connectors', () => {
 
   it('returns the oauth2 auth_config without the client secret', async () => {
     const r = await call('POST', '/v2/connectors', {
-      name: 'OAuth', server_url: mcp.url,
-      auth_config: { type: 'oauth2', client_id: 'cid', client_secret: `secret-${TOKEN}`, authorization_url: 'https://auth.example.com/authorize', token_url: 'https://auth.example.com/token', scopes: ['a', 'b'] },
+      name: 'OAuth',
+      server_url: mcp.url,
+      auth_config: {
+        type: 'oauth2',
+        client_id: 'cid',
+        client_secret: `secret-${TOKEN}`,
+        authorization_url: 'https://auth.example.com/authorize',
+        token_url: 'https://auth.example.com/token',
+        scopes: ['a', 'b'],
+      },
     });
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body.auth_config, { type: 'oauth2', client_id: 'cid', authorization_url: 'https://auth.example.com/authorize', token_url: 'https://auth.example.com/token', scopes: ['a', 'b'] });
+    assert.deepEqual(r.body.auth_config, {
+      type: 'oauth2',
+      client_id: 'cid',
+      authorization_url: 'https://auth.example.com/authorize',
+      token_url: 'https://auth.example.com/token',
+      scopes: ['a', 'b'],
+    });
     assert.equal(r.body.oauth_status, 'pending', 'OAuth connector before its first authorization');
     const bearer = await call('PATCH', `/v2/connectors/${r.body.connector_id}`, { auth_config: { type: 'bearer', token: 'tok-abcdef' } });
     assert.equal(bearer.body.oauth_status, 'none');
     const back = await call('PATCH', `/v2/connectors/${r.body.connector_id}`, { auth_config: { type: 'oauth2', client_id: 'cid2' } });
     assert.equal(back.body.oauth_status, 'pending', 'never linked: pending, not needs_reauth');
-    await call('PATCH', `/v2/connectors/${r.body.connector_id}`, { auth_config: { type: 'oauth2', client_id: 'cid', client_secret: `secret-${TOKEN}`, authorization_url: 'https://auth.example.com/authorize', token_url: 'https://auth.example.com/token', scopes: ['a', 'b'] } });
+    await call('PATCH', `/v2/connectors/${r.body.connector_id}`, {
+      auth_config: {
+        type: 'oauth2',
+        client_id: 'cid',
+        client_secret: `secret-${TOKEN}`,
+        authorization_url: 'https://auth.example.com/authorize',
+        token_url: 'https://auth.example.com/token',
+        scopes: ['a', 'b'],
+      },
+    });
     const imp = await call('POST', `/v2/connectors/${r.body.connector_id}/tools/import`);
     assert.equal(imp.status, 409, 'an unlinked OAuth connector cannot import');
   });
@@ -165,7 +211,11 @@ describe('connectors', () => {
       assert.equal(typeof r.body.error, 'string');
     }
     assert.equal((await call('POST', '/v2/connectors', { name: 'x', server_url: mcp.url }, { key: null })).status, 401);
-    const https = await call('POST', '/v2/connectors', { name: 'x', server_url: 'https://mcp.example.com/mcp', auth_config: { type: 'none' } });
+    const https = await call('POST', '/v2/connectors', {
+      name: 'x',
+      server_url: 'https://mcp.example.com/mcp',
+      auth_config: { type: 'none' },
+    });
     assert.equal(https.status, 200);
     assert.deepEqual(https.body.auth_config, { type: 'none' });
   });
@@ -176,7 +226,11 @@ describe('connectors', () => {
       const r = await strict.api('POST', '/v2/connectors', { name: 'x', server_url: mcp.url, auth_config: { type: 'none' } });
       assert.equal(r.status, 400);
       assert.match(r.body.error, /server_url/);
-      assert.equal((await strict.api('POST', '/v2/connectors', { name: 'x', server_url: 'https://127.0.0.1/mcp', auth_config: { type: 'none' } })).status, 200);
+      assert.equal(
+        (await strict.api('POST', '/v2/connectors', { name: 'x', server_url: 'https://127.0.0.1/mcp', auth_config: { type: 'none' } }))
+          .status,
+        200,
+      );
     } finally {
       await strict.close();
     }
@@ -186,11 +240,18 @@ describe('connectors', () => {
     const u = await startTestService();
     try {
       const ids: string[] = [];
-      for (let i = 0; i < 3; i++) ids.push((await u.api('POST', '/v2/connectors', { name: `c${i}`, server_url: 'https://mcp.example.com/mcp' })).body.connector_id);
+      for (let i = 0; i < 3; i++)
+        ids.push((await u.api('POST', '/v2/connectors', { name: `c${i}`, server_url: 'https://mcp.example.com/mcp' })).body.connector_id);
       const list = await u.api('GET', '/v2/connectors?limit=2');
       assert.equal(list.body.total_count, 3);
-      assert.deepEqual(list.body.data.map((c: any) => c.name), ['c2', 'c1']);
-      assert.deepEqual((await u.api('GET', '/v2/connectors?limit=2&page=2')).body.data.map((c: any) => c.name), ['c0']);
+      assert.deepEqual(
+        list.body.data.map((c: any) => c.name),
+        ['c2', 'c1'],
+      );
+      assert.deepEqual(
+        (await u.api('GET', '/v2/connectors?limit=2&page=2')).body.data.map((c: any) => c.name),
+        ['c0'],
+      );
       assert.equal((await u.api('GET', '/v2/connectors', undefined, { key: OTHER_KEY })).body.total_count, 0);
       assert.equal((await u.api('GET', `/v2/connectors/${ids[0]}`, undefined, { key: OTHER_KEY })).status, 403);
       assert.equal((await u.api('PATCH', `/v2/connectors/${ids[0]}`, { name: 'x' }, { key: OTHER_KEY })).status, 403);
@@ -202,7 +263,17 @@ describe('connectors', () => {
       assert.equal((await u.api('GET', '/v2/connectors?limit=500')).status, 400);
 
       const db = u.service.deps.db;
-      await db.insertInto('pals').values({ pal_id: 'pmcp', owner_id: 1, pal_name: 'p', definition: JSON.stringify({ layers: { mcp: { connectors: [ids[0], ids[1]], connector_tools: { [ids[0]!]: ['ping'], [ids[1]!]: ['add'] } } } }) }).execute();
+      await db
+        .insertInto('pals')
+        .values({
+          pal_id: 'pmcp',
+          owner_id: 1,
+          pal_name: 'p',
+          definition: JSON.stringify({
+            layers: { mcp: { connectors: [ids[0], ids[1]], connector_tools: { [ids[0]!]: ['ping'], [ids[1]!]: ['add'] } } },
+          }),
+        })
+        .execute();
       const del = await u.api('DELETE', `/v2/connectors/${ids[0]}`);
       assert.equal(del.status, 200);
       assert.deepEqual(del.body, { deleted: true });
@@ -219,7 +290,8 @@ describe('connectors', () => {
     const db = t.service.deps.db;
     const c = await create();
     await call('POST', `/v2/connectors/${c.connector_id}/tools/import`);
-    const fresh = (await call('POST', '/v2/connectors', { name: 'never imported', server_url: 'https://mcp.example.com/mcp' })).body.connector_id;
+    const fresh = (await call('POST', '/v2/connectors', { name: 'never imported', server_url: 'https://mcp.example.com/mcp' })).body
+      .connector_id;
     await assertConnectorsExist(db, 1, [c.connector_id, c.connector_id]);
     await assertConnectorsExist(db, 1, []);
     const is400 = (re: RegExp) => (e: unknown) => e instanceof ApiError && e.status === 400 && re.test(e.message);
@@ -238,7 +310,11 @@ describe('connectors', () => {
     assert.ok(everything.includes('connectors') || everything.length > 0);
     assert.ok(!everything.includes(TOKEN), 'the bearer token is stored in clear somewhere');
     assert.ok(!everything.includes('not-the-token'));
-    const row = await t.service.deps.db.selectFrom('connectors').select('bearer_token_enc').where('bearer_token_enc', 'is not', null).executeTakeFirstOrThrow();
+    const row = await t.service.deps.db
+      .selectFrom('connectors')
+      .select('bearer_token_enc')
+      .where('bearer_token_enc', 'is not', null)
+      .executeTakeFirstOrThrow();
     assert.equal(t.service.deps.secrets.decrypt(row.bearer_token_enc!), TOKEN, 'it is stored encrypted');
   });
 

@@ -9,7 +9,15 @@ import { listConversationEvents } from '../../../../src/server/resources/convers
 import { hubFor } from '../../../../src/server/live/room/hub.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { ManualClock } from '../../../helpers/clock.js';
-import { insertConversation, insertFace, insertPal, RoomClient, startCallbackReceiver, token, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
+import {
+  insertConversation,
+  insertFace,
+  insertPal,
+  RoomClient,
+  startCallbackReceiver,
+  token,
+  type CallbackReceiver,
+} from '../../../helpers/live-fixtures.js';
 
 describe('conversation end', () => {
   let t: TestService;
@@ -28,7 +36,8 @@ describe('conversation end', () => {
   });
 
   const callbacksOf = (id: string) => receiver.bodies.filter((b) => b.conversation_id === id);
-  const waitForShutdown = (id: string) => receiver.waitFor(() => callbacksOf(id).some((b) => b.event_type === 'application.transcription_ready'), 10_000);
+  const waitForShutdown = (id: string) =>
+    receiver.waitFor(() => callbacksOf(id).some((b) => b.event_type === 'application.transcription_ready'), 10_000);
 
   it('ends at once when the only visitor leaves with End, with every turn in the transcript within 5 s', async () => {
     const room = await insertConversation(t, { palId, callbackUrl: receiver.url, customGreeting: 'Hi.' });
@@ -43,16 +52,28 @@ describe('conversation end', () => {
     await operator.waitFor((f) => f.type === 'ended', 5000);
     await waitForShutdown(room.conversationId);
     const bodies = callbacksOf(room.conversationId);
-    assert.equal(bodies.find((b) => b.event_type === 'system.shutdown')!.properties.shutdown_reason, ShutdownReasons.participantLeftTimeout);
-    const transcript = bodies.find((b) => b.event_type === 'application.transcription_ready')!.properties.transcript as Array<Record<string, unknown>>;
-    assert.deepEqual(transcript.map((e) => e.content), ['Hi.', 'Thanks, bye.', 'Thanks, bye.']);
+    assert.equal(
+      bodies.find((b) => b.event_type === 'system.shutdown')!.properties.shutdown_reason,
+      ShutdownReasons.participantLeftTimeout,
+    );
+    const transcript = bodies.find((b) => b.event_type === 'application.transcription_ready')!.properties.transcript as Array<
+      Record<string, unknown>
+    >;
+    assert.deepEqual(
+      transcript.map((e) => e.content),
+      ['Hi.', 'Thanks, bye.', 'Thanks, bye.'],
+    );
     assert.ok((transcript[0]!.duration as number) > 0, 'the greeting lasted');
   });
 
   it('notices an end requested on another instance by polling the database', async () => {
     const room = await insertConversation(t, { palId, callbackUrl: receiver.url });
     const client = await RoomClient.join(room.conversationUrl, room.token);
-    await t.service.deps.db.updateTable('conversations').set({ status: 'ended', shutdown_reason: ShutdownReasons.endEndpointHit, ended_at: new Date() }).where('conversation_id', '=', room.conversationId).execute();
+    await t.service.deps.db
+      .updateTable('conversations')
+      .set({ status: 'ended', shutdown_reason: ShutdownReasons.endEndpointHit, ended_at: new Date() })
+      .where('conversation_id', '=', room.conversationId)
+      .execute();
     const ended = await client.waitFor((f) => f.type === 'ended', 3000);
     assert.deepEqual(ended, { type: 'ended', reason: 'end_conversation_endpoint_hit' });
     await waitForShutdown(room.conversationId);
@@ -60,10 +81,17 @@ describe('conversation end', () => {
 
   it('sends the end callbacks of a conversation ended before anyone joined', async () => {
     const room = await insertConversation(t, { palId, callbackUrl: receiver.url });
-    await t.service.deps.db.updateTable('conversations').set({ status: 'ended', shutdown_reason: ShutdownReasons.endEndpointHit, ended_at: new Date() }).where('conversation_id', '=', room.conversationId).execute();
+    await t.service.deps.db
+      .updateTable('conversations')
+      .set({ status: 'ended', shutdown_reason: ShutdownReasons.endEndpointHit, ended_at: new Date() })
+      .where('conversation_id', '=', room.conversationId)
+      .execute();
     t.service.deps.bus.emit('conversation.ended', { conversationId: room.conversationId, reason: ShutdownReasons.endEndpointHit });
     await waitForShutdown(room.conversationId);
-    assert.deepEqual(callbacksOf(room.conversationId).map((b) => b.event_type), ['system.shutdown', 'application.transcription_ready']);
+    assert.deepEqual(
+      callbacksOf(room.conversationId).map((b) => b.event_type),
+      ['system.shutdown', 'application.transcription_ready'],
+    );
   });
 
   it('finishes a room whose process died, from the deadlines kept in the database', async () => {
@@ -71,16 +99,36 @@ describe('conversation end', () => {
     const { db } = t.service.deps;
     const lastBeat = new Date(Date.now() - 10_000);
     // What the dead instance left behind: a started room, a stale heartbeat, the transcript so far.
-    await db.updateTable('conversations').set({ live_started_at: new Date(Date.now() - 20_000), live_heartbeat_at: lastBeat }).where('conversation_id', '=', room.conversationId).execute();
-    await db.insertInto('conversation_transcript_entries').values({
-      conversation_id: room.conversationId, role: 'user', content: 'Are you still there?', started_at: lastBeat.getTime() / 1000 - 5,
-      seconds_from_start: 5, duration: 0, inference_id: null, participant_name: 'Dana',
-    }).execute();
+    await db
+      .updateTable('conversations')
+      .set({ live_started_at: new Date(Date.now() - 20_000), live_heartbeat_at: lastBeat })
+      .where('conversation_id', '=', room.conversationId)
+      .execute();
+    await db
+      .insertInto('conversation_transcript_entries')
+      .values({
+        conversation_id: room.conversationId,
+        role: 'user',
+        content: 'Are you still there?',
+        started_at: lastBeat.getTime() / 1000 - 5,
+        seconds_from_start: 5,
+        duration: 0,
+        inference_id: null,
+        participant_name: 'Dana',
+      })
+      .execute();
     await waitForShutdown(room.conversationId);
     const bodies = callbacksOf(room.conversationId);
     assert.equal(bodies[0]!.properties.shutdown_reason, 'participant_left_timeout reached');
     assert.deepEqual(bodies[1]!.properties.transcript, [
-      { role: 'user', content: 'Are you still there?', timestamp: lastBeat.getTime() / 1000 - 5, seconds_from_start: 5, duration: 0, participant_name: 'Dana' },
+      {
+        role: 'user',
+        content: 'Are you still there?',
+        timestamp: lastBeat.getTime() / 1000 - 5,
+        seconds_from_start: 5,
+        duration: 0,
+        participant_name: 'Dana',
+      },
     ]);
   });
 });
@@ -105,13 +153,21 @@ describe('conversation end, on the test clock', () => {
   });
 
   const callbacksOf = (id: string) => receiver.bodies.filter((b) => b.conversation_id === id);
-  const waitForShutdown = (id: string) => receiver.waitFor(() => callbacksOf(id).some((b) => b.event_type === 'application.transcription_ready'), 10_000);
-  const row = (id: string) => t.service.deps.db.selectFrom('conversations').selectAll().where('conversation_id', '=', id).executeTakeFirstOrThrow();
+  const waitForShutdown = (id: string) =>
+    receiver.waitFor(() => callbacksOf(id).some((b) => b.event_type === 'application.transcription_ready'), 10_000);
+  const row = (id: string) =>
+    t.service.deps.db.selectFrom('conversations').selectAll().where('conversation_id', '=', id).executeTakeFirstOrThrow();
   /** The room has taken in what a client sent: its socket is closed on our side and the server's frames are read. */
   const settled = () => clock.drain(50);
 
   it('ends on max_call_duration with the ended frame, callbacks in order and the full transcript', async () => {
-    const room = await insertConversation(t, { palId, callbackUrl: receiver.url, customGreeting: 'Hello Dana.', properties: { max_call_duration: 2 }, createdAt: clock.now() });
+    const room = await insertConversation(t, {
+      palId,
+      callbackUrl: receiver.url,
+      customGreeting: 'Hello Dana.',
+      properties: { max_call_duration: 2 },
+      createdAt: clock.now(),
+    });
     const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
     await client.waitForEvent('conversation.utterance', (m) => m.properties.speech === 'Hello Dana.');
     // The visitor answers half a second later. On a clock that stood still, the greeting and the question
@@ -119,7 +175,10 @@ describe('conversation end, on the test clock', () => {
     // writes happened to land (the question first, once, on PostgreSQL).
     await clock.advance(500);
     client.say('conversation.respond', { text: 'How long is this call?' });
-    await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'How long is this call?');
+    await client.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && m.properties.speech === 'How long is this call?',
+    );
     await settled();
     await clock.advance(1_499);
     await settled();
@@ -131,21 +190,44 @@ describe('conversation end, on the test clock', () => {
 
     await waitForShutdown(room.conversationId);
     const bodies = callbacksOf(room.conversationId);
-    assert.deepEqual(bodies.map((b) => b.event_type), ['system.pal_joined', 'system.replica_joined', 'system.shutdown', 'application.transcription_ready']);
+    assert.deepEqual(
+      bodies.map((b) => b.event_type),
+      ['system.pal_joined', 'system.replica_joined', 'system.shutdown', 'application.transcription_ready'],
+    );
     for (const body of bodies) assert.ok(parseConversationCallback(body), `${body.event_type} matches its schema`);
     assert.deepEqual(bodies[2]!.properties, { face_id: faceId, shutdown_reason: 'max_call_duration reached' });
     const transcript = bodies[3]!.properties.transcript as Array<Record<string, unknown>>;
     assert.equal(bodies[3]!.properties.face_id, faceId);
-    assert.deepEqual(transcript.map((e) => [e.role, e.content]), [
-      ['assistant', 'Hello Dana.'],
-      ['user', 'How long is this call?'],
-      ['assistant', 'How long is this call?'],
+    assert.deepEqual(
+      transcript.map((e) => [e.role, e.content]),
+      [
+        ['assistant', 'Hello Dana.'],
+        ['user', 'How long is this call?'],
+        ['assistant', 'How long is this call?'],
+      ],
+    );
+    assert.deepEqual(Object.keys(transcript[0]!).sort(), [
+      'content',
+      'duration',
+      'inference_id',
+      'role',
+      'seconds_from_start',
+      'timestamp',
     ]);
-    assert.deepEqual(Object.keys(transcript[0]!).sort(), ['content', 'duration', 'inference_id', 'role', 'seconds_from_start', 'timestamp']);
-    assert.deepEqual(Object.keys(transcript[1]!).sort(), ['content', 'duration', 'participant_name', 'role', 'seconds_from_start', 'timestamp']);
+    assert.deepEqual(Object.keys(transcript[1]!).sort(), [
+      'content',
+      'duration',
+      'participant_name',
+      'role',
+      'seconds_from_start',
+      'timestamp',
+    ]);
     assert.equal(transcript[1]!.participant_name, 'Dana');
     const times = transcript.map((e) => e.timestamp as number);
-    assert.deepEqual(times, [...times].sort((a, b) => a - b));
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => a - b),
+    );
     assert.ok(Math.abs(times[0]! - clock.now().getTime() / 1000) < 30, 'epoch seconds, from the service clock');
     assert.ok((transcript[2]!.seconds_from_start as number) >= (transcript[1]!.seconds_from_start as number));
     // Speech is timed on the service's clock, which stood still while the greeting played (the End test above times it on the real one).
@@ -164,7 +246,11 @@ describe('conversation end, on the test clock', () => {
     const client = await RoomClient.join(room.conversationUrl, room.token);
     await client.waitForEvent('conversation.utterance');
     // What the conversations area does: mark the row ended, then tell this instance.
-    await t.service.deps.db.updateTable('conversations').set({ status: 'ended', shutdown_reason: ShutdownReasons.endEndpointHit, ended_at: clock.now() }).where('conversation_id', '=', room.conversationId).execute();
+    await t.service.deps.db
+      .updateTable('conversations')
+      .set({ status: 'ended', shutdown_reason: ShutdownReasons.endEndpointHit, ended_at: clock.now() })
+      .where('conversation_id', '=', room.conversationId)
+      .execute();
     // The clock stands still: the room's poll of the database (PALKIT_ROOM_POLL_MS) cannot be what ends it.
     t.service.deps.bus.emit('conversation.ended', { conversationId: room.conversationId, reason: ShutdownReasons.endEndpointHit });
     const ended = await client.waitFor((f) => f.type === 'ended');
@@ -201,7 +287,12 @@ describe('conversation end, on the test clock', () => {
   // The hub's poll of the database ends it (nobody holds a room for it): called here at the exact times,
   // where on real timers the test slept through the timeout and a poll.
   it('ends participant_absent_timeout when nobody joins', async () => {
-    const room = await insertConversation(t, { palId, callbackUrl: receiver.url, properties: { participant_absent_timeout: 30 }, createdAt: clock.now() });
+    const room = await insertConversation(t, {
+      palId,
+      callbackUrl: receiver.url,
+      properties: { participant_absent_timeout: 30 },
+      createdAt: clock.now(),
+    });
     await clock.advance(29_999);
     await hubFor(t.service.deps).poll();
     assert.equal((await row(room.conversationId)).status, 'active', 'not before participant_absent_timeout');
@@ -210,7 +301,10 @@ describe('conversation end, on the test clock', () => {
     await hubFor(t.service.deps).poll();
     await waitForShutdown(room.conversationId);
     const bodies = callbacksOf(room.conversationId);
-    assert.deepEqual(bodies.map((b) => b.event_type), ['system.shutdown', 'application.transcription_ready']);
+    assert.deepEqual(
+      bodies.map((b) => b.event_type),
+      ['system.shutdown', 'application.transcription_ready'],
+    );
     assert.equal(bodies[0]!.properties.shutdown_reason, 'participant_absent_timeout reached');
     assert.deepEqual(bodies[1]!.properties.transcript, []);
     const client = await RoomClient.open(room.conversationUrl);

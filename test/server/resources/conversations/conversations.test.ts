@@ -24,10 +24,25 @@ describe('conversations (keyed)', () => {
       conversational_context: 'The user bought a kettle.',
       custom_greeting: 'Hi, how is the kettle?',
       memory_stores: ['user-7'],
-      properties: { max_call_duration: 600, participant_left_timeout: 30, participant_absent_timeout: 120, languages: ['en', 'de-DE'], policy: 'eu', enable_closed_captions: true },
+      properties: {
+        max_call_duration: 600,
+        participant_left_timeout: 30,
+        participant_absent_timeout: 120,
+        languages: ['en', 'de-DE'],
+        policy: 'eu',
+        enable_closed_captions: true,
+      },
     });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.deepEqual(Object.keys(r.body).sort(), ['callback_url', 'conversation_id', 'conversation_name', 'conversation_url', 'created_at', 'meeting_token', 'status']);
+    assert.deepEqual(Object.keys(r.body).sort(), [
+      'callback_url',
+      'conversation_id',
+      'conversation_name',
+      'conversation_url',
+      'created_at',
+      'meeting_token',
+      'status',
+    ]);
     assert.match(r.body.conversation_id, /^c[a-z0-9]+$/);
     assert.equal(r.body.conversation_name, 'Support call');
     const bare = await t.api('POST', '/v2/conversations', { pal_id: palId });
@@ -39,18 +54,33 @@ describe('conversations (keyed)', () => {
     const { secrets } = t.service.deps;
     assert.equal(verifyMeetingToken(secrets, r.body.conversation_id, r.body.meeting_token, new Date()), 'visitor');
     assert.equal(verifyMeetingToken(secrets, 'cother', r.body.meeting_token, new Date()), null, 'only for its own room');
-    assert.equal(verifyMeetingToken(secrets, r.body.conversation_id, r.body.meeting_token, new Date(Date.now() + 600_000)), 'visitor', 'valid through the call');
-    assert.equal(verifyMeetingToken(secrets, r.body.conversation_id, r.body.meeting_token, new Date(Date.now() + 3_600_000)), null, 'expires after the call and margin');
+    assert.equal(
+      verifyMeetingToken(secrets, r.body.conversation_id, r.body.meeting_token, new Date(Date.now() + 600_000)),
+      'visitor',
+      'valid through the call',
+    );
+    assert.equal(
+      verifyMeetingToken(secrets, r.body.conversation_id, r.body.meeting_token, new Date(Date.now() + 3_600_000)),
+      null,
+      'expires after the call and margin',
+    );
 
     const got = await t.api('GET', `/v2/conversations/${r.body.conversation_id}`);
     assert.equal(got.status, 200);
     assert.equal(got.body.pal_id, palId);
     assert.equal(got.body.persona_id, palId);
-    assert.equal(got.body.face_id, faceId, 'the PAL\'s default face');
+    assert.equal(got.body.face_id, faceId, "the PAL's default face");
     assert.equal(got.body.replica_id, faceId);
     assert.equal(got.body.deployment_id, null);
     assert.deepEqual(got.body.memory_stores, ['user-7']);
-    assert.deepEqual(got.body.properties, { max_call_duration: 600, participant_left_timeout: 30, participant_absent_timeout: 120, languages: ['en', 'de-DE'], policy: 'eu', enable_closed_captions: true });
+    assert.deepEqual(got.body.properties, {
+      max_call_duration: 600,
+      participant_left_timeout: 30,
+      participant_absent_timeout: 120,
+      languages: ['en', 'de-DE'],
+      policy: 'eu',
+      enable_closed_captions: true,
+    });
     assert.equal(got.body.status, 'active');
     assert.equal(got.body.ended_at, null);
     assert.ok(!('events' in got.body));
@@ -106,9 +136,19 @@ describe('conversations (keyed)', () => {
 
   it('reads verbose events recorded for the conversation', async () => {
     const r = await t.api('POST', '/v2/conversations', { pal_id: palId });
-    const row = await t.service.deps.db.selectFrom('conversations').selectAll().where('conversation_id', '=', r.body.conversation_id).executeTakeFirstOrThrow();
+    const row = await t.service.deps.db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('conversation_id', '=', r.body.conversation_id)
+      .executeTakeFirstOrThrow();
     await emitConversationCallbacks(t.service.deps, row, [
-      { conversation_id: row.conversation_id, event_type: 'system.pal_joined', message_type: 'system', timestamp: new Date().toISOString(), properties: { face_id: faceId } },
+      {
+        conversation_id: row.conversation_id,
+        event_type: 'system.pal_joined',
+        message_type: 'system',
+        timestamp: new Date().toISOString(),
+        properties: { face_id: faceId },
+      },
     ]);
     const verbose = await t.api('GET', `/v2/conversations/${row.conversation_id}?verbose=true`);
     assert.equal(verbose.status, 200);
@@ -118,7 +158,7 @@ describe('conversations (keyed)', () => {
     assert.equal((await t.api('GET', `/v2/conversations/${row.conversation_id}?verbose=maybe`)).status, 400);
   });
 
-  it('hides other owners\' conversations and answers 404/400 for missing or malformed ids', async () => {
+  it("hides other owners' conversations and answers 404/400 for missing or malformed ids", async () => {
     const r = await t.api('POST', '/v2/conversations', { pal_id: palId });
     assert.equal((await t.api('GET', `/v2/conversations/${r.body.conversation_id}`, undefined, { key: OTHER_KEY })).status, 404);
     assert.equal((await t.api('POST', `/v2/conversations/${r.body.conversation_id}/end`, undefined, { key: OTHER_KEY })).status, 404);

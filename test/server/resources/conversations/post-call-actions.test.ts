@@ -28,11 +28,18 @@ describe('post-call actions', () => {
   it('validates the actions on the PAL', async () => {
     const face = await insertFace(t);
     const pal = { pal_name: 'Post', system_prompt: 'Hi.', default_face_id: face };
-    for (const bad of [[{ url: `${target.url}/x` }], [{ tool_name: 'x', url: 'ftp://example.com' }], [{ tool_name: 'x', url: `${target.url}/x`, method: 'TRACE' }]]) {
+    for (const bad of [
+      [{ url: `${target.url}/x` }],
+      [{ tool_name: 'x', url: 'ftp://example.com' }],
+      [{ tool_name: 'x', url: `${target.url}/x`, method: 'TRACE' }],
+    ]) {
       const r = await t.api('POST', '/v2/pals', { ...pal, layers: { post_call_actions: bad } });
       assert.equal(r.status, 400, JSON.stringify(bad));
     }
-    assert.equal((await t.api('POST', '/v2/pals', { ...pal, layers: { post_call_actions: [{ tool_name: 'CRM', url: `${target.url}/crm` }] } })).status, 200);
+    assert.equal(
+      (await t.api('POST', '/v2/pals', { ...pal, layers: { post_call_actions: [{ tool_name: 'CRM', url: `${target.url}/crm` }] } })).status,
+      200,
+    );
   });
 
   it('runs each action once after the call and reports it with the spec fields', async () => {
@@ -50,22 +57,33 @@ describe('post-call actions', () => {
     });
     const room = await insertConversation(t, { palId, callbackUrl: callbacks.url });
     const db = t.service.deps.db;
-    await db.updateTable('conversations').set({ status: 'ended', shutdown_reason: 'end_conversation_endpoint_hit', ended_at: new Date() }).where('conversation_id', '=', room.conversationId).execute();
+    await db
+      .updateTable('conversations')
+      .set({ status: 'ended', shutdown_reason: 'end_conversation_endpoint_hit', ended_at: new Date() })
+      .where('conversation_id', '=', room.conversationId)
+      .execute();
     await finalizeConversation(t.service.deps, room.conversationId);
     assert.equal(await finalizeConversation(t.service.deps, room.conversationId), null, 'finalized once');
 
-    const executed = () => callbacks.bodies.filter((b) => b.conversation_id === room.conversationId && b.event_type === 'application.post_call_action_executed');
+    const executed = () =>
+      callbacks.bodies.filter((b) => b.conversation_id === room.conversationId && b.event_type === 'application.post_call_action_executed');
     await callbacks.waitFor(() => executed().length >= 2, 15_000);
     const byTool = Object.fromEntries(executed().map((b) => [b.properties.tool_id, b]));
     assert.equal(byTool.crm_sync!.message_type, 'application');
     assert.deepEqual(byTool.crm_sync!.properties, {
-      tool_id: 'crm_sync', tool_name: 'CRM sync', status: 'success',
+      tool_id: 'crm_sync',
+      tool_name: 'CRM sync',
+      status: 'success',
       request: { url: `${target.url}/crm`, method: 'POST', body: { lead: 'warm' } },
       response: { http_status: 200, body: byTool.crm_sync!.properties.response.body },
     });
     assert.equal(byTool.post_call_1!.properties.status, 'failed');
     assert.equal(byTool.post_call_1!.properties.response.http_status, 500);
-    assert.deepEqual(byTool.post_call_1!.properties.request, { url: `${target.url}/broken`, method: 'PUT', body: { conversation_id: room.conversationId } });
+    assert.deepEqual(byTool.post_call_1!.properties.request, {
+      url: `${target.url}/broken`,
+      method: 'PUT',
+      body: { conversation_id: room.conversationId },
+    });
     const crm = target.received.filter((r) => r.path === '/crm');
     assert.equal(crm.length, 1);
     assert.deepEqual(crm[0]!.body, { lead: 'warm' });
@@ -77,7 +95,10 @@ describe('post-call actions', () => {
   it('keeps a URL with a credential in it write-only: masked when read and reported, called as given (issue 52, N29)', async () => {
     const secret = 'S3CR3Tq7Zx9w';
     const created = await t.api('POST', '/v2/pals', {
-      pal_name: 'Sealed', system_prompt: 'Hi.', pipeline_mode: 'echo', default_face_id: await insertFace(t),
+      pal_name: 'Sealed',
+      system_prompt: 'Hi.',
+      pipeline_mode: 'echo',
+      default_face_id: await insertFace(t),
       layers: { post_call_actions: [{ tool_id: 'hook', tool_name: 'Hook', url: `${target.url}/sealed?token=${secret}` }] },
     });
     assert.equal(created.status, 200, JSON.stringify(created.body));
@@ -87,9 +108,14 @@ describe('post-call actions', () => {
     // The shown layers sent back keep the stored URL.
     assert.equal((await t.api('PATCH', `/v2/pals/${palId}`, [{ op: 'replace', path: '/layers', value: shown.body.layers }])).status, 200);
     const room = await insertConversation(t, { palId, callbackUrl: callbacks.url });
-    await t.service.deps.db.updateTable('conversations').set({ status: 'ended', shutdown_reason: 'end_conversation_endpoint_hit', ended_at: new Date() }).where('conversation_id', '=', room.conversationId).execute();
+    await t.service.deps.db
+      .updateTable('conversations')
+      .set({ status: 'ended', shutdown_reason: 'end_conversation_endpoint_hit', ended_at: new Date() })
+      .where('conversation_id', '=', room.conversationId)
+      .execute();
     await finalizeConversation(t.service.deps, room.conversationId);
-    const executed = () => callbacks.bodies.filter((b) => b.conversation_id === room.conversationId && b.event_type === 'application.post_call_action_executed');
+    const executed = () =>
+      callbacks.bodies.filter((b) => b.conversation_id === room.conversationId && b.event_type === 'application.post_call_action_executed');
     await callbacks.waitFor(() => executed().length >= 1, 15_000);
     assert.equal(executed()[0]!.properties.status, 'success');
     assert.ok(!JSON.stringify(executed()[0]).includes(secret), 'the report names the URL without its token');
@@ -100,11 +126,20 @@ describe('post-call actions', () => {
     const closed = await startReceiver();
     const deadUrl = `${closed.url}/gone`;
     await closed.close(); // nothing listens there any more
-    const palId = await insertPal(t, { pipelineMode: 'echo', faceId: await insertFace(t), definition: { layers: { post_call_actions: [{ tool_id: 'dead', tool_name: 'Dead hook', url: deadUrl }] } } });
+    const palId = await insertPal(t, {
+      pipelineMode: 'echo',
+      faceId: await insertFace(t),
+      definition: { layers: { post_call_actions: [{ tool_id: 'dead', tool_name: 'Dead hook', url: deadUrl }] } },
+    });
     const room = await insertConversation(t, { palId, callbackUrl: callbacks.url });
-    await t.service.deps.db.updateTable('conversations').set({ status: 'ended', shutdown_reason: 'end_conversation_endpoint_hit', ended_at: new Date() }).where('conversation_id', '=', room.conversationId).execute();
+    await t.service.deps.db
+      .updateTable('conversations')
+      .set({ status: 'ended', shutdown_reason: 'end_conversation_endpoint_hit', ended_at: new Date() })
+      .where('conversation_id', '=', room.conversationId)
+      .execute();
     await finalizeConversation(t.service.deps, room.conversationId);
-    const executed = () => callbacks.bodies.find((b) => b.conversation_id === room.conversationId && b.event_type === 'application.post_call_action_executed');
+    const executed = () =>
+      callbacks.bodies.find((b) => b.conversation_id === room.conversationId && b.event_type === 'application.post_call_action_executed');
     await callbacks.waitFor(() => executed() !== undefined, 15_000);
     const body = executed()!;
     assert.equal(body.properties.status, 'error');

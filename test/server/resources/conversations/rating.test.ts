@@ -27,7 +27,8 @@ describe('conversation rating', () => {
       headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
-  const ratedOf = (id: string) => receiver.bodies.filter((b) => b.conversation_id === id && b.event_type === 'application.conversation_rated');
+  const ratedOf = (id: string) =>
+    receiver.bodies.filter((b) => b.conversation_id === id && b.event_type === 'application.conversation_rated');
 
   it('stores the stars and comment once, shows them in the verbose read and sends the callback once', async () => {
     const room = await insertConversation(t, { palId, callbackUrl: receiver.url });
@@ -58,12 +59,25 @@ describe('conversation rating', () => {
 
   it('refuses bad ratings with 400 and stores nothing', async () => {
     const room = await insertConversation(t, { palId });
-    for (const body of [{ stars: 0 }, { stars: 6 }, { stars: 3.5 }, { stars: '5' }, {}, { stars: 5, comment: 'x'.repeat(1001) }, { stars: 5, extra: true }, '{"stars":']) {
+    for (const body of [
+      { stars: 0 },
+      { stars: 6 },
+      { stars: 3.5 },
+      { stars: '5' },
+      {},
+      { stars: 5, comment: 'x'.repeat(1001) },
+      { stars: 5, extra: true },
+      '{"stars":',
+    ]) {
       const r = await rate(room.conversationId, body, room.token);
       assert.equal(r.status, 400, `${JSON.stringify(body)} → ${r.status}`);
       assert.equal(typeof (await r.json()).error, 'string');
     }
-    const rows = await t.service.deps.db.selectFrom('conversation_ratings').selectAll().where('conversation_id', '=', room.conversationId).execute();
+    const rows = await t.service.deps.db
+      .selectFrom('conversation_ratings')
+      .selectAll()
+      .where('conversation_id', '=', room.conversationId)
+      .execute();
     assert.equal(rows.length, 0);
   });
 
@@ -72,8 +86,16 @@ describe('conversation rating', () => {
     const other = await insertConversation(t, { palId });
     assert.equal((await rate(room.conversationId, { stars: 5 }, null)).status, 401);
     assert.equal((await rate(room.conversationId, { stars: 5 }, other.token)).status, 401, 'another room’s token');
-    assert.equal((await rate(room.conversationId, { stars: 5 }, token(t, room.conversationId, { role: 'operator' }))).status, 401, 'an operator token');
-    assert.equal((await rate(room.conversationId, { stars: 5 }, token(t, room.conversationId, { expiresAt: new Date(Date.now() - 1000) }))).status, 401, 'expired');
+    assert.equal(
+      (await rate(room.conversationId, { stars: 5 }, token(t, room.conversationId, { role: 'operator' }))).status,
+      401,
+      'an operator token',
+    );
+    assert.equal(
+      (await rate(room.conversationId, { stars: 5 }, token(t, room.conversationId, { expiresAt: new Date(Date.now() - 1000) }))).status,
+      401,
+      'expired',
+    );
     const missing = 'cnotthere12345';
     assert.equal((await rate(missing, { stars: 5 }, token(t, missing))).status, 404);
   });

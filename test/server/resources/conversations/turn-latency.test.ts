@@ -6,13 +6,24 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseConversationCallback } from '../../../../src/protocol/callbacks.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
-import { insertConversation, insertFace, insertPal, RoomClient, startCallbackReceiver, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
+import {
+  insertConversation,
+  insertFace,
+  insertPal,
+  RoomClient,
+  startCallbackReceiver,
+  type CallbackReceiver,
+} from '../../../helpers/live-fixtures.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 
 /** The inference id of a reply the echo PAL makes to `text` in this room. */
 async function replyTo(client: RoomClient, text: string): Promise<string> {
   client.say('conversation.respond', { text });
-  const started = await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === text, 10_000);
+  const started = await client.waitForEvent(
+    'conversation.utterance',
+    (m) => m.properties.role === 'replica' && m.properties.speech === text,
+    10_000,
+  );
   assert.equal(typeof started.inference_id, 'string');
   return started.inference_id as string;
 }
@@ -36,7 +47,8 @@ describe('turn latency reports', () => {
     const found = text.split('\n').find((l) => l.startsWith(`${line} `));
     return found ? Number(found.split(' ').pop()) : 0;
   };
-  const stored = (id: string) => t.service.deps.db.selectFrom('conversation_turn_latencies').selectAll().where('conversation_id', '=', id).execute();
+  const stored = (id: string) =>
+    t.service.deps.db.selectFrom('conversation_turn_latencies').selectAll().where('conversation_id', '=', id).execute();
   const valid = { type: 'turn-latency', inference_id: 'inf-1', input: 'text', turn_ended_at: Date.now() };
 
   it('refuses bad figures with bad_frame and stores nothing of them', async () => {
@@ -59,7 +71,11 @@ describe('turn latency reports', () => {
       { ...valid, heard_ms: null },
     ];
     for (const frame of bad) client.send(frame);
-    await client.until(() => (client.frames.filter((f) => f.type === 'error' && f.code === 'bad_frame').length === bad.length ? true : undefined), 5000, 'every bad frame refused');
+    await client.until(
+      () => (client.frames.filter((f) => f.type === 'error' && f.code === 'bad_frame').length === bad.length ? true : undefined),
+      5000,
+      'every bad frame refused',
+    );
     assert.deepEqual(await stored(room.conversationId), []);
     assert.equal(await metric('palkit_turn_heard_seconds_count{input="text"}'), heardBefore);
     client.close();
@@ -82,19 +98,31 @@ describe('turn latency reports', () => {
     await waitFor(async () => (await stored(room.conversationId)).length >= 3, { timeout: 5000, interval: 50 });
     assert.equal(await metric('palkit_turn_heard_seconds_count{input="text"}'), before.text + 2);
     assert.equal(await metric('palkit_turn_heard_seconds_count{input="speech"}'), before.speech + 1);
-    assert.equal(await metric('palkit_turn_mouth_seconds_count{input="text"}'), before.mouth + 1, 'a report without mouth_ms is not counted as 0');
+    assert.equal(
+      await metric('palkit_turn_mouth_seconds_count{input="text"}'),
+      before.mouth + 1,
+      'a report without mouth_ms is not counted as 0',
+    );
     assert.equal(await metric('palkit_lip_sync_offset_seconds_count'), before.lip + 2);
     assert.equal(await metric('palkit_turn_heard_seconds_bucket{le="1",input="text"}'), before.under1s + 2);
 
     const verbose = await t.api('GET', `/v2/conversations/${room.conversationId}?verbose=true`);
     assert.equal(verbose.status, 200);
     const turns = verbose.body.turn_latencies as Array<Record<string, unknown>>;
-    assert.deepEqual(turns.map((r) => r.inference_id), [a, b, c]);
+    assert.deepEqual(
+      turns.map((r) => r.inference_id),
+      [a, b, c],
+    );
     assert.deepEqual(turns[1], { inference_id: b, input: 'text', turn_ended_at: valid.turn_ended_at, heard_ms: 900 });
 
     client.send({ type: 'leave', end: true });
-    await receiver.waitFor(() => receiver.bodies.some((b) => b.conversation_id === room.conversationId && b.event_type === 'application.transcription_ready'), 10_000);
-    const ready = receiver.bodies.find((b) => b.conversation_id === room.conversationId && b.event_type === 'application.transcription_ready')!;
+    await receiver.waitFor(
+      () => receiver.bodies.some((b) => b.conversation_id === room.conversationId && b.event_type === 'application.transcription_ready'),
+      10_000,
+    );
+    const ready = receiver.bodies.find(
+      (b) => b.conversation_id === room.conversationId && b.event_type === 'application.transcription_ready',
+    )!;
     assert.ok(parseConversationCallback(ready), 'the callback matches its schema');
     assert.deepEqual(ready.properties.turn_latency, {
       turns: 3,
@@ -123,7 +151,13 @@ describe('turn latency reports', () => {
     client.send({ ...valid, inference_id: third, heard_ms: 800 });
     await waitFor(async () => (await stored(room.conversationId)).length >= 2, { timeout: 5000, interval: 50 });
     // The frames are handled in order: once the last one is stored, the others were decided.
-    assert.deepEqual((await stored(room.conversationId)).map((r) => [r.inference_id, Number(r.heard_ms)]), [[second, 700], [third, 800]]);
+    assert.deepEqual(
+      (await stored(room.conversationId)).map((r) => [r.inference_id, Number(r.heard_ms)]),
+      [
+        [second, 700],
+        [third, 800],
+      ],
+    );
     assert.equal(await metric('palkit_turn_heard_seconds_count{input="text"}'), heardBefore + 2);
     assert.deepEqual(await stored(other.conversationId), []);
     client.close();
@@ -134,8 +168,13 @@ describe('turn latency reports', () => {
     const room = await insertConversation(t, { palId, callbackUrl: receiver.url });
     const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
     client.send({ type: 'leave', end: true });
-    await receiver.waitFor(() => receiver.bodies.some((b) => b.conversation_id === room.conversationId && b.event_type === 'application.transcription_ready'), 10_000);
-    const ready = receiver.bodies.find((b) => b.conversation_id === room.conversationId && b.event_type === 'application.transcription_ready')!;
+    await receiver.waitFor(
+      () => receiver.bodies.some((b) => b.conversation_id === room.conversationId && b.event_type === 'application.transcription_ready'),
+      10_000,
+    );
+    const ready = receiver.bodies.find(
+      (b) => b.conversation_id === room.conversationId && b.event_type === 'application.transcription_ready',
+    )!;
     assert.equal('turn_latency' in ready.properties, false);
   });
 
@@ -143,14 +182,26 @@ describe('turn latency reports', () => {
     const room = await insertConversation(t, { palId });
     const client = await RoomClient.join(room.conversationUrl, room.token, 'Dana');
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const values = [0, -0, 1, -1, 59_999.5, 60_000, 60_001, 1e308, -1e308, '1', null, true, [], {}, 'text', 'speech', '', 'a'.repeat(200)];
     const pick = () => values[Math.floor(random() * values.length)];
     for (let i = 0; i < 25; i++) {
-      client.send({ type: 'turn-latency', inference_id: pick(), input: pick(), turn_ended_at: pick(), heard_ms: pick(), mouth_ms: pick(), lip_sync_ms: pick() });
+      client.send({
+        type: 'turn-latency',
+        inference_id: pick(),
+        input: pick(),
+        turn_ended_at: pick(),
+        heard_ms: pick(),
+        mouth_ms: pick(),
+        lip_sync_ms: pick(),
+      });
     }
     client.say('conversation.respond', { text: 'still there?' });
-    await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica' && m.properties.speech === 'still there?', 10_000);
+    await client.waitForEvent(
+      'conversation.utterance',
+      (m) => m.properties.role === 'replica' && m.properties.speech === 'still there?',
+      10_000,
+    );
     for (const row of await stored(room.conversationId)) {
       for (const v of [row.heard_ms, row.mouth_ms]) assert.ok(v === null || (v >= 0 && v <= 60_000));
       assert.ok(row.input === 'text' || row.input === 'speech');

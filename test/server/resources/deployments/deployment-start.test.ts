@@ -21,13 +21,26 @@ async function startSiteverify(): Promise<{ url: string; forms: URLSearchParams[
     req.on('end', () => {
       const form = new URLSearchParams(body);
       forms.push(form);
-      const success = req.headers['content-type']?.startsWith('application/x-www-form-urlencoded') && form.get('secret') === 'turnstile-secret' && form.get('response') === 'good-token';
+      const success =
+        req.headers['content-type']?.startsWith('application/x-www-form-urlencoded') &&
+        form.get('secret') === 'turnstile-secret' &&
+        form.get('response') === 'good-token';
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(success ? { success: true, 'error-codes': [], challenge_ts: new Date().toISOString(), hostname: 'example.com' } : { success: false, 'error-codes': ['invalid-input-response'] }));
+      res.end(
+        JSON.stringify(
+          success
+            ? { success: true, 'error-codes': [], challenge_ts: new Date().toISOString(), hostname: 'example.com' }
+            : { success: false, 'error-codes': ['invalid-input-response'] },
+        ),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/siteverify`, forms, close: () => new Promise((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/siteverify`,
+    forms,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
 }
 
 describe('public deployment endpoints', () => {
@@ -43,7 +56,15 @@ describe('public deployment endpoints', () => {
   const clock: Clock = { ...systemClock, sleep: (ms, signal) => (sleeps ? sleeps(ms) : systemClock.sleep(ms, signal)) };
   before(async () => {
     siteverify = await startSiteverify();
-    t = await startListeningService({ PALKIT_TRUST_PROXY: '1', PALKIT_TURNSTILE_SITE_KEY: '0x4AAAAsite', PALKIT_TURNSTILE_SECRET: 'turnstile-secret', PALKIT_TURNSTILE_VERIFY_URL: siteverify.url }, { clock });
+    t = await startListeningService(
+      {
+        PALKIT_TRUST_PROXY: '1',
+        PALKIT_TURNSTILE_SITE_KEY: '0x4AAAAsite',
+        PALKIT_TURNSTILE_SECRET: 'turnstile-secret',
+        PALKIT_TURNSTILE_VERIFY_URL: siteverify.url,
+      },
+      { clock },
+    );
     ({ palId, faceId } = (await createPal(t)) as { palId: string; faceId: string });
   });
   after(async () => {
@@ -54,27 +75,56 @@ describe('public deployment endpoints', () => {
   /** The embedding site's secret and its backend's visitor token for these identifiers (docs/embedding.md). */
   const TOKEN_SECRET = 'site-backend-secret-0123456789abcdef';
   const visitorToken = (ids: string[]) =>
-    new SignJWT({ memory_stores: ids }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(TOKEN_SECRET));
+    new SignJWT({ memory_stores: ids })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode(TOKEN_SECRET));
 
   let visitorSeq = 0;
   /** Each call gets its own client address unless one is given (the service trusts X-Forwarded-For here). */
   const start = (id: string, body: unknown = {}, headers: Record<string, string> = {}, key: string | null = null) =>
-    t.api('POST', `/v2/deployments/${id}/start`, body, { key, headers: { 'x-forwarded-for': `203.0.113.${(visitorSeq++ % 250) + 1}`, ...headers } });
-  const init = (id: string, headers: Record<string, string> = {}) => t.api('GET', `/v2/deployments/${id}/init`, undefined, { key: null, headers });
+    t.api('POST', `/v2/deployments/${id}/start`, body, {
+      key,
+      headers: { 'x-forwarded-for': `203.0.113.${(visitorSeq++ % 250) + 1}`, ...headers },
+    });
+  const init = (id: string, headers: Record<string, string> = {}) =>
+    t.api('GET', `/v2/deployments/${id}/init`, undefined, { key: null, headers });
 
   async function deployment(body: Record<string, unknown> = {}, status: 'active' | 'draft' | 'inactive' = 'active'): Promise<string> {
     const r = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'widget', ...body });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    if (status !== 'draft') assert.equal((await t.api('PATCH', `/v2/deployments/${r.body.deployment_id}`, [{ op: 'replace', path: '/status', value: status }])).status, 200);
+    if (status !== 'draft')
+      assert.equal(
+        (await t.api('PATCH', `/v2/deployments/${r.body.deployment_id}`, [{ op: 'replace', path: '/status', value: status }])).status,
+        200,
+      );
     return r.body.deployment_id;
   }
 
   describe('GET init', () => {
     it('returns the contract fields without the PAL id or any secret', async () => {
-      const id = await deployment({ password: 'pw-secret', customization: { theme: 'dark', preview: { title: 'Hi' } }, limits: { max_call_duration: 120, daily_call_limit_per_user: 3, total_call_limit: 100 } });
+      const id = await deployment({
+        password: 'pw-secret',
+        customization: { theme: 'dark', preview: { title: 'Hi' } },
+        limits: { max_call_duration: 120, daily_call_limit_per_user: 3, total_call_limit: 100 },
+      });
       const r = await init(id);
       assert.equal(r.status, 200);
-      assert.deepEqual(Object.keys(r.body).sort(), ['captcha', 'channel', 'customization', 'deployment_id', 'has_password', 'is_available', 'limits', 'thumbnail_image_url', 'thumbnail_video_url', 'unavailable_reason'].sort());
+      assert.deepEqual(
+        Object.keys(r.body).sort(),
+        [
+          'captcha',
+          'channel',
+          'customization',
+          'deployment_id',
+          'has_password',
+          'is_available',
+          'limits',
+          'thumbnail_image_url',
+          'thumbnail_video_url',
+          'unavailable_reason',
+        ].sort(),
+      );
       assert.equal(r.body.deployment_id, id);
       assert.equal(r.body.channel, 'widget');
       assert.deepEqual(r.body.customization, { theme: 'dark', preview: { title: 'Hi' } });
@@ -92,7 +142,11 @@ describe('public deployment endpoints', () => {
       const faceless = await createPal(t, { default_face_id: null });
       const d = await t.api('POST', '/v2/deployments', { pal_id: faceless.palId, channel: 'widget' });
       assert.equal(d.status, 200, JSON.stringify(d.body));
-      for (const body of [d.body, (await t.api('GET', `/v2/deployments/${d.body.deployment_id}`)).body, (await init(d.body.deployment_id)).body]) {
+      for (const body of [
+        d.body,
+        (await t.api('GET', `/v2/deployments/${d.body.deployment_id}`)).body,
+        (await init(d.body.deployment_id)).body,
+      ]) {
         assert.ok(!('thumbnail_video_url' in body), JSON.stringify(body));
         assert.ok(!('thumbnail_image_url' in body), JSON.stringify(body));
       }
@@ -127,7 +181,7 @@ describe('public deployment endpoints', () => {
   });
 
   describe('POST start', () => {
-    it('gives its conversations the deployment\'s disclosure policy (customization.policy), and refuses other values', async () => {
+    it("gives its conversations the deployment's disclosure policy (customization.policy), and refuses other values", async () => {
       const eu = await deployment({ customization: { policy: 'eu' } });
       const r = await start(eu, {});
       assert.equal(r.status, 200, JSON.stringify(r.body));
@@ -141,10 +195,22 @@ describe('public deployment endpoints', () => {
 
     it('creates a conversation with a meeting token and counts it in usage', async () => {
       const id = await deployment({ limits: { max_call_duration: 90 }, visitor_token_secret: TOKEN_SECRET });
-      const r = await start(id, { conversational_context: 'Visitor is on the pricing page', custom_greeting: 'Hello there!', memory_stores: ['visitor-42'], visitor_token: await visitorToken(['visitor-42']) });
+      const r = await start(id, {
+        conversational_context: 'Visitor is on the pricing page',
+        custom_greeting: 'Hello there!',
+        memory_stores: ['visitor-42'],
+        visitor_token: await visitorToken(['visitor-42']),
+      });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       // No callback address on the deployment: callback_url is omitted, not null.
-      assert.deepEqual(Object.keys(r.body).sort(), ['conversation_id', 'conversation_name', 'conversation_url', 'created_at', 'meeting_token', 'status']);
+      assert.deepEqual(Object.keys(r.body).sort(), [
+        'conversation_id',
+        'conversation_name',
+        'conversation_url',
+        'created_at',
+        'meeting_token',
+        'status',
+      ]);
       assert.match(r.body.conversation_id, /^c[a-z0-9]+$/);
       assert.equal(r.body.conversation_url, `${t.url}/rooms/${r.body.conversation_id}`);
       assert.equal(r.body.status, 'active');
@@ -171,9 +237,17 @@ describe('public deployment endpoints', () => {
       const conv = await t.api('GET', `/v2/conversations/${r.body.conversation_id}`);
       assert.equal(conv.body.properties.participant_left_timeout, 0);
       const plain = await start(await deployment({}));
-      assert.equal((await t.api('GET', `/v2/conversations/${plain.body.conversation_id}`)).body.properties.participant_left_timeout, undefined, 'the room default applies');
+      assert.equal(
+        (await t.api('GET', `/v2/conversations/${plain.body.conversation_id}`)).body.properties.participant_left_timeout,
+        undefined,
+        'the room default applies',
+      );
       for (const bad of [-1, 1.5, 4000, '10']) {
-        const refused = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'widget', limits: { participant_left_timeout: bad } });
+        const refused = await t.api('POST', '/v2/deployments', {
+          pal_id: palId,
+          channel: 'widget',
+          limits: { participant_left_timeout: bad },
+        });
         assert.equal(refused.status, 400, `participant_left_timeout ${JSON.stringify(bad)}`);
       }
     });
@@ -190,7 +264,7 @@ describe('public deployment endpoints', () => {
       }
     });
 
-    it('lets only the allowed origins (and the service\'s own) load a widget or embed: init from elsewhere is 403 origin_not_allowed', async () => {
+    it("lets only the allowed origins (and the service's own) load a widget or embed: init from elsewhere is 403 origin_not_allowed", async () => {
       for (const channel of ['widget', 'embed']) {
         const id = await deployment({ channel, allowed_origins: ['https://shop.example'] });
         const evil = await init(id, { origin: 'https://evil.example' });
@@ -204,7 +278,7 @@ describe('public deployment endpoints', () => {
       assert.equal((await init(landing, { origin: 'https://elsewhere.example' })).status, 200, 'landing pages are not origin-checked');
     });
 
-    it('checks the Origin for widget and embed, always allowing the service\'s own origin', async () => {
+    it("checks the Origin for widget and embed, always allowing the service's own origin", async () => {
       for (const channel of ['widget', 'embed']) {
         const id = await deployment({ channel, password: 'pw', allowed_origins: ['https://shop.example', 'http://localhost:5173'] });
         const evil = await start(id, {}, { origin: 'https://evil.example' });
@@ -290,8 +364,15 @@ describe('public deployment endpoints', () => {
       assert.equal(form.get('response'), 'bad-token');
       assert.equal(form.get('remoteip'), '198.51.100.77');
       // Guesses without a solved challenge are not checked, so they cost no attempt either.
-      for (let i = 0; i < 10; i++) assert.deepEqual((await start(id, { password: `guess-${i}`, captcha_token: 'bad-token' }, guesser)).body, { error: 'captcha_failed' });
-      const attempts = await t.service.deps.db.selectFrom('deployment_password_attempts').selectAll().where('deployment_id', '=', id).execute();
+      for (let i = 0; i < 10; i++)
+        assert.deepEqual((await start(id, { password: `guess-${i}`, captcha_token: 'bad-token' }, guesser)).body, {
+          error: 'captcha_failed',
+        });
+      const attempts = await t.service.deps.db
+        .selectFrom('deployment_password_attempts')
+        .selectAll()
+        .where('deployment_id', '=', id)
+        .execute();
       assert.deepEqual(attempts, [], 'no password was checked');
       assert.deepEqual((await start(id, { password: 'wrong', captcha_token: 'good-token' }, guesser)).body, { error: 'invalid_password' });
       assert.equal((await start(id, { password: 'pw', captcha_token: 'good-token' }, guesser)).status, 200);
@@ -308,7 +389,10 @@ describe('public deployment endpoints', () => {
       const ok = await start(id, { accepted_terms: terms });
       assert.equal(ok.status, 200, JSON.stringify(ok.body));
       const read = await t.api('GET', `/v2/conversations/${ok.body.conversation_id}?verbose=true`);
-      assert.deepEqual({ ...read.body.receipt.consent, accepted_at: undefined }, { text: terms, terms_url: 'https://example.com/terms', accepted_at: undefined });
+      assert.deepEqual(
+        { ...read.body.receipt.consent, accepted_at: undefined },
+        { text: terms, terms_url: 'https://example.com/terms', accepted_at: undefined },
+      );
       assert.ok(Date.parse(read.body.receipt.consent.accepted_at) >= before - 1000);
       // Without required consent nothing is asked and nothing is kept.
       const plain = await start(await deployment({ customization: { consent: { required: false, text: terms } } }), {});
@@ -340,9 +424,14 @@ describe('public deployment endpoints', () => {
         const other = await deployment({ password: 'open sesame' });
         assert.deepEqual((await start(other, { gate_pass: passed.body.gate_pass })).body, { error: 'password_required' });
         const [expiry] = passed.body.gate_pass.split('.');
-        assert.deepEqual((await start(id, { gate_pass: `${Number(expiry) + 3600}.${passed.body.gate_pass.split('.')[1]}` })).body, { error: 'password_required' });
+        assert.deepEqual((await start(id, { gate_pass: `${Number(expiry) + 3600}.${passed.body.gate_pass.split('.')[1]}` })).body, {
+          error: 'password_required',
+        });
         assert.deepEqual((await start(id, { gate_pass: 'not-a-pass' })).body, { error: 'password_required' });
-        assert.equal((await t.api('PATCH', `/v2/deployments/${id}`, [{ op: 'replace', path: '/password', value: 'new words' }])).status, 200);
+        assert.equal(
+          (await t.api('PATCH', `/v2/deployments/${id}`, [{ op: 'replace', path: '/password', value: 'new words' }])).status,
+          200,
+        );
         assert.deepEqual((await start(id, { gate_pass: passed.body.gate_pass })).body, { error: 'password_required' });
       });
 
@@ -365,13 +454,16 @@ describe('public deployment endpoints', () => {
         const page = { origin: 'https://ok.example' };
         assert.deepEqual((await gate(id, { password: 'pw' }, page)).body, { error: 'captcha_required' });
         assert.deepEqual((await gate(id, { password: 'pw', captcha_token: 'bad-token' }, page)).body, { error: 'captcha_failed' });
-        assert.deepEqual((await gate(id, { password: 'pw', captcha_token: 'good-token' }, { origin: 'https://evil.example' })).body, { error: 'origin_not_allowed' });
+        assert.deepEqual((await gate(id, { password: 'pw', captcha_token: 'good-token' }, { origin: 'https://evil.example' })).body, {
+          error: 'origin_not_allowed',
+        });
         const passed = await gate(id, { password: 'pw', captcha_token: 'good-token' }, page);
         assert.equal(passed.status, 200);
         // The pass stands in for the single-use captcha token too.
         assert.equal((await start(id, { gate_pass: passed.body.gate_pass }, page)).status, 200);
         assert.deepEqual((await gate('dnothere', { password: 'pw' })).body, { error: 'deployment_not_found' });
-        for (const body of ['{"password":', [], { password: 5 }, { captcha_token: 'x'.repeat(5000) }]) assert.equal((await gate(id, body, page)).status, 400);
+        for (const body of ['{"password":', [], { password: 5 }, { captcha_token: 'x'.repeat(5000) }])
+          assert.equal((await gate(id, body, page)).status, 400);
       });
     });
 
@@ -420,7 +512,11 @@ describe('public deployment endpoints', () => {
       // Another instance's change reaches this one only through the database: a PATCH here does the same
       // (it does not tell the copy a start keeps), so each change below is made while a copy is kept.
       const pal = (await createPal(t, { pal_name: 'Before' })) as { palId: string; faceId: string };
-      const r0 = await t.api('POST', '/v2/deployments', { pal_id: pal.palId, channel: 'widget', allowed_origins: ['https://shop.example'] });
+      const r0 = await t.api('POST', '/v2/deployments', {
+        pal_id: pal.palId,
+        channel: 'widget',
+        allowed_origins: ['https://shop.example'],
+      });
       const id = r0.body.deployment_id as string;
       const patch = async (ops: unknown[]) => assert.equal((await t.api('PATCH', `/v2/deployments/${id}`, ops)).status, 200);
       await patch([{ op: 'replace', path: '/status', value: 'active' }]);
@@ -468,7 +564,7 @@ describe('public deployment endpoints', () => {
       assert.equal((await t.api('GET', `/v2/deployments/${id}`)).body.usage_total, used + 3);
     });
 
-    it('memory_stores are visitor identifiers: a returning visitor\'s pinned memories reach the PAL', async () => {
+    it("memory_stores are visitor identifiers: a returning visitor's pinned memories reach the PAL", async () => {
       const other = await createPal(t);
       const mem = async (body: Record<string, unknown>, memory: string) => {
         const s = await t.api('POST', '/v2/memory-stores', body);
@@ -493,12 +589,21 @@ describe('public deployment endpoints', () => {
         assert.equal(r.status, 200, JSON.stringify(r.body));
         const stored = await t.api('GET', `/v2/conversations/${r.body.conversation_id}`);
         assert.deepEqual(stored.body.memory_stores, values);
-        const conv = { ownerId: 1, conversationId: r.body.conversation_id, pal: { palId, definition: {} }, memoryStores: values } as unknown as LiveConversation;
+        const conv = {
+          ownerId: 1,
+          conversationId: r.body.conversation_id,
+          pal: { palId, definition: {} },
+          memoryStores: values,
+        } as unknown as LiveConversation;
         return (await recall(t.service.deps, conv, 'what do you remember')).memories.sort();
       };
       assert.deepEqual(await recalled(['mara']), ['Mara prefers tea'], 'single value: the PAL-specific store of that participant');
       assert.deepEqual(await recalled(['visitor-legacy']), ['Legacy visitor likes jazz'], 'a visitor with legacy memory: tag-based');
-      assert.deepEqual(await recalled(['visitor-legacy', 'household-9', 'mara']), ['Household 9 has a dog', 'Legacy visitor likes jazz'], 'several values: tag-based memories');
+      assert.deepEqual(
+        await recalled(['visitor-legacy', 'household-9', 'mara']),
+        ['Household 9 has a dog', 'Legacy visitor likes jazz'],
+        'several values: tag-based memories',
+      );
       assert.deepEqual(await recalled(['newcomer']), []);
     });
 
@@ -516,7 +621,7 @@ describe('public deployment endpoints', () => {
       assert.equal(rows.length, 1, 'the refused start wrote nothing');
     });
 
-    it('lets only the owner\'s key override the PAL for a preview', async () => {
+    it("lets only the owner's key override the PAL for a preview", async () => {
       const id = await deployment({});
       const other = await createPal(t, { pal_name: 'Preview PAL' });
       const anonymous = await start(id, { pal_id: other.palId });
@@ -533,7 +638,17 @@ describe('public deployment endpoints', () => {
 
     it('answers 400 for bad input, never 500', async () => {
       const id = await deployment({});
-      const bodies: unknown[] = ['{"password":', [], 'null', { password: 5 }, { memory_stores: 'visitor' }, { memory_stores: [1] }, { conversational_context: { a: 1 } }, { captcha_token: 42 }, { pal_id: '' }];
+      const bodies: unknown[] = [
+        '{"password":',
+        [],
+        'null',
+        { password: 5 },
+        { memory_stores: 'visitor' },
+        { memory_stores: [1] },
+        { conversational_context: { a: 1 } },
+        { captcha_token: 42 },
+        { pal_id: '' },
+      ];
       for (const body of bodies) {
         const r = await start(id, body);
         assert.equal(r.status, 400, JSON.stringify(body));
@@ -546,13 +661,23 @@ describe('public deployment endpoints', () => {
   describe('CORS', () => {
     it('answers preflights and lets every page read the answers, refusing starts from other origins', async () => {
       const id = await deployment({ allowed_origins: ['https://shop.example'] });
-      const pre = await fetch(`${t.url}/v2/deployments/${id}/start`, { method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      const pre = await fetch(`${t.url}/v2/deployments/${id}/start`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://shop.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
+      });
       assert.equal(pre.status, 204);
       assert.equal(pre.headers.get('access-control-allow-origin'), 'https://shop.example');
       assert.match(pre.headers.get('access-control-allow-methods')!, /POST/);
       assert.match(pre.headers.get('access-control-allow-headers')!, /content-type/);
       assert.match(pre.headers.get('vary')!, /Origin/);
-      const other = await fetch(`${t.url}/v2/deployments/${id}/start`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+      const other = await fetch(`${t.url}/v2/deployments/${id}/start`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+      });
       assert.equal(other.headers.get('access-control-allow-origin'), 'https://evil.example');
 
       const ok = await init(id, { origin: 'https://shop.example' });
@@ -575,8 +700,14 @@ describe('public deployment endpoints', () => {
       assert.equal(r.status, 429);
       assert.equal(r.headers.get('access-control-allow-origin'), 'https://anywhere.example');
       assert.match(r.headers.get('access-control-expose-headers')!, /Retry-After/);
-      assert.equal((await init(id, { origin: 'https://anywhere.example' })).headers.get('access-control-allow-origin'), 'https://anywhere.example');
-      assert.equal((await init('dmissing', { origin: 'https://anywhere.example' })).headers.get('access-control-allow-origin'), 'https://anywhere.example');
+      assert.equal(
+        (await init(id, { origin: 'https://anywhere.example' })).headers.get('access-control-allow-origin'),
+        'https://anywhere.example',
+      );
+      assert.equal(
+        (await init('dmissing', { origin: 'https://anywhere.example' })).headers.get('access-control-allow-origin'),
+        'https://anywhere.example',
+      );
     });
   });
 });
@@ -590,7 +721,11 @@ describe('public deployment endpoints without proxy trust or a captcha site key'
 
   it('keys visitors by the socket address, ignoring X-Forwarded-For, and shows no captcha', async () => {
     const { palId } = await createPal(t);
-    const d = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'embed', limits: { daily_call_limit_per_user: 1, captcha_enabled: true } });
+    const d = await t.api('POST', '/v2/deployments', {
+      pal_id: palId,
+      channel: 'embed',
+      limits: { daily_call_limit_per_user: 1, captcha_enabled: true },
+    });
     const id = d.body.deployment_id;
     await t.api('PATCH', `/v2/deployments/${id}`, [{ op: 'replace', path: '/status', value: 'active' }]);
     assert.equal((await t.api('GET', `/v2/deployments/${id}/init`, undefined, { key: null })).body.captcha, null);

@@ -17,7 +17,13 @@ describe('deployments (keyed)', () => {
   const create = (body: Record<string, unknown>) => t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'widget', ...body });
 
   it('creates a draft deployment with the face thumbnails, never returning the password', async () => {
-    const r = await create({ name: 'Site widget', password: 's3cret', customization: { theme: 'dark', widget: { variant: 'tiny' }, extra: { kept: true } }, limits: { max_call_duration: 300, captcha_enabled: false }, allowed_origins: ['https://Shop.Example.com', 'http://localhost:3000'] });
+    const r = await create({
+      name: 'Site widget',
+      password: 's3cret',
+      customization: { theme: 'dark', widget: { variant: 'tiny' }, extra: { kept: true } },
+      limits: { max_call_duration: 300, captcha_enabled: false },
+      allowed_origins: ['https://Shop.Example.com', 'http://localhost:3000'],
+    });
     assert.equal(r.status, 200);
     assert.match(r.body.deployment_id, /^d[a-z0-9]+$/);
     assert.equal(r.body.status, 'draft');
@@ -37,7 +43,11 @@ describe('deployments (keyed)', () => {
     assert.ok(!('password' in r.body) && !('password_hash' in r.body));
     assert.match(r.body.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.ok(r.headers.get('etag'));
-    const stored = await t.service.deps.db.selectFrom('deployments').select('password_hash').where('deployment_id', '=', r.body.deployment_id).executeTakeFirstOrThrow();
+    const stored = await t.service.deps.db
+      .selectFrom('deployments')
+      .select('password_hash')
+      .where('deployment_id', '=', r.body.deployment_id)
+      .executeTakeFirstOrThrow();
     assert.match(stored.password_hash!, /^scrypt\$/);
   });
 
@@ -48,7 +58,10 @@ describe('deployments (keyed)', () => {
     assert.equal((await create({})).body.callback_url, null);
     assert.equal((await create({ callback_url: 'ftp://hooks.example.com' })).status, 400);
     const id = r.body.deployment_id;
-    const patched = await t.api('PATCH', `/v2/deployments/${id}`, [{ op: 'replace', path: '/callback_url', value: 'https://hooks.example.com/v2' }, { op: 'replace', path: '/status', value: 'active' }]);
+    const patched = await t.api('PATCH', `/v2/deployments/${id}`, [
+      { op: 'replace', path: '/callback_url', value: 'https://hooks.example.com/v2' },
+      { op: 'replace', path: '/status', value: 'active' },
+    ]);
     assert.equal(patched.status, 200);
     assert.equal(patched.body.callback_url, 'https://hooks.example.com/v2');
     const started = await t.api('POST', `/v2/deployments/${id}/start`, {}, { key: null });
@@ -102,7 +115,7 @@ describe('deployments (keyed)', () => {
     assert.equal(typeof r.body.message, 'string');
   });
 
-  it('gets one with an ETag, hides other owners\' deployments, lists with paging, deletes', async () => {
+  it("gets one with an ETag, hides other owners' deployments, lists with paging, deletes", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await create({ name: `page ${i}`, channel: 'embed' })).body.deployment_id);
     const one = await t.api('GET', `/v2/deployments/${ids[0]}`);
@@ -209,7 +222,12 @@ describe('deployments (keyed)', () => {
       assert.equal(r.body.has_password, true);
       r = await patch([{ op: 'replace', path: '/password', value: null }]);
       assert.equal(r.body.has_password, false);
-      for (const ops of [[{ op: 'add', path: '/password', value: '' }], [{ op: 'add', path: '/password', value: 5 }], [{ op: 'test', path: '/password', value: 'x' }], [{ op: 'copy', from: '/password', path: '/name' }]]) {
+      for (const ops of [
+        [{ op: 'add', path: '/password', value: '' }],
+        [{ op: 'add', path: '/password', value: 5 }],
+        [{ op: 'test', path: '/password', value: 'x' }],
+        [{ op: 'copy', from: '/password', path: '/name' }],
+      ]) {
         const bad = await patch(ops);
         assert.equal(bad.status, 400, JSON.stringify(ops));
       }
@@ -250,8 +268,13 @@ describe('deployments (keyed)', () => {
     });
 
     it('allows test on read-only fields and switching to another own PAL', async () => {
-      const other = await createPal(t, { default_face_id: await createFace(t, { thumbnail_image_url: 'https://cdn.example.com/other.jpg' }) });
-      const r = await patch([{ op: 'test', path: '/usage_total', value: 0 }, { op: 'replace', path: '/pal_id', value: other.palId }]);
+      const other = await createPal(t, {
+        default_face_id: await createFace(t, { thumbnail_image_url: 'https://cdn.example.com/other.jpg' }),
+      });
+      const r = await patch([
+        { op: 'test', path: '/usage_total', value: 0 },
+        { op: 'replace', path: '/pal_id', value: other.palId },
+      ]);
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.equal(r.body.pal_id, other.palId);
       assert.equal(r.body.thumbnail_image_url, 'https://cdn.example.com/other.jpg');
@@ -266,14 +289,29 @@ describe('deployments (keyed)', () => {
 
   it('documents the routes and the limits in the OpenAPI document', async () => {
     const doc = (await t.api('GET', '/openapi.json', undefined, { key: null })).body;
-    for (const [path, method] of [['/v2/deployments', 'post'], ['/v2/deployments', 'get'], ['/v2/deployments/{deployment_id}', 'get'], ['/v2/deployments/{deployment_id}', 'patch'], ['/v2/deployments/{deployment_id}', 'delete'], ['/v2/deployments/{deployment_id}/init', 'get'], ['/v2/deployments/{deployment_id}/start', 'post']] as const) {
+    for (const [path, method] of [
+      ['/v2/deployments', 'post'],
+      ['/v2/deployments', 'get'],
+      ['/v2/deployments/{deployment_id}', 'get'],
+      ['/v2/deployments/{deployment_id}', 'patch'],
+      ['/v2/deployments/{deployment_id}', 'delete'],
+      ['/v2/deployments/{deployment_id}/init', 'get'],
+      ['/v2/deployments/{deployment_id}/start', 'post'],
+    ] as const) {
       assert.ok(doc.paths[path]?.[method], `${method} ${path}`);
       assert.ok(doc.paths[path][method].tags?.length, `${method} ${path} has tags`);
     }
     assert.deepEqual(doc.paths['/v2/deployments/{deployment_id}/init'].get.security, []);
     assert.deepEqual(doc.paths['/v2/deployments/{deployment_id}/start'].post.security, []);
     const limits = doc.components.schemas.DeploymentLimits.properties;
-    for (const key of ['max_call_duration', 'daily_call_limit_per_user', 'daily_call_limit', 'total_call_limit', 'max_concurrent_calls', 'captcha_enabled']) {
+    for (const key of [
+      'max_call_duration',
+      'daily_call_limit_per_user',
+      'daily_call_limit',
+      'total_call_limit',
+      'max_concurrent_calls',
+      'captcha_enabled',
+    ]) {
       assert.ok(limits[key]?.description, `limits.${key} documented`);
     }
   });

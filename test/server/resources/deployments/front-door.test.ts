@@ -25,7 +25,13 @@ describe('the public front door', () => {
     // The service's defaults (10 starts a minute with a burst of 5, 20 never joined), and X-Forwarded-For
     // names the visitor's address, so each test picks its visitors.
     t = await startListeningService(
-      { PALKIT_TRUST_PROXY: '1', PALKIT_START_RATE_PER_MINUTE: '10', PALKIT_START_BURST: '5', PALKIT_MAX_UNJOINED_CALLS: '20', PALKIT_ROOM_POLL_MS: '60000' },
+      {
+        PALKIT_TRUST_PROXY: '1',
+        PALKIT_START_RATE_PER_MINUTE: '10',
+        PALKIT_START_BURST: '5',
+        PALKIT_MAX_UNJOINED_CALLS: '20',
+        PALKIT_ROOM_POLL_MS: '60000',
+      },
       { clock: { ...systemClock, now: () => new Date(nowMs) } },
     );
     ({ palId } = (await createPal(t)) as { palId: string });
@@ -35,10 +41,14 @@ describe('the public front door', () => {
   async function deployment(limits: Record<string, unknown> = {}): Promise<string> {
     const r = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'landing-page', limits });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.equal((await t.api('PATCH', `/v2/deployments/${r.body.deployment_id}`, [{ op: 'replace', path: '/status', value: 'active' }])).status, 200);
+    assert.equal(
+      (await t.api('PATCH', `/v2/deployments/${r.body.deployment_id}`, [{ op: 'replace', path: '/status', value: 'active' }])).status,
+      200,
+    );
     return r.body.deployment_id;
   }
-  const start = (id: string, address: string) => t.api('POST', `/v2/deployments/${id}/start`, {}, { key: null, headers: { 'x-forwarded-for': address } });
+  const start = (id: string, address: string) =>
+    t.api('POST', `/v2/deployments/${id}/start`, {}, { key: null, headers: { 'x-forwarded-for': address } });
   let addressSeq = 0;
   const freshAddress = () => `198.51.100.${(addressSeq++ % 250) + 1}`;
 
@@ -113,12 +123,17 @@ describe('the public front door', () => {
     const id = await deployment();
     const office = '192.0.2.50';
     const key = (i: number) => `visitor-key-${String(i).padStart(8, '0')}`;
-    const startAs = (address: string, visitorKey: string) => t.api('POST', `/v2/deployments/${id}/start`, { visitor_key: visitorKey }, { key: null, headers: { 'x-forwarded-for': address } });
+    const startAs = (address: string, visitorKey: string) =>
+      t.api('POST', `/v2/deployments/${id}/start`, { visitor_key: visitorKey }, { key: null, headers: { 'x-forwarded-for': address } });
     for (let i = 0; i < 50; i++) {
       const r = await startAs(office, key(i));
       assert.equal(r.status, 200, `visitor ${i + 1}: ${JSON.stringify(r.body)}`);
       // Each joins its call, as a visitor does seconds after starting it (the room marks it joined).
-      await t.service.deps.db.updateTable('conversations').set({ live_started_at: new Date(nowMs) }).where('conversation_id', '=', r.body.conversation_id).execute();
+      await t.service.deps.db
+        .updateTable('conversations')
+        .set({ live_started_at: new Date(nowMs) })
+        .where('conversation_id', '=', r.body.conversation_id)
+        .execute();
       advance(1);
     }
     // One visitor key is held to the deployment's rate (a burst of 5).
@@ -153,7 +168,10 @@ describe('the public front door', () => {
     // Shown as set, and refused when out of range.
     const shown = await t.api('GET', `/v2/deployments/${slow}`);
     assert.equal(shown.body.limits.start_rate_per_minute, 2);
-    assert.equal((await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'embed', limits: { max_unjoined_calls: -1 } })).status, 400);
+    assert.equal(
+      (await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'embed', limits: { max_unjoined_calls: -1 } })).status,
+      400,
+    );
   });
 
   it('answers a start while the database does not answer with 503, its error and Retry-After (not 500)', async () => {
@@ -161,7 +179,9 @@ describe('the public front door', () => {
     // The service's database becomes a PostgreSQL nobody listens on: every query fails to connect.
     const deps = t.service.deps as { db: unknown };
     const db = deps.db;
-    const gone = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ host: '127.0.0.1', port: await freePort(), user: 'x', database: 'x', max: 1 }) }) });
+    const gone = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ host: '127.0.0.1', port: await freePort(), user: 'x', database: 'x', max: 1 }) }),
+    });
     deps.db = gone;
     try {
       const r = await start(id, freshAddress());
@@ -191,10 +211,23 @@ describe('the public front door', () => {
     const created = new Date(nowMs - 3600_000);
     const ids = Array.from({ length: count }, () => newId('c'));
     const { db } = t.service.deps;
-    await db.insertInto('conversations').values(ids.map((conversation_id) => ({
-      conversation_id, owner_id: 1, pal_id: palId, conversation_name: 'Never joined', provider: 'local' as const, conversation_url: `${t.url}/rooms/${conversation_id}`,
-      memory_stores: '[]', properties: JSON.stringify({ participant_absent_timeout: 60 }), created_at: created, updated_at: created,
-    }))).execute();
+    await db
+      .insertInto('conversations')
+      .values(
+        ids.map((conversation_id) => ({
+          conversation_id,
+          owner_id: 1,
+          pal_id: palId,
+          conversation_name: 'Never joined',
+          provider: 'local' as const,
+          conversation_url: `${t.url}/rooms/${conversation_id}`,
+          memory_stores: '[]',
+          properties: JSON.stringify({ participant_absent_timeout: 60 }),
+          created_at: created,
+          updated_at: created,
+        })),
+      )
+      .execute();
     // Conversations ended between two turns of the event loop (setImmediate runs once per turn), and
     // /healthz asked again and again while the sweep runs (answered only when the loop reads sockets).
     let ended = 0;
@@ -225,9 +258,16 @@ describe('the public front door', () => {
     await probes;
     stop();
 
-    const endedRows = await db.selectFrom('conversations').select((eb) => eb.fn.countAll<number>().as('n')).where('conversation_id', 'in', ids).where('status', '=', 'ended').executeTakeFirstOrThrow();
+    const endedRows = await db
+      .selectFrom('conversations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('conversation_id', 'in', ids)
+      .where('status', '=', 'ended')
+      .executeTakeFirstOrThrow();
     assert.equal(Number(endedRows.n), count, 'every expired conversation ended in one poll');
-    console.log(`# ${count} expired conversations: ${turns} turns of the event loop, at most ${mostBetweenTurns} ended between two; /healthz answered ${answeredDuringSweep.length} times during the sweep`);
+    console.log(
+      `# ${count} expired conversations: ${turns} turns of the event loop, at most ${mostBetweenTurns} ended between two; /healthz answered ${answeredDuringSweep.length} times during the sweep`,
+    );
     // Before, the sweep settled all of them without a turn of the event loop, and /healthz waited for the end.
     assert.ok(turns >= count / SETTLE_BATCH / 2, `the event loop turned between batches (${turns} turns)`);
     assert.ok(mostBetweenTurns <= 2, `one conversation settled between two turns, saw ${mostBetweenTurns}`);
@@ -238,10 +278,23 @@ describe('the public front door', () => {
     const created = new Date(nowMs - 3600_000);
     const ids = Array.from({ length: 5 }, () => newId('c'));
     const { db } = t.service.deps;
-    await db.insertInto('conversations').values(ids.map((conversation_id) => ({
-      conversation_id, owner_id: 1, pal_id: palId, conversation_name: 'Never joined', provider: 'local' as const, conversation_url: `${t.url}/rooms/${conversation_id}`,
-      memory_stores: '[]', properties: JSON.stringify({ participant_absent_timeout: 60 }), created_at: created, updated_at: created,
-    }))).execute();
+    await db
+      .insertInto('conversations')
+      .values(
+        ids.map((conversation_id) => ({
+          conversation_id,
+          owner_id: 1,
+          pal_id: palId,
+          conversation_name: 'Never joined',
+          provider: 'local' as const,
+          conversation_url: `${t.url}/rooms/${conversation_id}`,
+          memory_stores: '[]',
+          properties: JSON.stringify({ participant_absent_timeout: 60 }),
+          created_at: created,
+          updated_at: created,
+        })),
+      )
+      .execute();
     const hub = hubFor(t.service.deps);
     // Before, each end the poll announced was read and settled again by the hub's own listener (two more
     // statements per conversation, racing the poll's finalizing of it).
@@ -252,8 +305,17 @@ describe('the public front door', () => {
       settledAgain.mock.restore();
     }
     const rows = await db.selectFrom('conversations').select(['status', 'live_finalized_at']).where('conversation_id', 'in', ids).execute();
-    assert.deepEqual(rows.map((r) => [r.status, r.live_finalized_at !== null]), ids.map(() => ['ended', true]), 'each ended and finalized');
-    const events = await db.selectFrom('conversation_events').select('conversation_id').where('conversation_id', 'in', ids).where('event_type', '=', 'system.shutdown').execute();
+    assert.deepEqual(
+      rows.map((r) => [r.status, r.live_finalized_at !== null]),
+      ids.map(() => ['ended', true]),
+      'each ended and finalized',
+    );
+    const events = await db
+      .selectFrom('conversation_events')
+      .select('conversation_id')
+      .where('conversation_id', 'in', ids)
+      .where('event_type', '=', 'system.shutdown')
+      .execute();
     assert.equal(events.length, ids.length, 'one system.shutdown each');
     assert.equal(settledAgain.mock.callCount(), 0, 'no end settled a second time');
   });

@@ -29,7 +29,17 @@ describe('start batches', () => {
     const { deps } = t.service;
     const deployment = (await findStartableDeployment(deps.db, deploymentId))!;
     return Array.from({ length: count }, (_, i) => {
-      const planned = planConversation(deps, { ownerId: deployment.owner_id, palId: deployment.pal_id, deploymentId, memoryStores: [`visitor-${i}`], properties: { max_call_duration: 60 + i } }, deployment.palAndFace);
+      const planned = planConversation(
+        deps,
+        {
+          ownerId: deployment.owner_id,
+          palId: deployment.pal_id,
+          deploymentId,
+          memoryStores: [`visitor-${i}`],
+          properties: { max_call_duration: 60 + i },
+        },
+        deployment.palAndFace,
+      );
       return { deployment, conversation: planned.row, palAndFace: planned.palAndFace };
     });
   }
@@ -49,13 +59,29 @@ describe('start batches', () => {
     const starts = await plannedStarts(id, 25);
     const { batcher, statements } = countingBatcher();
     const written = await Promise.all(starts.map((s) => batcher.write(s)));
-    assert.deepEqual(written, starts.map((_, i) => i < 10));
+    assert.deepEqual(
+      written,
+      starts.map((_, i) => i < 10),
+    );
     assert.equal(statements(), 1);
 
     const { db } = t.service.deps;
-    assert.equal((await db.selectFrom('deployments').select('usage_total').where('deployment_id', '=', id).executeTakeFirstOrThrow()).usage_total, 10);
-    const rows = await db.selectFrom('conversations').select(['conversation_id', 'memory_stores', 'properties', 'created_at']).where('deployment_id', '=', id).execute();
-    assert.deepEqual(rows.map((r) => r.conversation_id).sort(), starts.slice(0, 10).map((s) => s.conversation.conversation_id).sort());
+    assert.equal(
+      (await db.selectFrom('deployments').select('usage_total').where('deployment_id', '=', id).executeTakeFirstOrThrow()).usage_total,
+      10,
+    );
+    const rows = await db
+      .selectFrom('conversations')
+      .select(['conversation_id', 'memory_stores', 'properties', 'created_at'])
+      .where('deployment_id', '=', id)
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => r.conversation_id).sort(),
+      starts
+        .slice(0, 10)
+        .map((s) => s.conversation.conversation_id)
+        .sort(),
+    );
     const ninth = rows.find((r) => r.conversation_id === starts[9]!.conversation.conversation_id)!;
     assert.deepEqual(ninth.memory_stores, ['visitor-9']);
     assert.equal((ninth.properties as { max_call_duration: number }).max_call_duration, 69);
@@ -70,7 +96,10 @@ describe('start batches', () => {
     assert.deepEqual(await Promise.all(starts.map((s) => batcher.write(s))), [false, false, false]);
     const { db } = t.service.deps;
     assert.equal((await db.selectFrom('conversations').select('conversation_id').where('deployment_id', '=', id).execute()).length, 0);
-    assert.equal((await db.selectFrom('deployments').select('usage_total').where('deployment_id', '=', id).executeTakeFirstOrThrow()).usage_total, 0);
+    assert.equal(
+      (await db.selectFrom('deployments').select('usage_total').where('deployment_id', '=', id).executeTakeFirstOrThrow()).usage_total,
+      0,
+    );
   });
 
   it('writes every start of a deployment without a total limit', async () => {
@@ -88,6 +117,9 @@ describe('start batches', () => {
     assert.deepEqual(await Promise.all([second, batcher.write(more[2]!), batcher.write(more[3]!)]), [true, true, true]);
     assert.equal(statements(), 3);
     const { db } = t.service.deps;
-    assert.equal((await db.selectFrom('deployments').select('usage_total').where('deployment_id', '=', id).executeTakeFirstOrThrow()).usage_total, 44);
+    assert.equal(
+      (await db.selectFrom('deployments').select('usage_total').where('deployment_id', '=', id).executeTakeFirstOrThrow()).usage_total,
+      44,
+    );
   });
 });

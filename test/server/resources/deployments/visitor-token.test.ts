@@ -26,10 +26,17 @@ describe('visitor tokens', () => {
     const d = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'landing-page', visitor_token_secret: SECRET });
     assert.equal(d.status, 200, JSON.stringify(d.body));
     deploymentId = d.body.deployment_id;
-    assert.equal((await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/status', value: 'active' }])).status, 200);
+    assert.equal(
+      (await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/status', value: 'active' }])).status,
+      200,
+    );
     // Another visitor's pinned memory, under their identifier.
     const store = await t.api('POST', '/v2/memory-stores', { participant_tag: 'visitor-4417', pal_id: palId });
-    assert.equal((await t.api('POST', `/v2/memory-stores/${store.body.memory_store_id}/pinned`, { memory: "the visitor's locker code is 4417" })).status, 200);
+    assert.equal(
+      (await t.api('POST', `/v2/memory-stores/${store.body.memory_store_id}/pinned`, { memory: "the visitor's locker code is 4417" }))
+        .status,
+      200,
+    );
     const log = t.service.deps.log;
     const info = log.info.bind(log);
     log.info = (msg, fields) => (logged.push(`${msg} ${JSON.stringify(fields)}`), info(msg, fields));
@@ -41,7 +48,12 @@ describe('visitor tokens', () => {
     const r = await t.api('POST', `/v2/deployments/${deploymentId}/start`, body, { key });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const stores = (await t.api('GET', `/v2/conversations/${r.body.conversation_id}`)).body.memory_stores as string[];
-    const conv = { ownerId: 1, conversationId: r.body.conversation_id, pal: { palId, definition: {} }, memoryStores: stores } as unknown as LiveConversation;
+    const conv = {
+      ownerId: 1,
+      conversationId: r.body.conversation_id,
+      pal: { palId, definition: {} },
+      memoryStores: stores,
+    } as unknown as LiveConversation;
     return { stores, memories: (await recall(t.service.deps, conv, 'what do you remember')).memories };
   }
 
@@ -53,9 +65,20 @@ describe('visitor tokens', () => {
   });
 
   it('keeps identifiers a valid token vouches for, and only those', async () => {
-    assert.deepEqual(await started({ memory_stores: ['visitor-4417'], visitor_token: await token({ memory_stores: ['visitor-4417'] }) }), { stores: ['visitor-4417'], memories: ["the visitor's locker code is 4417"] });
-    assert.deepEqual((await started({ memory_stores: ['visitor-4417'], visitor_token: await token({ sub: 'visitor-4417' }) })).stores, ['visitor-4417'], 'sub names one identifier');
-    assert.deepEqual((await started({ visitor_token: await token({ sub: 'visitor-4417' }) })).stores, ['visitor-4417'], "the token's identifiers when the body names none");
+    assert.deepEqual(await started({ memory_stores: ['visitor-4417'], visitor_token: await token({ memory_stores: ['visitor-4417'] }) }), {
+      stores: ['visitor-4417'],
+      memories: ["the visitor's locker code is 4417"],
+    });
+    assert.deepEqual(
+      (await started({ memory_stores: ['visitor-4417'], visitor_token: await token({ sub: 'visitor-4417' }) })).stores,
+      ['visitor-4417'],
+      'sub names one identifier',
+    );
+    assert.deepEqual(
+      (await started({ visitor_token: await token({ sub: 'visitor-4417' }) })).stores,
+      ['visitor-4417'],
+      "the token's identifiers when the body names none",
+    );
     assert.deepEqual((await started({ memory_stores: ['visitor-4417', 'me'], visitor_token: await token({ sub: 'me' }) })).stores, ['me']);
   });
 
@@ -69,7 +92,8 @@ describe('visitor tokens', () => {
       `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(`{"sub":"visitor-4417","exp":${now + 600}}`).toString('base64url')}.`,
       'not-a-token',
     ];
-    for (const visitor_token of bad) assert.deepEqual(await started({ memory_stores: ['visitor-4417'], visitor_token }), { stores: [], memories: [] }, visitor_token);
+    for (const visitor_token of bad)
+      assert.deepEqual(await started({ memory_stores: ['visitor-4417'], visitor_token }), { stores: [], memories: [] }, visitor_token);
   });
 
   it("keeps them for the owner's key and on the keyed API", async () => {
@@ -83,16 +107,28 @@ describe('visitor tokens', () => {
     const shown = await t.api('GET', `/v2/deployments/${deploymentId}`);
     assert.equal(shown.body.has_visitor_token_secret, true);
     assert.ok(!JSON.stringify(shown.body).includes(SECRET));
-    const stored = await t.service.deps.db.selectFrom('deployments').selectAll().where('deployment_id', '=', deploymentId).executeTakeFirstOrThrow();
+    const stored = await t.service.deps.db
+      .selectFrom('deployments')
+      .selectAll()
+      .where('deployment_id', '=', deploymentId)
+      .executeTakeFirstOrThrow();
     assert.ok(!JSON.stringify(stored).includes(SECRET), 'stored encrypted');
-    const short = await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/visitor_token_secret', value: 'short' }]);
+    const short = await t.api('PATCH', `/v2/deployments/${deploymentId}`, [
+      { op: 'replace', path: '/visitor_token_secret', value: 'short' },
+    ]);
     assert.equal(short.status, 400);
     assert.match(short.body.error, /visitor_token_secret/);
     const rotated = 'rotated-secret-0123456789abcdef0123456789';
-    const patched = await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/visitor_token_secret', value: rotated }]);
+    const patched = await t.api('PATCH', `/v2/deployments/${deploymentId}`, [
+      { op: 'replace', path: '/visitor_token_secret', value: rotated },
+    ]);
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     assert.ok(!JSON.stringify(patched.body).includes(rotated));
-    assert.deepEqual((await started({ visitor_token: await token({ sub: 'visitor-4417' }) })).stores, [], 'the old secret no longer vouches');
+    assert.deepEqual(
+      (await started({ visitor_token: await token({ sub: 'visitor-4417' }) })).stores,
+      [],
+      'the old secret no longer vouches',
+    );
     assert.deepEqual((await started({ visitor_token: await token({ sub: 'visitor-4417' }, '10m', rotated) })).stores, ['visitor-4417']);
     const removed = await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'remove', path: '/visitor_token_secret' }]);
     assert.equal(removed.body.has_visitor_token_secret, false);

@@ -15,8 +15,25 @@ describe('website crawl', () => {
     // Level 0: /; level 1: /a /b /c (and a disallowed /private, a redirect to /a, a PDF, JSON);
     // level 2: /a/1 /a/2 /b/1; level 3: /a/1/x.
     site = await startSite({
-      '/robots.txt': { body: 'User-agent: *\nDisallow: /\n\nUser-agent: palkit\nDisallow: /private\nAllow: /private/public-note\n', type: 'text/plain' },
-      '/': { body: page('Home', 'Welcome to the bakery site.', ['/a', '/b#top', '/b', '/c?y=2&x=1', '/c?x=1&y=2', '/private', '/alias-of-a', '/menu.pdf', '/data', other.url, 'mailto:hi@bakery.test']) },
+      '/robots.txt': {
+        body: 'User-agent: *\nDisallow: /\n\nUser-agent: palkit\nDisallow: /private\nAllow: /private/public-note\n',
+        type: 'text/plain',
+      },
+      '/': {
+        body: page('Home', 'Welcome to the bakery site.', [
+          '/a',
+          '/b#top',
+          '/b',
+          '/c?y=2&x=1',
+          '/c?x=1&y=2',
+          '/private',
+          '/alias-of-a',
+          '/menu.pdf',
+          '/data',
+          other.url,
+          'mailto:hi@bakery.test',
+        ]),
+      },
       '/a': { body: page('Bread', 'We bake sourdough bread daily.', ['/a/1', '/a/2', '/', '/a#again']) },
       '/b': { body: page('Cakes', 'Cakes are made to order.', ['/b/1', '/private/public-note']) },
       '/c?x=1&y=2': { body: page('Contact', 'Call us at the shop.') },

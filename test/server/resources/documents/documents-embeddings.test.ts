@@ -22,11 +22,17 @@ describe('OpenAI-compatible embeddings', () => {
       requests.push({ auth: req.headers.authorization, path: req.url ?? '', body });
       // A model that ignores `dimensions` and answers 1536-dimensional vectors (a real one would honour it).
       const vectors = await local.embed(body.input as string[]);
-      const data = vectors.map((v, index) => ({ object: 'embedding', index, embedding: [...v, ...new Array(1536 - v.length).fill(0)] })).reverse();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
+      const data = vectors
+        .map((v, index) => ({ object: 'embedding', index, embedding: [...v, ...new Array(1536 - v.length).fill(0)] }))
+        .reverse();
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
     });
     await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
-    site = await startSite({ '/notes.txt': { body: 'Parking is behind the building.\n\nThe wifi password is on the fridge.', type: 'text/plain' } });
+    site = await startSite({
+      '/notes.txt': { body: 'Parking is behind the building.\n\nThe wifi password is on the fridge.', type: 'text/plain' },
+    });
     t = await startTestService({
       PALKIT_EMBEDDINGS_BASE_URL: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`,
       PALKIT_EMBEDDINGS_API_KEY: 'sk-test-secret',
@@ -55,7 +61,11 @@ describe('OpenAI-compatible embeddings', () => {
     assert.equal(r.status, 200);
     assert.match(r.body.data[0].content, /wifi password/);
     assert.equal(requests.at(-1)!.body.input[0], 'where is the wifi password');
-    const chunk = await t.service.deps.db.selectFrom('document_chunks').select('embedder').where('document_id', '=', doc.document_id).executeTakeFirstOrThrow();
+    const chunk = await t.service.deps.db
+      .selectFrom('document_chunks')
+      .select('embedder')
+      .where('document_id', '=', doc.document_id)
+      .executeTakeFirstOrThrow();
     assert.equal(chunk.embedder, 'openai:text-embedding-3-small');
   });
 });

@@ -17,12 +17,23 @@ import { page, startSite, waitForDocument, type TestSite } from '../../../helper
  */
 function settled(service: TestService, documentId: string) {
   const { db } = service.service.deps;
-  const hurry = () => db.updateTable('jobs').set({ run_at: new Date() }).where('kind', '=', INGEST_JOB).where('status', '=', 'queued')
-    .where('run_at', '>', new Date()).where(sql`payload->>'document_id'`, '=', documentId).execute();
-  return waitForDocument(async (method, path) => {
-    await hurry();
-    return service.api(method, path);
-  }, documentId, 30_000);
+  const hurry = () =>
+    db
+      .updateTable('jobs')
+      .set({ run_at: new Date() })
+      .where('kind', '=', INGEST_JOB)
+      .where('status', '=', 'queued')
+      .where('run_at', '>', new Date())
+      .where(sql`payload->>'document_id'`, '=', documentId)
+      .execute();
+  return waitForDocument(
+    async (method, path) => {
+      await hurry();
+      return service.api(method, path);
+    },
+    documentId,
+    30_000,
+  );
 }
 
 describe('document error codes', () => {
@@ -32,7 +43,10 @@ describe('document error codes', () => {
   before(async () => {
     site = await startSite({
       '/missing.txt': { status: 404, body: 'nope', type: 'text/plain' },
-      '/image.png': { body: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]), type: 'image/png' },
+      '/image.png': {
+        body: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]),
+        type: 'image/png',
+      },
       '/archive.zip': { body: new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5]), type: 'application/zip' },
       '/empty.txt': { body: '', type: 'text/plain' },
       '/blank.html': { body: '<html><body><nav>only a menu</nav></body></html>' },
@@ -89,8 +103,12 @@ describe('document error codes', () => {
 
   it('vector_store_failed when the database refuses the chunks', async () => {
     const db = t.service.deps.db;
-    await sql`create or replace function palkit_test_refuse() returns trigger language plpgsql as $$ begin raise exception 'disk full'; end $$`.execute(db);
-    await sql`create trigger palkit_test_refuse before insert on document_chunks for each row execute function palkit_test_refuse()`.execute(db);
+    await sql`create or replace function palkit_test_refuse() returns trigger language plpgsql as $$ begin raise exception 'disk full'; end $$`.execute(
+      db,
+    );
+    await sql`create trigger palkit_test_refuse before insert on document_chunks for each row execute function palkit_test_refuse()`.execute(
+      db,
+    );
     try {
       site.routes.set('/fine.txt', { body: 'A perfectly fine text.', type: 'text/plain' });
       const doc = await outcome({ document_url: `${site.origin}/fine.txt` });
@@ -107,9 +125,19 @@ describe('document error codes', () => {
       const crawl = await runner.api('POST', '/v2/documents', { document_url: site.url, crawl: { depth: 1, max_pages: 2 } });
       const handler = ingestJob(runner.service.deps);
       for (const created of [file, crawl]) {
-        const row = await runner.service.deps.db.selectFrom('documents').select('run_id').where('document_id', '=', created.body.document_id).executeTakeFirstOrThrow();
+        const row = await runner.service.deps.db
+          .selectFrom('documents')
+          .select('run_id')
+          .where('document_id', '=', created.body.document_id)
+          .executeTakeFirstOrThrow();
         // The queue hands a job out again after each lease expiry; the 4th run of a 3-attempt job settles it.
-        await handler({ jobId: 0, payload: { document_id: created.body.document_id, run_id: row.run_id! }, attempt: 4, maxAttempts: 3, signal: new AbortController().signal });
+        await handler({
+          jobId: 0,
+          payload: { document_id: created.body.document_id, run_id: row.run_id! },
+          attempt: 4,
+          maxAttempts: 3,
+          signal: new AbortController().signal,
+        });
       }
       assert.equal((await runner.api('GET', `/v2/documents/${file.body.document_id}`)).body.error_message, 'contact_support');
       assert.equal((await runner.api('GET', `/v2/documents/${crawl.body.document_id}`)).body.error_message, 'website_processing_failed');

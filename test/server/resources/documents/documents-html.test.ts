@@ -20,7 +20,8 @@ function depth(node: HtmlElement): number {
 
 describe('HTML extraction (htmlparser2 tokenizer)', () => {
   it('decodes every HTML5 entity, named and numeric, in text, titles and attributes', () => {
-    const page = extractHtml(`<title>Caf&eacute; &amp; Bar</title><body><p>A&hellip;B&nbsp;C &mdash; &#x1F600; &#8364; &notin; &frac34; &Aring;&lt;tag&gt; &unknown; AT&amp;T</p>
+    const page =
+      extractHtml(`<title>Caf&eacute; &amp; Bar</title><body><p>A&hellip;B&nbsp;C &mdash; &#x1F600; &#8364; &notin; &frac34; &Aring;&lt;tag&gt; &unknown; AT&amp;T</p>
       <img alt="&quot;quoted&quot; &amp; more"></body>`);
     assert.equal(page.title, 'Café & Bar');
     assert.match(page.text, /A…B C — 😀 € ∉ ¾ Å<tag> &unknown; AT&T/);
@@ -37,20 +38,33 @@ describe('HTML extraction (htmlparser2 tokenizer)', () => {
   });
 
   it('keeps scripts, styles and their look-alike text out, and reads textarea and title text as text', () => {
-    const page = extractHtml('<head><style>p{}</style><title>T &lt;1&gt;</title></head><body><script>document.write("<p>no</p>")</script><p>yes</p><noscript>enable js</noscript></body>');
+    const page = extractHtml(
+      '<head><style>p{}</style><title>T &lt;1&gt;</title></head><body><script>document.write("<p>no</p>")</script><p>yes</p><noscript>enable js</noscript></body>',
+    );
     assert.equal(page.title, 'T <1>');
     assert.equal(page.text, 'yes');
   });
 
   it('takes the first outermost main, then articles, then the body without its chrome', () => {
     assert.equal(extractHtml('<nav>menu</nav><main>outer<main>inner</main></main><main>second</main>').text, 'outer\n\ninner');
-    assert.equal(extractHtml('<header>h</header><article>one</article><aside>ad</aside><article>two<article>nested</article></article>').text, 'one\n\ntwo\n\nnested');
-    assert.equal(extractHtml('<header>site</header><div role="navigation">nav</div><p hidden>gone</p><p aria-hidden="true">gone</p><p>body</p><footer>f</footer>').text, 'body');
+    assert.equal(
+      extractHtml('<header>h</header><article>one</article><aside>ad</aside><article>two<article>nested</article></article>').text,
+      'one\n\ntwo\n\nnested',
+    );
+    assert.equal(
+      extractHtml(
+        '<header>site</header><div role="navigation">nav</div><p hidden>gone</p><p aria-hidden="true">gone</p><p>body</p><footer>f</footer>',
+      ).text,
+      'body',
+    );
   });
 
   it('collects absolute http(s) links in order, from the base href, without nofollow ones', () => {
-    const page = extractHtml(`<base href="/docs/"><a href="a.html">a</a><a href='https://other.example/x?y=1&amp;z=2'>b</a>
-      <a href=mailto:x@y>m</a><a rel="nofollow" href="/n">n</a><area href="/map"><a href=" javascript:alert(1)">j</a>`, 'https://site.example/start');
+    const page = extractHtml(
+      `<base href="/docs/"><a href="a.html">a</a><a href='https://other.example/x?y=1&amp;z=2'>b</a>
+      <a href=mailto:x@y>m</a><a rel="nofollow" href="/n">n</a><area href="/map"><a href=" javascript:alert(1)">j</a>`,
+      'https://site.example/start',
+    );
     assert.deepEqual(page.links, ['https://site.example/docs/a.html', 'https://other.example/x?y=1&z=2', 'https://site.example/map']);
   });
 

@@ -38,10 +38,18 @@ describe('extraction off the event loop', () => {
 
   it('answers as extract() does, errors included', async () => {
     const markdown = utf8('# Title\n\nSome *text* here.');
-    assert.deepEqual(await extractOffThread(markdown, 'text/markdown', 'https://x.example/a.md'), await extract(markdown, 'text/markdown', 'https://x.example/a.md'));
-    for (const [bytes, code] of [[new Uint8Array(0), 'file_empty'], [new Uint8Array([0, 1, 2, 3, 0, 255]), 'file_format_unsupported']] as const) {
-      await assert.rejects(extractOffThread(bytes, 'application/octet-stream', 'https://x.example/f'), (error: unknown) =>
-        error instanceof DocumentError && error.code === code && error.message.startsWith(`${code}: `));
+    assert.deepEqual(
+      await extractOffThread(markdown, 'text/markdown', 'https://x.example/a.md'),
+      await extract(markdown, 'text/markdown', 'https://x.example/a.md'),
+    );
+    for (const [bytes, code] of [
+      [new Uint8Array(0), 'file_empty'],
+      [new Uint8Array([0, 1, 2, 3, 0, 255]), 'file_format_unsupported'],
+    ] as const) {
+      await assert.rejects(
+        extractOffThread(bytes, 'application/octet-stream', 'https://x.example/f'),
+        (error: unknown) => error instanceof DocumentError && error.code === code && error.message.startsWith(`${code}: `),
+      );
     }
   });
 });

@@ -17,12 +17,15 @@ describe('recrawl', () => {
   const clock: Clock = shiftedClock(() => offsetMs);
 
   before(async () => {
-    site = await startSite({
-      '/': { body: page('Home', 'The old menu lists apple pie.', ['/one']) },
-      '/one': { body: page('One', 'Page one about plums.') },
-      '/file.txt': { body: 'A text file about pears.', type: 'text/plain' },
-      '/hook': { body: 'ok', type: 'text/plain' },
-    }, (path) => (path.startsWith('/slow/') ? { body: page('Slow', `Slow page ${path}.`, [`${path}x`]), delayMs: 400 } : undefined));
+    site = await startSite(
+      {
+        '/': { body: page('Home', 'The old menu lists apple pie.', ['/one']) },
+        '/one': { body: page('One', 'Page one about plums.') },
+        '/file.txt': { body: 'A text file about pears.', type: 'text/plain' },
+        '/hook': { body: 'ok', type: 'text/plain' },
+      },
+      (path) => (path.startsWith('/slow/') ? { body: page('Slow', `Slow page ${path}.`, [`${path}x`]), delayMs: 400 } : undefined),
+    );
     t = await startTestService({ PALKIT_CRAWL_DELAY_MS: '0' }, { clock });
   });
   after(async () => {
@@ -30,10 +33,15 @@ describe('recrawl', () => {
     await site.close();
   });
 
-  const search = async (id: string, query: string) => (await t.api('POST', '/v2/documents/search', { query, document_ids: [id], limit: 10 })).body.data as Array<{ content: string }>;
+  const search = async (id: string, query: string) =>
+    (await t.api('POST', '/v2/documents/search', { query, document_ids: [id], limit: 10 })).body.data as Array<{ content: string }>;
 
   it('recrawls a website: previous values shown while it runs, refreshed when it succeeds, callbacks sent', async () => {
-    const created = await t.api('POST', '/v2/documents', { document_url: site.url, crawl: { depth: 1, max_pages: 10 }, callback_url: `${site.origin}/hook` });
+    const created = await t.api('POST', '/v2/documents', {
+      document_url: site.url,
+      crawl: { depth: 1, max_pages: 10 },
+      callback_url: `${site.origin}/hook`,
+    });
     const first = await waitForDocument(t.api, created.body.document_id);
     assert.equal(first.status, 'ready');
     assert.equal(first.crawl_count, 1);
@@ -63,7 +71,10 @@ describe('recrawl', () => {
     assert.deepEqual(done.crawl_config, { depth: 1, max_pages: 10 }); // the override was for that run only
     const hits = await search(id, 'cherry tart apple pie');
     assert.match(hits[0]!.content, /cherry tart/);
-    assert.ok(hits.every((h) => !/apple pie/.test(h.content)), 'old vectors survived the successful recrawl');
+    assert.ok(
+      hits.every((h) => !/apple pie/.test(h.content)),
+      'old vectors survived the successful recrawl',
+    );
 
     const statuses = () => site.posts.filter((p) => p.body?.document_id === id).map((p) => p.body.status);
     await waitFor(() => statuses().filter((s) => s === 'ready').length >= 2, { timeout: 30_000, interval: 50 });
@@ -89,7 +100,11 @@ describe('recrawl', () => {
     const created = await t.api('POST', '/v2/documents', { document_url: site.url, crawl: { depth: 0, max_pages: 1 } });
     const doc = await waitForDocument(t.api, created.body.document_id);
     const id = doc.document_id as string;
-    const before = await t.service.deps.db.selectFrom('document_chunks').select(['content', 'generation']).where('document_id', '=', id).execute();
+    const before = await t.service.deps.db
+      .selectFrom('document_chunks')
+      .select(['content', 'generation'])
+      .where('document_id', '=', id)
+      .execute();
     assert.ok(before.length > 0);
 
     site.routes.set('/', { status: 503, body: 'down' });
@@ -99,7 +114,11 @@ describe('recrawl', () => {
     assert.equal(failed.error_message, 'file_download_failed');
     assert.equal(failed.crawl_count, 1);
     assert.deepEqual(failed.crawled_urls, doc.crawled_urls);
-    const after = await t.service.deps.db.selectFrom('document_chunks').select(['content', 'generation']).where('document_id', '=', id).execute();
+    const after = await t.service.deps.db
+      .selectFrom('document_chunks')
+      .select(['content', 'generation'])
+      .where('document_id', '=', id)
+      .execute();
     assert.deepEqual(after, before);
 
     // From error a recrawl may start again (after the hour), and a success clears the error.
@@ -118,8 +137,12 @@ describe('recrawl', () => {
     assert.equal(typeof missing.body.message, 'string');
     assert.equal(missing.body.error, undefined);
 
-    const file = await waitForDocument(t.api, (await t.api('POST', '/v2/documents', { document_url: `${site.origin}/one` })).body.document_id);
-    for (const field of ['crawl_config', 'crawled_urls', 'last_crawled_at', 'callback_url']) assert.ok(!(field in file), `${field} is omitted on a file document`);
+    const file = await waitForDocument(
+      t.api,
+      (await t.api('POST', '/v2/documents', { document_url: `${site.origin}/one` })).body.document_id,
+    );
+    for (const field of ['crawl_config', 'crawled_urls', 'last_crawled_at', 'callback_url'])
+      assert.ok(!(field in file), `${field} is omitted on a file document`);
     assert.equal((await t.api('POST', `/v2/documents/${file.document_id}/recrawl`, undefined, { key: OTHER_KEY })).status, 404);
     const noConfig = await t.api('POST', `/v2/documents/${file.document_id}/recrawl`);
     assert.equal(noConfig.status, 400);
@@ -162,11 +185,31 @@ describe('recrawl', () => {
     const db = t.service.deps.db;
     const otherApi = (m: string, p: string) => t.api(m, p, undefined, { key: OTHER_KEY });
     // A file of this owner, ready before the limit is reached.
-    const file = await waitForDocument(otherApi, (await t.api('POST', '/v2/documents', { document_url: `${site.origin}/one` }, { key: OTHER_KEY })).body.document_id);
-    const { n } = await db.selectFrom('documents').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', 2).where('crawl_config', 'is not', null).executeTakeFirstOrThrow();
+    const file = await waitForDocument(
+      otherApi,
+      (await t.api('POST', '/v2/documents', { document_url: `${site.origin}/one` }, { key: OTHER_KEY })).body.document_id,
+    );
+    const { n } = await db
+      .selectFrom('documents')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('owner_id', '=', 2)
+      .where('crawl_config', 'is not', null)
+      .executeTakeFirstOrThrow();
     const rows = Array.from({ length: 100 - Number(n) }, (_, i) => ({
-      document_id: `dfill${i}`, owner_id: 2, document_name: 'filler', document_url: 'http://x.test/', status: 'ready' as const, crawl_config: JSON.stringify({ depth: 1, max_pages: 1 }),
-      tags: '[]', callback_url: null, progress: null, error_message: null, source_kind: null, run_crawl_config: null, run_id: null, crawled_urls: null,
+      document_id: `dfill${i}`,
+      owner_id: 2,
+      document_name: 'filler',
+      document_url: 'http://x.test/',
+      status: 'ready' as const,
+      crawl_config: JSON.stringify({ depth: 1, max_pages: 1 }),
+      tags: '[]',
+      callback_url: null,
+      progress: null,
+      error_message: null,
+      source_kind: null,
+      run_crawl_config: null,
+      run_id: null,
+      crawled_urls: null,
     }));
     await db.insertInto('documents').values(rows).execute();
     const over = await t.api('POST', '/v2/documents', { document_url: site.url, crawl: { depth: 0, max_pages: 1 } }, { key: OTHER_KEY });
@@ -174,12 +217,20 @@ describe('recrawl', () => {
     assert.match(over.body.error, /100/);
     assert.equal((await t.api('POST', '/v2/documents', { document_url: `${site.origin}/file.txt` }, { key: OTHER_KEY })).status, 200);
     // Recrawling a file with a crawl body would make a 101st crawl-backed document.
-    const recrawl = await t.api('POST', `/v2/documents/${file.document_id}/recrawl`, { crawl: { depth: 0, max_pages: 1 } }, { key: OTHER_KEY });
+    const recrawl = await t.api(
+      'POST',
+      `/v2/documents/${file.document_id}/recrawl`,
+      { crawl: { depth: 0, max_pages: 1 } },
+      { key: OTHER_KEY },
+    );
     assert.equal(recrawl.status, 400);
     assert.match(recrawl.body.error, /crawl_document_limit.*100/);
     // With room made, the recrawled file takes the freed place and keeps it after its crawl.
     await db.deleteFrom('documents').where('document_id', '=', 'dfill0').execute();
-    assert.equal((await t.api('POST', `/v2/documents/${file.document_id}/recrawl`, { crawl: { depth: 0, max_pages: 1 } }, { key: OTHER_KEY })).status, 202);
+    assert.equal(
+      (await t.api('POST', `/v2/documents/${file.document_id}/recrawl`, { crawl: { depth: 0, max_pages: 1 } }, { key: OTHER_KEY })).status,
+      202,
+    );
     await waitForDocument(otherApi, file.document_id);
     const full = await t.api('POST', '/v2/documents', { document_url: site.url, crawl: { depth: 0, max_pages: 1 } }, { key: OTHER_KEY });
     assert.equal(full.status, 400);

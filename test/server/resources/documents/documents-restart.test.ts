@@ -19,20 +19,27 @@ function storage() {
   const database = onPostgres ? testDatabase(process.env.PALKIT_TEST_DATABASE_URL!) : undefined;
   return {
     async start(): Promise<{ service: Service; api: (m: string, p: string, b?: unknown) => Promise<{ status: number; body: any }> }> {
-      const config = loadConfig({
-        PALKIT_DATA: dir ?? 'memory',
-        PALKIT_API_KEYS: `${KEY}:1`,
-        PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8',
-        PALKIT_LOG: 'error',
-        PALKIT_JOB_LEASE_SECONDS: '2',
-        PALKIT_CRAWL_DELAY_MS: '0',
-        ...(database ? { DATABASE_URL: await database.url } : {}),
-      }, 0);
+      const config = loadConfig(
+        {
+          PALKIT_DATA: dir ?? 'memory',
+          PALKIT_API_KEYS: `${KEY}:1`,
+          PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8',
+          PALKIT_LOG: 'error',
+          PALKIT_JOB_LEASE_SECONDS: '2',
+          PALKIT_CRAWL_DELAY_MS: '0',
+          ...(database ? { DATABASE_URL: await database.url } : {}),
+        },
+        0,
+      );
       if (dir) await seedDataFolder(dir); // the migrated database unpacked the first time (pglite-image.ts)
       const service = await createService(config);
       const { url } = await service.listen(0, '127.0.0.1');
       const api = async (method: string, path: string, body?: unknown) => {
-        const r = await fetch(url + path, { method, headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+        const r = await fetch(url + path, {
+          method,
+          headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
         return { status: r.status, body: await r.json() };
       };
       return { service, api };
@@ -63,10 +70,13 @@ describe('documents across a restart', () => {
     assert.equal(created.status, 200);
     const id = created.body.document_id as string;
     let doc: any;
-    await waitFor(async () => {
-      doc = (await first.api('GET', `/v2/documents/${id}`)).body;
-      return doc.status === 'processing' && doc.progress > 5;
-    }, { timeout: 15_000, interval: 50, what: () => `the crawl to get going: ${JSON.stringify(doc)}` });
+    await waitFor(
+      async () => {
+        doc = (await first.api('GET', `/v2/documents/${id}`)).body;
+        return doc.status === 'processing' && doc.progress > 5;
+      },
+      { timeout: 15_000, interval: 50, what: () => `the crawl to get going: ${JSON.stringify(doc)}` },
+    );
     await first.service.close(); // the job stops mid-crawl; its lease is left to expire
     return id;
   }
@@ -82,7 +92,11 @@ describe('documents across a restart', () => {
         assert.equal(doc.status, 'ready', doc.error_message);
         assert.equal(doc.crawled_urls.length, 10);
         assert.equal(doc.crawl_count, 1);
-        const chunks = await second.service.deps.db.selectFrom('document_chunks').select(['source_url']).where('document_id', '=', id).execute();
+        const chunks = await second.service.deps.db
+          .selectFrom('document_chunks')
+          .select(['source_url'])
+          .where('document_id', '=', id)
+          .execute();
         assert.equal(new Set(chunks.map((c) => c.source_url)).size, 10);
         assert.equal(chunks.length, 10); // nothing duplicated by the first, interrupted attempt
       } finally {
@@ -100,7 +114,11 @@ describe('documents across a restart', () => {
       const second = await store.start();
       try {
         // As if every earlier attempt had been interrupted as well.
-        await second.service.deps.db.updateTable('jobs').set((eb) => ({ attempts: eb.ref('max_attempts') })).where('kind', '=', 'documents.ingest').execute();
+        await second.service.deps.db
+          .updateTable('jobs')
+          .set((eb) => ({ attempts: eb.ref('max_attempts') }))
+          .where('kind', '=', 'documents.ingest')
+          .execute();
         const doc = await waitForDocument(second.api, id, 30_000);
         assert.equal(doc.status, 'error');
         assert.equal(doc.error_message, 'website_processing_failed');

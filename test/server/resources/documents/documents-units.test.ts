@@ -34,7 +34,10 @@ describe('chunkText', () => {
 
   it('cuts words that are longer than a chunk', () => {
     const chunks = chunkText('x'.repeat(2000), { size: 800 });
-    assert.deepEqual(chunks.map((c) => c.length), [800, 800, 400]);
+    assert.deepEqual(
+      chunks.map((c) => c.length),
+      [800, 800, 400],
+    );
   });
 });
 
@@ -101,8 +104,14 @@ describe('HTML extraction', () => {
     assert.deepEqual(page.links, ['http://site.test/home', 'http://site.test/a']);
   });
   it('uses articles when there is no main, else the body without its chrome', () => {
-    assert.equal(extractHtml('<body><nav>menu</nav><article><header><h2>Post</h2></header><p>Body</p></article><footer>f</footer></body>').text, 'Post\n\nBody');
-    assert.equal(extractHtml('<body><header>top</header><div>Plain <i>content</i><br>line two</div><footer>f</footer></body>').text, 'Plain content\nline two');
+    assert.equal(
+      extractHtml('<body><nav>menu</nav><article><header><h2>Post</h2></header><p>Body</p></article><footer>f</footer></body>').text,
+      'Post\n\nBody',
+    );
+    assert.equal(
+      extractHtml('<body><header>top</header><div>Plain <i>content</i><br>line two</div><footer>f</footer></body>').text,
+      'Plain content\nline two',
+    );
   });
 });
 
@@ -120,14 +129,22 @@ describe('format sniffing and extraction', () => {
     await assert.rejects(extract(enc('%PDF-1.4 broken'), 'application/pdf', 'http://x/a'), /document_processing_failed/);
   });
   it('reduces Markdown to its text', () => {
-    assert.equal(extractMarkdown('# Heading\n\nSome **bold** and [a link](http://x) and `code`.\n\n![img](a.png)'), 'Heading\n\nSome bold and a link and code.\n\nimg');
+    assert.equal(
+      extractMarkdown('# Heading\n\nSome **bold** and [a link](http://x) and `code`.\n\n![img](a.png)'),
+      'Heading\n\nSome bold and a link and code.\n\nimg',
+    );
   });
 });
 
 describe('local embedder', () => {
   it('is deterministic, unit length, and ranks related text higher', async () => {
     const e = new HashedEmbedder();
-    const [a, b, c, q] = await e.embed(['Our refund policy: refunds within 30 days.', 'Shipping takes five business days.', 'The office dog is called Biscuit.', 'how do refunds work']);
+    const [a, b, c, q] = await e.embed([
+      'Our refund policy: refunds within 30 days.',
+      'Shipping takes five business days.',
+      'The office dog is called Biscuit.',
+      'how do refunds work',
+    ]);
     const dot = (x: number[], y: number[]) => x.reduce((s, v, i) => s + v * y[i]!, 0);
     assert.equal(a!.length, 256);
     assert.ok(Math.abs(dot(a!, a!) - 1) < 1e-9);

@@ -13,7 +13,9 @@ const faq = [
   'Refunds. You can return any product within 30 days of delivery for a full refund of the purchase price.',
   'Warranty. Every espresso machine carries a two year warranty covering the pump, boiler and electronics.',
   'Support hours. Our support team answers the phone Monday to Friday from nine to five, Berlin time.',
-].map((p) => p + ' ' + 'Further details are listed in the customer handbook for each country we serve. '.repeat(6)).join('\n\n');
+]
+  .map((p) => p + ' ' + 'Further details are listed in the customer handbook for each country we serve. '.repeat(6))
+  .join('\n\n');
 
 describe('documents from files', () => {
   let t: TestService;
@@ -23,9 +25,21 @@ describe('documents from files', () => {
   before(async () => {
     site = await startSite({
       '/faq.txt': { body: faq, type: 'text/plain' },
-      '/guide.md': { body: '# Descaling guide\n\nRun **citric acid** through the machine every month.\n\n- Fill the tank\n- Start the [rinse](http://x/y) cycle', type: 'text/markdown' },
-      '/manual.pdf': { body: await makePdf([['Grinder manual, page one.', 'Set the burr grinder to fineness level seven for espresso.'], ['Page two covers cleaning the hopper.']]), type: 'application/pdf' },
-      '/policy.docx': { body: await makeDocx(['Employee travel policy', 'Trains are preferred over planes for trips under six hours.']), type: 'application/octet-stream' },
+      '/guide.md': {
+        body: '# Descaling guide\n\nRun **citric acid** through the machine every month.\n\n- Fill the tank\n- Start the [rinse](http://x/y) cycle',
+        type: 'text/markdown',
+      },
+      '/manual.pdf': {
+        body: await makePdf([
+          ['Grinder manual, page one.', 'Set the burr grinder to fineness level seven for espresso.'],
+          ['Page two covers cleaning the hopper.'],
+        ]),
+        type: 'application/pdf',
+      },
+      '/policy.docx': {
+        body: await makeDocx(['Employee travel policy', 'Trains are preferred over planes for trips under six hours.']),
+        type: 'application/octet-stream',
+      },
       '/page.html': { body: page('Opening times', 'The cafe opens at seven in the morning on weekdays.', ['/a', '/b']) },
       '/hook': { body: 'ok', type: 'text/plain' },
     });
@@ -43,7 +57,13 @@ describe('documents from files', () => {
   }
 
   it('ingests text, Markdown, PDF, DOCX and HTML files and makes them ready', async () => {
-    for (const [name, path, tags] of [['faq', '/faq.txt', ['support']], ['guide', '/guide.md', ['machines']], ['pdf', '/manual.pdf', ['machines']], ['docx', '/policy.docx', ['hr']], ['html', '/page.html', []]] as const) {
+    for (const [name, path, tags] of [
+      ['faq', '/faq.txt', ['support']],
+      ['guide', '/guide.md', ['machines']],
+      ['pdf', '/manual.pdf', ['machines']],
+      ['docx', '/policy.docx', ['hr']],
+      ['html', '/page.html', []],
+    ] as const) {
       const doc = await ingest(path, { tags, callback_url: `${site.origin}/hook` });
       assert.equal(doc.status, 'ready', `${path}: ${doc.error_message}`);
       assert.equal(doc.progress, null);
@@ -75,7 +95,11 @@ describe('documents from files', () => {
   });
 
   it('keeps menus, headers, footers and styles of HTML out of the knowledge', async () => {
-    const r = await t.api('POST', '/v2/documents/search', { query: 'site header menu footer copyright', document_ids: [ids.html], limit: 10 });
+    const r = await t.api('POST', '/v2/documents/search', {
+      query: 'site header menu footer copyright',
+      document_ids: [ids.html],
+      limit: 10,
+    });
     assert.ok(r.body.data.length > 0);
     for (const hit of r.body.data) {
       assert.doesNotMatch(hit.content, /menu text|Footer|color:red|\/a/);
@@ -95,15 +119,30 @@ describe('documents from files', () => {
 
   it('exports searchKnowledge for PALs: ids OR tags, the owner only, ready documents only', async () => {
     const deps = t.service.deps;
-    const hits = await searchKnowledge(deps, { ownerId: 1, documentIds: [ids.pdf!], documentTags: ['support'], query: 'warranty for the espresso machine', limit: 4 });
+    const hits = await searchKnowledge(deps, {
+      ownerId: 1,
+      documentIds: [ids.pdf!],
+      documentTags: ['support'],
+      query: 'warranty for the espresso machine',
+      limit: 4,
+    });
     assert.equal(hits[0]!.document_id, ids.faq);
     assert.match(hits[0]!.content, /two year warranty/);
     assert.deepEqual(Object.keys(hits[0]!).sort(), ['content', 'document_id', 'document_name', 'score', 'source_url']);
-    assert.ok(new Set(hits.map((h) => h.document_id)).size === 2 && hits.every((h) => h.document_id === ids.faq || h.document_id === ids.pdf));
-    assert.deepEqual(await searchKnowledge(deps, { ownerId: 2, documentIds: [ids.faq!], documentTags: ['support'], query: 'warranty' }), []);
+    assert.ok(
+      new Set(hits.map((h) => h.document_id)).size === 2 && hits.every((h) => h.document_id === ids.faq || h.document_id === ids.pdf),
+    );
+    assert.deepEqual(
+      await searchKnowledge(deps, { ownerId: 2, documentIds: [ids.faq!], documentTags: ['support'], query: 'warranty' }),
+      [],
+    );
     assert.deepEqual(await searchKnowledge(deps, { ownerId: 1, documentIds: [], documentTags: [], query: 'warranty' }), []);
     // A document that is not ready gives nothing.
-    await deps.db.updateTable('documents').set({ status: 'error', error_message: 'contact_support' }).where('document_id', '=', ids.faq!).execute();
+    await deps.db
+      .updateTable('documents')
+      .set({ status: 'error', error_message: 'contact_support' })
+      .where('document_id', '=', ids.faq!)
+      .execute();
     const without = await searchKnowledge(deps, { ownerId: 1, documentIds: [ids.faq!], documentTags: [], query: 'warranty' });
     await deps.db.updateTable('documents').set({ status: 'ready', error_message: null }).where('document_id', '=', ids.faq!).execute();
     assert.deepEqual(without, []);
@@ -154,12 +193,24 @@ describe('documents from files', () => {
     const deleted = await t.api('DELETE', `/v2/documents/${ids.html}`);
     assert.deepEqual(deleted.body, { deleted: true });
     assert.equal((await t.api('GET', `/v2/documents/${ids.html}`)).status, 404);
-    const { n } = await t.service.deps.db.selectFrom('document_chunks').select((eb) => eb.fn.countAll<number>().as('n')).where('document_id', '=', ids.html!).executeTakeFirstOrThrow();
+    const { n } = await t.service.deps.db
+      .selectFrom('document_chunks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('document_id', '=', ids.html!)
+      .executeTakeFirstOrThrow();
     assert.equal(Number(n), 0);
   });
 
   it('validates creation bodies', async () => {
-    for (const bad of [{}, { document_url: 42 }, { document_url: 'http://x', tags: [1] }, { document_url: 'http://x', callback_url: 'ftp://x' }, { document_url: 'http://x', crawl: { depth: 6 } }, { document_url: 'http://x', crawl: { max_pages: 0 } }, { document_url: 'http://x', crawl: { max_pages: 501 } }]) {
+    for (const bad of [
+      {},
+      { document_url: 42 },
+      { document_url: 'http://x', tags: [1] },
+      { document_url: 'http://x', callback_url: 'ftp://x' },
+      { document_url: 'http://x', crawl: { depth: 6 } },
+      { document_url: 'http://x', crawl: { max_pages: 0 } },
+      { document_url: 'http://x', crawl: { max_pages: 501 } },
+    ]) {
       const r = await t.api('POST', '/v2/documents', bad);
       assert.equal(r.status, 400, JSON.stringify(bad));
     }
@@ -167,7 +218,8 @@ describe('documents from files', () => {
 
   it('documents the routes in the OpenAPI document', async () => {
     const doc = (await t.api('GET', '/openapi.json', undefined, { key: null })).body;
-    for (const path of ['/v2/documents', '/v2/documents/search', '/v2/documents/{document_id}', '/v2/documents/{document_id}/recrawl']) assert.ok(doc.paths[path], path);
+    for (const path of ['/v2/documents', '/v2/documents/search', '/v2/documents/{document_id}', '/v2/documents/{document_id}/recrawl'])
+      assert.ok(doc.paths[path], path);
     assert.ok(doc.paths['/v2/documents/{document_id}/recrawl'].post.responses['202']);
   });
 });

@@ -10,7 +10,11 @@ describe('face consent', () => {
   before(async () => (t = await startTestService({}, { runJobs: false })));
   after(() => t?.close());
   const url = 'https://media.example.com/me.mp4';
-  const consent = { given_by: 'Dana Reyes', text: 'I agree that Northwind makes a talking face of me for its shop.', given_at: '2026-11-20T10:00:00+01:00' };
+  const consent = {
+    given_by: 'Dana Reyes',
+    text: 'I agree that Northwind makes a talking face of me for its shop.',
+    given_at: '2026-11-20T10:00:00+01:00',
+  };
 
   it('records who consented, when and to what text, under either name', async () => {
     const face = await t.api('POST', '/v2/faces', { face_name: 'Dana', train_video_url: url, consent });
@@ -19,19 +23,29 @@ describe('face consent', () => {
     assert.deepEqual({ ...face.body.consent, recorded_at: undefined }, { ...expected, recorded_at: undefined });
     assert.match(face.body.consent.recorded_at, /^\d{4}-\d{2}-\d{2}T/);
     assert.deepEqual((await t.api('GET', `/v2/faces/${face.body.face_id}`)).body.consent, face.body.consent);
-    const replica = await t.api('POST', '/v2/replicas', { replica_name: 'Dana', train_video_url: url, consent: { given_by: 'Dana', text: 'Yes.' } });
+    const replica = await t.api('POST', '/v2/replicas', {
+      replica_name: 'Dana',
+      train_video_url: url,
+      consent: { given_by: 'Dana', text: 'Yes.' },
+    });
     assert.equal(replica.status, 200, JSON.stringify(replica.body));
     assert.equal(replica.body.consent.given_at, replica.body.consent.recorded_at, 'when not given: the time it was received');
   });
 
-  it('keeps the interface\'s fields: consent is optional, and absent when none was given', async () => {
+  it("keeps the interface's fields: consent is optional, and absent when none was given", async () => {
     const face = await t.api('POST', '/v2/replicas', { replica_name: 'Plain', train_video_url: url });
     assert.equal(face.status, 200);
     assert.ok(!('consent' in face.body));
   });
 
   it('refuses a consent without who or what, or with other fields', async () => {
-    for (const bad of [{ text: 'x' }, { given_by: 'x' }, { given_by: ' ', text: 'x' }, { given_by: 'x', text: 'y', given_at: 'yesterday' }, { given_by: 'x', text: 'y', ip: '1.2.3.4' }]) {
+    for (const bad of [
+      { text: 'x' },
+      { given_by: 'x' },
+      { given_by: ' ', text: 'x' },
+      { given_by: 'x', text: 'y', given_at: 'yesterday' },
+      { given_by: 'x', text: 'y', ip: '1.2.3.4' },
+    ]) {
       const r = await t.api('POST', '/v2/faces', { train_video_url: url, consent: bad });
       assert.equal(r.status, 400, JSON.stringify(bad));
     }

@@ -15,7 +15,7 @@ const moveOf = (channels: ReturnType<typeof noChannels>, i: number) => {
   return [m.target[2 * i]! - m.source[2 * i]!, m.target[2 * i + 1]! - m.source[2 * i + 1]!] as const;
 };
 
-describe('a version-2 rig\'s mesh', () => {
+describe("a version-2 rig's mesh", () => {
   it('is its frame exactly at rest: nothing to draw over it', () => {
     const m = meshFrame(rig, 0, noChannels());
     assert.equal(m.moved.length, 0);
@@ -29,14 +29,18 @@ describe('a version-2 rig\'s mesh', () => {
     const [, lowerLip] = moveOf(open, 14);
     assert.ok(chin > 0.2 * width && chin < 0.4 * width, `the chin drops ${chin.toFixed(1)} px of a ${width} px mouth`);
     assert.ok(lowerLip > 0.2 * width, `the lower lip drops ${lowerLip.toFixed(1)} px`);
-    for (const i of [159, 386, 1, 10, 105]) assert.ok(Math.hypot(...moveOf(open, i)) < 0.1, `point ${i} (eyes, nose, forehead, brow) stays within a tenth of a pixel`);
+    for (const i of [159, 386, 1, 10, 105])
+      assert.ok(Math.hypot(...moveOf(open, i)) < 0.1, `point ${i} (eyes, nose, forehead, brow) stays within a tenth of a pixel`);
     assert.ok(meshFrame(rig, 0, open).inside.length === 3, 'the inside is drawn in the opening');
   });
 
   it('closes the lids in a blink and moves nothing below the eyes', () => {
     const closed = { ...noChannels(), blinkL: 1, blinkR: 1 };
     const m = meshFrame(rig, 0, closed);
-    for (const [upper, lower] of [[159, 145], [386, 374]] as const) {
+    for (const [upper, lower] of [
+      [159, 145],
+      [386, 374],
+    ] as const) {
       const gap = Math.abs(m.target[2 * upper + 1]! - m.target[2 * lower + 1]!);
       assert.ok(gap < 0.5, `lids ${upper}/${lower} meet: ${gap.toFixed(2)} px apart`);
     }
@@ -49,11 +53,21 @@ describe('a version-2 rig\'s mesh', () => {
     const t = rig.mesh!.triangles;
     for (let k = 0; k < t.length; k += 3) {
       const [a, b, c] = [t[k]!, t[k + 1]!, t[k + 2]!];
-      area += Math.abs((points[2 * b]! - points[2 * a]!) * (points[2 * c + 1]! - points[2 * a + 1]!) - (points[2 * c]! - points[2 * a]!) * (points[2 * b + 1]! - points[2 * a + 1]!)) / 2;
+      area +=
+        Math.abs(
+          (points[2 * b]! - points[2 * a]!) * (points[2 * c + 1]! - points[2 * a + 1]!) -
+            (points[2 * c]! - points[2 * a]!) * (points[2 * b + 1]! - points[2 * a + 1]!),
+        ) / 2;
     }
     // All but the mouth's opening (a smile's: a few hundred px²).
     assert.ok(area > rig.width * rig.height - 1500 && area <= rig.width * rig.height + 1, `${area} px² of ${rig.width * rig.height}`);
-    const square = triangulate([[0, 0], [10, 0], [10, 10], [0, 10], [5, 5]]);
+    const square = triangulate([
+      [0, 0],
+      [10, 0],
+      [10, 10],
+      [0, 10],
+      [5, 5],
+    ]);
     assert.equal(square.length, 4);
   });
 
@@ -69,15 +83,24 @@ describe('a version-2 rig\'s mesh', () => {
       was = c;
     }
     const gaps = starts.slice(1).map((s, i) => s - starts[i]!);
-    assert.ok(gaps.every((g) => g >= 2000 && g <= 8000 + BLINK.closing + BLINK.closed + BLINK.opening), `gaps ${Math.min(...gaps)}–${Math.max(...gaps)} ms`);
+    assert.ok(
+      gaps.every((g) => g >= 2000 && g <= 8000 + BLINK.closing + BLINK.closed + BLINK.opening),
+      `gaps ${Math.min(...gaps)}–${Math.max(...gaps)} ms`,
+    );
     assert.ok(Math.max(...gaps) - Math.min(...gaps) > 2000, 'with a spread');
     const perBlink = closedFor / starts.length;
     assert.ok(perBlink >= 60 && perBlink <= 120, `closed ${perBlink} ms a blink`);
   });
 
-  it('plays a clip\'s idle loop back and forth', () => {
+  it("plays a clip's idle loop back and forth", () => {
     const clip = { fps: 10, idle: { ...rig.idle, count: 4 }, mesh: rig.mesh };
-    assert.deepEqual(Array.from({ length: 8 }, (_, k) => idleFrameAt(clip, k * 100)), [0, 1, 2, 3, 2, 1, 0, 1]);
-    assert.deepEqual(Array.from({ length: 5 }, (_, k) => idleFrameAt({ ...clip, mesh: undefined }, k * 100)), [0, 1, 2, 3, 0]);
+    assert.deepEqual(
+      Array.from({ length: 8 }, (_, k) => idleFrameAt(clip, k * 100)),
+      [0, 1, 2, 3, 2, 1, 0, 1],
+    );
+    assert.deepEqual(
+      Array.from({ length: 5 }, (_, k) => idleFrameAt({ ...clip, mesh: undefined }, k * 100)),
+      [0, 1, 2, 3, 0],
+    );
   });
 });

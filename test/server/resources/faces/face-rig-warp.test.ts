@@ -44,7 +44,8 @@ describe('made mouths', () => {
     };
     // Where the lips part: the opening's height in the middle column (neither lip nor skin: teeth or dark).
     let gap = 0;
-    for (let y = Math.floor(H / 2 - A); y < H / 2 + A; y++) if (Math.abs(luminance(at(open, middle, y)) - luminance([170, 80, 90])) > 30 && luminance(at(open, middle, y)) < 150) gap++;
+    for (let y = Math.floor(H / 2 - A); y < H / 2 + A; y++)
+      if (Math.abs(luminance(at(open, middle, y)) - luminance([170, 80, 90])) > 30 && luminance(at(open, middle, y)) < 150) gap++;
     const moved = chinRow(open) - chinRow(rest);
     assert.ok(gap >= 0.4 * A, `the lips part (${gap} px)`);
     assert.ok(moved >= 0.8 * gap, `the chin moved ${moved} px for an opening of ${gap} px`);
@@ -58,7 +59,10 @@ describe('made mouths', () => {
     }
     assert.ok(inside.length >= 0.4 * A, `an opening of ${inside.length} px`);
     assert.ok(Math.min(...inside) < 30, `its depth is dark (${Math.min(...inside).toFixed(0)})`);
-    assert.ok(Math.max(...inside) - Math.min(...inside) >= 20, `a gradient, not one flat colour (${Math.min(...inside).toFixed(0)}–${Math.max(...inside).toFixed(0)})`);
+    assert.ok(
+      Math.max(...inside) - Math.min(...inside) >= 20,
+      `a gradient, not one flat colour (${Math.min(...inside).toFixed(0)}–${Math.max(...inside).toFixed(0)})`,
+    );
   });
 
   it('draws a hint of upper teeth under the upper lip when the resting mouth shows none', () => {
@@ -77,11 +81,13 @@ describe('made mouths', () => {
       for (let y = 0; y < H; y++) {
         for (let x = 0; x < W; x++) {
           const p = at(patch, x, y);
-          if (x === 0 || y === 0 || x === W - 1 || y === H - 1) assert.equal(p[3], 0, `${viseme}: the cell's edge (${x}, ${y}) is transparent`);
+          if (x === 0 || y === 0 || x === W - 1 || y === H - 1)
+            assert.equal(p[3], 0, `${viseme}: the cell's edge (${x}, ${y}) is transparent`);
           if (p[3]! <= 128) {
             seen++;
             const r = at(rest, x, y);
-            for (let c = 0; c < 3; c++) assert.ok(Math.abs(p[c]! - r[c]!) <= 2, `${viseme}: (${x}, ${y}) half shown is the resting mouth (${p} vs ${r})`);
+            for (let c = 0; c < 3; c++)
+              assert.ok(Math.abs(p[c]! - r[c]!) <= 2, `${viseme}: (${x}, ${y}) half shown is the resting mouth (${p} vs ${r})`);
           }
         }
       }

@@ -20,14 +20,20 @@ const HANGING = fileURLToPath(new URL('../../../helpers/face-trainer-hang.ts', i
 const TELLS_ENV = fileURLToPath(new URL('../../../helpers/face-trainer-env.ts', import.meta.url));
 const CRASHES = fileURLToPath(new URL('../../../helpers/face-trainer-crash.ts', import.meta.url));
 
-interface Seen { child: ChildProcess; step: string; exited: Promise<void> }
+interface Seen {
+  child: ChildProcess;
+  step: string;
+  exited: Promise<void>;
+}
 
 /** The trainers started while this runs, as published on the trainer's diagnostics channel. */
 function watchTrainers(onStart: (seen: Seen) => void = () => undefined): { seen: Seen[]; stop(): void } {
   const seen: Seen[] = [];
   const listener = (message: unknown) => {
     const { child, step } = message as { child: ChildProcess; step: string };
-    const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+    const exited = new Promise<void>((resolve) =>
+      child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+    );
     const entry = { child, step, exited };
     seen.push(entry);
     onStart(entry);
@@ -65,10 +71,15 @@ describe('the face trainer, in a process of its own', () => {
       const created = await t.api('POST', '/v2/faces', { face_name: 'Own process', train_video_url: `${files.url}/face.jpg` });
       const face = await trained(created.body.face_id);
       assert.equal(face.status, 'completed', JSON.stringify(face));
-      assert.deepEqual(trainers.seen.map((s) => s.step), ['analyse', 'rig']);
+      assert.deepEqual(
+        trainers.seen.map((s) => s.step),
+        ['analyse', 'rig'],
+      );
       await Promise.all(trainers.seen.map((s) => s.exited));
       assert.ok(trainers.seen.every((s) => ended(s.child) && s.child.pid !== process.pid));
-      const loaded = Object.keys(createRequire(import.meta.url).cache).filter((path) => path.includes('@vladmandic/human') || path.includes('tfjs-backend-wasm'));
+      const loaded = Object.keys(createRequire(import.meta.url).cache).filter(
+        (path) => path.includes('@vladmandic/human') || path.includes('tfjs-backend-wasm'),
+      );
       assert.deepEqual(loaded, [], 'the landmark model is not loaded in the service');
     } finally {
       trainers.stop();
@@ -82,14 +93,26 @@ describe('the face trainer, in a process of its own', () => {
     });
     let id: string;
     try {
-      const created = await t.api('POST', '/v2/faces', { face_name: 'Crash', train_video_url: `${files.url}/face.jpg`, callback_url: `${receiver.url}/crash` });
+      const created = await t.api('POST', '/v2/faces', {
+        face_name: 'Crash',
+        train_video_url: `${files.url}/face.jpg`,
+        callback_url: `${receiver.url}/crash`,
+      });
       id = created.body.face_id;
       const face = await trained(id);
       assert.equal(face.status, 'error');
       assert.match(face.error_message, /^the face trainer crashed while finding the face \(killed by SIGKILL\): train the face again$/);
       await waitUntil(() => receiver.received.filter((r) => r.body.face_id === id).length >= 1, 15_000, 'the error callback');
-      assert.deepEqual(receiver.received.find((r) => r.body.face_id === id)!.body, { face_id: id, status: 'error', error_message: face.error_message });
-      assert.deepEqual(trainers.seen.map((s) => s.step), ['analyse'], 'no retry after a crash: the job ended');
+      assert.deepEqual(receiver.received.find((r) => r.body.face_id === id)!.body, {
+        face_id: id,
+        status: 'error',
+        error_message: face.error_message,
+      });
+      assert.deepEqual(
+        trainers.seen.map((s) => s.step),
+        ['analyse'],
+        'no retry after a crash: the job ended',
+      );
     } finally {
       trainers.stop();
     }
@@ -99,7 +122,7 @@ describe('the face trainer, in a process of its own', () => {
   });
 });
 
-describe('the face trainer\'s bounds', () => {
+describe("the face trainer's bounds", () => {
   const request = { ffmpeg: '/bin/false', path: '/nonexistent.mp4', still: true };
 
   it('ends a trainer that never answers after its start bound, with a message that says so', async () => {
@@ -108,7 +131,14 @@ describe('the face trainer\'s bounds', () => {
     const trainers = watchTrainers();
     try {
       const step = trainer.analyse(request, new AbortController().signal);
-      const failed = assert.rejects(step, (e: Error) => e instanceof TrainerFailed && /^the face trainer stopped responding while finding the face \(nothing for 120 s\) and was ended: train the face again$/.test(e.message));
+      const failed = assert.rejects(
+        step,
+        (e: Error) =>
+          e instanceof TrainerFailed &&
+          /^the face trainer stopped responding while finding the face \(nothing for 120 s\) and was ended: train the face again$/.test(
+            e.message,
+          ),
+      );
       await clock.advance(119_000);
       assert.equal(ended(trainers.seen[0]!.child), false, 'still given its time');
       await clock.advance(1_000);
@@ -120,29 +150,43 @@ describe('the face trainer\'s bounds', () => {
     }
   });
 
-  it('fails a step whose trainer crashes with the crash\'s own words, whatever the service\'s working directory', async () => {
+  it("fails a step whose trainer crashes with the crash's own words, whatever the service's working directory", async () => {
     const cwd = process.cwd();
     // From the source the trainer runs through tsx: found from the service's files, not from its working directory.
     process.chdir(tmpdir());
     try {
       const trainer = new Trainer({ clock: new ManualClock(), entry: CRASHES });
       await assert.rejects(
-        trainer.makeRig({ ffmpeg: '/bin/false', path: '/nonexistent.mp4', analysis: { fps: 10, width: 1, height: 1, frames: 0, still: true, samples: [] } }, new AbortController().signal),
-        (e: Error) => e instanceof TrainerFailed && /^the face trainer crashed while building the face \(exit code 1: TypeError: the trainer could not load its model\): train the face again$/.test(e.message),
+        trainer.makeRig(
+          {
+            ffmpeg: '/bin/false',
+            path: '/nonexistent.mp4',
+            analysis: { fps: 10, width: 1, height: 1, frames: 0, still: true, samples: [] },
+          },
+          new AbortController().signal,
+        ),
+        (e: Error) =>
+          e instanceof TrainerFailed &&
+          /^the face trainer crashed while building the face \(exit code 1: TypeError: the trainer could not load its model\): train the face again$/.test(
+            e.message,
+          ),
       );
     } finally {
       process.chdir(cwd);
     }
   });
 
-  it('hands the trainer none of the service\'s settings or secrets', async () => {
+  it("hands the trainer none of the service's settings or secrets", async () => {
     process.env.PALKIT_TRAINER_TEST_SECRET = 'not for the trainer';
     try {
       const trainer = new Trainer({ clock: new ManualClock(), entry: TELLS_ENV });
       await assert.rejects(trainer.analyse(request, new AbortController().signal), (e: Error) => {
         const names = e.message.split(' ');
         assert.ok(names.includes('PATH'), e.message);
-        assert.deepEqual(names.filter((n) => /PALKIT|DATABASE|KEY|SECRET|TOKEN/.test(n)), []);
+        assert.deepEqual(
+          names.filter((n) => /PALKIT|DATABASE|KEY|SECRET|TOKEN/.test(n)),
+          [],
+        );
         return true;
       });
     } finally {

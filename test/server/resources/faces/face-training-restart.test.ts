@@ -54,13 +54,23 @@ describe('face training across a crash', () => {
   });
 
   async function startService(stepMs = 1500): Promise<void> {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server/app/cli.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], { env: env(stepMs), stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/server/app/cli.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+      env: env(stepMs),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    await waitUntil(async () => {
-      if (child!.exitCode !== null) throw new Error(`service exited: ${output}`);
-      return fetch(`${base()}/healthz`).then((r) => r.ok, () => false);
-    }, 60_000, 'the service to answer /healthz');
+    await waitUntil(
+      async () => {
+        if (child!.exitCode !== null) throw new Error(`service exited: ${output}`);
+        return fetch(`${base()}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
+      },
+      60_000,
+      'the service to answer /healthz',
+    );
   }
 
   async function kill(): Promise<void> {
@@ -71,7 +81,11 @@ describe('face training across a crash', () => {
   }
 
   const api = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(base() + path, { method, headers: { 'x-api-key': KEY, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const r = await fetch(base() + path, {
+      method,
+      headers: { 'x-api-key': KEY, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: r.status, body: (await r.json()) as any };
   };
 
@@ -93,16 +107,24 @@ describe('face training across a crash', () => {
 
   it('resumes after SIGKILL mid-training, completes, and sends each callback exactly once', { timeout: 120_000 }, async () => {
     await startService();
-    const created = await api('POST', '/v2/replicas', { replica_name: 'Crash test', train_video_url: `${files.url}/face.mp4`, callback_url: `${receiver.url}/training` });
+    const created = await api('POST', '/v2/replicas', {
+      replica_name: 'Crash test',
+      train_video_url: `${files.url}/face.mp4`,
+      callback_url: `${receiver.url}/training`,
+    });
     assert.equal(created.status, 200);
     const id = created.body.replica_id;
 
     let midway: any;
-    await waitUntil(async () => {
-      midway = (await api('GET', `/v2/replicas/${id}`)).body;
-      // Not 3/6 or later: the kill must land at least a whole step before training could finish.
-      return midway.status === 'training' && ['1/6', '2/6'].includes(midway.training_progress);
-    }, 30_000, 'training to be part-way');
+    await waitUntil(
+      async () => {
+        midway = (await api('GET', `/v2/replicas/${id}`)).body;
+        // Not 3/6 or later: the kill must land at least a whole step before training could finish.
+        return midway.status === 'training' && ['1/6', '2/6'].includes(midway.training_progress);
+      },
+      30_000,
+      'training to be part-way',
+    );
     await kill();
     assert.equal(receiver.received.length, 0, 'no callback before training finished');
 
@@ -111,14 +133,21 @@ describe('face training across a crash', () => {
     assert.equal(afterRestart.status, 'training');
     // A step may have committed between the read and the kill; none was lost.
     const stepsDone = (progress: string) => Number(progress.split('/')[0]);
-    assert.ok(stepsDone(afterRestart.training_progress) >= stepsDone(midway.training_progress), `committed progress survived the crash: ${midway.training_progress} → ${afterRestart.training_progress}`);
+    assert.ok(
+      stepsDone(afterRestart.training_progress) >= stepsDone(midway.training_progress),
+      `committed progress survived the crash: ${midway.training_progress} → ${afterRestart.training_progress}`,
+    );
     assert.ok(stepsDone(afterRestart.training_progress) < 6);
 
     let done: any;
-    await waitUntil(async () => {
-      done = (await api('GET', `/v2/replicas/${id}`)).body;
-      return done.status !== 'training';
-    }, 60_000, 'training to finish after the restart');
+    await waitUntil(
+      async () => {
+        done = (await api('GET', `/v2/replicas/${id}`)).body;
+        return done.status !== 'training';
+      },
+      60_000,
+      'training to finish after the restart',
+    );
     assert.equal(done.status, 'completed', JSON.stringify(done));
     assert.equal(done.training_progress, '6/6');
     assert.ok(done.thumbnail_video_url && done.thumbnail_image_url);
@@ -128,11 +157,15 @@ describe('face training across a crash', () => {
     await receiver.waitFor(2, 30_000);
     // Before counting, wait until every delivery the service recorded for the face has been delivered: a
     // duplicate (a training finish run twice, a delivery retried) would be a further row, sent before it settles.
-    const facesDeliveries = async () => (await api('GET', '/v2/webhooks/deliveries')).body.data.filter((d: any) => d.payload.replica_id === id || d.payload.face_id === id);
-    await waitFor(async () => {
-      const rows = await facesDeliveries();
-      return rows.length >= 2 && rows.every((d: any) => d.status === 'delivered') && receiver.received.length >= rows.length;
-    }, { timeout: 30_000, interval: 100, what: 'the face callbacks to be delivered' });
+    const facesDeliveries = async () =>
+      (await api('GET', '/v2/webhooks/deliveries')).body.data.filter((d: any) => d.payload.replica_id === id || d.payload.face_id === id);
+    await waitFor(
+      async () => {
+        const rows = await facesDeliveries();
+        return rows.length >= 2 && rows.every((d: any) => d.status === 'delivered') && receiver.received.length >= rows.length;
+      },
+      { timeout: 30_000, interval: 100, what: 'the face callbacks to be delivered' },
+    );
     assert.equal(receiver.received.length, 2, JSON.stringify(receiver.received.map((r) => r.body)));
     const [legacy, current] = receiver.received;
     assert.deepEqual(legacy!.body, { replica_id: id, status: 'ready' });

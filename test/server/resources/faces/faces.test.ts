@@ -67,7 +67,11 @@ describe('faces and replicas', () => {
   }
 
   it('trains a replica from an MP4: progress, thumbnails, ready callbacks in order, signed', async () => {
-    const created = await t.api('POST', '/v2/replicas', { replica_name: 'Anna', train_video_url: `${files.url}/face.mp4`, callback_url: `${receiver.url}/cb` });
+    const created = await t.api('POST', '/v2/replicas', {
+      replica_name: 'Anna',
+      train_video_url: `${files.url}/face.mp4`,
+      callback_url: `${receiver.url}/cb`,
+    });
     assert.equal(created.status, 200);
     assert.match(created.body.replica_id, /^r[a-z0-9]+$/);
     assert.equal(created.body.status, 'training');
@@ -108,7 +112,10 @@ describe('faces and replicas', () => {
     assert.equal(verbose.body.replica_type, 'user');
     // The clip is a still face zooming slowly: its mouth never moves, so only rest comes from the footage.
     assert.deepEqual(verbose.body.visemes_from_footage, ['rest']);
-    assert.deepEqual(verbose.body.visemes_warped, VISEMES.filter((v) => v !== 'rest'));
+    assert.deepEqual(
+      verbose.body.visemes_warped,
+      VISEMES.filter((v) => v !== 'rest'),
+    );
     const rig = await fetchRig(verbose.body.face_rig_url);
     assert.ok(rig.idle.count >= 15, `a loop of at least 1.5 s: ${rig.idle.count} frames`);
     assert.equal(rig.fps, 10);
@@ -126,16 +133,27 @@ describe('faces and replicas', () => {
     const rig = FaceRig.parse(await response.json());
     assert.equal(rig.poses.length, rig.idle.count);
     assert.deepEqual(Object.keys(rig.visemes).sort(), [...VISEMES].sort());
-    for (const [sheet, type, magic] of [[rig.idle, 'image/jpeg', 'ffd8'], [rig.mouths.sheet, 'image/webp', '52494646']] as const) {
+    for (const [sheet, type, magic] of [
+      [rig.idle, 'image/jpeg', 'ffd8'],
+      [rig.mouths.sheet, 'image/webp', '52494646'],
+    ] as const) {
       const image = await fetch(new URL(sheet.url, url));
       assert.equal(image.status, 200, sheet.url);
       assert.equal(image.headers.get('content-type'), type);
       assert.equal(image.headers.get('cache-control'), 'private, max-age=300');
-      assert.equal(Buffer.from(await image.arrayBuffer()).subarray(0, magic.length / 2).toString('hex'), magic);
+      assert.equal(
+        Buffer.from(await image.arrayBuffer())
+          .subarray(0, magic.length / 2)
+          .toString('hex'),
+        magic,
+      );
     }
     // Every pose puts the mouth inside the frame, about where a face's mouth is.
     for (const pose of rig.poses) {
-      assert.ok(pose.x > rig.width * 0.3 && pose.x < rig.width * 0.7 && pose.y > rig.height * 0.3 && pose.y < rig.height * 0.8, JSON.stringify(pose));
+      assert.ok(
+        pose.x > rig.width * 0.3 && pose.x < rig.width * 0.7 && pose.y > rig.height * 0.3 && pose.y < rig.height * 0.8,
+        JSON.stringify(pose),
+      );
       assert.ok(pose.width > 30 && pose.width < 200, JSON.stringify(pose));
     }
     return rig;
@@ -143,7 +161,11 @@ describe('faces and replicas', () => {
 
   for (const photo of ['face.jpg', 'face.png', 'face.webp']) {
     it(`trains a face from one photo (${photo}): one still frame whose head the renderer moves, every mouth but rest made by the mesh`, async () => {
-      const created = await t.api('POST', '/v2/faces', { face_name: photo, train_video_url: `${files.url}/${photo}`, callback_url: `${receiver.url}/photo` });
+      const created = await t.api('POST', '/v2/faces', {
+        face_name: photo,
+        train_video_url: `${files.url}/${photo}`,
+        callback_url: `${receiver.url}/photo`,
+      });
       const face = await trained('/v2/faces', created.body.face_id);
       assert.equal(face.status, 'completed', JSON.stringify(face));
       assert.ok(!('thumbnail_video_url' in face), 'a photo has no video');
@@ -161,14 +183,21 @@ describe('faces and replicas', () => {
       // The head's life is drawn (protocol/faces/mesh.ts livingHead), over the mesh of FaceMesh's points and the rings round it.
       assert.equal(rig.mesh?.motion, 'generated');
       assert.equal(rig.mesh.frames.length, 1);
-      assert.ok(rig.mesh.head.length > 468 && rig.mesh.triangles.length / 3 > 800, `${rig.mesh.head.length} points, ${rig.mesh.triangles.length / 3} triangles`);
+      assert.ok(
+        rig.mesh.head.length > 468 && rig.mesh.triangles.length / 3 > 800,
+        `${rig.mesh.head.length} points, ${rig.mesh.triangles.length / 3} triangles`,
+      );
       await waitUntil(() => callbacksFor(created.body.face_id).length >= 2, 15_000, 'two callbacks');
       assert.equal(callbacksFor(created.body.face_id)[1]!.body.status, 'ready');
     });
   }
 
   it('trains a face from a WebM through /v2/faces with face_id and face_name', async () => {
-    const created = await t.api('POST', '/v2/faces', { face_name: 'Bo', train_video_url: `${files.url}/face.webm`, callback_url: `${receiver.url}/faces` });
+    const created = await t.api('POST', '/v2/faces', {
+      face_name: 'Bo',
+      train_video_url: `${files.url}/face.webm`,
+      callback_url: `${receiver.url}/faces`,
+    });
     assert.equal(created.status, 200);
     assert.match(created.body.face_id, /^r/);
     assert.equal(created.body.replica_id, undefined);
@@ -179,7 +208,10 @@ describe('faces and replicas', () => {
     assert.equal(video.headers.get('content-type'), 'video/mp4', 'a preview made from the WebM');
     assert.ok(face.thumbnail_image_url);
     await waitUntil(() => callbacksFor(created.body.face_id).length >= 2, 15_000, 'two callbacks');
-    assert.deepEqual(callbacksFor(created.body.face_id).map((c) => ('replica_id' in c.body ? 'replica_id' : 'face_id')), ['replica_id', 'face_id']);
+    assert.deepEqual(
+      callbacksFor(created.body.face_id).map((c) => ('replica_id' in c.body ? 'replica_id' : 'face_id')),
+      ['replica_id', 'face_id'],
+    );
     // The same face is readable under the legacy name too.
     const legacy = await t.api('GET', `/v2/replicas/${created.body.face_id}`);
     assert.equal(legacy.body.replica_name, 'Bo');
@@ -204,7 +236,11 @@ describe('faces and replicas', () => {
     ['gone.mp4', /answered 410/],
   ] as const) {
     it(`ends training with error for ${file} and sends the error callbacks`, async () => {
-      const created = await t.api('POST', '/v2/replicas', { replica_name: file, train_video_url: `${files.url}/${file}`, callback_url: `${receiver.url}/err` });
+      const created = await t.api('POST', '/v2/replicas', {
+        replica_name: file,
+        train_video_url: `${files.url}/${file}`,
+        callback_url: `${receiver.url}/err`,
+      });
       assert.equal(created.status, 200);
       const id = created.body.replica_id;
       const face = await trained('/v2/replicas', id);
@@ -268,14 +304,18 @@ describe('faces and replicas', () => {
     const defaults = await t.api('GET', '/v2/faces');
     assert.equal(defaults.body.data.length, Math.min(10, total));
     const other = await t.api('GET', '/v2/replicas?verbose=true', undefined, { key: OTHER_KEY });
-    assert.deepEqual(other.body.data.map((f: any) => [f.replica_id, f.replica_name, f.replica_type, f.status]), [['rpalkitada', 'Ada', 'system', 'completed']], 'another owner sees none of these, only the built-in face');
+    assert.deepEqual(
+      other.body.data.map((f: any) => [f.replica_id, f.replica_name, f.replica_type, f.status]),
+      [['rpalkitada', 'Ada', 'system', 'completed']],
+      'another owner sees none of these, only the built-in face',
+    );
     assert.equal(other.body.total_count, 1);
     for (const q of ['limit=0', 'limit=101', 'page=0', 'limit=abc', 'verbose=maybe']) {
       assert.equal((await t.api('GET', `/v2/replicas?${q}`)).status, 400, q);
     }
   });
 
-  it('offers the built-in face Ada to every owner: readable, usable as a PAL\'s face, its still image served, never deletable', async () => {
+  it("offers the built-in face Ada to every owner: readable, usable as a PAL's face, its still image served, never deletable", async () => {
     const ada = await t.api('GET', '/v2/faces/rpalkitada?verbose=true', undefined, { key: OTHER_KEY });
     assert.equal(ada.status, 200);
     assert.equal(ada.body.replica_type, 'system');
@@ -286,7 +326,12 @@ describe('faces and replicas', () => {
     assert.equal(image.headers.get('x-content-type-options'), 'nosniff');
     assert.match(await image.text(), /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 960 540"/);
     assert.equal((await fetch(`${t.url}/faces/nobody.svg`)).status, 404);
-    const pal = await t.api('POST', '/v2/pals', { pal_name: 'With Ada', system_prompt: 'Hi', default_face_id: 'rpalkitada' }, { key: OTHER_KEY });
+    const pal = await t.api(
+      'POST',
+      '/v2/pals',
+      { pal_name: 'With Ada', system_prompt: 'Hi', default_face_id: 'rpalkitada' },
+      { key: OTHER_KEY },
+    );
     assert.equal(pal.status, 200, JSON.stringify(pal.body));
     assert.equal((await t.api('DELETE', '/v2/faces/rpalkitada', undefined, { key: OTHER_KEY })).status, 404);
     assert.equal((await t.api('GET', '/v2/faces/rpalkitada')).status, 200, 'still there');
@@ -333,7 +378,8 @@ describe('faces and replicas', () => {
     assert.equal((await t.api('GET', `/v2/faces/${id}`)).status, 404);
     assert.equal((await fetch(face.thumbnail_video_url)).status, 404);
     assert.equal((await fetch(face.thumbnail_image_url)).status, 404);
-    for (const url of [rigUrl, new URL(rig.idle.url, rigUrl), new URL(rig.mouths.sheet.url, rigUrl)]) assert.equal((await fetch(url)).status, 404, String(url));
+    for (const url of [rigUrl, new URL(rig.idle.url, rigUrl), new URL(rig.mouths.sheet.url, rigUrl)])
+      assert.equal((await fetch(url)).status, 404, String(url));
     assert.equal((await t.api('DELETE', `/v2/replicas/${id}`)).status, 404);
   });
 

@@ -10,7 +10,12 @@ import { notifyGuardrailTriggered } from '../../../../src/server/resources/guard
 import { OTHER_KEY, startTestService, type TestService } from '../../../helpers/service.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 
-const item = (n: number, extra: Record<string, unknown> = {}) => ({ guardrail_name: `rule ${n}`, guardrail_prompt: `Never do thing ${n}`, modality: 'verbal', ...extra });
+const item = (n: number, extra: Record<string, unknown> = {}) => ({
+  guardrail_name: `rule ${n}`,
+  guardrail_prompt: `Never do thing ${n}`,
+  modality: 'verbal',
+  ...extra,
+});
 
 describe('guardrails', () => {
   let t: TestService;
@@ -24,11 +29,18 @@ describe('guardrails', () => {
     assert.equal(r.status, 200, JSON.stringify(r.body));
     return r.body.guardrails_id as string;
   }
-  const readSet = async (id: string) => (await t.api('GET', `/v2/guardrails/${id}`)).body as { uuid: string; name: string; data: Array<Record<string, any>> };
+  const readSet = async (id: string) =>
+    (await t.api('GET', `/v2/guardrails/${id}`)).body as { uuid: string; name: string; data: Array<Record<string, any>> };
 
   describe('create', () => {
     it('creates an individual guardrail from a body with top-level guardrail_name', async () => {
-      const r = await t.api('POST', '/v2/guardrails', { guardrail_name: 'no prices', guardrail_prompt: 'Never quote prices', modality: 'visual', callback_url: 'https://example.com/hook', tags: ['sales'] });
+      const r = await t.api('POST', '/v2/guardrails', {
+        guardrail_name: 'no prices',
+        guardrail_prompt: 'Never quote prices',
+        modality: 'visual',
+        callback_url: 'https://example.com/hook',
+        tags: ['sales'],
+      });
       assert.equal(r.status, 200);
       assert.match(r.body.uuid, /^gr[a-z0-9]+$/);
       assert.equal(r.body.guardrail_name, 'no prices');
@@ -52,7 +64,10 @@ describe('guardrails', () => {
     });
 
     it('creates a set: creation response, read shape, and every item individually addressable', async () => {
-      const r = await t.api('POST', '/v2/guardrails', { name: 'Safety', data: [item(1), item(2, { callback_url: 'https://example.com/cb' })] });
+      const r = await t.api('POST', '/v2/guardrails', {
+        name: 'Safety',
+        data: [item(1), item(2, { callback_url: 'https://example.com/cb' })],
+      });
       assert.equal(r.status, 200);
       assert.deepEqual(Object.keys(r.body).sort(), ['created_at', 'guardrails_id', 'guardrails_name', 'status']);
       assert.match(r.body.guardrails_id, /^gs[a-z0-9]+$/);
@@ -62,7 +77,10 @@ describe('guardrails', () => {
       assert.deepEqual(Object.keys(set).sort(), ['data', 'name', 'uuid']);
       assert.equal(set.uuid, r.body.guardrails_id);
       assert.equal(set.name, 'Safety');
-      assert.deepEqual(set.data.map((d) => d.guardrail_name), ['rule 1', 'rule 2']);
+      assert.deepEqual(
+        set.data.map((d) => d.guardrail_name),
+        ['rule 1', 'rule 2'],
+      );
       assert.equal(set.data[1]!.callback_url, 'https://example.com/cb');
       for (const d of set.data) {
         assert.match(d.uuid, /^gr/);
@@ -108,7 +126,10 @@ describe('guardrails', () => {
         assert.equal(sets.status, 200);
         assert.equal(sets.body.total_count, 3);
         assert.equal(sets.body.data.length, 3);
-        assert.deepEqual(sets.body.data.map((s: any) => s.name), ['set 2', 'set 1', 'set 0']);
+        assert.deepEqual(
+          sets.body.data.map((s: any) => s.name),
+          ['set 2', 'set 1', 'set 0'],
+        );
         assert.equal(sets.body.data[0].data.length, 2);
         assert.equal((await u.api('GET', '/v2/guardrails?legacy=true')).body.total_count, 3);
         const flat = await u.api('GET', '/v2/guardrails?legacy=false&limit=4&page=1');
@@ -152,7 +173,10 @@ describe('guardrails', () => {
     it('keeps the uuid across a field edit and mirrors it to the individual guardrail', async () => {
       const id = await createSet(2);
       const before = await readSet(id);
-      const r = await t.api('PATCH', `/v2/guardrails/${id}`, [{ op: 'replace', path: '/data/0/guardrail_prompt', value: 'Be kind' }, { op: 'replace', path: '/name', value: 'Renamed' }]);
+      const r = await t.api('PATCH', `/v2/guardrails/${id}`, [
+        { op: 'replace', path: '/data/0/guardrail_prompt', value: 'Be kind' },
+        { op: 'replace', path: '/name', value: 'Renamed' },
+      ]);
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.equal(r.body.name, 'Renamed');
       assert.equal(r.body.data[0].uuid, before.data[0]!.uuid);
@@ -167,8 +191,14 @@ describe('guardrails', () => {
       const before = await readSet(id);
       const r = await t.api('PATCH', `/v2/guardrails/${id}`, [{ op: 'move', from: '/data/0', path: '/data/2' }]);
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body.data.map((d: any) => d.uuid), [before.data[1]!.uuid, before.data[2]!.uuid, before.data[0]!.uuid]);
-      assert.deepEqual((await readSet(id)).data.map((d) => d.uuid), r.body.data.map((d: any) => d.uuid));
+      assert.deepEqual(
+        r.body.data.map((d: any) => d.uuid),
+        [before.data[1]!.uuid, before.data[2]!.uuid, before.data[0]!.uuid],
+      );
+      assert.deepEqual(
+        (await readSet(id)).data.map((d) => d.uuid),
+        r.body.data.map((d: any) => d.uuid),
+      );
     });
 
     it('remove deletes the item and its individual form; the others keep their uuids', async () => {
@@ -176,7 +206,10 @@ describe('guardrails', () => {
       const before = await readSet(id);
       const r = await t.api('PATCH', `/v2/guardrails/${id}`, [{ op: 'remove', path: '/data/1' }]);
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body.data.map((d: any) => d.uuid), [before.data[0]!.uuid, before.data[2]!.uuid]);
+      assert.deepEqual(
+        r.body.data.map((d: any) => d.uuid),
+        [before.data[0]!.uuid, before.data[2]!.uuid],
+      );
       assert.equal((await t.api('GET', `/v2/guardrails/${before.data[1]!.uuid}`)).status, 404);
     });
 
@@ -209,7 +242,10 @@ describe('guardrails', () => {
         [{ op: 'replace', path: '/data/0/uuid', value: 'grhacked' }],
         [{ op: 'remove', path: '/data/0/guardrail_prompt' }],
         [{ op: 'replace', path: '/data/0/modality', value: 'smell' }],
-        [{ op: 'remove', path: '/data/0' }, { op: 'test', path: '/name', value: 'not the name' }],
+        [
+          { op: 'remove', path: '/data/0' },
+          { op: 'test', path: '/name', value: 'not the name' },
+        ],
         [{ op: 'replace', path: '/data/9/guardrail_name', value: 'x' }],
         [{ op: 'add', path: '/extra', value: 1 }],
         [{ op: 'jump', path: '/name' }],
@@ -249,7 +285,10 @@ describe('guardrails', () => {
 
     it('PATCH also accepts a JSON Patch over the item document', async () => {
       const g = (await t.api('POST', '/v2/guardrails', item(1))).body;
-      const r = await t.api('PATCH', `/v2/guardrails/${g.uuid}`, [{ op: 'add', path: '/tags/-', value: 'x' }, { op: 'replace', path: '/modality', value: 'visual' }]);
+      const r = await t.api('PATCH', `/v2/guardrails/${g.uuid}`, [
+        { op: 'add', path: '/tags/-', value: 'x' },
+        { op: 'replace', path: '/modality', value: 'visual' },
+      ]);
       assert.equal(r.status, 200);
       assert.deepEqual(r.body.tags, ['x']);
       assert.equal(r.body.modality, 'visual');
@@ -262,7 +301,10 @@ describe('guardrails', () => {
       const r = await t.api('DELETE', `/v2/guardrails/${data[0]!.uuid}`);
       assert.equal(r.status, 200);
       assert.deepEqual(r.body, { deleted: true });
-      assert.deepEqual((await readSet(id)).data.map((d) => d.uuid), [data[1]!.uuid, data[2]!.uuid]);
+      assert.deepEqual(
+        (await readSet(id)).data.map((d) => d.uuid),
+        [data[1]!.uuid, data[2]!.uuid],
+      );
       assert.equal((await t.api('DELETE', `/v2/guardrails/${data[0]!.uuid}`)).status, 404);
     });
   });
@@ -274,8 +316,16 @@ describe('guardrails', () => {
       const standalone = (await t.api('POST', '/v2/guardrails', item(50))).body.uuid as string;
       const db = t.service.deps.db;
       const pal = (pal_id: string, owner_id: number, definition: Record<string, unknown>) =>
-        db.insertInto('pals').values({ pal_id, owner_id, pal_name: pal_id, definition: JSON.stringify(definition) }).execute();
-      await pal('pcleanme', 1, { system_prompt: 'hi', guardrails_id: id, guardrail_ids: [data[0]!.uuid, standalone], guardrail_tags: ['x'] });
+        db
+          .insertInto('pals')
+          .values({ pal_id, owner_id, pal_name: pal_id, definition: JSON.stringify(definition) })
+          .execute();
+      await pal('pcleanme', 1, {
+        system_prompt: 'hi',
+        guardrails_id: id,
+        guardrail_ids: [data[0]!.uuid, standalone],
+        guardrail_tags: ['x'],
+      });
       await pal('ponlyitem', 1, { system_prompt: 'hi', guardrail_ids: [data[1]!.uuid] });
       await pal('puntouched', 1, { system_prompt: 'hi', guardrail_ids: [standalone] });
       await pal('pforeign', 2, { system_prompt: 'hi', guardrails_id: id });
@@ -286,7 +336,9 @@ describe('guardrails', () => {
       for (const d of data) assert.equal((await t.api('GET', `/v2/guardrails/${d.uuid}`)).status, 404);
       assert.equal((await t.api('GET', `/v2/guardrails/${standalone}`)).status, 200);
 
-      const defs = Object.fromEntries((await db.selectFrom('pals').select(['pal_id', 'definition']).execute()).map((p) => [p.pal_id, p.definition]));
+      const defs = Object.fromEntries(
+        (await db.selectFrom('pals').select(['pal_id', 'definition']).execute()).map((p) => [p.pal_id, p.definition]),
+      );
       assert.deepEqual(defs.pcleanme, { system_prompt: 'hi', guardrails_id: null, guardrail_ids: [standalone], guardrail_tags: ['x'] });
       assert.deepEqual(defs.ponlyitem, { system_prompt: 'hi', guardrail_ids: [] });
       assert.deepEqual(defs.puntouched, { system_prompt: 'hi', guardrail_ids: [standalone] });
@@ -297,7 +349,10 @@ describe('guardrails', () => {
     it('deleting an individual guardrail removes it from PAL guardrail_ids', async () => {
       const g = (await t.api('POST', '/v2/guardrails', item(60))).body.uuid as string;
       const db = t.service.deps.db;
-      await db.insertInto('pals').values({ pal_id: 'pindividual', owner_id: 1, pal_name: 'p', definition: JSON.stringify({ guardrail_ids: [g, 'grother'] }) }).execute();
+      await db
+        .insertInto('pals')
+        .values({ pal_id: 'pindividual', owner_id: 1, pal_name: 'p', definition: JSON.stringify({ guardrail_ids: [g, 'grother'] }) })
+        .execute();
       await t.api('DELETE', `/v2/guardrails/${g}`);
       const row = await db.selectFrom('pals').select('definition').where('pal_id', '=', 'pindividual').executeTakeFirstOrThrow();
       assert.deepEqual(row.definition, { guardrail_ids: ['grother'] });
@@ -308,17 +363,34 @@ describe('guardrails', () => {
     it('keeps 50 (the listed ones, then the newest tag matches) when tags match more than 50, and skips deleted references', async () => {
       const db = t.service.deps.db;
       const make = async (prompt: string) =>
-        (await t.api('POST', '/v2/guardrails', { guardrail_name: prompt, guardrail_prompt: prompt, modality: 'verbal', tags: ['crowd'] })).body.uuid as string;
+        (await t.api('POST', '/v2/guardrails', { guardrail_name: prompt, guardrail_prompt: prompt, modality: 'verbal', tags: ['crowd'] }))
+          .body.uuid as string;
       const oldest = await make('Never discuss aardvarks');
-      const listed = (await t.api('POST', '/v2/guardrails', { guardrail_name: 'listed', guardrail_prompt: 'Never discuss lemurs', modality: 'verbal' })).body.uuid as string;
-      const gone = (await t.api('POST', '/v2/guardrails', { guardrail_name: 'gone', guardrail_prompt: 'Never discuss ferrets', modality: 'verbal' })).body.uuid as string;
-      await db.updateTable('guardrails').set({ created_at: new Date(Date.now() - 86_400_000) }).where('uuid', '=', oldest).execute();
+      const listed = (
+        await t.api('POST', '/v2/guardrails', { guardrail_name: 'listed', guardrail_prompt: 'Never discuss lemurs', modality: 'verbal' })
+      ).body.uuid as string;
+      const gone = (
+        await t.api('POST', '/v2/guardrails', { guardrail_name: 'gone', guardrail_prompt: 'Never discuss ferrets', modality: 'verbal' })
+      ).body.uuid as string;
+      await db
+        .updateTable('guardrails')
+        .set({ created_at: new Date(Date.now() - 86_400_000) })
+        .where('uuid', '=', oldest)
+        .execute();
       for (let i = 0; i < 48; i++) await make(`Never discuss filler${i}`);
       const newest = await make('Never discuss zebras');
-      await db.updateTable('guardrails').set({ created_at: new Date(Date.now() + 60_000) }).where('uuid', '=', newest).execute();
+      await db
+        .updateTable('guardrails')
+        .set({ created_at: new Date(Date.now() + 60_000) })
+        .where('uuid', '=', newest)
+        .execute();
       await t.api('DELETE', `/v2/guardrails/${gone}`);
       // 50 tag matches plus one listed id: 51, one over the limit (creation would refuse it).
-      const conv = { ownerId: 1, conversationId: 'cguardrailcap', pal: { definition: { guardrail_ids: [listed, gone], guardrail_tags: ['crowd'] } } } as unknown as LiveConversation;
+      const conv = {
+        ownerId: 1,
+        conversationId: 'cguardrailcap',
+        pal: { definition: { guardrail_ids: [listed, gone], guardrail_tags: ['crowd'] } },
+      } as unknown as LiveConversation;
       const check = await GuardrailCheck.load(t.service.deps, conv);
       assert.equal((await check.check('what about zebras?'))?.uuid, newest, 'the newest tag match is kept');
       assert.equal((await check.check('and lemurs?'))?.uuid, listed, 'a listed guardrail always is');
@@ -334,8 +406,15 @@ describe('guardrails', () => {
       const { data } = await readSet(set);
       const a = (await t.api('POST', '/v2/guardrails', { ...item(70), tags: ['resolve-tag'] })).body;
       const b = (await t.api('POST', '/v2/guardrails', { ...item(71), tags: ['resolve-tag', 'other'] })).body;
-      const resolved = await resolveGuardrails(db, 1, { guardrails_id: set, guardrail_ids: [b.uuid, data[0]!.uuid], guardrail_tags: ['resolve-tag'] });
-      assert.deepEqual(resolved.map((g) => g.uuid), [data[0]!.uuid, data[1]!.uuid, b.uuid, a.uuid]);
+      const resolved = await resolveGuardrails(db, 1, {
+        guardrails_id: set,
+        guardrail_ids: [b.uuid, data[0]!.uuid],
+        guardrail_tags: ['resolve-tag'],
+      });
+      assert.deepEqual(
+        resolved.map((g) => g.uuid),
+        [data[0]!.uuid, data[1]!.uuid, b.uuid, a.uuid],
+      );
       assert.deepEqual(Object.keys(resolved[0]!).sort(), ['callback_url', 'guardrail_name', 'guardrail_prompt', 'modality', 'uuid']);
       assert.deepEqual(await resolveGuardrails(db, 1, {}), []);
       assert.deepEqual(await resolveGuardrails(db, 1, { guardrail_tags: ['no-such-tag'] }), []);

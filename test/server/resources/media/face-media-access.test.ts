@@ -26,7 +26,23 @@ function clipWithSound(): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'palkit-sound-clip-'));
   try {
     writeFileSync(join(dir, 'in.mp4'), portraitClip(3, 'mp4'));
-    execFileSync(ffmpeg, ['-v', 'error', '-i', join(dir, 'in.mp4'), '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3', '-c:v', 'copy', '-c:a', 'aac', '-shortest', '-y', join(dir, 'out.mp4')]);
+    execFileSync(ffmpeg, [
+      '-v',
+      'error',
+      '-i',
+      join(dir, 'in.mp4'),
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=3',
+      '-c:v',
+      'copy',
+      '-c:a',
+      'aac',
+      '-shortest',
+      '-y',
+      join(dir, 'out.mp4'),
+    ]);
     return readFileSync(join(dir, 'out.mp4'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -44,9 +60,13 @@ function streamsOf(bytes: Buffer, extension: string): string {
   }
 }
 
-const sizeOf = (streams: string) => streams.match(/Video: .*?, (\d{2,5})x(\d{2,5})/)!.slice(1).map(Number) as [number, number];
+const sizeOf = (streams: string) =>
+  streams
+    .match(/Video: .*?, (\d{2,5})x(\d{2,5})/)!
+    .slice(1)
+    .map(Number) as [number, number];
 
-describe('a face\'s media: derived, and only for whom it is meant', () => {
+describe("a face's media: derived, and only for whom it is meant", () => {
   let t: TestService;
   let offsetMs = 0;
   const clip = clipWithSound();
@@ -64,7 +84,11 @@ describe('a face\'s media: derived, and only for whom it is meant', () => {
 
   before(async () => {
     t = await startListeningService({}, { clock: shiftedClock(() => offsetMs) });
-    const uploaded = await fetch(`${t.url}/v2/uploads`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'video/mp4' }, body: new Uint8Array(clip) });
+    const uploaded = await fetch(`${t.url}/v2/uploads`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEY, 'content-type': 'video/mp4' },
+      body: new Uint8Array(clip),
+    });
     assert.equal(uploaded.status, 200);
     uploadUrl = ((await uploaded.json()) as { url: string }).url;
     const created = await t.api('POST', '/v2/faces', { face_name: 'Me', train_video_url: uploadUrl });
@@ -78,11 +102,14 @@ describe('a face\'s media: derived, and only for whom it is meant', () => {
     palId = pal.body.pal_id;
     const deployment = await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'widget' });
     deploymentId = deployment.body.deployment_id;
-    assert.equal((await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/status', value: 'active' }])).status, 200);
+    assert.equal(
+      (await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/status', value: 'active' }])).status,
+      200,
+    );
   });
   after(() => t?.close());
 
-  it('serves the upload to its owner\'s key alone', async () => {
+  it("serves the upload to its owner's key alone", async () => {
     assert.equal(await status(uploadUrl), 404);
     assert.equal(await status(uploadUrl, OTHER_KEY), 404);
     assert.equal(await status(uploadUrl, KEY), 200);
@@ -116,11 +143,11 @@ describe('a face\'s media: derived, and only for whom it is meant', () => {
     assert.ok(Math.max(...sizeOf(streamsOf(Buffer.from(await image.arrayBuffer()), 'jpg'))) <= 640);
   });
 
-  it('refuses a face\'s files at their bare address without the owner\'s key; the owner\'s reads carry a token of its own', async () => {
+  it("refuses a face's files at their bare address without the owner's key; the owner's reads carry a token of its own", async () => {
     const face = (await t.api('GET', `/v2/faces/${faceId}?verbose=true`)).body;
     for (const read of [face.thumbnail_video_url, face.thumbnail_image_url, face.face_rig_url] as string[]) {
       assert.match(read, /\/media\/t\/fm\.o1\./);
-      assert.equal(await status(read), 200, 'the owner\'s link, for its pages');
+      assert.equal(await status(read), 200, "the owner's link, for its pages");
       const url = read.replace(/\/media\/t\/[^/]+\//, '/media/');
       assert.equal(await status(url), 404, url);
       assert.equal(await status(url, OTHER_KEY), 404, url);
@@ -131,7 +158,7 @@ describe('a face\'s media: derived, and only for whom it is meant', () => {
     }
   });
 
-  it('hands the deployment\'s page the preview with a token bound to it, cached privately', async () => {
+  it("hands the deployment's page the preview with a token bound to it, cached privately", async () => {
     const init = await t.api('GET', `/v2/deployments/${deploymentId}/init`, undefined, { key: null });
     for (const url of [init.body.thumbnail_video_url, init.body.thumbnail_image_url] as string[]) {
       assert.match(url, /\/media\/t\/fm\.d[a-z0-9]+\./);
@@ -141,7 +168,11 @@ describe('a face\'s media: derived, and only for whom it is meant', () => {
       await r.body?.cancel();
       // The token reaches this face's files only: not the upload, not another file.
       assert.equal(await status(url.replace(/[^/]+$/, uploadUrl.split('/').pop()!)), 404);
-      assert.equal(await status(url.replace(/\.[A-Za-z0-9_-]+\/([^/]+)$/, '.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/$1')), 404, 'a forged signature');
+      assert.equal(
+        await status(url.replace(/\.[A-Za-z0-9_-]+\/([^/]+)$/, '.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/$1')),
+        404,
+        'a forged signature',
+      );
     }
   });
 

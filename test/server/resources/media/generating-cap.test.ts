@@ -18,7 +18,22 @@ describe('generating, capped per owner', () => {
     for (let i = 0; i < n; i++) {
       const now = new Date();
       const id = `s_cap_${i}_${Math.random().toString(36).slice(2)}`;
-      await t.service.deps.db.insertInto('speech').values({ speech_id: id, owner_id: 1, speech_name: 'queued', script: 'x', voice: 'en-us', audio_format: null, status: 'generating', generation_progress: '0/2', callback_url: null, created_at: now, updated_at: now }).execute();
+      await t.service.deps.db
+        .insertInto('speech')
+        .values({
+          speech_id: id,
+          owner_id: 1,
+          speech_name: 'queued',
+          script: 'x',
+          voice: 'en-us',
+          audio_format: null,
+          status: 'generating',
+          generation_progress: '0/2',
+          callback_url: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
       ids.push(id);
     }
     return ids;

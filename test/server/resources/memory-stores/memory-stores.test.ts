@@ -43,7 +43,10 @@ describe('memory stores and pinned memories', () => {
     assert.match(a.body.updated_at, stamp);
     await t.api('POST', '/v2/memory-stores/mpins/pinned', { memory: 'Lives in Lisbon' });
     const list = await t.api('GET', '/v2/memory-stores/mpins/pinned');
-    assert.deepEqual(list.body.data.map((m: { memory: string }) => m.memory), ['Prefers email over phone', 'Lives in Lisbon']);
+    assert.deepEqual(
+      list.body.data.map((m: { memory: string }) => m.memory),
+      ['Prefers email over phone', 'Lives in Lisbon'],
+    );
     const edited = await t.api('PATCH', `/v2/memory-stores/mpins/pinned/${a.body.memory_id}`, { memory: 'Prefers SMS' });
     assert.equal(edited.status, 200);
     assert.equal(edited.body.memory, 'Prefers SMS');
@@ -78,7 +81,9 @@ describe('memory stores and pinned memories', () => {
 
   it('holds at most 30 pinned memories, even under concurrent creates', async () => {
     await t.api('POST', '/v2/memory-stores', { memory_store_id: 'mfull' });
-    const results = await Promise.all(Array.from({ length: 34 }, (_, i) => t.api('POST', '/v2/memory-stores/mfull/pinned', { memory: `fact ${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 34 }, (_, i) => t.api('POST', '/v2/memory-stores/mfull/pinned', { memory: `fact ${i}` })),
+    );
     assert.equal(results.filter((r) => r.status === 200).length, 30);
     const refused = results.filter((r) => r.status === 400);
     assert.equal(refused.length, 4);
@@ -86,7 +91,7 @@ describe('memory stores and pinned memories', () => {
     assert.equal((await t.api('GET', '/v2/memory-stores/mfull/pinned')).body.data.length, 30);
   });
 
-  it('answers 404 for a missing store and 403 for another owner\'s store', async () => {
+  it("answers 404 for a missing store and 403 for another owner's store", async () => {
     assert.equal((await t.api('POST', '/v2/memory-stores/mmissing/pinned', { memory: 'x' })).status, 404);
     await t.api('POST', '/v2/memory-stores', { memory_store_id: 'mmine' });
     const other = await t.api('POST', '/v2/memory-stores/mmine/pinned', { memory: 'x' }, { key: OTHER_KEY });

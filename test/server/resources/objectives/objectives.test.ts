@@ -19,15 +19,32 @@ describe('objectives', () => {
   });
 
   it('creates, lists, reads and deletes objectives; refuses bad bodies', async () => {
-    const created = await t.api('POST', '/v2/objectives', { name: 'Intake', data: [{ objective_name: 'contact', output_variables: ['email'] }] });
+    const created = await t.api('POST', '/v2/objectives', {
+      name: 'Intake',
+      data: [{ objective_name: 'contact', output_variables: ['email'] }],
+    });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     assert.match(created.body.objectives_id, /^o[a-z0-9]+$/);
     assert.deepEqual(created.body.data, [{ objective_name: 'contact', output_variables: ['email'] }]);
     assert.equal((await t.api('GET', `/v2/objectives/${created.body.objectives_id}`)).body.name, 'Intake');
-    assert.ok((await t.api('GET', '/v2/objectives')).body.data.some((o: { objectives_id: string }) => o.objectives_id === created.body.objectives_id));
+    assert.ok(
+      (await t.api('GET', '/v2/objectives')).body.data.some(
+        (o: { objectives_id: string }) => o.objectives_id === created.body.objectives_id,
+      ),
+    );
     assert.equal((await t.api('GET', `/v2/objectives/${created.body.objectives_id}`, undefined, { key: OTHER_KEY })).status, 404);
-    for (const bad of [{}, { data: [] }, { data: [{ objective_name: 'x', output_variables: [] }] }, { data: [{ objective_name: 'x', output_variables: ['has space'] }] },
-      { data: [{ objective_name: 'x', output_variables: ['a'] }, { objective_name: 'x', output_variables: ['b'] }] }]) {
+    for (const bad of [
+      {},
+      { data: [] },
+      { data: [{ objective_name: 'x', output_variables: [] }] },
+      { data: [{ objective_name: 'x', output_variables: ['has space'] }] },
+      {
+        data: [
+          { objective_name: 'x', output_variables: ['a'] },
+          { objective_name: 'x', output_variables: ['b'] },
+        ],
+      },
+    ]) {
       assert.equal((await t.api('POST', '/v2/objectives', bad)).status, 400, JSON.stringify(bad));
     }
     const face = (await createPal(t)).faceId;
@@ -41,12 +58,14 @@ describe('objectives', () => {
   });
 
   it('tracks the objectives of the conversation and sends the objective callback once when one completes', async () => {
-    const objectives = (await t.api('POST', '/v2/objectives', {
-      data: [
-        { objective_name: 'contact_details', output_variables: ['email', 'phone'], callback_url: `${receiver.url}/objective` },
-        { objective_name: 'budget', output_variables: ['budget'] },
-      ],
-    })).body.objectives_id as string;
+    const objectives = (
+      await t.api('POST', '/v2/objectives', {
+        data: [
+          { objective_name: 'contact_details', output_variables: ['email', 'phone'], callback_url: `${receiver.url}/objective` },
+          { objective_name: 'budget', output_variables: ['budget'] },
+        ],
+      })
+    ).body.objectives_id as string;
     const { palId } = await createPal(t, { definition: { objectives_id: objectives } });
     const conv = await t.api('POST', '/v2/conversations', { pal_id: palId });
     assert.equal(conv.status, 200, JSON.stringify(conv.body));
@@ -60,14 +79,24 @@ describe('objectives', () => {
       { objective_name: 'budget', output_variables: {}, completed: false },
     ]);
     const done = await capture({ phone: '+351 555 0100', budget: 5000 });
-    assert.deepEqual(done.body.data.map((p: { completed: boolean }) => p.completed), [true, true]);
+    assert.deepEqual(
+      done.body.data.map((p: { completed: boolean }) => p.completed),
+      [true, true],
+    );
     const [callback] = await receiver.waitFor(1);
     assert.equal(callback!.path, '/objective');
-    assert.deepEqual(callback!.body, { conversation_id: id, objective_name: 'contact_details', output_variables: { email: 'ada@example.com', phone: '+351 555 0100' } });
+    assert.deepEqual(callback!.body, {
+      conversation_id: id,
+      objective_name: 'contact_details',
+      output_variables: { email: 'ada@example.com', phone: '+351 555 0100' },
+    });
     await capture({ email: 'other@example.com' });
     await t.service.deps.jobs.drain(); // the callbacks the capture enqueued (with its write) are delivered
     assert.equal(receiver.received.length, 1, 'a completed objective is reported once and keeps its values');
-    assert.deepEqual((await t.api('GET', `/v2/conversations/${id}/objectives`)).body.data[0].output_variables, { email: 'ada@example.com', phone: '+351 555 0100' });
+    assert.deepEqual((await t.api('GET', `/v2/conversations/${id}/objectives`)).body.data[0].output_variables, {
+      email: 'ada@example.com',
+      phone: '+351 555 0100',
+    });
     assert.equal((await t.api('GET', `/v2/conversations/${id}/objectives`, undefined, { key: OTHER_KEY })).status, 404);
     assert.equal((await t.api('POST', `/v2/conversations/${id}/objectives/variables`, { variables: {} })).status, 400);
 

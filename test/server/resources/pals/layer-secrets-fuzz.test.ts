@@ -9,7 +9,21 @@ import { DAILY_KEY, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../..
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { isSecretName } from '../../../../src/server/resources/pals/secret-names.js';
 
-const SECRET_WORDS = [['key'], ['api', 'key'], ['token'], ['access', 'token'], ['secret'], ['client', 'secret'], ['password'], ['passwd'], ['credentials'], ['credential'], ['authorization'], ['subscription', 'key'], ['private', 'key']];
+const SECRET_WORDS = [
+  ['key'],
+  ['api', 'key'],
+  ['token'],
+  ['access', 'token'],
+  ['secret'],
+  ['client', 'secret'],
+  ['password'],
+  ['passwd'],
+  ['credentials'],
+  ['credential'],
+  ['authorization'],
+  ['subscription', 'key'],
+  ['private', 'key'],
+];
 const PREFIXES = [[], ['xi'], ['ocp', 'apim'], ['openai'], ['x'], ['my', 'service'], ['azure']];
 const SUFFIXES = [[], ['value'], ['v2'], ['id']];
 const STYLES = ['snake', 'kebab', 'upper', 'title', 'camel', 'pascal'] as const;
@@ -17,12 +31,18 @@ const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
 
 function spell(words: string[], style: (typeof STYLES)[number]): string {
   switch (style) {
-    case 'snake': return words.join('_');
-    case 'kebab': return words.join('-');
-    case 'upper': return words.join('_').toUpperCase();
-    case 'title': return words.map(cap).join('-');
-    case 'camel': return words[0]! + words.slice(1).map(cap).join('');
-    case 'pascal': return words.map(cap).join('');
+    case 'snake':
+      return words.join('_');
+    case 'kebab':
+      return words.join('-');
+    case 'upper':
+      return words.join('_').toUpperCase();
+    case 'title':
+      return words.map(cap).join('-');
+    case 'camel':
+      return words[0]! + words.slice(1).map(cap).join('');
+    case 'pascal':
+      return words.map(cap).join('');
   }
 }
 
@@ -43,7 +63,12 @@ describe('layer secrets by pattern', () => {
   before(async () => {
     daily = await startFakeDaily();
     runner = await startFakeRunner();
-    t = await startListeningService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_PAL_RUNNER_URL: runner.url, PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET });
+    t = await startListeningService({
+      PALKIT_DAILY_API_KEY: DAILY_KEY,
+      PALKIT_DAILY_API_URL: daily.url,
+      PALKIT_PAL_RUNNER_URL: runner.url,
+      PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET,
+    });
   });
   after(async () => {
     await t?.close();
@@ -51,7 +76,19 @@ describe('layer secrets by pattern', () => {
   });
 
   it('recognises the names of the issue, and leaves counted settings alone', () => {
-    for (const name of ['api-key', 'xi-api-key', 'Ocp-Apim-Subscription-Key', 'private_key', 'credentials', 'apiKey', 'clientSecret', 'AUTHORIZATION', 'x-api-key', 'password']) assert.ok(isSecretName(name), name);
+    for (const name of [
+      'api-key',
+      'xi-api-key',
+      'Ocp-Apim-Subscription-Key',
+      'private_key',
+      'credentials',
+      'apiKey',
+      'clientSecret',
+      'AUTHORIZATION',
+      'x-api-key',
+      'password',
+    ])
+      assert.ok(isSecretName(name), name);
     for (const name of ['model', 'voice', 'keyword', 'monkey', 'base_url', 'tokenizer']) assert.ok(!isSecretName(name), name);
   });
 
@@ -65,7 +102,13 @@ describe('layer secrets by pattern', () => {
         async (layer, path, name, [m, value]) => {
           let inner: Record<string, unknown> = { [name]: value, model: 'kept-model' };
           for (const step of [...path].reverse()) inner = { [step]: inner };
-          const created = await t.api('POST', '/v2/pals', { pal_name: 'Fuzz', system_prompt: 'Hi', pipeline_mode: 'full', default_face_id: 'rpalkitada', layers: { [layer]: inner } });
+          const created = await t.api('POST', '/v2/pals', {
+            pal_name: 'Fuzz',
+            system_prompt: 'Hi',
+            pipeline_mode: 'full',
+            default_face_id: 'rpalkitada',
+            layers: { [layer]: inner },
+          });
           assert.equal(created.status, 200, JSON.stringify(created.body));
           const palId = created.body.pal_id as string;
           const shown = await t.api('GET', `/v2/pals/${palId}`);
@@ -73,7 +116,11 @@ describe('layer secrets by pattern', () => {
           assert.ok(!JSON.stringify(shown.body).includes(m), `GET returned ${name}: ${JSON.stringify(shown.body.layers)}`);
           assert.match(JSON.stringify(shown.body.layers), /kept-model/, 'the rest of the layer is shown');
           assert.ok(!JSON.stringify((await t.api('GET', '/v2/pals')).body).includes(m), 'the list does not show it');
-          const stored = await t.service.deps.db.selectFrom('pals').select('definition').where('pal_id', '=', palId).executeTakeFirstOrThrow();
+          const stored = await t.service.deps.db
+            .selectFrom('pals')
+            .select('definition')
+            .where('pal_id', '=', palId)
+            .executeTakeFirstOrThrow();
           assert.ok(!JSON.stringify(stored.definition).includes(m), 'stored encrypted');
 
           const before = runner.requests.length;

@@ -54,7 +54,12 @@ describe('layer secrets by shape', () => {
 
   for (const [what, fields] of CASES) {
     it(`seals ${what}`, async () => {
-      const created = await t.api('POST', '/v2/pals', { pal_name: 'Shapes', system_prompt: 'Hi', default_face_id: 'rpalkitada', layers: { llm: { model: 'kept-model', ...fields } } });
+      const created = await t.api('POST', '/v2/pals', {
+        pal_name: 'Shapes',
+        system_prompt: 'Hi',
+        default_face_id: 'rpalkitada',
+        layers: { llm: { model: 'kept-model', ...fields } },
+      });
       assert.equal(created.status, 200, JSON.stringify(created.body));
       const palId = created.body.pal_id as string;
       const shown = await t.api('GET', `/v2/pals/${palId}`);
@@ -67,14 +72,31 @@ describe('layer secrets by shape', () => {
       const resent = await t.api('PATCH', `/v2/pals/${palId}`, [{ op: 'replace', path: '/layers', value: shown.body.layers }]);
       assert.equal(resent.status, 200, JSON.stringify(resent.body));
       const kept = await t.service.deps.db.selectFrom('pals').select('definition').where('pal_id', '=', palId).executeTakeFirstOrThrow();
-      assert.deepEqual(JSON.stringify(kept.definition).match(/_encrypted/g)?.length, JSON.stringify(stored.definition).match(/_encrypted/g)?.length, 'the masks kept what was sealed');
+      assert.deepEqual(
+        JSON.stringify(kept.definition).match(/_encrypted/g)?.length,
+        JSON.stringify(stored.definition).match(/_encrypted/g)?.length,
+        'the masks kept what was sealed',
+      );
       assert.ok(!JSON.stringify(kept.definition).includes('********'), 'no mask stored as a value');
     });
   }
 
   it('leaves settings that only look alike readable', async () => {
-    const llm = { model: 'm', base_url: 'https://api.example.com/v1', passthrough: 'yes', connection_timeout: 30, max_tokens: 200, style: 'basic answers, please', headers: [{ name: 'Accept', value: 'text/plain' }] };
-    const created = await t.api('POST', '/v2/pals', { pal_name: 'Plain', system_prompt: 'Hi', default_face_id: 'rpalkitada', layers: { llm } });
+    const llm = {
+      model: 'm',
+      base_url: 'https://api.example.com/v1',
+      passthrough: 'yes',
+      connection_timeout: 30,
+      max_tokens: 200,
+      style: 'basic answers, please',
+      headers: [{ name: 'Accept', value: 'text/plain' }],
+    };
+    const created = await t.api('POST', '/v2/pals', {
+      pal_name: 'Plain',
+      system_prompt: 'Hi',
+      default_face_id: 'rpalkitada',
+      layers: { llm },
+    });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     assert.deepEqual((await t.api('GET', `/v2/pals/${created.body.pal_id}`)).body.layers.llm, llm);
   });
@@ -116,7 +138,11 @@ describe('layer secrets by shape, the seven left', () => {
   }
 
   it('leaves the MCP and conferencing settings the service reads, and look-alikes, readable', async () => {
-    const layers = { conferencing: { username: 'ada.sales' }, llm: { model: 'm', seed: 42, pinned_topics: ['bikes'] }, conversational_flow: { docs: 'https://hooks.example.com/services/help' } };
+    const layers = {
+      conferencing: { username: 'ada.sales' },
+      llm: { model: 'm', seed: 42, pinned_topics: ['bikes'] },
+      conversational_flow: { docs: 'https://hooks.example.com/services/help' },
+    };
     const created = await t.api('POST', '/v2/pals', { pal_name: 'Plain', system_prompt: 'Hi', default_face_id: 'rpalkitada', layers });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const shown = (await t.api('GET', `/v2/pals/${created.body.pal_id}`)).body.layers;

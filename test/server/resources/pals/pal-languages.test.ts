@@ -14,10 +14,76 @@ import { startListeningService, type TestService } from '../../../helpers/servic
 // The languages the API accepted before it checked that the PAL can speak them (issue 27): the ones
 // now refused among them must be refused clearly.
 const ONCE_ACCEPTED = [
-  'af', 'ar', 'bg', 'bn', 'ca', 'cs', 'cy', 'da', 'de', 'el', 'en', 'es', 'et', 'eu', 'fa', 'fi', 'fil', 'fr', 'gl', 'he', 'hi', 'hr', 'hu', 'id', 'is', 'it',
-  'ja', 'ko', 'lt', 'lv', 'ms', 'nb', 'nl', 'no', 'pl', 'pt', 'ro', 'ru', 'sk', 'sl', 'sr', 'sv', 'sw', 'ta', 'te', 'th', 'tr', 'uk', 'ur', 'vi', 'yue', 'zh', 'zh-TW', 'zh-HK',
+  'af',
+  'ar',
+  'bg',
+  'bn',
+  'ca',
+  'cs',
+  'cy',
+  'da',
+  'de',
+  'el',
+  'en',
+  'es',
+  'et',
+  'eu',
+  'fa',
+  'fi',
+  'fil',
+  'fr',
+  'gl',
+  'he',
+  'hi',
+  'hr',
+  'hu',
+  'id',
+  'is',
+  'it',
+  'ja',
+  'ko',
+  'lt',
+  'lv',
+  'ms',
+  'nb',
+  'nl',
+  'no',
+  'pl',
+  'pt',
+  'ro',
+  'ru',
+  'sk',
+  'sl',
+  'sr',
+  'sv',
+  'sw',
+  'ta',
+  'te',
+  'th',
+  'tr',
+  'uk',
+  'ur',
+  'vi',
+  'yue',
+  'zh',
+  'zh-TW',
+  'zh-HK',
 ];
-const LINE_KEYS = ['greeting', 'unsure', 'unsureWithTopics', 'refusal', 'llmFailure', 'verbalDisclosure', 'visualDisclosure', 'recordingNotice', 'hello', 'thanks', 'bye', 'howAreYou', 'ack'] as const;
+const LINE_KEYS = [
+  'greeting',
+  'unsure',
+  'unsureWithTopics',
+  'refusal',
+  'llmFailure',
+  'verbalDisclosure',
+  'visualDisclosure',
+  'recordingNotice',
+  'hello',
+  'thanks',
+  'bye',
+  'howAreYou',
+  'ack',
+] as const;
 
 describe('the languages a PAL speaks', () => {
   let t: TestService;
@@ -36,7 +102,12 @@ describe('the languages a PAL speaks', () => {
       assert.match(greeting, /Sven/);
       if (primaryLanguage(tag) === 'en') assert.equal(greeting, "Hi, I'm Sven. How can I help you today?");
       else {
-        for (const key of LINE_KEYS) assert.notEqual(palLine(tag, key, { name: 'Sven', topics: 'x' }), palLine('en', key, { name: 'Sven', topics: 'x' }), `${tag} ${key} is not English`);
+        for (const key of LINE_KEYS)
+          assert.notEqual(
+            palLine(tag, key, { name: 'Sven', topics: 'x' }),
+            palLine('en', key, { name: 'Sven', topics: 'x' }),
+            `${tag} ${key} is not English`,
+          );
       }
       for (const key of LINE_KEYS) assert.ok(palLine(tag, key, { name: 'Sven', topics: 'x' }).trim().length > 1, `${tag} ${key}`);
       assert.ok(palLines(tag).and.length > 0);
@@ -72,7 +143,12 @@ describe('the languages a PAL speaks', () => {
   });
 
   it('a regional or script tag is accepted when its language is supported, and stored as BCP 47 spells it (issue 35)', async () => {
-    const pal = await t.api('POST', '/v2/pals', { pal_name: 'Nora', system_prompt: 'Hi.', default_face_id: face, languages: ['nb-NO', 'pt_br', 'zh-Hans-CN', 'de-CH-1996'] });
+    const pal = await t.api('POST', '/v2/pals', {
+      pal_name: 'Nora',
+      system_prompt: 'Hi.',
+      default_face_id: face,
+      languages: ['nb-NO', 'pt_br', 'zh-Hans-CN', 'de-CH-1996'],
+    });
     assert.equal(pal.status, 200, JSON.stringify(pal.body));
     assert.deepEqual(pal.body.languages, ['nb-NO', 'pt-BR', 'zh-Hans-CN', 'de-CH-1996']);
     const conv = await t.api('POST', '/v2/conversations', { pal_id: pal.body.pal_id, properties: { languages: ['it-IT', 'fr-CA'] } });
@@ -87,8 +163,19 @@ describe('the languages a PAL speaks', () => {
 
   it("a region's own voice where eSpeak has one (en-GB, pt-BR, es-MX, fr-BE), its language's voice elsewhere", async () => {
     const expected: Record<string, string> = {
-      'en-GB': 'en', 'en-US': 'en-us', en: 'en-us', 'pt-BR': 'pt-br', pt: 'pt', 'es-MX': 'es-419', 'es-419': 'es-419', es: 'es',
-      'fr-BE': 'fr-be', 'fr-CA': 'fr', 'nb-NO': 'nb', 'zh-Hans-CN': 'cmn', 'de-CH': 'de',
+      'en-GB': 'en',
+      'en-US': 'en-us',
+      en: 'en-us',
+      'pt-BR': 'pt-br',
+      pt: 'pt',
+      'es-MX': 'es-419',
+      'es-419': 'es-419',
+      es: 'es',
+      'fr-BE': 'fr-be',
+      'fr-CA': 'fr',
+      'nb-NO': 'nb',
+      'zh-Hans-CN': 'cmn',
+      'de-CH': 'de',
     };
     const voice = new EspeakSynthesizer(t.service.deps.log);
     try {

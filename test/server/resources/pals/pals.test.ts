@@ -18,7 +18,8 @@ describe('PALs and personas', () => {
     t = await startTestService();
     files = await startFileServer({ '/face.mp4': { body: readFileSync(mediaFixture('sample-face.mp4')), contentType: 'video/mp4' } });
     face = (await t.api('POST', '/v2/faces', { face_name: 'Mine', train_video_url: `${files.url}/face.mp4` })).body.face_id;
-    otherFace = (await t.api('POST', '/v2/faces', { face_name: 'Theirs', train_video_url: `${files.url}/face.mp4` }, { key: OTHER_KEY })).body.face_id;
+    otherFace = (await t.api('POST', '/v2/faces', { face_name: 'Theirs', train_video_url: `${files.url}/face.mp4` }, { key: OTHER_KEY }))
+      .body.face_id;
   });
   after(async () => {
     await t.close();
@@ -26,7 +27,8 @@ describe('PALs and personas', () => {
   });
 
   const minimal = () => ({ pal_name: 'Guide', system_prompt: 'You are a helpful guide.', default_face_id: face });
-  const stored = async (palId: string) => (await t.service.deps.db.selectFrom('pals').selectAll().where('pal_id', '=', palId).executeTakeFirstOrThrow());
+  const stored = async (palId: string) =>
+    await t.service.deps.db.selectFrom('pals').selectAll().where('pal_id', '=', palId).executeTakeFirstOrThrow();
 
   it('creates a PAL with defaults filled in', async () => {
     const r = await t.api('POST', '/v2/pals', minimal());
@@ -44,14 +46,32 @@ describe('PALs and personas', () => {
   });
 
   it('stores the full normalised document, with conferencing_email and canonical languages', async () => {
-    const set = await t.api('POST', '/v2/guardrails', { name: 'house rules', data: [{ guardrail_name: 'polite', guardrail_prompt: 'Stay polite', modality: 'verbal' }] });
-    const g1 = await t.api('POST', '/v2/guardrails', { guardrail_name: 'no prices', guardrail_prompt: 'Never quote prices', modality: 'verbal' });
-    const g2 = await t.api('POST', '/v2/guardrails', { guardrail_name: 'no medical', guardrail_prompt: 'No medical advice', modality: 'verbal' });
-    const objectives = (await t.api('POST', '/v2/objectives', { data: [{ objective_name: 'lead', output_variables: ['email'] }] })).body.objectives_id;
-    const connector = await t.api('POST', '/v2/connectors', { name: 'CRM', server_url: 'https://mcp.example.com/mcp', auth_config: { type: 'bearer', token: 'tok' } });
+    const set = await t.api('POST', '/v2/guardrails', {
+      name: 'house rules',
+      data: [{ guardrail_name: 'polite', guardrail_prompt: 'Stay polite', modality: 'verbal' }],
+    });
+    const g1 = await t.api('POST', '/v2/guardrails', {
+      guardrail_name: 'no prices',
+      guardrail_prompt: 'Never quote prices',
+      modality: 'verbal',
+    });
+    const g2 = await t.api('POST', '/v2/guardrails', {
+      guardrail_name: 'no medical',
+      guardrail_prompt: 'No medical advice',
+      modality: 'verbal',
+    });
+    const objectives = (await t.api('POST', '/v2/objectives', { data: [{ objective_name: 'lead', output_variables: ['email'] }] })).body
+      .objectives_id;
+    const connector = await t.api('POST', '/v2/connectors', {
+      name: 'CRM',
+      server_url: 'https://mcp.example.com/mcp',
+      auth_config: { type: 'bearer', token: 'tok' },
+    });
     assert.equal(connector.status, 200, JSON.stringify(connector.body));
-    const d1 = (await t.api('POST', '/v2/documents', { document_url: 'https://docs.example.com/a.pdf', document_name: 'A' })).body.document_id;
-    const d2 = (await t.api('POST', '/v2/documents', { document_url: 'https://docs.example.com/b.pdf', document_name: 'B' })).body.document_id;
+    const d1 = (await t.api('POST', '/v2/documents', { document_url: 'https://docs.example.com/a.pdf', document_name: 'A' })).body
+      .document_id;
+    const d2 = (await t.api('POST', '/v2/documents', { document_url: 'https://docs.example.com/b.pdf', document_name: 'B' })).body
+      .document_id;
     const body = {
       ...minimal(),
       pal_name: 'Full',
@@ -67,7 +87,15 @@ describe('PALs and personas', () => {
       disclosure_type: 'always',
       verbal_disclosure: 'I am an AI.',
       visual_disclosure: 'You are talking to an AI.',
-      layers: { conferencing: { username: 'full.guide' }, llm: { model: 'local' }, tts: { voice: 'en-us' }, mcp: { connectors: [connector.body.connector_id] }, perception: {}, stt: {}, conversational_flow: { turn_taking_patience: 'high' } },
+      layers: {
+        conferencing: { username: 'full.guide' },
+        llm: { model: 'local' },
+        tts: { voice: 'en-us' },
+        mcp: { connectors: [connector.body.connector_id] },
+        perception: {},
+        stt: {},
+        conversational_flow: { turn_taking_patience: 'high' },
+      },
     };
     const r = await t.api('POST', '/v2/pals', body);
     assert.equal(r.status, 200, JSON.stringify(r.body));
@@ -162,13 +190,26 @@ describe('PALs and personas', () => {
 
   it('accepts exactly 50 guardrail ids and tags, and refuses unknown ids and a 51st guardrail in total', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 50; i++) ids.push((await t.api('POST', '/v2/guardrails', { guardrail_name: `rule ${i}`, guardrail_prompt: `Rule ${i}`, modality: 'verbal' })).body.uuid);
-    const r = await t.api('POST', '/v2/pals', { ...minimal(), guardrail_ids: ids, guardrail_tags: Array.from({ length: 50 }, (_, i) => `t${i}`) });
+    for (let i = 0; i < 50; i++)
+      ids.push(
+        (await t.api('POST', '/v2/guardrails', { guardrail_name: `rule ${i}`, guardrail_prompt: `Rule ${i}`, modality: 'verbal' })).body
+          .uuid,
+      );
+    const r = await t.api('POST', '/v2/pals', {
+      ...minimal(),
+      guardrail_ids: ids,
+      guardrail_tags: Array.from({ length: 50 }, (_, i) => `t${i}`),
+    });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.guardrail_ids.length, 50);
     const unknown = await t.api('POST', '/v2/pals', { ...minimal(), guardrail_ids: ['grnothere'] });
     assert.equal(unknown.status, 400);
-    await t.api('POST', '/v2/guardrails', { guardrail_name: 'tagged', guardrail_prompt: 'Tagged rule', modality: 'verbal', tags: ['extra'] });
+    await t.api('POST', '/v2/guardrails', {
+      guardrail_name: 'tagged',
+      guardrail_prompt: 'Tagged rule',
+      modality: 'verbal',
+      tags: ['extra'],
+    });
     const tooMany = await t.api('POST', '/v2/pals', { ...minimal(), guardrail_ids: ids, guardrail_tags: ['extra'] });
     assert.equal(tooMany.status, 400);
     assert.match(tooMany.body.error, /50/);
@@ -189,7 +230,10 @@ describe('PALs and personas', () => {
   });
 
   it('keeps layer keys write-only: encrypted at rest, masked when shown, kept through patches', async () => {
-    const r = await t.api('POST', '/v2/pals', { ...minimal(), layers: { llm: { model: 'gpt-x', base_url: 'https://llm.example/v1', api_key: 'sk-secret-1' } } });
+    const r = await t.api('POST', '/v2/pals', {
+      ...minimal(),
+      layers: { llm: { model: 'gpt-x', base_url: 'https://llm.example/v1', api_key: 'sk-secret-1' } },
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body.layers.llm.api_key, '********');
     assert.doesNotMatch(JSON.stringify(r.body), /sk-secret/);
@@ -260,10 +304,17 @@ describe('PALs and personas', () => {
     // Nothing of the refused patches stuck.
     assert.equal((await t.api('GET', `/v2/pals/${id}`)).body.system_prompt, 'New prompt');
 
-    const echo = await t.api('PATCH', `/v2/pals/${id}`, [{ op: 'replace', path: '/pipeline_mode', value: 'echo' }, { op: 'remove', path: '/system_prompt' }]);
+    const echo = await t.api('PATCH', `/v2/pals/${id}`, [
+      { op: 'replace', path: '/pipeline_mode', value: 'echo' },
+      { op: 'remove', path: '/system_prompt' },
+    ]);
     assert.equal(echo.status, 200); // an echo PAL needs no prompt
     assert.equal(echo.body.system_prompt, null);
-    const persona = await t.api('PATCH', `/v2/personas/${id}`, [{ op: 'replace', path: '/persona_name', value: 'Renamed' }, { op: 'replace', path: '/default_replica_id', value: null }, { op: 'remove', path: '/layers/conferencing' }]);
+    const persona = await t.api('PATCH', `/v2/personas/${id}`, [
+      { op: 'replace', path: '/persona_name', value: 'Renamed' },
+      { op: 'replace', path: '/default_replica_id', value: null },
+      { op: 'remove', path: '/layers/conferencing' },
+    ]);
     assert.equal(persona.status, 200, JSON.stringify(persona.body));
     assert.equal(persona.body.persona_name, 'Renamed');
     assert.equal(persona.body.default_replica_id, null);
@@ -278,7 +329,12 @@ describe('PALs and personas', () => {
 
   it('hides other owners’ PALs (404) and deletes on both paths', async () => {
     const id = (await t.api('POST', '/v2/pals', minimal())).body.pal_id;
-    for (const [method, path] of [['GET', `/v2/pals/${id}`], ['GET', `/v2/personas/${id}`], ['DELETE', `/v2/pals/${id}`], ['DELETE', `/v2/personas/${id}`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/v2/pals/${id}`],
+      ['GET', `/v2/personas/${id}`],
+      ['DELETE', `/v2/pals/${id}`],
+      ['DELETE', `/v2/personas/${id}`],
+    ] as const) {
       const r = await t.api(method, path, undefined, { key: OTHER_KEY });
       assert.equal(r.status, 404, `${method} ${path}`);
       assert.equal(r.body.error, 'PAL not found');
@@ -307,23 +363,53 @@ describe('PALs and personas', () => {
 
   it('validates layers.mcp.connector_tools against the listed connectors and their imported tools (400 naming the field)', async () => {
     const db = t.service.deps.db;
-    const connector = (connector_id: string, owner_id: number, indexed: boolean) => db.insertInto('connectors').values({
-      connector_id, owner_id, team_id: null, name: connector_id, source: 'mcp', server_url: 'https://tools.example.com/mcp', auth_type: 'none', auth_settings: '{}',
-      bearer_token_enc: null, client_secret_enc: null, access_token_enc: null, refresh_token_enc: null, access_token_expires_at: null, oauth_status: 'none',
-      oauth_scopes: '[]', oauth_metadata: null, last_indexed_at: indexed ? new Date() : null, last_index_error: null, created_at: new Date(), updated_at: new Date(),
-    } as never).execute();
+    const connector = (connector_id: string, owner_id: number, indexed: boolean) =>
+      db
+        .insertInto('connectors')
+        .values({
+          connector_id,
+          owner_id,
+          team_id: null,
+          name: connector_id,
+          source: 'mcp',
+          server_url: 'https://tools.example.com/mcp',
+          auth_type: 'none',
+          auth_settings: '{}',
+          bearer_token_enc: null,
+          client_secret_enc: null,
+          access_token_enc: null,
+          refresh_token_enc: null,
+          access_token_expires_at: null,
+          oauth_status: 'none',
+          oauth_scopes: '[]',
+          oauth_metadata: null,
+          last_indexed_at: indexed ? new Date() : null,
+          last_index_error: null,
+          created_at: new Date(),
+          updated_at: new Date(),
+        } as never)
+        .execute();
     await connector('cpaltools', 1, true);
     await connector('cpalnotyet', 1, false);
     await connector('cpalforeign', 2, true);
-    await db.insertInto('connector_tools').values([
-      { connector_id: 'cpaltools', name: 'search', description: null, input_schema: '{}', position: 0 },
-      { connector_id: 'cpaltools', name: 'book', description: null, input_schema: '{}', position: 1 },
-    ] as never).execute();
+    await db
+      .insertInto('connector_tools')
+      .values([
+        { connector_id: 'cpaltools', name: 'search', description: null, input_schema: '{}', position: 0 },
+        { connector_id: 'cpaltools', name: 'book', description: null, input_schema: '{}', position: 1 },
+      ] as never)
+      .execute();
     const withMcp = (mcp: unknown) => t.api('POST', '/v2/pals', { ...minimal(), layers: { mcp } });
-    const ok = await withMcp({ connectors: ['cpaltools', 'cpalnotyet'], connector_tools: { cpaltools: ['search'], cpalnotyet: ['anything'] } });
+    const ok = await withMcp({
+      connectors: ['cpaltools', 'cpalnotyet'],
+      connector_tools: { cpaltools: ['search'], cpalnotyet: ['anything'] },
+    });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     for (const [mcp, pattern] of [
-      [{ connectors: ['cpaltools'], connector_tools: { cpaltools: ['delete_everything'] } }, /layers\.mcp\.connector_tools.*delete_everything/],
+      [
+        { connectors: ['cpaltools'], connector_tools: { cpaltools: ['delete_everything'] } },
+        /layers\.mcp\.connector_tools.*delete_everything/,
+      ],
       [{ connectors: ['cpaltools'], connector_tools: { cpalnotyet: ['search'] } }, /layers\.mcp\.connector_tools.*cpalnotyet.*not listed/],
       [{ connectors: ['cpaltools', 'cpalforeign'], connector_tools: { cpalforeign: ['x'] } }, /cpalforeign/],
       [{ connectors: ['cpaltools'], connector_tools: { cpaltools: ['search', 'search'] } }, /layers\.mcp\.connector_tools.*twice/],
@@ -335,13 +421,20 @@ describe('PALs and personas', () => {
       assert.match(r.body.error, pattern);
     }
     // A patch is validated too.
-    const patched = await t.api('PATCH', `/v2/pals/${ok.body.pal_id}`, [{ op: 'replace', path: '/layers/mcp/connector_tools/cpaltools', value: ['nope'] }]);
+    const patched = await t.api('PATCH', `/v2/pals/${ok.body.pal_id}`, [
+      { op: 'replace', path: '/layers/mcp/connector_tools/cpaltools', value: ['nope'] },
+    ]);
     assert.equal(patched.status, 400);
     assert.match(patched.body.error, /layers\.mcp\.connector_tools.*nope/);
   });
 
   it('shows guardrails_id cleaned (null) after its guardrail set is deleted', async () => {
-    const set = (await t.api('POST', '/v2/guardrails', { name: 'gone soon', data: [{ guardrail_name: 'r', guardrail_prompt: 'Never discuss x', modality: 'verbal' }] })).body.guardrails_id;
+    const set = (
+      await t.api('POST', '/v2/guardrails', {
+        name: 'gone soon',
+        data: [{ guardrail_name: 'r', guardrail_prompt: 'Never discuss x', modality: 'verbal' }],
+      })
+    ).body.guardrails_id;
     const id = (await t.api('POST', '/v2/pals', { ...minimal(), guardrails_id: set })).body.pal_id;
     assert.equal((await t.api('GET', `/v2/pals/${id}`)).body.guardrails_id, set);
     assert.equal((await t.api('DELETE', `/v2/guardrails/${set}`)).status, 200);
@@ -363,7 +456,10 @@ describe('PALs and personas', () => {
 
   it('documents the PAL routes in the OpenAPI document', async () => {
     const doc = (await t.api('GET', '/openapi.json', undefined, { key: null })).body;
-    for (const [base, one] of [['/v2/pals', '/v2/pals/{pal_id}'], ['/v2/personas', '/v2/personas/{persona_id}']]) {
+    for (const [base, one] of [
+      ['/v2/pals', '/v2/pals/{pal_id}'],
+      ['/v2/personas', '/v2/personas/{persona_id}'],
+    ]) {
       assert.ok(doc.paths[base!].post && doc.paths[base!].get);
       assert.ok(doc.paths[one!].get && doc.paths[one!].patch && doc.paths[one!].delete);
     }

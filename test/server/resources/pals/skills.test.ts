@@ -16,8 +16,16 @@ describe('PAL skills', () => {
     const db = t.service.deps.db;
     // A face row is enough for a PAL to reference (training is covered by faces.test.ts).
     const faceId = `rskill${Math.random().toString(36).slice(2, 10)}`;
-    await db.insertInto('faces').values({ face_id: faceId, owner_id: key === OTHER_KEY ? 2 : 1, face_name: 'F', status: 'completed', training_progress: '4/4' }).execute();
-    const r = await t.api('POST', '/v2/pals', { pal_name: 'Skilled', system_prompt: 'Be helpful', default_face_id: faceId }, key ? { key } : {});
+    await db
+      .insertInto('faces')
+      .values({ face_id: faceId, owner_id: key === OTHER_KEY ? 2 : 1, face_name: 'F', status: 'completed', training_progress: '4/4' })
+      .execute();
+    const r = await t.api(
+      'POST',
+      '/v2/pals',
+      { pal_name: 'Skilled', system_prompt: 'Be helpful', default_face_id: faceId },
+      key ? { key } : {},
+    );
     assert.equal(r.status, 200, JSON.stringify(r.body));
     return r.body.pal_id as string;
   }
@@ -25,7 +33,8 @@ describe('PAL skills', () => {
   before(async () => {
     t = await startTestService();
     pal = await newPal();
-    doc = (await t.api('POST', '/v2/documents', { document_url: 'https://docs.example.com/deck.pdf', document_name: 'Deck' })).body.document_id;
+    doc = (await t.api('POST', '/v2/documents', { document_url: 'https://docs.example.com/deck.pdf', document_name: 'Deck' })).body
+      .document_id;
   });
   after(() => t.close());
 
@@ -85,7 +94,13 @@ describe('PAL skills', () => {
       assert.equal(r.status, 400, `${JSON.stringify(config).slice(0, 120)} → ${r.status} ${JSON.stringify(r.body)}`);
       assert.match(r.body.error, pattern);
     }
-    const good = { components: { chart: { enabled: false }, scheduling_embed: { provider: 'calendly', scheduling_url: 'https://calendly.com/acme/30min' } }, usage_guidance: 'g'.repeat(2048) };
+    const good = {
+      components: {
+        chart: { enabled: false },
+        scheduling_embed: { provider: 'calendly', scheduling_url: 'https://calendly.com/acme/30min' },
+      },
+      usage_guidance: 'g'.repeat(2048),
+    };
     const r = await t.api('PUT', `/v2/pals/${pal}/skills/magic_canvas`, { config: good });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.deepEqual(r.body.config, good);
@@ -107,7 +122,9 @@ describe('PAL skills', () => {
     const unknown = await t.api('PUT', `/v2/pals/${pal}/skills/presentation`, { config: { document_ids: ['dnothere'] } });
     assert.equal(unknown.status, 400);
     assert.match(unknown.body.error, /dnothere/);
-    const r = await t.api('PUT', `/v2/pals/${pal}/skills/presentation`, { config: { document_ids: [doc], slides_trigger: 'walk_the_deck', prompt: 'Walk through the deck.' } });
+    const r = await t.api('PUT', `/v2/pals/${pal}/skills/presentation`, {
+      config: { document_ids: [doc], slides_trigger: 'walk_the_deck', prompt: 'Walk through the deck.' },
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body.config.slides_trigger, 'walk_the_deck');
   });
@@ -157,12 +174,19 @@ describe('PAL skills', () => {
     const first = await t.api('PUT', `/v2/pals/${p}/skills/magic_canvas`, { config: { components: { question: { enabled: false } } } });
     // The next write must land at a later millisecond than the first: wait for the clock to pass it.
     await waitFor(() => Date.now() > Date.parse(first.body.updated_at), { interval: 1, what: 'the clock to pass the first write' });
-    const merged = await t.api('PATCH', `/v2/pals/${p}/skills/magic_canvas`, { config: { components: { chart: { enabled: false } }, usage_guidance: 'Use charts sparingly' } });
+    const merged = await t.api('PATCH', `/v2/pals/${p}/skills/magic_canvas`, {
+      config: { components: { chart: { enabled: false } }, usage_guidance: 'Use charts sparingly' },
+    });
     assert.equal(merged.status, 200, JSON.stringify(merged.body));
-    assert.deepEqual(merged.body.config, { components: { question: { enabled: false }, chart: { enabled: false } }, usage_guidance: 'Use charts sparingly' });
+    assert.deepEqual(merged.body.config, {
+      components: { question: { enabled: false }, chart: { enabled: false } },
+      usage_guidance: 'Use charts sparingly',
+    });
     assert.equal(merged.body.attached_at, first.body.attached_at);
     assert.notEqual(merged.body.updated_at, first.body.updated_at);
-    const removed = await t.api('PATCH', `/v2/pals/${p}/skills/magic_canvas`, { config: { components: { question: null }, usage_guidance: null } });
+    const removed = await t.api('PATCH', `/v2/pals/${p}/skills/magic_canvas`, {
+      config: { components: { question: null }, usage_guidance: null },
+    });
     assert.deepEqual(removed.body.config, { components: { chart: { enabled: false } } });
     const invalid = await t.api('PATCH', `/v2/pals/${p}/skills/magic_canvas`, { config: { components: { banner: {} } } });
     assert.equal(invalid.status, 400);
@@ -194,7 +218,9 @@ describe('PAL skills', () => {
   it('replaces the whole set atomically', async () => {
     const p = await newPal();
     await t.api('PUT', `/v2/pals/${p}/skills/magic_canvas`, { config: {} });
-    const set = await t.api('PUT', `/v2/pals/${p}/skills`, { skills: { internet_search: {}, presentation: { config: { document_ids: [doc] } } } });
+    const set = await t.api('PUT', `/v2/pals/${p}/skills`, {
+      skills: { internet_search: {}, presentation: { config: { document_ids: [doc] } } },
+    });
     assert.equal(set.status, 200, JSON.stringify(set.body));
     assert.deepEqual(Object.keys(set.body.data).sort(), ['internet_search', 'presentation']);
     assert.match(set.body.data.presentation.attached_at, isoMicros);

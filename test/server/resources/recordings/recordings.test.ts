@@ -17,7 +17,16 @@ import { BlobServiceClient, StorageSharedKeyCredential } from '@azure/storage-bl
 import { OTHER_KEY, startListeningService, type TestService } from '../../../helpers/service.js';
 import { RoomClient } from '../../../helpers/live-fixtures.js';
 import { startReceiver, type Receiver } from '../../../helpers/receiver.js';
-import { AZURITE_ACCOUNT, AZURITE_KEY, S3_CREDENTIALS, startAzurite, startFakeGcs, startS3rver, type FakeGcs, type Peer } from '../../../helpers/storage-peers.js';
+import {
+  AZURITE_ACCOUNT,
+  AZURITE_KEY,
+  S3_CREDENTIALS,
+  startAzurite,
+  startFakeGcs,
+  startS3rver,
+  type FakeGcs,
+  type Peer,
+} from '../../../helpers/storage-peers.js';
 import { greeted, loudness, speakToneOn } from '../../../helpers/recorded-call.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 import { ManualClock } from '../../../helpers/clock.js';
@@ -40,14 +49,29 @@ describe('recordings', () => {
     s3 = await startS3rver(['recordings']);
     azure = await startAzurite();
     gcs = await startFakeGcs();
-    const container = new BlobServiceClient(azure.endpoint, new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY)).getContainerClient('calls');
+    const container = new BlobServiceClient(
+      azure.endpoint,
+      new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY),
+    ).getContainerClient('calls');
     await container.create();
     receiver = await startReceiver();
-    t = await startListeningService({
-      PALKIT_RECORDING_DIR: dir, PALKIT_RECORDING_RETRY_MS: '100', PALKIT_RECORDING_MAX_ATTEMPTS: '3', PALKIT_RECORDING_LINK_SECONDS: '2',
-      PALKIT_PAL_WORDS_PER_MINUTE: '6000', PALKIT_ROOM_POLL_MS: '200',
-    }, { clock });
-    const pal = await t.api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
+    t = await startListeningService(
+      {
+        PALKIT_RECORDING_DIR: dir,
+        PALKIT_RECORDING_RETRY_MS: '100',
+        PALKIT_RECORDING_MAX_ATTEMPTS: '3',
+        PALKIT_RECORDING_LINK_SECONDS: '2',
+        PALKIT_PAL_WORDS_PER_MINUTE: '6000',
+        PALKIT_ROOM_POLL_MS: '200',
+      },
+      { clock },
+    );
+    const pal = await t.api('POST', '/v2/pals', {
+      pal_name: 'Recorder',
+      system_prompt: 'Echo',
+      pipeline_mode: 'echo',
+      default_face_id: 'rpalkitada',
+    });
     assert.equal(pal.status, 200, JSON.stringify(pal.body));
     palId = pal.body.pal_id;
   });
@@ -70,7 +94,9 @@ describe('recordings', () => {
    */
   async function recordedCall(destinationId: string, seconds = SECONDS): Promise<{ conversationId: string; callSeconds: number }> {
     const created = await t.api('POST', '/v2/conversations', {
-      pal_id: palId, callback_url: `${receiver.url}/calls`, properties: { enable_recording: true, recording_destination_id: destinationId },
+      pal_id: palId,
+      callback_url: `${receiver.url}/calls`,
+      properties: { enable_recording: true, recording_destination_id: destinationId },
     });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     const client = await RoomClient.join(created.body.conversation_url, created.body.meeting_token, 'Visitor');
@@ -80,21 +106,35 @@ describe('recordings', () => {
     await speakToneOn(clock, client, seconds);
     assert.equal((await t.api('POST', `/v2/conversations/${created.body.conversation_id}/end`)).status, 200);
     await client.closed;
-    assert.deepEqual(client.events('conversation.replica.stopped_speaking').map((m) => m.properties.interrupted), [false, false], 'the PAL said its disclosure and greeting, whole, and nothing after them');
+    assert.deepEqual(
+      client.events('conversation.replica.stopped_speaking').map((m) => m.properties.interrupted),
+      [false, false],
+      'the PAL said its disclosure and greeting, whole, and nothing after them',
+    );
     await stored(created.body.conversation_id);
-    const row = await t.service.deps.db.selectFrom('conversations').select(['live_started_at', 'ended_at']).where('conversation_id', '=', created.body.conversation_id).executeTakeFirstOrThrow();
+    const row = await t.service.deps.db
+      .selectFrom('conversations')
+      .select(['live_started_at', 'ended_at'])
+      .where('conversation_id', '=', created.body.conversation_id)
+      .executeTakeFirstOrThrow();
     return { conversationId: created.body.conversation_id, callSeconds: (row.ended_at!.getTime() - row.live_started_at!.getTime()) / 1000 };
   }
 
   const received = (conversationId: string, eventType: string): any[] =>
-    receiver.received.map((r) => r.body).flat().filter((b: any) => b?.conversation_id === conversationId && b.event_type === eventType);
+    receiver.received
+      .map((r) => r.body)
+      .flat()
+      .filter((b: any) => b?.conversation_id === conversationId && b.event_type === eventType);
 
   /** The room closed and kept the call's recording (its own I/O, on no clock): the copy can start. */
   async function stored(conversationId: string): Promise<void> {
-    await waitFor(async () => {
-      const list = await t.api('GET', `/v2/conversations/${conversationId}/recordings`);
-      return list.body.data.length === 1 && list.body.data[0].status !== 'recording';
-    }, { timeout: 20_000, interval: 50, what: 'the recording to be stored' });
+    await waitFor(
+      async () => {
+        const list = await t.api('GET', `/v2/conversations/${conversationId}/recordings`);
+        return list.body.data.length === 1 && list.body.data[0].status !== 'recording';
+      },
+      { timeout: 20_000, interval: 50, what: 'the recording to be stored' },
+    );
   }
 
   /**
@@ -134,7 +174,13 @@ describe('recordings', () => {
   // The calls are spoken on the service's clock, which they share: one after another.
   describe('calls recorded', () => {
     it('delivers a recorded call to S3 (s3rver) with exact recording_ready fields', async () => {
-      const id = await destination({ provider: 's3', bucket_name: 'recordings', endpoint: s3.endpoint, prefix: 'palkit/', credentials: S3_CREDENTIALS });
+      const id = await destination({
+        provider: 's3',
+        bucket_name: 'recordings',
+        endpoint: s3.endpoint,
+        prefix: 'palkit/',
+        credentials: S3_CREDENTIALS,
+      });
       const { conversationId, callSeconds } = await recordedCall(id);
       const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', true);
       assert.equal(more.length, 0, 'recording_ready is sent once');
@@ -152,7 +198,12 @@ describe('recordings', () => {
       assert.equal(ready.properties.duration, callSeconds, `recording ${ready.properties.duration} s vs call ${callSeconds} s`);
       assert.equal(recording.status, 'delivered');
 
-      const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+      const client = new S3Client({
+        region: 'us-east-1',
+        endpoint: s3.endpoint,
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      });
       const object = await client.send(new GetObjectCommand({ Bucket: 'recordings', Key: key }));
       const wav = Buffer.from(await object.Body!.transformToByteArray());
       client.destroy();
@@ -164,16 +215,29 @@ describe('recordings', () => {
     });
 
     it('delivers to Azure Blob (Azurite) with the blob URL as storage_uri', async () => {
-      const id = await destination({ provider: 'azure_blob', bucket_name: 'calls', endpoint: azure.endpoint, credentials: { account_name: AZURITE_ACCOUNT, account_key: AZURITE_KEY } });
+      const id = await destination({
+        provider: 'azure_blob',
+        bucket_name: 'calls',
+        endpoint: azure.endpoint,
+        credentials: { account_name: AZURITE_ACCOUNT, account_key: AZURITE_KEY },
+      });
       const { conversationId, callSeconds } = await recordedCall(id);
       const [ready, ...more] = await callbacks(conversationId, 'application.recording_ready', true);
       assert.equal(more.length, 0);
       const recording = await recordingOf(conversationId);
       const key = `${conversationId}/${recording.recording_id}.wav`;
-      assert.deepEqual(ready.properties, { bucket_name: 'calls', s3_key: key, duration: ready.properties.duration, storage_provider: 'azure_blob', storage_uri: `${azure.endpoint}/calls/${key}` });
+      assert.deepEqual(ready.properties, {
+        bucket_name: 'calls',
+        s3_key: key,
+        duration: ready.properties.duration,
+        storage_provider: 'azure_blob',
+        storage_uri: `${azure.endpoint}/calls/${key}`,
+      });
       assert.equal(callSeconds, SECONDS);
       assert.equal(ready.properties.duration, callSeconds);
-      const blob = new BlobServiceClient(azure.endpoint, new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY)).getContainerClient('calls').getBlobClient(key);
+      const blob = new BlobServiceClient(azure.endpoint, new StorageSharedKeyCredential(AZURITE_ACCOUNT, AZURITE_KEY))
+        .getContainerClient('calls')
+        .getBlobClient(key);
       const bytes = await blob.downloadToBuffer();
       assert.equal(bytes.subarray(8, 12).toString(), 'WAVE');
       assert.equal((await blob.getProperties()).contentType, 'audio/wav');
@@ -186,7 +250,13 @@ describe('recordings', () => {
       assert.equal(more.length, 0);
       const recording = await recordingOf(conversationId);
       const key = `${conversationId}/${recording.recording_id}.wav`;
-      assert.deepEqual(ready.properties, { bucket_name: 'gcs-calls', s3_key: key, duration: ready.properties.duration, storage_provider: 'gcs', storage_uri: `gs://gcs-calls/${key}` });
+      assert.deepEqual(ready.properties, {
+        bucket_name: 'gcs-calls',
+        s3_key: key,
+        duration: ready.properties.duration,
+        storage_provider: 'gcs',
+        storage_uri: `gs://gcs-calls/${key}`,
+      });
       assert.equal(callSeconds, SECONDS);
       assert.equal(ready.properties.duration, callSeconds);
       const stored = gcs.objects.get(`gcs-calls/${key}`);
@@ -203,8 +273,12 @@ describe('recordings', () => {
       assert.equal(received(conversationId, 'application.recording_ready').length, 0);
       const recording = await recordingOf(conversationId);
       assert.deepEqual(failed[0].properties, {
-        recording_id: recording.recording_id, s3_key: `${conversationId}/${recording.recording_id}.wav`, duration: recording.duration,
-        storage_provider: 's3', error_code: 'NoSuchBucket', error_message: failed[0].properties.error_message,
+        recording_id: recording.recording_id,
+        s3_key: `${conversationId}/${recording.recording_id}.wav`,
+        duration: recording.duration,
+        storage_provider: 's3',
+        error_code: 'NoSuchBucket',
+        error_message: failed[0].properties.error_message,
       });
       assert.match(failed[0].properties.error_message, /bucket/i);
       RecordingCopyFailedCallback.parse(failed[0]);
@@ -219,18 +293,43 @@ describe('recordings', () => {
     it('records the conversations of a deployment whose customization asks for it', async () => {
       const id = await destination({ provider: 'gcs', bucket_name: 'gcs-calls', endpoint: gcs.endpoint, credentials: {} });
       const created = await t.api('POST', '/v2/deployments', {
-        pal_id: palId, channel: 'embed', callback_url: `${receiver.url}/deployment`, customization: { recording: { enabled: true, destination_id: id } },
+        pal_id: palId,
+        channel: 'embed',
+        callback_url: `${receiver.url}/deployment`,
+        customization: { recording: { enabled: true, destination_id: id } },
       });
       assert.equal(created.status, 200, JSON.stringify(created.body));
       const deploymentId = created.body.deployment_id;
-      assert.equal((await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/status', value: 'active' }])).status, 200);
+      assert.equal(
+        (await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/status', value: 'active' }])).status,
+        200,
+      );
       // Browsers learn that calls are recorded, not where they go.
-      assert.deepEqual((await t.api('GET', `/v2/deployments/${deploymentId}/init`, undefined, { key: null })).body.customization.recording, { enabled: true });
-      const foreign = await t.api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: 'b', endpoint: gcs.endpoint, credentials: {} }, { key: OTHER_KEY });
-      const refused = await t.api('PATCH', `/v2/deployments/${deploymentId}`, [{ op: 'replace', path: '/customization/recording/destination_id', value: foreign.body.destination_id }]);
+      assert.deepEqual(
+        (await t.api('GET', `/v2/deployments/${deploymentId}/init`, undefined, { key: null })).body.customization.recording,
+        { enabled: true },
+      );
+      const foreign = await t.api(
+        'POST',
+        '/v2/recording-destinations',
+        { provider: 'gcs', bucket_name: 'b', endpoint: gcs.endpoint, credentials: {} },
+        { key: OTHER_KEY },
+      );
+      const refused = await t.api('PATCH', `/v2/deployments/${deploymentId}`, [
+        { op: 'replace', path: '/customization/recording/destination_id', value: foreign.body.destination_id },
+      ]);
       assert.equal(refused.status, 400);
       assert.match(refused.body.error, /customization\.recording\.destination_id/);
-      assert.equal((await t.api('POST', '/v2/deployments', { pal_id: palId, channel: 'embed', customization: { recording: { enabled: true, destination_id: 'rd_nothere' } } })).status, 400);
+      assert.equal(
+        (
+          await t.api('POST', '/v2/deployments', {
+            pal_id: palId,
+            channel: 'embed',
+            customization: { recording: { enabled: true, destination_id: 'rd_nothere' } },
+          })
+        ).status,
+        400,
+      );
       const started = await t.api('POST', `/v2/deployments/${deploymentId}/start`, {}, { key: null });
       assert.equal(started.status, 200, JSON.stringify(started.body));
       const client = await RoomClient.join(started.body.conversation_url, started.body.meeting_token);
@@ -262,17 +361,30 @@ describe('recordings', () => {
     assert.deepEqual(bytes, gcs.objects.get(`gcs-calls/${conversationId}/${recording.recording_id}.wav`)!.body);
     const forged = link.body.url.replace(/signature=[^&]+/, 'signature=forged');
     assert.equal((await fetch(forged)).status, 403);
-    assert.equal((await t.api('GET', `/v2/conversations/${conversationId}/recordings`, undefined, { key: OTHER_KEY })).status, 404, 'another account cannot see the conversation');
+    assert.equal(
+      (await t.api('GET', `/v2/conversations/${conversationId}/recordings`, undefined, { key: OTHER_KEY })).status,
+      404,
+      'another account cannot see the conversation',
+    );
     await clock.advance(2100); // the service's clock passes the link's two seconds
     assert.equal((await fetch(link.body.url)).status, 410, 'the link expires (PALKIT_RECORDING_LINK_SECONDS)');
 
-    const s3Id = await destination({ provider: 's3', bucket_name: 'recordings', endpoint: s3.endpoint, credentials: { access_key_id: 'AKIDSECRET1', secret_access_key: 'very-secret-value' } });
+    const s3Id = await destination({
+      provider: 's3',
+      bucket_name: 'recordings',
+      endpoint: s3.endpoint,
+      credentials: { access_key_id: 'AKIDSECRET1', secret_access_key: 'very-secret-value' },
+    });
     for (const r of [await t.api('GET', `/v2/recording-destinations/${s3Id}`), await t.api('GET', '/v2/recording-destinations')]) {
       assert.equal(r.status, 200);
       assert.doesNotMatch(JSON.stringify(r.body), /AKIDSECRET1|very-secret-value/);
     }
     assert.equal((await t.api('GET', `/v2/recording-destinations/${s3Id}`)).body.credentials_set, true);
-    const stored = await t.service.deps.db.selectFrom('recording_destinations').select('credentials').where('destination_id', '=', s3Id).executeTakeFirstOrThrow();
+    const stored = await t.service.deps.db
+      .selectFrom('recording_destinations')
+      .select('credentials')
+      .where('destination_id', '=', s3Id)
+      .executeTakeFirstOrThrow();
     assert.doesNotMatch(stored.credentials, /very-secret-value/, 'stored encrypted');
   });
 
@@ -282,8 +394,16 @@ describe('recordings', () => {
     await callbacks(conversationId, 'application.recording_ready');
     const recording = await recordingOf(conversationId);
     const { db } = t.service.deps;
-    const prune = await db.selectFrom('jobs').select(['job_id', 'run_at']).where('kind', '=', 'recordings.prune').where(sql`payload->>'recording_id'`, '=', recording.recording_id).executeTakeFirstOrThrow();
-    assert.ok(Math.abs(new Date(prune.run_at).getTime() - Date.parse(recording.expires_at)) < 1000, 'the prune job runs when the recording expires');
+    const prune = await db
+      .selectFrom('jobs')
+      .select(['job_id', 'run_at'])
+      .where('kind', '=', 'recordings.prune')
+      .where(sql`payload->>'recording_id'`, '=', recording.recording_id)
+      .executeTakeFirstOrThrow();
+    assert.ok(
+      Math.abs(new Date(prune.run_at).getTime() - Date.parse(recording.expires_at)) < 1000,
+      'the prune job runs when the recording expires',
+    );
     const link = await t.api('GET', `/v2/conversations/${conversationId}/recordings/${recording.recording_id}/link`);
     // Thirty days later (the job made due now).
     await db.updateTable('jobs').set({ run_at: clock.now() }).where('job_id', '=', prune.job_id).execute();
@@ -291,54 +411,96 @@ describe('recordings', () => {
     assert.equal((await recordingOf(conversationId)).default_copy_available, false);
     assert.equal((await fetch(link.body.url)).status, 410);
     assert.equal((await t.api('GET', `/v2/conversations/${conversationId}/recordings/${recording.recording_id}/link`)).status, 410);
-    assert.ok(gcs.objects.has(`gcs-calls/${conversationId}/${recording.recording_id}.wav`), 'the delivered copy is the customer\'s to keep');
+    assert.ok(gcs.objects.has(`gcs-calls/${conversationId}/${recording.recording_id}.wav`), "the delivered copy is the customer's to keep");
   });
 
   it('documents destinations, recordings and download links in the OpenAPI document', async () => {
     const doc = (await t.api('GET', '/openapi.json', undefined, { key: null })).body;
-    for (const path of ['/v2/recording-destinations', '/v2/recording-destinations/{destination_id}', '/v2/conversations/{conversation_id}/recordings',
-      '/v2/conversations/{conversation_id}/recordings/{recording_id}/link', '/v2/recordings/{recording_id}/download']) assert.ok(doc.paths[path], path);
+    for (const path of [
+      '/v2/recording-destinations',
+      '/v2/recording-destinations/{destination_id}',
+      '/v2/conversations/{conversation_id}/recordings',
+      '/v2/conversations/{conversation_id}/recordings/{recording_id}/link',
+      '/v2/recordings/{recording_id}/download',
+    ])
+      assert.ok(doc.paths[path], path);
     assert.ok(doc.components.schemas.ConversationProperties.properties.enable_recording);
   });
 
   it('refuses an unknown destination, incomplete credentials and a destination of another account', async () => {
-    const unknown = await t.api('POST', '/v2/conversations', { pal_id: palId, properties: { enable_recording: true, recording_destination_id: 'rd_nothere' } });
+    const unknown = await t.api('POST', '/v2/conversations', {
+      pal_id: palId,
+      properties: { enable_recording: true, recording_destination_id: 'rd_nothere' },
+    });
     assert.equal(unknown.status, 400);
     assert.match(unknown.body.error, /recording_destination_id/);
-    const incomplete = await t.api('POST', '/v2/recording-destinations', { provider: 's3', bucket_name: 'b', credentials: { access_key_id: 'x' } });
+    const incomplete = await t.api('POST', '/v2/recording-destinations', {
+      provider: 's3',
+      bucket_name: 'b',
+      credentials: { access_key_id: 'x' },
+    });
     assert.equal(incomplete.status, 400);
     assert.match(incomplete.body.error, /secret_access_key/);
-    const theirs = await t.api('POST', '/v2/recording-destinations', { provider: 'gcs', bucket_name: 'b', endpoint: gcs.endpoint, credentials: {} }, { key: OTHER_KEY });
-    const mine = await t.api('POST', '/v2/conversations', { pal_id: palId, properties: { enable_recording: true, recording_destination_id: theirs.body.destination_id } });
+    const theirs = await t.api(
+      'POST',
+      '/v2/recording-destinations',
+      { provider: 'gcs', bucket_name: 'b', endpoint: gcs.endpoint, credentials: {} },
+      { key: OTHER_KEY },
+    );
+    const mine = await t.api('POST', '/v2/conversations', {
+      pal_id: palId,
+      properties: { enable_recording: true, recording_destination_id: theirs.body.destination_id },
+    });
     assert.equal(mine.status, 400);
     assert.equal((await t.api('GET', `/v2/recording-destinations/${theirs.body.destination_id}`)).status, 403);
   });
 });
 
-describe('recordings: the operator\'s S3-compatible default storage', () => {
-  it('keeps a recording without a destination in the operator\'s bucket and serves it through the link', async () => {
+describe("recordings: the operator's S3-compatible default storage", () => {
+  it("keeps a recording without a destination in the operator's bucket and serves it through the link", async () => {
     const s3 = await startS3rver(['palkit-default']);
     const clock = new ManualClock();
-    const t = await startListeningService({
-      PALKIT_RECORDING_S3_BUCKET: 'palkit-default', PALKIT_RECORDING_S3_ENDPOINT: s3.endpoint,
-      PALKIT_RECORDING_S3_ACCESS_KEY_ID: 'S3RVER', PALKIT_RECORDING_S3_SECRET_ACCESS_KEY: 'S3RVER', PALKIT_PAL_WORDS_PER_MINUTE: '6000',
-    }, { clock });
+    const t = await startListeningService(
+      {
+        PALKIT_RECORDING_S3_BUCKET: 'palkit-default',
+        PALKIT_RECORDING_S3_ENDPOINT: s3.endpoint,
+        PALKIT_RECORDING_S3_ACCESS_KEY_ID: 'S3RVER',
+        PALKIT_RECORDING_S3_SECRET_ACCESS_KEY: 'S3RVER',
+        PALKIT_PAL_WORDS_PER_MINUTE: '6000',
+      },
+      { clock },
+    );
     try {
-      const pal = await t.api('POST', '/v2/pals', { pal_name: 'Recorder', system_prompt: 'Echo', pipeline_mode: 'echo', default_face_id: 'rpalkitada' });
+      const pal = await t.api('POST', '/v2/pals', {
+        pal_name: 'Recorder',
+        system_prompt: 'Echo',
+        pipeline_mode: 'echo',
+        default_face_id: 'rpalkitada',
+      });
       const conv = await t.api('POST', '/v2/conversations', { pal_id: pal.body.pal_id, properties: { enable_recording: true } });
       const client = await RoomClient.join(conv.body.conversation_url, conv.body.meeting_token);
       await greeted(client);
       await speakToneOn(clock, client, 2);
       await t.api('POST', `/v2/conversations/${conv.body.conversation_id}/end`);
       await client.closed;
-      const recording = await waitFor(async () => {
-        const first = (await t.api('GET', `/v2/conversations/${conv.body.conversation_id}/recordings`)).body.data[0];
-        return first?.status === 'stored' ? first : undefined;
-      }, { timeout: 10_000, interval: 100, what: 'the recording to be stored' });
+      const recording = await waitFor(
+        async () => {
+          const first = (await t.api('GET', `/v2/conversations/${conv.body.conversation_id}/recordings`)).body.data[0];
+          return first?.status === 'stored' ? first : undefined;
+        },
+        { timeout: 10_000, interval: 100, what: 'the recording to be stored' },
+      );
       assert.equal(recording.status, 'stored', 'no destination: kept in the default storage only');
-      assert.equal(recording.duration, 2, 'the 2 s call (on the service\'s clock), all of it');
-      const client3 = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-      const object = await client3.send(new GetObjectCommand({ Bucket: 'palkit-default', Key: `1/${conv.body.conversation_id}/${recording.recording_id}.wav` }));
+      assert.equal(recording.duration, 2, "the 2 s call (on the service's clock), all of it");
+      const client3 = new S3Client({
+        region: 'us-east-1',
+        endpoint: s3.endpoint,
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      });
+      const object = await client3.send(
+        new GetObjectCommand({ Bucket: 'palkit-default', Key: `1/${conv.body.conversation_id}/${recording.recording_id}.wav` }),
+      );
       const stored = Buffer.from(await object.Body!.transformToByteArray());
       client3.destroy();
       const link = await t.api('GET', `/v2/conversations/${conv.body.conversation_id}/recordings/${recording.recording_id}/link`);

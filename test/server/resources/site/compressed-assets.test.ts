@@ -19,7 +19,9 @@ const chunks = join(cdnDir, 'chunks');
 describe('scripts sent compressed by Accept-Encoding', () => {
   let t: TestService;
   const get = async (path: string, acceptEncoding?: string) => {
-    const response = await t.fetchInProcess(new Request(`http://palkit.test${path}`, { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } }));
+    const response = await t.fetchInProcess(
+      new Request(`http://palkit.test${path}`, { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } }),
+    );
     return { response, bytes: Buffer.from(await response.arrayBuffer()) };
   };
 

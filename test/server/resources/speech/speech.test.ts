@@ -6,7 +6,18 @@ import { after, before, describe, it } from 'node:test';
 import { OTHER_KEY, startListeningService, type TestService } from '../../../helpers/service.js';
 import { fetchBytes, signatureIsValid, startReceiver, waitForFinished } from '../../../helpers/media-gen.js';
 
-const SPEECH_FIELDS = ['speech_id', 'speech_name', 'status', 'script', 'audio_url', 'duration', 'generation_progress', 'error_details', 'created_at', 'updated_at'].sort();
+const SPEECH_FIELDS = [
+  'speech_id',
+  'speech_name',
+  'status',
+  'script',
+  'audio_url',
+  'duration',
+  'generation_progress',
+  'error_details',
+  'created_at',
+  'updated_at',
+].sort();
 
 describe('speech', () => {
   let t: TestService;
@@ -21,7 +32,11 @@ describe('speech', () => {
   });
 
   it('synthesises MP3 by default, serves it, and calls back signed when ready', async () => {
-    const created = await t.api('POST', '/v2/speech', { script: 'Good morning.', speech_name: 'Morning', callback_url: `${receiver.url}/ready` });
+    const created = await t.api('POST', '/v2/speech', {
+      script: 'Good morning.',
+      speech_name: 'Morning',
+      callback_url: `${receiver.url}/ready`,
+    });
     assert.equal(created.status, 200);
     assert.deepEqual(Object.keys(created.body).sort(), SPEECH_FIELDS);
     assert.equal(created.body.status, 'generating');
@@ -101,21 +116,39 @@ describe('speech', () => {
     assert.equal((await t.api('POST', '/v2/speech', { script: 'Hi' }, { key: null })).status, 401);
   });
 
-  it('lists in pages, renames, hides other owners\' items, deletes with the audio', async () => {
+  it("lists in pages, renames, hides other owners' items, deletes with the audio", async () => {
     const { db } = t.service.deps;
     const base = Date.UTC(2026, 0, 1);
     for (let i = 0; i < 11; i++) {
-      await db.insertInto('speech').values({
-        speech_id: `slist${String(i).padStart(2, '0')}`, owner_id: 2, speech_name: `s${i}`, script: 's', voice: 'en-us', audio_format: null, status: 'error',
-        generation_progress: '0/2', callback_url: null, audio_url: null, duration: null, error_details: 'x', created_at: new Date(base + i * 1000), updated_at: new Date(base + i * 1000),
-      }).execute();
+      await db
+        .insertInto('speech')
+        .values({
+          speech_id: `slist${String(i).padStart(2, '0')}`,
+          owner_id: 2,
+          speech_name: `s${i}`,
+          script: 's',
+          voice: 'en-us',
+          audio_format: null,
+          status: 'error',
+          generation_progress: '0/2',
+          callback_url: null,
+          audio_url: null,
+          duration: null,
+          error_details: 'x',
+          created_at: new Date(base + i * 1000),
+          updated_at: new Date(base + i * 1000),
+        })
+        .execute();
     }
     const first = await t.api('GET', '/v2/speech', undefined, { key: OTHER_KEY });
     assert.equal(first.status, 200);
     assert.equal(first.body.total_count, 11);
     assert.equal(first.body.data.length, 10);
     assert.equal(first.body.data[0].speech_name, 's10');
-    assert.deepEqual((await t.api('GET', '/v2/speech?page=2', undefined, { key: OTHER_KEY })).body.data.map((s: any) => s.speech_name), ['s0']);
+    assert.deepEqual(
+      (await t.api('GET', '/v2/speech?page=2', undefined, { key: OTHER_KEY })).body.data.map((s: any) => s.speech_name),
+      ['s0'],
+    );
     assert.equal((await t.api('GET', '/v2/speech?limit=3&page=4', undefined, { key: OTHER_KEY })).body.data.length, 2);
     assert.equal((await t.api('GET', '/v2/speech?limit=500')).status, 400);
 
@@ -137,7 +170,11 @@ describe('speech', () => {
   it('documents its routes and paging parameters', async () => {
     const doc = (await t.api('GET', '/openapi.json', undefined, { key: null })).body;
     assert.ok(doc.paths['/v2/speech'].post && doc.paths['/v2/speech'].get);
-    assert.ok(doc.paths['/v2/speech/{speech_id}'].get && doc.paths['/v2/speech/{speech_id}'].delete && doc.paths['/v2/speech/{speech_id}/name'].patch);
+    assert.ok(
+      doc.paths['/v2/speech/{speech_id}'].get &&
+        doc.paths['/v2/speech/{speech_id}'].delete &&
+        doc.paths['/v2/speech/{speech_id}/name'].patch,
+    );
     assert.deepEqual(doc.paths['/v2/speech'].get.parameters.map((p: any) => p.name).sort(), ['limit', 'page']);
     assert.ok(doc.components.schemas.CreateSpeech.properties.audio_format);
   });
@@ -156,7 +193,9 @@ describe('speech without the rendering tools', () => {
       assert.ok(wav.duration > 0.8 && wav.duration < 5, `duration ${wav.duration}`);
       const file = await fetchBytes(wav.audio_url);
       assert.equal(file.contentType, 'audio/wav');
-      const samples = new Int16Array(file.bytes.buffer.slice(file.bytes.byteOffset + 44, file.bytes.byteOffset + file.bytes.length - ((file.bytes.length - 44) % 2)));
+      const samples = new Int16Array(
+        file.bytes.buffer.slice(file.bytes.byteOffset + 44, file.bytes.byteOffset + file.bytes.length - ((file.bytes.length - 44) % 2)),
+      );
       const rms = Math.sqrt(samples.reduce((sum, v) => sum + v * v, 0) / samples.length) / 32768;
       assert.ok(rms > 0.02, `audible (rms ${rms})`);
 

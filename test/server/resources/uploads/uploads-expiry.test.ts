@@ -15,7 +15,11 @@ const DAY_MS = 86_400_000;
 const photo = portraitPhoto('png');
 
 async function upload(t: TestService): Promise<{ upload_id: string; url: string; expires_at: string }> {
-  const response = await fetch(`${t.url}/v2/uploads`, { method: 'POST', headers: { 'x-api-key': KEY, 'content-type': 'image/png' }, body: photo as Uint8Array<ArrayBuffer> });
+  const response = await fetch(`${t.url}/v2/uploads`, {
+    method: 'POST',
+    headers: { 'x-api-key': KEY, 'content-type': 'image/png' },
+    body: photo as Uint8Array<ArrayBuffer>,
+  });
   assert.equal(response.status, 200);
   return (await response.json()) as { upload_id: string; url: string; expires_at: string };
 }
@@ -38,11 +42,14 @@ async function kept(t: TestService, id: string): Promise<boolean | 'partly'> {
  * that finds it kept moves the clock to the next sweep.
  */
 async function removed(t: TestService, clock: ManualClock, id: string): Promise<void> {
-  await waitFor(async () => {
-    if ((await kept(t, id)) === false) return true;
-    await clock.advance(UPLOAD_SWEEP.everyMs);
-    return false;
-  }, { what: `upload ${id} removed whole` });
+  await waitFor(
+    async () => {
+      if ((await kept(t, id)) === false) return true;
+      await clock.advance(UPLOAD_SWEEP.everyMs);
+      return false;
+    },
+    { what: `upload ${id} removed whole` },
+  );
 }
 
 describe(`uploads expire (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
@@ -57,7 +64,12 @@ describe(`uploads expire (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
     const stored = await upload(t);
     const expires = Date.parse(stored.expires_at);
     assert.equal(expires, clock.now().getTime() + DAY_MS);
-    const other = await t.service.deps.media.store(t.service.deps.db, { ownerId: 1, contentType: 'image/jpeg', bytes: photo, extension: 'jpg' });
+    const other = await t.service.deps.media.store(t.service.deps.db, {
+      ownerId: 1,
+      contentType: 'image/jpeg',
+      bytes: photo,
+      extension: 'jpg',
+    });
     // The sweep is called at the times it would run (the service's own, every minute on its clock, is the
     // operator's test below: advancing a day would run every timer of the service on the way).
     assert.equal(await sweepExpiredUploads(t.service.deps, new Date(expires - 1)), 0, 'a sweep a moment before the day is over leaves it');
@@ -70,7 +82,21 @@ describe(`uploads expire (${onPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('keeps an expired upload a face still trains from, and removes it once that training has ended', async () => {
     const stored = await upload(t);
     const faceId = `face-expiry-${Date.now()}`;
-    await t.service.deps.db.insertInto('faces').values({ face_id: faceId, owner_id: 1, face_name: 'Me', train_video_url: stored.url, callback_url: null, status: 'training', error_message: null, thumbnail_video_url: null, thumbnail_image_url: null, model_name: null }).execute();
+    await t.service.deps.db
+      .insertInto('faces')
+      .values({
+        face_id: faceId,
+        owner_id: 1,
+        face_name: 'Me',
+        train_video_url: stored.url,
+        callback_url: null,
+        status: 'training',
+        error_message: null,
+        thumbnail_video_url: null,
+        thumbnail_image_url: null,
+        model_name: null,
+      })
+      .execute();
     const later = new Date(Date.parse(stored.expires_at) + 1);
     assert.equal(await sweepExpiredUploads(t.service.deps, later), 0, 'nothing removed while the face trains');
     assert.equal(await kept(t, stored.upload_id), true);
@@ -99,7 +125,7 @@ describe('an upload lifetime set by the operator', () => {
   });
   after(() => t.close());
 
-  it('expires an upload after PALKIT_UPLOAD_LIFETIME_SECONDS, removed by the service\'s own sweep on its clock', async () => {
+  it("expires an upload after PALKIT_UPLOAD_LIFETIME_SECONDS, removed by the service's own sweep on its clock", async () => {
     const stored = await upload(t);
     assert.equal(stored.expires_at, new Date(clock.now().getTime() + 120_000).toISOString());
     await clock.advance(120_000 - UPLOAD_SWEEP.everyMs);

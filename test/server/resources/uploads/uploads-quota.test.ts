@@ -20,7 +20,11 @@ const jpeg = (bytes: number) => {
 };
 
 async function upload(t: TestService, body: Uint8Array, key = KEY) {
-  const response = await fetch(`${t.url}/v2/uploads`, { method: 'POST', headers: { 'content-type': 'image/jpeg', 'x-api-key': key }, body: body as Uint8Array<ArrayBuffer> });
+  const response = await fetch(`${t.url}/v2/uploads`, {
+    method: 'POST',
+    headers: { 'content-type': 'image/jpeg', 'x-api-key': key },
+    body: body as Uint8Array<ArrayBuffer>,
+  });
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as any };
 }
 
@@ -60,11 +64,15 @@ describe('uploads, bounded per owner', () => {
     const t = await startListeningService({ PALKIT_UPLOAD_QUOTA_MB: '3' });
     services.push(t);
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${t.url}/v2/uploads`, { method: 'POST', headers: { 'content-type': 'image/jpeg', 'x-api-key': KEY, 'content-length': String(40 * MB) } }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-      });
+      const req = request(
+        `${t.url}/v2/uploads`,
+        { method: 'POST', headers: { 'content-type': 'image/jpeg', 'x-api-key': KEY, 'content-length': String(40 * MB) } },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
       req.on('error', reject);
       // Only the first bytes are ever sent: the answer comes without the rest.
       req.write(jpeg(64 * 1024));
@@ -78,13 +86,20 @@ describe('uploads, bounded per owner', () => {
     services.push(t);
     const folder = t.service.deps.media.folder;
     assert.ok(folder, 'media are files here (PGlite)');
-    const partialBytes = () => readdirSync(folder).filter((n) => n.endsWith('.tmp')).reduce((sum, n) => sum + statSync(join(folder, n)).size, 0);
+    const partialBytes = () =>
+      readdirSync(folder)
+        .filter((n) => n.endsWith('.tmp'))
+        .reduce((sum, n) => sum + statSync(join(folder, n)).size, 0);
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${t.url}/v2/uploads`, { method: 'POST', headers: { 'content-type': 'image/jpeg', 'x-api-key': KEY, 'transfer-encoding': 'chunked' } }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-      });
+      const req = request(
+        `${t.url}/v2/uploads`,
+        { method: 'POST', headers: { 'content-type': 'image/jpeg', 'x-api-key': KEY, 'transfer-encoding': 'chunked' } },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
       req.on('error', reject);
       const whole = jpeg(30 * MB);
       req.write(whole.subarray(0, 12 * MB));
@@ -104,7 +119,9 @@ describe('uploads, bounded per owner', () => {
     services.push(t);
     const before = readdirSync(t.service.deps.media.folder!).length;
     const response = await fetch(`${t.url}/v2/uploads`, {
-      method: 'POST', headers: { 'content-type': 'image/jpeg', 'x-api-key': KEY }, duplex: 'half',
+      method: 'POST',
+      headers: { 'content-type': 'image/jpeg', 'x-api-key': KEY },
+      duplex: 'half',
       body: new ReadableStream({
         start(controller) {
           controller.enqueue(jpeg(MB));

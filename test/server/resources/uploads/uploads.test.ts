@@ -18,21 +18,32 @@ describe('POST /v2/uploads', () => {
     const headers: Record<string, string> = { 'content-type': contentType };
     if (key) headers['x-api-key'] = key;
     // A failure at the socket says which upload and why (fetch's own message is only 'fetch failed').
-    const response = await fetch(`${t.url}/v2/uploads`, { method: 'POST', headers, body: body as Uint8Array<ArrayBuffer> }).catch((error: unknown) => {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new Error(`uploading ${body.length} bytes of ${contentType}: ${String(error)} (${cause?.code ?? ''} ${cause?.message ?? ''})`, { cause: error });
-    });
-    return { status: response.status, body: await response.json() as any };
+    const response = await fetch(`${t.url}/v2/uploads`, { method: 'POST', headers, body: body as Uint8Array<ArrayBuffer> }).catch(
+      (error: unknown) => {
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        throw new Error(
+          `uploading ${body.length} bytes of ${contentType}: ${String(error)} (${cause?.code ?? ''} ${cause?.message ?? ''})`,
+          { cause: error },
+        );
+      },
+    );
+    return { status: response.status, body: (await response.json()) as any };
   }
 
   it('needs the key: 401 without it, nothing stored', async () => {
-    const before = await t.service.deps.db.selectFrom('media').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await t.service.deps.db
+      .selectFrom('media')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const r = await upload(webm, 'video/webm', null);
     assert.equal(r.status, 401);
     assert.match(r.body.message, /API key/);
     const wrong = await upload(webm, 'video/webm', 'not-a-key');
     assert.equal(wrong.status, 401);
-    const after = await t.service.deps.db.selectFrom('media').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await t.service.deps.db
+      .selectFrom('media')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(after.n), Number(before.n));
   });
 
@@ -95,7 +106,14 @@ describe('POST /v2/uploads', () => {
   it('is described in the OpenAPI document', async () => {
     const doc = (await t.api('GET', '/openapi.json')).body;
     const op = doc.paths['/v2/uploads'].post;
-    assert.deepEqual(Object.keys(op.requestBody.content).sort(), ['image/jpeg', 'image/png', 'image/webp', 'video/mp4', 'video/quicktime', 'video/webm']);
+    assert.deepEqual(Object.keys(op.requestBody.content).sort(), [
+      'image/jpeg',
+      'image/png',
+      'image/webp',
+      'video/mp4',
+      'video/quicktime',
+      'video/webm',
+    ]);
     assert.ok(op.responses['413'] && op.responses['401'] && op.responses['200']);
   });
 });

@@ -26,17 +26,24 @@ describe('render tools run from the tool launcher', () => {
   });
 
   it("reports a tool's failure with the tail of its stderr, and one that cannot start", async () => {
-    await assert.rejects(runTool('/bin/sh', ['-c', 'echo first >&2; echo "bad input" >&2; exit 3'], { cwd: dir, timeoutMs: 30_000 }), (error: Error) => {
-      assert.ok(error instanceof ToolFailedError);
-      assert.match(error.message, /sh exited with 3: first \| bad input/);
-      return true;
-    });
+    await assert.rejects(
+      runTool('/bin/sh', ['-c', 'echo first >&2; echo "bad input" >&2; exit 3'], { cwd: dir, timeoutMs: 30_000 }),
+      (error: Error) => {
+        assert.ok(error instanceof ToolFailedError);
+        assert.match(error.message, /sh exited with 3: first \| bad input/);
+        return true;
+      },
+    );
     await assert.rejects(runTool(join(dir, 'no-such-tool'), [], { cwd: dir, timeoutMs: 30_000 }), /could not start/);
   });
 
   it('kills a tool when its job is aborted', async () => {
     const abort = new AbortController();
-    const running = runTool('/bin/sh', ['-c', 'echo started > started; exec sleep 60'], { cwd: dir, timeoutMs: 120_000, signal: abort.signal });
+    const running = runTool('/bin/sh', ['-c', 'echo started > started; exec sleep 60'], {
+      cwd: dir,
+      timeoutMs: 120_000,
+      signal: abort.signal,
+    });
     // The tool is under way once it has written its file.
     while (!(await readFile(join(dir, 'started'), 'utf8').catch(() => ''))) await new Promise((r) => setImmediate(r));
     abort.abort();

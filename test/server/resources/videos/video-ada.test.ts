@@ -17,7 +17,9 @@ const HEIGHT = 180;
 /** Mean absolute difference of two RGBA frames over a rectangle. */
 function difference(a: Uint8Array, b: Uint8Array, [x0, y0, w, h]: [number, number, number, number]): number {
   let sum = 0;
-  for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) for (let c = 0; c < 3; c++) sum += Math.abs(a[(y * WIDTH + x) * 4 + c]! - b[(y * WIDTH + x) * 4 + c]!);
+  for (let y = y0; y < y0 + h; y++)
+    for (let x = x0; x < x0 + w; x++)
+      for (let c = 0; c < 3; c++) sum += Math.abs(a[(y * WIDTH + x) * 4 + c]! - b[(y * WIDTH + x) * 4 + c]!);
   return sum / (w * h * 3);
 }
 
@@ -40,7 +42,11 @@ describe('a video of Ada, the built-in face', { timeout: 120_000 }, () => {
       writeFileSync(join(dir, 'v.mp4'), await mp4.bytes());
       const ffmpeg = locateFfmpeg(undefined);
       assert.ok('path' in ffmpeg);
-      const raw = execFileSync(ffmpeg.path, ['-v', 'error', '-i', join(dir, 'v.mp4'), '-vf', `fps=25,scale=${WIDTH}:${HEIGHT}`, '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'], { maxBuffer: 256 << 20 });
+      const raw = execFileSync(
+        ffmpeg.path,
+        ['-v', 'error', '-i', join(dir, 'v.mp4'), '-vf', `fps=25,scale=${WIDTH}:${HEIGHT}`, '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'],
+        { maxBuffer: 256 << 20 },
+      );
       const size = WIDTH * HEIGHT * 4;
       const frames = Array.from({ length: Math.floor(raw.length / size) }, (_, i) => raw.subarray(i * size, (i + 1) * size));
       assert.ok(frames.length >= 40, `${frames.length} frames: seconds of speech`);
@@ -48,9 +54,15 @@ describe('a video of Ada, the built-in face', { timeout: 120_000 }, () => {
       const k = WIDTH / 960;
       const mouth: [number, number, number, number] = [Math.round(450 * k), Math.round(305 * k), Math.round(60 * k), Math.round(45 * k)];
       const corner: [number, number, number, number] = [4, 40, mouth[2], mouth[3]];
-      const change = (region: [number, number, number, number]) => frames.slice(1).reduce((sum, f, i) => sum + difference(frames[i]!, f, region), 0) / (frames.length - 1);
-      console.log(`# Ada's video: ${frames.length} frames, mouth change ${change(mouth).toFixed(2)} per frame, background ${change(corner).toFixed(2)}`);
-      assert.ok(change(mouth) > 2 && change(mouth) > 5 * change(corner), `mouth ${change(mouth).toFixed(2)} vs background ${change(corner).toFixed(2)} per frame`);
+      const change = (region: [number, number, number, number]) =>
+        frames.slice(1).reduce((sum, f, i) => sum + difference(frames[i]!, f, region), 0) / (frames.length - 1);
+      console.log(
+        `# Ada's video: ${frames.length} frames, mouth change ${change(mouth).toFixed(2)} per frame, background ${change(corner).toFixed(2)}`,
+      );
+      assert.ok(
+        change(mouth) > 2 && change(mouth) > 5 * change(corner),
+        `mouth ${change(mouth).toFixed(2)} vs background ${change(corner).toFixed(2)} per frame`,
+      );
       // Not a frame of the SVG still: drawn, with the AI mark in the top-right corner (white strokes on a dark badge).
       const last = frames.at(-1)!;
       const badge = [...Array(20).keys()].map((i) => last[((12 + i) * WIDTH + (WIDTH - 20)) * 4]!);

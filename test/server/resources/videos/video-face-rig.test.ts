@@ -18,7 +18,9 @@ import { startListeningService, type TestService } from '../../../helpers/servic
 /** Mean absolute difference of two RGBA buffers over a rectangle. */
 function difference(a: Uint8ClampedArray, b: Uint8ClampedArray, width: number, [x0, y0, w, h]: [number, number, number, number]): number {
   let sum = 0;
-  for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) for (let c = 0; c < 3; c++) sum += Math.abs(a[(y * width + x) * 4 + c]! - b[(y * width + x) * 4 + c]!);
+  for (let y = y0; y < y0 + h; y++)
+    for (let x = x0; x < x0 + w; x++)
+      for (let c = 0; c < 3; c++) sum += Math.abs(a[(y * width + x) * 4 + c]! - b[(y * width + x) * 4 + c]!);
   return sum / (w * h * 3);
 }
 
@@ -46,14 +48,17 @@ describe('a trained face speaking in a generated video', () => {
   });
 
   it('eases from one viseme into the next just before it starts', () => {
-    const cues = [{ atMs: 100, viseme: 'A' as const }, { atMs: 400, viseme: 'M' as const }];
+    const cues = [
+      { atMs: 100, viseme: 'A' as const },
+      { atMs: 400, viseme: 'M' as const },
+    ];
     assert.deepEqual(mouthAt(cues, 0), { viseme: 'rest', next: 'rest', blend: 0 });
     assert.deepEqual(mouthAt(cues, 70), { viseme: 'rest', next: 'A', blend: 0.5 });
     assert.deepEqual(mouthAt(cues, 200), { viseme: 'A', next: 'A', blend: 0 });
     assert.deepEqual(mouthAt(cues, 400), { viseme: 'M', next: 'M', blend: 0 });
   });
 
-  it('draws the heard viseme\'s mouth on the idle frame, nothing else changes, and the AI mark', async () => {
+  it("draws the heard viseme's mouth on the idle frame, nothing else changes, and the AI mark", async () => {
     const images = { idle: await loadImage(Buffer.from(sheets.idle)), mouths: await loadImage(Buffer.from(sheets.mouths)) };
     const frame = (cues: RigVideoInput['cues']) => {
       const canvas = createCanvas(rig.width, rig.height);
@@ -64,8 +69,16 @@ describe('a trained face speaking in a generated video', () => {
     const silent = frame([]);
     const open = frame([{ atMs: 0, viseme: 'A' }]);
     const pose = rig.poses[0]!;
-    const mouth: [number, number, number, number] = [Math.round(pose.x - pose.width / 2), Math.round(pose.y - pose.width / 4), Math.round(pose.width), Math.round(pose.width / 2)];
-    assert.ok(difference(silent, open, rig.width, mouth) > 8, `the open mouth shows: ${difference(silent, open, rig.width, mouth).toFixed(1)}`);
+    const mouth: [number, number, number, number] = [
+      Math.round(pose.x - pose.width / 2),
+      Math.round(pose.y - pose.width / 4),
+      Math.round(pose.width),
+      Math.round(pose.width / 2),
+    ];
+    assert.ok(
+      difference(silent, open, rig.width, mouth) > 8,
+      `the open mouth shows: ${difference(silent, open, rig.width, mouth).toFixed(1)}`,
+    );
     assert.equal(difference(silent, open, rig.width, [0, rig.height - 120, 100, 100]), 0, 'away from the mouth nothing changes');
     // The mark: the idle cell itself (without the overlay) differs from the frame in the top-right corner.
     const bare = createCanvas(rig.width, rig.height).getContext('2d');
@@ -76,7 +89,10 @@ describe('a trained face speaking in a generated video', () => {
   });
 
   it('renders POST /v2/videos with the face: the mouth moves while the voice speaks', { timeout: 240_000 }, async () => {
-    const created = await t.api('POST', '/v2/videos', { face_id: faceId, script: 'Hello there. I am a palkit face, and I speak with my own mouth.' });
+    const created = await t.api('POST', '/v2/videos', {
+      face_id: faceId,
+      script: 'Hello there. I am a palkit face, and I speak with my own mouth.',
+    });
     assert.equal(created.status, 200, JSON.stringify(created.body));
     await t.service.deps.jobs.drain(180_000);
     const video = (await t.api('GET', `/v2/videos/${created.body.video_id}`)).body;
@@ -89,16 +105,32 @@ describe('a trained face speaking in a generated video', () => {
       writeFileSync(join(dir, 'v.mp4'), mp4);
       const ffmpeg = locateFfmpeg(undefined);
       assert.ok(!('missing' in ffmpeg));
-      const raw = execFileSync(ffmpeg.path, ['-v', 'error', '-i', join(dir, 'v.mp4'), '-vf', 'fps=10,scale=128:128', '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'], { maxBuffer: 64 << 20 });
+      const raw = execFileSync(
+        ffmpeg.path,
+        ['-v', 'error', '-i', join(dir, 'v.mp4'), '-vf', 'fps=10,scale=128:128', '-f', 'rawvideo', '-pix_fmt', 'rgba', 'pipe:1'],
+        { maxBuffer: 64 << 20 },
+      );
       const size = 128 * 128 * 4;
-      const frames = Array.from({ length: Math.floor(raw.length / size) }, (_, i) => new Uint8ClampedArray(raw.subarray(i * size, (i + 1) * size)));
+      const frames = Array.from(
+        { length: Math.floor(raw.length / size) },
+        (_, i) => new Uint8ClampedArray(raw.subarray(i * size, (i + 1) * size)),
+      );
       assert.ok(frames.length >= 20, `${frames.length} frames: the speech lasts seconds`);
       const k = 128 / rig.width;
       const pose = rig.poses[0]!;
-      const mouth: [number, number, number, number] = [Math.round((pose.x - pose.width / 2) * k), Math.round((pose.y - pose.width / 4) * k), Math.round(pose.width * k), Math.round((pose.width / 2) * k)];
+      const mouth: [number, number, number, number] = [
+        Math.round((pose.x - pose.width / 2) * k),
+        Math.round((pose.y - pose.width / 4) * k),
+        Math.round(pose.width * k),
+        Math.round((pose.width / 2) * k),
+      ];
       const background: [number, number, number, number] = [4, 40, mouth[2], mouth[3]];
-      const change = (region: [number, number, number, number]) => frames.slice(1).reduce((sum, f, i) => sum + difference(frames[i]!, f, 128, region), 0) / (frames.length - 1);
-      assert.ok(change(mouth) > change(background) * 3 && change(mouth) > 2, `mouth ${change(mouth).toFixed(2)} vs background ${change(background).toFixed(2)} per frame`);
+      const change = (region: [number, number, number, number]) =>
+        frames.slice(1).reduce((sum, f, i) => sum + difference(frames[i]!, f, 128, region), 0) / (frames.length - 1);
+      assert.ok(
+        change(mouth) > change(background) * 3 && change(mouth) > 2,
+        `mouth ${change(mouth).toFixed(2)} vs background ${change(background).toFixed(2)} per frame`,
+      );
       assert.equal(RIG_VIDEO_FPS, 25);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -12,9 +12,10 @@ import { startFileServer } from '../../../helpers/loopback.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { fileLipSync } from '../../../helpers/video-lip-sync.js';
 
-const SCRIPT = 'Hello there. My name is Sam, and I would like to show you around. We open at nine in the morning, and the shop is just across the bridge from the station.';
+const SCRIPT =
+  'Hello there. My name is Sam, and I would like to show you around. We open at nine in the morning, and the shop is just across the bridge from the station.';
 
-describe('a generated video\'s mouth against its sound, at the file', { timeout: 300_000 }, () => {
+describe("a generated video's mouth against its sound, at the file", { timeout: 300_000 }, () => {
   let t: TestService;
   let files: Awaited<ReturnType<typeof startFileServer>>;
   let dir: string;
@@ -40,7 +41,9 @@ describe('a generated video\'s mouth against its sound, at the file', { timeout:
     const path = join(dir, 'trained.mp4');
     writeFileSync(path, Buffer.from(await (await fetch(video.download_url)).arrayBuffer()));
     const sync = await fileLipSync(path);
-    console.log(`# lip sync at the file (trained face): mouth leads its sound by ${sync.leadMs} ms, correlation ${sync.correlation.toFixed(2)} there (${sync.correlationAtZero.toFixed(2)} at 0 ms); a face in ${sync.found} of ${sync.frames} frames`);
+    console.log(
+      `# lip sync at the file (trained face): mouth leads its sound by ${sync.leadMs} ms, correlation ${sync.correlation.toFixed(2)} there (${sync.correlationAtZero.toFixed(2)} at 0 ms); a face in ${sync.found} of ${sync.frames} frames`,
+    );
     assert.ok(sync.found >= sync.frames * 0.9, 'the face is found in the frames');
     assert.ok(Math.abs(sync.leadMs) <= 60, `the mouth leads by ${sync.leadMs} ms`);
     assert.ok(sync.correlation >= 0.3, `correlation ${sync.correlation.toFixed(2)}`);

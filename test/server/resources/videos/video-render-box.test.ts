@@ -28,7 +28,13 @@ async function drawnInput(seconds: number): Promise<RigVideoInput> {
   const mouths = createCanvas(MOUTH_SHEET.width, MOUTH_SHEET.height);
   paintMouths(mouths.getContext('2d'));
   const cues = Array.from({ length: seconds * 10 }, (_, i) => ({ atMs: i * 100, viseme: VISEMES[i % VISEMES.length]! }));
-  return { rig: drawnRig(), idle: new Uint8Array(await idle.encode('png')), mouths: new Uint8Array(await mouths.encode('png')), cues, durationSeconds: seconds };
+  return {
+    rig: drawnRig(),
+    idle: new Uint8Array(await idle.encode('png')),
+    mouths: new Uint8Array(await mouths.encode('png')),
+    cues,
+    durationSeconds: seconds,
+  };
 }
 
 /** The renderers started while `work` runs. */
@@ -43,9 +49,10 @@ async function watchRenderers<T>(work: (started: ChildProcess[]) => Promise<T>):
   }
 }
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
-describe('a trained face\'s video drawn in the video renderer\'s process', { timeout: 60_000 }, () => {
+describe("a trained face's video drawn in the video renderer's process", { timeout: 60_000 }, () => {
   const ffmpeg = locateFfmpeg(undefined);
   const path = 'path' in ffmpeg ? ffmpeg.path : '';
 
@@ -64,12 +71,20 @@ describe('a trained face\'s video drawn in the video renderer\'s process', { tim
   it('runs at the lowest priority and is ended at once when aborted, its ffmpeg with it', async () => {
     await watchRenderers(async (started) => {
       const abort = new AbortController();
-      const rendering = renderFaceVideoInProcess(rigFace(await drawnInput(120)), { clock: systemClock, ffmpeg: path, memoryMb: 600, signal: abort.signal });
+      const rendering = renderFaceVideoInProcess(rigFace(await drawnInput(120)), {
+        clock: systemClock,
+        ffmpeg: path,
+        memoryMb: 600,
+        signal: abort.signal,
+      });
       while (!started.length) await new Promise((resolve) => setImmediate(resolve));
       const pid = started[0]!.pid!;
       assert.equal(getPriority(pid), 19, 'the lowest CPU priority');
       // Drawing: its ffmpeg is running (a child of the renderer).
-      const encoder = await waitFor(() => Number(readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0]) || undefined, { what: 'its ffmpeg to start' });
+      const encoder = await waitFor(
+        () => Number(readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0]) || undefined,
+        { what: 'its ffmpeg to start' },
+      );
       abort.abort(new Error('deleted'));
       await assert.rejects(rendering, /deleted/);
       await exited(started[0]!);
@@ -82,7 +97,12 @@ describe('a trained face\'s video drawn in the video renderer\'s process', { tim
   it('is ended past its memory cap, with an error that says so', async () => {
     // Node and the canvas addon alone are past 64 MB: the first report ends it.
     await assert.rejects(
-      renderFaceVideoInProcess(rigFace(await drawnInput(5)), { clock: systemClock, ffmpeg: path, memoryMb: 64, signal: new AbortController().signal }),
+      renderFaceVideoInProcess(rigFace(await drawnInput(5)), {
+        clock: systemClock,
+        ffmpeg: path,
+        memoryMb: 64,
+        signal: new AbortController().signal,
+      }),
       (error: Error) => error instanceof RenderError && /its cap is 64 MB/.test(error.message),
     );
   });
@@ -102,7 +122,7 @@ describe('videos past the render slots wait, queued, to a per-owner bound', { ti
     for (let i = 0; i < 11; i++) {
       const created = await t.api('POST', '/v2/videos', { face_id: face, script: `Video ${i + 1}.` });
       assert.equal(created.status, 200, JSON.stringify(created.body));
-      assert.equal(created.body.status, 'generating', 'the interface\'s status');
+      assert.equal(created.body.status, 'generating', "the interface's status");
       assert.equal(created.body.status_details, 'Queued');
       ids.push(created.body.video_id);
     }
@@ -115,22 +135,34 @@ describe('videos past the render slots wait, queued, to a per-owner bound', { ti
     assert.equal(refused.status, 429);
     assert.match(refused.body.error, /^too_many_queued: 11 videos/);
     assert.ok(Number(refused.headers.get('retry-after')) > 0);
-    const other = await t.api('POST', '/v2/videos', { face_id: await insertFace(t, 2, { video: false }), script: 'Another owner.' }, { key: OTHER_KEY });
+    const other = await t.api(
+      'POST',
+      '/v2/videos',
+      { face_id: await insertFace(t, 2, { video: false }), script: 'Another owner.' },
+      { key: OTHER_KEY },
+    );
     assert.equal(other.status, 200, 'another owner is not affected');
 
     // One of an owner's videos runs at a time: while the first renders, the rest keep their places.
     t.service.deps.jobs.start();
-    const first = await waitFor(async () => {
-      const video = (await t.api('GET', `/v2/videos/${ids[0]}?verbose=true`)).body;
-      return video.status_details !== 'Queued' && video;
-    }, { interval: 5, what: 'the first video to start' });
+    const first = await waitFor(
+      async () => {
+        const video = (await t.api('GET', `/v2/videos/${ids[0]}?verbose=true`)).body;
+        return video.status_details !== 'Queued' && video;
+      },
+      { interval: 5, what: 'the first video to start' },
+    );
     assert.equal(first.queue_position, null);
     const rest = await Promise.all(ids.slice(1).map(async (id) => (await t.api('GET', `/v2/videos/${id}?verbose=true`)).body));
     const waiting = rest.filter((v) => v.status_details === 'Queued');
     assert.ok(waiting.length >= 9, `the others wait (${waiting.length} queued)`);
     await t.service.deps.jobs.drain(120_000);
     const done = await Promise.all(ids.map(async (id) => (await t.api('GET', `/v2/videos/${id}`)).body));
-    assert.deepEqual(done.map((v) => v.status), ids.map(() => 'ready'), done.map((v) => v.error_details).join(' | '));
+    assert.deepEqual(
+      done.map((v) => v.status),
+      ids.map(() => 'ready'),
+      done.map((v) => v.error_details).join(' | '),
+    );
     assert.equal((await t.api('POST', '/v2/videos', { face_id: face, script: 'Room again.' })).status, 200, 'finished videos make room');
   });
 });

@@ -6,7 +6,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { drawSpeakingFrame, mouthAt, RIG_VIDEO_FPS, type RigVideoInput } from '../../../../src/server/resources/videos/render/rig-video.js';
-import { CHIN_OPEN, CHIN_REST, HALF, MOUTH, MOUTH_SHEET, SIZE, chinEdges, drawnRig, interiorColours, paintIdle, paintMouths } from '../../../helpers/drawn-rig.js';
+import {
+  CHIN_OPEN,
+  CHIN_REST,
+  HALF,
+  MOUTH,
+  MOUTH_SHEET,
+  SIZE,
+  chinEdges,
+  drawnRig,
+  interiorColours,
+  paintIdle,
+  paintMouths,
+} from '../../../helpers/drawn-rig.js';
 
 async function drawnSheets(): Promise<Pick<RigVideoInput, 'rig' | 'idle' | 'mouths'>> {
   const idle = createCanvas(SIZE, SIZE);
@@ -20,7 +32,10 @@ async function drawnSheets(): Promise<Pick<RigVideoInput, 'rig' | 'idle' | 'mout
 async function blendFrames(): Promise<Array<{ blend: number; frame: Uint8ClampedArray }>> {
   const sheets = await drawnSheets();
   const frameMs = 1000 / RIG_VIDEO_FPS;
-  const cues = [{ atMs: 0, viseme: 'rest' as const }, { atMs: 4 * frameMs + 30, viseme: 'A' as const }];
+  const cues = [
+    { atMs: 0, viseme: 'rest' as const },
+    { atMs: 4 * frameMs + 30, viseme: 'A' as const },
+  ];
   const input: RigVideoInput = { ...sheets, cues, durationSeconds: 1 };
   const images = { idle: await loadImage(Buffer.from(sheets.idle)), mouths: await loadImage(Buffer.from(sheets.mouths)) };
   const canvas = createCanvas(SIZE, SIZE);
@@ -38,22 +53,35 @@ describe('a generated video blending one mouth of a trained face into the next',
   it('shows one chin at every frame of the blend, never two, moving down with it', async () => {
     const chins = (await blendFrames()).map(({ blend, frame }) => ({ blend, edges: chinEdges(frame) }));
     console.log(chins.map((c) => `blend ${c.blend.toFixed(2)}: chin edges at rows ${c.edges.join(', ')}`).join('\n'));
-    assert.ok(chins.some((c) => c.blend > 0.3 && c.blend < 0.7), 'a frame mid-blend');
+    assert.ok(
+      chins.some((c) => c.blend > 0.3 && c.blend < 0.7),
+      'a frame mid-blend',
+    );
     for (const c of chins) assert.equal(c.edges.length, 1, `one chin edge at blend ${c.blend.toFixed(2)} (rows ${c.edges.join(', ')})`);
     assert.ok(Math.abs(chins[0]!.edges[0]! - (MOUTH.y + CHIN_REST * HALF)) <= 3, 'the resting chin first');
     assert.ok(Math.abs(chins.at(-1)!.edges[0]! - (MOUTH.y + CHIN_OPEN * HALF)) <= 3, 'the dropped chin last');
     for (let k = 1; k < chins.length; k++) assert.ok(chins[k]!.edges[0]! >= chins[k - 1]!.edges[0]!, 'moving down');
   });
 
-  it('shows the open mouth\'s own teeth and dark interior mid-blend, not a cross-fade of them with the closed lips', async () => {
+  it("shows the open mouth's own teeth and dark interior mid-blend, not a cross-fade of them with the closed lips", async () => {
     const frames = await blendFrames();
     const figures = frames.map(({ blend, frame }) => ({ blend, ...interiorColours(frame) }));
-    console.log(figures.map((f) => `blend ${f.blend.toFixed(2)}: ${(100 * f.own).toFixed(0)} % of the opening in the mouths' own colours, ${f.teeth} teeth pixels`).join('\n'));
+    console.log(
+      figures
+        .map(
+          (f) =>
+            `blend ${f.blend.toFixed(2)}: ${(100 * f.own).toFixed(0)} % of the opening in the mouths' own colours, ${f.teeth} teeth pixels`,
+        )
+        .join('\n'),
+    );
     const middle = figures.find((f) => f.blend > 0.3 && f.blend < 0.7)!;
     const open = figures.at(-1)!;
     assert.ok(figures[0]!.own >= 0.6, 'closed: lips and skin');
     assert.ok(open.own >= 0.6 && open.teeth >= 20, 'the open mouth: its teeth and its dark');
-    assert.ok(middle.own >= 0.8 * open.own, `mid-blend the opening shows the mouths' own colours (${(100 * middle.own).toFixed(0)} %), not their mix`);
+    assert.ok(
+      middle.own >= 0.8 * open.own,
+      `mid-blend the opening shows the mouths' own colours (${(100 * middle.own).toFixed(0)} %), not their mix`,
+    );
     assert.ok(middle.teeth >= 20, `mid-blend the teeth show as teeth (${middle.teeth} pixels), not grey`);
   });
 });

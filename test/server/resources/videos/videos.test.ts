@@ -11,9 +11,39 @@ import { videoGenerationJob } from '../../../../src/server/resources/videos/gene
 import { OTHER_KEY, startListeningService, type TestService } from '../../../helpers/service.js';
 import { fetchBytes, insertFace, sampleFaceJpg, signatureIsValid, startReceiver, waitForFinished } from '../../../helpers/media-gen.js';
 
-const VIDEO_FIELDS = ['video_id', 'video_name', 'status', 'data', 'download_url', 'hosted_url', 'stream_url', 'status_details', 'background_url', 'background_source_url',
-  'still_image_thumbnail_url', 'gif_thumbnail_url', 'error_details', 'created_at', 'updated_at', 'generation_progress', 'face_id'].sort();
-const CALLBACK_FIELDS = ['created_at', 'updated_at', 'data', 'download_url', 'hosted_url', 'stream_url', 'generation_progress', 'face_id', 'status', 'status_details', 'video_id', 'video_name'].sort();
+const VIDEO_FIELDS = [
+  'video_id',
+  'video_name',
+  'status',
+  'data',
+  'download_url',
+  'hosted_url',
+  'stream_url',
+  'status_details',
+  'background_url',
+  'background_source_url',
+  'still_image_thumbnail_url',
+  'gif_thumbnail_url',
+  'error_details',
+  'created_at',
+  'updated_at',
+  'generation_progress',
+  'face_id',
+].sort();
+const CALLBACK_FIELDS = [
+  'created_at',
+  'updated_at',
+  'data',
+  'download_url',
+  'hosted_url',
+  'stream_url',
+  'generation_progress',
+  'face_id',
+  'status',
+  'status_details',
+  'video_id',
+  'video_name',
+].sort();
 
 describe('videos', () => {
   let t: TestService;
@@ -25,10 +55,16 @@ describe('videos', () => {
 
   before(async () => {
     t = await startListeningService();
-    const files: Record<string, [string, Uint8Array]> = { '/background.jpg': ['image/jpeg', sampleFaceJpg()], '/page.html': ['text/html', Buffer.from('<p>hi</p>')] };
+    const files: Record<string, [string, Uint8Array]> = {
+      '/background.jpg': ['image/jpeg', sampleFaceJpg()],
+      '/page.html': ['text/html', Buffer.from('<p>hi</p>')],
+    };
     receiver = await startReceiver(files);
     // An HLS playlist served as a video: its segments are addresses of the playlist's choosing.
-    files['/playlist.mp4'] = ['video/mp4', Buffer.from(`#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n${receiver.url}/segment0.ts\n#EXT-X-ENDLIST\n`)];
+    files['/playlist.mp4'] = [
+      'video/mp4',
+      Buffer.from(`#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n${receiver.url}/segment0.ts\n#EXT-X-ENDLIST\n`),
+    ];
     face = await insertFace(t, 1, { video: false });
     videoOnlyFace = await insertFace(t, 1, { image: false });
     otherFace = await insertFace(t, 2);
@@ -40,7 +76,12 @@ describe('videos', () => {
   });
 
   it('generates a real MP4, thumbnails and a hosted page, and calls back signed when ready', async () => {
-    const created = await t.api('POST', '/v2/videos', { face_id: face, script: 'Hi there.', video_name: 'Greeting', callback_url: `${receiver.url}/ready` });
+    const created = await t.api('POST', '/v2/videos', {
+      face_id: face,
+      script: 'Hi there.',
+      video_name: 'Greeting',
+      callback_url: `${receiver.url}/ready`,
+    });
     assert.equal(created.status, 200);
     assert.deepEqual(Object.keys(created.body).sort(), VIDEO_FIELDS);
     assert.equal(created.body.status, 'generating');
@@ -88,7 +129,11 @@ describe('videos', () => {
   });
 
   it('renders a face video under replica_id over a fetched background', async () => {
-    const created = await t.api('POST', '/v2/videos', { replica_id: videoOnlyFace, script: 'Hello.', background_url: `${receiver.url}/background.jpg` });
+    const created = await t.api('POST', '/v2/videos', {
+      replica_id: videoOnlyFace,
+      script: 'Hello.',
+      background_url: `${receiver.url}/background.jpg`,
+    });
     assert.equal(created.status, 200);
     assert.equal(created.body.face_id, videoOnlyFace);
     assert.equal(created.body.video_name, 'Hello.');
@@ -112,11 +157,20 @@ describe('videos', () => {
     assert.equal(created.status, 200);
     const video = await waitForFinished(t, `/v2/videos/${created.body.video_id}`);
     assert.equal(video.status, 'error', 'a playlist is not a video');
-    assert.deepEqual(receiver.fetched.filter((p) => p.startsWith('/segment')), [], 'no segment was fetched');
+    assert.deepEqual(
+      receiver.fetched.filter((p) => p.startsWith('/segment')),
+      [],
+      'no segment was fetched',
+    );
   });
 
   it('ends in error with error_details and a signed error callback when the background cannot be used', async () => {
-    const missing = await t.api('POST', '/v2/videos', { face_id: face, script: 'Hi.', background_url: `${receiver.url}/nope.jpg`, callback_url: `${receiver.url}/error` });
+    const missing = await t.api('POST', '/v2/videos', {
+      face_id: face,
+      script: 'Hi.',
+      background_url: `${receiver.url}/nope.jpg`,
+      callback_url: `${receiver.url}/error`,
+    });
     const video = await waitForFinished(t, `/v2/videos/${missing.body.video_id}`);
     assert.equal(video.status, 'error');
     assert.match(video.error_details, /background .*404/);
@@ -131,7 +185,8 @@ describe('videos', () => {
     assert.equal(callback.body.error_details, video.error_details);
 
     // Credentials in the address (userinfo, a signed link's token) are not repeated in error_details.
-    const withCredentials = receiver.url.replace('http://', 'http://agent:hunter2@') + '/nope.jpg?X-Amz-Signature=s1gn3d&token=t0ps3cret&size=2';
+    const withCredentials =
+      receiver.url.replace('http://', 'http://agent:hunter2@') + '/nope.jpg?X-Amz-Signature=s1gn3d&token=t0ps3cret&size=2';
     const secretive = await t.api('POST', '/v2/videos', { face_id: face, script: 'Hi.', background_url: withCredentials });
     assert.equal(secretive.status, 200, JSON.stringify(secretive.body));
     const scrubbed = await waitForFinished(t, `/v2/videos/${secretive.body.video_id}`);
@@ -158,7 +213,10 @@ describe('videos', () => {
       [{ face_id: face, script: 42 }, /script/],
       [{ face_id: face, script: 'Hi', callback_url: 'ftp://example.com/x' }, /callback_url/],
       [{ face_id: face, script: 'Hi', background_url: 'not a url' }, /background_url/],
-      [{ face_id: face, script: 'Hi', background_url: 'https://a.example/x.jpg', background_source_url: 'https://a.example/y.jpg' }, /background_source_url/],
+      [
+        { face_id: face, script: 'Hi', background_url: 'https://a.example/x.jpg', background_source_url: 'https://a.example/y.jpg' },
+        /background_source_url/,
+      ],
       [{ face_id: face, replica_id: otherFace, script: 'Hi' }, /replica_id/],
     ];
     for (const [body, pattern] of cases) {
@@ -171,15 +229,29 @@ describe('videos', () => {
     assert.equal(typeof exact.body.message, 'string');
   });
 
-  it('lists in pages (limit, page), renames, hides other owners\' videos and deletes with the files', async () => {
+  it("lists in pages (limit, page), renames, hides other owners' videos and deletes with the files", async () => {
     const { db } = t.service.deps;
     const base = Date.UTC(2026, 0, 1);
     for (let i = 0; i < 12; i++) {
-      await db.insertInto('videos').values({
-        video_id: `vlist${String(i).padStart(2, '0')}xxxxxxxxxxxxxxx`, owner_id: 2, face_id: otherFace, video_name: `v${i}`, script: 's', status: 'error',
-        status_details: null, generation_progress: '0/4', callback_url: null, background_url: null, background_source_url: null, error_details: 'x',
-        created_at: new Date(base + i * 1000), updated_at: new Date(base + i * 1000),
-      }).execute();
+      await db
+        .insertInto('videos')
+        .values({
+          video_id: `vlist${String(i).padStart(2, '0')}xxxxxxxxxxxxxxx`,
+          owner_id: 2,
+          face_id: otherFace,
+          video_name: `v${i}`,
+          script: 's',
+          status: 'error',
+          status_details: null,
+          generation_progress: '0/4',
+          callback_url: null,
+          background_url: null,
+          background_source_url: null,
+          error_details: 'x',
+          created_at: new Date(base + i * 1000),
+          updated_at: new Date(base + i * 1000),
+        })
+        .execute();
     }
     const first = await t.api('GET', '/v2/videos', undefined, { key: OTHER_KEY });
     assert.equal(first.status, 200);
@@ -187,7 +259,10 @@ describe('videos', () => {
     assert.equal(first.body.data.length, 10);
     assert.equal(first.body.data[0].video_name, 'v11', 'newest first');
     const second = await t.api('GET', '/v2/videos?page=2', undefined, { key: OTHER_KEY });
-    assert.deepEqual(second.body.data.map((v: any) => v.video_name), ['v1', 'v0']);
+    assert.deepEqual(
+      second.body.data.map((v: any) => v.video_name),
+      ['v1', 'v0'],
+    );
     const small = await t.api('GET', '/v2/videos?limit=5&page=3', undefined, { key: OTHER_KEY });
     assert.equal(small.body.data.length, 2);
     assert.equal(small.body.total_count, 12);
@@ -218,7 +293,12 @@ describe('videos', () => {
 
   it('documents every route in the OpenAPI document, with the paging parameters', async () => {
     const doc = (await t.api('GET', '/openapi.json', undefined, { key: null })).body;
-    for (const [path, methods] of Object.entries({ '/v2/videos': ['get', 'post'], '/v2/videos/{video_id}': ['get', 'delete'], '/v2/videos/{video_id}/name': ['patch'], '/videos/{video_id}': ['get'] })) {
+    for (const [path, methods] of Object.entries({
+      '/v2/videos': ['get', 'post'],
+      '/v2/videos/{video_id}': ['get', 'delete'],
+      '/v2/videos/{video_id}/name': ['patch'],
+      '/videos/{video_id}': ['get'],
+    })) {
       for (const m of methods) assert.ok(doc.paths[path]?.[m], `${m} ${path}`);
     }
     assert.deepEqual(doc.paths['/v2/videos'].get.parameters.map((p: any) => p.name).sort(), ['limit', 'page']);
@@ -236,8 +316,16 @@ describe('video generation resumes and is idempotent', () => {
       // What a worker that crashed after step 1 leaves behind: the speech stored, progress 1/4, its lease running.
       const speech = await createLocalRenderer({ searchPath: process.env.PATH ?? '' }).renderSpeech('Once.', 'en-us', 'wav');
       const stored = await media.store(db, { ownerId: 1, contentType: 'audio/wav', extension: 'wav', bytes: speech.bytes });
-      await db.updateTable('videos').set({ speech_media_url: stored.url, generation_progress: '1/4' }).where('video_id', '=', created.body.video_id).execute();
-      await db.updateTable('jobs').set({ status: 'running', attempts: 1, locked_until: new Date(Date.now() - 1000) }).where('kind', '=', 'video.generate').execute();
+      await db
+        .updateTable('videos')
+        .set({ speech_media_url: stored.url, generation_progress: '1/4' })
+        .where('video_id', '=', created.body.video_id)
+        .execute();
+      await db
+        .updateTable('jobs')
+        .set({ status: 'running', attempts: 1, locked_until: new Date(Date.now() - 1000) })
+        .where('kind', '=', 'video.generate')
+        .execute();
 
       t.service.deps.jobs.start();
       const video = await waitForFinished(t, `/v2/videos/${created.body.video_id}`);
@@ -248,7 +336,13 @@ describe('video generation resumes and is idempotent', () => {
       await receiver.next('/cb');
 
       // A rerun of the same job (lease expired after it finished) changes nothing and sends nothing.
-      await videoGenerationJob(t.service.deps)({ jobId: 0, payload: { video_id: created.body.video_id }, attempt: 2, maxAttempts: 3, signal: new AbortController().signal });
+      await videoGenerationJob(t.service.deps)({
+        jobId: 0,
+        payload: { video_id: created.body.video_id },
+        attempt: 2,
+        maxAttempts: 3,
+        signal: new AbortController().signal,
+      });
       await t.service.deps.jobs.drain();
       const deliveries = await db.selectFrom('webhook_deliveries').selectAll().where('url', '=', `${receiver.url}/cb`).execute();
       assert.equal(deliveries.length, 1);
@@ -266,11 +360,17 @@ describe('video generation resumes and is idempotent', () => {
       const face = await insertFace(t, 1, { video: false });
       const created = await t.api('POST', '/v2/videos', { face_id: face, script: 'Gone.', callback_url: `${receiver.url}/gone` });
       const { db } = t.service.deps;
-      const mediaBefore = await db.selectFrom('media').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const mediaBefore = await db
+        .selectFrom('media')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal((await t.api('DELETE', `/v2/videos/${created.body.video_id}`)).status, 200);
       t.service.deps.jobs.start();
       await t.service.deps.jobs.drain();
-      const mediaAfter = await db.selectFrom('media').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const mediaAfter = await db
+        .selectFrom('media')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(Number(mediaAfter.n), Number(mediaBefore.n));
       assert.equal((await db.selectFrom('webhook_deliveries').selectAll().execute()).length, 0);
       const job = await db.selectFrom('jobs').select('status').where('kind', '=', 'video.generate').executeTakeFirstOrThrow();
@@ -293,7 +393,11 @@ describe('videos without the rendering tools', () => {
     const none = await startListeningService({ PALKIT_RENDER_PATH: empty, PALKIT_LOCAL_VOICE: 'native' });
     const noFfmpeg = await startListeningService({ PALKIT_RENDER_PATH: espeakOnly, PALKIT_FFMPEG: join(espeakOnly, 'ffmpeg') });
     try {
-      const a = await none.api('POST', '/v2/videos', { face_id: await insertFace(none, 1), script: 'Hi.', callback_url: `${receiver.url}/none` });
+      const a = await none.api('POST', '/v2/videos', {
+        face_id: await insertFace(none, 1),
+        script: 'Hi.',
+        callback_url: `${receiver.url}/none`,
+      });
       const failed = await waitForFinished(none, `/v2/videos/${a.body.video_id}`);
       assert.equal(failed.status, 'error');
       assert.match(failed.error_details, /espeak-ng .*not installed/);
@@ -317,4 +421,3 @@ describe('videos without the rendering tools', () => {
     }
   });
 });
-

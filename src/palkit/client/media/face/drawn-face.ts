@@ -1,7 +1,20 @@
 // A face the elements draw themselves (the built-in Ada): painted on a canvas about 25 times a second,
 // its mouth easing towards the shape of what is being heard, blinking every few seconds, breathing a
 // little while idle; the canvas's stream is the PAL's video track.
-import { ADA, FACE_HEIGHT, FACE_WIDTH, BACKGROUND, MOUTHS, adaEyelids, adaLashes, adaLayers, mixMouths, mouthLayers, type FaceLayer, type MouthShape } from '../../../../protocol/faces/ada.js';
+import {
+  ADA,
+  FACE_HEIGHT,
+  FACE_WIDTH,
+  BACKGROUND,
+  MOUTHS,
+  adaEyelids,
+  adaLashes,
+  adaLayers,
+  mixMouths,
+  mouthLayers,
+  type FaceLayer,
+  type MouthShape,
+} from '../../../../protocol/faces/ada.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 import { captureFace, type FaceTimeline, type FaceTrack } from './face-track.js';
 import { PresentationDelay } from './presentation.js';
@@ -54,7 +67,14 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: DrawnFaceO
   const random = options.random ?? Math.random;
   const clock = options.clock ?? (() => performance.now());
   const reducedMotion = options.reducedMotion ?? globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-  const background = context.createRadialGradient(FACE_WIDTH / 2, FACE_HEIGHT * 0.35, 0, FACE_WIDTH / 2, FACE_HEIGHT * 0.35, FACE_WIDTH * 0.75);
+  const background = context.createRadialGradient(
+    FACE_WIDTH / 2,
+    FACE_HEIGHT * 0.35,
+    0,
+    FACE_WIDTH / 2,
+    FACE_HEIGHT * 0.35,
+    FACE_WIDTH * 0.75,
+  );
   background.addColorStop(0, BACKGROUND[0]);
   background.addColorStop(1, BACKGROUND[1]);
   let mouth: MouthShape = MOUTHS.rest;

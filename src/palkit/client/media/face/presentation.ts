@@ -133,7 +133,11 @@ export class PresentationDelay {
     this.#video = video;
     this.#mediaOffset = Infinity;
     if (!this.match) return;
-    const showing = () => this.#video === video && track.readyState !== 'ended' && video.srcObject instanceof MediaStream && video.srcObject.getTracks().includes(track);
+    const showing = () =>
+      this.#video === video &&
+      track.readyState !== 'ended' &&
+      video.srcObject instanceof MediaStream &&
+      video.srcObject.getTracks().includes(track);
     if (this.source === 'frame count') return this.#countFrames(video, showing);
     if (typeof video.requestVideoFrameCallback !== 'function') return;
     this.#counting = true;
@@ -162,7 +166,8 @@ export class PresentationDelay {
 
   /** The draw a presented frame shows. */
   #drawShown(frame: PresentedFrame): number | undefined {
-    if (this.match !== 'media time' || frame.mediaTime === undefined || !Number.isFinite(frame.mediaTime)) return this.#lastDrawBy(frame.presentationTime);
+    if (this.match !== 'media time' || frame.mediaTime === undefined || !Number.isFinite(frame.mediaTime))
+      return this.#lastDrawBy(frame.presentationTime);
     const media = frame.mediaTime * 1000;
     // A frame is captured after its draw and presented after its capture: the offset is at most any frame's
     // presentation less its media time, and that bound is met by a frame presented as it was captured.

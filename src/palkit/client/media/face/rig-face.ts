@@ -41,23 +41,28 @@ export type { LoadedRig, RigFaceOptions, RigFaceTrack } from './rig-face-types.j
 export async function loadRig(url: string, fetcher: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<LoadedRig> {
   const get = async (target: string): Promise<Response> => {
     const response = await fetcher(target).catch(() => null);
-    if (!response?.ok) throw new RigLoadError(`The face's rig could not be loaded (${response ? `HTTP ${response.status}` : 'network error'} for ${target}).`);
+    if (!response?.ok)
+      throw new RigLoadError(
+        `The face's rig could not be loaded (${response ? `HTTP ${response.status}` : 'network error'} for ${target}).`,
+      );
     return response;
   };
   const body: unknown = await (await get(url)).json().catch(() => undefined);
   const parsed = FaceRig.safeParse(body);
-  if (!parsed.success) throw new RigLoadError('The face\'s rig.json is not a rig this page can draw.');
+  if (!parsed.success) throw new RigLoadError("The face's rig.json is not a rig this page can draw.");
   const rig = parsed.data;
-  if (rig.poses.length !== rig.idle.count) throw new RigLoadError('The face\'s rig has a mouth pose for some idle frames only.');
-  if (VISEMES.some((v) => rig.visemes[v].cell >= rig.mouths.sheet.count)) throw new RigLoadError('The face\'s rig names a mouth the mouth sheet does not have.');
-  if (rig.mesh && !meshFits(rig)) throw new RigLoadError('The face\'s rig has a mesh that does not fit its frames.');
+  if (rig.poses.length !== rig.idle.count) throw new RigLoadError("The face's rig has a mouth pose for some idle frames only.");
+  if (VISEMES.some((v) => rig.visemes[v].cell >= rig.mouths.sheet.count))
+    throw new RigLoadError("The face's rig names a mouth the mouth sheet does not have.");
+  if (rig.mesh && !meshFits(rig)) throw new RigLoadError("The face's rig has a mesh that does not fit its frames.");
   const image = async (sheet: Sheet): Promise<ImageBitmap> => {
     const blob = await (await get(new URL(sheet.url, new URL(url, location.href)).href)).blob();
     // Premultiplied, as WebGL blends it (WebGL ignores its own unpack flags for an ImageBitmap).
     const bitmap = await createImageBitmap(blob, { premultiplyAlpha: 'premultiply' }).catch(() => null);
     if (!bitmap) throw new RigLoadError(`The face's image ${sheet.url} does not decode.`);
     const rows = Math.ceil(sheet.count / sheet.columns);
-    if (bitmap.width < sheet.columns * sheet.cellWidth || bitmap.height < rows * sheet.cellHeight) throw new RigLoadError(`The face's image ${sheet.url} is smaller than its cells.`);
+    if (bitmap.width < sheet.columns * sheet.cellWidth || bitmap.height < rows * sheet.cellHeight)
+      throw new RigLoadError(`The face's image ${sheet.url} is smaller than its cells.`);
     return bitmap;
   };
   const [idle, mouths] = await Promise.all([image(rig.idle), image(rig.mouths.sheet)]);
@@ -68,7 +73,6 @@ export async function loadRig(url: string, fetcher: typeof fetch = globalThis.fe
 export async function createRigFace(url: string, timeline: FaceTimeline, options: RigFaceOptions = {}): Promise<RigFaceTrack> {
   return createRigFaceTrack(await loadRig(url, options.fetch), timeline, options);
 }
-
 
 export function createRigFaceTrack(loaded: LoadedRig, timeline: FaceTimeline, options: RigFaceOptions = {}): RigFaceTrack {
   // Version 2: the idle frame deformed by its mesh (rig-mesh.ts); version 1: mouth patches over it (below).
@@ -161,7 +165,13 @@ export function createRigFaceTrack(loaded: LoadedRig, timeline: FaceTimeline, op
   // the face is shown, not at the greeting's first word. Made then, Chromium's trained face showed that word's
   // mouth 80-120 ms after its sound in a CI run (test/realtime/e2e/lip-sync-chromium.test.ts) and the later
   // turns' on time.
-  paint(0, new Map([['rest', 0.5], [widestOpen(), 0.5]]));
+  paint(
+    0,
+    new Map([
+      ['rest', 0.5],
+      [widestOpen(), 0.5],
+    ]),
+  );
   draw();
   const stream = captureFace(surface, 1000 / frameMs);
   const track = stream.getVideoTracks()[0]!;
@@ -186,8 +196,18 @@ function meshFits(rig: FaceRig): boolean {
   const mesh = rig.mesh!;
   const n = mesh.head.length;
   const within = (list: number[]) => list.every((i) => i < n);
-  return mesh.frames.length === rig.idle.count && mesh.frames.every((f) => f.length === 2 * n) && Object.values(mesh.shapes).every((s) => s.length === 2 * n)
-    && mesh.triangles.length % 3 === 0 && within(mesh.triangles) && within(mesh.ring) && within(mesh.hole) && mesh.upper < n && mesh.lower < n && rig.mouths.sheet.count >= 3;
+  return (
+    mesh.frames.length === rig.idle.count &&
+    mesh.frames.every((f) => f.length === 2 * n) &&
+    Object.values(mesh.shapes).every((s) => s.length === 2 * n) &&
+    mesh.triangles.length % 3 === 0 &&
+    within(mesh.triangles) &&
+    within(mesh.ring) &&
+    within(mesh.hole) &&
+    mesh.upper < n &&
+    mesh.lower < n &&
+    rig.mouths.sheet.count >= 3
+  );
 }
 
 /** The viseme whose mouth opens widest (its jaw moves, and the opening's interior is drawn). */

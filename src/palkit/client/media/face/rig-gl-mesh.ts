@@ -32,7 +32,13 @@ export interface GlMeshPainter {
   release(): void;
 }
 
-export function createGlMeshPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: ImageBitmap, inside: ImageBitmap, software = false): GlMeshPainter | null {
+export function createGlMeshPainter(
+  canvas: HTMLCanvasElement,
+  rig: FaceRig,
+  idle: ImageBitmap,
+  inside: ImageBitmap,
+  software = false,
+): GlMeshPainter | null {
   const gl = glContext(canvas, software);
   if (!gl) return null;
   const largest = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
@@ -87,7 +93,13 @@ export function createGlMeshPainter(canvas: HTMLCanvasElement, rig: FaceRig, idl
             put(o++, m.target[2 * i]!, m.target[2 * i + 1]!);
             put(o++, m.target[2 * j]!, m.target[2 * j + 1]!);
           });
-          gl.uniform4f(cellAt, sx / inside.width, sy / inside.height, (sx + INSIDE.width) / inside.width, (sy + INSIDE.height) / inside.height);
+          gl.uniform4f(
+            cellAt,
+            sx / inside.width,
+            sy / inside.height,
+            (sx + INSIDE.width) / inside.width,
+            (sy + INSIDE.height) / inside.height,
+          );
           drawTriangles(o);
         }
       }
@@ -100,7 +112,8 @@ export function createGlMeshPainter(canvas: HTMLCanvasElement, rig: FaceRig, idl
         const mean = (of: Float32Array, axis: number) => hole.reduce((sum, i) => sum + of[2 * i + axis]!, 0) / hole.length;
         const centre = [mean(m.target, 0), mean(m.target, 1), mean(m.source, 0), mean(m.source, 1)];
         let o = 0;
-        const put = (x: number, y: number, sx: number, sy: number) => data.set([x, y, ox / idle.width + sx * kx, oy / idle.height + sy * ky], 4 * o++);
+        const put = (x: number, y: number, sx: number, sy: number) =>
+          data.set([x, y, ox / idle.width + sx * kx, oy / idle.height + sy * ky], 4 * o++);
         hole.forEach((i, k) => {
           const j = hole[(k + 1) % hole.length]!;
           put(centre[0]!, centre[1]!, centre[2]!, centre[3]!);
@@ -112,7 +125,10 @@ export function createGlMeshPainter(canvas: HTMLCanvasElement, rig: FaceRig, idl
       const t = mesh.triangles;
       for (let k = 0; k < t.length; k++) {
         const i = t[k]!;
-        data.set([m.target[2 * i]!, m.target[2 * i + 1]!, ox / idle.width + m.source[2 * i]! * kx, oy / idle.height + m.source[2 * i + 1]! * ky], k * 4);
+        data.set(
+          [m.target[2 * i]!, m.target[2 * i + 1]!, ox / idle.width + m.source[2 * i]! * kx, oy / idle.height + m.source[2 * i + 1]! * ky],
+          k * 4,
+        );
       }
       drawTriangles(t.length);
     },
@@ -132,7 +148,10 @@ function inverse([a, b, c, d, e, f]: Affine): Affine {
 
 function link(gl: WebGLRenderingContext): WebGLProgram | null {
   const program = gl.createProgram();
-  for (const [type, text] of [[gl.VERTEX_SHADER, VERTEX], [gl.FRAGMENT_SHADER, FRAGMENT]] as const) {
+  for (const [type, text] of [
+    [gl.VERTEX_SHADER, VERTEX],
+    [gl.FRAGMENT_SHADER, FRAGMENT],
+  ] as const) {
     const shader = gl.createShader(type);
     if (!shader || !program) return null;
     gl.shaderSource(shader, text);

@@ -115,7 +115,13 @@ export interface GlPainter {
  * A WebGL painter on `canvas`, or null when the page gets no WebGL context (unless `software`, none that
  * is only emulated on the CPU) or the sheets exceed its textures.
  */
-export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: ImageBitmap, mouths: ImageBitmap, software = false): GlPainter | null {
+export function createGlPainter(
+  canvas: HTMLCanvasElement,
+  rig: FaceRig,
+  idle: ImageBitmap,
+  mouths: ImageBitmap,
+  software = false,
+): GlPainter | null {
   const gl = glContext(canvas, software);
   if (!gl) return null;
   const largest = gl.getParameter(gl.MAX_TEXTURE_SIZE) as number;
@@ -146,7 +152,12 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
   gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
 
   /** The cell's rectangle in the sheet's texture coordinates (x, y, width, height). */
-  const uvOf = (sheet: Sheet, bitmap: ImageBitmap, index: number, inset: [number, number, number, number] = [0, 0, sheet.cellWidth, sheet.cellHeight]): number[] => {
+  const uvOf = (
+    sheet: Sheet,
+    bitmap: ImageBitmap,
+    index: number,
+    inset: [number, number, number, number] = [0, 0, sheet.cellWidth, sheet.cellHeight],
+  ): number[] => {
     const [x, y] = cellOrigin(sheet, index);
     return [(x + inset[0]) / bitmap.width, (y + inset[1]) / bitmap.height, inset[2] / bitmap.width, inset[3] / bitmap.height];
   };
@@ -158,7 +169,14 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
     const m = [a * w * sx, b * w * sy, 0, c * h * sx, d * h * sy, 0, (a * ox + c * oy + e) * sx - 1, (b * ox + d * oy + f) * sy + 1, 1];
     gl.uniformMatrix3fv(place, false, m);
   };
-  const paint = (tex: WebGLTexture | null, rects: number[][], shares: number[], edge: number, jawDrops: number[] = [], opens: number[] = []) => {
+  const paint = (
+    tex: WebGLTexture | null,
+    rects: number[][],
+    shares: number[],
+    edge: number,
+    jawDrops: number[] = [],
+    opens: number[] = [],
+  ) => {
     while (rects.length < MIXED) {
       rects.push([0, 0, 0, 0]);
       shares.push(0);
@@ -182,9 +200,15 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
     const [kx, ky] = [rig.idle.cellWidth / rig.width / idle.width, rig.idle.cellHeight / rig.height / idle.height];
     const [x0, y0] = [-cw / 2, -ch / 2];
     return [
-      kx * a0 * cw, ky * b0 * cw, 0,
-      kx * c0 * ch, ky * d0 * ch, 0,
-      kx * (a0 * x0 + c0 * y0 + e0) + ox / idle.width, ky * (b0 * x0 + d0 * y0 + f0) + oy / idle.height, 1,
+      kx * a0 * cw,
+      ky * b0 * cw,
+      0,
+      kx * c0 * ch,
+      ky * d0 * ch,
+      0,
+      kx * (a0 * x0 + c0 * y0 + e0) + ox / idle.width,
+      ky * (b0 * x0 + d0 * y0 + f0) + oy / idle.height,
+      1,
     ];
   };
 
@@ -197,7 +221,10 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
       paint(idleTexture, [uvOf(rig.idle, idle, frame)], [1], 0);
       // The heaviest shapes other than rest, each with its share of the whole mix (rest's share is the idle frame).
       const total = [...mix.values()].reduce((s, w) => s + w, 0);
-      const shown = [...mix].filter(([v, w]) => v !== 'rest' && w > 0).sort((x, y) => y[1] - x[1]).slice(0, MIXED);
+      const shown = [...mix]
+        .filter(([v, w]) => v !== 'rest' && w > 0)
+        .sort((x, y) => y[1] - x[1])
+        .slice(0, MIXED);
       if (!shown.length || total <= 0) return;
       const pose: MouthPose = rig.poses[frame]!;
       const sheet = rig.mouths.sheet;
@@ -222,7 +249,14 @@ export function createGlPainter(canvas: HTMLCanvasElement, rig: FaceRig, idle: I
       });
       gl.uniform1f(restShare, rest);
       gl.uniform1f(picked, pick);
-      paint(mouthTexture, shown.map(([v]) => uvOf(sheet, mouths, rig.visemes[v].cell)), shares, 0.03, shown.map(([v]) => dropOf(v)), shown.map(([v]) => openingOf(v)));
+      paint(
+        mouthTexture,
+        shown.map(([v]) => uvOf(sheet, mouths, rig.visemes[v].cell)),
+        shares,
+        0.03,
+        shown.map(([v]) => dropOf(v)),
+        shown.map(([v]) => openingOf(v)),
+      );
     },
     lid(frame, source, affine, [x, y, w, h]) {
       gl.disable(gl.BLEND);
@@ -245,7 +279,13 @@ export function glContext(canvas: HTMLCanvasElement, software: boolean): WebGLRe
   let gl: WebGLRenderingContext | null = null;
   try {
     // preserveDrawingBuffer: the captured stream (and a test's read-back) may take the frame after it was drawn.
-    gl = canvas.getContext('webgl', { alpha: false, antialias: false, preserveDrawingBuffer: true, premultipliedAlpha: true, failIfMajorPerformanceCaveat: !software });
+    gl = canvas.getContext('webgl', {
+      alpha: false,
+      antialias: false,
+      preserveDrawingBuffer: true,
+      premultipliedAlpha: true,
+      failIfMajorPerformanceCaveat: !software,
+    });
     // A context refused as emulated leaves the canvas for the 2D path (rig-face.ts draws on a fresh one then).
   } catch {
     gl = null;
@@ -291,7 +331,10 @@ export function texture(gl: WebGLRenderingContext, bitmap: ImageBitmap): WebGLTe
 
 function link(gl: WebGLRenderingContext): WebGLProgram | null {
   const program = gl.createProgram();
-  for (const [type, source] of [[gl.VERTEX_SHADER, VERTEX], [gl.FRAGMENT_SHADER, FRAGMENT]] as const) {
+  for (const [type, source] of [
+    [gl.VERTEX_SHADER, VERTEX],
+    [gl.FRAGMENT_SHADER, FRAGMENT],
+  ] as const) {
     const shader = gl.createShader(type);
     if (!shader || !program) return null;
     gl.shaderSource(shader, source);

@@ -25,7 +25,13 @@ const monthLabel = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'nu
 const weekdayShort = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
 const weekdayLong = new Intl.DateTimeFormat(undefined, { weekday: 'long' });
 const timeLabel = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
-const slotLabel = new Intl.DateTimeFormat(undefined, { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const slotLabel = new Intl.DateTimeFormat(undefined, {
+  weekday: 'short',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
 
 function describeSlot(slot: CalendarSlot, withDate: boolean): string {
   const fmt = withDate ? slotLabel : timeLabel;
@@ -45,7 +51,10 @@ function isEnabled(args: CalendarArgs, date: string): boolean {
 
 function initialView(args: CalendarArgs): string {
   if (args.initial_year && args.initial_month) return `${args.initial_year}-${pad(args.initial_month)}`;
-  const first = args.available_dates?.[0] ?? (args.mode === 'date_time' && args.slots?.[0] ? slotDate(args.slots[0]) : undefined) ?? args.date_range?.start;
+  const first =
+    args.available_dates?.[0] ??
+    (args.mode === 'date_time' && args.slots?.[0] ? slotDate(args.slots[0]) : undefined) ??
+    args.date_range?.start;
   return (first ?? ymd(new Date())).slice(0, 7);
 }
 
@@ -62,7 +71,10 @@ function renderMonth(ctx: Ctx, onPick: (date: string) => void, isPicked: (date: 
   const offset = (first.getDay() + 6) % 7; // weeks start on Monday
   const days = new Date(first.getFullYear(), first.getMonth() + 1, 0).getDate();
   const dates = Array.from({ length: days }, (_, i) => `${view}-${pad(i + 1)}`);
-  const focusable = typeof draft.focus === 'string' && draft.focus.startsWith(view) ? draft.focus : dates.find((d) => isPicked(d)) ?? dates.find((d) => isEnabled(args, d));
+  const focusable =
+    typeof draft.focus === 'string' && draft.focus.startsWith(view)
+      ? draft.focus
+      : (dates.find((d) => isPicked(d)) ?? dates.find((d) => isEnabled(args, d)));
   const cells: (string | null)[] = [...Array<null>(offset).fill(null), ...dates];
   while (cells.length % 7) cells.push(null);
   const weeks = Array.from({ length: cells.length / 7 }, (_, w) => cells.slice(w * 7, w * 7 + 7));
@@ -98,12 +110,23 @@ function renderMonth(ctx: Ctx, onPick: (date: string) => void, isPicked: (date: 
     <table class="grid" aria-labelledby=${headingId} @keydown=${onKey}>
       <thead><tr>${headers.map((d) => html`<th scope="col" abbr=${weekdayLong.format(d)}>${weekdayShort.format(d)}</th>`)}</tr></thead>
       <tbody>
-        ${weeks.map((week) => html`<tr>${week.map((date) => html`<td>${date
-          ? html`<button type="button" data-date=${date} class=${inRange(date) ? 'in-range' : ''}
+        ${weeks.map(
+          (week) =>
+            html`<tr>${week.map(
+              (date) =>
+                html`<td>${
+                  date
+                    ? html`<button type="button" data-date=${date} class=${inRange(date) ? 'in-range' : ''}
               tabindex=${date === focusable ? 0 : -1} aria-label=${dayLabel.format(fromYmd(date))}
               aria-pressed=${isPicked(date) ? 'true' : 'false'} ?disabled=${!isEnabled(args, date) || ctx.busy}
-              @click=${() => { draft.focus = date; onPick(date); }}>${Number(date.slice(8))}</button>`
-          : nothing}</td>`)}</tr>`)}
+              @click=${() => {
+                draft.focus = date;
+                onPick(date);
+              }}>${Number(date.slice(8))}</button>`
+                    : nothing
+                }</td>`,
+            )}</tr>`,
+        )}
       </tbody>
     </table>
   </div>`;
@@ -137,7 +160,9 @@ function valueOf(args: CalendarArgs, draft: Record<string, unknown>): Record<str
   const mode = args.mode ?? 'date_picker';
   if (mode === 'date_picker') return typeof draft.date === 'string' ? { selected_date: draft.date } : 'canvas.chooseDate';
   if (mode === 'range') {
-    return typeof draft.start === 'string' && typeof draft.end === 'string' ? { selected_range: { start: draft.start, end: draft.end } } : 'canvas.chooseDate';
+    return typeof draft.start === 'string' && typeof draft.end === 'string'
+      ? { selected_range: { start: draft.start, end: draft.end } }
+      : 'canvas.chooseDate';
   }
   const slots = Array.isArray(draft.slots) ? (draft.slots as string[]) : [];
   if (!slots.length) return 'canvas.chooseSlot';
@@ -161,7 +186,8 @@ export function renderCalendar(ctx: Ctx) {
     ctx.changed();
   };
   const picked = (d: string) => (mode === 'range' ? d === draft.start || d === draft.end : d === draft.date);
-  const between = (d: string) => mode === 'range' && typeof draft.start === 'string' && typeof draft.end === 'string' && d > draft.start && d < draft.end;
+  const between = (d: string) =>
+    mode === 'range' && typeof draft.start === 'string' && typeof draft.end === 'string' && d > draft.start && d < draft.end;
   const onSubmit = (e: Event) => {
     e.preventDefault();
     const value = valueOf(args, draft);
@@ -173,10 +199,17 @@ export function renderCalendar(ctx: Ctx) {
   return html`<form @submit=${onSubmit} novalidate>
     ${args.description ? html`<p class="description">${args.description}</p>` : nothing}
     ${mode === 'range' ? html`<p class="hint">${ctx.t('canvas.rangeHint')}</p>` : nothing}
-    ${mode === 'date_picker' && args.presets?.length
-      ? html`<div class="presets">${args.presets.map((p) => html`<button type="button" class="secondary" aria-pressed=${draft.date === p.date ? 'true' : 'false'}
-          ?disabled=${ctx.busy} @click=${() => { draft.view = p.date.slice(0, 7); pickDate(p.date); }}>${p.label}</button>`)}</div>`
-      : nothing}
+    ${
+      mode === 'date_picker' && args.presets?.length
+        ? html`<div class="presets">${args.presets.map(
+            (p) => html`<button type="button" class="secondary" aria-pressed=${draft.date === p.date ? 'true' : 'false'}
+          ?disabled=${ctx.busy} @click=${() => {
+            draft.view = p.date.slice(0, 7);
+            pickDate(p.date);
+          }}>${p.label}</button>`,
+          )}</div>`
+        : nothing
+    }
     ${mode === 'slot_picker' ? renderSlots(ctx, args.slots ?? [], true) : renderMonth(ctx, pickDate, picked, between)}
     ${mode === 'date_time' && typeof draft.date === 'string' ? renderSlots(ctx, daySlots, false) : nothing}
     ${draft.error ? html`<p class="error" id=${errorId} role="alert">${draft.error}</p>` : nothing}

@@ -5,7 +5,20 @@ import type { ChartArgs } from '../../../../protocol/canvas.js';
 import type { CardContext } from './card-context.js';
 import { styleProps } from '../../shared/style-props.js';
 
-const palette = ['#5b5bf0', '#e4572e', '#17a398', '#f3a712', '#8e5ad6', '#2e86de', '#c0392b', '#27ae60', '#d35400', '#7f8c8d', '#e84393', '#16a085'];
+const palette = [
+  '#5b5bf0',
+  '#e4572e',
+  '#17a398',
+  '#f3a712',
+  '#8e5ad6',
+  '#2e86de',
+  '#c0392b',
+  '#27ae60',
+  '#d35400',
+  '#7f8c8d',
+  '#e84393',
+  '#16a085',
+];
 const color = (i: number) => `var(--pal-chart-color-${i + 1}, ${palette[i % palette.length]})`;
 const number = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
 const W = 320;
@@ -26,8 +39,10 @@ function axes(args: ChartArgs, min: number, max: number) {
   const ticks = [min, (min + max) / 2, max];
   return {
     y,
-    grid: svg`${ticks.map((t) => svg`<line class="gridline" x1=${M.left} x2=${W - M.right} y1=${y(t)} y2=${y(t)}></line>
-      <text class="tick" x=${M.left - 4} y=${y(t) + 3} text-anchor="end">${number.format(t)}</text>`)}
+    grid: svg`${ticks.map(
+      (t) => svg`<line class="gridline" x1=${M.left} x2=${W - M.right} y1=${y(t)} y2=${y(t)}></line>
+      <text class="tick" x=${M.left - 4} y=${y(t) + 3} text-anchor="end">${number.format(t)}</text>`,
+    )}
       ${args.y_label ? svg`<text class="axis-label" x="10" y=${H / 2} transform=${`rotate(-90 10 ${H / 2})`} text-anchor="middle">${short(args.y_label, 28)}</text>` : ''}
       ${args.x_label ? svg`<text class="axis-label" x=${(W + M.left) / 2} y=${H - 2} text-anchor="middle">${short(args.x_label, 40)}</text>` : ''}`,
   };
@@ -86,8 +101,10 @@ export function renderChart(ctx: CardContext<ChartArgs>) {
     return html`<div class="chart pie">
       <svg viewBox=${`0 0 ${H} ${H}`} role="img" aria-label=${summary}>${slices}</svg>
       <ul class="legend" aria-hidden="true">
-        ${args.data.map((d, i) => html`<li><span class="swatch" style=${styleProps({ background: color(i) })}></span>${d.label}
-          <span class="muted">${number.format(d.value)} (${Math.round((Math.max(0, d.value) / total) * 100)}%)</span></li>`)}
+        ${args.data.map(
+          (d, i) => html`<li><span class="swatch" style=${styleProps({ background: color(i) })}></span>${d.label}
+          <span class="muted">${number.format(d.value)} (${Math.round((Math.max(0, d.value) / total) * 100)}%)</span></li>`,
+        )}
       </ul>
       ${table}
     </div>`;

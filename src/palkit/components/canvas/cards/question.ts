@@ -38,7 +38,11 @@ export function renderQuestion(ctx: CardContext<QuestionArgs>) {
     else draft.error = '';
     ctx.changed();
     if (draft.error) return ctx.focus(selected.includes(otherId) ? 'input[type="text"]' : 'input');
-    ctx.submit({ selected_option_ids: selected.filter((id) => id !== otherId), ...(other ? { other_text: other.slice(0, canvasValueLimits.otherText) } : {}), skipped: false });
+    ctx.submit({
+      selected_option_ids: selected.filter((id) => id !== otherId),
+      ...(other ? { other_text: other.slice(0, canvasValueLimits.otherText) } : {}),
+      skipped: false,
+    });
   };
   const kind = multi ? 'checkbox' : 'radio';
   const option = (id: string, label: string) => html`<label class="choice">
@@ -51,11 +55,13 @@ export function renderQuestion(ctx: CardContext<QuestionArgs>) {
       <legend class=${ctx.labelInHeading ? 'sr-only' : 'prompt'}>${args.question}</legend>
       ${args.options.map((o) => option(o.id, o.label))}
       ${args.allow_other ? option(otherId, args.other_label ?? ctx.t('canvas.other')) : nothing}
-      ${args.allow_other && selected.includes(otherId)
-        ? html`<input class="text other" type="text" maxlength=${canvasValueLimits.otherText} aria-label=${args.other_label ?? ctx.t('canvas.other')}
+      ${
+        args.allow_other && selected.includes(otherId)
+          ? html`<input class="text other" type="text" maxlength=${canvasValueLimits.otherText} aria-label=${args.other_label ?? ctx.t('canvas.other')}
             placeholder=${ctx.t('canvas.otherPlaceholder')} .value=${String(draft.otherText ?? '')} ?disabled=${ctx.busy}
             @input=${(e: Event) => (draft.otherText = (e.target as HTMLInputElement).value)} />`
-        : nothing}
+          : nothing
+      }
     </fieldset>
     ${draft.error ? html`<p class="error" id=${errorId} role="alert">${draft.error}</p>` : nothing}
     <div class="actions">

@@ -10,5 +10,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('payload', 'jsonb', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('conversation_events_conversation').on('conversation_events').columns(['conversation_id', 'event_id']).execute();
+  await db.schema
+    .createIndex('conversation_events_conversation')
+    .on('conversation_events')
+    .columns(['conversation_id', 'event_id'])
+    .execute();
 }

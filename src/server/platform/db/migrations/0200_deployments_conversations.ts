@@ -6,8 +6,16 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('conversations').addColumn('expires_at', 'timestamptz').execute();
   await db.schema.alterTable('conversations').addColumn('provider_room', 'text').execute();
-  await db.schema.createIndex('conversations_deployment_status').on('conversations').columns(['deployment_id', 'status', 'expires_at']).execute();
-  await db.schema.createIndex('conversations_deployment_visitor').on('conversations').columns(['deployment_id', 'visitor_key', 'created_at']).execute();
+  await db.schema
+    .createIndex('conversations_deployment_status')
+    .on('conversations')
+    .columns(['deployment_id', 'status', 'expires_at'])
+    .execute();
+  await db.schema
+    .createIndex('conversations_deployment_visitor')
+    .on('conversations')
+    .columns(['deployment_id', 'visitor_key', 'created_at'])
+    .execute();
   await db.schema.createIndex('conversations_owner_status').on('conversations').columns(['owner_id', 'status', 'created_at']).execute();
 
   await db.schema

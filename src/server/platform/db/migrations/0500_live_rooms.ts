@@ -32,7 +32,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('participant_name', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .execute();
-  await db.schema.createIndex('transcript_entries_conversation').on('conversation_transcript_entries').columns(['conversation_id', 'entry_id']).execute();
+  await db.schema
+    .createIndex('transcript_entries_conversation')
+    .on('conversation_transcript_entries')
+    .columns(['conversation_id', 'entry_id'])
+    .execute();
 
   await db.schema
     .createTable('canvas_interactions')

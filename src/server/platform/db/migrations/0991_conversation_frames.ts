@@ -10,5 +10,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('captured_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('image', 'bytea', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('conversation_frames_by_conversation').on('conversation_frames').columns(['conversation_id', 'captured_at']).execute();
+  await db.schema
+    .createIndex('conversation_frames_by_conversation')
+    .on('conversation_frames')
+    .columns(['conversation_id', 'captured_at'])
+    .execute();
 }

@@ -3,5 +3,8 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('conversation_transcript_entries').addColumn('interrupted', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+  await db.schema
+    .alterTable('conversation_transcript_entries')
+    .addColumn('interrupted', 'boolean', (c) => c.notNull().defaultTo(false))
+    .execute();
 }

@@ -16,5 +16,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('lip_sync_ms', 'double precision')
     .addColumn('recorded_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('conversation_turn_latencies_conversation').on('conversation_turn_latencies').column('conversation_id').execute();
+  await db.schema
+    .createIndex('conversation_turn_latencies_conversation')
+    .on('conversation_turn_latencies')
+    .column('conversation_id')
+    .execute();
 }

@@ -4,6 +4,9 @@
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('media').alterColumn('bytes', (c) => c.dropNotNull()).execute();
+  await db.schema
+    .alterTable('media')
+    .alterColumn('bytes', (c) => c.dropNotNull())
+    .execute();
   await db.schema.alterTable('media').addColumn('file', 'text').addColumn('size', 'bigint').execute();
 }

@@ -9,7 +9,11 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('media').addColumn('access', 'text', (c) => c.notNull().defaultTo('public')).addColumn('face_id', 'text').execute();
+  await db.schema
+    .alterTable('media')
+    .addColumn('access', 'text', (c) => c.notNull().defaultTo('public'))
+    .addColumn('face_id', 'text')
+    .execute();
   await classifyExistingMedia(db);
 }
 

@@ -45,7 +45,15 @@ export interface CoreTables {
   /** `expires_at`: when an upload is swept away (resources/uploads/expiry.ts); null for media kept as long as what uses it. */
   /** `access` and `face_id`: who may read it (resources/media/access.ts; migration 1010). */
   media: {
-    media_id: string; owner_id: number; content_type: string; bytes: Uint8Array | null; file: string | null; size: number | null; created_at: CreatedAt; expires_at: Generated<Date | null>;
-    access: Generated<MediaAccess>; face_id: Generated<string | null>;
+    media_id: string;
+    owner_id: number;
+    content_type: string;
+    bytes: Uint8Array | null;
+    file: string | null;
+    size: number | null;
+    created_at: CreatedAt;
+    expires_at: Generated<Date | null>;
+    access: Generated<MediaAccess>;
+    face_id: Generated<string | null>;
   };
 }

@@ -113,7 +113,15 @@ export interface DomainTables {
     provider_room: string | null;
   };
   /** participant_tag and pal_id: migration 0802 (a visitor's store, PAL-specific when pal_id is set). */
-  memory_stores: { memory_store_id: string; owner_id: number; name: string | null; pal_id: string | null; participant_tag: string | null; created_at: CreatedAt; updated_at: CreatedAt };
+  memory_stores: {
+    memory_store_id: string;
+    owner_id: number;
+    name: string | null;
+    pal_id: string | null;
+    participant_tag: string | null;
+    created_at: CreatedAt;
+    updated_at: CreatedAt;
+  };
   pinned_memories: { memory_id: string; memory_store_id: string; memory: string; created_at: CreatedAt; updated_at: CreatedAt };
 }
 

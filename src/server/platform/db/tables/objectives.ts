@@ -9,8 +9,18 @@ export interface ObjectiveItem {
   callback_url?: string;
 }
 
-
 export interface ObjectiveTables {
-  objectives: { objectives_id: string; owner_id: number; name: string | null; data: Json<ObjectiveItem[]>; created_at: ColumnType<Date, Date | undefined, Date> };
-  conversation_objectives: { conversation_id: string; objective_name: string; output_variables: Json<Record<string, unknown>>; completed_at: Date | null };
+  objectives: {
+    objectives_id: string;
+    owner_id: number;
+    name: string | null;
+    data: Json<ObjectiveItem[]>;
+    created_at: ColumnType<Date, Date | undefined, Date>;
+  };
+  conversation_objectives: {
+    conversation_id: string;
+    objective_name: string;
+    output_variables: Json<Record<string, unknown>>;
+    completed_at: Date | null;
+  };
 }

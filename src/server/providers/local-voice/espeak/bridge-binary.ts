@@ -43,7 +43,10 @@ export function trustedBinary(path: string): boolean {
 export class BridgeBinary {
   private path: string | null | undefined;
 
-  constructor(private readonly dataDir: string, private readonly log: Logger) {}
+  constructor(
+    private readonly dataDir: string,
+    private readonly log: Logger,
+  ) {}
 
   /** A bridge binary that passed the checks just now (built again if it did not), or null when this machine cannot build one. */
   get(): string | null {
@@ -71,9 +74,12 @@ export class BridgeBinary {
     const built = spawnSync('cc', ['-O2', '-o', partial, file, '-lespeak-ng'], { encoding: 'utf8' });
     if (built.status !== 0) {
       rmSync(partial, { force: true });
-      this.log.info('the local voice uses the espeak-ng command line (its bridge could not be built: install a C compiler and libespeak-ng-dev for exact word timing)', {
-        error: (built.stderr || built.error?.message || '').trim().split('\n')[0],
-      });
+      this.log.info(
+        'the local voice uses the espeak-ng command line (its bridge could not be built: install a C compiler and libespeak-ng-dev for exact word timing)',
+        {
+          error: (built.stderr || built.error?.message || '').trim().split('\n')[0],
+        },
+      );
       return null;
     }
     chmodSync(partial, 0o700);

@@ -103,7 +103,10 @@ export class Bridge {
 
   /** The bridge keeps the service alive only while it has work (an idle service may exit). */
   private hold(busy: boolean): void {
-    for (const handle of [this.child, this.child.stdout, this.child.stderr, this.child.stdin] as unknown as Array<{ ref?: () => void; unref?: () => void }>) {
+    for (const handle of [this.child, this.child.stdout, this.child.stderr, this.child.stdin] as unknown as Array<{
+      ref?: () => void;
+      unref?: () => void;
+    }>) {
       if (busy) handle.ref?.();
       else handle.unref?.();
     }

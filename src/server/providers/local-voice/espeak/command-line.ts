@@ -11,13 +11,17 @@ export async function viaCommandLine(
   push: (event: SynthesisEvent) => void,
 ): Promise<void> {
   const wav = await new Promise<Buffer>((resolve, reject) => {
-    const child = spawn('espeak-ng', ['--stdout', '-v', request.voice, '-s', String(request.rate), '--', request.text], { signal: request.signal });
+    const child = spawn('espeak-ng', ['--stdout', '-v', request.voice, '-s', String(request.rate), '--', request.text], {
+      signal: request.signal,
+    });
     const parts: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => parts.push(d));
     child.stdin.on('error', () => undefined);
     child.stdout.on('error', () => undefined);
     child.on('error', (error) => reject(new SynthesisError('unavailable', `espeak-ng could not run: ${error.message}`)));
-    child.on('close', (code, signal) => (code === 0 ? resolve(Buffer.concat(parts)) : reject(new SynthesisError('unavailable', `espeak-ng ended with ${signal ?? code}`))));
+    child.on('close', (code, signal) =>
+      code === 0 ? resolve(Buffer.concat(parts)) : reject(new SynthesisError('unavailable', `espeak-ng ended with ${signal ?? code}`)),
+    );
   });
   const rateHz = wav.length >= 28 ? wav.readUInt32LE(24) : 22050;
   const samples = int16(wav.subarray(44));

@@ -16,7 +16,8 @@ export function nativeSpeakers(binary: BridgeBinary, log: Logger): SpeakerFactor
     const path = binary.get();
     if (!path) return null;
     const bridge: Bridge = new Bridge(
-      path, log,
+      path,
+      log,
       (_b, request, reason) => hooks.onDeath(speaker, request ? (request as NativeRequest).outer : null, reason),
       (_b, request) => hooks.onIdle(speaker, (request as NativeRequest).outer),
     );
@@ -40,7 +41,11 @@ export function nativeSpeakers(binary: BridgeBinary, log: Logger): SpeakerFactor
 
 function nativeRequest(outer: SpeakerRequest): NativeRequest {
   return {
-    outer, id: outer.id, voice: outer.voice, rate: outer.rate, text: outer.text,
+    outer,
+    id: outer.id,
+    voice: outer.voice,
+    rate: outer.rate,
+    text: outer.text,
     onFrame: (type, payload) => {
       const event = eventOf(type, payload);
       if (event) outer.onEvent(event);
@@ -55,7 +60,12 @@ function eventOf(type: number, payload: Buffer): SpeakerEvent | null {
   }
   if (type === FRAME.phoneme && payload.length >= 12) {
     const mnemonic = payload.subarray(4, 12).toString('utf8').replace(/\0.*$/s, '');
-    return { type: 'viseme', atMs: payload.readUInt32LE(0), viseme: visemeOfPhoneme(mnemonic), ...(leadsIn(mnemonic) ? { leadsIn: true } : {}) };
+    return {
+      type: 'viseme',
+      atMs: payload.readUInt32LE(0),
+      viseme: visemeOfPhoneme(mnemonic),
+      ...(leadsIn(mnemonic) ? { leadsIn: true } : {}),
+    };
   }
   if (type === FRAME.end) return { type: 'end' };
   if (type === FRAME.error) return { type: 'error', message: payload.toString('utf8') };

@@ -14,8 +14,7 @@ export interface WorkerRequest {
 }
 
 export type WorkerEvent =
-  | { type: 'word'; atMs: number; position: number; length: number }
-  | { type: 'viseme'; atMs: number; viseme: Viseme; leadsIn?: boolean };
+  { type: 'word'; atMs: number; position: number; length: number } | { type: 'viseme'; atMs: number; viseme: Viseme; leadsIn?: boolean };
 
 export type WorkerReply =
   | { type: 'ready'; sampleRate: number }

@@ -50,7 +50,10 @@ export class WasmSpeaker implements Speaker {
   sampleRate: number | null = null;
   warm = false;
 
-  constructor(private readonly hooks: SpeakerHooks, options: WasmSpeakerOptions = {}) {
+  constructor(
+    private readonly hooks: SpeakerHooks,
+    options: WasmSpeakerOptions = {},
+  ) {
     this.stallMs = options.stallMs ?? STALL_MS;
     this.timers = options.timers ?? systemClock;
     const entry = options.entry ?? WORKER_ENTRY;
@@ -58,7 +61,10 @@ export class WasmSpeaker implements Speaker {
     const settings = { workerData, resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB } };
     // A worker does not inherit the main thread's module hooks: from the source it registers tsx itself.
     this.worker = entry.endsWith('.ts')
-      ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(entry).href)}); });`, { ...settings, eval: true })
+      ? new Worker(
+          `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(entry).href)}); });`,
+          { ...settings, eval: true },
+        )
       : new Worker(pathToFileURL(entry), settings);
     this.worker.on('message', (message: WorkerReply) => this.receive(message));
     this.worker.on('error', (error) => this.die(`failed: ${error.message}`));

@@ -40,8 +40,14 @@ function warmWhileIdle(): void {
 
 function isRequest(value: unknown): value is WorkerRequest {
   const r = value as Partial<WorkerRequest> | null;
-  return !!r && Number.isSafeInteger(r.id) && typeof r.voice === 'string' && /^[A-Za-z0-9_][A-Za-z0-9_+\-/]{0,39}$/.test(r.voice) &&
-    Number.isFinite(r.rate) && typeof r.text === 'string';
+  return (
+    !!r &&
+    Number.isSafeInteger(r.id) &&
+    typeof r.voice === 'string' &&
+    /^[A-Za-z0-9_][A-Za-z0-9_+\-/]{0,39}$/.test(r.voice) &&
+    Number.isFinite(r.rate) &&
+    typeof r.text === 'string'
+  );
 }
 
 function say(request: WorkerRequest): void {

@@ -38,7 +38,9 @@ export interface CrawlResult {
   startFailure?: { kind: 'download' | 'robots' | 'not_html'; detail: string };
 }
 
-type Fetched = { ok: true; url: string; html: string } | { ok: false; kind: 'download' | 'robots' | 'not_html' | 'duplicate' | 'offsite'; detail: string };
+type Fetched =
+  | { ok: true; url: string; html: string }
+  | { ok: false; kind: 'download' | 'robots' | 'not_html' | 'duplicate' | 'offsite'; detail: string };
 
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const { depth, maxPages, fetch, signal } = options;
@@ -57,7 +59,12 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   async function loadRobots(origin: string): Promise<RobotsRules> {
     const release = await politeness.acquire(new URL(origin).host, signal);
     try {
-      const response = await fetch(`${origin}/robots.txt`, { headers: { 'user-agent': CRAWLER_USER_AGENT }, maxBytes: 512 * 1024, timeoutMs: 10_000, ...(signal ? { signal } : {}) });
+      const response = await fetch(`${origin}/robots.txt`, {
+        headers: { 'user-agent': CRAWLER_USER_AGENT },
+        maxBytes: 512 * 1024,
+        timeoutMs: 10_000,
+        ...(signal ? { signal } : {}),
+      });
       if (response.status >= 400 && response.status < 500) {
         await response.body?.cancel();
         return allowAll; // no robots.txt: everything is allowed
@@ -107,7 +114,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
           await response.body?.cancel();
           const next = normaliseUrl(location, current);
           if (!next || !sameSite(next, start!)) return { ok: false, kind: 'offsite', detail: `${current} redirects off the site` };
-          if (next !== url && seen.has(next)) return { ok: false, kind: 'duplicate', detail: `${current} redirects to ${next}, already crawled` };
+          if (next !== url && seen.has(next))
+            return { ok: false, kind: 'duplicate', detail: `${current} redirects to ${next}, already crawled` };
           seen.add(next);
           current = next;
           continue;
@@ -142,13 +150,17 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   let startFailure: CrawlResult['startFailure'];
   for (let d = 0; d <= depth && level.length > 0 && pages.length < maxPages; d++) {
     const next: string[] = [];
-    for (let i = 0; i < level.length && pages.length < maxPages; ) {
+    for (let i = 0; i < level.length && pages.length < maxPages;) {
       const batch = level.slice(i, i + Math.min(options.concurrency ?? 4, maxPages - pages.length));
       i += batch.length;
       const results = await Promise.all(batch.map(fetchPage));
       for (const result of results) {
         if (!result.ok) {
-          if (d === 0) startFailure = { kind: result.kind === 'robots' || result.kind === 'not_html' ? result.kind : 'download', detail: result.detail };
+          if (d === 0)
+            startFailure = {
+              kind: result.kind === 'robots' || result.kind === 'not_html' ? result.kind : 'download',
+              detail: result.detail,
+            };
           continue;
         }
         if (pages.length >= maxPages) break;

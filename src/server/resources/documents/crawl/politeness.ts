@@ -6,7 +6,10 @@ import type { Clock } from '../../../platform/time.js';
 export class Politeness {
   private readonly tails = new Map<string, Promise<void>>();
 
-  constructor(private readonly delayMs: (host: string) => number, private readonly clock: Pick<Clock, 'sleep'>) {}
+  constructor(
+    private readonly delayMs: (host: string) => number,
+    private readonly clock: Pick<Clock, 'sleep'>,
+  ) {}
 
   /** Waits for the host's turn; call the returned release once the response has been read. */
   async acquire(host: string, signal?: AbortSignal): Promise<() => void> {
@@ -14,7 +17,10 @@ export class Politeness {
     const previous = this.tails.get(host) ?? Promise.resolve();
     let release!: () => void;
     const finished = new Promise<void>((resolve) => (release = resolve));
-    this.tails.set(host, finished.then(() => this.clock.sleep(this.delayMs(host))));
+    this.tails.set(
+      host,
+      finished.then(() => this.clock.sleep(this.delayMs(host))),
+    );
     await (signal ? Promise.race([previous, aborted(signal)]) : previous);
     return release;
   }
@@ -26,4 +32,3 @@ function aborted(signal: AbortSignal): Promise<never> {
     signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
 }
-

@@ -26,7 +26,8 @@ export function sameSite(a: string, b: string): boolean {
   return ua.hostname === ub.hostname && (port(ua) === port(ub) || (ua.protocol !== ub.protocol && !ua.port && !ub.port));
 }
 
-const NOT_HTML = /\.(pdf|png|jpe?g|gif|webp|avif|svg|ico|bmp|tiff?|css|js|mjs|map|json|xml|rss|atom|txt|csv|zip|gz|tgz|bz2|7z|rar|tar|mp4|webm|mov|avi|mkv|mp3|wav|ogg|flac|m4a|woff2?|ttf|otf|eot|docx?|xlsx?|pptx?|odt|exe|dmg|pkg|deb|rpm|apk|iso|bin|wasm)$/i;
+const NOT_HTML =
+  /\.(pdf|png|jpe?g|gif|webp|avif|svg|ico|bmp|tiff?|css|js|mjs|map|json|xml|rss|atom|txt|csv|zip|gz|tgz|bz2|7z|rar|tar|mp4|webm|mov|avi|mkv|mp3|wav|ogg|flac|m4a|woff2?|ttf|otf|eot|docx?|xlsx?|pptx?|odt|exe|dmg|pkg|deb|rpm|apk|iso|bin|wasm)$/i;
 
 /** Links whose path says they are not pages are skipped without a request. */
 export function looksLikeNonHtml(url: string): boolean {

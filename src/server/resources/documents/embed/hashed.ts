@@ -5,8 +5,9 @@ import type { Embedder } from './types.js';
 import { EMBEDDING_DIMENSIONS, normalise } from './vector.js';
 
 const STOPWORDS = new Set(
-  ('a about all also am an and any are as at be been being but by can could did do does for from get got had has have he her here his how i if in into is it its just may me might more most must my no not of on or our per she should so some than that the their them then there these they this those to us very was we were what when where which who why will with would you your'
-  ).split(' '),
+  'a about all also am an and any are as at be been being but by can could did do does for from get got had has have he her here his how i if in into is it its just may me might more most must my no not of on or our per she should so some than that the their them then there these they this those to us very was we were what when where which who why will with would you your'.split(
+    ' ',
+  ),
 );
 
 const SPREAD = 3;
@@ -27,11 +28,20 @@ function hash(text: string): number {
 }
 
 function stem(word: string): string {
-  return word.replace(/(?:ing|edly|ed|ies|es|s|ly)$/u, (suffix) => (word.length - suffix.length >= 3 ? (suffix === 'ies' ? 'y' : '') : suffix));
+  return word.replace(/(?:ing|edly|ed|ies|es|s|ly)$/u, (suffix) =>
+    word.length - suffix.length >= 3 ? (suffix === 'ies' ? 'y' : '') : suffix,
+  );
 }
 
 export function tokens(text: string): string[] {
-  return (text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOPWORDS.has(w)).map(stem);
+  return (
+    text
+      .toLowerCase()
+      .normalize('NFKC')
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  )
+    .filter((w) => !STOPWORDS.has(w))
+    .map(stem);
 }
 
 export class HashedEmbedder implements Embedder {

@@ -11,6 +11,9 @@ export function normalise(vector: number[]): number[] {
 /** Fits a vector to EMBEDDING_DIMENSIONS: longer ones are cut (the Matryoshka property of current
  * embedding models makes a prefix a valid embedding), shorter ones padded with zeros; then normalised. */
 export function fitDimensions(vector: number[]): number[] {
-  const fitted = vector.length >= EMBEDDING_DIMENSIONS ? vector.slice(0, EMBEDDING_DIMENSIONS) : [...vector, ...new Array<number>(EMBEDDING_DIMENSIONS - vector.length).fill(0)];
+  const fitted =
+    vector.length >= EMBEDDING_DIMENSIONS
+      ? vector.slice(0, EMBEDDING_DIMENSIONS)
+      : [...vector, ...new Array<number>(EMBEDDING_DIMENSIONS - vector.length).fill(0)];
   return normalise(fitted);
 }

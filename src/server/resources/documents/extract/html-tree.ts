@@ -22,12 +22,22 @@ export const MAX_DEPTH = 512;
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 /** Elements that implicitly end open elements of these kinds (p, li …) at the top of the stack. */
 const SELF_NESTING_CLOSERS: Record<string, readonly string[]> = {
-  p: ['p'], li: ['li'], dt: ['dt', 'dd'], dd: ['dt', 'dd'], tr: ['td', 'th', 'tr'], td: ['td', 'th'], th: ['td', 'th'], option: ['option'],
+  p: ['p'],
+  li: ['li'],
+  dt: ['dt', 'dd'],
+  dd: ['dt', 'dd'],
+  tr: ['td', 'th', 'tr'],
+  td: ['td', 'th'],
+  th: ['td', 'th'],
+  option: ['option'],
 };
 
 export function parseHtml(html: string): HtmlElement {
   const tree = new TreeBuilder();
-  const tokenizer = new Tokenizer({ decodeEntities: true }, tree.callbacks(() => html));
+  const tokenizer = new Tokenizer(
+    { decodeEntities: true },
+    tree.callbacks(() => html),
+  );
   tokenizer.write(html);
   tokenizer.end();
   return tree.root;

@@ -2,11 +2,62 @@
 // links a crawl follows (taken from the whole page, menus included).
 import { findAll, findOutermost, parseHtml, type HtmlElement, type HtmlNode } from './html-tree.js';
 
-const DROP = new Set(['script', 'style', 'noscript', 'template', 'nav', 'aside', 'form', 'svg', 'iframe', 'button', 'select', 'dialog', 'menu', 'canvas', 'object', 'head', 'title']);
+const DROP = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'nav',
+  'aside',
+  'form',
+  'svg',
+  'iframe',
+  'button',
+  'select',
+  'dialog',
+  'menu',
+  'canvas',
+  'object',
+  'head',
+  'title',
+]);
 /** Page chrome: dropped at page level, kept inside the chosen main/article (an article's own header holds its title). */
 const CHROME = new Set(['header', 'footer']);
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar']);
-const BLOCK = new Set(['address', 'article', 'blockquote', 'body', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'li', 'main', 'ol', 'p', 'pre', 'section', 'table', 'tr', 'ul', 'header', 'footer', 'details', 'summary', 'caption']);
+const BLOCK = new Set([
+  'address',
+  'article',
+  'blockquote',
+  'body',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'hr',
+  'li',
+  'main',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'tr',
+  'ul',
+  'header',
+  'footer',
+  'details',
+  'summary',
+  'caption',
+]);
 
 export interface HtmlPage {
   title: string;
@@ -25,7 +76,10 @@ export function extractHtml(html: string, pageUrl?: string): HtmlPage {
   render(content.nodes, content.insideMain, blocks, state);
   // Inline content after the last block (text straight in the body) is a block of its own.
   if (state.line.trim()) blocks.push(collapse(state.line));
-  const text = blocks.map((b) => b.trim()).filter(Boolean).join('\n\n');
+  const text = blocks
+    .map((b) => b.trim())
+    .filter(Boolean)
+    .join('\n\n');
   return { title, text, links: pageUrl ? links(root, pageUrl) : [] };
 }
 

@@ -43,7 +43,11 @@ export async function sniff(bytes: Uint8Array, contentType: string, url: string)
 export async function extract(bytes: Uint8Array, contentType: string, url: string): Promise<Extracted> {
   if (bytes.length === 0) throw new DocumentError('file_empty', 'the file has no content');
   const kind = await sniff(bytes, contentType, url);
-  if (!kind) throw new DocumentError('file_format_unsupported', `unsupported format (${contentType || 'unknown type'}); PDF, DOCX, HTML, Markdown and plain text are supported`);
+  if (!kind)
+    throw new DocumentError(
+      'file_format_unsupported',
+      `unsupported format (${contentType || 'unknown type'}); PDF, DOCX, HTML, Markdown and plain text are supported`,
+    );
   let title = '';
   let text: string;
   try {
@@ -55,7 +59,10 @@ export async function extract(bytes: Uint8Array, contentType: string, url: strin
       else text = kind === 'markdown' ? extractMarkdown(source) : source.replace(/\r\n?/g, '\n').trim();
     }
   } catch (error) {
-    throw new DocumentError('document_processing_failed', `could not read the ${kind} file: ${error instanceof Error ? error.message : String(error)}`);
+    throw new DocumentError(
+      'document_processing_failed',
+      `could not read the ${kind} file: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (!text.trim()) throw new DocumentError('file_empty', `the ${kind} file contains no text`);
   return { kind, title, text };

@@ -19,9 +19,9 @@ export type ExtractReply = { ok: Extracted } | { page: HtmlPage } | { error: { c
 const PAGE_OFF_THREAD_CHARS = 256 * 1024;
 
 const running = import.meta.url.endsWith('.ts');
-const workerUrl = pathToFileURL(running
-  ? join(packageRoot, 'resources/documents/extract/worker-entry.ts')
-  : join(packageRoot, 'dist/extract-worker.js'));
+const workerUrl = pathToFileURL(
+  running ? join(packageRoot, 'resources/documents/extract/worker-entry.ts') : join(packageRoot, 'dist/extract-worker.js'),
+);
 
 export async function extractOffThread(bytes: Uint8Array, contentType: string, url: string): Promise<Extracted> {
   const copy = new Uint8Array(bytes);
@@ -43,12 +43,16 @@ export async function extractPage(html: string, url: string): Promise<HtmlPage> 
 }
 
 function runWorker(request: ExtractRequest, transferList: ArrayBuffer[]): Promise<Exclude<ExtractReply, { error: unknown }>> {
-  if (!running && !existsSync(workerUrl)) throw new DocumentError('document_processing_failed', 'the extraction worker is missing from this build');
+  if (!running && !existsSync(workerUrl))
+    throw new DocumentError('document_processing_failed', 'the extraction worker is missing from this build');
   return new Promise((resolve, reject) => {
     const options = { workerData: request, transferList };
     // A worker does not inherit the main thread's module hooks: from the source it registers tsx itself.
     const worker = running
-      ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerUrl.href)}); });`, { ...options, eval: true })
+      ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerUrl.href)}); });`, {
+          ...options,
+          eval: true,
+        })
       : new Worker(workerUrl, options);
     let settled = false;
     worker.once('message', (reply: ExtractReply) => {

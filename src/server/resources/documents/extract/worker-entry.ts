@@ -9,12 +9,19 @@ import type { ExtractRequest, ExtractReply } from './off-thread.js';
 const request = workerData as ExtractRequest;
 let reply: ExtractReply;
 try {
-  reply = 'page' in request
-    ? { page: extractHtml(request.page, request.url) }
-    : { ok: await extract(request.bytes, request.contentType, request.url) };
+  reply =
+    'page' in request
+      ? { page: extractHtml(request.page, request.url) }
+      : { ok: await extract(request.bytes, request.contentType, request.url) };
 } catch (error) {
-  reply = error instanceof DocumentError
-    ? { error: { code: error.code, message: error.message } }
-    : { error: { code: 'document_processing_failed', message: `document_processing_failed: ${error instanceof Error ? error.message : String(error)}` } };
+  reply =
+    error instanceof DocumentError
+      ? { error: { code: error.code, message: error.message } }
+      : {
+          error: {
+            code: 'document_processing_failed',
+            message: `document_processing_failed: ${error instanceof Error ? error.message : String(error)}`,
+          },
+        };
 }
 parentPort!.postMessage(reply);

@@ -61,12 +61,21 @@ export class FaceAnalysis {
     const pose = mouthPose(main.mesh);
     const shape = mouthShape(main.mesh);
     const lips = lipLine(main.mesh, pose);
-    this.meshes.set(index, main.mesh.slice(0, 468).flatMap(([x, y]) => [Math.round(x * 10) / 10, Math.round(y * 10) / 10]));
+    this.meshes.set(
+      index,
+      main.mesh.slice(0, 468).flatMap(([x, y]) => [Math.round(x * 10) / 10, Math.round(y * 10) / 10]),
+    );
     this.samples.push({
       i: index,
       box: main.box.map(round) as Sample['box'],
       pose: { x: round(pose.x), y: round(pose.y), width: round(pose.width), angle: round(pose.angle) },
-      shape: { open: round(shape.open), width: round(shape.width), lips: round(shape.lips), lowerLip: round(shape.lowerLip), eyes: round(shape.eyes) },
+      shape: {
+        open: round(shape.open),
+        width: round(shape.width),
+        lips: round(shape.lips),
+        lowerLip: round(shape.lowerLip),
+        eyes: round(shape.eyes),
+      },
       yaw: round(main.yaw),
       lips: { middle: round(lips.middle), corners: round(lips.corners) },
     });
@@ -81,15 +90,27 @@ export class FaceAnalysis {
       ? 'use a photo of one person facing the camera, the face well lit and at least 96 px across'
       : 'record one person facing the camera for 5–20 s, the face well lit and filling a good part of the frame';
     if (frames === 0 || samples.length === 0) throw new FaceProblem(`no face was found in the ${kind}: ${advice}`);
-    if (this.crowded >= Math.max(1, frames * 0.3)) throw new FaceProblem(`two or more faces are in the ${kind}: ${options.still ? 'use a photo' : 'record a video'} of one person alone in the frame`);
-    if (samples.length < frames * 0.5) throw new FaceProblem(`a face was found in only ${Math.round((samples.length / frames) * 100)} % of the video's frames: ${advice}`);
+    if (this.crowded >= Math.max(1, frames * 0.3))
+      throw new FaceProblem(
+        `two or more faces are in the ${kind}: ${options.still ? 'use a photo' : 'record a video'} of one person alone in the frame`,
+      );
+    if (samples.length < frames * 0.5)
+      throw new FaceProblem(`a face was found in only ${Math.round((samples.length / frames) * 100)} % of the video's frames: ${advice}`);
     const sizes = samples.map((s) => Math.max(s.box[2], s.box[3]) * scale).sort((a, b) => a - b);
     const size = sizes[Math.floor(sizes.length / 2)]!;
-    if (size < MIN_FACE_PX) throw new FaceProblem(`the face is too small (${Math.round(size)} px across, at least ${MIN_FACE_PX} px needed): ${options.still ? 'use a larger photo, or one taken closer' : 'move closer to the camera or record at a higher resolution'}`);
-    if (this.turned.length > samples.length * 0.5) throw new FaceProblem(`the face is turned away from the camera: ${options.still ? 'use a photo where the person looks straight into the camera' : 'record the person looking straight into the camera'}`);
+    if (size < MIN_FACE_PX)
+      throw new FaceProblem(
+        `the face is too small (${Math.round(size)} px across, at least ${MIN_FACE_PX} px needed): ${options.still ? 'use a larger photo, or one taken closer' : 'move closer to the camera or record at a higher resolution'}`,
+      );
+    if (this.turned.length > samples.length * 0.5)
+      throw new FaceProblem(
+        `the face is turned away from the camera: ${options.still ? 'use a photo where the person looks straight into the camera' : 'record the person looking straight into the camera'}`,
+      );
     const analysis: Analysis = { fps: options.fps, width: this.width, height: this.height, frames, still: options.still, samples };
     if (!options.still && idleRun(analysis).length < Math.min(Math.round(options.fps * 1.5), Math.floor(frames * 0.8))) {
-      throw new FaceProblem('the face never holds still with the mouth at rest: record a few seconds where the person looks into the camera, head still and mouth closed, besides the speaking part');
+      throw new FaceProblem(
+        'the face never holds still with the mouth at rest: record a few seconds where the person looks into the camera, head still and mouth closed, besides the speaking part',
+      );
     }
     // The idle loop's frames keep their landmarks: the rig step builds its mesh from them without the detector.
     const idle = new Set(idleFrames(analysis).map((s) => s.i));
@@ -112,15 +133,14 @@ export function idleFrames(analysis: Analysis): Sample[] {
 function loopSegment(run: Sample[]): Sample[] {
   const length = Math.min(run.length, MAX_IDLE_FRAMES);
   if (length === run.length) return run;
-  const distance = (a: Sample, b: Sample) => Math.hypot(a.pose.x - b.pose.x, a.pose.y - b.pose.y) + Math.abs(a.pose.width - b.pose.width) + Math.abs(a.box[2] - b.box[2]);
+  const distance = (a: Sample, b: Sample) =>
+    Math.hypot(a.pose.x - b.pose.x, a.pose.y - b.pose.y) + Math.abs(a.pose.width - b.pose.width) + Math.abs(a.box[2] - b.box[2]);
   let best = 0;
   for (let start = 1; start + length <= run.length; start++) {
     if (distance(run[start]!, run[start + length - 1]!) < distance(run[best]!, run[best + length - 1]!)) best = start;
   }
   return run.slice(best, best + length);
 }
-
-
 
 /** The longest run of consecutive samples where the head is still and the mouth rests. */
 export function idleRun(analysis: Analysis): Sample[] {
@@ -129,7 +149,10 @@ export function idleRun(analysis: Analysis): Sample[] {
   let run: Sample[] = [];
   for (const s of analysis.samples) {
     const prev = run[run.length - 1];
-    const moved = prev ? Math.hypot(s.box[0] + s.box[2] / 2 - (prev.box[0] + prev.box[2] / 2), s.box[1] + s.box[3] / 2 - (prev.box[1] + prev.box[3] / 2)) / s.box[2] : 0;
+    const moved = prev
+      ? Math.hypot(s.box[0] + s.box[2] / 2 - (prev.box[0] + prev.box[2] / 2), s.box[1] + s.box[3] / 2 - (prev.box[1] + prev.box[3] / 2)) /
+        s.box[2]
+      : 0;
     const ok = facing(s) && isResting(s.shape, rest) && (!prev || (s.i === prev.i + 1 && moved <= STILL_STEP));
     if (ok) run.push(s);
     else run = facing(s) && isResting(s.shape, rest) ? [s] : [];
@@ -154,7 +177,10 @@ export function footageVisemes(analysis: Analysis): Map<string, Sample> {
     const mid = (f: (s: MouthShape) => number) => members.map((m) => f(m.shape)).sort((a, b) => a - b)[Math.floor(members.length / 2)]!;
     const target = { open: mid((s) => s.open), width: mid((s) => s.width) };
     const score = (s: Sample) => Math.abs(s.shape.open - target.open) + Math.abs(s.shape.width - target.width);
-    chosen.set(v, members.reduce((a, b) => (score(b) < score(a) ? b : a)));
+    chosen.set(
+      v,
+      members.reduce((a, b) => (score(b) < score(a) ? b : a)),
+    );
   }
   return chosen;
 }

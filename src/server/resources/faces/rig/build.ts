@@ -27,7 +27,12 @@ const PHOTO_IDLE_FPS = 10;
 const FRAMING = { side: 2.4, above: 0.12 };
 
 /** How one idle frame is made from a source frame: a turn, a shift (rig pixels) and a zoom about the crop's centre. */
-interface Motion { angle: number; dx: number; dy: number; zoom: number }
+interface Motion {
+  angle: number;
+  dx: number;
+  dy: number;
+  zoom: number;
+}
 const STILL: Motion = { angle: 0, dx: 0, dy: 0, zoom: 1 };
 
 export interface RigPlan {
@@ -81,14 +86,23 @@ function frameCanvas(frame: Frame): Canvas {
 }
 
 /** Draws a source frame into a cell at (ox, oy): the crop, turned and moved by `motion`, filling RIG_SIZE. */
-function placeFrame(ctx: SKRSContext2D, crop: RigPlan['crop'], motion: Motion, ox: number, oy: number): (x: number, y: number) => [number, number] {
+function placeFrame(
+  ctx: SKRSContext2D,
+  crop: RigPlan['crop'],
+  motion: Motion,
+  ox: number,
+  oy: number,
+): (x: number, y: number) => [number, number] {
   const k = (RIG_SIZE / crop.side) * motion.zoom;
   const cos = Math.cos(motion.angle);
   const sin = Math.sin(motion.angle);
   const tx = ox + RIG_SIZE / 2 + motion.dx;
   const ty = oy + RIG_SIZE / 2 + motion.dy;
   ctx.setTransform(k * cos, k * sin, -k * sin, k * cos, tx - k * (cos * crop.cx - sin * crop.cy), ty - k * (sin * crop.cx + cos * crop.cy));
-  return (x, y) => [k * (cos * (x - crop.cx) - sin * (y - crop.cy)) + RIG_SIZE / 2 + motion.dx, k * (sin * (x - crop.cx) + cos * (y - crop.cy)) + RIG_SIZE / 2 + motion.dy];
+  return (x, y) => [
+    k * (cos * (x - crop.cx) - sin * (y - crop.cy)) + RIG_SIZE / 2 + motion.dx,
+    k * (sin * (x - crop.cx) + cos * (y - crop.cy)) + RIG_SIZE / 2 + motion.dy,
+  ];
 }
 
 /** Whether the crop reaches past the picture. */
@@ -190,7 +204,7 @@ export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<nu
     const found = landmarks.get(sample.i);
     meshFrames.push(found ? found.map(([px, py]) => toRig(px, py)) : movedMesh(meshFrames[0], poses[0], pose));
   });
-  if (!meshFrames[0]) throw new Error('the resting frame\'s landmarks are missing');
+  if (!meshFrames[0]) throw new Error("the resting frame's landmarks are missing");
 
   meshFrames.forEach((mesh, n) => {
     const [ox, oy] = idle.at(n);
@@ -201,8 +215,14 @@ export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<nu
   const restRgba = ctx.getImageData(0, 0, RIG_SIZE, RIG_SIZE).data;
   const landmarks0 = meshFrames[0];
   const { image: insideImage } = mouthInside({
-    rgba: restRgba, width: RIG_SIZE, height: RIG_SIZE, pose: poses[0]!, hole: restHole,
-    upper: landmarks0[mesh.upper]!, lower: landmarks0[mesh.lower]!, cheeks: [landmarks0[205]!, landmarks0[425]!],
+    rgba: restRgba,
+    width: RIG_SIZE,
+    height: RIG_SIZE,
+    pose: poses[0]!,
+    hole: restHole,
+    upper: landmarks0[mesh.upper]!,
+    lower: landmarks0[mesh.lower]!,
+    cheeks: [landmarks0[205]!, landmarks0[425]!],
   });
   const inside = createCanvas(insideImage.width, insideImage.height);
   inside.getContext('2d').putImageData(insideImage, 0, 0);
@@ -215,7 +235,10 @@ export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<nu
     idle: { url: 'idle.jpg', cellWidth: RIG_SIZE, cellHeight: RIG_SIZE, columns: idle.columns, count: plan.idle.length },
     poses,
     ...(blinks.length ? { blinks } : {}),
-    mouths: { sheet: { url: 'mouths.webp', cellWidth: INSIDE.width, cellHeight: INSIDE.height, columns: 3, count: 3 }, mouthWidth: MOUTH_WIDTH },
+    mouths: {
+      sheet: { url: 'mouths.webp', cellWidth: INSIDE.width, cellHeight: INSIDE.height, columns: 3, count: 3 },
+      mouthWidth: MOUTH_WIDTH,
+    },
     visemes: Object.fromEntries(VISEMES.map((v) => [v, { cell: 0, source: 'warp' }])),
     mesh: {
       ...mesh,
@@ -235,7 +258,7 @@ export async function buildRig(analysis: Analysis, plan: RigPlan, frames: Map<nu
 
 /** A frame whose landmarks were not found: the resting frame's, moved by the change of mouth pose. */
 function movedMesh(mesh: Array<[number, number]> | undefined, from: MouthPose | undefined, to: MouthPose): Array<[number, number]> {
-  if (!mesh || !from) throw new Error('the resting frame\'s landmarks are missing');
+  if (!mesh || !from) throw new Error("the resting frame's landmarks are missing");
   const k = to.width / from.width;
   const [cos, sin] = [k * Math.cos(to.angle - from.angle), k * Math.sin(to.angle - from.angle)];
   return mesh.map(([x, y]) => [to.x + cos * (x - from.x) - sin * (y - from.y), to.y + sin * (x - from.x) + cos * (y - from.y)]);

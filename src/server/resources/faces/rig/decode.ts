@@ -21,12 +21,29 @@ export interface DecodeOptions {
 const INPUT_OPTIONS = ['-nostdin', '-protocol_whitelist', 'file'];
 
 /** Calls `onFrame` for each decoded frame in order (index counts from `fromSeconds`); resolves with the count. */
-export function decodeFrames(ffmpeg: string, path: string, options: DecodeOptions, onFrame: (frame: Frame, index: number) => Promise<void>): Promise<number> {
+export function decodeFrames(
+  ffmpeg: string,
+  path: string,
+  options: DecodeOptions,
+  onFrame: (frame: Frame, index: number) => Promise<void>,
+): Promise<number> {
   const side = options.maxSide;
   const filter = `${options.still ? '' : `fps=${options.fps},`}scale='if(gt(iw,ih),min(${side},iw),-2)':'if(gt(iw,ih),-2,min(${side},ih))':flags=area,format=rgb24`;
   const args = ['-v', 'error', ...INPUT_OPTIONS];
   if (options.fromSeconds) args.push('-ss', options.fromSeconds.toFixed(3));
-  args.push('-i', path, ...(options.still ? ['-frames:v', '1'] : ['-t', options.seconds.toFixed(3)]), '-an', '-vf', filter, '-f', 'image2pipe', '-c:v', 'ppm', 'pipe:1');
+  args.push(
+    '-i',
+    path,
+    ...(options.still ? ['-frames:v', '1'] : ['-t', options.seconds.toFixed(3)]),
+    '-an',
+    '-vf',
+    filter,
+    '-f',
+    'image2pipe',
+    '-c:v',
+    'ppm',
+    'pipe:1',
+  );
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
     let pending: Buffer = Buffer.alloc(0);
@@ -49,17 +66,21 @@ export function decodeFrames(ffmpeg: string, path: string, options: DecodeOption
         const index = count++;
         // Frames are handled one after another; ffmpeg is paused while the handler is behind.
         child.stdout.pause();
-        chain = chain.then(() => (failed ? undefined : onFrame(frame, index))).catch((error: unknown) => {
-          failed ??= error;
-          child.kill();
-        }).finally(() => child.stdout.resume());
+        chain = chain
+          .then(() => (failed ? undefined : onFrame(frame, index)))
+          .catch((error: unknown) => {
+            failed ??= error;
+            child.kill();
+          })
+          .finally(() => child.stdout.resume());
       }
     });
     child.on('error', reject);
     child.on('close', (code) => {
       void chain.then(() => {
         if (failed) reject(failed);
-        else if (code !== 0 && count === 0) reject(new DecodeFailed(`ffmpeg could not decode the video${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
+        else if (code !== 0 && count === 0)
+          reject(new DecodeFailed(`ffmpeg could not decode the video${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
         else resolve(count);
       });
     });

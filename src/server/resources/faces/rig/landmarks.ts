@@ -27,7 +27,17 @@ export interface Frame {
 
 interface Human {
   load(): Promise<void>;
-  detect(input: unknown, config?: object): Promise<{ face: Array<{ box: [number, number, number, number]; score: number; mesh: Array<[number, number, number]>; rotation?: { angle: { yaw: number; pitch: number } } | null }> }>;
+  detect(
+    input: unknown,
+    config?: object,
+  ): Promise<{
+    face: Array<{
+      box: [number, number, number, number];
+      score: number;
+      mesh: Array<[number, number, number]>;
+      rotation?: { angle: { yaw: number; pitch: number } } | null;
+    }>;
+  }>;
 }
 interface Tf {
   io: { registerLoadRouter(router: (url: string | string[]) => unknown): void };
@@ -86,10 +96,15 @@ async function loadDetector(): Promise<{ human: Human; tf: Tf }> {
 
 async function readModel(dir: string, name: string) {
   const json = JSON.parse(await readFile(join(dir, name), 'utf8')) as {
-    modelTopology: unknown; format?: string; generatedBy?: string; convertedBy?: string;
+    modelTopology: unknown;
+    format?: string;
+    generatedBy?: string;
+    convertedBy?: string;
     weightsManifest: Array<{ paths: string[]; weights: unknown[] }>;
   };
-  const parts = await Promise.all(json.weightsManifest.flatMap((group) => group.paths.map((p) => readFile(join(dir, p.replace(/[^A-Za-z0-9._-]/g, ''))))));
+  const parts = await Promise.all(
+    json.weightsManifest.flatMap((group) => group.paths.map((p) => readFile(join(dir, p.replace(/[^A-Za-z0-9._-]/g, ''))))),
+  );
   const weights = Buffer.concat(parts);
   return {
     modelTopology: json.modelTopology,

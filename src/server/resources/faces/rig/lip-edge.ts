@@ -25,7 +25,10 @@ export function snapLipsToTeeth(landmarks: Point[], pose: MouthPose, rgba: Uint8
   if (gap < 0.06 * pose.width || luma(...along(landmarks[13]!, gap / 2)) < 150) return;
   const range = SEARCH * pose.width;
   const step = Math.max(0.5, range / 16);
-  for (const [points, sign] of [[UPPER_INNER.slice(1, -1), 1], [LOWER_INNER, -1]] as const) {
+  for (const [points, sign] of [
+    [UPPER_INNER.slice(1, -1), 1],
+    [LOWER_INNER, -1],
+  ] as const) {
     for (const i of points) {
       const p = landmarks[i]!;
       let [best, bestT] = [0, 0];

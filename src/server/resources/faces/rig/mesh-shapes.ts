@@ -9,15 +9,28 @@ import { triangulate } from './triangulate.js';
 type Point = [number, number];
 
 /** FaceMesh's outline of the face, clockwise from the forehead's top. */
-export const FACE_OVAL = [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109];
+export const FACE_OVAL = [
+  10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93,
+  234, 127, 162, 21, 54, 103, 67, 109,
+];
 /** The inner lips, in order round the opening (upper from the left corner, then lower back). */
 export const UPPER_INNER = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308];
 export const LOWER_INNER = [95, 88, 178, 87, 14, 317, 402, 318, 324];
 export const HOLE = [...UPPER_INNER, ...[...LOWER_INNER].reverse()];
 /** Each eye's upper lid over its lower one, point by point, the skin above the lid (its crease), and the brow's ring above that. */
 const EYES = {
-  blinkR: { upper: [246, 161, 160, 159, 158, 157, 173], lower: [7, 163, 144, 145, 153, 154, 155], crease: [247, 30, 29, 27, 28, 56, 190], brow: [113, 225, 224, 223, 222, 221, 189] },
-  blinkL: { upper: [466, 388, 387, 386, 385, 384, 398], lower: [249, 390, 373, 374, 380, 381, 382], crease: [467, 260, 259, 257, 258, 286, 414], brow: [342, 445, 444, 443, 442, 441, 413] },
+  blinkR: {
+    upper: [246, 161, 160, 159, 158, 157, 173],
+    lower: [7, 163, 144, 145, 153, 154, 155],
+    crease: [247, 30, 29, 27, 28, 56, 190],
+    brow: [113, 225, 224, 223, 222, 221, 189],
+  },
+  blinkL: {
+    upper: [466, 388, 387, 386, 385, 384, 398],
+    lower: [249, 390, 373, 374, 380, 381, 382],
+    crease: [467, 260, 259, 257, 258, 286, 414],
+    brow: [342, 445, 444, 443, 442, 441, 413],
+  },
 } as const;
 
 /** The lower lip's drop at full jaw (mouth widths): a wide-open mouth. */
@@ -52,7 +65,10 @@ function edgePoints({ width, height }: { width: number; height: number }): Point
 /** Into the mouth's axes: u right, v down, in mouth widths from its centre. */
 function localOf(pose: MouthPose) {
   const [cos, sin] = [Math.cos(pose.angle), Math.sin(pose.angle)];
-  return (p: Point): Point => [((p[0] - pose.x) * cos + (p[1] - pose.y) * sin) / pose.width, (-(p[0] - pose.x) * sin + (p[1] - pose.y) * cos) / pose.width];
+  return (p: Point): Point => [
+    ((p[0] - pose.x) * cos + (p[1] - pose.y) * sin) / pose.width,
+    (-(p[0] - pose.x) * sin + (p[1] - pose.y) * cos) / pose.width,
+  ];
 }
 
 export interface MeshModel {
@@ -98,7 +114,12 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
     const broad = 1 - 0.75 * smooth(0.45, 1.3, Math.abs(u));
     if (lowerInner.has(i)) return lens(u);
     const under = Math.abs(u) < corner ? smooth(0, 0.04, below) : smooth(0, 0.25, below);
-    return under * (Math.abs(u) < corner ? lens(u) + (broad - lens(u)) * smooth(0.06, 0.4, below) : broad * smooth(0.06, 0.4, below) + 0.2 * (1 - smooth(0.06, 0.4, below)));
+    return (
+      under *
+      (Math.abs(u) < corner
+        ? lens(u) + (broad - lens(u)) * smooth(0.06, 0.4, below)
+        : broad * smooth(0.06, 0.4, below) + 0.2 * (1 - smooth(0.06, 0.4, below)))
+    );
   };
   const onFace = (i: number) => i < LANDMARKS;
   for (let i = 0; i < LANDMARKS; i++) {
@@ -111,7 +132,12 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
     set('round', i, -0.3 * u * near, 0.03 * Math.sign(below) * lip);
     set('press', i, 0, -0.35 * below * lip);
     set('tuck', i, 0, below > 0 && Math.abs(u) < corner ? -0.06 * lens(u) * (1 - smooth(0.15, 0.35, below)) : 0);
-    set('lift', i, 0, below < 0 && Math.abs(u) < corner ? -(upperInner.has(i) ? 0.06 : 0.035 * Math.exp(-((below / 0.2) ** 2))) * lens(u) : 0);
+    set(
+      'lift',
+      i,
+      0,
+      below < 0 && Math.abs(u) < corner ? -(upperInner.has(i) ? 0.06 : 0.035 * Math.exp(-((below / 0.2) ** 2))) * lens(u) : 0,
+    );
   }
   // Pressed lips meet at the lip line.
   for (let k = 0; k < LOWER_INNER.length; k++) {

@@ -55,7 +55,16 @@ export function mouthInside(rest: RestMouth): { image: ImageData; ownTeeth: bool
       const u = (x + 0.5 - W / 2) / INSIDE.scale;
       // The throat: an ellipse of dark, warmer towards its edge.
       const r = Math.hypot(u / 0.5, (y + 0.5 - H / 2) / INSIDE.scale / 0.35);
-      put(0, x, y, lit(DEEP.map((c, i) => c + (WARM[i]! - c) * smooth(0.4, 1.15, r)), 1), 1);
+      put(
+        0,
+        x,
+        y,
+        lit(
+          DEEP.map((c, i) => c + (WARM[i]! - c) * smooth(0.4, 1.15, r)),
+          1,
+        ),
+        1,
+      );
       // Generated teeth: upper ones hang from the lip (gum above), lower ones stand behind the lower lip, the tongue behind them.
       const w1 = (y + 0.5 - INSIDE.upperRow) / INSIDE.scale;
       const w2 = (y + 0.5 - INSIDE.lowerRow) / INSIDE.scale;
@@ -100,12 +109,13 @@ function lowerTeeth(u: number, w: number, lit: (rgb: readonly number[], k: numbe
 function skinLight(rest: RestMouth): number {
   const lumas: number[] = [];
   for (const [cx, cy] of rest.cheeks) {
-    for (let dy = -4; dy <= 4; dy++) for (let dx = -4; dx <= 4; dx++) {
-      const [x, y] = [Math.round(cx + dx), Math.round(cy + dy)];
-      if (x < 0 || y < 0 || x >= rest.width || y >= rest.height) continue;
-      const o = (y * rest.width + x) * 4;
-      lumas.push(0.299 * rest.rgba[o]! + 0.587 * rest.rgba[o + 1]! + 0.114 * rest.rgba[o + 2]!);
-    }
+    for (let dy = -4; dy <= 4; dy++)
+      for (let dx = -4; dx <= 4; dx++) {
+        const [x, y] = [Math.round(cx + dx), Math.round(cy + dy)];
+        if (x < 0 || y < 0 || x >= rest.width || y >= rest.height) continue;
+        const o = (y * rest.width + x) * 4;
+        lumas.push(0.299 * rest.rgba[o]! + 0.587 * rest.rgba[o + 1]! + 0.114 * rest.rgba[o + 2]!);
+      }
   }
   lumas.sort((a, b) => a - b);
   const median = lumas[Math.floor(lumas.length / 2)] ?? 160;
@@ -129,7 +139,8 @@ function holePixels(rest: RestMouth): Point[] {
   const ys = rest.hole.map((p) => p[1]);
   const pts: Point[] = [];
   for (let y = Math.floor(Math.min(...ys)); y <= Math.ceil(Math.max(...ys)); y++)
-    for (let x = Math.floor(Math.min(...xs)); x <= Math.ceil(Math.max(...xs)); x++) if (inside([x + 0.5, y + 0.5], rest.hole)) pts.push([x, y]);
+    for (let x = Math.floor(Math.min(...xs)); x <= Math.ceil(Math.max(...xs)); x++)
+      if (inside([x + 0.5, y + 0.5], rest.hole)) pts.push([x, y]);
   return pts;
 }
 

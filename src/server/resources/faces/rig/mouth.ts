@@ -31,7 +31,10 @@ export function mouthPose(mesh: Mesh): MouthPose {
  * Where the lips meet, below the pose's centre along the head's vertical, in mouth widths: at the middle
  * (between the inner lips) and at the corners (higher in a smile). A made viseme parts the lips there.
  */
-export interface LipLine { middle: number; corners: number }
+export interface LipLine {
+  middle: number;
+  corners: number;
+}
 
 export function lipLine(mesh: Mesh, pose: MouthPose): LipLine {
   const down = (p: Point) => (-Math.sin(pose.angle) * (p[0] - pose.x) + Math.cos(pose.angle) * (p[1] - pose.y)) / pose.width;
@@ -55,7 +58,10 @@ export interface MouthShape {
 
 export function mouthShape(mesh: Mesh): MouthShape {
   const eyes = Math.max(1, dist(pt(mesh, 33), pt(mesh, 263)));
-  const eyeOpen = (dist(pt(mesh, 159), pt(mesh, 145)) / Math.max(1, dist(pt(mesh, 33), pt(mesh, 133))) + dist(pt(mesh, 386), pt(mesh, 374)) / Math.max(1, dist(pt(mesh, 362), pt(mesh, 263)))) / 2;
+  const eyeOpen =
+    (dist(pt(mesh, 159), pt(mesh, 145)) / Math.max(1, dist(pt(mesh, 33), pt(mesh, 133))) +
+      dist(pt(mesh, 386), pt(mesh, 374)) / Math.max(1, dist(pt(mesh, 362), pt(mesh, 263)))) /
+    2;
   return {
     open: dist(pt(mesh, 13), pt(mesh, 14)) / eyes,
     width: dist(pt(mesh, 61), pt(mesh, 291)) / eyes,
@@ -73,7 +79,10 @@ export function restShape(shapes: MouthShape[]): MouthShape {
   const at = (values: number[], q: number) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) * q)] ?? 0;
   const median = (values: number[]) => at(values, 0.5);
   return {
-    open: at(shapes.map((s) => s.open), 0.25),
+    open: at(
+      shapes.map((s) => s.open),
+      0.25,
+    ),
     width: median(shapes.map((s) => s.width)),
     lips: median(shapes.map((s) => s.lips)),
     lowerLip: median(shapes.map((s) => s.lowerLip)),

@@ -15,13 +15,22 @@ export const MAX_CLIP_SECONDS = 30;
 const MAX_SIDE = 640;
 
 /** `onFrame`: called after each frame is handled (the trainer reports it is alive). */
-export async function analyseFace(ffmpeg: string, path: string, options: { still: boolean; sourceSide?: number; onFrame?: () => void }): Promise<Analysis> {
+export async function analyseFace(
+  ffmpeg: string,
+  path: string,
+  options: { still: boolean; sourceSide?: number; onFrame?: () => void },
+): Promise<Analysis> {
   const collector = new FaceAnalysis();
   await withFaceFinder((findFaces) =>
-    decodeFrames(ffmpeg, path, { fps: ANALYSIS_FPS, maxSide: MAX_SIDE, seconds: MAX_CLIP_SECONDS, still: options.still }, async (frame, index) => {
-      collector.add(frame, index, await findFaces(frame));
-      options.onFrame?.();
-    }),
+    decodeFrames(
+      ffmpeg,
+      path,
+      { fps: ANALYSIS_FPS, maxSide: MAX_SIDE, seconds: MAX_CLIP_SECONDS, still: options.still },
+      async (frame, index) => {
+        collector.add(frame, index, await findFaces(frame));
+        options.onFrame?.();
+      },
+    ),
   );
   return collector.finish({ fps: ANALYSIS_FPS, still: options.still, ...(options.sourceSide ? { sourceSide: options.sourceSide } : {}) });
 }
@@ -35,16 +44,30 @@ export async function makeRig(ffmpeg: string, path: string, analysis: Analysis, 
   const landmarks: Landmarks = new Map();
   // The idle frames' landmarks (the mesh the renderer deforms), kept by the analysis; found again only for an
   // analysis stored before it kept them.
-  for (const s of analysis.samples) if (s.mesh) landmarks.set(s.i, Array.from({ length: s.mesh.length / 2 }, (_, k) => [s.mesh![2 * k]!, s.mesh![2 * k + 1]!]));
+  for (const s of analysis.samples)
+    if (s.mesh)
+      landmarks.set(
+        s.i,
+        Array.from({ length: s.mesh.length / 2 }, (_, k) => [s.mesh![2 * k]!, s.mesh![2 * k + 1]!]),
+      );
   const decode = (findFaces?: (frame: Frame) => Promise<FoundFace[]>) =>
-    decodeFrames(ffmpeg, path, { fps: analysis.fps, maxSide: MAX_SIDE, still: analysis.still, seconds: Math.min(MAX_CLIP_SECONDS, (last + 1.5) / analysis.fps) }, async (frame, index) => {
-      if (wanted.has(index)) {
-        frames.set(index, frame);
-        const face = findFaces && !landmarks.has(index) ? (await findFaces(frame))[0] : undefined;
-        if (face) landmarks.set(index, face.mesh.map(([x, y]) => [x, y]));
-      }
-      options.onFrame?.();
-    });
+    decodeFrames(
+      ffmpeg,
+      path,
+      { fps: analysis.fps, maxSide: MAX_SIDE, still: analysis.still, seconds: Math.min(MAX_CLIP_SECONDS, (last + 1.5) / analysis.fps) },
+      async (frame, index) => {
+        if (wanted.has(index)) {
+          frames.set(index, frame);
+          const face = findFaces && !landmarks.has(index) ? (await findFaces(frame))[0] : undefined;
+          if (face)
+            landmarks.set(
+              index,
+              face.mesh.map(([x, y]) => [x, y]),
+            );
+        }
+        options.onFrame?.();
+      },
+    );
   // The detector (seconds to load) only when the analysis did not keep the landmarks.
   if (plan.idle.some(({ sample }) => !landmarks.has(sample.i))) await withFaceFinder((findFaces) => decode(findFaces));
   else await decode();

@@ -60,7 +60,9 @@ const TRAINER_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ'];
 
 const fromSource = import.meta.url.endsWith('.ts');
 /** The trainer's entry: the TypeScript source in a checkout, @palkit/server's dist/face-trainer.js when built. */
-export const TRAINER_ENTRY = fromSource ? join(packageRoot, 'resources/faces/rig/trainer-entry.ts') : join(packageRoot, 'dist/face-trainer.js');
+export const TRAINER_ENTRY = fromSource
+  ? join(packageRoot, 'resources/faces/rig/trainer-entry.ts')
+  : join(packageRoot, 'dist/face-trainer.js');
 
 export interface TrainerOptions {
   clock: Clock;
@@ -113,7 +115,8 @@ export class Trainer {
       this.busy = true;
       return Promise.resolve();
     }
-    if (this.waiting.length >= MAX_WAITING) return Promise.reject(new RetryLater(BUSY_RETRY_MS, 'the face trainer is busy with other faces'));
+    if (this.waiting.length >= MAX_WAITING)
+      return Promise.reject(new RetryLater(BUSY_RETRY_MS, 'the face trainer is busy with other faces'));
     return new Promise((resolve, reject) => {
       const go = () => {
         signal.removeEventListener('abort', onAbort);
@@ -129,7 +132,8 @@ export class Trainer {
   }
 
   private spawn(request: TrainerRequest, signal: AbortSignal): Promise<Exclude<TrainerMessage, { type: 'frame' | 'failed' }>> {
-    if (!fromSource && !existsSync(this.entry)) return Promise.reject(new TrainerFailed('faces cannot be trained on this server: the face trainer is missing from this build'));
+    if (!fromSource && !existsSync(this.entry))
+      return Promise.reject(new TrainerFailed('faces cannot be trained on this server: the face trainer is missing from this build'));
     const what = request.step === 'analyse' ? 'finding the face' : 'building the face';
     return new Promise((resolve, reject) => {
       // From the source the trainer runs the TypeScript entry through tsx, as the service itself does.
@@ -156,9 +160,21 @@ export class Trainer {
       const fail = (message: string) => end(() => reject(new TrainerFailed(message)));
       const arm = (ms: number) => {
         this.clock.clearTimeout(stall);
-        stall = this.clock.setTimeout(() => fail(`the face trainer stopped responding while ${what} (nothing for ${Math.round(ms / 1000)} s) and was ended: train the face again`), ms);
+        stall = this.clock.setTimeout(
+          () =>
+            fail(
+              `the face trainer stopped responding while ${what} (nothing for ${Math.round(ms / 1000)} s) and was ended: train the face again`,
+            ),
+          ms,
+        );
       };
-      const whole = this.clock.setTimeout(() => fail(`the face trainer took longer than ${Math.round(this.bounds.totalMs / 60_000)} min ${what} and was ended: use a shorter clip`), this.bounds.totalMs);
+      const whole = this.clock.setTimeout(
+        () =>
+          fail(
+            `the face trainer took longer than ${Math.round(this.bounds.totalMs / 60_000)} min ${what} and was ended: use a shorter clip`,
+          ),
+        this.bounds.totalMs,
+      );
       const onAbort = () => end(() => reject(abortReason(signal)));
       signal.addEventListener('abort', onAbort, { once: true });
       arm(this.bounds.startMs);
@@ -166,7 +182,15 @@ export class Trainer {
       child.on('message', (message: TrainerMessage) => {
         if (message.type === 'frame') return arm(this.bounds.frameMs);
         if (message.type !== 'failed') return end(() => resolve(message));
-        end(() => reject(message.kind === 'face' ? new FaceProblem(message.message) : message.kind === 'decode' ? new DecodeFailed(message.message) : new Error(message.message)));
+        end(() =>
+          reject(
+            message.kind === 'face'
+              ? new FaceProblem(message.message)
+              : message.kind === 'decode'
+                ? new DecodeFailed(message.message)
+                : new Error(message.message),
+          ),
+        );
       });
       child.on('error', (error) => {
         // A trainer that started and then died fails its pending send (EPIPE) before its exit is seen: the exit
@@ -178,7 +202,9 @@ export class Trainer {
         // Node's report of an uncaught error ends with its version: the error's own line says more.
         const lines = stderr.trim().split('\n');
         const last = lines.findLast((line) => /^\w*Error\b/.test(line)) ?? lines.pop();
-        fail(`the face trainer crashed while ${what} (${signalName ? `killed by ${signalName}` : `exit code ${code}`}${last ? `: ${last.slice(0, 200)}` : ''}): train the face again`);
+        fail(
+          `the face trainer crashed while ${what} (${signalName ? `killed by ${signalName}` : `exit code ${code}`}${last ? `: ${last.slice(0, 200)}` : ''}): train the face again`,
+        );
       });
       trainerStarted.publish({ child, step: request.step });
       child.send(request);

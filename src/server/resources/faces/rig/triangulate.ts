@@ -2,7 +2,14 @@
 // circumcircle holds it). A rig's mesh is triangulated once per face; O(n²) over ~600 points takes milliseconds.
 type Point = readonly [number, number];
 
-interface Tri { a: number; b: number; c: number; x: number; y: number; r2: number }
+interface Tri {
+  a: number;
+  b: number;
+  c: number;
+  x: number;
+  y: number;
+  r2: number;
+}
 
 /** Triangles (index triples, counter-clockwise in image axes) covering the points' hull. */
 export function triangulate(points: readonly Point[]): Array<[number, number, number]> {
@@ -30,7 +37,11 @@ export function triangulate(points: readonly Point[]): Array<[number, number, nu
     const keep: Tri[] = [];
     for (const t of tris) {
       if ((px - t.x) ** 2 + (py - t.y) ** 2 <= t.r2 * (1 + 1e-9)) {
-        for (const [u, v] of [[t.a, t.b], [t.b, t.c], [t.c, t.a]] as Array<[number, number]>) {
+        for (const [u, v] of [
+          [t.a, t.b],
+          [t.b, t.c],
+          [t.c, t.a],
+        ] as Array<[number, number]>) {
           const key = u < v ? `${u},${v}` : `${v},${u}`;
           if (edges.has(key)) edges.delete(key);
           else edges.set(key, [u, v]);

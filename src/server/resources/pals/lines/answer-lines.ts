@@ -25,7 +25,7 @@ export const ANSWER_LINES: Record<string, AnswerLines> = {
     unsureTime: "When, or how long it takes, I'm not sure; what I know doesn't say.",
     unsurePlace: "Where, I'm not sure; what I know doesn't say.",
     unsurePart: "About “{part}” I'm not sure; what I know doesn't cover it.",
-    cannotHear: 'Sorry, I can\'t hear you in this browser. Please type your questions instead.',
+    cannotHear: "Sorry, I can't hear you in this browser. Please type your questions instead.",
   },
   de: {
     quoted: 'Dazu steht in meinen Unterlagen, in einer anderen Sprache: „{fact}“',

@@ -33,7 +33,8 @@ async function checkedConfig(db: Db, ownerId: number, skillId: string, config: u
     const error = new z.ZodError(parsed.error.issues.map((i) => ({ ...i, path: ['config', ...i.path] })));
     throw new ApiError(400, describeZodError(error));
   }
-  if (skillId === 'presentation') await validateDocumentReferences(db, ownerId, parsed.data.document_ids as string[], 'config.document_ids');
+  if (skillId === 'presentation')
+    await validateDocumentReferences(db, ownerId, parsed.data.document_ids as string[], 'config.document_ids');
   return parsed.data;
 }
 
@@ -41,7 +42,12 @@ export function registerSkillRoutes(app: ApiApp, deps: ServiceDeps): void {
   const { db, clock } = deps;
 
   async function attachment(palId: string, skillId: string) {
-    const row = await db.selectFrom('pal_skills').selectAll().where('pal_id', '=', palId).where('skill_id', '=', skillId).executeTakeFirst();
+    const row = await db
+      .selectFrom('pal_skills')
+      .selectAll()
+      .where('pal_id', '=', palId)
+      .where('skill_id', '=', skillId)
+      .executeTakeFirst();
     if (!row) throw notFound(`Skill '${skillId}' is not attached to this PAL`);
     return row;
   }
@@ -71,8 +77,13 @@ export function registerSkillRoutes(app: ApiApp, deps: ServiceDeps): void {
     await ownedPal(db, c.get('ownerId'), pal_id);
     const current = await attachment(pal_id, skill_id);
     const config = await checkedConfig(db, c.get('ownerId'), skill_id, mergeConfig(current.config, c.req.valid('json').config));
-    const row = await db.updateTable('pal_skills').set({ config: JSON.stringify(config), updated_at: clock.now() })
-      .where('pal_id', '=', pal_id).where('skill_id', '=', skill_id).returningAll().executeTakeFirstOrThrow();
+    const row = await db
+      .updateTable('pal_skills')
+      .set({ config: JSON.stringify(config), updated_at: clock.now() })
+      .where('pal_id', '=', pal_id)
+      .where('skill_id', '=', skill_id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     return c.json(attachmentView(row), 200);
   });
 
@@ -92,9 +103,15 @@ export function registerSkillRoutes(app: ApiApp, deps: ServiceDeps): void {
       await ownedPal(trx, ownerId, pal_id, true);
       // Every config is checked before anything changes: a bad one leaves the set as it was.
       const configs: Array<[string, Config]> = [];
-      for (const [skillId, body] of Object.entries(skills)) configs.push([skillId, await checkedConfig(trx, ownerId, skillId, body.config)]);
+      for (const [skillId, body] of Object.entries(skills))
+        configs.push([skillId, await checkedConfig(trx, ownerId, skillId, body.config)]);
       let removal = trx.deleteFrom('pal_skills').where('pal_id', '=', pal_id);
-      if (configs.length > 0) removal = removal.where('skill_id', 'not in', configs.map(([id]) => id));
+      if (configs.length > 0)
+        removal = removal.where(
+          'skill_id',
+          'not in',
+          configs.map(([id]) => id),
+        );
       await removal.execute();
       const now = clock.now();
       for (const [skillId, config] of configs) await upsertAttachment(trx, pal_id, skillId, config, now);
@@ -104,6 +121,16 @@ export function registerSkillRoutes(app: ApiApp, deps: ServiceDeps): void {
   });
 
   app.openapi(routes.registry, async (c) =>
-    c.json({ data: skillRegistry.map((s) => ({ skill_id: s.skill_id, name: s.name, description: s.description, config_schema: z.toJSONSchema(s.config, { unrepresentable: 'any' }) as Record<string, unknown> })) }, 200),
+    c.json(
+      {
+        data: skillRegistry.map((s) => ({
+          skill_id: s.skill_id,
+          name: s.name,
+          description: s.description,
+          config_schema: z.toJSONSchema(s.config, { unrepresentable: 'any' }) as Record<string, unknown>,
+        })),
+      },
+      200,
+    ),
   );
 }

@@ -23,7 +23,10 @@ const MagicCanvasConfig = z
         question: Toggle.optional(),
         input: Toggle.optional(),
         calendar: Toggle.optional(),
-        scheduling_embed: z.object({ enabled: z.boolean().optional(), provider: z.literal('calendly').optional(), scheduling_url: SchedulingUrl.optional() }).strict().optional(),
+        scheduling_embed: z
+          .object({ enabled: z.boolean().optional(), provider: z.literal('calendly').optional(), scheduling_url: SchedulingUrl.optional() })
+          .strict()
+          .optional(),
         text: Toggle.optional(),
         chart: Toggle.optional(),
         alert: Toggle.optional(),
@@ -53,7 +56,8 @@ export const skillRegistry: readonly SkillDefinition[] = [
   {
     skill_id: 'magic_canvas',
     name: 'Magic Canvas',
-    description: 'Interactive cards beside the face video in video conversations (question, input, calendar, scheduling_embed, text, chart, alert). Every component is on unless disabled; scheduling_embed needs a scheduling_url.',
+    description:
+      'Interactive cards beside the face video in video conversations (question, input, calendar, scheduling_embed, text, chart, alert). Every component is on unless disabled; scheduling_embed needs a scheduling_url.',
     config: MagicCanvasConfig,
   },
   {
@@ -62,7 +66,12 @@ export const skillRegistry: readonly SkillDefinition[] = [
     description: 'Presents PDFs and images from the knowledge base; their content is added to the conversation context.',
     config: PresentationConfig,
   },
-  { skill_id: 'internet_search', name: 'Internet search', description: 'Lets the PAL search the web while answering. No configuration.', config: z.object({}).strict() },
+  {
+    skill_id: 'internet_search',
+    name: 'Internet search',
+    description: 'Lets the PAL search the web while answering. No configuration.',
+    config: z.object({}).strict(),
+  },
 ];
 
 export function findSkill(skillId: string): SkillDefinition | undefined {

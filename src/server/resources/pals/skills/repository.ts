@@ -18,7 +18,13 @@ export async function palSkills(db: Db, palId: string): Promise<Record<string, R
 }
 
 /** Attaches or replaces one skill; a replaced attachment keeps its attached_at. */
-export async function upsertAttachment(db: Db, palId: string, skillId: string, config: Record<string, unknown>, now: Date): Promise<Attachment> {
+export async function upsertAttachment(
+  db: Db,
+  palId: string,
+  skillId: string,
+  config: Record<string, unknown>,
+  now: Date,
+): Promise<Attachment> {
   return db
     .insertInto('pal_skills')
     .values({ pal_id: palId, skill_id: skillId, config: JSON.stringify(config), attached_at: now, updated_at: now })

@@ -5,7 +5,17 @@ import { isIP } from 'node:net';
 import { AddressPolicy } from '../../../platform/net/address-policy.js';
 
 const publicOnly = new AddressPolicy([]);
-const blockedHosts = new Set(['localhost', 'localhost.localdomain', 'metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', '169.254.169.254', '100.100.100.200', 'fd00:ec2::254']);
+const blockedHosts = new Set([
+  'localhost',
+  'localhost.localdomain',
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'instance-data',
+  '169.254.169.254',
+  '100.100.100.200',
+  'fd00:ec2::254',
+]);
 
 /** Undefined when the URL is acceptable, else why not. */
 export function unsafeBrowserUrl(value: string): string | undefined {
@@ -16,7 +26,10 @@ export function unsafeBrowserUrl(value: string): string | undefined {
   } catch {
     return 'is not a valid URL';
   }
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (blockedHosts.has(host) || host.endsWith('.localhost') || host.endsWith('.internal')) return `host ${host} is not allowed`;
   if (isIP(host) && !publicOnly.permits(host)) return `address ${host} is not allowed`;
   return undefined;

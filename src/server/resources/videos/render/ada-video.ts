@@ -4,7 +4,19 @@
 // seconds, the slight breathing sway — with the "AI" mark, at 640 × 360. Runs in the video renderer's
 // process (rig-render-entry.ts).
 import { createCanvas, Path2D, type SKRSContext2D } from '@napi-rs/canvas';
-import { BACKGROUND, FACE_HEIGHT, FACE_WIDTH, MOUTHS, adaEyelids, adaLashes, adaLayers, mixMouths, mouthLayers, type FaceLayer, type MouthShape } from '../../../../protocol/faces/ada.js';
+import {
+  BACKGROUND,
+  FACE_HEIGHT,
+  FACE_WIDTH,
+  MOUTHS,
+  adaEyelids,
+  adaLashes,
+  adaLayers,
+  mixMouths,
+  mouthLayers,
+  type FaceLayer,
+  type MouthShape,
+} from '../../../../protocol/faces/ada.js';
 import { encodeFrames, type FrameProgress } from './frame-encoder.js';
 import { drawAiMark, mouthAt, RIG_VIDEO_FPS, type VisemeCue } from './rig-video.js';
 
@@ -48,7 +60,14 @@ export function adaFrames(input: AdaVideoInput): (ctx: SKRSContext2D, n: number)
     const blinking = blinks.some((t) => ms >= t && ms < t + BLINK_MS);
     const scale = ADA_VIDEO.width / FACE_WIDTH;
     ctx.setTransform(scale, 0, 0, scale, 0, 0);
-    const background = ctx.createRadialGradient(FACE_WIDTH / 2, FACE_HEIGHT * 0.35, 0, FACE_WIDTH / 2, FACE_HEIGHT * 0.35, FACE_WIDTH * 0.75);
+    const background = ctx.createRadialGradient(
+      FACE_WIDTH / 2,
+      FACE_HEIGHT * 0.35,
+      0,
+      FACE_WIDTH / 2,
+      FACE_HEIGHT * 0.35,
+      FACE_WIDTH * 0.75,
+    );
     background.addColorStop(0, BACKGROUND[0]);
     background.addColorStop(1, BACKGROUND[1]);
     ctx.fillStyle = background;
@@ -80,8 +99,14 @@ export async function renderAdaVideo(ffmpeg: string, input: AdaVideoInput, out: 
   const ctx = canvas.getContext('2d');
   const draw = adaFrames(input);
   const frames = Math.max(1, Math.ceil(input.durationSeconds * RIG_VIDEO_FPS));
-  await encodeFrames(ffmpeg, { width, height, fps: RIG_VIDEO_FPS, frames }, out, (n) => {
-    draw(ctx, n);
-    return ctx.getImageData(0, 0, width, height).data;
-  }, progress);
+  await encodeFrames(
+    ffmpeg,
+    { width, height, fps: RIG_VIDEO_FPS, frames },
+    out,
+    (n) => {
+      draw(ctx, n);
+      return ctx.getImageData(0, 0, width, height).data;
+    },
+    progress,
+  );
 }

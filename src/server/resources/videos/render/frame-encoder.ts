@@ -18,13 +18,46 @@ export interface FrameFormat {
 }
 
 /** Encodes `format.frames` frames, frame `n` being what `draw(n)` returns (RGBA, width × height). */
-export async function encodeFrames(ffmpeg: string, format: FrameFormat, out: string, draw: (n: number) => Uint8ClampedArray, progress: FrameProgress = {}): Promise<void> {
+export async function encodeFrames(
+  ffmpeg: string,
+  format: FrameFormat,
+  out: string,
+  draw: (n: number) => Uint8ClampedArray,
+  progress: FrameProgress = {},
+): Promise<void> {
   const { width, height, fps, frames } = format;
   const { signal } = progress;
-  const child = spawn(ffmpeg, [
-    '-v', 'error', '-nostdin', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${width}x${height}`, '-r', String(fps), '-i', 'pipe:0',
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-threads', '1', '-y', out,
-  ], { stdio: ['pipe', 'ignore', 'pipe'], ...(signal ? { signal } : {}) });
+  const child = spawn(
+    ffmpeg,
+    [
+      '-v',
+      'error',
+      '-nostdin',
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgba',
+      '-s',
+      `${width}x${height}`,
+      '-r',
+      String(fps),
+      '-i',
+      'pipe:0',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '23',
+      '-pix_fmt',
+      'yuv420p',
+      '-threads',
+      '1',
+      '-y',
+      out,
+    ],
+    { stdio: ['pipe', 'ignore', 'pipe'], ...(signal ? { signal } : {}) },
+  );
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-1000)));
   const exited = new Promise<number>((resolve, reject) => {

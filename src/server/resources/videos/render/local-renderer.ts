@@ -48,7 +48,10 @@ export function createLocalRenderer(options: LocalRendererOptions): Renderer {
       return ffmpegLookup.path;
     }
     const found = findTool(name, options.searchPath);
-    if (!found) throw new RenderError(`${tools[name]} is not installed: ${name} was not found on the renderer's search path (PALKIT_RENDER_PATH or PATH)`);
+    if (!found)
+      throw new RenderError(
+        `${tools[name]} is not installed: ${name} was not found on the renderer's search path (PALKIT_RENDER_PATH or PATH)`,
+      );
     return found;
   }
 
@@ -92,7 +95,12 @@ export function createLocalRenderer(options: LocalRendererOptions): Renderer {
         if (!ffmpeg) return { bytes: wav, contentType: audioTypes.wav.contentType, extension: 'wav', durationSeconds };
         const out = `speech.${target}`;
         await run(ffmpeg, [...ffmpegArgs, '-i', 'speech.wav', ...audioTypes[target].codec, out], dir, SPEECH_TIMEOUT_MS, opts.signal);
-        return { bytes: new Uint8Array(await readFile(join(dir, out))), contentType: audioTypes[target].contentType, extension: target, durationSeconds };
+        return {
+          bytes: new Uint8Array(await readFile(join(dir, out))),
+          contentType: audioTypes[target].contentType,
+          extension: target,
+          durationSeconds,
+        };
       });
     },
 
@@ -113,18 +121,65 @@ export function createLocalRenderer(options: LocalRendererOptions): Renderer {
         await run(
           ffmpeg,
           [
-            ...ffmpegArgs, ...faceArgs, '-i', speechFile, ...backgroundArgs,
-            '-filter_complex', graph, '-map', '[v]', '-map', '1:a:0', '-t', duration.toFixed(3),
-            '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '28', '-pix_fmt', 'yuv420p', '-threads', '2',
-            '-c:a', 'aac', '-b:a', '96k', '-movflags', '+faststart', 'video.mp4',
+            ...ffmpegArgs,
+            ...faceArgs,
+            '-i',
+            speechFile,
+            ...backgroundArgs,
+            '-filter_complex',
+            graph,
+            '-map',
+            '[v]',
+            '-map',
+            '1:a:0',
+            '-t',
+            duration.toFixed(3),
+            '-c:v',
+            'libx264',
+            '-preset',
+            'veryfast',
+            '-crf',
+            '28',
+            '-pix_fmt',
+            'yuv420p',
+            '-threads',
+            '2',
+            '-c:a',
+            'aac',
+            '-b:a',
+            '96k',
+            '-movflags',
+            '+faststart',
+            'video.mp4',
           ],
-          dir, timeoutMs, opts.signal,
+          dir,
+          timeoutMs,
+          opts.signal,
         );
-        await run(ffmpeg, [...ffmpegArgs, '-ss', Math.min(0.5, duration / 2).toFixed(3), '-i', 'video.mp4', '-frames:v', '1', '-q:v', '4', 'still.jpg'], dir, timeoutMs, opts.signal);
         await run(
           ffmpeg,
-          [...ffmpegArgs, '-t', Math.min(2, duration).toFixed(3), '-i', 'video.mp4', '-filter_complex', 'fps=8,scale=160:-2:flags=lanczos,split[a][b];[a]palettegen=max_colors=64[p];[b][p]paletteuse', '-loop', '0', 'preview.gif'],
-          dir, timeoutMs, opts.signal,
+          [...ffmpegArgs, '-ss', Math.min(0.5, duration / 2).toFixed(3), '-i', 'video.mp4', '-frames:v', '1', '-q:v', '4', 'still.jpg'],
+          dir,
+          timeoutMs,
+          opts.signal,
+        );
+        await run(
+          ffmpeg,
+          [
+            ...ffmpegArgs,
+            '-t',
+            Math.min(2, duration).toFixed(3),
+            '-i',
+            'video.mp4',
+            '-filter_complex',
+            'fps=8,scale=160:-2:flags=lanczos,split[a][b];[a]palettegen=max_colors=64[p];[b][p]paletteuse',
+            '-loop',
+            '0',
+            'preview.gif',
+          ],
+          dir,
+          timeoutMs,
+          opts.signal,
         );
         const read = async (name: string) => new Uint8Array(await readFile(join(dir, name)));
         return { mp4: await read('video.mp4'), still: await read('still.jpg'), gif: await read('preview.gif'), durationSeconds: duration };
@@ -139,7 +194,9 @@ async function mediaInput(dir: string, name: string, media: MediaInput): Promise
   await writeFile(join(dir, file), media.bytes);
   // The caller chose these bytes: ffmpeg reads them as a local file and opens nothing they point to.
   const local = ['-protocol_whitelist', 'file'];
-  return media.kind === 'image' ? ['-loop', '1', '-framerate', String(FRAME_RATE), ...local, '-i', file] : ['-stream_loop', '-1', ...local, '-i', file];
+  return media.kind === 'image'
+    ? ['-loop', '1', '-framerate', String(FRAME_RATE), ...local, '-i', file]
+    : ['-stream_loop', '-1', ...local, '-i', file];
 }
 
 /** The image demuxer picks its decoder by extension, so name the file after its real format. */

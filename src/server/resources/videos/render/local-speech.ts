@@ -29,7 +29,8 @@ export async function localSpeechWav(config: Config, text: string, voice: string
     if (!runs.some((run) => run.length)) throw new RenderError('the local voice produced no audio for this script');
     return encodeWavRuns(runs, sampleRate); // one copy of each run, no joined copy first
   } catch (error) {
-    if (error instanceof SynthesisError && error.code === 'unsupported_language') throw new RenderError(`voice "${voice}" is not a voice of the local synthesiser (eSpeak NG)`);
+    if (error instanceof SynthesisError && error.code === 'unsupported_language')
+      throw new RenderError(`voice "${voice}" is not a voice of the local synthesiser (eSpeak NG)`);
     throw error;
   }
 }
@@ -38,7 +39,12 @@ export async function localSpeechWav(config: Config, text: string, voice: string
  * When the local voice's mouth shapes fall in the script read aloud (ms from the start), and how long it
  * speaks: a trained face's lips follow them in a generated video.
  */
-export async function localSpeechVisemes(config: Config, text: string, voice: string, signal?: AbortSignal): Promise<{ cues: Array<{ atMs: number; viseme: Viseme }>; durationMs: number }> {
+export async function localSpeechVisemes(
+  config: Config,
+  text: string,
+  voice: string,
+  signal?: AbortSignal,
+): Promise<{ cues: Array<{ atMs: number; viseme: Viseme }>; durationMs: number }> {
   const cues: Array<{ atMs: number; viseme: Viseme }> = [];
   const pool = localVoicePool(config, createLogger(config.log));
   const lane = `visemes-${randomUUID()}`;

@@ -19,17 +19,31 @@ async function render(request: RigRenderRequest): Promise<RigRenderMessage> {
         const rss = rssMb();
         // The service ends it too when it says so; this is the same bound, kept without a round trip.
         if (rss > request.memoryMb) {
-          post({ type: 'failed', kind: 'memory', message: `the video renderer used ${Math.round(rss)} MB (its cap is ${request.memoryMb} MB)` });
+          post({
+            type: 'failed',
+            kind: 'memory',
+            message: `the video renderer used ${Math.round(rss)} MB (its cap is ${request.memoryMb} MB)`,
+          });
           process.exit(1);
         }
         post({ type: 'progress', rssMb: rss });
       },
     };
     if (face.kind === 'ada') await renderAdaVideo(request.ffmpeg, { cues, durationSeconds }, request.out, progress);
-    else await renderRigVideo(request.ffmpeg, { rig: FaceRig.parse(face.rig), idle: face.idle, mouths: face.mouths, cues, durationSeconds }, request.out, progress);
+    else
+      await renderRigVideo(
+        request.ffmpeg,
+        { rig: FaceRig.parse(face.rig), idle: face.idle, mouths: face.mouths, cues, durationSeconds },
+        request.out,
+        progress,
+      );
     return { type: 'done' };
   } catch (error) {
-    return { type: 'failed', kind: error instanceof RenderError ? 'render' : 'other', message: error instanceof Error ? error.message : String(error) };
+    return {
+      type: 'failed',
+      kind: error instanceof RenderError ? 'render' : 'other',
+      message: error instanceof Error ? error.message : String(error),
+    };
   }
 }
 

@@ -36,9 +36,7 @@ export interface RigRenderRequest extends FaceVideoInput {
 }
 
 export type RigRenderMessage =
-  | { type: 'progress'; rssMb: number }
-  | { type: 'done' }
-  | { type: 'failed'; kind: 'render' | 'memory' | 'other'; message: string };
+  { type: 'progress'; rssMb: number } | { type: 'done' } | { type: 'failed'; kind: 'render' | 'memory' | 'other'; message: string };
 
 /** Each renderer started is published here as `{ child }` (tests watch it). */
 export const rigRenderStarted = channel('palkit:video-renderer');
@@ -50,7 +48,9 @@ const MAX_HEAP_MB = 256;
 const RENDERER_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ'];
 
 const fromSource = import.meta.url.endsWith('.ts');
-export const RENDERER_ENTRY = fromSource ? join(packageRoot, 'resources/videos/render/rig-render-entry.ts') : join(packageRoot, 'dist/video-renderer.js');
+export const RENDERER_ENTRY = fromSource
+  ? join(packageRoot, 'resources/videos/render/rig-render-entry.ts')
+  : join(packageRoot, 'dist/video-renderer.js');
 
 export interface RigRenderOptions {
   clock: Clock;
@@ -73,12 +73,17 @@ function residentMb(pid: number): number | undefined {
 }
 
 /** A trained face's rig input as the renderer takes it. */
-export const rigFace = (input: RigVideoInput): FaceVideoInput => ({ face: { kind: 'rig', rig: input.rig, idle: input.idle, mouths: input.mouths }, cues: input.cues, durationSeconds: input.durationSeconds });
+export const rigFace = (input: RigVideoInput): FaceVideoInput => ({
+  face: { kind: 'rig', rig: input.rig, idle: input.idle, mouths: input.mouths },
+  cues: input.cues,
+  durationSeconds: input.durationSeconds,
+});
 
 /** The face speaking, drawn and encoded in the video renderer's process: a silent MP4. */
 export async function renderFaceVideoInProcess(input: FaceVideoInput, options: RigRenderOptions): Promise<Uint8Array> {
   const entry = options.entry ?? RENDERER_ENTRY;
-  if (!existsSync(entry)) throw new RenderError('trained faces cannot be rendered on this server: the video renderer is missing from this build');
+  if (!existsSync(entry))
+    throw new RenderError('trained faces cannot be rendered on this server: the video renderer is missing from this build');
   const dir = await mkdtemp(join(tmpdir(), 'palkit-rig-video-'));
   try {
     const out = join(dir, 'face.mp4');
@@ -127,7 +132,10 @@ function run(entry: string, request: RigRenderRequest, options: RigRenderOptions
     const fail = (error: Error) => end(() => reject(error));
     const arm = () => {
       clock.clearTimeout(stall);
-      stall = clock.setTimeout(() => fail(new Error(`the video renderer stopped responding (nothing for ${STALL_MS / 1000} s) and was ended`)), STALL_MS);
+      stall = clock.setTimeout(
+        () => fail(new Error(`the video renderer stopped responding (nothing for ${STALL_MS / 1000} s) and was ended`)),
+        STALL_MS,
+      );
     };
     const onAbort = () => end(() => reject(abortReason(signal)));
     signal.addEventListener('abort', onAbort, { once: true });
@@ -136,7 +144,12 @@ function run(entry: string, request: RigRenderRequest, options: RigRenderOptions
     child.on('message', (message: RigRenderMessage) => {
       if (message.type === 'progress') {
         const rss = (child.pid && residentMb(child.pid)) ?? message.rssMb;
-        if (rss > options.memoryMb) return fail(new RenderError(`the video renderer used ${Math.round(rss)} MB (its cap is ${options.memoryMb} MB, PALKIT_VIDEO_RENDER_MEMORY_MB) and was ended: try a shorter script`));
+        if (rss > options.memoryMb)
+          return fail(
+            new RenderError(
+              `the video renderer used ${Math.round(rss)} MB (its cap is ${options.memoryMb} MB, PALKIT_VIDEO_RENDER_MEMORY_MB) and was ended: try a shorter script`,
+            ),
+          );
         return arm();
       }
       if (message.type === 'done') return end(resolve);
@@ -148,7 +161,11 @@ function run(entry: string, request: RigRenderRequest, options: RigRenderOptions
     child.on('exit', (code, signalName) => {
       const lines = stderr.trim().split('\n');
       const last = lines.findLast((line) => /^\w*Error\b/.test(line)) ?? lines.pop();
-      fail(new Error(`the video renderer crashed (${signalName ? `killed by ${signalName}` : `exit code ${code}`}${last ? `: ${last.slice(0, 200)}` : ''})`));
+      fail(
+        new Error(
+          `the video renderer crashed (${signalName ? `killed by ${signalName}` : `exit code ${code}`}${last ? `: ${last.slice(0, 200)}` : ''})`,
+        ),
+      );
     });
     rigRenderStarted.publish({ child });
     child.send(request);

@@ -15,7 +15,10 @@ export const RIG_VIDEO_FPS = 25;
 /** A viseme eases into the next over this long before the next begins (no popping). */
 const BLEND_MS = 60;
 
-export interface VisemeCue { atMs: number; viseme: Viseme }
+export interface VisemeCue {
+  atMs: number;
+  viseme: Viseme;
+}
 
 /** The viseme shown at `ms`, the next one and how far the blend into it has come (0…1). */
 export function mouthAt(cues: VisemeCue[], ms: number): { viseme: Viseme; next: Viseme; blend: number } {
@@ -26,7 +29,6 @@ export function mouthAt(cues: VisemeCue[], ms: number): { viseme: Viseme; next: 
   if (!upcoming || upcoming.atMs - ms > BLEND_MS) return { viseme, next: viseme, blend: 0 };
   return { viseme, next: upcoming.viseme, blend: 1 - (upcoming.atMs - ms) / BLEND_MS };
 }
-
 
 /** The "AI" disclosure, drawn as strokes (no font needed) on a dark rounded badge. */
 export function drawAiMark(ctx: SKRSContext2D, width: number): void {
@@ -66,7 +68,10 @@ export interface RigVideoInput {
   durationSeconds: number;
 }
 
-export interface RigImages { idle: Image; mouths: Image }
+export interface RigImages {
+  idle: Image;
+  mouths: Image;
+}
 
 /** The rig's two sheets, decoded. */
 async function rigImages(input: Pick<RigVideoInput, 'idle' | 'mouths'>): Promise<RigImages> {
@@ -106,7 +111,16 @@ export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, imag
     const i = idleFrameAt(rig, ms);
     // A version-2 rig: its mesh deformed as the browser draws it (protocol/faces/mesh-paint.ts).
     const { viseme, next, blend } = mouthAt(input.cues, ms);
-    const channels = channelsOf(new Map<Viseme, number>(next === viseme ? [[viseme, 1]] : [[viseme, 1 - blend], [next, blend]]));
+    const channels = channelsOf(
+      new Map<Viseme, number>(
+        next === viseme
+          ? [[viseme, 1]]
+          : [
+              [viseme, 1 - blend],
+              [next, blend],
+            ],
+      ),
+    );
     let blinks = videoBlinks.get(input);
     if (!blinks) videoBlinks.set(input, (blinks = new Blinks(seeded(7), 0)));
     if (!rig.blinks?.length) channels.blinkL = channels.blinkR = blinks.closure(ms);
@@ -122,7 +136,14 @@ export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, imag
   const { viseme, next, blend } = mouthAt(input.cues, ms);
   // The two shapes by weight (rest's the idle frame's own mouth), their jaws moved to the blend's before they
   // mix, as the elements draw them (protocol/faces/jaw-mix.ts): one chin, never two.
-  const weights = new Map<Viseme, number>(next === viseme ? [[viseme, 1]] : [[viseme, 1 - blend], [next, blend]]);
+  const weights = new Map<Viseme, number>(
+    next === viseme
+      ? [[viseme, 1]]
+      : [
+          [viseme, 1 - blend],
+          [next, blend],
+        ],
+  );
   ctx.save();
   mixerOf(rig, images).draw(ctx, i, pose, weights);
   ctx.restore();
@@ -140,8 +161,14 @@ export async function renderRigVideo(ffmpeg: string, input: RigVideoInput, out: 
   const canvas = createCanvas(rig.width, rig.height);
   const ctx = canvas.getContext('2d');
   const frames = Math.max(1, Math.ceil(input.durationSeconds * RIG_VIDEO_FPS));
-  await encodeFrames(ffmpeg, { width: rig.width, height: rig.height, fps: RIG_VIDEO_FPS, frames }, out, (n) => {
-    drawSpeakingFrame(ctx, input, images, n);
-    return ctx.getImageData(0, 0, rig.width, rig.height).data;
-  }, progress);
+  await encodeFrames(
+    ffmpeg,
+    { width: rig.width, height: rig.height, fps: RIG_VIDEO_FPS, frames },
+    out,
+    (n) => {
+      drawSpeakingFrame(ctx, input, images, n);
+      return ctx.getImageData(0, 0, rig.width, rig.height).data;
+    },
+    progress,
+  );
 }

@@ -27,10 +27,13 @@ export async function runTool(file: string, args: string[], options: RunOptions)
   const onAbort = () => kill('aborted');
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const exit = await launchTool({ file, args, cwd: options.cwd, env: { PATH: process.env.PATH ?? '', HOME: options.cwd, LANG: 'C.UTF-8' } }, (killIt) => {
-      killTool = killIt;
-      if (reason) killIt();
-    });
+    const exit = await launchTool(
+      { file, args, cwd: options.cwd, env: { PATH: process.env.PATH ?? '', HOME: options.cwd, LANG: 'C.UTF-8' } },
+      (killIt) => {
+        killTool = killIt;
+        if (reason) killIt();
+      },
+    );
     if (exit.error !== undefined) throw new ToolFailedError(`${file} could not start: ${exit.error}`);
     if (exit.code === 0 && !reason) return;
     const tail = exit.stderr.trim().split('\n').slice(-3).join(' | ');

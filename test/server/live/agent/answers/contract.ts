@@ -36,9 +36,7 @@ Every bike ships with front and rear lights at no charge.`,
 };
 
 export type Case =
-  | { kind: 'fact'; ask: string; says: RegExp; notSays?: RegExp }
-  | { kind: 'near-miss'; ask: string }
-  | { kind: 'outside'; ask: string };
+  { kind: 'fact'; ask: string; says: RegExp; notSays?: RegExp } | { kind: 'near-miss'; ask: string } | { kind: 'outside'; ask: string };
 
 /** A fact of the knowledge and three ways visitors ask for it. */
 export interface Fact {
@@ -48,18 +46,51 @@ export interface Fact {
 }
 
 export const FACTS: Fact[] = [
-  { says: /3 to 5 working days/, asks: ['How long does delivery take?', 'How many days until my bike is delivered?', 'How quickly do you deliver?'] },
+  {
+    says: /3 to 5 working days/,
+    asks: ['How long does delivery take?', 'How many days until my bike is delivered?', 'How quickly do you deliver?'],
+  },
   { says: /29 euros/, asks: ['How much does shipping cost?', 'What is the delivery fee?', 'Do I have to pay extra for delivery?'] },
-  { says: /95% assembled/, asks: ['Do the bikes come assembled?', 'Will I need to assemble the bike myself?', 'Is the bike delivered fully assembled?'] },
-  { says: /S, M, L and XL/, asks: ['Which sizes does the Trail 29 come in?', 'What sizes is the Trail 29 made in?', 'In which size can I get a Trail 29?'] },
-  { says: /\bL\b/, notSays: /160 to 170|\bXL\b|\bM\b/, asks: ["I'm 185 cm tall, which frame size should I get?", 'What frame size for a rider of 185 cm?', 'My height is 185 cm, which size fits?'] },
-  { says: /\bS\b/, notSays: /180 to 190|\bXL\b/, asks: ['I am 165 cm, what size fits me?', 'Which size for someone who is 165 cm tall?', 'What size should a 165 cm rider choose?'] },
-  { says: /Lisbon and Porto/, asks: ['Where can I do a test ride?', 'Where can I try a bike before buying?', 'Which stores offer test rides?'] },
+  {
+    says: /95% assembled/,
+    asks: ['Do the bikes come assembled?', 'Will I need to assemble the bike myself?', 'Is the bike delivered fully assembled?'],
+  },
+  {
+    says: /S, M, L and XL/,
+    asks: ['Which sizes does the Trail 29 come in?', 'What sizes is the Trail 29 made in?', 'In which size can I get a Trail 29?'],
+  },
+  {
+    says: /\bL\b/,
+    notSays: /160 to 170|\bXL\b|\bM\b/,
+    asks: [
+      "I'm 185 cm tall, which frame size should I get?",
+      'What frame size for a rider of 185 cm?',
+      'My height is 185 cm, which size fits?',
+    ],
+  },
+  {
+    says: /\bS\b/,
+    notSays: /180 to 190|\bXL\b/,
+    asks: ['I am 165 cm, what size fits me?', 'Which size for someone who is 165 cm tall?', 'What size should a 165 cm rider choose?'],
+  },
+  {
+    says: /Lisbon and Porto/,
+    asks: ['Where can I do a test ride?', 'Where can I try a bike before buying?', 'Which stores offer test rides?'],
+  },
   { says: /30 days/, asks: ['Can I return my bike?', 'Is it possible to get a refund?', 'What is your returns policy?'] },
-  { says: /lifetime warranty/, asks: ['What warranty do the frames have?', 'Is there a guarantee on the frame?', 'How long is the frame warranty?'] },
+  {
+    says: /lifetime warranty/,
+    asks: ['What warranty do the frames have?', 'Is there a guarantee on the frame?', 'How long is the frame warranty?'],
+  },
   { says: /instalments/, asks: ['Can I pay in instalments?', 'Do you offer monthly payments?', 'Is financing available?'] },
-  { says: /gravel bikes/, asks: ['Do you sell gravel bikes?', 'Can I buy a gravel bike from you?', 'Are gravel bikes something you sell?'] },
-  { says: /lights at no charge/, asks: ['Do the lights cost extra?', 'Will I be charged for the lights?', 'Are lights included for free?'] },
+  {
+    says: /gravel bikes/,
+    asks: ['Do you sell gravel bikes?', 'Can I buy a gravel bike from you?', 'Are gravel bikes something you sell?'],
+  },
+  {
+    says: /lights at no charge/,
+    asks: ['Do the lights cost extra?', 'Will I be charged for the lights?', 'Are lights included for free?'],
+  },
 ];
 
 export const CASES: Case[] = [
