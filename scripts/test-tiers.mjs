@@ -2,7 +2,7 @@
 // tier's time printed at the end. The gate fails fast: the first red step ends the run, since the real-time
 // tier's answers mean little on a tree whose logic is broken.
 //   gate:      the server suite (PGlite, and PostgreSQL when PALKIT_TEST_DATABASE_URL is set) with typecheck,
-//              lint and the size budgets (npm run size: it builds) beside it, then the browser suite in every
+//              lint, the format check (Prettier) and the size budgets (npm run size: it builds) beside it, then the browser suite in every
 //              engine — logic on a clock the tests control;
 //   real-time: scripts/test-realtime.mjs — one file at a time, one retry, figures printed.
 // The steps of a list run side by side: the first one's output is shown as it goes, each other's is held back
@@ -16,6 +16,7 @@ const tiers = {
       ['server suite', process.execPath, ['scripts/test-server.mjs']],
       ['typecheck', 'npm', ['run', 'typecheck']],
       ['lint', 'npm', ['run', 'lint']],
+      ['format', 'npm', ['run', 'format:check']],
       ['size budgets', 'npm', ['run', 'size']],
     ],
     ['browser suite', process.execPath, ['scripts/test-browser.mjs']],
