@@ -195,10 +195,7 @@ export class PalConversation extends LitElement {
     // The notices name the PAL the visitor sees ("Nova can't hear you"), not "the PAL".
     const palName = session.participants.find((p) => p.role === 'pal')?.name ?? '';
     if (!code || !NOTICES.has(code)) return nothing;
-    const aboutHearing = code !== 'voice_unavailable' && code !== 'reconnecting';
-    // A visitor already typing needs no row telling them to type (it comes back if they close the chat).
-    if (aboutHearing && this.chatOn) return nothing;
-    const canType = aboutHearing;
+    const canType = code !== 'voice_unavailable' && code !== 'reconnecting' && !this.chatOn;
     // One line (the words cut with an ellipsis; a tap on them shows them whole), its buttons beside.
     return html`
       <div class="notice" part="notice" role="status">
