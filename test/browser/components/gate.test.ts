@@ -177,6 +177,9 @@ describe('pal-gate', () => {
       { password: 'right', captcha_token: 'tok-2' },
     ]);
     const bodies = service.calls.filter((c) => c.url.endsWith('/start')).map((c) => c.body);
-    expect(bodies).to.deep.equal([{ gate_pass: 'pass-1' }]);
+    // The start carries the pass, and the page's visitor key (the front door's per-visitor rate).
+    expect(bodies.map(({ visitor_key, ...rest }) => ({ ...rest, keyed: typeof visitor_key === 'string' }))).to.deep.equal([
+      { gate_pass: 'pass-1', keyed: true },
+    ]);
   });
 });
