@@ -176,7 +176,7 @@ describe('pal-gate', () => {
       { password: 'wrong', captcha_token: 'tok-1' },
       { password: 'right', captcha_token: 'tok-2' },
     ]);
-    const bodies = service.calls.filter((c) => c.url.endsWith('/start')).map((c) => c.body);
+    const bodies = service.calls.filter((c) => c.url.endsWith('/start')).map((c) => c.body as Record<string, unknown>);
     // The start carries the pass, and the page's visitor key (the front door's per-visitor rate).
     expect(bodies.map(({ visitor_key, ...rest }) => ({ ...rest, keyed: typeof visitor_key === 'string' }))).to.deep.equal([
       { gate_pass: 'pass-1', keyed: true },
