@@ -58,7 +58,7 @@ const QUESTIONS = ['Is the third one the idea you said you liked?', 'Are you sur
  * 223 ms against 94 at most).
  */
 const SILENCE_AFTER_MS: Record<string, number> = { Ada: 2000, 'trained face': 5000 };
-const gaps: Array<{ suite: string; engine: string; file: string; test: string; reason: string }> = JSON.parse(
+const gaps: Array<{ suite: string; engine: string; file: string; test: string; kind?: string; reason: string }> = JSON.parse(
   readFileSync(new URL('../known-engine-gaps.json', import.meta.url), 'utf8'),
 ).gaps;
 
@@ -175,6 +175,11 @@ export function lipSyncSuite(engine: Engine): void {
         // Listed by engine, face and load ('webkit, trained face, loaded'), whatever the machine's core count.
         const row = `${engine}, ${face}, ${loaded ? 'loaded' : 'quiet'}`;
         const gap = gaps.find((g) => g.suite === 'e2e' && g.engine === engine && g.file === file && g.test === row);
+        // An 'unresolved' entry is a call that cannot be made in that engine yet: skipped, its reason printed.
+        if (gap?.kind === 'unresolved') {
+          it(name, { skip: `known ${engine} gap: ${gap.reason}` }, () => undefined);
+          continue;
+        }
         it(name, async (t) => {
           const { palId, box } = faces.find((f) => f.name === face)!;
           const load = loaded ? loadTheCores() : null;
