@@ -11,6 +11,9 @@ import type { Bus } from './bus.js';
 import type { ServiceMetrics } from './metrics.js';
 import type { MediaStore } from './media/media-store.js';
 
+/** What a draining instance answers a start or a room join: the error body's `error`. */
+export const SHUTTING_DOWN = 'shutting_down: this instance is shutting down; start the conversation again in a moment';
+
 /** Where the service is in its life: set `draining` once shutdown begins (starts refused, /readyz 503). */
 export interface Lifecycle {
   draining: boolean;

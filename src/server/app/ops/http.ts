@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import type { Context } from 'hono';
-import type { ServiceDeps } from '../../platform/context.js';
+import { SHUTTING_DOWN, type ServiceDeps } from '../../platform/context.js';
 import type { ApiApp, AppEnv } from '../../platform/http/app-env.js';
 
 /** The two ways a conversation starts: a deployment's public start and the keyed create. */
@@ -32,8 +32,6 @@ async function refusalReason(res: Response): Promise<string> {
 }
 
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
-
-export const SHUTTING_DOWN = 'shutting_down: this instance is shutting down; start the conversation again in a moment';
 
 function sameSecret(given: string, expected: string): boolean {
   const a = createHash('sha256').update(given).digest();

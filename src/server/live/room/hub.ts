@@ -13,7 +13,7 @@ import { loadLiveConversation, type LiveConversation } from '../../resources/con
 import { Room } from './room.js';
 import type { JoinBacklog } from './join-backlog.js';
 import type { RoomMessage } from './message.js';
-import { RoomRelay, type RelayedJoin } from '../cluster/room-relay.js';
+import { ROOM_MOVED, RoomRelay, type RelayedJoin } from '../cluster/room-relay.js';
 import { finalizeConversation, markConversationEnded } from './end.js';
 import { deadlinePassedSql, nextDeadline, roomLimits } from '../../resources/conversations/limits.js';
 import type { ConversationRow } from '../../resources/conversations/repository.js';
@@ -45,6 +45,7 @@ export class RoomHub {
   private timer: ClockTimer | undefined;
   private polling: Promise<void> | null = null;
   private stopBus: (() => void) | undefined;
+  private stopping = false;
   private channel: InstanceChannel | null = null;
   /** Present on PostgreSQL, where other instances may share the rooms; PGlite has one instance. */
   private relay: RoomRelay | null = null;
@@ -66,6 +67,8 @@ export class RoomHub {
    */
   async join(socket: WebSocket, conv: LiveConversation, joining: RelayedJoin, backlog: JoinBacklog): Promise<void> {
     const { role, ...admitting } = joining;
+    // Stopping: a join that got in before the upgrade listener went is told to join again elsewhere.
+    if (this.stopping) return void socket.close(ROOM_MOVED, 'service restarting');
     const here = this.rooms.get(conv.conversationId);
     let holder = here && !here.isClosing ? this.instanceId : await this.claim(conv.conversationId);
     // The holder's heartbeat may be fresh while it is dead (killed): it is asked at once, and taken over when silent.
@@ -246,6 +249,7 @@ export class RoomHub {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     this.stopBus?.();
     this.stopBus = undefined;
     this.deps.clock.clearTimeout(this.timer);

@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/time.js';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ClientFrame, RoomCloseCode, type ServerFrame } from '../../../protocol/room.js';
-import type { ServiceDeps } from '../../platform/context.js';
+import { SHUTTING_DOWN, type ServiceDeps } from '../../platform/context.js';
 import { connectionGuardOf } from '../../platform/http/connection-guard.js';
 import { verifyMeetingToken } from '../../providers/conferencing/meeting-token.js';
 import { loadLiveConversation } from '../../resources/conversations/live-conversation.js';
@@ -25,6 +25,8 @@ export function attachRoomServer(server: Server, deps: ServiceDeps, hub: RoomHub
     const match = ROOM_PATH.exec(new URL(request.url ?? '/', 'http://room').pathname);
     // Rooms are the only upgrades: any other would be held open by nobody.
     if (!match) return refuseUpgrade(deps.clock, socket, 404, { error: 'not_found: no WebSocket here' });
+    // A draining instance opens no room: a balancer tries the join on another instance (retry-on 503).
+    if (deps.lifecycle.draining) return refuseUpgrade(deps.clock, socket, 503, { error: SHUTTING_DOWN }, { 'Retry-After': '1' });
     // An address may keep only so many upgrades waiting for their join; the rest are refused at once.
     let ws: WebSocket | undefined;
     const pending = guard?.admitUpgrade(upgradeAddress(request, deps.config.trustProxy), () => (ws ? ws.terminate() : socket.destroy()));
@@ -65,7 +67,7 @@ function refuse(ws: WebSocket, code: number, errorCode: string, message: string)
 function refuseUpgrade(
   clock: Clock,
   socket: Duplex,
-  status: 404 | 429,
+  status: 404 | 429 | 503,
   body: { error: string },
   headers: Record<string, string> = {},
 ): void {
