@@ -84,6 +84,21 @@ describe('two instances behind docs/deploy/haproxy.cfg', { skip, timeout: 240_00
     // Give the health check time to see the instances up (rise 2 at 1 s).
     await new Promise((r) => setTimeout(r, healthy * 1000 + 1500));
   };
+  /** The call's story in the two instances' logs, followed by its conversation id across a crash or a drain. */
+  const storyOf = (conversationId: string) =>
+    instances
+      .flatMap(({ service }) => service.process.output().split('\n'))
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as Record<string, string>];
+        } catch {
+          return [];
+        }
+      })
+      .filter((entry) => entry.conversation_id === conversationId || String(entry.conversation_ids ?? '').includes(conversationId))
+      .sort((a, b) => a.time!.localeCompare(b.time!));
+  const told = (story: Array<Record<string, string>>) =>
+    story.map((e) => `${e.time} ${e.instance} ${e.msg}${e.reason ? ` (${e.reason})` : ''}`).join('\n');
   /** A visitor in a new call through the balancer, greeted. */
   const visitor = async () => {
     const conv = await api('POST', '/v2/conversations', { pal_id: palId, custom_greeting: 'Hi.' });
@@ -159,7 +174,10 @@ describe('two instances behind docs/deploy/haproxy.cfg', { skip, timeout: 240_00
     assert.equal((await client.closed).code, 1012, 'the room tells the visitor to join again');
     const back = await rejoin(conv, signalled);
     console.log(`SIGTERM: the visitor's next answer ${Math.round(back.ms)} ms after the signal`);
-    assert.ok(back.ms < 3_000, `answered again ${Math.round(back.ms)} ms after SIGTERM: ${back.attempts.join('; ')}`);
+    assert.ok(
+      back.ms < 3_000,
+      `answered again ${Math.round(back.ms)} ms after SIGTERM: ${back.attempts.join('; ')}\n${told(storyOf(conv.conversation_id))}\nthe drained instance's last lines:\n${instances[holder]!.service.process.output().split('\n').slice(-40).join('\n')}\n${balancerLog.slice(-3000)}`,
+    );
     assert.notEqual(await holderOf(conv.conversation_id), holder, 'the other instance holds the room now');
     back.client.close();
   });
@@ -178,21 +196,8 @@ describe('two instances behind docs/deploy/haproxy.cfg', { skip, timeout: 240_00
     );
     back.client.close();
 
-    // The call's story in the two instances' logs, followed by its conversation id across the crash.
-    const story = instances
-      .flatMap(({ service }) => service.process.output().split('\n'))
-      .flatMap((line) => {
-        try {
-          return [JSON.parse(line) as Record<string, string>];
-        } catch {
-          return [];
-        }
-      })
-      .filter(
-        (entry) => entry.conversation_id === conv.conversation_id || String(entry.conversation_ids ?? '').includes(conv.conversation_id),
-      )
-      .sort((a, b) => a.time!.localeCompare(b.time!));
-    console.log(story.map((e) => `${e.time} ${e.instance} ${e.msg}${e.reason ? ` (${e.reason})` : ''}`).join('\n'));
+    const story = storyOf(conv.conversation_id);
+    console.log(told(story));
     const said = (instance: string | undefined, msg: string) => story.some((e) => e.instance === instance && e.msg === msg);
     const [killedId, survivorId] = [
       story.find((e) => e.msg === 'room opened')?.instance,

@@ -24,7 +24,7 @@ import { systemClock, type Clock } from '../platform/time.js';
 import { createWebhooks } from '../platform/webhooks/webhooks.js';
 import { createMetrics } from '../platform/metrics.js';
 import { privateRecordingFolder } from '../live/recording/folder.js';
-import { defaultMaxConnections, guardConnections } from '../platform/http/connection-guard.js';
+import { connectionGuardOf, defaultMaxConnections, guardConnections } from '../platform/http/connection-guard.js';
 import { openMediaStore } from '../resources/media/store.js';
 
 /** A whole request, body included, must arrive within this (bodies are at most 1 MiB). */
@@ -158,6 +158,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         // eslint-disable-next-line no-restricted-globals -- in-flight requests end at the clients' pace: network time, not the service's
         if (graceMs > 0) await Promise.race([closed, new Promise((r) => setTimeout(r, graceMs).unref())]);
         s.closeAllConnections();
+        connectionGuardOf(s)?.destroyAll();
         await closed;
       }
       await opened.close();

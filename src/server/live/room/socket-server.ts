@@ -26,7 +26,7 @@ export function attachRoomServer(server: Server, deps: ServiceDeps, hub: RoomHub
     // Rooms are the only upgrades: any other would be held open by nobody.
     if (!match) return refuseUpgrade(deps.clock, socket, 404, { error: 'not_found: no WebSocket here' });
     // A draining instance opens no room: a balancer tries the join on another instance (retry-on 503).
-    if (deps.lifecycle.draining) return refuseUpgrade(deps.clock, socket, 503, { error: SHUTTING_DOWN }, { 'Retry-After': '1' });
+    if (deps.lifecycle.draining || stopped) return refuseUpgrade(deps.clock, socket, 503, { error: SHUTTING_DOWN }, { 'Retry-After': '1' });
     // An address may keep only so many upgrades waiting for their join; the rest are refused at once.
     let ws: WebSocket | undefined;
     const pending = guard?.admitUpgrade(upgradeAddress(request, deps.config.trustProxy), () => (ws ? ws.terminate() : socket.destroy()));
@@ -50,8 +50,11 @@ export function attachRoomServer(server: Server, deps: ServiceDeps, hub: RoomHub
     });
   };
   server.on('upgrade', onUpgrade);
+  let stopped = false;
   return async () => {
-    server.off('upgrade', onUpgrade);
+    // The listener stays until the server closes, refusing: an upgrade nobody answers (the connection
+    // guard listens too) would hold the drain open until its deadline.
+    stopped = true;
     for (const client of wss.clients) client.terminate();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   };

@@ -66,6 +66,7 @@ export const reserveOf = (max: number) => Math.min(256, Math.max(4, Math.floor(m
 
 export class ConnectionGuard {
   private open = 0;
+  private readonly sockets = new Set<Socket>();
   /** Connections that have not sent a request's headers yet, oldest first. */
   private readonly awaitingHeaders = new Set<Socket>();
   private readonly perAddress = new Map<string, number>();
@@ -82,6 +83,11 @@ export class ConnectionGuard {
   ) {}
 
   /** A new connection: false (and closed) when its address's cap is reached (the total is the server's maxConnections). */
+  /** Closes every connection still open, upgraded ones too (Node's closeAllConnections ends only HTTP ones). */
+  destroyAll(): void {
+    for (const socket of this.sockets) socket.destroy();
+  }
+
   admitConnection(socket: Socket): boolean {
     const address = addressPrefix(socket.remoteAddress ?? 'unknown');
     const mine = this.perAddress.get(address) ?? 0;
@@ -104,7 +110,9 @@ export class ConnectionGuard {
       }
     }
     this.awaitingHeaders.add(socket);
+    this.sockets.add(socket);
     socket.once('close', () => {
+      this.sockets.delete(socket);
       this.awaitingHeaders.delete(socket);
       this.open--;
       const left = (this.perAddress.get(address) ?? 1) - 1;

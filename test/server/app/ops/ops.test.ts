@@ -2,6 +2,7 @@
 import { buildInfo } from '../../../../src/server/platform/version.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { WebSocket } from 'ws';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -166,7 +167,7 @@ describe('operations', () => {
     assert.doesNotMatch(JSON.stringify(line), /hunter2|pk_live_1|abc\.def|user:pw/);
   });
 
-  it('draining refuses new starts with 503 and answers /readyz with 503', async () => {
+  it('draining refuses new starts and room joins with 503 and answers /readyz with 503', async () => {
     const draining = await startListeningService();
     const { palId } = await createPal(draining);
     draining.service.deps.lifecycle.draining = true;
@@ -177,6 +178,19 @@ describe('operations', () => {
       assert.equal((await draining.api('GET', '/readyz', undefined, { key: null })).status, 503);
       const text = await (await fetch(`${draining.url}/metrics`)).text();
       assert.equal(sample(text, 'palkit_start_refusals_total', { via: 'api', reason: 'shutting_down' }), 1);
+      // A room join is refused at the upgrade too, so that a balancer tries it on another instance.
+      const refused = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const socket = new WebSocket(`${draining.url.replace(/^http/, 'ws')}/rooms/c123`);
+        socket.on('open', () => reject(new Error('a draining instance took a room upgrade')));
+        socket.on('unexpected-response', (_request, response) => {
+          let body = '';
+          response.on('data', (d: Buffer) => (body += d.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        });
+        socket.on('error', () => undefined);
+      });
+      assert.equal(refused.status, 503);
+      assert.match((JSON.parse(refused.body) as { error: string }).error, /^shutting_down: /);
     } finally {
       await draining.close();
     }
