@@ -8,7 +8,7 @@ import { palLine, replyLanguage } from '../../resources/pals/lines/language.js';
 import { streamChat, type ChatMessage, type LlmToolCall } from './llm.js';
 import type { PalTools } from './tools.js';
 import { SpeakableStream } from '../speech/speakable.js';
-import type { SpeechSource } from '../speech/speaker.js';
+import type { SpeechSource } from '../speech/utterances.js';
 
 export interface AnswerContext {
   deps: ServiceDeps;

@@ -14,7 +14,7 @@ import { acknowledgement, cardFor } from '../canvas/cards.js';
 import { visitorClock, type VisitorClock } from './spoken-time.js';
 import { disclosureFor, greetingFor } from './disclosure.js';
 import type { ChatMessage } from './llm.js';
-import { msPerWord, Speaker, type ReplyStage, type SpeechSource } from '../speech/speaker.js';
+import { msPerWord, Speaker, type ReplyStage, type SpeechSource } from '../speech/utterances.js';
 import { faceMediaLink } from '../../resources/faces/media-url.js';
 import { EchoAudioStream } from '../speech/echo-audio.js';
 import { PalHearing, type HearingPort } from './hearing.js';
@@ -468,7 +468,7 @@ export class PalAgent {
 
   /**
    * Where a reply's latency goes, as debug lines (PALKIT_LOG=debug): the visitor's turn received, then the
-   * stages of the reply's first sound (speaker.ts, voice.ts). `at` is Unix epoch ms to 0.1 ms, the clock a
+   * stages of the reply's first sound (utterances.ts, voice.ts). `at` is Unix epoch ms to 0.1 ms, the clock a
    * page reads as performance.timeOrigin + performance.now(), so the page's marks line up with these.
    */
   private mark(stage: 'received' | ReplyStage, inferenceId: string): void {

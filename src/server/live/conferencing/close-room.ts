@@ -1,9 +1,9 @@
 // The durable job that closes a provider's room after the conversation ended (enqueued by
-// resources/conversations/end.ts in the same transaction as the end): a Daily conversation whose meeting
+// resources/conversations/end-conversation.ts in the same transaction as the end): a Daily conversation whose meeting
 // never took place gets its end callbacks first, then Daily's room is deleted.
 import type { ServiceDeps } from '../../platform/context.js';
 import type { JobHandler } from '../../platform/jobs/queue.js';
-import { CLOSE_ROOM_JOB } from '../../resources/conversations/end.js';
+import { CLOSE_ROOM_JOB } from '../../resources/conversations/end-conversation.js';
 import { conferencingProvider } from '../../providers/conferencing/index.js';
 import { finalizeIfNoMeeting } from './daily-deadlines.js';
 

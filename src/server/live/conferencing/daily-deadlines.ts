@@ -8,8 +8,8 @@
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import type { ServiceDeps } from '../../platform/context.js';
 import type { JobHandler } from '../../platform/jobs/queue.js';
-import { endConversation } from '../../resources/conversations/end.js';
-import { finalizeConversation } from '../room/end.js';
+import { endConversation } from '../../resources/conversations/end-conversation.js';
+import { finalizeConversation } from '../room/finalize.js';
 import { roomLimits } from '../../resources/conversations/limits.js';
 
 export const RUNNER_JOIN_DEADLINE_JOB = 'conversations.runner_join_deadline';

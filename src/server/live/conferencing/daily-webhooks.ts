@@ -8,10 +8,10 @@ import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import type { ServiceDeps } from '../../platform/context.js';
 import type { ApiApp } from '../../platform/http/app-env.js';
 import { json, publicRoute, UnauthorizedBody } from '../../platform/http/openapi.js';
-import { endConversation } from '../../resources/conversations/end.js';
+import { endConversation } from '../../resources/conversations/end-conversation.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
 import { palJoinedCallbacks } from '../../resources/conversations/callbacks.js';
-import { finalizeConversation } from '../room/end.js';
+import { finalizeConversation } from '../room/finalize.js';
 import { botUserId } from '../runner/handoff.js';
 import { visitorJoined, visitorLeft } from './daily-deadlines.js';
 

@@ -14,7 +14,7 @@ import { Room } from './room.js';
 import type { JoinBacklog } from './join-backlog.js';
 import type { RoomMessage } from './message.js';
 import { ROOM_MOVED, RoomRelay, type RelayedJoin } from '../cluster/room-relay.js';
-import { finalizeConversation, markConversationEnded } from './end.js';
+import { finalizeConversation, markConversationEnded } from './finalize.js';
 import { deadlinePassedSql, nextDeadline, roomLimits } from '../../resources/conversations/limits.js';
 import type { ConversationRow } from '../../resources/conversations/repository.js';
 

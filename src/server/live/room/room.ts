@@ -23,7 +23,7 @@ import type { LiveConversation } from '../../resources/conversations/live-conver
 import { conversationLanguages } from '../../resources/pals/lines/language.js';
 import { FRAME_INTERVAL_MS, perceives } from '../perception/perception.js';
 import { PalAgent } from '../agent/pal-agent.js';
-import { finalizeConversation, markConversationEnded } from './end.js';
+import { finalizeConversation, markConversationEnded } from './finalize.js';
 import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from '../../resources/conversations/limits.js';
 import { countRefused, ParticipantBudget, type BudgetVerdict } from './participant-budget.js';
 import { RoomReplies, observeTurnLatency, storeTurnLatency } from '../../resources/conversations/turn-latency.js';

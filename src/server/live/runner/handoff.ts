@@ -7,7 +7,7 @@ import type { ServiceDeps } from '../../platform/context.js';
 import { newId } from '../../platform/ids.js';
 import { clockTimeout } from '../../platform/time.js';
 import { signWebhook } from '../../platform/webhooks/signing.js';
-import { endConversation } from '../../resources/conversations/end.js';
+import { endConversation } from '../../resources/conversations/end-conversation.js';
 import { PalUnavailableError } from '../../resources/conversations/daily-call.js';
 import { disclosureFor, greetingFor, BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL_DISCLOSURE } from '../agent/disclosure.js';
 import {
@@ -16,7 +16,7 @@ import {
   loadLiveConversation,
   type LiveConversation,
 } from '../../resources/conversations/live-conversation.js';
-import { finalizeConversation } from '../room/end.js';
+import { finalizeConversation } from '../room/finalize.js';
 import { createBotToken } from '../../providers/conferencing/daily.js';
 import { scheduleRunnerJoinDeadline } from '../conferencing/daily-deadlines.js';
 import { signRunnerToken } from './conversation-token.js';

@@ -1,6 +1,6 @@
 // One utterance of echo audio (`conversation.echo` with `modality: "audio"`): base64 16-bit PCM chunks
 // arrive as app-messages and are said as they come; `done` (or a pause of IDLE_MS) ends the utterance.
-import type { SpeechSource } from './speaker.js';
+import type { SpeechSource } from './utterances.js';
 
 const IDLE_MS = 2000;
 /** An utterance holds at most this much audio (10 minutes at 24 kHz). */

@@ -1,7 +1,7 @@
 // A language model's streamed reply made fit to say aloud, delta by delta: markdown emphasis, headings,
 // bullets and code marks removed, links reduced to their text, bare URLs to their host. Only the word
 // being written is held back (a URL or `**` can span deltas); everything before it passes on at once.
-import type { SpeechSource } from './speaker.js';
+import type { SpeechSource } from './utterances.js';
 
 /** Cleans one complete stretch of text (whole words). `lineStart`: the text begins a line. */
 function clean(text: string, lineStart: boolean): string {

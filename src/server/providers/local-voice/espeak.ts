@@ -1,4 +1,4 @@
-// The local voice: eSpeak NG, in a pool of speakers (espeak/speaker.ts) that serves the
+// The local voice: eSpeak NG, in a pool of speakers (espeak/instance.ts) that serves the
 // rooms by engine time (one lane per room, see fair-queue.ts): the room that has had the least time goes
 // next, so a sentence waits only behind its own room's sentences, and one cancelled before it reaches a
 // speaker costs nothing. Background lanes (speech items, videos) get a speaker only when no room waits.
@@ -18,7 +18,7 @@ import { BridgeBinary } from './espeak/bridge-binary.js';
 import { viaCommandLine } from './espeak/command-line.js';
 import { nativeSpeakers } from './espeak/native-speaker.js';
 import { espeakVoice } from './espeak/voice-names.js';
-import type { Speaker, SpeakerFactory, SpeakerRequest } from './espeak/speaker.js';
+import type { Speaker, SpeakerFactory, SpeakerRequest } from './espeak/instance.js';
 import { WasmSpeaker, type WasmSpeakerOptions } from './espeak/wasm-speaker.js';
 import { FairQueue } from './fair-queue.js';
 import {

@@ -5,7 +5,7 @@ import { postCallJobs } from './post-call.js';
 import type { ResourceModule } from '../module.js';
 import { ApiError } from '../../platform/http/errors.js';
 import { createConversation } from './create.js';
-import { endConversation } from './end.js';
+import { endConversation } from './end-conversation.js';
 import { listConversationEvents } from './events-store.js';
 import { ratingOf } from './rating-routes.js';
 import { ProviderError } from '../../providers/conferencing/index.js';

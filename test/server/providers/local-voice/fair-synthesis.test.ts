@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FairQueue } from '../../../../src/server/providers/local-voice/fair-queue.js';
 import { EspeakSynthesizer } from '../../../../src/server/providers/local-voice/espeak.js';
-import type { Speaker, SpeakerHooks, SpeakerRequest } from '../../../../src/server/providers/local-voice/espeak/speaker.js';
+import type { Speaker, SpeakerHooks, SpeakerRequest } from '../../../../src/server/providers/local-voice/espeak/instance.js';
 import { chunksOf, MAX_PIECE, sentencesOf } from '../../../../src/server/platform/text/speech-pieces.js';
 import { createLogger } from '../../../../src/server/platform/log.js';
 

@@ -3,7 +3,7 @@
 // application.post_call_action_executed.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { finalizeConversation } from '../../../../src/server/live/room/end.js';
+import { finalizeConversation } from '../../../../src/server/live/room/finalize.js';
 import { ConversationCallback } from '../../../../src/protocol/callbacks.js';
 import { insertConversation, insertFace, insertPal, startCallbackReceiver, type CallbackReceiver } from '../../../helpers/live-fixtures.js';
 import { startReceiver, type Receiver } from '../../../helpers/receiver.js';

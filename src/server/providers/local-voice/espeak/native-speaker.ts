@@ -4,7 +4,7 @@ import type { Logger } from '../../../platform/log.js';
 import { leadsIn, visemeOfPhoneme } from '../visemes-of.js';
 import { Bridge, FRAME, type BridgeRequest } from './bridge.js';
 import type { BridgeBinary } from './bridge-binary.js';
-import type { Speaker, SpeakerEvent, SpeakerFactory, SpeakerRequest } from './speaker.js';
+import type { Speaker, SpeakerEvent, SpeakerFactory, SpeakerRequest } from './instance.js';
 
 interface NativeRequest extends BridgeRequest {
   outer: SpeakerRequest;

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { packageRoot } from '../../../platform/package-root.js';
 import { systemClock, type Clock, type ClockTimer } from '../../../platform/time.js';
-import type { Speaker, SpeakerHooks, SpeakerRequest } from './speaker.js';
+import type { Speaker, SpeakerHooks, SpeakerRequest } from './instance.js';
 import type { WorkerData, WorkerReply } from './wasm-protocol.js';
 
 /** Loading the module and its voices, and warming it up: seconds on a loaded machine. */

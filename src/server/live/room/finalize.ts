@@ -1,9 +1,9 @@
 // The end of a conversation, local or Daily: mark it ended in the database (exactly once, whoever gets
-// there first: resources/conversations/end.ts), then send `system.shutdown` and
+// there first: resources/conversations/end-conversation.ts), then send `system.shutdown` and
 // `application.transcription_ready` (exactly once, by whichever instance finalizes it).
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import type { ServiceDeps } from '../../platform/context.js';
-import { endConversation } from '../../resources/conversations/end.js';
+import { endConversation } from '../../resources/conversations/end-conversation.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
 import { enqueuePerception } from '../perception/perception.js';
 import { enqueuePostCallActions } from '../../resources/conversations/post-call.js';
@@ -14,7 +14,7 @@ import { loadTurnLatencies, summarizeTurnLatencies } from '../../resources/conve
 
 /**
  * Marks the conversation ended with `reason` unless it already was; returns the reason in effect. The
- * end itself is resources/conversations/end.ts's one conditional UPDATE, the same for every way a
+ * end itself is resources/conversations/end-conversation.ts's one conditional UPDATE, the same for every way a
  * conversation ends (the end endpoint, a room's limits, Daily's deadlines and webhooks, a refused handoff).
  */
 export async function markConversationEnded(deps: ServiceDeps, conversationId: string, reason: string): Promise<string> {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SynthesisEvent, Synthesizer } from '../../../../src/server/live/engines/synthesis.js';
-import { MAX_QUEUED_UTTERANCES, Speaker, type SpeechSource } from '../../../../src/server/live/speech/speaker.js';
+import { MAX_QUEUED_UTTERANCES, Speaker, type SpeechSource } from '../../../../src/server/live/speech/utterances.js';
 import { PalVoice } from '../../../../src/server/live/speech/voice.js';
 
 const RATE = 16000;
