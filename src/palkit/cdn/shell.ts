@@ -224,16 +224,20 @@ abstract class PalShell extends HTMLElement {
     return this.#ready;
   }
 
-  /** While a pointer presses the placeholder: resolves when it lets go. */
+  /** While a pointer presses the placeholder: resolves once it has let go and the click has been dispatched. */
   #press: Promise<void> | null = null;
 
   #onPress = (): void => {
     this.#press ??= new Promise<void>((resolve) => {
+      // Not at pointerup itself: the mouseup and click of the same input follow it in that task, and WebKit
+      // drops a click whose target left the document (the launcher stayed shut). A task later, they are done.
       const up = () => {
         removeEventListener('pointerup', up, true);
         removeEventListener('pointercancel', up, true);
-        this.#press = null;
-        resolve();
+        setTimeout(() => {
+          this.#press = null;
+          resolve();
+        });
       };
       addEventListener('pointerup', up, true);
       addEventListener('pointercancel', up, true);

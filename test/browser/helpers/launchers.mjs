@@ -2,8 +2,8 @@
 // (WebKitWebDriver under Xvfb). Each test file gets a page of its own (Firefox: a tab in the user context
 // every file shares, as Chromium's pages share one context, see web-test-runner.config.mjs; WebKit: a new
 // WebDriver session, so a new MiniBrowser: one reused from file to file timed out a camera test in one of
-// two runs), 800×600 as web-test-runner's own launchers. Both answer @web/test-runner-commands' `setViewport` and `sendKeys`
-// through the `getPage()` shape its puppeteer branch uses (`page.setViewport`, `page.keyboard.*`).
+// two runs), 800×600 as web-test-runner's own launchers. Both answer @web/test-runner-commands' `setViewport`, `sendKeys` and `sendMouse`
+// through the `getPage()` shape its puppeteer branch uses (`page.setViewport`, `page.keyboard.*`, `page.mouse.*`).
 import puppeteer from 'puppeteer-core';
 import {
   FIREFOX_PATH,
@@ -137,6 +137,14 @@ export class FirefoxLauncher {
         down: (key) => inFront(() => page.keyboard.down(key)),
         up: (key) => inFront(() => page.keyboard.up(key)),
       },
+      // sendMouse: the pointer's events reach the page whichever tab is in front.
+      mouse: {
+        move: (x, y) => page.mouse.move(x, y),
+        down: (options) => page.mouse.down(options),
+        up: (options) => page.mouse.up(options),
+        click: (x, y, options) => page.mouse.click(x, y, options),
+        reset: () => page.mouse.reset(),
+      },
     };
   }
 
@@ -190,6 +198,22 @@ class WebDriverPage {
       type: (text) => session.type(text),
       down: (key) => session.keyDown(key),
       up: (key) => session.keyUp(key),
+    };
+    // sendMouse: one WebDriver action each; the driver keeps the pointer's place and pressed button between them.
+    const mouse = (...actions) =>
+      session.command('POST', '/actions', { actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions }] });
+    const button = (options) => ({ left: 0, middle: 1, right: 2 })[options?.button ?? 'left'];
+    this.mouse = {
+      move: (x, y) => mouse({ type: 'pointerMove', duration: 0, origin: 'viewport', x, y }),
+      down: (options) => mouse({ type: 'pointerDown', button: button(options) }),
+      up: (options) => mouse({ type: 'pointerUp', button: button(options) }),
+      click: (x, y, options) =>
+        mouse(
+          { type: 'pointerMove', duration: 0, origin: 'viewport', x, y },
+          { type: 'pointerDown', button: button(options) },
+          { type: 'pointerUp', button: button(options) },
+        ),
+      reset: () => session.command('DELETE', '/actions'),
     };
   }
 
