@@ -234,8 +234,11 @@ export function livingHead(ms: number, jaw: number, scale: number): HeadMotion {
   };
 }
 
-/** A blink's course (ms): the lids close, stay closed (60–120 ms asked; 80 here), and open more slowly. */
-export const BLINK = { closing: 70, closed: 80, opening: 110 };
+/**
+ * A blink's course (ms): the lids close, stay closed (60–120 ms asked; 110 here, two frames or more of a 20-25 fps
+ * video: at 80 the clip face's captured blinks kept 67 % or more of the eye's opening), and open more slowly.
+ */
+export const BLINK = { closing: 70, closed: 110, opening: 110 };
 
 /**
  * When the eyes blink: every 2–8 s, most often about every 4 s (a person's spread), each course BLINK;
