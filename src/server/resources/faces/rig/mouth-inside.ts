@@ -54,7 +54,7 @@ export function mouthInside(rest: RestMouth): { image: ImageData; ownTeeth: bool
     for (let x = 0; x < W; x++) {
       const u = (x + 0.5 - W / 2) / INSIDE.scale;
       // The throat: an ellipse of dark, warmer towards its edge.
-      const r = Math.hypot(u / 0.7, (y + 0.5 - H / 2) / INSIDE.scale / 0.35);
+      const r = Math.hypot(u / 0.5, (y + 0.5 - H / 2) / INSIDE.scale / 0.35);
       put(
         0,
         x,
@@ -172,9 +172,7 @@ function ownTeeth(rest: RestMouth, out: Uint8ClampedArray): void {
         const mine = cell === 1 ? y + 0.5 - row <= split : y + 0.5 - row > split;
         if (mine && inside([fx, fy], rest.hole)) seen.push([y, sample(fx, fy)]);
       }
-      // Only what looks like a tooth is kept, its edge soft: the smile's dark corners and the lips' inner edge,
-      // cut with it, showed as brown hooks with stepped edges at the corners of a wide-open mouth.
-      for (const [y, rgb] of seen) write(out, cell, x, y, rgb, toothLike(rgb));
+      for (const [y, rgb] of seen) write(out, cell, x, y, rgb, 1);
       if (!seen.length) continue;
       // Carry the column's outermost tooth pixel beyond the lip a few rows (under a lifted or dropped lip).
       // (From a little inside: the outline's own row may be half lip.)
@@ -184,16 +182,10 @@ function ownTeeth(rest: RestMouth, out: Uint8ClampedArray): void {
       for (let d = 1; d <= 6; d++) {
         const y = cell === 1 ? edge - d : edge + d;
         if (y < 0 || y >= H) break;
-        write(out, cell, x, y, edgeRgb, toothLike(edgeRgb));
+        write(out, cell, x, y, edgeRgb, 1);
       }
     }
   }
-}
-
-/** How much a pixel looks like a tooth (0–1): bright, and nearly grey (a lip or a shadowed corner is neither). */
-function toothLike([r, g, b]: readonly number[]): number {
-  const chroma = Math.max(r!, g!, b!) - Math.min(r!, g!, b!);
-  return smooth(330, 450, r! + g! + b!) * (1 - smooth(70, 110, chroma));
 }
 
 function write(out: Uint8ClampedArray, cell: number, x: number, y: number, rgb: readonly number[], alpha: number): void {
