@@ -1,4 +1,5 @@
-// `npm run face-look -- [--engine chromium|firefox|webkit] [--out docs] [--from <folder>] [--keep <folder>]`:
+// `npm run face-look -- [--engine chromium|firefox|webkit] [--out docs] [--from <folder>] [--keep <folder>]
+// [--faces photo,clip,ada]`:
 // contact sheets of the PAL's faces as a visitor sees them (issue 51, point 8), and call screenshots.
 // For a face trained from the shared portrait (photo), one trained from a 12 s pan-and-zoom clip made from it,
 // and Ada: a call in the engine (default Chromium) at 1366 px, every frame of its <video> kept around the face
@@ -34,9 +35,12 @@ const { values: args } = parseArgs({
     from: { type: 'string' },
     keep: { type: 'string' },
     again: { type: 'boolean', default: false },
+    faces: { type: 'string', default: 'photo,clip,ada' },
   },
 });
 const engine = args.engine as Engine;
+// --faces photo,clip: only these faces' calls (each costs minutes of FaceMesh on this machine).
+const wanted = args.faces!.split(',');
 const out = args.out!;
 mkdirSync(out, { recursive: true });
 const GREETING =
@@ -185,7 +189,7 @@ if (args.from) {
       palId: await createPal(world, { pal_name: 'Look Ada', default_face_id: 'rpalkitada', ...common }),
       box: ADA_MOUTH,
     });
-    for (const face of faces) {
+    for (const face of faces.filter((f) => wanted.includes(f.slug))) {
       const name = `${engine}, ${face.name}`;
       let call;
       try {

@@ -6,6 +6,7 @@
 // frame; mesh-paint.ts draws it on a 2D canvas (the browser's, and the service's generated videos) and
 // palkit's rig-gl.ts with WebGL, so all three draw the same geometry.
 import type { Viseme } from '../visemes.js';
+import { eyeShares, gazeAt } from './gaze.js';
 import { MESH_CHANNELS, type FaceRig, type MeshChannel, type RigMesh } from './rig.js';
 
 export type Channels = Record<MeshChannel, number>;
@@ -47,6 +48,8 @@ export interface HeadMotion {
   dy: number;
   angle: number;
   zoom: number;
+  /** Where the eyes look (gaze.ts): their texture slid this far (frame pixels), their corners kept. */
+  gaze?: [number, number];
 }
 export const STILL_HEAD: HeadMotion = { dx: 0, dy: 0, angle: 0, zoom: 1 };
 
@@ -142,6 +145,15 @@ export function meshFrame(rig: FaceRig, frame: number, channels: Channels, head:
     source[2 * i] = base[2 * i]! - sa * k;
     source[2 * i + 1] = base[2 * i + 1]! + ca * k;
   }
+  const gaze = head.gaze;
+  if (gaze && (gaze[0] !== 0 || gaze[1] !== 0)) {
+    const share = eyeShares(mesh);
+    for (let i = 0; i < n; i++) {
+      if (!share[i]) continue;
+      source[2 * i] = source[2 * i]! - gaze[0] * share[i]!;
+      source[2 * i + 1] = source[2 * i + 1]! - gaze[1] * share[i]!;
+    }
+  }
   const [cx, cy] = centreOf(mesh, base);
   const still = head.dx === 0 && head.dy === 0 && head.angle === 0 && head.zoom === 1;
   const H = headAffine(head, cx, cy);
@@ -179,6 +191,8 @@ export function meshFrame(rig: FaceRig, frame: number, channels: Channels, head:
     for (const i of [p, q, r]) {
       const [ex, ey] = whole ? apply(H, base[2 * i]!, base[2 * i + 1]!) : [base[2 * i]!, base[2 * i + 1]!];
       if (Math.abs(target[2 * i]! - ex) > 0.02 || Math.abs(target[2 * i + 1]! - ey) > 0.02) off = true;
+      // (Or its texture slides: the eyes' look.)
+      if (Math.abs(source[2 * i]! - base[2 * i]!) > 0.02 || Math.abs(source[2 * i + 1]! - base[2 * i + 1]!) > 0.02) off = true;
     }
     if (off) moved.push(k / 3);
   }
@@ -221,7 +235,7 @@ export function triangleAffine(s: readonly number[], t: readonly number[]): Affi
   return [a, b, c, d, u0 - a * x0 - c * y0, v0 - b * x0 - d * y0];
 }
 
-/** A generated head's life for a photo at `ms`: slow sway, a nod that follows the jaw a little, breathing. */
+/** A generated head's life for a photo at `ms`: slow sway, a nod that follows the jaw a little, breathing, looks aside. */
 export function livingHead(ms: number, jaw: number, scale: number): HeadMotion {
   const t = ms / 1000;
   const s = (period: number, phase = 0) => Math.sin((2 * Math.PI * t) / period + phase);
@@ -231,11 +245,15 @@ export function livingHead(ms: number, jaw: number, scale: number): HeadMotion {
     dy: px * (1.3 * s(5.7, 2) + 1.0 * s(4.2) + 2.5 * jaw),
     angle: 0.008 * s(9.1, 0.5) + 0.004 * s(4.3, 2) + 0.01 * jaw,
     zoom: 1 + 0.004 * s(4.2, 1.2),
+    gaze: gazeAt(ms, scale),
   };
 }
 
-/** A blink's course (ms): the lids close, stay closed (60–120 ms asked; 80 here), and open more slowly. */
-export const BLINK = { closing: 70, closed: 80, opening: 110 };
+/**
+ * A blink's course (ms): the lids close, stay closed (60–120 ms asked; 110 here, two frames or more of a 20-25 fps
+ * video: at 80 the clip face's captured blinks kept 67 % or more of the eye's opening), and open more slowly.
+ */
+export const BLINK = { closing: 70, closed: 110, opening: 110 };
 
 /**
  * When the eyes blink: every 2–8 s, most often about every 4 s (a person's spread), each course BLINK;

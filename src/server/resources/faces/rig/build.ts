@@ -23,8 +23,12 @@ export const MOUTH_WIDTH = 84;
 /** A photo's idle frame is drawn at this rate. */
 const PHOTO_IDLE_FPS = 10;
 
-/** The square crop: this many face sizes across, its centre this many above the face box's centre. */
-const FRAMING = { side: 2.4, above: 0.12 };
+/**
+ * The square crop: this many face sizes across, its centre this many above the face box's centre; where that
+ * passes the picture's edge, it is moved (up to `shift` face sizes) and tightened (down to `tightest` face sizes)
+ * to stay inside, as a webcam framed closer would be, rather than showing a blurred fill there.
+ */
+const FRAMING = { side: 2.4, above: 0.12, shift: 0.3, tightest: 1.9 };
 
 /** How one idle frame is made from a source frame: a turn, a shift (rig pixels) and a zoom about the crop's centre. */
 interface Motion {
@@ -54,13 +58,35 @@ export function planRig(analysis: Analysis): RigPlan {
   const size = median(boxes.map((b) => Math.max(b[2], b[3])));
   // Framed on the face as a video call is (the eyes a little above the middle), so the stage's cover crop at
   // 16:9, 1:1 or 9:16 keeps the face whole; where the crop passes the picture's edge a blurred fill shows.
-  const side = size * FRAMING.side;
   const cx = median(boxes.map((b) => b[0] + b[2] / 2));
   const cy = median(boxes.map((b) => b[1] + b[3] / 2)) - FRAMING.above * size;
+  const crop = fitCrop({ cx, cy, side: size * FRAMING.side }, size, analysis);
   // Every mouth is the idle frame deformed; the resting one is the first idle frame's.
   const footage = new Map<Viseme, Sample>([['rest', idle[0]!.sample]]);
   const frames = [...new Set([...idle.map((f) => f.sample.i), ...[...footage.values()].map((s) => s.i)])].sort((a, b) => a - b);
-  return { frames, crop: { cx, cy, side }, idle, fps, footage };
+  return { frames, crop, idle, fps, footage };
+}
+
+/**
+ * The widest crop, from `ideal`'s side down to FRAMING.tightest face sizes, that fits the picture with its centre
+ * moved at most FRAMING.shift face sizes each way; if none fits, the tightest, moved as far as allowed towards
+ * fitting (the fill shows the rest).
+ */
+export function fitCrop(ideal: RigPlan['crop'], size: number, picture: { width: number; height: number }): RigPlan['crop'] {
+  const reach = FRAMING.shift * size;
+  /** The centre on one axis nearest the ideal that keeps a crop of `side` within `length` (moved at most `reach`). */
+  const place = (c: number, side: number, length: number): [number, boolean] => {
+    const [lo, hi] = [side / 2, length - side / 2];
+    const want = lo > hi ? length / 2 : Math.min(hi, Math.max(lo, c));
+    const moved = Math.max(-reach, Math.min(reach, want - c));
+    return [c + moved, lo <= hi && Math.abs(want - c) <= reach];
+  };
+  const tightest = Math.min(ideal.side, FRAMING.tightest * size);
+  for (let side = ideal.side; side >= tightest - 1e-9; side -= Math.max(1, ideal.side / 200)) {
+    const [[cx, fitsX], [cy, fitsY]] = [place(ideal.cx, side, picture.width), place(ideal.cy, side, picture.height)];
+    if (fitsX && fitsY) return { cx, cy, side };
+  }
+  return { cx: place(ideal.cx, tightest, picture.width)[0], cy: place(ideal.cy, tightest, picture.height)[0], side: tightest };
 }
 
 export interface RigFiles {
