@@ -247,5 +247,14 @@ describe('a card beside the open chat on a short phone', () => {
     expect(canvas.shadowRoot!.activeElement, 'focus back on the chip').to.equal(canvas.shadowRoot!.querySelector('.chip-open'));
     await new Promise((r) => requestAnimationFrame(r));
     expectFits(el, state);
+    // Expanded and answered, the card goes and the chat is back.
+    canvas.shadowRoot!.querySelector<HTMLButtonElement>('.chip-open')!.click();
+    await waitFor(() => canvas.shadowRoot!.querySelector('[part=card] fieldset input') !== null, { what: 'expanded again' });
+    canvas.shadowRoot!.querySelector<HTMLInputElement>('[part=card] fieldset input')!.click();
+    canvas.shadowRoot!.querySelector<HTMLButtonElement>('[part=card] button[type=submit]')!.click();
+    await waitFor(() => !canvas.hasAttribute('has-card'), { what: 'the card answered and gone' });
+    await waitFor(() => deep(el, 'pal-conversation', 'pal-transcript.panel')!.getBoundingClientRect().height > 100, {
+      what: 'the chat back once the card has gone',
+    });
   });
 });

@@ -240,6 +240,8 @@ export class PalCanvas extends LitElement {
   private removeCard(): void {
     this.current = null;
     this.cardSide = '';
+    // The chat an expanded card stood in for comes back with it.
+    this.expanded = false;
     clearTimeout(this.alertTimer);
   }
 
