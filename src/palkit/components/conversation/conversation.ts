@@ -31,7 +31,8 @@ import { conversationStyles } from './conversation.styles.js';
  * @csspart transcript - The chat panel (forwarded from pal-transcript).
  * @csspart banner - The AI disclosure banner (forwarded from pal-disclosure).
  * @csspart card - The Magic Canvas card: beside the stage on a wide surface, a sheet under it on a narrow
- * one, never over the PAL (forwarded from pal-canvas).
+ * one, never over the PAL; where that sheet would be a strip (a short call), a one-line chip the visitor expands
+ * (forwarded from pal-canvas).
  * @csspart controls - The control bar.
  * @csspart mode-switch - The chat's "Switch to text" / "Switch to voice" button.
  * @csspart notice - What the visitor should know while the call goes on ("can't hear you", "reconnecting").
