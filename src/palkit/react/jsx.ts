@@ -30,6 +30,8 @@ export interface PalCanvasAttributes {
   'card-side'?: AttributeValue<PalCanvas['cardSide']>;
   docked?: AttributeValue<PalCanvas['docked']>;
   'has-card'?: AttributeValue<PalCanvas['hasCard']>;
+  compact?: AttributeValue<PalCanvas['compact']>;
+  expanded?: AttributeValue<PalCanvas['expanded']>;
 }
 
 /** The attributes of `<pal-connecting>`. */

@@ -42,6 +42,13 @@ describe("the AI mark on the PAL's video", () => {
       'on her video',
     ).to.equal(true);
     expect(onTop(mark), 'nothing covers it').to.equal(true);
+    // It labels her, not the visitor: away from the self view's column (under it, it read as the visitor's label).
+    const self = deep(el, 'pal-conversation', 'pal-stage', '[part=self]')!.getBoundingClientRect();
+    expect(
+      box.right,
+      `the mark ${Math.round(box.left)}-${Math.round(box.right)} left of the self view's column from ${Math.round(self.left)}`,
+    ).to.be.below(self.left);
+    expect(box.left - video.left, "on her picture's left side").to.be.below(video.width / 2);
     const style = getComputedStyle(mark);
     expect(style.color).to.equal('rgb(255, 255, 255)');
     await expect(deep(el, 'pal-conversation', 'pal-stage')).to.be.accessible();

@@ -89,7 +89,9 @@ describe('pal-transcript captions', () => {
     );
     await el.updateComplete;
     expect(captions().querySelector('.interrupted')).to.exist;
-    expect(captions().textContent).to.contain('interrupted');
+    // It trails off as speech does; "interrupted" is for screen readers, not a label after the words.
+    expect(captions().querySelector('.caption-text')!.textContent).to.contain('Let me explain the… (interrupted)');
+    expect(getComputedStyle(captions().querySelector('.sr-only')!).position).to.equal('absolute');
     // The caption hold (50 ms) passes and the caption hides: wait for that state.
     await waitFor(
       async () => {
@@ -335,7 +337,18 @@ describe('pal-transcript panel', () => {
     link.event('conversation.utterance', { role: 'user', speech: 'Wait' });
     await settle(el);
     expect(rows()).to.have.length(2);
-    expect(rows()[0]!.querySelector('.bubble')!.textContent!.trim()).to.equal('Let me explain the — interrupted');
+    const bubble = rows()[0]!.querySelector('.bubble')!;
+    expect(bubble.textContent!.trim()).to.equal('Let me explain the… (interrupted)');
+    const seen = [...bubble.childNodes].filter(
+      (n) => n.nodeType !== Node.COMMENT_NODE && !(n instanceof Element && n.classList.contains('sr-only')),
+    );
+    expect(
+      seen
+        .map((n) => n.textContent)
+        .join('')
+        .trim(),
+      'what a visitor sees',
+    ).to.equal('Let me explain the…');
     expect(await el.exportTranscript('txt').text()).to.match(/Ava: Let me explain the \(interrupted\)\n.*You: Wait\n$/s);
     // Only the final streaming event of a cut reply arrives (its partials were missed): still kept.
     link.event(

@@ -89,6 +89,45 @@ export const canvasStyles = [
         }
       }
     }
+    /* A compact card: one line, its title and "Show", the whole card a tap away. */
+    .chip {
+      flex-direction: row;
+      align-items: center;
+      gap: var(--pal-space);
+      padding-block: calc(var(--pal-space) * 0.5);
+    }
+    .chip-open {
+      flex: 1;
+      min-width: 0;
+      display: flex;
+      align-items: center;
+      gap: var(--pal-space);
+      min-height: 36px;
+      padding: 0;
+      border: 0;
+      background: none;
+      color: inherit;
+      font: inherit;
+      text-align: start;
+      cursor: pointer;
+    }
+    .chip-title {
+      flex: 1;
+      min-width: 0;
+      font-weight: 600;
+      white-space: nowrap;
+      overflow: hidden;
+      text-overflow: ellipsis;
+    }
+    .chip-action {
+      flex: none;
+      color: var(--pal-canvas-accent);
+      font-weight: 600;
+    }
+    .tools {
+      display: flex;
+      flex: none;
+    }
     header {
       display: flex;
       align-items: flex-start;

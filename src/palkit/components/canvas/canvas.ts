@@ -95,6 +95,13 @@ export class PalCanvas extends LitElement {
   @property({ type: Boolean, reflect: true }) docked = false;
   /** A card is drawn (its kind's code has arrived), reflected so that a docked layout makes room only then. */
   @property({ type: Boolean, reflect: true, attribute: 'has-card' }) hasCard = false;
+  /**
+   * The layout has no readable room for a card (pal-conversation: the chat open on a short phone): the card
+   * shows as a one-line chip the visitor can expand, and minimise again.
+   */
+  @property({ type: Boolean }) compact = false;
+  /** A compact card the visitor expanded, reflected so that the layout gives it the room. */
+  @property({ type: Boolean, reflect: true }) expanded = false;
 
   @state() private current: CardState | null = null;
   @state() private announcement = '';
@@ -190,6 +197,7 @@ export class PalCanvas extends LitElement {
     const slot = card.spec.args.layout?.preferred_slot;
     this.cardSide = slot === 'safe-area-left' ? 'left' : 'right';
     if (isNew) {
+      this.expanded = false;
       // An alert's text is the point of it; other cards are announced by their title or prompt.
       const alertBody = card.spec.component === 'alert' ? ` ${card.spec.args.body}` : '';
       this.announcement = `${this.msg('canvas.shown')} ${this.cardLabel(card)}.${alertBody}`;
@@ -232,6 +240,8 @@ export class PalCanvas extends LitElement {
   private removeCard(): void {
     this.current = null;
     this.cardSide = '';
+    // The chat an expanded card stood in for comes back with it.
+    this.expanded = false;
     clearTimeout(this.alertTimer);
   }
 
@@ -409,6 +419,15 @@ export class PalCanvas extends LitElement {
     const pauseAlert = () => clearTimeout(this.alertTimer);
     // Without a heading the × floats in the body's first line, so no row stands empty above the content.
     const close = html`<button type="button" class="close" aria-label=${this.msg('canvas.dismiss')} @click=${() => this.dismiss(card)}><span aria-hidden="true">×</span></button>`;
+    if (this.compact && !this.expanded)
+      return html`<section part="card" class="card chip" data-component=${spec.component} aria-label=${this.cardLabel(card)} @keydown=${onKey}>
+        <button type="button" class="chip-open" aria-expanded="false" @click=${() => this.toggle(true)}>
+          <span class="chip-title">${title || this.cardLabel(card)}</span><span class="chip-action">${this.msg('canvas.expand')}</span>
+        </button>${close}
+      </section>`;
+    const collapse = this.compact
+      ? html`<button type="button" class="icon" aria-expanded="true" aria-label=${this.msg('canvas.collapse')} @click=${() => this.toggle(false)}><span aria-hidden="true">–</span></button>`
+      : nothing;
     return html`<section
       part="card"
       class="card card-${spec.component} ${spec.component === 'alert' ? `severity-${spec.args.severity ?? 'info'}` : ''}"
@@ -421,8 +440,8 @@ export class PalCanvas extends LitElement {
       @pointerleave=${() => this.armAlertTimer()}
       @focusout=${() => this.armAlertTimer()}
     >
-      ${title ? html`<header><h2 id=${headingId}>${title}</h2>${close}</header>` : nothing}
-      <div class="body">${title ? nothing : close}${this.renderBody(card)}</div>
+      ${title || this.compact ? html`<header><h2 id=${headingId}>${title}</h2><span class="tools">${collapse}${close}</span></header>` : nothing}
+      <div class="body">${title || this.compact ? nothing : close}${this.renderBody(card)}</div>
       ${card.status === 'sending' ? html`<p class="status">${this.msg('canvas.sending')}</p>` : nothing}
       ${card.status === 'done' ? html`<p class="status">${this.msg('canvas.sent')}</p>` : nothing}
       ${
@@ -434,6 +453,14 @@ export class PalCanvas extends LitElement {
           : nothing
       }
     </section>`;
+  }
+
+  /** Expands a compact card (or minimises it to its chip); focus stays on the button that did it. */
+  private toggle(expanded: boolean): void {
+    this.expanded = expanded;
+    void this.updateComplete.then(() =>
+      this.renderRoot.querySelector<HTMLElement>(expanded ? '[part="card"] button[aria-expanded="true"]' : '.chip-open')?.focus(),
+    );
   }
 
   protected override willUpdate(): void {

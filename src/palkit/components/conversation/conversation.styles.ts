@@ -26,13 +26,22 @@ export const conversationStyles = css`
    */
   .layout {
     display: grid; grid-template-columns: minmax(0, 1fr); height: 100%;
-    /* The chat's least: toolbar, message box and the newest message (more of the log on a taller call). */
-    --pal-chat-min: clamp(8.5rem, 21cqh, 12rem);
+    /* The chat's least: toolbar, message box and three lines of the log (more of it on a taller call). */
+    --pal-chat-min: clamp(10.25rem, 22cqh, 14rem);
+    /* The room kept under the stage's row: the notice and the controls, and a card's chip when one shows. */
+    --pal-below: 7.5rem;
     --pal-main-min: calc(100cqh / 3);
-    grid-template-rows: minmax(min(var(--pal-main-min), 100% - 7.5rem), 1fr) minmax(0, auto) auto auto;
+    grid-template-rows: minmax(min(var(--pal-main-min), 100% - var(--pal-below)), 1fr) minmax(0, auto) auto auto;
   }
-  /* With the chat open the banner (one line) has a row between the stage and the chat. */
-  .layout.chat { --pal-main-min: calc(100cqh / 3 + 2.75rem + var(--pal-chat-min)); }
+  .layout:has(> pal-canvas[has-card]) { --pal-below: 10.25rem; }
+  /* With the chat open the banner (wrapped, measured by the element) has a row between the stage and the chat. */
+  .layout.chat { --pal-main-min: calc(100cqh / 3 + var(--pal-banner-height, 0px) + var(--pal-chat-min)); }
+  /*
+   * A compact card the visitor expanded takes the chat's place (her stage keeps its third); minimised, the
+   * chat comes back as it was.
+   */
+  .layout.chat:has(> pal-canvas[expanded]) { --pal-chat-min: 0px; }
+  .layout.chat:has(> pal-canvas[expanded]) pal-transcript.panel { display: none; }
   .main { position: relative; display: grid; grid-template-columns: minmax(0, 1fr); min-height: 0; }
   pal-stage { position: absolute; inset: 0; }
   .overlays { position: absolute; inset: 0; z-index: 2; display: flex; flex-direction: column; pointer-events: none; }
@@ -46,7 +55,7 @@ export const conversationStyles = css`
    * the whole height of the surface, on the side the PAL asked for; the stage and controls keep the rest.
    */
   @container (min-width: 600px) and (orientation: landscape) {
-    .layout { grid-template-columns: auto minmax(0, 1fr) auto; grid-template-rows: minmax(min(var(--pal-main-min), 100% - 7.5rem), 1fr) auto auto; }
+    .layout { grid-template-columns: auto minmax(0, 1fr) auto; grid-template-rows: minmax(min(var(--pal-main-min), 100% - var(--pal-below)), 1fr) auto auto; }
     .layout > * { grid-column: 2; }
     .layout > pal-canvas { grid-column: 3; grid-row: 1 / -1; max-height: none; }
     .layout > pal-canvas[card-side='left'] { grid-column: 1; }
@@ -54,11 +63,12 @@ export const conversationStyles = css`
     pal-canvas[has-card][card-side='left'] { border-left: 0; border-right: 1px solid var(--pal-color-border); }
   }
   /*
-   * Landscape but under 900 px (a 16:9 embed in a 768 px page) with the chat open: the chat sits beside the
-   * stage (below), so a card is the sheet under the stage: three columns would leave the PAL a sliver.
+   * Landscape but under 1200 px (a 16:9 embed in a 768 or 1366 px page) with the chat open: the chat sits
+   * beside the stage (below), so a card is the sheet under the stage: three columns would leave the PAL a
+   * sliver (280 px of a 960 px embed, the disclosure wrapped to six lines beside the self view).
    */
-  @container (min-width: 600px) and (max-width: 899px) and (orientation: landscape) {
-    .layout.chat { grid-template-columns: minmax(0, 1fr); grid-template-rows: minmax(min(var(--pal-main-min), 100% - 7.5rem), 1fr) minmax(0, auto) auto auto; }
+  @container (min-width: 600px) and (max-width: 1199px) and (orientation: landscape) {
+    .layout.chat { grid-template-columns: minmax(0, 1fr); grid-template-rows: minmax(min(var(--pal-main-min), 100% - var(--pal-below)), 1fr) minmax(0, auto) auto auto; }
     .layout.chat > * { grid-column: 1; }
     .layout.chat > pal-canvas, .layout.chat > pal-canvas[card-side='left'] { grid-column: 1; grid-row: auto; max-height: 50cqh; }
     .layout.chat > pal-canvas[has-card] { width: auto; border: 0; box-shadow: 0 -4px 16px rgb(0 0 0 / 0.2); }
@@ -69,7 +79,7 @@ export const conversationStyles = css`
   /*
    * Narrow, chat open: the stage keeps the part above the panel and shows the PAL whole there (never cropped
    * to her forehead), beside a smaller self view that no longer covers her. The disclosure banner would cover
-   * her head: it sits between the stage and the chat, on one line (a short surface may cut it). The stage keeps
+   * her head: it sits between the stage and the chat, its text wrapped (read whole). The stage keeps
    * a third of the surface and the chat its least (the newest message and the box), each a share of the rest.
    */
   .main.chat {
@@ -85,15 +95,37 @@ export const conversationStyles = css`
   .main.chat pal-transcript.panel { position: relative; grid-row: 3; height: auto; min-height: 0; }
   /*
    * Narrower than 360 px, chat closed: beside the self view the banner covered her hair down to her brows.
-   * It takes its own full-width row above the stage instead (one line); dismissed, the row is empty and the
-   * stage has the whole height again.
+   * It takes its own full-width row above the stage instead; dismissed, the row is empty and the
+   * stage has the whole height again (its text wraps: read whole).
    */
   @container (max-width: 359px) {
-    .layout:not(.chat) { --pal-main-min: calc(100cqh / 3 + 3.25rem); }
+    .layout:not(.chat) { --pal-main-min: calc(100cqh / 3 + var(--pal-banner-height, 0px)); }
     .main:not(.chat) { grid-template-rows: auto minmax(0, 1fr); }
     .main:not(.chat) .overlays { position: relative; grid-row: 1; }
     .main:not(.chat) pal-disclosure { margin-right: 0; }
     .main:not(.chat) pal-stage { position: relative; grid-row: 2; }
+  }
+  /*
+   * A card under the stage, chat closed: her stage is short and captions over its bottom covered her mouth
+   * (320 px). They take a row of their own under her instead, two lines high (the newest words), so her stage
+   * keeps its third and does not jump as she speaks; the card has what is left.
+   */
+  @container not ((min-width: 600px) and (orientation: landscape)) {
+    .layout:not(.chat):has(> pal-canvas[has-card]:not([expanded])) {
+      --pal-captions-row: calc(2.94 * var(--pal-captions-font-size, 1.05em) + 20px);
+      --pal-main-min: calc(100cqh / 3 + var(--pal-banner-height, 0px) * var(--pal-banner-row, 0) + var(--pal-captions-row));
+    }
+    .layout:has(> pal-canvas[has-card]:not([expanded])) .main:not(.chat) { grid-template-rows: minmax(0, 1fr) auto; }
+    .layout:has(> pal-canvas[has-card]:not([expanded])) .main:not(.chat) pal-stage { position: relative; inset: auto; grid-row: 1; }
+    .layout:has(> pal-canvas[has-card]:not([expanded])) .main:not(.chat) pal-transcript.captions {
+      position: relative; grid-row: 2; height: var(--pal-captions-row); max-height: none; --pal-space: 4px;
+    }
+  }
+  @container (max-width: 359px) {
+    .layout:not(.chat):has(> pal-canvas[has-card]:not([expanded])) { --pal-banner-row: 1; }
+    .layout:has(> pal-canvas[has-card]:not([expanded])) .main:not(.chat) { grid-template-rows: auto minmax(0, 1fr) auto; }
+    .layout:has(> pal-canvas[has-card]:not([expanded])) .main:not(.chat) pal-stage { grid-row: 2; }
+    .layout:has(> pal-canvas[has-card]:not([expanded])) .main:not(.chat) pal-transcript.captions { grid-row: 3; }
   }
   /* One line with its buttons, at every width: the words cut with an ellipsis, whole on a tap (issue 54). */
   .notice {
@@ -132,5 +164,9 @@ export const conversationStyles = css`
     .main.chat pal-stage { bottom: 0; --pal-stage-fit: cover; --pal-self-view-width: 28%; --pal-self-view-max-width: 200px; --pal-stage-reserve-right: 0px; }
     .main.chat .overlays { z-index: 2; }
     .main.chat pal-transcript.panel { top: 0; bottom: 0; left: auto; right: 0; width: var(--pal-chat-width); height: auto; }
+  }
+  /* The chat beside the stage with a card under both: the stage's row holds the chat's least too. */
+  @container (min-width: 600px) and (max-width: 1199px) and (orientation: landscape) {
+    .layout.chat { --pal-main-min: max(100cqh / 3, var(--pal-chat-min)); }
   }
 `;

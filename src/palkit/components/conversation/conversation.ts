@@ -31,7 +31,8 @@ import { conversationStyles } from './conversation.styles.js';
  * @csspart transcript - The chat panel (forwarded from pal-transcript).
  * @csspart banner - The AI disclosure banner (forwarded from pal-disclosure).
  * @csspart card - The Magic Canvas card: beside the stage on a wide surface, a sheet under it on a narrow
- * one, never over the PAL (forwarded from pal-canvas).
+ * one, never over the PAL; where that sheet would be a strip (a short call), a one-line chip the visitor expands
+ * (forwarded from pal-canvas).
  * @csspart controls - The control bar.
  * @csspart mode-switch - The chat's "Switch to text" / "Switch to voice" button.
  * @csspart notice - What the visitor should know while the call goes on ("can't hear you", "reconnecting").
@@ -96,12 +97,56 @@ export class PalConversation extends LitElement {
   override updated(changed: Map<string, unknown>): void {
     if (!this.session && (changed.has('conversationUrl') || changed.has('meetingToken')) && this.conversationUrl && this.meetingToken)
       void this.startConversation();
+    const banner = this.renderRoot.querySelector('.overlays');
+    if (banner !== this.#observedBanner) {
+      if (this.#observedBanner) this.#sizes.unobserve(this.#observedBanner);
+      if (banner) this.#sizes.observe(banner);
+      this.#observedBanner = banner;
+    }
     // On its own in a page (no shell around it), the call starts in view: the page scrolls to it once.
     const own = this.#own.session;
     if (!this.session && own && own !== this.#shownSession && own.mode !== 'ended') {
       this.#shownSession = own;
       bringIntoView(this);
     }
+  }
+
+  /**
+   * The banner's height where it takes a row of its own (narrow surfaces): the layout's minimum for the stage's
+   * row counts it exactly, so a wrapped disclosure (two or three lines at 320 px) never eats the PAL's third.
+   */
+  readonly #sizes = new ResizeObserver((entries) => {
+    for (const entry of entries) {
+      const { inlineSize, blockSize } = entry.borderBoxSize[0] ?? { inlineSize: 0, blockSize: 0 };
+      if (entry.target === this) this.callSize = [inlineSize, blockSize];
+      else this.renderRoot.querySelector<HTMLElement>('.layout')?.style.setProperty('--pal-banner-height', `${Math.ceil(blockSize)}px`);
+    }
+  });
+  /** The call's width and height (a card's room with the chat open follows them). */
+  @state() private callSize: [number, number] = [0, 0];
+  #observedBanner: Element | null = null;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#sizes.observe(this);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#sizes.disconnect();
+    this.#observedBanner = null;
+  }
+
+  /**
+   * A card under the stage (portrait or narrow; landscape under 1200 px with the chat open) in a call under
+   * 720 px tall with the chat open (under 540 px without): what the PAL's third, the banner, the chat's three
+   * lines or the captions leave it is a strip (46 px at 320 px), so it is a chip the visitor expands there.
+   */
+  get #cardCompact(): boolean {
+    const [width, height] = this.callSize;
+    const cardBeside = width >= 600 && width > height && !(this.chatOn && width < 1200);
+    // Not measured yet (a shell's hidden popup): the card as it is, not a chip that flashes.
+    return height > 0 && !cardBeside && height < (this.chatOn ? 720 : 540);
   }
 
   /** The standalone session last brought into view. */
@@ -179,7 +224,7 @@ export class PalConversation extends LitElement {
           </pal-transcript>
           ${connecting ? html`<div class="overlay" role="status">${t('connecting.title')}</div>` : nothing}
         </div>
-        <pal-canvas docked exportparts="card" .t=${t} .link=${session}></pal-canvas>
+        <pal-canvas docked exportparts="card" .t=${t} .link=${session} .compact=${this.#cardCompact}></pal-canvas>
         ${this.#notice(session, t)}
         <pal-controls exportparts="controls" .t=${t} .microphoneOn=${session.microphoneOn} .cameraOn=${session.cameraOn}
           .captionsOn=${this.captionsOn} .chatOn=${this.chatOn}
@@ -195,6 +240,10 @@ export class PalConversation extends LitElement {
     // The notices name the PAL the visitor sees ("Nova can't hear you"), not "the PAL".
     const palName = session.participants.find((p) => p.role === 'pal')?.name ?? '';
     if (!code || !NOTICES.has(code)) return nothing;
+    // A visitor typing in the open chat needs no row asking them to type (the PAL says so in the chat too); it
+    // comes back when the chat closes. Why the call went over to text (microphone) and the connection's and the
+    // voice's state stay: they say something the chat does not.
+    if (this.chatOn && ASK_TO_TYPE.has(code)) return nothing;
     const canType = code !== 'voice_unavailable' && code !== 'reconnecting' && !this.chatOn;
     // One line (the words cut with an ellipsis; a tap on them shows them whole), its buttons beside.
     return html`
@@ -251,6 +300,8 @@ export class PalConversation extends LitElement {
 }
 
 const NOTICES = new Set(['hearing_unavailable', 'microphone_unavailable', 'voice_unavailable', 'not_heard', 'reconnecting']);
+/** The notices whose point is "type instead". */
+const ASK_TO_TYPE = new Set(['hearing_unavailable', 'not_heard']);
 
 declare global {
   interface HTMLElementTagNameMap {

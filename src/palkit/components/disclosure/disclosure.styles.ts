@@ -45,18 +45,16 @@ export const disclosureStyles = [
       background: var(--pal-color-accent);
       color: var(--pal-color-accent-contrast);
     }
-    /* One line, with its close button: the banner never takes the rows a phone's call needs. */
+    /*
+     * Wrapped, never cut: the disclosure is read whole at every width (issue 54: cut to one line, "with an AI
+     * system" fell under the ellipsis). A disclosure past its max-height scrolls inside the banner.
+     */
     [part='text'] {
       flex: 1;
       min-width: 0;
       margin: 0;
-      white-space: nowrap;
-      overflow: hidden;
-      text-overflow: ellipsis;
-      cursor: pointer;
-    }
-    .open [part='text'] {
       white-space: pre-line;
+      overflow-wrap: anywhere;
     }
     [part='dismiss'] {
       flex: none;

@@ -1,5 +1,5 @@
 import { html, LitElement } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { property } from 'lit/decorators.js';
 import type { ConversationLink } from '../../client/link.js';
 import { LinkSubscription } from '../controllers/link-subscription.js';
 import type { PalMessage } from '../../../protocol/interactions.js';
@@ -13,8 +13,8 @@ export type DisclosureState = 'hidden' | 'delivering' | 'delivered' | 'dismissed
  * @tagname pal-disclosure
  * @summary The AI disclosure banner: shown while the PAL delivers its verbal disclosure, announced to
  * screen readers, and dismissible only once the disclosure has been delivered. Place it at the top of
- * the stage so it never covers the call controls. It takes one line (the text cut with an ellipsis); a tap
- * shows the whole text, which screen readers hear whole; a long text scrolls inside the banner.
+ * the stage so it never covers the call controls. Its text wraps, never cut (the disclosure is read whole);
+ * a text past `--pal-disclosure-max-height` scrolls inside the banner.
  *
  * Driven by `conversation.disclosure` messages on `link`, or by setting `text` and `state` directly.
  *
@@ -38,9 +38,6 @@ export class PalDisclosure extends LitElement {
   @property({ attribute: false }) strings: IncallStrings | null = null;
   /** Translator of the surrounding conversation (its language and deployment overrides); else this element's `lang`. */
   @property({ attribute: false }) t: Translate | null = null;
-
-  /** The visitor tapped the banner: its text shows whole instead of on one line. */
-  @state() private expanded = false;
 
   private readonly subscription = new LinkSubscription(this, { onMessage: (m) => this.onPalMessage(m) });
 
@@ -77,12 +74,6 @@ export class PalDisclosure extends LitElement {
     return withStrings(this.t ?? translatorFor(this, languageOf(this)), this.strings)(key);
   }
 
-  /** One line on the stage (issue 54: it took rows a phone needs); a tap shows it whole (screen readers hear it whole). */
-  private onClick(event: MouseEvent): void {
-    if ((event.target as Element).closest('[part=dismiss]')) return;
-    this.expanded = !this.expanded;
-  }
-
   private onKeydown(event: KeyboardEvent): void {
     if (event.key === 'Escape' && this.dismiss()) {
       event.preventDefault();
@@ -95,8 +86,8 @@ export class PalDisclosure extends LitElement {
     const text = this.text.trim() || this.msg('disclosure.default');
     return html`
       <div class="sr-only" role="status">${visible ? text : ''}</div>
-      <section part="banner" class=${this.expanded ? 'open' : ''} aria-label=${this.msg('disclosure.label')} ?hidden=${!visible}
-        @keydown=${this.onKeydown} @click=${this.onClick}>
+      <section part="banner" aria-label=${this.msg('disclosure.label')} ?hidden=${!visible}
+        @keydown=${this.onKeydown}>
         <span class="icon" aria-hidden="true">AI</span>
         <p part="text" aria-hidden="true">${text}</p>
         ${

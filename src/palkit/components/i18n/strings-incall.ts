@@ -54,6 +54,8 @@ export const incallStrings = {
   'canvas.submit': 'Submit',
   'canvas.skip': 'Skip',
   'canvas.dismiss': 'Dismiss',
+  'canvas.expand': 'Show',
+  'canvas.collapse': 'Minimise',
   'canvas.other': 'Other',
   'canvas.otherPlaceholder': 'Your answer',
   'canvas.sending': 'Sending…',

@@ -49,11 +49,15 @@ export class PalStage extends LitElement {
     .self.off { display: grid; place-items: center; transform: none; background: #2a2a33; color: #c9c9d4; }
     .self.off svg { width: 28%; height: auto; }
     .rec.alone { margin-top: 4.5rem; }
-    /* The AI mark: small, legible on any face or background, clear of the disclosure banner as the badge is. */
+    /*
+     * The AI mark: on the PAL's picture, at its bottom left (the self view's corner is the visitor's: a mark
+     * there read as labelling them); small, legible on any face or background. Captions keep clear of it.
+     */
     .ai {
+      position: absolute; left: var(--pal-space); bottom: var(--pal-space);
       padding: 0.1em 0.45em; border-radius: 4px; background: rgb(0 0 0 / 0.6); color: #fff;
       font: 700 0.7rem/1.4 var(--pal-font); letter-spacing: 0.04em; box-shadow: 0 0 0 1px rgb(255 255 255 / 0.35);
-      /* Its title ("AI-generated video") shows on hover, though the corner lets clicks through. */
+      /* Its title ("AI-generated video") shows on hover. */
       pointer-events: auto; cursor: default;
     }
     .sound { position: absolute; left: 50%; top: 50%; transform: translate(-50%, -50%); }
@@ -87,8 +91,9 @@ export class PalStage extends LitElement {
     return html`
       <div part="stage" role="group" aria-label=${this.t('stage.pal')}>
         ${tile}
+        ${mark ? html`<span class="ai" part="ai-mark" role="img" aria-label=${this.t('stage.ai_mark_label')} title=${this.t('stage.ai_mark_label')}>${this.t('stage.ai_mark')}</span>` : nothing}
         ${
-          self || this.recording || mark
+          self || this.recording
             ? html`<div class="corner">
               ${
                 self?.videoTrack
@@ -97,8 +102,7 @@ export class PalStage extends LitElement {
                     ? html`<div class="self off" part="self" role="img" aria-label=${this.t('haircheck.camera_off')}>${cameraOff}</div>`
                     : nothing
               }
-              ${mark ? html`<span class="ai" part="ai-mark" role="img" aria-label=${this.t('stage.ai_mark_label')} title=${this.t('stage.ai_mark_label')}>${this.t('stage.ai_mark')}</span>` : nothing}
-              ${this.recording ? html`<span class="rec ${self || mark ? '' : 'alone'}" part="recording" role="status">${this.t('stage.recording')}</span>` : nothing}
+              ${this.recording ? html`<span class="rec ${self ? '' : 'alone'}" part="recording" role="status">${this.t('stage.recording')}</span>` : nothing}
             </div>`
             : nothing
         }

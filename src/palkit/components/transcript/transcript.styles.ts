@@ -115,9 +115,7 @@ export const transcriptStyles = [
       opacity: 0.7;
     }
     .interrupted {
-      font-style: italic;
       color: var(--pal-color-text-muted);
-      white-space: nowrap;
     }
     .empty {
       margin: calc(var(--pal-space) * 2);

@@ -248,13 +248,23 @@ export class PalTranscript extends LitElement {
     return html`<div class="sr-only" role="status">${this.announces ? this.announcement : ''}</div>`;
   }
 
+  /**
+   * A reply the visitor cut short reads as speech that trails off ("The Trail 29 comes in sizes…"), as the
+   * hosted chat shows what was said; screen readers and the downloads say "interrupted" (issue 54: a bold
+   * "— interrupted" after the words read as an error).
+   */
+  private cutShort(said: string) {
+    const label = this.msg('transcript.interrupted');
+    return html`${said.replace(/[\s.,;:—–-]+$/u, '')}<span class="interrupted" title=${label}>…</span><span class="sr-only"> (${label})</span>`;
+  }
+
   private renderCaptions() {
     const caption = this.model.caption;
     const show = this.captionVisible && caption !== null && caption.text !== '';
     return html`
       <div part="captions" ?hidden=${!show} aria-label=${this.msg('transcript.captionsLabel')} role="group">
         <p class="caption-text" data-role=${caption?.role ?? 'pal'}>
-          <span>${caption?.text}${caption?.interrupted ? html` <span class="interrupted">— ${this.msg('transcript.interrupted')}</span>` : nothing}</span>
+          <span>${caption?.interrupted ? this.cutShort(caption.text) : caption?.text}</span>
         </p>
       </div>
       ${this.renderAnnouncer()}
@@ -326,7 +336,7 @@ export class PalTranscript extends LitElement {
         ><time datetime=${when.toISOString()}>${timeFormat.format(when)}</time></span
       >
       <span class="bubble"
-        >${entry.speech}${entry.interrupted ? html` <span class="interrupted">— ${this.msg('transcript.interrupted')}</span>` : nothing}</span
+        >${entry.interrupted ? this.cutShort(entry.speech) : entry.speech}</span
       >
     </li>`;
   }

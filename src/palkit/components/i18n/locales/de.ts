@@ -111,6 +111,8 @@ export const de: CompleteTable = {
   'canvas.submit': 'Absenden',
   'canvas.skip': 'Überspringen',
   'canvas.dismiss': 'Schließen',
+  'canvas.expand': 'Anzeigen',
+  'canvas.collapse': 'Minimieren',
   'canvas.other': 'Sonstiges',
   'canvas.otherPlaceholder': 'Ihre Antwort',
   'canvas.sending': 'Wird gesendet…',

@@ -110,6 +110,8 @@ export const es: CompleteTable = {
   'canvas.submit': 'Enviar',
   'canvas.skip': 'Omitir',
   'canvas.dismiss': 'Cerrar',
+  'canvas.expand': 'Ver',
+  'canvas.collapse': 'Minimizar',
   'canvas.other': 'Otro',
   'canvas.otherPlaceholder': 'Su respuesta',
   'canvas.sending': 'Enviando…',

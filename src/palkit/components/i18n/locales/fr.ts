@@ -111,6 +111,8 @@ export const fr: CompleteTable = {
   'canvas.submit': 'Envoyer',
   'canvas.skip': 'Passer',
   'canvas.dismiss': 'Fermer',
+  'canvas.expand': 'Afficher',
+  'canvas.collapse': 'Réduire',
   'canvas.other': 'Autre',
   'canvas.otherPlaceholder': 'Votre réponse',
   'canvas.sending': 'Envoi…',

@@ -109,6 +109,8 @@ export const ja: CompleteTable = {
   'canvas.submit': '送信',
   'canvas.skip': 'スキップ',
   'canvas.dismiss': '閉じる',
+  'canvas.expand': '表示',
+  'canvas.collapse': '最小化',
   'canvas.other': 'その他',
   'canvas.otherPlaceholder': 'あなたの回答',
   'canvas.sending': '送信中…',
