@@ -10,7 +10,7 @@ const report = (message: RunnerReport) => process.send?.(message);
 process.once('message', (start: RunnerStart) => {
   setInterval(() => report({ type: 'alive' }), RUNNER_ALIVE_MS);
   report({ type: 'joined' });
-  const socket = new WebSocket(start.bridgeUrl);
+  const socket = new WebSocket(start.bridgeUrl.replace(/^http/, 'ws'));
   let greeted = false;
   let voiced = false;
   socket.on('open', () => socket.send(JSON.stringify({ type: 'join', meeting_token: start.bridgeToken, user_name: 'Daily visitor' })));

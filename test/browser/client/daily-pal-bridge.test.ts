@@ -143,7 +143,7 @@ describe('DailyPalBridge (the runner page)', () => {
       dailyUrl: 'https://acme.daily.co/c1',
       dailyToken: 'owner-token',
       palName: 'Ada',
-      bridgeUrl: 'ws://pal.test/rooms/c1',
+      bridgeUrl: 'http://pal.test/rooms/c1',
       bridgeToken: 'bridge-token',
     });
     expect(call.joinedWith).to.deep.equal({ url: 'https://acme.daily.co/c1', token: 'owner-token', userName: 'Ada' });

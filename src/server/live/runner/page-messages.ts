@@ -9,7 +9,7 @@ export interface RunnerStart {
   dailyUrl: string;
   dailyToken: string;
   palName: string;
-  /** The PAL's local room (ws:// or wss://) and its bridge meeting token (role `bridge`). */
+  /** The PAL's local room (its http(s) URL, as a visitor's conversation_url) and its bridge meeting token (role `bridge`). */
   bridgeUrl: string;
   bridgeToken: string;
   /** The Chromium the page runs in. */

@@ -22,6 +22,7 @@ import { finalizeConversation } from '../room/end.js';
 import { hubFor } from '../room/hub.js';
 import { botUserId } from './handoff.js';
 import { RUNNER_ALIVE_MS, type RunnerReport, type RunnerStart } from './page-messages.js';
+import { runnerPageAvailable } from './page-script.js';
 
 /** The spec's form for a failure mid-call: the runner is the step that failed. */
 export const RUNNER_FAILED_REASON = 'internal error occurred at step pal_runner';
@@ -54,7 +55,9 @@ export class RunnerPages {
   /** Whether this instance runs Daily PALs itself (a Daily key, no external runner, a page allowed, the runner in this build). */
   static enabled(deps: Pick<ServiceDeps, 'config'>): boolean {
     const { daily, palRunner, dailyRunner } = deps.config;
-    return Boolean(daily.apiKey && !palRunner && dailyRunner.pages > 0 && existsSync(dailyRunner.entry ?? RUNNER_ENTRY));
+    if (!daily.apiKey || palRunner || dailyRunner.pages === 0) return false;
+    // A stand-in entry (tests) brings its own page, or none; the built-in one needs the page's script.
+    return dailyRunner.entry ? existsSync(dailyRunner.entry) : existsSync(RUNNER_ENTRY) && runnerPageAvailable();
   }
 
   get size(): number {
@@ -104,7 +107,7 @@ export class RunnerPages {
         dailyUrl: room.url,
         dailyToken,
         palName: conv.pal.name,
-        bridgeUrl: `${config.publicUrl.replace(/^http/, 'ws')}/rooms/${conversationId}`,
+        bridgeUrl: `${config.publicUrl}/rooms/${conversationId}`,
         bridgeToken: signMeetingToken(secrets, conversationId, expiresAt, 'bridge'),
         chromium: config.dailyRunner.chromium,
         serviceUrl: config.publicUrl,
