@@ -4,6 +4,7 @@
 // cannot reach Daily here). Checks that the runner joined, published the PAL's face and voice as live
 // tracks (the stand-in heard and saw them), and that the PAL answered what the Daily visitor said.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { DAILY_KEY, startFakeDaily } from '../helpers/fake-daily.js';
@@ -14,6 +15,31 @@ import { onPostgres, startListeningService, type TestService } from '../helpers/
 import { waitFor } from '../helpers/wait-for.js';
 import { runnerPagesFor } from '../../src/server/live/runner/pages.js';
 import { loadTranscript } from '../../src/server/resources/conversations/transcript-store.js';
+
+/** A process and its descendants, as ps lists them now. */
+function runnerTree(root: number): Array<{ pid: number; rssKb: number; cpu: number }> {
+  const all = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss=,pcpu='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((row) => row.trim().split(/\s+/).map(Number))
+    .map(([pid, ppid, rssKb, cpu]) => ({ pid: pid!, ppid: ppid!, rssKb: rssKb!, cpu: cpu! }));
+  const tree = all.filter((p) => p.pid === root);
+  for (let grew = true; grew;) {
+    const more = all.filter((p) => !tree.includes(p) && tree.some((q) => q.pid === p.ppid));
+    tree.push(...more);
+    grew = more.length > 0;
+  }
+  return tree;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const ENTRY = fileURLToPath(new URL('../helpers/daily-runner-page-standin.ts', import.meta.url));
 
@@ -69,8 +95,14 @@ describe("palkit's Daily runner page, in Chromium", { skip: onPostgres && 'one l
       { timeout: 20_000, interval: 100, what: () => 'the PAL answered' },
     );
     const answeredMs = performance.now() - startedAt;
+    // What one Daily PAL costs: the runner's process tree (node, Chromium and its zygote, renderer, GPU and
+    // utility processes, some in sessions of their own), mid-call.
+    const tree = runnerTree(pid!);
+    const rssMb = tree.reduce((sum, p) => sum + p.rssKb, 0) / 1024;
+    const cpu = tree.reduce((sum, p) => sum + p.cpu, 0);
     console.log(
-      `daily runner page: joined ${Math.round(joinedMs)} ms, answered ${Math.round(answeredMs)} ms after the start (${heard.content})`,
+      `daily runner page: joined ${Math.round(joinedMs)} ms, answered ${Math.round(answeredMs)} ms after the start; ` +
+        `${tree.length} processes, ${Math.round(rssMb)} MB resident, ${cpu.toFixed(0)} % CPU (ps lifetime average) (${heard.content})`,
     );
     assert.equal(receiver.bodies.filter((b) => b.conversation_id === id && b.event_type === 'system.pal_joined').length, 1);
     assert.equal((await t.api('POST', `/v2/conversations/${id}/end`)).status, 200);
@@ -84,5 +116,7 @@ describe("palkit's Daily runner page, in Chromium", { skip: onPostgres && 'one l
       }
     };
     await waitFor(gone, { timeout: 5000, what: () => 'the runner process gone' });
+    // Its Chromium goes with it, renderers included.
+    await waitFor(() => tree.every((p) => !alive(p.pid)), { timeout: 5000, what: () => `the runner's Chromium gone` });
   });
 });
