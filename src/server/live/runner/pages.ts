@@ -14,7 +14,7 @@ import type { ClockTimer } from '../../platform/time.js';
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import { signMeetingToken } from '../../providers/conferencing/meeting-token.js';
 import { createBotToken } from '../../providers/conferencing/daily.js';
-import { RunnerBusyError } from '../../resources/conversations/daily-call.js';
+import { PalUnavailableError, RunnerBusyError } from '../../resources/conversations/daily-call.js';
 import { endConversation } from '../../resources/conversations/end.js';
 import { claimPalJoined } from '../../resources/conversations/pal-joined.js';
 import { loadLiveConversation } from '../../resources/conversations/live-conversation.js';
@@ -88,7 +88,10 @@ export class RunnerPages {
     });
   }
 
-  /** Starts the reserved conversation's runner; a failure ends that conversation (startup exception). */
+  /**
+   * Starts the reserved conversation's runner. When it cannot be started (no bot token, no process) the
+   * conversation ends (startup exception) and PalUnavailableError is thrown; later failures end it too.
+   */
   async launch(conversationId: string, room: { url: string; name: string }, expiresAt: Date): Promise<void> {
     const page = this.running.get(conversationId);
     if (!page || page.stopping) return;
@@ -135,7 +138,10 @@ export class RunnerPages {
       page.expiry.unref();
       this.deps.log.info('Daily runner started', { conversation_id: conversationId, pid: child.pid, runners: this.running.size });
     } catch (error) {
-      await this.fail(conversationId, page, error instanceof Error ? error.message : String(error));
+      // As a refused handoff: the conversation ends (its callbacks once) and the start answers 503 pal_unavailable.
+      const message = error instanceof Error ? error.message : String(error);
+      await this.fail(conversationId, page, message);
+      throw new PalUnavailableError(`palkit's runner could not start: ${message}`);
     }
   }
 

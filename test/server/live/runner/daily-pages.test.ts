@@ -153,6 +153,24 @@ describe("palkit's own Daily runner", () => {
     await t.api('POST', `/v2/conversations/${ib}/end`);
   });
 
+  it("a runner that cannot start (Daily refuses the PAL's token) ends the conversation once and answers 503 pal_unavailable", async () => {
+    daily.fail.botTokens = 1;
+    const r = await start();
+    assert.equal(r.status, 503, JSON.stringify(r.body));
+    assert.match(r.body.error, /^pal_unavailable/);
+    assert.equal(pages().size, 0, 'its slot is given back');
+    const [conversation] = (await t.api('GET', '/v2/conversations?limit=1')).body.data as Array<{
+      conversation_id: string;
+      status: string;
+    }>;
+    assert.equal(conversation!.status, 'ended');
+    const id = conversation!.conversation_id;
+    await until(() => !daily.rooms.has(id), "Daily's room deleted");
+    const shutdown = eventsOf(id, 'system.shutdown');
+    assert.equal(shutdown.length, 1);
+    assert.equal(shutdown[0]!.properties.shutdown_reason, 'exception_encountered_during_conversation_startup');
+  });
+
   it('past PALKIT_DAILY_RUNNER_PAGES a start is refused 429 busy and withdrawn; a slot freed takes the next', async () => {
     const a = await start();
     const b = await start();
