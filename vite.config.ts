@@ -139,6 +139,7 @@ export default defineConfig(({ mode }) => {
                 'espeak-worker': 'src/server/providers/local-voice/espeak/wasm-worker.ts',
                 'face-trainer': 'src/server/resources/faces/rig/trainer-entry.ts',
                 'video-renderer': 'src/server/resources/videos/render/rig-render-entry.ts',
+                'daily-runner': 'src/server/live/runner/page-entry.ts',
               }
             : { start: 'demo/start.ts' }) as Record<string, string>,
           // Bare specifiers (packages, node: builtins) load from node_modules at run time.

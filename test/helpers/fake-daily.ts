@@ -18,11 +18,12 @@ export interface DailyCall {
   body: any;
 }
 
-/** Daily's REST API on loopback; `fail.rooms/tokens/deletes` make that many next calls of the kind answer an error. */
+/** Daily's REST API on loopback; `fail.rooms/tokens/botTokens/deletes` make that many next calls of the kind answer an error. */
 export async function startFakeDaily(apiKey = DAILY_KEY) {
   const calls: DailyCall[] = [];
   const rooms = new Map<string, Record<string, unknown>>();
-  const fail = { rooms: 0, tokens: 0, deletes: 0 };
+  /** `botTokens`: owner tokens only (a PAL bot's), so the visitor's token before them is still made. */
+  const fail = { rooms: 0, tokens: 0, botTokens: 0, deletes: 0 };
   const server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
@@ -54,6 +55,8 @@ export async function startFakeDaily(apiKey = DAILY_KEY) {
       }
       if (req.method === 'POST' && path === '/v1/meeting-tokens') {
         if (fail.tokens > 0 && fail.tokens--) return send(400, { error: 'invalid-request-error', info: 'bad token properties' });
+        if (body?.properties?.is_owner === true && fail.botTokens > 0 && fail.botTokens--)
+          return send(500, { error: 'server-error', info: 'try again' });
         if (!body?.properties?.room_name) return send(400, { error: 'invalid-request-error', info: 'room_name is required' });
         return send(200, { token: `eyJ.${Buffer.from(JSON.stringify(body.properties)).toString('base64url')}.sig` });
       }

@@ -60,7 +60,14 @@ export async function startServiceProcess(env: Record<string, string>, options: 
       cwd: root,
       // Tests start many calls from one address and join few of them: the front door's defaults are off
       // unless a test sets them.
-      env: { ...process.env, PALKIT_LOG: 'error', PALKIT_START_RATE_PER_MINUTE: '0', PALKIT_MAX_UNJOINED_CALLS: '0', ...env },
+      env: {
+        ...process.env,
+        PALKIT_LOG: 'error',
+        PALKIT_START_RATE_PER_MINUTE: '0',
+        PALKIT_MAX_UNJOINED_CALLS: '0',
+        PALKIT_DAILY_RUNNER_PAGES: '0',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -126,6 +126,8 @@ async function startOn(
       // (front-door.test.ts) set these back.
       PALKIT_START_RATE_PER_MINUTE: '0',
       PALKIT_MAX_UNJOINED_CALLS: '0',
+      // Daily conversations get no Chromium runner page unless a test asks (live/runner's own tests do).
+      PALKIT_DAILY_RUNNER_PAGES: '0',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
     },

@@ -15,7 +15,7 @@ import { newId } from '../platform/ids.js';
 import { createGuardedFetch } from '../platform/net/guarded-fetch.js';
 import { resourceModules } from './modules.js';
 import { setDailyCallStart } from '../resources/conversations/daily-call.js';
-import { startDailyCall } from '../live/conferencing/daily-call.js';
+import { startDailyCall } from '../live/runner/daily-call.js';
 import type { ResourceModule } from '../resources/module.js';
 import { loadMasterKey } from './master-key.js';
 import { createSecrets } from '../platform/secrets.js';

@@ -35,6 +35,9 @@ const EnvSchema = z.object({
   PALKIT_SECRET_FILE: optionalString,
   PALKIT_TRUST_PROXY: z.enum(['0', '1', 'true', 'false']).optional().catch(undefined),
   PALKIT_PAL_RUNNER_JOIN_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  PALKIT_DAILY_RUNNER_PAGES: z.coerce.number().int().min(0).max(64).default(2),
+  PALKIT_CHROMIUM: z.string().trim().min(1).default('/usr/bin/chromium'),
+  PALKIT_DAILY_RUNNER_ENTRY: optionalString,
   PALKIT_JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   PALKIT_LLM_BASE_URL: optionalString,
   PALKIT_LLM_API_KEY: optionalString,
@@ -121,6 +124,12 @@ export interface Config {
   palRunner: { url: string; secret: string } | undefined;
   /** How long a PAL bot that accepted the handoff has to join its Daily room. */
   palRunnerJoinSeconds: number;
+  /**
+   * palkit's own runner for Daily rooms (live/runner/pages.ts), used when no PALKIT_PAL_RUNNER_URL is set:
+   * at most `pages` Daily PALs at once on this instance (0: none), each a headless `chromium` page in a
+   * child process started from `entry` (the built-in one unless a test names a stand-in).
+   */
+  dailyRunner: { pages: number; chromium: string; entry: string | undefined };
   /** Take the client address from X-Forwarded-For (only behind a proxy that sets it). */
   trustProxy: boolean;
   /** Server secret for signing meeting tokens and encrypting stored secrets. */
@@ -260,6 +269,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { url: e.PALKIT_PAL_RUNNER_URL, secret: e.PALKIT_PAL_RUNNER_SECRET }
         : undefined,
     palRunnerJoinSeconds: e.PALKIT_PAL_RUNNER_JOIN_SECONDS,
+    dailyRunner: { pages: e.PALKIT_DAILY_RUNNER_PAGES, chromium: e.PALKIT_CHROMIUM, entry: e.PALKIT_DAILY_RUNNER_ENTRY },
     secret: e.PALKIT_SECRET,
     secretFile: e.PALKIT_SECRET_FILE ?? defaultSecretFile(e.PALKIT_DATA, e.DATABASE_URL),
     trustProxy: e.PALKIT_TRUST_PROXY === '1' || e.PALKIT_TRUST_PROXY === 'true',

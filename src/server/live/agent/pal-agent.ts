@@ -163,7 +163,11 @@ export class PalAgent {
    * meanwhile waits behind them. When the room is reopened (the instance that held it stopped), the PAL
    * comes back quietly.
    */
-  async join(firstTime: boolean, faceShown: Promise<unknown> = Promise.resolve()): Promise<void> {
+  async join(
+    firstTime: boolean,
+    faceShown: Promise<unknown> = Promise.resolve(),
+    { joinCallbacks = true }: { joinCallbacks?: boolean } = {},
+  ): Promise<void> {
     const { conv } = this;
     if (!firstTime) {
       // Reopened on a turn its last room never answered: answered here, unless the page sends it again first.
@@ -200,6 +204,8 @@ export class PalAgent {
     const greeting = greetingFor(conv, { hears: this.hears });
     this.offeredSpeech = offersSpeech(greeting, replyLanguage(conv));
     void this.speaker.say(once(greeting), { inferenceId: randomUUID(), turnIdx: this.turnIdx, interruptible: true });
+    // A Daily conversation's join callbacks went when its start was claimed (resources/conversations/pal-joined.ts).
+    if (!joinCallbacks) return;
     await emitConversationCallbacks(
       this.deps,
       { conversation_id: conv.conversationId, owner_id: conv.ownerId, callback_url: conv.callbackUrl },

@@ -9,8 +9,7 @@ import type { ServiceDeps } from '../../platform/context.js';
 import type { ApiApp } from '../../platform/http/app-env.js';
 import { json, publicRoute, UnauthorizedBody } from '../../platform/http/openapi.js';
 import { endConversation } from '../../resources/conversations/end-conversation.js';
-import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
-import { palJoinedCallbacks } from '../../resources/conversations/callbacks.js';
+import { claimPalJoined } from '../../resources/conversations/pal-joined.js';
 import { finalizeConversation } from '../room/finalize.js';
 import { botUserId } from '../runner/handoff.js';
 import { visitorJoined, visitorLeft } from './daily-deadlines.js';
@@ -110,36 +109,15 @@ async function handleDailyEvent(deps: ServiceDeps, event: DailyEvent): Promise<v
   if (!roomName) return;
   const conv = await deps.db
     .selectFrom('conversations as c')
-    .leftJoin('pals as p', 'p.pal_id', 'c.pal_id')
-    .select([
-      'c.conversation_id',
-      'c.owner_id',
-      'c.callback_url',
-      'c.pal_id',
-      'c.face_id',
-      'c.status',
-      'c.created_at',
-      'c.properties',
-      'p.default_face_id',
-    ])
+    .select(['c.conversation_id', 'c.pal_id', 'c.status', 'c.created_at', 'c.properties'])
     .where('c.provider', '=', 'daily')
     .where('c.provider_room', '=', roomName)
     .executeTakeFirst();
   if (!conv) return;
-  const faceId = conv.face_id ?? conv.default_face_id ?? null;
 
   if (event.type === 'participant.joined' && event.payload.user_id === botUserId(conv.pal_id)) {
     // The first join of the bot claims live_started_at; a rejoin or a redelivery finds it set.
-    const now = deps.clock.now();
-    const claimed = await deps.db
-      .updateTable('conversations')
-      .set({ live_started_at: now, updated_at: now })
-      .where('conversation_id', '=', conv.conversation_id)
-      .where('status', '=', 'active')
-      .where('live_started_at', 'is', null)
-      .returning('conversation_id')
-      .executeTakeFirst();
-    if (claimed) await emitConversationCallbacks(deps, conv, palJoinedCallbacks(conv.conversation_id, faceId, now));
+    await claimPalJoined(deps, conv.conversation_id);
     return;
   }
 

@@ -168,7 +168,7 @@ export class RoomHub {
     if (here && !here.isClosing) return here;
     if ((await this.claim(conversationId)) !== this.instanceId) return null;
     const conv = await loadLiveConversation(this.deps.db, conversationId);
-    return conv && conv.provider === 'local' && conv.status === 'active' ? this.open(conv) : null;
+    return conv && conv.status === 'active' ? this.open(conv) : null;
   }
 
   /** The live instance other than this one that holds the room, if any. */
@@ -185,6 +185,11 @@ export class RoomHub {
 
   private fresh(heartbeat: Date | null): boolean {
     return heartbeat !== null && this.deps.clock.now().getTime() - heartbeat.getTime() < this.staleAfterMs;
+  }
+
+  /** Whether a room of this conversation is open on this instance (it sends the end callbacks when it closes). */
+  holds(conversationId: string): boolean {
+    return this.rooms.has(conversationId);
   }
 
   /** The room of this conversation on this instance, opened if needed. */

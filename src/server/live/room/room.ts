@@ -24,6 +24,7 @@ import { conversationLanguages } from '../../resources/pals/lines/language.js';
 import { FRAME_INTERVAL_MS, perceives } from '../perception/perception.js';
 import { PalAgent } from '../agent/pal-agent.js';
 import { finalizeConversation, markConversationEnded } from './finalize.js';
+import { claimPalJoined } from '../../resources/conversations/pal-joined.js';
 import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from '../../resources/conversations/limits.js';
 import { countRefused, ParticipantBudget, type BudgetVerdict } from './participant-budget.js';
 import { RoomReplies, observeTurnLatency, storeTurnLatency } from '../../resources/conversations/turn-latency.js';
@@ -134,9 +135,15 @@ export class Room {
       this.recording,
       this.deps.db
         .updateTable('conversations')
-        .set((eb) => ({ live_started_at: eb.fn.coalesce('live_started_at', eb.val(now)), live_empty_since: null, live_heartbeat_at: now }))
+        // A Daily conversation's start is claimed with its join callbacks (claimPalJoined, just below).
+        .set((eb) => ({
+          ...(this.conv.provider === 'local' ? { live_started_at: eb.fn.coalesce('live_started_at', eb.val(now)) } : {}),
+          live_empty_since: null,
+          live_heartbeat_at: now,
+        }))
         .where('conversation_id', '=', this.conversationId)
-        .execute(),
+        .execute()
+        .then(() => (this.conv.provider === 'daily' ? claimPalJoined(this.deps, this.conversationId) : undefined)),
       (this.pal?.settled() ?? Promise.resolve()).then(() => loadRoomHistory(this.deps.db, this.conversationId, ROOM_HISTORY_LIMIT)),
     ]);
     if (socket.readyState !== socket.OPEN) return;
@@ -221,7 +228,11 @@ export class Room {
             waited_ms: this.deps.clock.now().getTime() - waitFrom,
           }),
       );
-      palJoined = this.pal.join(!this.conv.startedAt, this.faceShown.shown);
+      // A Daily conversation's start was claimed apart (its join callbacks with it): its PAL greets unless it has spoken.
+      palJoined =
+        this.conv.provider === 'daily'
+          ? this.pal.join(transcript.length === 0, this.faceShown.shown, { joinCallbacks: false })
+          : this.pal.join(!this.conv.startedAt, this.faceShown.shown);
     }
     // From here on the room reads this participant's frames, starting with those sent while it joined,
     // each charged to the budget. One budget per meeting token: joining again does not refill it.

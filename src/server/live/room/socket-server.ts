@@ -144,14 +144,17 @@ async function join(
   const role = verifyMeetingToken(deps.secrets, conversationId, frame.meeting_token, deps.clock.now());
   if (!role) return refuse(ws, RoomCloseCode.invalidToken, 'invalid_token', 'the meeting token is not valid for this room');
   const conv = await loadLiveConversation(deps.db, conversationId);
-  if (!conv || conv.provider !== 'local') return refuse(ws, RoomCloseCode.notFound, 'not_found', 'no local room for this conversation');
+  // A Daily conversation's PAL room admits its runner's bridge only; a bridge token opens nothing else.
+  if (!conv || (conv.provider === 'daily') !== (role === 'bridge'))
+    return refuse(ws, RoomCloseCode.notFound, 'not_found', 'no local room for this conversation');
   if (conv.status !== 'active') return refuse(ws, RoomCloseCode.ended, 'conversation_ended', 'the conversation has ended');
   // Here, or relayed to the instance holding the room.
   await hub.join(
     ws,
     conv,
     {
-      role,
+      // The bridge stands for the Daily room's visitor: the PAL hears and answers it as one.
+      role: role === 'bridge' ? 'visitor' : role,
       userName: frame.user_name,
       token: frame.meeting_token,
       textMode: frame.text_mode === true,

@@ -2,7 +2,12 @@
 // signed with the service secret, so any instance can check it without a lookup.
 import type { Secrets } from '../../platform/secrets.js';
 
-export type TokenRole = 'visitor' | 'operator';
+/**
+ * `bridge`: palkit's own runner in a Daily conversation, carrying the Daily room's visitor into the PAL's
+ * local room (live/runner/pages.ts). Never handed out: the socket admits it to Daily conversations only,
+ * and only it admits anyone to them.
+ */
+export type TokenRole = 'visitor' | 'operator' | 'bridge';
 
 export function signMeetingToken(secrets: Secrets, conversationId: string, expiresAt: Date, role: TokenRole = 'visitor'): string {
   const body = `${conversationId}.${Math.floor(expiresAt.getTime() / 1000)}.${role}`;
@@ -14,7 +19,7 @@ export function verifyMeetingToken(secrets: Secrets, conversationId: string, tok
   const parts = token.split('.');
   if (parts.length !== 4) return null;
   const [room, expiry, role, signature] = parts as [string, string, string, string];
-  if (room !== conversationId || (role !== 'visitor' && role !== 'operator')) return null;
+  if (room !== conversationId || (role !== 'visitor' && role !== 'operator' && role !== 'bridge')) return null;
   if (!secrets.verify('meeting-token', `${room}.${expiry}.${role}`, signature)) return null;
   if (Number(expiry) * 1000 < now.getTime()) return null;
   return role;

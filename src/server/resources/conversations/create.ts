@@ -13,7 +13,7 @@ import { faceMediaLink } from '../faces/media-url.js';
 import { conferencingProvider, ProviderError, recordingRefusal, type ConferencingProvider } from '../../providers/conferencing/index.js';
 import { canonicalLanguage, unsupportedLanguageMessage } from '../pals/languages.js';
 import { checkFace, resolvePalAndFace, type PalAndFace } from './repository.js';
-import { dailyCallStart } from './daily-call.js';
+import { dailyCallStart, RunnerBusyError } from './daily-call.js';
 import type { ConversationProperties } from './schemas.js';
 
 export const DEFAULT_MAX_CALL_DURATION = 3600;
@@ -162,13 +162,22 @@ export async function openConversationRoom(deps: ServiceDeps, planned: PlannedCo
   }
   // A Daily room: its deadlines and its PAL (live/conferencing/daily-call.ts); a refusal throws PalUnavailableError.
   if (provider.name === 'daily') {
-    await dailyCallStart(deps)(deps, {
-      conversationId,
-      room: { url: room.conversationUrl, name: room.room ?? null },
-      properties,
-      createdAt: row.created_at as Date,
-      expiresAt,
-    });
+    try {
+      await dailyCallStart(deps)(deps, {
+        conversationId,
+        room: { url: room.conversationUrl, name: room.room ?? null },
+        properties,
+        createdAt: row.created_at as Date,
+        expiresAt,
+      });
+    } catch (error) {
+      // No PAL can take the call now: the conversation never was, and Daily's room goes with it.
+      if (error instanceof RunnerBusyError) {
+        await withdraw(db, conversationId, row.deployment_id ?? null);
+        await provider.close({ conversationId, room: room.room }).catch(() => undefined);
+      }
+      throw error;
+    }
   }
   return {
     conversation_id: conversationId,

@@ -3,12 +3,28 @@
 // handed down: app/service.ts gives each service's deps its start, kept beside those deps (no
 // module-level singleton), and createConversation calls it.
 import type { ServiceDeps } from '../../platform/context.js';
+import { ApiError } from '../../platform/http/errors.js';
 
 /** The start's answer (503): the code the elements turn into a visible message and a `pal-error`. */
 export const PAL_UNAVAILABLE_ERROR = 'pal_unavailable: the PAL could not join the call; please try again later';
 
 /** The runner refused or could not be reached: the conversation was ended and the start must fail. */
 export class PalUnavailableError extends Error {}
+
+/** How long a start refused for a full runner is asked to wait before trying again. */
+export const RUNNER_BUSY_RETRY_SECONDS = 30;
+
+/**
+ * This instance already runs as many Daily PALs as it may (PALKIT_DAILY_RUNNER_PAGES): 429 `busy`, and the
+ * conversation is withdrawn as if it never was (no callbacks, its deployment's slot given back).
+ */
+export class RunnerBusyError extends ApiError {
+  constructor(pages: number) {
+    super(429, `busy: this service already runs ${pages} Daily conversations with a PAL; try again shortly`, {
+      'Retry-After': String(RUNNER_BUSY_RETRY_SECONDS),
+    });
+  }
+}
 
 export interface DailyCall {
   conversationId: string;
@@ -19,7 +35,10 @@ export interface DailyCall {
   expiresAt: Date;
 }
 
-/** Schedules the call's deadlines and hands it to the PAL runner; throws PalUnavailableError when the runner refuses. */
+/**
+ * Schedules the call's deadlines and hands it to the PAL runner; throws PalUnavailableError when the runner
+ * refuses, RunnerBusyError (before anything is scheduled) when palkit's own runner is full.
+ */
 export type DailyCallStart = (deps: ServiceDeps, call: DailyCall) => Promise<void>;
 
 const starts = new WeakMap<ServiceDeps, DailyCallStart>();

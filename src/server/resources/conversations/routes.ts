@@ -30,7 +30,7 @@ export const create = keyedRoute({
   description:
     "Opens a room (the service's own, or a Daily room when a Daily key is configured) and returns its URL and a meeting token for one visitor.",
   request: jsonBody(CreateConversation),
-  responses: { 200: json(ConversationCreated, 'Conversation created'), ...errors(400), 502: providerDown, 503: palDown },
+  responses: { 200: json(ConversationCreated, 'Conversation created'), ...errors(400, 429), 502: providerDown, 503: palDown },
 });
 export const list = keyedRoute({
   method: 'get',

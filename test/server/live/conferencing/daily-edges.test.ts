@@ -22,7 +22,13 @@ describe('Daily edges', () => {
   before(async () => {
     daily = await startFakeDaily();
     t = await startListeningService(
-      { PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_DAILY_WEBHOOK_SECRET: DAILY_WEBHOOK_SECRET },
+      {
+        PALKIT_DAILY_API_KEY: DAILY_KEY,
+        PALKIT_DAILY_API_URL: daily.url,
+        PALKIT_DAILY_WEBHOOK_SECRET: DAILY_WEBHOOK_SECRET,
+        // Daily's room and deadlines alone: no PAL joins (palkit's runner has its own tests).
+        PALKIT_DAILY_RUNNER_PAGES: '0',
+      },
       { clock },
     );
     ({ palId } = await createPal(t, { pal_name: 'Ada' }));

@@ -302,9 +302,13 @@ describe('PAL runner configuration', () => {
     assert.equal(loadConfig({}).palRunner, undefined);
   });
 
-  it('without a runner, Daily rooms open as before and nothing is handed off', async () => {
+  it("without a runner (none named, palkit's own off), Daily rooms open as before and nothing is handed off", async () => {
     const daily = await startFakeDaily();
-    const t = await startListeningService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url });
+    const t = await startListeningService({
+      PALKIT_DAILY_API_KEY: DAILY_KEY,
+      PALKIT_DAILY_API_URL: daily.url,
+      PALKIT_DAILY_RUNNER_PAGES: '0',
+    });
     try {
       const { palId } = await createPal(t);
       const r = await t.api('POST', '/v2/conversations', { pal_id: palId });

@@ -12,7 +12,7 @@ describe('Daily conferencing provider', () => {
   let palId: string;
   before(async () => {
     daily = await startFakeDaily();
-    t = await startTestService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url });
+    t = await startTestService({ PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_DAILY_RUNNER_PAGES: '0' });
     ({ palId } = await createPal(t));
   });
   after(async () => {
@@ -110,7 +110,7 @@ describe('Daily provider with a wrong key', () => {
   let t: TestService;
   before(async () => {
     daily = await startFakeDaily();
-    t = await startTestService({ PALKIT_DAILY_API_KEY: 'wrong-key', PALKIT_DAILY_API_URL: daily.url });
+    t = await startTestService({ PALKIT_DAILY_API_KEY: 'wrong-key', PALKIT_DAILY_API_URL: daily.url, PALKIT_DAILY_RUNNER_PAGES: '0' });
   });
   after(async () => {
     await t.close();

@@ -1,0 +1,123 @@
+// palkit's Daily runner end to end, in real time: a Daily conversation (against the fake Daily REST API)
+// starts the real runner process, whose headless Chromium page bridges into the PAL's local room; the
+// page's call object is the recording stand-in of test/helpers/daily-runner-page-standin.ts (daily-js
+// cannot reach Daily here). Checks that the runner joined, published the PAL's face and voice as live
+// tracks (the stand-in heard and saw them), and that the PAL answered what the Daily visitor said.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { DAILY_KEY, startFakeDaily } from '../helpers/fake-daily.js';
+import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
+import { createPal } from '../helpers/fixtures.js';
+import { startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
+import { onPostgres, startListeningService, type TestService } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { runnerPagesFor } from '../../src/server/live/runner/pages.js';
+import { loadTranscript } from '../../src/server/resources/conversations/transcript-store.js';
+
+/** A process and its descendants, as ps lists them now. */
+function runnerTree(root: number): Array<{ pid: number; rssKb: number; cpu: number }> {
+  const all = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss=,pcpu='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((row) => row.trim().split(/\s+/).map(Number))
+    .map(([pid, ppid, rssKb, cpu]) => ({ pid: pid!, ppid: ppid!, rssKb: rssKb!, cpu: cpu! }));
+  const tree = all.filter((p) => p.pid === root);
+  for (let grew = true; grew;) {
+    const more = all.filter((p) => !tree.includes(p) && tree.some((q) => q.pid === p.ppid));
+    tree.push(...more);
+    grew = more.length > 0;
+  }
+  return tree;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const ENTRY = fileURLToPath(new URL('../helpers/daily-runner-page-standin.ts', import.meta.url));
+
+describe("palkit's Daily runner page, in Chromium", { skip: onPostgres && 'one leg is enough: nothing here is database-specific' }, () => {
+  let daily: Awaited<ReturnType<typeof startFakeDaily>>;
+  let llm: FakeLlm;
+  let receiver: CallbackReceiver;
+  let t: TestService;
+
+  before(async () => {
+    [daily, llm, receiver] = await Promise.all([startFakeDaily(), startFakeLlm(), startCallbackReceiver()]);
+    llm.reply = ['Glad', ' to', ' hear', ' it.'];
+    t = await startListeningService({
+      PALKIT_DAILY_API_KEY: DAILY_KEY,
+      PALKIT_DAILY_API_URL: daily.url,
+      PALKIT_DAILY_RUNNER_ENTRY: ENTRY,
+      PALKIT_DAILY_RUNNER_PAGES: '2',
+      PALKIT_LLM_BASE_URL: llm.baseUrl,
+      PALKIT_LLM_MODEL: 'fake',
+    });
+  });
+  after(async () => {
+    await t.close();
+    await Promise.all([daily.close(), llm.close(), receiver.close()]);
+  });
+
+  it('joins, publishes a live face and voice, and the PAL answers the Daily visitor', async () => {
+    // The built-in face Ada, drawn by the elements' face code in the runner's page.
+    const { palId } = await createPal(t, {
+      pal_name: 'Ada',
+      system_prompt: 'You are Ada.',
+      pipeline_mode: 'full',
+      default_face_id: 'rpalkitada',
+    });
+    const startedAt = performance.now();
+    const r = await t.api('POST', '/v2/conversations', { pal_id: palId, callback_url: receiver.url });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const id: string = r.body.conversation_id;
+    const pages = runnerPagesFor(t.service.deps);
+    const pid = pages.state(id)?.pid;
+    await waitFor(() => pages.state(id)?.joined, { timeout: 30_000, interval: 50, what: () => 'the runner page joined' });
+    const joinedMs = performance.now() - startedAt;
+    await waitFor(() => pages.state(id)?.published.length === 2, { timeout: 20_000, interval: 50, what: () => 'face and voice published' });
+    const heard = await waitFor(
+      async () => (await loadTranscript(t.service.deps.db, id)).find((e) => e.role === 'user' && e.content.startsWith('hello')),
+      { timeout: 30_000, interval: 100, what: () => 'the visitor heard and saw the PAL' },
+    );
+    const [, peak, width, height] = /at ([\d.]+) and see you at (\d+)x(\d+)/.exec(heard.content) ?? [];
+    assert.ok(Number(peak) >= 0.02, heard.content);
+    assert.ok(Number(width) > 0 && Number(height) > 0, heard.content);
+    await waitFor(
+      async () =>
+        (await loadTranscript(t.service.deps.db, id)).some((e) => e.role === 'assistant' && e.content.includes('Glad to hear it.')),
+      { timeout: 20_000, interval: 100, what: () => 'the PAL answered' },
+    );
+    const answeredMs = performance.now() - startedAt;
+    // What one Daily PAL costs: the runner's process tree (node, Chromium and its zygote, renderer, GPU and
+    // utility processes, some in sessions of their own), mid-call.
+    const tree = runnerTree(pid!);
+    const rssMb = tree.reduce((sum, p) => sum + p.rssKb, 0) / 1024;
+    const cpu = tree.reduce((sum, p) => sum + p.cpu, 0);
+    console.log(
+      `daily runner page: joined ${Math.round(joinedMs)} ms, answered ${Math.round(answeredMs)} ms after the start; ` +
+        `${tree.length} processes, ${Math.round(rssMb)} MB resident, ${cpu.toFixed(0)} % CPU (ps lifetime average) (${heard.content})`,
+    );
+    assert.equal(receiver.bodies.filter((b) => b.conversation_id === id && b.event_type === 'system.pal_joined').length, 1);
+    assert.equal((await t.api('POST', `/v2/conversations/${id}/end`)).status, 200);
+    await waitFor(() => pages.state(id) === null, { timeout: 5000, what: () => 'the runner ended' });
+    const gone = () => {
+      try {
+        process.kill(pid!, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    await waitFor(gone, { timeout: 5000, what: () => 'the runner process gone' });
+    // Its Chromium goes with it, renderers included.
+    await waitFor(() => tree.every((p) => !alive(p.pid)), { timeout: 5000, what: () => `the runner's Chromium gone` });
+  });
+});
