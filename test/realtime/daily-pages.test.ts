@@ -171,6 +171,9 @@ describe("palkit's own Daily runner", () => {
     assert.equal(conversation!.status, 'ended');
     const id = conversation!.conversation_id;
     await until(() => !daily.rooms.has(id), "Daily's room deleted");
+    // The callback travels over HTTP: waited for, then counted once the room's end has settled.
+    await until(() => eventsOf(id, 'system.shutdown').length > 0, 'the shutdown callback');
+    await t.service.deps.jobs.drain(2_000);
     const shutdown = eventsOf(id, 'system.shutdown');
     assert.equal(shutdown.length, 1);
     assert.equal(shutdown[0]!.properties.shutdown_reason, 'exception_encountered_during_conversation_startup');
@@ -203,7 +206,12 @@ describe("palkit's own Daily runner, on the test clock", () => {
     const clock = new ManualClock();
     const [daily, receiver] = await Promise.all([startFakeDaily(), startCallbackReceiver()]);
     const t = await startListeningService(
-      { PALKIT_DAILY_API_KEY: DAILY_KEY, PALKIT_DAILY_API_URL: daily.url, PALKIT_DAILY_RUNNER_ENTRY: STANDIN },
+      {
+        PALKIT_DAILY_API_KEY: DAILY_KEY,
+        PALKIT_DAILY_API_URL: daily.url,
+        PALKIT_DAILY_RUNNER_ENTRY: STANDIN,
+        PALKIT_DAILY_RUNNER_PAGES: '2',
+      },
       { clock },
     );
     try {
