@@ -151,6 +151,8 @@ async function train(blob, type) {
   el.setAttribute('conversation-url', conversation.conversation_url);
   el.setAttribute('meeting-token', conversation.meeting_token);
   $('frame').append(el);
+  // The call opens where the visitor sees it, not below the fold (the frame is never taller than the window).
+  $('frame').scrollIntoView({ block: 'nearest', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
   el.addEventListener('pal-conversation-ended', () => say('The call ended. Reload the page to make another face.'), { once: true });
 }
 

@@ -109,7 +109,7 @@ export const ServerFrame = z.discriminatedUnion('type', [
     participants: z.array(Participant),
     /** Whether the service transcribes the microphone audio it receives (else the client recognises speech itself, where it can). */
     transcribes: z.optional(z.boolean()),
-    /** The language the PAL speaks and listens in (BCP-47), for recognition on the visitor's side. */
+    /** The language the owner fixed for the PAL (BCP-47), for recognition on the visitor's side; absent when none is, so the page keeps to the visitor's own. */
     language: z.optional(z.string()),
     /** The PAL perceives: post a JPEG of the camera to `frames_url` (Bearer meeting token) every `interval_ms`. */
     perception: z.optional(z.object({ frames_url: z.string(), interval_ms: z.number() })),

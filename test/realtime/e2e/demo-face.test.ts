@@ -14,6 +14,7 @@ import { PORTRAIT } from '../../helpers/face-clips.js';
 import { freePort } from '../../helpers/process.js';
 import { demoKeyOf, startDemo, type Demo } from '../../helpers/demo-process.js';
 import { pageProbes } from '../../helpers/page-probes.js';
+import { eventually } from '../../helpers/e2e-world.js';
 import { locateFfmpeg } from '../../../src/server/platform/media/ffmpeg.js';
 
 const SHOTS = process.env.PALKIT_DEMO_FACE_SHOTS; // a folder: the page's screenshots are written there
@@ -106,7 +107,8 @@ describe('demo: your face', { timeout: 600_000, concurrency: true }, () => {
 
   for (const width of [1366, 390]) {
     it(`records the visitor with consent, trains the face and calls with it (${width} px)`, async () => {
-      const page = await browser.newPage({ viewport: { width, height: width > 500 ? 900 : 844 } });
+      const height = width > 500 ? 860 : 844;
+      const page = await browser.newPage({ viewport: { width, height } });
       await page.addInitScript(pageProbes);
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
@@ -135,6 +137,16 @@ describe('demo: your face', { timeout: 600_000, concurrency: true }, () => {
       await page.locator('#status', { hasText: 'Learning your face' }).waitFor({ timeout: 30_000 });
       await page.locator('pal-conversation').waitFor({ state: 'attached', timeout: 240_000 });
       await page.locator('pal-conversation pal-stage [part="pal"]').first().waitFor({ state: 'attached', timeout: 60_000 });
+      // The call opens where the visitor sees it: not below the fold on a phone, its controls not cut at a
+      // laptop's bottom edge (issue 54).
+      await eventually(
+        () =>
+          page.evaluate(() => JSON.parse(JSON.stringify(document.querySelector('pal-conversation')!.getBoundingClientRect())) as DOMRect),
+        // Within a pixel: scroll positions are whole pixels, layout is not (a bottom at 860.27).
+        (box) => box.top >= -1 && box.bottom <= height + 1 && box.height > height / 2,
+        `the call whole in view at ${width}×${height}`,
+        3000,
+      );
 
       // The PAL's tile is the trained face drawn from its rig: the room named the rig, and the <video> moves.
       const deadline = Date.now() + 60_000;

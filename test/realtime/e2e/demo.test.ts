@@ -158,8 +158,38 @@ describe('npm start demo', () => {
   it('the React and Vue pages (npm package) reach the embed preview and log pal-ready', async () => {
     for (const path of ['/demo/react/', '/demo/vue/']) {
       const page = await open(path);
+      await page.setViewportSize({ width: 320, height: 568 });
       await page.locator('pal-embed pal-preview [part="start"]').waitFor({ timeout: 15_000 });
       await page.locator('#events', { hasText: 'pal-ready' }).waitFor({ timeout: 15_000 });
+      // The logged events' JSON has no spaces: it wraps rather than widen a 320 px page.
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 320, `${path}: nothing overflows sideways`);
+    }
+  });
+
+  it("the Vue page's launcher keeps out of the embed's column at every width", async () => {
+    const page = await open('/demo/vue/');
+    for (const [width, height] of [
+      [320, 568],
+      [390, 700],
+      [768, 1024],
+      [1024, 768],
+      [1366, 860],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.locator('pal-embed pal-preview [part="start"]').waitFor({ timeout: 15_000 });
+      // The launcher is fixed to the window and the embed scrolls under it: they must not share a column.
+      const [launcher, embed] = await page.evaluate(() =>
+        [document.querySelector('pal-widget')!.shadowRoot!.querySelector('[part="launcher"]')!, document.querySelector('pal-embed')!].map(
+          (e) => {
+            const box = e.getBoundingClientRect();
+            return { left: box.left, right: box.right };
+          },
+        ),
+      );
+      assert.ok(
+        launcher!.left >= embed!.right,
+        `${width} px: launcher ${JSON.stringify(launcher)} clear of the embed ${JSON.stringify(embed)}`,
+      );
     }
   });
 
@@ -172,10 +202,27 @@ describe('npm start demo', () => {
     await expectJoined(page);
   });
 
-  it('the own-surface page joins a conversation created by its backend', async () => {
-    const page = await open(`/demo/custom.html?demo_key=${demoKeyOf(demo)}`);
-    await page.locator('#start').click();
-    await expectJoined(page);
+  it('the own-surface page joins a conversation created by its backend, the call whole in view', async () => {
+    // A phone (the call would open below the fold) and a laptop (its controls cut at the bottom edge).
+    for (const [width, height] of [
+      [390, 700],
+      [1366, 860],
+    ] as const) {
+      const page = await open(`/demo/custom.html?demo_key=${demoKeyOf(demo)}`);
+      await page.setViewportSize({ width, height });
+      await page.locator('#start').click();
+      await expectJoined(page);
+      const box = await eventually(
+        () =>
+          page.evaluate(() => JSON.parse(JSON.stringify(document.querySelector('pal-conversation')!.getBoundingClientRect())) as DOMRect),
+        // Within a pixel: scroll positions are whole pixels, layout is not.
+        (b) => b.top >= -1 && b.bottom <= height + 1,
+        `the call in view at ${width}×${height}`,
+        3000,
+      );
+      assert.ok(box.height > height / 2, `the call is the size of its frame: ${JSON.stringify(box)}`);
+      await page.close();
+    }
   });
 
   it("the operator console's receiver got signed callbacks from the demo calls", async () => {

@@ -7,7 +7,7 @@ export function apiReferencePage(): string {
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#16161d;background:#fafafc}
 header{background:#16161d;color:#fff;padding:24px 32px}main{max-width:1000px;margin:0 auto;padding:16px 32px}
 h2{margin-top:32px;border-bottom:1px solid #ddd}details{background:#fff;border:1px solid #e2e2ea;border-radius:8px;margin:8px 0;padding:8px 12px}
-summary{cursor:pointer}code,pre{font:13px ui-monospace,monospace}pre{background:#f3f3f7;padding:8px;border-radius:6px;overflow:auto}
+summary{cursor:pointer}code,pre{font:13px ui-monospace,monospace}code{overflow-wrap:anywhere}@media (max-width:480px){header,main{padding-inline:16px}}pre{background:#f3f3f7;padding:8px;border-radius:6px;overflow:auto}
 .m{display:inline-block;min-width:58px;font-weight:700;text-transform:uppercase;font-size:12px}.get{color:#1e7d34}.post{color:#5b5bf0}.patch,.put{color:#9a6700}.delete{color:#c62828}
 .pub{font-size:11px;background:#e6f4ea;color:#1e7d34;border-radius:4px;padding:1px 6px;margin-left:6px}
 </style></head><body><header><h1>palkit API reference</h1><p>Keyed routes take <code>x-api-key</code>. Machine-readable: <a style="color:#aab" href="/openapi.json">/openapi.json</a> (OpenAPI 3.1).</p></header>

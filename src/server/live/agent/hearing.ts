@@ -75,6 +75,7 @@ export class PalHearing {
     private readonly deps: Pick<ServiceDeps, 'log'>,
     private readonly ears: Ears,
     private readonly port: HearingPort,
+    /** The language to recognise, or '' to let the recogniser detect the one spoken. */
     private readonly language: () => string,
   ) {}
 
@@ -169,7 +170,7 @@ export class PalHearing {
     void early.words.then((text) => {
       if (signal.aborted || listener.early !== early || !early.current) return;
       if (text !== null) early.text = text;
-      listener.activity.hangoverMs = text === null ? UNSURE_MS : pauseToEndTurn(text, this.language());
+      listener.activity.hangoverMs = text === null ? UNSURE_MS : pauseToEndTurn(text, this.language() || 'en');
       const end = listener.activity.endIfOver();
       if (end) this.changed(from, listener, end);
     });

@@ -18,7 +18,7 @@ import { msPerWord, Speaker, type ReplyStage, type SpeechSource } from '../speec
 import { faceMediaLink } from '../../resources/faces/media-url.js';
 import { EchoAudioStream } from '../speech/echo-audio.js';
 import { PalHearing, type HearingPort } from './hearing.js';
-import { answerLine, conversationLanguages, replyLanguage, voiceTag } from '../../resources/pals/lines/language.js';
+import { answerLine, conversationLanguages, fixedLanguage, replyLanguage, voiceTag } from '../../resources/pals/lines/language.js';
 import { offersSpeech } from './speech-offer.js';
 import { PalVoice, type AudioOut } from '../speech/voice.js';
 import { earsFor, synthesizerFor } from '../engines/voice-engine.js';
@@ -154,7 +154,7 @@ export class PalAgent {
       },
       (error) => this.voiceFailed(error),
     );
-    this.hearing = new PalHearing(deps, earsFor(deps), this.hearingPort(), () => this.language);
+    this.hearing = new PalHearing(deps, earsFor(deps), this.hearingPort(), () => fixedLanguage(this.conv) ?? '');
   }
 
   /**

@@ -20,7 +20,7 @@ import { visemeIndex } from '../../../protocol/visemes.js';
 import type { ServiceDeps } from '../../platform/context.js';
 import type { ClockTimer } from '../../platform/time.js';
 import type { LiveConversation } from '../../resources/conversations/live-conversation.js';
-import { conversationLanguages } from '../../resources/pals/lines/language.js';
+import { fixedLanguage } from '../../resources/pals/lines/language.js';
 import { FRAME_INTERVAL_MS, perceives } from '../perception/perception.js';
 import { PalAgent } from '../agent/pal-agent.js';
 import { finalizeConversation, markConversationEnded } from './finalize.js';
@@ -175,7 +175,8 @@ export class Room {
       conversation_id: this.conversationId,
       participants: this.participants(),
       transcribes: PalAgent.transcribes(this.deps),
-      language: conversationLanguages(this.conv)[0] ?? 'en',
+      // Only a language the owner fixed: without one the page's recognition keeps to the visitor's own.
+      ...(fixedLanguage(this.conv) ? { language: fixedLanguage(this.conv) } : {}),
       ...(role === 'visitor' && perceives(this.deps, this.conv.pal.definition, this.conv.pal.pipelineMode)
         ? {
             perception: {

@@ -21,7 +21,8 @@ export async function createTranscription(client: OpenAiClient, request: Transcr
   const form = new FormData();
   form.append('file', new Blob([request.wav], { type: 'audio/wav' }), 'turn.wav');
   form.append('model', request.model);
-  form.append('language', request.language);
+  // No language: the recogniser detects the one spoken (a PAL created without languages).
+  if (request.language) form.append('language', request.language);
   form.append('response_format', 'json');
   form.append('stream', 'true');
   const response = await client.post('audio/transcriptions', 'transcription', {

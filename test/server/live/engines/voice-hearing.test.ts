@@ -90,6 +90,23 @@ describe('the PAL hears the visitor', () => {
     client.close();
   });
 
+  it('a PAL created without languages has the spoken language detected, not assumed English', async () => {
+    const anyLanguage = await insertPal(t, { pipelineMode: 'echo', definition: {} });
+    const room = await insertConversation(t, { palId: anyLanguage, customGreeting: 'Hello.' });
+    const client = await RoomClient.join(room.conversationUrl, room.token);
+    // No language for the page's recognition either: it keeps to the visitor's own.
+    const joined = client.frames.find((f) => f.type === 'joined');
+    assert.ok(joined?.type === 'joined' && joined.language === undefined, JSON.stringify(joined));
+    await client.waitForEvent('conversation.replica.stopped_speaking', () => true, 5000);
+    const before = fake.transcriptions.length;
+    await talk(client, silence);
+    await talk(client, speech('Wie lange dauert die Lieferung?'));
+    await talk(client, silence);
+    await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'user', 5000);
+    assert.equal(fake.transcriptions.slice(before)[0]!.language, '', 'no language field: the recogniser detects it');
+    client.close();
+  });
+
   it('a failing recogniser tells the visitor to type instead', async () => {
     fake.failWith = 500;
     const room = await insertConversation(t, { palId, customGreeting: 'Hallo.' });

@@ -29,6 +29,15 @@ export function conversationLanguages(conv: Pick<LiveConversation, 'properties' 
 }
 
 /**
+ * The language the owner fixed for this conversation (its own, else its PAL's), or undefined when neither
+ * names one: then the visitor's speech is recognised in whatever language they speak (issue 54), not as English.
+ */
+export function fixedLanguage(conv: Pick<LiveConversation, 'properties' | 'pal'>): string | undefined {
+  const own = tags(conv.properties.languages).map(primaryLanguage).filter(Boolean);
+  return own[0] ?? tags(conv.pal.definition.languages).map(primaryLanguage).filter(Boolean)[0];
+}
+
+/**
  * The tag the voice speaks `lang` with: the conversation's own tag for it when that names a region or
  * script (`pt-BR`, `en-GB`: the engine picks that region's voice where it has one), else `lang` itself.
  */
