@@ -164,6 +164,16 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
 
     // Magic Canvas: each card is pushed into the room, rendered, used, and its interaction recorded.
     const card = page.locator('pal-canvas [part="card"]');
+    /** Waits for this part of the new card; where the call is short and the chat open the card comes as a chip, opened as a visitor would. */
+    const shown = async (part: ReturnType<typeof card.locator>) => {
+      const chip = card.locator('.chip-open');
+      // The chip names the card too: opened first, then the part waited for inside the whole card.
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await page.waitForTimeout(50)) {
+        if (await chip.isVisible()) await chip.click();
+        else if (await part.isVisible()) break;
+      }
+      await part.waitFor({ timeout: 1_000 });
+    };
     const expected: Array<{ tool: string; component: string; type: string; value: Record<string, unknown>; ack: string }> = [];
     const interactions = async () => (await world.api('GET', `/v2/conversations/${conversationId}/canvas/interactions`)).body.data as any[];
     /** Waits until the interaction is listed and the PAL has answered it, so its canvas_clear cannot hit the next card. */
@@ -200,7 +210,7 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
       },
       'call_question1',
     );
-    await card.locator('legend').filter({ hasText: 'Which plan fits you?' }).waitFor();
+    await shown(card.locator('legend').filter({ hasText: 'Which plan fits you?' }));
     await card.locator('label.choice').filter({ hasText: 'Team' }).click();
     await card.locator('button[type="submit"]').click();
     await recorded({
@@ -219,7 +229,7 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
       'call_input1',
     );
     // An untitled input card is headed by its prompt (its label stays for screen readers).
-    await card.getByText('Your work email?').first().waitFor();
+    await shown(card.getByText('Your work email?').first());
     assert.equal(await card.getByRole('textbox', { name: 'Your work email?' }).count(), 1, 'the field is named by its prompt');
     assert.equal(await page.locator('pal-canvas').getAttribute('card-side'), 'left');
     await card.locator('input').fill('dana@example.com');
@@ -244,7 +254,7 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
       },
       'call_calendar1',
     );
-    await card.locator('h2').filter({ hasText: 'Pick a day' }).waitFor();
+    await shown(card.locator('h2').filter({ hasText: 'Pick a day' }));
     assert.equal(await card.locator('button[data-date="2030-05-13"]').isDisabled(), true, 'only the available dates');
     await card.locator('button[data-date="2030-05-14"]').click();
     await card.locator('button[type="submit"]').click();
@@ -262,7 +272,7 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
       { provider: 'calendly', scheduling_url: 'https://calendly.com/palkit-e2e/intro', title: 'Book an intro' },
       'call_schedule1',
     );
-    await card.locator('iframe.scheduling').waitFor();
+    await shown(card.locator('iframe.scheduling'));
     assert.match(
       (await card.locator('iframe.scheduling').getAttribute('src'))!,
       /^https:\/\/calendly\.com\/palkit-e2e\/intro\?embed_domain=127\.0\.0\.1&embed_type=Inline$/,
@@ -306,7 +316,7 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
       { title: 'Our pricing', body: '**Team** costs 20 EUR per seat.\n\n- monthly\n- cancel any time', format: 'markdown' },
       'call_text1',
     );
-    await card.locator('h2').filter({ hasText: 'Our pricing' }).waitFor();
+    await shown(card.locator('h2').filter({ hasText: 'Our pricing' }));
     assert.equal(await card.locator('.prose strong').innerText(), 'Team');
     assert.equal(await card.locator('.prose li').count(), 2);
     await card.locator('button.close').click();
@@ -326,7 +336,7 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
       },
       'call_chart1',
     );
-    await card.locator('h2').filter({ hasText: 'Seats per plan' }).waitFor();
+    await shown(card.locator('h2').filter({ hasText: 'Seats per plan' }));
     assert.equal(await card.locator('svg rect.bar').count(), 3);
     await card.locator('button.close').click();
     await recorded({ tool: 'call_chart1', component: 'canvas.chart', type: 'dismiss', value: {}, ack: 'Okay.' });
@@ -337,7 +347,7 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
       { severity: 'warning', title: 'Heads up', body: 'The offer ends on Friday.' },
       'call_alert1',
     );
-    await card.locator('h2').filter({ hasText: 'Heads up' }).waitFor();
+    await shown(card.locator('h2').filter({ hasText: 'Heads up' }));
     assert.match(await card.locator('.alert p').innerText(), /The offer ends on Friday\./);
     await card.locator('button.close').click();
     await recorded({ tool: 'call_alert1', component: 'canvas.alert', type: 'dismiss', value: {}, ack: 'Okay.' });
