@@ -21,6 +21,8 @@ const MAX_FRAME_BYTES = 64 * 1024;
 export function attachRoomServer(server: Server, deps: ServiceDeps, hub: RoomHub): () => Promise<void> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   const guard = connectionGuardOf(server);
+  // Set once the rooms have stopped: upgrades are refused from then on (see the stop below).
+  let stopped = false;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const match = ROOM_PATH.exec(new URL(request.url ?? '/', 'http://room').pathname);
     // Rooms are the only upgrades: any other would be held open by nobody.
@@ -50,7 +52,6 @@ export function attachRoomServer(server: Server, deps: ServiceDeps, hub: RoomHub
     });
   };
   server.on('upgrade', onUpgrade);
-  let stopped = false;
   return async () => {
     // The listener stays until the server closes, refusing: an upgrade nobody answers (the connection
     // guard listens too) would hold the drain open until its deadline.

@@ -66,6 +66,7 @@ export const reserveOf = (max: number) => Math.min(256, Math.max(4, Math.floor(m
 
 export class ConnectionGuard {
   private open = 0;
+  /** Every connection still open, for destroyAll. */
   private readonly sockets = new Set<Socket>();
   /** Connections that have not sent a request's headers yet, oldest first. */
   private readonly awaitingHeaders = new Set<Socket>();
@@ -82,12 +83,12 @@ export class ConnectionGuard {
     private readonly onRefused: (reason: RefusalReason) => void = () => undefined,
   ) {}
 
-  /** A new connection: false (and closed) when its address's cap is reached (the total is the server's maxConnections). */
   /** Closes every connection still open, upgraded ones too (Node's closeAllConnections ends only HTTP ones). */
   destroyAll(): void {
     for (const socket of this.sockets) socket.destroy();
   }
 
+  /** A new connection: false (and closed) when its address's cap is reached (the total is the server's maxConnections). */
   admitConnection(socket: Socket): boolean {
     const address = addressPrefix(socket.remoteAddress ?? 'unknown');
     const mine = this.perAddress.get(address) ?? 0;
