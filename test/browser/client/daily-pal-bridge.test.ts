@@ -5,19 +5,12 @@
 // the room sends the PAL's speech, the face's frames arriving), relays app-messages both ways, and ends
 // the Daily call when the room ends.
 import { expect } from '@open-wc/testing';
-import type {
-  DailyCallOptions,
-  DailyEvent,
-  DailyEventObject,
-  DailyFactoryOptions,
-  DailyParticipant,
-  DailyParticipantsObject,
-} from '@daily-co/daily-js';
+import type { DailyParticipant } from '@daily-co/daily-js';
 import { ADA } from '../../../src/protocol/faces/ada.js';
 import { AudioFrameKind, encodeAudioFrame } from '../../../src/protocol/room.js';
 import { DailyPalBridge } from '../../../src/palkit/client/runner/daily-pal-bridge.js';
-import type { DailyCallObject } from '../../../src/palkit/client/transport/daily.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { StandInDailyCall } from '../helpers/stand-in-daily-call.js';
 
 class RoomSocket extends EventTarget {
   readyState: number = WebSocket.CONNECTING;
@@ -46,60 +39,6 @@ class RoomSocket extends EventTarget {
   }
 }
 
-/** daily-js's call object, recording what the runner gives it. */
-class StubCall implements DailyCallObject {
-  handlers = new Map<string, ((event: never) => void)[]>();
-  joinedWith: DailyCallOptions | undefined;
-  sent: [unknown, unknown][] = [];
-  sources: { audioSource?: MediaStreamTrack; videoSource?: MediaStreamTrack } = {};
-  audio = false;
-  video = false;
-  left = false;
-  destroyed = false;
-  remote: DailyParticipant | null = null;
-  constructor(readonly options: DailyFactoryOptions) {}
-  on<T extends DailyEvent>(event: T, handler: (event: DailyEventObject<T>) => void): never {
-    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler as (event: never) => void]);
-    return this as never;
-  }
-  off(): never {
-    return this as never;
-  }
-  emit(event: DailyEvent, payload: object): void {
-    for (const handler of this.handlers.get(event) ?? []) (handler as (e: object) => void)({ action: event, ...payload });
-  }
-  async join(options?: DailyCallOptions): Promise<DailyParticipantsObject> {
-    this.joinedWith = options;
-    return this.participants();
-  }
-  async leave(): Promise<void> {
-    this.left = true;
-  }
-  async destroy(): Promise<void> {
-    this.destroyed = true;
-  }
-  participants(): DailyParticipantsObject {
-    const local = { session_id: 'me', user_name: 'Ada', local: true, tracks: {} } as unknown as DailyParticipant;
-    return this.remote ? { local, [this.remote.session_id]: this.remote } : { local };
-  }
-  sendAppMessage(data: unknown, to?: string | string[]): never {
-    this.sent.push([data, to]);
-    return this as never;
-  }
-  setLocalAudio(enabled: boolean): never {
-    this.audio = enabled;
-    return this as never;
-  }
-  setLocalVideo(enabled: boolean): never {
-    this.video = enabled;
-    return this as never;
-  }
-  async setInputDevicesAsync(devices: { audioSource?: MediaStreamTrack; videoSource?: MediaStreamTrack }): Promise<never> {
-    this.sources = { ...this.sources, ...devices };
-    return {} as never;
-  }
-}
-
 /** Listens to an audio track: the loudest sample of the last ~40 ms the analyser holds (0 to 1). */
 async function listenTo(track: MediaStreamTrack) {
   const context = new AudioContext();
@@ -125,12 +64,12 @@ function toneFrame(): Uint8Array {
 
 describe('DailyPalBridge (the runner page)', () => {
   it('joins Daily as the PAL, bridges once a visitor comes, publishes a live face and voice, relays both ways, ends with the room', async () => {
-    let call!: StubCall;
+    let call!: StandInDailyCall;
     let socket: RoomSocket | undefined;
     const reports = { joined: 0, published: [] as string[], ended: [] as Array<[string, boolean]> };
     const bridge = new DailyPalBridge(
       {
-        createCallObject: (options) => (call = new StubCall(options)),
+        createCallObject: (options) => (call = new StandInDailyCall(options, false)),
         local: { listen: false, createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket },
       },
       {

@@ -1,15 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../../src/palkit/components/define.js';
 import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
-import type {
-  DailyEventObject,
-  DailyFactoryOptions,
-  DailyParticipant,
-  DailyParticipantsObject,
-  DailyCallOptions,
-  DailyEvent,
-} from '@daily-co/daily-js';
-import { DailyTransport, type DailyCallObject } from '../../../src/palkit/client/transport/daily.js';
+import { DailyTransport } from '../../../src/palkit/client/transport/daily.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { ABANDON_AFTER_MS } from '../../../src/palkit/client/transport/room-connection.js';
 import {
@@ -20,6 +12,7 @@ import {
 } from '../../../src/palkit/client/transport/transport.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { TestClock } from '../helpers/test-clock.js';
+import { participant, StandInDailyCall } from '../helpers/stand-in-daily-call.js';
 
 /** WebSocket stand-in driven by the test (the room side). */
 class FakeSocket extends EventTarget {
@@ -442,75 +435,10 @@ describe('LocalTransport', () => {
   });
 });
 
-/** A call object implementing the part of daily-js's own DailyCall type the transport uses. */
-class FakeDailyCall implements DailyCallObject {
-  handlers = new Map<string, ((event: never) => void)[]>();
-  joinedWith: DailyCallOptions | undefined;
-  sent: [unknown, unknown][] = [];
-  audio = true;
-  video = true;
-  devices: unknown;
-  destroyed = false;
-  remote: DailyParticipant | null = null;
-  constructor(readonly options: DailyFactoryOptions) {}
-  on<T extends DailyEvent>(event: T, handler: (event: DailyEventObject<T>) => void): never {
-    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler as (event: never) => void]);
-    return this as never;
-  }
-  off<T extends DailyEvent>(event: T, handler: (event: DailyEventObject<T>) => void): never {
-    this.handlers.set(
-      event,
-      (this.handlers.get(event) ?? []).filter((h) => h !== (handler as unknown)),
-    );
-    return this as never;
-  }
-  emit(event: DailyEvent, payload: object): void {
-    for (const handler of this.handlers.get(event) ?? []) (handler as (e: object) => void)({ action: event, ...payload });
-  }
-  async join(options?: DailyCallOptions): Promise<DailyParticipantsObject> {
-    this.joinedWith = options;
-    return this.participants();
-  }
-  async leave(): Promise<void> {}
-  async destroy(): Promise<void> {
-    this.destroyed = true;
-  }
-  participants(): DailyParticipantsObject {
-    const local = participant('me', true);
-    return this.remote ? { local, [this.remote.session_id]: this.remote } : { local };
-  }
-  sendAppMessage(data: unknown, to?: string | string[]): never {
-    this.sent.push([data, to]);
-    return this as never;
-  }
-  setLocalAudio(enabled: boolean): never {
-    this.audio = enabled;
-    return this as never;
-  }
-  setLocalVideo(enabled: boolean): never {
-    this.video = enabled;
-    return this as never;
-  }
-  async setInputDevicesAsync(devices: object): Promise<never> {
-    this.devices = devices;
-    return {} as never;
-  }
-}
-
-function participant(id: string, local: boolean, track?: MediaStreamTrack): DailyParticipant {
-  const state = (t?: MediaStreamTrack) => ({ state: t ? 'playable' : 'off', subscribed: true, persistentTrack: t }) as never;
-  return {
-    session_id: id,
-    user_name: local ? 'You' : 'PAL',
-    local,
-    tracks: { audio: state(), video: state(track), screenAudio: state(), screenVideo: state() },
-  } as unknown as DailyParticipant;
-}
-
 describe('DailyTransport', () => {
   it('joins in call-object mode with avoidEval, relays app-messages both ways, switches devices, exposes remote tracks', async () => {
-    let call!: FakeDailyCall;
-    const transport = new DailyTransport({ createCallObject: (options) => (call = new FakeDailyCall(options)) });
+    let call!: StandInDailyCall;
+    const transport = new DailyTransport({ createCallObject: (options) => (call = new StandInDailyCall(options)) });
     await transport.join({ url: 'https://acme.daily.co/r', token: 't', startVideo: false, startAudio: true, audioDeviceId: 'mic-2' });
     expect(call.options.dailyConfig?.avoidEval).to.equal(true);
     expect(call.options).to.include({ startVideoOff: true, startAudioOff: false, audioSource: 'mic-2' });
@@ -538,10 +466,10 @@ describe('DailyTransport', () => {
   });
 
   it('destroys the call object and rejects when joining fails', async () => {
-    let call!: FakeDailyCall;
+    let call!: StandInDailyCall;
     const transport = new DailyTransport({
       createCallObject: (options) => {
-        call = new FakeDailyCall(options);
+        call = new StandInDailyCall(options);
         call.join = async () => {
           throw new Error('room expired');
         };
