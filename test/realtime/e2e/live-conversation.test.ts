@@ -167,12 +167,10 @@ describe('live conversation in Chromium through pal-widget', { timeout: 150_000 
     /** Waits for this part of the new card; where the call is short and the chat open the card comes as a chip, opened as a visitor would. */
     const shown = async (part: ReturnType<typeof card.locator>) => {
       const chip = card.locator('.chip-open');
-      // The chip names the card too: opened first, then the part waited for inside the whole card.
-      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await page.waitForTimeout(50)) {
-        if (await chip.isVisible()) await chip.click();
-        else if (await part.isVisible()) break;
-      }
-      await part.waitFor({ timeout: 1_000 });
+      await part.or(chip).first().waitFor();
+      // The chip names the card too: it is opened first, then the part waited for inside the whole card.
+      if (await chip.isVisible()) await chip.click();
+      await part.waitFor();
     };
     const expected: Array<{ tool: string; component: string; type: string; value: Record<string, unknown>; ack: string }> = [];
     const interactions = async () => (await world.api('GET', `/v2/conversations/${conversationId}/canvas/interactions`)).body.data as any[];
