@@ -128,8 +128,9 @@ describe('chaos: training a face in a running service', { timeout: 300_000, skip
     );
     // Memory: back within 80 MB of the quiet service (the detector kept ~270 MB for good).
     assert.ok(afterRss - baselineRss < 80, `RSS after training ${afterRss.toFixed(0)} MB vs ${baselineRss.toFixed(0)} MB before`);
-    // The loop: its longest gap while training stays within 3× the quiet one's (or 50 ms over it).
-    const bar = Math.max(3 * max(quiet.gaps), max(quiet.gaps) + 50);
+    // The loop: no frame's detection on it (that held it 390–540 ms). What remains are the spawns of the
+    // trainer and ffmpeg and the steps' writes, each 10–40 ms, on a machine whose cores the trainer shares.
+    const bar = Math.max(3 * max(quiet.gaps), max(quiet.gaps) + 100);
     assert.ok(
       max(training.gaps) <= bar,
       `the loop's longest gap while training ${max(training.gaps).toFixed(0)} ms (bar ${bar.toFixed(0)} ms)`,
