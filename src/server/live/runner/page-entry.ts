@@ -4,6 +4,7 @@
 // alive every RUNNER_ALIVE_MS while the page answers, relays the page's reports, and exits when the page
 // ends, crashes or stops answering, or when the service goes.
 import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
 import { systemClock } from '../../platform/time.js';
 import { runnerPageScript } from './page-script.js';
 import { RUNNER_ALIVE_MS, type RunnerReport, type RunnerStart } from './page-messages.js';
@@ -16,6 +17,8 @@ const PAGE_ANSWER_MS = RUNNER_ALIVE_MS * 2;
 export interface RunnerOptions {
   /** A script run in the page before the runner's (the real-time test gives it a recording call object). */
   initScript?: string;
+  /** Called with the page before it opens (a real-time test's stand-in reads its measurements from the page). */
+  onPage?: (page: Page, start: RunnerStart) => Promise<void>;
 }
 
 const report = (message: RunnerReport) => process.send?.(message);
@@ -66,6 +69,7 @@ export async function runRunner(start: RunnerStart, options: RunnerOptions = {})
     route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><meta charset="utf-8"><title>palkit runner</title>' }),
   );
   if (options.initScript) await page.addInitScript(options.initScript);
+  await options.onPage?.(page, start);
   await page.goto(url);
   await page.addScriptTag({ content: script });
   // Alive while the page answers: a page whose main thread hangs stops the reports, and pages.ts ends it.
