@@ -27,7 +27,7 @@ const initScript = (spoken: string) => `${pageProbes}
   const handlers = {};
   const emit = (event, payload) => (handlers[event] || []).forEach((h) => h({ action: event, ...payload }));
   const grace = { session_id: 'grace', user_name: 'Grace', local: false, tracks: {} };
-  const recording = { frames: [], levels: [], sent: [], spokeAt: null, published: {} };
+  const recording = { frames: [], levels: [], sent: [], spokeAt: null, published: {}, stills: {} };
   // Grace's microphone: always flowing (silent samples between words, as a real one), speech when she speaks.
   const voice = new AudioContext();
   const microphone = voice.createMediaStreamDestination();
@@ -40,8 +40,8 @@ const initScript = (spoken: string) => `${pageProbes}
     const source = voice.createBufferSource();
     source.buffer = await voice.decodeAudioData(bytes.buffer);
     source.connect(microphone);
-    source.start();
     recording.spokeAt = performance.now();
+    source.start();
     return new Promise((resolve) => (source.onended = resolve));
   };
 
@@ -60,6 +60,23 @@ const initScript = (spoken: string) => `${pageProbes}
     canvas.height = 16;
     const context = canvas.getContext('2d', { willReadFrequently: true });
     const box = ${JSON.stringify(ADA_MOUTH)};
+    // Two whole frames to look at: the face as Grace begins to speak (the PAL quiet), and the frame whose
+    // mouth differs most from that one's while the PAL answers.
+    const whole = document.createElement('canvas');
+    let rest = null;
+    let most = 0;
+    const still = (grey) => {
+      const keep = () => {
+        whole.width = video.videoWidth;
+        whole.height = video.videoHeight;
+        whole.getContext('2d').drawImage(video, 0, 0);
+        return whole.toDataURL('image/png');
+      };
+      if (recording.spokeAt === null) return;
+      if (!rest) return void ((rest = grey), (recording.stills.resting = keep()));
+      const distance = grey.reduce((sum, v, i) => sum + Math.abs(v - rest[i]), 0) / grey.length;
+      if (distance > most) (most = distance), (recording.stills.speaking = keep());
+    };
     const grab = (now, meta) => {
       const sx = (box.x * video.videoWidth) / box.width, sy = (box.y * video.videoHeight) / box.height;
       context.drawImage(video, sx, sy, (box.w * video.videoWidth) / box.width, (box.h * video.videoHeight) / box.height, 0, 0, 24, 16);
@@ -68,6 +85,7 @@ const initScript = (spoken: string) => `${pageProbes}
       for (let i = 0; i < data.length; i += 4) grey.push(Math.round((data[i] + data[i + 1] + data[i + 2]) / 3));
       recording.frames.push({ at: meta.expectedDisplayTime || now, grey });
       recording.size = [video.videoWidth, video.videoHeight];
+      still(grey);
       video.requestVideoFrameCallback(grab);
     };
     video.requestVideoFrameCallback(grab);

@@ -2,9 +2,11 @@
 // Chromium page, with daily-js swapped for test/helpers/daily-runner-visitor-standin.ts (Daily's servers
 // are unreachable here), whose visitor Grace *speaks* her question into her Daily audio track. The PAL has
 // to hear it through the page's bridge (the service's voice activity detection and recogniser), answer
-// it, and say so to the Daily room in app-messages.
+// it, and say so to the Daily room in app-messages; and the face the page published has to move its mouth
+// while the PAL's published voice is audible and rest while it is silent.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { DAILY_KEY, startFakeDaily } from '../helpers/fake-daily.js';
@@ -15,6 +17,7 @@ import { startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fi
 import { onPostgres, startListeningService, type TestService } from '../helpers/service.js';
 import { readWav } from '../helpers/spoken-questions.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { analyseLipSync, describeLipSync, reportLipSync } from '../helpers/lip-sync.js';
 import { VISITOR_QUESTION, visitorReport } from '../helpers/daily-runner-visitor-standin.js';
 import { loadTranscript } from '../../src/server/resources/conversations/transcript-store.js';
 
@@ -35,6 +38,8 @@ interface VisitorRecording {
   sent: Array<{ at: number; to: string; data: { event_type?: string; properties?: Record<string, unknown> } }>;
   spokeAt: number | null;
   size?: [number, number];
+  /** Whole frames as PNG data URLs: as Grace began to speak, and the one whose mouth moved most from it. */
+  stills: { resting?: string; speaking?: string };
 }
 
 describe("palkit's Daily runner hears a Daily visitor", { skip: onPostgres && 'one leg is enough: nothing here is database-specific' }, () => {
@@ -121,6 +126,23 @@ describe("palkit's Daily runner hears a Daily visitor", { skip: onPostgres && 'o
         `daily runner ears: ${heard[0]!.audioBytes} bytes of speech heard; the answer's voice ${heardAfterMs ? Math.round(heardAfterMs - recording.spokeAt!) : '?'} ms after Grace began; ` +
           `${events.length} app-messages to the room`,
       );
+
+      // Seen: the face the page published moves its mouth while the PAL's published voice is audible, and
+      // rests in its silences (the mouth region of each frame against the frames shown in silence).
+      assert.deepEqual(recording.size, [960, 540], "Ada's frame");
+      const lips = analyseLipSync(recording);
+      console.log(describeLipSync('daily runner published face', lips));
+      reportLipSync('daily runner published face', lips);
+      // PALKIT_DAILY_FRAMES=<folder> keeps the two whole frames, to look at.
+      for (const [name, url] of Object.entries(recording.stills))
+        if (process.env.PALKIT_DAILY_FRAMES && url)
+          writeFileSync(join(process.env.PALKIT_DAILY_FRAMES, `daily-runner-${name}.png`), Buffer.from(url.split(',')[1]!, 'base64'));
+      // The face tests' bars for moving and resting (helpers/lip-sync.ts assertLipSync), and the lag; the first
+      // motion of each turn is printed only: this is the runner's page, before Daily's transport.
+      assert.ok(lips.voicedWindows >= 20, `${lips.voicedWindows} voiced windows`);
+      assert.ok(lips.movedShare >= 0.95, `the mouth moved in ${Math.round(lips.movedShare * 100)} % of the voiced windows`);
+      assert.ok(lips.restedShare >= 0.9, `the mouth rested in ${Math.round(lips.restedShare * 100)} % of the silent windows`);
+      assert.ok(Math.abs(lips.lagMs) <= 40, `lag ${lips.lagMs} ms`);
     } finally {
       rmSync(file, { force: true });
     }
