@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { DAILY_KEY, startFakeDaily } from '../helpers/fake-daily.js';
+import { DAILY_KEY, RUNNER_SECRET, startFakeDaily, startFakeRunner } from '../helpers/fake-daily.js';
 import { startFakeLlm, type FakeLlm } from '../helpers/fake-llm.js';
 import { createPal } from '../helpers/fixtures.js';
 import { insertConversation, RoomClient, startCallbackReceiver, token, type CallbackReceiver } from '../helpers/live-fixtures.js';
@@ -34,28 +34,38 @@ function alive(pid: number | undefined): boolean {
 
 describe("palkit's own Daily runner", () => {
   let daily: Awaited<ReturnType<typeof startFakeDaily>>;
+  let bot: Awaited<ReturnType<typeof startFakeRunner>>;
   let llm: FakeLlm;
   let receiver: CallbackReceiver;
   let t: TestService;
   let palId: string;
 
   before(async () => {
-    [daily, llm, receiver] = await Promise.all([startFakeDaily(), startFakeLlm(), startCallbackReceiver()]);
+    [daily, bot, llm, receiver] = await Promise.all([startFakeDaily(), startFakeRunner(), startFakeLlm(), startCallbackReceiver()]);
     t = await startListeningService({
       PALKIT_DAILY_API_KEY: DAILY_KEY,
       PALKIT_DAILY_API_URL: daily.url,
       PALKIT_DAILY_RUNNER_PAGES: '2',
       PALKIT_DAILY_RUNNER_ENTRY: STANDIN,
+      // The customer's own bot is configured too (the default for PALs that pick nothing); this file's PAL
+      // picks palkit's runner.
+      PALKIT_PAL_RUNNER_URL: bot.url,
+      PALKIT_PAL_RUNNER_SECRET: RUNNER_SECRET,
       PALKIT_LLM_BASE_URL: llm.baseUrl,
       PALKIT_LLM_MODEL: 'fake',
     });
-    ({ palId } = await createPal(t, { pal_name: 'Ada', system_prompt: 'You are Ada.', pipeline_mode: 'full' }));
+    ({ palId } = await createPal(t, {
+      pal_name: 'Ada',
+      system_prompt: 'You are Ada.',
+      pipeline_mode: 'full',
+      definition: { layers: { daily: { runner: 'palkit' } } },
+    }));
   });
   // Bounded: a cleanup that once hung (1 run in 7, cause not found) fails the file, which the tier retries.
   after(
     async () => {
       await t.close();
-      await Promise.all([daily.close(), llm.close(), receiver.close()]);
+      await Promise.all([daily.close(), bot.close(), llm.close(), receiver.close()]);
     },
     { timeout: 60_000 },
   );
@@ -198,6 +208,24 @@ describe("palkit's own Daily runner", () => {
     const next = await start();
     assert.equal(next.status, 200, JSON.stringify(next.body));
     for (const id of [b.body.conversation_id, next.body.conversation_id]) await t.api('POST', `/v2/conversations/${id}/end`);
+  });
+
+  it("a PAL that picks nothing goes to the customer's bot configured here, the PAL that picks palkit to its runner", async () => {
+    const { palId: plain } = await createPal(t, { pal_name: 'Grace', system_prompt: 'You are Grace.', pipeline_mode: 'full' });
+    const handed = await t.api('POST', '/v2/conversations', { pal_id: plain, callback_url: receiver.url });
+    assert.equal(handed.status, 200, JSON.stringify(handed.body));
+    assert.deepEqual(
+      bot.requests.map((r) => r.body.conversation_id),
+      [handed.body.conversation_id],
+      "handed to the bot, the only handoff of this file's calls",
+    );
+    assert.equal(pages().state(handed.body.conversation_id), null, 'no runner page for it');
+    const own = await start();
+    assert.equal(own.status, 200, JSON.stringify(own.body));
+    assert.ok(pages().state(own.body.conversation_id), 'a runner page for the PAL that picks palkit');
+    assert.equal(bot.requests.length, 1);
+    for (const r of [handed, own]) await t.api('POST', `/v2/conversations/${r.body.conversation_id}/end`);
+    await until(() => pages().size === 0, 'the runner ended with its conversation');
   });
 });
 

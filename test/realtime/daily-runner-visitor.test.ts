@@ -42,7 +42,7 @@ interface VisitorRecording {
   stills: { resting?: string; speaking?: string };
 }
 
-describe("palkit's Daily runner hears a Daily visitor", { skip: onPostgres && 'one leg is enough: nothing here is database-specific' }, () => {
+describe("palkit's Daily runner hears a Daily visitor", { skip: onPostgres && 'one leg is enough' }, () => {
   let daily: Awaited<ReturnType<typeof startFakeDaily>>;
   let llm: FakeLlm;
   let stt: FakeSpeechServices;
@@ -115,7 +115,8 @@ describe("palkit's Daily runner hears a Daily visitor", { skip: onPostgres && 'o
       const started = at((e) => e.event_type === 'conversation.user.started_speaking');
       const question = at((e) => e.event_type === 'conversation.utterance' && e.properties?.role === 'user');
       const answer = at(
-        (e) => e.event_type === 'conversation.utterance' && e.properties?.role === 'replica' && String(e.properties?.speech).includes('nine'),
+        (e) =>
+          e.event_type === 'conversation.utterance' && e.properties?.role === 'replica' && String(e.properties?.speech).includes('nine'),
       );
       assert.ok(started >= 0, `user.started_speaking reached the Daily room (${events.map((e) => e.event_type).join(', ')})`);
       assert.ok(question > started, "the visitor's utterance after it");

@@ -52,10 +52,13 @@ export class RunnerPages {
     this.stopBus = deps.bus.on('conversation.ended', ({ conversationId }) => this.stop(conversationId));
   }
 
-  /** Whether this instance runs Daily PALs itself (a Daily key, no external runner, a page allowed, the runner in this build). */
+  /**
+   * Whether this instance can run Daily PALs itself (a Daily key, a page allowed, the runner in this build);
+   * which PALs it runs is their pick or the default (resources/pals/daily-runner.ts).
+   */
   static enabled(deps: Pick<ServiceDeps, 'config'>): boolean {
-    const { daily, palRunner, dailyRunner } = deps.config;
-    if (!daily.apiKey || palRunner || dailyRunner.pages === 0) return false;
+    const { daily, dailyRunner } = deps.config;
+    if (!daily.apiKey || dailyRunner.pages === 0) return false;
     // A stand-in entry (tests) brings its own page, or none; the built-in one needs the page's script.
     return dailyRunner.entry ? existsSync(dailyRunner.entry) : existsSync(RUNNER_ENTRY) && runnerPageAvailable();
   }

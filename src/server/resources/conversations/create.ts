@@ -13,7 +13,7 @@ import { faceMediaLink } from '../faces/media-url.js';
 import { conferencingProvider, ProviderError, recordingRefusal, type ConferencingProvider } from '../../providers/conferencing/index.js';
 import { canonicalLanguage, unsupportedLanguageMessage } from '../pals/languages.js';
 import { checkFace, resolvePalAndFace, type PalAndFace } from './repository.js';
-import { dailyCallStart, RunnerBusyError } from './daily-call.js';
+import { dailyCallStart, PalRunnerMissingError, RunnerBusyError } from './daily-call.js';
 import type { ConversationProperties } from './schemas.js';
 
 export const DEFAULT_MAX_CALL_DURATION = 3600;
@@ -172,7 +172,9 @@ export async function openConversationRoom(deps: ServiceDeps, planned: PlannedCo
       });
     } catch (error) {
       // No PAL can take the call now: the conversation never was, and Daily's room goes with it.
-      if (error instanceof RunnerBusyError) {
+      if (error instanceof RunnerBusyError || error instanceof PalRunnerMissingError) {
+        if (error instanceof PalRunnerMissingError)
+          deps.log.error('no runner for the PAL in its Daily room', { conversation_id: conversationId, error: error.message });
         await withdraw(db, conversationId, row.deployment_id ?? null);
         await provider.close({ conversationId, room: room.room }).catch(() => undefined);
       }

@@ -11,6 +11,12 @@ export const PAL_UNAVAILABLE_ERROR = 'pal_unavailable: the PAL could not join th
 /** The runner refused or could not be reached: the conversation was ended and the start must fail. */
 export class PalUnavailableError extends Error {}
 
+/**
+ * The PAL picks a runner (layers.daily.runner) this service does not have: the conversation is withdrawn
+ * as if it never was (no callbacks), and the start answers 503 pal_unavailable.
+ */
+export class PalRunnerMissingError extends PalUnavailableError {}
+
 /** How long a start refused for a full runner is asked to wait before trying again. */
 export const RUNNER_BUSY_RETRY_SECONDS = 30;
 

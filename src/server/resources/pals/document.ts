@@ -13,6 +13,7 @@ import {
   validateDocumentReferences,
 } from './references.js';
 import { sealLayerSecrets } from './layer-secrets.js';
+import { dailyRunnerRefusal } from './daily-runner.js';
 import type { PalInput } from './schemas.js';
 
 export type PalPath = 'pals' | 'personas';
@@ -68,6 +69,8 @@ export async function normalisePal(input: PalInput, ctx: NormaliseContext): Prom
     throw badRequest('invalid_request: system_prompt: Required unless pipeline_mode is echo');
   if (ctx.path === 'pals' && !faceId) throw badRequest('invalid_request: default_face_id: Required');
   if (layers.conferencing && !faceId) throw badRequest(`invalid_request: layers.conferencing needs a face: set ${facesName}`);
+  const runnerRefusal = dailyRunnerRefusal(ctx.deps.config, layers.daily?.runner ?? null);
+  if (runnerRefusal) throw badRequest(`invalid_request: layers.daily.runner: ${runnerRefusal}`);
 
   if (faceId) {
     // The caller's own faces, and the built-in (system) faces every owner may use.

@@ -3,6 +3,7 @@
 import { z } from '@hono/zod-openapi';
 import { anyOfRequired } from '../../platform/http/openapi.js';
 import { PostCallAction } from '../conversations/post-call.js';
+import { DAILY_RUNNERS } from './daily-runner.js';
 
 const opt = <T extends z.ZodType>(s: T) => s.nullable().optional();
 const Id = z.string().min(1).max(64);
@@ -24,6 +25,15 @@ export const McpLayer = z.looseObject({
     .openapi({ description: 'Per connector, the tool names the PAL may call' }),
 });
 
+export const DailyLayer = z
+  .object({
+    runner: z.enum(DAILY_RUNNERS).optional().openapi({
+      description:
+        "Who puts the PAL in Daily rooms: `palkit` (palkit's own runner) or `handoff` (the room is handed to your own bot at PALKIT_PAL_RUNNER_URL). Unset: your bot when one is configured, else palkit's runner",
+    }),
+  })
+  .strict();
+
 export const Layers = z
   .object({
     perception: Loose.optional(),
@@ -33,6 +43,7 @@ export const Layers = z
     tts: Loose.optional(),
     conferencing: ConferencingLayer.optional(),
     mcp: McpLayer.optional(),
+    daily: DailyLayer.optional(),
     post_call_actions: z.array(PostCallAction).max(10).optional().openapi({
       description:
         'HTTP requests made once after each conversation; each reports application.post_call_action_executed to the conversation callback_url',
