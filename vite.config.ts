@@ -10,18 +10,20 @@
 //   server         — src/server/dist/cli.js: the companion service for plain `node` (the `palkit` command of
 //                    @palkit/server); src/server and src/protocol bundled, every package left to its
 //                    `dependencies`. It carries the voice's worker (espeak-worker.js), the face trainer
-//                    (face-trainer.js), the video renderer (video-renderer.js), the opt-in native voice bridge's C source and a copy of the built
+//                    (face-trainer.js), the video renderer (video-renderer.js), the Daily runner (daily-runner.js) and its
+//                    page's script (daily-runner-page.js), the opt-in native voice bridge's C source and a copy of the built
 //                    script tag.
 //   demo-service   — dist/demo-service/start.js: `npm start`'s process (demo/start.ts), bundled the same
 //                    way, so a restart loads one file instead of compiling hundreds through tsx.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { minifyCssLiterals } from './scripts/minify-css-literals.js';
 import { precompress } from './scripts/precompress.js';
 import { squeezeIndentation } from './scripts/squeeze-indentation.js';
 import { MICROPHONE_WORKLET, MICROPHONE_WORKLET_FILE } from './src/palkit/client/transport/microphone-worklet.js';
+import { bundleRunnerPage, RUNNER_PAGE_FILE } from './src/server/live/runner/page-script.js';
 
 /**
  * Chunks of the script-tag bundle: `call` (the call's parts), `transports`, a canvas card kind's
@@ -41,16 +43,18 @@ export const SERVER_DIST = 'src/server/dist';
 
 /**
  * Files the compiled service needs beside it, copied after its bundle is written (so emptying its outDir
- * never loses them): the native voice bridge's C source, compiled on first use when PALKIT_LOCAL_VOICE=native, and the built script tag it
- * serves from an installed package (a checkout serves src/palkit/dist/cdn directly).
+ * never loses them): the native voice bridge's C source, compiled on first use when PALKIT_LOCAL_VOICE=native, the Daily runner's
+ * page script, and the built script tag it serves from an installed package (a checkout serves src/palkit/dist/cdn directly).
  */
 function serverCompanions(): Plugin {
   return {
     name: 'palkit-server-companions',
     apply: 'build',
-    closeBundle() {
+    async closeBundle() {
       mkdirSync(SERVER_DIST, { recursive: true });
       cpSync('src/server/providers/local-voice/espeak/palkit-espeak.c', `${SERVER_DIST}/palkit-espeak.c`);
+      // palkit's Daily runner opens its page with this script (daily-js inside), so an installed service needs no bundler.
+      writeFileSync(`${SERVER_DIST}/${RUNNER_PAGE_FILE}`, await bundleRunnerPage());
       if (existsSync(`${PALKIT_DIST}/cdn/palkit.js`)) cpSync(`${PALKIT_DIST}/cdn`, `${SERVER_DIST}/cdn`, { recursive: true });
       else this.warn(`${PALKIT_DIST}/cdn is not built: ${SERVER_DIST} carries no script tag (run npm run build:cdn first)`);
     },

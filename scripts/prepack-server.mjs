@@ -14,9 +14,14 @@ for (const script of ['build:cdn', 'build:server']) {
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
 const server = join(root, 'src/server');
-const missing = ['dist/cli.js', 'dist/video-renderer.js', 'dist/cdn/palkit.js', 'dist/cdn/palkit-full.js'].filter(
-  (file) => !existsSync(join(server, file)),
-);
+const missing = [
+  'dist/cli.js',
+  'dist/video-renderer.js',
+  'dist/daily-runner.js',
+  'dist/daily-runner-page.js',
+  'dist/cdn/palkit.js',
+  'dist/cdn/palkit-full.js',
+].filter((file) => !existsSync(join(server, file)));
 if (missing.length) {
   console.error(`prepack: @palkit/server would ship without ${missing.join(', ')}`);
   process.exit(1);
