@@ -4,7 +4,6 @@
 // cannot reach Daily here). Checks that the runner joined, published the PAL's face and voice as live
 // tracks (the stand-in heard and saw them), and that the PAL answered what the Daily visitor said.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { DAILY_KEY, startFakeDaily } from '../helpers/fake-daily.js';
@@ -13,24 +12,10 @@ import { createPal } from '../helpers/fixtures.js';
 import { startCallbackReceiver, type CallbackReceiver } from '../helpers/live-fixtures.js';
 import { onPostgres, startListeningService, type TestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { reportFigure } from '../helpers/figures.js';
+import { cpuSeconds, processTree, pssMb } from '../helpers/process-cost.js';
 import { runnerPagesFor } from '../../src/server/live/runner/pages.js';
 import { loadTranscript } from '../../src/server/resources/conversations/transcript-store.js';
-
-/** A process and its descendants, as ps lists them now. */
-function runnerTree(root: number): Array<{ pid: number; rssKb: number; cpu: number }> {
-  const all = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,rss=,pcpu='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((row) => row.trim().split(/\s+/).map(Number))
-    .map(([pid, ppid, rssKb, cpu]) => ({ pid: pid!, ppid: ppid!, rssKb: rssKb!, cpu: cpu! }));
-  const tree = all.filter((p) => p.pid === root);
-  for (let grew = true; grew;) {
-    const more = all.filter((p) => !tree.includes(p) && tree.some((q) => q.pid === p.ppid));
-    tree.push(...more);
-    grew = more.length > 0;
-  }
-  return tree;
-}
 
 function alive(pid: number): boolean {
   try {
@@ -41,6 +26,8 @@ function alive(pid: number): boolean {
   }
 }
 
+/** How long the runner's CPU is measured for, mid-call. */
+const COST_WINDOW_MS = 5000;
 const ENTRY = fileURLToPath(new URL('../helpers/daily-runner-page-standin.ts', import.meta.url));
 
 describe("palkit's Daily runner page, in Chromium", { skip: onPostgres && 'one leg is enough: nothing here is database-specific' }, () => {
@@ -98,13 +85,22 @@ describe("palkit's Daily runner page, in Chromium", { skip: onPostgres && 'one l
     const answeredMs = performance.now() - startedAt;
     // What one Daily PAL costs: the runner's process tree (node, Chromium and its zygote, renderer, GPU and
     // utility processes, some in sessions of their own), mid-call.
-    const tree = runnerTree(pid!);
+    const tree = processTree(pid!);
     const rssMb = tree.reduce((sum, p) => sum + p.rssKb, 0) / 1024;
-    const cpu = tree.reduce((sum, p) => sum + p.cpu, 0);
+    // Its steady cost: CPU over a window of the call after the answer (the face drawing at 25 fps, the
+    // page bridging both ways), and its memory with shared pages counted once (PSS).
+    const pids = tree.map((p) => p.pid);
+    const windowStart = { cpu: cpuSeconds(pids), at: performance.now() };
+    await new Promise((r) => setTimeout(r, COST_WINDOW_MS));
+    const core = (cpuSeconds(pids) - windowStart.cpu) / ((performance.now() - windowStart.at) / 1000);
+    const pss = pssMb(pids);
     console.log(
       `daily runner page: joined ${Math.round(joinedMs)} ms, answered ${Math.round(answeredMs)} ms after the start; ` +
-        `${tree.length} processes, ${Math.round(rssMb)} MB resident, ${cpu.toFixed(0)} % CPU (ps lifetime average) (${heard.content})`,
+        `${tree.length} processes, ${Math.round(pss)} MB proportional (${Math.round(rssMb)} MB summed resident), ` +
+        `${Math.round(core * 100)} % of a core over ${COST_WINDOW_MS / 1000} s mid-call (${heard.content})`,
     );
+    reportFigure({ name: 'daily runner page: memory (PSS)', value: pss, unit: 'MB', better: 'lower' });
+    reportFigure({ name: 'daily runner page: CPU mid-call', value: core * 100, unit: '% of a core', better: 'lower' });
     assert.equal(receiver.bodies.filter((b) => b.conversation_id === id && b.event_type === 'system.pal_joined').length, 1);
     assert.equal((await t.api('POST', `/v2/conversations/${id}/end`)).status, 200);
     await waitFor(() => pages.state(id) === null, { timeout: 5000, what: () => 'the runner ended' });

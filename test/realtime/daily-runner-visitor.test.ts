@@ -18,6 +18,9 @@ import { onPostgres, startListeningService, type TestService } from '../helpers/
 import { readWav } from '../helpers/spoken-questions.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { analyseLipSync, describeLipSync, reportLipSync } from '../helpers/lip-sync.js';
+import { reportFigure } from '../helpers/figures.js';
+import { cpuSeconds, processTree, pssMb } from '../helpers/process-cost.js';
+import { runnerPagesFor } from '../../src/server/live/runner/pages.js';
 import { VISITOR_QUESTION, visitorReport } from '../helpers/daily-runner-visitor-standin.js';
 import { loadTranscript } from '../../src/server/resources/conversations/transcript-store.js';
 
@@ -88,8 +91,25 @@ describe("palkit's Daily runner hears a Daily visitor", { skip: onPostgres && 'o
     const id: string = r.body.conversation_id;
     const file = visitorReport(id);
     try {
+      // What the runner costs while the call talks: its CPU from the moment its tracks are published until
+      // the PAL has answered (greeting, question, answer), with its memory (PSS) at the end.
+      const pages = runnerPagesFor(t.service.deps);
+      await waitFor(() => pages.state(id)?.published.length === 2, {
+        timeout: 30_000,
+        interval: 50,
+        what: () => 'face and voice published',
+      });
+      const pids = processTree(pages.state(id)!.pid!).map((p) => p.pid);
+      const talking = { cpu: cpuSeconds(pids), at: performance.now() };
       // The stand-in writes its recording once the PAL greeted, Grace asked, and the PAL answered.
       await waitFor(() => existsSync(file), { timeout: 60_000, interval: 100, what: () => 'the visitor asked and was answered' });
+      const core = (cpuSeconds(pids) - talking.cpu) / ((performance.now() - talking.at) / 1000);
+      const pss = pssMb(pids);
+      console.log(
+        `daily runner while talking: ${Math.round(core * 100)} % of a core over ${((performance.now() - talking.at) / 1000).toFixed(1)} s, ${Math.round(pss)} MB (PSS)`,
+      );
+      reportFigure({ name: 'daily runner while talking: CPU', value: core * 100, unit: '% of a core', better: 'lower' });
+      reportFigure({ name: 'daily runner while talking: memory (PSS)', value: pss, unit: 'MB', better: 'lower' });
       const recording = JSON.parse(readFileSync(file, 'utf8')) as VisitorRecording;
       assert.ok(recording.spokeAt !== null, 'Grace spoke');
 
