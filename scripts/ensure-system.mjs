@@ -1,5 +1,6 @@
-// Installs the system programs palkit's tests use when they are missing (`npm start` needs none: the PAL's
-// voice is eSpeak NG from npm and ffmpeg comes with @palkit/server, @ffmpeg-installer/<os>-<arch>):
+// Installs the system programs palkit's tests use when they are missing (`npm start` needs none but Chromium
+// with PALKIT_DAILY_API_KEY, for palkit's Daily runner: the PAL's voice is eSpeak NG from npm and ffmpeg
+// comes with @palkit/server, @ffmpeg-installer/<os>-<arch>):
 // espeak-ng (its command line speaks as a visitor) and libespeak-ng's headers (the native voice bridge's
 // tests build it with cc), and the three browser engines: Debian's Chromium, Firefox ESR
 // (with PulseAudio, so that headless Firefox has an audio output), and WebKitGTK's WebKitWebDriver and
@@ -11,7 +12,10 @@ import { existsSync } from 'node:fs';
 const forStart = process.argv[2] === 'start';
 const needed = [
   ...(forStart
-    ? []
+    ? // With Daily rooms, palkit's own runner puts the PAL in them from a headless Chromium page.
+      process.env.PALKIT_DAILY_API_KEY
+      ? [['chromium', '/usr/bin/chromium']]
+      : []
     : [
         ['chromium', '/usr/bin/chromium'],
         ['firefox-esr', '/usr/bin/firefox-esr'],
@@ -41,6 +45,7 @@ if (needed.length > 0 && !process.env.PALKIT_CHROMIUM) {
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
   } else {
-    console.warn(`palkit: the tests need ${needed.join(', ')} (Debian: sudo apt-get install -y ${needed.join(' ')}).`);
+    const who = forStart ? "palkit's Daily runner needs" : 'the tests need';
+    console.warn(`palkit: ${who} ${needed.join(', ')} (Debian: sudo apt-get install -y ${needed.join(' ')}).`);
   }
 }

@@ -120,12 +120,13 @@ export interface Config {
   outboundAllow: string[];
   turnstile: { siteKey: string | undefined; secret: string | undefined; verifyUrl: string };
   daily: { apiKey: string | undefined; apiUrl: string; webhookSecret: string | undefined };
-  /** Where Daily rooms are handed to a PAL bot (signed with the whsec_ secret); unset: no PAL joins Daily rooms. */
+  /** Where Daily rooms are handed to your own PAL bot (signed with the whsec_ secret), for PALs that pick it or nothing. */
   palRunner: { url: string; secret: string } | undefined;
   /** How long a PAL bot that accepted the handoff has to join its Daily room. */
   palRunnerJoinSeconds: number;
   /**
-   * palkit's own runner for Daily rooms (live/runner/pages.ts), used when no PALKIT_PAL_RUNNER_URL is set:
+   * palkit's own runner for Daily rooms (live/runner/pages.ts), for PALs that pick it (layers.daily.runner)
+   * or, when no PALKIT_PAL_RUNNER_URL is set, pick nothing:
    * at most `pages` Daily PALs at once on this instance (0: none), each a headless `chromium` page in a
    * child process started from `entry` (the built-in one unless a test names a stand-in).
    */
