@@ -1,10 +1,10 @@
 // The real Daily runner process (live/runner/page-entry.ts) with a stand-in for daily-js whose visitor,
-// Grace, speaks: her audio track (silent, then a spoken question from espeak-ng) is handed to the runner
-// page as daily-js hands a remote participant's track (`track-started`), so the PAL hears her only through
-// the page's bridge. The stand-in records what the page published — the PAL's voice in 5 ms bins and the
+// Grace, speaks: her audio track (silent, then a spoken question from espeak-ng, then words over the PAL's
+// answer) is handed to the runner page as daily-js hands a remote participant's track (`track-started`), so
+// the PAL hears her only through the page's bridge. The stand-in records what the page published — the PAL's voice in 5 ms bins and the
 // mouth region of each frame of its face, at the lip-sync tests' instruments (helpers/lip-sync.ts) — and
-// the app-messages the page sent to the Daily room. Once the PAL has greeted, been asked and answered (then
-// a quiet second and a half), the recording goes to a file the test reads (VISITOR_REPORT), as the
+// the app-messages the page sent to the Daily room. Once the PAL has greeted, been asked, been cut off and
+// answered again (then a quiet second and a half), the recording goes to a file the test reads (VISITOR_REPORT), as the
 // runner's IPC carries only the runner's own reports.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -16,18 +16,20 @@ import { pageProbes } from './page-probes.js';
 
 /** What Grace asks, once the PAL's greeting is over. */
 export const VISITOR_QUESTION = 'What time does the library open tomorrow?';
+/** What she says over the PAL's answer, a second into it. */
+export const VISITOR_INTERRUPTION = 'Sorry, and on Sunday?';
 
 /** Where the stand-in leaves the recording of a conversation. */
 export const visitorReport = (conversationId: string) => join(tmpdir(), `palkit-daily-visitor-${conversationId}.json`);
 
-const question = () => execFileSync('espeak-ng', ['--stdout', '-s', '165', VISITOR_QUESTION]).toString('base64');
+const spoken = (text: string) => execFileSync('espeak-ng', ['--stdout', '-s', '165', text]).toString('base64');
 
-const initScript = (spoken: string) => `${pageProbes}
+const initScript = (spoken: { question: string; interruption: string }) => `${pageProbes}
 (() => {
   const handlers = {};
   const emit = (event, payload) => (handlers[event] || []).forEach((h) => h({ action: event, ...payload }));
   const grace = { session_id: 'grace', user_name: 'Grace', local: false, tracks: {} };
-  const recording = { frames: [], levels: [], sent: [], spokeAt: null, published: {}, stills: {} };
+  const recording = { frames: [], levels: [], sent: [], spokeAt: null, interruptedAt: null, published: {}, stills: {} };
   // Grace's microphone: always flowing (silent samples between words, as a real one), speech when she speaks.
   const voice = new AudioContext();
   const microphone = voice.createMediaStreamDestination();
@@ -35,12 +37,13 @@ const initScript = (spoken: string) => `${pageProbes}
   floor.offset.value = 0;
   floor.connect(microphone);
   floor.start();
-  const speak = async () => {
-    const bytes = Uint8Array.from(atob(${JSON.stringify(spoken)}), (c) => c.charCodeAt(0));
+  /** Plays a base64 WAV into Grace's track; resolves when it has been played. */
+  const speak = async (wav) => {
+    const bytes = Uint8Array.from(atob(wav), (c) => c.charCodeAt(0));
     const source = voice.createBufferSource();
     source.buffer = await voice.decodeAudioData(bytes.buffer);
     source.connect(microphone);
-    recording.spokeAt = performance.now();
+    recording.spokeAt ??= performance.now();
     source.start();
     return new Promise((resolve) => (source.onended = resolve));
   };
@@ -100,11 +103,19 @@ const initScript = (spoken: string) => `${pageProbes}
     return levels.some((l) => l.at > since && audible(l)) && levels.length > bins && !levels.slice(-bins).some(audible);
   };
   async function visit() {
-    // The greeting, then a quiet second: Grace asks her question; the PAL answers, then is quiet again.
+    // The greeting, then a quiet second: Grace asks her question.
     while (!spokeThenQuiet(0, 1000)) await wait(50);
-    await speak();
+    await speak(${JSON.stringify(spoken.question)});
     const asked = performance.now();
-    for (const started = performance.now(); !spokeThenQuiet(asked, 1500); await wait(50))
+    // A second into the PAL's answer she talks over it; it stops, answers that, and is quiet again.
+    for (const started = performance.now(); performance.now() - started < 20000; await wait(20)) {
+      const first = recording.levels.find((l) => l.at > asked && audible(l));
+      if (first && performance.now() - first.at > 1000) break;
+    }
+    recording.interruptedAt = performance.now();
+    await speak(${JSON.stringify(spoken.interruption)});
+    const interrupted = performance.now();
+    for (const started = performance.now(); !spokeThenQuiet(interrupted, 1500); await wait(50))
       if (performance.now() - started > 30000) break;
     await window.standinReport(JSON.stringify(recording));
   }
@@ -141,7 +152,7 @@ const initScript = (spoken: string) => `${pageProbes}
 })();`;
 
 main({
-  initScript: initScript(question()),
+  initScript: initScript({ question: spoken(VISITOR_QUESTION), interruption: spoken(VISITOR_INTERRUPTION) }),
   async onPage(page, start) {
     await page.exposeFunction('standinReport', (json: string) => writeFileSync(visitorReport(start.conversationId), json));
   },

@@ -2,7 +2,7 @@
 // Chromium page, with daily-js swapped for test/helpers/daily-runner-visitor-standin.ts (Daily's servers
 // are unreachable here), whose visitor Grace *speaks* her question into her Daily audio track. The PAL has
 // to hear it through the page's bridge (the service's voice activity detection and recogniser), answer
-// it, and say so to the Daily room in app-messages; and the face the page published has to move its mouth
+// it, stop when she talks over the answer, and say so to the Daily room in app-messages; and the face the page published has to move its mouth
 // while the PAL's published voice is audible and rest while it is silent.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ import { analyseLipSync, describeLipSync, reportLipSync } from '../helpers/lip-s
 import { reportFigure } from '../helpers/figures.js';
 import { cpuSeconds, processTree, pssMb } from '../helpers/process-cost.js';
 import { runnerPagesFor } from '../../src/server/live/runner/pages.js';
-import { VISITOR_QUESTION, visitorReport } from '../helpers/daily-runner-visitor-standin.js';
+import { VISITOR_INTERRUPTION, VISITOR_QUESTION, visitorReport } from '../helpers/daily-runner-visitor-standin.js';
 import { loadTranscript } from '../../src/server/resources/conversations/transcript-store.js';
 
 const ENTRY = fileURLToPath(new URL('../helpers/daily-runner-visitor-standin.ts', import.meta.url));
@@ -40,6 +40,8 @@ interface VisitorRecording {
   levels: Array<{ at: number; peak: number }>;
   sent: Array<{ at: number; to: string; data: { event_type?: string; properties?: Record<string, unknown> } }>;
   spokeAt: number | null;
+  /** When Grace began to talk over the PAL's answer. */
+  interruptedAt: number | null;
   size?: [number, number];
   /** Whole frames as PNG data URLs: as Grace began to speak, and the one whose mouth moved most from it. */
   stills: { resting?: string; speaking?: string };
@@ -60,8 +62,10 @@ describe("palkit's Daily runner hears a Daily visitor", { skip: onPostgres && 'o
       startFakeSpeechServices({ transcript: '' }),
     ]);
     llm.reply = ANSWER.split(/(?= )/);
-    // The recogniser hears the question only in audio that holds speech: a silent or missing track hears nothing.
-    stt.recognise = (wav) => (holdsSpeech(wav) ? VISITOR_QUESTION : '');
+    // The recogniser hears words only in audio that holds speech (a silent or missing track hears nothing):
+    // Grace's question first, then what she says over the answer.
+    let said = 0;
+    stt.recognise = (wav) => (holdsSpeech(wav) ? (said++ === 0 ? VISITOR_QUESTION : VISITOR_INTERRUPTION) : '');
     t = await startListeningService({
       PALKIT_DAILY_API_KEY: DAILY_KEY,
       PALKIT_DAILY_API_URL: daily.url,
@@ -142,6 +146,33 @@ describe("palkit's Daily runner hears a Daily visitor", { skip: onPostgres && 'o
       assert.ok(question > started, "the visitor's utterance after it");
       assert.equal(events[question]!.properties?.speech, VISITOR_QUESTION);
       assert.ok(answer > question, "the PAL's answer after the question");
+
+      // Cut off: Grace talked over the answer; the PAL said so to the room, its published voice went quiet,
+      // and it answered what she said.
+      const interrupted = at((e) => e.event_type === 'conversation.replica_interrupted');
+      const followUp = at((e) => e.event_type === 'conversation.utterance' && e.properties?.speech === VISITOR_INTERRUPTION);
+      assert.ok(interrupted > question, 'replica_interrupted reached the Daily room after the question');
+      assert.ok(followUp > interrupted, "Grace's words over the answer, heard as her next utterance");
+      assert.ok(
+        (await loadTranscript(t.service.deps.db, id)).some((e) => e.role === 'user' && e.content === VISITOR_INTERRUPTION),
+        'in the transcript',
+      );
+      const levels = recording.levels.filter((l) => l.at >= recording.interruptedAt!);
+      const quietFrom = levels.findIndex(
+        (l, i) => levels.slice(i, i + 60).length === 60 && levels.slice(i, i + 60).every((q) => q.peak <= 0.003),
+      );
+      assert.ok(quietFrom >= 0, 'the published voice went quiet after Grace talked over it');
+      const stoppedMs = levels[quietFrom]!.at - recording.interruptedAt!;
+      console.log(`daily runner barge-in: the published voice quiet (300 ms) ${Math.round(stoppedMs)} ms after Grace began over it`);
+      reportFigure({
+        name: 'daily runner barge-in: voice stopped',
+        value: stoppedMs,
+        unit: 'ms',
+        better: 'lower',
+        bar: '≤ 1000',
+        met: stoppedMs <= 1000,
+      });
+      assert.ok(stoppedMs <= 1000, `the PAL's published voice stopped ${Math.round(stoppedMs)} ms after Grace began`);
       const heardAfterMs = recording.levels.find((l) => l.at > recording.spokeAt! + 500 && l.peak > 0.003)?.at;
       console.log(
         `daily runner ears: ${heard[0]!.audioBytes} bytes of speech heard; the answer's voice ${heardAfterMs ? Math.round(heardAfterMs - recording.spokeAt!) : '?'} ms after Grace began; ` +
