@@ -141,4 +141,28 @@ describe('DailyPalBridge (the runner page)', () => {
     expect(reports.ended).to.deep.equal([['participant_left_timeout reached', false]]);
     video.srcObject = null;
   });
+
+  it("tells the PAL room it has no recognition of its own: the visitor's track is heard by the service's only", async () => {
+    let call!: StandInDailyCall;
+    let socket: RoomSocket | undefined;
+    const bridge = new DailyPalBridge(
+      {
+        createCallObject: (options) => (call = new StandInDailyCall(options, false)),
+        local: { createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket },
+      },
+      { joined: () => undefined, published: () => undefined, ended: () => undefined },
+    );
+    await bridge.start({
+      dailyUrl: 'https://acme.daily.co/c2',
+      dailyToken: 't',
+      palName: 'Ada',
+      bridgeUrl: 'http://pal.test/rooms/c2',
+      bridgeToken: 'b',
+    });
+    call.remote = { session_id: 'v1', user_name: 'Grace', local: false, tracks: {} } as unknown as DailyParticipant;
+    call.emit('participant-joined', { participant: call.remote });
+    await waitFor(() => socket?.sent.length, { what: 'the bridge joins the PAL room' });
+    expect(socket!.sent[0]).to.include({ type: 'join', speech_recognition: false });
+    await bridge.stop();
+  });
 });

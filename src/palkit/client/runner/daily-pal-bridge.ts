@@ -90,6 +90,9 @@ export class DailyPalBridge {
     const bridge = new LocalTransport({
       ...this.options.local,
       getUserMedia: () => this.#visitorStream(),
+      // The PAL hears the Daily visitor through the service's recogniser only: this page's own recognition
+      // would listen to a device, not to the visitor's track (without one the PAL knows it cannot hear).
+      pageRecognition: false,
     });
     this.#bridge = bridge;
     bridge.addEventListener(TransportParticipantsEvent.type, () => void this.#publish());

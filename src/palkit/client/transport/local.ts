@@ -41,6 +41,12 @@ export interface LocalTransportOptions {
   listen?: boolean;
   /** The speech recognition to use (default: the browser's). */
   createRecognition?: RecognitionFactory;
+  /**
+   * Whether this page's own recognition may hear the visitor where the service does not transcribe
+   * (default true). palkit's Daily runner says false: its microphone is a remote visitor's track, and a
+   * browser's recognition listens to a device, never to a track.
+   */
+  pageRecognition?: boolean;
   /** How long recognition may take to give words after the visitor cut the PAL off (default 6 s). */
   expectWordsMs?: number;
   /** How camera frames for a perceiving PAL are posted and a trained face's rig is fetched (default: the page's fetch). */
@@ -142,7 +148,7 @@ export class LocalTransport extends EventTarget implements Transport {
       // This page draws the PAL's face (where it has one) and says when it is shown: the PAL greets then.
       ...(this.#player ? { face_ready: true } : {}),
       // Whether this page can turn the visitor's speech into words: where neither it nor the service can, the PAL offers no speech.
-      ...(this.#options.listen === false ? {} : { speech_recognition: this.#options.createRecognition ? true : browserRecognises() }),
+      ...(this.#options.listen === false ? {} : { speech_recognition: this.#pageRecognises() }),
     };
     this.#room = new RoomConnection(
       options.url,
@@ -374,6 +380,7 @@ export class LocalTransport extends EventTarget implements Transport {
     this.#microphone = new MicrophoneSender(sharedAudioContext(), (bytes) => this.#sendBinary(bytes), workletUrl);
     if (this.#micOn) void this.#openMicrophone();
     if (serviceTranscribes) return;
+    if (this.#options.pageRecognition === false) return this.#notice('hearing_unavailable');
     this.#listener = new LocalListener((message) => this.#heard(message), {
       ...(this.#options.createRecognition ? { create: this.#options.createRecognition } : {}),
       ...(this.#options.expectWordsMs !== undefined ? { expectWordsMs: this.#options.expectWordsMs } : {}),
@@ -388,6 +395,12 @@ export class LocalTransport extends EventTarget implements Transport {
     });
     if (this.#listener.available) this.#listener.setMicrophone(this.#micOn);
     else this.#notice('hearing_unavailable');
+  }
+
+  /** Whether this page can turn the visitor's speech into words itself. */
+  #pageRecognises(): boolean {
+    if (this.#options.pageRecognition === false) return false;
+    return this.#options.createRecognition ? true : browserRecognises();
   }
 
   /** The PAL perceives: it sees what the visitor's camera shows, a frame every few seconds, while the camera is on. */
