@@ -27,8 +27,7 @@ import {
 import { freePort } from '../../helpers/process.js';
 import { rms, wavSamples } from '../../helpers/audio-level.js';
 import { portraitClip } from '../../helpers/face-clips.js';
-import { DAILY_KEY, startFakeDaily } from '../../helpers/fake-daily.js';
-import { writeInstalledRunnerStandin, type InstalledRunnerReport } from '../../helpers/installed-daily-runner.js';
+import { runInstalledDailyRunner } from '../../helpers/installed-daily-runner.js';
 
 const KEY = 'install-key-owner-1';
 
@@ -240,71 +239,10 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
   });
 
   it("runs palkit's Daily runner from the package: its page publishes the PAL's face and voice", async () => {
-    const daily = await startFakeDaily();
-    const standin = writeInstalledRunnerStandin(work, join(app, 'node_modules/@palkit/server'));
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    let output = '';
-    const child = spawn(
-      process.execPath,
-      [join(app, 'node_modules/@palkit/server/dist/cli.js'), 'serve', '--port', String(port), '--host', '127.0.0.1'],
-      {
-        cwd: app,
-        env: cleanEnv({
-          PALKIT_DATA: 'memory',
-          PALKIT_API_KEYS: `${KEY}:1`,
-          PALKIT_OUTBOUND_ALLOW: '127.0.0.0/8,::1/128',
-          PALKIT_PUBLIC_URL: url,
-          PALKIT_LOG: 'info',
-          PALKIT_DAILY_API_KEY: DAILY_KEY,
-          PALKIT_DAILY_API_URL: daily.url,
-          PALKIT_DAILY_RUNNER_ENTRY: standin.entry,
-          PALKIT_DAILY_RUNNER_PAGES: '1',
-        }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-    try {
-      await waitUntil(async () => (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true, 60_000, `the service:\n${output}`);
-      const api = async (method: string, path: string, body?: unknown) => {
-        const r = await fetch(url + path, {
-          method,
-          headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        });
-        return { status: r.status, body: (await r.json()) as any };
-      };
-      const pal = await api('POST', '/v2/pals', {
-        pal_name: 'Ada',
-        system_prompt: 'Repeat.',
-        pipeline_mode: 'echo',
-        default_face_id: 'rpalkitada',
-        custom_greeting: 'Hello, I joined the Daily room from the installed package.',
-      });
-      assert.equal(pal.status, 200, JSON.stringify(pal.body));
-      const conversation = await api('POST', '/v2/conversations', { pal_id: pal.body.pal_id });
-      assert.equal(conversation.status, 200, JSON.stringify(conversation.body));
-      assert.match(conversation.body.conversation_url, /daily\.co/);
-      await waitUntil(async () => existsSync(standin.report), 60_000, `the runner page's tracks:\n${output}`);
-      const report = JSON.parse(readFileSync(standin.report, 'utf8')) as InstalledRunnerReport;
-      console.log(`installed Daily runner: voice peak ${report.peak.toFixed(2)}, face ${report.width}x${report.height}`);
-      assert.ok(report.peak >= 0.02, `the PAL's voice is audible: ${report.peak}`);
-      assert.deepEqual([report.width, report.height], [960, 540], "Ada's face");
-      assert.match(output, /"msg":"Daily runner joined its room"/);
-      assert.equal((await api('POST', `/v2/conversations/${conversation.body.conversation_id}/end`)).status, 200);
-    } finally {
-      child.kill('SIGKILL');
-      const pid = /"pid":(\d+)/.exec(output)?.[1];
-      if (pid)
-        try {
-          process.kill(Number(pid), 'SIGKILL');
-        } catch {
-          /* gone */
-        }
-      await daily.close();
-    }
+    const report = await runInstalledDailyRunner(app, work, KEY);
+    console.log(`installed Daily runner: voice peak ${report.peak.toFixed(2)}, face ${report.width}x${report.height}`);
+    assert.ok(report.peak >= 0.02, `the PAL's voice is audible: ${report.peak}`);
+    assert.deepEqual([report.width, report.height], [960, 540], "Ada's face");
   });
 
   describe('run with only node on PATH', () => {
