@@ -21,7 +21,7 @@ export function kindOf(file) {
 /**
  * The one database leg a real-time node file runs on, when it says so itself: 'PGlite' when each of its
  * top-level describe/it/test calls (the least indented) is skipped with `onPostgres && '…'` (or a `skip` set so), 'PostgreSQL' when
- * each is skipped with `!onPostgres && '…'` (or `onPostgres ? … : '…'`), else null (both legs, as the server
+ * each is skipped with `!onPostgres && '…'` (or `onPostgres ? … : '…'`, `!onPostgres ? '…' : …`), else null (both legs, as the server
  * suite runs them). The runner then starts only that leg: the other would load the file (and the service it
  * imports, ~5 s) only to print a skip.
  */
@@ -29,20 +29,27 @@ export function databaseLeg(file) {
   const text = readFileSync(file, 'utf8');
   const uses = text.split('\n').filter((line) => /\bonPostgres\b/.test(line) && !/^\s*import\b/.test(line));
   const legOf = (line) =>
-    /!onPostgres\s*&&|\bskip\b.*=\s*onPostgres\s*\?/.test(line)
+    /!onPostgres\s*&&|\bskip\b.*=\s*onPostgres\s*\?|\bskip\b\s*[:=]\s*!onPostgres\s*\?/.test(line)
       ? 'PostgreSQL'
       : /\bskip\b\s*[:=]\s*onPostgres\s*&&/.test(line)
         ? 'PGlite'
         : null;
   const legs = new Set(uses.map(legOf));
-  // The top-level calls: those least indented (a describe may sit in a loop over voices).
-  const calls = text.split('\n').filter((line) => /^\s*(?:describe|it|test)\(/.test(line));
-  const top = Math.min(...calls.map((line) => line.search(/\S/)));
+  // The top-level calls: those least indented (a describe may sit in a loop over voices). A call's head runs
+  // from its line to where its callback starts: Prettier puts a long one's name and options on lines of their own.
+  const lines = text.split('\n');
+  const calls = lines.flatMap((line, i) => (/^\s*(?:describe|it|test)\(/.test(line) ? [i] : []));
+  const indent = (i) => lines[i].search(/\S/);
+  const top = Math.min(...calls.map(indent));
+  const head = (i) => {
+    const end = lines.findIndex((line, j) => j >= i && /=>|\bfunction\b/.test(line));
+    return lines.slice(i, end < 0 ? i + 1 : end + 1).join('\n');
+  };
   if (
     legs.size !== 1 ||
     legs.has(null) ||
     calls.length === 0 ||
-    !calls.filter((line) => line.search(/\S/) === top).every((line) => /\bskip\b/.test(line))
+    !calls.filter((i) => indent(i) === top).every((i) => /\bskip\b/.test(head(i)))
   )
     return null;
   return [...legs][0];

@@ -33,6 +33,31 @@ describe('databaseLeg', () => {
     );
   });
 
+  it('reads a call whose options Prettier put on lines of their own', async () => {
+    assert.equal(
+      await legOfText(
+        'i.test.ts',
+        "describe(\n  'i',\n  { timeout: 240_000, skip: onPostgres && 'PGlite only' },\n  () => {\n    it('x', () => {});\n  },\n);\n",
+      ),
+      'PGlite',
+    );
+    assert.equal(
+      await legOfText(
+        'j.test.ts',
+        "const skip = !onPostgres ? 'the PostgreSQL leg only' : !tool ? 'no tool' : false;\ndescribe('j', { skip, timeout: 1 }, () => {});\n",
+      ),
+      'PostgreSQL',
+    );
+    assert.equal(
+      await legOfText(
+        'k.test.ts',
+        "describe(\n  'k',\n  { timeout: 1 },\n  () => {\n    it('x', { skip: onPostgres && 'y' }, () => {});\n  },\n);\n",
+      ),
+      null,
+      "a skip inside the callback is not the call's own",
+    );
+  });
+
   it('runs both legs when it cannot tell', async () => {
     assert.equal(await legOfText('d.test.ts', "describe('d', () => {});\n"), null, 'no skip');
     assert.equal(
