@@ -9,6 +9,29 @@ export function isRealtime(file) {
   return file.replace(/^\.\//, '').startsWith('test/realtime/');
 }
 
+/**
+ * End-to-end files that assert no time (no latency, rate or deadline figure; only waits bounded to fail, not
+ * to measure) and leave the built packages alone: the real-time runner runs them UNTIMED_AT_ONCE at a time,
+ * in a group nothing timed runs beside. Each starts its own service, site and browser on ports of its own.
+ * A file that starts to measure time leaves this list.
+ */
+export const UNTIMED = [
+  // The longest first (CI's last run: 33, 23, 20, 19, 11, 8, 8, 5 s), so that no long one starts last.
+  'test/realtime/e2e/storybook.test.ts',
+  'test/realtime/e2e/demo.test.ts',
+  'test/realtime/e2e/live-conversation.test.ts',
+  'test/realtime/e2e/deployment-flows.test.ts',
+  'test/realtime/e2e/reload-rejoin.test.ts',
+  'test/realtime/e2e/strict-csp.test.ts',
+  'test/realtime/e2e/room-page.test.ts',
+  'test/realtime/e2e/first-pal.test.ts',
+];
+export const UNTIMED_AT_ONCE = Math.max(1, Number(process.env.PALKIT_UNTIMED_AT_ONCE) || 2);
+
+export function isUntimed(file) {
+  return UNTIMED.includes(file.replace(/^\.\//, ''));
+}
+
 /** How a real-time file runs: 'browser' (web-test-runner, every engine), 'e2e' (node:test against the built
  * packages) or 'node' (node:test, on PGlite and on PostgreSQL when set, like the server suite). */
 export function kindOf(file) {

@@ -1,12 +1,13 @@
-// scripts/test-tiers-files.mjs's databaseLeg: a real-time file that skips itself on one database leg is run
-// on the other alone; anything it cannot read for sure runs on both, as the server suite runs it.
+// scripts/test-tiers-files.mjs: databaseLeg (a real-time file that skips itself on one database leg is run
+// on the other alone; anything it cannot read for sure runs on both, as the server suite runs it) and UNTIMED.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 // @ts-expect-error: a plain .mjs script of the repository, without types
-import { databaseLeg } from '../../../scripts/test-tiers-files.mjs';
+import { UNTIMED, databaseLeg, kindOf } from '../../../scripts/test-tiers-files.mjs';
 
 const legOf = databaseLeg as (file: string) => 'PGlite' | 'PostgreSQL' | null;
 const IMPORT = "import { onPostgres } from '../helpers/service.js';\n";
@@ -73,5 +74,14 @@ describe('databaseLeg', () => {
       null,
       'calls on different legs',
     );
+  });
+});
+
+describe('UNTIMED, the end-to-end files run side by side', () => {
+  it('names end-to-end files that exist', () => {
+    for (const file of UNTIMED as string[]) {
+      assert.ok(existsSync(file), `${file} is gone: strike it from UNTIMED`);
+      assert.equal(kindOf(file), 'e2e', file);
+    }
   });
 });
