@@ -1,5 +1,5 @@
 // `npm run test:realtime`: the real-time tier, one file at a time (each measures real time, so nothing else of
-// ours runs beside it; the few end-to-end files that measure none run side by side in a group of their own,
+// ours runs beside it; the few files that measure none run side by side in a group of their own,
 // scripts/test-tiers-files.mjs's UNTIMED), each failed file tried once more (a pass on the second try is printed as such, so a
 // flaky file stays visible), and each file's time printed. The files assert ratios to a quiet baseline they
 // measure in the same run and print their figures, which are kept in .palkit/results and compared with the run
