@@ -1,5 +1,6 @@
 // `npm run test:realtime`: the real-time tier, one file at a time (each measures real time, so nothing else of
-// ours runs beside it), each failed file tried once more (a pass on the second try is printed as such, so a
+// ours runs beside it; the few files that measure none run side by side in a group of their own,
+// scripts/test-tiers-files.mjs's UNTIMED), each failed file tried once more (a pass on the second try is printed as such, so a
 // flaky file stays visible), and each file's time printed. The files assert ratios to a quiet baseline they
 // measure in the same run and print their figures, which are kept in .palkit/results and compared with the run
 // before at the end (scripts/report.mjs; `npm run report` prints it again). Arguments: files or folders to run (default: all of
@@ -8,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { report } from './report.mjs';
 import { figuresIn, saveFigures } from './results.mjs';
-import { databaseLeg, isRealtime, kindOf, realtimeFiles } from './test-tiers-files.mjs';
+import { UNTIMED, UNTIMED_AT_ONCE, databaseLeg, isRealtime, isUntimed, kindOf, realtimeFiles } from './test-tiers-files.mjs';
 
 const REPORTERS = [
   '--test-reporter=tap',
@@ -25,43 +26,74 @@ if (strays.length > 0) console.warn(`test-realtime: not real-time files (they be
 const started = Date.now();
 const seconds = (from) => Math.round((Date.now() - from) / 1000);
 const results = [];
-/** A command's run, its output shown as it goes and kept (the figures are read from it); resolves to whether it passed. */
-let output = '';
-const run = (command, commandArgs) =>
+/** A command's run, its output shown as it goes (or, `held`, kept and printed whole at its end, when files run side by side); resolves to whether it passed and its output (the figures are read from it). */
+const run = (command, commandArgs, held = false) =>
   new Promise((resolve) => {
+    let output = '';
     const child = spawn(command, commandArgs, { stdio: ['inherit', 'pipe', 'pipe'] });
-    child.stdout.on('data', (d) => (process.stdout.write(d), (output += d)));
-    child.stderr.on('data', (d) => (process.stderr.write(d), (output += d)));
-    child.on('close', (code) => resolve(code === 0));
+    child.stdout.on('data', (d) => (held || process.stdout.write(d), (output += d)));
+    child.stderr.on('data', (d) => (held || process.stderr.write(d), (output += d)));
+    child.on('close', (code) => resolve({ ok: code === 0, output }));
   });
 
 if (files.some((f) => kindOf(f) === 'e2e')) {
   const building = Date.now();
   console.log('\n=== real-time tier: building the packages and Storybook for the end-to-end files ===');
-  const built = (await run('npm', ['run', 'build'])) && (await run('npm', ['run', 'build-storybook']));
+  // PALKIT_PACKAGES_BUILT=1: `npm test` built them in the gate's size step minutes ago; Storybook is built here.
+  const packages = process.env.PALKIT_PACKAGES_BUILT === '1' || (await run('npm', ['run', 'build'])).ok;
+  const built = packages && (await run('npm', ['run', 'build-storybook'])).ok;
   results.push({ file: '(build + build-storybook)', seconds: seconds(building), outcome: built ? 'passed' : 'FAILED' });
   if (!built) finish();
 }
 
-for (const file of files) {
+/** One file, and its one retry when it fails; its figures saved, its time and outcome listed. */
+async function runFile(file, held) {
   const kind = kindOf(file);
   const once = () => {
-    if (kind === 'browser') return run(process.execPath, ['scripts/test-browser.mjs', '--files', file]);
-    if (kind === 'e2e') return run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...REPORTERS, file]);
+    if (kind === 'browser') return run(process.execPath, ['scripts/test-browser.mjs', '--files', file], held);
+    if (kind === 'e2e') return run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...REPORTERS, file], held);
     // A file that runs on one database leg only (it skips itself on the other) starts that leg alone.
     const leg = process.env.PALKIT_TEST_DATABASE_URL ? databaseLeg(file) : null;
-    return run(process.execPath, ['scripts/test-server.mjs', '--one-at-a-time', ...(leg ? [`--leg=${leg}`] : []), file]);
+    return run(process.execPath, ['scripts/test-server.mjs', '--one-at-a-time', ...(leg ? [`--leg=${leg}`] : []), file], held);
   };
   const from = Date.now();
-  console.log(`\n=== real-time: ${file} ===`);
-  output = '';
-  let outcome = (await once()) ? 'passed' : null;
+  const heading = `\n=== real-time: ${file} ===\n`;
+  if (!held) process.stdout.write(heading);
+  let { ok, output } = await once();
+  let shown = held ? heading + output : '';
+  let outcome = ok ? 'passed' : null;
   if (!outcome) {
-    console.log(`\n=== real-time: ${file} failed; its one retry ===`);
-    outcome = (await once()) ? 'passed on retry' : 'FAILED';
+    const retry = `\n=== real-time: ${file} failed; its one retry ===\n`;
+    if (!held) process.stdout.write(retry);
+    ({ ok, output } = await once());
+    shown += held ? retry + output : '';
+    outcome = ok ? 'passed on retry' : 'FAILED';
   }
+  if (held) process.stdout.write(shown);
   saveFigures(file, figuresIn(output), outcome);
   results.push({ file, seconds: seconds(from), outcome });
+}
+
+// The files that measure no time run side by side, UNTIMED_AT_ONCE at a time, in a group of their own (at the
+// place of the first of them; nothing timed runs beside it); every other file runs alone.
+const untimed = UNTIMED.filter((f) => files.some((file) => file.replace(/^\.\//, '') === f));
+for (const file of files) {
+  if (!isUntimed(file)) {
+    await runFile(file, false);
+    continue;
+  }
+  if (file !== files.find(isUntimed)) continue;
+  const from = Date.now();
+  const queue = [...untimed];
+  console.log(
+    `\n=== real-time: ${untimed.length} files that measure no time, ${UNTIMED_AT_ONCE} at a time (each printed whole when it ends) ===`,
+  );
+  await Promise.all(
+    Array.from({ length: UNTIMED_AT_ONCE }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) await runFile(next, UNTIMED_AT_ONCE > 1);
+    }),
+  );
+  results.push({ file: `(the ${untimed.length} files above, side by side)`, seconds: seconds(from), outcome: 'group' });
 }
 finish();
 
@@ -71,6 +103,8 @@ function finish() {
   for (const r of results) console.log(`  ${String(r.seconds).padStart(5)} s  ${r.outcome.padEnd(15)} ${r.file}`);
   const failed = results.filter((r) => r.outcome === 'FAILED').length;
   const retried = results.filter((r) => r.outcome === 'passed on retry').length;
-  console.log(`real-time tier: ${results.length} steps, ${failed} failed, ${retried} passed only on retry, ${seconds(started)} s`);
+  console.log(
+    `real-time tier: ${results.filter((r) => r.outcome !== 'group').length} steps, ${failed} failed, ${retried} passed only on retry, ${seconds(started)} s`,
+  );
   process.exit(failed > 0 ? 1 : 0);
 }

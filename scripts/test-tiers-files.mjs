@@ -9,6 +9,32 @@ export function isRealtime(file) {
   return file.replace(/^\.\//, '').startsWith('test/realtime/');
 }
 
+/**
+ * Real-time files that assert no time (no latency, rate or deadline figure; only waits bounded to fail, not
+ * to measure) and leave the built packages alone: the real-time runner runs them UNTIMED_AT_ONCE at a time, in
+ * a group nothing timed runs beside. Each starts its own service, site and browser on ports of its own
+ * (face-look-calibration: the face models on one core, a minute of WebAssembly, no service; demo-face: its
+ * demo process, its 8 s recordings and their training). A file that starts to measure time leaves this list.
+ */
+export const UNTIMED = [
+  // The longest first (alone here, at load 4-9: 69, 48, 39, 32, 29, 26, 15, 13, 9, 7 s): no long one starts last.
+  'test/realtime/face-look-calibration.test.ts',
+  'test/realtime/e2e/storybook.test.ts',
+  'test/realtime/e2e/deployment-flows.test.ts',
+  'test/realtime/e2e/demo.test.ts',
+  'test/realtime/e2e/demo-face.test.ts',
+  'test/realtime/e2e/live-conversation.test.ts',
+  'test/realtime/e2e/reload-rejoin.test.ts',
+  'test/realtime/e2e/strict-csp.test.ts',
+  'test/realtime/e2e/room-page.test.ts',
+  'test/realtime/e2e/first-pal.test.ts',
+];
+export const UNTIMED_AT_ONCE = Math.max(1, Number(process.env.PALKIT_UNTIMED_AT_ONCE) || 2);
+
+export function isUntimed(file) {
+  return UNTIMED.includes(file.replace(/^\.\//, ''));
+}
+
 /** How a real-time file runs: 'browser' (web-test-runner, every engine), 'e2e' (node:test against the built
  * packages) or 'node' (node:test, on PGlite and on PostgreSQL when set, like the server suite). */
 export function kindOf(file) {
@@ -21,7 +47,7 @@ export function kindOf(file) {
 /**
  * The one database leg a real-time node file runs on, when it says so itself: 'PGlite' when each of its
  * top-level describe/it/test calls (the least indented) is skipped with `onPostgres && '…'` (or a `skip` set so), 'PostgreSQL' when
- * each is skipped with `!onPostgres && '…'` (or `onPostgres ? … : '…'`), else null (both legs, as the server
+ * each is skipped with `!onPostgres && '…'` (or `onPostgres ? … : '…'`, `!onPostgres ? '…' : …`), else null (both legs, as the server
  * suite runs them). The runner then starts only that leg: the other would load the file (and the service it
  * imports, ~5 s) only to print a skip.
  */
@@ -29,20 +55,27 @@ export function databaseLeg(file) {
   const text = readFileSync(file, 'utf8');
   const uses = text.split('\n').filter((line) => /\bonPostgres\b/.test(line) && !/^\s*import\b/.test(line));
   const legOf = (line) =>
-    /!onPostgres\s*&&|\bskip\b.*=\s*onPostgres\s*\?/.test(line)
+    /!onPostgres\s*&&|\bskip\b.*=\s*onPostgres\s*\?|\bskip\b\s*[:=]\s*!onPostgres\s*\?/.test(line)
       ? 'PostgreSQL'
       : /\bskip\b\s*[:=]\s*onPostgres\s*&&/.test(line)
         ? 'PGlite'
         : null;
   const legs = new Set(uses.map(legOf));
-  // The top-level calls: those least indented (a describe may sit in a loop over voices).
-  const calls = text.split('\n').filter((line) => /^\s*(?:describe|it|test)\(/.test(line));
-  const top = Math.min(...calls.map((line) => line.search(/\S/)));
+  // The top-level calls: those least indented (a describe may sit in a loop over voices). A call's head runs
+  // from its line to where its callback starts: Prettier puts a long one's name and options on lines of their own.
+  const lines = text.split('\n');
+  const calls = lines.flatMap((line, i) => (/^\s*(?:describe|it|test)\(/.test(line) ? [i] : []));
+  const indent = (i) => lines[i].search(/\S/);
+  const top = Math.min(...calls.map(indent));
+  const head = (i) => {
+    const end = lines.findIndex((line, j) => j >= i && /=>|\bfunction\b/.test(line));
+    return lines.slice(i, end < 0 ? i + 1 : end + 1).join('\n');
+  };
   if (
     legs.size !== 1 ||
     legs.has(null) ||
     calls.length === 0 ||
-    !calls.filter((line) => line.search(/\S/) === top).every((line) => /\bskip\b/.test(line))
+    !calls.filter((i) => indent(i) === top).every((i) => /\bskip\b/.test(head(i)))
   )
     return null;
   return [...legs][0];

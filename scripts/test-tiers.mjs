@@ -46,7 +46,9 @@ for (const tier of chosen) {
       const [name, command, args] = step;
       const started = Date.now();
       console.log(`\n##### ${tier}: ${name} #####`);
-      ok = spawnSync(command, args, { stdio: 'inherit' }).status === 0;
+      // After the gate in the same run, its size step has just built the packages of this tree (npm run size).
+      const env = tier === 'realtime' && chosen.includes('gate') ? { ...process.env, PALKIT_PACKAGES_BUILT: '1' } : process.env;
+      ok = spawnSync(command, args, { stdio: 'inherit', env }).status === 0;
       lines.push(`  ${tier.padEnd(8)} ${name.padEnd(15)} ${minutes(started)}${ok ? '' : '  FAILED'}`);
     }
     if (!ok) break;

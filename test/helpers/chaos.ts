@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { reportFigure } from './figures.js';
 import { RoomClient } from './live-fixtures.js';
 import { startServiceProcess, type ServiceProcess, type ServiceProcessOptions } from './process.js';
 
@@ -104,6 +105,17 @@ export async function replyMs(client: RoomClient, timeoutMs = 20_000): Promise<n
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+/**
+ * A bystander's reply times, quiet and during the chaos, to the real-time report (helpers/figures.ts): the p95
+ * of each, the one during with the bar the test asserts on it.
+ */
+export function reportReplies(name: string, quiet: number[], during: number[], barMs: number): void {
+  reportFigure({ name: `${name}: bystander's replies quiet, p95`, value: percentile(quiet, 95), unit: 'ms', better: 'lower' });
+  const p95 = percentile(during, 95);
+  const bar = `< ${Math.round(barMs)}`;
+  reportFigure({ name: `${name}: bystander's replies during, p95`, value: p95, unit: 'ms', better: 'lower', bar, met: p95 < barMs });
 }
 
 export type FloodKind = 'audio' | 'hifi' | 'rates' | 'chat' | 'echo' | 'echo-interrupt' | 'zero-cost';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { onPostgres } from '../helpers/service.js';
-import { percentile } from '../helpers/chaos.js';
+import { percentile, reportReplies } from '../helpers/chaos.js';
 import { fairEchoes } from '../helpers/chaos-scenarios/fair-echoes.js';
 
 describe(
@@ -16,6 +16,7 @@ describe(
     it("another room's reply starts within 500 ms of its quiet replies (p95)", async () => {
       const { summary, visitors, speaking, quiet, busy } = await fairEchoes.run();
       console.log(`# ${summary}`);
+      reportReplies('fair echoes', quiet, busy, percentile(quiet, 95) + 500);
       assert.ok(speaking >= visitors - 2, `${speaking} of ${visitors} rooms spoke their echoes`);
       assert.ok(
         percentile(busy, 95) < percentile(quiet, 95) + 500,

@@ -6,7 +6,7 @@
 // The scenario is test/helpers/chaos-scenarios/relay-capacity.ts (also run by `npm run bench -- chaos`).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { percentile } from '../helpers/chaos.js';
+import { percentile, reportReplies } from '../helpers/chaos.js';
 import { onPostgres } from '../helpers/service.js';
 import { relayCapacity } from '../helpers/chaos-scenarios/relay-capacity.js';
 
@@ -17,6 +17,7 @@ describe(
     it('nothing they say is shed, and a relayed bystander answers as when the channel was quiet', async () => {
       const { summary, sent, shed, overBudget, quiet, busy } = await relayCapacity.run();
       console.log(`# ${summary}`);
+      reportReplies('relay capacity', quiet, busy, percentile(quiet, 95) + 500);
       assert.equal(shed, 0, `${shed} payloads shed (${((shed / Math.max(1, sent)) * 100).toFixed(1)} % of the frames)`);
       assert.equal(overBudget, 0, 'real-time audio stays within every budget');
       assert.ok(

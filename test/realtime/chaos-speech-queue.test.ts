@@ -17,7 +17,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { onPostgres } from '../helpers/service.js';
-import { percentile } from '../helpers/chaos.js';
+import { percentile, reportReplies } from '../helpers/chaos.js';
+import { reportFigure } from '../helpers/figures.js';
 import { speechQueue } from '../helpers/chaos-scenarios/speech-queue.js';
 
 for (const voice of ['native', 'wasm'] as const) {
@@ -28,6 +29,15 @@ for (const voice of ['native', 'wasm'] as const) {
       it("owner 1's replies start as quickly as before owner 2's items were queued", async () => {
         const { summary, finished, quiet, busy, quietStallMs, busyStallMs } = await speechQueue(voice).run();
         console.log(`# ${summary}`);
+        reportReplies(`speech queue, ${voice} voice`, quiet, busy, percentile(quiet, 95) + 500);
+        reportFigure({
+          name: `speech queue, ${voice} voice: longest event-loop stall`,
+          value: busyStallMs,
+          unit: 'ms',
+          better: 'lower',
+          bar: `< ${Math.round(quietStallMs + 250)} (quiet + 250)`,
+          met: busyStallMs < quietStallMs + 250,
+        });
         assert.ok(finished >= 1, 'items finished (their audio stored) while the replies were measured');
         assert.ok(
           busyStallMs < quietStallMs + 250,

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { onPostgres } from '../helpers/service.js';
-import { percentile } from '../helpers/chaos.js';
+import { percentile, reportReplies } from '../helpers/chaos.js';
 import { zeroCostFrames } from '../helpers/chaos-scenarios/zero-cost-frames.js';
 
 describe(
@@ -19,6 +19,7 @@ describe(
       const { summary, floods, dropped, growthMb, quiet, during } = await zeroCostFrames.run();
       console.log(`# zero-cost: ${summary}`);
       const bar = Math.max(500, 3 * percentile(quiet, 95));
+      reportReplies('zero-cost frames', quiet, during, bar);
       assert.ok(floods.length >= 1, 'the floods ran');
       for (const r of floods) {
         // The flooder does not read, so it may never see the close frame before it is dropped (1006).

@@ -1,12 +1,13 @@
-// scripts/test-tiers-files.mjs's databaseLeg: a real-time file that skips itself on one database leg is run
-// on the other alone; anything it cannot read for sure runs on both, as the server suite runs it.
+// scripts/test-tiers-files.mjs: databaseLeg (a real-time file that skips itself on one database leg is run
+// on the other alone; anything it cannot read for sure runs on both, as the server suite runs it) and UNTIMED.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 // @ts-expect-error: a plain .mjs script of the repository, without types
-import { databaseLeg } from '../../../scripts/test-tiers-files.mjs';
+import { UNTIMED, databaseLeg, kindOf } from '../../../scripts/test-tiers-files.mjs';
 
 const legOf = databaseLeg as (file: string) => 'PGlite' | 'PostgreSQL' | null;
 const IMPORT = "import { onPostgres } from '../helpers/service.js';\n";
@@ -33,6 +34,31 @@ describe('databaseLeg', () => {
     );
   });
 
+  it('reads a call whose options Prettier put on lines of their own', async () => {
+    assert.equal(
+      await legOfText(
+        'i.test.ts',
+        "describe(\n  'i',\n  { timeout: 240_000, skip: onPostgres && 'PGlite only' },\n  () => {\n    it('x', () => {});\n  },\n);\n",
+      ),
+      'PGlite',
+    );
+    assert.equal(
+      await legOfText(
+        'j.test.ts',
+        "const skip = !onPostgres ? 'the PostgreSQL leg only' : !tool ? 'no tool' : false;\ndescribe('j', { skip, timeout: 1 }, () => {});\n",
+      ),
+      'PostgreSQL',
+    );
+    assert.equal(
+      await legOfText(
+        'k.test.ts',
+        "describe(\n  'k',\n  { timeout: 1 },\n  () => {\n    it('x', { skip: onPostgres && 'y' }, () => {});\n  },\n);\n",
+      ),
+      null,
+      "a skip inside the callback is not the call's own",
+    );
+  });
+
   it('runs both legs when it cannot tell', async () => {
     assert.equal(await legOfText('d.test.ts', "describe('d', () => {});\n"), null, 'no skip');
     assert.equal(
@@ -48,5 +74,14 @@ describe('databaseLeg', () => {
       null,
       'calls on different legs',
     );
+  });
+});
+
+describe('UNTIMED, the real-time files run side by side', () => {
+  it('names node and end-to-end files that exist (a browser file runs every engine at once already)', () => {
+    for (const file of UNTIMED as string[]) {
+      assert.ok(existsSync(file), `${file} is gone: strike it from UNTIMED`);
+      assert.notEqual(kindOf(file), 'browser', file);
+    }
   });
 });
