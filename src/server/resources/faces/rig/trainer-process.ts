@@ -13,7 +13,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { channel } from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
-import { constants, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { RetryLater } from '../../../platform/jobs/queue.js';
 import { packageRoot } from '../../../platform/package-root.js';
@@ -146,12 +145,6 @@ export class Trainer {
         env: Object.fromEntries(TRAINER_ENV.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]]))),
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       });
-      // Below the service's calls on a busy core (its ffmpeg inherits this).
-      try {
-        if (child.pid) setPriority(child.pid, constants.priority.PRIORITY_LOW);
-      } catch {
-        // not permitted here: it still runs, at the service's priority
-      }
       let settled = false;
       let stall: ClockTimer | undefined;
       let stderr = '';
