@@ -3,13 +3,18 @@
 // service does not transcribe, sends what it recognises as the interactions protocol's user events, pauses
 // while the PAL speaks, tells the runner when its recognition stops working, and where nothing can hear the
 // visitor shows the same `hearing_unavailable` notice as a local room.
-import { expect } from '@open-wc/testing';
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../../src/palkit/components/define.js';
+import type { PalConversation } from '../../../src/palkit/components/conversation/conversation.js';
+import { ConversationSession } from '../../../src/palkit/client/session.js';
 import { DailyTransport } from '../../../src/palkit/client/transport/daily.js';
 import type { DailyHearingOptions } from '../../../src/palkit/client/transport/daily-hearing.js';
 import { hearingMessage } from '../../../src/palkit/client/transport/hearing-message.js';
 import { TransportMessageEvent, TransportNoticeEvent } from '../../../src/palkit/client/transport/transport.js';
 import { FakeRecognition, withoutBrowserRecognition } from '../helpers/fake-recognition.js';
 import { StandInDailyCall } from '../helpers/stand-in-daily-call.js';
+import { deep } from '../helpers/deployment.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 async function visitor(hearing: DailyHearingOptions | undefined) {
   let call!: StandInDailyCall;
@@ -100,5 +105,23 @@ describe('DailyTransport hears the visitor with the browser’s recognition (pal
     expect(notices).to.deep.equal([]);
     expect(messages).to.have.length(1);
     await transport.leave();
+  });
+
+  it('the visitor sees the notice in the call, as in a local room, when the runner says nothing else hears', async () => {
+    await withoutBrowserRecognition(async () => {
+      let call!: StandInDailyCall;
+      const session = new ConversationSession({
+        transportFactory: () => new DailyTransport({ createCallObject: (options) => (call = new StandInDailyCall(options)) }),
+      });
+      const el = document.createElement('pal-conversation') as PalConversation;
+      el.session = session;
+      await fixture(html`<div style="width:800px;height:520px"></div>`).then((d) => d.append(el));
+      await session.join('https://acme.daily.co/c10', 'tok');
+      expect(deep(el, '[part="notice"]')).to.equal(null);
+      call.emit('app-message', { data: hearingMessage({ transcribes: false }, 'c10'), fromId: 'pal' });
+      await waitFor(() => deep(el, '[part="notice"]') !== null, { what: 'the notice' });
+      expect(deep(el, '[part="notice"]')!.textContent).to.contain("can't hear you in this browser. Type your message instead.");
+      await session.endConversation();
+    });
   });
 });
