@@ -80,7 +80,7 @@ export class LocalTransport extends EventTarget implements Transport {
   #palSpeaking = false;
   #textMode = false;
   /** What the room said of its hearing when joined: whether the service transcribes, in which fixed language. */
-  #roomHearing: { transcribes: boolean; language?: string } | null = null;
+  #roomHearing: { transcribes: boolean; language?: string; conversationId: string } | null = null;
   readonly #meter = new TurnLatencyMeter((report) => this.#reportLatency(report));
   readonly #options: LocalTransportOptions;
 
@@ -99,7 +99,7 @@ export class LocalTransport extends EventTarget implements Transport {
 
   /** Once joined: whether the service transcribes the visitor, the PAL's fixed language, the conversation. */
   get roomHearing(): { transcribes: boolean; language?: string; conversationId: string } | null {
-    return this.#roomHearing && { ...this.#roomHearing, conversationId: this.#conversationId };
+    return this.#roomHearing;
   }
 
   /** Whether the visitor's words can be recognised where this transport cannot see (the Daily runner's visitor page). */
@@ -189,7 +189,11 @@ export class LocalTransport extends EventTarget implements Transport {
     this.dispatchEvent(new TransportParticipantsEvent());
     if (again) return; // hearing, camera frames and the history are under way since the first join
     this.#history = frame.transcript ?? [];
-    this.#roomHearing = { transcribes: frame.transcribes === true, ...(frame.language ? { language: frame.language } : {}) };
+    this.#roomHearing = {
+      transcribes: frame.transcribes === true,
+      ...(frame.language ? { language: frame.language } : {}),
+      conversationId: frame.conversation_id,
+    };
     this.#startHearing(frame.transcribes === true, frame.language);
     if (frame.perception) this.#startFrames(frame.perception, token);
   }
