@@ -9,6 +9,10 @@ import type { DailyParticipant } from '@daily-co/daily-js';
 import { ADA } from '../../../src/protocol/faces/ada.js';
 import { AudioFrameKind, encodeAudioFrame } from '../../../src/protocol/room.js';
 import { DailyPalBridge } from '../../../src/palkit/client/runner/daily-pal-bridge.js';
+import { DailyTransport } from '../../../src/palkit/client/transport/daily.js';
+import { hearingMessage } from '../../../src/palkit/client/transport/hearing-message.js';
+import { TransportNoticeEvent } from '../../../src/palkit/client/transport/transport.js';
+import { FakeRecognition } from '../helpers/fake-recognition.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { StandInDailyCall } from '../helpers/stand-in-daily-call.js';
 
@@ -163,6 +167,111 @@ describe('DailyPalBridge (the runner page)', () => {
     call.emit('participant-joined', { participant: call.remote });
     await waitFor(() => socket?.sent.length, { what: 'the bridge joins the PAL room' });
     expect(socket!.sent[0]).to.include({ type: 'join', speech_recognition: false });
+    await bridge.stop();
+  });
+
+  it("hears the visitor through their own page's recognition: tells the page, passes its words on, and the PAL room whether it can", async () => {
+    let call!: StandInDailyCall;
+    let socket: RoomSocket | undefined;
+    const bridge = new DailyPalBridge(
+      {
+        createCallObject: (options) => (call = new StandInDailyCall(options, false)),
+        local: { createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket },
+      },
+      { joined: () => undefined, published: () => undefined, ended: () => undefined },
+    );
+    await bridge.start({
+      dailyUrl: 'https://acme.daily.co/c3',
+      dailyToken: 't',
+      palName: 'Ada',
+      bridgeUrl: 'http://pal.test/rooms/c3',
+      bridgeToken: 'b',
+    });
+
+    // The visitor's Daily page, joined through a second stand-in whose app-messages reach the bridge's and back.
+    const recognition = new FakeRecognition();
+    let visitorCall!: StandInDailyCall;
+    const visitor = new DailyTransport({
+      createCallObject: (options) => (visitorCall = new StandInDailyCall(options)),
+      hearing: { createRecognition: () => recognition },
+    });
+    const notices: string[] = [];
+    visitor.addEventListener(TransportNoticeEvent.type, (e) => notices.push((e as TransportNoticeEvent).code));
+    await visitor.join({ url: 'https://acme.daily.co/c3', token: 'v', startVideo: false, startAudio: true });
+    visitorCall.sendAppMessage = ((data: unknown) => call.emit('app-message', { data, fromId: 'v1' })) as never;
+    call.sendAppMessage = ((data: unknown) => visitorCall.emit('app-message', { data, fromId: 'me' })) as never;
+
+    // The visitor arrives with what its page said of itself: the PAL room learns it can hear them, before any greeting.
+    call.remote = { session_id: 'v1', user_name: 'Grace', local: false, tracks: {}, userData: visitorCall.joinedWith?.userData } as never;
+    call.emit('participant-joined', { participant: call.remote });
+    await waitFor(() => socket?.sent.length, { what: 'the bridge joins the PAL room' });
+    expect(socket!.sent[0]).to.include({ type: 'join', speech_recognition: true });
+
+    // The room does not transcribe: the visitor's page is told, and listens in the PAL's language.
+    socket!.frame({
+      type: 'joined',
+      participant_id: 'b1',
+      conversation_id: 'c3',
+      transcribes: false,
+      language: 'fr-FR',
+      participants: [{ participant_id: 'b1', user_name: 'Grace', role: 'visitor' }],
+    });
+    await waitFor(() => recognition.running, { what: "the visitor's recognition listening" });
+    expect(recognition.lang).to.equal('fr-FR');
+
+    // A recognised phrase reaches the PAL room as a page's own recognition sends it.
+    recognition.hear([['quelles sont vos heures', true]]);
+    const appMessages = () =>
+      socket!.sent.filter((f) => (f as { type: string }).type === 'app-message').map((f) => (f as { data: unknown }).data);
+    expect(appMessages()).to.deep.equal([
+      { message_type: 'conversation', event_type: 'conversation.user.started_speaking', conversation_id: 'c3', properties: {} },
+      { message_type: 'conversation', event_type: 'conversation.user.stopped_speaking', conversation_id: 'c3', properties: {} },
+      {
+        message_type: 'conversation',
+        event_type: 'conversation.utterance',
+        conversation_id: 'c3',
+        properties: { role: 'user', speech: 'quelles sont vos heures' },
+      },
+    ]);
+
+    // Its recognition stops working: the PAL room gets a `hearing` frame, never palkit's message as an app-message.
+    recognition.fail('service-not-allowed');
+    expect(socket!.sent.at(-1)).to.deep.equal({ type: 'hearing', speech_recognition: false });
+    expect(appMessages()).to.have.length(3);
+    expect(notices).to.deep.equal(['hearing_unavailable']);
+    await visitor.leave();
+    await bridge.stop();
+  });
+
+  it('tells a visitor page that joins again (a reload) how it is heard, and the PAL room whether it can be', async () => {
+    let call!: StandInDailyCall;
+    let socket: RoomSocket | undefined;
+    const bridge = new DailyPalBridge(
+      {
+        createCallObject: (options) => (call = new StandInDailyCall(options, false)),
+        local: { createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket },
+      },
+      { joined: () => undefined, published: () => undefined, ended: () => undefined },
+    );
+    await bridge.start({
+      dailyUrl: 'https://acme.daily.co/c4',
+      dailyToken: 't',
+      palName: 'Ada',
+      bridgeUrl: 'http://pal.test/rooms/c4',
+      bridgeToken: 'b',
+    });
+    const visitorWith = (id: string, recognises: boolean) =>
+      ({ session_id: id, user_name: 'Grace', local: false, tracks: {}, userData: { palkit: { speech_recognition: recognises } } }) as never;
+    call.emit('participant-joined', { participant: visitorWith('v1', false) });
+    await waitFor(() => socket?.sent.length, { what: 'the bridge joins the PAL room' });
+    expect(socket!.sent[0]).to.include({ type: 'join', speech_recognition: false });
+    socket!.frame({ type: 'joined', participant_id: 'b1', conversation_id: 'c4', transcribes: true, participants: [] });
+    await waitFor(() => call.sent.length, { what: 'the visitor page told' });
+    expect(call.sent).to.deep.equal([[hearingMessage({ transcribes: true }, 'c4'), '*']]);
+
+    call.emit('participant-joined', { participant: visitorWith('v2', true) });
+    expect(socket!.sent.at(-1)).to.deep.equal({ type: 'hearing', speech_recognition: true });
+    expect(call.sent).to.have.length(2);
     await bridge.stop();
   });
 });

@@ -1,48 +1,10 @@
 import { expect } from '@open-wc/testing';
-import { LocalListener, type HeardMessage, type Recognition } from '../../../src/palkit/client/transport/local-listener.js';
+import { LocalListener, type HeardMessage } from '../../../src/palkit/client/transport/local-listener.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { TransportMessageEvent, TransportNoticeEvent } from '../../../src/palkit/client/transport/transport.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { TestClock } from '../helpers/test-clock.js';
-
-/**
- * The browser's SpeechRecognition as the Web Speech API defines it (start/stop/abort; result, error and
- * end events), driven by the test: Chromium's own needs Google's recognition service, unreachable here.
- */
-class FakeRecognition extends EventTarget implements Recognition {
-  continuous = false;
-  interimResults = false;
-  lang = '';
-  running = false;
-  calls: string[] = [];
-  start(): void {
-    if (this.running) throw new DOMException('recognition has already started', 'InvalidStateError');
-    this.running = true;
-    this.calls.push('start');
-  }
-  stop(): void {
-    this.calls.push('stop');
-    this.end();
-  }
-  abort(): void {
-    this.calls.push('abort');
-    this.end();
-  }
-  end(): void {
-    if (!this.running) return;
-    this.running = false;
-    this.dispatchEvent(new Event('end'));
-  }
-  /** One result list as Chrome delivers it: earlier results stay in the list, resultIndex marks the new one. */
-  hear(results: Array<[string, boolean]>, resultIndex = results.length - 1): void {
-    const list = results.map(([transcript, isFinal]) => Object.assign([{ transcript, confidence: 0.9 }], { isFinal }));
-    this.dispatchEvent(Object.assign(new Event('result'), { resultIndex, results: list }));
-  }
-  fail(error: string): void {
-    this.dispatchEvent(Object.assign(new Event('error'), { error }));
-    this.end();
-  }
-}
+import { FakeRecognition } from '../helpers/fake-recognition.js';
 
 describe('LocalListener (the visitor heard through speech recognition)', () => {
   function listener() {

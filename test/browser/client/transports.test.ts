@@ -2,6 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../../../src/palkit/components/define.js';
 import type { PalStage } from '../../../src/palkit/components/stage/stage.js';
 import { DailyTransport } from '../../../src/palkit/client/transport/daily.js';
+import { browserRecognises } from '../../../src/palkit/client/transport/local-listener.js';
 import { LocalTransport } from '../../../src/palkit/client/transport/local.js';
 import { ABANDON_AFTER_MS } from '../../../src/palkit/client/transport/room-connection.js';
 import {
@@ -442,7 +443,9 @@ describe('DailyTransport', () => {
     await transport.join({ url: 'https://acme.daily.co/r', token: 't', startVideo: false, startAudio: true, audioDeviceId: 'mic-2' });
     expect(call.options.dailyConfig?.avoidEval).to.equal(true);
     expect(call.options).to.include({ startVideoOff: true, startAudioOff: false, audioSource: 'mic-2' });
-    expect(call.joinedWith).to.deep.equal({ url: 'https://acme.daily.co/r', token: 't' });
+    // Whether this browser recognises speech goes with the join (palkit's runner tells the PAL: daily-hearing.test.ts).
+    const userData = { palkit: { speech_recognition: browserRecognises() } };
+    expect(call.joinedWith).to.deep.equal({ url: 'https://acme.daily.co/r', token: 't', userData });
     const messages: unknown[] = [];
     transport.addEventListener(TransportMessageEvent.type, (e) => messages.push((e as TransportMessageEvent).data));
     call.emit('app-message', { data: { event_type: 'conversation.tool_call' }, fromId: 'pal' });

@@ -3,10 +3,13 @@
 // there, joins the PAL's local room as its bridge with the same LocalTransport a visitor's page uses. The
 // PAL's face (drawn by the elements' face code) and voice (the room's audio, played by PalAudioPlayer)
 // become the Daily call's video and audio sources; the visitor's Daily audio is the bridge's microphone;
-// app-messages go both ways. Either side ending ends the other.
-import type { DailyEventObjectAppMessage, DailyEventObjectParticipant, DailyEventObjectTrack } from '@daily-co/daily-js';
+// app-messages go both ways. Either side ending ends the other. Where the service has no recogniser, the
+// visitor's own page recognises their words (daily-hearing.ts): the bridge tells it so (palkit's hearing
+// message), passes its words on as any app-message, and tells the PAL's room whether it can hear them.
+import type { DailyEventObjectAppMessage, DailyEventObjectParticipant, DailyEventObjectTrack, DailyParticipant } from '@daily-co/daily-js';
 import type { CreateCallObject, DailyCallObject } from '../transport/daily.js';
 import { LocalTransport, type LocalTransportOptions } from '../transport/local.js';
+import { hearingMessage, readHearingMessage, userDataRecognises } from '../transport/hearing-message.js';
 import { TransportEndedEvent, TransportMessageEvent, TransportParticipantsEvent } from '../transport/transport.js';
 
 export interface BridgeStart {
@@ -61,12 +64,17 @@ export class DailyPalBridge {
     });
     this.#call = call;
     call.on('participant-joined', (event: DailyEventObjectParticipant) => {
-      if (!event.participant.local) this.#visitorCame(start, event.participant.user_name);
+      if (!event.participant.local) this.#visitorCame(start, event.participant);
     });
     call.on('track-started', (event: DailyEventObjectTrack) => {
       if (event.participant && !event.participant.local && event.track.kind === 'audio') this.#heard(event.track);
     });
-    call.on('app-message', (event: DailyEventObjectAppMessage) => this.#bridge?.sendAppMessage(event.data));
+    call.on('app-message', (event: DailyEventObjectAppMessage) => {
+      const hearing = readHearingMessage(event.data);
+      // The visitor's recognition stopped working: the PAL's room learns it as from a page's own (a `hearing` frame).
+      if (!hearing) this.#bridge?.sendAppMessage(event.data);
+      else if (hearing.properties.speech_recognition !== undefined) this.#bridge?.reportHearing(hearing.properties.speech_recognition);
+    });
     call.on('left-meeting', () => this.#end('left-meeting', false));
     call.on('error', (event) => this.#end(event?.errorMsg ?? 'daily error', true));
     await call.join({ url: start.dailyUrl, token: start.dailyToken, userName: start.palName });
@@ -74,7 +82,7 @@ export class DailyPalBridge {
     // A visitor already in the room when the PAL arrived.
     const remote = Object.values(call.participants()).find((p) => !p.local);
     if (remote) {
-      this.#visitorCame(start, remote.user_name);
+      this.#visitorCame(start, remote);
       const audio = remote.tracks.audio;
       if (audio?.state === 'playable' && audio.persistentTrack) this.#heard(audio.persistentTrack);
     }
@@ -85,14 +93,18 @@ export class DailyPalBridge {
   }
 
   /** The first visitor in the Daily room: the PAL's local room opens for them (the PAL greets them there). */
-  #visitorCame(start: BridgeStart, name: string): void {
-    if (this.#bridge || this.#ended) return;
+  #visitorCame(start: BridgeStart, visitor: DailyParticipant): void {
+    // A visitor page that joins again (a reload) learns how it is heard, and the PAL whether it can be.
+    if (this.#bridge) return this.#hearingChanged(visitor);
+    if (this.#ended) return;
+    const name = visitor.user_name;
     const bridge = new LocalTransport({
       ...this.options.local,
       getUserMedia: () => this.#visitorStream(),
-      // The PAL hears the Daily visitor through the service's recogniser only: this page's own recognition
-      // would listen to a device, not to the visitor's track (without one the PAL knows it cannot hear).
+      // This page's own recognition would listen to a device, not to the visitor's track: the PAL hears the
+      // Daily visitor through the service's recogniser, or through the recognition of the visitor's own page.
       pageRecognition: false,
+      remoteRecognition: userDataRecognises(visitor.userData),
     });
     this.#bridge = bridge;
     bridge.addEventListener(TransportParticipantsEvent.type, () => void this.#publish());
@@ -107,7 +119,21 @@ export class DailyPalBridge {
     });
     bridge
       .join({ url: start.bridgeUrl, token: start.bridgeToken, userName: name || 'Visitor', startVideo: false, startAudio: true })
+      .then(() => this.#tellHearing())
       .catch((error: unknown) => this.#end(error instanceof Error ? error.message : 'the PAL room refused the bridge', true));
+  }
+
+  /** Tells the visitor's page whether the service transcribes them: if not, its own recognition hears them. */
+  #tellHearing(): void {
+    const hearing = this.#bridge?.roomHearing;
+    if (!hearing || this.#ended) return;
+    const { transcribes, language, conversationId } = hearing;
+    this.#call?.sendAppMessage(hearingMessage({ transcribes, ...(language ? { language } : {}) }, conversationId), '*');
+  }
+
+  #hearingChanged(visitor: DailyParticipant): void {
+    this.#bridge?.reportHearing(userDataRecognises(visitor.userData));
+    this.#tellHearing();
   }
 
   /** The PAL's face and voice, once the bridge has them, become the Daily call's video and audio sources. */

@@ -1,5 +1,7 @@
 // Transport for Daily rooms. daily-js is loaded with import() only when a Daily room is joined, runs in
-// call-object mode (we draw the UI), and uses `avoidEval` so pages with a strict CSP work.
+// call-object mode (we draw the UI), and uses `avoidEval` so pages with a strict CSP work. With palkit's
+// runner as the PAL and no recogniser in the service, the browser's recognition hears the visitor
+// (daily-hearing.ts), as in a local room.
 import type {
   DailyCall,
   DailyEventObjectAppMessage,
@@ -8,9 +10,11 @@ import type {
   DailyParticipant,
 } from '@daily-co/daily-js';
 import { PalClientError } from '../errors.js';
+import { DailyHearing, type DailyHearingOptions } from './daily-hearing.js';
 import {
   TransportEndedEvent,
   TransportMessageEvent,
+  TransportNoticeEvent,
   TransportParticipantsEvent,
   type JoinOptions,
   type Transport,
@@ -47,11 +51,20 @@ export class DailyTransport extends EventTarget implements Transport {
   #left = false;
   #textMode = false;
   readonly #load: () => Promise<CreateCallObject>;
+  readonly #hearing: DailyHearing;
 
-  constructor(options: { createCallObject?: CreateCallObject } = {}) {
+  constructor(options: { createCallObject?: CreateCallObject; hearing?: DailyHearingOptions } = {}) {
     super();
     const create = options.createCallObject;
     this.#load = create ? async () => create : loadDaily;
+    this.#hearing = new DailyHearing(
+      {
+        send: (data) => this.#call?.sendAppMessage(data, '*'),
+        show: (data) => this.dispatchEvent(new TransportMessageEvent(data, this.#localId())),
+        notice: (code) => this.dispatchEvent(new TransportNoticeEvent(code, '')),
+      },
+      options.hearing,
+    );
   }
 
   get participants(): TransportParticipant[] {
@@ -84,7 +97,7 @@ export class DailyTransport extends EventTarget implements Transport {
     for (const name of ['participant-joined', 'participant-updated', 'participant-left', 'track-started', 'track-stopped'] as const)
       call.on(name, changed);
     call.on('app-message', (event: DailyEventObjectAppMessage) => {
-      this.dispatchEvent(new TransportMessageEvent(event.data, event.fromId));
+      if (!this.#hearing.receive(event.data)) this.dispatchEvent(new TransportMessageEvent(event.data, event.fromId));
     });
     call.on('left-meeting', () => {
       if (!this.#left) this.#finish('left', false);
@@ -93,11 +106,14 @@ export class DailyTransport extends EventTarget implements Transport {
       if (!this.#left) this.#finish(event.errorMsg, true);
     });
     try {
-      await call.join({ url: options.url, token: options.token, ...(options.userName ? { userName: options.userName } : {}) });
+      // Whether this page can recognise the visitor's speech, known to palkit's runner before the PAL greets.
+      const userData = this.#hearing.userData;
+      await call.join({ url: options.url, token: options.token, ...(options.userName ? { userName: options.userName } : {}), userData });
     } catch (error) {
       await this.#destroy();
       throw new PalClientError('join_failed', error instanceof Error ? error.message : 'Could not join the Daily room.');
     }
+    this.#hearing.setMicrophone(options.startAudio);
     changed();
   }
 
@@ -112,11 +128,14 @@ export class DailyTransport extends EventTarget implements Transport {
   }
 
   sendAppMessage(data: unknown): void {
+    // A typed line is the visitor's words too: nothing is missing any more.
+    if ((data as { event_type?: unknown } | null)?.event_type === 'conversation.respond') this.#hearing.typed();
     this.#call?.sendAppMessage(data, '*');
   }
 
   setMicrophoneEnabled(enabled: boolean): void {
     this.#call?.setLocalAudio(enabled);
+    this.#hearing.setMicrophone(enabled);
   }
 
   setTextMode(on: boolean): void {
@@ -141,7 +160,12 @@ export class DailyTransport extends EventTarget implements Transport {
     this.dispatchEvent(new TransportEndedEvent(reason, failed));
   }
 
+  #localId(): string {
+    return this.#call?.participants().local?.session_id ?? 'local';
+  }
+
   async #destroy(): Promise<void> {
+    this.#hearing.close();
     const call = this.#call;
     this.#call = null;
     await call?.destroy();

@@ -47,6 +47,8 @@ export interface LocalTransportOptions {
    * browser's recognition listens to a device, never to a track.
    */
   pageRecognition?: boolean;
+  /** palkit's Daily runner: the visitor's own page (the Daily one) recognises their speech and sends the words. */
+  remoteRecognition?: boolean;
   /** How long recognition may take to give words after the visitor cut the PAL off (default 6 s). */
   expectWordsMs?: number;
   /** How camera frames for a perceiving PAL are posted and a trained face's rig is fetched (default: the page's fetch). */
@@ -77,6 +79,8 @@ export class LocalTransport extends EventTarget implements Transport {
   #frames: CameraFrameSender | null = null;
   #palSpeaking = false;
   #textMode = false;
+  /** What the room said of its hearing when joined: whether the service transcribes, in which fixed language. */
+  #roomHearing: { transcribes: boolean; language?: string; conversationId: string } | null = null;
   readonly #meter = new TurnLatencyMeter((report) => this.#reportLatency(report));
   readonly #options: LocalTransportOptions;
 
@@ -91,6 +95,16 @@ export class LocalTransport extends EventTarget implements Transport {
 
   get history(): readonly RoomTranscriptEntry[] {
     return this.#history;
+  }
+
+  /** Once joined: whether the service transcribes the visitor, the PAL's fixed language, the conversation. */
+  get roomHearing(): { transcribes: boolean; language?: string; conversationId: string } | null {
+    return this.#roomHearing;
+  }
+
+  /** Whether the visitor's words can be recognised where this transport cannot see (the Daily runner's visitor page). */
+  reportHearing(speechRecognition: boolean): void {
+    this.#sendFrame({ type: 'hearing', speech_recognition: speechRecognition });
   }
 
   get participants(): TransportParticipant[] {
@@ -175,6 +189,11 @@ export class LocalTransport extends EventTarget implements Transport {
     this.dispatchEvent(new TransportParticipantsEvent());
     if (again) return; // hearing, camera frames and the history are under way since the first join
     this.#history = frame.transcript ?? [];
+    this.#roomHearing = {
+      transcribes: frame.transcribes === true,
+      ...(frame.language ? { language: frame.language } : {}),
+      conversationId: frame.conversation_id,
+    };
     this.#startHearing(frame.transcribes === true, frame.language);
     if (frame.perception) this.#startFrames(frame.perception, token);
   }
@@ -399,7 +418,7 @@ export class LocalTransport extends EventTarget implements Transport {
 
   /** Whether this page can turn the visitor's speech into words itself. */
   #pageRecognises(): boolean {
-    if (this.#options.pageRecognition === false) return false;
+    if (this.#options.pageRecognition === false) return this.#options.remoteRecognition === true;
     return this.#options.createRecognition ? true : browserRecognises();
   }
 

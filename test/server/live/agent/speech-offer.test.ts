@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { withoutSpeechOffer } from '../../../../src/server/live/agent/speech-offer.js';
 import { answerLine } from '../../../../src/server/resources/pals/lines/language.js';
-import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
+import { insertConversation, insertPal, RoomClient, token } from '../../../helpers/live-fixtures.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 describe('an invitation to speak, where the PAL cannot hear', () => {
@@ -70,5 +70,30 @@ describe('the greeting, by what the page can hear', () => {
   it('a browser that recognises speech, or a page that does not say: the greeting as the owner wrote it', async () => {
     assert.equal(await greeting({ speech_recognition: true }), GREETING);
     assert.equal(await greeting({}), GREETING);
+  });
+
+  // palkit's runner joins a Daily conversation's PAL room as its bridge, saying what the Daily visitor's
+  // own page told it of its recognition (client/runner/daily-pal-bridge.ts): the PAL greets by that.
+  async function dailyGreeting(visitorPage: { speech_recognition: boolean }): Promise<string> {
+    const palId = await insertPal(t, { definition: { custom_greeting: GREETING } });
+    const room = await insertConversation(t, { palId, customGreeting: null });
+    await t.service.deps.db
+      .updateTable('conversations')
+      .set({ provider: 'daily' })
+      .where('conversation_id', '=', room.conversationId)
+      .execute();
+    const bridgeToken = token(t, room.conversationId, { role: 'bridge' });
+    const client = await RoomClient.join(room.conversationUrl, bridgeToken, 'Daily visitor', visitorPage);
+    const said = await client.waitForEvent('conversation.utterance', (m) => m.properties.role === 'replica');
+    client.close();
+    return String(said.properties.speech);
+  }
+
+  it("a Daily visitor, through palkit's runner: the greeting invites speech only where their page recognises it", async () => {
+    assert.equal(await dailyGreeting({ speech_recognition: true }), GREETING);
+    assert.equal(
+      await dailyGreeting({ speech_recognition: false }),
+      'Hello, I am Nova from Northwind Bikes. Ask me anything about our bikes, or type "help me choose".',
+    );
   });
 });
