@@ -156,9 +156,13 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
     eye.upper.forEach((up, k) => {
       const low = eye.lower[k]!;
       const [du, dv] = [local[low]![0] - local[up]![0], local[low]![1] - local[up]![1]];
-      set(channel, up, 0.85 * du, 0.85 * dv);
-      set(channel, low, -0.15 * du, -0.15 * dv);
-      set(channel, eye.crease[k]!, 0.4 * du, 0.4 * dv);
+      // At the outer corner the lid barely travels and its lashes fan out past FaceMesh's corner: the corner's
+      // crease point stays and its lid point meets the lower lid by a shorter way, or the lashes swept the skin
+      // beside the eye along (22 levels of change there, outside the lids).
+      const outer = k === 0 ? 0 : 1;
+      set(channel, up, 0.92 * outer * du, 0.92 * outer * dv);
+      set(channel, low, -0.08 * du, -0.08 * dv);
+      set(channel, eye.crease[k]!, 0.4 * (k === 0 ? 0 : 1) * du, 0.4 * (k === 0 ? 0 : 1) * dv);
       set(channel, eye.brow[k]!, 0.06 * du, 0.06 * dv);
     });
   }
