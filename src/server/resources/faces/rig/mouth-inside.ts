@@ -171,6 +171,7 @@ function ownTeeth(rest: RestMouth, out: Uint8ClampedArray): void {
     const o = (y0 * rest.width + x0) * 4;
     return [rest.rgba[o]!, rest.rgba[o + 1]!, rest.rgba[o + 2]!];
   };
+  const teeth = toothLuma(rest);
   // A smile shows mostly its upper teeth: all of the opening goes with the upper lip (the lower teeth are drawn).
   for (const [cell, anchor, row] of [[1, rest.upper, INSIDE.upperRow]] as const) {
     const split = splitFrom(anchor) * 3;
@@ -182,7 +183,9 @@ function ownTeeth(rest: RestMouth, out: Uint8ClampedArray): void {
         const mine = cell === 1 ? y + 0.5 - row <= split : y + 0.5 - row > split;
         if (mine && inside([fx, fy], rest.hole)) seen.push([y, sample(fx, fy)]);
       }
-      for (const [y, rgb] of seen) write(out, cell, x, y, rgb, 1);
+      // Only what is tooth there: the dark corners and lip pixels a smile's opening also holds would show as
+      // brown notches at the ends of the row once the jaw drops (the throat shows instead, as behind real teeth).
+      for (const [y, rgb] of seen) write(out, cell, x, y, rgb, toothLike(rgb, teeth));
       if (!seen.length) continue;
       // Carry the column's outermost tooth pixel beyond the lip a few rows (under a lifted or dropped lip).
       // (From a little inside: the outline's own row may be half lip.)
@@ -196,6 +199,25 @@ function ownTeeth(rest: RestMouth, out: Uint8ClampedArray): void {
       }
     }
   }
+}
+
+const lumaOf = (rgb: readonly number[]) => 0.299 * rgb[0]! + 0.587 * rgb[1]! + 0.114 * rgb[2]!;
+
+/** The resting opening's teeth brightness: the 80th percentile of its luma. */
+function toothLuma(rest: RestMouth): number {
+  const lumas = holePixels(rest)
+    .map(([x, y]) => {
+      const o = (y * rest.width + x) * 4;
+      return lumaOf([rest.rgba[o]!, rest.rgba[o + 1]!, rest.rgba[o + 2]!]);
+    })
+    .sort((a, b) => a - b);
+  return lumas[Math.floor(lumas.length * 0.8)] ?? 200;
+}
+
+/** How much of a pixel of the opening is tooth (1) rather than a dark corner or lip (0), softly. */
+function toothLike(rgb: readonly number[], teeth: number): number {
+  const chroma = (Math.max(...rgb) - Math.min(...rgb)) / Math.max(1, Math.max(...rgb));
+  return smooth(0.35, 0.55, lumaOf(rgb) / teeth) * (1 - smooth(0.35, 0.5, chroma));
 }
 
 function write(out: Uint8ClampedArray, cell: number, x: number, y: number, rgb: readonly number[], alpha: number): void {
