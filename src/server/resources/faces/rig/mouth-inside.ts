@@ -183,8 +183,8 @@ function ownTeeth(rest: RestMouth, out: Uint8ClampedArray): void {
         const mine = cell === 1 ? y + 0.5 - row <= split : y + 0.5 - row > split;
         if (mine && inside([fx, fy], rest.hole)) seen.push([y, sample(fx, fy)]);
       }
-      // Only what is tooth there: the dark corners and lip pixels a smile's opening also holds would show as
-      // brown notches at the ends of the row once the jaw drops (the throat shows instead, as behind real teeth).
+      // Not the dark corners a smile's opening also holds: they showed as brown notches at the ends of the row
+      // once the jaw dropped (the throat shows instead, as behind real teeth).
       for (const [y, rgb] of seen) write(out, cell, x, y, rgb, toothLike(rgb, teeth));
       if (!seen.length) continue;
       // Carry the column's outermost tooth pixel beyond the lip a few rows (under a lifted or dropped lip).
@@ -214,10 +214,13 @@ function toothLuma(rest: RestMouth): number {
   return lumas[Math.floor(lumas.length * 0.8)] ?? 200;
 }
 
-/** How much of a pixel of the opening is tooth (1) rather than a dark corner or lip (0), softly. */
+/**
+ * How much of a pixel of the opening is kept (1) rather than a dark corner (0), softly. The lip's pixels stay:
+ * the upper lip dips into the opening at its middle, and without them a lifted lip showed a dark notch there,
+ * like a missing tooth.
+ */
 function toothLike(rgb: readonly number[], teeth: number): number {
-  const chroma = (Math.max(...rgb) - Math.min(...rgb)) / Math.max(1, Math.max(...rgb));
-  return smooth(0.35, 0.55, lumaOf(rgb) / teeth) * (1 - smooth(0.35, 0.5, chroma));
+  return smooth(0.35, 0.55, lumaOf(rgb) / teeth);
 }
 
 function write(out: Uint8ClampedArray, cell: number, x: number, y: number, rgb: readonly number[], alpha: number): void {
