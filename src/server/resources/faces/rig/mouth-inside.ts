@@ -59,15 +59,14 @@ export function mouthInside(rest: RestMouth): { image: ImageData; ownTeeth: bool
     for (let x = 0; x < W; x++) {
       const u = (x + 0.5 - W / 2) / INSIDE.scale;
       // The throat: deepest a little above the middle (the palate's shadow under the upper teeth), warmer
-      // towards the lips and the cheeks' inner walls, with a faint vertical shading of the palate's ridge.
+      // towards the lips and the cheeks' inner walls (no texture: a faint ridge pattern read as stripes at 4x).
       const vy = (y + 0.5 - H / 2) / INSIDE.scale;
       const r = Math.hypot(u / 0.5, (vy + 0.04) / 0.33);
-      const ridge = 1 + 0.06 * Math.cos(u * 40) * (1 - smooth(0.2, 0.6, r));
       put(
         0,
         x,
         y,
-        DEEP.map((c, i) => Math.min(255, (c + (WARM[i]! - c) * smooth(0.6, 1.5, r)) * throatLight * ridge)),
+        DEEP.map((c, i) => Math.min(255, (c + (WARM[i]! - c) * smooth(0.6, 1.5, r)) * throatLight)),
         1,
       );
       // Generated teeth: upper ones hang from the lip (gum above), lower ones stand behind the lower lip, the tongue behind them.
