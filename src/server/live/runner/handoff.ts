@@ -8,7 +8,7 @@ import { newId } from '../../platform/ids.js';
 import { clockTimeout } from '../../platform/time.js';
 import { signWebhook } from '../../platform/webhooks/signing.js';
 import { endConversation } from '../../resources/conversations/end-conversation.js';
-import { PalUnavailableError } from '../../resources/conversations/daily-call.js';
+import { PalUnavailableError } from '../../resources/conversations/daily-call-start.js';
 import { disclosureFor, greetingFor, BUILT_IN_VERBAL_DISCLOSURE, BUILT_IN_VISUAL_DISCLOSURE } from '../agent/disclosure.js';
 import {
   conversationFaceLink,

@@ -1,5 +1,5 @@
 // PALs in Daily rooms: the runner API, Daily's webhooks, the calls' deadlines and the job closing a
-// provider's room after the end (the handoff itself runs in createConversation, through daily-call.ts).
+// provider's room after the end (the handoff itself runs in createConversation, through daily-call-start.ts).
 import type { ResourceModule } from '../../resources/module.js';
 import { registerDailyWebhooks } from '../conferencing/daily-webhooks.js';
 import { registerRunnerRoutes } from './routes.js';

@@ -14,7 +14,7 @@ import type { ClockTimer } from '../../platform/time.js';
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import { signMeetingToken } from '../../providers/conferencing/meeting-token.js';
 import { createBotToken } from '../../providers/conferencing/daily.js';
-import { PalUnavailableError, RunnerBusyError } from '../../resources/conversations/daily-call.js';
+import { PalUnavailableError, RunnerBusyError } from '../../resources/conversations/daily-call-start.js';
 import { endConversation } from '../../resources/conversations/end-conversation.js';
 import { claimPalJoined } from '../../resources/conversations/pal-joined.js';
 import { loadLiveConversation } from '../../resources/conversations/live-conversation.js';

@@ -13,7 +13,7 @@ import { faceMediaLink } from '../faces/media-url.js';
 import { conferencingProvider, ProviderError, recordingRefusal, type ConferencingProvider } from '../../providers/conferencing/index.js';
 import { canonicalLanguage, unsupportedLanguageMessage } from '../pals/languages.js';
 import { checkFace, resolvePalAndFace, type PalAndFace } from './repository.js';
-import { dailyCallStart, PalRunnerMissingError, RunnerBusyError } from './daily-call.js';
+import { dailyCallStart, PalRunnerMissingError, RunnerBusyError } from './daily-call-start.js';
 import type { ConversationProperties } from './schemas.js';
 
 export const DEFAULT_MAX_CALL_DURATION = 3600;
@@ -160,7 +160,7 @@ export async function openConversationRoom(deps: ServiceDeps, planned: PlannedCo
       .where('conversation_id', '=', conversationId)
       .execute();
   }
-  // A Daily room: its deadlines and its PAL (live/conferencing/daily-call.ts); a refusal throws PalUnavailableError.
+  // A Daily room: its deadlines and its PAL (live/runner/start-daily-call.ts); a refusal throws PalUnavailableError.
   if (provider.name === 'daily') {
     try {
       await dailyCallStart(deps)(deps, {

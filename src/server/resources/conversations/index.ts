@@ -9,7 +9,7 @@ import { endConversation } from './end-conversation.js';
 import { listConversationEvents } from './events-store.js';
 import { ratingOf } from './rating-routes.js';
 import { ProviderError } from '../../providers/conferencing/index.js';
-import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from './daily-call.js';
+import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from './daily-call-start.js';
 import { conversationView, ownedConversation } from './repository.js';
 import * as routes from './routes.js';
 import { receiptOf } from './receipts.js';

@@ -6,7 +6,7 @@ import { ApiError, badRequest, forbidden } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { findOwnedPal } from '../conversations/repository.js';
 import { conferencingProvider, ProviderError } from '../../providers/conferencing/index.js';
-import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from '../conversations/daily-call.js';
+import { PAL_UNAVAILABLE_ERROR, PalUnavailableError } from '../conversations/daily-call-start.js';
 import { unavailableReason } from './availability.js';
 import { captchaFor } from './captcha.js';
 import { clientAddress, clientKey } from './client-address.js';

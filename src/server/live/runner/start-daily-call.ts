@@ -1,11 +1,11 @@
-// A Daily room just opened (createConversation calls this through resources/conversations/daily-call.ts):
+// A Daily room just opened (createConversation calls this through resources/conversations/daily-call-start.ts):
 // it ends at its deadlines whether or not a PAL joins (nothing else would end it), and gets its PAL from
 // the runner the PAL picks (layers.daily.runner, else the service's default, resources/pals/daily-runner.ts):
 // the customer's bot (PALKIT_PAL_RUNNER_URL: a refusal ends the conversation and throws
 // PalUnavailableError) or palkit's own (live/runner/pages.ts: a full one throws RunnerBusyError before
 // anything is scheduled, and the conversation is withdrawn). A runner the PAL picks that this service
 // does not have (its settings changed since the PAL was saved) withdraws it too (PalRunnerMissingError).
-import { PalRunnerMissingError, type DailyCallStart } from '../../resources/conversations/daily-call.js';
+import { PalRunnerMissingError, type DailyCallStart } from '../../resources/conversations/daily-call-start.js';
 import { loadLiveConversation } from '../../resources/conversations/live-conversation.js';
 import { dailyRunnerFor, dailyRunnerRefusal, pickedDailyRunner } from '../../resources/pals/daily-runner.js';
 import { handOffToRunner } from './handoff.js';

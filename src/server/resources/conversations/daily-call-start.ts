@@ -1,5 +1,5 @@
 // A Daily room, once open, gets its deadlines and its PAL from the runner: live's work
-// (live/conferencing/daily-call.ts), while conversations are created here, a layer below. So the step is
+// (live/runner/start-daily-call.ts), while conversations are created here, a layer below. So the step is
 // handed down: app/service.ts gives each service's deps its start, kept beside those deps (no
 // module-level singleton), and createConversation calls it.
 import type { ServiceDeps } from '../../platform/context.js';
