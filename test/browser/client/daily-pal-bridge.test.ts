@@ -66,6 +66,27 @@ function toneFrame(): Uint8Array {
   return encodeAudioFrame({ kind: AudioFrameKind.palVoice, viseme: 1, sampleRate, samples });
 }
 
+/** A started bridge in Daily room `id`, its reports ignored: its stand-in call, and the PAL room's socket once opened. */
+async function startBridge(id: string) {
+  let call!: StandInDailyCall;
+  let socket: RoomSocket | undefined;
+  const bridge = new DailyPalBridge(
+    {
+      createCallObject: (options) => (call = new StandInDailyCall(options, false)),
+      local: { createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket },
+    },
+    { joined: () => undefined, published: () => undefined, ended: () => undefined },
+  );
+  await bridge.start({
+    dailyUrl: `https://acme.daily.co/${id}`,
+    dailyToken: 't',
+    palName: 'Ada',
+    bridgeUrl: `http://pal.test/rooms/${id}`,
+    bridgeToken: 'b',
+  });
+  return { bridge, call, socket: () => socket };
+}
+
 describe('DailyPalBridge (the runner page)', () => {
   it('joins Daily as the PAL, bridges once a visitor comes, publishes a live face and voice, relays both ways, ends with the room', async () => {
     let call!: StandInDailyCall;
@@ -147,46 +168,16 @@ describe('DailyPalBridge (the runner page)', () => {
   });
 
   it("tells the PAL room it has no recognition of its own: the visitor's track is heard by the service's only", async () => {
-    let call!: StandInDailyCall;
-    let socket: RoomSocket | undefined;
-    const bridge = new DailyPalBridge(
-      {
-        createCallObject: (options) => (call = new StandInDailyCall(options, false)),
-        local: { createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket },
-      },
-      { joined: () => undefined, published: () => undefined, ended: () => undefined },
-    );
-    await bridge.start({
-      dailyUrl: 'https://acme.daily.co/c2',
-      dailyToken: 't',
-      palName: 'Ada',
-      bridgeUrl: 'http://pal.test/rooms/c2',
-      bridgeToken: 'b',
-    });
+    const { bridge, call, socket } = await startBridge('c2');
     call.remote = { session_id: 'v1', user_name: 'Grace', local: false, tracks: {} } as unknown as DailyParticipant;
     call.emit('participant-joined', { participant: call.remote });
-    await waitFor(() => socket?.sent.length, { what: 'the bridge joins the PAL room' });
-    expect(socket!.sent[0]).to.include({ type: 'join', speech_recognition: false });
+    await waitFor(() => socket()?.sent.length, { what: 'the bridge joins the PAL room' });
+    expect(socket()!.sent[0]).to.include({ type: 'join', speech_recognition: false });
     await bridge.stop();
   });
 
   it("hears the visitor through their own page's recognition: tells the page, passes its words on, and the PAL room whether it can", async () => {
-    let call!: StandInDailyCall;
-    let socket: RoomSocket | undefined;
-    const bridge = new DailyPalBridge(
-      {
-        createCallObject: (options) => (call = new StandInDailyCall(options, false)),
-        local: { createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket },
-      },
-      { joined: () => undefined, published: () => undefined, ended: () => undefined },
-    );
-    await bridge.start({
-      dailyUrl: 'https://acme.daily.co/c3',
-      dailyToken: 't',
-      palName: 'Ada',
-      bridgeUrl: 'http://pal.test/rooms/c3',
-      bridgeToken: 'b',
-    });
+    const { bridge, call, socket } = await startBridge('c3');
 
     // The visitor's Daily page, joined through a second stand-in whose app-messages reach the bridge's and back.
     const recognition = new FakeRecognition();
@@ -204,11 +195,11 @@ describe('DailyPalBridge (the runner page)', () => {
     // The visitor arrives with what its page said of itself: the PAL room learns it can hear them, before any greeting.
     call.remote = { session_id: 'v1', user_name: 'Grace', local: false, tracks: {}, userData: visitorCall.joinedWith?.userData } as never;
     call.emit('participant-joined', { participant: call.remote });
-    await waitFor(() => socket?.sent.length, { what: 'the bridge joins the PAL room' });
-    expect(socket!.sent[0]).to.include({ type: 'join', speech_recognition: true });
+    await waitFor(() => socket()?.sent.length, { what: 'the bridge joins the PAL room' });
+    expect(socket()!.sent[0]).to.include({ type: 'join', speech_recognition: true });
 
     // The room does not transcribe: the visitor's page is told, and listens in the PAL's language.
-    socket!.frame({
+    socket()!.frame({
       type: 'joined',
       participant_id: 'b1',
       conversation_id: 'c3',
@@ -222,7 +213,9 @@ describe('DailyPalBridge (the runner page)', () => {
     // A recognised phrase reaches the PAL room as a page's own recognition sends it.
     recognition.hear([['quelles sont vos heures', true]]);
     const appMessages = () =>
-      socket!.sent.filter((f) => (f as { type: string }).type === 'app-message').map((f) => (f as { data: unknown }).data);
+      socket()!
+        .sent.filter((f) => (f as { type: string }).type === 'app-message')
+        .map((f) => (f as { data: unknown }).data);
     expect(appMessages()).to.deep.equal([
       { message_type: 'conversation', event_type: 'conversation.user.started_speaking', conversation_id: 'c3', properties: {} },
       { message_type: 'conversation', event_type: 'conversation.user.stopped_speaking', conversation_id: 'c3', properties: {} },
@@ -236,7 +229,7 @@ describe('DailyPalBridge (the runner page)', () => {
 
     // Its recognition stops working: the PAL room gets a `hearing` frame, never palkit's message as an app-message.
     recognition.fail('service-not-allowed');
-    expect(socket!.sent.at(-1)).to.deep.equal({ type: 'hearing', speech_recognition: false });
+    expect(socket()!.sent.at(-1)).to.deep.equal({ type: 'hearing', speech_recognition: false });
     expect(appMessages()).to.have.length(3);
     expect(notices).to.deep.equal(['hearing_unavailable']);
     await visitor.leave();
@@ -244,33 +237,18 @@ describe('DailyPalBridge (the runner page)', () => {
   });
 
   it('tells a visitor page that joins again (a reload) how it is heard, and the PAL room whether it can be', async () => {
-    let call!: StandInDailyCall;
-    let socket: RoomSocket | undefined;
-    const bridge = new DailyPalBridge(
-      {
-        createCallObject: (options) => (call = new StandInDailyCall(options, false)),
-        local: { createSocket: (url) => (socket = new RoomSocket(url)) as unknown as WebSocket },
-      },
-      { joined: () => undefined, published: () => undefined, ended: () => undefined },
-    );
-    await bridge.start({
-      dailyUrl: 'https://acme.daily.co/c4',
-      dailyToken: 't',
-      palName: 'Ada',
-      bridgeUrl: 'http://pal.test/rooms/c4',
-      bridgeToken: 'b',
-    });
+    const { bridge, call, socket } = await startBridge('c4');
     const visitorWith = (id: string, recognises: boolean) =>
       ({ session_id: id, user_name: 'Grace', local: false, tracks: {}, userData: { palkit: { speech_recognition: recognises } } }) as never;
     call.emit('participant-joined', { participant: visitorWith('v1', false) });
-    await waitFor(() => socket?.sent.length, { what: 'the bridge joins the PAL room' });
-    expect(socket!.sent[0]).to.include({ type: 'join', speech_recognition: false });
-    socket!.frame({ type: 'joined', participant_id: 'b1', conversation_id: 'c4', transcribes: true, participants: [] });
+    await waitFor(() => socket()?.sent.length, { what: 'the bridge joins the PAL room' });
+    expect(socket()!.sent[0]).to.include({ type: 'join', speech_recognition: false });
+    socket()!.frame({ type: 'joined', participant_id: 'b1', conversation_id: 'c4', transcribes: true, participants: [] });
     await waitFor(() => call.sent.length, { what: 'the visitor page told' });
     expect(call.sent).to.deep.equal([[hearingMessage({ transcribes: true }, 'c4'), '*']]);
 
     call.emit('participant-joined', { participant: visitorWith('v2', true) });
-    expect(socket!.sent.at(-1)).to.deep.equal({ type: 'hearing', speech_recognition: true });
+    expect(socket()!.sent.at(-1)).to.deep.equal({ type: 'hearing', speech_recognition: true });
     expect(call.sent).to.have.length(2);
     await bridge.stop();
   });
