@@ -12,6 +12,7 @@ import { cleanEnv } from '../../scripts/packing.js';
 import { DAILY_KEY, startFakeDaily } from './fake-daily.js';
 import { waitUntil } from './loopback.js';
 import { freePort } from './process.js';
+import { standInCallScript } from './stand-in-call-script.js';
 
 export interface InstalledRunnerReport {
   peak: number;
@@ -19,48 +20,10 @@ export interface InstalledRunnerReport {
   height: number;
 }
 
-const initScript = `(() => {
-  const handlers = {};
-  const emit = (event, payload) => (handlers[event] || []).forEach((h) => h({ action: event, ...payload }));
-  let sources = {};
-  let measuring = false;
-  async function measure() {
-    if (measuring || !sources.audioSource || !sources.videoSource) return;
-    measuring = true;
-    const video = document.createElement('video');
-    video.muted = true;
-    video.srcObject = new MediaStream([sources.videoSource]);
-    await video.play();
-    const context = new AudioContext();
-    await context.resume();
-    const analyser = context.createAnalyser();
-    context.createMediaStreamSource(new MediaStream([sources.audioSource])).connect(analyser);
-    const samples = new Float32Array(analyser.fftSize);
-    let peak = 0;
-    while (peak < 0.02 || video.videoWidth === 0) {
-      analyser.getFloatTimeDomainData(samples);
-      for (const s of samples) peak = Math.max(peak, Math.abs(s));
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await window.standinReport(JSON.stringify({ peak, width: video.videoWidth, height: video.videoHeight }));
-  }
-  window.palkitCallObject = () => ({
-    on(event, handler) { (handlers[event] = handlers[event] || []).push(handler); return this; },
-    off() { return this; },
-    async join() {
-      const visitor = { session_id: 'visitor', user_name: 'Visitor', local: false, tracks: {} };
-      setTimeout(() => emit('participant-joined', { participant: visitor }), 50);
-      return {};
-    },
-    async leave() {},
-    async destroy() {},
-    participants() { return { local: { session_id: 'pal', local: true, tracks: {} } }; },
-    sendAppMessage() { return this; },
-    setLocalAudio() { return this; },
-    setLocalVideo() { return this; },
-    async setInputDevicesAsync(devices) { sources = { ...sources, ...devices }; void measure(); return {}; },
-  });
-})();`;
+const initScript = standInCallScript(
+  { session_id: 'visitor', user_name: 'Visitor' },
+  'await window.standinReport(JSON.stringify({ peak, width: video.videoWidth, height: video.videoHeight }));',
+);
 
 /** Writes the entry (an .mjs beside `dir`'s install) and says where it reports. */
 export function writeInstalledRunnerStandin(dir: string, serverPackage: string): { entry: string; report: string } {
