@@ -1,14 +1,14 @@
 // The builds from one config, picked by --mode. Each package's outputs go to its own dist/, and no build
 // empties a folder another build writes into (types, custom-elements.json and the script tag share
 // src/palkit/dist with the modules):
-//   (default) npm  — src/palkit/dist/{palkit,protocol}/: ES modules per source file, dependencies external,
+//   (default) npm  — src/palkit/dist/{palkit,protocol,face-drawing}/: ES modules per source file, dependencies external,
 //                    types by tsc (tsconfig.build.json), custom-elements.json by cem.
 //   cdn-full       — src/palkit/dist/cdn/palkit-full.js + chunks: everything bundled; the call's parts, each
 //                    canvas card kind, each language and daily-js in chunks of their own, fetched when needed.
 //   cdn            — src/palkit/dist/cdn/palkit.js: the classic script with the light shells (IIFE, tiny).
 //                    Both script-tag builds write a brotli and a gzip copy beside each script (.br, .gz).
 //   server         — src/server/dist/cli.js: the companion service for plain `node` (the `palkit` command of
-//                    @palkit/server); src/server and src/protocol bundled, every package left to its
+//                    @palkit/server); src/server, src/protocol and src/face-drawing bundled, every package left to its
 //                    `dependencies`. It carries the voice's worker (espeak-worker.js), the face trainer
 //                    (face-trainer.js), the video renderer (video-renderer.js), the Daily runner (daily-runner.js) and its
 //                    page's script (daily-runner-page.js), the opt-in native voice bridge's C source and a copy of the built
@@ -180,7 +180,7 @@ export default defineConfig(({ mode }) => {
     };
   }
   return {
-    plugins: [cleanOwnOutputs([`${PALKIT_DIST}/palkit`, `${PALKIT_DIST}/protocol`], /\.js$/)],
+    plugins: [cleanOwnOutputs([`${PALKIT_DIST}/palkit`, `${PALKIT_DIST}/protocol`, `${PALKIT_DIST}/face-drawing`], /\.js$/)],
     build: {
       outDir: PALKIT_DIST,
       emptyOutDir: false,

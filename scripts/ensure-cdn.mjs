@@ -15,6 +15,7 @@ const sources = [
   'src/palkit/client',
   'src/palkit/components',
   'src/protocol',
+  'src/face-drawing',
   'vite.config.ts',
 ];
 

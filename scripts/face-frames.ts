@@ -1,6 +1,6 @@
 // `npx tsx scripts/face-frames.ts <photo or clip> <out dir> [--clip]`: trains a face from a file as the
 // service does (landmarks, then the rig), writes the rig (rig.json, idle.jpg, mouths.webp) and PNG frames of
-// it drawn by the shared 2D painter (protocol/faces/mesh-paint.ts, as the generated videos and the browser's
+// it drawn by the shared 2D painter (face-drawing/mesh-paint.ts, as the generated videos and the browser's
 // canvas 2D draw it): at rest, each mouth shape, mid-blink and closed, and the head's motion, plus a contact
 // sheet of them (sheet.png). With no file: the shared portrait. Look at them before committing.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { locateFfmpeg } from '../src/server/platform/media/ffmpeg.js';
 import { analyseFace, makeRig } from '../src/server/resources/faces/rig/train.js';
-import { paintMeshFrame } from '../src/protocol/faces/mesh-paint.js';
-import { channelsOf, livingHead, noChannels, type Channels } from '../src/protocol/faces/mesh.js';
+import { paintMeshFrame } from '../src/face-drawing/mesh-paint.js';
+import { channelsOf, livingHead, noChannels, type Channels } from '../src/face-drawing/mesh.js';
 import type { Viseme } from '../src/protocol/visemes.js';
 
 const input = process.argv[2] ?? '../shared/fixtures/portrait-collins.jpg';

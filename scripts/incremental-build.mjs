@@ -20,7 +20,7 @@ const CONFIG = [
   'tsconfig.json',
 ];
 /** The sources, without the packages' build outputs (each package's dist/), which would make every step look changed. */
-const SRC = ['src/palkit', 'src/protocol', 'src/server'];
+const SRC = ['src/palkit', 'src/protocol', 'src/face-drawing', 'src/server'];
 const DEMO = ['demo/vite.demo.config.ts', 'demo/react', 'demo/vue'];
 
 /** The steps `npm start` needs, in order (no step empties a folder another step writes into). */

@@ -13,7 +13,7 @@ export const Participant = z.object({
   /** For the PAL: what to show as its video tile (the face's thumbnail video or image). */
   video_url: z.optional(z.nullable(z.string())),
   image_url: z.optional(z.nullable(z.string())),
-  /** For the PAL: a face the elements draw themselves (e.g. `palkit:ada`, see faces/), lips following the visemes. */
+  /** For the PAL: a face the elements draw themselves (e.g. `palkit:ada`, drawn by src/face-drawing/ada.ts), lips following the visemes. */
   face_model: z.optional(z.nullable(z.string())),
   /** For the PAL: a trained face's rig (the URL of its rig.json, see faces/rig.ts), which the elements draw. */
   face_rig_url: z.optional(z.string()),

@@ -3,7 +3,7 @@
 // the made 'A', its dark opening showing upper teeth), with the made patches' feathered alpha. Painted on any
 // 2D context: the browser's canvas (test/browser/face/rig-jaw.test.ts) or @napi-rs/canvas
 // (test/server/resources/videos/video-rig-jaw.test.ts); each encodes the two sheets itself.
-import { MADE_JAW_DROP, patchAlpha } from '../../src/protocol/faces/jaw.js';
+import { MADE_JAW_DROP, patchAlpha } from '../../src/face-drawing/jaw.js';
 import type { FaceRig } from '../../src/protocol/faces/rig.js';
 import { VISEMES } from '../../src/protocol/visemes.js';
 

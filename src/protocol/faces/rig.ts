@@ -7,7 +7,7 @@
 // `mouth` pose: the patch's centre on (x, y), turned by `angle`, scaled so that its `mouth.width` pixels
 // span the frame's mouth width. Between two visemes the two patches are blended.
 //
-// Version 2 draws no patches: `mesh` (mesh.ts) deforms the idle frame itself — the jaw carries chin, lower lip
+// Version 2 draws no patches: `mesh` (src/face-drawing/mesh.ts) deforms the idle frame itself — the jaw carries chin, lower lip
 // and lower teeth, the lids close over the eyes, a photo's head moves while its background holds still — and
 // the mouth sheet holds the mouth's inside (cell 0 the throat, 1 the upper teeth, 2 the lower teeth and
 // tongue), drawn in the opening. Its `visemes` all name cell 0, made ('warp'). Version-1 rigs are still drawn.
@@ -16,7 +16,7 @@ import { VISEMES } from '../visemes.js';
 
 export const RIG_VERSION = 2;
 
-/** The blend shapes a version-2 rig's mesh moves by (mesh.ts VISEME_CHANNELS). */
+/** The blend shapes a version-2 rig's mesh moves by (face-drawing/mesh.ts VISEME_CHANNELS). */
 export const MESH_CHANNELS = ['jaw', 'wide', 'round', 'press', 'tuck', 'lift', 'blinkL', 'blinkR'] as const;
 export type MeshChannel = (typeof MESH_CHANNELS)[number];
 
@@ -51,7 +51,7 @@ export const MouthCell = z.object({
 });
 export type MouthCell = z.infer<typeof MouthCell>;
 
-/** A version-2 rig's triangle mesh over the face (protocol/faces/mesh.ts). */
+/** A version-2 rig's triangle mesh over the face (face-drawing/mesh.ts). */
 export const RigMesh = z.object({
   /** Point indexes, three per triangle (the mouth's opening is left out). */
   triangles: z.array(z.int().check(z.nonnegative())),

@@ -6,7 +6,7 @@
 // the Daily call when the room ends.
 import { expect } from '@open-wc/testing';
 import type { DailyParticipant } from '@daily-co/daily-js';
-import { ADA } from '../../../src/protocol/faces/ada.js';
+import { ADA } from '../../../src/face-drawing/ada.js';
 import { AudioFrameKind, encodeAudioFrame } from '../../../src/protocol/room.js';
 import { DailyPalBridge } from '../../../src/palkit/client/runner/daily-pal-bridge.js';
 import { DailyTransport } from '../../../src/palkit/client/transport/daily.js';

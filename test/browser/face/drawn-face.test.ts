@@ -1,6 +1,6 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { createDrawnFaceTrack, easeMouth, isDrawnFace } from '../../../src/palkit/client/media/face/drawn-face.js';
-import { MOUTHS } from '../../../src/protocol/faces/ada.js';
+import { MOUTHS } from '../../../src/face-drawing/ada.js';
 import type { FaceTimeline } from '../../../src/palkit/client/media/face/face-track.js';
 import type { Viseme } from '../../../src/protocol/visemes.js';
 import '../../../src/palkit/components/define.js';

@@ -1,13 +1,13 @@
 // A trained face blending a closed mouth into an open one shows one chin at every moment: the jaw lines of
 // the two mouths (and of the idle frame under them) are moved to the blended height before the images are
 // mixed. A plain cross-fade of the two showed both chins at once, each at half contrast (a doubled jaw line).
-// And inside the opening the open mouth's own teeth and dark show mid-blend (protocol/faces/mouth-interior.ts):
+// And inside the opening the open mouth's own teeth and dark show mid-blend (face-drawing/mouth-interior.ts):
 // a cross-fade showed them half over the closed lips (grey teeth, a washed-out opening). The rig is drawn
 // like a made one (test/helpers/drawn-rig.ts): a face whose chin the open mouth's patch moves down.
 import { expect } from '@open-wc/testing';
 import { BLEND_MS, createRigFace } from '../../../src/palkit/client/media/face/rig-face.js';
 import type { FaceTimeline } from '../../../src/palkit/client/media/face/face-track.js';
-import { MADE_JAW_DROP } from '../../../src/protocol/faces/jaw.js';
+import { MADE_JAW_DROP } from '../../../src/face-drawing/jaw.js';
 import type { Viseme } from '../../../src/protocol/visemes.js';
 import {
   CHIN_OPEN,

@@ -1,11 +1,11 @@
-// A version-2 trained face (protocol/faces/mesh.ts) drawn in the browser from a rig trained on the shared
+// A version-2 trained face (face-drawing/mesh.ts) drawn in the browser from a rig trained on the shared
 // portrait (test/fixtures/rig-v2, made by `npx tsx scripts/face-frames.ts`): the open mouth carries the chin
 // down and shows an inside that is not a flat void, a blink closes the eyelids and changes nothing outside the
 // eyes, and WebGL and canvas 2D draw the same picture.
 import { expect } from '@open-wc/testing';
 import { BLEND_MS, createRigFace } from '../../../src/palkit/client/media/face/rig-face.js';
 import type { FaceTimeline } from '../../../src/palkit/client/media/face/face-track.js';
-import { BLINK } from '../../../src/protocol/faces/mesh.js';
+import { BLINK } from '../../../src/face-drawing/mesh.js';
 import type { Viseme } from '../../../src/protocol/visemes.js';
 import { servedFiles } from '../helpers/rig-stand-ins.js';
 import { waitFor } from '../helpers/wait-for.js';

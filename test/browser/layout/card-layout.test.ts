@@ -10,7 +10,7 @@ import { waitFor } from '../helpers/wait-for.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 // A 16:9 frame as the built-in face Ada and trained faces' footage are: her head fills x 370–590,
-// y 110–370 of 960 × 540 (src/protocol/faces/ada.ts).
+// y 110–370 of 960 × 540 (src/face-drawing/ada.ts).
 const FRAME = { width: 960, height: 540 };
 const HEAD = { left: 370, top: 110, right: 590, bottom: 370 };
 const FACE = `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="960" height="540"><rect width="960" height="540" fill="#345"/><ellipse cx="480" cy="240" rx="110" ry="130" fill="#f2c7a5"/></svg>`)}`;

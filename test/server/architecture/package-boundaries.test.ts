@@ -1,6 +1,7 @@
 // The browser package and the wire schemas stay installable without the service: nothing under
 // src/palkit or src/protocol may import a server-only module (a package only @palkit/server depends on, or
-// a node: builtin) or a file under src/server, and src/protocol imports nothing outside itself but zod.
+// a node: builtin) or a file under src/server, src/protocol imports nothing outside itself but zod, and the
+// faces' drawing both sides share (src/face-drawing) imports only itself and the protocol.
 // Read from the sources with the TypeScript parser: no build needed, so it fails fast in `npm test`.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -75,6 +76,19 @@ describe('package boundaries (browser package and protocol never reach the servi
       }
     }
     assert.deepEqual([...protocol], ['zod']);
+    assert.deepEqual(problems, []);
+  });
+
+  it('src/face-drawing imports only itself and the protocol', () => {
+    const files = sourceFiles(folder('face-drawing'));
+    assert.ok(files.length >= 5, `found ${files.length} drawing sources`);
+    const problems: string[] = [];
+    for (const file of files) {
+      for (const edge of importsOf(file)) {
+        const inside = [folder('face-drawing'), folder('protocol')].some((dir) => edge.file?.startsWith(dir + '/'));
+        if (!inside) problems.push(`${shortPath(root, file)} imports '${edge.specifier}'`);
+      }
+    }
     assert.deepEqual(problems, []);
   });
 

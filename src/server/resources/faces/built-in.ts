@@ -3,7 +3,7 @@
 import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../platform/http/app-env.js';
 import { publicRoute } from '../../platform/http/openapi.js';
-import { adaSvg } from '../../../protocol/faces/ada.js';
+import { adaSvg } from '../../../face-drawing/ada.js';
 
 const images: Record<string, string> = { 'palkit-ada.svg': adaSvg() };
 

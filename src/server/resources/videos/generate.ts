@@ -15,7 +15,7 @@ import { FaceRig } from '../../../protocol/faces/rig.js';
 import type { RigSummary } from '../faces/rig/train.js';
 import { localSpeechVisemes, localSpeechWav } from './render/local-speech.js';
 import { renderFaceVideoInProcess, type DrawnFace } from './render/rig-render-process.js';
-import { ADA } from '../../../protocol/faces/ada.js';
+import { ADA } from '../../../face-drawing/ada.js';
 import { generationOf, VideoDeleted } from './running-renders.js';
 
 export const VIDEO_JOB = 'video.generate';

@@ -1,10 +1,10 @@
-// A photo face's looks aside (protocol/faces/gaze.ts): at the visitor most of the time, a pixel or two aside now
+// A photo face's looks aside (face-drawing/gaze.ts): at the visitor most of the time, a pixel or two aside now
 // and then, the change quick; a look slides the lids' texture (the iris) while every point stays where it is.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { gazeAt } from '../../../../src/protocol/faces/gaze.js';
-import { STILL_HEAD, livingHead, meshFrame, noChannels } from '../../../../src/protocol/faces/mesh.js';
+import { gazeAt } from '../../../../src/face-drawing/gaze.js';
+import { STILL_HEAD, livingHead, meshFrame, noChannels } from '../../../../src/face-drawing/mesh.js';
 import { FaceRig } from '../../../../src/protocol/faces/rig.js';
 
 const rig = FaceRig.parse(JSON.parse(readFileSync(new URL('../../../fixtures/rig-v2/rig.json', import.meta.url), 'utf8')));

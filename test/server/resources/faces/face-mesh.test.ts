@@ -1,11 +1,11 @@
-// A version-2 rig's geometry (protocol/faces/mesh.ts, rig/mesh-shapes.ts, rig/triangulate.ts) on the portrait's
+// A version-2 rig's geometry (face-drawing/mesh.ts, rig/mesh-shapes.ts, rig/triangulate.ts) on the portrait's
 // rig (test/fixtures/rig-v2): the jaw carries the chin and lower lip and nothing above the mouth, a blink moves
 // the lids only, the triangles tile the frame, blinks come every 2–8 s and stay closed 60–120 ms, and a clip's
 // idle loop plays back and forth (no seam).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { BLINK, Blinks, channelsOf, idleFrameAt, meshFrame, noChannels, seeded } from '../../../../src/protocol/faces/mesh.js';
+import { BLINK, Blinks, channelsOf, idleFrameAt, meshFrame, noChannels, seeded } from '../../../../src/face-drawing/mesh.js';
 import { FaceRig } from '../../../../src/protocol/faces/rig.js';
 import { triangulate } from '../../../../src/server/resources/faces/rig/triangulate.js';
 

@@ -180,7 +180,7 @@ describe('faces and replicas', () => {
       const rig = await fetchRig(verbose.face_rig_url);
       assert.equal(rig.version, 2);
       assert.equal(rig.idle.count, 1);
-      // The head's life is drawn (protocol/faces/mesh.ts livingHead), over the mesh of FaceMesh's points and the rings round it.
+      // The head's life is drawn (face-drawing/mesh.ts livingHead), over the mesh of FaceMesh's points and the rings round it.
       assert.equal(rig.mesh?.motion, 'generated');
       assert.equal(rig.mesh.frames.length, 1);
       assert.ok(

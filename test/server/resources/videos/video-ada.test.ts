@@ -1,6 +1,6 @@
 // Videos with the built-in face (issue 51, point 6): POST /v2/videos with Ada (`rpalkitada`) failed, its
 // still image a path the renderer could not fetch ("face media /faces/palkit-ada.svg could not be fetched").
-// Ada is drawn from her geometry (protocol/faces/ada.ts) in the video renderer's process, speaking: her
+// Ada is drawn from her geometry (face-drawing/ada.ts) in the video renderer's process, speaking: her
 // mouth moves while the voice speaks and rests when it does not.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

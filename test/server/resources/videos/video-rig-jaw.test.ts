@@ -1,5 +1,5 @@
 // A generated video's trained face blends a closed mouth into an open one as the elements draw it
-// (protocol/faces/jaw-mix.ts): one chin at every frame (a plain cross-fade showed the resting chin and the
+// (face-drawing/jaw-mix.ts): one chin at every frame (a plain cross-fade showed the resting chin and the
 // dropped one at once, each at half contrast), and the open mouth's teeth as they are mid-blend (a cross-fade
 // showed them half over the other mouth's lips: grey). The rig is drawn like a made one (test/helpers/drawn-rig.ts).
 import assert from 'node:assert/strict';

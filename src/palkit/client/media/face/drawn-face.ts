@@ -14,7 +14,7 @@ import {
   mouthLayers,
   type FaceLayer,
   type MouthShape,
-} from '../../../../protocol/faces/ada.js';
+} from '../../../../face-drawing/ada.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 import { captureFace, type FaceTimeline, type FaceTrack } from './face-track.js';
 import { PresentationDelay } from './presentation.js';

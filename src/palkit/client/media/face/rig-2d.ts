@@ -1,7 +1,7 @@
 // A trained face's mouths drawn with canvas 2D (rig-face.ts draws the idle frame, then this; rig-gl.ts is the
-// WebGL twin and draws the same picture): protocol/faces/jaw-mix.ts on the page's canvases.
+// WebGL twin and draws the same picture): face-drawing/jaw-mix.ts on the page's canvases.
 import type { FaceRig } from '../../../../protocol/faces/rig.js';
-import { createJawMixer, type JawMixer } from '../../../../protocol/faces/jaw-mix.js';
+import { createJawMixer, type JawMixer } from '../../../../face-drawing/jaw-mix.js';
 
 export type CanvasMouths = JawMixer<CanvasImageSource>;
 

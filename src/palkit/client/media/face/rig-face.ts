@@ -9,7 +9,7 @@
 // shader pass at the frame's pose), canvas 2D where it has none or only in software (rig-2d.ts: one drawImage of the idle cell, then the
 // mouths, in bands where a jaw moves). Both draw the same picture; `renderer` says which one a face got.
 import { FaceRig, cellOrigin, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
-import { openingOf } from '../../../../protocol/faces/mouth-interior.js';
+import { openingOf } from '../../../../face-drawing/mouth-interior.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
 import { stopTrack, whenShown } from '../shown-tracks.js';
 import { captureFace, type FaceTimeline } from './face-track.js';

@@ -1,9 +1,9 @@
-// A version-2 rig's frame with WebGL (protocol/faces/mesh.ts; mesh-paint.ts draws the same on a 2D canvas):
+// A version-2 rig's frame with WebGL (face-drawing/mesh.ts; mesh-paint.ts draws the same on a 2D canvas):
 // the mouth's inside as a fan over the opening (each layer's texture coordinates from its placement, nothing
 // drawn outside its cell), then every triangle of the mesh at its place, textured by the idle frame. The mesh
 // covers the whole frame but the opening, so nothing else is drawn.
 import { cellOrigin, type FaceRig } from '../../../../protocol/faces/rig.js';
-import { INSIDE, meshFrame, type Affine, type Channels, type HeadMotion } from '../../../../protocol/faces/mesh.js';
+import { INSIDE, meshFrame, type Affine, type Channels, type HeadMotion } from '../../../../face-drawing/mesh.js';
 import { glContext, texture } from './rig-gl.js';
 
 const VERTEX = `

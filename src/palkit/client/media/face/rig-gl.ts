@@ -5,8 +5,8 @@
 // that filtering never shows a neighbouring cell. Shaders are compiled from strings by the GPU driver, not
 // evaluated as script: a strict CSP allows them.
 import { cellOrigin, mouthTransform, type FaceRig, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
-import { JAW_SIDES, JAW_STILL, PATCH, blendedJaw, jawDropOf, jawsDiffer } from '../../../../protocol/faces/jaw.js';
-import { INTERIOR, interiorPull, openingOf } from '../../../../protocol/faces/mouth-interior.js';
+import { JAW_SIDES, JAW_STILL, PATCH, blendedJaw, jawDropOf, jawsDiffer } from '../../../../face-drawing/jaw.js';
+import { INTERIOR, interiorPull, openingOf } from '../../../../face-drawing/mouth-interior.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 
 /** At most this many mouth shapes mixed in one frame (a fourth only shows during a very fast run of sounds). */
@@ -23,12 +23,12 @@ void main() {
 
 const f = (x: number) => x.toFixed(3);
 
-// With jaws moving (protocol/faces/jaw.ts; rig-2d.ts draws the same in bands): every mouth (its own jaw drop
+// With jaws moving (face-drawing/jaw.ts; rig-2d.ts draws the same in bands): every mouth (its own jaw drop
 // 'drops', half-widths) is sampled where it shows what the blend, its jaw at 'jaw', shows here, and under them
 // the idle frame's own mouth region likewise (drop 0), feathered into the frame by the made patch's alpha.
 // The mouths are mixed by weight over it (the idle frame's own mouth keeping 'restShare'), except inside an
 // opening where the 'picked' mouth (-1: the idle frame's) disagrees with the mix of the others: there it shows
-// alone (protocol/faces/mouth-interior.ts, as jaw-mix.ts does on a 2D canvas). A half-width is 'halfWidth' in
+// alone (face-drawing/mouth-interior.ts, as jaw-mix.ts does on a 2D canvas). A half-width is 'halfWidth' in
 // cell uv. 'mouth' 0 draws cell 0 of 'sheet' as it is (the idle frame, an eyelid).
 const FRAGMENT = `
 precision mediump float;
@@ -52,7 +52,7 @@ float slope1(float e0, float e1, float x) { float t = (x - e0) / (e1 - e0); retu
 float share(float v) { return smooth1(0.0, 1.0, v) * (1.0 - smooth1(${JAW_STILL.from.toFixed(2)}, ${JAW_STILL.to.toFixed(2)}, v)); }
 float shareSlope(float v) { return slope1(0.0, 1.0, v) * (1.0 - smooth1(${JAW_STILL.from.toFixed(2)}, ${JAW_STILL.to.toFixed(2)}, v)) - smooth1(0.0, 1.0, v) * slope1(${JAW_STILL.from.toFixed(2)}, ${JAW_STILL.to.toFixed(2)}, v); }
 float side(float u) { return 1.0 - smoothstep(${JAW_SIDES.whole.toFixed(2)}, ${JAW_SIDES.still.toFixed(2)}, abs(u)); }
-// protocol/faces/jaw.ts jawSource: the height at which a mouth with this drop shows what the blend shows at v.
+// face-drawing/jaw.ts jawSource: the height at which a mouth with this drop shows what the blend shows at v.
 float source(float v, float k, float drop) {
   float c = v - jaw * k * share(v);
   float x = v - (jaw - drop) * k * share(v);
@@ -64,7 +64,7 @@ float patch(vec2 p) {
   float outY = max(0.0, p.y < 0.0 ? -p.y - ${PATCH.top.toFixed(2)} : p.y - ${PATCH.bottom.toFixed(2)});
   return 1.0 - smoothstep(0.0, ${PATCH.fade.toFixed(2)}, length(vec2(outX, outY)));
 }
-// protocol/faces/mouth-interior.ts openingZone.
+// face-drawing/mouth-interior.ts openingZone.
 float zoneOf(float u, float v, float opening) {
   if (opening <= 0.0) return 0.0;
   float lens = pow(max(1.0 - u * u, 0.0), 0.6);

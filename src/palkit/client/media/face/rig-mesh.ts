@@ -1,10 +1,10 @@
-// A version-2 trained face (protocol/faces/mesh.ts) drawn in the visitor's browser: the idle loop deformed by
+// A version-2 trained face (face-drawing/mesh.ts) drawn in the visitor's browser: the idle loop deformed by
 // its mesh — the mouth shapes heard blended into the jaw, lips and teeth (one linear mix of blend shapes: one
 // chin at every moment), the eyelids closing every few seconds where the footage does not blink, and a photo's
 // head swaying, nodding with the speech and breathing while its background holds still. WebGL where the page
-// has a GPU (rig-gl-mesh.ts), canvas 2D otherwise (protocol/faces/mesh-paint.ts); both draw the same triangles.
-import { paintMeshFrame } from '../../../../protocol/faces/mesh-paint.js';
-import { Blinks, channelsOf, idleFrameAt, livingHead, type HeadMotion } from '../../../../protocol/faces/mesh.js';
+// has a GPU (rig-gl-mesh.ts), canvas 2D otherwise (face-drawing/mesh-paint.ts); both draw the same triangles.
+import { paintMeshFrame } from '../../../../face-drawing/mesh-paint.js';
+import { Blinks, channelsOf, idleFrameAt, livingHead, type HeadMotion } from '../../../../face-drawing/mesh.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 import { stopTrack, whenShown } from '../shown-tracks.js';
 import { captureFace, type FaceTimeline } from './face-track.js';

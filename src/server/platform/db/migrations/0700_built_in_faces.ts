@@ -1,5 +1,5 @@
 // Built-in faces: drawn by the elements themselves (face_model names which), listed to every owner as
-// system faces and usable as any PAL's face. The first is Ada (protocol/faces/ada.ts).
+// system faces and usable as any PAL's face. The first is Ada (face-drawing/ada.ts).
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -5,7 +5,7 @@
 // package: no system libraries, no build step). warp.ts's patches are the version-1 rigs' mouths.
 import { createCanvas, ImageData, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { FaceRig, RIG_VERSION, cellOrigin, type MouthPose } from '../../../../protocol/faces/rig.js';
-import { INSIDE } from '../../../../protocol/faces/mesh.js';
+import { INSIDE } from '../../../../face-drawing/mesh.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
 import { idleFrames, type Analysis, type Sample } from './analysis.js';
 import type { Frame } from './landmarks.js';

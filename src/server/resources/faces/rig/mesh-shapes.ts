@@ -1,4 +1,4 @@
-// A version-2 rig's mesh learnt from the resting face's landmarks (protocol/faces/mesh.ts draws it): the points
+// A version-2 rig's mesh learnt from the resting face's landmarks (face-drawing/mesh.ts draws it): the points
 // (FaceMesh's 468, a ring round the head at the hair line and neck, a wider ring where the warp fades out, and
 // the frame's edge), each blend shape's move of every point, and the triangles, made once with the mouth held
 // open so that none spans the lips. Moves are in mouth widths along the mouth's axes (u right, v down), from the

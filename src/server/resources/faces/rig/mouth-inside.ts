@@ -1,9 +1,9 @@
-// A version-2 rig's mouth inside (protocol/faces/mesh.ts INSIDE: three cells drawn in the opening as the jaw
+// A version-2 rig's mouth inside (face-drawing/mesh.ts INSIDE: three cells drawn in the opening as the jaw
 // drops): the throat, dark in its depth and warmer towards the lips; the upper teeth hanging from the upper lip;
 // the lower teeth and the tongue standing on the lower lip. Where the resting face shows its teeth (a smile), the
 // teeth are its own pixels, cut along the lip line; otherwise a tooth row is drawn, lit like the face's skin.
 import { ImageData } from '@napi-rs/canvas';
-import { INSIDE } from '../../../../protocol/faces/mesh.js';
+import { INSIDE } from '../../../../face-drawing/mesh.js';
 import type { MouthPose } from '../../../../protocol/faces/rig.js';
 import { inside } from './mesh-shapes.js';
 

@@ -8,7 +8,7 @@
 // fading to nothing before the cell's edge, where the warp is already the identity (no seam, no rectangle).
 // Inverse mapping per pixel, coordinates relative to the mouth's centre in units of half its width.
 import { ImageData } from '@napi-rs/canvas';
-import { JAW_SIDES, JAW_STILL, MADE_JAW_DROP, patchAlpha } from '../../../../protocol/faces/jaw.js';
+import { JAW_SIDES, JAW_STILL, MADE_JAW_DROP, patchAlpha } from '../../../../face-drawing/jaw.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 import type { LipLine } from './mouth.js';
 
@@ -25,7 +25,7 @@ interface Shape {
   press: number;
 }
 
-/** The jaw drops are shared with the renderers, which blend one mouth's jaw into the next (protocol/faces/jaw.ts). */
+/** The jaw drops are shared with the renderers, which blend one mouth's jaw into the next (face-drawing/jaw.ts). */
 const SHAPES: Record<Viseme, Shape> = {
   rest: { drop: MADE_JAW_DROP.rest, stretch: 1, teeth: 0, tongue: 0, press: 0 },
   A: { drop: MADE_JAW_DROP.A, stretch: 1, teeth: 0.3, tongue: 0.3, press: 0 },

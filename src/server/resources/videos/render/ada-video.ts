@@ -1,5 +1,5 @@
 // Ada, the built-in drawn face, speaking in a generated video: drawn from the same geometry the elements
-// animate in the browser (protocol/faces/ada.ts; src/palkit/client/media/face/drawn-face.ts), frame by frame
+// animate in the browser (face-drawing/ada.ts; src/palkit/client/media/face/drawn-face.ts), frame by frame
 // at 25 fps — the mouth easing towards the viseme heard at each frame as it does live, a blink every few
 // seconds, the slight breathing sway — with the "AI" mark, at 640 × 360. Runs in the video renderer's
 // process (rig-render-entry.ts).
@@ -16,7 +16,7 @@ import {
   mouthLayers,
   type FaceLayer,
   type MouthShape,
-} from '../../../../protocol/faces/ada.js';
+} from '../../../../face-drawing/ada.js';
 import { encodeFrames, type FrameProgress } from './frame-encoder.js';
 import { drawAiMark, mouthAt, RIG_VIDEO_FPS, type VisemeCue } from './rig-video.js';
 

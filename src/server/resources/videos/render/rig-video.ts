@@ -4,10 +4,10 @@
 // ffmpeg as raw RGBA; the result is a silent MP4 exactly as long as the speech, which the renderer then
 // puts the speech under (as it does any face video).
 import { createCanvas, ImageData, loadImage, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
-import { createJawMixer, type JawMixer } from '../../../../protocol/faces/jaw-mix.js';
+import { createJawMixer, type JawMixer } from '../../../../face-drawing/jaw-mix.js';
 import { cellOrigin, type FaceRig } from '../../../../protocol/faces/rig.js';
-import { paintMeshFrame } from '../../../../protocol/faces/mesh-paint.js';
-import { Blinks, channelsOf, idleFrameAt, livingHead, seeded } from '../../../../protocol/faces/mesh.js';
+import { paintMeshFrame } from '../../../../face-drawing/mesh-paint.js';
+import { Blinks, channelsOf, idleFrameAt, livingHead, seeded } from '../../../../face-drawing/mesh.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 import { encodeFrames, type FrameProgress } from './frame-encoder.js';
 
@@ -109,7 +109,7 @@ export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, imag
   const i = Math.floor((ms / 1000) * rig.fps) % rig.idle.count;
   if (rig.mesh) {
     const i = idleFrameAt(rig, ms);
-    // A version-2 rig: its mesh deformed as the browser draws it (protocol/faces/mesh-paint.ts).
+    // A version-2 rig: its mesh deformed as the browser draws it (face-drawing/mesh-paint.ts).
     const { viseme, next, blend } = mouthAt(input.cues, ms);
     const channels = channelsOf(
       new Map<Viseme, number>(
@@ -135,7 +135,7 @@ export function drawSpeakingFrame(ctx: SKRSContext2D, input: RigVideoInput, imag
   const pose = rig.poses[i]!;
   const { viseme, next, blend } = mouthAt(input.cues, ms);
   // The two shapes by weight (rest's the idle frame's own mouth), their jaws moved to the blend's before they
-  // mix, as the elements draw them (protocol/faces/jaw-mix.ts): one chin, never two.
+  // mix, as the elements draw them (face-drawing/jaw-mix.ts): one chin, never two.
   const weights = new Map<Viseme, number>(
     next === viseme
       ? [[viseme, 1]]

@@ -5,9 +5,9 @@
 // small turn and shift while the background holds still. This module works out where every point goes on a
 // frame; mesh-paint.ts draws it on a 2D canvas (the browser's, and the service's generated videos) and
 // palkit's rig-gl.ts with WebGL, so all three draw the same geometry.
-import type { Viseme } from '../visemes.js';
+import type { Viseme } from '../protocol/visemes.js';
 import { eyeShares, gazeAt } from './gaze.js';
-import { MESH_CHANNELS, type FaceRig, type MeshChannel, type RigMesh } from './rig.js';
+import { MESH_CHANNELS, type FaceRig, type MeshChannel, type RigMesh } from '../protocol/faces/rig.js';
 
 export type Channels = Record<MeshChannel, number>;
 

@@ -9,7 +9,7 @@
 // Coordinates are relative to the mouth's centre in units of half its width (u right, v down), in the
 // mouth image's own cell (before its jaw is moved): the opening moves with its mouth.
 import { MADE_JAW_DROP } from './jaw.js';
-import type { Viseme } from '../visemes.js';
+import type { Viseme } from '../protocol/visemes.js';
 
 export const INTERIOR = {
   /** A mouth's pull when picking which one shows inside: its weight times (bias + its opening). */

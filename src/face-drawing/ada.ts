@@ -1,7 +1,7 @@
 // Ada, palkit's built-in face: a drawn portrait whose mouth takes one shape per viseme and whose eyes
 // blink. Pure geometry (SVG path data), so that the service draws its still image and the elements draw
 // it live (Path2D takes the same path strings) from one definition.
-import type { Viseme } from '../visemes.js';
+import type { Viseme } from '../protocol/visemes.js';
 
 export const ADA = 'palkit:ada';
 /** The faces the elements can draw themselves. */

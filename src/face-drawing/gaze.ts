@@ -2,7 +2,7 @@
 // for a second or two, as a person's eyes do while they speak. The mesh has no point inside the eye (FaceMesh's
 // 468 stop at the lids), so a look aside slides the eye's texture between its corners by a pixel or two
 // (mesh.ts meshFrame): the iris moves, the corners stay.
-import type { RigMesh } from './rig.js';
+import type { RigMesh } from '../protocol/faces/rig.js';
 
 /** A look lasts one slot; each slot's change comes at a random moment in its first half and takes SACCADE_MS. */
 const SLOT_MS = 2600;

@@ -3,7 +3,7 @@
 // moves (clipped to its outline), the mouth's inside in the opening, then every triangle that moved, each an
 // affine draw of the idle frame clipped to the triangle (grown by a fraction of a pixel so no seam shows).
 // rig-gl.ts draws the same triangles with WebGL. The canvases come from the caller (DOM or Node).
-import { cellOrigin, type FaceRig } from './rig.js';
+import { cellOrigin, type FaceRig } from '../protocol/faces/rig.js';
 import { INSIDE, meshFrame, triangleAffine, type Channels, type HeadMotion, type MeshFrame } from './mesh.js';
 
 /** What of a 2D context this draws with (the DOM's and @napi-rs/canvas's both have it). */

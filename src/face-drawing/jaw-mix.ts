@@ -8,10 +8,10 @@
 // seams), then placed at the pose. Inside the opening the mouths are not cross-faded where they disagree
 // (mouth-interior.ts): the moved cells are read back over the opening's box and the picked mouth drawn over the
 // mix there, by how much it shows alone. The canvases come from the caller (DOM or Node), so this file imports none.
-import { cellOrigin, mouthTransform, type FaceRig, type MouthPose } from './rig.js';
+import { cellOrigin, mouthTransform, type FaceRig, type MouthPose } from '../protocol/faces/rig.js';
 import { JAW_SIDES, JAW_STILL, MADE_JAW_DROP, blendedJaw, jawDropOf, jawSideShare, jawSource, jawsDiffer, patchAlpha } from './jaw.js';
 import { INTERIOR, interiorPull, interiorShare, openingLens, openingOf, openingZoneAt } from './mouth-interior.js';
-import type { Viseme } from '../visemes.js';
+import type { Viseme } from '../protocol/visemes.js';
 
 /**
  * Rows per band below the lips, where the move varies with height (a fifth of a half-width: 8 rows for a trained

@@ -3,7 +3,7 @@
 // at different heights a plain cross-fade shows both chins at once (a doubled jaw line); the renderers
 // instead move every mouth's jaw, and the idle frame's own, to the blended height first, then mix.
 // Coordinates are relative to the mouth's centre in units of half its width (u right, v down).
-import type { Viseme } from '../visemes.js';
+import type { Viseme } from '../protocol/visemes.js';
 
 /** How far each made mouth's jaw drops at its middle, in mouth half-widths (a footage mouth keeps its frame's chin: 0). */
 export const MADE_JAW_DROP: Readonly<Record<Viseme, number>> = {
