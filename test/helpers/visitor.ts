@@ -118,6 +118,9 @@ function describe(target: Target): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** An element handle's errors once its element left the document (Playwright, puppeteer, WebDriver), or none visible. */
+const GONE = /not attached to the DOM|detached from document|stale element reference|: no visible /i;
+
 /** What each engine's page does; the shared waiting and querying is built on it. */
 abstract class BasePage implements VisitorPage {
   private initScripts: string[] = [];
@@ -183,19 +186,32 @@ abstract class BasePage implements VisitorPage {
   }
 
   async click(target: Target): Promise<void> {
-    await this.waitFor(target);
-    await this.act(target, this.size.touch ? 'tap' : 'click');
+    await this.onFresh(target, () => this.act(target, this.size.touch ? 'tap' : 'click'));
   }
 
   async fill(target: Target, text: string): Promise<void> {
-    await this.waitFor(target);
-    await this.typeInto(target, text);
+    await this.onFresh(target, () => this.typeInto(target, text));
   }
 
   async press(target: Target, key: string): Promise<void> {
-    await this.waitFor(target);
-    await this.act(target, 'focus');
+    await this.onFresh(target, () => this.act(target, 'focus'));
     await this.pressKey(key);
+  }
+
+  /**
+   * `action` on the element `target` names, found again when it left the page between being found and being
+   * acted on: the script tag's light launcher is replaced by the full widget's once its code arrives, and on
+   * a loaded machine that came between the two (Playwright: "Element is not attached to the DOM").
+   */
+  private async onFresh(target: Target, action: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await this.waitFor(target);
+      try {
+        return await action();
+      } catch (error) {
+        if (attempt >= 3 || !GONE.test(String((error as Error).message))) throw error;
+      }
+    }
   }
 }
 
