@@ -447,8 +447,11 @@ class WebKitPage extends BasePage {
   }
 
   async close(): Promise<void> {
-    await this.session.close();
-    await this.stopDriver();
+    try {
+      await this.session.close();
+    } finally {
+      await this.stopDriver();
+    }
   }
 }
 
@@ -531,9 +534,18 @@ async function openWebKit(): Promise<VisitorBrowser> {
       const driver = await startWebKitDriver({ display: display.display });
       // A walk's command answers within a few seconds even on a busy machine (page loads: 30 s at most): one
       // unanswered for 45 s means MiniBrowser is stuck, and the walk is retried sooner than after 90 s.
-      const session = await WebDriverSession.webkit(driver.url, { proxyArgs: proxy.args, commandTimeoutMs: 45_000 });
-      await session.command('POST', '/timeouts', { script: 30_000, pageLoad: 30_000 });
-      await session.setViewport({ width: size.width, height: size.height });
+      // A page that fails to open stops its driver: a driver left running kept the test file's process alive
+      // after its last test (seen: GET /window/rect failing on a loaded machine, the file hung for 14 min).
+      let session: WebDriverSession | undefined;
+      try {
+        session = await WebDriverSession.webkit(driver.url, { proxyArgs: proxy.args, commandTimeoutMs: 45_000 });
+        await session.command('POST', '/timeouts', { script: 30_000, pageLoad: 30_000 });
+        await session.setViewport({ width: size.width, height: size.height });
+      } catch (error) {
+        await session?.close().catch(() => undefined);
+        await driver.close();
+        throw error;
+      }
       const page = new WebKitPage(size, session, async () => {
         open.delete(page);
         await driver.close();
@@ -542,7 +554,7 @@ async function openWebKit(): Promise<VisitorBrowser> {
       return page;
     },
     async close() {
-      for (const page of [...open]) await page.close();
+      for (const page of [...open]) await page.close().catch(() => undefined);
       await proxy.close();
       await display.close();
     },
