@@ -1,6 +1,6 @@
 // Page scripts (run before the page's own) that give an end-to-end test the visitor's microphone and ears,
-// in any engine: used by the walks in every engine (test/realtime/e2e/visitor-engines.test.ts, the voice walk
-// among them) and the voice-to-voice turns (test/realtime/e2e/voice-to-voice.test.ts).
+// in any engine: used by the walks in every engine (test/realtime/e2e/visitor-walks.test.ts, and the voice
+// walk, visitor-engines.test.ts) and the voice-to-voice turns (test/realtime/e2e/voice-to-voice.test.ts).
 import { pageProbes } from './page-probes.js';
 
 /**

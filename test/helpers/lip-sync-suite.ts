@@ -84,11 +84,15 @@ export function lipSyncSuite(engine: Engine): void {
   describe(`lip sync at the <video> in ${engine}`, { timeout: 1_800_000, skip }, () => {
     let world: World;
     let browser: VisitorBrowser;
+    let opening: Promise<VisitorBrowser> | undefined;
     const faces: Array<{ name: string; palId: string; box: MouthBox }> = [];
     const table: string[] = [];
 
     before(async () => {
-      // No Chromium of the world's: the engine's browser is opened below (helpers/visitor.ts).
+      // No Chromium of the world's: the engine's browser (helpers/visitor.ts) starts while the service does
+      // and trains the face (each takes seconds, partly waiting on the other core); nothing is measured yet.
+      opening = openBrowser(engine);
+      opening.catch(() => undefined); // awaited below once the world is up, or closed by after()
       world = await startWorld({ PALKIT_PAL_WORDS_PER_MINUTE: '170' }, { chromium: false });
       const faceId = await trainFace(world, 'Lip face');
       const face = (await world.api('GET', `/v2/faces/${faceId}?verbose=true`)).body as { face_rig_url: string };
@@ -104,11 +108,11 @@ export function lipSyncSuite(engine: Engine): void {
         palId: await createPal(world, { pal_name: 'Lip face', default_face_id: faceId, ...common }),
         box: rigMouth(rig),
       });
-      browser = await openBrowser(engine);
+      browser = await opening;
     });
     after(async () => {
       console.log(`# lip sync in ${engine}:\n${table.map((line) => `#   ${line}`).join('\n')}`);
-      await browser?.close();
+      await (browser ?? (await opening?.catch(() => undefined)))?.close();
       await world?.close();
     });
 

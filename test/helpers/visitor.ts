@@ -118,6 +118,9 @@ function describe(target: Target): string {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** An element handle's errors once its element left the document (Playwright, puppeteer, WebDriver), or none visible. */
+const GONE = /not attached to the DOM|detached from document|stale element reference|: no visible /i;
+
 /** What each engine's page does; the shared waiting and querying is built on it. */
 abstract class BasePage implements VisitorPage {
   private initScripts: string[] = [];
@@ -183,19 +186,32 @@ abstract class BasePage implements VisitorPage {
   }
 
   async click(target: Target): Promise<void> {
-    await this.waitFor(target);
-    await this.act(target, this.size.touch ? 'tap' : 'click');
+    await this.onFresh(target, () => this.act(target, this.size.touch ? 'tap' : 'click'));
   }
 
   async fill(target: Target, text: string): Promise<void> {
-    await this.waitFor(target);
-    await this.typeInto(target, text);
+    await this.onFresh(target, () => this.typeInto(target, text));
   }
 
   async press(target: Target, key: string): Promise<void> {
-    await this.waitFor(target);
-    await this.act(target, 'focus');
+    await this.onFresh(target, () => this.act(target, 'focus'));
     await this.pressKey(key);
+  }
+
+  /**
+   * `action` on the element `target` names, found again when it left the page between being found and being
+   * acted on: the script tag's light launcher is replaced by the full widget's once its code arrives, and on
+   * a loaded machine that came between the two (Playwright: "Element is not attached to the DOM").
+   */
+  private async onFresh(target: Target, action: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await this.waitFor(target);
+      try {
+        return await action();
+      } catch (error) {
+        if (attempt >= 3 || !GONE.test(String((error as Error).message))) throw error;
+      }
+    }
   }
 }
 
@@ -431,8 +447,11 @@ class WebKitPage extends BasePage {
   }
 
   async close(): Promise<void> {
-    await this.session.close();
-    await this.stopDriver();
+    try {
+      await this.session.close();
+    } finally {
+      await this.stopDriver();
+    }
   }
 }
 
@@ -515,9 +534,18 @@ async function openWebKit(): Promise<VisitorBrowser> {
       const driver = await startWebKitDriver({ display: display.display });
       // A walk's command answers within a few seconds even on a busy machine (page loads: 30 s at most): one
       // unanswered for 45 s means MiniBrowser is stuck, and the walk is retried sooner than after 90 s.
-      const session = await WebDriverSession.webkit(driver.url, { proxyArgs: proxy.args, commandTimeoutMs: 45_000 });
-      await session.command('POST', '/timeouts', { script: 30_000, pageLoad: 30_000 });
-      await session.setViewport({ width: size.width, height: size.height });
+      // A page that fails to open stops its driver: a driver left running kept the test file's process alive
+      // after its last test (seen: GET /window/rect failing on a loaded machine, the file hung for 14 min).
+      let session: WebDriverSession | undefined;
+      try {
+        session = await WebDriverSession.webkit(driver.url, { proxyArgs: proxy.args, commandTimeoutMs: 45_000 });
+        await session.command('POST', '/timeouts', { script: 30_000, pageLoad: 30_000 });
+        await session.setViewport({ width: size.width, height: size.height });
+      } catch (error) {
+        await session?.close().catch(() => undefined);
+        await driver.close();
+        throw error;
+      }
       const page = new WebKitPage(size, session, async () => {
         open.delete(page);
         await driver.close();
@@ -526,7 +554,7 @@ async function openWebKit(): Promise<VisitorBrowser> {
       return page;
     },
     async close() {
-      for (const page of [...open]) await page.close();
+      for (const page of [...open]) await page.close().catch(() => undefined);
       await proxy.close();
       await display.close();
     },
