@@ -108,6 +108,9 @@ function centreOf(mesh: RigMesh, points: readonly number[]): [number, number] {
   return n ? [x / n, y / n] : [0, 0];
 }
 
+/** How far the upper teeth rise and the lower sink behind fully rounded lips (mouth widths). */
+const ROUND_COVER = { upper: 0.07, lower: 0.03 };
+
 /** How far inside the lips their inner edge's texture is taken, in mouth widths (2 px of a 64 px mouth). */
 const LIP_INSET = 0.03;
 
@@ -213,8 +216,13 @@ export function meshFrame(rig: FaceRig, frame: number, channels: Channels, head:
     }
     inside.push(layer(0, hx / hole.length, hy / hole.length, INSIDE.height / 2));
     // The upper teeth keep to the skull (the head's motion only); the lower ride the jaw.
-    inside.push(layer(1, ...follow(mesh.upper, ...moveOf(mesh.upper, [])), INSIDE.upperRow));
-    inside.push(layer(2, ...follow(mesh.lower, ...moveOf(mesh.lower, ['jaw'])), INSIDE.lowerRow));
+    // Rounded lips come forward and down over the teeth: an O or a U shows the teeth's edges, not a smile's
+    // whole row in a small round mouth (the least believable frame of a smiling photo), so the rows draw back
+    // behind the lips as the lips round.
+    const behind = (p: [number, number], v: number): [number, number] => [p[0] - sin * v, p[1] + cos * v];
+    const round = Math.max(0, channels.round);
+    inside.push(layer(1, ...follow(mesh.upper, ...behind(moveOf(mesh.upper, []), -ROUND_COVER.upper * round)), INSIDE.upperRow));
+    inside.push(layer(2, ...follow(mesh.lower, ...behind(moveOf(mesh.lower, ['jaw']), ROUND_COVER.lower * round)), INSIDE.lowerRow));
   }
   return { source, target, moved, headPlace: still ? null : H, hole, inside };
 }

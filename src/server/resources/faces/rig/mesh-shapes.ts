@@ -128,10 +128,13 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
     // Spread and rounding pull the lips and the skin below them; above, they fade within a fifth of a mouth
     // width (at 0.35 an O dragged the smile's creases beside the nose along: 34 levels of change there).
     const near = Math.exp(-((below / (below < 0 ? 0.2 : 0.35)) ** 2)) * (1 - smooth(0.55, 1.1, Math.abs(u)));
+    // Rounding draws the lips in, not the cheeks above the corners: above the lip line it fades within a
+    // tenth of a mouth width (at a fifth, a U moved the smile's creases by the nose: 26 levels there).
+    const rim = Math.exp(-((below / (below < 0 ? 0.1 : 0.35)) ** 2)) * (1 - smooth(0.55, 1.1, Math.abs(u)));
     const lip = Math.abs(u) < corner + 0.05 ? Math.exp(-((below / 0.2) ** 2)) : 0;
     set('jaw', i, 0, JAW_DROP * jawShare(i));
     set('wide', i, 0.16 * u * near, -0.03 * near * Math.min(1, (u / corner) ** 2));
-    set('round', i, -0.3 * u * near, 0.03 * Math.sign(below) * lip);
+    set('round', i, -0.3 * u * rim, 0.03 * Math.sign(below) * lip);
     set('press', i, 0, -0.35 * below * lip);
     set('tuck', i, 0, below > 0 && Math.abs(u) < corner ? -0.06 * lens(u) * (1 - smooth(0.15, 0.35, below)) : 0);
     set(
@@ -153,9 +156,13 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
     eye.upper.forEach((up, k) => {
       const low = eye.lower[k]!;
       const [du, dv] = [local[low]![0] - local[up]![0], local[low]![1] - local[up]![1]];
-      set(channel, up, 0.85 * du, 0.85 * dv);
-      set(channel, low, -0.15 * du, -0.15 * dv);
-      set(channel, eye.crease[k]!, 0.4 * du, 0.4 * dv);
+      // At the outer corner the lid barely travels and its lashes fan out past FaceMesh's corner: the corner's
+      // crease point stays and its lid point meets the lower lid by a shorter way, or the lashes swept the skin
+      // beside the eye along (22 levels of change there, outside the lids).
+      const outer = k === 0 ? 0 : 1;
+      set(channel, up, 0.92 * outer * du, 0.92 * outer * dv);
+      set(channel, low, -0.08 * du, -0.08 * dv);
+      set(channel, eye.crease[k]!, 0.4 * (k === 0 ? 0 : 1) * du, 0.4 * (k === 0 ? 0 : 1) * dv);
       set(channel, eye.brow[k]!, 0.06 * du, 0.06 * dv);
     });
   }
