@@ -16,6 +16,14 @@ export const FACE_OVAL = [
 /** The inner lips, in order round the opening (upper from the left corner, then lower back). */
 export const UPPER_INNER = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308];
 export const LOWER_INNER = [95, 88, 178, 87, 14, 317, 402, 318, 324];
+/** The lower lip's rings outside its inner edge, point for point with LOWER_INNER: two within the lip, its outer edge. */
+const LOWER_LIP_RINGS = [
+  [96, 89, 179, 86, 15, 316, 403, 319, 325],
+  [77, 90, 180, 85, 16, 315, 404, 320, 307],
+  [146, 91, 181, 84, 17, 314, 405, 321, 375],
+];
+/** The skin just below the lower lip, point for point with its outer edge (the last ring): it follows most of the lip's drop, or it folds. */
+const BELOW_LOWER_LIP = [43, 106, 182, 83, 18, 313, 406, 335, 273];
 export const HOLE = [...UPPER_INNER, ...[...LOWER_INNER].reverse()];
 /** Each eye's upper lid over its lower one, point by point, the skin above the lid (its crease), and the brow's ring above that. */
 const EYES = {
@@ -144,6 +152,20 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
       below < 0 && Math.abs(u) < corner ? -(upperInner.has(i) ? 0.06 : 0.035 * Math.exp(-((below / 0.2) ** 2))) * lens(u) : 0,
     );
   }
+  // The lower lip rides the jaw whole: each of its rings (FaceMesh's, from the inner edge out) drops at least as
+  // far as its inner edge at the same place along the lip. Else beside the corners, where the inner lip lies
+  // nearer the middle than the outer, the inner edge overtook the outer one at the widest A (5 px of lip then
+  // -3): the lip thinned to a line there.
+  for (const ring of LOWER_LIP_RINGS) {
+    ring.forEach((i, k) => {
+      const inner = LOWER_INNER[k]!;
+      shapes.jaw[2 * i + 1] = Math.max(shapes.jaw[2 * i + 1]!, shapes.jaw[2 * inner + 1]!);
+    });
+  }
+  BELOW_LOWER_LIP.forEach((i, k) => {
+    const outer = LOWER_LIP_RINGS[2]![k]!;
+    shapes.jaw[2 * i + 1] = Math.round(Math.max(shapes.jaw[2 * i + 1]!, 0.85 * shapes.jaw[2 * outer + 1]!) * 1e4) / 1e4;
+  });
   // Pressed lips meet at the lip line.
   for (let k = 0; k < LOWER_INNER.length; k++) {
     const [up, low] = [UPPER_INNER[k + 1]!, LOWER_INNER[k]!];
