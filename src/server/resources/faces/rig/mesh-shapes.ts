@@ -142,7 +142,10 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
     const lip = Math.abs(u) < corner + 0.05 ? Math.exp(-((below / 0.2) ** 2)) : 0;
     set('jaw', i, 0, JAW_DROP * jawShare(i));
     set('wide', i, 0.16 * u * near, -0.03 * near * Math.min(1, (u / corner) ** 2));
-    set('round', i, -0.3 * u * rim, 0.03 * Math.sign(below) * lip);
+    // Rounded lips come together and forward, not apart: an O's height is its jaw's, a U's a small round
+    // opening. (Parting them 0.03 mouth widths each made a U as tall as an O, a dark hole FaceMesh read as wide
+    // open over a chin that had barely moved.)
+    set('round', i, -0.3 * u * rim, 0);
     set('press', i, 0, -0.35 * below * lip);
     set('tuck', i, 0, below > 0 && Math.abs(u) < corner ? -0.06 * lens(u) * (1 - smooth(0.15, 0.35, below)) : 0);
     set(
