@@ -43,8 +43,12 @@ const EYES = {
 
 /** The lower lip's drop at full jaw (mouth widths): a wide-open mouth. */
 const JAW_DROP = 0.3;
-/** The rings round the head: the head's outline (moves whole with it), and where the warp has faded out. */
-const RING = { head: 1.22, fade: 1.6, fadeHead: 0, jawAtHead: 0.6 };
+/**
+ * The rings round the head: the head's outline (moves whole with it), and where the warp has faded out. Under
+ * the chin the outline takes nearly all of the chin's drop (the skin there rides the jawbone): at 0.6 the neck's
+ * edge stayed and FaceMesh saw a chin that barely moved.
+ */
+const RING = { head: 1.22, fade: 1.6, fadeHead: 0, jawAtHead: 0.95 };
 /** Points on the frame's edge, this far apart. */
 const EDGE_STEP = 64;
 const LANDMARKS = 468;
