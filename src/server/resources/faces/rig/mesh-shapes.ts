@@ -140,9 +140,12 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
     // Spread and rounding pull the lips and the skin below them; above, they fade within a fifth of a mouth
     // width (at 0.35 an O dragged the smile's creases beside the nose along: 34 levels of change there).
     const near = Math.exp(-((below / (below < 0 ? 0.2 : 0.35)) ** 2)) * (1 - smooth(0.55, 1.1, Math.abs(u)));
-    // Rounding draws the lips in, not the cheeks above the corners: above the lip line it fades within a
-    // tenth of a mouth width (at a fifth, a U moved the smile's creases by the nose: 26 levels there).
-    const rim = Math.exp(-((below / (below < 0 ? 0.1 : 0.35)) ** 2)) * (1 - smooth(0.55, 1.1, Math.abs(u)));
+    // Rounding draws the lips in, not the cheeks above the corners nor the jaw beside them: above the lip line
+    // it fades within a tenth of a mouth width (at a fifth, a U moved the smile's creases by the nose: 26 levels
+    // there), below it within 0.15, and beyond the corners by 0.6 from the middle. (Fading out at 1.1 and 0.35
+    // pinched the jaw's sides in by 8 px at a full O, and FaceMesh then saw the chin barely drop: 0.4 % of the
+    // face's height where it dropped 10 %.)
+    const rim = Math.exp(-((below / (below < 0 ? 0.1 : 0.15)) ** 2)) * (1 - smooth(0.4, 0.6, Math.abs(u)));
     const lip = Math.abs(u) < corner + 0.05 ? Math.exp(-((below / 0.2) ** 2)) : 0;
     set('jaw', i, 0, JAW_DROP * jawShare(i));
     set('wide', i, 0.16 * u * near, -0.03 * near * Math.min(1, (u / corner) ** 2));
