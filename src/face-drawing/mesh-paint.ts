@@ -4,11 +4,17 @@
 // affine draw of the idle frame clipped to the triangle (grown by a fraction of a pixel so no seam shows).
 // rig-gl.ts draws the same triangles with WebGL. The canvases come from the caller (DOM or Node).
 import { cellOrigin, type FaceRig } from '../protocol/faces/rig.js';
-import { INSIDE, meshFrame, triangleAffine, type Channels, type HeadMotion, type MeshFrame } from './mesh.js';
+import { INSIDE, SHADE, meshFrame, triangleAffine, type Channels, type HeadMotion, type MeshFrame } from './mesh.js';
 
 /** What of a 2D context this draws with (the DOM's and @napi-rs/canvas's both have it). */
 export interface MeshContext<S> {
   globalAlpha: number;
+  fillStyle: unknown;
+  strokeStyle: unknown;
+  lineWidth: number;
+  lineJoin: string;
+  fill(): void;
+  stroke(): void;
   save(): void;
   restore(): void;
   beginPath(): void;
@@ -19,6 +25,9 @@ export interface MeshContext<S> {
   setTransform(a: number, b: number, c: number, d: number, e: number, f: number): void;
   drawImage(image: S, sx: number, sy: number, sw: number, sh: number, dx: number, dy: number, dw: number, dh: number): void;
 }
+
+/** The lips' shadow is drawn in this many steps of width (a ramp; fewer read as an outline at 4x). */
+const RIM_STEPS = 5;
 
 /** How far each drawn triangle is grown past its edges (frame pixels): neighbours overlap, no hairline between them. */
 const GROW = 0.6;
@@ -58,16 +67,31 @@ export function paintMeshFrame<S>(
   if (m.hole) {
     ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    polygon(
-      ctx,
-      m.hole.map((i) => [m.target[2 * i]!, m.target[2 * i + 1]!]),
-      0,
-    );
+    const hole = m.hole.map((i): [number, number] => [m.target[2 * i]!, m.target[2 * i + 1]!]);
+    polygon(ctx, hole, 0);
     ctx.clip();
     for (const layer of m.inside) {
       const [sx, sy] = cellOrigin(rig.mouths.sheet, layer.cell);
       ctx.setTransform(...layer.place);
       ctx.drawImage(inside, sx, sy, INSIDE.width, INSIDE.height, 0, 0, INSIDE.width, INSIDE.height);
+      if (layer.dim > 0) {
+        ctx.setTransform(1, 0, 0, 1, 0, 0);
+        ctx.fillStyle = shadow(layer.dim);
+        polygon(ctx, hole, 0);
+        ctx.fill();
+      }
+    }
+    if (m.rim) {
+      // The lips' shadow: the outline stroked in RIM_STEPS widths (clipped to the opening: their inner halves),
+      // darkest at the edge and fading inwards (as rig-gl-mesh.ts's ramp).
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.lineJoin = 'round';
+      polygon(ctx, hole, 0);
+      for (let k = RIM_STEPS; k >= 1; k--) {
+        ctx.lineWidth = (2 * m.rim.width * k) / RIM_STEPS;
+        ctx.strokeStyle = shadow(1 - (1 - m.rim.alpha) ** (1 / RIM_STEPS));
+        ctx.stroke();
+      }
     }
     ctx.restore();
   }
@@ -106,6 +130,11 @@ export function paintMeshFrame<S>(
   }
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   return m;
+}
+
+/** The mouth's shadow colour at `alpha`, as a canvas colour. */
+function shadow(alpha: number): string {
+  return `rgba(${SHADE.rgb.join(', ')}, ${alpha.toFixed(3)})`;
 }
 
 /**

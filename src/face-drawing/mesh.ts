@@ -73,7 +73,30 @@ export interface InsideLayer {
   cell: number;
   /** Cell pixels (relative to the cell's corner) to frame pixels. */
   place: Affine;
+  /** Once this layer is drawn, the opening is darkened this much (SHADE's colour at this alpha; 0: not at all). */
+  dim: number;
 }
+
+/**
+ * The mouth's own shadow (issue 51): a real mouth is darkest when its lips first part, a dark slit; the lit
+ * throat, tongue and teeth show as it opens wide. So the depth (throat, tongue and lower teeth, not the upper
+ * teeth in front of them) is darkened while the lips' gap is small, and a shadow runs inside the lips' edge at
+ * every opening. Both keep the opening dark where FaceMesh reads the lips' inner edge, and change the mouth's
+ * pixels most as the lips first part (the lip-sync rows' first motion).
+ */
+export const SHADE = {
+  /** Its colour: the deep shadow of a mouth. */
+  rgb: [20, 8, 10] as const,
+  /** The depth's darkness while the lips barely part, fading out as their gap grows from `from` to `to` (mouth widths; a full A ≈ 0.33). */
+  depth: 0.92,
+  from: 0.03,
+  to: 0.2,
+  /** The lips' shadow: its darkness at their edge, fading out this far inside (mouth widths); more of both while the lips barely part. */
+  rim: 0.5,
+  rimNarrow: 0.7,
+  rimWidth: 0.035,
+  rimWidthNarrow: 0.055,
+} as const;
 
 export interface MeshFrame {
   /** Where each point is on the idle frame (texture coordinates, frame pixels), and where it is drawn. */
@@ -86,6 +109,8 @@ export interface MeshFrame {
   /** The mouth's opening (drawn under the lips when open), and its inside's layers. */
   hole: number[] | null;
   inside: InsideLayer[];
+  /** The lips' shadow inside the opening's edge (drawn last, over the inside): its darkness and width (frame pixels). */
+  rim: { alpha: number; width: number } | null;
 }
 
 /** The head's motion as a transform about (cx, cy). */
@@ -108,8 +133,16 @@ function centreOf(mesh: RigMesh, points: readonly number[]): [number, number] {
   return n ? [x / n, y / n] : [0, 0];
 }
 
+/** How far the upper teeth rise and the lower sink behind fully rounded lips (mouth widths). */
+const ROUND_COVER = { upper: 0.07, lower: 0.03 };
+
 /** How far inside the lips their inner edge's texture is taken, in mouth widths (2 px of a 64 px mouth). */
 const LIP_INSET = 0.03;
+
+const smooth = (e0: number, e1: number, x: number) => {
+  const t = Math.max(0, Math.min(1, (x - e0) / (e1 - e0)));
+  return t * t * (3 - 2 * t);
+};
 
 /** Whether a mix moves the mouth's lips: then its inside is drawn in the opening. */
 function opens(c: Channels): boolean {
@@ -197,14 +230,24 @@ export function meshFrame(rig: FaceRig, frame: number, channels: Channels, head:
     if (off) moved.push(k / 3);
   }
   let hole: number[] | null = null;
+  let rim: MeshFrame['rim'] = null;
   const inside: InsideLayer[] = [];
   if (opens(channels)) {
     hole = mesh.hole;
-    const layer = (cell: number, x: number, y: number, row: number): InsideLayer => {
+    const layer = (cell: number, x: number, y: number, row: number, dim = 0): InsideLayer => {
       const k = 1 / INSIDE.scale;
       const [a, b, c, d] = [cos * k, sin * k, -sin * k, cos * k];
       const ox = -INSIDE.width / 2;
-      return { cell, place: [a, b, c, d, x + a * ox + c * -row, y + b * ox + d * -row] };
+      return { cell, place: [a, b, c, d, x + a * ox + c * -row, y + b * ox + d * -row], dim };
+    };
+    // The lips' gap beyond rest's, along the mouth's vertical (mouth widths).
+    const gapOf = (p: ArrayLike<number>) => -sa * (p[2 * mesh.lower]! - p[2 * mesh.upper]!) + ca * (p[2 * mesh.lower + 1]! - p[2 * mesh.upper + 1]!);
+    const gap = Math.max(0, (gapOf(target) - gapOf(base)) / pose.width);
+    const narrow = 1 - smooth(SHADE.from, SHADE.to, gap);
+    const depth = SHADE.depth * narrow;
+    rim = {
+      alpha: SHADE.rim + (SHADE.rimNarrow - SHADE.rim) * narrow,
+      width: (SHADE.rimWidth + (SHADE.rimWidthNarrow - SHADE.rimWidth) * narrow) * pose.width,
     };
     let [hx, hy] = [0, 0];
     for (const i of hole) {
@@ -213,10 +256,17 @@ export function meshFrame(rig: FaceRig, frame: number, channels: Channels, head:
     }
     inside.push(layer(0, hx / hole.length, hy / hole.length, INSIDE.height / 2));
     // The upper teeth keep to the skull (the head's motion only); the lower ride the jaw.
-    inside.push(layer(1, ...follow(mesh.upper, ...moveOf(mesh.upper, [])), INSIDE.upperRow));
-    inside.push(layer(2, ...follow(mesh.lower, ...moveOf(mesh.lower, ['jaw'])), INSIDE.lowerRow));
+    // Rounded lips come forward and down over the teeth: an O or a U shows the teeth's edges, not a smile's
+    // whole row in a small round mouth (the least believable frame of a smiling photo), so the rows draw back
+    // behind the lips as the lips round.
+    // The lower row (and the tongue) first, then the depth's shadow, then the upper teeth in front of them (as
+    // the upper incisors stand in front of the lower ones).
+    const behind = (p: [number, number], v: number): [number, number] => [p[0] - sin * v, p[1] + cos * v];
+    const round = Math.max(0, channels.round);
+    inside.push(layer(2, ...follow(mesh.lower, ...behind(moveOf(mesh.lower, ['jaw']), ROUND_COVER.lower * round)), INSIDE.lowerRow, depth));
+    inside.push(layer(1, ...follow(mesh.upper, ...behind(moveOf(mesh.upper, []), -ROUND_COVER.upper * round)), INSIDE.upperRow));
   }
-  return { source, target, moved, headPlace: still ? null : H, hole, inside };
+  return { source, target, moved, headPlace: still ? null : H, hole, inside, rim };
 }
 
 /**

@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { BLINK, Blinks, channelsOf, idleFrameAt, meshFrame, noChannels, seeded } from '../../../../src/face-drawing/mesh.js';
 import { FaceRig } from '../../../../src/protocol/faces/rig.js';
 import { triangulate } from '../../../../src/server/resources/faces/rig/triangulate.js';
+import { meshModel } from '../../../../src/server/resources/faces/rig/mesh-shapes.js';
 
 const rig = FaceRig.parse(JSON.parse(readFileSync(new URL('../../../fixtures/rig-v2/rig.json', import.meta.url), 'utf8')));
 const moveOf = (channels: ReturnType<typeof noChannels>, i: number) => {
@@ -32,6 +33,23 @@ describe("a version-2 rig's mesh", () => {
     for (const i of [159, 386, 1, 10, 105])
       assert.ok(Math.hypot(...moveOf(open, i)) < 0.1, `point ${i} (eyes, nose, forehead, brow) stays within a tenth of a pixel`);
     assert.ok(meshFrame(rig, 0, open).inside.length === 3, 'the inside is drawn in the opening');
+  });
+
+  it('keeps the lower lip its thickness at the widest opening, out to the corners', () => {
+    // The shapes made afresh from the fixture's points (the fixture's own were made before this rule).
+    const base = rig.mesh!.frames[0]!;
+    const points = Array.from({ length: base.length / 2 }, (_, i): [number, number] => [base[2 * i]!, base[2 * i + 1]!]);
+    const { mesh } = meshModel(points, rig.poses[0]!);
+    const drop = (i: number) => mesh.shapes.jaw[2 * i + 1]! * rig.poses[0]!.width;
+    // Inner edge and outer edge of the lower lip, point for point from one corner to the other.
+    const inner = [95, 88, 178, 87, 14, 317, 402, 318, 324];
+    const outer = [146, 91, 181, 84, 17, 314, 405, 321, 375];
+    inner.forEach((i, k) => {
+      const o = outer[k]!;
+      const rest = points[o]![1] - points[i]![1];
+      const open = rest + drop(o) - drop(i);
+      assert.ok(open >= 0.9 * rest, `lip ${i}-${o}: ${rest.toFixed(1)} px at rest, ${open.toFixed(1)} px with the jaw dropped`);
+    });
   });
 
   it('closes the lids in a blink and moves nothing below the eyes', () => {

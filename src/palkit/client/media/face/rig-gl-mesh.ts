@@ -3,7 +3,7 @@
 // drawn outside its cell), then every triangle of the mesh at its place, textured by the idle frame. The mesh
 // covers the whole frame but the opening, so nothing else is drawn.
 import { cellOrigin, type FaceRig } from '../../../../protocol/faces/rig.js';
-import { INSIDE, meshFrame, type Affine, type Channels, type HeadMotion } from '../../../../face-drawing/mesh.js';
+import { INSIDE, SHADE, meshFrame, type Affine, type Channels, type HeadMotion } from '../../../../face-drawing/mesh.js';
 import { glContext, texture } from './rig-gl.js';
 
 const VERTEX = `
@@ -16,13 +16,20 @@ void main() {
   gl_Position = vec4(position.x / size.x * 2.0 - 1.0, 1.0 - position.y / size.y * 2.0, 0.0, 1.0);
 }`;
 
-// 'cell' bounds the texture coordinates (x0, y0, x1, y1): outside it a layer draws nothing.
+// 'cell' bounds the texture coordinates (x0, y0, x1, y1): outside it a layer draws nothing. 'tinted': the
+// mouth's shadow instead (mesh.ts SHADE), premultiplied 'tint' scaled by the first texture coordinate (its ramp).
 const FRAGMENT = `
 precision mediump float;
 uniform sampler2D image;
 uniform vec4 cell;
+uniform vec4 tint;
+uniform float tinted;
 varying vec2 uv;
 void main() {
+  if (tinted > 0.5) {
+    gl_FragColor = tint * uv.x;
+    return;
+  }
   if (uv.x < cell.x || uv.y < cell.y || uv.x > cell.z || uv.y > cell.w) discard;
   gl_FragColor = texture2D(image, uv);
 }`;
@@ -54,6 +61,13 @@ export function createGlMeshPainter(
   gl.vertexAttribPointer(position, 2, gl.FLOAT, false, 16, 0);
   gl.vertexAttribPointer(source, 2, gl.FLOAT, false, 16, 8);
   const cellAt = gl.getUniformLocation(program, 'cell');
+  const [tintAt, tintedAt] = [gl.getUniformLocation(program, 'tint'), gl.getUniformLocation(program, 'tinted')];
+  /** The shadow at `alpha` for the next draws (0: textures again). */
+  const shadow = (alpha: number) => {
+    gl.uniform1f(tintedAt, alpha > 0 ? 1 : 0);
+    const [r, g, b] = SHADE.rgb.map((c) => (c / 255) * alpha);
+    gl.uniform4f(tintAt, r!, g!, b!, alpha);
+  };
   gl.uniform2f(gl.getUniformLocation(program, 'size'), canvas.width, canvas.height);
   gl.uniform1i(gl.getUniformLocation(program, 'image'), 0);
   gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, true);
@@ -62,7 +76,7 @@ export function createGlMeshPainter(
   gl.viewport(0, 0, canvas.width, canvas.height);
   gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
   const mesh = rig.mesh!;
-  const data = new Float32Array(Math.max(mesh.triangles.length, mesh.hole.length * 3) * 4);
+  const data = new Float32Array(Math.max(mesh.triangles.length, mesh.hole.length * 6) * 4);
 
   const drawTriangles = (count: number) => {
     gl.bufferData(gl.ARRAY_BUFFER, data.subarray(0, count * 4), gl.STREAM_DRAW);
@@ -101,6 +115,18 @@ export function createGlMeshPainter(
             (sy + INSIDE.height) / inside.height,
           );
           drawTriangles(o);
+          if (layer.dim > 0) {
+            // The depth's shadow: the same fan, in the shadow's colour.
+            for (let v = 0; v < o; v++) data.set([1, 0], v * 4 + 2);
+            shadow(layer.dim);
+            drawTriangles(o);
+            shadow(0);
+          }
+        }
+        if (m.rim) {
+          shadow(m.rim.alpha);
+          drawTriangles(rimRamp(m.hole, m.target, m.rim.width, data));
+          shadow(0);
         }
       }
       gl.disable(gl.BLEND);
@@ -139,6 +165,37 @@ export function createGlMeshPainter(
       gl.deleteProgram(program);
     },
   };
+}
+
+/**
+ * The lips' shadow as quads along the opening's outline, from its edge (ramp 1) to `width` inside it (ramp 0),
+ * into `data` (x, y, ramp, 0 a vertex); the vertex count. Whatever falls outside the opening is drawn over by
+ * the mesh's triangles after it (mesh-paint.ts strokes the same ramp, clipped to the opening).
+ */
+function rimRamp(hole: number[], target: Float32Array, width: number, data: Float32Array): number {
+  const n = hole.length;
+  let area = 0;
+  for (let k = 0; k < n; k++) {
+    const [i, j] = [hole[k]!, hole[(k + 1) % n]!];
+    area += target[2 * i]! * target[2 * j + 1]! - target[2 * j]! * target[2 * i + 1]!;
+  }
+  const inward = area >= 0 ? 1 : -1;
+  let o = 0;
+  const put = (x: number, y: number, ramp: number) => data.set([x, y, ramp, 0], 4 * o++);
+  for (let k = 0; k < n; k++) {
+    const [i, j] = [hole[k]!, hole[(k + 1) % n]!];
+    const [x0, y0, x1, y1] = [target[2 * i]!, target[2 * i + 1]!, target[2 * j]!, target[2 * j + 1]!];
+    const len = Math.hypot(x1 - x0, y1 - y0);
+    if (len < 1e-3) continue;
+    const [nx, ny] = [(-inward * (y1 - y0) * width) / len, (inward * (x1 - x0) * width) / len];
+    put(x0, y0, 1);
+    put(x1, y1, 1);
+    put(x1 + nx, y1 + ny, 0);
+    put(x0, y0, 1);
+    put(x1 + nx, y1 + ny, 0);
+    put(x0 + nx, y0 + ny, 0);
+  }
+  return o;
 }
 
 function inverse([a, b, c, d, e, f]: Affine): Affine {

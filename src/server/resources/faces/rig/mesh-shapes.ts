@@ -16,6 +16,14 @@ export const FACE_OVAL = [
 /** The inner lips, in order round the opening (upper from the left corner, then lower back). */
 export const UPPER_INNER = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308];
 export const LOWER_INNER = [95, 88, 178, 87, 14, 317, 402, 318, 324];
+/** The lower lip's rings outside its inner edge, point for point with LOWER_INNER: two within the lip, its outer edge. */
+const LOWER_LIP_RINGS = [
+  [96, 89, 179, 86, 15, 316, 403, 319, 325],
+  [77, 90, 180, 85, 16, 315, 404, 320, 307],
+  [146, 91, 181, 84, 17, 314, 405, 321, 375],
+];
+/** The skin just below the lower lip, point for point with its outer edge (the last ring): it follows most of the lip's drop, or it folds. */
+const BELOW_LOWER_LIP = [43, 106, 182, 83, 18, 313, 406, 335, 273];
 export const HOLE = [...UPPER_INNER, ...[...LOWER_INNER].reverse()];
 /** Each eye's upper lid over its lower one, point by point, the skin above the lid (its crease), and the brow's ring above that. */
 const EYES = {
@@ -35,8 +43,12 @@ const EYES = {
 
 /** The lower lip's drop at full jaw (mouth widths): a wide-open mouth. */
 const JAW_DROP = 0.3;
-/** The rings round the head: the head's outline (moves whole with it), and where the warp has faded out. */
-const RING = { head: 1.22, fade: 1.6, fadeHead: 0, jawAtHead: 0.6 };
+/**
+ * The rings round the head: the head's outline (moves whole with it), and where the warp has faded out. Under
+ * the chin the outline takes nearly all of the chin's drop (the skin there rides the jawbone): at 0.6 the neck's
+ * edge stayed and FaceMesh saw a chin that barely moved.
+ */
+const RING = { head: 1.22, fade: 1.6, fadeHead: 0, jawAtHead: 0.95 };
 /** Points on the frame's edge, this far apart. */
 const EDGE_STEP = 64;
 const LANDMARKS = 468;
@@ -128,10 +140,19 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
     // Spread and rounding pull the lips and the skin below them; above, they fade within a fifth of a mouth
     // width (at 0.35 an O dragged the smile's creases beside the nose along: 34 levels of change there).
     const near = Math.exp(-((below / (below < 0 ? 0.2 : 0.35)) ** 2)) * (1 - smooth(0.55, 1.1, Math.abs(u)));
+    // Rounding draws the lips in, not the cheeks above the corners nor the jaw beside them: above the lip line
+    // it fades within a tenth of a mouth width (at a fifth, a U moved the smile's creases by the nose: 26 levels
+    // there), below it within 0.15, and beyond the corners by 0.6 from the middle. (Fading out at 1.1 and 0.35
+    // pinched the jaw's sides in by 8 px at a full O, and FaceMesh then saw the chin barely drop: 0.4 % of the
+    // face's height where it dropped 10 %.)
+    const rim = Math.exp(-((below / (below < 0 ? 0.1 : 0.15)) ** 2)) * (1 - smooth(0.4, 0.6, Math.abs(u)));
     const lip = Math.abs(u) < corner + 0.05 ? Math.exp(-((below / 0.2) ** 2)) : 0;
     set('jaw', i, 0, JAW_DROP * jawShare(i));
     set('wide', i, 0.16 * u * near, -0.03 * near * Math.min(1, (u / corner) ** 2));
-    set('round', i, -0.3 * u * near, 0.03 * Math.sign(below) * lip);
+    // Rounded lips come together and forward, not apart: an O's height is its jaw's, a U's a small round
+    // opening. (Parting them 0.03 mouth widths each made a U as tall as an O, a dark hole FaceMesh read as wide
+    // open over a chin that had barely moved.)
+    set('round', i, -0.3 * u * rim, 0);
     set('press', i, 0, -0.35 * below * lip);
     set('tuck', i, 0, below > 0 && Math.abs(u) < corner ? -0.06 * lens(u) * (1 - smooth(0.15, 0.35, below)) : 0);
     set(
@@ -141,6 +162,20 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
       below < 0 && Math.abs(u) < corner ? -(upperInner.has(i) ? 0.06 : 0.035 * Math.exp(-((below / 0.2) ** 2))) * lens(u) : 0,
     );
   }
+  // The lower lip rides the jaw whole: each of its rings (FaceMesh's, from the inner edge out) drops at least as
+  // far as its inner edge at the same place along the lip. Else beside the corners, where the inner lip lies
+  // nearer the middle than the outer, the inner edge overtook the outer one at the widest A (5 px of lip then
+  // -3): the lip thinned to a line there.
+  for (const ring of LOWER_LIP_RINGS) {
+    ring.forEach((i, k) => {
+      const inner = LOWER_INNER[k]!;
+      shapes.jaw[2 * i + 1] = Math.max(shapes.jaw[2 * i + 1]!, shapes.jaw[2 * inner + 1]!);
+    });
+  }
+  BELOW_LOWER_LIP.forEach((i, k) => {
+    const outer = LOWER_LIP_RINGS[2]![k]!;
+    shapes.jaw[2 * i + 1] = Math.round(Math.max(shapes.jaw[2 * i + 1]!, 0.85 * shapes.jaw[2 * outer + 1]!) * 1e4) / 1e4;
+  });
   // Pressed lips meet at the lip line.
   for (let k = 0; k < LOWER_INNER.length; k++) {
     const [up, low] = [UPPER_INNER[k + 1]!, LOWER_INNER[k]!];
@@ -153,9 +188,13 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
     eye.upper.forEach((up, k) => {
       const low = eye.lower[k]!;
       const [du, dv] = [local[low]![0] - local[up]![0], local[low]![1] - local[up]![1]];
-      set(channel, up, 0.85 * du, 0.85 * dv);
-      set(channel, low, -0.15 * du, -0.15 * dv);
-      set(channel, eye.crease[k]!, 0.4 * du, 0.4 * dv);
+      // At the outer corner the lid barely travels and its lashes fan out past FaceMesh's corner: the corner's
+      // crease point stays and its lid point meets the lower lid by a shorter way, or the lashes swept the skin
+      // beside the eye along (22 levels of change there, outside the lids).
+      const outer = k === 0 ? 0 : 1;
+      set(channel, up, 0.92 * outer * du, 0.92 * outer * dv);
+      set(channel, low, -0.08 * du, -0.08 * dv);
+      set(channel, eye.crease[k]!, 0.4 * (k === 0 ? 0 : 1) * du, 0.4 * (k === 0 ? 0 : 1) * dv);
       set(channel, eye.brow[k]!, 0.06 * du, 0.06 * dv);
     });
   }

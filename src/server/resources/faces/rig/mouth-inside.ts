@@ -9,8 +9,10 @@ import { inside } from './mesh-shapes.js';
 
 type Point = [number, number];
 
-const DEEP = [24, 9, 11];
-const WARM = [104, 44, 46];
+// The throat's depth is a dim warm red, never black: a lit face's open mouth is dark red-brown on camera (luma
+// 45-60 where skin is ~170), and a near-black hole reads as a cut-out (issue 51: 18 % of it a flat void).
+const DEEP = [84, 31, 35];
+const WARM = [124, 52, 54];
 const TEETH = [236, 228, 212];
 const GUM = [176, 86, 92];
 const TONGUE = [172, 76, 82];
@@ -50,19 +52,21 @@ export function mouthInside(rest: RestMouth): { image: ImageData; ownTeeth: bool
     out[o + 3] = Math.round(255 * alpha);
   };
   const lit = (rgb: readonly number[], k: number) => rgb.map((c) => Math.min(255, c * light * k));
+  // The mouth's inside is lit by the light that reaches into it, not by the skin's own tone: a darker face's
+  // throat is barely darker (and must not sink into the flat black the instrument calls a void).
+  const throatLight = 0.78 + 0.22 * Math.min(1, light);
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
       const u = (x + 0.5 - W / 2) / INSIDE.scale;
-      // The throat: an ellipse of dark, warmer towards its edge.
-      const r = Math.hypot(u / 0.5, (y + 0.5 - H / 2) / INSIDE.scale / 0.35);
+      // The throat: deepest a little above the middle (the palate's shadow under the upper teeth), warmer
+      // towards the lips and the cheeks' inner walls (no texture: a faint ridge pattern read as stripes at 4x).
+      const vy = (y + 0.5 - H / 2) / INSIDE.scale;
+      const r = Math.hypot(u / 0.5, (vy + 0.04) / 0.33);
       put(
         0,
         x,
         y,
-        lit(
-          DEEP.map((c, i) => c + (WARM[i]! - c) * smooth(0.4, 1.15, r)),
-          1,
-        ),
+        DEEP.map((c, i) => Math.min(255, (c + (WARM[i]! - c) * smooth(0.6, 1.5, r)) * throatLight)),
         1,
       );
       // Generated teeth: upper ones hang from the lip (gum above), lower ones stand behind the lower lip, the tongue behind them.
@@ -100,8 +104,13 @@ function lowerTeeth(u: number, w: number, lit: (rgb: readonly number[], k: numbe
     if (alpha > 0.02) return [lit(TEETH, 0.84 * toothShade(u, reach)), alpha];
   }
   // The tongue: a low hump behind the lower teeth, dimmer towards its sides and back.
+  // (Broad and high enough to fill the lower half of a wide opening, as a resting tongue does.)
   const r = Math.hypot(u / 0.32, (w + 0.03) / 0.12);
-  if (r < 1) return [lit(TONGUE, 0.85 - 0.3 * r * r), 1 - smooth(0.85, 1, r)];
+  if (r < 1) {
+    // Lit on its front and top, its back edge falling into the throat's shadow.
+    const front = smooth(-0.2, 0.02, w);
+    return [lit(TONGUE, (0.62 + 0.3 * front) * (1 - 0.25 * r * r)), 1 - smooth(0.75, 1, r)];
+  }
   return [[0, 0, 0], 0];
 }
 
@@ -161,6 +170,7 @@ function ownTeeth(rest: RestMouth, out: Uint8ClampedArray): void {
     const o = (y0 * rest.width + x0) * 4;
     return [rest.rgba[o]!, rest.rgba[o + 1]!, rest.rgba[o + 2]!];
   };
+  const teeth = toothLuma(rest);
   // A smile shows mostly its upper teeth: all of the opening goes with the upper lip (the lower teeth are drawn).
   for (const [cell, anchor, row] of [[1, rest.upper, INSIDE.upperRow]] as const) {
     const split = splitFrom(anchor) * 3;
@@ -172,7 +182,9 @@ function ownTeeth(rest: RestMouth, out: Uint8ClampedArray): void {
         const mine = cell === 1 ? y + 0.5 - row <= split : y + 0.5 - row > split;
         if (mine && inside([fx, fy], rest.hole)) seen.push([y, sample(fx, fy)]);
       }
-      for (const [y, rgb] of seen) write(out, cell, x, y, rgb, 1);
+      // Not the dark corners a smile's opening also holds: they showed as brown notches at the ends of the row
+      // once the jaw dropped (the throat shows instead, as behind real teeth).
+      for (const [y, rgb] of seen) write(out, cell, x, y, rgb, toothLike(rgb, teeth));
       if (!seen.length) continue;
       // Carry the column's outermost tooth pixel beyond the lip a few rows (under a lifted or dropped lip).
       // (From a little inside: the outline's own row may be half lip.)
@@ -186,6 +198,28 @@ function ownTeeth(rest: RestMouth, out: Uint8ClampedArray): void {
       }
     }
   }
+}
+
+const lumaOf = (rgb: readonly number[]) => 0.299 * rgb[0]! + 0.587 * rgb[1]! + 0.114 * rgb[2]!;
+
+/** The resting opening's teeth brightness: the 80th percentile of its luma. */
+function toothLuma(rest: RestMouth): number {
+  const lumas = holePixels(rest)
+    .map(([x, y]) => {
+      const o = (y * rest.width + x) * 4;
+      return lumaOf([rest.rgba[o]!, rest.rgba[o + 1]!, rest.rgba[o + 2]!]);
+    })
+    .sort((a, b) => a - b);
+  return lumas[Math.floor(lumas.length * 0.8)] ?? 200;
+}
+
+/**
+ * How much of a pixel of the opening is kept (1) rather than a dark corner (0), softly. The lip's pixels stay:
+ * the upper lip dips into the opening at its middle, and without them a lifted lip showed a dark notch there,
+ * like a missing tooth.
+ */
+function toothLike(rgb: readonly number[], teeth: number): number {
+  return smooth(0.35, 0.55, lumaOf(rgb) / teeth);
 }
 
 function write(out: Uint8ClampedArray, cell: number, x: number, y: number, rgb: readonly number[], alpha: number): void {
