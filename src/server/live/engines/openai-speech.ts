@@ -7,14 +7,14 @@ import type { ServiceDeps } from '../../platform/context.js';
 import { createSpeech, openAiClient, OpenAiError, OPENAI_SPEECH_RATE } from '../../providers/openai/index.js';
 import { alignVisemes } from '../speech/align-visemes.js';
 import type { Phonemiser } from '../speech/phoneme-timing.js';
-import { estimatedVisemes, estimatedWords } from '../../providers/local-voice/visemes-of.js';
+import { estimatedVisemes, estimatedWords } from '../../providers/voice/visemes-of.js';
 import {
   SynthesisError,
   type SynthesisEvent,
   type SynthesisStream,
   type Synthesizer,
   type VoiceChoice,
-} from '../../providers/local-voice/synthesizer.js';
+} from '../../providers/voice/synthesizer.js';
 
 const SAMPLE_RATE = OPENAI_SPEECH_RATE;
 /**

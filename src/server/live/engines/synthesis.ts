@@ -4,9 +4,9 @@
 // configured, falling back to eSpeak when it fails.
 import type { ServiceDeps } from '../../platform/context.js';
 import { phonemiserOf } from '../speech/phoneme-timing.js';
-import { localVoicePool } from '../../providers/local-voice/local-voice-pool.js';
+import { localVoicePool } from '../../providers/voice/local-voice-pool.js';
 import { OpenAiSpeech } from './openai-speech.js';
-import type { Synthesizer } from '../../providers/local-voice/synthesizer.js';
+import type { Synthesizer } from '../../providers/voice/synthesizer.js';
 
 export {
   DEFAULT_WORDS_PER_MINUTE,
@@ -15,7 +15,7 @@ export {
   type SynthesisStream,
   type Synthesizer,
   type VoiceChoice,
-} from '../../providers/local-voice/synthesizer.js';
+} from '../../providers/voice/synthesizer.js';
 
 /** The configured voice: the OpenAI-compatible endpoint with the local voice behind it, or the local voice. */
 export function createSynthesizer(

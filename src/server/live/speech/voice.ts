@@ -11,7 +11,7 @@ import {
 } from '../engines/synthesis.js';
 import { joinSamples } from '../../platform/audio/pcm.js';
 import type { AudioPiece } from '../../platform/text/speech-pieces.js';
-import { VisemeMarks } from '../../providers/local-voice/visemes-of.js';
+import { VisemeMarks } from '../../providers/voice/visemes-of.js';
 
 /** Where the voice goes: the room's participants. */
 export interface AudioOut {

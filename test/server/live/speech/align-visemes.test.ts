@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../../src/server/platform/config.js';
 import { createLogger } from '../../../../src/server/platform/log.js';
 import { createGuardedFetch } from '../../../../src/server/platform/net/guarded-fetch.js';
-import { EspeakSynthesizer } from '../../../../src/server/providers/local-voice/espeak.js';
+import { EspeakSynthesizer } from '../../../../src/server/providers/voice/espeak.js';
 import { OpenAiSpeech } from '../../../../src/server/live/engines/openai-speech.js';
 import { frameLevels, type VisemeMark } from '../../../../src/server/live/speech/align-visemes.js';
 import { phonemiserOf } from '../../../../src/server/live/speech/phoneme-timing.js';

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../../src/server/platform/config.js';
 import { createGuardedFetch } from '../../../../src/server/platform/net/guarded-fetch.js';
-import { EspeakSynthesizer, type LocalVoiceEngine } from '../../../../src/server/providers/local-voice/espeak.js';
-import { estimatedVisemes, leadInShape, leadsIn, visemeOfIpa } from '../../../../src/server/providers/local-voice/visemes-of.js';
+import { EspeakSynthesizer, type LocalVoiceEngine } from '../../../../src/server/providers/voice/espeak.js';
+import { estimatedVisemes, leadInShape, leadsIn, visemeOfIpa } from '../../../../src/server/providers/voice/visemes-of.js';
 import {
   createSynthesizer,
   SynthesisError,
