@@ -20,7 +20,7 @@ import { EchoAudioStream } from '../speech/echo-audio.js';
 import { PalHearing, type HearingPort } from './hearing.js';
 import { answerLine, conversationLanguages, fixedLanguage, replyLanguage, voiceTag } from '../../resources/pals/lines/language.js';
 import { offersSpeech } from './speech-offer.js';
-import { PalVoice, type AudioOut } from '../speech/voice.js';
+import { PalVoice, type AudioOut } from '../../providers/voice/pal-voice.js';
 import { earsFor, synthesizerFor } from '../engines/voice-engine.js';
 import { TranscriptWriter } from './transcript-writer.js';
 import { historyOf, palTurn, unansweredTurn } from './history.js';
@@ -474,7 +474,7 @@ export class PalAgent {
 
   /**
    * Where a reply's latency goes, as debug lines (PALKIT_LOG=debug): the visitor's turn received, then the
-   * stages of the reply's first sound (utterances.ts, voice.ts). `at` is Unix epoch ms to 0.1 ms, the clock a
+   * stages of the reply's first sound (utterances.ts, providers/voice/pal-voice.ts). `at` is Unix epoch ms to 0.1 ms, the clock a
    * page reads as performance.timeOrigin + performance.now(), so the page's marks line up with these.
    */
   private mark(stage: 'received' | ReplyStage, inferenceId: string): void {

@@ -2,7 +2,7 @@
 // helper process), and voice activity detection plus the configured transcriber for hearing.
 import type { ServiceDeps } from '../../platform/context.js';
 import { onePer } from '../../platform/one-per.js';
-import { createSynthesizer, type Synthesizer } from './synthesis.js';
+import { createSynthesizer, type Synthesizer } from '../../providers/voice/synthesis.js';
 import { transcriber } from './transcription.js';
 import { VoiceActivityDetector } from './vad.js';
 import type { Ears } from '../agent/hearing.js';

@@ -12,7 +12,7 @@ import {
   SynthesisError,
   type SynthesisEvent,
   type SynthesisStream,
-} from '../../../../src/server/live/engines/synthesis.js';
+} from '../../../../src/server/providers/voice/synthesis.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../../../helpers/fake-speech.js';
 
 const log = { info: () => undefined, error: () => undefined, debug: () => undefined } as never;

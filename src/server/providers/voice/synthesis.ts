@@ -3,10 +3,10 @@
 // or the native bridge with PALKIT_LOCAL_VOICE=native); an OpenAI-compatible speech endpoint when one is
 // configured, falling back to eSpeak when it fails.
 import type { ServiceDeps } from '../../platform/context.js';
-import { phonemiserOf } from '../speech/phoneme-timing.js';
-import { localVoicePool } from '../../providers/voice/local-voice-pool.js';
+import { phonemiserOf } from './phoneme-timing.js';
+import { localVoicePool } from './local-voice-pool.js';
 import { OpenAiSpeech } from './openai-speech.js';
-import type { Synthesizer } from '../../providers/voice/synthesizer.js';
+import type { Synthesizer } from './synthesizer.js';
 
 export {
   DEFAULT_WORDS_PER_MINUTE,
@@ -15,7 +15,7 @@ export {
   type SynthesisStream,
   type Synthesizer,
   type VoiceChoice,
-} from '../../providers/voice/synthesizer.js';
+} from './synthesizer.js';
 
 /** The configured voice: the OpenAI-compatible endpoint with the local voice behind it, or the local voice. */
 export function createSynthesizer(
