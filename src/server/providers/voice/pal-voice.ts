@@ -4,7 +4,7 @@
 import type { Viseme } from '../../../protocol/visemes.js';
 import { DEFAULT_WORDS_PER_MINUTE, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesis.js';
 import { joinSamples } from '../../platform/audio/pcm.js';
-import type { AudioPiece } from '../../platform/text/speech-pieces.js';
+import type { AudioPiece } from './speech-pieces.js';
 import { VisemeMarks } from './visemes-of.js';
 
 /** Where the voice goes: the room's participants. */

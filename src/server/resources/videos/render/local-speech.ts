@@ -7,7 +7,7 @@ import type { Config } from '../../../platform/config.js';
 import { createLogger } from '../../../platform/log.js';
 import { localVoicePool } from '../../../providers/voice/local-voice-pool.js';
 import { SynthesisError } from '../../../providers/voice/synthesizer.js';
-import { chunksOf } from '../../../platform/text/speech-pieces.js';
+import { chunksOf } from '../../../providers/voice/speech-pieces.js';
 import { encodeWavRuns } from '../../../platform/audio/wav.js';
 import { RenderError } from './contract.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
