@@ -3,6 +3,7 @@
 // or the native bridge with PALKIT_LOCAL_VOICE=native); an OpenAI-compatible speech endpoint when one is
 // configured, falling back to eSpeak when it fails.
 import type { ServiceDeps } from '../../platform/context.js';
+import { onePer } from '../../platform/one-per.js';
 import { phonemiserOf } from './phoneme-timing.js';
 import { localVoicePool } from './local-voice-pool.js';
 import { OpenAiSpeech } from './openai-speech.js';
@@ -41,3 +42,6 @@ export function createSynthesizer(
   });
   return { ...withFallback(local), lane: (key) => withFallback(local.lane(key)), close: () => local.close() };
 }
+
+/** The service's one synthesiser, shared by its rooms (the local voice keeps its speakers). */
+export const synthesizerFor = onePer((deps: ServiceDeps): Synthesizer => createSynthesizer(deps));
