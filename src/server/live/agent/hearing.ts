@@ -7,8 +7,8 @@
 // sends them as utterances; the audio here then only lets the visitor interrupt.
 import type { Participant } from '../../../protocol/room.js';
 import type { ServiceDeps } from '../../platform/context.js';
-import type { Ears, VoiceActivity } from '../engines/ears.js';
-import type { VoiceChange } from '../engines/vad.js';
+import type { Ears, VoiceActivity } from '../ears/ears.js';
+import type { VoiceChange } from '../ears/vad.js';
 import { pauseToEndTurn, TRAILING_MS, UNSURE_MS } from './end-of-turn.js';
 
 export interface HearingPort {

@@ -21,7 +21,7 @@ import { PalHearing, type HearingPort } from './hearing.js';
 import { answerLine, conversationLanguages, fixedLanguage, replyLanguage, voiceTag } from '../../resources/pals/lines/language.js';
 import { offersSpeech } from './speech-offer.js';
 import { PalVoice, type AudioOut } from '../../providers/voice/pal-voice.js';
-import { earsFor } from '../engines/ears.js';
+import { earsFor } from '../ears/ears.js';
 import { synthesizerFor } from '../../providers/voice/synthesis.js';
 import { TranscriptWriter } from './transcript-writer.js';
 import { historyOf, palTurn, unansweredTurn } from './history.js';

@@ -11,7 +11,7 @@ import { loadLiveConversation } from '../../../../src/server/resources/conversat
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertFace, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
 import { ManualClock } from '../../../helpers/clock.js';
-import { vadReady } from '../../../../src/server/live/engines/vad.js';
+import { vadReady } from '../../../../src/server/live/ears/vad.js';
 import { MICROPHONE_FRAME, sendMicrophoneFrame, speech } from '../../../helpers/voice.js';
 
 describe('the face shown: the wait itself', () => {

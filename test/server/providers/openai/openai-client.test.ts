@@ -13,7 +13,7 @@ import { createEmbedder } from '../../../../src/server/resources/documents/embed
 import { OpenAiSpeech } from '../../../../src/server/providers/voice/openai-speech.js';
 import { createSynthesizer, SynthesisError } from '../../../../src/server/providers/voice/synthesis.js';
 import { createLogger } from '../../../../src/server/platform/log.js';
-import { transcriber, TranscriptionError } from '../../../../src/server/live/engines/transcription.js';
+import { transcriber, TranscriptionError } from '../../../../src/server/live/ears/transcription.js';
 import {
   createSpeech,
   OpenAiClient,
