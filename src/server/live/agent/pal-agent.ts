@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Participant, RoomTranscriptEntry } from '../../../protocol/room.js';
 import { parseInteraction } from '../../../protocol/interactions.js';
-import { canvasInteractionProperties, type RoomMessage } from '../room/message.js';
+import { canvasInteractionProperties, type RoomMessage } from './app-message.js';
 import type { ServiceDeps } from '../../platform/context.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
 import { palJoinedCallbacks } from '../../resources/conversations/callbacks.js';

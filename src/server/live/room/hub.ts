@@ -12,7 +12,7 @@ import { openPostgresChannel, type InstanceChannel } from '../cluster/instance-c
 import { loadLiveConversation, type LiveConversation } from '../../resources/conversations/live-conversation.js';
 import { Room } from './room.js';
 import type { JoinBacklog } from './join-backlog.js';
-import type { RoomMessage } from './message.js';
+import type { RoomMessage } from '../agent/app-message.js';
 import { ROOM_MOVED, RoomRelay, type RelayedJoin } from '../cluster/room-relay.js';
 import { finalizeConversation, markConversationEnded } from './finalize.js';
 import { deadlinePassedSql, nextDeadline, roomLimits } from '../../resources/conversations/limits.js';
