@@ -11,7 +11,7 @@ import { conversationFaceLink, isRecord, type LiveConversation } from '../../res
 import { GuardrailCheck, refusalLine } from './guardrails.js';
 import { answerSource, once, type AnswerContext } from './answer.js';
 import { acknowledgement, cardFor } from '../canvas/cards.js';
-import { visitorClock, type VisitorClock } from './spoken-time.js';
+import { visitorClock, type VisitorClock } from '../../resources/pals/lines/spoken-time.js';
 import { disclosureFor, greetingFor } from './disclosure.js';
 import type { ChatMessage } from './llm.js';
 import { msPerWord, Speaker, type ReplyStage, type SpeechSource } from '../speech/utterances.js';
