@@ -10,7 +10,7 @@ import { palJoinedCallbacks } from '../../resources/conversations/callbacks.js';
 import { conversationFaceLink, isRecord, type LiveConversation } from '../../resources/conversations/live-conversation.js';
 import { GuardrailCheck, refusalLine } from './guardrails.js';
 import { answerSource, once, type AnswerContext } from './answer.js';
-import { acknowledgement, cardFor } from '../canvas/cards.js';
+import { acknowledgement, cardFor } from './cards.js';
 import { visitorClock, type VisitorClock } from '../../resources/pals/lines/spoken-time.js';
 import { disclosureFor, greetingFor } from './disclosure.js';
 import type { ChatMessage } from './llm.js';

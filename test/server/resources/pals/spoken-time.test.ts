@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { spokenTime, visitorClock } from '../../../../src/server/resources/pals/lines/spoken-time.js';
-import { acknowledgement } from '../../../../src/server/live/canvas/cards.js';
+import { acknowledgement } from '../../../../src/server/live/agent/cards.js';
 import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 
