@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FACE_WAIT_MS, FaceShown, faceToWaitFor } from '../../../../src/server/live/room/face-shown.js';
-import { hubFor } from '../../../../src/server/live/room/hub.js';
+import { hubFor } from '../../../../src/server/live/hub/hub.js';
 import { loadLiveConversation } from '../../../../src/server/resources/conversations/live-conversation.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertFace, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
