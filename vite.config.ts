@@ -52,7 +52,7 @@ function serverCompanions(): Plugin {
     apply: 'build',
     async closeBundle() {
       mkdirSync(SERVER_DIST, { recursive: true });
-      cpSync('src/server/providers/local-voice/espeak/palkit-espeak.c', `${SERVER_DIST}/palkit-espeak.c`);
+      cpSync('src/server/providers/voice/espeak/palkit-espeak.c', `${SERVER_DIST}/palkit-espeak.c`);
       // palkit's Daily runner opens its page with this script (daily-js inside), so an installed service needs no bundler.
       writeFileSync(`${SERVER_DIST}/${RUNNER_PAGE_FILE}`, await bundleRunnerPage());
       if (existsSync(`${PALKIT_DIST}/cdn/palkit.js`)) cpSync(`${PALKIT_DIST}/cdn`, `${SERVER_DIST}/cdn`, { recursive: true });
@@ -134,13 +134,13 @@ export default defineConfig(({ mode }) => {
         minify: false,
         rolldownOptions: {
           // The extraction worker, the local voice's worker and the face trainer are entries of their own: each
-          // runs apart (see documents/extract/off-thread.ts, providers/local-voice/espeak/wasm-speaker.ts
+          // runs apart (see documents/extract/off-thread.ts, providers/voice/espeak/wasm-speaker.ts
           // and resources/faces/rig/trainer-process.ts).
           input: (server
             ? {
                 cli: 'src/server/app/cli.ts',
                 'extract-worker': 'src/server/resources/documents/extract/worker-entry.ts',
-                'espeak-worker': 'src/server/providers/local-voice/espeak/wasm-worker.ts',
+                'espeak-worker': 'src/server/providers/voice/espeak/wasm-worker.ts',
                 'face-trainer': 'src/server/resources/faces/rig/trainer-entry.ts',
                 'video-renderer': 'src/server/resources/videos/render/rig-render-entry.ts',
                 'daily-runner': 'src/server/live/runner/page-entry.ts',

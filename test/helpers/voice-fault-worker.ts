@@ -43,4 +43,4 @@ port.on('message', () => {
   for (const until = Date.now() + 4_500; Date.now() < until;);
 });
 
-await import('../../src/server/providers/local-voice/espeak/wasm-worker.js');
+await import('../../src/server/providers/voice/espeak/wasm-worker.js');

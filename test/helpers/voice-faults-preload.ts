@@ -4,7 +4,7 @@
 import { syncBuiltinESMExports } from 'node:module';
 import workerThreads, { type WorkerOptions } from 'node:worker_threads';
 
-const REAL = new URL('../../src/server/providers/local-voice/espeak/wasm-worker.ts', import.meta.url).href;
+const REAL = new URL('../../src/server/providers/voice/espeak/wasm-worker.ts', import.meta.url).href;
 const PLANTED = new URL('./voice-fault-worker.ts', import.meta.url).href;
 const Original = workerThreads.Worker;
 

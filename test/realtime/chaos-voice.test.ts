@@ -19,7 +19,7 @@ import { onPostgres } from '../helpers/service.js';
 
 // The voice does not touch the database: its chaos runs once, on the PGlite leg (it took 44 s on each leg).
 const skip = onPostgres && "the voice's chaos runs once, on the PGlite leg";
-const SOURCE = fileURLToPath(new URL('../../src/server/providers/local-voice/espeak/palkit-espeak.c', import.meta.url));
+const SOURCE = fileURLToPath(new URL('../../src/server/providers/voice/espeak/palkit-espeak.c', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('../helpers/voice-faults-preload.ts', import.meta.url));
 const SPEECH = 'The quick brown fox jumps over the lazy dog. A second sentence follows the first one. And a third one ends it.';
 

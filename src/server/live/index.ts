@@ -6,10 +6,10 @@ import { perceptionJobs } from './perception/perception.js';
 import { registerFrameRoutes } from './perception/frame-routes.js';
 import { registerRatingRoutes } from '../resources/conversations/rating-routes.js';
 import { registerCanvasRoutes } from './canvas/routes.js';
-import { synthesizerFor } from './engines/voice-engine.js';
-import { hubFor } from './room/hub.js';
-import { registerRoomRoutes } from './room/routes.js';
-import { attachRoomServer } from './room/socket-server.js';
+import { synthesizerFor } from '../providers/voice/synthesis.js';
+import { hubFor } from './hub/hub.js';
+import { registerRoomRoutes } from './hub/routes.js';
+import { attachRoomServer } from './hub/socket-server.js';
 
 export const liveConversationModule: ResourceModule = {
   name: 'live-conversations',

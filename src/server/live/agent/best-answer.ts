@@ -7,7 +7,8 @@
 import { splitSentences } from '../../platform/text/sentences.js';
 import { detectLanguage, spokenLanguages } from '../../resources/pals/lines/language.js';
 import { asksPastKnowledge } from './near-miss.js';
-import { askedKinds, factKinds, hasAddress, type FactKind } from './question-kinds.js';
+import { askedKinds, type FactKind } from './question-kinds.js';
+import { factKinds, hasAddress } from './fact-kinds.js';
 import { rowFor } from './ranges.js';
 import { paraphrased, stemmerFor, SYNONYM_GROUPS } from './stems.js';
 

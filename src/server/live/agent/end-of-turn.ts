@@ -3,7 +3,7 @@
 // trail off (a comma; a conjunction, an article or a filler such as "um" in the conversation's language,
 // see trailing-words.ts) get a long wait, so that a visitor who stops to think mid-sentence is not
 // answered half-way; anything else keeps the old 600 ms.
-import { HANGOVER_MS } from '../engines/vad.js';
+import { HANGOVER_MS } from '../ears/vad.js';
 import { trailingWordsOf } from './trailing-words.js';
 
 /**

@@ -7,23 +7,9 @@
 // sends them as utterances; the audio here then only lets the visitor interrupt.
 import type { Participant } from '../../../protocol/room.js';
 import type { ServiceDeps } from '../../platform/context.js';
-import type { VoiceChange } from '../engines/vad.js';
-import type { OnWords } from '../engines/transcription.js';
+import type { Ears, VoiceActivity } from '../ears/ears.js';
+import type { VoiceChange } from '../ears/vad.js';
 import { pauseToEndTurn, TRAILING_MS, UNSURE_MS } from './end-of-turn.js';
-
-/** Voice activity of one stream of 16-bit mono samples. */
-export interface VoiceActivity {
-  /** Feeds samples; returns what changed: speech began, paused or went on, or a turn ended with its audio (at the rate it carries). */
-  push(samples: Int16Array): VoiceChange[];
-  /** Frees what the detector holds (its WebAssembly instance); it hears nothing after. */
-  close(): void;
-  /** While the PAL talks, a louder, longer voice is needed to count as speech (its own echo must not). */
-  bargeIn: boolean;
-  /** The pause that ends the current turn; the words heard so far change it. */
-  hangoverMs: number;
-  /** Ends the turn now if its pause is already `hangoverMs` long. */
-  endIfOver(): VoiceChange | null;
-}
 
 export interface HearingPort {
   readonly palSpeaking: boolean;
@@ -39,13 +25,6 @@ export interface HearingPort {
   failed(error: unknown): void;
   /** A finished turn held no words the recogniser could make out: the visitor is told it was missed. */
   missed(from: Participant): void;
-}
-
-export interface Ears {
-  /** Voice activity for one visitor's stream at this sample rate. */
-  detector(sampleRate: number): VoiceActivity;
-  /** Turns audio into text (passing the words so far as they come); absent when the service has no recogniser. */
-  transcribe?: (samples: Int16Array, sampleRate: number, language: string, signal: AbortSignal, onWords?: OnWords) => Promise<string>;
 }
 
 /** The transcription of a turn's audio up to its latest pause. */

@@ -19,7 +19,8 @@ import {
 } from '../../resources/pals/lines/language.js';
 import { splitSentences } from '../../platform/text/sentences.js';
 import { bestAnswer, sourceLanguage, type Picked, type Source } from './best-answer.js';
-import { askedKinds, questionParts, type FactKind } from './question-kinds.js';
+import { askedKinds, type FactKind } from './question-kinds.js';
+import { questionParts } from './question-parts.js';
 
 export interface Recall {
   passages: Array<{ document_name: string; content: string; score: number }>;

@@ -3,15 +3,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Participant, RoomTranscriptEntry } from '../../../protocol/room.js';
 import { parseInteraction } from '../../../protocol/interactions.js';
-import { canvasInteractionProperties, type RoomMessage } from '../room/message.js';
+import { canvasInteractionProperties, type RoomMessage } from './app-message.js';
 import type { ServiceDeps } from '../../platform/context.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
 import { palJoinedCallbacks } from '../../resources/conversations/callbacks.js';
 import { conversationFaceLink, isRecord, type LiveConversation } from '../../resources/conversations/live-conversation.js';
 import { GuardrailCheck, refusalLine } from './guardrails.js';
 import { answerSource, once, type AnswerContext } from './answer.js';
-import { acknowledgement, cardFor } from '../canvas/cards.js';
-import { visitorClock, type VisitorClock } from './spoken-time.js';
+import { acknowledgement, cardFor } from './cards.js';
+import { visitorClock, type VisitorClock } from '../../resources/pals/lines/spoken-time.js';
 import { disclosureFor, greetingFor } from './disclosure.js';
 import type { ChatMessage } from './llm.js';
 import { msPerWord, Speaker, type ReplyStage, type SpeechSource } from '../speech/utterances.js';
@@ -20,8 +20,9 @@ import { EchoAudioStream } from '../speech/echo-audio.js';
 import { PalHearing, type HearingPort } from './hearing.js';
 import { answerLine, conversationLanguages, fixedLanguage, replyLanguage, voiceTag } from '../../resources/pals/lines/language.js';
 import { offersSpeech } from './speech-offer.js';
-import { PalVoice, type AudioOut } from '../speech/voice.js';
-import { earsFor, synthesizerFor } from '../engines/voice-engine.js';
+import { PalVoice, type AudioOut } from '../../providers/voice/pal-voice.js';
+import { earsFor } from '../ears/ears.js';
+import { synthesizerFor } from '../../providers/voice/synthesis.js';
 import { TranscriptWriter } from './transcript-writer.js';
 import { historyOf, palTurn, unansweredTurn } from './history.js';
 import { PalTools } from './tools.js';
@@ -474,7 +475,7 @@ export class PalAgent {
 
   /**
    * Where a reply's latency goes, as debug lines (PALKIT_LOG=debug): the visitor's turn received, then the
-   * stages of the reply's first sound (utterances.ts, voice.ts). `at` is Unix epoch ms to 0.1 ms, the clock a
+   * stages of the reply's first sound (utterances.ts, providers/voice/pal-voice.ts). `at` is Unix epoch ms to 0.1 ms, the clock a
    * page reads as performance.timeOrigin + performance.now(), so the page's marks line up with these.
    */
   private mark(stage: 'received' | ReplyStage, inferenceId: string): void {

@@ -14,7 +14,7 @@ import { emitConversationCallbacks } from '../../resources/conversations/events-
 import { canvasInteractionCallback } from '../../resources/conversations/callbacks.js';
 import { canvasValueProblem } from '../../../protocol/canvas.js';
 import { countCanvasRequest, listCanvasInteractions, recordCanvasInteraction } from './store.js';
-import { hubFor } from '../room/hub.js';
+import { hubFor } from '../hub/hub.js';
 import {
   CanvasInteractionBody as ProtocolCanvasInteractionBody,
   CanvasInteractionRecorded,

@@ -15,7 +15,7 @@ import type { ServiceMetrics } from '../../platform/metrics.js';
 import { sendBounded } from '../room/unsent-output.js';
 import type { Room } from '../room/room.js';
 import type { JoinBacklog } from '../room/join-backlog.js';
-import type { RoomMessage } from '../room/message.js';
+import type { RoomMessage } from '../agent/app-message.js';
 import { HolderLiveness, HOLDER_QUIET_MS } from './holder-liveness.js';
 
 /** What a relayed join carries: who joins, as the room's admit takes it. */

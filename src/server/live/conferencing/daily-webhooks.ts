@@ -11,7 +11,7 @@ import { json, publicRoute, UnauthorizedBody } from '../../platform/http/openapi
 import { endConversation } from '../../resources/conversations/end-conversation.js';
 import { claimPalJoined } from '../../resources/conversations/pal-joined.js';
 import { finalizeConversation } from '../room/finalize.js';
-import { botUserId } from '../runner/handoff.js';
+import { botUserId } from '../../providers/conferencing/daily.js';
 import { visitorJoined, visitorLeft } from './daily-deadlines.js';
 
 /** Events older or newer than this are refused (replays). */

@@ -2,7 +2,7 @@
 // PAL, its own timeouts, and the shutdown (mark ended, `ended` frame, close, end callbacks).
 import { randomUUID } from 'node:crypto';
 import type { RawData } from 'ws';
-import type { RoomMessage } from './message.js';
+import type { RoomMessage } from '../agent/app-message.js';
 import { loadRoomHistory } from '../../resources/conversations/transcript-store.js';
 import {
   AudioFrameKind,

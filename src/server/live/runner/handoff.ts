@@ -17,7 +17,7 @@ import {
   type LiveConversation,
 } from '../../resources/conversations/live-conversation.js';
 import { finalizeConversation } from '../room/finalize.js';
-import { createBotToken } from '../../providers/conferencing/daily.js';
+import { botUserId, createBotToken } from '../../providers/conferencing/daily.js';
 import { scheduleRunnerJoinDeadline } from '../conferencing/daily-deadlines.js';
 import { signRunnerToken } from './conversation-token.js';
 import type { RunnerHandoff } from './routes.js';
@@ -28,9 +28,6 @@ import { faceMediaLink } from '../../resources/faces/media-url.js';
 export const RUNNER_TIMEOUT_MS = 6_000;
 /** Why a refused handoff ends the conversation: the room is fine, starting the PAL failed. */
 export const RUNNER_REFUSED_REASON = ShutdownReasons.startupException;
-
-/** The Daily participant id of a conversation's PAL bot (how Daily's webhooks tell the bot apart). */
-export const botUserId = (palId: string) => `pal_${palId}`;
 
 /** Layers without anything secret: no ciphertext (`*_encrypted`) and nothing named like a secret (`secret-names.ts`). */
 export function publicLayers(layers: unknown): Record<string, unknown> {

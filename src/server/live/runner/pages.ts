@@ -19,8 +19,8 @@ import { endConversation } from '../../resources/conversations/end-conversation.
 import { claimPalJoined } from '../../resources/conversations/pal-joined.js';
 import { loadLiveConversation } from '../../resources/conversations/live-conversation.js';
 import { finalizeConversation } from '../room/finalize.js';
-import { hubFor } from '../room/hub.js';
-import { botUserId } from './handoff.js';
+import { hubFor } from '../hub/hub.js';
+import { botUserId } from '../../providers/conferencing/daily.js';
 import { RUNNER_ALIVE_MS, type RunnerReport, type RunnerStart } from './page-messages.js';
 import { runnerPageAvailable } from './page-script.js';
 

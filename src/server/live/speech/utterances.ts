@@ -2,9 +2,9 @@
 // captions following the audio word by word, streamed as the interactions protocol does:
 // started_speaking, utterance.streaming…(final), utterance, stopped_speaking; or, when cut,
 // a final streaming event with is_interrupted, replica_interrupted and stopped_speaking{interrupted}.
-import type { VoiceChoice } from '../engines/synthesis.js';
-import type { PalVoice, VoiceStage } from './voice.js';
-import { piecesOf, type AudioPiece } from '../../platform/text/speech-pieces.js';
+import type { VoiceChoice } from '../../providers/voice/synthesis.js';
+import type { PalVoice, VoiceStage } from '../../providers/voice/pal-voice.js';
+import { piecesOf, type AudioPiece } from '../../providers/voice/speech-pieces.js';
 import { roundSeconds } from '../../resources/conversations/transcript-store.js';
 
 /** Text as it becomes available (a language model's stream, or a whole sentence at once), or audio to say as it is. */

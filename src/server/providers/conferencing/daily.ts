@@ -3,6 +3,9 @@
 import type { GuardedFetch } from '../../platform/net/guarded-fetch.js';
 import { ProviderError, type ConferencingProvider } from './provider.js';
 
+/** The Daily participant id of a conversation's PAL bot (how Daily's webhooks tell the bot apart). */
+export const botUserId = (palId: string) => `pal_${palId}`;
+
 export interface DailyOptions {
   apiKey: string;
   apiUrl: string;

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { pauseToEndTurn, SENTENCE_END_MS, TRAILING_MS, turnEnding, UNSURE_MS } from '../../../../src/server/live/agent/end-of-turn.js';
 import { sseData } from '../../../../src/server/providers/openai/sse.js';
-import { PAUSE_MS } from '../../../../src/server/live/engines/vad.js';
+import { PAUSE_MS } from '../../../../src/server/live/ears/vad.js';
 
 describe('end of turn from the words so far', () => {
   it('a finished sentence ends the turn at the pause already heard', () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Participant } from '../../../../src/protocol/room.js';
 import { PalHearing, type HearingPort } from '../../../../src/server/live/agent/hearing.js';
-import { vadReady, VoiceActivityDetector } from '../../../../src/server/live/engines/vad.js';
+import { vadReady, VoiceActivityDetector } from '../../../../src/server/live/ears/vad.js';
 import { MICROPHONE_RATE as RATE, speech } from '../../../helpers/voice.js';
 
 const visitor: Participant = { participant_id: 'v1', user_name: 'Dana', role: 'visitor' };

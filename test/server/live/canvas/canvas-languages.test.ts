@@ -4,7 +4,7 @@
 // non-English call. A German PAL in a live room shows and answers a card in German.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { acknowledgement, cardFor } from '../../../../src/server/live/canvas/cards.js';
+import { acknowledgement, cardFor } from '../../../../src/server/live/agent/cards.js';
 import { cardLine, spokenLanguages } from '../../../../src/server/resources/pals/lines/language.js';
 import { CARD_LINES } from '../../../../src/server/resources/pals/lines/pal-card-lines.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';

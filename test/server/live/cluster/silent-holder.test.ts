@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { hubFor } from '../../../../src/server/live/room/hub.js';
+import { hubFor } from '../../../../src/server/live/hub/hub.js';
 import { createPal } from '../../../helpers/fixtures.js';
 import { RoomClient } from '../../../helpers/live-fixtures.js';
 import { onPostgres, startListeningService, type TestService } from '../../../helpers/service.js';

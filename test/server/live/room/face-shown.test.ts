@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FACE_WAIT_MS, FaceShown, faceToWaitFor } from '../../../../src/server/live/room/face-shown.js';
-import { hubFor } from '../../../../src/server/live/room/hub.js';
+import { hubFor } from '../../../../src/server/live/hub/hub.js';
 import { loadLiveConversation } from '../../../../src/server/resources/conversations/live-conversation.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertFace, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
 import { ManualClock } from '../../../helpers/clock.js';
-import { vadReady } from '../../../../src/server/live/engines/vad.js';
+import { vadReady } from '../../../../src/server/live/ears/vad.js';
 import { MICROPHONE_FRAME, sendMicrophoneFrame, speech } from '../../../helpers/voice.js';
 
 describe('the face shown: the wait itself', () => {

@@ -12,7 +12,7 @@ import { DROP_WINDOW_MS, PARTICIPANT_BUDGET, ParticipantBudget } from '../../../
 import { JOIN_BACKLOG_LIMITS, JoinBacklog } from '../../../../src/server/live/room/join-backlog.js';
 import { MAX_UNSENT_BYTES } from '../../../../src/server/live/room/unsent-output.js';
 import { RelayedSocket } from '../../../../src/server/live/cluster/relayed-socket.js';
-import { hubFor } from '../../../../src/server/live/room/hub.js';
+import { hubFor } from '../../../../src/server/live/hub/hub.js';
 import { loadLiveConversation } from '../../../../src/server/resources/conversations/live-conversation.js';
 import type { Room, RoomSocket } from '../../../../src/server/live/room/room.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';

@@ -3,9 +3,9 @@
 // interrupt never drops the disclosure.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { SynthesisEvent, Synthesizer } from '../../../../src/server/live/engines/synthesis.js';
+import type { SynthesisEvent, Synthesizer } from '../../../../src/server/providers/voice/synthesis.js';
 import { MAX_QUEUED_UTTERANCES, Speaker, type SpeechSource } from '../../../../src/server/live/speech/utterances.js';
-import { PalVoice } from '../../../../src/server/live/speech/voice.js';
+import { PalVoice } from '../../../../src/server/providers/voice/pal-voice.js';
 
 const RATE = 16000;
 

@@ -1,4 +1,4 @@
-// Connections to the service (platform/http/connection-guard.ts, live/room/socket-server.ts): caps per client
+// Connections to the service (platform/http/connection-guard.ts, live/hub/socket-server.ts): caps per client
 // address on open connections and on WebSocket upgrades waiting for their join, other upgrades answered
 // and closed, the header timeout configured, and a socket that never joins ended without waiting for a
 // close handshake. Clients here are raw TCP sockets, so nothing on their side answers for them.
@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it, mock } from 'node:test';
 import { ConnectionGuard, defaultMaxConnections, descriptorLimit } from '../../../../src/server/platform/http/connection-guard.js';
-import { JOIN_TIMEOUT_MS } from '../../../../src/server/live/room/socket-server.js';
+import { JOIN_TIMEOUT_MS } from '../../../../src/server/live/hub/socket-server.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 const UPGRADE = (path: string) =>

@@ -10,10 +10,10 @@ import { createGuardedFetch } from '../../../../src/server/platform/net/guarded-
 import { streamChat, LlmError } from '../../../../src/server/live/agent/llm.js';
 import { describeFrames } from '../../../../src/server/live/perception/vision.js';
 import { createEmbedder } from '../../../../src/server/resources/documents/embed/embedder.js';
-import { OpenAiSpeech } from '../../../../src/server/live/engines/openai-speech.js';
-import { createSynthesizer, SynthesisError } from '../../../../src/server/live/engines/synthesis.js';
+import { OpenAiSpeech } from '../../../../src/server/providers/voice/openai-speech.js';
+import { createSynthesizer, SynthesisError } from '../../../../src/server/providers/voice/synthesis.js';
 import { createLogger } from '../../../../src/server/platform/log.js';
-import { transcriber, TranscriptionError } from '../../../../src/server/live/engines/transcription.js';
+import { transcriber, TranscriptionError } from '../../../../src/server/live/ears/transcription.js';
 import {
   createSpeech,
   OpenAiClient,

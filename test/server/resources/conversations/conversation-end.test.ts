@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { RoomCloseCode } from '../../../../src/protocol/room.js';
 import { parseConversationCallback, ShutdownReasons } from '../../../../src/protocol/callbacks.js';
 import { listConversationEvents } from '../../../../src/server/resources/conversations/events-store.js';
-import { hubFor } from '../../../../src/server/live/room/hub.js';
+import { hubFor } from '../../../../src/server/live/hub/hub.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { ManualClock } from '../../../helpers/clock.js';
 import {

@@ -8,7 +8,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../../../../src/server/platform/db/schema.js';
 import { newId } from '../../../../src/server/platform/ids.js';
-import { hubFor, SETTLE_BATCH } from '../../../../src/server/live/room/hub.js';
+import { hubFor, SETTLE_BATCH } from '../../../../src/server/live/hub/hub.js';
 import { databaseUnavailable } from '../../../../src/server/platform/db/unavailable.js';
 import { createPal } from '../../../helpers/fixtures.js';
 import { freePort } from '../../../helpers/process.js';

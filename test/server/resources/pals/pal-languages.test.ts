@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { supportedLanguages } from '../../../../src/server/resources/pals/languages.js';
 import { palLine, palLines, primaryLanguage } from '../../../../src/server/resources/pals/lines/language.js';
-import { EspeakSynthesizer } from '../../../../src/server/providers/local-voice/espeak.js';
-import { espeakVoice } from '../../../../src/server/providers/local-voice/espeak/voice-names.js';
+import { EspeakSynthesizer } from '../../../../src/server/providers/voice/espeak.js';
+import { espeakVoice } from '../../../../src/server/providers/voice/espeak/voice-names.js';
 import { insertConversation, insertFace, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 

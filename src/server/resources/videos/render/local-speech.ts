@@ -1,13 +1,13 @@
-// Speech items' audio from the local voice (eSpeak NG in WebAssembly, providers/local-voice/espeak.ts): the whole
+// Speech items' audio from the local voice (eSpeak NG in WebAssembly, providers/voice/espeak.ts): the whole
 // script as one WAV file, nothing outside npm. The script is said a bounded chunk at a time in a
-// background lane of the rooms' own pool (providers/local-voice/local-voice-pool.ts): each chunk waits while a
+// background lane of the rooms' own pool (providers/voice/local-voice-pool.ts): each chunk waits while a
 // room has a sentence waiting and never takes the last free speaker, so a long script never holds up a call.
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../../platform/config.js';
 import { createLogger } from '../../../platform/log.js';
-import { localVoicePool } from '../../../providers/local-voice/local-voice-pool.js';
-import { SynthesisError } from '../../../providers/local-voice/synthesizer.js';
-import { chunksOf } from '../../../platform/text/speech-pieces.js';
+import { localVoicePool } from '../../../providers/voice/local-voice-pool.js';
+import { SynthesisError } from '../../../providers/voice/synthesizer.js';
+import { chunksOf } from '../../../providers/voice/speech-pieces.js';
 import { encodeWavRuns } from '../../../platform/audio/wav.js';
 import { RenderError } from './contract.js';
 import type { Viseme } from '../../../../protocol/visemes.js';

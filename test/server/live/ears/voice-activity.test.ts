@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { bundledFfmpeg } from '../../../helpers/ffmpeg.js';
 import { before, describe, it } from 'node:test';
 import { joinSamples, resample } from '../../../../src/server/platform/audio/pcm.js';
-import { PAUSE_MS, vadReady, VoiceActivityDetector, type VoiceChange } from '../../../../src/server/live/engines/vad.js';
+import { PAUSE_MS, vadReady, VoiceActivityDetector, type VoiceChange } from '../../../../src/server/live/ears/vad.js';
 
 const RATE = 16000;
 

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import type { Viseme } from '../../../../src/protocol/visemes.js';
-import { LEAD_MS, PalVoice, type AudioOut, type VoiceHooks } from '../../../../src/server/live/speech/voice.js';
-import { sentencesOf } from '../../../../src/server/platform/text/speech-pieces.js';
-import type { SynthesisEvent, Synthesizer, VoiceChoice } from '../../../../src/server/live/engines/synthesis.js';
+import { LEAD_MS, PalVoice, type AudioOut, type VoiceHooks } from '../../../../src/server/providers/voice/pal-voice.js';
+import { sentencesOf } from '../../../../src/server/providers/voice/speech-pieces.js';
+import type { SynthesisEvent, Synthesizer, VoiceChoice } from '../../../../src/server/providers/voice/synthesis.js';
 
 const RATE = 16000;
 

@@ -4,7 +4,7 @@
 import type { CanvasSkill } from '../../resources/conversations/live-conversation.js';
 import { isRecord } from '../../resources/conversations/live-conversation.js';
 import { cardLine, joinList, palLine } from '../../resources/pals/lines/language.js';
-import { spokenDate, spokenTime, type VisitorClock } from '../agent/spoken-time.js';
+import { spokenDate, spokenTime, type VisitorClock } from '../../resources/pals/lines/spoken-time.js';
 
 export interface CanvasCard {
   /** The canvas action, e.g. `canvas_show_question`. */

@@ -3,10 +3,10 @@
 // Engine time is the test's clock; the speakers are stand-ins that finish when the test says.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FairQueue } from '../../../../src/server/providers/local-voice/fair-queue.js';
-import { EspeakSynthesizer } from '../../../../src/server/providers/local-voice/espeak.js';
-import type { Speaker, SpeakerHooks, SpeakerRequest } from '../../../../src/server/providers/local-voice/espeak/instance.js';
-import { chunksOf, MAX_PIECE, sentencesOf } from '../../../../src/server/platform/text/speech-pieces.js';
+import { FairQueue } from '../../../../src/server/providers/voice/fair-queue.js';
+import { EspeakSynthesizer } from '../../../../src/server/providers/voice/espeak.js';
+import type { Speaker, SpeakerHooks, SpeakerRequest } from '../../../../src/server/providers/voice/espeak/instance.js';
+import { chunksOf, MAX_PIECE, sentencesOf } from '../../../../src/server/providers/voice/speech-pieces.js';
 import { createLogger } from '../../../../src/server/platform/log.js';
 
 async function* once(text: string): AsyncGenerator<string> {

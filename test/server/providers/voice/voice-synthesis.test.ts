@@ -5,14 +5,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../../src/server/platform/config.js';
 import { createGuardedFetch } from '../../../../src/server/platform/net/guarded-fetch.js';
-import { EspeakSynthesizer, type LocalVoiceEngine } from '../../../../src/server/providers/local-voice/espeak.js';
-import { estimatedVisemes, leadInShape, leadsIn, visemeOfIpa } from '../../../../src/server/providers/local-voice/visemes-of.js';
+import { EspeakSynthesizer, type LocalVoiceEngine } from '../../../../src/server/providers/voice/espeak.js';
+import { estimatedVisemes, leadInShape, leadsIn, visemeOfIpa } from '../../../../src/server/providers/voice/visemes-of.js';
 import {
   createSynthesizer,
   SynthesisError,
   type SynthesisEvent,
   type SynthesisStream,
-} from '../../../../src/server/live/engines/synthesis.js';
+} from '../../../../src/server/providers/voice/synthesis.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../../../helpers/fake-speech.js';
 
 const log = { info: () => undefined, error: () => undefined, debug: () => undefined } as never;

@@ -10,11 +10,11 @@ import type { ServiceDeps } from '../../platform/context.js';
 import { onePer } from '../../platform/one-per.js';
 import { openPostgresChannel, type InstanceChannel } from '../cluster/instance-channel.js';
 import { loadLiveConversation, type LiveConversation } from '../../resources/conversations/live-conversation.js';
-import { Room } from './room.js';
-import type { JoinBacklog } from './join-backlog.js';
-import type { RoomMessage } from './message.js';
+import { Room } from '../room/room.js';
+import type { JoinBacklog } from '../room/join-backlog.js';
+import type { RoomMessage } from '../agent/app-message.js';
 import { ROOM_MOVED, RoomRelay, type RelayedJoin } from '../cluster/room-relay.js';
-import { finalizeConversation, markConversationEnded } from './finalize.js';
+import { finalizeConversation, markConversationEnded } from '../room/finalize.js';
 import { deadlinePassedSql, nextDeadline, roomLimits } from '../../resources/conversations/limits.js';
 import type { ConversationRow } from '../../resources/conversations/repository.js';
 

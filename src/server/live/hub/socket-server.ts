@@ -10,7 +10,7 @@ import { connectionGuardOf } from '../../platform/http/connection-guard.js';
 import { verifyMeetingToken } from '../../providers/conferencing/meeting-token.js';
 import { loadLiveConversation } from '../../resources/conversations/live-conversation.js';
 import type { RoomHub } from './hub.js';
-import { JoinBacklog } from './join-backlog.js';
+import { JoinBacklog } from '../room/join-backlog.js';
 import { forwardedClient } from '../../platform/net/forwarded-for.js';
 
 export const ROOM_ID = /^[A-Za-z0-9_-]{1,64}$/;

@@ -2,16 +2,10 @@
 // the current one plays), streams the audio to the room in real time in 40 ms slices, each tagged with the
 // mouth shape of its middle, and reports each word when it is heard, so captions follow the voice.
 import type { Viseme } from '../../../protocol/visemes.js';
-import {
-  DEFAULT_WORDS_PER_MINUTE,
-  type SynthesisEvent,
-  type SynthesisStream,
-  type Synthesizer,
-  type VoiceChoice,
-} from '../engines/synthesis.js';
+import { DEFAULT_WORDS_PER_MINUTE, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesis.js';
 import { joinSamples } from '../../platform/audio/pcm.js';
-import type { AudioPiece } from '../../platform/text/speech-pieces.js';
-import { VisemeMarks } from '../../providers/local-voice/visemes-of.js';
+import type { AudioPiece } from './speech-pieces.js';
+import { VisemeMarks } from './visemes-of.js';
 
 /** Where the voice goes: the room's participants. */
 export interface AudioOut {

@@ -27,7 +27,7 @@ const MAX_HEAP_MB = 256;
 const fromSource = import.meta.url.endsWith('.ts');
 /** The worker's entry: the TypeScript source in a checkout, @palkit/server's dist/espeak-worker.js when built. */
 export const WORKER_ENTRY = fromSource
-  ? join(packageRoot, 'providers/local-voice/espeak/wasm-worker.ts')
+  ? join(packageRoot, 'providers/voice/espeak/wasm-worker.ts')
   : join(packageRoot, 'dist/espeak-worker.js');
 
 export interface WasmSpeakerOptions {

@@ -3,10 +3,11 @@
 // or the native bridge with PALKIT_LOCAL_VOICE=native); an OpenAI-compatible speech endpoint when one is
 // configured, falling back to eSpeak when it fails.
 import type { ServiceDeps } from '../../platform/context.js';
-import { phonemiserOf } from '../speech/phoneme-timing.js';
-import { localVoicePool } from '../../providers/local-voice/local-voice-pool.js';
+import { onePer } from '../../platform/one-per.js';
+import { phonemiserOf } from './phoneme-timing.js';
+import { localVoicePool } from './local-voice-pool.js';
 import { OpenAiSpeech } from './openai-speech.js';
-import type { Synthesizer } from '../../providers/local-voice/synthesizer.js';
+import type { Synthesizer } from './synthesizer.js';
 
 export {
   DEFAULT_WORDS_PER_MINUTE,
@@ -15,7 +16,7 @@ export {
   type SynthesisStream,
   type Synthesizer,
   type VoiceChoice,
-} from '../../providers/local-voice/synthesizer.js';
+} from './synthesizer.js';
 
 /** The configured voice: the OpenAI-compatible endpoint with the local voice behind it, or the local voice. */
 export function createSynthesizer(
@@ -41,3 +42,6 @@ export function createSynthesizer(
   });
   return { ...withFallback(local), lane: (key) => withFallback(local.lane(key)), close: () => local.close() };
 }
+
+/** The service's one synthesiser, shared by its rooms (the local voice keeps its speakers). */
+export const synthesizerFor = onePer((deps: ServiceDeps): Synthesizer => createSynthesizer(deps));

@@ -180,7 +180,7 @@ export class EspeakSynthesizer implements Synthesizer {
 
   /**
    * A text in one of eSpeak's own voice names (`en-us`, `de`, `en+f3`…), in a background lane of its own
-   * (speech items): it yields to the rooms. Give it a chunk at a time (chunksOf in platform/text/speech-pieces.ts).
+   * (speech items): it yields to the rooms. Give it a chunk at a time (chunksOf in speech-pieces.ts).
    */
   synthesizeAs(lane: string, text: string, espeakVoiceName: string, signal: AbortSignal): Promise<SynthesisStream> {
     return this.enqueue(`${BACKGROUND}${lane}`, text, espeakVoiceName, undefined, signal, true);

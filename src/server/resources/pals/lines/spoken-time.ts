@@ -1,7 +1,7 @@
 // Dates and times as the PAL says them: in the visitor's time zone (the page's, sent with the join
 // frame) and written the way the reply language writes them (Intl.DateTimeFormat), e.g. "Tuesday,
 // November 24 at 11:00 AM" or "Dienstag, 24. November um 11:00" — never "2026-11-24 at 10:00 UTC".
-import { primaryLanguage } from '../../resources/pals/lines/language.js';
+import { primaryLanguage } from './language.js';
 
 export interface VisitorClock {
   /** An IANA zone the runtime knows, e.g. 'Europe/Berlin'. */

@@ -12,7 +12,7 @@ import { packageRoot } from '../../../platform/package-root.js';
 import { servicePrivateFolder } from '../../../platform/files/private-folder.js';
 
 // In a checkout it sits beside this file; the build copies it next to the compiled service (@palkit/server's dist/).
-const SOURCES = ['providers/local-voice/espeak/palkit-espeak.c', 'dist/palkit-espeak.c'].map((p) => join(packageRoot, p));
+const SOURCES = ['providers/voice/espeak/palkit-espeak.c', 'dist/palkit-espeak.c'].map((p) => join(packageRoot, p));
 
 const uid = (): number | null => (typeof process.getuid === 'function' ? process.getuid() : null);
 

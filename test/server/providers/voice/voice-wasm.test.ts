@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { EspeakSynthesizer } from '../../../../src/server/providers/local-voice/espeak.js';
-import { WasmSpeaker } from '../../../../src/server/providers/local-voice/espeak/wasm-speaker.js';
-import type { SynthesisStream } from '../../../../src/server/providers/local-voice/synthesizer.js';
+import { EspeakSynthesizer } from '../../../../src/server/providers/voice/espeak.js';
+import { WasmSpeaker } from '../../../../src/server/providers/voice/espeak/wasm-speaker.js';
+import type { SynthesisStream } from '../../../../src/server/providers/voice/synthesizer.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 import { ManualClock } from '../../../helpers/clock.js';
 
@@ -211,7 +211,7 @@ describe('a voice thread given bad messages', { timeout: 120_000 }, () => {
 describe('an idle WebAssembly voice', { timeout: 120_000 }, () => {
   it('does not keep the process alive: a service that is done may exit without closing it', async () => {
     const { execFile } = await import('node:child_process');
-    const espeak = new URL('../../../../src/server/providers/local-voice/espeak.ts', import.meta.url).href;
+    const espeak = new URL('../../../../src/server/providers/voice/espeak.ts', import.meta.url).href;
     const script = `const { EspeakSynthesizer } = await import(${JSON.stringify(espeak)});
       const log = { info() {}, error() {}, debug() {} };
       const s = new EspeakSynthesizer(log, { speakers: 1 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../../src/server/platform/config.js';
-import { transcriber, TranscriptionError } from '../../../../src/server/live/engines/transcription.js';
+import { transcriber, TranscriptionError } from '../../../../src/server/live/ears/transcription.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../../../helpers/fake-speech.js';
 import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';

@@ -1,20 +1,14 @@
 // An OpenAI-compatible speech endpoint (PALKIT_TTS_*, through providers/openai): POST …/audio/speech with
 // `{ model, input, voice, response_format: "pcm" }`, answered with raw 16-bit mono PCM at 24 kHz, sent in
 // chunks. The provider gives no timing: given a phonemiser (the local voice), its phonemes are fitted onto
-// the provider's audio once the sentence has arrived (speech/align-visemes.ts; a sentence arrives much
+// the provider's audio once the sentence has arrived (align-visemes.ts; a sentence arrives much
 // faster than it is spoken); without one, or when it fails, words and shapes are spread over the letters.
 import type { ServiceDeps } from '../../platform/context.js';
-import { createSpeech, openAiClient, OpenAiError, OPENAI_SPEECH_RATE } from '../../providers/openai/index.js';
-import { alignVisemes } from '../speech/align-visemes.js';
-import type { Phonemiser } from '../speech/phoneme-timing.js';
-import { estimatedVisemes, estimatedWords } from '../../providers/local-voice/visemes-of.js';
-import {
-  SynthesisError,
-  type SynthesisEvent,
-  type SynthesisStream,
-  type Synthesizer,
-  type VoiceChoice,
-} from '../../providers/local-voice/synthesizer.js';
+import { createSpeech, openAiClient, OpenAiError, OPENAI_SPEECH_RATE } from '../openai/index.js';
+import { alignVisemes } from './align-visemes.js';
+import type { Phonemiser } from './phoneme-timing.js';
+import { estimatedVisemes, estimatedWords } from './visemes-of.js';
+import { SynthesisError, type SynthesisEvent, type SynthesisStream, type Synthesizer, type VoiceChoice } from './synthesizer.js';
 
 const SAMPLE_RATE = OPENAI_SPEECH_RATE;
 /**

@@ -6,9 +6,9 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdtempSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { EspeakSynthesizer } from '../../../../src/server/providers/local-voice/espeak.js';
-import { FairQueue } from '../../../../src/server/providers/local-voice/fair-queue.js';
-import type { SynthesisStream } from '../../../../src/server/live/engines/synthesis.js';
+import { EspeakSynthesizer } from '../../../../src/server/providers/voice/espeak.js';
+import { FairQueue } from '../../../../src/server/providers/voice/fair-queue.js';
+import type { SynthesisStream } from '../../../../src/server/providers/voice/synthesis.js';
 
 const log = { info: () => undefined, error: () => undefined, debug: () => undefined } as never;
 const LONG =

@@ -2,7 +2,7 @@
 // sentences, so that speech starts on the first one while the model is still writing the rest. Audio
 // handed to the PAL as it is (the echo pipeline's audio mode) passes through in its place. Boundaries
 // are the service's one rule for sentences (platform/text/sentences.ts).
-import { endsInAbbreviation, sentenceSegmenter } from './sentences.js';
+import { endsInAbbreviation, sentenceSegmenter } from '../../platform/text/sentences.js';
 
 /** Audio the PAL says as it is. */
 export interface AudioPiece {

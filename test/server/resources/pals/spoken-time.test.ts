@@ -2,8 +2,8 @@
 // them (the page sends its Intl time zone and language with the join frame), never as a machine would.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { spokenTime, visitorClock } from '../../../../src/server/live/agent/spoken-time.js';
-import { acknowledgement } from '../../../../src/server/live/canvas/cards.js';
+import { spokenTime, visitorClock } from '../../../../src/server/resources/pals/lines/spoken-time.js';
+import { acknowledgement } from '../../../../src/server/live/agent/cards.js';
 import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 

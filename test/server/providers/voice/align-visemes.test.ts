@@ -10,10 +10,10 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../../../src/server/platform/config.js';
 import { createLogger } from '../../../../src/server/platform/log.js';
 import { createGuardedFetch } from '../../../../src/server/platform/net/guarded-fetch.js';
-import { EspeakSynthesizer } from '../../../../src/server/providers/local-voice/espeak.js';
-import { OpenAiSpeech } from '../../../../src/server/live/engines/openai-speech.js';
-import { frameLevels, type VisemeMark } from '../../../../src/server/live/speech/align-visemes.js';
-import { phonemiserOf } from '../../../../src/server/live/speech/phoneme-timing.js';
+import { EspeakSynthesizer } from '../../../../src/server/providers/voice/espeak.js';
+import { OpenAiSpeech } from '../../../../src/server/providers/voice/openai-speech.js';
+import { frameLevels, type VisemeMark } from '../../../../src/server/providers/voice/align-visemes.js';
+import { phonemiserOf } from '../../../../src/server/providers/voice/phoneme-timing.js';
 import type { Viseme } from '../../../../src/protocol/visemes.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../../../helpers/fake-speech.js';
 

@@ -1,8 +1,8 @@
 // How the local voice says a text, for fitting its phonemes onto a provider's audio (align-visemes.ts):
 // eSpeak says it (its samples are counted and dropped) and reports each phoneme's shape and each word
 // with its own timing.
-import type { Synthesizer, VoiceChoice } from '../../providers/local-voice/synthesizer.js';
-import { VisemeMarks } from '../../providers/local-voice/visemes-of.js';
+import type { Synthesizer, VoiceChoice } from './synthesizer.js';
+import { VisemeMarks } from './visemes-of.js';
 import type { PhonemeTiming } from './align-visemes.js';
 
 export type Phonemiser = (text: string, voice: VoiceChoice, signal: AbortSignal) => Promise<PhonemeTiming>;
