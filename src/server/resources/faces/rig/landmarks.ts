@@ -77,7 +77,9 @@ async function loadDetector(): Promise<{ human: Human; tf: Tf }> {
       enabled: true,
       detector: { rotation: false, maxDetected: 4, minConfidence: 0.5, skipFrames: DETECT_EVERY - 1, skipTime: 1e9, return: false },
       mesh: { enabled: true },
-      iris: { enabled: false },
+      // The iris model refines the eyelids' points (the face-look instrument reads blinks with it too): a lid
+      // closed onto FaceMesh's coarser lower lid left the eye's dark rim showing under it.
+      iris: { enabled: true },
       emotion: { enabled: false },
       description: { enabled: false },
       antispoof: { enabled: false },

@@ -41,6 +41,8 @@ const EYES = {
   },
 } as const;
 
+/** How far a closed lid sinks past the lower lid's landmark at its middle, in eye widths. */
+const LID_SINK = 0.1;
 /** The lower lip's drop at full jaw (mouth widths): a wide-open mouth. */
 const JAW_DROP = 0.3;
 /**
@@ -183,17 +185,24 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
     shapes.press[2 * up + 1] = Math.round((shapes.press[2 * up + 1]! + gap / 2) * 1e4) / 1e4;
     shapes.press[2 * low + 1] = Math.round((shapes.press[2 * low + 1]! - gap / 2) * 1e4) / 1e4;
   }
-  // The lids: the upper comes down 85 % of the way, the lower up the rest; the crease follows, the brow barely.
+  // The lids: the upper comes down 92 % of the way, the lower up the rest; the crease follows, the brow barely.
+  const eyeWidth = (eye: (typeof EYES)['blinkL']) =>
+    Math.hypot(...([0, 1] as const).map((a) => local[eye.upper[0]!]![a] - local[eye.lower[eye.lower.length - 1]!]![a]));
   for (const [channel, eye] of Object.entries(EYES) as Array<[MeshChannel, (typeof EYES)['blinkL']]>) {
     eye.upper.forEach((up, k) => {
       const low = eye.lower[k]!;
       const [du, dv] = [local[low]![0] - local[up]![0], local[low]![1] - local[up]![1]];
-      // At the outer corner the lid barely travels and its lashes fan out past FaceMesh's corner: the corner's
-      // crease point stays and its lid point meets the lower lid by a shorter way, or the lashes swept the skin
-      // beside the eye along (22 levels of change there, outside the lids).
-      const outer = k === 0 ? 0 : 1;
-      set(channel, up, 0.92 * outer * du, 0.92 * outer * dv);
-      set(channel, low, -0.08 * du, -0.08 * dv);
+      // At the outer corner the lid barely travels and its lashes fan out past FaceMesh's corner: there the two
+      // lids meet halfway (the upper lid's lashes are not swept over the skin beside the eye: 22 levels of
+      // change there when they were; nor left open: a dark dot at the closed lid's corner when neither moved),
+      // and the corner's crease point stays.
+      const [upShare, lowShare] = k === 0 ? [0.55, 0.45] : [0.92, 0.08];
+      // Both lids then sink a little past the lower lid's landmark (LID_SINK eye widths, none at the corners):
+      // FaceMesh puts it a pixel or two above the lid's real edge on a small face, whose dark rim showed under a
+      // lid closed onto the landmark (and the eye read open).
+      const sink = LID_SINK * eyeWidth(eye) * Math.sin((Math.PI * k) / eye.upper.length);
+      set(channel, up, upShare * du, upShare * dv + sink);
+      set(channel, low, -lowShare * du, -lowShare * dv + sink);
       set(channel, eye.crease[k]!, 0.4 * (k === 0 ? 0 : 1) * du, 0.4 * (k === 0 ? 0 : 1) * dv);
       set(channel, eye.brow[k]!, 0.06 * du, 0.06 * dv);
     });
