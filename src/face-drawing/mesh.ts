@@ -241,7 +241,8 @@ export function meshFrame(rig: FaceRig, frame: number, channels: Channels, head:
       return { cell, place: [a, b, c, d, x + a * ox + c * -row, y + b * ox + d * -row], dim };
     };
     // The lips' gap beyond rest's, along the mouth's vertical (mouth widths).
-    const gapOf = (p: ArrayLike<number>) => -sa * (p[2 * mesh.lower]! - p[2 * mesh.upper]!) + ca * (p[2 * mesh.lower + 1]! - p[2 * mesh.upper + 1]!);
+    const gapOf = (p: ArrayLike<number>) =>
+      -sa * (p[2 * mesh.lower]! - p[2 * mesh.upper]!) + ca * (p[2 * mesh.lower + 1]! - p[2 * mesh.upper + 1]!);
     const gap = Math.max(0, (gapOf(target) - gapOf(base)) / pose.width);
     const narrow = 1 - smooth(SHADE.from, SHADE.to, gap);
     const depth = SHADE.depth * narrow;
