@@ -10,29 +10,17 @@ import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../../src/server/platform/config.js';
 import { signMeetingToken, verifyMeetingToken } from '../../../src/server/providers/conferencing/meeting-token.js';
 import { createService, type Service } from '../../../src/server/app/service.js';
+import { serviceLogDuring } from '../../helpers/service-log.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'palkit-key-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts the service on an embedded database in `dir` and returns it with the log lines it wrote. */
 async function start(env: Record<string, string> = {}): Promise<{ service: Service; lines: Array<Record<string, unknown>> }> {
-  const written: string[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true)) as typeof process.stderr.write;
-  try {
-    const service = await createService(loadConfig({ PALKIT_DATA: join(dir, 'data'), PALKIT_LOG: 'info', ...env }, 0), { runJobs: false });
-    return {
-      service,
-      lines: written
-        .join('')
-        .split('\n')
-        // The gate runs many files in one process: a line the test runner warns with is not the service's.
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Record<string, unknown>),
-    };
-  } finally {
-    process.stderr.write = write;
-  }
+  const { result: service, lines } = await serviceLogDuring(() =>
+    createService(loadConfig({ PALKIT_DATA: join(dir, 'data'), PALKIT_LOG: 'info', ...env }, 0), { runJobs: false }),
+  );
+  return { service, lines };
 }
 
 const keyFile = join(dir, 'service.key');

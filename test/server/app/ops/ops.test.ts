@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { unlistedMigrations } from '../../../../src/server/platform/db/migrate.js';
 import { formatLine } from '../../../../src/server/platform/log.js';
 import { createPal } from '../../../helpers/fixtures.js';
+import { serviceLogDuring } from '../../../helpers/service-log.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 
 /** The value of one sample in a Prometheus text exposition (0 when absent). */
@@ -111,30 +112,24 @@ describe('operations', () => {
 
   it('logs one JSON line per request with its id (no query string)', async () => {
     const logged = await startListeningService({ PALKIT_LOG: 'info' });
-    const lines: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((chunk: string | Uint8Array) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
+    let entries: Array<Record<string, unknown>>;
+    let text: string;
     try {
-      await fetch(`${logged.url}/v2/pals?token=secret`, { headers: { 'x-request-id': 'req-42' } });
+      ({ lines: entries, text } = await serviceLogDuring(() =>
+        fetch(`${logged.url}/v2/pals?token=secret`, { headers: { 'x-request-id': 'req-42' } }),
+      ));
     } finally {
-      process.stderr.write = write;
       await logged.close();
     }
-    const entries = lines
-      .join('')
-      .split('\n')
-      // The gate runs many files in one process: a line the test runner warns with is not the service's.
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const entry = entries.find((e) => e.request_id === 'req-42');
-    assert.ok(entry, lines.join(''));
+    assert.ok(entry, text);
     assert.equal(entry.msg, 'request');
     assert.equal(entry.level, 'info');
     assert.equal(entry.method, 'GET');
     assert.equal(entry.path, '/v2/pals');
     assert.equal(entry.status, 401);
     assert.equal(typeof entry.time, 'string');
-    assert.ok(!lines.join('').includes('secret'));
+    assert.ok(!text.includes('secret'));
   });
 
   it('formats log lines as JSON and keeps secrets out', () => {
