@@ -25,6 +25,8 @@ export const ADA_VIDEO = { width: 640, height: 360 } as const;
 const EASE = 0.55;
 const EASE_CLOSE = 0.85;
 const BLINK_MS = 140;
+/** A file knows what comes next: the easing trails its target by about a frame, so the target is read a frame early. */
+const LOOK_AHEAD_MS = 1000 / RIG_VIDEO_FPS;
 
 export interface AdaVideoInput {
   cues: VisemeCue[];
@@ -55,7 +57,7 @@ export function adaFrames(input: AdaVideoInput): (ctx: SKRSContext2D, n: number)
   let mouth: MouthShape = MOUTHS.rest;
   return (ctx, n) => {
     const ms = (n * 1000) / RIG_VIDEO_FPS;
-    const viseme = mouthAt(input.cues, ms).viseme;
+    const viseme = mouthAt(input.cues, ms + LOOK_AHEAD_MS).viseme;
     mouth = mixMouths(mouth, MOUTHS[viseme], viseme === 'rest' ? EASE_CLOSE : EASE);
     const blinking = blinks.some((t) => ms >= t && ms < t + BLINK_MS);
     const scale = ADA_VIDEO.width / FACE_WIDTH;
