@@ -104,7 +104,7 @@ fig.readings.forEach((r, i) => {
     `${g.v} ${g.w.toFixed(1)}  geometry open ${(g.geo.open * 100).toFixed(2)}% chin ${(g.geo.chin * 100).toFixed(2)}%  | FaceMesh open ${(r.opening * 100).toFixed(2)}% chin ${(r.chin * 100).toFixed(2)}%`,
   );
 });
-console.log('FaceMesh (c):', JSON.stringify(fig.chin));
+console.log('FaceMesh (c):', JSON.stringify(fig.chin), '(b):', JSON.stringify(fig.inside));
 const go = shots.map((s) => s.geo.open),
   gc = shots.map((s) => s.geo.chin);
 console.log('geometry slope', gc.reduce((a, c, i) => a + c * go[i]!, 0) / go.reduce((a, o) => a + o * o, 0));
