@@ -89,6 +89,12 @@ export const SHADE = {
   rgb: [20, 8, 10] as const,
   /** The depth's darkness while the lips barely part, fading out as their gap grows from `from` to `to` (mouth widths; a full A ≈ 0.33). */
   depth: 0.92,
+  /**
+   * The share of that darkness left once the lips are wide apart: a real open mouth's depth stays in shadow. Lit
+   * to a full maroon, FaceMesh at a call's size read a half-open A (the chin 3 % down) as no more open than the
+   * smile at rest, taking the maroon for lower lip (docs/face-look.md, (c)). At 0.45 the inside was 16 % flat void.
+   */
+  open: 0.15,
   from: 0.03,
   to: 0.2,
   /** The lips' shadow: its darkness at their edge, fading out this far inside (mouth widths); more of both while the lips barely part. */
@@ -245,7 +251,7 @@ export function meshFrame(rig: FaceRig, frame: number, channels: Channels, head:
       -sa * (p[2 * mesh.lower]! - p[2 * mesh.upper]!) + ca * (p[2 * mesh.lower + 1]! - p[2 * mesh.upper + 1]!);
     const gap = Math.max(0, (gapOf(target) - gapOf(base)) / pose.width);
     const narrow = 1 - smooth(SHADE.from, SHADE.to, gap);
-    const depth = SHADE.depth * narrow;
+    const depth = SHADE.depth * (SHADE.open + (1 - SHADE.open) * narrow);
     rim = {
       alpha: SHADE.rim + (SHADE.rimNarrow - SHADE.rim) * narrow,
       width: (SHADE.rimWidth + (SHADE.rimWidthNarrow - SHADE.rimWidth) * narrow) * pose.width,

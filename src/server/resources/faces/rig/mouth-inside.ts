@@ -9,10 +9,11 @@ import { inside } from './mesh-shapes.js';
 
 type Point = [number, number];
 
-// The throat's depth is a dim warm red, never black: a lit face's open mouth is dark red-brown on camera (luma
-// 45-60 where skin is ~170), and a near-black hole reads as a cut-out (issue 51: 18 % of it a flat void).
-const DEEP = [84, 31, 35];
-const WARM = [124, 52, 54];
+// The throat's depth is a dim warm brown, never black: a lit face's open mouth is dark red-brown on camera (luma
+// 45-60 where skin is ~170), and a near-black hole reads as a cut-out (issue 51: 18 % of it a flat void). Not
+// lip-red: FaceMesh took a maroon (84, 31, 35) inside for lower lip and read a half-open mouth as closed.
+const DEEP = [66, 40, 40];
+const WARM = [104, 62, 60];
 const TEETH = [236, 228, 212];
 const GUM = [176, 86, 92];
 const TONGUE = [172, 76, 82];
