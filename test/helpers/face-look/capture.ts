@@ -99,6 +99,10 @@ if (!window.__look) {
     };
     window.__look.crop = crop;
     window.__look.video = { width: v.videoWidth, height: v.videoHeight };
+    // Where requestVideoFrameCallback never answers (WebKitGTK), the frames the <video> says it presented.
+    const shown = () => { try { return v.getVideoPlaybackQuality().totalVideoFrames || 0; } catch { return 0; } };
+    const shownAtStart = shown();
+    window.__look.shown = () => shown() - shownAtStart;
     canvas.width = crop.size; canvas.height = crop.size;
     context = canvas.getContext('2d', { willReadFrequently: true });
     // The animation frames' readings go once requestVideoFrameCallback answers (another clock stamped them).

@@ -12,6 +12,7 @@
 import { availableParallelism } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { portraitClip, portraitPhoto } from '../face-clips.js';
+import { reportFigure } from '../figures.js';
 import { createPal, startWorld, type World } from '../e2e-world.js';
 import { rigMouth } from '../lip-sync.js';
 import { loadTheCores } from '../lip-sync-suite.js';
@@ -94,7 +95,16 @@ export function faceLookSuite(engines: Engine[] = ['chromium', 'firefox', 'webki
             const line = `${name}: ${call.frames.length} frames kept of ${call.presented} presented (crop ${call.crop.side} px of the ${call.video.width}×${call.video.height} <video>)\n${describeLook(figures).join('\n')}`;
             table.push(line.replace(/\n/g, '\n#     '));
             console.log(`# ${line.replace(/\n/g, '\n#   ')}`);
-            reportLook(`${engine}, ${face}, ${loaded ? 'loaded' : 'quiet'}`, figures);
+            const row = `${engine}, ${face}, ${loaded ? 'loaded' : 'quiet'}`;
+            reportLook(row, figures);
+            // Where the engine says how many frames it presented: how many of them the capture kept.
+            if (call.presented > 0)
+              reportFigure({
+                name: `${row}: frames kept of those presented`,
+                value: (100 * call.frames.length) / call.presented,
+                unit: '%',
+                better: 'higher',
+              });
             assertLook(name, figures);
           });
         }
