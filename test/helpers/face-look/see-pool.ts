@@ -14,7 +14,7 @@ const waiting = new Map<number, { resolve(s: Sight): void; reject(e: Error): voi
 function pool(): Worker[] {
   const count = Math.max(1, Number(process.env.PALKIT_FACE_LOOK_WORKERS) || availableParallelism());
   workers ??= Array.from({ length: count }, () => {
-    const worker = new Worker(new URL('./see-worker.ts', import.meta.url));
+    const worker = new Worker(new URL('./see-worker.mjs', import.meta.url), { execArgv: [] });
     worker.on('message', ({ id, sight, error }: { id: number; sight?: Sight; error?: string }) => {
       const done = waiting.get(id)!;
       waiting.delete(id);
