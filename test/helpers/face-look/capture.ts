@@ -76,10 +76,17 @@ if (!window.__look) {
     v.requestVideoFrameCallback(onFrame(v));
   };
   let called = false;
+  // Where the <video> counts the frames it presents, an animation frame reads it back only when that count
+  // moved: a readback every animation frame took the page's main thread from the face's own drawing.
+  let counted = -1;
   const paint = (v) => (now) => {
     if (called || window.__look.tainted) return;
-    const { at, rgb, same } = grab(v, now + REFRESH_MS);
-    if (!same) window.__look.frames.push({ at, rgb });
+    const count = window.__look.shown();
+    if (count === 0 || count !== counted) {
+      counted = count;
+      const { at, rgb, same } = grab(v, now + REFRESH_MS);
+      if (!same) window.__look.frames.push({ at, rgb });
+    }
     requestAnimationFrame(paint(v));
   };
   window.__look.full = () => {
