@@ -52,8 +52,10 @@ function leastLiked(figures: LookFigures): { index: number; why: string } {
   for (const r of figures.readings) {
     const scores: Array<[number, string]> = [
       [r.outside / THRESHOLDS.outsideMax, `(a) ${r.outside.toFixed(1)} levels outside the mouth, jaw and eyelids`],
-      [(1 - r.same) / (1 - THRESHOLDS.same), `(e) similarity ${r.same.toFixed(2)} to rest`],
     ];
+    // Only the frames (e) looked at have a similarity (NaN in memory, null once kept on disk).
+    if (typeof r.same === 'number' && !Number.isNaN(r.same))
+      scores.push([(1 - r.same) / (1 - THRESHOLDS.same), `(e) similarity ${r.same.toFixed(2)} to rest`]);
     if (r.inside && r.opening >= THRESHOLDS.opening)
       scores.push([
         r.inside.voidShare / THRESHOLDS.voidShare,

@@ -43,8 +43,8 @@ export interface LookFigures {
   chin: { correlation: number; slope: number; travel: number; openingRange: number };
   /** (d) the eyes: rest aspect, the blinks found (runs of closed frames), each one's least aspect as a share of rest, and (a)'s worst during them. */
   blinks: { restAspect: number; count: number; depths: number[]; outsideDuring: number; midIndex: number | null };
-  /** (e) the embedding's cosine similarity to rest: the least, and the 5th percentile. */
-  same: { min: number; p5: number; worstIndex: number };
+  /** (e) the embedding's cosine similarity to rest over the frames that have one: the least, the 5th percentile, how many. */
+  same: { min: number; p5: number; worstIndex: number; frames: number };
 }
 
 /** An eye aspect below this share of the rest's is a closing eye (FaceMesh read made blinks at 42–49 %, open eyes at 90–110 %). */
@@ -150,7 +150,8 @@ export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames
   }
 
   const sames = by('same').filter((s) => !Number.isNaN(s));
-  const leastSame = readings.reduce((w, r) => (r.same < w.same ? r : w), readings[0]!);
+  const withSame = readings.filter((r) => !Number.isNaN(r.same));
+  const leastSame = withSame.length ? withSame.reduce((w, r) => (r.same < w.same ? r : w)) : readings[0]!;
   return {
     frames: frames.length,
     faceless: frames.length - readings.length,
@@ -168,6 +169,11 @@ export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames
     },
     chin: { correlation: correlation(openings, chins), slope, travel: quantile(chins, 0.95), openingRange: quantile(openings, 0.95) },
     blinks: { restAspect: restEye, count: depths.length, depths, outsideDuring, midIndex },
-    same: { min: sames.length ? Math.min(...sames) : NaN, p5: sames.length ? quantile(sames, 0.05) : NaN, worstIndex: leastSame.index },
+    same: {
+      min: sames.length ? Math.min(...sames) : NaN,
+      p5: sames.length ? quantile(sames, 0.05) : NaN,
+      worstIndex: leastSame.index,
+      frames: sames.length,
+    },
   };
 }

@@ -130,7 +130,7 @@ export async function lookAtCall(
     await take();
     const { levels, presented } = await page.evaluate(() => ({
       levels: (window as any).__lip.levels as Array<{ at: number; peak: number }>,
-      presented: (window as any).__look.presented as number,
+      presented: ((window as any).__look.presented || (window as any).__look.shown()) as number,
     }));
     const audible = levels
       .filter((l) => l.peak > AUDIBLE)

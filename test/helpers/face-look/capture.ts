@@ -76,10 +76,17 @@ if (!window.__look) {
     v.requestVideoFrameCallback(onFrame(v));
   };
   let called = false;
+  // Where the <video> counts the frames it presents, an animation frame reads it back only when that count
+  // moved: a readback every animation frame took the page's main thread from the face's own drawing.
+  let counted = -1;
   const paint = (v) => (now) => {
     if (called || window.__look.tainted) return;
-    const { at, rgb, same } = grab(v, now + REFRESH_MS);
-    if (!same) window.__look.frames.push({ at, rgb });
+    const count = window.__look.shown();
+    if (count === 0 || count !== counted) {
+      counted = count;
+      const { at, rgb, same } = grab(v, now + REFRESH_MS);
+      if (!same) window.__look.frames.push({ at, rgb });
+    }
     requestAnimationFrame(paint(v));
   };
   window.__look.full = () => {
@@ -99,6 +106,10 @@ if (!window.__look) {
     };
     window.__look.crop = crop;
     window.__look.video = { width: v.videoWidth, height: v.videoHeight };
+    // Where requestVideoFrameCallback never answers (WebKitGTK), the frames the <video> says it presented.
+    const shown = () => { try { return v.getVideoPlaybackQuality().totalVideoFrames || 0; } catch { return 0; } };
+    const shownAtStart = shown();
+    window.__look.shown = () => shown() - shownAtStart;
     canvas.width = crop.size; canvas.height = crop.size;
     context = canvas.getContext('2d', { willReadFrequently: true });
     // The animation frames' readings go once requestVideoFrameCallback answers (another clock stamped them).

@@ -2,7 +2,9 @@
 // trainer, src/server/resources/faces/rig/landmarks.ts), with FaceMesh, its iris model (finer eyelids, for the
 // eye aspect ratio) and the face-description model (faceres: the embedding that says who a face is). The
 // model files are read from the npm package on disk: nothing is downloaded. Every frame is looked at afresh
-// (no cache, no skipped detection): a frame's landmarks must not lean on the frame before it.
+// (no cache, no skipped detection): a frame's landmarks must not lean on the frame before it. The embedding
+// costs twice the landmarks (faceres ~115 ms a frame on this machine's core, landmarks with the iris ~50 ms),
+// so it is computed only when asked for (helpers/face-look/looked.ts picks the frames).
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -19,7 +21,10 @@ export interface Sight {
 
 interface Human {
   load(): Promise<void>;
-  detect(input: unknown): Promise<{ face: Array<{ score: number; mesh: Array<[number, number, number]>; embedding?: number[] }> }>;
+  detect(
+    input: unknown,
+    config?: object,
+  ): Promise<{ face: Array<{ score: number; mesh: Array<[number, number, number]>; embedding?: number[] }> }>;
 }
 interface Tf {
   io: { registerLoadRouter(router: (url: string | string[]) => unknown): void };
@@ -94,13 +99,16 @@ async function load(): Promise<{ human: Human; tf: Tf }> {
   return { human, tf };
 }
 
-/** The face in one frame (the best found), its landmarks and embedding. */
-export async function see(frame: Rgb): Promise<Sight> {
+/** The face in one frame (the best found), its landmarks and, unless `embedding` is false, its embedding. */
+export async function see(frame: Rgb, { embedding = true }: { embedding?: boolean } = {}): Promise<Sight> {
   loading ??= load();
   const { human, tf } = await loading;
   const input = tf.tensor4d(frame.rgb, [1, frame.height, frame.width, 3], 'int32');
   try {
-    const [face] = (await human.detect(input)).face.filter((f) => f.mesh.length >= 468).sort((a, b) => b.score - a.score);
+    // Human merges a call's config into its own for good: each call says whether it wants the embedding.
+    const [face] = (await human.detect(input, { face: { description: { enabled: embedding } } })).face
+      .filter((f) => f.mesh.length >= 468)
+      .sort((a, b) => b.score - a.score);
     if (!face) return { mesh: null, embedding: null, score: 0 };
     return { mesh: face.mesh.map(([x, y]) => [x, y]), embedding: face.embedding?.length ? [...face.embedding] : null, score: face.score };
   } finally {

@@ -1,5 +1,6 @@
 // The face-look bars (issue 51, point 7) and the figures in words. Each bar's calibration: see THRESHOLDS.
 import assert from 'node:assert/strict';
+import { reportFigure, type Figure } from '../figures.js';
 import type { LookFigures } from './analyse.js';
 
 /**
@@ -49,7 +50,7 @@ export function describeLook(f: LookFigures): string[] {
     `(b) inside the ${f.inside.frames} widest-open frames (opening ${f2(f.inside.opening)} face heights): luma spread ${f1(f.inside.spread)}, median ${f1(f.inside.median)}, teeth ${pc(f.inside.toothShare)} of its upper part, flat void ${pc(f.inside.voidShare)} [bars spread ≥ ${THRESHOLDS.insideSpread}, teeth ≥ ${pc(THRESHOLDS.toothShare)}, void ≤ ${pc(THRESHOLDS.voidShare)}]`,
     `(c) chin against opening: correlation ${f2(f.chin.correlation)}, slope ${f2(f.chin.slope)}, chin's 95th-pct drop ${(f.chin.travel * 100).toFixed(1)} % of the face's height for openings to ${(f.chin.openingRange * 100).toFixed(1)} % [bars r ≥ ${THRESHOLDS.chinCorrelation}, slope ≥ ${THRESHOLDS.chinSlope}]`,
     `(d) blinks: ${f.blinks.count} (eye aspect at rest ${f2(f.blinks.restAspect)}, at each blink's deepest ${f.blinks.depths.map(pc).join(', ') || '–'} of it), (a) during them ${f1(f.blinks.outsideDuring)} [bars ≥ ${THRESHOLDS.blinks} blinks, each ≤ ${pc(THRESHOLDS.blinkDepth)}]`,
-    `(e) same person: embedding similarity to rest least ${f2(f.same.min)} (frame ${f.same.worstIndex}), 5th pct ${f2(f.same.p5)} [bar ≥ ${THRESHOLDS.same}]`,
+    `(e) same person: embedding similarity to rest least ${f2(f.same.min)} (frame ${f.same.worstIndex}) over ${f.same.frames ?? '?'} frames, 5th pct ${f2(f.same.p5)} [bar ≥ ${THRESHOLDS.same}]`,
     `${f.frames} frames, ${f.faceless} without a face found`,
   ];
 }
@@ -76,4 +77,88 @@ export function assertLook(name: string, f: LookFigures): void {
     .filter(([, ok]) => ok !== true)
     .map(([k, ok]) => `${k}${ok === null ? ' (the mouth never opened enough to judge)' : ''}`);
   assert.deepEqual(failed, [], `${name}: fails ${failed.join(', ')}:\n${describeLook(f).join('\n')}`);
+}
+
+/** The row's figures to the real-time results (`npm run report` compares them with the run before), each with its bar. */
+export function reportLook(row: string, f: LookFigures): void {
+  const T = THRESHOLDS;
+  const judged = { inside: f.inside.opening >= T.opening, chin: f.chin.openingRange >= T.opening };
+  const figures: Figure[] = [
+    {
+      name: '(a) worst cell outside mouth, jaw, lids',
+      value: f.outside.max,
+      unit: 'levels',
+      better: 'lower',
+      bar: `≤ ${T.outsideMax}`,
+      met: f.outside.max <= T.outsideMax,
+    },
+    {
+      name: '(b) inside spread',
+      value: f.inside.spread,
+      unit: 'levels',
+      better: 'higher',
+      bar: `≥ ${T.insideSpread}`,
+      met: judged.inside && f.inside.spread >= T.insideSpread,
+    },
+    {
+      name: '(b) teeth in the inside',
+      value: f.inside.toothShare * 100,
+      unit: '%',
+      better: 'higher',
+      bar: `≥ ${T.toothShare * 100}`,
+      met: judged.inside && f.inside.toothShare >= T.toothShare,
+    },
+    {
+      name: '(b) flat void in the inside',
+      value: f.inside.voidShare * 100,
+      unit: '%',
+      better: 'lower',
+      bar: `≤ ${T.voidShare * 100}`,
+      met: judged.inside && f.inside.voidShare <= T.voidShare,
+    },
+    {
+      name: '(b)(c) widest opening',
+      value: f.chin.openingRange * 100,
+      unit: '% face',
+      better: 'higher',
+      bar: `≥ ${T.opening * 100}`,
+      met: judged.chin,
+    },
+    {
+      name: '(c) chin r with opening',
+      value: f.chin.correlation,
+      unit: '',
+      better: 'higher',
+      bar: `≥ ${T.chinCorrelation}`,
+      met: judged.chin && f.chin.correlation >= T.chinCorrelation,
+    },
+    {
+      name: '(c) chin slope on opening',
+      value: f.chin.slope,
+      unit: '',
+      better: 'higher',
+      bar: `≥ ${T.chinSlope}`,
+      met: judged.chin && f.chin.slope >= T.chinSlope,
+    },
+    { name: '(d) blinks', value: f.blinks.count, unit: '', better: 'higher', bar: `≥ ${T.blinks}`, met: f.blinks.count >= T.blinks },
+    {
+      name: '(d) shallowest blink',
+      value: Math.max(0, ...f.blinks.depths) * 100,
+      unit: '% of rest',
+      better: 'lower',
+      bar: `≤ ${T.blinkDepth * 100}`,
+      met: f.blinks.depths.every((d) => d <= T.blinkDepth),
+    },
+    {
+      name: '(d) (a) during blinks',
+      value: f.blinks.outsideDuring,
+      unit: 'levels',
+      better: 'lower',
+      bar: `≤ ${T.outsideMax}`,
+      met: f.blinks.outsideDuring <= T.outsideMax,
+    },
+    { name: '(e) least similarity to rest', value: f.same.min, unit: '', better: 'higher', bar: `≥ ${T.same}`, met: f.same.min >= T.same },
+    { name: 'frames looked at', value: f.frames, unit: '' },
+  ];
+  for (const figure of figures) reportFigure({ ...figure, name: `${row}: ${figure.name}` });
 }
