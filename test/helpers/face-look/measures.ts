@@ -15,6 +15,7 @@ import {
   type Rgb,
   type Similarity,
 } from './image.js';
+import { compose, refineAlignment } from './refine.js';
 import { CHIN, FACE_OVAL, FOREHEAD, INNER_LIPS, NOSE_BASE, STABLE, eyelidRegions, faceHeight, points, type Mesh } from './regions.js';
 
 /** A frame with its landmarks. */
@@ -77,11 +78,6 @@ export function restToFrame(rest: Rest, mesh: Mesh): Similarity {
   return fitSimilarity(points(rest.seen.mesh, STABLE), points(mesh, STABLE));
 }
 
-function compose(outer: Similarity, inner: Similarity): Similarity {
-  const [tx, ty] = applySimilarity(outer, [inner.tx, inner.ty]);
-  return { a: outer.a * inner.a - outer.b * inner.b, b: outer.b * inner.a + outer.a * inner.b, tx, ty };
-}
-
 export interface OutsideChange {
   /** The worst cell's mean absolute luma difference (0–255) at its best shift, the frames' overall offset removed. */
   worst: number;
@@ -93,9 +89,11 @@ export interface OutsideChange {
 
 /** (a): how much the face changed outside the mouth-and-jaw region and the eyelids, cell by cell, after alignment. */
 export function outsideChange(rest: Rest, frame: Seen): OutsideChange {
-  const toFrame = compose(restToFrame(rest, frame.mesh), rest.gridToRest);
+  const luma = lumaOf(frame.image);
+  // The landmarks' similarity, refined by the pixels (refine.ts: FaceMesh reads an open mouth's face larger).
+  const toFrame = refineAlignment(rest.grid, rest.region, luma, compose(restToFrame(rest, frame.mesh), rest.gridToRest));
   const { width, height } = rest.grid;
-  const aligned = resample(lumaOf(frame.image), toFrame, width, height);
+  const aligned = resample(luma, toFrame, width, height);
   // A change of light over the whole face (a clip's exposure) is not a local change: the median offset goes.
   const offsets: number[] = [];
   for (let i = 0; i < aligned.data.length; i++)

@@ -207,6 +207,15 @@ describe('face-look measures on a drawn face', () => {
     assert.ok(pasted > 2 * THRESHOLDS.outsideMax, `pasted: ${pasted}`);
   });
 
+  it('(a) landmarks that read the face 5 % larger and a pixel off (FaceMesh on an open mouth) are not a change; pasted brows still are', () => {
+    // The frame's pixels are the rest frame's; only its landmarks are spread about the face's centre.
+    const spread = (m: Mesh): Mesh => m.map(([x, y]): Point => [100 + 1.05 * (x - 100) + 1, 120 + 1.05 * (y - 120) - 1]);
+    const unmoved = outsideChange(rest, { image: noisy(image, 3), mesh: spread(mesh) }).worst;
+    const pasted = outsideChange(rest, { image: pastedBrows(image, mesh), mesh: spread(mesh) }).worst;
+    assert.ok(unmoved < 10, `misread landmarks: ${unmoved}`);
+    assert.ok(pasted > 2 * THRESHOLDS.outsideMax, `pasted, misread landmarks: ${pasted}`);
+  });
+
   it('(a) the eyelids and the jaw are not counted: a blink and an open jaw change nothing outside them', () => {
     assert.ok(outsideChange(rest, { image: blink(image, mesh), mesh }).worst < 6);
     assert.ok(outsideChange(rest, { image: openJaw(image, mesh, 16), mesh }).worst < 6);
