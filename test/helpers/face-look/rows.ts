@@ -7,11 +7,11 @@ export type LookFace = 'photo face' | 'clip face';
 export const LOOK_FACES: LookFace[] = ['photo face', 'clip face'];
 
 /**
- * The quiet rows on by default. Off: Chromium's photo face ((c) chin r 0.50–0.54 on main, helper `chin`) and
- * the clip face in every engine ((a) 21–24, (c) slope 0.37–0.64, helpers `chin` and `cliphair`).
+ * The quiet rows on by default. Off: the clip face in every engine, whose chin FaceMesh reads dropping 0.70–0.72
+ * of its opening (WebKit 0.33) against the bar's 0.75.
  */
 export const ON_BY_DEFAULT: Record<Engine, LookFace[]> = {
-  chromium: [],
+  chromium: ['photo face'],
   firefox: ['photo face'],
   webkit: ['photo face'],
 };
