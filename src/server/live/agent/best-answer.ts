@@ -10,7 +10,9 @@ import { asksPastKnowledge } from './near-miss.js';
 import { askedKinds, type FactKind } from './question-kinds.js';
 import { factKinds, hasAddress } from './fact-kinds.js';
 import { rowFor } from './ranges.js';
-import { paraphrased, stemmerFor, SYNONYM_GROUPS } from './stems.js';
+import { paraphrased } from './phrasings.js';
+import { stemmerFor } from './stems.js';
+import { SYNONYM_GROUPS } from './synonyms.js';
 
 export interface Source {
   text: string;
