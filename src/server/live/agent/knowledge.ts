@@ -15,8 +15,8 @@ import {
   palLines,
   primaryLanguage,
   replyLanguage,
-  smallTalk,
 } from '../../resources/pals/lines/language.js';
+import { smallTalk } from '../../resources/pals/lines/small-talk.js';
 import { splitSentences } from '../../platform/text/sentences.js';
 import { bestAnswer, sourceLanguage, type Picked, type Source } from './best-answer.js';
 import { askedKinds, type FactKind } from './question-kinds.js';

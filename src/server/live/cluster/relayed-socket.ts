@@ -4,7 +4,7 @@
 // wait in the kernel; as much as a join's backlog may hold, the rest dropped).
 import { EventEmitter } from 'node:events';
 import { systemClock } from '../../platform/time.js';
-import type { RoomSocket } from '../room/room.js';
+import type { RoomSocket } from '../room/members.js';
 import { JoinBacklog } from '../room/join-backlog.js';
 
 const OPEN = 1;

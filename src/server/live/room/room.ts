@@ -1,5 +1,6 @@
-// One live local room on this instance: its participants (presence), the app-message relay, the local
-// PAL, its own timeouts, and the shutdown (mark ended, `ended` frame, close, end callbacks).
+// One live local room on this instance: its participants (who they are and delivery to them: members.ts),
+// the app-message relay, the local PAL, its own timeouts, and the shutdown (mark ended, `ended` frame,
+// close, end callbacks).
 import { randomUUID } from 'node:crypto';
 import type { RawData } from 'ws';
 import type { RoomMessage } from '../agent/app-message.js';
@@ -30,34 +31,8 @@ import { countRefused, ParticipantBudget, type BudgetVerdict } from './participa
 import { RoomReplies, observeTurnLatency, storeTurnLatency } from '../../resources/conversations/turn-latency.js';
 import { keepRecording, pauseRecording, recordingRequested, startRecording, type LiveRecording } from '../recording/store.js';
 import { JoinBacklog } from './join-backlog.js';
-import { sendBounded } from './unsent-output.js';
+import { RoomMembers, type Member, type RoomSocket } from './members.js';
 import { FaceShown, faceToWaitFor } from './face-shown.js';
-
-/**
- * What the room needs of a participant's connection: a WebSocket here, or a RelayedSocket standing for
- * one connected to another instance.
- */
-export interface RoomSocket {
-  readonly readyState: number;
-  readonly OPEN: number;
-  /** Unsent output (a WebSocket's): past a bound, a participant that stopped reading is dropped (unsent-output.ts). */
-  readonly bufferedAmount?: number;
-  send(data: string | Uint8Array): void;
-  close(code?: number, reason?: string): void;
-  /** Closed for flooding where it was read (a relayed one, by the instance it reached): the visitor left for good. */
-  readonly closedForFlooding?: boolean;
-  /** Drops the connection at once, without the closing handshake (a WebSocket has it; a relayed one closes). */
-  terminate?(): void;
-  on(event: 'close', listener: () => void): unknown;
-  on(event: 'message', listener: (data: RawData | string, isBinary: boolean) => void): unknown;
-}
-
-interface Member {
-  participant: Participant;
-  socket: RoomSocket;
-  /** The meeting token it joined with: one live connection per token (a newer one replaces it). */
-  token: string;
-}
 
 /** How long a connection closed for flooding has to read its close frame before it is dropped. */
 const FLOOD_CLOSE_GRACE_MS = 200;
@@ -66,7 +41,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class Room {
   readonly conversationId: string;
-  private readonly members = new Map<string, Member>();
+  private readonly members: RoomMembers;
   /** What each meeting token (a participant without one: its id) may still send; one entry per token used here. */
   private readonly budgets = new Map<string, ParticipantBudget>();
   /** The PAL's replies here, which the visitors' latency reports must name (each once). */
@@ -90,6 +65,7 @@ export class Room {
     private readonly onClosed: (room: Room) => void,
   ) {
     this.conversationId = conv.conversationId;
+    this.members = new RoomMembers(deps, conv.conversationId);
     this.limits = roomLimits(conv.properties);
     this.marks = { createdAt: conv.createdAt, startedAt: conv.startedAt, emptySince: null };
   }
@@ -153,7 +129,7 @@ export class Room {
       if (token && other.token === token) {
         this.members.delete(id);
         this.pal?.left(id);
-        this.broadcast({ type: 'participant-left', participant_id: id });
+        this.members.broadcast({ type: 'participant-left', participant_id: id });
         other.socket.close(RoomCloseCode.replaced, 'joined again with the same meeting token');
       }
     }
@@ -169,7 +145,7 @@ export class Room {
       this.leave(participant.participant_id);
       if (socket.closedForFlooding) this.thrownOut(member);
     });
-    this.sendTo(member, {
+    this.members.sendTo(member, {
       type: 'joined',
       participant_id: participant.participant_id,
       conversation_id: this.conversationId,
@@ -188,7 +164,7 @@ export class Room {
       ...(recordingRequested(this.conv.properties) ? { recording: true } : {}),
       ...(transcript.length ? { transcript } : {}),
     });
-    this.broadcast({ type: 'participant-joined', participant }, participant.participant_id);
+    this.members.broadcast({ type: 'participant-joined', participant }, participant.participant_id);
     this.arm();
     let palJoined: Promise<void> | undefined;
     const palIsNew = !this.pal;
@@ -201,13 +177,15 @@ export class Room {
         audio: {
           sendAudio: (samples, sampleRate, viseme) => {
             this.recorder?.recorder.add('pal', samples, sampleRate);
-            this.broadcastBinary(encodeAudioFrame({ kind: AudioFrameKind.palVoice, viseme: visemeIndex(viseme), sampleRate, samples }));
+            this.members.broadcastBinary(
+              encodeAudioFrame({ kind: AudioFrameKind.palVoice, viseme: visemeIndex(viseme), sampleRate, samples }),
+            );
           },
-          flushAudio: () => this.broadcast({ type: 'audio-flush' }),
+          flushAudio: () => this.members.broadcast({ type: 'audio-flush' }),
         },
-        notice: (code, message) => this.broadcast({ type: 'notice', code, message }),
+        notice: (code, message) => this.members.broadcast({ type: 'notice', code, message }),
       });
-      this.broadcast({ type: 'participant-joined', participant: this.pal.participant });
+      this.members.broadcast({ type: 'participant-joined', participant: this.pal.participant });
     }
     // The visitor's choice of voice or text holds from its first word (a greeting too) until switched.
     if (role === 'visitor') this.pal.setTextMode(joining.textMode === true);
@@ -258,7 +236,7 @@ export class Room {
   push(message: RoomMessage): number | null {
     if (!this.pal || this.closing) return null;
     if (CLIENT_TO_PAL.has(message.event_type)) {
-      this.broadcast({ type: 'app-message', from: 'operator', data: message });
+      this.members.broadcast({ type: 'app-message', from: 'operator', data: message });
       this.pal.handle(message, { participantId: 'operator', userName: 'Operator' });
     } else {
       this.pal.push(message);
@@ -269,7 +247,7 @@ export class Room {
   /** A recorded canvas interaction: every participant sees it and the PAL reacts. */
   canvasInteraction(properties: Record<string, unknown>): void {
     const message = { message_type: 'canvas', event_type: 'canvas.interaction', conversation_id: this.conversationId, properties };
-    this.broadcast({ type: 'app-message', from: 'service', data: message });
+    this.members.broadcast({ type: 'app-message', from: 'service', data: message });
     this.pal?.canvasInteraction(properties);
   }
 
@@ -316,7 +294,7 @@ export class Room {
       }),
     );
     for (const member of this.members.values()) {
-      if (end) this.sendTo(member, { type: 'ended', reason: inEffect });
+      if (end) this.members.sendTo(member, { type: 'ended', reason: inEffect });
       member.socket.close(end ? RoomCloseCode.ended : 1012, end ? 'conversation ended' : 'service restarting');
     }
     this.members.clear();
@@ -360,7 +338,7 @@ export class Room {
     });
     this.recordWhileVisited();
     this.pal?.left(participantId);
-    this.broadcast({ type: 'participant-left', participant_id: participantId });
+    this.members.broadcast({ type: 'participant-left', participant_id: participantId });
     if (this.members.size > 0) return;
     const now = this.deps.clock.now();
     this.marks.emptySince = now;
@@ -389,7 +367,11 @@ export class Room {
         participant_id: participantId,
         error: error instanceof Error ? error.message : String(error),
       });
-      this.sendTo(member, { type: 'error', code: 'internal_error', message: 'this frame could not be handled; the connection is closed' });
+      this.members.sendTo(member, {
+        type: 'error',
+        code: 'internal_error',
+        message: 'this frame could not be handled; the connection is closed',
+      });
       member.socket.close(1011, 'internal_error');
       this.leave(participantId);
     }
@@ -409,7 +391,7 @@ export class Room {
         participant_id: member.participant.participant_id,
         kind: verdict.kind,
       });
-      this.sendTo(member, { type: 'error', code: 'flooding', message: 'too much was sent too fast; the connection is closed' });
+      this.members.sendTo(member, { type: 'error', code: 'flooding', message: 'too much was sent too fast; the connection is closed' });
       member.socket.close(RoomCloseCode.flooding, 'flooding');
       // A flooder would go on sending until it reads the close; what it sends meanwhile is not read.
       this.deps.clock.setTimeout(() => member.socket.terminate?.(), FLOOD_CLOSE_GRACE_MS).unref();
@@ -418,13 +400,13 @@ export class Room {
     }
     if (!verdict.first) return;
     if (verdict.kind === 'malformed')
-      this.sendTo(member, {
+      this.members.sendTo(member, {
         type: 'error',
         code: 'bad_frame',
         message: 'binary frames are microphone audio frames (kind 2, 8 to 96 kHz, samples after the 8-byte header)',
       });
     else
-      this.sendTo(member, {
+      this.members.sendTo(member, {
         type: 'error',
         code: 'rate_limited',
         message: `${verdict.kind} sent faster than the room takes it is dropped`,
@@ -433,13 +415,13 @@ export class Room {
 
   /** A visitor closed for flooding does not come back: with no other visitor, the conversation ends now. */
   private thrownOut(member: Member): void {
-    const visitorsLeft = [...this.members.values()].some((m) => m.participant.role === 'visitor');
+    const visitorsLeft = this.members.hasVisitor();
     if (member.participant.role === 'visitor' && !visitorsLeft) void this.shutdown(ShutdownReasons.participantLeftTimeout);
   }
 
   /** The recording covers only time with a visitor in the room: it stands still while nobody is there to hear. */
   private recordWhileVisited(): void {
-    const visited = [...this.members.values()].some((m) => m.participant.role === 'visitor');
+    const visited = this.members.hasVisitor();
     if (visited) this.recorder?.recorder.resume();
     else this.recorder?.recorder.pause();
   }
@@ -456,7 +438,7 @@ export class Room {
             : Buffer.from(data),
     );
     if (!frame || frame.kind !== AudioFrameKind.microphone)
-      return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'binary frames are microphone audio frames' });
+      return this.members.sendTo(member, { type: 'error', code: 'bad_frame', message: 'binary frames are microphone audio frames' });
     if (member.participant.role !== 'visitor') return;
     this.recorder?.recorder.add(member.participant.participant_id, frame.samples, frame.sampleRate);
     this.pal?.hear(member.participant, frame.samples, frame.sampleRate);
@@ -470,9 +452,10 @@ export class Room {
     } catch {
       /* not JSON */
     }
-    if (!frame) return this.sendTo(member, { type: 'error', code: 'bad_frame', message: 'frames are JSON objects of the room protocol' });
+    if (!frame)
+      return this.members.sendTo(member, { type: 'error', code: 'bad_frame', message: 'frames are JSON objects of the room protocol' });
     if (frame.type === 'join')
-      return this.sendTo(member, { type: 'error', code: 'already_joined', message: 'this connection already joined the room' });
+      return this.members.sendTo(member, { type: 'error', code: 'already_joined', message: 'this connection already joined the room' });
     if (frame.type === 'text-mode') return this.pal?.setTextMode(frame.on);
     if (frame.type === 'hearing')
       return member.participant.role === 'visitor'
@@ -480,12 +463,12 @@ export class Room {
         : undefined;
     if (frame.type === 'turn-latency') return this.onTurnLatency(member, frame);
     if (frame.type === 'face-ready') return this.faceShown?.open('face-ready');
-    if (frame.type === 'ping') return this.sendTo(member, { type: 'pong', ...(frame.n !== undefined ? { n: frame.n } : {}) });
+    if (frame.type === 'ping') return this.members.sendTo(member, { type: 'pong', ...(frame.n !== undefined ? { n: frame.n } : {}) });
     if (frame.type === 'leave') {
       this.leave(member.participant.participant_id);
       member.socket.close(1000, 'left');
       // The visitor pressed End: with no other visitor in the room, the conversation ends now.
-      const visitorsLeft = [...this.members.values()].some((m) => m.participant.role === 'visitor');
+      const visitorsLeft = this.members.hasVisitor();
       if (frame.end && member.participant.role === 'visitor' && !visitorsLeft) void this.shutdown(ShutdownReasons.participantLeftTimeout);
       return;
     }
@@ -512,46 +495,23 @@ export class Room {
     const frame: ServerFrame = { type: 'app-message', from: member.participant.participant_id, data };
     const sender = { participantId: member.participant.participant_id, userName: member.participant.user_name };
     if (to === undefined || to === '*') {
-      this.broadcast(frame, member.participant.participant_id);
+      this.members.broadcast(frame, member.participant.participant_id);
       this.pal?.handle(data, sender);
     } else if (to === palId) {
       this.pal?.handle(data, sender);
     } else {
       const target = this.members.get(to);
-      if (target) this.sendTo(target, frame);
+      if (target) this.members.sendTo(target, frame);
     }
   }
 
   private fromPal(message: RoomMessage): void {
     this.replies.noteMessage(message, this.deps.clock.now().getTime());
-    this.broadcast({ type: 'app-message', from: this.pal?.participant.participant_id ?? 'pal', data: message });
+    this.members.broadcast({ type: 'app-message', from: this.pal?.participant.participant_id ?? 'pal', data: message });
   }
 
   private participants(): Participant[] {
     return [...this.members.values()].map((m) => m.participant).concat(this.pal ? [this.pal.participant] : []);
-  }
-
-  private broadcastBinary(bytes: Uint8Array): void {
-    for (const member of [...this.members.values()]) this.deliver(member, bytes);
-  }
-
-  private broadcast(frame: ServerFrame, exceptId?: string): void {
-    const text = JSON.stringify(frame);
-    for (const [id, member] of [...this.members]) if (id !== exceptId) this.deliver(member, text);
-  }
-
-  private sendTo(member: Member, frame: ServerFrame): void {
-    this.deliver(member, JSON.stringify(frame));
-  }
-
-  /** Sends to a participant still reading; one that stopped (its unsent output past the bound) is dropped. */
-  private deliver(member: Member, data: string | Uint8Array): void {
-    sendBounded(member.socket, data, this.deps.metrics, () =>
-      this.deps.log.info('a participant stopped reading; its connection is dropped', {
-        conversation_id: this.conversationId,
-        participant_id: member.participant.participant_id,
-      }),
-    );
   }
 
   /** (Re)arms the timer for the earliest deadline; the database holds the same marks for other instances. */

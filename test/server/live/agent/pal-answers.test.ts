@@ -3,13 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { answerFromKnowledge, type Recall } from '../../../../src/server/live/agent/knowledge.js';
-import {
-  conversationLanguages,
-  detectLanguage,
-  palLine,
-  replyLanguage,
-  smallTalk,
-} from '../../../../src/server/resources/pals/lines/language.js';
+import { conversationLanguages, detectLanguage, palLine, replyLanguage } from '../../../../src/server/resources/pals/lines/language.js';
+import { smallTalk } from '../../../../src/server/resources/pals/lines/small-talk.js';
 import { bestAnswer } from '../../../../src/server/live/agent/best-answer.js';
 import { splitSentences } from '../../../../src/server/platform/text/sentences.js';
 import { SpeakableStream } from '../../../../src/server/live/speech/speakable.js';

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { answerFromKnowledge } from '../../../../src/server/live/agent/knowledge.js';
-import { detectLanguage, palLine, smallTalk, spokenLanguages } from '../../../../src/server/resources/pals/lines/language.js';
+import { detectLanguage, palLine, spokenLanguages } from '../../../../src/server/resources/pals/lines/language.js';
+import { smallTalk } from '../../../../src/server/resources/pals/lines/small-talk.js';
 
 type Kind = 'hello' | 'thanks' | 'bye' | 'howAreYou';
 // What visitors say, as they would type or be heard saying it.

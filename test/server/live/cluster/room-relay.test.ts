@@ -13,7 +13,8 @@ import { ROOM_MOVED, RoomRelay } from '../../../../src/server/live/cluster/room-
 import { RelayedSocket } from '../../../../src/server/live/cluster/relayed-socket.js';
 import { PARTICIPANT_BUDGET } from '../../../../src/server/live/room/participant-budget.js';
 import { JoinBacklog } from '../../../../src/server/live/room/join-backlog.js';
-import type { Room, RoomSocket } from '../../../../src/server/live/room/room.js';
+import type { Room } from '../../../../src/server/live/room/room.js';
+import type { RoomSocket } from '../../../../src/server/live/room/members.js';
 import { systemClock } from '../../../../src/server/platform/time.js';
 
 /** Instances on one channel; while `away`, whatever is sent is lost. */

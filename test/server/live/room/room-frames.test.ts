@@ -14,7 +14,8 @@ import { MAX_UNSENT_BYTES } from '../../../../src/server/live/room/unsent-output
 import { RelayedSocket } from '../../../../src/server/live/cluster/relayed-socket.js';
 import { hubFor } from '../../../../src/server/live/hub/hub.js';
 import { loadLiveConversation } from '../../../../src/server/resources/conversations/live-conversation.js';
-import type { Room, RoomSocket } from '../../../../src/server/live/room/room.js';
+import type { Room } from '../../../../src/server/live/room/room.js';
+import type { RoomSocket } from '../../../../src/server/live/room/members.js';
 import { startListeningService, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertFace, insertPal } from '../../../helpers/live-fixtures.js';
 import { systemClock } from '../../../../src/server/platform/time.js';
