@@ -89,11 +89,7 @@ export const SHADE = {
   rgb: [20, 8, 10] as const,
   /** The depth's darkness while the lips barely part, fading out as their gap grows from `from` to `to` (mouth widths; a full A ≈ 0.33). */
   depth: 0.92,
-  /**
-   * The share of that darkness left once the lips are wide apart: a real open mouth's depth stays in shadow. Lit
-   * to a full maroon, FaceMesh at a call's size read a half-open A (the chin 3 % down) as no more open than the
-   * smile at rest, taking the maroon for lower lip (docs/face-look.md, (c)). At 0.45 the inside was 16 % flat void.
-   */
+  /** The share of that darkness left once the lips are wide apart: a real open mouth's depth stays in shadow, and a lit inside reads as lip. */
   open: 0.15,
   from: 0.03,
   to: 0.2,
