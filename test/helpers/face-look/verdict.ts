@@ -79,85 +79,28 @@ export function assertLook(name: string, f: LookFigures): void {
   assert.deepEqual(failed, [], `${name}: fails ${failed.join(', ')}:\n${describeLook(f).join('\n')}`);
 }
 
+/** A figure with its bar: met when `value` is within `limit` (and the measure could be judged); `scale` for display only. */
+function barred(better: 'lower' | 'higher', name: string, value: number, limit: number, unit: string, scale = 1, judged = true): Figure {
+  const within = better === 'lower' ? value <= limit : value >= limit;
+  return { name, value: value * scale, unit, better, bar: `${better === 'lower' ? '≤' : '≥'} ${limit * scale}`, met: judged && within };
+}
+
 /** The row's figures to the real-time results (`npm run report` compares them with the run before), each with its bar. */
 export function reportLook(row: string, f: LookFigures): void {
   const T = THRESHOLDS;
   const judged = { inside: f.inside.opening >= T.opening, chin: f.chin.openingRange >= T.opening };
   const figures: Figure[] = [
-    {
-      name: '(a) worst cell outside mouth, jaw, lids',
-      value: f.outside.max,
-      unit: 'levels',
-      better: 'lower',
-      bar: `≤ ${T.outsideMax}`,
-      met: f.outside.max <= T.outsideMax,
-    },
-    {
-      name: '(b) inside spread',
-      value: f.inside.spread,
-      unit: 'levels',
-      better: 'higher',
-      bar: `≥ ${T.insideSpread}`,
-      met: judged.inside && f.inside.spread >= T.insideSpread,
-    },
-    {
-      name: '(b) teeth in the inside',
-      value: f.inside.toothShare * 100,
-      unit: '%',
-      better: 'higher',
-      bar: `≥ ${T.toothShare * 100}`,
-      met: judged.inside && f.inside.toothShare >= T.toothShare,
-    },
-    {
-      name: '(b) flat void in the inside',
-      value: f.inside.voidShare * 100,
-      unit: '%',
-      better: 'lower',
-      bar: `≤ ${T.voidShare * 100}`,
-      met: judged.inside && f.inside.voidShare <= T.voidShare,
-    },
-    {
-      name: '(b)(c) widest opening',
-      value: f.chin.openingRange * 100,
-      unit: '% face',
-      better: 'higher',
-      bar: `≥ ${T.opening * 100}`,
-      met: judged.chin,
-    },
-    {
-      name: '(c) chin r with opening',
-      value: f.chin.correlation,
-      unit: '',
-      better: 'higher',
-      bar: `≥ ${T.chinCorrelation}`,
-      met: judged.chin && f.chin.correlation >= T.chinCorrelation,
-    },
-    {
-      name: '(c) chin slope on opening',
-      value: f.chin.slope,
-      unit: '',
-      better: 'higher',
-      bar: `≥ ${T.chinSlope}`,
-      met: judged.chin && f.chin.slope >= T.chinSlope,
-    },
-    { name: '(d) blinks', value: f.blinks.count, unit: '', better: 'higher', bar: `≥ ${T.blinks}`, met: f.blinks.count >= T.blinks },
-    {
-      name: '(d) shallowest blink',
-      value: Math.max(0, ...f.blinks.depths) * 100,
-      unit: '% of rest',
-      better: 'lower',
-      bar: `≤ ${T.blinkDepth * 100}`,
-      met: f.blinks.depths.every((d) => d <= T.blinkDepth),
-    },
-    {
-      name: '(d) (a) during blinks',
-      value: f.blinks.outsideDuring,
-      unit: 'levels',
-      better: 'lower',
-      bar: `≤ ${T.outsideMax}`,
-      met: f.blinks.outsideDuring <= T.outsideMax,
-    },
-    { name: '(e) least similarity to rest', value: f.same.min, unit: '', better: 'higher', bar: `≥ ${T.same}`, met: f.same.min >= T.same },
+    barred('lower', '(a) worst cell outside mouth, jaw, lids', f.outside.max, T.outsideMax, 'levels'),
+    barred('higher', '(b) inside spread', f.inside.spread, T.insideSpread, 'levels', 1, judged.inside),
+    barred('higher', '(b) teeth in the inside', f.inside.toothShare, T.toothShare, '%', 100, judged.inside),
+    barred('lower', '(b) flat void in the inside', f.inside.voidShare, T.voidShare, '%', 100, judged.inside),
+    barred('higher', '(b)(c) widest opening', f.chin.openingRange, T.opening, '% face', 100),
+    barred('higher', '(c) chin r with opening', f.chin.correlation, T.chinCorrelation, '', 1, judged.chin),
+    barred('higher', '(c) chin slope on opening', f.chin.slope, T.chinSlope, '', 1, judged.chin),
+    barred('higher', '(d) blinks', f.blinks.count, T.blinks, ''),
+    barred('lower', '(d) shallowest blink', Math.max(0, ...f.blinks.depths), T.blinkDepth, '% of rest', 100),
+    barred('lower', '(d) (a) during blinks', f.blinks.outsideDuring, T.outsideMax, 'levels'),
+    barred('higher', '(e) least similarity to rest', f.same.min, T.same, ''),
     { name: 'frames looked at', value: f.frames, unit: '' },
   ];
   for (const figure of figures) reportFigure({ ...figure, name: `${row}: ${figure.name}` });
