@@ -21,9 +21,14 @@ function pool(): Worker[] {
       if (error) done.reject(new Error(error));
       else done.resolve(sight!);
     });
+    // A worker that fails is gone: every frame waiting fails with it, and the next call starts a fresh pool
+    // (a message posted to a dead worker would never be answered).
     worker.on('error', (error) => {
       for (const done of waiting.values()) done.reject(error);
       waiting.clear();
+      const dead = workers;
+      workers = undefined;
+      for (const w of dead ?? []) void w.terminate();
     });
     worker.unref();
     return worker;
@@ -43,16 +48,17 @@ function seeOn(worker: Worker, image: Rgb, embedding: boolean): Promise<Sight> {
 export async function seeAll(images: Rgb[], embedding: boolean): Promise<Sight[]> {
   const sights: Sight[] = new Array(images.length);
   let next = 0;
+  const team = pool();
   // Held while they work (an idle pool must not keep the process alive).
-  for (const worker of pool()) worker.ref();
+  for (const worker of team) worker.ref();
   try {
     await Promise.all(
-      pool().map(async (worker) => {
+      team.map(async (worker) => {
         for (let i = next++; i < images.length; i = next++) sights[i] = await seeOn(worker, images[i]!, embedding);
       }),
     );
   } finally {
-    for (const worker of pool()) worker.unref();
+    for (const worker of team) worker.unref();
   }
   return sights;
 }
