@@ -58,6 +58,12 @@ export function applySimilarity(s: Similarity, [x, y]: Point): Point {
   return [s.a * x - s.b * y + s.tx, s.b * x + s.a * y + s.ty];
 }
 
+/** `inner` then `outer`, as one similarity. */
+export function composeSimilarity(outer: Similarity, inner: Similarity): Similarity {
+  const [tx, ty] = applySimilarity(outer, [inner.tx, inner.ty]);
+  return { a: outer.a * inner.a - outer.b * inner.b, b: outer.b * inner.a + outer.a * inner.b, tx, ty };
+}
+
 /** The similarity taking `from` onto `to` in the least-squares sense (no reflection). */
 export function fitSimilarity(from: Point[], to: Point[]): Similarity {
   const n = from.length;

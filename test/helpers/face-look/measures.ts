@@ -4,6 +4,7 @@
 // Pure: frames and their landmarks in, numbers out.
 import {
   applySimilarity,
+  composeSimilarity,
   fitSimilarity,
   lumaOf,
   polygonMask,
@@ -15,7 +16,7 @@ import {
   type Rgb,
   type Similarity,
 } from './image.js';
-import { compose, refineAlignment } from './refine.js';
+import { refineAlignment } from './refine.js';
 import { CHIN, FACE_OVAL, FOREHEAD, INNER_LIPS, NOSE_BASE, STABLE, eyelidRegions, faceHeight, points, type Mesh } from './regions.js';
 
 /** A frame with its landmarks. */
@@ -91,7 +92,7 @@ export interface OutsideChange {
 export function outsideChange(rest: Rest, frame: Seen): OutsideChange {
   const luma = lumaOf(frame.image);
   // The landmarks' similarity, refined by the pixels (refine.ts: FaceMesh reads an open mouth's face larger).
-  const toFrame = refineAlignment(rest.grid, rest.region, luma, compose(restToFrame(rest, frame.mesh), rest.gridToRest));
+  const toFrame = refineAlignment(rest.grid, rest.region, luma, composeSimilarity(restToFrame(rest, frame.mesh), rest.gridToRest));
   const { width, height } = rest.grid;
   const aligned = resample(luma, toFrame, width, height);
   // A change of light over the whole face (a clip's exposure) is not a local change: the median offset goes.

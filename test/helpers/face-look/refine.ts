@@ -4,17 +4,12 @@
 // hair's edge 3-4 grid pixels off, past the cells' slack. So the landmarks' similarity is refined, within the
 // landmarks' own error, to the one that best lays the frame's upper face on the rest's. A change made in one
 // place (pasted brows, a lid's lashes) cannot be undone by moving the whole face, so it still shows.
-import { applySimilarity, quantile, sample, type Plane, type Similarity } from './image.js';
+import { composeSimilarity, quantile, sample, type Plane, type Similarity } from './image.js';
 
 /** How far the refinement may leave the landmarks' similarity: scale, turn (radians), shift (grid pixels). */
 export const REFINE_REACH = { scale: 0.06, angle: (2 * Math.PI) / 180, shift: 4 };
 /** A pixel's difference counts up to this many levels in the fit (a local change weighs no more than an edge's). */
 const CAP = 40;
-
-export function compose(outer: Similarity, inner: Similarity): Similarity {
-  const [tx, ty] = applySimilarity(outer, [inner.tx, inner.ty]);
-  return { a: outer.a * inner.a - outer.b * inner.b, b: outer.b * inner.a + outer.a * inner.b, tx, ty };
-}
 
 /**
  * `gridToFrame` moved (about the region's centre, in grid pixels) to where the frame's luma best matches `rest`
@@ -36,7 +31,7 @@ export function refineAlignment(rest: Plane, region: Plane, frame: Plane, gridTo
   [cx, cy] = [cx / count, cy / count];
   const at = ([scale, angle, dx, dy]: number[]): Similarity => {
     const [a, b] = [scale! * Math.cos(angle!), scale! * Math.sin(angle!)];
-    return compose(gridToFrame, { a, b, tx: cx + dx! - (a * cx - b * cy), ty: cy + dy! - (b * cx + a * cy) });
+    return composeSimilarity(gridToFrame, { a, b, tx: cx + dx! - (a * cx - b * cy), ty: cy + dy! - (b * cx + a * cy) });
   };
   const diffs = new Float32Array(count);
   const cost = (params: number[]): number => {
