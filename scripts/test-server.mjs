@@ -1,13 +1,14 @@
 // The gate's server suite: test/server (its folders mirror src/server) on the embedded PGlite, and beside it on PostgreSQL
 // when PALKIT_TEST_DATABASE_URL is set (CI starts Debian's PostgreSQL and sets it). The second leg runs only the
 // files that reach the database the variable names (see onDatabase below): the others would run the same code
-// twice. Files that measure real time are not the gate's: they live in test/realtime, and
+// twice. A file whose every top-level call skips one leg (`skip: onPostgres && 'PGlite only: why'`, read by
+// databaseLeg in test-tiers-files.mjs) runs on the other alone. Files that measure real time are not the gate's: they live in test/realtime, and
 // scripts/test-realtime.mjs runs them, one file at a time, through this script with --one-at-a-time.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { isRealtime, walk } from './test-tiers-files.mjs';
+import { databaseLeg, isRealtime, walk } from './test-tiers-files.mjs';
 
 const oneAtATime = process.argv.includes('--one-at-a-time');
 // --leg=PGlite or --leg=PostgreSQL: that leg alone (the real-time runner, for a file that runs on one only).
@@ -90,8 +91,17 @@ function shardsOf(legFiles) {
 const timeParts = [];
 
 const pgUrl = process.env.PALKIT_TEST_DATABASE_URL;
-const legs = [['PGlite', { ...process.env, ...startUp, PALKIT_TEST_DATABASE_URL: '' }, files]];
-if (pgUrl) legs.push(['PostgreSQL', { ...process.env, ...startUp, PALKIT_TEST_DATABASE_URL: pgUrl }, files.filter(onDatabase)]);
+// A file that states one leg (databaseLeg) is not loaded on the other: there it would start a service only to skip.
+const stated = new Map(files.map((f) => [f, databaseLeg(f)]));
+const legs = [
+  ['PGlite', { ...process.env, ...startUp, PALKIT_TEST_DATABASE_URL: '' }, files.filter((f) => !pgUrl || stated.get(f) !== 'PostgreSQL')],
+];
+if (pgUrl)
+  legs.push([
+    'PostgreSQL',
+    { ...process.env, ...startUp, PALKIT_TEST_DATABASE_URL: pgUrl },
+    files.filter((f) => stated.get(f) !== 'PGlite' && onDatabase(f)),
+  ]);
 if (onlyLeg && legs.some(([name]) => name === onlyLeg)) legs.splice(0, legs.length, ...legs.filter(([name]) => name === onlyLeg));
 
 // TAP as it goes, then the slowest files (where the gate's minutes go), then the failed tests with their
@@ -145,9 +155,15 @@ function saveTimes() {
 
 /** One leg's files, in its shards side by side; resolves to whether they all passed. */
 async function runLeg(name, env, legFiles, heldBack) {
-  const skipped = files.length - legFiles.length;
   const shards = shardsOf(legFiles);
-  const heading = `\n=== server suite on ${name} (${legFiles.length} files${shards.length > 1 ? ` in ${shards.length} shards` : ''}${skipped ? `; ${skipped} that never open a database ran on PGlite only` : ''}) ===\n`;
+  const other = name === 'PGlite' ? 'PostgreSQL' : 'PGlite';
+  const left = files.filter((f) => !legFiles.includes(f));
+  const say = left.filter((f) => stated.get(f) === other).length;
+  const never = left.length - say;
+  const why = [never && `${never} never ${never === 1 ? 'opens' : 'open'} a database`, say && `${say} ${say === 1 ? 'says' : 'say'} so`]
+    .filter(Boolean)
+    .join(', ');
+  const heading = `\n=== server suite on ${name} (${legFiles.length} files${shards.length > 1 ? ` in ${shards.length} shards` : ''}${left.length ? `; ${left.length} on ${other} only: ${why}` : ''}) ===\n`;
   process.stdout.write(heading);
   const passed = await Promise.all(shards.map((shard, i) => runShard(`${name} ${i + 1}/${shards.length}`, env, shard, heldBack || i > 0)));
   return passed.every(Boolean);

@@ -49,11 +49,13 @@ export function kindOf(file) {
 }
 
 /**
- * The one database leg a real-time node file runs on, when it says so itself: 'PGlite' when each of its
+ * The one database leg a node file (the server suite's or a real-time one) runs on, when it says so itself: 'PGlite' when each of its
  * top-level describe/it/test calls (the least indented) is skipped with `onPostgres && '…'` (or a `skip` set so), 'PostgreSQL' when
  * each is skipped with `!onPostgres && '…'` (or `onPostgres ? … : '…'`, `!onPostgres ? '…' : …`), else null (both legs, as the server
- * suite runs them). The runner then starts only that leg: the other would load the file (and the service it
- * imports, ~5 s) only to print a skip.
+ * suite runs them). The runners then start only that leg: the other would load the file (and the service it
+ * imports, ~5 s) only to print a skip. A gate file whose subject is not the database (rendering, training,
+ * the HTTP surface) skips the PostgreSQL leg so, with the reason; storage, queries, transactions, restarts,
+ * migrations and concurrency stay on both.
  */
 export function databaseLeg(file) {
   const text = readFileSync(file, 'utf8');

@@ -4,7 +4,7 @@
 // A refused create leaves no row behind.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestService, type TestService } from '../../helpers/service.js';
+import { startTestService, onPostgres, type TestService } from '../../helpers/service.js';
 
 type Schema = {
   type?: string | string[];
@@ -84,7 +84,10 @@ function badBodies(doc: OpenApiDoc, schema: Schema | undefined): unknown[] {
   return bodies;
 }
 
-describe('bad input never gets a 500', () => {
+// The subject is not the database: the PostgreSQL leg of the server suite leaves this file out.
+const skip = onPostgres && 'PGlite only: request validation, before any query';
+
+describe('bad input never gets a 500', { skip }, () => {
   let t: TestService;
   before(async () => {
     t = await startTestService();

@@ -32,6 +32,14 @@ describe('databaseLeg', () => {
       await legOfText('c.test.ts', "const skip = onPostgres ? null : 'the PostgreSQL leg only';\ndescribe('c', { skip }, () => {});\n"),
       'PostgreSQL',
     );
+    assert.equal(
+      await legOfText(
+        'l.test.ts',
+        "const skip = onPostgres && 'PGlite only: the HTTP body limit';\ndescribe('l', { skip }, () => {});\ndescribe('m', { timeout: 1, skip }, () => {});\n",
+      ),
+      'PGlite',
+      'a gate file whose subject is not the database, as the server suite reads it',
+    );
   });
 
   it('reads a call whose options Prettier put on lines of their own', async () => {

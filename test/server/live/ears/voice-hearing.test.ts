@@ -7,13 +7,16 @@ import { loadConfig } from '../../../../src/server/platform/config.js';
 import { transcriber, TranscriptionError } from '../../../../src/server/live/ears/transcription.js';
 import { startFakeSpeechServices, type FakeSpeechServices } from '../../../helpers/fake-speech.js';
 import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
-import { startListeningService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, onPostgres, type TestService } from '../../../helpers/service.js';
 import { MICROPHONE_RATE, speech, talk } from '../../../helpers/voice.js';
 import { createGuardedFetch } from '../../../../src/server/platform/net/guarded-fetch.js';
 
 const RATE = MICROPHONE_RATE;
 
-describe('the PAL hears the visitor', () => {
+// The subject is not the database: the PostgreSQL leg of the server suite leaves this file out.
+const skip = onPostgres && 'PGlite only: transcribing the heard turn; turns are stored as transcript-writer.test stores them';
+
+describe('the PAL hears the visitor', { skip }, () => {
   let fake: FakeSpeechServices;
   let t: TestService;
   let palId: string;

@@ -14,7 +14,7 @@ import { Trainer, TrainerFailed } from '../../../../src/server/resources/faces/r
 import { ManualClock } from '../../../helpers/clock.js';
 import { portraitPhoto } from '../../../helpers/face-clips.js';
 import { startCallbackReceiver, startFileServer, waitUntil } from '../../../helpers/loopback.js';
-import { startTestService, type TestService } from '../../../helpers/service.js';
+import { startTestService, onPostgres, type TestService } from '../../../helpers/service.js';
 
 const HANGING = fileURLToPath(new URL('../../../helpers/face-trainer-hang.ts', import.meta.url));
 const TELLS_ENV = fileURLToPath(new URL('../../../helpers/face-trainer-env.ts', import.meta.url));
@@ -44,7 +44,10 @@ function watchTrainers(onStart: (seen: Seen) => void = () => undefined): { seen:
 
 const ended = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
-describe('the face trainer, in a process of its own', () => {
+// The subject is not the database: the PostgreSQL leg of the server suite leaves this file out.
+const skip = onPostgres && 'PGlite only: the trainer process and its bounds';
+
+describe('the face trainer, in a process of its own', { skip }, () => {
   let t: TestService;
   let files: Awaited<ReturnType<typeof startFileServer>>;
   let receiver: Awaited<ReturnType<typeof startCallbackReceiver>>;
@@ -122,7 +125,7 @@ describe('the face trainer, in a process of its own', () => {
   });
 });
 
-describe("the face trainer's bounds", () => {
+describe("the face trainer's bounds", { skip }, () => {
   const request = { ffmpeg: '/bin/false', path: '/nonexistent.mp4', still: true };
 
   it('ends a trainer that never answers after its start bound, with a message that says so', async () => {

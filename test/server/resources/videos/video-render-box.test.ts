@@ -20,7 +20,7 @@ import { VISEMES } from '../../../../src/protocol/visemes.js';
 import { MOUTH_SHEET, SIZE, drawnRig, paintIdle, paintMouths } from '../../../helpers/drawn-rig.js';
 import { insertFace } from '../../../helpers/media-gen.js';
 import { waitFor } from '../../../helpers/wait-for.js';
-import { OTHER_KEY, startTestService, type TestService } from '../../../helpers/service.js';
+import { OTHER_KEY, startTestService, onPostgres, type TestService } from '../../../helpers/service.js';
 
 async function drawnInput(seconds: number): Promise<RigVideoInput> {
   const idle = createCanvas(SIZE, SIZE);
@@ -52,7 +52,10 @@ async function watchRenderers<T>(work: (started: ChildProcess[]) => Promise<T>):
 const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
-describe("a trained face's video drawn in the video renderer's process", { timeout: 60_000 }, () => {
+// The renderer's process is not the database: the PostgreSQL leg runs only the queue below.
+const skip = onPostgres && 'PGlite only: the renderer process opens no database';
+
+describe("a trained face's video drawn in the video renderer's process", { timeout: 60_000, skip }, () => {
   const ffmpeg = locateFfmpeg(undefined);
   const path = 'path' in ffmpeg ? ffmpeg.path : '';
 
