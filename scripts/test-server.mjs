@@ -66,18 +66,27 @@ const SHARDS = oneAtATime
   : Math.max(1, Number(process.env.PALKIT_SERVER_SHARDS) || Math.max(2, Math.floor(availableParallelism() / 2)));
 const ISOLATION = oneAtATime ? [] : ['--test-isolation=none'];
 
-// Each file's time in the last run (scripts/file-times-reporter.mjs writes it), to balance the shards: the
-// longest first, each to the shard with the least so far. A file not timed yet counts as its size in bytes / 1000 s.
+// Each file's time on each leg, to balance the shards: the longest first, each to the shard with the least so
+// far. The last run's (scripts/file-times-reporter.mjs writes them to the cache) where the cache has the file,
+// else the snapshot committed beside this script (a fresh clone has no cache; balanced by size alone, one shard
+// of a leg ran half a minute past the other), else the file's size in bytes / 1000 s. An ordinary run never
+// rewrites the snapshot, so the tree stays clean: `--save-times` does (after adding, moving or reworking files).
 const TIMES = resolve('node_modules/.cache/palkit/server-file-times.json');
-const lastTimes = (() => {
+const SNAPSHOT = resolve('scripts/server-file-times.json');
+const saveSnapshot = process.argv.includes('--save-times');
+/** { leg: { file: seconds } }; an older cache of one map for both legs is read as both legs'. */
+function readTimes(path) {
   try {
-    return JSON.parse(readFileSync(TIMES, 'utf8'));
+    const times = JSON.parse(readFileSync(path, 'utf8'));
+    return Object.values(times).some((v) => typeof v === 'number') ? { PGlite: times, PostgreSQL: times } : times;
   } catch {
     return {};
   }
-})();
-function shardsOf(legFiles) {
-  const cost = (f) => lastTimes[f] ?? statSync(f).size / 1000;
+}
+const lastTimes = readTimes(TIMES);
+const snapshot = readTimes(SNAPSHOT);
+function shardsOf(leg, legFiles) {
+  const cost = (f) => lastTimes[leg]?.[f] ?? snapshot[leg]?.[f] ?? statSync(f).size / 1000;
   const shards = Array.from({ length: Math.min(SHARDS, legFiles.length) }, () => ({ files: [], cost: 0 }));
   for (const f of [...legFiles].sort((a, b) => cost(b) - cost(a))) {
     const lightest = shards.reduce((a, b) => (b.cost < a.cost ? b : a));
@@ -138,24 +147,43 @@ saveTimes();
 if (legs.length > 1) console.log(`\nserver suite: ${legs.map(([name], i) => `${name} ${results[i] ? 'passed' : 'FAILED'}`).join(', ')}`);
 process.exit(results.every(Boolean) ? 0 : 1);
 
-/** The file times the shards just wrote, merged into the last run's. */
+/** The file times the shards just wrote, merged into the last run's (and with --save-times into the snapshot). */
 function saveTimes() {
-  const merged = { ...lastTimes };
-  for (const part of timeParts) {
+  const merged = Object.fromEntries(Object.entries(lastTimes).map(([leg, times]) => [leg, { ...times }]));
+  const fresh = {};
+  for (const { leg, path } of timeParts) {
     try {
-      Object.assign(merged, JSON.parse(readFileSync(part, 'utf8')));
-      rmSync(part, { force: true });
+      const times = JSON.parse(readFileSync(path, 'utf8'));
+      Object.assign((merged[leg] ??= {}), times);
+      Object.assign((fresh[leg] ??= {}), times);
+      rmSync(path, { force: true });
     } catch {
       /* a shard that wrote none */
     }
   }
   mkdirSync(dirname(TIMES), { recursive: true });
   writeFileSync(TIMES, JSON.stringify(merged, null, 1));
+  if (!saveSnapshot) return;
+  // A run of every gate file replaces a leg's times (a deleted file leaves); a run of named files adds to them.
+  const saved = Object.fromEntries(
+    Object.entries(fresh).map(([leg, times]) => {
+      const all = { ...(named.length > 0 ? snapshot[leg] : {}), ...times };
+      return [
+        leg,
+        Object.fromEntries(
+          Object.keys(all)
+            .sort()
+            .map((f) => [f, Math.round(all[f] * 10) / 10]),
+        ),
+      ];
+    }),
+  );
+  writeFileSync(SNAPSHOT, `${JSON.stringify({ ...snapshot, ...saved }, null, 2)}\n`);
 }
 
 /** One leg's files, in its shards side by side; resolves to whether they all passed. */
 async function runLeg(name, env, legFiles, heldBack) {
-  const shards = shardsOf(legFiles);
+  const shards = shardsOf(name, legFiles);
   const other = name === 'PGlite' ? 'PostgreSQL' : 'PGlite';
   const left = files.filter((f) => !legFiles.includes(f));
   const say = left.filter((f) => stated.get(f) === other).length;
@@ -165,14 +193,16 @@ async function runLeg(name, env, legFiles, heldBack) {
     .join(', ');
   const heading = `\n=== server suite on ${name} (${legFiles.length} files${shards.length > 1 ? ` in ${shards.length} shards` : ''}${left.length ? `; ${left.length} on ${other} only: ${why}` : ''}) ===\n`;
   process.stdout.write(heading);
-  const passed = await Promise.all(shards.map((shard, i) => runShard(`${name} ${i + 1}/${shards.length}`, env, shard, heldBack || i > 0)));
+  const passed = await Promise.all(
+    shards.map((shard, i) => runShard(name, `${name} ${i + 1}/${shards.length}`, env, shard, heldBack || i > 0)),
+  );
   return passed.every(Boolean);
 }
 
 /** One node --test process over `shardFiles`; resolves to whether they all passed. */
-async function runShard(label, env, shardFiles, heldBack) {
+async function runShard(leg, label, env, shardFiles, heldBack) {
   const times = resolve(`node_modules/.cache/palkit/server-file-times.${process.pid}.${timeParts.length}.json`);
-  timeParts.push(times);
+  timeParts.push({ leg, path: times });
   const args = [...WASM, '--import', 'tsx', '--test', ...ISOLATION, '--test-concurrency=1', ...TIMEOUT, ...REPORTERS, ...shardFiles];
   const child = spawn(process.execPath, args, {
     stdio: heldBack ? ['ignore', 'pipe', 'pipe'] : 'inherit',
