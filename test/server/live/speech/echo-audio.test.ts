@@ -2,7 +2,7 @@
 // the PAL's voice stream (audio frames with the mouth opening on loud slices), then the PAL falls silent.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startListeningService, type TestService } from '../../../helpers/service.js';
+import { startListeningService, onPostgres, type TestService } from '../../../helpers/service.js';
 import { insertConversation, insertPal, RoomClient } from '../../../helpers/live-fixtures.js';
 
 const RATE = 24000;
@@ -15,7 +15,10 @@ function pcm(ms: number, tone: boolean): Buffer {
   return bytes;
 }
 
-describe('echo audio', () => {
+// The subject is not the database: the PostgreSQL leg of the server suite leaves this file out.
+const skip = onPostgres && 'PGlite only: the audio said in the voice stream';
+
+describe('echo audio', { skip }, () => {
   let t: TestService;
   let palId: string;
   before(async () => {
