@@ -57,9 +57,9 @@ const WASM = oneAtATime ? [] : ['--liftoff-only'];
 
 // The gate's files run in one process per shard (node --test --test-isolation=none): the service, kysely,
 // PGlite and zod are loaded and compiled once per shard instead of once per file. A shard runs its tests one
-// after another, so a test waiting on a subprocess or a socket leaves its core idle: two shards per leg (more
+// after another, so a test waiting on a subprocess or a socket leaves its core idle: two shards a leg on average (more
 // on a machine with more than four cores) fill each other's waits. The shards of both legs run side by side.
-// PALKIT_SERVER_SHARDS sets the number per leg. The real-time tier keeps a process per file (--one-at-a-time).
+// PALKIT_SERVER_SHARDS sets the number a leg has on average. The real-time tier keeps a process per file (--one-at-a-time).
 // On 6 small files: 14.8 CPU-s with a process per file, 7.3 in one process, 9.0 in two.
 const SHARDS = oneAtATime
   ? 1
@@ -85,9 +85,11 @@ function readTimes(path) {
 }
 const lastTimes = readTimes(TIMES);
 const snapshot = readTimes(SNAPSHOT);
-function shardsOf(leg, legFiles) {
-  const cost = (f) => lastTimes[leg]?.[f] ?? snapshot[leg]?.[f] ?? statSync(f).size / 1000;
-  const shards = Array.from({ length: Math.min(SHARDS, legFiles.length) }, () => ({ files: [], cost: 0 }));
+const costOf = (leg, f) => lastTimes[leg]?.[f] ?? snapshot[leg]?.[f] ?? statSync(f).size / 1000;
+const legCost = (leg, legFiles) => legFiles.reduce((sum, f) => sum + costOf(leg, f), 0);
+function shardsOf(leg, legFiles, count) {
+  const cost = (f) => costOf(leg, f);
+  const shards = Array.from({ length: Math.min(count, legFiles.length) }, () => ({ files: [], cost: 0 }));
   for (const f of [...legFiles].sort((a, b) => cost(b) - cost(a))) {
     const lightest = shards.reduce((a, b) => (b.cost < a.cost ? b : a));
     lightest.files.push(f);
@@ -112,6 +114,12 @@ if (pgUrl)
     files.filter((f) => stated.get(f) !== 'PGlite' && onDatabase(f)),
   ]);
 if (onlyLeg && legs.some(([name]) => name === onlyLeg)) legs.splice(0, legs.length, ...legs.filter(([name]) => name === onlyLeg));
+// Shards of about equal cost across both legs (SHARDS a leg on average): the PostgreSQL leg runs only the files
+// that reach a database, so with SHARDS each, PGlite's shards ran on alone for the last ~45 % of the suite.
+const allCost = legs.reduce((sum, [name, , legFiles]) => sum + legCost(name, legFiles), 0);
+const shardCount = new Map(
+  legs.map(([name, , legFiles]) => [name, Math.max(1, Math.ceil((legCost(name, legFiles) / allCost) * SHARDS * legs.length - 0.05))]),
+);
 
 // TAP as it goes, then the slowest files (where the gate's minutes go), then the failed tests with their
 // errors at the end, where CI's excerpt of the output is.
@@ -183,7 +191,7 @@ function saveTimes() {
 
 /** One leg's files, in its shards side by side; resolves to whether they all passed. */
 async function runLeg(name, env, legFiles, heldBack) {
-  const shards = shardsOf(name, legFiles);
+  const shards = shardsOf(name, legFiles, shardCount.get(name));
   const other = name === 'PGlite' ? 'PostgreSQL' : 'PGlite';
   const left = files.filter((f) => !legFiles.includes(f));
   const say = left.filter((f) => stated.get(f) === other).length;
