@@ -2,13 +2,7 @@ import { html, LitElement, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { CanvasInteractionBody, ConversationLink } from '../../client/link.js';
 import { LinkSubscription } from '../controllers/link-subscription.js';
-import {
-  isCanvasComponent,
-  parseCanvasAction,
-  validateCanvasArgs,
-  type CanvasCardSpec,
-  type CanvasInteractionType,
-} from '../../../protocol/canvas.js';
+import { isCanvasComponent, parseCanvasAction, validateCanvasArgs, type CanvasCardSpec } from '../../../protocol/canvas.js';
 import type { PalMessage } from '../../../protocol/interactions.js';
 import { PalCanvasInteractionEvent } from '../events/canvas-interaction.js';
 import type { IncallStringKey, IncallStrings } from '../i18n/strings-incall.js';
@@ -223,14 +217,8 @@ export class PalCanvas extends LitElement {
   }
 
   /** The body of an interaction, told to the page (pal-canvas-interaction) as it is made. */
-  private body(
-    toolCallId: string,
-    component: string,
-    type: CanvasInteractionType,
-    value: Record<string, unknown>,
-    metadata?: Record<string, unknown>,
-  ): CanvasInteractionBody {
-    const body = interactionBody(toolCallId, component, type, value, metadata);
+  private body(...interaction: Parameters<typeof interactionBody>): CanvasInteractionBody {
+    const body = interactionBody(...interaction);
     this.dispatchEvent(new PalCanvasInteractionEvent(body));
     return body;
   }
