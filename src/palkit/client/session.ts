@@ -1,6 +1,7 @@
 // The conversation session: one state machine from deployment init to the end of a call. It owns the API
 // calls, the gate (password, captcha), the device check, the transport, and implements ConversationLink
-// for the in-call parts. States and modes are the host-page contract's.
+// for the in-call parts; the visitor's choices (microphone, camera, text, devices) are call-choices.ts.
+// States and modes are the host-page contract's.
 import type { InitResponse, StartBody, StartResponse, UnavailableReason } from '../../protocol/public.js';
 import type { RatingBody } from '../../protocol/rating.js';
 import { PalClientError, isAbort, toClientError } from './errors.js';
@@ -22,31 +23,20 @@ import { startOutcome, unavailableCode, type GateStep } from './start-errors.js'
 import { VisitorStep, type VisitorStepName } from './visitor-step.js';
 import { conversationIdFromUrl, defaultSettings, type SessionOptions, type SessionSettings } from './session-options.js';
 import { loadCallEvents, loadTransports } from './call-code.js';
+import { CallChoices } from './call-choices.js';
 import type { TransportFactory } from './transport/select.js';
 import type { Transport, TransportEndedEvent, TransportParticipant } from './transport/transport.js';
 
 export type { GateStep } from './start-errors.js';
 export type { SessionOptions, SessionSettings } from './session-options.js';
 
-export class ConversationSession extends EventTarget implements ConversationLink {
+export class ConversationSession extends CallChoices implements ConversationLink {
   state: SessionState = 'idle';
   mode: SessionMode = 'idle';
   deployment: InitResponse | null = null;
   conversation: Pick<StartResponse, 'conversation_id' | 'conversation_url' | 'meeting_token' | 'face_rig_url'> | null = null;
   error: PalClientError | null = null;
   unavailableReason: UnavailableReason | 'captcha' | null = null;
-  microphoneOn = true;
-  cameraOn = true;
-  /**
-   * Text mode: the visitor reads and types; the microphone is off and the PAL's voice is not played (a local
-   * room has the PAL write its replies at once). Chosen on the preview, switched during the call, and
-   * entered by itself when the microphone is refused or missing.
-   */
-  textMode = false;
-  /** What the visitor should know about the call now (`hearing_unavailable`, `microphone_unavailable`, `voice_unavailable`, `not_heard`, `reconnecting`), or null. */
-  notice: string | null = null;
-  audioDeviceId: string | undefined;
-  videoDeviceId: string | undefined;
   /** Set by dispose(); a disposed session is not reused. */
   disposed = false;
 
@@ -54,7 +44,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
   readonly #transportFactory: TransportFactory | null;
   #transport: Transport | null = null;
   readonly #visitor = new VisitorStep();
-  readonly #gate = new SessionGate(this.#visitor, { changed: () => this.#changed(), report: (error) => this.#report(error) });
+  readonly #gate = new SessionGate(this.#visitor, { changed: () => this.changed(), report: (error) => this.#report(error) });
   #starting: Promise<void> | null = null;
   #creating: Promise<StartResponse> | null = null;
   #abort = new AbortController();
@@ -104,6 +94,10 @@ export class ConversationSession extends EventTarget implements ConversationLink
     return this.#gate.checking;
   }
 
+  protected get callTransport(): Transport | null {
+    return this.#transport;
+  }
+
   get #settings(): SessionSettings {
     return (this.#options.settings ?? defaultSettings)();
   }
@@ -145,7 +139,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
     if (!this.#starting && !this.#prepared) {
       // Each start chooses afresh: text (no camera either, so no device prompt at all) or voice.
       if (options.text) {
-        this.#enterTextMode();
+        this.enterTextMode();
         this.cameraOn = false;
       } else if (this.textMode) {
         this.textMode = false;
@@ -237,11 +231,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
     devices: { audioDeviceId?: string; videoDeviceId?: string; cameraOn?: boolean; microphoneOn?: boolean; textMode?: boolean } = {},
   ): void {
     unlockAudio();
-    if (devices.textMode) this.#enterTextMode();
-    this.audioDeviceId = devices.audioDeviceId ?? this.audioDeviceId;
-    this.videoDeviceId = devices.videoDeviceId ?? this.videoDeviceId;
-    if (devices.cameraOn !== undefined) this.cameraOn = devices.cameraOn;
-    if (devices.microphoneOn !== undefined) this.microphoneOn = devices.microphoneOn;
+    this.chooseDevices(devices);
     this.#resume('haircheck');
   }
 
@@ -263,7 +253,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.#gate.step = null;
     if (this.state !== 'error' && this.state !== 'ended') this.#setState('idle');
     if (this.mode === 'haircheck' || this.mode === 'call') this.#setMode('idle');
-    this.#changed();
+    this.changed();
   }
 
   /** "Try again" / "Start over": back to the preview (re-reading the deployment when there is one). */
@@ -305,49 +295,6 @@ export class ConversationSession extends EventTarget implements ConversationLink
     const conversation = this.conversation;
     if (!this.#options.api || !conversation?.meeting_token) throw new PalClientError('not_connected', 'There is no conversation to rate.');
     await this.#options.api.rate(conversation.conversation_id, conversation.meeting_token, rating);
-  }
-
-  /** Turning the microphone on in text mode is going back to voice. */
-  setMicrophone(on: boolean): void {
-    if (on && this.textMode) return this.setTextMode(false);
-    this.microphoneOn = on;
-    this.#transport?.setMicrophoneEnabled(on);
-    this.#changed();
-  }
-
-  /** Switches between voice and text during the call (or before it). */
-  setTextMode(on: boolean): void {
-    if (on === this.textMode) return;
-    if (on) {
-      this.#enterTextMode();
-      this.#transport?.setMicrophoneEnabled(false);
-      this.#transport?.setTextMode(true);
-    } else {
-      this.textMode = false;
-      this.#transport?.setTextMode(false);
-      // Back to voice: the microphone opens again (a failure to open it brings text mode back, see the notice).
-      if (this.notice === 'microphone_unavailable') this.notice = null;
-      this.setMicrophone(true);
-    }
-    this.#changed();
-  }
-
-  setCamera(on: boolean): void {
-    this.cameraOn = on;
-    this.#transport?.setCameraEnabled(on);
-    this.#changed();
-  }
-
-  dismissNotice(): void {
-    this.notice = null;
-    this.#changed();
-  }
-
-  async setDevices(devices: { audioDeviceId?: string; videoDeviceId?: string }): Promise<void> {
-    this.audioDeviceId = devices.audioDeviceId ?? this.audioDeviceId;
-    this.videoDeviceId = devices.videoDeviceId ?? this.videoDeviceId;
-    await this.#transport?.setInputDevices(devices);
-    this.#changed();
   }
 
   async #start(): Promise<void> {
@@ -411,7 +358,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
     const transport = factory(conversation.conversation_url);
     this.#transport = transport;
     listenToCall(transport, this, {
-      changed: () => this.#changed(),
+      changed: () => this.changed(),
       report: (error) => this.#report(error),
       ended: (event) => this.#remoteEnded(event),
     });
@@ -485,11 +432,6 @@ export class ConversationSession extends EventTarget implements ConversationLink
     this.dispatchEvent(new SessionLifecycleEvent('ended', id));
   }
 
-  #enterTextMode(): void {
-    this.textMode = true;
-    this.microphoneOn = false;
-  }
-
   #resume(step: VisitorStepName): void {
     if (this.#visitor.resume(step) && step !== 'haircheck') this.#gate.error = null;
   }
@@ -516,7 +458,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
     if (report) this.#report(error);
     this.#setState('error');
     if (this.mode !== 'idle') this.#setMode('idle');
-    this.#changed();
+    this.changed();
   }
 
   #report(error: PalClientError): void {
@@ -528,7 +470,7 @@ export class ConversationSession extends EventTarget implements ConversationLink
     const previous = this.state;
     this.state = state;
     this.dispatchEvent(new SessionStateEvent(state, previous));
-    this.#changed();
+    this.changed();
   }
 
   #setMode(mode: SessionMode): void {
@@ -536,10 +478,10 @@ export class ConversationSession extends EventTarget implements ConversationLink
     const previous = this.mode;
     this.mode = mode;
     this.dispatchEvent(new SessionModeEvent(mode, previous));
-    this.#changed();
+    this.changed();
   }
 
-  #changed(): void {
+  protected changed(): void {
     this.dispatchEvent(new SessionChangeEvent());
   }
 }

@@ -2,7 +2,8 @@
 // of protocol/room.ts. The PAL's voice arrives as audio frames and is played as a MediaStream track
 // (PalAudioPlayer), as a Daily room gives one; the visitor's microphone goes to the room the same way
 // (MicrophoneSender). Where the service does not transcribe, the browser's speech recognition turns the
-// visitor's words into utterances (LocalListener); where neither can, the visitor is told to type.
+// visitor's words into utterances (LocalListener); where neither can, the visitor is told to type. The
+// visitor's camera is local-camera.ts; what the visitor hears of each reply is measured by turn-latency.ts.
 import {
   decodeAudioFrame,
   type ClientFrame,
@@ -12,15 +13,14 @@ import {
 } from '../../../protocol/room.js';
 import { sharedAudioContext } from '../media.js';
 import { browserRecognises, LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
-import { stopTrack } from '../media/shown-tracks.js';
-import { CameraFrameSender } from './camera-frames.js';
+import { LocalCamera } from './local-camera.js';
 import { MicrophoneSender } from './microphone.js';
 import { MICROPHONE_WORKLET_FILE } from './microphone-worklet.js';
 import { PalAudioPlayer } from './pal-audio.js';
 import { PalFace } from './pal-face.js';
 import type { Timers } from '../timers.js';
-import { RoomConnection, type JoinedFrame, type JoinFrame } from './room-connection.js';
-import { TurnLatencyMeter, type TurnLatencyReport } from './turn-latency.js';
+import { RoomConnection, visitorClock, type JoinedFrame, type JoinFrame } from './room-connection.js';
+import { measureTurn, turnLatencyFrame, TurnLatencyMeter, type TurnLatencyReport } from './turn-latency.js';
 import {
   TransportEndedEvent,
   TransportMessageEvent,
@@ -64,8 +64,6 @@ export class LocalTransport extends EventTarget implements Transport {
   #room: RoomConnection | null = null;
   #selfId = '';
   #remote = new Map<string, Participant>();
-  #stream: MediaStream | null = null;
-  #cameraOn = false;
   #micOn = false;
   #left = false;
   #conversationId = '';
@@ -76,17 +74,24 @@ export class LocalTransport extends EventTarget implements Transport {
   #listener: LocalListener | null = null;
   /** The PAL's face, drawn here while the voice plays (pal-face.ts). */
   #face: PalFace | null = null;
-  #frames: CameraFrameSender | null = null;
   #palSpeaking = false;
   #textMode = false;
   /** What the room said of its hearing when joined: whether the service transcribes, in which fixed language. */
   #roomHearing: { transcribes: boolean; language?: string; conversationId: string } | null = null;
   readonly #meter = new TurnLatencyMeter((report) => this.#reportLatency(report));
   readonly #options: LocalTransportOptions;
+  readonly #camera: LocalCamera;
 
   constructor(options: LocalTransportOptions = {}) {
     super();
     this.#options = options;
+    this.#camera = new LocalCamera({
+      getUserMedia: options.getUserMedia,
+      fetch: options.fetch,
+      timers: options.timers,
+      left: () => this.#left,
+      changed: () => this.dispatchEvent(new TransportParticipantsEvent()),
+    });
   }
 
   get recording(): boolean {
@@ -114,7 +119,7 @@ export class LocalTransport extends EventTarget implements Transport {
       role: 'visitor',
       local: true,
       audioTrack: null,
-      videoTrack: this.#cameraOn ? (this.#stream?.getVideoTracks()[0] ?? null) : null,
+      videoTrack: this.#camera.track,
     };
     const remote = [...this.#remote.values()].map((p): TransportParticipant => {
       const pal = p.role === 'pal';
@@ -134,13 +139,12 @@ export class LocalTransport extends EventTarget implements Transport {
   }
 
   join(options: JoinOptions): Promise<void> {
-    this.#cameraOn = options.startVideo;
     this.#micOn = options.startAudio;
     this.#roomUrl = options.url;
     this.#conversationId = new URL(options.url).pathname.split('/').filter(Boolean).pop() ?? '';
     this.#audioDeviceId = options.audioDeviceId;
     this.#textMode = options.textMode === true;
-    if (options.startVideo) void this.#openCamera(options.videoDeviceId);
+    this.#camera.start(options.startVideo, options.videoDeviceId);
     if (this.#options.voice !== false) {
       this.#player = new PalAudioPlayer(sharedAudioContext());
       this.#player.probe = this.#meter;
@@ -195,7 +199,7 @@ export class LocalTransport extends EventTarget implements Transport {
       conversationId: frame.conversation_id,
     };
     this.#startHearing(frame.transcribes === true, frame.language);
-    if (frame.perception) this.#startFrames(frame.perception, token);
+    if (frame.perception) this.#camera.perceive(frame.perception, token);
   }
 
   async leave(options: { end?: boolean } = {}): Promise<void> {
@@ -231,10 +235,7 @@ export class LocalTransport extends EventTarget implements Transport {
   }
 
   setCameraEnabled(enabled: boolean): void {
-    this.#cameraOn = enabled;
-    for (const track of this.#stream?.getVideoTracks() ?? []) track.enabled = enabled;
-    if (enabled && !this.#stream) void this.#openCamera();
-    this.dispatchEvent(new TransportParticipantsEvent());
+    this.#camera.setEnabled(enabled);
   }
 
   async setInputDevices(devices: { audioDeviceId?: string; videoDeviceId?: string }): Promise<void> {
@@ -242,10 +243,7 @@ export class LocalTransport extends EventTarget implements Transport {
       this.#audioDeviceId = devices.audioDeviceId;
       if (this.#microphone?.track) await this.#openMicrophone();
     }
-    if (devices.videoDeviceId) {
-      this.#stopTracks();
-      await this.#openCamera(devices.videoDeviceId);
-    }
+    if (devices.videoDeviceId) await this.#camera.switchTo(devices.videoDeviceId);
   }
 
   get microphoneEnabled(): boolean {
@@ -265,7 +263,7 @@ export class LocalTransport extends EventTarget implements Transport {
         break;
       case 'app-message':
         this.#followSpeaking(frame.data);
-        this.#measureTurn(frame.data);
+        measureTurn(this.#meter, eventTypeOf(frame.data), frame.data, () => this.#player?.remainingMs() ?? 0);
         this.dispatchEvent(new TransportMessageEvent(frame.data, frame.from));
         break;
       case 'audio-flush':
@@ -289,33 +287,9 @@ export class LocalTransport extends EventTarget implements Transport {
     this.dispatchEvent(new TransportEndedEvent(reason, failed));
   }
 
-  async #openCamera(deviceId?: string): Promise<void> {
-    const getUserMedia = this.#options.getUserMedia ?? ((c) => navigator.mediaDevices.getUserMedia(c));
-    try {
-      const stream = await getUserMedia({ video: deviceId ? { deviceId: { exact: deviceId } } : true });
-      if (this.#left) {
-        for (const track of stream.getTracks()) stopTrack(track);
-        return;
-      }
-      this.#stream = stream;
-      for (const track of stream.getVideoTracks()) track.enabled = this.#cameraOn;
-      this.dispatchEvent(new TransportParticipantsEvent());
-    } catch {
-      // No camera or permission refused: the call goes on without a self view.
-      this.#cameraOn = false;
-      this.dispatchEvent(new TransportParticipantsEvent());
-    }
-  }
-
-  #stopTracks(): void {
-    for (const track of this.#stream?.getTracks() ?? []) stopTrack(track);
-    this.#stream = null;
-  }
-
   #release(): void {
     this.#meter.close();
-    this.#frames?.stop();
-    this.#stopTracks();
+    this.#camera.stop();
     this.#listener?.close();
     this.#microphone?.close();
     this.#player?.close();
@@ -352,33 +326,10 @@ export class LocalTransport extends EventTarget implements Transport {
     this.dispatchEvent(new TransportParticipantsEvent());
   }
 
-  /**
-   * The service's end-of-turn mark ends a spoken turn; it is sent the moment the service decides the turn
-   * ended, so its arrival is that moment on this page's clock (late by the one-way socket delay, a few ms),
-   * and it says how long the visitor had been silent by then: the speech ended that much earlier.
-   */
-  #measureTurn(raw: unknown): void {
-    const eventType = eventTypeOf(raw);
-    const inferenceId = eventType === undefined ? undefined : (raw as { inference_id?: unknown }).inference_id;
-    if (eventType === 'conversation.user.stopped_speaking') this.#meter.turnEnded('speech', silenceOf(raw));
-    else if (typeof inferenceId !== 'string') return;
-    else if (eventType === 'conversation.replica.started_speaking') this.#meter.replyStarted(inferenceId);
-    else if (eventType === 'conversation.replica.stopped_speaking') this.#meter.replyEnded(inferenceId, this.#player?.remainingMs() ?? 0);
-  }
-
   /** To the page (`pal-turn-latency`) and to the service, which keeps it with the conversation. */
   #reportLatency(report: TurnLatencyReport): void {
     if (this.#left) return;
-    this.#sendFrame({
-      type: 'turn-latency',
-      inference_id: report.inferenceId,
-      input: report.input,
-      turn_ended_at: report.turnEndedAt,
-      // The room takes waits up to a minute (a longer one is no reply to the turn).
-      ...(report.heardMs !== undefined && report.heardMs <= 60_000 ? { heard_ms: report.heardMs } : {}),
-      ...(report.mouthMs !== undefined && report.mouthMs <= 60_000 ? { mouth_ms: report.mouthMs } : {}),
-      ...(report.lipSyncMs !== undefined && report.lipSyncMs <= 10_000 ? { lip_sync_ms: report.lipSyncMs } : {}),
-    });
+    this.#sendFrame(turnLatencyFrame(report));
     this.dispatchEvent(new TransportTurnLatencyEvent(report));
   }
 
@@ -422,18 +373,6 @@ export class LocalTransport extends EventTarget implements Transport {
     return this.#options.createRecognition ? true : browserRecognises();
   }
 
-  /** The PAL perceives: it sees what the visitor's camera shows, a frame every few seconds, while the camera is on. */
-  #startFrames(perception: { frames_url: string; interval_ms: number }, token: string): void {
-    this.#frames = new CameraFrameSender({
-      url: perception.frames_url,
-      token,
-      intervalMs: perception.interval_ms,
-      track: () => (this.#cameraOn ? (this.#stream?.getVideoTracks()[0] ?? null) : null),
-      ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
-      ...(this.#options.timers ? { timers: this.#options.timers } : {}),
-    });
-  }
-
   async #openMicrophone(): Promise<void> {
     const getUserMedia = this.#options.getUserMedia ?? ((c) => navigator.mediaDevices.getUserMedia(c));
     try {
@@ -467,23 +406,4 @@ export class LocalTransport extends EventTarget implements Transport {
 
 function eventTypeOf(data: unknown): unknown {
   return typeof data === 'object' && data !== null ? (data as { event_type?: unknown }).event_type : undefined;
-}
-
-/** The page's time zone and language, so that the PAL says times as the visitor's clock reads them. */
-function visitorClock(): { time_zone?: string; locale?: string } {
-  try {
-    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    const locale =
-      (typeof document === 'undefined' ? '' : document.documentElement.lang) ||
-      (typeof navigator === 'undefined' ? '' : navigator.language);
-    return { ...(timeZone ? { time_zone: timeZone } : {}), ...(locale ? { locale } : {}) };
-  } catch {
-    return {};
-  }
-}
-
-/** The mark's `silence_ms` when it is a plausible pause (0–10 s), else 0. */
-function silenceOf(raw: unknown): number {
-  const silence = (raw as { properties?: { silence_ms?: unknown } }).properties?.silence_ms;
-  return typeof silence === 'number' && silence >= 0 && silence <= 10_000 ? silence : 0;
 }

@@ -243,3 +243,16 @@ function closeMessage(code: number): string {
   if (code === RoomCloseCode.replaced) return 'The conversation continues in another window.';
   return 'Could not connect to the conversation room.';
 }
+
+/** The page's time zone and language, so that the PAL says times as the visitor's clock reads them. */
+export function visitorClock(): { time_zone?: string; locale?: string } {
+  try {
+    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const locale =
+      (typeof document === 'undefined' ? '' : document.documentElement.lang) ||
+      (typeof navigator === 'undefined' ? '' : navigator.language);
+    return { ...(timeZone ? { time_zone: timeZone } : {}), ...(locale ? { locale } : {}) };
+  } catch {
+    return {};
+  }
+}

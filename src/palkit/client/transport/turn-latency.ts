@@ -2,6 +2,7 @@
 // (the message sent, or the service's end-of-turn mark arriving) to the PAL's first audible sample at
 // the audio output and its first mouth movement drawn, plus the lip-sync offset over the reply. Loaded
 // with the call, never with the first paint. A figure that cannot be taken here is left out, never 0.
+import type { TurnLatencyFrame } from '../../../protocol/room.js';
 
 export interface TurnLatencyReport {
   /** Ms from the end of the turn to the first audible PAL sample at the output. */
@@ -103,4 +104,37 @@ function p95(values: number[]): number | undefined {
   if (values.length === 0) return undefined;
   const sorted = [...values].sort((a, b) => a - b);
   return Math.round(sorted[Math.max(0, Math.ceil(0.95 * sorted.length) - 1)]!);
+}
+
+/**
+ * The service's end-of-turn mark ends a spoken turn; it is sent the moment the service decides the turn
+ * ended, so its arrival is that moment on this page's clock (late by the one-way socket delay, a few ms),
+ * and it says how long the visitor had been silent by then: the speech ended that much earlier. The
+ * PAL's speaking events start and end the reply measured.
+ */
+export function measureTurn(meter: TurnLatencyMeter, eventType: unknown, raw: unknown, remainingMs: () => number): void {
+  const inferenceId = eventType === undefined ? undefined : (raw as { inference_id?: unknown }).inference_id;
+  if (eventType === 'conversation.user.stopped_speaking') meter.turnEnded('speech', silenceOf(raw));
+  else if (typeof inferenceId !== 'string') return;
+  else if (eventType === 'conversation.replica.started_speaking') meter.replyStarted(inferenceId);
+  else if (eventType === 'conversation.replica.stopped_speaking') meter.replyEnded(inferenceId, remainingMs());
+}
+
+/** The report as the room's `turn-latency` frame; the room takes waits up to a minute (a longer one is no reply to the turn). */
+export function turnLatencyFrame(report: TurnLatencyReport): TurnLatencyFrame {
+  return {
+    type: 'turn-latency',
+    inference_id: report.inferenceId,
+    input: report.input,
+    turn_ended_at: report.turnEndedAt,
+    ...(report.heardMs !== undefined && report.heardMs <= 60_000 ? { heard_ms: report.heardMs } : {}),
+    ...(report.mouthMs !== undefined && report.mouthMs <= 60_000 ? { mouth_ms: report.mouthMs } : {}),
+    ...(report.lipSyncMs !== undefined && report.lipSyncMs <= 10_000 ? { lip_sync_ms: report.lipSyncMs } : {}),
+  };
+}
+
+/** The mark's `silence_ms` when it is a plausible pause (0–10 s), else 0. */
+function silenceOf(raw: unknown): number {
+  const silence = (raw as { properties?: { silence_ms?: unknown } }).properties?.silence_ms;
+  return typeof silence === 'number' && silence >= 0 && silence <= 10_000 ? silence : 0;
 }

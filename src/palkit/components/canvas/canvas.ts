@@ -2,50 +2,16 @@ import { html, LitElement, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import type { CanvasInteractionBody, ConversationLink } from '../../client/link.js';
 import { LinkSubscription } from '../controllers/link-subscription.js';
-import {
-  canvasComponentId,
-  canvasComponentVersion,
-  isCanvasComponent,
-  newInteractionId,
-  parseCanvasAction,
-  validateCanvasArgs,
-  type CanvasCardSpec,
-  type CanvasComponentName,
-  type CanvasInteractionType,
-} from '../../../protocol/canvas.js';
+import { isCanvasComponent, parseCanvasAction, validateCanvasArgs, type CanvasCardSpec } from '../../../protocol/canvas.js';
 import type { PalMessage } from '../../../protocol/interactions.js';
 import { PalCanvasInteractionEvent } from '../events/canvas-interaction.js';
 import type { IncallStringKey, IncallStrings } from '../i18n/strings-incall.js';
 import { languageOf, translatorFor, withStrings, type Translate } from '../i18n/strings.js';
 import { canvasStyles } from './canvas.styles.js';
 import type { CardContext, Draft } from './cards/card-context.js';
-
-/** Each kind of card renders from a chunk of its own, fetched the first time a card of that kind shows. */
-const cardModules = {
-  question: () => import('./cards/question.js'),
-  input: () => import('./cards/input.js'),
-  calendar: () => import('./cards/calendar.js'),
-  scheduling_embed: () => import('./cards/scheduling.js'),
-  text: () => import('./cards/text.js'),
-  chart: () => import('./cards/chart.js'),
-  alert: () => import('./cards/alert.js'),
-} satisfies Record<CanvasComponentName, () => Promise<unknown>>;
-type CardModules = { [C in CanvasComponentName]: Awaited<ReturnType<(typeof cardModules)[C]>> };
-const cards: Partial<CardModules> = {};
-const cardsLoading = new Map<CanvasComponentName, Promise<void>>();
-
-/** Loads a kind's renderer once (again after a failure). */
-function loadCard(kind: CanvasComponentName): Promise<void> {
-  if (cards[kind]) return Promise.resolve();
-  let loading = cardsLoading.get(kind);
-  if (!loading) {
-    loading = cardModules[kind]()
-      .then((module) => void ((cards as Record<string, unknown>)[kind] = module))
-      .finally(() => cardsLoading.delete(kind));
-    cardsLoading.set(kind, loading);
-  }
-  return loading;
-}
+import { cards, loadCard } from './cards/card-modules.js';
+import { cardHeading, cardLabel } from './card-labels.js';
+import { interactionBody, postInteraction, recordInBackground } from './interactions.js';
 
 interface CardState {
   readonly key: number;
@@ -57,8 +23,6 @@ interface CardState {
   /** The interaction being recorded; a retry posts the very same body (same interaction_id). */
   pending?: CanvasInteractionBody;
 }
-
-const backgroundAttempts = 3;
 
 /**
  * @tagname pal-canvas
@@ -200,7 +164,7 @@ export class PalCanvas extends LitElement {
       this.expanded = false;
       // An alert's text is the point of it; other cards are announced by their title or prompt.
       const alertBody = card.spec.component === 'alert' ? ` ${card.spec.args.body}` : '';
-      this.announcement = `${this.msg('canvas.shown')} ${this.cardLabel(card)}.${alertBody}`;
+      this.announcement = `${this.msg('canvas.shown')} ${cardLabel(card.spec, (key) => this.msg(key))}.${alertBody}`;
     }
     this.armAlertTimer();
     this.requestUpdate();
@@ -252,43 +216,15 @@ export class PalCanvas extends LitElement {
     this.alertTimer = setTimeout(() => this.dismiss(card, 'auto_dismiss'), card.spec.args.auto_dismiss_seconds * 1000);
   }
 
-  private body(
-    toolCallId: string,
-    component: string,
-    type: CanvasInteractionType,
-    value: Record<string, unknown>,
-    metadata?: Record<string, unknown>,
-  ): CanvasInteractionBody {
-    const body: CanvasInteractionBody = {
-      interaction_id: newInteractionId(toolCallId, type),
-      tool_call_id: toolCallId,
-      component: canvasComponentId(component),
-      component_version: canvasComponentVersion,
-      type,
-      value,
-      metadata: { client: 'palkit', ...metadata },
-    };
+  /** The body of an interaction, told to the page (pal-canvas-interaction) as it is made. */
+  private body(...interaction: Parameters<typeof interactionBody>): CanvasInteractionBody {
+    const body = interactionBody(...interaction);
     this.dispatchEvent(new PalCanvasInteractionEvent(body));
     return body;
   }
 
-  private async post(body: CanvasInteractionBody): Promise<boolean> {
-    const link = this.link;
-    if (!link) return false;
-    try {
-      await link.postCanvasInteraction(body);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Record an interaction nobody waits on (clear, error, dismiss), retrying a few times. */
-  private async background(body: CanvasInteractionBody): Promise<void> {
-    for (let attempt = 0; attempt < backgroundAttempts; attempt++) {
-      if (await this.post(body)) return;
-      await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
-    }
+  private background(body: CanvasInteractionBody): void {
+    void recordInBackground(() => this.link, body);
   }
 
   private submit(card: CardState, type: 'submit' | 'skip', value: Record<string, unknown>): void {
@@ -301,7 +237,7 @@ export class PalCanvas extends LitElement {
     if (!card.pending) return;
     card.status = 'sending';
     this.requestUpdate();
-    const ok = await this.post(card.pending);
+    const ok = await postInteraction(this.link, card.pending);
     if (this.current !== card) return;
     if (!ok) {
       card.status = 'failed';
@@ -332,49 +268,9 @@ export class PalCanvas extends LitElement {
     if (booking) this.submit(card, 'submit', booking);
   };
 
-  private cardLabel(card: CardState): string {
-    const spec = card.spec;
-    switch (spec.component) {
-      case 'question':
-        return spec.args.question;
-      case 'input':
-        return spec.args.prompt;
-      case 'scheduling_embed':
-        return spec.args.title ?? this.msg('canvas.schedulingTitle');
-      case 'alert':
-        return spec.args.title ?? this.msg(`canvas.severity.${spec.args.severity ?? 'info'}`);
-      default:
-        return spec.args.title ?? this.msg('canvas.label');
-    }
-  }
-
-  /** The header's text: the title, else the card's own prompt where it has one (never an empty header row). */
-  private heading(card: CardState): { text: string; fromLabel: boolean } {
-    const spec = card.spec;
-    if ('title' in spec.args && spec.args.title) return { text: spec.args.title, fromLabel: false };
-    switch (spec.component) {
-      case 'question':
-        return { text: spec.args.question, fromLabel: true };
-      case 'input':
-        return { text: spec.args.prompt, fromLabel: true };
-      case 'alert':
-        return { text: this.msg(`canvas.severity.${spec.args.severity ?? 'info'}`), fromLabel: true };
-      case 'scheduling_embed':
-        return { text: this.msg('canvas.schedulingTitle'), fromLabel: false };
-      case 'calendar': {
-        const what = this.msg(
-          spec.args.mode === 'slot_picker' || spec.args.mode === 'date_time' ? 'canvas.chooseSlot' : 'canvas.chooseDate',
-        );
-        return { text: what.replace(/[.。]$/u, ''), fromLabel: false };
-      }
-      default:
-        return { text: '', fromLabel: false };
-    }
-  }
-
   private renderBody(card: CardState) {
     const base = {
-      labelInHeading: this.heading(card).fromLabel,
+      labelInHeading: cardHeading(card.spec, (key) => this.msg(key)).fromLabel,
       toolCallId: card.toolCallId,
       draft: card.draft,
       busy: card.status === 'sending',
@@ -408,7 +304,7 @@ export class PalCanvas extends LitElement {
   private renderCard(card: CardState) {
     const spec = card.spec;
     const headingId = `card${card.key}-title`;
-    const title = this.heading(card).text;
+    const title = cardHeading(card.spec, (key) => this.msg(key)).text;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
         e.preventDefault();
@@ -420,9 +316,9 @@ export class PalCanvas extends LitElement {
     // Without a heading the × floats in the body's first line, so no row stands empty above the content.
     const close = html`<button type="button" class="close" aria-label=${this.msg('canvas.dismiss')} @click=${() => this.dismiss(card)}><span aria-hidden="true">×</span></button>`;
     if (this.compact && !this.expanded)
-      return html`<section part="card" class="card chip" data-component=${spec.component} aria-label=${this.cardLabel(card)} @keydown=${onKey}>
+      return html`<section part="card" class="card chip" data-component=${spec.component} aria-label=${cardLabel(card.spec, (key) => this.msg(key))} @keydown=${onKey}>
         <button type="button" class="chip-open" aria-expanded="false" @click=${() => this.toggle(true)}>
-          <span class="chip-title">${title || this.cardLabel(card)}</span><span class="chip-action">${this.msg('canvas.expand')}</span>
+          <span class="chip-title">${title || cardLabel(card.spec, (key) => this.msg(key))}</span><span class="chip-action">${this.msg('canvas.expand')}</span>
         </button>${close}
       </section>`;
     const collapse = this.compact
@@ -433,7 +329,7 @@ export class PalCanvas extends LitElement {
       class="card card-${spec.component} ${spec.component === 'alert' ? `severity-${spec.args.severity ?? 'info'}` : ''}"
       data-component=${spec.component}
       aria-labelledby=${title ? headingId : nothing}
-      aria-label=${title ? nothing : this.cardLabel(card)}
+      aria-label=${title ? nothing : cardLabel(card.spec, (key) => this.msg(key))}
       @keydown=${onKey}
       @pointerenter=${pauseAlert}
       @focusin=${pauseAlert}

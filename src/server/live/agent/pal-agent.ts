@@ -1,5 +1,6 @@
 // The local PAL in a room: joins when the visitor does, delivers the disclosure, greets, answers what
-// participants say or send, shows Magic Canvas cards, and records every turn of the transcript.
+// participants say or send, shows Magic Canvas cards (shown-cards.ts), and records every turn of the
+// transcript. Its voice and the speaker saying one utterance at a time are pal-mouth.ts.
 import { randomUUID } from 'node:crypto';
 import type { Participant, RoomTranscriptEntry } from '../../../protocol/room.js';
 import { parseInteraction } from '../../../protocol/interactions.js';
@@ -7,24 +8,25 @@ import { canvasInteractionProperties, type RoomMessage } from './app-message.js'
 import type { ServiceDeps } from '../../platform/context.js';
 import { emitConversationCallbacks } from '../../resources/conversations/events-store.js';
 import { palJoinedCallbacks } from '../../resources/conversations/callbacks.js';
-import { conversationFaceLink, isRecord, type LiveConversation } from '../../resources/conversations/live-conversation.js';
+import type { LiveConversation } from '../../resources/conversations/live-conversation.js';
 import { GuardrailCheck, refusalLine } from './guardrails.js';
 import { answerSource, once, type AnswerContext } from './answer.js';
-import { acknowledgement, cardFor } from './cards.js';
+import { cardFor } from './cards.js';
+import { ShownCards } from './shown-cards.js';
 import { visitorClock, type VisitorClock } from '../../resources/pals/lines/spoken-time.js';
 import { disclosureFor, greetingFor } from './disclosure.js';
 import type { ChatMessage } from './llm.js';
-import { msPerWord, Speaker, type ReplyStage, type SpeechSource } from '../speech/utterances.js';
-import { faceMediaLink } from '../../resources/faces/media-url.js';
-import { EchoAudioStream } from '../speech/echo-audio.js';
+import type { ReplyStage, Speaker, SpeechSource } from '../speech/utterances.js';
+import { EchoAudioStreams } from '../speech/echo-audio.js';
 import { PalHearing, type HearingPort } from './hearing.js';
-import { answerLine, conversationLanguages, fixedLanguage, replyLanguage, voiceTag } from '../../resources/pals/lines/language.js';
+import { answerLine, conversationLanguages, fixedLanguage, replyLanguage } from '../../resources/pals/lines/language.js';
 import { offersSpeech } from './speech-offer.js';
-import { PalVoice, type AudioOut } from '../../providers/voice/pal-voice.js';
+import type { AudioOut, PalVoice } from '../../providers/voice/pal-voice.js';
+import { palMouth } from './pal-mouth.js';
+import { palParticipant } from './pal-participant.js';
 import { earsFor } from '../ears/ears.js';
-import { synthesizerFor } from '../../providers/voice/synthesis.js';
 import { TranscriptWriter } from './transcript-writer.js';
-import { historyOf, palTurn, unansweredTurn } from './history.js';
+import { historyOf, unansweredTurn } from './history.js';
 import { PalTools } from './tools.js';
 import { turnText } from './turn-text.js';
 import { recordDisclosure } from '../../resources/conversations/receipts.js';
@@ -60,21 +62,20 @@ export class PalAgent {
   private readonly speaker: Speaker;
   private readonly voice: PalVoice;
   private readonly answers: AnswerContext;
-  private readonly shownCards = new Map<string, Record<string, unknown>>();
-  /** The language the visible card was shown in: its acknowledgement is said in it too. */
-  private cardLanguage: string | undefined;
+  private readonly cards = new ShownCards();
   /** The visitor's time zone and page language (UTC, said as such, until a visitor sends them). */
   private clock: VisitorClock = {};
   /** Whether the visitor's speech can reach the PAL as words (room/room.ts sets it as the visitor joins). */
   private hears = true;
   /** The greeting invited the visitor to speak (said while the PAL could hear them). */
   private offeredSpeech = false;
-  private readonly seenInteractions = new Set<string>();
   private readonly transcript: TranscriptWriter;
   private seq = 0;
   private turnIdx = 0;
   private voiceLost = false;
-  private readonly echoStreams = new Map<string, EchoAudioStream>();
+  private readonly echoAudio = new EchoAudioStreams((source, inferenceId) =>
+    this.speaker.say(source, { inferenceId, turnIdx: this.turnIdx, interruptible: true }),
+  );
   private readonly hearing: PalHearing;
   private hearingLost = false;
   /** The visitor's last turn, stored but never answered before the room moved (history.ts unansweredTurn). */
@@ -88,17 +89,7 @@ export class PalAgent {
     private readonly room: PalRoomPort,
   ) {
     this.transcript = new TranscriptWriter(deps.db, deps.log, conv.conversationId, room.startedAt, deps.clock);
-    const faceLink = conversationFaceLink(deps.secrets, conv, deps.clock.now());
-    this.participant = {
-      participant_id: `pal_${conv.pal.palId}`,
-      user_name: conv.pal.name,
-      role: 'pal',
-      // A trained face's files with a token bound to this conversation (media/access.ts).
-      video_url: faceMediaLink(deps.config.publicUrl, conv.face.videoUrl, faceLink),
-      image_url: faceMediaLink(deps.config.publicUrl, conv.face.imageUrl, faceLink),
-      ...(conv.face.model ? { face_model: conv.face.model } : {}),
-      ...(conv.face.rigUrl ? { face_rig_url: faceMediaLink(deps.config.publicUrl, conv.face.rigUrl, faceLink) ?? conv.face.rigUrl } : {}),
-    };
+    this.participant = palParticipant(deps, conv);
     // Listed once, as the conversation starts; only a PAL that asks a model can use them.
     const tools =
       conv.pal.pipelineMode === 'full' && deps.config.llm.baseUrl
@@ -115,46 +106,14 @@ export class PalAgent {
     };
     this.unanswered = unansweredTurn(room.transcript ?? [], deps.clock.now());
     this.guardrails = conv.pal.pipelineMode === 'echo' ? Promise.resolve(null) : GuardrailCheck.load(deps, conv).catch(() => null);
-    const synthesizer = synthesizerFor(deps);
-    // The room's own lane: its sentences are served in turn with other rooms', never ahead of them.
-    this.voice = new PalVoice(
-      synthesizer.lane?.(conv.conversationId) ?? synthesizer,
-      room.audio,
-      msPerWord(deps.config.room.wordsPerMinute),
-    );
-    this.speaker = new Speaker(
-      {
-        emit: (eventType, properties, ids) => this.emit(eventType, properties, ids.inferenceId, ids.turnIdx),
-        mark: (stage, ids) => this.mark(stage, ids.inferenceId),
-        // Stored as it is heard: a room that dies mid-sentence leaves it in the transcript, marked interrupted.
-        heard: (speech, startedAt, ids) =>
-          this.transcript.progress({
-            role: 'assistant',
-            content: speech,
-            ...this.transcript.timing(startedAt, secondsSince(startedAt, deps.clock.now())),
-            inference_id: ids.inferenceId,
-          }),
-      },
-      this.voice,
-      (language) => ({
-        language: voiceTag(conv, language ?? this.language),
-        rate: deps.config.room.wordsPerMinute,
-        ...providerVoice(conv),
-      }),
-      () => deps.clock.now(),
-      async (_utterance, result) => {
-        if (!result.text) return;
-        this.answers.history.push(palTurn(result.text, result.interrupted));
-        this.transcript.record({
-          role: 'assistant',
-          content: result.text,
-          ...this.transcript.timing(result.startedAt, result.duration),
-          inference_id: _utterance.inferenceId,
-          ...(result.interrupted ? { interrupted: true } : {}),
-        });
-      },
-      (error) => this.voiceFailed(error),
-    );
+    ({ voice: this.voice, speaker: this.speaker } = palMouth(deps, conv, room.audio, {
+      emit: (eventType, properties, inferenceId, turnIdx) => this.emit(eventType, properties, inferenceId, turnIdx),
+      mark: (stage, inferenceId) => this.mark(stage, inferenceId),
+      transcript: this.transcript,
+      history: this.answers.history,
+      language: () => this.language,
+      voiceFailed: (error) => this.voiceFailed(error),
+    }));
     this.hearing = new PalHearing(deps, earsFor(deps), this.hearingPort(), () => fixedLanguage(this.conv) ?? '');
   }
 
@@ -251,7 +210,7 @@ export class PalAgent {
         if (p.role === 'user' && typeof p.speech === 'string') this.userTurn(turnText(p.speech, MAX_TEXT), from, false);
         return;
       case 'conversation.echo':
-        if (p.modality === 'audio' || typeof p.audio === 'string') return this.echoAudio(p);
+        if (p.modality === 'audio' || typeof p.audio === 'string') return this.echoAudio.chunk(p);
         if (typeof p.text === 'string' && p.text.trim()) this.say(once(p.text.trim().slice(0, MAX_TEXT)), randomUUID());
         return;
       case 'conversation.interrupt':
@@ -296,19 +255,7 @@ export class PalAgent {
   /** Operators (the keyed events endpoint) push PAL-side messages as if the PAL sent them. */
   push(message: RoomMessage): void {
     this.room.send({ ...message, conversation_id: this.conv.conversationId, seq: ++this.seq });
-    // A card pushed in the PAL's name is the PAL's card: its answer is acknowledged like one it showed itself.
-    const p = message.properties;
-    if (message.event_type !== 'conversation.tool_call' || !isRecord(p) || typeof p.name !== 'string') return;
-    if (p.name === 'canvas_clear') this.shownCards.clear();
-    if (!p.name.startsWith('canvas_show_') || typeof p.tool_call_id !== 'string') return;
-    let args: unknown;
-    try {
-      args = typeof p.arguments === 'string' ? JSON.parse(p.arguments) : p.arguments;
-    } catch {
-      return;
-    }
-    this.shownCards.clear();
-    if (isRecord(args)) this.shownCards.set(p.tool_call_id, args);
+    this.cards.pushed(message);
   }
 
   /** Stops talking and waits until every turn is recorded. */
@@ -350,7 +297,7 @@ export class PalAgent {
       );
     const lang = replyLanguage(this.conv, text);
     const card = this.conv.canvas ? cardFor(text, this.conv.canvas, this.deps.clock.now(), lang) : null;
-    if (card) this.cardLanguage = lang;
+    if (card) this.cards.shownIn = lang;
     const source = card ? once(card.line) : this.guarded(text, answerSource(this.answers, text, inferenceId));
     this.answers.history.push({ role: 'user', content: text } satisfies ChatMessage);
     if (card) this.toolCall(card.name, card.args, inferenceId);
@@ -360,51 +307,21 @@ export class PalAgent {
 
   /** A recorded canvas interaction (relayed by the canvas endpoint, not parsed as a client message). */
   canvasInteraction(p: Record<string, unknown>): void {
-    const id = typeof p.interaction_id === 'string' ? p.interaction_id : null;
-    if (!id || this.seenInteractions.has(id) || typeof p.type !== 'string') return;
-    this.seenInteractions.add(id);
-    const value = isRecord(p.value) ? p.value : {};
-    const toolCallId = typeof p.tool_call_id === 'string' ? p.tool_call_id : '';
-    const line = acknowledgement({ type: p.type, value }, this.shownCards.get(toolCallId), {
-      lang: this.cardLanguage ?? this.language,
-      clock: this.clock,
-    });
-    if (!line) return;
+    const answered = this.cards.answer(p, this.language, this.clock);
+    if (!answered) return;
     const inferenceId = randomUUID();
     this.turnIdx++;
-    this.answers.history.push({ role: 'user', content: `[canvas ${String(p.component)} ${p.type}] ${JSON.stringify(value)}` });
-    if (p.type === 'submit' || p.type === 'skip') {
-      this.shownCards.delete(toolCallId);
-      this.toolCall('canvas_clear', {}, inferenceId);
-    }
-    this.say(once(line), inferenceId, this.cardLanguage ?? this.language);
-  }
-
-  /** Echo audio: base64 16-bit PCM chunks of one utterance (same inference_id), said as they arrive, until `done`. */
-  private echoAudio(p: Record<string, unknown>): void {
-    const inferenceId = typeof p.inference_id === 'string' && p.inference_id ? p.inference_id.slice(0, 128) : randomUUID();
-    const sampleRate =
-      typeof p.sample_rate === 'number' && p.sample_rate >= 8000 && p.sample_rate <= 48000 ? Math.round(p.sample_rate) : 24000;
-    let stream = this.echoStreams.get(inferenceId);
-    if (!stream) {
-      stream = new EchoAudioStream(sampleRate, () => this.echoStreams.delete(inferenceId));
-      this.echoStreams.set(inferenceId, stream);
-      const opened = stream;
-      // Dropped before its turn (an interrupt, or the speaker's queue is full): stop keeping its audio.
-      void this.speaker
-        .say(opened.source, { inferenceId, turnIdx: this.turnIdx, interruptible: true })
-        .then((said) => said ?? opened.end());
-    }
-    if (typeof p.audio === 'string' && p.audio) stream.push(Buffer.from(p.audio, 'base64'));
-    if (p.done === true) stream.end();
+    this.answers.history.push({
+      role: 'user',
+      content: `[canvas ${String(p.component)} ${answered.type}] ${JSON.stringify(answered.value)}`,
+    });
+    if (answered.closes) this.toolCall('canvas_clear', {}, inferenceId);
+    this.say(once(answered.line), inferenceId, answered.language);
   }
 
   private toolCall(name: string, args: Record<string, unknown>, inferenceId: string): void {
     const toolCallId = `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
-    if (name.startsWith('canvas_show_')) {
-      this.shownCards.clear(); // one card at a time: a new one replaces the visible one
-      this.shownCards.set(toolCallId, args);
-    }
+    if (name.startsWith('canvas_show_')) this.cards.show(toolCallId, args);
     this.emit('conversation.tool_call', { name, arguments: JSON.stringify(args), tool_call_id: toolCallId }, inferenceId);
   }
 
@@ -498,16 +415,4 @@ export class PalAgent {
  */
 function afterHandOff(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-function secondsSince(began: Date, now: Date): number {
-  return Math.round(Math.max(0, now.getTime() - began.getTime())) / 1000;
-}
-
-/** The speech provider's voice the PAL asks for in `layers.tts` (`voice`, or the hosted product's `external_voice_id`). */
-function providerVoice(conv: LiveConversation): { voice?: string } {
-  const layers = conv.pal.definition.layers;
-  const tts = isRecord(layers) && isRecord(layers.tts) ? layers.tts : {};
-  const voice = typeof tts.voice === 'string' ? tts.voice : typeof tts.external_voice_id === 'string' ? tts.external_voice_id : undefined;
-  return voice?.trim() ? { voice: voice.trim().slice(0, 64) } : {};
 }

@@ -21,17 +21,11 @@ import {
   CanvasInteractionType,
 } from '../../../protocol/canvas-interaction.js';
 import { protocolSchema } from '../../platform/http/protocol-schema.js';
+import { ConversationPath } from '../../resources/conversations/schemas.js';
 
 const tags = ['Magic Canvas'];
 /** A visitor's interaction is a few answers: anything larger is not one, and would be stored per request. */
 export const MAX_CANVAS_BODY_BYTES = 16 * 1024;
-const Params = z.object({
-  conversation_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }),
-});
 const InteractionType = z.enum(CanvasInteractionType.options);
 
 export const CanvasInteractionBody = protocolSchema(ProtocolCanvasInteractionBody, 'CanvasInteractionBody', {
@@ -62,7 +56,7 @@ export const recordInteraction = publicRoute({
   path: '/v2/conversations/{conversation_id}/canvas/interactions',
   tags,
   summary: 'Record a Magic Canvas interaction (no key while the conversation is active; 120 per minute per address)',
-  request: { params: Params, ...jsonBody(CanvasInteractionBody) },
+  request: { params: ConversationPath, ...jsonBody(CanvasInteractionBody) },
   responses: {
     200: json(protocolSchema(CanvasInteractionRecorded, 'CanvasInteractionRecorded'), 'Recorded (or an identical retry)'),
     ...errors(400, 404, 409, 410, 429),
@@ -74,7 +68,7 @@ export const listInteractions = keyedRoute({
   path: '/v2/conversations/{conversation_id}/canvas/interactions',
   tags,
   summary: 'List the Magic Canvas interactions of a conversation (oldest first)',
-  request: { params: Params },
+  request: { params: ConversationPath },
   responses: {
     200: json(z.object({ data: z.array(CanvasInteraction) }).openapi('CanvasInteractionList'), 'Interactions'),
     ...errors(400, 404),

@@ -9,14 +9,7 @@ import { parseCanvasAction } from '../../../protocol/canvas.js';
 import { hubFor } from './hub.js';
 import { roomPage } from './page.js';
 import { ROOM_ID } from './socket-server.js';
-
-const Params = z.object({
-  conversation_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }),
-});
+import { ConversationPath } from '../../resources/conversations/schemas.js';
 
 export const RoomEvent = z
   .object({
@@ -41,7 +34,7 @@ export const pushEvent = keyedRoute({
   path: '/v2/conversations/{conversation_id}/events',
   tags: ['Conversations'],
   summary: 'Push an interactions-protocol message into a live local room',
-  request: { params: Params, ...jsonBody(RoomEvent) },
+  request: { params: ConversationPath, ...jsonBody(RoomEvent) },
   responses: {
     200: json(
       z.object({ delivered: z.literal(true), participants: z.number().int() }).openapi('RoomEventDelivered'),
@@ -60,7 +53,7 @@ export const roomPageRoute = publicRoute({
   summary: 'The local room: a full-page conversation in a browser, a WebSocket (same URL, ws/wss) for the elements',
   description:
     'The meeting token is read from the URL fragment (`#t=…`) or typed in; it is never sent in a query string. WebSocket frames: see src/protocol/room.ts.',
-  request: { params: Params },
+  request: { params: ConversationPath },
   responses: { 200: html('The conversation page'), 404: html('No local room with this id') },
 });
 

@@ -10,17 +10,10 @@ import { ApiError, conflict, notFound, tooManyRequests, unauthorized } from '../
 import { errors, json, publicRoute, UnauthorizedBody } from '../../platform/http/openapi.js';
 import { verifyMeetingToken } from '../../providers/conferencing/meeting-token.js';
 import { FRAME_INTERVAL_MS, MAX_FRAMES, perceives, storeFrame } from './perception.js';
+import { ConversationPath } from '../../resources/conversations/schemas.js';
 
 export const MAX_FRAME_BYTES = 256 * 1024;
 const PATH = '/v2/conversations/:conversation_id/frames';
-
-const Params = z.object({
-  conversation_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }),
-});
 
 export const postFrame = publicRoute({
   method: 'post',
@@ -31,7 +24,10 @@ export const postFrame = publicRoute({
     `While a local conversation is active and its PAL perceives (the room's \`joined\` frame carries \`perception\`), the elements post a JPEG of the visitor's camera ` +
     `every ${FRAME_INTERVAL_MS / 1000} s with \`Authorization: Bearer {meeting_token}\`. At most ${MAX_FRAMES} frames are kept, evenly spread over the call; after the call ` +
     'a vision model summarises them into `application.perception_analysis` and the frames are deleted.',
-  request: { params: Params, body: { required: true, content: { 'image/jpeg': { schema: z.string().openapi({ format: 'binary' }) } } } },
+  request: {
+    params: ConversationPath,
+    body: { required: true, content: { 'image/jpeg': { schema: z.string().openapi({ format: 'binary' }) } } },
+  },
   responses: {
     200: json(z.object({ stored: z.literal(true) }).openapi('FrameStored'), 'Kept for the analysis'),
     401: json(UnauthorizedBody, 'Missing, forged or expired meeting token'),

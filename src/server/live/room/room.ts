@@ -1,21 +1,10 @@
-// One live local room on this instance: its participants (who they are and delivery to them: members.ts),
-// the app-message relay, the local PAL, its own timeouts, and the shutdown (mark ended, `ended` frame,
-// close, end callbacks).
+// One live local room on this instance: its participants (who they are and delivery to them: members.ts;
+// what their frames do: participant-frames.ts), the local PAL, its own timeouts, and the shutdown (mark
+// ended, `ended` frame, close, end callbacks).
 import { randomUUID } from 'node:crypto';
-import type { RawData } from 'ws';
 import type { RoomMessage } from '../agent/app-message.js';
 import { loadRoomHistory } from '../../resources/conversations/transcript-store.js';
-import {
-  AudioFrameKind,
-  ClientFrame,
-  ROOM_HISTORY_LIMIT,
-  RoomCloseCode,
-  decodeAudioFrame,
-  encodeAudioFrame,
-  type Participant,
-  type ServerFrame,
-  type TurnLatencyFrame,
-} from '../../../protocol/room.js';
+import { AudioFrameKind, ROOM_HISTORY_LIMIT, RoomCloseCode, encodeAudioFrame, type Participant } from '../../../protocol/room.js';
 import { ShutdownReasons } from '../../../protocol/callbacks.js';
 import { visemeIndex } from '../../../protocol/visemes.js';
 import type { ServiceDeps } from '../../platform/context.js';
@@ -27,27 +16,20 @@ import { PalAgent } from '../agent/pal-agent.js';
 import { finalizeConversation, markConversationEnded } from './finalize.js';
 import { claimPalJoined } from '../../resources/conversations/pal-joined.js';
 import { nextDeadline, roomLimits, type RoomLimits, type RoomMarks } from '../../resources/conversations/limits.js';
-import { countRefused, ParticipantBudget, type BudgetVerdict } from './participant-budget.js';
-import { RoomReplies, observeTurnLatency, storeTurnLatency } from '../../resources/conversations/turn-latency.js';
 import { keepRecording, pauseRecording, recordingRequested, startRecording, type LiveRecording } from '../recording/store.js';
 import { JoinBacklog } from './join-backlog.js';
 import { RoomMembers, type Member, type RoomSocket } from './members.js';
 import { FaceShown, faceToWaitFor } from './face-shown.js';
-
-/** How long a connection closed for flooding has to read its close frame before it is dropped. */
-const FLOOD_CLOSE_GRACE_MS = 200;
+import { ParticipantFrames } from './participant-frames.js';
+import { TurnLatencyReports } from './turn-latency-reports.js';
 /** setTimeout cannot wait longer than this; a later deadline is re-armed when it is reached. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export class Room {
   readonly conversationId: string;
   private readonly members: RoomMembers;
-  /** What each meeting token (a participant without one: its id) may still send; one entry per token used here. */
-  private readonly budgets = new Map<string, ParticipantBudget>();
-  /** The PAL's replies here, which the visitors' latency reports must name (each once). */
-  private readonly replies = new RoomReplies();
-  /** The reports' writes, one after another: stored in the order the page sent them (a pool's connections would race). */
-  private turnLatencyWrites: Promise<void> = Promise.resolve();
+  private readonly frames: ParticipantFrames;
+  private readonly turnLatencies: TurnLatencyReports;
   private readonly limits: RoomLimits;
   private readonly marks: RoomMarks;
   private pal: PalAgent | null = null;
@@ -68,6 +50,19 @@ export class Room {
     this.members = new RoomMembers(deps, conv.conversationId);
     this.limits = roomLimits(conv.properties);
     this.marks = { createdAt: conv.createdAt, startedAt: conv.startedAt, emptySince: null };
+    this.turnLatencies = new TurnLatencyReports(deps, conv.conversationId);
+    this.frames = new ParticipantFrames({
+      deps,
+      conversationId: conv.conversationId,
+      members: this.members,
+      isClosing: () => this.isClosing,
+      pal: () => this.pal,
+      leave: (participantId) => this.leave(participantId),
+      visitorGone: (member) => this.visitorGone(member),
+      faceReady: () => this.faceShown?.open('face-ready'),
+      turnLatency: (member, frame) => this.turnLatencies.report(member, frame),
+      record: (participantId, samples, sampleRate) => this.recorder?.recorder.add(participantId, samples, sampleRate),
+    });
   }
 
   get isClosing(): boolean {
@@ -143,7 +138,7 @@ export class Room {
     this.recordWhileVisited();
     socket.on('close', () => {
       this.leave(participant.participant_id);
-      if (socket.closedForFlooding) this.thrownOut(member);
+      if (socket.closedForFlooding) this.visitorGone(member);
     });
     this.members.sendTo(member, {
       type: 'joined',
@@ -213,20 +208,8 @@ export class Room {
           ? this.pal.join(transcript.length === 0, this.faceShown.shown, { joinCallbacks: false })
           : this.pal.join(!this.conv.startedAt, this.faceShown.shown);
     }
-    // From here on the room reads this participant's frames, starting with those sent while it joined,
-    // each charged to the budget. One budget per meeting token: joining again does not refill it.
-    const budgetKey = token || participant.participant_id;
-    const budget = this.budgets.get(budgetKey) ?? new ParticipantBudget(() => this.deps.clock.now().getTime());
-    this.budgets.set(budgetKey, budget);
-    const read = (data: RawData | string, isBinary: boolean) => {
-      // A connection closed for flooding may still deliver what it had sent: that costs nothing more.
-      if (!this.members.has(participant.participant_id)) return;
-      // A room closing reads nothing more, pings included: the page sends it again where the room goes next.
-      if (this.closing) return;
-      const verdict = budget.admit(data, isBinary);
-      if (!verdict.ok) return this.refuse(member, verdict);
-      this.contained(member, () => (isBinary ? this.onAudio(member, data) : this.onFrame(member, data.toString())));
-    };
+    // From here on the room reads this participant's frames, starting with those sent while it joined.
+    const read = this.frames.reader(member);
     socket.on('message', read);
     for (const [data, isBinary] of backlog.handOff()) read(data, isBinary);
     await palJoined;
@@ -353,68 +336,8 @@ export class Room {
     this.arm();
   }
 
-  /**
-   * The fault boundary of a participant's frames: whatever handling one throws ends that participant's
-   * connection with an error frame and a logged reason, never the process or anyone else's call.
-   */
-  private contained(member: Member, handle: () => void): void {
-    try {
-      handle();
-    } catch (error) {
-      const participantId = member.participant.participant_id;
-      this.deps.log.error('a participant frame failed; its connection is closed', {
-        conversation_id: this.conversationId,
-        participant_id: participantId,
-        error: error instanceof Error ? error.message : String(error),
-      });
-      this.members.sendTo(member, {
-        type: 'error',
-        code: 'internal_error',
-        message: 'this frame could not be handled; the connection is closed',
-      });
-      member.socket.close(1011, 'internal_error');
-      this.leave(participantId);
-    }
-  }
-
-  /**
-   * A frame past the participant's budget, or malformed, is dropped (said once a while per kind); a
-   * connection that keeps flooding is closed. Its page does not join again after that close (4429), so a
-   * visitor thrown out is a visitor who left for good: with no other visitor in the room the conversation
-   * ends now, as when a visitor presses End, instead of waiting participant_left_timeout for nobody.
-   */
-  private refuse(member: Member, verdict: Exclude<BudgetVerdict, { ok: true }>): void {
-    countRefused(this.deps.metrics, verdict);
-    if (verdict.close) {
-      this.deps.log.info('a participant kept sending past its budget; its connection is closed', {
-        conversation_id: this.conversationId,
-        participant_id: member.participant.participant_id,
-        kind: verdict.kind,
-      });
-      this.members.sendTo(member, { type: 'error', code: 'flooding', message: 'too much was sent too fast; the connection is closed' });
-      member.socket.close(RoomCloseCode.flooding, 'flooding');
-      // A flooder would go on sending until it reads the close; what it sends meanwhile is not read.
-      this.deps.clock.setTimeout(() => member.socket.terminate?.(), FLOOD_CLOSE_GRACE_MS).unref();
-      this.leave(member.participant.participant_id);
-      return this.thrownOut(member);
-    }
-    if (!verdict.first) return;
-    if (verdict.kind === 'malformed')
-      this.members.sendTo(member, {
-        type: 'error',
-        code: 'bad_frame',
-        message: 'binary frames are microphone audio frames (kind 2, 8 to 96 kHz, samples after the 8-byte header)',
-      });
-    else
-      this.members.sendTo(member, {
-        type: 'error',
-        code: 'rate_limited',
-        message: `${verdict.kind} sent faster than the room takes it is dropped`,
-      });
-  }
-
-  /** A visitor closed for flooding does not come back: with no other visitor, the conversation ends now. */
-  private thrownOut(member: Member): void {
+  /** A visitor who left for good (pressed End, or closed for flooding): with no other visitor, the conversation ends now. */
+  private visitorGone(member: Member): void {
     const visitorsLeft = this.members.hasVisitor();
     if (member.participant.role === 'visitor' && !visitorsLeft) void this.shutdown(ShutdownReasons.participantLeftTimeout);
   }
@@ -426,87 +349,8 @@ export class Room {
     else this.recorder?.recorder.pause();
   }
 
-  /** Microphone audio from a participant: the PAL listens to visitors (operators only watch). */
-  private onAudio(member: Member, data: RawData | string): void {
-    const frame = decodeAudioFrame(
-      Buffer.isBuffer(data)
-        ? data
-        : Array.isArray(data)
-          ? Buffer.concat(data)
-          : typeof data === 'string'
-            ? Buffer.from(data)
-            : Buffer.from(data),
-    );
-    if (!frame || frame.kind !== AudioFrameKind.microphone)
-      return this.members.sendTo(member, { type: 'error', code: 'bad_frame', message: 'binary frames are microphone audio frames' });
-    if (member.participant.role !== 'visitor') return;
-    this.recorder?.recorder.add(member.participant.participant_id, frame.samples, frame.sampleRate);
-    this.pal?.hear(member.participant, frame.samples, frame.sampleRate);
-  }
-
-  private onFrame(member: Member, text: string | null): void {
-    let frame: ClientFrame | undefined;
-    try {
-      const parsed = ClientFrame.safeParse(text === null ? null : JSON.parse(text));
-      if (parsed.success) frame = parsed.data;
-    } catch {
-      /* not JSON */
-    }
-    if (!frame)
-      return this.members.sendTo(member, { type: 'error', code: 'bad_frame', message: 'frames are JSON objects of the room protocol' });
-    if (frame.type === 'join')
-      return this.members.sendTo(member, { type: 'error', code: 'already_joined', message: 'this connection already joined the room' });
-    if (frame.type === 'text-mode') return this.pal?.setTextMode(frame.on);
-    if (frame.type === 'hearing')
-      return member.participant.role === 'visitor'
-        ? this.pal?.setHearing(PalAgent.transcribes(this.deps) || frame.speech_recognition)
-        : undefined;
-    if (frame.type === 'turn-latency') return this.onTurnLatency(member, frame);
-    if (frame.type === 'face-ready') return this.faceShown?.open('face-ready');
-    if (frame.type === 'ping') return this.members.sendTo(member, { type: 'pong', ...(frame.n !== undefined ? { n: frame.n } : {}) });
-    if (frame.type === 'leave') {
-      this.leave(member.participant.participant_id);
-      member.socket.close(1000, 'left');
-      // The visitor pressed End: with no other visitor in the room, the conversation ends now.
-      const visitorsLeft = this.members.hasVisitor();
-      if (frame.end && member.participant.role === 'visitor' && !visitorsLeft) void this.shutdown(ShutdownReasons.participantLeftTimeout);
-      return;
-    }
-    this.relay(member, frame.data, frame.to);
-  }
-
-  /** What a visitor's page measured of a PAL reply: counted only for a reply made here, once (RoomReplies); others are dropped quietly. */
-  private onTurnLatency(member: Member, frame: TurnLatencyFrame): void {
-    if (member.participant.role !== 'visitor' || !this.replies.accept(frame, this.deps.clock.now().getTime())) return;
-    observeTurnLatency(this.deps.metrics, frame);
-    this.turnLatencyWrites = this.turnLatencyWrites
-      .then(() => storeTurnLatency(this.deps.db, this.conversationId, frame))
-      .catch((error: unknown) =>
-        this.deps.log.error('storing a turn latency failed', {
-          conversation_id: this.conversationId,
-          error: error instanceof Error ? error.message : String(error),
-        }),
-      );
-  }
-
-  /** Daily semantics: to everyone but the sender, or to one participant; the PAL hears what is meant for it. */
-  private relay(member: Member, data: unknown, to: string | undefined): void {
-    const palId = this.pal?.participant.participant_id;
-    const frame: ServerFrame = { type: 'app-message', from: member.participant.participant_id, data };
-    const sender = { participantId: member.participant.participant_id, userName: member.participant.user_name };
-    if (to === undefined || to === '*') {
-      this.members.broadcast(frame, member.participant.participant_id);
-      this.pal?.handle(data, sender);
-    } else if (to === palId) {
-      this.pal?.handle(data, sender);
-    } else {
-      const target = this.members.get(to);
-      if (target) this.members.sendTo(target, frame);
-    }
-  }
-
   private fromPal(message: RoomMessage): void {
-    this.replies.noteMessage(message, this.deps.clock.now().getTime());
+    this.turnLatencies.noteMessage(message);
     this.members.broadcast({ type: 'app-message', from: this.pal?.participant.participant_id ?? 'pal', data: message });
   }
 

@@ -11,15 +11,9 @@ import { loadLiveConversation } from '../../resources/conversations/live-convers
 import { recall } from '../agent/knowledge.js';
 import { appendTranscriptEntry } from '../../resources/conversations/transcript-store.js';
 import { verifyRunnerToken } from './conversation-token.js';
+import { ConversationPath } from '../../resources/conversations/schemas.js';
 
 const tags = ['PAL runner'];
-const Params = z.object({
-  conversation_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }),
-});
 const security = [{ RunnerToken: [] }];
 const unauth = json(UnauthorizedBody, 'Missing, wrong or expired conversation token');
 
@@ -103,7 +97,7 @@ export const knowledgeRoute = publicRoute({
   summary: "Search the PAL's knowledge (PAL runner)",
   description:
     "Passages of the PAL's knowledge documents and the pinned memories of the conversation's memory stores, as the local PAL uses them. `Authorization: Bearer {api.conversation_token}` from the handoff.",
-  request: { params: Params, query: z.object({ query: z.string().min(1).max(2000) }) },
+  request: { params: ConversationPath, query: z.object({ query: z.string().min(1).max(2000) }) },
   responses: { 200: json(Knowledge, 'What the PAL knows about the query'), 401: unauth, ...errors(400, 404) },
 });
 (knowledgeRoute as { security: unknown }).security = security;
@@ -115,7 +109,7 @@ export const transcriptRoute = publicRoute({
   summary: 'Report transcript turns (PAL runner)',
   description:
     'Appends turns to the transcript sent in `application.transcription_ready`. Report each turn when it is spoken (the meeting may end any moment); accepted until the end callbacks were sent, then 409.',
-  request: { params: Params, ...jsonBody(TranscriptReport) },
+  request: { params: ConversationPath, ...jsonBody(TranscriptReport) },
   responses: { 200: json(z.object({ accepted: z.number().int() }), 'Recorded'), 401: unauth, ...errors(400, 404, 409) },
 });
 (transcriptRoute as { security: unknown }).security = security;

@@ -1,5 +1,6 @@
 // One utterance of echo audio (`conversation.echo` with `modality: "audio"`): base64 16-bit PCM chunks
 // arrive as app-messages and are said as they come; `done` (or a pause of IDLE_MS) ends the utterance.
+import { randomUUID } from 'node:crypto';
 import type { SpeechSource } from './utterances.js';
 
 const IDLE_MS = 2000;
@@ -58,5 +59,30 @@ export class EchoAudioStream {
     // eslint-disable-next-line no-restricted-globals -- the end of the echoed audio stream: the audio's real time
     this.idle = setTimeout(() => this.end(), IDLE_MS);
     this.idle.unref();
+  }
+}
+
+/** The echo utterances open now, by inference id: each chunk joins its own, a new id opens one. */
+export class EchoAudioStreams {
+  private readonly open = new Map<string, EchoAudioStream>();
+
+  /** `say` queues an utterance; it settles with null when the utterance was dropped before its turn. */
+  constructor(private readonly say: (source: SpeechSource, inferenceId: string) => Promise<unknown>) {}
+
+  /** Echo audio: base64 16-bit PCM chunks of one utterance (same inference_id), said as they arrive, until `done`. */
+  chunk(p: Record<string, unknown>): void {
+    const inferenceId = typeof p.inference_id === 'string' && p.inference_id ? p.inference_id.slice(0, 128) : randomUUID();
+    const sampleRate =
+      typeof p.sample_rate === 'number' && p.sample_rate >= 8000 && p.sample_rate <= 48000 ? Math.round(p.sample_rate) : 24000;
+    let stream = this.open.get(inferenceId);
+    if (!stream) {
+      stream = new EchoAudioStream(sampleRate, () => this.open.delete(inferenceId));
+      this.open.set(inferenceId, stream);
+      const opened = stream;
+      // Dropped before its turn (an interrupt, or the speaker's queue is full): stop keeping its audio.
+      void this.say(opened.source, inferenceId).then((said) => said ?? opened.end());
+    }
+    if (typeof p.audio === 'string' && p.audio) stream.push(Buffer.from(p.audio, 'base64'));
+    if (p.done === true) stream.end();
   }
 }

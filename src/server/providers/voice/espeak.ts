@@ -21,6 +21,7 @@ import { espeakVoice } from './espeak/voice-names.js';
 import type { Speaker, SpeakerFactory, SpeakerRequest } from './espeak/instance.js';
 import { WasmSpeaker, type WasmSpeakerOptions } from './espeak/wasm-speaker.js';
 import { FairQueue } from './fair-queue.js';
+import { settle, speakerRequest, type Job } from './espeak/sentence.js';
 import {
   DEFAULT_WORDS_PER_MINUTE,
   SynthesisError,
@@ -75,37 +76,6 @@ export interface EspeakOptions {
   speakerFactory?: SpeakerFactory;
   /** The clock that measures engine time (milliseconds; tests control it). */
   now?: () => number;
-}
-
-type Counts = Record<'audio' | 'word' | 'phoneme', number>;
-
-/** One sentence on its way through the pool. */
-interface Job {
-  lane: string;
-  /** When it was queued, on the engine's clock: the voice queue's wait in /metrics. */
-  queuedAt: number;
-  id: number;
-  text: string;
-  chars: string[];
-  voice: string;
-  rate: number;
-  signal: AbortSignal;
-  /** Background work, or a later piece of an utterance under way: it may wait while a first piece goes. */
-  slack: boolean;
-  attempts: number;
-  /**
-   * What the consumer has been given, and what a retry therefore skips: the synthesiser says a text the
-   * same way again (to within ~0.1% of its samples), so the new speaker goes on where the dead one stopped.
-   */
-  delivered: Counts;
-  skip: Counts;
-  settled: boolean;
-  /** The speaker saying it now, so that an interrupt stops it there too. */
-  speaker: Speaker | null;
-  /** When it reached a speaker and the engine time its lane was charged for it then. */
-  startedAt: number;
-  estimateMs: number;
-  push(event: SynthesisEvent | null, error?: Error): void;
 }
 
 export class EspeakSynthesizer implements Synthesizer {
@@ -298,7 +268,7 @@ export class EspeakSynthesizer implements Synthesizer {
       job.speaker = speaker;
       if (speaker) {
         this.work.sentences++;
-        speaker.run(this.request(job));
+        speaker.run(speakerRequest(job, (samples) => (this.work.samples += samples)));
       } else if (this.engine === 'native') {
         void viaCommandLine(job, this.sampleRate, (event) => !job.settled && job.push(event))
           .then(
@@ -393,52 +363,6 @@ export class EspeakSynthesizer implements Synthesizer {
     }
     this.dispatch();
   }
-
-  private request(job: Job): SpeakerRequest & { job: Job } {
-    const seen: Counts = { audio: 0, word: 0, phoneme: 0 };
-    /** Passes an event on unless a previous attempt already delivered it. */
-    const deliver = (kind: keyof Counts, amount: number, event: () => SynthesisEvent) => {
-      const from = seen[kind];
-      seen[kind] += amount;
-      if (job.settled || seen[kind] <= job.skip[kind]) return;
-      job.delivered[kind] = seen[kind];
-      if (kind !== 'audio' || from >= job.skip.audio) return job.push(event());
-      // Part of this chunk was heard before the old speaker died: only the rest is new.
-      const samples = (event() as { samples: Int16Array }).samples.subarray(job.skip.audio - from);
-      job.push({ type: 'audio', samples });
-    };
-    return {
-      job,
-      id: job.id,
-      voice: job.voice,
-      rate: job.rate,
-      text: job.text,
-      onEvent: (event) => {
-        if (event.type === 'audio') {
-          this.work.samples += event.samples.length;
-          deliver('audio', event.samples.length, () => event);
-        } else if (event.type === 'word') {
-          const text = job.chars.slice(event.position - 1, event.position - 1 + event.length).join('');
-          if (text.trim()) deliver('word', 1, () => ({ type: 'word', atMs: event.atMs, text }));
-        } else if (event.type === 'viseme') {
-          deliver('phoneme', 1, () => event);
-        } else if (event.type === 'end') {
-          settle(job);
-        } else {
-          settle(
-            job,
-            new SynthesisError(event.message === 'unknown voice' ? 'unsupported_language' : 'unavailable', `espeak-ng: ${event.message}`),
-          );
-        }
-      },
-    };
-  }
-}
-
-function settle(job: Job, error?: Error): void {
-  if (job.settled) return;
-  job.settled = true;
-  job.push(null, error);
 }
 
 /**

@@ -10,16 +10,9 @@ import { conflict, notFound, unauthorized } from '../../platform/http/errors.js'
 import { errors, json, publicRoute, UnauthorizedBody } from '../../platform/http/openapi.js';
 import { recordConversationCallbacks } from './events-store.js';
 import { verifyMeetingToken } from '../../providers/conferencing/meeting-token.js';
-import { ConversationRating, RatingBody } from './schemas.js';
+import { ConversationPath, ConversationRating, RatingBody } from './schemas.js';
 
 const PATH = '/v2/conversations/:conversation_id/rating';
-const Params = z.object({
-  conversation_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }),
-});
 
 export const postRating = publicRoute({
   method: 'post',
@@ -29,7 +22,7 @@ export const postRating = publicRoute({
   description:
     "The after-call screen posts the visitor's rating with `Authorization: Bearer {meeting_token}`. A conversation is rated once (409 `already_rated` after that); " +
     'the rating appears as `rating` in the verbose read and is sent as `application.conversation_rated`.',
-  request: { params: Params, body: { required: true, content: { 'application/json': { schema: RatingBody } } } },
+  request: { params: ConversationPath, body: { required: true, content: { 'application/json': { schema: RatingBody } } } },
   responses: {
     200: json(ConversationRating, 'Stored'),
     401: json(UnauthorizedBody, 'Missing, forged or expired meeting token'),

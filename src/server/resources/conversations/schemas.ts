@@ -12,6 +12,18 @@ export const ConversationId = z
   .regex(/^c[a-z0-9]+$/, 'must look like a conversation id (c…)')
   .openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c8x2k4m9q7w3e5' });
 
+/**
+ * The path of a route a visitor's page, a runner or an operator calls for one conversation: the id is
+ * checked loosely, so that an unknown or malformed one gets the route's own 401 or 404, not a 400.
+ */
+export const ConversationPath = z.object({
+  conversation_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: 'conversation_id', in: 'path' }, example: 'c1a2b3c4d5e6f7' }),
+});
+
 const HttpUrl = z
   .string()
   .max(2048)

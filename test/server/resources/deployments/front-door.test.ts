@@ -8,7 +8,8 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../../../../src/server/platform/db/schema.js';
 import { newId } from '../../../../src/server/platform/ids.js';
-import { hubFor, SETTLE_BATCH } from '../../../../src/server/live/hub/hub.js';
+import { hubFor } from '../../../../src/server/live/hub/hub.js';
+import { SETTLE_BATCH } from '../../../../src/server/live/hub/settle.js';
 import { databaseUnavailable } from '../../../../src/server/platform/db/unavailable.js';
 import { createPal } from '../../../helpers/fixtures.js';
 import { freePort } from '../../../helpers/process.js';
@@ -298,7 +299,8 @@ describe('the public front door', () => {
     const hub = hubFor(t.service.deps);
     // Before, each end the poll announced was read and settled again by the hub's own listener (two more
     // statements per conversation, racing the poll's finalizing of it).
-    const settledAgain = mock.method(hub as unknown as { settleEnded(id: string): Promise<void> }, 'settleEnded');
+    const { settling } = hub as unknown as { settling: { settleEnded(id: string): Promise<void> } };
+    const settledAgain = mock.method(settling, 'settleEnded');
     try {
       await hub.poll();
     } finally {
