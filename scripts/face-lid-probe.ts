@@ -79,7 +79,9 @@ for (const frame of chosen) {
     const change = outsideChange(rest, { image, mesh });
     worst = Math.max(worst, change.worst);
     const eye = eyeAspect(mesh) / eyeAspect(rest.seen.mesh);
-    line.push(`${closure}: (a) ${change.worst.toFixed(1)} at ${change.at.map((v) => v.toFixed(0)).join(',')}, eye ${(100 * eye).toFixed(0)} %`);
+    line.push(
+      `${closure}: (a) ${change.worst.toFixed(1)} at ${change.at.map((v) => v.toFixed(0)).join(',')}, eye ${(100 * eye).toFixed(0)} %`,
+    );
   }
   console.log(`frame ${frame}: ${line.join(' | ')}`);
 }
