@@ -72,7 +72,6 @@ describe("a version-2 rig's mesh", () => {
     ] as const) {
       const [u, l] = [at(c, upper), at(c, lower)];
       assert.ok(Math.hypot(u[0]! - l[0]!, u[1]! - l[1]!) < 0.1, `${c}: the lids meet at the outer corner`);
-      assert.ok(travel(c, upper) < travel(c, lower), `${c}: there the lower lid rises more than the upper comes down`);
       assert.ok(travel(c, fold) <= 0.15 * travel(c, nextUpper), `${c}: the fold over the outer third takes ≤ 15 % of its lid's travel`);
       assert.equal(travel(c, outerFold), 0, `${c}: the corner's fold stays`);
     }

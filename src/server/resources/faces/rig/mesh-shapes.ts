@@ -42,10 +42,11 @@ const EYES = {
 } as const;
 
 /**
- * How much of its lid's travel each crease point takes, outer corner first: the fold over the eye's outer third
- * barely moves (at 0.4 there the skin above the outer corner stretched, 13-15 levels of (a) on a clip's idle frames).
+ * How much of its lid's travel each crease point takes, outer corner first: the fold over the eye's outer corner
+ * stays and the next barely moves (at 0.4 the skin above the outer corner stretched: 13-15 levels of (a) on some
+ * of a clip's idle frames). Further in it follows: held there too, FaceMesh read a closed eye less closed.
  */
-const CREASE_SHARE = [0, 0.12, 0.2, 0.4, 0.4, 0.4, 0.4];
+const CREASE_SHARE = [0, 0.12, 0.4, 0.4, 0.4, 0.4, 0.4];
 /** How far a closed lid sinks past the lower lid's landmark at its middle, in eye widths. */
 const LID_SINK = 0.1;
 /** The lower lip's drop at full jaw (mouth widths): a wide-open mouth. */
@@ -197,11 +198,10 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
     eye.upper.forEach((up, k) => {
       const low = eye.lower[k]!;
       const [du, dv] = [local[low]![0] - local[up]![0], local[low]![1] - local[up]![1]];
-      // At the outer corner the lid barely travels and its lashes fan out past FaceMesh's corner: there the lower
-      // lid rises most of the way to meet the upper (the upper lid's lashes are not swept over the skin beside the
-      // eye: 22 levels of change there when they were, 13-15 on a clip's idle frames when they came halfway; nor
-      // left open: a dark dot at the closed lid's corner when neither moved).
-      const [upShare, lowShare] = k === 0 ? [0.2, 0.8] : [0.92, 0.08];
+      // At the outer corner the lid barely travels and its lashes fan out past FaceMesh's corner: there the two
+      // lids meet halfway (the upper lid's lashes are not swept over the skin beside the eye: 22 levels of
+      // change there when they were; nor left open: a dark dot at the closed lid's corner when neither moved).
+      const [upShare, lowShare] = k === 0 ? [0.55, 0.45] : [0.92, 0.08];
       // Both lids then sink a little past the lower lid's landmark (LID_SINK eye widths, none at the corners):
       // FaceMesh puts it a pixel or two above the lid's real edge on a small face, whose dark rim showed under a
       // lid closed onto the landmark (and the eye read open).
