@@ -52,6 +52,31 @@ describe("a version-2 rig's mesh", () => {
     });
   });
 
+  it('closes the lids at the outer corner without dragging the fold above it', () => {
+    // The shapes made afresh from the fixture's points (the fixture's own were made before this rule).
+    const base = rig.mesh!.frames[0]!;
+    const points = Array.from({ length: base.length / 2 }, (_, i): [number, number] => [base[2 * i]!, base[2 * i + 1]!]);
+    const { mesh } = meshModel(points, rig.poses[0]!);
+    const width = rig.poses[0]!.width;
+    const travel = (c: 'blinkL' | 'blinkR', i: number) => Math.hypot(mesh.shapes[c][2 * i]!, mesh.shapes[c][2 * i + 1]!) * width;
+    const [cos, sin] = [Math.cos(rig.poses[0]!.angle), Math.sin(rig.poses[0]!.angle)];
+    const at = (c: 'blinkL' | 'blinkR', i: number) => {
+      // The shapes' moves are along the mouth's axes, in mouth widths.
+      const [u, v] = [mesh.shapes[c][2 * i]! * width, mesh.shapes[c][2 * i + 1]! * width];
+      return [points[i]![0] + cos * u - sin * v, points[i]![1] + sin * u + cos * v];
+    };
+    // Per eye: the outer corner's upper and lower lid points, the next upper lid point and the fold (crease) above it.
+    for (const [c, upper, lower, nextUpper, fold, outerFold] of [
+      ['blinkR', 246, 7, 161, 30, 247],
+      ['blinkL', 466, 249, 388, 260, 467],
+    ] as const) {
+      const [u, l] = [at(c, upper), at(c, lower)];
+      assert.ok(Math.hypot(u[0]! - l[0]!, u[1]! - l[1]!) < 0.1, `${c}: the lids meet at the outer corner`);
+      assert.ok(travel(c, fold) <= 0.15 * travel(c, nextUpper), `${c}: the fold over the outer third takes ≤ 15 % of its lid's travel`);
+      assert.equal(travel(c, outerFold), 0, `${c}: the corner's fold stays`);
+    }
+  });
+
   it('closes the lids in a blink and moves nothing below the eyes', () => {
     const closed = { ...noChannels(), blinkL: 1, blinkR: 1 };
     const m = meshFrame(rig, 0, closed);

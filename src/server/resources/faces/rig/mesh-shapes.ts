@@ -41,6 +41,12 @@ const EYES = {
   },
 } as const;
 
+/**
+ * How much of its lid's travel each crease point takes, outer corner first: the fold over the eye's outer corner
+ * stays and the next barely moves (at 0.4 the skin above the outer corner stretched: 13-15 levels of (a) on some
+ * of a clip's idle frames). Further in it follows: held there too, FaceMesh read a closed eye less closed.
+ */
+const CREASE_SHARE = [0, 0.12, 0.4, 0.4, 0.4, 0.4, 0.4];
 /** How far a closed lid sinks past the lower lid's landmark at its middle, in eye widths. */
 const LID_SINK = 0.1;
 /** The lower lip's drop at full jaw (mouth widths): a wide-open mouth. */
@@ -194,8 +200,7 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
       const [du, dv] = [local[low]![0] - local[up]![0], local[low]![1] - local[up]![1]];
       // At the outer corner the lid barely travels and its lashes fan out past FaceMesh's corner: there the two
       // lids meet halfway (the upper lid's lashes are not swept over the skin beside the eye: 22 levels of
-      // change there when they were; nor left open: a dark dot at the closed lid's corner when neither moved),
-      // and the corner's crease point stays.
+      // change there when they were; nor left open: a dark dot at the closed lid's corner when neither moved).
       const [upShare, lowShare] = k === 0 ? [0.55, 0.45] : [0.92, 0.08];
       // Both lids then sink a little past the lower lid's landmark (LID_SINK eye widths, none at the corners):
       // FaceMesh puts it a pixel or two above the lid's real edge on a small face, whose dark rim showed under a
@@ -203,7 +208,7 @@ export function meshModel(points: Point[], pose: MouthPose): MeshModel {
       const sink = LID_SINK * eyeWidth(eye) * Math.sin((Math.PI * k) / eye.upper.length);
       set(channel, up, upShare * du, upShare * dv + sink);
       set(channel, low, -lowShare * du, -lowShare * dv + sink);
-      set(channel, eye.crease[k]!, 0.4 * (k === 0 ? 0 : 1) * du, 0.4 * (k === 0 ? 0 : 1) * dv);
+      set(channel, eye.crease[k]!, CREASE_SHARE[k]! * du, CREASE_SHARE[k]! * dv);
       set(channel, eye.brow[k]!, 0.06 * du, 0.06 * dv);
     });
   }
