@@ -17,7 +17,7 @@ export const FACE_OVAL = [
 export const UPPER_INNER = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308];
 export const LOWER_INNER = [95, 88, 178, 87, 14, 317, 402, 318, 324];
 /** The lower lip's rings outside its inner edge, point for point with LOWER_INNER: two within the lip, its outer edge. */
-const LOWER_LIP_RINGS = [
+export const LOWER_LIP_RINGS = [
   [96, 89, 179, 86, 15, 316, 403, 319, 325],
   [77, 90, 180, 85, 16, 315, 404, 320, 307],
   [146, 91, 181, 84, 17, 314, 405, 321, 375],
