@@ -16,8 +16,12 @@ export interface Band {
 }
 /** The chin's: from above the chin to just below it. */
 export const CHIN_BAND: Band = { landmark: CHIN, from: -0.07, to: 0.04 };
-/** The lower lip's: its lower half and the skin below it. */
-export const LOWER_LIP_BAND: Band = { landmark: 17, from: -0.03, to: 0.04 };
+/**
+ * The lower lip's: its lower half and the skin below it, long enough to be told from the chin's edge and the
+ * teeth (a band reaching 4 % below the lip took the chin's shadow or the teeth for the lip in a fifth of a
+ * Firefox clip row's frames).
+ */
+export const LOWER_LIP_BAND: Band = { landmark: 17, from: -0.03, to: 0.07 };
 /** Across the axis, the profile averages this far either side (face heights): the chin's breadth. */
 const HALF_WIDTH = 0.08;
 /** The drops tried (face heights): a chin rises a little with a closing mouth, drops at most a fifth of the face. */

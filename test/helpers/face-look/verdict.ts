@@ -29,13 +29,13 @@ export const THRESHOLDS = {
   opening: 0.012,
   /**
    * (c) the chin's drop against the lower lip's, both read from the pixels (chin-edge.ts): correlation at least
-   * (made jaws 1.00; frozen chin 0.21, ellipse 0.62; a chin carried a third of the way 1.00, which the slope
-   * fails)… FaceMesh's chin point against its opening, reported beside: good 0.78–0.90, frozen chin 0.30–0.49.
+   * (made jaws 1.00; frozen chin 0.27, ellipse 0.70; a chin carried a third of the way 0.99: the slope fails
+   * those two)… FaceMesh's chin point against its opening, reported beside: good 0.78–0.90, frozen chin 0.30–0.49.
    */
   chinCorrelation: 0.65,
   /**
-   * …and at least this much chin drop per unit of the lower lip's (made jaws 0.96–0.97, a jaw carrying the chin
-   * a third of the way 0.34, frozen chin 0.01, ellipse 0.21). FaceMesh's, beside: good 0.91–1.30, frozen 0.20–0.58,
+   * …and at least this much chin drop per unit of the lower lip's (made jaws 0.97, a jaw carrying the chin a
+   * third of the way 0.40, frozen chin 0.01, ellipse 0.31). FaceMesh's, beside: good 0.91–1.30, frozen 0.20–0.58,
    * the third 0.90.
    */
   chinSlope: 0.75,
