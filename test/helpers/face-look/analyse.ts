@@ -1,6 +1,7 @@
 // A reply's frames, each with its landmarks and embedding, into the face-look figures (a)–(e) of issue 51:
 // chosen against one rest frame (the most typical frame shown in silence with open eyes). Pure.
-import { correlation, cosine, quantile, type Rgb } from './image.js';
+import { LOWER_LIP_BAND, chinEdgeDrop, chinProfile } from './chin-edge.js';
+import { correlation, cosine, lumaOf, quantile, type Rgb } from './image.js';
 import { chinDrop, mouthInside, outsideChange, prepareRest, type MouthInside } from './measures.js';
 import { eyeAspect, mouthOpening, type Mesh } from './regions.js';
 
@@ -22,7 +23,12 @@ export interface FrameReading {
   outside: number;
   outsideAt: [number, number];
   opening: number;
+  /** (c) the chin's drop as FaceMesh's chin point reads it (rest face heights). */
   chin: number;
+  /** (c) the chin's drop as its band of pixels moved (chin-edge.ts; rest face heights). */
+  chinEdge: number;
+  /** (c) the lower lip's drop as its band of pixels moved (rest face heights). */
+  lipEdge: number;
   eye: number;
   /** (e) cosine similarity of its embedding to the rest frame's. */
   same: number;
@@ -40,11 +46,37 @@ export interface LookFigures {
   /** (b) over the widest-open tenth of the frames (at least 3): medians. */
   inside: { frames: number; opening: number; spread: number; toothShare: number; voidShare: number; median: number; widestIndex: number };
   /** (c) the chin against the opening (both from rest, face heights): correlation, slope, and the chin's 95th-percentile drop. */
-  chin: { correlation: number; slope: number; travel: number; openingRange: number };
+  /**
+   * (c) the chin against the mouth, judged by the pixels (chin-edge.ts): the chin's drop against the lower lip's,
+   * both from their bands of pixels — correlation, slope, the chin's 95th-percentile drop, and the lower lip's;
+   * FaceMesh's chin point against its lips' opening beside it, reported (on a soft-edged chin it reads a third
+   * of the drop the pixels show); the opening's 95th percentile (FaceMesh) decides whether (c) is judged.
+   */
+  chin: ChinFit & { lipTravel: number; openingRange: number; faceMesh: ChinFit };
   /** (d) the eyes: rest aspect, the blinks found (runs of closed frames), each one's least aspect as a share of rest, and (a)'s worst during them. */
   blinks: { restAspect: number; count: number; depths: number[]; outsideDuring: number; midIndex: number | null };
   /** (e) the embedding's cosine similarity to rest over the frames that have one: the least, the 5th percentile, how many. */
   same: { min: number; p5: number; worstIndex: number; frames: number };
+}
+
+/** The chin's drop against the mouth's: correlation, slope (least squares through rest) and the chin's 95th-percentile drop. */
+export interface ChinFit {
+  correlation: number;
+  slope: number;
+  travel: number;
+}
+
+/** Frames either reading could not read (NaN) are left out. */
+function fitChin(openings: number[], chins: number[]): ChinFit {
+  const pairs = openings.map((o, i) => [o, chins[i]!]).filter(([o, c]) => !Number.isNaN(o) && !Number.isNaN(c));
+  const [xs, ys] = [pairs.map((p) => p[0]!), pairs.map((p) => p[1]!)];
+  const slope =
+    xs.reduce((s, o, i) => s + o * ys[i]!, 0) /
+    Math.max(
+      1e-9,
+      xs.reduce((s, o) => s + o * o, 0),
+    );
+  return { correlation: correlation(xs, ys), slope, travel: ys.length ? quantile(ys, 0.95) : NaN };
 }
 
 /** An eye aspect below this share of the rest's is a closing eye (FaceMesh read made blinks at 42–49 %, open eyes at 90–110 %). */
@@ -89,6 +121,8 @@ export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames
   const rest = prepareRest({ image: restFrame.image, mesh: restFrame.mesh! });
   const restOpening = mouthOpening(rest.seen.mesh);
   const restEye = eyeAspect(rest.seen.mesh);
+  const restChin = chinProfile(rest, lumaOf(restFrame.image));
+  const restLip = chinProfile(rest, lumaOf(restFrame.image), LOWER_LIP_BAND);
   const readings: FrameReading[] = [];
   frames.forEach((f, index) => {
     if (!f.mesh) return;
@@ -101,6 +135,8 @@ export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames
       outsideAt: change.at,
       opening: mouthOpening(f.mesh) - restOpening,
       chin: chinDrop(rest, f.mesh),
+      chinEdge: chinEdgeDrop(restChin, lumaOf(f.image), change.toFrame),
+      lipEdge: chinEdgeDrop(restLip, lumaOf(f.image), change.toFrame),
       eye: eyeAspect(f.mesh),
       same: f.embedding && restFrame.embedding ? cosine(f.embedding, restFrame.embedding) : NaN,
       inside: null,
@@ -114,15 +150,10 @@ export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames
   const insides = widest.map((r) => r.inside!);
   const med = (xs: number[]) => quantile(xs, 0.5);
 
-  // The chin's slope on the opening, least squares through rest (both zero there).
-  const openings = by('opening'),
-    chins = by('chin');
-  const slope =
-    openings.reduce((s, o, i) => s + o * chins[i]!, 0) /
-    Math.max(
-      1e-9,
-      openings.reduce((s, o) => s + o * o, 0),
-    );
+  const openings = by('opening');
+  const byFaceMesh = fitChin(openings, by('chin'));
+  const byPixels = fitChin(by('lipEdge'), by('chinEdge'));
+  const lipDrops = by('lipEdge').filter((d) => !Number.isNaN(d));
 
   // Blinks: runs of frames with the eyes' aspect under CLOSED_SHARE of rest.
   const depths: number[] = [];
@@ -167,7 +198,12 @@ export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames
       median: med(insides.map((s) => s.median)),
       widestIndex: widest[0]!.index,
     },
-    chin: { correlation: correlation(openings, chins), slope, travel: quantile(chins, 0.95), openingRange: quantile(openings, 0.95) },
+    chin: {
+      ...byPixels,
+      lipTravel: lipDrops.length ? quantile(lipDrops, 0.95) : NaN,
+      openingRange: quantile(openings, 0.95),
+      faceMesh: byFaceMesh,
+    },
     blinks: { restAspect: restEye, count: depths.length, depths, outsideDuring, midIndex },
     same: {
       min: sames.length ? Math.min(...sames) : NaN,

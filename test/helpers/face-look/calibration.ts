@@ -73,6 +73,11 @@ export function madeReplies(rest: Rgb, mesh: Mesh): MadeReply[] {
       frames: make((i) => (openings[i] ? openJaw(rest, mesh, openings[i]!, { carryChin: false }) : good(i))),
     },
     {
+      name: 'bad: the jaw carries the chin a third of the way',
+      good: { chin: false },
+      frames: make((i) => (openings[i] ? openJaw(rest, mesh, openings[i]!, { carryChin: 1 / 3 }) : good(i))),
+    },
+    {
       name: 'bad: the eyes never close',
       good: { blink: false, outside: true },
       frames: make((i) => (openings[i] ? openJaw(rest, mesh, openings[i]!) : rest)),

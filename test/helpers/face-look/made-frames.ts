@@ -61,11 +61,17 @@ const smooth = (t: number) => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
 /**
  * The jaw opened by `open` pixels: below the upper lip everything in the jaw's width slides down (the lower
  * lip, the lower teeth, the chin), fading out over the jaw's sides and under the chin; `carryChin: false`
- * parts the lips only (the slide fades out within a lip's height below the lower lip: a frozen chin). The
+ * parts the lips only (the slide fades out within a lip's height below the lower lip: a frozen chin), and a
+ * share between 0 and 1 carries the chin that share of the opening (a jaw that lags the lips). The
  * opening is filled by `inside`: 'mouth' (the face's own teeth from behind the upper lip, then a throat's
  * shading with texture) or 'void' (a flat black, luma 17).
  */
-export function openJaw(image: Rgb, mesh: Mesh, open: number, { carryChin = true, inside = 'mouth' as 'mouth' | 'void' } = {}): Rgb {
+export function openJaw(
+  image: Rgb,
+  mesh: Mesh,
+  open: number,
+  { carryChin = true as boolean | number, inside = 'mouth' as 'mouth' | 'void' } = {},
+): Rgb {
   const upper = mesh[13]!,
     lower = mesh[14]!,
     chin = mesh[CHIN]!;
@@ -77,7 +83,10 @@ export function openJaw(image: Rgb, mesh: Mesh, open: number, { carryChin = true
   const below = (x: number, y: number) => {
     const across = 1 - smooth((Math.abs(x - cx) / half - 0.6) / 0.5);
     const down = smooth((y - upper[1]) / Math.max(1, lower[1] - upper[1] + 1));
-    const fade = carryChin ? 1 - smooth((y - chin[1]) / (0.25 * faceHeight(mesh))) : 1 - smooth((y - lower[1] - lipHeight) / lipHeight);
+    const share = carryChin === true ? 1 : carryChin === false ? 0 : carryChin;
+    const withChin = 1 - smooth((y - chin[1]) / (0.25 * faceHeight(mesh))),
+      lipsOnly = 1 - smooth((y - lower[1] - lipHeight) / lipHeight);
+    const fade = share * withChin + (1 - share) * lipsOnly;
     return across * down * fade;
   };
   const warped = remap(image, (x, y) => [x, y - open * below(x, y - open)]);

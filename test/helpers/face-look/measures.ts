@@ -86,6 +86,8 @@ export interface OutsideChange {
   at: Point;
   /** The frame's luma on the rest grid (for pictures of the comparison). */
   aligned: Plane;
+  /** Rest grid pixel → frame pixel, refined by the pixels ((c)'s chin edge reads the frame through it too). */
+  toFrame: Similarity;
 }
 
 /** (a): how much the face changed outside the mouth-and-jaw region and the eyelids, cell by cell, after alignment. */
@@ -131,7 +133,7 @@ export function outsideChange(rest: Rest, frame: Seen): OutsideChange {
       }
     }
   }
-  return { worst, at, aligned };
+  return { worst, at, aligned, toFrame };
 }
 
 export interface MouthInside {

@@ -27,9 +27,17 @@ export const THRESHOLDS = {
    * ellipse, which it takes for lips), a closed mouth within ±1 %.
    */
   opening: 0.012,
-  /** (c) the chin's drop against the opening: correlation at least (good 0.78–0.90; frozen chin 0.30–0.49, ellipse −0.10–0.09)… */
+  /**
+   * (c) the chin's drop against the lower lip's, both read from the pixels (chin-edge.ts): correlation at least
+   * (made jaws 1.00; frozen chin 0.27, ellipse 0.70; a chin carried a third of the way 0.99: the slope fails
+   * those two)… FaceMesh's chin point against its opening, reported beside: good 0.78–0.90, frozen chin 0.30–0.49.
+   */
   chinCorrelation: 0.65,
-  /** …and at least this much chin travel per unit of opening (good 0.91–1.30; frozen chin 0.20–0.58, ellipse 0.17–0.19). */
+  /**
+   * …and at least this much chin drop per unit of the lower lip's (made jaws 0.97, a jaw carrying the chin a
+   * third of the way 0.40, frozen chin 0.01, ellipse 0.31). FaceMesh's, beside: good 0.91–1.30, frozen 0.20–0.58,
+   * the third 0.90.
+   */
   chinSlope: 0.75,
   /** (d) blinks in the reply at least (two made)… */
   blinks: 2,
@@ -41,14 +49,15 @@ export const THRESHOLDS = {
 
 const f2 = (x: number) => x.toFixed(2),
   f1 = (x: number) => x.toFixed(1),
-  pc = (x: number) => `${(x * 100).toFixed(0)} %`;
+  pc = (x: number) => `${(x * 100).toFixed(0)} %`,
+  pf = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 /** The figures, one measure a line. */
 export function describeLook(f: LookFigures): string[] {
   return [
     `(a) outside the mouth, jaw and eyelids: worst cell ${f1(f.outside.max)} levels (frame ${f.outside.worstIndex}), 99th pct ${f1(f.outside.p99)}, median ${f1(f.outside.median)} [bar ≤ ${THRESHOLDS.outsideMax}]`,
     `(b) inside the ${f.inside.frames} widest-open frames (opening ${f2(f.inside.opening)} face heights): luma spread ${f1(f.inside.spread)}, median ${f1(f.inside.median)}, teeth ${pc(f.inside.toothShare)} of its upper part, flat void ${pc(f.inside.voidShare)} [bars spread ≥ ${THRESHOLDS.insideSpread}, teeth ≥ ${pc(THRESHOLDS.toothShare)}, void ≤ ${pc(THRESHOLDS.voidShare)}]`,
-    `(c) chin against opening: correlation ${f2(f.chin.correlation)}, slope ${f2(f.chin.slope)}, chin's 95th-pct drop ${(f.chin.travel * 100).toFixed(1)} % of the face's height for openings to ${(f.chin.openingRange * 100).toFixed(1)} % [bars r ≥ ${THRESHOLDS.chinCorrelation}, slope ≥ ${THRESHOLDS.chinSlope}]`,
+    `(c) chin against lower lip (pixels): correlation ${f2(f.chin.correlation)}, slope ${f2(f.chin.slope)}, 95th-pct drops chin ${pf(f.chin.travel)} and lower lip ${pf(f.chin.lipTravel)} of the face's height [bars r ≥ ${THRESHOLDS.chinCorrelation}, slope ≥ ${THRESHOLDS.chinSlope}]; FaceMesh's chin point against its opening (to ${pf(f.chin.openingRange)}): r ${f2(f.chin.faceMesh?.correlation ?? NaN)}, slope ${f2(f.chin.faceMesh?.slope ?? NaN)}, chin ${pf(f.chin.faceMesh?.travel ?? NaN)}`,
     `(d) blinks: ${f.blinks.count} (eye aspect at rest ${f2(f.blinks.restAspect)}, at each blink's deepest ${f.blinks.depths.map(pc).join(', ') || '–'} of it), (a) during them ${f1(f.blinks.outsideDuring)} [bars ≥ ${THRESHOLDS.blinks} blinks, each ≤ ${pc(THRESHOLDS.blinkDepth)}]`,
     `(e) same person: embedding similarity to rest least ${f2(f.same.min)} (frame ${f.same.worstIndex}) over ${f.same.frames ?? '?'} frames, 5th pct ${f2(f.same.p5)} [bar ≥ ${THRESHOLDS.same}]`,
     `${f.frames} frames, ${f.faceless} without a face found`,
@@ -95,8 +104,10 @@ export function reportLook(row: string, f: LookFigures): void {
     barred('higher', '(b) teeth in the inside', f.inside.toothShare, T.toothShare, '%', 100, judged.inside),
     barred('lower', '(b) flat void in the inside', f.inside.voidShare, T.voidShare, '%', 100, judged.inside),
     barred('higher', '(b)(c) widest opening', f.chin.openingRange, T.opening, '% face', 100),
-    barred('higher', '(c) chin r with opening', f.chin.correlation, T.chinCorrelation, '', 1, judged.chin),
-    barred('higher', '(c) chin slope on opening', f.chin.slope, T.chinSlope, '', 1, judged.chin),
+    barred('higher', '(c) chin r with lower lip', f.chin.correlation, T.chinCorrelation, '', 1, judged.chin),
+    barred('higher', '(c) chin slope on lower lip', f.chin.slope, T.chinSlope, '', 1, judged.chin),
+    { name: "(c) FaceMesh's chin r with opening", value: f.chin.faceMesh.correlation, unit: '' },
+    { name: "(c) FaceMesh's chin slope on opening", value: f.chin.faceMesh.slope, unit: '' },
     barred('higher', '(d) blinks', f.blinks.count, T.blinks, ''),
     barred('lower', '(d) shallowest blink', Math.max(0, ...f.blinks.depths), T.blinkDepth, '% of rest', 100),
     barred('lower', '(d) (a) during blinks', f.blinks.outsideDuring, T.outsideMax, 'levels'),

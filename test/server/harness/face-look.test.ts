@@ -18,6 +18,7 @@ import {
 } from '../../helpers/face-look/image.js';
 import { blackEllipse, blink, moveHead, noisy, openJaw, pastedBrows, random } from '../../helpers/face-look/made-frames.js';
 import { chinDrop, mouthInside, outsideChange, prepareRest } from '../../helpers/face-look/measures.js';
+import { LOWER_LIP_BAND, chinEdgeDrop, chinProfile } from '../../helpers/face-look/chin-edge.js';
 import { CHIN, EYES, FACE_OVAL, INNER_LIPS, eyeAspect, mouthOpening, type Mesh } from '../../helpers/face-look/regions.js';
 import { THRESHOLDS, judgeLook } from '../../helpers/face-look/verdict.js';
 
@@ -257,6 +258,25 @@ describe('face-look measures on a drawn face', () => {
     assert.ok(Math.abs(chinDrop(rest, dropped) - 8 / 160) < 1e-9);
     const moved = moveHead(image, dropped, { a: 1 / 1.1, b: 0, tx: 10, ty: 10 });
     assert.ok(Math.abs(chinDrop(rest, moved.mesh) - 8 / 160) < 1e-6);
+  });
+
+  it("(c) the pixels read the chin's and the lower lip's drop: a jaw carries both, a frozen chin only the lip", () => {
+    const restChin = chinProfile(rest, lumaOf(image)),
+      restLip = chinProfile(rest, lumaOf(image), LOWER_LIP_BAND);
+    // Each read through (a)'s refined alignment, the head moved a little: drops in rest face heights (160 px here).
+    const read = (frame: Rgb) => {
+      const moved = moveHead(frame, mesh, { a: 1 / 1.05, b: 0.01, tx: 4, ty: 3 });
+      const toFrame = outsideChange(rest, { image: moved.image, mesh: moved.mesh }).toFrame;
+      const luma = lumaOf(moved.image);
+      return { chin: chinEdgeDrop(restChin, luma, toFrame), lip: chinEdgeDrop(restLip, luma, toFrame) };
+    };
+    const jaw = read(openJaw(image, mesh, 12));
+    assert.ok(Math.abs(jaw.chin - 12 / 160) < 1.5 / 160 && Math.abs(jaw.lip - 12 / 160) < 1.5 / 160, JSON.stringify(jaw));
+    const frozen = read(openJaw(image, mesh, 12, { carryChin: false }));
+    // Over a frozen chin the skin under the lip is squeezed, and the lip's band (which reaches into it) reads less.
+    assert.ok(Math.abs(frozen.chin) < 1 / 160 && frozen.lip > 8 / 160 && frozen.lip < 13 / 160, JSON.stringify(frozen));
+    const still = read(image);
+    assert.ok(Math.abs(still.chin) < 1 / 160 && Math.abs(still.lip) < 1 / 160, JSON.stringify(still));
   });
 
   it('(d) the eye aspect falls as the lids close', () => {
