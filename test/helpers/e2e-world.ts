@@ -193,7 +193,7 @@ async function startWorldOn(
 
 /** A customer page: nothing but the script tag and one element. */
 export function customerPage(serviceUrl: string, element: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Customer site</title></head>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Customer site</title></head>
 <body><script src="${serviceUrl}/palkit.js"></script>
 ${element}
 </body></html>`;
