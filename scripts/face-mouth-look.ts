@@ -29,7 +29,14 @@ function boxOf(outer: Pt[]): { x: number; y: number; w: number; h: number } {
   return { x, y, w: Math.ceil(2 * width), h: Math.ceil(Math.max(...ys) - y + 0.6 * width) };
 }
 
-function dots(ctx: SKRSContext2D, at: (i: number) => Pt, box: { x: number; y: number }, scale: number, ox: number, sets: Array<[number[], string]>) {
+function dots(
+  ctx: SKRSContext2D,
+  at: (i: number) => Pt,
+  box: { x: number; y: number },
+  scale: number,
+  ox: number,
+  sets: Array<[number[], string]>,
+) {
   for (const [indices, colour] of sets) {
     ctx.fillStyle = colour;
     for (const i of indices) {
@@ -78,7 +85,9 @@ if (mode === 'rig') {
     [78, 61],
     [308, 291],
   ] as const)
-    console.log(`corner ${inner} (inner) at ${at(inner).map((v) => v.toFixed(1))}, ${outer} (outer) at ${at(outer).map((v) => v.toFixed(1))}`);
+    console.log(
+      `corner ${inner} (inner) at ${at(inner).map((v) => v.toFixed(1))}, ${outer} (outer) at ${at(outer).map((v) => v.toFixed(1))}`,
+    );
 } else {
   const recording = loadRecording(from);
   const widest = [...recording.figures.readings].sort((a, b) => b.opening - a.opening).slice(0, Number(count ?? 4));

@@ -70,7 +70,9 @@ export function takeCornerShadows(landmarks: Point[], pose: MouthPose, rgba: Uin
   const along = (p: Point, t: number): Point => [p[0] - sin * t, p[1] + cos * t];
   const down = (p: Point) => -sin * p[0] + cos * p[1];
   const mid = (a: Point, b: Point): Point => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-  const refs = [mid(landmarks[14]!, landmarks[17]!), landmarks[17]!, landmarks[18]!, landmarks[200]!].map((p) => luma(...p)).sort((a, b) => a - b);
+  const refs = [mid(landmarks[14]!, landmarks[17]!), landmarks[17]!, landmarks[18]!, landmarks[200]!]
+    .map((p) => luma(...p))
+    .sort((a, b) => a - b);
   const dark = SHADOW_DARK * refs[Math.floor(refs.length / 2)]!;
   const step = 0.5;
   /** The dark run starting within SHADOW_START under p: its first and last offsets (pixels), or null. */
