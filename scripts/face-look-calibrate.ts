@@ -25,7 +25,7 @@ for (const other of OTHER_FACES) {
 for (const [k, reply] of madeReplies(rest, sight.mesh).entries()) {
   if (only && !only.includes(k)) continue;
   const started = performance.now();
-  const figures = await lookAtMade(reply);
+  const figures = await lookAtMade(reply, see);
   console.log(
     `${k}. ${reply.name} (${((performance.now() - started) / reply.frames.length).toFixed(0)} ms a frame)\n  made to be ${JSON.stringify(reply.good)}; judged ${JSON.stringify(judgeLook(figures))}\n  ${describeLook(figures).join('\n  ')}`,
   );

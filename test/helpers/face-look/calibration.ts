@@ -7,7 +7,6 @@ import { blackEllipse, blink, moveHead, noisy, openJaw, pastedBrows } from './ma
 import { analyseLook, type LookedFrame, type LookFigures } from './analyse.js';
 import { faceHeight, type Mesh } from './regions.js';
 import type { Sight } from './see.js';
-import { seeAll } from './see-pool.js';
 
 export interface MadeReply {
   name: string;
@@ -113,18 +112,12 @@ export const OTHER_FACES: Array<{ name: string; file: string; filter: string; sa
   },
 ];
 
-/** A made reply's figures: its frames seen together (`seeFrames`; by default on every core), the first as rest. */
-export async function lookAtMade(
-  reply: MadeReply,
-  seeFrames: (frames: Rgb[]) => Promise<Sight[]> = (frames) => seeAll(frames, true),
-): Promise<LookFigures> {
-  const sights = await seeFrames(reply.frames);
-  const frames: LookedFrame[] = reply.frames.map((image, i) => ({
-    at: i * 40,
-    image,
-    mesh: sights[i]!.mesh,
-    embedding: sights[i]!.embedding,
-    silent: i === 0,
-  }));
+/** A made reply's figures: each frame seen (`see`), the first as rest. */
+export async function lookAtMade(reply: MadeReply, see: (frame: Rgb) => Promise<Sight>): Promise<LookFigures> {
+  const frames: LookedFrame[] = [];
+  for (const [i, image] of reply.frames.entries()) {
+    const sight = await see(image);
+    frames.push({ at: i * 40, image, mesh: sight.mesh, embedding: sight.embedding, silent: i === 0 });
+  }
   return analyseLook(frames, 0);
 }
