@@ -13,7 +13,7 @@ export function isRealtime(file) {
  * Real-time files that assert no time (no latency, rate or deadline figure; only waits bounded to fail, not
  * to measure) and leave the built packages alone: the real-time runner runs them UNTIMED_AT_ONCE at a time, in
  * a group nothing timed runs beside. Each starts its own service, site and browser on ports of its own
- * (face-look-calibration: the face models on every core, a minute of WebAssembly, no service; demo-face: its
+ * (face-look-calibration: the face models on one core, a minute of WebAssembly, no service; demo-face: its
  * demo process, its 8 s recordings and their training; chaos-database: a PostgreSQL of its own on a free port,
  * its waits only bounds to fail). A file that starts to measure time leaves this list.
  */
