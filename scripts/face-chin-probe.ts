@@ -5,44 +5,18 @@
 // (forehead to chin about 95 px; SCALE=<crop side in face heights> to change), and prints for each the rig's own
 // geometry (lip opening and chin drop, face heights) beside what FaceMesh reads (the instrument's see.ts and
 // analyse.ts, rest = the first frame). VIS=A,O: the shapes; SAVE=1 keeps the frames at weights 0, 0.6, 1.
-import { writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { locateFfmpeg } from '../src/server/platform/media/ffmpeg.js';
-import { analyseFace, makeRig } from '../src/server/resources/faces/rig/train.js';
 import { paintMeshFrame } from '../src/face-drawing/mesh-paint.js';
 import { channelsOf, meshFrame, noChannels } from '../src/face-drawing/mesh.js';
 import { see } from '../test/helpers/face-look/see.js';
+import { probeRig } from './probe-rig.js';
 import { analyseLook, type LookedFrame } from '../test/helpers/face-look/analyse.js';
-import { portraitClip, PORTRAIT } from '../test/helpers/face-clips.js';
 import type { Viseme } from '../src/protocol/visemes.js';
-import type { FaceRig } from '../src/protocol/faces/rig.js';
 
-const which = process.argv[2] ?? 'photo';
+const which = process.argv[2] === 'clip' ? 'clip' : 'photo';
 const dir = `/tmp/chin-off/${which}`;
-const ffmpeg = locateFfmpeg(undefined);
-if ('missing' in ffmpeg) throw new Error(ffmpeg.missing);
-let rig: FaceRig, idleBuf: Buffer, mouthsBuf: Buffer;
-if (existsSync(`${dir}/rig.json`) && !process.argv.includes('--train')) {
-  rig = JSON.parse(readFileSync(`${dir}/rig.json`, 'utf8')) as FaceRig;
-  idleBuf = readFileSync(`${dir}/idle.jpg`);
-  mouthsBuf = readFileSync(`${dir}/mouths.webp`);
-} else {
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(dir, { recursive: true });
-  let input = PORTRAIT;
-  if (which === 'clip') {
-    input = `${dir}/clip.mp4`;
-    writeFileSync(input, portraitClip(12));
-  }
-  const analysis = await analyseFace(ffmpeg.path, input, { still: which !== 'clip' });
-  const files = await makeRig(ffmpeg.path, input, analysis);
-  rig = files.rig;
-  idleBuf = Buffer.from(files.idle);
-  mouthsBuf = Buffer.from(files.mouths);
-  writeFileSync(`${dir}/rig.json`, JSON.stringify(rig));
-  writeFileSync(`${dir}/idle.jpg`, idleBuf);
-  writeFileSync(`${dir}/mouths.webp`, mouthsBuf);
-}
+const { rig, idle: idleBuf, mouths: mouthsBuf } = await probeRig(which, dir);
 const [idle, inside] = [await loadImage(idleBuf), await loadImage(mouthsBuf)];
 const visemes = (process.env.VIS ?? 'A,O,E,I,L').split(',') as Viseme[];
 const steps = [0, 0.2, 0.4, 0.6, 0.8, 1];

@@ -5,41 +5,18 @@
 // and prints (a)'s worst cell (and where, in crop pixels) and the eye aspect against the same frame open, as the
 // instrument reads them (see.ts, measures.ts). SAVE=1 keeps the crops. Issue 51: the clip face's (a) at a
 // closing lid's outer corner.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { locateFfmpeg } from '../src/server/platform/media/ffmpeg.js';
-import { analyseFace, makeRig } from '../src/server/resources/faces/rig/train.js';
 import { paintMeshFrame } from '../src/face-drawing/mesh-paint.js';
 import { noChannels } from '../src/face-drawing/mesh.js';
 import { see } from '../test/helpers/face-look/see.js';
+import { probeRig } from './probe-rig.js';
 import { outsideChange, prepareRest, type Rest } from '../test/helpers/face-look/measures.js';
 import { eyeAspect } from '../test/helpers/face-look/regions.js';
 import { writePng } from '../test/helpers/face-look/files.js';
-import { PORTRAIT, portraitClip } from '../test/helpers/face-clips.js';
-import type { FaceRig } from '../src/protocol/faces/rig.js';
 
 const which = process.argv[2] === 'photo' ? 'photo' : 'clip';
 const dir = `/tmp/lid-probe/${which}`;
-let rig: FaceRig, idleBuf: Buffer, mouthsBuf: Buffer;
-if (existsSync(`${dir}/rig.json`) && !process.argv.includes('--train')) {
-  rig = JSON.parse(readFileSync(`${dir}/rig.json`, 'utf8')) as FaceRig;
-  idleBuf = readFileSync(`${dir}/idle.jpg`);
-  mouthsBuf = readFileSync(`${dir}/mouths.webp`);
-} else {
-  const ffmpeg = locateFfmpeg(undefined);
-  if ('missing' in ffmpeg) throw new Error(ffmpeg.missing);
-  mkdirSync(dir, { recursive: true });
-  let input = PORTRAIT;
-  if (which === 'clip') {
-    input = `${dir}/clip.mp4`;
-    writeFileSync(input, portraitClip(12));
-  }
-  const files = await makeRig(ffmpeg.path, input, await analyseFace(ffmpeg.path, input, { still: which !== 'clip' }));
-  [rig, idleBuf, mouthsBuf] = [files.rig, Buffer.from(files.idle), Buffer.from(files.mouths)];
-  writeFileSync(`${dir}/rig.json`, JSON.stringify(rig));
-  writeFileSync(`${dir}/idle.jpg`, idleBuf);
-  writeFileSync(`${dir}/mouths.webp`, mouthsBuf);
-}
+const { rig, idle: idleBuf, mouths: mouthsBuf } = await probeRig(which, dir);
 const [idle, inside] = [await loadImage(idleBuf), await loadImage(mouthsBuf)];
 const frames = rig.mesh!.frames;
 const chosen = (process.env.FRAMES ?? '0,8,16,24,32,40').split(',').map((f) => Number(f) % frames.length);
