@@ -1,6 +1,6 @@
 // What the visitor chose for the call and may change during it: microphone, camera, voice or text,
 // the devices, and the notice shown about them. The session is one; a transport, once joined, follows.
-import type { Transport } from './transport/transport.js';
+import type { JoinOptions, Transport } from './transport/transport.js';
 
 export abstract class CallChoices extends EventTarget {
   microphoneOn = true;
@@ -77,6 +77,31 @@ export abstract class CallChoices extends EventTarget {
     this.videoDeviceId = devices.videoDeviceId ?? this.videoDeviceId;
     if (devices.cameraOn !== undefined) this.cameraOn = devices.cameraOn;
     if (devices.microphoneOn !== undefined) this.microphoneOn = devices.microphoneOn;
+  }
+
+  /** Each start chooses afresh: text (no camera either, so no device prompt at all) or voice. */
+  protected chooseStart(text: boolean): void {
+    if (text) {
+      this.enterTextMode();
+      this.cameraOn = false;
+    } else if (this.textMode) {
+      this.textMode = false;
+      this.microphoneOn = true;
+      this.cameraOn = true;
+    }
+  }
+
+  /** What the join asks of the devices: the visitor's choices, the camera only where the page allows one. */
+  protected joinMedia(
+    cameraAllowed: boolean,
+  ): Pick<JoinOptions, 'startVideo' | 'startAudio' | 'textMode' | 'audioDeviceId' | 'videoDeviceId'> {
+    return {
+      startVideo: this.cameraOn && cameraAllowed,
+      startAudio: this.microphoneOn && !this.textMode,
+      textMode: this.textMode,
+      ...(this.audioDeviceId ? { audioDeviceId: this.audioDeviceId } : {}),
+      ...(this.videoDeviceId ? { videoDeviceId: this.videoDeviceId } : {}),
+    };
   }
 
   protected enterTextMode(): void {

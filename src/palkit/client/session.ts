@@ -1,8 +1,8 @@
 // The conversation session: one state machine from deployment init to the end of a call. It owns the API
-// calls, the gate (password, captcha), the device check, the transport, and implements ConversationLink
-// for the in-call parts; the visitor's choices (microphone, camera, text, devices) are call-choices.ts.
-// States and modes are the host-page contract's.
-import type { InitResponse, StartBody, StartResponse, UnavailableReason } from '../../protocol/public.js';
+// calls and the transport, and implements ConversationLink for the in-call parts; the way from the Start
+// button into the room (gate, device check, start, join) is start-flow.ts, the visitor's choices
+// (microphone, camera, text, devices) call-choices.ts. States and modes are the host-page contract's.
+import type { InitResponse, StartResponse, UnavailableReason } from '../../protocol/public.js';
 import type { RatingBody } from '../../protocol/rating.js';
 import { PalClientError, isAbort, toClientError } from './errors.js';
 import { LinkHistoryEvent, type CanvasInteractionBody, type ConversationLink, type RoomTranscriptEntry } from './link.js';
@@ -18,9 +18,8 @@ import {
   type SessionMode,
   type SessionState,
 } from './session-events.js';
-import { SessionGate } from './session-gate.js';
-import { startOutcome, unavailableCode, type GateStep } from './start-errors.js';
-import { VisitorStep, type VisitorStepName } from './visitor-step.js';
+import { StartFlow } from './start-flow.js';
+import { initError, unavailableCode, type GateStep } from './start-errors.js';
 import { conversationIdFromUrl, defaultSettings, type SessionOptions, type SessionSettings } from './session-options.js';
 import { loadCallEvents, loadTransports } from './call-code.js';
 import { CallChoices } from './call-choices.js';
@@ -43,18 +42,27 @@ export class ConversationSession extends CallChoices implements ConversationLink
   readonly #options: SessionOptions;
   readonly #transportFactory: TransportFactory | null;
   #transport: Transport | null = null;
-  readonly #visitor = new VisitorStep();
-  readonly #gate = new SessionGate(this.#visitor, { changed: () => this.changed(), report: (error) => this.#report(error) });
-  #starting: Promise<void> | null = null;
-  #creating: Promise<StartResponse> | null = null;
+  readonly #flow: StartFlow;
   #abort = new AbortController();
-  #prepared = false;
   readonly #onPageHide = (): void => this.dispose();
 
   constructor(options: SessionOptions = {}) {
     super();
     this.#options = options;
     this.#transportFactory = options.transportFactory ?? null;
+    this.#flow = new StartFlow(options, this, {
+      signal: () => this.#abort.signal,
+      settings: () => this.#settings,
+      setState: (state) => this.#setState(state),
+      setMode: (mode) => this.#setMode(mode),
+      created: (conversation) => (this.conversation = conversation),
+      connect: () => this.#connect(),
+      dropTransport: () => this.#dropTransport(),
+      unavailable: (reason) => this.#unavailable(reason),
+      fail: (error, report) => this.#fail(error, report),
+      changed: () => this.changed(),
+      report: (error) => this.#report(error),
+    });
   }
 
   get conversationId(): string {
@@ -81,17 +89,17 @@ export class ConversationSession extends CallChoices implements ConversationLink
 
   /** The gate's step on view (password, captcha), or null. */
   get gate(): GateStep | null {
-    return this.#gate.step;
+    return this.#flow.gate.step;
   }
 
   /** Why the last gate attempt failed (code of the start endpoint), shown on the gate. */
   get gateError(): PalClientError | null {
-    return this.#gate.error;
+    return this.#flow.gate.error;
   }
 
   /** The password step's answer is being checked with the service. */
   get gateChecking(): boolean {
-    return this.#gate.checking;
+    return this.#flow.gate.checking;
   }
 
   protected get callTransport(): Transport | null {
@@ -136,19 +144,9 @@ export class ConversationSession extends CallChoices implements ConversationLink
   startConversation(options: { text?: boolean } = {}): Promise<void> {
     unlockAudio();
     if (this.state === 'connected' || this.state === 'disconnecting') return Promise.resolve();
-    if (!this.#starting && !this.#prepared) {
-      // Each start chooses afresh: text (no camera either, so no device prompt at all) or voice.
-      if (options.text) {
-        this.enterTextMode();
-        this.cameraOn = false;
-      } else if (this.textMode) {
-        this.textMode = false;
-        this.microphoneOn = true;
-        this.cameraOn = true;
-      }
-    }
-    this.#starting ??= this.#start().finally(() => (this.#starting = null));
-    return this.#starting;
+    if (!this.#flow.starting && !this.#flow.prepared) this.chooseStart(options.text ?? false);
+    if (!this.#flow.starting) this.#listenForPageHide();
+    return this.#flow.start();
   }
 
   /**
@@ -164,8 +162,8 @@ export class ConversationSession extends CallChoices implements ConversationLink
   async createConversation(): Promise<{ conversationId: string }> {
     this.#listenForPageHide();
     try {
-      await this.#passGate();
-      const created = await this.#create();
+      await this.#flow.passGate();
+      const created = await this.#flow.create();
       this.dispatchEvent(new SessionLifecycleEvent('created', created.conversation_id));
       return { conversationId: created.conversation_id };
     } catch (error) {
@@ -179,21 +177,13 @@ export class ConversationSession extends CallChoices implements ConversationLink
   #rejoin(live: LiveCall): void {
     const deploymentId = this.#options.deploymentId!;
     this.conversation = live;
-    this.#prepared = true;
     this.#listenForPageHide();
-    this.#starting = this.#connect()
-      .catch((error) => {
-        if (this.#abort.signal.aborted || isAbort(toClientError(error))) return;
-        // The call ended meanwhile (or the room is gone): the visitor simply starts again.
-        forgetLiveCall(deploymentId);
-        void this.#transport?.leave().catch(() => undefined);
-        this.#transport = null;
-        this.conversation = null;
-        this.#prepared = false;
-        this.#setState('idle');
-        this.#setMode('idle');
-      })
-      .finally(() => (this.#starting = null));
+    // The call ended meanwhile (or the room is gone): the visitor simply starts again.
+    this.#flow.rejoin(() => {
+      forgetLiveCall(deploymentId);
+      this.#dropTransport();
+      this.conversation = null;
+    });
   }
 
   /** Joins a known room directly (pal-conversation without a deployment). Never rejects. */
@@ -201,29 +191,24 @@ export class ConversationSession extends CallChoices implements ConversationLink
     unlockAudio();
     if (this.state === 'connected' || this.state === 'disconnecting') return Promise.resolve();
     this.conversation = { conversation_id: conversationId, conversation_url: conversationUrl, meeting_token: meetingToken };
-    this.#prepared = true;
-    const signal = this.#abort.signal;
     this.#listenForPageHide();
-    this.#starting ??= this.#connect()
-      .catch((error) => void (signal.aborted || this.#handleStartError(error)))
-      .finally(() => (this.#starting = null));
-    return this.#starting;
+    return this.#flow.join(this.#abort.signal);
   }
 
   /** The password step's answer, with the captcha token when the deployment has a captcha. */
   submitPassword(password: string, captchaToken?: string): void {
-    this.#gate.answerPassword(password, captchaToken);
-    this.#resume('password');
+    this.#flow.gate.answerPassword(password, captchaToken);
+    this.#flow.resume('password');
   }
 
   submitCaptcha(token: string): void {
-    this.#gate.answerCaptcha(token);
-    this.#resume('captcha');
+    this.#flow.gate.answerCaptcha(token);
+    this.#flow.resume('captcha');
   }
 
   /** The bot check could not run (script blocked, widget error): nothing a visitor can do here. */
   captchaUnavailable(): void {
-    this.#visitor.fail(new PalClientError('captcha_unavailable', 'The bot check could not run.'));
+    this.#flow.visitor.fail(new PalClientError('captcha_unavailable', 'The bot check could not run.'));
   }
 
   /** The device check's choice; `textMode` when the visitor goes on by text (no microphone). */
@@ -232,7 +217,7 @@ export class ConversationSession extends CallChoices implements ConversationLink
   ): void {
     unlockAudio();
     this.chooseDevices(devices);
-    this.#resume('haircheck');
+    this.#flow.resume('haircheck');
   }
 
   /** Leaves a live call, or cancels a pending start / device check / prepared room. */
@@ -249,8 +234,8 @@ export class ConversationSession extends CallChoices implements ConversationLink
     await transport?.leave().catch(() => undefined);
     this.#transport = null;
     this.conversation = null;
-    this.#prepared = false;
-    this.#gate.step = null;
+    this.#flow.prepared = false;
+    this.#flow.gate.step = null;
     if (this.state !== 'error' && this.state !== 'ended') this.#setState('idle');
     if (this.mode === 'haircheck' || this.mode === 'call') this.#setMode('idle');
     this.changed();
@@ -259,9 +244,9 @@ export class ConversationSession extends CallChoices implements ConversationLink
   /** "Try again" / "Start over": back to the preview (re-reading the deployment when there is one). */
   async retry(): Promise<void> {
     this.error = null;
-    this.#gate.error = null;
+    this.#flow.gate.error = null;
     this.conversation = null;
-    this.#prepared = false;
+    this.#flow.prepared = false;
     this.deployment = null;
     if (this.#options.deploymentId) return this.initialize();
     this.#setState('idle');
@@ -272,8 +257,7 @@ export class ConversationSession extends CallChoices implements ConversationLink
   dispose(): void {
     this.disposed = true;
     this.#cancelPending();
-    void this.#transport?.leave().catch(() => undefined);
-    this.#transport = null;
+    this.#dropTransport();
     this.#abort.abort();
     this.#abort = new AbortController();
     globalThis.removeEventListener?.('pagehide', this.#onPageHide);
@@ -297,55 +281,6 @@ export class ConversationSession extends CallChoices implements ConversationLink
     await this.#options.api.rate(conversation.conversation_id, conversation.meeting_token, rating);
   }
 
-  async #start(): Promise<void> {
-    this.#listenForPageHide();
-    const signal = this.#abort.signal;
-    // Each pass runs the flow once; a wrong password or failed captcha sends the visitor back to the gate.
-    for (;;) {
-      try {
-        if (!this.deployment && this.#options.deploymentId) await this.initialize();
-        if (this.mode === 'unavailable' || !this.deployment) return;
-        if (this.mode === 'ended') this.#setMode('idle');
-        if (!this.#prepared) await this.#passGate();
-        if (this.#settings.showHaircheck && !this.#prepared && !this.textMode) {
-          this.#setMode('haircheck');
-          await this.#visitor.waitFor('haircheck');
-        }
-        if (!this.#prepared) {
-          this.#setState('connecting');
-          await (this.#creating ?? this.#create());
-        }
-        await this.#connect();
-        return;
-      } catch (error) {
-        if (signal.aborted || this.#handleStartError(error) === 'stop') return;
-      }
-    }
-  }
-
-  #passGate(): Promise<void> {
-    const { api, deploymentId } = this.#options;
-    return this.#gate.pass(this.deployment, (body) => {
-      if (!api || !deploymentId) throw new PalClientError('no_deployment', 'No deployment id was given.');
-      return api.passGate(deploymentId, body, this.#abort.signal);
-    });
-  }
-
-  #create(): Promise<StartResponse> {
-    const { api, deploymentId } = this.#options;
-    if (!api || !deploymentId) return Promise.reject(new PalClientError('no_deployment', 'No deployment id was given.'));
-    const body: StartBody = { ...this.#settings.startBody(), ...this.#gate.takeStartFields() };
-    this.#creating = api
-      .start(deploymentId, body, this.#abort.signal)
-      .then((created) => {
-        this.conversation = created;
-        this.#prepared = true;
-        return created;
-      })
-      .finally(() => (this.#creating = null));
-    return this.#creating;
-  }
-
   async #connect(): Promise<void> {
     const conversation = this.conversation;
     if (!conversation) throw new PalClientError('join_failed', 'No conversation to join.');
@@ -365,14 +300,10 @@ export class ConversationSession extends CallChoices implements ConversationLink
     await transport.join({
       url: conversation.conversation_url,
       token: conversation.meeting_token ?? '',
-      startVideo: this.cameraOn && this.#settings.cameraOn,
-      startAudio: this.microphoneOn && !this.textMode,
-      textMode: this.textMode,
+      ...this.joinMedia(this.#settings.cameraOn),
       // A trained face named by the start's answer loads while the page joins, not after the room names it.
       ...(conversation.face_rig_url ? { faceRigUrl: conversation.face_rig_url } : {}),
       ...(this.#settings.userName ? { userName: this.#settings.userName } : {}),
-      ...(this.audioDeviceId ? { audioDeviceId: this.audioDeviceId } : {}),
-      ...(this.videoDeviceId ? { videoDeviceId: this.videoDeviceId } : {}),
     });
     if (signal.aborted || this.#transport !== transport) {
       await transport.leave();
@@ -380,37 +311,16 @@ export class ConversationSession extends CallChoices implements ConversationLink
     }
     if (transport.history?.length) this.dispatchEvent(new LinkHistoryEvent(transport.history));
     this.cameraOn = this.cameraOn && this.#settings.cameraOn;
-    this.#prepared = false;
+    this.#flow.prepared = false;
     this.#setState('connected');
     this.#setMode('call');
     if (this.#options.deploymentId) rememberLiveCall(this.#options.deploymentId, conversation);
     this.dispatchEvent(new SessionLifecycleEvent('started', conversation.conversation_id));
   }
 
-  /** Shows what went wrong; 'retry' when the visitor is back at the gate and the flow continues. */
-  #handleStartError(raw: unknown): 'retry' | 'stop' {
-    const error = toClientError(raw);
-    if (isAbort(error)) return 'stop';
+  #dropTransport(): void {
     void this.#transport?.leave().catch(() => undefined);
     this.#transport = null;
-    const outcome = startOutcome(error.code);
-    this.#report(error);
-    if (outcome.kind === 'gate' && this.deployment) {
-      // The pass ran out (or the password changed): the visitor enters it again.
-      if (outcome.step === 'password') this.#gate.forgetPass();
-      this.#gate.error = error;
-      this.#setState('idle');
-      this.#setMode('idle');
-      return 'retry';
-    }
-    this.#prepared = false;
-    if (outcome.kind === 'unavailable') {
-      this.#setState('error');
-      this.#unavailable(outcome.reason);
-    } else {
-      this.#fail(error, false);
-    }
-    return 'stop';
   }
 
   #remoteEnded(event: TransportEndedEvent): void {
@@ -432,13 +342,9 @@ export class ConversationSession extends CallChoices implements ConversationLink
     this.dispatchEvent(new SessionLifecycleEvent('ended', id));
   }
 
-  #resume(step: VisitorStepName): void {
-    if (this.#visitor.resume(step) && step !== 'haircheck') this.#gate.error = null;
-  }
-
   #cancelPending(): void {
-    this.#visitor.cancel();
-    if (this.#creating || this.state === 'connecting') {
+    this.#flow.visitor.cancel();
+    if (this.#flow.creating || this.state === 'connecting') {
       this.#abort.abort();
       this.#abort = new AbortController();
     }
@@ -484,10 +390,4 @@ export class ConversationSession extends CallChoices implements ConversationLink
   protected changed(): void {
     this.dispatchEvent(new SessionChangeEvent());
   }
-}
-
-/** A 400 on init is the page's mistake, not the service's: the deployment id is malformed, and a retry cannot help. */
-function initError(error: PalClientError, deploymentId: string): PalClientError {
-  if (error.status !== 400) return error;
-  return new PalClientError('invalid_deployment_id', `deployment-id "${deploymentId.slice(0, 80)}" is malformed (${error.message}).`, 400);
 }

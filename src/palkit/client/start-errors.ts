@@ -1,7 +1,7 @@
-// What a failed start means for the visitor: back to the gate (wrong password, failed captcha), the
+// What a failed start (or init) means for the visitor: back to the gate (wrong password, failed captcha), the
 // unavailable screen (inactive deployment, limits, a bot check that cannot run), or the error screen.
 import type { UnavailableReason } from '../../protocol/public.js';
-import type { PalErrorCode } from './errors.js';
+import { PalClientError, type PalErrorCode } from './errors.js';
 
 export type GateStep = 'password' | 'captcha';
 
@@ -44,4 +44,10 @@ export function unavailableCode(reason: UnavailableReason): PalErrorCode {
     busy: 'busy',
   };
   return codes[reason];
+}
+
+/** A 400 on init is the page's mistake, not the service's: the deployment id is malformed, and a retry cannot help. */
+export function initError(error: PalClientError, deploymentId: string): PalClientError {
+  if (error.status !== 400) return error;
+  return new PalClientError('invalid_deployment_id', `deployment-id "${deploymentId.slice(0, 80)}" is malformed (${error.message}).`, 400);
 }
