@@ -1,6 +1,7 @@
 // The local PAL in a room: joins when the visitor does, delivers the disclosure, greets, answers what
 // participants say or send, shows Magic Canvas cards (shown-cards.ts), and records every turn of the
-// transcript. Its voice and the speaker saying one utterance at a time are pal-mouth.ts.
+// transcript. Its voice and the speaker saying one utterance at a time are pal-mouth.ts; the disclosure's
+// delivery is disclosure-delivery.ts.
 import { randomUUID } from 'node:crypto';
 import type { Participant, RoomTranscriptEntry } from '../../../protocol/room.js';
 import { parseInteraction } from '../../../protocol/interactions.js';
@@ -14,7 +15,8 @@ import { answerSource, once, type AnswerContext } from './answer.js';
 import { cardFor } from './cards.js';
 import { ShownCards } from './shown-cards.js';
 import { visitorClock, type VisitorClock } from '../../resources/pals/lines/spoken-time.js';
-import { disclosureFor, greetingFor } from './disclosure.js';
+import { greetingFor } from './disclosure.js';
+import { deliverDisclosure } from './disclosure-delivery.js';
 import type { ChatMessage } from './llm.js';
 import type { ReplyStage, Speaker, SpeechSource } from '../speech/utterances.js';
 import { EchoAudioStreams } from '../speech/echo-audio.js';
@@ -25,11 +27,10 @@ import type { AudioOut, PalVoice } from '../../providers/voice/pal-voice.js';
 import { palMouth } from './pal-mouth.js';
 import { palParticipant } from './pal-participant.js';
 import { earsFor } from '../ears/ears.js';
-import { TranscriptWriter } from './transcript-writer.js';
+import { TranscriptWriter, afterHandOff } from './transcript-writer.js';
 import { historyOf, unansweredTurn } from './history.js';
 import { PalTools } from './tools.js';
 import { turnText } from './turn-text.js';
-import { recordDisclosure } from '../../resources/conversations/receipts.js';
 
 /** What the PAL needs from its room. */
 export interface PalRoomPort {
@@ -142,25 +143,7 @@ export class PalAgent {
     }
     this.speaker.holdUntil(faceShown);
     // Speech is queued first so that nothing said to the PAL can be answered before the disclosure.
-    const disclosure = disclosureFor(conv);
-    if (disclosure) {
-      const properties = { visual_disclosure: disclosure.visual, verbal_disclosure: disclosure.verbal };
-      this.emit('conversation.disclosure', { ...properties, state: 'delivering' });
-      void this.speaker.say(once(disclosure.verbal), {
-        inferenceId: randomUUID(),
-        turnIdx: this.turnIdx,
-        interruptible: false,
-        after: () => {
-          this.emit('conversation.disclosure', { ...properties, state: 'delivered' });
-          void recordDisclosure(
-            this.deps.db,
-            conv.conversationId,
-            { visual: disclosure.visual ?? null, verbal: disclosure.verbal ?? null },
-            this.deps.clock.now(),
-          ).catch((error) => this.deps.log.error('disclosure receipt not stored', { conversation_id: conv.conversationId, error }));
-        },
-      });
-    }
+    deliverDisclosure(this.deps, conv, this.speaker, this.turnIdx, (eventType, properties) => this.emit(eventType, properties));
     const greeting = greetingFor(conv, { hears: this.hears });
     this.offeredSpeech = offersSpeech(greeting, replyLanguage(conv));
     void this.speaker.say(once(greeting), { inferenceId: randomUUID(), turnIdx: this.turnIdx, interruptible: true });
@@ -404,15 +387,4 @@ export class PalAgent {
   settled(): Promise<void> {
     return this.transcript.settled();
   }
-}
-
-/**
- * Resolves once the microtasks of this turn have run, which hand an answer that needs no lookup (an echo,
- * a card's line, a guardrail's refusal) to the voice. The visitor's turn is written to the transcript
- * after that: the embedded database runs its statements on this thread, and an insert that ran first
- * held up the reply's synthesis by as long as it took (received → sentence: 8 ms p50 on a quiet machine,
- * ~60 ms p95 busy).
- */
-function afterHandOff(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
