@@ -1,9 +1,8 @@
 // Transport for palkit's own conversation room: a WebSocket at the conversation URL speaking the frames
 // of protocol/room.ts. The PAL's voice arrives as audio frames and is played as a MediaStream track
-// (PalAudioPlayer), as a Daily room gives one; the visitor's microphone goes to the room the same way
-// (MicrophoneSender). Where the service does not transcribe, the browser's speech recognition turns the
-// visitor's words into utterances (LocalListener); where neither can, the visitor is told to type. The
-// visitor's camera is local-camera.ts; what the visitor hears of each reply is measured by turn-latency.ts.
+// (PalAudioPlayer), as a Daily room gives one; the visitor's microphone goes to the room the same way, and
+// how the PAL hears them is local-hearing.ts. The visitor's camera is local-camera.ts; what the visitor
+// hears of each reply is measured by turn-latency.ts.
 import {
   decodeAudioFrame,
   type ClientFrame,
@@ -12,10 +11,9 @@ import {
   type ServerFrame,
 } from '../../../protocol/room.js';
 import { sharedAudioContext } from '../media.js';
-import { browserRecognises, LocalListener, type HeardMessage, type RecognitionFactory } from './local-listener.js';
+import type { HeardMessage } from './local-listener.js';
 import { LocalCamera } from './local-camera.js';
-import { MicrophoneSender } from './microphone.js';
-import { MICROPHONE_WORKLET_FILE } from './microphone-worklet.js';
+import { LocalHearing, type LocalHearingOptions } from './local-hearing.js';
 import { PalAudioPlayer } from './pal-audio.js';
 import { PalFace } from './pal-face.js';
 import type { Timers } from '../timers.js';
@@ -32,25 +30,11 @@ import {
   type TransportParticipant,
 } from './transport.js';
 
-export interface LocalTransportOptions {
+/** The hearing's options (local-hearing.ts) and the room's. */
+export interface LocalTransportOptions extends LocalHearingOptions {
   createSocket?: (url: string) => WebSocket;
-  getUserMedia?: (constraints: MediaStreamConstraints) => Promise<MediaStream>;
   /** Play the PAL's voice (default true). */
   voice?: boolean;
-  /** Let the PAL hear the visitor: microphone audio to the room, and the browser's recognition where the service has none (default true). */
-  listen?: boolean;
-  /** The speech recognition to use (default: the browser's). */
-  createRecognition?: RecognitionFactory;
-  /**
-   * Whether this page's own recognition may hear the visitor where the service does not transcribe
-   * (default true). palkit's Daily runner says false: its microphone is a remote visitor's track, and a
-   * browser's recognition listens to a device, never to a track.
-   */
-  pageRecognition?: boolean;
-  /** palkit's Daily runner: the visitor's own page (the Daily one) recognises their speech and sends the words. */
-  remoteRecognition?: boolean;
-  /** How long recognition may take to give words after the visitor cut the PAL off (default 6 s). */
-  expectWordsMs?: number;
   /** How camera frames for a perceiving PAL are posted and a trained face's rig is fetched (default: the page's fetch). */
   fetch?: typeof fetch;
   /** The clock the rejoin's backoff, camera frames and recognition's waits run on (default: the page's); tests move their own. */
@@ -64,14 +48,10 @@ export class LocalTransport extends EventTarget implements Transport {
   #room: RoomConnection | null = null;
   #selfId = '';
   #remote = new Map<string, Participant>();
-  #micOn = false;
   #left = false;
   #conversationId = '';
-  #audioDeviceId: string | undefined;
   #player: PalAudioPlayer | null = null;
-  #microphone: MicrophoneSender | null = null;
   #roomUrl = '';
-  #listener: LocalListener | null = null;
   /** The PAL's face, drawn here while the voice plays (pal-face.ts). */
   #face: PalFace | null = null;
   #palSpeaking = false;
@@ -81,10 +61,17 @@ export class LocalTransport extends EventTarget implements Transport {
   readonly #meter = new TurnLatencyMeter((report) => this.#reportLatency(report));
   readonly #options: LocalTransportOptions;
   readonly #camera: LocalCamera;
+  readonly #hearing: LocalHearing;
 
   constructor(options: LocalTransportOptions = {}) {
     super();
     this.#options = options;
+    this.#hearing = new LocalHearing(options, {
+      sendBinary: (bytes) => this.#room?.sendBinary(bytes),
+      sendFrame: (frame) => this.#sendFrame(frame),
+      notice: (code) => this.#notice(code),
+      heard: (message) => this.#heard(message),
+    });
     this.#camera = new LocalCamera({
       getUserMedia: options.getUserMedia,
       fetch: options.fetch,
@@ -139,10 +126,9 @@ export class LocalTransport extends EventTarget implements Transport {
   }
 
   join(options: JoinOptions): Promise<void> {
-    this.#micOn = options.startAudio;
+    this.#hearing.choose(options.startAudio, options.audioDeviceId);
     this.#roomUrl = options.url;
     this.#conversationId = new URL(options.url).pathname.split('/').filter(Boolean).pop() ?? '';
-    this.#audioDeviceId = options.audioDeviceId;
     this.#textMode = options.textMode === true;
     this.#camera.start(options.startVideo, options.videoDeviceId);
     if (this.#options.voice !== false) {
@@ -166,7 +152,7 @@ export class LocalTransport extends EventTarget implements Transport {
       // This page draws the PAL's face (where it has one) and says when it is shown: the PAL greets then.
       ...(this.#player ? { face_ready: true } : {}),
       // Whether this page can turn the visitor's speech into words: where neither it nor the service can, the PAL offers no speech.
-      ...(this.#options.listen === false ? {} : { speech_recognition: this.#pageRecognises() }),
+      ...(this.#options.listen === false ? {} : { speech_recognition: this.#hearing.pageRecognises() }),
     };
     this.#room = new RoomConnection(
       options.url,
@@ -198,7 +184,7 @@ export class LocalTransport extends EventTarget implements Transport {
       ...(frame.language ? { language: frame.language } : {}),
       conversationId: frame.conversation_id,
     };
-    this.#startHearing(frame.transcribes === true, frame.language);
+    this.#hearing.start(frame.transcribes === true, frame.language, this.#roomUrl);
     if (frame.perception) this.#camera.perceive(frame.perception, token);
   }
 
@@ -213,18 +199,14 @@ export class LocalTransport extends EventTarget implements Transport {
   sendAppMessage(data: unknown): void {
     // A typed line is the visitor's words too: nothing is missing any more.
     if (typeof data === 'object' && data !== null && (data as { event_type?: unknown }).event_type === 'conversation.respond')
-      this.#listener?.heard();
+      this.#hearing.heard();
     this.#sendFrame({ type: 'app-message', data });
     // A typed turn ends when it is sent: the reply is measured from here.
     if (eventTypeOf(data) === 'conversation.respond') this.#meter.turnEnded('text');
   }
 
   setMicrophoneEnabled(enabled: boolean): void {
-    this.#micOn = enabled;
-    if (!this.#selfId) return;
-    this.#listener?.setMicrophone(enabled);
-    this.#microphone?.setEnabled(enabled);
-    if (enabled && this.#microphone && !this.#microphone.track) void this.#openMicrophone();
+    this.#hearing.setMicrophone(enabled, this.#selfId !== '');
   }
 
   setTextMode(on: boolean): void {
@@ -239,15 +221,12 @@ export class LocalTransport extends EventTarget implements Transport {
   }
 
   async setInputDevices(devices: { audioDeviceId?: string; videoDeviceId?: string }): Promise<void> {
-    if (devices.audioDeviceId && devices.audioDeviceId !== this.#audioDeviceId) {
-      this.#audioDeviceId = devices.audioDeviceId;
-      if (this.#microphone?.track) await this.#openMicrophone();
-    }
+    await this.#hearing.setDevice(devices.audioDeviceId);
     if (devices.videoDeviceId) await this.#camera.switchTo(devices.videoDeviceId);
   }
 
   get microphoneEnabled(): boolean {
-    return this.#micOn;
+    return this.#hearing.microphoneEnabled;
   }
 
   #onFrame(frame: ServerFrame): void {
@@ -290,8 +269,7 @@ export class LocalTransport extends EventTarget implements Transport {
   #release(): void {
     this.#meter.close();
     this.#camera.stop();
-    this.#listener?.close();
-    this.#microphone?.close();
+    this.#hearing.close();
     this.#player?.close();
     this.#face?.stop();
   }
@@ -312,8 +290,8 @@ export class LocalTransport extends EventTarget implements Transport {
         : {};
     const eventType = message.event_type;
     // The visitor cut the PAL off (the room heard speech): recognition owes the PAL those words.
-    if (eventType === 'conversation.replica.stopped_speaking' && message.properties?.interrupted === true) this.#listener?.expectWords();
-    if (eventType === 'conversation.utterance' && message.properties?.role === 'user') this.#listener?.heard();
+    if (eventType === 'conversation.replica.stopped_speaking' && message.properties?.interrupted === true) this.#hearing.expectWords();
+    if (eventType === 'conversation.utterance' && message.properties?.role === 'user') this.#hearing.heard();
     const speaking =
       eventType === 'conversation.replica.started_speaking'
         ? true
@@ -322,7 +300,7 @@ export class LocalTransport extends EventTarget implements Transport {
           : this.#palSpeaking;
     if (speaking === this.#palSpeaking) return;
     this.#palSpeaking = speaking;
-    this.#listener?.setPalSpeaking(speaking);
+    this.#hearing.setPalSpeaking(speaking);
     this.dispatchEvent(new TransportParticipantsEvent());
   }
 
@@ -338,57 +316,8 @@ export class LocalTransport extends EventTarget implements Transport {
     if (frame && !this.#left && !this.#textMode) this.#player?.play(frame);
   }
 
-  /**
-   * The PAL hears the visitor through the room (the service detects speech, and transcribes it when it
-   * can) and, where it does not transcribe, through the browser's recognition; with neither, the
-   * visitor is told to type.
-   */
-  #startHearing(serviceTranscribes: boolean, language: string | undefined): void {
-    if (this.#options.listen === false) return;
-    // The service that hosts the room also serves the worklet (strict-CSP pages refuse a blob: one).
-    const workletUrl = this.#roomUrl ? new URL(`/${MICROPHONE_WORKLET_FILE}`, this.#roomUrl).href : undefined;
-    this.#microphone = new MicrophoneSender(sharedAudioContext(), (bytes) => this.#sendBinary(bytes), workletUrl);
-    if (this.#micOn) void this.#openMicrophone();
-    if (serviceTranscribes) return;
-    if (this.#options.pageRecognition === false) return this.#notice('hearing_unavailable');
-    this.#listener = new LocalListener((message) => this.#heard(message), {
-      ...(this.#options.createRecognition ? { create: this.#options.createRecognition } : {}),
-      ...(this.#options.expectWordsMs !== undefined ? { expectWordsMs: this.#options.expectWordsMs } : {}),
-      ...(this.#options.timers ? { timers: this.#options.timers } : {}),
-      ...(language ? { lang: language } : {}),
-      // Never silence after the visitor spoke: they hear the PAL missed it, or that it cannot hear them here.
-      trouble: (kind) => {
-        // Recognition stopped working here: the PAL is told, so it no longer counts on hearing the visitor.
-        if (kind === 'lost') this.#sendFrame({ type: 'hearing', speech_recognition: false });
-        this.#notice(kind === 'missed' ? 'not_heard' : 'hearing_unavailable');
-      },
-    });
-    if (this.#listener.available) this.#listener.setMicrophone(this.#micOn);
-    else this.#notice('hearing_unavailable');
-  }
-
-  /** Whether this page can turn the visitor's speech into words itself. */
-  #pageRecognises(): boolean {
-    if (this.#options.pageRecognition === false) return this.#options.remoteRecognition === true;
-    return this.#options.createRecognition ? true : browserRecognises();
-  }
-
-  async #openMicrophone(): Promise<void> {
-    const getUserMedia = this.#options.getUserMedia ?? ((c) => navigator.mediaDevices.getUserMedia(c));
-    try {
-      await this.#microphone?.open(getUserMedia, this.#audioDeviceId);
-      this.#microphone?.setEnabled(this.#micOn);
-    } catch {
-      this.#notice('microphone_unavailable');
-    }
-  }
-
   #notice(code: string): void {
     this.dispatchEvent(new TransportNoticeEvent(code, ''));
-  }
-
-  #sendBinary(bytes: Uint8Array): void {
-    this.#room?.sendBinary(bytes);
   }
 
   /** What the visitor said goes to the room, and into this page's own transcript (the room relays to the others only). */
