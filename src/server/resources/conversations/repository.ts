@@ -1,6 +1,6 @@
 // Conversations in SQL, and the PAL/face lookups a conversation needs (those tables belong to the
 // PAL and face areas; only the columns every PAL and face has are read here).
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/schema.js';
 import { badRequest, notFound } from '../../platform/http/errors.js';
@@ -57,7 +57,7 @@ export interface PalAndFace {
 }
 
 /** The rig.json a trained face's training left (faces/training.ts), as a column of a query joining `faces`. */
-export const faceRigUrlColumn = sql<string | null>`faces.training_details->'rig'->>'url'`;
+const faceRigUrlColumn = sql<string | null>`faces.training_details->'rig'->>'url'`;
 
 /**
  * The id of the face a conversation uses: the one given, else the PAL's default (its column, or for
@@ -66,6 +66,18 @@ export const faceRigUrlColumn = sql<string | null>`faces.training_details->'rig'
 export function wantedFaceId(faceId?: string) {
   const defaults = sql<string | null>`pals.default_face_id, pals.definition->>'default_face_id', pals.definition->>'default_replica_id'`;
   return faceId === undefined ? sql<string | null>`coalesce(${defaults})` : sql<string | null>`coalesce(${faceId}::text, ${defaults})`;
+}
+
+/** The face columns of PalAndFaceColumns, for a query joining `faces` on `wanted` (a wantedFaceId). */
+export function wantedFaceColumns(wanted: RawBuilder<string | null>) {
+  return [
+    wanted.as('wanted_face_id'),
+    'faces.face_id',
+    'faces.owner_id as face_owner_id',
+    'faces.face_type',
+    'faces.status as face_status',
+    faceRigUrlColumn.as('face_rig_url'),
+  ] as const;
 }
 
 /** The PAL and face columns a query joining `pals` and `faces` (on wantedFaceId) selects, null where nothing joined. */
@@ -116,16 +128,7 @@ export async function resolvePalAndFace(db: Db, ownerId: number, palId: string, 
   const row = await db
     .selectFrom('pals')
     .leftJoin('faces', (j) => j.on('faces.face_id', '=', wanted))
-    .select([
-      'pals.pal_id',
-      'pals.pal_name',
-      wanted.as('wanted_face_id'),
-      'faces.face_id',
-      'faces.owner_id as face_owner_id',
-      'faces.face_type',
-      'faces.status as face_status',
-      faceRigUrlColumn.as('face_rig_url'),
-    ])
+    .select(['pals.pal_id', 'pals.pal_name', ...wantedFaceColumns(wanted)])
     .where('pals.pal_id', '=', palId)
     .where('pals.owner_id', '=', ownerId)
     .executeTakeFirst();

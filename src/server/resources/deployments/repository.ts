@@ -7,7 +7,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
 import type { Database } from '../../platform/db/schema.js';
 import { notFound } from '../../platform/http/errors.js';
-import { faceRigUrlColumn, palAndFaceOf, wantedFaceId, type PalAndFace } from '../conversations/repository.js';
+import { palAndFaceOf, wantedFaceColumns, wantedFaceId, type PalAndFace } from '../conversations/repository.js';
 import { isoMillis } from '../../platform/time.js';
 import type { Limits } from './schemas.js';
 
@@ -68,12 +68,7 @@ export async function findStartableDeployment(db: Db, deploymentId: string): Pro
       'deployments.callback_url',
       'deployments.version',
       'pals.pal_name',
-      wanted.as('wanted_face_id'),
-      'faces.face_id',
-      'faces.owner_id as face_owner_id',
-      'faces.face_type',
-      'faces.status as face_status',
-      faceRigUrlColumn.as('face_rig_url'),
+      ...wantedFaceColumns(wanted),
     ])
     .where('deployments.deployment_id', '=', deploymentId)
     .executeTakeFirst();
