@@ -9,7 +9,6 @@ import { loadMedia, visualKind } from './media-source.js';
 import { RenderError, rendererFor, type MediaInput, type RenderedSpeech } from './render/renderer.js';
 import { wavDurationSeconds } from '../../platform/audio/wav.js';
 import { progress, videoCallbackBody, VIDEO_STEPS, type VideoRow } from './repository.js';
-import { scrubText } from '../../platform/log.js';
 import { locateFfmpeg } from '../../platform/media/ffmpeg.js';
 import { FaceRig } from '../../../protocol/faces/rig.js';
 import type { RigSummary } from '../faces/rig/train.js';
@@ -17,6 +16,7 @@ import { localSpeechVisemes, localSpeechWav } from './render/local-speech.js';
 import { renderFaceVideoInProcess, type DrawnFace } from './render/rig-render-process.js';
 import { ADA } from '../../../face-drawing/ada.js';
 import { generationOf, VideoDeleted } from './running-renders.js';
+import { endingFailure, errorDetails, finishGeneration, type GenerationOutcome } from './generation-end.js';
 
 export const VIDEO_JOB = 'video.generate';
 /** status_details of a video waiting for its turn to render (its status stays `generating`, the interface's). */
@@ -70,35 +70,29 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<VideoJob> {
     });
   }
 
-  async function finish(row: VideoRow, outcome: { status: 'ready' } | { status: 'error'; error: string }): Promise<void> {
-    await db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('videos')
-        .set(
-          outcome.status === 'ready'
-            ? { status: 'ready', generation_progress: progress(VIDEO_STEPS), status_details: 'Video is ready', updated_at: clock.now() }
-            : {
-                status: 'error',
-                error_details: scrubText(outcome.error).slice(0, 1000),
-                status_details: 'Video generation failed',
-                updated_at: clock.now(),
-              },
-        )
-        .where('video_id', '=', row.video_id)
-        .where('status', '=', 'generating')
-        .returningAll()
-        .executeTakeFirst();
-      if (updated?.callback_url) {
-        await deps.webhooks.send({
-          ownerId: updated.owner_id,
-          url: updated.callback_url,
-          bodies: [videoCallbackBody(updated, config.publicUrl)],
-          eventType: `video.${updated.status}`,
-          db: trx,
-        });
-      }
-    });
-  }
+  const finish = (row: VideoRow, outcome: GenerationOutcome) =>
+    finishGeneration(
+      deps,
+      'video',
+      (trx) =>
+        trx
+          .updateTable('videos')
+          .set(
+            outcome.status === 'ready'
+              ? { status: 'ready', generation_progress: progress(VIDEO_STEPS), status_details: 'Video is ready', updated_at: clock.now() }
+              : {
+                  status: 'error',
+                  error_details: errorDetails(outcome.error),
+                  status_details: 'Video generation failed',
+                  updated_at: clock.now(),
+                },
+          )
+          .where('video_id', '=', row.video_id)
+          .where('status', '=', 'generating')
+          .returningAll()
+          .executeTakeFirst(),
+      (updated) => videoCallbackBody(updated, config.publicUrl),
+    );
 
   const store = (trx: Db, row: VideoRow, contentType: string, extension: string, bytes: Uint8Array) =>
     deps.media.store(trx, { ownerId: row.owner_id, contentType, extension, bytes }).then((m) => m.url);
@@ -253,10 +247,8 @@ export function videoGenerationJob(deps: ServiceDeps): JobHandler<VideoJob> {
       await finish(row, { status: 'ready' });
     } catch (error) {
       if (error instanceof VideoGone || deleted()) return;
-      if (signal.aborted) throw error; // shutting down: the lease expires and a later run resumes
-      const message = error instanceof Error ? error.message : String(error);
       // Permanent failures end now; passing trouble gets the queue's retries, and the last one ends it.
-      if (!(error instanceof RenderError) && attempt < maxAttempts) throw error;
+      const message = endingFailure(error, { attempt, maxAttempts, signal });
       deps.log.info('video generation failed', { video_id: row.video_id, error: message.slice(0, 200) });
       await finish(row, { status: 'error', error: message });
     }
