@@ -16,9 +16,8 @@ import {
   type MouthShape,
 } from '../../../../face-drawing/ada.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
-import { captureFace, type FaceTimeline, type FaceTrack } from './face-track.js';
+import { runFace, type FaceTimeline, type FaceTrack } from './face-track.js';
 import { PresentationDelay } from './presentation.js';
-import { stopTrack, whenShown } from '../shown-tracks.js';
 
 const FRAME_MS = 40;
 /** Share of the way to the target mouth covered per frame: about 80 ms to settle. */
@@ -119,18 +118,5 @@ export function createDrawnFaceTrack(timeline: FaceTimeline, options: DrawnFaceO
     timeline.drawn?.(performance.now() + aheadMs);
   };
 
-  draw();
-  const stream = captureFace(canvas, 1000 / FRAME_MS);
-  const track = stream.getVideoTracks()[0]!;
-  whenShown(track, (media) => media instanceof HTMLVideoElement && presentation.watch(media, track));
-  // Hidden pages get no animation frames, so a timer paces the drawing (browsers slow it down there).
-  const timer = setInterval(() => {
-    if (track.readyState === 'ended') return stop();
-    draw();
-  }, FRAME_MS);
-  function stop(): void {
-    clearInterval(timer);
-    stopTrack(track);
-  }
-  return { track, stop, measuring: () => presentation.measuring };
+  return runFace(canvas, FRAME_MS, draw, presentation);
 }

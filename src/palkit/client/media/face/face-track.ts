@@ -2,6 +2,8 @@
 // for a built-in face or from a trained face's rig, moving with the voice being heard.
 import type { Viseme } from '../../../../protocol/visemes.js';
 import { pageEngine } from '../page-engine.js';
+import { stopTrack, whenShown } from '../shown-tracks.js';
+import type { PresentationDelay } from './presentation.js';
 
 /** What the face follows: the PAL's voice as it is being heard. */
 export interface FaceTimeline {
@@ -37,4 +39,32 @@ export interface FaceTrack {
  */
 export function captureFace(canvas: HTMLCanvasElement, fps: number): MediaStream {
   return pageEngine() === 'webkit' ? canvas.captureStream(fps) : canvas.captureStream();
+}
+
+/**
+ * A face that `draw` paints on `canvas`, as a track: drawn now and then every `frameMs` on a timer (hidden pages
+ * get no animation frames; browsers slow the timer there), how late its frames are shown measured at the <video>
+ * that shows it, and stopped, with `release`, by stop() or when the track ends.
+ */
+export function runFace(
+  canvas: HTMLCanvasElement,
+  frameMs: number,
+  draw: () => void,
+  presentation: PresentationDelay,
+  release: () => void = () => undefined,
+): FaceTrack {
+  draw();
+  const stream = captureFace(canvas, 1000 / frameMs);
+  const track = stream.getVideoTracks()[0]!;
+  whenShown(track, (media) => media instanceof HTMLVideoElement && presentation.watch(media, track));
+  const timer = setInterval(() => {
+    if (track.readyState === 'ended') return stop();
+    draw();
+  }, frameMs);
+  function stop(): void {
+    clearInterval(timer);
+    stopTrack(track);
+    release();
+  }
+  return { track, stop, measuring: () => presentation.measuring };
 }

@@ -11,8 +11,7 @@
 import { FaceRig, cellOrigin, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
 import { openingOf } from '../../../../face-drawing/mouth-interior.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
-import { stopTrack, whenShown } from '../shown-tracks.js';
-import { captureFace, type FaceTimeline } from './face-track.js';
+import { runFace, type FaceTimeline } from './face-track.js';
 import { PresentationDelay } from './presentation.js';
 import { createCanvasMouths } from './rig-2d.js';
 import { createGlPainter } from './rig-gl.js';
@@ -172,23 +171,12 @@ export function createRigFaceTrack(loaded: LoadedRig, timeline: FaceTimeline, op
       [widestOpen(), 0.5],
     ]),
   );
-  draw();
-  const stream = captureFace(surface, 1000 / frameMs);
-  const track = stream.getVideoTracks()[0]!;
-  whenShown(track, (media) => media instanceof HTMLVideoElement && presentation.watch(media, track));
-  // Hidden pages get no animation frames, so a timer paces the drawing (browsers slow it down there).
-  const timer = setInterval(() => {
-    if (track.readyState === 'ended') return stop();
-    draw();
-  }, frameMs);
-  function stop(): void {
-    clearInterval(timer);
-    stopTrack(track);
+  const release = () => {
     gl?.release();
     idle.close();
     mouths.close();
-  }
-  return { track, stop, measuring: () => presentation.measuring, renderer: gl ? 'webgl' : '2d' };
+  };
+  return { ...runFace(surface, frameMs, draw, presentation, release), renderer: gl ? 'webgl' : '2d' };
 }
 
 /** Whether a version-2 rig's mesh is whole: a frame of points per idle frame, every index within them. */

@@ -6,8 +6,7 @@
 import { paintMeshFrame } from '../../../../face-drawing/mesh-paint.js';
 import { Blinks, channelsOf, idleFrameAt, livingHead, type HeadMotion } from '../../../../face-drawing/mesh.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
-import { stopTrack, whenShown } from '../shown-tracks.js';
-import { captureFace, type FaceTimeline } from './face-track.js';
+import { runFace, type FaceTimeline } from './face-track.js';
 import { PresentationDelay } from './presentation.js';
 import { createGlMeshPainter } from './rig-gl-mesh.js';
 import type { LoadedRig, RigFaceOptions, RigFaceTrack } from './rig-face-types.js';
@@ -64,21 +63,10 @@ export function createMeshFace({ rig, idle, mouths }: LoadedRig, timeline: FaceT
     timeline.drawn?.(performance.now() + aheadMs);
   };
 
-  draw();
-  const stream = captureFace(surface, 1000 / frameMs);
-  const track = stream.getVideoTracks()[0]!;
-  whenShown(track, (media) => media instanceof HTMLVideoElement && presentation.watch(media, track));
-  // Hidden pages get no animation frames, so a timer paces the drawing (browsers slow it down there).
-  const timer = setInterval(() => {
-    if (track.readyState === 'ended') return stop();
-    draw();
-  }, frameMs);
-  function stop(): void {
-    clearInterval(timer);
-    stopTrack(track);
+  const release = () => {
     gl?.release();
     idle.close();
     mouths.close();
-  }
-  return { track, stop, measuring: () => presentation.measuring, renderer: gl ? 'webgl' : '2d' };
+  };
+  return { ...runFace(surface, frameMs, draw, presentation, release), renderer: gl ? 'webgl' : '2d' };
 }
