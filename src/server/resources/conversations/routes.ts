@@ -12,14 +12,17 @@ import {
 
 const tags = ['Conversations'];
 const params = z.object({ conversation_id: ConversationId });
-const providerDown = {
-  description: 'The conferencing provider could not open a room',
-  content: { 'application/json': { schema: ErrorBody } },
-};
-const palDown = {
-  description:
-    '`pal_unavailable`: the PAL runner refused a Daily room or did not answer in time; the conversation was ended (`exception_encountered_during_conversation_startup`)',
-  content: { 'application/json': { schema: ErrorBody } },
+/** How starting a conversation fails past its checks, here and at a deployment's public start. */
+export const startFailures = {
+  502: {
+    description: 'The conferencing provider could not open a room',
+    content: { 'application/json': { schema: ErrorBody } },
+  },
+  503: {
+    description:
+      '`pal_unavailable`: the PAL runner refused a Daily room or did not answer in time; the conversation was ended (`exception_encountered_during_conversation_startup`)',
+    content: { 'application/json': { schema: ErrorBody } },
+  },
 };
 
 export const create = keyedRoute({
@@ -30,7 +33,7 @@ export const create = keyedRoute({
   description:
     "Opens a room (the service's own, or a Daily room when a Daily key is configured) and returns its URL and a meeting token for one visitor.",
   request: jsonBody(CreateConversation),
-  responses: { 200: json(ConversationCreated, 'Conversation created'), ...errors(400, 429), 502: providerDown, 503: palDown },
+  responses: { 200: json(ConversationCreated, 'Conversation created'), ...errors(400, 429), ...startFailures },
 });
 export const list = keyedRoute({
   method: 'get',

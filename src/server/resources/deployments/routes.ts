@@ -1,7 +1,8 @@
 // Route definitions of deployments: the keyed management API and the two public endpoints the elements call.
 import { z } from '@hono/zod-openapi';
 import { JsonPatch } from '../../platform/http/json-patch.js';
-import { ErrorBody, errors, json, jsonBody, keyedRoute, publicRoute } from '../../platform/http/openapi.js';
+import { errors, json, jsonBody, keyedRoute, publicRoute } from '../../platform/http/openapi.js';
+import { startFailures } from '../conversations/routes.js';
 import { ConversationCreated } from '../conversations/schemas.js';
 import { codesWithStatus } from './refusals.js';
 import {
@@ -94,15 +95,6 @@ export const gate = publicRoute({
   responses: { 200: json(GatePassed, 'Passed'), ...errors(400, 403, 404, 429) },
 });
 
-const providerDown = {
-  description: 'The conferencing provider could not open a room',
-  content: { 'application/json': { schema: ErrorBody } },
-};
-const palDown = {
-  description:
-    '`pal_unavailable`: the PAL runner refused a Daily room or did not answer in time; the conversation was ended (`exception_encountered_during_conversation_startup`)',
-  content: { 'application/json': { schema: ErrorBody } },
-};
 export const start = publicRoute({
   method: 'post',
   path: '/v2/deployments/{deployment_id}/start',
@@ -114,5 +106,5 @@ export const start = publicRoute({
     [400, 403, 404, 429, 502, 503].map((status) => `${status} ${codesWithStatus(status)}`).join('; ') +
     '.',
   request: { params, ...jsonBody(StartDeployment) },
-  responses: { 200: json(ConversationCreated, 'Conversation created'), ...errors(400, 403, 404, 429), 502: providerDown, 503: palDown },
+  responses: { 200: json(ConversationCreated, 'Conversation created'), ...errors(400, 403, 404, 429), ...startFailures },
 });
