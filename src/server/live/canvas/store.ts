@@ -1,9 +1,10 @@
 // Recorded Magic Canvas interactions (idempotent on interaction_id) and the per-address rate windows of
 // the public endpoint, both in the database so that every instance sees the same counts.
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { CanvasInteractionRecord } from '../../../protocol/callbacks.js';
 import type { Db } from '../../platform/db/database.js';
+import type { Database } from '../../platform/db/schema.js';
 import { isoMillis } from '../../platform/time.js';
 
 export const CANVAS_RATE_LIMIT = 120;
@@ -84,19 +85,7 @@ export async function listCanvasInteractions(db: Db, conversationId: string): Pr
   return rows.map(view);
 }
 
-type Row = {
-  conversation_id: string;
-  interaction_id: string;
-  tool_call_id: string;
-  component: string;
-  component_version: string;
-  type: string;
-  value: Record<string, unknown>;
-  metadata: Record<string, unknown>;
-  created_at: Date;
-};
-
-function view(r: Row): CanvasInteractionRecord {
+function view(r: Selectable<Database['canvas_interactions']>): CanvasInteractionRecord {
   return {
     conversation_id: r.conversation_id,
     interaction_id: r.interaction_id,

@@ -17,12 +17,7 @@ export const newItemId = () => newId(ITEM_PREFIX, 14);
 
 export function guardrailView(row: GuardrailRow) {
   return {
-    uuid: row.uuid,
-    guardrail_name: row.guardrail_name,
-    guardrail_prompt: row.guardrail_prompt,
-    modality: row.modality,
-    ...callbackUrl(row),
-    tags: row.tags ?? [],
+    ...setItemView(row),
     guardrails_id: row.guardrails_id,
     created_at: isoMillis(row.created_at),
     updated_at: isoMillis(row.updated_at),

@@ -118,35 +118,20 @@ export async function openMediaStore(options: {
     async store(db, input) {
       const mediaId = newId('md', 24) + '.' + input.extension.replace(/[^a-z0-9]/gi, '');
       const who = { access: input.access ?? (input.expiresAt ? 'owner' : 'public'), face_id: input.faceId ?? null } as const;
-      if (folder) {
-        await writeFile(mediaId, input.bytes);
-        await db
-          .insertInto('media')
-          .values({
-            media_id: mediaId,
-            owner_id: input.ownerId,
-            content_type: input.contentType,
-            bytes: null,
-            file: mediaId,
-            size: input.bytes.length,
-            expires_at: input.expiresAt ?? null,
-            ...who,
-          })
-          .execute();
-      } else {
-        await db
-          .insertInto('media')
-          .values({
-            media_id: mediaId,
-            owner_id: input.ownerId,
-            content_type: input.contentType,
-            bytes: input.bytes,
-            size: input.bytes.length,
-            expires_at: input.expiresAt ?? null,
-            ...who,
-          })
-          .execute();
-      }
+      // With a folder the row names the file; without one it holds the bytes.
+      if (folder) await writeFile(mediaId, input.bytes);
+      await db
+        .insertInto('media')
+        .values({
+          media_id: mediaId,
+          owner_id: input.ownerId,
+          content_type: input.contentType,
+          ...(folder ? { bytes: null, file: mediaId } : { bytes: input.bytes }),
+          size: input.bytes.length,
+          expires_at: input.expiresAt ?? null,
+          ...who,
+        })
+        .execute();
       return { mediaId, url: `${config.publicUrl}/media/${mediaId}` };
     },
     async storeStream(db, input) {

@@ -137,26 +137,24 @@ class TreeBuilder {
 
 /** Elements matching a predicate, in document order, not looking inside a match (the outermost ones). */
 export function findOutermost(node: HtmlElement, match: (e: HtmlElement) => boolean): HtmlElement[] {
-  const out: HtmlElement[] = [];
-  const pending: HtmlNode[] = [...node.children].reverse();
-  while (pending.length) {
-    const child = pending.pop()!;
-    if (typeof child === 'string') continue;
-    if (match(child)) out.push(child);
-    else for (let i = child.children.length - 1; i >= 0; i--) pending.push(child.children[i]!);
-  }
-  return out;
+  return find(node, match, false);
 }
 
 /** Every element matching a predicate, in document order. */
 export function findAll(node: HtmlElement, match: (e: HtmlElement) => boolean): HtmlElement[] {
+  return find(node, match, true);
+}
+
+/** The elements below `node` matching `match`, in document order, looking inside a match or not. */
+function find(node: HtmlElement, match: (e: HtmlElement) => boolean, insideMatches: boolean): HtmlElement[] {
   const out: HtmlElement[] = [];
   const pending: HtmlNode[] = [...node.children].reverse();
   while (pending.length) {
     const child = pending.pop()!;
     if (typeof child === 'string') continue;
-    if (match(child)) out.push(child);
-    for (let i = child.children.length - 1; i >= 0; i--) pending.push(child.children[i]!);
+    const matched = match(child);
+    if (matched) out.push(child);
+    if (!matched || insideMatches) for (let i = child.children.length - 1; i >= 0; i--) pending.push(child.children[i]!);
   }
   return out;
 }
