@@ -23,12 +23,14 @@ import { hubFor } from '../hub/hub.js';
 import { botUserId } from '../../providers/conferencing/daily.js';
 import { RUNNER_ALIVE_MS, type RunnerReport, type RunnerStart } from './page-messages.js';
 import { runnerPageAvailable } from './page-script.js';
+import { childEnv } from '../../platform/child-env.js';
 
 /** The spec's form for a failure mid-call: the runner is the step that failed. */
 export const RUNNER_FAILED_REASON = 'internal error occurred at step pal_runner';
 /** A runner that says nothing for this long is stalled, and ended. */
 export const RUNNER_STALL_MS = RUNNER_ALIVE_MS * 5;
-const RUNNER_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ', 'DISPLAY', 'XDG_RUNTIME_DIR', 'PULSE_SERVER'];
+/** What the runner's Chromium needs besides: the display, and the sound server it plays the PAL through. */
+const RUNNER_ENV = ['DISPLAY', 'XDG_RUNTIME_DIR', 'PULSE_SERVER'];
 
 const fromSource = import.meta.url.endsWith('.ts');
 export const RUNNER_ENTRY = fromSource ? join(packageRoot, 'live/runner/page-entry.ts') : join(packageRoot, 'dist/daily-runner.js');
@@ -123,7 +125,7 @@ export class RunnerPages {
         execArgv: entry.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : [],
         // Its own process group: ending it ends its Chromium too.
         detached: true,
-        env: Object.fromEntries(RUNNER_ENV.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]]))),
+        env: childEnv(RUNNER_ENV),
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       });
       page.child = child;

@@ -20,6 +20,7 @@ import { abortReason, type Clock, type ClockTimer } from '../../../platform/time
 import { FaceProblem, type Analysis } from './analysis.js';
 import type { RigFiles } from './build.js';
 import { DecodeFailed } from './decode.js';
+import { childEnv } from '../../../platform/child-env.js';
 
 export type TrainerRequest =
   | { step: 'analyse'; ffmpeg: string; path: string; still: boolean; sourceSide?: number }
@@ -54,9 +55,6 @@ const MAX_WAITING = 4;
 const BUSY_RETRY_MS = 10_000;
 /** The trainer's JavaScript heap (frames and images are outside it; so is WebAssembly's memory). */
 const MAX_HEAP_MB = 512;
-
-/** The only environment the trainer gets (where to find programs, temporary files, the locale). */
-const TRAINER_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ'];
 
 const fromSource = import.meta.url.endsWith('.ts');
 /** The trainer's entry: the TypeScript source in a checkout, @palkit/server's dist/face-trainer.js when built. */
@@ -142,7 +140,7 @@ export class Trainer {
         execArgv: [...(this.entry.endsWith('.ts') ? ['--import', import.meta.resolve('tsx')] : []), `--max-old-space-size=${MAX_HEAP_MB}`],
         serialization: 'advanced',
         // It reads untrusted media and needs none of the service's settings or secrets.
-        env: Object.fromEntries(TRAINER_ENV.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]]))),
+        env: childEnv(),
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       });
       let settled = false;

@@ -18,6 +18,7 @@ import { packageRoot } from '../../../platform/package-root.js';
 import { abortReason, type Clock, type ClockTimer } from '../../../platform/time.js';
 import { RenderError } from './contract.js';
 import type { RigVideoInput, VisemeCue } from './rig-video.js';
+import { childEnv } from '../../../platform/child-env.js';
 
 /** The face to draw: a trained face's rig (its JSON, parsed again in the renderer, and its two sheets), or Ada. */
 export type DrawnFace = { kind: 'rig'; rig: unknown; idle: Uint8Array; mouths: Uint8Array } | { kind: 'ada' };
@@ -45,7 +46,6 @@ export const rigRenderStarted = channel('palkit:video-renderer');
 const STALL_MS = 60_000;
 /** The renderer's JavaScript heap (frames and Skia's memory are outside it: the RSS cap holds those). */
 const MAX_HEAP_MB = 256;
-const RENDERER_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ'];
 
 const fromSource = import.meta.url.endsWith('.ts');
 export const RENDERER_ENTRY = fromSource
@@ -103,7 +103,7 @@ function run(entry: string, request: RigRenderRequest, options: RigRenderOptions
       serialization: 'advanced',
       // Its own process group, so that ending it ends its ffmpeg too.
       detached: true,
-      env: Object.fromEntries(RENDERER_ENV.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]]]))),
+      env: childEnv(),
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     try {
