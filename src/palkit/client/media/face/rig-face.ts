@@ -16,17 +16,10 @@ import { PresentationDelay } from './presentation.js';
 import { createCanvasMouths } from './rig-2d.js';
 import { createGlPainter } from './rig-gl.js';
 import { createMeshFace } from './rig-mesh.js';
+import { BLEND_LEAD_MS, BLEND_MS, blendTowards } from './mouth-blend.js';
 import type { LoadedRig, RigFaceOptions, RigFaceTrack } from './rig-face-types.js';
 
-/** One mouth shape blends into the next over this long. */
-export const BLEND_MS = 70;
-/**
- * How much earlier than it will be heard a trained face asks for a shape. (Up to 60 ms made up for mouth shapes
- * the room sent up to 100 ms late, voice.ts; with them on time the face led the voice by 30-45 ms at the
- * <video> with it; with 0 its lag was +25 to +35 ms in Firefox; with 10, -20 to +30 ms in the engines' quiet
- * rows, test/realtime/e2e/lip-sync-<engine>.test.ts.)
- */
-const BLEND_LEAD_MS = 10;
+export { BLEND_MS } from './mouth-blend.js';
 const BLINK_MS = 150;
 
 /** A rig that cannot be drawn: unreachable, not a rig, or images that do not decode. */
@@ -119,13 +112,7 @@ export function createRigFaceTrack(loaded: LoadedRig, timeline: FaceTimeline, op
     // shows it more than half way.
     const aheadMs = presentation.ms + BLEND_LEAD_MS;
     presentation.drawn(now);
-    const target = timeline.visemeNow(aheadMs);
-    for (const [viseme, weight] of weights) {
-      const next = viseme === target ? Math.min(1, weight + step) : Math.max(0, weight - step);
-      if (next > 0) weights.set(viseme, next);
-      else weights.delete(viseme);
-    }
-    if (!weights.has(target)) weights.set(target, Math.min(1, step));
+    blendTowards(weights, timeline.visemeNow(aheadMs), step);
 
     const frame = Math.floor(((now - started) / 1000) * rig.fps) % rig.idle.count;
     const pose = rig.poses[frame]!;

@@ -9,11 +9,9 @@ import type { Viseme } from '../../../../protocol/visemes.js';
 import { runFace, type FaceTimeline } from './face-track.js';
 import { PresentationDelay } from './presentation.js';
 import { createGlMeshPainter } from './rig-gl-mesh.js';
+import { BLEND_LEAD_MS, BLEND_MS, blendTowards } from './mouth-blend.js';
 import type { LoadedRig, RigFaceOptions, RigFaceTrack } from './rig-face-types.js';
 
-/** As rig-face.ts: a shape blends in over this long, asked for this much before it is heard. */
-const BLEND_MS = 70;
-const BLEND_LEAD_MS = 10;
 /** How fast the head's nod follows the jaw (per ms): a slow echo of the speech, not each syllable. */
 const NOD_FOLLOW = 1 / 400;
 
@@ -45,13 +43,7 @@ export function createMeshFace({ rig, idle, mouths }: LoadedRig, timeline: FaceT
     last = now;
     const aheadMs = presentation.ms + BLEND_LEAD_MS;
     presentation.drawn(now);
-    const target = timeline.visemeNow(aheadMs);
-    for (const [viseme, weight] of weights) {
-      const next = viseme === target ? Math.min(1, weight + step) : Math.max(0, weight - step);
-      if (next > 0) weights.set(viseme, next);
-      else weights.delete(viseme);
-    }
-    if (!weights.has(target)) weights.set(target, Math.min(1, step));
+    blendTowards(weights, timeline.visemeNow(aheadMs), step);
     const channels = channelsOf(weights);
     const closure = blinks?.closure(now) ?? 0;
     channels.blinkL = channels.blinkR = closure;
