@@ -5,17 +5,16 @@
 // it, and the main thread's stalls (bench/face-engines-page.ts). WebKitGTK named its software WebGL 'Apple GPU'
 // and drew the face with it at 3 fps, its frames 117-358 ms from draw to <video> (rig-gl.ts: mayBeEmulated).
 // `npm run bench -- face-engines`. BENCH_FACE_SECONDS (default 8).
-import { build } from 'esbuild';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { locateFfmpeg } from '../src/server/platform/media/ffmpeg.js';
 import { analyseFace, makeRig } from '../src/server/resources/faces/rig/train.js';
 import { portraitClip } from '../test/helpers/face-clips.js';
 import { DESKTOP, openBrowser, selectedEngines } from '../test/helpers/visitor.js';
 import type { EngineFigures } from './face-engines-page.js';
+import { bundlePage } from './page-bundle.js';
 
 declare const bench: {
   rig(seconds: number, webgl: 'auto' | 'any' | 'never'): Promise<EngineFigures>;
@@ -53,18 +52,7 @@ function line(name: string, f: EngineFigures): string {
 
 export default async function run(): Promise<void> {
   const rig = await trainedRig();
-  const script = (
-    await build({
-      entryPoints: [fileURLToPath(new URL('./face-engines-page.ts', import.meta.url))],
-      bundle: true,
-      format: 'esm',
-      write: false,
-      minify: true,
-      target: 'es2022',
-      tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
-      conditions: ['browser', 'production'],
-    })
-  ).outputFiles[0]!.text;
+  const script = await bundlePage(new URL('./face-engines-page.ts', import.meta.url));
   const server = createServer((request, response) => {
     const file: { body: Uint8Array; type: string } | undefined =
       request.url === '/'

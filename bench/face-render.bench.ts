@@ -2,11 +2,11 @@
 // mouth changes every 80 ms, beside Ada, each for a few seconds; frames per second drawn and shown by the
 // <video>, and main-thread time per frame. Goal: ≥ 25 fps using ≤ 25 % of one core.
 // `npm run bench -- face-render`; alone: `npx tsx bench/face-render.bench.ts`. BENCH_FACE_SECONDS (default 6).
-import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FaceFigures } from './face-render-page.js';
+import { bundlePage } from './page-bundle.js';
 
 declare const bench: {
   prepare(): Promise<void>;
@@ -24,16 +24,7 @@ function line(name: string, f: FaceFigures, busy: number): string {
 }
 
 export default async function run(): Promise<void> {
-  const bundle = await build({
-    entryPoints: [fileURLToPath(new URL('./face-render-page.ts', import.meta.url))],
-    bundle: true,
-    format: 'esm',
-    write: false,
-    minify: true,
-    target: 'es2022',
-    tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
-    conditions: ['browser', 'production'],
-  });
+  const script = await bundlePage(new URL('./face-render-page.ts', import.meta.url));
   const browser = await chromium.launch({
     executablePath: process.env.PALKIT_CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
@@ -53,7 +44,7 @@ export default async function run(): Promise<void> {
     const page = await browser.newPage({ viewport: { width: 800, height: 800 } });
     page.on('pageerror', (e) => console.error('page error:', e));
     await page.setContent('<!doctype html><html><body style="margin:0"></body></html>');
-    await page.addScriptTag({ content: bundle.outputFiles[0]!.text, type: 'module' });
+    await page.addScriptTag({ content: script, type: 'module' });
     await page.waitForFunction(() => 'bench' in window);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');

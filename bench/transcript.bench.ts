@@ -1,8 +1,7 @@
 // Transcript benchmark in real Chromium: render 5,000 entries in pal-transcript, then report the time to
 // append one more and the frame times while scrolling. Part of `npm run bench`; alone: `npx tsx bench/transcript.bench.ts`.
-import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
-import { fileURLToPath } from 'node:url';
+import { bundlePage } from './page-bundle.js';
 
 const entries = Number(process.env.BENCH_ENTRIES ?? 5000);
 const appendRuns = 60;
@@ -23,18 +22,7 @@ const stats = (xs: number[]) => {
 const f = (n: number) => n.toFixed(2);
 
 export default async function run(): Promise<void> {
-  const bundle = await build({
-    entryPoints: [fileURLToPath(new URL('./transcript-page.ts', import.meta.url))],
-    bundle: true,
-    format: 'esm',
-    write: false,
-    minify: true,
-    target: 'es2022',
-    tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
-    // Production Lit (no dev-mode checks), as a site would ship it.
-    conditions: ['browser', 'production'],
-  });
-  const script = bundle.outputFiles[0]!.text;
+  const script = await bundlePage(new URL('./transcript-page.ts', import.meta.url));
 
   const browser = await chromium.launch({
     executablePath: process.env.PALKIT_CHROMIUM ?? '/usr/bin/chromium',
