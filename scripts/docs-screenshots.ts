@@ -11,37 +11,19 @@
 // `npm run screenshots -- card-chat` retakes one set (the names above, without the width).
 // The demo pages' Content-Security-Policy is bypassed only so that this script can poll the page.
 // Look at them before committing: a picture taken while the machine was busy may show her between words.
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { demoKeyOf, startDemo } from '../test/helpers/demo-process.js';
+import { freePort } from '../test/helpers/process.js';
 
 const WIDTHS = [1366, 390, 320] as const;
 const HEIGHT: Record<(typeof WIDTHS)[number], number> = { 1366: 800, 390: 844, 320: 640 };
 const QUESTION = 'Which frame size fits me if I am 180 cm tall?';
 
-const port = await new Promise<number>((resolve) => {
-  const probe = createServer().listen(0, () => {
-    const { port: free } = probe.address() as { port: number };
-    probe.close(() => resolve(free));
-  });
-});
-const demo = spawn(process.execPath, ['dist/demo-service/start.js', '--port', String(port)], {
-  env: { ...process.env, PALKIT_DATA: 'memory' },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-// The service's request log is kept quiet; its last lines are shown if it stops.
-let log = '';
-demo.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
-await new Promise<void>((resolve, reject) => {
-  demo.stdout!.on('data', (d: Buffer) => {
-    log = (log + d.toString()).slice(-4000);
-    if (log.includes('palkit is running at')) resolve();
-  });
-  demo.once('exit', (code) => reject(new Error(`the demo exited (${code}) before it was ready:\n${log}`)));
-});
-const base = `http://localhost:${port}`;
+// The demo's data in memory, on a port of its own; its request log kept quiet.
+const demo = await startDemo('memory', await freePort());
+const base = demo.url;
 /** This run's demo site key, which the demo's backend routes (the card push) ask for. */
-const demoKey = /Demo site key\s+(\S+)/.exec(log)?.[1] ?? '';
+const demoKey = demoKeyOf(demo);
 
 /** The full element behind a script-tag shell, and the PAL's participant: is she speaking? */
 const palSpeaking = (tag: string) => `(() => {
@@ -190,5 +172,5 @@ try {
   }
 } finally {
   await browser.close();
-  demo.kill('SIGTERM');
+  await demo.stop();
 }

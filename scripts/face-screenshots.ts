@@ -5,40 +5,22 @@
 // per viseme). The demo's widget call then gets the served rig's URL on its PAL (added to the room's frames
 // on their way to the page: the demo's seeded PAL speaks with Ada).
 // Look at them before committing: a picture taken between words shows a closed mouth.
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { chromium } from 'playwright-core';
+import { startDemo } from '../test/helpers/demo-process.js';
+import { freePort } from '../test/helpers/process.js';
 
 const portrait = process.argv[2] ?? '../shared/fixtures/portrait-collins.jpg';
 const WIDTHS = [1366, 390] as const;
 const HEIGHT = { 1366: 800, 390: 844 } as const;
 const QUESTION = 'What is the weather usually like there in autumn?';
 
-const port = await new Promise<number>((resolve) => {
-  const probe = createServer().listen(0, () => {
-    const { port: free } = probe.address() as { port: number };
-    probe.close(() => resolve(free));
-  });
-});
 const KEY = 'face-screenshots-key';
-const demo = spawn(process.execPath, ['dist/demo-service/start.js', '--port', String(port)], {
-  env: { ...process.env, PALKIT_DATA: 'memory', PALKIT_API_KEYS: `${KEY}:1` },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-let log = '';
-demo.stderr!.on('data', (d: Buffer) => (log = (log + d.toString()).slice(-4000)));
-await new Promise<void>((resolve, reject) => {
-  demo.stdout!.on('data', (d: Buffer) => {
-    log = (log + d.toString()).slice(-4000);
-    if (log.includes('palkit is running at')) resolve();
-  });
-  demo.once('exit', (code) => reject(new Error(`the demo exited (${code}) before it was ready:\n${log}`)));
-});
-const base = `http://localhost:${port}`;
+const demo = await startDemo('memory', await freePort(), { PALKIT_API_KEYS: `${KEY}:1` });
+const base = demo.url;
 
 /** Trains the portrait through the service's API, as a customer does (POST /v2/faces): its rig's URL. */
 async function trainFace(): Promise<string> {
@@ -137,5 +119,5 @@ try {
   }
 } finally {
   await browser.close();
-  demo.kill('SIGTERM');
+  await demo.stop();
 }

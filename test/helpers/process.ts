@@ -1,21 +1,14 @@
 // Starts the real service as a child process (`src/server/app/cli.ts serve`) on a free port and waits for /healthz.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { migratedPgliteImageFile, seedDataFolder } from './pglite-image.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+import { freePort } from './engines.mjs';
 
-export async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+/** A port free on loopback now (engines.mjs's, shared with the browser suite's launchers). */
+export { freePort };
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface ServiceProcess {
   url: string;
