@@ -44,7 +44,17 @@ export interface LookFigures {
   /** (a) the change outside, over the frames: its median, 99th percentile, maximum (the frame), in luma levels. */
   outside: { median: number; p99: number; max: number; worstIndex: number };
   /** (b) over the widest-open tenth of the frames (at least 3): medians. */
-  inside: { frames: number; opening: number; spread: number; toothShare: number; voidShare: number; median: number; widestIndex: number };
+  inside: {
+    frames: number;
+    opening: number;
+    spread: number;
+    toothShare: number;
+    voidShare: number;
+    warmShare: number;
+    blackShare: number;
+    median: number;
+    widestIndex: number;
+  };
   /** (c) the chin against the opening (both from rest, face heights): correlation, slope, and the chin's 95th-percentile drop. */
   /**
    * (c) the chin against the mouth, judged by the pixels (chin-edge.ts): the chin's drop against the lower lip's,
@@ -195,6 +205,8 @@ export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames
       spread: med(insides.map((s) => s.spread)),
       toothShare: med(insides.map((s) => s.toothShare)),
       voidShare: med(insides.map((s) => s.voidShare)),
+      warmShare: med(insides.map((s) => s.warmShare)),
+      blackShare: med(insides.map((s) => s.blackShare)),
       median: med(insides.map((s) => s.median)),
       widestIndex: widest[0]!.index,
     },

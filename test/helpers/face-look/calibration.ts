@@ -67,6 +67,11 @@ export function madeReplies(rest: Rgb, mesh: Mesh): MadeReply[] {
       frames: make((i) => (openings[i] ? openJaw(rest, mesh, openings[i]!, { inside: 'void' }) : good(i))),
     },
     {
+      name: 'bad: the jaw opens onto a dark hole under a thin tooth strip, the lips pale, no tongue',
+      good: { inside: false, chin: true },
+      frames: make((i) => (openings[i] ? openJaw(rest, mesh, openings[i]!, { inside: 'hole' }) : good(i))),
+    },
+    {
       name: 'bad: the lips part over a frozen chin',
       good: { chin: false, inside: true },
       frames: make((i) => (openings[i] ? openJaw(rest, mesh, openings[i]!, { carryChin: false }) : good(i))),

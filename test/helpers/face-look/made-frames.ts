@@ -4,7 +4,7 @@
 // bad ones (rectangles pasted over the brows, a flat black ellipse for a mouth, lips parted over a frozen
 // chin). Pure: an RGB frame and its mesh in, a new frame out.
 import { applySimilarity, distance, lumaOf, polygonMask, type Point, type Rgb, type Similarity } from './image.js';
-import { CHIN, EYES, INNER_LIPS, faceHeight, points, type Mesh } from './regions.js';
+import { CHIN, EYES, INNER_LIPS, OUTER_LIPS, faceHeight, points, type Mesh } from './regions.js';
 
 /** A seeded pseudo-random generator (mulberry32): the same frames on every run. */
 export function random(seed: number): () => number {
@@ -64,13 +64,15 @@ const smooth = (t: number) => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
  * parts the lips only (the slide fades out within a lip's height below the lower lip: a frozen chin), and a
  * share between 0 and 1 carries the chin that share of the opening (a jaw that lags the lips). The
  * opening is filled by `inside`: 'mouth' (the face's own teeth from behind the upper lip, then a throat's
- * shading with texture) or 'void' (a flat black, luma 17).
+ * shading with texture, a tongue on its floor), 'void' (a flat black, luma 17) or 'hole' (the clip face's
+ * widest mouth before issue 51's fix: a thin strip of teeth over a dim brown throat with a little texture, no
+ * tongue, the lips paled).
  */
 export function openJaw(
   image: Rgb,
   mesh: Mesh,
   open: number,
-  { carryChin = true as boolean | number, inside = 'mouth' as 'mouth' | 'void' } = {},
+  { carryChin = true as boolean | number, inside = 'mouth' as 'mouth' | 'void' | 'hole' } = {},
 ): Rgb {
   const upper = mesh[13]!,
     lower = mesh[14]!,
@@ -89,7 +91,7 @@ export function openJaw(
     const fade = share * withChin + (1 - share) * lipsOnly;
     return across * down * fade;
   };
-  const warped = remap(image, (x, y) => [x, y - open * below(x, y - open)]);
+  const warped = remap(inside === 'hole' ? paleLips(image, mesh) : image, (x, y) => [x, y - open * below(x, y - open)]);
   // The opening: between the upper inner lip and the lower inner lip moved down.
   const lips = points(mesh, INNER_LIPS).map(([x, y]): Point => (y > (upper[1] + lower[1]) / 2 ? [x, y + open * below(x, y)] : [x, y]));
   const mask = polygonMask(image.width, image.height, lips);
@@ -105,8 +107,8 @@ export function openJaw(
     }
     return [first, last];
   };
-  // Upper incisors show about a sixteenth of the face's height below the lip.
-  const teethHeight = faceHeight(mesh) / 16;
+  // Upper incisors show about a sixteenth of the face's height below the lip (the hole's strip a third of that).
+  const teethHeight = faceHeight(mesh) / (inside === 'hole' ? 32 : 16);
   const next = random(7);
   for (let x = 0; x < image.width; x++) {
     const [top, bottom] = span(mask, x);
@@ -117,7 +119,10 @@ export function openJaw(
       if (!mask.data[i]) continue;
       let rgb: [number, number, number];
       if (inside === 'void') rgb = [17, 17, 17];
-      else if (y - top < teethHeight && restTop >= 0) {
+      else if (inside === 'hole' && y - top >= teethHeight) {
+        const grain = (next() - 0.5) * 14;
+        rgb = [64 + grain, 40 + grain, 42 + grain];
+      } else if (y - top < teethHeight && restTop >= 0) {
         // The upper teeth: the face's own, from the smile's tooth row between the lips at rest, stretched.
         const from = restTop + ((y - top) / teethHeight) * Math.min(teethHeight, Math.max(1, restBottom - restTop));
         rgb = [0, 1, 2].map((c) => pixel(image, x, from, c)) as [number, number, number];
@@ -126,12 +131,29 @@ export function openJaw(
         const depth = (y - top - teethHeight) / Math.max(1, bottom - top - teethHeight);
         const shade = 1 - 0.5 * Math.sin(Math.PI * Math.min(1, Math.max(0, depth)));
         const grain = (next() - 0.5) * 24;
-        rgb = [110 * shade + grain, 45 * shade + grain, 45 * shade + grain];
+        // The tongue: the opening's lowest fifth, dimmer than the lips (a bigger, brighter one FaceMesh took for the
+        // lower lip: it read the made opening of 11 % as 1 %).
+        const tongue = depth > 0.8 ? 0.75 : 0;
+        rgb = tongue
+          ? [175 * tongue + grain, 80 * tongue + grain, 85 * tongue + grain]
+          : [110 * shade + grain, 45 * shade + grain, 45 * shade + grain];
       }
       for (let c = 0; c < 3; c++) warped.rgb[i * 3 + c] = Math.max(0, Math.min(255, Math.round(rgb[c]!)));
     }
   }
   return warped;
+}
+
+/** The lips paled: inside the lips' outer edge, each pixel three quarters of the way to its own grey (the blurred clip's lips). */
+function paleLips(image: Rgb, mesh: Mesh): Rgb {
+  const out = { ...image, rgb: Uint8Array.from(image.rgb) };
+  const mask = polygonMask(image.width, image.height, points(mesh, OUTER_LIPS));
+  const luma = lumaOf(image);
+  for (let i = 0; i < mask.data.length; i++) {
+    if (!mask.data[i]) continue;
+    for (let c = 0; c < 3; c++) out.rgb[i * 3 + c] = Math.round(0.25 * image.rgb[i * 3 + c]! + 0.75 * luma.data[i]!);
+  }
+  return out;
 }
 
 /** Today's mouth: a flat black ellipse `open` pixels tall cut over the closed mouth, the chin left where it was. */

@@ -17,7 +17,19 @@ import {
   type Similarity,
 } from './image.js';
 import { refineAlignment } from './refine.js';
-import { CHIN, FACE_OVAL, FOREHEAD, INNER_LIPS, NOSE_BASE, STABLE, eyelidRegions, faceHeight, points, type Mesh } from './regions.js';
+import {
+  CHIN,
+  FACE_OVAL,
+  FOREHEAD,
+  INNER_LIPS,
+  NOSE_BASE,
+  OUTER_LIPS,
+  STABLE,
+  eyelidRegions,
+  faceHeight,
+  points,
+  type Mesh,
+} from './regions.js';
 
 /** A frame with its landmarks. */
 export interface Seen {
@@ -146,7 +158,18 @@ export interface MouthInside {
   voidShare: number;
   /** Share of the upper 40 % of the inside bright as teeth: luma at least 0.8 of the skin's, and little colour. */
   toothShare: number;
+  /**
+   * Share of the whole mouth (inside the lips' outer edge: lips and opening) in a mouth's warm tones — lips,
+   * tongue, a lit throat: red over green by at least WARM.red of the red, its luma between WARM.dark and
+   * WARM.bright of the skin's. FaceMesh's inner lips sit inside a drawn opening, so the mouth is read whole.
+   */
+  warmShare: number;
+  /** Share of the whole mouth near-black (luma under WARM.dark of the skin's): the throat's shadow (reported). */
+  blackShare: number;
 }
+
+/** What (b)'s warm tones are (calibration.ts; docs/face-look.md). */
+export const WARM = { red: 0.3, dark: 0.3, bright: 0.75 };
 
 /** The skin's luma: the median around the cheeks, the forehead and the nose's ridge. */
 function skinLuma(luma: Plane, mesh: Mesh): number {
@@ -204,8 +227,23 @@ export function mouthInside(frame: Seen): MouthInside {
       }
     }
   }
-  if (!values.length) return { pixels: 0, spread: 0, median: NaN, voidShare: 0, toothShare: 0 };
+  if (!values.length) return { pixels: 0, spread: 0, median: NaN, voidShare: 0, toothShare: 0, warmShare: 0, blackShare: 0 };
+  const mouth = polygonMask(image.width, image.height, points(mesh, OUTER_LIPS));
+  let all = 0,
+    warm = 0,
+    black = 0;
+  for (let i = 0; i < mouth.data.length; i++) {
+    if (!mouth.data[i]) continue;
+    all++;
+    const v = luma.data[i]!,
+      r = image.rgb[i * 3]!,
+      g = image.rgb[i * 3 + 1]!;
+    if (v < WARM.dark * skin) black++;
+    else if (v < WARM.bright * skin && r - g >= WARM.red * r) warm++;
+  }
   return {
+    warmShare: all ? warm / all : 0,
+    blackShare: all ? black / all : 0,
     pixels: values.length,
     spread: quantile(values, 0.9) - quantile(values, 0.1),
     median: quantile(values, 0.5),

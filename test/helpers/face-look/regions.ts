@@ -11,6 +11,8 @@ export const FACE_OVAL = [
 ];
 /** The inside edge of the lips (the mouth's opening). */
 export const INNER_LIPS = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 324, 318, 402, 317, 14, 87, 178, 88, 95];
+/** The outside edge of the lips (the whole mouth: lips and opening). */
+export const OUTER_LIPS = [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146];
 /** The eyes' lid edges, each a closed loop. */
 export const EYES = [
   [33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7],

@@ -22,6 +22,13 @@ export const THRESHOLDS = {
    */
   voidShare: 0.05,
   /**
+   * …and the mouth (lips and opening) at least this share in a mouth's warm tones: lips, tongue, a lit throat
+   * (measures.ts WARM). The clip face's dark hole under a thin tooth strip, its lips pale and no tongue seen,
+   * passed the three above (spread 173–180, teeth 49–57 %, void 0 %) and reads 8–9 % here; the photo face's
+   * widest mouth, which reads as a person's, 15 %. Made: see calibration.ts.
+   */
+  warmShare: 0.12,
+  /**
    * The widest openings must open at least this (face heights, as FaceMesh reads the lips' inner gap) for (b)
    * and (c) to be judged: FaceMesh reads a made opening of 11 % of the face as 2–6 % (least over a black
    * ellipse, which it takes for lips), a closed mouth within ±1 %.
@@ -56,7 +63,7 @@ const f2 = (x: number) => x.toFixed(2),
 export function describeLook(f: LookFigures): string[] {
   return [
     `(a) outside the mouth, jaw and eyelids: worst cell ${f1(f.outside.max)} levels (frame ${f.outside.worstIndex}), 99th pct ${f1(f.outside.p99)}, median ${f1(f.outside.median)} [bar ≤ ${THRESHOLDS.outsideMax}]`,
-    `(b) inside the ${f.inside.frames} widest-open frames (opening ${f2(f.inside.opening)} face heights): luma spread ${f1(f.inside.spread)}, median ${f1(f.inside.median)}, teeth ${pc(f.inside.toothShare)} of its upper part, flat void ${pc(f.inside.voidShare)} [bars spread ≥ ${THRESHOLDS.insideSpread}, teeth ≥ ${pc(THRESHOLDS.toothShare)}, void ≤ ${pc(THRESHOLDS.voidShare)}]`,
+    `(b) inside the ${f.inside.frames} widest-open frames (opening ${f2(f.inside.opening)} face heights): luma spread ${f1(f.inside.spread)}, median ${f1(f.inside.median)}, teeth ${pc(f.inside.toothShare)} of its upper part, flat void ${pc(f.inside.voidShare)}; of the whole mouth warm tones ${pc(f.inside.warmShare ?? NaN)}, near-black ${pc(f.inside.blackShare ?? NaN)} [bars spread ≥ ${THRESHOLDS.insideSpread}, teeth ≥ ${pc(THRESHOLDS.toothShare)}, void ≤ ${pc(THRESHOLDS.voidShare)}, warm ≥ ${pc(THRESHOLDS.warmShare)}]`,
     `(c) chin against lower lip (pixels): correlation ${f2(f.chin.correlation)}, slope ${f2(f.chin.slope)}, 95th-pct drops chin ${pf(f.chin.travel)} and lower lip ${pf(f.chin.lipTravel)} of the face's height [bars r ≥ ${THRESHOLDS.chinCorrelation}, slope ≥ ${THRESHOLDS.chinSlope}]; FaceMesh's chin point against its opening (to ${pf(f.chin.openingRange)}): r ${f2(f.chin.faceMesh?.correlation ?? NaN)}, slope ${f2(f.chin.faceMesh?.slope ?? NaN)}, chin ${pf(f.chin.faceMesh?.travel ?? NaN)}`,
     `(d) blinks: ${f.blinks.count} (eye aspect at rest ${f2(f.blinks.restAspect)}, at each blink's deepest ${f.blinks.depths.map(pc).join(', ') || '–'} of it), (a) during them ${f1(f.blinks.outsideDuring)} [bars ≥ ${THRESHOLDS.blinks} blinks, each ≤ ${pc(THRESHOLDS.blinkDepth)}]`,
     `(e) same person: embedding similarity to rest least ${f2(f.same.min)} (frame ${f.same.worstIndex}) over ${f.same.frames ?? '?'} frames, 5th pct ${f2(f.same.p5)} [bar ≥ ${THRESHOLDS.same}]`,
@@ -71,7 +78,10 @@ export function judgeLook(f: LookFigures): Record<'outside' | 'inside' | 'chin' 
     outside: f.outside.max <= T.outsideMax,
     inside:
       f.inside.opening >= T.opening
-        ? f.inside.spread >= T.insideSpread && f.inside.toothShare >= T.toothShare && f.inside.voidShare <= T.voidShare
+        ? f.inside.spread >= T.insideSpread &&
+          f.inside.toothShare >= T.toothShare &&
+          f.inside.voidShare <= T.voidShare &&
+          f.inside.warmShare >= T.warmShare
         : null,
     chin: f.chin.openingRange >= T.opening ? f.chin.correlation >= T.chinCorrelation && f.chin.slope >= T.chinSlope : null,
     blink: f.blinks.count >= T.blinks && f.blinks.depths.every((d) => d <= T.blinkDepth) && f.blinks.outsideDuring <= T.outsideMax,
@@ -103,6 +113,8 @@ export function reportLook(row: string, f: LookFigures): void {
     barred('higher', '(b) inside spread', f.inside.spread, T.insideSpread, 'levels', 1, judged.inside),
     barred('higher', '(b) teeth in the inside', f.inside.toothShare, T.toothShare, '%', 100, judged.inside),
     barred('lower', '(b) flat void in the inside', f.inside.voidShare, T.voidShare, '%', 100, judged.inside),
+    barred('higher', '(b) warm tones in the mouth', f.inside.warmShare, T.warmShare, '%', 100, judged.inside),
+    { name: '(b) near-black in the mouth', value: f.inside.blackShare * 100, unit: '%' },
     barred('higher', '(b)(c) widest opening', f.chin.openingRange, T.opening, '% face', 100),
     barred('higher', '(c) chin r with lower lip', f.chin.correlation, T.chinCorrelation, '', 1, judged.chin),
     barred('higher', '(c) chin slope on lower lip', f.chin.slope, T.chinSlope, '', 1, judged.chin),

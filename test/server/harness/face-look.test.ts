@@ -19,7 +19,7 @@ import {
 import { blackEllipse, blink, moveHead, noisy, openJaw, pastedBrows, random } from '../../helpers/face-look/made-frames.js';
 import { chinDrop, mouthInside, outsideChange, prepareRest } from '../../helpers/face-look/measures.js';
 import { LOWER_LIP_BAND, chinEdgeDrop, chinProfile } from '../../helpers/face-look/chin-edge.js';
-import { CHIN, EYES, FACE_OVAL, INNER_LIPS, eyeAspect, mouthOpening, type Mesh } from '../../helpers/face-look/regions.js';
+import { CHIN, EYES, FACE_OVAL, INNER_LIPS, OUTER_LIPS, eyeAspect, mouthOpening, type Mesh } from '../../helpers/face-look/regions.js';
 import { THRESHOLDS, judgeLook } from '../../helpers/face-look/verdict.js';
 
 /**
@@ -86,6 +86,11 @@ function drawnFace(): { image: Rgb; mesh: Mesh } {
   });
   mesh[13] = [cx, 157];
   mesh[14] = [cx, 159];
+  // The lips' outer loop round the painted lips (80–120 by 154–162); its middles 0 and 17 stay where (c)'s lower-lip band reads them.
+  OUTER_LIPS.forEach((index, k) => {
+    const angle = Math.PI + (k / OUTER_LIPS.length) * 2 * Math.PI;
+    if (index !== 0 && index !== 17) mesh[index] = [cx + 21 * Math.cos(angle), 158 + 5 * Math.sin(angle)];
+  });
   for (const [i, p] of [
     [50, [70, 130]],
     [280, [130, 130]],
@@ -222,34 +227,55 @@ describe('face-look measures on a drawn face', () => {
     assert.ok(outsideChange(rest, { image: openJaw(image, mesh, 16), mesh }).worst < 6);
   });
 
-  it('(b) an inside with a tooth row over a shaded throat has spread and teeth; a flat black one is a void', () => {
-    // The lips' inner loop opened to 20 px tall around (100, 166).
+  it('(b) an inside with a tooth row over a shaded throat and a tongue has spread, teeth and warm tones; a flat black one is a void; a dark hole under pale lips is cold', () => {
+    // The lips' inner loop opened to 20 px tall around (100, 166), their outer loop 4 px beyond it.
     const open: Mesh = mesh.map((p) => [...p] as Point);
     INNER_LIPS.forEach((index, k) => {
       const angle = Math.PI + (k / INNER_LIPS.length) * 2 * Math.PI;
       open[index] = [100 + 18 * Math.cos(angle), 166 + 10 * Math.sin(angle)];
     });
-    const fill = (rgbAt: (y: number) => [number, number, number]) => {
+    OUTER_LIPS.forEach((index, k) => {
+      const angle = Math.PI + (k / OUTER_LIPS.length) * 2 * Math.PI;
+      open[index] = [100 + 22 * Math.cos(angle), 166 + 14 * Math.sin(angle)];
+    });
+    const fill = (lips: [number, number, number], rgbAt: (y: number) => [number, number, number]) => {
       const frame = { ...image, rgb: Uint8Array.from(image.rgb) };
+      const outer = polygonMask(
+        frame.width,
+        frame.height,
+        OUTER_LIPS.map((i) => open[i]!),
+      );
       const mask = polygonMask(
         frame.width,
         frame.height,
         INNER_LIPS.map((i) => open[i]!),
       );
-      for (let i = 0; i < mask.data.length; i++) if (mask.data[i]) frame.rgb.set(rgbAt(Math.floor(i / frame.width)), i * 3);
+      for (let i = 0; i < mask.data.length; i++)
+        if (mask.data[i]) frame.rgb.set(rgbAt(Math.floor(i / frame.width)), i * 3);
+        else if (outer.data[i]) frame.rgb.set(lips, i * 3);
       return frame;
     };
     const next = random(5);
-    const shaded = fill((y) => (y < 163 ? [236, 230, 214] : [90 - (y - 163) * 3 + next() * 20, 35 + next() * 10, 35 + next() * 10]));
+    // Teeth, a shaded throat and a tongue on its floor, inside red lips.
+    const shaded = fill([170, 90, 90], (y) =>
+      y < 163 ? [236, 230, 214] : y > 170 ? [150, 70, 75] : [90 - (y - 163) * 3 + next() * 20, 35 + next() * 10, 35 + next() * 10],
+    );
     const good = mouthInside({ image: shaded, mesh: open });
-    const bad = mouthInside({ image: fill(() => [17, 17, 17]), mesh: open });
+    const bad = mouthInside({ image: fill([170, 90, 90], () => [17, 17, 17]), mesh: open });
+    // The clip face's hole before issue 51's fix: a thin tooth strip over a dim brown throat with grain, the lips pale.
+    const hole = mouthInside({
+      image: fill([176, 160, 156], (y) => (y < 160 ? [236, 230, 214] : [60 + next() * 14, 38 + next() * 8, 40 + next() * 8])),
+      mesh: open,
+    });
+    const T = THRESHOLDS;
     assert.ok(
-      good.spread > THRESHOLDS.insideSpread && good.toothShare > THRESHOLDS.toothShare && good.voidShare < THRESHOLDS.voidShare,
+      good.spread > T.insideSpread && good.toothShare > T.toothShare && good.voidShare < T.voidShare && good.warmShare > T.warmShare,
       JSON.stringify(good),
     );
+    assert.ok(bad.spread < T.insideSpread && bad.toothShare < T.toothShare && bad.voidShare > T.voidShare, JSON.stringify(bad));
     assert.ok(
-      bad.spread < THRESHOLDS.insideSpread && bad.toothShare < THRESHOLDS.toothShare && bad.voidShare > THRESHOLDS.voidShare,
-      JSON.stringify(bad),
+      hole.spread > T.insideSpread && hole.toothShare > T.toothShare && hole.voidShare < T.voidShare && hole.warmShare < T.warmShare,
+      JSON.stringify(hole),
     );
   });
 
@@ -293,7 +319,7 @@ describe('face-look measures on a drawn face', () => {
     const meshAt = (i: number, chin = true, eyesClosed = [3, 8].includes(i)): Mesh =>
       mesh.map((p, k) => {
         const o = openings[i]!;
-        if (k === 14 || (INNER_LIPS.includes(k) && p[1] > 158)) return [p[0], p[1] + o];
+        if (k === 14 || ((INNER_LIPS.includes(k) || (OUTER_LIPS.includes(k) && k !== 17)) && p[1] > 158)) return [p[0], p[1] + o];
         if (k === CHIN && chin) return [p[0], p[1] + o];
         if (eyesClosed && EYES.some((loop) => loop.includes(k))) return [p[0], 100];
         return p;

@@ -13,7 +13,7 @@ type Point = [number, number];
 // 45-60 where skin is ~170), and a near-black hole reads as a cut-out (issue 51: 18 % of it a flat void). Not
 // lip-red: FaceMesh took a maroon (84, 31, 35) inside for lower lip and read a half-open mouth as closed.
 const DEEP = [66, 40, 40];
-const WARM = [104, 62, 60];
+const WARM = [124, 60, 62];
 const TEETH = [236, 228, 212];
 const GUM = [176, 86, 92];
 const TONGUE = [172, 76, 82];
@@ -67,7 +67,7 @@ export function mouthInside(rest: RestMouth): { image: ImageData; ownTeeth: bool
         0,
         x,
         y,
-        DEEP.map((c, i) => Math.min(255, (c + (WARM[i]! - c) * smooth(0.6, 1.5, r)) * throatLight)),
+        DEEP.map((c, i) => Math.min(255, (c + (WARM[i]! - c) * smooth(0.45, 1.4, r)) * throatLight)),
         1,
       );
       // Generated teeth: upper ones hang from the lip (gum above), lower ones stand behind the lower lip, the tongue behind them.
@@ -99,17 +99,17 @@ function upperTooth(u: number, w: number, lit: (rgb: readonly number[], k: numbe
 
 function lowerTeeth(u: number, w: number, lit: (rgb: readonly number[], k: number) => number[]): [number[], number] {
   const reach = 0.34;
-  const length = 0.065 * (1 - 0.6 * (u / reach) ** 2);
+  const length = 0.085 * (1 - 0.6 * (u / reach) ** 2);
   if (Math.abs(u) < reach && w <= 0 && w > -length - 0.005) {
     const alpha = (1 - smooth(reach - 0.04, reach, Math.abs(u))) * smooth(-length - 0.005, -length + 0.008, w);
-    if (alpha > 0.02) return [lit(TEETH, 0.84 * toothShade(u, reach)), alpha];
+    if (alpha > 0.02) return [lit(TEETH, 0.92 * toothShade(u, reach)), alpha];
   }
   // The tongue: a low hump behind the lower teeth, dimmer towards its sides and back.
   // (Broad and high enough to fill the lower half of a wide opening, as a resting tongue does.)
-  const r = Math.hypot(u / 0.32, (w + 0.03) / 0.12);
+  const r = Math.hypot(u / 0.36, (w + 0.07) / 0.16);
   if (r < 1) {
     // Lit on its front and top, its back edge falling into the throat's shadow.
-    const front = smooth(-0.2, 0.02, w);
+    const front = smooth(-0.24, 0.02, w);
     return [lit(TONGUE, (0.62 + 0.3 * front) * (1 - 0.25 * r * r)), 1 - smooth(0.75, 1, r)];
   }
   return [[0, 0, 0], 0];
@@ -197,9 +197,34 @@ function ownTeeth(rest: RestMouth, out: Uint8ClampedArray): void {
         if (y < 0 || y >= H) break;
         write(out, cell, x, y, edgeRgb, 1);
       }
+      // And down to an incisor's length where the resting lower lip hid the teeth's lower part (a blurred clip's
+      // smile shows a thin strip of them, which read as a sliver over a dark hole once the jaw dropped): the
+      // column's lowest tooth-bright pixel carried on, a little dimmer towards the biting edge.
+      const u = (x + 0.5 - W / 2) / scale;
+      if (Math.abs(u) > 0.4) continue;
+      const teethRows = seen.filter(([, rgb]) => toothLike(rgb, teeth) > 0.9 && chromaOf(rgb) < 0.3 * Math.max(...rgb));
+      if (!teethRows.length) continue;
+      const [low, lowRgb] = teethRows.reduce((a, b) => (b[0] > a[0] ? b : a));
+      const reach = row + Math.round(INCISOR * scale * (1 - 0.6 * (u / 0.4) ** 2));
+      for (let y = low + 1; y <= reach && y < H; y++) {
+        const k = 1 - 0.12 * ((y - low) / Math.max(1, reach - low));
+        write(
+          out,
+          cell,
+          x,
+          y,
+          lowRgb.map((c) => c * k),
+          1 - smooth(reach - 1.5, reach + 0.5, y),
+        );
+      }
     }
   }
 }
+
+/** How far the upper incisors reach below the upper lip's middle, in mouth widths (generated ones: 0.11). */
+const INCISOR = 0.12;
+
+const chromaOf = (rgb: readonly number[]) => Math.max(...rgb) - Math.min(...rgb);
 
 const lumaOf = (rgb: readonly number[]) => 0.299 * rgb[0]! + 0.587 * rgb[1]! + 0.114 * rgb[2]!;
 
