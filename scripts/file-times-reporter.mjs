@@ -10,7 +10,8 @@ const SHOWN = Number(process.env.PALKIT_SLOWEST_FILES ?? 15);
 export default async function* fileTimes(source) {
   const files = new Map();
   for await (const event of source) {
-    const file = event.data?.file;
+    // One file is named both absolutely and from the root (a process per file): one row, not a second of 0 s.
+    const file = event.data?.file?.replace(`${process.cwd()}/`, '');
     if (!file) continue;
     const entry = files.get(file) ?? { tests: 0, count: 0 };
     if ((event.type === 'test:pass' || event.type === 'test:fail') && event.data.nesting === 0) {
@@ -19,7 +20,7 @@ export default async function* fileTimes(source) {
     }
     files.set(file, entry);
   }
-  const rows = [...files].map(([file, e]) => ({ file: file.replace(`${process.cwd()}/`, ''), tests: e.tests, count: e.count }));
+  const rows = [...files].map(([file, e]) => ({ file, tests: e.tests, count: e.count }));
   if (process.env.PALKIT_FILE_TIMES_OUT)
     writeFileSync(
       process.env.PALKIT_FILE_TIMES_OUT,

@@ -15,12 +15,15 @@ export function isRealtime(file) {
  * a group nothing timed runs beside. Each starts its own service, site and browser on ports of its own
  * (face-look-calibration: the face models on one core, a minute of WebAssembly, no service; demo-face: its
  * demo process, its 8 s recordings and their training; chaos-database: a PostgreSQL of its own on a free port,
- * its waits only bounds to fail). A file that starts to measure time leaves this list.
+ * its waits only bounds to fail; install and packages: their builds and packs in a private copy of the checkout,
+ * scripts/packing.ts privateCheckout, their tarballs installed into temporary folders). A file that starts to
+ * measure time leaves this list.
  */
 export const UNTIMED = [
-  // The longest first (alone here, at load 4-9: 69, 52, 48, 39, 32, 29, 26; then 14, 16, 13, 13, 12, 8, 7 s in CI):
-  // no long one starts last.
+  // The longest first (alone here, at load 4-9: 69, 52, 48, 39, 32, 29, 26; then 14, 16, 13, 13, 12, 8, 7 s in CI;
+  // install 52 and packages 12 in CI): no long one starts last.
   'test/realtime/face-look-calibration.test.ts',
+  'test/realtime/e2e/install.test.ts',
   'test/realtime/e2e/visitor-walks.test.ts',
   'test/realtime/e2e/storybook.test.ts',
   'test/realtime/e2e/deployment-flows.test.ts',
@@ -31,6 +34,7 @@ export const UNTIMED = [
   'test/realtime/chaos-database.test.ts',
   'test/realtime/e2e/reload-rejoin.test.ts',
   'test/realtime/e2e/strict-csp.test.ts',
+  'test/realtime/e2e/packages.test.ts',
   'test/realtime/e2e/room-page.test.ts',
   'test/realtime/e2e/first-pal.test.ts',
   'test/realtime/e2e/service-restart.test.ts',

@@ -1,13 +1,13 @@
 // The installable service: `npm pack --workspaces`, the @palkit/server tarball installed into an empty
 // folder, then the `palkit` command from there (compiled, plain node, no TypeScript tooling): serve answers /healthz, /readyz,
 // /palkit.js and /openapi.json, reads a document on its extraction worker; SIGTERM with a live room closes the room socket with 1012 (service
-// restarting) and exits 0 within 10 s; `keys create` and `migrate` work. Needs `npm run build` first. The service
+// restarting) and exits 0 within 10 s; `keys create` and `migrate` work. Packed from a private copy (nothing needs building first). The service
 // needs none of its workspace siblings at run time (it bundles the protocol and carries the built script tag).
 // Then the issue-24 bar: run with only `node` on PATH (no cc, espeak-ng or ffmpeg from the system), it serves,
 // renders a speech item with audible audio, trains a face (ffmpeg from npm) and speaks in a local room.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -21,7 +21,7 @@ import {
   installedPackages,
   npx,
   packWithScripts,
-  repoRoot as root,
+  privateCheckout,
   run,
 } from '../../../scripts/packing.js';
 import { freePort } from '../../helpers/process.js';
@@ -36,21 +36,11 @@ describe('installed service (npm pack --workspaces → npm install @palkit/serve
   let app: string;
 
   before(() => {
-    for (const built of ['src/server/dist/cli.js', 'src/server/dist/cdn/palkit.js']) {
-      assert.ok(existsSync(join(root, built)), `${built} is missing: run \`npm run build\` before the e2e tests`);
-    }
     work = mkdtempSync(join(tmpdir(), 'palkit-install-'));
     app = join(work, 'app');
-    // Packed as on a fresh clone, where nothing is built: its prepack must build the script tag it serves.
-    const cdn = join(root, 'src/server/dist/cdn');
-    const aside = join(work, 'cdn-aside');
-    renameSync(cdn, aside);
-    try {
-      installInto(app, [packWithScripts('src/server', work)]);
-    } finally {
-      if (existsSync(cdn)) rmSync(aside, { recursive: true, force: true });
-      else renameSync(aside, cdn);
-    }
+    // Packed from a private copy of the checkout, as on a fresh clone where nothing is built: its prepack must
+    // build the script tag it serves, and the build leaves this checkout's packages to the files that read them.
+    installInto(app, [packWithScripts('src/server', work, privateCheckout(work))]);
     const modules = join(app, 'node_modules');
     const ffmpegBytes = existsSync(join(modules, '@ffmpeg-installer')) ? folderBytes(join(modules, '@ffmpeg-installer')) : 0;
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
