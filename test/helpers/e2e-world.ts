@@ -17,8 +17,9 @@ export const KEY = 'e2e-key-owner-1';
 export const SITE_KEY = '0x4AAAAe2e-site';
 export const GOOD_TOKEN = 'turnstile-pass-token';
 const SECRET = 'e2e-turnstile-secret';
-// A clip with a real face: training learns it (the demo's test pattern has none).
-const faceVideo = portraitClip(2);
+// A clip with a real face: training learns it (the demo's test pattern has none). Made by the first file
+// that trains (ffmpeg, a second or two on a busy machine), not by every file that imports this one.
+let faceVideo: Buffer | undefined;
 const KEPT_RIGS = fileURLToPath(new URL('./kept-rigs-preload.ts', import.meta.url));
 
 export interface ApiAnswer {
@@ -205,6 +206,7 @@ ${element}
 
 /** A trained face created through the API from the sample video on a loopback host. */
 export async function trainFace(world: World, name = 'E2E face'): Promise<string> {
+  faceVideo ??= portraitClip(2);
   const files = await startFileServer({ '/face.mp4': { body: faceVideo, contentType: 'video/mp4' } });
   try {
     const created = await world.api('POST', '/v2/faces', { face_name: name, train_video_url: `${files.url}/face.mp4` });
