@@ -6,7 +6,9 @@
 // before at the end (scripts/report.mjs; `npm run report` prints it again). Arguments: files or folders to run (default: all of
 // test/realtime). The end-to-end files run against the built packages and Storybook, built once first.
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { report } from './report.mjs';
 import { figuresIn, saveFigures } from './results.mjs';
 import { UNTIMED, UNTIMED_AT_ONCE, databaseLeg, isRealtime, isUntimed, kindOf, realtimeFiles } from './test-tiers-files.mjs';
@@ -22,6 +24,12 @@ const all = realtimeFiles();
 const files = args.length === 0 ? all : args.flatMap((a) => (statSync(a).isDirectory() ? all.filter((f) => f.startsWith(`${a}/`)) : [a]));
 const strays = files.filter((f) => !isRealtime(f));
 if (strays.length > 0) console.warn(`test-realtime: not real-time files (they belong to the gate): ${strays.join(', ')}`);
+
+// Faces trained in this run: a step the face trainer made once (the same media, request and trainer sources)
+// is answered from here by the next file that trains it (test/helpers/kept-rigs-preload.ts); gone at the end.
+const rigs = mkdtempSync(join(tmpdir(), 'palkit-rigs-'));
+process.env.PALKIT_TEST_RIG_CACHE = rigs;
+process.on('exit', () => rmSync(rigs, { recursive: true, force: true }));
 
 const started = Date.now();
 const seconds = (from) => Math.round((Date.now() - from) / 1000);

@@ -4,6 +4,7 @@
 // an element, and Chromium with stand-ins for the third-party scripts a browser would fetch (Turnstile).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from './browser.js';
 import { portraitClip } from './face-clips.js';
@@ -16,8 +17,10 @@ export const KEY = 'e2e-key-owner-1';
 export const SITE_KEY = '0x4AAAAe2e-site';
 export const GOOD_TOKEN = 'turnstile-pass-token';
 const SECRET = 'e2e-turnstile-secret';
-// A clip with a real face: training learns it (the demo's test pattern has none).
-const faceVideo = portraitClip(2);
+// A clip with a real face: training learns it (the demo's test pattern has none). Made by the first file
+// that trains (ffmpeg, a second or two on a busy machine), not by every file that imports this one.
+let faceVideo: Buffer | undefined;
+const KEPT_RIGS = fileURLToPath(new URL('./kept-rigs-preload.ts', import.meta.url));
 
 export interface ApiAnswer {
   status: number;
@@ -121,9 +124,11 @@ async function startWorldOn(
   // Chromium starts while the service does (each takes seconds, mostly waiting on the other core).
   const launching = options.chromium === false ? Promise.resolve(null) : launchChromium(options.chromiumArgs);
   launching.catch(() => undefined); // awaited below, once the service is up (or closed if it never comes up)
+  // In a tier run that keeps trained rigs, the face trainer answers a step it made before from the kept rig.
+  const nodeArgs = process.env.PALKIT_TEST_RIG_CACHE ? ['--import', KEPT_RIGS] : [];
   let service: ServiceProcess;
   try {
-    service = await startServiceProcess(serviceEnv, { port });
+    service = await startServiceProcess(serviceEnv, { port, nodeArgs });
   } catch (error) {
     await launching.then((b) => b?.close()).catch(() => undefined);
     throw error;
@@ -168,7 +173,7 @@ async function startWorldOn(
     },
     async restartService() {
       await service.stop();
-      service = await startServiceProcess(serviceEnv, { port });
+      service = await startServiceProcess(serviceEnv, { port, nodeArgs });
     },
     get browser(): Browser {
       if (!launched) throw new Error('this world has no Chromium (startWorld with chromium: false)');
@@ -201,6 +206,7 @@ ${element}
 
 /** A trained face created through the API from the sample video on a loopback host. */
 export async function trainFace(world: World, name = 'E2E face'): Promise<string> {
+  faceVideo ??= portraitClip(2);
   const files = await startFileServer({ '/face.mp4': { body: faceVideo, contentType: 'video/mp4' } });
   try {
     const created = await world.api('POST', '/v2/faces', { face_name: name, train_video_url: `${files.url}/face.mp4` });
