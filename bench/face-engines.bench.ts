@@ -15,6 +15,7 @@ import { portraitClip } from '../test/helpers/face-clips.js';
 import { DESKTOP, openBrowser, selectedEngines } from '../test/helpers/visitor.js';
 import type { EngineFigures } from './face-engines-page.js';
 import { bundlePage } from './page-bundle.js';
+import { descendantsCpuSeconds } from './process-cpu.js';
 
 declare const bench: {
   rig(seconds: number, webgl: 'auto' | 'any' | 'never'): Promise<EngineFigures>;
@@ -42,10 +43,11 @@ async function trainedRig(): Promise<Map<string, { body: Uint8Array; type: strin
   }
 }
 
-function line(name: string, f: EngineFigures): string {
+function line(name: string, f: EngineFigures, cpuSeconds: number): string {
   const ms = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(' / ');
+  const frames = f.drawnFps * seconds;
   return (
-    `${name}: drawn ${f.drawnFps.toFixed(1)} fps; per draw ${ms(f.drawMs)} ms, between draws ${ms(f.gapMs)} ms (median / p90 / max); ` +
+    `${name}: drawn ${f.drawnFps.toFixed(1)} fps; the browser's processes ${((cpuSeconds / seconds) * 100).toFixed(0)} % of a core, ${((cpuSeconds / frames) * 1000).toFixed(1)} ms CPU a drawn frame; per draw ${ms(f.drawMs)} ms, between draws ${ms(f.gapMs)} ms (median / p90 / max); ` +
     `animation frames ${f.animationFps.toFixed(0)} a second; draw to <video> ${f.toVideoMs.join(', ') || '(never seen)'} ms; stalls over 120 ms: ${f.stallsMs.join(', ') || 'none'}; load ${loadavg()[0]!.toFixed(1)}`
   );
 }
@@ -79,15 +81,20 @@ export default async function run(): Promise<void> {
         const page = await browser.newPage(DESKTOP);
         await page.goto(`http://127.0.0.1:${port}/`);
         await page.click('#go'); // a gesture, for the engines that play media only after one
-        const auto = await page.evaluate((s) => bench.rig(s, 'auto'), seconds);
-        console.log(line(`${engine}, trained face (${auto.renderer}, as a visitor's page picks)`, auto));
+        // Each drawing with the CPU the browser's processes spent on it (capture and presentation included).
+        const measured = async (draw: () => Promise<EngineFigures>): Promise<[EngineFigures, number]> => {
+          const before = descendantsCpuSeconds();
+          const figures = await draw();
+          return [figures, descendantsCpuSeconds() - before];
+        };
+        const [auto, autoCpu] = await measured(() => page.evaluate((s) => bench.rig(s, 'auto'), seconds));
+        console.log(line(`${engine}, trained face (${auto.renderer}, as a visitor's page picks)`, auto, autoCpu));
         // The other renderer: canvas 2D, or WebGL even where it runs in software (as a visitor's page would not).
-        const other = await page.evaluate(([s, webgl]) => bench.rig(s, webgl), [
-          seconds,
-          auto.renderer === '2d' ? 'any' : 'never',
-        ] as const);
-        if (other.renderer !== auto.renderer) console.log(line(`${engine}, trained face (${other.renderer})`, other));
-        console.log(line(`${engine}, Ada (2d)`, await page.evaluate((s) => bench.ada(s), seconds)));
+        const [other, otherCpu] = await measured(() =>
+          page.evaluate(([s, webgl]) => bench.rig(s, webgl), [seconds, auto.renderer === '2d' ? 'any' : 'never'] as const),
+        );
+        if (other.renderer !== auto.renderer) console.log(line(`${engine}, trained face (${other.renderer})`, other, otherCpu));
+        console.log(line(`${engine}, Ada (2d)`, ...(await measured(() => page.evaluate((s) => bench.ada(s), seconds)))));
         await page.close();
       } finally {
         await browser.close();

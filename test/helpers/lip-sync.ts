@@ -204,6 +204,13 @@ export interface Figures {
   faceLateMs?: number;
   /** Per reply, where the page's player put its first audible sample less where the analyser heard it. */
   playerHeardMs: number[];
+  /**
+   * Per turn of firstMotionMs, how long after its first audible sample the <video> presented its next frame: a
+   * first motion can come no sooner (a late frame is the page's or the engine's, whatever mouth it shows).
+   */
+  nextFrameMs?: number[];
+  /** Distinct mouth-region frames the <video> presented a second, over the voiced stretch. */
+  framesPerSecond?: number;
 }
 
 /** The figures of one recording (all times on the page's clock, ms). */
@@ -281,6 +288,7 @@ export function analyseLipSync(recording: Recording): Figures {
   // rig) is reported apart: it measures the loading, not the lip sync.
   const turns = audible.filter((a, i) => i === 0 || a - audible[i - 1]! >= 500);
   const firstMotionMs: number[] = [];
+  const nextFrameMs: number[] = [];
   let beforeFace: number | undefined;
   for (const a of turns) {
     if (a < frames[0]!.at) {
@@ -289,7 +297,10 @@ export function analyseLipSync(recording: Recording): Figures {
     }
     const first = change.find((c) => c.at >= a - 100 && moving(c));
     firstMotionMs.push(first ? first.at - a : Infinity);
+    const next = frames.find((f) => f.at >= a);
+    nextFrameMs.push(next ? next.at - a : Infinity);
   }
+  const voicedFrames = frames.filter((f) => f.at >= audible[0]! && f.at <= audible.at(-1)!).length;
   // The player's own figure against the analyser's, for each reply: the turn that began nearest it.
   const playerHeardMs = (recording.heard ?? []).map((at) =>
     turns.reduce((near, t) => (Math.abs(at - t) < Math.abs(near) ? at - t : near), Infinity),
@@ -302,6 +313,8 @@ export function analyseLipSync(recording: Recording): Figures {
     lagMs: best.lag * 5,
     firstMotionMs,
     playerHeardMs,
+    nextFrameMs,
+    framesPerSecond: (voicedFrames * 1000) / Math.max(1, audible.at(-1)! - audible[0]!),
     ...(beforeFace !== undefined ? { faceLateMs: beforeFace } : {}),
   };
 }
@@ -310,7 +323,7 @@ const percent = (x: number) => `${(x * 100).toFixed(0)} %`;
 
 /** The figures in one line, as the tests print them. */
 export function describeLipSync(name: string, f: Figures): string {
-  return `${name}: mouth moved in ${percent(f.movedShare)} of ${f.voicedWindows} voiced 100 ms windows, rested in ${percent(f.restedShare)} of ${f.silentWindows} silent ones; lag ${f.lagMs} ms (mouth after voice); first motion per turn ${f.firstMotionMs.map((m) => `${Math.round(m)} ms`).join(', ')}; the player heard each reply ${f.playerHeardMs.map((m) => `${Math.round(m)} ms`).join(', ')} from the analyser${f.faceLateMs !== undefined ? `; the face's first frame ${Math.round(f.faceLateMs)} ms after the voice began` : ''}`;
+  return `${name}: mouth moved in ${percent(f.movedShare)} of ${f.voicedWindows} voiced 100 ms windows, rested in ${percent(f.restedShare)} of ${f.silentWindows} silent ones; lag ${f.lagMs} ms (mouth after voice); first motion per turn ${f.firstMotionMs.map((m) => `${Math.round(m)} ms`).join(', ')}; the player heard each reply ${f.playerHeardMs.map((m) => `${Math.round(m)} ms`).join(', ')} from the analyser${f.nextFrameMs ? `; the <video>'s next frame after each turn's first sound ${f.nextFrameMs.map((m) => `${Math.round(m)} ms`).join(', ')}` : ''}${f.framesPerSecond !== undefined ? `; ${f.framesPerSecond.toFixed(1)} frames a second while it spoke` : ''}${f.faceLateMs !== undefined ? `; the face's first frame ${Math.round(f.faceLateMs)} ms after the voice began` : ''}`;
 }
 
 /** A row's figures for the results (test/helpers/figures.ts), each against its bar of assertLipSync. */
