@@ -48,7 +48,7 @@ describe('pal-canvas display cards', () => {
     const heights = r.$$<SVGRectElement>('svg rect.bar').map((b) => Number(b.getAttribute('height')));
     expect(heights[1]).to.be.greaterThan(heights[2]!).and.greaterThan(heights[0]!);
     expect(r.$('svg').getAttribute('aria-label')).to.contain('Q2 25');
-    expect(r.$$('table.sr-only tbody tr')).to.have.length(3);
+    expect(r.$$('.sr-only table tbody tr')).to.have.length(3);
     await expect(r.el).to.be.accessible();
     await r.show('canvas_show_chart', { chart_type: 'line', data }, 'tc2');
     expect(r.$('svg polyline').getAttribute('points')!.split(' ')).to.have.length(3);

@@ -3,10 +3,12 @@
 // a small persistent "AI" mark, as generated videos do; only the deployment's own `customization.ai_mark:
 // false` hides it, not a page's override-config.
 import { expect, fixture, html } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
 import type { PalWidget } from '../../../src/palkit/components/widget/widget.js';
 import type { InitResponse } from '../../../src/protocol/public.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { onTop } from '../helpers/boxes.js';
+import { LinkMessageEvent } from '../../../src/palkit/client/link.js';
+import { onTop, overlap, show } from '../helpers/boxes.js';
 import { deep, useFakeService } from '../helpers/deployment.js';
 
 const FACE = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="480" height="640"><rect width="480" height="640" fill="#345"/><circle cx="240" cy="260" r="150" fill="#e0b49a"/></svg>')}`;
@@ -79,4 +81,36 @@ describe("the AI mark on the PAL's video", () => {
     const overridden = await call({}, JSON.stringify({ ai_mark: false }));
     expect(deep(overridden, 'pal-conversation', 'pal-stage', '[part=ai-mark]')).to.not.equal(null);
   });
+
+  // Captions sit over the bottom of her stage, where the mark is; a long reply's caption (pointer-events: none,
+  // so hit-testing missed it) covered the mark in every engine at 320 and 390 px.
+  for (const [width, height] of [
+    [320, 640],
+    [390, 844],
+  ] as const)
+    it(`stays uncovered by a long caption at ${width} px`, async () => {
+      await setViewport({ width, height });
+      try {
+        const el = await call({});
+        el.session!.dispatchEvent(
+          new LinkMessageEvent({
+            message_type: 'conversation',
+            event_type: 'conversation.utterance.streaming',
+            conversation_id: 'c42',
+            properties: {
+              role: 'replica',
+              speech: 'Before we start: I am an AI system, not a human, and I can make mistakes.',
+              final: false,
+            },
+          } as never),
+        );
+        const caption = () => deep(el, 'pal-conversation', 'pal-transcript.captions', '[part=captions]:not([hidden])');
+        await waitFor(() => (caption()?.getBoundingClientRect().width ?? 0) > 100, { what: 'the caption shown' });
+        const box = caption()!.getBoundingClientRect();
+        const mark = deep(el, 'pal-conversation', 'pal-stage', '[part=ai-mark]')!.getBoundingClientRect();
+        expect(overlap(box, mark), `the caption ${show(box)} clear of the AI mark ${show(mark)}`).to.equal(false);
+      } finally {
+        await setViewport({ width: 800, height: 600 });
+      }
+    });
 });

@@ -74,7 +74,10 @@ export const conversationStyles = css`
     .layout.chat > pal-canvas[has-card] { width: auto; border: 0; box-shadow: 0 -4px 16px rgb(0 0 0 / 0.2); }
   }
   pal-transcript[hidden] { display: none; }
-  pal-transcript.captions { position: absolute; left: 0; right: 0; bottom: 0; max-height: 40%; z-index: 1; pointer-events: none; }
+  /* Over the bottom of her stage, clear of the AI mark at its bottom left (2rem: the mark's width and a gap). */
+  pal-transcript.captions {
+    position: absolute; left: 0; right: 0; bottom: 0; max-height: 40%; z-index: 1; pointer-events: none; padding-inline: 2rem;
+  }
   pal-transcript.panel { position: absolute; left: 0; right: 0; bottom: 0; height: 60%; z-index: 3; background: var(--pal-color-surface); }
   /*
    * Narrow, chat open: the stage keeps the part above the panel and shows the PAL whole there (never cropped

@@ -62,6 +62,8 @@ export const tokens = css`
     font-family: var(--pal-font);
     font-size: var(--pal-font-size);
     color: var(--pal-color-text);
+    /* Inherited by every scroller inside (chat log, card, sheet): Firefox drew a dark theme's track white. */
+    scrollbar-color: var(--pal-color-text-muted) transparent;
   }
   :host([theme='light']) {
     color-scheme: light;

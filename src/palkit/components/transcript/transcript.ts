@@ -80,6 +80,7 @@ export class PalTranscript extends LitElement {
   /** A render asked for the next frame (rows the measured heights showed missing). */
   #frame = 0;
   private listWidth = 0;
+  private listHeight = 0;
   private readonly subscription = new LinkSubscription(this, {
     onMessage: (m) => this.onPalMessage(m),
     onHistory: (history) => {
@@ -377,14 +378,18 @@ export class PalTranscript extends LitElement {
     });
   }
 
-  // Text wraps differently at another width, so measured heights are only valid for one width.
+  // Text wraps differently at another width, so measured heights are only valid for one width. At another
+  // height (a card under the open chat takes rows of it) the rows in view change, and a panel following the
+  // newest message scrolls to it again (updated()): kept where it was, the newest sank under the message box.
   private observeWidth(): void {
     if (this.resizeObserver || this.mode !== 'panel' || typeof ResizeObserver === 'undefined') return;
     this.resizeObserver = new ResizeObserver(([entry]) => {
       const width = Math.round(entry?.contentRect.width ?? 0);
-      if (width === this.listWidth) return;
+      const height = Math.round(entry?.contentRect.height ?? 0);
+      if (width === this.listWidth && height === this.listHeight) return;
+      if (width !== this.listWidth) this.rows.resetHeights();
       this.listWidth = width;
-      this.rows.resetHeights();
+      this.listHeight = height;
       this.requestUpdate();
     });
     if (this.scroller) this.resizeObserver.observe(this.scroller);

@@ -91,11 +91,13 @@ export function renderChart(ctx: CardContext<ChartArgs>) {
   const { args } = ctx;
   const type = args.chart_type ?? 'bar';
   const summary = `${args.title ?? ctx.t('canvas.chartData')}: ${args.data.map((d) => `${d.label} ${number.format(d.value)}`).join(', ')}`;
-  const table = html`<table class="sr-only">
+  // Hidden by a wrapper, not on the table itself: Firefox clips a table's own box but paints its caption,
+  // which stood over the pie ("Chart data").
+  const table = html`<div class="sr-only"><table>
     <caption>${ctx.t('canvas.chartData')}</caption>
     <thead><tr><th scope="col">${args.x_label ?? ctx.t('canvas.chartLabel')}</th><th scope="col">${args.y_label ?? ctx.t('canvas.chartValue')}</th></tr></thead>
     <tbody>${args.data.map((d) => html`<tr><th scope="row">${d.label}</th><td>${number.format(d.value)}</td></tr>`)}</tbody>
-  </table>`;
+  </table></div>`;
   if (type === 'pie') {
     const { slices, total } = pie(args);
     return html`<div class="chart pie">
