@@ -1,28 +1,42 @@
-// `npm test` (gate, then the real-time tier) and `npm run test:quick` (the gate alone): each step's and each
-// tier's time printed at the end. The gate fails fast: the first red step ends the run, since the real-time
-// tier's answers mean little on a tree whose logic is broken.
-//   gate:      the server suite (PGlite, and PostgreSQL when PALKIT_TEST_DATABASE_URL is set) with typecheck,
-//              lint, the format check (Prettier) and the size budgets (npm run size: it builds) beside it, then the browser suite in every
-//              engine — logic on a clock the tests control;
+// `npm test` (gate, then the real-time tier) and `npm run test:quick` (the gate alone): each step's start,
+// time and CPU printed at the end, and each tier's. The gate fails fast: the first red step ends the run,
+// since the real-time tier's answers mean little on a tree whose logic is broken.
+//   gate:      two lanes side by side: the server suite (PGlite, and PostgreSQL when PALKIT_TEST_DATABASE_URL
+//              is set); and typecheck, lint, the format check (Prettier) and the size budgets (npm run size:
+//              it builds) together, then the browser suite in every engine — logic on a clock the tests control;
 //   real-time: scripts/test-realtime.mjs — one file at a time, one retry, figures printed.
-// The steps of a list run side by side: the first one's output is shown as it goes, each other's is held back
-// and printed whole when it ends, so they do not interleave.
-import { spawn, spawnSync } from 'node:child_process';
+// The server suite's output is shown as it goes; every other step's is held back and printed whole when it
+// ends, so they do not interleave.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
-const which = process.argv[2] ?? 'all';
+// A plan is a command [name, command, args], or { beside: [plans] } (side by side), or { then: [plans] }
+// (one after another).
+// The browser suite waits for the side checks (they are CPU-bound; the browser suite beside them as well
+// ran all three short of cores), not for the server suite, whose shards spend part of their time waiting
+// on subprocesses and sockets: on two cores the server suite alone left a core idle for minutes.
 const tiers = {
-  gate: [
-    [
+  gate: {
+    beside: [
       ['server suite', process.execPath, ['scripts/test-server.mjs']],
-      ['typecheck', 'npm', ['run', 'typecheck']],
-      ['lint', 'npm', ['run', 'lint']],
-      ['format', 'npm', ['run', 'format:check']],
-      ['size budgets', 'npm', ['run', 'size']],
+      {
+        then: [
+          {
+            beside: [
+              ['typecheck', 'npm', ['run', 'typecheck']],
+              ['lint', 'npm', ['run', 'lint']],
+              ['format', 'npm', ['run', 'format:check']],
+              ['size budgets', 'npm', ['run', 'size']],
+            ],
+          },
+          ['browser suite', process.execPath, ['scripts/test-browser.mjs']],
+        ],
+      },
     ],
-    ['browser suite', process.execPath, ['scripts/test-browser.mjs']],
-  ],
-  realtime: [['real-time tier', process.execPath, ['scripts/test-realtime.mjs']]],
+  },
+  realtime: ['real-time tier', process.execPath, ['scripts/test-realtime.mjs']],
 };
+const which = process.argv[2] ?? 'all';
 const chosen = which === 'all' ? ['gate', 'realtime'] : [which];
 if (!chosen.every((t) => t in tiers)) {
   console.error(`test-tiers: unknown tier ${which} (gate, realtime or all)`);
@@ -30,57 +44,96 @@ if (!chosen.every((t) => t in tiers)) {
 }
 
 const lines = [];
-let ok = true;
+const running = new Set();
+let failed = false;
+let lastReaped = null; // the children's CPU at the last reaping (childrenCpu)
 for (const tier of chosen) {
   const tierStarted = Date.now();
-  for (const step of tiers[tier]) {
-    if (Array.isArray(step[0])) {
-      const running = new Set();
-      const results = await Promise.all(step.map(([name, command, args], i) => runBeside(name, command, args, running, i === 0)));
-      for (const r of results)
-        lines.push(
-          `  ${tier.padEnd(8)} ${r.name.padEnd(15)} ${minutes(r.started, r.ended)}${r.ok ? '' : r.stopped ? '  stopped' : '  FAILED'}`,
-        );
-      ok = results.every((r) => r.ok);
-    } else {
-      const [name, command, args] = step;
-      const started = Date.now();
-      console.log(`\n##### ${tier}: ${name} #####`);
-      // After the gate in the same run, its size step has just built the packages of this tree (npm run size).
-      const env = tier === 'realtime' && chosen.includes('gate') ? { ...process.env, PALKIT_PACKAGES_BUILT: '1' } : process.env;
-      ok = spawnSync(command, args, { stdio: 'inherit', env }).status === 0;
-      lines.push(`  ${tier.padEnd(8)} ${name.padEnd(15)} ${minutes(started)}${ok ? '' : '  FAILED'}`);
-    }
-    if (!ok) break;
-  }
-  lines.push(`  ${tier.padEnd(8)} ${'(tier)'.padEnd(15)} ${minutes(tierStarted)}${ok ? '' : '  FAILED'}`);
+  const cpuAtStart = childrenCpu();
+  // After the gate in the same run, its size step has just built the packages of this tree (npm run size).
+  const env = tier === 'realtime' && chosen.includes('gate') ? { ...process.env, PALKIT_PACKAGES_BUILT: '1' } : process.env;
+  const rows = [];
+  const ok = await run(tiers[tier], { env, rows, shown: true });
+  for (const r of rows.sort((a, b) => a.started - b.started))
+    lines.push(row(tier, r.name, tierStarted, r.started, r.ended, r.cpu, r.ok ? '' : r.stopped ? '  stopped' : '  FAILED'));
+  lines.push(row(tier, '(tier)', tierStarted, tierStarted, Date.now(), childrenCpu() - cpuAtStart, ok ? '' : '  FAILED'));
   if (!ok) break;
 }
-console.log(`\ntest tiers (node ${process.version}):\n${lines.join('\n')}`);
-process.exit(ok ? 0 : 1);
+console.log(`\ntest tiers (node ${process.version}; from: start within the tier; CPU: user + system, its processes):`);
+console.log(lines.join('\n'));
+process.exit(failed ? 1 : 0);
 
-/** One step run beside others: its output shown as it goes (`shown`) or kept and printed under its heading once it ends; a red one stops the others (fail fast). */
-function runBeside(name, command, args, running, shown) {
-  const started = Date.now();
+/** Runs a plan; resolves to whether it passed. The first command of a plan is shown as it goes when `shown`. */
+async function run(plan, { env, rows, shown }) {
+  if (failed) return false;
+  if (Array.isArray(plan)) return runCommand(plan, env, rows, shown);
+  if (plan.beside) {
+    const results = await Promise.all(plan.beside.map((p, i) => run(p, { env, rows, shown: shown && i === 0 })));
+    return results.every(Boolean);
+  }
+  for (const [i, p] of plan.then.entries()) if (!(await run(p, { env, rows, shown: shown && i === 0 }))) return false;
+  return true;
+}
+
+/** One command; a red one stops every other running (fail fast). */
+function runCommand([name, command, args], env, rows, shown) {
+  const r = { name, started: Date.now(), ended: 0, cpu: null, ok: false, stopped: false };
+  rows.push(r);
   if (shown) console.log(`\n##### ${name} #####`);
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', shown ? 'inherit' : 'pipe', shown ? 'inherit' : 'pipe'], detached: true });
+    // Its own process group (detached), so a stop reaches npm and everything it started.
+    const child = spawn(command, args, { env, stdio: ['ignore', shown ? 'inherit' : 'pipe', shown ? 'inherit' : 'pipe'], detached: true });
     running.add(child);
     let output = '';
     child.stdout?.on('data', (d) => (output += d));
     child.stderr?.on('data', (d) => (output += d));
+    const cpuBefore = childrenCpu();
+    child.on('exit', () => {
+      // The CPU this process and the ones it waited for used, counted the moment it is reaped; another step
+      // ending within the same instant would be counted with it (rare, and the tier's total stays right).
+      const after = childrenCpu();
+      r.cpu = after === null ? null : after - (lastReaped ?? cpuBefore);
+      lastReaped = after;
+    });
     child.on('close', (code) => {
       running.delete(child);
-      if (code !== 0 && !child.stopped) {
+      r.ended = Date.now();
+      r.ok = code === 0;
+      r.stopped = Boolean(child.stopped);
+      if (!r.ok && !r.stopped) {
+        failed = true;
         for (const other of running) {
           other.stopped = true;
-          process.kill(-other.pid, 'SIGTERM'); // its whole group: npm and what it started
+          try {
+            process.kill(-other.pid, 'SIGTERM');
+          } catch {
+            /* already gone */
+          }
         }
       }
       if (!shown) process.stdout.write(`\n##### ${name} #####\n${output}`);
-      resolve({ name, ok: code === 0, stopped: Boolean(child.stopped), started, ended: Date.now() });
+      resolve(r.ok);
     });
   });
+}
+
+/**
+ * The CPU seconds (user + system) of this process's reaped children and their waited-for descendants, from
+ * /proc (null where there is none). A step's CPU is the rise from the last reaping to its own: steps run
+ * side by side, so the rise since it started would count the others' too.
+ */
+function childrenCpu() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100; // cutime + cstime, in USER_HZ (100 on Linux)
+  } catch {
+    return null;
+  }
+}
+
+function row(tier, name, tierStarted, from, to, cpu, status) {
+  const cpuText = cpu === null ? '' : `  CPU ${String(Math.round(cpu)).padStart(5)} s`;
+  return `  ${tier.padEnd(8)} ${name.padEnd(15)} from ${minutes(tierStarted, from)}  took ${minutes(from, to)}${cpuText}${status}`;
 }
 
 function minutes(from, to = Date.now()) {
