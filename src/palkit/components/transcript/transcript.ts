@@ -343,11 +343,11 @@ export class PalTranscript extends LitElement {
   }
 
   protected override firstUpdated(): void {
-    this.observeWidth();
+    this.observeSize();
   }
 
   protected override updated(changed: PropertyValues): void {
-    if (changed.has('mode')) this.observeWidth();
+    if (changed.has('mode')) this.observeSize();
     if (this.mode !== 'panel' || !this.list) return;
     // Measure the rows now in the DOM and set the list's spacers from the measured heights here, without
     // another render: a render scheduled from updated() is Lit's "scheduled an update after an update
@@ -381,7 +381,7 @@ export class PalTranscript extends LitElement {
   // Text wraps differently at another width, so measured heights are only valid for one width. At another
   // height (a card under the open chat takes rows of it) the rows in view change, and a panel following the
   // newest message scrolls to it again (updated()): kept where it was, the newest sank under the message box.
-  private observeWidth(): void {
+  private observeSize(): void {
     if (this.resizeObserver || this.mode !== 'panel' || typeof ResizeObserver === 'undefined') return;
     this.resizeObserver = new ResizeObserver(([entry]) => {
       const width = Math.round(entry?.contentRect.width ?? 0);
