@@ -59,7 +59,7 @@ console.log(`\ntest tiers (node ${process.version}; from: start within the tier;
 console.log(lines.join('\n'));
 process.exit(failed ? 1 : 0);
 
-/** Runs a plan; resolves to whether it passed. The first command of a plan is shown as it goes when `shown`. */
+/** Runs a plan; resolves to whether it passed. When `shown`, the first of a `beside` and each of a `then` are shown as they go. */
 async function run(plan, { env, rows, shown }) {
   if (failed) return false;
   if (Array.isArray(plan)) return runCommand(plan, env, rows, shown);
@@ -67,7 +67,8 @@ async function run(plan, { env, rows, shown }) {
     const results = await Promise.all(plan.beside.map((p, i) => run(p, { env, rows, shown: shown && i === 0 })));
     return results.every(Boolean);
   }
-  for (const [i, p] of plan.then.entries()) if (!(await run(p, { env, rows, shown: shown && i === 0 }))) return false;
+  // One after another, nothing interleaves: each is shown as it goes when its plan is.
+  for (const p of plan.then) if (!(await run(p, { env, rows, shown }))) return false;
   return true;
 }
 
