@@ -4,7 +4,9 @@
 // flaky file stays visible), and each file's time printed. The files assert ratios to a quiet baseline they
 // measure in the same run and print their figures, which are kept in .palkit/results and compared with the run
 // before at the end (scripts/report.mjs; `npm run report` prints it again). Arguments: files or folders to run (default: all of
-// test/realtime). The end-to-end files run against the built packages and Storybook, built once first.
+// test/realtime); --untimed runs only the untimed group, --timed only the rest (`npm test` runs the group beside the gate's
+// browser suite, scripts/test-tiers.mjs). The end-to-end files run against the built packages (and Storybook, for its own
+// file), built once first.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,17 +21,26 @@ const REPORTERS = [
   '--test-reporter=./scripts/failures-reporter.mjs',
   '--test-reporter-destination=stdout',
 ];
-const args = process.argv.slice(2).map((a) => a.replace(/\/$/, ''));
+const part = process.argv.includes('--untimed') ? 'untimed' : process.argv.includes('--timed') ? 'timed' : 'all';
+const args = process.argv
+  .slice(2)
+  .filter((a) => a !== '--untimed' && a !== '--timed')
+  .map((a) => a.replace(/\/$/, ''));
 const all = realtimeFiles();
-const files = args.length === 0 ? all : args.flatMap((a) => (statSync(a).isDirectory() ? all.filter((f) => f.startsWith(`${a}/`)) : [a]));
+const files = (
+  args.length === 0 ? all : args.flatMap((a) => (statSync(a).isDirectory() ? all.filter((f) => f.startsWith(`${a}/`)) : [a]))
+).filter((f) => part === 'all' || (part === 'untimed') === isUntimed(f));
 const strays = files.filter((f) => !isRealtime(f));
 if (strays.length > 0) console.warn(`test-realtime: not real-time files (they belong to the gate): ${strays.join(', ')}`);
 
 // Faces trained in this run: a step the face trainer made once (the same media, request and trainer sources)
 // is answered from here by the next file that trains it (test/helpers/kept-rigs-preload.ts); gone at the end.
-const rigs = mkdtempSync(join(tmpdir(), 'palkit-rigs-'));
-process.env.PALKIT_TEST_RIG_CACHE = rigs;
-process.on('exit', () => rmSync(rigs, { recursive: true, force: true }));
+// One given by the caller (scripts/test-tiers.mjs, for both parts of `npm test`) is the caller's to delete.
+if (!process.env.PALKIT_TEST_RIG_CACHE) {
+  const rigs = mkdtempSync(join(tmpdir(), 'palkit-rigs-'));
+  process.env.PALKIT_TEST_RIG_CACHE = rigs;
+  process.on('exit', () => rmSync(rigs, { recursive: true, force: true }));
+}
 
 const started = Date.now();
 const seconds = (from) => Math.round((Date.now() - from) / 1000);
@@ -46,11 +57,16 @@ const run = (command, commandArgs, held = false) =>
 
 if (files.some((f) => kindOf(f) === 'e2e')) {
   const building = Date.now();
-  console.log('\n=== real-time tier: building the packages and Storybook for the end-to-end files ===');
+  const storybook = files.some((f) => f.endsWith('e2e/storybook.test.ts'));
+  console.log(`\n=== real-time tier: building the packages${storybook ? ' and Storybook' : ''} for the end-to-end files ===`);
   // PALKIT_PACKAGES_BUILT=1: `npm test` built them in the gate's size step minutes ago; Storybook is built here.
   const packages = process.env.PALKIT_PACKAGES_BUILT === '1' || (await run('npm', ['run', 'build'])).ok;
-  const built = packages && (await run('npm', ['run', 'build-storybook'])).ok;
-  results.push({ file: '(build + build-storybook)', seconds: seconds(building), outcome: built ? 'passed' : 'FAILED' });
+  const built = packages && (!storybook || (await run('npm', ['run', 'build-storybook'])).ok);
+  results.push({
+    file: `(build${storybook ? ' + build-storybook' : ''})`,
+    seconds: seconds(building),
+    outcome: built ? 'passed' : 'FAILED',
+  });
   if (!built) finish();
 }
 
@@ -112,7 +128,7 @@ function finish() {
   const failed = results.filter((r) => r.outcome === 'FAILED').length;
   const retried = results.filter((r) => r.outcome === 'passed on retry').length;
   console.log(
-    `real-time tier: ${results.filter((r) => r.outcome !== 'group').length} steps, ${failed} failed, ${retried} passed only on retry, ${seconds(started)} s`,
+    `real-time tier${part === 'all' ? '' : ` (its ${part} part)`}: ${results.filter((r) => r.outcome !== 'group').length} steps, ${failed} failed, ${retried} passed only on retry, ${seconds(started)} s`,
   );
   process.exit(failed > 0 ? 1 : 0);
 }
