@@ -148,7 +148,7 @@ export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames
       chinEdge: chinEdgeDrop(restChin, lumaOf(f.image), change.toFrame),
       lipEdge: chinEdgeDrop(restLip, lumaOf(f.image), change.toFrame),
       eye: eyeAspect(f.mesh),
-      same: f.embedding && restFrame.embedding ? cosine(f.embedding, restFrame.embedding) : NaN,
+      same: NaN, // withSimilarity's
       inside: null,
     });
   });
@@ -190,10 +190,7 @@ export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames
     i = j;
   }
 
-  const sames = by('same').filter((s) => !Number.isNaN(s));
-  const withSame = readings.filter((r) => !Number.isNaN(r.same));
-  const leastSame = withSame.length ? withSame.reduce((w, r) => (r.same < w.same ? r : w)) : readings[0]!;
-  return {
+  return withSimilarity(frames, {
     frames: frames.length,
     faceless: frames.length - readings.length,
     restIndex,
@@ -217,6 +214,26 @@ export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames
       faceMesh: byFaceMesh,
     },
     blinks: { restAspect: restEye, count: depths.length, depths, outsideDuring, midIndex },
+    same: { min: NaN, p5: NaN, worstIndex: readings[0]!.index, frames: 0 },
+  });
+}
+
+/**
+ * (e) taken again from the frames' embeddings, the rest of the figures kept: what analyseLook gives once the
+ * frames it chose have their embeddings (helpers/face-look/looked.ts), without reading every frame's pixels again.
+ */
+export function withSimilarity(frames: LookedFrame[], figures: LookFigures): LookFigures {
+  const restEmbedding = frames[figures.restIndex]!.embedding;
+  const readings = figures.readings.map((r) => {
+    const embedding = frames[r.index]!.embedding;
+    return { ...r, same: embedding && restEmbedding ? cosine(embedding, restEmbedding) : NaN };
+  });
+  const withSame = readings.filter((r) => !Number.isNaN(r.same));
+  const sames = withSame.map((r) => r.same);
+  const leastSame = withSame.length ? withSame.reduce((w, r) => (r.same < w.same ? r : w)) : readings[0]!;
+  return {
+    ...figures,
+    readings,
     same: {
       min: sames.length ? Math.min(...sames) : NaN,
       p5: sames.length ? quantile(sames, 0.05) : NaN,

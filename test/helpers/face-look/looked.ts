@@ -1,6 +1,6 @@
 // A call's captured frames looked at: FaceMesh on every frame (helpers/face-look/see.ts, on every core), the face-description
 // embedding on the frames (e) needs, then the figures (a)–(e) (helpers/face-look/analyse.ts).
-import { analyseLook, CLOSED_SHARE, type LookedFrame, type LookFigures } from './analyse.js';
+import { analyseLook, CLOSED_SHARE, withSimilarity, type LookedFrame, type LookFigures } from './analyse.js';
 import type { CapturedFrame } from './call.js';
 import { seeAll } from './see-pool.js';
 
@@ -28,8 +28,8 @@ export async function lookAtFrames(frames: CapturedFrame[]): Promise<{ looked: L
     false,
   );
   const looked: LookedFrame[] = frames.map((frame, i) => ({ ...frame, mesh: sights[i]!.mesh, embedding: null }));
-  // The landmarks choose the rest frame and the frames (e) looks at; the figures are then taken again with
-  // their embeddings (the same rest frame: the landmarks have not changed).
+  // The landmarks choose the rest frame and the frames (e) looks at; (e) is then taken with their embeddings
+  // (the pixels' figures stay: they do not depend on the embeddings).
   const first = analyseLook(looked);
   const chosen = embeddingFrames(first);
   const embedded = await seeAll(
@@ -37,5 +37,5 @@ export async function lookAtFrames(frames: CapturedFrame[]): Promise<{ looked: L
     true,
   );
   chosen.forEach((index, k) => (looked[index]!.embedding = embedded[k]!.embedding));
-  return { looked, figures: analyseLook(looked, first.restIndex) };
+  return { looked, figures: withSimilarity(looked, first) };
 }
