@@ -126,20 +126,22 @@ export function chooseRest(frames: LookedFrame[]): number {
   return best.i;
 }
 
-export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames)): LookFigures {
-  const restFrame = frames[restIndex]!;
-  const rest = prepareRest({ image: restFrame.image, mesh: restFrame.mesh! });
+/** A frame to read against rest: its place in the reply, time, pixels and landmarks. */
+export type FrameToRead = Pick<LookedFrame, 'at' | 'image'> & { index: number; mesh: Mesh };
+
+/**
+ * The readings of frames against the rest frame (each frame's alone: helpers/face-look/looked.ts shares them
+ * among the instrument's worker threads). Frames without a face have none.
+ */
+export function readFrames(restFrame: { image: Rgb; mesh: Mesh }, frames: FrameToRead[]): FrameReading[] {
+  const rest = prepareRest({ image: restFrame.image, mesh: restFrame.mesh });
   const restOpening = mouthOpening(rest.seen.mesh);
-  const restEye = eyeAspect(rest.seen.mesh);
   const restChin = chinProfile(rest, lumaOf(restFrame.image));
   const restLip = chinProfile(rest, lumaOf(restFrame.image), LOWER_LIP_BAND);
-  const readings: FrameReading[] = [];
-  frames.forEach((f, index) => {
-    if (!f.mesh) return;
-    const seen = { image: f.image, mesh: f.mesh };
-    const change = outsideChange(rest, seen);
-    readings.push({
-      index,
+  return frames.map((f) => {
+    const change = outsideChange(rest, { image: f.image, mesh: f.mesh });
+    return {
+      index: f.index,
       at: f.at,
       outside: change.worst,
       outsideAt: change.at,
@@ -150,8 +152,22 @@ export function analyseLook(frames: LookedFrame[], restIndex = chooseRest(frames
       eye: eyeAspect(f.mesh),
       same: NaN, // withSimilarity's
       inside: null,
-    });
+    };
   });
+}
+
+/** The frames with a face, as readFrames takes them. */
+export function framesToRead(frames: LookedFrame[]): FrameToRead[] {
+  return frames.flatMap((f, index) => (f.mesh ? [{ index, at: f.at, image: f.image, mesh: f.mesh }] : []));
+}
+
+/** The figures; `readings` (readFrames's, in frame order) when already taken. */
+export function analyseLook(
+  frames: LookedFrame[],
+  restIndex = chooseRest(frames),
+  readings = readFrames({ image: frames[restIndex]!.image, mesh: frames[restIndex]!.mesh! }, framesToRead(frames)),
+): LookFigures {
+  const restEye = eyeAspect(frames[restIndex]!.mesh!);
   const by = <K extends keyof FrameReading>(key: K) => readings.map((r) => r[key] as number);
 
   const worst = readings.reduce((w, r) => (r.outside > w.outside ? r : w), readings[0]!);

@@ -1,8 +1,9 @@
-// A call's captured frames looked at: FaceMesh on every frame (helpers/face-look/see.ts, on every core), the face-description
-// embedding on the frames (e) needs, then the figures (a)–(e) (helpers/face-look/analyse.ts).
-import { analyseLook, CLOSED_SHARE, withSimilarity, type LookedFrame, type LookFigures } from './analyse.js';
+// A call's captured frames looked at: FaceMesh on every frame (helpers/face-look/see.ts, on every core), each frame's pixels
+// read against rest (on every core too), the face-description embedding on the frames (e) needs, then the figures (a)–(e)
+// (helpers/face-look/analyse.ts).
+import { analyseLook, chooseRest, CLOSED_SHARE, framesToRead, withSimilarity, type LookedFrame, type LookFigures } from './analyse.js';
 import type { CapturedFrame } from './call.js';
-import { seeAll } from './see-pool.js';
+import { readAll, seeAll } from './see-pool.js';
 
 /** Every this many frames gets its embedding, besides the frames where the face changes most. */
 export const EMBEDDING_EVERY = 8;
@@ -28,9 +29,12 @@ export async function lookAtFrames(frames: CapturedFrame[]): Promise<{ looked: L
     false,
   );
   const looked: LookedFrame[] = frames.map((frame, i) => ({ ...frame, mesh: sights[i]!.mesh, embedding: null }));
-  // The landmarks choose the rest frame and the frames (e) looks at; (e) is then taken with their embeddings
-  // (the pixels' figures stay: they do not depend on the embeddings).
-  const first = analyseLook(looked);
+  // The landmarks choose the rest frame, each frame's pixels are read against it on the workers, and the
+  // figures pick the frames (e) looks at; (e) is then taken with their embeddings (the pixels' figures stay:
+  // they do not depend on the embeddings).
+  const restIndex = chooseRest(looked);
+  const rest = looked[restIndex]!;
+  const first = analyseLook(looked, restIndex, await readAll({ image: rest.image, mesh: rest.mesh! }, framesToRead(looked)));
   const chosen = embeddingFrames(first);
   const embedded = await seeAll(
     chosen.map((i) => frames[i]!.image),
