@@ -68,6 +68,12 @@ if (files.some((f) => kindOf(f) === 'e2e')) {
     outcome: built ? 'passed' : 'FAILED',
   });
   if (!built) finish();
+  process.env.PALKIT_SERVICE_BUNDLE = '1';
+}
+// Where the packages are built this run (above, or by `npm test`'s size step), the files start the service from
+// its bundle rather than through tsx (test/helpers/process.ts); a run of node files alone keeps to the sources.
+if (process.env.PALKIT_PACKAGES_BUILT === '1') {
+  process.env.PALKIT_SERVICE_BUNDLE = '1';
 }
 
 /** One file, and its one retry when it fails; its figures saved, its time and outcome listed. */
