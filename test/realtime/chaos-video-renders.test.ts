@@ -24,7 +24,7 @@ const SCRIPT =
     .join(' ')
     .slice(0, 399) + '.';
 
-/** The service's video renderers (node processes running rig-render-entry), by pid. */
+/** The service's video renderers (node processes running rig-render-entry, or the bundle's video-renderer.js), by pid. */
 function renderers(servicePid: number): number[] {
   try {
     const children = readFileSync(`/proc/${servicePid}/task/${servicePid}/children`, 'utf8')
@@ -34,7 +34,7 @@ function renderers(servicePid: number): number[] {
       .map(Number);
     return children.filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('rig-render-entry');
+        return /rig-render-entry|video-renderer\.js/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
       } catch {
         return false;
       }
