@@ -9,6 +9,8 @@ import { createDrawnFaceTrack } from '../src/palkit/client/media/face/drawn-face
 import type { FaceTimeline, FaceTrack } from '../src/palkit/client/media/face/face-track.js';
 import { PresentationDelay } from '../src/palkit/client/media/face/presentation.js';
 import type { Viseme } from '../src/protocol/visemes.js';
+import { paintMeshFrame } from '../src/face-drawing/mesh-paint.js';
+import { channelsOf, idleFrameAt } from '../src/face-drawing/mesh.js';
 
 interface Box {
   x: number;
@@ -131,6 +133,27 @@ const bench = {
       box,
       seconds,
     );
+  },
+  /**
+   * The trained face's 2D painting alone (no capture, no <video>): `frames` frames, the mouth moving through
+   * the open shapes and the lids blinking, each timed on the main thread; ms (median, p90, max).
+   */
+  async paint(frames: number): Promise<[number, number, number]> {
+    const { rig, idle, mouths } = await loadRig('/rig/rig.json');
+    const context = Object.assign(document.createElement('canvas'), { width: rig.width, height: rig.height }).getContext('2d', {
+      willReadFrequently: true,
+    })!;
+    const shapes: Viseme[] = ['A', 'E', 'O', 'rest', 'M', 'I'];
+    const times: number[] = [];
+    for (let n = 0; n < frames; n++) {
+      const channels = channelsOf(new Map([[shapes[n % shapes.length]!, 1]]));
+      channels.blinkL = channels.blinkR = n % 10 < 3 ? (n % 10) / 3 : 0;
+      const started = performance.now();
+      paintMeshFrame(context, rig, idle, mouths, idleFrameAt(rig, n * 40), channels);
+      context.getImageData(0, 0, 1, 1); // the drawing done, not queued
+      times.push(performance.now() - started);
+    }
+    return quantiles(times);
   },
   ada(seconds: number): Promise<EngineFigures> {
     return measure(

@@ -4,7 +4,8 @@
 // draw and between draws, the page's animation frames a second, the delay from a draw to the <video> showing
 // it, and the main thread's stalls (bench/face-engines-page.ts). WebKitGTK named its software WebGL 'Apple GPU'
 // and drew the face with it at 3 fps, its frames 117-358 ms from draw to <video> (rig-gl.ts: mayBeEmulated).
-// `npm run bench -- face-engines`. BENCH_FACE_SECONDS (default 8).
+// The trained face's 2D painting is also timed alone (no capture). `npm run bench -- face-engines`.
+// BENCH_FACE_SECONDS (default 8).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ import { descendantsCpuSeconds } from './process-cpu.js';
 
 declare const bench: {
   rig(seconds: number, webgl: 'auto' | 'any' | 'never'): Promise<EngineFigures>;
+  paint(frames: number): Promise<[number, number, number]>;
   ada(seconds: number): Promise<EngineFigures>;
 };
 
@@ -94,6 +96,10 @@ export default async function run(): Promise<void> {
           page.evaluate(([s, webgl]) => bench.rig(s, webgl), [seconds, auto.renderer === '2d' ? 'any' : 'never'] as const),
         );
         if (other.renderer !== auto.renderer) console.log(line(`${engine}, trained face (${other.renderer})`, other, otherCpu));
+        const paint = await page.evaluate((n) => bench.paint(n), 300);
+        console.log(
+          `${engine}, trained face painted alone on canvas 2D (mouth and lids moving): ${paint.map((ms) => ms.toFixed(1)).join(' / ')} ms a frame (median / p90 / max)`,
+        );
         console.log(line(`${engine}, Ada (2d)`, ...(await measured(() => page.evaluate((s) => bench.ada(s), seconds)))));
         await page.close();
       } finally {

@@ -1,10 +1,11 @@
 // A version-2 rig's frame on a 2D canvas (the browser's where it has no GPU WebGL, palkit's rig-face.ts; the
 // service's generated videos, render/rig-video.ts): the idle frame drawn whole, the head moved whole where it
-// moves (clipped to its outline), the mouth's inside in the opening, then every triangle that moved, each an
-// affine draw of the idle frame clipped to the triangle (grown by a fraction of a pixel so no seam shows).
+// moves (clipped to its outline), the mouth's inside in the opening, then every triangle that moved, drawn in
+// script over the box they cover (mesh-raster.ts) from the idle frame's pixels read back before anything else.
 // rig-gl.ts draws the same triangles with WebGL. The canvases come from the caller (DOM or Node).
 import { cellOrigin, type FaceRig } from '../protocol/faces/rig.js';
-import { INSIDE, SHADE, meshFrame, triangleAffine, type Channels, type HeadMotion, type MeshFrame } from './mesh.js';
+import { rasterTriangle, type PixelBox } from './mesh-raster.js';
+import { INSIDE, SHADE, meshFrame, type Channels, type HeadMotion, type MeshFrame } from './mesh.js';
 
 /** What of a 2D context this draws with (the DOM's and @napi-rs/canvas's both have it). */
 export interface MeshContext<S> {
@@ -24,6 +25,8 @@ export interface MeshContext<S> {
   clip(): void;
   setTransform(a: number, b: number, c: number, d: number, e: number, f: number): void;
   drawImage(image: S, sx: number, sy: number, sw: number, sh: number, dx: number, dy: number, dw: number, dh: number): void;
+  getImageData(sx: number, sy: number, sw: number, sh: number): { data: Uint8ClampedArray; width: number; height: number };
+  putImageData(image: { data: Uint8ClampedArray; width: number; height: number }, dx: number, dy: number): void;
 }
 
 /** The lips' shadow is drawn in this many steps of width (a ramp; fewer read as an outline at 4x). */
@@ -52,12 +55,13 @@ export function paintMeshFrame<S>(
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   drawIdle();
   const mesh = rig.mesh!;
+  // The undeformed frame under the moved triangles, read before anything is drawn over it.
+  const source = m.moved.length ? pixelBox(ctx, boxOf(m.source, m.moved, mesh.triangles, 2, rig)) : null;
   if (m.headPlace) {
     ctx.save();
     polygon(
       ctx,
       mesh.ring.map((i) => [m.target[2 * i]!, m.target[2 * i + 1]!]),
-      0,
     );
     ctx.clip();
     ctx.setTransform(...m.headPlace);
@@ -68,7 +72,7 @@ export function paintMeshFrame<S>(
     ctx.save();
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     const hole = m.hole.map((i): [number, number] => [m.target[2 * i]!, m.target[2 * i + 1]!]);
-    polygon(ctx, hole, 0);
+    polygon(ctx, hole);
     ctx.clip();
     for (const layer of m.inside) {
       const [sx, sy] = cellOrigin(rig.mouths.sheet, layer.cell);
@@ -77,7 +81,7 @@ export function paintMeshFrame<S>(
       if (layer.dim > 0) {
         ctx.setTransform(1, 0, 0, 1, 0, 0);
         ctx.fillStyle = shadow(layer.dim);
-        polygon(ctx, hole, 0);
+        polygon(ctx, hole);
         ctx.fill();
       }
     }
@@ -86,7 +90,7 @@ export function paintMeshFrame<S>(
       // darkest at the edge and fading inwards (as rig-gl-mesh.ts's ramp).
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.lineJoin = 'round';
-      polygon(ctx, hole, 0);
+      polygon(ctx, hole);
       for (let k = RIM_STEPS; k >= 1; k--) {
         ctx.lineWidth = (2 * m.rim.width * k) / RIM_STEPS;
         ctx.strokeStyle = shadow(1 - (1 - m.rim.alpha) ** (1 / RIM_STEPS));
@@ -95,41 +99,68 @@ export function paintMeshFrame<S>(
     }
     ctx.restore();
   }
-  const t = mesh.triangles;
-  for (const k of m.moved) {
-    const idx = [t[3 * k]!, t[3 * k + 1]!, t[3 * k + 2]!];
-    const s = idx.flatMap((i) => [m.source[2 * i]!, m.source[2 * i + 1]!]);
-    const d = idx.flatMap((i) => [m.target[2 * i]!, m.target[2 * i + 1]!]);
-    const affine = triangleAffine(s, d);
-    if (!affine) continue;
-    ctx.save();
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    polygon(
-      ctx,
-      [
-        [d[0]!, d[1]!],
-        [d[2]!, d[3]!],
-        [d[4]!, d[5]!],
-      ],
-      GROW,
-    );
-    ctx.clip();
-    ctx.setTransform(...affine);
-    // Only the source triangle's box (and a pixel round it) is read: drawing the whole frame under each clip cost
-    // several times more.
-    const [x0, x1] = [
-      Math.max(0, Math.floor(Math.min(s[0]!, s[2]!, s[4]!) - 2)),
-      Math.min(rig.width, Math.ceil(Math.max(s[0]!, s[2]!, s[4]!) + 2)),
-    ];
-    const [y0, y1] = [
-      Math.max(0, Math.floor(Math.min(s[1]!, s[3]!, s[5]!) - 2)),
-      Math.min(rig.height, Math.ceil(Math.max(s[1]!, s[3]!, s[5]!) + 2)),
-    ];
-    if (x1 > x0 && y1 > y0) ctx.drawImage(idle, ix + x0 / kx, iy + y0 / ky, (x1 - x0) / kx, (y1 - y0) / ky, x0, y0, x1 - x0, y1 - y0);
-    ctx.restore();
+  if (source && m.moved.length) {
+    // Every moved triangle, in the mesh's order (a closing lid's fold over each other), into one read-back of
+    // the box they cover, written back once (mesh-raster.ts).
+    const t = mesh.triangles;
+    const target = pixelBox(ctx, boxOf(m.target, m.moved, t, 4 * GROW + 1, rig));
+    if (target) {
+      const onHole = m.hole ? holeCorners(rig) : null;
+      const [s, d] = [new Array<number>(6), new Array<number>(6)];
+      const blunt: [boolean, boolean, boolean] = [false, false, false];
+      for (const k of m.moved) {
+        for (let j = 0; j < 3; j++) {
+          const i = t[3 * k + j]!;
+          [s[2 * j], s[2 * j + 1], d[2 * j], d[2 * j + 1]] = [
+            m.source[2 * i]!,
+            m.source[2 * i + 1]!,
+            m.target[2 * i]!,
+            m.target[2 * i + 1]!,
+          ];
+          blunt[j] = onHole?.has(i) ?? false;
+        }
+        rasterTriangle(target, source, s, d, GROW, blunt);
+      }
+      ctx.putImageData(target.image, target.x, target.y);
+    }
   }
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   return m;
+}
+
+const holeCornersOf = new WeakMap<FaceRig, Set<number>>();
+
+/** The mesh's points round the mouth's opening. */
+function holeCorners(rig: FaceRig): Set<number> {
+  let corners = holeCornersOf.get(rig);
+  if (!corners) holeCornersOf.set(rig, (corners = new Set(rig.mesh!.hole)));
+  return corners;
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+/** The whole-pixel box round `triangles`' points in `points`, `margin` px wider, within the frame. */
+function boxOf(points: Float32Array, triangles: number[], corners: number[], margin: number, rig: FaceRig): Box {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const k of triangles)
+    for (let j = 0; j < 3; j++) {
+      const i = corners[3 * k + j]!;
+      const [x, y] = [points[2 * i]!, points[2 * i + 1]!];
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+    }
+  const [left, top] = [Math.max(0, Math.floor(x0 - margin)), Math.max(0, Math.floor(y0 - margin))];
+  const [right, bottom] = [Math.min(rig.width, Math.ceil(x1 + margin)), Math.min(rig.height, Math.ceil(y1 + margin))];
+  return { x: left, y: top, width: right - left, height: bottom - top };
+}
+
+type ReadBack = PixelBox & { image: { data: Uint8ClampedArray; width: number; height: number } };
+
+/** The canvas's pixels in `box` (null when it is empty). */
+function pixelBox<S>(ctx: MeshContext<S>, box: Box): ReadBack | null {
+  if (box.width < 2 || box.height < 2) return null;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  const image = ctx.getImageData(box.x, box.y, box.width, box.height);
+  return { image, data: image.data, width: image.width, height: image.height, x: box.x, y: box.y };
 }
 
 /** The mouth's shadow colour at `alpha`, as a canvas colour. */
@@ -137,35 +168,9 @@ function shadow(alpha: number): string {
   return `rgba(${SHADE.rgb.join(', ')}, ${alpha.toFixed(3)})`;
 }
 
-/**
- * A closed path through `points` (in order round a convex or star-shaped outline), each edge pushed `grow`
- * pixels outwards (a thin triangle's corners would barely move if pushed from its centre), corners capped.
- */
-function polygon<S>(ctx: MeshContext<S>, points: Array<[number, number]>, grow: number): void {
-  const n = points.length;
-  let area = 0;
-  for (let i = 0; i < n; i++) area += points[i]![0] * points[(i + 1) % n]![1] - points[(i + 1) % n]![0] * points[i]![1];
-  const sign = area >= 0 ? 1 : -1;
+/** A closed path through `points`. */
+function polygon<S>(ctx: MeshContext<S>, points: Array<[number, number]>): void {
   ctx.beginPath();
-  for (let i = 0; i < n; i++) {
-    let [x, y] = points[i]!;
-    if (grow > 0) {
-      const [p, q] = [points[(i + n - 1) % n]!, points[(i + 1) % n]!];
-      // The outward normals of the edges into and out of this corner; the corner moves along their sum.
-      const normal = (a: readonly number[], b: readonly number[]) => {
-        const [dx, dy] = [b[0]! - a[0]!, b[1]! - a[1]!];
-        const len = Math.hypot(dx, dy) || 1;
-        return [(sign * dy) / len, (-sign * dx) / len];
-      };
-      const [n1, n2] = [normal(p, points[i]!), normal(points[i]!, q)];
-      const [sx, sy] = [n1[0]! + n2[0]!, n1[1]! + n2[1]!];
-      // |s| / 2 is the cosine of half the corner's turn: the corner moves grow / that along s (capped at a sharp one).
-      const len = Math.hypot(sx, sy) || 1;
-      const k = Math.min(4 * grow, grow / Math.max(0.25, len / 2));
-      [x, y] = [x + (sx / len) * k, y + (sy / len) * k];
-    }
-    if (i === 0) ctx.moveTo(x, y);
-    else ctx.lineTo(x, y);
-  }
+  points.forEach(([x, y], i) => (i === 0 ? ctx.moveTo(x, y) : ctx.lineTo(x, y)));
   ctx.closePath();
 }

@@ -23,7 +23,8 @@ export function createMeshFace({ rig, idle, mouths }: LoadedRig, timeline: FaceT
   const gl = webgl === 'never' ? null : createGlMeshPainter(canvas, rig, idle, mouths, webgl === 'any');
   // A canvas that gave a WebGL context cannot give a 2D one: the 2D path draws on a fresh canvas.
   const surface = gl ? canvas : Object.assign(document.createElement('canvas'), { width: rig.width, height: rig.height });
-  const context = gl ? null : surface.getContext('2d')!;
+  // Read back each frame under the moved triangles (face-drawing/mesh-raster.ts): a software canvas.
+  const context = gl ? null : surface.getContext('2d', { willReadFrequently: true })!;
   const clock = options.clock ?? (() => performance.now());
   const random = options.random ?? Math.random;
   const reducedMotion = options.reducedMotion ?? globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
