@@ -29,3 +29,29 @@ describe('pal-canvas cards as a visitor sees them', () => {
       }
     });
 });
+
+// WebKit's native dark radio painted unchecked as a white disc with a dark centre, as a checked one looks.
+// Computed style, since a browser test cannot read the painted pixels of a shadow-root input in every engine:
+// the card draws its own radios, and a checked one must differ from an unchecked one in fill and ring.
+describe('pal-canvas choices in the dark theme', () => {
+  for (const kind of ['radio', 'checkbox'] as const)
+    it(`draws a checked ${kind} unlike an unchecked one`, async () => {
+      const r = await canvasRig();
+      r.el.parentElement!.style.colorScheme = 'dark';
+      await r.show('canvas_show_question', {
+        question: 'Which plan?',
+        multi_select: kind === 'checkbox',
+        options: [
+          { id: 'a', label: 'Basic' },
+          { id: 'b', label: 'Pro' },
+        ],
+      });
+      const [on, off] = r.$$<HTMLInputElement>(`input[type="${kind}"]`);
+      on!.click();
+      await r.settle();
+      const [a, b] = [getComputedStyle(on!), getComputedStyle(off!)];
+      expect(a.appearance, 'drawn by the card, not the engine').to.equal('none');
+      expect(a.backgroundImage + a.backgroundColor).to.not.equal(b.backgroundImage + b.backgroundColor);
+      expect(a.borderTopColor).to.not.equal(b.borderTopColor);
+    });
+});

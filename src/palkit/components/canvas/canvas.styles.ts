@@ -206,6 +206,40 @@ export const canvasStyles = [
       accent-color: var(--pal-canvas-accent);
       margin: 0;
     }
+    /* Drawn, not native: WebKit's dark radios painted unchecked as a white disc, like a checked one. */
+    .choice input:is([type='radio'], [type='checkbox']) {
+      appearance: none;
+      flex: none;
+      width: 18px;
+      height: 18px;
+      border: 2px solid var(--pal-color-text-muted);
+      border-radius: 50%;
+      background: var(--pal-color-surface);
+      display: grid;
+      place-content: center;
+      cursor: pointer;
+    }
+    .choice input[type='checkbox'] {
+      border-radius: 4px;
+    }
+    .choice input:checked {
+      border-color: var(--pal-canvas-accent);
+    }
+    .choice input[type='radio']:checked {
+      background: radial-gradient(circle, var(--pal-canvas-accent) 0 4px, var(--pal-color-surface) 4.5px);
+    }
+    .choice input[type='checkbox']:checked {
+      background: var(--pal-canvas-accent);
+    }
+    .choice input[type='checkbox']:checked::before {
+      content: '';
+      width: 4px;
+      height: 8px;
+      margin-top: -2px;
+      border: solid var(--pal-color-accent-contrast);
+      border-width: 0 2px 2px 0;
+      transform: rotate(45deg);
+    }
     input.text {
       font: inherit;
       padding: 8px 10px;
