@@ -5,35 +5,18 @@
 //              lint, the format check (Prettier) and the size budgets (npm run size: it builds) beside it, then
 //              the browser suite in every engine — logic on a clock the tests control;
 //   real-time: scripts/test-realtime.mjs — one file at a time, one retry, figures printed.
-// In `npm test` the real-time files that measure no time (UNTIMED, scripts/test-tiers-files.mjs) run beside the
-// gate's browser suite, which leaves most of a core idle (170 CPU-s in 231 s on a fresh clone): a red one
-// does not stop the gate, and the run still ends red. The timed files then run alone, as the tier.
 // The server suite's output is shown as it goes; every other step's is held back and printed whole when it
 // ends, so they do not interleave.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 
 // A plan is a command [name, command, args, options?], or { beside: [plans] } (side by side), or { then: [plans] }
 // (one after another). options: env (more variables), soft (red does not stop the others; the run ends red).
 // The browser suite waits for the server suite: started beside it once the side checks ended, the gate took
 // 9:30 instead of 12:02 on a fresh clone, but the server suite, short of cores, missed a 10 s bound
-// (live/cluster/instances), so the lanes stay one after the other until the gate holds with both busy.
+// (live/cluster/instances). With the untimed real-time files beside it, the browser suite took 7:29 instead
+// of 3:51 and two WebKit tests missed their 5 s budget. So the lanes stay one after the other.
 const which = process.argv[2] ?? 'all';
-const both = which === 'all';
-// Both parts of the real-time tier share one folder of trained rigs (scripts/test-realtime.mjs).
-const rigs = both ? mkdtempSync(join(tmpdir(), 'palkit-rigs-')) : null;
-if (rigs) process.on('exit', () => rmSync(rigs, { recursive: true, force: true }));
-const realtimeEnv = rigs ? { PALKIT_TEST_RIG_CACHE: rigs } : {};
-const browserSuite = ['browser suite', process.execPath, ['scripts/test-browser.mjs']];
-// The size step has built the packages by the time the untimed files start.
-const untimedGroup = [
-  'untimed files',
-  process.execPath,
-  ['scripts/test-realtime.mjs', '--untimed'],
-  { env: { ...realtimeEnv, PALKIT_PACKAGES_BUILT: '1' }, soft: true },
-];
 const tiers = {
   gate: {
     then: [
@@ -46,14 +29,12 @@ const tiers = {
           ['size budgets', 'npm', ['run', 'size']],
         ],
       },
-      both ? { beside: [browserSuite, untimedGroup] } : browserSuite,
+      ['browser suite', process.execPath, ['scripts/test-browser.mjs']],
     ],
   },
-  realtime: both
-    ? ['timed files', process.execPath, ['scripts/test-realtime.mjs', '--timed'], { env: realtimeEnv }]
-    : ['real-time tier', process.execPath, ['scripts/test-realtime.mjs']],
+  realtime: ['real-time tier', process.execPath, ['scripts/test-realtime.mjs']],
 };
-const chosen = both ? ['gate', 'realtime'] : [which];
+const chosen = which === 'all' ? ['gate', 'realtime'] : [which];
 if (!chosen.every((t) => t in tiers)) {
   console.error(`test-tiers: unknown tier ${which} (gate, realtime or all)`);
   process.exit(2);
