@@ -99,7 +99,7 @@ export function paintMeshFrame<S>(
     }
     ctx.restore();
   }
-  if (source && m.moved.length) {
+  if (source) {
     // Every moved triangle, in the mesh's order (a closing lid's fold over each other), into one read-back of
     // the box they cover, written back once (mesh-raster.ts).
     const t = mesh.triangles;

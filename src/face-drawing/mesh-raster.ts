@@ -4,6 +4,7 @@
 // the edge's coverage as alpha, each triangle grown by a fraction of a pixel so no seam shows between neighbours.
 // A sample beyond the source triangle's box (and a pixel or two round it) is not taken: past a thin triangle's
 // edge its affine runs far across the frame (dark dashes off the mouth's corners).
+import { triangleAffine } from './mesh.js';
 
 /** RGBA pixels of a rectangle of the frame whose top-left corner is at (x, y) (an ImageData and its place). */
 export interface PixelBox {
@@ -28,8 +29,8 @@ const SOURCE_MARGIN = 2;
 export function rasterTriangle(
   target: PixelBox,
   source: PixelBox,
-  s: ArrayLike<number>,
-  d: ArrayLike<number>,
+  s: readonly number[],
+  d: readonly number[],
   grow: number,
   blunt: readonly [boolean, boolean, boolean] = NONE_BLUNT,
 ): void {
@@ -48,14 +49,11 @@ export function rasterTriangle(
   const e0 = edge(g0x, g0y, g1x, g1y);
   const e1 = edge(g1x, g1y, g2x, g2y);
   const e2 = edge(g2x, g2y, g0x, g0y);
-  // Target to source: the affine taking d onto s, as x' = p x + q y + r, y' = t x + w y + z.
+  // Target to source: the affine taking d onto s (x' = p x + q y + r, y' = t x + w y + z).
+  const back = triangleAffine(d, s);
+  if (!back) return;
+  const [p, t, q, w, r, z] = back;
   const [x0, y0, x1, y1, x2, y2] = [s[0]!, s[1]!, s[2]!, s[3]!, s[4]!, s[5]!];
-  const p = ((x1 - x0) * (v2 - v0) - (x2 - x0) * (v1 - v0)) / area;
-  const q = ((x2 - x0) * (u1 - u0) - (x1 - x0) * (u2 - u0)) / area;
-  const t = ((y1 - y0) * (v2 - v0) - (y2 - y0) * (v1 - v0)) / area;
-  const w = ((y2 - y0) * (u1 - u0) - (y1 - y0) * (u2 - u0)) / area;
-  const r = x0 - p * u0 - q * v0;
-  const z = y0 - t * u0 - w * v0;
 
   const left = Math.max(target.x, Math.floor(Math.min(g0x, g1x, g2x) - 1));
   const right = Math.min(target.x + target.width, Math.ceil(Math.max(g0x, g1x, g2x) + 1));
