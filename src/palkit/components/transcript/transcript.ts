@@ -7,6 +7,7 @@ import { clientMessage, type PalMessage } from '../../../protocol/interactions.j
 import type { IncallStringKey, IncallStrings } from '../i18n/strings-incall.js';
 import { languageOf, translatorFor, withStrings, type Translate } from '../i18n/strings.js';
 import { RowWindow } from './row-window.js';
+import { ScrollerSize } from './scroller-size.js';
 import { saveBlob, transcriptJson, transcriptText, type TranscriptFormat } from './transcript-export.js';
 import { TranscriptModel, type TranscriptEntry } from './transcript-model.js';
 import { transcriptStyles } from './transcript.styles.js';
@@ -76,11 +77,12 @@ export class PalTranscript extends LitElement {
   private readonly rows = new RowWindow(rowEstimate);
   private rendered: [number, number] = [0, 0];
   private captionTimer: ReturnType<typeof setTimeout> | undefined;
-  private resizeObserver?: ResizeObserver;
+  private readonly scrollerSize = new ScrollerSize((widthChanged) => {
+    if (widthChanged) this.rows.resetHeights();
+    this.requestUpdate();
+  });
   /** A render asked for the next frame (rows the measured heights showed missing). */
   #frame = 0;
-  private listWidth = 0;
-  private listHeight = 0;
   private readonly subscription = new LinkSubscription(this, {
     onMessage: (m) => this.onPalMessage(m),
     onHistory: (history) => {
@@ -135,8 +137,7 @@ export class PalTranscript extends LitElement {
     clearTimeout(this.captionTimer);
     cancelAnimationFrame(this.#frame);
     this.#frame = 0;
-    this.resizeObserver?.disconnect();
-    this.resizeObserver = undefined;
+    this.scrollerSize.stop();
   }
 
   /** Send a chat line as the visitor (`conversation.respond`); false when empty or not in a call. */
@@ -378,21 +379,8 @@ export class PalTranscript extends LitElement {
     });
   }
 
-  // Text wraps differently at another width, so measured heights are only valid for one width. At another
-  // height (a card under the open chat takes rows of it) the rows in view change, and a panel following the
-  // newest message scrolls to it again (updated()): kept where it was, the newest sank under the message box.
   private observeSize(): void {
-    if (this.resizeObserver || this.mode !== 'panel' || typeof ResizeObserver === 'undefined') return;
-    this.resizeObserver = new ResizeObserver(([entry]) => {
-      const width = Math.round(entry?.contentRect.width ?? 0);
-      const height = Math.round(entry?.contentRect.height ?? 0);
-      if (width === this.listWidth && height === this.listHeight) return;
-      if (width !== this.listWidth) this.rows.resetHeights();
-      this.listWidth = width;
-      this.listHeight = height;
-      this.requestUpdate();
-    });
-    if (this.scroller) this.resizeObserver.observe(this.scroller);
+    if (this.mode === 'panel') this.scrollerSize.watch(this.scroller);
   }
 }
 
