@@ -51,7 +51,9 @@ const palFrame = (page: Page) =>
       'pal-stage',
       'video.pal',
     );
-    if (!video || !video.videoWidth) return null;
+    // Chromium gives a stream's <video> its size a moment before its first frame can be drawn from it (read
+    // then, it is all black): a frame is there once the <video> has its current data.
+    if (!video || !video.videoWidth || video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA) return null;
     const canvas = Object.assign(document.createElement('canvas'), { width: 32, height: 32 });
     const context = canvas.getContext('2d', { willReadFrequently: true })!;
     context.drawImage(video, 0, 0, 32, 32);
