@@ -264,6 +264,24 @@ describe('LocalTransport', () => {
       await transport.leave();
     });
 
+    it('a page that stalls for longer than the room may be silent keeps its socket: the stall is not the room going quiet', async () => {
+      const { transport, sockets, notices, ended, joined, admit, clock } = moving();
+      await admit(0, 'p1');
+      await joined;
+      // A frozen tab or a starved process: no timer runs for 6 s, then the watch runs before the room's queued frames.
+      await clock.leap(ABANDON_AFTER_MS + 1_000);
+      expect(sockets.length, 'no new socket').to.equal(1);
+      expect(notices, "the visitor is not told of a stall that was the page's").to.deep.equal([]);
+      sockets[0]!.frame({ type: 'pong', n: 0 });
+      await clock.advance(2_000);
+      expect(sockets.length).to.equal(1);
+      // A room that stays silent once the page runs again is still given up, ABANDON_AFTER_MS later.
+      await clock.advance(ABANDON_AFTER_MS);
+      expect(sockets.length, 'given up when the room, not the page, is silent').to.be.at.least(2);
+      expect(ended).to.deep.equal([]);
+      await transport.leave();
+    });
+
     it('keeps at most 32 lines while no room answers, the oldest dropped', async () => {
       const { transport, sockets, joined, admit, clock } = moving();
       await admit(0, 'p1');

@@ -41,6 +41,8 @@ export const RECONNECTING_AFTER_MS = 800;
 /** An open socket whose room has not answered this long is given up and the room joined again. */
 export const ABANDON_AFTER_MS = 5_000;
 const WATCH_EVERY_MS = 100;
+/** A gap this long between two rounds of the watch is the page's own stall (a frozen tab, a starved process), not the room's silence. */
+const PAGE_STALL_MS = 1_000;
 
 interface Refusal {
   code: number;
@@ -56,6 +58,8 @@ export class RoomConnection {
   /** When a room last answered (any frame, its voice): on the page's clock. */
   #answeredAt = 0;
   #pingedAt = -Infinity;
+  /** When the watch last ran: on the page's clock. */
+  #watchedAt = 0;
   #pings = 0;
   #reconnecting = false;
   #watch: unknown;
@@ -134,6 +138,10 @@ export class RoomConnection {
 
   /** Every WATCH_EVERY_MS from the first join: asks a quiet room, tells the visitor, gives up a silent socket. */
   #watchRoom(): void {
+    const gap = this.timers.now() - this.#watchedAt - WATCH_EVERY_MS;
+    this.#watchedAt = this.timers.now();
+    // While the page did not run, what the room sent waits behind this round: the stall is not the room's silence.
+    if (gap >= PAGE_STALL_MS) this.#answeredAt += gap;
     const silentMs = this.timers.now() - this.#answeredAt;
     const socket = this.#joined;
     if (socket && silentMs >= PING_AFTER_MS && this.timers.now() - this.#pingedAt >= PING_EVERY_MS) this.#ping();
@@ -170,7 +178,10 @@ export class RoomConnection {
           this.#joined = socket;
           this.#answered();
           this.on.joined(frame, this.#everJoined);
-          if (!this.#everJoined) this.#watch = this.timers.setInterval(() => this.#watchRoom(), WATCH_EVERY_MS);
+          if (!this.#everJoined) {
+            this.#watchedAt = this.timers.now();
+            this.#watch = this.timers.setInterval(() => this.#watchRoom(), WATCH_EVERY_MS);
+          }
           this.#everJoined = true;
           // What was said while no room answered, or not confirmed read before the move, goes to this one.
           this.#outbox.resend();
