@@ -144,10 +144,71 @@ export const cardKindStyles = css`
     .gridline {
       stroke: var(--pal-color-border);
     }
+    .plot .line {
+      stroke-width: 2;
+      stroke-linecap: round;
+    }
+    /* Bar and line charts: HTML labels around a plot stretched to the card's width (chart.ts). */
+    .plot {
+      display: grid;
+      grid-template-columns: auto auto minmax(0, 1fr);
+      grid-template-rows: 140px auto auto;
+      column-gap: 4px;
+      margin-block: 8px 0;
+    }
+    .plot svg {
+      grid-area: 1 / 3;
+      width: 100%;
+      height: 100%;
+      overflow: visible;
+    }
     .tick,
     .axis-label {
-      fill: var(--pal-color-text-muted);
-      font-size: 10px;
+      color: var(--pal-color-text-muted);
+      font-size: 12px;
+      line-height: 1.3;
+      white-space: nowrap;
+    }
+    .y-label {
+      grid-area: 1 / 1;
+      align-self: center;
+      max-height: 100%;
+      writing-mode: vertical-rl;
+      transform: rotate(180deg);
+      overflow: hidden;
+      text-overflow: ellipsis;
+    }
+    .y-ticks {
+      grid-area: 1 / 2;
+      position: relative;
+    }
+    .y-ticks .tick {
+      position: absolute;
+      right: 0;
+      transform: translateY(-50%);
+    }
+    /* Gives the column the widest tick's width; not painted. */
+    .y-ticks .widest {
+      position: static;
+      display: block;
+      height: 0;
+      transform: none;
+      visibility: hidden;
+    }
+    .x-ticks {
+      grid-area: 2 / 3;
+      display: grid;
+      grid-template-columns: repeat(var(--pal-chart-bands), minmax(0, 1fr));
+      padding-top: 4px;
+    }
+    .x-ticks .tick,
+    .x-label {
+      text-align: center;
+      overflow: hidden;
+      text-overflow: ellipsis;
+    }
+    .x-label {
+      grid-area: 3 / 3;
     }
     .alert {
       display: flex;

@@ -21,11 +21,11 @@ const palette = [
 ];
 const color = (i: number) => `var(--pal-chart-color-${i + 1}, ${palette[i % palette.length]})`;
 const number = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
-const W = 320;
 const H = 200;
-const M = { top: 16, right: 8, bottom: 36, left: 36 };
 
 const short = (label: string, max: number) => (label.length > max ? `${label.slice(0, max - 1)}…` : label);
+/** A length along the plot, in percent of its width or height. */
+const pc = (v: number) => `${v}%`;
 
 /** Round the axis top up to a tidy value (1, 2, 2.5, 5 × 10^n). */
 function niceMax(v: number): number {
@@ -34,39 +34,48 @@ function niceMax(v: number): number {
   return ([1, 2, 2.5, 5, 10].find((m) => m * p >= v) ?? 10) * p;
 }
 
-function axes(args: ChartArgs, min: number, max: number) {
-  const y = (v: number) => M.top + (H - M.top - M.bottom) * (1 - (v - min) / (max - min || 1));
-  const ticks = [min, (min + max) / 2, max];
-  return {
-    y,
-    grid: svg`${ticks.map(
-      (t) => svg`<line class="gridline" x1=${M.left} x2=${W - M.right} y1=${y(t)} y2=${y(t)}></line>
-      <text class="tick" x=${M.left - 4} y=${y(t) + 3} text-anchor="end">${number.format(t)}</text>`,
-    )}
-      ${args.y_label ? svg`<text class="axis-label" x="10" y=${H / 2} transform=${`rotate(-90 10 ${H / 2})`} text-anchor="middle">${short(args.y_label, 28)}</text>` : ''}
-      ${args.x_label ? svg`<text class="axis-label" x=${(W + M.left) / 2} y=${H - 2} text-anchor="middle">${short(args.x_label, 40)}</text>` : ''}`,
-  };
-}
-
-function barOrLine(args: ChartArgs) {
+// The labels are HTML around a plot SVG without a viewBox, its shapes placed in percent: an SVG scaled to
+// a narrow card scaled its text with it (10 px came out at 9); HTML labels keep their size at every width,
+// and the dots stay round however wide the plot is.
+function barOrLine(args: ChartArgs, summary: string) {
   const values = args.data.map((d) => d.value);
   const min = Math.min(0, ...values) < 0 ? -niceMax(-Math.min(...values)) : 0;
   const max = niceMax(Math.max(0, ...values));
-  const { y, grid } = axes(args, min, max);
+  const y = (v: number) => 100 * (1 - (v - min) / (max - min || 1));
+  const ticks = [max, (min + max) / 2, min];
   const n = args.data.length;
-  const band = (W - M.left - M.right) / n;
-  const x = (i: number) => M.left + band * i + band / 2;
-  const labels = svg`${args.data.map((d, i) => svg`<text class="tick" x=${x(i)} y=${H - M.bottom + 12} text-anchor="middle">${short(d.label, Math.max(3, Math.floor(band / 6)))}</text>`)}`;
+  const band = 100 / n;
+  const x = (i: number) => band * i + band / 2;
+  const grid = ticks.map((t) => svg`<line class="gridline" x1="0" x2="100%" y1=${pc(y(t))} y2=${pc(y(t))}></line>`);
+  const tip = (d: ChartArgs['data'][number]) => svg`<title>${d.label}: ${number.format(d.value)}</title>`;
+  let marks;
   if ((args.chart_type ?? 'bar') === 'bar') {
-    const bars = args.data.map((d, i) => {
+    marks = args.data.map((d, i) => {
       const top = y(Math.max(0, d.value));
-      return svg`<rect class="bar" x=${x(i) - band * 0.35} width=${band * 0.7} y=${top} height=${Math.max(1, Math.abs(y(d.value) - y(0)))} fill=${color(0)}><title>${d.label}: ${number.format(d.value)}</title></rect>`;
+      const height = Math.abs(y(d.value) - y(0));
+      return svg`<rect class="bar" x=${pc(x(i) - band * 0.35)} width=${pc(band * 0.7)} y=${pc(top)} height=${pc(height)} fill=${color(0)}>${tip(d)}</rect>`;
     });
-    return svg`${grid}${bars}${labels}`;
+  } else {
+    // Segments, not a polyline: a polyline's points cannot be given in percent.
+    const segments = args.data
+      .slice(1)
+      .map(
+        (d, i) =>
+          svg`<line class="line" x1=${pc(x(i))} y1=${pc(y(args.data[i]!.value))} x2=${pc(x(i + 1))} y2=${pc(y(d.value))} stroke=${color(0)}></line>`,
+      );
+    const dots = args.data.map((d, i) => svg`<circle cx=${pc(x(i))} cy=${pc(y(d.value))} r="3.5" fill=${color(0)}>${tip(d)}</circle>`);
+    marks = svg`${segments}${dots}`;
   }
-  const points = args.data.map((d, i) => `${x(i)},${y(d.value)}`).join(' ');
-  return svg`${grid}<polyline class="line" points=${points} fill="none" stroke=${color(0)} stroke-width="2"></polyline>
-    ${args.data.map((d, i) => svg`<circle cx=${x(i)} cy=${y(d.value)} r="3.5" fill=${color(0)}><title>${d.label}: ${number.format(d.value)}</title></circle>`)}${labels}`;
+  return html`<div class="plot" style=${styleProps({ '--pal-chart-bands': String(n) })}>
+    ${args.y_label ? html`<span class="axis-label y-label" aria-hidden="true">${short(args.y_label, 28)}</span>` : ''}
+    <div class="y-ticks" aria-hidden="true">
+      ${ticks.map((t) => html`<span class="tick" style=${styleProps({ top: pc(y(t)) })}>${number.format(t)}</span>`)}
+      <span class="tick widest">${ticks.map((t) => number.format(t)).reduce((a, b) => (b.length > a.length ? b : a))}</span>
+    </div>
+    <svg role="img" aria-label=${summary}>${grid}${marks}</svg>
+    <div class="x-ticks" aria-hidden="true">${args.data.map((d) => html`<span class="tick">${d.label}</span>`)}</div>
+    ${args.x_label ? html`<span class="axis-label x-label" aria-hidden="true">${short(args.x_label, 40)}</span>` : ''}
+  </div>`;
 }
 
 function pie(args: ChartArgs) {
@@ -111,5 +120,5 @@ export function renderChart(ctx: CardContext<ChartArgs>) {
       ${table}
     </div>`;
   }
-  return html`<div class="chart"><svg viewBox=${`0 0 ${W} ${H}`} role="img" aria-label=${summary}>${barOrLine(args)}</svg>${table}</div>`;
+  return html`<div class="chart">${barOrLine(args, summary)}${table}</div>`;
 }
