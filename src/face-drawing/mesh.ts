@@ -86,15 +86,18 @@ export interface InsideLayer {
  */
 export const SHADE = {
   /** Its colour: the deep shadow of a mouth. */
-  rgb: [20, 8, 10] as const,
+  rgb: [22, 8, 6] as const,
   /** The depth's darkness while the lips barely part, fading out as their gap grows from `from` to `to` (mouth widths; a full A ≈ 0.33). */
   depth: 0.92,
   /** The share of that darkness left once the lips are wide apart: a real open mouth's depth stays in shadow, and a lit inside reads as lip. */
   open: 0.15,
   from: 0.03,
   to: 0.2,
-  /** The lips' shadow: its darkness at their edge, fading out this far inside (mouth widths); more of both while the lips barely part. */
-  rim: 0.5,
+  /**
+   * The lips' shadow: its darkness at their edge, fading out this far inside (mouth widths); more of both while
+   * the lips barely part. (At 0.5 wide open it drew a grey line along the upper teeth's top edge.)
+   */
+  rim: 0.2,
   rimNarrow: 0.7,
   rimWidth: 0.035,
   rimWidthNarrow: 0.055,

@@ -52,6 +52,8 @@ export interface LookFigures {
     voidShare: number;
     warmShare: number;
     blackShare: number;
+    /** The throat's hue (degrees; measures.ts throatHue), its median over the frames that have one. */
+    throatHue: number;
     median: number;
     widestIndex: number;
   };
@@ -220,6 +222,7 @@ export function analyseLook(
       voidShare: med(insides.map((s) => s.voidShare)),
       warmShare: med(insides.map((s) => s.warmShare)),
       blackShare: med(insides.map((s) => s.blackShare)),
+      throatHue: med(insides.map((s) => s.throatHue).filter((h) => !Number.isNaN(h))),
       median: med(insides.map((s) => s.median)),
       widestIndex: widest[0]!.index,
     },

@@ -127,7 +127,7 @@ export function openJaw(
         const from = restTop + ((y - top) / teethHeight) * Math.min(teethHeight, Math.max(1, restBottom - restTop));
         rgb = [0, 1, 2].map((c) => pixel(image, x, from, c)) as [number, number, number];
       } else {
-        // The throat: dark red, darker toward the back, with a little texture.
+        // The throat: a warm dark red (blue under green), darker toward the back, with a little texture.
         const depth = (y - top - teethHeight) / Math.max(1, bottom - top - teethHeight);
         const shade = 1 - 0.5 * Math.sin(Math.PI * Math.min(1, Math.max(0, depth)));
         const grain = (next() - 0.5) * 24;
@@ -136,7 +136,7 @@ export function openJaw(
         const tongue = depth > 0.8 ? 0.75 : 0;
         rgb = tongue
           ? [175 * tongue + grain, 80 * tongue + grain, 85 * tongue + grain]
-          : [110 * shade + grain, 45 * shade + grain, 45 * shade + grain];
+          : [110 * shade + grain, 45 * shade + grain, 36 * shade + grain];
       }
       for (let c = 0; c < 3; c++) warped.rgb[i * 3 + c] = Math.max(0, Math.min(255, Math.round(rgb[c]!)));
     }

@@ -166,7 +166,16 @@ export interface MouthInside {
   warmShare: number;
   /** Share of the whole mouth near-black (luma under WARM.dark of the skin's): the throat's shadow (reported). */
   blackShare: number;
+  /**
+   * The throat's hue: the median hue angle (degrees, red 0, yellow 60, magenta −60) of the inside's dark pixels
+   * (luma from a tenth to WARM.dark of the skin's). A mouth's shadow is a warm red-dark (blue under green);
+   * at blue = green or over it, it reads purple-brown.
+   */
+  throatHue: number;
 }
+
+/** A pixel's hue angle in degrees (red 0, yellow 60, magenta −60). */
+const hueOf = (r: number, g: number, b: number) => (Math.atan2(Math.sqrt(3) * (g - b), 2 * r - g - b) * 180) / Math.PI;
 
 /** What (b)'s warm tones are (calibration.ts; docs/face-look.md). */
 export const WARM = { red: 0.3, dark: 0.3, bright: 0.75 };
@@ -196,6 +205,7 @@ export function mouthInside(frame: Seen): MouthInside {
   const upperLimit = top + 0.4 * (bottom - top);
   const skin = skinLuma(luma, mesh);
   const values: number[] = [];
+  const hues: number[] = [];
   let flat = 0,
     upper = 0,
     teeth = 0;
@@ -206,6 +216,7 @@ export function mouthInside(frame: Seen): MouthInside {
       if (!mask.data[i]) continue;
       const v = luma.data[i]!;
       values.push(v);
+      if (v >= 0.1 * skin && v < WARM.dark * skin) hues.push(hueOf(image.rgb[i * 3]!, image.rgb[i * 3 + 1]!, image.rgb[i * 3 + 2]!));
       if (v < 40) {
         let lo = v,
           hi = v;
@@ -227,7 +238,8 @@ export function mouthInside(frame: Seen): MouthInside {
       }
     }
   }
-  if (!values.length) return { pixels: 0, spread: 0, median: NaN, voidShare: 0, toothShare: 0, warmShare: 0, blackShare: 0 };
+  if (!values.length)
+    return { pixels: 0, spread: 0, median: NaN, voidShare: 0, toothShare: 0, warmShare: 0, blackShare: 0, throatHue: NaN };
   const mouth = polygonMask(image.width, image.height, points(mesh, OUTER_LIPS));
   let all = 0,
     warm = 0,
@@ -244,6 +256,7 @@ export function mouthInside(frame: Seen): MouthInside {
   return {
     warmShare: all ? warm / all : 0,
     blackShare: all ? black / all : 0,
+    throatHue: hues.length ? quantile(hues, 0.5) : NaN,
     pixels: values.length,
     spread: quantile(values, 0.9) - quantile(values, 0.1),
     median: quantile(values, 0.5),

@@ -29,6 +29,13 @@ export const THRESHOLDS = {
    */
   warmShare: 0.12,
   /**
+   * …and the throat's hue (measures.ts throatHue, degrees) at least this: a warm red-dark, its blue under its
+   * green. The clip and photo faces' throats, blue = green, read 0° and purple-brown behind the teeth; the made
+   * good mouth's shadow (110, 45, 36) reads 6–7°, the made dark hole (64, 40, 42) −4°. A mouth with no dark
+   * pixels inside has no hue and is not judged by it. Made: see calibration.ts.
+   */
+  throatHue: 4,
+  /**
    * The widest openings must open at least this (face heights, as FaceMesh reads the lips' inner gap) for (b)
    * and (c) to be judged: FaceMesh reads a made opening of 11 % of the face as 2–6 % (least over a black
    * ellipse, which it takes for lips), a closed mouth within ±1 %.
@@ -63,7 +70,7 @@ const f2 = (x: number) => x.toFixed(2),
 export function describeLook(f: LookFigures): string[] {
   return [
     `(a) outside the mouth, jaw and eyelids: worst cell ${f1(f.outside.max)} levels (frame ${f.outside.worstIndex}), 99th pct ${f1(f.outside.p99)}, median ${f1(f.outside.median)} [bar ≤ ${THRESHOLDS.outsideMax}]`,
-    `(b) inside the ${f.inside.frames} widest-open frames (opening ${f2(f.inside.opening)} face heights): luma spread ${f1(f.inside.spread)}, median ${f1(f.inside.median)}, teeth ${pc(f.inside.toothShare)} of its upper part, flat void ${pc(f.inside.voidShare)}; of the whole mouth warm tones ${pc(f.inside.warmShare ?? NaN)}, near-black ${pc(f.inside.blackShare ?? NaN)} [bars spread ≥ ${THRESHOLDS.insideSpread}, teeth ≥ ${pc(THRESHOLDS.toothShare)}, void ≤ ${pc(THRESHOLDS.voidShare)}, warm ≥ ${pc(THRESHOLDS.warmShare)}]`,
+    `(b) inside the ${f.inside.frames} widest-open frames (opening ${f2(f.inside.opening)} face heights): luma spread ${f1(f.inside.spread)}, median ${f1(f.inside.median)}, teeth ${pc(f.inside.toothShare)} of its upper part, flat void ${pc(f.inside.voidShare)}; of the whole mouth warm tones ${pc(f.inside.warmShare ?? NaN)}, near-black ${pc(f.inside.blackShare ?? NaN)}; the throat's hue ${f1(f.inside.throatHue ?? NaN)}° [bars spread ≥ ${THRESHOLDS.insideSpread}, teeth ≥ ${pc(THRESHOLDS.toothShare)}, void ≤ ${pc(THRESHOLDS.voidShare)}, warm ≥ ${pc(THRESHOLDS.warmShare)}, throat ≥ ${THRESHOLDS.throatHue}°]`,
     `(c) chin against lower lip (pixels): correlation ${f2(f.chin.correlation)}, slope ${f2(f.chin.slope)}, 95th-pct drops chin ${pf(f.chin.travel)} and lower lip ${pf(f.chin.lipTravel)} of the face's height [bars r ≥ ${THRESHOLDS.chinCorrelation}, slope ≥ ${THRESHOLDS.chinSlope}]; FaceMesh's chin point against its opening (to ${pf(f.chin.openingRange)}): r ${f2(f.chin.faceMesh?.correlation ?? NaN)}, slope ${f2(f.chin.faceMesh?.slope ?? NaN)}, chin ${pf(f.chin.faceMesh?.travel ?? NaN)}`,
     `(d) blinks: ${f.blinks.count} (eye aspect at rest ${f2(f.blinks.restAspect)}, at each blink's deepest ${f.blinks.depths.map(pc).join(', ') || '–'} of it), (a) during them ${f1(f.blinks.outsideDuring)} [bars ≥ ${THRESHOLDS.blinks} blinks, each ≤ ${pc(THRESHOLDS.blinkDepth)}]`,
     `(e) same person: embedding similarity to rest least ${f2(f.same.min)} (frame ${f.same.worstIndex}) over ${f.same.frames ?? '?'} frames, 5th pct ${f2(f.same.p5)} [bar ≥ ${THRESHOLDS.same}]`,
@@ -81,12 +88,19 @@ export function judgeLook(f: LookFigures): Record<'outside' | 'inside' | 'chin' 
         ? f.inside.spread >= T.insideSpread &&
           f.inside.toothShare >= T.toothShare &&
           f.inside.voidShare <= T.voidShare &&
-          f.inside.warmShare >= T.warmShare
+          f.inside.warmShare >= T.warmShare &&
+          warmThroat(f)
         : null,
     chin: f.chin.openingRange >= T.opening ? f.chin.correlation >= T.chinCorrelation && f.chin.slope >= T.chinSlope : null,
     blink: f.blinks.count >= T.blinks && f.blinks.depths.every((d) => d <= T.blinkDepth) && f.blinks.outsideDuring <= T.outsideMax,
     same: f.same.min >= T.same,
   };
+}
+
+/** Whether the throat reads warm (or shows no dark pixels to read: no hue). */
+function warmThroat(f: LookFigures): boolean {
+  const hue = f.inside.throatHue ?? NaN;
+  return Number.isNaN(hue) || hue >= THRESHOLDS.throatHue;
 }
 
 /** Asserts every measure (the mouth must open enough to be judged). */
@@ -115,6 +129,15 @@ export function reportLook(row: string, f: LookFigures): void {
     barred('lower', '(b) flat void in the inside', f.inside.voidShare, T.voidShare, '%', 100, judged.inside),
     barred('higher', '(b) warm tones in the mouth', f.inside.warmShare, T.warmShare, '%', 100, judged.inside),
     { name: '(b) near-black in the mouth', value: f.inside.blackShare * 100, unit: '%' },
+    barred(
+      'higher',
+      "(b) the throat's hue",
+      f.inside.throatHue ?? NaN,
+      T.throatHue,
+      '°',
+      1,
+      judged.inside && !Number.isNaN(f.inside.throatHue ?? NaN),
+    ),
     barred('higher', '(b)(c) widest opening', f.chin.openingRange, T.opening, '% face', 100),
     barred('higher', '(c) chin r with lower lip', f.chin.correlation, T.chinCorrelation, '', 1, judged.chin),
     barred('higher', '(c) chin slope on lower lip', f.chin.slope, T.chinSlope, '', 1, judged.chin),

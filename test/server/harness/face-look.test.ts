@@ -256,9 +256,9 @@ describe('face-look measures on a drawn face', () => {
       return frame;
     };
     const next = random(5);
-    // Teeth, a shaded throat and a tongue on its floor, inside red lips.
+    // Teeth, a shaded throat (warm: its blue under its green) and a tongue on its floor, inside red lips.
     const shaded = fill([170, 90, 90], (y) =>
-      y < 163 ? [236, 230, 214] : y > 170 ? [150, 70, 75] : [90 - (y - 163) * 3 + next() * 20, 35 + next() * 10, 35 + next() * 10],
+      y < 163 ? [236, 230, 214] : y > 170 ? [150, 70, 75] : [90 - (y - 163) * 3 + next() * 20, 35 + next() * 10, 25 + next() * 10],
     );
     const good = mouthInside({ image: shaded, mesh: open });
     const bad = mouthInside({ image: fill([170, 90, 90], () => [17, 17, 17]), mesh: open });
@@ -269,12 +269,20 @@ describe('face-look measures on a drawn face', () => {
     });
     const T = THRESHOLDS;
     assert.ok(
-      good.spread > T.insideSpread && good.toothShare > T.toothShare && good.voidShare < T.voidShare && good.warmShare > T.warmShare,
+      good.spread > T.insideSpread &&
+        good.toothShare > T.toothShare &&
+        good.voidShare < T.voidShare &&
+        good.warmShare > T.warmShare &&
+        good.throatHue > T.throatHue,
       JSON.stringify(good),
     );
     assert.ok(bad.spread < T.insideSpread && bad.toothShare < T.toothShare && bad.voidShare > T.voidShare, JSON.stringify(bad));
     assert.ok(
-      hole.spread > T.insideSpread && hole.toothShare > T.toothShare && hole.voidShare < T.voidShare && hole.warmShare < T.warmShare,
+      hole.spread > T.insideSpread &&
+        hole.toothShare > T.toothShare &&
+        hole.voidShare < T.voidShare &&
+        hole.warmShare < T.warmShare &&
+        hole.throatHue < T.throatHue,
       JSON.stringify(hole),
     );
   });

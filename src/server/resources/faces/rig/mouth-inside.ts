@@ -1,7 +1,8 @@
 // A version-2 rig's mouth inside (face-drawing/mesh.ts INSIDE: three cells drawn in the opening as the jaw
 // drops): the throat, dark in its depth and warmer towards the lips; the upper teeth hanging from the upper lip;
-// the lower teeth and the tongue standing on the lower lip. Where the resting face shows its teeth (a smile), the
-// teeth are its own pixels, cut along the lip line; otherwise a tooth row is drawn, lit like the face's skin.
+// the lower teeth and the tongue standing on the lower lip, its inner edge in front of them. Where the resting
+// face shows its teeth (a smile), the teeth are its own pixels, cut along the lip line; otherwise a tooth row is
+// drawn, lit like the face's skin.
 import { ImageData } from '@napi-rs/canvas';
 import { INSIDE } from '../../../../face-drawing/mesh.js';
 import type { MouthPose } from '../../../../protocol/faces/rig.js';
@@ -11,12 +12,15 @@ type Point = [number, number];
 
 // The throat's depth is a dim warm brown, never black: a lit face's open mouth is dark red-brown on camera (luma
 // 45-60 where skin is ~170), and a near-black hole reads as a cut-out (issue 51: 18 % of it a flat void). Not
-// lip-red: FaceMesh took a maroon (84, 31, 35) inside for lower lip and read a half-open mouth as closed.
-const DEEP = [66, 40, 40];
-const WARM = [124, 60, 62];
+// lip-red: FaceMesh took a maroon (84, 31, 35) inside for lower lip and read a half-open mouth as closed. Its
+// blue under its green (warm): at blue = green it read purple-brown behind the teeth.
+const DEEP = [74, 37, 30];
+const WARM = [132, 60, 50];
 const TEETH = [236, 228, 212];
 const GUM = [176, 86, 92];
 const TONGUE = [172, 76, 82];
+/** The lower lip's wet inner edge, rolled over the lower teeth's base: the lip's colour all along the opening's floor. */
+const LIP = [192, 98, 96];
 /** Boundaries between teeth, in mouth widths from the middle (incisors, laterals, canines, premolars). */
 const GAPS = [0, 0.1, 0.185, 0.26, 0.33, 0.39];
 
@@ -98,6 +102,13 @@ function upperTooth(u: number, w: number, lit: (rgb: readonly number[], k: numbe
 }
 
 function lowerTeeth(u: number, w: number, lit: (rgb: readonly number[], k: number) => number[]): [number[], number] {
+  // In front of the teeth, the lower lip's inner edge: a band rising with the opening's floor towards the
+  // corners (a blurred clip's own lower lip is skin-pale, and the opening's floor read as teeth on skin).
+  const floor = -0.6 * u * u;
+  if (Math.abs(u) < 0.46 && w > floor - LIP_BAND && w < floor + 0.03) {
+    const alpha = smooth(floor - LIP_BAND, floor - LIP_BAND + 0.015, w) * (1 - smooth(0.4, 0.46, Math.abs(u)));
+    if (alpha > 0.02) return [lit(LIP, 0.9 + 0.1 * smooth(floor - LIP_BAND, floor, w)), alpha];
+  }
   const reach = 0.34;
   const length = 0.085 * (1 - 0.6 * (u / reach) ** 2);
   if (Math.abs(u) < reach && w <= 0 && w > -length - 0.005) {
@@ -220,6 +231,9 @@ function ownTeeth(rest: RestMouth, out: Uint8ClampedArray): void {
     }
   }
 }
+
+/** How tall the lower lip's inner edge shows over the teeth, in mouth widths. */
+const LIP_BAND = 0.065;
 
 /** How far the upper incisors reach below the upper lip's middle, in mouth widths (generated ones: 0.11). */
 const INCISOR = 0.12;
