@@ -21,6 +21,8 @@ const GUM = [176, 86, 92];
 const TONGUE = [172, 76, 82];
 /** The lower lip's wet inner edge, rolled over the lower teeth's base: the lip's colour all along the opening's floor. */
 const LIP = [192, 98, 96];
+/** How tall the lower lip's inner edge shows over the teeth, in mouth widths. */
+const LIP_BAND = 0.065;
 /** Boundaries between teeth, in mouth widths from the middle (incisors, laterals, canines, premolars). */
 const GAPS = [0, 0.1, 0.185, 0.26, 0.33, 0.39];
 
@@ -105,9 +107,10 @@ function lowerTeeth(u: number, w: number, lit: (rgb: readonly number[], k: numbe
   // In front of the teeth, the lower lip's inner edge: a band rising with the opening's floor towards the
   // corners (a blurred clip's own lower lip is skin-pale, and the opening's floor read as teeth on skin).
   const floor = -0.6 * u * u;
-  if (Math.abs(u) < 0.46 && w > floor - LIP_BAND && w < floor + 0.03) {
-    const alpha = smooth(floor - LIP_BAND, floor - LIP_BAND + 0.015, w) * (1 - smooth(0.4, 0.46, Math.abs(u)));
-    if (alpha > 0.02) return [lit(LIP, 0.9 + 0.1 * smooth(floor - LIP_BAND, floor, w)), alpha];
+  const bandTop = floor - LIP_BAND;
+  if (Math.abs(u) < 0.46 && w > bandTop && w < floor + 0.03) {
+    const alpha = smooth(bandTop, bandTop + 0.015, w) * (1 - smooth(0.4, 0.46, Math.abs(u)));
+    if (alpha > 0.02) return [lit(LIP, 0.9 + 0.1 * smooth(bandTop, floor, w)), alpha];
   }
   const reach = 0.34;
   const length = 0.085 * (1 - 0.6 * (u / reach) ** 2);
@@ -231,9 +234,6 @@ function ownTeeth(rest: RestMouth, out: Uint8ClampedArray): void {
     }
   }
 }
-
-/** How tall the lower lip's inner edge shows over the teeth, in mouth widths. */
-const LIP_BAND = 0.065;
 
 /** How far the upper incisors reach below the upper lip's middle, in mouth widths (generated ones: 0.11). */
 const INCISOR = 0.12;
