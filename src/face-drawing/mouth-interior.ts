@@ -9,7 +9,7 @@
 // Coordinates are relative to the mouth's centre in units of half its width (u right, v down), in the
 // mouth image's own cell (before its jaw is moved): the opening moves with its mouth.
 import { MADE_JAW_DROP } from './jaw.js';
-import type { Viseme } from '../protocol/visemes.js';
+import { VISEMES, type Viseme } from '../protocol/visemes.js';
 
 export const INTERIOR = {
   /** A mouth's pull when picking which one shows inside: its weight times (bias + its opening). */
@@ -29,6 +29,11 @@ export const INTERIOR = {
  */
 export function openingOf(viseme: Viseme): number {
   return MADE_JAW_DROP[viseme];
+}
+
+/** The viseme whose mouth opens widest (its jaw moves furthest, and the opening's interior is drawn). */
+export function widestOpen(): Viseme {
+  return VISEMES.reduce((widest, v) => (openingOf(v) > openingOf(widest) ? v : widest));
 }
 
 const smooth = (e0: number, e1: number, x: number) => {

@@ -9,7 +9,7 @@
 // shader pass at the frame's pose), canvas 2D where it has none or only in software (rig-2d.ts: one drawImage of the idle cell, then the
 // mouths, in bands where a jaw moves). Both draw the same picture; `renderer` says which one a face got.
 import { FaceRig, cellOrigin, type MouthPose, type Sheet } from '../../../../protocol/faces/rig.js';
-import { openingOf } from '../../../../face-drawing/mouth-interior.js';
+import { widestOpen } from '../../../../face-drawing/mouth-interior.js';
 import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
 import { runFace, type FaceTimeline } from './face-track.js';
 import { PresentationDelay } from './presentation.js';
@@ -183,9 +183,4 @@ function meshFits(rig: FaceRig): boolean {
     mesh.lower < n &&
     rig.mouths.sheet.count >= 3
   );
-}
-
-/** The viseme whose mouth opens widest (its jaw moves, and the opening's interior is drawn). */
-function widestOpen(): Viseme {
-  return VISEMES.reduce((widest, v) => (openingOf(v) > openingOf(widest) ? v : widest));
 }

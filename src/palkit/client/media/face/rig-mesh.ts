@@ -4,7 +4,8 @@
 // head swaying, nodding with the speech and breathing while its background holds still. WebGL where the page
 // has a GPU (rig-gl-mesh.ts), canvas 2D otherwise (face-drawing/mesh-paint.ts); both draw the same triangles.
 import { paintMeshFrame } from '../../../../face-drawing/mesh-paint.js';
-import { Blinks, channelsOf, idleFrameAt, livingHead, type HeadMotion } from '../../../../face-drawing/mesh.js';
+import { Blinks, channelsOf, idleFrameAt, livingHead, type Channels, type HeadMotion } from '../../../../face-drawing/mesh.js';
+import { widestOpen } from '../../../../face-drawing/mouth-interior.js';
 import type { Viseme } from '../../../../protocol/visemes.js';
 import { runFace, type FaceTimeline } from './face-track.js';
 import { PresentationDelay } from './presentation.js';
@@ -36,6 +37,10 @@ export function createMeshFace({ rig, idle, mouths }: LoadedRig, timeline: FaceT
   let last = started;
   let nod = 0;
   const weights = new Map<Viseme, number>([['rest', 1]]);
+  const paint = (frame: number, channels: Channels, head: HeadMotion | undefined) => {
+    if (gl) gl.draw(frame, channels, head);
+    else paintMeshFrame(context!, rig, idle, mouths, frame, channels, head);
+  };
 
   const draw = () => {
     const now = clock();
@@ -51,11 +56,14 @@ export function createMeshFace({ rig, idle, mouths }: LoadedRig, timeline: FaceT
     nod += (channels.jaw - nod) * Math.min(1, elapsed * NOD_FOLLOW);
     const head: HeadMotion | undefined = living ? livingHead(now - started, nod, rig.width) : undefined;
     const frame = idleFrameAt(rig, now - started);
-    if (gl) gl.draw(frame, channels, head);
-    else paintMeshFrame(context!, rig, idle, mouths, frame, channels, head);
+    paint(frame, channels, head);
     timeline.drawn?.(performance.now() + aheadMs);
   };
 
+  // The widest-open mouth with the eyes shut, painted once and drawn over at once: what a moving mouth and lid
+  // need the first time (the 2D path's first read-back and triangles, the mouth sheet's first use, WebGL's
+  // passes) is made before the face is shown, not at the greeting's first word.
+  paint(0, { ...channelsOf(new Map([[widestOpen(), 1]])), blinkL: 1, blinkR: 1 }, living ? livingHead(0, 1, rig.width) : undefined);
   const release = () => {
     gl?.release();
     idle.close();
