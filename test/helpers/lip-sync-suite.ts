@@ -14,7 +14,7 @@
 // With PALKIT_LIP_RECORDINGS=<folder>, each call's recording is kept there (JSON) to analyse again.
 // Each row's figures go to the results with its bars (`npm run report` shows the rows that missed, engine by
 // engine, beside the run before). Every row is asserted, except a row listed in test/known-engine-gaps.json for
-// its engine, a real gap of that engine (none now; file: that engine's file; test: '<engine>, <face>,
+// its engine, a real gap of that engine (file: that engine's file; test: '<engine>, <face>,
 // quiet|loaded'): it still runs and reports its figures, but is skipped with the gap's reason.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
