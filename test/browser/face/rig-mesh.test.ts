@@ -137,20 +137,6 @@ describe('a version-2 trained face (a mesh over the portrait)', () => {
     });
   }
 
-  it('readies canvas 2D for a moving mouth off screen before it says it is ready, and WebGL at once', async function () {
-    this.timeout(20_000); // two faces, and two dozen paints on a busy gate
-    const painted = face({ webgl: 'never' });
-    const f = await painted.made;
-    expect(f.warming?.(), 'canvas 2D: open mouths still to paint off screen').to.equal(true);
-    const before = await steady(f.track);
-    await waitFor(() => !f.warming?.(), { what: 'the open mouths painted off screen', timeout: 10_000 });
-    expect(difference(before, await steady(f.track), [0, 0, SIZE, SIZE]), 'none of them is shown').to.be.lessThan(0.5);
-    f.stop();
-    const gl = await face({ webgl: 'any' }).made;
-    expect(gl.warming?.(), `${gl.renderer}: nothing to ready`).to.equal(gl.renderer === '2d');
-    gl.stop();
-  });
-
   it('closes the eyelids in a blink and changes nothing outside the eyes', async () => {
     // One face blinks first at 1.2 s (random 0), the other not before 3 s: at the same moment, only the eyes differ.
     const [blinking, open] = [

@@ -124,12 +124,9 @@ export class PalFace {
     }
   }
 
-  /**
-   * Whether the face is drawn on time, knows how far ahead to ask for the shape and is ready to move its mouth:
-   * its first words will be on time.
-   */
+  /** Whether the face is drawn on time and knows how far ahead to ask for the shape: its first words will be on time. */
   #settled(face: FaceTrack): boolean {
-    return this.#drawing.steady && !face.measuring() && !face.warming?.();
+    return this.#drawing.steady && !face.measuring();
   }
 
   /** The PAL's face is shown, or will not be (its still image is): the room may let the PAL speak. Once. */

@@ -24,8 +24,6 @@ export interface FaceTrack {
    * shape (presentation.ts): until then it asks by its engine's default.
    */
   measuring(): boolean;
-  /** Whether the face is still readying its drawing of a moving mouth (rig-mesh.ts): its first words would come late. */
-  warming?(): boolean;
   stop(): void;
 }
 

@@ -6,7 +6,7 @@
 import { paintMeshFrame } from '../../../../face-drawing/mesh-paint.js';
 import { Blinks, channelsOf, idleFrameAt, livingHead, type Channels, type HeadMotion } from '../../../../face-drawing/mesh.js';
 import { widestOpen } from '../../../../face-drawing/mouth-interior.js';
-import { VISEMES, type Viseme } from '../../../../protocol/visemes.js';
+import type { Viseme } from '../../../../protocol/visemes.js';
 import { runFace, type FaceTimeline } from './face-track.js';
 import { PresentationDelay } from './presentation.js';
 import { createGlMeshPainter } from './rig-gl-mesh.js';
@@ -15,14 +15,6 @@ import type { LoadedRig, RigFaceOptions, RigFaceTrack } from './rig-face-types.j
 
 /** How fast the head's nod follows the jaw (per ms): a slow echo of the speech, not each syllable. */
 const NOD_FOLLOW = 1 / 400;
-/**
- * Open mouths the 2D path paints off screen, one a task, before the face says it is ready: its script runs
- * about three times slower for its first twenty-odd open mouths than once the engine has compiled it.
- */
-export const WARM_PAINTS = 24;
-
-/** The mouth shapes that move the mouth. */
-const SPOKEN = VISEMES.filter((v) => v !== 'rest');
 
 export function createMeshFace({ rig, idle, mouths }: LoadedRig, timeline: FaceTimeline, options: RigFaceOptions = {}): RigFaceTrack {
   const canvas = document.createElement('canvas');
@@ -72,30 +64,10 @@ export function createMeshFace({ rig, idle, mouths }: LoadedRig, timeline: FaceT
   // need the first time (the 2D path's first read-back and triangles, the mouth sheet's first use, WebGL's
   // passes) is made before the face is shown, not at the greeting's first word.
   paint(0, { ...channelsOf(new Map([[widestOpen(), 1]])), blinkL: 1, blinkR: 1 }, living ? livingHead(0, 1, rig.width) : undefined);
-  // The 2D path's script readied for the first words (WARM_PAINTS), between the face's draws.
-  let warmed = gl ? WARM_PAINTS : 0;
-  let stopped = false;
-  const scratch = gl ? null : Object.assign(document.createElement('canvas'), { width: rig.width, height: rig.height });
-  const warm = () => {
-    if (stopped || warmed >= WARM_PAINTS) return;
-    const open = channelsOf(new Map([[SPOKEN[warmed % SPOKEN.length]!, 1]]));
-    open.blinkL = open.blinkR = (warmed % 3) / 2;
-    const at = warmed * frameMs;
-    const head = living ? livingHead(at, open.jaw, rig.width) : undefined;
-    paintMeshFrame(scratch!.getContext('2d', { willReadFrequently: true })!, rig, idle, mouths, idleFrameAt(rig, at), open, head);
-    warmed++;
-    setTimeout(warm);
-  };
-  setTimeout(warm);
   const release = () => {
-    stopped = true;
     gl?.release();
     idle.close();
     mouths.close();
   };
-  return {
-    ...runFace(surface, frameMs, draw, presentation, release),
-    warming: () => warmed < WARM_PAINTS,
-    renderer: gl ? 'webgl' : '2d',
-  };
+  return { ...runFace(surface, frameMs, draw, presentation, release), renderer: gl ? 'webgl' : '2d' };
 }
