@@ -109,7 +109,10 @@ describe('visitor walks in every engine', { timeout: 900_000 }, () => {
 
         const started = (await p.evaluate(() => (window as any).__pal.events as any[])).find((e) => e.type === 'pal-conversation-started');
         await p.click('pal-controls [part="end"]');
-        await p.waitFor({ css: 'pal-ended h2', hasText: AFTER_CALL.title });
+        // Once in Firefox at 390 px, at load 15, no after-call screen came in 10 s: say whether the tap was lost.
+        await p.waitFor({ css: 'pal-ended h2', hasText: AFTER_CALL.title }).catch(async (error: Error) => {
+          throw new Error(`${error.message}; the element's state then: ${await elementState(p, tag)}`);
+        });
         assert.equal(await p.innerText('pal-ended p'), AFTER_CALL.description);
         assert.equal(await elementState(p, tag), 'ended');
         assert.deepEqual(await p.evaluate(() => (window as any).__pal.errors), []);
