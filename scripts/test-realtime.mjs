@@ -139,8 +139,8 @@ for (const file of files) {
   console.log(
     `\n=== real-time: ${untimed.length} files that measure no time, ${UNTIMED_AT_ONCE} at a time (each printed whole when it ends) ===`,
   );
-  // Side by side, a file's failure may be its neighbour's load (visitor-walks beside deployment-flows: load 21-26
-  // on two cores, page loads past 10 s): its retry then runs alone, after the group.
+  // Side by side, a file's failure may be its neighbour's load (two browser files: load 21-26 on two cores, page
+  // loads past 10 s): its retry then runs alone, after the group.
   const failed = UNTIMED_AT_ONCE > 1 ? [] : undefined;
   await Promise.all(
     Array.from({ length: UNTIMED_AT_ONCE }, async () => {

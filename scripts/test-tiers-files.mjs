@@ -21,8 +21,7 @@ export function isRealtime(file) {
  * another file its walks took three times as long and missed their 10 s bounds.
  */
 export const UNTIMED = [
-  // The longest first (alone here, at load 4-9: 69, 52, 48, 39, 32, 29, 26; then 14, 16, 13, 13, 12, 8, 7 s in CI;
-  // install 52 and packages 12 in CI): no long one starts last.
+  // The longest first, so that no long one starts last.
   'test/realtime/face-look-calibration.test.ts',
   'test/realtime/e2e/install.test.ts',
   'test/realtime/e2e/storybook.test.ts',
