@@ -100,6 +100,8 @@ function shardsOf(leg, legFiles, count) {
 
 /** The file-times files the shards write, merged by saveTimes(). */
 const timeParts = [];
+/** The shards that failed, with their failed tests' file and their output: said again at the very end (sayFailed). */
+const failedParts = [];
 
 const pgUrl = process.env.PALKIT_TEST_DATABASE_URL;
 // A file that states one leg (databaseLeg) is not loaded on the other: there it would start a service only to skip.
@@ -151,7 +153,8 @@ const results =
     ? await Promise.all(runs.map((run) => run()))
     : await runs.reduce(async (done, run) => [...(await done), await run()], Promise.resolve([]));
 saveTimes();
-// CI keeps the end of the output: which legs failed is said last (their failed tests end each leg's output).
+sayFailed();
+// CI keeps the end of the output: which legs failed is said last.
 if (legs.length > 1) console.log(`\nserver suite: ${legs.map(([name], i) => `${name} ${results[i] ? 'passed' : 'FAILED'}`).join(', ')}`);
 process.exit(results.every(Boolean) ? 0 : 1);
 
@@ -189,6 +192,23 @@ function saveTimes() {
   writeFileSync(SNAPSHOT, `${JSON.stringify({ ...snapshot, ...saved }, null, 2)}\n`);
 }
 
+/** Each failed shard's failed tests again, after all output: a shard that ended early printed them far above
+ * the end of the log, which is all CI keeps. A shard that failed with none listed (a crash, a leaked error)
+ * shows the end of its output instead. */
+function sayFailed() {
+  for (const { label, path, ended, output } of failedParts) {
+    let text = '';
+    try {
+      text = readFileSync(path, 'utf8').trim();
+      rmSync(path, { force: true });
+    } catch {
+      /* the process ended before its reporters wrote */
+    }
+    const tail = () => `the end of its output:\n${output.trimEnd().split('\n').slice(-40).join('\n')}`;
+    process.stdout.write(`\n--- ${label} failed (${ended}) ---\n${text || tail()}\n`);
+  }
+}
+
 /** One leg's files, in its shards side by side; resolves to whether they all passed. */
 async function runLeg(name, env, legFiles, heldBack) {
   const shards = shardsOf(name, legFiles, shardCount.get(name));
@@ -211,15 +231,22 @@ async function runLeg(name, env, legFiles, heldBack) {
 async function runShard(leg, label, env, shardFiles, heldBack) {
   const times = resolve(`node_modules/.cache/palkit/server-file-times.${process.pid}.${timeParts.length}.json`);
   timeParts.push({ leg, path: times });
+  const failures = `${times}.failed`;
   const args = [...WASM, '--import', 'tsx', '--test', ...ISOLATION, '--test-concurrency=1', ...TIMEOUT, ...REPORTERS, ...shardFiles];
   const child = spawn(process.execPath, args, {
-    stdio: heldBack ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-    env: { ...env, PALKIT_FILE_TIMES_OUT: times },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...env, PALKIT_FILE_TIMES_OUT: times, PALKIT_FAILURES_OUT: failures },
   });
   let output = '';
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  const code = await new Promise((resolve) => child.on('close', resolve));
+  const take = (d) => {
+    output += d;
+    if (!heldBack) process.stdout.write(d);
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+  const [code, signal] = await new Promise((resolve) => child.on('close', (...end) => resolve(end)));
   if (heldBack) process.stdout.write(`\n--- ${label} (${shardFiles.length} files) ---\n${output}`);
+  if (code !== 0) failedParts.push({ label, path: failures, ended: signal ? `signal ${signal}` : `exit code ${code}`, output });
+  else rmSync(failures, { force: true });
   return code === 0;
 }
