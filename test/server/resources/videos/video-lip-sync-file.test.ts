@@ -50,13 +50,14 @@ describe("a generated video's mouth against its sound, at the file", { timeout: 
     assert.ok(sync.correlation >= 0.3, `correlation ${sync.correlation.toFixed(2)}`);
   }
 
-  it('a trained face: the mouth within ±60 ms of its sound, correlation ≥ 0.3', async () => {
+  // Each test's own bound: the runner's default (--test-timeout) applies to a test, not its describe's.
+  it('a trained face: the mouth within ±60 ms of its sound, correlation ≥ 0.3', { timeout: 300_000 }, async () => {
     const faceId = (await t.api('POST', '/v2/faces', { face_name: 'Speaker', train_video_url: `${files.url}/face.jpg` })).body.face_id;
     await t.service.deps.jobs.drain(180_000);
     await measured(faceId, 'trained face');
   });
 
-  it('Ada, the built-in face: the same bars', async () => {
+  it('Ada, the built-in face: the same bars', { timeout: 300_000 }, async () => {
     await measured('rpalkitada', 'Ada');
   });
 });
