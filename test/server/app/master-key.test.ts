@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import { loadConfig } from '../../../src/server/platform/config.js';
 import { signMeetingToken, verifyMeetingToken } from '../../../src/server/providers/conferencing/meeting-token.js';
 import { createService, type Service } from '../../../src/server/app/service.js';
+import { seedDataFolder } from '../../helpers/pglite-image.js';
 import { serviceLogDuring } from '../../helpers/service-log.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'palkit-key-'));
@@ -17,9 +18,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts the service on an embedded database in `dir` and returns it with the log lines it wrote. */
 async function start(env: Record<string, string> = {}): Promise<{ service: Service; lines: Array<Record<string, unknown>> }> {
-  const { result: service, lines } = await serviceLogDuring(() =>
-    createService(loadConfig({ PALKIT_DATA: join(dir, 'data'), PALKIT_LOG: 'info', ...env }, 0), { runJobs: false }),
-  );
+  const config = loadConfig({ PALKIT_DATA: join(dir, 'data'), PALKIT_LOG: 'info', ...env }, 0);
+  // A new folder gets the migrated database unpacked (initdb and the migrations are not what is tested here).
+  await seedDataFolder(config.dataDir);
+  const { result: service, lines } = await serviceLogDuring(() => createService(config, { runJobs: false }));
   return { service, lines };
 }
 

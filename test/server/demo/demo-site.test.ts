@@ -9,6 +9,7 @@ import { resourceModules } from '../../../src/server/app/modules.js';
 import { addApiKey } from '../../../src/server/platform/http/auth.js';
 import { demoSiteModule, type DemoSiteState } from '../../../demo/site-module.js';
 import { DEMO_OWNER } from '../../../demo/seed.js';
+import { migratedPgliteImage } from '../../helpers/pglite-image.js';
 
 const DEMO_KEY = 'k3y-of-this-run-0123456789';
 
@@ -19,6 +20,7 @@ describe('the demo site backend', () => {
     service = await createService(loadConfig({ PALKIT_DATA: 'memory', PALKIT_LOG: 'silent' }, 0), {
       modules: [...resourceModules, demoSiteModule(site)],
       runJobs: false,
+      pgliteImage: await migratedPgliteImage(), // the migrated database, not initdb again
     });
     await addApiKey(service.deps.db, site.key, DEMO_OWNER, 'demo');
   });

@@ -11,6 +11,7 @@ import { createService } from '../../../../src/server/app/service.js';
 import { CallRecorder } from '../../../../src/server/live/recording/call-recorder.js';
 import { systemClock } from '../../../../src/server/platform/time.js';
 import { defaultStorage } from '../../../../src/server/providers/storage/default-storage.js';
+import { migratedPgliteImage } from '../../../helpers/pglite-image.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'palkit-private-test-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -59,7 +60,10 @@ describe('recordings', () => {
     const previous = process.env.TMPDIR;
     process.env.TMPDIR = shared;
     try {
-      const service = await createService(loadConfig({ PALKIT_DATA: 'memory', PALKIT_LOG: 'silent' }, 0), { runJobs: false });
+      const service = await createService(loadConfig({ PALKIT_DATA: 'memory', PALKIT_LOG: 'silent' }, 0), {
+        runJobs: false,
+        pgliteImage: await migratedPgliteImage(), // the migrated database, not initdb again
+      });
       const dir = service.deps.config.recording.dir;
       await service.close();
       assert.ok(!realpathSync(dir).startsWith(realpathSync(attacker)), `recordings went to the planted folder: ${dir}`);
