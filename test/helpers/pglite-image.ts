@@ -10,7 +10,8 @@
 // PGlite's version, so only the first process after a change makes it (others finding none make their
 // own; each writes a file of its own and renames it into place, so a reader never sees half an image).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
@@ -83,7 +84,7 @@ async function makeImage(): Promise<Blob> {
     await sql`create extension if not exists vector`.execute(db);
     await migrateToLatest(db, { hasVector: true });
     await trimForTests(pglite);
-    return await pglite.dumpDataDir('none');
+    return withoutUnwrittenWal(await pglite.dumpDataDir('none'));
   } finally {
     await db.destroy();
     if (!pglite.closed) await pglite.close();
@@ -103,3 +104,37 @@ async function trimForTests(pglite: PGlite): Promise<void> {
   await pglite.exec('drop database template1');
   await pglite.exec('checkpoint');
 }
+
+/**
+ * The image with its WAL segment cut after the last page written (and one blank page): a segment is 16 MB
+ * of which the migrations write 10, and each start copies the whole image four times (Blob, untar, the
+ * in-memory file system). PostgreSQL reads the end of a segment's file as the end of its WAL and writes
+ * past it as it goes on. Unpacked and packed again with tar, as seedDataFolder unpacks it.
+ */
+async function withoutUnwrittenWal(image: Blob): Promise<Blob> {
+  const bytes = await image.arrayBuffer();
+  const dir = mkdtempSync(join(tmpdir(), 'palkit-pglite-image-'));
+  try {
+    const tar = join(dir, 'image.tar');
+    const root = join(dir, 'data');
+    mkdirSync(root);
+    writeFileSync(tar, Buffer.from(bytes));
+    execFileSync('tar', ['-xf', tar, '-C', root], { stdio: 'ignore' });
+    const wal = join(root, 'pg_wal');
+    for (const name of readdirSync(wal).filter((n) => /^[0-9A-F]{24}$/.test(n))) {
+      const segment = readFileSync(join(wal, name));
+      let pages = Math.ceil(segment.length / WAL_PAGE);
+      while (pages > 0 && segment.subarray((pages - 1) * WAL_PAGE, pages * WAL_PAGE).every((b) => b === 0)) pages--;
+      truncateSync(join(wal, name), Math.min(segment.length, (pages + 1) * WAL_PAGE));
+    }
+    // Members named from the data folder's root (/PG_VERSION, /base/…), as PGlite's own dump names them.
+    const members = readdirSync(root).map((n) => `./${n}`);
+    execFileSync('tar', ['-P', '--format=ustar', '--owner=0', '--group=0', '--transform=s,^\\./,/,', '-cf', tar, ...members], {
+      cwd: root,
+    });
+    return new Blob([readFileSync(tar)], { type: 'application/x-tar' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const WAL_PAGE = 8192;
