@@ -1,13 +1,19 @@
-// `npm run screenshots`: retakes the README's pictures of the demo at 1366, 390 and 320 px, in Chromium.
+// `npm run screenshots`: retakes the README's and docs' pictures of the demo, in Chromium.
 // It starts the demo (what `npm start` serves, built first; its own port, an in-memory database), then
 //   docs/widget-chat-{1366,390,320}.png  the widget with the chat open while the PAL speaks a reply: her face
 //                                       above the chat, the AI disclosure banner between them;
 //   docs/dark-{1366,390,320}.png         the product page's embed in the dark theme while she speaks, with
 //                                       her caption;
 //   docs/card-chat-{1366,390,320}.png    the widget with the chat open and a Magic Canvas question card pushed
-//                                       into the call (the demo's operator route), the AI disclosure banner
-//                                       and mark on: her face keeps a third of the call, the card and the chat
-//                                       share the rest (issue 54).
+//                                       into the call (the demo's operator route): her face keeps a third of
+//                                       the call, the card and the chat share the rest;
+//   docs/call-desktop.png, call-phone.png  her greeting: the product page's embed at 1366 px, the widget at 390;
+//   docs/card-embed-{1366,390,320}.png   the calendar card she shows when asked to book, in the embed; and
+//   docs/card-embed-390-dark.png         the same in the dark theme;
+//   docs/theming-{light,dark}.png        the embed themed with the page CSS docs/embedding.md shows, the chat
+//                                       open and the camera off;
+//   docs/reconnecting-390.png            the call while it joins its room again: taken last, as the demo is
+//                                       stopped under it.
 // `npm run screenshots -- card-chat` retakes one set (the names above, without the width).
 // The demo pages' Content-Security-Policy is bypassed only so that this script can poll the page.
 // Look at them before committing: a picture taken while the machine was busy may show her between words.
@@ -73,31 +79,32 @@ async function askAndWaitForSpeech(page: Page, tag: string): Promise<void> {
   await page.waitForTimeout(700);
 }
 
-async function widgetChat(browser: Browser, width: (typeof WIDTHS)[number]): Promise<void> {
+type Width = (typeof WIDTHS)[number];
+
+/** A page of its own at this width (a context: no state carried from the last picture). */
+async function pageAt(browser: Browser, width: Width, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width, height: HEIGHT[width] },
     permissions: ['camera', 'microphone'],
     deviceScaleFactor: 1,
+    colorScheme,
     bypassCSP: true,
   });
-  const page = await context.newPage();
+  return context.newPage();
+}
+
+async function widgetChat(browser: Browser, width: Width): Promise<void> {
+  const page = await pageAt(browser, width);
   await page.goto(`${base}/demo/widget.html`);
   await intoCall(page, 'pal-widget');
   await press(page, 'Chat');
   await askAndWaitForSpeech(page, 'pal-widget');
   await page.screenshot({ path: `docs/widget-chat-${width}.png` });
-  await context.close();
+  await page.context().close();
 }
 
-async function darkEmbed(browser: Browser, width: (typeof WIDTHS)[number]): Promise<void> {
-  const context = await browser.newContext({
-    viewport: { width, height: HEIGHT[width] },
-    permissions: ['camera', 'microphone'],
-    deviceScaleFactor: 1,
-    colorScheme: 'dark',
-    bypassCSP: true,
-  });
-  const page = await context.newPage();
+async function darkEmbed(browser: Browser, width: Width): Promise<void> {
+  const page = await pageAt(browser, width, 'dark');
   await page.goto(`${base}/demo/product.html`);
   await page.evaluate(`document.querySelector('pal-embed').setAttribute('override-config', JSON.stringify({ theme: 'dark' }))`);
   await intoCall(page, 'pal-embed');
@@ -107,7 +114,7 @@ async function darkEmbed(browser: Browser, width: (typeof WIDTHS)[number]): Prom
   await page.waitForFunction(palSpeaking('pal-embed'), undefined, { timeout: 30_000 });
   await page.waitForTimeout(1200);
   await page.locator('pal-embed').screenshot({ path: `docs/dark-${width}.png` });
-  await context.close();
+  await page.context().close();
 }
 
 const QUESTION_CARD = {
@@ -120,14 +127,8 @@ const QUESTION_CARD = {
   ],
 };
 
-async function cardChat(browser: Browser, width: (typeof WIDTHS)[number]): Promise<void> {
-  const context = await browser.newContext({
-    viewport: { width, height: HEIGHT[width] },
-    permissions: ['camera', 'microphone'],
-    deviceScaleFactor: 1,
-    bypassCSP: true,
-  });
-  const page = await context.newPage();
+async function cardChat(browser: Browser, width: Width): Promise<void> {
+  const page = await pageAt(browser, width);
   await page.goto(`${base}/demo/widget.html?demo_key=${demoKey}`);
   await intoCall(page, 'pal-widget');
   await press(page, 'Chat');
@@ -147,7 +148,84 @@ async function cardChat(browser: Browser, width: (typeof WIDTHS)[number]): Promi
   await page.locator('pal-widget [part=card]').waitFor();
   await page.waitForTimeout(600);
   await page.screenshot({ path: `docs/card-chat-${width}.png` });
-  await context.close();
+  await page.context().close();
+}
+
+/** Waits until she introduces herself (after the AI disclosure she says first), a moment into it. */
+async function greeting(page: Page, tag: string): Promise<void> {
+  await page.locator(`${tag} [part=captions]`).getByText(/Hello/).first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(1500);
+}
+
+/** Her greeting: the product page's embed at 1366 px (call-desktop), the widget at 390 (call-phone). */
+async function call(browser: Browser, width: Width): Promise<void> {
+  if (width === 320) return;
+  const page = await pageAt(browser, width);
+  const tag = width === 1366 ? 'pal-embed' : 'pal-widget';
+  await page.goto(`${base}/demo/${width === 1366 ? 'product' : 'widget'}.html`);
+  await intoCall(page, tag);
+  await greeting(page, tag);
+  await page.screenshot({ path: `docs/call-${width === 1366 ? 'desktop' : 'phone'}.png` });
+  await page.context().close();
+}
+
+/** The embed on the product page, scrolled into view, in a call where she has greeted the visitor. */
+async function embedInCall(browser: Browser, width: Width, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const page = await pageAt(browser, width, colorScheme);
+  await page.goto(`${base}/demo/product.html`);
+  if (colorScheme === 'dark')
+    await page.evaluate(`document.querySelector('pal-embed').setAttribute('override-config', JSON.stringify({ theme: 'dark' }))`);
+  await intoCall(page, 'pal-embed');
+  await greeted(page, 'pal-embed');
+  return page;
+}
+
+/** The calendar card she puts up when the visitor asks to book, while she says so. */
+async function cardEmbed(browser: Browser, width: Width): Promise<void> {
+  for (const scheme of width === 390 ? (['light', 'dark'] as const) : (['light'] as const)) {
+    const page = await embedInCall(browser, width, scheme);
+    await page.evaluate(`document.querySelector('pal-embed').sendChat('Can I book a test ride?')`);
+    await page.locator('pal-embed [part=card]').waitFor({ timeout: 30_000 });
+    await page.waitForFunction(palSpeaking('pal-embed'), undefined, { timeout: 30_000 });
+    await page.waitForTimeout(1200);
+    if (width !== 1366) await page.evaluate(`document.querySelector('pal-embed').scrollIntoView({ block: 'start' })`);
+    await page.screenshot({ path: `docs/card-embed-${width}${scheme === 'dark' ? '-dark' : ''}.png` });
+    await page.context().close();
+  }
+}
+
+// docs/embedding.md's example of page CSS on the element (tokens and parts), and its dark variant.
+const THEMES = {
+  light: `pal-embed { --pal-accent: #c2410c; --pal-color-surface: #fff7ed; --pal-color-text: #431407; --pal-radius: 22px; --pal-font: Georgia, serif; }
+    pal-embed::part(base) { box-shadow: 0 0 0 4px #fdba74; }
+    pal-embed::part(controls) { background: #ffedd5; }`,
+  dark: `pal-embed { --pal-accent: #fb923c; --pal-radius: 22px; --pal-font: Georgia, serif; }
+    pal-embed::part(base) { box-shadow: 0 0 0 4px #9a3412; }`,
+};
+
+/** The themed embed with the chat open and the camera off, light and dark (the desktop width only). */
+async function theming(browser: Browser, width: Width): Promise<void> {
+  if (width !== 1366) return;
+  for (const scheme of ['light', 'dark'] as const) {
+    const page = await embedInCall(browser, width, scheme);
+    await page.addStyleTag({ content: THEMES[scheme] });
+    await page.getByRole('button', { name: 'Camera', exact: true }).click();
+    await press(page, 'Chat');
+    await page.waitForTimeout(600);
+    await page.locator('pal-embed').screenshot({ path: `docs/theming-${scheme}.png` });
+    await page.context().close();
+  }
+}
+
+/** The call at 390 px while it joins its room again: the demo is stopped under it (so this set comes last). */
+async function reconnecting(browser: Browser, width: Width): Promise<void> {
+  if (width !== 390) return;
+  const page = await embedInCall(browser, width);
+  await demo.stop();
+  await page.getByText('Reconnecting to the conversation').waitFor({ timeout: 15_000 });
+  await page.evaluate(`document.querySelector('pal-embed').scrollIntoView({ block: 'start' })`);
+  await page.screenshot({ path: `docs/reconnecting-${width}.png` });
+  await page.context().close();
 }
 
 const only = process.argv[2];
@@ -162,13 +240,11 @@ const browser = await chromium.launch({
   ],
 });
 try {
-  const sets = { 'widget-chat': widgetChat, dark: darkEmbed, 'card-chat': cardChat };
-  for (const width of WIDTHS) {
-    for (const [name, take] of Object.entries(sets)) {
-      if (only && only !== name) continue;
-      await take(browser, width);
-      console.log(`docs/${name}-${width}.png`);
-    }
+  const sets = { 'widget-chat': widgetChat, dark: darkEmbed, 'card-chat': cardChat, call, 'card-embed': cardEmbed, theming, reconnecting };
+  for (const [name, take] of Object.entries(sets)) {
+    if (only && only !== name) continue;
+    for (const width of WIDTHS) await take(browser, width);
+    console.log(`docs: ${name} retaken`);
   }
 } finally {
   await browser.close();
