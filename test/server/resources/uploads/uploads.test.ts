@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { OTHER_KEY, KEY, startListeningService, type TestService } from '../../../helpers/service.js';
 import { portraitClip, portraitPhoto } from '../../../helpers/face-clips.js';
@@ -14,20 +15,26 @@ describe('POST /v2/uploads', () => {
   });
   after(() => t.close());
 
-  async function upload(body: Uint8Array, contentType: string, key: string | null = KEY) {
-    const headers: Record<string, string> = { 'content-type': contentType };
+  /**
+   * Each upload on a connection of its own (no keep-alive pool): a pooled connection left idle past the
+   * service's keep-alive timeout (5 s) on a loaded machine can be closed as the next upload starts on it, a
+   * reset that says nothing about the upload. A failure at the socket says which upload and why.
+   */
+  function upload(body: Uint8Array, contentType: string, key: string | null = KEY): Promise<{ status: number; body: any }> {
+    const headers: Record<string, string | number> = { 'content-type': contentType, 'content-length': body.length };
     if (key) headers['x-api-key'] = key;
-    // A failure at the socket says which upload and why (fetch's own message is only 'fetch failed').
-    const response = await fetch(`${t.url}/v2/uploads`, { method: 'POST', headers, body: body as Uint8Array<ArrayBuffer> }).catch(
-      (error: unknown) => {
-        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        throw new Error(
-          `uploading ${body.length} bytes of ${contentType}: ${String(error)} (${cause?.code ?? ''} ${cause?.message ?? ''})`,
-          { cause: error },
-        );
-      },
-    );
-    return { status: response.status, body: (await response.json()) as any };
+    return new Promise((resolve, reject) => {
+      const sent = request(`${t.url}/v2/uploads`, { method: 'POST', headers, agent: false }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        response.on('error', reject);
+      });
+      sent.on('error', (error: NodeJS.ErrnoException) =>
+        reject(new Error(`uploading ${body.length} bytes of ${contentType}: ${error.code ?? ''} ${error.message}`, { cause: error })),
+      );
+      sent.end(body);
+    });
   }
 
   it('needs the key: 401 without it, nothing stored', async () => {
