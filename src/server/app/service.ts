@@ -111,7 +111,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     deps,
     async listen(port = config.port, host = '0.0.0.0') {
       const { connections } = config;
-      server = await new Promise<Server>((resolve) => {
+      server = await new Promise<Server>((resolve, reject) => {
         const serverOptions = {
           // A request's headers (an upgrade's too) must arrive in time, and its body within the request
           // timeout; Node checks both every connectionsCheckingInterval (30 s by default: a slow client
@@ -124,7 +124,13 @@ export async function createService(config: Config, options: ServiceOptions = {}
         // Node's default backlog (511) overflowed under a flood of connects (1,000 at once from one address):
         // the kernel dropped the SYNs past it, health checks among them, which came back after TCP's 1 s
         // retry. The kernel caps it at net.core.somaxconn.
-        s.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve(s));
+        // A port another process holds (EADDRINUSE) or one not ours to take (EACCES) fails the start, said
+        // once, instead of leaving a process that answers nothing.
+        s.once('error', reject);
+        s.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
+          s.off('error', reject);
+          resolve(s);
+        });
       });
       const max = connections.max ?? defaultMaxConnections();
       guardConnections(

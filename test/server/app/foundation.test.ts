@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startListeningService, type TestService } from '../../helpers/service.js';
+import { startListeningService, startTestService, type TestService } from '../../helpers/service.js';
 
 describe('service foundation', () => {
   let t: TestService;
@@ -19,6 +19,15 @@ describe('service foundation', () => {
     assert.match(html, /href="\/openapi.json"/);
     assert.match(r.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
     assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+  });
+
+  it('fails its start on a port another holds, rather than running on answering nothing', async () => {
+    const second = await startTestService();
+    try {
+      await assert.rejects(second.service.listen(Number(new URL(t.url).port), '127.0.0.1'), { code: 'EADDRINUSE' });
+    } finally {
+      await second.close();
+    }
   });
 
   it('answers /healthz', async () => {
