@@ -53,24 +53,41 @@ describe('face training across a crash', () => {
     DATABASE_URL: databaseOwn,
   });
 
-  async function startService(stepMs = 1500): Promise<void> {
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server/app/cli.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'], {
-      env: env(stepMs),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    await waitUntil(
-      async () => {
-        if (child!.exitCode !== null) throw new Error(`service exited: ${output}`);
-        return fetch(`${base()}/healthz`).then(
-          (r) => r.ok,
-          () => false,
+  // Another shard's service can take the free port between freePort() and this child's bind: the child then
+  // exits (EADDRINUSE) while the other answers /healthz, and the first keyed call met the other's 401. A keyed
+  // read answers only this service; a first start that lost its port starts again on another. The restart
+  // keeps its port (the URLs handed out before the crash name it).
+  async function startService(stepMs = 1500, { restart = false } = {}): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      if (!restart) port = await freePort();
+      output = '';
+      child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'src/server/app/cli.ts', 'serve', '--port', String(port), '--host', '127.0.0.1'],
+        {
+          env: env(stepMs),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+      try {
+        await waitUntil(
+          async () => {
+            if (child!.exitCode !== null) throw new Error(`service exited: ${output}`);
+            return fetch(`${base()}/v2/replicas`, { headers: { 'x-api-key': KEY } }).then(
+              (r) => r.ok,
+              () => false,
+            );
+          },
+          60_000,
+          'the service to answer a keyed read',
         );
-      },
-      60_000,
-      'the service to answer /healthz',
-    );
+        return;
+      } catch (error) {
+        if (restart || attempt === 3 || !output.includes('EADDRINUSE')) throw error;
+      }
+    }
   }
 
   async function kill(): Promise<void> {
@@ -90,7 +107,6 @@ describe('face training across a crash', () => {
   };
 
   before(async () => {
-    port = await freePort();
     if (database) databaseOwn = await database.url;
     else await seedDataFolder(dataDir); // the migrated database unpacked, as the harness does (pglite-image.ts)
     files = await startFileServer({ '/face.mp4': { body: portraitClip(3), contentType: 'video/mp4' } });
@@ -129,7 +145,7 @@ describe('face training across a crash', () => {
     await kill();
     assert.equal(receiver.received.length, 0, 'no callback before training finished');
 
-    await startService(300);
+    await startService(300, { restart: true });
     const afterRestart = (await api('GET', `/v2/replicas/${id}`)).body;
     assert.equal(afterRestart.status, 'training');
     // A step may have committed between the read and the kill; none was lost.
