@@ -211,7 +211,9 @@ export class RoomClient {
     return this.messages().filter((m) => m.event_type === eventType);
   }
 
-  async waitFor(predicate: (frame: ServerFrame) => boolean, timeoutMs = 5000): Promise<ServerFrame> {
+  // The defaults are bounds that fail a lost frame, not measures: 15 s, as the gate's other suites run beside
+  // this one on two cores.
+  async waitFor(predicate: (frame: ServerFrame) => boolean, timeoutMs = 15_000): Promise<ServerFrame> {
     return this.until(() => this.frames.find(predicate), timeoutMs, 'frame');
   }
 
@@ -219,7 +221,7 @@ export class RoomClient {
   async waitForEvent(
     eventType: string,
     predicate: (m: AppMessage) => boolean = () => true,
-    timeoutMs = 5000,
+    timeoutMs = 15_000,
     nth = 1,
   ): Promise<AppMessage> {
     return this.until(() => this.events(eventType).filter(predicate)[nth - 1], timeoutMs, eventType);
@@ -277,7 +279,7 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
   return {
     url: `http://127.0.0.1:${port}/callbacks`,
     bodies,
-    async waitFor(predicate, timeoutMs = 8000) {
+    async waitFor(predicate, timeoutMs = 15_000) {
       await waitFor(() => predicate(bodies), {
         timeout: timeoutMs,
         interval: 25,
