@@ -157,7 +157,7 @@ describe('answers without a language model', () => {
     );
   });
 
-  it('answers within a few milliseconds', () => {
+  it('answers within a few milliseconds of CPU', () => {
     const docs: Recall = {
       passages: [FAQ, PRODUCT, POLICY, FAQ_DE].map((content, i) => ({ document_name: `doc ${i}`, content, score: 0.5 })),
       memories: ['Dana likes the Trekker 500'],
@@ -170,10 +170,13 @@ describe('answers without a language model', () => {
       'Do you sell pizza?',
     ];
     for (const q of questions) answerFromKnowledge(q, docs, null); // warm up
-    const start = performance.now();
+    // The CPU it costs, not the wall time: the gate shares two cores with other suites, and a wait for a core
+    // (36.7 ms an answer once, with the browser suite beside it) says nothing of the answer's cost.
+    const start = process.cpuUsage();
     for (let i = 0; i < 20; i++) for (const q of questions) answerFromKnowledge(q, docs, 'Some context about the visitor.');
-    const each = (performance.now() - start) / (20 * questions.length);
-    assert.ok(each < 20, `${each.toFixed(2)} ms an answer`);
+    const used = process.cpuUsage(start);
+    const each = (used.user + used.system) / 1000 / (20 * questions.length);
+    assert.ok(each < 20, `${each.toFixed(2)} ms of CPU an answer`);
   });
 
   it('splits sentences, but not after abbreviations or inside numbers', () => {
