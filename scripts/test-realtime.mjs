@@ -4,9 +4,8 @@
 // flaky file stays visible), and each file's time printed. The files assert ratios to a quiet baseline they
 // measure in the same run and print their figures, which are kept in .palkit/results and compared with the run
 // before at the end (scripts/report.mjs; `npm run report` prints it again). Arguments: files or folders to run (default: all of
-// test/realtime); --untimed runs only the untimed group, --timed only the rest (`npm test` runs the group beside the gate's
-// browser suite, scripts/test-tiers.mjs). The end-to-end files run against the built packages (and Storybook, for its own
-// file), built once first.
+// test/realtime); --untimed runs only the untimed group, --timed only the rest. The end-to-end files run against the built
+// packages (and Storybook, for its own file), built once first.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
