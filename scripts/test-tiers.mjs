@@ -47,16 +47,21 @@ let lastReaped = null; // the children's CPU at the last reaping (childrenCpu)
 for (const tier of chosen) {
   const tierStarted = Date.now();
   const cpuAtStart = childrenCpu();
+  const busyAtStart = machineBusy();
   // After the gate in the same run, its size step has just built the packages of this tree (npm run size).
   const env = tier === 'realtime' && chosen.includes('gate') ? { ...process.env, PALKIT_PACKAGES_BUILT: '1' } : process.env;
   const rows = [];
   const ok = await run(tiers[tier], { env, rows, shown: true });
   for (const r of rows.sort((a, b) => a.started - b.started))
-    lines.push(row(tier, r.name, tierStarted, r.started, r.ended, r.cpu, r.ok ? '' : r.stopped ? '  stopped' : '  FAILED'));
-  lines.push(row(tier, '(tier)', tierStarted, tierStarted, Date.now(), childrenCpu() - cpuAtStart, ok ? '' : '  FAILED'));
+    lines.push(row(tier, r.name, tierStarted, r.started, r.ended, r.cpu, r.busy, r.ok ? '' : r.stopped ? '  stopped' : '  FAILED'));
+  const busy = busyAtStart === null ? null : machineBusy() - busyAtStart;
+  lines.push(row(tier, '(tier)', tierStarted, tierStarted, Date.now(), childrenCpu() - cpuAtStart, busy, ok ? '' : '  FAILED'));
   if (!ok) break;
 }
-console.log(`\ntest tiers (node ${process.version}; from: start within the tier; CPU: user + system, its processes):`);
+console.log(
+  `\ntest tiers (node ${process.version}; from: start within the tier; CPU: user + system of its processes that it waited for;` +
+    " busy: the machine's busy CPU seconds while it ran, shared by steps side by side and counting the browsers' and the databases' own):",
+);
 console.log(lines.join('\n'));
 process.exit(failed || softFailed ? 1 : 0);
 
@@ -76,7 +81,8 @@ async function run(plan, { env, rows, shown }) {
 /** One command; a red one stops every other running (fail fast), unless it is soft (the run then ends red). */
 function runCommand([name, command, args, options = {}], env, rows, shown) {
   if (options.env) env = { ...env, ...options.env };
-  const r = { name, started: Date.now(), ended: 0, cpu: null, ok: false, stopped: false };
+  const r = { name, started: Date.now(), ended: 0, cpu: null, busy: null, ok: false, stopped: false };
+  const busyBefore = machineBusy();
   rows.push(r);
   if (shown) console.log(`\n##### ${name} #####`);
   return new Promise((resolve) => {
@@ -97,6 +103,7 @@ function runCommand([name, command, args, options = {}], env, rows, shown) {
     child.on('close', (code) => {
       running.delete(child);
       r.ended = Date.now();
+      r.busy = busyBefore === null ? null : machineBusy() - busyBefore;
       r.ok = code === 0;
       r.stopped = Boolean(child.stopped);
       if (!r.ok && !r.stopped && options.soft) softFailed = true;
@@ -131,9 +138,24 @@ function childrenCpu() {
   }
 }
 
-function row(tier, name, tierStarted, from, to, cpu, status) {
+/**
+ * The machine's busy CPU seconds so far, all cores (/proc/stat: user, nice, system, irq, softirq, steal; null
+ * elsewhere). A step's CPU counts only the processes it waited for: a browser's renderers, Xvfb and
+ * PostgreSQL's servers are not among them, and in the browser suite they were more than half of its load.
+ */
+function machineBusy() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return [0, 1, 2, 5, 6, 7].reduce((sum, i) => sum + (fields[i] ?? 0), 0) / 100;
+  } catch {
+    return null;
+  }
+}
+
+function row(tier, name, tierStarted, from, to, cpu, busy, status) {
   const cpuText = cpu === null ? '' : `  CPU ${String(Math.round(cpu)).padStart(5)} s`;
-  return `  ${tier.padEnd(8)} ${name.padEnd(15)} from ${minutes(tierStarted, from)}  took ${minutes(from, to)}${cpuText}${status}`;
+  const busyText = busy === null ? '' : `  busy ${String(Math.round(busy)).padStart(5)} s`;
+  return `  ${tier.padEnd(8)} ${name.padEnd(15)} from ${minutes(tierStarted, from)}  took ${minutes(from, to)}${cpuText}${busyText}${status}`;
 }
 
 function minutes(from, to = Date.now()) {
