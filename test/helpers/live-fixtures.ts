@@ -211,8 +211,7 @@ export class RoomClient {
     return this.messages().filter((m) => m.event_type === eventType);
   }
 
-  // The defaults are bounds that fail a lost frame, not measures: 15 s, as the gate's other suites run beside
-  // this one on two cores.
+  // The defaults are bounds that fail a lost frame, not measures: 15 s, as the gate keeps both cores busy.
   async waitFor(predicate: (frame: ServerFrame) => boolean, timeoutMs = 15_000): Promise<ServerFrame> {
     return this.until(() => this.frames.find(predicate), timeoutMs, 'frame');
   }

@@ -5,27 +5,19 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { verifiedWebhook } from '../../../helpers/webhook-verify.js';
 import { startCallbackReceiver, startFileServer, waitUntil } from '../../../helpers/loopback.js';
 import { portraitClip } from '../../../helpers/face-clips.js';
+import { freePort } from '../../../helpers/process.js';
 import { testDatabase } from '../../../helpers/pg-template.js';
 import { seedDataFolder } from '../../../helpers/pglite-image.js';
 import { waitFor } from '../../../helpers/wait-for.js';
 
 const KEY = 'restart-test-key';
 const databaseUrl = process.env.PALKIT_TEST_DATABASE_URL;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('face training across a crash', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'palkit-restart-'));
