@@ -95,13 +95,16 @@ export class RoomHolders {
       .execute();
   }
 
-  /** The heartbeat of the rooms held here: the rows still held (or free) with their status; the others were taken over. */
+  /**
+   * The heartbeat of the rooms held here: the rows still held, with their status. The others were taken over or
+   * let go (another instance found this one silent): they are not taken back, their participants join again.
+   */
   beat(conversationIds: string[], now: Date) {
     return this.deps.db
       .updateTable('conversations')
-      .set({ live_heartbeat_at: now, live_holder: this.instanceId })
+      .set({ live_heartbeat_at: now })
       .where('conversation_id', 'in', conversationIds)
-      .where((eb) => eb.or([eb('live_holder', 'is', null), eb('live_holder', '=', this.instanceId)]))
+      .where('live_holder', '=', this.instanceId)
       .returning(['conversation_id', 'status', 'shutdown_reason'])
       .execute();
   }

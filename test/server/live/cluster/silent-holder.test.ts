@@ -93,6 +93,9 @@ describe("a room's holder that does not answer", { skip: !onPostgres && 'needs P
     assert.equal(code, 1012);
     assert.ok(toldMs < HOLDER_ANSWER_MS + 1_500, `told after ${toldMs.toFixed(0)} ms`);
     assert.equal(await holderOf(b, call.id), null, "the silent holder's claim let go");
+    // The silent holder is alive: its next heartbeat must not take the room back.
+    await hubFor(a.service.deps).poll();
+    assert.equal(await holderOf(b, call.id), null, "the silent holder's heartbeat leaves the room free");
     const back = await RoomClient.join(via(b, call.url), call.token, 'Ana');
     assert.equal(await holderOf(b, call.id), hubFor(b.service.deps).instanceId);
     back.close();
