@@ -11,6 +11,7 @@ import { playwrightLauncher } from '@web/test-runner-playwright';
 import { CHROMIUM_PATH, chromiumArgs, selectedEngines } from './test/helpers/engines.mjs';
 import { FirefoxLauncher, WebKitLauncher } from './test/browser/helpers/launchers.mjs';
 import { bundledDeps } from './test/browser/helpers/bundled-deps.mjs';
+import { bundledTests } from './test/browser/helpers/bundled-tests.mjs';
 import { engineGaps } from './test/browser/helpers/engine-gaps.mjs';
 
 /**
@@ -57,11 +58,17 @@ function freePort() {
   });
 }
 
+const watch = process.argv.includes('--watch');
+
 export default {
   files: ['test/browser/**/*.test.ts'],
   port: Number(process.env.PALKIT_WTR_PORT) || (await freePort()),
   nodeResolve: { exportConditions: ['browser', 'development'] },
-  plugins: [engineGaps(), bundledDeps(), esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })],
+  // Test files built together (bundled-tests.mjs); in watch mode served module by module, so that a change
+  // re-runs the files that import it.
+  plugins: watch
+    ? [engineGaps(), bundledDeps(), esbuildPlugin({ ts: true, tsconfig: './tsconfig.json', target: 'es2022' })]
+    : [bundledTests(), engineGaps()],
   browsers: selectedEngines().map((engine) => launchers[engine]()),
   concurrency: 2,
   // The gate's budget per test (issue 33), as the model component libraries use: tests wait for states and

@@ -97,7 +97,8 @@ export function engineGaps() {
     transform(context) {
       const match = /^\/(test\/browser\/.+\.test\.ts)$/.exec(context.path);
       if (!match || typeof context.body !== 'string') return undefined;
-      return { body: `import '${WEBKIT_MEDIA}';\nimport '${MODULE}?file=${encodeURIComponent(match[1])}';\n${context.body}` };
+      // On the file's first line, so that its lines keep their numbers (and its source map its positions).
+      return { body: `import '${WEBKIT_MEDIA}'; import '${MODULE}?file=${encodeURIComponent(match[1])}'; ${context.body}` };
     },
   };
 }
