@@ -1,9 +1,10 @@
 // Web-test-runner launchers for Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK's MiniBrowser
-// (WebKitWebDriver under Xvfb). Each test file gets a page of its own (Firefox: a tab in the user context
-// every file shares, as Chromium's pages share one context, see web-test-runner.config.mjs; WebKit: a new
-// WebDriver session, so a new MiniBrowser: one reused from file to file timed out a camera test in one of
-// two runs), 800×600 as web-test-runner's own launchers. Both answer @web/test-runner-commands' `setViewport`, `sendKeys` and `sendMouse`
-// through the `getPage()` shape its puppeteer branch uses (`page.setViewport`, `page.keyboard.*`, `page.mouse.*`).
+// (WebKitWebDriver under Xvfb). Each test file gets a page of its own, 800×600 as web-test-runner's own
+// launchers: in Firefox a tab in the user context every file shares (as Chromium's pages share one context,
+// see web-test-runner.config.mjs); in WebKit a new tab in the MiniBrowser the file before used, whose tab
+// closed as it ended (one tab reused from file to file once timed out a camera test). Both answer
+// @web/test-runner-commands' `setViewport`, `sendKeys` and `sendMouse` through the `getPage()` shape its
+// puppeteer branch uses (`page.setViewport`, `page.keyboard.*`, `page.mouse.*`).
 import puppeteer from 'puppeteer-core';
 import {
   FIREFOX_PATH,
@@ -232,6 +233,8 @@ export class WebKitLauncher {
     this.gesture = gesture;
     if (concurrency) this.concurrency = concurrency;
     this.sessions = new Map();
+    /** Each driver's browser left open between files, on a fresh tab. */
+    this.open = new Map();
   }
 
   async initialize(config) {
@@ -273,8 +276,10 @@ export class WebKitLauncher {
 
   async startSession(sessionId, url) {
     let driver = await this.acquire();
-    let session;
-    for (let attempt = 1; ; attempt++) {
+    // The browser the file before left open on a fresh tab, if it did (see stopSession).
+    let session = this.open.get(driver);
+    this.open.delete(driver);
+    for (let attempt = 1; !session; attempt++) {
       try {
         session = await WebDriverSession.webkit(driver.url, {
           gesture: this.gesture,
@@ -319,9 +324,17 @@ export class WebKitLauncher {
     if (!page) throw new Error(`No page for session ${sessionId}`);
     this.sessions.delete(sessionId);
     // A browser that does not close within this is stuck, and its driver is replaced for the next file.
-    page.session.commandTimeoutMs = CLOSE_MS;
-    await page.session.close();
-    this.release(page.session.stuck ? await this.replace(page.driver) : page.driver);
+    const { session, driver } = page;
+    const commandTimeoutMs = session.commandTimeoutMs;
+    session.commandTimeoutMs = CLOSE_MS;
+    if (await freshTab(session)) {
+      session.commandTimeoutMs = commandTimeoutMs;
+      this.open.set(driver, session);
+      this.release(driver);
+      return {};
+    }
+    await session.close();
+    this.release(session.stuck ? await this.replace(driver) : driver);
     return {};
   }
 
@@ -331,9 +344,26 @@ export class WebKitLauncher {
 
   async stop() {
     await Promise.all([...this.sessions.values()].map((p) => p.session.close()));
+    await Promise.all([...this.open.values()].map((session) => session.close()));
+    this.open.clear();
     this.sessions.clear();
     await Promise.all((this.drivers ?? []).map((d) => d.close()));
     await this.proxy?.close();
     await this.display?.close();
+  }
+}
+
+/**
+ * The next file's page in the same MiniBrowser: a new tab (its own sessionStorage; the browser's cache is kept),
+ * and the file's tab closed now, so that nothing of it runs on. False when the browser did not do so in time.
+ */
+async function freshTab(session) {
+  try {
+    const { handle } = await session.command('POST', '/window/new', { type: 'tab' });
+    await session.command('DELETE', '/window');
+    await session.command('POST', '/window', { handle });
+    return true;
+  } catch {
+    return false;
   }
 }
