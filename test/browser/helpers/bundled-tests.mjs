@@ -10,19 +10,21 @@ import { build } from 'esbuild';
 
 const CHUNKS = '__palkit-chunks';
 
-/** The test files under a folder, as repository paths. */
-function testFiles(folder) {
-  return readdirSync(folder, { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith('.test.ts'))
-    .map((f) => join(folder, f));
+/** The test files under these folders, as absolute paths. */
+function testFiles(folders) {
+  return folders.flatMap((folder) =>
+    readdirSync(folder, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => join(resolve(folder), f)),
+  );
 }
 
 /** Built modules by URL path: the test files' at their own paths, the chunks and the source maps beside them. */
-async function buildAll(folder, tsconfig) {
+async function buildAll(folders, tsconfig) {
   const root = process.cwd();
   const result = await build({
-    entryPoints: testFiles(folder),
+    entryPoints: testFiles(folders),
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -53,15 +55,16 @@ async function buildAll(folder, tsconfig) {
   return modules;
 }
 
-export function bundledTests({ folder = 'test/browser', tsconfig = './tsconfig.json' } = {}) {
+// The gate's browser files and the real-time tier's (which web-test-runner runs with this config too).
+export function bundledTests({ folders = ['test/browser', 'test/realtime/browser'], tsconfig = './tsconfig.json' } = {}) {
   let built;
   return {
     name: 'palkit-bundled-tests',
     async serve(context) {
       const path = context.path;
-      const isTest = path.startsWith(`/${folder}/`) && path.endsWith('.test.ts');
+      const isTest = folders.some((folder) => path.startsWith(`/${folder}/`)) && path.endsWith('.test.ts');
       if (!isTest && !path.startsWith(`/${CHUNKS}/`) && !path.endsWith('.mjs.map')) return undefined;
-      built ??= buildAll(resolve(folder), tsconfig).catch((error) => error);
+      built ??= buildAll(folders, tsconfig).catch((error) => error);
       const modules = await built;
       if (modules instanceof Error) {
         // A test file that does not compile: every page says so, with esbuild's own words.
