@@ -276,9 +276,14 @@ export class WebKitLauncher {
 
   async startSession(sessionId, url) {
     let driver = await this.acquire();
-    // The browser the file before left open on a fresh tab, if it did (see stopSession).
+    // The browser the file before left open on a fresh tab, if it did (see stopSession) and still answers.
     let session = this.open.get(driver);
     this.open.delete(driver);
+    if (session && !(await answers(session))) {
+      await session.close();
+      if (session.stuck) driver = await this.replace(driver);
+      session = undefined;
+    }
     for (let attempt = 1; !session; attempt++) {
       try {
         session = await WebDriverSession.webkit(driver.url, {
@@ -350,6 +355,20 @@ export class WebKitLauncher {
     await Promise.all((this.drivers ?? []).map((d) => d.close()));
     await this.proxy?.close();
     await this.display?.close();
+  }
+}
+
+/** Whether a browser left open between files still answers (one that crashed or hung is not reused). */
+async function answers(session) {
+  const commandTimeoutMs = session.commandTimeoutMs;
+  session.commandTimeoutMs = CLOSE_MS;
+  try {
+    await session.command('GET', '/window');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    session.commandTimeoutMs = commandTimeoutMs;
   }
 }
 
