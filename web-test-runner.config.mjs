@@ -5,10 +5,9 @@
 // (decorators as in tsconfig), so tests import src/ directly, never dist/. Tests an engine cannot pass yet
 // because of a product defect are listed, with the reason, in test/known-engine-gaps.json and skipped there
 // (test/browser/helpers/engine-gaps.mjs).
-import { createServer } from 'node:net';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { CHROMIUM_PATH, chromiumArgs, selectedEngines } from './test/helpers/engines.mjs';
+import { CHROMIUM_PATH, chromiumArgs, freePort, selectedEngines } from './test/helpers/engines.mjs';
 import { FirefoxLauncher, WebKitLauncher } from './test/browser/helpers/launchers.mjs';
 import { bundledDeps } from './test/browser/helpers/bundled-deps.mjs';
 import { bundledTests } from './test/browser/helpers/bundled-tests.mjs';
@@ -47,21 +46,12 @@ const launchers = {
   webkit: () => new WebKitLauncher({ reducedMotion: true, gesture: false }),
 };
 
-/** A free port: web-test-runner's fixed 8000 made a second run on the machine (another engine, a second checkout) fail with EADDRINUSE. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 const watch = process.argv.includes('--watch');
 
 export default {
   files: ['test/browser/**/*.test.ts'],
+  // A free port: web-test-runner's fixed 8000 made a second run on the machine (another engine, a second
+  // checkout) fail with EADDRINUSE.
   port: Number(process.env.PALKIT_WTR_PORT) || (await freePort()),
   nodeResolve: { exportConditions: ['browser', 'development'] },
   // Test files built together (bundled-tests.mjs); in watch mode served module by module, so that a change

@@ -8,6 +8,14 @@ const prefix = '/__bundled-deps/';
 const specifiers = { react: 'React', 'react/jsx-runtime': 'JSXRuntime', 'react-dom/client': 'ReactDOMClient', vue: 'Vue' };
 let vendor;
 
+/** What React and Vue read from a bundler: their development builds, Vue's options API on. */
+export const DEPS_DEFINE = {
+  'process.env.NODE_ENV': '"development"',
+  __VUE_OPTIONS_API__: 'true',
+  __VUE_PROD_DEVTOOLS__: 'false',
+  __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
+};
+
 async function vendorBundle() {
   vendor ??= build({
     stdin: {
@@ -21,12 +29,7 @@ async function vendorBundle() {
     format: 'esm',
     write: false,
     target: 'es2022',
-    define: {
-      'process.env.NODE_ENV': '"development"',
-      __VUE_OPTIONS_API__: 'true',
-      __VUE_PROD_DEVTOOLS__: 'false',
-      __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
-    },
+    define: DEPS_DEFINE,
   }).then((result) => result.outputFiles[0].text);
   return vendor;
 }

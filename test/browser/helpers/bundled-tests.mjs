@@ -7,6 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { DEPS_DEFINE } from './bundled-deps.mjs';
 
 const CHUNKS = '__palkit-chunks';
 
@@ -42,12 +43,7 @@ async function buildAll(folders, tsconfig) {
     sourcemap: 'linked',
     // The test runner's own modules (its web socket) are served by it at these paths.
     external: ['/__*'],
-    define: {
-      'process.env.NODE_ENV': '"development"',
-      __VUE_OPTIONS_API__: 'true',
-      __VUE_PROD_DEVTOOLS__: 'false',
-      __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
-    },
+    define: DEPS_DEFINE,
     logLevel: 'silent',
   });
   const modules = new Map();
